@@ -1,0 +1,60 @@
+"""Shared pieces of the command line: error handling, JSON output, seeds and the console."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+
+from solo_ops.errors import SoloOpsError
+
+EXIT_INPUT = 2
+
+
+class SoloOpsGroup(click.Group):
+    """A click group that turns solo-ops errors into one stderr line and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SoloOpsError as exc:
+            click.echo(f"solo-ops: error: {exc}", err=True)
+            ctx.exit(EXIT_INPUT)
+        except KeyboardInterrupt:
+            click.echo("solo-ops: interrupted", err=True)
+            ctx.exit(130)
+
+
+def console() -> Console:
+    """The console for human-readable output (plain text when stdout is not a terminal)."""
+    return Console(highlight=False, soft_wrap=False, emoji=False)
+
+
+def emit_json(data: Any) -> None:
+    """Print exactly one JSON document on stdout."""
+    click.echo(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
+
+
+def json_option(f: Any) -> Any:
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print one JSON document instead of text.")(f)
+
+
+def seed_option(f: Any) -> Any:
+    return click.option("--seed", type=int, default=None,
+                        help="Seed for the dice; the same seed gives the same result.")(f)
+
+
+def resolve_seed(seed: int | None) -> int:
+    """The given seed, or a fresh one from the operating system (shown so it can be reused)."""
+    if seed is not None:
+        return seed
+    return int.from_bytes(os.urandom(4), "big")
+
+
+def stdin_is_terminal() -> bool:
+    return sys.stdin.isatty()

@@ -1,0 +1,240 @@
+"""Dice: one seeded, replayable source per game, and a log entry for every roll.
+
+Nothing in solo-ops rolls a die except through a :class:`Dice` object handed to it. Each roll
+returns (and appends to :attr:`Dice.log`) a :class:`RollEntry` that says what it was for, which
+dice were rolled, the raw faces, the modifiers and the final value, so the game's event log can
+show and replay every roll.
+
+:class:`SeededDice` is a counter-based generator (SplitMix64 over ``seed + n * golden``): its
+whole state is two integers, it saves to plain data and restores to continue identically, and
+its output does not depend on the Python version. :class:`ScriptedDice` plays back faces given
+by a test. :func:`outcomes` lists the equally likely faces of a die, for exact odds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops.errors import SoloOpsError
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _splitmix64(z: int) -> int:
+    """The SplitMix64 finaliser: a well-mixed 64-bit output for a 64-bit input."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+@dataclass(frozen=True)
+class RollEntry:
+    """One roll as the event log records it.
+
+    ``dice`` is the notation (``"d6"``, ``"2d6"``, ``"d3"``), ``faces`` the raw faces in the
+    order rolled, ``modifiers`` a tuple of ``(reason, amount)`` pairs and ``value`` the final
+    result: the sum of the faces plus the modifiers, clamped to ``[low, high]`` when the rule
+    says so. ``ref`` points at the ``seq`` of an earlier roll this one re-rolls.
+    """
+
+    seq: int
+    purpose: str
+    dice: str
+    faces: tuple[int, ...]
+    modifiers: tuple[tuple[str, int], ...] = ()
+    value: int = 0
+    ref: int | None = None
+    note: str | None = None
+
+    @property
+    def face(self) -> int:
+        """The single face of a one-die roll."""
+        return self.faces[0]
+
+    @property
+    def natural(self) -> int:
+        """The sum of the faces before modifiers."""
+        return sum(self.faces)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "seq": self.seq,
+            "purpose": self.purpose,
+            "dice": self.dice,
+            "faces": list(self.faces),
+            "modifiers": [[reason, amount] for reason, amount in self.modifiers],
+            "value": self.value,
+        }
+        if self.ref is not None:
+            data["ref"] = self.ref
+        if self.note:
+            data["note"] = self.note
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RollEntry:
+        return cls(
+            seq=int(data["seq"]),
+            purpose=str(data["purpose"]),
+            dice=str(data["dice"]),
+            faces=tuple(int(f) for f in data["faces"]),
+            modifiers=tuple((str(r), int(a)) for r, a in data.get("modifiers", [])),
+            value=int(data["value"]),
+            ref=data.get("ref"),
+            note=data.get("note"),
+        )
+
+    def describe(self) -> str:
+        """A short text such as ``d6 rolled 3 +1 (Leadership 8) = 4``."""
+        faces = ", ".join(str(f) for f in self.faces)
+        text = f"{self.dice} rolled {faces}"
+        for reason, amount in self.modifiers:
+            text += f" {amount:+d} ({reason})"
+        if self.modifiers or len(self.faces) > 1 or self.value != self.natural:
+            text += f" = {self.value}"
+        return text
+
+
+class DiceExhausted(SoloOpsError):
+    """A scripted dice double ran out of faces: the test asked for more rolls than it gave."""
+
+
+@dataclass
+class Dice:
+    """Base class: the rolling and logging shared by every source of faces."""
+
+    log: list[RollEntry] = field(default_factory=list, init=False)
+    seq: int = field(default=0, init=False)
+
+    def _face(self, sides: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def roll(
+        self,
+        purpose: str,
+        count: int = 1,
+        sides: int = 6,
+        modifiers: Iterable[tuple[str, int]] = (),
+        *,
+        low: int | None = None,
+        high: int | None = None,
+        ref: int | None = None,
+        note: str | None = None,
+    ) -> RollEntry:
+        """Roll ``count`` dice of ``sides`` faces for ``purpose`` and log the result."""
+        if count < 0 or sides < 1:
+            raise ValueError(f"cannot roll {count}d{sides}")
+        faces = tuple(self._face(sides) for _ in range(count))
+        mods = tuple((str(r), int(a)) for r, a in modifiers if a)
+        value = sum(faces) + sum(a for _, a in mods)
+        if high is not None:
+            value = min(high, value)
+        if low is not None:
+            value = max(low, value)
+        self.seq += 1
+        notation = f"{count if count != 1 else ''}d{sides}"
+        entry = RollEntry(self.seq, purpose, notation, faces, mods, value, ref, note)
+        self.log.append(entry)
+        return entry
+
+    def d6(self, purpose: str, modifiers: Iterable[tuple[str, int]] = (), **kw: Any) -> RollEntry:
+        """One six-sided die."""
+        return self.roll(purpose, 1, 6, modifiers, **kw)
+
+    def d3(self, purpose: str, modifiers: Iterable[tuple[str, int]] = (), **kw: Any) -> RollEntry:
+        """One three-sided die (a d6 halved, rounding up, at the table)."""
+        return self.roll(purpose, 1, 3, modifiers, **kw)
+
+    def pool(self, purpose: str, count: int, sides: int = 6, **kw: Any) -> RollEntry:
+        """A pool of dice whose faces are read one by one (attack and defence dice)."""
+        return self.roll(purpose, count, sides, **kw)
+
+    def choice(self, purpose: str, options: Sequence[Any]) -> Any:
+        """Pick one of ``options`` uniformly with a logged roll of a die of ``len(options)``."""
+        if not options:
+            raise ValueError("cannot choose from nothing")
+        if len(options) == 1:
+            return options[0]
+        return options[self.roll(purpose, 1, len(options)).face - 1]
+
+    def uniform(self, purpose: str) -> float:
+        """A uniform number in [0, 1) drawn from the source and logged (for placing points)."""
+        entry = self.roll(purpose, 1, 1_000_000)
+        return (entry.face - 1) / 1_000_000
+
+    def since(self, seq: int) -> list[RollEntry]:
+        """Entries rolled after the entry numbered ``seq``."""
+        return [e for e in self.log if e.seq > seq]
+
+    def state(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass
+class SeededDice(Dice):
+    """The game's dice: SplitMix64 over a counter, so the state is ``(seed, counter)``."""
+
+    seed: int = 0
+    counter: int = 0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise TypeError("seed must be an integer")
+
+    def _next64(self) -> int:
+        self.counter += 1
+        return _splitmix64((self.seed + self.counter * _GOLDEN) & _MASK)
+
+    def _face(self, sides: int) -> int:
+        limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % sides + 1
+
+    def state(self) -> dict[str, Any]:
+        """Plain data that :func:`dice_from_state` turns back into an identical source."""
+        return {"kind": "seeded", "seed": self.seed, "counter": self.counter, "seq": self.seq}
+
+
+@dataclass
+class ScriptedDice(Dice):
+    """A test double that returns the given faces in order and fails loudly when they run out."""
+
+    faces: list[int] = field(default_factory=list)
+    position: int = 0
+
+    def _face(self, sides: int) -> int:
+        if self.position >= len(self.faces):
+            raise DiceExhausted(f"scripted dice ran out after {len(self.faces)} faces")
+        face = self.faces[self.position]
+        if not 1 <= face <= sides:
+            raise ValueError(f"scripted face {face} is not on a d{sides}")
+        self.position += 1
+        return face
+
+    def state(self) -> dict[str, Any]:
+        return {"kind": "scripted", "faces": list(self.faces), "position": self.position,
+                "seq": self.seq}
+
+
+def dice_from_state(state: dict[str, Any]) -> Dice:
+    """Rebuild a dice source from :meth:`Dice.state` output; it continues identically."""
+    kind = state.get("kind")
+    if kind == "seeded":
+        dice: Dice = SeededDice(seed=int(state["seed"]), counter=int(state["counter"]))
+    elif kind == "scripted":
+        dice = ScriptedDice(faces=[int(f) for f in state["faces"]],
+                            position=int(state["position"]))
+    else:
+        raise ValueError(f"unknown dice state kind {kind!r}")
+    dice.seq = int(state.get("seq", 0))
+    return dice
+
+
+def outcomes(sides: int = 6) -> list[tuple[int, float]]:
+    """The faces of one die with their exact probabilities: ``[(1, 1/6), ..., (6, 1/6)]``."""
+    return [(face, 1.0 / sides) for face in range(1, sides + 1)]

@@ -1,0 +1,192 @@
+"""Reading profiles and rosters (the format of ``shared/INTERFACES.md``) into :mod:`model` data.
+
+Every check names the file and the field: ``traitor-cult.yaml: profiles.cultist.weapons[0].type:
+unknown value 'laser'``. Kill Team 2024 profiles have no Leadership or Toughness, so these
+default to :data:`DEFAULT_LEADERSHIP` (7: no order-roll modifier) and :data:`DEFAULT_TOUGHNESS`
+(3: a human's) — see ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from solo_ops.errors import InputError
+from solo_ops.fields import Fields, join_path
+from solo_ops.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.yamlio import read_document
+
+DEFAULT_LEADERSHIP = 7
+DEFAULT_TOUGHNESS = 3
+DEFAULT_BASE_MM = 32.0
+
+PROFILE_KEYS = (
+    "name", "movement", "leadership", "toughness", "wounds", "save", "base_mm", "weapons",
+    "apl", "defence_dice", "ws", "bs", "strength", "attacks", "invulnerable", "notes",
+)
+EDITIONS = ("kt2024", "kt2018")
+WEAPON_KEYS = (
+    "name", "type", "range", "attacks", "hit", "damage", "rules", "strength", "ap",
+    "damage_2018", "shots", "notes",
+)
+
+
+def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
+    """One weapon entry of a profile."""
+    w = Fields(data, source, path).only(WEAPON_KEYS)
+    wtype = WeaponType(w.choice("type", [t.value for t in WeaponType]))
+    rng = w.number("range", None, positive=True)
+    if wtype is WeaponType.MELEE and rng is not None:
+        raise w.error("range", "a melee weapon has no range")
+    if wtype is not WeaponType.MELEE and rng is None and not w.has("rules"):
+        raise w.error("range", "is required for a ranged weapon")
+    rules = []
+    for i, text in enumerate(w.sequence("rules", [])):
+        try:
+            rules.append(parse_weapon_rule(str(text)))
+        except ValueError as exc:
+            raise w.error(join_path("rules", i), str(exc)) from None
+    damage = None
+    damage_2018 = None
+    if w.has("damage"):
+        raw = w.raw("damage")
+        if isinstance(raw, (list, tuple)):
+            if len(raw) != 2:
+                raise w.error("damage", "expected [normal, critical] damage")
+            normal = _int(raw[0], w, "damage[0]", 0)
+            crit = _int(raw[1], w, "damage[1]", 0)
+            damage = (normal, crit)
+        else:
+            damage_2018 = _dice(raw, w, "damage")
+    if w.has("damage_2018"):
+        damage_2018 = _dice(w.raw("damage_2018"), w, "damage_2018")
+    shots = _dice(w.raw("shots"), w, "shots") if w.has("shots") else None
+    return Weapon(
+        name=w.text("name"),
+        type=wtype,
+        range=rng,
+        attacks=w.integer("attacks", None, minimum=1),
+        hit=w.integer("hit", None, minimum=2, maximum=6),
+        damage=damage,
+        rules=tuple(rules),
+        strength=w.integer("strength", None, minimum=1),
+        ap=w.integer("ap", 0, minimum=-6, maximum=6),
+        damage_2018=damage_2018,
+        shots=shots,
+    )
+
+
+def _int(value: Any, w: Fields, field: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise w.error(field, f"expected a whole number of at least {minimum}, got {value!r}")
+    return value
+
+
+def _dice(value: Any, w: Fields, field: str) -> DiceExpr:
+    try:
+        return DiceExpr.parse(value)
+    except ValueError as exc:
+        raise w.error(field, str(exc)) from None
+
+
+def parse_profile(data: Any, source: str | None, path: str, name: str) -> Profile:
+    """One profile; ``name`` is its key in the roster (or the model's id in a squad).
+
+    A profile may carry ``kt2024:`` and ``kt2018:`` mappings of the same keys: they override
+    the shared values when the game is played under that edition (``Profile.for_edition``).
+    """
+    p = Fields(data, source, path).only((*PROFILE_KEYS, *EDITIONS))
+    variants = {}
+    for edition in EDITIONS:
+        if p.has(edition):
+            override = p.mapping(edition).only(PROFILE_KEYS)
+            merged = {k: v for k, v in p.data.items() if k not in EDITIONS}
+            merged.update(override.data)
+            variants[edition] = _parse_plain_profile(
+                Fields(merged, source, join_path(path, edition)), name
+            )
+    base = _parse_plain_profile(p, name)
+    if variants:
+        base = replace(base, variants=variants)
+    return base
+
+
+def _parse_plain_profile(p: Fields, name: str) -> Profile:
+    source, path = p.source, p.path
+    weapons = tuple(
+        parse_weapon(item, source, join_path(join_path(path, "weapons"), i))
+        for i, item in enumerate(p.sequence("weapons", []))
+    )
+    names = [w.name for w in weapons]
+    for i, wname in enumerate(names):
+        if wname in names[:i]:
+            raise p.error(join_path("weapons", i), f"duplicate weapon name {wname!r}")
+    return Profile(
+        name=p.text("name", name),
+        movement=p.number("movement", minimum=0),
+        leadership=p.integer("leadership", DEFAULT_LEADERSHIP, minimum=1, maximum=12),
+        toughness=p.integer("toughness", DEFAULT_TOUGHNESS, minimum=1, maximum=12),
+        wounds=p.integer("wounds", minimum=1),
+        save=p.integer("save", minimum=2, maximum=7),
+        base_mm=p.number("base_mm", DEFAULT_BASE_MM, minimum=0),
+        weapons=weapons,
+        apl=p.integer("apl", 2, minimum=1, maximum=6),
+        defence_dice=p.integer("defence_dice", 3, minimum=0, maximum=6),
+        ws=p.integer("ws", None, minimum=2, maximum=7),
+        bs=p.integer("bs", None, minimum=2, maximum=7),
+        strength=p.integer("strength", None, minimum=1),
+        attacks=p.integer("attacks", None, minimum=1),
+        invulnerable=p.integer("invulnerable", None, minimum=2, maximum=6),
+    )
+
+
+def parse_roster(data: Any, source: str | None, path: str = "") -> Roster:
+    """A roster document: ``name``, ``profiles`` and the d6 ``table`` of profile names."""
+    r = Fields(data, source, path).only(("name", "profiles", "table", "notes"))
+    profiles_doc = r.mapping("profiles")
+    if not profiles_doc.data:
+        raise r.error("profiles", "needs at least one profile")
+    profiles = {
+        str(key): parse_profile(value, source, join_path(profiles_doc.path, str(key)), str(key))
+        for key, value in profiles_doc.data.items()
+    }
+    table_doc = r.mapping("table")
+    table: dict[int, str] = {}
+    for key, value in table_doc.data.items():
+        try:
+            face = int(key)
+        except (TypeError, ValueError):
+            raise table_doc.error(str(key), "is not a die face 1-6") from None
+        if not 1 <= face <= 6 or str(face) != str(key).strip():
+            raise table_doc.error(str(key), "extra face: the roster table is a d6 (1-6)")
+        if face in table:
+            raise table_doc.error(str(key), "duplicate face")
+        if not isinstance(value, str) or value not in profiles:
+            raise table_doc.error(
+                str(key), f"names {value!r}, which is not a profile in this roster"
+            )
+        table[face] = value
+    for face in range(1, 7):
+        if face not in table:
+            raise table_doc.error(None, f"missing face {face}")
+    return Roster(r.text("name"), profiles, dict(sorted(table.items())))
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read and check a roster file (edge: touches the file system)."""
+    return parse_roster(read_document(path), str(path))
+
+
+def profile_or_reference(
+    value: Any, roster: Roster | None, source: str | None, path: str, name: str
+) -> Profile:
+    """A squad or scenario model's ``profile``: inline, or the name of a roster profile."""
+    if isinstance(value, str):
+        if roster is None or value not in roster.profiles:
+            known = ", ".join(sorted(roster.profiles)) if roster else "no roster given"
+            raise InputError(
+                f"unknown profile {value!r} (known: {known})", source=source, field=path
+            )
+        return roster.profiles[value]
+    return parse_profile(value, source, path, name)
