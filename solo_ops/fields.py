@@ -118,7 +118,9 @@ class Fields:
             return value
         options = list(options)
         if not isinstance(value, str) or value not in options:
-            raise self.error(key, f"unknown value {value!r} (expected one of: {', '.join(options)})")
+            raise self.error(
+                key, f"unknown value {value!r} (expected one of: {', '.join(options)})"
+            )
         return value
 
     def mapping(self, key: str, default: Any = _MISSING) -> Any:

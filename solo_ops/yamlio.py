@@ -48,7 +48,7 @@ _StrictLoader.add_constructor(
 def parse_yaml_text(text: str, source: str) -> Any:
     """Parse YAML (or JSON, which YAML reads too) and name ``source`` in any error."""
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_StrictLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}" if mark is not None else None

@@ -159,7 +159,8 @@ def _table_data(name: str) -> dict[str, Any]:
     if name in {t.value for t in TroopType}:
         table = order_table(name)
         return {"name": name, "title": table.title, "rows": {
-            str(face): {"text": row.texts(), "code": row.codes()} for face, row in table.rows.items()
+            str(face): {"text": row.texts(), "code": row.codes()}
+            for face, row in table.rows.items()
         }}
     table = simple_table(name)
     return {"name": name, "title": table.title, "rows": {

@@ -318,7 +318,9 @@ def parse_board(data: Any, source: str | None, path: str = "") -> Board:
         if not (0 <= at[0] <= width and 0 <= at[1] <= depth):
             raise o.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
         claim(oid, where)
-        objectives.append(Objective(oid, at, o.text("label", None), o.boolean("command_node", False)))
+        objectives.append(
+            Objective(oid, at, o.text("label", None), o.boolean("command_node", False))
+        )
     firing_points = []
     for i, item in enumerate(b.sequence("firing_points", [])):
         where = join_path(join_path(path, "firing_points"), i)

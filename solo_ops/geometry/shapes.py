@@ -1,0 +1,68 @@
+"""Turning board features into the merged obstacle shapes that the geometry queries use.
+
+Thin features (``line:`` walls, doors, hatches) become strips :data:`WALL_THICKNESS` inches
+wide with square ends, and every group of obstacles is unioned, so wall panels that touch or
+overlap become one solid shape: a route or a sight line can never slip through the seam between
+two touching panels. Each obstacle group is cached per board (boards are immutable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import shapely
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from solo_ops.geometry.board import Board, Feature
+
+WALL_THICKNESS = 0.02  # inches: how wide a ``line:`` feature is drawn
+
+
+def feature_area(feature: Feature) -> Polygon:
+    """The feature's footprint as a polygon (thin features become a narrow strip)."""
+    if isinstance(feature.shape, LineString):
+        return feature.shape.buffer(WALL_THICKNESS / 2.0, cap_style="square", join_style="mitre")
+    return feature.shape
+
+
+def merged(features: list[Feature]) -> BaseGeometry:
+    """The union of the features' footprints, simplified (collinear points removed)."""
+    if not features:
+        return shapely.GeometryCollection()
+    union = shapely.union_all([feature_area(f) for f in features])
+    return union.simplify(0.0)
+
+
+def polygons_of(geom: BaseGeometry) -> list[Polygon]:
+    """The polygons making up ``geom`` (empty list for an empty geometry)."""
+    if geom.is_empty:
+        return []
+    if isinstance(geom, Polygon):
+        return [geom]
+    if isinstance(geom, MultiPolygon):
+        return list(geom.geoms)
+    return [g for g in getattr(geom, "geoms", []) if isinstance(g, Polygon)]
+
+
+def _select(board: Board, predicate: Callable[[Feature], bool]) -> list[Feature]:
+    return [f for f in board.features if predicate(f)]
+
+
+@lru_cache(maxsize=64)
+def sight_blockers(board: Board) -> BaseGeometry:
+    """Everything that stops sight: walls, closed doors and hatches, ``blocking`` features."""
+    return merged(_select(board, lambda f: f.blocks_visibility))
+
+
+@lru_cache(maxsize=64)
+def measuring_blockers(board: Board) -> BaseGeometry:
+    """Everything distances must go around: walls and closed doors and hatches."""
+    return merged(_select(board, lambda f: f.blocks_measuring))
+
+
+@lru_cache(maxsize=64)
+def movement_blockers(board: Board) -> BaseGeometry:
+    """Everything a model cannot walk through: walls, closed doors and hatches, pitfalls."""
+    return merged(_select(board, lambda f: f.blocks_movement))
