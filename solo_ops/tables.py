@@ -88,6 +88,7 @@ class TableRow:
     code: str
     text: str
     enemies: int = 0
+    title: str | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ def parse_simple_table(data: Any, source: str) -> SimpleTable:
             cells.text("code"),
             cells.text("text"),
             cells.integer("enemies", 0, minimum=0, maximum=4),
+            cells.text("title", None),
         )
     return SimpleTable(doc.text("name"), doc.text("title"), sides, rows)
 

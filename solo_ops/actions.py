@@ -1,0 +1,437 @@
+"""The player's reported actions: checked against the board and the rules, then applied.
+
+Each function takes the game, the state and an action dict and returns events, or raises
+:class:`~solo_ops.errors.RuleError` with the reason (the state is untouched: every check runs
+before the first change). The command line turns typed answers into these dicts
+(:mod:`solo_ops.answers`), so a script can drive a game with the same vocabulary.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from solo_ops import engine
+from solo_ops.enemy import apply_damage, check_mines, resolve_player_shot
+from solo_ops.errors import RuleError
+from solo_ops.state import ENEMY, PLAYER, Operative, State
+
+CONTROL_RANGE = 1.0
+CARRY_LIMIT = 4.0
+DASH = 3.0
+AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
+           "portal": 1}
+MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
+
+
+def apply(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict[str, Any]]:
+    """Check and apply one player action (see the module docstring)."""
+    kind = action.get("type")
+    handlers = {
+        "activate": _activate, "move": _move, "shoot": _shoot, "fight": _fight,
+        "damage": _damage, "down": _down, "carry": _carry, "evacuate": _evacuate,
+        "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
+    }
+    handler = handlers.get(str(kind))
+    if handler is None:
+        raise RuleError(f"unknown action {kind!r}")
+    if prompt.kind == "attack" and kind not in ("attack_damage",):
+        raise RuleError(f"first tell me the damage: {prompt.text}")
+    return handler(game, state, action, prompt)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def _op(state: State, ident: Any, what: str = "operative") -> Operative:
+    if not isinstance(ident, str) or ident not in state.operatives:
+        known = ", ".join(sorted(o.id for o in state.operatives.values() if o.on_table))
+        raise RuleError(f"no {what} called {ident!r} (on the table: {known})")
+    return state.operatives[ident]
+
+
+def _active(state: State, action: dict[str, Any], prompt: Any) -> Operative:
+    if prompt.kind != "act" or state.active_operative is None:
+        raise RuleError("activate an operative first")
+    ident = action.get("operative") or state.active_operative
+    if ident != state.active_operative:
+        raise RuleError(f"{ident} is not the active operative ({state.active_operative} is)")
+    return state.operatives[ident]
+
+
+def _point(value: Any) -> tuple[float, float]:
+    try:
+        x, y = float(value[0]), float(value[1])
+    except (TypeError, ValueError, IndexError):
+        raise RuleError(f"expected a point x,y, got {value!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise RuleError(f"expected a point x,y, got {value!r}")
+    return (x, y)
+
+
+def _gap(a: Operative, b: Operative) -> float:
+    assert a.at is not None and b.at is not None
+    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
+
+
+def _enemies_in_control(state: State, op: Operative) -> list[Operative]:
+    other = ENEMY if op.side == PLAYER else PLAYER
+    return [e for e in state.living(other) if _gap(op, e) <= CONTROL_RANGE + 1e-9]
+
+
+def _spend(state: State, op: Operative, what: str) -> None:
+    if state.edition != "kt2024":
+        return
+    cost = AP_COST.get(what, 1)
+    apl = max(1, op.profile.apl - op.apl_penalty)
+    if what in op.actions_taken and what != "portal":
+        raise RuleError(f"{op.name} has already done {what.replace('_', ' ')} this activation")
+    if op.ap_used + cost > apl:
+        raise RuleError(f"{op.name} has {apl - op.ap_used} AP left; {what.replace('_', ' ')} "
+                        f"costs {cost}")
+    op.ap_used += cost
+    op.actions_taken.append(what)
+
+
+# -- actions ---------------------------------------------------------------------------------------
+def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    if prompt.kind != "activate":
+        raise RuleError("an operative is already active: finish it with 'done'")
+    op = _op(state, action.get("operative"))
+    if op.id not in prompt.options:
+        raise RuleError(f"{op.id} cannot act now (ready: {', '.join(prompt.options)})")
+    stance = action.get("stance")
+    if stance is not None and stance not in ("engage", "conceal"):
+        raise RuleError(f"stance must be engage or conceal, got {stance!r}")
+    if stance:
+        op.stance = stance
+    state.active_operative = op.id
+    op.activated = True
+    op.ap_used = 0
+    op.actions_taken = []
+    op.moved = op.carrying is not None  # a carrier always counts as having moved
+    state.active_player = op.owner
+    return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance}]
+
+
+def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    how = str(action.get("how", "reposition" if state.edition == "kt2024" else "normal"))
+    allowed = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
+               "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
+    if how not in allowed:
+        raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
+    if state.edition == "kt2018" and state.phase != "movement":
+        raise RuleError("models move in the movement phase")
+    to = _point(action.get("to"))
+    terrain = game.terrain(state)
+    others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
+              and o.id != op.carrying]
+    if not terrain.board.on_board(to[0], to[1], op.radius):
+        raise RuleError(f"{to[0]:g},{to[1]:g} is off the board for {op.name}'s base")
+    if not terrain.routes.fits(to, op.radius, blockers=[(o.at[0], o.at[1], o.radius)
+                                                          for o in others]):
+        raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
+                        "terrain that blocks movement, or another model is there)")
+    in_control = _enemies_in_control(state, op)
+    target = None
+    if how == "charge":
+        target = _op(state, action.get("target"), "charge target")
+        if target.side == op.side or not target.on_table:
+            raise RuleError(f"{target.id} is not an enemy on the table")
+    if how in ("reposition", "dash", "normal", "advance") and in_control:
+        raise RuleError(f"{op.name} is in control range of {in_control[0].name}: it can only "
+                        "fall back or fight")
+    if how == "fall_back" and not in_control:
+        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+    # the route: around walls, clear of other bases; enemy control ranges block except for
+    # charges (towards the target) and fall backs
+    blockers = []
+    for o in others:
+        extra = 0.0
+        if o.side != op.side and how in ("reposition", "dash", "normal", "advance"):
+            extra = CONTROL_RANGE
+        if target is not None and o.id == target.id:
+            extra = 0.0
+        blockers.append((o.at[0], o.at[1], o.radius + extra))
+    assert op.at is not None
+    walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
+    if walk is None:
+        raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
+                        " and other models")
+    limit = _allowance(state, op, how)
+    cost = float(walk.cost)
+    if op.carrying is not None:
+        limit = min(limit, CARRY_LIMIT - op.turn_move)
+    if cost > limit + MOVE_TOLERANCE:
+        raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
+                        f"{how.replace('_', ' ')} {max(0.0, limit):.1f}\"")
+    if target is not None:
+        gap = math.hypot(to[0] - target.at[0], to[1] - target.at[1]) - op.radius - \
+            target.radius  # type: ignore[index]
+        if gap > CONTROL_RANGE + 1e-6:
+            raise RuleError(f"a charge must end within 1\" of {target.name} ({gap:.1f}\" away)")
+    if how == "fall_back":
+        clear = all(math.hypot(to[0] - e.at[0], to[1] - e.at[1]) - op.radius - e.radius
+                    > CONTROL_RANGE for e in state.living(ENEMY if op.side == PLAYER
+                                                          else PLAYER))  # type: ignore[index]
+        if not clear:
+            raise RuleError("a fall back must end outside every enemy's control range")
+    _spend(state, op, how)
+    old = op.at
+    op.at = to
+    op.moved = True
+    op.moved_how = how
+    op.turn_move += cost
+    if how == "charge":
+        op.charged = True
+    if how == "fall_back":
+        op.fell_back = True
+    if how == "advance":
+        op.advanced = True
+    if op.carrying is not None:
+        state.operatives[op.carrying].at = to
+    events: list[dict[str, Any]] = [{
+        "type": "moved", "operative": op.id, "how": how, "from": engine._r(old),
+        "to": engine._r(to), "cost": round(cost, 2),
+        "route": [engine._r(p) for p in walk.points], **({"target": target.id} if target else {}),
+    }]
+    if target is not None and target.side == ENEMY:
+        unit = state.unit_of(target.id)
+        if unit is not None and unit.active:
+            from solo_ops.ai import fsm
+
+            if fsm.allowed(unit.fsm, "charged"):
+                unit.fsm = fsm.fire(unit.fsm, "charged")
+                events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
+                               "why": f"charged by {op.name}"})
+    events.extend(check_mines(game, state, op))
+    events.extend(engine.check_spotting(game, state))
+    return events
+
+
+def _allowance(state: State, op: Operative, how: str) -> float:
+    m = op.profile.movement
+    if state.edition == "kt2024":
+        if op.injured:
+            m = max(0.0, m - 2.0)
+        return {"reposition": m, "dash": DASH, "charge": m + 2.0, "fall_back": m}[how]
+    return {"normal": m, "advance": m + 6.0, "charge": 12.0, "fall_back": m}[how]
+
+
+def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    if state.edition == "kt2018" and state.phase != "shooting":
+        raise RuleError("models shoot in the shooting phase")
+    target = _op(state, action.get("target"), "target")
+    if target.side == op.side or not target.on_table:
+        raise RuleError(f"{target.id} is not an enemy on the table")
+    weapon = None
+    if action.get("weapon"):
+        weapon = next((w for w in op.profile.weapons if w.name == action["weapon"]), None)
+        if weapon is None:
+            names = ", ".join(w.name for w in op.profile.ranged_weapons)
+            raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
+    silent = weapon is not None and weapon.has("silent")
+    if state.edition == "kt2024" and op.stance == "conceal" and not silent:
+        raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
+    if _enemies_in_control(state, op):
+        raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
+    terrain = game.terrain(state)
+    if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
+        raise RuleError(f"{target.name} is not visible to {op.name} (sight is blocked)")
+    if weapon is not None and weapon.effective_range is not None:
+        d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
+        if d is None or d > weapon.effective_range + 1e-6:
+            raise RuleError(f"{target.name} is {d if d is None else round(d, 1)}\" away: out "
+                            f"of range of {weapon.name} ({weapon.effective_range:g}\")")
+    _spend(state, op, "shoot")
+    op.shot = True
+    events: list[dict[str, Any]] = [{"type": "shot", "operative": op.id, "target": target.id,
+                                     "weapon": weapon.name if weapon else None}]
+    if action.get("roll"):
+        if weapon is None:
+            raise RuleError("say which weapon to roll: 'with WEAPON'")
+        events.extend(resolve_player_shot(game, state, op, weapon, target))
+    elif action.get("damage") is not None:
+        events.extend(apply_damage(game, state, target, int(action["damage"]),
+                                   f"shot by {op.name}"))
+    events.extend(_react_to_shot(state, target))
+    return events
+
+
+def _react_to_shot(state: State, target: Operative) -> list[dict[str, Any]]:
+    unit = state.unit_of(target.id)
+    if unit is None or not unit.active:
+        return []
+    from solo_ops.ai import fsm
+
+    if fsm.allowed(unit.fsm, "shot_at"):
+        unit.fsm = fsm.fire(unit.fsm, "shot_at")
+    return [{"type": "unit_event", "unit": unit.id, "event": "shot_at"}]
+
+
+def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    if state.edition == "kt2018" and state.phase != "fight":
+        raise RuleError("models fight in the fight phase")
+    target = _op(state, action.get("target"), "target")
+    if target not in _enemies_in_control(state, op):
+        raise RuleError(f"{target.name} is not within 1\" of {op.name}")
+    _spend(state, op, "fight")
+    op.fought = True
+    events: list[dict[str, Any]] = [{"type": "fight", "operative": op.id, "target": target.id}]
+    dealt = int(action.get("dealt", 0) or 0)
+    taken = int(action.get("taken", 0) or 0)
+    if dealt < 0 or taken < 0:
+        raise RuleError("damage cannot be negative")
+    if dealt:
+        events.extend(apply_damage(game, state, target, dealt, f"fought by {op.name}"))
+    if taken:
+        events.extend(apply_damage(game, state, op, taken, f"fighting {target.name}"))
+    return events
+
+
+def _damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    target = _op(state, action.get("operative"))
+    if target.down:
+        raise RuleError(f"{target.name} is already down")
+    try:
+        amount = int(action.get("amount"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise RuleError(f"damage must be a whole number, got {action.get('amount')!r}") from None
+    if amount < 0:
+        raise RuleError("damage cannot be negative")
+    return apply_damage(game, state, target, amount, str(action.get("why", "reported")))
+
+
+def _down(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    target = _op(state, action.get("operative"))
+    if target.down:
+        raise RuleError(f"{target.name} is already down")
+    return apply_damage(game, state, target, target.wounds, "reported down")
+
+
+def _carry(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    friend = _op(state, action.get("target"), "friend")
+    if friend.side != op.side or not friend.down or friend.at is None:
+        raise RuleError(f"{friend.name} is not a downed friend")
+    if friend.carried_by is not None:
+        raise RuleError(f"{friend.name} is already carried by {friend.carried_by}")
+    if op.carrying is not None:
+        raise RuleError(f"{op.name} is already carrying {op.carrying}")
+    gap = math.hypot(op.at[0] - friend.at[0], op.at[1] - friend.at[1]) - op.radius - \
+        friend.radius  # type: ignore[index]
+    if gap > CONTROL_RANGE + 1e-6:
+        raise RuleError(f"{op.name} must first move to {friend.name} ({gap:.1f}\" away)")
+    op.carrying = friend.id
+    friend.carried_by = op.id
+    friend.at = op.at
+    op.ap_used = max(op.profile.apl, op.ap_used)  # picking him up ends all actions this turn
+    events = [{"type": "carry", "operative": op.id, "carried": friend.id,
+               "note": f"{op.name} picks up {friend.name}: its actions end this turn; it moves "
+                       "at most 4\" a turn and always counts as having moved."}]
+    return events + _end_activation(game, state, op)
+
+
+def _evacuate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    if op.carrying is None:
+        raise RuleError(f"{op.name} is not carrying anyone")
+    x, y = op.at  # type: ignore[misc]
+    board = game.terrain(state).board
+    edge = min(x, y, board.width - x, board.depth - y) - op.radius
+    if edge > CONTROL_RANGE + 1e-6:
+        raise RuleError(f"{op.name} must be within 1\" of a table edge to carry "
+                        f"{op.carrying} off ({edge:.1f}\" away)")
+    friend = state.operatives[op.carrying]
+    friend.carried_to_safety = True
+    friend.at = None
+    op.at = None
+    events = [{"type": "evacuated", "operative": op.id, "carried": friend.id,
+               "note": f"{op.name} carries {friend.name} off the table to safety."}]
+    return events + _end_activation(game, state, op)
+
+
+def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    fid = action.get("feature")
+    board = game.scenario.board
+    try:
+        feature = board.feature(str(fid))
+    except KeyError:
+        names = ", ".join(f.id for f in board.portals()) or "none on this board"
+        raise RuleError(f"no door or hatch called {fid!r} ({names})") from None
+    if not feature.is_portal:
+        raise RuleError(f"{fid} is not a door or hatch")
+    want = bool(action.get("open"))
+    if state.doors.get(feature.id) == want:
+        raise RuleError(f"{fid} is already {'open' if want else 'closed'}")
+    op = None
+    if prompt.kind == "act" and state.active_operative is not None:
+        op = state.operatives[state.active_operative]
+        from shapely.geometry import Point
+
+        gap = feature.shape.distance(Point(op.at)) - op.radius
+        if gap > CONTROL_RANGE + 1e-6:
+            raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
+                            "control range (1\")")
+        if state.edition == "kt2024" and _enemies_in_control(state, op):
+            raise RuleError("not while within control range of an enemy")
+        if state.edition == "kt2024" and feature.has("hatch"):
+            pass  # Operate Hatch can be done during a Reposition or Dash: costs no extra AP
+        elif state.edition == "kt2024":
+            _spend(state, op, "portal")
+    state.doors[feature.id] = want
+    verb = "opens" if want else "closes"
+    who = op.name if op else "the players (Access Override)"
+    events: list[dict[str, Any]] = [{"type": "portal", "feature": feature.id, "open": want,
+                                     "note": f"{who} {verb} {feature.id}."}]
+    events.extend(engine.check_spotting(game, state))
+    return events
+
+
+def _ready(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    if state.edition != "kt2018" or state.phase != "movement":
+        raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
+    if op.moved:
+        raise RuleError(f"{op.name} has moved: it cannot be Readied")
+    op.readied = True
+    return [{"type": "readied", "operative": op.id}]
+
+
+def _done(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    op = _active(state, action, prompt)
+    return _end_activation(game, state, op)
+
+
+def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
+    state.active_operative = None
+    op.apl_penalty = 0 if op.ap_used else op.apl_penalty
+    events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
+    events.extend(engine.after_player_activation(game, state))
+    return events
+
+
+def _attack_damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    if prompt.kind != "attack":
+        raise RuleError("no enemy attack is waiting for its result")
+    attack = state.pending_attacks[0]
+    try:
+        amount = int(action.get("damage"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise RuleError("tell me the damage as a whole number") from None
+    if amount < 0:
+        raise RuleError("damage cannot be negative")
+    state.pending_attacks.pop(0)
+    target = state.operatives[attack["target"]]
+    events = [{"type": "attack_reported", "attacker": attack["attacker"],
+               "target": target.id, "damage": amount}]
+    if amount and not target.down:
+        events.extend(apply_damage(game, state, target, amount, attack["text"]))
+    taken = int(action.get("taken", 0) or 0)
+    if taken and attack.get("kind") == "fight":
+        attacker = state.operatives[attack["attacker"]]
+        if not attacker.down:
+            events.extend(apply_damage(game, state, attacker, taken,
+                                       f"{target.name} strikes back"))
+    return events

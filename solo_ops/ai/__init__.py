@@ -1,0 +1,1 @@
+"""The enemy's mind: the shared unit state machine and the order planner."""

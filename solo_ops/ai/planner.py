@@ -1,0 +1,1043 @@
+"""Turning a unit's order into actions on the board, with the reasons a player can read.
+
+:func:`plan_activation` is pure: it reads the game and the state, asks geometry every
+question (sight, cover, distances around walls, walking routes) and returns a :class:`Plan`
+— moves with routes and end points, shots and charges with targets, the stance, the state
+machine triggers, and an explanation. It never changes the state and never rolls dice;
+:mod:`solo_ops.engine` applies the plan (rolling advance, charge and attack dice).
+
+How each order field is carried out follows ``shared/RULES-NOTES.md`` ("Orders"); the choices
+it leaves open are in ``docs/rules.md``. In short, per model of the unit (nearest to the enemy
+first, so the rest keep coherency with it):
+
+* Allies first: a lower-command unit of the same type inside a rallying unit's command radius
+  answers the rally; a unit ordered to group with leaders that is inside a leader's radius
+  moves into coherency with it. Reaching coherency merges it (it takes the leader's order).
+* Models already in an enemy's control range fight (Melee troops, or any unit whose charge
+  order is "Yes"), otherwise fall back towards where their move order wants them.
+* Shoot "Fire at will": shoot the closest valid enemy in range first, and never make a move
+  that would forbid the shot (Heavy); "Unhindered move/charge": move or charge first, then
+  shoot if still allowed.
+* Charge "Within 6"" / "If within 12"" / "Yes": charge the closest visible enemy if it is
+  within that distance around the walls and the charge move reaches it.
+* Move: the candidate end points reachable this activation are scored by the move order
+  (distance to the closest enemy with line of sight; |distance - 12"| or |distance - range|;
+  nearest cover from the closest enemy, or from the most enemies; the most unobscured targets
+  for a firing line); "Use cover if possible" takes a protected point whose score is at most
+  ``settings.cover_detour`` worse than the best.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solo_ops.ai import fsm
+from solo_ops.model import Profile, Weapon
+from solo_ops.orders import command_radius
+from solo_ops.state import ENEMY, PLAYER, Operative, State, Unit
+from solo_ops.tables import Order, TroopType, order_table
+
+CONTROL_RANGE = 1.0
+HOLD_TOLERANCE = 0.1
+DASH = 3.0
+CHARGE_BONUS = 2.0
+INJURED_MOVE_PENALTY = 2.0
+CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
+
+
+@dataclass
+class Action:
+    """One action of one model: a move (with its route), a shot, a charge or a fight."""
+
+    kind: str  # reposition, dash, charge, fall_back, normal, advance, shoot, fight
+    model: str
+    start: tuple[float, float] | None = None
+    to: tuple[float, float] | None = None
+    route: tuple[tuple[float, float], ...] = ()
+    cost: float = 0.0
+    target: str | None = None
+    weapon: str | None = None
+    expected: float | None = None  # expected damage, when the odds are known
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "model": self.model}
+        if self.start is not None:
+            data["from"] = _pt(self.start)
+        if self.to is not None:
+            data["to"] = _pt(self.to)
+        if self.route:
+            data["route"] = [_pt(p) for p in self.route]
+        if self.target:
+            data["target"] = self.target
+        if self.weapon:
+            data["weapon"] = self.weapon
+        if self.expected is not None:
+            data["expected_damage"] = round(self.expected, 3)
+        return data
+
+
+@dataclass
+class Plan:
+    """What a unit does in one activation (or one 2018 phase), and why."""
+
+    unit: str
+    command: int
+    troop: str
+    order: Order
+    state_before: str
+    triggers: list[str] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+    stance: str = "engage"
+    merge_into: str | None = None
+    explain: list[str] = field(default_factory=list)
+
+    @property
+    def state_after(self) -> str:
+        state = self.state_before
+        for trigger in self.triggers:
+            state = fsm.fire(state, trigger)
+        return state
+
+    def moves(self) -> list[Action]:
+        return [a for a in self.actions if a.to is not None and a.kind != "shoot"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``solo-ops ai plan``: unit, command, order, state, moves, shoot, charge,
+        explain (plus stance, actions and merge)."""
+        return {
+            "unit": self.unit,
+            "command": self.command,
+            "type": self.troop,
+            "order": self.order.codes(),
+            "order_text": self.order.texts(),
+            "state": self.state_after,
+            "state_before": self.state_before,
+            "stance": self.stance,
+            "moves": [{"model": a.model, "from": _pt(a.start), "to": _pt(a.to),
+                       "route": [_pt(p) for p in a.route], "kind": a.kind}
+                      for a in self.moves() if a.start is not None and a.to is not None],
+            "shoot": [{"model": a.model, "target": a.target, "weapon": a.weapon,
+                       **({"expected_damage": round(a.expected, 3)}
+                          if a.expected is not None else {})}
+                      for a in self.actions if a.kind == "shoot"],
+            "charge": [{"model": a.model, "target": a.target}
+                       for a in self.actions if a.kind == "charge"],
+            "fight": [{"model": a.model, "target": a.target}
+                      for a in self.actions if a.kind == "fight"],
+            "merge_into": self.merge_into,
+            "actions": [a.to_dict() for a in self.actions],
+            "explain": list(self.explain),
+        }
+
+
+def _pt(p: tuple[float, float] | None) -> list[float] | None:
+    return None if p is None else [round(float(p[0]), 2), round(float(p[1]), 2)]
+
+
+def fmt_pt(p: Sequence[float]) -> str:
+    return f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def inches(d: float | None) -> str:
+    if d is None or not math.isfinite(d):
+        return "no route"
+    return f'{d:.1f}"'
+
+
+# -- context: what the planner needs from the engine -----------------------------------------------
+@dataclass
+class Context:
+    """The game facts the planner reads (terrain for the current doors, settings, odds)."""
+
+    terrain: Any  # solo_ops.geometry.terrain.Terrain
+    settings: Any  # solo_ops.settings.Settings
+    edition: str
+    odds: Any = None  # callable(weapon, attacker_profile, target_operative, cover) -> expected
+
+
+def _weapon_range(w: Weapon) -> float:
+    r = w.effective_range
+    return math.inf if r is None else float(r)
+
+
+def _ranged(profile: Profile) -> list[Weapon]:
+    return [w for w in profile.ranged_weapons]
+
+
+def _is_heavy(w: Weapon) -> bool:
+    return w.has("heavy") or w.type.value == "heavy"
+
+
+def move_allowance(op: Operative, kind: str, edition: str) -> float:
+    """How far ``op`` may move with a move of ``kind`` (Kill Team 2024 reposition/dash/charge/
+    fall back; 2018 normal/charge handled by rolls in the engine)."""
+    m = op.profile.movement
+    if edition == "kt2024" and op.injured:
+        m = max(0.0, m - INJURED_MOVE_PENALTY)
+    if kind == "dash":
+        return DASH
+    if kind == "charge":
+        return m + CHARGE_BONUS
+    return m
+
+
+class _Board:
+    """The planner's working copy of positions (models it has already moved stay moved)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.pos: dict[str, tuple[float, float]] = {
+            o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None
+        }
+
+    def enemies_of_ai(self) -> list[Operative]:
+        return [o for o in self.state.living(PLAYER) if o.id in self.pos]
+
+    def others(self, exclude: str) -> list[tuple[float, float, float]]:
+        return [(p[0], p[1], self.state.operatives[i].radius)
+                for i, p in self.pos.items() if i != exclude]
+
+
+def _nearest(ctx: Context, point: tuple[float, float], radius: float,
+             targets: list[Operative], pos: dict[str, tuple[float, float]]
+             ) -> list[tuple[float, Operative]]:
+    """Targets sorted by distance around the walls (inf when there is no route)."""
+    if not targets:
+        return []
+    arr = np.array([pos[t.id] for t in targets], dtype=float)
+    radii = np.array([t.radius for t in targets], dtype=float)
+    dists = ctx.terrain.routes.distances(point, radius, arr, radii)
+    order = sorted(range(len(targets)), key=lambda i: (float(dists[i]), targets[i].id))
+    return [(float(dists[i]), targets[i]) for i in order]
+
+
+def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
+                     targets: list[Operative], pos: dict[str, tuple[float, float]]
+                     ) -> list[Operative]:
+    return [t for t in targets
+            if ctx.terrain.sight.visible(point, pos[t.id], radius, t.radius)]
+
+
+def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
+                      targets: list[Operative], pos: dict[str, tuple[float, float]]
+                      ) -> list[Operative]:
+    """Enemies within 1" of the base and visible (2024 control range)."""
+    out = []
+    for t in targets:
+        d = ctx.terrain.routes.distance(point, pos[t.id], radius, t.radius).distance
+        if d is not None and d <= CONTROL_RANGE + 1e-9 and ctx.terrain.sight.visible(
+                point, pos[t.id], radius, t.radius):
+            out.append(t)
+    return out
+
+
+def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
+                weapon: Weapon, target: Operative, pos: dict[str, tuple[float, float]]
+                ) -> tuple[bool, Any, float]:
+    """Whether ``target`` is a valid target for ``weapon`` from ``point``; the cover result and
+    the distance. Kill Team 2024: visible, in range, and a concealed target only if not in
+    cover."""
+    tp = pos[target.id]
+    route = ctx.terrain.routes.distance(point, tp, shooter.radius, target.radius)
+    dist = math.inf if route.distance is None else route.distance
+    if dist > _weapon_range(weapon) + 1e-9:
+        return False, None, dist
+    cover = ctx.terrain.sight.cover(
+        point, tp, shooter.radius, target.radius,
+        seek=weapon.has("seek"), seek_light=weapon.has("seek_light"), edition=ctx.edition)
+    if not cover.visible or not getattr(cover, "valid_target", True):
+        return False, cover, dist
+    if ctx.edition == "kt2024" and target.stance == "conceal" and cover.in_cover:
+        return False, cover, dist
+    return True, cover, dist
+
+
+def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
+                targets: list[Operative], pos: dict[str, tuple[float, float]],
+                *, moved: bool, moved_how: str | None
+                ) -> tuple[Action | None, list[str]]:
+    """The shot the supplement asks for: the closest valid enemy in range (ties broken by the
+    expected damage), with the best weapon for it. Heavy weapons are not fired after a move
+    (``heavy=dash`` allows a Dash)."""
+    best: tuple[float, float, str, Weapon, Operative, Any] | None = None
+    notes: list[str] = []
+    for weapon in _ranged(shooter.profile):
+        if _is_heavy(weapon) and moved:
+            allowed = weapon.rule("heavy")
+            if not (allowed is not None and allowed.value == "dash" and moved_how == "dash"):
+                continue
+        for target in targets:
+            ok, cover, dist = _valid_shot(ctx, shooter, point, weapon, target, pos)
+            if not ok:
+                continue
+            expected = 0.0
+            if ctx.odds is not None:
+                expected = float(ctx.odds(weapon, shooter, target, cover))
+            key = (round(dist, 6), -expected, target.id, weapon, target, cover)
+            if best is None or key[:3] < best[:3]:
+                best = key
+    if best is None:
+        return None, notes
+    dist, neg_exp, _, weapon, target, cover = best
+    action = Action("shoot", shooter.id, target=target.id, weapon=weapon.name,
+                    expected=-neg_exp if ctx.odds is not None else None)
+    state = []
+    if cover is not None:
+        if cover.obscured:
+            state.append("obscured")
+        if cover.in_cover:
+            state.append("in cover")
+    cond = f" ({', '.join(state)})" if state else ""
+    odds = f", expected damage {-neg_exp:.2f}" if ctx.odds is not None else ""
+    action.note = (f"{shooter.name} shoots {target.name} with {weapon.name}: the closest valid "
+                   f"enemy in range, {inches(dist)} away{cond}{odds}.")
+    return action, notes
+
+
+# -- candidate evaluation --------------------------------------------------------------------------
+@dataclass
+class _Candidates:
+    points: np.ndarray  # (k, 2)
+    cost: np.ndarray  # (k,)
+    reach: Any
+
+
+def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
+                board: _Board, *, avoid_enemies: bool = True) -> _Candidates:
+    blockers = []
+    for oid, p in board.pos.items():
+        if oid == op.id:
+            continue
+        other = board.state.operatives[oid]
+        extra = CONTROL_RANGE if (avoid_enemies and other.side != op.side) else 0.0
+        blockers.append((p[0], p[1], other.radius + extra))
+    reach = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
+                                         spacing=0.5)
+    return _Candidates(np.asarray(reach.points, dtype=float), np.asarray(reach.cost, dtype=float),
+                       reach)
+
+
+def _protected(ctx: Context, points: np.ndarray, radius: float,
+               threats: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
+    """(t, k) True where candidate k is hidden from, in cover from or obscured to threat t."""
+    if not threats or len(points) == 0:
+        return np.zeros((len(threats), len(points)), dtype=bool)
+    tp = np.array([pos[t.id] for t in threats], dtype=float)
+    tr = np.array([t.radius for t in threats], dtype=float)
+    cm = ctx.terrain.sight.cover_matrix(tp, tr, points, radius, edition=ctx.edition)
+    return (~np.asarray(cm.visible)) | np.asarray(cm.in_cover) | np.asarray(cm.obscured)
+
+
+def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
+                  targets: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
+    """(k,) how many enemies are visible, unobscured and in range from each candidate."""
+    if not targets or len(points) == 0:
+        return np.zeros(len(points), dtype=int)
+    tp = np.array([pos[t.id] for t in targets], dtype=float)
+    tr = np.array([t.radius for t in targets], dtype=float)
+    cm = ctx.terrain.sight.cover_matrix(points, radius, tp, tr, edition=ctx.edition)
+    good = np.asarray(cm.visible) & ~np.asarray(cm.obscured)
+    if math.isfinite(reach):
+        d = ctx.terrain.routes.distance_matrix(points, radius, tp, tr)
+        good &= d <= reach + 1e-9
+    return good.sum(axis=1)
+
+
+def _coherent(points: np.ndarray, mates: list[tuple[float, float, float]], radius: float,
+              coherency: float) -> np.ndarray:
+    if not mates or len(points) == 0:
+        return np.ones(len(points), dtype=bool)
+    m = np.array([(x, y) for x, y, _ in mates], dtype=float)
+    mr = np.array([r for _, _, r in mates], dtype=float)
+    d = np.linalg.norm(points[:, None, :] - m[None, :, :], axis=2) - radius - mr[None, :]
+    return (d <= coherency + 1e-9).any(axis=1)
+
+
+def _pick(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+          mask: np.ndarray | None = None) -> int | None:
+    """Index of the best candidate: lowest score, then lowest cost, then position (stable)."""
+    idx = np.arange(len(scores))
+    if mask is not None:
+        idx = idx[mask]
+    if len(idx) == 0:
+        return None
+    keys = np.lexsort((points[idx, 1], points[idx, 0], np.round(cost[idx], 6),
+                       np.round(scores[idx], 6)))
+    return int(idx[keys[0]])
+
+
+# -- the planner -----------------------------------------------------------------------------------
+def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "firefight") -> Plan:
+    """Plan one activation of ``unit_id`` (Kill Team 2024) or its part of a 2018 ``phase``
+    (``movement``, ``shooting`` or ``fight``)."""
+    unit = state.units[unit_id]
+    order = order_table(unit.troop)[unit.command]
+    plan = Plan(unit.id, unit.command, unit.troop, order, unit.fsm)
+    codes = order.codes()
+    plan.explain.append(
+        f"{unit.id} ({TroopType(unit.troop).title}, command {unit.command}): "
+        f"{order.words()}.")
+    plan.explain.append(f"State: {unit.fsm.replace('_', ' ')}.")
+    board = _Board(state)
+    models = state.unit_models(unit)
+    enemies = board.enemies_of_ai()
+    if not models:
+        return plan
+    if not enemies:
+        plan.explain.append("No enemy operative is on the table: the unit holds its ground.")
+        plan.stance = "conceal"
+        return plan
+
+    # Models nearest the enemy act first, so the others can keep coherency with them.
+    def nearest_dist(op: Operative) -> float:
+        near = _nearest(ctx, board.pos[op.id], op.radius, enemies, board.pos)
+        return near[0][0] if near else math.inf
+
+    models.sort(key=lambda o: (nearest_dist(o), o.id))
+
+    pull = _ally_pull(ctx, state, unit, board)
+    moved_any = False
+    acted = False
+    for op in models:
+        result = _plan_model(ctx, state, unit, op, order, codes, board, enemies, pull, phase,
+                             plan)
+        moved_any |= result["moved"]
+        acted |= result["attacked"]
+    # stance, state machine triggers
+    plan.stance = "engage"
+    if ctx.edition == "kt2024" and not acted and codes["move"] in (
+            "to_cover", "to_cover_firing_line", "remain_stationary") and not any(
+            a.kind in ("shoot", "charge", "fight") for a in plan.actions):
+        if codes["shoot"] != "fire_at_will" or not moved_any:
+            plan.stance = "conceal"
+    _triggers(plan, unit, codes, pull, board, ctx, state)
+    if plan.stance == "conceal" and ctx.edition == "kt2024":
+        plan.explain.append("Stance: Conceal (no shot or charge this activation; it keeps to "
+                            "its cover).")
+    elif ctx.edition == "kt2024":
+        plan.explain.append("Stance: Engage.")
+    return plan
+
+
+@dataclass
+class _Pull:
+    """An ally the unit must join this activation (rally or group with leaders)."""
+
+    unit: Unit
+    reason: str
+    trigger: str  # "group" or "rally"
+
+
+def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull | None:
+    """Rally first (a same-type rallying unit with higher command whose radius we are in), then
+    "Group with leaders" (a unit with higher Leadership whose radius we are in)."""
+    mine = [board.pos[m] for m in unit.models if m in board.pos]
+    if not mine:
+        return None
+    radius = state.operatives[unit.models[0]].radius
+    candidates: list[tuple[float, str, _Pull]] = []
+    for other in state.active_units():
+        if other.id == unit.id or other.fsm == "hidden":
+            continue
+        theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
+                  if m in board.pos]
+        if not theirs:
+            continue
+        reach = command_radius(other.leadership)
+        dist = min(
+            (ctx.terrain.routes.distance(p, q, radius, r).distance or math.inf)
+            for p in mine for q, r in theirs
+        )
+        other_order = order_table(other.troop)[other.command].codes()
+        if (other_order["allies"] == "rally" and other.troop == unit.troop
+                and other.command > unit.command and dist <= reach):
+            candidates.append((0.0 + dist, other.id, _Pull(
+                other, f"{other.id} rallies lower-command {TroopType(unit.troop).title} units "
+                       f"within its command radius ({inches(reach)}); {unit.id} is "
+                       f"{inches(dist)} away and answers", "rally")))
+    if not candidates:
+        own = order_table(unit.troop)[unit.command].codes()
+        if own["allies"] == "group_with_leaders":
+            for other in state.active_units():
+                if other.id == unit.id or other.fsm == "hidden":
+                    continue
+                if other.leadership <= unit.leadership:
+                    continue
+                theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
+                          if m in board.pos]
+                if not theirs:
+                    continue
+                reach = command_radius(other.leadership)
+                dist = min(
+                    (ctx.terrain.routes.distance(p, q, radius, r).distance or math.inf)
+                    for p in mine for q, r in theirs
+                )
+                if dist <= reach:
+                    candidates.append((100.0 + dist, other.id, _Pull(
+                        other, f"{other.id} is a leader (Leadership {other.leadership} against "
+                               f"{unit.leadership}) and {unit.id} is inside its command radius "
+                               f"({inches(dist)} of {inches(reach)}): it groups with it",
+                        "group")))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    return candidates[0][2]
+
+
+def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
+                codes: dict[str, str], board: _Board, enemies: list[Operative],
+                pull: _Pull | None, phase: str, plan: Plan) -> dict[str, bool]:
+    """Plan one model's actions; updates ``board`` positions and ``plan``."""
+    edition = ctx.edition
+    start = board.pos[op.id]
+    mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
+             for m in unit.models if m != op.id and m in board.pos]
+    result = {"moved": False, "attacked": False}
+    apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
+    ap = apl
+    near = _nearest(ctx, start, op.radius, enemies, board.pos)
+    visible = _visible_targets(ctx, start, op.radius, enemies, board.pos)
+    vis_ids = {v.id for v in visible}
+    near_visible = [(d, t) for d, t in near if t.id in vis_ids]
+    closest = near_visible[0] if near_visible else (near[0] if near else None)
+    if closest is not None:
+        seen = "with line of sight" if near_visible else "(none is in sight: the nearest by route)"
+        plan.explain.append(f"{op.name} at {fmt_pt(start)}: closest enemy {seen} is "
+                            f"{closest[1].name}, {inches(closest[0])} around the walls.")
+
+    engaged = _in_control_range(ctx, start, op.radius, enemies, board.pos)
+    melee_minded = unit.troop == TroopType.MELEE.value or codes["charge"] == "yes"
+
+    def fight(target: Operative) -> None:
+        nonlocal ap
+        weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
+        plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
+                                   note=f"{op.name} fights {target.name}."))
+        plan.explain.append(f"{op.name} is in control range of {target.name} and fights.")
+        result["attacked"] = True
+        ap -= 1
+
+    # 1. Already locked in combat.
+    if engaged and phase in ("firefight", "fight"):
+        if melee_minded or phase == "fight":
+            fight(engaged[0])
+            return result
+        if phase == "firefight" and ap >= 2:
+            dest = _fall_back_point(ctx, op, start, board, enemies, codes, closest)
+            if dest is not None:
+                plan.actions.append(dest)
+                board.pos[op.id] = dest.to  # type: ignore[assignment]
+                plan.explain.append(dest.note)
+                result["moved"] = True
+                return result
+        fight(engaged[0])
+        return result
+    if engaged:
+        return result  # 2018 shooting/movement phases: models in combat wait for the fight
+
+    if phase == "fight":
+        return result
+    if phase == "shooting":
+        shot, _ = choose_shot(ctx, op, start, enemies, board.pos, moved=op.moved,
+                              moved_how=op.moved_how)
+        if shot is not None and not (op.advanced or op.charged or op.fell_back):
+            plan.actions.append(shot)
+            plan.explain.append(shot.note)
+            result["attacked"] = True
+        return result
+
+    # 2. Allies override movement.
+    if pull is not None:
+        moved = _join_ally(ctx, state, op, start, board, pull, plan, edition)
+        if moved:
+            result["moved"] = True
+            ap -= 1
+        if edition == "kt2024" and ap > 0:
+            shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
+                                  moved=moved, moved_how="reposition")
+            if shot is not None:
+                plan.actions.append(shot)
+                plan.explain.append(shot.note)
+                result["attacked"] = True
+        return result
+
+    # 3. Shoot first when the order gives firing priority (Kill Team 2024 firefight only).
+    fire_first = codes["shoot"] == "fire_at_will"
+    shot_done = False
+    heavy_shot = False
+    if edition == "kt2024" and fire_first:
+        shot, _ = choose_shot(ctx, op, start, enemies, board.pos, moved=False, moved_how=None)
+        if shot is not None:
+            plan.actions.append(shot)
+            plan.explain.append("Fire at will: firing takes priority over moving. " + shot.note)
+            weapon = op.profile.ranged_weapons and next(
+                w for w in op.profile.ranged_weapons if w.name == shot.weapon)
+            heavy_shot = bool(weapon) and _is_heavy(weapon)  # type: ignore[arg-type]
+            shot_done = True
+            result["attacked"] = True
+            ap -= 1
+
+    # 4. Charge.
+    charge = None
+    if ap > 0 and not heavy_shot and near_visible:
+        charge = _charge_option(ctx, op, start, board, near_visible, codes, edition)
+    if charge is not None and (not shot_done or ap >= 1):
+        plan.actions.append(charge)
+        board.pos[op.id] = charge.to  # type: ignore[assignment]
+        plan.explain.append(charge.note)
+        result["moved"] = True
+        result["attacked"] = True
+        ap -= 1
+        if edition == "kt2024" and ap > 0:
+            target = state.operatives[charge.target]  # type: ignore[index]
+            fight(target)
+        return result
+
+    # 5. Move by the move order.
+    if heavy_shot:
+        plan.explain.append(f"{op.name} fired a Heavy weapon, so it does not move.")
+        return result
+    if codes["move"] == "remain_stationary":
+        plan.explain.append(f"{op.name} remains stationary (its move order).")
+    else:
+        stay_for_heavy = (fire_first and not shot_done and edition == "kt2024" and any(
+            _is_heavy(w) for w in op.profile.ranged_weapons) and all(
+            _is_heavy(w) for w in op.profile.ranged_weapons))
+        if stay_for_heavy and closest is not None and closest[1].id in vis_ids:
+            plan.explain.append(f"{op.name} keeps still so it can fire its Heavy weapon "
+                                "(firing takes priority over moving).")
+        else:
+            kinds = ["reposition"] if edition == "kt2024" else ["normal"]
+            if edition == "kt2024" and ap >= 2 and not fire_first:
+                kinds.append("dash")
+            elif edition == "kt2024" and ap >= 2 and fire_first and not shot_done:
+                kinds.append("dash")
+            for kind in kinds:
+                if ap <= 0:
+                    break
+                mv = _move_by_order(ctx, state, unit, op, board.pos[op.id], kind, codes, board,
+                                    enemies, mates)
+                if mv is None:
+                    break
+                plan.actions.append(mv)
+                plan.explain.append(mv.note)
+                board.pos[op.id] = mv.to  # type: ignore[assignment]
+                result["moved"] = True
+                ap -= 1
+                if _order_satisfied(ctx, op, board, enemies, codes):
+                    break
+                # a shot now beats a second move when the order wants to shoot
+                if edition == "kt2024" and ap > 0:
+                    shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
+                                          moved=True, moved_how=kind)
+                    if shot is not None:
+                        break
+
+    # 6. Shoot after moving (unhindered move, or fire at will with nothing to shoot before).
+    if edition == "kt2024" and ap > 0 and not shot_done:
+        last_move = next((a.kind for a in reversed(plan.actions)
+                          if a.model == op.id and a.to is not None), None)
+        shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
+                              moved=result["moved"], moved_how=last_move)
+        if shot is not None:
+            plan.actions.append(shot)
+            lead = ("Unhindered move: it moved first, then fires. "
+                    if codes["shoot"].startswith("unhindered") else "")
+            plan.explain.append(lead + shot.note)
+            result["attacked"] = True
+    return result
+
+
+def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[Operative],
+                     codes: dict[str, str]) -> bool:
+    """Whether the move order needs no further move this activation."""
+    here = board.pos[op.id]
+    if codes["move"] in ("to_cover", "to_cover_firing_line"):
+        near = _nearest(ctx, here, op.radius, enemies, board.pos)
+        if not near:
+            return True
+        prot = _protected(ctx, np.array([here]), op.radius, [near[0][1]], board.pos)
+        return bool(prot[0, 0])
+    if codes["move"] in ("hold_12", "to_firing_range"):
+        target = _hold_target(ctx, op, here, enemies, board)
+        if target is None:
+            return True
+        want = _hold_distance(ctx, op, codes)
+        return abs(target[0] - want) <= HOLD_TOLERANCE
+    return False
+
+
+def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
+    if codes["move"] == "hold_12":
+        return float(ctx.settings.hold_distance)
+    rng = op.profile.longest_range
+    if rng is None or not math.isfinite(rng):
+        return float(ctx.settings.hold_distance)
+    return float(rng)
+
+
+def _hold_target(ctx: Context, op: Operative, here: tuple[float, float],
+                 enemies: list[Operative], board: _Board) -> tuple[float, Operative] | None:
+    near = _nearest(ctx, here, op.radius, enemies, board.pos)
+    vis = {v.id for v in _visible_targets(ctx, here, op.radius, enemies, board.pos)}
+    seen = [(d, t) for d, t in near if t.id in vis]
+    if seen:
+        return seen[0]
+    return near[0] if near else None
+
+
+def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
+                   start: tuple[float, float], kind: str, codes: dict[str, str], board: _Board,
+                   enemies: list[Operative], mates: list[tuple[float, float, float]]
+                   ) -> Action | None:
+    """The end point of one move (reposition, dash or 2018 normal move) by the move order."""
+    allowance = move_allowance(op, kind, ctx.edition)
+    if allowance <= 0:
+        return None
+    cand = _candidates(ctx, op, start, allowance, board)
+    if len(cand.points) <= 1:
+        return None
+    pts, cost = cand.points, cand.cost
+    move_code = codes["move"]
+    near = _nearest(ctx, start, op.radius, enemies, board.pos)
+    if not near:
+        return None
+    threat = near[0][1]
+    reason = ""
+    if move_code in ("towards_closest_enemy", "hold_12", "to_firing_range"):
+        target = _hold_target(ctx, op, start, enemies, board) if move_code != \
+            "towards_closest_enemy" else None
+        if move_code == "towards_closest_enemy":
+            vis = {v.id for v in _visible_targets(ctx, start, op.radius, enemies, board.pos)}
+            seen = [(d, t) for d, t in near if t.id in vis]
+            target = seen[0] if seen else near[0]
+        assert target is not None
+        tp = board.pos[target[1].id]
+        d = ctx.terrain.routes.distances(tp, target[1].radius, pts, op.radius)
+        d = np.where(np.isfinite(d), d, 1e9)
+        if move_code == "towards_closest_enemy":
+            # never end inside the enemy's control range without a charge
+            scores = np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
+            reason = (f"towards {target[1].name} (the closest enemy"
+                      f"{' with line of sight' if target[1].id in _ids_visible(ctx, op, start, enemies, board) else ''})")  # noqa: E501
+        else:
+            want = _hold_distance(ctx, op, codes)
+            scores = np.abs(d - want)
+            reason = f"to keep {inches(want)} from {target[1].name}"
+        threat = target[1]
+    elif move_code in ("to_cover", "to_cover_firing_line"):
+        threats = [threat]
+        prot = _protected(ctx, pts, op.radius, threats, board.pos)[0]
+        if move_code == "to_cover_firing_line":
+            best_range = op.profile.longest_range or 0.0
+            lines = _firing_lines(ctx, pts, op.radius, best_range, enemies, board.pos)
+            scores = np.where(prot, -lines.astype(float) * 100 + cost, 1e6 + cost)
+            reason = "to cover with the best firing line"
+        else:
+            scores = np.where(prot, cost, 1e6 + cost)
+            reason = f"to the nearest cover from {threat.name}"
+        if not prot.any():
+            # no cover within this move: head for the nearest protected point further away
+            far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board)
+            if len(far.points):
+                fprot = _protected(ctx, far.points, op.radius, threats, board.pos)[0]
+                if fprot.any():
+                    j = _pick(far.cost, far.cost, far.points, fprot)
+                    assert j is not None
+                    walk = far.reach.path(j)
+                    end, spent = ctx.terrain.routes.advance(walk, allowance)
+                    end = (float(end[0]), float(end[1]))
+                    if np.hypot(end[0] - start[0], end[1] - start[1]) < 1e-6:
+                        return None
+                    route = _route_to(walk, end)
+                    return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
+                                  note=f"{op.name} {_verb(kind)} {inches(spent)} to "
+                                       f"{fmt_pt(end)}, heading for cover from {threat.name} "
+                                       f"at {fmt_pt(far.points[j])} (out of reach this move).")
+            return None
+    else:  # remain_stationary
+        return None
+    coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
+    base_mask = coherent if coherent.any() else None
+    i = _pick(scores, cost, pts, base_mask)
+    if i is None:
+        return None
+    cover_note = ""
+    if codes["cover"] == "use_if_possible" and move_code not in ("to_cover",
+                                                                 "to_cover_firing_line"):
+        prot = _protected(ctx, pts, op.radius, [threat], board.pos)[0]
+        ok = prot & (scores <= scores[i] + ctx.settings.cover_detour)
+        if base_mask is not None:
+            ok &= base_mask
+        j = _pick(scores, cost, pts, ok)
+        if j is not None:
+            if j != i:
+                cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
+                              f"of progress, within the {ctx.settings.cover_detour:g}\" it "
+                              "accepts).")
+            else:
+                cover_note = " The best point is already in cover."
+            i = j
+    end = (float(pts[i][0]), float(pts[i][1]))
+    if np.hypot(end[0] - start[0], end[1] - start[1]) < 0.05:
+        return None
+    walk = cand.reach.path(i)
+    route = tuple((float(x), float(y)) for x, y in walk.points)
+    spent = float(cost[i])
+    prot_end = _protected(ctx, np.array([end]), op.radius, [threat], board.pos)[0, 0]
+    extra = ""
+    if move_code in ("to_cover", "to_cover_firing_line") and prot_end:
+        extra = f" It is in cover from (or hidden from) {threat.name} there."
+    elif move_code in ("hold_12", "to_firing_range"):
+        dd = ctx.terrain.routes.distance(end, board.pos[threat.id], op.radius,
+                                         threat.radius).distance
+        extra = f" It ends {inches(dd)} from {threat.name}."
+    elif move_code == "towards_closest_enemy":
+        dd = ctx.terrain.routes.distance(end, board.pos[threat.id], op.radius,
+                                         threat.radius).distance
+        extra = f" It ends {inches(dd)} from {threat.name}."
+    note = (f"{op.name} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
+            f"{cover_note}")
+    return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)
+
+
+def _ids_visible(ctx: Context, op: Operative, start: tuple[float, float],
+                 enemies: list[Operative], board: _Board) -> set[str]:
+    return {v.id for v in _visible_targets(ctx, start, op.radius, enemies, board.pos)}
+
+
+def _verb(kind: str) -> str:
+    return {"reposition": "repositions", "dash": "dashes", "normal": "moves",
+            "advance": "advances", "fall_back": "falls back", "charge": "charges"}.get(kind,
+                                                                                       "moves")
+
+
+def _route_to(walk: Any, end: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    """The walk's points up to ``end`` (the point where an advance stopped)."""
+    pts = [tuple(map(float, p)) for p in walk.points]
+    out = [pts[0]]
+    for a, b in itertools.pairwise(pts):
+        seg = np.subtract(b, a)
+        length = float(np.hypot(*seg))
+        if length <= 1e-12:
+            continue
+        t = float(np.dot(np.subtract(end, a), seg) / (length * length))
+        off = np.hypot(*(np.add(a, seg * min(max(t, 0.0), 1.0)) - np.asarray(end)))
+        if 0.0 <= t <= 1.0 + 1e-9 and off < 1e-6:
+            out.append(end)
+            return tuple(out)  # type: ignore[arg-type]
+        out.append(b)
+    return tuple(out)  # type: ignore[arg-type]
+
+
+def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
+                   edition: str) -> Action | None:
+    """A charge on the closest visible enemy, if the charge order allows it and it reaches."""
+    limit = CHARGE_LIMIT[codes["charge"]]
+    dist, target = near_visible[0]
+    if dist > limit + 1e-9:
+        return None
+    if not op.profile.melee_weapons and codes["charge"] != "yes":
+        return None
+    tp = board.pos[target.id]
+    allowance = move_allowance(op, "charge", edition) if edition == "kt2024" else 12.0
+    blockers = []
+    for oid, p in board.pos.items():
+        if oid in (op.id, target.id):
+            continue
+        other = board.state.operatives[oid]
+        blockers.append((p[0], p[1], other.radius + (CONTROL_RANGE if other.side != op.side
+                                                       else 0.0)))
+    # stand on the target's near side: walk to a point in base contact-ish (within 1")
+    blockers.append((tp[0], tp[1], target.radius))
+    cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
+                                        spacing=0.25)
+    pts = np.asarray(cand.points, dtype=float)
+    if len(pts) == 0:
+        return None
+    gap = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
+    ok = gap <= CONTROL_RANGE - 0.05
+    if not ok.any():
+        if edition == "kt2018" and limit >= 6.0:
+            # 2018: a charge is declared and rolled (2D6); plan the route to base contact
+            walk = ctx.terrain.routes.walk(start, tp, op.radius, blockers=blockers[:-1])
+            if walk is None:
+                return None
+            return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
+                          target=target.id,
+                          note=f"{op.name} declares a charge on {target.name} "
+                               f"({inches(dist)} away; charge order "
+                               f"'{codes['charge'].replace('_', ' ')}').")
+        return None
+    costs = np.asarray(cand.cost, dtype=float)
+    i = _pick(costs, costs, pts, ok)
+    assert i is not None
+    walk = cand.path(i)
+    end = (float(pts[i][0]), float(pts[i][1]))
+    why = {"within_6": 'it is within 6"', "within_12": 'it is within 12"',
+           "yes": "its order is to charge the closest enemy it can reach"}[codes["charge"]]
+    return Action("charge", op.id, start=start, to=end, route=tuple(walk.points),
+                  cost=float(costs[i]), target=target.id,
+                  note=f"{op.name} charges {target.name}, {inches(dist)} away: {why}; the "
+                       f"charge move of {inches(float(costs[i]))} reaches it.")
+
+
+def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                     enemies: list[Operative], codes: dict[str, str],
+                     closest: tuple[float, Operative] | None) -> Action | None:
+    """Fall Back (2 AP): out of control range, as far from the enemy as the move allows."""
+    allowance = move_allowance(op, "reposition", ctx.edition)
+    blockers = [(p[0], p[1], board.state.operatives[i].radius)
+                for i, p in board.pos.items() if i != op.id]
+    cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
+                                        spacing=0.5)
+    pts = np.asarray(cand.points, dtype=float)
+    if len(pts) == 0:
+        return None
+    ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+    er = np.array([e.radius for e in enemies], dtype=float)
+    gaps = np.linalg.norm(pts[:, None, :] - ep[None], axis=2) - op.radius - er[None]
+    clear = (gaps > CONTROL_RANGE + 1e-6).all(axis=1)
+    if not clear.any():
+        return None
+    scores = -gaps.min(axis=1)
+    i = _pick(scores, np.asarray(cand.cost, dtype=float), pts, clear)
+    assert i is not None
+    end = (float(pts[i][0]), float(pts[i][1]))
+    walk = cand.path(i)
+    return Action("fall_back", op.id, start=start, to=end, route=tuple(walk.points),
+                  cost=float(cand.cost[i]),
+                  note=f"{op.name} is not a melee fighter: it falls back (2 AP) to "
+                       f"{fmt_pt(end)}, out of control range.")
+
+
+def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, float],
+               board: _Board, pull: _Pull, plan: Plan, edition: str) -> bool:
+    """Move into coherency with the ally unit's nearest model. Returns whether it moved."""
+    theirs = [m for m in pull.unit.models if m in board.pos]
+    mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius) for m in theirs]
+    kind = "reposition" if edition == "kt2024" else "normal"
+    allowance = move_allowance(op, kind, edition)
+    cand = _candidates(ctx, op, start, allowance, board)
+    pts = np.asarray(cand.points, dtype=float)
+    if len(pts) == 0:
+        return False
+    mp = np.array([(x, y) for x, y, _ in mates], dtype=float)
+    mr = np.array([r for _, _, r in mates], dtype=float)
+    gap = (np.linalg.norm(pts[:, None, :] - mp[None], axis=2) - op.radius - mr[None]).min(axis=1)
+    scores = np.maximum(gap - ctx.settings.coherency, 0.0)
+    i = _pick(scores, np.asarray(cand.cost, dtype=float), pts)
+    assert i is not None
+    end = (float(pts[i][0]), float(pts[i][1]))
+    if len(plan.explain) < 4 or pull.reason not in plan.explain:
+        plan.explain.append(pull.reason + ".")
+    if np.hypot(end[0] - start[0], end[1] - start[1]) < 0.05:
+        return False
+    walk = cand.reach.path(i)
+    plan.actions.append(Action(kind, op.id, start=start, to=end, route=tuple(walk.points),
+                               cost=float(cand.cost[i]),
+                               note=f"{op.name} {_verb(kind)} to {fmt_pt(end)} to join "
+                                    f"{pull.unit.id}."))
+    plan.explain.append(plan.actions[-1].note)
+    board.pos[op.id] = end
+    return True
+
+
+def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
+              board: _Board, ctx: Context, state: State) -> None:
+    """The state-machine triggers this plan fires, in order (decided here, recorded by fsm)."""
+    kinds = [a.kind for a in plan.actions]
+    state_now = unit.fsm
+
+    def add(trigger: str) -> None:
+        nonlocal state_now
+        if fsm.allowed(state_now, trigger):
+            state_now = fsm.fire(state_now, trigger)
+            plan.triggers.append(trigger)
+
+    if pull is not None:
+        add("group" if pull.trigger == "group" else "rally")
+        # merged when every model ends in coherency with the ally
+        theirs = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
+                  for m in pull.unit.models if m in board.pos]
+        ok = True
+        for m in unit.models:
+            if m not in board.pos:
+                continue
+            pts = np.array([board.pos[m]])
+            if not _coherent(pts, theirs, state.operatives[m].radius, ctx.settings.coherency)[0]:
+                ok = False
+        if ok:
+            plan.merge_into = pull.unit.id
+            plan.explain.append(
+                f"{unit.id} reaches coherency with {pull.unit.id} and merges into it, taking "
+                f"its order (command {pull.unit.command}).")
+            add("merged")
+        return
+    if "fight" in kinds and "charge" not in kinds:
+        add("engaged")
+        return
+    if "charge" in kinds:
+        add("charge")
+        return
+    if "fall_back" in kinds:
+        add("fall_back")
+        return
+    moved = any(k in ("reposition", "dash", "normal", "advance") for k in kinds)
+    if codes["move"] in ("to_cover", "to_cover_firing_line"):
+        if moved:
+            add("order_move")
+        if _all_protected(ctx, unit, board, state):
+            add("reached_cover")
+        return
+    if codes["move"] in ("hold_12", "to_firing_range"):
+        if moved:
+            add("order_move")
+        add("hold_range")
+        return
+    if moved:
+        add("order_move")
+    elif unit.fsm in ("moving",):
+        add("stand")
+
+
+def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> bool:
+    enemies = board.enemies_of_ai()
+    for m in unit.models:
+        if m not in board.pos:
+            continue
+        op = state.operatives[m]
+        near = _nearest(ctx, board.pos[m], op.radius, enemies, board.pos)
+        if not near:
+            continue
+        if not _protected(ctx, np.array([board.pos[m]]), op.radius, [near[0][1]],
+                          board.pos)[0, 0]:
+            return False
+    return True
+
+
+def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:
+    """RULES-NOTES: highest command first; ties to the unit nearest an enemy model."""
+    enemies = state.living(PLAYER)
+    pos = {o.id: o.at for o in state.operatives.values() if o.on_table and o.at}
+
+    def nearest(unit: Unit) -> float:
+        best = math.inf
+        for m in state.unit_models(unit):
+            near = _nearest(ctx, m.at, m.radius, enemies, pos)  # type: ignore[arg-type]
+            if near:
+                best = min(best, near[0][0])
+        return best
+
+    return sorted(ready, key=lambda u: (-u.command, nearest(u), u.id))
+
+
+__all__ = ["ENEMY", "Action", "Context", "Plan", "activation_order", "plan_activation"]

@@ -1,0 +1,152 @@
+"""Typed answers to the game's prompts, turned into action dicts.
+
+The same words work at the keyboard, from a pipe, from an ``--answers`` file and as
+``--answer`` options, so a game can be scripted and tested end to end::
+
+    activate sgt engage        (or just: sgt engage)
+    move 10,4    dash 12,5    advance 10,4    fallback 8,3
+    charge u1-a 12,6
+    shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
+    fight u1-a dealt 4 taken 3
+    carry jax    evacuate    ready
+    hatch h2 open    door d1 close
+    damage sgt 3    down jax
+    done
+    (when the enemy attacks and you roll it:)  3   or   damage 3 taken 1
+
+Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
+``undo``, ``save``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from solo_ops.errors import RuleError
+
+META = ("help", "status", "map", "undo", "save", "quit", "exit")
+
+
+def _point(text: str) -> list[float]:
+    parts = text.replace("(", "").replace(")", "").replace(" ", "").split(",")
+    if len(parts) != 2:
+        raise RuleError(f"expected a point x,y, got {text!r}")
+    try:
+        x, y = float(parts[0]), float(parts[1])
+    except ValueError:
+        raise RuleError(f"expected a point x,y, got {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise RuleError(f"expected a point x,y, got {text!r}")
+    return [x, y]
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise RuleError(f"{what} must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise RuleError(f"{what} cannot be negative")
+    return value
+
+
+def _keyed(words: list[str], keys: tuple[str, ...]) -> dict[str, str]:
+    """``["with", "bolt", "gun", "damage", "3"]`` -> ``{"with": "bolt gun", "damage": "3"}``."""
+    out: dict[str, list[str]] = {}
+    current: str | None = None
+    for word in words:
+        if word.lower() in keys:
+            current = word.lower()
+            out[current] = []
+        elif current is None:
+            raise RuleError(f"unexpected {word!r}")
+        else:
+            out[current].append(word)
+    return {k: " ".join(v) for k, v in out.items()}
+
+
+def parse(text: str, prompt_kind: str) -> dict[str, Any]:
+    """Turn one typed answer into an action dict (raises RuleError with a hint)."""
+    words = text.strip().split()
+    if not words:
+        raise RuleError("type an answer, or 'help'")
+    head = words[0].lower()
+    rest = words[1:]
+    if prompt_kind == "attack":
+        if head == "damage":
+            rest_words = rest
+        else:
+            rest_words = words
+        if not rest_words:
+            raise RuleError("how much damage? e.g. '3'")
+        action: dict[str, Any] = {"type": "attack_damage",
+                                  "damage": _int(rest_words[0], "damage")}
+        if len(rest_words) >= 3 and rest_words[1].lower() == "taken":
+            action["taken"] = _int(rest_words[2], "damage taken")
+        return action
+    if prompt_kind == "activate" and head not in ("activate", "door", "hatch"):
+        words = ["activate", *words]
+        head, rest = "activate", words[1:]
+    if head == "activate":
+        if not rest:
+            raise RuleError("which operative? e.g. 'activate sgt engage'")
+        action = {"type": "activate", "operative": rest[0]}
+        if len(rest) > 1:
+            stance = rest[1].lower()
+            if stance not in ("engage", "conceal"):
+                raise RuleError(f"stance must be engage or conceal, got {rest[1]!r}")
+            action["stance"] = stance
+        return action
+    moves = {"move": "reposition", "reposition": "reposition", "dash": "dash",
+             "fallback": "fall_back", "fall_back": "fall_back", "advance": "advance",
+             "normal": "normal"}
+    if head in moves:
+        if not rest:
+            raise RuleError(f"where to? e.g. '{head} 10,4'")
+        return {"type": "move", "how": moves[head], "to": _point(" ".join(rest))}
+    if head == "charge":
+        if len(rest) < 2:
+            raise RuleError("charge whom and to where? e.g. 'charge u1-a 12,6'")
+        return {"type": "move", "how": "charge", "target": rest[0],
+                "to": _point(" ".join(rest[1:]))}
+    if head == "shoot":
+        if not rest:
+            raise RuleError("shoot whom? e.g. 'shoot u1-a with boltgun damage 3'")
+        action = {"type": "shoot", "target": rest[0]}
+        opts = _keyed(rest[1:], ("with", "damage", "roll"))
+        if "with" in opts:
+            action["weapon"] = opts["with"]
+        if "damage" in opts:
+            action["damage"] = _int(opts["damage"], "damage")
+        if "roll" in opts:
+            action["roll"] = True
+        return action
+    if head == "fight":
+        if not rest:
+            raise RuleError("fight whom? e.g. 'fight u1-a dealt 4 taken 3'")
+        opts = _keyed(rest[1:], ("dealt", "taken"))
+        return {"type": "fight", "target": rest[0],
+                "dealt": _int(opts.get("dealt", "0") or "0", "damage dealt"),
+                "taken": _int(opts.get("taken", "0") or "0", "damage taken")}
+    if head in ("hatch", "door"):
+        if len(rest) != 2 or rest[1].lower() not in ("open", "close", "closed"):
+            raise RuleError(f"e.g. '{head} h1 open' or '{head} h1 close'")
+        return {"type": "portal", "feature": rest[0], "open": rest[1].lower() == "open"}
+    if head == "carry":
+        if len(rest) != 1:
+            raise RuleError("carry whom? e.g. 'carry jax'")
+        return {"type": "carry", "target": rest[0]}
+    if head == "damage":
+        if len(rest) != 2:
+            raise RuleError("e.g. 'damage sgt 3'")
+        return {"type": "damage", "operative": rest[0], "amount": _int(rest[1], "damage")}
+    if head == "down":
+        if len(rest) != 1:
+            raise RuleError("e.g. 'down jax'")
+        return {"type": "down", "operative": rest[0]}
+    if head in ("evacuate", "ready"):
+        return {"type": head}
+    if head in ("done", "end", "pass"):
+        return {"type": "done"}
+    raise RuleError(f"I don't understand {text.strip()!r}; type 'help' for the words I know")

@@ -1,0 +1,58 @@
+"""``solo-ops ai plan``: what one enemy unit would do now, and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from solo_ops.ai.planner import plan_activation
+from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
+from solo_ops.engine import new_game
+from solo_ops.errors import InputError
+from solo_ops.scenario import load_scenario
+
+
+@click.group("ai")
+def ai_group() -> None:
+    """The enemy's decisions."""
+
+
+@ai_group.command("plan")
+@click.argument("scenario", type=click.Path(path_type=Path))
+@click.option("--unit", "unit_id", required=True, help="The enemy unit's id.")
+@click.option("--phase", type=click.Choice(["firefight", "movement", "shooting", "fight"]),
+              default=None, help="Kill Team 2018 phase (default: the edition's first).")
+@seed_option
+@json_option
+def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
+            as_json: bool) -> None:
+    """Plan one activation of enemy unit UNIT in SCENARIO as set up (seeded)."""
+    loaded = load_scenario(scenario)
+    seed = resolve_seed(seed if seed is not None else loaded.seed)
+    game, state = new_game(loaded, seed)
+    visible_units = [u for u in state.units.values() if u.fsm != "hidden"]
+    if unit_id not in state.units or state.units[unit_id].fsm == "hidden":
+        split = [u.id for u in visible_units if u.id.startswith(f"{unit_id}-")]
+        hint = f" (it split into {', '.join(split)})" if split else ""
+        known = ", ".join(u.id for u in visible_units) or "none"
+        raise InputError(f"no enemy unit {unit_id!r}{hint}; units: {known}", source="--unit")
+    phase = phase or ("firefight" if loaded.edition == "kt2024" else "movement")
+    plan = plan_activation(game.context(state), state, unit_id, phase)
+    data = plan.to_dict()
+    if as_json:
+        emit_json(data)
+        return
+    out = console()
+    for line in plan.explain:
+        out.print(line, markup=False)
+    for action in plan.actions:
+        if action.to is not None:
+            out.print(f"  → {action.model}: {action.kind} to ({action.to[0]:.1f}, "
+                      f"{action.to[1]:.1f})", markup=False)
+        elif action.target:
+            out.print(f"  → {action.model}: {action.kind} {action.target}", markup=False)
+    out.print(f"State: {data['state_before']} → {data['state']}", markup=False)
+
+
+commands = [ai_group]

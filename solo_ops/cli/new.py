@@ -1,0 +1,150 @@
+"""``solo-ops new``: generate tonight's encounter, print the briefing, draw the set-up.
+
+Writes a scenario file that ``solo-ops play`` accepts (``--seed`` reproduces it exactly),
+and a picture of the set-up: the board, your deployed squads and the hidden counters as "?".
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+import yaml
+
+import solo_ops
+from solo_ops.cli.common import console, emit_json, resolve_seed
+from solo_ops.dice import SeededDice
+from solo_ops.engine import new_game
+from solo_ops.errors import InputError
+from solo_ops.generator import Candidate, Options, generate
+from solo_ops.scenario import parse_scenario
+from solo_ops.tables import simple_table
+from solo_ops.yamlio import read_document
+
+
+def data_dir() -> Path:
+    """The shipped ``scenarios/`` folder (next to the package in a clone, else ./scenarios)."""
+    beside = Path(solo_ops.__file__).resolve().parent.parent / "scenarios"
+    return beside if beside.is_dir() else Path("scenarios")
+
+
+def _candidates(folder: Path, out_dir: Path) -> list[Candidate]:
+    if not folder.is_dir():
+        return []
+    return [Candidate(p.stem, os.path.relpath(p, out_dir), read_document(p))
+            for p in sorted(folder.glob("*.yaml"))]
+
+
+def _pick(value: str | None, pool: list[Candidate], out_dir: Path, what: str
+          ) -> Candidate | None:
+    if value is None:
+        return None
+    for c in pool:
+        if c.name == value:
+            return c
+    path = Path(value)
+    if path.exists():
+        return Candidate(path.stem, os.path.relpath(path, out_dir), read_document(path))
+    names = ", ".join(c.name for c in pool) or "none shipped"
+    raise InputError(f"no {what} {value!r} (a file, or one of: {names})", source=f"--{what}")
+
+
+@click.command("new")
+@click.option("--board", default=None, help="A shipped board name or a board file.")
+@click.option("--roster", default=None, help="A shipped roster name or a roster file.")
+@click.option("--squad", "squads", multiple=True,
+              help="A squad file (repeat for co-op); default: a shipped squad.")
+@click.option("--edition", type=click.Choice(["kt2024", "kt2018"]), default=None)
+@click.option("--engagement", type=click.IntRange(1, 6), default=None,
+              help="Engagement level 1-6 (default: D3+1).")
+@click.option("--crit-op", default=None, help="Kill Team 2024 crit op.")
+@click.option("--tac-op", default=None, help="Kill Team 2024 tac op.")
+@click.option("--mission", "pariah", default=None,
+              help="Kill Team 2018: a Pariah Nexus mission (objective-ultima, purge, ...).")
+@click.option("--name", default=None, help="The encounter's name.")
+@click.option("--seed", type=int, default=None, help="Reproduce an encounter exactly.")
+@click.option("--out", "out", type=click.Path(path_type=Path), default=None,
+              help="The scenario file to write (default encounter-<seed>.yaml).")
+@click.option("--picture", type=click.Path(path_type=Path), default=None,
+              help="The set-up picture (.png or .svg; default next to the scenario).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
+                edition: str | None, engagement: int | None, crit_op: str | None,
+                tac_op: str | None, pariah: str | None, name: str | None, seed: int | None,
+                out: Path | None, picture: Path | None, as_json: bool) -> None:
+    """Generate an encounter: board, enemy, engagement, mission, deployment and fog."""
+    from solo_ops import render
+    from solo_ops.cli.maps import view_scene
+    from solo_ops.missions import CRIT_OPS, TAC_OPS
+
+    seed = resolve_seed(seed)
+    out = out or Path(f"encounter-{seed}.yaml")
+    out_dir = out.resolve().parent
+    shipped = data_dir()
+    boards = _candidates(shipped / "boards", out_dir)
+    rosters = _candidates(shipped / "rosters", out_dir)
+    default_squads = _candidates(shipped / "squads", out_dir)[:1]
+    if crit_op is not None and crit_op not in CRIT_OPS:
+        raise InputError(f"unknown crit op {crit_op!r} ({', '.join(CRIT_OPS)})",
+                         source="--crit-op")
+    if tac_op is not None and tac_op not in TAC_OPS:
+        raise InputError(f"unknown tac op {tac_op!r} ({', '.join(TAC_OPS)})", source="--tac-op")
+    codes = [r.code for r in simple_table("pn-missions").rows.values()]
+    if pariah is not None and pariah not in codes:
+        raise InputError(f"unknown mission {pariah!r} ({', '.join(codes)})", source="--mission")
+    squad_cands = []
+    for s in squads:
+        path = Path(s)
+        squad_cands.append(Candidate(path.stem, "", read_document(path)))
+    options = Options(edition=edition, board=_pick(board, boards, out_dir, "board"),
+                      roster=_pick(roster, rosters, out_dir, "roster"), squads=squad_cands,
+                      engagement=engagement, crit_op=crit_op, tac_op=tac_op, pariah=pariah,
+                      name=name)
+    dice = SeededDice(seed=seed)
+    doc, notes = generate(boards, rosters, default_squads, options, dice, seed)
+    # Check it is playable and deploy the squads: the positions go into the file.
+    inline = dict(doc)
+    for key in ("board", "roster"):
+        if isinstance(inline[key], str):
+            inline[key] = read_document(out_dir / inline[key])
+    scenario = parse_scenario(inline, str(out))
+    game, state = new_game(scenario, seed)
+    for squad in doc["squads"]:
+        for model in squad["models"]:
+            at = state.operatives[model["id"]].at
+            model["at"] = [round(at[0], 2), round(at[1], 2)]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    header = (f"# Generated by `solo-ops new --seed {seed}`. Play it with:\n"
+              f"#   solo-ops play {out}\n")
+    out.write_text(header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True),
+                   encoding="utf-8")
+    picture = picture or out.with_suffix(".png")
+    render.save(view_scene(game, state, title=f"{doc['name']} — set-up"), picture)
+    counters = [{"id": c.id, "at": [round(c.at[0], 2), round(c.at[1], 2)]}
+                for c in state.counters.values() if c.active]
+    if as_json:
+        emit_json({"scenario": str(out), "picture": str(picture), "seed": seed,
+                   "edition": doc["edition"], "engagement": doc["engagement"],
+                   "mission": doc["mission"], "briefing": notes, "counters": counters})
+        return
+    con = console()
+    con.print(f"[bold]{doc['name']}[/bold]  ({doc['edition']}, seed {seed})")
+    for line in notes:
+        con.print(f"• {line}", markup=False)
+    for line in scenario.mission.briefing(scenario.edition)[1:]:
+        con.print(f"  {line}", markup=False)
+    con.print("Set up your squad:", markup=False)
+    for squad in doc["squads"]:
+        for model in squad["models"]:
+            con.print(f"  {squad['player']}: {model['id']} at ({model['at'][0]}, "
+                      f"{model['at'][1]})", markup=False)
+    con.print(f"Place {len(counters)} hidden counters (what they hold stays secret):",
+              markup=False)
+    for c in counters:
+        con.print(f"  {c['id']} at ({c['at'][0]}, {c['at'][1]})", markup=False)
+    con.print(f"Scenario written to {out}; set-up picture {picture}.", markup=False)
+    con.print(f"Start with:  solo-ops play {out}", markup=False)
+
+
+commands = [new_command]

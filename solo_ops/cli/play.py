@@ -1,0 +1,325 @@
+"""``solo-ops play``, ``replay`` and ``map``: the turn-by-turn loop at the table.
+
+The loop asks :func:`solo_ops.engine.pending` what is needed; engine steps run on their own
+and print what the enemy does and why; the players' answers are read from the keyboard, a
+pipe, ``--answers FILE`` or ``--answer TEXT`` options, checked, and refused with the reason
+when they make no sense (the prompt repeats). After every step the game is saved atomically
+and the step appended to the JSON-lines event log, so killing the process loses at most the
+answer being typed; ``--resume SAVE`` continues exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solo_ops import answers, narrate
+from solo_ops.cli.common import console, emit_json, resolve_seed
+from solo_ops.engine import Game, new_game, pending, step
+from solo_ops.errors import InputError, RuleError
+from solo_ops.persistence import EventLog, load_json, save_json
+from solo_ops.savegame import (
+    GAME_KIND,
+    LOG_KIND,
+    SCHEMA_VERSION,
+    game_document,
+    log_header,
+    restore,
+    undo,
+)
+from solo_ops.scenario import load_scenario
+from solo_ops.state import State
+from solo_ops.view import player_record, player_view
+
+HELP = answers.__doc__ or ""
+
+
+def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
+    if save is None:
+        save = Path("saves") / f"{scenario_path.stem}-{seed}.json"
+    log = save.with_suffix(".log.jsonl")
+    return save, log
+
+
+def _names(state: State) -> dict[str, str]:
+    return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()}
+
+
+class Session:
+    """One playing session: the game, its save and log files, and how to talk."""
+
+    def __init__(self, game: Game, state: State, save: Path, log: Path, *, reveal: bool,
+                 as_json: bool) -> None:
+        self.game, self.state = game, state
+        self.save, self.log = save, log
+        self.reveal = reveal or game.settings.reveal_hidden
+        self.as_json = as_json
+        self.out = console()
+
+    def say(self, text: str) -> None:
+        if not self.as_json:
+            self.out.print(text, markup=False, highlight=False)
+
+    def show(self, record: dict[str, Any]) -> None:
+        shown = player_record(record, reveal=self.reveal)
+        if self.as_json:
+            click.echo(json.dumps({"record": shown}, ensure_ascii=False))
+            return
+        for line in narrate.lines_for(shown, _names(self.state)):
+            self.say(line)
+        if self.reveal:
+            for event in record["events"]:
+                if event.get("secret"):
+                    self.say(f"  [debug] {event}")
+
+    def persist(self, record: dict[str, Any] | None) -> None:
+        save_json(self.save, game_document(self.game, self.state))
+        if record is not None:
+            EventLog(self.log).append(record)
+
+    def run(self, feed: Iterator[str], interactive: bool) -> int:
+        while True:
+            prompt = pending(self.game, self.state)
+            if prompt.kind == "ended":
+                self.summary()
+                return 0
+            if prompt.kind == "engine":
+                record = step(self.game, self.state, {"type": "engine"})
+                self.persist(record)
+                self.show(record)
+                continue
+            self.ask(prompt)
+            try:
+                line = next(feed)
+            except StopIteration:
+                self.say(f"No more answers: the game is saved in {self.save}. Continue with "
+                         f"`solo-ops play --resume {self.save}`.")
+                return 0
+            if not interactive and not self.as_json:
+                self.say(f"> {line}")
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if self.meta(line, prompt):
+                if line.split()[0].lower() in ("quit", "exit"):
+                    return 0
+                continue
+            try:
+                action = answers.parse(line, prompt.kind)
+                if prompt.kind == "act" and "operative" not in action and action["type"] in (
+                        "move", "shoot", "fight", "carry", "evacuate", "ready", "done"):
+                    action["operative"] = prompt.operative
+                record = step(self.game, self.state, action)
+            except RuleError as exc:
+                self.say(f"✗ {exc}")
+                if not interactive and self.as_json:
+                    click.echo(json.dumps({"refused": str(exc), "answer": line}))
+                continue
+            self.persist(record)
+            self.show(record)
+
+    def ask(self, prompt: Any) -> None:
+        if self.as_json:
+            click.echo(json.dumps({"prompt": prompt.to_dict()}, ensure_ascii=False))
+            return
+        self.say("")
+        self.say(f"? {prompt.text}")
+        if prompt.options and prompt.kind == "activate":
+            self.say(f"  ready: {', '.join(prompt.options)}")
+        elif prompt.options:
+            self.say(f"  answers: {' | '.join(prompt.options)}   (help, status, map FILE, "
+                     "undo, quit)")
+
+    def meta(self, line: str, prompt: Any) -> bool:
+        words = line.split()
+        head = words[0].lower()
+        if head not in answers.META:
+            return False
+        if head == "help":
+            self.say(HELP)
+        elif head == "status":
+            self.status()
+        elif head == "map":
+            if len(words) != 2:
+                self.say("✗ map needs a file name: map board.png")
+            else:
+                from solo_ops.cli.maps import draw_view
+
+                try:
+                    draw_view(self.game, self.state, Path(words[1]), reveal=self.reveal)
+                    self.say(f"Map drawn to {words[1]}.")
+                except InputError as exc:
+                    self.say(f"✗ {exc}")
+        elif head == "undo":
+            doc = game_document(self.game, self.state)
+            remaining = undo(doc["actions"])
+            if len(remaining) == len(doc["actions"]):
+                self.say("✗ nothing to undo")
+            else:
+                self.game, self.state = restore(doc, str(self.save), remaining)
+                self.persist(None)
+                self.say("Undone: back to before your last answer (dice already shown are "
+                         "not re-drawn).")
+        elif head == "save":
+            self.persist(None)
+            self.say(f"Saved to {self.save}.")
+        elif head in ("quit", "exit"):
+            self.persist(None)
+            self.say(f"Saved to {self.save}. Continue with `solo-ops play --resume "
+                     f"{self.save}`.")
+        return True
+
+    def status(self) -> None:
+        view = player_view(self.game, self.state, reveal=self.reveal)
+        self.say(f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
+                 f" / solo-ops {view['vp'].get('enemy', 0)}")
+        for player, ops in view["squads"].items():
+            for o in ops:
+                extra = " DOWN" if o["down"] else ""
+                at = "off the table" if o["at"] is None else f"({o['at'][0]}, {o['at'][1]})"
+                self.say(f"  {player}: {o['id']} {at} {o['wounds']}/{o['max_wounds']}W"
+                         f" {o['stance']}{extra}")
+        for o in view["enemies"]:
+            if o["down"]:
+                continue
+            self.say(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
+                     f"({o['at'][0]}, {o['at'][1]}) {o['wounds']}/{o['max_wounds']}W")
+        for c in view["counters"]:
+            self.say(f"  counter {c['id']} at ({c['at'][0]}, {c['at'][1]})")
+
+    def summary(self) -> None:
+        result = self.state.result or {}
+        if self.as_json:
+            click.echo(json.dumps({"result": result,
+                                   "view": player_view(self.game, self.state,
+                                                       reveal=self.reveal)}))
+            return
+        self.say(f"Result: {result.get('outcome', '?')}; VP {result.get('vp')}; "
+                 f"enemies destroyed {result.get('enemies_destroyed', 0)}; "
+                 f"your losses {result.get('squad_lost', 0)}.")
+        self.say(f"Saved to {self.save}; the event log is {self.log}.")
+
+
+def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
+    if answer:
+        return iter(answer), False
+    if answers_file is not None:
+        try:
+            lines = answers_file.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise InputError(f"cannot be read ({exc.strerror})", source=str(answers_file)) \
+                from None
+        return iter(lines), False
+    interactive = sys.stdin.isatty()
+
+    def stdin_lines() -> Iterator[str]:
+        while True:
+            if interactive:
+                try:
+                    line = input("» ")
+                except EOFError:
+                    return
+            else:
+                line = sys.stdin.readline()
+                if not line:
+                    return
+            yield line.rstrip("\n")
+
+    return stdin_lines(), interactive
+
+
+def load_save(path: Path) -> tuple[Game, State]:
+    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION, migrations={})
+    return restore(doc, str(path))
+
+
+@click.command("play")
+@click.argument("scenario", required=False, type=click.Path(path_type=Path))
+@click.option("--resume", "resume", type=click.Path(path_type=Path),
+              help="Continue a saved game.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the dice (default: the scenario's seed, or a new one).")
+@click.option("--save", "save", type=click.Path(path_type=Path), default=None,
+              help="Where to save (default saves/<scenario>-<seed>.json).")
+@click.option("--answers", "answers_file", type=click.Path(path_type=Path), default=None,
+              help="Read answers from this file (one per line) instead of the keyboard.")
+@click.option("--answer", "answer", multiple=True,
+              help="An answer, as typed at the prompt (repeat for several).")
+@click.option("--reveal-hidden", is_flag=True,
+              help="DEBUG: show hidden counters' contents and orders. Spoils the game.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print prompts and records as JSON lines (for scripts).")
+def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
+                 save: Path | None, answers_file: Path | None, answer: tuple[str, ...],
+                 reveal_hidden: bool, as_json: bool) -> None:
+    """Play SCENARIO turn by turn (or --resume a save)."""
+    if (scenario is None) == (resume is None):
+        raise InputError("give a SCENARIO file, or --resume SAVE", source="play")
+    if resume is not None:
+        game, state = load_save(resume)
+        save_path, log_path = resume, resume.with_suffix(".log.jsonl")
+        fresh = False
+    else:
+        assert scenario is not None
+        loaded = load_scenario(scenario)
+        seed = resolve_seed(seed if seed is not None else loaded.seed)
+        game, state = new_game(loaded, seed)
+        save_path, log_path = _saves_for(scenario, save, seed)
+        fresh = True
+    save_path.parent.mkdir(parents=True, exist_ok=True)
+    session = Session(game, state, save_path, log_path, reveal=reveal_hidden, as_json=as_json)
+    if fresh:
+        if log_path.exists():
+            log_path.unlink()
+        EventLog(log_path).append(log_header(game))
+        session.persist(state.log[0])
+        session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
+                    f"{save_path}.")
+        session.show(state.log[0])
+    else:
+        session.say(f"Resuming {game.scenario.name} from {save_path} (turn {state.turn}).")
+    feed, interactive = _feed(answers_file, answer)
+    session.run(feed, interactive)
+
+
+@click.command("replay")
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the final view as JSON.")
+def replay_command(log: Path, as_json: bool) -> None:
+    """Re-run a game from its event LOG to the same final state, checking every step."""
+    entries = EventLog(log).read()
+    if not entries or entries[0].get("kind") != LOG_KIND:
+        raise InputError("not a solo-ops event log (no header line)", source=str(log))
+    header, records = entries[0], entries[1:]
+    if not records:
+        raise InputError("the log has no steps", source=str(log))
+    actions = [r["action"] for r in records[1:]]
+    game, state = restore(header, str(log), actions)
+    mismatch = None
+    for original, rebuilt in zip(records, state.log, strict=False):
+        if original != json.loads(json.dumps(rebuilt)):
+            mismatch = original["n"]
+            break
+    view = player_view(game, state)
+    if as_json:
+        emit_json({"steps": len(state.log), "identical": mismatch is None,
+                   "first_difference": mismatch, "view": view})
+    else:
+        out = console()
+        out.print(f"Replayed {len(state.log)} steps of {game.scenario.name}.")
+        if mismatch is None:
+            out.print("Every step came out identical: same events, same dice.")
+        else:
+            out.print(f"Step {mismatch} differs from the log.")
+        if state.result:
+            out.print(f"Final result: {state.result['outcome']} {state.result['vp']}")
+    if mismatch is not None:
+        sys.exit(1)
+
+
+commands = [play_command, replay_command]

@@ -1,0 +1,568 @@
+"""The game loop's core: set-up, ``pending`` (what happens next) and ``step`` (apply one
+action), for Kill Team 2024 turning points and Kill Team 2018 battle rounds.
+
+A game is a :class:`Game` (static: the scenario, compiled terrain) and a
+:class:`~solo_ops.state.State` (everything that changes). :func:`new_game` sets the table up
+(squads deployed, pre-placed enemies formed into units with their orders, counters seeded);
+then the caller repeatedly asks :func:`pending` what is needed and feeds :func:`step` an
+action: ``{"type": "engine"}`` when the engine acts (enemy activations, initiative, hidden
+movement, scoring), or one of the player's reported actions (see :mod:`solo_ops.actions`).
+Every step appends one record (the action, its events and the dice it rolled) to
+``state.log``. Because the dice are a seeded counter-based source, replaying the same actions
+from the same scenario and seed rebuilds the same state: that is how saves, resume, undo and
+``solo-ops replay`` work (:mod:`solo_ops.savegame`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops import fog, scoring
+from solo_ops.ai import fsm
+from solo_ops.ai.planner import Context, activation_order, plan_activation
+from solo_ops.deploy import deploy, zone_for
+from solo_ops.dice import Dice, SeededDice
+from solo_ops.errors import RuleError
+from solo_ops.geometry.terrain import Terrain, TerrainCache
+from solo_ops.orders import form_units, roll_command
+from solo_ops.scenario import Scenario
+from solo_ops.state import ENEMY, PLAYER, Counter, Operative, State, Unit
+
+KT2024_PHASES = ("firefight",)
+KT2018_PHASES = ("movement", "shooting", "fight")
+
+
+@dataclass
+class Game:
+    """The static half of a game: the scenario and the compiled terrain for each door state."""
+
+    scenario: Scenario
+    seed: int
+    terrains: TerrainCache = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.terrains = TerrainCache(self.scenario.board)
+
+    @property
+    def settings(self) -> Any:
+        return self.scenario.settings
+
+    @property
+    def edition(self) -> str:
+        return self.scenario.edition
+
+    def terrain(self, state: State) -> Terrain:
+        return self.terrains.get(state.doors)
+
+    def context(self, state: State) -> Context:
+        from solo_ops import attacks
+
+        return Context(self.terrain(state), self.settings, self.edition,
+                       odds=attacks.expected_for(self.edition))
+
+
+@dataclass
+class Prompt:
+    """What the game needs next."""
+
+    kind: str  # engine | activate | act | attack | ended
+    side: str | None = None
+    player: str | None = None
+    operative: str | None = None
+    text: str = ""
+    options: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "player": self.player,
+                "operative": self.operative, "text": self.text, "options": list(self.options),
+                **({"data": self.data} if self.data else {})}
+
+
+# -- set-up -------------------------------------------------------------------------------------
+def new_game(scenario: Scenario, seed: int) -> tuple[Game, State]:
+    """Set the table: squads, pre-placed enemies and counters, then seed the fog of war. The
+    set-up is the game's first log record (its rolls included)."""
+    game = Game(scenario, seed)
+    dice = SeededDice(seed=seed)
+    state = State(edition=scenario.edition, dice=dice)
+    state.doors = scenario.board.door_state()
+    terrain = game.terrain(state)
+    events: list[dict[str, Any]] = []
+    taken: list[tuple[float, float, float]] = []
+    for squad in scenario.squads:
+        for m in squad.models:
+            if m.at is not None:
+                taken.append((m.at[0], m.at[1], m.profile.for_edition(scenario.edition)
+                              .base_radius))
+    for index, squad in enumerate(scenario.squads):
+        missing = [m for m in squad.models if m.at is None]
+        spots = deploy(terrain, zone_for(scenario.board, index),
+                       [m.profile.for_edition(scenario.edition).base_radius for m in missing],
+                       taken) if missing else []
+        where = dict(zip([m.id for m in missing], spots, strict=True))
+        for m in squad.models:
+            profile = m.profile.for_edition(scenario.edition)
+            at = m.at if m.at is not None else where[m.id]
+            _check_spot(terrain, m.id, at, profile.base_radius)
+            if m.at is None:
+                taken.append((at[0], at[1], profile.base_radius))
+            state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
+                                               profile.wounds)
+        events.append({"type": "squad_deployed", "player": squad.player,
+                       "models": [{"id": m.id, "at": _r(state.operatives[m.id].at)}
+                                  for m in squad.models]})
+    for spec in scenario.enemies:
+        models = []
+        for m in spec.models:
+            profile = m.profile.for_edition(scenario.edition)
+            assert m.at is not None
+            _check_spot(terrain, m.id, m.at, profile.base_radius)
+            state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
+                                               profile.wounds, stance="engage")
+            models.append((m.id, profile))
+        leadership = max(p.leadership for _, p in models)
+        if spec.command is None:
+            roll = roll_command(dice, leadership, purpose=f"order roll for {spec.id}")
+            command = roll.command
+        else:
+            command = spec.command
+        _add_units(state, spec.id, form_units(models, command))
+        events.append({"type": "enemy_placed", "unit": spec.id, "command": command,
+                       "units": [state.units[u].to_dict() for u in state.units
+                                 if u == spec.id or u.startswith(f"{spec.id}-")]})
+    for spec_c in scenario.counters:
+        order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}").face
+        state.counters[spec_c.id] = Counter(spec_c.id, spec_c.at, order,
+                                            scenario.board.sector_of(*spec_c.at))
+        events.append({"type": "counter_placed", "counter": spec_c.id, "at": _r(spec_c.at),
+                       "sector": state.counters[spec_c.id].sector, "resolve_first_turn": False})
+        events.append({"type": "hidden_order", "counter": spec_c.id, "hidden_order": order,
+                       "secret": True})
+    state.counter_seq = _max_suffix(state.counters, "c")
+    events.extend(fog.seed_counters(terrain, state, scenario.engagement, dice,
+                                    scenario.settings))
+    state.phase = "setup"
+    for op in state.side(PLAYER):
+        op.stance = "conceal"
+    _record(state, {"type": "setup", "seed": seed}, events, 0)
+    return game, state
+
+
+def _max_suffix(items: dict[str, Any], prefix: str) -> int:
+    best = 0
+    for key in items:
+        if key.startswith(prefix) and key[len(prefix):].isdigit():
+            best = max(best, int(key[len(prefix):]))
+    return best
+
+
+def _check_spot(terrain: Terrain, mid: str, at: tuple[float, float], radius: float) -> None:
+    if not terrain.routes.fits(at, radius):
+        raise RuleError(f"{mid} at {at[0]:g},{at[1]:g}: the base does not fit there (inside "
+                        "terrain that blocks movement, or off the board)")
+
+
+def _add_units(state: State, base_id: str, formed: list[Any]) -> list[str]:
+    ids = []
+    for unit in formed:
+        uid = base_id if len(formed) == 1 else f"{base_id}-{unit.troop.value}"
+        state.units[uid] = Unit(uid, list(unit.models), unit.troop.value, unit.command,
+                                unit.leadership, fsm="idle")
+        for m in unit.models:
+            state.operatives[m].owner = uid
+        ids.append(uid)
+    return ids
+
+
+def _r(p: tuple[float, float] | None) -> list[float] | None:
+    return None if p is None else [round(p[0], 2), round(p[1], 2)]
+
+
+def _record(state: State, action: dict[str, Any], events: list[dict[str, Any]],
+            seq_before: int) -> dict[str, Any]:
+    dice = state.dice
+    assert dice is not None
+    rolls = []
+    for entry in dice.since(seq_before):
+        data = entry.to_dict()
+        if "hidden order" in entry.purpose:
+            data["secret"] = True
+        rolls.append(data)
+    record = {"n": len(state.log), "action": action, "events": events, "rolls": rolls}
+    state.log.append(record)
+    return record
+
+
+# -- what next ----------------------------------------------------------------------------------
+def pending(game: Game, state: State) -> Prompt:
+    """What the game needs next: the engine to act, or a player's answer."""
+    if state.ended:
+        return Prompt("ended", text="The battle is over.")
+    if state.pending_attacks:
+        attack = state.pending_attacks[0]
+        target = state.operatives[attack["target"]]
+        return Prompt("attack", PLAYER, target.owner, target.id, attack["text"],
+                      ["damage N"], data=attack)
+    if state.phase in (*KT2024_PHASES, *KT2018_PHASES) and state.next_side == PLAYER:
+        if state.active_operative is not None:
+            op = state.operatives[state.active_operative]
+            return Prompt("act", PLAYER, op.owner, op.id,
+                          f"{op.owner}: what did {op.name} do?",
+                          _act_options(state, op))
+        player = _next_player(state)
+        if player is not None:
+            ready = [o.id for o in _player_ready(state, player)]
+            verb = "activate" if state.edition == "kt2024" else f"act with in the {state.phase}"
+            return Prompt("activate", PLAYER, player, None,
+                          f"{player}: which operative do you {verb}?", ready)
+    return Prompt("engine", ENEMY if state.next_side == ENEMY else None,
+                  text=_engine_text(state))
+
+
+def _engine_text(state: State) -> str:
+    if state.phase == "setup":
+        return "Start the battle."
+    if state.phase in ("firefight", *KT2018_PHASES) and state.next_side == ENEMY:
+        return "The enemy acts."
+    return "Next step."
+
+
+def _act_options(state: State, op: Operative) -> list[str]:
+    if state.edition == "kt2018":
+        per_phase = {"movement": ["move X,Y", "advance X,Y", "charge TARGET X,Y",
+                                  "fallback X,Y", "ready", "carry FRIEND", "door ID open|close"],
+                     "shooting": ["shoot TARGET [damage N|roll] [with WEAPON]"],
+                     "fight": ["fight TARGET dealt N taken M"]}
+        return [*per_phase.get(state.phase, []), "damage MODEL N", "down MODEL", "done"]
+    return ["move X,Y", "dash X,Y", "charge TARGET X,Y", "fallback X,Y",
+            "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
+            "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
+            "damage MODEL N", "down MODEL", "done"]
+
+
+def _player_ready(state: State, player: str) -> list[Operative]:
+    out = []
+    for op in state.side(PLAYER):
+        if op.owner != player or not op.on_table or op.activated:
+            continue
+        if state.edition == "kt2018" and op.shaken:
+            continue
+        if state.edition == "kt2018" and state.phase == "fight" and not _engaged_2018(state, op):
+            continue
+        out.append(op)
+    return out
+
+
+def _engaged_2018(state: State, op: Operative) -> bool:
+    for other in state.living(ENEMY if op.side == PLAYER else PLAYER):
+        if math.hypot(op.at[0] - other.at[0], op.at[1] - other.at[1]) - op.radius - \
+                other.radius <= 1.0 + 1e-9:  # type: ignore[index]
+            return True
+    return False
+
+
+def _next_player(state: State) -> str | None:
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    if not players:
+        return None
+    n = len(players)
+    for k in range(n):
+        p = players[(state.next_player_index + k) % n]
+        if _player_ready(state, p):
+            return p
+    return None
+
+
+def _enemy_ready(game: Game, state: State) -> list[Unit]:
+    ready = []
+    for unit in state.active_units():
+        if unit.activated or unit.fsm == "hidden":
+            continue
+        models = state.unit_models(unit)
+        if not models:
+            continue
+        if state.edition == "kt2018" and state.phase == "fight":
+            if not any(_engaged_2018(state, m) for m in models):
+                continue
+        ready.append(unit)
+    return ready
+
+
+# -- step -----------------------------------------------------------------------------------------
+def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
+    """Apply ``action`` and return its log record ``{"n", "action", "events", "rolls"}``.
+
+    Raises :class:`~solo_ops.errors.RuleError` (state untouched) when the rules refuse it.
+    """
+    from solo_ops import actions
+
+    if state.ended:
+        raise RuleError("the battle is over")
+    dice = state.dice
+    assert dice is not None
+    before = dice.seq
+    kind = action.get("type")
+    prompt = pending(game, state)
+    if kind == "engine":
+        if prompt.kind != "engine":
+            raise RuleError(f"waiting for {prompt.player or 'a player'}: {prompt.text}")
+        events = _engine_step(game, state)
+    else:
+        events = actions.apply(game, state, action, prompt)
+    return _record(state, action, events, before)
+
+
+def _engine_step(game: Game, state: State) -> list[dict[str, Any]]:
+    if state.phase == "setup":
+        return _start_turn(game, state)
+    if state.phase in (*KT2024_PHASES, *KT2018_PHASES):
+        if state.next_side == ENEMY:
+            return _enemy_activation(game, state)
+        return _advance_phase(game, state)
+    raise RuleError(f"nothing to do in phase {state.phase!r}")  # pragma: no cover
+
+
+def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
+    dice = state.dice
+    assert dice is not None
+    state.turn += 1
+    events: list[dict[str, Any]] = [{"type": "turn_start", "turn": state.turn,
+                                     "edition": state.edition}]
+    for op in state.operatives.values():
+        op.activated = False
+        op.moved = op.carrying is not None
+        op.moved_how = None
+        op.charged = op.fell_back = op.shot = op.fought = False
+        op.ap_used = 0
+        op.advanced = False
+        op.readied = False
+        op.turn_move = 0.0
+        op.actions_taken = []
+    for unit in state.units.values():
+        unit.activated = False
+    state.incapacitated_this_turn = {PLAYER: 0, ENEMY: 0}
+    # initiative: a roll-off (ties re-rolled in the first turn, else initiative alternates)
+    while True:
+        p = dice.d6(f"initiative roll-off (players), turn {state.turn}").face
+        e = dice.d6(f"initiative roll-off (solo-ops), turn {state.turn}").face
+        if p != e:
+            state.initiative = PLAYER if p > e else ENEMY
+            break
+        if state.turn > 1 and state.initiative is not None:
+            state.initiative = ENEMY if state.initiative == PLAYER else PLAYER
+            break
+    events.append({"type": "initiative", "side": state.initiative, "player_roll": p,
+                   "enemy_roll": e})
+    if state.edition == "kt2024":
+        for side in (PLAYER, ENEMY):
+            gain = 2 if state.turn == 1 else (1 + (1 if side != state.initiative else 0))
+            state.cp[side] = state.cp.get(side, 0) + gain
+        events.append({"type": "command_points", "cp": dict(state.cp)})
+    # counters that could not be hidden at set-up are resolved now
+    if state.turn == 1:
+        for counter in list(state.counters.values()):
+            if counter.active and counter.resolve_first_turn:
+                events.extend(_resolve(game, state, counter, None))
+    if game.settings.hidden_moves_when == "start_of_turn":
+        events.extend(hidden_movement(game, state))
+    state.phase = KT2024_PHASES[0] if state.edition == "kt2024" else KT2018_PHASES[0]
+    state.next_side = state.initiative
+    events.append({"type": "phase", "phase": state.phase, "turn": state.turn})
+    events.extend(_balance_sides(game, state))
+    return events
+
+
+def _balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
+    """If the side to act has nothing ready, hand over; if neither has, leave it to the engine
+    (which ends the phase)."""
+    player_ready = _next_player(state) is not None
+    enemy_ready = bool(_enemy_ready(game, state))
+    if state.next_side == PLAYER and not player_ready:
+        state.next_side = ENEMY if enemy_ready else None
+    elif state.next_side == ENEMY and not enemy_ready:
+        state.next_side = PLAYER if player_ready else None
+    return []
+
+
+def after_player_activation(game: Game, state: State) -> list[dict[str, Any]]:
+    """Hand the turn to the enemy (or back to the players when the enemy has nothing ready)."""
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    if players:
+        state.next_player_index = (state.next_player_index + 1) % len(players)
+    state.next_side = ENEMY
+    return _balance_sides(game, state)
+
+
+def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
+    from solo_ops import enemy
+
+    ctx = game.context(state)
+    ready = activation_order(ctx, state, _enemy_ready(game, state))
+    if not ready:
+        state.next_side = PLAYER if _next_player(state) is not None else None
+        return []
+    unit = ready[0]
+    plan = plan_activation(ctx, state, unit.id, state.phase)
+    events = enemy.apply_plan(game, state, plan)
+    unit.activated = True
+    for m in unit.models:
+        state.operatives[m].activated = True
+    events.extend(check_spotting(game, state))
+    state.next_side = PLAYER
+    events.extend(_balance_sides(game, state))
+    if state.pending_attacks:
+        state.next_side = PLAYER if state.next_side is None else state.next_side
+    return events
+
+
+def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
+    """Neither side has anything ready: next phase, or the end of the turn."""
+    events: list[dict[str, Any]] = []
+    if state.edition == "kt2018":
+        i = KT2018_PHASES.index(state.phase)
+        if i + 1 < len(KT2018_PHASES):
+            state.phase = KT2018_PHASES[i + 1]
+            for op in state.operatives.values():
+                op.activated = False
+            for unit in state.units.values():
+                unit.activated = False
+            state.next_side = state.initiative
+            events.append({"type": "phase", "phase": state.phase, "turn": state.turn})
+            events.extend(_balance_sides(game, state))
+            return events
+        events.extend(scoring.morale_2018(game, state))
+    return events + _end_turn(game, state)
+
+
+def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = [{"type": "turn_end", "turn": state.turn}]
+    if game.settings.hidden_moves_when == "end_of_turn":
+        events.extend(hidden_movement(game, state))
+    events.extend(scoring.score_turn(game, state))
+    if state.turn >= game.settings.turns or _one_side_gone(state):
+        events.extend(scoring.end_battle(game, state))
+        state.ended = True
+        state.phase = "ended"
+        return events
+    events.extend(_start_turn(game, state))
+    return events
+
+
+def _one_side_gone(state: State) -> bool:
+    players_left = any(o.on_table for o in state.side(PLAYER))
+    return not players_left
+
+
+# -- fog during play ----------------------------------------------------------------------------
+def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
+    """Every unresolved counter moves by its hidden order, in id order (so the order of moves
+    reveals nothing), each followed by a spotting check."""
+    events: list[dict[str, Any]] = []
+    for cid in sorted(state.counters, key=_natural):
+        counter = state.counters[cid]
+        if not counter.active:
+            continue
+        terrain = game.terrain(state)
+        move = fog.plan_hidden_move(terrain, state, counter, game.settings)
+        events.append({"type": "hidden_plan", "counter": cid, "code": move.code,
+                       "reason": move.reason, "secret": True})
+        if move.to is not None:
+            old = counter.at
+            counter.at = move.to
+            counter.sector = terrain.board.sector_of(*move.to)
+            events.append({"type": "counter_moved", "counter": cid, "from": _r(old),
+                           "at": _r(move.to), "route": [_r(p) for p in move.route]})
+        if move.settled:
+            counter.settled = True
+        if move.take_command is not None:
+            events.append({"type": "counter_command", "counter": cid,
+                           "hidden_order": move.take_command, "secret": True})
+            counter.hidden_order = move.take_command
+        if move.join is not None:
+            events.extend(_join(game, state, counter, move.join))
+        events.extend(check_spotting(game, state))
+    return events
+
+
+def _natural(key: str) -> tuple[str, int]:
+    head = key.rstrip("0123456789")
+    tail = key[len(head):]
+    return (head, int(tail) if tail else 0)
+
+
+def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[str, Any]]:
+    """Hidden-enemy row 3: the counter joins a higher-command counter (it travels with it and
+    is resolved with it) or a revealed unit (its enemies join that unit and take its order)."""
+    if target in state.counters:
+        counter.joined = target
+        return [{"type": "counter_joined", "counter": counter.id, "into": target}]
+    unit = state.units[target]
+    results = fog.resolve_counter(game.terrain(state), state, counter, None,
+                                  game.scenario.roster, _dice(state), game.settings,
+                                  edition=state.edition)
+    events: list[dict[str, Any]] = []
+    for res in results:
+        events.extend(res.events)
+        for uid in res.units:
+            joined = state.units[uid]
+            unit.models.extend(joined.models)
+            for m in joined.models:
+                state.operatives[m].owner = unit.id
+            joined.fsm = fsm.fire("hidden", "spotted")
+            joined.fsm = fsm.fire(joined.fsm, "merged")
+            joined.merged_into = unit.id
+            joined.models = []
+            events.append({"type": "merged", "unit": uid, "into": unit.id,
+                           "command": unit.command})
+    return events
+
+
+def _dice(state: State) -> Dice:
+    assert state.dice is not None
+    return state.dice
+
+
+def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
+    """Resolve every counter a player model can now see."""
+    events: list[dict[str, Any]] = []
+    changed = True
+    while changed:
+        changed = False
+        for cid in sorted(state.counters, key=_natural):
+            counter = state.counters[cid]
+            if not counter.active:
+                continue
+            spotter = fog.spotted_by(game.terrain(state), state, counter)
+            if spotter is None:
+                continue
+            events.extend(_resolve(game, state, counter, spotter))
+            changed = True
+            break
+    return events
+
+
+def _resolve(game: Game, state: State, counter: Counter,
+             spotter: Operative | None) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
+                                     "by": spotter.id if spotter else None,
+                                     "at": _r(counter.at)}]
+    stacked = [c for c in state.counters.values() if c.joined == counter.id and not c.resolved]
+    results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
+                                  game.scenario.roster, _dice(state), game.settings,
+                                  edition=state.edition)
+    for other in stacked:
+        other.joined = None
+        other.at = counter.at
+        results += fog.resolve_counter(game.terrain(state), state, other, spotter,
+                                       game.scenario.roster, _dice(state), game.settings,
+                                       edition=state.edition)
+    for res in results:
+        events.extend(res.events)
+        for uid in res.units:
+            unit = state.units[uid]
+            unit.fsm = fsm.fire(unit.fsm, "spotted")
+            # a unit revealed during the turn has not acted yet: it activates this turn
+    return events

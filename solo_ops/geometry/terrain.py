@@ -1,0 +1,45 @@
+"""The one object the rest of solo-ops asks geometry questions: :class:`Terrain`.
+
+It bundles the compiled sight queries (:class:`~solo_ops.geometry.sight.Sight`), the distance
+and walking queries (:class:`~solo_ops.geometry.routes.Routes`) and the searches that combine
+them (:mod:`solo_ops.geometry.search`) for one board in one door state. Building one compiles
+prepared geometry and graphs, so callers keep it: :class:`TerrainCache` hands out one per door
+state of a board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from solo_ops.geometry.board import Board
+
+
+class Terrain:
+    """Sight and routes for one board (one state of its doors and hatches)."""
+
+    def __init__(self, board: Board) -> None:
+        from solo_ops.geometry.routes import Routes
+        from solo_ops.geometry.sight import Sight
+
+        self.board = board
+        self.sight = Sight(board)
+        self.routes = Routes(board)
+
+
+class TerrainCache:
+    """One :class:`Terrain` per door state of a base board, built on first use."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self._cache: dict[tuple[tuple[str, bool], ...], Terrain] = {}
+
+    def get(self, doors: Mapping[str, bool] | None = None) -> Terrain:
+        state = dict(self.board.door_state())
+        state.update(doors or {})
+        key = tuple(sorted(state.items()))
+        terrain = self._cache.get(key)
+        if terrain is None:
+            changes = {k: v for k, v in state.items() if self.board.feature(k).open != v}
+            terrain = Terrain(self.board.with_open(changes))
+            self._cache[key] = terrain
+        return terrain

@@ -1,0 +1,217 @@
+"""Scenarios: the board, roster, squads, pre-placed enemies and counters, mission and settings.
+
+:func:`parse_scenario` checks a scenario document (``shared/INTERFACES.md``) whose board and
+roster are already inline; :func:`load_scenario` (the edge) reads a file and the board and
+roster files it names, and inlines them, so a :class:`Scenario` always carries the complete
+document that a save needs to rebuild the game anywhere.
+
+Extensions to the documented format: ``mission`` (see :mod:`solo_ops.missions`), ``settings``
+(see :mod:`solo_ops.settings`), ``equipment`` (the 2024 card's universal equipment, turned into
+terrain features and markers on the board) and, for squads, ``file:`` naming a squad file.
+Squad models without ``at`` are deployed in the player drop zone by :mod:`solo_ops.deploy`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solo_ops.equipment import EquipmentItem, apply_equipment, parse_equipment
+from solo_ops.errors import InputError
+from solo_ops.fields import Fields, join_path
+from solo_ops.geometry.board import Board, parse_board
+from solo_ops.missions import Mission, parse_mission
+from solo_ops.model import Profile, Roster
+from solo_ops.roster import parse_roster, profile_or_reference
+from solo_ops.settings import Settings, parse_settings
+from solo_ops.yamlio import read_document
+
+EDITIONS = ("kt2024", "kt2018")
+SCENARIO_KEYS = ("name", "edition", "board", "roster", "engagement", "seed", "squads", "enemies",
+                 "counters", "mission", "settings", "equipment", "notes")
+
+
+@dataclass(frozen=True)
+class PlacedModel:
+    """A model named in a scenario: id, display name, profile and (optional) position."""
+
+    id: str
+    name: str
+    profile: Profile
+    at: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class SquadSpec:
+    """One player's squad (co-op games have several)."""
+
+    player: str
+    name: str
+    models: tuple[PlacedModel, ...]
+
+
+@dataclass(frozen=True)
+class EnemySpec:
+    """A pre-placed enemy unit; ``command`` fixes its order roll instead of rolling."""
+
+    id: str
+    models: tuple[PlacedModel, ...]
+    command: int | None = None
+
+
+@dataclass(frozen=True)
+class CounterSpec:
+    """A pre-placed hidden counter; ``hidden_order`` fixes its hidden-enemy roll."""
+
+    id: str
+    at: tuple[float, float]
+    hidden_order: int | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Everything static about a game: what ``solo-ops play`` starts from."""
+
+    name: str
+    edition: str
+    board: Board
+    roster: Roster | None
+    engagement: int
+    seed: int | None
+    squads: tuple[SquadSpec, ...]
+    enemies: tuple[EnemySpec, ...] = ()
+    counters: tuple[CounterSpec, ...] = ()
+    mission: Mission = field(default_factory=Mission)
+    settings: Settings = field(default_factory=Settings)
+    equipment: tuple[EquipmentItem, ...] = ()
+    document: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    source: str | None = None
+
+    @property
+    def players(self) -> list[str]:
+        return [s.player for s in self.squads]
+
+
+def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
+            board: Board, require_at: bool) -> PlacedModel:
+    m = Fields(item, source, path).only(("id", "name", "profile", "at"))
+    mid = m.text("id")
+    raw_profile = m.raw("profile")
+    profile = profile_or_reference(raw_profile, roster, source, join_path(path, "profile"), mid)
+    default_name = profile.name if isinstance(raw_profile, str) else mid
+    at = m.point("at", None)
+    if at is None and require_at:
+        raise m.error("at", "is required for an enemy model")
+    if at is not None and not board.on_board(at[0], at[1]):
+        raise m.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
+    return PlacedModel(mid, m.text("name", default_name), profile, at)
+
+
+def parse_scenario(data: Any, source: str | None) -> Scenario:
+    """Check a scenario document whose ``board`` and ``roster`` are inline mappings."""
+    doc = Fields(data, source).only(SCENARIO_KEYS)
+    edition = doc.choice("edition", EDITIONS, "kt2024")
+    board_data = doc.raw("board")
+    if not isinstance(board_data, dict):
+        raise doc.error("board", "expected a board file path or an inline board")
+    board = parse_board(board_data, source, "board")
+    roster = parse_roster(doc.raw("roster"), source, "roster") if doc.has("roster") else None
+    equipment = parse_equipment(doc.sequence("equipment", []), source, board)
+    board = apply_equipment(board, equipment)
+    settings = parse_settings(doc.raw("settings", None), source)
+    squads = []
+    seen: dict[str, str] = {}
+
+    def claim(identifier: str, where: str) -> None:
+        if identifier in seen:
+            raise InputError(f"duplicate id {identifier!r} (also used at {seen[identifier]})",
+                             source=source, field=where)
+        seen[identifier] = where
+
+    squad_items = doc.sequence("squads")
+    if not squad_items:
+        raise doc.error("squads", "needs at least one squad")
+    for i, item in enumerate(squad_items):
+        where = join_path("squads", i)
+        s = Fields(item, source, where).only(("player", "name", "models"))
+        models = []
+        for j, model_item in enumerate(s.sequence("models")):
+            mwhere = join_path(join_path(where, "models"), j)
+            placed = _placed(model_item, source, mwhere, roster, board, require_at=False)
+            claim(placed.id, mwhere)
+            models.append(placed)
+        if not models:
+            raise s.error("models", "a squad needs at least one model")
+        player = s.text("player")
+        if player in [q.player for q in squads]:
+            raise s.error("player", f"two squads for player {player!r}")
+        squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
+    enemies = []
+    for i, item in enumerate(doc.sequence("enemies", [])):
+        where = join_path("enemies", i)
+        e = Fields(item, source, where).only(("id", "command", "models"))
+        uid = e.text("id")
+        claim(uid, where)
+        models = []
+        for j, model_item in enumerate(e.sequence("models")):
+            mwhere = join_path(join_path(where, "models"), j)
+            placed = _placed(model_item, source, mwhere, roster, board, require_at=True)
+            claim(placed.id, mwhere)
+            models.append(placed)
+        if not models:
+            raise e.error("models", "an enemy unit needs at least one model")
+        enemies.append(EnemySpec(uid, tuple(models), e.integer("command", None, minimum=1,
+                                                                maximum=6)))
+    counters = []
+    for i, item in enumerate(doc.sequence("counters", [])):
+        where = join_path("counters", i)
+        c = Fields(item, source, where).only(("id", "at", "hidden_order"))
+        cid = c.text("id")
+        claim(cid, where)
+        at = c.point("at")
+        if not board.on_board(*at):
+            raise c.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
+        counters.append(CounterSpec(cid, at, c.integer("hidden_order", None, minimum=1,
+                                                       maximum=6)))
+    mission = parse_mission(doc.raw("mission", None), source, edition, board)
+    return Scenario(
+        name=doc.text("name"),
+        edition=edition,
+        board=board,
+        roster=roster,
+        engagement=doc.integer("engagement", 0 if (enemies or counters) else 3, minimum=0,
+                               maximum=6),
+        seed=doc.integer("seed", None, minimum=0),
+        squads=tuple(squads),
+        enemies=tuple(enemies),
+        counters=tuple(counters),
+        mission=mission,
+        settings=settings,
+        equipment=tuple(equipment),
+        document=copy.deepcopy(dict(doc.data)),
+        source=source,
+    )
+
+
+def _inline(doc: dict[str, Any], key: str, base: Path, source: str) -> None:
+    value = doc.get(key)
+    if isinstance(value, str):
+        path = (base / value) if not Path(value).is_absolute() else Path(value)
+        if not path.exists():
+            raise InputError(f"names {value!r}, which does not exist (looked in {path})",
+                             source=source, field=key)
+        doc[key] = read_document(path)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file and the board/roster files it names (edge: file access)."""
+    path = Path(path)
+    data = read_document(path)
+    if not isinstance(data, dict):
+        raise InputError("expected a scenario mapping", source=str(path))
+    data = dict(data)
+    _inline(data, "board", path.parent, str(path))
+    _inline(data, "roster", path.parent, str(path))
+    return parse_scenario(data, str(path))

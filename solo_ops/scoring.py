@@ -1,0 +1,182 @@
+"""Victory points, morale and the end of the battle (see :mod:`solo_ops.missions`).
+
+Kill Team 2024: at the end of each turning point from the second, the Crit Op (objective
+markers controlled: an operative controls a marker within 1" of it, the side with more total
+APL there controls it), the player's Tac Op and the Kill Op score, each capped at 6 VP; at the
+end the player's primary op scores half again (rounded up). Kill Team 2018 Pariah Nexus:
+Supremacy points each battle round, objectives controlled by the total Wounds of unshaken
+models within 2"; the morale phase's Nerve tests.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from solo_ops.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
+from solo_ops.state import ENEMY, PLAYER, Operative, State
+
+
+def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
+    assert op.at is not None
+    return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
+
+
+def objective_control(game: Any, state: State) -> dict[str, str | None]:
+    """``{objective id: "player" | "enemy" | None}`` by the edition's control rule."""
+    board = game.scenario.board
+    out: dict[str, str | None] = {}
+    for obj in board.objectives:
+        totals = {PLAYER: 0, ENEMY: 0}
+        for op in state.operatives.values():
+            if not op.on_table:
+                continue
+            if state.edition == "kt2024":
+                if _within(op, obj.at, CONTROL_RANGE):
+                    totals[op.side] += max(1, op.profile.apl - op.apl_penalty)
+            elif not op.shaken and _within(op, obj.at, PN_CONTROL_RANGE):
+                totals[op.side] += op.wounds
+        if totals[PLAYER] > totals[ENEMY]:
+            out[obj.id] = PLAYER
+        elif totals[ENEMY] > totals[PLAYER]:
+            out[obj.id] = ENEMY
+        else:
+            out[obj.id] = None
+    return out
+
+
+def _add(state: State, side: str, op: str, points: int, cap: int | None = OP_CAP) -> int:
+    key = f"{side}:{op}"
+    have = state.op_vp.get(key, 0)
+    if cap is not None:
+        points = max(0, min(points, cap - have))
+    state.op_vp[key] = have + points
+    state.vp[side] = state.vp.get(side, 0) + points
+    return points
+
+
+def score_turn(game: Any, state: State) -> list[dict[str, Any]]:
+    """Score the turn that is ending."""
+    mission = game.scenario.mission
+    control = objective_control(game, state)
+    held = {side: sum(1 for v in control.values() if v == side) for side in (PLAYER, ENEMY)}
+    events: list[dict[str, Any]] = []
+    gained = {PLAYER: 0, ENEMY: 0}
+    lines: list[str] = []
+    if state.edition == "kt2018" or mission.pariah:
+        for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
+            pts = 0
+            if held[side] >= 1:
+                pts += 1
+            if held[side] > held[other]:
+                pts += 1
+            if mission.pariah in (None, "objective-ultima", "purge") and (
+                    state.incapacitated_this_turn.get(other, 0) > 0):
+                pts += 1
+            cap = 9 if mission.pariah == "objective-ultima" else None
+            gained[side] += _add(state, side, "supremacy", pts, cap)
+        lines.append(f"Supremacy: objectives held {held[PLAYER]} to {held[ENEMY]}.")
+    elif state.turn >= 2:
+        for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
+            if mission.crit_op == "seize-ground":
+                gained[side] += _add(state, side, "crit", min(2, held[side]))
+            elif mission.crit_op == "hold-the-line":
+                pts = (1 if held[side] > held[other] else 0) + (
+                    1 if held[side] == len(control) and control else 0)
+                gained[side] += _add(state, side, "crit", pts)
+            if mission.kill_op and state.incapacitated_this_turn.get(other, 0) > 0:
+                gained[side] += _add(state, side, "kill", 1)
+        tac = _tac_points(game, state, mission.tac_op)
+        gained[PLAYER] += _add(state, PLAYER, "tac", tac)
+        lines.append(f"Objectives held: you {held[PLAYER]}, the enemy {held[ENEMY]}.")
+    events.append({"type": "score", "turn": state.turn, "gained": gained, "vp": dict(state.vp),
+                   "control": control, "lines": lines})
+    return events
+
+
+def _tac_points(game: Any, state: State, tac: str | None) -> int:
+    board = game.scenario.board
+    players = state.living(PLAYER)
+    enemies = state.living(ENEMY)
+    if tac == "recon-sweep":
+        zone = board.zones.get("enemy")
+        if zone is None:
+            return 0
+        from shapely.geometry import Point
+
+        return int(any(zone.contains(Point(o.at).buffer(o.radius)) for o in players))
+    if tac == "hold-the-centre":
+        centre = (board.width / 2, board.depth / 2)
+        mine = any(_within(o, centre, 3.0) for o in players)
+        theirs = any(_within(o, centre, 3.0) for o in enemies)
+        return int(mine and not theirs)
+    if tac == "break-the-enemy":
+        return int(state.incapacitated_this_turn.get(ENEMY, 0) >= 2)
+    return 0
+
+
+def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
+    """Final scoring and the result."""
+    mission = game.scenario.mission
+    events: list[dict[str, Any]] = []
+    if state.edition == "kt2024" and not mission.pariah:
+        if mission.kill_op:
+            kills, losses = state.incapacitated_total[ENEMY], state.incapacitated_total[PLAYER]
+            if kills > losses:
+                _add(state, PLAYER, "kill", 1)
+            elif losses > kills:
+                _add(state, ENEMY, "kill", 1)
+        bonus = primary_bonus(state.op_vp.get(f"{PLAYER}:{mission.primary}", 0))
+        _add(state, PLAYER, "primary", bonus, cap=None)
+        events.append({"type": "primary", "op": mission.primary, "bonus": bonus})
+    enemies_left = [o for o in state.living(ENEMY)]
+    counters_left = [c for c in state.active_counters()]
+    players_left = [o for o in state.living(PLAYER)]
+    for op in state.side(PLAYER):
+        if op.carried_by is not None and not op.carried_to_safety:
+            op.carried_to_safety = True  # still carried at the end: carried to safety
+    all_destroyed = not enemies_left and not counters_left
+    if state.vp[PLAYER] > state.vp[ENEMY]:
+        outcome = "win"
+    elif state.vp[PLAYER] < state.vp[ENEMY]:
+        outcome = "loss"
+    else:
+        outcome = "draw"
+    if not players_left and not any(o.carried_to_safety for o in state.side(PLAYER)):
+        outcome = "loss"
+    state.result = {
+        "outcome": outcome, "vp": dict(state.vp), "turns": state.turn,
+        "all_enemies_destroyed": all_destroyed,
+        "enemies_destroyed": state.incapacitated_total[ENEMY],
+        "squad_lost": state.incapacitated_total[PLAYER],
+        "unresolved_counters": len(counters_left),
+    }
+    events.append({"type": "battle_end", **state.result})
+    return events
+
+
+def morale_2018(game: Any, state: State) -> list[dict[str, Any]]:
+    """Kill Team 2018 morale phase: Nerve tests for models with flesh wounds, and for every
+    model of a broken kill team (more than half its models out of action or shaken)."""
+    from solo_ops import attacks
+
+    events: list[dict[str, Any]] = [{"type": "phase", "phase": "morale", "turn": state.turn}]
+    for side in (PLAYER, ENEMY):
+        models = state.side(side)
+        if not models:
+            continue
+        gone = sum(1 for o in models if o.down or o.shaken)
+        broken = gone * 2 > len(models)
+        if broken:
+            events.append({"type": "broken", "side": side})
+        for op in models:
+            op.shaken = False if not op.down else op.shaken
+        for op in models:
+            if not op.on_table or not (op.flesh_wounds or broken):
+                continue
+            passed, entry = attacks.nerve_test_2018(state.dice, state, op)
+            if not passed:
+                op.shaken = True
+            events.append({"type": "nerve_test", "operative": op.id, "roll": entry,
+                           "passed": passed})
+    return events

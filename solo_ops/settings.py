@@ -1,0 +1,81 @@
+"""Named settings: the places where players could reasonably read the rules differently.
+
+Every setting has a default (the project's reading, recorded in ``docs/rules.md``) and can be
+changed per scenario under ``settings:``. Unknown names are an error, so a typo never silently
+falls back to the default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from solo_ops.errors import InputError
+from solo_ops.fields import Fields
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Game settings (all distances in inches)."""
+
+    # Fog of war
+    hidden_move: float = 6.0
+    """How far a hidden counter moves when its hidden order says it moves (RULES-NOTES: 6")."""
+    hidden_rally_radius: float = 12.0
+    """Hidden-enemy row 6: lower-command counters within this distance move towards the rallier."""
+    hidden_join_radius: float = 3.0
+    """Hidden-enemy rows 3 and 6: a counter this close to the higher-command one joins it."""
+    ambush_distance: float = 6.0
+    """Enemy-count row 6: both counters are placed this far from the spotting model."""
+    counter_spacing: float = 1.0
+    """Grid spacing used to look for hidden placement points."""
+    hidden_moves_when: str = "end_of_turn"
+    """When unresolved counters move: ``end_of_turn`` (after all activations of a turning point or
+    battle round) or ``start_of_turn``."""
+    # Orders
+    cover_detour: float = 2.0
+    """"Use cover if possible": accept a cover end point that costs at most this much progress."""
+    coherency: float = 2.0
+    """Models of a unit stay within this distance of another model of the unit (2018/2024: 2")."""
+    hold_distance: float = 12.0
+    """The "Hold 12" from enemy" distance."""
+    # Play
+    enemy_attacks: str = "engine"
+    """``engine``: solo-ops rolls the enemy's attacks and your defence dice; ``player``: you roll
+    them at the table and report the damage."""
+    turns: int = 4
+    """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
+    reveal_hidden: bool = False
+    """Debug: show hidden counters' contents and orders in every view. Spoils the game."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_CHOICES = {
+    "hidden_moves_when": ("end_of_turn", "start_of_turn"),
+    "enemy_attacks": ("engine", "player"),
+}
+
+
+def parse_settings(data: Any, source: str | None, path: str = "settings") -> Settings:
+    """Read a ``settings:`` mapping; unknown names and bad values name the setting."""
+    if data is None:
+        return Settings()
+    doc = Fields(data, source, path)
+    known = {f.name: f for f in fields(Settings)}
+    doc.only(known)
+    values: dict[str, Any] = {}
+    for name in doc.data:
+        default = getattr(Settings(), name)
+        if name in _CHOICES:
+            values[name] = doc.choice(name, _CHOICES[name])
+        elif isinstance(default, bool):
+            values[name] = doc.boolean(name)
+        elif isinstance(default, int):
+            values[name] = doc.integer(name, minimum=1, maximum=12)
+        elif isinstance(default, float):
+            values[name] = doc.number(name, minimum=0)
+        else:  # pragma: no cover - every setting has one of the types above
+            raise InputError("unsupported setting", source=source, field=f"{path}.{name}")
+    return replace(Settings(), **values)

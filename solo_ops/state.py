@@ -1,0 +1,214 @@
+"""The playthrough state: what changes during a game.
+
+:class:`State` holds the operatives of both sides, the enemy units and their state-machine
+states (as strings), the hidden counters, door and hatch positions, the turn and phase, victory
+points and the event log. It changes only through :func:`solo_ops.engine.step`. A save never
+pickles it: a game is saved as the scenario, the seed and the list of applied actions, and
+rebuilt by replaying them (:mod:`solo_ops.engine`); :meth:`State.to_dict` is a read-only
+snapshot for views, checks and the campaign.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops.dice import Dice
+from solo_ops.model import Profile
+
+PLAYER = "player"
+ENEMY = "enemy"
+
+
+@dataclass
+class Operative:
+    """One miniature on the table, of either side."""
+
+    id: str
+    name: str
+    side: str  # PLAYER or ENEMY
+    owner: str  # the player's name, or the enemy unit's id
+    profile: Profile
+    at: tuple[float, float] | None
+    wounds: int
+    down: bool = False  # incapacitated (2024) / out of action (2018)
+    stance: str = "conceal"  # Kill Team 2024 order: "engage" or "conceal"
+    activated: bool = False  # expended this turning point / has acted this phase
+    moved: bool = False  # moved during its current activation / this battle round
+    moved_how: str | None = None  # "reposition", "dash", "charge", "fall_back", "advance"
+    charged: bool = False
+    fell_back: bool = False
+    shot: bool = False
+    fought: bool = False
+    ap_used: int = 0
+    apl_penalty: int = 0  # Stun, stun grenades: -1 APL until the end of its next activation
+    carrying: str | None = None  # id of the downed friend it carries
+    carried_by: str | None = None
+    carried_to_safety: bool = False
+    wounds_lost: int = 0  # over the whole mission (for survival tests)
+    went_down: bool = False
+    flesh_wounds: int = 0  # Kill Team 2018
+    shaken: bool = False  # Kill Team 2018
+    readied: bool = False  # Kill Team 2018 "Ready"
+    advanced: bool = False  # Kill Team 2018
+    turn_move: float = 0.0  # inches moved this turn (a carrier may move at most 4")
+    actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
+    limited_uses: dict[str, int] = field(default_factory=dict)
+    mines_triggered: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.down
+
+    @property
+    def on_table(self) -> bool:
+        return self.at is not None and not self.down
+
+    @property
+    def radius(self) -> float:
+        return self.profile.base_radius
+
+    @property
+    def injured(self) -> bool:
+        """Kill Team 2024: fewer than half its wounds left (-1 to hit, -2" move)."""
+        return self.wounds * 2 < self.profile.wounds
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id, "name": self.name, "side": self.side, "owner": self.owner,
+            "profile": self.profile.name,
+            "at": [round(self.at[0], 3), round(self.at[1], 3)] if self.at else None,
+            "wounds": self.wounds, "max_wounds": self.profile.wounds, "down": self.down,
+            "stance": self.stance, "activated": self.activated,
+        }
+        for key in ("carrying", "carried_by"):
+            if getattr(self, key):
+                data[key] = getattr(self, key)
+        if self.carried_to_safety:
+            data["carried_to_safety"] = True
+        if self.flesh_wounds:
+            data["flesh_wounds"] = self.flesh_wounds
+        if self.shaken:
+            data["shaken"] = True
+        if self.injured and not self.down:
+            data["injured"] = True
+        return data
+
+
+@dataclass
+class Unit:
+    """An enemy unit: models that act together under one order."""
+
+    id: str
+    models: list[str]
+    troop: str  # TroopType value
+    command: int
+    leadership: int
+    fsm: str = "idle"  # the shared state machine's state, as a string
+    activated: bool = False
+    origin: str | None = None  # the counter it was revealed from, if any
+    merged_into: str | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.fsm not in ("destroyed", "merged")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"id": self.id, "models": list(self.models), "type": self.troop,
+                "command": self.command, "leadership": self.leadership, "state": self.fsm,
+                "activated": self.activated}
+        if self.merged_into:
+            data["merged_into"] = self.merged_into
+        return data
+
+
+@dataclass
+class Counter:
+    """A hidden fog-of-war counter. Its ``hidden_order`` is its command and is secret."""
+
+    id: str
+    at: tuple[float, float]
+    hidden_order: int
+    sector: int
+    resolve_first_turn: bool = False
+    resolved: bool = False
+    ambush: bool = False  # placed by an ambush: resolve re-rolling 1s and 6s
+    joined: str | None = None  # the counter it joined (hidden-enemy rows 3 and 6)
+    settled: bool = False  # hidden-enemy row 2: reached cover, now remains stationary
+
+    @property
+    def active(self) -> bool:
+        return not self.resolved and self.joined is None
+
+    def secret_dict(self) -> dict[str, Any]:
+        """Everything, hidden facts included: for saves and the debug view only."""
+        return {"id": self.id, "at": [round(self.at[0], 3), round(self.at[1], 3)],
+                "sector": self.sector, "hidden_order": self.hidden_order,
+                "resolve_first_turn": self.resolve_first_turn, "resolved": self.resolved,
+                "joined": self.joined}
+
+
+@dataclass
+class State:
+    """Everything that changes during a game (see the module docstring)."""
+
+    edition: str
+    operatives: dict[str, Operative] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    counters: dict[str, Counter] = field(default_factory=dict)
+    doors: dict[str, bool] = field(default_factory=dict)
+    turn: int = 0  # turning point (2024) or battle round (2018); 0 = set-up
+    phase: str = "setup"
+    initiative: str | None = None
+    next_side: str | None = None
+    next_player_index: int = 0
+    vp: dict[str, int] = field(default_factory=lambda: {PLAYER: 0, ENEMY: 0})
+    op_vp: dict[str, int] = field(default_factory=dict)
+    cp: dict[str, int] = field(default_factory=dict)
+    incapacitated_this_turn: dict[str, int] = field(default_factory=lambda: {PLAYER: 0, ENEMY: 0})
+    incapacitated_total: dict[str, int] = field(default_factory=lambda: {PLAYER: 0, ENEMY: 0})
+    pending_attacks: list[dict[str, Any]] = field(default_factory=list)
+    spent_markers: list[str] = field(default_factory=list)  # mines that have gone off
+    active_operative: str | None = None
+    active_player: str | None = None
+    ended: bool = False
+    result: dict[str, Any] | None = None
+    counter_seq: int = 0
+    unit_seq: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+    dice: Dice | None = None
+
+    # -- lookups ---------------------------------------------------------------------------------
+    def side(self, side: str) -> list[Operative]:
+        return [o for o in self.operatives.values() if o.side == side]
+
+    def living(self, side: str) -> list[Operative]:
+        return [o for o in self.operatives.values() if o.side == side and o.on_table]
+
+    def unit_of(self, operative_id: str) -> Unit | None:
+        op = self.operatives[operative_id]
+        if op.side != ENEMY:
+            return None
+        return self.units.get(op.owner)
+
+    def unit_models(self, unit: Unit) -> list[Operative]:
+        return [self.operatives[m] for m in unit.models if self.operatives[m].on_table]
+
+    def active_units(self) -> list[Unit]:
+        return [u for u in self.units.values() if u.active]
+
+    def active_counters(self) -> list[Counter]:
+        return [c for c in self.counters.values() if c.active]
+
+    def to_dict(self, *, secrets: bool = False) -> dict[str, Any]:
+        """A snapshot. Without ``secrets`` counters show only id and position."""
+        counters = [c.secret_dict() if secrets else {"id": c.id, "at": list(c.at)}
+                    for c in self.counters.values() if c.active]
+        return {
+            "edition": self.edition, "turn": self.turn, "phase": self.phase,
+            "initiative": self.initiative, "vp": dict(self.vp), "cp": dict(self.cp),
+            "operatives": [o.to_dict() for o in self.operatives.values()],
+            "units": [u.to_dict() for u in self.units.values()],
+            "counters": counters,
+            "doors": dict(self.doors), "ended": self.ended, "result": self.result,
+        }

@@ -1,0 +1,73 @@
+"""The only way out to a person: per-player views that strip hidden facts.
+
+:func:`player_view` turns the state into what the players may know — their squads, the
+enemies that have been revealed, and the unresolved counters as bare markers (id and position:
+no contents, no hidden order, no planned move). :func:`player_record` does the same for one
+log record: secret events (hidden orders, hidden plans) and secret rolls are dropped. The
+terminal text, JSON meant for the player and maps are all built from these. ``reveal=True``
+(the debug setting) shows everything and says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solo_ops.state import ENEMY, PLAYER, State
+
+
+def player_view(game: Any, state: State, *, reveal: bool = False) -> dict[str, Any]:
+    """What the players see now."""
+    from solo_ops.engine import pending
+
+    squads: dict[str, list[dict[str, Any]]] = {}
+    for op in state.side(PLAYER):
+        squads.setdefault(op.owner, []).append(op.to_dict())
+    units = [u.to_dict() for u in state.units.values() if u.fsm != "hidden"
+             and (u.models or u.merged_into)]
+    enemies = [o.to_dict() for o in state.side(ENEMY)
+               if state.units.get(o.owner) is None or state.units[o.owner].fsm != "hidden"]
+    counters = [c.secret_dict() if reveal else {"id": c.id, "at": [round(c.at[0], 2),
+                                                                      round(c.at[1], 2)]}
+                for c in state.counters.values() if c.active]
+    view: dict[str, Any] = {
+        "scenario": game.scenario.name,
+        "edition": state.edition,
+        "turn": state.turn,
+        "phase": state.phase,
+        "initiative": state.initiative,
+        "vp": dict(state.vp),
+        "cp": dict(state.cp),
+        "squads": squads,
+        "enemies": enemies,
+        "units": units,
+        "counters": counters,
+        "doors": dict(state.doors),
+        "pending": pending(game, state).to_dict(),
+        "ended": state.ended,
+        "result": state.result,
+    }
+    if reveal:
+        view["revealed_hidden_facts"] = True
+    return view
+
+
+def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, Any]:
+    """A log record without its secrets (unless ``reveal``)."""
+    if reveal:
+        return record
+    return {
+        "n": record["n"],
+        "action": record["action"],
+        "events": [e for e in record["events"] if not e.get("secret")],
+        "rolls": [r for r in record["rolls"] if not r.get("secret")],
+    }
+
+
+def last_plans(state: State) -> dict[str, dict[str, Any]]:
+    """The most recent plan of each revealed unit (for maps: planned moves and targets)."""
+    plans: dict[str, dict[str, Any]] = {}
+    for record in state.log:
+        for event in record["events"]:
+            if event.get("type") == "enemy_activation" and not event.get("secret"):
+                plans[event["unit"]] = event["plan"]
+    return {u: p for u, p in plans.items() if u in state.units and state.units[u].active}
