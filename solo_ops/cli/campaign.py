@@ -1,0 +1,291 @@
+"""``solo-ops campaign``: start, show and keep a campaign of the players' squads.
+
+Saves are ``campaign_saves/<name>.json`` under the current folder (or ``--saves DIR``), written
+only through :mod:`solo_ops.persistence`: every change re-reads the save under its lock, so two
+co-op terminals never overwrite each other, and a killed command leaves the old or the new save,
+never half of one. ``campaign play`` (the next mission through the game loop) belongs to the
+game loop; it records the mission with :func:`solo_ops.campaign.record_mission`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.table import Table
+
+from solo_ops.campaign import (
+    CAMPAIGN_KIND,
+    DOWN_FAILURES,
+    FALLEN,
+    INJURED,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    WOUNDED,
+    WOUNDED_FAILURES,
+    Campaign,
+    CampaignSettings,
+    MissionReport,
+    new_campaign,
+    parse_mission_result,
+    parse_squad,
+    parse_squad_model,
+    pending_tests,
+    record_mission,
+    replace_model,
+    run_survival_tests,
+)
+from solo_ops.cli.common import (
+    SoloOpsGroup,
+    console,
+    emit_json,
+    json_option,
+    resolve_seed,
+    seed_option,
+)
+from solo_ops.dice import SeededDice
+from solo_ops.errors import InputError
+from solo_ops.persistence import campaign_lock, load_json, save_json, update_json
+from solo_ops.yamlio import read_document
+
+DEFAULT_SAVES = Path("campaign_saves")
+_BAD_NAME_CHARS = set('/\\:*?"<>|')
+
+
+def saves_option(f: Any) -> Any:
+    return click.option("--saves", "saves", type=click.Path(path_type=Path), default=None,
+                        help="The folder of campaign saves (default ./campaign_saves).")(f)
+
+
+def campaign_path(name: str, saves: Path | None) -> Path:
+    """Where campaign ``name`` is saved; the name must make a plain file name."""
+    clean = name.strip()
+    if not clean or clean != name:
+        raise InputError("a campaign name must not be empty or start or end with spaces",
+                         source="NAME")
+    if clean.startswith(".") or any(c in _BAD_NAME_CHARS or ord(c) < 32 for c in clean):
+        raise InputError(f"{name!r} cannot be a file name (no / \\ : * ? \" < > |, control "
+                         "characters or a leading dot)", source="NAME")
+    if len(clean) > 100:
+        raise InputError("a campaign name must be at most 100 characters", source="NAME")
+    return (saves if saves is not None else DEFAULT_SAVES) / f"{clean}.json"
+
+
+def load_campaign(path: Path, name: str) -> Campaign:
+    """Read a campaign save (migrated); a missing one lists the campaigns there are."""
+    if not path.exists():
+        known = sorted(p.stem for p in path.parent.glob("*.json")) if path.parent.is_dir() \
+            else []
+        listing = f" (campaigns there: {', '.join(known)})" if known else ""
+        raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
+                         "`solo-ops campaign new`", source="NAME")
+    document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
+                         migrations=MIGRATIONS)
+    return Campaign.from_dict(document, str(path))
+
+
+def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
+    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it: nothing is lost."""
+    if not path.exists():
+        load_campaign(path, name)  # the clear "no campaign" error
+    holder: dict[str, Campaign] = {}
+
+    def apply(document: dict[str, Any]) -> dict[str, Any]:
+        campaign = Campaign.from_dict(document, str(path))
+        fn(campaign)
+        holder["campaign"] = campaign
+        return campaign.to_dict()
+
+    update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
+                migrations=MIGRATIONS)
+    return holder["campaign"]
+
+
+@click.group("campaign", cls=SoloOpsGroup)
+def campaign() -> None:
+    """Keep a campaign: your squads, their wounds and losses, mission after mission."""
+
+
+@campaign.command("new")
+@click.argument("name")
+@click.option("--squad", "squads", multiple=True, required=True,
+              type=click.Path(path_type=Path),
+              help="A squad file (YAML or JSON); repeat for each co-op player.")
+@click.option("--down-failure", type=click.Choice(DOWN_FAILURES), default="fallen",
+              show_default=True,
+              help="A model that went down and fails its survival test is lost (fallen) or "
+                   "keeps a lasting injury (injured).")
+@click.option("--wounded-failure", type=click.Choice(WOUNDED_FAILURES), default="injury",
+              show_default=True,
+              help="A model only wounded that fails its survival test keeps a lasting injury "
+                   "(injury) or nothing happens (none).")
+@click.option("--default-toughness", type=click.IntRange(1, 12), default=3, show_default=True,
+              help="Toughness for survival tests of profiles without one (Kill Team 2024).")
+@saves_option
+@json_option
+def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded_failure: str,
+                 default_toughness: int, saves: Path | None, as_json: bool) -> None:
+    """Start campaign NAME with the players' squad files."""
+    path = campaign_path(name, saves)
+    parsed = []
+    for file in squads:
+        squad = parse_squad(read_document(file), str(file))
+        parsed.append((squad, str(file)))
+    settings = CampaignSettings(down_failure=down_failure, wounded_failure=wounded_failure,
+                                default_toughness=default_toughness)
+    created = new_campaign(name, [sq for sq, _ in parsed], settings,
+                           sources=[src for _, src in parsed])
+    with campaign_lock(path):
+        if path.exists():
+            raise InputError(f"campaign {name!r} already exists ({path}); choose another name "
+                             "or use `solo-ops campaign show`", source="NAME")
+        save_json(path, created.to_dict())
+    if as_json:
+        emit_json({"campaign": name, "path": str(path),
+                   "squads": [_squad_summary(s) for s in created.squads],
+                   "settings": created.settings.to_dict()})
+        return
+    out = console()
+    out.print(f"Campaign [bold]{name}[/bold] started: {path}")
+    for s in created.squads:
+        out.print(f"  {s.player}: {s.name} — {len(s.models)} models")
+
+
+def _squad_summary(squad: Any) -> dict[str, Any]:
+    return {"player": squad.player, "name": squad.name,
+            "models": [{"id": m.id, "name": m.name, "state": m.state} for m in squad.models]}
+
+
+@campaign.command("show")
+@click.argument("name")
+@saves_option
+@json_option
+def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
+    """Show campaign NAME: squads, every model's state, the missions played and history."""
+    path = campaign_path(name, saves)
+    current = load_campaign(path, name)
+    if as_json:
+        data = current.to_dict()
+        data["path"] = str(path)
+        data["pending_survival_tests"] = [m.id for _, m in pending_tests(current)]
+        emit_json(data)
+        return
+    out = console()
+    s = current.settings
+    out.print(f"[bold]{current.name}[/bold] — {current.missions_played} mission(s) played "
+              f"({path})")
+    out.print(f"[dim]failed survival test: down → {s.down_failure}, wounded → "
+              f"{s.wounded_failure}; default Toughness {s.default_toughness}[/dim]")
+    for squad in current.squads:
+        table = Table(title=f"{squad.player} — {squad.name}", header_style="bold",
+                      title_justify="left")
+        for column in ("ID", "Name", "Profile", "State", "Missions", "Injuries"):
+            table.add_column(column, overflow="fold")
+        for m in squad.models:
+            table.add_row(m.id, m.name, _profile_text(m, current.settings), _state_text(m),
+                          str(m.missions), "; ".join(_injury_text(i) for i in m.injuries)
+                          or "—")
+        out.print(table)
+    if current.history:
+        out.print("[bold]History[/bold]")
+        for entry in current.history:
+            report = entry.get("report", [])
+            for line in report[:1] if "mission" in entry else report:
+                out.print(f"  {line}", markup=False)
+            for test in entry.get("survival_tests", []):
+                out.print(f"    survival: {test['name']} rolled {test['roll']} needing "
+                          f"{test['target']} or less — {test['result']}", markup=False)
+    waiting = pending_tests(current)
+    if waiting:
+        out.print(f"Survival tests to roll: {', '.join(m.id for _, m in waiting)} — "
+                  f"`solo-ops campaign survival {name}`")
+
+
+def _profile_text(model: Any, settings: CampaignSettings) -> str:
+    p = model.parsed_profile()
+    return (f"{p.name}: M{p.movement:g}\" W{p.wounds} Sv{p.save}+ "
+            f"T{model.toughness(settings)}")
+
+
+def _state_text(model: Any) -> str:
+    if model.state == FALLEN:
+        text = "fallen"
+        if model.replaced_by:
+            text += f" (replaced by {model.replaced_by})"
+        return text
+    if model.state == WOUNDED:
+        return "wounded (survival test to roll)"
+    if model.state == INJURED:
+        return f"injured ×{len(model.injuries)}"
+    return model.state
+
+
+def _injury_text(injury: dict[str, Any]) -> str:
+    where = f"mission {injury['mission']}: " if injury.get("mission") else ""
+    return where + str(injury.get("note", ""))
+
+
+@campaign.command("survival")
+@click.argument("name")
+@click.option("--mission-result", "result_file", type=click.Path(path_type=Path), default=None,
+              help="A mission result file (docs/campaign-notes.md); without it, roll the "
+                   "tests still pending.")
+@seed_option
+@saves_option
+@json_option
+def campaign_survival(name: str, result_file: Path | None, seed: int | None,
+                      saves: Path | None, as_json: bool) -> None:
+    """Record a mission result and roll the squad's survival tests."""
+    path = campaign_path(name, saves)
+    result = None
+    if result_file is not None:
+        result = parse_mission_result(read_document(result_file), str(result_file))
+    seed = resolve_seed(seed)
+    dice = SeededDice(seed=seed)
+    reports: list[MissionReport] = []
+
+    def apply(current: Campaign) -> None:
+        dice.log.clear()
+        if result is not None:
+            reports.append(record_mission(current, result, dice, source=str(result_file)))
+        else:
+            reports.append(run_survival_tests(current, dice))
+
+    change_campaign(path, name, apply)
+    report = reports[-1]
+    if as_json:
+        emit_json({"campaign": name, "path": str(path), "mission": report.mission,
+                   "tests": [t.to_dict() for t in report.tests], "report": list(report.lines),
+                   "seed": seed, "dice": [e.to_dict() for e in dice.log]})
+        return
+    out = console()
+    for line in report.lines:
+        out.print(line, markup=False)
+    out.print(f"[dim]seed {seed}; saved to {path}[/dim]")
+
+
+@campaign.command("replace")
+@click.argument("name")
+@click.option("--player", required=True, help="Whose squad.")
+@click.option("--model", "model_id", required=True, help="The fallen model's id.")
+@click.option("--with", "new_file", required=True, type=click.Path(path_type=Path),
+              help="A file with the new model: {id, name, profile} as in a squad file.")
+@saves_option
+@json_option
+def campaign_replace(name: str, player: str, model_id: str, new_file: Path,
+                     saves: Path | None, as_json: bool) -> None:
+    """Replace a fallen model with a new recruit (the fallen stays in the history)."""
+    path = campaign_path(name, saves)
+    newcomer = parse_squad_model(read_document(new_file), str(new_file), "")
+    change_campaign(path, name,
+                    lambda c: replace_model(c, player, model_id, newcomer, source=str(new_file)))
+    if as_json:
+        emit_json({"campaign": name, "path": str(path), "player": player,
+                   "fallen": model_id, "new": newcomer.to_dict()})
+        return
+    console().print(f"{newcomer.name} ({newcomer.id}) joins {player}'s squad in place of "
+                    f"{model_id}. Saved to {path}.", markup=False)
+
+
+commands = [campaign]

@@ -1,0 +1,372 @@
+"""Saves that never lose anything: atomic writes under SIGKILL, locking, migrations, event logs."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solo_ops.errors import InputError, SaveError
+from solo_ops.persistence import (
+    EventLog,
+    backup_path,
+    campaign_lock,
+    load_json,
+    lock_path,
+    read_json_document,
+    save_json,
+    update_json,
+)
+
+from .conftest import ROOT
+
+KIND = "test-doc"
+
+
+def doc(**fields: Any) -> dict[str, Any]:
+    return {"schema_version": 1, "kind": KIND, **fields}
+
+
+def load(path: Path, **kw: Any) -> dict[str, Any]:
+    return load_json(path, kind=KIND, current_version=kw.pop("current_version", 1),
+                     migrations=kw.pop("migrations", {}), **kw)
+
+
+def spawn(code: str, *args: str) -> subprocess.Popen[str]:
+    """A Python child running ``code`` with the repository importable."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+
+
+# -- save_json ----------------------------------------------------------------------------------
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "c.json"
+    save_json(path, doc(name="Ünïcode", n=[1, 2]))
+    assert load(path) == doc(name="Ünïcode", n=[1, 2])
+    assert not backup_path(path).exists()
+
+
+def test_previous_version_is_kept_as_bak(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    save_json(path, doc(n=1))
+    save_json(path, doc(n=2))
+    save_json(path, doc(n=3))
+    assert backup_path(path) == tmp_path / "c.json.bak"
+    assert json.loads(backup_path(path).read_text())["n"] == 2
+    assert load(path)["n"] == 3
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_stale_temp_files_of_dead_writers_are_removed(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    dead = int(child.stdout)
+    stale = tmp_path / f".c.json.{dead}.abc123.tmp"
+    stale.write_text("{half a sa")
+    save_json(path, doc(n=1))
+    assert not stale.exists()
+
+
+def test_unserialisable_or_malformed_documents_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    save_json(path, doc(n=1))
+    with pytest.raises(SaveError, match="not plain JSON"):
+        save_json(path, doc(n={1, 2}))
+    with pytest.raises(SaveError, match="not plain JSON"):
+        save_json(path, doc(n=float("nan")))
+    with pytest.raises(TypeError):
+        save_json(path, {"kind": KIND})
+    with pytest.raises(TypeError):
+        save_json(path, {"schema_version": 1})
+    assert load(path)["n"] == 1  # untouched
+
+
+def test_save_error_is_one_clear_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(SaveError, match=r"cannot be saved .*previous version is untouched"):
+        save_json(blocker / "c.json", doc(n=1))
+
+
+# -- crash safety -------------------------------------------------------------------------------
+WRITER = """
+import sys
+from pathlib import Path
+from solo_ops.persistence import read_json_document, save_json
+
+path = Path(sys.argv[1])
+
+def doc(n):
+    return {"schema_version": 1, "kind": "crash", "n": n, "pad": [n] * (n % 700 + 50)}
+
+try:
+    n = read_json_document(path)["n"]
+except Exception:
+    n = 0
+print("ready", flush=True)
+while True:
+    n += 1
+    save_json(path, doc(n))
+"""
+
+
+def crash_doc(n: int) -> dict[str, Any]:
+    return {"schema_version": 1, "kind": "crash", "n": n, "pad": [n] * (n % 700 + 50)}
+
+
+def test_sigkill_at_random_moments_never_damages_the_save(tmp_path: Path) -> None:
+    path = tmp_path / "crash.json"
+    rng = random.Random(20240607)
+    last = 0
+    kills = 0
+    deadline = time.monotonic() + 15.0
+    while kills < 40 and time.monotonic() < deadline:
+        child = spawn(WRITER, str(path))
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.0, 0.03))
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        child.stderr.close()  # type: ignore[union-attr]
+        kills += 1
+        if last == 0 and not path.exists():
+            continue  # killed before the very first save finished
+        assert path.exists()
+        raw = path.read_bytes()
+        assert raw, "the save is empty"
+        current = json.loads(raw)
+        n = current["n"]
+        # exactly one whole version (the old or a new one), never a mixture, never older
+        assert current == crash_doc(n)
+        assert n >= last
+        if backup_path(path).exists():
+            bak = json.loads(backup_path(path).read_bytes())
+            assert bak == crash_doc(bak["n"]) and bak["n"] in (n - 1, n)
+        last = n
+    assert kills >= 30
+    assert last > 0
+
+
+# -- locking and concurrent writers -------------------------------------------------------------
+INCREMENTER = """
+import sys
+from solo_ops.persistence import update_json
+
+path, key, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def bump(doc):
+    doc[key] = doc.get(key, 0) + 1
+    doc["total"] = doc.get("total", 0) + 1
+
+for _ in range(count):
+    update_json(path, bump, kind="test-doc", current_version=1, migrations={},
+                create=lambda: {"schema_version": 1, "kind": "test-doc"}, timeout=30)
+print("done", flush=True)
+"""
+
+
+def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "shared.json"
+    count = 60
+    writers = [spawn(INCREMENTER, str(path), key, str(count)) for key in ("ana", "ben")]
+    for w in writers:
+        out, err = w.communicate(timeout=60)
+        assert w.returncode == 0, err
+        assert out.strip() == "done"
+    final = load(path)
+    assert final["ana"] == count and final["ben"] == count
+    assert final["total"] == 2 * count
+
+
+HOLDER = """
+import sys, time
+from solo_ops.persistence import campaign_lock
+
+with campaign_lock(sys.argv[1]):
+    print("locked", flush=True)
+    time.sleep(float(sys.argv[2]))
+print("released", flush=True)
+"""
+
+
+def test_second_terminal_waits_then_gets_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    holder = spawn(HOLDER, str(path), "30")
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        with pytest.raises(SaveError) as info, campaign_lock(path, timeout=0.3):
+            pass
+        assert time.monotonic() - started >= 0.3
+        assert str(path) in str(info.value) and "in use" in str(info.value)
+        assert str(lock_path(path)) in str(info.value)
+    finally:
+        holder.kill()
+        holder.communicate()
+    with campaign_lock(path, timeout=2):  # the OS released the killed holder's lock
+        pass
+
+
+def test_second_terminal_gets_the_lock_when_the_first_finishes(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    holder = spawn(HOLDER, str(path), "0.3")
+    assert holder.stdout is not None
+    assert holder.stdout.readline().strip() == "locked"
+    with campaign_lock(path, timeout=10):
+        assert holder.stdout.readline().strip() == "released"
+    holder.communicate()
+
+
+def test_lock_is_reentrant_in_one_thread(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    with campaign_lock(path, timeout=0.1), campaign_lock(path, timeout=0.1):
+        update_json(path, lambda d: None, kind=KIND, current_version=1, migrations={},
+                    create=lambda: doc(n=0), timeout=0.1)
+    assert load(path)["n"] == 0
+
+
+def test_update_json_applies_to_the_latest_and_writes_nothing_on_error(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    with pytest.raises(InputError, match="file not found"):
+        update_json(path, lambda d: None, kind=KIND, current_version=1, migrations={})
+    update_json(path, lambda d: {**d, "n": 1}, kind=KIND, current_version=1, migrations={},
+                create=lambda: doc())
+    save_json(path, doc(n=5))  # someone else wrote meanwhile
+
+    def boom(d: dict[str, Any]) -> None:
+        d["n"] = 99
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        update_json(path, boom, kind=KIND, current_version=1, migrations={})
+    assert load(path)["n"] == 5
+    result = update_json(path, lambda d: d.update(n=d["n"] + 1), kind=KIND, current_version=1,
+                         migrations={})
+    assert result["n"] == 6 and load(path)["n"] == 6
+
+
+# -- versions and damage ------------------------------------------------------------------------
+def test_migration_from_an_older_schema_version(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"schema_version": 1, "kind": KIND, "squad": "Vesper"}))
+
+    def one_to_two(d: dict[str, Any]) -> dict[str, Any]:
+        d["squads"] = [d.pop("squad")]
+        return d
+
+    def two_to_three(d: dict[str, Any]) -> None:
+        d["missions_played"] = 0
+
+    migrated = load(path, current_version=3, migrations={1: one_to_two, 2: two_to_three})
+    assert migrated == {"schema_version": 3, "kind": KIND, "squads": ["Vesper"],
+                        "missions_played": 0}
+    assert json.loads(path.read_text())["schema_version"] == 1  # the file is not rewritten
+    with pytest.raises(InputError, match="no migration to 2"):
+        load(path, current_version=3, migrations={2: two_to_three})
+
+
+def test_a_newer_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    save_json(path, {"schema_version": 4, "kind": KIND})
+    with pytest.raises(InputError) as info:
+        load(path, current_version=2)
+    line = info.value.line()
+    assert line.startswith(f"{path}: schema_version: schema_version 4 was written by a newer")
+    assert "update solo-ops" in line
+
+
+def test_wrong_kind_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    save_json(path, {"schema_version": 1, "kind": "solo-ops-game"})
+    with pytest.raises(InputError, match="is a 'solo-ops-game' file, not a 'test-doc' file"):
+        load(path)
+
+
+def test_damaged_file_names_the_backup(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    save_json(path, doc(n=1))
+    save_json(path, doc(n=2))
+    path.write_text(path.read_text()[:20])  # a torn write by some other program
+    with pytest.raises(InputError) as info:
+        load(path)
+    line = info.value.line()
+    assert "\n" not in line
+    assert line.startswith(f"{path} is damaged (not valid JSON")
+    assert f"a backup is at {path}.bak — restore it with: cp {path}.bak {path}" in line
+    # restoring as told gives the previous version
+    path.write_bytes(backup_path(path).read_bytes())
+    assert load(path)["n"] == 1
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    ("", "the file is empty"),
+    ("[1, 2]", "not a JSON object"),
+    ('{"kind": "test-doc"}', "no schema_version"),
+    ('{"schema_version": 1}', "no kind"),
+])
+def test_damage_reasons(tmp_path: Path, content: str, reason: str) -> None:
+    path = tmp_path / "c.json"
+    path.write_text(content)
+    with pytest.raises(InputError) as info:
+        load(path)
+    assert info.value.line() == f"{path} is damaged ({reason}); no backup exists"
+
+
+def test_damaged_backup_is_reported_too(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_text("{")
+    backup_path(path).write_text("{")
+    with pytest.raises(InputError, match=r"the backup .* is damaged too"):
+        load(path)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="file not found"):
+        read_json_document(tmp_path / "nope.json")
+
+
+# -- event log ----------------------------------------------------------------------------------
+def test_event_log_appends_and_reads(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "game.log.jsonl")
+    for n in range(5):
+        log.append({"n": n, "text": "é"})
+    assert [r["n"] for r in log.read()] == [0, 1, 2, 3, 4]
+    assert log.path.read_text().count("\n") == 5
+
+
+def test_event_log_tolerates_a_torn_last_line(tmp_path: Path) -> None:
+    log = EventLog(tmp_path / "game.log.jsonl")
+    log.append({"n": 0})
+    log.append({"n": 1})
+    with open(log.path, "ab") as f:
+        f.write(b'{"n": 2, "te')  # the process died mid-append
+    assert [r["n"] for r in log.read()] == [0, 1]
+    log.append({"n": 3})  # the torn record is cut off, not glued to
+    assert [r["n"] for r in log.read()] == [0, 1, 3]
+    assert log.path.read_bytes().endswith(b'{"n":3}\n')
+
+
+def test_event_log_reports_damage_elsewhere(tmp_path: Path) -> None:
+    path = tmp_path / "game.log.jsonl"
+    path.write_text('{"n": 0}\n{"n": 1, oops\n{"n": 2}\n')
+    with pytest.raises(InputError) as info:
+        EventLog(path).read()
+    assert info.value.line().startswith(f"{path}: line 2: is damaged (not JSON")
+    path.write_text('{"n": 0}\n[1]\n')
+    with pytest.raises(InputError, match="line 2: is damaged"):
+        EventLog(path).read()
+    with pytest.raises(InputError, match="file not found"):
+        EventLog(tmp_path / "none.jsonl").read()
