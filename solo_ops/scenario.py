@@ -214,4 +214,37 @@ def load_scenario(path: str | Path) -> Scenario:
     data = dict(data)
     _inline(data, "board", path.parent, str(path))
     _inline(data, "roster", path.parent, str(path))
+    _inline_squads(data, path.parent, str(path))
     return parse_scenario(data, str(path))
+
+
+def _inline_squads(doc: dict[str, Any], base: Path, source: str) -> None:
+    """Replace each ``squads`` entry written as ``{file: PATH}`` (or a bare path) by the squad
+    file's contents, so squads written for campaigns can be played in one-off scenarios."""
+    items = doc.get("squads")
+    if not isinstance(items, list):
+        return
+    out = []
+    for i, item in enumerate(items):
+        ref = item if isinstance(item, str) else (
+            item.get("file") if isinstance(item, dict) and set(item) <= {"file", "player"}
+            else None)
+        if ref is None:
+            out.append(item)
+            continue
+        where = f"squads[{i}]"
+        if not isinstance(ref, str):
+            raise InputError("file: expected a path to a squad file", source=source, field=where)
+        squad_path = (base / ref) if not Path(ref).is_absolute() else Path(ref)
+        if not squad_path.exists():
+            raise InputError(f"names {ref!r}, which does not exist (looked in {squad_path})",
+                             source=source, field=f"{where}.file")
+        squad = read_document(squad_path)
+        if not isinstance(squad, dict):
+            raise InputError("expected a squad mapping (player, name, models)",
+                             source=str(squad_path))
+        squad = dict(squad)
+        if isinstance(item, dict) and "player" in item:
+            squad["player"] = item["player"]
+        out.append(squad)
+    doc["squads"] = out

@@ -17,6 +17,15 @@ from solo_ops.cli.common import SoloOpsGroup
 # Sub-command modules; each defines ``commands``, a list of click commands or groups.
 COMMAND_MODULES = (
     "solo_ops.cli.orders",
+    "solo_ops.cli.geom",
+    "solo_ops.cli.board",
+    "solo_ops.cli.fog",
+    "solo_ops.cli.ai",
+    "solo_ops.cli.combat",
+    "solo_ops.cli.new",
+    "solo_ops.cli.play",
+    "solo_ops.cli.maps",
+    "solo_ops.cli.campaign",
 )
 
 

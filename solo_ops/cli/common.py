@@ -27,6 +27,15 @@ class SoloOpsGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("solo-ops: interrupted", err=True)
             ctx.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as exc:  # a bug in solo-ops, not the player's input
+            if os.environ.get("SOLO_OPS_DEBUG"):
+                raise
+            click.echo(f"solo-ops: internal error: {type(exc).__name__}: {exc} (set "
+                       "SOLO_OPS_DEBUG=1 to see the traceback; nothing saved was changed)",
+                       err=True)
+            ctx.exit(70)
 
 
 def console() -> Console:

@@ -1,0 +1,144 @@
+"""``solo-ops geom los | distance | cover``: ask the geometry engine about two points on a board.
+
+Players use these to check the digital board against their table ("can my sniper see that
+cultist?", "how far is it around the bulkhead?"). Points are model centres; both models are
+bases of ``--base-mm`` (32 mm by default, 0 for points). A point off the board or inside a wall,
+closed door or pitfall is refused with one line naming the option and the feature.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import shapely
+
+from solo_ops.cli.board import load_board
+from solo_ops.cli.common import emit_json, json_option
+from solo_ops.errors import InputError
+from solo_ops.fields import parse_point_text
+from solo_ops.geometry.board import Board
+from solo_ops.geometry.shapes import feature_area
+from solo_ops.geometry.terrain import Terrain
+from solo_ops.model import MM_PER_INCH
+
+
+def _radius(base_mm: float) -> float:
+    if base_mm < 0:
+        raise InputError(f"must be 0 or more, got {base_mm:g}", source="--base-mm")
+    return base_mm / 2.0 / MM_PER_INCH
+
+
+def check_point(board: Board, text: str, option: str) -> tuple[float, float]:
+    """Parse ``X,Y`` and refuse a point off the board or inside terrain no model can stand in."""
+    x, y = parse_point_text(text, option)
+    if not board.on_board(x, y):
+        raise InputError(f"point {x:g},{y:g} is off the {board.width:g} x {board.depth:g} "
+                         "board", source=option)
+    for feature in board.features:
+        if not feature.blocks_movement:
+            continue
+        area = feature_area(feature)
+        if shapely.contains_xy(area.buffer(-1e-9), x, y):
+            kind = "pitfall" if "pitfall" in feature.effective_traits else (
+                "closed " + ("hatch" if feature.has("hatch") else "door")
+                if feature.closed_portal else "wall")
+            raise InputError(f"point {x:g},{y:g} is inside {kind} {feature.id!r}",
+                             source=option)
+    return (x, y)
+
+
+def _load(board_path: Path) -> tuple[Board, Terrain]:
+    board = load_board(board_path)
+    return board, Terrain(board)
+
+
+def _r(p: Any) -> list[float]:
+    return [round(float(p[0]), 4), round(float(p[1]), 4)]
+
+
+@click.group("geom")
+def geom_group() -> None:
+    """Sight, distance around walls and cover between two points of a board."""
+
+
+_board_arg = click.argument("board", type=click.Path(path_type=Path))
+_base_opt = click.option("--base-mm", type=float, default=32.0, show_default=True,
+                         help="Base diameter of both models in mm (0 treats them as points).")
+
+
+@geom_group.command("los")
+@_board_arg
+@click.option("--from", "from_", required=True, help="Observer's centre X,Y (inches).")
+@click.option("--to", "to", required=True, help="Target's centre X,Y (inches).")
+@_base_opt
+@json_option
+def geom_los(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
+    """Can a model at --from see a model at --to?"""
+    b, terrain = _load(board)
+    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
+    r = _radius(base_mm)
+    visible = bool(terrain.sight.visible(a, t, r, r))
+    if as_json:
+        emit_json({"visible": visible, "from": list(a), "to": list(t), "base_mm": base_mm})
+        return
+    click.echo(f"{'Visible' if visible else 'Not visible'}: from {a[0]:g},{a[1]:g} to "
+               f"{t[0]:g},{t[1]:g} ({base_mm:g} mm bases) on {b.name}.")
+
+
+@geom_group.command("distance")
+@_board_arg
+@click.option("--from", "from_", required=True, help="First model's centre X,Y (inches).")
+@click.option("--to", "to", required=True, help="Second model's centre X,Y (inches).")
+@_base_opt
+@json_option
+def geom_distance(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
+    """Distance between the two bases' edges, around walls and closed doors."""
+    b, terrain = _load(board)
+    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
+    r = _radius(base_mm)
+    route = terrain.routes.distance(a, t, r, r)
+    dist = None if route.distance is None else round(float(route.distance), 6)
+    points = [_r(p) for p in route.points] if route.distance is not None else []
+    if as_json:
+        emit_json({"distance": dist, "route": points, "from": list(a), "to": list(t),
+                   "base_mm": base_mm})
+        return
+    if dist is None:
+        click.echo(f"No route: walls and closed doors close {t[0]:g},{t[1]:g} off from "
+                   f"{a[0]:g},{a[1]:g} on {b.name}.")
+        return
+    bends = len(points) - 2
+    via = "" if bends <= 0 else " via " + " → ".join(f"{p[0]:g},{p[1]:g}" for p in points[1:-1])
+    click.echo(f'{dist:.2f}" between the bases\' edges ({base_mm:g} mm bases){via}.')
+
+
+@geom_group.command("cover")
+@_board_arg
+@click.option("--attacker", required=True, help="Attacker's centre X,Y (inches).")
+@click.option("--target", required=True, help="Target's centre X,Y (inches).")
+@_base_opt
+@json_option
+def geom_cover(board: Path, attacker: str, target: str, base_mm: float, as_json: bool) -> None:
+    """Is the target visible, in cover, obscured (Kill Team 2024 definitions)?"""
+    b, terrain = _load(board)
+    a = check_point(b, attacker, "--attacker")
+    t = check_point(b, target, "--target")
+    r = _radius(base_mm)
+    res = terrain.sight.cover(a, t, r, r)
+    data = {"visible": bool(res.visible), "in_cover": bool(res.in_cover),
+            "obscured": bool(res.obscured)}
+    if as_json:
+        emit_json({**data, "attacker": list(a), "target": list(t), "base_mm": base_mm})
+        return
+    if not data["visible"]:
+        click.echo("Not visible: no line from the attacker's base reaches the target's base.")
+        return
+    words = [w for w, on in (("in cover", data["in_cover"]), ("obscured", data["obscured"]))
+             if on]
+    click.echo("Visible, " + (" and ".join(words) if words else "neither in cover nor "
+                              "obscured: a clear shot") + ".")
+
+
+commands = [geom_group]
