@@ -1,0 +1,369 @@
+"""The bridge between the game and the combat rules (:mod:`solo_ops.rules`).
+
+The game speaks in operatives, weapons and cover results; the combat modules in profiles and
+numbers. This module translates: expected damage for the AI's target choice, rolled attacks
+for the engine (every die logged through the game's dice), the text that tells a player what
+to roll when they roll the enemy's attacks themselves, and the 2018 injury roll and Nerve
+test.
+
+What it reads from the game's objects (all through ``getattr`` so partial objects work):
+operatives ``.name``, ``.id``, ``.profile``, ``.wounds``, ``.at``, ``.radius``, ``.injured``,
+``.flesh_wounds``, ``.shaken``, ``.down``, ``.side``; cover results ``.in_cover``,
+``.obscured`` and, when geometry provides it, ``.vantage_accurate`` (Accurate 1 or 2 from
+Vantage). A profile or weapon that lacks what its edition needs makes the expected damage 0
+and the rolled attack a line asking the player to roll it at the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops.dice import Dice
+from solo_ops.model import DiceExpr, Weapon, WeaponType
+from solo_ops.rules import kt2018, kt2024, odds
+
+
+@dataclass
+class AttackResult:
+    """A rolled shot: damage to the target, what else happened, and readable lines.
+
+    ``outcome`` (2018): the Injury roll's result when the attack brought the target to 0
+    wounds. ``splash``: (operative id, damage) for Blast / Torrent extra targets and the
+    distance form of Devastating. ``self_damage``: Hot. ``stunned``: ids that lose 1 APL
+    (Stun) until the end of their next activation.
+    """
+
+    damage: int = 0
+    lines: list[str] = field(default_factory=list)
+    outcome: str | None = None  # 2018: "flesh_wound" | "out_of_action" | None
+    splash: list[tuple[str, int]] = field(default_factory=list)
+    self_damage: int = 0
+    stunned: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FightResult:
+    """A rolled fight: damage dealt to the target and taken by the attacker, and lines."""
+
+    damage: int = 0
+    damage_taken: int = 0
+    lines: list[str] = field(default_factory=list)
+    outcome: str | None = None
+    outcome_taken: str | None = None
+    stunned: list[str] = field(default_factory=list)
+
+
+# -- translation -----------------------------------------------------------------------------
+
+
+def _profile(op: Any) -> Any:
+    return getattr(op, "profile", op)
+
+
+def _name(op: Any) -> str:
+    return str(getattr(op, "name", None) or getattr(_profile(op), "name", "model"))
+
+
+def _gap(a: Any, b: Any) -> float | None:
+    """Distance between two operatives' bases (straight line), None if either is off-table."""
+    pa, pb = getattr(a, "at", None), getattr(b, "at", None)
+    if pa is None or pb is None:
+        return None
+    return max(0.0, math.hypot(pa[0] - pb[0], pa[1] - pb[1]) - float(getattr(a, "radius", 0.0))
+               - float(getattr(b, "radius", 0.0)))
+
+
+def spec_2024(weapon: Weapon, shooter: Any, cover: Any = None, hit_bonus: int = 0
+              ) -> kt2024.AttackSpec | None:
+    """The attack spec of ``shooter`` using ``weapon`` (None without 2024 characteristics)."""
+    if weapon is None or weapon.attacks is None or weapon.hit is None or weapon.damage is None:
+        return None
+    return kt2024.AttackSpec.from_weapon(
+        weapon, injured=bool(getattr(shooter, "injured", False)), hit_bonus=hit_bonus,
+        accurate_bonus=int(getattr(cover, "vantage_accurate", 0) or 0))
+
+
+def defence_2024(target: Any, cover: Any = None) -> kt2024.DefenceSpec:
+    """The defence of ``target`` as ``cover`` leaves it."""
+    profile = _profile(target)
+    wounds = getattr(target, "wounds", None)
+    return kt2024.DefenceSpec(
+        dice=int(getattr(profile, "defence_dice", 3)), save=min(6, max(2, int(profile.save))),
+        wounds=wounds if isinstance(wounds, int) and wounds > 0 else None,
+        cover=bool(getattr(cover, "in_cover", False)),
+        obscured=bool(getattr(cover, "obscured", False)))
+
+
+def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
+                broken: bool = False, overwatch: bool = False,
+                long_range: bool | None = None) -> kt2018.Attack2018 | None:
+    """The 2018 attack of ``shooter`` with ``weapon`` (None if a characteristic is missing).
+
+    Long range is worked out from the bases' distance when not given (it only matters when
+    Close Quarters is off)."""
+    profile = _profile(shooter)
+    melee = weapon.is_melee
+    skill = profile.ws if melee else profile.bs
+    strength = weapon.strength if weapon.strength is not None else profile.strength
+    if skill is None or strength is None:
+        return None
+    if melee:
+        shots = DiceExpr(0, 0, int(profile.attacks or 1))
+    else:
+        shots = weapon.shots or DiceExpr(0, 0, 1)
+    if long_range is None:
+        gap = _gap(shooter, target)
+        long_range = bool(not melee and weapon.range and gap is not None
+                          and gap > weapon.range / 2)
+    return kt2018.Attack2018(
+        shots=shots, skill=min(7, max(2, int(skill))), strength=int(strength), ap=weapon.ap,
+        damage=weapon.damage_2018 or kt2018.ONE, melee=melee,
+        grenade=weapon.type is WeaponType.GRENADE, long_range=long_range,
+        obscured=bool(getattr(cover, "obscured", False)) and not melee,
+        flesh_wounds=int(getattr(shooter, "flesh_wounds", 0)), broken=broken,
+        overwatch=overwatch)
+
+
+def target_2018(target: Any) -> kt2018.Target2018:
+    profile = _profile(target)
+    wounds = getattr(target, "wounds", None)
+    return kt2018.Target2018(
+        toughness=int(profile.toughness), save=min(7, max(2, int(profile.save))),
+        invulnerable=profile.invulnerable,
+        wounds=wounds if isinstance(wounds, int) and wounds > 0 else int(profile.wounds),
+        flesh_wounds=int(getattr(target, "flesh_wounds", 0)))
+
+
+def expected_for(edition: str) -> Any:
+    """A callable ``(weapon, shooter, target, cover) -> expected damage`` (None if the edition
+    is unknown). The expectation is exact (:mod:`solo_ops.rules.odds`), capped at the target's
+    wounds left; 0.0 when a characteristic is missing."""
+    if edition == "kt2024":
+        return _expected_2024
+    if edition == "kt2018":
+        return _expected_2018
+    return None
+
+
+def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
+    spec = spec_2024(weapon, shooter, cover)
+    if spec is None:
+        return 0.0
+    return float(odds.shoot_2024(spec, defence_2024(target, cover)).mean)
+
+
+def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
+    attack = attack_2018(weapon, shooter, target, cover)
+    if attack is None:
+        return 0.0
+    return float(odds.attack_2018(attack, target_2018(target)).mean)
+
+
+def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: Any,
+                  terrain: Any) -> str:
+    """What the player rolls for an enemy shot when they roll the enemy's attacks."""
+    state = []
+    if getattr(cover, "in_cover", False):
+        state.append("in cover")
+    if getattr(cover, "obscured", False):
+        state.append("obscured")
+    cond = f" ({', '.join(state)})" if state else ""
+    if edition == "kt2024" and weapon.attacks:
+        rules = ", ".join(r.text() for r in weapon.rules)
+        return (f"{shooter.name} shoots {target.name}{cond} with {weapon.name}: "
+                f"{weapon.attacks} attack dice hitting on {weapon.hit}+, damage "
+                f"{weapon.damage[0]}/{weapon.damage[1]}{'; ' + rules if rules else ''}.")
+    return f"{shooter.name} shoots {target.name}{cond} with {weapon.name}."
+
+
+def describe_fight(edition: str, attacker: Any, target: Any) -> str:
+    """What the player rolls for an enemy's fight when they roll the enemy's attacks."""
+    weapon = attacker.profile.melee_weapons[0] if attacker.profile.melee_weapons else None
+    if weapon is None:
+        return f"{attacker.name} fights {target.name} bare-handed."
+    return f"{attacker.name} fights {target.name} with {weapon.name}."
+
+
+def _missing(edition: str, who: Any, weapon: Any) -> str:
+    what = getattr(weapon, "name", "its weapon")
+    return (f"{_name(who)}'s {what} lacks its {edition} characteristics: roll this attack at "
+            "the table and enter the damage.")
+
+
+def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any, cover: Any,
+              terrain: Any, *, secondary: Sequence[tuple[Any, Any]] = (),
+              nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
+              long_range: bool | None = None) -> AttackResult:
+    """Roll a shot through the game's dice.
+
+    Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
+    cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
+    shot in turn after the primary; ``nearby`` lists the operatives visible to the primary
+    target, for the distance form of Devastating; Hot is rolled once at the end.
+    Kill Team 2018: ``broken`` (the shooter's kill team), ``overwatch`` (hits only on 6s) and
+    ``long_range`` (worked out from the bases if not given) modify the hit roll.
+    """
+    result = AttackResult()
+    if edition == "kt2018":
+        attack = attack_2018(weapon, shooter, target, cover, broken=broken,
+                             overwatch=overwatch, long_range=long_range)
+        if attack is None:
+            result.lines.append(_missing(edition, shooter, weapon))
+            return result
+        rolled = kt2018.roll_attack(dice, attack, target_2018(target),
+                                    f"{_name(shooter)} shoots {_name(target)} ({weapon.name})")
+        return AttackResult(rolled.damage, rolled.lines, rolled.outcome)
+    spec = spec_2024(weapon, shooter, cover)
+    if spec is None:
+        result.lines.append(_missing(edition, shooter, weapon))
+        return result
+    label = f"{_name(shooter)} shoots {_name(target)} ({weapon.name})"
+    shot = kt2024.roll_shot(dice, spec, defence_2024(target, cover), label)
+    result.damage = shot.damage
+    result.lines.extend(shot.lines)
+    if shot.stun:
+        result.stunned.append(str(getattr(target, "id", _name(target))))
+    splash = kt2024.devastating_splash(weapon)
+    if splash is not None and shot.crits:
+        distance, amount = splash
+        for other in nearby:
+            if other is target or getattr(other, "id", None) == getattr(target, "id", ""):
+                continue
+            gap = _gap(target, other)
+            if gap is not None and gap <= distance + 1e-9:
+                result.splash.append((str(other.id), amount * shot.crits))
+                result.lines.append(f"Devastating {distance:g}\": {_name(other)} takes "
+                                    f"{amount * shot.crits} damage.")
+    rule = kt2024.secondary_rule(weapon)
+    for other, other_cover in secondary if rule is not None else ():
+        use_cover = cover if rule.cover_from_primary else other_cover
+        label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
+        extra = kt2024.roll_shot(dice, spec, defence_2024(other, use_cover), label)
+        result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
+        result.lines.extend(extra.lines)
+        result.splash.append((str(other.id), extra.damage))
+        if extra.stun:
+            result.stunned.append(str(other.id))
+    if weapon.has("hot"):
+        result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
+        result.lines.append(text)
+    return result
+
+
+def _melee_weapons(profile: Any, edition: str) -> list[Weapon]:
+    weapons = list(getattr(profile, "melee_weapons", ()))
+    if edition == "kt2024":
+        return [w for w in weapons if w.attacks is not None and w.hit is not None
+                and w.damage is not None]
+    return weapons
+
+
+def _pick_2024(attacker: Any, target: Any, helpers: int
+               ) -> tuple[Weapon | None, Weapon | None]:
+    """Each side's melee weapon: the attacker takes the one with the best mean of damage dealt
+    minus taken against the defender's first weapon; the defender then answers with the one
+    best for it. A side without a melee weapon rolls no dice."""
+    mine = _melee_weapons(_profile(attacker), "kt2024")
+    theirs = _melee_weapons(_profile(target), "kt2024")
+    if not mine:
+        return None, (theirs[0] if theirs else None)
+
+    def score(a: Weapon | None, d: Weapon | None) -> float:
+        fo = _fight_odds(a, d, attacker, target, helpers)
+        return float(fo.dealt.mean - fo.taken.mean)
+
+    first = theirs[0] if theirs else None
+    best_a = max(mine, key=lambda w: score(w, first))
+    best_d = min(theirs, key=lambda w: score(best_a, w)) if theirs else None
+    return best_a, best_d
+
+
+def _fight_spec(weapon: Weapon | None, op: Any, helpers: int) -> kt2024.AttackSpec:
+    if weapon is None:
+        return kt2024.AttackSpec(0, 6, 0, 0)
+    spec = spec_2024(weapon, op, hit_bonus=helpers)
+    assert spec is not None
+    return spec
+
+
+def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
+                helpers: int) -> odds.FightOdds:
+    return odds.fight_2024(_fight_spec(a, attacker, helpers), _fight_spec(d, target, 0),
+                           getattr(attacker, "wounds", None), getattr(target, "wounds", None))
+
+
+def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int
+               ) -> FightResult:
+    """Roll a fight through the game's dice.
+
+    Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
+    stat improved by 1 per ``helpers``), then strike and block in turn under the policy of
+    :func:`solo_ops.rules.kt2024.resolve_fight`. Kill Team 2018: the attacker makes its melee
+    attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
+    """
+    result = FightResult()
+    if edition == "kt2018":
+        weapons = _melee_weapons(_profile(attacker), edition)
+        weapon = weapons[0] if weapons else Weapon("unarmed", WeaponType.MELEE)
+        attack = attack_2018(weapon, attacker, target)
+        if attack is None:
+            result.lines.append(_missing(edition, attacker, weapon))
+            return result
+        rolled = kt2018.roll_attack(dice, attack, target_2018(target),
+                                    f"{_name(attacker)} fights {_name(target)} ({weapon.name})")
+        return FightResult(rolled.damage, 0, rolled.lines, rolled.outcome)
+    a_weapon, d_weapon = _pick_2024(attacker, target, helpers)
+    if a_weapon is None:
+        result.lines.append(_missing(edition, attacker, "melee weapon"))
+        return result
+    a_spec, d_spec = _fight_spec(a_weapon, attacker, helpers), _fight_spec(d_weapon, target, 0)
+    names = (_name(attacker), _name(target))
+    if helpers:
+        result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
+                            f"{a_spec.hit_needed}+.")
+    rolled = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
+                               getattr(target, "wounds", None), names)
+    result.damage, result.damage_taken = rolled.dealt, rolled.taken
+    result.lines.extend(rolled.lines)
+    if rolled.stun_defender:
+        result.stunned.append(str(getattr(target, "id", names[1])))
+    if rolled.stun_attacker:
+        result.stunned.append(str(getattr(attacker, "id", names[0])))
+    for weapon, who in ((a_weapon, 0), (d_weapon, 1)):
+        if weapon is not None and weapon.has("hot"):
+            amount, text = kt2024.roll_hot(dice, weapon.hit or 6, f"{names[who]} fights")
+            result.lines.append(f"{names[who]}: {text}")
+            if who == 0:
+                result.damage_taken += amount
+            else:
+                result.damage += amount
+    return result
+
+
+def injury_2018(dice: Dice, op: Any, extra: Sequence[tuple[str, int]] = ()) -> str:
+    """Roll the Injury roll for ``op`` (+1 per flesh wound it has, plus ``extra``):
+    ``"flesh_wound"`` or ``"out_of_action"``."""
+    outcome, _ = kt2018.roll_injury(dice, int(getattr(op, "flesh_wounds", 0)), extra,
+                                    f"injury roll: {_name(op)}")
+    return outcome
+
+
+def nerve_test_2018(dice: Dice, state: Any, op: Any) -> tuple[bool, int]:
+    """Roll a Nerve test for ``op``: D6, +1 per other friendly model shaken or out of action,
+    -1 per other unshaken friendly model within 2"; failed if over Leadership, always passed
+    on an unmodified 1. Returns (passed, modified result)."""
+    friends = [o for o in state.side(op.side) if o is not op]
+    gone = sum(1 for o in friends if o.down or o.shaken)
+    near = 0
+    for o in friends:
+        if o.down or o.shaken or getattr(o, "at", None) is None:
+            continue
+        gap = _gap(op, o)
+        if gap is not None and gap <= 2.0 + 1e-9:
+            near += 1
+    entry = dice.d6(f"Nerve test: {_name(op)}", kt2018.nerve_modifiers(gone, near))
+    leadership = int(_profile(op).leadership)
+    return kt2018.nerve_passed(entry.face, entry.value, leadership), entry.value

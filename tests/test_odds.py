@@ -1,0 +1,232 @@
+"""Exact odds against independent brute force, hand calculation and the rolled mode."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+from itertools import product
+
+import pytest
+
+from solo_ops import attacks
+from solo_ops.dice import SeededDice
+from solo_ops.model import DiceExpr, Profile, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.rules import kt2018, kt2024, odds
+from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
+
+# -- an independent, obviously-correct enumerator ------------------------------------------------
+
+
+@cache
+def _min_damage(crits: int, normals: int, cs: int, ns: int, nd: int, cd: int) -> int:
+    """Try every way to spend the saves (recursively) and keep the least damage."""
+    best = crits * cd + normals * nd
+    if cs and crits:
+        best = min(best, _min_damage(crits - 1, normals, cs - 1, ns, nd, cd))
+    if cs and normals:
+        best = min(best, _min_damage(crits, normals - 1, cs - 1, ns, nd, cd))
+    if ns >= 2 and crits:
+        best = min(best, _min_damage(crits - 1, normals, cs, ns - 2, nd, cd))
+    if ns and normals:
+        best = min(best, _min_damage(crits, normals - 1, cs, ns - 1, nd, cd))
+    return best
+
+
+def brute(attacks_n: int, hit: int, nd: int, cd: int, dice: int, save: int,
+          cover: bool = False, obscured: bool = False, wounds: int | None = None
+          ) -> dict[int, Fraction]:
+    rolled_def = dice - (1 if cover else 0)
+    out: dict[int, Fraction] = {}
+    each = Fraction(1, 6 ** (attacks_n + rolled_def))
+    for faces in product(range(1, 7), repeat=attacks_n + rolled_def):
+        att, dfn = faces[:attacks_n], faces[attacks_n:]
+        crits = sum(1 for f in att if f == 6)
+        normals = sum(1 for f in att if hit <= f < 6)
+        if obscured:
+            normals = max(0, normals + crits - 1)
+            crits = 0
+        cs = sum(1 for f in dfn if f == 6)
+        ns = sum(1 for f in dfn if save <= f < 6) + (1 if cover else 0)
+        if crits + normals == 0:
+            cs = ns = 0
+        dmg = _min_damage(crits, normals, cs, ns, nd, cd)
+        if wounds is not None:
+            dmg = min(dmg, wounds)
+        out[dmg] = out.get(dmg, Fraction(0)) + each
+    return out
+
+
+def close(a: dict[int, Fraction], b: dict[int, Fraction]) -> bool:
+    keys = set(a) | set(b)
+    return all(abs(float(a.get(k, 0)) - float(b.get(k, 0))) < 1e-12 for k in keys)
+
+
+def test_brute_force_four_attacks_3up_3_4_against_three_dice_3up() -> None:
+    exact = odds.shoot_2024(AttackSpec(4, 3, 3, 4), DefenceSpec(3, 3)).distribution
+    assert sum(exact.values()) == 1
+    assert close(exact, brute(4, 3, 3, 4, 3, 3))
+    assert exact == brute(4, 3, 3, 4, 3, 3)  # Fractions: exactly equal
+
+
+@pytest.mark.parametrize(("cover", "obscured", "wounds"), [
+    (True, False, None), (False, True, None), (True, True, 7), (False, False, 5)])
+def test_brute_force_cover_obscured_wounds(cover: bool, obscured: bool,
+                                           wounds: int | None) -> None:
+    exact = odds.shoot_2024(AttackSpec(3, 4, 2, 5),
+                            DefenceSpec(3, 4, wounds, cover, obscured)).distribution
+    assert exact == brute(3, 4, 2, 5, 3, 4, cover, obscured, wounds)
+
+
+def test_hand_calculation_one_die_no_defence() -> None:
+    # one attack die, 4+, damage 2/3, no defence dice: P(0)=1/2, P(2)=1/3, P(3)=1/6
+    dist = odds.shoot_2024(AttackSpec(1, 4, 2, 3), DefenceSpec(0, 4)).distribution
+    assert dist == {0: Fraction(1, 2), 2: Fraction(1, 3), 3: Fraction(1, 6)}
+
+
+def test_hand_calculation_balanced_and_relentless_on_one_die() -> None:
+    # one die, 4+: a failed die (1/2) is re-rolled: P(miss) = 1/4
+    for rule in ("balanced", "relentless", "ceaseless"):
+        s = AttackSpec(1, 4, 2, 3, (parse_weapon_rule(rule),))
+        dist = odds.shoot_2024(s, DefenceSpec(0, 4)).distribution
+        assert dist[0] == Fraction(1, 4), rule
+        assert dist[3] == Fraction(1, 6) + Fraction(1, 2) * Fraction(1, 6)
+
+
+def test_brute_force_balanced_two_dice() -> None:
+    # two attack dice 4+, Balanced: re-roll the first failed die; no defence
+    out: dict[int, Fraction] = {}
+    for a, b, r in product(range(1, 7), repeat=3):
+        faces = [a, b]
+        fails = [i for i, f in enumerate(faces) if f < 4]
+        if fails:
+            faces[fails[0]] = r
+        dmg = sum(3 if f == 6 else 2 if f >= 4 else 0 for f in faces)
+        out[dmg] = out.get(dmg, Fraction(0)) + Fraction(1, 216)
+    s = AttackSpec(2, 4, 2, 3, (parse_weapon_rule("balanced"),))
+    assert odds.shoot_2024(s, DefenceSpec(0, 4)).distribution == out
+
+
+def test_attack_dice_distributions_sum_to_one() -> None:
+    for rules in (("ceaseless", "balanced"), ("relentless", "lethal=5"), ("accurate=1",),
+                  ("punishing", "rending", "severe")):
+        s = AttackSpec(5, 3, 3, 4, tuple(parse_weapon_rule(r) for r in rules))
+        assert sum(odds.attack_dice_2024(s).values()) == 1
+        assert sum(odds.shoot_2024(s, DefenceSpec(3, 4, 9, True)).distribution.values()) == 1
+
+
+def test_fight_joint_sums_to_one_and_marginals_agree() -> None:
+    fo = odds.fight_2024(AttackSpec(4, 3, 4, 5, (parse_weapon_rule("shock"),)),
+                         AttackSpec(3, 4, 3, 4, (parse_weapon_rule("brutal"),)), 10, 8)
+    assert sum(fo.joint.values()) == 1
+    assert sum(fo.dealt.distribution.values()) == 1
+    assert max(fo.dealt.distribution) <= 8 and max(fo.taken.distribution) <= 10
+
+
+def test_hot_distribution() -> None:
+    assert odds.hot_2024(3) == {0: Fraction(4, 6), 2: Fraction(1, 6), 4: Fraction(1, 6)}
+
+
+# -- Kill Team 2018 ----------------------------------------------------------------------------
+
+
+def test_2018_hand_calculation() -> None:
+    # BS 3+ (2/3), S4 vs T4 (1/2), Sv 4+ with AP -1 -> 5+ (fail 2/3), damage 1, 2 shots
+    a = kt2018.Attack2018(shots=DiceExpr(0, 0, 2), skill=3, strength=4, ap=-1)
+    t = kt2018.Target2018(toughness=4, save=4, wounds=2)
+    p = Fraction(2, 3) * Fraction(1, 2) * Fraction(2, 3)
+    result = odds.attack_2018(a, t)
+    assert result.distribution == {0: (1 - p) ** 2, 1: 2 * p * (1 - p), 2: p * p}
+    assert result.extras["p_out_of_action"] == p * p * Fraction(1, 2)
+
+
+def test_2018_random_damage_and_concentrated_radius() -> None:
+    assert odds.dice_expr_2018(DiceExpr(1, 3, 0)) == {1: Fraction(1, 3), 2: Fraction(1, 3),
+                                                      3: Fraction(1, 3)}
+    # D3 with an extra die, the lowest discarded: P(1) = 1/9
+    assert odds.dice_expr_2018(DiceExpr(1, 3, 0), extra_die=True)[1] == Fraction(1, 9)
+    a = kt2018.Attack2018(shots=DiceExpr(1, 3, 0), skill=2, strength=8,
+                          damage=DiceExpr(1, 6, 0))
+    result = odds.attack_2018(a, kt2018.Target2018(toughness=3, save=7, wounds=4))
+    assert sum(result.distribution.values()) == 1 and max(result.distribution) == 4
+
+
+def test_2018_injury_odds() -> None:
+    assert odds.injury_2018(0) == {"flesh_wound": Fraction(1, 2),
+                                   "out_of_action": Fraction(1, 2)}
+    assert odds.injury_2018(1)["out_of_action"] == Fraction(2, 3)
+    assert odds.injury_2018(2)["out_of_action"] == 1
+
+
+# -- rolled mode agrees with the exact odds -----------------------------------------------------
+
+
+def _within(samples: list[int], mean: float) -> bool:
+    n = len(samples)
+    m = sum(samples) / n
+    var = sum((x - m) ** 2 for x in samples) / (n - 1)
+    return abs(m - mean) <= 5 * math.sqrt(var / n) + 1e-9
+
+
+def test_rolled_2024_matches_exact_mean() -> None:
+    s = AttackSpec(5, 3, 3, 4, tuple(parse_weapon_rule(r) for r in
+                                     ("ceaseless", "lethal=5", "piercing_crits=1", "rending")))
+    d = DefenceSpec(3, 4, 12, cover=True)
+    samples = []
+    for seed in range(3000):
+        dice = SeededDice(seed=seed)
+        samples.append(kt2024.roll_shot(dice, s, d).damage)
+        assert all(e.purpose for e in dice.log)
+    assert _within(samples, float(odds.shoot_2024(s, d).mean))
+
+
+def test_rolled_fight_matches_exact_means() -> None:
+    a = AttackSpec(4, 3, 4, 5, (parse_weapon_rule("shock"),))
+    d = AttackSpec(3, 4, 3, 4)
+    fo = odds.fight_2024(a, d, 12, 9)
+    dealt, taken = [], []
+    for seed in range(3000):
+        out = kt2024.roll_fight(SeededDice(seed=seed), a, d, 12, 9)
+        dealt.append(out.dealt)
+        taken.append(out.taken)
+    assert _within(dealt, float(fo.dealt.mean)) and _within(taken, float(fo.taken.mean))
+
+
+def test_rolled_2018_matches_exact_mean() -> None:
+    a = kt2018.Attack2018(shots=DiceExpr(1, 3, 0), skill=3, strength=5, ap=-1,
+                          damage=DiceExpr(1, 3, 0))
+    t = kt2018.Target2018(toughness=4, save=3, invulnerable=5, wounds=3)
+    samples = []
+    for seed in range(3000):
+        dice = SeededDice(seed=seed)
+        samples.append(kt2018.roll_attack(dice, a, t).damage)
+        assert all(e.purpose for e in dice.log)
+    assert _within(samples, float(odds.attack_2018(a, t).mean))
+
+
+# -- the bridge's expected damage ---------------------------------------------------------------
+
+
+class _Op:
+    def __init__(self, profile: Profile, wounds: int, injured: bool = False) -> None:
+        self.profile, self.wounds, self.injured = profile, wounds, injured
+        self.name, self.id, self.at, self.radius, self.flesh_wounds = "op", "op", None, 0.5, 0
+
+
+class _Cover:
+    in_cover = True
+    obscured = False
+
+
+def test_expected_for_uses_the_exact_odds() -> None:
+    gun = Weapon("gun", WeaponType.RAPID, range=24, attacks=4, hit=3, damage=(3, 4),
+                 strength=4, ap=-1, damage_2018=DiceExpr(0, 0, 1), shots=DiceExpr(0, 0, 2))
+    prof = Profile("m", 6, 7, 4, 10, 3, 32, weapons=(gun,), bs=3, strength=4)
+    target = _Op(prof, 8)
+    exp = attacks.expected_for("kt2024")(gun, _Op(prof, 10), target, _Cover())
+    assert exp == pytest.approx(float(odds.shoot_2024(
+        AttackSpec(4, 3, 3, 4), DefenceSpec(3, 3, 8, cover=True)).mean), abs=1e-12)
+    assert attacks.expected_for("kt2018")(gun, _Op(prof, 1), target, None) > 0
+    assert attacks.expected_for("nonsense") is None
+    bare = Weapon("club", WeaponType.RAPID, range=6)
+    assert attacks.expected_for("kt2024")(bare, _Op(prof, 10), target, None) == 0.0
