@@ -1,0 +1,1171 @@
+"""Distances around walls and walking paths: :class:`Routes`.
+
+Two questions, one technique. *Measuring* (ranges, control range, "closest enemy") takes the
+shortest route between two points around the walls and closed doors and hatches
+(``shapes.measuring_blockers``); *walking* (moves, charges, hidden counters) takes the cheapest
+path for a base of radius ``r`` around everything it cannot cross, grown by ``r``, plus the bases
+of other models, staying ``r`` inside the board edge.
+
+Both use a *reduced visibility graph*: a shortest path around polygons bends only at convex
+obstacle corners, and only where it wraps around them (the path is tangent to the obstacle
+there). The corners are collected once, nudged outward by :data:`NUDGE` so that tests are never
+ambiguous, and joined by the tangent, unobstructed segments (vectorised segment-vs-edge tests in
+numpy). For measuring, the all-pairs shortest distances among the corners are computed once per
+board (a numpy Floyd-Warshall with a successor matrix), so a query only has to find which corners
+each end sees and take ``min(|a-vi| + D[i, j] + |vj-b|)``. For walking, the corner graph is cached
+per base radius; other models' bases are added per call and a Dijkstra search runs from the
+start (``reachable`` restricts everything to the move circle).
+
+Movement costs (a reading of the 2024 rules, see ``docs/``): a walk's *cost* is its length plus
+1" each time the centre of the base enters an ``accessible`` feature (crossing an open hatchway,
+climbing through a window) and 2" each time it enters an ``obstructing`` one (razor wire); a
+feature with both traits costs 3". Entering means crossing the footprint's edge from outside
+(thin ``line:`` features are strips ``shapes.WALL_THICKNESS`` wide); a walk that starts inside a
+feature does not pay for leaving it. Paths minimise cost, so a walk may go round a feature when
+that is cheaper. ``vantage`` features without ``accessible`` cost nothing extra. With no such
+terrain, cost equals length and the results are those of ``tests/geometry_oracle.py``.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
+
+from solo_ops.geometry import shapes
+from solo_ops.geometry.board import Board, Feature
+
+EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
+NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle
+TOL = 1e-11  # inches: a point this close to a line counts as on it
+END = 1e-8  # inches: touches this close to a segment's ends are the segment's own corner
+ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
+OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
+DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
+_CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
+
+Point2 = tuple[float, float]
+
+
+# -- results ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Route:
+    """A measured distance between two bases' edges and the route, centre to centre.
+
+    ``distance`` is ``None`` (and ``points`` empty) when walls and closed doors leave no route.
+    """
+
+    distance: float | None
+    points: tuple[Point2, ...]
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A walking path for a base: its centre's points, geometric length and movement cost."""
+
+    points: tuple[Point2, ...]
+    length: float
+    cost: float
+
+
+@dataclass(eq=False)
+class Reach:
+    """Where a base can end a move: candidate end points (the start first), the movement each
+    costs, and the walk to each (built on demand by :meth:`path`)."""
+
+    points: np.ndarray
+    cost: np.ndarray
+    walk_of: Callable[[int], Walk] = field(repr=False)
+
+    def path(self, i: int) -> Walk:
+        """The walk from the start to ``points[i]``."""
+        return self.walk_of(int(i))
+
+    @property
+    def walks(self) -> list[Walk]:
+        """Every candidate's walk (builds them all; prefer :meth:`path`)."""
+        return [self.walk_of(i) for i in range(len(self.points))]
+
+
+# -- vector helpers --------------------------------------------------------------------------------
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _unit(a: np.ndarray) -> np.ndarray:
+    n = np.hypot(a[..., 0], a[..., 1])
+    return a / np.where(n > 0, n, 1.0)[..., None]
+
+
+def _as_points(points: Any) -> np.ndarray:
+    arr = np.asarray(points, dtype=float)
+    if arr.size == 0:
+        return np.zeros((0, 2))
+    return np.atleast_2d(arr)[:, :2]
+
+
+@dataclass
+class _Rings:
+    """Every vertex of a set of polygons with its neighbours, oriented so that the polygon's
+    inside is on the left of each edge ``v -> nxt``; ``piece`` says which polygon."""
+
+    v: np.ndarray
+    prv: np.ndarray
+    nxt: np.ndarray
+    f: np.ndarray = field(init=False, repr=False)  # edge vectors v -> nxt
+    lf: np.ndarray = field(init=False, repr=False)  # their lengths
+    lo: np.ndarray = field(init=False, repr=False)  # edge boxes (grown by TOL)
+    hi: np.ndarray = field(init=False, repr=False)
+
+    succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
+    ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
+
+    def __post_init__(self) -> None:
+        # rings are stored as consecutive runs of rows
+        n = len(self.v)
+        idx = np.arange(n)
+        follows = np.zeros(n, dtype=bool)
+        if n > 1:
+            follows[:-1] = np.all(self.v[1:] == self.nxt[:-1], axis=1)
+        ends = np.flatnonzero(~follows)
+        starts = np.r_[0, ends[:-1] + 1] if n else np.zeros(0, dtype=int)
+        self.ring = np.repeat(np.arange(len(ends)), np.diff(np.r_[-1, ends])) if n else idx
+        self.succ = np.where(follows, idx + 1, 0)
+        self.succ[ends] = starts
+        self.f = self.nxt - self.v
+        self.lf = np.hypot(self.f[:, 0], self.f[:, 1])
+        self.lo = np.minimum(self.v, self.nxt) - TOL
+        self.hi = np.maximum(self.v, self.nxt) + TOL
+
+    @staticmethod
+    def of(polys: Iterable[Polygon]) -> _Rings:
+        vs, ps, ns = [], [], []
+        for poly in polys:
+            poly = orient(poly, 1.0)
+            for ring in (poly.exterior, *poly.interiors):
+                c = np.asarray(ring.coords, dtype=float)[:-1, :2]
+                if len(c) == 0:
+                    continue
+                c = c[np.any(c != np.roll(c, 1, axis=0), axis=1)]
+                if len(c) < 3:
+                    continue
+                vs.append(c)
+                ps.append(np.roll(c, 1, axis=0))
+                ns.append(np.roll(c, -1, axis=0))
+        if not vs:
+            z = np.zeros((0, 2))
+            return _Rings(z, z, z)
+        return _Rings(np.concatenate(vs), np.concatenate(ps), np.concatenate(ns))
+
+    def __len__(self) -> int:
+        return len(self.v)
+
+    def take(self, mask: np.ndarray) -> _Rings:
+        """The whole rings that have a vertex selected by ``mask``."""
+        keep = np.isin(self.ring, np.unique(self.ring[mask]))
+        return _Rings(self.v[keep], self.prv[keep], self.nxt[keep])
+
+    @staticmethod
+    def join(*parts: _Rings) -> _Rings:
+        return _Rings(np.concatenate([p.v for p in parts]),
+                      np.concatenate([p.prv for p in parts]),
+                      np.concatenate([p.nxt for p in parts]))
+
+    def corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """(mask of convex vertices, every vertex nudged outward along its bisector)."""
+        din, dout = self.v - self.prv, self.nxt - self.v
+        turn = _cross(_unit(din), _unit(dout))
+        nin = _unit(np.stack([din[:, 1], -din[:, 0]], axis=1))
+        nout = _unit(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
+        bis = nin + nout
+        ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
+        return (turn > 1e-12) & ok, self.v + NUDGE * _unit(bis)
+
+
+def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray,
+                start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j) whose boxes overlap (a chunk of ``a`` starting at ``start``)."""
+    m = ((lo_a[:, None, 0] <= hi_b[None, :, 0]) & (hi_a[:, None, 0] >= lo_b[None, :, 0])
+         & (lo_a[:, None, 1] <= hi_b[None, :, 1]) & (hi_a[:, None, 1] >= lo_b[None, :, 1]))
+    i, j = np.nonzero(m)
+    return i + start, j
+
+
+def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
+               active: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Proper crossings of segments ``P->Q`` with edges ``e0->e1``: (segment, edge, t along the
+    segment). Ends closer than :data:`TOL` to the other line do not count."""
+    empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
+    if len(P) == 0 or len(e0) == 0:
+        return empty
+    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
+    if len(idx) == 0:
+        return empty
+    lo_e, hi_e = np.minimum(e0, e1) - TOL, np.maximum(e0, e1) + TOL
+    step = max(1, _CHUNK // len(e0))
+    out_s, out_e, out_t = [], [], []
+    for s in range(0, len(idx), step):
+        part = idx[s:s + step]
+        p, q = P[part], Q[part]
+        si, ei = _bbox_pairs(np.minimum(p, q), np.maximum(p, q), lo_e, hi_e)
+        if len(si) == 0:
+            continue
+        si = part[si]
+        a, b, u, w = P[si], Q[si], e0[ei], e1[ei]
+        d, f = b - a, w - u
+        ld = np.hypot(d[:, 0], d[:, 1])
+        lf = np.hypot(f[:, 0], f[:, 1])
+        o1, o2 = _cross(d, u - a), _cross(d, w - a)
+        o3, o4 = _cross(f, a - u), _cross(f, b - u)
+        tl, tf = TOL * ld, TOL * lf
+        hit = (((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))) & \
+              (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+        if hit.any():
+            out_s.append(si[hit])
+            out_e.append(ei[hit])
+            out_t.append(o3[hit] / (o3[hit] - o4[hit]))
+    if not out_s:
+        return empty
+    return np.concatenate(out_s), np.concatenate(out_e), np.concatenate(out_t)
+
+
+def _wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                  ) -> np.ndarray:
+    """Whether a line with direction ``d`` through obstacle vertex ``v`` (neighbours ``prv``,
+    ``nxt``, inside on the left) goes into the obstacle there, in either direction."""
+    d = _unit(d)
+    e1 = _unit(nxt - v)
+    e2 = _unit(prv - v)
+    convex = _cross(v - prv, nxt - v) >= 0
+    tol = 1e-12
+    enters = np.zeros(len(d), dtype=bool)
+    for sign in (1.0, -1.0):
+        dd = d * sign
+        inside_convex = (_cross(e1, dd) > tol) & (_cross(dd, e2) > tol)
+        inside_reflex = ~((_cross(e2, dd) >= -tol) & (_cross(dd, e1) >= -tol))
+        enters |= np.where(convex, inside_convex, inside_reflex)
+    return enters
+
+
+def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
+    """(S,) True where segment ``P->Q`` goes into the inside of an obstacle. Grazing an edge or
+    a corner is allowed; both ends are assumed to be outside the obstacles. A segment is blocked
+    when it properly crosses an edge, or passes exactly through a vertex (within :data:`TOL`,
+    away from its ends) into the obstacle."""
+    S, E = len(P), len(rings)
+    out = np.zeros(S, dtype=bool)
+    if S == 0 or E == 0:
+        return out
+    u, w = rings.v, rings.nxt
+    if S * E <= 60_000:
+        d = Q - P
+        ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+        dx, dy = d[:, 0:1], d[:, 1:2]
+        ux = u[None, :, 0] - P[:, 0:1]
+        uy = u[None, :, 1] - P[:, 1:2]
+        wx = w[None, :, 0] - P[:, 0:1]
+        wy = w[None, :, 1] - P[:, 1:2]
+        o1 = dx * uy - dy * ux
+        o2 = dx * wy - dy * wx
+        tl = TOL * ld
+        side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+        fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
+        o3 = fy * ux - fx * uy  # cross(f, P - u)
+        o4 = o3 + fx * dy - fy * dx  # cross(f, Q - u)
+        tf = TOL * rings.lf[None, :]
+        hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+        out = hit.any(axis=1)
+        touch = np.abs(o1) < tl
+        if touch.any():
+            along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+            touch &= (along > END) & (along < ld - END) & ~out[:, None]
+            si, ei = np.nonzero(touch)
+            if len(si):
+                enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+                out[si[enters]] = True
+        return out
+    lo_e, hi_e = rings.lo, rings.hi
+    step = max(1, _CHUNK // E)
+    for s in range(0, S, step):
+        p, q = P[s:s + step], Q[s:s + step]
+        si, ei = _bbox_pairs(np.minimum(p, q), np.maximum(p, q), lo_e, hi_e, s)
+        if len(si) == 0:
+            continue
+        a, d = P[si], Q[si] - P[si]
+        ld = np.hypot(d[:, 0], d[:, 1])
+        ru, rw = u[ei] - a, w[ei] - a
+        o1, o2 = _cross(d, ru), _cross(d, rw)
+        f = rings.f[ei]
+        o3 = -_cross(f, ru)
+        o4 = o3 + _cross(f, d)
+        tl, tf = TOL * ld, TOL * rings.lf[ei]
+        hit = (((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))) & \
+              (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+        out[si[hit]] = True
+        along = (ru * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
+        touch = (np.abs(o1) < tl) & (along > END) & (along < ld - END) & ~out[si]
+        if touch.any():
+            ti, te = si[touch], ei[touch]
+            enters = _wedge_enters(d[touch], u[te], rings.prv[te], w[te])
+            out[ti[enters]] = True
+    return out
+
+
+def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = None
+          ) -> np.ndarray:
+    """(len(T),) whether the point ``x`` sees each point of T (:func:`_blocked` negated).
+
+    Only edges facing ``x`` are tested: a segment from outside an obstacle into it enters
+    through an edge that faces its start. ``s4`` optionally holds the precomputed sides of T
+    against every edge (``_side_table``)."""
+    m = len(T)
+    if m == 0 or len(rings) == 0:
+        return np.ones(m, dtype=bool)
+    f, u = rings.f, rings.v
+    o3 = f[:, 1] * (x[0] - u[:, 0]) - f[:, 0] * (x[1] - u[:, 1])  # -cross(f, x - u)
+    front = np.flatnonzero(o3 > TOL * rings.lf)
+    if len(front) == 0:
+        return np.ones(m, dtype=bool)
+    uf, wf = u[front] - x, rings.nxt[front] - x
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uf[None, :, 1] - dy * uf[None, :, 0]
+    o2 = dx * wf[None, :, 1] - dy * wf[None, :, 0]
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    if s4 is None:
+        ff = f[front]
+        c = ff[:, 0] * u[front, 1] - ff[:, 1] * u[front, 0]
+        o4 = T[:, 1:2] * ff[None, :, 0] - T[:, 0:1] * ff[None, :, 1] - c[None, :]
+        beyond = o4 > TOL * rings.lf[front][None, :]
+    else:
+        beyond = s4[:, front]
+    hit = ((p1 & n2) | (n1 & p2)) & beyond
+    out = ~hit.any(axis=1)
+    for on, rel, vert in ((~(p1 | n1), uf, front), (~(p2 | n2), wf, rings.succ[front])):
+        if not on.any():
+            continue
+        # the segment passes exactly through a vertex: does it go into the obstacle there?
+        along = (dx * rel[None, :, 0] + dy * rel[None, :, 1]) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
+        ti, ei = np.nonzero(on)
+        if len(ti):
+            v = vert[ei]
+            enters = _wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
+            out[ti[enters]] = False
+    return out
+
+
+def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
+    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
+    ``s4`` of :func:`_sees`)."""
+    if len(T) == 0 or len(rings) == 0:
+        return np.zeros((len(T), len(rings)), dtype=bool)
+    f, u = rings.f, rings.v
+    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
+    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
+    return o4 > TOL * rings.lf[None, :]
+
+
+def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> np.ndarray:
+    """Whether the line from each point X to corner v leaves both of v's neighbours on one side
+    (only such segments can be part of a shortest path bending at v). Permissive within a
+    small tolerance: an extra candidate costs time, a missing one would cost correctness."""
+    d = v - X
+    s1 = _cross(d, _unit(prv - v))
+    s2 = _cross(d, _unit(nxt - v))
+    tol = 1e-9 * (np.abs(d[..., 0]) + np.abs(d[..., 1]))
+    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+
+
+def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All-pairs shortest distances and successors (``nxt[i, j]``: the node after i towards j)."""
+    D = np.full((n, n), np.inf)
+    np.fill_diagonal(D, 0.0)
+    np.minimum.at(D, (i, j), w)
+    np.minimum.at(D, (j, i), w)
+    nxt = np.tile(np.arange(n), (n, 1))
+    for k in range(n):
+        alt = D[:, k:k + 1] + D[k:k + 1, :]
+        better = alt < D - 1e-12
+        if better.any():
+            D = np.where(better, alt, D)
+            nxt = np.where(better, nxt[:, k:k + 1], nxt)
+    return D, nxt
+
+
+def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
+              limit: float = math.inf) -> tuple[np.ndarray, np.ndarray]:
+    """Shortest distances from several sources (``init``: their starting distance, inf for
+    none) over undirected edges; ``pred`` is -1 where the node is reached straight from the
+    start. Nodes farther than ``limit`` are not expanded."""
+    order = np.argsort(np.concatenate([src, dst]), kind="stable")
+    a = np.concatenate([src, dst])[order]
+    b = np.concatenate([dst, src])[order].tolist()
+    ww = np.concatenate([w, w])[order].tolist()
+    starts = np.searchsorted(a, np.arange(n + 1)).tolist()
+    dist = [math.inf] * n
+    pred = [-1] * n
+    heap = []
+    for k in np.flatnonzero(np.isfinite(init)).tolist():
+        dist[k] = float(init[k])
+        heap.append((dist[k], k))
+    heapq.heapify(heap)
+    done = [False] * n
+    while heap:
+        dk, k = heapq.heappop(heap)
+        if done[k] or dk > dist[k]:
+            continue
+        done[k] = True
+        if dk > limit:
+            continue
+        for e in range(starts[k], starts[k + 1]):
+            m = b[e]
+            nd = dk + ww[e]
+            if nd < dist[m] - 1e-12:
+                dist[m] = nd
+                pred[m] = k
+                heapq.heappush(heap, (nd, m))
+    return np.array(dist), np.array(pred, dtype=int)
+
+
+# -- soft terrain: movement surcharges -------------------------------------------------------------
+@dataclass
+class _Soft:
+    """Footprints that cost extra movement to enter (accessible, obstructing)."""
+
+    polys: list[Polygon]
+    amounts: list[float]
+    rings: list[_Rings]
+
+    @staticmethod
+    def of(board: Board) -> _Soft:
+        polys, amounts = [], []
+        for f in board.features:
+            amount = _surcharge_of(f)
+            if amount > 0:
+                for poly in shapes.polygons_of(shapes.feature_area(f)):
+                    polys.append(poly)
+                    amounts.append(amount)
+        return _Soft(polys, amounts, [_Rings.of([p]) for p in polys])
+
+    def __bool__(self) -> bool:
+        return bool(self.polys)
+
+    def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) the surcharge for walking each segment ``P->Q``."""
+        total = np.zeros(len(P))
+        for poly, amount, rings in zip(self.polys, self.amounts, self.rings, strict=True):
+            si, _, _ = _crossings(P, Q, rings.v, rings.nxt)
+            if len(si) == 0:
+                continue
+            k = np.bincount(si, minlength=len(P))
+            inside = shapely.contains_xy(poly, P[:, 0], P[:, 1])
+            total += (k + np.where(inside, 0, 1)) // 2 * amount
+        return total
+
+    def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
+        """(fraction along ``a->b``, surcharge) for each entry into a feature, in order."""
+        P, Q = np.array([a], float), np.array([b], float)
+        out = []
+        for poly, amount, rings in zip(self.polys, self.amounts, self.rings, strict=True):
+            _, _, t = _crossings(P, Q, rings.v, rings.nxt)
+            inside = bool(shapely.contains_xy(poly, a[0], a[1]))
+            for k, tk in enumerate(np.sort(t)):
+                if (k % 2 == 0) != inside:
+                    out.append((float(tk), amount))
+        return sorted(out)
+
+
+def _surcharge_of(f: Feature) -> float:
+    t = f.effective_traits
+    return (ACCESSIBLE_COST if "accessible" in t else 0.0) + \
+        (OBSTRUCTING_COST if "obstructing" in t else 0.0)
+
+
+# -- a visibility graph -----------------------------------------------------------------------
+@dataclass
+class _Graph:
+    """Obstacles (as rings), the free box, graph corners and the tangent visible pairs."""
+
+    rings: _Rings  # hard obstacle vertices/edges
+    box: tuple[float, float, float, float]
+    pos: np.ndarray  # (N, 2) nudged corners
+    real: np.ndarray  # (N, 2) the corners themselves
+    prv: np.ndarray
+    nxt: np.ndarray
+    pi: np.ndarray  # visible pairs
+    pj: np.ndarray
+    pw: np.ndarray  # their cost
+    soft: _Soft
+    active: np.ndarray | None = None  # the corners in use (None: all)
+    s4: np.ndarray | None = None  # _side_table of the corners (measuring graph only)
+
+    def in_box(self, X: np.ndarray, tol: float = EPS) -> np.ndarray:
+        x0, y0, x1, y1 = self.box
+        return ((X[:, 0] >= x0 - tol) & (X[:, 0] <= x1 + tol)
+                & (X[:, 1] >= y0 - tol) & (X[:, 1] <= y1 + tol))
+
+    def weight(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        w = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1])
+        return w + self.soft.cost(P, Q) if self.soft else w
+
+    def links(self, X: np.ndarray, nodes: np.ndarray | None = None,
+              bound: np.ndarray | None = None, base: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Visible tangent links from points X to graph corners: (point, node, cost).
+        ``nodes`` restricts the corners; with ``bound`` (per point) and ``base`` (per node),
+        links with ``base[node] + |X - corner| > bound[point]`` are dropped."""
+        if len(X) == 0 or len(self.pos) == 0 or (nodes is not None and len(nodes) == 0):
+            return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+        if len(X) == 1 and bound is None:
+            x = X[0]
+            if nodes is None:
+                real, prv, nxt, pos = self.real, self.prv, self.nxt, self.pos
+                nj = np.arange(len(pos))
+            else:
+                real, prv, nxt = self.real[nodes], self.prv[nodes], self.nxt[nodes]
+                pos, nj = self.pos[nodes], nodes
+            keep = np.flatnonzero(_tangent(x, real, prv, nxt))
+            s4 = None
+            if self.s4 is not None:
+                s4 = self.s4[nj[keep]]
+            ok = keep[_sees(x, pos[keep], self.rings, s4)]
+            nj = nj[ok]
+            w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
+            if self.soft:
+                w = w + self.soft.cost(np.broadcast_to(x, (len(ok), 2)).copy(), pos[ok])
+            return np.zeros(len(nj), dtype=int), nj, w
+        nodes = np.arange(len(self.pos)) if nodes is None else nodes
+        xi, nj = np.meshgrid(np.arange(len(X)), nodes, indexing="ij")
+        xi, nj = xi.ravel(), nj.ravel()
+        keep = _tangent(X[xi], self.real[nj], self.prv[nj], self.nxt[nj])
+        if bound is not None and base is not None:
+            d = np.hypot(*(X[xi] - self.pos[nj]).T)
+            keep &= base[nj] + d <= bound[xi] + 1e-9
+        xi, nj = xi[keep], nj[keep]
+        P, Q = X[xi], self.pos[nj]
+        ok = ~_blocked(P, Q, self.rings)
+        xi, nj = xi[ok], nj[ok]
+        return xi, nj, self.weight(X[xi], self.pos[nj])
+
+    def pairs_among(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                np.ndarray]:
+        """Visible bitangent pairs between node sets a and b (i < j when the sets overlap)."""
+        ai, bj = np.meshgrid(a, b, indexing="ij")
+        ai, bj = ai.ravel(), bj.ravel()
+        keep = ai != bj
+        ai, bj = ai[keep], bj[keep]
+        keep = _tangent(self.real[ai], self.real[bj], self.prv[bj], self.nxt[bj]) & \
+            _tangent(self.real[bj], self.real[ai], self.prv[ai], self.nxt[ai])
+        ai, bj = ai[keep], bj[keep]
+        ok = ~_blocked(self.pos[ai], self.pos[bj], self.rings)
+        ai, bj = ai[ok], bj[ok]
+        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+
+
+def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],
+                 frame: tuple[float, float, float, float], soft: _Soft) -> _Graph:
+    """The reduced visibility graph of ``polys`` (hard) and ``soft`` footprints within the box
+    ``frame``; ``inside(X)`` says which points are inside a hard obstacle."""
+    rings = _Rings.of(polys)
+    parts = [rings, *soft.rings] if soft else [rings]
+    corner_rings = _Rings.join(*parts) if len(parts) > 1 else rings
+    convex, nudged = corner_rings.corners()
+    g = _Graph(rings, frame, nudged[convex], corner_rings.v[convex], corner_rings.prv[convex],
+               corner_rings.nxt[convex], np.zeros(0, int), np.zeros(0, int), np.zeros(0), soft)
+    keep = g.in_box(g.pos, 0.0) & ~inside(g.pos)
+    g.pos, g.real, g.prv, g.nxt = g.pos[keep], g.real[keep], g.prv[keep], g.nxt[keep]
+    # drop duplicates (soft corners on hard ones)
+    _, first = np.unique(np.round(g.pos, 12), axis=0, return_index=True)
+    first = np.sort(first)
+    g.pos, g.real, g.prv, g.nxt = g.pos[first], g.real[first], g.prv[first], g.nxt[first]
+    n = np.arange(len(g.pos))
+    ai, bj, w = g.pairs_among(n, n)
+    half = ai < bj
+    g.pi, g.pj, g.pw = ai[half], bj[half], w[half]
+    return g
+
+
+# -- walking obstacles ------------------------------------------------------------------------
+def walk_obstacle_features(board: Board) -> BaseGeometry:
+    """What a base cannot walk through, before growing by its radius: movement blockers (walls,
+    closed doors and hatches, pitfalls), hazardous areas, and solid footprints (heavy or
+    blocking polygons that are not accessible, vantage or walls)."""
+    parts = [shapes.movement_blockers(board)]
+    parts += [f.shape for f in board.features if "hazardous" in f.effective_traits]
+    parts += [shapes.feature_area(f) for f in board.features
+              if (f.effective_traits & {"heavy", "blocking"})
+              and not (f.effective_traits & {"accessible", "vantage", "wall"}) and not f.is_line]
+    parts = [p for p in parts if not p.is_empty]
+    if not parts:
+        return shapely.GeometryCollection()
+    return shapely.union_all(parts)
+
+
+@dataclass
+class _Discs:
+    """Other models' bases grown by the walker's radius, as the oracle draws them."""
+
+    polys: list[Polygon]
+    verts: np.ndarray  # (k, 32, 2) counter-clockwise
+    centres: np.ndarray
+    radii: np.ndarray
+
+    @staticmethod
+    def of(blockers: Sequence[Any], radius: float) -> _Discs:
+        arr = np.asarray([tuple(b)[:3] for b in blockers], dtype=float).reshape(-1, 3)
+        if len(arr) == 0:
+            return _Discs([], np.zeros((0, 32, 2)), np.zeros((0, 2)), np.zeros(0))
+        geoms = shapely.buffer(shapely.points(arr[:, :2]), arr[:, 2] + radius,
+                               quad_segs=DISC_SEGMENTS)
+        polys = [orient(p, 1.0) for p in geoms]
+        verts = np.stack([np.asarray(p.exterior.coords)[:-1, :2] for p in polys])
+        return _Discs(polys, verts, arr[:, :2], arr[:, 2] + radius)
+
+    def __len__(self) -> int:
+        return len(self.polys)
+
+    def depth(self, X: np.ndarray) -> np.ndarray:
+        """(n,) how deep each point is inside the deepest disc polygon (<= 0: outside all)."""
+        if len(self) == 0 or len(X) == 0:
+            return np.full(len(X), -np.inf)
+        a = self.verts
+        b = np.roll(a, -1, axis=1)
+        e = _unit(b - a)  # (k, 32, 2)
+        rel = X[:, None, None, :] - a[None]  # (n, k, 32, 2)
+        sd = e[None, ..., 0] * rel[..., 1] - e[None, ..., 1] * rel[..., 0]
+        return sd.min(axis=2).max(axis=1)
+
+
+class _Walker:
+    """The walking graph for one base radius (static obstacles only; bases come per call)."""
+
+    def __init__(self, board: Board, radius: float, soft: _Soft) -> None:
+        self.radius = radius
+        static = walk_obstacle_features(board)
+        self.grown = static.buffer(radius, DISC_SEGMENTS) if not static.is_empty else static
+        self.eroded = self.grown.buffer(-EPS) if not self.grown.is_empty else self.grown
+        if not self.grown.is_empty:
+            shapely.prepare(self.grown)
+            shapely.prepare(self.eroded)
+        self.box = (radius, radius, board.width - radius, board.depth - radius)
+        self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
+
+    def inside(self, X: np.ndarray) -> np.ndarray:
+        """Points strictly inside the grown static obstacles."""
+        if self.grown.is_empty or len(X) == 0:
+            return np.zeros(len(X), dtype=bool)
+        return shapely.contains_xy(self.grown, X[:, 0], X[:, 1])
+
+    def blocked_at(self, X: np.ndarray) -> np.ndarray:
+        """Points more than :data:`EPS` inside the grown static obstacles."""
+        if self.eroded.is_empty or len(X) == 0:
+            return np.zeros(len(X), dtype=bool)
+        return shapely.contains_xy(self.eroded, X[:, 0], X[:, 1])
+
+    def with_discs(self, discs: _Discs, centre: Point2 | None = None,
+                   reach: float = math.inf) -> _Graph:
+        """The graph with other bases added, limited to the circle ``centre``/``reach``."""
+        g = self.graph
+        nodes = np.arange(len(g.pos))
+        rings = g.rings
+        pair = np.ones(len(g.pi), dtype=bool)
+        if centre is not None and math.isfinite(reach):
+            c = np.asarray(centre, float)
+            near = np.hypot(*(g.pos - c).T) <= reach + 1e-9
+            nodes = nodes[near]
+            pair = near[g.pi] & near[g.pj]
+            lo, hi = c - reach - 1e-6, c + reach + 1e-6
+            emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
+            ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
+            rings = rings.take(ekeep)
+            if len(discs):
+                dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
+                discs = _Discs([p for p, k in zip(discs.polys, dk, strict=True) if k],
+                               discs.verts[dk], discs.centres[dk], discs.radii[dk])
+        if len(discs) == 0:
+            pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
+            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft)
+            sub.active = nodes
+            return sub
+        # bases: drop corners inside them, add theirs, drop pairs they cut
+        nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
+        disc_rings = _Rings(discs.verts.reshape(-1, 2),
+                            np.roll(discs.verts, 1, axis=1).reshape(-1, 2),
+                            np.roll(discs.verts, -1, axis=1).reshape(-1, 2))
+        convex, nudged = disc_rings.corners()
+        dpos = nudged[convex]
+        dkeep = g.in_box(dpos, 0.0) & ~self.inside(dpos) & (discs.depth(dpos) <= 0)
+        if centre is not None and math.isfinite(reach):
+            dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
+        n0 = len(g.pos)
+        pos = np.concatenate([g.pos, dpos[dkeep]])
+        real = np.concatenate([g.real, disc_rings.v[convex][dkeep]])
+        prv = np.concatenate([g.prv, disc_rings.prv[convex][dkeep]])
+        nxt = np.concatenate([g.nxt, disc_rings.nxt[convex][dkeep]])
+        alive = np.zeros(len(pos), dtype=bool)
+        alive[nodes] = True
+        alive[n0:] = True
+        pair &= alive[g.pi] & alive[g.pj]
+        pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
+        # static pairs cut by a base: only those passing near a disc need the exact test
+        a, b = g.pos[pi], g.pos[pj]
+        d = b - a
+        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
+        near = np.zeros(len(pi), dtype=bool)
+        for c, r in zip(discs.centres, discs.radii, strict=True):
+            t = np.clip(((c - a) * d).sum(axis=1) / ld2, 0.0, 1.0)
+            gap = np.hypot(*(a + d * t[:, None] - c).T)
+            near |= gap < r + 1e-6
+        if near.any():
+            cut = _blocked(a[near], b[near], disc_rings)
+            drop = np.flatnonzero(near)[cut]
+            keep = np.ones(len(pi), dtype=bool)
+            keep[drop] = False
+            pi, pj, pw = pi[keep], pj[keep], pw[keep]
+        all_rings = _Rings.join(rings, disc_rings)
+        sub = _Graph(all_rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft)
+        new = np.arange(n0, len(pos))
+        others = np.concatenate([nodes, new])
+        ai, bj, w = sub.pairs_among(new, others)
+        keep = (bj < n0) | (ai < bj)
+        sub.pi = np.concatenate([pi, ai[keep]])
+        sub.pj = np.concatenate([pj, bj[keep]])
+        sub.pw = np.concatenate([pw, w[keep]])
+        sub.active = others
+        return sub
+
+
+class _PairQuery:
+    """The measuring graph precomputed for fast single queries between two points.
+
+    Every per-query quantity that is bilinear in the query point is split into a static table
+    and a cheap per-query term: ``cross(T - x, U - x) = cross(T, U) - cross(T, x) - cross(x, U)``
+    for corners T and obstacle vertices U, so one query is a few dense array operations."""
+
+    def __init__(self, g: _Graph, D: np.ndarray, nxt: np.ndarray) -> None:
+        self.g, self.D, self.nxt = g, D, nxt
+        r = g.rings
+        T, U = g.pos, r.v
+        self.n, self.e = len(T), len(r)
+        self.C = T[:, 0:1] * U[None, :, 1] - T[:, 1:2] * U[None, :, 0]  # cross(T, U)
+        self.s4 = _side_table(T, r)
+        tp, tn = _unit(g.prv - g.real), _unit(g.nxt - g.real)
+        # tangent sides cross(V - x, e) = cross(V, e) - (x_x e_y - x_y e_x), both neighbours
+        e = np.concatenate([tp, tn])
+        V = np.concatenate([g.real, g.real])
+        self.tan_m = np.stack([-e[:, 1], e[:, 0]])  # (2, 2N): x @ tan_m = -(x_x e_y - x_y e_x)
+        self.tan_c = V[:, 0] * e[:, 1] - V[:, 1] * e[:, 0]
+        front_m = np.stack([r.f[:, 1], -r.f[:, 0]])  # x @ front_m + front_c = -cross(f,x-u)
+        front_c = r.f[:, 0] * U[:, 1] - r.f[:, 1] * U[:, 0]
+        xu_m = np.stack([U[:, 1], -U[:, 0]])  # x @ xu_m = cross(x, U)
+        tx_m = np.stack([-T[:, 1], T[:, 0]])  # x @ tx_m = cross(T, x)
+        # one matrix product gives every per-query term: [tangent sides | front | xu | tx]
+        self.M = np.concatenate([self.tan_m, front_m, xu_m, tx_m], axis=1)
+        self.c = np.concatenate([self.tan_c, front_c, np.zeros(self.e + self.n)])
+        n, e = self.n, self.e
+        self.cuts = (2 * n, 2 * n + e, 2 * n + 2 * e)
+        self.front_tol = TOL * r.lf
+
+    def query(self, a: Point2, b: Point2) -> tuple[float, list[int]] | None:
+        """The centre-to-centre shortest route: (length, corners used; empty when a sees b),
+        or None when there is none. Both points must be on the board and outside walls."""
+        g, r = self.g, self.g.rings
+        X = np.array([a, b])
+        Y = X @ self.M + self.c
+        n = self.n
+        k1, k2, k3 = self.cuts
+        front_v = Y[:, k1:k2]
+        xu = Y[:, k2:k3]
+        # a to b directly: the edges facing a that b is beyond
+        dab = math.dist(a, b)
+        tl = TOL * (dab + 10.0)
+        o1 = xu[1] - xu[0] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
+        s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+        s2 = s1[r.succ]
+        hit = (s1 * s2 == -1) & (front_v[0] > self.front_tol) & (front_v[1] < -self.front_tol)
+        if not hit.any():
+            on = s1 == 0
+            if not on.any() or not self._touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
+                return dab, []
+        if n == 0:
+            return None
+        side = Y[:, :2 * n]
+        tan = side[:, :n] * side[:, n:] >= -1e-12
+        tx = Y[:, k3:]
+        o1 = self.C[None] - tx[:, :, None] - xu[:, None, :]  # cross(T - x, U - x): (2, N, E)
+        dn = np.hypot(g.pos[None, :, 0] - X[:, 0:1], g.pos[None, :, 1] - X[:, 1:2])
+        tl2 = (TOL * (dn + 10.0))[:, :, None]
+        s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
+        s2 = s1[:, :, r.succ]
+        front = front_v > self.front_tol
+        hit = (s1 * s2 == -1) & self.s4[None] & front[:, None, :]
+        see = tan & ~hit.any(axis=2)
+        on = s1 == 0
+        if on.any():
+            on &= see[:, :, None]
+            if on.any():
+                see &= ~self._touch_enters(X, g.pos, on)
+        wa = np.where(see[0], dn[0], np.inf)
+        wb = np.where(see[1], dn[1], np.inf)
+        tot = (wa[:, None] + self.D) + wb[None, :]
+        k = int(np.argmin(tot))
+        i, j = divmod(k, n)
+        best = float(tot[i, j])
+        if not math.isfinite(best):
+            return None
+        chain = [i]
+        while chain[-1] != j:
+            chain.append(int(self.nxt[chain[-1], j]))
+        return best, chain
+
+    def _touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+        """(len(S), len(T)) for segments S[k] -> T[t] with a vertex on them (``on[k, t, v]``):
+        whether they go into the obstacle at such a vertex (away from their ends)."""
+        r = self.g.rings
+        out = np.zeros(on.shape[:2], dtype=bool)
+        ki, ti, vi = np.nonzero(on)
+        d = T[ti] - S[ki]
+        ld = np.hypot(d[:, 0], d[:, 1])
+        along = ((r.v[vi] - S[ki]) * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
+        inner = (along > END) & (along < ld - END)
+        ki, ti, vi, d = ki[inner], ti[inner], vi[inner], d[inner]
+        enters = _wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
+        out[ki[enters], ti[enters]] = True
+        return out
+
+
+# -- the public object -----------------------------------------------------------------------------
+class Routes:
+    """Distances around walls and walking paths on one board (one state of its doors).
+
+    Building one compiles the measuring graph; walking graphs are compiled per base radius on
+    first use. Points are model centres ``(x, y)`` in inches; radii are base radii.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.frame = box(0.0, 0.0, board.width, board.depth)
+        blockers = shapes.measuring_blockers(board)
+        self._measure_geom = blockers
+        self._measure_eroded = blockers.buffer(-EPS) if not blockers.is_empty else blockers
+        if not blockers.is_empty:
+            shapely.prepare(blockers)
+            shapely.prepare(self._measure_eroded)
+        self._measure = _build_graph(shapes.polygons_of(blockers), self._inside_measure,
+                                     (0.0, 0.0, board.width, board.depth), _Soft([], [], []))
+        g = self._measure
+        g.s4 = _side_table(g.pos, g.rings)
+        self._D, self._next = _floyd(len(g.pos), g.pi, g.pj, g.pw)
+        self._pair = _PairQuery(g, self._D, self._next)
+        self._open = blockers.is_empty
+        self._soft = _Soft.of(board)
+        self._walkers: dict[float, _Walker] = {}
+
+    # -- measuring ---------------------------------------------------------------------------------
+    def _inside_measure(self, X: np.ndarray) -> np.ndarray:
+        if self._measure_geom.is_empty or len(X) == 0:
+            return np.zeros(len(X), dtype=bool)
+        return shapely.contains_xy(self._measure_geom, X[:, 0], X[:, 1])
+
+    def _free_measure(self, X: np.ndarray) -> np.ndarray:
+        """Points on the board and not inside a wall."""
+        ok = self._measure.in_box(X)
+        if not self._measure_eroded.is_empty and len(X):
+            ok &= ~shapely.contains_xy(self._measure_eroded, X[:, 0], X[:, 1])
+        return ok
+
+    def _to_nodes(self, X: np.ndarray) -> np.ndarray:
+        """(len(X), N) straight distance from each point to each corner it sees (inf if not)."""
+        g = self._measure
+        out = np.full((len(X), len(g.pos)), np.inf)
+        xi, nj, w = g.links(X)
+        out[xi, nj] = w
+        return out
+
+    def _via(self, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(len(A), N): the shortest distance from each point to each corner through the graph,
+        and the first corner used."""
+        Da = self._to_nodes(A)
+        n = Da.shape[1]
+        best = np.full((len(A), n), np.inf)
+        first = np.full((len(A), n), -1, dtype=int)
+        for k in range(len(A)):
+            idx = np.flatnonzero(np.isfinite(Da[k]))
+            if len(idx) == 0:
+                continue
+            tot = Da[k, idx, None] + self._D[idx]
+            arg = tot.argmin(axis=0)
+            best[k] = tot[arg, np.arange(n)]
+            first[k] = idx[arg]
+        return best, first
+
+    def _direct(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+        """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf."""
+        d = np.hypot(*(B - A).T)
+        clear = ~_blocked(A, B, self._measure.rings)
+        return np.where(clear, d, np.inf)
+
+    def distance(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> Route:
+        """The shortest route between two bases' edges around walls and closed doors."""
+        pa = (float(a[0]), float(a[1]))
+        pb = (float(b[0]), float(b[1]))
+        if pa == pb:
+            return Route(max(0.0, -ra - rb), (pa, pb))
+        w, d = self.board.width + EPS, self.board.depth + EPS
+        if not (-EPS <= pa[0] <= w and -EPS <= pa[1] <= d and -EPS <= pb[0] <= w
+                and -EPS <= pb[1] <= d):
+            return Route(None, ())
+        if self._open:
+            return Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
+        if shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]], [pa[1], pb[1]]).any():
+            return Route(None, ())
+        found = self._pair.query(pa, pb)
+        if found is None:
+            return Route(None, ())
+        if not found[1]:
+            return Route(max(0.0, found[0] - ra - rb), (pa, pb))
+        real = self._measure.real
+        pts = (pa, *((float(real[k, 0]), float(real[k, 1])) for k in found[1]), pb)
+        length = 0.0
+        for p, q in itertools.pairwise(pts):
+            length += math.dist(p, q)
+        return Route(max(0.0, length - ra - rb), pts)
+
+    def distance_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
+        """(len(A), len(B)) distances between bases' edges around walls (inf: no route)."""
+        A, B = _as_points(A), _as_points(B)
+        ra = np.broadcast_to(np.asarray(ra, float), (len(A),))
+        rb = np.broadcast_to(np.asarray(rb, float), (len(B),))
+        out = np.full((len(A), len(B)), np.inf)
+        if len(A) == 0 or len(B) == 0:
+            return out
+        fa, fb = self._free_measure(A), self._free_measure(B)
+        ai, bj = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
+        ai, bj = ai.ravel(), bj.ravel()
+        live = fa[ai] & fb[bj]
+        direct = np.full(len(ai), np.inf)
+        direct[live] = self._direct(A[ai[live]], B[bj[live]])
+        cen = direct.reshape(len(A), len(B))
+        need = ~np.isfinite(cen) & fa[:, None] & fb[None, :]
+        if need.any() and len(self._measure.pos):
+            rows = np.flatnonzero(need.any(axis=1))
+            cols = np.flatnonzero(need.any(axis=0))
+            best, _ = self._via(A[rows])
+            Db = self._to_nodes(B[cols])
+            via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
+            sub = cen[np.ix_(rows, cols)]
+            cen[np.ix_(rows, cols)] = np.where(need[np.ix_(rows, cols)], via, sub)
+        same = np.all(A[:, None, :] == B[None, :, :], axis=2)
+        cen = np.where(same, 0.0, cen)
+        return np.maximum(0.0, cen - ra[:, None] - rb[None, :])
+
+    def distances(self, a: Any, ra: float, B: Any, rb: Any) -> np.ndarray:
+        """(len(B),) distances from one base to many (inf where there is no route)."""
+        return self.distance_matrix(np.array([[float(a[0]), float(a[1])]]), ra, B, rb)[0]
+
+    # -- walking -----------------------------------------------------------------------------------
+    def _walker(self, radius: float) -> _Walker:
+        key = round(float(radius), 9)
+        w = self._walkers.get(key)
+        if w is None:
+            w = _Walker(self.board, float(radius), self._soft)
+            self._walkers[key] = w
+        return w
+
+    def fits_many(self, points: Any, radius: float, *, blockers: Any = ()) -> np.ndarray:
+        """(n,) whether a base of ``radius`` fits at each point: on the board, clear of terrain
+        it cannot stand in and of the other bases ``blockers`` ``[(x, y, r), ...]``."""
+        X = _as_points(points)
+        if len(X) == 0:
+            return np.zeros(0, dtype=bool)
+        tol = 1e-6
+        w, d = self.board.width, self.board.depth
+        ok = ((X[:, 0] >= radius - tol) & (X[:, 0] <= w - radius + tol)
+              & (X[:, 1] >= radius - tol) & (X[:, 1] <= d - radius + tol))
+        walker = self._walker(radius)
+        ok &= ~walker.blocked_at(X)
+        blockers = list(blockers)
+        if blockers:
+            ok &= _Discs.of(blockers, radius).depth(X) <= EPS
+        return ok
+
+    def fits(self, point: Any, radius: float, *, blockers: Any = ()) -> bool:
+        """Whether a base of ``radius`` fits at ``point`` (see :meth:`fits_many`)."""
+        return bool(self.fits_many([point], radius, blockers=blockers)[0])
+
+    def free_points(self, region: Polygon | None, radius: float, spacing: float = 1.0
+                    ) -> np.ndarray:
+        """(n, 2) grid points (cell centres of a ``spacing`` grid) inside ``region`` (the whole
+        board when None) where a base of ``radius`` fits."""
+        area = self.frame if region is None else region
+        if area.is_empty:
+            return np.zeros((0, 2))
+        minx, miny, maxx, maxy = area.bounds
+        xs = np.arange(math.floor(minx / spacing) * spacing + spacing / 2, maxx, spacing)
+        ys = np.arange(math.floor(miny / spacing) * spacing + spacing / 2, maxy, spacing)
+        gx, gy = np.meshgrid(xs, ys, indexing="ij")
+        gx, gy = gx.ravel(), gy.ravel()
+        inside = shapely.contains_xy(area, gx, gy)
+        pts = np.stack([gx[inside], gy[inside]], axis=1)
+        if len(pts) == 0:
+            return np.zeros((0, 2))
+        return pts[self.fits_many(pts, radius)]
+
+    def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
+                    reach: float = math.inf) -> tuple[_Walker, _Graph, _Discs]:
+        walker = self._walker(radius)
+        discs = _Discs.of(list(blockers), walker.radius)
+        return walker, walker.with_discs(discs, centre, reach), discs
+
+    def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
+                   ) -> np.ndarray:
+        return g.in_box(X) & ~walker.blocked_at(X) & (discs.depth(X) <= EPS)
+
+    def _make_walk(self, pts: list[Point2]) -> Walk:
+        P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
+        length = float(np.hypot(*(Q - P).T).sum()) if len(P) else 0.0
+        extra = float(self._soft.cost(P, Q).sum()) if self._soft and len(P) else 0.0
+        return Walk(tuple(pts), length, length + extra)
+
+    def walk(self, start: Any, goal: Any, radius: float, *, blockers: Any = ()) -> Walk | None:
+        """The cheapest walking path for a base of ``radius`` from ``start`` to ``goal`` (model
+        centres), around obstacles and the bases ``blockers``; None when there is none."""
+        s = (float(start[0]), float(start[1]))
+        t = (float(goal[0]), float(goal[1]))
+        if s == t:
+            return Walk((s, t), 0.0, 0.0)
+        walker, g, discs = self._walk_graph(radius, blockers)
+        S, T = np.array([s]), np.array([t])
+        if not (self._free_walk(walker, g, discs, S)[0] and self._free_walk(walker, g, discs,
+                                                                           T)[0]):
+            return None
+        best = math.inf
+        route: list[Point2] | None = None
+        if not _blocked(S, T, g.rings)[0]:
+            best = float(g.weight(S, T)[0])
+            route = [s, t]
+            if not g.soft:
+                return Walk((s, t), best, best)
+        active = np.arange(len(g.pos)) if g.active is None else g.active
+        n = len(g.pos)
+        _, sj, sw = g.links(S, active)
+        init = np.full(n, np.inf)
+        np.minimum.at(init, sj, sw)
+        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=best)
+        _, tj, tw = g.links(T, active)
+        if len(tj):
+            tot = dist[tj] + tw
+            k = int(np.argmin(tot))
+            if tot[k] < best - 1e-12:
+                best = float(tot[k])
+                chain = [int(tj[k])]
+                while pred[chain[-1]] >= 0:
+                    chain.append(int(pred[chain[-1]]))
+                route = [s, *((float(g.real[c, 0]), float(g.real[c, 1]))
+                              for c in reversed(chain)), t]
+        if route is None:
+            return None
+        return self._make_walk(route)
+
+    def advance(self, walk: Walk, move: float) -> tuple[Point2, float]:
+        """The farthest point along ``walk`` that ``move`` inches of movement reach (costs
+        count, see the module notes), and the movement spent."""
+        pts = walk.points
+        left = float(move)
+        for a, b in itertools.pairwise(pts):
+            d = math.dist(a, b)
+            events = self._soft.entries(a, b) if self._soft and d > 0 else []
+            done = 0.0  # fraction of this segment walked
+            for frac, amount in events:
+                need = (frac - done) * d
+                if need > left:
+                    break
+                left -= need
+                done = frac
+                if amount > left:
+                    p = (a[0] + (b[0] - a[0]) * done, a[1] + (b[1] - a[1]) * done)
+                    return (p, move - left)
+                left -= amount
+            rest = (1.0 - done) * d
+            if rest >= left:
+                frac = done + (left / d if d else 0.0)
+                return ((a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac), move)
+            left -= rest
+        return (pts[-1], move - left)
+
+    def reachable(self, start: Any, radius: float, move: float, *, blockers: Any = (),
+                  spacing: float = 0.5) -> Reach:
+        """Where a base of ``radius`` can end a move of ``move`` inches from ``start``: grid
+        points ``spacing`` apart within the move circle where the base fits and the cheapest
+        walk costs at most ``move`` (the start itself first, at cost 0)."""
+        s = (float(start[0]), float(start[1]))
+        S = np.array([s])
+        offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
+        dx, dy = np.meshgrid(offs, offs, indexing="ij")
+        dx, dy = dx.ravel(), dy.ravel()
+        keep = ~((dx == 0) & (dy == 0)) & (np.hypot(dx, dy) <= move)
+        C = np.stack([s[0] + dx[keep], s[1] + dy[keep]], axis=1)
+        walker, g, discs = self._walk_graph(radius, blockers, s, move)
+        start_walk = Walk((s,), 0.0, 0.0)
+        if len(C):
+            C = C[self.fits_many(C, radius, blockers=blockers)]
+        if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
+            return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
+        n = len(g.pos)
+        active = np.arange(n) if g.active is None else g.active
+        _, sj, sw = g.links(S, active)
+        init = np.full(n, np.inf)
+        np.minimum.at(init, sj, sw)
+        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=move)
+        cost = np.full(len(C), np.inf)
+        via = np.full(len(C), -1, dtype=int)
+        clear = ~_blocked(np.repeat(S, len(C), axis=0), C, g.rings)
+        if clear.any():
+            cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
+        live = np.flatnonzero(dist <= move + 1e-9)
+        if len(live):
+            ci, nj, w = g.links(C, live, bound=np.full(len(C), move), base=dist)
+            if len(ci):
+                tot = dist[nj] + w
+                order = np.lexsort((tot, ci))
+                ci, nj, tot = ci[order], nj[order], tot[order]
+                firsts = np.r_[True, ci[1:] != ci[:-1]]
+                ci, nj, tot = ci[firsts], nj[firsts], tot[firsts]
+                better = tot < cost[ci] - 1e-12
+                cost[ci[better]] = tot[better]
+                via[ci[better]] = nj[better]
+        ok = cost <= move + 1e-9
+        C, cost, via = C[ok], cost[ok], via[ok]
+        points = np.concatenate([S, C])
+        costs = np.concatenate([[0.0], cost])
+        real = g.real
+
+        @cache
+        def walk_of(i: int) -> Walk:
+            if i == 0:
+                return start_walk
+            end = (float(points[i, 0]), float(points[i, 1]))
+            k = int(via[i - 1])
+            chain = []
+            while k >= 0:
+                chain.append(k)
+                k = int(pred[k])
+            pts = [s, *((float(real[c, 0]), float(real[c, 1])) for c in reversed(chain)), end]
+            return self._make_walk(pts)
+
+        return Reach(points, costs, walk_of)
