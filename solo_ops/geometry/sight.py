@@ -1,0 +1,799 @@
+"""Fast visibility, cover and obscuring queries for one board: :class:`Sight`.
+
+Meaning (``shared/RULES-NOTES.md``, "Geometry"; the slow reference is
+``tests/geometry_oracle.py``'s ``OracleSight``, which this module must agree with):
+
+* A sight segment from ``P`` to ``Q`` is *clear* when it does not pass through the interior of
+  any sight blocker (walls, closed doors and hatches, ``blocking`` features, merged by
+  :func:`solo_ops.geometry.shapes.sight_blockers` so touching panels leave no seam). Running
+  along or touching a blocker's boundary is clear: the reference tests the segment against the
+  blockers eroded by ``1e-7``.
+* Two bases (discs) are *visible* to each other when some segment from a point of one to a point
+  of the other is clear. Both discs are sampled the same way as the reference: the centre plus
+  24 points evenly spaced on a circle of radius ``r * (1 - 1e-6)`` (just inside the base), and
+  every pair of samples is tried.
+* *Cover lines* run from one point of the attacker's base (its centre or one of 16 points just
+  inside its edge) to the whole target base (their convex hull). The target is *in cover* when
+  cover-giving terrain crosses the cover lines within 1" of the target's base (and outside the
+  base itself) and the bases are more than 2" apart; it is *obscured* when Heavy terrain crosses
+  the cover lines more than 1" from both bases. The attacker picks the point that suits it best:
+  least obscured first, then least in cover.
+
+How it is fast:
+
+* :meth:`Sight.clear` splits the sight blockers into convex pieces (each blocking feature's
+  footprint; non-convex ones are triangulated). Pieces may overlap or touch: their union is the
+  merged blocker shape, so a segment through the seam of two touching panels is still caught.
+  A float32 prefilter (bounding boxes plus a separating-axis test of the segment's line against
+  each piece's box) leaves a few (segment, piece) pairs, which are clipped exactly (Cyrus-Beck,
+  float64) against the piece shrunk by ``1e-6`` and grown by ``1e-6``. Meeting a shrunk piece
+  means passing through the eroded blockers: blocked. Missing every grown piece means staying
+  clear of them: clear. The rare segment in between (grazing a corner, running along a wall's
+  face, ending on it, following a seam) is decided exactly by shapely against the blockers
+  eroded by ``1e-7``, as the reference does. Work runs in chunks of :data:`CHUNK` segments so
+  the arrays stay in cache.
+* Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
+  single edge of the merged blockers cuts across the whole hull of the two bases, then tries a
+  coarse subset of the sample pairs, and only then the rest, skipping those a single edge
+  provably cuts (from one sample point to the whole other base).
+* Cover uses the fact that the hull of a point ``p`` and a convex target base ``T`` is ``T``
+  plus the triangle from ``p`` to the two tangent vertices of ``T``. Every question becomes
+  "does this triangle meet this prepared region", asked with shapely's vectorised predicates
+  after STRtree / bounding-box prefilters. Regions are per feature and built only when needed:
+  for cover, a cover-giving feature within 1" of the target and outside its base; for obscuring,
+  a Heavy feature minus the two 1" zones (skipped when the feature touches neither zone). The
+  attacker's centre is tried first, then four points of its base edge, then the other twelve,
+  stopping as soon as a point leaves the target neither obscured nor in cover.
+
+The circles of bases and 1" zones are the same 128-sided polygons as the reference's, so the
+results agree with it exactly away from float-rounding ties.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
+
+from solo_ops.geometry import shapes
+from solo_ops.geometry.board import Board, Feature
+
+ERODE = 1e-7
+"""How far blockers and terrain are shrunk before testing, so touching is not crossing."""
+NEAR = 1e-6
+"""Segments closer than this to a blocker's boundary (without a clean crossing) go to shapely."""
+SEPARATE_MARGIN = 1e-4
+"""Safety margin for proving two bases blind to each other with a single blocker edge."""
+BASE_SAMPLES = 24
+"""Points sampled on each base's edge for visibility (plus the centre), as the reference."""
+COVER_SAMPLES = 16
+"""Points sampled on the attacker's base edge for cover lines (plus the centre)."""
+SHRINK = 1.0 - 1e-6
+"""Sample points sit this fraction of the radius out from the centre (just inside the base)."""
+QUAD_SEGS = 32
+"""Quarter-circle segments of the polygons standing for bases and 1" zones (as the reference)."""
+RING = 4 * QUAD_SEGS
+"""Vertices in one of those circle polygons."""
+CHUNK = 1024
+"""Segments handled per vectorised pass of :meth:`Sight.clear`: small enough that the working
+arrays stay in cache (fresh large arrays cost far more than the arithmetic)."""
+MAX_SIDES = 4
+"""Convex blocker pieces with more sides than this are split into triangles."""
+PREFILTER_PAD = 1e-3
+"""Inches added around each piece's box in the float32 prefilter (rounding is ~1e-5)."""
+PIECE_BLOCK = 16
+"""Blocker pieces are tested in blocks of this many, largest first; segments already blocked
+drop out before the next block."""
+TINY_BASE = 1e-6
+"""Radius standing for a point-sized target base in cover tests."""
+
+
+@dataclass
+class CoverResult:
+    """Cover of one target from one attacker.
+
+    ``visible``: the attacker can see the target at all. ``in_cover`` / ``obscured``: as in the
+    module docstring (both False when not visible). ``valid_target``: may be shot at (here the
+    same as ``visible``; callers layer concealment and range on top).
+    """
+
+    visible: bool
+    in_cover: bool
+    obscured: bool
+    valid_target: bool = True
+
+
+@dataclass
+class CoverMatrix:
+    """Cover of every target (columns) from every attacker (rows), as boolean arrays."""
+
+    visible: np.ndarray
+    in_cover: np.ndarray
+    obscured: np.ndarray
+
+
+def _unit_circle(n: int) -> tuple[list[float], list[float]]:
+    """Cosines and sines of ``n`` evenly spaced angles, computed as the reference does."""
+    angles = [2 * math.pi * k / n for k in range(n)]
+    return [math.cos(a) for a in angles], [math.sin(a) for a in angles]
+
+
+_BASE_COS, _BASE_SIN = _unit_circle(BASE_SAMPLES)
+_COVER_COS, _COVER_SIN = _unit_circle(COVER_SAMPLES)
+_COARSE = np.array([0, *range(1, BASE_SAMPLES + 1, 3)])
+"""The sample indices (centre and every third edge point) tried before all of them."""
+
+
+def _samples(centres: np.ndarray, radii: np.ndarray, cos: list[float], sin: list[float]
+             ) -> np.ndarray:
+    """(n, 1 + len(cos), 2): each disc's centre then its edge samples (the centre repeated when
+    the radius is 0, which is harmless: the same segment is tried again)."""
+    c = np.asarray(cos)[None, :]
+    s = np.asarray(sin)[None, :]
+    r = radii[:, None]
+    xs = centres[:, 0:1] + r * c * SHRINK
+    ys = centres[:, 1:2] + r * s * SHRINK
+    out = np.empty((len(centres), 1 + len(cos), 2))
+    out[:, 0] = centres
+    out[:, 1:, 0] = xs
+    out[:, 1:, 1] = ys
+    return out
+
+
+def _as_points(points: Any) -> np.ndarray:
+    arr = np.asarray(points, dtype=float)
+    if arr.size == 0:
+        return arr.reshape(0, 2)
+    return np.atleast_2d(arr).reshape(-1, 2)
+
+
+def _as_radii(radii: Any, n: int) -> np.ndarray:
+    return np.array(np.broadcast_to(np.asarray(radii, dtype=float), (n,)), dtype=float)
+
+
+def _area(feature: Feature) -> BaseGeometry:
+    return shapes.feature_area(feature)
+
+
+def _eroded_parts(features: list[Feature]) -> np.ndarray:
+    """Each feature's footprint shrunk by :data:`ERODE` (as the reference erodes each feature
+    on its own), prepared, as an object array (empty geometries kept, so indices match)."""
+    parts = np.array([_area(f) for f in features] or [], dtype=object)
+    if len(parts) == 0:
+        return parts
+    parts = shapely.buffer(parts, -ERODE, quad_segs=16)
+    shapely.prepare(parts)
+    return parts
+
+
+class _Edges:
+    """The boundary edges of the merged blockers (all rings), as lines with unit normals."""
+
+    def __init__(self, blockers: BaseGeometry) -> None:
+        rings = [np.asarray(ring.coords, dtype=float)
+                 for poly in shapes.polygons_of(blockers)
+                 for ring in [poly.exterior, *poly.interiors]]
+        c0 = np.concatenate([r[:-1] for r in rings]) if rings else np.zeros((0, 2))
+        c1 = np.concatenate([r[1:] for r in rings]) if rings else np.zeros((0, 2))
+        self.x0, self.y0 = c0[:, 0], c0[:, 1]
+        self.dx, self.dy = c1[:, 0] - self.x0, c1[:, 1] - self.y0
+        self.length = np.hypot(self.dx, self.dy)
+        safe = np.where(self.length > 0, self.length, 1.0)
+        self.nx = -self.dy / safe
+        self.ny = self.dx / safe
+        self.offset = self.nx * self.x0 + self.ny * self.y0
+        x1, y1 = self.x0 + self.dx, self.y0 + self.dy
+        self.minx, self.maxx = np.minimum(self.x0, x1), np.maximum(self.x0, x1)
+        self.miny, self.maxy = np.minimum(self.y0, y1), np.maximum(self.y0, y1)
+        ok = self.length > 0
+        for name in ("x0", "y0", "dx", "dy", "length", "nx", "ny", "offset", "minx", "maxx",
+                     "miny", "maxy"):
+            setattr(self, name, getattr(self, name)[ok])
+
+
+def _convex_parts(poly: Polygon, split: bool = True) -> list[Polygon]:
+    """``poly`` split into convex pieces: itself if convex with few sides, else triangles (or
+    nothing, when not ``split``)."""
+    poly = orient(poly.simplify(0.0), 1.0)
+    if poly.is_empty or poly.area <= 0:
+        return []
+    c = np.asarray(poly.exterior.coords, dtype=float)[:-1]
+    if not poly.interiors and len(c) <= MAX_SIDES:
+        e = np.roll(c, -1, axis=0) - c
+        turn = e[:, 0] * np.roll(e[:, 1], -1) - e[:, 1] * np.roll(e[:, 0], -1)
+        if (turn >= 0).all():
+            return [poly]
+    if not split:
+        return []
+    tris = shapely.constrained_delaunay_triangles(poly)
+    return [orient(t, 1.0) for t in getattr(tris, "geoms", []) if t.area > 0]
+
+
+class _Pieces:
+    """The sight blockers as convex pieces (merged shapes that are convex, else each feature's
+    footprint, triangulated when it is not convex), each stored as half-planes
+    ``nx * x + ny * y <= c`` padded to :data:`MAX_SIDES`, with its bounding box grown by
+    :data:`NEAR`."""
+
+    def __init__(self, blockers: BaseGeometry, features: list[Feature]) -> None:
+        # A merged shape that is itself a small convex polygon (a straight run of wall panels
+        # and closed doors) is one piece; the others are split feature by feature.
+        pieces: list[Polygon] = []
+        areas = [_area(f) for f in features]
+        for poly in shapes.polygons_of(blockers):
+            whole = _convex_parts(poly, split=False)
+            if whole:
+                pieces += whole
+            else:
+                pieces += [part for a in areas if a.intersects(poly)
+                           for part in _convex_parts(a)]
+        pieces.sort(key=lambda g: -(g.bounds[2] - g.bounds[0] + g.bounds[3] - g.bounds[1]))
+        self.count = len(pieces)
+        self.blocks = [(lo, min(self.count, lo + PIECE_BLOCK))
+                       for lo in range(0, self.count, PIECE_BLOCK)]
+        k = MAX_SIDES
+        self.nx = np.zeros((k, self.count))
+        self.ny = np.zeros((k, self.count))
+        self.c = np.ones((k, self.count))
+        boxes = np.zeros((self.count, 4))
+        for i, piece in enumerate(pieces):
+            v = np.asarray(piece.exterior.coords, dtype=float)
+            d = np.diff(v, axis=0)
+            length = np.hypot(d[:, 0], d[:, 1])
+            ok = length > 0
+            d, v0, length = d[ok], v[:-1][ok], length[ok]
+            m = len(d)
+            self.nx[:m, i] = d[:, 1] / length
+            self.ny[:m, i] = -d[:, 0] / length
+            self.c[:m, i] = self.nx[:m, i] * v0[:, 0] + self.ny[:m, i] * v0[:, 1]
+            boxes[i] = piece.bounds
+        grow = 2 * NEAR
+        self.minx, self.miny = boxes[:, 0] - grow, boxes[:, 1] - grow
+        self.maxx, self.maxy = boxes[:, 2] + grow, boxes[:, 3] + grow
+        self.cx, self.cy = (self.minx + self.maxx) / 2, (self.miny + self.maxy) / 2
+        self.hx, self.hy = (self.maxx - self.minx) / 2, (self.maxy - self.miny) / 2
+        # float32 copies for the prefilter, padded far beyond float32 rounding.
+        def column(a: np.ndarray) -> np.ndarray:
+            return a.astype(np.float32)[:, None]
+
+        self.cx32, self.cy32 = column(self.cx), column(self.cy)
+        self.hx32, self.hy32 = column(self.hx + PREFILTER_PAD), column(self.hy + PREFILTER_PAD)
+
+    def hits(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray, lo: int,
+             hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Segments ``P + t v`` against pieces ``lo:hi``: the indices of the segments that meet
+        a piece shrunk by :data:`NEAR` (blocked) and of those that meet only a grown one."""
+        # Prefilter (piece, segment) pairs in float32 with a generous pad: the boxes of the
+        # segment and the piece meet, and the segment's line passes through the piece's box
+        # (a separating-axis test). Exact tests follow on the few pairs left. Arrays are
+        # (piece, segment) so numpy's inner loops run along the long axis.
+        f32 = np.float32
+        cx, cy, hx, hy = self.cx32[lo:hi], self.cy32[lo:hi], self.hx32[lo:hi], self.hy32[lo:hi]
+        ax, ay = np.abs(vx).astype(f32), np.abs(vy).astype(f32)
+        dx = (px + vx * 0.5).astype(f32) - cx
+        dy = (py + vy * 0.5).astype(f32) - cy
+        hit = np.abs(dx) <= ax * f32(0.5) + hx
+        hit &= np.abs(dy) <= ay * f32(0.5) + hy
+        side = vx.astype(f32) * dy
+        side -= vy.astype(f32) * dx
+        hit &= np.abs(side) <= ay * hx + ax * hy
+        gi, si = np.nonzero(hit)
+        if len(si) == 0:
+            return si, si
+        gi += lo
+        # Cyrus-Beck clipping of each segment against the piece shrunk and grown by NEAR;
+        # arrays are (side, pair) so the reductions run over whole rows.
+        pnx, pny = self.nx[:, gi], self.ny[:, gi]
+        num = self.c[:, gi] - (pnx * px[si] + pny * py[si])
+        den = pnx * vx[si] + pny * vy[si]
+        inner, outer = _clip_hits(num, den, NEAR)
+        return si[inner], si[outer & ~inner]
+
+
+def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Cyrus-Beck: whether segment ``P + t v`` (0 <= t <= 1) meets the convex piece with sides
+    ``t * den <= num`` (rows are sides, columns (segment, piece) pairs), once with the piece
+    shrunk by ``margin`` and once grown by it: (meets the shrunk piece, meets the grown one)."""
+    out = []
+    # 1.0 / 0.0 masks (multiplying by float masks is far faster than by booleans).
+    lower = (den < 0).astype(float)  # sides the segment enters through: t >= num / den
+    upper = (den > 0).astype(float)  # sides it leaves through: t <= num / den
+    flat = den == 0  # sides parallel to it: it must be inside them
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for shift in (-margin, margin):
+            m = num + shift
+            r = m / den
+            # Masked-out terms become 0 (the bounds t >= 0 and, after the shift, t <= 1) or NaN
+            # (parallel sides), which fmax / fmin skip. Every piece is bounded, so each segment
+            # has a side of each kind and the 0 / 1 bounds are always present.
+            enter = np.fmax.reduce(r * lower, axis=0)
+            r -= 1.0
+            r *= upper
+            leave = np.fmin.reduce(r, axis=0)
+            leave += 1.0
+            outside = np.logical_or.reduce(flat & (m < 0), axis=0)
+            out.append((enter <= leave) & ~outside)
+    return out[0], out[1]
+
+
+def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Separating-axis test of triangles (n, 3, 2) against axis-aligned boxes (n, 4) whose
+    bounding boxes already overlap, so only the triangles' edge normals are left to try:
+    (may meet, the answer is clear of rounding ties). Exact for the box itself."""
+    cx, cy = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
+    hx, hy = (box[:, 2] - box[:, 0]) / 2, (box[:, 3] - box[:, 1]) / 2
+    v0, v1, v2 = tri[:, 0], tri[:, 1], tri[:, 2]
+    turn = np.sign((v1[:, 0] - v0[:, 0]) * (v2[:, 1] - v0[:, 1])
+                   - (v1[:, 1] - v0[:, 1]) * (v2[:, 0] - v0[:, 0]))
+    apart = np.zeros(len(tri), dtype=bool)  # some axis separates them
+    clearly = np.zeros(len(tri), dtype=bool)  # ... by a clear margin
+    tie = turn == 0  # some axis is too close to call (or the triangle is flat)
+    for a, b in ((v0, v1), (v1, v2), (v2, v0)):
+        ex, ey = (b[:, 0] - a[:, 0]) * turn, (b[:, 1] - a[:, 1]) * turn
+        # Distance (times the edge length) from the edge, along its outward normal (ey, -ex),
+        # to the nearest corner of the box.
+        gap = ey * (cx - a[:, 0]) - ex * (cy - a[:, 1]) - (np.abs(ey) * hx + np.abs(ex) * hy)
+        scale = np.hypot(ex, ey) * 1e-9
+        apart |= gap > 0
+        clearly |= gap > scale
+        tie |= np.abs(gap) <= scale
+    return ~apart, clearly | ~tie
+
+
+class Sight:
+    """Compiled sight queries for one board (one state of its doors and hatches).
+
+    Building one splits the blockers into pieces and prepares the terrain shapes once; keep it (the
+    :class:`~solo_ops.geometry.terrain.TerrainCache` does) rather than rebuilding per query.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        blockers = shapes.sight_blockers(board)
+        self._edges = _Edges(blockers)
+        self._pieces = _Pieces(blockers, [f for f in board.features if f.blocks_visibility])
+        self._block = (shapely.buffer(blockers, -ERODE) if not blockers.is_empty
+                       else shapely.GeometryCollection())
+        shapely.prepare(self._block)
+        cover_feats = [f for f in board.features if f.gives_cover]
+        self._cover_parts = _eroded_parts(cover_feats)
+        self._cover_light = np.array([f.is_light_only for f in cover_feats], dtype=bool)
+        self._cover_tree = shapely.STRtree(self._cover_parts)
+        heavy = [f for f in board.features if f.obscures]
+        self._heavy_parts = _eroded_parts(heavy)
+        self._heavy_tree = shapely.STRtree(self._heavy_parts)
+        # The eroded features' boxes, and which features are exactly their box.
+        self._heavy_box = shapely.bounds(self._heavy_parts).reshape(-1, 4)
+        box_area = ((self._heavy_box[:, 2] - self._heavy_box[:, 0])
+                    * (self._heavy_box[:, 3] - self._heavy_box[:, 1]))
+        area = shapely.area(self._heavy_parts) if len(self._heavy_parts) else np.zeros(0)
+        self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+
+    # -- point to point ---------------------------------------------------------------------
+    def clear(self, P: Any, Q: Any) -> np.ndarray:
+        """(n,) True where the sight segment from ``P[i]`` to ``Q[i]`` is clear.
+
+        ``P`` and ``Q`` are (n, 2) arrays (or single points). A zero-length segment is clear
+        unless its point lies inside a blocker.
+        """
+        p = _as_points(P)
+        q = _as_points(Q)
+        if p.shape != q.shape:
+            raise ValueError(f"P and Q differ in shape: {p.shape} vs {q.shape}")
+        n = len(p)
+        out = np.ones(n, dtype=bool)
+        if n == 0 or self._pieces.count == 0:
+            return out
+        for start in range(0, n, CHUNK):
+            stop = min(n, start + CHUNK)
+            out[start:stop] = self._clear_chunk(p[start:stop], q[start:stop])
+        return out
+
+    def _clear_chunk(self, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """:meth:`clear` for one chunk of segments."""
+        px, py, qx, qy = p[:, 0], p[:, 1], q[:, 0], q[:, 1]
+        n = len(px)
+        vx, vy = qx - px, qy - py
+        blocked = np.zeros(n, dtype=bool)
+        unsure = np.zeros(n, dtype=bool)
+        # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
+        # is not tested against the later ones.
+        active = np.arange(n)
+        for lo, hi in self._pieces.blocks:
+            if lo:
+                active = active[~blocked[active]]
+                if len(active) == 0:
+                    break
+                sub = (px[active], py[active], vx[active], vy[active])
+            else:
+                sub = (px, py, vx, vy)
+            inner, outer = self._pieces.hits(*sub, lo, hi)
+            blocked[active[inner]] = True
+            unsure[active[outer]] = True
+        unsure &= ~blocked
+        point = (vx == 0) & (vy == 0)
+        if point.any():
+            idx = np.flatnonzero(point)
+            blocked[idx] = shapely.contains_xy(self._block, px[idx], py[idx])
+            unsure[idx] = False
+        idx = np.flatnonzero(unsure)
+        if len(idx):
+            lines = shapely.linestrings(np.stack([p[idx], q[idx]], axis=1))
+            blocked[idx] = shapely.intersects(lines, self._block)
+        return ~blocked
+
+    # -- base to base -----------------------------------------------------------------------
+    def visible(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> bool:
+        """Whether a base of radius ``ra`` at ``a`` and one of radius ``rb`` at ``b`` can see
+        each other (some clear segment between sample points of the two; see the module
+        docstring for the sampling)."""
+        return bool(self.visibility_matrix([a], ra, [b], rb)[0, 0])
+
+    def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
+        """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
+        A, B = _as_points(A), _as_points(B)
+        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
+        ia, ib = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
+        vis = self._visible_pairs(A[ia.ravel()], ra_[ia.ravel()], B[ib.ravel()], rb_[ib.ravel()])
+        return vis.reshape(len(A), len(B))
+
+    def _visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
+                       ) -> np.ndarray:
+        """(m,) visibility of m base pairs given by centres and radii."""
+        m = len(a)
+        vis = np.zeros(m, dtype=bool)
+        if m == 0:
+            return vis
+        if self._pieces.count == 0:
+            vis[:] = True
+            return vis
+        vis[:] = self.clear(a, b)
+        todo = np.flatnonzero(~vis & ((ra > 0) | (rb > 0)))
+        if len(todo) == 0:
+            return vis
+        todo = todo[~self._cut_off(a[todo], ra[todo], b[todo], rb[todo])]
+        if len(todo) == 0:
+            return vis
+        sa = _samples(a[todo], ra[todo], _BASE_COS, _BASE_SIN)
+        sb = _samples(b[todo], rb[todo], _BASE_COS, _BASE_SIN)
+        for subset in (_COARSE, None):
+            if len(todo) == 0:
+                break
+            xa = sa if subset is None else sa[:, subset]
+            xb = sb if subset is None else sb[:, subset]
+            k, na, nb = len(todo), xa.shape[1], xb.shape[1]
+            need = np.ones((k, na, nb), dtype=bool)
+            if subset is None:
+                # Skip the sample segments one blocker edge provably cuts: from a sample point
+                # of one base to the whole of the other base.
+                rows = self._cut_off(xa.reshape(-1, 2), np.zeros(k * na),
+                                     np.repeat(b[todo], na, axis=0), np.repeat(rb[todo], na),
+                                     group=na)
+                cols = self._cut_off(xb.reshape(-1, 2), np.zeros(k * nb),
+                                     np.repeat(a[todo], nb, axis=0), np.repeat(ra[todo], nb),
+                                     group=nb)
+                need &= ~rows.reshape(k, na, 1)
+                need &= ~cols.reshape(k, 1, nb)
+            pk, pa, pb = np.nonzero(need)
+            ok = self.clear(xa[pk, pa], xb[pk, pb])
+            seen = np.bincount(pk[ok], minlength=k) > 0
+            vis[todo[seen]] = True
+            todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
+        return vis
+
+    def _cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                 group: int = 1) -> np.ndarray:
+        """(m,) True where one blocker edge provably crosses every segment between the two
+        bases: the bases lie on opposite sides of the edge's line and the edge spans the whole
+        hull of the two bases where it meets that line. Rows come in runs of ``group`` that lie
+        close together (one pair's sample points), which share a bounding-box prefilter."""
+        e = self._edges
+        m = len(a)
+        out = np.zeros(m, dtype=bool)
+        if len(e.x0) == 0 or m == 0:
+            return out
+        marg = SEPARATE_MARGIN
+        # Only edges whose box meets the box around a run's bases can cut them off.
+        lo = np.minimum(a - ra[:, None], b - rb[:, None]).reshape(m // group, group, 2).min(1)
+        hi = np.maximum(a + ra[:, None], b + rb[:, None]).reshape(m // group, group, 2).max(1)
+        near = ((lo[:, 0:1] <= e.maxx) & (hi[:, 0:1] >= e.minx)
+                & (lo[:, 1:2] <= e.maxy) & (hi[:, 1:2] >= e.miny))
+        gi, ei = np.nonzero(near)
+        pi = (gi[:, None] * group + np.arange(group)).ravel()
+        ei = np.repeat(ei, group)
+        # Signed distances of the two centres from each edge's line.
+        enx, eny, eoff = e.nx[ei], e.ny[ei], e.offset[ei]
+        sa = a[pi, 0] * enx + a[pi, 1] * eny - eoff
+        sb = b[pi, 0] * enx + b[pi, 1] * eny - eoff
+        r0, r1 = ra[pi] + marg, rb[pi] + marg
+        split = ((sa > r0) & (sb < -r1)) | ((sa < -r0) & (sb > r1))
+        pi, ei = pi[split], ei[split]
+        if len(pi) == 0:
+            return out
+        ax, ay, bx, by = a[pi, 0], a[pi, 1], b[pi, 0], b[pi, 1]
+        r0, r1 = ra[pi], rb[pi]
+        dx, dy = bx - ax, by - ay
+        dist = np.hypot(dx, dy)
+        ux, uy = dx / dist, dy / dist
+        alpha = (r1 - r0) / dist
+        beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
+        ex0, ey0 = e.x0[ei], e.y0[ei]
+        tdx, tdy = e.dx[ei] / e.length[ei], e.dy[ei] / e.length[ei]
+        ok = np.ones(len(pi), dtype=bool)
+        for sign in (1.0, -1.0):
+            # The outer common tangent with unit normal m: m.x >= k on the hull's side.
+            mx = alpha * ux - sign * beta * uy
+            my = alpha * uy + sign * beta * ux
+            k = mx * ax + my * ay - r0
+            denom = mx * tdx + my * tdy
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (k - (mx * ex0 + my * ey0)) / denom
+            ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
+        out[pi[ok]] = True
+        return out
+
+    # -- cover ------------------------------------------------------------------------------
+    def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
+              seek: bool = False, seek_light: bool = False, edition: str = "kt2024"
+              ) -> CoverResult:
+        """Whether ``target`` is visible to ``attacker``, in cover and obscured (2024 reading,
+        see the module docstring). ``seek``: cover-giving terrain gives no cover;
+        ``seek_light``: light-only terrain gives none. Not visible gives all False.
+
+        ``edition="kt2018"`` runs the same computation: the engine reads ``obscured or
+        in_cover`` as the 2018 "obscured", so both editions share this one geometry.
+        """
+        cm = self.cover_matrix([attacker], ra, [target], rb, seek=seek, seek_light=seek_light,
+                               edition=edition)
+        vis = bool(cm.visible[0, 0])
+        return CoverResult(vis, bool(cm.in_cover[0, 0]), bool(cm.obscured[0, 0]), vis)
+
+    def cover_matrix(self, A: Any, ra: Any, B: Any, rb: Any, *, edition: str = "kt2024",
+                     seek: bool = False, seek_light: bool = False) -> CoverMatrix:
+        """:meth:`cover` from every attacker in ``A`` (rows) to every target in ``B`` (columns);
+        radii are scalars or arrays. ``edition`` is accepted for both editions and changes
+        nothing (see :meth:`cover`)."""
+        del edition  # one geometry for both editions
+        A, B = _as_points(A), _as_points(B)
+        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
+        shape = (len(A), len(B))
+        vis = self.visibility_matrix(A, ra_, B, rb_)
+        in_cover = np.zeros(shape, dtype=bool)
+        obscured = np.zeros(shape, dtype=bool)
+        pi, pj = np.nonzero(vis)
+        if len(pi) == 0:
+            return CoverMatrix(vis, in_cover, obscured)
+        if seek:
+            cover_use = np.zeros(len(self._cover_parts), dtype=bool)
+        elif seek_light:
+            cover_use = ~self._cover_light
+        else:
+            cover_use = np.ones(len(self._cover_parts), dtype=bool)
+        obs, cov = _CoverJob(self, A, ra_, B, rb_, pi, pj, cover_use).run()
+        obscured[pi, pj] = obs
+        in_cover[pi, pj] = cov
+        return CoverMatrix(vis, in_cover, obscured)
+
+
+class _CoverJob:
+    """One cover computation over a set of visible (attacker, target) pairs ``(pi[k], pj[k])``.
+
+    Regions are per feature: for cover, a cover-giving feature's part within 1" of a target but
+    outside its base; for obscuring, a Heavy feature's part more than 1" from both bases of a
+    pair. Any region meeting a cover-line triangle settles the question for that triangle.
+    """
+
+    def __init__(self, sight: Sight, A: np.ndarray, ra: np.ndarray, B: np.ndarray,
+                 rb: np.ndarray, pi: np.ndarray, pj: np.ndarray, cover_use: np.ndarray) -> None:
+        self.s = sight
+        self.A, self.ra, self.B, self.rb = A, ra, B, rb
+        self.pi, self.pj = pi, pj
+        self.t_radius = np.maximum(rb, TINY_BASE)
+        self._t_centres = shapely.points(B)
+        self._near_t: np.ndarray | None = None
+        self._near_a: np.ndarray | None = None
+        self._tdisc: np.ndarray | None = None
+        # Cover needs the bases more than 2" apart.
+        gap = np.hypot(*(A[pi] - B[pj]).T) - ra[pi] - rb[pj]
+        self.cover_ok = gap > 2.0
+        self.cover_use = cover_use
+        self._obscure_regions: dict[tuple[int, int], BaseGeometry] = {}
+
+    def near_t(self) -> np.ndarray:
+        """The 1" zone around each target's base (a polygon as the reference's)."""
+        if self._near_t is None:
+            self._near_t = shapely.buffer(self._t_centres, self.rb + 1.0, quad_segs=QUAD_SEGS)
+            shapely.prepare(self._near_t)
+        return self._near_t
+
+    def near_a(self) -> np.ndarray:
+        """The 1" zone around each attacker's base."""
+        if self._near_a is None:
+            self._near_a = shapely.buffer(shapely.points(self.A), self.ra + 1.0,
+                                          quad_segs=QUAD_SEGS)
+            shapely.prepare(self._near_a)
+        return self._near_a
+
+    def tdisc_coords(self) -> np.ndarray:
+        """(len(B), RING, 2): the vertices of each target base polygon (as the reference's)."""
+        if self._tdisc is None:
+            discs = shapely.buffer(self._t_centres, self.t_radius, quad_segs=QUAD_SEGS)
+            coords = shapely.get_coordinates(discs).reshape(len(self.B), RING + 1, 2)
+            self._tdisc = coords[:, :RING]
+        return self._tdisc
+
+    def cover_regions(self, targets: np.ndarray) -> None:
+        """Build, for the given targets, the regions where cover-giving terrain would put them
+        in cover: ``self.c_start[j]:self.c_start[j + 1]`` index ``self.c_regions``."""
+        nt = len(self.B)
+        self.c_regions = np.zeros(0, dtype=object)
+        self.c_start = np.zeros(nt + 1, dtype=np.intp)
+        if len(targets) == 0 or not self.cover_use.any():
+            return
+        zones = self.near_t()[targets]
+        zi, fi = self.s._cover_tree.query(zones, predicate="intersects")
+        keep = self.cover_use[fi]
+        zi, fi = zi[keep], fi[keep]
+        if len(zi) == 0:
+            return
+        j = targets[zi]
+        discs = shapely.buffer(self._t_centres[j], self.t_radius[j], quad_segs=QUAD_SEGS)
+        regions = shapely.difference(shapely.intersection(self.s._cover_parts[fi], zones[zi]),
+                                     discs)
+        ok = ~shapely.is_empty(regions)
+        j, regions = j[ok], regions[ok]
+        order = np.argsort(j, kind="stable")
+        j, regions = j[order], regions[order]
+        shapely.prepare(regions)
+        self.c_regions = regions
+        self.c_start = np.searchsorted(j, np.arange(nt + 1)).astype(np.intp)
+
+    def _heavy_near(self) -> np.ndarray:
+        """(pairs,) whether any Heavy feature's box meets the box around the pair's bases."""
+        hb = self.s._heavy_box
+        if len(hb) == 0:
+            return np.zeros(len(self.pi), dtype=bool)
+        a, b = self.A[self.pi], self.B[self.pj]
+        r_a, r_b = self.ra[self.pi], self.t_radius[self.pj]
+        lo_x = np.minimum(a[:, 0] - r_a, b[:, 0] - r_b)[:, None]
+        hi_x = np.maximum(a[:, 0] + r_a, b[:, 0] + r_b)[:, None]
+        lo_y = np.minimum(a[:, 1] - r_a, b[:, 1] - r_b)[:, None]
+        hi_y = np.maximum(a[:, 1] + r_a, b[:, 1] + r_b)[:, None]
+        return ((lo_x <= hb[:, 2]) & (hi_x >= hb[:, 0])
+                & (lo_y <= hb[:, 3]) & (hi_y >= hb[:, 1])).any(axis=1)
+
+    def run(self) -> tuple[np.ndarray, np.ndarray]:
+        """(obscured, in_cover) for every pair, the attacker choosing its best point."""
+        npairs = len(self.pi)
+        heavy_near = self._heavy_near()
+        self.cover_regions(np.unique(self.pj[self.cover_ok]))
+        counts = np.diff(self.c_start)
+        cover_near = self.cover_ok & (counts[self.pj] > 0)
+        # Best (obscured, in cover) so far, as 2 * obscured + in_cover (lower suits the attacker).
+        best = np.zeros(npairs, dtype=np.int8)
+        todo = np.flatnonzero(heavy_near | cover_near)
+        if len(todo) == 0:
+            return best >= 2, best % 2 == 1
+        # First the attacker's centre; then, where that leaves the target obscured or in cover,
+        # points on the edge of the attacker's base: four first, the rest only if still needed.
+        obs, cov = self._evaluate(todo, self.A[self.pi[todo]], heavy_near, cover_near)
+        best[todo] = 2 * obs + cov
+        edge = _samples(self.A, self.ra, _COVER_COS, _COVER_SIN)[:, 1:]
+        quarter = COVER_SAMPLES // 4
+        first = np.arange(0, COVER_SAMPLES, quarter)
+        for group in (first, np.setdiff1d(np.arange(COVER_SAMPLES), first)):
+            todo = todo[(best[todo] > 0) & (self.ra[self.pi[todo]] > 0)]
+            if len(todo) == 0:
+                break
+            pts = edge[self.pi[todo]][:, group]
+            rep = np.repeat(todo, len(group))
+            obs, cov = self._evaluate(rep, pts.reshape(-1, 2), heavy_near, cover_near)
+            key = (2 * obs + cov).astype(np.int8).reshape(len(todo), len(group))
+            best[todo] = np.minimum(best[todo], key.min(axis=1))
+        return best >= 2, best % 2 == 1
+
+    def _evaluate(self, pairs: np.ndarray, points: np.ndarray, heavy_near: np.ndarray,
+                  cover_near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(obscured, in_cover) of the cover lines from ``points[n]`` to pair ``pairs[n]``'s
+        target."""
+        n = len(pairs)
+        obs = np.zeros(n, dtype=bool)
+        cov = np.zeros(n, dtype=bool)
+        j = self.pj[pairs]
+        c = self.B[j]
+        rel = points - c
+        d = np.hypot(rel[:, 0], rel[:, 1])
+        # Inside the target's 1" zone the whole hull is in that zone: neither applies.
+        outside = d >= (self.rb[j] + 1.0) * math.cos(math.pi / RING) * (1 - 1e-9)
+        live = np.flatnonzero(outside & (heavy_near[pairs] | cover_near[pairs]))
+        if len(live) == 0:
+            return obs, cov
+        tri, corners = self._triangles(points[live], c[live], self.t_radius[j[live]], j[live],
+                                       d[live])
+        hv = np.flatnonzero(heavy_near[pairs[live]])
+        if len(hv):
+            obs[live[hv]] = self._obscured(tri[hv], corners[hv], pairs[live[hv]])
+        cv = np.flatnonzero(cover_near[pairs[live]])
+        if len(cv):
+            jj = j[live[cv]]
+            counts = self.c_start[jj + 1] - self.c_start[jj]
+            rep = np.repeat(np.arange(len(cv)), counts)
+            idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
+            idx += np.arange(len(rep))
+            hit = shapely.intersects(tri[cv][rep], self.c_regions[idx])
+            cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
+        return obs, cov
+
+    def _obscured(self, tri: np.ndarray, corners: np.ndarray, pairs: np.ndarray
+                  ) -> np.ndarray:
+        """(n,) whether Heavy terrain meets triangle ``tri[n]`` (corners ``corners[n]``) more
+        than 1" from both bases of pair ``pairs[n]``."""
+        out = np.zeros(len(tri), dtype=bool)
+        # Boxes from the tree; a separating-axis test of each triangle against the feature's
+        # box (exact for box-shaped features); shapely for the rest.
+        ti, fi = self.s._heavy_tree.query(tri)
+        meets, sure = _triangle_meets_box(corners[ti], self.s._heavy_box[fi])
+        sure &= self.s._heavy_is_box[fi]
+        ask = np.flatnonzero(meets & ~sure)
+        meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]], tri[ti[ask]])
+        ti, fi = ti[meets], fi[meets]
+        if len(ti) == 0:
+            return out
+        k = pairs[ti]
+        # Whether each feature reaches into either 1" zone, once per (pair, feature).
+        nf = len(self.s._heavy_parts)
+        uniq, back = np.unique(k * nf + fi, return_inverse=True)
+        uk, uf = uniq // nf, uniq % nf
+        feats = self.s._heavy_parts[uf]
+        touch = (shapely.intersects(self.near_t()[self.pj[uk]], feats)
+                 | shapely.intersects(self.near_a()[self.pi[uk]], feats))
+        clean = ~touch[back.ravel()]
+        out[ti[clean]] = True
+        rest = np.flatnonzero(~clean & ~out[ti])
+        if len(rest) == 0:
+            return out
+        keys = list(zip(k[rest].tolist(), fi[rest].tolist(), strict=True))
+        missing = sorted({key for key in keys if key not in self._obscure_regions})
+        if missing:
+            mk = np.array([m[0] for m in missing], dtype=np.intp)
+            mf = np.array([m[1] for m in missing], dtype=np.intp)
+            regions = shapely.difference(self.s._heavy_parts[mf], self.near_t()[self.pj[mk]])
+            regions = shapely.difference(regions, self.near_a()[self.pi[mk]])
+            shapely.prepare(regions)
+            self._obscure_regions.update(zip(missing, regions, strict=True))
+        regions = np.array([self._obscure_regions[key] for key in keys], dtype=object)
+        hit = shapely.intersects(tri[ti[rest]], regions)
+        out[ti[rest[hit]]] = True
+        return out
+
+    def _triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
+                   d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Triangles from each point ``p`` to the two tangent vertices of its target's base
+        polygon (with the base they make the cover lines' hull): the polygons and their
+        (n, 3, 2) corners."""
+        step = 2 * math.pi / RING
+        phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
+        half = np.arccos(np.clip(r / d, -1.0, 1.0))
+        verts = self.tdisc_coords().reshape(-1, 2)
+        base = (j * RING)[:, None]
+        tx, ty = (c - p)[:, 0:1], (c - p)[:, 1:2]
+        corners = []
+        for sign in (1.0, -1.0):
+            # Base polygon vertex m sits at angle -m * step; look around the true tangent.
+            guess = np.rint(-(phi + sign * half) / step).astype(int)
+            cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % RING
+            v = verts[base + cand]  # (n, 5, 2)
+            wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
+            # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
+            tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
+            pick = np.argmax(np.abs(tan), axis=1)
+            corners.append(v[np.arange(len(p)), pick])
+        ring = np.stack([p, corners[0], corners[1], p], axis=1)
+        return shapely.polygons(ring), ring[:, :3]
