@@ -45,8 +45,10 @@ from solo_ops.tables import Order, TroopType, order_table
 
 CONTROL_RANGE = 1.0
 HOLD_TOLERANCE = 0.1
+MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
 DASH = 3.0
 CHARGE_BONUS = 2.0
+KT2018_CHARGE_REACH = 12.0  # the most a 2D6 charge roll can cover
 INJURED_MOVE_PENALTY = 2.0
 CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
 
@@ -310,7 +312,8 @@ class _Candidates:
 
 
 def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
-                board: _Board, *, avoid_enemies: bool = True) -> _Candidates:
+                board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5
+                ) -> _Candidates:
     blockers = []
     for oid, p in board.pos.items():
         if oid == op.id:
@@ -319,7 +322,7 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
         extra = CONTROL_RANGE if (avoid_enemies and other.side != op.side) else 0.0
         blockers.append((p[0], p[1], other.radius + extra))
     reach = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
-                                         spacing=0.5)
+                                         spacing=spacing)
     return _Candidates(np.asarray(reach.points, dtype=float), np.asarray(reach.cost, dtype=float),
                        reach)
 
@@ -345,7 +348,7 @@ def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
     cm = ctx.terrain.sight.cover_matrix(points, radius, tp, tr, edition=ctx.edition)
     good = np.asarray(cm.visible) & ~np.asarray(cm.obscured)
     if math.isfinite(reach):
-        d = ctx.terrain.routes.distance_matrix(points, radius, tp, tr)
+        d = ctx.terrain.routes.distance_matrix(tp, tr, points, radius).T
         good &= d <= reach + 1e-9
     return good.sum(axis=1)
 
@@ -590,7 +593,8 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         charge = _charge_option(ctx, op, start, board, near_visible, codes, edition)
     if charge is not None and (not shot_done or ap >= 1):
         plan.actions.append(charge)
-        board.pos[op.id] = charge.to  # type: ignore[assignment]
+        if charge.to is not None:  # a 2018 charge is rolled by the engine: it stays put here
+            board.pos[op.id] = charge.to
         plan.explain.append(charge.note)
         result["moved"] = True
         result["attacked"] = True
@@ -607,38 +611,32 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if codes["move"] == "remain_stationary":
         plan.explain.append(f"{op.name} remains stationary (its move order).")
     else:
-        stay_for_heavy = (fire_first and not shot_done and edition == "kt2024" and any(
-            _is_heavy(w) for w in op.profile.ranged_weapons) and all(
-            _is_heavy(w) for w in op.profile.ranged_weapons))
-        if stay_for_heavy and closest is not None and closest[1].id in vis_ids:
-            plan.explain.append(f"{op.name} keeps still so it can fire its Heavy weapon "
-                                "(firing takes priority over moving).")
-        else:
-            kinds = ["reposition"] if edition == "kt2024" else ["normal"]
-            if edition == "kt2024" and ap >= 2 and not fire_first:
-                kinds.append("dash")
-            elif edition == "kt2024" and ap >= 2 and fire_first and not shot_done:
-                kinds.append("dash")
-            for kind in kinds:
-                if ap <= 0:
+        # (a Heavy-only model with no shot now moves: keeping still would not make one)
+        kinds = ["reposition"] if edition == "kt2024" else ["normal"]
+        if edition == "kt2024" and ap >= 2 and not fire_first:
+            kinds.append("dash")
+        elif edition == "kt2024" and ap >= 2 and fire_first and not shot_done:
+            kinds.append("dash")
+        for kind in kinds:
+            if ap <= 0:
+                break
+            mv = _move_by_order(ctx, state, unit, op, board.pos[op.id], kind, codes, board,
+                                enemies, mates)
+            if mv is None:
+                break
+            plan.actions.append(mv)
+            plan.explain.append(mv.note)
+            board.pos[op.id] = mv.to  # type: ignore[assignment]
+            result["moved"] = True
+            ap -= 1
+            if _order_satisfied(ctx, op, board, enemies, codes):
+                break
+            # a shot now beats a second move when the order wants to shoot
+            if edition == "kt2024" and ap > 0:
+                shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
+                                      moved=True, moved_how=kind)
+                if shot is not None:
                     break
-                mv = _move_by_order(ctx, state, unit, op, board.pos[op.id], kind, codes, board,
-                                    enemies, mates)
-                if mv is None:
-                    break
-                plan.actions.append(mv)
-                plan.explain.append(mv.note)
-                board.pos[op.id] = mv.to  # type: ignore[assignment]
-                result["moved"] = True
-                ap -= 1
-                if _order_satisfied(ctx, op, board, enemies, codes):
-                    break
-                # a shot now beats a second move when the order wants to shoot
-                if edition == "kt2024" and ap > 0:
-                    shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
-                                          moved=True, moved_how=kind)
-                    if shot is not None:
-                        break
 
     # 6. Shoot after moving (unhindered move, or fire at will with nothing to shoot before).
     if edition == "kt2024" and ap > 0 and not shot_done:
@@ -660,18 +658,36 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
     """Whether the move order needs no further move this activation."""
     here = board.pos[op.id]
     if codes["move"] in ("to_cover", "to_cover_firing_line"):
-        near = _nearest(ctx, here, op.radius, enemies, board.pos)
-        if not near:
+        closest = _closest_enemy(ctx, op, here, enemies, board)
+        if closest is None:
             return True
-        prot = _protected(ctx, np.array([here]), op.radius, [near[0][1]], board.pos)
+        prot = _protected(ctx, np.array([here]), op.radius, [closest[1]], board.pos)
         return bool(prot[0, 0])
     if codes["move"] in ("hold_12", "to_firing_range"):
-        target = _hold_target(ctx, op, here, enemies, board)
+        target = _closest_enemy(ctx, op, here, enemies, board)
         if target is None:
             return True
         want = _hold_distance(ctx, op, codes)
         return abs(target[0] - want) <= HOLD_TOLERANCE
     return False
+
+
+def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Operative],
+                  board: _Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each candidate point: the distance (around the walls) to the closest enemy visible
+    from it — or, when none is visible there, to the closest enemy by route — and that enemy's
+    index in ``enemies``, and whether it is visible from there. Hold / to firing range score
+    every end point by this distance."""
+    ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+    er = np.array([e.radius for e in enemies], dtype=float)
+    # distances and visibility are symmetric: ask enemies x points (few rows, batched columns)
+    dist = ctx.terrain.routes.distance_matrix(ep, er, pts, radius).T
+    vis = np.asarray(ctx.terrain.sight.visibility_matrix(ep, er, pts, radius), dtype=bool).T
+    seen = np.where(vis, dist, np.inf)
+    any_seen = vis.any(axis=1)
+    use = np.where(any_seen[:, None], seen, dist)
+    who = np.argmin(use, axis=1)
+    return use[np.arange(len(pts)), who], who, any_seen
 
 
 def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
@@ -683,8 +699,10 @@ def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
     return float(rng)
 
 
-def _hold_target(ctx: Context, op: Operative, here: tuple[float, float],
-                 enemies: list[Operative], board: _Board) -> tuple[float, Operative] | None:
+def _closest_enemy(ctx: Context, op: Operative, here: tuple[float, float],
+                   enemies: list[Operative], board: _Board) -> tuple[float, Operative] | None:
+    """The closest enemy with line of sight from ``here`` (distance around the walls); when
+    none is in sight, the closest by route (the unit hunts rather than freezes)."""
     near = _nearest(ctx, here, op.radius, enemies, board.pos)
     vis = {v.id for v in _visible_targets(ctx, here, op.radius, enemies, board.pos)}
     seen = [(d, t) for d, t in near if t.id in vis]
@@ -709,29 +727,29 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     near = _nearest(ctx, start, op.radius, enemies, board.pos)
     if not near:
         return None
-    threat = near[0][1]
+    closest = _closest_enemy(ctx, op, start, enemies, board)
+    threat = closest[1] if closest is not None else near[0][1]
     reason = ""
-    if move_code in ("towards_closest_enemy", "hold_12", "to_firing_range"):
-        target = _hold_target(ctx, op, start, enemies, board) if move_code != \
-            "towards_closest_enemy" else None
-        if move_code == "towards_closest_enemy":
-            vis = {v.id for v in _visible_targets(ctx, start, op.radius, enemies, board.pos)}
-            seen = [(d, t) for d, t in near if t.id in vis]
-            target = seen[0] if seen else near[0]
-        assert target is not None
+    if move_code == "towards_closest_enemy":
+        vis = _ids_visible(ctx, op, start, enemies, board)
+        seen = [(d, t) for d, t in near if t.id in vis]
+        target = seen[0] if seen else near[0]
         tp = board.pos[target[1].id]
         d = ctx.terrain.routes.distances(tp, target[1].radius, pts, op.radius)
         d = np.where(np.isfinite(d), d, 1e9)
-        if move_code == "towards_closest_enemy":
-            # never end inside the enemy's control range without a charge
-            scores = np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
-            reason = (f"towards {target[1].name} (the closest enemy"
-                      f"{' with line of sight' if target[1].id in _ids_visible(ctx, op, start, enemies, board) else ''})")  # noqa: E501
-        else:
-            want = _hold_distance(ctx, op, codes)
-            scores = np.abs(d - want)
-            reason = f"to keep {inches(want)} from {target[1].name}"
+        # never end inside the enemy's control range without a charge
+        scores = np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
+        reason = (f"towards {target[1].name} (the closest enemy"
+                  f"{' with line of sight' if target[1].id in vis else ''})")
         threat = target[1]
+    elif move_code in ("hold_12", "to_firing_range"):
+        want = _hold_distance(ctx, op, codes)
+        d_star, who, seen_at = _hold_measure(ctx, pts, op.radius, enemies, board)
+        scores = np.abs(np.where(np.isfinite(d_star), d_star, 1e9) - want)
+        if scores[0] <= HOLD_TOLERANCE:
+            return None  # already holding: no move improves the order
+        reason = f"to keep {inches(want)} from the closest enemy with line of sight"
+        threat = enemies[int(who[0])]
     elif move_code in ("to_cover", "to_cover_firing_line"):
         threats = [threat]
         prot = _protected(ctx, pts, op.radius, threats, board.pos)[0]
@@ -745,7 +763,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             reason = f"to the nearest cover from {threat.name}"
         if not prot.any():
             # no cover within this move: head for the nearest protected point further away
-            far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board)
+            far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board, spacing=1.0)
             if len(far.points):
                 fprot = _protected(ctx, far.points, op.radius, threats, board.pos)[0]
                 if fprot.any():
@@ -767,8 +785,8 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
     base_mask = coherent if coherent.any() else None
     i = _pick(scores, cost, pts, base_mask)
-    if i is None:
-        return None
+    if i is None or scores[0] - scores[i] < MIN_GAIN:
+        return None  # no end point serves the move order better than staying put
     cover_note = ""
     if codes["cover"] == "use_if_possible" and move_code not in ("to_cover",
                                                                  "to_cover_firing_line"):
@@ -796,9 +814,9 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     if move_code in ("to_cover", "to_cover_firing_line") and prot_end:
         extra = f" It is in cover from (or hidden from) {threat.name} there."
     elif move_code in ("hold_12", "to_firing_range"):
-        dd = ctx.terrain.routes.distance(end, board.pos[threat.id], op.radius,
-                                         threat.radius).distance
-        extra = f" It ends {inches(dd)} from {threat.name}."
+        extra = (f" It ends {inches(float(d_star[i]))} from {enemies[int(who[i])].name}, the "
+                 + ("closest enemy it can see there." if seen_at[i] else
+                    "closest enemy by route (none is in sight there)."))
     elif move_code == "towards_closest_enemy":
         dd = ctx.terrain.routes.distance(end, board.pos[threat.id], op.radius,
                                          threat.radius).distance
@@ -848,7 +866,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     if not op.profile.melee_weapons and codes["charge"] != "yes":
         return None
     tp = board.pos[target.id]
-    allowance = move_allowance(op, "charge", edition) if edition == "kt2024" else 12.0
+    allowance = move_allowance(op, "charge", edition)
     blockers = []
     for oid, p in board.pos.items():
         if oid in (op.id, target.id):
@@ -856,38 +874,42 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         other = board.state.operatives[oid]
         blockers.append((p[0], p[1], other.radius + (CONTROL_RANGE if other.side != op.side
                                                        else 0.0)))
-    # stand on the target's near side: walk to a point in base contact-ish (within 1")
+    if edition == "kt2018":
+        # 2018: a charge is declared against a target within 12" and rolled (2D6) by the
+        # engine, which moves the charger along this route as far as the roll allows
+        if dist > KT2018_CHARGE_REACH + 1e-9:
+            return None
+        walk = ctx.terrain.routes.walk(start, tp, op.radius, blockers=blockers)
+        if walk is None:
+            return None
+        return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
+                      target=target.id,
+                      note=f"{op.name} declares a charge on {target.name} "
+                           f"({inches(dist)} away; charge order "
+                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls 2D6.")
+    if dist > allowance + CONTROL_RANGE + 1e-9:
+        return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
-                                        spacing=0.25)
+                                        spacing=0.5)
     pts = np.asarray(cand.points, dtype=float)
-    if len(pts) == 0:
-        return None
-    gap = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
-    ok = gap <= CONTROL_RANGE - 0.05
+    gaps = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
+    ok = gaps <= CONTROL_RANGE - 0.05
     if not ok.any():
-        if edition == "kt2018" and limit >= 6.0:
-            # 2018: a charge is declared and rolled (2D6); plan the route to base contact
-            walk = ctx.terrain.routes.walk(start, tp, op.radius, blockers=blockers[:-1])
-            if walk is None:
-                return None
-            return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
-                          target=target.id,
-                          note=f"{op.name} declares a charge on {target.name} "
-                               f"({inches(dist)} away; charge order "
-                               f"'{codes['charge'].replace('_', ' ')}').")
         return None
     costs = np.asarray(cand.cost, dtype=float)
     i = _pick(costs, costs, pts, ok)
     assert i is not None
-    walk = cand.path(i)
     end = (float(pts[i][0]), float(pts[i][1]))
+    route, spent = tuple(cand.path(i).points), float(costs[i])
     why = {"within_6": 'it is within 6"', "within_12": 'it is within 12"',
            "yes": "its order is to charge the closest enemy it can reach"}[codes["charge"]]
-    return Action("charge", op.id, start=start, to=end, route=tuple(walk.points),
-                  cost=float(costs[i]), target=target.id,
+    return Action("charge", op.id, start=start, to=end, route=route, cost=spent,
+                  target=target.id,
                   note=f"{op.name} charges {target.name}, {inches(dist)} away: {why}; the "
-                       f"charge move of {inches(float(costs[i]))} reaches it.")
+                       f"charge move of {inches(spent)} reaches it.")
+
+
 
 
 def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
@@ -1015,10 +1037,10 @@ def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> boo
         if m not in board.pos:
             continue
         op = state.operatives[m]
-        near = _nearest(ctx, board.pos[m], op.radius, enemies, board.pos)
-        if not near:
+        closest = _closest_enemy(ctx, op, board.pos[m], enemies, board)
+        if closest is None:
             continue
-        if not _protected(ctx, np.array([board.pos[m]]), op.radius, [near[0][1]],
+        if not _protected(ctx, np.array([board.pos[m]]), op.radius, [closest[1]],
                           board.pos)[0, 0]:
             return False
     return True

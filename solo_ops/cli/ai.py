@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -39,6 +40,9 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
         raise InputError(f"no enemy unit {unit_id!r}{hint}; units: {known}", source="--unit")
     phase = phase or ("firefight" if loaded.edition == "kt2024" else "movement")
     plan = plan_activation(game.context(state), state, unit_id, phase)
+    roll_line = _order_roll_line(state, unit_id)
+    if roll_line:
+        plan.explain.insert(1, roll_line)
     data = plan.to_dict()
     if as_json:
         emit_json(data)
@@ -53,6 +57,21 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
         elif action.target:
             out.print(f"  → {action.model}: {action.kind} {action.target}", markup=False)
     out.print(f"State: {data['state_before']} → {data['state']}", markup=False)
+
+
+def _order_roll_line(state: Any, unit_id: str) -> str | None:
+    """The order roll behind the unit's command, as the set-up logged it (split parts keep the
+    roll of the unit they came from); None when the scenario fixed the command."""
+    base = unit_id.split("-")[0]
+    for record in state.log:
+        for roll in record.get("rolls", []):
+            if roll.get("purpose") in (f"order roll for {unit_id}", f"order roll for {base}"):
+                mods = roll.get("modifiers") or []
+                mod_text = "".join(f" {amount:+d} ({why})" for why, amount in mods)
+                return (f"Order roll: d6 = {roll['faces'][0]}{mod_text}, command "
+                        f"{roll['value']} (capped at 6).")
+    unit = state.units[unit_id]
+    return f"Command {unit.command}: fixed by the scenario (no order roll)."
 
 
 commands = [ai_group]

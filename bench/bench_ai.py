@@ -1,0 +1,117 @@
+"""Benchmark of the enemy AI: one whole enemy turn for 20 units on a shipped Gallowdark board.
+
+Run it from the repository root with the project's virtual environment active::
+
+    python bench/bench_ai.py                 # 20 units, 3 turns, seed 1
+    python bench/bench_ai.py --units 20 --turns 5 --seed 2
+
+The scenario is ``scenarios/gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
+genestealer cult roster, Ana's squad) with its hidden counters removed and ``--units``
+single-model units placed on free points of the east half (profiles and commands cycle through
+the roster and 1..6, so every order table row occurs). One "turn" plans every unit's activation
+in the engine's activation order and applies each plan before planning the next (as the engine
+does), so later units see the earlier ones' moves. It prints the planning time per unit (mean
+and slowest), per turn, and the turn including applying the plans (attack rolls, spotting).
+The first turn is run on a fresh game and includes building the walking graphs; the figures
+are given for it and for the later turns separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import yaml  # noqa: E402
+
+from solo_ops.ai.planner import activation_order, plan_activation  # noqa: E402
+from solo_ops.enemy import apply_plan  # noqa: E402
+from solo_ops.engine import new_game  # noqa: E402
+from solo_ops.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
+
+SCENARIO = ROOT / "scenarios" / "gallowdark-night-raid.yaml"
+
+
+def build(units: int, seed: int) -> tuple[Any, Any]:
+    """The scenario with ``units`` enemy units placed on free points of the east half."""
+    doc = yaml.safe_load(SCENARIO.read_text())
+    for key in ("board", "roster"):
+        _inline(doc, key, SCENARIO.parent, str(SCENARIO))
+    _inline_squads(doc, SCENARIO.parent, str(SCENARIO))
+    names = sorted(doc["roster"]["profiles"])
+    doc["engagement"] = 1
+    doc.pop("counters", None)
+    game, _ = new_game(parse_scenario(doc, str(SCENARIO)), seed)
+    terrain = game.terrains.get()
+    from shapely.geometry import box
+
+    pts = terrain.routes.free_points(box(15, 0, 30, 22), 0.7, spacing=1.5)
+    step = max(1, len(pts) // units)
+    chosen = pts[::step][:units]
+    doc["enemies"] = [
+        {"id": f"u{i + 1}", "command": (i % 6) + 1,
+         "models": [{"id": f"u{i + 1}-a", "profile": names[i % len(names)],
+                     "at": [float(x), float(y)]}]}
+        for i, (x, y) in enumerate(chosen)
+    ]
+    game, state = new_game(parse_scenario(doc, str(SCENARIO)), seed)
+    state.counters.clear()
+    return game, state
+
+
+def one_turn(game: Any, state: Any) -> tuple[list[float], float]:
+    """Plan (and apply) every ready unit once; the planning times and the whole turn's time."""
+    times: list[float] = []
+    t_turn = time.perf_counter()
+    done: set[str] = set()
+    while True:
+        ctx = game.context(state)
+        ready = [u for u in state.active_units() if u.fsm != "hidden" and u.id not in done
+                 and state.unit_models(u)]
+        if not ready:
+            break
+        unit = activation_order(ctx, state, ready)[0]
+        t0 = time.perf_counter()
+        plan = plan_activation(ctx, state, unit.id, "firefight")
+        times.append(time.perf_counter() - t0)
+        apply_plan(game, state, plan)
+        done.add(unit.id)
+    return times, time.perf_counter() - t_turn
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--units", type=int, default=20)
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    game, state = build(args.units, args.seed)
+    print(f"board {game.scenario.board.name!r}: {len(state.units)} enemy units, "
+          f"{len(state.living('player'))} player operatives")
+    print(f"{'turn':>4} {'units':>5} {'plan ms/unit':>13} {'slowest ms':>11} "
+          f"{'plan ms/turn':>13} {'turn ms (with apply)':>21}")
+    later: list[float] = []
+    for turn in range(1, args.turns + 1):
+        times, whole = one_turn(game, state)
+        if not times:
+            break
+        ms = [t * 1000 for t in times]
+        if turn > 1:
+            later.append(sum(ms))
+        print(f"{turn:>4} {len(ms):>5} {statistics.mean(ms):>13.1f} {max(ms):>11.1f} "
+              f"{sum(ms):>13.1f} {whole * 1000:>21.1f}")
+        for op in state.operatives.values():
+            op.activated = op.moved = op.shot = op.fought = op.charged = False
+    if later:
+        print(f"mean planning time of a whole enemy turn after the first: "
+              f"{statistics.mean(later):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
