@@ -97,7 +97,9 @@ def place_in_sector(terrain: Any, sector: int, observers: Sequence[tuple[float, 
     if len(pts):
         pick = dice.roll(f"placement of {label} in sector {sector}", 1, len(pts)).face - 1
         return Placement((float(pts[pick, 0]), float(pts[pick, 1])), sector, False, len(pts))
-    centre = _nearest_free(terrain, board.sector_centre(sector), COUNTER_RADIUS, avoid)
+    centre = board.sector_centre(sector)
+    if not terrain.routes.fits(centre, COUNTER_RADIUS, blockers=list(avoid)):
+        centre = _nearest_free(terrain, centre, COUNTER_RADIUS, avoid)
     return Placement(centre, sector, True, 0)
 
 
@@ -139,19 +141,34 @@ def occupied(state: State, exclude: str | Sequence[str] | None = None
 
 
 # -- spotting -------------------------------------------------------------------------------------
+def spotters(terrain: Any, state: State, counters: Sequence[Counter] | None = None
+             ) -> dict[str, Operative]:
+    """For every counter (default: every active one) that a player model can see, the nearest
+    player model that sees it (ties by id). One batched visibility question."""
+    todo = list(state.active_counters() if counters is None else counters)
+    players = [o for o in state.operatives.values()
+               if o.side != ENEMY and o.on_table and o.at is not None]
+    if not todo or not players:
+        return {}
+    obs = np.array([o.at for o in players], dtype=float)
+    obs_r = np.array([o.radius for o in players], dtype=float)
+    pts = np.array([c.at for c in todo], dtype=float)
+    seen = np.asarray(terrain.sight.visibility_matrix(obs, obs_r, pts, COUNTER_RADIUS),
+                      dtype=bool)
+    out: dict[str, Operative] = {}
+    for j, counter in enumerate(todo):
+        rows = np.flatnonzero(seen[:, j])
+        if len(rows) == 0:
+            continue
+        best = min(rows, key=lambda i: (math.hypot(obs[i, 0] - pts[j, 0], obs[i, 1] - pts[j, 1]),
+                                        players[i].id))
+        out[counter.id] = players[int(best)]
+    return out
+
+
 def spotted_by(terrain: Any, state: State, counter: Counter) -> Operative | None:
     """The player model that can see ``counter`` (the nearest one), or None."""
-    seers = []
-    for op in state.operatives.values():
-        if op.side == ENEMY or not op.on_table or op.at is None:
-            continue
-        if terrain.sight.visible(op.at, counter.at, op.radius, COUNTER_RADIUS):
-            d = math.hypot(op.at[0] - counter.at[0], op.at[1] - counter.at[1])
-            seers.append((d, op.id, op))
-    if not seers:
-        return None
-    seers.sort(key=lambda s: (s[0], s[1]))
-    return seers[0][2]
+    return spotters(terrain, state, [counter]).get(counter.id)
 
 
 # -- hidden movement -------------------------------------------------------------------------------
@@ -172,7 +189,16 @@ class HiddenMove:
 
 def plan_hidden_move(terrain: Any, state: State, counter: Counter,
                      settings: Settings) -> HiddenMove:
-    """What the hidden-enemy table makes ``counter`` do now (pure)."""
+    """What the hidden-enemy table makes ``counter`` do now (pure). A move that would end
+    where the counter stands is returned as no move (``to`` None), so that what the players
+    see of a counter that stays put is the same whatever its hidden order."""
+    move = _plan(terrain, state, counter, settings)
+    if move.to is not None and math.dist(move.to, counter.at) < 1e-6:
+        move.to, move.route = None, ()
+    return move
+
+
+def _plan(terrain: Any, state: State, counter: Counter, settings: Settings) -> HiddenMove:
     code = hidden_enemy_table()[counter.hidden_order].code
     players = [o for o in state.operatives.values()
                if o.side != ENEMY and o.on_table and o.at is not None]
@@ -192,10 +218,10 @@ def plan_hidden_move(terrain: Any, state: State, counter: Counter,
         target = _higher_command_target(terrain, state, counter)
         if target is None:
             return HiddenMove(counter.id, code, reason="no friend with a higher command")
-        tid, at, command = target
+        tid, at, command, radius = target
         return _move_towards_point(terrain, state, counter, at, settings, code,
                                    f"moves towards {tid} (command {command})", join=tid,
-                                   command=command)
+                                   command=command, goal_radius=radius)
     using_cover = code in ("towards_enemy_using_cover", "towards_enemy_using_cover_rally")
     return _towards_enemy(terrain, state, counter, players, settings, code, using_cover)
 
@@ -206,30 +232,63 @@ def _reach(terrain: Any, state: State, counter: Counter, settings: Settings) -> 
                                     blockers=blockers, spacing=0.5)
 
 
+def _first_protected(terrain: Any, pts: np.ndarray, cost: np.ndarray,
+                     players: list[Operative], chunk: int = 96) -> int | None:
+    """The index of the cheapest point (ties: lower x, then lower y) protected from every
+    player model, or None. Points are tested in that order, a chunk at a time, so the usual
+    case (cover close by) asks few sight questions."""
+    order = np.lexsort((pts[:, 1], pts[:, 0], np.round(cost, 6)))
+    order = order[np.isfinite(cost[order])]
+    for lo in range(0, len(order), chunk):
+        idx = order[lo:lo + chunk]
+        prot = _protected_from_all(terrain, pts[idx], players)
+        if prot.any():
+            return int(idx[int(np.argmax(prot))])
+    return None
+
+
+def _walked(terrain: Any, walk: Any, move: float) -> tuple[tuple[float, float], tuple[Any, ...]]:
+    """Where ``move`` inches along ``walk`` end, and the part of the walk covered (the rest of
+    the planned route is a hidden fact)."""
+    end, _ = terrain.routes.advance(walk, move)
+    end = (float(end[0]), float(end[1]))
+    done: list[tuple[float, float]] = [walk.points[0]]
+    for q in walk.points[1:]:
+        p = done[-1]
+        seg = math.dist(p, q)
+        t = 0.0 if seg == 0 else ((end[0] - p[0]) * (q[0] - p[0])
+                                  + (end[1] - p[1]) * (q[1] - p[1])) / seg ** 2
+        foot = (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
+        if -1e-9 <= t <= 1 + 1e-9 and math.dist(foot, end) < 1e-7:
+            break  # the move ends on this leg
+        done.append(q)
+    if math.dist(done[-1], end) > 1e-9:
+        done.append(end)
+    return end, tuple(done)
+
+
 def _to_cover(terrain: Any, state: State, counter: Counter, players: list[Operative],
               settings: Settings) -> HiddenMove:
+    """Row 2: the cheapest reachable point protected from every player model (hidden from, in
+    cover from or obscured to each), then stay; with none in reach, head for the nearest one
+    further away (and arrive in a later turn)."""
     reach = _reach(terrain, state, counter, settings)
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
         return HiddenMove(counter.id, "to_cover", reason="cannot move")
-    prot = _protected_from_all(terrain, pts, players)
-    if not prot.any():
+    i = _first_protected(terrain, pts, np.asarray(reach.cost, dtype=float), players)
+    if i is None:
         # nothing protected in reach: move towards the nearest protected point further away
         far = terrain.routes.reachable(counter.at, COUNTER_RADIUS, 30.0,
                                        blockers=occupied(state, exclude=counter.id), spacing=1.0)
         fpts = np.asarray(far.points, dtype=float)
-        fprot = _protected_from_all(terrain, fpts, players) if len(fpts) else fpts
-        if len(fpts) and fprot.any():
-            idx = np.flatnonzero(fprot)
-            j = int(idx[np.lexsort((fpts[idx, 1], fpts[idx, 0], np.asarray(far.cost)[idx]))[0]])
-            walk = far.path(j)
-            end, _ = terrain.routes.advance(walk, settings.hidden_move)
-            return HiddenMove(counter.id, "to_cover", to=(float(end[0]), float(end[1])),
-                              route=tuple(walk.points), reason="heads for distant cover")
+        j = _first_protected(terrain, fpts, np.asarray(far.cost, dtype=float), players) \
+            if len(fpts) else None
+        if j is not None:
+            end, route = _walked(terrain, far.path(j), settings.hidden_move)
+            return HiddenMove(counter.id, "to_cover", to=end, route=route,
+                              reason="heads for distant cover")
         return HiddenMove(counter.id, "to_cover", reason="no cover to reach", settled=True)
-    cost = np.asarray(reach.cost, dtype=float)
-    idx = np.flatnonzero(prot)
-    i = int(idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))[0]])
     walk = reach.path(i)
     return HiddenMove(counter.id, "to_cover", to=(float(pts[i, 0]), float(pts[i, 1])),
                       route=tuple(walk.points), reason="moves to cover, then stays",
@@ -259,6 +318,9 @@ def _hidden_from_all(terrain: Any, pts: np.ndarray, players: list[Operative]) ->
 
 def _towards_enemy(terrain: Any, state: State, counter: Counter, players: list[Operative],
                    settings: Settings, code: str, using_cover: bool) -> HiddenMove:
+    """Rows 4-6: the reachable point closest (by route) to the closest player model, never
+    inside a player model's control range (1"); "using cover" takes, among points at most
+    ``cover_detour`` worse, the best one out of every player model's sight."""
     reach = _reach(terrain, state, counter, settings)
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
@@ -273,10 +335,10 @@ def _towards_enemy(terrain: Any, state: State, counter: Counter, players: list[O
     best = int(order[0])
     reason = "moves towards the enemy"
     if using_cover:
-        hidden = _hidden_from_all(terrain, pts, players)
-        ok = hidden & (score <= score[best] + settings.cover_detour)
-        if ok.any():
-            idx = np.flatnonzero(ok)
+        near = np.flatnonzero(score <= score[best] + settings.cover_detour)
+        hidden = _hidden_from_all(terrain, pts[near], players)
+        if hidden.any():
+            idx = near[hidden]
             best = int(idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6),
                                        np.round(score[idx], 6)))[0]])
             reason = "moves towards the enemy, ending out of sight"
@@ -292,12 +354,16 @@ def _towards_enemy(terrain: Any, state: State, counter: Counter, players: list[O
 def _move_towards_point(terrain: Any, state: State, counter: Counter,
                         goal: tuple[float, float], settings: Settings, code: str, reason: str,
                         *, join: str | None = None, command: int | None = None,
-                        rally: Counter | None = None) -> HiddenMove:
+                        rally: Counter | None = None,
+                        goal_radius: float = COUNTER_RADIUS) -> HiddenMove:
+    """Rows 3 and 6 (the rally): the reachable point closest (by route, base to base) to the
+    base at ``goal``; ending within ``hidden_join_radius`` joins it (row 3) or takes the
+    rallier's command (row 6)."""
     reach = _reach(terrain, state, counter, settings)
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
         return HiddenMove(counter.id, code, reason="cannot move")
-    d = terrain.routes.distances(goal, COUNTER_RADIUS, pts, COUNTER_RADIUS)
+    d = terrain.routes.distances(goal, goal_radius, pts, COUNTER_RADIUS)
     d = np.where(np.isfinite(d), d, 1e9)
     cost = np.asarray(reach.cost, dtype=float)
     i = int(np.lexsort((pts[:, 1], pts[:, 0], np.round(cost, 6), np.round(d, 6)))[0])
@@ -332,27 +398,31 @@ def _rallier(terrain: Any, state: State, counter: Counter, settings: Settings) -
 
 
 def _higher_command_target(terrain: Any, state: State, counter: Counter
-                           ) -> tuple[str, tuple[float, float], int] | None:
-    """The closer of a revealed unit or a hidden counter with a higher command."""
-    options: list[tuple[float, str, tuple[float, float], int]] = []
-    for other in state.active_counters():
-        if other.id != counter.id and other.hidden_order > counter.hidden_order:
-            d = terrain.routes.distance(counter.at, other.at, COUNTER_RADIUS,
-                                        COUNTER_RADIUS).distance
-            if d is not None:
-                options.append((d, other.id, other.at, other.hidden_order))
-    for unit in state.active_units():
-        if unit.command <= counter.hidden_order:
-            continue
-        for op in state.unit_models(unit):
-            d = terrain.routes.distance(counter.at, op.at, COUNTER_RADIUS, op.radius).distance
-            if d is not None:
-                options.append((d, unit.id, op.at, unit.command))  # type: ignore[arg-type]
+                           ) -> tuple[str, tuple[float, float], int, float] | None:
+    """The closer (by route, base to base) of a revealed unit's model or a hidden counter with
+    a higher command: ``(id, where, command, base radius)``; ties go to the lower id."""
+    options: list[tuple[float, str, tuple[float, float], int, float]] = []
+    others = [o for o in state.active_counters()
+              if o.id != counter.id and o.hidden_order > counter.hidden_order]
+    models = [(unit, op) for unit in state.active_units() if unit.command > counter.hidden_order
+              for op in state.unit_models(unit) if op.at is not None]
+    if not others and not models:
+        return None
+    pts = np.array([o.at for o in others] + [op.at for _, op in models], dtype=float)
+    radii = np.array([COUNTER_RADIUS] * len(others) + [op.radius for _, op in models])
+    d = terrain.routes.distances(counter.at, COUNTER_RADIUS, pts, radii)
+    for k, other in enumerate(others):
+        if np.isfinite(d[k]):
+            options.append((float(d[k]), other.id, other.at, other.hidden_order, COUNTER_RADIUS))
+    for k, (unit, op) in enumerate(models, start=len(others)):
+        if np.isfinite(d[k]):
+            options.append((float(d[k]), unit.id, op.at, unit.command,  # type: ignore[arg-type]
+                            op.radius))
     if not options:
         return None
-    options.sort(key=lambda o: (o[0], o[1]))
-    _, tid, at, command = options[0]
-    return tid, at, command
+    options.sort(key=lambda o: (round(o[0], 6), o[1]))
+    _, tid, at, command, radius = options[0]
+    return tid, at, command, radius
 
 
 # -- resolution ---------------------------------------------------------------------------------
@@ -394,6 +464,7 @@ def resolve_counter(terrain: Any, state: State, counter: Counter, spotter: Opera
         order = dice.d6(f"false alarm: new hidden order for counter {counter.id}").face
         counter.at, counter.sector, counter.hidden_order = place.at, sector, order
         counter.resolve_first_turn = place.resolve_first_turn
+        counter.settled = False  # a new hidden order: row 2's "then remain stationary" is over
         events.append({"type": "false_alarm", "counter": counter.id, "sector": sector,
                        "at": [round(place.at[0], 2), round(place.at[1], 2)]})
         events.append({"type": "hidden_order", "counter": counter.id, "hidden_order": order,
@@ -451,9 +522,13 @@ def _ambush_spots(terrain: Any, state: State, spotter: Operative, settings: Sett
         gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - COUNTER_RADIUS - ar[None]
         pts = pts[(gap >= 0.0).all(axis=1)]
     d = terrain.routes.distances(spotter.at, spotter.radius, pts, COUNTER_RADIUS)
-    band = np.abs(d - want) <= 0.5
+    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]  # never a spot walls cut off
+    if len(pts) == 0:
+        return []
+    off = np.abs(d - want)
+    band = off <= 0.5
     if not band.any():
-        band = np.abs(d - want) <= np.nanmin(np.abs(d - want)) + 0.5
+        band = off <= off.min() + 0.5
     cand = pts[band]
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
@@ -527,10 +602,15 @@ def _cluster(terrain: Any, state: State, at: tuple[float, float],
     out: list[tuple[float, float]] = []
     rmax = max(radii)
     pts = np.asarray(terrain.routes.free_points(
-        Point(at).buffer(6.0 + rmax * 6), rmax, 0.25), dtype=float)
+        Point(at).buffer(3.0 + rmax * 4), rmax, 0.5), dtype=float).reshape(-1, 2)
+    if terrain.routes.fits(at, rmax):
+        pts = np.concatenate([np.array([at], dtype=float), pts])
     if len(pts) == 0:
         pts = np.array([at], dtype=float)
-    d = np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1])
+    # nearest by route, so no model is put on the far side of a wall from its counter
+    d = np.asarray(terrain.routes.distances(at, 0.0, pts, 0.0), dtype=float)
+    keep = np.isfinite(d)
+    pts, d = pts[keep], d[keep]
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
     pts = pts[order]
     for r in radii:
