@@ -77,7 +77,9 @@ def _enemies_in_control(state: State, op: Operative) -> list[Operative]:
     return [e for e in state.living(other) if _gap(op, e) <= CONTROL_RANGE + 1e-9]
 
 
-def _spend(state: State, op: Operative, what: str) -> None:
+def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
+    """Spend the action points of ``what`` (Kill Team 2024), or refuse; ``check_only`` only
+    refuses, so an action's AP are checked before anything else about it."""
     if state.edition != "kt2024":
         return
     cost = AP_COST.get(what, 1)
@@ -87,6 +89,8 @@ def _spend(state: State, op: Operative, what: str) -> None:
     if op.ap_used + cost > apl:
         raise RuleError(f"{op.name} has {apl - op.ap_used} AP left; {what.replace('_', ' ')} "
                         f"costs {cost}")
+    if check_only:
+        return
     op.ap_used += cost
     op.actions_taken.append(what)
 
@@ -115,12 +119,18 @@ def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
 def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     how = str(action.get("how", "reposition" if state.edition == "kt2024" else "normal"))
+    # "move" is a Reposition in 2024 and a normal move in 2018: one word for both editions
+    if state.edition == "kt2018" and how == "reposition":
+        how = "normal"
+    elif state.edition == "kt2024" and how == "normal":
+        how = "reposition"
     allowed = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
                "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
     if how not in allowed:
         raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
     if state.edition == "kt2018" and state.phase != "movement":
         raise RuleError("models move in the movement phase")
+    _spend(state, op, how, check_only=True)
     to = _point(action.get("to"))
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
@@ -221,6 +231,7 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     op = _active(state, action, prompt)
     if state.edition == "kt2018" and state.phase != "shooting":
         raise RuleError("models shoot in the shooting phase")
+    _spend(state, op, "shoot", check_only=True)
     target = _op(state, action.get("target"), "target")
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
@@ -273,6 +284,7 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     op = _active(state, action, prompt)
     if state.edition == "kt2018" and state.phase != "fight":
         raise RuleError("models fight in the fight phase")
+    _spend(state, op, "fight", check_only=True)
     target = _op(state, action.get("target"), "target")
     if target not in _enemies_in_control(state, op):
         raise RuleError(f"{target.name} is not within 1\" of {op.name}")

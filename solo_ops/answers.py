@@ -26,6 +26,8 @@ from typing import Any
 from solo_ops.errors import RuleError
 
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
+ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
+             "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass")
 
 
 def _point(text: str) -> list[float]:
@@ -85,13 +87,18 @@ def parse(text: str, prompt_kind: str) -> dict[str, Any]:
         if len(rest_words) >= 3 and rest_words[1].lower() == "taken":
             action["taken"] = _int(rest_words[2], "damage taken")
         return action
-    if prompt_kind == "activate" and head not in ("activate", "door", "hatch"):
+    if prompt_kind == "activate" and head in ACT_WORDS:
+        raise RuleError(f"first say which operative acts, e.g. 'activate kell engage' (or "
+                        f"'kell engage'); then '{text.strip()}'")
+    if prompt_kind == "activate" and head not in ("activate", "door", "hatch", "damage", "down"):
         words = ["activate", *words]
         head, rest = "activate", words[1:]
     if head == "activate":
         if not rest:
             raise RuleError("which operative? e.g. 'activate sgt engage'")
         action = {"type": "activate", "operative": rest[0]}
+        if len(rest) > 2:
+            raise RuleError(f"e.g. 'activate {rest[0]} engage': too many words in {text!r}")
         if len(rest) > 1:
             stance = rest[1].lower()
             if stance not in ("engage", "conceal"):

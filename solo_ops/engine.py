@@ -481,6 +481,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
             events.append({"type": "counter_command", "counter": cid,
                            "hidden_order": move.take_command, "secret": True})
             counter.hidden_order = move.take_command
+            counter.settled = False  # acting on the new command now
         if move.join is not None:
             events.extend(_join(game, state, counter, move.join))
         events.extend(check_spotting(game, state))
@@ -528,34 +529,37 @@ def _dice(state: State) -> Dice:
 def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
     """Resolve every counter a player model can now see."""
     events: list[dict[str, Any]] = []
-    changed = True
-    while changed:
-        changed = False
-        for cid in sorted(state.counters, key=_natural):
-            counter = state.counters[cid]
-            if not counter.active:
-                continue
-            spotter = fog.spotted_by(game.terrain(state), state, counter)
-            if spotter is None:
-                continue
-            events.extend(_resolve(game, state, counter, spotter))
-            changed = True
-            break
-    return events
+    while True:
+        seen = fog.spotters(game.terrain(state), state)
+        if not seen:
+            return events
+        cid = min(seen, key=_natural)
+        events.extend(_resolve(game, state, state.counters[cid], seen[cid]))
 
 
 def _resolve(game: Game, state: State, counter: Counter,
              spotter: Operative | None) -> list[dict[str, Any]]:
+    if spotter is None:  # resolved in the first turn: the model that sees it, if any
+        spotter = fog.spotted_by(game.terrain(state), state, counter)
     events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
                                      "by": spotter.id if spotter else None,
                                      "at": _r(counter.at)}]
-    stacked = [c for c in state.counters.values() if c.joined == counter.id and not c.resolved]
+    spot = counter.at  # a false alarm moves the counter; its stack is found here
+    stacked: list[Counter] = []
+    hosts = {counter.id}
+    while True:  # counters joined to it, and to those, ...
+        more = [c for c in state.counters.values() if c.joined in hosts and not c.resolved
+                and c not in stacked]
+        if not more:
+            break
+        stacked += more
+        hosts |= {c.id for c in more}
     results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
                                   game.scenario.roster, _dice(state), game.settings,
                                   edition=state.edition)
     for other in stacked:
         other.joined = None
-        other.at = counter.at
+        other.at = spot
         results += fog.resolve_counter(game.terrain(state), state, other, spotter,
                                        game.scenario.roster, _dice(state), game.settings,
                                        edition=state.edition)

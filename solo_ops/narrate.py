@@ -14,7 +14,8 @@ def _pt(p: Any) -> str:
     return "off the table" if p is None else f"({p[0]:.1f}, {p[1]:.1f})"
 
 
-def lines_for(record: dict[str, Any], names: dict[str, str] | None = None) -> list[str]:
+def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
+              edition: str = "kt2024") -> list[str]:
     """Readable lines for one (already filtered) log record."""
     names = names or {}
 
@@ -28,8 +29,8 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None) -> li
             label = "Turning point" if e.get("edition") == "kt2024" else "Battle round"
             out.append(f"══ {label} {e['turn']} ══")
         elif t == "initiative":
-            out.append(f"Initiative: {SIDE[e['side']]} (rolled {e['player_roll']} against "
-                       f"{e['enemy_roll']}).")
+            out.append(f"Initiative: {SIDE[e['side']]} (you rolled {e['player_roll']}, "
+                       f"solo-ops {e['enemy_roll']}).")
         elif t == "command_points":
             out.append(f"Command points: you {e['cp'].get('player', 0)}.")
         elif t == "phase" and e.get("phase") != "firefight":
@@ -80,9 +81,16 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None) -> li
         elif t == "moved":
             out.append(f"{n(e['operative'])} {e['how'].replace('_', ' ')}s to {_pt(e['to'])} "
                        f"({e['cost']:.1f}\").")
-        elif t in ("charged", "charge_failed"):
+        elif t in ("charged", "charge_failed") and "roll" in e:
+            # Kill Team 2018: the charge was rolled; the note gives the roll and the outcome
             out.append(f"  → {e.get('note') or n(e['operative']) + ' charges'}")
-            out.append(f"    move {n(e['operative'])} to {_pt(e.get('to'))}.")
+            if e.get("to") is not None:
+                out.append(f"    move {n(e['operative'])} to {_pt(e['to'])}.")
+        elif t in ("charged", "charge_failed"):
+            route = e.get("route") or []
+            via = " via " + " ".join(_pt(p) for p in route[1:-1]) if len(route) > 2 else ""
+            out.append(f"  → charge: move {n(e['operative'])} to {_pt(e.get('to'))}{via}, "
+                       f"into control range of {n(e.get('target'))}.")
         elif t == "attack":
             out.append(f"  ✸ {n(e['attacker'])} attacks {n(e['target'])} with {e['weapon']}: "
                        f"{e['damage']} damage.")
@@ -102,7 +110,7 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None) -> li
             out.append(f"  {n(e['operative'])} suffers a flesh wound "
                        f"({e['flesh_wounds']} in all).")
         elif t == "down":
-            word = "incapacitated" if True else ""
+            word = "incapacitated" if edition == "kt2024" else "out of action"
             out.append(f"  ✖ {n(e['operative'])} is {word}.")
         elif t == "unit_destroyed":
             out.append(f"  Unit {e['unit']} is destroyed.")

@@ -77,8 +77,55 @@ def restore(doc: dict[str, Any], source: str,
 
 
 def undo(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions before the last player answer (engine steps after it go too)."""
+    """The actions before the last player answer (engine steps after it go too); ``[]`` when
+    no player has answered yet (see :func:`can_undo`)."""
     for i in range(len(actions) - 1, -1, -1):
         if actions[i].get("type") != "engine":
             return actions[:i]
     return []
+
+
+def can_undo(actions: list[dict[str, Any]]) -> bool:
+    """Whether a player has given an answer that undo could take back."""
+    return any(a.get("type") != "engine" for a in actions)
+
+
+def undo_marker(records_kept: int) -> dict[str, Any]:
+    """The event-log line that records an undo: every step record with ``n >= records_kept``
+    is void (the log stays append-only, so what happened at the table is never lost)."""
+    return {"undo": True, "keep": records_kept}
+
+
+def effective_records(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The step records of an event log (header excluded) with undone steps taken out."""
+    records: list[dict[str, Any]] = []
+    for entry in entries:
+        if entry.get("undo") is True:
+            keep = entry.get("keep")
+            if not isinstance(keep, int) or isinstance(keep, bool) or keep < 0:
+                raise InputError(f"bad undo line {entry!r}", field="keep")
+            del records[keep:]
+        elif "action" in entry:
+            records.append(entry)
+    return records
+
+
+def reconcile_log(entries: list[dict[str, Any]], state: State
+                  ) -> tuple[int | None, list[dict[str, Any]]]:
+    """What to append to an event log (header excluded) so that it describes ``state``.
+
+    Returns ``(keep, records)``: ``keep`` is ``None`` when the log agrees with the state so
+    far (then ``records`` are the steps the log lacks — a process killed between the save and
+    the log write leaves one behind), else the number of records to keep before an undo line
+    (the log went further than the save), followed by the state's records from there.
+    """
+    have = effective_records(entries)
+    want = state.log
+    same = 0
+    for a, b in zip(have, want, strict=False):
+        if a.get("n") != b.get("n") or a.get("action") != b.get("action"):
+            break
+        same += 1
+    if same == len(have):
+        return None, want[same:]
+    return same, want[same:]

@@ -142,14 +142,16 @@ def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
         outcome = "loss"
     else:
         outcome = "draw"
-    if not players_left and not any(o.carried_to_safety for o in state.side(PLAYER)):
-        outcome = "loss"
+    # A wiped-out kill team still scores what it scored: the battle ends and VP decide
+    # (docs/rules.md, "Playing a mission").
+    wiped_out = not players_left and not any(o.carried_to_safety for o in state.side(PLAYER))
     state.result = {
         "outcome": outcome, "vp": dict(state.vp), "turns": state.turn,
         "all_enemies_destroyed": all_destroyed,
         "enemies_destroyed": state.incapacitated_total[ENEMY],
         "squad_lost": state.incapacitated_total[PLAYER],
         "unresolved_counters": len(counters_left),
+        "squad_wiped_out": wiped_out,
     }
     events.append({"type": "battle_end", **state.result})
     return events

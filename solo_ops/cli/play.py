@@ -27,10 +27,14 @@ from solo_ops.savegame import (
     GAME_KIND,
     LOG_KIND,
     SCHEMA_VERSION,
+    can_undo,
+    effective_records,
     game_document,
     log_header,
+    reconcile_log,
     restore,
     undo,
+    undo_marker,
 )
 from solo_ops.scenario import load_scenario
 from solo_ops.state import State
@@ -60,17 +64,18 @@ class Session:
         self.reveal = reveal or game.settings.reveal_hidden
         self.as_json = as_json
         self.out = console()
+        self._asked: tuple[Any, ...] | None = None
 
     def say(self, text: str) -> None:
         if not self.as_json:
-            self.out.print(text, markup=False, highlight=False)
+            self.out.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def show(self, record: dict[str, Any]) -> None:
         shown = player_record(record, reveal=self.reveal)
         if self.as_json:
             click.echo(json.dumps({"record": shown}, ensure_ascii=False))
             return
-        for line in narrate.lines_for(shown, _names(self.state)):
+        for line in narrate.lines_for(shown, _names(self.state), self.state.edition):
             self.say(line)
         if self.reveal:
             for event in record["events"]:
@@ -127,8 +132,13 @@ class Session:
         if self.as_json:
             click.echo(json.dumps({"prompt": prompt.to_dict()}, ensure_ascii=False))
             return
+        key = (len(self.state.log), prompt.kind, prompt.operative)
+        again = key == self._asked
+        self._asked = key
         self.say("")
         self.say(f"? {prompt.text}")
+        if again:
+            return  # asked again after a refusal or a meta answer: the options were just shown
         if prompt.options and prompt.kind == "activate":
             self.say(f"  ready: {', '.join(prompt.options)}")
         elif prompt.options:
@@ -158,13 +168,15 @@ class Session:
         elif head == "undo":
             doc = game_document(self.game, self.state)
             remaining = undo(doc["actions"])
-            if len(remaining) == len(doc["actions"]):
-                self.say("✗ nothing to undo")
+            if not can_undo(doc["actions"]):
+                self.say("✗ nothing to undo: no answer has been given yet")
             else:
+                taken_back = doc["actions"][len(remaining)]
                 self.game, self.state = restore(doc, str(self.save), remaining)
                 self.persist(None)
-                self.say("Undone: back to before your last answer (dice already shown are "
-                         "not re-drawn).")
+                EventLog(self.log).append(undo_marker(len(self.state.log)))
+                self.say(f"Undone: {_describe(taken_back)} is taken back; you are back before "
+                         "it (dice already shown come out the same again).")
         elif head == "save":
             self.persist(None)
             self.say(f"Saved to {self.save}.")
@@ -199,9 +211,30 @@ class Session:
                                    "view": player_view(self.game, self.state,
                                                        reveal=self.reveal)}))
             return
-        self.say(f"Result: {result.get('outcome', '?')}; VP {result.get('vp')}; "
-                 f"enemies destroyed {result.get('enemies_destroyed', 0)}; "
-                 f"your losses {result.get('squad_lost', 0)}.")
+        vp = result.get("vp") or {}
+        turns = "turning point" if self.state.edition == "kt2024" else "battle round"
+        n = result.get("turns", self.state.turn)
+        self.say("")
+        self.say("══ Summary ══")
+        self.say(f"Result: {str(result.get('outcome', '?')).upper()} after {n} {turns}"
+                 f"{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
+                 f"{vp.get('enemy', 0)} VP.")
+        self.say(f"Enemies destroyed: {result.get('enemies_destroyed', 0)}"
+                 f"{' (every enemy is gone)' if result.get('all_enemies_destroyed') else ''}; "
+                 f"hidden counters never found: {result.get('unresolved_counters', 0)}.")
+        self.say(f"Your losses: {result.get('squad_lost', 0)}"
+                 f"{' (the whole squad is down)' if result.get('squad_wiped_out') else ''}.")
+        view = player_view(self.game, self.state, reveal=self.reveal)
+        for player, ops in view["squads"].items():
+            states = []
+            for o in ops:
+                if o.get("carried_to_safety"):
+                    states.append(f"{o['id']} carried to safety")
+                elif o["down"]:
+                    states.append(f"{o['id']} down")
+                else:
+                    states.append(f"{o['id']} {o['wounds']}/{o['max_wounds']}W")
+            self.say(f"  {player}: {', '.join(states)}.")
         self.say(f"Saved to {self.save}; the event log is {self.log}.")
 
 
@@ -231,6 +264,34 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
             yield line.rstrip("\n")
 
     return stdin_lines(), interactive
+
+
+def _describe(action: dict[str, Any]) -> str:
+    """A taken-back answer in a few words."""
+    words = [str(action.get("type", "?"))]
+    for key in ("operative", "how", "target", "to", "damage", "amount", "feature"):
+        if action.get(key) is not None:
+            value = action[key]
+            if isinstance(value, list):
+                value = ",".join(f"{v:g}" for v in value)
+            words.append(str(value))
+    return "'" + " ".join(words) + "'"
+
+
+def _catch_up_log(log_path: Path, game: Game, state: State) -> None:
+    """Make the event log describe the saved game again after the process was killed between
+    writing the save and appending to the log (or the log was lost)."""
+    entries = EventLog(log_path).read() if log_path.exists() else []
+    if not entries or entries[0].get("kind") != LOG_KIND:
+        if log_path.exists():
+            log_path.rename(log_path.with_suffix(".jsonl.old"))
+        EventLog(log_path).append(log_header(game))
+        entries = [log_header(game)]
+    keep, missing = reconcile_log(entries[1:], state)
+    if keep is not None:
+        EventLog(log_path).append(undo_marker(keep))
+    for record in missing:
+        EventLog(log_path).append(record)
 
 
 def load_save(path: Path) -> tuple[Game, State]:
@@ -282,6 +343,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
                     f"{save_path}.")
         session.show(state.log[0])
     else:
+        _catch_up_log(log_path, game, state)
         session.say(f"Resuming {game.scenario.name} from {save_path} (turn {state.turn}).")
     feed, interactive = _feed(answers_file, answer)
     session.run(feed, interactive)
@@ -295,7 +357,7 @@ def replay_command(log: Path, as_json: bool) -> None:
     entries = EventLog(log).read()
     if not entries or entries[0].get("kind") != LOG_KIND:
         raise InputError("not a solo-ops event log (no header line)", source=str(log))
-    header, records = entries[0], entries[1:]
+    header, records = entries[0], effective_records(entries[1:])
     if not records:
         raise InputError("the log has no steps", source=str(log))
     actions = [r["action"] for r in records[1:]]

@@ -1,0 +1,128 @@
+"""The players' reported actions: each check refuses with its reason and leaves the state
+untouched; accepted actions change exactly what they say."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from solo_ops.dice import ScriptedDice
+from solo_ops.engine import pending, step
+from solo_ops.errors import RuleError
+from solo_ops.state import ENEMY
+
+from .test_engine import start
+
+
+def active(enemy_at: tuple[float, float] = (27, 11), edition: str = "kt2024",
+           stance: str = "engage", **kw: Any) -> tuple[Any, Any]:
+    """a1 (at 3,10) activated; the enemy e1 placed at ``enemy_at``."""
+    game, state = start(edition, faces=[6, 1], enemy_at=enemy_at, **kw)
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "activate", "operative": "a1", "stance": stance})
+    return game, state
+
+
+def refused(game: Any, state: Any, action: dict[str, Any], reason: str) -> None:
+    before = json.dumps(state.to_dict(secrets=True)), len(state.log)
+    with pytest.raises(RuleError, match=reason):
+        step(game, state, action)
+    assert (json.dumps(state.to_dict(secrets=True)), len(state.log)) == before
+
+
+def test_a_point_inside_a_wall_or_off_the_board_is_refused() -> None:
+    game, state = active()
+    refused(game, state, {"type": "move", "how": "reposition", "to": [15, 10]},
+            "base does not fit at 15,10 \\(a wall")
+    refused(game, state, {"type": "move", "how": "reposition", "to": [-1, 10]}, "off the board")
+    refused(game, state, {"type": "move", "how": "reposition", "to": ["x", 1]},
+            "expected a point")
+
+
+def test_a_move_is_measured_around_the_walls() -> None:
+    game, state = active(enemy_at=(27, 2))
+    # 9" straight, but the wall (x 15, y 4-18) is not in the way: still too far
+    refused(game, state, {"type": "move", "how": "reposition", "to": [12, 10]},
+            "that is 9.0\" of movement around the walls; a1 can reposition 6.0\"")
+    step(game, state, {"type": "move", "how": "reposition", "to": [9, 10]})
+    moved = state.log[-1]["events"][0]
+    assert moved["type"] == "moved" and moved["cost"] == pytest.approx(6.0, abs=0.01)
+    assert state.operatives["a1"].at == (9, 10)
+    # a second Reposition in the same activation is refused (each action once)
+    refused(game, state, {"type": "move", "how": "reposition", "to": [10, 10]},
+            "already done reposition")
+    step(game, state, {"type": "move", "how": "dash", "to": [12, 10]})
+    # APL 2 spent
+    refused(game, state, {"type": "shoot", "target": "e1"}, "has 0 AP left")
+
+
+def test_shooting_checks_order_sight_and_range_then_applies_damage() -> None:
+    game, state = active(enemy_at=(10, 10), stance="conceal")
+    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3},
+            "Conceal order")
+    game, state = active(enemy_at=(27, 11))
+    refused(game, state, {"type": "shoot", "target": "e1", "damage": 3},
+            "not visible to a1")
+    refused(game, state, {"type": "shoot", "target": "a2"}, "not an enemy")
+    refused(game, state, {"type": "shoot", "target": "nobody"}, "no target called 'nobody'")
+    game, state = active(enemy_at=(10, 10))
+    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "plasma"},
+            "has no weapon 'plasma'")
+    step(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3})
+    assert state.operatives["e1"].wounds == 5
+    assert state.operatives["a1"].shot
+
+
+def test_rolled_shot_uses_the_logged_dice() -> None:
+    game, state = active(enemy_at=(10, 10))
+    # 4 attack dice hitting on 4+, then the target's 3 defence dice saving on 4+
+    state.dice = ScriptedDice(faces=[6, 4, 1, 2, 1, 1, 1])
+    record = step(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun",
+                                "roll": True})
+    assert [r["faces"] for r in record["rolls"]] == [[6, 4, 1, 2], [1, 1, 1]]
+    assert state.operatives["e1"].wounds == 8 - 3 - 2  # one crit (3) and one normal (2)
+
+
+def test_charge_must_end_in_control_range_and_counts_the_extra_2_inches() -> None:
+    game, state = active(enemy_at=(10.5, 10))
+    refused(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [6, 10]},
+            "must end within 1\" of Trooper")
+    step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [9.3, 10]})
+    assert state.operatives["a1"].charged
+    refused(game, state, {"type": "move", "how": "fall_back", "to": [3, 3]}, "already done|AP")
+
+
+def test_fight_and_damage_reports() -> None:
+    game, state = active(enemy_at=(4.1, 10))
+    refused(game, state, {"type": "move", "how": "reposition", "to": [3, 8]},
+            "in control range of Trooper: it can only fall back or fight")
+    step(game, state, {"type": "fight", "target": "e1", "dealt": 8, "taken": 2})
+    assert state.operatives["e1"].down and state.operatives["a1"].wounds == 6
+    assert state.incapacitated_total[ENEMY] == 1
+    refused(game, state, {"type": "damage", "operative": "e1", "amount": 1}, "already down")
+    refused(game, state, {"type": "damage", "operative": "a2", "amount": -1}, "negative")
+
+
+def test_activation_rules() -> None:
+    game, state = start(faces=[6, 1])
+    step(game, state, {"type": "engine"})
+    refused(game, state, {"type": "move", "how": "reposition", "to": [4, 10]},
+            "activate an operative first")
+    refused(game, state, {"type": "activate", "operative": "e1"}, "e1 cannot act now")
+    refused(game, state, {"type": "activate", "operative": "a1", "stance": "hide"},
+            "stance must be engage or conceal")
+    step(game, state, {"type": "activate", "operative": "a1"})
+    refused(game, state, {"type": "activate", "operative": "a2"}, "already active")
+    step(game, state, {"type": "done"})
+    assert pending(game, state).kind == "engine"
+
+
+def test_mines_go_off_under_the_first_operative() -> None:
+    game, state = active(equipment=[{"kind": "mines", "at": [6, 10]}])
+    state.dice = ScriptedDice(faces=[2])  # D3 = 2 -> 2 + 3 damage
+    step(game, state, {"type": "move", "how": "reposition", "to": [5, 10]})
+    mine = next(e for e in state.log[-1]["events"] if e["type"] == "mines")
+    assert mine["damage"] == 5 and state.operatives["a1"].wounds == 3
+    assert [r["dice"] for r in state.log[-1]["rolls"]] == ["d3"]

@@ -1,0 +1,200 @@
+"""The game loop's exact behaviours: set-up, initiative and CP, alternation, phases, the end.
+
+A tiny hand-made board (a 30" x 22" table with one wall across the middle and two objective
+markers) and scripted dice, so every roll and every hand-over can be asserted exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from solo_ops.dice import ScriptedDice
+from solo_ops.engine import Game, new_game, pending, step
+from solo_ops.errors import RuleError
+from solo_ops.scenario import parse_scenario
+from solo_ops.state import ENEMY, PLAYER, State
+
+TROOPER = {"name": "Trooper", "movement": 6, "leadership": 7, "toughness": 3, "wounds": 8,
+           "save": 4, "base_mm": 25, "apl": 2,
+           "weapons": [{"name": "lasgun", "type": "rapid", "range": 24, "attacks": 4, "hit": 4,
+                        "damage": [2, 3]},
+                       {"name": "knife", "type": "melee", "attacks": 3, "hit": 4,
+                        "damage": [2, 3]}],
+           "kt2018": {"wounds": 1, "save": 5}}
+
+BOARD = {"name": "test table", "width": 30, "depth": 22,
+         "features": [{"id": "wall-1", "traits": ["wall"], "line": [[15, 4], [15, 18]]}],
+         "zones": {"player": [[0, 0], [6, 0], [6, 22], [0, 22]],
+                   "enemy": [[24, 0], [30, 0], [30, 22], [24, 22]]},
+         "objectives": [{"id": "obj-1", "at": [4, 11]}, {"id": "obj-2", "at": [26, 11]}]}
+
+
+def scenario(edition: str = "kt2024", *, turns: int = 2, coop: bool = False,
+             enemy_at: tuple[float, float] = (27, 11), **extra: Any) -> Any:
+    squads = [{"player": "Ana", "models": [{"id": "a1", "profile": copy.deepcopy(TROOPER),
+                                            "at": [3, 10]},
+                                           {"id": "a2", "profile": copy.deepcopy(TROOPER)}]}]
+    if coop:
+        squads.append({"player": "Ben", "models": [{"id": "b1", "profile":
+                                                    copy.deepcopy(TROOPER), "at": [3, 14]}]})
+    doc = {"name": "engine test", "edition": edition, "board": copy.deepcopy(BOARD),
+           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
+                      "table": {i: "trooper" for i in range(1, 7)}},
+           "engagement": 1, "seed": 1, "squads": squads,
+           "enemies": [{"id": "u1", "command": 5, "models": [
+               {"id": "e1", "profile": "trooper", "at": list(enemy_at)}]}],
+           "settings": {"turns": turns}, **extra}
+    return parse_scenario(doc, "test.yaml")
+
+
+def start(edition: str = "kt2024", faces: list[int] | None = None, **kw: Any
+          ) -> tuple[Game, State]:
+    """A game without hidden counters, its later dice scripted."""
+    game, state = new_game(scenario(edition, **kw), 1)
+    state.counters.clear()
+    if faces is not None:
+        state.dice = ScriptedDice(faces=faces)
+    return game, state
+
+
+def test_setup_deploys_in_the_drop_zone_and_logs_its_rolls() -> None:
+    game, state = new_game(scenario(), 1)
+    a2 = state.operatives["a2"]
+    assert a2.at is not None and a2.at[0] <= 6 - a2.radius + 1e-9  # wholly in the zone
+    assert state.operatives["a1"].at == (3, 10)
+    assert state.phase == "setup" and state.turn == 0
+    record = state.log[0]
+    assert record["n"] == 0 and record["action"] == {"type": "setup", "seed": 1}
+    assert [e["type"] for e in record["events"]][:2] == ["squad_deployed", "enemy_placed"]
+    # the two counters' placement rolls are logged, their hidden orders marked secret
+    assert any(r.get("secret") for r in record["rolls"])
+    assert len(state.counters) == 2
+    assert pending(game, state).kind == "engine"
+
+
+def test_initiative_and_command_points_turn_one() -> None:
+    game, state = start(faces=[4, 4, 2, 5])  # a tie is re-rolled in the first turning point
+    record = step(game, state, {"type": "engine"})
+    ini = next(e for e in record["events"] if e["type"] == "initiative")
+    assert ini == {"type": "initiative", "side": ENEMY, "player_roll": 2, "enemy_roll": 5}
+    assert state.cp == {PLAYER: 2, ENEMY: 2}
+    assert state.turn == 1 and state.phase == "firefight" and state.next_side == ENEMY
+    assert [r["value"] for r in record["rolls"]] == [4, 4, 2, 5]
+
+
+def test_later_ties_alternate_initiative_and_cp_favours_the_other_side() -> None:
+    game, state = start(faces=[6, 1], turns=3)
+    step(game, state, {"type": "engine"})
+    assert state.initiative == PLAYER
+    # play turning point 1 out: the enemy sits (it sees no one), the players end at once
+    state.dice = ScriptedDice(faces=[3, 3])  # turn 2: a tie -> initiative alternates
+    while state.turn == 1:
+        prompt = pending(game, state)
+        if prompt.kind == "engine":
+            step(game, state, {"type": "engine"})
+        elif prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        else:
+            step(game, state, {"type": "done"})
+    assert state.turn == 2 and state.initiative == ENEMY
+    assert state.cp == {PLAYER: 2 + 2, ENEMY: 2 + 1}
+
+
+def test_sides_alternate_and_the_engine_waits_for_the_player() -> None:
+    game, state = start(faces=[6, 1])
+    step(game, state, {"type": "engine"})
+    prompt = pending(game, state)
+    assert (prompt.kind, prompt.player) == ("activate", "Ana")
+    assert prompt.text == "Ana: which operative do you activate?"
+    assert prompt.options == ["a1", "a2"]
+    before = len(state.log)
+    with pytest.raises(RuleError, match="waiting for Ana"):
+        step(game, state, {"type": "engine"})
+    assert len(state.log) == before
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    act = pending(game, state)
+    assert (act.kind, act.operative) == ("act", "a1")
+    step(game, state, {"type": "done"})
+    assert state.next_side == ENEMY
+    assert pending(game, state).kind == "engine"
+    record = step(game, state, {"type": "engine"})
+    assert record["events"][0]["type"] == "enemy_activation"
+    assert record["events"][0]["unit"] == "u1"
+    assert state.units["u1"].activated
+    # back to the players: only a2 is still ready
+    assert pending(game, state).options == ["a2"]
+
+
+def test_coop_players_take_turns_and_prompts_name_them() -> None:
+    game, state = start(faces=[6, 1], coop=True)
+    step(game, state, {"type": "engine"})
+    seen = []
+    for _ in range(3):
+        while (prompt := pending(game, state)).kind == "engine":
+            step(game, state, {"type": "engine"})
+        seen.append(prompt.player)
+        assert prompt.text.startswith(f"{prompt.player}: ")
+        step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        step(game, state, {"type": "done"})
+    assert seen == ["Ana", "Ben", "Ana"]
+
+
+def test_the_battle_ends_after_the_last_turn_with_a_result() -> None:
+    game, state = start(turns=1)
+    state.dice = ScriptedDice(faces=[6, 1])
+    while pending(game, state).kind != "ended":
+        prompt = pending(game, state)
+        if prompt.kind == "engine":
+            step(game, state, {"type": "engine"})
+        elif prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        else:
+            step(game, state, {"type": "done"})
+    assert state.ended and state.phase == "ended"
+    end = state.log[-1]["events"][-1]
+    assert end["type"] == "battle_end"
+    # a1 stands on obj-1 (within 1"): nothing scores in turning point 1 of 2024 ops
+    assert state.result["vp"] == {PLAYER: 0, ENEMY: 0}
+    assert state.result["outcome"] == "draw" and state.result["turns"] == 1
+    with pytest.raises(RuleError, match="over"):
+        step(game, state, {"type": "engine"})
+
+
+def test_2018_battle_round_runs_movement_shooting_fight_and_morale() -> None:
+    game, state = start("kt2018", turns=1)
+    state.dice = ScriptedDice(faces=[6, 1])
+    phases = []
+    while pending(game, state).kind != "ended":
+        prompt = pending(game, state)
+        if state.phase not in phases and state.phase != "setup":
+            phases.append(state.phase)
+        if prompt.kind == "engine":
+            step(game, state, {"type": "engine"})
+        elif prompt.kind == "activate":
+            assert prompt.text == f"Ana: which operative do you act with in the {state.phase}?"
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        else:
+            step(game, state, {"type": "done"})
+    assert phases[:3] == ["movement", "shooting", "fight"]
+    kinds = [e.get("phase") for r in state.log for e in r["events"] if e["type"] == "phase"]
+    assert kinds == ["movement", "shooting", "fight", "morale"]
+    # Pariah Nexus (the 2018 default mission is Objective Ultima): a1's wound within 2" of
+    # obj-1 controls it; e1 left obj-2 on its move order. 1 VP for holding one, 1 for more.
+    score = next(e for r in state.log for e in r["events"] if e["type"] == "score")
+    assert score["control"]["obj-1"] == PLAYER
+    assert state.operatives["e1"].at != (27, 11) and score["control"]["obj-2"] is None
+    assert state.result["vp"] == {PLAYER: 2, ENEMY: 0}
+
+
+def test_a_2018_move_is_a_normal_move_and_only_in_the_movement_phase() -> None:
+    game, state = start("kt2018", faces=[6, 1])
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "move", "how": "reposition", "to": [7, 10]})
+    moved = state.log[-1]["events"][0]
+    assert moved["how"] == "normal" and moved["to"] == [7.0, 10.0]
+    with pytest.raises(RuleError, match="shooting phase"):
+        step(game, state, {"type": "shoot", "target": "e1"})
