@@ -39,8 +39,9 @@ class SoloOpsGroup(click.Group):
 
 
 def console() -> Console:
-    """The console for human-readable output (plain text when stdout is not a terminal)."""
-    return Console(highlight=False, soft_wrap=False, emoji=False)
+    """The console for human-readable output: plain text when stdout is not a terminal, and
+    then long lines are not folded (so piped output and logs keep one sentence a line)."""
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty(), emoji=False)
 
 
 def emit_json(data: Any) -> None:

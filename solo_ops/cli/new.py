@@ -80,6 +80,9 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
 
     seed = resolve_seed(seed)
     out = out or Path(f"encounter-{seed}.yaml")
+    if out.suffix.lower() not in (".yaml", ".yml", ".json"):
+        raise InputError("the scenario file must end in .yaml, .yml or .json", source="--out")
+    out.parent.mkdir(parents=True, exist_ok=True)
     out_dir = out.resolve().parent
     shipped = data_dir()
     boards = _candidates(shipped / "boards", out_dir)

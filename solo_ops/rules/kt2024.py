@@ -8,7 +8,7 @@ The rules are split into small deterministic steps that both the exact odds
    re-rolled by the fixed policy (:func:`ceaseless_value`, Relentless, Balanced): failed dice
    only, never successes, each die at most once.
 3. :func:`after_roll` applies the rules that change results after the roll, in one fixed order:
-   Obscured, Punishing, Rending, Severe (see ``docs/rules-combat.md``).
+   Obscured, Punishing, Rending, Severe (see ``docs/rules.md, "Combat"``).
 4. :func:`defence_dice_count` (Piercing, Piercing Crits), :func:`cover_saves` (cover, Saturate),
    then :func:`allocate_saves` blocks the most damage it can (Brutal: crit saves only).
 5. :func:`resolve_fight` plays a melee exchange with a documented deterministic policy.
