@@ -135,10 +135,14 @@ def new_game(scenario: Scenario, seed: int) -> tuple[Game, State]:
                                  if u == spec.id or u.startswith(f"{spec.id}-")]})
     for spec_c in scenario.counters:
         order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}").face
-        state.counters[spec_c.id] = Counter(spec_c.id, spec_c.at, order,
-                                            scenario.board.sector_of(*spec_c.at))
+        counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
+        state.counters[spec_c.id] = counter
+        # a counter the scenario puts in plain sight is resolved in the first turn, like a
+        # seeded one that could not be hidden
+        counter.resolve_first_turn = fog.spotted_by(terrain, state, counter) is not None
         events.append({"type": "counter_placed", "counter": spec_c.id, "at": _r(spec_c.at),
-                       "sector": state.counters[spec_c.id].sector, "resolve_first_turn": False})
+                       "sector": counter.sector,
+                       "resolve_first_turn": counter.resolve_first_turn})
         events.append({"type": "hidden_order", "counter": spec_c.id, "hidden_order": order,
                        "secret": True})
     state.counter_seq = _max_suffix(state.counters, "c")

@@ -198,3 +198,15 @@ def test_a_2018_move_is_a_normal_move_and_only_in_the_movement_phase() -> None:
     assert moved["how"] == "normal" and moved["to"] == [7.0, 10.0]
     with pytest.raises(RuleError, match="shooting phase"):
         step(game, state, {"type": "shoot", "target": "e1"})
+
+
+def test_preplaced_counters_in_sight_are_resolved_in_the_first_turn() -> None:
+    game, state = new_game(scenario(counters=[{"id": "c1", "at": [10, 10], "hidden_order": 1},
+                                              {"id": "c2", "at": [20, 11], "hidden_order": 1}],
+                                    engagement=0), 1)
+    # c1 stands in the open before a1 (3, 10); c2 is behind the wall at x = 15
+    assert state.counters["c1"].resolve_first_turn is True
+    assert state.counters["c2"].resolve_first_turn is False
+    record = step(game, state, {"type": "engine"})
+    spotted = [e["counter"] for e in record["events"] if e["type"] == "counter_spotted"]
+    assert spotted == ["c1"]
