@@ -230,14 +230,16 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int) -> dict[st
     routes._walker(BASE_RADIUS + 0.1)
     t_compile = time.perf_counter() - t0
     goals = query_points(board, solid, rng, 20)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for g in goals:
         routes.walk(start, g, BASE_RADIUS, blockers=others)
     t_walk = (time.perf_counter() - t0) / len(goals)
-    t0 = time.perf_counter()
+    c_walk = (time.process_time() - c0) / len(goals)
+    t0, c0 = time.perf_counter(), time.process_time()
     for _ in range(5):
         reach = routes.reachable(start, BASE_RADIUS, 6.0, blockers=others, spacing=0.5)
     t_reach = (time.perf_counter() - t0) / 5
+    c_reach = (time.process_time() - c0) / 5
     return {
         "name": board.name, "corners": len(routes._measure.pos),
         "build_ours": build_ours, "build_theirs": build_theirs,
@@ -246,6 +248,7 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int) -> dict[st
         "compared": compared, "no_route": no_route, "left": left + failed,
         "mismatches": mismatches, "pvg_wrong": pvg_wrong,
         "walk_ms": t_walk * 1e3, "reach_ms": t_reach * 1e3, "reach_n": len(reach.points),
+        "walk_cpu_ms": c_walk * 1e3, "reach_cpu_ms": c_reach * 1e3,
         "compile_ms": t_compile * 1e3,
     }
 
@@ -268,7 +271,7 @@ def main() -> int:
     bad = done = wrong = 0
     head = (f"{'board':32} {'corners':>7} {'ours q/s':>9} {'pvg q/s':>8} {'ratio':>6} "
             f"{'matrix q/s':>10} {'cmp':>4} {'none':>4} {'out':>4} {'bad':>3} "
-            f"{'walk ms':>7} {'reach ms':>8} {'radius ms':>9}")
+            f"{'walk ms':>7} {'reach ms':>8} {'radius ms':>9} {'walk cpu':>8} {'reach cpu':>9}")
     print(head)
     for board in boards:
         r = bench_board(board, rng, args.queries)
@@ -283,7 +286,7 @@ def main() -> int:
               f"{r['qps_theirs']:8.0f} {r['qps_ours'] / r['qps_theirs']:6.1f} "
               f"{r['qps_matrix']:10.0f} {r['compared']:4d} {r['no_route']:4d} {r['left']:4d} "
               f"{len(r['mismatches']):3d} {r['walk_ms']:7.2f} {r['reach_ms']:8.2f} "
-              f"{r['compile_ms']:9.1f}")
+              f"{r['compile_ms']:9.1f} {r['walk_cpu_ms']:8.2f} {r['reach_cpu_ms']:9.2f}")
         for a, b, d_ours, d_theirs, d_matrix, ref in r["mismatches"][:5]:
             print(f"    MISMATCH {a} -> {b}: solo-ops {d_ours:.9f} (matrix {d_matrix:.9f}), "
                   f"pyvisgraph {d_theirs:.9f}, oracle {ref}")
@@ -297,7 +300,8 @@ def main() -> int:
           f"ratio {ratio:.1f}x (target >= 20x) {'OK' if ratio >= 20 else 'BELOW TARGET'}")
     print("columns: cmp = pairs compared, none = no route in solo-ops (sealed), out = "
           "pyvisgraph's route left the board; walk/reach = one walk() / reachable(6\") with 6 "
-          "other bases; radius = compiling the walking graph for a new base size")
+          "other bases (wall time; cpu = process time); radius = compiling the walking graph "
+          "for a new base size")
     if wrong:
         print(f"{wrong} pairs where pyvisgraph disagreed and the oracle sided with solo-ops "
               "(pyvisgraph slips through crossing/collinear walls)")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import Point, box
+from shapely.geometry import LineString, Point, box
 
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board, parse_board
@@ -333,3 +333,73 @@ def test_walk_equals_oracle(data: Any) -> None:
         assert mine is not None
         assert mine.length == pytest.approx(theirs.length, abs=1e-6)
         assert mine.cost == pytest.approx(mine.length)
+
+
+def _blockers(data: Any, radius: float, avoid: list[tuple[float, float]]
+              ) -> list[tuple[float, float, float]]:
+    """1-3 other bases on the board, clear of the points in ``avoid``."""
+    out = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        x = data.draw(st.floats(0.5, W - 0.5))
+        y = data.draw(st.floats(0.5, D - 0.5))
+        r = data.draw(st.sampled_from([0.5, R32, 1.5]))
+        if all(math.dist((x, y), p) > r + radius + 0.05 for p in avoid):
+            out.append((x, y, r))
+    return out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_walk_with_bases_equals_oracle(data: Any) -> None:
+    """Walks around other bases (added to the static corner graph only when the route meets
+    them) have the oracle's length, and that of the graph with every base added at once."""
+    from solo_ops.geometry.routes import _Discs, _route
+
+    b = data.draw(boards())
+    r, o = Routes(b), OracleRoutes(b)
+    radius = 0.5
+    grown = shapes.movement_blockers(b).buffer(radius, 8)
+    pts = []
+    for _ in range(2):
+        x = data.draw(st.floats(radius + 0.01, W - radius - 0.01))
+        y = data.draw(st.floats(radius + 0.01, D - radius - 0.01))
+        assume(grown.is_empty or grown.distance(Point(x, y)) > 1e-3)
+        pts.append((x, y))
+    bases = _blockers(data, radius, pts)
+    mine = r.walk(pts[0], pts[1], radius, blockers=bases)
+    theirs = o.walk(pts[0], pts[1], radius, blockers=bases)
+    walker = r._walker(radius)
+    whole = _route(walker.with_discs(_Discs.of(bases, radius)), pts[0], pts[1])
+    if theirs is None:
+        assert mine is None and whole is None
+    else:
+        assert mine is not None and whole is not None
+        assert mine.length == pytest.approx(theirs.length, abs=1e-6)
+        assert mine.cost == pytest.approx(whole[0], abs=1e-6)
+        line = LineString(mine.points)
+        for x, y, br in bases:  # the route keeps clear of every base (drawn with 32 sides)
+            assert line.distance(Point(x, y)) >= (br + radius) * math.cos(math.pi / 32) - 1e-6
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_reachable_with_bases_equals_oracle(data: Any) -> None:
+    b = data.draw(boards())
+    r, o = Routes(b), OracleRoutes(b)
+    radius = 0.5
+    grown = shapes.movement_blockers(b).buffer(radius, 8)
+    x = data.draw(st.floats(radius + 0.01, W - radius - 0.01))
+    y = data.draw(st.floats(radius + 0.01, D - radius - 0.01))
+    assume(grown.is_empty or grown.distance(Point(x, y)) > 1e-3)
+    bases = _blockers(data, radius, [(x, y)])
+    mine = r.reachable((x, y), radius, 2.5, blockers=bases, spacing=1.0)
+    theirs = o.reachable((x, y), radius, 2.5, blockers=bases, spacing=1.0)
+    a = {tuple(np.round(p, 9)): c for p, c in zip(mine.points, mine.cost, strict=True)}
+    t = {tuple(np.round(p, 9)): c for p, c in zip(theirs.points, theirs.cost, strict=True)}
+    assert a.keys() == t.keys()
+    for k, c in t.items():
+        assert a[k] == pytest.approx(c, abs=1e-6)
+    for i in range(len(mine.points)):  # every walk ends where it says, at its cost
+        w = mine.path(i)
+        assert w.points[-1] == pytest.approx(tuple(mine.points[i]))
+        assert w.cost == pytest.approx(mine.cost[i], abs=1e-6)

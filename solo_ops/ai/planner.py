@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -207,6 +208,76 @@ class _Board:
                 for i, p in self.pos.items() if i != exclude]
 
 
+# Answers to the planner's repeated point questions, per terrain object (a terrain is one
+# board in one door state and never changes, so its answers stay valid): the planner asks the
+# same "how far / can it see" of the same positions many times in one turn.
+_MEMO: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_MEMO_LIMIT = 20_000
+
+
+def _memo(ctx: Context) -> dict[tuple[Any, ...], Any]:
+    """The answer cache of ``ctx.terrain`` (emptied when it grows past a bound)."""
+    try:
+        memo = _MEMO.get(ctx.terrain)
+    except TypeError:  # a terrain that cannot be weakly referenced: no caching
+        return {}
+    if memo is None or len(memo) > _MEMO_LIMIT:
+        memo = {}
+        _MEMO[ctx.terrain] = memo
+    return memo
+
+
+def _key_pt(p: Sequence[float]) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def _distances(ctx: Context, point: tuple[float, float], radius: float,
+               arr: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """``routes.distances`` through the terrain's answer cache."""
+    key = ("d", _key_pt(point), float(radius), arr.tobytes(), radii.tobytes())
+    memo = _memo(ctx)
+    out = memo.get(key)
+    if out is None:
+        out = np.asarray(ctx.terrain.routes.distances(point, radius, arr, radii), dtype=float)
+        memo[key] = out
+    return out
+
+
+def _visible(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: float
+             ) -> bool:
+    """``sight.visible`` through the terrain's answer cache."""
+    key = ("v", _key_pt(a), _key_pt(b), float(ra), float(rb))
+    memo = _memo(ctx)
+    out = memo.get(key)
+    if out is None:
+        out = bool(ctx.terrain.sight.visible(a, b, ra, rb))
+        memo[key] = out
+    return out
+
+
+def _route_distance(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float,
+                    rb: float) -> float | None:
+    """``routes.distance(...).distance`` through the terrain's answer cache."""
+    key = ("r", _key_pt(a), _key_pt(b), float(ra), float(rb))
+    memo = _memo(ctx)
+    if key not in memo:
+        memo[key] = ctx.terrain.routes.distance(a, b, ra, rb).distance
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _cover(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: float, *,
+           seek: bool, seek_light: bool) -> Any:
+    """``sight.cover`` through the terrain's answer cache (results are read, never changed)."""
+    key = ("c", _key_pt(a), _key_pt(b), float(ra), float(rb), seek, seek_light, ctx.edition)
+    memo = _memo(ctx)
+    out = memo.get(key)
+    if out is None:
+        out = ctx.terrain.sight.cover(a, b, ra, rb, seek=seek, seek_light=seek_light,
+                                      edition=ctx.edition)
+        memo[key] = out
+    return out
+
+
 def _nearest(ctx: Context, point: tuple[float, float], radius: float,
              targets: list[Operative], pos: dict[str, tuple[float, float]]
              ) -> list[tuple[float, Operative]]:
@@ -215,7 +286,7 @@ def _nearest(ctx: Context, point: tuple[float, float], radius: float,
         return []
     arr = np.array([pos[t.id] for t in targets], dtype=float)
     radii = np.array([t.radius for t in targets], dtype=float)
-    dists = ctx.terrain.routes.distances(point, radius, arr, radii)
+    dists = _distances(ctx, point, radius, arr, radii)
     order = sorted(range(len(targets)), key=lambda i: (float(dists[i]), targets[i].id))
     return [(float(dists[i]), targets[i]) for i in order]
 
@@ -223,8 +294,7 @@ def _nearest(ctx: Context, point: tuple[float, float], radius: float,
 def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
                      targets: list[Operative], pos: dict[str, tuple[float, float]]
                      ) -> list[Operative]:
-    return [t for t in targets
-            if ctx.terrain.sight.visible(point, pos[t.id], radius, t.radius)]
+    return [t for t in targets if _visible(ctx, point, pos[t.id], radius, t.radius)]
 
 
 def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
@@ -233,9 +303,9 @@ def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
     """Enemies within 1" of the base and visible (2024 control range)."""
     out = []
     for t in targets:
-        d = ctx.terrain.routes.distance(point, pos[t.id], radius, t.radius).distance
-        if d is not None and d <= CONTROL_RANGE + 1e-9 and ctx.terrain.sight.visible(
-                point, pos[t.id], radius, t.radius):
+        d = _route_distance(ctx, point, pos[t.id], radius, t.radius)
+        if d is not None and d <= CONTROL_RANGE + 1e-9 and _visible(
+                ctx, point, pos[t.id], radius, t.radius):
             out.append(t)
     return out
 
@@ -247,13 +317,12 @@ def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     the distance. Kill Team 2024: visible, in range, and a concealed target only if not in
     cover."""
     tp = pos[target.id]
-    route = ctx.terrain.routes.distance(point, tp, shooter.radius, target.radius)
-    dist = math.inf if route.distance is None else route.distance
+    route_d = _route_distance(ctx, point, tp, shooter.radius, target.radius)
+    dist = math.inf if route_d is None else route_d
     if dist > _weapon_range(weapon) + 1e-9:
         return False, None, dist
-    cover = ctx.terrain.sight.cover(
-        point, tp, shooter.radius, target.radius,
-        seek=weapon.has("seek"), seek_light=weapon.has("seek_light"), edition=ctx.edition)
+    cover = _cover(ctx, point, tp, shooter.radius, target.radius,
+                   seek=weapon.has("seek"), seek_light=weapon.has("seek_light"))
     if not cover.visible or not getattr(cover, "valid_target", True):
         return False, cover, dist
     if ctx.edition == "kt2024" and target.stance == "conceal" and cover.in_cover:
@@ -329,13 +398,49 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
 
 def _protected(ctx: Context, points: np.ndarray, radius: float,
                threats: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
-    """(t, k) True where candidate k is hidden from, in cover from or obscured to threat t."""
+    """(t, k) True where candidate k is hidden from, in cover from or obscured to threat t.
+
+    Answers are kept in the terrain's answer cache per (threat, point): the same end points
+    are asked about again (the chosen end, the unit's models after the move); only the pairs
+    not yet known go to ``cover_matrix``, in one batch per threat."""
     if not threats or len(points) == 0:
         return np.zeros((len(threats), len(points)), dtype=bool)
-    tp = np.array([pos[t.id] for t in threats], dtype=float)
-    tr = np.array([t.radius for t in threats], dtype=float)
-    cm = ctx.terrain.sight.cover_matrix(tp, tr, points, radius, edition=ctx.edition)
-    return (~np.asarray(cm.visible)) | np.asarray(cm.in_cover) | np.asarray(cm.obscured)
+    points = np.asarray(points, dtype=float)
+    memo = _memo(ctx)
+    out = np.zeros((len(threats), len(points)), dtype=bool)
+    for row, t in enumerate(threats):
+        tp = _key_pt(pos[t.id])
+        keys = [("p", tp, float(t.radius), x, y, float(radius), ctx.edition)
+                for x, y in points.tolist()]
+        known = [memo.get(k) for k in keys]
+        todo = [k for k, v in enumerate(known) if v is None]
+        if todo:
+            cm = ctx.terrain.sight.cover_matrix(np.array([tp]), np.array([float(t.radius)]),
+                                                points[todo], radius, edition=ctx.edition)
+            got = ((~np.asarray(cm.visible)) | np.asarray(cm.in_cover)
+                   | np.asarray(cm.obscured))[0]
+            for k, v in zip(todo, got.tolist(), strict=True):
+                known[k] = v
+                memo[keys[k]] = v
+        out[row] = known
+    return out
+
+
+def _first_protected(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
+                     threat: Operative, pos: dict[str, tuple[float, float]],
+                     mask: np.ndarray | None, chunk: int = 48) -> int | None:
+    """The candidate :func:`_pick` chooses among the protected ones (``mask`` limiting them):
+    the cheapest, then by position. Cover is asked in that order, a chunk at a time, so a
+    move that finds cover close by does not ask about every end point. None when no point
+    in the mask is protected."""
+    idx = np.arange(len(pts)) if mask is None else np.flatnonzero(mask)
+    order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))]
+    for k in range(0, len(order), chunk):
+        part = order[k:k + chunk]
+        hit = part[_protected(ctx, pts[part], radius, [threat], pos)[0]]
+        if len(hit):
+            return int(hit[0])
+    return None
 
 
 def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
@@ -455,7 +560,7 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
             continue
         reach = command_radius(other.leadership)
         dist = min(
-            (ctx.terrain.routes.distance(p, q, radius, r).distance or math.inf)
+            (_route_distance(ctx, p, q, radius, r) or math.inf)
             for p in mine for q, r in theirs
         )
         other_order = order_table(other.troop)[other.command].codes()
@@ -479,7 +584,7 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
                     continue
                 reach = command_radius(other.leadership)
                 dist = min(
-                    (ctx.terrain.routes.distance(p, q, radius, r).distance or math.inf)
+                    (_route_distance(ctx, p, q, radius, r) or math.inf)
                     for p in mine for q, r in theirs
                 )
                 if dist <= reach:
@@ -752,6 +857,19 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         threat = enemies[int(who[0])]
     elif move_code in ("to_cover", "to_cover_firing_line"):
         threats = [threat]
+        if move_code == "to_cover":
+            # the choice is the cheapest protected point: look for it nearest first
+            coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
+            first = _first_protected(ctx, pts, cost, op.radius, threat, board.pos,
+                                     coherent if coherent.any() else None)
+            if first is not None:
+                prot0 = _protected(ctx, pts[:1], op.radius, threats, board.pos)[0, 0]
+                score0 = cost[0] if prot0 else 1e6 + cost[0]
+                if score0 - cost[first] < MIN_GAIN:
+                    return None
+                return _finish_move(ctx, op, start, kind, cand, first, board, threat,
+                                    move_code, f"to the nearest cover from {threat.name}", "",
+                                    None)
         prot = _protected(ctx, pts, op.radius, threats, board.pos)[0]
         if move_code == "to_cover_firing_line":
             best_range = op.profile.longest_range or 0.0
@@ -790,10 +908,11 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     cover_note = ""
     if codes["cover"] == "use_if_possible" and move_code not in ("to_cover",
                                                                  "to_cover_firing_line"):
-        prot = _protected(ctx, pts, op.radius, [threat], board.pos)[0]
-        ok = prot & (scores <= scores[i] + ctx.settings.cover_detour)
+        ok = scores <= scores[i] + ctx.settings.cover_detour
         if base_mask is not None:
             ok &= base_mask
+        near = np.flatnonzero(ok)  # cover matters only where the detour is acceptable
+        ok[near] = _protected(ctx, pts[near], op.radius, [threat], board.pos)[0]
         j = _pick(scores, cost, pts, ok)
         if j is not None:
             if j != i:
@@ -803,6 +922,20 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             else:
                 cover_note = " The best point is already in cover."
             i = j
+    hold = None
+    if move_code in ("hold_12", "to_firing_range"):
+        hold = (float(d_star[i]), enemies[int(who[i])], bool(seen_at[i]))
+    return _finish_move(ctx, op, start, kind, cand, i, board, threat, move_code, reason,
+                        cover_note, hold)
+
+
+def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
+                 cand: _Candidates, i: int, board: _Board, threat: Operative, move_code: str,
+                 reason: str, cover_note: str, hold: tuple[float, Operative, bool] | None
+                 ) -> Action | None:
+    """The move to candidate ``i`` chosen by :func:`_move_by_order`, with its explanation
+    (``hold``: the distance, enemy and sight at the end for hold / to firing range)."""
+    pts, cost = cand.points, cand.cost
     end = (float(pts[i][0]), float(pts[i][1]))
     if np.hypot(end[0] - start[0], end[1] - start[1]) < 0.05:
         return None
@@ -813,13 +946,12 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     extra = ""
     if move_code in ("to_cover", "to_cover_firing_line") and prot_end:
         extra = f" It is in cover from (or hidden from) {threat.name} there."
-    elif move_code in ("hold_12", "to_firing_range"):
-        extra = (f" It ends {inches(float(d_star[i]))} from {enemies[int(who[i])].name}, the "
-                 + ("closest enemy it can see there." if seen_at[i] else
+    elif hold is not None:
+        extra = (f" It ends {inches(hold[0])} from {hold[1].name}, the "
+                 + ("closest enemy it can see there." if hold[2] else
                     "closest enemy by route (none is in sight there)."))
     elif move_code == "towards_closest_enemy":
-        dd = ctx.terrain.routes.distance(end, board.pos[threat.id], op.radius,
-                                         threat.radius).distance
+        dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
         extra = f" It ends {inches(dd)} from {threat.name}."
     note = (f"{op.name} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")

@@ -12,9 +12,14 @@ there). The corners are collected once, nudged outward by :data:`NUDGE` so that 
 ambiguous, and joined by the tangent, unobstructed segments (vectorised segment-vs-edge tests in
 numpy). For measuring, the all-pairs shortest distances among the corners are computed once per
 board (a numpy Floyd-Warshall with a successor matrix), so a query only has to find which corners
-each end sees and take ``min(|a-vi| + D[i, j] + |vj-b|)``. For walking, the corner graph is cached
-per base radius; other models' bases are added per call and a Dijkstra search runs from the
-start (``reachable`` restricts everything to the move circle).
+each end sees and take ``min(|a-vi| + D[i, j] + |vj-b|)``. For walking, the corner graph of the
+static obstacles is cached per base radius (with its adjacency lists and each corner's
+neighbour directions). ``walk`` runs an A* search (straight-line lower bound) on it, ignoring
+the other models' bases; bases only make routes dearer, so a route that enters none of them is
+the answer, and otherwise the bases it entered are added as an overlay (their corners, the
+static pairs they cut) and the search repeats until the route is clear of every base.
+``reachable`` adds the bases near the move circle at once and runs a Dijkstra search from the
+start restricted to that circle.
 
 Movement costs (a reading of the 2024 rules, see ``docs/``): a walk's *cost* is its length plus
 1" each time the centre of the base enters an ``accessible`` feature (crossing an open hatchway,
@@ -384,9 +389,15 @@ def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> 
     """Whether the line from each point X to corner v leaves both of v's neighbours on one side
     (only such segments can be part of a shortest path bending at v). Permissive within a
     small tolerance: an extra candidate costs time, a missing one would cost correctness."""
+    return _tangent_u(X, v, _unit(prv - v), _unit(nxt - v))
+
+
+def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """:func:`_tangent` with the unit directions from v to its neighbours given (graphs keep
+    them per corner, so the many-pair tests do not recompute them)."""
     d = v - X
-    s1 = _cross(d, _unit(prv - v))
-    s2 = _cross(d, _unit(nxt - v))
+    s1 = d[..., 0] * up[..., 1] - d[..., 1] * up[..., 0]
+    s2 = d[..., 0] * un[..., 1] - d[..., 1] * un[..., 0]
     tol = 1e-9 * (np.abs(d[..., 0]) + np.abs(d[..., 1]))
     return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
 
@@ -442,6 +453,50 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
     return np.array(dist), np.array(pred, dtype=int)
 
 
+def _astar(adj: tuple[list[int], list[int], list[float]], src: dict[int, float],
+           goal: dict[int, float], h: list[float], bound: float = math.inf
+           ) -> tuple[float, list[int]] | None:
+    """The cheapest route from a start linked to nodes ``src`` (node: cost) to a goal linked
+    from nodes ``goal`` (node: cost) over the undirected graph ``adj`` (see
+    :meth:`_Graph.adjacency`), cheaper than ``bound`` by more than 1e-12: (cost, the nodes in
+    order), or None. ``h`` is a consistent lower bound of each node's cost to the goal (the
+    straight distance), so the search stops as soon as no open node can beat the best."""
+    starts, nb, ww = adj
+    dist: dict[int, float] = {}
+    pred: dict[int, int] = {}
+    heap: list[tuple[float, float, int]] = []
+    for k, w in src.items():
+        dist[k] = w
+        pred[k] = -1
+        heap.append((w + h[k], w, k))
+    heapq.heapify(heap)
+    best, best_k = bound, -1
+    inf = math.inf
+    while heap:
+        f, dk, k = heapq.heappop(heap)
+        if dk > dist[k]:
+            continue
+        if f >= best:
+            break
+        gw = goal.get(k)
+        if gw is not None and dk + gw < best - 1e-12:
+            best, best_k = dk + gw, k
+        for e in range(starts[k], starts[k + 1]):
+            m = nb[e]
+            nd = dk + ww[e]
+            if nd < dist.get(m, inf) - 1e-12:
+                dist[m] = nd
+                pred[m] = k
+                heapq.heappush(heap, (nd + h[m], nd, m))
+    if best_k < 0:
+        return None
+    chain = [best_k]
+    while pred[chain[-1]] >= 0:
+        chain.append(pred[chain[-1]])
+    chain.reverse()
+    return best, chain
+
+
 # -- soft terrain: movement surcharges -------------------------------------------------------------
 @dataclass
 class _Soft:
@@ -450,6 +505,22 @@ class _Soft:
     polys: list[Polygon]
     amounts: list[float]
     rings: list[_Rings]
+    ev: np.ndarray = field(init=False, repr=False)  # every footprint's edges, start
+    en: np.ndarray = field(init=False, repr=False)  # and end
+    owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
+    box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
+
+    def __post_init__(self) -> None:
+        parts = [r for r in self.rings if len(r)]
+        if parts:
+            self.ev = np.concatenate([r.v for r in self.rings])
+            self.en = np.concatenate([r.nxt for r in self.rings])
+            self.owner = np.repeat(np.arange(len(self.rings)), [len(r) for r in self.rings])
+            self.box = np.r_[self.ev.min(axis=0), self.ev.max(axis=0)]
+        else:
+            self.ev = self.en = np.zeros((0, 2))
+            self.owner = np.zeros(0, dtype=int)
+            self.box = np.zeros(4)
 
     @staticmethod
     def of(board: Board) -> _Soft:
@@ -468,13 +539,27 @@ class _Soft:
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) the surcharge for walking each segment ``P->Q``."""
         total = np.zeros(len(P))
-        for poly, amount, rings in zip(self.polys, self.amounts, self.rings, strict=True):
-            si, _, _ = _crossings(P, Q, rings.v, rings.nxt)
-            if len(si) == 0:
-                continue
-            k = np.bincount(si, minlength=len(P))
-            inside = shapely.contains_xy(poly, P[:, 0], P[:, 1])
-            total += (k + np.where(inside, 0, 1)) // 2 * amount
+        if len(P) == 0 or len(self.ev) == 0:
+            return total
+        # a segment that crosses no edge of a footprint pays nothing for it: test all the
+        # footprints' edges at once, then count the crossings per (segment, footprint)
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        x0, y0, x1, y1 = self.box
+        active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
+                  & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
+        si, ei, _ = _crossings(P, Q, self.ev, self.en, active)
+        if len(si) == 0:
+            return total
+        n = len(self.polys)
+        keys, k = np.unique(si * n + self.owner[ei], return_counts=True)
+        seg, pid = np.divmod(keys, n)
+        amounts = np.asarray(self.amounts, dtype=float)
+        out = np.zeros(len(keys), dtype=int)
+        for j in np.unique(pid).tolist():
+            sel = pid == j
+            inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
+            out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+        np.add.at(total, seg, out * amounts[pid])
         return total
 
     def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
@@ -513,6 +598,26 @@ class _Graph:
     soft: _Soft
     active: np.ndarray | None = None  # the corners in use (None: all)
     s4: np.ndarray | None = None  # _side_table of the corners (measuring graph only)
+    up: np.ndarray = field(init=False, repr=False)  # unit directions corner -> prv
+    un: np.ndarray = field(init=False, repr=False)  # unit directions corner -> nxt
+    _adj: tuple[list[int], list[int], list[float]] | None = field(default=None, init=False,
+                                                                   repr=False)
+
+    def __post_init__(self) -> None:
+        self.up = _unit(self.prv - self.real)
+        self.un = _unit(self.nxt - self.real)
+
+    def adjacency(self) -> tuple[list[int], list[int], list[float]]:
+        """The visible pairs as adjacency lists (row starts, neighbours, costs), built once."""
+        if self._adj is None:
+            n = len(self.pos)
+            a = np.concatenate([self.pi, self.pj])
+            order = np.argsort(a, kind="stable")
+            b = np.concatenate([self.pj, self.pi])[order].tolist()
+            ww = np.concatenate([self.pw, self.pw])[order].tolist()
+            starts = np.searchsorted(a[order], np.arange(n + 1)).tolist()
+            self._adj = (starts, b, ww)
+        return self._adj
 
     def in_box(self, X: np.ndarray, tol: float = EPS) -> np.ndarray:
         x0, y0, x1, y1 = self.box
@@ -534,12 +639,12 @@ class _Graph:
         if len(X) == 1 and bound is None:
             x = X[0]
             if nodes is None:
-                real, prv, nxt, pos = self.real, self.prv, self.nxt, self.pos
+                real, up, un, pos = self.real, self.up, self.un, self.pos
                 nj = np.arange(len(pos))
             else:
-                real, prv, nxt = self.real[nodes], self.prv[nodes], self.nxt[nodes]
+                real, up, un = self.real[nodes], self.up[nodes], self.un[nodes]
                 pos, nj = self.pos[nodes], nodes
-            keep = np.flatnonzero(_tangent(x, real, prv, nxt))
+            keep = np.flatnonzero(_tangent_u(x, real, up, un))
             s4 = None
             if self.s4 is not None:
                 s4 = self.s4[nj[keep]]
@@ -552,7 +657,7 @@ class _Graph:
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
         xi, nj = np.meshgrid(np.arange(len(X)), nodes, indexing="ij")
         xi, nj = xi.ravel(), nj.ravel()
-        keep = _tangent(X[xi], self.real[nj], self.prv[nj], self.nxt[nj])
+        keep = _tangent_u(X[xi], self.real[nj], self.up[nj], self.un[nj])
         if bound is not None and base is not None:
             d = np.hypot(*(X[xi] - self.pos[nj]).T)
             keep &= base[nj] + d <= bound[xi] + 1e-9
@@ -569,8 +674,9 @@ class _Graph:
         ai, bj = ai.ravel(), bj.ravel()
         keep = ai != bj
         ai, bj = ai[keep], bj[keep]
-        keep = _tangent(self.real[ai], self.real[bj], self.prv[bj], self.nxt[bj]) & \
-            _tangent(self.real[bj], self.real[ai], self.prv[ai], self.nxt[ai])
+        keep = _tangent_u(self.real[ai], self.real[bj], self.up[bj], self.un[bj])
+        keep[keep] = _tangent_u(self.real[bj[keep]], self.real[ai[keep]], self.up[ai[keep]],
+                                self.un[ai[keep]])
         ai, bj = ai[keep], bj[keep]
         ok = ~_blocked(self.pos[ai], self.pos[bj], self.rings)
         ai, bj = ai[ok], bj[ok]
@@ -585,14 +691,17 @@ def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray
     parts = [rings, *soft.rings] if soft else [rings]
     corner_rings = _Rings.join(*parts) if len(parts) > 1 else rings
     convex, nudged = corner_rings.corners()
-    g = _Graph(rings, frame, nudged[convex], corner_rings.v[convex], corner_rings.prv[convex],
-               corner_rings.nxt[convex], np.zeros(0, int), np.zeros(0, int), np.zeros(0), soft)
-    keep = g.in_box(g.pos, 0.0) & ~inside(g.pos)
-    g.pos, g.real, g.prv, g.nxt = g.pos[keep], g.real[keep], g.prv[keep], g.nxt[keep]
+    pos, real = nudged[convex], corner_rings.v[convex]
+    prv, nxt = corner_rings.prv[convex], corner_rings.nxt[convex]
+    x0, y0, x1, y1 = frame
+    keep = ((pos[:, 0] >= x0) & (pos[:, 0] <= x1) & (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
+            & ~inside(pos))
+    pos, real, prv, nxt = pos[keep], real[keep], prv[keep], nxt[keep]
     # drop duplicates (soft corners on hard ones)
-    _, first = np.unique(np.round(g.pos, 12), axis=0, return_index=True)
+    _, first = np.unique(np.round(pos, 12), axis=0, return_index=True)
     first = np.sort(first)
-    g.pos, g.real, g.prv, g.nxt = g.pos[first], g.real[first], g.prv[first], g.nxt[first]
+    g = _Graph(rings, frame, pos[first], real[first], prv[first], nxt[first],
+               np.zeros(0, int), np.zeros(0, int), np.zeros(0), soft)
     n = np.arange(len(g.pos))
     ai, bj, w = g.pairs_among(n, n)
     half = ai < bj
@@ -639,16 +748,59 @@ class _Discs:
     def __len__(self) -> int:
         return len(self.polys)
 
-    def depth(self, X: np.ndarray) -> np.ndarray:
-        """(n,) how deep each point is inside the deepest disc polygon (<= 0: outside all)."""
+    def subset(self, keep: Any) -> _Discs:
+        """The discs selected by ``keep`` (a mask or indices)."""
+        idx = np.arange(len(self))[keep]
+        return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
+                      self.radii[idx])
+
+    def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
+        """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
+        each polygon lies inside its circle, so every other point is outside it."""
         if len(self) == 0 or len(X) == 0:
-            return np.full(len(X), -np.inf)
-        a = self.verts
-        b = np.roll(a, -1, axis=1)
-        e = _unit(b - a)  # (k, 32, 2)
-        rel = X[:, None, None, :] - a[None]  # (n, k, 32, 2)
-        sd = e[None, ..., 0] * rel[..., 1] - e[None, ..., 1] * rel[..., 0]
-        return sd.min(axis=2).max(axis=1)
+            return np.zeros(0, int), np.zeros(0, int)
+        dx = X[:, None, 0] - self.centres[None, :, 0]
+        dy = X[:, None, 1] - self.centres[None, :, 1]
+        return np.nonzero(dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2)
+
+    def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
+        """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
+        a = self.verts[ki]  # (m, 32, 2)
+        e = _unit(np.roll(a, -1, axis=1) - a)
+        rel = X[xi, None, :] - a
+        return (e[..., 0] * rel[..., 1] - e[..., 1] * rel[..., 0]).min(axis=1)
+
+    def depth(self, X: np.ndarray) -> np.ndarray:
+        """(n,) how deep each point is inside the deepest disc polygon (<= 0: outside all;
+        points outside every disc's circle get -inf)."""
+        out = np.full(len(X), -np.inf)
+        xi, ki = self.near(X)
+        if len(xi):
+            np.maximum.at(out, xi, self.pair_depth(X, xi, ki))
+        return out
+
+    def rings(self) -> _Rings:
+        """Every disc polygon as rings (counter-clockwise, inside on the left)."""
+        return _Rings(self.verts.reshape(-1, 2), np.roll(self.verts, 1, axis=1).reshape(-1, 2),
+                      np.roll(self.verts, -1, axis=1).reshape(-1, 2))
+
+    def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(m, 2) (segment, disc) pairs where segment ``P->Q`` goes into the disc polygon
+        (:func:`_blocked` against that disc alone)."""
+        if len(self) == 0 or len(P) == 0:
+            return np.zeros((0, 2), dtype=int)
+        d = Q - P
+        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
+        rel = self.centres[None, :, :] - P[:, None, :]  # (S, k, 2)
+        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
+        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
+        si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
+        out = []
+        for k in np.unique(ki).tolist():
+            sel = si[ki == k]
+            cut = _blocked(P[sel], Q[sel], self.subset([k]).rings())
+            out.extend((int(x), k) for x in sel[cut])
+        return np.array(out, dtype=int).reshape(-1, 2)
 
 
 class _Walker:
@@ -695,8 +847,7 @@ class _Walker:
             rings = rings.take(ekeep)
             if len(discs):
                 dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
-                discs = _Discs([p for p, k in zip(discs.polys, dk, strict=True) if k],
-                               discs.verts[dk], discs.centres[dk], discs.radii[dk])
+                discs = discs.subset(dk)
         if len(discs) == 0:
             pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
             sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft)
@@ -704,9 +855,7 @@ class _Walker:
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
         nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
-        disc_rings = _Rings(discs.verts.reshape(-1, 2),
-                            np.roll(discs.verts, 1, axis=1).reshape(-1, 2),
-                            np.roll(discs.verts, -1, axis=1).reshape(-1, 2))
+        disc_rings = discs.rings()
         convex, nudged = disc_rings.corners()
         dpos = nudged[convex]
         dkeep = g.in_box(dpos, 0.0) & ~self.inside(dpos) & (discs.depth(dpos) <= 0)
@@ -726,11 +875,10 @@ class _Walker:
         a, b = g.pos[pi], g.pos[pj]
         d = b - a
         ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        near = np.zeros(len(pi), dtype=bool)
-        for c, r in zip(discs.centres, discs.radii, strict=True):
-            t = np.clip(((c - a) * d).sum(axis=1) / ld2, 0.0, 1.0)
-            gap = np.hypot(*(a + d * t[:, None] - c).T)
-            near |= gap < r + 1e-6
+        rel = discs.centres[None, :, :] - a[:, None, :]  # (pairs, k, 2)
+        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
+        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
+        near = (gap < discs.radii[None, :] + 1e-6).any(axis=1)
         if near.any():
             cut = _blocked(a[near], b[near], disc_rings)
             drop = np.flatnonzero(near)[cut]
@@ -847,6 +995,58 @@ class _PairQuery:
         enters = _wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
         out[ki[enters], ti[enters]] = True
         return out
+
+
+def _route(g: _Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
+    """The cheapest route from ``s`` to ``t`` in the walking graph ``g``: (cost, the corners
+    used, empty when it is the straight segment), or None."""
+    S, T = np.array([s]), np.array([t])
+    best = math.inf
+    direct: tuple[float, list[int]] | None = None
+    if not _blocked(S, T, g.rings)[0]:
+        best = float(g.weight(S, T)[0])
+        direct = (best, [])
+        if not g.soft:
+            return direct
+    if len(g.pos) == 0:
+        return direct
+    active = np.arange(len(g.pos)) if g.active is None else g.active
+    _, sj, sw = g.links(S, active)
+    if len(sj) == 0:
+        return direct
+    _, tj, tw = g.links(T, active)
+    if len(tj) == 0:
+        return direct
+    src: dict[int, float] = {}
+    for k, w in zip(sj.tolist(), sw.tolist(), strict=True):
+        src[k] = min(w, src.get(k, math.inf))
+    goal: dict[int, float] = {}
+    for k, w in zip(tj.tolist(), tw.tolist(), strict=True):
+        goal[k] = min(w, goal.get(k, math.inf))
+    h = np.hypot(g.pos[:, 0] - t[0], g.pos[:, 1] - t[1]).tolist()
+    found = _astar(g.adjacency(), src, goal, h, best)
+    return direct if found is None else found
+
+
+def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
+               check: np.ndarray) -> np.ndarray:
+    """(len(discs),) which of the discs selected by ``check`` the route ``s``, corners
+    ``chain`` of ``g``, ``t`` goes into (a segment cuts it or a corner is inside it)."""
+    out = np.zeros(len(discs), dtype=bool)
+    idx = np.flatnonzero(check)
+    if len(idx) == 0:
+        return out
+    sub = discs.subset(idx)
+    corners = g.pos[chain] if chain else np.zeros((0, 2))
+    pts = np.concatenate([[s], corners, [t]])
+    cut = sub.cutting(pts[:-1], pts[1:])
+    out[idx[cut[:, 1]]] = True
+    if len(corners):
+        xi, ki = sub.near(corners)
+        if len(xi):
+            deep = sub.pair_depth(corners, xi, ki) > 0
+            out[idx[ki[deep]]] = True
+    return out
 
 
 # -- the public object -----------------------------------------------------------------------------
@@ -1044,42 +1244,36 @@ class Routes:
 
     def walk(self, start: Any, goal: Any, radius: float, *, blockers: Any = ()) -> Walk | None:
         """The cheapest walking path for a base of ``radius`` from ``start`` to ``goal`` (model
-        centres), around obstacles and the bases ``blockers``; None when there is none."""
+        centres), around obstacles and the bases ``blockers``; None when there is none.
+
+        The search first ignores the other bases (the cached corner graph of the static
+        obstacles, A* towards the goal); bases only ever make routes dearer, so when that
+        route goes into none of them it is the answer. Otherwise the bases it went into are
+        added to the graph and the search is repeated until the route is clear of them all."""
         s = (float(start[0]), float(start[1]))
         t = (float(goal[0]), float(goal[1]))
         if s == t:
             return Walk((s, t), 0.0, 0.0)
-        walker, g, discs = self._walk_graph(radius, blockers)
-        S, T = np.array([s]), np.array([t])
-        if not (self._free_walk(walker, g, discs, S)[0] and self._free_walk(walker, g, discs,
-                                                                           T)[0]):
+        walker = self._walker(radius)
+        discs = _Discs.of(list(blockers), walker.radius)
+        g = walker.graph
+        X = np.array([s, t])
+        if not self._free_walk(walker, g, discs, X).all():
             return None
-        best = math.inf
-        route: list[Point2] | None = None
-        if not _blocked(S, T, g.rings)[0]:
-            best = float(g.weight(S, T)[0])
-            route = [s, t]
-            if not g.soft:
-                return Walk((s, t), best, best)
-        active = np.arange(len(g.pos)) if g.active is None else g.active
-        n = len(g.pos)
-        _, sj, sw = g.links(S, active)
-        init = np.full(n, np.inf)
-        np.minimum.at(init, sj, sw)
-        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=best)
-        _, tj, tw = g.links(T, active)
-        if len(tj):
-            tot = dist[tj] + tw
-            k = int(np.argmin(tot))
-            if tot[k] < best - 1e-12:
-                best = float(tot[k])
-                chain = [int(tj[k])]
-                while pred[chain[-1]] >= 0:
-                    chain.append(int(pred[chain[-1]]))
-                route = [s, *((float(g.real[c, 0]), float(g.real[c, 1]))
-                              for c in reversed(chain)), t]
-        if route is None:
-            return None
+        used = np.zeros(len(discs), dtype=bool)
+        while True:
+            found = _route(g, s, t)
+            if found is None:
+                return None
+            chain = found[1]
+            if used.all():
+                break
+            hit = _path_hits(g, s, t, chain, discs, ~used)
+            if not hit.any():
+                break
+            used |= hit
+            g = walker.with_discs(discs.subset(used))
+        route = [s, *((float(g.real[c, 0]), float(g.real[c, 1])) for c in chain), t]
         return self._make_walk(route)
 
     def advance(self, walk: Walk, move: float) -> tuple[Point2, float]:
