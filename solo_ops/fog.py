@@ -29,6 +29,7 @@ import numpy as np
 from shapely.geometry import Point
 
 from solo_ops.dice import Dice
+from solo_ops.geometry import search
 from solo_ops.model import MM_PER_INCH, Roster
 from solo_ops.orders import form_units, roll_command
 from solo_ops.settings import Settings
@@ -45,21 +46,8 @@ def hidden_points(terrain: Any, region: Any, observers: Sequence[tuple[float, fl
                   radius: float, spacing: float,
                   avoid: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
     """Points of ``region`` where a base of ``radius`` fits, clear of ``avoid`` discs, and
-    that no observer disc ``(x, y, r)`` can see."""
-    pts = np.asarray(terrain.routes.free_points(region, radius, spacing), dtype=float)
-    if len(pts) == 0:
-        return pts.reshape(0, 2)
-    if avoid:
-        a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-        ar = np.array([r for _, _, r in avoid], dtype=float)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - radius - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
-    if len(pts) == 0 or not observers:
-        return pts
-    obs = np.array([(x, y) for x, y, _ in observers], dtype=float)
-    obs_r = np.array([r for _, _, r in observers], dtype=float)
-    seen = np.asarray(terrain.sight.visibility_matrix(obs, obs_r, pts, radius), dtype=bool)
-    return pts[~seen.any(axis=0)]
+    that no observer disc ``(x, y, r)`` can see (:func:`solo_ops.geometry.search.hidden_points`)."""
+    return search.hidden_points(terrain, region, observers, radius, spacing, avoid)
 
 
 def _nearest_free(terrain: Any, target: tuple[float, float], radius: float,
