@@ -108,6 +108,7 @@ def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
     if stance:
         op.stance = stance
     state.active_operative = op.id
+    state.activation_actions = 0
     op.activated = True
     op.ap_used = 0
     op.actions_taken = []

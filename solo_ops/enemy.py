@@ -10,6 +10,7 @@ rallier's unit. :func:`apply_damage` is the one place wounds are taken away.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from solo_ops import attacks
@@ -42,6 +43,8 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         op = state.operatives[action.model]
         if not op.on_table:
             continue
+        if op.on_guard:  # Guard ends when it performs any action
+            op.on_guard = False
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
             events.extend(_move(game, state, op, action))
             events.extend(engine.check_spotting(game, state))
@@ -52,6 +55,12 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
             events.extend(_shoot(game, state, op, action))
         elif action.kind == "fight":
             events.extend(_fight(game, state, op, action))
+        elif action.kind == "operate_hatch":
+            events.extend(_operate(game, state, op, action))
+            events.extend(engine.check_spotting(game, state))
+        elif action.kind == "guard":
+            op.on_guard = True
+            events.append({"type": "on_guard", "operative": op.id, "note": action.note})
     for trigger in plan.triggers:
         if unit.active and fsm.allowed(unit.fsm, trigger):
             unit.fsm = fsm.fire(unit.fsm, trigger)
@@ -59,6 +68,7 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         leader = state.units[plan.merge_into]
         for m in unit.models:
             state.operatives[m].owner = leader.id
+            state.operatives[m].on_guard = False  # its order changed
             leader.models.append(m)
         unit.merged_into = leader.id
         unit.models = []
@@ -124,11 +134,30 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
     return events + check_mines(game, state, op)
 
 
-def _shoot(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+def _operate(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+    """Operate Hatch / open a door: the board's door state changes, so every later action
+    (this activation's and the players') uses the terrain with it open."""
+    assert action.portal is not None
+    want = True if action.open is None else bool(action.open)
+    if state.doors.get(action.portal) == want:
+        return []
+    state.doors[action.portal] = want
+    verb = "opens" if want else "closes"
+    return [{"type": "portal", "feature": action.portal, "open": want, "operative": op.id,
+             "side": ENEMY, "note": f"The enemy {op.name} {verb} {action.portal}.",
+             "explain": action.note}]
+
+
+def _shoot(game: Any, state: State, op: Operative, action: Action, *,
+           hit_penalty: int = 0) -> list[dict[str, Any]]:
+    """An enemy shot, rolled or handed to the player. ``hit_penalty`` worsens the weapon's
+    Hit stat (On Guard shooting within control range: -1 to hit)."""
     target = state.operatives[action.target]  # type: ignore[index]
     if not target.on_table:
         return []
     weapon = next(w for w in op.profile.weapons if w.name == action.weapon)
+    if hit_penalty and weapon.hit is not None:
+        weapon = replace(weapon, hit=min(6, weapon.hit + hit_penalty))
     terrain = game.terrain(state)
     cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius,
                                 seek=weapon.has("seek"), seek_light=weapon.has("seek_light"),
@@ -137,6 +166,8 @@ def _shoot(game: Any, state: State, op: Operative, action: Action) -> list[dict[
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
                  "note": f"{target.name} is no longer visible to {op.name}."}]
     text = attacks.describe_shot(state.edition, op, weapon, target, cover, terrain)
+    if hit_penalty:
+        text += f" (-{hit_penalty} to hit: On Guard, shooting within control range)"
     op.shot = True
     if game.settings.enemy_attacks == "player":
         state.pending_attacks.append({"kind": "shoot", "attacker": op.id, "target": target.id,
@@ -163,6 +194,9 @@ def _fight(game: Any, state: State, op: Operative, action: Action) -> list[dict[
     if not target.on_table:
         return []
     text = attacks.describe_fight(state.edition, op, target)
+    if action.portal is not None:
+        kind = "Hatchway" if _is_hatch(game, action.portal) else "Door"
+        text = f"{text[:-1]} across {action.portal} ({kind} Fight)."
     op.fought = True
     if game.settings.enemy_attacks == "player":
         state.pending_attacks.append({"kind": "fight", "attacker": op.id, "target": target.id,
@@ -179,6 +213,53 @@ def _fight(game: Any, state: State, op: Operative, action: Action) -> list[dict[
     if result.damage_taken and op.on_table:
         events += apply_damage(game, state, op, result.damage_taken,
                                f"struck back by {target.name}", outcome=result.outcome_taken)
+    return events
+
+
+def _is_hatch(game: Any, portal: str) -> bool:
+    try:
+        return bool(game.scenario.board.feature(portal).has("hatch"))
+    except (KeyError, AttributeError):
+        return False
+
+
+# -- Guard -----------------------------------------------------------------------------------------
+def guard_interrupts(game: Any, state: State, mover: Operative) -> list[dict[str, Any]]:
+    """After a player operative's first action of its activation: every enemy model On Guard
+    (in id order) that can now shoot it (a valid target) or fight it (in control range)
+    interrupts, for free; doing so ends its Guard. Rolled or handed to the player like every
+    enemy attack."""
+    from solo_ops.ai.planner import guard_reaction
+
+    events: list[dict[str, Any]] = []
+    for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
+        if not guard.on_guard or not mover.on_table:
+            continue
+        reaction = guard_reaction(game.context(state), state, guard.id, mover.id)
+        if reaction is None:
+            continue
+        how, action = reaction
+        guard.on_guard = False
+        events.append({"type": "guard_interrupt", "operative": guard.id, "target": mover.id,
+                       "how": how, "note": action.note})
+        if how == "fight":
+            events.extend(_fight(game, state, guard, action))
+        else:
+            penalty = 1 if _gap(guard, mover) <= CONTROL_RANGE + 1e-9 else 0
+            events.extend(_shoot(game, state, guard, action, hit_penalty=penalty))
+    return events
+
+
+def guards_engaged(state: State, mover: Operative) -> list[dict[str, Any]]:
+    """Guard ends when an enemy ends an action in the guard's control range."""
+    events: list[dict[str, Any]] = []
+    if not mover.on_table:
+        return events
+    for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
+        if guard.on_guard and _gap(guard, mover) <= CONTROL_RANGE + 1e-9:
+            guard.on_guard = False
+            events.append({"type": "guard_ended", "operative": guard.id,
+                           "why": f"{mover.name} ended an action within its control range"})
     return events
 
 

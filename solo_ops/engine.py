@@ -60,7 +60,7 @@ class Game:
         from solo_ops import attacks
 
         return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition))
+                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
 
 
 @dataclass
@@ -315,8 +315,33 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
             raise RuleError(f"waiting for {prompt.player or 'a player'}: {prompt.text}")
         events = _engine_step(game, state)
     else:
+        acting = state.active_operative
         events = actions.apply(game, state, action, prompt)
+        events.extend(_after_player_action(game, state, str(kind), acting))
     return _record(state, action, events, before)
+
+
+GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate")
+
+
+def _after_player_action(game: Game, state: State, kind: str, acting: str | None
+                         ) -> list[dict[str, Any]]:
+    """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
+    enemy models On Guard may interrupt (:func:`solo_ops.enemy.guard_interrupts`); an action
+    that ends in a guard's control range ends its Guard."""
+    from solo_ops import actions, enemy
+
+    if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
+        return []
+    op = state.operatives[acting]
+    state.activation_actions += 1
+    events: list[dict[str, Any]] = []
+    if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
+        events.extend(enemy.guard_interrupts(game, state, op))
+        if op.down and state.active_operative == op.id:
+            events.extend(actions._end_activation(game, state, op))
+    events.extend(enemy.guards_engaged(state, op))
+    return events
 
 
 def _engine_step(game: Game, state: State) -> list[dict[str, Any]]:
@@ -345,6 +370,10 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         op.readied = False
         op.turn_move = 0.0
         op.actions_taken = []
+        if op.on_guard:  # Guard ends at the next turning point
+            op.on_guard = False
+            events.append({"type": "guard_ended", "operative": op.id,
+                           "why": "a new turning point"})
     for unit in state.units.values():
         unit.activated = False
     state.incapacitated_this_turn = {PLAYER: 0, ENEMY: 0}

@@ -138,6 +138,15 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
                        f"{'passed' if e['passed'] else 'failed — shaken'}.")
         elif t == "broken":
             out.append(f"{SIDE[e['side']].title()}: the kill team is broken.")
+        elif t == "on_guard":
+            out.append(f"  ⚑ {n(e['operative'])} is On Guard: it may interrupt one of your "
+                       "operatives' activations after its first action.")
+        elif t == "guard_interrupt":
+            verb = "fights" if e.get("how") == "fight" else "shoots"
+            out.append(f"  ⚑ {n(e['operative'])} is On Guard and interrupts: it {verb} "
+                       f"{n(e['target'])}.")
+        elif t == "guard_ended":
+            out.append(f"  {n(e['operative'])} is no longer On Guard ({e['why']}).")
         elif t == "attack_reported":
             out.append(f"Recorded: {e['damage']} damage to {n(e['target'])}.")
     return out

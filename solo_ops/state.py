@@ -55,6 +55,7 @@ class Operative:
     actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
     limited_uses: dict[str, int] = field(default_factory=dict)
     mines_triggered: bool = False
+    on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
 
     @property
     def alive(self) -> bool:
@@ -92,6 +93,8 @@ class Operative:
             data["shaken"] = True
         if self.injured and not self.down:
             data["injured"] = True
+        if self.on_guard and not self.down:
+            data["on_guard"] = True
         return data
 
 
@@ -170,6 +173,7 @@ class State:
     pending_attacks: list[dict[str, Any]] = field(default_factory=list)
     spent_markers: list[str] = field(default_factory=list)  # mines that have gone off
     active_operative: str | None = None
+    activation_actions: int = 0  # actions the active player operative has completed (Guard)
     active_player: str | None = None
     ended: bool = False
     result: dict[str, Any] | None = None

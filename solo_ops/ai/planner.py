@@ -33,7 +33,7 @@ import itertools
 import math
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -52,13 +52,17 @@ CHARGE_BONUS = 2.0
 KT2018_CHARGE_REACH = 12.0  # the most a 2D6 charge roll can cover
 INJURED_MOVE_PENALTY = 2.0
 CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
+PORTAL_SHORTCUT = 6.0  # a closed door/hatch is opened when it saves at least this much route
+PORTAL_TOUCH = 0.1  # a base within this of a door or hatch touches it
+PORTAL_FIGHT_REACH = 2.0  # Door / Hatchway Fight: an enemy within 2" of the other side
 
 
 @dataclass
 class Action:
     """One action of one model: a move (with its route), a shot, a charge or a fight."""
 
-    kind: str  # reposition, dash, charge, fall_back, normal, advance, shoot, fight
+    kind: str  # reposition, dash, charge, fall_back, normal, advance, shoot, fight,
+    #            operate_hatch (open a door or hatch), guard (go On Guard)
     model: str
     start: tuple[float, float] | None = None
     to: tuple[float, float] | None = None
@@ -68,6 +72,8 @@ class Action:
     weapon: str | None = None
     expected: float | None = None  # expected damage, when the odds are known
     note: str = ""
+    portal: str | None = None  # operate_hatch: the door/hatch; fight: fought across it
+    open: bool | None = None  # operate_hatch: opened (True) or closed (False)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "model": self.model}
@@ -83,6 +89,10 @@ class Action:
             data["weapon"] = self.weapon
         if self.expected is not None:
             data["expected_damage"] = round(self.expected, 3)
+        if self.portal is not None:
+            data["portal"] = self.portal
+        if self.open is not None:
+            data["open"] = self.open
         return data
 
 
@@ -111,6 +121,12 @@ class Plan:
     def moves(self) -> list[Action]:
         return [a for a in self.actions if a.to is not None and a.kind != "shoot"]
 
+    @property
+    def opened(self) -> list[str]:
+        """The doors and hatches this plan opens, in order."""
+        return [a.portal for a in self.actions
+                if a.kind == "operate_hatch" and a.open and a.portal is not None]
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``solo-ops ai plan``: unit, command, order, state, moves, shoot, charge,
         explain (plus stance, actions and merge)."""
@@ -132,8 +148,12 @@ class Plan:
                       for a in self.actions if a.kind == "shoot"],
             "charge": [{"model": a.model, "target": a.target}
                        for a in self.actions if a.kind == "charge"],
-            "fight": [{"model": a.model, "target": a.target}
+            "fight": [{"model": a.model, "target": a.target,
+                       **({"across": a.portal} if a.portal else {})}
                       for a in self.actions if a.kind == "fight"],
+            "operate": [{"model": a.model, "portal": a.portal, "open": a.open}
+                        for a in self.actions if a.kind == "operate_hatch"],
+            "guard": [a.model for a in self.actions if a.kind == "guard"],
             "merge_into": self.merge_into,
             "actions": [a.to_dict() for a in self.actions],
             "explain": list(self.explain),
@@ -163,6 +183,20 @@ class Context:
     settings: Any  # solo_ops.settings.Settings
     edition: str
     odds: Any = None  # callable(weapon, attacker_profile, target_operative, cover) -> expected
+    # callable(doors: {portal id: open?}) -> Terrain for that door state (the game's
+    # TerrainCache); without it the planner never plans opening a door or hatch
+    terrain_for: Any = None
+
+    def with_open(self, portal: str) -> Context:
+        """This context after ``portal`` is opened (the terrain of the new door state)."""
+        doors = {f.id: f.open for f in self.terrain.board.portals()}
+        doors[portal] = True
+        return replace(self, terrain=self.terrain_for(doors))
+
+    def all_open(self) -> Context:
+        """This context with every door and hatch open (to see where a route would go)."""
+        return replace(self, terrain=self.terrain_for(
+            {f.id: True for f in self.terrain.board.portals()}))
 
 
 def _weapon_range(w: Weapon) -> float:
@@ -513,11 +547,15 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     pull = _ally_pull(ctx, state, unit, board)
     moved_any = False
     acted = False
+    guards: list[Operative] = []
     for op in models:
         result = _plan_model(ctx, state, unit, op, order, codes, board, enemies, pull, phase,
                              plan)
+        ctx = result["ctx"]  # the rest of the unit walks through a door it opened
         moved_any |= result["moved"]
         acted |= result["attacked"]
+        if result["guard"]:
+            guards.append(op)
     # stance, state machine triggers
     plan.stance = "engage"
     if ctx.edition == "kt2024" and not acted and codes["move"] in (
@@ -525,6 +563,15 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
             a.kind in ("shoot", "charge", "fight") for a in plan.actions):
         if codes["shoot"] != "fire_at_will" or not moved_any:
             plan.stance = "conceal"
+        if codes["move"] == "remain_stationary" and guards:
+            plan.stance = "engage"  # it stands and watches: On Guard needs Engage
+    if plan.stance == "engage":
+        for op in guards:
+            note = (f"{op.name} goes On Guard (Guard, 1 AP): no enemy in sight and range; it "
+                    "will shoot (or fight) the first enemy operative that ends an action where "
+                    "it can, until it acts again or the next turning point.")
+            plan.actions.append(Action("guard", op.id, note=note))
+            plan.explain.append(note)
     _triggers(plan, unit, codes, pull, board, ctx, state)
     if plan.stance == "conceal" and ctx.edition == "kt2024":
         plan.explain.append("Stance: Conceal (no shot or charge this activation; it keeps to "
@@ -601,13 +648,15 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
 
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: _Board, enemies: list[Operative],
-                pull: _Pull | None, phase: str, plan: Plan) -> dict[str, bool]:
-    """Plan one model's actions; updates ``board`` positions and ``plan``."""
+                pull: _Pull | None, phase: str, plan: Plan) -> dict[str, Any]:
+    """Plan one model's actions; updates ``board`` positions and ``plan``. The result says
+    whether it moved and attacked, the context after it (``ctx``: a new door state when it
+    opened a door or hatch) and whether it may go On Guard (``guard``)."""
     edition = ctx.edition
     start = board.pos[op.id]
     mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
              for m in unit.models if m != op.id and m in board.pos]
-    result = {"moved": False, "attacked": False}
+    result: dict[str, Any] = {"moved": False, "attacked": False, "ctx": ctx, "guard": False}
     apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
     ap = apl
     near = _nearest(ctx, start, op.radius, enemies, board.pos)
@@ -692,10 +741,29 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
             result["attacked"] = True
             ap -= 1
 
-    # 4. Charge.
+    # 4. Door / Hatchway Fight from where it stands (touching the door or open hatch), then a
+    #    charge, then a Reposition to touch one and fight across it.
+    portal_ok = (edition == "kt2024" and melee_minded and not heavy_shot
+                 and bool(op.profile.melee_weapons))
+    if portal_ok and ap > 0 and not shot_done:
+        across = _portal_fight(ctx, op, start, board, enemies, may_move=False)
+        if across is not None:
+            plan.actions.append(across[1])
+            plan.explain.append(across[1].note)
+            result["attacked"] = True
+            return result
     charge = None
     if ap > 0 and not heavy_shot and near_visible:
         charge = _charge_option(ctx, op, start, board, near_visible, codes, edition)
+    if charge is None and portal_ok and ap >= 2 and not shot_done:
+        across = _portal_fight(ctx, op, start, board, enemies, may_move=True)
+        if across is not None and across[0] is not None:
+            plan.actions.extend([across[0], across[1]])
+            plan.explain.extend([across[0].note, across[1].note])
+            board.pos[op.id] = across[0].to  # type: ignore[assignment]
+            result["moved"] = True
+            result["attacked"] = True
+            return result
     if charge is not None and (not shot_done or ap >= 1):
         plan.actions.append(charge)
         if charge.to is not None:  # a 2018 charge is rolled by the engine: it stays put here
@@ -716,12 +784,21 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if codes["move"] == "remain_stationary":
         plan.explain.append(f"{op.name} remains stationary (its move order).")
     else:
+        # a closed door or hatch in the way: go and open it first (Operate Hatch)
+        used: set[str] = set()
+        walked = opened = False
+        if ap > 0 and phase in ("firefight", "movement") and not shot_done:
+            ctx, ap, used, walked, opened = _open_the_way(ctx, op, board, enemies, codes, ap,
+                                                          plan)
+            result["ctx"] = ctx
+            result["moved"] |= walked
         # (a Heavy-only model with no shot now moves: keeping still would not make one)
-        kinds = ["reposition"] if edition == "kt2024" else ["normal"]
-        if edition == "kt2024" and ap >= 2 and not fire_first:
-            kinds.append("dash")
-        elif edition == "kt2024" and ap >= 2 and fire_first and not shot_done:
-            kinds.append("dash")
+        if edition == "kt2024":
+            kinds = [k for k in ("reposition", "dash") if k not in used][:max(0, ap)]
+        else:
+            kinds = [] if "normal" in used else ["normal"]
+        if walked and not opened:
+            kinds = []  # still on its way to the door or hatch
         for kind in kinds:
             if ap <= 0:
                 break
@@ -755,6 +832,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
                     if codes["shoot"].startswith("unhindered") else "")
             plan.explain.append(lead + shot.note)
             result["attacked"] = True
+            shot_done = True
+            ap -= 1
+    result["guard"] = _may_guard(ctx, op, board.pos[op.id], enemies, board, codes, ap,
+                                 shot_done)
     return result
 
 
@@ -1176,6 +1257,341 @@ def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> boo
                           board.pos)[0, 0]:
             return False
     return True
+
+
+# -- killzone actions: Operate Hatch / doors, Door and Hatchway Fight, Guard ----------------------
+def _gap_to_feature(feature: Any, point: Sequence[float], radius: float) -> float:
+    """Distance from a base's edge to a feature (straight line)."""
+    from shapely.geometry import Point
+
+    return float(feature.shape.distance(Point(float(point[0]), float(point[1])))) - radius
+
+
+def _side_of(feature: Any, point: Sequence[float]) -> int:
+    """Which side of a line door/hatch ``point`` is on (+1 / -1; 0 on the line)."""
+    (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
+    cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
+    return 0 if abs(cross) < 1e-9 else (1 if cross > 0 else -1)
+
+
+def _beside(feature: Any, side: int, radius: float, off: float) -> tuple[float, float] | None:
+    """A base centre on ``side`` of a line door/hatch, facing its middle, its edge ``off``
+    inches from it (None for a door or hatch drawn as a polygon)."""
+    from shapely.geometry import LineString
+
+    if not isinstance(feature.shape, LineString):
+        return None
+    (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length < 1e-9:
+        return None
+    nx, ny = -(y1 - y0) / length, (x1 - x0) / length  # the normal pointing to side +1
+    mx, my = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+    d = (radius + off) * side
+    return (mx + nx * d, my + ny * d)
+
+
+def _portal_word(feature: Any) -> str:
+    return "hatch" if feature.has("hatch") else "door"
+
+
+@dataclass
+class _Way:
+    """A closed door or hatch a model means to open: the portal, the enemy beyond, the
+    distance to it now (None: no route at all) and with the doors open, and a point of the
+    open-doors route on the model's side of the portal."""
+
+    portal: Any
+    goal: Operative
+    now: float | None
+    opened: float
+    before: tuple[float, float]
+
+    def why(self) -> str:
+        if self.now is None:
+            return f"the only way to {self.goal.name} is through it"
+        return (f"it shortens the way to {self.goal.name} from {inches(self.now)} to "
+                f"{inches(self.opened)}")
+
+
+def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                enemies: list[Operative], codes: dict[str, str]) -> _Way | None:
+    """The closed door or hatch to open, when the model's goal (the closest enemy by the
+    open-doors route) cannot be reached with the doors as they are, or only by a route at
+    least ``PORTAL_SHORTCUT`` longer. The portal is the first closed one that the open-doors
+    route to that enemy passes. To-cover and stationary orders never open the way (a sealed
+    room is cover enough); hold / to firing range orders only when sealed off."""
+    from shapely.geometry import LineString, Point
+
+    if ctx.terrain_for is None or codes["move"] in (
+            "remain_stationary", "to_cover", "to_cover_firing_line"):
+        return None
+    if not any(not f.open for f in ctx.terrain.board.portals()):
+        return None
+    octx = ctx.all_open()
+    near_open = _nearest(octx, start, op.radius, enemies, board.pos)
+    if not near_open or not math.isfinite(near_open[0][0]):
+        return None
+    opened, goal = near_open[0]
+    near_now = _nearest(ctx, start, op.radius, enemies, board.pos)
+    now = near_now[0][0] if near_now else math.inf
+    if math.isfinite(now):
+        if codes["move"] in ("hold_12", "to_firing_range"):
+            return None
+        if now - opened < PORTAL_SHORTCUT - 1e-9:
+            return None
+    route = octx.terrain.routes.distance(start, board.pos[goal.id], op.radius, goal.radius)
+    if route.distance is None or len(route.points) < 2:
+        return None
+    line = LineString(route.points)
+    best: tuple[float, Any] | None = None
+    for feature in ctx.terrain.board.portals():
+        if feature.open or not line.intersects(feature.shape):
+            continue
+        cross = line.intersection(feature.shape)
+        pt = cross.representative_point()
+        ends = feature.shape.boundary
+        if not ends.is_empty and ends.distance(pt) < 0.02 and line.distance(
+                feature.shape.centroid) > 0.5:
+            continue  # only grazes an end of it (a wall corner), does not go through
+        at = line.project(pt)
+        if best is None or at < best[0]:
+            best = (at, feature)
+    if best is None:
+        return None
+    before = line.interpolate(max(0.0, best[0] - 0.5))
+    if Point(before.x, before.y).distance(best[1].shape) < 1e-6:
+        before = Point(start)
+    return _Way(best[1], goal, None if not math.isfinite(now) else now, opened,
+                (float(before.x), float(before.y)))
+
+
+def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way: _Way,
+                    kind: str, board: _Board) -> Action | None:
+    """One move (``kind``) towards a point beside ``way.portal`` on the model's side, within
+    its control range; as far as the move allows when it is farther."""
+    allowance = move_allowance(op, kind, ctx.edition)
+    if allowance <= 0:
+        return None
+    blockers = []
+    for oid, p in board.pos.items():
+        if oid == op.id:
+            continue
+        other = board.state.operatives[oid]
+        extra = CONTROL_RANGE if other.side != op.side else 0.0
+        blockers.append((p[0], p[1], other.radius + extra))
+    side = _side_of(way.portal, way.before) if _beside(way.portal, 1, 0, 0) else 0
+    goal = _beside(way.portal, side, op.radius, 0.3) if side else None
+    walk = None
+    if goal is not None and ctx.terrain.routes.fits(goal, op.radius):
+        walk = ctx.terrain.routes.walk(here, goal, op.radius, blockers=blockers)
+    if walk is None:  # no tidy spot beside it: the cheapest reachable point in its control range
+        cand = _candidates(ctx, op, here, allowance, board)
+        pts = cand.points
+        if len(pts) == 0:
+            return None
+        gaps = np.array([_gap_to_feature(way.portal, p, op.radius) for p in pts])
+        ok = gaps <= CONTROL_RANGE - 0.05
+        if not ok.any():
+            return None
+        i = _pick(cand.cost, cand.cost, pts, ok)
+        assert i is not None
+        walk = cand.reach.path(i)
+    end, spent = ctx.terrain.routes.advance(walk, allowance)
+    end = (float(end[0]), float(end[1]))
+    if math.hypot(end[0] - here[0], end[1] - here[1]) < 0.05:
+        return None
+    reach = "to" if _gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
+    return Action(kind, op.id, start=here, to=end, route=_route_to(walk, end), cost=float(spent),
+                  note=f"{op.name} {_verb(kind)} {inches(float(spent))} {reach} "
+                       f"{way.portal.id} to open it, to {fmt_pt(end)}.")
+
+
+def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Operative],
+                  codes: dict[str, str], ap: int, plan: Plan
+                  ) -> tuple[Context, int, set[str], bool, bool]:
+    """Operate Hatch (Gallowdark) / open a door: when a closed portal stands between the model
+    and its goal (:func:`_closed_way`), move to within its control range and open it. A hatch
+    opened at the end of a Reposition or Dash is part of that move (no extra AP, as the card
+    allows and as the players' ``hatch`` answer reads it); otherwise, and for a door, it
+    costs 1 AP. Not while the model or the portal is within an enemy's control range.
+
+    Returns the context after it (the new door state when opened), the AP left, the move
+    kinds used, whether it moved, and whether it opened the portal."""
+    here = board.pos[op.id]
+    way = _closed_way(ctx, op, here, board, enemies, codes)
+    if way is None:
+        return ctx, ap, set(), False, False
+    portal = way.portal
+    word = _portal_word(portal)
+    guarded = [e for e in enemies
+               if _gap_to_feature(portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
+    if guarded:
+        plan.explain.append(
+            f"{op.name} would open {portal.id} ({way.why()}), but {guarded[0].name} is within "
+            f"1\" of the {word}: it cannot be operated while an enemy is in its control range.")
+        return ctx, ap, set(), False, False
+    kinds = ["reposition", "dash"] if ctx.edition == "kt2024" else ["normal"]
+    used: set[str] = set()
+    moved = False
+    last: str | None = None
+    while True:
+        if _gap_to_feature(portal, here, op.radius) <= CONTROL_RANGE + 1e-6:
+            during = last is not None and portal.has("hatch")
+            cost = 0 if (during or ctx.edition != "kt2024") else 1
+            if _in_control_range(ctx, here, op.radius, enemies, board.pos):
+                plan.explain.append(f"{op.name} is within an enemy's control range: it cannot "
+                                    f"open {portal.id}.")
+                return ctx, ap, used, moved, False
+            if ap < cost:
+                plan.explain.append(f"{op.name} reaches {portal.id} with no AP left to open it "
+                                    "(it will next activation).")
+                return ctx, ap, used, moved, False
+            ap -= cost
+            how = (f"during its {last.replace('_', ' ')}, no extra AP" if during and
+                   ctx.edition == "kt2024" else "1 AP" if cost else "in its move")
+            action_word = "Operate Hatch" if portal.has("hatch") else "opens the door"
+            note = (f"{op.name} opens {portal.id}: {way.why()} ({action_word}, {how}).")
+            plan.actions.append(Action("operate_hatch", op.id, portal=portal.id, open=True,
+                                       target=None, note=note))
+            plan.explain.append(note)
+            return ctx.with_open(portal.id), ap, used, moved, True
+        kind = next((k for k in kinds if k not in used), None)
+        if kind is None or ap <= 0:
+            break
+        mv = _move_to_portal(ctx, op, here, way, kind, board)
+        if mv is None:
+            break
+        if not moved:
+            plan.explain.append(f"{op.name} makes for {portal.id}, a closed {word}: "
+                                f"{way.why()}.")
+        plan.actions.append(mv)
+        plan.explain.append(mv.note)
+        board.pos[op.id] = mv.to  # type: ignore[assignment]
+        here = mv.to  # type: ignore[assignment]
+        used.add(kind)
+        moved = True
+        last = kind
+        ap -= 1 if ctx.edition == "kt2024" else 0
+        if ctx.edition != "kt2024":
+            used.add("normal")
+    if moved:
+        plan.explain.append(f"{op.name} does not reach {portal.id} this activation.")
+    return ctx, ap, used, moved, False
+
+
+def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board: _Board,
+                  enemies: list[Operative], *, may_move: bool
+                  ) -> tuple[Action | None, Action] | None:
+    """Door Fight (Volkus) / Hatchway Fight (Gallowdark): touching a door (open or closed) or
+    an open hatchway, fight an enemy within 2" of its other side. Not while an enemy on the
+    model's side is within its control range (a door: any enemy). With ``may_move`` the model
+    may first Reposition to touch it. The target is the enemy nearest the portal (then id);
+    the portal the one the model touches now, else the cheapest to reach."""
+    best: tuple[tuple[float, float, str], Action | None, Action] | None = None
+    for portal in ctx.terrain.board.portals():
+        if portal.has("hatch") and not portal.open:
+            continue
+        if _beside(portal, 1, 0, 0) is None:
+            continue
+        touching = _gap_to_feature(portal, here, op.radius) <= PORTAL_TOUCH + 1e-9
+        mine = _side_of(portal, here)
+        if not touching and not may_move:
+            continue
+        foes = []
+        for e in enemies:
+            ep = board.pos[e.id]
+            gap = _gap_to_feature(portal, ep, e.radius)
+            if gap <= PORTAL_FIGHT_REACH + 1e-9 and _side_of(portal, ep) not in (0, mine):
+                foes.append((gap, e.id, e))
+        if not foes or mine == 0:
+            continue
+        foes.sort(key=lambda f: (f[0], f[1]))
+        gap_t, _, target = foes[0]
+        move = None
+        spot = here
+        cost = 0.0
+        if not touching:
+            spot_c = _beside(portal, mine, op.radius, PORTAL_TOUCH / 2)
+            if spot_c is None or not ctx.terrain.routes.fits(spot_c, op.radius):
+                continue
+            blockers = [(p[0], p[1], board.state.operatives[i].radius
+                         + (CONTROL_RANGE if board.state.operatives[i].side != op.side else 0))
+                        for i, p in board.pos.items() if i != op.id]
+            walk = ctx.terrain.routes.walk(here, spot_c, op.radius, blockers=blockers)
+            allowance = move_allowance(op, "reposition", ctx.edition)
+            if walk is None or walk.cost > allowance + 1e-6:
+                continue
+            spot, cost = spot_c, float(walk.cost)
+            move = Action("reposition", op.id, start=here, to=spot,
+                          route=tuple(walk.points), cost=cost,
+                          note=f"{op.name} repositions {inches(cost)} to {fmt_pt(spot)}, "
+                               f"touching {portal.id}.")
+        same_side = [e for e in _in_control_range(ctx, spot, op.radius, enemies, board.pos)
+                     if portal.has("door") or _side_of(portal, board.pos[e.id]) == mine]
+        if same_side:
+            continue
+        name = "Hatchway Fight" if portal.has("hatch") else "Door Fight"
+        weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
+        fight = Action("fight", op.id, target=target.id, weapon=weapon, portal=portal.id,
+                       note=f"{op.name} fights {target.name} across {portal.id} ({name}, 1 AP: "
+                            f"it touches the {_portal_word(portal)} and {target.name} is "
+                            f"{inches(gap_t)} beyond it).")
+        key = (0.0 if touching else 1.0, cost, portal.id)
+        if best is None or key < best[0]:
+            best = (key, move, fight)
+    return None if best is None else (best[1], best[2])
+
+
+def _guard_target(ctx: Context, guard: Operative, at: tuple[float, float], target: Operative,
+                  pos: dict[str, tuple[float, float]]) -> tuple[str, Action] | None:
+    """What an On Guard model does to ``target`` when it interrupts: ``("fight", ...)`` when
+    the target is in its control range and it has a melee weapon, else ``("shoot", ...)`` if
+    the target is a valid target (in control range too, at -1 to hit), or None. Heavy
+    weapons may fire (Heavy has no effect on Guard)."""
+    engaged = _in_control_range(ctx, at, guard.radius, [target], pos)
+    if engaged and guard.profile.melee_weapons:
+        weapon = guard.profile.melee_weapons[0].name
+        return "fight", Action("fight", guard.id, target=target.id, weapon=weapon,
+                               note=f"{guard.name} is On Guard and fights {target.name}, now "
+                                    "in its control range.")
+    shot, _ = choose_shot(ctx, guard, at, [target], pos, moved=False, moved_how=None)
+    if shot is None:
+        return None
+    shot.note = "On Guard: " + shot.note
+    if engaged:
+        shot.note += " It is in control range: -1 to hit."
+    return "shoot", shot
+
+
+def guard_reaction(ctx: Context, state: State, guard_id: str, target_id: str
+                   ) -> tuple[str, Action] | None:
+    """Pure: whether On Guard model ``guard_id`` interrupts ``target_id``'s activation now,
+    and how (see :func:`_guard_target`)."""
+    board = _Board(state)
+    guard = state.operatives[guard_id]
+    target = state.operatives[target_id]
+    if guard.id not in board.pos or target.id not in board.pos:
+        return None
+    return _guard_target(ctx, guard, board.pos[guard.id], target, board.pos)
+
+
+def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
+               enemies: list[Operative], board: _Board, codes: dict[str, str],
+               ap: int, shot_done: bool) -> bool:
+    """Guard (Gallowdark, 1 AP, a Shoot action): the order lets it shoot (fire at will, or an
+    unhindered move after its move), it has AP left and a ranged weapon, no shot this
+    activation and no valid target from where it ends, and no enemy in its control range."""
+    if ctx.edition != "kt2024" or ap <= 0 or shot_done:
+        return False
+    if codes["shoot"] not in ("fire_at_will", "unhindered_move"):
+        return False
+    if not op.profile.ranged_weapons:
+        return False
+    if _in_control_range(ctx, at, op.radius, enemies, board.pos):
+        return False
+    shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
+    return shot is None
 
 
 def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:
