@@ -25,6 +25,23 @@ from typing import Any
 
 from solo_ops.errors import RuleError
 
+PLAYER_HELP = """\
+What you can answer (coordinates are inches, x along the long edge, y along the short one):
+  which operative acts:   kell            kell engage      activate kell conceal
+  moving:                 move 10,4       dash 12,5        fallback 8,3
+                          advance 10,4    (Kill Team 2018)  charge u3-a 12,6
+  shooting:               shoot u3-a with boltgun damage 3   (you rolled it: 3 damage)
+                          shoot u3-a with boltgun roll       (solo-ops rolls it for you)
+  fighting:               fight u3-a dealt 4 taken 3
+  the wounded:            carry vale      evacuate (carry him off within 1" of an edge)
+  doors and hatches:      hatch h2 open   door d1 close
+  what happened to whom:  damage kell 3   down vale
+  end the activation:     done
+  when solo-ops asks what its attack did (you rolled it):  3   or   damage 3 taken 1
+At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
+undo (take back your last answer), quit (the game is already saved; go on later with
+solo-ops play --resume SAVE)."""
+
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
              "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass")

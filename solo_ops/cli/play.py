@@ -40,7 +40,7 @@ from solo_ops.scenario import load_scenario
 from solo_ops.state import State
 from solo_ops.view import player_record, player_view
 
-HELP = answers.__doc__ or ""
+HELP = answers.PLAYER_HELP
 
 
 def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
