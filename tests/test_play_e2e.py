@@ -393,4 +393,4 @@ def test_new_then_play_as_the_readme_says(tmp_path: Path) -> None:
     resumed = cli("play", "--resume", "saves/encounter-7-7.json", "--answer", "help",
                   cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert "Resuming" in resumed.stdout and "activate sgt engage" in resumed.stdout
+    assert "Resuming" in resumed.stdout and "activate kell conceal" in resumed.stdout
