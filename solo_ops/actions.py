@@ -12,7 +12,14 @@ import math
 from typing import Any
 
 from solo_ops import engine
-from solo_ops.enemy import apply_damage, check_mines, resolve_player_shot
+from solo_ops.enemy import (
+    apply_damage,
+    check_mines,
+    count_limited,
+    end_activation_stun,
+    limited_used_up,
+    resolve_player_shot,
+)
 from solo_ops.errors import RuleError
 from solo_ops.state import ENEMY, PLAYER, Operative, State
 
@@ -242,6 +249,10 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         if weapon is None:
             names = ", ".join(w.name for w in op.profile.ranged_weapons)
             raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
+    if weapon is not None and limited_used_up(state, op, weapon):
+        rule = weapon.rule("limited")
+        raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
+                        f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
@@ -255,14 +266,23 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         if d is None or d > weapon.effective_range + 1e-6:
             raise RuleError(f"{target.name} is {d if d is None else round(d, 1)}\" away: out "
                             f"of range of {weapon.name} ({weapon.effective_range:g}\")")
+    if action.get("roll") and weapon is None:
+        raise RuleError("say which weapon to roll: 'with WEAPON'")
     _spend(state, op, "shoot")
     op.shot = True
     events: list[dict[str, Any]] = [{"type": "shot", "operative": op.id, "target": target.id,
                                      "weapon": weapon.name if weapon else None}]
+    if weapon is not None:
+        events.extend(count_limited(state, op, weapon))
     if action.get("roll"):
-        if weapon is None:
-            raise RuleError("say which weapon to roll: 'with WEAPON'")
-        events.extend(resolve_player_shot(game, state, op, weapon, target))
+        assert weapon is not None
+        rolled = resolve_player_shot(game, state, op, weapon, target)
+        events.extend(rolled)
+        for e in rolled:  # Blast / Torrent targets were shot at too
+            if e.get("type") == "secondary_hit" and e["operative"] != op.id:
+                hit = state.operatives[e["operative"]]
+                if hit.side != op.side:
+                    events.extend(_react_to_shot(state, hit))
     elif action.get("damage") is not None:
         events.extend(apply_damage(game, state, target, int(action["damage"]),
                                    f"shot by {op.name}"))
@@ -419,7 +439,7 @@ def _done(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
 
 def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
     state.active_operative = None
-    op.apl_penalty = 0 if op.ap_used else op.apl_penalty
+    end_activation_stun(op)  # Stun lasts until the end of its next activation
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
     events.extend(engine.after_player_activation(game, state))
     return events

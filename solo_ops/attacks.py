@@ -56,6 +56,25 @@ class FightResult:
     stunned: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ShotCover:
+    """A cover result as the bridge reads it, with Vantage added: ``vantage_accurate`` is
+    Accurate 1 or 2 from Vantage (Kill Team 2024), 0 otherwise."""
+
+    visible: bool
+    in_cover: bool
+    obscured: bool
+    valid_target: bool = True
+    vantage_accurate: int = 0
+
+    @classmethod
+    def of(cls, cover: Any, vantage_accurate: int = 0) -> ShotCover:
+        """``cover`` (a geometry cover result) with ``vantage_accurate``."""
+        return cls(bool(getattr(cover, "visible", True)), bool(getattr(cover, "in_cover", False)),
+                   bool(getattr(cover, "obscured", False)),
+                   bool(getattr(cover, "valid_target", True)), int(vantage_accurate))
+
+
 # -- translation -----------------------------------------------------------------------------
 
 
@@ -99,11 +118,15 @@ def defence_2024(target: Any, cover: Any = None) -> kt2024.DefenceSpec:
 
 def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
                 broken: bool = False, overwatch: bool = False,
-                long_range: bool | None = None) -> kt2018.Attack2018 | None:
+                long_range: bool | None = None, close_quarters: bool = True,
+                concentrated_radius: bool = True, no_escape: bool = False
+                ) -> kt2018.Attack2018 | None:
     """The 2018 attack of ``shooter`` with ``weapon`` (None if a characteristic is missing).
 
     Long range is worked out from the bases' distance when not given (it only matters when
-    Close Quarters is off)."""
+    Close Quarters is off). ``close_quarters``, ``concentrated_radius`` and ``no_escape`` are
+    the Pariah Nexus ultra-close-confines rules (the engine turns them off outside Pariah
+    Nexus games and decides "trapped" for No Escape from geometry)."""
     profile = _profile(shooter)
     melee = weapon.is_melee
     skill = profile.ws if melee else profile.bs
@@ -124,7 +147,8 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         grenade=weapon.type is WeaponType.GRENADE, long_range=long_range,
         obscured=bool(getattr(cover, "obscured", False)) and not melee,
         flesh_wounds=int(getattr(shooter, "flesh_wounds", 0)), broken=broken,
-        overwatch=overwatch)
+        overwatch=overwatch, close_quarters=close_quarters,
+        concentrated_radius=concentrated_radius, no_escape=no_escape and melee)
 
 
 def target_2018(target: Any) -> kt2018.Target2018:
@@ -196,7 +220,8 @@ def _missing(edition: str, who: Any, weapon: Any) -> str:
 def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any, cover: Any,
               terrain: Any, *, secondary: Sequence[tuple[Any, Any]] = (),
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
-              long_range: bool | None = None) -> AttackResult:
+              long_range: bool | None = None, close_quarters: bool = True,
+              concentrated_radius: bool = True) -> AttackResult:
     """Roll a shot through the game's dice.
 
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
@@ -204,12 +229,15 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     shot in turn after the primary; ``nearby`` lists the operatives visible to the primary
     target, for the distance form of Devastating; Hot is rolled once at the end.
     Kill Team 2018: ``broken`` (the shooter's kill team), ``overwatch`` (hits only on 6s) and
-    ``long_range`` (worked out from the bases if not given) modify the hit roll.
+    ``long_range`` (worked out from the bases if not given) modify the hit roll;
+    ``close_quarters`` and ``concentrated_radius`` are the Pariah Nexus rules (on by default).
     """
     result = AttackResult()
     if edition == "kt2018":
         attack = attack_2018(weapon, shooter, target, cover, broken=broken,
-                             overwatch=overwatch, long_range=long_range)
+                             overwatch=overwatch, long_range=long_range,
+                             close_quarters=close_quarters,
+                             concentrated_radius=concentrated_radius)
         if attack is None:
             result.lines.append(_missing(edition, shooter, weapon))
             return result
@@ -240,8 +268,8 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
         use_cover = cover if rule.cover_from_primary else other_cover
-        label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
-        extra = kt2024.roll_shot(dice, spec, defence_2024(other, use_cover), label)
+        extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
+        extra = kt2024.roll_shot(dice, spec, defence_2024(other, use_cover), extra_label)
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))
@@ -295,20 +323,22 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
                            getattr(attacker, "wounds", None), getattr(target, "wounds", None))
 
 
-def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int
-               ) -> FightResult:
+def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
+               broken: bool = False, no_escape: bool = False) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
     stat improved by 1 per ``helpers``), then strike and block in turn under the policy of
     :func:`solo_ops.rules.kt2024.resolve_fight`. Kill Team 2018: the attacker makes its melee
     attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
+    ``broken`` (the attacker's kill team: -1 to hit) and ``no_escape`` (Pariah Nexus: +1 to
+    the Injury roll against a trapped target) are 2018 only.
     """
     result = FightResult()
     if edition == "kt2018":
         weapons = _melee_weapons(_profile(attacker), edition)
         weapon = weapons[0] if weapons else Weapon("unarmed", WeaponType.MELEE)
-        attack = attack_2018(weapon, attacker, target)
+        attack = attack_2018(weapon, attacker, target, broken=broken, no_escape=no_escape)
         if attack is None:
             result.lines.append(_missing(edition, attacker, weapon))
             return result

@@ -9,6 +9,7 @@ rallier's unit. :func:`apply_damage` is the one place wounds are taken away.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 from solo_ops import attacks
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan
+from solo_ops.missions import KILLZONE_TABLES
+from solo_ops.rules import kt2024
 from solo_ops.state import ENEMY, PLAYER, Operative, State
 
 CONTROL_RANGE = 1.0
@@ -35,6 +38,7 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         "order": plan.order.texts(), "state_before": plan.state_before,
         "explain": list(plan.explain), "plan": plan.to_dict(),
     }]
+    acting = frozenset(unit.models)  # a Stun on these outlasts this activation
     for m in unit.models:
         op = state.operatives[m]
         if op.on_table and state.edition == "kt2024":
@@ -52,9 +56,9 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
             events.extend(_charge(game, state, op, action))
             events.extend(engine.check_spotting(game, state))
         elif action.kind == "shoot":
-            events.extend(_shoot(game, state, op, action))
+            events.extend(_shoot(game, state, op, action, acting=acting))
         elif action.kind == "fight":
-            events.extend(_fight(game, state, op, action))
+            events.extend(_fight(game, state, op, action, acting=acting))
         elif action.kind == "operate_hatch":
             events.extend(_operate(game, state, op, action))
             events.extend(engine.check_spotting(game, state))
@@ -98,18 +102,14 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
         # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
         roll = state.dice.roll(f"charge roll: {op.name} at {target.name}", 2, 6)  # type: ignore
         terrain = game.terrain(state)
-        from solo_ops.geometry.routes import Walk  # noqa: F401 - documented return type
+        from solo_ops.geometry.routes import Walk
 
-        walk = terrain.routes.walk(op.at, target.at, op.radius,
-                                   blockers=[(o.at[0], o.at[1], o.radius)
-                                             for o in state.operatives.values()
-                                             if o.on_table and o.id not in (op.id, target.id)])
-        if walk is None:
-            return [{"type": "charge_failed", "operative": op.id, "target": target.id,
-                     "roll": roll.value, "note": "no route"}]
-        need = max(0.0, float(walk.cost) - op.radius - target.radius)
-        budget = min(float(roll.value), need)
-        end, _spent = terrain.routes.advance(walk, budget)
+        # the planned route ends within 1" of the target and keeps out of 1" of every other
+        # enemy; the model goes along it as far as the roll allows
+        route = tuple(action.route) if len(action.route) >= 2 else (op.at, op.at)
+        length = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
+        walk = Walk(route, length, length)  # type: ignore[arg-type]
+        end, _spent = terrain.routes.advance(walk, min(float(roll.value), length))
         old = op.at
         op.at = (float(end[0]), float(end[1]))
         gap = math.hypot(op.at[0] - target.at[0], op.at[1] - target.at[1]) - op.radius - \
@@ -149,19 +149,21 @@ def _operate(game: Any, state: State, op: Operative, action: Action) -> list[dic
 
 
 def _shoot(game: Any, state: State, op: Operative, action: Action, *,
-           hit_penalty: int = 0) -> list[dict[str, Any]]:
+           hit_penalty: int = 0, acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """An enemy shot, rolled or handed to the player. ``hit_penalty`` worsens the weapon's
-    Hit stat (On Guard shooting within control range: -1 to hit)."""
+    Hit stat (On Guard shooting within control range: -1 to hit). ``acting``: the models whose
+    activation this is (see :func:`stun`)."""
     target = state.operatives[action.target]  # type: ignore[index]
     if not target.on_table:
         return []
     weapon = next(w for w in op.profile.weapons if w.name == action.weapon)
+    if limited_used_up(state, op, weapon):
+        return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
+                 "note": f"{op.name}'s {weapon.name} is used up (Limited)."}]
     if hit_penalty and weapon.hit is not None:
         weapon = replace(weapon, hit=min(6, weapon.hit + hit_penalty))
     terrain = game.terrain(state)
-    cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius,
-                                seek=weapon.has("seek"), seek_light=weapon.has("seek_light"),
-                                edition=state.edition)
+    cover = shot_cover(game, state, op, weapon, target)
     if not cover.visible:
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
                  "note": f"{target.name} is no longer visible to {op.name}."}]
@@ -169,27 +171,64 @@ def _shoot(game: Any, state: State, op: Operative, action: Action, *,
     if hit_penalty:
         text += f" (-{hit_penalty} to hit: On Guard, shooting within control range)"
     op.shot = True
+    events: list[dict[str, Any]] = count_limited(state, op, weapon)
+    secondary = secondary_targets(game, state, op, weapon, target, cover)
     if game.settings.enemy_attacks == "player":
+        if secondary:
+            rule = kt2024.secondary_rule(weapon)
+            assert rule is not None
+            names = ", ".join(o.name for o, _ in secondary)
+            text += (f" {rule.kind.title()} {rule.radius:g}\": then shoot {names} the same "
+                     "way and report their damage with 'damage MODEL N'.")
         state.pending_attacks.append({"kind": "shoot", "attacker": op.id, "target": target.id,
                                       "weapon": weapon.name, "text": text})
-        return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
-                 "note": text}]
-    result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain)
-    events = [{"type": "attack", "attacker": op.id, "target": target.id,
-               "weapon": weapon.name, "damage": result.damage, "lines": result.lines,
-               "note": text}]
+        return [*events, {"type": "attack_pending", "attacker": op.id, "target": target.id,
+                          "note": text}]
+    return events + _resolve_shot(game, state, op, weapon, target, cover, secondary, text,
+                                  acting=acting)
+
+
+def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: Operative,
+                  cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
+                  acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """Roll a shot (either side's) with every weapon rule the game knows, then apply it: damage
+    to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
+    """
+    terrain = game.terrain(state)
+    result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
+                               secondary=secondary,
+                               nearby=devastating_nearby(game, state, weapon, target),
+                               **flags_2018(game, state, op, weapon, target))
+    event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
+                             "weapon": weapon.name, "damage": result.damage,
+                             "lines": result.lines}
+    if note is not None:
+        event["note"] = note
+    if result.splash:
+        event["splash"] = [{"operative": i, "damage": d} for i, d in result.splash]
+    events = [event]
     events += apply_damage(game, state, target, result.damage, f"shot by {op.name}",
                            outcome=result.outcome)
-    for extra_target, amount in result.splash:
+    rule = kt2024.secondary_rule(weapon)
+    splashed = len(result.splash) - (len(secondary) if rule is not None else 0)
+    for index, (extra_target, amount) in enumerate(result.splash):
         victim = state.operatives.get(extra_target)
-        if victim is not None and victim.on_table and amount:
-            events += apply_damage(game, state, victim, amount, f"{weapon.name} blast")
+        if victim is None or not victim.on_table:
+            continue
+        # the bridge lists Devastating's splash first, then one entry per Blast/Torrent target
+        kind = "Devastating" if index < splashed or rule is None else rule.kind
+        why = f"{weapon.name} {kind} (shot by {op.name})"
+        events.append({"type": "secondary_hit", "attacker": op.id, "operative": victim.id,
+                       "weapon": weapon.name, "damage": amount, "why": why})
+        events += apply_damage(game, state, victim, amount, why)
     if result.self_damage and op.on_table:
         events += apply_damage(game, state, op, result.self_damage, f"{weapon.name} is Hot")
+    events += stun(state, result.stunned, f"{weapon.name} (Stun)", acting=acting)
     return events
 
 
-def _fight(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+def _fight(game: Any, state: State, op: Operative, action: Action, *,
+           acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     target = state.operatives[action.target]  # type: ignore[index]
     if not target.on_table:
         return []
@@ -204,7 +243,11 @@ def _fight(game: Any, state: State, op: Operative, action: Action) -> list[dict[
         return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
                  "note": text}]
     helpers = _fight_helpers(state, op, target)
-    result = attacks.roll_fight(state.edition, state.dice, op, target, helpers)
+    extra: dict[str, bool] = {}
+    if state.edition == "kt2018":
+        extra = {"broken": broken_2018(state, op.side),
+                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+    result = attacks.roll_fight(state.edition, state.dice, op, target, helpers, **extra)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
                "lines": result.lines, "note": text}]
@@ -213,6 +256,7 @@ def _fight(game: Any, state: State, op: Operative, action: Action) -> list[dict[
     if result.damage_taken and op.on_table:
         events += apply_damage(game, state, op, result.damage_taken,
                                f"struck back by {target.name}", outcome=result.outcome_taken)
+    events += stun(state, result.stunned, "Stun", acting=acting)
     return events
 
 
@@ -284,19 +328,207 @@ def _gap(a: Operative, b: Operative) -> float:
 
 def resolve_player_shot(game: Any, state: State, op: Operative, weapon: Any,
                         target: Operative) -> list[dict[str, Any]]:
-    """The player asked solo-ops to roll their shot."""
+    """The player asked solo-ops to roll their shot (``op`` is the active operative)."""
+    cover = shot_cover(game, state, op, weapon, target)
+    secondary = secondary_targets(game, state, op, weapon, target, cover)
+    return _resolve_shot(game, state, op, weapon, target, cover, secondary, None,
+                         acting=frozenset({op.id}))
+
+
+# -- weapon rules in play ----------------------------------------------------------------------
+def shot_cover(game: Any, state: State, shooter: Operative, weapon: Any,
+               target: Operative) -> attacks.ShotCover:
+    """The target's cover from the shooter (Seek / Seek Light), with Vantage (Kill Team 2024):
+    a shooter standing on a ``vantage`` feature with a ``height`` shooting an Engaged target on
+    the floor has Accurate 1 from 2" above, Accurate 2 from 4" above."""
     terrain = game.terrain(state)
-    cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius,
+    cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
                                 seek=weapon.has("seek"), seek_light=weapon.has("seek_light"),
                                 edition=state.edition)
-    result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain)
-    events = [{"type": "attack", "attacker": op.id, "target": target.id, "weapon": weapon.name,
-               "damage": result.damage, "lines": result.lines}]
-    events += apply_damage(game, state, target, result.damage, f"shot by {op.name}",
-                           outcome=result.outcome)
-    if result.self_damage:
-        events += apply_damage(game, state, op, result.self_damage, f"{weapon.name} is Hot")
+    accurate = 0
+    if (state.edition == "kt2024" and cover.visible and target.stance == "engage"
+            and vantage_height(terrain.board, target.at) == 0.0):
+        accurate = kt2024.vantage_accurate(vantage_height(terrain.board, shooter.at))
+    return attacks.ShotCover.of(cover, accurate)
+
+
+def vantage_height(board: Any, at: Any) -> float:
+    """The height of the highest ``vantage`` feature (with a ``height``) whose footprint holds
+    the point ``at`` (a base's centre), or 0.0 on the floor."""
+    from shapely.geometry import Point
+
+    if at is None:
+        return 0.0
+    point = Point(float(at[0]), float(at[1]))
+    best = 0.0
+    for f in board.features:
+        if f.has("vantage") and f.height and not f.is_line and f.shape.covers(point):
+            best = max(best, float(f.height))
+    return best
+
+
+def _hidden_unit(state: State, op: Operative) -> bool:
+    unit = state.units.get(op.owner) if op.side == ENEMY else None
+    return unit is not None and unit.fsm == "hidden"
+
+
+def secondary_targets(game: Any, state: State, shooter: Operative, weapon: Any,
+                      target: Operative, cover: Any) -> list[tuple[Operative, Any]]:
+    """Blast x / Torrent x extra targets as ``(operative, cover)`` (Kill Team 2024), nearest
+    to the primary target first.
+
+    Distances are measured as the killzone measures (around walls: ``routes.distance``).
+    Blast: the shooter's enemies within x of the primary target and visible to it (Conceal
+    ignored), each taking the primary's cover. Torrent: every other valid target of the
+    shooter (visible, in range, not Concealed in cover) within x of the primary, each with its
+    own cover from the shooter (solo-ops shoots them all)."""
+    rule = kt2024.secondary_rule(weapon)
+    if state.edition != "kt2024" or rule is None or target.at is None:
+        return []
+    terrain = game.terrain(state)
+    foes = state.living(ENEMY if shooter.side == PLAYER else PLAYER)
+    found: list[tuple[float, str, Operative, Any]] = []
+    for other in foes:
+        if other.id == target.id or _hidden_unit(state, other):
+            continue
+        d = terrain.routes.distance(target.at, other.at, target.radius, other.radius).distance
+        if d is None or d > rule.radius + 1e-9:
+            continue
+        other_cover = cover
+        visible_to_primary = valid = False
+        if rule.needs_visible_to_primary:
+            visible_to_primary = terrain.sight.visible(target.at, other.at, target.radius,
+                                                       other.radius)
+        if rule.needs_valid_for_shooter:
+            other_cover = shot_cover(game, state, shooter, weapon, other)
+            reach = terrain.routes.distance(shooter.at, other.at, shooter.radius,
+                                            other.radius).distance
+            valid = (other_cover.visible and reach is not None
+                     and kt2024.in_range(weapon, reach)
+                     and not (other.stance == "conceal" and other_cover.in_cover))
+        candidate = kt2024.Candidate(other.id, d, visible_to_primary, valid)
+        if kt2024.secondary_targets(weapon, [candidate]):
+            found.append((d, other.id, other, other_cover))
+    found.sort(key=lambda f: (f[0], f[1]))
+    return [(o, c) for _, _, o, c in found]
+
+
+def devastating_nearby(game: Any, state: State, weapon: Any,
+                       target: Operative) -> list[Operative]:
+    """For the distance form of Devastating: every other operative on the table (either side,
+    the shooter included) visible to the target; the bridge keeps those within x."""
+    if state.edition != "kt2024" or kt2024.devastating_splash(weapon) is None:
+        return []
+    sight = game.terrain(state).sight
+    return [o for o in state.operatives.values()
+            if o.on_table and o.id != target.id and not _hidden_unit(state, o)
+            and sight.visible(target.at, o.at, target.radius, o.radius)]
+
+
+def limited_used_up(state: State, op: Operative, weapon: Any) -> bool:
+    """Limited x (Kill Team 2024): whether ``op`` has used ``weapon`` x times this battle."""
+    if state.edition != "kt2024":
+        return False
+    left = kt2024.uses_left(weapon, op.limited_uses.get(weapon.name, 0))
+    return left is not None and left <= 0
+
+
+def count_limited(state: State, op: Operative, weapon: Any) -> list[dict[str, Any]]:
+    """Count one use of a Limited weapon (one per action, whatever the number of targets)."""
+    if state.edition != "kt2024" or not weapon.has("limited"):
+        return []
+    used = op.limited_uses.get(weapon.name, 0) + 1
+    op.limited_uses[weapon.name] = used
+    left = kt2024.uses_left(weapon, used)
+    return [{"type": "limited_use", "operative": op.id, "weapon": weapon.name, "used": used,
+             "left": left}]
+
+
+def stun(state: State, ids: list[str], why: str, *,
+         acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """Stun: each operative loses 1 APL (not cumulative) from now until the end of its next
+    activation. One stunned during its own activation (``acting``, or the active player
+    operative) keeps the penalty through its next one too."""
+    events: list[dict[str, Any]] = []
+    for ident in dict.fromkeys(ids):
+        op = state.operatives.get(ident)
+        if op is None or not op.on_table:
+            continue
+        op.apl_penalty = 1
+        if ident in acting or ident == state.active_operative:
+            op.stun_carries = True
+        events.append({"type": "stunned", "operative": op.id, "why": why,
+                       "apl": max(1, op.profile.apl - op.apl_penalty)})
     return events
+
+
+def end_activation_stun(op: Operative) -> None:
+    """At the end of ``op``'s activation its Stun ends, unless it was stunned during it."""
+    op.apl_penalty = 1 if op.stun_carries else 0
+    op.stun_carries = False
+
+
+def pariah_nexus(game: Any) -> bool:
+    """Whether the Pariah Nexus ultra-close-confines rules (Close Quarters, Concentrated
+    Radius, No Escape) apply: a Kill Team 2018 game with a Pariah Nexus mission (the 2018
+    default) or on a Pariah Nexus killzone."""
+    if game.edition != "kt2018":
+        return False
+    return (getattr(game.scenario.mission, "pariah", None) is not None
+            or game.scenario.board.killzone in KILLZONE_TABLES)
+
+
+def broken_2018(state: State, side: str) -> bool:
+    """Kill Team 2018: the side's kill team is broken (more than half its models out of action
+    or shaken; the test :func:`solo_ops.scoring.morale_2018` uses)."""
+    models = state.side(side)
+    gone = sum(1 for o in models if o.down or o.shaken)
+    return bool(models) and gone * 2 > len(models)
+
+
+def flags_2018(game: Any, state: State, op: Operative, weapon: Any,
+               target: Operative) -> dict[str, Any]:
+    """The bridge's Kill Team 2018 shot options: broken, long range (more than half the
+    weapon's range, measured as the range check measures: around walls) and the Pariah Nexus
+    rules. Overwatch: the engine has no Overwatch reactions yet."""
+    if state.edition != "kt2018":
+        return {}
+    long_range = None
+    if weapon.range and not weapon.is_melee:
+        d = game.terrain(state).routes.distance(op.at, target.at, op.radius,
+                                                target.radius).distance
+        if d is not None:
+            long_range = d > weapon.range / 2 + 1e-9
+    confines = pariah_nexus(game)
+    return {"broken": broken_2018(state, op.side), "long_range": long_range,
+            "close_quarters": confines, "concentrated_radius": confines}
+
+
+def no_escape(game: Any, state: State, attacker: Operative, target: Operative) -> bool:
+    """No Escape (Pariah Nexus): the straight line from the attacker's centre through the
+    target's centre to the board's edge touches a wall, door, terrain feature or pitfall
+    within 1" of the target (open doors are off the board in 2018)."""
+    from shapely.geometry import LineString, Point, box
+
+    if attacker.at is None or target.at is None:
+        return False
+    board = game.terrain(state).board
+    ax, ay = attacker.at
+    tx, ty = target.at
+    length = math.hypot(tx - ax, ty - ay)
+    if length <= 1e-9:
+        return False
+    far = board.width + board.depth
+    ray = LineString([(ax, ay), (tx + (tx - ax) / length * far, ty + (ty - ay) / length * far)])
+    ray = ray.intersection(box(0, 0, board.width, board.depth))
+    near = Point(tx, ty).buffer(target.radius + CONTROL_RANGE)
+    for f in board.features:
+        if f.is_portal and f.open and not f.has("hatch"):
+            continue
+        touched = f.shape.intersection(ray)
+        if not touched.is_empty and touched.intersects(near):
+            return True
+    return False
 
 
 def apply_damage(game: Any, state: State, op: Operative, amount: int, why: str,

@@ -439,10 +439,13 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         return []
     unit = ready[0]
     plan = plan_activation(ctx, state, unit.id, state.phase)
+    models = list(unit.models)
     events = enemy.apply_plan(game, state, plan)
     unit.activated = True
     for m in unit.models:
         state.operatives[m].activated = True
+    for m in models:  # the end of their activation: a Stun from before it ends (2024)
+        enemy.end_activation_stun(state.operatives[m])
     events.extend(check_spotting(game, state))
     state.next_side = PLAYER
     events.extend(_balance_sides(game, state))

@@ -10,8 +10,29 @@ from typing import Any
 SIDE = {"player": "you", "enemy": "solo-ops"}
 
 
+MAX_BENDS = 4
+"""At most this many bend points of a route are shown (the data keeps the full route)."""
+
+
 def _pt(p: Any) -> str:
     return "off the table" if p is None else f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def _via(route: Any) -> str:
+    """`` via (x, y) ...``: the route's bend points, simplified for reading (routes bend round
+    other bases in many tiny steps): shapely's simplify with a 0.3" tolerance, then at most
+    :data:`MAX_BENDS` of them, evenly spread. Empty for a straight move."""
+    points = [p for p in (route or []) if p is not None]
+    if len(points) <= 2:
+        return ""
+    from shapely.geometry import LineString
+
+    line = LineString([(float(p[0]), float(p[1])) for p in points])
+    bends = list(line.simplify(0.3).coords)[1:-1]
+    if len(bends) > MAX_BENDS:
+        step = (len(bends) - 1) / (MAX_BENDS - 1)
+        bends = [bends[round(i * step)] for i in range(MAX_BENDS)]
+    return " via " + " ".join(_pt(p) for p in bends) if bends else ""
 
 
 def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
@@ -77,7 +98,7 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
             out.extend(f"  {line}" for line in e["explain"])
         elif t == "moved" and "note" in e:
             out.append(f"  → move {n(e['operative'])} to {_pt(e['to'])}"
-                       f"{' via ' + ' '.join(_pt(p) for p in e['route'][1:-1]) if len(e.get('route') or []) > 2 else ''}.")  # noqa: E501
+                       f"{_via(e.get('route'))}.")
         elif t == "moved":
             out.append(f"{n(e['operative'])} {e['how'].replace('_', ' ')}s to {_pt(e['to'])} "
                        f"({e['cost']:.1f}\").")
@@ -87,8 +108,7 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
             if e.get("to") is not None:
                 out.append(f"    move {n(e['operative'])} to {_pt(e['to'])}.")
         elif t in ("charged", "charge_failed"):
-            route = e.get("route") or []
-            via = " via " + " ".join(_pt(p) for p in route[1:-1]) if len(route) > 2 else ""
+            via = _via(e.get("route"))
             out.append(f"  → charge: move {n(e['operative'])} to {_pt(e.get('to'))}{via}, "
                        f"into control range of {n(e.get('target'))}.")
         elif t == "attack":
@@ -99,6 +119,16 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
             out.append(f"  ✸ {n(e['attacker'])} fights {n(e['target'])}: deals "
                        f"{e['damage']}, takes {e['damage_taken']}.")
             out.extend(f"    {line}" for line in e.get("lines", []))
+        elif t == "secondary_hit":
+            out.append(f"  ✸ {n(e['operative'])} is hit too: {e['why']}, {e['damage']} "
+                       "damage.")
+        elif t == "stunned":
+            out.append(f"  ✦ {n(e['operative'])} is stunned ({e['why']}): APL {e['apl']} "
+                       "until the end of its next activation.")
+        elif t == "limited_use":
+            left = e.get("left")
+            out.append(f"  {n(e['operative'])}'s {e['weapon']} is Limited: "
+                       f"{left} use(s) left this battle.")
         elif t == "attack_pending":
             out.append(f"  ✸ {e['note']}")
         elif t == "shot_cancelled":

@@ -42,6 +42,7 @@ class Operative:
     fought: bool = False
     ap_used: int = 0
     apl_penalty: int = 0  # Stun, stun grenades: -1 APL until the end of its next activation
+    stun_carries: bool = False  # stunned during its own activation: the penalty outlasts it
     carrying: str | None = None  # id of the downed friend it carries
     carried_by: str | None = None
     carried_to_safety: bool = False
@@ -53,7 +54,7 @@ class Operative:
     advanced: bool = False  # Kill Team 2018
     turn_move: float = 0.0  # inches moved this turn (a carrier may move at most 4")
     actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
-    limited_uses: dict[str, int] = field(default_factory=dict)
+    limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
 
@@ -95,6 +96,10 @@ class Operative:
             data["injured"] = True
         if self.on_guard and not self.down:
             data["on_guard"] = True
+        if self.apl_penalty and not self.down:
+            data["stunned"] = True  # Stun: -1 APL until the end of its next activation
+        if self.limited_uses:
+            data["limited_uses"] = dict(self.limited_uses)
         return data
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from solo_ops.ai.planner import Plan, activation_order, plan_activation
+from solo_ops.dice import ScriptedDice
 from solo_ops.enemy import apply_plan, take_down
 from solo_ops.engine import new_game
 from solo_ops.scenario import parse_scenario
@@ -541,3 +542,24 @@ def test_kt2018_declared_charge_leaves_unit_mates_a_position() -> None:
     p = plan(game, state, "u1", "movement")
     assert [a.kind for a in p.actions if a.model == "e1"] == ["charge"]
     assert all(a.kind == "charge" for a in p.actions)
+
+
+def test_kt2018_charge_reaches_a_target_whose_centre_is_shut_in_by_another_enemy() -> None:
+    # p1 at (10, 11) has a second player model p2 at (11.2, 9.8), 1.70" centre to centre: a
+    # 2018 charge may not come within 1" of p2 (the charger's centre must stay 0.5 + 1 + 0.5 =
+    # 2" from p2's), so no route reaches p1's centre — but the ground north of p1 is within 1"
+    # of p1 and clear of p2. The charge is declared with a route ending there.
+    game, state = setup([("u1", 6, [("e1", BRUTE, (10, 16))])],
+                        [("p1", GRUNT, (10, 11)), ("p2", GRUNT, (11.2, 9.8))],
+                        edition="kt2018")
+    p = plan(game, state, "u1", "movement")
+    assert kinds(p) == ["charge"]
+    end = p.actions[0].route[-1]
+    assert math.dist(end, (10, 11)) - 1.0 <= 1.0 + 1e-9  # within 1" of the target (bases 1")
+    assert math.dist(end, (11.2, 9.8)) - 1.0 >= 1.0 - 1e-9  # not within 1" of the other
+    # the engine moves the charger along that route by the 2D6 roll: 4 + 3 = 7" > 4" needed
+    state.counters.clear()  # no hidden counter to spot on the way
+    state.dice = ScriptedDice(faces=[4, 3])
+    events = apply_plan(game, state, p)
+    assert [e["type"] for e in events if e["type"].startswith("charge")] == ["charged"]
+    assert math.dist(state.operatives["e1"].at, (10, 11)) - 1.0 <= 1.0 + 1e-6

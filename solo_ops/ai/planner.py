@@ -364,16 +364,27 @@ def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     return True, cover, dist
 
 
+def _used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
+    """Limited x (Kill Team 2024): the weapon has been used x times this battle."""
+    rule = weapon.rule("limited")
+    if ctx.edition != "kt2024" or rule is None:
+        return False
+    return getattr(shooter, "limited_uses", {}).get(weapon.name, 0) >= int(rule.value)
+
+
 def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                 targets: list[Operative], pos: dict[str, tuple[float, float]],
                 *, moved: bool, moved_how: str | None
                 ) -> tuple[Action | None, list[str]]:
     """The shot the supplement asks for: the closest valid enemy in range (ties broken by the
     expected damage), with the best weapon for it. Heavy weapons are not fired after a move
-    (``heavy=dash`` allows a Dash)."""
+    (``heavy=dash`` allows a Dash); a Limited weapon used up is not fired."""
     best: tuple[float, float, str, Weapon, Operative, Any] | None = None
     notes: list[str] = []
     for weapon in _ranged(shooter.profile):
+        if _used_up(ctx, shooter, weapon):
+            notes.append(f"{shooter.name}'s {weapon.name} is used up (Limited).")
+            continue
         if _is_heavy(weapon) and moved:
             allowed = weapon.rule("heavy")
             if not (allowed is not None and allowed.value == "dash" and moved_how == "dash"):
@@ -1092,9 +1103,20 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         # engine, which moves the charger along this route as far as the roll allows
         if dist > KT2018_CHARGE_REACH + 1e-9:
             return None
-        walk = ctx.terrain.routes.walk(start, tp, op.radius, blockers=blockers)
-        if walk is None:
+        # the route ends at the cheapest spot within 1" of the target that keeps out of 1" of
+        # every other enemy (the target's own centre may be unreachable on those terms)
+        near = [*blockers, (tp[0], tp[1], target.radius)]
+        cand = ctx.terrain.routes.reachable(start, op.radius, KT2018_CHARGE_REACH,
+                                            blockers=near, spacing=0.5)
+        pts = np.asarray(cand.points, dtype=float)
+        gaps = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
+        reach = gaps <= CONTROL_RANGE - 0.05
+        if not reach.any():
             return None
+        costs = np.asarray(cand.cost, dtype=float)
+        k = _pick(costs, costs, pts, reach)
+        assert k is not None
+        walk = cand.path(k)
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
                       target=target.id,
                       note=f"{op.name} declares a charge on {target.name} "
