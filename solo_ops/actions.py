@@ -261,6 +261,14 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     terrain = game.terrain(state)
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
         raise RuleError(f"{target.name} is not visible to {op.name} (sight is blocked)")
+    if state.edition == "kt2024" and target.stance == "conceal":
+        seek = weapon is not None and weapon.has("seek")
+        seek_light = weapon is not None and weapon.has("seek_light")
+        cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius, seek=seek,
+                                    seek_light=seek_light, edition=state.edition)
+        if cover.in_cover:
+            raise RuleError(f"{target.name} is Concealed and in cover from {op.name}: not a "
+                            "valid target")
     if weapon is not None and weapon.effective_range is not None:
         d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
         if d is None or d > weapon.effective_range + 1e-6:

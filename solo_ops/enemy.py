@@ -338,12 +338,15 @@ def resolve_player_shot(game: Any, state: State, op: Operative, weapon: Any,
 # -- weapon rules in play ----------------------------------------------------------------------
 def shot_cover(game: Any, state: State, shooter: Operative, weapon: Any,
                target: Operative) -> attacks.ShotCover:
-    """The target's cover from the shooter (Seek / Seek Light), with Vantage (Kill Team 2024):
-    a shooter standing on a ``vantage`` feature with a ``height`` shooting an Engaged target on
-    the floor has Accurate 1 from 2" above, Accurate 2 from 4" above."""
+    """The target's cover from the shooter, for the attack's dice, with Vantage (Kill Team
+    2024): a shooter standing on a ``vantage`` feature with a ``height`` shooting an Engaged
+    target on the floor has Accurate 1 from 2" above, Accurate 2 from 4" above.
+
+    Seek and Seek Light are not applied here: they only decide whether a Concealed operative
+    may be targeted (the planner and the players' shot check do that), and "any Cover saves
+    can still be retained" (002, Seek)."""
     terrain = game.terrain(state)
     cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
-                                seek=weapon.has("seek"), seek_light=weapon.has("seek_light"),
                                 edition=state.edition)
     accurate = 0
     if (state.edition == "kt2024" and cover.visible and target.stance == "engage"

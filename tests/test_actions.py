@@ -126,3 +126,16 @@ def test_mines_go_off_under_the_first_operative() -> None:
     mine = next(e for e in state.log[-1]["events"] if e["type"] == "mines")
     assert mine["damage"] == 5 and state.operatives["a1"].wounds == 3
     assert [r["dice"] for r in state.log[-1]["rolls"]] == ["d3"]
+
+
+def test_a_concealed_enemy_in_cover_is_not_a_valid_target() -> None:
+    # a light barricade standing north-south at x = 9, 0.75" in front of e1 (10, 10): e1 is in
+    # cover from a1 (3, 10), 7" away
+    barricade = [{"kind": "light-barricade", "at": [9, 10], "angle": 90}]
+    game, state = active(enemy_at=(10, 10), equipment=barricade)
+    state.operatives["e1"].stance = "conceal"
+    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3},
+            "Concealed and in cover")
+    state.operatives["e1"].stance = "engage"  # Engaged, the same position may be shot
+    step(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3})
+    assert state.operatives["e1"].wounds == 5
