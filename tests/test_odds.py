@@ -230,3 +230,58 @@ def test_expected_for_uses_the_exact_odds() -> None:
     assert attacks.expected_for("nonsense") is None
     bare = Weapon("club", WeaponType.RAPID, range=6)
     assert attacks.expected_for("kt2024")(bare, _Op(prof, 10), target, None) == 0.0
+
+
+# -- property: rolled attacks converge on the exact distribution --------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+RULE_POOL = ("balanced", "ceaseless", "relentless", "lethal=5", "rending", "punishing",
+             "severe", "brutal", "piercing=1", "piercing_crits=1", "accurate=1", "saturate",
+             "devastating=2")
+
+
+def _chi2_critical(df: int, z: float = 4.265) -> float:
+    """The chi-square value exceeded with probability about 1e-5 (z = 4.265) for ``df``
+    degrees of freedom, by the Wilson-Hilferty approximation."""
+    k = float(df)
+    return k * (1.0 - 2.0 / (9.0 * k) + z * math.sqrt(2.0 / (9.0 * k))) ** 3
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(attacks_n=st.integers(1, 5), hit=st.integers(2, 6), normal=st.integers(1, 5),
+       extra=st.integers(0, 3), dice_n=st.integers(0, 3), save=st.integers(2, 6),
+       cover=st.booleans(), obscured=st.booleans(),
+       wounds=st.one_of(st.none(), st.integers(4, 15)),
+       rules=st.lists(st.sampled_from(RULE_POOL), max_size=3, unique=True))
+def test_rolled_attacks_converge_on_the_exact_distribution(
+        attacks_n: int, hit: int, normal: int, extra: int, dice_n: int, save: int,
+        cover: bool, obscured: bool, wounds: int | None, rules: list[str]) -> None:
+    spec = AttackSpec(attacks_n, hit, normal, normal + extra,
+                      tuple(parse_weapon_rule(r) for r in rules))
+    defence = DefenceSpec(dice_n, save, wounds, cover=cover, obscured=obscured)
+    exact = odds.shoot_2024(spec, defence).distribution
+    n = 2000
+    counts: dict[int, int] = {}
+    for seed in range(n):
+        dice = SeededDice(seed=seed)
+        damage = kt2024.roll_shot(dice, spec, defence).damage
+        counts[damage] = counts.get(damage, 0) + 1
+    # every rolled result must be possible, and the frequencies must fit the exact odds:
+    # chi-square over bins with an expected count of at least 5 (rarer results pooled)
+    assert set(counts) <= {d for d, p in exact.items() if p > 0}
+    bins: list[tuple[float, int]] = []
+    pooled_e, pooled_o = 0.0, 0
+    for d, p in sorted(exact.items()):
+        e = float(p) * n
+        if e >= 5:
+            bins.append((e, counts.get(d, 0)))
+        else:
+            pooled_e += e
+            pooled_o += counts.get(d, 0)
+    if pooled_e > 0:
+        bins.append((pooled_e, pooled_o))
+    if len(bins) < 2:
+        return
+    chi2 = sum((o - e) ** 2 / e for e, o in bins)
+    assert chi2 < _chi2_critical(len(bins) - 1), (chi2, bins)
