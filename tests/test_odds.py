@@ -8,6 +8,8 @@ from functools import cache
 from itertools import product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solo_ops import attacks
 from solo_ops.dice import SeededDice
@@ -233,8 +235,6 @@ def test_expected_for_uses_the_exact_odds() -> None:
 
 
 # -- property: rolled attacks converge on the exact distribution --------------------------------
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 RULE_POOL = ("balanced", "ceaseless", "relentless", "lethal=5", "rending", "punishing",
              "severe", "brutal", "piercing=1", "piercing_crits=1", "accurate=1", "saturate",
