@@ -84,3 +84,15 @@ def test_real_entry_point_runs() -> None:
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2
     assert bad.stderr.strip() == "solo-ops: error: missing.yaml: file not found"
+
+
+def test_a_bad_option_is_one_line_naming_it() -> None:
+    from click.testing import CliRunner
+
+    from solo_ops.cli import main
+
+    result = CliRunner().invoke(main, ["orders", "roll", "--type", "melee", "--leadership",
+                                       "99"])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "--leadership" in result.stderr and "Usage" not in result.stderr

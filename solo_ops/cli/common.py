@@ -27,6 +27,10 @@ class SoloOpsGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("solo-ops: interrupted", err=True)
             ctx.exit(130)
+        except click.UsageError as exc:  # a bad option or argument: one line, not a page
+            where = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+            click.echo(f"solo-ops: error: {exc.format_message()}{where}", err=True)
+            ctx.exit(EXIT_INPUT)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except Exception as exc:  # a bug in solo-ops, not the player's input
