@@ -77,10 +77,26 @@ class Session:
             return
         for line in narrate.lines_for(shown, _names(self.state), self.state.edition):
             self.say(line)
+            if line.startswith("══") and "Battle over" not in line:  # a new round: effects
+                self.remind()
         if self.reveal:
             for event in record["events"]:
                 if event.get("secret"):
                     self.say(f"  [debug] {event}")
+
+    def briefing(self) -> None:
+        """The mission in words, and the Pariah Nexus effects in force, at the start."""
+        mission = self.game.scenario.mission
+        for line in mission.briefing(self.game.edition):
+            self.say(f"  {line}")
+        for title, text in mission.effect_texts(self.game.scenario.board.killzone):
+            self.say(f"  Effect in force — {title}: {text}")
+
+    def remind(self) -> None:
+        """One line naming the Pariah Nexus effects in force (every battle round)."""
+        effects = self.game.scenario.mission.effect_texts(self.game.scenario.board.killzone)
+        if effects:
+            self.say("  In force: " + "; ".join(title for title, _ in effects) + ".")
 
     def persist(self, record: dict[str, Any] | None) -> None:
         save_json(self.save, game_document(self.game, self.state))
@@ -341,6 +357,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
         session.persist(state.log[0])
         session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
                     f"{save_path}.")
+        session.briefing()
         session.show(state.log[0])
     else:
         _catch_up_log(log_path, game, state)
