@@ -21,6 +21,7 @@ from solo_ops.enemy import (
     resolve_player_shot,
 )
 from solo_ops.errors import RuleError
+from solo_ops.rules import kt2024
 from solo_ops.state import ENEMY, PLAYER, Operative, State
 
 CONTROL_RANGE = 1.0
@@ -138,6 +139,10 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
         raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
     if state.edition == "kt2018" and state.phase != "movement":
         raise RuleError("models move in the movement phase")
+    if state.edition == "kt2018" and op.moved_how is not None:
+        done = op.moved_how.replace("_", " ")
+        raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
+                        "moves once in the movement phase")
     _spend(state, op, how, check_only=True)
     to = _point(action.get("to"))
     terrain = game.terrain(state)
@@ -240,6 +245,12 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     if state.edition == "kt2018" and state.phase != "shooting":
         raise RuleError("models shoot in the shooting phase")
     _spend(state, op, "shoot", check_only=True)
+    if op.carrying is not None and "carry" in op.actions_taken:
+        raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
+                        "it cannot shoot")
+    if state.edition == "kt2018" and op.moved_how in ("advance", "fall_back"):
+        raise RuleError(f"{op.name} {'advanced' if op.moved_how == 'advance' else 'fell back'} "
+                        "this battle round: it cannot shoot")
     target = _op(state, action.get("target"), "target")
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
@@ -253,6 +264,12 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         rule = weapon.rule("limited")
         raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
                         f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
+    if state.edition == "kt2024" and weapon is not None:
+        # Heavy: not in an activation in which it moved (a carrier always counts as moved)
+        moved_how = op.moved_how or ("carrying" if op.carrying is not None else None)
+        if not kt2024.may_shoot_after_move(weapon, moved_how):
+            raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
+                            f"activation in which it moved ({moved_how.replace('_', ' ')})")
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
@@ -368,6 +385,7 @@ def _carry(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     friend.carried_by = op.id
     friend.at = op.at
     op.ap_used = max(op.profile.apl, op.ap_used)  # picking him up ends all actions this turn
+    op.actions_taken.append("carry")
     events = [{"type": "carry", "operative": op.id, "carried": friend.id,
                "note": f"{op.name} picks up {friend.name}: its actions end this turn; it moves "
                        "at most 4\" a turn and always counts as having moved."}]

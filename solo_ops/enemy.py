@@ -76,6 +76,8 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
             leader.models.append(m)
         unit.merged_into = leader.id
         unit.models = []
+        # the merged unit's Leadership (command radius, leader status) is its highest model's
+        leader.leadership = max(state.operatives[m].profile.leadership for m in leader.models)
         events.append({"type": "merged", "unit": unit.id, "into": leader.id,
                        "command": leader.command})
     events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm})

@@ -548,6 +548,7 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
             unit.models.extend(joined.models)
             for m in joined.models:
                 state.operatives[m].owner = unit.id
+            unit.leadership = max(state.operatives[m].profile.leadership for m in unit.models)
             joined.fsm = fsm.fire("hidden", "spotted")
             joined.fsm = fsm.fire(joined.fsm, "merged")
             joined.merged_into = unit.id

@@ -139,3 +139,25 @@ def test_a_concealed_enemy_in_cover_is_not_a_valid_target() -> None:
     state.operatives["e1"].stance = "engage"  # Engaged, the same position may be shot
     step(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3})
     assert state.operatives["e1"].wounds == 5
+
+
+def test_kt2018_a_model_moves_once_in_the_movement_phase() -> None:
+    game, state = active(edition="kt2018")
+    step(game, state, {"type": "move", "operative": "a1", "to": [5, 10]})
+    refused(game, state, {"type": "move", "operative": "a1", "to": [7, 10]},
+            "already moved this battle round")
+
+
+def test_a_heavy_weapon_cannot_shoot_after_a_move() -> None:
+    from dataclasses import replace
+
+    from solo_ops.model import parse_weapon_rule
+
+    game, state = active(enemy_at=(10, 10))
+    a1 = state.operatives["a1"]
+    heavy = tuple(replace(w, rules=(parse_weapon_rule("heavy"),)) if w.name == "lasgun" else w
+                  for w in a1.profile.weapons)
+    a1.profile = replace(a1.profile, weapons=heavy)
+    step(game, state, {"type": "move", "operative": "a1", "to": [4, 10]})
+    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3},
+            "is Heavy")
