@@ -80,9 +80,15 @@ def _gap(a: Operative, b: Operative) -> float:
     return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
 
 
-def _enemies_in_control(state: State, op: Operative) -> list[Operative]:
+def _enemies_in_control(state: State, op: Operative, game: Any = None) -> list[Operative]:
+    """Enemies within control range of ``op``: within 1" and visible (2024 "Visible and within
+    1""; 2018 "models cannot attack through walls"), so a wall between them keeps them apart."""
     other = ENEMY if op.side == PLAYER else PLAYER
-    return [e for e in state.living(other) if _gap(op, e) <= CONTROL_RANGE + 1e-9]
+    near = [e for e in state.living(other) if _gap(op, e) <= CONTROL_RANGE + 1e-9]
+    if game is None or not near:
+        return near
+    sight = game.terrain(state).sight
+    return [e for e in near if sight.visible(op.at, e.at, op.radius, e.radius)]
 
 
 def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
@@ -154,7 +160,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
                                                           for o in others]):
         raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
                         "terrain that blocks movement, or another model is there)")
-    in_control = _enemies_in_control(state, op)
+    in_control = _enemies_in_control(state, op, game)
     target = None
     if how == "charge":
         target = _op(state, action.get("target"), "charge target")
@@ -170,7 +176,9 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     blockers = []
     for o in others:
         extra = 0.0
-        if o.side != op.side and how in ("reposition", "dash", "normal", "advance"):
+        if o.side != op.side and how in ("reposition", "dash", "normal", "advance") and not (
+                _gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
+            # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
             extra = CONTROL_RANGE
         if target is not None and o.id == target.id:
             extra = 0.0
@@ -273,7 +281,7 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
-    if _enemies_in_control(state, op):
+    if _enemies_in_control(state, op, game):
         raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
     terrain = game.terrain(state)
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
@@ -332,7 +340,7 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError("models fight in the fight phase")
     _spend(state, op, "fight", check_only=True)
     target = _op(state, action.get("target"), "target")
-    if target not in _enemies_in_control(state, op):
+    if target not in _enemies_in_control(state, op, game):
         raise RuleError(f"{target.name} is not within 1\" of {op.name}")
     _spend(state, op, "fight")
     op.fought = True
@@ -433,7 +441,7 @@ def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
                             "control range (1\")")
-        if state.edition == "kt2024" and _enemies_in_control(state, op):
+        if state.edition == "kt2024" and _enemies_in_control(state, op, game):
             raise RuleError("not while within control range of an enemy")
         if state.edition == "kt2024" and feature.has("hatch"):
             pass  # Operate Hatch can be done during a Reposition or Dash: costs no extra AP

@@ -22,6 +22,13 @@ def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
     return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
 
 
+def _sees(game: Any, state: State, op: Operative, point: tuple[float, float]) -> bool:
+    """Whether nothing blocks sight between ``op``'s base and an objective marker (a marker
+    behind a wall is not controlled from the other side)."""
+    assert op.at is not None
+    return bool(game.terrain(state).sight.visible(op.at, point, op.radius, 0.0))
+
+
 def objective_control(game: Any, state: State) -> dict[str, str | None]:
     """``{objective id: "player" | "enemy" | None}`` by the edition's control rule."""
     board = game.scenario.board
@@ -32,10 +39,11 @@ def objective_control(game: Any, state: State) -> dict[str, str | None]:
             if not op.on_table:
                 continue
             if state.edition == "kt2024":
-                if _within(op, obj.at, CONTROL_RANGE):
+                if _within(op, obj.at, CONTROL_RANGE) and _sees(game, state, op, obj.at):
                     totals[op.side] += max(1, op.profile.apl - op.apl_penalty)
-            elif not op.shaken and _within(op, obj.at, PN_CONTROL_RANGE):
-                totals[op.side] += op.wounds
+            elif (not op.shaken and _within(op, obj.at, PN_CONTROL_RANGE)
+                  and _sees(game, state, op, obj.at)):
+                totals[op.side] += op.profile.wounds  # 004: "totals the Wounds characteristic"
         if totals[PLAYER] > totals[ENEMY]:
             out[obj.id] = PLAYER
         elif totals[ENEMY] > totals[PLAYER]:

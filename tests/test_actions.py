@@ -161,3 +161,14 @@ def test_a_heavy_weapon_cannot_shoot_after_a_move() -> None:
     step(game, state, {"type": "move", "operative": "a1", "to": [4, 10]})
     refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 3},
             "is Heavy")
+
+
+def test_control_range_does_not_reach_through_a_wall() -> None:
+    # a1 and e1 stand 1.2" apart (centres), either side of the wall at x = 15: within 1" as
+    # the crow flies, but neither can see the other, so neither is in the other's control range
+    game, state = active(enemy_at=(15.6, 10))
+    state.operatives["a1"].at = (14.4, 10.0)
+    refused(game, state, {"type": "fight", "target": "e1", "dealt": 3, "taken": 0},
+            "not within 1\"")
+    step(game, state, {"type": "move", "operative": "a1", "to": [14.4, 13.0]})
+    assert state.operatives["a1"].at == (14.4, 13.0)
