@@ -78,10 +78,14 @@ def score_turn(game: Any, state: State) -> list[dict[str, Any]]:
                 pts += 1
             if held[side] > held[other]:
                 pts += 1
-            if mission.pariah in (None, "objective-ultima", "purge") and (
-                    state.incapacitated_this_turn.get(other, 0) > 0):
+            # every Pariah Nexus matched play mission: "one or more of their opponent's
+            # models were taken out of action during the battle round, or all of their
+            # opponent's models are out of action"; at most 9 VP from Supremacy (004)
+            wiped_out = not any(o.on_table for o in state.side(other)) and not (
+                other == ENEMY and state.active_counters())
+            if state.incapacitated_this_turn.get(other, 0) > 0 or wiped_out:
                 pts += 1
-            cap = 9 if mission.pariah == "objective-ultima" else None
+            cap = 9
             gained[side] += _add(state, side, "supremacy", pts, cap)
         lines.append(f"Supremacy: objectives held {held[PLAYER]} to {held[ENEMY]}.")
     elif state.turn >= 2:

@@ -210,3 +210,17 @@ def test_preplaced_counters_in_sight_are_resolved_in_the_first_turn() -> None:
     record = step(game, state, {"type": "engine"})
     spotted = [e["counter"] for e in record["events"] if e["type"] == "counter_spotted"]
     assert spotted == ["c1"]
+
+
+def test_pariah_nexus_supremacy_has_three_conditions_and_a_cap_of_9() -> None:
+    from solo_ops.scoring import score_turn
+
+    game, state = start("kt2018", enemy_at=(20, 11),
+                        mission={"name": "Secure the Facility", "pariah": "secure-the-facility"})
+    # a1 (3, 10) holds obj-1; nobody holds obj-2; an enemy model went out of action this round
+    state.incapacitated_this_turn[ENEMY] = 1
+    score_turn(game, state)
+    assert state.vp[PLAYER] == 3  # one or more held + more than the enemy + a kill
+    for _ in range(3):
+        score_turn(game, state)
+    assert state.vp[PLAYER] == 9  # 12 earned, at most 9 from Supremacy
