@@ -169,6 +169,13 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     if how in ("reposition", "dash", "normal", "advance") and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].name}: it can only "
                         "fall back or fight")
+    if state.edition == "kt2024" and how == "charge" and in_control:
+        raise RuleError(f"{op.name} is in control range of {in_control[0].name}: it cannot "
+                        "charge (Charge is a Reposition, which cannot start there)")
+    if state.edition == "kt2024" and how == "reposition" and (
+            set(op.actions_taken) & {"fall_back", "charge"}):
+        raise RuleError(f"{op.name} cannot Reposition in the activation in which it fell back "
+                        "or charged")
     if how == "fall_back" and not in_control:
         raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
     # the route: around walls, clear of other bases; enemy control ranges block except for

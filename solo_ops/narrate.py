@@ -13,6 +13,9 @@ SIDE = {"player": "you", "enemy": "solo-ops"}
 MAX_BENDS = 4
 """At most this many bend points of a route are shown (the data keeps the full route)."""
 
+MOVE_VERBS = {"reposition": "repositions", "dash": "dashes", "charge": "charges",
+              "fall_back": "falls back", "normal": "moves", "advance": "advances"}
+
 
 def _pt(p: Any) -> str:
     return "off the table" if p is None else f"({p[0]:.1f}, {p[1]:.1f})"
@@ -100,7 +103,8 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
             out.append(f"  → move {n(e['operative'])} to {_pt(e['to'])}"
                        f"{_via(e.get('route'))}.")
         elif t == "moved":
-            out.append(f"{n(e['operative'])} {e['how'].replace('_', ' ')}s to {_pt(e['to'])} "
+            verb = MOVE_VERBS.get(e["how"], e["how"].replace("_", " ") + "s")
+            out.append(f"{n(e['operative'])} {verb} to {_pt(e['to'])} "
                        f"({e['cost']:.1f}\").")
         elif t in ("charged", "charge_failed") and "roll" in e:
             # Kill Team 2018: the charge was rolled; the note gives the roll and the outcome
