@@ -174,7 +174,7 @@ def test_control_range_does_not_reach_through_a_wall() -> None:
     assert state.operatives["a1"].at == (14.4, 13.0)
 
 
-def test_kt2024_no_charge_from_control_range_and_no_reposition_after_falling_back() -> None:
+def test_kt2024_no_charge_from_control_range() -> None:
     game, state = active(enemy_at=(4.5, 10))  # 0.52" from a1: in its control range
     refused(game, state, {"type": "move", "how": "charge", "operative": "a1", "target": "e1",
                           "to": [3.5, 11]}, "cannot charge")
