@@ -601,6 +601,23 @@ class _Pull:
     trigger: str  # "group" or "rally"
 
 
+
+def _unit_gap(ctx: Context, board: _Board, state: State, mine: list[Any], radius: float,
+              other: Unit) -> float | None:
+    """The shortest route between any of ``mine`` (points of bases of ``radius``) and any model
+    of ``other`` on the board (inf when walls close every way; None when it has no model)."""
+    theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
+              if m in board.pos]
+    if not theirs:
+        return None
+    best = math.inf
+    for p in mine:
+        for q, r in theirs:
+            d = _route_distance(ctx, p, q, radius, r)
+            if d is not None and d < best:  # (a distance of 0.0 is a real distance)
+                best = d
+    return best
+
 def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull | None:
     """Rally first (a same-type rallying unit with higher command whose radius we are in), then
     "Group with leaders" (a unit with higher Leadership whose radius we are in)."""
@@ -612,15 +629,10 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
     for other in state.active_units():
         if other.id == unit.id or other.fsm == "hidden":
             continue
-        theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
-                  if m in board.pos]
-        if not theirs:
+        dist = _unit_gap(ctx, board, state, mine, radius, other)
+        if dist is None:
             continue
         reach = command_radius(other.leadership)
-        dist = min(
-            (_route_distance(ctx, p, q, radius, r) or math.inf)
-            for p in mine for q, r in theirs
-        )
         other_order = order_table(other.troop)[other.command].codes()
         if (other_order["allies"] == "rally" and other.troop == unit.troop
                 and other.command > unit.command and dist <= reach):
@@ -636,15 +648,10 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
                     continue
                 if other.leadership <= unit.leadership:
                     continue
-                theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
-                          if m in board.pos]
-                if not theirs:
+                dist = _unit_gap(ctx, board, state, mine, radius, other)
+                if dist is None:
                     continue
                 reach = command_radius(other.leadership)
-                dist = min(
-                    (_route_distance(ctx, p, q, radius, r) or math.inf)
-                    for p in mine for q, r in theirs
-                )
                 if dist <= reach:
                     candidates.append((100.0 + dist, other.id, _Pull(
                         other, f"{other.id} is a leader (Leadership {other.leadership} against "
