@@ -22,7 +22,7 @@ from solo_ops.enemy import (
 )
 from solo_ops.errors import RuleError
 from solo_ops.rules import kt2024
-from solo_ops.state import ENEMY, PLAYER, Operative, State
+from solo_ops.state import ENEMY, PLAYER, Operative, State, base_gap
 
 CONTROL_RANGE = 1.0
 CARRY_LIMIT = 4.0
@@ -75,16 +75,11 @@ def _point(value: Any) -> tuple[float, float]:
     return (x, y)
 
 
-def _gap(a: Operative, b: Operative) -> float:
-    assert a.at is not None and b.at is not None
-    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
-
-
 def _enemies_in_control(state: State, op: Operative, game: Any = None) -> list[Operative]:
     """Enemies within control range of ``op``: within 1" and visible (2024 "Visible and within
     1""; 2018 "models cannot attack through walls"), so a wall between them keeps them apart."""
     other = ENEMY if op.side == PLAYER else PLAYER
-    near = [e for e in state.living(other) if _gap(op, e) <= CONTROL_RANGE + 1e-9]
+    near = [e for e in state.living(other) if base_gap(op, e) <= CONTROL_RANGE + 1e-9]
     if game is None or not near:
         return near
     sight = game.terrain(state).sight
@@ -184,7 +179,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     for o in others:
         extra = 0.0
         if o.side != op.side and how in ("reposition", "dash", "normal", "advance") and not (
-                _gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
+                base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
             # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
             extra = CONTROL_RANGE
         if target is not None and o.id == target.id:

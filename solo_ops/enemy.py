@@ -19,7 +19,7 @@ from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan
 from solo_ops.missions import KILLZONE_TABLES
 from solo_ops.rules import kt2024
-from solo_ops.state import ENEMY, PLAYER, Operative, State
+from solo_ops.state import ENEMY, PLAYER, Operative, State, base_gap
 
 CONTROL_RANGE = 1.0
 
@@ -291,7 +291,7 @@ def guard_interrupts(game: Any, state: State, mover: Operative) -> list[dict[str
         if how == "fight":
             events.extend(_fight(game, state, guard, action))
         else:
-            penalty = 1 if _gap(guard, mover) <= CONTROL_RANGE + 1e-9 else 0
+            penalty = 1 if base_gap(guard, mover) <= CONTROL_RANGE + 1e-9 else 0
             events.extend(_shoot(game, state, guard, action, hit_penalty=penalty))
     return events
 
@@ -302,7 +302,7 @@ def guards_engaged(state: State, mover: Operative) -> list[dict[str, Any]]:
     if not mover.on_table:
         return events
     for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
-        if guard.on_guard and _gap(guard, mover) <= CONTROL_RANGE + 1e-9:
+        if guard.on_guard and base_gap(guard, mover) <= CONTROL_RANGE + 1e-9:
             guard.on_guard = False
             events.append({"type": "guard_ended", "operative": guard.id,
                            "why": f"{mover.name} ended an action within its control range"})
@@ -316,16 +316,12 @@ def _fight_helpers(state: State, op: Operative, target: Operative) -> int:
     for friend in state.living(op.side):
         if friend.id == op.id:
             continue
-        if _gap(friend, target) > CONTROL_RANGE:
+        if base_gap(friend, target) > CONTROL_RANGE:
             continue
-        if any(_gap(friend, f) <= CONTROL_RANGE for f in foes if f.id != target.id):
+        if any(base_gap(friend, f) <= CONTROL_RANGE for f in foes if f.id != target.id):
             continue
         count += 1
     return count
-
-
-def _gap(a: Operative, b: Operative) -> float:
-    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius  # type: ignore
 
 
 def resolve_player_shot(game: Any, state: State, op: Operative, weapon: Any,

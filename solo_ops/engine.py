@@ -15,7 +15,6 @@ from the same scenario and seed rebuilds the same state: that is how saves, resu
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,7 @@ from solo_ops.errors import RuleError
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.orders import form_units, roll_command
 from solo_ops.scenario import Scenario
-from solo_ops.state import ENEMY, PLAYER, Counter, Operative, State, Unit
+from solo_ops.state import ENEMY, PLAYER, Counter, Operative, State, Unit, base_gap
 
 KT2024_PHASES = ("firefight",)
 KT2018_PHASES = ("movement", "shooting", "fight")
@@ -262,8 +261,7 @@ def _player_ready(state: State, player: str) -> list[Operative]:
 
 def _engaged_2018(state: State, op: Operative) -> bool:
     for other in state.living(ENEMY if op.side == PLAYER else PLAYER):
-        if math.hypot(op.at[0] - other.at[0], op.at[1] - other.at[1]) - op.radius - \
-                other.radius <= 1.0 + 1e-9:  # type: ignore[index]
+        if base_gap(op, other) <= 1.0 + 1e-9:
             return True
     return False
 

@@ -10,6 +10,7 @@ snapshot for views, checks and the campaign.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -221,3 +222,10 @@ class State:
             "counters": counters,
             "doors": dict(self.doors), "ended": self.ended, "result": self.result,
         }
+
+
+def base_gap(a: Operative, b: Operative) -> float:
+    """The straight distance between two on-table operatives' bases (negative if they
+    overlap); control range checks add sight on top of it."""
+    assert a.at is not None and b.at is not None
+    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
