@@ -952,7 +952,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         scores = np.abs(np.where(np.isfinite(d_star), d_star, 1e9) - want)
         if scores[0] <= HOLD_TOLERANCE:
             return None  # already holding: no move improves the order
-        reason = f"to keep {inches(want)} from the closest enemy with line of sight"
+        reason = f"to keep {inches(want)} from the closest enemy"
         threat = enemies[int(who[0])]
     elif move_code in ("to_cover", "to_cover_firing_line"):
         threats = [threat]
