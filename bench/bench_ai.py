@@ -5,7 +5,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_ai.py                 # 20 units, 3 turns, seed 1
     python bench/bench_ai.py --units 20 --turns 5 --seed 2
 
-The scenario is ``scenarios/gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
+The scenario is the shipped ``gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
 genestealer cult roster, Ana's squad) with its hidden counters removed and ``--units``
 single-model units placed on free points of the east half (profiles and commands cycle through
 the roster and 1..6, so every order table row occurs). One "turn" plans every unit's activation
@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from solo_ops.ai.planner import activation_order, plan_activation  # noqa: E402
-from solo_ops.enemy import apply_plan  # noqa: E402
-from solo_ops.engine import new_game  # noqa: E402
-from solo_ops.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
+from solo_ops.game.enemy import apply_plan  # noqa: E402
+from solo_ops.game.engine import new_game  # noqa: E402
+from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
 
-SCENARIO = ROOT / "scenarios" / "gallowdark-night-raid.yaml"
+SCENARIO = ROOT / "solo_ops" / "data" / "scenarios" / "gallowdark-night-raid.yaml"
 
 
 def build(units: int, seed: int) -> tuple[Any, Any]:

@@ -8,7 +8,7 @@ How to run (from the repository root)::
 missing.) Options: ``--queries N`` pairs per board (default 150), ``--seed N``, ``--random N``
 generated boards (default 4).
 
-On every board in ``scenarios/boards/*.yaml`` (if any), a built-in Gallowdark-style corridor
+On every shipped board (``solo_ops/data/scenarios/boards``), a built-in Gallowdark-style corridor
 board and a few generated boards with random (partly touching) wall panels, the same random
 point pairs are measured by :class:`solo_ops.geometry.routes.Routes` and by pyvisgraph. pyvisgraph
 gets the merged, simplified wall polygons (their exteriors; it would walk through the seam
@@ -129,7 +129,8 @@ def random_board(rng: np.random.Generator, n: int = 14) -> Board:
 
 
 def load_boards() -> list[Board]:
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scenarios", "boards")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "solo_ops", "data",
+                        "scenarios", "boards")
     boards = []
     for path in sorted(glob.glob(os.path.join(root, "*.yaml"))):
         with open(path, encoding="utf-8") as fh:

@@ -3,7 +3,7 @@
 Run it from the repository root with the project's virtual environment active::
 
     python bench/bench_sight.py            # the inline Gallowdark-style board
-    python bench/bench_sight.py --boards   # ... and every scenarios/boards/*.yaml that loads
+    python bench/bench_sight.py --boards   # ... and every shipped board that loads
     python bench/bench_sight.py --checks 200000 --runs 5   # a quicker pass
 
 For each board it prints one table row: the board's size (features, convex blocker pieces),
@@ -80,11 +80,11 @@ def gallowdark_board() -> Board:
 
 
 def yaml_boards() -> list[Board]:
-    """Every ``scenarios/boards/*.yaml`` that loads (others are skipped with a note)."""
-    from solo_ops.yamlio import read_document
+    """Every shipped board that loads (others are skipped with a note)."""
+    from solo_ops.io.yamlio import read_document
 
     boards = []
-    for path in sorted((ROOT / "scenarios" / "boards").glob("*.yaml")):
+    for path in sorted((ROOT / "solo_ops" / "data" / "scenarios" / "boards").glob("*.yaml")):
         try:
             boards.append(parse_board(read_document(path), str(path)))
         except Exception as exc:  # a board another helper is still writing
@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--boards", action="store_true",
-                        help="also benchmark every scenarios/boards/*.yaml")
+                        help="also benchmark every solo_ops/data/scenarios/boards/*.yaml")
     args = parser.parse_args()
     boards = [gallowdark_board()]
     if args.boards:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ROOT / "scenarios"
+SCENARIOS = ROOT / "solo_ops" / "data" / "scenarios"
 ROSTERS = SCENARIOS / "rosters"
 BOARDS = SCENARIOS / "boards"
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.engine import pending, step
-from solo_ops.errors import RuleError
-from solo_ops.state import ENEMY
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import pending, step
+from solo_ops.game.state import ENEMY
 
 from .test_engine import start
 
@@ -151,7 +151,7 @@ def test_kt2018_a_model_moves_once_in_the_movement_phase() -> None:
 def test_a_heavy_weapon_cannot_shoot_after_a_move() -> None:
     from dataclasses import replace
 
-    from solo_ops.model import parse_weapon_rule
+    from solo_ops.core.model import parse_weapon_rule
 
     game, state = active(enemy_at=(10, 10))
     a1 = state.operatives["a1"]

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 from solo_ops.ai.planner import Plan, activation_order, plan_activation
-from solo_ops.dice import ScriptedDice
-from solo_ops.enemy import apply_plan, take_down
-from solo_ops.engine import new_game
-from solo_ops.scenario import parse_scenario
-from solo_ops.tables import order_table
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.tables import order_table
+from solo_ops.game.enemy import apply_plan, take_down
+from solo_ops.game.engine import new_game
+from solo_ops.io.scenario import parse_scenario
 
 GUN = {"name": "gun", "type": "rapid", "range": 24, "attacks": 4, "hit": 4, "damage": [3, 4]}
 BLADE = {"name": "blade", "type": "melee", "attacks": 4, "hit": 3, "damage": [4, 5]}
@@ -135,7 +135,7 @@ def test_hold_12_scores_every_end_point_by_its_own_closest_enemy() -> None:
 
 
 def test_hold_does_not_dash_back_and_forth_on_the_volkus_example() -> None:
-    from solo_ops.scenario import load_scenario
+    from solo_ops.io.scenario import load_scenario
     from tests.conftest import SCENARIOS
 
     game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example.yaml"),

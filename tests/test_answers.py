@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from solo_ops.answers import parse
-from solo_ops.errors import RuleError
+from solo_ops.core.errors import RuleError
+from solo_ops.view.answers import parse
 
 
 @pytest.mark.parametrize(("text", "kind", "action"), [

@@ -1,6 +1,6 @@
 """The shipped killzone boards and the ``solo-ops board`` command.
 
-Every board in ``scenarios/boards`` must load, carry its killzone's traits, keep its drop zones
+Every shipped board must load, carry its killzone's traits, keep its drop zones
 free for deployment, put every objective on open floor, and connect every room once its doors
 and hatches are open. Broken board files must give one stderr line naming the file and field.
 """

@@ -33,11 +33,11 @@ from solo_ops.campaign import (
     scenario_squads,
     start_carry,
 )
-from solo_ops.dice import DiceExhausted, ScriptedDice
-from solo_ops.errors import InputError, RuleError
-from solo_ops.roster import parse_profile
-from solo_ops.state import ENEMY, PLAYER, Operative, State
-from solo_ops.yamlio import read_document
+from solo_ops.core.dice import DiceExhausted, ScriptedDice
+from solo_ops.core.errors import InputError, RuleError
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.io.roster import parse_profile
+from solo_ops.io.yamlio import read_document
 
 from .conftest import SCENARIOS
 

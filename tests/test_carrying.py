@@ -19,11 +19,11 @@ from solo_ops.campaign import (
     record_mission,
     result_from_state,
 )
-from solo_ops.dice import ScriptedDice
-from solo_ops.engine import Game, new_game, pending, step
-from solo_ops.errors import RuleError
-from solo_ops.scenario import parse_scenario
-from solo_ops.state import State
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import Game, new_game, pending, step
+from solo_ops.game.state import State
+from solo_ops.io.scenario import parse_scenario
 
 TROOPER = {"name": "Trooper", "movement": 6, "leadership": 7, "toughness": 3, "wounds": 8,
            "save": 4, "base_mm": 25, "apl": 2,

@@ -12,8 +12,8 @@ import yaml
 from click.testing import CliRunner
 
 from solo_ops.cli import main
-from solo_ops.engine import new_game
-from solo_ops.scenario import load_scenario
+from solo_ops.game.engine import new_game
+from solo_ops.io.scenario import load_scenario
 
 from .conftest import SCENARIOS
 

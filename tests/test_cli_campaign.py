@@ -11,7 +11,7 @@ import yaml
 from click.testing import CliRunner
 
 from solo_ops.cli import campaign as campaign_module
-from solo_ops.persistence import backup_path
+from solo_ops.io.persistence import backup_path
 
 from .conftest import SCENARIOS
 

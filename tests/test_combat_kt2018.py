@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from solo_ops import attacks
-from solo_ops.dice import ScriptedDice
-from solo_ops.model import DiceExpr, Profile, Weapon, WeaponType
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType
+from solo_ops.game import attacks
 from solo_ops.rules import kt2018
 from solo_ops.rules.kt2018 import Attack2018, Target2018
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.errors import InputError
-from solo_ops.model import Weapon, WeaponType, parse_weapon_rule
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import Weapon, WeaponType, parse_weapon_rule
 from solo_ops.rules import kt2024
 from solo_ops.rules.kt2024 import AttackSpec, Candidate, DefenceSpec, FightSide
 
@@ -314,7 +314,7 @@ def test_rolled_fight_devastating_applies_first() -> None:
     assert out.dealt == 5 and out.taken == 0
 
 
-# -- the bridge (solo_ops.attacks) ----------------------------------------------------------
+# -- the bridge (solo_ops.game.attacks) ----------------------------------------------------------
 
 
 class _Op:
@@ -330,8 +330,8 @@ class _Cover:
 
 
 def test_bridge_roll_shot_blast_devastating_splash_hot_and_stun() -> None:
-    from solo_ops import attacks
-    from solo_ops.model import Profile
+    from solo_ops.core.model import Profile
+    from solo_ops.game import attacks
 
     gun = Weapon("plasma", WeaponType.RAPID, range=24, attacks=1, hit=3, damage=(3, 4),
                  rules=tuple(parse_weapon_rule(r) for r in
@@ -351,8 +351,8 @@ def test_bridge_roll_shot_blast_devastating_splash_hot_and_stun() -> None:
 
 
 def test_bridge_roll_fight_2024() -> None:
-    from solo_ops import attacks
-    from solo_ops.model import Profile
+    from solo_ops.core.model import Profile
+    from solo_ops.game import attacks
 
     blade = Weapon("blade", WeaponType.MELEE, attacks=2, hit=3, damage=(3, 4))
     prof = Profile("m", 6, 7, 4, 10, 3, 25, weapons=(blade,))

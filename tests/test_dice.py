@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solo_ops.dice import (
+from solo_ops.core.dice import (
     DiceExhausted,
     RollEntry,
     ScriptedDice,

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.engine import Game, new_game, pending, step
-from solo_ops.errors import RuleError
-from solo_ops.scenario import parse_scenario
-from solo_ops.state import ENEMY, PLAYER, State
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import Game, new_game, pending, step
+from solo_ops.game.state import ENEMY, PLAYER, State
+from solo_ops.io.scenario import parse_scenario
 
 TROOPER = {"name": "Trooper", "movement": 6, "leadership": 7, "toughness": 3, "wounds": 8,
            "save": 4, "base_mm": 25, "apl": 2,
@@ -213,7 +213,7 @@ def test_preplaced_counters_in_sight_are_resolved_in_the_first_turn() -> None:
 
 
 def test_pariah_nexus_supremacy_has_three_conditions_and_a_cap_of_9() -> None:
-    from solo_ops.scoring import score_turn
+    from solo_ops.game.scoring import score_turn
 
     game, state = start("kt2018", enemy_at=(20, 11),
                         mission={"name": "Secure the Facility", "pariah": "secure-the-facility"})

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from solo_ops import fog
-from solo_ops.dice import ScriptedDice, SeededDice
-from solo_ops.engine import Game, check_spotting, hidden_movement, new_game
-from solo_ops.scenario import parse_scenario
-from solo_ops.state import Counter, State
-from solo_ops.view import player_record, player_view
+from solo_ops.core.dice import ScriptedDice, SeededDice
+from solo_ops.game import fog
+from solo_ops.game.engine import Game, check_spotting, hidden_movement, new_game
+from solo_ops.game.state import Counter, State
+from solo_ops.io.scenario import parse_scenario
+from solo_ops.view.player import player_record, player_view
 from tests.geometry_oracle import OracleSight
 
 R = fog.COUNTER_RADIUS  # 0.6299"
@@ -138,7 +138,7 @@ def test_first_turn_counter_is_resolved_at_the_start_of_turn_one() -> None:
     state.counters["c1"].resolve_first_turn = True
     # initiative 4 v 2; enemy count 3 (2 enemies); roster 1, 1 (grunts); order roll 5
     state.dice = ScriptedDice(faces=[4, 2, 3, 1, 1, 5])
-    from solo_ops.engine import step
+    from solo_ops.game.engine import step
 
     record = step(game, state, {"type": "engine"})
     assert state.counters["c1"].resolved

@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.engine import new_game, pending, step
-from solo_ops.scenario import parse_scenario
-from solo_ops.view import player_view
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.io.scenario import parse_scenario
+from solo_ops.view.player import player_view
 
 GUNNER = {"name": "Gunner", "movement": 6, "leadership": 7, "toughness": 3, "wounds": 10,
           "save": 5, "base_mm": 25.4, "apl": 2,
@@ -148,7 +148,7 @@ def test_guard_ends_at_the_next_turning_point() -> None:
 
 
 def test_guard_ends_when_an_enemy_ends_an_action_in_its_control_range() -> None:
-    from solo_ops import enemy
+    from solo_ops.game import enemy
 
     game, state = start([1, 6])
     enemy_goes_first(game, state)
@@ -170,7 +170,7 @@ def test_a_guard_in_control_range_fights_with_its_melee_weapon() -> None:
 
 
 def test_a_guard_without_a_melee_weapon_shoots_in_control_range_at_minus_1_to_hit() -> None:
-    from solo_ops import enemy
+    from solo_ops.game import enemy
 
     # the attack die 4 would hit on 4+; at -1 to hit (5+) it misses
     game, state = start([1, 6, 4, 1, 1, 1], knife=False)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from solo_ops.cli import main
-from solo_ops.scenario import load_scenario
+from solo_ops.io.scenario import load_scenario
 
 from .conftest import SCENARIOS
 

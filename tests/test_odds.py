@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solo_ops import attacks
-from solo_ops.dice import SeededDice
-from solo_ops.model import DiceExpr, Profile, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.core.dice import SeededDice
+from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.game import attacks
 from solo_ops.rules import kt2018, kt2024, odds
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.model import Profile, Weapon, WeaponType
-from solo_ops.orders import (
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.model import Profile, Weapon, WeaponType
+from solo_ops.core.tables import TroopType, order_table
+from solo_ops.io.roster import load_roster
+from solo_ops.rules.orders import (
     command_radius,
     form_units,
     leadership_modifier,
@@ -15,8 +17,6 @@ from solo_ops.orders import (
     roll_command,
     troop_type,
 )
-from solo_ops.roster import load_roster
-from solo_ops.tables import TroopType, order_table
 
 from .conftest import ROSTERS
 

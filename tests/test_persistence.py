@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from solo_ops.errors import InputError, SaveError
-from solo_ops.persistence import (
+from solo_ops.core.errors import InputError, SaveError
+from solo_ops.io.persistence import (
     EventLog,
     backup_path,
     campaign_lock,
@@ -103,7 +103,7 @@ def test_save_error_is_one_clear_line(tmp_path: Path) -> None:
 WRITER = """
 import sys
 from pathlib import Path
-from solo_ops.persistence import read_json_document, save_json
+from solo_ops.io.persistence import read_json_document, save_json
 
 path = Path(sys.argv[1])
 
@@ -162,7 +162,7 @@ def test_sigkill_at_random_moments_never_damages_the_save(tmp_path: Path) -> Non
 # -- locking and concurrent writers -------------------------------------------------------------
 INCREMENTER = """
 import sys
-from solo_ops.persistence import update_json
+from solo_ops.io.persistence import update_json
 
 path, key, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 
@@ -192,7 +192,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
 
 HOLDER = """
 import sys, time
-from solo_ops.persistence import campaign_lock
+from solo_ops.io.persistence import campaign_lock
 
 with campaign_lock(sys.argv[1]):
     print("locked", flush=True)

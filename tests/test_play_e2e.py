@@ -1,7 +1,7 @@
 """End to end through the real ``solo-ops`` command (a subprocess), driven by answers files.
 
 The answers are produced by a small deterministic "player" (:func:`bot_answers`) that plays the
-game in-process through :mod:`solo_ops.engine` — moving, shooting with solo-ops' dice, ending
+game in-process through :mod:`solo_ops.game.engine` — moving, shooting with solo-ops' dice, ending
 activations — and writes down what it typed. Feeding the same lines to ``solo-ops play`` must
 then give the same game: that is the scripting promise. On top of it: determinism byte for
 byte, SIGKILL at random moments then ``--resume``, undo, refusals, co-op prompts, both editions
@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from solo_ops.engine import new_game, pending, step
-from solo_ops.errors import RuleError
-from solo_ops.scenario import load_scenario
-from solo_ops.state import ENEMY
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.game.state import ENEMY
+from solo_ops.io.scenario import load_scenario
 
 from .conftest import BOARDS, ROSTERS, SCENARIOS
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from solo_ops import render
 from solo_ops.cli.board import load_board
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
+from solo_ops.view import render
 from tests.conftest import BOARDS
 
 BOARD_FILES = sorted(BOARDS.glob("*.yaml"))

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from solo_ops.engine import new_game, step
-from solo_ops.errors import InputError
-from solo_ops.savegame import (
+from solo_ops.core.errors import InputError
+from solo_ops.game.engine import new_game, step
+from solo_ops.io.savegame import (
     can_undo,
     effective_records,
     game_document,

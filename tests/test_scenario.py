@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
-from solo_ops.answers import parse
-from solo_ops.errors import InputError, RuleError
-from solo_ops.missions import primary_bonus
-from solo_ops.scenario import load_scenario, parse_scenario
-from solo_ops.settings import Settings, parse_settings
+from solo_ops.core.errors import InputError, RuleError
+from solo_ops.core.settings import Settings, parse_settings
+from solo_ops.game.missions import primary_bonus
+from solo_ops.io.scenario import load_scenario, parse_scenario
+from solo_ops.view.answers import parse
 
 BOARD = {
     "name": "Test room", "width": 30, "depth": 22,
@@ -204,7 +204,7 @@ def test_nonsense_answers_are_refused_with_a_reason(text: str, kind: str, messag
 
 
 def test_undo_drops_the_last_player_answer_and_what_followed() -> None:
-    from solo_ops.savegame import undo
+    from solo_ops.io.savegame import undo
 
     actions = [{"type": "engine"}, {"type": "activate", "operative": "sgt"},
                {"type": "move", "to": [1, 1]}, {"type": "done"}, {"type": "engine"},

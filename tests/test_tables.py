@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from solo_ops.errors import InputError
-from solo_ops.tables import (
+from solo_ops.core.errors import InputError
+from solo_ops.core.tables import (
     ORDER_FIELDS,
     TroopType,
     enemy_count_table,
@@ -16,7 +16,7 @@ from solo_ops.tables import (
     parse_simple_table,
     vocabulary,
 )
-from solo_ops.yamlio import parse_yaml_text
+from solo_ops.io.yamlio import parse_yaml_text
 
 # The supplement's order table exactly as printed ("Roll: Melee / Fire Teams / Support"),
 # one tuple (Move, Cover, Shoot, Charge, Allies) per roll and troop type.

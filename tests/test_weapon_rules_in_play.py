@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from solo_ops.dice import ScriptedDice
-from solo_ops.engine import Game, new_game, pending, step
-from solo_ops.errors import RuleError
-from solo_ops.narrate import lines_for
-from solo_ops.scenario import parse_scenario
-from solo_ops.state import State
-from solo_ops.view import player_record
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import Game, new_game, pending, step
+from solo_ops.game.state import State
+from solo_ops.io.scenario import parse_scenario
+from solo_ops.view.narrate import lines_for
+from solo_ops.view.player import player_record
 
 GUN = {"name": "autogun", "type": "rapid", "range": 24, "attacks": 4, "hit": 4,
        "damage": [3, 4], "strength": 3, "shots": 1}
@@ -479,7 +479,7 @@ def test_a_stun_during_its_own_activation_lasts_through_the_next_one() -> None:
 
 
 def test_no_escape_needs_a_wall_within_1_inch_behind_the_target() -> None:
-    from solo_ops import enemy
+    from solo_ops.game import enemy
 
     wall = {"id": "wall-1", "traits": ["wall"], "line": [[12, 4], [12, 18]]}
     game, state = start([copy.deepcopy(GUN)], edition="kt2018", features=[wall],
@@ -496,7 +496,7 @@ def test_no_escape_needs_a_wall_within_1_inch_behind_the_target() -> None:
 
 
 def test_no_escape_adds_one_to_the_injury_roll_of_a_2018_fight() -> None:
-    from solo_ops import attacks
+    from solo_ops.game import attacks
 
     _game, state = start([copy.deepcopy(GUN)], edition="kt2018", faces=[4, 4, 1, 3])
     e1, a1 = state.operatives["e1"], state.operatives["a1"]

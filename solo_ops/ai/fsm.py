@@ -1,7 +1,7 @@
 """One state machine, shared by every enemy unit, built with ``transitions``.
 
 The machine is defined once (:data:`MACHINE`, ``auto_transitions=False``) and units borrow it:
-a unit's state is a plain string kept in :class:`solo_ops.state.Unit`, so saves never pickle.
+a unit's state is a plain string kept in :class:`solo_ops.game.state.Unit`, so saves never pickle.
 :func:`fire` attaches a throwaway model carrying that string, fires one trigger and returns
 the new string — an impossible transition raises :class:`IllegalTransition`, which is a bug in
 the planner, never a silent change. The machine has no callbacks: what a unit does is decided

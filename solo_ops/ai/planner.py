@@ -4,7 +4,7 @@
 question (sight, cover, distances around walls, walking routes) and returns a :class:`Plan`
 — moves with routes and end points, shots and charges with targets, the stance, the state
 machine triggers, and an explanation. It never changes the state and never rolls dice;
-:mod:`solo_ops.engine` applies the plan (rolling advance, charge and attack dice).
+:mod:`solo_ops.game.engine` applies the plan (rolling advance, charge and attack dice).
 
 How each order field is carried out follows ``shared/RULES-NOTES.md`` ("Orders"); the choices
 it leaves open are in ``docs/rules.md``. In short, per model of the unit (nearest to the enemy
@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 
 from solo_ops.ai import fsm
-from solo_ops.model import Profile, Weapon
-from solo_ops.orders import command_radius
-from solo_ops.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.tables import Order, TroopType, order_table
+from solo_ops.core.model import Profile, Weapon
+from solo_ops.core.tables import Order, TroopType, order_table
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
+from solo_ops.rules.orders import command_radius
 
 CONTROL_RANGE = 1.0
 HOLD_TOLERANCE = 0.1
@@ -180,7 +180,7 @@ class Context:
     """The game facts the planner reads (terrain for the current doors, settings, odds)."""
 
     terrain: Any  # solo_ops.geometry.terrain.Terrain
-    settings: Any  # solo_ops.settings.Settings
+    settings: Any  # solo_ops.core.settings.Settings
     edition: str
     odds: Any = None  # callable(weapon, attacker_profile, target_operative, cover) -> expected
     # callable(doors: {portal id: open?}) -> Terrain for that door state (the game's

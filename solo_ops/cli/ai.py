@@ -9,9 +9,9 @@ import click
 
 from solo_ops.ai.planner import plan_activation
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
-from solo_ops.engine import new_game
-from solo_ops.errors import InputError
-from solo_ops.scenario import load_scenario
+from solo_ops.core.errors import InputError
+from solo_ops.game.engine import new_game
+from solo_ops.io.scenario import load_scenario
 
 
 @click.group("ai")

@@ -15,11 +15,11 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from solo_ops import render
 from solo_ops.cli.common import SoloOpsGroup, console, emit_json, json_option
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
 from solo_ops.geometry.board import Board, parse_board
-from solo_ops.yamlio import read_document
+from solo_ops.io.yamlio import read_document
+from solo_ops.view import render
 
 
 def load_board(path: Path) -> Board:

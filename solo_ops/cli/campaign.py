@@ -1,7 +1,7 @@
 """``solo-ops campaign``: start, show and keep a campaign of the players' squads.
 
 Saves are ``campaign_saves/<name>.json`` under the current folder (or ``--saves DIR``), written
-only through :mod:`solo_ops.persistence`: every change re-reads the save under its lock, so two
+only through :mod:`solo_ops.io.persistence`: every change re-reads the save under its lock, so two
 co-op terminals never overwrite each other, and a killed command leaves the old or the new save,
 never half of one. ``campaign play`` (the next mission through the game loop) belongs to the
 game loop; it records the mission with :func:`solo_ops.campaign.record_mission`.
@@ -44,10 +44,10 @@ from solo_ops.cli.common import (
     resolve_seed,
     seed_option,
 )
-from solo_ops.dice import SeededDice
-from solo_ops.errors import InputError
-from solo_ops.persistence import campaign_lock, load_json, save_json, update_json
-from solo_ops.yamlio import read_document
+from solo_ops.core.dice import SeededDice
+from solo_ops.core.errors import InputError
+from solo_ops.io.persistence import campaign_lock, load_json, save_json, update_json
+from solo_ops.io.yamlio import read_document
 
 DEFAULT_SAVES = Path("campaign_saves")
 _BAD_NAME_CHARS = set('/\\:*?"<>|')
@@ -307,7 +307,7 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
 
     from solo_ops.campaign import scenario_squads
     from solo_ops.cli.new import _candidates, _pick, data_dir
-    from solo_ops.generator import Candidate, Options, generate
+    from solo_ops.game.generator import Candidate, Options, generate
 
     squads = scenario_squads(current)
     if not squads:
@@ -369,11 +369,11 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     from solo_ops.campaign import record_mission, result_from_state
     from solo_ops.cli.maps import draw_view
     from solo_ops.cli.play import Session, _feed, load_save
-    from solo_ops.dice import dice_from_state
-    from solo_ops.engine import new_game
-    from solo_ops.persistence import EventLog
-    from solo_ops.savegame import log_header
-    from solo_ops.scenario import load_scenario
+    from solo_ops.core.dice import dice_from_state
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.persistence import EventLog
+    from solo_ops.io.savegame import log_header
+    from solo_ops.io.scenario import load_scenario
 
     path = campaign_path(name, saves)
     current = load_campaign(path, name)

@@ -8,8 +8,8 @@ import click
 from rich.table import Table
 
 from solo_ops.cli.common import SoloOpsGroup, console, emit_json, json_option
-from solo_ops.errors import InputError
-from solo_ops.model import WeaponRule, parse_weapon_rule
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import WeaponRule, parse_weapon_rule
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
 from solo_ops.rules.odds import Odds, fight_2024, shoot_2024
 

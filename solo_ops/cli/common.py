@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from solo_ops.errors import SoloOpsError
+from solo_ops.core.errors import SoloOpsError
 
 EXIT_INPUT = 2
 

@@ -14,8 +14,8 @@ import click
 from rich.table import Table
 
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
-from solo_ops.engine import new_game
-from solo_ops.scenario import load_scenario
+from solo_ops.game.engine import new_game
+from solo_ops.io.scenario import load_scenario
 
 
 @click.group("fog")

@@ -1,6 +1,6 @@
 """``solo-ops map SAVE --out FILE.svg|.png``: the player's view of a game, as a picture.
 
-Drawn from :func:`solo_ops.view.player_view` only: the board, the players' models, revealed
+Drawn from :func:`solo_ops.view.player.player_view` only: the board, the players' models, revealed
 enemies with their latest planned moves and targets, and unresolved counters as bare "?"
 markers — never a hidden fact (unless the debug ``--reveal-hidden`` flag is given).
 """
@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
-from solo_ops import render
 from solo_ops.cli.common import emit_json
-from solo_ops.engine import Game
-from solo_ops.state import State
-from solo_ops.view import last_plans, player_view
+from solo_ops.game.engine import Game
+from solo_ops.game.state import State
+from solo_ops.view import render
+from solo_ops.view.player import last_plans, player_view
 
 
 def view_scene(game: Game, state: State, *, reveal: bool = False,

@@ -14,19 +14,18 @@ import yaml
 
 import solo_ops
 from solo_ops.cli.common import console, emit_json, resolve_seed
-from solo_ops.dice import SeededDice
-from solo_ops.engine import new_game
-from solo_ops.errors import InputError
-from solo_ops.generator import Candidate, Options, generate
-from solo_ops.scenario import parse_scenario
-from solo_ops.tables import simple_table
-from solo_ops.yamlio import read_document
+from solo_ops.core.dice import SeededDice
+from solo_ops.core.errors import InputError
+from solo_ops.core.tables import simple_table
+from solo_ops.game.engine import new_game
+from solo_ops.game.generator import Candidate, Options, generate
+from solo_ops.io.scenario import parse_scenario
+from solo_ops.io.yamlio import read_document
 
 
 def data_dir() -> Path:
-    """The shipped ``scenarios/`` folder (next to the package in a clone, else ./scenarios)."""
-    beside = Path(solo_ops.__file__).resolve().parent.parent / "scenarios"
-    return beside if beside.is_dir() else Path("scenarios")
+    """The shipped scenarios, boards, rosters and squads (package data)."""
+    return Path(solo_ops.__file__).resolve().parent / "data" / "scenarios"
 
 
 def _candidates(folder: Path, out_dir: Path) -> list[Candidate]:
@@ -74,9 +73,9 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
                 tac_op: str | None, pariah: str | None, name: str | None, seed: int | None,
                 out: Path | None, picture: Path | None, as_json: bool) -> None:
     """Generate an encounter: board, enemy, engagement, mission, deployment and fog."""
-    from solo_ops import render
     from solo_ops.cli.maps import view_scene
-    from solo_ops.missions import CRIT_OPS, TAC_OPS
+    from solo_ops.game.missions import CRIT_OPS, TAC_OPS
+    from solo_ops.view import render
 
     seed = resolve_seed(seed)
     out = out or Path(f"encounter-{seed}.yaml")

@@ -9,17 +9,17 @@ import click
 from rich.table import Table
 
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
-from solo_ops.dice import SeededDice
-from solo_ops.errors import InputError
-from solo_ops.orders import form_units, leadership_modifier, roll_command
-from solo_ops.roster import load_roster
-from solo_ops.tables import (
+from solo_ops.core.dice import SeededDice
+from solo_ops.core.errors import InputError
+from solo_ops.core.tables import (
     ORDER_FIELDS,
     TroopType,
     order_table,
     simple_table,
     table_names,
 )
+from solo_ops.io.roster import load_roster
+from solo_ops.rules.orders import form_units, leadership_modifier, roll_command
 
 
 @click.group("orders")

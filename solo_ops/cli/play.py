@@ -1,6 +1,6 @@
 """``solo-ops play``, ``replay`` and ``map``: the turn-by-turn loop at the table.
 
-The loop asks :func:`solo_ops.engine.pending` what is needed; engine steps run on their own
+The loop asks :func:`solo_ops.game.engine.pending` what is needed; engine steps run on their own
 and print what the enemy does and why; the players' answers are read from the keyboard, a
 pipe, ``--answers FILE`` or ``--answer TEXT`` options, checked, and refused with the reason
 when they make no sense (the prompt repeats). After every step the game is saved atomically
@@ -18,12 +18,12 @@ from typing import Any
 
 import click
 
-from solo_ops import answers, narrate
 from solo_ops.cli.common import console, emit_json, resolve_seed
-from solo_ops.engine import Game, new_game, pending, step
-from solo_ops.errors import InputError, RuleError
-from solo_ops.persistence import EventLog, load_json, save_json
-from solo_ops.savegame import (
+from solo_ops.core.errors import InputError, RuleError
+from solo_ops.game.engine import Game, new_game, pending, step
+from solo_ops.game.state import State
+from solo_ops.io.persistence import EventLog, load_json, save_json
+from solo_ops.io.savegame import (
     GAME_KIND,
     LOG_KIND,
     SCHEMA_VERSION,
@@ -36,9 +36,9 @@ from solo_ops.savegame import (
     undo,
     undo_marker,
 )
-from solo_ops.scenario import load_scenario
-from solo_ops.state import State
-from solo_ops.view import player_record, player_view
+from solo_ops.io.scenario import load_scenario
+from solo_ops.view import answers, narrate
+from solo_ops.view.player import player_record, player_view
 
 HELP = answers.PLAYER_HELP
 

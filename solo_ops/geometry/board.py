@@ -21,8 +21,8 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.validation import explain_validity
 
-from solo_ops.errors import InputError
-from solo_ops.fields import Fields, join_path
+from solo_ops.core.errors import InputError
+from solo_ops.io.fields import Fields, join_path
 
 TRAITS = frozenset({
     "wall", "door", "hatch", "blocking", "heavy", "light", "accessible", "exposed",

@@ -2,7 +2,7 @@
 
 As in :mod:`solo_ops.rules.kt2024`, the rules are small deterministic functions shared by the
 exact odds (:mod:`solo_ops.rules.odds`) and the rolled mode here (every die through the game's
-:class:`~solo_ops.dice.Dice`, logged with its purpose).
+:class:`~solo_ops.core.dice.Dice`, logged with its purpose).
 
 One *attack* is every shot (or melee attack) a model makes with one weapon against one target,
 resolved one at a time: hit roll, wound roll, save, damage. When the target reaches 0 wounds
@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from solo_ops.dice import Dice
-from solo_ops.errors import InputError
-from solo_ops.model import DiceExpr
+from solo_ops.core.dice import Dice
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import DiceExpr
 
 ONE = DiceExpr(0, 0, 1)
 """A fixed 1 (the default damage)."""

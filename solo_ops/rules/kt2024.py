@@ -18,7 +18,7 @@ form of Devastating) do not change dice; they are answered by the small function
 of this module, which the engine and the AI ask before and after an attack.
 
 Rolled mode (:func:`roll_shot`, :func:`roll_fight`, :func:`roll_hot`) rolls through the game's
-:class:`~solo_ops.dice.Dice`, so every die is logged with its purpose.
+:class:`~solo_ops.core.dice.Dice`, so every die is logged with its purpose.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solo_ops.dice import Dice
-from solo_ops.errors import InputError
-from solo_ops.model import Weapon, WeaponRule
+from solo_ops.core.dice import Dice
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import Weapon, WeaponRule
 
 NO_WOUNDS_CAP = 10**6
 """Stands in for "no wound limit" where a fight needs a number (damage is never this high)."""

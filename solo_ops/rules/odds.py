@@ -18,7 +18,7 @@ from itertools import product
 from math import factorial
 from typing import Any
 
-from solo_ops.model import DiceExpr
+from solo_ops.core.model import DiceExpr
 from solo_ops.rules import kt2018, kt2024
 from solo_ops.rules.kt2024 import CRIT, FAIL, NORMAL, AttackSpec, DefenceSpec, Retained
 

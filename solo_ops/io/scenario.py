@@ -5,10 +5,10 @@ roster are already inline; :func:`load_scenario` (the edge) reads a file and the
 roster files it names, and inlines them, so a :class:`Scenario` always carries the complete
 document that a save needs to rebuild the game anywhere.
 
-Extensions to the documented format: ``mission`` (see :mod:`solo_ops.missions`), ``settings``
-(see :mod:`solo_ops.settings`), ``equipment`` (the 2024 card's universal equipment, turned into
+Extensions to the documented format: ``mission`` (see :mod:`solo_ops.game.missions`), ``settings``
+(see :mod:`solo_ops.core.settings`), ``equipment`` (the 2024 card's universal equipment, turned into
 terrain features and markers on the board) and, for squads, ``file:`` naming a squad file.
-Squad models without ``at`` are deployed in the player drop zone by :mod:`solo_ops.deploy`.
+Squad models without ``at`` are deployed in the player drop zone by :mod:`solo_ops.game.deploy`.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solo_ops.equipment import EquipmentItem, apply_equipment, parse_equipment
-from solo_ops.errors import InputError
-from solo_ops.fields import Fields, join_path
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import Profile, Roster
+from solo_ops.core.settings import Settings, parse_settings
+from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipment
+from solo_ops.game.missions import Mission, parse_mission
 from solo_ops.geometry.board import Board, parse_board
-from solo_ops.missions import Mission, parse_mission
-from solo_ops.model import Profile, Roster
-from solo_ops.roster import parse_roster, profile_or_reference
-from solo_ops.settings import Settings, parse_settings
-from solo_ops.yamlio import read_document
+from solo_ops.io.fields import Fields, join_path
+from solo_ops.io.roster import parse_roster, profile_or_reference
+from solo_ops.io.yamlio import read_document
 
 EDITIONS = ("kt2024", "kt2018")
 SCENARIO_KEYS = ("name", "edition", "board", "roster", "engagement", "seed", "squads", "enemies",

@@ -2,15 +2,15 @@
 action), for Kill Team 2024 turning points and Kill Team 2018 battle rounds.
 
 A game is a :class:`Game` (static: the scenario, compiled terrain) and a
-:class:`~solo_ops.state.State` (everything that changes). :func:`new_game` sets the table up
+:class:`~solo_ops.game.state.State` (everything that changes). :func:`new_game` sets the table up
 (squads deployed, pre-placed enemies formed into units with their orders, counters seeded);
 then the caller repeatedly asks :func:`pending` what is needed and feeds :func:`step` an
 action: ``{"type": "engine"}`` when the engine acts (enemy activations, initiative, hidden
-movement, scoring), or one of the player's reported actions (see :mod:`solo_ops.actions`).
+movement, scoring), or one of the player's reported actions (see :mod:`solo_ops.game.actions`).
 Every step appends one record (the action, its events and the dice it rolled) to
 ``state.log``. Because the dice are a seeded counter-based source, replaying the same actions
 from the same scenario and seed rebuilds the same state: that is how saves, resume, undo and
-``solo-ops replay`` work (:mod:`solo_ops.savegame`).
+``solo-ops replay`` work (:mod:`solo_ops.io.savegame`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops import fog, scoring
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Context, activation_order, plan_activation
-from solo_ops.deploy import deploy, zone_for
-from solo_ops.dice import Dice, SeededDice
-from solo_ops.errors import RuleError
+from solo_ops.core.dice import Dice, SeededDice
+from solo_ops.core.errors import RuleError
+from solo_ops.game import fog, scoring
+from solo_ops.game.deploy import deploy, zone_for
+from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit, base_gap
 from solo_ops.geometry.terrain import Terrain, TerrainCache
-from solo_ops.orders import form_units, roll_command
-from solo_ops.scenario import Scenario
-from solo_ops.state import ENEMY, PLAYER, Counter, Operative, State, Unit, base_gap
+from solo_ops.io.scenario import Scenario
+from solo_ops.rules.orders import form_units, roll_command
 
 KT2024_PHASES = ("firefight",)
 KT2018_PHASES = ("movement", "shooting", "fight")
@@ -56,7 +56,7 @@ class Game:
         return self.terrains.get(state.doors)
 
     def context(self, state: State) -> Context:
-        from solo_ops import attacks
+        from solo_ops.game import attacks
 
         return Context(self.terrain(state), self.settings, self.edition,
                        odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
@@ -297,9 +297,9 @@ def _enemy_ready(game: Game, state: State) -> list[Unit]:
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     """Apply ``action`` and return its log record ``{"n", "action", "events", "rolls"}``.
 
-    Raises :class:`~solo_ops.errors.RuleError` (state untouched) when the rules refuse it.
+    Raises :class:`~solo_ops.core.errors.RuleError` (state untouched) when the rules refuse it.
     """
-    from solo_ops import actions
+    from solo_ops.game import actions
 
     if state.ended:
         raise RuleError("the battle is over")
@@ -325,9 +325,9 @@ GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate")
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
                          ) -> list[dict[str, Any]]:
     """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
-    enemy models On Guard may interrupt (:func:`solo_ops.enemy.guard_interrupts`); an action
+    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy.guard_interrupts`); an action
     that ends in a guard's control range ends its Guard."""
-    from solo_ops import actions, enemy
+    from solo_ops.game import actions, enemy
 
     if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
         return []
@@ -428,7 +428,7 @@ def after_player_activation(game: Game, state: State) -> list[dict[str, Any]]:
 
 
 def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
-    from solo_ops import enemy
+    from solo_ops.game import enemy
 
     ctx = game.context(state)
     ready = activation_order(ctx, state, _enemy_ready(game, state))

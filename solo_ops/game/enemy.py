@@ -14,12 +14,12 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from solo_ops import attacks
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan
-from solo_ops.missions import KILLZONE_TABLES
+from solo_ops.game import attacks
+from solo_ops.game.missions import KILLZONE_TABLES
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State, base_gap
 from solo_ops.rules import kt2024
-from solo_ops.state import ENEMY, PLAYER, Operative, State, base_gap
 
 CONTROL_RANGE = 1.0
 
@@ -30,7 +30,7 @@ def _r(p: Any) -> list[float] | None:
 
 def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
     """Apply ``plan`` (see the module docstring); returns the events."""
-    from solo_ops import engine
+    from solo_ops.game import engine
 
     unit = state.units[plan.unit]
     events: list[dict[str, Any]] = [{
@@ -481,7 +481,7 @@ def pariah_nexus(game: Any) -> bool:
 
 def broken_2018(state: State, side: str) -> bool:
     """Kill Team 2018: the side's kill team is broken (more than half its models out of action
-    or shaken; the test :func:`solo_ops.scoring.morale_2018` uses)."""
+    or shaken; the test :func:`solo_ops.game.scoring.morale_2018` uses)."""
     models = state.side(side)
     gone = sum(1 for o in models if o.down or o.shaken)
     return bool(models) and gone * 2 > len(models)

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from solo_ops.errors import InputError, SaveError
+from solo_ops.core.errors import InputError, SaveError
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]

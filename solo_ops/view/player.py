@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from solo_ops.state import ENEMY, PLAYER, State
+from solo_ops.game.state import ENEMY, PLAYER, State
 
 
 def player_view(game: Any, state: State, *, reveal: bool = False) -> dict[str, Any]:
     """What the players see now."""
-    from solo_ops.engine import pending
+    from solo_ops.game.engine import pending
 
     squads: dict[str, list[dict[str, Any]]] = {}
     for op in state.side(PLAYER):

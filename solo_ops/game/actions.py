@@ -1,9 +1,9 @@
 """The player's reported actions: checked against the board and the rules, then applied.
 
 Each function takes the game, the state and an action dict and returns events, or raises
-:class:`~solo_ops.errors.RuleError` with the reason (the state is untouched: every check runs
+:class:`~solo_ops.core.errors.RuleError` with the reason (the state is untouched: every check runs
 before the first change). The command line turns typed answers into these dicts
-(:mod:`solo_ops.answers`), so a script can drive a game with the same vocabulary.
+(:mod:`solo_ops.view.answers`), so a script can drive a game with the same vocabulary.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solo_ops import engine
-from solo_ops.enemy import (
+from solo_ops.core.errors import RuleError
+from solo_ops.game import engine
+from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
     count_limited,
@@ -20,9 +21,8 @@ from solo_ops.enemy import (
     limited_used_up,
     resolve_player_shot,
 )
-from solo_ops.errors import RuleError
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State, base_gap
 from solo_ops.rules import kt2024
-from solo_ops.state import ENEMY, PLAYER, Operative, State, base_gap
 
 CONTROL_RANGE = 1.0
 CARRY_LIMIT = 4.0

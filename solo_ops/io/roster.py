@@ -12,10 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from solo_ops.errors import InputError
-from solo_ops.fields import Fields, join_path
-from solo_ops.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
-from solo_ops.yamlio import read_document
+from solo_ops.core.errors import InputError
+from solo_ops.core.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.io.fields import Fields, join_path
+from solo_ops.io.yamlio import read_document
 
 DEFAULT_LEADERSHIP = 7
 DEFAULT_TOUGHNESS = 3

@@ -15,7 +15,7 @@ reads it:
   that hides them where possible, both resolved re-rolling 1s and 6s).
 
 Hidden facts (a counter's hidden order, its planned move, the contents of an unresolved
-counter) only ever appear in events marked ``secret``; :mod:`solo_ops.view` strips them.
+counter) only ever appear in events marked ``secret``; :mod:`solo_ops.view.player` strips them.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from typing import Any
 import numpy as np
 from shapely.geometry import Point
 
-from solo_ops.dice import Dice
+from solo_ops.core.dice import Dice
+from solo_ops.core.model import MM_PER_INCH, Roster
+from solo_ops.core.settings import Settings
+from solo_ops.core.tables import enemy_count_table, hidden_enemy_table
+from solo_ops.game.state import ENEMY, Counter, Operative, State, Unit
 from solo_ops.geometry import search
-from solo_ops.model import MM_PER_INCH, Roster
-from solo_ops.orders import form_units, roll_command
-from solo_ops.settings import Settings
-from solo_ops.state import ENEMY, Counter, Operative, State, Unit
-from solo_ops.tables import enemy_count_table, hidden_enemy_table
+from solo_ops.rules.orders import form_units, roll_command
 
 COUNTER_BASE_MM = 32.0
 COUNTER_RADIUS = COUNTER_BASE_MM / MM_PER_INCH / 2.0

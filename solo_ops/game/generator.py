@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.dice import Dice
-from solo_ops.errors import InputError
-from solo_ops.missions import CRIT_OPS, KILLZONE_TABLES, PRIMARY, TAC_OPS
-from solo_ops.tables import simple_table
+from solo_ops.core.dice import Dice
+from solo_ops.core.errors import InputError
+from solo_ops.core.tables import simple_table
+from solo_ops.game.missions import CRIT_OPS, KILLZONE_TABLES, PRIMARY, TAC_OPS
 
 PARIAH_KILLZONES = tuple(KILLZONE_TABLES)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from solo_ops.engine import Game, new_game, step
-from solo_ops.errors import InputError
-from solo_ops.scenario import parse_scenario
-from solo_ops.state import State
+from solo_ops.core.errors import InputError
+from solo_ops.game.engine import Game, new_game, step
+from solo_ops.game.state import State
+from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"

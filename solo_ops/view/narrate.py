@@ -1,6 +1,6 @@
 """Events in words: what the terminal prints to the players after each step.
 
-Works on player records (:func:`solo_ops.view.player_record`), so it never sees a secret.
+Works on player records (:func:`solo_ops.view.player.player_record`), so it never sees a secret.
 """
 
 from __future__ import annotations

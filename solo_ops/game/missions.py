@@ -19,9 +19,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.fields import Fields
+from solo_ops.core.tables import simple_table
 from solo_ops.geometry.board import Board
-from solo_ops.tables import simple_table
+from solo_ops.io.fields import Fields
 
 CRIT_OPS: dict[str, str] = {
     "seize-ground": "End of each turning point from the second: 1 VP for each objective marker "

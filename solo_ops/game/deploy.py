@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from shapely.geometry import Polygon, box
 
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
 
 GAP = 1.0
 

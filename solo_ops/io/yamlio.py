@@ -2,7 +2,7 @@
 
 The YAML loader is PyYAML's safe loader with one change: a key repeated in the same mapping is
 an error (PyYAML would silently keep the last one, which for a d6 table means a lost face).
-Every failure becomes an :class:`~solo_ops.errors.InputError` naming the file and, when the
+Every failure becomes an :class:`~solo_ops.core.errors.InputError` naming the file and, when the
 parser knows it, the line.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
 
 
 class _StrictLoader(yaml.SafeLoader):

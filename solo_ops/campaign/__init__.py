@@ -4,7 +4,7 @@ A :class:`Campaign` holds the players' :class:`Squad` s, each a list of :class:`
 with a campaign state — ``active``, ``wounded`` (hurt in the last mission, its survival test
 not yet rolled), ``injured`` (carries at least one lasting injury; still plays) or ``fallen``
 (lost; kept for the record, never deleted) — plus the missions played and their history. It is
-plain dataclasses with ``to_dict``/``from_dict`` for the JSON save (:mod:`solo_ops.persistence`
+plain dataclasses with ``to_dict``/``from_dict`` for the JSON save (:mod:`solo_ops.io.persistence`
 writes it; :mod:`solo_ops.cli.campaign` is the edge).
 
 After a mission (RULES-NOTES "Campaign"; seed 003 "Basic Campaign Rules"), every squad model
@@ -19,7 +19,7 @@ more. Kill Team 2024 profiles have no Toughness: a profile without ``toughness``
 ``default_toughness`` setting (3, the same default as rosters, :data:`roster.DEFAULT_TOUGHNESS`).
 
 The carrying rules are here too, as helpers the game loop can call on its operatives
-(:class:`solo_ops.state.Operative` has the fields they use): :func:`start_carry`,
+(:class:`solo_ops.game.state.Operative` has the fields they use): :func:`start_carry`,
 :func:`carry_move_limit`, :func:`carry_move_allowance`, :func:`counts_as_moved`,
 :func:`carried_to_safety`. :func:`result_from_state` turns the end-of-mission game state into
 the :class:`MissionResult` that :func:`record_mission` applies.
@@ -33,11 +33,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from solo_ops.dice import Dice, RollEntry
-from solo_ops.errors import InputError, RuleError
-from solo_ops.fields import Fields, join_path
-from solo_ops.model import Profile
-from solo_ops.roster import DEFAULT_TOUGHNESS, parse_profile
+from solo_ops.core.dice import Dice, RollEntry
+from solo_ops.core.errors import InputError, RuleError
+from solo_ops.core.model import Profile
+from solo_ops.io.fields import Fields, join_path
+from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
 CAMPAIGN_KIND = "solo-ops-campaign"
 SCHEMA_VERSION = 1
@@ -490,7 +490,7 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
 
 def result_from_state(state: Any, *, mission: str | None = None,
                       narrative: Iterable[str] = ()) -> MissionResult:
-    """The :class:`MissionResult` of an ended game (:class:`solo_ops.state.State`).
+    """The :class:`MissionResult` of an ended game (:class:`solo_ops.game.state.State`).
 
     Reads every player-side operative's ``wounds_lost``, ``went_down``/``down``,
     ``carried_by`` (still carried: carried to safety) and ``carried_to_safety`` (carried off
@@ -822,7 +822,7 @@ def replace_model(campaign: Campaign, player: str, fallen_id: str, new_model: Sq
 
 # -- carrying -----------------------------------------------------------------------------------
 class Carrier(Protocol):
-    """What the carrying helpers need of an operative (:class:`solo_ops.state.Operative`)."""
+    """What the carrying helpers need of an operative (:class:`solo_ops.game.state.Operative`)."""
 
     id: str
     name: str

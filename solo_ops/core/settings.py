@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from solo_ops.errors import InputError
-from solo_ops.fields import Fields
+from solo_ops.core.errors import InputError
+from solo_ops.io.fields import Fields
 
 
 @dataclass(frozen=True)

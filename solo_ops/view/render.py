@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape
 
 from shapely.geometry import LineString, Point, Polygon
 
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
 from solo_ops.geometry.board import Board, Feature
 
 Point2 = tuple[float, float]
@@ -680,7 +680,7 @@ def render_bytes(scene: Scene, suffix: str) -> bytes:
 def save(scene: Scene, path: str | Path) -> Path:
     """Write the scene to ``path`` as SVG or PNG (by suffix), atomically: a temporary file in
     the same folder, then a rename. Any other suffix, or a folder that cannot be written, is an
-    :class:`~solo_ops.errors.InputError` naming the file."""
+    :class:`~solo_ops.core.errors.InputError` naming the file."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".svg", ".png"):

@@ -1,4 +1,4 @@
-"""Victory points, morale and the end of the battle (see :mod:`solo_ops.missions`).
+"""Victory points, morale and the end of the battle (see :mod:`solo_ops.game.missions`).
 
 Kill Team 2024: at the end of each turning point from the second, the Crit Op (objective
 markers controlled: an operative controls a marker within 1" of it, the side with more total
@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solo_ops.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
-from solo_ops.state import ENEMY, PLAYER, Operative, State
+from solo_ops.game.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 
 
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
@@ -172,7 +172,7 @@ def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
 def morale_2018(game: Any, state: State) -> list[dict[str, Any]]:
     """Kill Team 2018 morale phase: Nerve tests for models with flesh wounds, and for every
     model of a broken kill team (more than half its models out of action or shaken)."""
-    from solo_ops import attacks
+    from solo_ops.game import attacks
 
     events: list[dict[str, Any]] = [{"type": "phase", "phase": "morale", "turn": state.turn}]
     for side in (PLAYER, ENEMY):

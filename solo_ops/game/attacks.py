@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.dice import Dice
-from solo_ops.model import DiceExpr, Weapon, WeaponType
+from solo_ops.core.dice import Dice
+from solo_ops.core.model import DiceExpr, Weapon, WeaponType
 from solo_ops.rules import kt2018, kt2024, odds
 
 

@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solo_ops.dice import Dice, RollEntry
-from solo_ops.model import Profile, WeaponType
-from solo_ops.tables import Order, TroopType, order_table
+from solo_ops.core.dice import Dice, RollEntry
+from solo_ops.core.model import Profile, WeaponType
+from solo_ops.core.tables import Order, TroopType, order_table
 
 LEADERSHIP_BASELINE = 7
 

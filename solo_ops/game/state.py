@@ -2,9 +2,9 @@
 
 :class:`State` holds the operatives of both sides, the enemy units and their state-machine
 states (as strings), the hidden counters, door and hatch positions, the turn and phase, victory
-points and the event log. It changes only through :func:`solo_ops.engine.step`. A save never
+points and the event log. It changes only through :func:`solo_ops.game.engine.step`. A save never
 pickles it: a game is saved as the scenario, the seed and the list of applied actions, and
-rebuilt by replaying them (:mod:`solo_ops.engine`); :meth:`State.to_dict` is a read-only
+rebuilt by replaying them (:mod:`solo_ops.game.engine`); :meth:`State.to_dict` is a read-only
 snapshot for views, checks and the campaign.
 """
 
@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.dice import Dice
-from solo_ops.model import Profile
+from solo_ops.core.dice import Dice
+from solo_ops.core.model import Profile
 
 PLAYER = "player"
 ENEMY = "enemy"

@@ -17,9 +17,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from solo_ops.errors import InputError
-from solo_ops.fields import Fields
-from solo_ops.yamlio import parse_yaml_text
+from solo_ops.core.errors import InputError
+from solo_ops.io.fields import Fields
+from solo_ops.io.yamlio import parse_yaml_text
 
 ORDER_FIELDS = ("move", "cover", "shoot", "charge", "allies")
 

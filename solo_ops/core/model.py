@@ -1,7 +1,7 @@
 """Plain data for what is on the table: weapons, profiles, rosters.
 
 These are frozen dataclasses with no behaviour beyond small derived values; geometry, rules
-and the AI read them, and :mod:`solo_ops.roster` builds them from player files. Kill Team 2024
+and the AI read them, and :mod:`solo_ops.io.roster` builds them from player files. Kill Team 2024
 and 2018 characteristics sit side by side as optional fields, so one roster can serve both
 editions; what an edition needs but a profile lacks makes combat ask the player instead.
 """

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from solo_ops.errors import InputError
+from solo_ops.core.errors import InputError
 
 _MISSING = object()
 

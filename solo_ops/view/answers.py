@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from solo_ops.errors import RuleError
+from solo_ops.core.errors import RuleError
 
 PLAYER_HELP = """\
 What you can answer (coordinates are inches, x along the long edge, y along the short one):
