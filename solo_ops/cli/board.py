@@ -16,14 +16,18 @@ import click
 from rich.markup import escape
 
 from solo_ops.cli.common import SoloOpsGroup, console, emit_json, json_option
+from solo_ops.cli.library import list_command
 from solo_ops.core.errors import InputError
 from solo_ops.geometry.board import Board, parse_board
+from solo_ops.io import library
 from solo_ops.io.yamlio import read_document
 from solo_ops.view import render
 
 
 def load_board(path: Path) -> Board:
-    """Read and check a board file; errors name the file and the field."""
+    """Read and check a board file (a path, or a shipped board's name); errors name the file
+    and the field."""
+    path = library.resolve("board", path, source="board")
     data = read_document(path)
     if not isinstance(data, dict):
         raise InputError("expected a board mapping (name, width, depth, features...)",
@@ -138,5 +142,7 @@ def board_show(board_path: Path, out: Path, as_json: bool) -> None:
                + ".")
     _print_summary(summary)
 
+
+board.add_command(list_command("board"))
 
 commands = [board]

@@ -46,6 +46,7 @@ from solo_ops.cli.common import (
 )
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
+from solo_ops.io import library
 from solo_ops.io.persistence import campaign_lock, load_json, save_json, update_json
 from solo_ops.io.yamlio import read_document
 
@@ -129,7 +130,8 @@ def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded
     """Start campaign NAME with the players' squad files."""
     path = campaign_path(name, saves)
     parsed = []
-    for file in squads:
+    for given in squads:
+        file = library.resolve("squad", given, source="--squad")
         squad = parse_squad(read_document(file), str(file))
         parsed.append((squad, str(file)))
     settings = CampaignSettings(down_failure=down_failure, wounded_failure=wounded_failure,
@@ -306,7 +308,7 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
     import yaml
 
     from solo_ops.campaign import scenario_squads
-    from solo_ops.cli.new import _candidates, _pick, data_dir
+    from solo_ops.cli.new import _pick, _shipped
     from solo_ops.game.generator import Candidate, Options, generate
 
     squads = scenario_squads(current)
@@ -314,12 +316,10 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
         raise InputError(f"campaign {current.name!r} has no model left who can play; replace "
                          "the fallen with `solo-ops campaign replace`", source="NAME")
     out_dir = files["folder"].resolve()
-    shipped = data_dir()
-    boards = [Candidate(c.name, "", c.data) for c in _candidates(shipped / "boards", out_dir)]
-    rosters = [Candidate(c.name, "", c.data)
-               for c in _candidates(shipped / "rosters", out_dir)]
-    picked_board = _pick(board, boards, out_dir, "board")
-    picked_roster = _pick(roster, rosters, out_dir, "roster")
+    boards = [Candidate(c.name, "", c.data) for c in _shipped("board")]
+    rosters = [Candidate(c.name, "", c.data) for c in _shipped("roster")]
+    picked_board = _pick(board, "board", out_dir)
+    picked_roster = _pick(roster, "roster", out_dir)
     options = Options(
         edition=edition,
         board=None if picked_board is None else Candidate(picked_board.name, "",

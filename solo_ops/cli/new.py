@@ -12,41 +12,32 @@ from pathlib import Path
 import click
 import yaml
 
-import solo_ops
 from solo_ops.cli.common import console, emit_json, resolve_seed
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
 from solo_ops.core.tables import simple_table
 from solo_ops.game.engine import new_game
 from solo_ops.game.generator import Candidate, Options, generate
+from solo_ops.io import library
 from solo_ops.io.scenario import parse_scenario
 from solo_ops.io.yamlio import read_document
 
 
-def data_dir() -> Path:
-    """The shipped scenarios, boards, rosters and squads (package data)."""
-    return Path(solo_ops.__file__).resolve().parent / "data" / "scenarios"
+def _shipped(kind: str) -> list[Candidate]:
+    """The shipped files of ``kind``, referred to by name in the scenario written."""
+    return [Candidate(s.name, s.name, read_document(s.path)) for s in library.shipped(kind)]
 
 
-def _candidates(folder: Path, out_dir: Path) -> list[Candidate]:
-    if not folder.is_dir():
-        return []
-    return [Candidate(p.stem, os.path.relpath(p, out_dir), read_document(p))
-            for p in sorted(folder.glob("*.yaml"))]
-
-
-def _pick(value: str | None, pool: list[Candidate], out_dir: Path, what: str
-          ) -> Candidate | None:
+def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
+    """The board or roster the player named: a file (referred to by its path relative to the
+    scenario written) or a shipped one (referred to by name)."""
     if value is None:
         return None
-    for c in pool:
-        if c.name == value:
-            return c
-    path = Path(value)
-    if path.exists():
-        return Candidate(path.stem, os.path.relpath(path, out_dir), read_document(path))
-    names = ", ".join(c.name for c in pool) or "none shipped"
-    raise InputError(f"no {what} {value!r} (a file, or one of: {names})", source=f"--{what}")
+    path = library.resolve(kind, value, source=f"--{kind}")
+    name = library.reference(path)
+    if name is not None:
+        return Candidate(name, name, read_document(path))
+    return Candidate(path.stem, os.path.relpath(path.resolve(), out_dir), read_document(path))
 
 
 @click.command("new")
@@ -83,10 +74,9 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
         raise InputError("the scenario file must end in .yaml, .yml or .json", source="--out")
     out.parent.mkdir(parents=True, exist_ok=True)
     out_dir = out.resolve().parent
-    shipped = data_dir()
-    boards = _candidates(shipped / "boards", out_dir)
-    rosters = _candidates(shipped / "rosters", out_dir)
-    default_squads = _candidates(shipped / "squads", out_dir)[:1]
+    boards = _shipped("board")
+    rosters = _shipped("roster")
+    default_squads = _shipped("squad")[:1]
     if crit_op is not None and crit_op not in CRIT_OPS:
         raise InputError(f"unknown crit op {crit_op!r} ({', '.join(CRIT_OPS)})",
                          source="--crit-op")
@@ -97,10 +87,10 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
         raise InputError(f"unknown mission {pariah!r} ({', '.join(codes)})", source="--mission")
     squad_cands = []
     for s in squads:
-        path = Path(s)
+        path = library.resolve("squad", s, source="--squad")
         squad_cands.append(Candidate(path.stem, "", read_document(path)))
-    options = Options(edition=edition, board=_pick(board, boards, out_dir, "board"),
-                      roster=_pick(roster, rosters, out_dir, "roster"), squads=squad_cands,
+    options = Options(edition=edition, board=_pick(board, "board", out_dir),
+                      roster=_pick(roster, "roster", out_dir), squads=squad_cands,
                       engagement=engagement, crit_op=crit_op, tac_op=tac_op, pariah=pariah,
                       name=name)
     dice = SeededDice(seed=seed)
@@ -109,7 +99,8 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     inline = dict(doc)
     for key in ("board", "roster"):
         if isinstance(inline[key], str):
-            inline[key] = read_document(out_dir / inline[key])
+            inline[key] = read_document(library.resolve(key, inline[key], base=out_dir,
+                                                        source=str(out), field=key))
     scenario = parse_scenario(inline, str(out))
     game, state = new_game(scenario, seed)
     for squad in doc["squads"]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from solo_ops.core.errors import InputError
 from solo_ops.core.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.io import library
 from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.yamlio import read_document
 
@@ -174,8 +175,10 @@ def parse_roster(data: Any, source: str | None, path: str = "") -> Roster:
 
 
 def load_roster(path: str | Path) -> Roster:
-    """Read and check a roster file (edge: touches the file system)."""
-    return parse_roster(read_document(path), str(path))
+    """Read and check a roster file, given by path or by a shipped roster's name (edge:
+    touches the file system)."""
+    found = library.resolve("roster", path, source="roster")
+    return parse_roster(read_document(found), str(found))
 
 
 def profile_or_reference(

@@ -24,6 +24,7 @@ from solo_ops.core.settings import Settings, parse_settings
 from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipment
 from solo_ops.game.missions import Mission, parse_mission
 from solo_ops.geometry.board import Board, parse_board
+from solo_ops.io import library
 from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.roster import parse_roster, profile_or_reference
 from solo_ops.io.yamlio import read_document
@@ -196,18 +197,18 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
 
 
 def _inline(doc: dict[str, Any], key: str, base: Path, source: str) -> None:
+    """Replace a board or roster named by path (relative to the scenario) or by shipped name
+    with the file's contents."""
     value = doc.get(key)
     if isinstance(value, str):
-        path = (base / value) if not Path(value).is_absolute() else Path(value)
-        if not path.exists():
-            raise InputError(f"names {value!r}, which does not exist (looked in {path})",
-                             source=source, field=key)
-        doc[key] = read_document(path)
+        doc[key] = read_document(library.resolve(key, value, base=base, source=source,
+                                                 field=key))
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read a scenario file and the board/roster files it names (edge: file access)."""
-    path = Path(path)
+    """Read a scenario file (a path, or a shipped scenario's name) and the board/roster files
+    it names (edge: file access)."""
+    path = library.resolve("scenario", path, source="scenario")
     data = read_document(path)
     if not isinstance(data, dict):
         raise InputError("expected a scenario mapping", source=str(path))
@@ -235,10 +236,8 @@ def _inline_squads(doc: dict[str, Any], base: Path, source: str) -> None:
         where = f"squads[{i}]"
         if not isinstance(ref, str):
             raise InputError("file: expected a path to a squad file", source=source, field=where)
-        squad_path = (base / ref) if not Path(ref).is_absolute() else Path(ref)
-        if not squad_path.exists():
-            raise InputError(f"names {ref!r}, which does not exist (looked in {squad_path})",
-                             source=source, field=f"{where}.file")
+        squad_path = library.resolve("squad", ref, base=base, source=source,
+                                     field=f"{where}.file")
         squad = read_document(squad_path)
         if not isinstance(squad, dict):
             raise InputError("expected a squad mapping (player, name, models)",
