@@ -1,0 +1,176 @@
+"""Who can reach whom: control range, engagement, the move allowance and rounding of points.
+
+Side-neutral and pure: every function reads positions, radii and a terrain (anything with
+``.sight.visible`` / ``.sight.visibility_matrix`` and ``.routes.distance`` /
+``.routes.distances``, i.e. :class:`solo_ops.geometry.terrain.Terrain`) and changes nothing.
+These are the only copies of these rules: the AI planner, the enemy's plan application, the
+players' actions, the engine, objective control and scoring all ask here.
+
+Stable signatures (other modules import them by name):
+
+``in_control_range(terrain, a_at, a_radius, b_at, b_radius) -> bool``
+    Kill Team 2024 control range: "Visible and within 1" of model base" (001). Within 1" is
+    measured base to base by the shortest route around walls and closed doors and hatches
+    (002 Gallowdark "Distances not measured through walls – shortest route instead"), and
+    visible is the geometry's base-to-base sight test (no sight through a wall or a closed
+    door). Both must hold, so nothing is ever in control range through a wall.
+``engaged_2018(terrain, a_at, a_radius, b_at, b_radius) -> bool``
+    Kill Team 2018 "within 1"" for fights and Fall Back, with Pariah Nexus walls: measured
+    around walls (004 "Distances cannot be measured through these walls") and never through
+    one (004 "Models cannot attack through walls"). The same test as control range.
+``within_reach(terrain, op, others, at=None) -> list``
+    The operatives of ``others`` (on the table) that ``op`` (at ``at`` if given) is in control
+    range of — the one loop every "who is in my control range" question uses.
+``control_mask(terrain, points, radius, b_at, b_radius, margin=0.0) -> np.ndarray``
+    :func:`in_control_range` for many candidate points of one base against one other base
+    (the AI's charge end points); ``margin`` shrinks the 1" so a chosen point stays inside
+    after its coordinates are rounded.
+``move_allowance(op, how, edition, roll=None) -> float``
+    How far ``op`` may move with a move of kind ``how`` this time, for either side: 2024
+    ``reposition`` / ``fall_back`` M (M-2" when injured), ``dash`` 3", ``charge`` M+2"; 2018
+    ``normal`` / ``fall_back`` M, ``advance`` M+D6, ``charge`` 2D6 (``roll`` when rolled, else
+    the most the dice allow: 6 and 12). A model carrying a downed friend moves at most 4" a
+    turn in all (RULES-NOTES "Carrying"), less what it has moved this turn (``turn_move``).
+``round_point(p) -> list[float] | None``
+    The one rounding of a position for the record (events, plans): to 0.01".
+``base_gap(a, b) -> float``
+    The straight gap between two bases (negative if they overlap): a lower bound of the route
+    distance, used to skip the geometry for far-apart pairs and for coherency.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeVar
+
+import numpy as np
+
+CONTROL_RANGE = 1.0  # inches, base to base
+TOLERANCE = 1e-9  # inches of floating-point slack on every "within"
+DASH = 3.0
+CHARGE_BONUS = 2.0  # Kill Team 2024: a Charge moves M + 2"
+INJURED_MOVE_PENALTY = 2.0  # Kill Team 2024: an injured operative has -2" move
+KT2018_ADVANCE_MAX = 6.0  # the most a D6 Advance roll adds
+KT2018_CHARGE_MAX = 12.0  # the most a 2D6 charge roll covers
+CARRY_MOVE_LIMIT = 4.0  # a carrier moves at most 4" a turn (RULES-NOTES "Carrying")
+POINT_PLACES = 2  # positions in the record are rounded to 0.01"
+
+MOVES_2024 = ("reposition", "dash", "charge", "fall_back")
+MOVES_2018 = ("normal", "advance", "charge", "fall_back")
+
+
+class Based(Protocol):
+    """Anything with a base on the table (an operative)."""
+
+    @property
+    def at(self) -> tuple[float, float] | None: ...
+
+    @property
+    def radius(self) -> float: ...
+
+
+B = TypeVar("B", bound=Based)
+
+
+def base_gap(a: Based, b: Based) -> float:
+    """The straight distance between two on-table bases' edges (negative if they overlap)."""
+    assert a.at is not None and b.at is not None
+    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
+
+
+def straight_gap(a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
+                 b_radius: float) -> float:
+    """:func:`base_gap` for bare points and radii."""
+    return math.hypot(a_at[0] - b_at[0], a_at[1] - b_at[1]) - a_radius - b_radius
+
+
+def route_gap(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
+              b_radius: float) -> float:
+    """The base-to-base distance around walls and closed doors (inf when there is none)."""
+    d = terrain.routes.distance(a_at, b_at, a_radius, b_radius).distance
+    return math.inf if d is None else float(d)
+
+
+def in_control_range(terrain: Any, a_at: Sequence[float], a_radius: float,
+                     b_at: Sequence[float], b_radius: float) -> bool:
+    """Kill Team 2024 control range between two bases (see the module docstring)."""
+    if straight_gap(a_at, a_radius, b_at, b_radius) > CONTROL_RANGE + TOLERANCE:
+        return False  # a route is never shorter than the straight line
+    if route_gap(terrain, a_at, a_radius, b_at, b_radius) > CONTROL_RANGE + TOLERANCE:
+        return False
+    return bool(terrain.sight.visible(a_at, b_at, a_radius, b_radius))
+
+
+def engaged_2018(terrain: Any, a_at: Sequence[float], a_radius: float,
+                 b_at: Sequence[float], b_radius: float) -> bool:
+    """Kill Team 2018 "within 1"" with walls: the same test as :func:`in_control_range`."""
+    return in_control_range(terrain, a_at, a_radius, b_at, b_radius)
+
+
+def within_reach(terrain: Any, op: Based, others: Iterable[B],
+                 at: Sequence[float] | None = None) -> list[B]:
+    """The on-table bases of ``others`` (never ``op`` itself) in control range of ``op``
+    standing at ``at`` (default: where it is)."""
+    here = op.at if at is None else at
+    if here is None:
+        return []
+    out = []
+    for other in others:
+        if other is op or other.at is None or getattr(other, "down", False):
+            continue
+        if in_control_range(terrain, here, op.radius, other.at, other.radius):
+            out.append(other)
+    return out
+
+
+def control_mask(terrain: Any, points: Any, radius: float, b_at: Sequence[float],
+                 b_radius: float, margin: float = 0.0) -> np.ndarray:
+    """(k,) :func:`in_control_range` of a base of ``radius`` at each of ``points`` against the
+    base at ``b_at``, with the 1" shrunk by ``margin``."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    limit = CONTROL_RANGE - margin + TOLERANCE
+    out = np.zeros(len(pts), dtype=bool)
+    if len(pts) == 0:
+        return out
+    straight = np.hypot(pts[:, 0] - b_at[0], pts[:, 1] - b_at[1]) - radius - b_radius
+    idx = np.flatnonzero(straight <= limit)
+    if len(idx) == 0:
+        return out
+    route = np.asarray(terrain.routes.distances(b_at, b_radius, pts[idx], radius), dtype=float)
+    idx = idx[route <= limit]
+    if len(idx) == 0:
+        return out
+    seen = np.asarray(terrain.sight.visibility_matrix(pts[idx], radius, [b_at], b_radius),
+                      dtype=bool)[:, 0]
+    out[idx[seen]] = True
+    return out
+
+
+def move_allowance(op: Any, how: str, edition: str, roll: float | None = None) -> float:
+    """How far ``op`` may move with a move of kind ``how`` (see the module docstring).
+
+    Raises ``ValueError`` for a kind of move the edition does not have."""
+    m = float(op.profile.movement)
+    if edition == "kt2024":
+        if getattr(op, "injured", False):
+            m = max(0.0, m - INJURED_MOVE_PENALTY)
+        table = {"reposition": m, "fall_back": m, "dash": DASH, "charge": m + CHARGE_BONUS}
+    else:
+        table = {"normal": m, "fall_back": m,
+                 "advance": m + (KT2018_ADVANCE_MAX if roll is None else float(roll)),
+                 "charge": KT2018_CHARGE_MAX if roll is None else float(roll)}
+    if how not in table:
+        raise ValueError(f"no {how!r} move in {edition} (moves: {', '.join(table)})")
+    allowance = table[how]
+    if getattr(op, "carrying", None) is not None:
+        used = float(getattr(op, "turn_move", 0.0) or 0.0)
+        allowance = max(0.0, min(allowance, CARRY_MOVE_LIMIT - used))
+    return allowance
+
+
+def round_point(p: Sequence[float] | None) -> list[float] | None:
+    """A position as recorded in events and plans: ``[x, y]`` rounded to 0.01"."""
+    if p is None:
+        return None
+    return [round(float(p[0]), POINT_PLACES), round(float(p[1]), POINT_PLACES)]
