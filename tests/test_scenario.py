@@ -123,7 +123,7 @@ def test_files_are_read_relative_to_the_scenario(tmp_path: Path) -> None:
     assert s.document["board"]["name"] == "Test room"  # inlined: a save is self-contained
     data["board"] = "boards/missing.yaml"
     path.write_text(yaml.safe_dump(data))
-    with pytest.raises(InputError, match="does not exist") as err:
+    with pytest.raises(InputError, match="file not found") as err:
         load_scenario(path)
     assert err.value.field == "board"
 

@@ -93,8 +93,9 @@ def resolve(kind: str, value: str | Path, *, base: Path | None = None,
     if found is not None:
         return found.path
     names = ", ".join(s.name for s in shipped(kind)) or "none shipped"
-    raise InputError(f"no {kind} file {_short(text)!r} (looked in {path}) and no shipped "
-                     f"{kind} of that name ({names})", source=source, field=field)
+    raise InputError(f"file not found: {_tail(str(path))}, and no shipped {kind} is called "
+                     f"{_short(PurePath(text).stem, 30)!r} (shipped: {names})", source=source,
+                     field=field)
 
 
 def reference(path: Path) -> str | None:
@@ -109,6 +110,11 @@ def reference(path: Path) -> str | None:
             if item.path.resolve() == resolved:
                 return item.name
     return None
+
+
+def _tail(text: str, limit: int = 70) -> str:
+    """A long path cut at the front, so the file's own name stays readable."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1):]
 
 
 def _short(text: str, limit: int = 60) -> str:
