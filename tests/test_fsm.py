@@ -81,3 +81,27 @@ def test_state_is_a_plain_string_and_machine_keeps_no_models() -> None:
     assert isinstance(state, str)
     assert json.loads(json.dumps({"state": state})) == {"state": "idle"}
     assert len(fsm.MACHINE.models) == before
+
+
+def test_table_matches_the_machine_fired_on_a_fresh_model_for_every_pair() -> None:
+    """The look-up table against the machine itself: for every state and trigger, a model
+    added fresh in that state either moves to the table's state or is refused."""
+    from transitions import MachineError
+
+    class Fresh:
+        state: str
+
+    legal = 0
+    for state in fsm.STATES:
+        for trigger in fsm.TRIGGERS:
+            model = Fresh()
+            fsm.MACHINE.add_model(model, initial=state)
+            try:
+                model.trigger(trigger)  # type: ignore[attr-defined]
+                assert fire(state, trigger) == model.state, (state, trigger)
+                legal += 1
+            except MachineError:
+                assert not allowed(state, trigger), (state, trigger)
+            finally:
+                fsm.MACHINE.remove_model(model)
+    assert legal == len(fsm.TABLE) == 117

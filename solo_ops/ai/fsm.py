@@ -2,9 +2,10 @@
 
 The machine is defined once (:data:`MACHINE`, ``auto_transitions=False``) and units borrow it:
 a unit's state is a plain string kept in :class:`solo_ops.game.state.Unit`, so saves never pickle.
-:func:`fire` attaches a throwaway model carrying that string, fires one trigger and returns
-the new string — an impossible transition raises :class:`IllegalTransition`, which is a bug in
-the planner, never a silent change. The machine has no callbacks: what a unit does is decided
+:func:`fire` looks the string and the trigger up in :data:`TABLE`, which is read off the
+machine once at import by firing every trigger in every state, and returns the new string — an
+impossible transition raises :class:`IllegalTransition`, which is a bug in the planner, never a
+silent change. The machine has no callbacks: what a unit does is decided
 by pure functions in :mod:`solo_ops.ai.planner`; the machine only records where the unit is in
 its life and refuses what cannot happen.
 """
@@ -75,27 +76,43 @@ MACHINE = Machine(
 )
 
 
+def _table() -> dict[tuple[str, str], str]:
+    """Every legal ``(state, trigger) → new state``, found once by firing each trigger in each
+    state on the machine itself, so :data:`MACHINE` stays the one definition and a unit's
+    transition is then a dictionary look-up (no model added and removed per trigger)."""
+    borrower = _Borrower()
+    MACHINE.add_model(borrower, initial="idle")
+    table: dict[tuple[str, str], str] = {}
+    try:
+        for state in STATES:
+            for trigger in TRIGGERS:
+                MACHINE.set_state(state, model=borrower)
+                try:
+                    borrower.trigger(trigger)  # type: ignore[attr-defined]
+                except MachineError:
+                    continue
+                table[(state, trigger)] = borrower.state
+    finally:
+        MACHINE.remove_model(borrower)
+    return table
+
+
+TABLE = _table()
+"""The machine as a table: ``(state, trigger) → new state`` for every legal pair."""
+
+
 def fire(state: str, trigger: str) -> str:
     """The state after ``trigger`` fires in ``state`` (raises :class:`IllegalTransition`)."""
     if state not in STATES:
         raise IllegalTransition(f"unknown state {state!r}")
     if trigger not in TRIGGERS:
         raise IllegalTransition(f"unknown trigger {trigger!r}")
-    borrower = _Borrower()
-    MACHINE.add_model(borrower, initial=state)
     try:
-        borrower.trigger(trigger)  # type: ignore[attr-defined]
-    except MachineError as exc:
-        raise IllegalTransition(f"{trigger!r} cannot happen to a unit that is {state}") from exc
-    finally:
-        MACHINE.remove_model(borrower)
-    return borrower.state
+        return TABLE[(state, trigger)]
+    except KeyError:
+        raise IllegalTransition(f"{trigger!r} cannot happen to a unit that is {state}") from None
 
 
 def allowed(state: str, trigger: str) -> bool:
     """Whether ``trigger`` may fire in ``state``."""
-    try:
-        fire(state, trigger)
-    except IllegalTransition:
-        return False
-    return True
+    return (state, trigger) in TABLE
