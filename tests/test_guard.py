@@ -154,7 +154,7 @@ def test_guard_ends_when_an_enemy_ends_an_action_in_its_control_range() -> None:
     enemy_goes_first(game, state)
     a1 = state.operatives["a1"]
     a1.at = (18.5, 11)  # 0.5" from e1
-    events = enemy.guards_engaged(state, a1)
+    events = enemy.guards_engaged(game, state, a1)
     assert events[0]["type"] == "guard_ended"
     assert state.operatives["e1"].on_guard is False
 

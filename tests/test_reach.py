@@ -52,12 +52,12 @@ CASES = [
     ("thin wall", (THIN,), (14.4, 10), (15.6, 10), 0.2, False),
     # the same pair on open ground
     ("open ground", (), (14.4, 10), (15.6, 10), 0.2, True),
-    # beside a wall's end, both 1" north of it: bases touch (gap 0) but every line between
-    # them crosses the wall at y >= 10.5, and the route round the end at (15, 10) is
-    # 2 * sqrt(0.5^2 + 1^2) - 1 = 1.236" (> 1")
-    ("north of a wall's end", (END,), (14.5, 11), (15.5, 11), 0.0, False),
-    # 0.5" south of the end: the straight line is clear, gap 0
-    ("south of a wall's end", (END,), (14.5, 9.5), (15.5, 9.5), 0.0, True),
+    # beside a wall's end, both 1" north of it: a 0.2" gap, but every line between the bases
+    # crosses the wall at y >= 10.5, and the route round the end at (15, 10) is
+    # 2 * sqrt(0.6^2 + 1^2) - 1 = 1.332" (> 1")
+    ("north of a wall's end", (END,), (14.4, 11), (15.6, 11), 0.2, False),
+    # 0.6" south of the end: the straight line is clear (the bases reach y 9.9)
+    ("south of a wall's end", (END,), (14.4, 9.4), (15.6, 9.4), 0.2, True),
     ("open doorway", doorway(True), (14.4, 11), (15.6, 11), 0.2, True),
     ("closed doorway", doorway(False), (14.4, 11), (15.6, 11), 0.2, False),
 ]
@@ -79,8 +79,8 @@ def test_control_range_across_walls_and_doors(case: str, features: tuple[dict[st
 
 def test_route_round_a_wall_end_is_measured_by_hand() -> None:
     t = terrain(END)
-    d = reach.route_gap(t, (14.5, 11), R, (15.5, 11), R)
-    assert d == pytest.approx(2 * math.hypot(0.5, 1.0) - 1.0, abs=0.03)
+    d = reach.route_gap(t, (14.4, 11), R, (15.6, 11), R)
+    assert d == pytest.approx(2 * math.hypot(0.6, 1.0) - 1.0, abs=0.03)
 
 
 def test_within_reach_skips_itself_the_downed_and_the_far() -> None:
@@ -144,3 +144,185 @@ def test_round_point() -> None:
     assert reach.round_point((1.23456, 2.0449)) == [1.23, 2.04]
     assert reach.round_point((3.14159, 7.0)) == [3.14, 7.0]
     assert reach.round_point(None) is None
+
+
+# -- every query that decides control range asks reach ------------------------------------------
+GRUNT = {"movement": 6, "wounds": 8, "save": 5, "leadership": 6, "toughness": 3,
+         "base_mm": 25.4, "apl": 2,
+         "weapons": [{"name": "gun", "type": "rapid", "range": 24, "attacks": 4, "hit": 4,
+                      "damage": [3, 4]}]}
+BRUTE = dict(GRUNT, weapons=[{"name": "blade", "type": "melee", "attacks": 4, "hit": 3,
+                              "damage": [4, 5]}])
+
+
+def game_with(features: tuple[dict[str, Any], ...], player_at: tuple[float, float],
+              enemy_at: tuple[float, float], *, edition: str = "kt2024",
+              objective: tuple[float, float] | None = None, command: int = 3
+              ) -> tuple[Any, Any]:
+    """p1 (a gunner) at ``player_at``, the enemy e1 (a melee brute, Melee command 3: towards
+    the closest enemy, charge "Yes") at ``enemy_at``; no hidden counters."""
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.scenario import parse_scenario
+
+    board: dict[str, Any] = {"name": "T", "width": 30, "depth": 22, "features": list(features)}
+    if objective is not None:
+        board["objectives"] = [{"id": "obj-1", "at": list(objective)}]
+    doc = {"name": "t", "edition": edition, "board": board, "engagement": 1, "seed": 1,
+           "roster": {"name": "R", "profiles": {"grunt": GRUNT},
+                      "table": {i: "grunt" for i in range(1, 7)}},
+           "squads": [{"player": "Ana", "models": [{"id": "p1", "profile": GRUNT,
+                                                    "at": list(player_at)}]}],
+           "enemies": [{"id": "u1", "command": command,
+                        "models": [{"id": "e1", "profile": BRUTE, "at": list(enemy_at)}]}]}
+    game, state = new_game(parse_scenario(doc, "t.yaml"), 1)
+    state.counters.clear()
+    return game, state
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_the_planner_fights_only_in_control_range(case: str, features: Any, a: Any, b: Any,
+                                                  gap: float, expected: bool) -> None:
+    """AI: a model in control range fights; across a wall it does not fight from where it
+    stands (a Door Fight across the closed door is its own action, 002 Volkus "Door Fight
+    1AP: When TOUCHING a door, fight enemy within 2" of the OTHER side of the door")."""
+    from solo_ops.ai.planner import _in_control_range, plan_activation
+
+    game, state = game_with(features, a, b)
+    ctx = game.context(state)
+    p1 = state.operatives["p1"]
+    assert bool(_in_control_range(ctx, b, R, [p1], {"p1": a})) is expected
+    plan = plan_activation(ctx, state, "u1")
+    first = plan.actions[0]
+    fights_here = first.kind == "fight" and first.portal is None
+    assert fights_here is expected
+    for i, act in enumerate(plan.actions):  # every fight is in control range where it is
+        if act.kind == "fight" and act.portal is None:
+            at = next((m.to for m in reversed(plan.actions[:i]) if m.to is not None), b)
+            assert reach.in_control_range(game.terrain(state), at, R, a, R)
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_a_planned_fight_is_made_only_in_control_range(case: str, features: Any, a: Any,
+                                                       b: Any, gap: float,
+                                                       expected: bool) -> None:
+    """Applying an enemy fight: across a wall it is never rolled; the model is re-planned."""
+    from solo_ops.ai.planner import Action, Plan
+    from solo_ops.core.dice import ScriptedDice
+    from solo_ops.core.tables import order_table
+    from solo_ops.game.enemy import apply_plan
+
+    game, state = game_with(features, a, b)
+    state.dice = ScriptedDice(faces=[6, 1] * 40)
+    plan = Plan("u1", 3, "melee", order_table("melee")[3], "idle",
+                actions=[Action("fight", "e1", target="p1", weapon="blade")])
+    events = apply_plan(game, state, plan)
+    rolled = [e for e in events if e["type"] == "fight" and e["target"] == "p1"
+              and "across" not in e.get("note", "")]
+    if expected:
+        assert len(rolled) == 1
+        assert not [e for e in events if e["type"] == "replanned"]
+    else:
+        assert rolled == []
+        replanned = [e for e in events if e["type"] == "replanned"]
+        assert replanned[0]["why"] == "p1 is not in e1's control range"
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_guard_ends_only_in_control_range(case: str, features: Any, a: Any, b: Any,
+                                          gap: float, expected: bool) -> None:
+    """002 "Operative is ON GUARD until it: ... an enemy ends an action in Control Range"."""
+    from solo_ops.game import enemy
+
+    game, state = game_with(features, a, b)
+    e1, p1 = state.operatives["e1"], state.operatives["p1"]
+    e1.on_guard = True
+    events = enemy.guards_engaged(game, state, p1)
+    assert (events != []) is expected
+    assert e1.on_guard is not expected
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_the_players_fight_action_needs_control_range(case: str, features: Any, a: Any, b: Any,
+                                                      gap: float, expected: bool) -> None:
+    """001 "Fight - 1AP Must be within Control Range."."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game import actions
+
+    game, state = game_with(features, a, b)
+    state.phase, state.active_operative = "firefight", "p1"
+    prompt = SimpleNamespace(kind="act")
+    fight = {"type": "fight", "target": "e1", "dealt": 1, "taken": 0}
+    if expected:
+        events = actions._fight(game, state, fight, prompt)
+        assert events[0] == {"type": "fight", "operative": "p1", "target": "e1"}
+    else:
+        with pytest.raises(RuleError, match='e1 is not within 1" of p1'):
+            actions._fight(game, state, fight, prompt)
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_objective_control_needs_control_range(case: str, features: Any, a: Any, b: Any,
+                                               gap: float, expected: bool) -> None:
+    """An operative controls a marker in its control range. The marker (radius 0) at b and
+    the operative at a: the straight gap is 1.2 - 0.5 = 0.7"."""
+    from solo_ops.game.scoring import objective_control
+
+    game, state = game_with(features, a, (3, 3), objective=b)
+    assert objective_control(game, state) == {"obj-1": "player" if expected else None}
+
+
+@pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_kt2018_engagement_never_through_a_wall(case: str, features: Any, a: Any, b: Any,
+                                                gap: float, expected: bool) -> None:
+    """004 "Models cannot attack through walls.": who may fight in the 2018 fight phase."""
+    from solo_ops.game import engine
+
+    game, state = game_with(features, a, b, edition="kt2018")
+    assert engine._engaged_2018(game, state, state.operatives["p1"]) is expected
+    assert engine._engaged_2018(game, state, state.operatives["e1"]) is expected
+    state.phase = "fight"
+    assert [o.id for o in engine._player_ready(game, state, "Ana")] == (
+        ["p1"] if expected else [])
+
+
+# -- the issue's berserker -------------------------------------------------------------------------
+def test_the_berserker_no_longer_charges_or_fights_through_the_wall() -> None:
+    """Issue #11: a berserker east of a wall charged to a point on the east side of it, 0.8"
+    from a trooper in a straight line, and fought it although the two could not see each
+    other there. Here: the wall runs along x = 15 from its end at y = 10 northwards, the
+    trooper p1 stands west of it at (14.4, 11.8), the berserker e1 south-east at (16.1, 7.5),
+    from where it sees p1 round the wall's end. The cheapest point within 0.95" of p1 in a
+    straight line is (15.6, 10.5), east of the wall: gap sqrt(1.2^2 + 1.3^2) - 1 = 0.769",
+    which the old straight-line test took. It is out of sight and 1.7" round the end."""
+    from solo_ops.ai.planner import plan_activation
+    from solo_ops.core.dice import ScriptedDice
+    from solo_ops.game.enemy import apply_plan
+
+    game, state = game_with((END,), (14.4, 11.8), (16.1, 7.5))
+    t = game.terrain(state)
+    trooper = (14.4, 11.8)
+    across = (15.6, 10.5)
+    assert reach.straight_gap(across, R, trooper, R) == pytest.approx(math.hypot(1.2, 1.3) - 1)
+    assert not t.sight.visible(across, trooper, R, R)
+    assert not reach.in_control_range(t, across, R, trooper, R)
+    assert t.sight.visible((16.1, 7.5), trooper, R, R)  # it may declare the charge
+
+    plan = plan_activation(game.context(state), state, "u1")
+    charge = next(a for a in plan.actions if a.kind == "charge")
+    assert charge.target == "p1"
+    assert charge.to is not None and charge.to[0] < 15  # round the end, on p1's side
+    assert reach.in_control_range(t, charge.to, R, trooper, R)
+    assert [a.kind for a in plan.actions] == ["charge", "fight"]
+
+    state.dice = ScriptedDice(faces=[4] * 60)
+    events = apply_plan(game, state, plan)
+    fights = [e for e in events if e["type"] == "fight"]
+    assert len(fights) == 1 and fights[0]["target"] == "p1"
+    e1 = state.operatives["e1"]
+    assert reach.in_control_range(t, e1.at, R, trooper, R)

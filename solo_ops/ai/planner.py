@@ -42,15 +42,14 @@ from solo_ops.ai import fsm
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
+from solo_ops.rules import reach
 from solo_ops.rules.orders import command_radius
 
-CONTROL_RANGE = 1.0
+CONTROL_RANGE = reach.CONTROL_RANGE
+CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
 HOLD_TOLERANCE = 0.1
 MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
-DASH = 3.0
-CHARGE_BONUS = 2.0
-KT2018_CHARGE_REACH = 12.0  # the most a 2D6 charge roll can cover
-INJURED_MOVE_PENALTY = 2.0
+KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can cover
 CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
 PORTAL_SHORTCUT = 6.0  # a closed door/hatch is opened when it saves at least this much route
 PORTAL_TOUCH = 0.1  # a base within this of a door or hatch touches it
@@ -161,7 +160,7 @@ class Plan:
 
 
 def _pt(p: tuple[float, float] | None) -> list[float] | None:
-    return None if p is None else [round(float(p[0]), 2), round(float(p[1]), 2)]
+    return reach.round_point(p)
 
 
 def fmt_pt(p: Sequence[float]) -> str:
@@ -212,17 +211,7 @@ def _is_heavy(w: Weapon) -> bool:
     return w.has("heavy") or w.type.value == "heavy"
 
 
-def move_allowance(op: Operative, kind: str, edition: str) -> float:
-    """How far ``op`` may move with a move of ``kind`` (Kill Team 2024 reposition/dash/charge/
-    fall back; 2018 normal/charge handled by rolls in the engine)."""
-    m = op.profile.movement
-    if edition == "kt2024" and op.injured:
-        m = max(0.0, m - INJURED_MOVE_PENALTY)
-    if kind == "dash":
-        return DASH
-    if kind == "charge":
-        return m + CHARGE_BONUS
-    return m
+move_allowance = reach.move_allowance  # the one move allowance, for both sides
 
 
 class _Board:
@@ -334,14 +323,10 @@ def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
 def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
                       targets: list[Operative], pos: dict[str, tuple[float, float]]
                       ) -> list[Operative]:
-    """Enemies within 1" of the base and visible (2024 control range)."""
-    out = []
-    for t in targets:
-        d = _route_distance(ctx, point, pos[t.id], radius, t.radius)
-        if d is not None and d <= CONTROL_RANGE + 1e-9 and _visible(
-                ctx, point, pos[t.id], radius, t.radius):
-            out.append(t)
-    return out
+    """Enemies in control range of a base at ``point`` (:func:`reach.in_control_range`: within
+    1" around the walls and visible), by the planner's working positions ``pos``."""
+    return [t for t in targets
+            if reach.in_control_range(ctx.terrain, point, radius, pos[t.id], t.radius)]
 
 
 def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
@@ -425,20 +410,52 @@ class _Candidates:
     reach: Any
 
 
+class _Subset:
+    """Some of a ``Reach``'s points, renumbered: ``path(i)`` is the walk to the i-th kept."""
+
+    def __init__(self, base: Any, keep: np.ndarray) -> None:
+        self.base, self.keep = base, keep
+
+    def path(self, i: int) -> Any:
+        return self.base.path(int(self.keep[int(i)]))
+
+
 def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
                 board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5
                 ) -> _Candidates:
+    """Where ``op`` can end a move (the start first). With ``avoid_enemies`` the walk keeps out
+    of the enemies' control ranges (001 Reposition: "Cannot move within Control Range of an
+    enemy"): an enemy's 1" is a blocker, except for an enemy within 1" in a straight line that
+    has no hold on ``op`` (behind a wall: not in control range); the points in its control
+    range are then left out instead."""
     blockers = []
+    loose: list[tuple[tuple[float, float], float]] = []
     for oid, p in board.pos.items():
         if oid == op.id:
             continue
         other = board.state.operatives[oid]
-        extra = CONTROL_RANGE if (avoid_enemies and other.side != op.side) else 0.0
+        extra = 0.0
+        if avoid_enemies and other.side != op.side:
+            if (reach.straight_gap(start, op.radius, p, other.radius)
+                    <= CONTROL_RANGE + reach.TOLERANCE
+                    and not reach.in_control_range(ctx.terrain, start, op.radius, p,
+                                                   other.radius)):
+                loose.append((p, other.radius))
+            else:
+                extra = CONTROL_RANGE
         blockers.append((p[0], p[1], other.radius + extra))
-    reach = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
+    found = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
                                          spacing=spacing)
-    return _Candidates(np.asarray(reach.points, dtype=float), np.asarray(reach.cost, dtype=float),
-                       reach)
+    pts = np.asarray(found.points, dtype=float)
+    cost = np.asarray(found.cost, dtype=float)
+    if loose and len(pts) > 1:
+        held = np.zeros(len(pts), dtype=bool)
+        for p, r in loose:
+            held |= reach.control_mask(ctx.terrain, pts, op.radius, p, r)
+        held[0] = False  # the start stays first
+        keep = np.flatnonzero(~held)
+        return _Candidates(pts[keep], cost[keep], _Subset(found, keep))
+    return _Candidates(pts, cost, found)
 
 
 def _protected(ctx: Context, points: np.ndarray, radius: float,
@@ -664,19 +681,34 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
     return candidates[0][2]
 
 
+MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
+
+
+def _ap_cost(kind: str) -> int:
+    """Kill Team 2024 action points of a planned action (Fall Back 2, the rest 1)."""
+    return 2 if kind == "fall_back" else 1
+
+
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: _Board, enemies: list[Operative],
-                pull: _Pull | None, phase: str, plan: Plan) -> dict[str, Any]:
+                pull: _Pull | None, phase: str, plan: Plan,
+                spent: Sequence[Action] = ()) -> dict[str, Any]:
     """Plan one model's actions; updates ``board`` positions and ``plan``. The result says
     whether it moved and attacked, the context after it (``ctx``: a new door state when it
-    opened a door or hatch) and whether it may go On Guard (``guard``)."""
+    opened a door or hatch) and whether it may go On Guard (``guard``). ``spent``: the actions
+    it has already carried out this activation (a re-plan, :func:`replan_model`): their AP are
+    gone and none of them is planned again."""
     edition = ctx.edition
     start = board.pos[op.id]
     mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
              for m in unit.models if m != op.id and m in board.pos]
     result: dict[str, Any] = {"moved": False, "attacked": False, "ctx": ctx, "guard": False}
     apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
-    ap = apl
+    done = {a.kind for a in spent}
+    moved_before = bool(done & set(MOVE_KINDS))
+    ap = apl - sum(_ap_cost(a.kind) for a in spent) if edition == "kt2024" else apl
+    if ap <= 0:
+        return result
     near = _nearest(ctx, start, op.radius, enemies, board.pos)
     visible = _visible_targets(ctx, start, op.radius, enemies, board.pos)
     vis_ids = {v.id for v in visible}
@@ -700,11 +732,13 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         ap -= 1
 
     # 1. Already locked in combat.
+    if engaged and "fight" in done:
+        return result  # it fought already this activation
     if engaged and phase in ("firefight", "fight"):
         if melee_minded or phase == "fight":
             fight(engaged[0])
             return result
-        if phase == "firefight" and ap >= 2:
+        if phase == "firefight" and ap >= 2 and not done:
             dest = _fall_back_point(ctx, op, start, board, enemies, codes, closest)
             if dest is not None:
                 plan.actions.append(dest)
@@ -745,9 +779,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
     # 3. Shoot first when the order gives firing priority (Kill Team 2024 firefight only).
     fire_first = codes["shoot"] == "fire_at_will"
-    shot_done = False
-    heavy_shot = False
-    if edition == "kt2024" and fire_first:
+    shot_done = "shoot" in done
+    heavy_shot = any(a.kind == "shoot" and any(
+        w.name == a.weapon and _is_heavy(w) for w in op.profile.ranged_weapons) for a in spent)
+    if edition == "kt2024" and fire_first and not shot_done and not moved_before:
         shot, _ = choose_shot(ctx, op, start, enemies, board.pos, moved=False, moved_how=None)
         if shot is not None:
             plan.actions.append(shot)
@@ -762,7 +797,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     # 4. Door / Hatchway Fight from where it stands (touching the door or open hatch), then a
     #    charge, then a Reposition to touch one and fight across it.
     portal_ok = (edition == "kt2024" and melee_minded and not heavy_shot
-                 and bool(op.profile.melee_weapons))
+                 and bool(op.profile.melee_weapons) and "fight" not in done)
     if portal_ok and ap > 0 and not shot_done:
         across = _portal_fight(ctx, op, start, board, enemies, may_move=False)
         if across is not None:
@@ -771,7 +806,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
             result["attacked"] = True
             return result
     charge = None
-    if ap > 0 and not heavy_shot and near_visible:
+    if ap > 0 and not heavy_shot and near_visible and not moved_before:
         charge = _charge_option(ctx, op, start, board, near_visible, codes, edition)
     if charge is None and portal_ok and ap >= 2 and not shot_done:
         across = _portal_fight(ctx, op, start, board, enemies, may_move=True)
@@ -790,7 +825,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         result["moved"] = True
         result["attacked"] = True
         ap -= 1
-        if edition == "kt2024" and ap > 0:
+        if edition == "kt2024" and ap > 0 and "fight" not in done:
             target = state.operatives[charge.target]  # type: ignore[index]
             fight(target)
         return result
@@ -812,9 +847,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
             result["moved"] |= walked
         # (a Heavy-only model with no shot now moves: keeping still would not make one)
         if edition == "kt2024":
-            kinds = [k for k in ("reposition", "dash") if k not in used][:max(0, ap)]
+            kinds = [k for k in ("reposition", "dash") if k not in used and k not in done
+                     and not (k == "reposition" and done & {"charge", "fall_back"})][:max(0, ap)]
         else:
-            kinds = [] if "normal" in used else ["normal"]
+            kinds = [] if "normal" in used or "normal" in done else ["normal"]
         if walked and not opened:
             kinds = []  # still on its way to the door or hatch
         for kind in kinds:
@@ -840,10 +876,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
     # 6. Shoot after moving (unhindered move, or fire at will with nothing to shoot before).
     if edition == "kt2024" and ap > 0 and not shot_done:
-        last_move = next((a.kind for a in reversed(plan.actions)
-                          if a.model == op.id and a.to is not None), None)
+        last_move = next((a.kind for a in reversed([*spent, *plan.actions])
+                          if a.model == op.id and a.kind in MOVE_KINDS), None)
         shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
-                              moved=result["moved"], moved_how=last_move)
+                              moved=result["moved"] or moved_before, moved_how=last_move)
         if shot is not None:
             plan.actions.append(shot)
             lead = ("Unhindered move: it moved first, then fires. "
@@ -1116,12 +1152,12 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         cand = ctx.terrain.routes.reachable(start, op.radius, KT2018_CHARGE_REACH,
                                             blockers=near, spacing=0.5)
         pts = np.asarray(cand.points, dtype=float)
-        gaps = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
-        reach = gaps <= CONTROL_RANGE - 0.05
-        if not reach.any():
+        ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
+                                  margin=CHARGE_END_MARGIN)
+        if not ends.any():
             return None
         costs = np.asarray(cand.cost, dtype=float)
-        k = _pick(costs, costs, pts, reach)
+        k = _pick(costs, costs, pts, ends)
         assert k is not None
         walk = cand.path(k)
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
@@ -1135,8 +1171,10 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
                                         spacing=0.5)
     pts = np.asarray(cand.points, dtype=float)
-    gaps = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - op.radius - target.radius
-    ok = gaps <= CONTROL_RANGE - 0.05
+    # the end must be in the target's control range by the one predicate: within 1" around
+    # the walls and visible (never the far side of a wall however close in a straight line)
+    ok = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
+                            margin=CHARGE_END_MARGIN)
     if not ok.any():
         return None
     costs = np.asarray(cand.cost, dtype=float)
@@ -1169,7 +1207,10 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
     er = np.array([e.radius for e in enemies], dtype=float)
     gaps = np.linalg.norm(pts[:, None, :] - ep[None], axis=2) - op.radius - er[None]
-    clear = (gaps > CONTROL_RANGE + 1e-6).all(axis=1)
+    held = np.zeros(len(pts), dtype=bool)
+    for e in enemies:  # out of every enemy's control range (the one predicate)
+        held |= reach.control_mask(ctx.terrain, pts, op.radius, board.pos[e.id], e.radius)
+    clear = ~held
     if not clear.any():
         return None
     scores = -gaps.min(axis=1)
@@ -1621,6 +1662,32 @@ def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
         return False
     shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
     return shot is None
+
+
+def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase: str,
+                 spent: Sequence[Action]) -> Plan:
+    """The rest of one model's activation when its plan has gone stale (a model it was to
+    shoot, charge or fight is no longer on the table, or no longer in reach): what its order
+    asks of it now, from where it stands, with the AP and actions it has left (``spent``: what
+    it has carried out this activation). Allies are not answered again (they were when the
+    activation was planned). Pure, like :func:`plan_activation`."""
+    unit = state.units[unit_id]
+    order = order_table(unit.troop)[unit.command]
+    plan = Plan(unit.id, unit.command, unit.troop, order, unit.fsm)
+    board = _Board(state)
+    enemies = board.enemies_of_ai()
+    op = state.operatives[model_id]
+    if not enemies or op.id not in board.pos:
+        plan.explain.append(f"{op.name} has no enemy left to act against.")
+        return plan
+    result = _plan_model(ctx, state, unit, op, order, order.codes(), board, enemies, None,
+                         phase, plan, spent=spent)
+    if result["guard"] and op.stance == "engage" and not any(
+            a.kind in ("shoot", "fight", "charge") for a in plan.actions):
+        note = (f"{op.name} goes On Guard (Guard, 1 AP): no enemy in sight and range.")
+        plan.actions.append(Action("guard", op.id, note=note))
+        plan.explain.append(note)
+    return plan
 
 
 def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:

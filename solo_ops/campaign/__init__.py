@@ -871,11 +871,10 @@ def carry_move_limit(carrier: Any = None) -> float:
 
 def carry_move_allowance(op: Any, allowance: float) -> float:
     """The move ``op`` may still make: ``allowance``, capped for a carrier at 4" a turn less
-    what it has moved this turn (``turn_move``)."""
-    if getattr(op, "carrying", None) is None:
-        return allowance
-    used = float(getattr(op, "turn_move", 0.0) or 0.0)
-    return max(0.0, min(allowance, CARRY_MOVE_LIMIT - used))
+    what it has moved this turn (``turn_move``): :func:`solo_ops.rules.reach.carry_cap`."""
+    from solo_ops.rules import reach
+
+    return reach.carry_cap(op, allowance)
 
 
 def counts_as_moved(op: Any) -> bool:

@@ -21,12 +21,10 @@ from solo_ops.game.enemy import (
     limited_used_up,
     resolve_player_shot,
 )
-from solo_ops.game.state import ENEMY, PLAYER, Operative, State, base_gap
-from solo_ops.rules import kt2024
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import kt2024, reach
 
-CONTROL_RANGE = 1.0
-CARRY_LIMIT = 4.0
-DASH = 3.0
+CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
            "portal": 1}
 MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
@@ -75,15 +73,13 @@ def _point(value: Any) -> tuple[float, float]:
     return (x, y)
 
 
-def _enemies_in_control(state: State, op: Operative, game: Any = None) -> list[Operative]:
-    """Enemies within control range of ``op``: within 1" and visible (2024 "Visible and within
-    1""; 2018 "models cannot attack through walls"), so a wall between them keeps them apart."""
+def _enemies_in_control(state: State, op: Operative, game: Any,
+                        at: tuple[float, float] | None = None) -> list[Operative]:
+    """Enemies within control range of ``op`` (standing at ``at`` if given): within 1" around
+    the walls and visible (2024 "Visible and within 1""; 2018 "models cannot attack through
+    walls"), by :func:`solo_ops.rules.reach.within_reach`."""
     other = ENEMY if op.side == PLAYER else PLAYER
-    near = [e for e in state.living(other) if base_gap(op, e) <= CONTROL_RANGE + 1e-9]
-    if game is None or not near:
-        return near
-    sight = game.terrain(state).sight
-    return [e for e in near if sight.visible(op.at, e.at, op.radius, e.radius)]
+    return reach.within_reach(game.terrain(state), op, state.living(other), at=at)
 
 
 def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
@@ -179,7 +175,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     for o in others:
         extra = 0.0
         if o.side != op.side and how in ("reposition", "dash", "normal", "advance") and not (
-                base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
+                reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
             # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
             extra = CONTROL_RANGE
         if target is not None and o.id == target.id:
@@ -190,24 +186,18 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     if walk is None:
         raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
                         " and other models")
-    limit = _allowance(state, op, how)
+    limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
     cost = float(walk.cost)
-    if op.carrying is not None:
-        limit = min(limit, CARRY_LIMIT - op.turn_move)
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
                         f"{how.replace('_', ' ')} {max(0.0, limit):.1f}\"")
-    if target is not None:
-        gap = math.hypot(to[0] - target.at[0], to[1] - target.at[1]) - op.radius - \
-            target.radius  # type: ignore[index]
-        if gap > CONTROL_RANGE + 1e-6:
-            raise RuleError(f"a charge must end within 1\" of {target.name} ({gap:.1f}\" away)")
-    if how == "fall_back":
-        clear = all(math.hypot(to[0] - e.at[0], to[1] - e.at[1]) - op.radius - e.radius
-                    > CONTROL_RANGE for e in state.living(ENEMY if op.side == PLAYER
-                                                          else PLAYER))  # type: ignore[index]
-        if not clear:
-            raise RuleError("a fall back must end outside every enemy's control range")
+    if target is not None and target not in _enemies_in_control(state, op, game, at=to):
+        assert target.at is not None
+        gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
+        raise RuleError(f"a charge must end within 1\" of {target.name} and in its sight "
+                        f"(control range): from there it is {gap:.1f}\" around the walls")
+    if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
+        raise RuleError("a fall back must end outside every enemy's control range")
     _spend(state, op, how)
     old = op.at
     op.at = to
@@ -239,15 +229,6 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     events.extend(check_mines(game, state, op))
     events.extend(engine.check_spotting(game, state))
     return events
-
-
-def _allowance(state: State, op: Operative, how: str) -> float:
-    m = op.profile.movement
-    if state.edition == "kt2024":
-        if op.injured:
-            m = max(0.0, m - 2.0)
-        return {"reposition": m, "dash": DASH, "charge": m + 2.0, "fall_back": m}[how]
-    return {"normal": m, "advance": m + 6.0, "charge": 12.0, "fall_back": m}[how]
 
 
 def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -346,6 +327,8 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"{target.name} is not within 1\" of {op.name}")
     _spend(state, op, "fight")
     op.fought = True
+    if action.get("roll"):  # "fight X roll": solo-ops rolls both sides' dice, as for a shot
+        return _rolled_fight(game, state, op, target)
     events: list[dict[str, Any]] = [{"type": "fight", "operative": op.id, "target": target.id}]
     dealt = int(action.get("dealt", 0) or 0)
     taken = int(action.get("taken", 0) or 0)
@@ -355,6 +338,30 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         events.extend(apply_damage(game, state, target, dealt, f"fought by {op.name}"))
     if taken:
         events.extend(apply_damage(game, state, op, taken, f"fighting {target.name}"))
+    return events
+
+
+def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> list[dict]:
+    """A player's fight rolled by solo-ops: the same dice and events as an enemy's fight."""
+    from solo_ops.game import attacks
+    from solo_ops.game.enemy import _fight_helpers, broken_2018, no_escape, pariah_nexus, stun
+
+    extra: dict[str, bool] = {}
+    if state.edition == "kt2018":
+        extra = {"broken": broken_2018(state, op.side),
+                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+    result = attacks.roll_fight(state.edition, state.dice, op, target,
+                                _fight_helpers(game, state, op, target), **extra)
+    events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
+                                     "damage": result.damage,
+                                     "damage_taken": result.damage_taken,
+                                     "lines": result.lines}]
+    events += apply_damage(game, state, target, result.damage, f"fought by {op.name}",
+                           outcome=result.outcome)
+    if result.damage_taken and op.on_table:
+        events += apply_damage(game, state, op, result.damage_taken,
+                               f"struck back by {target.name}", outcome=result.outcome_taken)
+    events += stun(state, result.stunned, "Stun")
     return events
 
 
@@ -387,9 +394,10 @@ def _carry(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"{friend.name} is already carried by {friend.carried_by}")
     if op.carrying is not None:
         raise RuleError(f"{op.name} is already carrying {op.carrying}")
-    gap = math.hypot(op.at[0] - friend.at[0], op.at[1] - friend.at[1]) - op.radius - \
-        friend.radius  # type: ignore[index]
-    if gap > CONTROL_RANGE + 1e-6:
+    assert op.at is not None
+    if not reach.in_control_range(game.terrain(state), op.at, op.radius, friend.at,
+                                  friend.radius):
+        gap = reach.route_gap(game.terrain(state), op.at, op.radius, friend.at, friend.radius)
         raise RuleError(f"{op.name} must first move to {friend.name} ({gap:.1f}\" away)")
     op.carrying = friend.id
     friend.carried_by = op.id

@@ -15,17 +15,47 @@ from dataclasses import replace
 from typing import Any
 
 from solo_ops.ai import fsm
-from solo_ops.ai.planner import Action, Plan
+from solo_ops.ai.planner import Action, Plan, replan_model
 from solo_ops.game import attacks
 from solo_ops.game.missions import KILLZONE_TABLES
-from solo_ops.game.state import ENEMY, PLAYER, Operative, State, base_gap
-from solo_ops.rules import kt2024
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import kt2024, reach
 
-CONTROL_RANGE = 1.0
+CONTROL_RANGE = reach.CONTROL_RANGE
+ATTACKS = ("shoot", "charge", "fight")
+MAX_REPLANS = 3  # per model and activation (each re-plan drops a target that left the table)
 
 
 def _r(p: Any) -> list[float] | None:
-    return None if p is None else [round(float(p[0]), 2), round(float(p[1]), 2)]
+    return reach.round_point(p)
+
+
+def _in_reach(game: Any, state: State, a: Operative, b: Operative) -> bool:
+    """Control range (2024) / within 1" (2018) between two on-table operatives, by
+    :mod:`solo_ops.rules.reach` (within 1" around the walls and visible)."""
+    if not (a.on_table and b.on_table):
+        return False
+    assert a.at is not None and b.at is not None
+    return reach.in_control_range(game.terrain(state), a.at, a.radius, b.at, b.radius)
+
+
+def stale(game: Any, state: State, op: Operative, action: Action) -> str | None:
+    """Why a planned attack can no longer be made as planned (its target is off the table,
+    out of sight for a shot, out of reach for a fight), or None when it still can."""
+    if action.kind not in ATTACKS or action.target is None:
+        return None
+    target = state.operatives.get(action.target)
+    if target is None or not target.on_table:
+        return f"{action.target} is no longer on the table"
+    assert op.at is not None and target.at is not None
+    if action.kind == "shoot":
+        terrain = game.terrain(state)
+        if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
+            return f"{target.name} is no longer visible to {op.name}"
+    if action.kind == "fight" and action.portal is None and not _in_reach(game, state, op,
+                                                                         target):
+        return f"{target.name} is not in {op.name}'s control range"
+    return None
 
 
 def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
@@ -43,10 +73,31 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         op = state.operatives[m]
         if op.on_table and state.edition == "kt2024":
             op.stance = plan.stance
-    for action in plan.actions:
+    queue = list(plan.actions)
+    spent: dict[str, list[Action]] = {}
+    replans: dict[str, int] = {}
+    while queue:
+        action = queue.pop(0)
         op = state.operatives[action.model]
         if not op.on_table:
             continue
+        why = stale(game, state, op, action)
+        if why is not None:
+            # the target left the table (or reach) part-way through the activation: the rest
+            # of this model's actions are planned again (another target, or its order's move)
+            queue = [a for a in queue if a.model != op.id]
+            replans[op.id] = replans.get(op.id, 0) + 1
+            fresh = (replan_model(game.context(state), state, unit.id, op.id, state.phase,
+                                  spent.get(op.id, []))
+                     if replans[op.id] <= MAX_REPLANS else None)
+            new = list(fresh.actions) if fresh is not None else []
+            events.append({"type": "replanned", "operative": op.id, "unit": unit.id,
+                           "dropped": action.kind, "target": action.target, "why": why,
+                           "actions": [a.to_dict() for a in new],
+                           "explain": list(fresh.explain) if fresh is not None else []})
+            queue[:0] = new
+            continue
+        spent.setdefault(op.id, []).append(action)
         if op.on_guard:  # Guard ends when it performs any action
             op.on_guard = False
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
@@ -69,17 +120,7 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         if unit.active and fsm.allowed(unit.fsm, trigger):
             unit.fsm = fsm.fire(unit.fsm, trigger)
     if plan.merge_into and unit.active is False and unit.fsm == "merged":
-        leader = state.units[plan.merge_into]
-        for m in unit.models:
-            state.operatives[m].owner = leader.id
-            state.operatives[m].on_guard = False  # its order changed
-            leader.models.append(m)
-        unit.merged_into = leader.id
-        unit.models = []
-        # the merged unit's Leadership (command radius, leader status) is its highest model's
-        leader.leadership = max(state.operatives[m].profile.leadership for m in leader.models)
-        events.append({"type": "merged", "unit": unit.id, "into": leader.id,
-                       "command": leader.command})
+        events.append(state.merge_unit(unit, state.units[plan.merge_into]))
     events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm})
     return events
 
@@ -114,9 +155,8 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
         end, _spent = terrain.routes.advance(walk, min(float(roll.value), length))
         old = op.at
         op.at = (float(end[0]), float(end[1]))
-        gap = math.hypot(op.at[0] - target.at[0], op.at[1] - target.at[1]) - op.radius - \
-            target.radius
-        success = gap <= CONTROL_RANGE + 1e-6
+        success = target.on_table and reach.engaged_2018(
+            terrain, op.at, op.radius, target.at, target.radius)  # type: ignore[arg-type]
         op.charged = success
         op.moved = True
         op.moved_how = "charge"
@@ -244,7 +284,7 @@ def _fight(game: Any, state: State, op: Operative, action: Action, *,
                                       "text": text})
         return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
                  "note": text}]
-    helpers = _fight_helpers(state, op, target)
+    helpers = _fight_helpers(game, state, op, target)
     extra: dict[str, bool] = {}
     if state.edition == "kt2018":
         extra = {"broken": broken_2018(state, op.side),
@@ -291,34 +331,35 @@ def guard_interrupts(game: Any, state: State, mover: Operative) -> list[dict[str
         if how == "fight":
             events.extend(_fight(game, state, guard, action))
         else:
-            penalty = 1 if base_gap(guard, mover) <= CONTROL_RANGE + 1e-9 else 0
+            penalty = 1 if _in_reach(game, state, guard, mover) else 0
             events.extend(_shoot(game, state, guard, action, hit_penalty=penalty))
     return events
 
 
-def guards_engaged(state: State, mover: Operative) -> list[dict[str, Any]]:
-    """Guard ends when an enemy ends an action in the guard's control range."""
+def guards_engaged(game: Any, state: State, mover: Operative) -> list[dict[str, Any]]:
+    """Guard ends when an enemy ends an action in the guard's control range (within 1" around
+    the walls and visible: :func:`solo_ops.rules.reach.in_control_range`)."""
     events: list[dict[str, Any]] = []
     if not mover.on_table:
         return events
     for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
-        if guard.on_guard and base_gap(guard, mover) <= CONTROL_RANGE + 1e-9:
+        if guard.on_guard and _in_reach(game, state, guard, mover):
             guard.on_guard = False
             events.append({"type": "guard_ended", "operative": guard.id,
                            "why": f"{mover.name} ended an action within its control range"})
     return events
 
 
-def _fight_helpers(state: State, op: Operative, target: Operative) -> int:
+def _fight_helpers(game: Any, state: State, op: Operative, target: Operative) -> int:
     """Other friendly operatives also in control range of the target and of no other enemy."""
     count = 0
     foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
     for friend in state.living(op.side):
         if friend.id == op.id:
             continue
-        if base_gap(friend, target) > CONTROL_RANGE:
+        if not _in_reach(game, state, friend, target):
             continue
-        if any(base_gap(friend, f) <= CONTROL_RANGE for f in foes if f.id != target.id):
+        if any(_in_reach(game, state, friend, f) for f in foes if f.id != target.id):
             continue
         count += 1
     return count
@@ -614,8 +655,7 @@ def check_mines(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
     for marker in game.terrain(state).board.markers:
         if marker.kind != "mines" or marker.id in state.spent_markers:
             continue
-        gap = math.hypot(op.at[0] - marker.at[0], op.at[1] - marker.at[1]) - op.radius
-        if gap <= CONTROL_RANGE + 1e-9:
+        if reach.in_control_range(game.terrain(state), op.at, op.radius, marker.at, 0.0):
             state.spent_markers.append(marker.id)
             roll = state.dice.d3(f"mines {marker.id}: D3+3 damage to {op.name}",  # type: ignore
                                  [("mines", 3)])

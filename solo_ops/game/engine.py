@@ -24,9 +24,10 @@ from solo_ops.core.dice import Dice, SeededDice
 from solo_ops.core.errors import RuleError
 from solo_ops.game import fog, scoring
 from solo_ops.game.deploy import deploy, zone_for
-from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit, base_gap
+from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.io.scenario import Scenario
+from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
 
 KT2024_PHASES = ("firefight",)
@@ -181,7 +182,7 @@ def _add_units(state: State, base_id: str, formed: list[Any]) -> list[str]:
 
 
 def _r(p: tuple[float, float] | None) -> list[float] | None:
-    return None if p is None else [round(p[0], 2), round(p[1], 2)]
+    return reach.round_point(p)
 
 
 def _record(state: State, action: dict[str, Any], events: list[dict[str, Any]],
@@ -215,9 +216,9 @@ def pending(game: Game, state: State) -> Prompt:
             return Prompt("act", PLAYER, op.owner, op.id,
                           f"{op.owner}: what did {op.name} do?",
                           _act_options(state, op))
-        player = _next_player(state)
+        player = _next_player(game, state)
         if player is not None:
-            ready = [o.id for o in _player_ready(state, player)]
+            ready = [o.id for o in _player_ready(game, state, player)]
             verb = "activate" if state.edition == "kt2024" else f"act with in the {state.phase}"
             return Prompt("activate", PLAYER, player, None,
                           f"{player}: which operative do you {verb}?", ready)
@@ -246,34 +247,39 @@ def _act_options(state: State, op: Operative) -> list[str]:
             "damage MODEL N", "down MODEL", "done"]
 
 
-def _player_ready(state: State, player: str) -> list[Operative]:
+def _player_ready(game: Game, state: State, player: str) -> list[Operative]:
     out = []
     for op in state.side(PLAYER):
         if op.owner != player or not op.on_table or op.activated:
             continue
         if state.edition == "kt2018" and op.shaken:
             continue
-        if state.edition == "kt2018" and state.phase == "fight" and not _engaged_2018(state, op):
+        if state.edition == "kt2018" and state.phase == "fight" and not _engaged_2018(
+                game, state, op):
             continue
         out.append(op)
     return out
 
 
-def _engaged_2018(state: State, op: Operative) -> bool:
-    for other in state.living(ENEMY if op.side == PLAYER else PLAYER):
-        if base_gap(op, other) <= 1.0 + 1e-9:
-            return True
-    return False
+def _engaged_2018(game: Game, state: State, op: Operative) -> bool:
+    """Whether ``op`` is within 1" of an enemy model (never through a wall):
+    :func:`solo_ops.rules.reach.engaged_2018`."""
+    if op.at is None:
+        return False
+    terrain = game.terrain(state)
+    return any(reach.engaged_2018(terrain, op.at, op.radius, other.at, other.radius)
+               for other in state.living(ENEMY if op.side == PLAYER else PLAYER)
+               if other.at is not None)
 
 
-def _next_player(state: State) -> str | None:
+def _next_player(game: Game, state: State) -> str | None:
     players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
     if not players:
         return None
     n = len(players)
     for k in range(n):
         p = players[(state.next_player_index + k) % n]
-        if _player_ready(state, p):
+        if _player_ready(game, state, p):
             return p
     return None
 
@@ -287,7 +293,7 @@ def _enemy_ready(game: Game, state: State) -> list[Unit]:
         if not models:
             continue
         if state.edition == "kt2018" and state.phase == "fight":
-            if not any(_engaged_2018(state, m) for m in models):
+            if not any(_engaged_2018(game, state, m) for m in models):
                 continue
         ready.append(unit)
     return ready
@@ -338,7 +344,7 @@ def _after_player_action(game: Game, state: State, kind: str, acting: str | None
         events.extend(enemy.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
             events.extend(actions._end_activation(game, state, op))
-    events.extend(enemy.guards_engaged(state, op))
+    events.extend(enemy.guards_engaged(game, state, op))
     return events
 
 
@@ -409,7 +415,7 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
 def _balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
     """If the side to act has nothing ready, hand over; if neither has, leave it to the engine
     (which ends the phase)."""
-    player_ready = _next_player(state) is not None
+    player_ready = _next_player(game, state) is not None
     enemy_ready = bool(_enemy_ready(game, state))
     if state.next_side == PLAYER and not player_ready:
         state.next_side = ENEMY if enemy_ready else None
@@ -433,7 +439,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     ctx = game.context(state)
     ready = activation_order(ctx, state, _enemy_ready(game, state))
     if not ready:
-        state.next_side = PLAYER if _next_player(state) is not None else None
+        state.next_side = PLAYER if _next_player(game, state) is not None else None
         return []
     unit = ready[0]
     plan = plan_activation(ctx, state, unit.id, state.phase)
@@ -543,16 +549,9 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
         events.extend(res.events)
         for uid in res.units:
             joined = state.units[uid]
-            unit.models.extend(joined.models)
-            for m in joined.models:
-                state.operatives[m].owner = unit.id
-            unit.leadership = max(state.operatives[m].profile.leadership for m in unit.models)
             joined.fsm = fsm.fire("hidden", "spotted")
             joined.fsm = fsm.fire(joined.fsm, "merged")
-            joined.merged_into = unit.id
-            joined.models = []
-            events.append({"type": "merged", "unit": uid, "into": unit.id,
-                           "command": unit.command})
+            events.append(state.merge_unit(joined, unit))
     return events
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from solo_ops.core.tables import simple_table
 from solo_ops.geometry.board import Board
 from solo_ops.io.fields import Fields
+from solo_ops.rules import reach
 
 CRIT_OPS: dict[str, str] = {
     "seize-ground": "End of each turning point from the second: 1 VP for each objective marker "
@@ -42,7 +43,7 @@ KILL_OP = ("End of each turning point from the second: 1 VP if one or more enemy
            "incapacitated more enemy operatives than you lost.")
 PRIMARY = ("crit", "tac", "kill")
 OP_CAP = 6
-CONTROL_RANGE = 1.0
+CONTROL_RANGE = reach.CONTROL_RANGE  # objective markers: solo_ops.rules.reach.within
 PN_CONTROL_RANGE = 2.0
 PN_EFFECT_TABLES = {
     "environment": "pn-environment-effects",

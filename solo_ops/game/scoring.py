@@ -15,6 +15,7 @@ from typing import Any
 
 from solo_ops.game.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import reach
 
 
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
@@ -22,11 +23,14 @@ def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
     return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
 
 
-def _sees(game: Any, state: State, op: Operative, point: tuple[float, float]) -> bool:
-    """Whether nothing blocks sight between ``op``'s base and an objective marker (a marker
-    behind a wall is not controlled from the other side)."""
+def _controls(game: Any, state: State, op: Operative, point: tuple[float, float],
+              distance: float) -> bool:
+    """Whether ``op`` is close enough to an objective marker to count towards controlling it:
+    within ``distance`` of its base around the walls and visible
+    (:func:`solo_ops.rules.reach.within`; a marker behind a wall is not controlled from the
+    other side)."""
     assert op.at is not None
-    return bool(game.terrain(state).sight.visible(op.at, point, op.radius, 0.0))
+    return reach.within(game.terrain(state), op.at, op.radius, point, 0.0, distance)
 
 
 def objective_control(game: Any, state: State) -> dict[str, str | None]:
@@ -39,10 +43,9 @@ def objective_control(game: Any, state: State) -> dict[str, str | None]:
             if not op.on_table:
                 continue
             if state.edition == "kt2024":
-                if _within(op, obj.at, CONTROL_RANGE) and _sees(game, state, op, obj.at):
+                if _controls(game, state, op, obj.at, CONTROL_RANGE):
                     totals[op.side] += max(1, op.profile.apl - op.apl_penalty)
-            elif (not op.shaken and _within(op, obj.at, PN_CONTROL_RANGE)
-                  and _sees(game, state, op, obj.at)):
+            elif not op.shaken and _controls(game, state, op, obj.at, PN_CONTROL_RANGE):
                 totals[op.side] += op.profile.wounds  # 004: "totals the Wounds characteristic"
         if totals[PLAYER] > totals[ENEMY]:
             out[obj.id] = PLAYER

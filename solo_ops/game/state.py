@@ -10,12 +10,12 @@ snapshot for views, checks and the campaign.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.model import Profile
+from solo_ops.rules import reach
 
 PLAYER = "player"
 ENEMY = "enemy"
@@ -210,6 +210,22 @@ class State:
     def active_counters(self) -> list[Counter]:
         return [c for c in self.counters.values() if c.active]
 
+    def merge_unit(self, joined: Unit, into: Unit) -> dict[str, Any]:
+        """The one way a unit merges into another (a rally, grouping with a leader, a hidden
+        counter's enemies joining a revealed unit): its models join ``into`` and take its
+        order; Guard ends (their order changed); the merged unit's Leadership (command radius,
+        leader status) is its highest model's. The caller fires the joined unit's state
+        machine. Returns the ``merged`` event."""
+        for m in joined.models:
+            op = self.operatives[m]
+            op.owner = into.id
+            op.on_guard = False
+            into.models.append(m)
+        into.leadership = max(self.operatives[m].profile.leadership for m in into.models)
+        joined.merged_into = into.id
+        joined.models = []
+        return {"type": "merged", "unit": joined.id, "into": into.id, "command": into.command}
+
     def to_dict(self, *, secrets: bool = False) -> dict[str, Any]:
         """A snapshot. Without ``secrets`` counters show only id and position."""
         counters = [c.secret_dict() if secrets else {"id": c.id, "at": list(c.at)}
@@ -226,6 +242,6 @@ class State:
 
 def base_gap(a: Operative, b: Operative) -> float:
     """The straight distance between two on-table operatives' bases (negative if they
-    overlap); control range checks add sight on top of it."""
-    assert a.at is not None and b.at is not None
-    return math.hypot(a.at[0] - b.at[0], a.at[1] - b.at[1]) - a.radius - b.radius
+    overlap): :func:`solo_ops.rules.reach.base_gap`. Control range is
+    :func:`solo_ops.rules.reach.in_control_range`, never this alone."""
+    return reach.base_gap(a, b)

@@ -31,6 +31,10 @@ Stable signatures (other modules import them by name):
     ``normal`` / ``fall_back`` M, ``advance`` M+D6, ``charge`` 2D6 (``roll`` when rolled, else
     the most the dice allow: 6 and 12). A model carrying a downed friend moves at most 4" a
     turn in all (RULES-NOTES "Carrying"), less what it has moved this turn (``turn_move``).
+``within(terrain, a_at, a_radius, b_at, b_radius, distance) -> bool``
+    The same test with another distance (objective markers: radius 0; 2018 objectives 2").
+``carry_cap(op, allowance) -> float``
+    The carrier's 4"-a-turn cap applied to an allowance (used by :func:`move_allowance`).
 ``round_point(p) -> list[float] | None``
     The one rounding of a position for the record (events, plans): to 0.01".
 ``base_gap(a, b) -> float``
@@ -95,9 +99,17 @@ def route_gap(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequen
 def in_control_range(terrain: Any, a_at: Sequence[float], a_radius: float,
                      b_at: Sequence[float], b_radius: float) -> bool:
     """Kill Team 2024 control range between two bases (see the module docstring)."""
-    if straight_gap(a_at, a_radius, b_at, b_radius) > CONTROL_RANGE + TOLERANCE:
+    return within(terrain, a_at, a_radius, b_at, b_radius, CONTROL_RANGE)
+
+
+def within(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
+           b_radius: float, distance: float) -> bool:
+    """Whether two bases (a marker: radius 0) are within ``distance`` of each other around
+    the walls and can see each other: :func:`in_control_range` with another distance (the
+    2018 Pariah Nexus objectives' 2")."""
+    if straight_gap(a_at, a_radius, b_at, b_radius) > distance + TOLERANCE:
         return False  # a route is never shorter than the straight line
-    if route_gap(terrain, a_at, a_radius, b_at, b_radius) > CONTROL_RANGE + TOLERANCE:
+    if route_gap(terrain, a_at, a_radius, b_at, b_radius) > distance + TOLERANCE:
         return False
     return bool(terrain.sight.visible(a_at, b_at, a_radius, b_radius))
 
@@ -162,11 +174,16 @@ def move_allowance(op: Any, how: str, edition: str, roll: float | None = None) -
                  "charge": KT2018_CHARGE_MAX if roll is None else float(roll)}
     if how not in table:
         raise ValueError(f"no {how!r} move in {edition} (moves: {', '.join(table)})")
-    allowance = table[how]
-    if getattr(op, "carrying", None) is not None:
-        used = float(getattr(op, "turn_move", 0.0) or 0.0)
-        allowance = max(0.0, min(allowance, CARRY_MOVE_LIMIT - used))
-    return allowance
+    return carry_cap(op, table[how])
+
+
+def carry_cap(op: Any, allowance: float) -> float:
+    """``allowance``, capped for a model carrying a downed friend at 4" a turn less what it
+    has moved this turn (``turn_move``); unchanged for anyone else."""
+    if getattr(op, "carrying", None) is None:
+        return allowance
+    used = float(getattr(op, "turn_move", 0.0) or 0.0)
+    return max(0.0, min(allowance, CARRY_MOVE_LIMIT - used))
 
 
 def round_point(p: Sequence[float] | None) -> list[float] | None:
