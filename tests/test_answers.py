@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from solo_ops.core.errors import RuleError
@@ -37,10 +40,41 @@ from solo_ops.view.answers import parse
     ("done", "act", {"type": "done"}),
     ("pass", "act", {"type": "done"}),
     ("3", "attack", {"type": "attack_damage", "damage": 3}),
+    # relative moves (the engine computes the point: solo_ops.game.intent)
+    ("move corvin 4 toward obj-2", "act", {"type": "move", "how": "reposition",
+                                           "operative": "corvin", "amount": 4.0,
+                                           "relation": "toward", "ref": "obj-2"}),
+    ("dash 2.5 towards c3", "act", {"type": "move", "how": "dash", "amount": 2.5,
+                                    "relation": "toward", "ref": "c3"}),
+    ("move corvin to obj-2", "act", {"type": "move", "how": "reposition",
+                                     "operative": "corvin", "relation": "to", "ref": "obj-2"}),
+    ("move corvin into base contact with cultist-3", "act", {
+        "type": "move", "how": "reposition", "operative": "corvin", "relation": "contact",
+        "ref": "cultist-3"}),
+    ("move contact cultist-3", "act", {"type": "move", "how": "reposition",
+                                       "relation": "contact", "ref": "cultist-3"}),
+    ("move corvin behind crate-2", "act", {"type": "move", "how": "reposition",
+                                           "operative": "corvin", "relation": "behind",
+                                           "ref": "crate-2"}),
+    ("fallback behind crate-2", "act", {"type": "move", "how": "fall_back",
+                                        "relation": "behind", "ref": "crate-2"}),
+    ("move corvin 10,4", "act", {"type": "move", "how": "reposition", "operative": "corvin",
+                                 "to": [10.0, 4.0]}),
+    ("charge cultist-3", "act", {"type": "move", "how": "charge", "relation": "contact",
+                                 "ref": "cultist-3"}),
+    ("fight u1-a roll", "act", {"type": "fight", "target": "u1-a", "roll": True}),
+    ("fight u1-a roll with knife", "act", {"type": "fight", "target": "u1-a", "roll": True,
+                                           "weapon": "knife"}),
     ("damage 4 taken 1", "attack", {"type": "attack_damage", "damage": 4, "taken": 1}),
 ])
 def test_words(text: str, kind: str, action: dict) -> None:
     assert parse(text, kind) == action
+
+
+def test_centimetres_are_typed_and_come_out_in_inches() -> None:
+    assert parse("move 25.4,12.7", "act", "cm") == {"type": "move", "how": "reposition",
+                                                    "to": [10.0, 5.0]}
+    assert parse("move 5.08 toward obj-1", "act", "cm")["amount"] == 2.0
 
 
 @pytest.mark.parametrize(("text", "kind", "reason"), [
@@ -49,7 +83,13 @@ def test_words(text: str, kind: str, action: dict) -> None:
     ("move 10", "act", "expected a point x,y"),
     ("move ten,4", "act", "expected a point x,y"),
     ("move nan,4", "act", "expected a point x,y"),
-    ("charge u1-a", "act", "charge whom and to where?"),
+    ("charge", "act", "charge whom?"),
+    ("move 3 toward", "act", "toward what?"),
+    ("move toward obj-1", "act", "how far toward it?"),
+    ("move -2 toward obj-1", "act", "how far? a distance above 0"),
+    ("move kell to obj-1 now", "act", "to what? name one thing"),
+    ("shoot u1 damage 3 roll", "act", "either 'damage N'"),
+    ("fight u1 dealt 2 roll", "act", "either 'dealt N taken M'"),
     ("shoot", "act", "shoot whom?"),
     ("shoot u1 damage -2", "act", "cannot be negative"),
     ("shoot u1 damage lots", "act", "damage must be a whole number"),
@@ -70,3 +110,124 @@ def test_words(text: str, kind: str, action: dict) -> None:
 def test_refusals_say_why(text: str, kind: str, reason: str) -> None:
     with pytest.raises(RuleError, match=reason.replace("?", r"\?").replace("(", r"\(")):
         parse(text, kind)
+
+
+# -- relative answers, ids and weapons through the real command ------------------------------
+def _table_scenario(folder: Path, enemy_at: tuple[float, float] = (27, 11),
+                    units: str = "in") -> Path:
+    """The hand-made board of tests.test_engine as a scenario file: a1 at (3, 10), a2 at
+    (1, 20), e1 at ``enemy_at``; seed 4 gives the players the initiative."""
+    from .test_engine import BOARD, TROOPER
+
+    doc = {"name": "answers test", "edition": "kt2024", "board": BOARD,
+           "roster": {"name": "r", "profiles": {"trooper": TROOPER},
+                      "table": {i: "trooper" for i in range(1, 7)}},
+           "engagement": 1, "seed": 4,
+           "squads": [{"player": "Ana", "models": [
+               {"id": "a1", "profile": TROOPER, "at": [3, 10]},
+               {"id": "a2", "profile": TROOPER, "at": [1, 20]}]}],
+           "enemies": [{"id": "u1", "command": 5, "models": [
+               {"id": "e1", "profile": "trooper", "at": list(enemy_at)}]}],
+           "settings": {"turns": 1, "units": units}}
+    path = folder / "table.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def _play(folder: Path, scenario: Path, *answers: str) -> tuple[str, dict]:
+    from .test_play_e2e import cli
+
+    args = ["play", str(scenario), "--save", str(folder / "s.json")]
+    for a in answers:
+        args += ["--answer", a]
+    run = cli(*args, cwd=folder)
+    assert run.returncode == 0, run.stderr
+    save = json.loads((folder / "s.json").read_text(encoding="utf-8"))
+    return run.stdout, save
+
+
+def _at(save: dict, ident: str) -> list[float]:
+    return next(o["at"] for o in save["snapshot"]["operatives"] if o["id"] == ident)
+
+
+def test_a_relative_move_is_shown_and_waits_for_a_yes(tmp_path: Path) -> None:
+    scenario = _table_scenario(tmp_path)
+    out, save = _play(tmp_path, scenario, "A1 engage", "move 1 toward obj-1", "no",
+                      "move 1 toward nowhere", "move 1 toward OBJ-1")
+    # 1" along (1, 1)/sqrt(2) from (3, 10): (3.71, 10.71); shown, then "no": not moved
+    assert ('→ a1 would reposition from (3.0, 10.0) 1.0" north-east to (3.7, 10.7), 0.0" '
+            "from obj-1") in out
+    assert "Not moved." in out
+    assert "✗ no thing on the table called 'nowhere' (choose from: " in out
+    assert out.count("? Do it? (yes / no)") == 2
+    assert _at(save, "a1") == [3.0, 10.0]  # nothing was saved: the answers ran out at a yes/no
+    assert [a["type"] for a in save["actions"] if a["type"] != "engine"] == ["activate"]
+    # the answer hint is printed once for the kind of prompt, not after every answer
+    assert out.count("answers: move X,Y") == 1
+    out, save = _play(tmp_path, scenario, "a1 engage", "move 1 toward obj-1", "yes", "done")
+    assert _at(save, "a1") == [3.71, 10.71]
+    moved = [a for a in save["actions"] if a["type"] == "move"]
+    assert moved == [{"type": "move", "how": "reposition", "to": [3.71, 10.71],
+                      "operative": "a1"}]  # the save holds the concrete point
+    assert 'a1 repositions from (3.0, 10.0) 1.0" north-east to (3.7, 10.7).' in out
+
+
+def test_a_different_answer_at_the_yes_no_question_is_taken_as_the_next_answer(
+        tmp_path: Path) -> None:
+    scenario = _table_scenario(tmp_path)
+    out, save = _play(tmp_path, scenario, "a1", "move to obj-1", "move 3,10.5")
+    assert "Not moved." in out
+    assert _at(save, "a1") == [3.0, 10.5]
+
+
+def test_centimetres_setting_reads_and_prints_centimetres(tmp_path: Path) -> None:
+    scenario = _table_scenario(tmp_path, units="cm")
+    out, save = _play(tmp_path, scenario, "a1", "move 10.16,25.4", "status")
+    # 10.16 cm = 4", 25.4 cm = 10": a1 moves 1" east
+    assert _at(save, "a1") == [4.0, 10.0]
+    assert "a1 repositions from (7.6, 25.4) 2.5 cm east to (10.2, 25.4)." in out
+    assert "Ana: a1 (10.2, 25.4) 8/8W" in out
+
+
+def test_charge_into_base_contact_then_fight_roll(tmp_path: Path) -> None:
+    scenario = _table_scenario(tmp_path, enemy_at=(7, 10))
+    out, save = _play(tmp_path, scenario, "a1 engage", "charge E", "yes", "fight e roll")
+    # base contact due west of e1: (7 - 2r - 0.02, 10) = (5.99575, 10) -> (6.0, 10.0)
+    assert "in base contact with e1" in out
+    assert [a for a in save["actions"] if a["type"] in ("move", "fight")] == [
+        {"type": "move", "how": "charge", "to": [6.0, 10.0], "target": "e1", "operative": "a1"},
+        {"type": "fight", "target": "e1", "roll": True, "operative": "a1"}]
+    assert "✸ a1 fights e1: deals" in out
+
+
+def test_a_computed_move_the_engine_would_refuse_is_refused_before_asking(
+        tmp_path: Path) -> None:
+    scenario = _table_scenario(tmp_path, enemy_at=(4.2, 10))
+    out, save = _play(tmp_path, scenario, "a1 engage", "charge e1")
+    # 4.2 - 3 - 2r = 0.22": already in control range, so no charge can start
+    assert "✗ a1 is in control range of" in out and "it cannot charge" in out
+    assert "Do it?" not in out
+    assert _at(save, "a1") == [3.0, 10.0]
+
+
+def test_the_silent_weapon_is_chosen_under_conceal_and_ids_match_by_prefix() -> None:
+    from dataclasses import replace
+
+    from solo_ops.core.model import parse_weapon_rule
+    from solo_ops.game import intent
+    from solo_ops.game.engine import pending
+
+    from .test_actions import active
+
+    game, state = active(enemy_at=(10, 10), stance="conceal")
+    a1 = state.operatives["a1"]
+    lasgun = a1.profile.ranged_weapons[0]
+    silent = replace(lasgun, name="silenced pistol",
+                     rules=(*lasgun.rules, parse_weapon_rule("silent")))
+    a1.profile = replace(a1.profile, weapons=(*a1.profile.weapons, silent))
+    prompt = pending(game, state)
+    got = intent.resolve_ids(game, state, {"type": "shoot", "target": "e", "roll": True}, prompt)
+    assert got["weapon"] == "silenced pistol" and got["target"] == "e1"
+    got = intent.resolve_ids(game, state, {"type": "shoot", "target": "e1", "weapon": "LAS",
+                                           "damage": 2}, prompt)
+    assert got["weapon"] == "lasgun"

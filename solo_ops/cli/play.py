@@ -10,6 +10,7 @@ answer being typed; ``--resume SAVE`` continues exactly where it stopped.
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Iterator
@@ -20,8 +21,9 @@ import click
 
 from solo_ops.cli.common import console, emit_json, resolve_seed
 from solo_ops.core.errors import InputError, RuleError
+from solo_ops.game import intent
 from solo_ops.game.engine import Game, new_game, pending, step
-from solo_ops.game.state import State
+from solo_ops.game.state import ENEMY, PLAYER, State
 from solo_ops.io.persistence import EventLog, load_json, save_json
 from solo_ops.io.savegame import (
     GAME_KIND,
@@ -37,7 +39,7 @@ from solo_ops.io.savegame import (
     undo_marker,
 )
 from solo_ops.io.scenario import load_scenario
-from solo_ops.view import answers, narrate
+from solo_ops.view import answers, measure, narrate
 from solo_ops.view.player import player_record, player_view
 
 HELP = answers.PLAYER_HELP
@@ -51,7 +53,20 @@ def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path,
 
 
 def _names(state: State) -> dict[str, str]:
-    return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()}
+    """Display names: the players' operatives by name; enemy models are not in it, so every
+    line names them by id (the label on the map and in ``status``)."""
+    return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()
+            if o.side == PLAYER}
+
+
+def _table(game: Game, state: State) -> narrate.Table:
+    """What narration needs from the game: units, names, the doors and hatches, the enemies."""
+    board = game.scenario.board
+    enemies = {o.id: (o.name, o.at, o.owner) for o in state.operatives.values()
+               if o.side == ENEMY}
+    return narrate.Table(edition=state.edition, units=game.settings.units,
+                         names=_names(state), portals={f.id: f.shape for f in board.portals()},
+                         enemies=enemies)
 
 
 class Session:
@@ -65,6 +80,8 @@ class Session:
         self.as_json = as_json
         self.out = console()
         self._asked: tuple[Any, ...] | None = None
+        self._hinted: set[str] = set()  # prompt kinds whose answer hint was printed
+        self._put_back: str | None = None  # a line typed at a yes/no question, to answer next
 
     def say(self, text: str) -> None:
         if not self.as_json:
@@ -75,7 +92,7 @@ class Session:
         if self.as_json:
             click.echo(json.dumps({"record": shown}, ensure_ascii=False))
             return
-        for line in narrate.lines_for(shown, _names(self.state), self.state.edition):
+        for line in narrate.lines_for(shown, table=_table(self.game, self.state)):
             self.say(line)
             if line.startswith("══") and "Battle over" not in line:  # a new round: effects
                 self.remind()
@@ -104,6 +121,9 @@ class Session:
             EventLog(self.log).append(record)
 
     def run(self, feed: Iterator[str], interactive: bool) -> int:
+        """Ask and answer until the game ends or the answers run out (0 either way)."""
+        if isinstance(feed, Feed):
+            feed.words = self.completions
         while True:
             prompt = pending(self.game, self.state)
             if prompt.kind == "ended":
@@ -115,14 +135,9 @@ class Session:
                 self.show(record)
                 continue
             self.ask(prompt)
-            try:
-                line = next(feed)
-            except StopIteration:
-                self.say(f"No more answers: the game is saved in {self.save}. Continue with "
-                         f"`solo-ops play --resume {self.save}`.")
-                return 0
-            if not interactive and not self.as_json:
-                self.say(f"> {line}")
+            line = self._next(feed, interactive)
+            if line is None:
+                return self._out_of_answers()
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
@@ -131,10 +146,18 @@ class Session:
                     return 0
                 continue
             try:
-                action = answers.parse(line, prompt.kind)
-                if prompt.kind == "act" and "operative" not in action and action["type"] in (
-                        "move", "shoot", "fight", "carry", "evacuate", "ready", "done"):
-                    action["operative"] = prompt.operative
+                action = self.understand(line, prompt)
+                if action.get("relation"):
+                    proposal = intent.propose(self.game, self.state, action)
+                    concrete = {**proposal.action, "operative": action["operative"]}
+                    # the engine's own checks first, on a copy: never ask yes to a refusal
+                    step(self.game, copy.deepcopy(self.state), concrete)
+                    agreed = self.confirm(proposal, feed, interactive)
+                    if agreed is None:
+                        return self._out_of_answers()
+                    if not agreed:
+                        continue
+                    action = concrete
                 record = step(self.game, self.state, action)
             except RuleError as exc:
                 self.say(f"✗ {exc}")
@@ -143,6 +166,79 @@ class Session:
                 continue
             self.persist(record)
             self.show(record)
+
+    def _next(self, feed: Iterator[str], interactive: bool) -> str | None:
+        """The next typed line (a line put back by :meth:`confirm` first); None at the end."""
+        if self._put_back is not None:
+            line, self._put_back = self._put_back, None
+            return line
+        try:
+            line = next(feed)
+        except StopIteration:
+            return None
+        if not interactive and not self.as_json:
+            self.say(f"> {line}")
+        return line
+
+    def _out_of_answers(self) -> int:
+        self.say(f"No more answers: the game is saved in {self.save}. Continue with "
+                 f"`solo-ops play --resume {self.save}`.")
+        return 0
+
+    def understand(self, line: str, prompt: Any) -> dict[str, Any]:
+        """One typed answer as the engine's action: parsed, the active operative filled in, ids
+        matched case-insensitively by unambiguous prefix, the weapon chosen when one fits."""
+        action = answers.parse(line, prompt.kind, self.game.settings.units)
+        if prompt.kind == "act" and "operative" not in action and action["type"] in (
+                "move", "shoot", "fight", "carry", "evacuate", "ready", "done"):
+            action["operative"] = prompt.operative
+        return intent.resolve_ids(self.game, self.state, action, prompt)
+
+    def confirm(self, proposal: intent.Proposal, feed: Iterator[str], interactive: bool
+                ) -> bool | None:
+        """Show a computed move and ask for a yes: True to make it, False for anything else (an
+        answer other than no is then taken as the next answer); None when the answers end."""
+        units = self.game.settings.units
+        table = _table(self.game, self.state)
+        how = proposal.action["how"].replace("_", " ")
+        where = narrate.move_words(proposal.start, proposal.to, proposal.route, table,
+                                   proposal.cost)
+        gap = "" if proposal.gap is None else \
+            f", {measure.length(proposal.gap, units)} from {proposal.ref}"
+        if proposal.relation == "contact":
+            gap = f", in base contact with {proposal.ref}"
+        text = (f"  → {self.state.active_operative} would {how} {where}{gap} (around the walls;"
+                f" it can {how} {measure.length(proposal.allowance, units)}).")
+        if self.as_json:
+            click.echo(json.dumps({"confirm": {**proposal.action,
+                                               "cost": round(proposal.cost, 2),
+                                               "route": [list(p) for p in proposal.route]}},
+                                  ensure_ascii=False))
+        self.say(text)
+        self.say("? Do it? (yes / no)")
+        line = self._next(feed, interactive)
+        if line is None:
+            return None
+        word = line.strip().lower()
+        if word in ("y", "yes", "ok", "do it"):
+            return True
+        self.say("Not moved.")
+        if word not in ("", "n", "no"):
+            self._put_back = line
+        return False
+
+    def completions(self) -> list[str]:
+        """Words worth completing at the prompt now: answer words and every id on the table."""
+        words = set(answers.ACT_WORDS) | set(answers.META) | set(answers.RELATION_WORDS)
+        words |= {o.id for o in self.state.operatives.values()
+                  if o.on_table or o.side == PLAYER}
+        board = self.game.terrain(self.state).board
+        words |= {f.id for f in board.features} | {o.id for o in board.objectives}
+        words |= {c.id for c in self.state.counters.values() if c.active}
+        if self.state.active_operative is not None:
+            op = self.state.operatives[self.state.active_operative]
+            words |= {w.name for w in op.profile.weapons}
+        return sorted(words)
 
     def ask(self, prompt: Any) -> None:
         if self.as_json:
@@ -157,7 +253,8 @@ class Session:
             return  # asked again after a refusal or a meta answer: the options were just shown
         if prompt.options and prompt.kind == "activate":
             self.say(f"  ready: {', '.join(prompt.options)}")
-        elif prompt.options:
+        elif prompt.options and prompt.kind not in self._hinted:
+            self._hinted.add(prompt.kind)  # the answer hint once per kind of prompt
             self.say(f"  answers: {' | '.join(prompt.options)}   (help, status, map FILE, "
                      "undo, quit)")
 
@@ -204,21 +301,25 @@ class Session:
 
     def status(self) -> None:
         view = player_view(self.game, self.state, reveal=self.reveal)
+        units = self.game.settings.units
         self.say(f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
                  f" / solo-ops {view['vp'].get('enemy', 0)}")
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
-                at = "off the table" if o["at"] is None else f"({o['at'][0]}, {o['at'][1]})"
-                self.say(f"  {player}: {o['id']} {at} {o['wounds']}/{o['max_wounds']}W"
-                         f" {o['stance']}{extra}")
+                self.say(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
+                         f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
         for o in view["enemies"]:
             if o["down"]:
                 continue
             self.say(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                     f"({o['at'][0]}, {o['at'][1]}) {o['wounds']}/{o['max_wounds']}W")
+                     f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
         for c in view["counters"]:
-            self.say(f"  counter {c['id']} at ({c['at'][0]}, {c['at'][1]})")
+            self.say(f"  counter {c['id']} at {measure.point(c['at'], units)}")
+        doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}
+        if doors:
+            self.say("  doors and hatches: " + ", ".join(
+                f"{i} {'open' if f.open else 'closed'}" for i, f in sorted(doors.items())))
 
     def summary(self) -> None:
         result = self.state.result or {}
@@ -254,6 +355,45 @@ class Session:
         self.say(f"Saved to {self.save}; the event log is {self.log}.")
 
 
+class Feed:
+    """Typed lines from the keyboard: with line editing, history and tab completion
+    (prompt_toolkit) when stdin and stdout are a terminal, plain lines from a pipe or a file
+    otherwise. ``words`` is asked, at every prompt, for the words to complete (the session
+    sets it: answer words and the ids on the table)."""
+
+    def __init__(self, interactive: bool) -> None:
+        self.interactive = interactive
+        self.words: Any = lambda: list(answers.ACT_WORDS)
+        self._session: Any = None
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        if not self.interactive:
+            line = sys.stdin.readline()
+            if not line:
+                raise StopIteration
+            return line.rstrip("\n")
+        try:
+            return self._prompt()
+        except (EOFError, KeyboardInterrupt):
+            raise StopIteration from None
+
+    def _prompt(self) -> str:
+        try:
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.completion import WordCompleter
+            from prompt_toolkit.history import InMemoryHistory
+        except ImportError:  # pragma: no cover - a dependency; plain input() as a fallback
+            return input("» ")
+        if self._session is None:
+            completer = WordCompleter(lambda: self.words(), ignore_case=True, WORD=True)
+            self._session = PromptSession(history=InMemoryHistory(), completer=completer,
+                                          complete_while_typing=False)
+        return str(self._session.prompt("» "))
+
+
 def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
     if answer:
         return iter(answer), False
@@ -264,22 +404,8 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
             raise InputError(f"cannot be read ({exc.strerror})", source=str(answers_file)) \
                 from None
         return iter(lines), False
-    interactive = sys.stdin.isatty()
-
-    def stdin_lines() -> Iterator[str]:
-        while True:
-            if interactive:
-                try:
-                    line = input("» ")
-                except EOFError:
-                    return
-            else:
-                line = sys.stdin.readline()
-                if not line:
-                    return
-            yield line.rstrip("\n")
-
-    return stdin_lines(), interactive
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    return Feed(interactive), interactive
 
 
 def _describe(action: dict[str, Any]) -> str:

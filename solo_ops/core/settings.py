@@ -47,6 +47,9 @@ class Settings:
     """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
     reveal_hidden: bool = False
     """Debug: show hidden counters' contents and orders in every view. Spoils the game."""
+    units: str = "in"
+    """How the terminal shows and reads distances and points: ``in`` (inches, the engine's own
+    unit) or ``cm`` (centimetres, 2.54 to the inch); see :mod:`solo_ops.view.measure`."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -55,6 +58,7 @@ class Settings:
 _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
     "enemy_attacks": ("engine", "player"),
+    "units": ("in", "cm"),
 }
 
 

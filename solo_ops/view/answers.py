@@ -24,6 +24,7 @@ import math
 from typing import Any
 
 from solo_ops.core.errors import RuleError
+from solo_ops.view.measure import to_inches
 
 PLAYER_HELP = """\
 What you can answer (coordinates are inches, x along the long edge, y along the short one):
@@ -47,7 +48,7 @@ ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "
              "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass")
 
 
-def _point(text: str) -> list[float]:
+def _point(text: str, units: str = "in") -> list[float]:
     parts = text.replace("(", "").replace(")", "").replace(" ", "").split(",")
     if len(parts) != 2:
         raise RuleError(f"expected a point x,y, got {text!r}")
@@ -57,7 +58,70 @@ def _point(text: str) -> list[float]:
         raise RuleError(f"expected a point x,y, got {text!r}") from None
     if not (math.isfinite(x) and math.isfinite(y)):
         raise RuleError(f"expected a point x,y, got {text!r}")
+    if units != "in":
+        return [round(to_inches(x, units), 4), round(to_inches(y, units), 4)]
     return [x, y]
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+RELATIONS = ("toward", "towards", "to", "into", "contact", "behind")
+RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "roll", "damage",
+                  "dealt", "taken", "engage", "conceal", "open", "close", "activate", "door",
+                  "hatch", "down", "yes", "no")
+"""Answer words besides :data:`ACT_WORDS` (for completion at the prompt)."""
+
+
+def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
+    """``[OP] X,Y``, ``[OP] [N] toward REF``, ``[OP] to REF``, ``[OP] into base contact with
+    REF`` (or ``contact REF``), ``[OP] behind FEATURE``."""
+    words = list(rest)
+    operative = None
+    first = words[0].lower()
+    if "," not in words[0] and _number(words[0]) is None and first not in RELATIONS:
+        operative, words = words[0], words[1:]
+    if not words:
+        raise RuleError(f"expected a point x,y or a place after {operative!r}, e.g. "
+                        f"'move {operative} 10,4' or 'move {operative} to obj-1'")
+    action: dict[str, Any] = {"type": "move", "how": how}
+    if operative is not None:
+        action["operative"] = operative
+    amount = _number(words[0]) if len(words) > 1 else None
+    if amount is not None and words[1].lower() in ("toward", "towards"):
+        if amount <= 0:
+            raise RuleError("how far? a distance above 0, e.g. 'move 3 toward obj-1'")
+        words = words[1:]
+        action["amount"] = round(to_inches(amount, units), 4)
+    head = words[0].lower()
+    if head in ("toward", "towards"):
+        if "amount" not in action:
+            raise RuleError(f"how far toward it? e.g. 'move 3 toward {' '.join(words[1:])}' "
+                            f"(or 'move to {' '.join(words[1:])}': as far as the move allows)")
+        relation, ref = "toward", words[1:]
+    elif head == "to":
+        relation, ref = "to", words[1:]
+    elif head == "behind":
+        relation, ref = "behind", words[1:]
+    elif head in ("into", "contact"):
+        ref = words[1:]
+        while ref and ref[0].lower() in ("base", "contact", "with"):
+            ref = ref[1:]
+        relation = "contact"
+    else:
+        action["to"] = _point(" ".join(words), units)
+        return action
+    if len(ref) != 1:
+        raise RuleError(f"{relation} what? name one thing on the table, e.g. "
+                        f"'move {relation if relation != 'contact' else 'into base contact with'}"
+                        " obj-1'")
+    action.update({"relation": relation, "ref": ref[0]})
+    return action
 
 
 def _int(text: str, what: str) -> int:
@@ -85,8 +149,9 @@ def _keyed(words: list[str], keys: tuple[str, ...]) -> dict[str, str]:
     return {k: " ".join(v) for k, v in out.items()}
 
 
-def parse(text: str, prompt_kind: str) -> dict[str, Any]:
-    """Turn one typed answer into an action dict (raises RuleError with a hint)."""
+def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
+    """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
+    distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
     words = text.strip().split()
     if not words:
         raise RuleError("type an answer, or 'help'")
@@ -127,18 +192,23 @@ def parse(text: str, prompt_kind: str) -> dict[str, Any]:
              "normal": "normal"}
     if head in moves:
         if not rest:
-            raise RuleError(f"where to? e.g. '{head} 10,4'")
-        return {"type": "move", "how": moves[head], "to": _point(" ".join(rest))}
+            raise RuleError(f"where to? e.g. '{head} 10,4' or '{head} to obj-1'")
+        return _move(moves[head], rest, units)
     if head == "charge":
-        if len(rest) < 2:
-            raise RuleError("charge whom and to where? e.g. 'charge u1-a 12,6'")
+        if not rest:
+            raise RuleError("charge whom? e.g. 'charge u1-a' (into base contact) or "
+                            "'charge u1-a 12,6'")
+        if len(rest) == 1:
+            return {"type": "move", "how": "charge", "relation": "contact", "ref": rest[0]}
         return {"type": "move", "how": "charge", "target": rest[0],
-                "to": _point(" ".join(rest[1:]))}
+                "to": _point(" ".join(rest[1:]), units)}
     if head == "shoot":
         if not rest:
             raise RuleError("shoot whom? e.g. 'shoot u1-a with boltgun damage 3'")
         action = {"type": "shoot", "target": rest[0]}
         opts = _keyed(rest[1:], ("with", "damage", "roll"))
+        if "roll" in opts and "damage" in opts:
+            raise RuleError("either 'damage N' (you rolled it) or 'roll' (solo-ops rolls it)")
         if "with" in opts:
             action["weapon"] = opts["with"]
         if "damage" in opts:
@@ -148,8 +218,16 @@ def parse(text: str, prompt_kind: str) -> dict[str, Any]:
         return action
     if head == "fight":
         if not rest:
-            raise RuleError("fight whom? e.g. 'fight u1-a dealt 4 taken 3'")
-        opts = _keyed(rest[1:], ("dealt", "taken"))
+            raise RuleError("fight whom? e.g. 'fight u1-a dealt 4 taken 3' or 'fight u1-a roll'")
+        opts = _keyed(rest[1:], ("dealt", "taken", "roll", "with"))
+        if "roll" in opts:
+            if "dealt" in opts or "taken" in opts:
+                raise RuleError("either 'dealt N taken M' (you rolled it) or 'roll' (solo-ops "
+                                "rolls it)")
+            action = {"type": "fight", "target": rest[0], "roll": True}
+            if opts.get("with"):
+                action["weapon"] = opts["with"]
+            return action
         return {"type": "fight", "target": rest[0],
                 "dealt": _int(opts.get("dealt", "0") or "0", "damage dealt"),
                 "taken": _int(opts.get("taken", "0") or "0", "damage taken")}

@@ -1,28 +1,72 @@
 """Events in words: what the terminal prints to the players after each step.
 
 Works on player records (:func:`solo_ops.view.player.player_record`), so it never sees a secret.
+:data:`WORDS` is the table from event type to the function that words it; :data:`SILENT` lists
+the event types that are deliberately not printed (bookkeeping the player already knows, or
+secrets that a player record never contains). A test checks that every event type the engine
+can emit is in one of the two.
+
+Every enemy model is named by its id (the label on the map and in ``status``); a move says where
+it starts, how far it goes around the walls, which way (+y is north), the doors and hatches it
+goes through and where it ends. Points and distances go through :mod:`solo_ops.view.measure`
+(one rounding rule, inches or centimetres).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-SIDE = {"player": "you", "enemy": "solo-ops"}
+from solo_ops.view import measure
 
+SIDE = {"player": "you", "enemy": "solo-ops"}
 
 MAX_BENDS = 4
 """At most this many bend points of a route are shown (the data keeps the full route)."""
 
 MOVE_VERBS = {"reposition": "repositions", "dash": "dashes", "charge": "charges",
               "fall_back": "falls back", "normal": "moves", "advance": "advances"}
+ENEMY_MOVE_KIND = {"dash": "dash", "fall_back": "fall back", "advance": "advance"}
+"""Enemy moves other than a plain move say what kind they are, after the end point."""
 
 
-def _pt(p: Any) -> str:
-    return "off the table" if p is None else f"({p[0]:.1f}, {p[1]:.1f})"
+@dataclass
+class Table:
+    """What narration needs besides the record: the edition, the players' units, display
+    names (player operatives' names; enemies are shown by id), the doors and hatches of the
+    board (id -> shapely line, to say what a route goes through), and every enemy model's
+    profile name, position and unit (to put ids into the planner's explanations)."""
+
+    edition: str = "kt2024"
+    units: str = "in"
+    names: dict[str, str] = field(default_factory=dict)
+    portals: dict[str, Any] = field(default_factory=dict)
+    enemies: dict[str, tuple[str, Sequence[float] | None, str]] = field(default_factory=dict)
+    """enemy id -> (profile name, where it is now, its unit)"""
+
+    def n(self, ident: Any) -> str:
+        return self.names.get(str(ident), str(ident))
+
+    def pt(self, p: Any) -> str:
+        return measure.point(p, self.units)
+
+    def dist(self, d: Any) -> str:
+        return measure.length(None if d is None else float(d), self.units)
 
 
-def _via(route: Any) -> str:
-    """`` via (x, y) ...``: the route's bend points, simplified for reading (routes bend round
+def _route_length(route: Sequence[Any]) -> float | None:
+    pts = [p for p in route or [] if p is not None]
+    if len(pts) < 2:
+        return None
+    return sum(math.dist(a, b) for a, b in itertools.pairwise(pts))
+
+
+def _via(route: Any, t: Table) -> str:
+    """``, via (x, y) ...``: the route's bend points, simplified for reading (routes bend round
     other bases in many tiny steps): shapely's simplify with a 0.3" tolerance, then at most
     :data:`MAX_BENDS` of them, evenly spread. Empty for a straight move."""
     points = [p for p in (route or []) if p is not None]
@@ -35,152 +79,307 @@ def _via(route: Any) -> str:
     if len(bends) > MAX_BENDS:
         step = (len(bends) - 1) / (MAX_BENDS - 1)
         bends = [bends[round(i * step)] for i in range(MAX_BENDS)]
-    return " via " + " ".join(_pt(p) for p in bends) if bends else ""
+    return ", via " + " ".join(t.pt(p) for p in bends) if bends else ""
+
+
+def _through(route: Any, t: Table) -> str:
+    """`` through door-2 and hatch-9``: the doors and hatches the route crosses, in order."""
+    points = [p for p in (route or []) if p is not None]
+    if len(points) < 2 or not t.portals:
+        return ""
+    from shapely.geometry import LineString
+
+    line = LineString([(float(p[0]), float(p[1])) for p in points])
+    crossed = []
+    for ident, shape in t.portals.items():
+        if line.intersects(shape):
+            crossed.append((line.project(shape.centroid), ident))
+    if not crossed:
+        return ""
+    ids = [ident for _, ident in sorted(crossed)]
+    return " through " + (" and ".join(ids) if len(ids) <= 2
+                          else ", ".join(ids[:-1]) + " and " + ids[-1])
+
+
+def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = None) -> str:
+    """``from (6.2, 15.8) 2.1" north-west through hatch-9 to (5.8, 17.8)``: the distance is the
+    route's length on the table (what a tape measure along it reads); when the move cost more
+    than that (climbing, a hatch), `` (costs 3.1" of movement)`` follows."""
+    if start is None:
+        return f"to {t.pt(end)}{_via(route, t)}"
+    way = measure.compass(start, end) if end is not None else ""
+    d = _route_length(route if route else [start, end])
+    parts = [f"from {t.pt(start)}"]
+    if d is not None:
+        parts.append(t.dist(d))
+    if way:
+        parts.append(way)
+    extra = ""
+    if cost is not None and d is not None and float(cost) - d >= 0.05:
+        extra = f" (costs {t.dist(cost)} of movement)"
+    return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}{extra}"
+
+
+# -- the planner's explanations, with ids ------------------------------------------------------
+_HEADER = re.compile(r"^(?P<name>.+?) at \((?P<x>-?\d+(?:\.\d+)?), (?P<y>-?\d+(?:\.\d+)?)\): ")
+_POINT = re.compile(r"\((-?\d+\.\d+), (-?\d+\.\d+)\)")
+_INCHES = re.compile(r"(\d+(?:\.\d+)?)\"")
+
+
+def _subject(line: str, name: str, ident: str) -> str:
+    """``name`` replaced by ``ident`` where it is the subject: at the start of the line or of a
+    sentence (after ``. `` or ``: ``), and in ``name's``."""
+    pattern = re.compile(r"(^|\. |: )" + re.escape(name) + r"(?=\b|')")
+    return pattern.sub(lambda m: m.group(1) + ident, line)
+
+
+def explain_with_ids(explain: Sequence[str], plan: dict[str, Any], t: Table) -> list[str]:
+    """The planner's explanation of one activation with its models named by id.
+
+    The planner writes a model's profile name ("Neophyte hybrid at (10.2, 5.8): ..."); a unit
+    may hold several of one profile. A model's lines start with that header, whose point is
+    where the model stood: the model is the one of that name that started there (its first
+    planned move's start, or where it still is). Lines outside a model's block get the id when
+    only one model of the unit has that name; "goes On Guard" lines follow the plan's guards in
+    order. Anything else is left as the planner wrote it."""
+    actions = plan.get("actions") or []
+    start: dict[str, Any] = {}
+    for a in actions:
+        if a.get("from") is not None and a["model"] not in start:
+            start[a["model"]] = a["from"]
+    unit = plan.get("unit")
+    mine = list(dict.fromkeys([a["model"] for a in actions] + [
+        ident for ident, (_n, _at, owner) in t.enemies.items() if owner == unit]))
+    by_name: dict[str, list[str]] = {}
+    for ident in mine:
+        if ident in t.enemies:
+            by_name.setdefault(t.enemies[ident][0], []).append(ident)
+    guards = [a["model"] for a in actions if a.get("kind") == "guard"]
+    out: list[str] = []
+    current: tuple[str, str] | None = None
+    for line in explain:
+        m = _HEADER.match(line)
+        if m and m.group("name") in by_name:
+            name = m.group("name")
+            x, y = float(m.group("x")), float(m.group("y"))
+            found = None
+            for ident in by_name[name]:
+                p = start.get(ident) or t.enemies[ident][1]
+                if p is not None and abs(p[0] - x) <= 0.051 and abs(p[1] - y) <= 0.051:
+                    found = ident
+                    break
+            current = (name, found) if found else None
+        if " goes On Guard" in line and guards:
+            ident = guards.pop(0)
+            line = _subject(line, t.enemies.get(ident, (ident, None, None))[0], ident)
+        elif current is not None:
+            line = _subject(line, current[0], current[1])
+        for name, idents in by_name.items():
+            if len(idents) == 1 and (current is None or name != current[0]):
+                line = _subject(line, name, idents[0])
+        out.append(_in_units(line, t.units))
+    return out
+
+
+def _in_units(line: str, units: str) -> str:
+    """The planner writes inches; shown in centimetres when the players asked for them."""
+    if units == "in":
+        return line
+    line = _POINT.sub(lambda m: measure.point((float(m.group(1)), float(m.group(2))), units),
+                      line)
+    return _INCHES.sub(lambda m: measure.length(float(m.group(1)), units), line)
+
+
+# -- one function per event type ---------------------------------------------------------------
+Words = Callable[[dict[str, Any], Table], list[str]]
+
+
+def _turn_start(e: dict[str, Any], t: Table) -> list[str]:
+    label = "Turning point" if e.get("edition") == "kt2024" else "Battle round"
+    return [f"══ {label} {e['turn']} ══"]
+
+
+def _revealed(e: dict[str, Any], t: Table) -> list[str]:
+    models = ", ".join(f"{m['id']} ({m['profile']}) at {t.pt(m['at'])}" for m in e["models"])
+    out = [f"  Counter {e['counter']} is: {models}."]
+    roll = e["order_roll"]
+    mod = f" +{roll['modifier']}" if roll["modifier"] else ""
+    for u in e["units"]:
+        out.append(f"  Unit {u['id']} ({u['type']}): order roll {roll['roll']}{mod} → "
+                   f"command {u['command']}.")
+    return out
+
+
+def _activation(e: dict[str, Any], t: Table) -> list[str]:
+    out = [f"▶ Enemy {e['unit']} activates."]
+    explain = explain_with_ids(e.get("explain") or [], e.get("plan") or {}, t)
+    return out + [f"  {line}" for line in explain]
+
+
+def _moved(e: dict[str, Any], t: Table) -> list[str]:
+    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+    if "note" in e:  # the enemy's move: do it at the table
+        kind = ENEMY_MOVE_KIND.get(e.get("how", ""), "")
+        return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}."]
+    verb = MOVE_VERBS.get(e["how"], e["how"].replace("_", " ") + "s")
+    return [f"{t.n(e['operative'])} {verb} {where}."]
+
+
+def _charged(e: dict[str, Any], t: Table) -> list[str]:
+    if "roll" in e:  # Kill Team 2018: the charge was rolled; the note gives roll and outcome
+        out = [f"  → {e.get('note') or t.n(e['operative']) + ' charges'}"]
+        if e.get("to") is not None:
+            where = move_words(e.get("from"), e.get("to"), [e.get("from"), e.get("to")], t)
+            out.append(f"    {t.n(e['operative'])}: {where}.")
+        return out
+    if "note" not in e:  # the player's own charge
+        where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+        return [f"{t.n(e['operative'])} charges {where}."]
+    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+    return [f"  → {t.n(e['operative'])}: charge {where}, into control range of "
+            f"{t.n(e.get('target'))}."]
+
+
+def _attack(e: dict[str, Any], t: Table) -> list[str]:
+    return [f"  ✸ {t.n(e['attacker'])} attacks {t.n(e['target'])} with {e['weapon']}: "
+            f"{e['damage']} damage.", *(f"    {line}" for line in e.get("lines", []))]
+
+
+def _fight(e: dict[str, Any], t: Table) -> list[str]:
+    if "attacker" not in e:  # the player's report of a fight: the damage events follow
+        return []
+    return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}: deals {e['damage']}, takes "
+            f"{e['damage_taken']}.", *(f"    {line}" for line in e.get("lines", []))]
+
+
+def _replanned(e: dict[str, Any], t: Table) -> list[str]:
+    target = f" at {t.n(e['target'])}" if e.get("target") else ""
+    plan = {"unit": e.get("unit"), "actions": e.get("actions") or []}
+    explain = explain_with_ids(e.get("explain") or [], plan, t)
+    return [f"  ↻ {t.n(e['operative'])} drops its {str(e.get('dropped', '')).replace('_', ' ')}"
+            f"{target} ({e.get('why')}) and plans again.", *(f"    {line}" for line in explain)]
+
+
+def _score(e: dict[str, Any], t: Table) -> list[str]:
+    return [f"Score after turn {e['turn']}: you {e['vp']['player']} VP, solo-ops "
+            f"{e['vp']['enemy']} VP.", *(f"  {line}" for line in e.get("lines", []))]
+
+
+def _limited(e: dict[str, Any], t: Table) -> list[str]:
+    return [f"  {t.n(e['operative'])}'s {e['weapon']} is Limited: {e.get('left')} use(s) left "
+            "this battle."]
+
+
+def _guard_interrupt(e: dict[str, Any], t: Table) -> list[str]:
+    verb = "fights" if e.get("how") == "fight" else "shoots"
+    return [f"  ⚑ {t.n(e['operative'])} is On Guard and interrupts: it {verb} "
+            f"{t.n(e['target'])}."]
+
+
+def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
+    return lambda e, t: [text(e, t)]
+
+
+WORDS: dict[str, Words] = {
+    "turn_start": _turn_start,
+    "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
+                       f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
+    "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
+    "phase": lambda e, t: [] if e.get("phase") == "firefight"
+    else [f"— {e['phase'].title()} phase —"],
+    "squad_deployed": _one(lambda e, t: f"{e['player']} deploys: " + ", ".join(
+        f"{m['id']} {t.pt(m['at'])}" for m in e["models"]) + "."),
+    "enemy_placed": _one(lambda e, t: f"Enemy unit {e['unit']} is on the table (command "
+                         f"{e['command']})."),
+    "counter_placed": _one(lambda e, t: f"Counter {e['counter']} placed in sector "
+                           f"{e['sector']} at {t.pt(e['at'])}." + (
+                               " It could not be hidden: it is resolved in the first turn."
+                               if e.get("resolve_first_turn") else "")),
+    "counter_moved": _one(lambda e, t: f"Counter {e['counter']} moves to {t.pt(e['at'])}"
+                          f"{' (ambush!)' if e.get('ambush') else ''}."),
+    "counter_joined": _one(lambda e, t: f"Counter {e['counter']} joins counter {e['into']}: "
+                           "move it onto that counter (they are one stack now)."),
+    "counter_spotted": _one(lambda e, t: f"Counter {e['counter']} at {t.pt(e['at'])} is "
+                            f"spotted{' by ' + t.n(e['by']) if e.get('by') else ''}!"),
+    "enemy_count": _one(lambda e, t: f"  Enemy count roll {e['roll']}: {e['result']}"),
+    "false_alarm": _one(lambda e, t: f"  False alarm: move counter {e['counter']} to sector "
+                        f"{e['sector']}, {t.pt(e['at'])}."),
+    "ambush": _one(lambda e, t: f"  Ambush! A second counter {e['second']} appears."),
+    "counter_revealed": _revealed,
+    "counter_empty": _one(lambda e, t: f"  Counter {e['counter']} held nobody."),
+    "enemy_activation": _activation,
+    "moved": _moved,
+    "charged": _charged,
+    "charge_failed": _charged,
+    "replanned": _replanned,
+    "attack": _attack,
+    "fight": _fight,
+    "secondary_hit": _one(lambda e, t: f"  ✸ {t.n(e['operative'])} is hit too: {e['why']}, "
+                          f"{e['damage']} damage."),
+    "stunned": _one(lambda e, t: f"  ✦ {t.n(e['operative'])} is stunned ({e['why']}): APL "
+                    f"{e['apl']} until the end of its next activation."),
+    "limited_use": _limited,
+    "attack_pending": _one(lambda e, t: f"  ✸ {e['note']}"),
+    "shot_cancelled": _one(lambda e, t: f"  {e['note']}"),
+    "damage": _one(lambda e, t: f"  {t.n(e['operative'])} loses {e['amount']} wound(s) "
+                   f"({e['wounds']} left) — {e['why']}."),
+    "flesh_wound": _one(lambda e, t: f"  {t.n(e['operative'])} suffers a flesh wound "
+                        f"({e['flesh_wounds']} in all)."),
+    "down": _one(lambda e, t: f"  ✖ {t.n(e['operative'])} is "
+                 f"{'incapacitated' if t.edition == 'kt2024' else 'out of action'}."),
+    "unit_destroyed": _one(lambda e, t: f"  Unit {e['unit']} is destroyed."),
+    "merged": _one(lambda e, t: f"  Unit {e['unit']} joins {e['into']} and takes its order "
+                   f"(command {e['command']})."),
+    "carry": _one(lambda e, t: e["note"]),
+    "evacuated": _one(lambda e, t: e["note"]),
+    "portal": _one(lambda e, t: e["note"]),
+    "dropped": _one(lambda e, t: f"  {t.n(e['carried'])} is dropped where "
+                    f"{t.n(e['operative'])} fell."),
+    "mines": _one(lambda e, t: f"  Mines {e['marker']} go off under {t.n(e['operative'])}: "
+                  f"{e['damage']} damage."),
+    "score": _score,
+    "primary": _one(lambda e, t: f"Primary op ({e['op']}): +{e['bonus']} VP."),
+    "battle_end": _one(lambda e, t: f"══ Battle over: {e['outcome'].upper()} — you "
+                       f"{e['vp']['player']} VP, solo-ops {e['vp']['enemy']} VP ══"),
+    "nerve_test": _one(lambda e, t: f"  Nerve test for {t.n(e['operative'])}: "
+                       f"{'passed' if e['passed'] else 'failed — shaken'}."),
+    "broken": _one(lambda e, t: f"{SIDE[e['side']].title()}: the kill team is broken."),
+    "on_guard": _one(lambda e, t: f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt "
+                     "one of your operatives' activations after its first action."),
+    "guard_interrupt": _guard_interrupt,
+    "guard_ended": _one(lambda e, t: f"  {t.n(e['operative'])} is no longer On Guard "
+                        f"({e['why']})."),
+    "attack_reported": _one(lambda e, t: f"Recorded: {e['damage']} damage to "
+                            f"{t.n(e['target'])}."),
+}
+
+SILENT = frozenset({
+    "setup",            # the record's action, not an event
+    "engine",           # likewise
+    "move",             # an action dict (solo_ops.game.intent's concrete move), not an event
+    "activated",        # the player just said so
+    "activation_end",   # likewise ("done")
+    "shot",             # the player's own report: the damage lines follow
+    "readied",          # the player's own 2018 Ready
+    "turn_end",         # the next turn_start or the score says it
+    "unit_state",       # the state machine's bookkeeping (the explanation names the state)
+    "unit_event",       # likewise
+    "hidden_order",     # secret: never in a player record
+    "hidden_plan",      # secret
+    "counter_command",  # secret
+})
+"""Event types deliberately not printed (see the module docstring)."""
 
 
 def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
-              edition: str = "kt2024") -> list[str]:
-    """Readable lines for one (already filtered) log record."""
-    names = names or {}
-
-    def n(ident: Any) -> str:
-        return names.get(str(ident), str(ident))
-
+              edition: str = "kt2024", *, table: Table | None = None) -> list[str]:
+    """Readable lines for one (already filtered) log record. ``table`` gives the units, the
+    board's doors and the enemy models (see :class:`Table`); ``names``/``edition`` are the
+    short form for callers that have no more."""
+    t = table or Table(edition=edition, names=dict(names or {}))
     out: list[str] = []
     for e in record["events"]:
-        t = e.get("type")
-        if t == "turn_start":
-            label = "Turning point" if e.get("edition") == "kt2024" else "Battle round"
-            out.append(f"══ {label} {e['turn']} ══")
-        elif t == "initiative":
-            out.append(f"Initiative: {SIDE[e['side']]} (you rolled {e['player_roll']}, "
-                       f"solo-ops {e['enemy_roll']}).")
-        elif t == "command_points":
-            out.append(f"Command points: you {e['cp'].get('player', 0)}.")
-        elif t == "phase" and e.get("phase") != "firefight":
-            out.append(f"— {e['phase'].title()} phase —")
-        elif t == "squad_deployed":
-            spots = ", ".join(f"{m['id']} {_pt(m['at'])}" for m in e["models"])
-            out.append(f"{e['player']} deploys: {spots}.")
-        elif t == "enemy_placed":
-            out.append(f"Enemy unit {e['unit']} is on the table (command {e['command']}).")
-        elif t == "counter_placed":
-            extra = " It could not be hidden: it is resolved in the first turn." \
-                if e.get("resolve_first_turn") else ""
-            out.append(f"Counter {e['counter']} placed in sector {e['sector']} at "
-                       f"{_pt(e['at'])}.{extra}")
-        elif t == "counter_moved":
-            how = " (ambush!)" if e.get("ambush") else ""
-            out.append(f"Counter {e['counter']} moves to {_pt(e['at'])}{how}.")
-        elif t == "counter_joined":
-            out.append(f"Counter {e['counter']} joins counter {e['into']}: move it onto that "
-                       "counter (they are one stack now).")
-        elif t == "counter_spotted":
-            by = f" by {n(e['by'])}" if e.get("by") else ""
-            out.append(f"Counter {e['counter']} at {_pt(e['at'])} is spotted{by}!")
-        elif t == "enemy_count":
-            out.append(f"  Enemy count roll {e['roll']}: {e['result']}")
-        elif t == "false_alarm":
-            out.append(f"  False alarm: move counter {e['counter']} to sector {e['sector']}, "
-                       f"{_pt(e['at'])}.")
-        elif t == "ambush":
-            out.append(f"  Ambush! A second counter {e['second']} appears.")
-        elif t == "counter_revealed":
-            models = ", ".join(f"{m['profile']} ({m['id']}) at {_pt(m['at'])}"
-                               for m in e["models"])
-            out.append(f"  Counter {e['counter']} is: {models}.")
-            roll = e["order_roll"]
-            mod = f" +{roll['modifier']}" if roll["modifier"] else ""
-            for u in e["units"]:
-                out.append(f"  Unit {u['id']} ({u['type']}): order roll {roll['roll']}{mod} → "
-                           f"command {u['command']}.")
-        elif t == "counter_empty":
-            out.append(f"  Counter {e['counter']} held nobody.")
-        elif t == "enemy_activation":
-            out.append(f"▶ Enemy {e['unit']} activates.")
-            out.extend(f"  {line}" for line in e["explain"])
-        elif t == "moved" and "note" in e:
-            out.append(f"  → move {n(e['operative'])} to {_pt(e['to'])}"
-                       f"{_via(e.get('route'))}.")
-        elif t == "moved":
-            verb = MOVE_VERBS.get(e["how"], e["how"].replace("_", " ") + "s")
-            out.append(f"{n(e['operative'])} {verb} to {_pt(e['to'])} "
-                       f"({e['cost']:.1f}\").")
-        elif t in ("charged", "charge_failed") and "roll" in e:
-            # Kill Team 2018: the charge was rolled; the note gives the roll and the outcome
-            out.append(f"  → {e.get('note') or n(e['operative']) + ' charges'}")
-            if e.get("to") is not None:
-                out.append(f"    move {n(e['operative'])} to {_pt(e['to'])}.")
-        elif t in ("charged", "charge_failed"):
-            via = _via(e.get("route"))
-            out.append(f"  → charge: move {n(e['operative'])} to {_pt(e.get('to'))}{via}, "
-                       f"into control range of {n(e.get('target'))}.")
-        elif t == "attack":
-            out.append(f"  ✸ {n(e['attacker'])} attacks {n(e['target'])} with {e['weapon']}: "
-                       f"{e['damage']} damage.")
-            out.extend(f"    {line}" for line in e.get("lines", []))
-        elif t == "fight" and "attacker" in e:
-            out.append(f"  ✸ {n(e['attacker'])} fights {n(e['target'])}: deals "
-                       f"{e['damage']}, takes {e['damage_taken']}.")
-            out.extend(f"    {line}" for line in e.get("lines", []))
-        elif t == "secondary_hit":
-            out.append(f"  ✸ {n(e['operative'])} is hit too: {e['why']}, {e['damage']} "
-                       "damage.")
-        elif t == "stunned":
-            out.append(f"  ✦ {n(e['operative'])} is stunned ({e['why']}): APL {e['apl']} "
-                       "until the end of its next activation.")
-        elif t == "limited_use":
-            left = e.get("left")
-            out.append(f"  {n(e['operative'])}'s {e['weapon']} is Limited: "
-                       f"{left} use(s) left this battle.")
-        elif t == "attack_pending":
-            out.append(f"  ✸ {e['note']}")
-        elif t == "shot_cancelled":
-            out.append(f"  {e['note']}")
-        elif t == "damage":
-            out.append(f"  {n(e['operative'])} loses {e['amount']} wound(s) "
-                       f"({e['wounds']} left) — {e['why']}.")
-        elif t == "flesh_wound":
-            out.append(f"  {n(e['operative'])} suffers a flesh wound "
-                       f"({e['flesh_wounds']} in all).")
-        elif t == "down":
-            word = "incapacitated" if edition == "kt2024" else "out of action"
-            out.append(f"  ✖ {n(e['operative'])} is {word}.")
-        elif t == "unit_destroyed":
-            out.append(f"  Unit {e['unit']} is destroyed.")
-        elif t == "merged":
-            out.append(f"  Unit {e['unit']} joins {e['into']} and takes its order "
-                       f"(command {e['command']}).")
-        elif t in ("carry", "evacuated", "portal"):
-            out.append(e["note"])
-        elif t == "dropped":
-            out.append(f"  {n(e['carried'])} is dropped where {n(e['operative'])} fell.")
-        elif t == "mines":
-            out.append(f"  Mines {e['marker']} go off under {n(e['operative'])}: "
-                       f"{e['damage']} damage.")
-        elif t == "score":
-            out.append(f"Score after turn {e['turn']}: you {e['vp']['player']} VP, "
-                       f"solo-ops {e['vp']['enemy']} VP.")
-            out.extend(f"  {line}" for line in e.get("lines", []))
-        elif t == "primary":
-            out.append(f"Primary op ({e['op']}): +{e['bonus']} VP.")
-        elif t == "battle_end":
-            out.append(f"══ Battle over: {e['outcome'].upper()} — you {e['vp']['player']} VP, "
-                       f"solo-ops {e['vp']['enemy']} VP ══")
-        elif t == "nerve_test":
-            out.append(f"  Nerve test for {n(e['operative'])}: "
-                       f"{'passed' if e['passed'] else 'failed — shaken'}.")
-        elif t == "broken":
-            out.append(f"{SIDE[e['side']].title()}: the kill team is broken.")
-        elif t == "on_guard":
-            out.append(f"  ⚑ {n(e['operative'])} is On Guard: it may interrupt one of your "
-                       "operatives' activations after its first action.")
-        elif t == "guard_interrupt":
-            verb = "fights" if e.get("how") == "fight" else "shoots"
-            out.append(f"  ⚑ {n(e['operative'])} is On Guard and interrupts: it {verb} "
-                       f"{n(e['target'])}.")
-        elif t == "guard_ended":
-            out.append(f"  {n(e['operative'])} is no longer On Guard ({e['why']}).")
-        elif t == "attack_reported":
-            out.append(f"Recorded: {e['damage']} damage to {n(e['target'])}.")
+        words = WORDS.get(str(e.get("type")))
+        if words is not None:
+            out.extend(words(e, t))
     return out
