@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "solo_ops.cli.play",
     "solo_ops.cli.maps",
     "solo_ops.cli.campaign",
+    "solo_ops.cli.imports",
     "solo_ops.cli.library",
 )
 
