@@ -117,6 +117,7 @@ def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
     op.activated = True
     op.ap_used = 0
     op.actions_taken = []
+    op.heavy_shot = None
     op.moved = op.carrying is not None  # a carrier always counts as having moved
     state.active_player = op.owner
     return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance}]
@@ -141,6 +142,15 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
         raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
                         "moves once in the movement phase")
     _spend(state, op, how, check_only=True)
+    if state.edition == "kt2024" and op.heavy_shot is not None:
+        # 001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only
+        # (x) is allowed (e.g. Heavy (Dash only))"
+        heavy = next(w for w in op.profile.weapons if w.name == op.heavy_shot)
+        allowed = kt2024.heavy_allowed_moves(heavy) or ()
+        if how not in allowed:
+            but = f" (only a {' or '.join(allowed).replace('_', ' ')})" if allowed else ""
+            raise RuleError(f"{heavy.name} is Heavy: {op.name} shot it this activation and "
+                            f"cannot move after it{but}")
     to = _point(action.get("to"))
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
@@ -255,12 +265,22 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         rule = weapon.rule("limited")
         raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
                         f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
-    if state.edition == "kt2024" and weapon is not None:
-        # Heavy: not in an activation in which it moved (a carrier always counts as moved)
-        moved_how = op.moved_how or ("carrying" if op.carrying is not None else None)
-        if not kt2024.may_shoot_after_move(weapon, moved_how):
-            raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
-                            f"activation in which it moved ({moved_how.replace('_', ' ')})")
+    heavy = (state.edition == "kt2024" and weapon is not None
+             and kt2024.heavy_allowed_moves(weapon) is not None)
+    if heavy:
+        assert weapon is not None
+        # 001 Heavy: "cannot use this weapon in an activation in which it moved": every move
+        # of this activation counts, and a carrier cannot shoot it at all
+        if op.carrying is not None:
+            raise RuleError(f"{weapon.name} is Heavy: {op.name} is carrying {op.carrying} and "
+                            "cannot shoot it")
+        moves = [a for a in op.actions_taken if a in reach.MOVES_2024]
+        if not moves and op.moved_how is not None:
+            moves = [op.moved_how]
+        for moved_how in moves:
+            if not kt2024.may_shoot_after_move(weapon, moved_how):
+                raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
+                                f"activation in which it moved ({moved_how.replace('_', ' ')})")
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
@@ -286,6 +306,9 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError("say which weapon to roll: 'with WEAPON'")
     _spend(state, op, "shoot")
     op.shot = True
+    if heavy:
+        assert weapon is not None
+        op.heavy_shot = weapon.name
     events: list[dict[str, Any]] = [{"type": "shot", "operative": op.id, "target": target.id,
                                      "weapon": weapon.name if weapon else None}]
     if weapon is not None:

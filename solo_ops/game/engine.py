@@ -369,6 +369,7 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         op.moved = op.carrying is not None
         op.moved_how = None
         op.charged = op.fell_back = op.shot = op.fought = False
+        op.heavy_shot = None
         op.ap_used = 0
         op.advanced = False
         op.readied = False

@@ -56,13 +56,19 @@ def objective_control(game: Any, state: State) -> dict[str, str | None]:
     return out
 
 
-def _add(state: State, side: str, op: str, points: int, cap: int | None = OP_CAP) -> int:
+def _add(state: State, side: str, op: str, points: int, why: str,
+         events: list[dict[str, Any]], cap: int | None = OP_CAP) -> int:
+    """Score ``points`` (capped) for ``side``'s ``op``; every source that scores says so with
+    a ``vp`` event (``why``: what scored), end-of-battle ones included."""
     key = f"{side}:{op}"
     have = state.op_vp.get(key, 0)
     if cap is not None:
         points = max(0, min(points, cap - have))
     state.op_vp[key] = have + points
     state.vp[side] = state.vp.get(side, 0) + points
+    if points:
+        events.append({"type": "vp", "side": side, "source": op, "points": points,
+                       "why": why, "turn": state.turn, "vp": dict(state.vp)})
     return points
 
 
@@ -89,20 +95,24 @@ def score_turn(game: Any, state: State) -> list[dict[str, Any]]:
             if state.incapacitated_this_turn.get(other, 0) > 0 or wiped_out:
                 pts += 1
             cap = 9
-            gained[side] += _add(state, side, "supremacy", pts, cap)
+            gained[side] += _add(state, side, "supremacy", pts,
+                                 f"Supremacy, battle round {state.turn}", events, cap)
         lines.append(f"Supremacy: objectives held {held[PLAYER]} to {held[ENEMY]}.")
     elif state.turn >= 2:
         for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
+            crit = f"Crit Op {mission.crit_op}, turning point {state.turn}"
             if mission.crit_op == "seize-ground":
-                gained[side] += _add(state, side, "crit", min(2, held[side]))
+                gained[side] += _add(state, side, "crit", min(2, held[side]), crit, events)
             elif mission.crit_op == "hold-the-line":
                 pts = (1 if held[side] > held[other] else 0) + (
                     1 if held[side] == len(control) and control else 0)
-                gained[side] += _add(state, side, "crit", pts)
+                gained[side] += _add(state, side, "crit", pts, crit, events)
             if mission.kill_op and state.incapacitated_this_turn.get(other, 0) > 0:
-                gained[side] += _add(state, side, "kill", 1)
+                gained[side] += _add(state, side, "kill", 1,
+                                     f"Kill Op, turning point {state.turn}", events)
         tac = _tac_points(game, state, mission.tac_op)
-        gained[PLAYER] += _add(state, PLAYER, "tac", tac)
+        gained[PLAYER] += _add(state, PLAYER, "tac", tac,
+                               f"Tac Op {mission.tac_op}, turning point {state.turn}", events)
         lines.append(f"Objectives held: you {held[PLAYER]}, the enemy {held[ENEMY]}.")
     events.append({"type": "score", "turn": state.turn, "gained": gained, "vp": dict(state.vp),
                    "control": control, "lines": lines})
@@ -137,13 +147,16 @@ def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
     if state.edition == "kt2024" and not mission.pariah:
         if mission.kill_op:
             kills, losses = state.incapacitated_total[ENEMY], state.incapacitated_total[PLAYER]
+            why = (f"Kill Op at the end of the battle: {kills} enemy operative(s) "
+                   f"incapacitated, {losses} lost")
             if kills > losses:
-                _add(state, PLAYER, "kill", 1)
+                _add(state, PLAYER, "kill", 1, why, events)
             elif losses > kills:
-                _add(state, ENEMY, "kill", 1)
+                _add(state, ENEMY, "kill", 1, why, events)
         bonus = primary_bonus(state.op_vp.get(f"{PLAYER}:{mission.primary}", 0))
-        _add(state, PLAYER, "primary", bonus, cap=None)
-        events.append({"type": "primary", "op": mission.primary, "bonus": bonus})
+        _add(state, PLAYER, "primary", bonus,
+             f"primary op ({mission.primary} op): half its VP again, rounded up", events,
+             cap=None)
     enemies_left = [o for o in state.living(ENEMY)]
     counters_left = [c for c in state.active_counters()]
     players_left = [o for o in state.living(PLAYER)]

@@ -58,6 +58,7 @@ class Operative:
     limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
+    heavy_shot: str | None = None  # the Heavy weapon it shot this activation (no move after)
 
     @property
     def alive(self) -> bool:
