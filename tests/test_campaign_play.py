@@ -23,7 +23,7 @@ def answers_file(folder: Path) -> Path:
     """Every player activates each operative in turn and reports it did nothing. Answers
     naming an operative that is not ready are refused and the next line is read, which is
     what makes one file work whatever the turn order turns out to be."""
-    lines = []
+    lines = ["ready"]  # the set-up is on the table
     for _ in range(120):
         for model in IDS:
             lines += [model, "done"]
@@ -73,7 +73,8 @@ def test_interrupted_mission_goes_on_where_it_stopped(tmp_path: Path) -> None:
     made = solo_ops("campaign", "new", "Solo", "--squad", str(SQUADS[0]), cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     first = solo_ops("campaign", "play", "Solo", "--seed", "3", "--board",
-                     "gallowdark-corridors", "--engagement", "1", "--answer", "kell",
+                     "gallowdark-corridors", "--engagement", "1", "--answer", "ready",
+                     "--answer", "kell",
                      "--answer", "done", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "run `solo-ops campaign play Solo` again" in first.stdout

@@ -95,7 +95,7 @@ def test_unserialisable_or_malformed_documents_are_refused(tmp_path: Path) -> No
 def test_save_error_is_one_clear_line(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(SaveError, match=r"cannot be saved .*previous version is untouched"):
+    with pytest.raises(SaveError, match=r"cannot be saved \(.*\); nothing was written there"):
         save_json(blocker / "c.json", doc(n=1))
 
 
@@ -370,3 +370,170 @@ def test_event_log_reports_damage_elsewhere(tmp_path: Path) -> None:
         EventLog(path).read()
     with pytest.raises(InputError, match="file not found"):
         EventLog(tmp_path / "none.jsonl").read()
+
+
+# -- the one atomic writer: links, full disks, read-only folders ---------------------------------
+def _fixed_tokens(monkeypatch: pytest.MonkeyPatch, *tokens: str) -> None:
+    """Make the writer's random temporary names predictable, to plant something there."""
+    import solo_ops.io.persistence as persistence
+
+    queue = list(tokens)
+    monkeypatch.setattr(persistence.secrets, "token_hex", lambda n: queue.pop(0))
+
+
+def test_a_link_planted_at_the_target_is_refused_and_never_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    games = tmp_path / "saves"
+    games.mkdir()
+    target = games / "c.json"
+    target.symlink_to(outside)
+    with pytest.raises(SaveError, match=r"c\.json is a symbolic link; solo-ops writes only "
+                                        r"regular files"):
+        save_json(target, doc(n=1))
+    assert outside.read_text() == "precious"
+    assert target.is_symlink()
+    assert [p.name for p in games.iterdir()] == ["c.json"]  # no temporary file left behind
+
+
+def test_a_link_planted_at_the_temporary_name_is_never_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from solo_ops.io.persistence import write_atomic
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    games = tmp_path / "saves"
+    games.mkdir()
+    planted = games / f".c.yaml.{os.getpid()}.aaaa.tmp"
+    planted.symlink_to(outside)
+    _fixed_tokens(monkeypatch, "aaaa", "bbbb")
+    write_atomic(games / "c.yaml", b"name: fine\n")
+    assert (games / "c.yaml").read_bytes() == b"name: fine\n"
+    assert not (games / "c.yaml").is_symlink()
+    assert outside.read_text() == "precious"
+    assert planted.is_symlink()  # left alone: not ours
+
+
+def test_a_link_planted_at_the_backup_name_is_replaced_not_followed(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    path = tmp_path / "c.json"
+    save_json(path, doc(n=1))
+    backup_path(path).symlink_to(outside)
+    save_json(path, doc(n=2))
+    assert outside.read_text() == "precious"
+    assert not backup_path(path).is_symlink()
+    assert json.loads(backup_path(path).read_text())["n"] == 1
+    assert load(path)["n"] == 2
+
+
+@pytest.mark.parametrize("call", ["write", "fsync"])
+def test_a_full_disk_is_one_line_and_the_old_file_is_intact(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str) -> None:
+    import errno
+
+    import solo_ops.io.persistence as persistence
+
+    path = tmp_path / "c.json"
+    save_json(path, doc(n=1))
+    before = path.read_bytes()
+
+    def full(*_args: Any) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(persistence.os, call, full)
+    with pytest.raises(SaveError) as info:
+        save_json(path, doc(n=2))
+    monkeypatch.undo()
+    assert str(info.value) == (f"{path} cannot be saved (No space left on device); the "
+                               "previous version is untouched")
+    assert path.read_bytes() == before
+    assert not backup_path(path).exists()  # the backup is made only once the new one is whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.json"]
+
+
+def test_a_read_only_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    import errno
+
+    import solo_ops.io.persistence as persistence
+
+    real_open = os.open
+
+    def refuse(path: Any, flags: int, *args: Any) -> int:
+        if flags & os.O_CREAT:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(persistence.os, "open", refuse)
+    with pytest.raises(SaveError, match=r"new\.yaml cannot be saved \(Permission denied\); "
+                                        r"nothing was written there"):
+        persistence.write_text_atomic(tmp_path / "new.yaml", "x: 1\n")
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_files_changed_counts_every_write(tmp_path: Path) -> None:
+    from solo_ops.io.persistence import files_changed
+
+    before = files_changed()
+    save_json(tmp_path / "a.json", doc(n=1))
+    EventLog(tmp_path / "a.log").append({"n": 0})  # creates the file
+    EventLog(tmp_path / "a.log").append({"n": 1})  # appends
+    assert files_changed() == before + 3
+
+
+def test_the_event_log_never_appends_through_a_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text('{"mine": 1}\n')
+    log = tmp_path / "game.log.jsonl"
+    log.symlink_to(outside)
+    with pytest.raises(SaveError, match="is a symbolic link"):
+        EventLog(log).append({"n": 1})
+    with pytest.raises(SaveError, match="is a symbolic link"):
+        EventLog(log).create({"n": 0})
+    assert outside.read_text() == '{"mine": 1}\n'
+
+
+def test_strict_reading_refuses_a_torn_last_line(tmp_path: Path) -> None:
+    from solo_ops.io.persistence import TornLog
+
+    log = EventLog(tmp_path / "e.jsonl")
+    log.append({"n": 0})
+    with open(log.path, "ab") as fh:
+        fh.write(b'{"n": 1, "ro')
+    assert log.read() == [{"n": 0}]
+    with pytest.raises(TornLog, match=r"e\.jsonl: line 2: is torn"):
+        log.read(strict=True)
+
+
+def test_file_digest_predicts_the_log_after_an_append(tmp_path: Path) -> None:
+    import hashlib
+
+    from solo_ops.io.persistence import file_digest, log_line
+
+    log = EventLog(tmp_path / "e.jsonl")
+    log.append({"n": 0})
+    with open(log.path, "ab") as fh:
+        fh.write(b'{"torn')  # a crash mid-append: the next append cuts it off
+    predicted = file_digest(log.path, then=log_line({"n": 1}))
+    log.append({"n": 1})
+    data = b'{"n":0}\n{"n":1}\n'
+    assert log.path.read_bytes() == data
+    assert predicted == file_digest(log.path) == {"size": len(data),
+                                                  "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def test_set_aside_keeps_the_bytes_and_never_overwrites(tmp_path: Path) -> None:
+    from solo_ops.io.persistence import set_aside
+
+    first = tmp_path / "g-7.log.jsonl"
+    first.write_text("one")
+    moved = set_aside(first, "20260101-120000")
+    assert moved == tmp_path / "g-7.old-20260101-120000.log.jsonl"
+    assert moved.read_text() == "one" and not first.exists()
+    first.write_text("two")
+    again = set_aside(first, "20260101-120000")
+    assert again == tmp_path / "g-7.old-20260101-120000-2.log.jsonl"
+    assert again.read_text() == "two" and moved.read_text() == "one"
+    assert set_aside(first, "20260101-120000") is None  # nothing there any more

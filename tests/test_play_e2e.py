@@ -394,3 +394,63 @@ def test_new_then_play_as_the_readme_says(tmp_path: Path) -> None:
                   cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert "Resuming" in resumed.stdout and "activate kell conceal" in resumed.stdout
+
+
+# -- running `play SCENARIO` again never loses a game (issue 11, item 1) ----------------------
+def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
+        game2024: dict[str, Any], tmp_path: Path) -> None:
+    lines = game2024["lines"]
+    scenario = str(game2024["scenario"])
+    save = tmp_path / "saves" / "small-kt2024-5.json"
+    log = tmp_path / "saves" / "small-kt2024-5.log.jsonl"
+    first = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[:6])),
+                cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    save_1, log_1 = save.read_bytes(), log.read_bytes()
+    actions_1 = json.loads(save_1)["actions"]
+    assert player_actions(save) == 6
+
+    # the README's command again, with no answers: the game is resumed, nothing is rewritten
+    again = cli("play", scenario, cwd=tmp_path, stdin="")
+    assert again.returncode == 0, again.stderr
+    assert "Resuming the unfinished game of" in again.stdout and "--new" in again.stdout
+    assert save.read_bytes() == save_1 and log.read_bytes() == log_1
+
+    # and with more answers it goes on from there: the log and the actions only grow
+    more = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[6:9], "b.txt")),
+               cwd=tmp_path)
+    assert more.returncode == 0, more.stderr
+    log_2 = log.read_bytes()
+    actions_2 = json.loads(save.read_bytes())["actions"]
+    assert log_2.startswith(log_1) and len(log_2) > len(log_1)
+    assert actions_2[:len(actions_1)] == actions_1 and player_actions(save) == 9
+
+    # --new moves the old save, backup and log aside, byte for byte, and starts afresh
+    fresh = cli("play", scenario, "--new", cwd=tmp_path, stdin="")
+    assert fresh.returncode == 0, fresh.stderr
+    aside = sorted(p.name for p in (tmp_path / "saves").iterdir() if ".old-" in p.name)
+    assert [name.split(".old-")[0] for name in aside] == ["small-kt2024-5"] * 3
+    assert sorted(name.split(".", 2)[2] for name in aside) == ["json", "json.bak", "log.jsonl"]
+    moved = {name.split(".", 2)[2]: tmp_path / "saves" / name for name in aside}
+    assert moved["log.jsonl"].read_bytes() == log_2
+    assert json.loads(moved["json"].read_bytes())["actions"] == actions_2
+    assert "moved aside" in fresh.stdout
+    assert player_actions(save) == 0
+
+
+def test_a_finished_game_is_never_resumed_silently(reference: dict[str, Any],
+                                                   game2024: dict[str, Any]) -> None:
+    folder = reference["folder"]
+    save = folder / "saves" / "small-kt2024-5.json"
+    before = sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir())
+    for args in (["play", str(game2024["scenario"])], ["play", "--resume", str(save)]):
+        run = cli(*args, "--answer", "status", cwd=folder)
+        assert run.returncode == 0, run.stderr
+        result = json.loads(reference["save"])["snapshot"]["result"]
+        named = save if args[1] == "--resume" else save.relative_to(folder)
+        assert run.stdout.startswith(f"{named} is a finished game: "
+                                     f"{result['outcome'].upper()} after "
+                                     f"{result['turns']} turning points")
+        assert "Nothing was changed. Start another with `solo-ops play" in run.stdout
+        assert "--new" in run.stdout
+    assert sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir()) == before

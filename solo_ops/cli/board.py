@@ -125,8 +125,10 @@ def board_show(board_path: Path, out: Path, as_json: bool) -> None:
     if out.suffix.lower() not in (".svg", ".png"):
         raise InputError(f"cannot draw to a {out.suffix or 'suffix-less'} file: use .svg or "
                          ".png", source="--out")
+    from solo_ops.cli.maps import save_picture
+
     loaded = load_board(board_path)
-    render.save(render.board_scene(loaded), out)
+    save_picture(render.board_scene(loaded), out)
     summary = board_summary(loaded, board_path)
     if as_json:
         emit_json({"board": summary["board"], "out": str(out), "features": summary["features"],

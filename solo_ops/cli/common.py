@@ -36,9 +36,12 @@ class SoloOpsGroup(click.Group):
         except Exception as exc:  # a bug in solo-ops, not the player's input
             if os.environ.get("SOLO_OPS_DEBUG"):
                 raise
+            from solo_ops.io.persistence import files_changed
+
+            saved = ("nothing saved was changed" if files_changed() == 0 else
+                     "every file written before it is complete: each write is atomic")
             click.echo(f"solo-ops: internal error: {type(exc).__name__}: {exc} (set "
-                       "SOLO_OPS_DEBUG=1 to see the traceback; nothing saved was changed)",
-                       err=True)
+                       f"SOLO_OPS_DEBUG=1 to see the traceback; {saved})", err=True)
             ctx.exit(70)
 
 

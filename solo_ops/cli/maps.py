@@ -13,8 +13,10 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import emit_json
+from solo_ops.core.errors import InputError
 from solo_ops.game.engine import Game
 from solo_ops.game.state import State
+from solo_ops.io.persistence import write_atomic
 from solo_ops.view import render
 from solo_ops.view.player import last_plans, player_view
 
@@ -62,8 +64,26 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
     return scene
 
 
+def save_picture(scene: Any, out: Path) -> Path:
+    """Write ``scene`` to ``out`` (``.svg`` or ``.png``) through the one atomic writer
+    (:func:`solo_ops.io.persistence.write_atomic`: a temporary file of its own, fsync, rename;
+    never through a link). A bad suffix or a missing folder is an :class:`InputError`, a full
+    disk or a read-only folder a :class:`SaveError`; an old picture there stays intact."""
+    out = Path(out)
+    suffix = out.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise InputError(f"cannot draw to a {suffix or 'suffix-less'} file: use .svg or .png",
+                         source=str(out))
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"the folder {str(folder)!r} does not exist", source=str(out))
+    write_atomic(out, render.render_bytes(scene, suffix))
+    return out
+
+
 def draw_view(game: Game, state: State, out: Path, *, reveal: bool = False) -> None:
-    render.save(view_scene(game, state, reveal=reveal), out)
+    """Draw the player's view of the game to ``out`` (see :func:`save_picture`)."""
+    save_picture(view_scene(game, state, reveal=reveal), out)
 
 
 @click.command("map")

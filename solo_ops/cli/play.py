@@ -24,19 +24,34 @@ from solo_ops.core.errors import InputError, RuleError
 from solo_ops.game import intent
 from solo_ops.game.engine import Game, new_game, pending, step
 from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import EventLog, load_json, save_json
+from solo_ops.io.persistence import (
+    EventLog,
+    backup_path,
+    file_digest,
+    game_lock,
+    load_json,
+    log_line,
+    read_json_document,
+    save_json,
+    set_aside,
+)
 from solo_ops.io.savegame import (
     GAME_KIND,
     LOG_KIND,
+    MIGRATIONS,
     SCHEMA_VERSION,
     can_undo,
+    compare_log,
     effective_records,
     game_document,
+    game_id,
     log_header,
     reconcile_log,
+    record_difference,
     restore,
     undo,
     undo_marker,
+    verify,
 )
 from solo_ops.io.scenario import load_scenario
 from solo_ops.view import answers, measure, narrate
@@ -46,10 +61,46 @@ HELP = answers.PLAYER_HELP
 
 
 def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
+    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
+    ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
     if save is None:
         save = Path("saves") / f"{scenario_path.stem}-{seed}.json"
-    log = save.with_suffix(".log.jsonl")
-    return save, log
+    return save, log_for(save)
+
+
+def log_for(save: Path) -> Path:
+    """The event log beside a save: ``<save stem>.log.jsonl``."""
+    return save.with_suffix(".log.jsonl")
+
+
+def stamp() -> str:
+    """The time stamp put in the names of files moved aside (local time, to the second)."""
+    import time
+
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def move_aside(save: Path, log: Path, *extra: Path) -> list[Path]:
+    """Move a game's save, backup and log (and ``extra`` files) aside with a time stamp in
+    their names, never deleting them; returns the new names."""
+    when = stamp()
+    moved = [set_aside(p, when) for p in (save, backup_path(save), log, *extra)]
+    return [p for p in moved if p is not None]
+
+
+def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> str:
+    """What a finished game's save says when someone tries to play it again."""
+    result = snapshot.get("result") or {}
+    vp = result.get("vp") or {}
+    turns = "turning point" if snapshot.get("edition") == "kt2024" else "battle round"
+    n = result.get("turns", snapshot.get("turn"))
+    return (f"{save} is a finished game: {str(result.get('outcome', '?')).upper()} after {n} "
+            f"{turns}{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
+            f"{vp.get('enemy', 0)} VP. Nothing was changed. {how_to_start}")
+
+
+class LogDisagrees(InputError):
+    """The event log does not describe the game its save rebuilds."""
 
 
 def _names(state: State) -> dict[str, str]:
@@ -115,10 +166,18 @@ class Session:
         if effects:
             self.say("  In force: " + "; ".join(title for title, _ in effects) + ".")
 
-    def persist(self, record: dict[str, Any] | None) -> None:
-        save_json(self.save, game_document(self.game, self.state))
-        if record is not None:
-            EventLog(self.log).append(record)
+    def persist(self, record: dict[str, Any] | None, *,
+                log_entry: dict[str, Any] | None = None) -> None:
+        """Save the game, then append ``record`` (or ``log_entry``, an undo line) to the event
+        log. The save records the checksum the log has after the append, so a kill between
+        the two leaves the log one line behind, which resuming appends again (byte for byte
+        the same)."""
+        entry = record if record is not None else log_entry
+        line = log_line(entry, self.log) if entry is not None else b""
+        digest = file_digest(self.log, then=line, missing_ok=True)
+        save_json(self.save, game_document(self.game, self.state, digest))
+        if entry is not None:
+            EventLog(self.log).append(entry)
 
     def run(self, feed: Iterator[str], interactive: bool) -> int:
         """Ask and answer until the game ends or the answers run out (0 either way)."""
@@ -286,8 +345,7 @@ class Session:
             else:
                 taken_back = doc["actions"][len(remaining)]
                 self.game, self.state = restore(doc, str(self.save), remaining)
-                self.persist(None)
-                EventLog(self.log).append(undo_marker(len(self.state.log)))
+                self.persist(None, log_entry=undo_marker(len(self.state.log)))
                 self.say(f"Undone: {_describe(taken_back)} is taken back; you are back before "
                          "it (dice already shown come out the same again).")
         elif head == "save":
@@ -420,25 +478,104 @@ def _describe(action: dict[str, Any]) -> str:
     return "'" + " ".join(words) + "'"
 
 
-def _catch_up_log(log_path: Path, game: Game, state: State) -> None:
-    """Make the event log describe the saved game again after the process was killed between
-    writing the save and appending to the log (or the log was lost)."""
-    entries = EventLog(log_path).read() if log_path.exists() else []
-    if not entries or entries[0].get("kind") != LOG_KIND:
-        if log_path.exists():
-            log_path.rename(log_path.with_suffix(".jsonl.old"))
-        EventLog(log_path).append(log_header(game))
-        entries = [log_header(game)]
+def _catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] | None = None,
+                  *, rebuild: bool = False) -> str | None:
+    """Make the event log describe the saved game again; returns a sentence when the log was
+    changed in a way the player should hear about, ``None`` when it agreed (or only caught up).
+
+    A log one step behind (killed between the two writes) gets the missing steps; one ahead
+    gets an undo line. A log that disagrees with the save — another seed or game, an edited
+    roll, damage — raises :class:`LogDisagrees` naming the first step that differs, unless
+    ``rebuild``: then the old log is moved aside (never deleted) and a new one is written from
+    the save, which is the truth.
+    """
+    log = EventLog(log_path)
+    if not log_path.exists():
+        log.create(log_header(game))
+        for record in state.log:
+            log.append(record)
+        return f"The event log {log_path} was missing; it was rebuilt from the save."
+    problem = None
+    entries: list[dict[str, Any]] = []
+    try:
+        entries = log.read()
+    except InputError as exc:
+        problem = f"the log is damaged ({exc.line()})"
+    if problem is None:
+        recorded = (doc or {}).get("log")
+        proven = False
+        if isinstance(recorded, dict) and isinstance(recorded.get("size"), int):
+            try:
+                proven = file_digest(log_path, recorded["size"]) == recorded
+            except OSError:
+                proven = False
+        if not proven:
+            problem = compare_log(entries, doc or {"seed": game.seed,
+                                                   "game_id": game_id(game.scenario.document,
+                                                                      game.seed)}, state)
+    if problem is not None:
+        if not rebuild:
+            raise LogDisagrees(f"the event log {log_path} disagrees with the save: {problem}")
+        aside = set_aside(log_path, stamp())
+        log.create(log_header(game))
+        for record in state.log:
+            log.append(record)
+        return (f"The event log disagreed with the save ({problem}); it was moved aside to "
+                f"{aside} and rebuilt from the save.")
     keep, missing = reconcile_log(entries[1:], state)
     if keep is not None:
-        EventLog(log_path).append(undo_marker(keep))
+        log.append(undo_marker(keep))
     for record in missing:
-        EventLog(log_path).append(record)
+        log.append(record)
+    return None
+
+
+def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
+    """Read a save (migrated to the current schema), rebuild its game by replaying it and
+    check the result against what the save recorded: a save that replays into a different
+    game is refused, naming the first step that differs, and left untouched."""
+    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                    migrations=MIGRATIONS)
+    game, state = restore(doc, str(path))
+    problem = verify(doc, state)
+    if problem is not None:
+        raise InputError(f"replaying this save gives a different game: {problem}. The save "
+                         "is untouched; play it on with the versions that wrote it, or start "
+                         "again with --new", source=str(path))
+    return doc, game, state
 
 
 def load_save(path: Path) -> tuple[Game, State]:
-    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION, migrations={})
-    return restore(doc, str(path))
+    """:func:`load_save_doc` without the document."""
+    _doc, game, state = load_save_doc(path)
+    return game, state
+
+
+def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
+              interactive: bool) -> None:
+    """Check the session's event log against its save before going on (see
+    :func:`_catch_up_log`); on a terminal, a disagreeing log is offered for rebuilding,
+    elsewhere it is one error line that names ``--rebuild-log``. Re-saves when the log
+    changed, so the save's checksum covers it."""
+    before = file_digest(session.log) if session.log.exists() else None
+    try:
+        note = _catch_up_log(session.log, session.game, session.state, doc, rebuild=rebuild)
+    except LogDisagrees as exc:
+        if not interactive:
+            raise InputError(f"{exc.message}. The save is the truth: run again with "
+                             "--rebuild-log to move this log aside and write it anew from the "
+                             "save", source=str(session.save)) from None
+        click.echo(f"{exc.message}.")
+        if not click.confirm("Rebuild the log from the save (the old log is moved aside, not "
+                             "deleted)?", default=True):
+            raise InputError("the event log disagrees with the save; nothing was changed",
+                             source=str(session.save)) from None
+        note = _catch_up_log(session.log, session.game, session.state, doc, rebuild=True)
+    if note:
+        session.say(note)
+    after = file_digest(session.log)
+    if after != before or doc.get("log") != after:
+        session.persist(None)
 
 
 @click.command("play")
@@ -449,6 +586,12 @@ def load_save(path: Path) -> tuple[Game, State]:
               help="Seed for the dice (default: the scenario's seed, or a new one).")
 @click.option("--save", "save", type=click.Path(path_type=Path), default=None,
               help="Where to save (default saves/<scenario>-<seed>.json).")
+@click.option("--new", "new", is_flag=True,
+              help="Start SCENARIO afresh even if a game of it with this seed is saved: the "
+                   "old save, backup and log are moved aside with a time stamp (not deleted).")
+@click.option("--rebuild-log", "rebuild_log", is_flag=True,
+              help="If the event log disagrees with the save, move the log aside and write it "
+                   "anew from the save (the save is the truth).")
 @click.option("--answers", "answers_file", type=click.Path(path_type=Path), default=None,
               help="Read answers from this file (one per line) instead of the keyboard.")
 @click.option("--answer", "answer", multiple=True,
@@ -458,71 +601,159 @@ def load_save(path: Path) -> tuple[Game, State]:
 @click.option("--json", "as_json", is_flag=True,
               help="Print prompts and records as JSON lines (for scripts).")
 def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
-                 save: Path | None, answers_file: Path | None, answer: tuple[str, ...],
-                 reveal_hidden: bool, as_json: bool) -> None:
-    """Play SCENARIO turn by turn (or --resume a save)."""
+                 save: Path | None, new: bool, rebuild_log: bool, answers_file: Path | None,
+                 answer: tuple[str, ...], reveal_hidden: bool, as_json: bool) -> None:
+    """Play SCENARIO turn by turn (or --resume a save).
+
+    An unfinished game of SCENARIO with the same seed is resumed, never overwritten; --new
+    starts afresh and moves the old files aside. The game is locked for the whole session: a
+    second terminal on it is refused at once.
+    """
     if (scenario is None) == (resume is None):
         raise InputError("give a SCENARIO file, or --resume SAVE", source="play")
+    if resume is not None and new:
+        raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
+                         source="--new")
     if resume is not None:
-        game, state = load_save(resume)
-        save_path, log_path = resume, resume.with_suffix(".log.jsonl")
-        fresh = False
+        save_path, log_path = resume, log_for(resume)
+        how = ("Start another with `solo-ops play SCENARIO --new` (this game's files are "
+               "moved aside, not deleted) or with another --seed.")
+        loaded = None
     else:
         assert scenario is not None
         loaded = load_scenario(scenario)
         seed = resolve_seed(seed if seed is not None else loaded.seed)
-        game, state = new_game(loaded, seed)
         save_path, log_path = _saves_for(scenario, save, seed)
-        fresh = True
-    save_path.parent.mkdir(parents=True, exist_ok=True)
-    session = Session(game, state, save_path, log_path, reveal=reveal_hidden, as_json=as_json)
-    if fresh:
-        if log_path.exists():
-            log_path.unlink()
-        EventLog(log_path).append(log_header(game))
-        session.persist(state.log[0])
-        session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
-                    f"{save_path}.")
-        session.briefing()
-        session.show(state.log[0])
-    else:
-        _catch_up_log(log_path, game, state)
-        session.say(f"Resuming {game.scenario.name} from {save_path} (turn {state.turn}).")
-    feed, interactive = _feed(answers_file, answer)
-    session.run(feed, interactive)
+        how = (f"Start another with `solo-ops play {scenario} --new` (this game's files are "
+               "moved aside, not deleted) or with another --seed.")
+    resuming = resume is not None or (save_path.exists() and not new)
+    if resuming:
+        found = read_json_document(save_path)
+        snapshot = found.get("snapshot")
+        if found.get("kind") == GAME_KIND and isinstance(snapshot, dict) \
+                and snapshot.get("ended"):
+            if as_json:
+                click.echo(json.dumps({"finished": True, "save": str(save_path),
+                                       "result": snapshot.get("result")}, ensure_ascii=False))
+            else:
+                click.echo(finished_line(save_path, snapshot, how))
+            return
+    with game_lock(save_path):
+        feed, interactive = _feed(answers_file, answer)
+        if resuming:
+            doc, game, state = load_save_doc(save_path)
+            if loaded is not None and doc.get("game_id") != game_id(loaded.document, seed):
+                raise InputError(
+                    f"holds another game (an edited {scenario} or another scenario with seed "
+                    f"{seed}); go on with it with `solo-ops play --resume {save_path}`, or "
+                    "start this one with --new (the old files are moved aside) or --save OTHER",
+                    source=str(save_path))
+            session = Session(game, state, save_path, log_path, reveal=reveal_hidden,
+                              as_json=as_json)
+            check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
+            if resume is None:
+                session.say(f"Resuming the unfinished game of {scenario} with seed "
+                            f"{game.seed} saved in {save_path} (turn {state.turn}). To start "
+                            "afresh instead: add --new (the old files are moved aside).")
+            else:
+                session.say(f"Resuming {game.scenario.name} from {save_path} "
+                            f"(turn {state.turn}).")
+        else:
+            assert loaded is not None and seed is not None
+            game, state = new_game(loaded, seed)
+            session = Session(game, state, save_path, log_path, reveal=reveal_hidden,
+                              as_json=as_json)
+            moved = move_aside(save_path, log_path)
+            if moved:
+                session.say("The earlier game's files were moved aside: "
+                            + ", ".join(str(p) for p in moved) + ".")
+            EventLog(log_path).create(log_header(game))
+            session.persist(state.log[0])
+            session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
+                        f"{save_path}.")
+            session.briefing()
+            session.show(state.log[0])
+        session.run(feed, interactive)
+
+
+def _save_beside(log: Path) -> Path | None:
+    """The save a log belongs to, by name: ``x.log.jsonl`` → ``x.json`` (if it exists)."""
+    if not log.name.endswith(".log.jsonl"):
+        return None
+    save = log.with_name(log.name[: -len(".log.jsonl")] + ".json")
+    return save if save.is_file() else None
+
+
+def _check_against_save(log: Path, save: Path, records: list[dict[str, Any]]) -> None:
+    """Refuse a log shorter than the one its save recorded (a truncated log)."""
+    doc = load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                    migrations=MIGRATIONS)
+    recorded = doc.get("log")
+    size = log.stat().st_size
+    if isinstance(recorded, dict) and isinstance(recorded.get("size"), int) \
+            and size < recorded["size"]:
+        raise InputError(f"is truncated: its save {save} recorded {recorded['size']} bytes of "
+                         f"log, this file has {size}", source=str(log))
+    prints = doc.get("steps")
+    if isinstance(prints, list) and len(records) < len(prints):
+        raise InputError(f"is truncated: its save {save} has {len(prints)} steps, the log "
+                         f"only {len(records)}", source=str(log))
 
 
 @click.command("replay")
 @click.argument("log", type=click.Path(path_type=Path))
+@click.option("--save", "save", type=click.Path(path_type=Path), default=None,
+              help="The game's save, to check the log's length and checksum against (default: "
+                   "the save beside the log, if any).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final view as JSON.")
-def replay_command(log: Path, as_json: bool) -> None:
-    """Re-run a game from its event LOG to the same final state, checking every step."""
-    entries = EventLog(log).read()
+def replay_command(log: Path, save: Path | None, as_json: bool) -> None:
+    """Re-run a game from its event LOG to the same final state, checking every step.
+
+    A torn or truncated log, or steps whose numbers jump, are refused (exit 2); a step that
+    comes out differently (an edited die roll, another version) is named (exit 1).
+    """
+    entries = EventLog(log).read(strict=True)
     if not entries or entries[0].get("kind") != LOG_KIND:
         raise InputError("not a solo-ops event log (no header line)", source=str(log))
     header, records = entries[0], effective_records(entries[1:])
     if not records:
         raise InputError("the log has no steps", source=str(log))
+    for index, record in enumerate(records):
+        if record.get("n") != index:
+            raise InputError(f"is damaged: step {index} is missing (the next record is step "
+                             f"{record.get('n')!r}; lines were removed or reordered)",
+                             source=str(log))
+    save = save if save is not None else _save_beside(log)
+    if save is not None:
+        _check_against_save(log, save, records)
     actions = [r["action"] for r in records[1:]]
     game, state = restore(header, str(log), actions)
     mismatch = None
+    detail = ""
     for original, rebuilt in zip(records, state.log, strict=False):
-        if original != json.loads(json.dumps(rebuilt)):
+        plain = json.loads(json.dumps(rebuilt))
+        if original != plain:
             mismatch = original["n"]
+            detail = record_difference(original, plain)
             break
     view = player_view(game, state)
     if as_json:
         emit_json({"steps": len(state.log), "identical": mismatch is None,
-                   "first_difference": mismatch, "view": view})
+                   "first_difference": mismatch, "detail": detail or None,
+                   "checked_against": None if save is None else str(save), "view": view})
     else:
         out = console()
-        out.print(f"Replayed {len(state.log)} steps of {game.scenario.name}.")
+        out.print(f"Replayed {len(state.log)} steps of {game.scenario.name}.", markup=False)
         if mismatch is None:
-            out.print("Every step came out identical: same events, same dice.")
+            out.print("Every step came out identical: same events, same dice.", markup=False)
+            if save is None and not state.ended:
+                out.print("(No save beside the log to check its length against: a log cut at "
+                          "the end of a line looks like a game stopped there.)", markup=False)
         else:
-            out.print(f"Step {mismatch} differs from the log.")
+            out.print(f"Step {mismatch} differs from the log: {detail}", markup=False)
         if state.result:
-            out.print(f"Final result: {state.result['outcome']} {state.result['vp']}")
+            out.print(f"Final result: {state.result['outcome']} {state.result['vp']}",
+                      markup=False)
     if mismatch is not None:
         sys.exit(1)
 

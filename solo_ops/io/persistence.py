@@ -1,47 +1,76 @@
 """Saving and loading solo-ops files so that a crash, a kill or a second terminal loses nothing.
 
-This is the only module (besides the command line) that writes files. Everything is JSON —
-never pickle — and every document carries ``schema_version`` and ``kind``.
+This is the only module that writes files: every file solo-ops writes (saves, event logs,
+scenario files from ``new`` and ``campaign play``, pictures, lock owner notes) goes through
+:func:`write_atomic`. Documents are JSON — never pickle — and carry ``schema_version`` and
+``kind``.
 
-* :func:`save_json` writes a new version next to the target, flushes and fsyncs it, keeps the
-  previous version as ``<name>.bak`` (a hard link, so the old bytes are never copied or
-  rewritten) and renames the new version over the target, then fsyncs the folder. At every
-  instant the target exists and holds either the old or the new version, complete.
+* :func:`write_atomic` writes the bytes to a new temporary file in the same folder (created
+  with ``O_CREAT|O_EXCL|O_NOFOLLOW``, so a planted file or symbolic link at that name is never
+  opened), flushes and fsyncs it, optionally keeps the previous version as ``<name>.bak``,
+  renames it over the target and fsyncs the folder. A target that is a symbolic link is refused
+  (solo-ops never writes through a link it did not create). At every instant the target holds
+  either the old or the new version, complete; a full disk or a read-only folder is one
+  :class:`SaveError` line and the old file is untouched.
+* :func:`save_json` serialises a document and writes it with :func:`write_atomic`, keeping the
+  previous version as ``.bak`` (a hard link, so the old bytes are never copied or rewritten).
 * :func:`load_json` reads a document, checks its ``kind``, migrates it step by step from an
   older ``schema_version`` and refuses one written by a newer solo-ops. A damaged file becomes
   one clear line naming the file and offering the ``.bak`` backup.
-* :func:`campaign_lock` is an exclusive ``fcntl.flock`` on ``<name>.lock`` so two co-op
-  terminals never overwrite each other; :func:`update_json` locks, re-reads the latest version,
-  applies a change and saves it, so two writers at once keep both changes.
-* :class:`EventLog` is an append-only JSON-lines file (each record flushed and fsynced) whose
-  reader forgives a torn last line (a crash mid-append) but not damage elsewhere.
-
-The lock file is never deleted (deleting a lock file that another process may be about to
-lock is a race); it is empty and harmless.
+* :func:`game_lock` holds an operating-system lock (through the ``filelock`` library, so it
+  works on Linux, macOS and Windows) on ``<name>.lock`` for a whole playing session, and fails
+  at once when another process holds it, naming that process (its pid is written to the
+  sidecar ``<name>.lock.pid``). The operating system releases the lock when the process ends,
+  however it ends, so a killed process never blocks the game. :func:`campaign_lock` is the same
+  lock, but waits a few seconds (for short read-change-write commands);
+  :func:`update_json` locks, re-reads the latest version, applies a change and saves it, so two
+  writers at once keep both changes.
+* :class:`EventLog` is an append-only JSON-lines file (each record flushed and fsynced; the file
+  is created through :func:`write_atomic` and appended to without following links) whose
+  reader forgives a torn last line (a crash mid-append) unless asked to be strict, and never
+  damage elsewhere. :func:`file_digest` gives the checksum a save records of its log.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
+import hashlib
 import json
 import os
+import secrets
 import shlex
-import tempfile
+import stat
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import filelock
+
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.io.yamlio import loads_json
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
 
 DEFAULT_LOCK_TIMEOUT = 10.0
 _LOCK_POLL = 0.02
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows, where links need privileges
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+
+_writes = 0  # files this process has written or changed (see files_changed)
+
+
+def files_changed() -> int:
+    """How many files this process has written or appended to so far (for error messages that
+    must not claim "nothing was changed" when something was)."""
+    return _writes
+
+
+def _count_write() -> None:
+    global _writes
+    _writes += 1
 
 
 # -- paths --------------------------------------------------------------------------------------
@@ -52,13 +81,35 @@ def backup_path(path: str | Path) -> Path:
 
 
 def lock_path(path: str | Path) -> Path:
-    """The file :func:`campaign_lock` locks: ``<name>.lock`` beside the file."""
+    """The file :func:`game_lock` and :func:`campaign_lock` lock: ``<name>.lock``."""
     path = Path(path)
     return path.with_name(path.name + ".lock")
 
 
+def owner_path(path: str | Path) -> Path:
+    """The sidecar naming the process that holds the lock on ``path``: ``<name>.lock.pid``."""
+    path = Path(path)
+    return path.with_name(path.name + ".lock.pid")
+
+
 def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def refuse_link(path: str | Path) -> None:
+    """A :class:`SaveError` when ``path`` is a symbolic link: solo-ops writes regular files only
+    and never follows a link it did not create (a planted link could point anywhere)."""
+    path = Path(path)
+    if _is_link(path):
+        raise SaveError(f"{path} is a symbolic link; solo-ops writes only regular files and "
+                        "does not follow links (remove the link or choose another file)")
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -77,6 +128,8 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def _pid_alive(pid: int) -> bool:
+    if os.name == "nt":  # pragma: no cover - os.kill(pid, 0) would terminate it on Windows
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -102,6 +155,77 @@ def _remove_stale_temps(path: Path) -> None:
                 os.unlink(path.parent / name)
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _new_temp(path: Path, what: str = "tmp") -> tuple[int, Path]:
+    """A new file beside ``path`` that this process created (never an existing name, never
+    through a link): ``.<name>.<pid>.<random>.<what>``."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
+    for _ in range(100):
+        tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
+                             f"{what}")
+        try:
+            return os.open(tmp, flags, 0o644), tmp
+        except FileExistsError:  # pragma: no cover - a planted or leftover name: pick another
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))  # pragma: no cover
+
+
+def _failure(path: Path, exc: OSError, old: bool) -> SaveError:
+    reason = exc.strerror or str(exc)
+    tail = "the previous version is untouched" if old else "nothing was written there"
+    return SaveError(f"{path} cannot be saved ({reason}); {tail}")
+
+
+def write_atomic(path: str | Path, data: bytes, *, keep_backup: bool = False,
+                 counts: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically and durably (see the module docstring).
+
+    With ``keep_backup`` the current version (if any) becomes ``<name>.bak`` first;
+    ``counts=False`` leaves it out of :func:`files_changed` (the lock's pid note). Raises
+    :class:`SaveError` (one line naming the file and the reason) when the target is a link, the
+    folder cannot be written or the disk is full; the old file is then untouched.
+    """
+    path = Path(path)
+    folder = path.parent
+    refuse_link(path)
+    existed = path.exists()
+    tmp: Path | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(path)
+        fd, tmp = _new_temp(path)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if keep_backup and existed:
+            _keep_backup(path)
+        refuse_link(path)  # planted while we wrote? never rename over it blindly
+        os.replace(tmp, path)
+        tmp = None
+        if counts:
+            _count_write()
+        _fsync_dir(folder)
+    except OSError as exc:
+        raise _failure(path, exc, existed) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def write_text_atomic(path: str | Path, text: str) -> None:
+    """:func:`write_atomic` for UTF-8 text."""
+    write_atomic(path, text.encode("utf-8"))
+
+
 def _check_document(document: Any) -> None:
     if not isinstance(document, Mapping):
         raise TypeError(f"a save document must be a mapping, got {type(document).__name__}")
@@ -115,12 +239,10 @@ def _check_document(document: Any) -> None:
 def save_json(path: str | Path, document: Mapping[str, Any]) -> None:
     """Write ``document`` to ``path`` atomically and durably, keeping the old one as ``.bak``.
 
-    The steps: serialise (so a bad document never touches the disk), write a temporary file in
-    the same folder, flush and fsync it, hard-link the current file to ``<name>.bak`` (through a
-    temporary name, so ``.bak`` too is always complete), rename the new file over the target
-    and fsync the folder. A writer killed at any moment leaves the target holding the old or
-    the new version. It does not lock: callers that read, change and write use
-    :func:`update_json` (or hold :func:`campaign_lock`).
+    Serialises first (so a bad document never touches the disk), then :func:`write_atomic`
+    with a backup: the current file is hard-linked to ``<name>.bak`` (through a temporary
+    name, so ``.bak`` too is always complete) before the new one is renamed over it. It does
+    not lock: callers that read, change and write use :func:`update_json` (or hold a lock).
     """
     _check_document(document)
     path = Path(path)
@@ -129,55 +251,79 @@ def save_json(path: str | Path, document: Mapping[str, Any]) -> None:
     except (TypeError, ValueError) as exc:
         raise SaveError(f"{path} cannot be saved: the document is not plain JSON ({exc})") \
             from None
-    data = text.encode("utf-8")
-    folder = path.parent
-    tmp_name: str | None = None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temps(path)
-        fd, tmp_name = tempfile.mkstemp(
-            dir=folder, prefix=f"{_temp_prefix(path)}{os.getpid()}.", suffix=".tmp"
-        )
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if path.exists():
-            _keep_backup(path)
-        os.replace(tmp_name, path)
-        tmp_name = None
-        _fsync_dir(folder)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise SaveError(f"{path} cannot be saved ({reason}); the previous version is "
-                        "untouched") from None
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
+    write_atomic(path, text.encode("utf-8"), keep_backup=True)
 
 
 def _keep_backup(path: Path) -> None:
     """Make ``<name>.bak`` the current version of ``path`` (before it is replaced)."""
     bak = backup_path(path)
-    tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.bak.tmp")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(tmp)
+    tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
     try:
-        os.link(path, tmp)
+        os.link(path, tmp)  # ``path`` is not a link (write_atomic refused that)
     except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK):
+        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK,
+                             errno.EACCES):
             raise
-        # no hard links here: copy, fsync, then rename
-        with open(path, "rb") as src, open(tmp, "wb") as dst:
-            dst.write(src.read())
-            dst.flush()
-            os.fsync(dst.fileno())
-    os.replace(tmp, bak)
+        # no hard links here: copy into a file of our own, fsync, then rename
+        fd, tmp = _new_temp(path, "bak.tmp")
+        try:
+            with open(path, "rb") as src:
+                _write_all(fd, src.read())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    try:
+        os.replace(tmp, bak)  # a link planted at .bak is replaced, never followed
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def set_aside(path: str | Path, stamp: str) -> Path | None:
+    """Rename ``path`` (if it exists) to a name with ``stamp`` in it, in the same folder, never
+    over an existing file; returns the new name. ``saves/a-7.log.jsonl`` with stamp
+    ``20261123-1312`` becomes ``saves/a-7.old-20261123-1312.log.jsonl``."""
+    path = Path(path)
+    if not path.exists() and not _is_link(path):
+        return None
+    name = path.name
+    cut = name.find(".", 1)
+    stem, rest = (name, "") if cut < 0 else (name[:cut], name[cut:])
+    for extra in range(1000):
+        suffix = "" if extra == 0 else f"-{extra + 1}"
+        target = path.with_name(f"{stem}.old-{stamp}{suffix}{rest}")
+        if target.exists() or _is_link(target):
+            continue
+        try:
+            os.rename(path, target)
+        except OSError as exc:
+            raise SaveError(f"{path} cannot be moved aside to {target.name} "
+                            f"({exc.strerror or exc}); nothing was changed") from None
+        _count_write()
+        return target
+    raise SaveError(f"{path} cannot be moved aside: too many old copies")  # pragma: no cover
+
+
+def file_digest(path: str | Path, size: int | None = None, *, then: bytes = b"",
+                missing_ok: bool = False) -> dict[str, Any]:
+    """``{"size", "sha256"}`` of the first ``size`` bytes of ``path`` (all of it by default):
+    the checksum a save records of its event log. With ``then``, the checksum the file will
+    have once ``then`` is appended by :meth:`EventLog.append` (which first cuts a torn last
+    line), so a save can record it before the append."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read() if size is None else fh.read(size)
+    except FileNotFoundError:
+        if not missing_ok:
+            raise
+        data = b""
+    if then:
+        if data and not data.endswith(b"\n"):
+            data = data[: data.rfind(b"\n") + 1]
+        data += then
+    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -186,7 +332,7 @@ def _restore_hint(path: Path) -> str:
     if not bak.exists():
         return "no backup exists"
     try:
-        json.loads(bak.read_text(encoding="utf-8"))
+        loads_json(bak.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return f"the backup {bak} is damaged too"
     return (f"a backup is at {bak} — restore it with: cp {shlex.quote(str(bak))} "
@@ -213,7 +359,7 @@ def read_json_document(path: str | Path) -> Document:
     if not raw.strip():
         raise damaged(path, "the file is empty")
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = loads_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise damaged(path, "not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -277,14 +423,31 @@ _held: dict[tuple[str, int], int] = {}
 _held_guard = threading.Lock()
 
 
-@contextlib.contextmanager
-def campaign_lock(path: str | Path, timeout: float = DEFAULT_LOCK_TIMEOUT) -> Iterator[Path]:
-    """Hold an exclusive lock on ``path`` (through ``<name>.lock``) for the ``with`` block.
+def lock_owner(path: str | Path) -> int | None:
+    """The pid recorded by the process that last took the lock on ``path``, if readable."""
+    try:
+        text = owner_path(path).read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text[0]) if text and text[0].isdigit() else None
 
-    A second process (another co-op terminal) waits up to ``timeout`` seconds and then gets a
-    :class:`SaveError` saying the file is in use. The lock is re-entrant within one thread, so
-    a function holding it may call another that takes it. The operating system releases it
-    when the process ends, however it ends.
+
+def _in_use(path: Path) -> str:
+    pid = lock_owner(path)
+    who = f"pid {pid}" if pid is not None else "pid unknown"
+    return f"{path}: in use by another terminal ({who})"
+
+
+@contextlib.contextmanager
+def game_lock(path: str | Path, timeout: float = 0.0) -> Iterator[Path]:
+    """Hold the lock on ``path`` (through ``<name>.lock``) for the ``with`` block.
+
+    Another process holding it makes this fail with :class:`SaveError` "``<path>``: in use by
+    another terminal (pid N)" — at once with the default ``timeout`` of 0 (a playing session),
+    or after waiting ``timeout`` seconds. Re-entrant within one thread. The lock is the
+    operating system's (``flock`` on Unix, ``LockFileEx`` on Windows, through ``filelock``), so
+    it goes away with the process that held it, however it ended; the pid sidecar is only for
+    the message. Neither the lock file nor the sidecar is ever written through a link.
     """
     path = Path(path)
     key = (str(path.resolve()), threading.get_ident())
@@ -304,31 +467,36 @@ def campaign_lock(path: str | Path, timeout: float = DEFAULT_LOCK_TIMEOUT) -> It
     target = lock_path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(target, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise SaveError(f"{target} cannot be opened to lock {path} ({exc.strerror})") from None
+        raise SaveError(f"{target} cannot be created to lock {path} ({exc.strerror})") \
+            from None
+    refuse_link(target)
+    refuse_link(owner_path(path))
+    lock = filelock.FileLock(str(target), timeout=max(0.0, timeout))
     try:
-        deadline = time.monotonic() + max(0.0, timeout)
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise SaveError(
-                        f"{path} is in use by another solo-ops command (waited {timeout:g}s "
-                        f"for {target}); try again when it has finished") from None
-                time.sleep(_LOCK_POLL)
+        lock.acquire(timeout=max(0.0, timeout), poll_interval=_LOCK_POLL)
+    except filelock.Timeout:
+        waited = f" (waited {timeout:g}s for {target})" if timeout > 0 else ""
+        raise SaveError(f"{_in_use(path)}{waited}; try again when it has finished") from None
+    except OSError as exc:
+        raise SaveError(f"{target} cannot be opened to lock {path} "
+                        f"({exc.strerror or exc})") from None
+    try:
         with _held_guard:
             _held[key] = 1
-        try:
-            yield path
-        finally:
-            with _held_guard:
-                _held.pop(key, None)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        write_atomic(owner_path(path), f"{os.getpid()}\n".encode(), counts=False)
+        yield path
     finally:
-        os.close(fd)
+        with _held_guard:
+            _held.pop(key, None)
+        lock.release()
+
+
+def campaign_lock(path: str | Path, timeout: float = DEFAULT_LOCK_TIMEOUT
+                  ) -> contextlib.AbstractContextManager[Path]:
+    """:func:`game_lock` that waits up to ``timeout`` seconds: for commands that lock only to
+    read, change and write (a co-op partner's command is over in a moment)."""
+    return game_lock(path, timeout=timeout)
 
 
 def update_json(
@@ -362,53 +530,87 @@ def update_json(
 
 
 # -- event logs ---------------------------------------------------------------------------------
+def log_line(record: Mapping[str, Any], where: str | Path = "the event log") -> bytes:
+    """The bytes :meth:`EventLog.append` writes for ``record``: compact JSON and a newline."""
+    if not isinstance(record, Mapping):
+        raise TypeError("an event log record must be a mapping")
+    try:
+        line = json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise SaveError(f"{where}: the record is not plain JSON ({exc})") from None
+    return (line + "\n").encode("utf-8")
+
+
+class TornLog(InputError):
+    """A log whose last line was cut off (a crash or a disk filling up mid-append)."""
+
+
 class EventLog:
     """An append-only JSON-lines file: one JSON object per line, each made durable on append.
 
-    A crash mid-append can leave a torn last line; :meth:`read` skips it and the next
-    :meth:`append` cuts it off before writing, so the log stays well formed. A line that does
-    not parse anywhere else means real damage and is reported with its line number.
+    The file is created by :meth:`create` (or the first :meth:`append`) through
+    :func:`write_atomic`; appends open it without following links. A crash mid-append can
+    leave a torn last line; :meth:`read` skips it (``strict=True`` refuses it instead) and the
+    next :meth:`append` cuts it off before writing, so the log stays well formed. A line that
+    does not parse anywhere else means real damage and is reported with its line number.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
 
+    def create(self, first: Mapping[str, Any]) -> None:
+        """Start the log (replacing any file there) with the record ``first``."""
+        write_atomic(self.path, log_line(first, self.path))
+
     def append(self, record: Mapping[str, Any]) -> None:
         """Add one record (a JSON object) as a line, flushed and fsynced before returning."""
-        if not isinstance(record, Mapping):
-            raise TypeError("an event log record must be a mapping")
+        data = log_line(record, self.path)
+        if not self.path.exists() and not _is_link(self.path):
+            write_atomic(self.path, data)
+            return
         try:
-            line = json.dumps(record, ensure_ascii=False, allow_nan=False,
-                              separators=(",", ":"))
-        except (TypeError, ValueError) as exc:
-            raise SaveError(f"{self.path}: the record is not plain JSON ({exc})") from None
-        data = (line + "\n").encode("utf-8")
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                self._cut_torn_tail(fd)
-                view = memoryview(data)
-                while view:
-                    written = os.write(fd, view)
-                    view = view[written:]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | _NOFOLLOW | _BINARY)
         except OSError as exc:
+            if _is_link(self.path):
+                refuse_link(self.path)
             raise SaveError(f"{self.path} cannot be appended to ({exc.strerror})") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SaveError(f"{self.path} is not a regular file; solo-ops appends only to "
+                                "its own logs")
+            self._cut_torn_tail(fd)
+            _write_all(fd, data)
+            os.fsync(fd)
+            _count_write()
+        except OSError as exc:
+            raise SaveError(f"{self.path} cannot be appended to ({exc.strerror}); the records "
+                            "already there are untouched") from None
+        finally:
+            os.close(fd)
 
     @staticmethod
-    def _cut_torn_tail(fd: int) -> None:
+    def _read_at(fd: int, size: int, offset: int) -> bytes:
+        os.lseek(fd, offset, os.SEEK_SET)
+        chunks = []
+        while size > 0:
+            chunk = os.read(fd, size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
+
+    @classmethod
+    def _cut_torn_tail(cls, fd: int) -> None:
         """Drop a partial last line left by a crash, so the new record starts a fresh line."""
         size = os.fstat(fd).st_size
-        if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+        if size == 0 or cls._read_at(fd, 1, size - 1) == b"\n":
             return
         block = 4096
         end = size
         while end > 0:
             start = max(0, end - block)
-            chunk = os.pread(fd, end - start, start)
+            chunk = cls._read_at(fd, end - start, start)
             cut = chunk.rfind(b"\n")
             if cut >= 0:
                 os.ftruncate(fd, start + cut + 1)
@@ -416,8 +618,9 @@ class EventLog:
             end = start
         os.ftruncate(fd, 0)
 
-    def read(self) -> list[dict[str, Any]]:
-        """Every complete record in order. Errors name the file and the damaged line."""
+    def read(self, *, strict: bool = False) -> list[dict[str, Any]]:
+        """Every complete record in order. Errors name the file and the damaged line; with
+        ``strict`` a torn last line is an error (:class:`TornLog`) instead of being skipped."""
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -426,14 +629,18 @@ class EventLog:
             raise InputError(f"cannot be read ({exc.strerror})", source=str(self.path)) \
                 from None
         lines = raw.split(b"\n")
-        torn_tail = not raw.endswith(b"\n")  # the last piece never got its newline
+        torn_tail = not raw.endswith(b"\n") and bool(raw)  # the last piece lacks its newline
         records: list[dict[str, Any]] = []
         for number, piece in enumerate(lines, start=1):
             last = number == len(lines)
             if not piece.strip():
                 continue
+            if last and torn_tail and strict:
+                raise TornLog(f"is torn: line {number} is cut off (the game was stopped while "
+                              "writing it, or the file was truncated)", source=str(self.path),
+                              field=f"line {number}")
             try:
-                record = json.loads(piece.decode("utf-8"))
+                record = loads_json(piece.decode("utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 if last and torn_tail:
                     break  # a crash mid-append: the record was never written

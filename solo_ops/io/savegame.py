@@ -1,27 +1,74 @@
 """Game saves, resume, undo and replay: a game is its scenario, its seed and its actions.
 
-A save (``schema_version`` 1, ``kind: solo-ops-game``) holds the complete scenario document
-(board and roster inline), the seed, the list of applied actions and a snapshot of the final
-state for checking. :func:`restore` rebuilds the game by replaying the actions from the seed —
-the dice are a counter-based source, so every roll comes out the same. :func:`undo` drops the
-last player answer (and the engine steps after it): replaying the rest gives the state before
-that answer, and the dice already shown come out again in the same order, never re-drawn.
+A save (``schema_version`` 2, ``kind: solo-ops-game``) holds the complete scenario document
+(board and roster inline), the seed, the game id (a checksum of the scenario and the seed), the
+list of applied actions, a short fingerprint of every step (its action and the faces of its
+dice), the dice's state, a snapshot of the final state, the versions of solo-ops, Python, numpy,
+shapely and GEOS that wrote it, and the checksum of its event log so far. :func:`restore`
+rebuilds the game by replaying the actions from the seed — the dice are a counter-based source,
+so every roll comes out the same — and :func:`verify` compares the rebuilt game with what the
+save recorded, naming the first step that differs, so a resumed game is never silently a
+different game (a newer solo-ops or numpy/shapely could compute a move differently).
+:func:`undo` drops the last player answer (and the engine steps after it): replaying the rest
+gives the state before that answer, and the dice already shown come out again in the same
+order, never re-drawn.
 
-The event log is JSON lines: a header (scenario and seed), then one record per step.
+The event log is JSON lines: a header (scenario, seed and game id), then one record per step.
+:func:`compare_log` checks a log against the game a save rebuilds.
+
+Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
+log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
+:func:`verify` then skips.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import platform
+from collections.abc import Callable
 from typing import Any
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.engine import Game, new_game, step
 from solo_ops.game.state import State
 from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE_LOG_VERSIONS = (1, 2)
+
+
+def _canonical(data: Any) -> bytes:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      allow_nan=False).encode("utf-8")
+
+
+def game_id(scenario_document: Any, seed: int) -> str:
+    """The game's id: 16 hex digits of a checksum of its scenario document and seed, so the
+    same scenario and seed always name the same game (and an edited scenario another one)."""
+    return hashlib.sha256(_canonical([scenario_document, seed])).hexdigest()[:16]
+
+
+def versions() -> dict[str, str]:
+    """The versions of what computes a game: solo-ops, Python, numpy, shapely and GEOS."""
+    import numpy
+    import shapely
+
+    import solo_ops
+
+    return {"solo_ops": solo_ops.__version__, "python": platform.python_version(),
+            "numpy": numpy.__version__, "shapely": shapely.__version__,
+            "geos": shapely.geos_version_string}
+
+
+def step_print(record: dict[str, Any]) -> str:
+    """A step's fingerprint: 12 hex digits over its number, its action and its dice faces
+    (not the wording of events or rolls, which a later version may improve)."""
+    faces = [r.get("faces") for r in record.get("rolls", [])]
+    return hashlib.sha256(_canonical([record.get("n"), record.get("action"), faces])
+                          ).hexdigest()[:12]
 
 
 def actions_of(state: State) -> list[dict[str, Any]]:
@@ -29,35 +76,55 @@ def actions_of(state: State) -> list[dict[str, Any]]:
     return [record["action"] for record in state.log[1:]]
 
 
-def game_document(game: Game, state: State) -> dict[str, Any]:
-    """The save file's content."""
+def game_document(game: Game, state: State, log: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The save file's content; ``log`` is the event log's :func:`~solo_ops.io.persistence.
+    file_digest` as of this save (``None`` when there is no log)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": GAME_KIND,
+        "game_id": game_id(game.scenario.document, game.seed),
+        "seed": game.seed,
+        "versions": versions(),
         "scenario": game.scenario.document,
         "scenario_source": game.scenario.source,
-        "seed": game.seed,
         "actions": actions_of(state),
+        "steps": [step_print(r) for r in state.log],
+        "dice": state.dice.state() if state.dice is not None else None,
+        "log": log,
         "snapshot": state.to_dict(secrets=True),
     }
 
 
 def log_header(game: Game) -> dict[str, Any]:
+    """The event log's first line: what game it is (scenario, seed and game id)."""
     return {"schema_version": SCHEMA_VERSION, "kind": LOG_KIND,
-            "scenario": game.scenario.document, "scenario_source": game.scenario.source,
-            "seed": game.seed}
+            "game_id": game_id(game.scenario.document, game.seed), "seed": game.seed,
+            "scenario": game.scenario.document, "scenario_source": game.scenario.source}
+
+
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    doc.setdefault("game_id", game_id(doc.get("scenario"), doc.get("seed")))
+    for key in ("versions", "steps", "dice", "log"):
+        doc.setdefault(key, None)
+    return doc
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 def restore(doc: dict[str, Any], source: str,
             actions: list[dict[str, Any]] | None = None) -> tuple[Game, State]:
-    """Rebuild a game from a save document by replaying its actions."""
+    """Rebuild a game from a save document (or a log header) by replaying its actions."""
     if not isinstance(doc, dict) or doc.get("kind") not in (GAME_KIND, LOG_KIND):
         raise InputError("not a solo-ops game save", source=source)
     version = doc.get("schema_version")
-    if version != SCHEMA_VERSION:
+    readable = (SCHEMA_VERSION,) if doc.get("kind") == GAME_KIND else READABLE_LOG_VERSIONS
+    if version not in readable:
         raise InputError(f"schema_version {version!r} is not one this solo-ops reads "
-                         f"({SCHEMA_VERSION})", source=source, field="schema_version")
-    if not isinstance(doc.get("seed"), int):
+                         f"({', '.join(map(str, readable))})", source=source,
+                         field="schema_version")
+    if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, state = new_game(scenario, doc["seed"])
@@ -74,6 +141,129 @@ def restore(doc: dict[str, Any], source: str,
             raise InputError(f"replaying action {i + 1} failed: {exc}", source=source,
                              field=f"actions[{i}]") from None
     return game, state
+
+
+def _first_difference(saved: Any, rebuilt: Any, where: str) -> str | None:
+    """The first place where ``rebuilt`` differs from ``saved``, comparing only what both
+    have (a later version may add keys to the snapshot without changing the game)."""
+    if isinstance(saved, dict) and isinstance(rebuilt, dict):
+        for key in saved:
+            if key in rebuilt:
+                found = _first_difference(saved[key], rebuilt[key], f"{where}.{key}")
+                if found:
+                    return found
+        return None
+    if isinstance(saved, list) and isinstance(rebuilt, list) and any(
+            isinstance(v, (dict, list)) for v in saved):
+        if len(saved) != len(rebuilt):
+            return f"{where}: {len(saved)} entries saved, {len(rebuilt)} now"
+        for i, (a, b) in enumerate(zip(saved, rebuilt, strict=True)):
+            label = a.get("id") if isinstance(a, dict) and "id" in a else i
+            found = _first_difference(a, b, f"{where}[{label}]")
+            if found:
+                return found
+        return None
+    if saved != rebuilt:
+        return f"{where}: saved {_short(saved)}, now {_short(rebuilt)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def describe_step(record: dict[str, Any]) -> str:
+    """A step in a few words: its number and its action."""
+    action = record.get("action") or {}
+    words = [str(action.get("type", "?"))]
+    for key in ("operative", "how", "target", "to", "damage"):
+        if action.get(key) is not None:
+            value = action[key]
+            words.append(",".join(f"{v:g}" for v in value) if isinstance(value, list)
+                         and all(isinstance(v, (int, float)) for v in value) else str(value))
+    return f"step {record.get('n', '?')} ({' '.join(words)})"
+
+
+def verify(doc: dict[str, Any], state: State) -> str | None:
+    """``None`` when the rebuilt ``state`` is the game the save ``doc`` recorded, else one
+    sentence saying which step first differs (or, for saves without step fingerprints, what
+    differs at the end) and which versions wrote the save."""
+    problem = None
+    prints = doc.get("steps")
+    if isinstance(prints, list):
+        for record, saved in zip(state.log, prints, strict=False):
+            if step_print(record) != saved:
+                problem = (f"{describe_step(record)} comes out differently now (other dice or "
+                           "another action)")
+                break
+        else:
+            if len(prints) != len(state.log):
+                problem = (f"the save recorded {len(prints)} steps, replaying gives "
+                           f"{len(state.log)}")
+    dice = doc.get("dice")
+    if problem is None and isinstance(dice, dict) and state.dice is not None:
+        now = state.dice.state()
+        if any(now.get(k) != dice.get(k) for k in ("seed", "counter", "seq") if k in dice):
+            problem = "the dice have rolled a different number of times by the end"
+    if problem is None and isinstance(doc.get("snapshot"), dict):
+        found = _first_difference(doc["snapshot"], state.to_dict(secrets=True), "snapshot")
+        if found:
+            problem = f"the game ends differently ({found})"
+    if problem is None:
+        return None
+    made = doc.get("versions")
+    if isinstance(made, dict) and made:
+        now = versions()
+        changed = [f"{k} {made.get(k)} → {now[k]}" for k in now if made.get(k) != now[k]]
+        problem += ("; it was written with " + ", ".join(changed) if changed
+                    else "; it was written by these same versions")
+    else:
+        problem += "; it was written by solo-ops 0.1.0 or older"
+    return problem
+
+
+def compare_log(entries: list[dict[str, Any]], doc: dict[str, Any], state: State
+                ) -> str | None:
+    """``None`` when the event log ``entries`` (header included) describe the game ``state``
+    rebuilt from the save ``doc`` — allowing a log that is only behind (steps the save has and
+    the log lacks: a kill between the two writes) or ahead (a kill after the log was written,
+    before the save) — else what first differs."""
+    if not entries:
+        return "the log is empty"
+    header = entries[0]
+    if header.get("kind") != LOG_KIND:
+        return "the first line is not a solo-ops log header"
+    if header.get("seed") != doc.get("seed"):
+        return f"the log is of seed {header.get('seed')!r}, the save of {doc.get('seed')!r}"
+    if header.get("game_id") is not None and header.get("game_id") != doc.get("game_id"):
+        return "the log is of another game (its game id differs)"
+    try:
+        have = effective_records(entries[1:])
+    except InputError as exc:
+        return f"an undo line is damaged ({exc.message})"
+    want = json.loads(json.dumps(state.log))
+    for record, rebuilt in zip(have, want, strict=False):
+        if record != rebuilt:
+            return f"{describe_step(rebuilt)} differs: {record_difference(record, rebuilt)}"
+    return None
+
+
+def record_difference(logged: dict[str, Any], rebuilt: dict[str, Any]) -> str:
+    """What differs between a logged step and the same step replayed, in a few words."""
+    if logged.get("action") != rebuilt.get("action"):
+        return "another answer was logged"
+    a, b = logged.get("rolls") or [], rebuilt.get("rolls") or []
+    if not isinstance(a, list):
+        return "its rolls are damaged"
+    for i, (x, y) in enumerate(zip(a, b, strict=False)):
+        if x != y:
+            faces = x.get("faces") if isinstance(x, dict) else x
+            return (f"roll {i + 1} ({y.get('purpose', '?')}) is {excerpt(faces)} in the log, "
+                    f"the dice give {y.get('faces')}")
+    if len(a) != len(b):
+        return f"the log has {len(a)} rolls, the dice give {len(b)}"
+    return "its events differ"
 
 
 def undo(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:

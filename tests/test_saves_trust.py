@@ -1,0 +1,347 @@
+"""Saves and logs you can trust (issue 17 item 5, issue 15 item 4, issue 11 items 1 and 8).
+
+A save knows what wrote it (seed, game id, the versions of solo-ops, numpy, shapely and GEOS)
+and carries the checksum of its event log; loading replays it and refuses, naming the first
+step, a save that now replays into a different game; `play --resume` checks the log against the
+save and rebuilds a disagreeing log from the save on request, moving the old one aside;
+`replay` refuses torn and truncated logs and names an edited die roll. Saves written by older
+versions (tests/fixtures/saves/) still load. `campaign play` resumes a mission in progress,
+moves it aside with --new, and waits for "ready" before the first turning point.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from solo_ops.cli.common import SoloOpsGroup
+from solo_ops.cli.play import load_save_doc
+from solo_ops.core.errors import InputError
+from solo_ops.io.persistence import EventLog, file_digest, save_json
+from solo_ops.io.savegame import SCHEMA_VERSION, compare_log, game_id, versions
+
+from .conftest import SCENARIOS
+from .test_play_e2e import bot_answers, cli, small_scenario, write_answers
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "saves"
+SQUAD = SCENARIOS / "squads" / "vesper.yaml"
+
+
+def copy_fixture(folder: Path, stem: str) -> tuple[Path, Path]:
+    save, log = folder / f"{stem}.json", folder / f"{stem}.log.jsonl"
+    shutil.copyfile(FIXTURES / f"{stem}.json", save)
+    shutil.copyfile(FIXTURES / f"{stem}.log.jsonl", log)
+    return save, log
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A small game, eight answers in, through the real command: its files' bytes."""
+    folder = tmp_path_factory.mktemp("played")
+    scenario = small_scenario(folder)
+    lines, _final = bot_answers(scenario, 5)
+    run = cli("play", str(scenario), "--answers", str(write_answers(folder, lines[:8])),
+              cwd=folder)
+    assert run.returncode == 0, run.stderr
+    saves = folder / "saves"
+    return {"scenario": scenario, "lines": lines,
+            "save": (saves / "small-kt2024-5.json").read_bytes(),
+            "log": (saves / "small-kt2024-5.log.jsonl").read_bytes()}
+
+
+def lay_out(played: dict[str, Any], folder: Path, log: bytes | None = None) -> tuple[Path, Path]:
+    saves = folder / "saves"
+    saves.mkdir()
+    save, log_path = saves / "small-kt2024-5.json", saves / "small-kt2024-5.log.jsonl"
+    save.write_bytes(played["save"])
+    log_path.write_bytes(played["log"] if log is None else log)
+    return save, log_path
+
+
+def log_lines(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+def with_edited_roll(data: bytes) -> tuple[bytes, int, list[int], list[int]]:
+    """The log with the first die of the first step after set-up that rolls changed by one
+    pip; returns the step's number and its faces before and after."""
+    entries = log_lines(data)
+    for entry in entries[2:]:
+        if entry.get("rolls"):
+            faces = entry["rolls"][0]["faces"]
+            edited = [faces[0] % 6 + 1, *faces[1:]]
+            entry["rolls"][0]["faces"] = edited
+            text = "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+                           for e in entries)
+            return text.encode(), entry["n"], faces, edited
+    raise AssertionError("no rolls after set-up")
+
+
+# -- saves written by older versions still load ------------------------------------------------
+def test_the_schema_1_fixture_still_loads_and_replays_identically(tmp_path: Path) -> None:
+    save, log = copy_fixture(tmp_path, "v1-night-raid-11")
+    raw = json.loads(save.read_text())
+    assert raw["schema_version"] == 1
+    doc, game, state = load_save_doc(save)
+    assert doc["schema_version"] == SCHEMA_VERSION == 2
+    assert doc["game_id"] == game_id(raw["scenario"], 11)
+    assert game.seed == 11 and state.turn == 1 and not state.ended
+    assert len(state.log) == 1 + len(raw["actions"]) == 13
+    assert state.to_dict(secrets=True) == raw["snapshot"]  # the very same game
+    assert compare_log(EventLog(log).read(), doc, state) is None  # its log agrees step by step
+    assert save.read_bytes() == (FIXTURES / "v1-night-raid-11.json").read_bytes()  # untouched
+
+
+def test_resuming_the_schema_1_fixture_upgrades_the_save_and_extends_the_log(
+        tmp_path: Path) -> None:
+    save, log = copy_fixture(tmp_path, "v1-night-raid-11")
+    old_log = log.read_bytes()
+    run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Resuming Night raid on the corridors" in run.stdout
+    doc = json.loads(save.read_text())
+    assert doc["schema_version"] == 2 and doc["versions"] == versions()
+    assert log.read_bytes() == old_log  # it agreed: nothing to add
+    assert doc["log"] == file_digest(log)
+    assert len(doc["steps"]) == 13
+
+
+# -- what a save records ---------------------------------------------------------------------------
+def test_the_save_knows_its_versions_seed_game_and_log(played: dict[str, Any],
+                                                       tmp_path: Path) -> None:
+    import numpy
+    import shapely
+
+    import solo_ops
+
+    _save, log = lay_out(played, tmp_path)
+    doc = json.loads(played["save"])
+    assert doc["seed"] == 5
+    assert doc["versions"]["solo_ops"] == solo_ops.__version__
+    assert doc["versions"]["numpy"] == numpy.__version__
+    assert doc["versions"]["shapely"] == shapely.__version__
+    assert doc["versions"]["geos"] == shapely.geos_version_string
+    assert doc["log"] == file_digest(log)
+    assert len(doc["steps"]) == len(log_lines(played["log"])) - 1  # one print per step
+    header = log_lines(played["log"])[0]
+    assert header["seed"] == 5 and header["game_id"] == doc["game_id"]
+    assert doc["game_id"] == game_id(doc["scenario"], 5)
+
+
+def test_a_save_that_replays_into_another_game_names_the_first_step(
+        played: dict[str, Any], tmp_path: Path) -> None:
+    save, _log = lay_out(played, tmp_path)
+    doc = json.loads(played["save"])
+    doc["steps"][4] = "000000000000"  # as if step 4 had come out otherwise when it was played
+    save_json(save, doc)
+    edited = save.read_bytes()
+    action = doc["actions"][3]
+    with pytest.raises(InputError) as info:
+        load_save_doc(save)
+    assert str(info.value).startswith(
+        f"{save}: replaying this save gives a different game: step 4 ({action['type']}")
+    assert "comes out differently now" in str(info.value)
+    assert "written by these same versions" in str(info.value)
+    run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "step 4 (" in run.stderr and save.read_bytes() == edited
+
+
+def test_a_save_without_step_prints_compares_its_snapshot(played: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    save, _log = lay_out(played, tmp_path)
+    doc = json.loads(played["save"])
+    doc["steps"] = None  # an old save: only the snapshot to compare with
+    doc["versions"] = None
+    kell = next(o for o in doc["snapshot"]["operatives"] if o["id"] == "kell")
+    real = list(kell["at"])
+    kell["at"] = [real[0] + 1, real[1]]
+    save_json(save, doc)
+    with pytest.raises(InputError, match=(
+            r"the game ends differently \(snapshot\.operatives\[kell\]\.at: saved "
+            rf"\[{real[0] + 1}, {real[1]}\], now \[{real[0]}, {real[1]}\]\); it was written by "
+            r"solo-ops 0\.1\.0 or older")):
+        load_save_doc(save)
+
+
+# -- play --resume checks the log against the save -------------------------------------------------
+def test_an_edited_die_roll_in_the_log_is_found_and_the_log_rebuilt_on_request(
+        played: dict[str, Any], tmp_path: Path) -> None:
+    edited, n, before, after = with_edited_roll(played["log"])
+    save, log = lay_out(played, tmp_path, edited)
+    run = cli("play", "--resume", str(save.relative_to(tmp_path)), cwd=tmp_path, stdin="")
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert (f"the event log {log.relative_to(tmp_path)} disagrees with the save: step {n} ("
+            in run.stderr)
+    assert "roll 1 (" in run.stderr and f"is {before} in the log" not in run.stderr
+    assert f"is {after} in the log, the dice give {before}" in run.stderr
+    assert "--rebuild-log" in run.stderr
+    assert log.read_bytes() == edited and save.read_bytes() == played["save"]
+
+    fixed = cli("play", "--resume", str(save.relative_to(tmp_path)), "--rebuild-log",
+                cwd=tmp_path, stdin="")
+    assert fixed.returncode == 0, fixed.stderr
+    assert "moved aside to" in fixed.stdout and "rebuilt from the save" in fixed.stdout
+    aside = [p for p in log.parent.iterdir() if ".old-" in p.name]
+    assert len(aside) == 1 and aside[0].name.endswith(".log.jsonl")
+    assert aside[0].read_bytes() == edited  # never deleted
+    assert log.read_bytes() == played["log"]  # rebuilt from the save, byte for byte
+    assert json.loads(save.read_text())["log"] == file_digest(log)
+
+
+def test_a_log_one_step_behind_is_caught_up_silently(played: dict[str, Any],
+                                                     tmp_path: Path) -> None:
+    lines = played["log"].splitlines(keepends=True)
+    save, log = lay_out(played, tmp_path, b"".join(lines[:-1]))  # killed before the append
+    run = cli("play", "--resume", str(save), cwd=tmp_path, stdin="")
+    assert run.returncode == 0, run.stderr
+    assert log.read_bytes() == played["log"]
+    assert save.read_bytes() == played["save"]
+
+
+# -- replay proves the log -----------------------------------------------------------------------
+def test_replay_names_an_edited_die_roll(played: dict[str, Any], tmp_path: Path) -> None:
+    edited, n, before, after = with_edited_roll(played["log"])
+    _save, log = lay_out(played, tmp_path, edited)
+    run = cli("replay", str(log), cwd=tmp_path)
+    assert run.returncode == 1
+    assert f"Step {n} differs from the log: roll 1 (" in run.stdout
+    assert f"is {after} in the log, the dice give {before}" in run.stdout
+    assert "Every step came out identical" not in run.stdout
+
+
+def test_replay_of_the_untouched_log_is_identical(played: dict[str, Any], tmp_path: Path
+                                                  ) -> None:
+    _save, log = lay_out(played, tmp_path)
+    run = cli("replay", str(log), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Every step came out identical" in run.stdout
+
+
+@pytest.mark.parametrize("damage", ["torn", "truncated", "gap"])
+def test_replay_refuses_a_torn_or_truncated_log(played: dict[str, Any], tmp_path: Path,
+                                                damage: str) -> None:
+    lines = played["log"].splitlines(keepends=True)
+    if damage == "torn":
+        data, expected = played["log"][:-7], f"line {len(lines)}: is torn"
+    elif damage == "truncated":
+        data, expected = b"".join(lines[:-2]), "is truncated: its save"
+    else:
+        data, expected = b"".join(lines[:3] + lines[4:]), "step 2 is missing"
+    _save, log = lay_out(played, tmp_path, data)
+    run = cli("replay", str(log), cwd=tmp_path)
+    assert run.returncode == 2, run.stdout
+    assert run.stderr.count("\n") == 1 and expected in run.stderr
+    assert "identical" not in run.stdout
+
+
+# -- "nothing saved was changed" only when true ----------------------------------------------------
+def test_an_internal_error_after_a_write_does_not_claim_nothing_changed(tmp_path: Path
+                                                                        ) -> None:
+    @click.group(cls=SoloOpsGroup)
+    def group() -> None:
+        pass
+
+    @group.command("boom")
+    def boom() -> None:
+        save_json(tmp_path / "w.json", {"schema_version": 1, "kind": "t"})
+        raise RuntimeError("a bug")
+
+    result = CliRunner().invoke(group, ["boom"])
+    assert result.exit_code == 70
+    assert "nothing saved was changed" not in result.output
+    assert "every file written before it is complete" in result.output
+
+
+# -- campaign play: resume, --new and "ready" ---------------------------------------------------
+def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Path) -> None:
+    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    folder = tmp_path / "campaign_saves" / "Solo-missions"
+    save, log = folder / "mission-1.save.json", folder / "mission-1.log.jsonl"
+    start = ("campaign", "play", "Solo", "--seed", "3", "--board", "gallowdark-corridors",
+             "--engagement", "1")
+
+    waiting = cli(*start, "--answer", "kell", cwd=tmp_path)  # not "ready": it keeps waiting
+    assert waiting.returncode == 0, waiting.stderr
+    assert f"Set-up picture: {Path('campaign_saves/Solo-missions/mission-1-setup.png')}" \
+        in waiting.stdout
+    assert "✗ type ready when the table is set up" in waiting.stdout
+    assert (folder / "mission-1-setup.png").read_bytes()[:4] == b"\x89PNG"
+    assert [a for a in json.loads(save.read_text())["actions"]] == []
+
+    first = cli("campaign", "play", "Solo", "--answer", "ready", "--answer", "kell",
+                "--answer", "done", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "set up and waiting" in first.stdout  # the briefing again, before the first turn
+    save_1, log_1 = save.read_bytes(), log.read_bytes()
+    actions_1 = json.loads(save_1)["actions"]
+    assert [a["type"] for a in actions_1 if a["type"] != "engine"] == ["activate", "done"]
+
+    again = cli("campaign", "play", "Solo", cwd=tmp_path, stdin="")
+    assert again.returncode == 0, again.stderr
+    assert "going on with mission 1" in again.stdout and "--new" in again.stdout
+    assert save.read_bytes() == save_1 and log.read_bytes() == log_1
+
+    more = cli("campaign", "play", "Solo", "--answer", "rask", "--answer", "done",
+               cwd=tmp_path)
+    assert more.returncode == 0, more.stderr
+    log_2 = log.read_bytes()
+    assert log_2.startswith(log_1) and len(log_2) > len(log_1)
+    assert json.loads(save.read_text())["actions"][:len(actions_1)] == actions_1
+
+    fresh = cli("campaign", "play", "Solo", "--new", "--seed", "4", cwd=tmp_path, stdin="")
+    assert fresh.returncode == 0, fresh.stderr
+    assert "moved aside" in fresh.stdout and "Set-up picture" in fresh.stdout
+    aside = sorted(p.name for p in folder.iterdir() if ".old-" in p.name)
+    assert len(aside) == 5  # save, backup, log, scenario and set-up picture
+    moved_log = next(folder / n for n in aside if n.endswith(".log.jsonl"))
+    assert moved_log.read_bytes() == log_2
+    assert json.loads(save.read_text())["seed"] == 4
+
+
+def test_a_link_planted_at_the_mission_file_is_refused(tmp_path: Path) -> None:
+    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("precious: true\n")
+    folder = tmp_path / "campaign_saves" / "Solo-missions"
+    folder.mkdir()
+    (folder / "mission-1.yaml").symlink_to(outside)
+    run = cli("campaign", "play", "Solo", "--seed", "3", "--answer", "quit", cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "mission-1.yaml is a symbolic link" in run.stderr
+    assert outside.read_text() == "precious: true\n"
+
+
+def test_new_out_on_a_full_disk_is_one_line_and_keeps_the_old_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner: CliRunner) -> None:
+    import errno
+    import os
+
+    from solo_ops.cli import main
+
+    old = tmp_path / "e.yaml"
+    old.write_text("# my scenario\n")
+    real_write = os.write
+
+    def full(fd: int, data: Any) -> int:
+        if len(data) > 100:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "write", full)
+    result = runner.invoke(main, ["new", "--seed", "7", "--out", "e.yaml"])
+    monkeypatch.undo()
+    assert result.exit_code == 2
+    assert result.stderr == ("solo-ops: error: e.yaml cannot be saved (No space left on "
+                             "device); the previous version is untouched\n")
+    assert old.read_text() == "# my scenario\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e.yaml"]
