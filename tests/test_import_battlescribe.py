@@ -57,7 +57,7 @@ def test_2024_weapon_without_marker_and_unknown_rule() -> None:
     assert spike == {"name": "Tripwire Spike", "type": "melee", "attacks": 3, "hit": 4,
                      "damage": [2, 3], "rules": [],
                      "notes": "rules kept as text (not played by solo-ops): Toxin Coat*"}
-    assert "Tripwire Spike: no ⌖/⚔ marker and no Range rule, read as melee — check it" \
+    assert "Tripwire Spike: no ⌖/⚔ marker and no Range rule, read as melee, check it" \
         in ada.guesses
     assert ada.unknown_rules == ["Tripwire Spike: Toxin Coat*"]
 

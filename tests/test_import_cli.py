@@ -40,8 +40,13 @@ def test_squad_import_prints_the_summary_and_writes_a_squad(runner: CliRunner,
     assert lines[4].split() == ["⌖", "Arc", "pistol", "(standard)", "ATK", "4", "HIT", "3+",
                                 "DMG", "3/5", "pistol", "range=8", "piercing=1"]
     text = result.stdout
-    assert "  every operative: toughness 3 (default); base 32 mm (default)" in text
-    assert "  Sgt Kéll Vøss: leadership 8 (keyword LEADER)" in text
+    assert "Guessed (not in the file; change them in the file written):\n" \
+           "  leadership 8 (keyword LEADER) — Sgt Kéll Vøss\n" \
+           "  toughness 3 (default) — every operative\n" \
+           "  base 32 mm (default) — every operative\n" \
+           "  leadership 7 (default) — Ada Quill, Lancer Trooper, Brûnhilde\n" \
+           "  Tripwire Spike: no ⌖/⚔ marker and no Range rule, read as melee, check it — " \
+           "Ada Quill\n" in text
     assert "Rules kept as text (solo-ops does not play them; they are in the weapons' notes):\n" \
            "  Tripwire Spike: Toxin Coat*" in text
     squad = parse_squad(read_document(out), str(out))

@@ -282,7 +282,7 @@ def _weapon_kill_team(weapon: RawWeapon, source: str, guesses: list[str],
             guesses.append(f"{name}: no ⌖/⚔ marker, read as ranged (its rules)")
         else:
             kind = "melee"
-            guesses.append(f"{name}: no ⌖/⚔ marker and no Range rule, read as melee — check it")
+            guesses.append(f"{name}: no ⌖/⚔ marker and no Range rule, read as melee, check it")
     rules = list(reading.rules)
     if kind == "melee":
         dropped = [r for r in rules if r.split("=")[0] in ("range", "blast", "torrent")]

@@ -243,16 +243,20 @@ def summary_lines(team: Team) -> list[str]:
     for op, line in zip(team.operatives, op_lines[1:], strict=True):
         lines.append(line)
         lines.extend(next(weapon_lines) for _ in op.profile["weapons"])
-    common = _common_guesses(team)
     lines.append("")
-    if common or any(_own_guesses(op, common) for op in team.operatives):
+    who: dict[str, list[str]] = {}
+    for op in team.operatives:
+        for guess in op.guesses:
+            names = who.setdefault(guess, [])
+            if op.name not in names:
+                names.append(op.name)
+    if who:
         lines.append("Guessed (not in the file; change them in the file written):")
-        if common:
-            lines.append(f"  every operative: {'; '.join(common)}")
-        for op in team.operatives:
-            own = _own_guesses(op, common)
-            if own:
-                lines.append(f"  {op.name}: {'; '.join(own)}")
+        everyone = len(team.operatives) > 1
+        for guess, names in who.items():
+            shown = "every operative" if everyone and len(names) == len(team.operatives) \
+                else ", ".join(names)
+            lines.append(f"  {guess} — {shown}")
     else:
         lines.append("Guessed: nothing.")
     unknown = [(op.name, rule) for op in team.operatives for rule in op.unknown_rules]
@@ -267,18 +271,6 @@ def summary_lines(team: Team) -> list[str]:
     for warning in team.warnings:
         lines.append(f"Note: {warning}")
     return lines
-
-
-def _common_guesses(team: Team) -> list[str]:
-    if not team.operatives:
-        return []
-    first = team.operatives[0].guesses
-    return [g for g in first if all(g in op.guesses for op in team.operatives)] \
-        if len(team.operatives) > 1 else []
-
-
-def _own_guesses(op: Operative, common: list[str]) -> list[str]:
-    return [g for g in op.guesses if g not in common]
 
 
 def summary_json(team: Team) -> dict[str, Any]:
