@@ -88,7 +88,7 @@ def test_rolled_shot_uses_the_logged_dice() -> None:
 def test_charge_must_end_in_control_range_and_counts_the_extra_2_inches() -> None:
     game, state = active(enemy_at=(10.5, 10))
     refused(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [6, 10]},
-            "must end within 1\" of Trooper")
+            "must end within 1\" of e1")
     step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [9.3, 10]})
     assert state.operatives["a1"].charged
     refused(game, state, {"type": "move", "how": "fall_back", "to": [3, 3]}, "already done|AP")
@@ -97,7 +97,7 @@ def test_charge_must_end_in_control_range_and_counts_the_extra_2_inches() -> Non
 def test_fight_and_damage_reports() -> None:
     game, state = active(enemy_at=(4.1, 10))
     refused(game, state, {"type": "move", "how": "reposition", "to": [3, 8]},
-            "in control range of Trooper: it can only fall back or fight")
+            "in control range of e1: it can only fall back or fight")
     step(game, state, {"type": "fight", "target": "e1", "dealt": 8, "taken": 2})
     assert state.operatives["e1"].down and state.operatives["a1"].wounds == 6
     assert state.incapacitated_total[ENEMY] == 1

@@ -155,8 +155,8 @@ def test_a_relative_move_is_shown_and_waits_for_a_yes(tmp_path: Path) -> None:
     out, save = _play(tmp_path, scenario, "A1 engage", "move 1 toward obj-1", "no",
                       "move 1 toward nowhere", "move 1 toward OBJ-1")
     # 1" along (1, 1)/sqrt(2) from (3, 10): (3.71, 10.71); shown, then "no": not moved
-    assert ('→ a1 would reposition from (3.0, 10.0) 1.0" north-east to (3.7, 10.7), 0.0" '
-            "from obj-1") in out
+    assert ('→ a1 would reposition from (3.0, 10.0) 1.0" north-east to (3.7, 10.7), touching '
+            'obj-1 (it can reposition 6.0").') in out
     assert "Not moved." in out
     assert "✗ no thing on the table called 'nowhere' (choose from: " in out
     assert out.count("? Do it? (yes / no)") == 2

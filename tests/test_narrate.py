@@ -133,3 +133,15 @@ def test_every_event_type_has_words_or_is_deliberately_silent() -> None:
     missing = types - set(narrate.WORDS) - narrate.SILENT
     assert not missing, f"event types with no words and not marked silent: {sorted(missing)}"
     assert not set(narrate.WORDS) & narrate.SILENT
+
+
+def test_the_engines_why_names_the_attacking_enemy_by_id() -> None:
+    t = Table(names={"kell": "Sgt Kell"}, enemies={"neophyte-2": ("Neophyte hybrid", None, "u3"),
+                                                   "neophyte-1": ("Neophyte hybrid", None, "u3")})
+    attack = {"type": "attack", "attacker": "neophyte-2", "target": "kell", "weapon": "autogun",
+              "damage": 4, "lines": []}
+    damage = {"type": "damage", "operative": "kell", "amount": 4, "wounds": 4,
+              "why": "shot by Neophyte hybrid"}
+    assert lines_for(record(attack, damage), table=t) == [
+        "  ✸ neophyte-2 attacks Sgt Kell with autogun: 4 damage.",
+        "  Sgt Kell loses 4 wound(s) (4 left) — shot by neophyte-2."]

@@ -32,6 +32,11 @@ def test_board_draws_to_svg_and_png(path: Path, tmp_path: Path) -> None:
     assert texts_with_class(root, "sector-label") == ["1", "2", "3", "4", "5", "6"]
     assert board.name in texts_with_class(root, "title")
     assert len(texts_with_class(root, "objective-label")) == len(board.objectives)
+    # every door and hatch is labelled with its id, the name the terminal and answers use
+    assert sorted(texts_with_class(root, "portal-label")) == sorted(f.id for f in
+                                                                     board.portals())
+    assert sorted(texts_with_class(root, "feature-label")) == sorted(
+        f.id for f in board.features if not f.is_line and "wall" not in f.traits)
     width, height = scene.size
     assert root.get("width") == str(width) and root.get("height") == str(height)
     # A 1" grid at 30 px per inch: the board fills width x 30 by depth x 30 pixels.

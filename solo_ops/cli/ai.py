@@ -11,7 +11,9 @@ from solo_ops.ai.planner import plan_activation
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
 from solo_ops.core.errors import InputError
 from solo_ops.game.engine import new_game
+from solo_ops.game.state import ENEMY
 from solo_ops.io.scenario import load_scenario
+from solo_ops.view import narrate
 
 
 @click.group("ai")
@@ -48,12 +50,18 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
         emit_json(data)
         return
     out = console()
-    for line in plan.explain:
+    table = narrate.Table(edition=state.edition, units=game.settings.units,
+                          portals={f.id: f.shape for f in loaded.board.portals()},
+                          enemies={o.id: (o.name, o.at, o.owner)
+                                   for o in state.operatives.values() if o.side == ENEMY})
+    for line in narrate.explain_with_ids(plan.explain, data, table):
         out.print(line, markup=False)
     for action in plan.actions:
         if action.to is not None:
-            out.print(f"  → {action.model}: {action.kind} to ({action.to[0]:.1f}, "
-                      f"{action.to[1]:.1f})", markup=False)
+            where = narrate.move_words(action.start, action.to, action.route, table,
+                                       action.cost or None)
+            out.print(f"  → {action.model}: {action.kind.replace('_', ' ')} {where}",
+                      markup=False)
         elif action.target:
             out.print(f"  → {action.model}: {action.kind} {action.target}", markup=False)
     out.print(f"State: {data['state_before']} → {data['state']}", markup=False)

@@ -16,6 +16,7 @@ from rich.table import Table
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
 from solo_ops.game.engine import new_game
 from solo_ops.io.scenario import load_scenario
+from solo_ops.view import measure
 
 
 @click.group("fog")
@@ -57,7 +58,7 @@ def fog_seed(scenario: Path, engagement: int | None, seed: int | None, reveal_hi
         table.add_column("Hidden order (DEBUG)")
     for c in counters:
         note = "no hidden spot: resolve in turn 1" if c["resolve_first_turn"] else ""
-        row = [c["id"], str(c["sector"]), f"{c['at'][0]:.1f}, {c['at'][1]:.1f}", note]
+        row = [c["id"], str(c["sector"]), measure.point(c["at"]), note]
         if reveal_hidden:
             row.append(str(c["hidden_order"]))
         table.add_row(*row)

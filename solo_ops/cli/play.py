@@ -266,8 +266,10 @@ class Session:
             f", {measure.length(proposal.gap, units)} from {proposal.ref}"
         if proposal.relation == "contact":
             gap = f", in base contact with {proposal.ref}"
-        text = (f"  → {self.state.active_operative} would {how} {where}{gap} (around the walls;"
-                f" it can {how} {measure.length(proposal.allowance, units)}).")
+        elif proposal.gap is not None and proposal.gap < 0.05:
+            gap = f", touching {proposal.ref}"
+        text = (f"  → {self.state.active_operative} would {how} {where}{gap} (it can {how} "
+                f"{measure.length(proposal.allowance, units)}).")
         if self.as_json:
             click.echo(json.dumps({"confirm": {**proposal.action,
                                                "cost": round(proposal.cost, 2),

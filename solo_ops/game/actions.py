@@ -168,10 +168,10 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
         if target.side == op.side or not target.on_table:
             raise RuleError(f"{target.id} is not an enemy on the table")
     if how in ("reposition", "dash", "normal", "advance") and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].name}: it can only "
+        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
                         "fall back or fight")
     if state.edition == "kt2024" and how == "charge" and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].name}: it cannot "
+        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
                         "charge (Charge is a Reposition, which cannot start there)")
     if state.edition == "kt2024" and how == "reposition" and (
             set(op.actions_taken) & {"fall_back", "charge"}):
@@ -204,7 +204,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     if target is not None and target not in _enemies_in_control(state, op, game, at=to):
         assert target.at is not None
         gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
-        raise RuleError(f"a charge must end within 1\" of {target.name} and in its sight "
+        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight "
                         f"(control range): from there it is {gap:.1f}\" around the walls")
     if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
         raise RuleError("a fall back must end outside every enemy's control range")
@@ -288,19 +288,19 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
     terrain = game.terrain(state)
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
-        raise RuleError(f"{target.name} is not visible to {op.name} (sight is blocked)")
+        raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
     if state.edition == "kt2024" and target.stance == "conceal":
         seek = weapon is not None and weapon.has("seek")
         seek_light = weapon is not None and weapon.has("seek_light")
         cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius, seek=seek,
                                     seek_light=seek_light, edition=state.edition)
         if cover.in_cover:
-            raise RuleError(f"{target.name} is Concealed and in cover from {op.name}: not a "
+            raise RuleError(f"{target.id} is Concealed and in cover from {op.name}: not a "
                             "valid target")
     if weapon is not None and weapon.effective_range is not None:
         d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
         if d is None or d > weapon.effective_range + 1e-6:
-            raise RuleError(f"{target.name} is {d if d is None else round(d, 1)}\" away: out "
+            raise RuleError(f"{target.id} is {d if d is None else round(d, 1)}\" away: out "
                             f"of range of {weapon.name} ({weapon.effective_range:g}\")")
     if action.get("roll") and weapon is None:
         raise RuleError("say which weapon to roll: 'with WEAPON'")
@@ -347,7 +347,7 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     _spend(state, op, "fight", check_only=True)
     target = _op(state, action.get("target"), "target")
     if target not in _enemies_in_control(state, op, game):
-        raise RuleError(f"{target.name} is not within 1\" of {op.name}")
+        raise RuleError(f"{target.id} is not within 1\" of {op.name}")
     _spend(state, op, "fight")
     op.fought = True
     if action.get("roll"):  # "fight X roll": solo-ops rolls both sides' dice, as for a shot

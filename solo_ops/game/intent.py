@@ -62,7 +62,7 @@ def match(text: Any, choices: Iterable[str], what: str) -> str:
     if len(starts) == 1:
         return starts[0]
     if starts:
-        raise RuleError(f"{word!r} could be {_or(starts)}: type more of the {what}'s name")
+        raise RuleError(f"{word!r} could be {_or(starts)}: type more of it")
     raise RuleError(f"no {what} called {word!r} ({_choices(options)})")
 
 

@@ -5,9 +5,10 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
 
     activate sgt engage        (or just: sgt engage)
     move 10,4    dash 12,5    advance 10,4    fallback 8,3
-    charge u1-a 12,6
+    move 4 toward obj-2    move to obj-2    move into base contact with u1-a    move behind crate-2
+    charge u1-a 12,6    charge u1-a
     shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
-    fight u1-a dealt 4 taken 3
+    fight u1-a dealt 4 taken 3      fight u1-a roll
     carry jax    evacuate    ready
     hatch h2 open    door d1 close
     damage sgt 3    down jax
@@ -27,13 +28,21 @@ from solo_ops.core.errors import RuleError
 from solo_ops.view.measure import to_inches
 
 PLAYER_HELP = """\
-What you can answer (coordinates are inches, x along the long edge, y along the short one):
+What you can answer (ids in any case, and only as much of one as tells it apart: 'kel' for kell;
+points are x,y in inches — or cm with the units setting — x along the long edge, y the short
+one; +y is north, up on every map):
   which operative acts:   kell            kell engage      activate kell conceal
-  moving:                 move 10,4       dash 12,5        fallback 8,3
+  moving to a point:      move 10,4       dash 12,5        fallback 8,3
                           advance 10,4    (Kill Team 2018)  charge u3-a 12,6
+  moving relative to the table (solo-ops works out the point, shows it and asks yes / no):
+                          move 4 toward obj-2     move to obj-2 (as far as the move allows)
+                          move into base contact with vale       charge u3-a (base contact)
+                          move behind crate-2 (next to it, hidden or in cover from every enemy)
+                          dash 2 toward hatch-3   fallback behind crate-1
   shooting:               shoot u3-a with boltgun damage 3   (you rolled it: 3 damage)
-                          shoot u3-a with boltgun roll       (solo-ops rolls it for you)
-  fighting:               fight u3-a dealt 4 taken 3
+                          shoot u3-a roll        (solo-ops rolls it; the weapon is the only one
+                                                  that can shoot, or the Silent one under Conceal)
+  fighting:               fight u3-a dealt 4 taken 3      fight u3-a roll
   the wounded:            carry vale      evacuate (carry him off within 1" of an edge)
   doors and hatches:      hatch h2 open   door d1 close
   what happened to whom:  damage kell 3   down vale
@@ -41,7 +50,8 @@ What you can answer (coordinates are inches, x along the long edge, y along the 
   when solo-ops asks what its attack did (you rolled it):  3   or   damage 3 taken 1
 At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
 undo (take back your last answer), quit (the game is already saved; go on later with
-solo-ops play --resume SAVE)."""
+solo-ops play --resume SAVE). At the keyboard: arrow keys edit and recall answers, Tab
+completes ids and answer words."""
 
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",

@@ -379,8 +379,27 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
     short form for callers that have no more."""
     t = table or Table(edition=edition, names=dict(names or {}))
     out: list[str] = []
+    recent: dict[str, str] = {}  # enemy profile name -> id, in the latest attack or fight
     for e in record["events"]:
-        words = WORDS.get(str(e.get("type")))
+        kind = str(e.get("type"))
+        if kind in ("attack", "fight", "guard_interrupt", "attack_pending"):
+            recent = _named(t, [e.get("attacker"), e.get("target"), e.get("operative")])
+        elif kind == "damage" and recent and isinstance(e.get("why"), str):
+            why = e["why"]
+            for name, ident in recent.items():
+                why = re.sub(r"\b" + re.escape(name) + r"\b", ident, why)
+            e = {**e, "why": why}
+        words = WORDS.get(kind)
         if words is not None:
             out.extend(words(e, t))
     return out
+
+
+def _named(t: Table, idents: Sequence[Any]) -> dict[str, str]:
+    """The enemies among ``idents`` by profile name, where the name tells them apart (the
+    engine's "shot by Neophyte hybrid" is then shown with the id)."""
+    by: dict[str, list[str]] = {}
+    for ident in idents:
+        if ident in t.enemies:
+            by.setdefault(t.enemies[ident][0], []).append(str(ident))
+    return {name: ids[0] for name, ids in by.items() if len(set(ids)) == 1}

@@ -389,6 +389,18 @@ def primitives(scene: Scene) -> list[Shape]:
         else:
             add(Shape("polyline", pts, Style(None, 1.0, style.stroke, 1.0, 0.1 * s),
                       css="terrain"))
+    for f in areas:  # terrain a player may name ("move kell behind crate-2"), walls aside
+        if "wall" not in f.traits:
+            c = f.shape.representative_point()
+            cx, cy = scene.px(c.x, c.y)
+            add(Shape("text", ((cx, cy + 3),), Style("#333333"), text=f.id, size=8,
+                      anchor="middle", css="feature-label", halo=True))
+    for f in lines:  # doors and hatches carry their ids, as the terminal names them
+        if f.is_portal:
+            mid = f.shape.interpolate(0.5, normalized=True)
+            cx, cy = scene.px(mid.x, mid.y)
+            add(Shape("text", ((cx + 4, cy - 4),), Style(TEXT), text=f.id, size=9,
+                      css="portal-label", halo=True))
     for fp in board.firing_points:
         add(Shape("polygon", _outline(scene, fp.area),
                   Style(FIRING_POINT_COLOUR, 0.35, FIRING_POINT_COLOUR, 1.0, 1.5),
