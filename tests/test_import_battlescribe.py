@@ -17,7 +17,7 @@ from solo_ops.campaign import parse_squad
 from solo_ops.core.errors import InputError
 from solo_ops.core.model import WeaponRule
 from solo_ops.io.importers import LeadershipPolicy, parse_team, read_team
-from solo_ops.io.importers.output import roster_document, squad_document
+from solo_ops.io.importers.output import model_id, roster_document, squad_document
 from solo_ops.io.roster import parse_roster
 
 FIXTURES = Path(__file__).parent / "fixtures" / "import"
@@ -168,6 +168,13 @@ def test_squad_ids_are_plain_and_unique() -> None:
     squad = squad_document(read_team(ROS_2024), "Ana")
     assert [m["id"] for m in squad["models"]] == \
         ["sgt-kell-voss", "ada-quill", "lancer-trooper", "brunhilde"]
+    # never shaped like the ids the game gives revealed enemies (<profile>-<n>), counters (c3)
+    # or units (u3), so a squad can face a roster imported from the same file
+    squad = squad_document(read_team(FIXTURES / "reavers-2018.ros"), "Ben")
+    assert [m["id"] for m in squad["models"]] == ["skarg", "reaver1", "reaver2"]
+    taken: set[str] = set()
+    assert [model_id(n, taken) for n in ("Lancer", "Lancer", "Lancer", "C1", "u12", "")] == \
+        ["lancer", "lancer-b", "lancer-c", "op-c1", "op-u12", "operative"]
 
 
 def _ros(body: str, system: str = "Warhammer 40,000: Kill Team (2024)") -> bytes:

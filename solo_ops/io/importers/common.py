@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.core.errors import InputError
+from solo_ops.core.model import DiceExpr
 from solo_ops.io.importers.weapons import RANGED_RULES, shape_distance, split_rules, translate_rules
 from solo_ops.io.roster import DEFAULT_BASE_MM, DEFAULT_LEADERSHIP, DEFAULT_TOUGHNESS
 
@@ -344,8 +345,6 @@ _TYPES_2018 = {"rapid fire": "rapid", "assault": "rapid", "heavy": "heavy", "pis
 
 
 def _convert_2018(raw: RawOperative, source: str) -> Operative:
-    from solo_ops.core.model import DiceExpr
-
     w = raw.where
     s = raw.stats
     guesses: list[str] = []
@@ -437,6 +436,6 @@ def _strength_2018(text: Any, user: int, source: str, where: str) -> int:
     return read_number(raw, source, where, minimum=1)
 
 
-def _dice_value(expr: Any) -> int | str:
+def _dice_value(expr: DiceExpr) -> int | str:
     """A 2018 dice expression as written in a roster: a plain number, or text like ``D6``."""
     return expr.text() if expr.is_random else int(expr.plus)

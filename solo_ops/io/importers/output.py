@@ -39,6 +39,31 @@ def slug(text: str, fallback: str = "operative") -> str:
     return out or fallback
 
 
+def model_id(name: str, taken: set[str]) -> str:
+    """A squad model's id from its name, unique in the squad and unlike the ids the game gives
+    revealed enemies (``<profile>-<n>``), counters (``c3``) and units (``u3``): ``"Reaver 1"`` is
+    ``reaver1``, a second ``"Lancer Trooper"`` is ``lancer-trooper-b``."""
+    base = re.sub(r"-(\d+)$", r"\1", slug(name))
+    if re.fullmatch(r"[cu]\d+", base):
+        base = f"op-{base}"
+    candidate = base
+    suffix = 1
+    while candidate in taken:
+        suffix += 1
+        candidate = f"{base}-{_letters(suffix)}"
+    taken.add(candidate)
+    return candidate
+
+
+def _letters(n: int) -> str:
+    """2 → b, 26 → z, 27 → aa (a tag with no digits)."""
+    out = ""
+    while n > 0:
+        n, rest = divmod(n - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
+
+
 def _unique(base: str, taken: set[str]) -> str:
     name = base
     n = 2
@@ -70,7 +95,7 @@ def squad_document(team: Team, player: str, name: str | None = None) -> dict[str
     taken: set[str] = set()
     models = []
     for op in team.operatives:
-        models.append({"id": _unique(slug(op.name), taken), "name": op.name,
+        models.append({"id": model_id(op.name, taken), "name": op.name,
                        "profile": _profile_with_notes(op)})
     return {"player": player.strip(), "name": (name or team.name).strip() or team.name,
             "notes": _notes(team, "squad"), "models": models}

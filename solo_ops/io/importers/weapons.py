@@ -108,8 +108,8 @@ def split_rules(text: str) -> list[str]:
 
 
 def replace_shapes(text: str) -> str:
-    """Kill Team 2021 distance shapes as inches: ``Rng ⬟`` → ``Rng 6"``; ``3⬤`` → ``3×2"``
-    is left to the movement reader (:func:`shape_distance`)."""
+    """Kill Team 2021 distance shapes in a rule as inches: ``Rng ⬟`` → ``Rng 6"`` (a move
+    such as ``3⬤`` is read by :func:`shape_distance`)."""
     out = str(text)
     for shape, inches in DISTANCE_SHAPES.items():
         out = out.replace(shape, f' {inches:g}"')
