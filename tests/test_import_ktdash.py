@@ -124,6 +124,8 @@ def test_bad_ktdash_rosters(mutate, message: str) -> None:
 def test_json_that_is_no_roster() -> None:
     with pytest.raises(InputError, match=r"r\.json: is JSON but neither a KTDash roster"):
         parse_team(b'{"hello": 1}', "r.json", LeadershipPolicy())
+    with pytest.raises(InputError, match=r"r\.json: roster: is a BattleScribe / New Recruit"):
+        parse_team(b'{"roster": {"name": "x", "forces": []}}', "r.json", LeadershipPolicy())
     with pytest.raises(InputError, match=r"r\.json: line 1: is not valid JSON"):
         parse_team(b'{"hello": ', "r.json", LeadershipPolicy())
 

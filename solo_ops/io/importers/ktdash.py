@@ -62,6 +62,10 @@ def read_json(data: Any, source: str, team: str | None) -> tuple[str, str, str, 
     if isinstance(data, Mapping) and isinstance(_get(data, "operatives", "Operatives"), list) \
             and not _get(data, "fireteams", "Fireteams"):
         return _roster_v3(data, source)
+    if isinstance(data, Mapping) and isinstance(data.get("roster"), Mapping) \
+            and "forces" in data["roster"]:
+        raise InputError("is a BattleScribe / New Recruit roster saved as JSON: export it as "
+                         ".ros or .rosz instead", source=source, field="roster")
     killteams = _killteams(data, source)
     if not killteams:
         raise InputError("is JSON but neither a KTDash roster (rosterName, ops) nor a "
