@@ -249,6 +249,15 @@ def compare_log(entries: list[dict[str, Any]], doc: dict[str, Any], state: State
     return None
 
 
+def _faces(value: Any) -> str:
+    """Logged dice faces as written (``[4, 2]``) when they look like dice, else a short
+    excerpt (a damaged log must not flood the terminal)."""
+    if isinstance(value, list) and len(value) <= 12 and all(
+            isinstance(f, int) and not isinstance(f, bool) and -100 < f < 100 for f in value):
+        return str(value)
+    return excerpt(value)
+
+
 def record_difference(logged: dict[str, Any], rebuilt: dict[str, Any]) -> str:
     """What differs between a logged step and the same step replayed, in a few words."""
     if logged.get("action") != rebuilt.get("action"):
@@ -259,7 +268,7 @@ def record_difference(logged: dict[str, Any], rebuilt: dict[str, Any]) -> str:
     for i, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             faces = x.get("faces") if isinstance(x, dict) else x
-            return (f"roll {i + 1} ({y.get('purpose', '?')}) is {excerpt(faces)} in the log, "
+            return (f"roll {i + 1} ({y.get('purpose', '?')}) is {_faces(faces)} in the log, "
                     f"the dice give {y.get('faces')}")
     if len(a) != len(b):
         return f"the log has {len(a)} rolls, the dice give {len(b)}"
