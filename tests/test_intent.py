@@ -76,6 +76,12 @@ def test_base_contact_with_a_friend_and_a_charge_into_base_contact_with_an_enemy
     assert state.operatives["a1"].at == (6.0, 10.0)
 
 
+def test_a_reposition_from_inside_control_range_is_refused() -> None:
+    game, state = game_at(enemy_at=(4.2, 10))
+    with pytest.raises(RuleError, match="a1 is in control range of e1: it can only fall back"):
+        propose(game, state, "move to obj-1")
+
+
 def test_a_move_to_an_enemy_stops_outside_its_control_range() -> None:
     game, state = game_at(enemy_at=(10, 10))
     p = propose(game, state, "move to e1")
@@ -108,8 +114,8 @@ def test_refusals_say_why() -> None:
         propose(game, state, "move to nowhere")
     with pytest.raises(RuleError, match="no terrain feature called 'obj-1'"):
         propose(game, state, "move behind obj-1")
-    with pytest.raises(RuleError, match="out of reach"):
-        propose(game, state, "move behind wall-1")
+    with pytest.raises(RuleError, match="no terrain feature called 'wall-1'"):
+        propose(game, state, "move behind wall-1")  # thin walls are not offered
     with pytest.raises(RuleError, match=r"base contact with e1 is 2[0-9]\.[0-9]\" away"):
         propose(game, state, "move into base contact with e1")
 

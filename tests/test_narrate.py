@@ -138,10 +138,11 @@ def test_every_event_type_has_words_or_is_deliberately_silent() -> None:
 def test_the_engines_why_names_the_attacking_enemy_by_id() -> None:
     t = Table(names={"kell": "Sgt Kell"}, enemies={"neophyte-2": ("Neophyte hybrid", None, "u3"),
                                                    "neophyte-1": ("Neophyte hybrid", None, "u3")})
-    attack = {"type": "attack", "attacker": "neophyte-2", "target": "kell", "weapon": "autogun",
-              "damage": 4, "lines": []}
+    attack = {"type": "fight", "attacker": "neophyte-2", "target": "kell", "damage": 4,
+              "damage_taken": 0, "lines": ["Neophyte hybrid: Attack dice (4+, crit 6+): 6 1."]}
     damage = {"type": "damage", "operative": "kell", "amount": 4, "wounds": 4,
-              "why": "shot by Neophyte hybrid"}
+              "why": "fought by Neophyte hybrid"}
     assert lines_for(record(attack, damage), table=t) == [
-        "  ✸ neophyte-2 attacks Sgt Kell with autogun: 4 damage.",
-        "  Sgt Kell loses 4 wound(s) (4 left) — shot by neophyte-2."]
+        "  ✸ neophyte-2 fights Sgt Kell: deals 4, takes 0.",
+        "    neophyte-2: Attack dice (4+, crit 6+): 6 1.",
+        "  Sgt Kell loses 4 wound(s) (4 left) — fought by neophyte-2."]

@@ -207,12 +207,14 @@ class _Ref:
 
 def referents(game: Any, state: State) -> dict[str, _Ref]:
     """Everything a relative move can name: objectives, models on the table, terrain features
-    (and doors and hatches), and hidden counters, by id."""
+    (doors and hatches, pillars, crates — not the thin walls), and hidden counters, by id."""
     board = game.terrain(state).board
     out: dict[str, _Ref] = {}
     for o in board.objectives:
         out[o.id] = _Ref(o.id, "objective", (float(o.at[0]), float(o.at[1])))
     for f in board.features:
+        if f.is_line and "wall" in f.traits:
+            continue  # thin walls are many and nothing to go to (pillars and crates are)
         c = f.shape.centroid
         out[f.id] = _Ref(f.id, "feature", (float(c.x), float(c.y)), shape=f.shape)
     for c in state.counters.values():
@@ -360,13 +362,18 @@ def propose(game: Any, state: State, action: dict[str, Any]) -> Proposal:
     start = (float(op.at[0]), float(op.at[1]))
     blockers = _blockers(state, op, how, target)
     word = how.replace("_", " ")
+    if how in ("reposition", "dash", "normal", "advance"):
+        held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
+        if held:
+            raise RuleError(f"{op.id} is in control range of {held[0].id}: it can only fall "
+                            "back or fight")
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
     else:
         walk = _cheapest(terrain, start, _goals(ref, op, how), op.radius, blockers)
         if walk is None:
-            raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or other "
-                            "models are in the way")
+            raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
+                            "other models or enemies' control range are in the way")
         if relation == "contact" and walk.cost > allowance + 1e-6:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")

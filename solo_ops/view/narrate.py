@@ -384,15 +384,20 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
         kind = str(e.get("type"))
         if kind in ("attack", "fight", "guard_interrupt", "attack_pending"):
             recent = _named(t, [e.get("attacker"), e.get("target"), e.get("operative")])
+            if recent and e.get("lines"):
+                e = {**e, "lines": [_ids_for_names(line, recent) for line in e["lines"]]}
         elif kind == "damage" and recent and isinstance(e.get("why"), str):
-            why = e["why"]
-            for name, ident in recent.items():
-                why = re.sub(r"\b" + re.escape(name) + r"\b", ident, why)
-            e = {**e, "why": why}
+            e = {**e, "why": _ids_for_names(e["why"], recent)}
         words = WORDS.get(kind)
         if words is not None:
             out.extend(words(e, t))
     return out
+
+
+def _ids_for_names(text: str, named: dict[str, str]) -> str:
+    for name, ident in named.items():
+        text = re.sub(r"\b" + re.escape(name) + r"\b", ident, text)
+    return text
 
 
 def _named(t: Table, idents: Sequence[Any]) -> dict[str, str]:
