@@ -537,3 +537,24 @@ def test_set_aside_keeps_the_bytes_and_never_overwrites(tmp_path: Path) -> None:
     assert again == tmp_path / "g-7.old-20260101-120000-2.log.jsonl"
     assert again.read_text() == "two" and moved.read_text() == "one"
     assert set_aside(first, "20260101-120000") is None  # nothing there any more
+
+
+def test_a_full_disk_while_appending_keeps_the_records_already_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import solo_ops.io.persistence as persistence
+
+    log = EventLog(tmp_path / "e.jsonl")
+    log.create({"n": 0})
+    log.append({"n": 1})
+
+    def full(*_args: Any) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(persistence.os, "write", full)
+    with pytest.raises(SaveError, match=r"e\.jsonl cannot be appended to \(No space left on "
+                                        r"device\); the records already there are untouched"):
+        log.append({"n": 2})
+    monkeypatch.undo()
+    assert log.read(strict=True) == [{"n": 0}, {"n": 1}]

@@ -345,3 +345,21 @@ def test_new_out_on_a_full_disk_is_one_line_and_keeps_the_old_file(
                              "device); the previous version is untouched\n")
     assert old.read_text() == "# my scenario\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e.yaml"]
+
+
+def test_replay_reads_the_schema_1_fixture_log(tmp_path: Path) -> None:
+    _save, log = copy_fixture(tmp_path, "v1-night-raid-11")
+    run = cli("replay", str(log), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Replayed 13 steps of Night raid on the corridors." in run.stdout
+    assert "Every step came out identical" in run.stdout
+
+
+def test_a_missing_log_is_rebuilt_from_the_save(played: dict[str, Any], tmp_path: Path
+                                                ) -> None:
+    save, log = lay_out(played, tmp_path)
+    log.unlink()
+    run = cli("play", "--resume", str(save), cwd=tmp_path, stdin="")
+    assert run.returncode == 0, run.stderr
+    assert f"The event log {log} was missing; it was rebuilt from the save." in run.stdout
+    assert log.read_bytes() == played["log"]
