@@ -421,8 +421,9 @@ class Feed:
     otherwise. ``words`` is asked, at every prompt, for the words to complete (the session
     sets it: answer words and the ids on the table)."""
 
-    def __init__(self, interactive: bool) -> None:
+    def __init__(self, interactive: bool, fancy: bool = True) -> None:
         self.interactive = interactive
+        self.fancy = fancy  # stdout is a terminal too: prompt_toolkit, else plain input()
         self.words: Any = lambda: list(answers.ACT_WORDS)
         self._session: Any = None
 
@@ -441,6 +442,8 @@ class Feed:
             raise StopIteration from None
 
     def _prompt(self) -> str:
+        if not self.fancy:
+            return input("» ")
         try:
             from prompt_toolkit import PromptSession
             from prompt_toolkit.completion import WordCompleter
@@ -464,8 +467,8 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
             raise InputError(f"cannot be read ({exc.strerror})", source=str(answers_file)) \
                 from None
         return iter(lines), False
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    return Feed(interactive), interactive
+    interactive = sys.stdin.isatty()
+    return Feed(interactive, fancy=sys.stdout.isatty()), interactive
 
 
 def _describe(action: dict[str, Any]) -> str:
