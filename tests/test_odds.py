@@ -285,3 +285,137 @@ def test_rolled_attacks_converge_on_the_exact_distribution(
         return
     chi2 = sum((o - e) ** 2 / e for e, o in bins)
     assert chi2 < _chi2_critical(len(bins) - 1), (chi2, bins)
+
+
+# -- the fight's dynamic programme against a brute force ------------------------------------------
+#
+# The brute force below is written from the policy in kt2024.resolve_fight's docstring alone: it
+# plays every line of the fight out (no memo, no wound clamping), picks the move best for the side
+# playing it (damage dealt minus taken), ties in the documented order, and follows that move. Its
+# joint distribution must equal fight_2024's exactly, as Fractions.
+
+_TIE_ORDER = ("strike_crit", "strike_normal", "block_crit_crit", "block_normal_normal",
+              "block_crit_normal")
+
+
+def _brute(me: list[int], opp: list[int], wounds: list[int], turn: int, shock: list[bool],
+           dmg: tuple[tuple[int, int], tuple[int, int]], brutal: tuple[bool, bool],
+           has_shock: tuple[bool, bool]) -> tuple[int, int, int]:
+    """(value for side 0, damage side 0 deals, damage side 0 takes) from this state. ``me`` and
+    ``opp`` are [crits, normals] of side 0 and side 1."""
+    dice = [me, opp]
+    if wounds[0] <= 0 or wounds[1] <= 0 or not any(me + opp):
+        return 0, 0, 0
+    if not any(dice[turn]):
+        turn = 1 - turn
+    mine, theirs = dice[turn], dice[1 - turn]
+    best: tuple[int, int, int] | None = None
+    for act in _TIE_ORDER:
+        new = [list(me), list(opp)]
+        m, o = new[turn], new[1 - turn]
+        new_shock, dealt = list(shock), 0
+        if act == "strike_crit" and mine[0]:
+            m[0] -= 1
+            dealt = dmg[turn][1]
+            if has_shock[turn] and shock[turn]:
+                new_shock[turn] = False
+                if o[1]:
+                    o[1] -= 1
+                elif o[0]:
+                    o[0] -= 1
+        elif act == "strike_normal" and mine[1]:
+            m[1] -= 1
+            dealt = dmg[turn][0]
+        elif act == "block_crit_crit" and mine[0] and theirs[0]:
+            m[0] -= 1
+            o[0] -= 1
+        elif act == "block_normal_normal" and mine[1] and theirs[1] and not brutal[1 - turn]:
+            m[1] -= 1
+            o[1] -= 1
+        elif act == "block_crit_normal" and mine[0] and theirs[1]:
+            m[0] -= 1
+            o[1] -= 1
+        else:
+            continue
+        dealt = min(dealt, wounds[1 - turn])
+        new_wounds = list(wounds)
+        new_wounds[1 - turn] -= dealt
+        value, d, t = _brute(new[0], new[1], new_wounds, 1 - turn, new_shock, dmg, brutal,
+                             has_shock)
+        cand = (value + dealt, d + dealt, t) if turn == 0 else (value - dealt, d, t + dealt)
+        if best is None or (cand[0] > best[0] if turn == 0 else cand[0] < best[0]):
+            best = cand
+    assert best is not None
+    return best
+
+
+def _brute_joint(a: AttackSpec, d: AttackSpec, aw: int | None, dw: int | None
+                 ) -> dict[tuple[int, int], Fraction]:
+    big = 10**6
+    joint: dict[tuple[int, int], Fraction] = {}
+    for ka, p in odds.retained_2024(a).items():
+        for kd, q in odds.retained_2024(d).items():
+            dev_a = min(a.devastating * ka.crits, dw if dw is not None else big)
+            left_d = (dw if dw is not None else big) - dev_a
+            dev_d = 0 if left_d == 0 else min(d.devastating * kd.crits,
+                                              aw if aw is not None else big)
+            left_a = (aw if aw is not None else big) - dev_d
+            _, dealt, taken = _brute([ka.crits, ka.normals], [kd.crits, kd.normals],
+                                     [left_a, left_d], 0, [True, True],
+                                     ((a.normal, a.crit), (d.normal, d.crit)),
+                                     (a.has("brutal"), d.has("brutal")),
+                                     (a.has("shock"), d.has("shock")))
+            key = (dealt + dev_a, taken + dev_d)
+            joint[key] = joint.get(key, Fraction(0)) + p * q
+    return dict(sorted(joint.items()))
+
+
+def _rules(*names: str) -> tuple:
+    return tuple(parse_weapon_rule(n) for n in names)
+
+
+@pytest.mark.parametrize(("a", "d", "aw", "dw"), [
+    (AttackSpec(3, 3, 3, 4), AttackSpec(3, 4, 4, 5), 6, 5),
+    (AttackSpec(4, 3, 3, 4, _rules("shock")), AttackSpec(3, 3, 3, 5, _rules("brutal")), 7, 6),
+    (AttackSpec(3, 2, 2, 6, _rules("devastating=2", "lethal=5")),
+     AttackSpec(4, 4, 3, 3, _rules("shock", "rending")), 5, 9),
+    (AttackSpec(4, 4, 5, 6, _rules("brutal", "shock")),
+     AttackSpec(4, 3, 4, 6, _rules("brutal", "shock", "severe")), None, 9),
+    (AttackSpec(4, 3, 1, 2), AttackSpec(4, 3, 1, 2), 3, 3),
+    (AttackSpec(3, 3, 3, 4), AttackSpec(3, 3, 3, 4), None, None),
+])
+def test_fight_dynamic_programme_equals_brute_force(a: AttackSpec, d: AttackSpec,
+                                                    aw: int | None, dw: int | None) -> None:
+    odds.fight_2024.cache_clear()
+    assert odds.fight_2024(a, d, aw, dw).joint == _brute_joint(a, d, aw, dw)
+
+
+_FIGHT_RULES = st.lists(st.sampled_from(["shock", "brutal", "devastating=1", "devastating=3",
+                                         "lethal=5", "rending", "severe", "punishing"]),
+                        max_size=2, unique=True)
+
+
+@settings(max_examples=40, deadline=None)
+@given(an=st.integers(0, 3), ah=st.integers(2, 6), anorm=st.integers(0, 5),
+       acrit=st.integers(0, 6), arules=_FIGHT_RULES, dn=st.integers(0, 3),
+       dh=st.integers(2, 6), dnorm=st.integers(0, 5), dcrit=st.integers(0, 6),
+       drules=_FIGHT_RULES, aw=st.one_of(st.none(), st.integers(1, 12)),
+       dw=st.one_of(st.none(), st.integers(1, 12)))
+def test_fight_dynamic_programme_equals_brute_force_generated(
+        an: int, ah: int, anorm: int, acrit: int, arules: list[str], dn: int, dh: int,
+        dnorm: int, dcrit: int, drules: list[str], aw: int | None, dw: int | None) -> None:
+    a = AttackSpec(an, ah, anorm, acrit, _rules(*arules))
+    d = AttackSpec(dn, dh, dnorm, dcrit, _rules(*drules))
+    assert odds.fight_2024(a, d, aw, dw).joint == _brute_joint(a, d, aw, dw)
+
+
+def test_fight_with_wounds_beyond_every_blow_equals_uncapped_fight() -> None:
+    """The clamp the programme relies on: 999 wounds against 4 dice of 3/4 play exactly like
+    no wound limit at all (no blow can ever be capped), move for move."""
+    a, d = AttackSpec(4, 3, 3, 4), AttackSpec(4, 3, 3, 4, _rules("shock"))
+    capped = odds.fight_2024(a, d, 999, 999).joint
+    assert capped == odds.fight_2024(a, d, None, None).joint == _brute_joint(a, d, 999, 999)
+    side = kt2024.FightSide(2, 2, 3, 4, 999)
+    other = kt2024.FightSide(1, 3, 3, 4, 999, shock=True)
+    assert kt2024.resolve_fight(side, other).steps == kt2024.resolve_fight(
+        kt2024.FightSide(2, 2, 3, 4, None), kt2024.FightSide(1, 3, 3, 4, None, shock=True)).steps

@@ -192,6 +192,26 @@ def _pending(m: Fields) -> dict[str, Any] | None:
             "all_enemies_destroyed": p.boolean("all_enemies_destroyed", False)}
 
 
+def _check_history_entry(entry: Any, source: str | None, path: str) -> None:
+    """A history entry of a campaign save, as far as the game reads it again: an edited entry
+    (a report that is not a list of lines, a survival test without its roll...) is an input
+    error naming the field, not a crash when the campaign is shown."""
+    h = Fields(entry, source, path)
+    h.integer("mission", None, minimum=0)
+    for key in ("report", "narrative"):
+        for i, line in enumerate(h.sequence(key, [])):
+            if not isinstance(line, str):
+                raise h.error(join_path(key, i), "expected a line of text")
+    for i, test in enumerate(h.sequence("survival_tests", [])):
+        t = Fields(test, source, join_path(join_path(path, "survival_tests"), i))
+        t.text("name")
+        t.integer("roll")
+        t.integer("target")
+        t.text("result")
+    if h.has("files"):
+        h.mapping("files")
+
+
 def _records(m: Fields, key: str, keys: tuple[str, str]) -> list[dict[str, Any]]:
     out = []
     for i, item in enumerate(m.sequence(key, [])):
@@ -315,9 +335,7 @@ class Campaign:
                   for i, item in enumerate(c.sequence("squads"))]
         history = c.sequence("history", [])
         for i, entry in enumerate(history):
-            if not isinstance(entry, dict):
-                raise InputError("expected a mapping", source=source,
-                                 field=join_path("history", i))
+            _check_history_entry(entry, source, join_path("history", i))
         campaign = cls(
             name=c.text("name"),
             squads=squads,

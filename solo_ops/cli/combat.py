@@ -8,7 +8,8 @@ import click
 from rich.table import Table
 
 from solo_ops.cli.common import SoloOpsGroup, console, emit_json, json_option
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.limits import bounds
 from solo_ops.core.model import WeaponRule, parse_weapon_rule
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
 from solo_ops.rules.odds import Odds, fight_2024, shoot_2024
@@ -23,11 +24,15 @@ class _Whole(click.ParamType):
                 ) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
+        option = param.opts[0] if param is not None and param.opts else "value"
+        text = str(value).strip()
         try:
-            return int(str(value).strip())
+            if len(text) > 12:
+                raise ValueError
+            return int(text)
         except ValueError:
-            option = param.opts[0] if param is not None and param.opts else "value"
-            raise InputError(f"expected a whole number, got {value!r}", source=option) from None
+            raise InputError(f"expected a whole number, got {excerpt(value)}",
+                             source=option) from None
 
 
 WHOLE = _Whole()
@@ -42,14 +47,15 @@ def parse_damage(text: str, option: str = "--damage") -> tuple[int, int]:
     """``N/M`` (normal/critical damage) as two whole numbers."""
     normal, sep, crit = str(text).partition("/")
     try:
-        if not sep:
+        if not sep or len(text) > 12:
             raise ValueError
         pair = int(normal.strip()), int(crit.strip())
     except ValueError:
-        raise InputError(f"expected normal/critical damage such as 3/4, got {text!r}",
+        raise InputError(f"expected normal/critical damage such as 3/4, got {excerpt(text)}",
                          source=option) from None
-    if min(pair) < 0 or max(pair) > 99:
-        raise InputError(f"damage must be 0 to 99, got {text!r}", source=option)
+    low, high = bounds("damage")
+    if min(pair) < low or max(pair) > high:
+        raise InputError(f"damage must be {low} to {high}, got {excerpt(text)}", source=option)
     return pair
 
 
@@ -168,11 +174,13 @@ def fight(attacks: int, hit: int, damage: str, rules: tuple[str, ...], wounds: i
           defender_damage: str, defender_rules: tuple[str, ...], defender_wounds: int | None,
           defender_injured: bool, as_json: bool) -> None:
     """The exact distribution of damage dealt and taken in one fight."""
-    if not 0 <= helpers <= 6:
-        raise InputError(f"must be 0 to 6, got {helpers}", source="--helpers")
+    low, high = bounds("helpers")
+    if not low <= helpers <= high:
+        raise InputError(f"must be {low} to {high}, got {helpers}", source="--helpers")
+    low, high = bounds("wounds")
     for value, name in ((wounds, "--wounds"), (defender_wounds, "--defender-wounds")):
-        if value is not None and not 1 <= value <= 999:
-            raise InputError(f"must be 1 to 999, got {value}", source=name)
+        if value is not None and not low <= value <= high:
+            raise InputError(f"must be {low} to {high}, got {value}", source=name)
     attacker = _spec(attacks, hit, damage, rules, injured, hit_bonus=helpers)
     defender = _spec(defender_attacks, defender_hit, defender_damage, defender_rules,
                      defender_injured, prefix="--defender-")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from solo_ops.core.errors import SoloOpsError
+from solo_ops.core.errors import SoloOpsError, clip
 
 EXIT_INPUT = 2
 
@@ -33,16 +33,29 @@ class SoloOpsGroup(click.Group):
             ctx.exit(EXIT_INPUT)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except OSError as exc:  # the system said no (a full disk, a read-only folder...)
+            if os.environ.get("SOLO_OPS_DEBUG"):
+                raise
+            where = f"{clip(str(exc.filename), 200)}: " if exc.filename else ""
+            reason = exc.strerror or type(exc).__name__
+            click.echo(f"solo-ops: error: {where}cannot be read or written ({reason}); "
+                       f"{_saved_note()}", err=True)
+            ctx.exit(EXIT_INPUT)
         except Exception as exc:  # a bug in solo-ops, not the player's input
             if os.environ.get("SOLO_OPS_DEBUG"):
                 raise
-            from solo_ops.io.persistence import files_changed
-
-            saved = ("nothing saved was changed" if files_changed() == 0 else
-                     "every file written before it is complete: each write is atomic")
-            click.echo(f"solo-ops: internal error: {type(exc).__name__}: {exc} (set "
-                       f"SOLO_OPS_DEBUG=1 to see the traceback; {saved})", err=True)
+            click.echo(f"solo-ops: internal error: {type(exc).__name__}: {clip(str(exc), 200)} "
+                       f"(set SOLO_OPS_DEBUG=1 to see the traceback; {_saved_note()})",
+                       err=True)
             ctx.exit(70)
+
+
+def _saved_note() -> str:
+    """What an interrupted command left behind, for its last line."""
+    from solo_ops.io.persistence import files_changed
+
+    return ("nothing saved was changed" if files_changed() == 0 else
+            "every file written before it is complete: each write is atomic")
 
 
 def console() -> Console:
@@ -52,8 +65,9 @@ def console() -> Console:
 
 
 def emit_json(data: Any) -> None:
-    """Print exactly one JSON document on stdout."""
-    click.echo(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False))
+    """Print exactly one JSON document on stdout (strict JSON: a NaN or an infinity is a bug
+    to find, not a ``NaN`` that no JSON reader accepts)."""
+    click.echo(json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False, allow_nan=False))
 
 
 def json_option(f: Any) -> Any:

@@ -8,6 +8,7 @@ closed door or pitfall is refused with one line naming the option and the featur
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import shapely
 from solo_ops.cli.board import load_board
 from solo_ops.cli.common import emit_json, json_option
 from solo_ops.core.errors import InputError
+from solo_ops.core.limits import LIMITS
 from solo_ops.core.model import MM_PER_INCH
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.shapes import feature_area
@@ -25,8 +27,12 @@ from solo_ops.io.fields import parse_point_text
 
 
 def _radius(base_mm: float) -> float:
-    if base_mm < 0:
-        raise InputError(f"must be 0 or more, got {base_mm:g}", source="--base-mm")
+    """The base radius in inches; ``--base-mm`` must be a finite number within the shared
+    limit (NaN would answer every question with nonsense)."""
+    allowed = LIMITS["base_mm"]
+    if not math.isfinite(base_mm) or not allowed.allows(base_mm):
+        raise InputError(f"must be a number from {allowed.low:g} to {allowed.high:g}, got "
+                         f"{base_mm:g}", source="--base-mm")
     return base_mm / 2.0 / MM_PER_INCH
 
 
@@ -77,8 +83,8 @@ _base_opt = click.option("--base-mm", type=float, default=32.0, show_default=Tru
 def geom_los(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
     """Can a model at --from see a model at --to?"""
     b, terrain = _load(board)
-    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     r = _radius(base_mm)
+    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     visible = bool(terrain.sight.visible(a, t, r, r))
     if as_json:
         emit_json({"visible": visible, "from": list(a), "to": list(t), "base_mm": base_mm})
@@ -96,8 +102,8 @@ def geom_los(board: Path, from_: str, to: str, base_mm: float, as_json: bool) ->
 def geom_distance(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
     """Distance between the two bases' edges, around walls and closed doors."""
     b, terrain = _load(board)
-    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     r = _radius(base_mm)
+    a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     route = terrain.routes.distance(a, t, r, r)
     dist = None if route.distance is None else round(float(route.distance), 6)
     points = [_r(p) for p in route.points] if route.distance is not None else []
@@ -123,9 +129,9 @@ def geom_distance(board: Path, from_: str, to: str, base_mm: float, as_json: boo
 def geom_cover(board: Path, attacker: str, target: str, base_mm: float, as_json: bool) -> None:
     """Is the target visible, in cover, obscured (Kill Team 2024 definitions)?"""
     b, terrain = _load(board)
+    r = _radius(base_mm)
     a = check_point(b, attacker, "--attacker")
     t = check_point(b, target, "--target")
-    r = _radius(base_mm)
     res = terrain.sight.cover(a, t, r, r)
     data = {"visible": bool(res.visible), "in_cover": bool(res.in_cover),
             "obscured": bool(res.obscured)}

@@ -18,8 +18,10 @@ from solo_ops.core.errors import InputError
 from solo_ops.core.tables import simple_table
 from solo_ops.game.engine import new_game
 from solo_ops.game.generator import Candidate, Options, generate
+from solo_ops.geometry.board import parse_board
 from solo_ops.io import library
 from solo_ops.io.persistence import write_text_atomic
+from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import parse_scenario
 from solo_ops.io.yamlio import read_document
 
@@ -35,10 +37,13 @@ def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
     if value is None:
         return None
     path = library.resolve(kind, value, source=f"--{kind}")
+    data = read_document(path)
+    # checked before use, so a mistake in it names this file (not the scenario written)
+    (parse_board if kind == "board" else parse_roster)(data, str(path))
     name = library.reference(path)
     if name is not None:
-        return Candidate(name, name, read_document(path))
-    return Candidate(path.stem, os.path.relpath(path.resolve(), out_dir), read_document(path))
+        return Candidate(name, name, data)
+    return Candidate(path.stem, os.path.relpath(path.resolve(), out_dir), data)
 
 
 @click.command("new")

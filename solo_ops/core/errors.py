@@ -8,6 +8,44 @@ is wrong. The CLI turns it into a single stderr line and a non-zero exit, never 
 
 from __future__ import annotations
 
+from typing import Any
+
+EXCERPT_CHARS = 60
+"""The most characters of a player's value (or of another file) an error line repeats."""
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters (``…`` marks the cut), on one line.
+
+    Every error line that quotes what a player wrote goes through this, so a 4,000-digit number,
+    a megabyte of text or a whole document never floods the terminal. Large numbers are not
+    even converted to text in full (Python refuses above 4,300 digits).
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a {value.bit_length()}-bit number"
+    if isinstance(value, (dict, list, tuple, set)):
+        text = _short_container(value)
+    else:
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):
+            text = f"a {type(value).__name__}"
+    text = text.replace("\n", " ").replace("\r", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """Plain ``text`` (a message from elsewhere, a line of another file) cut to ``limit``
+    characters on one line; like :func:`excerpt` but without quotes."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short_container(value: Any) -> str:
+    """A short text of a list or mapping without rendering all of it."""
+    kind = "mapping" if isinstance(value, dict) else "list"
+    return f"a {kind} of {len(value)} item{'s' if len(value) != 1 else ''}"
+
 
 class SoloOpsError(Exception):
     """Base class of every error solo-ops raises on purpose."""
@@ -25,7 +63,7 @@ class InputError(SoloOpsError):
     def line(self) -> str:
         """The one-line form: ``source: field: message`` with absent parts left out."""
         parts = [p for p in (self.source, self.field) if p]
-        return ": ".join([*parts, self.message])
+        return " ".join(": ".join([*parts, self.message]).splitlines())
 
     def within(self, source: str | None = None, prefix: str | None = None) -> InputError:
         """Return a copy located inside ``source`` and under the field path ``prefix``."""

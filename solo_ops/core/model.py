@@ -8,10 +8,14 @@ editions; what an edition needs but a profile lacks makes combat ask the player 
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from solo_ops.core.errors import excerpt
+from solo_ops.core.limits import LIMITS
 
 MM_PER_INCH = 25.4
 
@@ -89,7 +93,7 @@ def parse_weapon_rule(text: str) -> WeaponRule:
     value = value.strip()
     kind = WEAPON_RULES.get(name)
     if kind is None:
-        raise ValueError(f"unknown weapon rule {name!r}")
+        raise ValueError(f"unknown weapon rule {excerpt(name)}")
     if kind == "flag":
         if value:
             raise ValueError(f"weapon rule {name!r} takes no value")
@@ -98,35 +102,44 @@ def parse_weapon_rule(text: str) -> WeaponRule:
         if not value:
             return WeaponRule(name)
         if value not in HEAVY_ALLOWED_MOVES:
-            raise ValueError(f"heavy allows only {' or '.join(HEAVY_ALLOWED_MOVES)}, got {value!r}")
+            raise ValueError(f"heavy allows only {' or '.join(HEAVY_ALLOWED_MOVES)}, got "
+                             f"{excerpt(value)}")
         return WeaponRule(name, value)
     if not value:
         raise ValueError(f"weapon rule {name!r} needs a value, e.g. {name}=2")
     value = value.rstrip('+"')
+    whole, inch = LIMITS["rule_value"], LIMITS["rule_inches"]
+
+    def count(text: str) -> int:
+        if len(text) > 6:
+            raise ValueError
+        number = int(text)
+        if not whole.allows(number):
+            raise ValueError
+        return number
+
+    def inches(text: str) -> float:
+        if len(text) > 20:
+            raise ValueError
+        number = float(text)
+        if not math.isfinite(number) or number <= 0 or number > inch.high:
+            raise ValueError
+        return number
+
     try:
         if kind == "int":
-            number = int(value)
-            if number < 1:
-                raise ValueError
-            return WeaponRule(name, number)
+            return WeaponRule(name, count(value))
         if kind == "inches":
-            inches = float(value)
-            if inches <= 0:
-                raise ValueError
-            return WeaponRule(name, inches)
+            return WeaponRule(name, inches(value))
         # devastating: "3" or the distance form "1:3" (1" Devastating 3)
         if ":" in value:
             distance, damage = value.split(":", 1)
-            dist_v, dmg_v = float(distance.rstrip('"')), int(damage)
-            if dist_v <= 0 or dmg_v < 1:
-                raise ValueError
-            return WeaponRule(name, (dist_v, dmg_v))
-        number = int(value)
-        if number < 1:
-            raise ValueError
-        return WeaponRule(name, number)
+            return WeaponRule(name, (inches(distance.rstrip('"')), count(damage)))
+        return WeaponRule(name, count(value))
     except ValueError:
-        raise ValueError(f"bad value {value!r} for weapon rule {name!r}") from None
+        raise ValueError(f"bad value {excerpt(value)} for weapon rule {name!r} (whole numbers "
+                         f"{whole.low:g} to {whole.high:g}, distances over 0 up to "
+                         f'{inch.high:g}")') from None
 
 
 _DICE_EXPR = re.compile(r"^\s*(?:(\d*)\s*[dD]\s*(3|6))?\s*(?:([+-]?)\s*(\d+))?\s*$")
@@ -142,18 +155,27 @@ class DiceExpr:
 
     @classmethod
     def parse(cls, value: Any) -> DiceExpr:
-        if isinstance(value, bool):
-            raise ValueError(f"expected a number or dice like D6, got {value!r}")
+        """``2``, ``D3``, ``2D6``, ``D6+1`` within the shared limits (``dice_count``,
+        ``dice_plus``); raises ValueError with a player-readable message."""
+        plus_limit, count_limit = LIMITS["dice_plus"], LIMITS["dice_count"]
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise ValueError(f"expected a number or dice like D6, got {excerpt(value)}")
         if isinstance(value, int):
-            if value < 0:
-                raise ValueError(f"must not be negative, got {value}")
+            if not plus_limit.allows(value):
+                raise ValueError(f"must be {plus_limit.low:g} to {plus_limit.high:g}, got "
+                                 f"{excerpt(value)}")
             return cls(0, 0, value)
-        match = _DICE_EXPR.match(str(value))
+        match = _DICE_EXPR.match(value) if len(value) <= 20 else None
         if not match or not (match.group(2) or match.group(4)):
-            raise ValueError(f"expected a number or dice like D6, got {value!r}")
+            raise ValueError(f"expected a number or dice like D6, got {excerpt(value)}")
         count = int(match.group(1) or 1) if match.group(2) else 0
         sides = int(match.group(2) or 0)
         plus = int(match.group(4) or 0) * (-1 if match.group(3) == "-" else 1)
+        if match.group(2) and not count_limit.allows(count):
+            raise ValueError(f"at most {count_limit.high:g} dice, got {excerpt(value)}")
+        if abs(plus) > plus_limit.high:
+            raise ValueError(f"the fixed part must be at most {plus_limit.high:g}, got "
+                             f"{excerpt(value)}")
         return cls(count, sides, plus)
 
     @property

@@ -21,7 +21,8 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.validation import explain_validity
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.limits import BOARD
 from solo_ops.io.fields import Fields, join_path
 
 TRAITS = frozenset({
@@ -252,7 +253,7 @@ def parse_feature(data: Any, source: str | None, path: str, width: float, depth:
         if name not in TRAITS:
             raise f.error(
                 join_path("traits", i),
-                f"unknown trait {trait!r} (known: {', '.join(sorted(TRAITS))})",
+                f"unknown trait {excerpt(trait)} (known: {', '.join(sorted(TRAITS))})",
             )
         traits.add(name)
     has_poly, has_line = f.has("polygon"), f.has("line")
@@ -283,17 +284,47 @@ def parse_feature(data: Any, source: str | None, path: str, width: float, depth:
     )
 
 
+def _check_size(b: Fields) -> None:
+    """Refuse a board beyond :data:`solo_ops.core.limits.BOARD` before building any shape, so
+    no board file can make a distance or a picture take minutes or gigabytes."""
+    counts = (("features", BOARD.features), ("objectives", BOARD.items),
+              ("markers", BOARD.items), ("firing_points", BOARD.items))
+    for key, most in counts:
+        items = b.sequence(key, [])
+        if len(items) > most:
+            raise b.error(key, f"has {len(items)} entries; a board may have at most {most}")
+    corners = 0
+
+    def count(points: Any) -> int:
+        return len(points) if isinstance(points, (list, tuple)) else 0
+
+    for item in b.sequence("features", []) + b.sequence("firing_points", []):
+        if isinstance(item, Mapping):
+            corners += sum(count(item.get(k)) for k in ("polygon", "line", "arc"))
+    if b.has("zones"):
+        zones = b.mapping("zones")
+        if len(zones.data) > BOARD.zones:
+            raise b.error("zones", f"has {len(zones.data)} zones; at most {BOARD.zones}")
+        corners += sum(count(v) for v in zones.data.values())
+    if corners > BOARD.corners:
+        raise b.error(None, f"has {corners} corners in all its shapes; a board may have at "
+                            f"most {BOARD.corners}")
+
+
 def parse_board(data: Any, source: str | None, path: str = "") -> Board:
-    """Check a board document (``shared/INTERFACES.md``) and build a :class:`Board`."""
+    """Check a board document (``shared/INTERFACES.md``) and build a :class:`Board`.
+    Sizes and counts are limited (:data:`solo_ops.core.limits.BOARD`)."""
     b = Fields(data, source, path).only(BOARD_KEYS)
-    width = b.number("width", positive=True)
-    depth = b.number("depth", positive=True)
+    width = b.number("width", positive=True, maximum=BOARD.inches)
+    depth = b.number("depth", positive=True, maximum=BOARD.inches)
+    _check_size(b)
     features: list[Feature] = []
     seen: dict[str, str] = {}
 
     def claim(identifier: str, where: str) -> None:
         if identifier in seen:
-            raise InputError(f"duplicate id {identifier!r} (also used at {seen[identifier]})",
+            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
+                             f"{seen[identifier]})",
                              source=source, field=where)
         seen[identifier] = where
 

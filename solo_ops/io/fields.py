@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, clip, excerpt
 
 _MISSING = object()
 
@@ -20,7 +20,8 @@ def join_path(base: str, key: str | int) -> str:
     """Extend a dotted field path: ``join_path("models", 2) == "models[2]"``."""
     if isinstance(key, int):
         return f"{base}[{key}]"
-    return f"{base}.{key}" if base else str(key)
+    key = clip(str(key))  # a field named by a megabyte-long key stays one short line
+    return f"{base}.{key}" if base else key
 
 
 class Fields:
@@ -109,7 +110,7 @@ class Fields:
         if value is default and default is not _MISSING:
             return value
         if not isinstance(value, bool):
-            raise self.error(key, f"expected true or false, got {value!r}")
+            raise self.error(key, f"expected true or false, got {excerpt(value)}")
         return value
 
     def choice(self, key: str, options: Iterable[str], default: Any = _MISSING) -> Any:
@@ -119,7 +120,7 @@ class Fields:
         options = list(options)
         if not isinstance(value, str) or value not in options:
             raise self.error(
-                key, f"unknown value {value!r} (expected one of: {', '.join(options)})"
+                key, f"unknown value {excerpt(value)} (expected one of: {', '.join(options)})"
             )
         return value
 
@@ -158,9 +159,9 @@ def type_name(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        return f"the number {excerpt(value)}"
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the text {excerpt(value)}"
     if isinstance(value, Mapping):
         return "a mapping"
     if isinstance(value, (list, tuple)):
@@ -179,7 +180,11 @@ def check_number(
     """Return ``value`` as a finite float or raise an :class:`InputError` naming ``field``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(f"expected a number, got {type_name(value)}", source=source, field=field)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:
+        raise InputError(f"number too large ({excerpt(value)})", source=source,
+                         field=field) from None
     if not math.isfinite(value):
         raise InputError(f"expected a finite number, got {value}", source=source, field=field)
     if positive and value <= 0:
@@ -199,15 +204,18 @@ def check_integer(
     maximum: int | None = None,
 ) -> int:
     """Return ``value`` as an int (whole numbers only) or raise an :class:`InputError`."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not value.is_integer())):
         raise InputError(
             f"expected a whole number, got {type_name(value)}", source=source, field=field
         )
     value = int(value)
     if minimum is not None and value < minimum:
-        raise InputError(f"must be at least {minimum}, got {value}", source=source, field=field)
+        raise InputError(f"must be at least {minimum}, got {excerpt(value)}", source=source,
+                         field=field)
     if maximum is not None and value > maximum:
-        raise InputError(f"must be at most {maximum}, got {value}", source=source, field=field)
+        raise InputError(f"must be at most {maximum}, got {excerpt(value)}", source=source,
+                         field=field)
     return value
 
 
@@ -226,11 +234,12 @@ def parse_point_text(text: str, option: str) -> tuple[float, float]:
     """Parse ``"X,Y"`` from the command line; errors name the option (e.g. ``--from``)."""
     parts = [p.strip() for p in str(text).split(",")]
     if len(parts) != 2:
-        raise InputError(f"expected X,Y, got {text!r}", source=option)
+        raise InputError(f"expected X,Y, got {excerpt(text)}", source=option)
     try:
         x, y = float(parts[0]), float(parts[1])
     except ValueError:
-        raise InputError(f"expected two numbers X,Y, got {text!r}", source=option) from None
+        raise InputError(f"expected two numbers X,Y, got {excerpt(text)}",
+                         source=option) from None
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise InputError(f"expected finite numbers, got {text!r}", source=option)
+        raise InputError(f"expected finite numbers, got {excerpt(text)}", source=option)
     return (x, y)

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, clip, excerpt
+from solo_ops.core.limits import LIMITS, bounds
 from solo_ops.core.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
 from solo_ops.io import library
 from solo_ops.io.fields import Fields, join_path
@@ -37,7 +38,7 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
     """One weapon entry of a profile."""
     w = Fields(data, source, path).only(WEAPON_KEYS)
     wtype = WeaponType(w.choice("type", [t.value for t in WeaponType]))
-    rng = w.number("range", None, positive=True)
+    rng = w.number("range", None, positive=True, maximum=LIMITS["range"].high)
     if wtype is WeaponType.MELEE and rng is not None:
         raise w.error("range", "a melee weapon has no range")
     if wtype is not WeaponType.MELEE and rng is None and not w.has("rules"):
@@ -55,8 +56,8 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
         if isinstance(raw, (list, tuple)):
             if len(raw) != 2:
                 raise w.error("damage", "expected [normal, critical] damage")
-            normal = _int(raw[0], w, "damage[0]", 0)
-            crit = _int(raw[1], w, "damage[1]", 0)
+            normal = _int(raw[0], w, "damage[0]", "damage")
+            crit = _int(raw[1], w, "damage[1]", "damage")
             damage = (normal, crit)
         else:
             damage_2018 = _dice(raw, w, "damage")
@@ -67,20 +68,29 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
         name=w.text("name"),
         type=wtype,
         range=rng,
-        attacks=w.integer("attacks", None, minimum=1),
-        hit=w.integer("hit", None, minimum=2, maximum=6),
+        attacks=w.integer("attacks", None, **_whole("attacks", minimum=1)),
+        hit=w.integer("hit", None, **_whole("hit")),
         damage=damage,
         rules=tuple(rules),
-        strength=w.integer("strength", None, minimum=1),
-        ap=w.integer("ap", 0, minimum=-6, maximum=6),
+        strength=w.integer("strength", None, **_whole("strength")),
+        ap=w.integer("ap", 0, **_whole("ap")),
         damage_2018=damage_2018,
         shots=shots,
     )
 
 
-def _int(value: Any, w: Fields, field: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise w.error(field, f"expected a whole number of at least {minimum}, got {value!r}")
+def _whole(name: str, minimum: int | None = None) -> dict[str, int]:
+    """``minimum``/``maximum`` of the shared limit ``name`` (:mod:`solo_ops.core.limits`),
+    for :meth:`Fields.integer`; ``minimum`` raises the floor where a file needs more."""
+    low, high = bounds(name)
+    return {"minimum": low if minimum is None else max(low, minimum), "maximum": high}
+
+
+def _int(value: Any, w: Fields, field: str, limit: str) -> int:
+    low, high = bounds(limit)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise w.error(field, f"expected a whole number from {low} to {high}, got "
+                             f"{excerpt(value)}")
     return value
 
 
@@ -89,6 +99,11 @@ def _dice(value: Any, w: Fields, field: str) -> DiceExpr:
         return DiceExpr.parse(value)
     except ValueError as exc:
         raise w.error(field, str(exc)) from None
+
+
+def _number(name: str) -> dict[str, float]:
+    item = LIMITS[name]
+    return {"minimum": item.low, "maximum": item.high}
 
 
 def parse_profile(data: Any, source: str | None, path: str, name: str) -> Profile:
@@ -122,23 +137,23 @@ def _parse_plain_profile(p: Fields, name: str) -> Profile:
     names = [w.name for w in weapons]
     for i, wname in enumerate(names):
         if wname in names[:i]:
-            raise p.error(join_path("weapons", i), f"duplicate weapon name {wname!r}")
+            raise p.error(join_path("weapons", i), f"duplicate weapon name {excerpt(wname)}")
     return Profile(
         name=p.text("name", name),
-        movement=p.number("movement", minimum=0),
-        leadership=p.integer("leadership", DEFAULT_LEADERSHIP, minimum=1, maximum=12),
-        toughness=p.integer("toughness", DEFAULT_TOUGHNESS, minimum=1, maximum=12),
-        wounds=p.integer("wounds", minimum=1),
-        save=p.integer("save", minimum=2, maximum=7),
-        base_mm=p.number("base_mm", DEFAULT_BASE_MM, minimum=0),
+        movement=p.number("movement", **_number("movement")),
+        leadership=p.integer("leadership", DEFAULT_LEADERSHIP, **_whole("leadership")),
+        toughness=p.integer("toughness", DEFAULT_TOUGHNESS, **_whole("toughness")),
+        wounds=p.integer("wounds", **_whole("wounds")),
+        save=p.integer("save", **_whole("save_2018")),
+        base_mm=p.number("base_mm", DEFAULT_BASE_MM, **_number("base_mm")),
         weapons=weapons,
-        apl=p.integer("apl", 2, minimum=1, maximum=6),
-        defence_dice=p.integer("defence_dice", 3, minimum=0, maximum=6),
-        ws=p.integer("ws", None, minimum=2, maximum=7),
-        bs=p.integer("bs", None, minimum=2, maximum=7),
-        strength=p.integer("strength", None, minimum=1),
-        attacks=p.integer("attacks", None, minimum=1),
-        invulnerable=p.integer("invulnerable", None, minimum=2, maximum=6),
+        apl=p.integer("apl", 2, **_whole("apl")),
+        defence_dice=p.integer("defence_dice", 3, **_whole("defence_dice")),
+        ws=p.integer("ws", None, **_whole("ws")),
+        bs=p.integer("bs", None, **_whole("bs")),
+        strength=p.integer("strength", None, **_whole("strength")),
+        attacks=p.integer("attacks", None, **_whole("attacks_2018")),
+        invulnerable=p.integer("invulnerable", None, **_whole("invulnerable")),
     )
 
 
@@ -165,7 +180,7 @@ def parse_roster(data: Any, source: str | None, path: str = "") -> Roster:
             raise table_doc.error(str(key), "duplicate face")
         if not isinstance(value, str) or value not in profiles:
             raise table_doc.error(
-                str(key), f"names {value!r}, which is not a profile in this roster"
+                str(key), f"names {excerpt(value)}, which is not a profile in this roster"
             )
         table[face] = value
     for face in range(1, 7):
@@ -189,7 +204,8 @@ def profile_or_reference(
         if roster is None or value not in roster.profiles:
             known = ", ".join(sorted(roster.profiles)) if roster else "no roster given"
             raise InputError(
-                f"unknown profile {value!r} (known: {known})", source=source, field=path
+                f"unknown profile {excerpt(value)} (known: {clip(known)})", source=source,
+                field=path
             )
         return roster.profiles[value]
     return parse_profile(value, source, path, name)

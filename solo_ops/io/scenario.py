@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.model import Profile, Roster
 from solo_ops.core.settings import Settings, parse_settings
 from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipment
@@ -127,7 +127,8 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
 
     def claim(identifier: str, where: str) -> None:
         if identifier in seen:
-            raise InputError(f"duplicate id {identifier!r} (also used at {seen[identifier]})",
+            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
+                             f"{seen[identifier]})",
                              source=source, field=where)
         seen[identifier] = where
 
@@ -147,7 +148,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
             raise s.error("models", "a squad needs at least one model")
         player = s.text("player")
         if player in [q.player for q in squads]:
-            raise s.error("player", f"two squads for player {player!r}")
+            raise s.error("player", f"two squads for player {excerpt(player)}")
         squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
     enemies = []
     for i, item in enumerate(doc.sequence("enemies", [])):
@@ -201,8 +202,11 @@ def _inline(doc: dict[str, Any], key: str, base: Path, source: str) -> None:
     with the file's contents."""
     value = doc.get(key)
     if isinstance(value, str):
-        doc[key] = read_document(library.resolve(key, value, base=base, source=source,
-                                                 field=key))
+        found = library.resolve(key, value, base=base, source=source, field=key)
+        data = read_document(found)
+        # checked on its own first, so a mistake in the board or roster names that file
+        (parse_board if key == "board" else parse_roster)(data, str(found))
+        doc[key] = data
 
 
 def load_scenario(path: str | Path) -> Scenario:

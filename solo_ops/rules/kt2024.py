@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solo_ops.core.dice import Dice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.limits import bounds
 from solo_ops.core.model import Weapon, WeaponRule
 
 NO_WOUNDS_CAP = 10**6
@@ -57,12 +58,12 @@ class AttackSpec:
     accurate_bonus: int = 0
 
     def __post_init__(self) -> None:
-        _check_int(self.attacks, "--attacks", 0, 30)
-        _check_int(self.hit, "--hit", 2, 6)
-        _check_int(self.normal, "--damage", 0, 99)
-        _check_int(self.crit, "--damage", 0, 99)
-        _check_int(self.hit_bonus, "hit_bonus", -6, 6)
-        _check_int(self.accurate_bonus, "accurate_bonus", 0, 6)
+        _check_int(self.attacks, "--attacks", "attacks")
+        _check_int(self.hit, "--hit", "hit")
+        _check_int(self.normal, "--damage", "damage")
+        _check_int(self.crit, "--damage", "damage")
+        _check_int(self.hit_bonus, "hit_bonus", "hit_bonus")
+        _check_int(self.accurate_bonus, "accurate_bonus", "accurate_bonus")
         for rule in self.rules:
             if not isinstance(rule, WeaponRule):
                 raise InputError(f"not a weapon rule: {rule!r}", source="--rule")
@@ -129,15 +130,17 @@ class DefenceSpec:
     obscured: bool = False
 
     def __post_init__(self) -> None:
-        _check_int(self.dice, "--defence-dice", 0, 12)
-        _check_int(self.save, "--save", 2, 6)
+        _check_int(self.dice, "--defence-dice", "defence_dice")
+        _check_int(self.save, "--save", "save")
         if self.wounds is not None:
-            _check_int(self.wounds, "--wounds", 1, 999)
+            _check_int(self.wounds, "--wounds", "wounds")
 
 
-def _check_int(value: object, name: str, low: int, high: int) -> None:
+def _check_int(value: object, name: str, limit: str) -> None:
+    """Refuse a value outside the shared limit ``limit`` (:mod:`solo_ops.core.limits`)."""
+    low, high = bounds(limit)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"must be a whole number from {low} to {high}, got {value!r}",
+        raise InputError(f"must be a whole number from {low} to {high}, got {excerpt(value)}",
                          source=name)
 
 
@@ -345,39 +348,171 @@ def _moves(me: tuple[int, int], opp: tuple[int, int], opp_brutal: bool) -> list[
     return out
 
 
-@lru_cache(maxsize=200_000)
+FightRules = tuple[int, int, int, int, bool, bool, bool, bool]
+"""(attacker normal, attacker crit, defender normal, defender crit, attacker brutal, defender
+brutal, attacker shock, defender shock): what a fight's damage and moves depend on."""
+
+
+class _FightSolver:
+    """The fight policy's game tree for one :data:`FightRules`, solved by dynamic programming.
+
+    A state is (dice left on each side, wounds left on each side, whose turn, Shock still
+    available). Each state is solved once and remembered with its value (damage dealt minus
+    damage taken from there on), the move the side to play makes and the damage dealt and taken
+    along the rest of the fight, so the whole joint distribution of a fight costs one look-up
+    per pair of retained dice.
+
+    Wounds are remembered only up to what can still matter: a side whose wounds exceed the most
+    damage the other side's remaining dice can deal (every die striking) can never be capped or
+    taken out, so every wound total above that bound plays the same moves with the same
+    damage. Replacing it by ``bound + 1`` keeps the states few (wounds 999 and wounds 49 are the
+    same fight against 12 dice of 3/4 damage) and changes no move and no number.
+
+    The moves are :func:`_moves` and :func:`_apply` written out inline (this is the hot loop of
+    the exact odds); ``tests/test_odds.py`` checks the result against a brute force.
+    """
+
+    def __init__(self, rules: FightRules):
+        self.rules = rules
+        (self.a_norm, self.a_crit, self.d_norm, self.d_crit, self.a_brutal, self.d_brutal,
+         self.a_shock, self.d_shock) = rules
+        self.memo: dict[tuple[int, int, int, int, int, int, int, bool, bool],
+                        tuple[int, str | None, int, int]] = {}
+
+    def solve(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
+              ashock: bool, dshock: bool) -> tuple[int, str | None, int, int]:
+        """``(value, move, dealt, taken)`` of a state: the minimax value from the attacker's
+        side, the move the side to play makes (None when the fight is over) and the damage
+        the attacker deals and takes from here to the end under the policy."""
+        bound = dc * self.d_crit + dn * self.d_norm + 1
+        if aw > bound:
+            aw = bound
+        bound = ac * self.a_crit + an * self.a_norm + 1
+        if dw > bound:
+            dw = bound
+        ashock = ashock or not self.a_shock
+        dshock = dshock or not self.d_shock
+        key = (ac, an, dc, dn, aw, dw, turn, ashock, dshock)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if aw <= 0 or dw <= 0 or not (ac or an or dc or dn):
+            result: tuple[int, str | None, int, int] = (0, None, 0, 0)
+        elif turn == 0 and not (ac or an):
+            result = self.solve(ac, an, dc, dn, aw, dw, 1, ashock, dshock)
+        elif turn == 1 and not (dc or dn):
+            result = self.solve(ac, an, dc, dn, aw, dw, 0, ashock, dshock)
+        elif turn == 0:
+            result = self._attacker(ac, an, dc, dn, aw, dw, ashock, dshock)
+        else:
+            result = self._defender(ac, an, dc, dn, aw, dw, ashock, dshock)
+        self.memo[key] = result
+        return result
+
+    def _attacker(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, ashock: bool,
+                  dshock: bool) -> tuple[int, str | None, int, int]:
+        """The attacker's best move (ties: the order of ``_ACTIONS``)."""
+        solve = self.solve
+        options = []
+        if ac:  # strike with a crit (Shock: discard one of the defender's normals, else a crit)
+            hit = min(self.a_crit, dw)
+            odc, odn, nas = dc, dn, ashock
+            if ashock and self.a_shock:
+                if odn:
+                    odn -= 1
+                elif odc:
+                    odc -= 1
+                nas = False
+            v, _, d, t = solve(ac - 1, an, odc, odn, aw, dw - hit, 1, nas, dshock)
+            options.append((hit + v, "strike_crit", hit + d, t))
+        if an:
+            hit = min(self.a_norm, dw)
+            v, _, d, t = solve(ac, an - 1, dc, dn, aw, dw - hit, 1, ashock, dshock)
+            options.append((hit + v, "strike_normal", hit + d, t))
+        if ac and dc:
+            v, _, d, t = solve(ac - 1, an, dc - 1, dn, aw, dw, 1, ashock, dshock)
+            options.append((v, "block_crit_crit", d, t))
+        if an and dn and not self.d_brutal:
+            v, _, d, t = solve(ac, an - 1, dc, dn - 1, aw, dw, 1, ashock, dshock)
+            options.append((v, "block_normal_normal", d, t))
+        if ac and dn:
+            v, _, d, t = solve(ac - 1, an, dc, dn - 1, aw, dw, 1, ashock, dshock)
+            options.append((v, "block_crit_normal", d, t))
+        best = options[0]
+        for cand in options[1:]:
+            if cand[0] > best[0]:
+                best = cand
+        return best
+
+    def _defender(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, ashock: bool,
+                  dshock: bool) -> tuple[int, str | None, int, int]:
+        """The defender's best move (lowest value for the attacker; ties as above)."""
+        solve = self.solve
+        options = []
+        if dc:
+            hit = min(self.d_crit, aw)
+            oac, oan, nds = ac, an, dshock
+            if dshock and self.d_shock:
+                if oan:
+                    oan -= 1
+                elif oac:
+                    oac -= 1
+                nds = False
+            v, _, d, t = solve(oac, oan, dc - 1, dn, aw - hit, dw, 0, ashock, nds)
+            options.append((v - hit, "strike_crit", d, hit + t))
+        if dn:
+            hit = min(self.d_norm, aw)
+            v, _, d, t = solve(ac, an, dc, dn - 1, aw - hit, dw, 0, ashock, dshock)
+            options.append((v - hit, "strike_normal", d, hit + t))
+        if dc and ac:
+            v, _, d, t = solve(ac - 1, an, dc - 1, dn, aw, dw, 0, ashock, dshock)
+            options.append((v, "block_crit_crit", d, t))
+        if dn and an and not self.a_brutal:
+            v, _, d, t = solve(ac, an - 1, dc, dn - 1, aw, dw, 0, ashock, dshock)
+            options.append((v, "block_normal_normal", d, t))
+        if dc and an:
+            v, _, d, t = solve(ac, an - 1, dc - 1, dn, aw, dw, 0, ashock, dshock)
+            options.append((v, "block_crit_normal", d, t))
+        best = options[0]
+        for cand in options[1:]:
+            if cand[0] < best[0]:
+                best = cand
+        return best
+
+
+@lru_cache(maxsize=64)
+def _solver(rules: FightRules) -> _FightSolver:
+    """One solver per set of fight rules, kept while the AI keeps asking about them."""
+    return _FightSolver(rules)
+
+
 def _fight_value(ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
-                 ashock: bool, dshock: bool, rules: tuple[int, int, int, int, bool, bool,
-                                                          bool, bool]) -> tuple[int, str | None]:
+                 ashock: bool, dshock: bool, rules: FightRules) -> tuple[int, str | None]:
     """Minimax value (damage dealt minus damage taken, from the attacker's side) of a fight
     state, and the move the side to play makes. ``turn`` 0 is the attacker, 1 the defender.
     ``ashock`` / ``dshock``: that side can still trigger Shock."""
-    a_brutal, d_brutal = rules[4], rules[5]
-    if aw <= 0 or dw <= 0:
-        return 0, None
-    if not (ac or an or dc or dn):
-        return 0, None
-    if turn == 0 and not (ac or an):
-        return _fight_value(ac, an, dc, dn, aw, dw, 1, ashock, dshock, rules)
-    if turn == 1 and not (dc or dn):
-        return _fight_value(ac, an, dc, dn, aw, dw, 0, ashock, dshock, rules)
-    best: tuple[int, str | None] | None = None
-    if turn == 0:
-        for act in _moves((ac, an), (dc, dn), d_brutal):
-            v = _after(act, 0, ac, an, dc, dn, aw, dw, ashock, dshock, rules)
-            if best is None or v > best[0]:
-                best = (v, act)
-    else:
-        for act in _moves((dc, dn), (ac, an), a_brutal):
-            v = _after(act, 1, ac, an, dc, dn, aw, dw, ashock, dshock, rules)
-            if best is None or v < best[0]:
-                best = (v, act)
-    assert best is not None
-    return best
+    value, act, _, _ = _solver(rules).solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)
+    return value, act
+
+
+def fight_totals(attacker: FightSide, defender: FightSide) -> tuple[int, int]:
+    """``(dealt, taken)`` of :func:`resolve_fight` without building its steps (the exact odds
+    ask this once per pair of retained dice)."""
+    aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
+    dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
+    _, _, dealt, taken = _solver(_fight_rules(attacker, defender)).solve(
+        attacker.crits, attacker.normals, defender.crits, defender.normals, aw, dw, 0,
+        True, True)
+    return dealt, taken
+
+
+def _fight_rules(attacker: FightSide, defender: FightSide) -> FightRules:
+    return (attacker.normal, attacker.crit, defender.normal, defender.crit,
+            attacker.brutal, defender.brutal, attacker.shock, defender.shock)
 
 
 def _apply(act: str, side: int, ac: int, an: int, dc: int, dn: int, aw: int, dw: int,
-           ashock: bool, dshock: bool, rules: tuple[int, int, int, int, bool, bool, bool, bool]
+           ashock: bool, dshock: bool, rules: FightRules
            ) -> tuple[tuple[int, int, int, int, int, int, bool, bool], int, str | None]:
     """The state after ``side`` plays ``act``; also the damage dealt and what Shock discarded."""
     a_norm, a_crit, d_norm, d_crit, _ab, _db, a_has_shock, d_has_shock = rules
@@ -423,15 +558,6 @@ def _apply(act: str, side: int, ac: int, an: int, dc: int, dn: int, aw: int, dw:
     return (oc, on, mc, mn, ow, dw, ashock, dshock), dealt, shocked
 
 
-def _after(act: str, side: int, ac: int, an: int, dc: int, dn: int, aw: int, dw: int,
-           ashock: bool, dshock: bool, rules: tuple[int, int, int, int, bool, bool, bool, bool]
-           ) -> int:
-    state, dealt, _ = _apply(act, side, ac, an, dc, dn, aw, dw, ashock, dshock, rules)
-    nac, nan, ndc, ndn, naw, ndw, nas, nds = state
-    rest, _ = _fight_value(nac, nan, ndc, ndn, naw, ndw, 1 - side, nas, nds, rules)
-    return (dealt if side == 0 else -dealt) + rest
-
-
 def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
     """Resolve a fight's dice: the attacker resolves first, then they alternate, each
     resolving one success by striking or blocking (only crits block crits); a side with no
@@ -446,8 +572,7 @@ def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
     """
     aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
     dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
-    rules = (attacker.normal, attacker.crit, defender.normal, defender.crit,
-             attacker.brutal, defender.brutal, attacker.shock, defender.shock)
+    rules = _fight_rules(attacker, defender)
     ac, an, dc, dn = attacker.crits, attacker.normals, defender.crits, defender.normals
     ashock = dshock = True
     turn = 0
@@ -657,22 +782,26 @@ def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
 
 def fight_with_devastating(attacker: AttackSpec, defender: AttackSpec, a: Retained,
                            d: Retained, attacker_wounds: int | None,
-                           defender_wounds: int | None
+                           defender_wounds: int | None, *, steps: bool = True
                            ) -> tuple[FightOutcome, tuple[int, int]]:
     """Devastating (attacker's first, then the defender's if still standing), then the
     strike/block sequence; returns the outcome (totals include Devastating) and the two
-    Devastating amounts."""
+    Devastating amounts. ``steps=False`` leaves the outcome's steps out (the exact odds need
+    only the totals, which are then one look-up)."""
     dev_a = fight_devastating(attacker, a.crits, defender_wounds)
     dw = None if defender_wounds is None else defender_wounds - dev_a
     dev_d = 0 if dw == 0 else fight_devastating(defender, d.crits, attacker_wounds)
     aw = None if attacker_wounds is None else attacker_wounds - dev_d
     if aw == 0 or dw == 0:
         return FightOutcome(dev_a, dev_d), (dev_a, dev_d)
-    out = resolve_fight(
-        FightSide(a.crits, a.normals, attacker.normal, attacker.crit, aw,
-                  attacker.has("brutal"), attacker.has("shock")),
-        FightSide(d.crits, d.normals, defender.normal, defender.crit, dw,
-                  defender.has("brutal"), defender.has("shock")))
+    sides = (FightSide(a.crits, a.normals, attacker.normal, attacker.crit, aw,
+                       attacker.has("brutal"), attacker.has("shock")),
+             FightSide(d.crits, d.normals, defender.normal, defender.crit, dw,
+                       defender.has("brutal"), defender.has("shock")))
+    if not steps:
+        dealt, taken = fight_totals(*sides)
+        return FightOutcome(dealt + dev_a, taken + dev_d), (dev_a, dev_d)
+    out = resolve_fight(*sides)
     return FightOutcome(out.dealt + dev_a, out.taken + dev_d, out.steps), (dev_a, dev_d)
 
 

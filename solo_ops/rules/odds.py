@@ -234,14 +234,21 @@ def hot_2024(hit: int) -> Dist:
 def fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
                defender_wounds: int | None) -> FightOdds:
     """Exact joint distribution of (damage dealt, damage taken) in a fight, under the policy of
-    :func:`kt2024.resolve_fight`."""
+    :func:`kt2024.resolve_fight`. Every pair of retained dice is looked up in the fight's
+    dynamic programme (states: dice and wounds left), so the cost grows with the number of
+    states, not with the number of ways to play them out."""
     joint: dict[tuple[int, int], Fraction] = {}
     ra, rd = retained_2024(attacker), retained_2024(defender)
     for ka, p in ra.items():
+        # the same damage pair from several defender dice: add their chances, multiply once
+        row: dict[tuple[int, int], Fraction] = {}
         for kd, q in rd.items():
             out, _ = kt2024.fight_with_devastating(attacker, defender, ka, kd,
-                                                   attacker_wounds, defender_wounds)
-            _add(joint, (out.dealt, out.taken), p * q)
+                                                   attacker_wounds, defender_wounds,
+                                                   steps=False)
+            _add(row, (out.dealt, out.taken), q)
+        for key, q in row.items():
+            _add(joint, key, p * q)
     return FightOdds(dict(sorted(joint.items())), attacker_wounds, defender_wounds)
 
 

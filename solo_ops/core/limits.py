@@ -1,0 +1,98 @@
+"""The limits of what a file or the command line may ask for: one table for both.
+
+Every characteristic has a smallest and a largest value. The command line (``solo-ops combat``)
+and the file readers (rosters, squads, scenarios, campaign squads) check the same numbers, so a
+profile that loads is a profile the game can play, quickly: no fight, shot or route search on a
+legal profile or board takes more than a few seconds or more than a few hundred megabytes.
+The limits sit far above anything printed on a datacard (the shipped rosters top out at 6
+attacks and 14 wounds; the shipped boards at about 60 features) and are listed for players in
+``docs/guide.md`` ("Limits of the files").
+
+The documents themselves (size, nesting, aliases) are limited in :mod:`solo_ops.io.yamlio`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The legal range of one number, and what it is (for the error line)."""
+
+    low: float
+    high: float
+    what: str
+
+    def allows(self, value: float) -> bool:
+        return self.low <= value <= self.high
+
+
+LIMITS: dict[str, Limit] = {
+    # Kill Team 2024 weapons. Attacks: the exact fight search grows with the dice of both sides
+    # (12 against 12 with the worst wounds takes a few seconds; a datacard has at most 7).
+    "attacks": Limit(0, 12, "attack dice"),
+    "hit": Limit(2, 6, "Hit stat"),
+    "damage": Limit(0, 99, "damage"),
+    # profiles, both editions
+    "wounds": Limit(1, 999, "wounds"),
+    "defence_dice": Limit(0, 12, "defence dice"),
+    "save": Limit(2, 6, "Save stat"),
+    "save_2018": Limit(2, 7, "Save (7: none)"),
+    "apl": Limit(1, 6, "APL"),
+    "movement": Limit(0, 99, "movement in inches"),
+    "base_mm": Limit(0, 200, "base diameter in mm"),
+    "leadership": Limit(1, 12, "Leadership"),
+    "toughness": Limit(1, 12, "Toughness"),
+    # Kill Team 2018
+    "ws": Limit(2, 7, "WS"),
+    "bs": Limit(2, 7, "BS"),
+    "strength": Limit(1, 20, "Strength"),
+    "attacks_2018": Limit(1, 12, "attacks"),
+    "invulnerable": Limit(2, 6, "invulnerable save"),
+    "ap": Limit(-6, 6, "AP"),
+    "dice_count": Limit(1, 4, "dice in a D3/D6 expression"),
+    "dice_plus": Limit(0, 30, "fixed part of a number"),
+    # weapons, both editions
+    "range": Limit(0, 999, "range in inches"),
+    "rule_value": Limit(1, 99, "weapon rule value"),
+    "rule_inches": Limit(0, 999, "weapon rule distance in inches"),
+    # the fight and the shot on the command line
+    "helpers": Limit(0, 6, "helpers"),
+    "hit_bonus": Limit(-6, 6, "hit bonus"),
+    "accurate_bonus": Limit(0, 6, "Accurate from elsewhere"),
+}
+"""Each characteristic's legal range (inclusive)."""
+
+
+def limit(name: str) -> Limit:
+    """The limit called ``name`` (a key of :data:`LIMITS`)."""
+    return LIMITS[name]
+
+
+def bounds(name: str) -> tuple[int, int]:
+    """``(low, high)`` of a whole-number limit, for the readers' ``minimum``/``maximum``."""
+    item = LIMITS[name]
+    return int(item.low), int(item.high)
+
+
+@dataclass(frozen=True)
+class BoardLimits:
+    """How big a board file may be. Measured on this project's reference machine (2 cores):
+    the first distance query around walls takes 1.3 s with 100 wall panels, 3 s with 150,
+    5 s with 200 and 20 s with 300 (it grows with the corners of the walls); a picture is
+    30 pixels per inch, drawn twice as large for a PNG. The shipped boards have at most 48
+    features, 135 corners and measure 30" x 22"."""
+
+    inches: float = 60.0
+    """Largest width and depth (a Warhammer 40,000 table is 60" x 44")."""
+    features: int = 150
+    corners: int = 600
+    """Points of every feature, zone, firing point and arc together."""
+    zones: int = 20
+    items: int = 100
+    """Most objectives, markers or firing points (each)."""
+
+
+BOARD = BoardLimits()
+"""The limits every board is checked against when it is read."""
