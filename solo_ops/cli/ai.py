@@ -9,7 +9,7 @@ import click
 
 from solo_ops.ai.planner import plan_activation
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, clip, excerpt
 from solo_ops.game.engine import new_game
 from solo_ops.game.state import ENEMY
 from solo_ops.io.scenario import load_scenario
@@ -39,7 +39,8 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
         split = [u.id for u in visible_units if u.id.startswith(f"{unit_id}-")]
         hint = f" (it split into {', '.join(split)})" if split else ""
         known = ", ".join(u.id for u in visible_units) or "none"
-        raise InputError(f"no enemy unit {unit_id!r}{hint}; units: {known}", source="--unit")
+        raise InputError(f"no enemy unit {excerpt(unit_id)}{hint}; units: {clip(known)}",
+                         source="--unit")
     phase = phase or ("firefight" if loaded.edition == "kt2024" else "movement")
     plan = plan_activation(game.context(state), state, unit_id, phase)
     roll_line = _order_roll_line(state, unit_id)

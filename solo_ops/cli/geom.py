@@ -17,7 +17,7 @@ import shapely
 
 from solo_ops.cli.board import load_board
 from solo_ops.cli.common import emit_json, json_option
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.limits import LIMITS
 from solo_ops.core.model import MM_PER_INCH
 from solo_ops.geometry.board import Board
@@ -50,7 +50,7 @@ def check_point(board: Board, text: str, option: str) -> tuple[float, float]:
             kind = "pitfall" if "pitfall" in feature.effective_traits else (
                 "closed " + ("hatch" if feature.has("hatch") else "door")
                 if feature.closed_portal else "wall")
-            raise InputError(f"point {x:g},{y:g} is inside {kind} {feature.id!r}",
+            raise InputError(f"point {x:g},{y:g} is inside {kind} {excerpt(feature.id)}",
                              source=option)
     return (x, y)
 

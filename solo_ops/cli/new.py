@@ -14,7 +14,7 @@ import yaml
 
 from solo_ops.cli.common import console, emit_json, resolve_seed
 from solo_ops.core.dice import SeededDice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.tables import simple_table
 from solo_ops.game.engine import new_game
 from solo_ops.game.generator import Candidate, Options, generate
@@ -83,13 +83,15 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     rosters = _shipped("roster")
     default_squads = _shipped("squad")[:1]
     if crit_op is not None and crit_op not in CRIT_OPS:
-        raise InputError(f"unknown crit op {crit_op!r} ({', '.join(CRIT_OPS)})",
+        raise InputError(f"unknown crit op {excerpt(crit_op)} ({', '.join(CRIT_OPS)})",
                          source="--crit-op")
     if tac_op is not None and tac_op not in TAC_OPS:
-        raise InputError(f"unknown tac op {tac_op!r} ({', '.join(TAC_OPS)})", source="--tac-op")
+        raise InputError(f"unknown tac op {excerpt(tac_op)} ({', '.join(TAC_OPS)})",
+                         source="--tac-op")
     codes = [r.code for r in simple_table("pn-missions").rows.values()]
     if pariah is not None and pariah not in codes:
-        raise InputError(f"unknown mission {pariah!r} ({', '.join(codes)})", source="--mission")
+        raise InputError(f"unknown mission {excerpt(pariah)} ({', '.join(codes)})",
+                         source="--mission")
     squad_cands = []
     for s in squads:
         path = library.resolve("squad", s, source="--squad")

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
 from solo_ops.core.dice import SeededDice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.tables import (
     ORDER_FIELDS,
     TroopType,
@@ -144,7 +144,8 @@ def tables_show(name: str | None, as_json: bool) -> None:
     """Print table NAME (melee, fire-teams, support, hidden-enemy, enemy-count...), or all."""
     names = table_names()
     if name is not None and name not in names:
-        raise InputError(f"unknown table {name!r} (known: {', '.join(names)})", source="NAME")
+        raise InputError(f"unknown table {excerpt(name)} (known: {', '.join(names)})",
+                         source="NAME")
     chosen = [name] if name else names
     docs = {n: _table_data(n) for n in chosen}
     if as_json:

@@ -60,6 +60,12 @@ from solo_ops.view.player import player_record, player_view
 HELP = answers.PLAYER_HELP
 
 
+def _json_line(data: object, **options: object) -> str:
+    """One JSON line of ``--json`` output: strict JSON (no NaN), like every JSON solo-ops
+    prints."""
+    return json.dumps(data, allow_nan=False, **options)  # type: ignore[arg-type]
+
+
 def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
     """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
     ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
@@ -141,7 +147,7 @@ class Session:
     def show(self, record: dict[str, Any]) -> None:
         shown = player_record(record, reveal=self.reveal)
         if self.as_json:
-            click.echo(json.dumps({"record": shown}, ensure_ascii=False))
+            click.echo(_json_line({"record": shown}, ensure_ascii=False))
             return
         for line in narrate.lines_for(shown, table=_table(self.game, self.state)):
             self.say(line)
@@ -221,7 +227,7 @@ class Session:
             except RuleError as exc:
                 self.say(f"✗ {exc}")
                 if not interactive and self.as_json:
-                    click.echo(json.dumps({"refused": str(exc), "answer": line}))
+                    click.echo(_json_line({"refused": str(exc), "answer": line}))
                 continue
             self.persist(record)
             self.show(record)
@@ -271,7 +277,7 @@ class Session:
         text = (f"  → {self.state.active_operative} would {how} {where}{gap} (it can {how} "
                 f"{measure.length(proposal.allowance, units)}).")
         if self.as_json:
-            click.echo(json.dumps({"confirm": {**proposal.action,
+            click.echo(_json_line({"confirm": {**proposal.action,
                                                "cost": round(proposal.cost, 2),
                                                "route": [list(p) for p in proposal.route]}},
                                   ensure_ascii=False))
@@ -303,7 +309,7 @@ class Session:
 
     def ask(self, prompt: Any) -> None:
         if self.as_json:
-            click.echo(json.dumps({"prompt": prompt.to_dict()}, ensure_ascii=False))
+            click.echo(_json_line({"prompt": prompt.to_dict()}, ensure_ascii=False))
             return
         key = (len(self.state.log), prompt.kind, prompt.operative)
         again = key == self._asked
@@ -384,7 +390,7 @@ class Session:
     def summary(self) -> None:
         result = self.state.result or {}
         if self.as_json:
-            click.echo(json.dumps({"result": result,
+            click.echo(_json_line({"result": result,
                                    "view": player_view(self.game, self.state,
                                                        reveal=self.reveal)}))
             return
@@ -638,7 +644,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
         if found.get("kind") == GAME_KIND and isinstance(snapshot, dict) \
                 and snapshot.get("ended"):
             if as_json:
-                click.echo(json.dumps({"finished": True, "save": str(save_path),
+                click.echo(_json_line({"finished": True, "save": str(save_path),
                                        "result": snapshot.get("result")}, ensure_ascii=False))
             else:
                 click.echo(finished_line(save_path, snapshot, how))

@@ -96,7 +96,7 @@ def parse_weapon_rule(text: str) -> WeaponRule:
         raise ValueError(f"unknown weapon rule {excerpt(name)}")
     if kind == "flag":
         if value:
-            raise ValueError(f"weapon rule {name!r} takes no value")
+            raise ValueError(f"weapon rule {excerpt(name)} takes no value")
         return WeaponRule(name)
     if kind == "heavy":
         if not value:
@@ -106,7 +106,7 @@ def parse_weapon_rule(text: str) -> WeaponRule:
                              f"{excerpt(value)}")
         return WeaponRule(name, value)
     if not value:
-        raise ValueError(f"weapon rule {name!r} needs a value, e.g. {name}=2")
+        raise ValueError(f"weapon rule {excerpt(name)} needs a value, e.g. {name}=2")
     value = value.rstrip('+"')
     whole, inch = LIMITS["rule_value"], LIMITS["rule_inches"]
 

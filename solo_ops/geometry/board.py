@@ -177,9 +177,9 @@ class Board:
         ids = {f.id for f in self.features}
         for fid in changes:
             if fid not in ids:
-                raise InputError(f"no door or hatch called {fid!r} on this board")
+                raise InputError(f"no door or hatch called {excerpt(fid)} on this board")
             if not self.feature(fid).is_portal:
-                raise InputError(f"{fid!r} is not a door or hatch")
+                raise InputError(f"{excerpt(fid)} is not a door or hatch")
         features = tuple(
             replace(f, open=bool(changes[f.id])) if f.id in changes else f for f in self.features
         )

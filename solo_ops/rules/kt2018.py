@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from solo_ops.core.dice import Dice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.model import DiceExpr
 
 ONE = DiceExpr(0, 0, 1)
@@ -36,7 +36,7 @@ FLESH_WOUND_BOXES = 3
 
 def _check(value: object, name: str, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InputError(f"must be a whole number from {low} to {high}, got {value!r}",
+        raise InputError(f"must be a whole number from {low} to {high}, got {excerpt(value)}",
                          source=name)
 
 

@@ -66,7 +66,7 @@ class AttackSpec:
         _check_int(self.accurate_bonus, "accurate_bonus", "accurate_bonus")
         for rule in self.rules:
             if not isinstance(rule, WeaponRule):
-                raise InputError(f"not a weapon rule: {rule!r}", source="--rule")
+                raise InputError(f"not a weapon rule: {excerpt(rule)}", source="--rule")
 
     @classmethod
     def from_weapon(cls, weapon: Weapon, *, injured: bool = False, hit_bonus: int = 0,
