@@ -144,3 +144,20 @@ def test_ids_and_the_only_weapon_that_fits_are_filled_in() -> None:
     with pytest.raises(RuleError, match=r"no enemy on the table called 'a2' \(choose from: "
                                         r"e1\)"):
         intent.resolve_ids(game, state, {"type": "shoot", "target": "a2"}, prompt)
+
+
+def test_an_operative_that_is_not_ready_is_named_as_such() -> None:
+    game, state = game_at()
+    from solo_ops.game.engine import pending
+
+    step(game, state, {"type": "done"})  # a1's activation ends; a2 is the one ready
+    while pending(game, state).kind == "engine":  # the enemy's turn
+        step(game, state, {"type": "engine"})
+    prompt = pending(game, state)
+    assert prompt.kind == "activate" and prompt.options == ["a2"]
+    with pytest.raises(RuleError, match=r"a1 cannot act now \(ready: a2\)"):
+        intent.resolve_ids(game, state, {"type": "activate", "operative": "A1"}, prompt)
+    with pytest.raises(RuleError, match=r"no operative called 'zz' \(choose from: a2\)"):
+        intent.resolve_ids(game, state, {"type": "activate", "operative": "zz"}, prompt)
+    assert intent.resolve_ids(game, state, {"type": "activate", "operative": "A"},
+                              prompt)["operative"] == "a2"

@@ -90,8 +90,15 @@ def resolve_ids(game: Any, state: State, action: dict[str, Any], prompt: Any) ->
     kind = a.get("type")
     players = [o.id for o in state.side(PLAYER)]
     if kind == "activate":
-        a["operative"] = match(a.get("operative"), list(prompt.options) or players,
-                               "operative that is ready")
+        ready = list(prompt.options) or players
+        try:
+            a["operative"] = match(a.get("operative"), ready, "operative")
+        except RuleError as not_ready:
+            try:  # one of yours, but not ready: say so rather than "no operative called"
+                named = match(a.get("operative"), players, "operative")
+            except RuleError:
+                raise not_ready from None
+            raise RuleError(f"{named} cannot act now (ready: {', '.join(ready)})") from None
         return a
     if kind in ("damage", "down"):
         a["operative"] = match(a.get("operative"), players, "operative of yours")
