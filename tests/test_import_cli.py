@@ -164,3 +164,14 @@ def test_bad_input_through_the_real_command(tmp_path: Path, content: bytes) -> N
     assert result.returncode == 2
     assert result.stderr.startswith("solo-ops: error: bad.rosz")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_link_at_out_is_not_followed(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.yaml"
+    target.write_text("keep: me\n", encoding="utf-8")
+    link = tmp_path / "squad.yaml"
+    link.symlink_to(target)
+    result = runner.invoke(main, ["squad", "import", str(ROSZ), "--out", str(link), "--force"])
+    assert result.exit_code == 2
+    assert "is a symbolic link" in _err(result)
+    assert target.read_text(encoding="utf-8") == "keep: me\n"

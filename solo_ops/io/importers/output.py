@@ -7,25 +7,23 @@
   by default, :func:`default_table` from the roster's own counts.
 * :func:`summary_lines` / :func:`summary_json` — what was read, every guessed value and every
   rule kept as text.
-* :func:`write_yaml` — the file, written atomically (a temporary file in the same folder,
-  fsynced, renamed over the target): a crash leaves the old file or the new one, never half.
+* :func:`write_yaml` — the file, written atomically through the project's one writer
+  (:mod:`solo_ops.io.persistence`): a crash leaves the old file or the new one, never half.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import os
 import re
-import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.errors import InputError
 from solo_ops.io.importers.common import Operative, Team
+from solo_ops.io.persistence import write_text_atomic
 
 _TRANSLIT = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "ß": "ss",
                            "ð": "d", "đ": "d", "ł": "l", "Ł": "l", "þ": "th"})
@@ -319,33 +317,13 @@ def yaml_text(document: dict[str, Any], header: list[str]) -> str:
 
 
 def write_yaml(path: Path, text: str, *, force: bool) -> None:
-    """Write ``text`` to ``path`` atomically; an existing file is kept unless ``force``."""
+    """Write ``text`` to ``path`` atomically (:func:`~solo_ops.io.persistence.write_text_atomic`:
+    a temporary file beside it, fsynced, renamed over it); an existing file is kept unless
+    ``force``."""
     path = Path(path)
     if path.suffix.lower() not in (".yaml", ".yml"):
         raise InputError("the file written must end in .yaml or .yml", source="--out")
     if path.exists() and not force:
         raise InputError(f"{path} already exists; give another --out or add --force to "
                          "replace it", source="--out")
-    folder = path.parent if str(path.parent) else Path(".")
-    tmp: str | None = None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-        tmp = None
-        with contextlib.suppress(OSError):
-            dir_fd = os.open(folder, os.O_RDONLY)
-            try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-    except OSError as exc:
-        raise SaveError(f"{path} cannot be written ({exc.strerror})") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    write_text_atomic(path, text)
