@@ -192,15 +192,13 @@ def optional_stat(stats: dict[str, str], names: tuple[str, ...]) -> str | None:
 
 
 def strip_marker(name: str) -> tuple[str, str | None]:
-    """A weapon name without its ⌖/⚔ marker, and the kind the marker says."""
+    """A weapon name without the ⌖/⚔ marker it starts with, and the kind the marker says."""
     text = name.strip()
-    kind = None
-    if RANGED_MARK in text:
-        kind = "ranged"
-    elif MELEE_MARK in text:
-        kind = "melee"
-    text = text.replace(RANGED_MARK, "").replace(MELEE_MARK, "").strip()
-    return text or name.strip(), kind
+    for mark, kind in ((RANGED_MARK, "ranged"), (MELEE_MARK, "melee")):
+        if text.startswith(mark):
+            rest = text[len(mark):].strip()
+            return (rest or text), kind
+    return text, None
 
 
 # -- conversion ---------------------------------------------------------------------------------
