@@ -211,6 +211,17 @@ def test_a_roster_mistake_names_the_roster_file(tmp_path: Path, runner) -> None:
     assert not out.exists()
 
 
+def test_a_squad_mistake_names_the_squad_file(tmp_path: Path, runner) -> None:
+    squad = tmp_path / "my-squad.yaml"
+    squad.write_text("player: Ana\nmodels:\n  - {name: no id, profile: {movement: 6, wounds: 8, "
+                     "save: 4}}\n")
+    out = tmp_path / "encounter.yaml"
+    result = runner.invoke(main, ["new", "--squad", str(squad), "--out", str(out), "--seed", "1"])
+    assert result.exit_code == 2, result.stderr
+    assert f"{squad}: models[0].id: is required" in result.stderr
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(("model", "words"), [
     (5, "expected a mapping"), ({"profile": "boy"}, "id: is required"),
     ({"id": "x", "profile": 7}, "expected a mapping"),

@@ -22,7 +22,7 @@ from solo_ops.geometry.board import parse_board
 from solo_ops.io import library
 from solo_ops.io.persistence import write_text_atomic
 from solo_ops.io.roster import parse_roster
-from solo_ops.io.scenario import parse_scenario
+from solo_ops.io.scenario import check_squad, parse_scenario
 from solo_ops.io.yamlio import read_document
 
 
@@ -95,7 +95,9 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     squad_cands = []
     for s in squads:
         path = library.resolve("squad", s, source="--squad")
-        squad_cands.append(Candidate(path.stem, "", read_document(path)))
+        data = read_document(path)
+        check_squad(data, str(path))  # a mistake in it names the squad file
+        squad_cands.append(Candidate(path.stem, "", data))
     options = Options(edition=edition, board=_pick(board, "board", out_dir),
                       roster=_pick(roster, "roster", out_dir), squads=squad_cands,
                       engagement=engagement, crit_op=crit_op, tac_op=tac_op, pariah=pariah,

@@ -223,6 +223,29 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(data, str(path))
 
 
+SQUAD_FILE_KEYS = ("player", "name", "models", "notes")
+SQUAD_MODEL_KEYS = ("id", "name", "profile", "at", "notes")
+
+
+def check_squad(data: Any, source: str | None) -> None:
+    """Check a squad file on its own (``player``, ``name``, ``models`` each with ``id``,
+    ``name``, an inline ``profile`` and optionally ``at``), so a mistake in it names the squad
+    file, before a scenario or an encounter is built from it."""
+    s = Fields(data, source).only(SQUAD_FILE_KEYS)
+    s.text("player", None)
+    s.text("name", None)
+    models = s.sequence("models")
+    if not models:
+        raise s.error("models", "a squad needs at least one model")
+    for j, item in enumerate(models):
+        where = join_path("models", j)
+        m = Fields(item, source, where).only(SQUAD_MODEL_KEYS)
+        mid = m.text("id")
+        m.text("name", None)
+        profile_or_reference(m.raw("profile"), None, source, join_path(where, "profile"), mid)
+        m.point("at", None)
+
+
 def _inline_squads(doc: dict[str, Any], base: Path, source: str) -> None:
     """Replace each ``squads`` entry written as ``{file: PATH}`` (or a bare path) by the squad
     file's contents, so squads written for campaigns can be played in one-off scenarios."""
@@ -246,6 +269,7 @@ def _inline_squads(doc: dict[str, Any], base: Path, source: str) -> None:
         if not isinstance(squad, dict):
             raise InputError("expected a squad mapping (player, name, models)",
                              source=str(squad_path))
+        check_squad(squad, str(squad_path))
         squad = dict(squad)
         if isinstance(item, dict) and "player" in item:
             squad["player"] = item["player"]
