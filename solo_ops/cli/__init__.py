@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "solo_ops.cli.campaign",
     "solo_ops.cli.imports",
     "solo_ops.cli.library",
+    "solo_ops.cli.serve",
 )
 
 

@@ -1,0 +1,143 @@
+"""Tap to place: where a tapped point puts the active operative, and whether the move allows it.
+
+A player taps the board (or drops a dragged model) instead of measuring X,Y. :func:`preview`
+snaps the point to the nearest spot where the operative's base fits (clear of walls, terrain it
+cannot stand in and the other bases: :meth:`~solo_ops.geometry.routes.Routes.fits_many`), walks
+there around the walls as the engine will check the move
+(:meth:`~solo_ops.geometry.routes.Routes.walk`, enemy control ranges blocking all but charges
+and fall backs), and compares the movement cost with the move's allowance
+(:func:`solo_ops.rules.reach.move_allowance`). It returns the answer to type for it
+(``move 10.5,4.2``). It is only a preview: the engine checks the answer again when it is sent.
+Pure: reads the game and the state, changes neither.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game.state import ENEMY, PLAYER, State
+from solo_ops.rules import reach
+from solo_ops.view import measure
+
+SNAP_RADIUS = 3.0
+"""How far (inches) from the tapped point a fitting spot is looked for."""
+SNAP_STEP = 0.1
+"""The spacing (inches) of the spots tried when the tapped point itself does not fit."""
+MOVE_TOLERANCE = 0.25
+"""The slack the engine allows when it checks a reported move (``actions.MOVE_TOLERANCE``)."""
+
+WORDS = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "fallback",
+         "advance": "advance", "charge": "charge"}
+KINDS = {"move": None, "reposition": "reposition", "normal": "normal", "dash": "dash",
+         "fallback": "fall_back", "fall_back": "fall_back", "advance": "advance",
+         "charge": "charge"}
+
+
+def move_kind(word: str, edition: str) -> str:
+    """The engine's kind of move for a word the page sends (``move`` is a Reposition in 2024
+    and a normal move in 2018)."""
+    if word not in KINDS:
+        raise RuleError(f"how must be one of {', '.join(k for k in KINDS if k != 'fall_back')}")
+    kind = KINDS[word] or ("reposition" if edition == "kt2024" else "normal")
+    if edition == "kt2018" and kind == "reposition":
+        kind = "normal"
+    if edition == "kt2024" and kind == "normal":
+        kind = "reposition"
+    return kind
+
+
+def _num(v: float) -> str:
+    return f"{round(v, 2):g}"
+
+
+def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> dict[str, Any]:
+    """Where the active operative would end a move of kind ``how`` aimed at ``(x, y)``; see the
+    module docstring. Raises :class:`RuleError` when no operative is active or nothing fits."""
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise RuleError("x and y must be numbers")
+    if state.active_operative is None:
+        raise RuleError("no operative is active: choose which one acts first")
+    op = state.operatives[state.active_operative]
+    if op.at is None:
+        raise RuleError(f"{op.id} is not on the table")
+    kind = move_kind(how, state.edition)
+    terrain = game.terrain(state)
+    others = [o for o in state.operatives.values()
+              if o.on_table and o.at is not None and o.id not in (op.id, op.carrying)]
+    bases = [(o.at[0], o.at[1], o.radius) for o in others]
+    asked = (float(x), float(y))
+    spot = _snap(terrain, asked, op.radius, bases)
+    if spot is None:
+        raise RuleError(f"{op.id}'s base fits nowhere within {SNAP_RADIUS:g}\" of "
+                        f"{measure.point(asked)}")
+    target = None
+    if kind == "charge":
+        foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
+        if not foes:
+            raise RuleError("there is no enemy on the table to charge")
+        target = min(foes, key=lambda o: math.hypot(o.at[0] - spot[0], o.at[1] - spot[1]))
+    blockers = []
+    for o in others:
+        extra = 0.0
+        if o.side != op.side and kind in ("reposition", "dash", "normal", "advance") \
+                and reach.base_gap(op, o) > reach.CONTROL_RANGE + 1e-9:
+            extra = reach.CONTROL_RANGE
+        if target is not None and o.id == target.id:
+            extra = 0.0
+        blockers.append((o.at[0], o.at[1], o.radius + extra))
+    walk = terrain.routes.walk(op.at, spot, op.radius, blockers=blockers)
+    allowance = reach.move_allowance(op, kind, state.edition)
+    cost = None if walk is None else float(walk.cost)
+    within = cost is not None and cost <= allowance + MOVE_TOLERANCE
+    word = WORDS[kind]
+    point = f"{_num(spot[0])},{_num(spot[1])}"
+    answer = f"charge {target.id} {point}" if target is not None else f"{word} {point}"
+    units = game.settings.units
+    snapped = math.dist(spot, asked) > 0.005
+    verb = {"reposition": "move", "normal": "move", "fall_back": "fall back"}.get(kind, kind)
+    if cost is None:
+        text = (f"{op.id} cannot get to {measure.point(spot, units)}: no route around the walls "
+                "and other models")
+    else:
+        text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)} around "
+                f"the walls; it can {verb} {measure.length(allowance, units)} — "
+                + ("within the move" if within else "too far"))
+    if snapped:
+        text += " (moved to where the base fits)"
+    if target is not None:
+        text += f"; charging {target.id}"
+    return {"operative": op.id, "how": kind, "asked": [round(asked[0], 2), round(asked[1], 2)],
+            "at": [round(spot[0], 2), round(spot[1], 2)], "snapped": snapped,
+            "distance": None if cost is None else round(cost, 2),
+            "allowance": round(allowance, 2), "within": within,
+            "route": [] if walk is None else [[round(p[0], 2), round(p[1], 2)]
+                                              for p in walk.points],
+            "radius": op.radius, "answer": answer, "text": text,
+            **({"target": target.id} if target is not None else {})}
+
+
+def _snap(terrain: Any, asked: tuple[float, float], radius: float,
+          bases: list[tuple[float, float, float]]) -> tuple[float, float] | None:
+    """The nearest point to ``asked`` (rounded to 0.01") where the base fits, within
+    :data:`SNAP_RADIUS`; None when there is none."""
+    first = reach.round_point(asked)
+    assert first is not None
+    if terrain.routes.fits(first, radius, blockers=bases):
+        return (first[0], first[1])
+    offs = np.arange(-SNAP_RADIUS, SNAP_RADIUS + 1e-9, SNAP_STEP)
+    dx, dy = np.meshgrid(offs, offs, indexing="ij")
+    dx, dy = dx.ravel(), dy.ravel()
+    near = np.hypot(dx, dy) <= SNAP_RADIUS
+    pts = np.round(np.stack([asked[0] + dx[near], asked[1] + dy[near]], axis=1), 2)
+    ok = terrain.routes.fits_many(pts, radius, blockers=bases)
+    if not ok.any():
+        return None
+    pts = pts[ok]
+    d = np.hypot(pts[:, 0] - asked[0], pts[:, 1] - asked[1])
+    order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
+    best = pts[order[0]]
+    return (float(best[0]), float(best[1]))

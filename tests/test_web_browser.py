@@ -1,0 +1,221 @@
+"""The table view in a real browser: two players on two pages play the supplement's co-op example
+by clicking and tapping, both pages show the same board and narration, a page reloads mid-game,
+then the server is killed and the game goes on at the terminal with ``play --resume``.
+
+Drives the system Chromium (Debian's ``chromium`` package) through Playwright; no browser build
+is downloaded. Without it the test is skipped on a developer's machine, and fails under
+``CI=true`` (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.conftest import SCENARIOS
+
+CHROMIUM = Path(os.environ.get("SOLO_OPS_CHROMIUM", "/usr/bin/chromium"))
+SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+SAVE = Path("saves") / "volkus-stronghold-supplement-example-3.json"
+WAIT = 20_000  # ms: the longest any page may take to show an update (it takes well under 1 s)
+
+
+def _playwright() -> Any:
+    """Playwright's sync API, or a skip (a failure under CI=true) naming what is missing."""
+    missing = None
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing = "the playwright package is not installed (pip install -e '.[test]')"
+        sync_api = None
+    if missing is None and not CHROMIUM.exists():
+        missing = f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    if missing is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests need a browser under CI: {missing}")
+        pytest.skip(missing)
+    return sync_api
+
+
+class Served:
+    """``solo-ops serve`` running in a folder, with the URL and links it printed."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "solo_ops", "serve", *args, "--port", "0"], cwd=folder,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: list[str] = []
+        deadline = time.monotonic() + 60
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise AssertionError(f"serve stopped: {self.proc.stderr.read()}")  # type: ignore
+            self.lines.append(line.rstrip("\n"))
+            if line.startswith("The game is saved"):
+                break
+        serving = next(x for x in self.lines if x.startswith("Serving "))
+        self.url = serving.rsplit(" on ", 1)[1]
+        self.links = {m.group(1): m.group(2) for x in self.lines
+                      if (m := re.match(r"  (\w+): (http\S+)$", x))}
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    api = _playwright()
+    with api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def bases(page: Any) -> list[str]:
+    """The model bases drawn on a page's board (their SVG elements, sorted)."""
+    return sorted(re.findall(r'<circle class="base [^>]*>', page.inner_html("#board svg")))
+
+
+def eventually(check: Any, what: str) -> None:
+    """Wait (up to :data:`WAIT`) until ``check()`` is true: a page draws its board just after
+    it shows the narration."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def tap(page: Any, geom: dict[str, Any], x: float, y: float) -> None:
+    """Tap the board at the board point (x, y) inches; ``geom`` is the API's ``board`` (how
+    the SVG's pixels map to inches). Waits for the board of this prompt (the ring around the
+    active operative is drawn with it)."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#board .drag-handle")).to_have_count(1, timeout=WAIT)
+    svg = page.locator("#board svg")
+    view = [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+    box = svg.bounding_box()
+    k = box["width"] / view[2]
+    px = geom["origin"][0] + x * geom["scale"]
+    py = geom["origin"][1] + (geom["depth"] - y) * geom["scale"]
+    svg.click(position={"x": px * k, "y": py * k})
+
+
+def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
+                                                                  tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    server = Served(tmp_path, str(SCENARIO))
+    try:
+        assert server.url == server.url.split("?")[0] and set(server.links) == {"Ana", "Ben"}
+        ana = browser.new_context(viewport={"width": 390, "height": 844},
+                                  device_scale_factor=2, has_touch=True).new_page()
+        ben = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        for page in (ana, ben):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        ana.goto(server.links["Ana"])
+        ben.goto(server.links["Ben"])
+        expect(ana.locator("#prompt-text")).to_have_text("Ana: which operative do you activate?",
+                                                         timeout=WAIT)
+        expect(ben.locator("#waiting")).to_have_text("Waiting for Ana…", timeout=WAIT)
+        expect(ben.locator("#options button")).to_have_count(0)
+        # Ana activates Kell by clicking, taps the board 2" right and 3" up, and confirms
+        ana.locator("#options button", has_text="kell").click()
+        expect(ana.locator("#prompt-text")).to_have_text("Ana: what did Sgt Kell do?",
+                                                         timeout=WAIT)
+        expect(ben.locator("#prompt-text")).to_have_text("Ana: what did Sgt Kell do?",
+                                                         timeout=WAIT)
+        geom = httpx.get(f"{server.url}api/view", params={"player": "Ana"}).json()["board"]
+        tap(ana, geom, 16.75, 4.75)
+        expect(ana.locator("#preview-text")).to_contain_text(
+            'kell to (16.8, 4.8): 3.6" around the walls; it can move 6.0" — within the move',
+            timeout=WAIT)
+        ana.locator("#preview-ok").click()
+        expect(ben.locator("#narration li").first).to_contain_text("Sgt Kell", timeout=WAIT)
+        ana.locator("#options button", has_text="done").click()
+        # the enemy acts, then it is Ben's turn: he clicks Corvin and types his answer
+        expect(ben.locator("#prompt-text")).to_have_text("Ben: which operative do you activate?",
+                                                         timeout=WAIT)
+        expect(ana.locator("#waiting")).to_have_text("Waiting for Ben…", timeout=WAIT)
+        ben.locator("#options button", has_text="corvin").click()
+        expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Brother Corvin do?",
+                                                         timeout=WAIT)
+        tap(ben, geom, 12.75, 3.25)  # a preview only: shown on the board, then cancelled
+        expect(ben.locator("#preview")).to_be_visible(timeout=WAIT)
+        expect(ben.locator("#board .ghost")).to_have_count(1)
+        shots = os.environ.get("SOLO_OPS_SCREENSHOTS")  # a folder: pictures for the guide
+        if shots:
+            ben.wait_for_timeout(2600)  # the newest narration's highlight fades
+            ben.screenshot(path=f"{shots}/table-view.png")
+            ana.screenshot(path=f"{shots}/table-view-phone.png", full_page=True)
+        ben.locator("#preview-cancel").click()
+        expect(ben.locator("#board .ghost")).to_have_count(0)
+        ben.fill("#answer", "nobody")
+        ben.locator("#send").click()
+        expect(ben.locator("#message")).to_have_text(
+            "✗ I don't understand 'nobody'; type 'help' for the words I know", timeout=WAIT)
+        ben.fill("#answer", "done")
+        ben.locator("#send").click()
+        expect(ben.locator("#prompt-text")).not_to_have_text("Ben: what did Brother Corvin do?",
+                                                             timeout=WAIT)
+        # both pages: the same prompt, narration and board, within a moment of each other
+        expect(ana.locator("#prompt-text")).to_have_text(
+            ben.locator("#prompt-text").inner_text(), timeout=WAIT)
+        view = httpx.get(f"{server.url}api/view", params={"player": "Ben"}).json()
+        expect(ana.locator("#narration li")).to_have_count(
+            sum(1 for item in view["narration"] if item["lines"]), timeout=WAIT)
+        expect(ben.locator("#narration li")).to_have_count(
+            sum(1 for item in view["narration"] if item["lines"]), timeout=WAIT)
+        eventually(lambda: ana.inner_text("#narration") == ben.inner_text("#narration"),
+                   "both pages show the same narration")
+        eventually(lambda: bases(ana) == bases(ben), "both pages show the same board")
+        assert len(bases(ana)) >= 7
+        # a page reloaded mid-game shows the same table
+        ana.reload()
+        expect(ana.locator("#narration li")).to_have_count(
+            sum(1 for item in view["narration"] if item["lines"]), timeout=WAIT)
+        eventually(lambda: ana.inner_text("#narration") == ben.inner_text("#narration"),
+                   "the reloaded page shows the same narration")
+        eventually(lambda: bases(ana) == bases(ben), "the reloaded page shows the same board")
+        assert errors == []
+        prompt = view["prompt"]
+    finally:
+        server.stop()
+    # the terminal goes on with the game the browser played
+    resumed = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume", str(SAVE),
+                              "--json"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    lines = [json.loads(x) for x in resumed.stdout.splitlines() if x.startswith("{")]
+    assert lines[0] == {"prompt": prompt}
+    doc = json.loads((tmp_path / SAVE).read_text())
+    assert [a.get("operative") for a in doc["actions"] if a["type"] != "engine"] == [
+        "kell", "kell", "kell", "corvin", "corvin"]
+    assert doc["actions"][3] == {"type": "move", "how": "reposition", "to": [16.75, 4.75],
+                                 "operative": "kell"}
+    replay = subprocess.run([sys.executable, "-m", "solo_ops", "replay",
+                             str(SAVE.with_suffix(".log.jsonl")), "--json"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0 and json.loads(replay.stdout)["identical"] is True
