@@ -175,3 +175,18 @@ def test_a_link_at_out_is_not_followed(runner: CliRunner, tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert "is a symbolic link" in _err(result)
     assert target.read_text(encoding="utf-8") == "keep: me\n"
+
+
+@pytest.mark.parametrize("kind", ["squad", "roster"])
+def test_a_value_the_loader_refuses_names_the_file_read(runner: CliRunner, tmp_path: Path,
+                                                        kind: str) -> None:
+    text = (FIXTURES / "vesper-2024.ros").read_text(encoding="utf-8")
+    bad = tmp_path / "fast.ros"
+    bad.write_text(text.replace(">6&quot;<", ">600&quot;<", 1), encoding="utf-8")
+    out = tmp_path / "out.yaml"
+    result = runner.invoke(main, [kind, "import", str(bad), "--out", str(out)])
+    assert result.exit_code == 2
+    line = _err(result).strip()
+    assert line.startswith(f'solo-ops: error: {bad}: operative "Sgt Kéll Vøss": movement: ')
+    assert line.endswith("got 600") and "\n" not in line
+    assert not out.exists()

@@ -8,6 +8,9 @@ to be guessed, check the result with the project's own loaders and write it atom
 
 from __future__ import annotations
 
+import contextlib
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,8 @@ import click
 
 from solo_ops.campaign import parse_squad
 from solo_ops.cli.common import SoloOpsGroup, emit_json
-from solo_ops.io.importers import LeadershipPolicy, read_team
+from solo_ops.core.errors import InputError
+from solo_ops.io.importers import LeadershipPolicy, Team, read_team
 from solo_ops.io.importers.common import parse_keyword_leadership
 from solo_ops.io.importers.output import (
     roster_document,
@@ -60,6 +64,29 @@ def _policy(leadership: int, keyword_leadership: tuple[str, ...]) -> LeadershipP
                                                                  "--keyword-leadership"))
 
 
+@contextlib.contextmanager
+def _named_in(file: Path, team: Team, document: dict[str, Any]) -> Iterator[None]:
+    """A value the project's loader refuses (a Wounds of 999, a Move of 600") is reported
+    against the file read and its operative, not the file about to be written."""
+    try:
+        yield
+    except InputError as exc:
+        field = exc.field or ""
+        match = re.match(r"models\[(\d+)\]\.profile\.?(.*)$|profiles\.([^.]+)\.?(.*)$",
+                         field)
+        if not match:
+            raise
+        if match.group(1) is not None:
+            operative = team.operatives[int(match.group(1))].name
+            rest = match.group(2)
+        else:
+            name = document["profiles"][match.group(3)]["name"]
+            operative = next((op.name for op in team.operatives if op.type_name == name), name)
+            rest = match.group(4)
+        where = f'operative "{operative}"' + (f": {rest}" if rest else "")
+        raise InputError(exc.message, source=str(file), field=where) from None
+
+
 def _default_out(file: Path, kind: str) -> Path:
     return Path(f"{file.stem}-{kind}.yaml")
 
@@ -83,7 +110,8 @@ def squad_import(file: Path, player: str, out: Path | None, name: str | None, le
     document = squad_document(imported, player, name)
     text = yaml_text(document, [f"Squad imported from {file.name} by `solo-ops squad import`.",
                                 f"Use it with:  solo-ops new --squad {out}"])
-    parse_squad(parse_yaml_text(text, str(out)), str(out))  # the campaign loader must take it
+    with _named_in(file, imported, document):  # the campaign loader must take it
+        parse_squad(parse_yaml_text(text, str(out)), str(out))
     write_yaml(out, text, force=force)
     if as_json:
         emit_json({**summary_json(imported), "out": str(out),
@@ -117,7 +145,8 @@ def roster_import(file: Path, table: str | None, out: Path | None, name: str | N
     text = yaml_text(document, [f"Roster imported from {file.name} by `solo-ops roster import`.",
                                 f'd6 table: {spec}  (change it here or with --table "{spec}")',
                                 f"Use it with:  solo-ops new --roster {out}"])
-    parse_roster(parse_yaml_text(text, str(out)), str(out))  # the roster loader must take it
+    with _named_in(file, imported, document):  # the roster loader must take it
+        parse_roster(parse_yaml_text(text, str(out)), str(out))
     write_yaml(out, text, force=force)
     if as_json:
         emit_json({**summary_json(imported), "out": str(out), "counts": counts,
