@@ -17,7 +17,7 @@ import yaml
 from solo_ops.cli import main
 from solo_ops.cli.common import emit_json
 from solo_ops.core.errors import EXCERPT_CHARS, InputError, excerpt
-from solo_ops.core.limits import BOARD, LIMITS
+from solo_ops.core.limits import BOARD, LIMITS, SCENARIO
 from solo_ops.io import yamlio
 from solo_ops.io.roster import load_roster
 from solo_ops.io.scenario import load_scenario
@@ -281,3 +281,24 @@ def test_base_mm_must_be_a_real_size(runner, value: str) -> None:
                                   "--from", "1,1", "--to", "3,3", "--base-mm", value, "--json"])
     assert result.exit_code == 2 and "--base-mm" in result.stderr, result.stderr
     assert result.stdout == ""
+
+
+def test_scenario_counts_are_limited(tmp_path: Path) -> None:
+    doc = yaml.safe_load((SCENARIOS / "volkus-stronghold-supplement-example.yaml").read_text())
+    for folder in ("boards", "rosters", "squads"):
+        (tmp_path / folder).symlink_to(SCENARIOS / folder)
+    unit = doc["enemies"][0]
+    doc["enemies"] = [{**unit, "id": f"e{i}", "models": [{**m, "id": f"e{i}-{j}"}
+                                                          for j, m in enumerate(unit["models"])]}
+                      for i in range(SCENARIO.enemies + 1)]
+    path = tmp_path / "crowded.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(InputError, match=f"at most {SCENARIO.enemies}") as caught:
+        load_scenario(path)
+    assert caught.value.field == "enemies"
+    doc["enemies"] = [{**unit, "models": [{**unit["models"][0], "id": f"m{j}"}
+                                          for j in range(SCENARIO.models + 1)]}]
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(InputError, match=f"at most {SCENARIO.models}") as caught:
+        load_scenario(path)
+    assert caught.value.field == "enemies[0].models"

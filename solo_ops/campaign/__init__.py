@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from solo_ops.core.dice import Dice, RollEntry
-from solo_ops.core.errors import InputError, RuleError
+from solo_ops.core.errors import InputError, RuleError, excerpt
+from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
 from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
@@ -274,12 +275,15 @@ def parse_squad(data: Any, source: str | None) -> Squad:
     items = s.sequence("models")
     if not items:
         raise s.error("models", "a squad needs at least one model")
+    if len(items) > SCENARIO.models:
+        raise s.error("models", f"has {len(items)} models; a squad may have at most "
+                                f"{SCENARIO.models}")
     models: list[SquadModel] = []
     for i, item in enumerate(items):
         where = join_path("models", i)
         model = parse_squad_model(item, source, where)
         if any(m.id == model.id for m in models):
-            raise InputError(f"duplicate model id {model.id!r}", source=source,
+            raise InputError(f"duplicate model id {excerpt(model.id)}", source=source,
                              field=join_path(where, "id"))
         models.append(model)
     return Squad(player=player, name=s.text("name", f"{player}'s squad"), models=models)

@@ -96,3 +96,21 @@ class BoardLimits:
 
 BOARD = BoardLimits()
 """The limits every board is checked against when it is read."""
+
+
+@dataclass(frozen=True)
+class ScenarioLimits:
+    """How many things a scenario may place: far above the supplement's largest game (six
+    engagement levels: 12 counters of up to 4 enemies; a co-op game of 4 players with 14
+    operatives each), low enough that the enemy's turn on any scenario stays quick."""
+
+    squads: int = 6
+    models: int = 20
+    """Models in one squad or one enemy unit."""
+    enemies: int = 40
+    counters: int = 40
+    equipment: int = 40
+
+
+SCENARIO = ScenarioLimits()
+"""The limits every scenario is checked against when it is read."""

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile, Roster
 from solo_ops.core.settings import Settings, parse_settings
 from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipment
@@ -110,9 +111,26 @@ def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
     return PlacedModel(mid, m.text("name", default_name), profile, at)
 
 
+def _check_counts(doc: Fields) -> None:
+    """Refuse more squads, models, enemies, counters or equipment than
+    :data:`solo_ops.core.limits.SCENARIO` allows, before anything is built from them."""
+    for key, most in (("squads", SCENARIO.squads), ("enemies", SCENARIO.enemies),
+                      ("counters", SCENARIO.counters), ("equipment", SCENARIO.equipment)):
+        items = doc.sequence(key, [])
+        if len(items) > most:
+            raise doc.error(key, f"has {len(items)} entries; a scenario may have at most {most}")
+        for i, item in enumerate(items):
+            models = item.get("models") if isinstance(item, dict) else None
+            if isinstance(models, list) and len(models) > SCENARIO.models:
+                raise doc.error(join_path(join_path(key, i), "models"),
+                                f"has {len(models)} models; at most {SCENARIO.models}")
+
+
 def parse_scenario(data: Any, source: str | None) -> Scenario:
-    """Check a scenario document whose ``board`` and ``roster`` are inline mappings."""
+    """Check a scenario document whose ``board`` and ``roster`` are inline mappings (counts
+    limited by :data:`solo_ops.core.limits.SCENARIO`)."""
     doc = Fields(data, source).only(SCENARIO_KEYS)
+    _check_counts(doc)
     edition = doc.choice("edition", EDITIONS, "kt2024")
     board_data = doc.raw("board")
     if not isinstance(board_data, dict):
@@ -237,6 +255,8 @@ def check_squad(data: Any, source: str | None) -> None:
     models = s.sequence("models")
     if not models:
         raise s.error("models", "a squad needs at least one model")
+    if len(models) > SCENARIO.models:
+        raise s.error("models", f"has {len(models)} models; at most {SCENARIO.models}")
     for j, item in enumerate(models):
         where = join_path("models", j)
         m = Fields(item, source, where).only(SQUAD_MODEL_KEYS)
