@@ -201,6 +201,11 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
         eventually(lambda: bases(ana) == bases(ben), "the reloaded page shows the same board")
         assert errors == []
         prompt = view["prompt"]
+        # while the server runs, the game is locked: a terminal on it is refused at once
+        busy = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume",
+                               str(SAVE), "--answer", "status"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert busy.returncode == 2 and "in use by another terminal" in busy.stderr
     finally:
         server.stop()
     # the terminal goes on with the game the browser played
@@ -219,3 +224,15 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
                              str(SAVE.with_suffix(".log.jsonl")), "--json"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
     assert replay.returncode == 0 and json.loads(replay.stdout)["identical"] is True
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="the browser tests need a browser under "
+                       "CI: no Chromium at"):
+        _playwright()
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="apt-get install -y chromium"):
+        _playwright()
