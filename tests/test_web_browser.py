@@ -106,6 +106,32 @@ def eventually(check: Any, what: str) -> None:
         time.sleep(0.05)
 
 
+def drag(page: Any, geom: dict[str, Any], start: tuple[float, float],
+         end: tuple[float, float]) -> None:
+    """Drag the active model from ``start`` to ``end`` (board inches) with the mouse."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#board .drag-handle")).to_have_count(1, timeout=WAIT)
+    svg = page.locator("#board svg")
+    svg.scroll_into_view_if_needed()
+    view = [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+    box = svg.bounding_box()
+    k = box["width"] / view[2]
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        px = geom["origin"][0] + x * geom["scale"]
+        py = geom["origin"][1] + (geom["depth"] - y) * geom["scale"]
+        return box["x"] + px * k, box["y"] + py * k
+
+    page.mouse.move(*at(*start))
+    page.mouse.down()
+    for i in range(1, 6):
+        f = i / 5
+        page.mouse.move(*at(start[0] + (end[0] - start[0]) * f,
+                            start[1] + (end[1] - start[1]) * f))
+    page.mouse.up()
+
+
 def tap(page: Any, geom: dict[str, Any], x: float, y: float) -> None:
     """Tap the board at the board point (x, y) inches; ``geom`` is the API's ``board`` (how
     the SVG's pixels map to inches). Waits for the board of this prompt (the ring around the
@@ -162,8 +188,9 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
         ben.locator("#options button", has_text="corvin").click()
         expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Brother Corvin do?",
                                                          timeout=WAIT)
-        tap(ben, geom, 12.75, 3.25)  # a preview only: shown on the board, then cancelled
-        expect(ben.locator("#preview")).to_be_visible(timeout=WAIT)
+        # Ben drags Corvin (at 10.75,0.75) up the board: a preview only, then cancelled
+        drag(ben, geom, (10.75, 0.75), (12.75, 3.25))
+        expect(ben.locator("#preview-text")).to_contain_text("corvin to (12.", timeout=WAIT)
         expect(ben.locator("#board .ghost")).to_have_count(1)
         shots = os.environ.get("SOLO_OPS_SCREENSHOTS")  # a folder: pictures for the guide
         if shots:
@@ -172,6 +199,9 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
             ana.screenshot(path=f"{shots}/table-view-phone.png", full_page=True)
         ben.locator("#preview-cancel").click()
         expect(ben.locator("#board .ghost")).to_have_count(0)
+        ben.locator("#options button", has_text="shoot").click()
+        expect(ben.locator("#answer")).to_have_value("shoot ")
+        expect(ben.locator("#chips button", has_text="cultist-1")).to_have_count(1)
         ben.fill("#answer", "nobody")
         ben.locator("#send").click()
         expect(ben.locator("#message")).to_have_text(
