@@ -83,7 +83,8 @@ def test_real_entry_point_runs() -> None:
     bad = subprocess.run([*cmd, "orders", "unit", "--roster", "missing.yaml"],
                          capture_output=True, text=True, check=False)
     assert bad.returncode == 2
-    assert bad.stderr.strip() == "solo-ops: error: missing.yaml: file not found"
+    assert bad.stderr.strip().startswith("solo-ops: error: missing.yaml: file not found, and "
+                                         "no shipped roster is called 'missing' (shipped: ")
 
 
 def test_a_bad_option_is_one_line_naming_it() -> None:

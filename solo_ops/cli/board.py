@@ -27,7 +27,7 @@ from solo_ops.view import render
 def load_board(path: Path) -> Board:
     """Read and check a board file (a path, or a shipped board's name); errors name the file
     and the field."""
-    path = library.resolve("board", path, source="board")
+    path = library.resolve("board", path)
     data = read_document(path)
     if not isinstance(data, dict):
         raise InputError("expected a board mapping (name, width, depth, features...)",

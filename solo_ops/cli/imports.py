@@ -18,6 +18,7 @@ import click
 
 from solo_ops.campaign import parse_squad
 from solo_ops.cli.common import SoloOpsGroup, emit_json
+from solo_ops.cli.library import list_command
 from solo_ops.core.errors import InputError
 from solo_ops.io.importers import LeadershipPolicy, Team, read_team
 from solo_ops.io.importers.common import parse_keyword_leadership
@@ -162,5 +163,8 @@ def roster_import(file: Path, table: str | None, out: Path | None, name: str | N
     click.echo(f"Roster \"{document['name']}\" written to {out}. Play against it with:  "
                f"solo-ops new --roster {out}")
 
+
+squad_group.add_command(list_command("squad"))
+roster_group.add_command(list_command("roster"))
 
 commands = [squad_group, roster_group]

@@ -77,7 +77,8 @@ def resolve(kind: str, value: str | Path, *, base: Path | None = None,
     """The file a player means by ``value``: a path (relative to ``base`` when given, else to
     the current folder) when it exists, else a shipped file of ``kind`` by name.
 
-    ``source``/``field`` say where ``value`` was written, for the error line.
+    ``source``/``field`` say where ``value`` was written, for the error line; without them
+    the line starts with the path itself (``missing.yaml: file not found, ...``).
     """
     text = str(value)
     path = Path(text)
@@ -93,9 +94,11 @@ def resolve(kind: str, value: str | Path, *, base: Path | None = None,
     if found is not None:
         return found.path
     names = ", ".join(s.name for s in shipped(kind)) or "none shipped"
-    raise InputError(f"file not found: {_tail(str(path))}, and no shipped {kind} is called "
-                     f"{_short(PurePath(text).stem, 30)!r} (shipped: {names})", source=source,
-                     field=field)
+    also = (f"and no shipped {kind} is called {_short(PurePath(text).stem, 30)!r} "
+            f"(shipped: {names})")
+    if source is None:  # the file itself is what the player named
+        raise InputError(f"file not found, {also}", source=_tail(str(path)))
+    raise InputError(f"file not found: {_tail(str(path))}, {also}", source=source, field=field)
 
 
 def reference(path: Path) -> str | None:

@@ -192,7 +192,7 @@ def parse_roster(data: Any, source: str | None, path: str = "") -> Roster:
 def load_roster(path: str | Path) -> Roster:
     """Read and check a roster file, given by path or by a shipped roster's name (edge:
     touches the file system)."""
-    found = library.resolve("roster", path, source="roster")
+    found = library.resolve("roster", path)
     return parse_roster(read_document(found), str(found))
 
 

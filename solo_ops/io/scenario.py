@@ -230,7 +230,7 @@ def _inline(doc: dict[str, Any], key: str, base: Path, source: str) -> None:
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file (a path, or a shipped scenario's name) and the board/roster files
     it names (edge: file access)."""
-    path = library.resolve("scenario", path, source="scenario")
+    path = library.resolve("scenario", path)
     data = read_document(path)
     if not isinstance(data, dict):
         raise InputError("expected a scenario mapping", source=str(path))
