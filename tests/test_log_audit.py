@@ -1,7 +1,7 @@
 """Issue #11 "Done when": no enemy in a shipped scenario played to the end with the scripted
 player ever attacks a model it cannot see or that is not on the table, checked from the log
-(:mod:`tests.log_audit`). Seeds 1-4 here; ``bench/audit_games.py`` runs seeds 1-20 (about
-3.5 minutes on the project's 2-core machine, too long for the unit suite).
+(:mod:`tests.log_audit`). Seeds 1-4 here; ``bench/audit_games.py`` runs seeds 1-20 (4.3 to 9 minutes
+on the project's shared 2-core machine, too long for the unit suite).
 
 The checker itself is tested first on hand-made logs, so a clean audit means something.
 """
