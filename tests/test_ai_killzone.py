@@ -15,7 +15,7 @@ import pytest
 
 from solo_ops.ai.planner import plan_activation
 from solo_ops.game.enemy import apply_plan
-from solo_ops.game.engine import check_spotting
+from solo_ops.game.reveal import check_spotting
 from tests.test_ai_orders import BRUTE, GRUNT, kinds, plan, setup
 
 # A strongroom in the north-east (x 20-25, y 17-22) whose only way out is hatch-1.

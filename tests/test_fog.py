@@ -17,7 +17,8 @@ import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
 from solo_ops.game import fog
-from solo_ops.game.engine import Game, check_spotting, hidden_movement, new_game
+from solo_ops.game.engine import Game, new_game
+from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
 from solo_ops.io.scenario import parse_scenario
 from solo_ops.view.player import player_record, player_view

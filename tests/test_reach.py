@@ -281,13 +281,13 @@ def test_objective_control_needs_control_range(case: str, features: Any, a: Any,
 def test_kt2018_engagement_never_through_a_wall(case: str, features: Any, a: Any, b: Any,
                                                 gap: float, expected: bool) -> None:
     """004 "Models cannot attack through walls.": who may fight in the 2018 fight phase."""
-    from solo_ops.game import engine
+    from solo_ops.game import turns
 
     game, state = game_with(features, a, b, edition="kt2018")
-    assert engine._engaged_2018(game, state, state.operatives["p1"]) is expected
-    assert engine._engaged_2018(game, state, state.operatives["e1"]) is expected
+    assert turns.engaged_2018(game, state, state.operatives["p1"]) is expected
+    assert turns.engaged_2018(game, state, state.operatives["e1"]) is expected
     state.phase = "fight"
-    assert [o.id for o in engine._player_ready(game, state, "Ana")] == (
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == (
         ["p1"] if expected else [])
 
 

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import engine
+from solo_ops.game import reveal, turns
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
@@ -223,9 +223,10 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     if op.carrying is not None:
         state.operatives[op.carrying].at = to
     events: list[dict[str, Any]] = [{
-        "type": "moved", "operative": op.id, "how": how, "from": engine._r(old),
-        "to": engine._r(to), "cost": round(cost, 2),
-        "route": [engine._r(p) for p in walk.points], **({"target": target.id} if target else {}),
+        "type": "moved", "operative": op.id, "how": how, "from": reach.round_point(old),
+        "to": reach.round_point(to), "cost": round(cost, 2),
+        "route": [reach.round_point(p) for p in walk.points],
+        **({"target": target.id} if target else {}),
     }]
     if target is not None and target.side == ENEMY:
         unit = state.unit_of(target.id)
@@ -237,7 +238,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
                 events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
                                "why": f"charged by {op.name}"})
     events.extend(check_mines(game, state, op))
-    events.extend(engine.check_spotting(game, state))
+    events.extend(reveal.check_spotting(game, state))
     return events
 
 
@@ -485,7 +486,7 @@ def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
     who = op.name if op else "the players (Access Override)"
     events: list[dict[str, Any]] = [{"type": "portal", "feature": feature.id, "open": want,
                                      "note": f"{who} {verb} {feature.id}."}]
-    events.extend(engine.check_spotting(game, state))
+    events.extend(reveal.check_spotting(game, state))
     return events
 
 
@@ -508,7 +509,7 @@ def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, An
     state.active_operative = None
     end_activation_stun(op)  # Stun lasts until the end of its next activation
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
-    events.extend(engine.after_player_activation(game, state))
+    events.extend(turns.after_player_activation(game, state))
     return events
 
 

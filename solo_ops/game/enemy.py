@@ -16,7 +16,7 @@ from typing import Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks
+from solo_ops.game import attacks, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import kt2024, reach
@@ -60,8 +60,6 @@ def stale(game: Any, state: State, op: Operative, action: Action) -> str | None:
 
 def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
     """Apply ``plan`` (see the module docstring); returns the events."""
-    from solo_ops.game import engine
-
     unit = state.units[plan.unit]
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
@@ -102,17 +100,17 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
             op.on_guard = False
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
             events.extend(_move(game, state, op, action))
-            events.extend(engine.check_spotting(game, state))
+            events.extend(reveal.check_spotting(game, state))
         elif action.kind == "charge":
             events.extend(_charge(game, state, op, action))
-            events.extend(engine.check_spotting(game, state))
+            events.extend(reveal.check_spotting(game, state))
         elif action.kind == "shoot":
             events.extend(_shoot(game, state, op, action, acting=acting))
         elif action.kind == "fight":
             events.extend(_fight(game, state, op, action, acting=acting))
         elif action.kind == "operate_hatch":
             events.extend(_operate(game, state, op, action))
-            events.extend(engine.check_spotting(game, state))
+            events.extend(reveal.check_spotting(game, state))
         elif action.kind == "guard":
             op.on_guard = True
             events.append({"type": "on_guard", "operative": op.id, "note": action.note})

@@ -18,11 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.ai import fsm
 from solo_ops.ai.planner import Context, activation_order, plan_activation
-from solo_ops.core.dice import Dice, SeededDice
+from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game import fog, scoring
+from solo_ops.game import fog, reveal, scoring, turns
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -216,9 +215,9 @@ def pending(game: Game, state: State) -> Prompt:
             return Prompt("act", PLAYER, op.owner, op.id,
                           f"{op.owner}: what did {op.name} do?",
                           _act_options(state, op))
-        player = _next_player(game, state)
+        player = turns.next_player(game, state)
         if player is not None:
-            ready = [o.id for o in _player_ready(game, state, player)]
+            ready = [o.id for o in turns.player_ready(game, state, player)]
             verb = "activate" if state.edition == "kt2024" else f"act with in the {state.phase}"
             return Prompt("activate", PLAYER, player, None,
                           f"{player}: which operative do you {verb}?", ready)
@@ -245,58 +244,6 @@ def _act_options(state: State, op: Operative) -> list[str]:
             "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
             "damage MODEL N", "down MODEL", "done"]
-
-
-def _player_ready(game: Game, state: State, player: str) -> list[Operative]:
-    out = []
-    for op in state.side(PLAYER):
-        if op.owner != player or not op.on_table or op.activated:
-            continue
-        if state.edition == "kt2018" and op.shaken:
-            continue
-        if state.edition == "kt2018" and state.phase == "fight" and not _engaged_2018(
-                game, state, op):
-            continue
-        out.append(op)
-    return out
-
-
-def _engaged_2018(game: Game, state: State, op: Operative) -> bool:
-    """Whether ``op`` is within 1" of an enemy model (never through a wall):
-    :func:`solo_ops.rules.reach.engaged_2018`."""
-    if op.at is None:
-        return False
-    terrain = game.terrain(state)
-    return any(reach.engaged_2018(terrain, op.at, op.radius, other.at, other.radius)
-               for other in state.living(ENEMY if op.side == PLAYER else PLAYER)
-               if other.at is not None)
-
-
-def _next_player(game: Game, state: State) -> str | None:
-    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
-    if not players:
-        return None
-    n = len(players)
-    for k in range(n):
-        p = players[(state.next_player_index + k) % n]
-        if _player_ready(game, state, p):
-            return p
-    return None
-
-
-def _enemy_ready(game: Game, state: State) -> list[Unit]:
-    ready = []
-    for unit in state.active_units():
-        if unit.activated or unit.fsm == "hidden":
-            continue
-        models = state.unit_models(unit)
-        if not models:
-            continue
-        if state.edition == "kt2018" and state.phase == "fight":
-            if not any(_engaged_2018(game, state, m) for m in models):
-                continue
-        ready.append(unit)
-    return ready
 
 
 # -- step -----------------------------------------------------------------------------------------
@@ -403,44 +350,23 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
     if state.turn == 1:
         for counter in list(state.counters.values()):
             if counter.active and counter.resolve_first_turn:
-                events.extend(_resolve(game, state, counter, None))
+                events.extend(reveal.resolve(game, state, counter, None))
     if game.settings.hidden_moves_when == "start_of_turn":
-        events.extend(hidden_movement(game, state))
+        events.extend(reveal.hidden_movement(game, state))
     state.phase = KT2024_PHASES[0] if state.edition == "kt2024" else KT2018_PHASES[0]
     state.next_side = state.initiative
     events.append({"type": "phase", "phase": state.phase, "turn": state.turn})
-    events.extend(_balance_sides(game, state))
+    events.extend(turns.balance_sides(game, state))
     return events
-
-
-def _balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
-    """If the side to act has nothing ready, hand over; if neither has, leave it to the engine
-    (which ends the phase)."""
-    player_ready = _next_player(game, state) is not None
-    enemy_ready = bool(_enemy_ready(game, state))
-    if state.next_side == PLAYER and not player_ready:
-        state.next_side = ENEMY if enemy_ready else None
-    elif state.next_side == ENEMY and not enemy_ready:
-        state.next_side = PLAYER if player_ready else None
-    return []
-
-
-def after_player_activation(game: Game, state: State) -> list[dict[str, Any]]:
-    """Hand the turn to the enemy (or back to the players when the enemy has nothing ready)."""
-    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
-    if players:
-        state.next_player_index = (state.next_player_index + 1) % len(players)
-    state.next_side = ENEMY
-    return _balance_sides(game, state)
 
 
 def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     from solo_ops.game import enemy
 
     ctx = game.context(state)
-    ready = activation_order(ctx, state, _enemy_ready(game, state))
+    ready = activation_order(ctx, state, turns.enemy_ready(game, state))
     if not ready:
-        state.next_side = PLAYER if _next_player(game, state) is not None else None
+        state.next_side = PLAYER if turns.next_player(game, state) is not None else None
         return []
     unit = ready[0]
     plan = plan_activation(ctx, state, unit.id, state.phase)
@@ -451,9 +377,9 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         enemy.end_activation_stun(state.operatives[m])
-    events.extend(check_spotting(game, state))
+    events.extend(reveal.check_spotting(game, state))
     state.next_side = PLAYER
-    events.extend(_balance_sides(game, state))
+    events.extend(turns.balance_sides(game, state))
     if state.pending_attacks:
         state.next_side = PLAYER if state.next_side is None else state.next_side
     return events
@@ -472,7 +398,7 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
                 unit.activated = False
             state.next_side = state.initiative
             events.append({"type": "phase", "phase": state.phase, "turn": state.turn})
-            events.extend(_balance_sides(game, state))
+            events.extend(turns.balance_sides(game, state))
             return events
         events.extend(scoring.morale_2018(game, state))
     return events + _end_turn(game, state)
@@ -481,7 +407,7 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
 def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"type": "turn_end", "turn": state.turn}]
     if game.settings.hidden_moves_when == "end_of_turn":
-        events.extend(hidden_movement(game, state))
+        events.extend(reveal.hidden_movement(game, state))
     events.extend(scoring.score_turn(game, state))
     if state.turn >= game.settings.turns or _one_side_gone(state):
         events.extend(scoring.end_battle(game, state))
@@ -497,111 +423,3 @@ def _one_side_gone(state: State) -> bool:
     return not players_left
 
 
-# -- fog during play ----------------------------------------------------------------------------
-def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
-    """Every unresolved counter moves by its hidden order, in id order (so the order of moves
-    reveals nothing), each followed by a spotting check."""
-    events: list[dict[str, Any]] = []
-    for cid in sorted(state.counters, key=_natural):
-        counter = state.counters[cid]
-        if not counter.active:
-            continue
-        terrain = game.terrain(state)
-        move = fog.plan_hidden_move(terrain, state, counter, game.settings)
-        events.append({"type": "hidden_plan", "counter": cid, "code": move.code,
-                       "reason": move.reason, "secret": True})
-        if move.to is not None:
-            old = counter.at
-            counter.at = move.to
-            counter.sector = terrain.board.sector_of(*move.to)
-            events.append({"type": "counter_moved", "counter": cid, "from": _r(old),
-                           "at": _r(move.to), "route": [_r(p) for p in move.route]})
-        if move.settled:
-            counter.settled = True
-        if move.take_command is not None:
-            events.append({"type": "counter_command", "counter": cid,
-                           "hidden_order": move.take_command, "secret": True})
-            counter.hidden_order = move.take_command
-            counter.settled = False  # acting on the new command now
-        if move.join is not None:
-            events.extend(_join(game, state, counter, move.join))
-        events.extend(check_spotting(game, state))
-    return events
-
-
-def _natural(key: str) -> tuple[str, int]:
-    head = key.rstrip("0123456789")
-    tail = key[len(head):]
-    return (head, int(tail) if tail else 0)
-
-
-def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[str, Any]]:
-    """Hidden-enemy row 3: the counter joins a higher-command counter (it travels with it and
-    is resolved with it) or a revealed unit (its enemies join that unit and take its order)."""
-    if target in state.counters:
-        counter.joined = target
-        return [{"type": "counter_joined", "counter": counter.id, "into": target}]
-    unit = state.units[target]
-    results = fog.resolve_counter(game.terrain(state), state, counter, None,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition)
-    events: list[dict[str, Any]] = []
-    for res in results:
-        events.extend(res.events)
-        for uid in res.units:
-            joined = state.units[uid]
-            joined.fsm = fsm.fire("hidden", "spotted")
-            joined.fsm = fsm.fire(joined.fsm, "merged")
-            events.append(state.merge_unit(joined, unit))
-    return events
-
-
-def _dice(state: State) -> Dice:
-    assert state.dice is not None
-    return state.dice
-
-
-def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
-    """Resolve every counter a player model can now see."""
-    events: list[dict[str, Any]] = []
-    while True:
-        seen = fog.spotters(game.terrain(state), state)
-        if not seen:
-            return events
-        cid = min(seen, key=_natural)
-        events.extend(_resolve(game, state, state.counters[cid], seen[cid]))
-
-
-def _resolve(game: Game, state: State, counter: Counter,
-             spotter: Operative | None) -> list[dict[str, Any]]:
-    if spotter is None:  # resolved in the first turn: the model that sees it, if any
-        spotter = fog.spotted_by(game.terrain(state), state, counter)
-    events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
-                                     "by": spotter.id if spotter else None,
-                                     "at": _r(counter.at)}]
-    spot = counter.at  # a false alarm moves the counter; its stack is found here
-    stacked: list[Counter] = []
-    hosts = {counter.id}
-    while True:  # counters joined to it, and to those, ...
-        more = [c for c in state.counters.values() if c.joined in hosts and not c.resolved
-                and c not in stacked]
-        if not more:
-            break
-        stacked += more
-        hosts |= {c.id for c in more}
-    results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition)
-    for other in stacked:
-        other.joined = None
-        other.at = spot
-        results += fog.resolve_counter(game.terrain(state), state, other, spotter,
-                                       game.scenario.roster, _dice(state), game.settings,
-                                       edition=state.edition)
-    for res in results:
-        events.extend(res.events)
-        for uid in res.units:
-            unit = state.units[uid]
-            unit.fsm = fsm.fire(unit.fsm, "spotted")
-            # a unit revealed during the turn has not acted yet: it activates this turn
-    return events

@@ -1,0 +1,131 @@
+"""The fog of war during play: hidden counters move by their hidden orders, and every counter a
+player model can see is resolved into enemies (or a false alarm).
+
+The decisions live in :mod:`solo_ops.game.fog` (pure planning and the supplement's tables);
+this module applies them to the state between actions: after every move (:func:`check_spotting`,
+called by the engine, the players' actions and the enemy's moves) and in the hidden-movement
+step of each turn (:func:`hidden_movement`). Hidden facts only ever go into events marked
+``secret``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.ai import fsm
+from solo_ops.core.dice import Dice
+from solo_ops.game import fog
+from solo_ops.game.state import Counter, Operative, State
+from solo_ops.rules.reach import round_point as _r
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+
+
+def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
+    """Every unresolved counter moves by its hidden order, in id order (so the order of moves
+    reveals nothing), each followed by a spotting check."""
+    events: list[dict[str, Any]] = []
+    for cid in sorted(state.counters, key=_natural):
+        counter = state.counters[cid]
+        if not counter.active:
+            continue
+        terrain = game.terrain(state)
+        move = fog.plan_hidden_move(terrain, state, counter, game.settings)
+        events.append({"type": "hidden_plan", "counter": cid, "code": move.code,
+                       "reason": move.reason, "secret": True})
+        if move.to is not None:
+            old = counter.at
+            counter.at = move.to
+            counter.sector = terrain.board.sector_of(*move.to)
+            events.append({"type": "counter_moved", "counter": cid, "from": _r(old),
+                           "at": _r(move.to), "route": [_r(p) for p in move.route]})
+        if move.settled:
+            counter.settled = True
+        if move.take_command is not None:
+            events.append({"type": "counter_command", "counter": cid,
+                           "hidden_order": move.take_command, "secret": True})
+            counter.hidden_order = move.take_command
+            counter.settled = False  # acting on the new command now
+        if move.join is not None:
+            events.extend(_join(game, state, counter, move.join))
+        events.extend(check_spotting(game, state))
+    return events
+
+
+def _natural(key: str) -> tuple[str, int]:
+    head = key.rstrip("0123456789")
+    tail = key[len(head):]
+    return (head, int(tail) if tail else 0)
+
+
+def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[str, Any]]:
+    """Hidden-enemy row 3: the counter joins a higher-command counter (it travels with it and
+    is resolved with it) or a revealed unit (its enemies join that unit and take its order)."""
+    if target in state.counters:
+        counter.joined = target
+        return [{"type": "counter_joined", "counter": counter.id, "into": target}]
+    unit = state.units[target]
+    results = fog.resolve_counter(game.terrain(state), state, counter, None,
+                                  game.scenario.roster, _dice(state), game.settings,
+                                  edition=state.edition)
+    events: list[dict[str, Any]] = []
+    for res in results:
+        events.extend(res.events)
+        for uid in res.units:
+            joined = state.units[uid]
+            joined.fsm = fsm.fire("hidden", "spotted")
+            joined.fsm = fsm.fire(joined.fsm, "merged")
+            events.append(state.merge_unit(joined, unit))
+    return events
+
+
+def _dice(state: State) -> Dice:
+    assert state.dice is not None
+    return state.dice
+
+
+def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
+    """Resolve every counter a player model can now see."""
+    events: list[dict[str, Any]] = []
+    while True:
+        seen = fog.spotters(game.terrain(state), state)
+        if not seen:
+            return events
+        cid = min(seen, key=_natural)
+        events.extend(resolve(game, state, state.counters[cid], seen[cid]))
+
+
+def resolve(game: Game, state: State, counter: Counter,
+             spotter: Operative | None) -> list[dict[str, Any]]:
+    if spotter is None:  # resolved in the first turn: the model that sees it, if any
+        spotter = fog.spotted_by(game.terrain(state), state, counter)
+    events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
+                                     "by": spotter.id if spotter else None,
+                                     "at": _r(counter.at)}]
+    spot = counter.at  # a false alarm moves the counter; its stack is found here
+    stacked: list[Counter] = []
+    hosts = {counter.id}
+    while True:  # counters joined to it, and to those, ...
+        more = [c for c in state.counters.values() if c.joined in hosts and not c.resolved
+                and c not in stacked]
+        if not more:
+            break
+        stacked += more
+        hosts |= {c.id for c in more}
+    results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
+                                  game.scenario.roster, _dice(state), game.settings,
+                                  edition=state.edition)
+    for other in stacked:
+        other.joined = None
+        other.at = spot
+        results += fog.resolve_counter(game.terrain(state), state, other, spotter,
+                                       game.scenario.roster, _dice(state), game.settings,
+                                       edition=state.edition)
+    for res in results:
+        events.extend(res.events)
+        for uid in res.units:
+            unit = state.units[uid]
+            unit.fsm = fsm.fire(unit.fsm, "spotted")
+            # a unit revealed during the turn has not acted yet: it activates this turn
+    return events

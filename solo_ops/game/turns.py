@@ -1,0 +1,91 @@
+"""Whose turn it is: which operatives and units may activate now, and handing the turn over.
+
+Kill Team alternates activations between the sides; with co-op players, between the players in
+turn. These functions read the state (and, for Kill Team 2018's fight phase, who is engaged,
+through :func:`solo_ops.rules.reach.engaged_2018`) and move ``state.next_side`` /
+``state.next_player_index`` on. They never apply an action: the engine (:mod:`.engine`) and the
+players' actions (:mod:`.actions`) both call here, which is why this is a module of its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
+from solo_ops.rules import reach
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+
+
+def player_ready(game: Game, state: State, player: str) -> list[Operative]:
+    out = []
+    for op in state.side(PLAYER):
+        if op.owner != player or not op.on_table or op.activated:
+            continue
+        if state.edition == "kt2018" and op.shaken:
+            continue
+        if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(
+                game, state, op):
+            continue
+        out.append(op)
+    return out
+
+
+def engaged_2018(game: Game, state: State, op: Operative) -> bool:
+    """Whether ``op`` is within 1" of an enemy model (never through a wall):
+    :func:`solo_ops.rules.reach.engaged_2018`."""
+    if op.at is None:
+        return False
+    terrain = game.terrain(state)
+    return any(reach.engaged_2018(terrain, op.at, op.radius, other.at, other.radius)
+               for other in state.living(ENEMY if op.side == PLAYER else PLAYER)
+               if other.at is not None)
+
+
+def next_player(game: Game, state: State) -> str | None:
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    if not players:
+        return None
+    n = len(players)
+    for k in range(n):
+        p = players[(state.next_player_index + k) % n]
+        if player_ready(game, state, p):
+            return p
+    return None
+
+
+def enemy_ready(game: Game, state: State) -> list[Unit]:
+    ready = []
+    for unit in state.active_units():
+        if unit.activated or unit.fsm == "hidden":
+            continue
+        models = state.unit_models(unit)
+        if not models:
+            continue
+        if state.edition == "kt2018" and state.phase == "fight":
+            if not any(engaged_2018(game, state, m) for m in models):
+                continue
+        ready.append(unit)
+    return ready
+
+
+def balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
+    """If the side to act has nothing ready, hand over; if neither has, leave it to the engine
+    (which ends the phase)."""
+    players_can = next_player(game, state) is not None
+    enemy_can = bool(enemy_ready(game, state))
+    if state.next_side == PLAYER and not players_can:
+        state.next_side = ENEMY if enemy_can else None
+    elif state.next_side == ENEMY and not enemy_can:
+        state.next_side = PLAYER if players_can else None
+    return []
+
+
+def after_player_activation(game: Game, state: State) -> list[dict[str, Any]]:
+    """Hand the turn to the enemy (or back to the players when the enemy has nothing ready)."""
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    if players:
+        state.next_player_index = (state.next_player_index + 1) % len(players)
+    state.next_side = ENEMY
+    return balance_sides(game, state)
