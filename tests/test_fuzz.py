@@ -239,10 +239,12 @@ def test_fuzz_scenarios(tmp_path: Path) -> None:
             (tmp_path / folder.name).mkdir(exist_ok=True)
             shutil.copy(item, tmp_path / folder.name / item.name)
     commands = [lambda p: ["fog", "seed", str(p), "--seed", "2", "--json"],
-                lambda p: ["ai", "plan", str(p), "--unit", "u1", "--seed", "2"]]
+                lambda p: ["ai", "plan", str(p), "--unit", "u1", "--seed", "2"],
+                lambda p: ["play", str(p), "--seed", "2", "--answer", "quit", "--save",
+                           str(p.with_suffix(".json"))]]
     counter = iter(range(10**6))
     _run_all(tmp_path, "scenario", sources, ".yaml",
-             lambda p: commands[next(counter) % 2](p))
+             lambda p: commands[next(counter) % 3](p))
 
 
 def test_fuzz_saves(tmp_path: Path, played: tuple[Path, Path]) -> None:
