@@ -480,11 +480,13 @@ class _FightSolver:
         return best
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _solver(rules: FightRules) -> _FightSolver:
     """One solver per set of fight rules (the two weapons' damage, Brutal and Shock), kept
-    while the AI keeps asking about them. A game has a handful; 16 bound the memory even for
-    profiles at the limits (about 200 MB for 12 attacks against 12 with the worst wounds)."""
+    while the AI keeps asking about them. Four bound the memory even for profiles at the
+    limits (about 200 MB each for 12 attacks against 12 with the worst wounds); for real
+    profiles a solver is rebuilt in milliseconds, and :func:`~solo_ops.rules.odds.fight_2024`
+    keeps its own results."""
     return _FightSolver(rules)
 
 
