@@ -31,7 +31,7 @@ import copy
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from solo_ops.core.dice import Dice, RollEntry
 from solo_ops.core.errors import InputError, RuleError, excerpt
@@ -39,6 +39,10 @@ from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
 from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
+
+if TYPE_CHECKING:
+    from solo_ops.game.state import State
+
 
 CAMPAIGN_KIND = "solo-ops-campaign"
 SCHEMA_VERSION = 1
@@ -510,7 +514,7 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
     )
 
 
-def result_from_state(state: Any, *, mission: str | None = None,
+def result_from_state(state: State, *, mission: str | None = None,
                       narrative: Iterable[str] = ()) -> MissionResult:
     """The :class:`MissionResult` of an ended game (:class:`solo_ops.game.state.State`).
 
@@ -739,7 +743,8 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
                 "all_enemies_destroyed": result.all_enemies_destroyed,
             }
             lines.append(f"  {model.name} ({model.id}): {_harm_text(outcome)}.")
-    record = {
+    report: list[str] = list(lines)
+    record: dict[str, Any] = {
         "mission": number, "name": title, "outcome": result.outcome,
         "vp": dict(result.vp) if result.vp else None,
         "all_enemies_destroyed": result.all_enemies_destroyed,
@@ -748,16 +753,16 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
                     "carried": o.carried, "carried_off": o.carried_off}
                    for o in result.models],
         "survival_tests": [],
-        "report": list(lines),
+        "report": report,
     }
     campaign.missions_played = number
     campaign.history.append(record)
     if not pending_tests(campaign):
-        record["report"].append("No survival test: nobody was hurt.")
-        return MissionReport(number, (), tuple(record["report"]), record)
+        report.append("No survival test: nobody was hurt.")
+        return MissionReport(number, (), tuple(report), record)
     if dice is None:
-        record["report"].append("Survival tests are still to roll.")
-        return MissionReport(number, (), tuple(record["report"]), record)
+        report.append("Survival tests are still to roll.")
+        return MissionReport(number, (), tuple(report), record)
     return run_survival_tests(campaign, dice)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -14,6 +14,9 @@ from solo_ops.game.engine import new_game
 from solo_ops.game.state import ENEMY
 from solo_ops.io.scenario import load_scenario
 from solo_ops.view import narrate
+
+if TYPE_CHECKING:
+    from solo_ops.game.state import State
 
 
 @click.group("ai")
@@ -68,7 +71,7 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
     out.print(f"State: {data['state_before']} → {data['state']}", markup=False)
 
 
-def _order_roll_line(state: Any, unit_id: str) -> str | None:
+def _order_roll_line(state: State, unit_id: str) -> str | None:
     """The order roll behind the unit's command, as the set-up logged it (split parts keep the
     roll of the unit they came from); None when the scenario fixed the command."""
     base = unit_id.split("-")[0]

@@ -60,7 +60,7 @@ def orders_roll(troop: str, leadership: int, seed: int | None, as_json: bool) ->
     line = f"Rolled [bold]{roll.roll}[/bold]"
     if mod:
         line += f" +{mod} (Leadership {leadership})"
-        if roll.roll + mod > 6:
+        if roll.roll is not None and roll.roll + mod > 6:
             line += ", capped at 6"
     line += f" → command [bold]{roll.command}[/bold] on the {TroopType(troop).title} table"
     out.print(line)
@@ -163,11 +163,11 @@ def _table_data(name: str) -> dict[str, Any]:
             str(face): {"text": row.texts(), "code": row.codes()}
             for face, row in table.rows.items()
         }}
-    table = simple_table(name)
-    return {"name": name, "title": table.title, "rows": {
-        str(face): {"code": row.code, "text": row.text, **({"enemies": row.enemies}
-                                                          if name == "enemy-count" else {})}
-        for face, row in table.rows.items()
+    simple = simple_table(name)
+    return {"name": name, "title": simple.title, "rows": {
+        str(face): {"code": cell.code, "text": cell.text, **({"enemies": cell.enemies}
+                                                            if name == "enemy-count" else {})}
+        for face, cell in simple.rows.items()
     }}
 
 
@@ -185,8 +185,8 @@ def _table_view(name: str) -> Table:
     view = Table(title=simple.title, header_style="bold")
     view.add_column("Roll", justify="right")
     view.add_column("Result", overflow="fold")
-    for face, row in simple.rows.items():
-        view.add_row(str(face), row.text)
+    for face, cell in simple.rows.items():
+        view.add_row(str(face), cell.text)
     return view
 
 

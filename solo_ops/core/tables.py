@@ -32,7 +32,8 @@ class TroopType(StrEnum):
     SUPPORT = "support"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the printed name, not str.title()
+        """The troop type as the supplement prints it ("Fire Teams")."""
         return {"melee": "Melee", "fire-teams": "Fire Teams", "support": "Support"}[self.value]
 
 

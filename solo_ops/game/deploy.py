@@ -9,12 +9,16 @@ Deterministic: no dice, so the same scenario always deploys the same way.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from shapely.geometry import Polygon, box
 
 from solo_ops.core.errors import InputError
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
+
 
 GAP = 1.0
 
@@ -29,7 +33,7 @@ def zone_for(board: Any, index: int) -> Polygon:
     return box(0, 0, board.width, min(6.0, board.depth / 3))
 
 
-def deploy(terrain: Any, zone: Polygon, radii: list[float],
+def deploy(terrain: Terrain, zone: Polygon, radii: list[float],
            taken: list[tuple[float, float, float]]) -> list[tuple[float, float]]:
     """Positions for bases of ``radii`` wholly within ``zone`` clear of ``taken`` discs."""
     if not radii:

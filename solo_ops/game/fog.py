@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from shapely.geometry import Point
@@ -36,13 +36,17 @@ from solo_ops.game.state import ENEMY, Counter, Operative, State, Unit
 from solo_ops.geometry import search
 from solo_ops.rules.orders import form_units, roll_command
 
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
+
+
 COUNTER_BASE_MM = 32.0
 COUNTER_RADIUS = COUNTER_BASE_MM / MM_PER_INCH / 2.0
 MODEL_GAP = 0.25  # inches between the bases of models placed for a resolved counter
 
 
 # -- placement -------------------------------------------------------------------------------------
-def hidden_points(terrain: Any, region: Any, observers: Sequence[tuple[float, float, float]],
+def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float, float, float]],
                   radius: float, spacing: float,
                   avoid: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
     """Points of ``region`` where a base of ``radius`` fits, clear of ``avoid`` discs, and
@@ -50,7 +54,7 @@ def hidden_points(terrain: Any, region: Any, observers: Sequence[tuple[float, fl
     return search.hidden_points(terrain, region, observers, radius, spacing, avoid)
 
 
-def _nearest_free(terrain: Any, target: tuple[float, float], radius: float,
+def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
     pts = np.asarray(terrain.routes.free_points(None, radius, 0.5), dtype=float)
     if avoid and len(pts):
@@ -73,7 +77,7 @@ class Placement:
     candidates: int
 
 
-def place_in_sector(terrain: Any, sector: int, observers: Sequence[tuple[float, float, float]],
+def place_in_sector(terrain: Terrain, sector: int, observers: Sequence[tuple[float, float, float]],
                     dice: Dice, settings: Settings, label: str,
                     avoid: Sequence[tuple[float, float, float]] = ()) -> Placement:
     """A random hidden point of ``sector`` (a logged die picks among the candidates), or the
@@ -91,7 +95,7 @@ def place_in_sector(terrain: Any, sector: int, observers: Sequence[tuple[float, 
     return Placement(centre, sector, True, 0)
 
 
-def seed_counters(terrain: Any, state: State, engagement: int, dice: Dice,
+def seed_counters(terrain: Terrain, state: State, engagement: int, dice: Dice,
                   settings: Settings) -> list[dict[str, Any]]:
     """Place 2 x ``engagement`` counters and roll their hidden orders. Returns events."""
     events: list[dict[str, Any]] = []
@@ -129,7 +133,7 @@ def occupied(state: State, exclude: str | Sequence[str] | None = None
 
 
 # -- spotting -------------------------------------------------------------------------------------
-def spotters(terrain: Any, state: State, counters: Sequence[Counter] | None = None
+def spotters(terrain: Terrain, state: State, counters: Sequence[Counter] | None = None
              ) -> dict[str, Operative]:
     """For every counter (default: every active one) that a player model can see, the nearest
     player model that sees it (ties by id). One batched visibility question."""
@@ -154,7 +158,7 @@ def spotters(terrain: Any, state: State, counters: Sequence[Counter] | None = No
     return out
 
 
-def spotted_by(terrain: Any, state: State, counter: Counter) -> Operative | None:
+def spotted_by(terrain: Terrain, state: State, counter: Counter) -> Operative | None:
     """The player model that can see ``counter`` (the nearest one), or None."""
     return spotters(terrain, state, [counter]).get(counter.id)
 
@@ -175,7 +179,7 @@ class HiddenMove:
     settled: bool = False
 
 
-def plan_hidden_move(terrain: Any, state: State, counter: Counter,
+def plan_hidden_move(terrain: Terrain, state: State, counter: Counter,
                      settings: Settings) -> HiddenMove:
     """What the hidden-enemy table makes ``counter`` do now (pure). A move that would end
     where the counter stands is returned as no move (``to`` None), so that what the players
@@ -186,7 +190,7 @@ def plan_hidden_move(terrain: Any, state: State, counter: Counter,
     return move
 
 
-def _plan(terrain: Any, state: State, counter: Counter, settings: Settings) -> HiddenMove:
+def _plan(terrain: Terrain, state: State, counter: Counter, settings: Settings) -> HiddenMove:
     code = hidden_enemy_table()[counter.hidden_order].code
     players = [o for o in state.operatives.values()
                if o.side != ENEMY and o.on_table and o.at is not None]
@@ -214,13 +218,13 @@ def _plan(terrain: Any, state: State, counter: Counter, settings: Settings) -> H
     return _towards_enemy(terrain, state, counter, players, settings, code, using_cover)
 
 
-def _reach(terrain: Any, state: State, counter: Counter, settings: Settings) -> Any:
+def _reach(terrain: Terrain, state: State, counter: Counter, settings: Settings) -> Any:
     blockers = occupied(state, exclude=counter.id)
     return terrain.routes.reachable(counter.at, COUNTER_RADIUS, settings.hidden_move,
                                     blockers=blockers, spacing=0.5)
 
 
-def _first_protected(terrain: Any, pts: np.ndarray, cost: np.ndarray,
+def _first_protected(terrain: Terrain, pts: np.ndarray, cost: np.ndarray,
                      players: list[Operative], chunk: int = 96) -> int | None:
     """The index of the cheapest point (ties: lower x, then lower y) protected from every
     player model, or None. Points are tested in that order, a chunk at a time, so the usual
@@ -235,7 +239,8 @@ def _first_protected(terrain: Any, pts: np.ndarray, cost: np.ndarray,
     return None
 
 
-def _walked(terrain: Any, walk: Any, move: float) -> tuple[tuple[float, float], tuple[Any, ...]]:
+def _walked(terrain: Terrain, walk: Any, move: float
+            ) -> tuple[tuple[float, float], tuple[Any, ...]]:
     """Where ``move`` inches along ``walk`` end, and the part of the walk covered (the rest of
     the planned route is a hidden fact)."""
     end, _ = terrain.routes.advance(walk, move)
@@ -255,7 +260,7 @@ def _walked(terrain: Any, walk: Any, move: float) -> tuple[tuple[float, float], 
     return end, tuple(done)
 
 
-def _to_cover(terrain: Any, state: State, counter: Counter, players: list[Operative],
+def _to_cover(terrain: Terrain, state: State, counter: Counter, players: list[Operative],
               settings: Settings) -> HiddenMove:
     """Row 2: the cheapest reachable point protected from every player model (hidden from, in
     cover from or obscured to each), then stay; with none in reach, head for the nearest one
@@ -283,7 +288,7 @@ def _to_cover(terrain: Any, state: State, counter: Counter, players: list[Operat
                       settled=True)
 
 
-def _protected_from_all(terrain: Any, pts: np.ndarray, players: list[Operative]) -> np.ndarray:
+def _protected_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operative]) -> np.ndarray:
     """(k,) True where a counter at the point is hidden from, or in cover from, every player
     model."""
     if not players:
@@ -295,16 +300,16 @@ def _protected_from_all(terrain: Any, pts: np.ndarray, players: list[Operative])
     return ok.all(axis=0)
 
 
-def _hidden_from_all(terrain: Any, pts: np.ndarray, players: list[Operative]) -> np.ndarray:
+def _hidden_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operative]) -> np.ndarray:
     if not players:
         return np.ones(len(pts), dtype=bool)
     obs = np.array([o.at for o in players], dtype=float)
     obs_r = np.array([o.radius for o in players], dtype=float)
     seen = np.asarray(terrain.sight.visibility_matrix(obs, obs_r, pts, COUNTER_RADIUS))
-    return ~seen.any(axis=0)
+    return np.logical_not(seen.any(axis=0))
 
 
-def _towards_enemy(terrain: Any, state: State, counter: Counter, players: list[Operative],
+def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: list[Operative],
                    settings: Settings, code: str, using_cover: bool) -> HiddenMove:
     """Rows 4-6: the reachable point closest (by route) to the closest player model, never
     inside a player model's control range (1"); "using cover" takes, among points at most
@@ -339,7 +344,7 @@ def _towards_enemy(terrain: Any, state: State, counter: Counter, players: list[O
                       route=tuple(walk.points), reason=reason)
 
 
-def _move_towards_point(terrain: Any, state: State, counter: Counter,
+def _move_towards_point(terrain: Terrain, state: State, counter: Counter,
                         goal: tuple[float, float], settings: Settings, code: str, reason: str,
                         *, join: str | None = None, command: int | None = None,
                         rally: Counter | None = None,
@@ -369,7 +374,8 @@ def _move_towards_point(terrain: Any, state: State, counter: Counter,
     return move
 
 
-def _rallier(terrain: Any, state: State, counter: Counter, settings: Settings) -> Counter | None:
+def _rallier(terrain: Terrain, state: State, counter: Counter, settings: Settings
+             ) -> Counter | None:
     """The nearest row-6 counter with a higher command within the rally radius, if any."""
     best: tuple[float, str, Counter] | None = None
     for other in state.active_counters():
@@ -385,7 +391,7 @@ def _rallier(terrain: Any, state: State, counter: Counter, settings: Settings) -
     return None if best is None else best[2]
 
 
-def _higher_command_target(terrain: Any, state: State, counter: Counter
+def _higher_command_target(terrain: Terrain, state: State, counter: Counter
                            ) -> tuple[str, tuple[float, float], int, float] | None:
     """The closer (by route, base to base) of a revealed unit's model or a hidden counter with
     a higher command: ``(id, where, command, base radius)``; ties go to the lower id."""
@@ -439,7 +445,7 @@ def roll_enemy_count(dice: Dice, counter: Counter) -> tuple[int, list[dict[str, 
     return face, events
 
 
-def resolve_counter(terrain: Any, state: State, counter: Counter, spotter: Operative | None,
+def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
                     roster: Roster | None, dice: Dice, settings: Settings,
                     *, edition: str) -> list[Resolution]:
     """Resolve a spotted counter on the enemy-count table (and its ambush partner)."""
@@ -466,7 +472,7 @@ def resolve_counter(terrain: Any, state: State, counter: Counter, spotter: Opera
     return [res]
 
 
-def _ambush(terrain: Any, state: State, counter: Counter, spotter: Operative | None,
+def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
             roster: Roster | None, dice: Dice, settings: Settings,
             events: list[dict[str, Any]], *, edition: str) -> list[Resolution]:
     state.counter_seq += 1
@@ -496,7 +502,7 @@ def _ambush(terrain: Any, state: State, counter: Counter, spotter: Operative | N
     return results
 
 
-def _ambush_spots(terrain: Any, state: State, spotter: Operative, settings: Settings,
+def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
                   ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
     want = settings.ambush_distance
@@ -536,7 +542,7 @@ def _ambush_spots(terrain: Any, state: State, spotter: Operative, settings: Sett
     return chosen
 
 
-def _reveal(terrain: Any, state: State, counter: Counter, count: int, roster: Roster | None,
+def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster: Roster | None,
             dice: Dice, *, edition: str) -> Resolution:
     """Turn a counter into ``count`` models from the roster table, formed into units."""
     counter.resolved = True
@@ -573,8 +579,7 @@ def _reveal(terrain: Any, state: State, counter: Counter, count: int, roster: Ro
         res.units.append(uid)
     res.events.append({
         "type": "counter_revealed", "counter": counter.id,
-        "models": [{"id": m, "profile": p.name, "at": [round(state.operatives[m].at[0], 2),
-                                                        round(state.operatives[m].at[1], 2)]}
+        "models": [{"id": m, "profile": p.name, "at": _rounded(state.operatives[m].at)}
                    for m, p in models],
         "units": [state.units[u].to_dict() for u in res.units],
         "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command},
@@ -582,7 +587,12 @@ def _reveal(terrain: Any, state: State, counter: Counter, count: int, roster: Ro
     return res
 
 
-def _cluster(terrain: Any, state: State, at: tuple[float, float],
+def _rounded(at: tuple[float, float] | None) -> list[float] | None:
+    """A revealed model's place for its event, to 0.01" (None for one not on the table)."""
+    return None if at is None else [round(at[0], 2), round(at[1], 2)]
+
+
+def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
              radii: list[float]) -> list[tuple[float, float]]:
     """Free spots for bases of ``radii`` around ``at``: the counter's own spot first, then the
     nearest free points (deterministic)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,11 @@ from solo_ops.core.errors import RuleError
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import search
 from solo_ops.rules import reach
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+    from solo_ops.geometry.terrain import Terrain
+
 
 CONTACT_GAP = 0.02
 """Base contact is planned this far apart (inches), so the rounded point never overlaps."""
@@ -83,7 +88,7 @@ def _enemies_on_table(state: State, side: str) -> list[Operative]:
     return [o for o in state.operatives.values() if o.side == other and o.on_table]
 
 
-def resolve_ids(game: Any, state: State, action: dict[str, Any], prompt: Any) -> dict[str, Any]:
+def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -> dict[str, Any]:
     """A copy of ``action`` with every id it names spelled exactly as the game spells it, and
     the weapon filled in when only one fits (see the module docstring)."""
     a = dict(action)
@@ -131,7 +136,7 @@ def resolve_ids(game: Any, state: State, action: dict[str, Any], prompt: Any) ->
     return a
 
 
-def _weapon_for_shot(game: Any, state: State, op: Operative, a: dict[str, Any]
+def _weapon_for_shot(game: Game, state: State, op: Operative, a: dict[str, Any]
                      ) -> dict[str, Any]:
     ranged = list(op.profile.ranged_weapons)
     if a.get("weapon"):
@@ -155,7 +160,7 @@ def _weapon_for_shot(game: Any, state: State, op: Operative, a: dict[str, Any]
     return {}
 
 
-def usable_weapons(game: Any, state: State, op: Operative, target: Operative) -> list[Any]:
+def usable_weapons(game: Game, state: State, op: Operative, target: Operative) -> list[Any]:
     """``op``'s ranged weapons that could shoot ``target`` now: within range around the walls,
     not used up (Limited), not Heavy after a move (2024), Silent under Conceal (2024)."""
     from solo_ops.game.enemy import limited_used_up
@@ -212,7 +217,7 @@ class _Ref:
     side: str | None = None  # models
 
 
-def referents(game: Any, state: State) -> dict[str, _Ref]:
+def referents(game: Game, state: State) -> dict[str, _Ref]:
     """Everything a relative move can name: objectives, models on the table, terrain features
     (doors and hatches, pillars, crates — not the thin walls), and hidden counters, by id."""
     board = game.terrain(state).board
@@ -222,8 +227,8 @@ def referents(game: Any, state: State) -> dict[str, _Ref]:
     for f in board.features:
         if f.is_line and "wall" in f.traits:
             continue  # thin walls are many and nothing to go to (pillars and crates are)
-        c = f.shape.centroid
-        out[f.id] = _Ref(f.id, "feature", (float(c.x), float(c.y)), shape=f.shape)
+        mid = f.shape.centroid
+        out[f.id] = _Ref(f.id, "feature", (float(mid.x), float(mid.y)), shape=f.shape)
     for c in state.counters.values():
         if c.active:
             out[c.id] = _Ref(c.id, "counter", (float(c.at[0]), float(c.at[1])), 0.5)
@@ -281,7 +286,7 @@ def _goals(ref: _Ref, op: Operative, how: str) -> list[np.ndarray]:
     return [_ring(ref.at, r + ref.radius + CONTACT_GAP)]
 
 
-def _fits(terrain: Any, p: Sequence[float], radius: float, blockers: list[Any]) -> bool:
+def _fits(terrain: Terrain, p: Sequence[float], radius: float, blockers: list[Any]) -> bool:
     return bool(terrain.routes.fits((float(p[0]), float(p[1])), radius, blockers=blockers))
 
 
@@ -291,7 +296,7 @@ def _rounded(p: Sequence[float]) -> tuple[float, float]:
     return (float(q[0]), float(q[1]))
 
 
-def _cheapest(terrain: Any, start: tuple[float, float], groups: list[np.ndarray],
+def _cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndarray],
               radius: float, blockers: list[Any]) -> Any:
     """The cheapest walk from ``start`` to a goal of the first group that has one the base can
     reach (see :func:`_cheapest_of`), or None."""
@@ -302,7 +307,7 @@ def _cheapest(terrain: Any, start: tuple[float, float], groups: list[np.ndarray]
     return None
 
 
-def _cheapest_of(terrain: Any, start: tuple[float, float], goals: np.ndarray, radius: float,
+def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray, radius: float,
                  blockers: list[Any]) -> Any:
     """The cheapest walk from ``start`` to any of ``goals`` where the base fits (tried nearest
     first by straight line; the first 48 that fit), or None."""
@@ -322,7 +327,7 @@ def _cheapest_of(terrain: Any, start: tuple[float, float], goals: np.ndarray, ra
     return best
 
 
-def _along(terrain: Any, walk: Any, budget: float, radius: float,
+def _along(terrain: Terrain, walk: Any, budget: float, radius: float,
            blockers: list[Any]) -> tuple[float, float] | None:
     """The farthest point along ``walk`` within ``budget`` of movement where the base fits
     (rounded to 0.01"), backing off in small steps; None when there is none but the start."""
@@ -337,7 +342,7 @@ def _along(terrain: Any, walk: Any, budget: float, radius: float,
     return None
 
 
-def propose(game: Any, state: State, action: dict[str, Any]) -> Proposal:
+def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     """The concrete move for a relative one (``relation`` in ``toward``, ``to``, ``contact``,
     ``behind``; ``ref`` the thing named; ``amount`` inches for ``toward``), for the active
     operative. Raises :class:`RuleError` with the reason when it cannot be done."""
@@ -426,7 +431,7 @@ def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
     return max(0.0, math.dist(ref.at, end) - radius - ref.radius)
 
 
-def _behind(game: Any, state: State, op: Operative, ref: _Ref, allowance: float,
+def _behind(game: Game, state: State, op: Operative, ref: _Ref, allowance: float,
             blockers: list[Any]) -> tuple[tuple[float, float], Any]:
     """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where the base
     is hidden from, in cover from or obscured to every enemy on the table (with none on the

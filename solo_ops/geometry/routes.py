@@ -761,7 +761,8 @@ class _Discs:
             return np.zeros(0, int), np.zeros(0, int)
         dx = X[:, None, 0] - self.centres[None, :, 0]
         dy = X[:, None, 1] - self.centres[None, :, 1]
-        return np.nonzero(dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2)
+        xi, ki = np.nonzero(dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2)
+        return xi, ki
 
     def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
         """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
@@ -795,7 +796,7 @@ class _Discs:
         t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
         gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
         si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
-        out = []
+        out: list[tuple[int, int]] = []
         for k in np.unique(ki).tolist():
             sel = si[ki == k]
             cut = _blocked(P[sel], Q[sel], self.subset([k]).rings())
@@ -925,8 +926,8 @@ class _PairQuery:
         # one matrix product gives every per-query term: [tangent sides | front | xu | tx]
         self.M = np.concatenate([self.tan_m, front_m, xu_m, tx_m], axis=1)
         self.c = np.concatenate([self.tan_c, front_c, np.zeros(self.e + self.n)])
-        n, e = self.n, self.e
-        self.cuts = (2 * n, 2 * n + e, 2 * n + 2 * e)
+        n, ne = self.n, self.e
+        self.cuts = (2 * n, 2 * n + ne, 2 * n + 2 * ne)
         self.front_tol = TOL * r.lf
 
     def query(self, a: Point2, b: Point2) -> tuple[float, list[int]] | None:
@@ -1155,8 +1156,8 @@ class Routes:
         if len(A) == 0 or len(B) == 0:
             return out
         fa, fb = self._free_measure(A), self._free_measure(B)
-        ai, bj = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
-        ai, bj = ai.ravel(), bj.ravel()
+        grid_a, grid_b = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
+        ai, bj = grid_a.ravel(), grid_b.ravel()
         live = fa[ai] & fb[bj]
         direct = np.full(len(ai), np.inf)
         direct[live] = self._direct(A[ai[live]], B[bj[live]])

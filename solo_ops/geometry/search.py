@@ -23,9 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
+
 
 Disc = tuple[float, float, float]
 
@@ -37,7 +41,7 @@ def _split(discs: Sequence[Disc]) -> tuple[np.ndarray, np.ndarray]:
     return arr[:, :2], arr[:, 2]
 
 
-def protected_from(terrain: Any, points: Any, radius: float,
+def protected_from(terrain: Terrain, points: Any, radius: float,
                    threats: Sequence[Disc]) -> np.ndarray:
     """``(len(threats), len(points))`` bools: a base of ``radius`` at each point is not visible
     to the threat, or is in cover from it, or is obscured to it."""
@@ -59,7 +63,7 @@ class Spot:
     targets: tuple[int, ...] = ()  # indices of the targets it has a firing line onto
 
 
-def _reach(terrain: Any, start: Any, radius: float, move: float, blockers: Sequence[Disc],
+def _reach(terrain: Terrain, start: Any, radius: float, move: float, blockers: Sequence[Disc],
            spacing: float) -> tuple[Any, np.ndarray, np.ndarray]:
     reach = terrain.routes.reachable(tuple(map(float, start)), radius, float(move),
                                      blockers=list(blockers), spacing=spacing)
@@ -75,7 +79,7 @@ def _spot(reach: Any, pts: np.ndarray, cost: np.ndarray, i: int,
                 tuple((float(x), float(y)) for x, y in walk.points), targets)
 
 
-def nearest_cover(terrain: Any, start: Any, radius: float, threats: Sequence[Disc],
+def nearest_cover(terrain: Terrain, start: Any, radius: float, threats: Sequence[Disc],
                   move: float, *, blockers: Sequence[Disc] = (), spacing: float = 0.5
                   ) -> Spot | None:
     """The cheapest point within ``move`` (walking cost around terrain and other bases) where a
@@ -94,7 +98,7 @@ def nearest_cover(terrain: Any, start: Any, radius: float, threats: Sequence[Dis
     return None
 
 
-def firing_positions(terrain: Any, start: Any, radius: float, targets: Sequence[Disc],
+def firing_positions(terrain: Terrain, start: Any, radius: float, targets: Sequence[Disc],
                      move: float, weapon_range: float | None, *,
                      threats: Sequence[Disc] | None = None, blockers: Sequence[Disc] = (),
                      spacing: float = 0.5, limit: int = 5) -> list[Spot]:
@@ -126,7 +130,7 @@ def firing_positions(terrain: Any, start: Any, radius: float, targets: Sequence[
             for k in order[:limit]]
 
 
-def hidden_points(terrain: Any, region: Any, observers: Sequence[Disc], radius: float,
+def hidden_points(terrain: Terrain, region: Any, observers: Sequence[Disc], radius: float,
                   spacing: float, avoid: Sequence[Disc] = ()) -> np.ndarray:
     """Points of ``region`` (a shapely polygon, None for the whole board) on a ``spacing``
     grid where a base of ``radius`` fits, clear of the ``avoid`` discs, that no observer disc

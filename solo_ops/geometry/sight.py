@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -200,7 +200,7 @@ class _Edges:
 def _convex_parts(poly: Polygon, split: bool = True) -> list[Polygon]:
     """``poly`` split into convex pieces: itself if convex with few sides, else triangles (or
     nothing, when not ``split``)."""
-    poly = orient(poly.simplify(0.0), 1.0)
+    poly = orient(cast(Polygon, poly.simplify(0.0)), 1.0)
     if poly.is_empty or poly.area <= 0:
         return []
     c = np.asarray(poly.exterior.coords, dtype=float)[:-1]
@@ -232,7 +232,7 @@ class _Pieces:
                 pieces += whole
             else:
                 pieces += [part for a in areas if a.intersects(poly)
-                           for part in _convex_parts(a)]
+                           for part in _convex_parts(cast(Polygon, a))]
         pieces.sort(key=lambda g: -(g.bounds[2] - g.bounds[0] + g.bounds[3] - g.bounds[1]))
         self.count = len(pieces)
         self.blocks = [(lo, min(self.count, lo + PIECE_BLOCK))
@@ -596,7 +596,7 @@ class _CoverJob:
         self.A, self.ra, self.B, self.rb = A, ra, B, rb
         self.pi, self.pj = pi, pj
         self.t_radius = np.maximum(rb, TINY_BASE)
-        self._t_centres = shapely.points(B)
+        self._t_centres = cast(np.ndarray, shapely.points(B))
         self._near_t: np.ndarray | None = None
         self._near_a: np.ndarray | None = None
         self._tdisc: np.ndarray | None = None
@@ -796,4 +796,4 @@ class _CoverJob:
             pick = np.argmax(np.abs(tan), axis=1)
             corners.append(v[np.arange(len(p)), pick])
         ring = np.stack([p, corners[0], corners[1], p], axis=1)
-        return shapely.polygons(ring), ring[:, :3]
+        return cast(np.ndarray, shapely.polygons(ring)), ring[:, :3]

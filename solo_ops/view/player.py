@@ -10,12 +10,15 @@ terminal text, JSON meant for the player and maps are all built from these. ``re
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.game.state import ENEMY, PLAYER, State
 
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
 
-def player_view(game: Any, state: State, *, reveal: bool = False) -> dict[str, Any]:
+
+def player_view(game: Game, state: State, *, reveal: bool = False) -> dict[str, Any]:
     """What the players see now."""
     from solo_ops.game.engine import pending
 

@@ -25,7 +25,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from xml.sax.saxutils import escape
 
 from shapely.geometry import LineString, Point, Polygon
@@ -372,9 +372,10 @@ def primitives(scene: Scene) -> list[Shape]:
     areas = [f for f in board.features if not f.is_line]
     for f in sorted(areas, key=area_rank):
         _, style = _terrain_style(f)
-        add(Shape("polygon", _outline(scene, f.shape), style, css="terrain"))
+        area = cast(Polygon, f.shape)  # not a line: a polygon
+        add(Shape("polygon", _outline(scene, area), style, css="terrain"))
         if "vantage" in f.traits and "heavy" in f.traits:  # heavy base under a vantage top
-            add(Shape("polygon", _outline(scene, f.shape),
+            add(Shape("polygon", _outline(scene, area),
                       Style(None, 1.0, "#4f5b66", 1.0, 3.0), css="terrain"))
     lines = [f for f in board.features if f.is_line]
     for f in sorted(lines, key=lambda f: (f.is_portal, f.open)):

@@ -62,7 +62,7 @@ def parse_team(data: bytes, source: str, policy: LeadershipPolicy,
     if head == b"<":
         root = battlescribe.parse_xml(data, label)
         name, edition, raws = battlescribe.read_roster(root, label)
-        fmt, warnings = "BattleScribe", []
+        fmt, warnings = "BattleScribe", list[str]()
     elif head in (b"{", b"["):
         try:
             document = json.loads(data.decode("utf-8-sig"))

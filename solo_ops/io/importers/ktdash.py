@@ -79,7 +79,9 @@ def read_json(data: Any, source: str, team: str | None) -> tuple[str, str, str, 
 def _roster_v4(data: Mapping[str, Any], source: str
                ) -> tuple[str, str, str, list[RawOperative], list[str]]:
     warnings: list[str] = []
-    killteam = data.get("killteam") if isinstance(data.get("killteam"), Mapping) else {}
+    killteam: Mapping[str, Any] = (
+        data["killteam"] if isinstance(data.get("killteam"), Mapping) else {}
+    )
     name = _text(_get(data, "rosterName", "rostername")) or \
         _text(_get(killteam, "killteamName", "killteamname")) or "KTDash roster"
     edition = EDITION_CODES.get(_text(_get(data, "edition") or _get(killteam, "edition")),
@@ -91,7 +93,9 @@ def _roster_v4(data: Mapping[str, Any], source: str
     for i, item in enumerate(ops):
         where = f"ops[{i}]"
         op = _mapping(item, source, where)
-        op_type = op.get("opType") if isinstance(op.get("opType"), Mapping) else {}
+        op_type: Mapping[str, Any] = (
+            op["opType"] if isinstance(op.get("opType"), Mapping) else {}
+        )
         type_name = _text(_get(op, "opTypeName") or _get(op_type, "opTypeName")) or \
             _text(op.get("opName")) or f"operative {i + 1}"
         shown = _text(op.get("opName")) or type_name

@@ -166,10 +166,10 @@ def parse_table_spec(spec: str, profiles: dict[str, dict[str, Any]]) -> dict[int
     """``"1-3:cultist,4:gunner,5-6:leader"``: every face 1-6 exactly once, each naming a profile
     key (or a profile's name; case and spaces do not matter)."""
     lookup: dict[str, str] = {}
-    for key, profile in profiles.items():
-        lookup[key.lower()] = key
-        lookup.setdefault(slug(str(profile.get("name", key))), key)
-        lookup.setdefault(str(profile.get("name", key)).strip().lower(), key)
+    for known, profile in profiles.items():
+        lookup[known.lower()] = known
+        lookup.setdefault(slug(str(profile.get("name", known))), known)
+        lookup.setdefault(str(profile.get("name", known)).strip().lower(), known)
     table: dict[int, str] = {}
     for part in str(spec).split(","):
         if not part.strip():
@@ -286,10 +286,10 @@ def summary_lines(team: Team) -> list[str]:
     if unknown:
         lines.append("Rules kept as text (solo-ops does not play them; they are in the "
                      "weapons' notes):")
-        shown: set[str] = set()
+        listed: set[str] = set()
         for _, rule in unknown:
-            if rule not in shown:
-                shown.add(rule)
+            if rule not in listed:
+                listed.add(rule)
                 lines.append(f"  {rule}")
     for warning in team.warnings:
         lines.append(f"Note: {warning}")
