@@ -154,3 +154,13 @@ print(load_json(folder / "g.json", kind="k", current_version=1, migrations={{}})
                          cwd=ROOT, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert run.returncode == 0, run.stderr
     assert run.stdout == "1 [{'n': 0}, {'n': 1}]\n"
+
+
+@pytest.mark.skipif(not Path("/proc/sys").is_dir(), reason="needs Linux's /proc/sys")
+def test_a_lock_that_cannot_be_made_is_not_called_in_use() -> None:
+    """A folder where no lock file can be created is reported as such, not as "in use by
+    another terminal (pid unknown)" (filelock reads an unopenable lock file as held)."""
+    with pytest.raises(SaveError) as err, game_lock(Path("/proc/sys/solo-ops-test.json")):
+        pass
+    assert "cannot be opened to lock" in str(err.value)
+    assert "in use" not in str(err.value)

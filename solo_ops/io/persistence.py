@@ -476,6 +476,12 @@ def game_lock(path: str | Path, timeout: float = 0.0) -> Iterator[Path]:
     try:
         lock.acquire(timeout=max(0.0, timeout), poll_interval=_LOCK_POLL)
     except filelock.Timeout:
+        try:  # filelock reads a lock file it cannot open at all as "held": tell them apart
+            os.close(os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                             0o644))
+        except OSError as exc:
+            raise SaveError(f"{target} cannot be opened to lock {path} "
+                            f"({exc.strerror or exc})") from None
         waited = f" (waited {timeout:g}s for {target})" if timeout > 0 else ""
         raise SaveError(f"{_in_use(path)}{waited}; try again when it has finished") from None
     except OSError as exc:
