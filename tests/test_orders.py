@@ -53,7 +53,8 @@ def test_command_is_d6_plus_modifier_capped_at_6(face: int, leadership: int, com
 def test_most_common_weapon_type_wins() -> None:
     models = [p(6, "rapid"), p(6, "rapid"), p(6, "melee")]
     assert troop_type(models) is TroopType.FIRE_TEAMS
-    assert troop_type([p(6, "melee"), p(6, "melee", "rapid")]) is TroopType.MELEE
+    # counting every weapon (the older reading, ``troop_count: every_weapon``)
+    assert troop_type([p(6, "melee"), p(6, "melee", "rapid")], "every_weapon") is TroopType.MELEE
     assert troop_type([p(6, "heavy"), p(6, "special"), p(6, "rapid")]) is TroopType.SUPPORT
 
 

@@ -39,6 +39,11 @@ class Settings:
     """Models of a unit stay within this distance of another model of the unit (2018/2024: 2")."""
     hold_distance: float = 12.0
     """The "Hold 12" from enemy" distance."""
+    troop_count: str = "main_weapon"
+    """What counts towards a unit's troop type ("the most common type of weapons a unit
+    carries"): ``main_weapon`` (each model's main weapon: its best ranged weapon other than a
+    pistol, melee only when that is its main weapon) or ``every_weapon`` (every weapon listed,
+    fists and bayonets included; pistols and grenades only when a unit has nothing else)."""
     # Play
     enemy_attacks: str = "engine"
     """``engine``: solo-ops rolls the enemy's attacks and your defence dice; ``player``: you roll
@@ -59,6 +64,7 @@ _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
     "enemy_attacks": ("engine", "player"),
     "units": ("in", "cm"),
+    "troop_count": ("main_weapon", "every_weapon"),
 }
 
 

@@ -211,6 +211,44 @@ class State:
     def active_counters(self) -> list[Counter]:
         return [c for c in self.counters.values() if c.active]
 
+    def ids_in_use(self) -> set[str]:
+        """Every model, unit and counter id the game has used (taken-off models included)."""
+        return set(self.operatives) | set(self.units) | set(self.counters)
+
+    def new_model_id(self, stem: str) -> str:
+        """A new model id ``stem-N``: N continues after every number an id in use ends with
+        (players' models and pre-placed enemies included), so no id is ever used twice in a
+        game (issue #14 item 1; ``docs/rules.md``)."""
+        used = self.ids_in_use()
+        self.unit_seq = max(self.unit_seq, _max_number(used)) + 1
+        while f"{stem}-{self.unit_seq}" in used:  # pragma: no cover - N is above every number
+            self.unit_seq += 1
+        return f"{stem}-{self.unit_seq}"
+
+    def new_counter_id(self) -> str:
+        """A new counter id ``c<N>``, N after every counter number so far and never an id in
+        use."""
+        used = self.ids_in_use()
+        self.counter_seq += 1
+        while f"c{self.counter_seq}" in used:
+            self.counter_seq += 1
+        return f"c{self.counter_seq}"
+
+    def new_unit_ids(self, wanted: list[str]) -> list[str]:
+        """Ids for new units: ``wanted`` (the revealing counter's, ``c2`` -> ``u2``) when none of
+        them is in use, else ``u<N>`` (and ``u<N>-<type>``), N continuing after every number an
+        id in use ends with."""
+        used = self.ids_in_use()
+        if len(set(wanted)) == len(wanted) and not used & set(wanted):
+            return list(wanted)
+        n = _max_number(used) + 1
+        self.unit_seq = max(self.unit_seq, n)
+        base = f"u{n}"
+        if len(wanted) == 1:
+            return [base]
+        return [base + w[w.index("-"):] if "-" in w else f"{base}-{k + 1}"
+                for k, w in enumerate(wanted)]
+
     def merge_unit(self, joined: Unit, into: Unit) -> dict[str, Any]:
         """The one way a unit merges into another (a rally, grouping with a leader, a hidden
         counter's enemies joining a revealed unit): its models join ``into`` and take its
@@ -239,6 +277,16 @@ class State:
             "counters": counters,
             "doors": dict(self.doors), "ended": self.ended, "result": self.result,
         }
+
+
+def _max_number(ids: set[str]) -> int:
+    """The largest number any of ``ids`` ends with (0 when none does)."""
+    best = 0
+    for key in ids:
+        head = key.rstrip("0123456789")
+        if len(head) < len(key):
+            best = max(best, int(key[len(head):]))
+    return best
 
 
 def base_gap(a: Operative, b: Operative) -> float:

@@ -9,9 +9,14 @@
 * Leaders: a unit whose highest Leadership is greater than another's leads it; its command
   radius is its Leadership in inches.
 
-Pistols and grenades are sidearms and do not count towards the troop type unless a unit has
-nothing else (then pistols count as rapid fire, grenades as special); a unit with no weapons at
-all fights in melee. These readings are recorded in ``docs/rules.md``.
+What is counted is each model's *main weapon* (setting ``troop_count: main_weapon``, issue #14):
+its best ranged weapon other than a pistol or grenade when it has one (best: the most expected
+damage on the profile, the weapon listed first on a tie), else its melee weapon, else its
+pistol (rapid fire) or grenade (special); a model with no weapons at all counts as melee. Under
+Kill Team 2024 nearly every profile carries fists or a bayonet, and counting those made a
+guardsman squad with a heavy gunner a Melee unit. ``troop_count: every_weapon`` is the older
+reading: every weapon counts, pistols and grenades only when a unit has nothing else. These
+readings are recorded in ``docs/rules.md``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from solo_ops.core.dice import Dice, RollEntry
-from solo_ops.core.model import Profile, WeaponType
+from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType
 from solo_ops.core.tables import Order, TroopType, order_table
 
 LEADERSHIP_BASELINE = 7
@@ -53,9 +58,57 @@ def leads(leader_leadership: int, other_leadership: int) -> bool:
     return leader_leadership > other_leadership
 
 
-def weapon_type_counts(profiles: Sequence[Profile]) -> Counter[TroopType]:
-    """How many weapons of each troop type the models carry (sidearms only as a fallback)."""
+MAIN_WEAPON = "main_weapon"
+EVERY_WEAPON = "every_weapon"
+TROOP_COUNTS = (MAIN_WEAPON, EVERY_WEAPON)
+
+
+def _weapon_worth(weapon: Weapon) -> float:
+    """How much damage a weapon promises on its profile, to pick a model's best ranged weapon:
+    Kill Team 2024 ``A x (7 - BS)/6 x normal damage`` when the card's values are there, else
+    Kill Team 2018 mean shots x mean damage (a missing value counts as 1)."""
+    if weapon.attacks is not None and weapon.hit is not None and weapon.damage is not None:
+        return weapon.attacks * max(0, 7 - weapon.hit) / 6 * weapon.damage[0]
+    return _mean(weapon.shots) * _mean(weapon.damage_2018)
+
+
+def _mean(expr: DiceExpr | None) -> float:
+    if expr is None:
+        return 1.0
+    return expr.count * (expr.sides + 1) / 2 + expr.plus if expr.sides else \
+        float(expr.count + expr.plus)
+
+
+def main_weapon(profile: Profile) -> Weapon | None:
+    """A model's main weapon: its best ranged weapon other than a pistol or grenade, else its
+    first melee weapon, else its first pistol, else its first grenade (None: no weapons)."""
+    ranged = [w for w in profile.weapons if w.type in (WeaponType.RAPID, WeaponType.HEAVY,
+                                                        WeaponType.SPECIAL)]
+    if ranged:
+        best = max(_weapon_worth(w) for w in ranged)
+        return next(w for w in ranged if _weapon_worth(w) >= best - 1e-12)
+    for kind in (WeaponType.MELEE, WeaponType.PISTOL, WeaponType.GRENADE):
+        found = [w for w in profile.weapons if w.type is kind]
+        if found:
+            return found[0]
+    return None
+
+
+def _troop_of(weapon: Weapon | None) -> TroopType:
+    if weapon is None:
+        return TroopType.MELEE
+    return TROOP_OF_WEAPON.get(weapon.type) or SIDEARM_TROOP[weapon.type]
+
+
+def weapon_type_counts(profiles: Sequence[Profile], count: str = MAIN_WEAPON
+                       ) -> Counter[TroopType]:
+    """How many weapons of each troop type the models carry: one main weapon per model
+    (``main_weapon``), or every weapon, sidearms only as a fallback (``every_weapon``)."""
     counts: Counter[TroopType] = Counter()
+    if count == MAIN_WEAPON:
+        for profile in profiles:
+            counts[_troop_of(main_weapon(profile))] += 1
+        return counts
     for profile in profiles:
         for weapon in profile.weapons:
             if weapon.type in TROOP_OF_WEAPON:
@@ -68,9 +121,12 @@ def weapon_type_counts(profiles: Sequence[Profile]) -> Counter[TroopType]:
     return counts
 
 
-def model_troop_type(profile: Profile) -> TroopType:
-    """One model's own type: its most common weapon type; a tie goes to the weapon listed first."""
-    counts = weapon_type_counts([profile])
+def model_troop_type(profile: Profile, count: str = MAIN_WEAPON) -> TroopType:
+    """One model's own type: its main weapon's (``main_weapon``), or its most common weapon
+    type, a tie going to the weapon listed first (``every_weapon``)."""
+    if count == MAIN_WEAPON:
+        return _troop_of(main_weapon(profile))
+    counts = weapon_type_counts([profile], count)
     if not counts:
         return TroopType.MELEE
     top = max(counts.values())
@@ -82,11 +138,11 @@ def model_troop_type(profile: Profile) -> TroopType:
     return min(tied)  # pragma: no cover - every tied type comes from some weapon
 
 
-def troop_type(profiles: Sequence[Profile]) -> TroopType | None:
+def troop_type(profiles: Sequence[Profile], count: str = MAIN_WEAPON) -> TroopType | None:
     """The unit's troop type, or None when the supplement says the unit must split."""
     if not profiles:
         raise ValueError("a unit needs at least one model")
-    counts = weapon_type_counts(profiles)
+    counts = weapon_type_counts(profiles, count)
     if not counts:
         return TroopType.MELEE
     top = max(counts.values())
@@ -94,7 +150,7 @@ def troop_type(profiles: Sequence[Profile]) -> TroopType | None:
     if len(tied) == 1:
         return tied[0]
     best = max(p.leadership for p in profiles)
-    leader_types = {model_troop_type(p) for p in profiles if p.leadership == best}
+    leader_types = {model_troop_type(p, count) for p in profiles if p.leadership == best}
     if len(leader_types) == 1:
         return leader_types.pop()
     return None
@@ -137,22 +193,23 @@ class FormedUnit:
 
 
 def form_units(
-    models: Sequence[tuple[str, Profile]], command: int
+    models: Sequence[tuple[str, Profile]], command: int, count: str = MAIN_WEAPON
 ) -> list[FormedUnit]:
     """Give ``models`` (id, profile) their troop type and order, splitting on a full tie.
 
-    ``command`` is the value already rolled for the whole group: split parts keep it.
+    ``command`` is the value already rolled for the whole group: split parts keep it;
+    ``count`` is the ``troop_count`` setting (what counts towards the troop type).
     """
     if not 1 <= command <= 6:
         raise ValueError(f"command must be 1-6, got {command}")
     profiles = [p for _, p in models]
-    troop = troop_type(profiles)
+    troop = troop_type(profiles, count)
     if troop is not None:
         return [FormedUnit(tuple(m for m, _ in models), troop, command,
                            max(p.leadership for p in profiles))]
     parts: dict[TroopType, list[tuple[str, Profile]]] = {}
     for model_id, profile in models:
-        parts.setdefault(model_troop_type(profile), []).append((model_id, profile))
+        parts.setdefault(model_troop_type(profile, count), []).append((model_id, profile))
     return [
         FormedUnit(tuple(m for m, _ in part), kind, command, max(p.leadership for _, p in part))
         for kind, part in parts.items()
