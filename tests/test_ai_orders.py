@@ -191,8 +191,10 @@ def test_towards_closest_enemy_goes_for_the_one_in_sight() -> None:
 
 
 def _brute_cover(game: Any, state: Any, start: tuple[float, float], shooter: tuple[float, float],
-                 move: float) -> float:
-    """The shortest straight walk from ``start`` to a protected point (0.25" grid)."""
+                 move: float, *, in_cover: bool = False) -> float:
+    """The shortest straight walk from ``start`` to a protected point (0.25" grid); with
+    ``in_cover``, to a point hidden from or in cover from the shooter (obscured alone is not
+    enough)."""
     best = math.inf
     for dx in np.arange(-move, move + 1e-9, 0.25):
         for dy in np.arange(-move, move + 1e-9, 0.25):
@@ -200,7 +202,9 @@ def _brute_cover(game: Any, state: Any, start: tuple[float, float], shooter: tup
             at = (start[0] + dx, start[1] + dy)
             if d > move or d >= best or not game.terrain(state).routes.fits(at, 0.5):
                 continue
-            if protected(game, state, shooter, at):
+            c = game.terrain(state).sight.cover(shooter, at, 0.5, 0.5)
+            if ((not c.visible) or c.in_cover) if in_cover else \
+                    protected(game, state, shooter, at):
                 best = d
     return best
 
@@ -216,11 +220,21 @@ def test_to_cover_takes_the_nearest_protected_point() -> None:
     p = plan(game, state, "u1")
     move = p.moves()[0]
     assert move.to is not None
-    assert protected(game, state, (25, 11), move.to)
-    # nearest: no protected point is more than half a grid step (0.5") cheaper
-    assert move.cost <= _brute_cover(game, state, (10, 6), (25, 11), 6.0) + 0.36
+    c = game.terrain(state).sight.cover((25, 11), move.to, 0.5, 0.5)
+    # "To cover" ends in cover (issue #14), not merely obscured; a point both in cover and
+    # obscured (or hidden) is preferred when it costs at most cover_detour (2") more than the
+    # nearest point in cover
+    assert (not c.visible) or c.in_cover
+    assert move.cost <= _brute_cover(game, state, (10, 6), (25, 11), 6.0, in_cover=True) \
+        + 2.0 + 0.36
+    both = (not c.visible) or (c.in_cover and c.obscured)
+    assert both or move.cost <= _brute_cover(game, state, (10, 6), (25, 11), 6.0,
+                                             in_cover=True) + 0.36
     assert "in_cover" == p.state_after
-    assert any("cover from p1" in line for line in p.explain)
+    words = ("It is hidden from p1 there (out of its sight)." if not c.visible else
+             "It is in cover from p1 and obscured there." if c.obscured else
+             "It is in cover from p1 there (not obscured).")
+    assert any(words in line for line in p.explain)
 
 
 def test_to_cover_stays_put_when_already_in_cover_and_conceals() -> None:

@@ -165,9 +165,12 @@ def test_row_2_moves_to_the_nearest_cover_then_stays() -> None:
     oracle = OracleSight(game.terrain(state).board)
     assert oracle.cover((3, 10), (15, 10), R, R).obscured is False  # in the open at the start
     move = plan(game, state, "c1")
-    # One step north (1") brings the wall across its cover lines, more than 1" from both
-    # bases: obscured. Half a step (15, 10.5) is not yet.
-    assert (move.to, move.settled) == ((15.0, 11.0), True)
+    # "Moves towards cover then remain stationary" ends *in cover* (issue #14): (14.5, 11),
+    # 1.118" away, has the wall's end within 1" of the base on the cover lines. One step north
+    # (15, 11), 1" away, is only obscured (the wall is more than 1" from both bases): not cover.
+    assert (move.to, move.settled) == ((14.5, 11.0), True)
+    assert oracle.cover((3, 10), (14.5, 11), R, R).in_cover is True
+    assert oracle.cover((3, 10), (15, 11), R, R).in_cover is False
     assert oracle.cover((3, 10), (15, 11), R, R).obscured is True
     assert oracle.cover((3, 10), (15, 10.5), R, R).obscured is False
     state.counters["c1"].at, state.counters["c1"].settled = move.to, move.settled

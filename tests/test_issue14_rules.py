@@ -6,10 +6,20 @@ Seeds: ``003`` the solo supplement, ``001``/``002`` the Kill Team 2024 card, ``0
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+from shapely.geometry import Point, Polygon
+
+from solo_ops.core.dice import ScriptedDice
 from solo_ops.core.settings import parse_settings
 from solo_ops.core.tables import TroopType
+from solo_ops.game import fog
+from solo_ops.game.state import Counter
+from solo_ops.geometry.board import parse_board
 from solo_ops.io.roster import load_roster
 from solo_ops.rules.orders import form_units, main_weapon, troop_type
+from tests.test_ai_orders import GRUNT, plan, setup
+from tests.test_fog import OPEN, SPLIT, R, make
 
 from .conftest import ROSTERS
 
@@ -49,3 +59,116 @@ def test_troop_count_is_a_named_setting() -> None:
     assert parse_settings(None, "s.yaml").troop_count == "main_weapon"
     assert parse_settings({"troop_count": "every_weapon"}, "s.yaml").troop_count == \
         "every_weapon"
+
+
+# -- item 3: "then remain stationary", the ambush without a spotter, sectors, false alarms --------
+CRATE = {"id": "crate", "traits": ["heavy"], "polygon": [[14, 10], [15, 10], [15, 11], [14, 11]]}
+
+
+def test_a_to_cover_unit_that_reached_cover_stays_put() -> None:
+    """003: "To Cover: Unit will move to the nearest cover and then remain stationary." e1
+    (Fire Teams command 2: To Cover) already reached cover (state ``in_cover``); p1 has since
+    moved so that e1 is no longer in cover from it: e1 does not move again."""
+    game, state = setup([("u1", 2, [("e1", GRUNT, (17.0, 10.5))])], [("p1", GRUNT, (3, 10.5))],
+                        features=(CRATE,))
+    assert [a.to for a in plan(game, state, "u1").moves()] == [(16.0, 10.5)]  # idle: it moves
+    state.units["u1"].fsm = "in_cover"
+    p = plan(game, state, "u1")
+    assert p.moves() == []
+    assert ("e1 stays where it is: the unit reached cover and then remains stationary "
+            "(To Cover).") in p.explain
+
+
+def test_an_ambush_without_a_spotting_model_still_goes_6_inches_from_a_player_model() -> None:
+    """003, enemy count 6: "Ambush! Take a second counter and move it and the original counter
+    to 6' away from the player unit that spotted the hidden enemy force". Resolved with no
+    spotting model (a first-turn resolution, a row-3 join), both counters still go 6" from a
+    player model: the one nearest the counter (p2 here, not p1)."""
+    game, state = make(OPEN, [(5.0, 10.0), (25.0, 10.0)])
+    counter = Counter("c1", (32.0, 10.0), 3, 6)
+    state.counters["c1"] = counter
+    state.counter_seq = 1
+    # ambush; the two positions; c1: 3 -> 2 enemies (grunts), order 2; c2: 2 -> 1 grunt, order 3
+    state.dice = ScriptedDice(faces=[6, 1, 1, 3, 1, 1, 2, 2, 1, 3])
+    res = fog.resolve_counter(game.terrain(state), state, counter, None, game.scenario.roster,
+                              state.dice, game.settings, edition="kt2024")
+    assert [r.outcome for r in res] == ["ambush", "ambush"]
+    terrain = game.terrain(state)
+    for cid in ("c1", "c2"):
+        d = terrain.routes.distance((25.0, 10.0), state.counters[cid].at, R, R).distance
+        assert 5.5 <= d <= 6.5
+
+
+def test_sectors_are_thirds_along_the_long_edge_whatever_the_orientation() -> None:
+    """003: "the game table is divided into six sectors, with imaginary lines by dividing it
+    into thirds along a long table edge, and then in half along a short table edge"."""
+    wide = parse_board({"name": "wide", "width": 30, "depth": 22}, "b.yaml")
+    tall = parse_board({"name": "tall", "width": 22, "depth": 30}, "b.yaml")
+    assert [wide.sector_of(x, 5) for x in (5, 15, 25)] == [1, 2, 3]
+    assert [wide.sector_of(x, 15) for x in (5, 15, 25)] == [4, 5, 6]
+    assert [tall.sector_of(5, y) for y in (5, 15, 25)] == [1, 2, 3]
+    assert [tall.sector_of(15, y) for y in (5, 15, 25)] == [4, 5, 6]
+    assert tall.sector_box(2).bounds == (0.0, 10.0, 11.0, 20.0)
+    assert tall.sector_centre(6) == (16.5, 25.0)
+
+
+def test_a_false_alarm_goes_out_of_sight_in_its_new_sector() -> None:
+    """003, enemy count 1: "False Alarm. Move counter to random table sector and roll for new
+    hidden enemy order." -- placed like a seeded counter, out of sight when a point of the new
+    sector is: sector 3 of the split board is behind the wall, and the counter lands there out of
+    p1's sight."""
+    game, state = make(SPLIT, [(2.0, 2.0)])
+    counter = Counter("c1", (6.0, 9.0), 4, 4)
+    state.counters["c1"] = counter
+    state.dice = ScriptedDice(faces=[1, 3, 1, 5])  # false alarm, sector 3, first point, order 5
+    (res,) = fog.resolve_counter(game.terrain(state), state, counter, None,
+                                 game.scenario.roster, state.dice, game.settings,
+                                 edition="kt2024")
+    assert res.outcome == "false_alarm"
+    assert counter.sector == 3 and counter.hidden_order == 5
+    assert not counter.resolve_first_turn
+    assert fog.spotted_by(game.terrain(state), state, counter) is None
+
+
+# -- item 4: "To cover" ends in cover --------------------------------------------------------------
+def test_to_cover_ends_in_cover_not_merely_obscured() -> None:
+    """003: "To Cover: Unit will move to the nearest cover". e1 stands 1.5" from a heavy crate:
+    obscured from p1 but not in cover (no terrain within 1" on the cover lines). It moves 1" to
+    a spot both in cover and obscured, and the explanation says exactly that."""
+    game, state = setup([("u1", 2, [("e1", GRUNT, (17.0, 10.5))])], [("p1", GRUNT, (3, 10.5))],
+                        features=(CRATE,))
+    sight = game.terrain(state).sight
+    start = sight.cover((3, 10.5), (17.0, 10.5), 0.5, 0.5)
+    assert (start.visible, start.in_cover, start.obscured) == (True, False, True)
+    p = plan(game, state, "u1")
+    (move,) = p.moves()
+    assert move.to == (16.0, 10.5) and move.cost == pytest.approx(1.0)
+    end = sight.cover((3, 10.5), move.to, 0.5, 0.5)
+    assert (end.visible, end.in_cover, end.obscured) == (True, True, True)
+    assert ("e1 repositions 1.0\" to the nearest cover from p1, to (16.0, 10.5). It is in cover "
+            "from p1 and obscured there.") in p.explain
+
+
+# -- item 5: counters are never placed inside terrain ----------------------------------------------
+def test_a_counter_is_never_placed_inside_a_terrain_feature() -> None:
+    """003: "These counters are to be placed so that the player can not draw a line of sight to
+    them" -- on the table, not inside a feature: a 1" x 1" light crate (which does not block
+    movement) sits on the centre of an open sector; neither a hidden point nor the sector-centre
+    fallback lands on it."""
+    crate = {"id": "lc", "traits": ["light"], "polygon": [[4.5, 5.5], [5.5, 5.5], [5.5, 6.5],
+                                                         [4.5, 6.5]]}
+    board = {"name": "crate", "width": 30, "depth": 20, "features": [crate]}
+    game, state = make(board, [(15.0, 2.0)])
+    terrain = game.terrain(state)
+    assert terrain.board.sector_centre(1) == (5.0, 5.0)  # the crate's centre is (5, 6)
+    place = fog.place_in_sector(terrain, 1, fog.player_observers(state), ScriptedDice([]),
+                                game.settings, "c1")
+    assert place.resolve_first_turn  # the whole open sector is in p1's sight
+    poly = Polygon(crate["polygon"])
+    assert poly.distance(Point(place.at)) >= R - 1e-9
+    pts = np.array([(x + 0.5, y + 0.5) for x in range(10) for y in range(10)], dtype=float)
+    kept = fog.off_features(terrain, pts, R)
+    assert all(poly.distance(Point(p)) >= R - 1e-9 for p in kept)
+    # the grid points on the crate's corners (4.5|5.5, 5.5|6.5) are dropped; the next ones are
+    # 1" from its edges, more than a counter's radius (0.63")
+    assert len(kept) == 100 - 4

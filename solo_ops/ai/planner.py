@@ -488,21 +488,68 @@ def _protected(ctx: Context, points: np.ndarray, radius: float,
     return out
 
 
-def _first_protected(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
-                     threat: Operative, pos: dict[str, tuple[float, float]],
-                     mask: np.ndarray | None, chunk: int = 48) -> int | None:
-    """The candidate :func:`_pick` chooses among the protected ones (``mask`` limiting them):
-    the cheapest, then by position. Cover is asked in that order, a chunk at a time, so a
-    move that finds cover close by does not ask about every end point. None when no point
-    in the mask is protected."""
+HIDDEN, COVER_AND_OBSCURED, IN_COVER, NOT_IN_COVER = 3, 2, 1, 0
+
+
+def _cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Operative,
+                  pos: dict[str, tuple[float, float]]) -> np.ndarray:
+    """(k,) how well candidate k is protected from ``threat`` for a "To cover" order:
+    ``HIDDEN`` (out of its sight), ``COVER_AND_OBSCURED``, ``IN_COVER`` (terrain within 1" on
+    the cover lines, as ``solo-ops geom cover`` says ``in_cover``) or ``NOT_IN_COVER``
+    (obscured alone is not cover: issue #14). Cached per (threat, point) like
+    :func:`_protected`."""
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    if len(points) == 0:
+        return np.zeros(0, dtype=int)
+    memo = _memo(ctx)
+    tp = _key_pt(pos[threat.id])
+    keys = [("L", tp, float(threat.radius), x, y, float(radius), ctx.edition)
+            for x, y in points.tolist()]
+    known = [memo.get(k) for k in keys]
+    todo = [k for k, v in enumerate(known) if v is None]
+    if todo:
+        cm = ctx.terrain.sight.cover_matrix(np.array([tp]), np.array([float(threat.radius)]),
+                                            points[todo], radius, edition=ctx.edition)
+        vis = np.asarray(cm.visible)[0]
+        cov = np.asarray(cm.in_cover)[0]
+        obs = np.asarray(cm.obscured)[0]
+        level = np.where(~vis, HIDDEN, np.where(cov & obs, COVER_AND_OBSCURED,
+                                                np.where(cov, IN_COVER, NOT_IN_COVER)))
+        for k, v in zip(todo, level.tolist(), strict=True):
+            known[k] = int(v)
+            memo[keys[k]] = int(v)
+    return np.array(known, dtype=int)
+
+
+def _cover_words(level: int, threat: Operative) -> str:
+    """The explanation's words for where a "To cover" move ends."""
+    return {HIDDEN: f" It is hidden from {threat.name} there (out of its sight).",
+            COVER_AND_OBSCURED: f" It is in cover from {threat.name} and obscured there.",
+            IN_COVER: f" It is in cover from {threat.name} there (not obscured).",
+            }.get(level, f" It is not in cover from {threat.name} there.")
+
+
+def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
+                    threat: Operative, pos: dict[str, tuple[float, float]],
+                    mask: np.ndarray | None, chunk: int = 48) -> int | None:
+    """The "To cover" end point: the cheapest candidate in cover from (or hidden from)
+    ``threat`` (``mask`` limiting them); but a candidate that is both in cover and obscured
+    (or hidden) is preferred when it costs at most ``settings.cover_detour`` more. None when
+    no candidate in the mask is in cover."""
     idx = np.arange(len(pts)) if mask is None else np.flatnonzero(mask)
     order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))]
+    first = None
     for k in range(0, len(order), chunk):
         part = order[k:k + chunk]
-        hit = part[_protected(ctx, pts[part], radius, [threat], pos)[0]]
+        hit = part[_cover_levels(ctx, pts[part], radius, threat, pos) >= IN_COVER]
         if len(hit):
-            return int(hit[0])
-    return None
+            first = int(hit[0])
+            break
+    if first is None:
+        return None
+    near = order[cost[order] <= cost[first] + ctx.settings.cover_detour + 1e-9]
+    both = near[_cover_levels(ctx, pts[near], radius, threat, pos) >= COVER_AND_OBSCURED]
+    return int(both[0]) if len(both) else first
 
 
 def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
@@ -853,6 +900,11 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
             kinds = [] if "normal" in used or "normal" in done else ["normal"]
         if walked and not opened:
             kinds = []  # still on its way to the door or hatch
+        if kinds and codes["move"] == "to_cover" and unit.fsm == "in_cover":
+            # "To Cover: Unit will move to the nearest cover and then remain stationary."
+            kinds = []
+            plan.explain.append(f"{op.name} stays where it is: the unit reached cover and "
+                                "then remains stationary (To Cover).")
         for kind in kinds:
             if ap <= 0:
                 break
@@ -901,8 +953,8 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
         closest = _closest_enemy(ctx, op, here, enemies, board)
         if closest is None:
             return True
-        prot = _protected(ctx, np.array([here]), op.radius, [closest[1]], board.pos)
-        return bool(prot[0, 0])
+        level = _cover_levels(ctx, np.array([here]), op.radius, closest[1], board.pos)
+        return bool(level[0] >= IN_COVER)
     if codes["move"] in ("hold_12", "to_firing_range"):
         target = _closest_enemy(ctx, op, here, enemies, board)
         if target is None:
@@ -991,21 +1043,20 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         reason = f"to keep {inches(want)} from the closest enemy"
         threat = enemies[int(who[0])]
     elif move_code in ("to_cover", "to_cover_firing_line"):
-        threats = [threat]
         if move_code == "to_cover":
             # the choice is the cheapest protected point: look for it nearest first
             coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
-            first = _first_protected(ctx, pts, cost, op.radius, threat, board.pos,
-                                     coherent if coherent.any() else None)
+            first = _first_in_cover(ctx, pts, cost, op.radius, threat, board.pos,
+                                    coherent if coherent.any() else None)
             if first is not None:
-                prot0 = _protected(ctx, pts[:1], op.radius, threats, board.pos)[0, 0]
+                prot0 = _cover_levels(ctx, pts[:1], op.radius, threat, board.pos)[0] >= IN_COVER
                 score0 = cost[0] if prot0 else 1e6 + cost[0]
                 if score0 - cost[first] < MIN_GAIN:
                     return None
                 return _finish_move(ctx, op, start, kind, cand, first, board, threat,
                                     move_code, f"to the nearest cover from {threat.name}", "",
                                     None)
-        prot = _protected(ctx, pts, op.radius, threats, board.pos)[0]
+        prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
         if move_code == "to_cover_firing_line":
             best_range = op.profile.longest_range or 0.0
             lines = _firing_lines(ctx, pts, op.radius, best_range, enemies, board.pos)
@@ -1018,7 +1069,8 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             # no cover within this move: head for the nearest protected point further away
             far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board, spacing=1.0)
             if len(far.points):
-                fprot = _protected(ctx, far.points, op.radius, threats, board.pos)[0]
+                fprot = _cover_levels(ctx, far.points, op.radius, threat,
+                                      board.pos) >= IN_COVER
                 if fprot.any():
                     j = _pick(far.cost, far.cost, far.points, fprot)
                     assert j is not None
@@ -1077,10 +1129,10 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
     walk = cand.reach.path(i)
     route = tuple((float(x), float(y)) for x, y in walk.points)
     spent = float(cost[i])
-    prot_end = _protected(ctx, np.array([end]), op.radius, [threat], board.pos)[0, 0]
     extra = ""
-    if move_code in ("to_cover", "to_cover_firing_line") and prot_end:
-        extra = f" It is in cover from (or hidden from) {threat.name} there."
+    if move_code in ("to_cover", "to_cover_firing_line"):
+        extra = _cover_words(int(_cover_levels(ctx, np.array([end]), op.radius, threat,
+                                               board.pos)[0]), threat)
     elif hold is not None:
         extra = (f" It ends {inches(hold[0])} from {hold[1].name}, the "
                  + ("closest enemy it can see there." if hold[2] else
@@ -1323,8 +1375,8 @@ def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> boo
         closest = _closest_enemy(ctx, op, board.pos[m], enemies, board)
         if closest is None:
             continue
-        if not _protected(ctx, np.array([board.pos[m]]), op.radius, [closest[1]],
-                          board.pos)[0, 0]:
+        if _cover_levels(ctx, np.array([board.pos[m]]), op.radius, closest[1],
+                         board.pos)[0] < IN_COVER:
             return False
     return True
 

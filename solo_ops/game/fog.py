@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import shapely
 from shapely.geometry import Point
 
 from solo_ops.core.dice import Dice
@@ -50,13 +51,29 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float
                   radius: float, spacing: float,
                   avoid: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
     """Points of ``region`` where a base of ``radius`` fits, clear of ``avoid`` discs, and
-    that no observer disc ``(x, y, r)`` can see (:func:`solo_ops.geometry.search.hidden_points`)."""
-    return search.hidden_points(terrain, region, observers, radius, spacing, avoid)
+    that no observer disc ``(x, y, r)`` can see (:func:`solo_ops.geometry.search.hidden_points`),
+    and whose base lies clear of every terrain feature's footprint (:func:`off_features`)."""
+    pts = search.hidden_points(terrain, region, observers, radius, spacing, avoid)
+    return off_features(terrain, pts, radius)
+
+
+def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray:
+    """The points of ``pts`` where a base of ``radius`` overlaps no solid terrain feature's
+    footprint (heavy, light, blocking, wall or pitfall): a counter stands on the floor beside a
+    crate, never inside it, even where the crate does not block movement (issue #14)."""
+    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+    solid = [f.shape for f in terrain.board.features
+             if not f.is_line and f.effective_traits & {"heavy", "light", "blocking", "wall",
+                                                         "pitfall"}]
+    if not solid or len(pts) == 0:
+        return pts
+    gap = shapely.distance(shapely.points(pts), shapely.union_all(solid))
+    return pts[np.asarray(gap) >= radius - 1e-9]
 
 
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
-    pts = np.asarray(terrain.routes.free_points(None, radius, 0.5), dtype=float)
+    pts = off_features(terrain, terrain.routes.free_points(None, radius, 0.5), radius)
     if avoid and len(pts):
         a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
         ar = np.array([r for _, _, r in avoid], dtype=float)
@@ -90,7 +107,8 @@ def place_in_sector(terrain: Terrain, sector: int, observers: Sequence[tuple[flo
         pick = dice.roll(f"placement of {label} in sector {sector}", 1, len(pts)).face - 1
         return Placement((float(pts[pick, 0]), float(pts[pick, 1])), sector, False, len(pts))
     centre = board.sector_centre(sector)
-    if not terrain.routes.fits(centre, COUNTER_RADIUS, blockers=list(avoid)):
+    if not terrain.routes.fits(centre, COUNTER_RADIUS, blockers=list(avoid)) \
+            or not len(off_features(terrain, np.array([centre]), COUNTER_RADIUS)):
         centre = _nearest_free(terrain, centre, COUNTER_RADIUS, avoid)
     return Placement(centre, sector, True, 0)
 
@@ -101,8 +119,7 @@ def seed_counters(terrain: Terrain, state: State, engagement: int, dice: Dice,
     events: list[dict[str, Any]] = []
     observers = player_observers(state)
     for _ in range(2 * engagement):
-        state.counter_seq += 1
-        cid = f"c{state.counter_seq}"
+        cid = state.new_counter_id()
         sector = dice.d6(f"sector for counter {cid}").face
         place = place_in_sector(terrain, sector, observers, dice, settings, cid,
                                 avoid=occupied(state))
@@ -296,7 +313,7 @@ def _protected_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operati
     obs = np.array([o.at for o in players], dtype=float)
     obs_r = np.array([o.radius for o in players], dtype=float)
     cm = terrain.sight.cover_matrix(obs, obs_r, pts, COUNTER_RADIUS)
-    ok = ~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured)
+    ok = ~np.asarray(cm.visible) | np.asarray(cm.in_cover)  # obscured alone is not cover
     return ok.all(axis=0)
 
 
@@ -467,7 +484,8 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
     if row.code == "ambush":
         return _ambush(terrain, state, counter, spotter, roster, dice, settings, events,
                        edition=edition)
-    res = _reveal(terrain, state, counter, row.enemies, roster, dice, edition=edition)
+    res = _reveal(terrain, state, counter, row.enemies, roster, dice, edition=edition,
+                  troop_count=settings.troop_count)
     res.events[:0] = events
     return [res]
 
@@ -475,13 +493,16 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
 def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
             roster: Roster | None, dice: Dice, settings: Settings,
             events: list[dict[str, Any]], *, edition: str) -> list[Resolution]:
-    state.counter_seq += 1
-    second = Counter(f"c{state.counter_seq}", counter.at, counter.hidden_order, counter.sector,
+    second = Counter(state.new_counter_id(), counter.at, counter.hidden_order, counter.sector,
                      ambush=True)
     state.counters[second.id] = second
     counter.ambush = True
     events.append({"type": "ambush", "counter": counter.id, "second": second.id,
                    "spotter": spotter.id if spotter else None})
+    if spotter is None or spotter.at is None:
+        # resolved with no model spotting it (first turn, a row-3 join): the table still puts
+        # both counters 6" from a player model -- the one nearest the counter (issue #14)
+        spotter = _nearest_player(state, counter.at)
     if spotter is not None and spotter.at is not None:
         spots = _ambush_spots(terrain, state, spotter, settings, [counter.id, second.id], dice)
         for c, at in zip((counter, second), spots, strict=False):
@@ -494,7 +515,7 @@ def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative
     for c in (counter, second):
         face, evs = roll_enemy_count(dice, c)
         res = _reveal(terrain, state, c, enemy_count_table()[face].enemies, roster, dice,
-                      edition=edition)
+                      edition=edition, troop_count=settings.troop_count)
         res.events[:0] = ([*events, *evs] if first else evs)
         res.outcome = "ambush"
         first = False
@@ -502,12 +523,22 @@ def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative
     return results
 
 
+def _nearest_player(state: State, at: tuple[float, float]) -> Operative | None:
+    """The player model on the table nearest ``at`` (straight line, ties by id), or None."""
+    players = [o for o in state.operatives.values()
+               if o.side != ENEMY and o.on_table and o.at is not None]
+    if not players:
+        return None
+    return min(players, key=lambda o: (math.dist(o.at, at), o.id))  # type: ignore[arg-type]
+
+
 def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
                   ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
     want = settings.ambush_distance
     avoid = occupied(state, exclude=ids)
-    pts = np.asarray(terrain.routes.free_points(None, COUNTER_RADIUS, 0.5), dtype=float)
+    pts = off_features(terrain, terrain.routes.free_points(None, COUNTER_RADIUS, 0.5),
+                       COUNTER_RADIUS)
     if len(pts) == 0:
         return []
     if avoid:
@@ -543,8 +574,9 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
 
 
 def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster: Roster | None,
-            dice: Dice, *, edition: str) -> Resolution:
-    """Turn a counter into ``count`` models from the roster table, formed into units."""
+            dice: Dice, *, edition: str, troop_count: str = "main_weapon") -> Resolution:
+    """Turn a counter into ``count`` models from the roster table, formed into units
+    (``troop_count``: the setting of that name)."""
     counter.resolved = True
     res = Resolution(counter.id, "enemies")
     if roster is None or count <= 0:
@@ -558,20 +590,17 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
     spots = _cluster(terrain, state, counter.at, [p.base_radius for _, p in drawn])
     models = []
     for (key, profile), at in zip(drawn, spots, strict=True):
-        state.unit_seq += 1
-        mid = f"{key}-{state.unit_seq}"
+        mid = state.new_model_id(key)
         models.append((mid, profile))
         state.operatives[mid] = Operative(mid, profile.name, ENEMY, "", profile, at,
                                           profile.wounds, stance="engage")
         res.models.append(mid)
     leadership = max(p.leadership for _, p in models)
     roll = roll_command(dice, leadership, purpose=f"order roll for counter {counter.id}")
-    formed = form_units(models, roll.command)
-    for k, unit in enumerate(formed):
-        uid = counter.id.replace("c", "u", 1) if len(formed) == 1 else \
-            f"{counter.id.replace('c', 'u', 1)}-{unit.troop.value}"
-        if uid in state.units:
-            uid = f"{uid}-{k + 2}"
+    formed = form_units(models, roll.command, troop_count)
+    base = counter.id.replace("c", "u", 1)
+    wanted = [base] if len(formed) == 1 else [f"{base}-{u.troop.value}" for u in formed]
+    for uid, unit in zip(state.new_unit_ids(wanted), formed, strict=True):
         state.units[uid] = Unit(uid, list(unit.models), unit.troop.value, unit.command,
                                 unit.leadership, fsm="hidden", origin=counter.id)
         for m in unit.models:

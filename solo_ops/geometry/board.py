@@ -196,20 +196,26 @@ class Board:
 
     # -- sectors --------------------------------------------------------------------------------
     def sector_of(self, x: float, y: float) -> int:
-        """The fog-of-war sector (1-6) containing the point."""
-        col = min(2, max(0, int(x // (self.width / 3.0))))
-        row = 0 if y < self.depth / 2.0 else 1
+        """The fog-of-war sector (1-6) containing the point: the table cut "into thirds along a
+        long table edge, and then in half along a short table edge" (supplement), whichever way
+        the board lies. Sectors 1-3 run along the long edge in the half nearer its origin."""
+        along, across = (x, y) if self.width >= self.depth else (y, x)
+        long_side, short_side = max(self.width, self.depth), min(self.width, self.depth)
+        col = min(2, max(0, int(along // (long_side / 3.0))))
+        row = 0 if across < short_side / 2.0 else 1
         return row * 3 + col + 1
 
     def sector_box(self, sector: int) -> Polygon:
-        """The rectangle of ``sector`` (1-6)."""
+        """The rectangle of ``sector`` (1-6) (see :meth:`sector_of`)."""
         if not 1 <= sector <= 6:
             raise ValueError(f"sector must be 1-6, got {sector}")
         col = (sector - 1) % 3
         row = (sector - 1) // 3
-        w3 = self.width / 3.0
-        d2 = self.depth / 2.0
-        return box(col * w3, row * d2, (col + 1) * w3, (row + 1) * d2)
+        if self.width >= self.depth:
+            w3, d2 = self.width / 3.0, self.depth / 2.0
+            return box(col * w3, row * d2, (col + 1) * w3, (row + 1) * d2)
+        d3, w2 = self.depth / 3.0, self.width / 2.0
+        return box(row * w2, col * d3, (row + 1) * w2, (col + 1) * d3)
 
     def sector_centre(self, sector: int) -> tuple[float, float]:
         c = self.sector_box(sector).centroid
