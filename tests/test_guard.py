@@ -22,7 +22,7 @@ GUNNER = {"name": "Gunner", "movement": 6, "leadership": 7, "toughness": 3, "wou
                        "damage": [3, 4]},
                       {"name": "knife", "type": "melee", "attacks": 3, "hit": 4,
                        "damage": [2, 3]}]}
-BOARD = {"name": "guard table", "width": 30, "depth": 22,
+BOARD = {"name": "guard table", "width": 30, "depth": 22, "killzone": "gallowdark",
          "features": [{"id": "wall-1", "traits": ["wall"], "line": [[15, 4], [15, 16]]}]}
 
 

@@ -172,3 +172,28 @@ def test_a_counter_is_never_placed_inside_a_terrain_feature() -> None:
     # the grid points on the crate's corners (4.5|5.5, 5.5|6.5) are dropped; the next ones are
     # 1" from its edges, more than a counter's radius (0.63")
     assert len(kept) == 100 - 4
+
+
+# -- item 6: Guard is a Gallowdark action ----------------------------------------------------------
+@pytest.mark.parametrize(("killzone", "guards"), [("gallowdark", True), ("volkus", False),
+                                                  (None, False)])
+def test_guard_is_a_gallowdark_killzone_action_only(killzone: str | None, guards: bool) -> None:
+    """002: "Killzone: Gallowdark has the following additional rules: ... ACTIONS: ... Guard
+    1AP: Treated as a Shoot action." The same enemy with no target in sight and range goes On
+    Guard on a Gallowdark board, and not on Volkus or an open board."""
+    import copy
+
+    import tests.test_guard as tg
+
+    board = copy.deepcopy(tg.BOARD)
+    board.pop("killzone", None)
+    if killzone:
+        board["killzone"] = killzone
+    old = tg.BOARD
+    tg.BOARD = board
+    try:
+        game, state = tg.start([1, 6])
+    finally:
+        tg.BOARD = old
+    tg.enemy_goes_first(game, state)
+    assert state.operatives["e1"].on_guard is guards

@@ -49,6 +49,7 @@ CONTROL_RANGE = reach.CONTROL_RANGE
 CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
 HOLD_TOLERANCE = 0.1
 MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
+GALLOWDARK = "gallowdark"  # the killzone whose actions include Guard (card 002)
 KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can cover
 CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
 PORTAL_SHORTCUT = 6.0  # a closed door/hatch is opened when it saves at least this much route
@@ -1703,8 +1704,11 @@ def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
                ap: int, shot_done: bool) -> bool:
     """Guard (Gallowdark, 1 AP, a Shoot action): the order lets it shoot (fire at will, or an
     unhindered move after its move), it has AP left and a ranged weapon, no shot this
-    activation and no valid target from where it ends, and no enemy in its control range."""
+    activation and no valid target from where it ends, and no enemy in its control range.
+    Guard is one of the Gallowdark killzone's actions: on any other board it is not offered."""
     if ctx.edition != "kt2024" or ap <= 0 or shot_done:
+        return False
+    if ctx.terrain.board.killzone != GALLOWDARK:
         return False
     if codes["shoot"] not in ("fire_at_will", "unhindered_move"):
         return False
