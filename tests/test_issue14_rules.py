@@ -6,6 +6,8 @@ Seeds: ``003`` the solo supplement, ``001``/``002`` the Kill Team 2024 card, ``0
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from shapely.geometry import Point, Polygon
@@ -14,8 +16,10 @@ from solo_ops.core.dice import ScriptedDice
 from solo_ops.core.settings import parse_settings
 from solo_ops.core.tables import TroopType
 from solo_ops.game import fog
+from solo_ops.game.engine import new_game, pending, step
 from solo_ops.game.state import Counter
 from solo_ops.geometry.board import parse_board
+from solo_ops.io.scenario import parse_scenario
 from solo_ops.io.roster import load_roster
 from solo_ops.rules.orders import form_units, main_weapon, troop_type
 from tests.test_ai_orders import GRUNT, plan, setup
@@ -197,3 +201,43 @@ def test_guard_is_a_gallowdark_killzone_action_only(killzone: str | None, guards
         tg.BOARD = old
     tg.enemy_goes_first(game, state)
     assert state.operatives["e1"].on_guard is guards
+
+
+# -- extra 9: an operative incapacitated in its own activation does nothing more -------------------
+def _duel(faces: list[int]) -> tuple[Any, Any]:
+    import copy
+
+    import tests.test_guard as tg
+
+    doc = {"name": "duel", "edition": "kt2024",
+           "board": {"name": "open", "width": 30, "depth": 22, "killzone": "gallowdark"},
+           "roster": {"name": "r", "profiles": {"gunner": copy.deepcopy(tg.GUNNER)},
+                      "table": {i: "gunner" for i in range(1, 7)}},
+           "engagement": 1, "seed": 1,
+           "squads": [{"player": "Ana", "models": [
+               {"id": "a1", "name": "Sgt Kell", "profile": copy.deepcopy(tg.GUNNER),
+                "at": [10, 10]},
+               {"id": "a2", "profile": copy.deepcopy(tg.GUNNER), "at": [3, 3]}]}],
+           "enemies": [{"id": "u1", "command": 1, "models": [
+               {"id": "e1", "profile": copy.deepcopy(tg.GUNNER), "at": [11.2, 10]}]}]}
+    game, state = new_game(parse_scenario(doc, "duel.yaml"), 1)
+    state.counters.clear()
+    state.dice = ScriptedDice(faces=faces)
+    return game, state
+
+
+def test_an_operative_killed_in_its_own_fight_ends_its_activation() -> None:
+    """001: "Pick Order and do valid actions up to APL." -- an incapacitated operative has no
+    valid action left. Sgt Kell fights e1 and is struck back for more than its wounds: its
+    activation ends there, and the game does not ask "what did Sgt Kell do?"."""
+    game, state = _duel([6, 1])  # initiative: the players 6, solo-ops 1
+    step(game, state, {"type": "engine"})
+    assert pending(game, state).kind == "activate"
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    assert pending(game, state).text == "Ana: what did Sgt Kell do?"
+    record = step(game, state, {"type": "fight", "target": "e1", "dealt": 0, "taken": 99})
+    assert state.operatives["a1"].down
+    assert state.active_operative is None
+    assert any(e == {"type": "activation_end", "operative": "a1"} for e in record["events"])
+    prompt = pending(game, state)
+    assert "Sgt Kell" not in prompt.text

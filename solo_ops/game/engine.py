@@ -81,10 +81,17 @@ class Prompt:
 
 
 # -- set-up -------------------------------------------------------------------------------------
-def new_game(scenario: Scenario, seed: int) -> tuple[Game, State]:
+def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = None
+             ) -> tuple[Game, State]:
     """Set the table: squads, pre-placed enemies and counters, then seed the fog of war. The
-    set-up is the game's first log record (its rolls included)."""
+    set-up is the game's first log record (its rolls included). ``terrains``: a compiled
+    terrain cache of the same board to share (the simulator plays many missions on one board;
+    a terrain never changes, so sharing it changes no answer)."""
     game = Game(scenario, seed)
+    if terrains is not None:
+        if terrains.board is not scenario.board:
+            raise ValueError("the shared terrain cache is of another board")
+        game.terrains = terrains
     dice = SeededDice(seed=seed)
     state = State(edition=scenario.edition, dice=dice)
     state.doors = scenario.board.door_state()
@@ -128,7 +135,7 @@ def new_game(scenario: Scenario, seed: int) -> tuple[Game, State]:
             command = roll.command
         else:
             command = spec.command
-        _add_units(state, spec.id, form_units(models, command))
+        _add_units(state, spec.id, form_units(models, command, scenario.settings.troop_count))
         events.append({"type": "enemy_placed", "unit": spec.id, "command": command,
                        "units": [state.units[u].to_dict() for u in state.units
                                  if u == spec.id or u.startswith(f"{spec.id}-")]})
@@ -269,7 +276,23 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
         acting = state.active_operative
         events = actions.apply(game, state, action, prompt)
         events.extend(_after_player_action(game, state, str(kind), acting))
+        events.extend(_end_if_incapacitated(game, state))
     return _record(state, action, events, before)
+
+
+def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
+    """An active player operative incapacitated during its own activation (struck back in its
+    own fight, shot by a Guard interrupt, reported down) does nothing more: its activation
+    ends, and no one is asked what it did next."""
+    from solo_ops.game import actions
+
+    acting = state.active_operative
+    if acting is None:
+        return []
+    op = state.operatives[acting]
+    if op.on_table and not op.down:
+        return []
+    return actions._end_activation(game, state, op)
 
 
 GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate")
