@@ -47,14 +47,13 @@ def test_a_unit_sealed_in_a_room_opens_the_hatch_and_walks_out() -> None:
     assert game.terrain(state).routes.distance((22.5, 19.5), (22.5, 8), 0.5, 0.5).distance \
         is None
     p = plan(game, state, "u1")
-    assert kinds(p) == ["reposition", "operate_hatch", "dash"]
-    move, operate, dash = p.actions
+    # 002 "Operate Hatch 1AP": a Reposition (1 AP), then the hatch (1 AP): APL 2 is spent, the
+    # model walks out next activation (issue 14 item 8: the players' rule, rules/portals.py)
+    assert kinds(p) == ["reposition", "operate_hatch"]
+    move, operate = p.actions
     # to the middle of the hatch, 0.3" from it (within its 1" control range)
     assert move.to == pytest.approx((22.5, 17.8))
     assert operate.portal == "hatch-1" and operate.open is True
-    assert dash.start == pytest.approx((22.5, 17.8))
-    # a 3" dash out through the open hatch (crossing an open hatchway costs 1" more)
-    assert dash.to[1] == pytest.approx(15.8, abs=0.05)
     assert p.opened == ["hatch-1"]
     assert any("e1 opens hatch-1: the only way to p1 is through it" in line
                for line in p.explain)
@@ -67,8 +66,8 @@ def test_a_unit_sealed_in_a_room_opens_the_hatch_and_walks_out() -> None:
                        "side": "enemy", "note": "The enemy e1 opens hatch-1.",
                        "explain": operate.note}]
     assert state.doors["hatch-1"] is True
-    assert state.operatives["e1"].at == pytest.approx(dash.to)
-    assert game.terrain(state).routes.distance(dash.to, (22.5, 8), 0.5, 0.5).distance \
+    assert state.operatives["e1"].at == pytest.approx(move.to)
+    assert game.terrain(state).routes.distance(move.to, (22.5, 8), 0.5, 0.5).distance \
         is not None
 
 

@@ -42,7 +42,7 @@ from solo_ops.ai import fsm
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import reach
+from solo_ops.rules import portals, reach
 from solo_ops.rules.orders import command_radius
 
 CONTROL_RANGE = reach.CONTROL_RANGE
@@ -1534,10 +1534,10 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
                   codes: dict[str, str], ap: int, plan: Plan
                   ) -> tuple[Context, int, set[str], bool, bool]:
     """Operate Hatch (Gallowdark) / open a door: when a closed portal stands between the model
-    and its goal (:func:`_closed_way`), move to within its control range and open it. A hatch
-    opened at the end of a Reposition or Dash is part of that move (no extra AP, as the card
-    allows and as the players' ``hatch`` answer reads it); otherwise, and for a door, it
-    costs 1 AP. Not while the model or the portal is within an enemy's control range.
+    and its goal (:func:`_closed_way`), move to within its control range and open it, by the
+    players' rule (:func:`solo_ops.rules.portals.operate`): 1 AP in Kill Team 2024 (after a
+    Reposition or Dash too), none in a 2018 movement phase. Not while the model or the portal
+    is within an enemy's control range.
 
     Returns the context after it (the new door state when opened), the AP left, the move
     kinds used, whether it moved, and whether it opened the portal."""
@@ -1559,20 +1559,26 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
     moved = False
     last: str | None = None
     while True:
-        if _gap_to_feature(portal, here, op.radius) <= CONTROL_RANGE + 1e-6:
-            during = last is not None and portal.has("hatch")
-            cost = 0 if (during or ctx.edition != "kt2024") else 1
-            if _in_control_range(ctx, here, op.radius, enemies, board.pos):
-                plan.explain.append(f"{op.name} is within an enemy's control range: it cannot "
-                                    f"open {portal.id}.")
+        gap = _gap_to_feature(portal, here, op.radius)
+        if gap <= CONTROL_RANGE + 1e-6:
+            # the players' rule too (rules/portals.py): 1 AP in 2024, during a move or not
+            verdict = portals.operate(
+                ctx.edition, opening=True,
+                phase="firefight" if ctx.edition == "kt2024" else "movement", gap=gap,
+                in_enemy_control=_in_control_range(ctx, here, op.radius, enemies, board.pos),
+                portal_guarded=False, word=word)
+            if not verdict.ok:
+                plan.explain.append(f"{op.name} cannot open {portal.id}: {verdict.why}.")
                 return ctx, ap, used, moved, False
+            during = last is not None and portal.has("hatch")
+            cost = verdict.cost
             if ap < cost:
                 plan.explain.append(f"{op.name} reaches {portal.id} with no AP left to open it "
                                     "(it will next activation).")
                 return ctx, ap, used, moved, False
             ap -= cost
-            how = (f"during its {last.replace('_', ' ')}, no extra AP" if during and
-                   ctx.edition == "kt2024" else "1 AP" if cost else "in its move")
+            how = (f"at the end of its {last.replace('_', ' ')}, 1 AP" if during and cost
+                   else "1 AP" if cost else "in its move")
             action_word = "Operate Hatch" if portal.has("hatch") else "opens the door"
             note = (f"{op.name} opens {portal.id}: {way.why()} ({action_word}, {how}).")
             plan.actions.append(Action("operate_hatch", op.id, portal=portal.id, open=True,

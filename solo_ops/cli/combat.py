@@ -12,7 +12,7 @@ from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.limits import bounds
 from solo_ops.core.model import WeaponRule, parse_weapon_rule
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
-from solo_ops.rules.odds import Odds, fight_2024, shoot_2024
+from solo_ops.rules.odds import FIGHT_POLICIES, Odds, fight_2024, shoot_2024
 
 
 class _Whole(click.ParamType):
@@ -168,12 +168,20 @@ def _attack_json(spec: AttackSpec) -> dict[str, Any]:
               help="A defender's weapon rule; repeat.")
 @click.option("--defender-wounds", type=WHOLE, default=None, help="The defender's wounds left.")
 @click.option("--defender-injured", is_flag=True, help="The defender is injured.")
+@click.option("--policy", type=click.Choice(FIGHT_POLICIES), default="best", show_default=True,
+              help="How both sides resolve their dice: best = each side strikes or blocks to "
+                   "maximise damage dealt minus damage taken (the engine's and the AI's "
+                   "policy); strike = both always strike, never block.")
 @json_option
 def fight(attacks: int, hit: int, damage: str, rules: tuple[str, ...], wounds: int | None,
           injured: bool, helpers: int, defender_attacks: int, defender_hit: int,
           defender_damage: str, defender_rules: tuple[str, ...], defender_wounds: int | None,
-          defender_injured: bool, as_json: bool) -> None:
-    """The exact distribution of damage dealt and taken in one fight."""
+          defender_injured: bool, policy: str, as_json: bool) -> None:
+    """The exact distribution of damage dealt and taken in one fight.
+
+    The odds assume a blocking policy (--policy): by default both sides play to maximise
+    damage dealt minus damage taken; --policy strike is the simpler reading in which both
+    sides always strike."""
     low, high = bounds("helpers")
     if not low <= helpers <= high:
         raise InputError(f"must be {low} to {high}, got {helpers}", source="--helpers")
@@ -184,18 +192,27 @@ def fight(attacks: int, hit: int, damage: str, rules: tuple[str, ...], wounds: i
     attacker = _spec(attacks, hit, damage, rules, injured, hit_bonus=helpers)
     defender = _spec(defender_attacks, defender_hit, defender_damage, defender_rules,
                      defender_injured, prefix="--defender-")
-    odds = fight_2024(attacker, defender, wounds, defender_wounds)
+    odds = fight_2024(attacker, defender, wounds, defender_wounds, policy)
     if as_json:
         data = odds.to_json()
+        data["policy"] = policy
         data["attacker"] = {**_attack_json(attacker), "wounds": wounds, "helpers": helpers}
         data["defender"] = {**_attack_json(defender), "wounds": defender_wounds}
         emit_json(data)
         return
     out = console()
+    out.print(POLICY_TEXT[policy])
     out.print(_odds_table(f"Dealt: {_attack_text(attacker)}", odds.dealt, defender_wounds))
     out.print(_odds_table(f"Taken: {_attack_text(defender)}", odds.taken, wounds))
     out.print(f"Mean damage dealt [bold]{float(odds.dealt.mean):.3f}[/bold], "
               f"taken [bold]{float(odds.taken.mean):.3f}[/bold]")
 
+
+POLICY_TEXT = {
+    "best": "Policy: both sides strike or block to maximise damage dealt minus damage taken "
+            "(--policy strike: both always strike).",
+    "strike": "Policy: both sides always strike, never block (--policy best: each side "
+              "plays to maximise damage dealt minus damage taken).",
+}
 
 commands = [combat]

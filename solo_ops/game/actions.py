@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import reveal, turns
+from solo_ops.game import reveal, scoring, turns
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
@@ -22,7 +22,7 @@ from solo_ops.game.enemy import (
     resolve_player_shot,
 )
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import kt2024, reach
+from solo_ops.rules import kt2024, portals, reach
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
@@ -454,6 +454,9 @@ def _evacuate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
 
 
 def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Open or close a door or hatch: the active operative within 1" of it, by the edition's
+    rule and timing (:func:`solo_ops.rules.portals.operate`, the AI's rule too), or with no
+    operative active Kill Team 2018's Access Override (:func:`portals.access_override`)."""
     fid = action.get("feature")
     board = game.scenario.board
     try:
@@ -466,28 +469,79 @@ def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
     want = bool(action.get("open"))
     if state.doors.get(feature.id) == want:
         raise RuleError(f"{fid} is already {'open' if want else 'closed'}")
+    word = "hatch" if feature.has("hatch") else "door"
     op = None
+    override = False
     if prompt.kind == "act" and state.active_operative is not None:
         op = state.operatives[state.active_operative]
         from shapely.geometry import Point
 
+        terrain = game.terrain(state)
         gap = feature.shape.distance(Point(op.at)) - op.radius
+        enemies = [e for e in state.living(ENEMY if op.side == PLAYER else PLAYER)
+                   if e.at is not None]
+        guarded = any(feature.shape.distance(Point(e.at)) - e.radius
+                      <= CONTROL_RANGE + 1e-9 for e in enemies)
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
                             "control range (1\")")
-        if state.edition == "kt2024" and _enemies_in_control(state, op, game):
-            raise RuleError("not while within control range of an enemy")
-        if state.edition == "kt2024" and feature.has("hatch"):
-            pass  # Operate Hatch can be done during a Reposition or Dash: costs no extra AP
-        elif state.edition == "kt2024":
+        if not want:
+            standing = [o.name for o in state.operatives.values() if o.on_table
+                        and feature.shape.distance(Point(o.at)) < o.radius - 1e-9]
+            if standing:
+                raise RuleError(f"{feature.id} cannot close: {', '.join(standing)} "
+                                f"{'stands' if len(standing) == 1 else 'stand'} in the "
+                                "doorway")
+        verdict = portals.operate(
+            state.edition, opening=want, phase=state.phase, gap=gap,
+            in_enemy_control=bool(reach.within_reach(terrain, op, enemies)),
+            portal_guarded=guarded, moved_how=op.moved_how, readied=op.readied,
+            advanced=op.advanced, charged=op.charged, word=word)
+        if not verdict.ok:
+            raise RuleError(f"{op.name} cannot {'open' if want else 'close'} {feature.id}: "
+                            f"{verdict.why}")
+        if verdict.cost:
             _spend(state, op, "portal")
+    else:
+        nodes = [o.id for o in board.objectives if o.command_node]
+        control = scoring.objective_control(game, state) if nodes else {}
+        verdict = portals.access_override(
+            state.edition, phase=state.phase, turn=state.turn,
+            players_left_to_move=turns.next_player(game, state) is not None,
+            controls_command_node=any(control.get(n) == PLAYER for n in nodes),
+            cp=state.cp.get(PLAYER, 0), used_this_round=_override_used(state))
+        if not verdict.ok:
+            raise RuleError(verdict.why)
+        if not want:
+            raise RuleError("Access Override opens a door (it does not close one)")
+        state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
+        override = True
     state.doors[feature.id] = want
     verb = "opens" if want else "closes"
-    who = op.name if op else "the players (Access Override)"
+    who = op.name if op else "the players (Access Override, 1 CP)"
     events: list[dict[str, Any]] = [{"type": "portal", "feature": feature.id, "open": want,
                                      "note": f"{who} {verb} {feature.id}."}]
+    if override:
+        events[0]["access_override"] = True
+        events[0]["cp"] = dict(state.cp)
+    if op is not None and state.edition == "kt2018" and _enemies_in_control(state, op, game):
+        # 004: "If that model is now within 1" of any enemy models, it cannot move any further"
+        op.moved = True
+        op.moved_how = op.moved_how or "normal"
+        events[0]["note"] += f" {op.name} is now within 1\" of an enemy: it moves no further."
     events.extend(reveal.check_spotting(game, state))
     return events
+
+
+def _override_used(state: State) -> bool:
+    """Whether the players used Access Override in this battle round (read from the log)."""
+    for record in reversed(state.log):
+        for event in reversed(record.get("events", [])):
+            if event.get("type") == "turn_start":
+                return False
+            if event.get("type") == "portal" and event.get("access_override"):
+                return True
+    return False
 
 
 def _ready(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

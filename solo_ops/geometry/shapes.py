@@ -20,18 +20,22 @@ from solo_ops.geometry.board import Board, Feature
 WALL_THICKNESS = 0.02  # inches: how wide a ``line:`` feature is drawn
 
 
-def feature_area(feature: Feature) -> Polygon:
-    """The feature's footprint as a polygon (thin features become a narrow strip)."""
+MEASURE_THICKNESS = 2e-6  # inches: a ``line:`` feature for measuring (zero, in effect)
+
+
+def feature_area(feature: Feature, thickness: float = WALL_THICKNESS) -> Polygon:
+    """The feature's footprint as a polygon (thin features become a strip ``thickness``
+    wide)."""
     if isinstance(feature.shape, LineString):
-        return feature.shape.buffer(WALL_THICKNESS / 2.0, cap_style="square", join_style="mitre")
+        return feature.shape.buffer(thickness / 2.0, cap_style="square", join_style="mitre")
     return feature.shape
 
 
-def merged(features: list[Feature]) -> BaseGeometry:
+def merged(features: list[Feature], thickness: float = WALL_THICKNESS) -> BaseGeometry:
     """The union of the features' footprints, simplified (collinear points removed)."""
     if not features:
         return shapely.GeometryCollection()
-    union = shapely.union_all([feature_area(f) for f in features])
+    union = shapely.union_all([feature_area(f, thickness) for f in features])
     return union.simplify(0.0)
 
 
@@ -58,8 +62,12 @@ def sight_blockers(board: Board) -> BaseGeometry:
 
 @lru_cache(maxsize=64)
 def measuring_blockers(board: Board) -> BaseGeometry:
-    """Everything distances must go around: walls and closed doors and hatches."""
-    return merged(_select(board, lambda f: f.blocks_measuring))
+    """Everything distances must go around: walls and closed doors and hatches. A ``line:``
+    wall has no thickness for measuring (issue 14 item 13: a route around its end is the
+    straight-line geometry): it is a strip :data:`MEASURE_THICKNESS` wide, which keeps the
+    corner graph well defined and changes a route by at most a few millionths of an inch.
+    Walking bases keep the :data:`WALL_THICKNESS` strip (their clearance)."""
+    return merged(_select(board, lambda f: f.blocks_measuring), MEASURE_THICKNESS)
 
 
 @lru_cache(maxsize=64)

@@ -230,19 +230,77 @@ def hot_2024(hit: int) -> Dist:
     return dict(sorted(out.items()))
 
 
+FIGHT_POLICIES = ("best", "strike")
+"""The blocking policies a fight's odds can assume: ``best`` (the engine's and the AI's, both
+sides play to maximise damage dealt minus damage taken, :func:`kt2024.resolve_fight`) and
+``strike`` (both sides always strike, never block: :func:`strike_totals`)."""
+
+
+def strike_totals(a: Retained, d: Retained, attacker: AttackSpec, defender: AttackSpec,
+                  attacker_wounds: int | None, defender_wounds: int | None
+                  ) -> tuple[int, int]:
+    """``(dealt, taken)`` of a fight in which both sides always strike and never block: the
+    attacker resolves first, then they alternate, each striking with a crit while it has one,
+    then with normals; a side with no dice left lets the other strike with the rest; the
+    fight stops when either side is out of wounds. Devastating is applied first (as in
+    :func:`kt2024.fight_with_devastating`); Shock discards the opponent's unresolved normal
+    (else crit) the first time a side strikes with a crit; Brutal changes nothing (nobody
+    blocks)."""
+    dev_a = kt2024.fight_devastating(attacker, a.crits, defender_wounds)
+    dw = kt2024.NO_WOUNDS_CAP if defender_wounds is None else defender_wounds - dev_a
+    dev_d = 0 if dw <= 0 else kt2024.fight_devastating(defender, d.crits, attacker_wounds)
+    aw = kt2024.NO_WOUNDS_CAP if attacker_wounds is None else attacker_wounds - dev_d
+    dice = [[a.crits, a.normals], [d.crits, d.normals]]
+    wounds = [aw, dw]
+    damage = [(attacker.crit, attacker.normal), (defender.crit, defender.normal)]
+    shock = [attacker.has("shock"), defender.has("shock")]
+    done = [dev_a, dev_d]
+    turn = 0
+    while wounds[0] > 0 and wounds[1] > 0 and any(dice[0] + dice[1]):
+        if not any(dice[turn]):
+            turn = 1 - turn  # a side with no dice left lets the other strike with the rest
+        me, them = dice[turn], dice[1 - turn]
+        if me[0]:
+            me[0] -= 1
+            hit = damage[turn][0]
+            if shock[turn]:
+                shock[turn] = False
+                if them[1]:
+                    them[1] -= 1
+                elif them[0]:
+                    them[0] -= 1
+        else:
+            me[1] -= 1
+            hit = damage[turn][1]
+        hit = min(hit, wounds[1 - turn])
+        wounds[1 - turn] -= hit
+        done[turn] += hit
+        turn = 1 - turn
+    return done[0], done[1]
+
+
 @lru_cache(maxsize=2048)
 def fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
-               defender_wounds: int | None) -> FightOdds:
+               defender_wounds: int | None, policy: str = "best") -> FightOdds:
     """Exact joint distribution of (damage dealt, damage taken) in a fight, under the policy of
-    :func:`kt2024.resolve_fight`. Every pair of retained dice is looked up in the fight's
-    dynamic programme (states: dice and wounds left), so the cost grows with the number of
-    states, not with the number of ways to play them out."""
+    :func:`kt2024.resolve_fight` (``policy="best"``: both sides play to maximise damage dealt
+    minus damage taken) or with both sides always striking (``policy="strike"``,
+    :func:`strike_totals`). Every pair of retained dice is looked up in the fight's dynamic
+    programme (states: dice and wounds left), so the cost grows with the number of states,
+    not with the number of ways to play them out."""
+    if policy not in FIGHT_POLICIES:
+        raise ValueError(f"fight policy must be one of {', '.join(FIGHT_POLICIES)}, "
+                         f"got {policy!r}")
     joint: dict[tuple[int, int], Fraction] = {}
     ra, rd = retained_2024(attacker), retained_2024(defender)
     for ka, p in ra.items():
         # the same damage pair from several defender dice: add their chances, multiply once
         row: dict[tuple[int, int], Fraction] = {}
         for kd, q in rd.items():
+            if policy == "strike":
+                _add(row, strike_totals(ka, kd, attacker, defender, attacker_wounds,
+                                        defender_wounds), q)
+                continue
             out, _ = kt2024.fight_with_devastating(attacker, defender, ka, kd,
                                                    attacker_wounds, defender_wounds,
                                                    steps=False)

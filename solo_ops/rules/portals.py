@@ -1,0 +1,99 @@
+"""Doors and hatches: who may open or close one, when, and for how many action points.
+
+One rule for both sides: the players' ``door`` / ``hatch`` answers
+(:func:`solo_ops.game.actions._portal`) and the AI's own Operate Hatch
+(:func:`solo_ops.ai.planner._open_the_way`) both ask :func:`operate`. Pure: it reads plain
+facts (the edition, the phase, gaps already measured) and returns a verdict; it changes
+nothing.
+
+Kill Team 2024 (002 Gallowdark): "Operate Hatch 1AP: Open/Close hatch within Control Range.
+Can be performed during a Reposition or Dash. Not while within Control Range of an enemy or
+while the hatch is within Control Range of an enemy." Doors (crypt boards, Volkus) are
+operated by the same rule (the card gives them no action of their own). The action costs 1 AP
+whenever it is done; "during a Reposition or Dash" is timing (the model may stop part-way,
+operate the hatch and walk on), not a discount.
+
+Kill Team 2018 (004 "Doors"): "In the Movement phase, at any point when an INFANTRY model is
+making a normal move or Falling Back, it can open a door that is within 1" of it." No action
+points; only opening; only in the movement phase by a model that makes (or may still make) a
+normal move or a Fall Back — not one that Readied, Advanced or charged. Access Override
+(004 "Use this Tactic at the end of the Movement phase. If you control an objective marker
+that is a Command Node, you can open one door on the battlefield."): see
+:func:`access_override`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CONTROL_RANGE = 1.0  # inches: "within Control Range" (2024) / "within 1"" (2018)
+OPERATE_AP = 1  # Kill Team 2024 Operate Hatch (and a door) costs 1 AP
+ACCESS_OVERRIDE_CP = 1  # Kill Team 2018 Access Override tactic: 1 command point
+ACCESS_OVERRIDE_FROM_ROUND = 2  # 004 "Starting from the second battle round"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a door or hatch may be operated (``ok``), its AP cost, and why not."""
+
+    ok: bool
+    cost: int = 0
+    why: str = ""
+
+
+def operate(edition: str, *, opening: bool, phase: str, gap: float,
+            in_enemy_control: bool, portal_guarded: bool, moved_how: str | None = None,
+            readied: bool = False, advanced: bool = False, charged: bool = False,
+            word: str = "door") -> Verdict:
+    """May the active model operate a door or hatch, and at what AP cost?
+
+    ``gap``: base edge to the portal (inches, straight: the portal is in reach when within
+    control range). ``in_enemy_control``: the model is within an enemy's control range.
+    ``portal_guarded``: an enemy operative is within control range of the portal.
+    ``moved_how`` / ``readied`` / ``advanced`` / ``charged``: what the model did this
+    activation (Kill Team 2018's timing)."""
+    if gap > CONTROL_RANGE + 1e-6:
+        return Verdict(False, 0, f"the {word} is {gap:.1f}\" away: it must be within 1\"")
+    if edition == "kt2024":
+        if phase != "firefight":
+            return Verdict(False, 0, f"a {word} is operated in the firefight phase")
+        if in_enemy_control:
+            return Verdict(False, 0, "not while within control range of an enemy")
+        if portal_guarded:
+            return Verdict(False, 0, f"not while the {word} is within control range of an "
+                                     "enemy")
+        return Verdict(True, OPERATE_AP)
+    if phase != "movement":
+        return Verdict(False, 0, "doors are opened in the movement phase only (2018)")
+    if not opening:
+        return Verdict(False, 0, "a door opened in Kill Team 2018 stays open (it is removed "
+                                 "from the board)")
+    if readied or advanced or charged or moved_how in ("advance", "charge"):
+        return Verdict(False, 0, "only a model making a normal move or Falling Back opens a "
+                                 "door (2018)")
+    return Verdict(True, 0)
+
+
+def access_override(edition: str, *, phase: str, turn: int, players_left_to_move: bool,
+                    controls_command_node: bool, cp: int, used_this_round: bool) -> Verdict:
+    """Kill Team 2018's Access Override tactic: at the end of the Movement phase (here: no
+    operative of the side is left to move in it), from the second battle round, a side that
+    controls the Command Node objective marker may spend 1 CP to open one door; once a battle
+    round. Never in Kill Team 2024 (a door or hatch is opened by an operative within reach)."""
+    if edition != "kt2018":
+        return Verdict(False, 0, "a door or hatch is opened by an operative within 1\" of it: "
+                                 "activate one first")
+    if phase != "movement" or players_left_to_move:
+        return Verdict(False, 0, "Access Override is used at the end of the movement phase "
+                                 "(when no operative of yours is left to move)")
+    if turn < ACCESS_OVERRIDE_FROM_ROUND:
+        return Verdict(False, 0, "Access Override can be used from the second battle round")
+    if not controls_command_node:
+        return Verdict(False, 0, "Access Override needs the Command Node objective marker "
+                                 "under your control")
+    if used_this_round:
+        return Verdict(False, 0, "Access Override has already been used this battle round")
+    if cp < ACCESS_OVERRIDE_CP:
+        return Verdict(False, 0, f"Access Override costs {ACCESS_OVERRIDE_CP} CP (you have "
+                                 f"{cp})")
+    return Verdict(True, ACCESS_OVERRIDE_CP)

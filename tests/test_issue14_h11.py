@@ -1,0 +1,175 @@
+"""Issue 14, items 8-13: the rules the audit found deviating, each with the source line it
+follows (003 supplement, 001/002 Kill Team 2024 card, 004 Kill Team 2018 Pariah Nexus) and its
+reading in docs/rules.md ("Issue 14: doors, killzones, movement, fights, 2018")."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game.engine import pending, step
+from solo_ops.geometry.routes import Routes
+from solo_ops.rules import portals
+from solo_ops.rules.kt2024 import AttackSpec
+from solo_ops.rules.odds import fight_2024
+from tests.test_player_portals import refused, start
+from tests.test_routes import board as route_board
+from tests.test_routes import wall
+
+
+# -- item 8: doors and hatches ------------------------------------------------------------------
+def test_operate_hatch_costs_one_ap_even_during_a_move() -> None:
+    """002 Gallowdark: "Operate Hatch 1AP: Open/Close hatch within Control Range. Can be
+    performed during a Reposition or Dash." The action costs 1 AP; "during" is timing."""
+    v = portals.operate("kt2024", opening=True, phase="firefight", gap=0.5,
+                        in_enemy_control=False, portal_guarded=False, moved_how="reposition",
+                        word="hatch")
+    assert v == portals.Verdict(True, 1)
+    game, state = start({"a1": (13.6, 11)}, kind="hatch")
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    step(game, state, {"type": "move", "how": "reposition", "to": [13.7, 11]})
+    step(game, state, {"type": "portal", "feature": "portal-1", "open": True})
+    a1 = state.operatives["a1"]
+    assert a1.ap_used == 2 and a1.actions_taken == ["reposition", "portal"]
+    # with no AP left the hatch cannot be closed again
+    refused(game, state, {"type": "portal", "feature": "portal-1", "open": False},
+            "0 AP left")
+
+
+def test_a_hatch_guarded_by_an_enemy_cannot_be_operated() -> None:
+    """002: "Not while within Control Range of an enemy or while the hatch is within Control
+    Range of an enemy." The enemy stands 0.5" beyond the hatch, out of a1's reach."""
+    game, state = start({"a1": (13.6, 11)}, kind="hatch", portal_open=True,
+                        enemy_at=(15 + 0.492 + 0.5, 11))
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    refused(game, state, {"type": "portal", "feature": "portal-1", "open": False},
+            "within control range of an enemy")
+
+
+def test_no_door_without_an_operative_in_reach_in_2024() -> None:
+    """002 "Open/Close hatch within Control Range": an operative does it. The players may not
+    open a door between activations (Access Override is a Kill Team 2018 tactic only)."""
+    game, state = start({"a1": (3, 11)})
+    assert pending(game, state).kind == "activate"
+    refused(game, state, {"type": "portal", "feature": "portal-1", "open": True},
+            "activate one first")
+
+
+def test_2018_doors_only_in_the_movement_phase_by_a_moving_model() -> None:
+    """004 "Doors": "In the Movement phase, at any point when an INFANTRY model is making a
+    normal move or Falling Back, it can open a door that is within 1" of it." """
+    assert portals.operate("kt2018", opening=True, phase="shooting", gap=0.2,
+                           in_enemy_control=False, portal_guarded=False).why == \
+        "doors are opened in the movement phase only (2018)"
+    assert not portals.operate("kt2018", opening=True, phase="movement", gap=0.2,
+                               in_enemy_control=False, portal_guarded=False,
+                               readied=True).ok
+    assert not portals.operate("kt2018", opening=True, phase="movement", gap=0.2,
+                               in_enemy_control=False, portal_guarded=False,
+                               moved_how="advance").ok
+    assert not portals.operate("kt2018", opening=False, phase="movement", gap=0.2,
+                               in_enemy_control=False, portal_guarded=False).ok
+    assert portals.operate("kt2018", opening=True, phase="movement", gap=0.2,
+                           in_enemy_control=False, portal_guarded=False,
+                           moved_how="fall_back") == portals.Verdict(True, 0)
+    game, state = start({"a1": (13.6, 11)}, edition="kt2018")
+    assert state.phase == "movement"
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "portal", "feature": "portal-1", "open": True})
+    assert state.doors["portal-1"] is True and state.operatives["a1"].ap_used == 0
+
+
+def test_access_override_only_as_the_2018_source_gives_it() -> None:
+    """004 "ACCESS OVERRIDE": "Use this Tactic at the end of the Movement phase. If you control
+    an objective marker that is a Command Node, you can open one door on the battlefield."
+    and "Starting from the second battle round, a player gains one Command Point if they
+    control the Command Node objective marker, and they can also use the Access Override
+    Tactic." One command point."""
+    ok = dict(phase="movement", turn=2, players_left_to_move=False,
+              controls_command_node=True, cp=1, used_this_round=False)
+    assert portals.access_override("kt2018", **ok) == portals.Verdict(True, 1)
+    assert not portals.access_override("kt2024", **ok).ok
+    for change in ({"phase": "shooting"}, {"players_left_to_move": True}, {"turn": 1},
+                   {"controls_command_node": False}, {"cp": 0}, {"used_this_round": True}):
+        assert not portals.access_override("kt2018", **{**ok, **change}).ok, change
+
+
+def test_2018_door_between_activations_is_refused_without_the_command_node() -> None:
+    """004 Access Override needs the Command Node: the portal table has none."""
+    game, state = start({"a1": (13.6, 11)}, edition="kt2018")
+    with pytest.raises(RuleError, match="end of the movement phase"):
+        step(game, state, {"type": "portal", "feature": "portal-1", "open": True})
+
+
+# -- item 11: the fight's blocking policy ---------------------------------------------------------
+A = AttackSpec(1, 4, 1, 2, ())  # 1 attack, hit 4+, damage 1/2
+D = AttackSpec(1, 4, 3, 4, ())  # 1 attack, hit 4+, damage 3/4
+
+
+def test_fight_best_policy_hand_computed() -> None:
+    """001 "Alternate Strike or Block (Only Crits can block Crits)." Both sides play to
+    maximise damage dealt minus damage taken. Each side: crit 1/6, normal 2/6, fail 3/6.
+    A crit blocks (the defender's 3 or 4 is worth more than its own 2): crit-vs-crit and
+    crit-vs-normal end 0/0; normal-vs-normal is blocked (0/0 beats 1 dealt, 3 taken);
+    normal-vs-crit strikes (1/4). In 36ths: (0,0) 1+2+4+9 = 16, (2,0) 3, (1,4) 2, (1,0) 6,
+    (0,4) 3, (0,3) 6."""
+    odds = fight_2024(A, D, None, None, "best")
+    assert odds.joint == {(0, 0): Fraction(16, 36), (0, 3): Fraction(6, 36),
+                          (0, 4): Fraction(3, 36), (1, 0): Fraction(6, 36),
+                          (1, 4): Fraction(2, 36), (2, 0): Fraction(3, 36)}
+    assert odds.dealt.mean == Fraction(7, 18) and odds.taken.mean == Fraction(19, 18)
+
+
+def test_fight_always_strike_policy_hand_computed() -> None:
+    """The simpler reading: both always strike, so dealt and taken are independent: dealt
+    2 (1/6), 1 (2/6), 0 (3/6), mean 2/3; taken 4 (1/6), 3 (2/6), mean 5/3. With the defender
+    on 2 wounds, the attacker's crit (2) takes it out before it strikes back: (2, 0) 6/36."""
+    odds = fight_2024(A, D, None, None, "strike")
+    sixths = {0: Fraction(3, 6), 1: Fraction(2, 6), 2: Fraction(1, 6)}
+    taken = {0: Fraction(3, 6), 3: Fraction(2, 6), 4: Fraction(1, 6)}
+    assert odds.joint == {(d, t): p * q for d, p in sixths.items() for t, q in taken.items()}
+    assert odds.dealt.mean == Fraction(2, 3) and odds.taken.mean == Fraction(5, 3)
+    capped = fight_2024(A, D, None, 2, "strike")
+    assert capped.joint[(2, 0)] == Fraction(6, 36)
+    assert (2, 3) not in capped.joint and (2, 4) not in capped.joint
+    with pytest.raises(ValueError, match="best, strike"):
+        fight_2024(A, D, None, None, "block")
+
+
+def test_combat_fight_states_and_offers_the_policy(runner) -> None:  # type: ignore[no-untyped-def]
+    """``solo-ops combat fight`` says which policy its odds assume; ``--policy strike``."""
+    import json
+
+    from solo_ops.cli import main
+
+    args = ["combat", "fight", "--attacks", "1", "--hit", "4", "--damage", "1/2",
+            "--defender-attacks", "1", "--defender-hit", "4", "--defender-damage", "3/4"]
+    text = runner.invoke(main, args)
+    assert text.exit_code == 0, text.output
+    assert "Policy: both sides strike or block to maximise damage dealt minus damage taken" \
+        in text.output
+    out = runner.invoke(main, [*args, "--policy", "strike", "--json"])
+    data = json.loads(out.output)
+    assert data["policy"] == "strike"
+    assert data["dealt"]["mean"] == pytest.approx(2 / 3)
+    assert data["taken"]["mean"] == pytest.approx(5 / 3)
+    bad = runner.invoke(main, [*args, "--policy", "block"])
+    assert bad.exit_code == 2
+
+
+# -- item 13: a line wall has no thickness for measuring ----------------------------------------
+def test_a_point_route_round_the_end_of_a_line_wall_is_the_straight_line_geometry() -> None:
+    """002 Gallowdark "Distances not measured through walls – shortest route instead." A wall
+    from (10, 0) to (10, 6): from (5, 2) to (15, 2) the route bends at the wall's end (10, 6):
+    2 * hypot(5, 4) exactly (to a few millionths), not a few hundredths more."""
+    r = Routes(route_board(20, 10, wall((10, 0), (10, 6))))
+    exact = 2 * math.hypot(5, 4)
+    assert r.distance((5, 2), (15, 2)).distance == pytest.approx(exact, abs=1e-5)
+    # bases: the same route less the two radii
+    assert r.distance((5, 2), (15, 2), 0.5, 0.5).distance == pytest.approx(exact - 1, abs=1e-5)
+    # a walking base keeps its clearance: it walks round the 0.02" strip grown by its radius
+    w = r.walk((5, 2), (15, 2), 0.5)
+    assert w is not None and w.length > exact + 0.01
