@@ -80,7 +80,8 @@ def test_initiative_and_command_points_turn_one() -> None:
     record = step(game, state, {"type": "engine"})
     ini = next(e for e in record["events"] if e["type"] == "initiative")
     assert ini == {"type": "initiative", "side": ENEMY, "player_roll": 2, "enemy_roll": 5}
-    assert state.cp == {PLAYER: 2, ENEMY: 2}
+    # card 001: 2 CP each before the battle, then 1 each turning point, +1 without initiative
+    assert state.cp == {PLAYER: 2 + 1 + 1, ENEMY: 2 + 1}
     assert state.turn == 1 and state.phase == "firefight" and state.next_side == ENEMY
     assert [r["value"] for r in record["rolls"]] == [4, 4, 2, 5]
 
@@ -100,7 +101,7 @@ def test_later_ties_alternate_initiative_and_cp_favours_the_other_side() -> None
         else:
             step(game, state, {"type": "done"})
     assert state.turn == 2 and state.initiative == ENEMY
-    assert state.cp == {PLAYER: 2 + 2, ENEMY: 2 + 1}
+    assert state.cp == {PLAYER: (2 + 1) + 2, ENEMY: (2 + 1 + 1) + 1}
 
 
 def test_sides_alternate_and_the_engine_waits_for_the_player() -> None:

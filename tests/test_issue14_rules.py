@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 from shapely.geometry import Point, Polygon
 
-from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.dice import ScriptedDice, SeededDice
 from solo_ops.core.settings import parse_settings
 from solo_ops.core.tables import TroopType
 from solo_ops.game import fog
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.game.state import Counter
 from solo_ops.geometry.board import parse_board
-from solo_ops.io.scenario import parse_scenario
 from solo_ops.io.roster import load_roster
+from solo_ops.io.scenario import parse_scenario
 from solo_ops.rules.orders import form_units, main_weapon, troop_type
 from tests.test_ai_orders import GRUNT, plan, setup
 from tests.test_fog import OPEN, SPLIT, R, make
@@ -241,3 +241,34 @@ def test_an_operative_killed_in_its_own_fight_ends_its_activation() -> None:
     assert any(e == {"type": "activation_end", "operative": "a1"} for e in record["events"])
     prompt = pending(game, state)
     assert "Sgt Kell" not in prompt.text
+
+
+# -- item 7: turning points and command points (card 001) -----------------------------------------
+def test_turning_point_one_command_points_as_the_card_gives_them() -> None:
+    """001: "Players gain 2CP each." (selecting operatives) and "Each TP player get 1 CP. The
+    player without initiative gets 1 extra CP (2 total)." -- so after TP1's strategy phase the
+    side with initiative has 3 CP and the other 4."""
+    game, state = _duel([6, 1])  # initiative: the players
+    record = step(game, state, {"type": "engine"})
+    assert state.cp == {"player": 3, "enemy": 4}
+    assert {"type": "command_points", "cp": {"player": 3, "enemy": 4}} in record["events"]
+
+
+def test_the_battle_lasts_four_turning_points_even_when_the_players_are_wiped_out() -> None:
+    """001, "7. BATTLE END": "After 4 TPs, even if a Team is incapacitated." Both player
+    operatives go down in TP1; the battle still runs to the end of TP4 and the enemy keeps its
+    turning points (the engine needs no player answer)."""
+    game, state = _duel([6, 1])
+    state.dice = SeededDice(seed=3)
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "down", "operative": "a1"})
+    step(game, state, {"type": "down", "operative": "a2"})
+    for _ in range(200):
+        prompt = pending(game, state)
+        if prompt.kind == "ended":
+            break
+        assert prompt.kind == "engine"
+        step(game, state, {"type": "engine"})
+    assert state.ended and state.turn == 4
+    ends = [e for r in state.log for e in r["events"] if e["type"] == "turn_end"]
+    assert [e["turn"] for e in ends] == [1, 2, 3, 4]

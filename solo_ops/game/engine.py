@@ -30,6 +30,7 @@ from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
 
 KT2024_PHASES = ("firefight",)
+PRE_BATTLE_CP = 2  # card 001, "2. SELECT OPERATIVES": "Players gain 2CP each."
 KT2018_PHASES = ("movement", "shooting", "fight")
 
 
@@ -365,8 +366,11 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
     events.append({"type": "initiative", "side": state.initiative, "player_roll": p,
                    "enemy_roll": e})
     if state.edition == "kt2024":
+        # card 001: "Players gain 2CP each" when selecting operatives (before the battle);
+        # "Each TP player get 1 CP. The player without initiative gets 1 extra CP" -- from the
+        # first turning point on, so TP1 ends the strategy phase with 3 or 4
         for side in (PLAYER, ENEMY):
-            gain = 2 if state.turn == 1 else (1 + (1 if side != state.initiative else 0))
+            gain = (PRE_BATTLE_CP if state.turn == 1 else 0) + 1 + (side != state.initiative)
             state.cp[side] = state.cp.get(side, 0) + gain
         events.append({"type": "command_points", "cp": dict(state.cp)})
     # counters that could not be hidden at set-up are resolved now
@@ -432,7 +436,10 @@ def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
     if game.settings.hidden_moves_when == "end_of_turn":
         events.extend(reveal.hidden_movement(game, state))
     events.extend(scoring.score_turn(game, state))
-    if state.turn >= game.settings.turns or _one_side_gone(state):
+    if state.turn >= game.settings.turns or (state.edition == "kt2018"
+                                              and _one_side_gone(state)):
+        # Kill Team 2024 (card 001, "7. BATTLE END"): "After 4 TPs, even if a Team is
+        # incapacitated" -- the enemy goes on scoring the turning points left
         events.extend(scoring.end_battle(game, state))
         state.ended = True
         state.phase = "ended"

@@ -216,12 +216,13 @@ class State:
         return set(self.operatives) | set(self.units) | set(self.counters)
 
     def new_model_id(self, stem: str) -> str:
-        """A new model id ``stem-N``: N continues after every number an id in use ends with
-        (players' models and pre-placed enemies included), so no id is ever used twice in a
-        game (issue #14 item 1; ``docs/rules.md``)."""
+        """A new model id ``stem-N``: N continues after every number a model id in use ends
+        with (players' models and pre-placed enemies included; taken-off models too), and the
+        id is none in use, so no id is ever used twice in a game (issue #14 item 1;
+        ``docs/rules.md``)."""
         used = self.ids_in_use()
-        self.unit_seq = max(self.unit_seq, _max_number(used)) + 1
-        while f"{stem}-{self.unit_seq}" in used:  # pragma: no cover - N is above every number
+        self.unit_seq = max(self.unit_seq, _max_number(set(self.operatives))) + 1
+        while f"{stem}-{self.unit_seq}" in used:  # a unit or counter of that name
             self.unit_seq += 1
         return f"{stem}-{self.unit_seq}"
 

@@ -339,7 +339,6 @@ WORDS: dict[str, Words] = {
                   f"{e['damage']} damage."),
     "score": _score,
     "vp": _one(lambda e, t: f"  +{e['points']} VP to {SIDE[e['side']]}: {e['why']}."),
-    "primary": _one(lambda e, t: f"Primary op ({e['op']}): +{e['bonus']} VP."),
     "battle_end": _one(lambda e, t: f"══ Battle over: {e['outcome'].upper()} — you "
                        f"{e['vp']['player']} VP, solo-ops {e['vp']['enemy']} VP ══"),
     "nerve_test": _one(lambda e, t: f"  Nerve test for {t.n(e['operative'])}: "
