@@ -328,6 +328,7 @@ def play(path_name: str, seed: int) -> dict[str, int]:
     raise AssertionError(f"{path_name} seed {seed}: no end after {MAX_STEPS} steps")
 
 
+@pytest.mark.slow  # about 20 s for the six games
 @pytest.mark.parametrize(("scenario", "seed"), [
     ("gallowdark-night-raid.yaml", 1),  # Kill Team 2024, hatches
     ("gallowdark-night-raid.yaml", 6),
