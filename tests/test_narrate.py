@@ -60,33 +60,25 @@ def test_centimetres_when_the_players_asked_for_them() -> None:
         "  → c1: from (0.0, 0.0) 5.1 cm north to (0.0, 5.1)."]
 
 
-def test_on_guard_and_the_planners_explanation_name_the_model_by_id() -> None:
-    t = Table(names={"kell": "Sgt Kell"},
-              enemies={"cultist-1": ("Cultist", (3.0, 4.0), "u1"),
-                       "cultist-2": ("Cultist", (8.0, 9.0), "u1"),
-                       "gunner-3": ("Gunner", (1.0, 1.0), "u1")})
+def test_on_guard_and_the_planners_explanation_are_printed_as_written() -> None:
+    """The planner names enemy models by id itself (issue #14; tested at the source in
+    ``tests/test_issue14_rules.py``): narration prints its lines as they are, even where a
+    profile name appears, and rewrites nothing."""
+    t = Table(names={"kell": "Sgt Kell"})
     activation = {
         "type": "enemy_activation", "unit": "u1",
         "explain": ["u1 (Fire teams, command 3): ...",
-                    "Cultist at (5.0, 5.0): closest enemy is Sgt Kell, 7.0\" around the walls.",
-                    "Cultist repositions 2.2\" towards Sgt Kell, to (3.0, 4.0). Unhindered: "
-                    "Cultist shoots Sgt Kell with autogun.",
-                    "Cultist at (8.0, 9.0): closest enemy is Sgt Kell.",
-                    "Cultist's autogun is used up (Limited).",
-                    "Gunner goes On Guard (Guard, 1 AP): no enemy in sight and range."],
-        "plan": {"unit": "u1", "actions": [
-            {"kind": "reposition", "model": "cultist-1", "from": [5.0, 5.0], "to": [3.0, 4.0]},
-            {"kind": "guard", "model": "gunner-3"}]}}
+                    "cultist-1 at (5.0, 5.0): closest enemy is Sgt Kell, 7.0\" around the walls.",
+                    "cultist-2's autogun is used up (Limited).",
+                    "Cultist gunner-3 goes On Guard (Guard, 1 AP): no enemy in sight and range."],
+        "plan": {"unit": "u1", "actions": [{"kind": "guard", "model": "gunner-3"}]}}
     guard = {"type": "on_guard", "operative": "gunner-3", "note": "..."}
     assert lines_for(record(activation, guard), table=t) == [
         "▶ Enemy u1 activates.",
         "  u1 (Fire teams, command 3): ...",
         "  cultist-1 at (5.0, 5.0): closest enemy is Sgt Kell, 7.0\" around the walls.",
-        "  cultist-1 repositions 2.2\" towards Sgt Kell, to (3.0, 4.0). Unhindered: "
-        "cultist-1 shoots Sgt Kell with autogun.",
-        "  cultist-2 at (8.0, 9.0): closest enemy is Sgt Kell.",
         "  cultist-2's autogun is used up (Limited).",
-        "  gunner-3 goes On Guard (Guard, 1 AP): no enemy in sight and range.",
+        "  Cultist gunner-3 goes On Guard (Guard, 1 AP): no enemy in sight and range.",
         "  ⚑ gunner-3 is On Guard: it may interrupt one of your operatives' activations after "
         "its first action."]
 
@@ -135,13 +127,12 @@ def test_every_event_type_has_words_or_is_deliberately_silent() -> None:
     assert not set(narrate.WORDS) & narrate.SILENT
 
 
-def test_the_engines_why_names_the_attacking_enemy_by_id() -> None:
-    t = Table(names={"kell": "Sgt Kell"}, enemies={"neophyte-2": ("Neophyte hybrid", None, "u3"),
-                                                   "neophyte-1": ("Neophyte hybrid", None, "u3")})
+def test_the_engines_why_is_printed_with_the_id_it_carries() -> None:
+    t = Table(names={"kell": "Sgt Kell"})
     attack = {"type": "fight", "attacker": "neophyte-2", "target": "kell", "damage": 4,
-              "damage_taken": 0, "lines": ["Neophyte hybrid: Attack dice (4+, crit 6+): 6 1."]}
+              "damage_taken": 0, "lines": ["neophyte-2: Attack dice (4+, crit 6+): 6 1."]}
     damage = {"type": "damage", "operative": "kell", "amount": 4, "wounds": 4,
-              "why": "fought by Neophyte hybrid"}
+              "why": "fought by neophyte-2"}
     assert lines_for(record(attack, damage), table=t) == [
         "  ✸ neophyte-2 fights Sgt Kell: deals 4, takes 0.",
         "    neophyte-2: Attack dice (4+, crit 6+): 6 1.",

@@ -369,7 +369,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     notes: list[str] = []
     for weapon in _ranged(shooter.profile):
         if _used_up(ctx, shooter, weapon):
-            notes.append(f"{shooter.name}'s {weapon.name} is used up (Limited).")
+            notes.append(f"{shooter.label}'s {weapon.name} is used up (Limited).")
             continue
         if _is_heavy(weapon) and moved:
             allowed = weapon.rule("heavy")
@@ -398,7 +398,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
             state.append("in cover")
     cond = f" ({', '.join(state)})" if state else ""
     odds = f", expected damage {-neg_exp:.2f}" if ctx.odds is not None else ""
-    action.note = (f"{shooter.name} shoots {target.name} with {weapon.name}: the closest valid "
+    action.note = (f"{shooter.label} shoots {target.label} with {weapon.name}: the closest valid "
                    f"enemy in range, {inches(dist)} away{cond}{odds}.")
     return action, notes
 
@@ -524,10 +524,10 @@ def _cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Opera
 
 def _cover_words(level: int, threat: Operative) -> str:
     """The explanation's words for where a "To cover" move ends."""
-    return {HIDDEN: f" It is hidden from {threat.name} there (out of its sight).",
-            COVER_AND_OBSCURED: f" It is in cover from {threat.name} and obscured there.",
-            IN_COVER: f" It is in cover from {threat.name} there (not obscured).",
-            }.get(level, f" It is not in cover from {threat.name} there.")
+    return {HIDDEN: f" It is hidden from {threat.label} there (out of its sight).",
+            COVER_AND_OBSCURED: f" It is in cover from {threat.label} and obscured there.",
+            IN_COVER: f" It is in cover from {threat.label} there (not obscured).",
+            }.get(level, f" It is not in cover from {threat.label} there.")
 
 
 def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
@@ -643,7 +643,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
             plan.stance = "engage"  # it stands and watches: On Guard needs Engage
     if plan.stance == "engage":
         for op in guards:
-            note = (f"{op.name} goes On Guard (Guard, 1 AP): no enemy in sight and range; it "
+            note = (f"{op.label} goes On Guard (Guard, 1 AP): no enemy in sight and range; it "
                     "will shoot (or fight) the first enemy operative that ends an action where "
                     "it can, until it acts again or the next turning point.")
             plan.actions.append(Action("guard", op.id, note=note))
@@ -764,8 +764,8 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     closest = near_visible[0] if near_visible else (near[0] if near else None)
     if closest is not None:
         seen = "with line of sight" if near_visible else "(none is in sight: the nearest by route)"
-        plan.explain.append(f"{op.name} at {fmt_pt(start)}: closest enemy {seen} is "
-                            f"{closest[1].name}, {inches(closest[0])} around the walls.")
+        plan.explain.append(f"{op.label} at {fmt_pt(start)}: closest enemy {seen} is "
+                            f"{closest[1].label}, {inches(closest[0])} around the walls.")
 
     engaged = _in_control_range(ctx, start, op.radius, enemies, board.pos)
     melee_minded = unit.troop == TroopType.MELEE.value or codes["charge"] == "yes"
@@ -774,8 +774,8 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         nonlocal ap
         weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
         plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
-                                   note=f"{op.name} fights {target.name}."))
-        plan.explain.append(f"{op.name} is in control range of {target.name} and fights.")
+                                   note=f"{op.label} fights {target.label}."))
+        plan.explain.append(f"{op.label} is in control range of {target.label} and fights.")
         result["attacked"] = True
         ap -= 1
 
@@ -880,10 +880,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
     # 5. Move by the move order.
     if heavy_shot:
-        plan.explain.append(f"{op.name} fired a Heavy weapon, so it does not move.")
+        plan.explain.append(f"{op.label} fired a Heavy weapon, so it does not move.")
         return result
     if codes["move"] == "remain_stationary":
-        plan.explain.append(f"{op.name} remains stationary (its move order).")
+        plan.explain.append(f"{op.label} remains stationary (its move order).")
     else:
         # a closed door or hatch in the way: go and open it first (Operate Hatch)
         used: set[str] = set()
@@ -904,7 +904,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         if kinds and codes["move"] == "to_cover" and unit.fsm == "in_cover":
             # "To Cover: Unit will move to the nearest cover and then remain stationary."
             kinds = []
-            plan.explain.append(f"{op.name} stays where it is: the unit reached cover and "
+            plan.explain.append(f"{op.label} stays where it is: the unit reached cover and "
                                 "then remains stationary (To Cover).")
         for kind in kinds:
             if ap <= 0:
@@ -1032,7 +1032,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         d = np.where(np.isfinite(d), d, 1e9)
         # never end inside the enemy's control range without a charge
         scores = np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
-        reason = (f"towards {target[1].name} (the closest enemy"
+        reason = (f"towards {target[1].label} (the closest enemy"
                   f"{' with line of sight' if target[1].id in vis else ''})")
         threat = target[1]
     elif move_code in ("hold_12", "to_firing_range"):
@@ -1055,7 +1055,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
                 if score0 - cost[first] < MIN_GAIN:
                     return None
                 return _finish_move(ctx, op, start, kind, cand, first, board, threat,
-                                    move_code, f"to the nearest cover from {threat.name}", "",
+                                    move_code, f"to the nearest cover from {threat.label}", "",
                                     None)
         prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
         if move_code == "to_cover_firing_line":
@@ -1065,7 +1065,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             reason = "to cover with the best firing line"
         else:
             scores = np.where(prot, cost, 1e6 + cost)
-            reason = f"to the nearest cover from {threat.name}"
+            reason = f"to the nearest cover from {threat.label}"
         if not prot.any():
             # no cover within this move: head for the nearest protected point further away
             far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board, spacing=1.0)
@@ -1082,8 +1082,8 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
                         return None
                     route = _route_to(walk, end)
                     return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
-                                  note=f"{op.name} {_verb(kind)} {inches(spent)} to "
-                                       f"{fmt_pt(end)}, heading for cover from {threat.name} "
+                                  note=f"{op.label} {_verb(kind)} {inches(spent)} to "
+                                       f"{fmt_pt(end)}, heading for cover from {threat.label} "
                                        f"at {fmt_pt(far.points[j])} (out of reach this move).")
             return None
     else:  # remain_stationary
@@ -1135,13 +1135,13 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
         extra = _cover_words(int(_cover_levels(ctx, np.array([end]), op.radius, threat,
                                                board.pos)[0]), threat)
     elif hold is not None:
-        extra = (f" It ends {inches(hold[0])} from {hold[1].name}, the "
+        extra = (f" It ends {inches(hold[0])} from {hold[1].label}, the "
                  + ("closest enemy it can see there." if hold[2] else
                     "closest enemy by route (none is in sight there)."))
     elif move_code == "towards_closest_enemy":
         dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
-        extra = f" It ends {inches(dd)} from {threat.name}."
-    note = (f"{op.name} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
+        extra = f" It ends {inches(dd)} from {threat.label}."
+    note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")
     return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)
 
@@ -1215,7 +1215,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         walk = cand.path(k)
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
                       target=target.id,
-                      note=f"{op.name} declares a charge on {target.name} "
+                      note=f"{op.label} declares a charge on {target.label} "
                            f"({inches(dist)} away; charge order "
                            f"'{codes['charge'].replace('_', ' ')}'): the engine rolls 2D6.")
     if dist > allowance + CONTROL_RANGE + 1e-9:
@@ -1239,7 +1239,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
            "yes": "its order is to charge the closest enemy it can reach"}[codes["charge"]]
     return Action("charge", op.id, start=start, to=end, route=route, cost=spent,
                   target=target.id,
-                  note=f"{op.name} charges {target.name}, {inches(dist)} away: {why}; the "
+                  note=f"{op.label} charges {target.label}, {inches(dist)} away: {why}; the "
                        f"charge move of {inches(spent)} reaches it.")
 
 
@@ -1273,7 +1273,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     walk = cand.path(i)
     return Action("fall_back", op.id, start=start, to=end, route=tuple(walk.points),
                   cost=float(cand.cost[i]),
-                  note=f"{op.name} is not a melee fighter: it falls back (2 AP) to "
+                  note=f"{op.label} is not a melee fighter: it falls back (2 AP) to "
                        f"{fmt_pt(end)}, out of control range.")
 
 
@@ -1302,7 +1302,7 @@ def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, fl
     walk = cand.reach.path(i)
     plan.actions.append(Action(kind, op.id, start=start, to=end, route=tuple(walk.points),
                                cost=float(cand.cost[i]),
-                               note=f"{op.name} {_verb(kind)} to {fmt_pt(end)} to join "
+                               note=f"{op.label} {_verb(kind)} to {fmt_pt(end)} to join "
                                     f"{pull.unit.id}."))
     plan.explain.append(plan.actions[-1].note)
     board.pos[op.id] = end
@@ -1432,8 +1432,8 @@ class _Way:
 
     def why(self) -> str:
         if self.now is None:
-            return f"the only way to {self.goal.name} is through it"
-        return (f"it shortens the way to {self.goal.name} from {inches(self.now)} to "
+            return f"the only way to {self.goal.label} is through it"
+        return (f"it shortens the way to {self.goal.label} from {inches(self.now)} to "
                 f"{inches(self.opened)}")
 
 
@@ -1526,7 +1526,7 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
         return None
     reach = "to" if _gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
     return Action(kind, op.id, start=here, to=end, route=_route_to(walk, end), cost=float(spent),
-                  note=f"{op.name} {_verb(kind)} {inches(float(spent))} {reach} "
+                  note=f"{op.label} {_verb(kind)} {inches(float(spent))} {reach} "
                        f"{way.portal.id} to open it, to {fmt_pt(end)}.")
 
 
@@ -1551,7 +1551,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
                if _gap_to_feature(portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
     if guarded:
         plan.explain.append(
-            f"{op.name} would open {portal.id} ({way.why()}), but {guarded[0].name} is within "
+            f"{op.label} would open {portal.id} ({way.why()}), but {guarded[0].label} is within "
             f"1\" of the {word}: it cannot be operated while an enemy is in its control range.")
         return ctx, ap, set(), False, False
     kinds = ["reposition", "dash"] if ctx.edition == "kt2024" else ["normal"]
@@ -1568,19 +1568,19 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
                 in_enemy_control=_in_control_range(ctx, here, op.radius, enemies, board.pos),
                 portal_guarded=False, word=word)
             if not verdict.ok:
-                plan.explain.append(f"{op.name} cannot open {portal.id}: {verdict.why}.")
+                plan.explain.append(f"{op.label} cannot open {portal.id}: {verdict.why}.")
                 return ctx, ap, used, moved, False
             during = last is not None and portal.has("hatch")
             cost = verdict.cost
             if ap < cost:
-                plan.explain.append(f"{op.name} reaches {portal.id} with no AP left to open it "
+                plan.explain.append(f"{op.label} reaches {portal.id} with no AP left to open it "
                                     "(it will next activation).")
                 return ctx, ap, used, moved, False
             ap -= cost
             how = (f"at the end of its {last.replace('_', ' ')}, 1 AP" if during and cost
                    else "1 AP" if cost else "in its move")
             action_word = "Operate Hatch" if portal.has("hatch") else "opens the door"
-            note = (f"{op.name} opens {portal.id}: {way.why()} ({action_word}, {how}).")
+            note = (f"{op.label} opens {portal.id}: {way.why()} ({action_word}, {how}).")
             plan.actions.append(Action("operate_hatch", op.id, portal=portal.id, open=True,
                                        target=None, note=note))
             plan.explain.append(note)
@@ -1592,7 +1592,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
         if mv is None:
             break
         if not moved:
-            plan.explain.append(f"{op.name} makes for {portal.id}, a closed {word}: "
+            plan.explain.append(f"{op.label} makes for {portal.id}, a closed {word}: "
                                 f"{way.why()}.")
         plan.actions.append(mv)
         plan.explain.append(mv.note)
@@ -1605,7 +1605,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
         if ctx.edition != "kt2024":
             used.add("normal")
     if moved:
-        plan.explain.append(f"{op.name} does not reach {portal.id} this activation.")
+        plan.explain.append(f"{op.label} does not reach {portal.id} this activation.")
     return ctx, ap, used, moved, False
 
 
@@ -1654,7 +1654,7 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
             spot, cost = spot_c, float(walk.cost)
             move = Action("reposition", op.id, start=here, to=spot,
                           route=tuple(walk.points), cost=cost,
-                          note=f"{op.name} repositions {inches(cost)} to {fmt_pt(spot)}, "
+                          note=f"{op.label} repositions {inches(cost)} to {fmt_pt(spot)}, "
                                f"touching {portal.id}.")
         same_side = [e for e in _in_control_range(ctx, spot, op.radius, enemies, board.pos)
                      if portal.has("door") or _side_of(portal, board.pos[e.id]) == mine]
@@ -1663,8 +1663,8 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
         name = "Hatchway Fight" if portal.has("hatch") else "Door Fight"
         weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
         fight = Action("fight", op.id, target=target.id, weapon=weapon, portal=portal.id,
-                       note=f"{op.name} fights {target.name} across {portal.id} ({name}, 1 AP: "
-                            f"it touches the {_portal_word(portal)} and {target.name} is "
+                       note=f"{op.label} fights {target.label} across {portal.id} ({name}, 1 AP: "
+                            f"it touches the {_portal_word(portal)} and {target.label} is "
                             f"{inches(gap_t)} beyond it).")
         key = (0.0 if touching else 1.0, cost, portal.id)
         if best is None or key < best[0]:
@@ -1682,7 +1682,7 @@ def _guard_target(ctx: Context, guard: Operative, at: tuple[float, float], targe
     if engaged and guard.profile.melee_weapons:
         weapon = guard.profile.melee_weapons[0].name
         return "fight", Action("fight", guard.id, target=target.id, weapon=weapon,
-                               note=f"{guard.name} is On Guard and fights {target.name}, now "
+                               note=f"{guard.label} is On Guard and fights {target.label}, now "
                                     "in its control range.")
     shot, _ = choose_shot(ctx, guard, at, [target], pos, moved=False, moved_how=None)
     if shot is None:
@@ -1740,13 +1740,13 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
     enemies = board.enemies_of_ai()
     op = state.operatives[model_id]
     if not enemies or op.id not in board.pos:
-        plan.explain.append(f"{op.name} has no enemy left to act against.")
+        plan.explain.append(f"{op.label} has no enemy left to act against.")
         return plan
     result = _plan_model(ctx, state, unit, op, order, order.codes(), board, enemies, None,
                          phase, plan, spent=spent)
     if result["guard"] and op.stance == "engage" and not any(
             a.kind in ("shoot", "fight", "charge") for a in plan.actions):
-        note = (f"{op.name} goes On Guard (Guard, 1 AP): no enemy in sight and range.")
+        note = (f"{op.label} goes On Guard (Guard, 1 AP): no enemy in sight and range.")
         plan.actions.append(Action("guard", op.id, note=note))
         plan.explain.append(note)
     return plan

@@ -58,7 +58,7 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
                           portals={f.id: f.shape for f in loaded.board.portals()},
                           enemies={o.id: (o.name, o.at, o.owner)
                                    for o in state.operatives.values() if o.side == ENEMY})
-    for line in narrate.explain_with_ids(plan.explain, data, table):
+    for line in narrate.explain_lines(plan.explain, table):
         out.print(line, markup=False)
     for action in plan.actions:
         if action.to is not None:

@@ -361,7 +361,7 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     if dealt:
         events.extend(apply_damage(game, state, target, dealt, f"fought by {op.name}"))
     if taken:
-        events.extend(apply_damage(game, state, op, taken, f"fighting {target.name}"))
+        events.extend(apply_damage(game, state, op, taken, f"fighting {target.label}"))
     return events
 
 
@@ -384,7 +384,7 @@ def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> 
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:
         events += apply_damage(game, state, op, result.damage_taken,
-                               f"struck back by {target.name}", outcome=result.outcome_taken)
+                               f"struck back by {target.label}", outcome=result.outcome_taken)
     events += stun(state, result.stunned, "Stun")
     return events
 
@@ -392,7 +392,7 @@ def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> 
 def _damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     target = _op(state, action.get("operative"))
     if target.down:
-        raise RuleError(f"{target.name} is already down")
+        raise RuleError(f"{target.label} is already down")
     try:
         amount = int(action.get("amount"))  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -405,7 +405,7 @@ def _damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
 def _down(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     target = _op(state, action.get("operative"))
     if target.down:
-        raise RuleError(f"{target.name} is already down")
+        raise RuleError(f"{target.label} is already down")
     return apply_damage(game, state, target, target.wounds, "reported down")
 
 

@@ -83,6 +83,11 @@ def _profile(op: Any) -> Any:
 
 
 def _name(op: Any) -> str:
+    """How attack texts name ``op``: an enemy model by its id (the id on the map), a player's
+    operative by its name (see :attr:`solo_ops.game.state.Operative.label`)."""
+    label = getattr(op, "label", None)
+    if isinstance(label, str) and label:
+        return label
     return str(getattr(op, "name", None) or getattr(_profile(op), "name", "model"))
 
 
@@ -197,18 +202,18 @@ def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: A
     cond = f" ({', '.join(state)})" if state else ""
     if edition == "kt2024" and weapon.attacks:
         rules = ", ".join(r.text() for r in weapon.rules)
-        return (f"{shooter.name} shoots {target.name}{cond} with {weapon.name}: "
+        return (f"{_name(shooter)} shoots {_name(target)}{cond} with {weapon.name}: "
                 f"{weapon.attacks} attack dice hitting on {weapon.hit}+, damage "
                 f"{weapon.damage[0]}/{weapon.damage[1]}{'; ' + rules if rules else ''}.")
-    return f"{shooter.name} shoots {target.name}{cond} with {weapon.name}."
+    return f"{_name(shooter)} shoots {_name(target)}{cond} with {weapon.name}."
 
 
 def describe_fight(edition: str, attacker: Any, target: Any) -> str:
     """What the player rolls for an enemy's fight when they roll the enemy's attacks."""
     weapon = attacker.profile.melee_weapons[0] if attacker.profile.melee_weapons else None
     if weapon is None:
-        return f"{attacker.name} fights {target.name} bare-handed."
-    return f"{attacker.name} fights {target.name} with {weapon.name}."
+        return f"{_name(attacker)} fights {_name(target)} bare-handed."
+    return f"{_name(attacker)} fights {_name(target)} with {weapon.name}."
 
 
 def _missing(edition: str, who: Any, weapon: Any) -> str:

@@ -51,10 +51,10 @@ def stale(game: Any, state: State, op: Operative, action: Action) -> str | None:
     if action.kind == "shoot":
         terrain = game.terrain(state)
         if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
-            return f"{target.name} is no longer visible to {op.name}"
+            return f"{target.label} is no longer visible to {op.label}"
     if action.kind == "fight" and action.portal is None and not _in_reach(game, state, op,
                                                                          target):
-        return f"{target.name} is not in {op.name}'s control range"
+        return f"{target.label} is not in {op.label}'s control range"
     return None
 
 
@@ -141,7 +141,7 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
     events: list[dict[str, Any]] = []
     if action.to is None:
         # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
-        roll = state.dice.roll(f"charge roll: {op.name} at {target.name}", 2, 6)  # type: ignore
+        roll = state.dice.roll(f"charge roll: {op.label} at {target.label}", 2, 6)  # type: ignore
         terrain = game.terrain(state)
         from solo_ops.geometry.routes import Walk
 
@@ -160,8 +160,8 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
         op.moved_how = "charge"
         events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
                        "target": target.id, "roll": roll.value, "from": _r(old),
-                       "to": _r(op.at), "note": f"{op.name} rolls {roll.value} for the charge "
-                       f"and {'reaches' if success else 'falls short of'} {target.name}."})
+                       "to": _r(op.at), "note": f"{op.label} rolls {roll.value} for the charge "
+                       f"and {'reaches' if success else 'falls short of'} {target.label}."})
         return events + check_mines(game, state, op)
     old = op.at
     op.at = action.to
@@ -184,7 +184,7 @@ def _operate(game: Any, state: State, op: Operative, action: Action) -> list[dic
     state.doors[action.portal] = want
     verb = "opens" if want else "closes"
     return [{"type": "portal", "feature": action.portal, "open": want, "operative": op.id,
-             "side": ENEMY, "note": f"The enemy {op.name} {verb} {action.portal}.",
+             "side": ENEMY, "note": f"The enemy {op.label} {verb} {action.portal}.",
              "explain": action.note}]
 
 
@@ -199,14 +199,14 @@ def _shoot(game: Any, state: State, op: Operative, action: Action, *,
     weapon = next(w for w in op.profile.weapons if w.name == action.weapon)
     if limited_used_up(state, op, weapon):
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
-                 "note": f"{op.name}'s {weapon.name} is used up (Limited)."}]
+                 "note": f"{op.label}'s {weapon.name} is used up (Limited)."}]
     if hit_penalty and weapon.hit is not None:
         weapon = replace(weapon, hit=min(6, weapon.hit + hit_penalty))
     terrain = game.terrain(state)
     cover = shot_cover(game, state, op, weapon, target)
     if not cover.visible:
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
-                 "note": f"{target.name} is no longer visible to {op.name}."}]
+                 "note": f"{target.label} is no longer visible to {op.label}."}]
     text = attacks.describe_shot(state.edition, op, weapon, target, cover, terrain)
     if hit_penalty:
         text += f" (-{hit_penalty} to hit: On Guard, shooting within control range)"
@@ -217,7 +217,7 @@ def _shoot(game: Any, state: State, op: Operative, action: Action, *,
         if secondary:
             rule = kt2024.secondary_rule(weapon)
             assert rule is not None
-            names = ", ".join(o.name for o, _ in secondary)
+            names = ", ".join(o.label for o, _ in secondary)
             text += (f" {rule.kind.title()} {rule.radius:g}\": then shoot {names} the same "
                      "way and report their damage with 'damage MODEL N'.")
         state.pending_attacks.append({"kind": "shoot", "attacker": op.id, "target": target.id,
@@ -247,7 +247,7 @@ def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: O
     if result.splash:
         event["splash"] = [{"operative": i, "damage": d} for i, d in result.splash]
     events = [event]
-    events += apply_damage(game, state, target, result.damage, f"shot by {op.name}",
+    events += apply_damage(game, state, target, result.damage, f"shot by {op.label}",
                            outcome=result.outcome)
     rule = kt2024.secondary_rule(weapon)
     splashed = len(result.splash) - (len(secondary) if rule is not None else 0)
@@ -257,7 +257,7 @@ def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: O
             continue
         # the bridge lists Devastating's splash first, then one entry per Blast/Torrent target
         kind = "Devastating" if index < splashed or rule is None else rule.kind
-        why = f"{weapon.name} {kind} (shot by {op.name})"
+        why = f"{weapon.name} {kind} (shot by {op.label})"
         events.append({"type": "secondary_hit", "attacker": op.id, "operative": victim.id,
                        "weapon": weapon.name, "damage": amount, "why": why})
         events += apply_damage(game, state, victim, amount, why)
@@ -291,11 +291,11 @@ def _fight(game: Any, state: State, op: Operative, action: Action, *,
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
                "lines": result.lines, "note": text}]
-    events += apply_damage(game, state, target, result.damage, f"fought by {op.name}",
+    events += apply_damage(game, state, target, result.damage, f"fought by {op.label}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:
         events += apply_damage(game, state, op, result.damage_taken,
-                               f"struck back by {target.name}", outcome=result.outcome_taken)
+                               f"struck back by {target.label}", outcome=result.outcome_taken)
     events += stun(state, result.stunned, "Stun", acting=acting)
     return events
 
@@ -344,7 +344,7 @@ def guards_engaged(game: Any, state: State, mover: Operative) -> list[dict[str, 
         if guard.on_guard and _in_reach(game, state, guard, mover):
             guard.on_guard = False
             events.append({"type": "guard_ended", "operative": guard.id,
-                           "why": f"{mover.name} ended an action within its control range"})
+                           "why": f"{mover.label} ended an action within its control range"})
     return events
 
 
@@ -655,7 +655,7 @@ def check_mines(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
             continue
         if reach.in_control_range(game.terrain(state), op.at, op.radius, marker.at, 0.0):
             state.spent_markers.append(marker.id)
-            roll = state.dice.d3(f"mines {marker.id}: D3+3 damage to {op.name}",  # type: ignore
+            roll = state.dice.d3(f"mines {marker.id}: D3+3 damage to {op.label}",  # type: ignore
                                  [("mines", 3)])
             events.append({"type": "mines", "marker": marker.id, "operative": op.id,
                            "damage": roll.value})

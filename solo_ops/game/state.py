@@ -73,6 +73,12 @@ class Operative:
         return self.profile.base_radius
 
     @property
+    def label(self) -> str:
+        """How texts name it: an enemy model by its id (the id on the map; several models may
+        share a profile name), a player's operative by its name ("Sgt Kell")."""
+        return self.id if self.side == ENEMY else self.name
+
+    @property
     def injured(self) -> bool:
         """Kill Team 2024: fewer than half its wounds left (-1 to hit, -2" move)."""
         return self.wounds * 2 < self.profile.wounds

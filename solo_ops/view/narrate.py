@@ -39,7 +39,8 @@ class Table:
     """What narration needs besides the record: the edition, the players' units, display
     names (player operatives' names; enemies are shown by id), the doors and hatches of the
     board (id -> shapely line, to say what a route goes through), and every enemy model's
-    profile name, position and unit (to put ids into the planner's explanations)."""
+    profile name, position and unit (callers still pass it; the texts narration prints already
+    name enemy models by id, so nothing here rewrites names any more)."""
 
     edition: str = "kt2024"
     units: str = "in"
@@ -120,65 +121,16 @@ def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = 
     return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}{extra}"
 
 
-# -- the planner's explanations, with ids ------------------------------------------------------
-_HEADER = re.compile(r"^(?P<name>.+?) at \((?P<x>-?\d+(?:\.\d+)?), (?P<y>-?\d+(?:\.\d+)?)\): ")
+# -- the planner's explanations -----------------------------------------------------------------
 _POINT = re.compile(r"\((-?\d+\.\d+), (-?\d+\.\d+)\)")
 _INCHES = re.compile(r"(\d+(?:\.\d+)?)\"")
 
 
-def _subject(line: str, name: str, ident: str) -> str:
-    """``name`` replaced by ``ident`` where it is the subject: at the start of the line or of a
-    sentence (after ``. `` or ``: ``), and in ``name's``."""
-    pattern = re.compile(r"(^|\. |: )" + re.escape(name) + r"(?=\b|')")
-    return pattern.sub(lambda m: m.group(1) + ident, line)
-
-
-def explain_with_ids(explain: Sequence[str], plan: dict[str, Any], t: Table) -> list[str]:
-    """The planner's explanation of one activation with its models named by id.
-
-    The planner writes a model's profile name ("Neophyte hybrid at (10.2, 5.8): ..."); a unit
-    may hold several of one profile. A model's lines start with that header, whose point is
-    where the model stood: the model is the one of that name that started there (its first
-    planned move's start, or where it still is). Lines outside a model's block get the id when
-    only one model of the unit has that name; "goes On Guard" lines follow the plan's guards in
-    order. Anything else is left as the planner wrote it."""
-    actions = plan.get("actions") or []
-    start: dict[str, Any] = {}
-    for a in actions:
-        if a.get("from") is not None and a["model"] not in start:
-            start[a["model"]] = a["from"]
-    unit = plan.get("unit")
-    mine = list(dict.fromkeys([a["model"] for a in actions] + [
-        ident for ident, (_n, _at, owner) in t.enemies.items() if owner == unit]))
-    by_name: dict[str, list[str]] = {}
-    for ident in mine:
-        if ident in t.enemies:
-            by_name.setdefault(t.enemies[ident][0], []).append(ident)
-    guards = [a["model"] for a in actions if a.get("kind") == "guard"]
-    out: list[str] = []
-    current: tuple[str, str] | None = None
-    for line in explain:
-        m = _HEADER.match(line)
-        if m and m.group("name") in by_name:
-            name = m.group("name")
-            x, y = float(m.group("x")), float(m.group("y"))
-            found = None
-            for ident in by_name[name]:
-                p = start.get(ident) or t.enemies[ident][1]
-                if p is not None and abs(p[0] - x) <= 0.051 and abs(p[1] - y) <= 0.051:
-                    found = ident
-                    break
-            current = (name, found) if found else None
-        if " goes On Guard" in line and guards:
-            ident = guards.pop(0)
-            line = _subject(line, t.enemies.get(ident, (ident, None, None))[0], ident)
-        elif current is not None:
-            line = _subject(line, current[0], current[1])
-        for name, idents in by_name.items():
-            if len(idents) == 1 and (current is None or name != current[0]):
-                line = _subject(line, name, idents[0])
-        out.append(_in_units(line, t.units))
-    return out
+def explain_lines(explain: Sequence[str], t: Table) -> list[str]:
+    """The planner's explanation of one activation as shown: the planner already names enemy
+    models by id and the players' operatives by name; only the units change (centimetres when
+    the players asked for them)."""
+    return [_in_units(line, t.units) for line in explain]
 
 
 def _in_units(line: str, units: str) -> str:
@@ -212,8 +164,7 @@ def _revealed(e: dict[str, Any], t: Table) -> list[str]:
 
 def _activation(e: dict[str, Any], t: Table) -> list[str]:
     out = [f"▶ Enemy {e['unit']} activates."]
-    explain = explain_with_ids(e.get("explain") or [], e.get("plan") or {}, t)
-    return out + [f"  {line}" for line in explain]
+    return out + [f"  {line}" for line in explain_lines(e.get("explain") or [], t)]
 
 
 def _moved(e: dict[str, Any], t: Table) -> list[str]:
@@ -254,8 +205,7 @@ def _fight(e: dict[str, Any], t: Table) -> list[str]:
 
 def _replanned(e: dict[str, Any], t: Table) -> list[str]:
     target = f" at {t.n(e['target'])}" if e.get("target") else ""
-    plan = {"unit": e.get("unit"), "actions": e.get("actions") or []}
-    explain = explain_with_ids(e.get("explain") or [], plan, t)
+    explain = explain_lines(e.get("explain") or [], t)
     return [f"  ↻ {t.n(e['operative'])} drops its {str(e.get('dropped', '')).replace('_', ' ')}"
             f"{target} ({e.get('why')}) and plans again.", *(f"    {line}" for line in explain)]
 
@@ -378,32 +328,9 @@ def lines_for(record: dict[str, Any], names: dict[str, str] | None = None,
     short form for callers that have no more."""
     t = table or Table(edition=edition, names=dict(names or {}))
     out: list[str] = []
-    recent: dict[str, str] = {}  # enemy profile name -> id, in the latest attack or fight
     for e in record["events"]:
         kind = str(e.get("type"))
-        if kind in ("attack", "fight", "guard_interrupt", "attack_pending"):
-            recent = _named(t, [e.get("attacker"), e.get("target"), e.get("operative")])
-            if recent and e.get("lines"):
-                e = {**e, "lines": [_ids_for_names(line, recent) for line in e["lines"]]}
-        elif kind == "damage" and recent and isinstance(e.get("why"), str):
-            e = {**e, "why": _ids_for_names(e["why"], recent)}
         words = WORDS.get(kind)
         if words is not None:
             out.extend(words(e, t))
     return out
-
-
-def _ids_for_names(text: str, named: dict[str, str]) -> str:
-    for name, ident in named.items():
-        text = re.sub(r"\b" + re.escape(name) + r"\b", ident, text)
-    return text
-
-
-def _named(t: Table, idents: Sequence[Any]) -> dict[str, str]:
-    """The enemies among ``idents`` by profile name, where the name tells them apart (the
-    engine's "shot by Neophyte hybrid" is then shown with the id)."""
-    by: dict[str, list[str]] = {}
-    for ident in idents:
-        if ident in t.enemies:
-            by.setdefault(t.enemies[ident][0], []).append(str(ident))
-    return {name: ids[0] for name, ids in by.items() if len(set(ids)) == 1}
