@@ -30,7 +30,9 @@ def _controls(game: Any, state: State, op: Operative, point: tuple[float, float]
     (:func:`solo_ops.rules.reach.within`; a marker behind a wall is not controlled from the
     other side)."""
     assert op.at is not None
-    return reach.within(game.terrain(state), op.at, op.radius, point, 0.0, distance)
+    # 2024: control range to the 40 mm marker's edge (issue 14 item 10); 2018: its centre
+    marker = reach.MARKER_RADIUS if state.edition == "kt2024" else 0.0
+    return reach.within(game.terrain(state), op.at, op.radius, point, marker, distance)
 
 
 def objective_control(game: Any, state: State) -> dict[str, str | None]:

@@ -23,10 +23,13 @@ start restricted to that circle.
 
 Movement costs (a reading of the 2024 rules, see ``docs/``): a walk's *cost* is its length plus
 1" each time the centre of the base enters an ``accessible`` feature (crossing an open hatchway,
-climbing through a window) and 2" each time it enters an ``obstructing`` one (razor wire); a
-feature with both traits costs 3". Entering means crossing the footprint's edge from outside
-(thin ``line:`` features are strips ``shapes.WALL_THICKNESS`` wide); a walk that starts inside a
-feature does not pay for leaving it. Paths minimise cost, so a walk may go round a feature when
+climbing through a window) and 2" each time the base's edge comes within 1" of an
+``obstructing`` one (razor wire: its footprint grown by 1" plus the base's radius,
+:data:`OBSTRUCTING_REACH`); a feature with both traits costs both. Entering means crossing the
+footprint's edge from outside (thin ``line:`` features are strips ``shapes.WALL_THICKNESS``
+wide); a walk that starts inside an accessible feature does not pay for leaving it, one that
+starts within reach of razor wire pays its 2" at once (001 "Any move within 1" of this terrain
+costs additional 2""). Paths minimise cost, so a walk may go round a feature when
 that is cheaper. ``vantage`` features without ``accessible`` cost nothing extra. With no such
 terrain, cost equals length and the results are those of ``tests/geometry_oracle.py``.
 """
@@ -48,7 +51,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import shapes
-from solo_ops.geometry.board import Board, Feature
+from solo_ops.geometry.board import Board
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle
@@ -56,6 +59,9 @@ TOL = 1e-11  # inches: a point this close to a line counts as on it
 END = 1e-8  # inches: touches this close to a segment's ends are the segment's own corner
 ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
 OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
+MIN_CLIMB = 2  # inches: the least a climb costs (001)
+DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
+OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 
@@ -81,6 +87,7 @@ class Walk:
     points: tuple[Point2, ...]
     length: float
     cost: float
+    radius: float = field(default=0.0, compare=False)  # the walking base's (razor wire reach)
 
 
 @dataclass(eq=False)
@@ -505,12 +512,16 @@ class _Soft:
     polys: list[Polygon]
     amounts: list[float]
     rings: list[_Rings]
+    exits: list[float] = field(default_factory=list)  # paid on leaving (dropping), per poly
+    obstructing: list[bool] = field(default_factory=list)  # razor wire's reach, per poly
     ev: np.ndarray = field(init=False, repr=False)  # every footprint's edges, start
     en: np.ndarray = field(init=False, repr=False)  # and end
     owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
     box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
 
     def __post_init__(self) -> None:
+        self.exits = self.exits or [0.0] * len(self.polys)
+        self.obstructing = self.obstructing or [False] * len(self.polys)
         parts = [r for r in self.rings if len(r)]
         if parts:
             self.ev = np.concatenate([r.v for r in self.rings])
@@ -523,15 +534,46 @@ class _Soft:
             self.box = np.zeros(4)
 
     @staticmethod
-    def of(board: Board) -> _Soft:
-        polys, amounts = [], []
+    def of(board: Board, radius: float = 0.0) -> _Soft:
+        """The surcharged footprints for a base of ``radius``: an accessible feature as drawn
+        (its centre enters it), an obstructing one grown by :data:`OBSTRUCTING_REACH` plus the
+        radius (001 Razor Wire: "Any move within 1" of this terrain costs additional 2"":
+        the base's edge within 1" of it), and a ``vantage`` feature with a ``height`` climbed
+        onto and dropped from (:func:`climb_cost`, :func:`drop_cost`) instead of its
+        accessible 1"."""
+        polys: list[Polygon] = []
+        amounts: list[float] = []
+        exits: list[float] = []
+        obstructing: list[bool] = []
         for f in board.features:
-            amount = _surcharge_of(f)
-            if amount > 0:
-                for poly in shapes.polygons_of(shapes.feature_area(f)):
+            t = f.effective_traits
+            height = float(f.height or 0.0) if ("vantage" in t and not f.is_line) else 0.0
+            entry = climb_cost(height) if height > 0 else (
+                ACCESSIBLE_COST if "accessible" in t else 0.0)
+            for amount, leave, grow, wire in (
+                    (entry, drop_cost(height), 0.0, False),
+                    (OBSTRUCTING_COST if "obstructing" in t else 0.0, 0.0,
+                     OBSTRUCTING_REACH + radius, True)):
+                if amount <= 0 and leave <= 0:
+                    continue
+                area = shapes.feature_area(f)
+                if grow > 0:
+                    area = area.buffer(grow, DISC_SEGMENTS)
+                for poly in shapes.polygons_of(area):
                     polys.append(poly)
                     amounts.append(amount)
-        return _Soft(polys, amounts, [_Rings.of([p]) for p in polys])
+                    exits.append(leave)
+                    obstructing.append(wire)
+        return _Soft(polys, amounts, [_Rings.of([p]) for p in polys], exits, obstructing)
+
+    def start_cost(self, a: Point2) -> float:
+        """The obstructing surcharge a move starting at ``a`` pays at once: it starts within
+        reach of the razor wire, so the move is "within 1"" of it whatever its path."""
+        if not self.polys:
+            return 0.0
+        return float(sum(amount for poly, amount, wire in zip(self.polys, self.amounts,
+                                                              self.obstructing, strict=True)
+                         if wire and poly.covers(shapely.Point(a))))
 
     def __bool__(self) -> bool:
         return bool(self.polys)
@@ -554,31 +596,43 @@ class _Soft:
         keys, k = np.unique(si * n + self.owner[ei], return_counts=True)
         seg, pid = np.divmod(keys, n)
         amounts = np.asarray(self.amounts, dtype=float)
+        leaving = np.asarray(self.exits, dtype=float)
         out = np.zeros(len(keys), dtype=int)
         for j in np.unique(pid).tolist():
             sel = pid == j
             inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
             out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
-        np.add.at(total, seg, out * amounts[pid])
+        np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
         return total
 
     def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
         """(fraction along ``a->b``, surcharge) for each entry into a feature, in order."""
         P, Q = np.array([a], float), np.array([b], float)
         out = []
-        for poly, amount, rings in zip(self.polys, self.amounts, self.rings, strict=True):
+        for poly, amount, leave, rings in zip(self.polys, self.amounts, self.exits, self.rings,
+                                              strict=True):
             _, _, t = _crossings(P, Q, rings.v, rings.nxt)
             inside = bool(shapely.contains_xy(poly, a[0], a[1]))
             for k, tk in enumerate(np.sort(t)):
                 if (k % 2 == 0) != inside:
-                    out.append((float(tk), amount))
+                    if amount > 0:
+                        out.append((float(tk), amount))
+                elif leave > 0:
+                    out.append((float(tk), leave))
         return sorted(out)
 
 
-def _surcharge_of(f: Feature) -> float:
-    t = f.effective_traits
-    return (ACCESSIBLE_COST if "accessible" in t else 0.0) + \
-        (OBSTRUCTING_COST if "obstructing" in t else 0.0)
+def climb_cost(height: float) -> float:
+    """Climbing onto terrain ``height`` inches tall (001 "MINIMUM climb cost of 2". Measure
+    vertical distance, rounding UP to nearest 1", and subtract from Move stat.")."""
+    return float(max(MIN_CLIMB, math.ceil(height - 1e-9))) if height > 0 else 0.0
+
+
+def drop_cost(height: float) -> float:
+    """Dropping from terrain ``height`` inches tall (001 "When dropping, or jumping off,
+    Ignore 2" vertical drop PER activation"): the vertical distance rounded up as for
+    climbing, less the 2" ignored (every drop is read as the activation's first)."""
+    return float(max(0, math.ceil(height - 1e-9) - DROP_IGNORED)) if height > 0 else 0.0
 
 
 # -- a visibility graph -----------------------------------------------------------------------
@@ -1075,6 +1129,7 @@ class Routes:
         self._pair = _PairQuery(g, self._D, self._next)
         self._open = blockers.is_empty
         self._soft = _Soft.of(board)
+        self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
 
     # -- measuring ---------------------------------------------------------------------------------
@@ -1184,7 +1239,7 @@ class Routes:
         key = round(float(radius), 9)
         w = self._walkers.get(key)
         if w is None:
-            w = _Walker(self.board, float(radius), self._soft)
+            w = _Walker(self.board, float(radius), self._soft_for(radius))
             self._walkers[key] = w
         return w
 
@@ -1237,11 +1292,25 @@ class Routes:
                    ) -> np.ndarray:
         return g.in_box(X) & ~walker.blocked_at(X) & (discs.depth(X) <= EPS)
 
-    def _make_walk(self, pts: list[Point2]) -> Walk:
+    def _soft_for(self, radius: float) -> _Soft:
+        """The surcharged footprints for a base of ``radius`` (razor wire's reach grows with
+        the base), cached per radius."""
+        if not self._soft:
+            return self._soft
+        key = round(float(radius), 9)
+        soft = self._softs.get(key)
+        if soft is None:
+            soft = self._softs[key] = _Soft.of(self.board, float(radius))
+        return soft
+
+    def _make_walk(self, pts: list[Point2], radius: float = 0.0) -> Walk:
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         length = float(np.hypot(*(Q - P).T).sum()) if len(P) else 0.0
-        extra = float(self._soft.cost(P, Q).sum()) if self._soft and len(P) else 0.0
-        return Walk(tuple(pts), length, length + extra)
+        soft = self._soft_for(radius)
+        extra = float(soft.cost(P, Q).sum()) if soft and len(P) else 0.0
+        if soft and length > 0:
+            extra += soft.start_cost(pts[0])
+        return Walk(tuple(pts), length, length + extra, radius)
 
     def walk(self, start: Any, goal: Any, radius: float, *, blockers: Any = ()) -> Walk | None:
         """The cheapest walking path for a base of ``radius`` from ``start`` to ``goal`` (model
@@ -1254,7 +1323,7 @@ class Routes:
         s = (float(start[0]), float(start[1]))
         t = (float(goal[0]), float(goal[1]))
         if s == t:
-            return Walk((s, t), 0.0, 0.0)
+            return Walk((s, t), 0.0, 0.0, float(radius))
         walker = self._walker(radius)
         discs = _Discs.of(list(blockers), walker.radius)
         g = walker.graph
@@ -1275,16 +1344,22 @@ class Routes:
             used |= hit
             g = walker.with_discs(discs.subset(used))
         route = [s, *((float(g.real[c, 0]), float(g.real[c, 1])) for c in chain), t]
-        return self._make_walk(route)
+        return self._make_walk(route, walker.radius)
 
     def advance(self, walk: Walk, move: float) -> tuple[Point2, float]:
         """The farthest point along ``walk`` that ``move`` inches of movement reach (costs
         count, see the module notes), and the movement spent."""
         pts = walk.points
         left = float(move)
+        soft = self._soft_for(walk.radius)
+        if soft and walk.length > 0:
+            first = soft.start_cost(pts[0])
+            if first > left:
+                return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
+            left -= first
         for a, b in itertools.pairwise(pts):
             d = math.dist(a, b)
-            events = self._soft.entries(a, b) if self._soft and d > 0 else []
+            events = soft.entries(a, b) if soft and d > 0 else []
             done = 0.0  # fraction of this segment walked
             for frac, amount in events:
                 need = (frac - done) * d
@@ -1344,6 +1419,9 @@ class Routes:
                 better = tot < cost[ci] - 1e-12
                 cost[ci[better]] = tot[better]
                 via[ci[better]] = nj[better]
+        soft = g.soft
+        if soft:
+            cost = cost + soft.start_cost(s)  # starting within reach of razor wire
         ok = cost <= move + 1e-9
         C, cost, via = C[ok], cost[ok], via[ok]
         points = np.concatenate([S, C])
@@ -1361,6 +1439,6 @@ class Routes:
                 chain.append(k)
                 k = int(pred[k])
             pts = [s, *((float(real[c, 0]), float(real[c, 1])) for c in reversed(chain)), end]
-            return self._make_walk(pts)
+            return self._make_walk(pts, walker.radius)
 
         return Reach(points, costs, walk_of)

@@ -32,7 +32,9 @@ Stable signatures (other modules import them by name):
     the most the dice allow: 6 and 12). A model carrying a downed friend moves at most 4" a
     turn in all (RULES-NOTES "Carrying"), less what it has moved this turn (``turn_move``).
 ``within(terrain, a_at, a_radius, b_at, b_radius, distance) -> bool``
-    The same test with another distance (objective markers: radius 0; 2018 objectives 2").
+    The same test with another distance and any radius (Kill Team 2024 objective markers:
+    :data:`MARKER_RADIUS`, a 40 mm marker measured to its edge; 2018 objectives: 2" to the
+    marker's centre, radius 0).
 ``carry_cap(op, allowance) -> float``
     The carrier's 4"-a-turn cap applied to an allowance (used by :func:`move_allowance`).
 ``round_point(p) -> list[float] | None``
@@ -59,6 +61,8 @@ KT2018_ADVANCE_MAX = 6.0  # the most a D6 Advance roll adds
 KT2018_CHARGE_MAX = 12.0  # the most a 2D6 charge roll covers
 CARRY_MOVE_LIMIT = 4.0  # a carrier moves at most 4" a turn (RULES-NOTES "Carrying")
 POINT_PLACES = 2  # positions in the record are rounded to 0.01"
+OBJECTIVE_MARKER_MM = 40  # Kill Team 2024 objective markers: 40 mm across (docs/rules.md)
+MARKER_RADIUS = OBJECTIVE_MARKER_MM / 25.4 / 2  # inches: control range is to the marker's edge
 
 MOVES_2024 = ("reposition", "dash", "charge", "fall_back")
 MOVES_2018 = ("normal", "advance", "charge", "fall_back")
