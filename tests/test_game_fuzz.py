@@ -11,8 +11,9 @@ in cover, out of range): then the state and the dice must be exactly as they wer
 
 After every step:
 
-* every model on the table has its centre on the board and outside every wall, closed door or
-  hatch and pitfall of the board as its doors now stand;
+* every model on the table has its centre on the board, and its base clear of every wall,
+  closed door or hatch and pitfall of the board as its doors now stand (so no door or hatch
+  was closed on a model standing in it);
 * model, unit and counter ids are unique (an enemy model in one live unit at most; a model's
   owner is a live unit that lists it);
 * neither side's victory points ever go down;
@@ -194,6 +195,8 @@ def _walk_keys(value: Any) -> set[str]:
 
 
 def check_positions(game: Game, state: State, where: str) -> None:
+    """Centres on the board; no base overlaps a wall, a closed door or hatch (so no portal was
+    closed on a model standing in it) or a pitfall, as the doors now stand."""
     board = game.terrain(state).board
     solid = shapes.movement_blockers(board)
     for op in state.operatives.values():
@@ -205,6 +208,10 @@ def check_positions(game: Game, state: State, where: str) -> None:
         assert board.on_board(x, y), f"{where}: {op.id}'s centre {op.at} is off the board"
         assert not solid.contains(Point(x, y)), (
             f"{where}: {op.id}'s centre {op.at} is inside a wall, closed door or pitfall")
+        gap = solid.distance(Point(x, y)) - op.radius
+        assert gap > -1e-6, (
+            f"{where}: {op.id}'s base at {op.at} overlaps a wall, closed door or pitfall by "
+            f"{-gap:.3f}\"")
 
 
 def check_ids(state: State, where: str) -> None:
@@ -352,6 +359,9 @@ def test_the_checks_catch_a_broken_game(monkeypatch: pytest.MonkeyPatch) -> None
     home = op.at
     op.at = (11.5, 5.0)  # on wall-1, [[9, 5], [14, 5]]
     with pytest.raises(AssertionError, match="inside a wall"):
+        check_positions(game, state, "test")
+    op.at = (11.5, 5.0 + op.radius - 0.01)  # its base's edge 0.01" into the wall's strip
+    with pytest.raises(AssertionError, match="overlaps a wall"):
         check_positions(game, state, "test")
     op.at = (-0.5, 3.0)
     with pytest.raises(AssertionError, match="off the board"):
