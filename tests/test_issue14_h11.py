@@ -248,3 +248,182 @@ def test_objective_control_is_to_the_markers_edge() -> None:
                    {"id": "e1", "profile": "trooper", "at": [28, 2]}]}]}
         game, state = new_game(parse_scenario(doc, "t.yaml"), 1)
         assert scoring.objective_control(game, state) == {"obj-1": held}
+
+
+# -- item 12: Kill Team 2018 ----------------------------------------------------------------------
+def _attack(**kw: object) -> object:
+    from solo_ops.core.model import DiceExpr
+    from solo_ops.rules import kt2018
+
+    return kt2018.Attack2018(shots=DiceExpr(0, 0, 1), skill=4, strength=4, **kw)  # type: ignore
+
+
+def test_heavy_assault_and_firing_point_hit_modifiers() -> None:
+    """004 Heavy: "If a model with a Heavy weapon moved in the preceding Movement phase, you
+    must subtract 1 from any hit rolls made when firing that weapon this battle round."
+    Assault: "... even if it Advanced ... you must subtract 1 from any hit rolls". Firing
+    points: "it is said to be benefiting from that firing point: add 1 to the hit roll".
+    BS 4+: 3/6 to hit; -1 needs 5+ (2/6); +1 needs 3+ (4/6)."""
+    from solo_ops.rules import kt2018
+    from solo_ops.rules.odds import attack_2018
+
+    target = kt2018.Target2018(toughness=4, save=7, wounds=1)
+    p_hit = {name: attack_2018(_attack(**kw), target).extras["p_hit"]  # type: ignore[arg-type]
+             for name, kw in (("plain", {}), ("heavy", {"heavy_moved": True}),
+                              ("assault", {"assault_advanced": True}),
+                              ("point", {"firing_point": True}))}
+    assert p_hit == {"plain": Fraction(3, 6), "heavy": Fraction(2, 6),
+                     "assault": Fraction(2, 6), "point": Fraction(4, 6)}
+    assert kt2018.heavy_moved("heavy", "normal") and not kt2018.heavy_moved("heavy", None)
+    assert not kt2018.heavy_moved("rapid", "normal")
+    assert kt2018.assault_advanced("assault", True) and not kt2018.assault_advanced("rapid", True)
+    assert kt2018.may_fire_after("assault", "advance")
+    assert not kt2018.may_fire_after("rapid", "advance")
+    assert not kt2018.may_fire_after("assault", "fall_back")
+    assert kt2018.may_fire_after("heavy", "normal")
+
+
+def test_firing_point_needs_the_base_on_it_and_the_target_in_its_arc() -> None:
+    """004: "if any part of its base is on a firing point ... If that line lies within the
+    firing arc ... add 1". A firing point 0-2 x 0-2 overlooking the arc x 0-2, y 2-10."""
+    from types import SimpleNamespace
+
+    from shapely.geometry import box
+
+    from solo_ops.rules import kt2018
+
+    fp = SimpleNamespace(id="fp-1", area=box(0, 0, 2, 2), arc=box(0, 2, 2, 10))
+    assert kt2018.on_firing_point([fp], (1, 1), 0.5, (1, 8), 0.5) == "fp-1"
+    assert kt2018.on_firing_point([fp], (2.4, 1), 0.5, (1, 8), 0.5) == "fp-1"  # edge on it
+    assert kt2018.on_firing_point([fp], (2.6, 1), 0.5, (1, 8), 0.5) is None
+    assert kt2018.on_firing_point([fp], (1, 1), 0.5, (5, 8), 0.5) is None  # out of the arc
+
+
+def test_an_attack_reads_heavy_and_assault_from_the_shooter() -> None:
+    """The engine's 2018 attack (both sides) takes the modifiers from what the model did."""
+    from types import SimpleNamespace
+
+    from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType
+    from solo_ops.game import attacks
+
+    profile = Profile(name="m", movement=6, leadership=7, toughness=4, wounds=1, save=4,
+                      base_mm=25, ws=4, bs=4, strength=4, attacks=1)
+    heavy = Weapon("cannon", WeaponType.HEAVY, range=24, shots=DiceExpr(0, 0, 1), strength=5)
+    assault = Weapon("storm", WeaponType.ASSAULT, range=24, shots=DiceExpr(0, 0, 2),
+                     strength=4)
+    moved = SimpleNamespace(profile=profile, moved_how="normal", advanced=False, at=None,
+                            flesh_wounds=0)
+    ran = SimpleNamespace(profile=profile, moved_how="advance", advanced=True, at=None,
+                          flesh_wounds=0)
+    target = SimpleNamespace(profile=profile, at=None)
+    a = attacks.attack_2018(heavy, moved, target, long_range=False)
+    assert a is not None and ("Heavy, moved", -1) in a.hit_modifiers
+    b = attacks.attack_2018(assault, ran, target, long_range=False)
+    assert b is not None and ("Assault, advanced", -1) in b.hit_modifiers
+    c = attacks.attack_2018(assault, moved, target, long_range=False)
+    assert c is not None and c.hit_modifiers == []
+
+
+def _to_phase(game: object, state: object, phase: str) -> None:
+    """Step the engine (and pass the players' remaining activations) until ``phase``."""
+    from solo_ops.game.engine import pending
+
+    for _ in range(50):
+        if state.phase == phase and pending(game, state).kind == "activate":  # type: ignore
+            return
+        prompt = pending(game, state)
+        if prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+            step(game, state, {"type": "done"})
+        else:
+            step(game, state, {"type": "engine"})
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_after_an_advance_only_an_assault_weapon_fires() -> None:
+    """004 Assault: "You can choose to shoot with a model with an Assault weapon in the
+    Shooting phase ... even if it Advanced ... it can only fire Assault weapons"."""
+    game, state = start({"a1": (3, 11)}, edition="kt2018")
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "move", "how": "advance", "to": [8, 11]})
+    step(game, state, {"type": "done"})
+    _to_phase(game, state, "shooting")
+    step(game, state, {"type": "activate", "operative": "a1"})
+    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun"},
+            "advanced this battle round: it can only fire an Assault weapon and has none")
+
+
+def test_no_fall_back_after_being_charged_that_phase() -> None:
+    """004 "A model cannot Fall Back if an enemy model finished a charge move within 1" of it
+    in the same phase." e1 stands 0.5" from a1; having charged, it pins a1."""
+    game, state = start({"a1": (10, 11)}, edition="kt2018", enemy_at=(10 + 2 * 0.492 + 0.5, 11))
+    state.operatives["e1"].charged = True
+    step(game, state, {"type": "activate", "operative": "a1"})
+    refused(game, state, {"type": "move", "how": "fall_back", "to": [6, 11]},
+            "cannot fall back: e1 charged it this phase")
+    state.operatives["e1"].charged = False  # not charged: it may fall back
+    step(game, state, {"type": "move", "how": "fall_back", "to": [6, 11]})
+    assert state.operatives["a1"].at == (6.0, 11.0)
+
+
+def test_models_that_charged_fight_first() -> None:
+    """004 "Models that charged in this battle round fight before all other models ... A
+    player cannot choose to pass if they have a model that charged that can fight." a1 and a2
+    are both within 1" of e1; a1 charged, so only a1 may be picked, and the enemy (which did
+    not charge) waits; after a1 fights, a2 and the enemy may act."""
+    from solo_ops.game import turns
+
+    gap = 2 * 0.492 + 0.5
+    game, state = start({"a1": (10 - gap, 11), "a2": (10, 11 + gap)}, edition="kt2018",
+                        enemy_at=(10, 11))
+    state.phase = "fight"
+    state.operatives["a1"].charged = True
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
+    assert turns.enemy_ready(game, state) == []
+    state.operatives["a1"].activated = True  # a1 has fought
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a2"]
+    assert [u.id for u in turns.enemy_ready(game, state)] == ["u1"]
+    # an enemy charger fights first too: the players wait for it
+    state.operatives["a1"].activated = False
+    state.operatives["a1"].charged = False
+    state.operatives["e1"].charged = True
+    assert turns.player_ready(game, state, "Ana") == []
+    assert [u.id for u in turns.enemy_ready(game, state)] == ["u1"]
+
+
+def test_readied_models_shoot_first() -> None:
+    """004 "Ready, Fire!": "Readied models shoot before all other models." a1 Readied in the
+    movement phase: in the shooting phase only a1 may be picked and the enemy waits."""
+    from solo_ops.game import turns
+
+    game, state = start({"a1": (3, 11), "a2": (3, 14)}, edition="kt2018")
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "ready"})
+    step(game, state, {"type": "done"})
+    _to_phase(game, state, "shooting")
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
+    assert turns.enemy_ready(game, state) == []
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a2"]
+
+
+def test_fight_phase_readiness_is_measured_around_walls() -> None:
+    """004 "Distances cannot be measured through these walls" and "Models cannot attack
+    through walls": a1 and e1 stand 0.22" apart straight across the wall at x = 15 (y 12-22),
+    but the route round its end is far longer than 1": neither is engaged, so neither may
+    fight. Through the open doorway (y 10-12) at the same gap they are."""
+    from solo_ops.game import turns
+
+    gap = 0.216
+    game, state = start({"a1": (15 - 0.492 - gap / 2, 17)}, edition="kt2018",
+                        enemy_at=(15 + 0.492 + gap / 2, 17))
+    state.phase = "fight"
+    assert not turns.engaged_2018(game, state, state.operatives["a1"])
+    assert turns.player_ready(game, state, "Ana") == []
+    assert turns.enemy_ready(game, state) == []
+    game, state = start({"a1": (15 - 0.492 - gap / 2, 11)}, edition="kt2018",
+                        portal_open=True, enemy_at=(15 + 0.492 + gap / 2, 11))
+    state.phase = "fight"
+    assert turns.engaged_2018(game, state, state.operatives["a1"])
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]

@@ -21,7 +21,9 @@ MM_PER_INCH = 25.4
 
 
 class WeaponType(StrEnum):
-    """The weapon types a roster names; the first four decide a unit's troop type."""
+    """The weapon types a roster names; the first four and ``assault`` decide a unit's troop
+    type (assault counts as rapid fire). ``assault`` is a Kill Team 2018 Assault weapon (fired
+    after an Advance at -1 to hit, 004); under 2024 it plays as any ranged weapon."""
 
     RAPID = "rapid"
     MELEE = "melee"
@@ -29,6 +31,7 @@ class WeaponType(StrEnum):
     SPECIAL = "special"
     PISTOL = "pistol"
     GRENADE = "grenade"
+    ASSAULT = "assault"
 
 
 # Weapon rules of the Kill Team 2024 card, by the names ``--rule`` and rosters use, with the

@@ -22,7 +22,7 @@ from solo_ops.game.enemy import (
     resolve_player_shot,
 )
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import kt2024, portals, reach
+from solo_ops.rules import kt2018, kt2024, portals, reach
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
@@ -179,6 +179,12 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
                         "or charged")
     if how == "fall_back" and not in_control:
         raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+    if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
+            any(e.charged for e in in_control)):
+        charger = next(e for e in in_control if e.charged)
+        raise RuleError(f"{op.name} cannot fall back: {charger.id} charged it this phase (004 \"A "
+                        "model cannot Fall Back if an enemy model finished a charge move within "
+                        "1\" of it in the same phase\")")
     # the route: around walls, clear of other bases; enemy control ranges block except for
     # charges (towards the target) and fall backs
     blockers = []
@@ -250,9 +256,8 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     if op.carrying is not None and "carry" in op.actions_taken:
         raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
                         "it cannot shoot")
-    if state.edition == "kt2018" and op.moved_how in ("advance", "fall_back"):
-        raise RuleError(f"{op.name} {'advanced' if op.moved_how == 'advance' else 'fell back'} "
-                        "this battle round: it cannot shoot")
+    if state.edition == "kt2018" and op.moved_how == "fall_back":
+        raise RuleError(f"{op.name} fell back this battle round: it cannot shoot")
     target = _op(state, action.get("target"), "target")
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
@@ -262,6 +267,13 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
         if weapon is None:
             names = ", ".join(w.name for w in op.profile.ranged_weapons)
             raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
+    if state.edition == "kt2018" and op.moved_how == "advance" and (
+            weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
+        # 004 Assault: "it can only fire Assault weapons" after an Advance
+        assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
+        raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
+                        "weapon" + (f" (say 'with {assault[0]}')" if assault else
+                                    " and has none"))
     if weapon is not None and limited_used_up(state, op, weapon):
         rule = weapon.rule("limited")
         raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "

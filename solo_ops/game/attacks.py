@@ -124,8 +124,8 @@ def defence_2024(target: Any, cover: Any = None) -> kt2024.DefenceSpec:
 def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
                 broken: bool = False, overwatch: bool = False,
                 long_range: bool | None = None, close_quarters: bool = True,
-                concentrated_radius: bool = True, no_escape: bool = False
-                ) -> kt2018.Attack2018 | None:
+                concentrated_radius: bool = True, no_escape: bool = False,
+                firing_point: bool = False) -> kt2018.Attack2018 | None:
     """The 2018 attack of ``shooter`` with ``weapon`` (None if a characteristic is missing).
 
     Long range is worked out from the bases' distance when not given (it only matters when
@@ -153,7 +153,12 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         obscured=bool(getattr(cover, "obscured", False)) and not melee,
         flesh_wounds=int(getattr(shooter, "flesh_wounds", 0)), broken=broken,
         overwatch=overwatch, close_quarters=close_quarters,
-        concentrated_radius=concentrated_radius, no_escape=no_escape and melee)
+        concentrated_radius=concentrated_radius, no_escape=no_escape and melee,
+        # 004 Heavy / Assault hit modifiers and firing points (issue 14 item 12)
+        heavy_moved=kt2018.heavy_moved(weapon.type, getattr(shooter, "moved_how", None)),
+        assault_advanced=kt2018.assault_advanced(weapon.type,
+                                                 bool(getattr(shooter, "advanced", False))),
+        firing_point=firing_point and not melee)
 
 
 def target_2018(target: Any) -> kt2018.Target2018:
@@ -239,10 +244,16 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     """
     result = AttackResult()
     if edition == "kt2018":
+        board = getattr(terrain, "board", None)
+        point = None
+        if board is not None and shooter.at is not None and target.at is not None:
+            point = kt2018.on_firing_point(board.firing_points, shooter.at, shooter.radius,
+                                           target.at, target.radius)
         attack = attack_2018(weapon, shooter, target, cover, broken=broken,
                              overwatch=overwatch, long_range=long_range,
                              close_quarters=close_quarters,
-                             concentrated_radius=concentrated_radius)
+                             concentrated_radius=concentrated_radius,
+                             firing_point=point is not None)
         if attack is None:
             result.lines.append(_missing(edition, shooter, weapon))
             return result

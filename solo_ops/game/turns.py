@@ -19,6 +19,19 @@ if TYPE_CHECKING:
 
 
 def player_ready(game: Game, state: State, player: str) -> list[Operative]:
+    """The operatives ``player`` may activate now (Kill Team 2018: in the fight phase only
+    those engaged; models that charged, and in the shooting phase Readied models, first:
+    :func:`first_2018`)."""
+    out = _player_base(game, state, player)
+    first = first_2018(game, state)
+    if first == "charged":
+        out = [op for op in out if op.charged]
+    elif first == "readied":
+        out = [op for op in out if op.readied]
+    return out
+
+
+def _player_base(game: Game, state: State, player: str) -> list[Operative]:
     out = []
     for op in state.side(PLAYER):
         if op.owner != player or not op.on_table or op.activated:
@@ -30,6 +43,42 @@ def player_ready(game: Game, state: State, player: str) -> list[Operative]:
             continue
         out.append(op)
     return out
+
+
+def _enemy_base(game: Game, state: State) -> list[Unit]:
+    ready = []
+    for unit in state.active_units():
+        if unit.activated or unit.fsm == "hidden":
+            continue
+        models = state.unit_models(unit)
+        if not models:
+            continue
+        if state.edition == "kt2018" and state.phase == "fight":
+            if not any(engaged_2018(game, state, m) for m in models):
+                continue
+        ready.append(unit)
+    return ready
+
+
+def first_2018(game: Game, state: State) -> str | None:
+    """Kill Team 2018's "before all other models": ``"charged"`` in the fight phase while a
+    model (either side) that charged this battle round can still fight (004 "Models that
+    charged in this battle round fight before all other models ... A player cannot choose to
+    pass if they have a model that charged that can fight"), ``"readied"`` in the shooting
+    phase while a Readied model can still shoot (004 "Readied models shoot before all other
+    models"); None otherwise. Only player operatives are Readied (the AI never Readies)."""
+    if state.edition != "kt2018" or state.phase not in ("fight", "shooting"):
+        return None
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    mine = [op for p in players for op in _player_base(game, state, p)]
+    if state.phase == "shooting":
+        return "readied" if any(op.readied for op in mine) else None
+    if any(op.charged for op in mine):
+        return "charged"
+    for unit in _enemy_base(game, state):
+        if any(m.charged and engaged_2018(game, state, m) for m in state.unit_models(unit)):
+            return "charged"
+    return None
 
 
 def engaged_2018(game: Game, state: State, op: Operative) -> bool:
@@ -56,17 +105,15 @@ def next_player(game: Game, state: State) -> str | None:
 
 
 def enemy_ready(game: Game, state: State) -> list[Unit]:
-    ready = []
-    for unit in state.active_units():
-        if unit.activated or unit.fsm == "hidden":
-            continue
-        models = state.unit_models(unit)
-        if not models:
-            continue
-        if state.edition == "kt2018" and state.phase == "fight":
-            if not any(engaged_2018(game, state, m) for m in models):
-                continue
-        ready.append(unit)
+    """The enemy units that may activate now (Kill Team 2018: see :func:`first_2018`; a unit
+    fighting first for its chargers fights with all its engaged models)."""
+    ready = _enemy_base(game, state)
+    first = first_2018(game, state)
+    if first == "readied":
+        return []
+    if first == "charged":
+        ready = [u for u in ready if any(m.charged and engaged_2018(game, state, m)
+                                         for m in state.unit_models(u))]
     return ready
 
 

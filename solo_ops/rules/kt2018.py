@@ -68,6 +68,9 @@ class Attack2018:
     close_quarters: bool = True
     concentrated_radius: bool = True
     no_escape: bool = False
+    heavy_moved: bool = False  # a Heavy weapon, its bearer moved in the Movement phase
+    assault_advanced: bool = False  # an Assault weapon, its bearer Advanced
+    firing_point: bool = False  # the shooter benefits from a firing point
 
     def __post_init__(self) -> None:
         _check(self.skill, "skill", 2, 7)
@@ -88,6 +91,12 @@ class Attack2018:
             mods.append(("flesh wounds", -self.flesh_wounds))
         if self.broken:
             mods.append(("kill team broken", -1))
+        if self.heavy_moved and not self.melee:
+            mods.append(("Heavy, moved", -1))
+        if self.assault_advanced and not self.melee:
+            mods.append(("Assault, advanced", -1))
+        if self.firing_point and not self.melee:
+            mods.append(("firing point", 1))
         if self.hit_modifier:
             mods.append(("other", self.hit_modifier))
         return mods
@@ -303,3 +312,58 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
             return Roll2018(dealt, outcome, lines)
     lines.append(f"Damage: {dealt}.")
     return Roll2018(dealt, None, lines)
+
+
+# -- the battle round's rules (004) ----------------------------------------------------------------
+MOVED_2018 = ("normal", "advance", "fall_back", "charge")
+"""The 2018 moves that count as having moved in the Movement phase (Heavy's -1)."""
+
+
+def heavy_moved(weapon_type: str, moved_how: str | None) -> bool:
+    """004 Heavy: "If a model with a Heavy weapon moved in the preceding Movement phase, you
+    must subtract 1 from any hit rolls made when firing that weapon this battle round." """
+    return str(weapon_type) == "heavy" and moved_how in MOVED_2018
+
+
+def assault_advanced(weapon_type: str, advanced: bool) -> bool:
+    """004 Assault: a model that Advanced may fire Assault weapons only, "and you must subtract
+    1 from any hit rolls made when firing that weapon this battle round"."""
+    return str(weapon_type) == "assault" and advanced
+
+
+def may_fire_after(weapon_type: str, moved_how: str | None) -> bool:
+    """Whether a weapon may be fired in the Shooting phase after the bearer's move: not after
+    Falling Back; after an Advance only an Assault weapon (004 "You can choose to shoot with a
+    model with an Assault weapon ... even if it Advanced ... it can only fire Assault
+    weapons")."""
+    if moved_how == "fall_back":
+        return False
+    if moved_how == "advance":
+        return str(weapon_type) == "assault"
+    return True
+
+
+def may_fall_back(charged_by_adjacent: bool) -> bool:
+    """004 "A model cannot Fall Back if an enemy model finished a charge move within 1" of it
+    in the same phase." ``charged_by_adjacent``: an enemy within 1" of it charged this
+    battle round (charges are only made in the Movement phase)."""
+    return not charged_by_adjacent
+
+
+def on_firing_point(firing_points: Iterable[object], shooter_at: tuple[float, float],
+                    shooter_radius: float, target_at: tuple[float, float],
+                    target_radius: float) -> str | None:
+    """004 Firing points: "if any part of its base is on a firing point ... draw an imaginary
+    line from any part of the attacking model's base to any part of the target's base. If that
+    line lies within the firing arc ... add 1 to the hit roll". Read: some part of the
+    shooter's base on the firing point's area and some part of the target's base inside its
+    arc (a line from base to base through the arc then exists). Returns the firing point's id
+    (None: no bonus). ``firing_points`` have ``id``, ``area`` and ``arc`` polygons."""
+    from shapely.geometry import Point
+
+    me = Point(shooter_at).buffer(shooter_radius, 16)
+    them = Point(target_at).buffer(target_radius, 16)
+    for fp in firing_points:
+        if me.intersects(fp.area) and them.intersection(fp.arc).area > 1e-9:  # type: ignore
+            return str(fp.id)  # type: ignore[attr-defined]
+    return None

@@ -33,6 +33,7 @@ LEADERSHIP_BASELINE = 7
 
 TROOP_OF_WEAPON: dict[WeaponType, TroopType] = {
     WeaponType.RAPID: TroopType.FIRE_TEAMS,
+    WeaponType.ASSAULT: TroopType.FIRE_TEAMS,  # a 2018 Assault weapon: a rapid-firing gun
     WeaponType.MELEE: TroopType.MELEE,
     WeaponType.HEAVY: TroopType.SUPPORT,
     WeaponType.SPECIAL: TroopType.SUPPORT,
@@ -83,7 +84,7 @@ def main_weapon(profile: Profile) -> Weapon | None:
     """A model's main weapon: its best ranged weapon other than a pistol or grenade, else its
     first melee weapon, else its first pistol, else its first grenade (None: no weapons)."""
     ranged = [w for w in profile.weapons if w.type in (WeaponType.RAPID, WeaponType.HEAVY,
-                                                        WeaponType.SPECIAL)]
+                                                        WeaponType.SPECIAL, WeaponType.ASSAULT)]
     if ranged:
         best = max(_weapon_worth(w) for w in ranged)
         return next(w for w in ranged if _weapon_worth(w) >= best - 1e-12)
