@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "solo_ops.cli.imports",
     "solo_ops.cli.library",
     "solo_ops.cli.serve",
+    "solo_ops.cli.rate",
 )
 
 

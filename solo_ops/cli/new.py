@@ -54,6 +54,12 @@ def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
 @click.option("--edition", type=click.Choice(["kt2024", "kt2018"]), default=None)
 @click.option("--engagement", type=click.IntRange(1, 6), default=None,
               help="Engagement level 1-6 (default: D3+1).")
+@click.option("--difficulty", type=click.Choice(["easy", "normal", "hard", "brutal"]),
+              default=None,
+              help="Pick the engagement level by simulated missions: the level whose rated "
+                   "win rate is nearest 80/60/40/20%.")
+@click.option("--rate-missions", type=click.IntRange(4, 1000), default=24, show_default=True,
+              help="With --difficulty: simulated missions per level rated.")
 @click.option("--crit-op", default=None, help="Kill Team 2024 crit op.")
 @click.option("--tac-op", default=None, help="Kill Team 2024 tac op.")
 @click.option("--mission", "pariah", default=None,
@@ -66,7 +72,8 @@ def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
               help="The set-up picture (.png or .svg; default next to the scenario).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
-                edition: str | None, engagement: int | None, crit_op: str | None,
+                edition: str | None, engagement: int | None, difficulty: str | None,
+                rate_missions: int, crit_op: str | None,
                 tac_op: str | None, pariah: str | None, name: str | None, seed: int | None,
                 out: Path | None, picture: Path | None, as_json: bool) -> None:
     """Generate an encounter: board, enemy, engagement, mission, deployment and fog."""
@@ -98,10 +105,16 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
         data = read_document(path)
         check_squad(data, str(path))  # a mistake in it names the squad file
         squad_cands.append(Candidate(path.stem, "", data))
+    if difficulty is not None and engagement is not None:
+        raise InputError("give --engagement or --difficulty, not both", source="--difficulty")
+    rating: dict[str, object] = {}
     options = Options(edition=edition, board=_pick(board, "board", out_dir),
                       roster=_pick(roster, "roster", out_dir), squads=squad_cands,
                       engagement=engagement, crit_op=crit_op, tac_op=tac_op, pariah=pariah,
-                      name=name)
+                      name=name, difficulty=difficulty,
+                      rate=None if difficulty is None else
+                      lambda d: rate_levels(d, out, out_dir, str(difficulty), rate_missions,
+                                            seed, not as_json, rating))
     dice = SeededDice(seed=seed)
     doc, notes = generate(boards, rosters, default_squads, options, dice, seed)
     # Check it is playable and deploy the squads: the positions go into the file.
@@ -128,7 +141,8 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     if as_json:
         emit_json({"scenario": str(out), "picture": str(picture), "seed": seed,
                    "edition": doc["edition"], "engagement": doc["engagement"],
-                   "mission": doc["mission"], "briefing": notes, "counters": counters})
+                   "mission": doc["mission"], "briefing": notes, "counters": counters,
+                   **({"rating": rating} if rating else {})})
         return
     con = console()
     con.print(f"[bold]{doc['name']}[/bold]  ({doc['edition']}, seed {seed})")
@@ -147,6 +161,42 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
         con.print(f"  {c['id']} at ({c['at'][0]}, {c['at'][1]})", markup=False)
     con.print(f"Scenario written to {out}; set-up picture {picture}.", markup=False)
     con.print(f"Start with:  solo-ops play {out}", markup=False)
+
+
+def rate_levels(doc: dict[str, object], out: Path, out_dir: Path, word: str, missions: int,
+                seed: int, show: bool, into: dict[str, object]) -> tuple[int, str]:
+    """``--difficulty``: rate the encounter's levels (:func:`solo_ops.sim.difficulty.
+    choose_level`, a progress bar on a terminal) and return the level and the briefing line;
+    ``into`` receives the rating for ``--json``."""
+    import sys
+
+    from solo_ops.sim import difficulty, rating
+
+    inline = dict(doc)
+    for key in ("board", "roster"):
+        if isinstance(inline[key], str):
+            inline[key] = read_document(library.resolve(key, str(inline[key]), base=out_dir,
+                                                        source=str(out), field=key))
+    scenario = parse_scenario(inline, str(out))
+    jobs = rating.default_jobs()
+    if show and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        with Progress(TextColumn(f"rating '{word}'"), BarColumn(), MofNCompleteColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("rating", total=missions * len(difficulty.LEVELS))
+            found = difficulty.choose_level(
+                scenario, word, missions=missions, seed=seed, jobs=jobs,
+                progress=lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        found = difficulty.choose_level(scenario, word, missions=missions, seed=seed, jobs=jobs)
+    into.update({"difficulty": word, "target": difficulty.TARGETS[word], "level": found.level,
+                 "win_rate": found.summary["win_rate"],
+                 "win_rate_ci95": found.summary["win_rate_ci95"],
+                 "missions": found.summary["missions"],
+                 "levels": {str(k): v["win_rate"] for k, v in found.rated.items()}})
+    return found.level, found.line()
 
 
 commands = [new_command]

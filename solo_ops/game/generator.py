@@ -11,7 +11,10 @@ Choices where the options are silent (``docs/rules.md``):
 
 * edition: Kill Team 2024, unless the board is a Pariah Nexus board (then 2018);
 * board and roster: a logged die among the shipped ones (Pariah Nexus boards for 2018);
-* engagement level: D3+1 (2-4), a table-friendly size; any 1-6 can be asked for;
+* engagement level: D3+1 (2-4), a table-friendly size; any 1-6 can be asked for; with a
+  difficulty word (``Options.difficulty``) no die is rolled: the caller's ``Options.rate``
+  rates the finished encounter's levels by simulated missions and picks one
+  (:mod:`solo_ops.sim.difficulty`);
 * Kill Team 2024 mission: a Crit Op and a Tac Op by logged dice, the Kill Op, primary op by
   die; Kill Team 2018: a Pariah Nexus matched play mission by D6, with the narrative effect
   tables that apply to the board rolled (the killzone's environment table, walls if it has
@@ -20,6 +23,7 @@ Choices where the options are silent (``docs/rules.md``):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +55,9 @@ class Options:
     tac_op: str | None = None
     pariah: str | None = None
     name: str | None = None
+    difficulty: str | None = None  # easy | normal | hard | brutal: the level is rated
+    # rate(scenario document) -> (engagement level, briefing line): the difficulty's rating
+    rate: Callable[[dict[str, Any]], tuple[int, str]] | None = None
 
 
 def _is_pariah(board: Candidate) -> bool:
@@ -85,7 +92,13 @@ def generate(boards: list[Candidate], rosters: list[Candidate], default_squads: 
     else:
         notes.append(f"Enemy: {roster.data.get('name', roster.name)}.")
     engagement = options.engagement
-    if engagement is None:
+    rated = engagement is None and options.difficulty is not None
+    if rated:
+        if options.rate is None:
+            raise InputError("a difficulty needs the rating of the encounter",
+                             source="--difficulty")
+        engagement = 1  # provisional: the rating below picks the level
+    elif engagement is None:
         engagement = dice.d3("encounter: engagement level (D3+1)", [("+1", 1)]).value
         notes.append(f"Engagement level {engagement} (D3+1): {2 * engagement} hidden counters.")
     else:
@@ -104,6 +117,12 @@ def generate(boards: list[Candidate], rosters: list[Candidate], default_squads: 
         "mission": mission,
         "squads": [_squad_entry(s) for s in squads],
     }
+    if rated:
+        assert options.rate is not None
+        level, line = options.rate(doc)
+        doc["engagement"] = level
+        notes.insert(2, f"Engagement level {level} ({options.difficulty}): {2 * level} hidden "
+                        f"counters; {line}.")
     return doc, notes
 
 

@@ -1,0 +1,302 @@
+"""``solo-ops rate``: how hard is this encounter? Many missions played by the autopilot.
+
+The simulation is :mod:`solo_ops.sim.rating` (pure); this command reads the scenario, shows a
+progress bar (rich, on a terminal), prints the table or one JSON document, draws the win rate
+against the engagement level when several are asked, and writes a sweep's CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from solo_ops.cli.common import console, emit_json
+from solo_ops.core.errors import InputError
+from solo_ops.sim.autopilot import POLICIES
+
+KEYS = ("missions", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "mean_vp",
+        "mean_player_losses", "missions_per_minute")
+"""The keys of ``rate --json`` (INTERFACES.md), and of each ``by_engagement`` entry."""
+
+MAX_MISSIONS = 100_000
+
+
+def _scenario(path: Path | str) -> Any:
+    from solo_ops.io.scenario import load_scenario
+
+    return load_scenario(path)
+
+
+def _executor(scheduler: str | None) -> Any:
+    """A Dask client for ``--scheduler`` (the optional ``[cluster]`` extra), or None."""
+    if scheduler is None:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs the cluster extra: pip install 'solo-ops[cluster]'",
+                         source="--scheduler") from None
+    try:
+        return Client(scheduler, timeout=10)
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler {scheduler!r} ({exc})",
+                         source="--scheduler") from None
+
+
+def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy: str,
+                  engagements: list[int], scheduler: str | None = None,
+                  show_progress: bool = False, label: str = "") -> dict[str, Any]:
+    """Play the run and return the JSON document (``by_engagement`` when levels are given)."""
+    from solo_ops.sim import rating
+
+    client = _executor(scheduler)
+    start = time.perf_counter()
+    try:
+        if show_progress:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeRemainingColumn(), transient=True) as bar:
+                task = bar.add_task(label or "missions", total=missions * max(1, len(
+                    engagements)))
+                results = rating.run(scenario, missions, seed, policy=policy,
+                                     engagements=engagements or None, jobs=jobs,
+                                     executor=client,
+                                     progress=lambda done, total: bar.update(task,
+                                                                             completed=done))
+        else:
+            results = rating.run(scenario, missions, seed, policy=policy,
+                                 engagements=engagements or None, jobs=jobs, executor=client)
+    finally:
+        if client is not None:
+            client.close()
+    seconds = time.perf_counter() - start
+    doc = rating.summarise(results, seconds)
+    if engagements:
+        doc["by_engagement"] = []
+        for level, rows in rating.by_level(results).items():
+            share = seconds * len(rows) / max(1, len(results))
+            doc["by_engagement"].append({"engagement": level,
+                                         **rating.summarise(rows, share)})
+    return doc
+
+
+def public(doc: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` document: exactly the keys of INTERFACES.md (:data:`KEYS`, and
+    ``by_engagement`` with ``engagement`` added when levels were given)."""
+    out = {k: doc[k] for k in KEYS}
+    if "by_engagement" in doc:
+        out["by_engagement"] = [{"engagement": row["engagement"], **{k: row[k] for k in KEYS}}
+                                for row in doc["by_engagement"]]
+    return out
+
+
+def _percent(rate: float) -> str:
+    return f"{100 * rate:.0f}%"
+
+
+def _row(doc: dict[str, Any]) -> str:
+    lo, hi = doc["win_rate_ci95"]
+    return (f"win {_percent(doc['win_rate'])} [{_percent(lo)}-{_percent(hi)}]  "
+            f"draw {_percent(doc['draw_rate'])}  loss {_percent(doc['loss_rate'])}  "
+            f"VP {doc['mean_vp']['player']:.1f}-{doc['mean_vp']['enemy']:.1f}  "
+            f"lost {doc['mean_player_losses']:.2f}  turns {doc['mean_turns']:.1f}")
+
+
+def _chart(doc: dict[str, Any], out: Path, title: str) -> Path:
+    from solo_ops.io.persistence import write_atomic
+    from solo_ops.view import chart
+
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise InputError("the picture must end in .png or .svg", source="--picture")
+    points = [chart.LevelPoint(row["engagement"], row["win_rate"], *row["win_rate_ci95"])
+              for row in doc["by_engagement"]]
+    write_atomic(out, chart.render(points, title, out.suffix))
+    return out
+
+
+@click.command("rate")
+@click.argument("scenario", type=click.Path(path_type=Path), required=False)
+@click.option("--missions", type=click.IntRange(1, MAX_MISSIONS), default=200, show_default=True,
+              help="Missions to play (per engagement level).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="The run's seed: each mission's seed is derived from it.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=None,
+              help="Worker processes (default: the CPUs available). Same numbers whatever.")
+@click.option("--policy", type=click.Choice(POLICIES), default="objective", show_default=True,
+              help="How the autopilot plays your side.")
+@click.option("--engagement", "engagements", type=click.IntRange(1, 6), multiple=True,
+              help="An engagement level to rate (repeat for several: one row each, and a "
+                   "picture).")
+@click.option("--picture", type=click.Path(path_type=Path), default=None,
+              help="With several levels: the win-rate picture (.png or .svg; default "
+                   "rate-<scenario>.png).")
+@click.option("--scheduler", default=None,
+              help="A Dask scheduler address (tcp://host:8786): play the missions on that "
+                   "cluster (needs the [cluster] extra).")
+@click.option("--sweep", type=click.Path(path_type=Path), default=None,
+              help="A sweep file (boards x rosters x levels): write a CSV, one row a case.")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="With --sweep: the CSV to write (default: the sweep file's 'out', or "
+                   "sweep.csv).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def rate_command(scenario: Path | None, missions: int, seed: int, jobs: int | None,
+                 policy: str, engagements: tuple[int, ...], picture: Path | None,
+                 scheduler: str | None, sweep: Path | None, out: Path | None,
+                 as_json: bool) -> None:
+    """Rate SCENARIO: play many missions with the autopilot and count who wins."""
+    import sys
+
+    from solo_ops.sim import rating
+
+    jobs = jobs or rating.default_jobs()
+    if sweep is not None:
+        _run_sweep(sweep, scenario, out, seed, jobs, policy, scheduler, as_json,
+                   missions_given=_given("missions"))
+        return
+    if scenario is None:
+        raise InputError("name a scenario to rate (or give --sweep FILE)", source="SCENARIO")
+    if picture is not None and picture.suffix.lower() not in (".png", ".svg"):
+        raise InputError("the picture must end in .png or .svg", source="--picture")
+    loaded = _scenario(scenario)
+    levels = list(dict.fromkeys(engagements))
+    show = not as_json and sys.stderr.isatty()
+    doc = rate_scenario(loaded, missions, seed, jobs=jobs, policy=policy, engagements=levels,
+                        scheduler=scheduler, show_progress=show, label=loaded.name)
+    drawn = None
+    if len(levels) > 1:
+        drawn = picture or Path(f"rate-{Path(str(scenario)).stem}.png")
+        _chart(doc, drawn, f"{loaded.name}: players' win rate ({policy})")
+    if as_json:
+        emit_json(public(doc))
+        return
+    con = console()
+    con.print(f"[bold]{loaded.name}[/bold]: {doc['missions']} missions, policy {policy}, "
+              f"seed {seed}, {doc['missions_per_minute']:.0f} missions a minute")
+    if levels:
+        for row in doc["by_engagement"]:
+            con.print(f"  engagement {row['engagement']}: {_row(row)}", markup=False)
+    else:
+        con.print(f"  engagement {loaded.engagement}: {_row(doc)}", markup=False)
+    if drawn is not None:
+        con.print(f"Picture: {drawn}", markup=False)
+
+
+def _given(name: str) -> bool:
+    ctx = click.get_current_context()
+    return ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+
+
+# -- sweeps ----------------------------------------------------------------------------------------
+SWEEP_KEYS = ("scenario", "boards", "rosters", "engagements", "missions", "out")
+CSV_FIELDS = ("scenario", "board", "roster", "engagement", "policy", "seed", "missions",
+              "wins", "draws", "losses", "win_rate", "win_lo", "win_hi", "mean_vp_player",
+              "mean_vp_enemy", "mean_player_losses", "mean_turns")
+
+
+def _run_sweep(path: Path, scenario: Path | None, out: Path | None, seed: int, jobs: int,
+               policy: str, scheduler: str | None, as_json: bool, *,
+               missions_given: bool) -> None:
+    """A sweep file (YAML)::
+
+        scenario: gallowdark-night-raid     # the base (a shipped name or a path)
+        boards: [gallowdark-corridors, gallowdark-cloister]   # default: the scenario's
+        rosters: [traitor-cult, ork-mob]                      # default: the scenario's
+        engagements: [1, 2, 3, 4]                              # default: the scenario's
+        missions: 100                                          # per case
+        out: sweep.csv
+
+    Every board x roster is a scenario (on another board the squads are deployed afresh in the
+    board's player zone, and the base's pre-placed enemies and counters are left out: their
+    positions belong to its board), rated at every level."""
+    from solo_ops.io import library
+    from solo_ops.io.fields import Fields
+    from solo_ops.io.persistence import write_text_atomic
+    from solo_ops.io.scenario import parse_scenario
+    from solo_ops.io.yamlio import read_document
+
+    data = read_document(path)
+    doc = Fields(data, str(path), "")
+    doc.only(SWEEP_KEYS)
+    base_name = scenario if scenario is not None else data.get("scenario")
+    if base_name is None:
+        raise InputError("a sweep needs a base scenario", source=str(path), field="scenario")
+    base = _scenario(library.resolve("scenario", str(base_name), base=path.parent,
+                                     source=str(path), field="scenario"))
+    boards = _names(data, "boards", path) or [None]
+    rosters = _names(data, "rosters", path) or [None]
+    levels = data.get("engagements") or [base.engagement]
+    if not isinstance(levels, list) or not all(isinstance(v, int) and 1 <= v <= 6
+                                               for v in levels):
+        raise InputError("engagements must be a list of levels 1-6", source=str(path),
+                         field="engagements")
+    missions = int(data.get("missions", 100)) if not missions_given \
+        else click.get_current_context().params["missions"]
+    if not 1 <= missions <= MAX_MISSIONS:
+        raise InputError(f"missions must be 1-{MAX_MISSIONS}", source=str(path),
+                         field="missions")
+    out = out or path.parent / str(data.get("out", "sweep.csv"))
+    rows: list[dict[str, Any]] = []
+    for board in boards:
+        for roster in rosters:
+            document = dict(base.document)
+            if board is not None:
+                document["board"] = read_document(library.resolve("board", board,
+                                                                   base=path.parent,
+                                                                   source=str(path)))
+                document.pop("enemies", None)
+                document.pop("counters", None)
+                document["squads"] = [{**s, "models": [{k: v for k, v in m.items()
+                                                         if k != "at"} for m in s["models"]]}
+                                      for s in document["squads"]]
+            if roster is not None:
+                document["roster"] = read_document(library.resolve("roster", roster,
+                                                                   base=path.parent,
+                                                                   source=str(path)))
+            case = parse_scenario(document, str(path))
+            result = rate_scenario(case, missions, seed, jobs=jobs, policy=policy,
+                                   engagements=list(levels), scheduler=scheduler)
+            for row in result["by_engagement"]:
+                rows.append({
+                    "scenario": base.name, "board": case.board.name,
+                    "roster": case.roster.name if case.roster is not None else "",
+                    "engagement": row["engagement"], "policy": policy, "seed": seed,
+                    "missions": row["missions"], "wins": row["wins"], "draws": row["draws"],
+                    "losses": row["losses"], "win_rate": row["win_rate"],
+                    "win_lo": row["win_rate_ci95"][0], "win_hi": row["win_rate_ci95"][1],
+                    "mean_vp_player": row["mean_vp"]["player"],
+                    "mean_vp_enemy": row["mean_vp"]["enemy"],
+                    "mean_player_losses": row["mean_player_losses"],
+                    "mean_turns": row["mean_turns"]})
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_text_atomic(out, buf.getvalue())
+    if as_json:
+        emit_json({"csv": str(out), "rows": rows})
+    else:
+        console().print(f"Sweep: {len(rows)} rows written to {out}", markup=False)
+
+
+def _names(data: Any, key: str, path: Path) -> list[str]:
+    value = data.get(key) if isinstance(data, dict) else None
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"{key} must be a list of names or files", source=str(path), field=key)
+    return list(value)
+
+
+commands = [rate_command]

@@ -1,0 +1,487 @@
+"""The player autopilot: a documented policy that plays the players' side.
+
+It answers whatever :func:`solo_ops.game.engine.pending` asks the players with the same action
+dicts a typed answer becomes (:mod:`solo_ops.view.answers` → :func:`~solo_ops.game.engine.step`),
+so a game it plays is an ordinary game: its log replays, its save resumes. It reads only what
+the players may see (operatives on the table, counters as "?" markers, objectives), asks the
+enemy planner's own geometry helpers (:mod:`solo_ops.ai.planner`: reachable end points with
+the enemy's control ranges kept clear, cover from threats, valid shots) and the exact expected
+damage of :mod:`solo_ops.game.attacks`; it never rolls a die (attacks are rolled by the engine
+through the game's dice, ``shoot ... roll`` / ``fight ... roll``) and never prints.
+
+:func:`answers` gives the actions it would take now, best first; the driver
+(:func:`play`) steps the first the rules accept (a refused action leaves the game exactly as
+it was). The last candidate is always one the rules accept (``done``, an activation, an
+``engine`` step), so a game always moves on.
+
+The policy, per activation (Kill Team 2024; 2018 by phase, see below):
+
+1. **Activate** the ready operative with the best shot available from where it stands
+   (expected damage), then the one nearest a downed friend, then the nearest to an enemy or a
+   counter. Stance Engage, except ``cautious`` (and ``objective`` when it has no shot now),
+   which take Conceal: a concealed operative in cover cannot be targeted, and it moves on.
+2. **Carry the wounded**: a carrier heads for the nearest table edge and evacuates there; an
+   operative in control range of a downed friend picks it up; one that can reach a downed
+   friend (not in the enemy's control range) moves next to it first.
+3. **Fight** when in an enemy's control range: the best expected damage dealt minus taken
+   (``aggressive`` fights whatever the odds); otherwise fall back if it can, else fight.
+4. **Shoot** the target with the best expected damage (valid target, in range, the exact
+   expectation with its cover); ``cautious`` shoots after moving to cover if it can still see
+   a target from there.
+5. **Charge** (``aggressive`` always; the others only when the expected melee damage beats the
+   best shot): the planner's charge on the nearest visible enemy when the move reaches it.
+6. **Move** to the best reachable end point by the policy's score: ``aggressive`` — the most
+   unobscured targets in range, then nearest the closest enemy; ``cautious`` — protected
+   (hidden, in cover or obscured) from the most visible enemies, then a firing line, then
+   progress; ``objective`` — nearest an objective marker the players do not control (or an
+   unresolved counter, to reveal it), in cover when that costs at most 2".
+   With no enemy and no counter in sight every policy heads for the objectives, then the
+   counters.
+7. **Done**.
+
+Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3": a
+player rolls the 2D6 at the table, and the autopilot has no dice of its own, so it charges
+only where any roll arrives), or a normal move scored as above (never Advance: its D6 is the
+player's); shooting phase — the best shot; fight phase — fight the best expected target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solo_ops.ai import planner
+from solo_ops.game import attacks
+from solo_ops.game.engine import Game, Prompt
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import reach
+
+POLICIES = ("cautious", "aggressive", "objective")
+"""The named variants of the policy (see the module docstring)."""
+
+COVER_DETOUR = 2.0  # objective: a protected end point may cost this much progress
+KT2018_SURE_CHARGE = 3.0  # 2018: a charge no 2D6 roll can fail (2" + 1" control range)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shot the active operative could take: target, weapon and its expected damage."""
+
+    target: str
+    weapon: str
+    expected: float
+
+
+def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
+            ) -> Iterator[dict[str, Any]]:
+    """The actions the autopilot would answer ``prompt`` with, best first (see the module
+    docstring). The last one is always accepted by the rules."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} ({', '.join(POLICIES)})")
+    if prompt.kind == "engine":
+        yield {"type": "engine"}
+    elif prompt.kind == "attack":
+        yield {"type": "attack_damage", "damage": _expected_pending(game, state, prompt)}
+    elif prompt.kind == "activate":
+        yield from _activations(game, state, prompt, policy)
+    elif prompt.kind == "act":
+        op = state.operatives[str(prompt.operative)]
+        if state.edition == "kt2018":
+            yield from _act_2018(game, state, op, policy)
+        else:
+            yield from _act_2024(game, state, op, policy)
+        yield {"type": "done", "operative": op.id}
+
+
+# -- what the table looks like to the players ---------------------------------------------------
+def _ctx(game: Game, state: State) -> planner.Context:
+    return game.context(state)
+
+
+def _enemies(state: State) -> list[Operative]:
+    return [o for o in state.living(ENEMY) if o.on_table and o.at is not None]
+
+
+def _pos(state: State) -> dict[str, tuple[float, float]]:
+    return {o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None}
+
+
+def _downed_friends(state: State, op: Operative) -> list[Operative]:
+    return [o for o in state.side(PLAYER) if o.down and o.at is not None
+            and o.carried_by is None and not o.carried_to_safety and o.id != op.id]
+
+
+def _expected_pending(game: Game, state: State, prompt: Prompt) -> int:
+    """An enemy attack handed to the players (``enemy_attacks: player``): the expected damage,
+    rounded (the autopilot has no dice of its own)."""
+    data = prompt.data
+    attacker = state.operatives.get(str(data.get("attacker")))
+    target = state.operatives.get(str(data.get("target")))
+    if attacker is None or target is None or attacker.at is None or target.at is None:
+        return 0
+    if data.get("kind") == "shoot":
+        weapon = next((w for w in attacker.profile.weapons if w.name == data.get("weapon")),
+                      None)
+        if weapon is None:
+            return 0
+        cover = game.terrain(state).sight.cover(attacker.at, target.at, attacker.radius,
+                                                target.radius, edition=state.edition)
+        odds = attacks.expected_for(state.edition)
+        return round(odds(weapon, attacker, target, cover)) if odds else 0
+    return round(_fight_balance(state, attacker, target)[0])
+
+
+def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] | None = None,
+              pos: dict[str, tuple[float, float]] | None = None) -> Shot | None:
+    """The valid shot with the best expected damage from ``at`` (default: where ``op``
+    stands): visible, in range, a concealed target only out of cover (the planner's
+    :func:`~solo_ops.ai.planner._valid_shot`), Limited weapons not used up."""
+    ctx = _ctx(game, state)
+    point = at if at is not None else op.at
+    assert point is not None
+    pos = pos if pos is not None else _pos(state)
+    best: Shot | None = None
+    for weapon in op.profile.ranged_weapons:
+        if planner._used_up(ctx, op, weapon):
+            continue
+        for target in _enemies(state):
+            ok, cover, _ = planner._valid_shot(ctx, op, point, weapon, target, pos)
+            if not ok:
+                continue
+            expected = float(ctx.odds(weapon, op, target, cover)) if ctx.odds else 0.0
+            if best is None or (expected, target.id) > (best.expected, best.target):
+                best = Shot(target.id, weapon.name, expected)
+    return best
+
+
+def _fight_balance(state: State, op: Operative, target: Operative) -> tuple[float, float]:
+    """(expected damage dealt, expected damage taken) in a fight of ``op`` on ``target``."""
+    if state.edition != "kt2024":
+        weapons = attacks._melee_weapons(op.profile, state.edition)
+        return (1.0 if weapons else 0.0), 0.5
+    mine, theirs = attacks._pick_2024(op, target, 0)
+    if mine is None:
+        return 0.0, 1.0
+    fo = attacks._fight_odds(mine, theirs, op, target, 0)
+    return float(fo.dealt.mean), float(fo.taken.mean)
+
+
+def _in_control(game: Game, state: State, op: Operative) -> list[Operative]:
+    return reach.within_reach(game.terrain(state), op, _enemies(state))
+
+
+# -- activation ------------------------------------------------------------------------------------
+def _activations(game: Game, state: State, prompt: Prompt, policy: str
+                 ) -> Iterator[dict[str, Any]]:
+    ready = [state.operatives[i] for i in prompt.options]
+    enemies = _enemies(state)
+    goals = [e.at for e in enemies] + [c.at for c in state.active_counters()]
+
+    def key(op: Operative) -> tuple[float, float, float, str]:
+        assert op.at is not None
+        shot = best_shot(game, state, op) if enemies else None
+        downed = 0.0 if op.carrying or any(
+            math.dist(op.at, d.at) <= 6.0 for d in _downed_friends(state, op)  # type: ignore
+        ) else 1.0
+        near = min((math.dist(op.at, g) for g in goals), default=0.0)
+        return (-(shot.expected if shot else 0.0), downed, near, op.id)
+
+    for op in sorted(ready, key=key):
+        stance = "engage"
+        if state.edition == "kt2024" and (policy == "cautious" or (
+                policy == "objective" and best_shot(game, state, op) is None)):
+            stance = "conceal"
+        yield {"type": "activate", "operative": op.id, "stance": stance}
+
+
+def _act_2024(game: Game, state: State, op: Operative, policy: str
+              ) -> Iterator[dict[str, Any]]:
+    assert op.at is not None
+    taken = set(op.actions_taken)
+    moved = bool(taken & set(reach.MOVES_2024))
+    if op.carrying is not None:
+        yield from _carry_home(game, state, op, ("reposition", "dash"))
+        return
+    yield from _carry_friend(game, state, op, "reposition" if not moved else "dash")
+    held = _in_control(game, state, op)
+    if held:
+        yield from _fight_or_flee(game, state, op, held, policy,
+                                  can_flee="fall_back" not in taken)
+        return
+    shot = best_shot(game, state, op) if op.stance == "engage" or _silent(op) else None
+    if policy == "cautious" and not moved and shot is not None:
+        # cover first, then the shot if still there
+        yield from _moves(game, state, op, policy, "reposition", want_shot=True)
+    if shot is not None and "shoot" not in taken:
+        yield {"type": "shoot", "operative": op.id, "target": shot.target,
+               "weapon": shot.weapon, "roll": True}
+    if "charge" not in taken and "reposition" not in taken and "fall_back" not in taken:
+        charge = _charge(game, state, op, policy, shot)
+        if charge is not None:
+            yield charge
+    if not moved:
+        yield from _moves(game, state, op, policy, "reposition")
+    elif "dash" not in taken and policy in ("objective", "aggressive") and shot is None:
+        yield from _moves(game, state, op, policy, "dash")
+
+
+def _silent(op: Operative) -> bool:
+    return any(w.has("silent") for w in op.profile.ranged_weapons)
+
+
+def _act_2018(game: Game, state: State, op: Operative, policy: str
+              ) -> Iterator[dict[str, Any]]:
+    assert op.at is not None
+    if state.phase == "movement":
+        if op.carrying is not None:
+            yield from _carry_home(game, state, op, ("normal",))
+            return
+        if op.moved_how is not None:
+            return
+        yield from _carry_friend(game, state, op, "normal")
+        held = _in_control(game, state, op)
+        if held:
+            if policy != "aggressive":
+                yield from _flee(game, state, op, held)
+            return
+        charge = _charge(game, state, op, policy, best_shot(game, state, op))
+        if charge is not None:
+            yield charge
+        yield from _moves(game, state, op, policy, "normal")
+    elif state.phase == "shooting":
+        shot = best_shot(game, state, op)
+        if shot is not None and not op.shot:
+            yield {"type": "shoot", "operative": op.id, "target": shot.target,
+                   "weapon": shot.weapon, "roll": True}
+    elif state.phase == "fight" and not op.fought:
+        held = _in_control(game, state, op)
+        for target in sorted(held, key=lambda t: (-_fight_balance(state, op, t)[0], t.id)):
+            yield {"type": "fight", "operative": op.id, "target": target.id, "roll": True}
+
+
+# -- the wounded -----------------------------------------------------------------------------------
+def _carry_home(game: Game, state: State, op: Operative, hows: tuple[str, ...]
+                ) -> Iterator[dict[str, Any]]:
+    """A carrier evacuates at a table edge, or walks towards the nearest one."""
+    yield {"type": "evacuate", "operative": op.id}
+    assert op.at is not None
+    board = game.terrain(state).board
+    for how in hows:
+        if how in op.actions_taken:
+            continue
+        allowance = reach.move_allowance(op, how, state.edition)
+        if allowance <= 0.05:
+            continue
+        ctx = _ctx(game, state)
+        cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state))
+        pts = cand.points
+        if len(pts) < 2:
+            continue
+        edge = np.minimum.reduce([pts[:, 0], pts[:, 1], board.width - pts[:, 0],
+                                  board.depth - pts[:, 1]])
+        k = planner._pick(edge, cand.cost, pts)
+        if k is not None and k != 0:
+            yield _move(op, how, pts[k])
+
+
+def _carry_friend(game: Game, state: State, op: Operative, how: str
+                  ) -> Iterator[dict[str, Any]]:
+    """Pick up a downed friend within control range, or move next to one within reach."""
+    if op.carrying is not None or (state.edition == "kt2018" and state.phase != "movement"):
+        return
+    friends = _downed_friends(state, op)
+    if not friends or _in_control(game, state, op):
+        return
+    terrain = game.terrain(state)
+    assert op.at is not None
+    for friend in friends:
+        assert friend.at is not None
+        if reach.in_control_range(terrain, op.at, op.radius, friend.at, friend.radius):
+            yield {"type": "carry", "operative": op.id, "target": friend.id}
+    if how in op.actions_taken or (op.moved and state.edition == "kt2018"):
+        return
+    allowance = reach.move_allowance(op, how, state.edition)
+    ctx = _ctx(game, state)
+    cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state))
+    for friend in sorted(friends, key=lambda f: (math.dist(op.at, f.at), f.id)):  # type: ignore
+        assert friend.at is not None
+        ok = reach.control_mask(terrain, cand.points, op.radius, friend.at, friend.radius,
+                                margin=planner.CHARGE_END_MARGIN)
+        k = planner._pick(cand.cost, cand.cost, cand.points, ok)
+        if k is not None:
+            yield _move(op, how, cand.points[k])
+            return
+
+
+# -- fights ----------------------------------------------------------------------------------------
+def _fight_or_flee(game: Game, state: State, op: Operative, held: list[Operative],
+                   policy: str, can_flee: bool) -> Iterator[dict[str, Any]]:
+    scored = sorted(held, key=lambda t: (-(lambda b: b[0] - b[1])(_fight_balance(state, op, t)),
+                                         t.id))
+    best = scored[0]
+    dealt, taken = _fight_balance(state, op, best)
+    fights = [{"type": "fight", "operative": op.id, "target": t.id, "roll": True}
+              for t in scored if "fight" not in op.actions_taken]
+    if policy == "aggressive" or dealt >= taken or not can_flee:
+        yield from fights
+    else:
+        # flee first; if the rules refuse (no room, no AP), fight after all
+        yield from _flee(game, state, op, held)
+        yield from fights
+
+
+def _flee(game: Game, state: State, op: Operative, held: list[Operative]
+          ) -> Iterator[dict[str, Any]]:
+    """Fall back: out of every enemy's control range, as far from the nearest as it can."""
+    assert op.at is not None
+    terrain = game.terrain(state)
+    allowance = reach.move_allowance(op, "fall_back", state.edition)
+    blockers = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
+                if o.on_table and o.at is not None and o.id not in (op.id, op.carrying)]
+    cand = terrain.routes.reachable(op.at, op.radius, allowance, blockers=blockers,
+                                    spacing=0.5)
+    pts = np.asarray(cand.points, dtype=float)
+    enemies = _enemies(state)
+    if len(pts) < 2 or not enemies:
+        return
+    clear = np.ones(len(pts), dtype=bool)
+    for e in enemies:
+        assert e.at is not None
+        clear &= ~reach.control_mask(terrain, pts, op.radius, e.at, e.radius)
+    ep = np.array([e.at for e in enemies], dtype=float)
+    gaps = np.linalg.norm(pts[:, None, :] - ep[None], axis=2).min(axis=1)
+    k = planner._pick(-gaps, np.asarray(cand.cost, dtype=float), pts, clear)
+    if k is not None:
+        yield _move(op, "fall_back", pts[k])
+
+
+def _charge(game: Game, state: State, op: Operative, policy: str, shot: Shot | None
+            ) -> dict[str, Any] | None:
+    """A charge on the nearest visible enemy when the policy wants it and the move reaches."""
+    enemies = _enemies(state)
+    if not enemies or not op.profile.melee_weapons:
+        return None
+    assert op.at is not None
+    ctx = _ctx(game, state)
+    pos = _pos(state)
+    near = [(d, t) for d, t in planner._nearest(ctx, op.at, op.radius, enemies, pos)
+            if math.isfinite(d) and planner._visible(ctx, op.at, pos[t.id], op.radius,
+                                                    t.radius)]
+    if not near:
+        return None
+    dist, target = near[0]
+    if policy != "aggressive":
+        dealt, taken = _fight_balance(state, op, target)
+        if dealt - taken <= (shot.expected if shot else 0.0):
+            return None
+    if state.edition == "kt2018":
+        if dist > KT2018_SURE_CHARGE - 1.0 + 1e-9:
+            return None
+        act = planner._charge_option(ctx, op, op.at, planner._Board(state), near,
+                                     {"charge": "yes"}, "kt2024")
+    else:
+        act = planner._charge_option(ctx, op, op.at, planner._Board(state), near,
+                                     {"charge": "yes"}, state.edition)
+    if act is None or act.to is None:
+        return None
+    return {**_move(op, "charge", act.to), "target": target.id}
+
+
+# -- moves -----------------------------------------------------------------------------------------
+def _move(op: Operative, how: str, to: Any) -> dict[str, Any]:
+    return {"type": "move", "operative": op.id, "how": how,
+            "to": [round(float(to[0]), 2), round(float(to[1]), 2)]}
+
+
+def _goals(game: Game, state: State) -> list[tuple[float, float]]:
+    """Where the players want to be: objective markers they do not control, else the
+    unresolved counters (to reveal them)."""
+    from solo_ops.game.scoring import objective_control
+
+    board = game.scenario.board
+    held = objective_control(game, state) if board.objectives else {}
+    goals = [o.at for o in board.objectives if held.get(o.id) != PLAYER]
+    goals += [c.at for c in state.active_counters()]
+    return goals or [o.at for o in board.objectives]
+
+
+def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
+           want_shot: bool = False) -> Iterator[dict[str, Any]]:
+    """The best end point of a ``how`` move by the policy's score (module docstring)."""
+    assert op.at is not None
+    allowance = reach.move_allowance(op, how, state.edition)
+    if allowance <= 0.05:
+        return
+    ctx = _ctx(game, state)
+    board = planner._Board(state)
+    cand = planner._candidates(ctx, op, op.at, allowance, board)
+    pts, cost = cand.points, cand.cost
+    if len(pts) < 2:
+        return
+    enemies = _enemies(state)
+    pos = board.pos
+    radius = op.radius
+    goals = _goals(game, state)
+    progress = np.zeros(len(pts))
+    targets = [pos[e.id] for e in enemies] if policy != "objective" or not goals else goals
+    if not targets:
+        targets = goals
+    if targets:
+        arr = np.asarray(targets, dtype=float)
+        radii = np.zeros(len(arr))
+        d = np.asarray(ctx.terrain.routes.distance_matrix(arr, radii, pts, radius), dtype=float)
+        d = np.where(np.isfinite(d), d, 1e6)
+        progress = d.min(axis=0)
+    reach_in = max((planner._weapon_range(w) for w in op.profile.ranged_weapons),
+                   default=0.0)
+    visible = [e for e in enemies
+               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
+    if policy == "aggressive":
+        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
+            if enemies else np.zeros(len(pts))
+        score = -10.0 * lines + progress
+        k = planner._pick(score, cost, pts)
+    elif policy == "cautious":
+        prot = planner._protected(ctx, pts, radius, visible, pos).sum(axis=0) \
+            if visible else np.zeros(len(pts))
+        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
+            if enemies else np.zeros(len(pts))
+        score = -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
+            + 0.5 * progress
+        k = planner._pick(score, cost, pts)
+    else:
+        k = planner._pick(progress, cost, pts)
+        if k is not None and visible:
+            near = progress <= progress[k] + COVER_DETOUR
+            prot = planner._protected(ctx, pts, radius, visible, pos).all(axis=0)
+            j = planner._pick(progress, cost, pts, near & prot)
+            k = j if j is not None else k
+    if k is None or k == 0:
+        return
+    yield _move(op, how, pts[k])
+
+
+# -- the driver ------------------------------------------------------------------------------------
+def play(game: Game, state: State, policy: str = "objective", limit: int = 20_000) -> State:
+    """Play the game to its end: every prompt answered by the autopilot (or the engine),
+    through :func:`~solo_ops.game.engine.step`. Returns ``state`` (ended)."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game.engine import pending, step
+
+    for _ in range(limit):
+        prompt = pending(game, state)
+        if prompt.kind == "ended":
+            return state
+        for action in answers(game, state, prompt, policy):
+            try:
+                step(game, state, action)
+            except RuleError:
+                continue
+            break
+        else:  # pragma: no cover - the last answer is always one the rules accept
+            raise RuntimeError(f"the autopilot has no accepted answer to {prompt.text!r}")
+    raise RuntimeError(f"the game did not end within {limit} steps")

@@ -1,0 +1,255 @@
+"""Rating an encounter: many whole missions played by the autopilot, counted.
+
+:func:`run` plays ``missions`` complete games of one scenario (for each engagement level
+asked) with the player autopilot (:mod:`solo_ops.sim.autopilot`) and returns one
+:class:`MissionResult` per game, ordered by level then mission index; :func:`summarise` turns
+them into the numbers ``solo-ops rate`` prints (win / draw / loss with 95% Wilson intervals,
+mean VP, losses, turns).
+
+Reproducibility: mission ``i`` is played with the seed :func:`mission_seed` (``seed``, ``i``)
+— the same seed at every engagement level (common random numbers: the levels are compared
+on the same dice streams, which makes their difference sharper) — and the results are put back
+in mission order, so the numbers depend only on the scenario, the seed, the policy and the
+levels, never on how many workers played them (``jobs``) or where (a Dask cluster).
+
+Speed: the scenario is compiled once (the caller passes the parsed :class:`Scenario`; worker
+processes receive it once, when they start), and every mission of a worker shares one compiled
+terrain cache per board (:class:`~solo_ops.geometry.terrain.TerrainCache`: sight and route
+structures of each door state) and the planner's per-terrain answer cache.
+
+Pure: nothing here prints or opens a file; progress is reported through a callback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from solo_ops.game.engine import new_game
+from solo_ops.geometry.terrain import TerrainCache
+from solo_ops.io.scenario import Scenario
+from solo_ops.sim import autopilot
+
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+@dataclass(frozen=True)
+class MissionResult:
+    """One simulated mission: its place in the run and how it ended (the players' view)."""
+
+    index: int
+    seed: int
+    engagement: int
+    outcome: str  # win | draw | loss (the players')
+    vp_player: int
+    vp_enemy: int
+    losses: int  # player operatives incapacitated / out of action
+    turns: int
+    steps: int
+
+
+def mission_seed(seed: int, index: int) -> int:
+    """The seed of mission ``index`` of a run seeded ``seed`` (a hash, 31 bits)."""
+    digest = hashlib.blake2b(f"solo-ops rate {seed} {index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % (2**31 - 1)
+
+
+def with_engagement(scenario: Scenario, engagement: int | None) -> Scenario:
+    """``scenario`` at engagement level ``engagement`` (unchanged for None). Its document says
+    so too, so a game played from it saves and replays as that level."""
+    if engagement is None or engagement == scenario.engagement:
+        return scenario
+    return replace(scenario, engagement=int(engagement),
+                   document={**scenario.document, "engagement": int(engagement)})
+
+
+def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
+             terrains: TerrainCache | None = None) -> MissionResult:
+    """Play one whole mission of ``scenario`` with ``seed`` by the autopilot."""
+    game, state = new_game(scenario, seed, terrains=terrains)
+    autopilot.play(game, state, policy)
+    result = state.result or {}
+    vp = result.get("vp", {})
+    return MissionResult(index=index, seed=seed, engagement=scenario.engagement,
+                         outcome=str(result.get("outcome", "draw")),
+                         vp_player=int(vp.get("player", 0)), vp_enemy=int(vp.get("enemy", 0)),
+                         losses=int(result.get("squad_lost", 0)),
+                         turns=int(result.get("turns", state.turn)), steps=len(state.log))
+
+
+# -- workers -------------------------------------------------------------------------------------
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(scenario: Scenario) -> None:
+    """A worker's start: the scenario, and one terrain cache for its board."""
+    _WORKER["scenario"] = scenario
+    _WORKER["terrains"] = TerrainCache(scenario.board)
+    _WORKER["levels"] = {}
+
+
+def _worker_job(job: tuple[int | None, int, int, str]) -> MissionResult:
+    """One mission in a worker: (engagement, index, seed, policy)."""
+    engagement, index, seed, policy = job
+    levels: dict[int | None, Scenario] = _WORKER["levels"]
+    scenario = levels.get(engagement)
+    if scenario is None:
+        scenario = with_engagement(_WORKER["scenario"], engagement)
+        levels[engagement] = scenario
+    return play_one(scenario, seed, policy, index=index, terrains=_WORKER["terrains"])
+
+
+def remote_job(scenario: Scenario, job: tuple[int | None, int, int, str]) -> MissionResult:
+    """One mission on a cluster worker (Dask): the scenario comes with the task (scattered
+    once by the caller); the worker's caches are kept per scenario name and board."""
+    if _WORKER.get("scenario") is not scenario:
+        _init_worker(scenario)
+    return _worker_job(job)
+
+
+def jobs_for(scenario: Scenario, missions: int, seed: int, policy: str,
+             engagements: Sequence[int] | None) -> list[tuple[int | None, int, int, str]]:
+    """Every mission of a run, in the order of the results: (engagement, index, seed, policy).
+    Without levels, the scenario's own engagement level."""
+    levels: list[int | None] = list(engagements) if engagements else [None]
+    return [(level, i, mission_seed(seed, i), policy) for level in levels
+            for i in range(missions)]
+
+
+def run(scenario: Scenario, missions: int, seed: int, *, policy: str = "objective",
+        engagements: Sequence[int] | None = None, jobs: int = 1,
+        progress: Callable[[int, int], None] | None = None,
+        executor: Any = None) -> list[MissionResult]:
+    """Play the run (see the module docstring); ``progress(done, total)`` after each mission.
+
+    ``jobs`` > 1 plays in that many worker processes; ``executor`` (an object with
+    ``submit(fn, *args)`` returning futures, such as a Dask ``Client``) plays on it instead.
+    The results are the same whichever plays them."""
+    if policy not in autopilot.POLICIES:
+        raise ValueError(f"unknown policy {policy!r} ({', '.join(autopilot.POLICIES)})")
+    todo = jobs_for(scenario, missions, seed, policy, engagements)
+    total = len(todo)
+    out: list[MissionResult | None] = [None] * total
+
+    def report(done: int) -> None:
+        if progress is not None:
+            progress(done, total)
+
+    if executor is not None and _is_dask(executor):
+        # the scenario goes to every worker once; each task names it
+        shared = executor.scatter(scenario, broadcast=True)
+        _collect({executor.submit(remote_job, shared, job, pure=False): k
+                  for k, job in enumerate(todo)}, out, report)
+    elif executor is not None:
+        _collect({executor.submit(remote_job, scenario, job): k
+                  for k, job in enumerate(todo)}, out, report)
+    elif jobs <= 1 or total <= 1:
+        _init_worker(scenario)
+        for k, job in enumerate(todo):
+            out[k] = _worker_job(job)
+            report(k + 1)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_init_worker,
+                                 initargs=(scenario,)) as pool:
+            _collect({pool.submit(_worker_job, job): k for k, job in enumerate(todo)}, out,
+                     report)
+    assert all(r is not None for r in out)
+    return [r for r in out if r is not None]
+
+
+def _is_dask(executor: Any) -> bool:
+    return type(executor).__module__.startswith("distributed")
+
+
+def _collect(futures: dict[Any, int], out: list[MissionResult | None],
+             report: Callable[[int], None]) -> None:
+    """Wait for ``futures`` (any kind with ``result()``), putting each result at its index."""
+    pending = set(futures)
+    done_count = 0
+    try:
+        from distributed import as_completed as dask_completed  # optional
+    except ImportError:  # pragma: no cover - without the cluster extra
+        dask_completed = None
+    first = next(iter(futures), None)
+    if dask_completed is not None and first is not None \
+            and type(first).__module__.startswith("distributed"):
+        for fut in dask_completed(list(futures)):
+            out[futures[fut]] = fut.result()
+            done_count += 1
+            report(done_count)
+        return
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            out[futures[fut]] = fut.result()
+            done_count += 1
+            report(done_count)
+
+
+# -- statistics ------------------------------------------------------------------------------------
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default); (0, 1) when ``n`` is 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarise(results: Iterable[MissionResult], seconds: float | None = None
+              ) -> dict[str, Any]:
+    """The numbers of ``solo-ops rate`` for ``results`` (INTERFACES.md keys, and a few more:
+    ``draw_rate``, ``loss_rate`` and their intervals, ``mean_turns``).
+    ``seconds``: the wall time the run took, for ``missions_per_minute`` (None: 0)."""
+    rs = list(results)
+    n = len(rs)
+    wins = sum(r.outcome == "win" for r in rs)
+    draws = sum(r.outcome == "draw" for r in rs)
+    losses = sum(r.outcome == "loss" for r in rs)
+
+    def mean(values: Iterable[float]) -> float:
+        vals = list(values)
+        return round(sum(vals) / len(vals), 4) if vals else 0.0
+
+    return {
+        "missions": n, "wins": wins, "draws": draws, "losses": losses,
+        "win_rate": round(wins / n, 4) if n else 0.0,
+        "win_rate_ci95": [round(v, 4) for v in wilson(wins, n)],
+        "draw_rate": round(draws / n, 4) if n else 0.0,
+        "draw_rate_ci95": [round(v, 4) for v in wilson(draws, n)],
+        "loss_rate": round(losses / n, 4) if n else 0.0,
+        "loss_rate_ci95": [round(v, 4) for v in wilson(losses, n)],
+        "mean_vp": {"player": mean(r.vp_player for r in rs),
+                    "enemy": mean(r.vp_enemy for r in rs)},
+        "mean_player_losses": mean(r.losses for r in rs),
+        "mean_turns": mean(r.turns for r in rs),
+        "missions_per_minute": round(60.0 * n / seconds, 1) if seconds else 0.0,
+    }
+
+
+def by_level(results: Sequence[MissionResult]) -> dict[int, list[MissionResult]]:
+    """The results grouped by engagement level, levels in the order they were played."""
+    out: dict[int, list[MissionResult]] = {}
+    for r in results:
+        out.setdefault(r.engagement, []).append(r)
+    return out
+
+
+def as_rows(results: Sequence[MissionResult]) -> list[dict[str, Any]]:
+    """Each mission as a plain dict (for a CSV or a check)."""
+    return [asdict(r) for r in results]
+
+
+def default_jobs() -> int:
+    """The worker processes to use when none is asked: the CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)

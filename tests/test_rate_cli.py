@@ -1,0 +1,113 @@
+"""``solo-ops rate``: the JSON document, the per-level rows and picture, sweeps, errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from solo_ops.cli import main
+from solo_ops.cli.rate import KEYS
+from tests.test_play_e2e import small_scenario
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_json_has_exactly_the_interface_keys(tmp_path: Path) -> None:
+    path = small_scenario(tmp_path, turns=1, engagement=1)
+    code, out, err = run("rate", str(path), "--missions", "2", "--jobs", "1", "--seed", "4",
+                         "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert list(doc) == list(KEYS)
+    assert doc["missions"] == 2 and doc["wins"] + doc["draws"] + doc["losses"] == 2
+    lo, hi = doc["win_rate_ci95"]
+    assert 0.0 <= lo <= doc["win_rate"] <= hi <= 1.0
+    assert set(doc["mean_vp"]) == {"player", "enemy"}
+    # the same numbers again (the time aside)
+    code, out2, _ = run("rate", str(path), "--missions", "2", "--jobs", "1", "--seed", "4",
+                        "--json")
+    again = json.loads(out2)
+    doc.pop("missions_per_minute")
+    again.pop("missions_per_minute")
+    assert again == doc
+
+
+def test_several_levels_give_one_row_each_and_a_picture(tmp_path: Path) -> None:
+    path = small_scenario(tmp_path, turns=1, engagement=2)
+    svg = tmp_path / "levels.svg"
+    code, out, err = run("rate", str(path), "--missions", "1", "--jobs", "1",
+                         "--engagement", "1", "--engagement", "4", "--picture", str(svg),
+                         "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [row["engagement"] for row in doc["by_engagement"]] == [1, 4]
+    for row in doc["by_engagement"]:
+        assert list(row) == ["engagement", *KEYS]
+        assert row["missions"] == 1
+    assert doc["missions"] == 2
+    text = svg.read_text(encoding="utf-8")
+    assert text.count('class="level"') == 2 and text.count('class="ci"') == 2
+    assert 'data-level="1"' in text and 'data-level="4"' in text
+    # text output and the default PNG picture, next to where it runs
+    png = tmp_path / "levels.png"
+    code, out, err = run("rate", str(path), "--missions", "1", "--jobs", "1",
+                         "--engagement", "1", "--engagement", "2", "--picture", str(png))
+    assert code == 0, err
+    assert "engagement 1: win" in out and "engagement 2: win" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    code, _, err = run("rate", str(tmp_path / "nope.yaml"), "--missions", "1")
+    assert code == 2 and err.count("\n") == 1 and "nope" in err
+    path = small_scenario(tmp_path, turns=1)
+    code, _, err = run("rate", str(path), "--missions", "1", "--engagement", "1",
+                       "--engagement", "2", "--picture", str(tmp_path / "x.gif"))
+    assert code == 2 and "--picture" in err
+    code, _, err = run("rate", str(path), "--policy", "reckless")
+    assert code == 2 and "reckless" in err
+    code, _, err = run("rate")
+    assert code == 2 and "scenario" in err
+
+
+def test_sweep_writes_one_csv_row_per_case(tmp_path: Path) -> None:
+    path = small_scenario(tmp_path, turns=1, engagement=1)
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(f"scenario: {path}\nrosters: [traitor-cult, ork-mob]\n"
+                     "boards: [gallowdark-corridors]\nengagements: [1, 2]\nmissions: 1\n"
+                     "out: cases.csv\n", encoding="utf-8")
+    code, _out, err = run("rate", "--sweep", str(sweep), "--jobs", "1")
+    assert code == 0, err
+    with (tmp_path / "cases.csv").open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["roster"], r["engagement"]) for r in rows] == [
+        ("Traitor cult", "1"), ("Traitor cult", "2"), ("Ork mob", "1"), ("Ork mob", "2")]
+    assert {r["board"] for r in rows} == {"Gallowdark: corridors"}
+    assert all(int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == 1 for r in rows)
+    assert all(r["missions"] == "1" for r in rows)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(f"scenario: {path}\nengagements: [9]\n", encoding="utf-8")
+    code, _, err = run("rate", "--sweep", str(bad))
+    assert code == 2 and "engagements" in err
+
+
+def test_the_real_command_with_two_jobs(tmp_path: Path) -> None:
+    path = small_scenario(tmp_path, turns=1, engagement=1)
+    out = subprocess.run([sys.executable, "-m", "solo_ops", "rate", str(path), "--missions",
+                          "2", "--jobs", "2", "--json"], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    two = json.loads(out.stdout)
+    _code, one_out, _ = run("rate", str(path), "--missions", "2", "--jobs", "1", "--json")
+    one = json.loads(one_out)
+    for doc in (one, two):
+        doc.pop("missions_per_minute")
+    assert one == two
