@@ -101,3 +101,16 @@ def test_a_counter_revealed_beside_pre_placed_cultists_gets_new_ids() -> None:
     assert [m.id for m in state.operatives.values() if m.id.startswith("cultist")] == [
         "cultist-1", "cultist-2", "cultist-3"]
     assert state.units["u2"].models == ["cultist-1", "cultist-2", "cultist-3"]
+
+
+def test_split_parts_of_a_counter_never_borrow_a_taken_unit_name() -> None:
+    """A counter ``c2`` whose models split (a full tie) while a pre-placed ``u2`` exists: the
+    parts are ``u<N>-<type>``, not ``u2-<type>`` (which would read as parts of the other u2)."""
+    from solo_ops.game.state import State
+
+    state = State(edition="kt2024")
+    state.units["u2"] = None  # type: ignore[assignment]  # only its id matters here
+    state.counters["c2"] = None  # type: ignore[assignment]
+    assert state.new_unit_ids(["u2-fire-teams", "u2-melee"]) == ["u3-fire-teams", "u3-melee"]
+    assert state.new_unit_ids(["u4"]) == ["u4"]
+    assert state.new_unit_ids(["u5-fire-teams", "u5-melee"]) == ["u5-fire-teams", "u5-melee"]

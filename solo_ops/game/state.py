@@ -242,15 +242,14 @@ class State:
         return f"c{self.counter_seq}"
 
     def new_unit_ids(self, wanted: list[str]) -> list[str]:
-        """Ids for new units: ``wanted`` (the revealing counter's, ``c2`` -> ``u2``) when none of
-        them is in use, else ``u<N>`` (and ``u<N>-<type>``), N continuing after every number an
-        id in use ends with."""
+        """Ids for new units: ``wanted`` (the revealing counter's, ``c2`` -> ``u2``, split parts
+        ``u2-<type>``) when neither they nor their base (``u2``) is in use, else ``u<N>`` (and
+        ``u<N>-<type>``), N continuing after every number an id in use ends with."""
         used = self.ids_in_use()
-        if len(set(wanted)) == len(wanted) and not used & set(wanted):
+        bases = {w.split("-", 1)[0] for w in wanted}
+        if len(set(wanted)) == len(wanted) and not used & (set(wanted) | bases):
             return list(wanted)
-        n = _max_number(used) + 1
-        self.unit_seq = max(self.unit_seq, n)
-        base = f"u{n}"
+        base = f"u{_max_number(used) + 1}"
         if len(wanted) == 1:
             return [base]
         return [base + w[w.index("-"):] if "-" in w else f"{base}-{k + 1}"
