@@ -42,7 +42,7 @@ from solo_ops.ai import fsm
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import portals, reach
+from solo_ops.rules import killzones, portals, reach
 from solo_ops.rules.orders import command_radius
 
 CONTROL_RANGE = reach.CONTROL_RANGE
@@ -345,6 +345,8 @@ def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                    seek=weapon.has("seek"), seek_light=weapon.has("seek_light"))
     if not cover.visible or not getattr(cover, "valid_target", True):
         return False, cover, dist
+    if killzones.target_refusal(ctx.terrain.board, point, tp) is not None:
+        return False, cover, dist  # Bheta-Decima: the players' rule too (rules/killzones.py)
     if ctx.edition == "kt2024" and target.stance == "conceal" and cover.in_cover:
         return False, cover, dist
     return True, cover, dist

@@ -22,7 +22,7 @@ from solo_ops.game.enemy import (
     resolve_player_shot,
 )
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import kt2018, kt2024, portals, reach
+from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
@@ -302,6 +302,9 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     terrain = game.terrain(state)
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
         raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
+    refusal = killzones.target_refusal(terrain.board, op.at, target.at)
+    if refusal is not None:
+        raise RuleError(f"{target.id} is not a valid target for {op.name}: {refusal}")
     if state.edition == "kt2024" and target.stance == "conceal":
         seek = weapon is not None and weapon.has("seek")
         seek_light = weapon is not None and weapon.has("seek_light")
@@ -386,6 +389,9 @@ def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> 
     if state.edition == "kt2018":
         extra = {"broken": broken_2018(state, op.side),
                  "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
+                                  target.radius):
+        extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
     result = attacks.roll_fight(state.edition, state.dice, op, target,
                                 _fight_helpers(game, state, op, target), **extra)
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,

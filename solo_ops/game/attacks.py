@@ -23,7 +23,7 @@ from typing import Any
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.model import DiceExpr, Weapon, WeaponType
-from solo_ops.rules import kt2018, kt2024, odds
+from solo_ops.rules import killzones, kt2018, kt2024, odds
 
 
 @dataclass
@@ -260,7 +260,15 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
         rolled = kt2018.roll_attack(dice, attack, target_2018(target),
                                     f"{_name(shooter)} shoots {_name(target)} ({weapon.name})")
         return AttackResult(rolled.damage, rolled.lines, rolled.outcome)
-    spec = spec_2024(weapon, shooter, cover)
+    board = getattr(terrain, "board", None)
+
+    def spec_at(aim: Any) -> kt2024.AttackSpec | None:
+        # Volkus: Lethal 5+ for Blast / Torrent / Devastating into the stronghold (killzones)
+        armed = weapon if board is None else killzones.stronghold_weapon(
+            board, weapon, getattr(aim, "at", None), float(getattr(aim, "radius", 0.0)))
+        return spec_2024(armed, shooter, cover)
+
+    spec = spec_at(target)
     if spec is None:
         result.lines.append(_missing(edition, shooter, weapon))
         return result
@@ -285,7 +293,8 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     for other, other_cover in secondary if rule is not None else ():
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
-        extra = kt2024.roll_shot(dice, spec, defence_2024(other, use_cover), extra_label)
+        extra = kt2024.roll_shot(dice, spec_at(other) or spec, defence_2024(other, use_cover),
+                                 extra_label)
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))
@@ -340,7 +349,8 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
 
 
 def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
-               broken: bool = False, no_escape: bool = False) -> FightResult:
+               broken: bool = False, no_escape: bool = False, defender_first: bool = False
+               ) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
@@ -348,7 +358,9 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     :func:`solo_ops.rules.kt2024.resolve_fight`. Kill Team 2018: the attacker makes its melee
     attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
     ``broken`` (the attacker's kill team: -1 to hit) and ``no_escape`` (Pariah Nexus: +1 to
-    the Injury roll against a trapped target) are 2018 only.
+    the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team
+    2024 Volkus, :func:`solo_ops.rules.killzones.defender_first`): the defender resolves first
+    (its dice are rolled first too); the result is still the attacker's dealt and taken.
     """
     result = FightResult()
     if edition == "kt2018":
@@ -370,13 +382,21 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     if helpers:
         result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
                             f"{a_spec.hit_needed}+.")
-    rolled = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
-                               getattr(target, "wounds", None), names)
-    result.damage, result.damage_taken = rolled.dealt, rolled.taken
+    if defender_first:
+        result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
+        rolled = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
+                                   getattr(attacker, "wounds", None), (names[1], names[0]))
+        result.damage, result.damage_taken = rolled.taken, rolled.dealt
+        stun_defender, stun_attacker = rolled.stun_attacker, rolled.stun_defender
+    else:
+        rolled = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
+                                   getattr(target, "wounds", None), names)
+        result.damage, result.damage_taken = rolled.dealt, rolled.taken
+        stun_defender, stun_attacker = rolled.stun_defender, rolled.stun_attacker
     result.lines.extend(rolled.lines)
-    if rolled.stun_defender:
+    if stun_defender:
         result.stunned.append(str(getattr(target, "id", names[1])))
-    if rolled.stun_attacker:
+    if stun_attacker:
         result.stunned.append(str(getattr(attacker, "id", names[0])))
     for weapon, who in ((a_weapon, 0), (d_weapon, 1)):
         if weapon is not None and weapon.has("hot"):

@@ -19,7 +19,7 @@ from solo_ops.ai.planner import Action, Plan, replan_model
 from solo_ops.game import attacks, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import kt2024, reach
+from solo_ops.rules import killzones, kt2024, reach
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 ATTACKS = ("shoot", "charge", "fight")
@@ -287,6 +287,9 @@ def _fight(game: Any, state: State, op: Operative, action: Action, *,
     if state.edition == "kt2018":
         extra = {"broken": broken_2018(state, op.side),
                  "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
+                                  target.radius):
+        extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
     result = attacks.roll_fight(state.edition, state.dice, op, target, helpers, **extra)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,

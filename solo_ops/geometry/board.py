@@ -28,6 +28,7 @@ from solo_ops.io.fields import Fields, join_path
 TRAITS = frozenset({
     "wall", "door", "hatch", "blocking", "heavy", "light", "accessible", "exposed",
     "insignificant", "vantage", "pitfall", "hazardous", "obstructing",
+    "stronghold",  # Volkus: the stronghold's footprint (rules.killzones); no terrain effect
 })
 EDGE_TOLERANCE = 1e-6
 BOARD_KEYS = ("name", "width", "depth", "features", "zones", "objectives", "firing_points",

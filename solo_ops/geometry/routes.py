@@ -769,7 +769,13 @@ def walk_obstacle_features(board: Board) -> BaseGeometry:
     closed doors and hatches, pitfalls), hazardous areas, and solid footprints (heavy or
     blocking polygons that are not accessible, vantage or walls)."""
     parts = [shapes.movement_blockers(board)]
-    parts += [f.shape for f in board.features if "hazardous" in f.effective_traits]
+    # hazardous ground, except under raised vantage (a gantry bridges it: a base on it is not
+    # touching the hazardous area, 002 Bheta-Decima)
+    decks = [f.shape for f in board.features if "vantage" in f.effective_traits and f.height
+             and not f.is_line]
+    deck = shapely.union_all(decks) if decks else None
+    parts += [f.shape if deck is None else f.shape.difference(deck)
+              for f in board.features if "hazardous" in f.effective_traits]
     parts += [shapes.feature_area(f) for f in board.features
               if (f.effective_traits & {"heavy", "blocking"})
               and not (f.effective_traits & {"accessible", "vantage", "wall"}) and not f.is_line]
