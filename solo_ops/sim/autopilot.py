@@ -64,6 +64,9 @@ POLICIES = ("cautious", "aggressive", "objective")
 """The named variants of the policy (see the module docstring)."""
 
 COVER_DETOUR = 2.0  # objective: a protected end point may cost this much progress
+SPACING = 1.0
+"""Grid spacing (inches) of the end points a move considers: the enemy planner's half inch
+would cost four times the geometry for at most half an inch of position."""
 KT2018_SURE_CHARGE = 3.0  # 2018: a charge no 2D6 roll can fail (2" + 1" control range)
 
 
@@ -277,7 +280,8 @@ def _carry_home(game: Game, state: State, op: Operative, hows: tuple[str, ...]
         if allowance <= 0.05:
             continue
         ctx = _ctx(game, state)
-        cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state))
+        cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state),
+                                  spacing=SPACING)
         pts = cand.points
         if len(pts) < 2:
             continue
@@ -306,7 +310,8 @@ def _carry_friend(game: Game, state: State, op: Operative, how: str
         return
     allowance = reach.move_allowance(op, how, state.edition)
     ctx = _ctx(game, state)
-    cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state))
+    cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state),
+                                  spacing=SPACING)
     for friend in sorted(friends, key=lambda f: (math.dist(op.at, f.at), f.id)):  # type: ignore
         assert friend.at is not None
         ok = reach.control_mask(terrain, cand.points, op.radius, friend.at, friend.radius,
@@ -418,7 +423,7 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
         return
     ctx = _ctx(game, state)
     board = planner._Board(state)
-    cand = planner._candidates(ctx, op, op.at, allowance, board)
+    cand = planner._candidates(ctx, op, op.at, allowance, board, spacing=SPACING)
     pts, cost = cand.points, cand.cost
     if len(pts) < 2:
         return
