@@ -302,6 +302,7 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     terrain = game.terrain(state)
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
         raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
+    assert op.at is not None and target.at is not None
     refusal = killzones.target_refusal(terrain.board, op.at, target.at)
     if refusal is not None:
         raise RuleError(f"{target.id} is not a valid target for {op.name}: {refusal}")

@@ -384,16 +384,16 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
                             f"{a_spec.hit_needed}+.")
     if defender_first:
         result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
-        rolled = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
+        fought = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
                                    getattr(attacker, "wounds", None), (names[1], names[0]))
-        result.damage, result.damage_taken = rolled.taken, rolled.dealt
-        stun_defender, stun_attacker = rolled.stun_attacker, rolled.stun_defender
+        result.damage, result.damage_taken = fought.taken, fought.dealt
+        stun_defender, stun_attacker = fought.stun_attacker, fought.stun_defender
     else:
-        rolled = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
+        fought = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
                                    getattr(target, "wounds", None), names)
-        result.damage, result.damage_taken = rolled.dealt, rolled.taken
-        stun_defender, stun_attacker = rolled.stun_defender, rolled.stun_attacker
-    result.lines.extend(rolled.lines)
+        result.damage, result.damage_taken = fought.dealt, fought.taken
+        stun_defender, stun_attacker = fought.stun_defender, fought.stun_attacker
+    result.lines.extend(fought.lines)
     if stun_defender:
         result.stunned.append(str(getattr(target, "id", names[1])))
     if stun_attacker:
