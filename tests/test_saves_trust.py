@@ -21,8 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from solo_ops.cli.common import SoloOpsGroup
-from solo_ops.cli.play import load_save_doc
 from solo_ops.core.errors import InputError
+from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import EventLog, file_digest, save_json
 from solo_ops.io.savegame import SCHEMA_VERSION, compare_log, game_id, versions
 

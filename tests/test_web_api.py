@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from solo_ops.cli.play import load_save
 from solo_ops.game.engine import new_game, pending
+from solo_ops.io.opening import load_save
 from solo_ops.io.scenario import load_scenario
 from solo_ops.io.table import GameTable
 from solo_ops.web.app import MAX_BODY, create_app

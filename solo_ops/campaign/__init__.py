@@ -68,6 +68,10 @@ MODEL_KEYS = ("id", "name", "profile", "notes")
 
 
 # -- settings -----------------------------------------------------------------------------------
+UNITS = ("in", "cm")
+"""The ``units`` a campaign may set (as a scenario's ``units`` setting)."""
+
+
 @dataclass
 class CampaignSettings:
     """The campaign's rule choices (RULES-NOTES: "Both outcomes are settings").
@@ -81,17 +85,25 @@ class CampaignSettings:
     down_failure: str = "fallen"
     wounded_failure: str = "injury"
     default_toughness: int = DEFAULT_TOUGHNESS
+    units: str | None = None
+    """How the missions show and read distances (``in`` or ``cm``); ``None``: each mission's
+    own ``units`` setting (inches). Written to the campaign file only when set."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"down_failure": self.down_failure, "wounded_failure": self.wounded_failure,
-                "default_toughness": self.default_toughness}
+        out: dict[str, Any] = {"down_failure": self.down_failure,
+                               "wounded_failure": self.wounded_failure,
+                               "default_toughness": self.default_toughness}
+        if self.units is not None:
+            out["units"] = self.units
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, source: str | None = None,
                   path: str = "settings") -> CampaignSettings:
         s = Fields(data, source, path).only(("down_failure", "wounded_failure",
-                                             "default_toughness"))
+                                             "default_toughness", "units"))
         return cls(
+            units=s.choice("units", UNITS, None),
             down_failure=s.choice("down_failure", DOWN_FAILURES, "fallen"),
             wounded_failure=s.choice("wounded_failure", WOUNDED_FAILURES, "injury"),
             default_toughness=s.integer("default_toughness", DEFAULT_TOUGHNESS, minimum=1,

@@ -130,10 +130,14 @@ def campaign() -> None:
                    "(injury) or nothing happens (none).")
 @click.option("--default-toughness", type=click.IntRange(1, 12), default=3, show_default=True,
               help="Toughness for survival tests of profiles without one (Kill Team 2024).")
+@click.option("--units", "units", type=click.Choice(["in", "cm"]), default=None,
+              help="Show and read the missions' distances in inches or centimetres (default: "
+                   "each mission's own setting, inches).")
 @saves_option
 @json_option
 def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded_failure: str,
-                 default_toughness: int, saves: Path | None, as_json: bool) -> None:
+                 default_toughness: int, units: str | None, saves: Path | None,
+                 as_json: bool) -> None:
     """Start campaign NAME with the players' squad files."""
     path = campaign_path(name, saves)
     parsed = []
@@ -142,7 +146,7 @@ def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded
         squad = parse_squad(read_document(file), str(file))
         parsed.append((squad, str(file)))
     settings = CampaignSettings(down_failure=down_failure, wounded_failure=wounded_failure,
-                                default_toughness=default_toughness)
+                                default_toughness=default_toughness, units=units)
     created = new_campaign(name, [sq for sq, _ in parsed], settings,
                            sources=[src for _, src in parsed])
     with campaign_lock(path):
@@ -390,12 +394,15 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
                    "and write it anew from the save.")
 @click.option("--reveal-hidden", is_flag=True,
               help="DEBUG: show hidden counters' contents and orders. Spoils the game.")
+@click.option("--units", "units", type=click.Choice(["in", "cm"]), default=None,
+              help="Show and read distances in inches or centimetres (default: the "
+                   "campaign's units setting, else the mission's).")
 @seed_option
 @saves_option
 def campaign_play(name: str, board: str | None, roster: str | None, edition: str | None,
                   engagement: int | None, answers_file: Path | None, answer: tuple[str, ...],
-                  new: bool, rebuild_log: bool, reveal_hidden: bool, seed: int | None,
-                  saves: Path | None) -> None:
+                  new: bool, rebuild_log: bool, reveal_hidden: bool, units: str | None,
+                  seed: int | None, saves: Path | None) -> None:
     """Play the campaign's next mission (or go on with the one in progress).
 
     The mission is generated from the campaign's squads (fallen models stay home); the
@@ -408,18 +415,18 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     """
     from solo_ops.campaign import record_mission, result_from_state
     from solo_ops.cli.maps import draw_view
-    from solo_ops.cli.play import Session, _feed, check_log, load_save_doc, move_aside
+    from solo_ops.cli.play import Session, _feed, check_log
     from solo_ops.core.dice import dice_from_state
-    from solo_ops.game.engine import new_game
-    from solo_ops.io.persistence import EventLog
-    from solo_ops.io.savegame import log_header
+    from solo_ops.io.opening import load_save_doc, move_aside, start_table
     from solo_ops.io.scenario import load_scenario
+    from solo_ops.io.table import GameTable
 
     path = campaign_path(name, saves)
     current = load_campaign(path, name)
     number = current.missions_played + 1
     files = mission_paths(path, number)
     out = console()
+    units = units or current.settings.units
     with game_lock(files["save"]):
         if load_campaign(path, name).missions_played + 1 != number:
             raise InputError(f"mission {number} was just recorded by another terminal; run "
@@ -432,8 +439,8 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
                       + ", ".join(str(p) for p in moved) + ".", markup=False)
         if files["save"].exists():
             doc, game, state = load_save_doc(files["save"])
-            session = Session(game, state, files["save"], files["log"],
-                              reveal=reveal_hidden, as_json=False)
+            session = Session(GameTable(game, state, files["save"], files["log"],
+                                        reveal=reveal_hidden, units=units), as_json=False)
             if state.ended:
                 out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
                           "yet; recording it now.", markup=False)
@@ -455,11 +462,10 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
             _doc, notes = _generate_mission(current, files, number, seed, board, roster,
                                             edition, engagement)
             scenario = load_scenario(files["scenario"])
-            game, state = new_game(scenario, seed)
-            session = Session(game, state, files["save"], files["log"], reveal=reveal_hidden,
-                              as_json=False)
-            EventLog(files["log"]).create(log_header(game))
-            session.persist(state.log[0])
+            table, _notes = start_table(scenario, seed, files["save"], files["log"],
+                                        reveal=reveal_hidden, units=units, move_old=False)
+            session = Session(table, as_json=False)
+            game, state = table.game, table.state
             out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
                       f"({scenario.edition}, seed {seed})")
             for line in notes:

@@ -13,10 +13,9 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import emit_json
-from solo_ops.core.errors import InputError
 from solo_ops.game.engine import Game
 from solo_ops.game.state import State
-from solo_ops.io.persistence import write_atomic
+from solo_ops.io.opening import load_save
 from solo_ops.view import render
 from solo_ops.view.player import last_plans, player_view
 
@@ -65,20 +64,10 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
 
 
 def save_picture(scene: Any, out: Path) -> Path:
-    """Write ``scene`` to ``out`` (``.svg`` or ``.png``) through the one atomic writer
-    (:func:`solo_ops.io.persistence.write_atomic`: a temporary file of its own, fsync, rename;
-    never through a link). A bad suffix or a missing folder is an :class:`InputError`, a full
-    disk or a read-only folder a :class:`SaveError`; an old picture there stays intact."""
-    out = Path(out)
-    suffix = out.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise InputError(f"cannot draw to a {suffix or 'suffix-less'} file: use .svg or .png",
-                         source=str(out))
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"the folder {str(folder)!r} does not exist", source=str(out))
-    write_atomic(out, render.render_bytes(scene, suffix))
-    return out
+    """Write ``scene`` to ``out`` (``.svg`` or ``.png``): :func:`solo_ops.view.render.save`,
+    through the one atomic writer. A bad suffix or a missing folder is an :class:`InputError`,
+    a full disk or a read-only folder a :class:`SaveError`; an old picture there stays intact."""
+    return render.save(scene, out)
 
 
 def draw_view(game: Game, state: State, out: Path, *, reveal: bool = False) -> None:
@@ -95,8 +84,6 @@ def draw_view(game: Game, state: State, out: Path, *, reveal: bool = False) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print what was drawn as JSON.")
 def map_command(save: Path, out: Path, reveal_hidden: bool, as_json: bool) -> None:
     """Draw the player's view of a saved game to a picture."""
-    from solo_ops.cli.play import load_save
-
     game, state = load_save(save)
     draw_view(game, state, out, reveal=reveal_hidden)
     view = player_view(game, state, reveal=reveal_hidden)

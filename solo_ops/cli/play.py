@@ -1,16 +1,19 @@
-"""``solo-ops play``, ``replay`` and ``map``: the turn-by-turn loop at the table.
+"""``solo-ops play`` and ``replay``: the turn-by-turn loop at the terminal.
 
-The loop asks :func:`solo_ops.game.engine.pending` what is needed; engine steps run on their own
-and print what the enemy does and why; the players' answers are read from the keyboard, a
-pipe, ``--answers FILE`` or ``--answer TEXT`` options, checked, and refused with the reason
-when they make no sense (the prompt repeats). After every step the game is saved atomically
-and the step appended to the JSON-lines event log, so killing the process loses at most the
-answer being typed; ``--resume SAVE`` continues exactly where it stopped.
+The terminal is a front-end over :class:`solo_ops.io.table.GameTable`, the one way a game is
+played at the table (the web page of ``solo-ops serve`` is the other front-end): this module
+reads lines — from the keyboard (prompt_toolkit), a pipe, ``--answers FILE`` or ``--answer
+TEXT`` options — and prints what happens; the table parses and checks each answer, proposes
+relative moves and takes the ``yes``, steps the engine, saves, logs and takes back. Opening a
+game (resume or start, the checks on the save and its log) is :mod:`solo_ops.io.opening`.
+After every step the game is saved atomically and the step appended to the JSON-lines event
+log, so killing the process loses at most the answer being typed; ``--resume SAVE`` continues
+exactly where it stopped. A step that cannot be saved (a full disk) is taken back and the
+player told so in one line.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from collections.abc import Iterator
@@ -20,44 +23,20 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import console, emit_json, resolve_seed
-from solo_ops.core.errors import InputError, RuleError
-from solo_ops.game import intent
-from solo_ops.game.engine import Game, new_game, pending, step
-from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import (
-    EventLog,
-    backup_path,
-    file_digest,
-    game_lock,
-    load_json,
-    log_line,
-    read_json_document,
-    save_json,
-    set_aside,
-)
-from solo_ops.io.savegame import (
-    GAME_KIND,
-    LOG_KIND,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    can_undo,
-    compare_log,
-    effective_records,
-    game_document,
-    game_id,
-    log_header,
-    reconcile_log,
-    record_difference,
-    restore,
-    undo,
-    undo_marker,
-    verify,
-)
-from solo_ops.io.scenario import load_scenario
-from solo_ops.view import answers, measure, narrate
-from solo_ops.view.player import player_record, player_view
+from solo_ops.cli.maps import draw_view
+from solo_ops.core.errors import InputError, SaveError
+from solo_ops.game.engine import Game
+from solo_ops.game.state import PLAYER, State
+from solo_ops.io import opening
+from solo_ops.io.persistence import EventLog, game_lock
+from solo_ops.io.savegame import LOG_KIND, effective_records, record_difference, restore
+from solo_ops.io.table import GameTable, Outcome, not_saved
+from solo_ops.view import answers
+from solo_ops.view.player import player_view
 
 HELP = answers.PLAYER_HELP
+UNITS = click.Choice(["in", "cm"])
+"""``--units``: how distances and points are shown and typed (overrides the scenario's)."""
 
 
 def _json_line(data: object, **options: object) -> str:
@@ -66,105 +45,55 @@ def _json_line(data: object, **options: object) -> str:
     return json.dumps(data, allow_nan=False, **options)  # type: ignore[arg-type]
 
 
-def _saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
-    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
-    ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
-    if save is None:
-        save = Path("saves") / f"{scenario_path.stem}-{seed}.json"
-    return save, log_for(save)
-
-
-def log_for(save: Path) -> Path:
-    """The event log beside a save: ``<save stem>.log.jsonl``."""
-    return save.with_suffix(".log.jsonl")
-
-
-def stamp() -> str:
-    """The time stamp put in the names of files moved aside (local time, to the second)."""
-    import time
-
-    return time.strftime("%Y%m%d-%H%M%S")
-
-
-def move_aside(save: Path, log: Path, *extra: Path) -> list[Path]:
-    """Move a game's save, backup and log (and ``extra`` files) aside with a time stamp in
-    their names, never deleting them; returns the new names."""
-    when = stamp()
-    moved = [set_aside(p, when) for p in (save, backup_path(save), log, *extra)]
-    return [p for p in moved if p is not None]
-
-
-def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> str:
-    """What a finished game's save says when someone tries to play it again."""
-    result = snapshot.get("result") or {}
-    vp = result.get("vp") or {}
-    turns = "turning point" if snapshot.get("edition") == "kt2024" else "battle round"
-    n = result.get("turns", snapshot.get("turn"))
-    return (f"{save} is a finished game: {str(result.get('outcome', '?')).upper()} after {n} "
-            f"{turns}{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
-            f"{vp.get('enemy', 0)} VP. Nothing was changed. {how_to_start}")
-
-
-class LogDisagrees(InputError):
-    """The event log does not describe the game its save rebuilds."""
-
-
-def _names(state: State) -> dict[str, str]:
-    """Display names: the players' operatives by name; enemy models are not in it, so every
-    line names them by id (the label on the map and in ``status``)."""
-    return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()
-            if o.side == PLAYER}
-
-
-def _table(game: Game, state: State) -> narrate.Table:
-    """What narration needs from the game: units, names, the doors and hatches, the enemies."""
-    board = game.scenario.board
-    enemies = {o.id: (o.name, o.at, o.owner) for o in state.operatives.values()
-               if o.side == ENEMY}
-    return narrate.Table(edition=state.edition, units=game.settings.units,
-                         names=_names(state), portals={f.id: f.shape for f in board.portals()},
-                         enemies=enemies)
-
-
 class Session:
-    """One playing session: the game, its save and log files, and how to talk."""
+    """The terminal at a :class:`GameTable`: reads the answers, prints the narration."""
 
-    def __init__(self, game: Game, state: State, save: Path, log: Path, *, reveal: bool,
-                 as_json: bool) -> None:
-        self.game, self.state = game, state
-        self.save, self.log = save, log
-        self.reveal = reveal or game.settings.reveal_hidden
+    def __init__(self, table: GameTable, *, as_json: bool) -> None:
+        self.table = table
+        table.reveal = table.reveal or table.game.settings.reveal_hidden
         self.as_json = as_json
         self.out = console()
         self._asked: tuple[Any, ...] | None = None
         self._hinted: set[str] = set()  # prompt kinds whose answer hint was printed
         self._put_back: str | None = None  # a line typed at a yes/no question, to answer next
 
+    @property
+    def game(self) -> Game:
+        return self.table.game
+
+    @property
+    def state(self) -> State:
+        return self.table.state
+
+    @property
+    def save(self) -> Path:
+        return self.table.save
+
+    @property
+    def log(self) -> Path:
+        return self.table.log
+
     def say(self, text: str) -> None:
         if not self.as_json:
             self.out.print(text, markup=False, highlight=False, soft_wrap=True)
 
     def show(self, record: dict[str, Any]) -> None:
-        shown = player_record(record, reveal=self.reveal)
         if self.as_json:
-            click.echo(_json_line({"record": shown}, ensure_ascii=False))
+            click.echo(_json_line({"record": self.table.shown(record)}, ensure_ascii=False))
             return
-        for line in narrate.lines_for(shown, table=_table(self.game, self.state)):
+        for line in self.table.lines_of(record):
             self.say(line)
             if line.startswith("══") and "Battle over" not in line:  # a new round: effects
                 self.remind()
-        if self.reveal:
+        if self.table.reveal:
             for event in record["events"]:
                 if event.get("secret"):
                     self.say(f"  [debug] {event}")
 
     def briefing(self) -> None:
         """The mission in words, and the Pariah Nexus effects in force, at the start."""
-        mission = self.game.scenario.mission
-        for line in mission.briefing(self.game.edition):
+        for line in self.table.briefing():
             self.say(f"  {line}")
-        for title, text in mission.effect_texts(self.game.scenario.board.killzone):
-            self.say(f"  Effect in force — {title}: {text}")
 
     def remind(self) -> None:
         """One line naming the Pariah Nexus effects in force (every battle round)."""
@@ -172,31 +101,20 @@ class Session:
         if effects:
             self.say("  In force: " + "; ".join(title for title, _ in effects) + ".")
 
-    def persist(self, record: dict[str, Any] | None, *,
-                log_entry: dict[str, Any] | None = None) -> None:
-        """Save the game, then append ``record`` (or ``log_entry``, an undo line) to the event
-        log. The save records the checksum the log has after the append, so a kill between
-        the two leaves the log one line behind, which resuming appends again (byte for byte
-        the same)."""
-        entry = record if record is not None else log_entry
-        line = log_line(entry, self.log) if entry is not None else b""
-        digest = file_digest(self.log, then=line, missing_ok=True)
-        save_json(self.save, game_document(self.game, self.state, digest))
-        if entry is not None:
-            EventLog(self.log).append(entry)
-
     def run(self, feed: Iterator[str], interactive: bool) -> int:
         """Ask and answer until the game ends or the answers run out (0 either way)."""
         if isinstance(feed, Feed):
             feed.words = self.completions
         while True:
-            prompt = pending(self.game, self.state)
+            prompt = self.table.prompt()
             if prompt.kind == "ended":
                 self.summary()
                 return 0
             if prompt.kind == "engine":
-                record = step(self.game, self.state, {"type": "engine"})
-                self.persist(record)
+                try:
+                    record = self.table.engine_step()
+                except SaveError as exc:
+                    raise SaveError(not_saved(exc, "The game's next step")) from None
                 self.show(record)
                 continue
             self.ask(prompt)
@@ -206,31 +124,30 @@ class Session:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            if self.meta(line, prompt):
-                if line.split()[0].lower() in ("quit", "exit"):
+            outcome = self.table.answer(None, line, then=False)
+            if outcome.meta is not None:
+                if self.meta(line, outcome):
                     return 0
                 continue
-            try:
-                action = self.understand(line, prompt)
-                if action.get("relation"):
-                    proposal = intent.propose(self.game, self.state, action)
-                    concrete = {**proposal.action, "operative": action["operative"]}
-                    # the engine's own checks first, on a copy: never ask yes to a refusal
-                    step(self.game, copy.deepcopy(self.state), concrete)
-                    agreed = self.confirm(proposal, feed, interactive)
-                    if agreed is None:
-                        return self._out_of_answers()
-                    if not agreed:
-                        continue
-                    action = concrete
-                record = step(self.game, self.state, action)
-            except RuleError as exc:
-                self.say(f"✗ {exc}")
-                if not interactive and self.as_json:
-                    click.echo(_json_line({"refused": str(exc), "answer": line}))
-                continue
-            self.persist(record)
+            if outcome.confirm is not None:
+                agreed = self.confirm(outcome, feed, interactive)
+                if agreed is None:
+                    return self._out_of_answers()
+                if agreed.declined:
+                    continue
+                outcome = agreed
+            self.report(outcome, line, interactive)
+
+    def report(self, outcome: Outcome, line: str, interactive: bool) -> None:
+        """What became of an answer: the refusal in one line, or the steps it made."""
+        for record in outcome.records:
             self.show(record)
+        if outcome.ok and outcome.refusal == "save":  # an engine step after it: stop here
+            raise SaveError(outcome.message)
+        if not outcome.ok:
+            self.say(f"✗ {outcome.message}")
+            if not interactive and self.as_json:
+                click.echo(_json_line({"refused": outcome.message, "answer": line}))
 
     def _next(self, feed: Iterator[str], interactive: bool) -> str | None:
         """The next typed line (a line put back by :meth:`confirm` first); None at the end."""
@@ -250,49 +167,29 @@ class Session:
                  f"`solo-ops play --resume {self.save}`.")
         return 0
 
-    def understand(self, line: str, prompt: Any) -> dict[str, Any]:
-        """One typed answer as the engine's action: parsed, the active operative filled in, ids
-        matched case-insensitively by unambiguous prefix, the weapon chosen when one fits."""
-        action = answers.parse(line, prompt.kind, self.game.settings.units)
-        if prompt.kind == "act" and "operative" not in action and action["type"] in (
-                "move", "shoot", "fight", "carry", "evacuate", "ready", "done"):
-            action["operative"] = prompt.operative
-        return intent.resolve_ids(self.game, self.state, action, prompt)
-
-    def confirm(self, proposal: intent.Proposal, feed: Iterator[str], interactive: bool
-                ) -> bool | None:
-        """Show a computed move and ask for a yes: True to make it, False for anything else (an
-        answer other than no is then taken as the next answer); None when the answers end."""
-        units = self.game.settings.units
-        table = _table(self.game, self.state)
-        how = proposal.action["how"].replace("_", " ")
-        where = narrate.move_words(proposal.start, proposal.to, proposal.route, table,
-                                   proposal.cost)
-        gap = "" if proposal.gap is None else \
-            f", {measure.length(proposal.gap, units)} from {proposal.ref}"
-        if proposal.relation == "contact":
-            gap = f", in base contact with {proposal.ref}"
-        elif proposal.gap is not None and proposal.gap < 0.05:
-            gap = f", touching {proposal.ref}"
-        text = (f"  → {self.state.active_operative} would {how} {where}{gap} (it can {how} "
-                f"{measure.length(proposal.allowance, units)}).")
+    def confirm(self, proposed: Outcome, feed: Iterator[str], interactive: bool
+                ) -> Outcome | None:
+        """Show a computed move and ask for a yes; the table's outcome of the reply (declined
+        for anything but yes: an answer other than no is then put back as the next answer);
+        None when the answers end."""
+        proposal = proposed.proposal
+        assert proposal is not None
         if self.as_json:
             click.echo(_json_line({"confirm": {**proposal.action,
                                                "cost": round(proposal.cost, 2),
                                                "route": [list(p) for p in proposal.route]}},
                                   ensure_ascii=False))
-        self.say(text)
+        self.say(f"  → {self.table.proposal_words(proposal)}")
         self.say("? Do it? (yes / no)")
         line = self._next(feed, interactive)
         if line is None:
             return None
-        word = line.strip().lower()
-        if word in ("y", "yes", "ok", "do it"):
-            return True
-        self.say("Not moved.")
-        if word not in ("", "n", "no"):
-            self._put_back = line
-        return False
+        outcome = self.table.answer(None, line, then=False)
+        if outcome.declined:
+            self.say(outcome.message)
+            if outcome.again:
+                self._put_back = line
+        return outcome
 
     def completions(self) -> list[str]:
         """Words worth completing at the prompt now: answer words and every id on the table."""
@@ -325,74 +222,42 @@ class Session:
             self.say(f"  answers: {' | '.join(prompt.options)}   (help, status, map FILE, "
                      "undo, quit)")
 
-    def meta(self, line: str, prompt: Any) -> bool:
-        words = line.split()
-        head = words[0].lower()
-        if head not in answers.META:
-            return False
-        if head == "help":
-            self.say(HELP)
-        elif head == "status":
-            self.status()
-        elif head == "map":
+    def meta(self, line: str, outcome: Outcome) -> bool:
+        """Print what a meta word answered (the table did it; ``map`` is drawn here); True
+        when the word ends the session (``quit``)."""
+        head = outcome.meta
+        if head == "map":
+            words = line.split()
             if len(words) != 2:
                 self.say("✗ map needs a file name: map board.png")
             else:
-                from solo_ops.cli.maps import draw_view
-
                 try:
-                    draw_view(self.game, self.state, Path(words[1]), reveal=self.reveal)
+                    draw_view(self.game, self.state, Path(words[1]), reveal=self.table.reveal)
                     self.say(f"Map drawn to {words[1]}.")
                 except InputError as exc:
                     self.say(f"✗ {exc}")
-        elif head == "undo":
-            doc = game_document(self.game, self.state)
-            remaining = undo(doc["actions"])
-            if not can_undo(doc["actions"]):
-                self.say("✗ nothing to undo: no answer has been given yet")
-            else:
-                taken_back = doc["actions"][len(remaining)]
-                self.game, self.state = restore(doc, str(self.save), remaining)
-                self.persist(None, log_entry=undo_marker(len(self.state.log)))
-                self.say(f"Undone: {_describe(taken_back)} is taken back; you are back before "
-                         "it (dice already shown come out the same again).")
-        elif head == "save":
-            self.persist(None)
-            self.say(f"Saved to {self.save}.")
-        elif head in ("quit", "exit"):
-            self.persist(None)
+            return False
+        if not outcome.ok:
+            self.say(f"✗ {outcome.message}")
+            return False
+        if head in ("quit", "exit"):
             self.say(f"Saved to {self.save}. Continue with `solo-ops play --resume "
                      f"{self.save}`.")
-        return True
+            return True
+        for text in outcome.message.split("\n"):
+            self.say(text)
+        return False
 
     def status(self) -> None:
-        view = player_view(self.game, self.state, reveal=self.reveal)
-        units = self.game.settings.units
-        self.say(f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
-                 f" / solo-ops {view['vp'].get('enemy', 0)}")
-        for player, ops in view["squads"].items():
-            for o in ops:
-                extra = " DOWN" if o["down"] else ""
-                self.say(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
-                         f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
-        for o in view["enemies"]:
-            if o["down"]:
-                continue
-            self.say(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                     f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
-        for c in view["counters"]:
-            self.say(f"  counter {c['id']} at {measure.point(c['at'], units)}")
-        doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}
-        if doors:
-            self.say("  doors and hatches: " + ", ".join(
-                f"{i} {'open' if f.open else 'closed'}" for i, f in sorted(doors.items())))
+        for line in self.table.status_lines():
+            self.say(line)
 
     def summary(self) -> None:
         result = self.state.result or {}
         if self.as_json:
             click.echo(_json_line({"result": result,
                                    "view": player_view(self.game, self.state,
-                                                       reveal=self.reveal)}))
+                                                       reveal=self.table.reveal)}))
             return
         vp = result.get("vp") or {}
         turns = "turning point" if self.state.edition == "kt2024" else "battle round"
@@ -407,7 +272,7 @@ class Session:
                  f"hidden counters never found: {result.get('unresolved_counters', 0)}.")
         self.say(f"Your losses: {result.get('squad_lost', 0)}"
                  f"{' (the whole squad is down)' if result.get('squad_wiped_out') else ''}.")
-        view = player_view(self.game, self.state, reveal=self.reveal)
+        view = player_view(self.game, self.state, reveal=self.table.reveal)
         for player, ops in view["squads"].items():
             states = []
             for o in ops:
@@ -477,101 +342,14 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
 
 
-def _describe(action: dict[str, Any]) -> str:
-    """A taken-back answer in a few words."""
-    words = [str(action.get("type", "?"))]
-    for key in ("operative", "how", "target", "to", "damage", "amount", "feature"):
-        if action.get(key) is not None:
-            value = action[key]
-            if isinstance(value, list):
-                value = ",".join(f"{v:g}" for v in value)
-            words.append(str(value))
-    return "'" + " ".join(words) + "'"
-
-
-def _catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] | None = None,
-                  *, rebuild: bool = False) -> str | None:
-    """Make the event log describe the saved game again; returns a sentence when the log was
-    changed in a way the player should hear about, ``None`` when it agreed (or only caught up).
-
-    A log one step behind (killed between the two writes) gets the missing steps; one ahead
-    gets an undo line. A log that disagrees with the save — another seed or game, an edited
-    roll, damage — raises :class:`LogDisagrees` naming the first step that differs, unless
-    ``rebuild``: then the old log is moved aside (never deleted) and a new one is written from
-    the save, which is the truth.
-    """
-    log = EventLog(log_path)
-    if not log_path.exists():
-        log.create(log_header(game))
-        for record in state.log:
-            log.append(record)
-        return f"The event log {log_path} was missing; it was rebuilt from the save."
-    problem = None
-    entries: list[dict[str, Any]] = []
-    try:
-        entries = log.read()
-    except InputError as exc:
-        problem = f"the log is damaged ({exc.line()})"
-    if problem is None:
-        recorded = (doc or {}).get("log")
-        proven = False
-        if isinstance(recorded, dict) and isinstance(recorded.get("size"), int):
-            try:
-                proven = file_digest(log_path, recorded["size"]) == recorded
-            except OSError:
-                proven = False
-        if not proven:
-            problem = compare_log(entries, doc or {"seed": game.seed,
-                                                   "game_id": game_id(game.scenario.document,
-                                                                      game.seed)}, state)
-    if problem is not None:
-        if not rebuild:
-            raise LogDisagrees(f"the event log {log_path} disagrees with the save: {problem}")
-        aside = set_aside(log_path, stamp())
-        log.create(log_header(game))
-        for record in state.log:
-            log.append(record)
-        return (f"The event log disagreed with the save ({problem}); it was moved aside to "
-                f"{aside} and rebuilt from the save.")
-    keep, missing = reconcile_log(entries[1:], state)
-    if keep is not None:
-        log.append(undo_marker(keep))
-    for record in missing:
-        log.append(record)
-    return None
-
-
-def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
-    """Read a save (migrated to the current schema), rebuild its game by replaying it and
-    check the result against what the save recorded: a save that replays into a different
-    game is refused, naming the first step that differs, and left untouched."""
-    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
-    game, state = restore(doc, str(path))
-    problem = verify(doc, state)
-    if problem is not None:
-        raise InputError(f"replaying this save gives a different game: {problem}. The save "
-                         "is untouched; play it on with the versions that wrote it, or start "
-                         "again with --new", source=str(path))
-    return doc, game, state
-
-
-def load_save(path: Path) -> tuple[Game, State]:
-    """:func:`load_save_doc` without the document."""
-    _doc, game, state = load_save_doc(path)
-    return game, state
-
-
 def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
               interactive: bool) -> None:
-    """Check the session's event log against its save before going on (see
-    :func:`_catch_up_log`); on a terminal, a disagreeing log is offered for rebuilding,
-    elsewhere it is one error line that names ``--rebuild-log``. Re-saves when the log
-    changed, so the save's checksum covers it."""
-    before = file_digest(session.log) if session.log.exists() else None
+    """Check the session's event log against its save before going on
+    (:func:`solo_ops.io.opening.sync_log`); on a terminal, a disagreeing log is offered for
+    rebuilding, elsewhere it is one error line that names ``--rebuild-log``."""
     try:
-        note = _catch_up_log(session.log, session.game, session.state, doc, rebuild=rebuild)
-    except LogDisagrees as exc:
+        note = opening.sync_log(session.table, doc, rebuild=rebuild)
+    except opening.LogDisagrees as exc:
         if not interactive:
             raise InputError(f"{exc.message}. The save is the truth: run again with "
                              "--rebuild-log to move this log aside and write it anew from the "
@@ -581,12 +359,9 @@ def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
                              "deleted)?", default=True):
             raise InputError("the event log disagrees with the save; nothing was changed",
                              source=str(session.save)) from None
-        note = _catch_up_log(session.log, session.game, session.state, doc, rebuild=True)
+        note = opening.sync_log(session.table, doc, rebuild=True)
     if note:
         session.say(note)
-    after = file_digest(session.log)
-    if after != before or doc.get("log") != after:
-        session.persist(None)
 
 
 @click.command("play")
@@ -607,108 +382,60 @@ def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
               help="Read answers from this file (one per line) instead of the keyboard.")
 @click.option("--answer", "answer", multiple=True,
               help="An answer, as typed at the prompt (repeat for several).")
+@click.option("--units", "units", type=UNITS, default=None,
+              help="Show and read distances in inches or centimetres (default: the scenario's "
+                   "units setting). Only the display changes: the save is the same.")
 @click.option("--reveal-hidden", is_flag=True,
               help="DEBUG: show hidden counters' contents and orders. Spoils the game.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print prompts and records as JSON lines (for scripts).")
 def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
                  save: Path | None, new: bool, rebuild_log: bool, answers_file: Path | None,
-                 answer: tuple[str, ...], reveal_hidden: bool, as_json: bool) -> None:
+                 answer: tuple[str, ...], units: str | None, reveal_hidden: bool,
+                 as_json: bool) -> None:
     """Play SCENARIO turn by turn (or --resume a save).
 
     An unfinished game of SCENARIO with the same seed is resumed, never overwritten; --new
     starts afresh and moves the old files aside. The game is locked for the whole session: a
     second terminal on it is refused at once.
     """
-    if (scenario is None) == (resume is None):
-        raise InputError("give a SCENARIO file, or --resume SAVE", source="play")
-    if resume is not None and new:
-        raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
-                         source="--new")
-    if resume is not None:
-        save_path, log_path = resume, log_for(resume)
-        how = ("Start another with `solo-ops play SCENARIO --new` (this game's files are "
-               "moved aside, not deleted) or with another --seed.")
-        loaded = None
-    else:
-        assert scenario is not None
-        loaded = load_scenario(scenario)
-        seed = resolve_seed(seed if seed is not None else loaded.seed)
-        save_path, log_path = _saves_for(scenario, save, seed)
-        how = (f"Start another with `solo-ops play {scenario} --new` (this game's files are "
-               "moved aside, not deleted) or with another --seed.")
-    resuming = resume is not None or (save_path.exists() and not new)
-    if resuming:
-        found = read_json_document(save_path)
-        snapshot = found.get("snapshot")
-        if found.get("kind") == GAME_KIND and isinstance(snapshot, dict) \
-                and snapshot.get("ended"):
+    p = opening.plan(scenario, resume, seed, save, new, command="play", fresh_seed=resolve_seed)
+    if p.resuming:
+        snapshot = opening.finished_snapshot(p.save)
+        if snapshot is not None:
             if as_json:
-                click.echo(_json_line({"finished": True, "save": str(save_path),
+                click.echo(_json_line({"finished": True, "save": str(p.save),
                                        "result": snapshot.get("result")}, ensure_ascii=False))
             else:
-                click.echo(finished_line(save_path, snapshot, how))
+                click.echo(opening.finished_line(p.save, snapshot, p.how_to_start))
             return
-    with game_lock(save_path):
+    with game_lock(p.save):
         feed, interactive = _feed(answers_file, answer)
-        if resuming:
-            doc, game, state = load_save_doc(save_path)
-            if loaded is not None and doc.get("game_id") != game_id(loaded.document, seed):
-                raise InputError(
-                    f"holds another game (an edited {scenario} or another scenario with seed "
-                    f"{seed}); go on with it with `solo-ops play --resume {save_path}`, or "
-                    "start this one with --new (the old files are moved aside) or --save OTHER",
-                    source=str(save_path))
-            session = Session(game, state, save_path, log_path, reveal=reveal_hidden,
-                              as_json=as_json)
+        if p.resuming:
+            table, doc = opening.open_table(p, reveal=reveal_hidden, units=units)
+            session = Session(table, as_json=as_json)
             check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
             if resume is None:
                 session.say(f"Resuming the unfinished game of {scenario} with seed "
-                            f"{game.seed} saved in {save_path} (turn {state.turn}). To start "
-                            "afresh instead: add --new (the old files are moved aside).")
+                            f"{table.game.seed} saved in {p.save} (turn {table.state.turn}). "
+                            "To start afresh instead: add --new (the old files are moved "
+                            "aside).")
             else:
-                session.say(f"Resuming {game.scenario.name} from {save_path} "
-                            f"(turn {state.turn}).")
+                session.say(f"Resuming {table.game.scenario.name} from {p.save} "
+                            f"(turn {table.state.turn}).")
         else:
-            assert loaded is not None and seed is not None
-            game, state = new_game(loaded, seed)
-            session = Session(game, state, save_path, log_path, reveal=reveal_hidden,
-                              as_json=as_json)
-            moved = move_aside(save_path, log_path)
-            if moved:
-                session.say("The earlier game's files were moved aside: "
-                            + ", ".join(str(p) for p in moved) + ".")
-            EventLog(log_path).create(log_header(game))
-            session.persist(state.log[0])
+            assert p.scenario is not None and p.seed is not None
+            table, notes = opening.start_table(p.scenario, p.seed, p.save, p.log,
+                                               reveal=reveal_hidden, units=units)
+            session = Session(table, as_json=as_json)
+            for note in notes:
+                session.say(note)
+            game = table.game
             session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
-                        f"{save_path}.")
+                        f"{p.save}.")
             session.briefing()
-            session.show(state.log[0])
+            session.show(table.state.log[0])
         session.run(feed, interactive)
-
-
-def _save_beside(log: Path) -> Path | None:
-    """The save a log belongs to, by name: ``x.log.jsonl`` → ``x.json`` (if it exists)."""
-    if not log.name.endswith(".log.jsonl"):
-        return None
-    save = log.with_name(log.name[: -len(".log.jsonl")] + ".json")
-    return save if save.is_file() else None
-
-
-def _check_against_save(log: Path, save: Path, records: list[dict[str, Any]]) -> None:
-    """Refuse a log shorter than the one its save recorded (a truncated log)."""
-    doc = load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
-    recorded = doc.get("log")
-    size = log.stat().st_size
-    if isinstance(recorded, dict) and isinstance(recorded.get("size"), int) \
-            and size < recorded["size"]:
-        raise InputError(f"is truncated: its save {save} recorded {recorded['size']} bytes of "
-                         f"log, this file has {size}", source=str(log))
-    prints = doc.get("steps")
-    if isinstance(prints, list) and len(records) < len(prints):
-        raise InputError(f"is truncated: its save {save} has {len(prints)} steps, the log "
-                         f"only {len(records)}", source=str(log))
 
 
 @click.command("replay")
@@ -734,9 +461,9 @@ def replay_command(log: Path, save: Path | None, as_json: bool) -> None:
             raise InputError(f"is damaged: step {index} is missing (the next record is step "
                              f"{record.get('n')!r}; lines were removed or reordered)",
                              source=str(log))
-    save = save if save is not None else _save_beside(log)
+    save = save if save is not None else opening.save_beside(log)
     if save is not None:
-        _check_against_save(log, save, records)
+        opening.check_log_length(log, save, records)
     actions = [r["action"] for r in records[1:]]
     game, state = restore(header, str(log), actions)
     mismatch = None

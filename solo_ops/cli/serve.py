@@ -19,21 +19,10 @@ from urllib.parse import quote
 import click
 
 from solo_ops.cli.common import resolve_seed
-from solo_ops.cli.play import (
-    LogDisagrees,
-    _catch_up_log,
-    _saves_for,
-    finished_line,
-    load_save_doc,
-    log_for,
-    move_aside,
-)
+from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
-from solo_ops.game.engine import new_game
-from solo_ops.io.persistence import file_digest, game_lock, read_json_document
-from solo_ops.io.savegame import GAME_KIND, game_id
-from solo_ops.io.scenario import load_scenario
-from solo_ops.io.table import GameTable
+from solo_ops.io import opening
+from solo_ops.io.persistence import game_lock
 
 
 def _lan_address() -> str:
@@ -59,17 +48,6 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _paths(scenario: Path | None, resume: Path | None, seed: int | None,
-           save: Path | None) -> tuple[Path, Path, object, int | None]:
-    if resume is not None:
-        return resume, log_for(resume), None, None
-    assert scenario is not None
-    loaded = load_scenario(scenario)
-    seed = resolve_seed(seed if seed is not None else loaded.seed)
-    save_path, log_path = _saves_for(scenario, save, seed)
-    return save_path, log_path, loaded, seed
-
-
 @click.command("serve")
 @click.argument("scenario", required=False, type=click.Path(path_type=Path))
 @click.option("--resume", "resume", type=click.Path(path_type=Path),
@@ -86,62 +64,50 @@ def _paths(scenario: Path | None, resume: Path | None, seed: int | None,
                    "network (players then need the join links printed at start).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port to serve on (0: any free port).")
+@click.option("--units", "units", type=UNITS, default=None,
+              help="Show and read distances in inches or centimetres (default: the scenario's "
+                   "units setting). Only the display changes: the save is the same.")
 def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
-                  save: Path | None, new: bool, host: str, port: int) -> None:
+                  save: Path | None, new: bool, host: str, port: int,
+                  units: str | None) -> None:
     """Serve SCENARIO (or --resume SAVE) as a live web page for the table."""
     import uvicorn
 
     from solo_ops.web.app import create_app, is_loopback, new_token
 
-    if (scenario is None) == (resume is None):
-        raise InputError("give a SCENARIO file, or --resume SAVE", source="serve")
-    if resume is not None and new:
-        raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
-                         source="--new")
-    save_path, log_path, loaded, seed = _paths(scenario, resume, seed, save)
-    resuming = resume is not None or (save_path.exists() and not new)
-    if resuming:
-        found = read_json_document(save_path)
-        snapshot = found.get("snapshot")
-        if found.get("kind") == GAME_KIND and isinstance(snapshot, dict) \
-                and snapshot.get("ended"):
-            click.echo(finished_line(save_path, snapshot, "Start another with `solo-ops serve "
-                                     "SCENARIO --new` or another --seed."))
+    p = opening.plan(scenario, resume, seed, save, new, command="serve",
+                     fresh_seed=resolve_seed)
+    save_path = p.save
+    if p.resuming:
+        snapshot = opening.finished_snapshot(save_path)
+        if snapshot is not None:
+            click.echo(opening.finished_line(save_path, snapshot, "Start another with "
+                                             "`solo-ops serve SCENARIO --new` or another "
+                                             "--seed."))
             return
     local = is_loopback(host)
     token = None if local else new_token()
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
-        if resuming:
-            doc, game, state = load_save_doc(save_path)
-            if loaded is not None and doc.get("game_id") != game_id(loaded.document, seed):
-                raise InputError(
-                    f"holds another game (an edited {scenario} or another scenario with seed "
-                    f"{seed}); serve it with `solo-ops serve --resume {save_path}`, or start "
-                    "this one with --new (the old files are moved aside) or --save OTHER",
-                    source=str(save_path))
-            table = GameTable(game, state, save_path, log_path)
-            before = file_digest(log_path) if log_path.exists() else None
+        if p.resuming:
+            table, doc = opening.open_table(p, units=units)
             try:
-                note = _catch_up_log(log_path, game, state, doc)
-            except LogDisagrees as exc:
+                note = opening.sync_log(table, doc)
+            except opening.LogDisagrees as exc:
                 raise InputError(f"{exc.message}. The save is the truth: run `solo-ops play "
                                  f"--resume {save_path} --rebuild-log` once to rebuild the log",
                                  source=str(save_path)) from None
             if note:
                 click.echo(note)
-            after = file_digest(log_path)
-            if after != before or doc.get("log") != after:
-                table.persist(None)
-            click.echo(f"Resuming {game.scenario.name} from {save_path} (turn {state.turn}).")
+            click.echo(f"Resuming {table.game.scenario.name} from {save_path} "
+                       f"(turn {table.state.turn}).")
         else:
-            game, state = new_game(loaded, seed)  # type: ignore[arg-type]
-            table = GameTable(game, state, save_path, log_path)
-            moved = move_aside(save_path, log_path)
-            if moved:
-                click.echo("The earlier game's files were moved aside: "
-                           + ", ".join(str(p) for p in moved) + ".")
-            table.start()
+            assert p.scenario is not None and p.seed is not None
+            table, notes = opening.start_table(p.scenario, p.seed, save_path, p.log,
+                                               units=units)
+            for note in notes:
+                click.echo(note)
+            game = table.game
             click.echo(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
                        f"{save_path}.")
         table.advance()
@@ -151,13 +117,14 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             shown_host = f"[{shown_host}]"
         base = f"http://{shown_host}:{real_port}/"
         app = create_app(table, token=token, local_only=local)
+        name = table.game.scenario.name
         if token is None:
-            click.echo(f"Serving {game.scenario.name} on {base}")
+            click.echo(f"Serving {name} on {base}")
             if len(table.players) > 1:
                 for player in table.players:
                     click.echo(f"  {player}: {base}?player={quote(player)}")
         else:
-            click.echo(f"Serving {game.scenario.name} on {base}?token={token}")
+            click.echo(f"Serving {name} on {base}?token={token}")
             for player in table.players:
                 click.echo(f"  {player}: {base}?player={quote(player)}&token={token}")
         click.echo(f"The game is saved to {save_path} after every step; stop with Ctrl+C and "

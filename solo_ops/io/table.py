@@ -1,5 +1,9 @@
 """One game at the table, whatever shows it: the terminal, the web page or a script.
 
+This is the one way a game is played: ``solo-ops play`` and ``campaign play`` (the terminal
+front-end :class:`solo_ops.cli.play.Session`) and ``solo-ops serve`` (:mod:`solo_ops.web.app`)
+all answer through it; opening a game (resume or start) is :mod:`solo_ops.io.opening`.
+
 A :class:`GameTable` holds a game and its state, its save and event log, and a lock so that
 several callers (the web server's threads, one per request) take turns. It does what a playing
 session does between the keyboard and the engine, with no printing and no input:
@@ -15,10 +19,13 @@ session does between the keyboard and the engine, with no printing and no input:
 * :meth:`GameTable.view` and :meth:`GameTable.shown` give only what the players may see
   (:mod:`solo_ops.view.player`): everything a user interface shows is built from them.
 
-Saving is the terminal's: the save is written with :func:`~solo_ops.io.persistence.save_json`
-(recording the checksum the log will have), then the record is appended to the
+Saving: the save is written with :func:`~solo_ops.io.persistence.save_json` (recording the
+checksum the log will have), then the record is appended to the
 :class:`~solo_ops.io.persistence.EventLog`. So a game played here goes on with
 ``solo-ops play --resume SAVE`` and the other way round, and ``solo-ops replay`` checks it.
+A write that fails (a full disk) never leaves the game in memory ahead of its save: the files
+are put back as they were, the game is rebuilt from the last good save's actions, and the
+answer is refused with one ``Not saved: …`` line (``refusal="save"``).
 The operating-system lock on the save (:func:`~solo_ops.io.persistence.game_lock`) is taken by
 the command that opens the table, for as long as it runs.
 """
@@ -26,17 +33,26 @@ the command that opens the table, for as long as it runs.
 from __future__ import annotations
 
 import copy
+import os
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from solo_ops.core.errors import InputError, RuleError
+from solo_ops.core.errors import InputError, RuleError, SaveError
 from solo_ops.game import intent
 from solo_ops.game.engine import Game, Prompt, pending, step
 from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import EventLog, file_digest, log_line, save_json
+from solo_ops.io.persistence import (
+    EventLog,
+    backup_path,
+    file_digest,
+    log_line,
+    save_json,
+)
 from solo_ops.io.savegame import (
+    actions_of,
     can_undo,
     game_document,
     log_header,
@@ -48,7 +64,10 @@ from solo_ops.view import answers, measure, narrate
 from solo_ops.view.player import player_record, player_view
 
 YES = ("y", "yes", "ok", "do it")
-NO = ("n", "no")
+"""The answers that make a proposed move (the whole answer, any case)."""
+NO = ("", "n", "no")
+"""The answers that only decline a proposed move; anything else declines it and is then taken
+as the next answer."""
 ACT_FILL = ("move", "shoot", "fight", "carry", "evacuate", "ready", "done")
 """Actions that name the active operative when the answer leaves it out (as the terminal)."""
 
@@ -58,16 +77,23 @@ class Outcome:
     """What became of one answer: ``ok`` (taken), ``message`` (the reason when refused, or what
     a meta word answered), the new raw records (show them through :meth:`GameTable.shown`),
     ``undone_to`` (after an undo: how many records are kept), ``confirm`` (a proposed move
-    waiting for ``yes``), ``meta`` (the meta word handled, if any) and ``status`` (the HTTP-ish
-    kind of refusal: ``rule``, ``turn`` for another player's prompt, ``ended``)."""
+    waiting for ``yes``, with ``proposal`` the computed move it came from), ``meta`` (the meta
+    word handled, if any), ``refusal`` (the kind of refusal: ``rule``, ``turn`` for another
+    player's prompt, ``ended``, ``save`` when the game could not be saved), ``declined`` (the
+    answer declined a proposed move; ``again``: it is to be taken as the next answer too) and
+    ``errno`` (the operating system's error number when saving failed)."""
 
     ok: bool
     message: str = ""
     records: list[dict[str, Any]] = field(default_factory=list)
     undone_to: int | None = None
     confirm: dict[str, Any] | None = None
+    proposal: intent.Proposal | None = None
     meta: str | None = None
     refusal: str | None = None
+    declined: bool = False
+    again: bool = False
+    errno: int | None = None
 
 
 @dataclass
@@ -98,25 +124,43 @@ def names(state: State) -> dict[str, str]:
 def narration_table(game: Game, state: State) -> narrate.Table:
     """What narration needs from the game: units, names, the doors and hatches, the enemies."""
     board = game.scenario.board
-    enemies = {o.id: (o.name, o.at, o.owner) for o in state.operatives.values()
-               if o.side == ENEMY}
+    enemies: dict[str, tuple[str, Sequence[float] | None, str]] = {
+        o.id: (o.name, o.at, o.owner) for o in state.operatives.values() if o.side == ENEMY}
     return narrate.Table(edition=state.edition, units=game.settings.units,
                          names=names(state), portals={f.id: f.shape for f in board.portals()},
                          enemies=enemies)
 
 
+def not_saved(exc: SaveError, what: str) -> str:
+    """The one line a player hears when a step could not be saved."""
+    return (f"Not saved: {exc}. {what} was not recorded; the game is as it was at the "
+            "last save.")
+
+
 class GameTable:
     """A game being played, its save and log, shared by every screen that shows it (see the
-    module docstring). Every public method holds :attr:`lock` while it runs."""
+    module docstring). Every public method holds :attr:`lock` while it runs.
+
+    ``units`` (``in`` or ``cm``) overrides the scenario's ``units`` setting for what is shown
+    and typed (``--units``); the save keeps the scenario as it is."""
 
     def __init__(self, game: Game, state: State, save: Path, log: Path, *,
-                 reveal: bool = False) -> None:
-        self.game, self.state = game, state
+                 reveal: bool = False, units: str | None = None) -> None:
+        self.units = units
         self.save, self.log = Path(save), Path(log)
         self.reveal = reveal
         self.lock = threading.RLock()
         self._proposal: _Proposal | None = None
         self._lines: dict[int, list[str]] = {}  # narration of each record, as it happened
+        self._saved = actions_of(state)  # the actions of the last good save
+        self._set(game, state)
+
+    def _set(self, game: Game, state: State) -> None:
+        """Put ``game`` and ``state`` on the table (the ``units`` override applied)."""
+        if self.units is not None and game.settings.units != self.units:
+            game.scenario = replace(game.scenario,
+                                    settings=replace(game.settings, units=self.units))
+        self.game, self.state = game, state
 
     # -- the game -------------------------------------------------------------------------------
     @property
@@ -138,75 +182,137 @@ class GameTable:
     def persist(self, record: dict[str, Any] | None, *,
                 log_entry: dict[str, Any] | None = None) -> None:
         """Save the game, then append ``record`` (or ``log_entry``, an undo line) to the event
-        log; the save records the checksum the log has after the append (as the terminal)."""
+        log. The save records the checksum the log has after the append, so a kill between
+        the two leaves the log one line behind, which resuming appends again (byte for byte
+        the same).
+
+        When either write fails (a full disk, a folder made read-only) the files are left as
+        they were before this step — a save already replaced is put back from its ``.bak`` —
+        and the game in memory is taken back to the last good save, then the
+        :class:`SaveError` is raised: the game never runs ahead of its save."""
         with self.lock:
             entry = record if record is not None else log_entry
             line = log_line(entry, self.log) if entry is not None else b""
             digest = file_digest(self.log, then=line, missing_ok=True)
-            save_json(self.save, game_document(self.game, self.state, digest))
+            document = game_document(self.game, self.state, digest)
+            try:
+                save_json(self.save, document)
+            except SaveError:
+                self._take_back()
+                raise
             if entry is not None:
-                EventLog(self.log).append(entry)
+                try:
+                    EventLog(self.log).append(entry)
+                except SaveError:
+                    self._put_back_save()
+                    self._take_back()
+                    raise
+            self._saved = document["actions"]
+
+    def _put_back_save(self) -> None:
+        """The save as it was before the step whose log line could not be written (its
+        ``.bak``, renamed back: no new space needed)."""
+        bak = backup_path(self.save)
+        if bak.exists():
+            try:
+                os.replace(bak, self.save)
+            except OSError:  # pragma: no cover - the log catches up when the game is resumed
+                pass
+
+    def _take_back(self) -> None:
+        """Rebuild the game in memory from the actions of the last good save (by replay)."""
+        game, state = restore(log_header(self.game), str(self.save), self._saved)
+        self._proposal = None
+        for n in [n for n in self._lines if n >= len(state.log)]:
+            del self._lines[n]
+        self._set(game, state)
 
     def advance(self) -> list[dict[str, Any]]:
         """Run the engine's steps until a player must answer or the game ends; each step is
-        saved and logged. Returns the new records (raw: show them through :meth:`shown`)."""
+        saved and logged. Returns the new records (raw: show them through :meth:`shown`).
+        A step that cannot be saved raises :class:`SaveError` with the game taken back."""
         out: list[dict[str, Any]] = []
         with self.lock:
             while pending(self.game, self.state).kind == "engine":
-                record = step(self.game, self.state, {"type": "engine"})
-                self.persist(record)
-                self._narrate(record)
-                out.append(record)
+                out.append(self.engine_step())
         return out
 
+    def engine_step(self) -> dict[str, Any]:
+        """One engine step (the enemy's or the game's own), saved and logged; its record."""
+        with self.lock:
+            record = step(self.game, self.state, {"type": "engine"})
+            self.persist(record)
+            self._narrate(record)
+            return record
+
     # -- answers --------------------------------------------------------------------------------
-    def answer(self, player: str | None, text: str) -> Outcome:
+    def answer(self, player: str | None, text: str, *, then: bool = True) -> Outcome:
         """One answer typed by ``player`` (None: whoever is asked, as at a single terminal).
 
         Meta words work as at the terminal (``help``, ``status``, ``undo``, ``save``; ``map``
         and ``quit`` are left to the caller, ``meta`` says which). Anything else must come from
         the player whose prompt it is; it is parsed, checked and applied, then the engine runs
-        on to the next prompt. The game is unchanged when the answer is refused."""
+        on to the next prompt. The game is unchanged when the answer is refused.
+
+        After a proposed move, ``yes`` makes it; anything else declines it (``Not moved.``) and,
+        unless it is a plain ``no``, is the next answer: taken here at once when ``then``, left
+        to the caller otherwise (``again`` says so: the terminal asks its question first)."""
         line = text.strip()
         with self.lock:
-            self.advance_if_needed()
-            prompt = pending(self.game, self.state)
-            if not line or line.startswith("#"):
-                return Outcome(False, "type an answer, or 'help'", refusal="rule")
-            head = line.split()[0].lower()
-            if head in answers.META:
-                return self._meta(player, line, head)
-            if prompt.kind == "ended":
-                return Outcome(False, "The battle is over.", refusal="ended")
-            if player is not None and prompt.player is not None and player != prompt.player:
-                return Outcome(False, f"It is {prompt.player}'s turn to answer: waiting for "
-                               f"{prompt.player}.", refusal="turn")
+            try:
+                self.advance()
+            except SaveError as exc:
+                return self._failed(exc, "The game's next step")
             proposal, self._proposal = self._proposal, None
             if proposal is not None and proposal.at_step == len(self.state.log) \
                     and proposal.player == player:
-                if head in YES:
+                word = line.lower()
+                if word in YES:
                     return self._apply(proposal.action)
-                if head in NO and len(line.split()) == 1:
-                    return Outcome(True, "Not moved.")
-            try:
-                action = self.understand(line, prompt)
-                if action.get("relation"):
-                    found = intent.propose(self.game, self.state, action)
-                    concrete = {**found.action, "operative": action["operative"]}
-                    # the engine's own checks first, on a copy: never ask yes to a refusal
-                    step(self.game, copy.deepcopy(self.state), concrete)
-                    self._proposal = _Proposal(player, len(self.state.log), concrete)
-                    return Outcome(True, self._proposal_text(found), confirm=concrete)
-            except RuleError as exc:
-                return Outcome(False, str(exc), refusal="rule")
-            return self._apply(action)
+                declined = Outcome(True, "Not moved.", declined=True)
+                if word in NO:
+                    return declined
+                if not then:
+                    declined.again = True
+                    return declined
+                rest = self._answer(player, line)
+                rest.message = "Not moved." + (f"\n{rest.message}" if rest.message else "")
+                rest.declined = True
+                return rest
+            if proposal is not None and proposal.at_step == len(self.state.log):
+                self._proposal = proposal  # another player's words leave it standing
+            return self._answer(player, line)
 
-    def advance_if_needed(self) -> list[dict[str, Any]]:
-        """:meth:`advance` (a table opened on a game stopped before an engine step)."""
-        return self.advance()
+    def _answer(self, player: str | None, line: str) -> Outcome:
+        prompt = pending(self.game, self.state)
+        if not line or line.startswith("#"):
+            return Outcome(False, "type an answer, or 'help'", refusal="rule")
+        head = line.split()[0].lower()
+        if head in answers.META:
+            return self._meta(player, line, head)
+        if prompt.kind == "ended":
+            return Outcome(False, "The battle is over.", refusal="ended")
+        if player is not None and prompt.player is not None and player != prompt.player:
+            return Outcome(False, f"It is {prompt.player}'s turn to answer: waiting for "
+                           f"{prompt.player}.", refusal="turn")
+        self._proposal = None
+        try:
+            action = self.understand(line, prompt)
+            if action.get("relation"):
+                found = intent.propose(self.game, self.state, action)
+                concrete = {**found.action, "operative": action["operative"]}
+                # the engine's own checks first, on a copy: never ask yes to a refusal
+                step(self.game, copy.deepcopy(self.state), concrete)
+                self._proposal = _Proposal(player, len(self.state.log), concrete)
+                return Outcome(True, f"{self.proposal_words(found)} Do it? (yes / no)",
+                               confirm=concrete, proposal=found)
+        except RuleError as exc:
+            return Outcome(False, str(exc), refusal="rule")
+        return self._apply(action)
 
     def understand(self, line: str, prompt: Prompt) -> dict[str, Any]:
-        """One typed answer as the engine's action (as the terminal reads it)."""
+        """One typed answer as the engine's action: parsed, the active operative filled in, ids
+        matched case-insensitively by unambiguous prefix, the weapon chosen when one fits."""
         action = answers.parse(line, prompt.kind, self.game.settings.units)
         if prompt.kind == "act" and "operative" not in action and action["type"] in ACT_FILL:
             action["operative"] = prompt.operative
@@ -217,11 +323,28 @@ class GameTable:
             record = step(self.game, self.state, action)
         except RuleError as exc:
             return Outcome(False, str(exc), refusal="rule")
-        self.persist(record)
+        try:
+            self.persist(record)
+        except SaveError as exc:
+            return self._failed(exc, "Your answer")
         self._narrate(record)
-        return Outcome(True, "", [record, *self.advance()])
+        records = [record]
+        try:
+            while pending(self.game, self.state).kind == "engine":
+                records.append(self.engine_step())
+        except SaveError as exc:
+            failed = self._failed(exc, "The game's next step")
+            failed.ok, failed.records = True, records
+            return failed
+        return Outcome(True, "", records)
 
-    def _proposal_text(self, found: intent.Proposal) -> str:
+    def _failed(self, exc: SaveError, what: str) -> Outcome:
+        context = exc.__context__
+        number = context.errno if isinstance(context, OSError) else None
+        return Outcome(False, not_saved(exc, what), refusal="save", errno=number)
+
+    def proposal_words(self, found: intent.Proposal) -> str:
+        """A proposed move in words: where it goes, how far from what, and the allowance."""
         units = self.game.settings.units
         how = found.action["how"].replace("_", " ")
         where = narrate.move_words(found.start, found.to, found.route,
@@ -232,7 +355,7 @@ class GameTable:
         elif found.gap is not None and found.gap < 0.05:
             gap = f", touching {found.ref}"
         return (f"{self.state.active_operative} would {how} {where}{gap} (it can {how} "
-                f"{measure.length(found.allowance, units)}). Do it? (yes / no)")
+                f"{measure.length(found.allowance, units)}).")
 
     def _meta(self, player: str | None, line: str, head: str) -> Outcome:
         if head == "help":
@@ -241,10 +364,15 @@ class GameTable:
             return Outcome(True, "\n".join(self.status_lines()), meta=head)
         if head == "undo":
             return self.undo(player)
-        if head == "save":
-            self.persist(None)
-            return Outcome(True, f"Saved to {self.save}.", meta=head)
-        return Outcome(True, "", meta=head)  # map, quit, exit: the caller's business
+        if head in ("save", "quit", "exit"):
+            try:
+                self.persist(None)
+            except SaveError as exc:
+                return Outcome(False, f"Not saved: {exc}.", meta=head,
+                               refusal="save", errno=self._failed(exc, "").errno)
+            message = f"Saved to {self.save}." if head == "save" else ""
+            return Outcome(True, message, meta=head)
+        return Outcome(True, "", meta=head)  # map: the caller's business
 
     def undo(self, player: str | None = None) -> Outcome:
         """Take back the last answer (and the engine steps after it). With ``player``, only the
@@ -261,12 +389,16 @@ class GameTable:
             if player is not None and asked is not None and asked != player:
                 return Outcome(False, f"only {asked} can take back {describe(taken_back)}: it "
                                f"was {asked}'s answer", meta="undo", refusal="turn")
-            self.game, self.state = game, state
+            self._set(game, state)
             self._proposal = None
             keep = len(self.state.log)
             for n in [n for n in self._lines if n >= keep]:
                 del self._lines[n]
-            self.persist(None, log_entry=undo_marker(keep))
+            try:
+                self.persist(None, log_entry=undo_marker(keep))
+            except SaveError as exc:
+                return Outcome(False, not_saved(exc, "The undo"), meta="undo",
+                               refusal="save", errno=self._failed(exc, "").errno)
             return Outcome(True, f"Undone: {describe(taken_back)} is taken back; you are back "
                            "before it (dice already shown come out the same again).",
                            undone_to=keep, meta="undo")
@@ -297,6 +429,12 @@ class GameTable:
                     lines = self._narrate(record)
                 out.append({"n": record["n"], "lines": lines})
             return out
+
+    def lines_of(self, record: dict[str, Any]) -> list[str]:
+        """A record in words, as it was narrated when it happened (or now, if it was not)."""
+        with self.lock:
+            lines = self._lines.get(record["n"])
+            return lines if lines is not None else self._narrate(record)
 
     def _narrate(self, record: dict[str, Any]) -> list[str]:
         lines = narrate.lines_for(self.shown(record),
@@ -330,6 +468,10 @@ class GameTable:
                        f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
         for c in view["counters"]:
             out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
+        doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}
+        if doors:
+            out.append("  doors and hatches: " + ", ".join(
+                f"{i} {'open' if f.open else 'closed'}" for i, f in sorted(doors.items())))
         return out
 
     def check_player(self, player: Any) -> str:

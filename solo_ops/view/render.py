@@ -20,8 +20,6 @@ from __future__ import annotations
 import io
 import itertools
 import math
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -691,9 +689,13 @@ def render_bytes(scene: Scene, suffix: str) -> bytes:
 
 
 def save(scene: Scene, path: str | Path) -> Path:
-    """Write the scene to ``path`` as SVG or PNG (by suffix), atomically: a temporary file in
-    the same folder, then a rename. Any other suffix, or a folder that cannot be written, is an
-    :class:`~solo_ops.core.errors.InputError` naming the file."""
+    """Write the scene to ``path`` as SVG or PNG (by suffix) through the project's one atomic
+    writer (:func:`solo_ops.io.persistence.write_atomic`: a temporary file of its own beside it,
+    fsynced, renamed over it; never through a link). Any other suffix or a missing folder is an
+    :class:`~solo_ops.core.errors.InputError` naming the file; a folder that cannot be written
+    or a full disk a :class:`~solo_ops.core.errors.SaveError` (the old picture stays intact)."""
+    from solo_ops.io.persistence import write_atomic
+
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".svg", ".png"):
@@ -703,19 +705,5 @@ def save(scene: Scene, path: str | Path) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"the folder {str(folder)!r} does not exist", source=str(path))
-    tmp_name = None
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp_name, path)
-        tmp_name = None
-    except OSError as exc:
-        raise InputError(f"cannot be written ({exc.strerror or exc})", source=str(path)) from None
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
+    write_atomic(path, data)
     return path

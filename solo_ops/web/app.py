@@ -30,6 +30,7 @@ content type), and every error is one JSON document with one clear ``message``.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -275,7 +276,7 @@ def create_app(table: GameTable, *, token: str | None = None, local_only: bool =
         message = outcome.message
         if outcome.meta == "map":
             message = "Download the map: board.svg or board.png (links under the board)."
-        elif outcome.meta in ("quit", "exit"):
+        elif outcome.meta in ("quit", "exit") and outcome.ok:
             message = (f"The game is saved after every step ({table.save.name}). Close the page "
                        "when you like; the host stops the server with Ctrl+C and goes on later "
                        f"with `solo-ops serve --resume {table.save}` or `solo-ops play "
@@ -288,6 +289,8 @@ def create_app(table: GameTable, *, token: str | None = None, local_only: bool =
         if outcome.meta:
             doc["meta"] = outcome.meta
         status = 409 if outcome.refusal in ("turn", "ended") else 200
+        if outcome.refusal == "save":  # the step was taken back: the game is as last saved
+            status = 507 if outcome.errno == errno.ENOSPC else 500
         return JSONResponse(doc, status_code=status)
 
     async def read_body(request: Request) -> dict[str, Any]:

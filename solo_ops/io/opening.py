@@ -1,0 +1,315 @@
+"""Opening a game at the table: where its files are, whether to resume or start, and the checks.
+
+Every screen that plays a game (``solo-ops play`` at the terminal, ``solo-ops serve`` as a web
+page, ``solo-ops campaign play`` for a campaign's mission) opens it here, so they decide the
+same way and refuse with the same words:
+
+* :func:`saves_for` and :func:`log_for` name a game's save and event log;
+* :func:`plan` decides between resuming and starting afresh (an unfinished game of the scenario
+  and seed is resumed, never overwritten; ``--new`` moves the old files aside);
+* :func:`finished_snapshot` and :func:`finished_line` say when the save is a finished game;
+* :func:`load_save_doc` reads a save and checks that replaying it gives the game it recorded;
+* :func:`catch_up_log` makes the event log agree with its save (or raises :class:`LogDisagrees`);
+* :func:`open_table` and :func:`start_table` give the :class:`~solo_ops.io.table.GameTable`.
+
+Nothing here prints or prompts: problems are :class:`~solo_ops.core.errors.InputError` lines,
+what the player should hear is returned as sentences for the caller to print.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solo_ops.core.errors import InputError
+from solo_ops.game.engine import Game, new_game
+from solo_ops.game.state import State
+from solo_ops.io.persistence import (
+    EventLog,
+    backup_path,
+    file_digest,
+    load_json,
+    read_json_document,
+    set_aside,
+)
+from solo_ops.io.savegame import (
+    GAME_KIND,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    compare_log,
+    game_id,
+    log_header,
+    rebase,
+    reconcile_log,
+    restore,
+    undo_marker,
+    verify,
+)
+from solo_ops.io.scenario import Scenario, load_scenario
+from solo_ops.io.table import GameTable
+
+
+class LogDisagrees(InputError):
+    """The event log does not describe the game its save rebuilds."""
+
+
+# -- where a game's files are ---------------------------------------------------------------------
+def log_for(save: Path) -> Path:
+    """The event log beside a save: ``<save stem>.log.jsonl``."""
+    return Path(save).with_suffix(".log.jsonl")
+
+
+def saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
+    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
+    ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
+    if save is None:
+        save = Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
+    return save, log_for(save)
+
+
+def save_beside(log: Path) -> Path | None:
+    """The save a log belongs to, by name: ``x.log.jsonl`` → ``x.json`` (if it exists)."""
+    if not log.name.endswith(".log.jsonl"):
+        return None
+    save = log.with_name(log.name[: -len(".log.jsonl")] + ".json")
+    return save if save.is_file() else None
+
+
+def stamp() -> str:
+    """The time stamp put in the names of files moved aside (local time, to the second)."""
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def move_aside(save: Path, log: Path, *extra: Path) -> list[Path]:
+    """Move a game's save, backup and log (and ``extra`` files) aside with a time stamp in
+    their names, never deleting them; returns the new names."""
+    when = stamp()
+    moved = [set_aside(p, when) for p in (save, backup_path(save), log, *extra)]
+    return [p for p in moved if p is not None]
+
+
+# -- finished games -------------------------------------------------------------------------------
+def finished_snapshot(save: Path) -> dict[str, Any] | None:
+    """The snapshot of the game saved in ``save`` if it is a finished game, else ``None``."""
+    found = read_json_document(save)
+    snapshot = found.get("snapshot")
+    if found.get("kind") == GAME_KIND and isinstance(snapshot, dict) and snapshot.get("ended"):
+        return snapshot
+    return None
+
+
+def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> str:
+    """What a finished game's save says when someone tries to play it again."""
+    result = snapshot.get("result") or {}
+    vp = result.get("vp") or {}
+    turns = "turning point" if snapshot.get("edition") == "kt2024" else "battle round"
+    n = result.get("turns", snapshot.get("turn"))
+    return (f"{save} is a finished game: {str(result.get('outcome', '?')).upper()} after {n} "
+            f"{turns}{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
+            f"{vp.get('enemy', 0)} VP. Nothing was changed. {how_to_start}")
+
+
+# -- reading and checking saves and logs ----------------------------------------------------------
+def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
+    """Read a save (migrated to the current schema), rebuild its game by replaying it and
+    check the result against what the save recorded. When the history replays into a different
+    game (a newer solo-ops plays a rule differently), the game goes on from the save's
+    checkpoint (:func:`~solo_ops.io.savegame.rebase`; ``game.notice`` says so for the players);
+    a save without a checkpoint is refused, naming the first step that differs, and left
+    untouched."""
+    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                    migrations=MIGRATIONS)
+    try:
+        game, state = restore(doc, str(path))
+        problem = verify(doc, state)
+    except InputError as exc:
+        if not isinstance(doc.get("checkpoint"), dict) or not str(exc.field or "").startswith(
+                "actions["):
+            raise
+        problem = exc.message  # an action the rules now refuse: the history plays differently
+    if problem is None:
+        return doc, game, state
+    doc, game, state = rebase(doc, str(path), problem)
+    game.notice = (f"This game was saved by another version of solo-ops, whose rules play its "
+                   f"history differently ({problem}). It goes on from where it stood when it "
+                   "was saved, under this version's rules; undo cannot go back before this "
+                   "point, and the steps before stay in the event log to read.")
+    return doc, game, state
+
+
+def load_save(path: Path) -> tuple[Game, State]:
+    """:func:`load_save_doc` without the document."""
+    _doc, game, state = load_save_doc(path)
+    return game, state
+
+
+def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] | None = None,
+                 *, rebuild: bool = False) -> str | None:
+    """Make the event log describe the saved game again; returns a sentence when the log was
+    changed in a way the player should hear about, ``None`` when it agreed (or only caught up).
+
+    A log one step behind (killed between the two writes) gets the missing steps; one ahead
+    gets an undo line. A log that disagrees with the save — another seed or game, an edited
+    roll, damage — raises :class:`LogDisagrees` naming the first step that differs, unless
+    ``rebuild``: then the old log is moved aside (never deleted) and a new one is written from
+    the save, which is the truth.
+    """
+    log = EventLog(log_path)
+    if not log_path.exists():
+        log.create(log_header(game))
+        for record in state.log:
+            log.append(record)
+        return f"The event log {log_path} was missing; it was rebuilt from the save."
+    problem = None
+    entries: list[dict[str, Any]] = []
+    try:
+        entries = log.read()
+    except InputError as exc:
+        problem = f"the log is damaged ({exc.line()})"
+    if problem is None:
+        recorded = (doc or {}).get("log")
+        proven = False
+        if isinstance(recorded, dict) and isinstance(recorded.get("size"), int):
+            try:
+                proven = file_digest(log_path, recorded["size"]) == recorded
+            except OSError:
+                proven = False
+        if not proven:
+            problem = compare_log(entries, doc or {"seed": game.seed,
+                                                   "game_id": game_id(game.scenario.document,
+                                                                      game.seed)}, state)
+    if problem is not None:
+        if not rebuild:
+            raise LogDisagrees(f"the event log {log_path} disagrees with the save: {problem}")
+        aside = set_aside(log_path, stamp())
+        log.create(log_header(game))
+        for record in state.log:
+            log.append(record)
+        return (f"The event log disagreed with the save ({problem}); it was moved aside to "
+                f"{aside} and rebuilt from the save.")
+    keep, missing = reconcile_log(entries[1:], state)
+    if keep is not None:
+        log.append(undo_marker(keep))
+    for record in missing:
+        log.append(record)
+    return None
+
+
+def check_log_length(log: Path, save: Path, records: list[dict[str, Any]]) -> None:
+    """Refuse a log shorter than the one its save recorded (a truncated log)."""
+    doc = load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                    migrations=MIGRATIONS)
+    recorded = doc.get("log")
+    size = log.stat().st_size
+    if isinstance(recorded, dict) and isinstance(recorded.get("size"), int) \
+            and size < recorded["size"]:
+        raise InputError(f"is truncated: its save {save} recorded {recorded['size']} bytes of "
+                         f"log, this file has {size}", source=str(log))
+    prints = doc.get("steps")
+    if isinstance(prints, list) and len(records) < len(prints):
+        raise InputError(f"is truncated: its save {save} has {len(prints)} steps, the log "
+                         f"only {len(records)}", source=str(log))
+
+
+# -- resume or start ------------------------------------------------------------------------------
+@dataclass
+class Plan:
+    """How a game is to be opened: its files, and either the scenario to start (``scenario``
+    and ``seed``) or a save to resume (``resuming``). ``command`` is the command that opens it
+    (``play`` or ``serve``), used in the sentences that tell the player what to type."""
+
+    save: Path
+    log: Path
+    resuming: bool
+    command: str
+    scenario_path: Path | None = None
+    scenario: Scenario | None = None
+    seed: int | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def how_to_start(self) -> str:
+        """What to type to start another game instead of this finished one."""
+        if self.scenario_path is None:
+            return (f"Start another with `solo-ops {self.command} SCENARIO --new` (this "
+                    "game's files are moved aside, not deleted) or with another --seed.")
+        return (f"Start another with `solo-ops {self.command} {self.scenario_path} --new` "
+                "(this game's files are moved aside, not deleted) or with another --seed.")
+
+
+def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save: Path | None,
+         new: bool, *, command: str, fresh_seed: Any = None) -> Plan:
+    """Where the game of ``scenario_path`` (or the save ``resume``) is and whether it is
+    resumed: an unfinished game of the scenario with the same seed is resumed, never
+    overwritten, unless ``new``. ``fresh_seed(seed)`` picks the seed when neither the option nor
+    the scenario gives one (the command's business: it may use the operating system)."""
+    if (scenario_path is None) == (resume is None):
+        raise InputError("give a SCENARIO file, or --resume SAVE", source=command)
+    if resume is not None and new:
+        raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
+                         source="--new")
+    if resume is not None:
+        return Plan(resume, log_for(resume), True, command)
+    assert scenario_path is not None
+    loaded = load_scenario(scenario_path)
+    seed = seed if seed is not None else loaded.seed
+    if seed is None and fresh_seed is not None:
+        seed = fresh_seed(seed)
+    if seed is None:
+        raise InputError("the scenario has no seed: give --seed", source=str(scenario_path))
+    save_path, log_path = saves_for(scenario_path, save, seed)
+    return Plan(save_path, log_path, save_path.exists() and not new, command,
+                scenario_path=scenario_path, scenario=loaded, seed=seed)
+
+
+def open_saved(p: Plan) -> tuple[dict[str, Any], Game, State]:
+    """Load the save ``p`` resumes, refusing one that holds another game than its scenario."""
+    doc, game, state = load_save_doc(p.save)
+    if p.scenario is not None and p.seed is not None \
+            and doc.get("game_id") != game_id(p.scenario.document, p.seed):
+        go_on = ("go on with it with `solo-ops play --resume" if p.command == "play"
+                 else f"{p.command} it with `solo-ops {p.command} --resume")
+        raise InputError(
+            f"holds another game (an edited {p.scenario_path} or another scenario with seed "
+            f"{p.seed}); {go_on} {p.save}`, or start this one with --new (the old files are "
+            "moved aside) or --save OTHER", source=str(p.save))
+    return doc, game, state
+
+
+def start_table(scenario: Scenario, seed: int, save: Path, log: Path, *,
+                reveal: bool = False, units: str | None = None,
+                move_old: bool = True) -> tuple[GameTable, list[str]]:
+    """A new game of ``scenario`` with ``seed`` at the table, its first files written (the
+    earlier game's files moved aside first when ``move_old``); returns the table and what the
+    player should hear about the old files."""
+    game, state = new_game(scenario, seed)
+    table = GameTable(game, state, save, log, reveal=reveal, units=units)
+    notes = []
+    moved = move_aside(save, log) if move_old else []
+    if moved:
+        notes.append("The earlier game's files were moved aside: "
+                     + ", ".join(str(p) for p in moved) + ".")
+    table.start()
+    return table, notes
+
+
+def open_table(p: Plan, *, reveal: bool = False, units: str | None = None
+               ) -> tuple[GameTable, dict[str, Any]]:
+    """The saved game ``p`` resumes at the table (see :func:`open_saved`), with its save
+    document (for :func:`sync_log`)."""
+    doc, game, state = open_saved(p)
+    return GameTable(game, state, p.save, p.log, reveal=reveal, units=units), doc
+
+
+def sync_log(table: GameTable, doc: dict[str, Any], *, rebuild: bool = False) -> str | None:
+    """Check the table's event log against its save before playing on (see
+    :func:`catch_up_log`, which raises :class:`LogDisagrees`); re-saves when the log changed,
+    so the save's checksum covers it. Returns what the player should hear, if anything."""
+    before = file_digest(table.log) if table.log.exists() else None
+    note = catch_up_log(table.log, table.game, table.state, doc, rebuild=rebuild)
+    after = file_digest(table.log)
+    if after != before or doc.get("log") != after:
+        table.persist(None)
+    return note
