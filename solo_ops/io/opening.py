@@ -145,6 +145,13 @@ def load_save(path: Path) -> tuple[Game, State]:
     return game, state
 
 
+def _write_log(log: EventLog, game: Game, state: State) -> None:
+    """Write the event log anew from the saved game: its header, then every step."""
+    log.create(log_header(game))
+    for record in state.log:
+        log.append(record)
+
+
 def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] | None = None,
                  *, rebuild: bool = False) -> str | None:
     """Make the event log describe the saved game again; returns a sentence when the log was
@@ -158,9 +165,7 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
     """
     log = EventLog(log_path)
     if not log_path.exists():
-        log.create(log_header(game))
-        for record in state.log:
-            log.append(record)
+        _write_log(log, game, state)
         return f"The event log {log_path} was missing; it was rebuilt from the save."
     problem = None
     entries: list[dict[str, Any]] = []
@@ -184,9 +189,7 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
         if not rebuild:
             raise LogDisagrees(f"the event log {log_path} disagrees with the save: {problem}")
         aside = set_aside(log_path, stamp())
-        log.create(log_header(game))
-        for record in state.log:
-            log.append(record)
+        _write_log(log, game, state)
         return (f"The event log disagreed with the save ({problem}); it was moved aside to "
                 f"{aside} and rebuilt from the save.")
     keep, missing = reconcile_log(entries[1:], state)

@@ -221,7 +221,8 @@ class GameTable:
 
     def _take_back(self) -> None:
         """Rebuild the game in memory from the actions of the last good save (by replay)."""
-        game, state = restore(log_header(self.game), str(self.save), self._saved)
+        doc = game_document(self.game, self.state)  # the game's own header (as undo uses)
+        game, state = restore(doc, str(self.save), self._saved)
         self._proposal = None
         for n in [n for n in self._lines if n >= len(state.log)]:
             del self._lines[n]
