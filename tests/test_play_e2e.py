@@ -75,11 +75,14 @@ def to_text(action: dict[str, Any]) -> str:
 
 
 def bot_answers(path: Path, seed: int, limit: int = 4000,
-                rolls_after: list[int] | None = None) -> tuple[list[str], dict[str, Any]]:
+                rolls_after: list[int] | None = None, keep: dict[str, Any] | None = None
+                ) -> tuple[list[str], dict[str, Any]]:
     """Play ``path`` in-process with a fixed simple policy; return the typed answers and the
     final snapshot (``rolls_after`` collects how many dice the engine rolled after each
-    answer, before the next one)."""
+    answer, before the next one; ``keep`` receives the ``game`` and its final ``state``)."""
     game, state = new_game(load_scenario(path), seed)
+    if keep is not None:
+        keep.update(game=game, state=state)
     lines: list[str] = []
     rolls = rolls_after if rolls_after is not None else []
 

@@ -41,6 +41,12 @@ class Game:
     scenario: Scenario
     seed: int
     terrains: TerrainCache = field(init=False)
+    base: dict[str, Any] | None = None
+    """Set when the game goes on from a checkpoint rather than from set-up (a save whose
+    history a newer solo-ops plays differently): ``{"checkpoint", "steps", "why", "versions"}``
+    (:func:`solo_ops.io.savegame.rebase`)."""
+    notice: str | None = None
+    """A sentence for the players about how the game was opened (not saved)."""
 
     def __post_init__(self) -> None:
         self.terrains = TerrainCache(self.scenario.board)

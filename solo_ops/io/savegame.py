@@ -16,9 +16,13 @@ order, never re-drawn.
 The event log is JSON lines: a header (scenario, seed and game id), then one record per step.
 :func:`compare_log` checks a log against the game a save rebuilds.
 
+Every save also holds a lossless :mod:`~solo_ops.game.checkpoint` of the state. When a newer
+solo-ops plays the history differently (a rules fix), :func:`rebase` lets the game go on from
+that checkpoint: the save then carries it as its ``base`` and lists only the actions since.
+
 Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
 log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
-:func:`verify` then skips.
+:func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration).
 """
 
 from __future__ import annotations
@@ -30,14 +34,15 @@ from collections.abc import Callable
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.game import checkpoint
 from solo_ops.game.engine import Game, new_game, step
 from solo_ops.game.state import State
 from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 2
-READABLE_LOG_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+READABLE_LOG_VERSIONS = (1, 2, 3)
 
 
 def _canonical(data: Any) -> bytes:
@@ -71,9 +76,15 @@ def step_print(record: dict[str, Any]) -> str:
                           ).hexdigest()[:12]
 
 
-def actions_of(state: State) -> list[dict[str, Any]]:
-    """The actions applied since set-up (the set-up record is rebuilt from the seed)."""
-    return [record["action"] for record in state.log[1:]]
+def actions_of(state: State, since: int = 1) -> list[dict[str, Any]]:
+    """The actions applied since set-up (the set-up record is rebuilt from the seed), or since
+    step ``since`` (a game going on from a checkpoint of that many steps)."""
+    return [record["action"] for record in state.log[max(1, since):]]
+
+
+def base_steps(game: Game) -> int:
+    """How many steps the game's checkpoint holds (0 when it goes on from set-up)."""
+    return int(game.base["steps"]) if game.base else 0
 
 
 def game_document(game: Game, state: State, log: dict[str, Any] | None = None
@@ -88,11 +99,13 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None
         "versions": versions(),
         "scenario": game.scenario.document,
         "scenario_source": game.scenario.source,
-        "actions": actions_of(state),
+        "actions": actions_of(state, base_steps(game)),
         "steps": [step_print(r) for r in state.log],
         "dice": state.dice.state() if state.dice is not None else None,
         "log": log,
         "snapshot": state.to_dict(secrets=True),
+        "checkpoint": checkpoint.dump(state),
+        "base": game.base,
     }
 
 
@@ -110,7 +123,14 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    doc.setdefault("checkpoint", None)
+    doc.setdefault("base", None)
+    return doc
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
+                                                                       2: _v2_to_v3}
 
 
 def restore(doc: dict[str, Any], source: str,
@@ -128,6 +148,15 @@ def restore(doc: dict[str, Any], source: str,
         raise InputError("missing or bad seed", source=source, field="seed")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, state = new_game(scenario, doc["seed"])
+    base = doc.get("base")
+    if base is not None:  # a game going on from a checkpoint (see rebase)
+        if not isinstance(base, dict) or not isinstance(base.get("steps"), int):
+            raise InputError("a damaged base", source=source, field="base")
+        try:
+            state = checkpoint.load(base.get("checkpoint"), game)
+        except InputError as exc:
+            raise exc.within(source, "base") from None
+        game.base = base
     todo = doc.get("actions", []) if actions is None else actions
     if not isinstance(todo, list):
         raise InputError("actions must be a list", source=source, field="actions")
@@ -328,3 +357,26 @@ def reconcile_log(entries: list[dict[str, Any]], state: State
     if same == len(have):
         return None, want[same:]
     return same, want[same:]
+
+
+def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], Game, State]:
+    """Go on from the save's checkpoint when its history no longer replays into it (``why``:
+    :func:`verify`'s sentence, or the replay's error): the game as it stood when saved, played
+    on under this solo-ops's rules. The steps before stay in the event log to read; undo and
+    ``replay`` start at the checkpoint. Raises :class:`InputError` when the save has no
+    checkpoint (schema 1 and 2 saves): then the game cannot go on faithfully."""
+    data = doc.get("checkpoint")
+    if not isinstance(data, dict):
+        raise InputError(f"replaying this save gives a different game: {why}. It was written "
+                         "before saves carried a checkpoint, so it cannot go on under this "
+                         "version's rules; play it on with the versions that wrote it, or "
+                         "start again with --new", source=source)
+    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+    game, _fresh = new_game(scenario, doc["seed"])
+    try:
+        state = checkpoint.load(data, game)
+    except InputError as exc:
+        raise exc.within(source, None) from None
+    game.base = {"checkpoint": data, "steps": len(state.log), "why": why,
+                 "versions": doc.get("versions")}
+    return game_document(game, state, doc.get("log")), game, state
