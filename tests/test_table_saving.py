@@ -286,3 +286,16 @@ def test_a_campaign_in_centimetres(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     (xc, yc), (xi, yi) = kell(cm.output), kell(inches.output)
     assert abs(xc - xi * 2.54) <= 0.2 and abs(yc - yi * 2.54) <= 0.2  # both rounded to 0.1
+
+
+def test_quit_on_a_full_disk_still_quits_and_says_the_steps_are_saved(
+        tmp_path: Path, disk: Disk, capsys: pytest.CaptureFixture[str]) -> None:
+    table = make_table(tmp_path)
+    before = files(table)
+    session = Session(table, as_json=False)
+    assert session.run(feed_filling_the_disk(disk, ["quit"], 0, 1), interactive=False) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"✗ Not saved: {table.save} cannot be saved ({ENOSPC_TEXT})")
+    assert last.endswith(f"Every step so far is in {table.save}. Continue with `solo-ops play "
+                         f"--resume {table.save}`.")
+    assert files(table) == before

@@ -237,13 +237,14 @@ class Session:
                 except InputError as exc:
                     self.say(f"✗ {exc}")
             return False
+        if head in ("quit", "exit"):  # every step is saved already: quit even if this fails
+            done = "Saved to" if outcome.ok else f"✗ {outcome.message} Every step so far is in"
+            self.say(f"{done} {self.save}. Continue with `solo-ops play --resume "
+                     f"{self.save}`.")
+            return True
         if not outcome.ok:
             self.say(f"✗ {outcome.message}")
             return False
-        if head in ("quit", "exit"):
-            self.say(f"Saved to {self.save}. Continue with `solo-ops play --resume "
-                     f"{self.save}`.")
-            return True
         for text in outcome.message.split("\n"):
             self.say(text)
         return False
