@@ -58,6 +58,7 @@ STATES = (ACTIVE, WOUNDED, INJURED, FALLEN)
 DOWN_FAILURES = ("fallen", "injured")
 WOUNDED_FAILURES = ("injury", "none")
 OUTCOMES = ("win", "loss", "draw")
+DIFFICULTIES = ("easy", "normal", "hard", "brutal")  # solo_ops.sim.difficulty.TARGETS
 
 ALL_DESTROYED_BONUS = 1
 CARRIED_BONUS = 1
@@ -88,6 +89,10 @@ class CampaignSettings:
     units: str | None = None
     """How the missions show and read distances (``in`` or ``cm``); ``None``: each mission's
     own ``units`` setting (inches). Written to the campaign file only when set."""
+    difficulty: str | None = None
+    """``easy``, ``normal``, ``hard`` or ``brutal``: each next mission's engagement level is
+    the one rated nearest that word's win rate (``solo-ops new --difficulty``); ``None``: the
+    generator's D3+1. Written to the campaign file only when set."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"down_failure": self.down_failure,
@@ -95,15 +100,18 @@ class CampaignSettings:
                                "default_toughness": self.default_toughness}
         if self.units is not None:
             out["units"] = self.units
+        if self.difficulty is not None:
+            out["difficulty"] = self.difficulty
         return out
 
     @classmethod
     def from_dict(cls, data: Any, source: str | None = None,
                   path: str = "settings") -> CampaignSettings:
         s = Fields(data, source, path).only(("down_failure", "wounded_failure",
-                                             "default_toughness", "units"))
+                                             "default_toughness", "units", "difficulty"))
         return cls(
             units=s.choice("units", UNITS, None),
+            difficulty=s.choice("difficulty", DIFFICULTIES, None),
             down_failure=s.choice("down_failure", DOWN_FAILURES, "fallen"),
             wounded_failure=s.choice("wounded_failure", WOUNDED_FAILURES, "injury"),
             default_toughness=s.integer("default_toughness", DEFAULT_TOUGHNESS, minimum=1,
