@@ -307,6 +307,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
         elif prompt.kind == "attack":
             action = {"type": "attack_damage", "damage": rng.randint(0, 3),
                       "taken": rng.randint(0, 1)}
+        elif prompt.kind == "reaction":  # a 2018 charge: Overwatch damage 0-1 or none
+            action = rng.choice([{"type": "reaction", "react": "none"},
+                                 {"type": "reaction", "react": "overwatch",
+                                  "damage": rng.randint(0, 1)}])
         elif prompt.kind == "activate":
             assert prompt.options, f"{path_name} step {n}: nobody to activate"
             action = {"type": "activate", "operative": rng.choice(prompt.options)}

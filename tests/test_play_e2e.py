@@ -69,6 +69,8 @@ def to_text(action: dict[str, Any]) -> str:
         return text + (" roll" if action.get("roll") else f" damage {action['damage']}")
     if kind == "attack_damage":
         return f"damage {action['damage']}"
+    if kind == "reaction":
+        return "no"
     if kind == "done":
         return "done"
     raise AssertionError(kind)
@@ -105,6 +107,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
                 rolls[-1] += len(record["rolls"])
         elif prompt.kind == "attack":
             assert go({"type": "attack_damage", "damage": 1})
+        elif prompt.kind == "reaction":  # a 2018 charge: no Overwatch, no Retreat
+            assert go({"type": "reaction", "react": "none"})
         elif prompt.kind == "activate":
             assert go({"type": "activate", "operative": prompt.options[0], "stance": "engage"})
         else:

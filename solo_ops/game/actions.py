@@ -37,12 +37,16 @@ def apply(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
         "activate": _activate, "move": _move, "shoot": _shoot, "fight": _fight,
         "damage": _damage, "down": _down, "carry": _carry, "evacuate": _evacuate,
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
+        "reaction": _reaction,
     }
     handler = handlers.get(str(kind))
     if handler is None:
         raise RuleError(f"unknown action {kind!r}")
     if prompt.kind == "attack" and kind not in ("attack_damage",):
         raise RuleError(f"first tell me the damage: {prompt.text}")
+    if (prompt.kind == "reaction") != (kind == "reaction"):
+        raise RuleError(f"first answer the charge: {prompt.text}" if prompt.kind == "reaction"
+                        else "no charge is waiting for a Reaction")
     return handler(game, state, action, prompt)
 
 
@@ -256,8 +260,9 @@ def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     if op.carrying is not None and "carry" in op.actions_taken:
         raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
                         "it cannot shoot")
-    if state.edition == "kt2018" and op.moved_how == "fall_back":
-        raise RuleError(f"{op.name} fell back this battle round: it cannot shoot")
+    if state.edition == "kt2018" and op.moved_how in ("fall_back", "retreat"):
+        done = "retreated" if op.moved_how == "retreat" else "fell back"
+        raise RuleError(f"{op.name} {done} this battle round: it cannot shoot")
     target = _op(state, action.get("target"), "target")
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
@@ -584,6 +589,94 @@ def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, An
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
     events.extend(turns.after_player_activation(game, state))
     return events
+
+
+RETREAT = 3.0  # inches: a Retreat moves up to 3" (004)
+
+
+def _reaction(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
+    it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
+    player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
+    than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
+    engine rolls the charge."""
+    from solo_ops.game.enemy import _resolve_shot, charge_after_reaction, shot_cover
+
+    def charge(retreated: bool) -> list[dict[str, Any]]:
+        out = charge_after_reaction(game, state, entry, retreated)
+        return out + reveal.check_spotting(game, state)
+
+    entry = state.pending_attacks[0]
+    charger = state.operatives[entry["attacker"]]
+    me = state.operatives[entry["target"]]
+    react = str(action.get("react", "none"))
+    terrain = game.terrain(state)
+    events: list[dict[str, Any]] = []
+    assert me.at is not None and charger.at is not None
+    if react == "overwatch":
+        name = action.get("weapon")
+        guns = me.profile.ranged_weapons
+        weapon = next((w for w in guns if w.name == name), None) if name else \
+            (guns[0] if guns else None)
+        if weapon is None:
+            raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
+                            f"{me.name} has no ranged weapon to fire Overwatch")
+        if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
+            raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
+        d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
+        if weapon.range and (d is None or d > weapon.range + 1e-6):
+            raise RuleError(f"{charger.label} is out of range of {weapon.name}")
+        if not action.get("roll") and action.get("damage") is None:
+            raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
+        state.pending_attacks.pop(0)
+        events.append({"type": "overwatch", "operative": me.id, "target": charger.id,
+                       "weapon": weapon.name,
+                       "note": f"{me.name} fires Overwatch at {charger.label} (hits on 6s)."})
+        if action.get("roll"):
+            events.extend(_resolve_shot(game, state, me, weapon, charger,
+                                        shot_cover(game, state, me, weapon, charger), [], None,
+                                        acting=frozenset({me.id}), overwatch=True))
+        elif int(action["damage"]):
+            events.extend(apply_damage(game, state, charger, int(action["damage"]),
+                                       f"Overwatch by {me.name}"))
+        return events + charge(False)
+    if react == "retreat":
+        if not entry.get("retreat"):
+            raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
+        to = _point(action.get("to"))
+        others = [o for o in state.operatives.values() if o.on_table and o.id != me.id]
+        if not terrain.routes.fits(to, me.radius, blockers=[(o.at[0], o.at[1], o.radius)
+                                                             for o in others if o.at]):
+            raise RuleError(f"{me.name}'s base does not fit at {to[0]:g},{to[1]:g}")
+        walk = terrain.routes.walk(me.at, to, me.radius, blockers=[
+            (o.at[0], o.at[1], o.radius) for o in others if o.at])
+        if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
+            got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
+            raise RuleError(f"a Retreat moves up to 3\" ({got})")
+        if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
+            raise RuleError(f"a Retreat must end further away from {charger.label}")
+        for e in state.living(ENEMY):
+            if e.id != charger.id and e.at is not None and reach.engaged_2018(
+                    terrain, to, me.radius, e.at, e.radius):
+                raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
+        state.pending_attacks.pop(0)
+        old = me.at
+        me.at = to
+        me.moved = True
+        me.moved_how = "retreat"
+        me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
+        events.append({"type": "moved", "operative": me.id, "how": "retreat",
+                       "from": reach.round_point(old), "to": reach.round_point(to),
+                       "cost": round(float(walk.cost), 2),
+                       "route": [reach.round_point(p) for p in walk.points]})
+        events.extend(check_mines(game, state, me))
+        events.extend(reveal.check_spotting(game, state))
+        return events + charge(True)
+    if react != "none":
+        raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
+    state.pending_attacks.pop(0)
+    events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
+    return events + charge(False)
 
 
 def _attack_damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

@@ -101,6 +101,8 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
             events.extend(_move(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
+        elif action.kind == "charge" and reaction_due(game, state, op, action):
+            events.extend(declare_charge(game, state, op, action))
         elif action.kind == "charge":
             events.extend(_charge(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
@@ -134,6 +136,91 @@ def _move(game: Any, state: State, op: Operative, action: Action) -> list[dict[s
                "to": _r(action.to), "route": [_r(p) for p in action.route],
                "cost": round(action.cost, 2), "note": action.note}]
     return events + check_mines(game, state, op)
+
+
+def reaction_due(game: Any, state: State, op: Operative, action: Action) -> bool:
+    """Kill Team 2018: a charge rolled by the engine (``action.to`` None) at a player model
+    that is more than 1" from every enemy model: the target may React first (004 "A model can
+    React if it is the target of a charging model and it is more than 1" from an enemy
+    model")."""
+    if state.edition != "kt2018" or action.to is not None or action.target is None:
+        return False
+    target = state.operatives.get(action.target)
+    if target is None or not target.on_table or target.side != PLAYER or target.at is None:
+        return False
+    return not may_not_react(game, state, target)
+
+
+def may_not_react(game: Any, state: State, target: Operative) -> str | None:
+    """Why ``target`` cannot React now (None: it can)."""
+    terrain = game.terrain(state)
+    assert target.at is not None
+    for e in state.living(ENEMY):
+        if e.at is not None and reach.engaged_2018(terrain, target.at, target.radius, e.at,
+                                                   e.radius):
+            return f"{target.name} is within 1\" of {e.label}"
+    if target.moved_how == "retreat" and target.fell_back:
+        return f"{target.name} retreated this battle round: it cannot React again"
+    return None
+
+
+def declare_charge(game: Any, state: State, op: Operative, action: Action
+                   ) -> list[dict[str, Any]]:
+    """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
+    the charge roll is made when the player has answered (``actions._reaction`` calls
+    :func:`charge_after_reaction`)."""
+    target = state.operatives[action.target]  # type: ignore[index]
+    may_retreat = target.moved_how is None and not target.charged
+    text = (f"{op.label} declares a charge at {target.name}: react with Overwatch "
+            f"('overwatch [with WEAPON] roll' or 'overwatch damage N')"
+            + (", Retreat ('retreat X,Y', up to 3\" away from it)" if may_retreat else "")
+            + " or 'no'?")
+    state.pending_attacks.append({
+        "kind": "reaction", "attacker": op.id, "target": target.id, "text": text,
+        "retreat": may_retreat, "route": [list(p) for p in action.route],
+        "note": action.note})
+    return [{"type": "charge_declared", "operative": op.id, "target": target.id,
+             "note": f"{op.label} declares a charge at {target.name}."}]
+
+
+def charge_after_reaction(game: Any, state: State, entry: dict[str, Any],
+                          retreated: bool) -> list[dict[str, Any]]:
+    """The declared charge, after the target's Reaction: rolled along the planned route, or
+    (the target retreated) along a new route to within 1" of it; none if the charger is
+    gone."""
+    op = state.operatives[entry["attacker"]]
+    target = state.operatives[entry["target"]]
+    if not op.on_table or not target.on_table or op.at is None or target.at is None:
+        return []
+    route = tuple(tuple(p) for p in entry.get("route") or ())
+    if retreated or len(route) < 2:
+        terrain = game.terrain(state)
+        others = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
+                  if o.on_table and o.id not in (op.id, target.id) and o.at is not None]
+        walk = terrain.routes.walk(op.at, target.at, op.radius, blockers=others)
+        if walk is None:
+            return [{"type": "charge_failed", "operative": op.id, "target": target.id,
+                     "note": f"{op.label} has no way to {target.label} any more."}]
+        # stop short of the target's base: within 1" of it (0.5" from it)
+        route = _cut(walk.points, max(0.0, walk.length - (op.radius + target.radius + 0.5)))
+    action = Action("charge", op.id, start=op.at, route=route,  # type: ignore[arg-type]
+                    target=target.id, note=str(entry.get("note", "")))
+    return _charge(game, state, op, action)
+
+
+def _cut(points: Any, length: float) -> tuple[tuple[float, float], ...]:
+    """The first ``length`` inches of a polyline."""
+    out = [tuple(points[0])]
+    left = length
+    for a, b in itertools.pairwise(points):
+        d = math.dist(a, b)
+        if d >= left:
+            f = left / d if d else 0.0
+            out.append((a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f))
+            return tuple(out)  # type: ignore[return-value]
+        out.append(tuple(b))
+        left -= d
+    return tuple(out)  # type: ignore[return-value]
 
 
 def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
@@ -230,15 +317,18 @@ def _shoot(game: Any, state: State, op: Operative, action: Action, *,
 
 def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: Operative,
                   cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
-                  acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+                  acting: frozenset[str] = frozenset(), overwatch: bool = False
+                  ) -> list[dict[str, Any]]:
     """Roll a shot (either side's) with every weapon rule the game knows, then apply it: damage
     to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
     """
     terrain = game.terrain(state)
+    flags = flags_2018(game, state, op, weapon, target)
+    if overwatch:
+        flags["overwatch"] = True
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
-                               nearby=devastating_nearby(game, state, weapon, target),
-                               **flags_2018(game, state, op, weapon, target))
+                               nearby=devastating_nearby(game, state, weapon, target), **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}
@@ -533,7 +623,7 @@ def flags_2018(game: Any, state: State, op: Operative, weapon: Any,
                target: Operative) -> dict[str, Any]:
     """The bridge's Kill Team 2018 shot options: broken, long range (more than half the
     weapon's range, measured as the range check measures: around walls) and the Pariah Nexus
-    rules. Overwatch: the engine has no Overwatch reactions yet."""
+    rules. Overwatch is added by the caller (a player's Reaction, ``actions._reaction``)."""
     if state.edition != "kt2018":
         return {}
     long_range = None

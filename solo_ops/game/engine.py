@@ -218,6 +218,15 @@ def pending(game: Game, state: State) -> Prompt:
     """What the game needs next: the engine to act, or a player's answer."""
     if state.ended:
         return Prompt("ended", text="The battle is over.")
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
+        # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
+        entry = state.pending_attacks[0]
+        target = state.operatives[entry["target"]]
+        options = ["overwatch [with WEAPON] roll", "overwatch damage N", "no"]
+        if entry.get("retreat"):
+            options.insert(2, "retreat X,Y")
+        return Prompt("reaction", PLAYER, target.owner, target.id, entry["text"], options,
+                      data=entry)
     if state.pending_attacks:
         attack = state.pending_attacks[0]
         target = state.operatives[attack["target"]]

@@ -315,7 +315,7 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
 
 
 # -- the battle round's rules (004) ----------------------------------------------------------------
-MOVED_2018 = ("normal", "advance", "fall_back", "charge")
+MOVED_2018 = ("normal", "advance", "fall_back", "charge", "retreat")
 """The 2018 moves that count as having moved in the Movement phase (Heavy's -1)."""
 
 

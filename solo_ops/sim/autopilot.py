@@ -89,6 +89,8 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "engine"}
     elif prompt.kind == "attack":
         yield {"type": "attack_damage", "damage": _expected_pending(game, state, prompt)}
+    elif prompt.kind == "reaction":  # a Kill Team 2018 charge: no Overwatch, no Retreat
+        yield {"type": "reaction", "react": "none"}
     elif prompt.kind == "activate":
         yield from _activations(game, state, prompt, policy)
     elif prompt.kind == "act":
@@ -182,7 +184,8 @@ def _activations(game: Game, state: State, prompt: Prompt, policy: str
                  ) -> Iterator[dict[str, Any]]:
     ready = [state.operatives[i] for i in prompt.options]
     enemies = _enemies(state)
-    goals = [e.at for e in enemies] + [c.at for c in state.active_counters()]
+    goals: list[tuple[float, float]] = [e.at for e in enemies if e.at is not None]
+    goals += [c.at for c in state.active_counters()]
 
     def key(op: Operative) -> tuple[float, float, float, str]:
         assert op.at is not None
@@ -190,7 +193,7 @@ def _activations(game: Game, state: State, prompt: Prompt, policy: str
         downed = 0.0 if op.carrying or any(
             math.dist(op.at, d.at) <= 6.0 for d in _downed_friends(state, op)  # type: ignore
         ) else 1.0
-        near = min((math.dist(op.at, g) for g in goals), default=0.0)
+        near = min((math.dist(op.at, g) for g in goals if g is not None), default=0.0)
         return (-(shot.expected if shot else 0.0), downed, near, op.id)
 
     for op in sorted(ready, key=key):

@@ -84,7 +84,7 @@ def _number(text: str) -> float | None:
 RELATIONS = ("toward", "towards", "to", "into", "contact", "behind")
 RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "roll", "damage",
                   "dealt", "taken", "engage", "conceal", "open", "close", "activate", "door",
-                  "hatch", "down", "yes", "no")
+                  "hatch", "down", "yes", "no", "overwatch", "retreat")
 """Answer words besides :data:`ACT_WORDS` (for completion at the prompt)."""
 
 
@@ -159,6 +159,43 @@ def _keyed(words: list[str], keys: tuple[str, ...]) -> dict[str, str]:
     return {k: " ".join(v) for k, v in out.items()}
 
 
+def _reaction(head: str, rest: list[str], units: str) -> dict[str, Any]:
+    """A Kill Team 2018 charge Reaction: ``overwatch [with WEAPON] roll``, ``overwatch damage
+    N`` (or ``overwatch N``), ``retreat X,Y`` or ``no`` (``none``, ``pass``)."""
+    if head in ("no", "none", "pass", "done"):
+        return {"type": "reaction", "react": "none"}
+    if head == "retreat":
+        if len(rest) != 1:
+            raise RuleError("retreat where? e.g. 'retreat 10,4'")
+        return {"type": "reaction", "react": "retreat", "to": _point(rest[0], units)}
+    if head != "overwatch":
+        raise RuleError("react with 'overwatch roll', 'overwatch damage N', 'retreat X,Y' or "
+                        "'no'")
+    action: dict[str, Any] = {"type": "reaction", "react": "overwatch"}
+    words = list(rest)
+    if len(words) >= 2 and words[0].lower() == "with":
+        lowered = [w.lower() for w in words]
+        cut = next((i for i, w in enumerate(lowered) if w in ("roll", "damage")), len(words))
+        action["weapon"] = " ".join(words[1:cut])
+        words = words[cut:]
+    if words and words[0].lower() == "roll":
+        action["roll"] = True
+        words = words[1:]
+    elif words and words[0].lower() == "damage" and len(words) >= 2:
+        action["damage"] = _int(words[1], "damage")
+        words = words[2:]
+    elif words and _number(words[0]) is not None:
+        action["damage"] = _int(words[0], "damage")
+        words = words[1:]
+    if len(words) >= 2 and words[0].lower() == "with":
+        action["weapon"] = " ".join(words[1:])
+        words = []
+    if words or ("roll" not in action and "damage" not in action):
+        raise RuleError("e.g. 'overwatch roll', 'overwatch with bolter roll' or 'overwatch "
+                        "damage 1'")
+    return action
+
+
 def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
     """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
     distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
@@ -167,6 +204,8 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
         raise RuleError("type an answer, or 'help'")
     head = words[0].lower()
     rest = words[1:]
+    if prompt_kind == "reaction":
+        return _reaction(head, rest, units)
     if prompt_kind == "attack":
         if head == "damage":
             rest_words = rest

@@ -301,6 +301,9 @@ WORDS: dict[str, Words] = {
                         f"({e['why']})."),
     "attack_reported": _one(lambda e, t: f"Recorded: {e['damage']} damage to "
                             f"{t.n(e['target'])}."),
+    # Kill Team 2018 charge Reactions (issue 14 item 12)
+    "charge_declared": _one(lambda e, t: f"⚔ {e['note']}"),
+    "overwatch": _one(lambda e, t: f"  {e['note']}"),
 }
 
 SILENT = frozenset({
@@ -311,6 +314,7 @@ SILENT = frozenset({
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow
     "readied",          # the player's own 2018 Ready
+    "no_reaction",      # the player's own answer to a declared charge
     "turn_end",         # the next turn_start or the score says it
     "unit_state",       # the state machine's bookkeeping (the explanation names the state)
     "unit_event",       # likewise
