@@ -627,3 +627,54 @@ def test_overwatch_is_a_shot_at_the_charger() -> None:
     record = step(game, state, {"type": "reaction", "react": "overwatch", "damage": 0})
     assert [e["type"] for e in record["events"]][:2] == ["overwatch", "charged"]
     assert "hits on 6s" in record["events"][0]["note"]
+
+
+def test_access_override_in_play_with_the_command_node() -> None:
+    """004 Command Nodes: "Starting from the second battle round, a player gains one Command
+    Point if they control the Command Node objective marker, and they can also use the Access
+    Override Tactic." ACCESS OVERRIDE (1 CP): "Use this Tactic at the end of the Movement
+    phase. If you control an objective marker that is a Command Node, you can open one door".
+    a1 stands by the node (1" from it; 2018 control: within 2"); the door is 10" away."""
+    import copy
+
+    from solo_ops.core.dice import ScriptedDice
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.scenario import parse_scenario
+    from tests.test_player_portals import TROOPER, board
+
+    b = board("door", False)
+    b["objectives"] = [{"id": "node", "at": [3, 11], "command_node": True}]
+    doc = {"name": "t", "edition": "kt2018", "board": b,
+           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
+                      "table": {i: "trooper" for i in range(1, 7)}},
+           "engagement": 0, "seed": 1,
+           "squads": [{"player": "Ana", "models": [
+               {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [4.5, 11]}]}],
+           "enemies": [{"id": "u1", "command": 1, "models": [
+               {"id": "e1", "profile": "trooper", "at": [28, 2]}]}],
+           "settings": {"turns": 3}}
+    game, state = new_game(parse_scenario(doc, "t.yaml"), 1)
+    state.dice = ScriptedDice(faces=[6, 1] * 6)
+    step(game, state, {"type": "engine"})
+    door = {"type": "portal", "feature": "portal-1", "open": True}
+    refused(game, state, door, "end of the movement phase")  # turn 1, a1 still to move
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    _to_phase(game, state, "shooting")
+    refused(game, state, door, "from the second battle round")  # the window, but turn 1
+    while state.turn < 2:
+        prompt = pending(game, state)
+        if prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+            step(game, state, {"type": "done"})
+        else:
+            step(game, state, {"type": "engine"})
+    assert state.cp.get("player") == 1  # gained for holding the node at the round's start
+    assert state.phase == "movement"
+    refused(game, state, door, "end of the movement phase")  # a1 has not moved yet
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    _to_phase(game, state, "shooting")
+    record = step(game, state, door)  # the players' first answer after the movement phase
+    assert state.doors["portal-1"] is True and state.cp["player"] == 0
+    assert record["events"][0]["access_override"] is True

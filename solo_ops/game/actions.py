@@ -533,7 +533,8 @@ def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
             state.edition, phase=state.phase, turn=state.turn,
             players_left_to_move=turns.next_player(game, state) is not None,
             controls_command_node=any(control.get(n) == PLAYER for n in nodes),
-            cp=state.cp.get(PLAYER, 0), used_this_round=_override_used(state))
+            cp=state.cp.get(PLAYER, 0), used_this_round=_override_used(state),
+            shooting_started=any(o.activated for o in state.operatives.values()))
         if not verdict.ok:
             raise RuleError(verdict.why)
         if not want:

@@ -388,6 +388,19 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
             gain = (PRE_BATTLE_CP if state.turn == 1 else 0) + 1 + (side != state.initiative)
             state.cp[side] = state.cp.get(side, 0) + gain
         events.append({"type": "command_points", "cp": dict(state.cp)})
+    elif state.turn >= 2 and any(o.command_node for o in game.scenario.board.objectives):
+        # 004 Command Nodes: "Starting from the second battle round, a player gains one
+        # Command Point if they control the Command Node objective marker" (for Access
+        # Override, actions._portal); read at the start of the battle round
+        control = scoring.objective_control(game, state)
+        nodes = [o.id for o in game.scenario.board.objectives if o.command_node]
+        gained = [side for side in (PLAYER, ENEMY) if any(control.get(n) == side
+                                                          for n in nodes)]
+        for side in gained:
+            state.cp[side] = state.cp.get(side, 0) + 1
+        if gained:
+            events.append({"type": "command_points", "cp": dict(state.cp),
+                           "why": "the Command Node"})
     # counters that could not be hidden at set-up are resolved now
     if state.turn == 1:
         for counter in list(state.counters.values()):

@@ -75,17 +75,23 @@ def operate(edition: str, *, opening: bool, phase: str, gap: float,
 
 
 def access_override(edition: str, *, phase: str, turn: int, players_left_to_move: bool,
-                    controls_command_node: bool, cp: int, used_this_round: bool) -> Verdict:
+                    controls_command_node: bool, cp: int, used_this_round: bool,
+                    shooting_started: bool = True) -> Verdict:
     """Kill Team 2018's Access Override tactic: at the end of the Movement phase (here: no
-    operative of the side is left to move in it), from the second battle round, a side that
-    controls the Command Node objective marker may spend 1 CP to open one door; once a battle
-    round. Never in Kill Team 2024 (a door or hatch is opened by an operative within reach)."""
+    operative of the side is left to move in it, or the shooting phase has begun but no model
+    has acted in it yet — the players' first prompt after the movement phase), from the second
+    battle round, a side that controls the Command Node objective marker may spend 1 CP to open
+    one door; once a battle round. Never in Kill Team 2024 (a door or hatch is opened by an
+    operative within reach)."""
     if edition != "kt2018":
         return Verdict(False, 0, "a door or hatch is opened by an operative within 1\" of it: "
                                  "activate one first")
-    if phase != "movement" or players_left_to_move:
+    at_end = (phase == "movement" and not players_left_to_move) or (
+        phase == "shooting" and not shooting_started)
+    if not at_end:
         return Verdict(False, 0, "Access Override is used at the end of the movement phase "
-                                 "(when no operative of yours is left to move)")
+                                 "(when no operative of yours is left to move, or at your first "
+                                 "answer of the shooting phase before anyone shoots)")
     if turn < ACCESS_OVERRIDE_FROM_ROUND:
         return Verdict(False, 0, "Access Override can be used from the second battle round")
     if not controls_command_node:
