@@ -80,6 +80,28 @@ def main() -> None:
         print(f"rate {args.rate_scenario} --missions {args.rate_missions} --jobs {args.jobs}: "
               f"{wall:.1f} s wall, {60 * args.rate_missions / wall:.1f} missions a minute")
 
+    print("Single-pair sight on gallowdark-corridors, 300 random pairs of 32 mm bases "
+          "(CPU us a query: first asked = the matrix path, asked again = remembered)")
+    import random
+
+    from solo_ops.geometry.sight import Sight
+
+    board = load_scenario("gallowdark-night-raid").board
+    rng = random.Random(args.seed)
+    pairs = [((rng.uniform(1, board.width - 1), rng.uniform(1, board.depth - 1)),
+              (rng.uniform(1, board.width - 1), rng.uniform(1, board.depth - 1)))
+             for _ in range(300)]
+    sight = Sight(board)
+    for name, ask in (("visible", lambda a, b: sight.visible(a, b, 0.63, 0.63)),
+                      ("cover", lambda a, b: sight.cover(a, b, 0.63, 0.63))):
+        spent = []
+        for _ in range(2):
+            start = time.process_time()
+            for a, b in pairs:
+                ask(a, b)
+            spent.append(1e6 * (time.process_time() - start) / len(pairs))
+        print(f"  {name:8s} first {spent[0]:8.0f} us   again {spent[1]:6.1f} us")
+
     exe = str(Path(sys.executable).with_name("solo-ops"))
     print("Command line start-up (CPU s, best of 5)")
     for cmd in ([exe, "--help"],
