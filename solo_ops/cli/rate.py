@@ -234,8 +234,8 @@ def _run_sweep(path: Path, scenario: Path | None, out: Path | None, seed: int, j
         raise InputError("a sweep needs a base scenario", source=str(path), field="scenario")
     base = _scenario(library.resolve("scenario", str(base_name), base=path.parent,
                                      source=str(path), field="scenario"))
-    boards = _names(data, "boards", path) or [None]
-    rosters = _names(data, "rosters", path) or [None]
+    boards: list[str | None] = [*_names(data, "boards", path)] or [None]
+    rosters: list[str | None] = [*_names(data, "rosters", path)] or [None]
     levels = data.get("engagements") or [base.engagement]
     if not isinstance(levels, list) or not all(isinstance(v, int) and 1 <= v <= 6
                                                for v in levels):

@@ -52,7 +52,7 @@ results agree with it exactly away from float-rounding ties.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import numpy as np
@@ -88,6 +88,9 @@ MAX_SIDES = 4
 PREFILTER_PAD = 1e-3
 """Inches added around each piece's box in the float32 prefilter (rounding is ~1e-5)."""
 PIECE_BLOCK = 16
+PAIR_MEMO_LIMIT = 50_000
+"""Single-pair answers (:meth:`Sight.visible`, :meth:`Sight.cover`) a :class:`Sight` keeps; the
+memo is emptied when it grows past this."""
 """Blocker pieces are tested in blocks of this many, largest first; segments already blocked
 drop out before the next block."""
 TINY_BASE = 1e-6
@@ -375,6 +378,16 @@ class Sight:
                     * (self._heavy_box[:, 3] - self._heavy_box[:, 1]))
         area = shapely.area(self._heavy_parts) if len(self._heavy_parts) else np.zeros(0)
         self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+        # Single-pair answers by their exact arguments: a Sight never changes, and the engine
+        # asks the same pair again and again (spotting after every move, the players' shots,
+        # the autopilot), each costing a whole matrix computation of one pair.
+        self._pair_memo: dict[tuple[Any, ...], Any] = {}
+
+    def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self._pair_memo) >= PAIR_MEMO_LIMIT:
+            self._pair_memo.clear()
+        self._pair_memo[key] = value
+        return value
 
     # -- point to point ---------------------------------------------------------------------
     def clear(self, P: Any, Q: Any) -> np.ndarray:
@@ -433,8 +446,12 @@ class Sight:
     def visible(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> bool:
         """Whether a base of radius ``ra`` at ``a`` and one of radius ``rb`` at ``b`` can see
         each other (some clear segment between sample points of the two; see the module
-        docstring for the sampling)."""
-        return bool(self.visibility_matrix([a], ra, [b], rb)[0, 0])
+        docstring for the sampling). Answers are remembered per exact arguments."""
+        key = ("v", float(a[0]), float(a[1]), float(b[0]), float(b[1]), float(ra), float(rb))
+        found = self._pair_memo.get(key)
+        if found is None:
+            found = self._remember(key, bool(self.visibility_matrix([a], ra, [b], rb)[0, 0]))
+        return bool(found)
 
     def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
         """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
@@ -550,10 +567,16 @@ class Sight:
         ``edition="kt2018"`` runs the same computation: the engine reads ``obscured or
         in_cover`` as the 2018 "obscured", so both editions share this one geometry.
         """
-        cm = self.cover_matrix([attacker], ra, [target], rb, seek=seek, seek_light=seek_light,
-                               edition=edition)
-        vis = bool(cm.visible[0, 0])
-        return CoverResult(vis, bool(cm.in_cover[0, 0]), bool(cm.obscured[0, 0]), vis)
+        key = ("c", float(attacker[0]), float(attacker[1]), float(target[0]), float(target[1]),
+               float(ra), float(rb), bool(seek), bool(seek_light), edition)
+        found = self._pair_memo.get(key)
+        if found is None:
+            cm = self.cover_matrix([attacker], ra, [target], rb, seek=seek,
+                                   seek_light=seek_light, edition=edition)
+            vis = bool(cm.visible[0, 0])
+            found = self._remember(key, CoverResult(vis, bool(cm.in_cover[0, 0]),
+                                                    bool(cm.obscured[0, 0]), vis))
+        return replace(found)  # a copy: a caller may change its own
 
     def cover_matrix(self, A: Any, ra: Any, B: Any, rb: Any, *, edition: str = "kt2024",
                      seek: bool = False, seek_light: bool = False) -> CoverMatrix:

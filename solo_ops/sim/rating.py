@@ -171,13 +171,10 @@ def _collect(futures: dict[Any, int], out: list[MissionResult | None],
     """Wait for ``futures`` (any kind with ``result()``), putting each result at its index."""
     pending = set(futures)
     done_count = 0
-    try:
-        from distributed import as_completed as dask_completed  # optional
-    except ImportError:  # pragma: no cover - without the cluster extra
-        dask_completed = None
     first = next(iter(futures), None)
-    if dask_completed is not None and first is not None \
-            and type(first).__module__.startswith("distributed"):
+    if first is not None and type(first).__module__.startswith("distributed"):
+        from distributed import as_completed as dask_completed  # the [cluster] extra
+
         for fut in dask_completed(list(futures)):
             out[futures[fut]] = fut.result()
             done_count += 1
