@@ -39,6 +39,9 @@ The policy, per activation (Kill Team 2024; 2018 by phase, see below):
    counters.
 7. **Done**.
 
+An enemy attack handed to the players (``enemy_attacks: player``) is answered with its expected
+damage, rounded; a Kill Team 2018 charge reaction with ``none`` (no Overwatch, no Retreat).
+
 Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3": a
 player rolls the 2D6 at the table, and the autopilot has no dice of its own, so it charges
 only where any roll arrives), or a normal move scored as above (never Advance: its D6 is the
