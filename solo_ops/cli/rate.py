@@ -58,6 +58,7 @@ def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy:
     start = time.perf_counter()
     try:
         if show_progress:
+            from rich.console import Console
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -67,7 +68,8 @@ def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy:
             )
 
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), transient=True) as bar:
+                          TimeRemainingColumn(), console=Console(stderr=True),
+                          transient=True) as bar:
                 task = bar.add_task(label or "missions", total=missions * max(1, len(
                     engagements)))
                 results = rating.run(scenario, missions, seed, policy=policy,
