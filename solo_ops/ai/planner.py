@@ -34,7 +34,7 @@ import math
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +44,10 @@ from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.rules import killzones, portals, reach
 from solo_ops.rules.orders import command_radius
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
+
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
@@ -179,7 +183,7 @@ def inches(d: float | None) -> str:
 class Context:
     """The game facts the planner reads (terrain for the current doors, settings, odds)."""
 
-    terrain: Any  # solo_ops.geometry.terrain.Terrain
+    terrain: Terrain  # solo_ops.geometry.terrain.Terrain
     settings: Any  # solo_ops.core.settings.Settings
     edition: str
     odds: Any = None  # callable(weapon, attacker_profile, target_operative, cover) -> expected
@@ -837,9 +841,9 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         if shot is not None:
             plan.actions.append(shot)
             plan.explain.append("Fire at will: firing takes priority over moving. " + shot.note)
-            weapon = op.profile.ranged_weapons and next(
-                w for w in op.profile.ranged_weapons if w.name == shot.weapon)
-            heavy_shot = bool(weapon) and _is_heavy(weapon)  # type: ignore[arg-type]
+            weapon = next((w for w in op.profile.ranged_weapons if w.name == shot.weapon),
+                          None)
+            heavy_shot = weapon is not None and _is_heavy(weapon)
             shot_done = True
             result["attacked"] = True
             ap -= 1
@@ -979,7 +983,7 @@ def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Op
     dist = ctx.terrain.routes.distance_matrix(ep, er, pts, radius).T
     vis = np.asarray(ctx.terrain.sight.visibility_matrix(ep, er, pts, radius), dtype=bool).T
     seen = np.where(vis, dist, np.inf)
-    any_seen = vis.any(axis=1)
+    any_seen = np.asarray(vis.any(axis=1))
     use = np.where(any_seen[:, None], seen, dist)
     who = np.argmin(use, axis=1)
     return use[np.arange(len(pts)), who], who, any_seen
@@ -1101,8 +1105,8 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         ok = scores <= scores[i] + ctx.settings.cover_detour
         if base_mask is not None:
             ok &= base_mask
-        near = np.flatnonzero(ok)  # cover matters only where the detour is acceptable
-        ok[near] = _protected(ctx, pts[near], op.radius, [threat], board.pos)[0]
+        acceptable = np.flatnonzero(ok)  # cover matters only where the detour is acceptable
+        ok[acceptable] = _protected(ctx, pts[acceptable], op.radius, [threat], board.pos)[0]
         j = _pick(scores, cost, pts, ok)
         if j is not None:
             if j != i:
@@ -1567,7 +1571,8 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
             verdict = portals.operate(
                 ctx.edition, opening=True,
                 phase="firefight" if ctx.edition == "kt2024" else "movement", gap=gap,
-                in_enemy_control=_in_control_range(ctx, here, op.radius, enemies, board.pos),
+                in_enemy_control=bool(_in_control_range(ctx, here, op.radius, enemies,
+                                                        board.pos)),
                 portal_guarded=False, word=word)
             if not verdict.ok:
                 plan.explain.append(f"{op.label} cannot open {portal.id}: {verdict.why}.")
@@ -1579,7 +1584,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
                                     "(it will next activation).")
                 return ctx, ap, used, moved, False
             ap -= cost
-            how = (f"at the end of its {last.replace('_', ' ')}, 1 AP" if during and cost
+            how = (f"at the end of its {(last or '').replace('_', ' ')}, 1 AP" if during and cost
                    else "1 AP" if cost else "in its move")
             action_word = "Operate Hatch" if portal.has("hatch") else "opens the door"
             note = (f"{op.label} opens {portal.id}: {way.why()} ({action_word}, {how}).")

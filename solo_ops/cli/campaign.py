@@ -10,7 +10,7 @@ game loop; it records the mission with :func:`solo_ops.campaign.record_mission`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.table import Table
@@ -57,6 +57,11 @@ from solo_ops.io.persistence import (
     write_text_atomic,
 )
 from solo_ops.io.yamlio import read_document
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+    from solo_ops.game.state import State
+
 
 DEFAULT_SAVES = Path("campaign_saves")
 RATE_MISSIONS = 24  # simulated missions per engagement level rated for a campaign difficulty
@@ -519,7 +524,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     out.print(f"Map of the end: {files['map']}. Campaign saved to {path}.", markup=False)
 
 
-def _set_up(game: Any, state: Any, files: dict[str, Path], out: Any, draw_view: Any) -> None:
+def _set_up(game: Game, state: State, files: dict[str, Path], out: Any, draw_view: Any) -> None:
     """The briefing and the set-up picture (drawn again if it is missing), then the cue."""
     for line in game.scenario.mission.briefing(game.edition)[1:]:
         out.print(f"  {line}", markup=False)

@@ -9,7 +9,7 @@ before the first change). The command line turns typed answers into these dicts
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import reveal, scoring, turns
@@ -24,13 +24,17 @@ from solo_ops.game.enemy import (
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
 
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+
+
 CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
            "portal": 1}
 MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
 
 
-def apply(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict[str, Any]]:
+def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict[str, Any]]:
     """Check and apply one player action (see the module docstring)."""
     kind = action.get("type")
     handlers = {
@@ -51,6 +55,12 @@ def apply(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
 
 
 # -- helpers --------------------------------------------------------------------------------------
+def _centre(o: Operative) -> tuple[float, float]:
+    """An operative's centre; only for one on the table (``on_table`` implies a place)."""
+    assert o.at is not None
+    return o.at
+
+
 def _op(state: State, ident: Any, what: str = "operative") -> Operative:
     if not isinstance(ident, str) or ident not in state.operatives:
         known = ", ".join(sorted(o.id for o in state.operatives.values() if o.on_table))
@@ -77,7 +87,7 @@ def _point(value: Any) -> tuple[float, float]:
     return (x, y)
 
 
-def _enemies_in_control(state: State, op: Operative, game: Any,
+def _enemies_in_control(state: State, op: Operative, game: Game,
                         at: tuple[float, float] | None = None) -> list[Operative]:
     """Enemies within control range of ``op`` (standing at ``at`` if given): within 1" around
     the walls and visible (2024 "Visible and within 1""; 2018 "models cannot attack through
@@ -105,7 +115,7 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
 
 
 # -- actions ---------------------------------------------------------------------------------------
-def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     if prompt.kind != "activate":
         raise RuleError("an operative is already active: finish it with 'done'")
     op = _op(state, action.get("operative"))
@@ -127,7 +137,7 @@ def _activate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
     return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance}]
 
 
-def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     how = str(action.get("how", "reposition" if state.edition == "kt2024" else "normal"))
     # "move" is a Reposition in 2024 and a normal move in 2018: one word for both editions
@@ -135,7 +145,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
         how = "normal"
     elif state.edition == "kt2024" and how == "normal":
         how = "reposition"
-    allowed = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
+    allowed: tuple[str, ...] = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
                "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
     if how not in allowed:
         raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
@@ -161,7 +171,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
               and o.id != op.carrying]
     if not terrain.board.on_board(to[0], to[1], op.radius):
         raise RuleError(f"{to[0]:g},{to[1]:g} is off the board for {op.name}'s base")
-    if not terrain.routes.fits(to, op.radius, blockers=[(o.at[0], o.at[1], o.radius)
+    if not terrain.routes.fits(to, op.radius, blockers=[(*_centre(o), o.radius)
                                                           for o in others]):
         raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
                         "terrain that blocks movement, or another model is there)")
@@ -200,7 +210,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
             extra = CONTROL_RANGE
         if target is not None and o.id == target.id:
             extra = 0.0
-        blockers.append((o.at[0], o.at[1], o.radius + extra))
+        blockers.append((*_centre(o), o.radius + extra))
     assert op.at is not None
     walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
     if walk is None:
@@ -252,7 +262,7 @@ def _move(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[
     return events
 
 
-def _shoot(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     if state.edition == "kt2018" and state.phase != "shooting":
         raise RuleError("models shoot in the shooting phase")
@@ -362,7 +372,7 @@ def _react_to_shot(state: State, target: Operative) -> list[dict[str, Any]]:
     return [{"type": "unit_event", "unit": unit.id, "event": "shot_at"}]
 
 
-def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     if state.edition == "kt2018" and state.phase != "fight":
         raise RuleError("models fight in the fight phase")
@@ -386,7 +396,7 @@ def _fight(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     return events
 
 
-def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> list[dict]:
+def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) -> list[dict]:
     """A player's fight rolled by solo-ops: the same dice and events as an enemy's fight."""
     from solo_ops.game import attacks
     from solo_ops.game.enemy import _fight_helpers, broken_2018, no_escape, pariah_nexus, stun
@@ -398,6 +408,7 @@ def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> 
     elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
                                   target.radius):
         extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
+    assert state.dice is not None
     result = attacks.roll_fight(state.edition, state.dice, op, target,
                                 _fight_helpers(game, state, op, target), **extra)
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
@@ -413,7 +424,7 @@ def _rolled_fight(game: Any, state: State, op: Operative, target: Operative) -> 
     return events
 
 
-def _damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _damage(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     target = _op(state, action.get("operative"))
     if target.down:
         raise RuleError(f"{target.label} is already down")
@@ -426,14 +437,14 @@ def _damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
     return apply_damage(game, state, target, amount, str(action.get("why", "reported")))
 
 
-def _down(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _down(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     target = _op(state, action.get("operative"))
     if target.down:
         raise RuleError(f"{target.label} is already down")
     return apply_damage(game, state, target, target.wounds, "reported down")
 
 
-def _carry(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _carry(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     friend = _op(state, action.get("target"), "friend")
     if friend.side != op.side or not friend.down or friend.at is None:
@@ -458,7 +469,7 @@ def _carry(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     return events + _end_activation(game, state, op)
 
 
-def _evacuate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _evacuate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     if op.carrying is None:
         raise RuleError(f"{op.name} is not carrying anyone")
@@ -477,7 +488,7 @@ def _evacuate(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
     return events + _end_activation(game, state, op)
 
 
-def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     """Open or close a door or hatch: the active operative within 1" of it, by the edition's
     rule and timing (:func:`solo_ops.rules.portals.operate`, the AI's rule too), or with no
     operative active Kill Team 2018's Access Override (:func:`portals.access_override`)."""
@@ -501,17 +512,17 @@ def _portal(game: Any, state: State, action: dict[str, Any], prompt: Any) -> lis
         from shapely.geometry import Point
 
         terrain = game.terrain(state)
-        gap = feature.shape.distance(Point(op.at)) - op.radius
+        gap = feature.shape.distance(Point(_centre(op))) - op.radius
         enemies = [e for e in state.living(ENEMY if op.side == PLAYER else PLAYER)
                    if e.at is not None]
-        guarded = any(feature.shape.distance(Point(e.at)) - e.radius
+        guarded = any(feature.shape.distance(Point(_centre(e))) - e.radius
                       <= CONTROL_RANGE + 1e-9 for e in enemies)
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
                             "control range (1\")")
         if not want:
             standing = [o.name for o in state.operatives.values() if o.on_table
-                        and feature.shape.distance(Point(o.at)) < o.radius - 1e-9]
+                        and feature.shape.distance(Point(_centre(o))) < o.radius - 1e-9]
             if standing:
                 raise RuleError(f"{feature.id} cannot close: {', '.join(standing)} "
                                 f"{'stands' if len(standing) == 1 else 'stand'} in the "
@@ -569,7 +580,7 @@ def _override_used(state: State) -> bool:
     return False
 
 
-def _ready(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     if state.edition != "kt2018" or state.phase != "movement":
         raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
@@ -579,12 +590,12 @@ def _ready(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list
     return [{"type": "readied", "operative": op.id}]
 
 
-def _done(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     return _end_activation(game, state, op)
 
 
-def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
+def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
     state.active_operative = None
     end_activation_stun(op)  # Stun lasts until the end of its next activation
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
@@ -595,7 +606,7 @@ def _end_activation(game: Any, state: State, op: Operative) -> list[dict[str, An
 RETREAT = 3.0  # inches: a Retreat moves up to 3" (004)
 
 
-def _reaction(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
     it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
     player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
@@ -680,7 +691,7 @@ def _reaction(game: Any, state: State, action: dict[str, Any], prompt: Any) -> l
     return events + charge(False)
 
 
-def _attack_damage(game: Any, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+def _attack_damage(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     if prompt.kind != "attack":
         raise RuleError("no enemy attack is waiting for its result")
     attack = state.pending_attacks[0]

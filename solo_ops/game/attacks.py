@@ -19,11 +19,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.model import DiceExpr, Weapon, WeaponType
 from solo_ops.rules import killzones, kt2018, kt2024, odds
+
+if TYPE_CHECKING:
+    from solo_ops.game.state import State
+    from solo_ops.geometry.terrain import Terrain
 
 
 @dataclass
@@ -197,7 +201,7 @@ def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> flo
 
 
 def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: Any,
-                  terrain: Any) -> str:
+                  terrain: Terrain) -> str:
     """What the player rolls for an enemy shot when they roll the enemy's attacks."""
     state = []
     if getattr(cover, "in_cover", False):
@@ -228,7 +232,7 @@ def _missing(edition: str, who: Any, weapon: Any) -> str:
 
 
 def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any, cover: Any,
-              terrain: Any, *, secondary: Sequence[tuple[Any, Any]] = (),
+              terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]] = (),
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
               long_range: bool | None = None, close_quarters: bool = True,
               concentrated_radius: bool = True) -> AttackResult:
@@ -291,6 +295,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
                                     f"{amount * shot.crits} damage.")
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
+        assert rule is not None
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
         extra = kt2024.roll_shot(dice, spec_at(other) or spec, defence_2024(other, use_cover),
@@ -398,9 +403,9 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.stunned.append(str(getattr(target, "id", names[1])))
     if stun_attacker:
         result.stunned.append(str(getattr(attacker, "id", names[0])))
-    for weapon, who in ((a_weapon, 0), (d_weapon, 1)):
-        if weapon is not None and weapon.has("hot"):
-            amount, text = kt2024.roll_hot(dice, weapon.hit or 6, f"{names[who]} fights")
+    for fought_with, who in ((a_weapon, 0), (d_weapon, 1)):
+        if fought_with is not None and fought_with.has("hot"):
+            amount, text = kt2024.roll_hot(dice, fought_with.hit or 6, f"{names[who]} fights")
             result.lines.append(f"{names[who]}: {text}")
             if who == 0:
                 result.damage_taken += amount
@@ -417,7 +422,7 @@ def injury_2018(dice: Dice, op: Any, extra: Sequence[tuple[str, int]] = ()) -> s
     return outcome
 
 
-def nerve_test_2018(dice: Dice, state: Any, op: Any) -> tuple[bool, int]:
+def nerve_test_2018(dice: Dice, state: State, op: Any) -> tuple[bool, int]:
     """Roll a Nerve test for ``op``: D6, +1 per other friendly model shaken or out of action,
     -1 per other unshaken friendly model within 2"; failed if over Leadership, always passed
     on an unmodified 1. Returns (passed, modified result)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
@@ -20,6 +20,10 @@ from solo_ops.game import attacks, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 ATTACKS = ("shoot", "charge", "fight")
@@ -30,7 +34,7 @@ def _r(p: Any) -> list[float] | None:
     return reach.round_point(p)
 
 
-def _in_reach(game: Any, state: State, a: Operative, b: Operative) -> bool:
+def _in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
     """Control range (2024) / within 1" (2018) between two on-table operatives, by
     :mod:`solo_ops.rules.reach` (within 1" around the walls and visible)."""
     if not (a.on_table and b.on_table):
@@ -39,7 +43,7 @@ def _in_reach(game: Any, state: State, a: Operative, b: Operative) -> bool:
     return reach.in_control_range(game.terrain(state), a.at, a.radius, b.at, b.radius)
 
 
-def stale(game: Any, state: State, op: Operative, action: Action) -> str | None:
+def stale(game: Game, state: State, op: Operative, action: Action) -> str | None:
     """Why a planned attack can no longer be made as planned (its target is off the table,
     out of sight for a shot, out of reach for a fight), or None when it still can."""
     if action.kind not in ATTACKS or action.target is None:
@@ -58,7 +62,7 @@ def stale(game: Any, state: State, op: Operative, action: Action) -> str | None:
     return None
 
 
-def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
+def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
     """Apply ``plan`` (see the module docstring); returns the events."""
     unit = state.units[plan.unit]
     events: list[dict[str, Any]] = [{
@@ -125,7 +129,7 @@ def apply_plan(game: Any, state: State, plan: Plan) -> list[dict[str, Any]]:
     return events
 
 
-def _move(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     old = op.at
     op.at = action.to
     op.moved = True
@@ -138,7 +142,7 @@ def _move(game: Any, state: State, op: Operative, action: Action) -> list[dict[s
     return events + check_mines(game, state, op)
 
 
-def reaction_due(game: Any, state: State, op: Operative, action: Action) -> bool:
+def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
     """Kill Team 2018: a charge rolled by the engine (``action.to`` None) at a player model
     that is more than 1" from every enemy model: the target may React first (004 "A model can
     React if it is the target of a charging model and it is more than 1" from an enemy
@@ -151,7 +155,7 @@ def reaction_due(game: Any, state: State, op: Operative, action: Action) -> bool
     return not may_not_react(game, state, target)
 
 
-def may_not_react(game: Any, state: State, target: Operative) -> str | None:
+def may_not_react(game: Game, state: State, target: Operative) -> str | None:
     """Why ``target`` cannot React now (None: it can)."""
     terrain = game.terrain(state)
     assert target.at is not None
@@ -164,7 +168,7 @@ def may_not_react(game: Any, state: State, target: Operative) -> str | None:
     return None
 
 
-def declare_charge(game: Any, state: State, op: Operative, action: Action
+def declare_charge(game: Game, state: State, op: Operative, action: Action
                    ) -> list[dict[str, Any]]:
     """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
     the charge roll is made when the player has answered (``actions._reaction`` calls
@@ -183,7 +187,7 @@ def declare_charge(game: Any, state: State, op: Operative, action: Action
              "note": f"{op.label} declares a charge at {target.name}."}]
 
 
-def charge_after_reaction(game: Any, state: State, entry: dict[str, Any],
+def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
                           retreated: bool) -> list[dict[str, Any]]:
     """The declared charge, after the target's Reaction: rolled along the planned route, or
     (the target retreated) along a new route to within 1" of it; none if the charger is
@@ -223,7 +227,7 @@ def _cut(points: Any, length: float) -> tuple[tuple[float, float], ...]:
     return tuple(out)  # type: ignore[return-value]
 
 
-def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     target = state.operatives[action.target]  # type: ignore[index]
     events: list[dict[str, Any]] = []
     if action.to is None:
@@ -234,7 +238,9 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
 
         # the planned route ends within 1" of the target and keeps out of 1" of every other
         # enemy; the model goes along it as far as the roll allows
-        route = tuple(action.route) if len(action.route) >= 2 else (op.at, op.at)
+        start = op.at
+        assert start is not None
+        route = tuple(action.route) if len(action.route) >= 2 else (start, start)
         length = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
         walk = Walk(route, length, length)  # type: ignore[arg-type]
         end, _spent = terrain.routes.advance(walk, min(float(roll.value), length))
@@ -261,7 +267,7 @@ def _charge(game: Any, state: State, op: Operative, action: Action) -> list[dict
     return events + check_mines(game, state, op)
 
 
-def _operate(game: Any, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+def _operate(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     """Operate Hatch / open a door: the board's door state changes, so every later action
     (this activation's and the players') uses the terrain with it open."""
     assert action.portal is not None
@@ -275,7 +281,7 @@ def _operate(game: Any, state: State, op: Operative, action: Action) -> list[dic
              "explain": action.note}]
 
 
-def _shoot(game: Any, state: State, op: Operative, action: Action, *,
+def _shoot(game: Game, state: State, op: Operative, action: Action, *,
            hit_penalty: int = 0, acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """An enemy shot, rolled or handed to the player. ``hit_penalty`` worsens the weapon's
     Hit stat (On Guard shooting within control range: -1 to hit). ``acting``: the models whose
@@ -315,7 +321,7 @@ def _shoot(game: Any, state: State, op: Operative, action: Action, *,
                                   acting=acting)
 
 
-def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: Operative,
+def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: Operative,
                   cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
                   acting: frozenset[str] = frozenset(), overwatch: bool = False
                   ) -> list[dict[str, Any]]:
@@ -326,6 +332,7 @@ def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: O
     flags = flags_2018(game, state, op, weapon, target)
     if overwatch:
         flags["overwatch"] = True
+    assert state.dice is not None
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
                                nearby=devastating_nearby(game, state, weapon, target), **flags)
@@ -357,7 +364,7 @@ def _resolve_shot(game: Any, state: State, op: Operative, weapon: Any, target: O
     return events
 
 
-def _fight(game: Any, state: State, op: Operative, action: Action, *,
+def _fight(game: Game, state: State, op: Operative, action: Action, *,
            acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     target = state.operatives[action.target]  # type: ignore[index]
     if not target.on_table:
@@ -380,6 +387,7 @@ def _fight(game: Any, state: State, op: Operative, action: Action, *,
     elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
                                   target.radius):
         extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
+    assert state.dice is not None
     result = attacks.roll_fight(state.edition, state.dice, op, target, helpers, **extra)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
@@ -393,7 +401,7 @@ def _fight(game: Any, state: State, op: Operative, action: Action, *,
     return events
 
 
-def _is_hatch(game: Any, portal: str) -> bool:
+def _is_hatch(game: Game, portal: str) -> bool:
     try:
         return bool(game.scenario.board.feature(portal).has("hatch"))
     except (KeyError, AttributeError):
@@ -401,7 +409,7 @@ def _is_hatch(game: Any, portal: str) -> bool:
 
 
 # -- Guard -----------------------------------------------------------------------------------------
-def guard_interrupts(game: Any, state: State, mover: Operative) -> list[dict[str, Any]]:
+def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[str, Any]]:
     """After a player operative's first action of its activation: every enemy model On Guard
     (in id order) that can now shoot it (a valid target) or fight it (in control range)
     interrupts, for free; doing so ends its Guard. Rolled or handed to the player like every
@@ -427,7 +435,7 @@ def guard_interrupts(game: Any, state: State, mover: Operative) -> list[dict[str
     return events
 
 
-def guards_engaged(game: Any, state: State, mover: Operative) -> list[dict[str, Any]]:
+def guards_engaged(game: Game, state: State, mover: Operative) -> list[dict[str, Any]]:
     """Guard ends when an enemy ends an action in the guard's control range (within 1" around
     the walls and visible: :func:`solo_ops.rules.reach.in_control_range`)."""
     events: list[dict[str, Any]] = []
@@ -441,7 +449,7 @@ def guards_engaged(game: Any, state: State, mover: Operative) -> list[dict[str, 
     return events
 
 
-def _fight_helpers(game: Any, state: State, op: Operative, target: Operative) -> int:
+def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
     """Other friendly operatives also in control range of the target and of no other enemy."""
     count = 0
     foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
@@ -456,7 +464,7 @@ def _fight_helpers(game: Any, state: State, op: Operative, target: Operative) ->
     return count
 
 
-def resolve_player_shot(game: Any, state: State, op: Operative, weapon: Any,
+def resolve_player_shot(game: Game, state: State, op: Operative, weapon: Any,
                         target: Operative) -> list[dict[str, Any]]:
     """The player asked solo-ops to roll their shot (``op`` is the active operative)."""
     cover = shot_cover(game, state, op, weapon, target)
@@ -466,7 +474,7 @@ def resolve_player_shot(game: Any, state: State, op: Operative, weapon: Any,
 
 
 # -- weapon rules in play ----------------------------------------------------------------------
-def shot_cover(game: Any, state: State, shooter: Operative, weapon: Any,
+def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
                target: Operative) -> attacks.ShotCover:
     """The target's cover from the shooter, for the attack's dice, with Vantage (Kill Team
     2024): a shooter standing on a ``vantage`` feature with a ``height`` shooting an Engaged
@@ -505,7 +513,7 @@ def _hidden_unit(state: State, op: Operative) -> bool:
     return unit is not None and unit.fsm == "hidden"
 
 
-def secondary_targets(game: Any, state: State, shooter: Operative, weapon: Any,
+def secondary_targets(game: Game, state: State, shooter: Operative, weapon: Any,
                       target: Operative, cover: Any) -> list[tuple[Operative, Any]]:
     """Blast x / Torrent x extra targets as ``(operative, cover)`` (Kill Team 2024), nearest
     to the primary target first.
@@ -546,7 +554,7 @@ def secondary_targets(game: Any, state: State, shooter: Operative, weapon: Any,
     return [(o, c) for _, _, o, c in found]
 
 
-def devastating_nearby(game: Any, state: State, weapon: Any,
+def devastating_nearby(game: Game, state: State, weapon: Any,
                        target: Operative) -> list[Operative]:
     """For the distance form of Devastating: every other operative on the table (either side,
     the shooter included) visible to the target; the bridge keeps those within x."""
@@ -601,7 +609,7 @@ def end_activation_stun(op: Operative) -> None:
     op.stun_carries = False
 
 
-def pariah_nexus(game: Any) -> bool:
+def pariah_nexus(game: Game) -> bool:
     """Whether the Pariah Nexus ultra-close-confines rules (Close Quarters, Concentrated
     Radius, No Escape) apply: a Kill Team 2018 game with a Pariah Nexus mission (the 2018
     default) or on a Pariah Nexus killzone."""
@@ -619,7 +627,7 @@ def broken_2018(state: State, side: str) -> bool:
     return bool(models) and gone * 2 > len(models)
 
 
-def flags_2018(game: Any, state: State, op: Operative, weapon: Any,
+def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
                target: Operative) -> dict[str, Any]:
     """The bridge's Kill Team 2018 shot options: broken, long range (more than half the
     weapon's range, measured as the range check measures: around walls) and the Pariah Nexus
@@ -637,7 +645,7 @@ def flags_2018(game: Any, state: State, op: Operative, weapon: Any,
             "close_quarters": confines, "concentrated_radius": confines}
 
 
-def no_escape(game: Any, state: State, attacker: Operative, target: Operative) -> bool:
+def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:
     """No Escape (Pariah Nexus): the straight line from the attacker's centre through the
     target's centre to the board's edge touches a wall, door, terrain feature or pitfall
     within 1" of the target (open doors are off the board in 2018)."""
@@ -652,8 +660,8 @@ def no_escape(game: Any, state: State, attacker: Operative, target: Operative) -
     if length <= 1e-9:
         return False
     far = board.width + board.depth
-    ray = LineString([(ax, ay), (tx + (tx - ax) / length * far, ty + (ty - ay) / length * far)])
-    ray = ray.intersection(box(0, 0, board.width, board.depth))
+    line = LineString([(ax, ay), (tx + (tx - ax) / length * far, ty + (ty - ay) / length * far)])
+    ray = line.intersection(box(0, 0, board.width, board.depth))
     near = Point(tx, ty).buffer(target.radius + CONTROL_RANGE)
     for f in board.features:
         if f.is_portal and f.open and not f.has("hatch"):
@@ -664,7 +672,7 @@ def no_escape(game: Any, state: State, attacker: Operative, target: Operative) -
     return False
 
 
-def apply_damage(game: Any, state: State, op: Operative, amount: int, why: str,
+def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
                  *, outcome: str | None = None) -> list[dict[str, Any]]:
     """Take ``amount`` wounds from ``op``; at 0 it goes down (2024) or, in 2018, an injury
     roll decides (``outcome`` from a rolled 2018 attack already carries it)."""
@@ -677,6 +685,7 @@ def apply_damage(game: Any, state: State, op: Operative, amount: int, why: str,
     events.append({"type": "damage", "operative": op.id, "amount": lost, "wounds": op.wounds,
                    "why": why})
     if state.edition == "kt2018" and op.wounds <= 0 and outcome is None:
+        assert state.dice is not None
         outcome = attacks.injury_2018(state.dice, op)
     if state.edition == "kt2018" and outcome == "flesh_wound":
         op.flesh_wounds += 1
@@ -738,7 +747,7 @@ def _leader_lost(state: State, leader: Any) -> list[dict[str, Any]]:
     return events
 
 
-def check_mines(game: Any, state: State, op: Operative) -> list[dict[str, Any]]:
+def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
     """Mines: "The first time ANY Operative is within Control Range, inflict D3+3 damage"."""
     events: list[dict[str, Any]] = []
     if op.at is None:

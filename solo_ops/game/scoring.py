@@ -11,11 +11,14 @@ models within 2"; the morale phase's Nerve tests.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.game.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
 
 
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
@@ -23,7 +26,7 @@ def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
     return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
 
 
-def _controls(game: Any, state: State, op: Operative, point: tuple[float, float],
+def _controls(game: Game, state: State, op: Operative, point: tuple[float, float],
               distance: float) -> bool:
     """Whether ``op`` is close enough to an objective marker to count towards controlling it:
     within ``distance`` of its base around the walls and visible
@@ -35,7 +38,7 @@ def _controls(game: Any, state: State, op: Operative, point: tuple[float, float]
     return reach.within(game.terrain(state), op.at, op.radius, point, marker, distance)
 
 
-def objective_control(game: Any, state: State) -> dict[str, str | None]:
+def objective_control(game: Game, state: State) -> dict[str, str | None]:
     """``{objective id: "player" | "enemy" | None}`` by the edition's control rule."""
     board = game.scenario.board
     out: dict[str, str | None] = {}
@@ -74,7 +77,7 @@ def _add(state: State, side: str, op: str, points: int, why: str,
     return points
 
 
-def score_turn(game: Any, state: State) -> list[dict[str, Any]]:
+def score_turn(game: Game, state: State) -> list[dict[str, Any]]:
     """Score the turn that is ending."""
     mission = game.scenario.mission
     control = objective_control(game, state)
@@ -121,7 +124,7 @@ def score_turn(game: Any, state: State) -> list[dict[str, Any]]:
     return events
 
 
-def _tac_points(game: Any, state: State, tac: str | None) -> int:
+def _tac_points(game: Game, state: State, tac: str | None) -> int:
     board = game.scenario.board
     players = state.living(PLAYER)
     enemies = state.living(ENEMY)
@@ -131,7 +134,8 @@ def _tac_points(game: Any, state: State, tac: str | None) -> int:
             return 0
         from shapely.geometry import Point
 
-        return int(any(zone.contains(Point(o.at).buffer(o.radius)) for o in players))
+        return int(any(o.at is not None and zone.contains(Point(o.at).buffer(o.radius))
+                       for o in players))
     if tac == "hold-the-centre":
         centre = (board.width / 2, board.depth / 2)
         mine = any(_within(o, centre, 3.0) for o in players)
@@ -142,7 +146,7 @@ def _tac_points(game: Any, state: State, tac: str | None) -> int:
     return 0
 
 
-def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
+def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
     """Final scoring and the result."""
     mission = game.scenario.mission
     events: list[dict[str, Any]] = []
@@ -187,7 +191,7 @@ def end_battle(game: Any, state: State) -> list[dict[str, Any]]:
     return events
 
 
-def morale_2018(game: Any, state: State) -> list[dict[str, Any]]:
+def morale_2018(game: Game, state: State) -> list[dict[str, Any]]:
     """Kill Team 2018 morale phase: Nerve tests for models with flesh wounds, and for every
     model of a broken kill team (more than half its models out of action or shaken)."""
     from solo_ops.game import attacks
@@ -206,6 +210,7 @@ def morale_2018(game: Any, state: State) -> list[dict[str, Any]]:
         for op in models:
             if not op.on_table or not (op.flesh_wounds or broken):
                 continue
+            assert state.dice is not None
             passed, entry = attacks.nerve_test_2018(state.dice, state, op)
             if not passed:
                 op.shaken = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from solo_ops.core.errors import InputError, clip, excerpt
 from solo_ops.core.limits import LIMITS, bounds
@@ -101,7 +101,13 @@ def _dice(value: Any, w: Fields, field: str) -> DiceExpr:
         raise w.error(field, str(exc)) from None
 
 
-def _number(name: str) -> dict[str, float]:
+class _Range(TypedDict):
+    minimum: float
+    maximum: float
+
+
+def _number(name: str) -> _Range:
+    """``minimum``/``maximum`` of the shared limit ``name``, for :meth:`Fields.number`."""
     item = LIMITS[name]
     return {"minimum": item.low, "maximum": item.high}
 

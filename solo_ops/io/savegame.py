@@ -50,7 +50,7 @@ def _canonical(data: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def game_id(scenario_document: Any, seed: int) -> str:
+def game_id(scenario_document: Any, seed: int | None) -> str:
     """The game's id: 16 hex digits of a checksum of its scenario document and seed, so the
     same scenario and seed always name the same game (and an edited scenario another one)."""
     return hashlib.sha256(_canonical([scenario_document, seed])).hexdigest()[:16]

@@ -140,7 +140,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
     equipment = parse_equipment(doc.sequence("equipment", []), source, board)
     board = apply_equipment(board, equipment)
     settings = parse_settings(doc.raw("settings", None), source)
-    squads = []
+    squads: list[SquadSpec] = []
     seen: dict[str, str] = {}
 
     def claim(identifier: str, where: str) -> None:

@@ -47,7 +47,8 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 class _StrictLoader(yaml.SafeLoader):
     """A safe loader that refuses duplicate keys and bounds nesting, aliases and size."""
 
-    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {
+    # (the stubs declare an instance variable; PyYAML reads it from the class)
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {  # type: ignore[misc]
         first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }

@@ -48,9 +48,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
+
 
 CONTROL_RANGE = 1.0  # inches, base to base
 TOLERANCE = 1e-9  # inches of floating-point slack on every "within"
@@ -93,20 +97,20 @@ def straight_gap(a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
     return math.hypot(a_at[0] - b_at[0], a_at[1] - b_at[1]) - a_radius - b_radius
 
 
-def route_gap(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
+def route_gap(terrain: Terrain, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
               b_radius: float) -> float:
     """The base-to-base distance around walls and closed doors (inf when there is none)."""
     d = terrain.routes.distance(a_at, b_at, a_radius, b_radius).distance
     return math.inf if d is None else float(d)
 
 
-def in_control_range(terrain: Any, a_at: Sequence[float], a_radius: float,
+def in_control_range(terrain: Terrain, a_at: Sequence[float], a_radius: float,
                      b_at: Sequence[float], b_radius: float) -> bool:
     """Kill Team 2024 control range between two bases (see the module docstring)."""
     return within(terrain, a_at, a_radius, b_at, b_radius, CONTROL_RANGE)
 
 
-def within(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
+def within(terrain: Terrain, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
            b_radius: float, distance: float) -> bool:
     """Whether two bases (a marker: radius 0) are within ``distance`` of each other around
     the walls and can see each other: :func:`in_control_range` with another distance (the
@@ -118,13 +122,13 @@ def within(terrain: Any, a_at: Sequence[float], a_radius: float, b_at: Sequence[
     return bool(terrain.sight.visible(a_at, b_at, a_radius, b_radius))
 
 
-def engaged_2018(terrain: Any, a_at: Sequence[float], a_radius: float,
+def engaged_2018(terrain: Terrain, a_at: Sequence[float], a_radius: float,
                  b_at: Sequence[float], b_radius: float) -> bool:
     """Kill Team 2018 "within 1"" with walls: the same test as :func:`in_control_range`."""
     return in_control_range(terrain, a_at, a_radius, b_at, b_radius)
 
 
-def within_reach(terrain: Any, op: Based, others: Iterable[B],
+def within_reach(terrain: Terrain, op: Based, others: Iterable[B],
                  at: Sequence[float] | None = None) -> list[B]:
     """The on-table bases of ``others`` (never ``op`` itself) in control range of ``op``
     standing at ``at`` (default: where it is)."""
@@ -140,7 +144,7 @@ def within_reach(terrain: Any, op: Based, others: Iterable[B],
     return out
 
 
-def control_mask(terrain: Any, points: Any, radius: float, b_at: Sequence[float],
+def control_mask(terrain: Terrain, points: Any, radius: float, b_at: Sequence[float],
                  b_radius: float, margin: float = 0.0) -> np.ndarray:
     """(k,) :func:`in_control_range` of a base of ``radius`` at each of ``points`` against the
     base at ``b_at``, with the 1" shrunk by ``margin``."""

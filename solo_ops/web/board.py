@@ -11,10 +11,15 @@ ended, labelled with the model's id. The drawing is the maps' renderer
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from solo_ops.view import render
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+    from solo_ops.game.state import State
+
 
 BADGE = "#4a5a6a"
 
@@ -28,7 +33,7 @@ def last_activation(records: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def scene_for(game: Any, state: Any, view: dict[str, Any], records: list[dict[str, Any]]
+def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]]
               ) -> tuple[Any, list[str]]:
     """The render scene of the players' view and the extra SVG elements (labels, numbers)."""
     terrain = game.terrain(state)
@@ -97,7 +102,7 @@ def _badge(scene: Any, at: tuple[float, float], number: int, model: str) -> str:
             f'{escape(model)}</text></g>')
 
 
-def board_svg(game: Any, state: Any, view: dict[str, Any], records: list[dict[str, Any]]) -> str:
+def board_svg(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]]) -> str:
     """The players' view as an SVG document (see the module docstring)."""
     scene, extra = scene_for(game, state, view, records)
     text = render.svg_text(scene)
@@ -105,14 +110,14 @@ def board_svg(game: Any, state: Any, view: dict[str, Any], records: list[dict[st
     return text[:cut] + "".join(line + "\n" for line in extra) + "</svg>\n"
 
 
-def board_png(game: Any, state: Any, view: dict[str, Any], records: list[dict[str, Any]]
+def board_png(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]]
               ) -> bytes:
     """The players' view as a PNG picture (the map download; without the extra labels)."""
     scene, _ = scene_for(game, state, view, records)
     return render.png_bytes(scene)
 
 
-def geometry(game: Any, state: Any) -> dict[str, Any]:
+def geometry(game: Game, state: State) -> dict[str, Any]:
     """How the SVG maps to the board: a point (px, py) in SVG pixels is the board point
     ``x = (px - origin[0]) / scale``, ``y = depth - (py - origin[1]) / scale`` inches."""
     board = game.terrain(state).board

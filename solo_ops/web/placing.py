@@ -14,14 +14,19 @@ Pure: reads the game and the state, changes neither.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game.state import ENEMY, PLAYER, State
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
 from solo_ops.view import measure
+
+if TYPE_CHECKING:
+    from solo_ops.game.engine import Game
+    from solo_ops.geometry.terrain import Terrain
+
 
 SNAP_RADIUS = 3.0
 """How far (inches) from the tapped point a fitting spot is looked for."""
@@ -35,6 +40,12 @@ WORDS = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "f
 KINDS = {"move": None, "reposition": "reposition", "normal": "normal", "dash": "dash",
          "fallback": "fall_back", "fall_back": "fall_back", "advance": "advance",
          "charge": "charge"}
+
+
+def _centre(o: Operative) -> tuple[float, float]:
+    """An operative's centre; only for one on the table (``on_table`` implies a place)."""
+    assert o.at is not None
+    return o.at
 
 
 def move_kind(word: str, edition: str) -> str:
@@ -54,7 +65,7 @@ def _num(v: float) -> str:
     return f"{round(v, 2):g}"
 
 
-def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> dict[str, Any]:
+def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> dict[str, Any]:
     """Where the active operative would end a move of kind ``how`` aimed at ``(x, y)``; see the
     module docstring. Raises :class:`RuleError` when no operative is active or nothing fits."""
     if not (math.isfinite(x) and math.isfinite(y)):
@@ -68,7 +79,7 @@ def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> d
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values()
               if o.on_table and o.at is not None and o.id not in (op.id, op.carrying)]
-    bases = [(o.at[0], o.at[1], o.radius) for o in others]
+    bases = [(*_centre(o), o.radius) for o in others]
     asked = (float(x), float(y))
     spot = _snap(terrain, asked, op.radius, bases)
     if spot is None:
@@ -79,7 +90,7 @@ def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> d
         foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
         if not foes:
             raise RuleError("there is no enemy on the table to charge")
-        target = min(foes, key=lambda o: math.hypot(o.at[0] - spot[0], o.at[1] - spot[1]))
+        target = min(foes, key=lambda o: math.dist(_centre(o), spot))
     blockers = []
     for o in others:
         extra = 0.0
@@ -88,7 +99,7 @@ def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> d
             extra = reach.CONTROL_RANGE
         if target is not None and o.id == target.id:
             extra = 0.0
-        blockers.append((o.at[0], o.at[1], o.radius + extra))
+        blockers.append((*_centre(o), o.radius + extra))
     walk = terrain.routes.walk(op.at, spot, op.radius, blockers=blockers)
     allowance = reach.move_allowance(op, kind, state.edition)
     cost = None if walk is None else float(walk.cost)
@@ -120,7 +131,7 @@ def preview(game: Any, state: State, x: float, y: float, how: str = "move") -> d
             **({"target": target.id} if target is not None else {})}
 
 
-def _snap(terrain: Any, asked: tuple[float, float], radius: float,
+def _snap(terrain: Terrain, asked: tuple[float, float], radius: float,
           bases: list[tuple[float, float, float]]) -> tuple[float, float] | None:
     """The nearest point to ``asked`` (rounded to 0.01") where the base fits, within
     :data:`SNAP_RADIUS`; None when there is none."""
