@@ -575,5 +575,12 @@ def test_kt2018_charge_reaches_a_target_whose_centre_is_shut_in_by_another_enemy
     state.counters.clear()  # no hidden counter to spot on the way
     state.dice = ScriptedDice(faces=[4, 3])
     events = apply_plan(game, state, p)
+    # 004: the target may React first (issue 14 item 12); p1 does not, and the charge is rolled
+    assert [e["type"] for e in events if e["type"].startswith("charge")] == ["charge_declared"]
+    assert state.pending_attacks[0]["kind"] == "reaction"
+    from solo_ops.game.engine import step
+
+    record = step(game, state, {"type": "reaction", "react": "none"})
+    events = record["events"]
     assert [e["type"] for e in events if e["type"].startswith("charge")] == ["charged"]
     assert math.dist(state.operatives["e1"].at, (10, 11)) - 1.0 <= 1.0 + 1e-6

@@ -49,9 +49,10 @@ def test_distance_goes_round_the_wall_end(board_file: Path) -> None:
                        "--base-mm", "0", "--json")
     assert code == 0
     data = json.loads(out)
-    # round the wall's north corners: (15 -+ HALF, 15 + HALF)
-    leg = math.hypot(5 - HALF, 10 + HALF)
-    assert data["distance"] == pytest.approx(2 * leg + 2 * HALF, abs=1e-4)
+    # round the wall's north end (15, 15) exactly: a line wall has no thickness for measuring
+    # (issue 14 item 13)
+    leg = math.hypot(5, 10)
+    assert data["distance"] == pytest.approx(2 * leg, abs=1e-4)
     assert data["route"][0] == [10.0, 5.0] and data["route"][-1] == [20.0, 5.0]
     assert all(p[1] >= 15 for p in data["route"][1:-1])
 
