@@ -299,3 +299,23 @@ def test_quit_on_a_full_disk_still_quits_and_says_the_steps_are_saved(
     assert last.endswith(f"Every step so far is in {table.save}. Continue with `solo-ops play "
                          f"--resume {table.save}`.")
     assert files(table) == before
+
+
+def test_resuming_a_save_that_goes_on_from_its_checkpoint_says_so(tmp_path: Path) -> None:
+    """A save whose history now plays differently goes on from its checkpoint
+    (``io.opening.load_save_doc``); ``play --resume`` tells the players in its first lines."""
+    import json
+
+    from solo_ops.io.persistence import save_json
+
+    table = make_table(tmp_path)
+    for player, answer in ANSWERS:
+        assert table.answer(player, answer).ok
+    doc = json.loads(table.save.read_text(encoding="utf-8"))
+    doc["steps"][3] = "000000000000"  # as if step 3 came out otherwise when it was played
+    save_json(table.save, doc)
+    run = CliRunner().invoke(main, ["play", "--resume", str(table.save), "--rebuild-log",
+                                    "--answer", "quit"])
+    assert run.exit_code == 0, run.output
+    assert "This game was saved by another version of solo-ops, whose rules play its history " \
+           "differently (" in run.output

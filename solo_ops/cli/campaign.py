@@ -463,6 +463,8 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
                           "yet; recording it now.", markup=False)
             else:
                 check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
+                if game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
+                    session.say(game.notice)
             started = any(a.get("type") != "engine" for a in doc.get("actions", []))
             if not state.ended and started:
                 session.say(f"Campaign {name}: going on with mission {number} "

@@ -416,6 +416,8 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             table, doc = opening.open_table(p, reveal=reveal_hidden, units=units)
             session = Session(table, as_json=as_json)
             check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
+            if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
+                session.say(table.game.notice)
             if resume is None:
                 session.say(f"Resuming the unfinished game of {scenario} with seed "
                             f"{table.game.seed} saved in {p.save} (turn {table.state.turn}). "

@@ -99,6 +99,8 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
                                  source=str(save_path)) from None
             if note:
                 click.echo(note)
+            if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
+                click.echo(table.game.notice)
             click.echo(f"Resuming {table.game.scenario.name} from {save_path} "
                        f"(turn {table.state.turn}).")
         else:
