@@ -22,9 +22,10 @@ from click.testing import CliRunner
 
 from solo_ops.cli.common import SoloOpsGroup
 from solo_ops.core.errors import InputError
+from solo_ops.game import checkpoint
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import EventLog, file_digest, save_json
-from solo_ops.io.savegame import SCHEMA_VERSION, compare_log, game_id, versions
+from solo_ops.io.savegame import compare_log, game_id, versions
 
 from .conftest import SCENARIOS
 from .test_play_e2e import bot_answers, cli, small_scenario, write_answers
@@ -84,32 +85,50 @@ def with_edited_roll(data: bytes) -> tuple[bytes, int, list[int], list[int]]:
 
 
 # -- saves written by older versions still load ------------------------------------------------
-def test_the_schema_1_fixture_still_loads_and_replays_identically(tmp_path: Path) -> None:
-    save, log = copy_fixture(tmp_path, "v1-night-raid-11")
+def test_the_schema_1_fixture_is_refused_clearly_and_left_untouched(tmp_path: Path) -> None:
+    """The rules audit (issue #14) changed how this 0.1.0 game plays from its 7th answer on,
+    and a schema 1 save carries no checkpoint to go on from: loading names the step and the
+    reason in one sentence, and changes nothing."""
+    save, _log = copy_fixture(tmp_path, "v1-night-raid-11")
     raw = json.loads(save.read_text())
     assert raw["schema_version"] == 1
-    doc, game, state = load_save_doc(save)
-    assert doc["schema_version"] == SCHEMA_VERSION == 2
-    assert doc["game_id"] == game_id(raw["scenario"], 11)
-    assert game.seed == 11 and state.turn == 1 and not state.ended
-    assert len(state.log) == 1 + len(raw["actions"]) == 13
-    assert state.to_dict(secrets=True) == raw["snapshot"]  # the very same game
-    assert compare_log(EventLog(log).read(), doc, state) is None  # its log agrees step by step
-    assert save.read_bytes() == (FIXTURES / "v1-night-raid-11.json").read_bytes()  # untouched
+    with pytest.raises(InputError) as info:
+        load_save_doc(save)
+    line = str(info.value)
+    assert line.startswith(f"{save}: replaying this save gives a different game: ")
+    assert "replaying action 7 failed" in line
+    assert "written before saves carried a checkpoint" in line
+    assert save.read_bytes() == (FIXTURES / "v1-night-raid-11.json").read_bytes()
 
 
-def test_resuming_the_schema_1_fixture_upgrades_the_save_and_extends_the_log(
-        tmp_path: Path) -> None:
+def test_resuming_the_schema_1_fixture_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     save, log = copy_fixture(tmp_path, "v1-night-raid-11")
-    old_log = log.read_bytes()
+    old_save, old_log = save.read_bytes(), log.read_bytes()
     run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "before saves carried a checkpoint" in run.stderr
+    assert save.read_bytes() == old_save and log.read_bytes() == old_log
+
+
+def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
+    """A save of this version (schema 3, with its checkpoint) loads in every later version:
+    identically while the rules play its history the same, else from its checkpoint."""
+    save, log = copy_fixture(tmp_path, "v3-night-raid-11")
+    raw = json.loads(save.read_text())
+    assert raw["schema_version"] == 3 and isinstance(raw["checkpoint"], dict)
+    doc, game, state = load_save_doc(save)
+    assert game.seed == 11 and state.turn == 1 and not state.ended
+    if game.notice is None:  # the same game, step by step
+        assert len(state.log) == 1 + len(raw["actions"])
+        assert state.to_dict(secrets=True) == raw["snapshot"]
+        assert compare_log(EventLog(log).read(), doc, state) is None
+    else:  # a later version plays it differently: it goes on from where it stood
+        assert checkpoint.dump(state) == raw["checkpoint"]
+    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+              cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Resuming Night raid on the corridors" in run.stdout
-    doc = json.loads(save.read_text())
-    assert doc["schema_version"] == 2 and doc["versions"] == versions()
-    assert log.read_bytes() == old_log  # it agreed: nothing to add
-    assert doc["log"] == file_digest(log)
-    assert len(doc["steps"]) == 13
+    assert json.loads(save.read_text())["versions"] == versions()
 
 
 # -- what a save records ---------------------------------------------------------------------------
@@ -134,23 +153,22 @@ def test_the_save_knows_its_versions_seed_game_and_log(played: dict[str, Any],
     assert doc["game_id"] == game_id(doc["scenario"], 5)
 
 
-def test_a_save_that_replays_into_another_game_names_the_first_step(
+def test_a_save_that_replays_into_another_game_goes_on_from_its_checkpoint(
         played: dict[str, Any], tmp_path: Path) -> None:
     save, _log = lay_out(played, tmp_path)
     doc = json.loads(played["save"])
     doc["steps"][4] = "000000000000"  # as if step 4 had come out otherwise when it was played
     save_json(save, doc)
-    edited = save.read_bytes()
     action = doc["actions"][3]
-    with pytest.raises(InputError) as info:
-        load_save_doc(save)
-    assert str(info.value).startswith(
-        f"{save}: replaying this save gives a different game: step 4 ({action['type']}")
-    assert "comes out differently now" in str(info.value)
-    assert "written by these same versions" in str(info.value)
+    _doc, game, state = load_save_doc(save)
+    assert game.notice is not None
+    assert f"step 4 ({action['type']}" in game.notice and "comes out differently now" in (
+        game.notice)
+    assert checkpoint.dump(state) == doc["checkpoint"]
     run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
-    assert run.returncode == 2 and run.stderr.count("\n") == 1
-    assert "step 4 (" in run.stderr and save.read_bytes() == edited
+    assert run.returncode == 0, run.stderr
+    assert "history plays differently now (step 4 (" in run.stdout
+    assert json.loads(save.read_text())["base"]["steps"] == len(state.log)
 
 
 def test_a_save_without_step_prints_compares_its_snapshot(played: dict[str, Any],
@@ -159,6 +177,7 @@ def test_a_save_without_step_prints_compares_its_snapshot(played: dict[str, Any]
     doc = json.loads(played["save"])
     doc["steps"] = None  # an old save: only the snapshot to compare with
     doc["versions"] = None
+    doc["checkpoint"] = None
     kell = next(o for o in doc["snapshot"]["operatives"] if o["id"] == "kell")
     real = list(kell["at"])
     kell["at"] = [real[0] + 1, real[1]]
@@ -347,12 +366,11 @@ def test_new_out_on_a_full_disk_is_one_line_and_keeps_the_old_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["e.yaml"]
 
 
-def test_replay_reads_the_schema_1_fixture_log(tmp_path: Path) -> None:
+def test_replay_of_the_schema_1_fixture_log_names_where_it_parts(tmp_path: Path) -> None:
     _save, log = copy_fixture(tmp_path, "v1-night-raid-11")
     run = cli("replay", str(log), cwd=tmp_path)
-    assert run.returncode == 0, run.stderr
-    assert "Replayed 13 steps of Night raid on the corridors." in run.stdout
-    assert "Every step came out identical" in run.stdout
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "replaying action 7 failed" in run.stderr
 
 
 def test_a_missing_log_is_rebuilt_from_the_save(played: dict[str, Any], tmp_path: Path

@@ -317,5 +317,4 @@ def test_resuming_a_save_that_goes_on_from_its_checkpoint_says_so(tmp_path: Path
     run = CliRunner().invoke(main, ["play", "--resume", str(table.save), "--rebuild-log",
                                     "--answer", "quit"])
     assert run.exit_code == 0, run.output
-    assert "This game was saved by another version of solo-ops, whose rules play its history " \
-           "differently (" in run.output
+    assert "This save's history plays differently now (" in run.output

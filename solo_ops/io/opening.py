@@ -125,17 +125,16 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
         game, state = restore(doc, str(path))
         problem = verify(doc, state)
     except InputError as exc:
-        if not isinstance(doc.get("checkpoint"), dict) or not str(exc.field or "").startswith(
-                "actions["):
+        if not str(exc.field or "").startswith("actions["):
             raise
         problem = exc.message  # an action the rules now refuse: the history plays differently
     if problem is None:
         return doc, game, state
     doc, game, state = rebase(doc, str(path), problem)
-    game.notice = (f"This game was saved by another version of solo-ops, whose rules play its "
-                   f"history differently ({problem}). It goes on from where it stood when it "
-                   "was saved, under this version's rules; undo cannot go back before this "
-                   "point, and the steps before stay in the event log to read.")
+    game.notice = (f"This save's history plays differently now ({problem}). The game goes "
+                   "on from where it stood when it was saved, under this version's rules; "
+                   "undo cannot go back before this point, and the steps before stay in the "
+                   "event log to read.")
     return doc, game, state
 
 
