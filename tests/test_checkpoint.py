@@ -124,3 +124,33 @@ def test_a_save_without_a_checkpoint_is_refused_clearly(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(InputError, match="before saves carried a checkpoint"):
         load_save_doc(path)
+
+
+def test_replay_starts_at_the_checkpoint_a_game_went_on_from(tmp_path: Path) -> None:
+    """Through the real command: a save whose history plays differently goes on from its
+    checkpoint; its log gets a base line, and ``replay`` checks every step after it."""
+    import subprocess
+    import sys
+
+    def solo(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+
+    lines, _final = bot_answers(SCENARIOS / "gallowdark-night-raid.yaml", 5)
+    first = [a for line in lines[:12] for a in ("--answer", line)]
+    done = solo("play", "gallowdark-night-raid", "--seed", "5", "--save", "g.json", *first,
+                "--answer", "quit")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    doc["steps"][3] = "000000000000"  # as if this version played step 3 otherwise
+    save_json(tmp_path / "g.json", doc)
+    more = [a for line in lines[12:16] for a in ("--answer", line)]
+    on = solo("play", "--resume", "g.json", *more, "--answer", "quit")
+    assert on.returncode == 0, on.stderr
+    assert "history plays differently now (step 3" in on.stdout
+    log = (tmp_path / "g.log.jsonl").read_text(encoding="utf-8").splitlines()
+    bases = [json.loads(line) for line in log if '"base"' in line[:10]]
+    assert len(bases) == 1 and bases[0]["base"]["steps"] == len(doc["steps"])
+    replayed = solo("replay", "g.log.jsonl", "--json")
+    assert replayed.returncode == 0, replayed.stderr + replayed.stdout
+    assert json.loads(replayed.stdout)["identical"] is True

@@ -29,7 +29,13 @@ from solo_ops.game.engine import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
 from solo_ops.io.persistence import EventLog, game_lock
-from solo_ops.io.savegame import LOG_KIND, effective_records, record_difference, restore
+from solo_ops.io.savegame import (
+    LOG_KIND,
+    effective_records,
+    last_base,
+    record_difference,
+    restore,
+)
 from solo_ops.io.table import GameTable, Outcome, not_saved
 from solo_ops.view import answers
 from solo_ops.view.player import player_view
@@ -467,11 +473,13 @@ def replay_command(log: Path, save: Path | None, as_json: bool) -> None:
     save = save if save is not None else opening.save_beside(log)
     if save is not None:
         opening.check_log_length(log, save, records)
-    actions = [r["action"] for r in records[1:]]
-    game, state = restore(header, str(log), actions)
+    base = last_base(entries)
+    start = int(base["steps"]) if base else 1  # a game that went on from its checkpoint
+    actions = [r["action"] for r in records[start:]]
+    game, state = restore({**header, "base": base}, str(log), actions)
     mismatch = None
     detail = ""
-    for original, rebuilt in zip(records, state.log, strict=False):
+    for original, rebuilt in zip(records[start:], state.log[start:], strict=False):
         plain = json.loads(json.dumps(rebuilt))
         if original != plain:
             mismatch = original["n"]

@@ -38,8 +38,10 @@ from solo_ops.io.savegame import (
     GAME_KIND,
     MIGRATIONS,
     SCHEMA_VERSION,
+    base_line,
     compare_log,
     game_id,
+    last_base,
     log_header,
     rebase,
     reconcile_log,
@@ -196,6 +198,8 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
         log.append(undo_marker(keep))
     for record in missing:
         log.append(record)
+    if game.base is not None and last_base(entries) != game.base:
+        log.append(base_line(game.base))  # replay starts at the checkpoint from here on
     return None
 
 

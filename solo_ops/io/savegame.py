@@ -272,9 +272,28 @@ def compare_log(entries: list[dict[str, Any]], doc: dict[str, Any], state: State
     except InputError as exc:
         return f"an undo line is damaged ({exc.message})"
     want = json.loads(json.dumps(state.log))
-    for record, rebuilt in zip(have, want, strict=False):
-        if record != rebuilt:
+    base = doc.get("base")
+    skip = base.get("steps", 0) if isinstance(base, dict) else 0  # before it: actions only
+    for i, (record, rebuilt) in enumerate(zip(have, want, strict=False)):
+        if i < skip:
+            if record.get("action") != rebuilt.get("action"):
+                return f"{describe_step(rebuilt)} differs: another action"
+        elif record != rebuilt:
             return f"{describe_step(rebuilt)} differs: {record_difference(record, rebuilt)}"
+    return None
+
+
+def base_line(base: dict[str, Any]) -> dict[str, Any]:
+    """The event-log line that marks where a game went on from its checkpoint (``replay``
+    starts there: the steps before played under other rules)."""
+    return {"base": base}
+
+
+def last_base(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The checkpoint the log's game last went on from (see :func:`base_line`), if any."""
+    for entry in reversed(entries):
+        if isinstance(entry.get("base"), dict):
+            return entry["base"]
     return None
 
 
