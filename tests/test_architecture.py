@@ -19,7 +19,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import networkx as nx
-import pytest
 
 from tests.conftest import ROOT
 
@@ -177,37 +176,9 @@ def test_no_import_cycles() -> None:
     assert not groups, "import cycles:\n  " + "\n  ".join(messages)
 
 
-# Crossings that were there when this test was written: core's tables and settings and the
-# board reader check their YAML with io's strict field readers (io.fields, io.yamlio). They are
-# listed so that any NEW crossing fails at once; test_layers_strictly fails until they are gone.
-KNOWN_CROSSINGS = frozenset(
-    {
-        "solo_ops.core.settings -> solo_ops.io.fields",
-        "solo_ops.core.tables -> solo_ops.io.fields",
-        "solo_ops.core.tables -> solo_ops.io.yamlio",
-        "solo_ops.geometry.board -> solo_ops.io.fields",
-    }
-)
-
-
-def _edge(violation: str) -> str:
-    """The ``a -> b`` part of a violation line."""
-    return violation.partition(" (")[0]
-
-
 def test_layers() -> None:
-    """core < geometry < rules; only cli/web import cli or web; view never imports cli."""
-    bad = [v for v in _layer_violations(import_graph()) if _edge(v) not in KNOWN_CROSSINGS]
-    assert not bad, "imports across the layers:\n  " + "\n  ".join(bad)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="core.tables, core.settings and geometry.board still read their YAML through "
-    "io.fields / io.yamlio (the strict readers belong in core or the loading at the edge)",
-)
-def test_layers_strictly() -> None:
-    """The layers with no exception at all (the known crossings gone)."""
+    """core < geometry < rules; only cli/web import cli or web; view never imports cli — with
+    no exception (core reads its own tables through core.documents and core.fields)."""
     bad = _layer_violations(import_graph())
     assert not bad, "imports across the layers:\n  " + "\n  ".join(bad)
 

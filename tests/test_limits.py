@@ -16,9 +16,9 @@ import yaml
 
 from solo_ops.cli import main
 from solo_ops.cli.common import emit_json
+from solo_ops.core import documents
 from solo_ops.core.errors import EXCERPT_CHARS, InputError, excerpt
 from solo_ops.core.limits import BOARD, LIMITS, SCENARIO
-from solo_ops.io import yamlio
 from solo_ops.io.roster import load_roster
 from solo_ops.io.scenario import load_scenario
 from solo_ops.io.yamlio import read_document
@@ -52,8 +52,8 @@ def test_billion_laughs_is_refused_without_expanding(tmp_path: Path) -> None:
 
 def test_too_many_aliases_and_an_alias_inside_itself(tmp_path: Path) -> None:
     many = tmp_path / "many.yaml"
-    many.write_text("a: &a 1\nb: [" + ", ".join(["*a"] * (yamlio.MAX_ALIASES + 1)) + "]\n")
-    assert f"more than {yamlio.MAX_ALIASES} aliases" in _refused(many).message
+    many.write_text("a: &a 1\nb: [" + ", ".join(["*a"] * (documents.MAX_ALIASES + 1)) + "]\n")
+    assert f"more than {documents.MAX_ALIASES} aliases" in _refused(many).message
     loop = tmp_path / "loop.yaml"
     loop.write_text("a: &x [1, *x]\n")
     assert "inside itself" in _refused(loop).message
@@ -69,13 +69,13 @@ def test_deep_nesting_is_an_input_error_not_a_recursion_error(tmp_path: Path,
     path.write_text("[" * 100_000 + "]" * 100_000)
     assert "levels deep" in _refused(path).message
     ok = tmp_path / f"ok{suffix}"
-    ok.write_text("[" * (yamlio.MAX_DEPTH - 1) + "1" + "]" * (yamlio.MAX_DEPTH - 1))
+    ok.write_text("[" * (documents.MAX_DEPTH - 1) + "1" + "]" * (documents.MAX_DEPTH - 1))
     assert read_document(ok)
 
 
 def test_size_is_capped(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
-    path.write_text("notes: '" + "x" * yamlio.MAX_FILE_BYTES + "'\n")
+    path.write_text("notes: '" + "x" * documents.MAX_FILE_BYTES + "'\n")
     assert "too large" in _refused(path).message
 
 
@@ -114,7 +114,7 @@ def test_json_is_strict(tmp_path: Path, text: str, words: str) -> None:
     path.write_text(text)
     assert words in _refused(path).message
     with pytest.raises(json.JSONDecodeError):
-        yamlio.loads_json(text)
+        documents.loads_json(text)
 
 
 def test_dates_stay_text_and_other_types_are_refused(tmp_path: Path) -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from solo_ops.core.documents import parse_yaml_text
 from solo_ops.core.errors import InputError
 from solo_ops.core.model import WeaponRule, WeaponType, parse_weapon_rule
 from solo_ops.io.roster import load_roster, parse_roster
-from solo_ops.io.yamlio import parse_yaml_text
 
 from .conftest import ROSTERS
 

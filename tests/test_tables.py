@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from solo_ops.core.documents import parse_yaml_text
 from solo_ops.core.errors import InputError
 from solo_ops.core.tables import (
     ORDER_FIELDS,
@@ -16,7 +17,6 @@ from solo_ops.core.tables import (
     parse_simple_table,
     vocabulary,
 )
-from solo_ops.io.yamlio import parse_yaml_text
 
 # The supplement's order table exactly as printed ("Roll: Melee / Fire Teams / Support"),
 # one tuple (Move, Cover, Shoot, Charge, Allies) per roll and troop type.

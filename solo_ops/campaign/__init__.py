@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from solo_ops.core.dice import Dice, RollEntry
 from solo_ops.core.errors import InputError, RuleError, excerpt
+from solo_ops.core.fields import Fields, join_path
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
-from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
 if TYPE_CHECKING:

@@ -18,12 +18,12 @@ import shapely
 from solo_ops.cli.board import load_board
 from solo_ops.cli.common import emit_json, json_option
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import parse_point_text
 from solo_ops.core.limits import LIMITS
 from solo_ops.core.model import MM_PER_INCH
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.shapes import feature_area
 from solo_ops.geometry.terrain import Terrain
-from solo_ops.io.fields import parse_point_text
 
 
 def _radius(base_mm: float) -> float:

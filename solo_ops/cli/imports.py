@@ -19,6 +19,7 @@ import click
 from solo_ops.campaign import parse_squad
 from solo_ops.cli.common import SoloOpsGroup, emit_json
 from solo_ops.cli.library import list_command
+from solo_ops.core.documents import parse_yaml_text
 from solo_ops.core.errors import InputError
 from solo_ops.io.importers import LeadershipPolicy, Team, read_team
 from solo_ops.io.importers.common import parse_keyword_leadership
@@ -32,7 +33,6 @@ from solo_ops.io.importers.output import (
     yaml_text,
 )
 from solo_ops.io.roster import DEFAULT_LEADERSHIP, parse_roster
-from solo_ops.io.yamlio import parse_yaml_text
 
 
 def _common_options(f: Any) -> Any:

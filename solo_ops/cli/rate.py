@@ -222,8 +222,8 @@ def _run_sweep(path: Path, scenario: Path | None, out: Path | None, seed: int, j
     Every board x roster is a scenario (on another board the squads are deployed afresh in the
     board's player zone, and the base's pre-placed enemies and counters are left out: their
     positions belong to its board), rated at every level."""
+    from solo_ops.core.fields import Fields
     from solo_ops.io import library
-    from solo_ops.io.fields import Fields
     from solo_ops.io.persistence import write_text_atomic
     from solo_ops.io.scenario import parse_scenario
     from solo_ops.io.yamlio import read_document

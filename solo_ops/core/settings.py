@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from solo_ops.core.errors import InputError
-from solo_ops.io.fields import Fields
+from solo_ops.core.fields import Fields
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from solo_ops.core.documents import parse_yaml_text
 from solo_ops.core.errors import InputError
-from solo_ops.io.fields import Fields
-from solo_ops.io.yamlio import parse_yaml_text
+from solo_ops.core.fields import Fields
 
 ORDER_FIELDS = ("move", "cover", "shoot", "charge", "allies")
 

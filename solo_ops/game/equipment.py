@@ -17,8 +17,8 @@ from typing import Any
 from shapely import affinity
 from shapely.geometry import Polygon, box
 
+from solo_ops.core.fields import Fields, check_number, join_path
 from solo_ops.geometry.board import Board, Feature, Marker
-from solo_ops.io.fields import Fields, check_number, join_path
 
 # kind -> (traits, default size [length, width] in inches) for equipment that is terrain
 TERRAIN_EQUIPMENT: dict[str, tuple[frozenset[str], tuple[float, float]]] = {

@@ -19,9 +19,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo_ops.core.fields import Fields
 from solo_ops.core.tables import simple_table
 from solo_ops.geometry.board import Board
-from solo_ops.io.fields import Fields
 from solo_ops.rules import reach
 
 CRIT_OPS: dict[str, str] = {

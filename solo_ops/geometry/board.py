@@ -22,8 +22,8 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.validation import explain_validity
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import Fields, join_path
 from solo_ops.core.limits import BOARD
-from solo_ops.io.fields import Fields, join_path
 
 TRAITS = frozenset({
     "wall", "door", "hatch", "blocking", "heavy", "light", "accessible", "exposed",

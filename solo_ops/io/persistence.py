@@ -48,8 +48,8 @@ from typing import Any
 
 import filelock
 
+from solo_ops.core.documents import loads_json
 from solo_ops.core.errors import InputError, SaveError
-from solo_ops.io.yamlio import loads_json
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from solo_ops.core.errors import InputError, clip, excerpt
+from solo_ops.core.fields import Fields, join_path
 from solo_ops.core.limits import LIMITS, bounds
 from solo_ops.core.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
 from solo_ops.io import library
-from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.yamlio import read_document
 
 DEFAULT_LEADERSHIP = 7

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import Fields, join_path
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile, Roster
 from solo_ops.core.settings import Settings, parse_settings
@@ -26,7 +27,6 @@ from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipm
 from solo_ops.game.missions import Mission, parse_mission
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.io import library
-from solo_ops.io.fields import Fields, join_path
 from solo_ops.io.roster import parse_roster, profile_or_reference
 from solo_ops.io.yamlio import read_document
 

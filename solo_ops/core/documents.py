@@ -1,0 +1,272 @@
+"""Parsing the YAML and JSON documents players write: strict, bounded, and clear when broken.
+
+This module turns text into plain data and never touches a file (reading files is
+:mod:`solo_ops.io.yamlio`, which opens only regular files of at most :data:`MAX_FILE_BYTES`).
+
+The YAML loader is PyYAML's safe loader with these changes:
+
+- a key repeated in the same mapping is an error (PyYAML would silently keep the last one,
+  which for a d6 table means a lost face);
+- dates stay text (``notes: 2024-05-01`` is the text, not a date no save could hold);
+- the work any file can cause is bounded (see "Limits of the files" in ``docs/guide.md``):
+  at most :data:`MAX_FILE_BYTES` bytes, :data:`MAX_DEPTH` levels of nesting, :data:`MAX_ALIASES`
+  aliases and :data:`MAX_NODES` values once aliases are expanded (so an 827-byte "billion
+  laughs" file is refused at once instead of taking gigabytes), no alias inside itself;
+- every number is finite and within :data:`MAX_INTEGER` (NaN, infinities, ``1e999`` and
+  4,300-digit numbers are refused, naming the field);
+
+Every failure becomes an :class:`~solo_ops.core.errors.InputError` naming the file and, when
+known, the line or the field.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, ClassVar
+
+import yaml
+
+from solo_ops.core.errors import InputError, clip, excerpt
+
+MAX_FILE_BYTES = 256 * 1024
+"""Largest document read (256 KiB; the biggest shipped file is under 6 KiB)."""
+MAX_DEPTH = 40
+"""Deepest nesting of lists and mappings (shipped files nest at most 7 deep)."""
+MAX_ALIASES = 200
+"""Most ``*alias`` references in one YAML document."""
+MAX_NODES = 100_000
+"""Most values in one document once every alias is expanded (shipped files: under 2,000)."""
+MAX_INTEGER = 2**63 - 1
+"""Largest whole number (either sign) a document may hold."""
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """A safe loader that refuses duplicate keys and bounds nesting, aliases and size."""
+
+    # (the stubs declare an instance variable; PyYAML reads it from the class)
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {  # type: ignore[misc]
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self._depth = 0
+        self._nodes = 0
+        self._aliases = 0
+        self._composing: set[str] = set()
+
+    def _refuse(self, problem: str) -> yaml.composer.ComposerError:
+        mark = self.peek_event().start_mark if self.check_event() else None
+        return yaml.composer.ComposerError(None, None, problem, mark)
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise self._refuse(f"more than {MAX_ALIASES} aliases")
+            anchor = self.peek_event().anchor
+            if anchor in self._composing:
+                raise self._refuse(f"alias *{clip(anchor)} is used inside itself")
+            return super().compose_node(parent, index)
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise self._refuse(f"more than {MAX_NODES} values")
+        self._depth += 1
+        if self._depth > MAX_DEPTH:
+            raise self._refuse(f"nested more than {MAX_DEPTH} levels deep")
+        anchor = getattr(self.peek_event(), "anchor", None)
+        if anchor is not None:
+            self._composing.add(anchor)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+            if anchor is not None:
+                self._composing.discard(anchor)
+
+    def construct_document(self, node: Any) -> Any:
+        _check_expanded_size(node)
+        return super().construct_document(node)
+
+
+def _check_expanded_size(root: Any) -> None:
+    """Refuse a node graph that would hold more than :data:`MAX_NODES` values once every alias
+    is expanded (each shared node is counted once per use). Iterative: no recursion."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = _children(node)
+        if done or not children:
+            total = 1 + sum(sizes[id(c)] for c in children)
+            if total > MAX_NODES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"more than {MAX_NODES} values once its aliases are expanded",
+                    node.start_mark)
+            sizes[id(node)] = total
+            continue
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: set[Any] = set()
+    for key_node, _value in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            duplicate = key in seen
+        except TypeError:
+            duplicate = False
+        if duplicate:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {excerpt(key)}", key_node.start_mark
+            )
+        try:
+            seen.add(key)
+        except TypeError:
+            pass
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping
+)
+
+
+def check_plain_data(data: Any, source: str | None, max_nodes: int | None = MAX_NODES) -> Any:
+    """Refuse what no solo-ops document may hold, naming the field: a number that is not
+    finite or is beyond :data:`MAX_INTEGER`, a value that is not text, a number, true/false,
+    a list or a mapping (dates, bytes, sets), nesting deeper than :data:`MAX_DEPTH` or more
+    than ``max_nodes`` values. Iterative, so any nesting is safe to check."""
+    problem = plain_data_problem(data, max_nodes)
+    if problem is not None:
+        field, message = problem
+        raise InputError(message, source=source, field=field)
+    return data
+
+
+def plain_data_problem(data: Any, max_nodes: int | None = MAX_NODES
+                       ) -> tuple[str | None, str] | None:
+    """``(field, problem)`` of the first thing :func:`check_plain_data` refuses, or None."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    count = 0
+    while stack:
+        value, path, depth = stack.pop()
+        count += 1
+        if max_nodes is not None and count > max_nodes:
+            return None, f"holds more than {max_nodes} values"
+        if depth > MAX_DEPTH:
+            return path or None, f"nested more than {MAX_DEPTH} levels deep"
+        if isinstance(value, dict):
+            for key, item in value.items():
+                problem = _scalar_problem(key, is_key=True)
+                if problem:
+                    return path or None, problem
+                name = clip(str(key))
+                stack.append((item, f"{path}.{name}" if path else name, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        else:
+            problem = _scalar_problem(value)
+            if problem:
+                return path or None, problem
+    return None
+
+
+def _scalar_problem(value: Any, is_key: bool = False) -> str | None:
+    what = "key" if is_key else "value"
+    if value is None or isinstance(value, (str, bool)):
+        return None
+    if isinstance(value, int):
+        if abs(value) > MAX_INTEGER:
+            return f"number too large ({excerpt(value)}; at most {MAX_INTEGER})"
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return f"{what} is not a finite number ({value}): write a plain number"
+        return None
+    kind = {"date": "a date", "datetime": "a date", "bytes": "binary data",
+            "set": "a set", "tuple": "a pair"}.get(type(value).__name__, type(value).__name__)
+    return (f"{what} {excerpt(value)} is {kind}, which no solo-ops file holds "
+            "(quote it to make it text)")
+
+
+def parse_yaml_text(text: str, source: str) -> Any:
+    """Parse YAML (or JSON, which YAML reads too) and name ``source`` in any error."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"is too large ({len(text)} characters; at most {MAX_FILE_BYTES})",
+                         source=source)
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}" if mark is not None else None
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise InputError(f"malformed YAML: {clip(problem, 120)}", source=source,
+                         field=where) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"malformed YAML: {clip(str(exc), 120)}",
+                         source=source) from None
+    except (ValueError, OverflowError) as exc:  # int("9" * 5000), a date like 2024-13-45
+        raise InputError(f"malformed YAML: a value cannot be read ({clip(str(exc))})",
+                         source=source) from None
+    except RecursionError:
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", source=source) from None
+    return check_plain_data(data, source)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number solo-ops accepts")
+
+
+def loads_json(text: str) -> Any:
+    """``json.loads`` for files solo-ops wrote itself (saves, logs): strict, and every problem
+    a :class:`json.JSONDecodeError` — NaN and infinities, 5,000-digit numbers and nesting deep
+    enough to exhaust Python's stack included — so readers have one error to handle. Size is
+    not limited here (a long game's save is large); nesting and numbers are."""
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} levels deep", text,
+                                   0) from None
+    except (ValueError, OverflowError) as exc:
+        raise json.JSONDecodeError(clip(str(exc)), text, 0) from None
+    problem = plain_data_problem(data, max_nodes=None)
+    if problem is not None:
+        field, message = problem
+        raise json.JSONDecodeError(f"{field}: {message}" if field else message, text, 0)
+    return data
+
+
+def parse_json_text(text: str, source: str) -> Any:
+    """Parse JSON strictly (no NaN or Infinity, bounded size and nesting) and name ``source``
+    and the line in any error."""
+    if len(text) > MAX_FILE_BYTES:
+        raise InputError(f"is too large ({len(text)} characters; at most {MAX_FILE_BYTES})",
+                         source=source)
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON: {exc.msg}", source=source,
+                         field=f"line {exc.lineno}") from None
+    except RecursionError:
+        raise InputError(f"nested more than {MAX_DEPTH} levels deep", source=source) from None
+    except (ValueError, OverflowError) as exc:
+        raise InputError(f"malformed JSON: {clip(str(exc))}", source=source) from None
+    return check_plain_data(data, source)
