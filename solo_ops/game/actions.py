@@ -20,6 +20,8 @@ from solo_ops.game.enemy import (
     end_activation_stun,
     limited_used_up,
     resolve_player_shot,
+    roll_fight,
+    stun,
 )
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
@@ -398,19 +400,7 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
 
 def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) -> list[dict]:
     """A player's fight rolled by solo-ops: the same dice and events as an enemy's fight."""
-    from solo_ops.game import attacks
-    from solo_ops.game.enemy import _fight_helpers, broken_2018, no_escape, pariah_nexus, stun
-
-    extra: dict[str, bool] = {}
-    if state.edition == "kt2018":
-        extra = {"broken": broken_2018(state, op.side),
-                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
-    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
-                                  target.radius):
-        extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
-    assert state.dice is not None
-    result = attacks.roll_fight(state.edition, state.dice, op, target,
-                                _fight_helpers(game, state, op, target), **extra)
+    result = roll_fight(game, state, op, target)
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
                                      "damage": result.damage,
                                      "damage_taken": result.damage_taken,

@@ -379,16 +379,7 @@ def _fight(game: Game, state: State, op: Operative, action: Action, *,
                                       "text": text})
         return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
                  "note": text}]
-    helpers = _fight_helpers(game, state, op, target)
-    extra: dict[str, bool] = {}
-    if state.edition == "kt2018":
-        extra = {"broken": broken_2018(state, op.side),
-                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
-    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
-                                  target.radius):
-        extra = {"defender_first": True}  # Volkus stronghold (rules/killzones.py)
-    assert state.dice is not None
-    result = attacks.roll_fight(state.edition, state.dice, op, target, helpers, **extra)
+    result = roll_fight(game, state, op, target)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
                "lines": result.lines, "note": text}]
@@ -447,6 +438,22 @@ def guards_engaged(game: Game, state: State, mover: Operative) -> list[dict[str,
             events.append({"type": "guard_ended", "operative": guard.id,
                            "why": f"{mover.label} ended an action within its control range"})
     return events
+
+
+def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> Any:
+    """``op`` fights ``target``, rolled with the game's dice — the same for either side: the
+    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape) and
+    the Volkus stronghold's defenders striking first (rules/killzones.py)."""
+    extra: dict[str, bool] = {}
+    if state.edition == "kt2018":
+        extra = {"broken": broken_2018(state, op.side),
+                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
+                                  target.radius):
+        extra = {"defender_first": True}
+    assert state.dice is not None
+    return attacks.roll_fight(state.edition, state.dice, op, target,
+                              _fight_helpers(game, state, op, target), **extra)
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
