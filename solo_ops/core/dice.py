@@ -37,7 +37,9 @@ class RollEntry:
     ``dice`` is the notation (``"d6"``, ``"2d6"``, ``"d3"``), ``faces`` the raw faces in the
     order rolled, ``modifiers`` a tuple of ``(reason, amount)`` pairs and ``value`` the final
     result: the sum of the faces plus the modifiers, clamped to ``[low, high]`` when the rule
-    says so. ``ref`` points at the ``seq`` of an earlier roll this one re-rolls.
+    says so. ``ref`` points at the ``seq`` of an earlier roll this one re-rolls. ``secret``
+    marks a roll the players must not see (a hidden order): the roller says so when it rolls,
+    and the player view drops it.
     """
 
     seq: int
@@ -48,6 +50,7 @@ class RollEntry:
     value: int = 0
     ref: int | None = None
     note: str | None = None
+    secret: bool = False
 
     @property
     def face(self) -> int:
@@ -72,6 +75,8 @@ class RollEntry:
             data["ref"] = self.ref
         if self.note:
             data["note"] = self.note
+        if self.secret:
+            data["secret"] = True
         return data
 
     @classmethod
@@ -85,6 +90,7 @@ class RollEntry:
             value=int(data["value"]),
             ref=data.get("ref"),
             note=data.get("note"),
+            secret=bool(data.get("secret", False)),
         )
 
     def describe(self) -> str:
@@ -123,8 +129,10 @@ class Dice:
         high: int | None = None,
         ref: int | None = None,
         note: str | None = None,
+        secret: bool = False,
     ) -> RollEntry:
-        """Roll ``count`` dice of ``sides`` faces for ``purpose`` and log the result."""
+        """Roll ``count`` dice of ``sides`` faces for ``purpose`` and log the result
+        (``secret``: the players must not see it)."""
         if count < 0 or sides < 1:
             raise ValueError(f"cannot roll {count}d{sides}")
         faces = tuple(self._face(sides) for _ in range(count))
@@ -136,7 +144,7 @@ class Dice:
             value = max(low, value)
         self.seq += 1
         notation = f"{count if count != 1 else ''}d{sides}"
-        entry = RollEntry(self.seq, purpose, notation, faces, mods, value, ref, note)
+        entry = RollEntry(self.seq, purpose, notation, faces, mods, value, ref, note, secret)
         self.log.append(entry)
         return entry
 

@@ -147,7 +147,8 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
                        "units": [state.units[u].to_dict() for u in state.units
                                  if u == spec.id or u.startswith(f"{spec.id}-")]})
     for spec_c in scenario.counters:
-        order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}").face
+        order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}",
+                                                      secret=True).face
         counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
         state.counters[spec_c.id] = counter
         # a counter the scenario puts in plain sight is resolved in the first turn, like a
@@ -202,12 +203,7 @@ def _record(state: State, action: dict[str, Any], events: list[dict[str, Any]],
             seq_before: int) -> dict[str, Any]:
     dice = state.dice
     assert dice is not None
-    rolls = []
-    for entry in dice.since(seq_before):
-        data = entry.to_dict()
-        if "hidden order" in entry.purpose:
-            data["secret"] = True
-        rolls.append(data)
+    rolls = [entry.to_dict() for entry in dice.since(seq_before)]  # secret ones marked so
     record = {"n": len(state.log), "action": action, "events": events, "rolls": rolls}
     state.log.append(record)
     return record

@@ -123,7 +123,7 @@ def seed_counters(terrain: Terrain, state: State, engagement: int, dice: Dice,
         sector = dice.d6(f"sector for counter {cid}").face
         place = place_in_sector(terrain, sector, observers, dice, settings, cid,
                                 avoid=occupied(state))
-        order = dice.d6(f"hidden order for counter {cid}").face
+        order = dice.d6(f"hidden order for counter {cid}", secret=True).face
         state.counters[cid] = Counter(cid, place.at, order, sector, place.resolve_first_turn)
         events.append({"type": "counter_placed", "counter": cid, "sector": sector,
                        "at": [round(place.at[0], 2), round(place.at[1], 2)],
@@ -472,7 +472,8 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
         sector = dice.d6(f"false alarm: new sector for counter {counter.id}").face
         place = place_in_sector(terrain, sector, player_observers(state), dice, settings,
                                 counter.id, avoid=occupied(state, exclude=counter.id))
-        order = dice.d6(f"false alarm: new hidden order for counter {counter.id}").face
+        order = dice.d6(f"false alarm: new hidden order for counter {counter.id}",
+                        secret=True).face
         counter.at, counter.sector, counter.hidden_order = place.at, sector, order
         counter.resolve_first_turn = place.resolve_first_turn
         counter.settled = False  # a new hidden order: row 2's "then remain stationary" is over

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.game import events
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, 
     return {
         "n": record["n"],
         "action": record["action"],
-        "events": [e for e in record["events"] if not e.get("secret")],
+        "events": [e for e in record["events"] if events.shown(e)],
         "rolls": [r for r in record["rolls"] if not r.get("secret")],
     }
 
@@ -71,6 +72,6 @@ def last_plans(state: State) -> dict[str, dict[str, Any]]:
     plans: dict[str, dict[str, Any]] = {}
     for record in state.log:
         for event in record["events"]:
-            if event.get("type") == "enemy_activation" and not event.get("secret"):
+            if event.get("type") == "enemy_activation" and events.shown(event):
                 plans[event["unit"]] = event["plan"]
     return {u: p for u, p in plans.items() if u in state.units and state.units[u].active}

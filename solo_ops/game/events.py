@@ -1,0 +1,95 @@
+"""Every kind of event the engine records, declared once, with whether it is secret.
+
+A step's record holds its events (``{"type": kind, ...}``). The player view
+(:mod:`solo_ops.view.player`) drops every event of a kind declared secret here — whether or not
+the emitting code also marked it — and every event of a kind not declared at all, so a new
+kind can never leak a hidden fact before it is declared. Narration
+(:mod:`solo_ops.view.narrate`) gives words to every kind that is not secret or deliberately
+silent. ``tests/test_events.py`` checks that every kind the code emits is declared here, that
+code marking an event secret only does so for secret kinds, and that narration covers the rest.
+
+Rolls are marked secret where they are rolled (``dice.d6(..., secret=True)``), not here.
+"""
+
+from __future__ import annotations
+
+SECRET = True
+OPEN = False
+
+EVENTS: dict[str, bool] = {
+    # set-up and turn structure (game.engine, game.turns)
+    "squad_deployed": OPEN,
+    "enemy_placed": OPEN,
+    "counter_placed": OPEN,
+    "initiative": OPEN,
+    "command_points": OPEN,
+    "turn_start": OPEN,
+    "phase": OPEN,
+    "turn_end": OPEN,
+    "battle_end": OPEN,
+    # the fog of war (game.fog, game.reveal)
+    "hidden_order": SECRET,  # a counter's hidden order
+    "hidden_plan": SECRET,  # what a counter's hidden order makes it do this turn
+    "counter_command": SECRET,  # a counter taking a higher command's order (rows 3 and 6)
+    "counter_moved": OPEN,  # where it went is seen; why is not
+    "counter_joined": OPEN,
+    "counter_spotted": OPEN,
+    "enemy_count": OPEN,
+    "false_alarm": OPEN,
+    "ambush": OPEN,
+    "counter_revealed": OPEN,
+    "counter_empty": OPEN,
+    # the players' reported actions (game.actions)
+    "activated": OPEN,
+    "activation_end": OPEN,
+    "moved": OPEN,
+    "shot": OPEN,
+    "fight": OPEN,
+    "attack_reported": OPEN,
+    "carry": OPEN,
+    "evacuated": OPEN,
+    "portal": OPEN,
+    "readied": OPEN,
+    "overwatch": OPEN,
+    "no_reaction": OPEN,
+    # the enemy's activations (game.enemy)
+    "enemy_activation": OPEN,  # its order, plan and the explanation: all shown by design
+    "replanned": OPEN,
+    "charge_declared": OPEN,
+    "charged": OPEN,
+    "charge_failed": OPEN,
+    "attack": OPEN,
+    "attack_pending": OPEN,
+    "secondary_hit": OPEN,
+    "shot_cancelled": OPEN,
+    "on_guard": OPEN,
+    "guard_interrupt": OPEN,
+    "guard_ended": OPEN,
+    "limited_use": OPEN,
+    "dropped": OPEN,
+    # effects on either side (game.enemy, game.state)
+    "damage": OPEN,
+    "flesh_wound": OPEN,
+    "down": OPEN,
+    "stunned": OPEN,
+    "mines": OPEN,
+    "unit_event": OPEN,
+    "unit_state": OPEN,
+    "unit_destroyed": OPEN,
+    "merged": OPEN,
+    # scoring and morale (game.scoring)
+    "vp": OPEN,
+    "score": OPEN,
+    "nerve_test": OPEN,
+    "broken": OPEN,
+}
+"""Event kind → whether it is secret (never in a player's view)."""
+
+ACTION_KINDS = frozenset({"engine", "setup", "move"})
+"""``type`` values of actions, not events (they share the key in the code)."""
+
+
+def shown(event: dict[str, object]) -> bool:
+    """Whether a player may see ``event``: a declared, open kind not marked secret."""
+    kind = event.get("type")
+    return isinstance(kind, str) and EVENTS.get(kind) is OPEN and not event.get("secret")
