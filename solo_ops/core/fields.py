@@ -152,6 +152,22 @@ class Fields:
         return [check_point(v, self.source, join_path(where, i)) for i, v in enumerate(values)]
 
 
+class Ids:
+    """The ids used so far in one document (a board's features, a scenario's models and
+    units): a second use of one is an error naming both places."""
+
+    def __init__(self, source: str | None) -> None:
+        self.source = source
+        self.seen: dict[str, str] = {}
+
+    def claim(self, identifier: str, where: str) -> None:
+        """Record ``identifier`` as used at ``where``; refuse it if it is already used."""
+        if identifier in self.seen:
+            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
+                             f"{self.seen[identifier]})", source=self.source, field=where)
+        self.seen[identifier] = where
+
+
 def type_name(value: Any) -> str:
     """A player-friendly name for the YAML type of ``value``."""
     if value is None:

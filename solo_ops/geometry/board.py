@@ -22,7 +22,7 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.validation import explain_validity
 
 from solo_ops.core.errors import InputError, excerpt
-from solo_ops.core.fields import Fields, join_path
+from solo_ops.core.fields import Fields, Ids, join_path
 from solo_ops.core.limits import BOARD
 
 TRAITS = frozenset({
@@ -326,14 +326,7 @@ def parse_board(data: Any, source: str | None, path: str = "") -> Board:
     depth = b.number("depth", positive=True, maximum=BOARD.inches)
     _check_size(b)
     features: list[Feature] = []
-    seen: dict[str, str] = {}
-
-    def claim(identifier: str, where: str) -> None:
-        if identifier in seen:
-            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
-                             f"{seen[identifier]})",
-                             source=source, field=where)
-        seen[identifier] = where
+    claim = Ids(source).claim
 
     for i, item in enumerate(b.sequence("features", [])):
         where = join_path(join_path(path, "features"), i)

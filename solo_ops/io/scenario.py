@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
-from solo_ops.core.fields import Fields, join_path
+from solo_ops.core.fields import Fields, Ids, join_path
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile, Roster
 from solo_ops.core.settings import Settings, parse_settings
@@ -141,14 +141,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
     board = apply_equipment(board, equipment)
     settings = parse_settings(doc.raw("settings", None), source)
     squads: list[SquadSpec] = []
-    seen: dict[str, str] = {}
-
-    def claim(identifier: str, where: str) -> None:
-        if identifier in seen:
-            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
-                             f"{seen[identifier]})",
-                             source=source, field=where)
-        seen[identifier] = where
+    claim = Ids(source).claim
 
     squad_items = doc.sequence("squads")
     if not squad_items:
