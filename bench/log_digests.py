@@ -1,0 +1,78 @@
+"""Digests of whole simulated games: proof that a speed-up changed no game.
+
+Run it from the repository root with the project's virtual environment active::
+
+    python bench/log_digests.py --out /tmp/before.json            # record
+    python bench/log_digests.py --check /tmp/before.json          # compare (exit 1 on change)
+    python bench/log_digests.py --seeds 1 3 --policy cautious --check /tmp/before.json
+
+Every shipped scenario is played to the end by the autopilot for each seed, and the game's
+whole log (every action, event and die roll, as JSON with sorted keys) is hashed with SHA-256.
+An optimisation that keeps the engine's answers exactly gives the same digests; one that moves
+a single enemy by a hundredth of an inch, or rolls one die more or less, does not. It prints
+one line per game and, with ``--check``, the games whose logs differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from solo_ops.game.engine import new_game  # noqa: E402
+from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
+from solo_ops.io import library  # noqa: E402
+from solo_ops.io.scenario import load_scenario  # noqa: E402
+from solo_ops.sim import autopilot  # noqa: E402
+
+
+def digest_of(log: list[dict]) -> str:
+    """SHA-256 of a game's log as canonical JSON."""
+    text = json.dumps(log, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", nargs=2, type=int, default=(1, 2), metavar=("FIRST", "LAST"))
+    parser.add_argument("--policy", default="objective")
+    parser.add_argument("--out", type=Path, help="write the digests to this JSON file")
+    parser.add_argument("--check", type=Path, help="compare with digests written by --out")
+    args = parser.parse_args()
+    first, last = args.seeds
+    digests: dict[str, str] = {}
+    cpu = 0.0
+    for path in sorted(library.folder("scenario").glob("*.yaml")):
+        scenario = load_scenario(path)
+        terrains = TerrainCache(scenario.board)
+        for seed in range(first, last + 1):
+            t0 = time.process_time()
+            game, state = new_game(scenario, seed, terrains=terrains)
+            autopilot.play(game, state, args.policy)
+            spent = time.process_time() - t0
+            cpu += spent
+            key = f"{path.stem}/{seed}/{args.policy}"
+            digests[key] = digest_of(state.log)
+            print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
+                  f"{digests[key][:12]}", flush=True)
+    print(f"{len(digests)} games, {cpu:.1f} s CPU")
+    if args.out:
+        args.out.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+    if args.check:
+        before = json.loads(args.check.read_text())
+        changed = [k for k in digests if k in before and before[k] != digests[k]]
+        for key in changed:
+            print(f"CHANGED: {key}")
+        print(f"{len(changed)} of {sum(k in before for k in digests)} games differ")
+        return 1 if changed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
