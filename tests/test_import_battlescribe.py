@@ -143,7 +143,8 @@ def test_2018_roster_older_battlescribe_layout() -> None:
     assert "subtract 1 from the hit roll" in klaw["notes"]
     reaver_weapons = team.operatives[1].profile["weapons"]
     assert reaver_weapons == [
-        {"name": "Shoota", "type": "rapid", "range": 18, "shots": 2, "strength": 4, "ap": 0,
+        # 004 "Assault 2": an Assault weapon (fired after an Advance at -1 to hit), not rapid
+        {"name": "Shoota", "type": "assault", "range": 18, "shots": 2, "strength": 4, "ap": 0,
          "damage_2018": 1},
         {"name": "Stikkbomb", "type": "grenade", "range": 6, "shots": "D6", "strength": 3,
          "ap": 0, "damage_2018": 1},

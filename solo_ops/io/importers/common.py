@@ -338,7 +338,7 @@ def _plain_number(value: float) -> float | int:
 # -- Kill Team 2018 -----------------------------------------------------------------------------
 _SAVE_2018 = re.compile(r"^\s*(\d)\+\s*(?:/\s*(\d)\+\+)?\s*$")
 _TYPE_2018 = re.compile(r"^\s*([A-Za-z ]+?)\s*([0-9dD+ ]*)\s*$")
-_TYPES_2018 = {"rapid fire": "rapid", "assault": "rapid", "heavy": "heavy", "pistol": "pistol",
+_TYPES_2018 = {"rapid fire": "rapid", "assault": "assault", "heavy": "heavy", "pistol": "pistol",
                "grenade": "grenade", "melee": "melee"}
 
 
