@@ -311,6 +311,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
             action = rng.choice([{"type": "reaction", "react": "none"},
                                  {"type": "reaction", "react": "overwatch",
                                   "damage": rng.randint(0, 1)}])
+        elif prompt.kind == "counteract":  # Kill Team 2024: one of the offered, or pass
+            choice = rng.choice([*prompt.data["operatives"], None])
+            action = ({"type": "counteract", "pass": True} if choice is None
+                      else {"type": "counteract", "operative": choice})
         elif prompt.kind == "activate":
             assert prompt.options, f"{path_name} step {n}: nobody to activate"
             action = {"type": "activate", "operative": rng.choice(prompt.options)}

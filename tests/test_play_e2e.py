@@ -71,6 +71,8 @@ def to_text(action: dict[str, Any]) -> str:
         return f"damage {action['damage']}"
     if kind == "reaction":
         return "no"
+    if kind == "counteract":
+        return "pass" if action.get("pass") else f"counteract {action['operative']}"
     if kind == "done":
         return "done"
     raise AssertionError(kind)
@@ -109,6 +111,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
             assert go({"type": "attack_damage", "damage": 1})
         elif prompt.kind == "reaction":  # a 2018 charge: no Overwatch, no Retreat
             assert go({"type": "reaction", "react": "none"})
+        elif prompt.kind == "counteract":  # Kill Team 2024 Counteract: the bot passes
+            assert go({"type": "counteract", "pass": True})
         elif prompt.kind == "activate":
             assert go({"type": "activate", "operative": prompt.options[0], "stance": "engage"})
         else:

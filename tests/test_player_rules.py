@@ -88,9 +88,10 @@ def test_a_carrier_cannot_shoot_a_heavy_weapon() -> None:
 
 
 def test_every_vp_source_says_so_when_it_scores_end_of_battle_included() -> None:
-    """The Kill Op (missions.KILL_OP): "at the end of the battle 1 VP more if you
-    incapacitated more enemy operatives than you lost"; the primary op scores half again,
-    rounded up. Here the player's primary is the Crit Op, with 3 VP: +2 (ceil(4.5) - 3)."""
+    """The Kill Op (missions.KILL_OP): "at the end of the battle 1 VP more if your kill grade
+    is higher than the enemy's" (N clamped to 5: 2 kills reach thresholds 1 and 2, grade 2; 1
+    loss, grade 1); the primary op scores half again, rounded up. Here the player's primary is
+    the Crit Op, with 3 VP: +2 (ceil(4.5) - 3)."""
     game, state = active(enemy_at=(10, 10))
     mission = game.scenario.mission
     assert mission.kill_op and mission.primary == "crit"
@@ -100,8 +101,8 @@ def test_every_vp_source_says_so_when_it_scores_end_of_battle_included() -> None
     events = scoring.end_battle(game, state)
     vp = [(e["side"], e["source"], e["points"]) for e in events if e["type"] == "vp"]
     assert vp == [(PLAYER, "kill", 1), (PLAYER, "primary", 2)]
-    assert events[0]["why"] == ("Kill Op at the end of the battle: 2 enemy operative(s) "
-                                "incapacitated, 1 lost")
+    assert events[0]["why"] == ("Kill Op at the end of the battle: kill grade 2 (2 of 1 enemy "
+                                "operatives incapacitated) against 1 (1 of 2 of yours)")
     assert events[0]["vp"] == {PLAYER: 4, ENEMY: 1} and events[1]["vp"] == {PLAYER: 6, ENEMY: 1}
     assert state.result is not None and state.result["vp"] == {PLAYER: 6, ENEMY: 1}
 

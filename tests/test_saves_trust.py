@@ -110,6 +110,18 @@ def test_resuming_the_schema_1_fixture_is_one_line_and_changes_nothing(tmp_path:
     assert save.read_bytes() == old_save and log.read_bytes() == old_log
 
 
+def as_fields_of(dumped: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """A checkpoint ``dumped`` now, with only the fields the ``old`` one has (of the state and
+    of each operative, unit and counter): a field a later solo-ops added (with its default,
+    e.g. issue 14's ``counteracted``, ``markers_at``, ``Operative.marker``) is left out."""
+    out = {k: v for k, v in dumped.items() if k in old}
+    for key in ("operatives", "units", "counters"):
+        if isinstance(out.get(key), list) and len(out[key]) == len(old.get(key) or []):
+            out[key] = [{k: v for k, v in item.items() if k in ref}
+                        for item, ref in zip(out[key], old[key], strict=True)]
+    return out
+
+
 def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
     """A save of this version (schema 3, with its checkpoint) loads in every later version:
     identically while the rules play its history the same, else from its checkpoint."""
@@ -123,7 +135,7 @@ def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
         assert state.to_dict(secrets=True) == raw["snapshot"]
         assert compare_log(EventLog(log).read(), doc, state) is None
     else:  # a later version plays it differently: it goes on from where it stood
-        assert checkpoint.dump(state) == raw["checkpoint"]
+        assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
     run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr

@@ -454,6 +454,9 @@ def test_a_stun_during_its_own_activation_lasts_through_the_next_one() -> None:
     game, state = start([weapon("stunner", "stun")], features=[wall],
                         players={"a1": (12, 14.5), "a2": (3, 10)},
                         faces=[1, 6, 6, 1, 1, 1, 1, 1, 1, 6, 1])
+    # e1 could counteract after a1 (a2 still ready): not this test's subject
+    object.__setattr__(game.scenario, "settings",
+                       replace(game.scenario.settings, counteract="players"))
     record = enemy_first(game, state)
     assert state.operatives["e1"].on_guard
     step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})

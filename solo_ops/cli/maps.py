@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import emit_json
+from solo_ops.game import markers
 from solo_ops.game.engine import Game
 from solo_ops.game.state import State
 from solo_ops.io.opening import load_save
@@ -25,7 +26,7 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
     """The scene of the player's view (see the module docstring)."""
     terrain = game.terrain(state)
     view = player_view(game, state, reveal=reveal)
-    scene = render.board_scene(terrain.board, title=title or
+    scene = render.board_scene(markers.board_now(game, state, terrain.board), title=title or
                                f"{game.scenario.name} — turn {view['turn']}")
     players = list(view["squads"])
     for index, (_player, ops) in enumerate(view["squads"].items()):
@@ -35,6 +36,7 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
                 continue
             radius = state.operatives[o["id"]].radius
             label = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
+            label += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
             render.add_disc(scene, tuple(o["at"]), radius, side=side, label=label)
     for o in view["enemies"]:
         if o["at"] is None or o["down"]:

@@ -52,6 +52,10 @@ class Settings:
     """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
     reveal_hidden: bool = False
     """Debug: show hidden counters' contents and orders in every view. Spoils the game."""
+    counteract: str = "both"
+    """Kill Team 2024 Counteract (card 001): which sides may counteract when they have no
+    ready operative left and the other side still has: ``both`` (the players, by a prompt, and
+    the enemy, by :mod:`solo_ops.ai.counteract`), ``players`` (only the players) or ``off``."""
     units: str = "in"
     """How the terminal shows and reads distances and points: ``in`` (inches, the engine's own
     unit) or ``cm`` (centimetres, 2.54 to the inch); see :mod:`solo_ops.view.measure`."""
@@ -65,6 +69,7 @@ _CHOICES = {
     "enemy_attacks": ("engine", "player"),
     "units": ("in", "cm"),
     "troop_count": ("main_weapon", "every_weapon"),
+    "counteract": ("both", "players", "off"),
 }
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
-from solo_ops.game import reveal, scoring, turns
+from solo_ops.game import markers, reveal, scoring, turns
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
-           "portal": 1}
+           "portal": 1, "pickup": 1, "placedown": 1}
 MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
 
 
@@ -44,12 +45,17 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "damage": _damage, "down": _down, "carry": _carry, "evacuate": _evacuate,
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction,
+        "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
     }
     handler = handlers.get(str(kind))
     if handler is None:
         raise RuleError(f"unknown action {kind!r}")
     if prompt.kind == "attack" and kind not in ("attack_damage",):
         raise RuleError(f"first tell me the damage: {prompt.text}")
+    if prompt.kind == "counteract" and kind not in ("counteract", "damage", "down"):
+        raise RuleError(f"first counteract or pass: {prompt.text}")
+    if state.counteracting and kind in ("carry", "evacuate", "ready"):
+        raise RuleError(f"a counteract is one 1 AP action: {kind} is not one")
     if (prompt.kind == "reaction") != (kind == "reaction"):
         raise RuleError(f"first answer the charge: {prompt.text}" if prompt.kind == "reaction"
                         else "no charge is waiting for a Reaction")
@@ -104,6 +110,15 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
     if state.edition != "kt2024":
         return
     cost = AP_COST.get(what, 1)
+    if state.counteracting:  # 001 Counteract: "perform a 1AP action for free"
+        if cost != 1:
+            raise RuleError(f"a counteract is one 1 AP action: {what.replace('_', ' ')} costs "
+                            f"{cost}")
+        if op.actions_taken:
+            raise RuleError(f"{op.name} has made its counteract action")
+        if not check_only:
+            op.actions_taken.append(what)  # free: no AP spent
+        return
     apl = max(1, op.profile.apl - op.apl_penalty)
     if what in op.actions_taken and what != "portal":
         raise RuleError(f"{op.name} has already done {what.replace('_', ' ')} this activation")
@@ -219,6 +234,8 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
                         " and other models")
     limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
+    if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
+        limit = min(limit, COUNTERACT_MOVE)
     cost = float(walk.cost)
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
@@ -443,6 +460,8 @@ def _carry(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         raise RuleError(f"{friend.name} is already carried by {friend.carried_by}")
     if op.carrying is not None:
         raise RuleError(f"{op.name} is already carrying {op.carrying}")
+    if op.marker is not None:
+        raise RuleError(f"{op.name} is carrying {op.marker}: it cannot carry a friend too")
     assert op.at is not None
     if not reach.in_control_range(game.terrain(state), op.at, op.radius, friend.at,
                                   friend.radius):
@@ -534,13 +553,14 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
             state.edition, phase=state.phase, turn=state.turn,
             players_left_to_move=turns.next_player(game, state) is not None,
             controls_command_node=any(control.get(n) == PLAYER for n in nodes),
-            cp=state.cp.get(PLAYER, 0), used_this_round=_override_used(state),
+            cp=state.cp.get(PLAYER, 0), used_this_round=state.override_used,
             shooting_started=any(o.activated for o in state.operatives.values()))
         if not verdict.ok:
             raise RuleError(verdict.why)
         if not want:
             raise RuleError("Access Override opens a door (it does not close one)")
         state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
+        state.override_used = True  # a State field: checkpoints keep it (issue #14)
         override = True
     state.doors[feature.id] = want
     verb = "opens" if want else "closes"
@@ -559,17 +579,6 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
     return events
 
 
-def _override_used(state: State) -> bool:
-    """Whether the players used Access Override in this battle round (read from the log)."""
-    for record in reversed(state.log):
-        for event in reversed(record.get("events", [])):
-            if event.get("type") == "turn_start":
-                return False
-            if event.get("type") == "portal" and event.get("access_override"):
-                return True
-    return False
-
-
 def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     if state.edition != "kt2018" or state.phase != "movement":
@@ -580,6 +589,59 @@ def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     return [{"type": "readied", "operative": op.id}]
 
 
+def _counteract(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2024 Counteract (001: "you can select a expended friendly Operative with an
+    ENGAGE order to perform a 1AP action for free"): ``operative`` (one the prompt names; it
+    becomes active for one free 1 AP action, moves capped at 2") or ``pass`` (the turn goes
+    to the enemy, which still has units to activate)."""
+    if prompt.kind != "counteract":
+        raise RuleError("no counteract is on offer now (it is, when none of your operatives "
+                        "is ready and solo-ops still has units to activate)")
+    if action.get("pass"):
+        state.next_side = ENEMY
+        return [{"type": "counteract_pass", "side": PLAYER, "player": prompt.player}]
+    op = _op(state, action.get("operative"))
+    allowed = list(prompt.data.get("operatives", []))
+    if op.id not in allowed:
+        raise RuleError(f"{op.id} cannot counteract now (an expended operative with an Engage "
+                        f"order that has not counteracted this turning point: "
+                        f"{', '.join(allowed)})")
+    state.active_operative = op.id
+    state.active_player = op.owner
+    state.activation_actions = 0
+    state.counteracting = True
+    state.counteracted.append(op.id)
+    op.actions_taken = []
+    op.heavy_shot = None
+    op.moved_how = None
+    op.moved = op.carrying is not None  # a carrier always counts as having moved
+    return [{"type": "counteract", "side": PLAYER, "operative": op.id, "player": op.owner,
+             "note": f"{op.name} counteracts: one free 1 AP action (a move of at most 2\")."}]
+
+
+def _pickup(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Pick Up (001, 1 AP): the active operative takes a portable objective marker it
+    controls (:func:`solo_ops.game.markers.pick_up_check`)."""
+    op = _active(state, action, prompt)
+    _spend(state, op, "pickup", check_only=True)
+    obj = markers.pick_up_check(game, state, op, action.get("marker"),
+                                scoring.objective_control(game, state))
+    _spend(state, op, "pickup")
+    return markers.pick_up(state, op, obj)
+
+
+def _placedown(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Place Down (001, 1 AP): the marker the active operative carries goes down within its
+    control range, at ``to`` or where it stands (:func:`solo_ops.game.markers.place_down_check`)."""
+    op = _active(state, action, prompt)
+    if state.edition != "kt2024":
+        raise RuleError("Place Down is a Kill Team 2024 action")
+    _spend(state, op, "placedown", check_only=True)
+    point = markers.place_down_check(game, state, op, action.get("to"))
+    _spend(state, op, "placedown")
+    return markers.place_down(state, op, point)
+
+
 def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     return _end_activation(game, state, op)
@@ -587,8 +649,12 @@ def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
 
 def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
     state.active_operative = None
-    end_activation_stun(op)  # Stun lasts until the end of its next activation
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
+    if state.counteracting:  # a counteract is not an activation: a Stun runs on
+        state.counteracting = False
+        events[0]["counteract"] = True
+    else:
+        end_activation_stun(op)  # Stun lasts until the end of its next activation
     events.extend(turns.after_player_activation(game, state))
     return events
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, reveal
+from solo_ops.game import attacks, markers, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
@@ -727,6 +727,7 @@ def take_down(state: State, op: Operative, why: str) -> list[dict[str, Any]]:
         carried.carried_by = None
         op.carrying = None
         events.append({"type": "dropped", "operative": op.id, "carried": carried.id})
+    events.extend(markers.drop(state, op))  # 001 Place Down: "MUST perform this action for OAP"
     if side == ENEMY:
         unit = state.unit_of(op.id)
         if unit is not None and unit.active:

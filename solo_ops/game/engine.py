@@ -73,7 +73,7 @@ class Game:
 class Prompt:
     """What the game needs next."""
 
-    kind: str  # engine | activate | act | attack | ended
+    kind: str  # engine | activate | act | attack | counteract | ended
     side: str | None = None
     player: str | None = None
     operative: str | None = None
@@ -231,6 +231,11 @@ def pending(game: Game, state: State) -> Prompt:
     if state.phase in (*KT2024_PHASES, *KT2018_PHASES) and state.next_side == PLAYER:
         if state.active_operative is not None:
             op = state.operatives[state.active_operative]
+            if state.counteracting:
+                return Prompt("act", PLAYER, op.owner, op.id,
+                              f"{op.owner}: what did {op.name} do? (Counteract: one 1 AP "
+                              "action, free; a move of at most 2\")",
+                              _counteract_options())
             return Prompt("act", PLAYER, op.owner, op.id,
                           f"{op.owner}: what did {op.name} do?",
                           _act_options(state, op))
@@ -240,8 +245,23 @@ def pending(game: Game, state: State) -> Prompt:
             verb = "activate" if state.edition == "kt2024" else f"act with in the {state.phase}"
             return Prompt("activate", PLAYER, player, None,
                           f"{player}: which operative do you {verb}?", ready)
+        counter = turns.counteract_player(game, state)
+        if counter is not None:
+            return _counteract_prompt(*counter)
     return Prompt("engine", ENEMY if state.next_side == ENEMY else None,
                   text=_engine_text(state))
+
+
+def _counteract_prompt(player: str, candidates: list[Operative]) -> Prompt:
+    """Kill Team 2024 Counteract (card 001): ``player`` has no ready operative and the enemy
+    still has: one of their expended Engage operatives may make one free 1 AP action (moves at
+    most 2"), once per turning point, or they pass."""
+    ids = [o.id for o in candidates]
+    text = (f"{player}: none of your operatives is ready and solo-ops still has units to "
+            "activate. Counteract (one expended Engage operative makes one free 1 AP action; "
+            f"a move of at most 2\"), or pass? Can counteract: {', '.join(ids)}.")
+    return Prompt("counteract", PLAYER, player, None, text,
+                  [*(f"counteract {i}" for i in ids), "pass"], data={"operatives": ids})
 
 
 def _engine_text(state: State) -> str:
@@ -262,6 +282,14 @@ def _act_options(state: State, op: Operative) -> list[str]:
     return ["move X,Y", "dash X,Y", "charge TARGET X,Y", "fallback X,Y",
             "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
+            "pickup MARKER", "placedown [X,Y]", "damage MODEL N", "down MODEL", "done"]
+
+
+def _counteract_options() -> list[str]:
+    """The answers of a counteracting operative: its one 1 AP action (moves capped at 2")."""
+    return ["move X,Y", "dash X,Y", "charge TARGET X,Y",
+            "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
+            "hatch ID open|close", "door ID open|close", "pickup MARKER", "placedown [X,Y]",
             "damage MODEL N", "down MODEL", "done"]
 
 
@@ -289,7 +317,22 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
         events = actions.apply(game, state, action, prompt)
         events.extend(_after_player_action(game, state, str(kind), acting))
         events.extend(_end_if_incapacitated(game, state))
+        events.extend(_end_counteract(game, state))
     return _record(state, action, events, before)
+
+
+def _end_counteract(game: Game, state: State) -> list[dict[str, Any]]:
+    """A counteracting operative makes one action (001 Counteract: "perform a 1AP action for
+    free"): after it, the counteract ends and the turn goes to the enemy."""
+    from solo_ops.game import actions
+
+    acting = state.active_operative
+    if not state.counteracting or acting is None:
+        return []
+    op = state.operatives[acting]
+    if not op.actions_taken:
+        return []
+    return actions._end_activation(game, state, op)
 
 
 def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
@@ -307,7 +350,8 @@ def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
     return actions._end_activation(game, state, op)
 
 
-GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate")
+GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "pickup",
+                 "placedown")
 
 
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
@@ -364,6 +408,8 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
     for unit in state.units.values():
         unit.activated = False
     state.incapacitated_this_turn = {PLAYER: 0, ENEMY: 0}
+    state.counteracted = []  # Counteract: "Only once per Operative per TP"
+    state.override_used = False  # Access Override: once a battle round
     # initiative: a roll-off (ties re-rolled in the first turn, else initiative alternates)
     while True:
         p = dice.d6(f"initiative roll-off (players), turn {state.turn}").face
@@ -416,6 +462,10 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
 
     ctx = game.context(state)
     ready = activation_order(ctx, state, turns.enemy_ready(game, state))
+    if not ready and turns.counteract_candidates(game, state, ENEMY):
+        from solo_ops.game import counteract
+
+        return counteract.enemy_step(game, state)
     if not ready:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
         return []

@@ -52,6 +52,10 @@ EVENTS: dict[str, bool] = {
     "readied": OPEN,
     "overwatch": OPEN,
     "no_reaction": OPEN,
+    "counteract": OPEN,  # Kill Team 2024 Counteract, either side (game.actions, game.counteract)
+    "counteract_pass": OPEN,
+    "pick_up": OPEN,  # Pick Up / Place Down of objective markers (game.markers)
+    "place_down": OPEN,
     # the enemy's activations (game.enemy)
     "enemy_activation": OPEN,  # its order, plan and the explanation: all shown by design
     "replanned": OPEN,

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solo_ops.core.errors import RuleError
+from solo_ops.game import markers
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import search
 from solo_ops.rules import reach
@@ -107,6 +108,14 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
         return a
     if kind in ("damage", "down"):
         a["operative"] = match(a.get("operative"), players, "operative of yours")
+        return a
+    if kind == "counteract" and a.get("operative") is not None:  # Counteract (issue 14)
+        able = list(getattr(prompt, "data", {}).get("operatives", [])) or players
+        a["operative"] = match(a["operative"], able, "operative that can counteract")
+        return a
+    if kind == "pickup":
+        marker_ids = [o.id for o in game.scenario.board.objectives]
+        a["marker"] = match(a.get("marker"), marker_ids, "objective marker")
         return a
     if kind == "portal":
         portals = [f.id for f in game.terrain(state).board.portals()]
@@ -223,7 +232,8 @@ def referents(game: Game, state: State) -> dict[str, _Ref]:
     board = game.terrain(state).board
     out: dict[str, _Ref] = {}
     for o in board.objectives:
-        out[o.id] = _Ref(o.id, "objective", (float(o.at[0]), float(o.at[1])))
+        at = markers.position(state, o)  # where it is now (a carried marker: at its carrier)
+        out[o.id] = _Ref(o.id, "objective", (float(at[0]), float(at[1])))
     for f in board.features:
         if f.is_line and "wall" in f.traits:
             continue  # thin walls are many and nothing to go to (pillars and crates are)

@@ -39,8 +39,9 @@ TAC_OPS: dict[str, str] = {
                        "operatives were incapacitated during that turning point.",
 }
 KILL_OP = ("End of each turning point from the second: 1 VP if one or more enemy operatives were "
-           "incapacitated during that turning point; at the end of the battle 1 VP more if you "
-           "incapacitated more enemy operatives than you lost.")
+           "incapacitated during that turning point; at the end of the battle 1 VP more if your "
+           "kill grade is higher than the enemy's (grade 1-5: the share of the other side's "
+           "operatives incapacitated, in fifths).")
 PRIMARY = ("crit", "tac", "kill")
 OP_CAP = 6
 CONTROL_RANGE = reach.CONTROL_RANGE  # objective markers: solo_ops.rules.reach.within

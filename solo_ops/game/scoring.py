@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.game import markers
 from solo_ops.game.missions import CONTROL_RANGE, OP_CAP, PN_CONTROL_RANGE, primary_bonus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
@@ -39,18 +40,26 @@ def _controls(game: Game, state: State, op: Operative, point: tuple[float, float
 
 
 def objective_control(game: Game, state: State) -> dict[str, str | None]:
-    """``{objective id: "player" | "enemy" | None}`` by the edition's control rule."""
+    """``{objective id: "player" | "enemy" | None}`` by the edition's control rule. A marker
+    being carried (Kill Team 2024 Pick Up) is controlled by its carrier's side (001: the
+    carrier is "carrying, contesting, and controlling" it); one placed down elsewhere is
+    measured where it lies (:mod:`solo_ops.game.markers`)."""
     board = game.scenario.board
     out: dict[str, str | None] = {}
     for obj in board.objectives:
+        held = markers.carrier(state, obj.id)
+        if held is not None and held.on_table:
+            out[obj.id] = held.side
+            continue
+        at = markers.position(state, obj)
         totals = {PLAYER: 0, ENEMY: 0}
         for op in state.operatives.values():
             if not op.on_table:
                 continue
             if state.edition == "kt2024":
-                if _controls(game, state, op, obj.at, CONTROL_RANGE):
+                if _controls(game, state, op, at, CONTROL_RANGE):
                     totals[op.side] += max(1, op.profile.apl - op.apl_penalty)
-            elif not op.shaken and _controls(game, state, op, obj.at, PN_CONTROL_RANGE):
+            elif not op.shaken and _controls(game, state, op, at, PN_CONTROL_RANGE):
                 totals[op.side] += op.profile.wounds  # 004: "totals the Wounds characteristic"
         if totals[PLAYER] > totals[ENEMY]:
             out[obj.id] = PLAYER
@@ -146,18 +155,46 @@ def _tac_points(game: Game, state: State, tac: str | None) -> int:
     return 0
 
 
+KILL_GRADES = 5
+"""Kill grades 1-5 (the grade table is not in the sources: docs/rules.md, "Kill Op")."""
+
+
+def kill_grade(kills: int, opponents: int) -> int:
+    """A side's kill grade: how many of the thresholds k = 1..5 its ``kills`` reach, threshold
+    k being ``round(k * N / 5)`` kills with N = ``opponents`` (the opposing side's operatives),
+    at least 5. k*N/5 never ends in .5 for a whole N, so the rounding has no tie. (001 "KILL
+    OP: Score VP as per the card, +1VP to player with highest Kill Grade (NOT kill count)";
+    the card's table is not in the sources: this is the published proportional reading.)"""
+    n = max(KILL_GRADES, opponents)
+    return sum(1 for k in range(1, KILL_GRADES + 1)
+               if kills >= (2 * k * n + KILL_GRADES) // (2 * KILL_GRADES))
+
+
+def kill_grades(state: State) -> dict[str, tuple[int, int, int]]:
+    """``{side: (kill grade, kills, N)}``: the players' grade over every enemy model placed or
+    revealed so far, the enemy's over the players' starting operatives."""
+    out = {}
+    for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
+        kills = state.incapacitated_total.get(other, 0)
+        n = len(state.side(other))
+        out[side] = (kill_grade(kills, n), kills, n)
+    return out
+
+
 def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
     """Final scoring and the result."""
     mission = game.scenario.mission
     events: list[dict[str, Any]] = []
     if state.edition == "kt2024" and not mission.pariah:
         if mission.kill_op:
-            kills, losses = state.incapacitated_total[ENEMY], state.incapacitated_total[PLAYER]
-            why = (f"Kill Op at the end of the battle: {kills} enemy operative(s) "
-                   f"incapacitated, {losses} lost")
-            if kills > losses:
+            grades = kill_grades(state)
+            (mine, kills, n_enemy), (theirs, losses, n_squad) = grades[PLAYER], grades[ENEMY]
+            why = (f"Kill Op at the end of the battle: kill grade {mine} ({kills} of "
+                   f"{n_enemy} enemy operatives incapacitated) against {theirs} ({losses} of "
+                   f"{n_squad} of yours)")
+            if mine > theirs:
                 _add(state, PLAYER, "kill", 1, why, events)
-            elif losses > kills:
+            elif theirs > mine:
                 _add(state, ENEMY, "kill", 1, why, events)
         bonus = primary_bonus(state.op_vp.get(f"{PLAYER}:{mission.primary}", 0))
         _add(state, PLAYER, "primary", bonus,

@@ -59,6 +59,7 @@ class Operative:
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
     heavy_shot: str | None = None  # the Heavy weapon it shot this activation (no move after)
+    marker: str | None = None  # the objective marker it carries (2024 Pick Up; not `carrying`)
 
     @property
     def alive(self) -> bool:
@@ -91,7 +92,7 @@ class Operative:
             "wounds": self.wounds, "max_wounds": self.profile.wounds, "down": self.down,
             "stance": self.stance, "activated": self.activated,
         }
-        for key in ("carrying", "carried_by"):
+        for key in ("carrying", "carried_by", "marker"):
             if getattr(self, key):
                 data[key] = getattr(self, key)
         if self.carried_to_safety:
@@ -188,6 +189,11 @@ class State:
     active_operative: str | None = None
     activation_actions: int = 0  # actions the active player operative has completed (Guard)
     active_player: str | None = None
+    counteracting: bool = False  # the active player operative is counteracting (2024)
+    counteracted: list[str] = field(default_factory=list)  # models that counteracted this TP
+    markers_at: dict[str, list[float]] = field(default_factory=dict)
+    """Objective markers placed down away from their board position: id -> [x, y]."""
+    override_used: bool = False  # Access Override (2018) used in this battle round
     ended: bool = False
     result: dict[str, Any] | None = None
     counter_seq: int = 0

@@ -117,15 +117,59 @@ def enemy_ready(game: Game, state: State) -> list[Unit]:
     return ready
 
 
+def counteract_candidates(game: Game, state: State, side: str) -> list[Operative]:
+    """Kill Team 2024 Counteract (card 001: "When you would activate an Operative, but have no
+    ready Operatives left, and your opponent still has ready Operatives to activate: you can
+    select a expended friendly Operative with an ENGAGE order to perform a 1AP action for
+    free. Only once per Operative per TP"): ``side``'s expended Engage operatives on the table
+    that have not counteracted this turning point, in id order -- when the ``counteract``
+    setting lets ``side`` counteract, it is the firefight, ``side`` has nothing ready and the
+    other side has. Empty otherwise."""
+    allowed = {"both": (PLAYER, ENEMY), "players": (PLAYER,), "off": ()}
+    if (state.edition != "kt2024" or state.phase != "firefight"
+            or side not in allowed.get(game.settings.counteract, ())):
+        return []
+    players_can = next_player(game, state) is not None
+    enemy_can = bool(enemy_ready(game, state))
+    if (players_can, enemy_can) != ((False, True) if side == PLAYER else (True, False)):
+        return []
+    out = []
+    for op in state.living(side):
+        if not op.activated or op.stance != "engage" or op.id in state.counteracted:
+            continue
+        if side == ENEMY:
+            unit = state.units.get(op.owner)
+            if unit is None or not unit.active or unit.fsm == "hidden":
+                continue
+        out.append(op)
+    return sorted(out, key=lambda o: o.id)
+
+
+def counteract_player(game: Game, state: State) -> tuple[str, list[Operative]] | None:
+    """The player who may counteract now and their candidates: the players in turn from
+    ``next_player_index``, the first with a candidate (:func:`counteract_candidates`)."""
+    candidates = counteract_candidates(game, state, PLAYER)
+    players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
+    for k in range(len(players)):
+        player = players[(state.next_player_index + k) % len(players)]
+        mine = [o for o in candidates if o.owner == player]
+        if mine:
+            return player, mine
+    return None
+
+
 def balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
-    """If the side to act has nothing ready, hand over; if neither has, leave it to the engine
+    """If the side to act has nothing ready, hand over -- unless it may counteract
+    (:func:`counteract_candidates`); if neither has anything ready, leave it to the engine
     (which ends the phase)."""
     players_can = next_player(game, state) is not None
     enemy_can = bool(enemy_ready(game, state))
     if state.next_side == PLAYER and not players_can:
-        state.next_side = ENEMY if enemy_can else None
+        if not counteract_candidates(game, state, PLAYER):
+            state.next_side = ENEMY if enemy_can else None
     elif state.next_side == ENEMY and not enemy_can:
-        state.next_side = PLAYER if players_can else None
+        if not counteract_candidates(game, state, ENEMY):
+            state.next_side = PLAYER if players_can else None
     return []
 
 

@@ -123,6 +123,7 @@ class Objective:
     at: tuple[float, float]
     label: str | None = None
     command_node: bool = False
+    portable: bool = False  # Kill Team 2024 Pick Up / Place Down may move it (docs/rules.md)
 
 
 @dataclass(frozen=True)
@@ -343,14 +344,15 @@ def parse_board(data: Any, source: str | None, path: str = "") -> Board:
     objectives = []
     for i, item in enumerate(b.sequence("objectives", [])):
         where = join_path(join_path(path, "objectives"), i)
-        o = Fields(item, source, where).only(("id", "at", "label", "command_node"))
+        o = Fields(item, source, where).only(("id", "at", "label", "command_node", "portable"))
         oid = o.text("id")
         at = o.point("at")
         if not (0 <= at[0] <= width and 0 <= at[1] <= depth):
             raise o.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
         claim(oid, where)
         objectives.append(
-            Objective(oid, at, o.text("label", None), o.boolean("command_node", False))
+            Objective(oid, at, o.text("label", None), o.boolean("command_node", False),
+                      o.boolean("portable", False))
         )
     firing_points = []
     for i, item in enumerate(b.sequence("firing_points", [])):
@@ -412,7 +414,8 @@ def board_to_data(board: Board) -> dict[str, Any]:
     if board.objectives:
         data["objectives"] = [
             {"id": o.id, "at": list(o.at), **({"label": o.label} if o.label else {}),
-             **({"command_node": True} if o.command_node else {})}
+             **({"command_node": True} if o.command_node else {}),
+             **({"portable": True} if o.portable else {})}
             for o in board.objectives
         ]
     if board.firing_points:

@@ -460,6 +460,7 @@ class GameTable:
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
                            f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
         for o in view["enemies"]:

@@ -41,6 +41,9 @@ The policy, per activation (Kill Team 2024; 2018 by phase, see below):
 
 An enemy attack handed to the players (``enemy_attacks: player``) is answered with its expected
 damage, rounded; a Kill Team 2018 charge reaction with ``none`` (no Overwatch, no Retreat).
+A Counteract offer (Kill Team 2024) is taken by the candidate with the best shot from where it
+stands (not in an enemy's control range; ties to the lower id), which shoots; with no shot it
+passes. It never picks up an objective marker.
 
 Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3": a
 player rolls the 2D6 at the table, and the autopilot has no dice of its own, so it charges
@@ -58,7 +61,7 @@ from typing import Any
 import numpy as np
 
 from solo_ops.ai import planner
-from solo_ops.game import attacks
+from solo_ops.game import attacks, markers
 from solo_ops.game.engine import Game, Prompt
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
@@ -96,13 +99,38 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "reaction", "react": "none"}
     elif prompt.kind == "activate":
         yield from _activations(game, state, prompt, policy)
+    elif prompt.kind == "counteract":  # Kill Team 2024: counteract with a shot, else pass
+        yield from _counteract(game, state, prompt)
+        yield {"type": "counteract", "pass": True}
     elif prompt.kind == "act":
         op = state.operatives[str(prompt.operative)]
-        if state.edition == "kt2018":
+        shot = _counteract_shot(game, state, op) if state.counteracting else None
+        if state.counteracting:  # its one free action: the shot it counteracted for
+            if shot is not None:
+                yield {"type": "shoot", "operative": op.id, "target": shot.target,
+                       "weapon": shot.weapon, "roll": True}
+        elif state.edition == "kt2018":
             yield from _act_2018(game, state, op, policy)
         else:
             yield from _act_2024(game, state, op, policy)
         yield {"type": "done", "operative": op.id}
+
+
+def _counteract(game: Game, state: State, prompt: Prompt) -> Iterator[dict[str, Any]]:
+    """Counteract (Kill Team 2024): the candidate with the best shot from where it stands (not
+    in an enemy's control range), ties to the lower id; none with a shot: pass."""
+    best: tuple[float, str] | None = None
+    for ident in prompt.data.get("operatives", []):
+        shot = _counteract_shot(game, state, state.operatives[ident])
+        if shot is not None and (best is None or (-shot.expected, ident) < best):
+            best = (-shot.expected, ident)
+    if best is not None:
+        yield {"type": "counteract", "operative": best[1]}
+
+
+def _counteract_shot(game: Game, state: State, op: Operative) -> Shot | None:
+    """A counteracting operative's one action: its best shot (none in control range)."""
+    return None if _in_control(game, state, op) else best_shot(game, state, op)
 
 
 # -- what the table looks like to the players ---------------------------------------------------
@@ -415,9 +443,10 @@ def _goals(game: Game, state: State) -> list[tuple[float, float]]:
 
     board = game.scenario.board
     held = objective_control(game, state) if board.objectives else {}
-    goals = [o.at for o in board.objectives if held.get(o.id) != PLAYER]
+    where = markers.positions(game, state)  # a marker carried or placed down is elsewhere
+    goals = [where[o.id] for o in board.objectives if held.get(o.id) != PLAYER]
     goals += [c.at for c in state.active_counters()]
-    return goals or [o.at for o in board.objectives]
+    return goals or [where[o.id] for o in board.objectives]
 
 
 def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,

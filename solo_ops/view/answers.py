@@ -10,6 +10,8 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
     fight u1-a dealt 4 taken 3      fight u1-a roll
     carry jax    evacuate    ready
+    pickup obj-2    placedown    placedown 10,4
+    (when none of yours is ready and solo-ops still has units:)  counteract kell   or   pass
     hatch h2 open    door d1 close
     damage sgt 3    down jax
     done
@@ -44,6 +46,12 @@ one; +y is north, up on every map):
                                                   that can shoot, or the Silent one under Conceal)
   fighting:               fight u3-a dealt 4 taken 3      fight u3-a roll
   the wounded:            carry vale      evacuate (carry him off within 1" of an edge)
+  objective markers:      pickup obj-2 (1 AP: a portable marker you control)
+                          placedown  or  placedown 10,4 (1 AP: where it stands, or a point
+                          within its control range; not in the activation it picked it up)
+  counteract (Kill Team 2024: none of yours is ready, solo-ops still has units to activate):
+                          counteract kell (an expended Engage operative: one free 1 AP action,
+                          a move of at most 2")      pass
   doors and hatches:      hatch h2 open   door d1 close
   what happened to whom:  damage kell 3   down vale
   end the activation:     done
@@ -55,7 +63,8 @@ completes ids and answer words."""
 
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
-             "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass")
+             "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass",
+             "pickup", "placedown", "counteract")
 
 
 def _point(text: str, units: str = "in") -> list[float]:
@@ -196,6 +205,19 @@ def _reaction(head: str, rest: list[str], units: str) -> dict[str, Any]:
     return action
 
 
+def _counteract(head: str, rest: list[str]) -> dict[str, Any]:
+    """The answer to a Counteract offer: ``counteract OP`` (or just ``OP``) or ``pass``
+    (``no``, ``done``, ``none``)."""
+    if head in ("pass", "no", "none", "done", "end"):
+        if rest:
+            raise RuleError("'pass' takes nothing after it")
+        return {"type": "counteract", "pass": True}
+    words = rest if head == "counteract" else [head, *rest]
+    if len(words) != 1:
+        raise RuleError("'counteract OPERATIVE' (e.g. 'counteract kell') or 'pass'")
+    return {"type": "counteract", "operative": words[0]}
+
+
 def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
     """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
     distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
@@ -206,6 +228,8 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
     rest = words[1:]
     if prompt_kind == "reaction":
         return _reaction(head, rest, units)
+    if prompt_kind == "counteract" and head not in ("damage", "down"):
+        return _counteract(head, rest)
     if prompt_kind == "attack":
         if head == "damage":
             rest_words = rest
@@ -296,6 +320,19 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
         if len(rest) != 1:
             raise RuleError("e.g. 'down jax'")
         return {"type": "down", "operative": rest[0]}
+    if head in ("pickup", "pick"):
+        words = rest[1:] if head == "pick" and rest and rest[0].lower() == "up" else rest
+        if len(words) != 1:
+            raise RuleError("pick up which marker? e.g. 'pickup obj-2'")
+        return {"type": "pickup", "marker": words[0]}
+    if head in ("placedown", "place"):
+        words = rest[1:] if head == "place" and rest and rest[0].lower() == "down" else rest
+        if head == "place" and words is rest:
+            raise RuleError("e.g. 'placedown' (where it stands) or 'placedown 10,4'")
+        action = {"type": "placedown"}
+        if words:
+            action["to"] = _point(" ".join(words), units)
+        return action
     if head in ("evacuate", "ready"):
         return {"type": head}
     if head in ("done", "end", "pass"):

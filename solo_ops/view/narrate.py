@@ -304,6 +304,10 @@ WORDS: dict[str, Words] = {
     # Kill Team 2018 charge Reactions (issue 14 item 12)
     "charge_declared": _one(lambda e, t: f"⚔ {e['note']}"),
     "overwatch": _one(lambda e, t: f"  {e['note']}"),
+    # Kill Team 2024 Counteract, Pick Up / Place Down (issue 14 item 7)
+    "counteract": lambda e, t: [f"⚡ {e['note']}"] if e.get("side") == "enemy" else [],
+    "pick_up": _one(lambda e, t: f"  {e['note']}"),
+    "place_down": _one(lambda e, t: f"  {e['note'][:-1]} at {t.pt(e['at'])}."),
 }
 
 SILENT = frozenset({
@@ -315,6 +319,7 @@ SILENT = frozenset({
     "shot",             # the player's own report: the damage lines follow
     "readied",          # the player's own 2018 Ready
     "no_reaction",      # the player's own answer to a declared charge
+    "counteract_pass",  # a side that could counteract did not (the next activation follows)
     "turn_end",         # the next turn_start or the score says it
     "unit_state",       # the state machine's bookkeeping (the explanation names the state)
     "unit_event",       # likewise

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
+from solo_ops.game import markers
 from solo_ops.view import render
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict
               ) -> tuple[Any, list[str]]:
     """The render scene of the players' view and the extra SVG elements (labels, numbers)."""
     terrain = game.terrain(state)
-    board = terrain.board
+    board = markers.board_now(game, state, terrain.board)  # carried / placed-down markers
     scene = render.board_scene(board, title=f"{view['scenario']} — turn {view['turn']}")
     scene.scale = render.SCALE
     extra: list[str] = []
@@ -49,6 +50,7 @@ def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict
             if o["at"] is None or o["down"]:
                 continue
             label = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
+            label += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
             render.add_disc(scene, tuple(o["at"]), radius[o["id"]], side=side, label=label)
     for o in view["enemies"]:
         if o["at"] is None or o["down"]:
