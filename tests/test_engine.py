@@ -46,7 +46,8 @@ def scenario(edition: str = "kt2024", *, turns: int = 2, coop: bool = False,
            "engagement": 1, "seed": 1, "squads": squads,
            "enemies": [{"id": "u1", "command": 5, "models": [
                {"id": "e1", "profile": "trooper", "at": list(enemy_at)}]}],
-           "settings": {"turns": turns}, **extra}
+           # the scripted dice have no CP re-roll questions (tests/test_cp_rerolls.py does)
+           "settings": {"turns": turns, "cp_rerolls": "never"}, **extra}
     return parse_scenario(doc, "test.yaml")
 
 

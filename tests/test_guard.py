@@ -40,7 +40,8 @@ def start(faces: list[int], *, enemy_attacks: str = "engine", knife: bool = True
                {"id": "a2", "profile": copy.deepcopy(GUNNER), "at": [3, 10]}]}],
            "enemies": [{"id": "u1", "command": 1, "models": [
                {"id": "e1", "profile": enemy, "at": [20, 11]}]}],
-           "settings": {"turns": 2, "enemy_attacks": enemy_attacks}}
+           # the scripted dice have no CP re-roll questions (tests/test_cp_rerolls.py does)
+           "settings": {"turns": 2, "enemy_attacks": enemy_attacks, "cp_rerolls": "never"}}
     game, state = new_game(parse_scenario(doc, "guard.yaml"), 1)
     state.counters.clear()
     state.dice = ScriptedDice(faces=faces)

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from solo_ops.campaign import parse_squad
 from solo_ops.cli import main
+from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.roster import load_roster
 from solo_ops.io.scenario import load_scenario
 from solo_ops.io.yamlio import read_document
@@ -151,7 +152,14 @@ def test_end_to_end_import_then_play(tmp_path: Path) -> None:
     assert [m.id for m in scenario.squads[0].models] == \
         ["sgt-kell-voss", "ada-quill", "lancer-trooper", "brunhilde"]
     assert scenario.roster.profiles["ash-zealot"].weapons[0].name == "Autogun"
-    play = _solo_ops("play", "encounter.yaml", "--answer", "quit", cwd=tmp_path)
+    assert scenario.seed is not None
+    game, state = new_game(scenario, scenario.seed)  # CP re-roll questions first: keep
+    keeps: list[str] = []
+    while (prompt := pending(game, state)).kind in ("engine", "reroll"):
+        step(game, state, {"type": "reroll", "keep": True} if prompt.kind == "reroll"
+             else {"type": "engine"})
+        keeps += ["--answer", "keep"] if prompt.kind == "reroll" else []
+    play = _solo_ops("play", "encounter.yaml", *keeps, "--answer", "quit", cwd=tmp_path)
     assert play.returncode == 0, play.stderr
     assert "ready: sgt-kell-voss, ada-quill, lancer-trooper, brunhilde" in play.stdout
     assert "Traceback" not in play.stderr

@@ -295,7 +295,8 @@ def test_the_autopilot_counteracts_with_a_shot_else_passes() -> None:
     assert list(autopilot.answers(game, state, prompt)) == [{"type": "counteract",
                                                              "pass": True}]
     game, state = start({"a1": (3, 10)}, units=3, gunner_at=(20, 11),
-                        faces=[6, 1] + [1] * 80)
+                        faces=[6, 1] + [1] * 80,
+                        settings={"cp_rerolls": "never"})  # no CP re-roll question (cp)
     step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
     step(game, state, {"type": "done"})
     step(game, state, {"type": "engine"})  # g first (nearest an enemy): g1 shoots, misses

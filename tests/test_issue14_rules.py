@@ -290,7 +290,8 @@ def _gunners(kell_at: list[float]) -> tuple[Any, Any]:
                 "at": kell_at}]}],
            "enemies": [{"id": "u1", "command": 1, "models": [
                {"id": f"gunner-{k}", "name": "Gunner", "profile": copy.deepcopy(tg.GUNNER),
-                "at": [15, 8 + 2 * k]} for k in (1, 2)]}]}
+                "at": [15, 8 + 2 * k]} for k in (1, 2)]}],
+           "settings": {"cp_rerolls": "never"}}  # no CP re-roll questions (test_cp_rerolls)
     game, state = new_game(parse_scenario(doc, "ids.yaml"), 1)
     state.counters.clear()
     return game, state

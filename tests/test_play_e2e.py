@@ -71,6 +71,8 @@ def to_text(action: dict[str, Any]) -> str:
         return f"damage {action['damage']}"
     if kind == "reaction":
         return "no"
+    if kind == "reroll":
+        return "keep" if action.get("keep") else f"reroll {action['die']}"
     if kind == "counteract":
         return "pass" if action.get("pass") else f"counteract {action['operative']}"
     if kind == "done":
@@ -111,6 +113,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
             assert go({"type": "attack_damage", "damage": 1})
         elif prompt.kind == "reaction":  # a 2018 charge: no Overwatch, no Retreat
             assert go({"type": "reaction", "react": "none"})
+        elif prompt.kind == "reroll":  # a CP re-roll: the first failed die offered
+            assert go({"type": "reroll", "die": int(prompt.options[0].split()[-1])})
         elif prompt.kind == "counteract":  # Kill Team 2024 Counteract: the bot passes
             assert go({"type": "counteract", "pass": True})
         elif prompt.kind == "activate":
@@ -123,6 +127,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
                     if go({"type": "shoot", "target": enemy.id, "weapon": weapon.name,
                            "roll": True}):
                         break
+            if pending(game, state).kind == "reroll":  # asked first; then it goes on
+                continue
             if state.active_operative == op.id and (state.edition == "kt2024"
                                                     or state.phase == "movement"):
                 board = game.terrain(state).board
@@ -132,6 +138,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
                     to = [round(op.at[0] + dx / d * f, 1), round(op.at[1] + dy / d * f, 1)]
                     if go({"type": "move", "how": "reposition", "to": to}):
                         break
+            if pending(game, state).kind == "reroll":  # a Guard shot at it: asked first
+                continue
             if state.active_operative == op.id:
                 assert go({"type": "done"})
     raise AssertionError("the game did not end")
@@ -346,8 +354,14 @@ def test_2018_game_played_to_the_end(tmp_path: Path) -> None:
 
 def test_coop_prompts_name_whose_turn_it_is(tmp_path: Path) -> None:
     path = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
-    run = cli("play", str(path), "--save", "coop.json", "--json", "--answer", "nobody engage",
-              cwd=tmp_path)
+    game, state = new_game(load_scenario(path), 3)  # CP re-roll questions first: keep
+    keeps: list[str] = []
+    while (prompt := pending(game, state)).kind in ("engine", "reroll"):
+        step(game, state, {"type": "reroll", "keep": True} if prompt.kind == "reroll"
+             else {"type": "engine"})
+        keeps += ["--answer", "keep"] if prompt.kind == "reroll" else []
+    run = cli("play", str(path), "--save", "coop.json", "--json", *keeps, "--answer",
+              "nobody engage", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     prompts = [json.loads(line)["prompt"] for line in run.stdout.splitlines()
                if line.startswith("{\"prompt\"")]
@@ -368,6 +382,8 @@ def test_coop_prompts_name_whose_turn_it_is(tmp_path: Path) -> None:
             step(game, state, {"type": "activate", "operative": prompt.options[0]})
         elif prompt.kind == "attack":
             step(game, state, {"type": "attack_damage", "damage": 0})
+        elif prompt.kind == "reroll":
+            step(game, state, {"type": "reroll", "keep": True})
         else:
             step(game, state, {"type": "done"})
     assert seen[:2] in (["Ana", "Ben"], ["Ben", "Ana"])

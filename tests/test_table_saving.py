@@ -27,7 +27,7 @@ from solo_ops.io import opening
 from solo_ops.io.scenario import load_scenario
 from solo_ops.io.table import GameTable
 from solo_ops.web.app import create_app
-from tests.test_web_api import ANSWERS, SCENARIO, ApiClient, make_table, post
+from tests.test_web_api import ANSWERS, SCENARIO, ApiClient, make_table, post, scenario_path
 
 ENOSPC_TEXT = os.strerror(errno.ENOSPC)
 
@@ -156,7 +156,7 @@ def test_the_terminal_says_it_in_one_line_and_plays_on(tmp_path: Path, disk: Dis
     answers = ["kell", "move 10.59,4.98", "move 10.59,4.98", "done"]
     runs = {}
     for name, full_at in (("full", 1), ("clean", 99)):
-        game, state = new_game(load_scenario(SCENARIO), 3)
+        game, state = new_game(load_scenario(scenario_path()), 3)
         save = tmp_path / name / "game.json"
         table = GameTable(game, state, save, opening.log_for(save))
         table.start()
@@ -195,7 +195,7 @@ def test_an_engine_step_that_cannot_be_saved_stops_the_command_in_one_line(
 
     save = tmp_path / "game.json"
     monkeypatch.setattr(table_module.GameTable, "engine_step", engine_step)
-    run = runner.invoke(main, ["play", str(SCENARIO), "--seed", "3", "--save", str(save),
+    run = runner.invoke(main, ["play", str(scenario_path()), "--seed", "3", "--save", str(save),
                                "--answer", "kell", "--answer", "done", "--answer", "corvin"])
     monkeypatch.undo()
     assert run.exit_code != 0
@@ -218,7 +218,7 @@ def test_units_cm_shows_and_reads_centimetres_and_saves_the_same_game(tmp_path: 
     for units, answers in (("in", inches), ("cm", cm)):
         folder = tmp_path / units
         folder.mkdir()
-        args = ["play", str(SCENARIO), "--seed", "3", "--save", str(folder / "g.json"),
+        args = ["play", str(scenario_path()), "--seed", "3", "--save", str(folder / "g.json"),
                 "--units", units]
         for a in answers:
             args += ["--answer", a]
@@ -246,7 +246,7 @@ def test_opening_refuses_scenario_and_resume_together() -> None:
 def test_the_table_in_centimetres_shows_and_reads_cm(tmp_path: Path) -> None:
     """``serve --units cm``: the table's status and the moves typed at it are centimetres;
     the game saved is the inches game."""
-    game, state = new_game(load_scenario(SCENARIO), 3)
+    game, state = new_game(load_scenario(scenario_path()), 3)
     save = tmp_path / "cm.json"
     table = GameTable(game, state, save, opening.log_for(save), units="cm")
     table.start()

@@ -60,7 +60,8 @@ def start(enemy_weapons: list[dict[str, Any]], *, faces: list[int],
            "enemies": [{"id": "u1", "command": command, "models": [
                {"id": "e1", "profile": profile("Gunner", enemy_weapons),
                 "at": list(enemy_at)}]}],
-           "settings": {"turns": turns}, **extra}
+           # the scripted dice have no CP re-roll questions (tests/test_cp_rerolls.py does)
+           "settings": {"turns": turns, "cp_rerolls": "never"}, **extra}
     game, state = new_game(parse_scenario(doc, "weapon-rules.yaml"), 1)
     state.counters.clear()
     state.dice = ScriptedDice(faces=faces)

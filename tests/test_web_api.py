@@ -6,10 +6,12 @@ message and the game unchanged, and not one hidden fact in any response."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -51,13 +53,26 @@ class ApiClient:
 
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
 SAVE_NAME = "volkus-stronghold-supplement-example-3.json"
+
+
+@functools.cache
+def scenario_path() -> Path:
+    """The supplement's co-op example with ``cp_rerolls: never``, in a folder of its own: these
+    tests are about the page and ``play --json``, and the example's first enemy shots would
+    otherwise ask CP re-roll questions first (those are tests/test_cp_rerolls.py's)."""
+    text = SCENARIO.read_text(encoding="utf-8")
+    for folder in ("boards/", "rosters/", "squads/"):
+        text = text.replace(f": {folder}", f": {SCENARIOS}/{folder}")
+    path = Path(tempfile.mkdtemp(prefix="web-api-")) / SCENARIO.name
+    path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")
+    return path
 # Ana activates Kell, moves him (the point a tap on the board gives), ends; Ben activates Corvin.
 ANSWERS = [("Ana", "kell"), ("Ana", "move 10.59,4.98"), ("Ana", "done"), ("Ben", "corvin")]
 
 
 def make_table(folder: Path) -> GameTable:
     """The supplement's co-op example (Ana and Ben), seed 3, started as ``serve`` starts it."""
-    game, state = new_game(load_scenario(SCENARIO), 3)
+    game, state = new_game(load_scenario(scenario_path()), 3)
     save = folder / "saves" / SAVE_NAME
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()
@@ -83,7 +98,7 @@ def post(client: ApiClient, player: Any, answer: Any, **kw: Any) -> httpx.Respon
 def play_json(folder: Path, answers: list[str]) -> list[dict[str, Any]]:
     """``solo-ops play --json`` with these answers: every JSON line it prints."""
     folder.mkdir(parents=True, exist_ok=True)
-    args = [sys.executable, "-m", "solo_ops", "play", str(SCENARIO), "--json"]
+    args = [sys.executable, "-m", "solo_ops", "play", str(scenario_path()), "--json"]
     for a in answers:
         args += ["--answer", a]
     run = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=120)

@@ -148,6 +148,25 @@ def tap(page: Any, geom: dict[str, Any], x: float, y: float) -> None:
     svg.click(position={"x": px * k, "y": py * k})
 
 
+def keep_clicking(url: str, pages: dict[str, Any]) -> int:
+    """Click ``keep`` on every CP re-roll question (on the page of the player asked) until
+    another prompt comes; how many were answered."""
+    from playwright.sync_api import expect
+
+    def prompt() -> dict[str, Any]:
+        return httpx.get(f"{url}api/view", params={"player": "Ana"}).json()["prompt"]
+
+    answered = 0
+    while (asked := prompt())["kind"] == "reroll":
+        page = pages[asked["player"]]
+        expect(page.locator("#prompt-text")).to_have_text(asked["text"], timeout=WAIT)
+        expect(page.locator("#options button", has_text="reroll").first).to_be_visible()
+        page.locator("#options button", has_text="keep").click()
+        eventually(lambda asked=asked: prompt() != asked, "the re-roll question is answered")
+        answered += 1
+    return answered
+
+
 def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
                                                                   tmp_path: Path) -> None:
     from playwright.sync_api import expect
@@ -163,6 +182,8 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
             page.on("pageerror", lambda e: errors.append(str(e)))
         ana.goto(server.links["Ana"])
         ben.goto(server.links["Ben"])
+        # the enemy shot first: Ben's CP re-roll questions, answered with the "keep" button
+        assert keep_clicking(server.url, {"Ana": ana, "Ben": ben}) >= 1
         expect(ana.locator("#prompt-text")).to_have_text("Ana: which operative do you activate?",
                                                          timeout=WAIT)
         expect(ben.locator("#waiting")).to_have_text("Waiting for Ana…", timeout=WAIT)
@@ -182,6 +203,9 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
         expect(ben.locator("#narration li").first).to_contain_text("Sgt Kell", timeout=WAIT)
         ana.locator("#options button", has_text="done").click()
         # the enemy acts, then it is Ben's turn: he clicks Corvin and types his answer
+        eventually(lambda: httpx.get(f"{server.url}api/view", params={"player": "Ana"}).json()[
+            "prompt"]["text"] != "Ana: what did Sgt Kell do?", "Kell's activation ends")
+        keep_clicking(server.url, {"Ana": ana, "Ben": ben})
         expect(ben.locator("#prompt-text")).to_have_text("Ben: which operative do you activate?",
                                                          timeout=WAIT)
         expect(ana.locator("#waiting")).to_have_text("Waiting for Ben…", timeout=WAIT)
@@ -246,10 +270,11 @@ def test_two_players_play_by_clicking_then_resume_at_the_terminal(browser: Any,
     lines = [json.loads(x) for x in resumed.stdout.splitlines() if x.startswith("{")]
     assert lines[0] == {"prompt": prompt}
     doc = json.loads((tmp_path / SAVE).read_text())
-    assert [a.get("operative") for a in doc["actions"] if a["type"] != "engine"] == [
+    assert [a.get("operative") for a in doc["actions"]
+            if a["type"] not in ("engine", "reroll")] == [  # re-roll answers: "keep" clicked
         "kell", "kell", "kell", "corvin", "corvin"]
-    assert doc["actions"][3] == {"type": "move", "how": "reposition", "to": [16.75, 4.75],
-                                 "operative": "kell"}
+    assert next(a for a in doc["actions"] if a["type"] == "move") == {
+        "type": "move", "how": "reposition", "to": [16.75, 4.75], "operative": "kell"}
     replay = subprocess.run([sys.executable, "-m", "solo_ops", "replay",
                              str(SAVE.with_suffix(".log.jsonl")), "--json"], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)

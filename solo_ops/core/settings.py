@@ -48,6 +48,10 @@ class Settings:
     enemy_attacks: str = "engine"
     """``engine``: solo-ops rolls the enemy's attacks and your defence dice; ``player``: you roll
     them at the table and report the damage."""
+    cp_rerolls: str = "ask"
+    """Kill Team 2024 CP re-rolls (card 001 "Re-Roll Attack/Defence Dice for 1CP") of the dice
+    solo-ops rolls for the players: ``ask`` (after a roll with a failed die, while the players
+    have a CP, the game asks ``reroll N`` or ``keep``) or ``never`` (never asked)."""
     turns: int = 4
     """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
     reveal_hidden: bool = False
@@ -67,6 +71,7 @@ class Settings:
 _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
     "enemy_attacks": ("engine", "player"),
+    "cp_rerolls": ("ask", "never"),
     "units": ("in", "cm"),
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
-from solo_ops.game import markers, reveal, scoring, turns
+from solo_ops.game import cp, markers, reveal, scoring, turns
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
@@ -44,15 +44,15 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "activate": _activate, "move": _move, "shoot": _shoot, "fight": _fight,
         "damage": _damage, "down": _down, "carry": _carry, "evacuate": _evacuate,
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
-        "reaction": _reaction,
+        "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
     }
     handler = handlers.get(str(kind))
     if handler is None:
         raise RuleError(f"unknown action {kind!r}")
-    if prompt.kind == "attack" and kind not in ("attack_damage",):
+    if prompt.kind == "attack" and kind not in ("attack_damage", "cp"):
         raise RuleError(f"first tell me the damage: {prompt.text}")
-    if prompt.kind == "counteract" and kind not in ("counteract", "damage", "down"):
+    if prompt.kind == "counteract" and kind not in ("counteract", "damage", "down", "cp"):
         raise RuleError(f"first counteract or pass: {prompt.text}")
     if state.counteracting and kind in ("carry", "evacuate", "ready"):
         raise RuleError(f"a counteract is one 1 AP action: {kind} is not one")

@@ -17,7 +17,7 @@ and the rolled attack a line asking the player to roll it at the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +77,14 @@ class ShotCover:
         return cls(bool(getattr(cover, "visible", True)), bool(getattr(cover, "in_cover", False)),
                    bool(getattr(cover, "obscured", False)),
                    bool(getattr(cover, "valid_target", True)), int(vantage_accurate))
+
+
+CpHooks = Callable[[Any], "kt2024.CpChooser | None"]
+"""An operative -> its side's Command Point re-roll chooser, or None when it is not asked."""
+
+
+def _no_cp(_op: Any) -> kt2024.CpChooser | None:
+    return None
 
 
 # -- translation -----------------------------------------------------------------------------
@@ -235,8 +243,12 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]] = (),
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
               long_range: bool | None = None, close_quarters: bool = True,
-              concentrated_radius: bool = True) -> AttackResult:
+              concentrated_radius: bool = True, cp: CpHooks | None = None) -> AttackResult:
     """Roll a shot through the game's dice.
+
+    ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
+    side that is not asked): the shooter's for its attack dice, each target's for its
+    defence dice (:func:`solo_ops.rules.kt2024.cp_rerolls`; :mod:`solo_ops.game.cp`).
 
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
     cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
@@ -277,7 +289,9 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
         result.lines.append(_missing(edition, shooter, weapon))
         return result
     label = f"{_name(shooter)} shoots {_name(target)} ({weapon.name})"
-    shot = kt2024.roll_shot(dice, spec, defence_2024(target, cover), label)
+    hook = cp or _no_cp
+    shot = kt2024.roll_shot(dice, spec, defence_2024(target, cover), label,
+                            attack_cp=hook(shooter), defence_cp=hook(target))
     result.damage = shot.damage
     result.lines.extend(shot.lines)
     if shot.stun:
@@ -299,7 +313,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
         extra = kt2024.roll_shot(dice, spec_at(other) or spec, defence_2024(other, use_cover),
-                                 extra_label)
+                                 extra_label, attack_cp=hook(shooter), defence_cp=hook(other))
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))
@@ -354,8 +368,8 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
 
 
 def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
-               broken: bool = False, no_escape: bool = False, defender_first: bool = False
-               ) -> FightResult:
+               broken: bool = False, no_escape: bool = False, defender_first: bool = False,
+               cp: CpHooks | None = None) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
@@ -366,6 +380,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team
     2024 Volkus, :func:`solo_ops.rules.killzones.defender_first`): the defender resolves first
     (its dice are rolled first too); the result is still the attacker's dealt and taken.
+    ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`.
     """
     result = FightResult()
     if edition == "kt2018":
@@ -383,6 +398,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.lines.append(_missing(edition, attacker, "melee weapon"))
         return result
     a_spec, d_spec = _fight_spec(a_weapon, attacker, helpers), _fight_spec(d_weapon, target, 0)
+    hook = cp or _no_cp
     names = (_name(attacker), _name(target))
     if helpers:
         result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
@@ -390,12 +406,14 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     if defender_first:
         result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
         fought = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
-                                   getattr(attacker, "wounds", None), (names[1], names[0]))
+                                   getattr(attacker, "wounds", None), (names[1], names[0]),
+                                   cp=(hook(target), hook(attacker)))
         result.damage, result.damage_taken = fought.taken, fought.dealt
         stun_defender, stun_attacker = fought.stun_attacker, fought.stun_defender
     else:
         fought = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
-                                   getattr(target, "wounds", None), names)
+                                   getattr(target, "wounds", None), names,
+                                   cp=(hook(attacker), hook(target)))
         result.damage, result.damage_taken = fought.dealt, fought.taken
         stun_defender, stun_attacker = fought.stun_defender, fought.stun_attacker
     result.lines.extend(fought.lines)

@@ -335,7 +335,8 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     assert state.dice is not None
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
-                               nearby=devastating_nearby(game, state, weapon, target), **flags)
+                               nearby=devastating_nearby(game, state, weapon, target),
+                               cp=cp_hooks(game), **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}
@@ -453,7 +454,15 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
         extra = {"defender_first": True}
     assert state.dice is not None
     return attacks.roll_fight(state.edition, state.dice, op, target,
-                              _fight_helpers(game, state, op, target), **extra)
+                              _fight_helpers(game, state, op, target), cp=cp_hooks(game),
+                              **extra)
+
+
+def cp_hooks(game: Game) -> attacks.CpHooks | None:
+    """The players' Command Point re-roll choosers for the step under way (set by
+    :func:`solo_ops.game.engine.step`, see :mod:`solo_ops.game.cp`), or None."""
+    chooser = getattr(game, "cp_chooser", None)
+    return None if chooser is None else chooser.hook
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:

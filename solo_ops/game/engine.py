@@ -21,7 +21,7 @@ from typing import Any
 from solo_ops.ai.planner import Context, activation_order, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game import fog, reveal, scoring, turns
+from solo_ops.game import cp, fog, reveal, scoring, turns
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -47,6 +47,10 @@ class Game:
     (:func:`solo_ops.io.savegame.rebase`)."""
     notice: str | None = None
     """A sentence for the players about how the game was opened (not saved)."""
+    cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
+    """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
+    cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
+    """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
 
     def __post_init__(self) -> None:
         self.terrains = TerrainCache(self.scenario.board)
@@ -73,7 +77,7 @@ class Game:
 class Prompt:
     """What the game needs next."""
 
-    kind: str  # engine | activate | act | attack | counteract | ended
+    kind: str  # engine | activate | act | attack | reaction | reroll | counteract | ended
     side: str | None = None
     player: str | None = None
     operative: str | None = None
@@ -214,6 +218,11 @@ def pending(game: Game, state: State) -> Prompt:
     """What the game needs next: the engine to act, or a player's answer."""
     if state.ended:
         return Prompt("ended", text="The battle is over.")
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "reroll":
+        # a CP re-roll of the players' dice, paused mid-step (game.cp)
+        entry = state.pending_attacks[0]
+        return Prompt("reroll", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      cp.options(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
@@ -298,27 +307,60 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     """Apply ``action`` and return its log record ``{"n", "action", "events", "rolls"}``.
 
     Raises :class:`~solo_ops.core.errors.RuleError` (state untouched) when the rules refuse it.
+    A step that would roll the players' dice while they may spend a CP to re-roll one runs
+    with a chooser and may pause with a ``reroll`` prompt instead (:mod:`solo_ops.game.cp`):
+    its record then holds only a ``reroll_offered`` event, and the answer
+    (``{"type": "reroll", "die": N}`` or ``{"type": "reroll", "keep": true}``) runs it again.
     """
-    from solo_ops.game import actions
-
     if state.ended:
         raise RuleError("the battle is over")
     dice = state.dice
     assert dice is not None
     before = dice.seq
-    kind = action.get("type")
     prompt = pending(game, state)
+    if prompt.kind != "reroll" and action.get("type") != "reroll":
+        if not cp.armed(game, state, action):
+            return _record(state, action, _apply(game, state, action, prompt), before)
+        snap, run, answers = cp.snapshot(state), action, []
+    else:  # the answer to a CP re-roll: the paused step again, with one more answer
+        snap = cp.snapshot(state)
+        run, answers = cp.take_answer(state, action, prompt)
+        prompt = pending(game, state)
+    plans = cp.kept_plans(game, state) if run is not action else {}
+    game.cp_chooser = chooser = cp.Chooser(state, answers, plans=plans)
+    try:
+        events = _apply(game, state, run, prompt) + chooser.events
+    except cp.NeedReroll as need:
+        cp.restore(state, snap)
+        if run is not action:
+            state.pending_attacks.pop(0)  # the question answered: asked anew below
+        record = _record(state, action, [cp.pause(state, run, answers, need)], before)
+        cp.keep_plans(game, state, chooser)
+        return record
+    except BaseException:
+        cp.restore(state, snap)  # a refusal leaves the state untouched
+        raise
+    finally:
+        game.cp_chooser = None
+    return _record(state, action, events, before)
+
+
+def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
+           ) -> list[dict[str, Any]]:
+    """The events of ``action`` (an engine step or a player's action) applied to ``state``."""
+    from solo_ops.game import actions
+
+    kind = action.get("type")
     if kind == "engine":
         if prompt.kind != "engine":
             raise RuleError(f"waiting for {prompt.player or 'a player'}: {prompt.text}")
-        events = _engine_step(game, state)
-    else:
-        acting = state.active_operative
-        events = actions.apply(game, state, action, prompt)
-        events.extend(_after_player_action(game, state, str(kind), acting))
-        events.extend(_end_if_incapacitated(game, state))
-        events.extend(_end_counteract(game, state))
-    return _record(state, action, events, before)
+        return _engine_step(game, state)
+    acting = state.active_operative
+    events = actions.apply(game, state, action, prompt)
+    events.extend(_after_player_action(game, state, str(kind), acting))
+    events.extend(_end_if_incapacitated(game, state))
+    events.extend(_end_counteract(game, state))
+    return events
 
 
 def _end_counteract(game: Game, state: State) -> list[dict[str, Any]]:
@@ -470,7 +512,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
         return []
     unit = ready[0]
-    plan = plan_activation(ctx, state, unit.id, state.phase)
+    plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
     models = list(unit.models)
     events = enemy.apply_plan(game, state, plan)
     unit.activated = True

@@ -23,6 +23,8 @@ EVENTS: dict[str, bool] = {
     "counter_placed": OPEN,
     "initiative": OPEN,
     "command_points": OPEN,
+    "cp_spent": OPEN,  # the players spent CP (a re-roll, or told at the table; game.cp)
+    "reroll_offered": OPEN,  # a step paused for the players' CP re-roll (game.cp)
     "turn_start": OPEN,
     "phase": OPEN,
     "turn_end": OPEN,
@@ -89,7 +91,7 @@ EVENTS: dict[str, bool] = {
 }
 """Event kind → whether it is secret (never in a player's view)."""
 
-ACTION_KINDS = frozenset({"engine", "setup", "move"})
+ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll"})
 """``type`` values of actions, not events (they share the key in the code)."""
 
 

@@ -456,7 +456,8 @@ class GameTable:
         view = self.view()
         units = self.game.settings.units
         out = [f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
-               f" / solo-ops {view['vp'].get('enemy', 0)}"]
+               f" / solo-ops {view['vp'].get('enemy', 0)}"
+               + (f"; CP you {view['cp']['player']}" if "player" in view["cp"] else "")]
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""

@@ -6,7 +6,8 @@ The rules are split into small deterministic steps that both the exact odds
 1. :class:`AttackSpec` / :class:`DefenceSpec` describe the attack and the defender.
 2. Attack dice: Accurate retains dice as normal hits unrolled; the rest are rolled, then
    re-rolled by the fixed policy (:func:`ceaseless_value`, Relentless, Balanced): failed dice
-   only, never successes, each die at most once.
+   only, never successes, each die at most once. In rolled mode a side may then re-roll dice
+   not yet re-rolled for Command Points (:func:`cp_rerolls`, asked through a chooser).
 3. :func:`after_roll` applies the rules that change results after the roll, in one fixed order:
    Obscured, Punishing, Rending, Severe (see ``docs/rules.md, "Combat"``).
 4. :func:`defence_dice_count` (Piercing, Piercing Crits), :func:`cover_saves` (cover, Saturate),
@@ -23,7 +24,7 @@ Rolled mode (:func:`roll_shot`, :func:`roll_fight`, :func:`roll_hot`) rolls thro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -628,17 +629,89 @@ class DiceResult:
     accurate: int
     rerolled: list[int] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    seq: int | None = None  # the log number of the roll (re-rolls refer to it)
 
     def counts(self, spec: AttackSpec) -> tuple[int, int, int]:
         kinds = [classify(f, spec) for f in self.faces]
         return kinds.count(CRIT), kinds.count(NORMAL) + self.accurate, kinds.count(FAIL)
 
 
-def roll_attack_dice(dice: Dice, spec: AttackSpec, label: str) -> DiceResult:
+@dataclass(frozen=True)
+class RerollOffer:
+    """Dice their owner may re-roll one of for 1 Command Point (card 001 "Re-Roll
+    Attack/Defence Dice for 1CP"; 002 "Dice can only be re-rolled once"), shown after the
+    roll and every weapon re-roll. Indices are 0-based places in ``faces`` (the rolled dice:
+    Accurate and cover saves are not rolled, so not among them)."""
+
+    what: str  # "attack" | "defence"
+    label: str  # the roll's purpose so far ("e1 shoots Vale (autogun)")
+    faces: tuple[int, ...]
+    failed: tuple[int, ...]  # dice that failed (missed, or failed to save)
+    rerolled: tuple[int, ...]  # dice already re-rolled (a weapon rule or CP): not again
+    needed: int  # the Hit stat or the Save it was rolled against
+    title: str = ""  # what the roll is, for people ("e1 fights Vale"); ``label`` if empty
+
+    @property
+    def eligible(self) -> tuple[int, ...]:
+        """Dice that may still be re-rolled."""
+        return tuple(i for i in range(len(self.faces)) if i not in self.rerolled)
+
+    @property
+    def improvable(self) -> tuple[int, ...]:
+        """Failed dice that may still be re-rolled (worth asking about)."""
+        return tuple(i for i in self.failed if i not in self.rerolled)
+
+
+CpChooser = Callable[[RerollOffer], int | None]
+"""Asked after a side's dice are rolled: the index of a die to re-roll for 1 CP, or None.
+It is asked again after each re-roll, until it says None."""
+
+
+def cp_rerolls(dice: Dice, faces: list[int], rerolled: list[int], what: str, label: str,
+               needed: int, failed: Callable[[int], bool], choose: CpChooser | None,
+               ref: int | None = None, title: str = "") -> list[str]:
+    """Command Point re-rolls of ``faces`` (changed in place; re-rolled indices added to
+    ``rerolled``): ``choose`` picks a die not yet re-rolled, or None to keep. Each re-roll is
+    one logged D6 whose purpose names the die and the face it replaces. Returns the lines."""
+    lines: list[str] = []
+    while choose is not None:
+        offer = RerollOffer(what, label, tuple(faces),
+                            tuple(i for i in range(len(faces)) if failed(faces[i])),
+                            tuple(sorted(rerolled)), needed, title)
+        pick = choose(offer)
+        if pick is None:
+            break
+        if pick not in offer.eligible:
+            raise ValueError(f"{what} die {pick + 1} cannot be re-rolled")
+        old = faces[pick]
+        entry = dice.d6(f"{label}: CP re-roll of {what} die {pick + 1} (was {old})", ref=ref)
+        faces[pick] = entry.face
+        rerolled.append(pick)
+        lines.append(f"CP re-roll of {what} die {pick + 1} (was {old}): {entry.face}.")
+    return lines
+
+
+def roll_attack_dice(dice: Dice, spec: AttackSpec, label: str, cp: CpChooser | None = None
+                     ) -> DiceResult:
     """Roll the attack dice for ``spec`` (after Accurate) and apply the re-roll policy:
     Relentless re-rolls every failed die; otherwise Ceaseless re-rolls the failed value with
-    the most dice, then Balanced re-rolls one failed die not yet re-rolled. Every roll is
-    logged on ``dice`` with a purpose starting with ``label``."""
+    the most dice, then Balanced re-rolls one failed die not yet re-rolled. Then ``cp`` (when
+    given) may re-roll dice not yet re-rolled for Command Points (:func:`cp_rerolls`). Every
+    roll is logged on ``dice`` with a purpose starting with ``label``."""
+    result = _roll_attack_dice(dice, spec, label)
+    if cp is not None and result.faces:
+        result.lines.extend(attack_cp_rerolls(dice, result, spec, label, cp))
+    return result
+
+
+def attack_cp_rerolls(dice: Dice, result: DiceResult, spec: AttackSpec, label: str,
+                      cp: CpChooser | None, title: str = "") -> list[str]:
+    """Command Point re-rolls of rolled attack dice (see :func:`cp_rerolls`)."""
+    return cp_rerolls(dice, result.faces, result.rerolled, "attack", label, spec.hit_needed,
+                      lambda face: classify(face, spec) == FAIL, cp, result.seq, title)
+
+
+def _roll_attack_dice(dice: Dice, spec: AttackSpec, label: str) -> DiceResult:
     accurate = min(spec.accurate, spec.attacks)
     result = DiceResult([], accurate)
     if accurate:
@@ -649,6 +722,7 @@ def roll_attack_dice(dice: Dice, spec: AttackSpec, label: str) -> DiceResult:
         return result
     entry = dice.pool(f"{label}: attack dice, hit {spec.hit_needed}+", count)
     result.faces = list(entry.faces)
+    result.seq = entry.seq
     result.lines.append(f"Attack dice ({spec.hit_needed}+, crit {spec.crit_needed}+): "
                         f"{_faces(result.faces)}.")
 
@@ -696,11 +770,13 @@ class ShotRoll:
     lines: list[str]
 
 
-def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "shoot"
+def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "shoot", *,
+              attack_cp: CpChooser | None = None, defence_cp: CpChooser | None = None
               ) -> ShotRoll:
     """Roll one shooting attack through ``dice`` (every die logged) and resolve it with the
-    same steps as the exact odds."""
-    rolled = roll_attack_dice(dice, spec, label)
+    same steps as the exact odds. ``attack_cp`` / ``defence_cp``: the shooter's / the
+    defender's Command Point re-rolls (:func:`cp_rerolls`), offered after each roll."""
+    rolled = roll_attack_dice(dice, spec, label, attack_cp)
     lines = list(rolled.lines)
     c, n, f = rolled.counts(spec)
     kept = after_roll(c, n, f, spec, defence.obscured)
@@ -721,10 +797,14 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
     to_roll = collected - retained_saves
     if to_roll:
         entry = dice.pool(f"{label}: defence dice, save {defence.save}+", to_roll)
-        kinds = [classify_save(face, defence.save) for face in entry.faces]
+        faces = list(entry.faces)
+        lines.append(f"Defence dice ({defence.save}+): {_faces(faces)}.")
+        lines.extend(cp_rerolls(dice, faces, [], "defence", label, defence.save,
+                                lambda face: classify_save(face, defence.save) == FAIL,
+                                defence_cp, entry.seq))
+        kinds = [classify_save(face, defence.save) for face in faces]
         csaves += kinds.count(CRIT)
         nsaves += kinds.count(NORMAL)
-        lines.append(f"Defence dice ({defence.save}+): {_faces(list(entry.faces))}.")
     damage, blocks = shot_damage(spec, defence, kept, csaves, nsaves)
     dev = spec.devastating * kept.crits
     if dev:
@@ -751,13 +831,20 @@ class FightRoll:
 
 def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
                attacker_wounds: int | None, defender_wounds: int | None,
-               names: tuple[str, str] = ("attacker", "defender")) -> FightRoll:
-    """Roll a fight: both sides roll attack dice (logged), apply Devastating, then resolve with
-    :func:`resolve_fight`'s policy."""
+               names: tuple[str, str] = ("attacker", "defender"), *,
+               cp: tuple[CpChooser | None, CpChooser | None] = (None, None)) -> FightRoll:
+    """Roll a fight: both sides roll attack dice (logged), then each side's Command Point
+    re-rolls (``cp``: the attacker's, the defender's; after both rolled, as at the table),
+    apply Devastating, then resolve with :func:`resolve_fight`'s policy."""
     lines: list[str] = []
     kept = []
-    for spec, name in ((attacker, names[0]), (defender, names[1])):
-        rolled = roll_attack_dice(dice, spec, f"fight, {name}")
+    sides = ((attacker, names[0]), (defender, names[1]))
+    rolls = [(_roll_attack_dice(dice, spec, f"fight, {name}"), spec, name)
+             for spec, name in sides]
+    for (rolled, spec, name), choose in zip(rolls, cp, strict=True):
+        if choose is not None and rolled.faces:
+            rolled.lines.extend(attack_cp_rerolls(dice, rolled, spec, f"fight, {name}",
+                                                  choose, f"{names[0]} fights {names[1]}"))
         lines.extend(f"{name}: {line}" for line in rolled.lines)
         ret = after_roll(*rolled.counts(spec), spec)
         lines.extend(f"{name}: {a}." for a in ret.applied)

@@ -41,6 +41,9 @@ The policy, per activation (Kill Team 2024; 2018 by phase, see below):
 
 An enemy attack handed to the players (``enemy_attacks: player``) is answered with its expected
 damage, rounded; a Kill Team 2018 charge reaction with ``none`` (no Overwatch, no Retreat).
+A CP re-roll question (``cp_rerolls: ask``, :mod:`solo_ops.game.cp`) is answered by re-rolling
+the failed die with the lowest face (the first such die on a tie) whenever it is asked: the
+autopilot has no other use for CP (no ploys), and the question only comes while it has one.
 A Counteract offer (Kill Team 2024) is taken by the candidate with the best shot from where it
 stands (not in an enemy's control range; ties to the lower id), which shoots; with no shot it
 passes. It never picks up an objective marker.
@@ -97,6 +100,13 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "attack_damage", "damage": _expected_pending(game, state, prompt)}
     elif prompt.kind == "reaction":  # a Kill Team 2018 charge: no Overwatch, no Retreat
         yield {"type": "reaction", "react": "none"}
+    elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
+        failed = [n for n in prompt.data.get("failed", [])
+                  if n not in prompt.data.get("rerolled", [])]
+        faces = prompt.data.get("faces", [])
+        if failed:
+            yield {"type": "reroll", "die": min(failed, key=lambda n: (faces[n - 1], n))}
+        yield {"type": "reroll", "keep": True}
     elif prompt.kind == "activate":
         yield from _activations(game, state, prompt, policy)
     elif prompt.kind == "counteract":  # Kill Team 2024: counteract with a shot, else pass

@@ -16,6 +16,8 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     damage sgt 3    down jax
     done
     (when the enemy attacks and you roll it:)  3   or   damage 3 taken 1
+    (when solo-ops rolled your dice and you may spend a CP:)  reroll 2   or   keep
+    cp 1   (CP you spent at the table: a re-roll of your own dice, a ploy)
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
 ``undo``, ``save``, ``quit``.
@@ -56,6 +58,11 @@ one; +y is north, up on every map):
   what happened to whom:  damage kell 3   down vale
   end the activation:     done
   when solo-ops asks what its attack did (you rolled it):  3   or   damage 3 taken 1
+  when solo-ops rolled your dice and shows a failed one (you have a CP):
+                          reroll 2   (1 CP: re-roll die #2 as shown; each die only once)
+                          keep       (spend nothing)
+  CP you spent at the table (a re-roll of dice you rolled, your team's ploys):
+                          cp 1    or   cp 1 Command Re-roll (when asked who acts or what it did)
 At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
 undo (take back your last answer), quit (the game is already saved; go on later with
 solo-ops play --resume SAVE). At the keyboard: arrow keys edit and recall answers, Tab
@@ -93,7 +100,8 @@ def _number(text: str) -> float | None:
 RELATIONS = ("toward", "towards", "to", "into", "contact", "behind")
 RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "roll", "damage",
                   "dealt", "taken", "engage", "conceal", "open", "close", "activate", "door",
-                  "hatch", "down", "yes", "no", "overwatch", "retreat")
+                  "hatch", "down", "yes", "no", "overwatch", "retreat", "reroll", "keep",
+                  "cp")
 """Answer words besides :data:`ACT_WORDS` (for completion at the prompt)."""
 
 
@@ -205,6 +213,35 @@ def _reaction(head: str, rest: list[str], units: str) -> dict[str, Any]:
     return action
 
 
+def _reroll(head: str, rest: list[str]) -> dict[str, Any]:
+    """The answer to a CP re-roll question: ``reroll N`` (``re-roll``, ``reroll die N``,
+    ``reroll #N``: N is the die's place as shown) or ``keep`` (``no``, ``none``)."""
+    if head in ("keep", "no", "none", "pass"):
+        return {"type": "reroll", "keep": True}
+    words = [w for w in rest if w.lower() != "die"]
+    if head not in ("reroll", "re-roll") or len(words) != 1:
+        raise RuleError("'reroll N' (1 CP: re-roll die #N as shown) or 'keep'")
+    return {"type": "reroll", "die": _int(words[0].lstrip("#"), "the die's place")}
+
+
+def _cp(head: str, rest: list[str]) -> dict[str, Any]:
+    """CP spent at the table: ``cp N [why]`` or ``spend N cp [why]``."""
+    words = list(rest)
+    if head == "spend" and len(words) >= 2 and words[1].lower() == "cp":
+        words.pop(1)
+    elif head == "spend" and words and words[0].lower().endswith("cp"):
+        words[0] = words[0][:-2]
+    if not words:
+        raise RuleError("how many CP? e.g. 'cp 1' or 'cp 1 Command Re-roll'")
+    amount = _int(words[0], "CP")
+    if amount < 1:
+        raise RuleError("spend at least 1 CP, e.g. 'cp 1'")
+    action: dict[str, Any] = {"type": "cp", "amount": amount}
+    if len(words) > 1:
+        action["why"] = " ".join(words[1:])
+    return action
+
+
 def _counteract(head: str, rest: list[str]) -> dict[str, Any]:
     """The answer to a Counteract offer: ``counteract OP`` (or just ``OP``) or ``pass``
     (``no``, ``done``, ``none``)."""
@@ -226,6 +263,10 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
         raise RuleError("type an answer, or 'help'")
     head = words[0].lower()
     rest = words[1:]
+    if prompt_kind == "reroll":
+        return _reroll(head, rest)
+    if head in ("cp", "spend"):
+        return _cp(head, rest)
     if prompt_kind == "reaction":
         return _reaction(head, rest, units)
     if prompt_kind == "counteract" and head not in ("damage", "down"):

@@ -235,6 +235,8 @@ WORDS: dict[str, Words] = {
     "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
                        f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
+    "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
+                     "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
     else [f"— {e['phase'].title()} phase —"],
     "squad_deployed": _one(lambda e, t: f"{e['player']} deploys: " + ", ".join(
@@ -314,12 +316,15 @@ SILENT = frozenset({
     "setup",            # the record's action, not an event
     "engine",           # likewise
     "move",             # an action dict (solo_ops.game.intent's concrete move), not an event
+    "cp",               # an action dict (CP spent at the table: its cp_spent event is worded)
+    "reroll",           # an action dict (the answer to a CP re-roll question)
     "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow
     "readied",          # the player's own 2018 Ready
     "no_reaction",      # the player's own answer to a declared charge
     "counteract_pass",  # a side that could counteract did not (the next activation follows)
+    "reroll_offered",   # the reroll prompt that follows shows the dice (game.cp)
     "turn_end",         # the next turn_start or the score says it
     "unit_state",       # the state machine's bookkeeping (the explanation names the state)
     "unit_event",       # likewise

@@ -109,6 +109,10 @@ function showPrompt(view) {
     }
   } else if (prompt.kind === "attack") {
     for (let n = 0; n <= 6; n++) options.append(button(String(n), () => send(String(n))));
+  } else if (prompt.kind === "reroll") {  // a CP re-roll: "reroll N" per failed die, "keep"
+    for (const option of prompt.options) {
+      options.append(button(option, () => send(option), option === "keep" ? "" : "primary"));
+    }
   } else if (prompt.kind === "act") {
     const movers = [];
     for (const option of prompt.options) {
