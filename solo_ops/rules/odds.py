@@ -2,10 +2,12 @@
 
 Nothing here samples. Each function walks every distinct dice outcome (grouped by multinomial
 counts, which is exact) and applies the same rule steps the rolled mode uses
-(:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Probabilities are
-:class:`fractions.Fraction`, so results are exact; :meth:`Odds.to_json` turns them into floats.
-Damage is capped at the target's wounds when they are given. Results are cached: the AI asks
-the same question many times while planning.
+(:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Kill Team 2024 outcomes are
+counted as whole numbers over a power of six and turned into :class:`fractions.Fraction` once,
+at the end, so results are exact (the same Fractions as multiplying chances step by step, which
+``tests/test_odds_fast.py`` checks); :meth:`Odds.to_json` turns them into floats. Damage is
+capped at the target's wounds when they are given. Results are cached: the AI asks the same
+question many times while planning; :func:`clear_caches` forgets them all.
 """
 
 from __future__ import annotations
@@ -164,43 +166,53 @@ def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], i
     kn = max(0, crit_at - spec.hit_needed)
     kf = 6 - kc - kn
     out: dict[tuple[int, int, int], int] = {}
-    if spec.has("relentless"):  # every failed die re-rolled once: 36 ways a die
+    names = {rule.name for rule in spec.rules}
+    if "relentless" in names:  # every failed die re-rolled once: 36 ways a die
         for c, n, f, ways in _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf):
             out[(c, n + accurate, f)] = ways
         return out, 36**rolled
-    ceaseless, balanced = spec.has("ceaseless"), spec.has("balanced")
+    ceaseless, balanced = "ceaseless" in names, "balanced" in names
     if not (ceaseless or balanced):
         for c, n, f, ways in _kinds(rolled, kc, kn, kf):
             out[(c, n + accurate, f)] = ways
         return out, 6**rolled
     # Ceaseless re-rolls the r dice of the most common failed face, then Balanced one failed
-    # die not yet re-rolled. The first roll is grouped by the number k of dice re-rolled; the
-    # re-rolled dice are then added all at once, as polynomials in x (a crit) and y (a normal
-    # hit) packed into one integer, a slot of ``bits`` bits for each x**c * y**n (Kronecker
-    # substitution): each group's sum G_k times (kc x + kn y + kf) ** k, counted out of
-    # 6 ** (rolled + most re-rolls), is one Horner sum of big-integer products.
+    # die not yet re-rolled. Everything is a polynomial in x (a crit) and y (a normal hit),
+    # packed into one integer with a slot of ``bits`` bits for each x**c * y**n (Kronecker
+    # substitution), so adding dice is multiplying integers. The first roll with f failed
+    # dice is C(rolled, f) * (kc x + kn y) ** (rolled - f); it joins group k, the number of
+    # dice then re-rolled, with the ways its failed faces give k; group k gains
+    # (kc x + kn y + kf) ** k for the re-rolled dice. All is counted out of
+    # 6 ** (rolled + most re-rolls): one Horner sum.
     most = (rolled if ceaseless else 0) + (1 if balanced else 0)
     total = 6 ** (rolled + most)
-    bits = total.bit_length() + 1  # no slot ever holds more than ``total``
+    size = (total.bit_length() + 8) // 8  # bytes a slot: no slot ever holds more than total
+    bits = 8 * size
     stride = rolled + 1  # x**c y**n sits in slot c + n * stride (c + n <= rolled)
+    hits = (kc << bits) + (kn << (bits * stride))
+    powers = [1]
+    for _ in range(rolled):
+        powers.append(powers[-1] * hits)
     groups = [0] * (most + 1)
     ways_f = _WAYS[kf]
-    for c, n, f, ways in _kinds(rolled, kc, kn, 1):
-        slot = ways << (bits * (c + n * stride))
+    fact = _FACT
+    for f in range(rolled + 1):
+        first = fact[rolled] // (fact[f] * fact[rolled - f]) * powers[rolled - f]
         if ceaseless and f:
             for r, w in enumerate(ways_f[f]):
                 if w:
-                    groups[r + (1 if balanced and f > r else 0)] += slot * w
+                    groups[r + (1 if balanced and f > r else 0)] += first * w
         else:
-            groups[1 if balanced and f else 0] += slot * kf**f
-    die = (kc << bits) + (kn << (bits * stride)) + kf
+            groups[1 if balanced and f else 0] += first * kf**f
+    die = hits + kf
     acc = groups[most]
     for k in range(most - 1, -1, -1):
         acc = acc * die + groups[k] * 6 ** (most - k)
-    mask = (1 << bits) - 1
+    raw = acc.to_bytes(size * stride * stride, "little")
     for c in range(rolled + 1):
         for n in range(rolled - c + 1):
-            ways = (acc >> (bits * (c + n * stride))) & mask
+            at = size * (c + n * stride)
+            ways = int.from_bytes(raw[at:at + size], "little")
             if ways:
                 out[(c, n + accurate, rolled - c - n)] = ways
     return out, total
@@ -211,7 +223,8 @@ def _retained_counts(spec: AttackSpec, obscured: bool
     """``(crits, normals, fails) -> ways`` after :func:`kt2024.after_roll` (its steps written
     out here, in its order: Obscured, Punishing, Rending, Severe), and the denominator."""
     counts, den = _attack_counts(spec)
-    punishing, rending, severe = spec.has("punishing"), spec.has("rending"), spec.has("severe")
+    names = {rule.name for rule in spec.rules}
+    punishing, rending, severe = "punishing" in names, "rending" in names, "severe" in names
     if not (obscured or punishing or rending or severe):
         return counts, den
     out: dict[tuple[int, int, int], int] = {}
@@ -289,17 +302,23 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         if c:
             with_crit += ways
     dice, save = defence.dice, defence.save
-    pierce = spec.value("piercing")
-    saturate = spec.has("saturate")
+    names = {rule.name for rule in spec.rules}
+    pierce = spec.value("piercing") if "piercing" in names else 0
+    cuts = (pierce, max(pierce, spec.value("piercing_crits"))
+            if "piercing_crits" in names else pierce)
     rolls: list[list[tuple[int, int, int]]] = []
-    for cut in (pierce, max(pierce, spec.value("piercing_crits"))):  # no crit, crits
+    for cut in cuts:  # no crit retained, a crit retained
+        if rolls and cut == cuts[0]:
+            rolls.append(rolls[0])
+            break
         collected = max(0, dice - cut)  # kt2024.defence_dice_count
-        free = 1 if defence.cover and not saturate and collected > 0 else 0  # cover_saves
-        rolled = collected - free
+        free = 1 if defence.cover and "saturate" not in names and collected > 0 else 0
+        rolled = collected - free  # kt2024.cover_saves: one normal save retained unrolled
         rolls.append([(cs, ns + free, ways)
                       for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
-    nd, cd, dev = spec.normal, spec.crit, spec.devastating
-    brutal = spec.has("brutal")
+    nd, cd = spec.normal, spec.crit
+    dev = spec.devastating if "devastating" in names else 0
+    brutal = "brutal" in names
     cap = NO_CAP if defence.wounds is None else defence.wounds
     dist: dict[int, int] = {}
     whole = 6**dice
@@ -313,36 +332,39 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     if brutal:  # only crit saves block
         rolls = [[(cs, 0, w) for cs, _ns, w in roll] for roll in rolls]
     double = cd >= 2 * nd
-    # _least_damage written out (this loop is the hot path of the AI's expected damage)
-    for (c, n), ways in kept.items():
-        if not c and not n:
-            dist[0] = dist.get(0, 0) + ways * whole
-            continue
-        base = dev * c
-        for cs, ns, w in rolls[1 if c else 0]:
-            if cs < c:
-                cr, nr = c - cs, n
-            else:
-                cr, nr = 0, n - cs + c
-                if nr < 0:
-                    nr = 0
-            if ns:
-                pairs = ns >> 1
-                if pairs > cr:
-                    pairs = cr
-                if not double:
-                    enough = (ns - nr + 1) >> 1
-                    if enough < pairs:
-                        pairs = enough if enough > 0 else 0
-                singles = ns - 2 * pairs
-                if singles > nr:
-                    singles = nr
-                damage = base + (cr - pairs) * cd + (nr - singles) * nd
-            else:
-                damage = base + cr * cd + nr * nd
-            if damage > cap:
-                damage = cap
-            dist[damage] = dist.get(damage, 0) + ways * w
+    top = max((dev + cd) * c + nd * n for c, n in kept)  # the damage if nothing is blocked
+    if cap > top:
+        cap = top
+    hist = [0] * (cap + 1)
+    hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
+    no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
+    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c]
+    # _least_damage written out (this loop is the hot path of the AI's expected damage); the
+    # defence dice collected depend on whether a crit was retained (Piercing Crits)
+    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1])):
+        for cs, ns, w in roll:
+            half = ns >> 1
+            saves = cs + ns
+            for c, n, ways, base in items:
+                if c <= cs:  # every crit blocked by a crit save, no crit left for pairs
+                    over = c + n - saves
+                    damage = base + over * nd if over > 0 else base
+                else:
+                    cr = c - cs
+                    if ns:
+                        pairs = half if half < cr else cr
+                        if not double:
+                            enough = (ns - n + 1) >> 1
+                            if enough < pairs:
+                                pairs = enough if enough > 0 else 0
+                        singles = ns - 2 * pairs
+                        if singles > n:
+                            singles = n
+                        damage = base + (cr - pairs) * cd + (n - singles) * nd
+                    else:
+                        damage = base + cr * cd + n * nd
+                hist[damage if damage < cap else cap] += ways * w
+    dist = {d: ways for d, ways in enumerate(hist) if ways}
     return dist, den * whole, with_crit, den
 
 
