@@ -124,6 +124,19 @@ def test_many_dice_equal_the_fraction_arithmetic(rules: tuple[str, ...], attacks
                oracle.shoot_2024(spec, DefenceSpec(4, 4, 20, cover=True)))
 
 
+@pytest.mark.parametrize(("normal", "crit"), [(2, 3), (3, 6), (1, 5), (4, 4), (0, 2)])
+def test_every_small_hand_of_hits_and_saves_equals_the_fraction_arithmetic(normal: int,
+                                                                           crit: int) -> None:
+    """A grid on which the hits-and-saves loop meets every (crits, normals) up to 5 against
+    every (crit saves, normal saves) up to 5, a crit worth less than, exactly or more than two
+    normal hits, with and without cover and Brutal."""
+    for attacks_n, dice, save, cover, brutal in product(range(1, 6), range(1, 6), (2, 4, 6),
+                                                        (False, True), (False, True)):
+        spec = AttackSpec(attacks_n, 3, normal, crit, _rules("brutal") if brutal else ())
+        defence = DefenceSpec(dice, save, None, cover)
+        _same_odds(odds._shoot_2024(spec, defence), oracle.shoot_2024.__wrapped__(spec, defence))
+
+
 FIGHT_RULES = st.lists(st.sampled_from(["shock", "brutal", "devastating=1", "devastating=3",
                                         "lethal=5", "rending", "severe", "punishing",
                                         "accurate=1", "ceaseless", "balanced", "relentless"]),
