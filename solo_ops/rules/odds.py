@@ -2,15 +2,16 @@
 
 Nothing here samples. Each function walks every distinct dice outcome (grouped by multinomial
 counts, which is exact) and applies the same rule steps the rolled mode uses
-(:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Probabilities are
-:class:`fractions.Fraction`, so results are exact; :meth:`Odds.to_json` turns them into floats.
-Damage is capped at the target's wounds when they are given. Results are cached: the AI asks
-the same question many times while planning.
+(:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Kill Team 2024 outcomes are
+counted as whole numbers over a power of six and turned into :class:`fractions.Fraction` once,
+at the end, so results are exact (the same Fractions as multiplying chances step by step, which
+``tests/test_odds_fast.py`` checks); :meth:`Odds.to_json` turns them into floats. Damage is
+capped at the target's wounds when they are given. Results are cached: the AI asks the same
+question many times while planning; :func:`clear_caches` forgets them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -20,7 +21,7 @@ from typing import Any
 
 from solo_ops.core.model import DiceExpr
 from solo_ops.rules import kt2018, kt2024
-from solo_ops.rules.kt2024 import CRIT, FAIL, NORMAL, AttackSpec, DefenceSpec, Retained
+from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec, Retained
 
 Dist = dict[int, Fraction]
 
@@ -31,9 +32,14 @@ class Odds:
 
     distribution: Dist
     extras: dict[str, Fraction] = field(default_factory=dict)
+    known_mean: Fraction | None = field(default=None, compare=False, repr=False)
+    """The mean when whoever made the distribution already knows it (counted exactly, it is
+    the same Fraction as summing the distribution, and cheaper)."""
 
     @property
     def mean(self) -> Fraction:
+        if self.known_mean is not None:
+            return self.known_mean
         return sum((d * p for d, p in self.distribution.items()), Fraction(0))
 
     def to_json(self) -> dict[str, Any]:
@@ -87,39 +93,165 @@ def _marginal(joint: dict[tuple[int, int], Fraction], index: int) -> Dist:
     return dict(sorted(out.items()))
 
 
-# -- combinatorics -----------------------------------------------------------------------------
+# -- counting outcomes -----------------------------------------------------------------------------
+#
+# Every die has six equally likely faces, so every chance below is a whole number of outcomes
+# over a power of six: the odds count outcomes as integers (one multinomial coefficient times
+# the number of faces of each kind) and make one Fraction per result at the very end. The
+# numbers are exactly those of multiplying Fractions step by step (tests/test_odds_fast.py
+# compares both), about a hundred times faster.
+
+_MOST_DICE = 12
+"""Attack dice a weapon can roll (``core.limits``: attacks 0..12); tables below go this far."""
+
+NO_CAP = 10**9
+"""Stands in for "no wound limit" when capping damage (no attack deals this much)."""
+
+_FACT = tuple(factorial(i) for i in range(2 * _MOST_DICE + 2))
 
 
-def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every way to write ``total`` as an ordered sum of ``parts`` non-negative integers."""
-    if parts == 1:
-        yield (total,)
-        return
-    for first in range(total + 1):
-        for rest in _compositions(total - first, parts - 1):
-            yield (first, *rest)
+def _most_common_ways(faces: int = 5, most: int = _MOST_DICE
+                      ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``WAYS[m][f][r]``: of the ``m**f`` ways ``f`` failed dice can show ``m`` failing faces,
+    how many have ``r`` dice on the most common face (Ceaseless re-rolls exactly those; on a
+    tie the lowest face, which has as many). Pure combinatorics, the same for every attack,
+    built once when the module is imported (a few thousand additions)."""
+    out: list[tuple[tuple[int, ...], ...]] = []
+    states: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, most on one face): ways
+    for m in range(faces + 1):
+        if m:
+            grown: dict[tuple[int, int], int] = {}
+            for (s, top), ways in states.items():
+                for j in range(most - s + 1):
+                    key = (s + j, top if top >= j else j)
+                    grown[key] = grown.get(key, 0) + ways * (_FACT[s + j]
+                                                             // (_FACT[s] * _FACT[j]))
+            states = grown
+        table = [[0] * (most + 1) for _ in range(most + 1)]
+        for (s, top), ways in states.items():
+            table[s][top] += ways
+        out.append(tuple(tuple(row) for row in table))
+    return tuple(out)
 
 
-def _multinomial(counts: tuple[int, ...], probs: tuple[Fraction, ...]) -> Fraction:
-    coef = factorial(sum(counts))
-    p = Fraction(1)
-    for c, q in zip(counts, probs, strict=True):
-        coef //= factorial(c)
-        if c:
-            p *= q**c
-    return coef * p
+_WAYS = _most_common_ways()
 
 
-@lru_cache(maxsize=4096)
-def _category_dist(count: int, pc: Fraction, pn: Fraction, pf: Fraction
-                   ) -> dict[tuple[int, int, int], Fraction]:
-    """``count`` independent dice each crit / normal / fail with these chances."""
-    out: dict[tuple[int, int, int], Fraction] = {}
-    for c, n, f in _compositions(count, 3):
-        p = _multinomial((c, n, f), (pc, pn, pf))
-        if p:
-            out[(c, n, f)] = p
+def _kinds(count: int, wc: int, wn: int, wf: int) -> list[tuple[int, int, int, int]]:
+    """``(crits, normals, fails, ways)`` of ``count`` dice whose faces are ``wc`` crits, ``wn``
+    normals and ``wf`` fails (ways out of ``(wc + wn + wf) ** count``); outcomes with no way
+    are left out, as the Fraction version left out zero chances."""
+    fact = _FACT
+    top = fact[count]
+    out = []
+    for c in range(count + 1):
+        a = top // fact[c] * wc**c
+        if not a:
+            continue
+        for n in range(count - c + 1):
+            f = count - c - n
+            ways = a // (fact[n] * fact[f]) * wn**n * wf**f
+            if ways:
+                out.append((c, n, f, ways))
     return out
+
+
+def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], int]:
+    """``(crits, normal hits, fails) -> ways`` after Accurate and the re-roll policy, before
+    :func:`kt2024.after_roll`, and the number all the ways are out of (a power of six)."""
+    accurate = min(spec.accurate, spec.attacks)
+    rolled = spec.attacks - accurate
+    crit_at = spec.crit_needed
+    kc = 7 - crit_at  # faces crit_at..6 (kt2024.classify: a 1 always fails)
+    kn = max(0, crit_at - spec.hit_needed)
+    kf = 6 - kc - kn
+    out: dict[tuple[int, int, int], int] = {}
+    names = {rule.name for rule in spec.rules}
+    if "relentless" in names:  # every failed die re-rolled once: 36 ways a die
+        for c, n, f, ways in _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf):
+            out[(c, n + accurate, f)] = ways
+        return out, 36**rolled
+    ceaseless, balanced = "ceaseless" in names, "balanced" in names
+    if not (ceaseless or balanced):
+        for c, n, f, ways in _kinds(rolled, kc, kn, kf):
+            out[(c, n + accurate, f)] = ways
+        return out, 6**rolled
+    # Ceaseless re-rolls the r dice of the most common failed face, then Balanced one failed
+    # die not yet re-rolled. Everything is a polynomial in x (a crit) and y (a normal hit),
+    # packed into one integer with a slot of ``bits`` bits for each x**c * y**n (Kronecker
+    # substitution), so adding dice is multiplying integers. The first roll with f failed
+    # dice is C(rolled, f) * (kc x + kn y) ** (rolled - f); it joins group k, the number of
+    # dice then re-rolled, with the ways its failed faces give k; group k gains
+    # (kc x + kn y + kf) ** k for the re-rolled dice. All is counted out of
+    # 6 ** (rolled + most re-rolls): one Horner sum.
+    most = (rolled if ceaseless else 0) + (1 if balanced else 0)
+    total = 6 ** (rolled + most)
+    size = (total.bit_length() + 8) // 8  # bytes a slot: no slot ever holds more than total
+    bits = 8 * size
+    stride = rolled + 1  # x**c y**n sits in slot c + n * stride (c + n <= rolled)
+    hits = (kc << bits) + (kn << (bits * stride))
+    powers = [1]
+    for _ in range(rolled):
+        powers.append(powers[-1] * hits)
+    groups = [0] * (most + 1)
+    ways_f = _WAYS[kf]
+    fact = _FACT
+    for f in range(rolled + 1):
+        first = fact[rolled] // (fact[f] * fact[rolled - f]) * powers[rolled - f]
+        if ceaseless and f:
+            for r, w in enumerate(ways_f[f]):
+                if w:
+                    groups[r + (1 if balanced and f > r else 0)] += first * w
+        else:
+            groups[1 if balanced and f else 0] += first * kf**f
+    die = hits + kf
+    acc = groups[most]
+    for k in range(most - 1, -1, -1):
+        acc = acc * die + groups[k] * 6 ** (most - k)
+    raw = acc.to_bytes(size * stride * stride, "little")
+    for c in range(rolled + 1):
+        for n in range(rolled - c + 1):
+            at = size * (c + n * stride)
+            ways = int.from_bytes(raw[at:at + size], "little")
+            if ways:
+                out[(c, n + accurate, rolled - c - n)] = ways
+    return out, total
+
+
+def _retained_counts(spec: AttackSpec, obscured: bool
+                     ) -> tuple[dict[tuple[int, int, int], int], int]:
+    """``(crits, normals, fails) -> ways`` after :func:`kt2024.after_roll` (its steps written
+    out here, in its order: Obscured, Punishing, Rending, Severe), and the denominator."""
+    counts, den = _attack_counts(spec)
+    names = {rule.name for rule in spec.rules}
+    punishing, rending, severe = "punishing" in names, "rending" in names, "severe" in names
+    if not (obscured or punishing or rending or severe):
+        return counts, den
+    out: dict[tuple[int, int, int], int] = {}
+    for (c, n, f), ways in counts.items():
+        if obscured:
+            n += c
+            c = 0
+            if n:
+                n -= 1
+                f += 1
+        else:
+            if punishing and c and f:
+                f -= 1
+                n += 1
+            if rending and c and n:
+                n -= 1
+                c += 1
+            if severe and not c and n:
+                n -= 1
+                c += 1
+        key = (c, n, f)
+        out[key] = out.get(key, 0) + ways
+    return out, den
+
+
+def _fractions(counts: dict[Any, int], den: int) -> dict[Any, Fraction]:
+    return {key: Fraction(ways, den) for key, ways in counts.items()}
 
 
 def _add(into: dict[Any, Fraction], key: Any, p: Fraction) -> None:
@@ -133,93 +265,157 @@ def _add(into: dict[Any, Fraction], key: Any, p: Fraction) -> None:
 def attack_dice_2024(spec: AttackSpec) -> dict[tuple[int, int, int], Fraction]:
     """Exact distribution of (crits, normal hits, fails) after Accurate and the re-roll
     policy, before :func:`kt2024.after_roll`."""
-    accurate = min(spec.accurate, spec.attacks)
-    rolled = spec.attacks - accurate
-    sixth = Fraction(1, 6)
-    kinds = {face: kt2024.classify(face, spec) for face in range(1, 7)}
-    fail_faces = [f for f in range(1, 7) if kinds[f] == FAIL]
-    pc = sixth * sum(1 for k in kinds.values() if k == CRIT)
-    pn = sixth * sum(1 for k in kinds.values() if k == NORMAL)
-    pf = sixth * len(fail_faces)
-    out: dict[tuple[int, int, int], Fraction] = {}
-    if spec.has("relentless"):
-        each = (pc + pf * pc, pn + pf * pn, pf * pf)
-        for (c, n, f), p in _category_dist(rolled, *each).items():
-            _add(out, (c, n + accurate, f), p)
-        return out
-    parts = len(fail_faces) + 2  # each failing face, then normal, then crit
-    probs = tuple([sixth] * len(fail_faces) + [pn, pc])
-    for counts in _compositions(rolled, parts):
-        p = _multinomial(counts, probs)
-        if not p:
-            continue
-        fails = counts[:-2]
-        n0, c0, f0 = counts[-2], counts[-1], sum(fails)
-        stages: dict[tuple[int, int, int], Fraction] = {(c0, n0 + accurate, f0): p}
-        rerolled = 0
-        if spec.has("ceaseless") and f0:
-            value = kt2024.ceaseless_value(
-                face for face, k in zip(fail_faces, fails, strict=True) for _ in range(k))
-            rerolled = fails[fail_faces.index(value)] if value is not None else 0
-            stages = _reroll(stages, rerolled, pc, pn, pf)
-        if spec.has("balanced") and f0 - rerolled > 0:
-            stages = _reroll(stages, 1, pc, pn, pf)
-        for key, q in stages.items():
-            _add(out, key, q)
-    return out
-
-
-def _reroll(stages: dict[tuple[int, int, int], Fraction], k: int, pc: Fraction,
-            pn: Fraction, pf: Fraction) -> dict[tuple[int, int, int], Fraction]:
-    """Re-roll ``k`` failed dice in every outcome of ``stages``."""
-    if not k:
-        return stages
-    out: dict[tuple[int, int, int], Fraction] = {}
-    again = _category_dist(k, pc, pn, pf)
-    for (c, n, f), p in stages.items():
-        for (dc, dn, df), q in again.items():
-            _add(out, (c + dc, n + dn, f - k + df), p * q)
-    return out
+    return _fractions(*_attack_counts(spec))
 
 
 def retained_2024(spec: AttackSpec, obscured: bool = False) -> dict[Retained, Fraction]:
     """Exact distribution of the retained dice after :func:`kt2024.after_roll`."""
-    out: dict[Retained, Fraction] = {}
-    for (c, n, f), p in attack_dice_2024(spec).items():
-        kept = kt2024.after_roll(c, n, f, spec, obscured)
-        _add(out, Retained(kept.crits, kept.normals, kept.fails), p)
-    return out
+    counts, den = _retained_counts(spec, obscured)
+    return {Retained(c, n, f): Fraction(ways, den) for (c, n, f), ways in counts.items()}
+
+
+def _save_counts(count: int, save: int, scale: int = 1) -> list[tuple[int, int, int]]:
+    """``(crit saves, normal saves, ways)`` of ``count`` defence dice (6 a crit save,
+    ``save``+ a normal one, :func:`kt2024.classify_save`), each ways times ``scale``."""
+    return [(c, n, ways * scale) for c, n, _f, ways in _kinds(count, 1, 6 - save, save - 1)]
 
 
 @lru_cache(maxsize=256)
 def save_dice(count: int, save: int) -> dict[tuple[int, int], Fraction]:
     """Exact distribution of (crit saves, normal saves) on ``count`` defence dice."""
-    sixth = Fraction(1, 6)
-    pc, pn, pf = sixth, sixth * (6 - save), sixth * (save - 1)
-    return {(c, n): p for (c, n, _f), p in _category_dist(count, pc, pn, pf).items()}
+    den = 6**count
+    return {(c, n): Fraction(ways, den) for c, n, ways in _save_counts(count, save)}
+
+
+def _shot_counts(spec: AttackSpec, defence: DefenceSpec
+                 ) -> tuple[dict[int, int], int, int, int]:
+    """The counting core of :func:`shoot_2024`: ``(damage -> ways, denominator, ways with a
+    crit retained, its denominator)``. Saves are allocated as :func:`kt2024.allocate_saves`
+    does (the least damage), worked out directly when a crit does at least a normal hit's
+    damage (crit saves on crits first, then the normal saves: pairs on crits while a pair is
+    worth more, see :func:`_least_damage`), else by that function itself."""
+    counts, den = _retained_counts(spec, defence.obscured)
+    kept: dict[tuple[int, int], int] = {}
+    with_crit = 0
+    for (c, n, _f), ways in counts.items():
+        kept[(c, n)] = kept.get((c, n), 0) + ways
+        if c:
+            with_crit += ways
+    dice, save = defence.dice, defence.save
+    names = {rule.name for rule in spec.rules}
+    pierce = spec.value("piercing") if "piercing" in names else 0
+    cuts = (pierce, max(pierce, spec.value("piercing_crits"))
+            if "piercing_crits" in names else pierce)
+    rolls: list[list[tuple[int, int, int]]] = []
+    for cut in cuts:  # no crit retained, a crit retained
+        if rolls and cut == cuts[0]:
+            rolls.append(rolls[0])
+            break
+        collected = max(0, dice - cut)  # kt2024.defence_dice_count
+        free = 1 if defence.cover and "saturate" not in names and collected > 0 else 0
+        rolled = collected - free  # kt2024.cover_saves: one normal save retained unrolled
+        rolls.append([(cs, ns + free, ways)
+                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
+    nd, cd = spec.normal, spec.crit
+    dev = spec.devastating if "devastating" in names else 0
+    brutal = "brutal" in names
+    cap = NO_CAP if defence.wounds is None else defence.wounds
+    dist: dict[int, int] = {}
+    whole = 6**dice
+    if cd < nd:  # rare: let kt2024.allocate_saves itself find the least damage
+        for (c, n), ways in kept.items():
+            for cs, ns, w in (rolls[1 if c else 0] if c or n else [(0, 0, whole)]):
+                damage = dev * c + kt2024.allocate_saves(c, n, cs, ns, nd, cd, brutal).damage
+                damage = damage if damage < cap else cap
+                dist[damage] = dist.get(damage, 0) + ways * w
+        return dist, den * whole, with_crit, den
+    if brutal:  # only crit saves block
+        rolls = [[(cs, 0, w) for cs, _ns, w in roll] for roll in rolls]
+    double = cd >= 2 * nd
+    top = max((dev + cd) * c + nd * n for c, n in kept)  # the damage if nothing is blocked
+    if cap > top:
+        cap = top
+    hist = [0] * (cap + 1)
+    hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
+    no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
+    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c]
+    # _least_damage written out (this loop is the hot path of the AI's expected damage); the
+    # defence dice collected depend on whether a crit was retained (Piercing Crits)
+    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1])):
+        for cs, ns, w in roll:
+            half = ns >> 1
+            saves = cs + ns
+            for c, n, ways, base in items:
+                if c <= cs:  # every crit blocked by a crit save, no crit left for pairs
+                    over = c + n - saves
+                    damage = base + over * nd if over > 0 else base
+                else:
+                    cr = c - cs
+                    if ns:
+                        pairs = half if half < cr else cr
+                        if not double:
+                            enough = (ns - n + 1) >> 1
+                            if enough < pairs:
+                                pairs = enough if enough > 0 else 0
+                        singles = ns - 2 * pairs
+                        if singles > n:
+                            singles = n
+                        damage = base + (cr - pairs) * cd + (n - singles) * nd
+                    else:
+                        damage = base + cr * cd + n * nd
+                hist[damage if damage < cap else cap] += ways * w
+    dist = {d: ways for d, ways in enumerate(hist) if ways}
+    return dist, den * whole, with_crit, den
+
+
+def _least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,
+                  cd: int) -> int:
+    """The damage :func:`kt2024.allocate_saves` lets through when ``cd >= nd``: crit saves
+    block crits first (a crit save on a normal hit while a crit got through could be moved to
+    the crit for no less), the rest block normal hits; then ``p`` pairs of normal saves block
+    crits and the rest block normal hits, ``p`` as large as it can be when a crit is worth two
+    normal hits or more, else just enough to use the saves the normal hits leave (an odd one
+    left over still makes a pair with one that would block a normal hit: ``cd >= nd``)."""
+    a = crit_saves if crit_saves < crits else crits
+    crits -= a
+    b = crit_saves - a
+    normals -= b if b < normals else normals
+    if not normal_saves:
+        return crits * cd + normals * nd
+    pairs = normal_saves // 2
+    if pairs > crits:
+        pairs = crits
+    if cd < 2 * nd:
+        enough = (normal_saves - normals + 1) // 2
+        if enough < pairs:
+            pairs = enough if enough > 0 else 0
+    singles = normal_saves - 2 * pairs
+    if singles > normals:
+        singles = normals
+    return (crits - pairs) * cd + (normals - singles) * nd
+
+
+def _shoot_2024(spec: AttackSpec, defence: DefenceSpec) -> Odds:
+    """:func:`shoot_2024` without its cache."""
+    dist_ways, den, crit_ways, crit_den = _shot_counts(spec, defence)
+    dist = {d: Fraction(ways, den) for d, ways in sorted(dist_ways.items())}
+    extras: dict[str, Fraction] = {"p_crit": Fraction(crit_ways, crit_den)}
+    if defence.wounds is not None:
+        extras["p_incapacitated"] = dist.get(defence.wounds, Fraction(0))
+    if spec.has("hot"):
+        extras["hot_mean"] = Fraction(sum(kt2024.hot_damage(face, spec.hit)
+                                          for face in range(1, 7)), 6)
+    mean = Fraction(sum(d * ways for d, ways in dist_ways.items()), den)
+    return Odds(dist, extras, mean)
 
 
 @lru_cache(maxsize=8192)
 def shoot_2024(spec: AttackSpec, defence: DefenceSpec) -> Odds:
     """Exact damage distribution of one Kill Team 2024 shooting attack (target only; the
     distance form of Devastating's splash and Hot are separate). Extras: ``p_incapacitated``
-    (with wounds), ``p_crit`` (a crit retained: Stun, Piercing Crits), ``hot_mean``."""
-    dist: Dist = {}
-    p_crit = Fraction(0)
-    for kept, p in retained_2024(spec, defence.obscured).items():
-        if kept.crits:
-            p_crit += p
-        collected = kt2024.defence_dice_count(spec, defence, kept.crits)
-        free = kt2024.cover_saves(spec, defence, collected)
-        for (cs, ns), q in save_dice(collected - free, defence.save).items():
-            damage, _ = kt2024.shot_damage(spec, defence, kept, cs, ns + free)
-            _add(dist, damage, p * q)
-    extras: dict[str, Fraction] = {"p_crit": p_crit}
-    if defence.wounds is not None:
-        extras["p_incapacitated"] = dist.get(defence.wounds, Fraction(0))
-    if spec.has("hot"):
-        extras["hot_mean"] = Odds(hot_2024(spec.hit)).mean
-    return Odds(dict(sorted(dist.items())), extras)
+    (with wounds), ``p_crit`` (a crit retained: Stun, Piercing Crits), ``hot_mean``.
+    Remembered (the AI asks the same question many times); :func:`clear_caches` forgets."""
+    return _shoot_2024(spec, defence)
 
 
 def hot_2024(hit: int) -> Dist:
@@ -287,27 +483,81 @@ def fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int 
     minus damage taken) or with both sides always striking (``policy="strike"``,
     :func:`strike_totals`). Every pair of retained dice is looked up in the fight's dynamic
     programme (states: dice and wounds left), so the cost grows with the number of states,
-    not with the number of ways to play them out."""
+    not with the number of ways to play them out. Remembered; :func:`clear_caches`
+    forgets (this and the fight programme's states)."""
+    return _fight_2024(attacker, defender, attacker_wounds, defender_wounds, policy)
+
+
+def _by_dice(counts: dict[tuple[int, int, int], int]) -> list[tuple[int, int, int]]:
+    """``(crits, normals, ways)``: failed dice play no part in a fight."""
+    out: dict[tuple[int, int], int] = {}
+    for (c, n, _f), ways in counts.items():
+        out[(c, n)] = out.get((c, n), 0) + ways
+    return [(c, n, ways) for (c, n), ways in out.items()]
+
+
+def _fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
+                defender_wounds: int | None, policy: str = "best") -> FightOdds:
+    """:func:`fight_2024` without its cache: the retained dice of each side are counted
+    (:func:`_retained_counts`), each pair's totals are :func:`kt2024.fight_with_devastating`'s
+    (its steps written out: the attacker's Devastating, the defender's if still standing,
+    then :func:`kt2024.fight_totals`' programme) or :func:`strike_totals`, and the joint
+    distribution is made of Fractions at the end."""
     if policy not in FIGHT_POLICIES:
         raise ValueError(f"fight policy must be one of {', '.join(FIGHT_POLICIES)}, "
                          f"got {policy!r}")
-    joint: dict[tuple[int, int], Fraction] = {}
-    ra, rd = retained_2024(attacker), retained_2024(defender)
-    for ka, p in ra.items():
-        # the same damage pair from several defender dice: add their chances, multiply once
-        row: dict[tuple[int, int], Fraction] = {}
-        for kd, q in rd.items():
-            if policy == "strike":
-                _add(row, strike_totals(ka, kd, attacker, defender, attacker_wounds,
-                                        defender_wounds), q)
-                continue
-            out, _ = kt2024.fight_with_devastating(attacker, defender, ka, kd,
-                                                   attacker_wounds, defender_wounds,
-                                                   steps=False)
-            _add(row, (out.dealt, out.taken), q)
-        for key, q in row.items():
-            _add(joint, key, p * q)
-    return FightOdds(dict(sorted(joint.items())), attacker_wounds, defender_wounds)
+    counts_a, den_a = _retained_counts(attacker, False)
+    counts_d, den_d = _retained_counts(defender, False)
+    sides_a, sides_d = _by_dice(counts_a), _by_dice(counts_d)
+    joint: dict[tuple[int, int], int] = {}
+    if policy == "strike":
+        for ca, na, p in sides_a:
+            ka = Retained(ca, na, 0)
+            for cd, nd, q in sides_d:
+                key = strike_totals(ka, Retained(cd, nd, 0), attacker, defender,
+                                    attacker_wounds, defender_wounds)
+                joint[key] = joint.get(key, 0) + p * q
+    else:
+        solve = kt2024._solver((attacker.normal, attacker.crit, defender.normal,
+                                defender.crit, attacker.has("brutal"), defender.has("brutal"),
+                                attacker.has("shock"), defender.has("shock"))).solve
+        dev_a_each, dev_d_each = attacker.devastating, defender.devastating
+        big = kt2024.NO_WOUNDS_CAP  # no wound limit: the programme's stand-in, as before
+        for ca, na, p in sides_a:
+            dev_a = dev_a_each * ca
+            if defender_wounds is None:
+                dw = big
+            else:
+                dev_a = dev_a if dev_a < defender_wounds else defender_wounds
+                dw = defender_wounds - dev_a
+            for cd, nd, q in sides_d:
+                if dw == 0:  # out before the defender's Devastating
+                    key = (dev_a, 0)
+                else:
+                    dev_d = dev_d_each * cd
+                    if attacker_wounds is None:
+                        aw = big
+                    else:
+                        dev_d = dev_d if dev_d < attacker_wounds else attacker_wounds
+                        aw = attacker_wounds - dev_d
+                    if aw == 0:
+                        key = (dev_a, dev_d)
+                    else:
+                        _, _, dealt, taken = solve(ca, na, cd, nd, aw, dw, 0, True, True)
+                        key = (dealt + dev_a, taken + dev_d)
+                joint[key] = joint.get(key, 0) + p * q
+    den = den_a * den_d
+    return FightOdds({key: Fraction(ways, den) for key, ways in sorted(joint.items())},
+                     attacker_wounds, defender_wounds)
+
+
+def clear_caches() -> None:
+    """Forget every remembered result (the AI's repeated questions), and the fight
+    programme's solved states: the next call computes from scratch (``bench/bench_odds.py``
+    times them so)."""
+    for fn in (attack_dice_2024, save_dice, shoot_2024, fight_2024, attack_2018,
+               kt2024._solver):
+        fn.cache_clear()
 
 
 # -- Kill Team 2018 --------------------------------------------------------------------------------

@@ -1,0 +1,125 @@
+"""Benchmark: exact shooting and fight odds, uncached, today's code against the Fraction version.
+
+How to run (from the repository root)::
+
+    python bench/bench_odds.py                 # 51 shooting cases, 51 fights
+    python bench/bench_odds.py --repeats 50    # more repeats of the new path per case
+
+The cases are built deterministically from the shipped data (``tests/odds_oracle.py``,
+``shipped_cases``/``shipped_fights``): every distinct shipped ranged weapon (rosters and squads,
+Kill Team 2024 characteristics) against the shipped defences (3 defence dice, Save 3+ to 6+,
+the profiles' wounds), in cover or not, obscured or not, then shipped weapons with one more
+dice rule (Accurate, Balanced, Relentless, Stun, Punishing, Severe...), some injured; fights
+pair the shipped melee weapons with the shipped wounds.
+
+Both paths run in this one process, case by case, each call with every cache cleared first
+(``odds.clear_caches()``; the old copy's ``clear_caches()``, which also empties the fight
+programme's memory), so a case costs what a first question costs. Times are CPU time
+(``time.process_time``) per call, each case's best of ``--repeats`` calls of the new path and
+``--old-repeats`` of the old one (as ``timeit`` advises: on a machine shared with other work
+the least time is the one least disturbed; ``--mean`` takes the mean instead). Every case's
+distribution is compared too (Fraction equality); the script exits 1 if one differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from solo_ops.rules import odds
+from tests import odds_oracle as oracle
+
+MEAN = False
+"""Report each case's mean time over its repeats instead of its best (``--mean``)."""
+
+
+def timed(call: Callable[[], object], clear: Callable[[], None], repeats: int
+          ) -> tuple[float, object]:
+    """Best (or mean) CPU seconds of ``call`` with the caches cleared before each run, and its
+    result."""
+    times = []
+    result: object = None
+    for _ in range(repeats):
+        clear()
+        start = time.process_time()
+        result = call()
+        times.append(time.process_time() - start)
+    return (statistics.mean(times) if MEAN else min(times)), result
+
+
+def summary(name: str, seconds: list[float], unit: float, label: str) -> str:
+    return (f"{name:<24} {len(seconds):>5} {statistics.mean(seconds) / unit:>10.1f} "
+            f"{statistics.median(seconds) / unit:>10.1f} {max(seconds) / unit:>10.1f}  {label}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", type=int, default=51, help="shooting cases (default 51)")
+    ap.add_argument("--fights", type=int, default=51, help="fights (default 51)")
+    ap.add_argument("--repeats", type=int, default=20, help="runs of the new path a case")
+    ap.add_argument("--old-repeats", type=int, default=2, help="runs of the old path a case")
+    ap.add_argument("--mean", action="store_true", help="mean of the repeats, not the best")
+    args = ap.parse_args()
+    global MEAN
+    MEAN = args.mean
+
+    different = 0
+    old_shots: list[float] = []
+    new_shots: list[float] = []
+    for spec, defence in oracle.shipped_cases(args.cases):
+        t_old, old = timed(lambda s=spec, d=defence: _mean(oracle.shoot_2024(s, d)),
+                           oracle.clear_caches, args.old_repeats)
+        t_new, new = timed(lambda s=spec, d=defence: _mean(odds.shoot_2024(s, d)),
+                           odds.clear_caches, args.repeats)
+        old_shots.append(t_old)
+        new_shots.append(t_new)
+        if old != new:
+            different += 1
+            print(f"DIFFERENT: {spec} {defence}", file=sys.stderr)
+
+    old_fights: list[float] = []
+    new_fights: list[float] = []
+    fight_repeats = max(1, args.repeats // 5)
+    for a, d, aw, dw in oracle.shipped_fights(args.fights):
+        t_old, old = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(oracle.fight_2024(a, d, aw, dw)),
+                           oracle.clear_caches, args.old_repeats)
+        t_new, new = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(odds.fight_2024(a, d, aw, dw)),
+                           odds.clear_caches, fight_repeats)
+        old_fights.append(t_old)
+        new_fights.append(t_new)
+        if old != new:
+            different += 1
+            print(f"DIFFERENT fight: {a} {d} {aw} {dw}", file=sys.stderr)
+
+    how = "mean" if MEAN else "best"
+    print(f"CPU time a case, uncached ({how} of {args.repeats} new, {args.old_repeats} old; "
+          f"fights: {fight_repeats} new)")
+    print(f"{'':<24} {'count':>5} {'mean':>10} {'median':>10} {'max':>10}")
+    print(summary("shoot: Fractions (old)", old_shots, 1e-6, "us"))
+    print(summary("shoot: counted (new)", new_shots, 1e-6, "us"))
+    print(summary("fight: Fractions (old)", old_fights, 1e-3, "ms"))
+    print(summary("fight: counted (new)", new_fights, 1e-3, "ms"))
+    print(f"speed-up (mean): shoot {statistics.mean(old_shots) / statistics.mean(new_shots):.0f}x,"
+          f" fight {statistics.mean(old_fights) / statistics.mean(new_fights):.1f}x; "
+          f"targets: shoot <= 100 us, fight <= 5 ms a case")
+    print(f"{different} of {len(old_shots) + len(old_fights)} distributions differ")
+    return 1 if different else 0
+
+
+def _mean(result: odds.Odds) -> tuple[object, ...]:
+    """What the callers read (the AI reads the mean): all of it, for the comparison."""
+    return (result.distribution, list(result.distribution), result.extras, result.mean)
+
+
+def _joint(result: odds.FightOdds) -> tuple[object, ...]:
+    return (result.joint, list(result.joint), result.dealt.mean, result.taken.mean)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
