@@ -33,9 +33,15 @@ How it is fast:
   eroded by ``1e-7``, as the reference does. Work runs in chunks of :data:`CHUNK` segments so
   the arrays stay in cache.
 * Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
-  single edge of the merged blockers cuts across the whole hull of the two bases, then tries a
-  coarse subset of the sample pairs, and only then the rest, skipping those a single edge
-  provably cuts (from one sample point to the whole other base).
+  single edge of the merged blockers cuts across the whole hull of the two bases, then tries
+  the two sample segments parallel to the centre line (one each side: where a wall's end hides
+  the centres, one of them usually passes it), then a coarse subset of the sample pairs, and
+  only then the rest, skipping those a single edge provably cuts (from one sample point to the
+  whole other base) and those already tried. The answer is "some sample segment is clear", so
+  the order changes only the time.
+* A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
+  (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
+  and again (spotting after every move, the same targets from many candidate points).
 * Cover uses the fact that the hull of a point ``p`` and a convex target base ``T`` is ``T``
   plus the triangle from ``p`` to the two tangent vertices of ``T``. Every question becomes
   "does this triangle meet this prepared region", asked with shapely's vectorised predicates
@@ -43,7 +49,11 @@ How it is fast:
   for cover, a cover-giving feature within 1" of the target and outside its base; for obscuring,
   a Heavy feature minus the two 1" zones (skipped when the feature touches neither zone). The
   attacker's centre is tried first, then four points of its base edge, then the other twelve,
-  stopping as soon as a point leaves the target neither obscured nor in cover.
+  stopping as soon as a point leaves the target neither obscured nor in cover (a job of a few
+  pairs tries all 17 at once: each round has a fixed cost). The circles of target bases and
+  1" zones, and each target's cover regions, are remembered per :class:`Sight` (exact
+  arguments; bounded); circle vertices come from a table of cosines, checked once per process
+  to be GEOS's buffered points bit for bit (else GEOS buffers them).
 
 The circles of bases and 1" zones are the same 128-sided polygons as the reference's, so the
 results agree with it exactly away from float-rounding ties.
@@ -96,11 +106,12 @@ each block's numpy calls outweighs what dropping blocked segments saves."""
 PAIR_MEMO_LIMIT = 50_000
 """Single-pair answers (:meth:`Sight.visible`, :meth:`Sight.cover`) a :class:`Sight` keeps; the
 memo is emptied when it grows past this."""
-VIS_MEMO_LIMIT = 200_000
+VIS_MEMO_LIMIT = 100_000
 """Base-pair visibility answers (inside :meth:`Sight.visibility_matrix`) a :class:`Sight` keeps;
-emptied when it grows past this (about 30 MB)."""
-SHAPE_MEMO_LIMIT = 4096
-"""Circle polygons and per-target cover regions a :class:`Sight` keeps; emptied past this."""
+emptied when it grows past this (about 15 MB)."""
+SHAPE_MEMO_LIMIT = 2048
+"""Circle polygons, and targets' cover regions, a :class:`Sight` keeps (each memo emptied when
+it grows past this: some 10-20 MB at most); a mission's models stand at a few hundred places."""
 SMALL_COVER_JOB = 8
 """Cover jobs with at most this many visible pairs try all of the attacker's points at once."""
 TINY_BASE = 1e-6
@@ -394,26 +405,25 @@ def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
     """Cyrus-Beck: whether segment ``P + t v`` (0 <= t <= 1) meets the convex piece with sides
     ``t * den <= num`` (rows are sides, columns (segment, piece) pairs), once with the piece
     shrunk by ``margin`` and once grown by it: (meets the shrunk piece, meets the grown one)."""
-    out = []
     # 1.0 / 0.0 masks (multiplying by float masks is far faster than by booleans).
     lower = (den < 0).astype(float)  # sides the segment enters through: t >= num / den
     upper = (den > 0).astype(float)  # sides it leaves through: t <= num / den
     flat = den == 0  # sides parallel to it: it must be inside them
+    # Both shifts at once: axis 0 is the shift (-margin, then +margin), axis 1 the side.
+    m = num[None] + np.array([-margin, margin])[:, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        for shift in (-margin, margin):
-            m = num + shift
-            r = m / den
-            # Masked-out terms become 0 (the bounds t >= 0 and, after the shift, t <= 1) or NaN
-            # (parallel sides), which fmax / fmin skip. Every piece is bounded, so each segment
-            # has a side of each kind and the 0 / 1 bounds are always present.
-            enter = np.fmax.reduce(r * lower, axis=0)
-            r -= 1.0
-            r *= upper
-            leave = np.fmin.reduce(r, axis=0)
-            leave += 1.0
-            outside = np.logical_or.reduce(flat & (m < 0), axis=0)
-            out.append((enter <= leave) & ~outside)
-    return out[0], out[1]
+        r = m / den
+        # Masked-out terms become 0 (the bounds t >= 0 and, after the shift, t <= 1) or NaN
+        # (parallel sides), which fmax / fmin skip. Every piece is bounded, so each segment
+        # has a side of each kind and the 0 / 1 bounds are always present.
+        enter = np.fmax.reduce(r * lower, axis=1)
+        r -= 1.0
+        r *= upper
+        leave = np.fmin.reduce(r, axis=1)
+        leave += 1.0
+    outside = np.logical_or.reduce(flat & (m < 0), axis=1)
+    meets = (enter <= leave) & ~outside
+    return meets[0], meets[1]
 
 
 def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
