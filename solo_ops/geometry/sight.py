@@ -299,6 +299,7 @@ class _Edges:
         for name in ("x0", "y0", "dx", "dy", "length", "nx", "ny", "offset", "minx", "maxx",
                      "miny", "maxy"):
             setattr(self, name, getattr(self, name)[ok])
+        self.tdx, self.tdy = self.dx / self.length, self.dy / self.length  # unit directions
 
 
 def _convex_parts(poly: Polygon, split: bool = True) -> list[Polygon]:
@@ -758,21 +759,28 @@ class Sight:
         pi, ei = pi[split], ei[split]
         if len(pi) == 0:
             return out
-        ax, ay, bx, by = a[pi, 0], a[pi, 1], b[pi, 0], b[pi, 1]
-        r0, r1 = ra[pi], rb[pi]
+        # The two outer common tangents of each row's bases are worked out once per row (a
+        # row meets many edges), then each edge is met with them.
+        need = np.zeros(m, dtype=bool)
+        need[pi] = True
+        rows = np.flatnonzero(need)
+        back = (np.cumsum(need) - 1)[pi]
+        ax, ay, bx, by = a[rows, 0], a[rows, 1], b[rows, 0], b[rows, 1]
+        r0, r1 = ra[rows], rb[rows]
         dx, dy = bx - ax, by - ay
         dist = np.hypot(dx, dy)
         ux, uy = dx / dist, dy / dist
         alpha = (r1 - r0) / dist
         beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
         ex0, ey0 = e.x0[ei], e.y0[ei]
-        tdx, tdy = e.dx[ei] / e.length[ei], e.dy[ei] / e.length[ei]
+        tdx, tdy = e.tdx[ei], e.tdy[ei]
         ok = np.ones(len(pi), dtype=bool)
         for sign in (1.0, -1.0):
             # The outer common tangent with unit normal m: m.x >= k on the hull's side.
             mx = alpha * ux - sign * beta * uy
             my = alpha * uy + sign * beta * ux
             k = mx * ax + my * ay - r0
+            mx, my, k = mx[back], my[back], k[back]
             denom = mx * tdx + my * tdy
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = (k - (mx * ex0 + my * ey0)) / denom
