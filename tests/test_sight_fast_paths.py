@@ -5,7 +5,7 @@
   asked before and in whatever batch (answers of one pair never depend on the others).
 * The circles of bases and 1" zones built from a table of cosines are GEOS's buffered points bit
   for bit, and the buffer fallback (another GEOS) gives the same answers.
-* Where the centres cannot see each other (the probes, the coarse and the full sample passes,
+* Where the centres cannot see each other (the probes, then every sample segment not cut off,
   the cover points tried all at once or in rounds), the answers equal the slow reference's.
 """
 

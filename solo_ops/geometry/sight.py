@@ -35,10 +35,9 @@ How it is fast:
 * Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
   single edge of the merged blockers cuts across the whole hull of the two bases, then tries
   the two sample segments parallel to the centre line (one each side: where a wall's end hides
-  the centres, one of them usually passes it), then a coarse subset of the sample pairs, and
-  only then the rest, skipping those a single edge provably cuts (from one sample point to the
-  whole other base) and those already tried. The answer is "some sample segment is clear", so
-  the order changes only the time.
+  the centres, one of them usually passes it), and only then all the sample pairs, skipping
+  those a single edge provably cuts (from one sample point to the whole other base). The
+  answer is "some sample segment is clear", so the order changes only the time.
 * A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
   (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
   and again (spotting after every move, the same targets from many candidate points).
@@ -150,8 +149,6 @@ def _unit_circle(n: int) -> tuple[list[float], list[float]]:
 
 _BASE_COS, _BASE_SIN = _unit_circle(BASE_SAMPLES)
 _COVER_COS, _COVER_SIN = _unit_circle(COVER_SAMPLES)
-_COARSE = np.array([0, *range(1, BASE_SAMPLES + 1, 3)])
-"""The sample indices (centre and every third edge point) tried before all of them."""
 _STEP = 2 * math.pi / BASE_SAMPLES
 """The angle between neighbouring edge samples of a base."""
 
@@ -704,30 +701,20 @@ class Sight:
         seen = np.bincount(row[ok], minlength=k) > 0
         vis[todo[seen]] = True
         todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
-        for subset in (_COARSE, None):
-            if len(todo) == 0:
-                break
-            xa = sa if subset is None else sa[:, subset]
-            xb = sb if subset is None else sb[:, subset]
-            k, na, nb = len(todo), xa.shape[1], xb.shape[1]
-            need = np.ones((k, na, nb), dtype=bool)
-            if subset is None:
-                # Skip the sample segments one blocker edge provably cuts: from a sample point
-                # of one base to the whole of the other base.
-                rows = self._cut_off(xa.reshape(-1, 2), np.zeros(k * na),
-                                     np.repeat(b[todo], na, axis=0), np.repeat(rb[todo], na),
-                                     group=na)
-                cols = self._cut_off(xb.reshape(-1, 2), np.zeros(k * nb),
-                                     np.repeat(a[todo], nb, axis=0), np.repeat(ra[todo], nb),
-                                     group=nb)
-                need &= ~rows.reshape(k, na, 1)
-                need &= ~cols.reshape(k, 1, nb)
-                need[:, _COARSE[:, None], _COARSE[None, :]] = False  # tried: all blocked
-            pk, pa, pb = np.nonzero(need)
-            ok = self.clear(xa[pk, pa], xb[pk, pb])
-            seen = np.bincount(pk[ok], minlength=k) > 0
-            vis[todo[seen]] = True
-            todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
+        if len(todo) == 0:
+            return vis
+        # Then every sample segment, skipping those one blocker edge provably cuts: from a
+        # sample point of one base to the whole of the other base. (Most pairs left here are
+        # blind, so a coarse pass first would only add work.)
+        k, n = len(todo), sa.shape[1]
+        rows = self._cut_off(sa.reshape(-1, 2), np.zeros(k * n), np.repeat(b[todo], n, axis=0),
+                             np.repeat(rb[todo], n), group=n)
+        cols = self._cut_off(sb.reshape(-1, 2), np.zeros(k * n), np.repeat(a[todo], n, axis=0),
+                             np.repeat(ra[todo], n), group=n)
+        need = ~rows.reshape(k, n, 1) & ~cols.reshape(k, 1, n)
+        pk, pa, pb = np.nonzero(need)
+        ok = self.clear(sa[pk, pa], sb[pk, pb])
+        vis[todo[np.bincount(pk[ok], minlength=k) > 0]] = True
         return vis
 
     def _cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
