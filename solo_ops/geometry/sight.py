@@ -993,8 +993,9 @@ class _CoverJob:
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
         uk, uf = uniq // nf, uniq % nf
         feats = self.s._heavy_parts[uf]
-        touch = (shapely.intersects(self.near_t(self.pj[uk]), feats)
-                 | shapely.intersects(self.near_a(self.pi[uk]), feats))
+        touch = shapely.intersects(self.near_t(self.pj[uk]), feats)
+        ask = np.flatnonzero(~touch)  # the attacker's zone only where the target's misses
+        touch[ask] = shapely.intersects(self.near_a(self.pi[uk[ask]]), feats[ask])
         clean = ~touch[back.ravel()]
         out[ti[clean]] = True
         rest = np.flatnonzero(~clean & ~out[ti])
