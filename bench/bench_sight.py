@@ -11,9 +11,15 @@ batched point-to-point ``clear`` checks per second (uniformly random points, ``-
 them, default 1,000,000), the mean time of a 20 x 20 ``visibility_matrix`` and of a 20 x 20
 ``cover_matrix`` (random positions off the blockers, 32 mm bases, mean over ``--runs``
 different layouts, and the slowest), and the mean time of a single ``visible`` call between
-two bases. The checks/s and cover figures are also given per CPU-second of this process
-(``time.process_time``), which stays steady when other jobs share the machine.
+two bases (fresh pairs: a Sight remembers the pairs it has answered). The checks/s, matrix
+and single-pair figures are also given in CPU time of this process (``time.process_time``),
+which stays steady when other jobs share the machine.
 Targets: at least 500,000 checks/s; ``cover_matrix`` well under 100 ms.
+
+``--game-questions SEED`` instead plays one mission of each shipped scenario (``objective``
+autopilot) recording every question asked of the sight engine, then asks them again of fresh
+``Sight`` objects and prints the CPU time per method (and checks the answers are the game's):
+the sight cost of real missions, where the same pairs come back again and again.
 """
 
 from __future__ import annotations
@@ -121,21 +127,29 @@ def bench(board: Board, checks: int, runs: int, seed: int) -> dict[str, float]:
     clear = sight.clear(p, q)
     rate = checks / (time.perf_counter() - t0)
     cpu_rate = checks / max(time.process_time() - c0, 1e-9)
-    vis_ms, cover_ms, cover_cpu, single_us = [], [], [], []
+    vis_ms, vis_cpu, cover_ms, cover_cpu, single_us, single_cpu = [], [], [], [], [], []
     for _ in range(runs):
         a = free_positions(board, 20, rng)
         b = free_positions(board, 20, rng)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         sight.visibility_matrix(a, BASE_RADIUS, b, BASE_RADIUS)
         vis_ms.append((time.perf_counter() - t0) * 1e3)
+        vis_cpu.append((time.process_time() - c0) * 1e3)
+        # fresh positions, so the cover matrix does not reuse the visibility answers above
+        a = free_positions(board, 20, rng)
+        b = free_positions(board, 20, rng)
         t0, c0 = time.perf_counter(), time.process_time()
         sight.cover_matrix(a, BASE_RADIUS, b, BASE_RADIUS)
         cover_ms.append((time.perf_counter() - t0) * 1e3)
         cover_cpu.append((time.process_time() - c0) * 1e3)
-        t0 = time.perf_counter()
+        # fresh pairs (not those of the matrices above, which a Sight remembers)
+        c = free_positions(board, 20, rng)
+        d = free_positions(board, 20, rng)
+        t0, c0 = time.perf_counter(), time.process_time()
         for i in range(20):
-            sight.visible(a[i], b[i], BASE_RADIUS, BASE_RADIUS)
+            sight.visible(c[i], d[i], BASE_RADIUS, BASE_RADIUS)
         single_us.append((time.perf_counter() - t0) / 20 * 1e6)
+        single_cpu.append((time.process_time() - c0) / 20 * 1e6)
     return {
         "features": len(board.features),
         "pieces": sight._pieces.count,
@@ -145,10 +159,100 @@ def bench(board: Board, checks: int, runs: int, seed: int) -> dict[str, float]:
         "cpu_rate": cpu_rate,
         "cover_cpu": float(np.mean(cover_cpu)),
         "vis_ms": float(np.mean(vis_ms)),
+        "vis_cpu": float(np.mean(vis_cpu)),
         "cover_ms": float(np.mean(cover_ms)),
         "cover_max": float(np.max(cover_ms)),
         "single_us": float(np.mean(single_us)),
+        "single_cpu": float(np.mean(single_cpu)),
     }
+
+
+SIGHT_METHODS = ("visibility_matrix", "cover_matrix", "visible", "cover", "clear")
+
+
+def game_questions(seed: int) -> tuple[dict[int, Board], list[tuple[Any, ...]]]:
+    """Every sight question the engine, the planner and the autopilot ask in one mission of each
+    shipped scenario (``objective`` autopilot, ``seed``), with its answer: the boards (one per
+    door state met) and ``(board key, method, args, kwargs, answer)`` in the order asked."""
+    import copy
+
+    from solo_ops.game.engine import new_game
+    from solo_ops.geometry.terrain import TerrainCache
+    from solo_ops.io import library
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+
+    boards: dict[int, Board] = {}
+    asked: list[tuple[Any, ...]] = []
+    depth = [0]
+    originals = {name: getattr(Sight, name) for name in SIGHT_METHODS}
+
+    def recorder(name: str) -> Any:
+        method = originals[name]
+
+        def record(self: Sight, *args: Any, **kwargs: Any) -> Any:
+            depth[0] += 1
+            try:
+                answer = method(self, *args, **kwargs)
+            finally:
+                depth[0] -= 1
+            if depth[0] == 0:  # the callers' questions, not Sight's own inner calls
+                boards.setdefault(id(self), self.board)
+                asked.append((id(self), name, copy.deepcopy(args), dict(kwargs),
+                              copy.deepcopy(answer)))
+            return answer
+        return record
+
+    try:
+        for name in SIGHT_METHODS:
+            setattr(Sight, name, recorder(name))
+        for path in sorted(library.folder("scenario").glob("*.yaml")):
+            scenario = load_scenario(path)
+            game, state = new_game(scenario, seed, terrains=TerrainCache(scenario.board))
+            autopilot.play(game, state, "objective")
+    finally:
+        for name, method in originals.items():
+            setattr(Sight, name, method)
+    return boards, asked
+
+
+def _same(a: Any, b: Any) -> bool:
+    if hasattr(a, "obscured") and isinstance(a.visible, np.ndarray):
+        return all(np.array_equal(getattr(a, k), getattr(b, k))
+                   for k in ("visible", "in_cover", "obscured"))
+    if isinstance(a, np.ndarray):
+        return bool(np.array_equal(a, b))
+    if hasattr(a, "obscured"):
+        return bool((a.visible, a.in_cover, a.obscured) == (b.visible, b.in_cover, b.obscured))
+    return bool(a == b)
+
+
+def replay_questions(seed: int, repeats: int) -> None:
+    """Ask a mission's sight questions again (see :func:`game_questions`) of fresh ``Sight``s,
+    ``repeats`` times, and print the CPU time per method; the answers must be the game's."""
+    boards, asked = game_questions(seed)
+    cpu: dict[str, float] = {}
+    count: dict[str, int] = {}
+    wrong = 0
+    for r in range(repeats):
+        sights = {key: Sight(board) for key, board in boards.items()}
+        for key, name, args, kwargs, answer in asked:
+            c0 = time.process_time()
+            got = getattr(sights[key], name)(*args, **kwargs)
+            cpu[name] = cpu.get(name, 0.0) + time.process_time() - c0
+            count[name] = count.get(name, 0) + 1
+            if r == 0 and not _same(answer, got):
+                wrong += 1
+    print(f"the sight questions of one mission of each shipped scenario (seed {seed}, "
+          f"objective autopilot), asked again of fresh Sights; CPU, mean of {repeats}")
+    print(f"{'method':<20} {'questions':>9} {'CPU s':>8} {'ms each':>8}")
+    for name in SIGHT_METHODS:
+        if name in cpu:
+            n = count[name] // repeats
+            print(f"{name:<20} {n:>9} {cpu[name] / repeats:>8.3f} "
+                  f"{cpu[name] / count[name] * 1e3:>8.3f}")
+    print(f"{'all':<20} {len(asked):>9} {sum(cpu.values()) / repeats:>8.3f}")
+    print(f"answers different from the game's: {wrong}")
 
 
 def main() -> None:
@@ -158,7 +262,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--boards", action="store_true",
                         help="also benchmark every solo_ops/data/scenarios/boards/*.yaml")
+    parser.add_argument("--game-questions", type=int, metavar="SEED",
+                        help="instead: replay the sight questions of one mission of each "
+                             "shipped scenario with this seed (CPU per method)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="with --game-questions: times the questions are asked again")
     args = parser.parse_args()
+    if args.game_questions is not None:
+        replay_questions(args.game_questions, args.repeats)
+        return
     boards = [gallowdark_board()]
     if args.boards:
         boards += yaml_boards()
@@ -167,8 +279,8 @@ def main() -> None:
     print("wall-clock figures, and in brackets per CPU-second of this process (steadier when "
           "other jobs share the machine)")
     head = (f"{'board':<32} {'feat':>4} {'pcs':>4} {'build ms':>8} {'clear %':>7} "
-            f"{'checks/s':>9} {'(cpu)':>9} {'vis20 ms':>8} {'cov20 ms':>8} {'(cpu)':>6} "
-            f"{'(max)':>6} {'visible us':>10}")
+            f"{'checks/s':>9} {'(cpu)':>9} {'vis20 ms':>8} {'(cpu)':>6} {'cov20 ms':>8} "
+            f"{'(cpu)':>6} {'(max)':>6} {'visible us':>10} {'(cpu)':>6}")
     print(head)
     print("-" * len(head))
     for board in boards:
@@ -177,8 +289,9 @@ def main() -> None:
                  else f"{'(no blockers)':>19}")
         print(f"{board.name[:32]:<32} {r['features']:>4} {r['pieces']:>4} "
               f"{r['build_ms']:>8.1f} {100 * r['clear_frac']:>7.1f} {rates} "
-              f"{r['vis_ms']:>8.1f} {r['cover_ms']:>8.1f} "
-              f"{r['cover_cpu']:>6.1f} {r['cover_max']:>6.1f} {r['single_us']:>10.0f}")
+              f"{r['vis_ms']:>8.1f} {r['vis_cpu']:>6.1f} {r['cover_ms']:>8.1f} "
+              f"{r['cover_cpu']:>6.1f} {r['cover_max']:>6.1f} {r['single_us']:>10.0f} "
+              f"{r['single_cpu']:>6.0f}")
 
 
 if __name__ == "__main__":

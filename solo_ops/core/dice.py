@@ -174,8 +174,17 @@ class Dice:
         return (entry.face - 1) / 1_000_000
 
     def since(self, seq: int) -> list[RollEntry]:
-        """Entries rolled after the entry numbered ``seq``."""
-        return [e for e in self.log if e.seq > seq]
+        """Entries rolled after the entry numbered ``seq``.
+
+        The log holds entries in the order rolled, numbered upwards (only :meth:`roll` adds to
+        it; a caller may empty it), so they are the log's tail: it is read back from its end,
+        and the cost is the number of new rolls, not the length of the game (the engine asks
+        after every step)."""
+        log = self.log
+        start = len(log)
+        while start and log[start - 1].seq > seq:
+            start -= 1
+        return log[start:]
 
     def state(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -33,9 +33,14 @@ How it is fast:
   eroded by ``1e-7``, as the reference does. Work runs in chunks of :data:`CHUNK` segments so
   the arrays stay in cache.
 * Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
-  single edge of the merged blockers cuts across the whole hull of the two bases, then tries a
-  coarse subset of the sample pairs, and only then the rest, skipping those a single edge
-  provably cuts (from one sample point to the whole other base).
+  single edge of the merged blockers cuts across the whole hull of the two bases, then tries
+  the two sample segments parallel to the centre line (one each side: where a wall's end hides
+  the centres, one of them usually passes it), and only then all the sample pairs, skipping
+  those a single edge provably cuts (from one sample point to the whole other base). The
+  answer is "some sample segment is clear", so the order changes only the time.
+* A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
+  (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
+  and again (spotting after every move, the same targets from many candidate points).
 * Cover uses the fact that the hull of a point ``p`` and a convex target base ``T`` is ``T``
   plus the triangle from ``p`` to the two tangent vertices of ``T``. Every question becomes
   "does this triangle meet this prepared region", asked with shapely's vectorised predicates
@@ -43,7 +48,11 @@ How it is fast:
   for cover, a cover-giving feature within 1" of the target and outside its base; for obscuring,
   a Heavy feature minus the two 1" zones (skipped when the feature touches neither zone). The
   attacker's centre is tried first, then four points of its base edge, then the other twelve,
-  stopping as soon as a point leaves the target neither obscured nor in cover.
+  stopping as soon as a point leaves the target neither obscured nor in cover (a job of a few
+  pairs tries all 17 at once: each round has a fixed cost). The circles of target bases and
+  1" zones, and each target's cover regions, are remembered per :class:`Sight` (exact
+  arguments; bounded); circle vertices come from a table of cosines, checked once per process
+  to be GEOS's buffered points bit for bit (else GEOS buffers them).
 
 The circles of bases and 1" zones are the same 128-sided polygons as the reference's, so the
 results agree with it exactly away from float-rounding ties.
@@ -88,11 +97,22 @@ MAX_SIDES = 4
 PREFILTER_PAD = 1e-3
 """Inches added around each piece's box in the float32 prefilter (rounding is ~1e-5)."""
 PIECE_BLOCK = 16
+"""Blocker pieces are tested in blocks of this many, largest first; segments already blocked
+drop out before the next block."""
+SMALL_BATCH = 32
+"""Batches of at most this many segments test every piece at once: for them the fixed cost of
+each block's numpy calls outweighs what dropping blocked segments saves."""
 PAIR_MEMO_LIMIT = 50_000
 """Single-pair answers (:meth:`Sight.visible`, :meth:`Sight.cover`) a :class:`Sight` keeps; the
 memo is emptied when it grows past this."""
-"""Blocker pieces are tested in blocks of this many, largest first; segments already blocked
-drop out before the next block."""
+VIS_MEMO_LIMIT = 100_000
+"""Base-pair visibility answers (inside :meth:`Sight.visibility_matrix`) a :class:`Sight` keeps;
+emptied when it grows past this (about 15 MB)."""
+SHAPE_MEMO_LIMIT = 2048
+"""Circle polygons, and targets' cover regions, a :class:`Sight` keeps (each memo emptied when
+it grows past this: some 10-20 MB at most); a mission's models stand at a few hundred places."""
+SMALL_COVER_JOB = 8
+"""Cover jobs with at most this many visible pairs try all of the attacker's points at once."""
 TINY_BASE = 1e-6
 """Radius standing for a point-sized target base in cover tests."""
 
@@ -129,8 +149,8 @@ def _unit_circle(n: int) -> tuple[list[float], list[float]]:
 
 _BASE_COS, _BASE_SIN = _unit_circle(BASE_SAMPLES)
 _COVER_COS, _COVER_SIN = _unit_circle(COVER_SAMPLES)
-_COARSE = np.array([0, *range(1, BASE_SAMPLES + 1, 3)])
-"""The sample indices (centre and every third edge point) tried before all of them."""
+_STEP = 2 * math.pi / BASE_SAMPLES
+"""The angle between neighbouring edge samples of a base."""
 
 
 def _samples(centres: np.ndarray, radii: np.ndarray, cos: list[float], sin: list[float]
@@ -147,6 +167,84 @@ def _samples(centres: np.ndarray, radii: np.ndarray, cos: list[float], sin: list
     out[:, 1:, 0] = xs
     out[:, 1:, 1] = ys
     return out
+
+
+def _ring_table() -> tuple[np.ndarray, np.ndarray]:
+    """Cosines and sines of the vertices of GEOS's polygon for a buffered point (``quad_segs=``
+    :data:`QUAD_SEGS`): vertex ``m`` at angle ``-2 pi m / RING``, the quarter points exact."""
+    angles = [-2 * math.pi * m / RING for m in range(RING)]
+    cos = np.array([math.cos(a) for a in angles])
+    sin = np.array([math.sin(a) for a in angles])
+    cos[RING // 4] = cos[3 * RING // 4] = 0.0
+    sin[RING // 2] = 0.0
+    return cos, sin
+
+
+_RING_COS, _RING_SIN = _ring_table()
+
+
+def _ring_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """(n, RING + 1, 2): the closed rings of the circles, by :func:`_ring_table`."""
+    out = np.empty((len(centres), RING + 1, 2))
+    out[:, :RING, 0] = centres[:, 0:1] + radii[:, None] * _RING_COS
+    out[:, :RING, 1] = centres[:, 1:2] + radii[:, None] * _RING_SIN
+    out[:, RING] = out[:, 0]
+    return out
+
+
+def _buffered_rings(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """The same rings as GEOS makes them: ``shapely.buffer`` of each centre."""
+    discs = shapely.buffer(shapely.points(centres), radii, quad_segs=QUAD_SEGS)
+    return cast(np.ndarray, shapely.get_coordinates(discs).reshape(len(centres), RING + 1, 2))
+
+
+def _rings_match_geos() -> bool:
+    """Whether :func:`_ring_coords` gives GEOS's circles bit for bit (checked once on discs
+    like the game's; with another GEOS that builds them differently, circles are buffered)."""
+    rng = np.random.default_rng(20261123)
+    centres = np.concatenate([rng.uniform(0, 30, (200, 2)),
+                              np.round(rng.uniform(0, 30, (56, 2)) * 2) / 2])
+    radii = np.concatenate([rng.uniform(1e-3, 3.0, 200),
+                            np.resize([TINY_BASE, 0.5, 0.63, 16 / 25.4, 1.0, 1.5,
+                                       16 / 25.4 + 1.0, 20 / 25.4 + 1.0], 56)])
+    return bool(np.array_equal(_ring_coords(centres, radii), _buffered_rings(centres, radii)))
+
+
+_FAST_RINGS: bool | None = None
+"""Whether :func:`_ring_coords` may stand for ``shapely.buffer``: a fact about the GEOS
+library in use, found once per process (not game state)."""
+
+
+def _circle_rings(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """(n, RING + 1, 2): the rings of the 128-sided circle polygons standing for bases and
+    1" zones, exactly GEOS's (as the reference buffers them), computed without GEOS when
+    :func:`_rings_match_geos`."""
+    if _fast_rings():
+        return _ring_coords(centres, radii)
+    return _buffered_rings(centres, radii)
+
+
+def _fast_rings() -> bool:
+    """Whether :func:`_ring_coords` may stand for ``shapely.buffer`` (decided on first use)."""
+    global _FAST_RINGS
+    if _FAST_RINGS is None:
+        _FAST_RINGS = _rings_match_geos()
+    return _FAST_RINGS
+
+
+def _circle_polygons(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """Prepared circle polygons with the rings of :func:`_circle_rings`, as an object array."""
+    if len(centres) == 0:
+        return np.empty(0, dtype=object)
+    polys = shapely.polygons(_circle_rings(centres, radii))
+    shapely.prepare(polys)
+    return cast(np.ndarray, polys)
+
+
+def _row_keys(rows: np.ndarray) -> list[bytes]:
+    """The exact bits of each row of a C-contiguous float64 array, as dictionary keys."""
+    width = rows.shape[1] * rows.itemsize
+    return cast(list[bytes], rows.view(np.dtype((np.void, width))).ravel().tolist())
 
 
 def _as_points(points: Any) -> np.ndarray:
@@ -198,6 +296,7 @@ class _Edges:
         for name in ("x0", "y0", "dx", "dy", "length", "nx", "ny", "offset", "minx", "maxx",
                      "miny", "maxy"):
             setattr(self, name, getattr(self, name)[ok])
+        self.tdx, self.tdy = self.dx / self.length, self.dy / self.length  # unit directions
 
 
 def _convex_parts(poly: Polygon, split: bool = True) -> list[Polygon]:
@@ -304,26 +403,25 @@ def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
     """Cyrus-Beck: whether segment ``P + t v`` (0 <= t <= 1) meets the convex piece with sides
     ``t * den <= num`` (rows are sides, columns (segment, piece) pairs), once with the piece
     shrunk by ``margin`` and once grown by it: (meets the shrunk piece, meets the grown one)."""
-    out = []
     # 1.0 / 0.0 masks (multiplying by float masks is far faster than by booleans).
     lower = (den < 0).astype(float)  # sides the segment enters through: t >= num / den
     upper = (den > 0).astype(float)  # sides it leaves through: t <= num / den
     flat = den == 0  # sides parallel to it: it must be inside them
+    # Both shifts at once: axis 0 is the shift (-margin, then +margin), axis 1 the side.
+    m = num[None] + np.array([-margin, margin])[:, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        for shift in (-margin, margin):
-            m = num + shift
-            r = m / den
-            # Masked-out terms become 0 (the bounds t >= 0 and, after the shift, t <= 1) or NaN
-            # (parallel sides), which fmax / fmin skip. Every piece is bounded, so each segment
-            # has a side of each kind and the 0 / 1 bounds are always present.
-            enter = np.fmax.reduce(r * lower, axis=0)
-            r -= 1.0
-            r *= upper
-            leave = np.fmin.reduce(r, axis=0)
-            leave += 1.0
-            outside = np.logical_or.reduce(flat & (m < 0), axis=0)
-            out.append((enter <= leave) & ~outside)
-    return out[0], out[1]
+        r = m / den
+        # Masked-out terms become 0 (the bounds t >= 0 and, after the shift, t <= 1) or NaN
+        # (parallel sides), which fmax / fmin skip. Every piece is bounded, so each segment
+        # has a side of each kind and the 0 / 1 bounds are always present.
+        enter = np.fmax.reduce(r * lower, axis=1)
+        r -= 1.0
+        r *= upper
+        leave = np.fmin.reduce(r, axis=1)
+        leave += 1.0
+    outside = np.logical_or.reduce(flat & (m < 0), axis=1)
+    meets = (enter <= leave) & ~outside
+    return meets[0], meets[1]
 
 
 def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -382,12 +480,83 @@ class Sight:
         # asks the same pair again and again (spotting after every move, the players' shots,
         # the autopilot), each costing a whole matrix computation of one pair.
         self._pair_memo: dict[tuple[Any, ...], Any] = {}
+        self._vis_memo: dict[bytes, bool] = {}
+        self._circle_memo: dict[bytes, BaseGeometry] = {}
+        self._region_memo: dict[bytes, np.ndarray] = {}
 
     def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
         if len(self._pair_memo) >= PAIR_MEMO_LIMIT:
             self._pair_memo.clear()
         self._pair_memo[key] = value
         return value
+
+    def _circles(self, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+        """Prepared circle polygons (``shapely.buffer`` of each centre by its radius, with
+        :data:`QUAD_SEGS`, as the reference's) as an object array, remembered per exact
+        ``(x, y, r)``: the same bases and 1" zones come back call after call."""
+        n = len(centres)
+        rows = np.empty((n, 3))
+        rows[:, 0:2] = centres
+        rows[:, 2] = radii
+        keys = _row_keys(rows)
+        memo = self._circle_memo
+        found = [memo.get(k) for k in keys]
+        miss = [i for i, g in enumerate(found) if g is None]
+        if miss:
+            idx = np.array(miss, dtype=np.intp)
+            made = _circle_polygons(rows[idx, 0:2], rows[idx, 2])
+            if len(memo) + len(miss) > SHAPE_MEMO_LIMIT:
+                memo.clear()
+            for i, geom in zip(miss, made, strict=True):
+                found[i] = memo[keys[i]] = geom
+        out = np.empty(n, dtype=object)
+        out[:] = found
+        return out
+
+    def _cover_regions_of(self, centres: np.ndarray, rb: np.ndarray, t_radius: np.ndarray,
+                          cover_use: np.ndarray) -> list[np.ndarray]:
+        """For each target base (centre, radius ``rb``, polygon radius ``t_radius``), the
+        prepared regions where the cover-giving features in use would put it in cover: each
+        feature's part within 1" of the base and outside the base itself. Remembered per
+        exact target and ``cover_use``."""
+        n = len(centres)
+        rows = np.empty((n, 4))
+        rows[:, 0:2] = centres
+        rows[:, 2] = rb
+        rows[:, 3] = t_radius
+        use = cover_use.tobytes()
+        keys = [k + use for k in _row_keys(rows)]
+        memo = self._region_memo
+        found: list[np.ndarray | None] = [memo.get(k) for k in keys]
+        miss = np.array([i for i, g in enumerate(found) if g is None], dtype=np.intp)
+        if len(miss):
+            # The 1" zones are built only for targets with a feature in use whose box meets
+            # the zone's box (the zone polygon lies inside the square of its radius).
+            at, reach = centres[miss], rb[miss] + 1.0
+            pad = reach + 1e-9
+            boxes = shapely.box(at[:, 0] - pad, at[:, 1] - pad, at[:, 0] + pad, at[:, 1] + pad)
+            zi, fi = self._cover_tree.query(boxes)
+            keep = cover_use[fi]
+            zi, fi = zi[keep], fi[keep]
+            zones = np.empty(len(miss), dtype=object)
+            near = np.unique(zi)
+            zones[near] = self._circles(at[near], reach[near])
+            meets = shapely.intersects(zones[zi], self._cover_parts[fi])
+            zi, fi = zi[meets], fi[meets]
+            discs = self._circles(centres[miss[zi]], t_radius[miss[zi]])
+            regions = shapely.difference(shapely.intersection(self._cover_parts[fi], zones[zi]),
+                                         discs)
+            ok = ~shapely.is_empty(regions)
+            zi, regions = zi[ok], regions[ok]
+            shapely.prepare(regions)
+            order = np.argsort(zi, kind="stable")
+            zi, regions = zi[order], regions[order]
+            start = np.searchsorted(zi, np.arange(len(miss) + 1))
+            if len(memo) + len(miss) > SHAPE_MEMO_LIMIT:
+                memo.clear()
+            for m, i in enumerate(miss.tolist()):
+                found[i] = memo[keys[i]] = regions[start[m]:start[m + 1]]
+        return cast(list[np.ndarray], found)
 
     # -- point to point ---------------------------------------------------------------------
     def clear(self, P: Any, Q: Any) -> np.ndarray:
@@ -419,7 +588,8 @@ class Sight:
         # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
         # is not tested against the later ones.
         active = np.arange(n)
-        for lo, hi in self._pieces.blocks:
+        blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
+        for lo, hi in blocks:
             if lo:
                 active = active[~blocked[active]]
                 if len(active) == 0:
@@ -463,7 +633,44 @@ class Sight:
 
     def _visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
                        ) -> np.ndarray:
-        """(m,) visibility of m base pairs given by centres and radii."""
+        """(m,) visibility of m base pairs given by centres and radii, remembered per pair.
+
+        A pair's answer depends only on its own centres and radii (never on the other pairs of
+        the batch), so answers are kept per :class:`Sight` keyed by the exact bits of the six
+        numbers, and only the pairs not seen before are computed. The engine asks the same
+        pairs again and again: spotting after every move, the cover of the same targets from
+        many candidate points, the planner's and the autopilot's questions."""
+        m = len(a)
+        if m == 0 or self._pieces.count == 0:
+            return self._compute_visible_pairs(a, ra, b, rb)
+        rows = np.empty((m, 6))
+        rows[:, 0:2] = a
+        rows[:, 2] = ra
+        rows[:, 3:5] = b
+        rows[:, 5] = rb
+        keys = _row_keys(rows)
+        memo = self._vis_memo
+        known = [memo.get(k) for k in keys]
+        miss = [i for i, v in enumerate(known) if v is None]
+        if not miss:
+            return np.array(known, dtype=bool)
+        if len(miss) == m:
+            vis = self._compute_visible_pairs(a, ra, b, rb)
+            fresh = vis.tolist()
+        else:
+            idx = np.array(miss, dtype=np.intp)
+            fresh = self._compute_visible_pairs(a[idx], ra[idx], b[idx], rb[idx]).tolist()
+            for i, v in zip(miss, fresh, strict=True):
+                known[i] = v
+            vis = np.array(known, dtype=bool)
+        if len(memo) + len(miss) > VIS_MEMO_LIMIT:
+            memo.clear()
+        memo.update(zip([keys[i] for i in miss], fresh, strict=True))
+        return vis
+
+    def _compute_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
+                               rb: np.ndarray) -> np.ndarray:
+        """(m,) visibility of m base pairs given by centres and radii (no memo)."""
         m = len(a)
         vis = np.zeros(m, dtype=bool)
         if m == 0:
@@ -480,29 +687,34 @@ class Sight:
             return vis
         sa = _samples(a[todo], ra[todo], _BASE_COS, _BASE_SIN)
         sb = _samples(b[todo], rb[todo], _BASE_COS, _BASE_SIN)
-        for subset in (_COARSE, None):
-            if len(todo) == 0:
-                break
-            xa = sa if subset is None else sa[:, subset]
-            xb = sb if subset is None else sb[:, subset]
-            k, na, nb = len(todo), xa.shape[1], xb.shape[1]
-            need = np.ones((k, na, nb), dtype=bool)
-            if subset is None:
-                # Skip the sample segments one blocker edge provably cuts: from a sample point
-                # of one base to the whole of the other base.
-                rows = self._cut_off(xa.reshape(-1, 2), np.zeros(k * na),
-                                     np.repeat(b[todo], na, axis=0), np.repeat(rb[todo], na),
-                                     group=na)
-                cols = self._cut_off(xb.reshape(-1, 2), np.zeros(k * nb),
-                                     np.repeat(a[todo], nb, axis=0), np.repeat(ra[todo], nb),
-                                     group=nb)
-                need &= ~rows.reshape(k, na, 1)
-                need &= ~cols.reshape(k, 1, nb)
-            pk, pa, pb = np.nonzero(need)
-            ok = self.clear(xa[pk, pa], xb[pk, pb])
-            seen = np.bincount(pk[ok], minlength=k) > 0
-            vis[todo[seen]] = True
-            todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
+        # Probes first: the two sample segments parallel to the centre line, one on each side
+        # (where the end of a wall hides the centres, one of them usually passes it). The
+        # answer is whether any sample segment is clear, so the order they are tried in
+        # changes nothing but the time.
+        k = len(todo)
+        d = b[todo] - a[todo]
+        phi = np.arctan2(d[:, 1], d[:, 0])
+        side = np.concatenate([phi + math.pi / 2, phi - math.pi / 2])
+        col = np.rint(side / _STEP).astype(np.intp) % BASE_SAMPLES + 1
+        row = np.tile(np.arange(k), 2)
+        ok = self.clear(sa[row, col], sb[row, col])
+        seen = np.bincount(row[ok], minlength=k) > 0
+        vis[todo[seen]] = True
+        todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
+        if len(todo) == 0:
+            return vis
+        # Then every sample segment, skipping those one blocker edge provably cuts: from a
+        # sample point of one base to the whole of the other base. (Most pairs left here are
+        # blind, so a coarse pass first would only add work.)
+        k, n = len(todo), sa.shape[1]
+        rows = self._cut_off(sa.reshape(-1, 2), np.zeros(k * n), np.repeat(b[todo], n, axis=0),
+                             np.repeat(rb[todo], n), group=n)
+        cols = self._cut_off(sb.reshape(-1, 2), np.zeros(k * n), np.repeat(a[todo], n, axis=0),
+                             np.repeat(ra[todo], n), group=n)
+        need = ~rows.reshape(k, n, 1) & ~cols.reshape(k, 1, n)
+        pk, pa, pb = np.nonzero(need)
+        ok = self.clear(sa[pk, pa], sb[pk, pb])
+        vis[todo[np.bincount(pk[ok], minlength=k) > 0]] = True
         return vis
 
     def _cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
@@ -534,21 +746,28 @@ class Sight:
         pi, ei = pi[split], ei[split]
         if len(pi) == 0:
             return out
-        ax, ay, bx, by = a[pi, 0], a[pi, 1], b[pi, 0], b[pi, 1]
-        r0, r1 = ra[pi], rb[pi]
+        # The two outer common tangents of each row's bases are worked out once per row (a
+        # row meets many edges), then each edge is met with them.
+        need = np.zeros(m, dtype=bool)
+        need[pi] = True
+        rows = np.flatnonzero(need)
+        back = (np.cumsum(need) - 1)[pi]
+        ax, ay, bx, by = a[rows, 0], a[rows, 1], b[rows, 0], b[rows, 1]
+        r0, r1 = ra[rows], rb[rows]
         dx, dy = bx - ax, by - ay
         dist = np.hypot(dx, dy)
         ux, uy = dx / dist, dy / dist
         alpha = (r1 - r0) / dist
         beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
         ex0, ey0 = e.x0[ei], e.y0[ei]
-        tdx, tdy = e.dx[ei] / e.length[ei], e.dy[ei] / e.length[ei]
+        tdx, tdy = e.tdx[ei], e.tdy[ei]
         ok = np.ones(len(pi), dtype=bool)
         for sign in (1.0, -1.0):
             # The outer common tangent with unit normal m: m.x >= k on the hull's side.
             mx = alpha * ux - sign * beta * uy
             my = alpha * uy + sign * beta * ux
             k = mx * ax + my * ay - r0
+            mx, my, k = mx[back], my[back], k[back]
             denom = mx * tdx + my * tdy
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = (k - (mx * ex0 + my * ey0)) / denom
@@ -619,38 +838,35 @@ class _CoverJob:
         self.A, self.ra, self.B, self.rb = A, ra, B, rb
         self.pi, self.pj = pi, pj
         self.t_radius = np.maximum(rb, TINY_BASE)
-        self._t_centres = cast(np.ndarray, shapely.points(B))
-        self._near_t: np.ndarray | None = None
         self._near_a: np.ndarray | None = None
-        self._tdisc: np.ndarray | None = None
+        self._have_a = np.zeros(0, dtype=bool)
         # Cover needs the bases more than 2" apart.
         gap = np.hypot(*(A[pi] - B[pj]).T) - ra[pi] - rb[pj]
         self.cover_ok = gap > 2.0
         self.cover_use = cover_use
         self._obscure_regions: dict[tuple[int, int], BaseGeometry] = {}
 
-    def near_t(self) -> np.ndarray:
-        """The 1" zone around each target's base (a polygon as the reference's)."""
-        if self._near_t is None:
-            self._near_t = shapely.buffer(self._t_centres, self.rb + 1.0, quad_segs=QUAD_SEGS)
-            shapely.prepare(self._near_t)
-        return self._near_t
+    def near_t(self, j: np.ndarray) -> np.ndarray:
+        """The 1" zone around the base of each target ``j`` (a polygon as the reference's)."""
+        return self.s._circles(self.B[j], self.rb[j] + 1.0)
 
-    def near_a(self) -> np.ndarray:
-        """The 1" zone around each attacker's base."""
+    def near_a(self, i: np.ndarray) -> np.ndarray:
+        """The 1" zone around the base of each attacker ``i``, built once per attacker a job
+        needs (attackers are often many candidate points, few of them near Heavy terrain)."""
         if self._near_a is None:
-            self._near_a = shapely.buffer(shapely.points(self.A), self.ra + 1.0,
-                                          quad_segs=QUAD_SEGS)
-            shapely.prepare(self._near_a)
-        return self._near_a
+            self._near_a = np.empty(len(self.A), dtype=object)
+            self._have_a = np.zeros(len(self.A), dtype=bool)
+        need = np.unique(i[~self._have_a[i]])
+        if len(need):
+            made = _circle_polygons(self.A[need], self.ra[need] + 1.0)
+            self._near_a[need] = made
+            self._have_a[need] = True
+        return cast(np.ndarray, self._near_a[i])
 
-    def tdisc_coords(self) -> np.ndarray:
-        """(len(B), RING, 2): the vertices of each target base polygon (as the reference's)."""
-        if self._tdisc is None:
-            discs = shapely.buffer(self._t_centres, self.t_radius, quad_segs=QUAD_SEGS)
-            coords = shapely.get_coordinates(discs).reshape(len(self.B), RING + 1, 2)
-            self._tdisc = coords[:, :RING]
-        return self._tdisc
+    def tdisc_coords(self, j: np.ndarray) -> np.ndarray:
+        """(len(j), RING, 2): the vertices of the base polygon of each target ``j`` (as the
+        reference's)."""
+        return _circle_rings(self.B[j], self.t_radius[j])[:, :RING]
 
     def cover_regions(self, targets: np.ndarray) -> None:
         """Build, for the given targets, the regions where cover-giving terrain would put them
@@ -660,23 +876,14 @@ class _CoverJob:
         self.c_start = np.zeros(nt + 1, dtype=np.intp)
         if len(targets) == 0 or not self.cover_use.any():
             return
-        zones = self.near_t()[targets]
-        zi, fi = self.s._cover_tree.query(zones, predicate="intersects")
-        keep = self.cover_use[fi]
-        zi, fi = zi[keep], fi[keep]
-        if len(zi) == 0:
+        per_target = self.s._cover_regions_of(self.B[targets], self.rb[targets],
+                                              self.t_radius[targets], self.cover_use)
+        counts = np.zeros(nt, dtype=np.intp)
+        counts[targets] = [len(r) for r in per_target]
+        if counts.sum() == 0:
             return
-        j = targets[zi]
-        discs = shapely.buffer(self._t_centres[j], self.t_radius[j], quad_segs=QUAD_SEGS)
-        regions = shapely.difference(shapely.intersection(self.s._cover_parts[fi], zones[zi]),
-                                     discs)
-        ok = ~shapely.is_empty(regions)
-        j, regions = j[ok], regions[ok]
-        order = np.argsort(j, kind="stable")
-        j, regions = j[order], regions[order]
-        shapely.prepare(regions)
-        self.c_regions = regions
-        self.c_start = np.searchsorted(j, np.arange(nt + 1)).astype(np.intp)
+        self.c_regions = np.concatenate(per_target)  # targets come sorted (np.unique)
+        self.c_start[1:] = np.cumsum(counts)
 
     def _heavy_near(self) -> np.ndarray:
         """(pairs,) whether any Heavy feature's box meets the box around the pair's bases."""
@@ -704,8 +911,19 @@ class _CoverJob:
         todo = np.flatnonzero(heavy_near | cover_near)
         if len(todo) == 0:
             return best >= 2, best % 2 == 1
-        # First the attacker's centre; then, where that leaves the target obscured or in cover,
-        # points on the edge of the attacker's base: four first, the rest only if still needed.
+        # The answer is the best of the attacker's centre and the 16 points of its base edge.
+        # A few pairs: all 17 at once (each round of questions has a fixed cost). Many: first
+        # the centre; then, where that leaves the target obscured or in cover, four points of
+        # the edge, and the rest only if still needed (a point that leaves the target neither
+        # obscured nor in cover is the best there is).
+        if len(todo) <= SMALL_COVER_JOB:
+            pts = _samples(self.A[self.pi[todo]], self.ra[self.pi[todo]], _COVER_COS,
+                           _COVER_SIN)
+            rep = np.repeat(todo, COVER_SAMPLES + 1)
+            obs, cov = self._evaluate(rep, pts.reshape(-1, 2), heavy_near, cover_near)
+            key = (2 * obs + cov).astype(np.int8).reshape(len(todo), COVER_SAMPLES + 1)
+            best[todo] = key.min(axis=1)
+            return best >= 2, best % 2 == 1
         obs, cov = self._evaluate(todo, self.A[self.pi[todo]], heavy_near, cover_near)
         best[todo] = 2 * obs + cov
         edge = _samples(self.A, self.ra, _COVER_COS, _COVER_SIN)[:, 1:]
@@ -775,8 +993,9 @@ class _CoverJob:
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
         uk, uf = uniq // nf, uniq % nf
         feats = self.s._heavy_parts[uf]
-        touch = (shapely.intersects(self.near_t()[self.pj[uk]], feats)
-                 | shapely.intersects(self.near_a()[self.pi[uk]], feats))
+        touch = shapely.intersects(self.near_t(self.pj[uk]), feats)
+        ask = np.flatnonzero(~touch)  # the attacker's zone only where the target's misses
+        touch[ask] = shapely.intersects(self.near_a(self.pi[uk[ask]]), feats[ask])
         clean = ~touch[back.ravel()]
         out[ti[clean]] = True
         rest = np.flatnonzero(~clean & ~out[ti])
@@ -787,8 +1006,8 @@ class _CoverJob:
         if missing:
             mk = np.array([m[0] for m in missing], dtype=np.intp)
             mf = np.array([m[1] for m in missing], dtype=np.intp)
-            regions = shapely.difference(self.s._heavy_parts[mf], self.near_t()[self.pj[mk]])
-            regions = shapely.difference(regions, self.near_a()[self.pi[mk]])
+            regions = shapely.difference(self.s._heavy_parts[mf], self.near_t(self.pj[mk]))
+            regions = shapely.difference(regions, self.near_a(self.pi[mk]))
             shapely.prepare(regions)
             self._obscure_regions.update(zip(missing, regions, strict=True))
         regions = np.array([self._obscure_regions[key] for key in keys], dtype=object)
@@ -804,15 +1023,24 @@ class _CoverJob:
         step = 2 * math.pi / RING
         phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
         half = np.arccos(np.clip(r / d, -1.0, 1.0))
-        verts = self.tdisc_coords().reshape(-1, 2)
-        base = (j * RING)[:, None]
+        if _fast_rings():  # the vertices straight from the table, no polygon needed
+            verts = None
+        else:
+            uj, inv = np.unique(j, return_inverse=True)
+            verts = self.tdisc_coords(uj).reshape(-1, 2)
+            base = (inv.ravel() * RING)[:, None]
         tx, ty = (c - p)[:, 0:1], (c - p)[:, 1:2]
         corners = []
         for sign in (1.0, -1.0):
             # Base polygon vertex m sits at angle -m * step; look around the true tangent.
             guess = np.rint(-(phi + sign * half) / step).astype(int)
             cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % RING
-            v = verts[base + cand]  # (n, 5, 2)
+            if verts is None:
+                v = np.empty((*cand.shape, 2))  # (n, 5, 2), as _ring_coords computes them
+                v[..., 0] = c[:, 0:1] + r[:, None] * _RING_COS[cand]
+                v[..., 1] = c[:, 1:2] + r[:, None] * _RING_SIN[cand]
+            else:
+                v = verts[base + cand]  # (n, 5, 2)
             wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
             # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
             tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)

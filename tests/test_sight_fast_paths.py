@@ -1,0 +1,139 @@
+"""The speed-ups of :class:`solo_ops.geometry.sight.Sight` change no answer.
+
+* Answers remembered per base pair, per circle and per target (``Sight._vis_memo``,
+  ``_circle_memo``, ``_region_memo``) are the answers a fresh ``Sight`` gives, whatever was
+  asked before and in whatever batch (answers of one pair never depend on the others).
+* The circles of bases and 1" zones built from a table of cosines are GEOS's buffered points bit
+  for bit, and the buffer fallback (another GEOS) gives the same answers.
+* Where the centres cannot see each other (the probes, then every sample segment not cut off,
+  the cover points tried all at once or in rounds), the answers equal the slow reference's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solo_ops.geometry import sight as sight_mod
+from solo_ops.geometry.board import parse_board
+from solo_ops.geometry.sight import Sight
+from solo_ops.io.yamlio import read_document
+from tests.conftest import BOARDS
+from tests.geometry_oracle import OracleSight
+
+R = 32 / 25.4 / 2  # a 32 mm base
+_PATH = BOARDS / "gallowdark-corridors.yaml"
+BOARD = parse_board(read_document(_PATH), str(_PATH))
+SHARED = Sight(BOARD)  # asked across examples: its memos fill up as a game's would
+
+coord_x = st.floats(0.5, BOARD.width - 0.5, allow_nan=False).map(lambda v: round(v, 2))
+coord_y = st.floats(0.5, BOARD.depth - 0.5, allow_nan=False).map(lambda v: round(v, 2))
+point = st.tuples(coord_x, coord_y)
+radius = st.sampled_from([0.0, 0.5, R, 1.0])
+PROPS = settings(max_examples=40, deadline=None, derandomize=True,
+                 suppress_health_check=[HealthCheck.too_slow])
+
+
+def _cover(s: Sight, A: Any, ra: Any, B: Any, rb: Any, **kw: Any) -> list[Any]:
+    cm = s.cover_matrix(A, ra, B, rb, **kw)
+    return [cm.visible.tolist(), cm.in_cover.tolist(), cm.obscured.tolist()]
+
+
+@PROPS
+@given(st.lists(point, min_size=2, max_size=7), st.lists(point, min_size=1, max_size=7),
+       st.lists(radius, min_size=7, max_size=7), st.lists(radius, min_size=7, max_size=7),
+       st.randoms(use_true_random=False))
+def test_visibility_does_not_depend_on_what_was_asked_before(
+        a: list[Any], b: list[Any], ra: list[float], rb: list[float], rnd: Any) -> None:
+    A, B = np.array(a), np.array(b)
+    ra_, rb_ = np.array(ra[:len(a)]), np.array(rb[:len(b)])
+    want = Sight(BOARD).visibility_matrix(A, ra_, B, rb_).tolist()
+    # part of it first (so some pairs are remembered and some not), then all, shuffled
+    SHARED.visibility_matrix(A[::2], ra_[::2], B, rb_)
+    assert SHARED.visibility_matrix(A, ra_, B, rb_).tolist() == want
+    order = list(range(len(a)))
+    rnd.shuffle(order)
+    got = SHARED.visibility_matrix(A[order], ra_[order], B, rb_)
+    assert got.tolist() == [want[i] for i in order]
+    for i in range(len(a)):  # one pair at a time, as the planner asks
+        for j in range(len(b)):
+            assert SHARED.visible(a[i], b[j], ra_[i], rb_[j]) is want[i][j]
+
+
+@PROPS
+@given(st.lists(point, min_size=1, max_size=4), st.lists(point, min_size=1, max_size=12),
+       radius, radius, st.booleans(), st.booleans())
+def test_cover_does_not_depend_on_what_was_asked_before(
+        a: list[Any], b: list[Any], ra: float, rb: float, seek: bool, light: bool) -> None:
+    A, B = np.array(a), np.array(b)
+    kw = {"seek": seek, "seek_light": light}
+    want = _cover(Sight(BOARD), A, ra, B, rb, **kw)
+    SHARED.cover_matrix(A, ra, B[::2], rb, seek_light=not light)  # other regions first
+    assert _cover(SHARED, A, ra, B, rb, **kw) == want
+    # one target at a time (few pairs: every attacker point at once) and all together
+    # (many pairs: the centre first, then rounds of edge points) agree
+    for j in range(len(b)):
+        col = _cover(Sight(BOARD), A, ra, B[j:j + 1], rb, **kw)
+        assert col == [[row[j:j + 1] for row in m] for m in want]
+
+
+@PROPS
+@given(st.lists(point, min_size=1, max_size=3), st.lists(point, min_size=1, max_size=6),
+       radius, radius)
+def test_buffered_circles_give_the_same_answers(a: list[Any], b: list[Any], ra: float,
+                                                rb: float) -> None:
+    A, B = np.array(a), np.array(b)
+    want = _cover(Sight(BOARD), A, ra, B, rb)
+    saved = sight_mod._FAST_RINGS
+    try:
+        sight_mod._FAST_RINGS = False  # as with a GEOS that builds circles otherwise
+        assert _cover(Sight(BOARD), A, ra, B, rb) == want
+    finally:
+        sight_mod._FAST_RINGS = saved
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.floats(-5e3, 5e3), st.floats(-5e3, 5e3),
+                          st.floats(1e-7, 40.0)), min_size=1, max_size=20))
+def test_circle_rings_are_geos_buffers_bit_for_bit(discs: list[tuple[float, float, float]]
+                                                   ) -> None:
+    if not sight_mod._fast_rings():
+        pytest.skip("this GEOS builds circles otherwise: Sight buffers them (tested above)")
+    arr = np.array(discs)
+    got = sight_mod._ring_coords(arr[:, :2], arr[:, 2])
+    want = sight_mod._buffered_rings(arr[:, :2], arr[:, 2])
+    assert np.array_equal(got, want)
+
+
+def _hidden_centres(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` pairs of points whose centre-to-centre line is blocked (where sampling matters),
+    mostly a few inches apart (near the walls between them)."""
+    a: list[np.ndarray] = []
+    b: list[np.ndarray] = []
+    lo, hi = np.array([0.5, 0.5]), np.array([BOARD.width - 0.5, BOARD.depth - 0.5])
+    while len(a) < n:
+        p = rng.uniform(lo, hi)
+        q = np.clip(p + rng.normal(0.0, 4.0, 2), lo, hi)
+        if not SHARED.clear(p[None], q[None])[0]:
+            a.append(p)
+            b.append(q)
+    return np.array(a), np.array(b)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hidden_centres_equal_the_oracle(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    A, B = _hidden_centres(rng, 8)
+    ra, rb = [0.0, 0.5, R, 1.0][seed % 4], [R, 1.0, 0.5, R][seed % 4]
+    oracle = OracleSight(BOARD)
+    got = np.diag(SHARED.visibility_matrix(A, ra, B, rb))
+    want = [oracle.visible(tuple(p), tuple(q), ra, rb) for p, q in zip(A, B, strict=True)]
+    assert got.tolist() == want
+    for p, q in list(zip(A, B, strict=True))[:3]:  # cover, the attacker picking its point
+        fast, slow = SHARED.cover(p, q, ra, rb), oracle.cover(tuple(p), tuple(q), ra, rb)
+        assert (fast.visible, fast.in_cover, fast.obscured) == (
+            slow.visible, slow.in_cover, slow.obscured)
