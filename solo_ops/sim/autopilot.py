@@ -468,8 +468,9 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
         k = planner._pick(progress, cost, pts)
         if k is not None and visible:
             near = progress <= progress[k] + COVER_DETOUR
-            prot = planner._protected(ctx, pts, radius, visible, pos).all(axis=0)
-            j = planner._pick(progress, cost, pts, near & prot)
+            # the best point protected from every visible enemy, asking the best first
+            j = planner._pick_where(progress, cost, pts, near,
+                                    planner._protected_all(ctx, pts, radius, visible, pos))
             k = j if j is not None else k
     if k is None or k == 0:
         return
