@@ -239,11 +239,11 @@ def _turns(units: int, turns: int) -> list[dict[str, Any]]:
 
 def test_enemy_turns_are_the_same_with_and_without_the_fast_paths(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    fast = _turns(14, 2)
+    fast = _turns(12, 2)
     with monkeypatch.context() as m:
         _full_search(m)
-        full = _turns(14, 2)
-    assert len(fast) == len(full) > 14
+        full = _turns(12, 2)
+    assert len(fast) == len(full) > 12
     assert fast == full  # same moves, routes, targets, order and explanations
     kinds = {a["kind"] for p in fast for a in p["actions"]}
     assert {"reposition", "dash", "shoot"} <= kinds
@@ -264,3 +264,27 @@ def test_unit_gap_limit_only_drops_gaps_beyond_it() -> None:
                 got = planner._unit_gap(ctx, board, state, mine, 0.5, other, limit)
                 assert got == full or (got == math.inf and full is not None
                                        and full > limit)
+
+
+@pytest.mark.parametrize("name", ["gallowdark-cloister-purge", "crypt-objective-ultima"])
+def test_autopilot_games_are_the_same_with_and_without_the_fast_paths(
+        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Whole missions (the enemy planner and the player autopilot, objective policy; Kill Team
+    2024 and 2018): the same
+    log, every action, event and die roll, with the fast paths and without."""
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+
+    scenario = load_scenario(SCENARIOS / f"{name}.yaml")
+
+    def play() -> list[dict[str, Any]]:
+        game, state = new_game(scenario, 2)
+        autopilot.play(game, state, "objective")
+        return state.log
+
+    fast = play()
+    with monkeypatch.context() as m:
+        _full_search(m)
+        full = play()
+    assert len(fast) > 10
+    assert fast == full

@@ -322,7 +322,24 @@ def _nearest(ctx: Context, point: tuple[float, float], radius: float,
 def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
                      targets: list[Operative], pos: dict[str, tuple[float, float]]
                      ) -> list[Operative]:
-    return [t for t in targets if _visible(ctx, point, pos[t.id], radius, t.radius)]
+    """The targets visible from a base at ``point``: :func:`_visible` of each, the pairs not
+    yet in the answer cache asked in one ``visibility_matrix`` batch (each pair's answer is
+    the same in any batch)."""
+    memo = _memo(ctx)
+    here = _key_pt(point)
+    keys = [("v", here, _key_pt(pos[t.id]), float(radius), float(t.radius)) for t in targets]
+    known = [memo.get(k) for k in keys]
+    todo = [i for i, v in enumerate(known) if v is None]
+    if len(todo) > 1:
+        vis = ctx.terrain.sight.visibility_matrix(
+            np.array([here]), float(radius), np.array([keys[i][2] for i in todo]),
+            np.array([keys[i][4] for i in todo]))[0]
+        for i, v in zip(todo, vis.tolist(), strict=True):
+            known[i] = memo[keys[i]] = bool(v)
+    elif todo:
+        t = targets[todo[0]]
+        known[todo[0]] = _visible(ctx, point, pos[t.id], radius, t.radius)
+    return [t for t, v in zip(targets, known, strict=True) if v]
 
 
 def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,

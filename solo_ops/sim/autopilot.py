@@ -441,16 +441,28 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     targets = [pos[e.id] for e in enemies] if policy != "objective" or not goals else goals
     if not targets:
         targets = goals
+    visible = [e for e in enemies
+               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
     if targets:
         arr = np.asarray(targets, dtype=float)
         radii = np.zeros(len(arr))
-        d = np.asarray(ctx.terrain.routes.distance_matrix(arr, radii, pts, radius), dtype=float)
-        d = np.where(np.isfinite(d), d, 1e6)
-        progress = d.min(axis=0)
+
+        def progress_at(idx: np.ndarray) -> np.ndarray:
+            d = np.asarray(ctx.terrain.routes.distance_matrix(arr, radii, pts[idx], radius),
+                           dtype=float)
+            return np.where(np.isfinite(d), d, 1e6).min(axis=0)
+
+        if policy == "objective":
+            # only the points that could be chosen (the best, or within the cover detour of
+            # it) are measured around the walls; a straight line bounds the rest
+            straight = np.hypot(pts[:, None, 0] - arr[None, :, 0],
+                                pts[:, None, 1] - arr[None, :, 1]).min(axis=1) - radius
+            progress = planner._lazy_scores(np.maximum(0.0, straight), progress_at, None,
+                                            COVER_DETOUR if visible else 0.0)
+        else:
+            progress = progress_at(np.arange(len(pts)))
     reach_in = max((planner._weapon_range(w) for w in op.profile.ranged_weapons),
                    default=0.0)
-    visible = [e for e in enemies
-               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
     if policy == "aggressive":
         lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
             if enemies else np.zeros(len(pts))
