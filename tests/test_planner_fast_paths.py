@@ -136,6 +136,37 @@ def test_route_and_hold_answers_do_not_depend_on_the_batch() -> None:
                               dist[:, 0])
 
 
+def test_prefetched_covers_are_what_sight_cover_answers() -> None:
+    """The batch of covers the autopilot's shots put into the answer cache: for each pair the
+    very answer of ``sight.cover`` (visible, in cover, obscured, valid target), with and
+    without Seek / Seek Light, from a fresh terrain so that no answer is remembered."""
+    game, state = _raid(6, 2)
+    ctx = game.context(state)
+    pos = planner._Board(state).pos
+    terrain = ctx.terrain
+    rng = np.random.default_rng(3)
+    spots = terrain.routes.free_points(None, 0.5, spacing=1.0)
+    enemies = [o for o in state.living("player") if o.id in pos]
+    asked = 0
+    for shooter in [state.operatives[u.models[0]] for u in state.units.values()]:
+        for weapon in shooter.profile.ranged_weapons:
+            for _ in range(4):
+                point = tuple(float(v) for v in spots[rng.integers(len(spots))])
+                planner._prefetch_covers(ctx, shooter, point, weapon, enemies, pos)
+                memo = planner._memo(ctx)
+                for target in enemies:
+                    key = ("c", point, pos[target.id], float(shooter.radius),
+                           float(target.radius), weapon.has("seek"), weapon.has("seek_light"),
+                           ctx.edition)
+                    if key in memo:
+                        asked += 1
+                        assert memo[key] == terrain.sight.cover(
+                            point, pos[target.id], shooter.radius, target.radius,
+                            seek=weapon.has("seek"), seek_light=weapon.has("seek_light"),
+                            edition=ctx.edition)
+    assert asked > 20
+
+
 # -- whole turns with and without the fast paths -------------------------------------------------
 def _raid(units: int, seed: int) -> tuple[Any, Any]:
     """gallowdark-night-raid with ``units`` one-model enemy units on the east half (as
@@ -214,6 +245,7 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(planner, "_joined_already", lambda score: False)
     monkeypatch.setattr(planner, "_unit_gap", unit_gap)
     monkeypatch.setattr(planner, "choose_shot", choose_shot)
+    monkeypatch.setattr(planner, "_prefetch_covers", lambda *a, **k: None)
 
 
 def _turns(units: int, turns: int) -> list[dict[str, Any]]:

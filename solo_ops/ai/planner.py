@@ -306,6 +306,38 @@ def _cover(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: 
     return out
 
 
+def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
+                     targets: list[Operative], pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache, in one ``cover_matrix`` batch, the cover :func:`_valid_shot`
+    will ask of every target in ``weapon``'s range from ``point`` (a batch of pairs costs far
+    less than the pairs one by one; each pair's answer is the same in any batch). Each answer
+    is the one ``sight.cover`` gives for the pair: visible, in cover, obscured, and a valid
+    target when visible."""
+    from solo_ops.geometry.sight import CoverResult
+
+    memo = _memo(ctx)
+    seek, light = weapon.has("seek"), weapon.has("seek_light")
+    here, ra = _key_pt(point), float(shooter.radius)
+    reach_in = _weapon_range(weapon)
+    todo: list[tuple[tuple[Any, ...], tuple[float, float], float]] = []
+    for target in targets:
+        tp = _key_pt(pos[target.id])
+        route_d = _route_distance(ctx, here, tp, shooter.radius, target.radius)
+        if (math.inf if route_d is None else route_d) > reach_in + 1e-9:
+            continue
+        key = ("c", here, tp, ra, float(target.radius), seek, light, ctx.edition)
+        if key not in memo:
+            todo.append((key, tp, float(target.radius)))
+    if len(todo) < 2:
+        return
+    cm = ctx.terrain.sight.cover_matrix(np.array([here]), ra, np.array([t[1] for t in todo]),
+                                        np.array([t[2] for t in todo]), seek=seek,
+                                        seek_light=light, edition=ctx.edition)
+    for k, (key, _, _) in enumerate(todo):
+        vis = bool(cm.visible[0, k])
+        memo[key] = CoverResult(vis, bool(cm.in_cover[0, k]), bool(cm.obscured[0, k]), vis)
+
+
 def _nearest(ctx: Context, point: tuple[float, float], radius: float,
              targets: list[Operative], pos: dict[str, tuple[float, float]]
              ) -> list[tuple[float, Operative]]:

@@ -153,10 +153,12 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
     assert point is not None
     pos = pos if pos is not None else _pos(state)
     best: Shot | None = None
+    enemies = _enemies(state)
     for weapon in op.profile.ranged_weapons:
         if planner._used_up(ctx, op, weapon):
             continue
-        for target in _enemies(state):
+        planner._prefetch_covers(ctx, op, point, weapon, enemies, pos)  # one batch
+        for target in enemies:
             ok, cover, _ = planner._valid_shot(ctx, op, point, weapon, target, pos)
             if not ok:
                 continue
