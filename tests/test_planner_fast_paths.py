@@ -136,6 +136,26 @@ def test_route_and_hold_answers_do_not_depend_on_the_batch() -> None:
                               dist[:, 0])
 
 
+def test_firing_lines_of_some_points_are_theirs_in_the_batch_of_all() -> None:
+    """To cover with a firing line counts lines only at the protected end points."""
+    game, state = _raid(6, 2)
+    ctx = game.context(state)
+    pos = planner._Board(state).pos
+    enemies = [o for o in state.living("player") if o.id in pos]
+    pts = ctx.terrain.routes.free_points(None, 0.5, spacing=1.0)
+    rng = np.random.default_rng(5)
+    batch = pts[rng.choice(len(pts), 80, replace=False)]
+    for reach_in in (math.inf, 24.0, 8.0):
+        full = planner._firing_lines(ctx, batch, 0.5, reach_in, enemies, pos)
+        assert full.max() > 0
+        for size in (2, 5, 31):
+            idx = rng.choice(len(batch), size, replace=False)
+            part = planner._firing_lines(ctx, batch[idx], 0.5, reach_in, enemies, pos)
+            assert np.array_equal(part, full[idx])
+        one = planner._firing_lines(ctx, batch[[7, 7]], 0.5, reach_in, enemies, pos)
+        assert list(one) == [full[7], full[7]]
+
+
 def test_prefetched_covers_are_what_sight_cover_answers() -> None:
     """The batch of covers the autopilot's shots put into the answer cache: for each pair the
     very answer of ``sight.cover`` (visible, in cover, obscured, valid target), with and
@@ -199,7 +219,7 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
     pick = planner._pick
 
     def pick_where(scores: Any, cost: Any, pts: Any, mask: Any, test: Any,
-                   chunk: int = 16) -> int | None:
+                   chunk: int = 4) -> int | None:
         every = np.arange(len(scores))
         ok = np.asarray(test(every), dtype=bool)
         return pick(scores, cost, pts, ok if mask is None else ok & mask)

@@ -604,7 +604,7 @@ def _cover_words(level: int, threat: Operative) -> str:
 
 def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
                     threat: Operative, pos: dict[str, tuple[float, float]],
-                    mask: np.ndarray | None, chunk: int = 48) -> int | None:
+                    mask: np.ndarray | None, chunk: int = 8) -> int | None:
     """The "To cover" end point: the cheapest candidate in cover from (or hidden from)
     ``threat`` (``mask`` limiting them); but a candidate that is both in cover and obscured
     (or hidden) is preferred when it costs at most ``settings.cover_detour`` more. None when
@@ -612,12 +612,15 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
     idx = np.arange(len(pts)) if mask is None else np.flatnonzero(mask)
     order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))]
     first = None
-    for k in range(0, len(order), chunk):
+    k = 0
+    while k < len(order):  # cheapest first, a growing chunk at a time
         part = order[k:k + chunk]
         hit = part[_cover_levels(ctx, pts[part], radius, threat, pos) >= IN_COVER]
         if len(hit):
             first = int(hit[0])
             break
+        k += len(part)
+        chunk *= 2
     if first is None:
         return None
     near = order[cost[order] <= cost[first] + ctx.settings.cover_detour + 1e-9]
@@ -674,7 +677,7 @@ def _pick_order(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
 
 
 def _pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
-                mask: np.ndarray | None, test: Any, chunk: int = 16) -> int | None:
+                mask: np.ndarray | None, test: Any, chunk: int = 4) -> int | None:
     """``_pick(scores, cost, points, mask & test(all))`` asking ``test`` (indices -> bool
     array, each answer independent of the others asked with it) only of candidates in the
     order of preference, a growing chunk at a time, until one passes: the same choice for a
@@ -1254,7 +1257,14 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
         if move_code == "to_cover_firing_line":
             best_range = op.profile.longest_range or 0.0
-            lines = _firing_lines(ctx, pts, op.radius, best_range, enemies, board.pos)
+            # firing lines count only at protected points (the others score 1e6 + cost);
+            # never a batch of one point (the geometry's single-point path)
+            lines = np.zeros(len(pts), dtype=int)
+            safe = np.flatnonzero(prot)
+            if len(safe):
+                ask = safe if len(safe) > 1 else np.r_[safe, safe]
+                lines[safe] = _firing_lines(ctx, pts[ask], op.radius, best_range, enemies,
+                                            board.pos)[:len(safe)]
             scores = np.where(prot, -lines.astype(float) * 100 + cost, 1e6 + cost)
             reason = "to cover with the best firing line"
         else:
@@ -1266,7 +1276,7 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             if len(far.points):
                 # the cheapest point in cover, asking cover of the cheapest first
                 j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
-                    ctx, far.points[idx], op.radius, threat, board.pos) >= IN_COVER, chunk=48)
+                    ctx, far.points[idx], op.radius, threat, board.pos) >= IN_COVER, chunk=16)
                 if j is not None:
                     walk = far.reach.path(j)
                     end, spent = ctx.terrain.routes.advance(walk, allowance)
