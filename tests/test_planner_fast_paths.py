@@ -145,8 +145,15 @@ def test_firing_lines_of_some_points_are_theirs_in_the_batch_of_all() -> None:
     pts = ctx.terrain.routes.free_points(None, 0.5, spacing=1.0)
     rng = np.random.default_rng(5)
     batch = pts[rng.choice(len(pts), 80, replace=False)]
+    tp = np.array([pos[t.id] for t in enemies])
+    tr = np.array([t.radius for t in enemies])
+    cm = ctx.terrain.sight.cover_matrix(batch, 0.5, tp, tr, edition=ctx.edition)
+    dist = ctx.terrain.routes.distance_matrix(tp, tr, batch, 0.5).T
     for reach_in in (math.inf, 24.0, 8.0):
         full = planner._firing_lines(ctx, batch, 0.5, reach_in, enemies, pos)
+        # the whole computation: visible, not obscured and within range, every pair
+        good = cm.visible & ~cm.obscured & (dist <= reach_in + 1e-9)
+        assert np.array_equal(full, good.sum(axis=1))
         assert full.max() > 0
         for size in (2, 5, 31):
             idx = rng.choice(len(batch), size, replace=False)

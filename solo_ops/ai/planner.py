@@ -638,8 +638,12 @@ def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
     cm = ctx.terrain.sight.cover_matrix(points, radius, tp, tr, edition=ctx.edition)
     good = np.asarray(cm.visible) & ~np.asarray(cm.obscured)
     if math.isfinite(reach):
-        d = ctx.terrain.routes.distance_matrix(tp, tr, points, radius).T
-        good &= d <= reach + 1e-9
+        # the range only of the points with a line to some target (never a batch of one)
+        rows = np.flatnonzero(good.any(axis=1))
+        if len(rows):
+            ask = rows if len(rows) > 1 else np.r_[rows, rows]
+            d = ctx.terrain.routes.distance_matrix(tp, tr, points[ask], radius).T
+            good[rows] &= d[:len(rows)] <= reach + 1e-9
     return good.sum(axis=1)
 
 
