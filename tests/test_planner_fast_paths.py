@@ -325,12 +325,14 @@ def test_unit_gap_limit_only_drops_gaps_beyond_it() -> None:
                                        and full > limit)
 
 
-@pytest.mark.parametrize("name", ["gallowdark-cloister-purge", "crypt-objective-ultima"])
+@pytest.mark.parametrize(("name", "policy"), [("gallowdark-cloister-purge", "objective"),
+                                              ("crypt-objective-ultima", "objective"),
+                                              ("gallowdark-cloister-purge", "cautious")])
 def test_autopilot_games_are_the_same_with_and_without_the_fast_paths(
-        monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    """Whole missions (the enemy planner and the player autopilot, objective policy; Kill Team
-    2024 and 2018): the same
-    log, every action, event and die roll, with the fast paths and without."""
+        monkeypatch: pytest.MonkeyPatch, name: str, policy: str) -> None:
+    """Whole missions (the enemy planner and the player autopilot; Kill Team 2024 and 2018;
+    the objective and cautious policies): the same log, every action, event and die roll,
+    with the fast paths and without."""
     from solo_ops.io.scenario import load_scenario
     from solo_ops.sim import autopilot
 
@@ -338,7 +340,7 @@ def test_autopilot_games_are_the_same_with_and_without_the_fast_paths(
 
     def play() -> list[dict[str, Any]]:
         game, state = new_game(scenario, 2)
-        autopilot.play(game, state, "objective")
+        autopilot.play(game, state, policy)
         return state.log
 
     fast = play()

@@ -471,12 +471,18 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
         score = -10.0 * lines + progress
         k = planner._pick(score, cost, pts)
     elif policy == "cautious":
-        prot = planner._protected(ctx, pts, radius, visible, pos).sum(axis=0) \
-            if visible else np.zeros(len(pts))
-        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
-            if enemies else np.zeros(len(pts))
-        score = -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
-            + 0.5 * progress
+        def cautious(idx: np.ndarray) -> np.ndarray:
+            prot = planner._protected(ctx, pts[idx], radius, visible, pos).sum(axis=0) \
+                if visible else np.zeros(len(idx))
+            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+                if enemies else np.zeros(len(idx))
+            return -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
+                + 0.5 * progress[idx]
+
+        # cover and firing lines are asked only of the points that could still win: none
+        # scores below -20 a visible enemy, -5 for a line, plus half its progress
+        best_case = -20.0 * len(visible) - (5.0 if want_shot or enemies else 0.0)
+        score = planner._lazy_scores(best_case + 0.5 * progress, cautious, None, 0.0)
         k = planner._pick(score, cost, pts)
     else:
         k = planner._pick(progress, cost, pts)
