@@ -327,11 +327,12 @@ def test_unit_gap_limit_only_drops_gaps_beyond_it() -> None:
 
 @pytest.mark.parametrize(("name", "policy"), [("gallowdark-cloister-purge", "objective"),
                                               ("crypt-objective-ultima", "objective"),
-                                              ("gallowdark-cloister-purge", "cautious")])
+                                              ("gallowdark-cloister-purge", "cautious"),
+                                              ("gallowdark-cloister-purge", "aggressive")])
 def test_autopilot_games_are_the_same_with_and_without_the_fast_paths(
         monkeypatch: pytest.MonkeyPatch, name: str, policy: str) -> None:
     """Whole missions (the enemy planner and the player autopilot; Kill Team 2024 and 2018;
-    the objective and cautious policies): the same log, every action, event and die roll,
+    every policy): the same log, every action, event and die roll,
     with the fast paths and without."""
     from solo_ops.io.scenario import load_scenario
     from solo_ops.sim import autopilot

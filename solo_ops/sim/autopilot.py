@@ -466,9 +466,14 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     reach_in = max((planner._weapon_range(w) for w in op.profile.ranged_weapons),
                    default=0.0)
     if policy == "aggressive":
-        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
-            if enemies else np.zeros(len(pts))
-        score = -10.0 * lines + progress
+        def aggressive(idx: np.ndarray) -> np.ndarray:
+            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+                if enemies else np.zeros(len(idx))
+            return -10.0 * lines + progress[idx]
+
+        # firing lines are asked only of the points that could still win (none scores below
+        # -10 an enemy plus its progress)
+        score = planner._lazy_scores(-10.0 * len(enemies) + progress, aggressive, None, 0.0)
         k = planner._pick(score, cost, pts)
     elif policy == "cautious":
         def cautious(idx: np.ndarray) -> np.ndarray:
