@@ -4,6 +4,7 @@ Run it from the repository root with the project's virtual environment active::
 
     python bench/bench_ai.py                 # 20 units, 3 turns, seed 1
     python bench/bench_ai.py --units 20 --turns 5 --seed 2
+    python bench/bench_ai.py --units 10 20 40  # one run per size: does a turn grow linearly?
 
 The scenario is the shipped ``gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
 genestealer cult roster, Ana's squad) with its hidden counters removed and ``--units``
@@ -14,7 +15,8 @@ does), so later units see the earlier ones' moves. It prints the planning time p
 and slowest), per turn, and the turn including applying the plans (attack rolls, spotting),
 and the planning CPU time (``time.process_time``: fair on a busy machine) per unit and turn.
 The first turn is run on a fresh game and includes building the walking graphs; the figures
-are given for it and for the later turns separately.
+are given for it and for the later turns separately. With several ``--units`` sizes each gets
+its own fresh game, and a last table gives the planning CPU of a turn per size and per unit.
 """
 
 from __future__ import annotations
@@ -89,24 +91,23 @@ def one_turn(game: Any, state: Any) -> tuple[list[float], list[float], float]:
     return times, cpu, time.perf_counter() - t_turn
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--units", type=int, default=20)
-    parser.add_argument("--turns", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    game, state = build(args.units, args.seed)
+def run(units: int, turns: int, seed: int) -> list[tuple[int, float]]:
+    """Play ``turns`` enemy turns with ``units`` units and print a line per turn; returns
+    (units planned, planning CPU seconds) per turn."""
+    game, state = build(units, seed)
     print(f"board {game.scenario.board.name!r}: {len(state.units)} enemy units, "
           f"{len(state.living('player'))} player operatives")
     print(f"{'turn':>4} {'units':>5} {'plan ms/unit':>13} {'slowest ms':>11} "
           f"{'plan ms/turn':>13} {'turn ms (with apply)':>21} {'cpu ms/unit':>12} "
           f"{'cpu ms/turn':>12}")
     later: list[float] = []
-    for turn in range(1, args.turns + 1):
+    out: list[tuple[int, float]] = []
+    for turn in range(1, turns + 1):
         times, cpu, whole = one_turn(game, state)
         if not times:
             break
         ms = [t * 1000 for t in times]
+        out.append((len(ms), sum(cpu)))
         if turn > 1:
             later.append(sum(ms))
         print(f"{turn:>4} {len(ms):>5} {statistics.mean(ms):>13.1f} {max(ms):>11.1f} "
@@ -117,6 +118,27 @@ def main() -> None:
     if later:
         print(f"mean planning time of a whole enemy turn after the first: "
               f"{statistics.mean(later):.0f} ms")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--units", type=int, nargs="+", default=[20])
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    sizes = {units: run(units, args.turns, args.seed) for units in args.units}
+    if len(sizes) > 1:
+        print("planning CPU per turn (ms), by the number of units placed:")
+        print(f"{'units':>5} " + " ".join(f"{'turn ' + str(t + 1):>16}"
+                                           for t in range(args.turns))
+              + f" {'cpu ms/unit, all':>17}")
+        for units, turns in sizes.items():
+            cells = " ".join(f"{f'{cpu * 1000:.0f} ({n})':>16}" for n, cpu in turns)
+            per_unit = sum(c for _, c in turns) * 1000 / max(1, sum(n for n, _ in turns))
+            print(f"{units:>5} {cells} {per_unit:>17.1f}")
+        print("(in brackets: the units planned that turn; they merge, so later turns have "
+              "fewer)")
 
 
 if __name__ == "__main__":

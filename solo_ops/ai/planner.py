@@ -306,6 +306,38 @@ def _cover(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: 
     return out
 
 
+def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
+                     targets: list[Operative], pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache, in one ``cover_matrix`` batch, the cover :func:`_valid_shot`
+    will ask of every target in ``weapon``'s range from ``point`` (a batch of pairs costs far
+    less than the pairs one by one; each pair's answer is the same in any batch). Each answer
+    is the one ``sight.cover`` gives for the pair: visible, in cover, obscured, and a valid
+    target when visible."""
+    from solo_ops.geometry.sight import CoverResult
+
+    memo = _memo(ctx)
+    seek, light = weapon.has("seek"), weapon.has("seek_light")
+    here, ra = _key_pt(point), float(shooter.radius)
+    reach_in = _weapon_range(weapon)
+    todo: list[tuple[tuple[Any, ...], tuple[float, float], float]] = []
+    for target in targets:
+        tp = _key_pt(pos[target.id])
+        route_d = _route_distance(ctx, here, tp, shooter.radius, target.radius)
+        if (math.inf if route_d is None else route_d) > reach_in + 1e-9:
+            continue
+        key = ("c", here, tp, ra, float(target.radius), seek, light, ctx.edition)
+        if key not in memo:
+            todo.append((key, tp, float(target.radius)))
+    if len(todo) < 2:
+        return
+    cm = ctx.terrain.sight.cover_matrix(np.array([here]), ra, np.array([t[1] for t in todo]),
+                                        np.array([t[2] for t in todo]), seek=seek,
+                                        seek_light=light, edition=ctx.edition)
+    for k, (key, _, _) in enumerate(todo):
+        vis = bool(cm.visible[0, k])
+        memo[key] = CoverResult(vis, bool(cm.in_cover[0, k]), bool(cm.obscured[0, k]), vis)
+
+
 def _nearest(ctx: Context, point: tuple[float, float], radius: float,
              targets: list[Operative], pos: dict[str, tuple[float, float]]
              ) -> list[tuple[float, Operative]]:
@@ -322,7 +354,24 @@ def _nearest(ctx: Context, point: tuple[float, float], radius: float,
 def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
                      targets: list[Operative], pos: dict[str, tuple[float, float]]
                      ) -> list[Operative]:
-    return [t for t in targets if _visible(ctx, point, pos[t.id], radius, t.radius)]
+    """The targets visible from a base at ``point``: :func:`_visible` of each, the pairs not
+    yet in the answer cache asked in one ``visibility_matrix`` batch (each pair's answer is
+    the same in any batch)."""
+    memo = _memo(ctx)
+    here = _key_pt(point)
+    keys = [("v", here, _key_pt(pos[t.id]), float(radius), float(t.radius)) for t in targets]
+    known = [memo.get(k) for k in keys]
+    todo = [i for i, v in enumerate(known) if v is None]
+    if len(todo) > 1:
+        vis = ctx.terrain.sight.visibility_matrix(
+            np.array([here]), float(radius), np.array([keys[i][2] for i in todo]),
+            np.array([keys[i][4] for i in todo]))[0]
+        for i, v in zip(todo, vis.tolist(), strict=True):
+            known[i] = memo[keys[i]] = bool(v)
+    elif todo:
+        t = targets[todo[0]]
+        known[todo[0]] = _visible(ctx, point, pos[t.id], radius, t.radius)
+    return [t for t, v in zip(targets, known, strict=True) if v]
 
 
 def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
@@ -373,6 +422,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     (``heavy=dash`` allows a Dash); a Limited weapon used up is not fired."""
     best: tuple[float, float, str, Weapon, Operative, Any] | None = None
     notes: list[str] = []
+    weapons: list[Weapon] = []
     for weapon in _ranged(shooter.profile):
         if _used_up(ctx, shooter, weapon):
             notes.append(f"{shooter.label}'s {weapon.name} is used up (Limited).")
@@ -381,16 +431,32 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
             allowed = weapon.rule("heavy")
             if not (allowed is not None and allowed.value == "dash" and moved_how == "dash"):
                 continue
+        weapons.append(weapon)
+    # The closest valid target wins (the expected damage only breaks ties of distance), so the
+    # targets are tried a distance at a time, nearest first, and the search stops at the first
+    # distance with a valid shot: the same choice without the cover of the farther targets.
+    # Within one distance the order of the questions is the full search's (weapons, targets).
+    if weapons and targets:
+        gap = {}
         for target in targets:
-            ok, cover, dist = _valid_shot(ctx, shooter, point, weapon, target, pos)
-            if not ok:
-                continue
-            expected = 0.0
-            if ctx.odds is not None:
-                expected = float(ctx.odds(weapon, shooter, target, cover))
-            key = (round(dist, 6), -expected, target.id, weapon, target, cover)
-            if best is None or key[:3] < best[:3]:
-                best = key
+            route_d = _route_distance(ctx, point, pos[target.id], shooter.radius, target.radius)
+            gap[target.id] = round(math.inf if route_d is None else route_d, 6)
+        for level in sorted(set(gap.values())):
+            for weapon in weapons:
+                for target in targets:
+                    if gap[target.id] != level:
+                        continue
+                    ok, cover, dist = _valid_shot(ctx, shooter, point, weapon, target, pos)
+                    if not ok:
+                        continue
+                    expected = 0.0
+                    if ctx.odds is not None:
+                        expected = float(ctx.odds(weapon, shooter, target, cover))
+                    key = (round(dist, 6), -expected, target.id, weapon, target, cover)
+                    if best is None or key[:3] < best[:3]:
+                        best = key
+            if best is not None:
+                break
     if best is None:
         return None, notes
     dist, neg_exp, _, weapon, target, cover = best
@@ -538,7 +604,7 @@ def _cover_words(level: int, threat: Operative) -> str:
 
 def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: float,
                     threat: Operative, pos: dict[str, tuple[float, float]],
-                    mask: np.ndarray | None, chunk: int = 48) -> int | None:
+                    mask: np.ndarray | None, chunk: int = 8) -> int | None:
     """The "To cover" end point: the cheapest candidate in cover from (or hidden from)
     ``threat`` (``mask`` limiting them); but a candidate that is both in cover and obscured
     (or hidden) is preferred when it costs at most ``settings.cover_detour`` more. None when
@@ -546,12 +612,15 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
     idx = np.arange(len(pts)) if mask is None else np.flatnonzero(mask)
     order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))]
     first = None
-    for k in range(0, len(order), chunk):
+    k = 0
+    while k < len(order):  # cheapest first, a growing chunk at a time
         part = order[k:k + chunk]
         hit = part[_cover_levels(ctx, pts[part], radius, threat, pos) >= IN_COVER]
         if len(hit):
             first = int(hit[0])
             break
+        k += len(part)
+        chunk *= 2
     if first is None:
         return None
     near = order[cost[order] <= cost[first] + ctx.settings.cover_detour + 1e-9]
@@ -569,8 +638,12 @@ def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
     cm = ctx.terrain.sight.cover_matrix(points, radius, tp, tr, edition=ctx.edition)
     good = np.asarray(cm.visible) & ~np.asarray(cm.obscured)
     if math.isfinite(reach):
-        d = ctx.terrain.routes.distance_matrix(tp, tr, points, radius).T
-        good &= d <= reach + 1e-9
+        # the range only of the points with a line to some target (never a batch of one)
+        rows = np.flatnonzero(good.any(axis=1))
+        if len(rows):
+            ask = rows if len(rows) > 1 else np.r_[rows, rows]
+            d = ctx.terrain.routes.distance_matrix(tp, tr, points[ask], radius).T
+            good[rows] &= d[:len(rows)] <= reach + 1e-9
     return good.sum(axis=1)
 
 
@@ -595,6 +668,92 @@ def _pick(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
     keys = np.lexsort((points[idx, 1], points[idx, 0], np.round(cost[idx], 6),
                        np.round(scores[idx], 6)))
     return int(idx[keys[0]])
+
+
+def _pick_order(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+                mask: np.ndarray | None = None) -> np.ndarray:
+    """The candidates of ``mask`` in :func:`_pick`'s order of preference (its first is
+    ``_pick``'s answer)."""
+    idx = np.arange(len(scores)) if mask is None else np.flatnonzero(mask)
+    keys = np.lexsort((points[idx, 1], points[idx, 0], np.round(cost[idx], 6),
+                       np.round(scores[idx], 6)))
+    return idx[keys]
+
+
+def _pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+                mask: np.ndarray | None, test: Any, chunk: int = 4) -> int | None:
+    """``_pick(scores, cost, points, mask & test(all))`` asking ``test`` (indices -> bool
+    array, each answer independent of the others asked with it) only of candidates in the
+    order of preference, a growing chunk at a time, until one passes: the same choice for a
+    fraction of the questions when a good candidate passes early."""
+    order = _pick_order(scores, cost, points, mask)
+    at = 0
+    while at < len(order):
+        part = order[at:at + chunk]
+        hit = part[np.asarray(test(part), dtype=bool)]
+        if len(hit):
+            return int(hit[0])
+        at += len(part)
+        chunk *= 2
+    return None
+
+
+def _protected_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
+                   pos: dict[str, tuple[float, float]]) -> Any:
+    """A ``test`` for :func:`_pick_where`: candidate k is protected (:func:`_protected`) from
+    every threat; each threat is asked only about the candidates all earlier ones passed."""
+
+    def test(idx: np.ndarray) -> np.ndarray:
+        ok = np.ones(len(idx), dtype=bool)
+        for t in threats:
+            live = np.flatnonzero(ok)
+            if len(live) == 0:
+                break
+            ok[live] = _protected(ctx, points[idx[live]], radius, [t], pos)[0]
+        return ok
+
+    return test
+
+
+LAZY_FIRST = 32  # candidates scored exactly first by :func:`_lazy_scores`
+LAZY_MARGIN = 1e-5  # a lower bound must beat the threshold by this much to skip a candidate
+
+
+def _lazy_scores(bound: np.ndarray, exact: Any, mask: np.ndarray | None, slack: float
+                 ) -> np.ndarray:
+    """The exact scores a choice needs, without scoring every candidate: ``exact(idx)`` gives
+    the scores of candidates ``idx``; ``bound`` is a lower bound of every score (a straight
+    line is never longer than the way around the walls). Candidate 0 (the start) and every
+    candidate whose bound is within ``slack`` of the best score of ``mask`` get their exact
+    score; the rest get +inf: they can neither be the lowest score in ``mask`` nor within
+    ``slack`` of it (ties and rounding to 6 decimals included, by :data:`LAZY_MARGIN`).
+    ``exact`` is always asked about at least two candidates at once (when there are two)."""
+    n = len(bound)
+    scores = np.full(n, np.inf)
+    done = np.zeros(n, dtype=bool)
+    pool = np.arange(n) if mask is None else np.flatnonzero(mask)
+
+    def run(idx: np.ndarray) -> None:
+        idx = idx[~done[idx]]
+        if len(idx) == 0:
+            return
+        if len(idx) == 1 and n > 1:  # never a batch of one (the geometry's single path)
+            other = np.flatnonzero(done)
+            idx = np.r_[idx, other[:1]] if len(other) else np.r_[idx, (idx[0] + 1) % n]
+        scores[idx] = exact(idx)
+        done[idx] = True
+
+    first = pool[np.argsort(bound[pool], kind="stable")[:LAZY_FIRST]]
+    run(np.r_[[0], first].astype(int))
+    while True:
+        if len(pool) == 0:
+            return scores
+        best = float(scores[pool].min())
+        limit = best + slack + LAZY_MARGIN
+        todo = pool[~done[pool] & ~(bound[pool] > limit)]  # (a NaN bound is scored)
+        if len(todo) == 0:
+            return scores
+        run(todo)
 
 
 # -- the planner -----------------------------------------------------------------------------------
@@ -674,13 +833,19 @@ class _Pull:
 
 
 def _unit_gap(ctx: Context, board: _Board, state: State, mine: list[Any], radius: float,
-              other: Unit) -> float | None:
+              other: Unit, limit: float = math.inf) -> float | None:
     """The shortest route between any of ``mine`` (points of bases of ``radius``) and any model
-    of ``other`` on the board (inf when walls close every way; None when it has no model)."""
+    of ``other`` on the board (inf when walls close every way; None when it has no model).
+    Only a route of at most ``limit`` matters to the caller: when every straight line between
+    the bases is already longer, it is inf without asking the routes (a route is never
+    shorter than the straight line)."""
     theirs = [(board.pos[m], state.operatives[m].radius) for m in other.models
               if m in board.pos]
     if not theirs:
         return None
+    if math.isfinite(limit) and min(math.dist(p, q) - radius - r for p in mine
+                                    for q, r in theirs) > limit + LAZY_MARGIN:
+        return math.inf
     best = math.inf
     for p in mine:
         for q, r in theirs:
@@ -700,13 +865,15 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
     for other in state.active_units():
         if other.id == unit.id or other.fsm == "hidden":
             continue
-        dist = _unit_gap(ctx, board, state, mine, radius, other)
+        other_order = order_table(other.troop)[other.command].codes()
+        if not (other_order["allies"] == "rally" and other.troop == unit.troop
+                and other.command > unit.command):
+            continue  # (the order first: the route is asked only of a unit that rallies)
+        reach = command_radius(other.leadership)
+        dist = _unit_gap(ctx, board, state, mine, radius, other, reach)
         if dist is None:
             continue
-        reach = command_radius(other.leadership)
-        other_order = order_table(other.troop)[other.command].codes()
-        if (other_order["allies"] == "rally" and other.troop == unit.troop
-                and other.command > unit.command and dist <= reach):
+        if dist <= reach:
             candidates.append((0.0 + dist, other.id, _Pull(
                 other, f"{other.id} rallies lower-command {TroopType(unit.troop).title} units "
                        f"within its command radius ({inches(reach)}); {unit.id} is "
@@ -719,10 +886,10 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
                     continue
                 if other.leadership <= unit.leadership:
                     continue
-                dist = _unit_gap(ctx, board, state, mine, radius, other)
+                reach = command_radius(other.leadership)
+                dist = _unit_gap(ctx, board, state, mine, radius, other, reach)
                 if dist is None:
                     continue
-                reach = command_radius(other.leadership)
                 if dist <= reach:
                     candidates.append((100.0 + dist, other.id, _Pull(
                         other, f"{other.id} is a leader (Leadership {other.leadership} against "
@@ -1018,33 +1185,61 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     allowance = move_allowance(op, kind, ctx.edition)
     if allowance <= 0:
         return None
-    cand = _candidates(ctx, op, start, allowance, board)
-    if len(cand.points) <= 1:
-        return None
-    pts, cost = cand.points, cand.cost
     move_code = codes["move"]
     near = _nearest(ctx, start, op.radius, enemies, board.pos)
     if not near:
         return None
     closest = _closest_enemy(ctx, op, start, enemies, board)
     threat = closest[1] if closest is not None else near[0][1]
+    if _stays_put(ctx, op, start, codes, board, enemies, mates, threat):
+        return None  # (the answer below, found without the end points)
+    cand = _candidates(ctx, op, start, allowance, board)
+    if len(cand.points) <= 1:
+        return None
+    pts, cost = cand.points, cand.cost
     reason = ""
+    # the end points in coherency (all of them when none is), and how much worse than the best
+    # a point may score and still be chosen for its cover: only the scores of points that
+    # could be chosen are worked out exactly (_lazy_scores)
+    coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
+    base_mask = coherent if coherent.any() else None
+    slack = (float(ctx.settings.cover_detour) if codes["cover"] == "use_if_possible"
+             and move_code not in ("to_cover", "to_cover_firing_line") else 0.0)
     if move_code == "towards_closest_enemy":
         vis = _ids_visible(ctx, op, start, enemies, board)
         seen = [(d, t) for d, t in near if t.id in vis]
         target = seen[0] if seen else near[0]
         tp = board.pos[target[1].id]
-        d = ctx.terrain.routes.distances(tp, target[1].radius, pts, op.radius)
-        d = np.where(np.isfinite(d), d, 1e9)
-        # never end inside the enemy's control range without a charge
-        scores = np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
+        t_radius = target[1].radius
+
+        def towards(idx: np.ndarray) -> np.ndarray:
+            d = ctx.terrain.routes.distances(tp, t_radius, pts[idx], op.radius)
+            d = np.where(np.isfinite(d), d, 1e9)
+            # never end inside the enemy's control range without a charge
+            return np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
+
+        straight = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - t_radius - op.radius
+        scores = _lazy_scores(np.maximum(0.0, straight), towards, base_mask, slack)
         reason = (f"towards {target[1].label} (the closest enemy"
                   f"{' with line of sight' if target[1].id in vis else ''})")
         threat = target[1]
     elif move_code in ("hold_12", "to_firing_range"):
         want = _hold_distance(ctx, op, codes)
-        d_star, who, seen_at = _hold_measure(ctx, pts, op.radius, enemies, board)
-        scores = np.abs(np.where(np.isfinite(d_star), d_star, 1e9) - want)
+        d_star = np.full(len(pts), np.inf)
+        who = np.zeros(len(pts), dtype=int)
+        seen_at = np.zeros(len(pts), dtype=bool)
+
+        def holding(idx: np.ndarray) -> np.ndarray:
+            d_star[idx], who[idx], seen_at[idx] = _hold_measure(ctx, pts[idx], op.radius,
+                                                                enemies, board)
+            return np.abs(np.where(np.isfinite(d_star[idx]), d_star[idx], 1e9) - want)
+
+        # the measured enemy is one of them, so no nearer than the nearest in a straight line
+        ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+        er = np.array([e.radius for e in enemies], dtype=float)
+        gap = (np.hypot(pts[:, None, 0] - ep[None, :, 0], pts[:, None, 1] - ep[None, :, 1])
+               - er[None, :]).min(axis=1) - op.radius
+        scores = _lazy_scores(np.maximum(0.0, gap - want), holding, base_mask, slack)
         if scores[0] <= HOLD_TOLERANCE:
             return None  # already holding: no move improves the order
         reason = f"to keep {inches(want)} from the closest enemy"
@@ -1066,7 +1261,14 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
         if move_code == "to_cover_firing_line":
             best_range = op.profile.longest_range or 0.0
-            lines = _firing_lines(ctx, pts, op.radius, best_range, enemies, board.pos)
+            # firing lines count only at protected points (the others score 1e6 + cost);
+            # never a batch of one point (the geometry's single-point path)
+            lines = np.zeros(len(pts), dtype=int)
+            safe = np.flatnonzero(prot)
+            if len(safe):
+                ask = safe if len(safe) > 1 else np.r_[safe, safe]
+                lines[safe] = _firing_lines(ctx, pts[ask], op.radius, best_range, enemies,
+                                            board.pos)[:len(safe)]
             scores = np.where(prot, -lines.astype(float) * 100 + cost, 1e6 + cost)
             reason = "to cover with the best firing line"
         else:
@@ -1076,11 +1278,10 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             # no cover within this move: head for the nearest protected point further away
             far = _candidates(ctx, op, start, max(allowance * 3, 18.0), board, spacing=1.0)
             if len(far.points):
-                fprot = _cover_levels(ctx, far.points, op.radius, threat,
-                                      board.pos) >= IN_COVER
-                if fprot.any():
-                    j = _pick(far.cost, far.cost, far.points, fprot)
-                    assert j is not None
+                # the cheapest point in cover, asking cover of the cheapest first
+                j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
+                    ctx, far.points[idx], op.radius, threat, board.pos) >= IN_COVER, chunk=16)
+                if j is not None:
                     walk = far.reach.path(j)
                     end, spent = ctx.terrain.routes.advance(walk, allowance)
                     end = (float(end[0]), float(end[1]))
@@ -1094,8 +1295,6 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
             return None
     else:  # remain_stationary
         return None
-    coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
-    base_mask = coherent if coherent.any() else None
     i = _pick(scores, cost, pts, base_mask)
     if i is None or scores[0] - scores[i] < MIN_GAIN:
         return None  # no end point serves the move order better than staying put
@@ -1105,9 +1304,9 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         ok = scores <= scores[i] + ctx.settings.cover_detour
         if base_mask is not None:
             ok &= base_mask
-        acceptable = np.flatnonzero(ok)  # cover matters only where the detour is acceptable
-        ok[acceptable] = _protected(ctx, pts[acceptable], op.radius, [threat], board.pos)[0]
-        j = _pick(scores, cost, pts, ok)
+        # cover matters only where the detour is acceptable; asked best point first
+        j = _pick_where(scores, cost, pts, ok,
+                        _protected_all(ctx, pts, op.radius, [threat], board.pos))
         if j is not None:
             if j != i:
                 cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
@@ -1121,6 +1320,32 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         hold = (float(d_star[i]), enemies[int(who[i])], bool(seen_at[i]))
     return _finish_move(ctx, op, start, kind, cand, i, board, threat, move_code, reason,
                         cover_note, hold)
+
+
+def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
+               board: _Board, enemies: list[Operative],
+               mates: list[tuple[float, float, float]], threat: Operative) -> bool:
+    """Whether :func:`_move_by_order` returns no move whatever the end points are, as seen from
+    the start alone (which is always candidate 0), so the end points need not be found:
+
+    * hold / to firing range when the start already holds (its score is within
+      ``HOLD_TOLERANCE``);
+    * to cover when the start is in cover from ``threat`` and in coherency (or no end point
+      could be): it is then the cheapest protected candidate, cost 0, and no move gains.
+
+    The start is measured as a batch of two copies of itself, as in the batch of all end
+    points (the geometry answers each point of a batch alike)."""
+    move_code = codes["move"]
+    here = np.array([start, start], dtype=float)
+    if move_code in ("hold_12", "to_firing_range"):
+        d_star = _hold_measure(ctx, here, op.radius, enemies, board)[0]
+        d0 = float(d_star[0]) if math.isfinite(d_star[0]) else 1e9
+        return abs(d0 - _hold_distance(ctx, op, codes)) <= HOLD_TOLERANCE
+    if move_code == "to_cover":
+        if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
+            return False
+        return bool(_cover_levels(ctx, here[:1], op.radius, threat, board.pos)[0] >= IN_COVER)
+    return False
 
 
 def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
@@ -1283,6 +1508,12 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
                        f"{fmt_pt(end)}, out of control range.")
 
 
+def _joined_already(start_score: float) -> bool:
+    """Whether :func:`_join_ally` stays where it is without finding its end points: the start
+    scores 0 (in coherency with the ally) at cost 0, so no other candidate can beat it."""
+    return start_score <= 0.0
+
+
 def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, float],
                board: _Board, pull: _Pull, plan: Plan, edition: str) -> bool:
     """Move into coherency with the ally unit's nearest model. Returns whether it moved."""
@@ -1290,21 +1521,33 @@ def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, fl
     mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius) for m in theirs]
     kind = "reposition" if edition == "kt2024" else "normal"
     allowance = move_allowance(op, kind, edition)
-    cand = _candidates(ctx, op, start, allowance, board)
-    pts = np.asarray(cand.points, dtype=float)
-    if len(pts) == 0:
-        return False
     mp = np.array([(x, y) for x, y, _ in mates], dtype=float)
     mr = np.array([r for _, _, r in mates], dtype=float)
-    gap = (np.linalg.norm(pts[:, None, :] - mp[None], axis=2) - op.radius - mr[None]).min(axis=1)
-    scores = np.maximum(gap - ctx.settings.coherency, 0.0)
-    i = _pick(scores, np.asarray(cand.cost, dtype=float), pts)
+
+    def score(pts: np.ndarray) -> np.ndarray:
+        gap = (np.linalg.norm(pts[:, None, :] - mp[None], axis=2) - op.radius
+               - mr[None]).min(axis=1)
+        return np.maximum(gap - ctx.settings.coherency, 0.0)
+
+    here = np.array([start], dtype=float)
+    if _joined_already(score(here)[0]):
+        # already in coherency: the start (score 0, cost 0, always candidate 0) is the choice
+        pts, scores, cost = here, np.zeros(1), np.zeros(1)
+        cand = None
+    else:
+        cand = _candidates(ctx, op, start, allowance, board)
+        pts = np.asarray(cand.points, dtype=float)
+        if len(pts) == 0:
+            return False
+        scores, cost = score(pts), np.asarray(cand.cost, dtype=float)
+    i = _pick(scores, cost, pts)
     assert i is not None
     end = (float(pts[i][0]), float(pts[i][1]))
     if len(plan.explain) < 4 or pull.reason not in plan.explain:
         plan.explain.append(pull.reason + ".")
     if np.hypot(end[0] - start[0], end[1] - start[1]) < 0.05:
         return False
+    assert cand is not None  # (a move away from the start: the end points were found)
     walk = cand.reach.path(i)
     plan.actions.append(Action(kind, op.id, start=start, to=end, route=tuple(walk.points),
                                cost=float(cand.cost[i]),

@@ -191,10 +191,12 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
     assert point is not None
     pos = pos if pos is not None else _pos(state)
     best: Shot | None = None
+    enemies = _enemies(state)
     for weapon in op.profile.ranged_weapons:
         if planner._used_up(ctx, op, weapon):
             continue
-        for target in _enemies(state):
+        planner._prefetch_covers(ctx, op, point, weapon, enemies, pos)  # one batch
+        for target in enemies:
             ok, cover, _ = planner._valid_shot(ctx, op, point, weapon, target, pos)
             if not ok:
                 continue
@@ -480,35 +482,59 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     targets = [pos[e.id] for e in enemies] if policy != "objective" or not goals else goals
     if not targets:
         targets = goals
+    visible = [e for e in enemies
+               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
     if targets:
         arr = np.asarray(targets, dtype=float)
         radii = np.zeros(len(arr))
-        d = np.asarray(ctx.terrain.routes.distance_matrix(arr, radii, pts, radius), dtype=float)
-        d = np.where(np.isfinite(d), d, 1e6)
-        progress = d.min(axis=0)
+
+        def progress_at(idx: np.ndarray) -> np.ndarray:
+            d = np.asarray(ctx.terrain.routes.distance_matrix(arr, radii, pts[idx], radius),
+                           dtype=float)
+            return np.where(np.isfinite(d), d, 1e6).min(axis=0)
+
+        if policy == "objective":
+            # only the points that could be chosen (the best, or within the cover detour of
+            # it) are measured around the walls; a straight line bounds the rest
+            straight = np.hypot(pts[:, None, 0] - arr[None, :, 0],
+                                pts[:, None, 1] - arr[None, :, 1]).min(axis=1) - radius
+            progress = planner._lazy_scores(np.maximum(0.0, straight), progress_at, None,
+                                            COVER_DETOUR if visible else 0.0)
+        else:
+            progress = progress_at(np.arange(len(pts)))
     reach_in = max((planner._weapon_range(w) for w in op.profile.ranged_weapons),
                    default=0.0)
-    visible = [e for e in enemies
-               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
     if policy == "aggressive":
-        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
-            if enemies else np.zeros(len(pts))
-        score = -10.0 * lines + progress
+        def aggressive(idx: np.ndarray) -> np.ndarray:
+            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+                if enemies else np.zeros(len(idx))
+            return -10.0 * lines + progress[idx]
+
+        # firing lines are asked only of the points that could still win (none scores below
+        # -10 an enemy plus its progress)
+        score = planner._lazy_scores(-10.0 * len(enemies) + progress, aggressive, None, 0.0)
         k = planner._pick(score, cost, pts)
     elif policy == "cautious":
-        prot = planner._protected(ctx, pts, radius, visible, pos).sum(axis=0) \
-            if visible else np.zeros(len(pts))
-        lines = planner._firing_lines(ctx, pts, radius, reach_in, enemies, pos) \
-            if enemies else np.zeros(len(pts))
-        score = -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
-            + 0.5 * progress
+        def cautious(idx: np.ndarray) -> np.ndarray:
+            prot = planner._protected(ctx, pts[idx], radius, visible, pos).sum(axis=0) \
+                if visible else np.zeros(len(idx))
+            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+                if enemies else np.zeros(len(idx))
+            return -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
+                + 0.5 * progress[idx]
+
+        # cover and firing lines are asked only of the points that could still win: none
+        # scores below -20 a visible enemy, -5 for a line, plus half its progress
+        best_case = -20.0 * len(visible) - (5.0 if want_shot or enemies else 0.0)
+        score = planner._lazy_scores(best_case + 0.5 * progress, cautious, None, 0.0)
         k = planner._pick(score, cost, pts)
     else:
         k = planner._pick(progress, cost, pts)
         if k is not None and visible:
             near = progress <= progress[k] + COVER_DETOUR
-            prot = planner._protected(ctx, pts, radius, visible, pos).all(axis=0)
-            j = planner._pick(progress, cost, pts, near & prot)
+            # the best point protected from every visible enemy, asking the best first
+            j = planner._pick_where(progress, cost, pts, near,
+                                    planner._protected_all(ctx, pts, radius, visible, pos))
             k = j if j is not None else k
     if k is None or k == 0:
         return
