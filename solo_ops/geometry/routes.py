@@ -40,7 +40,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cache
 from typing import Any
 
@@ -336,6 +336,39 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
     return out
 
 
+def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                 ) -> np.ndarray:
+    """(S,) :func:`_blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
+    (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    wx = nxt[..., 0] - P[:, 0:1]
+    wy = nxt[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    tl = TOL * ld
+    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+    f = nxt - V
+    fx, fy = f[..., 0], f[..., 1]
+    o3 = fy * ux - fx * uy
+    o4 = o3 + (fx * dy - fy * dx)
+    tf = TOL * np.hypot(fx, fy)
+    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+    out = hit.any(axis=1)
+    touch = np.abs(o1) < tl
+    if touch.any():
+        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+        touch &= (along > END) & (along < ld - END) & ~out[:, None]
+        si, ei = np.nonzero(touch)
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
+    return out
+
+
 def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = None
           ) -> np.ndarray:
     """(len(T),) whether the point ``x`` sees each point of T (:func:`_blocked` negated).
@@ -379,6 +412,45 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
         if len(ti):
             v = vert[ei]
             enters = _wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
+            out[ti[enters]] = False
+    return out
+
+
+def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+              ) -> np.ndarray:
+    """(len(T),) :func:`_sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
+    (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
+    kept by a mask instead of by index."""
+    fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
+    lf = np.hypot(fx, fy)
+    o3 = fy * (x[0] - V[..., 0]) - fx * (x[1] - V[..., 1])
+    front = o3 > TOL * lf
+    ux, uy = V[..., 0] - x[0], V[..., 1] - x[1]
+    wx, wy = nxt[..., 0] - x[0], nxt[..., 1] - x[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    c = fx * V[..., 1] - fy * V[..., 0]
+    o4 = T[:, 1:2] * fx - T[:, 0:1] * fy - c
+    beyond = o4 > TOL * lf
+    hit = ((p1 & n2) | (n1 & p2)) & beyond & front
+    out = ~hit.any(axis=1)
+    n = V.shape[1]
+    for on, rx, ry, shift in ((~(p1 | n1), ux, uy, 0), (~(p2 | n2), wx, wy, 1)):
+        on &= front
+        if not on.any():
+            continue
+        along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
+        ti, ei = np.nonzero(on)
+        if len(ti):
+            vi = (ei + shift) % n
+            enters = _wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
             out[ti[enters]] = False
     return out
 
@@ -668,12 +740,17 @@ class _Graph:
     discs: _Discs | None = None  # other bases, kept apart from ``rings`` (walking graphs)
     up: np.ndarray = field(init=False, repr=False)  # unit directions corner -> prv
     un: np.ndarray = field(init=False, repr=False)  # unit directions corner -> nxt
+    units: InitVar[tuple[np.ndarray, np.ndarray] | None] = None  # (up, un) when known
     _adj: tuple[list[int], list[int], list[float]] | None = field(default=None, init=False,
                                                                    repr=False)
 
-    def __post_init__(self) -> None:
-        self.up = _unit(self.prv - self.real)
-        self.un = _unit(self.nxt - self.real)
+    def __post_init__(self, units: tuple[np.ndarray, np.ndarray] | None) -> None:
+        # with_discs gives them (each row is its own corner's, computed once per walker)
+        if units is None:
+            self.up = _unit(self.prv - self.real)
+            self.un = _unit(self.nxt - self.real)
+        else:
+            self.up, self.un = units
 
     def adjacency(self) -> tuple[list[int], list[int], list[float]]:
         """The visible pairs as adjacency lists (row starts, neighbours, costs), built once."""
@@ -906,11 +983,10 @@ class _Discs:
         if len(self) == 0 or len(P) == 0:
             return out
         si, ki = self._passing(P, Q)
-        for k in np.unique(ki).tolist():
-            sel = si[ki == k]
-            sel = sel[~out[sel]]
-            if len(sel):
-                out[sel[_blocked(P[sel], Q[sel], self.ring(k))]] = True
+        if len(si):
+            V = self.verts[ki]
+            cut = _blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+            out[si[cut]] = True
         return out
 
     def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -920,11 +996,9 @@ class _Discs:
         if len(self) == 0 or len(T) == 0:
             return out
         si, ki = self._passing(np.broadcast_to(x, T.shape), T)
-        for k in np.unique(ki).tolist():
-            sel = si[ki == k]
-            sel = sel[~out[sel]]
-            if len(sel):
-                out[sel[~_sees(x, T[sel], self.ring(k))]] = True
+        if len(si):
+            V = self.verts[ki]
+            out[si[~_sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))]] = True
         return out
 
     def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -959,6 +1033,7 @@ class _Walker:
             shapely.prepare(self.eroded)
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
+        self._taken: dict[bytes, _Rings] = {}
 
     def inside(self, X: np.ndarray) -> np.ndarray:
         """Points strictly inside the grown static obstacles."""
@@ -971,6 +1046,20 @@ class _Walker:
         if self.eroded.is_empty or len(X) == 0:
             return np.zeros(len(X), dtype=bool)
         return shapely.contains_xy(self.eroded, X[:, 0], X[:, 1])
+
+    def _take(self, mask: np.ndarray) -> _Rings:
+        """``graph.rings.take(mask)``, remembered per set of rings taken (moves near the same
+        walls take the same ones)."""
+        rings = self.graph.rings
+        which = np.unique(rings.ring[mask])
+        key = which.tobytes()
+        got = self._taken.get(key)
+        if got is None:
+            if len(self._taken) >= _MEMO_LIMIT // 16:
+                self._taken.clear()
+            keep = np.isin(rings.ring, which)
+            got = self._taken[key] = _Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
+        return got
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
                    reach: float = math.inf) -> _Graph:
@@ -987,13 +1076,14 @@ class _Walker:
             lo, hi = c - reach - 1e-6, c + reach + 1e-6
             emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
             ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
-            rings = rings.take(ekeep)
+            rings = self._take(ekeep)
             if len(discs):
                 dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
                 discs = discs.subset(dk)
         if len(discs) == 0:
             pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
-            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft)
+            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft,
+                         units=(g.up, g.un))
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
@@ -1006,9 +1096,13 @@ class _Walker:
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
-        real = np.concatenate([g.real, disc_rings.v[convex][dkeep]])
-        prv = np.concatenate([g.prv, disc_rings.prv[convex][dkeep]])
-        nxt = np.concatenate([g.nxt, disc_rings.nxt[convex][dkeep]])
+        dreal = disc_rings.v[convex][dkeep]
+        dprv, dnxt = disc_rings.prv[convex][dkeep], disc_rings.nxt[convex][dkeep]
+        real = np.concatenate([g.real, dreal])
+        prv = np.concatenate([g.prv, dprv])
+        nxt = np.concatenate([g.nxt, dnxt])
+        up = np.concatenate([g.up, _unit(dprv - dreal)])
+        un = np.concatenate([g.un, _unit(dnxt - dreal)])
         alive = np.zeros(len(pos), dtype=bool)
         alive[nodes] = True
         alive[n0:] = True
@@ -1028,7 +1122,8 @@ class _Walker:
             keep = np.ones(len(pi), dtype=bool)
             keep[drop] = False
             pi, pj, pw = pi[keep], pj[keep], pw[keep]
-        sub = _Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs)
+        sub = _Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
+                     units=(up, un))
         new = np.arange(n0, len(pos))
         others = np.concatenate([nodes, new])
         ai, bj, w = sub.pairs_among(new, others)
