@@ -244,3 +244,23 @@ def test_tangent_grid_is_the_pairwise_test() -> None:
     X = np.concatenate([rng.uniform(0, 30, (50, 2)), g.real[:20]])
     assert np.array_equal(R._tangent_grid(X, g.real, g.up, g.un),
                           tangent_pairs(X, g.real, g.up, g.un))
+
+
+def test_full_memos_are_emptied_and_answers_stay_the_same(monkeypatch: Any) -> None:
+    board = BOARD_LIST[-1]
+    rng = np.random.default_rng(4)
+    pts = free_points(R.Routes(board), rng, 40, grid=True)
+    blockers = [(float(x), float(y), R32) for x, y in pts[:8]]
+    want = [R.Routes(board).distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
+            R.Routes(board).reachable(pts[20], R32, 6.0, blockers=blockers).cost,
+            R.Routes(board).free_points(None, R32, 1.0)]
+    monkeypatch.setattr(R, "_MEMO_LIMIT", 3)  # every memo overflows at once
+    small = R.Routes(board)
+    for _ in range(2):
+        got = [small.distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
+               small.reachable(pts[20], R32, 6.0, blockers=blockers).cost,
+               small.free_points(None, R32, 1.0)]
+        for g, w in zip(got, want, strict=True):
+            assert g.tobytes() == w.tobytes()
+    # bounded: a full memo is emptied before a batch, which it then holds alone
+    assert len(small._node_memo) <= len(pts) and len(small._disc_memo) <= len(blockers)

@@ -1392,6 +1392,7 @@ class Routes:
         self._disc_memo: dict[tuple[float, float, float], tuple[Polygon, np.ndarray]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
+        self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
         self._via_memo: dict[tuple[bool, float, float], tuple[np.ndarray, np.ndarray]] = {}
 
     # -- measuring ---------------------------------------------------------------------------------
@@ -1577,7 +1578,18 @@ class Routes:
     def free_points(self, region: Polygon | None, radius: float, spacing: float = 1.0
                     ) -> np.ndarray:
         """(n, 2) grid points (cell centres of a ``spacing`` grid) inside ``region`` (the whole
-        board when None) where a base of ``radius`` fits."""
+        board when None) where a base of ``radius`` fits (remembered per region, radius and
+        spacing: a fresh copy each time)."""
+        key = (None if region is None else region.wkb, float(radius), float(spacing))
+        got = self._free_memo.get(key)
+        if got is None:
+            if len(self._free_memo) >= _MEMO_LIMIT // 64:
+                self._free_memo.clear()
+            got = self._free_memo[key] = self._free_points(region, radius, spacing)
+        return got.copy()
+
+    def _free_points(self, region: Polygon | None, radius: float, spacing: float
+                     ) -> np.ndarray:
         area = self.frame if region is None else region
         if area.is_empty:
             return np.zeros((0, 2))
