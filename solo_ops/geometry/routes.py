@@ -905,6 +905,11 @@ class _Discs:
     centres: np.ndarray
     radii: np.ndarray
     _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
+    edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
+
+    def __post_init__(self) -> None:
+        if self.edges is None:
+            self.edges = _unit(np.roll(self.verts, -1, axis=1) - self.verts)
 
     @staticmethod
     def of(blockers: Sequence[Any], radius: float) -> _Discs:
@@ -923,8 +928,9 @@ class _Discs:
     def subset(self, keep: Any) -> _Discs:
         """The discs selected by ``keep`` (a mask or indices)."""
         idx = np.arange(len(self))[keep]
+        assert self.edges is not None
         return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
-                      self.radii[idx])
+                      self.radii[idx], edges=self.edges[idx])
 
     def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
         """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
@@ -939,7 +945,8 @@ class _Discs:
     def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
         """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
         a = self.verts[ki]  # (m, 32, 2)
-        e = _unit(np.roll(a, -1, axis=1) - a)
+        assert self.edges is not None
+        e = self.edges[ki]  # each disc's own, the same per row as computed pair by pair
         rel = X[xi, None, :] - a
         return (e[..., 0] * rel[..., 1] - e[..., 1] * rel[..., 0]).min(axis=1)
 
@@ -1389,7 +1396,8 @@ class Routes:
         self._soft = _Soft.of(board)
         self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
-        self._disc_memo: dict[tuple[float, float, float], tuple[Polygon, np.ndarray]] = {}
+        self._disc_memo: dict[tuple[float, float, float],
+                              tuple[Polygon, np.ndarray, np.ndarray]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
@@ -1622,10 +1630,11 @@ class Routes:
                                    quad_segs=DISC_SEGMENTS)
             for k, geom in zip(miss, geoms, strict=True):
                 poly = orient(geom, 1.0)
-                memo[keys[k]] = (poly, np.asarray(poly.exterior.coords)[:-1, :2])
+                verts = np.asarray(poly.exterior.coords)[:-1, :2]
+                memo[keys[k]] = (poly, verts, _unit(np.roll(verts, -1, axis=0) - verts))
         found = [memo[key] for key in keys]
         return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                      grown)
+                      grown, edges=np.stack([f[2] for f in found]))
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf) -> tuple[_Walker, _Graph, _Discs]:
