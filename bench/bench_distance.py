@@ -6,7 +6,7 @@ How to run (from the repository root)::
 
 (pyvisgraph 0.2.1 imports ``tqdm`` without declaring it: ``pip install tqdm`` if it is
 missing.) Options: ``--queries N`` pairs per board (default 150), ``--seed N``, ``--random N``
-generated boards (default 4).
+generated boards (default 4; one pyvisgraph cannot build is replaced by another).
 
 On every shipped board (``solo_ops/data/scenarios/boards``), a built-in Gallowdark-style corridor
 board and a few generated boards with random (partly touching) wall panels, the same random
@@ -20,7 +20,7 @@ other length must agree to 1e-6. Where they do not, the slow oracle of the tests
 pyvisgraph errors (it slips through walls that cross at shallow angles), any other disagreement
 is a mismatch, printed, and the script exits 1.
 
-It prints queries per second for both and the ratio (the target is at least 20x), the batch
+It prints queries per second (CPU time) for both and the ratio (issue 13: at least 100x), the batch
 rate of ``distance_matrix``, and the times of ``walk`` and ``reachable``.
 """
 
@@ -180,20 +180,20 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int) -> dict[st
     a = query_points(board, solid, rng, queries)
     b = query_points(board, solid, rng, queries)
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     ours = [routes.distance(p, q) for p, q in zip(a, b, strict=True)]
-    t_ours = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_ours = time.process_time() - t0
+    t0 = time.process_time()
     theirs: list[Any] = []
     for p, q in zip(a, b, strict=True):
         try:
             theirs.append(graph.shortest_path(vg.Point(*p), vg.Point(*q)))
         except Exception:  # pyvisgraph 0.2.1 trips over some collinear configurations
             theirs.append(None)
-    t_theirs = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t_theirs = time.process_time() - t0
+    t0 = time.process_time()
     matrix = routes.distance_matrix(a, 0.0, b, 0.0)
-    t_matrix = time.perf_counter() - t0
+    t_matrix = time.process_time() - t0
 
     mismatches: list[Any] = []
     pvg_wrong: list[Any] = []
@@ -266,19 +266,30 @@ def main() -> int:
         print(f"pyvisgraph is needed: pip install -e \".[bench]\" ({exc})", file=sys.stderr)
         return 2
     rng = np.random.default_rng(args.seed)
-    boards = [*load_boards(), corridor_board(),
-              *(random_board(rng) for _ in range(args.random))]
+    boards = [*load_boards(), corridor_board()]
     total_ours = total_theirs = 0.0
     bad = done = wrong = 0
+    redrawn = 0
     head = (f"{'board':32} {'corners':>7} {'ours q/s':>9} {'pvg q/s':>8} {'ratio':>6} "
             f"{'matrix q/s':>10} {'cmp':>4} {'none':>4} {'out':>4} {'bad':>3} "
             f"{'walk ms':>7} {'reach ms':>8} {'radius ms':>9} {'walk cpu':>8} {'reach cpu':>9}")
     print(head)
-    for board in boards:
+    randoms = 0
+    while boards or randoms < args.random:
+        if boards:
+            board = boards.pop(0)
+        else:
+            board = random_board(rng)
         r = bench_board(board, rng, args.queries)
         if "error" in r:
+            if board.name.startswith("random-") and redrawn < 10 * max(1, args.random):
+                redrawn += 1  # pyvisgraph 0.2.1 crashes on some random layouts: draw another
+                continue
             print(f"{r['name'][:32]:32} skipped: {r['error']}")
+            randoms += board.name.startswith("random-")
             continue
+        if board.name.startswith("random-"):
+            randoms += 1
         done += 1
         total_ours += args.queries / r["qps_ours"]
         total_theirs += args.queries / r["qps_theirs"]
@@ -298,7 +309,10 @@ def main() -> int:
     ratio = total_theirs / total_ours
     print(f"\noverall: solo-ops {done * args.queries / total_ours:.0f} queries/s, "
           f"pyvisgraph {done * args.queries / total_theirs:.0f} queries/s, "
-          f"ratio {ratio:.1f}x (target >= 20x) {'OK' if ratio >= 20 else 'BELOW TARGET'}")
+          f"ratio {ratio:.1f}x (target >= 100x) {'OK' if ratio >= 100 else 'BELOW TARGET'}")
+    if redrawn:
+        print(f"{redrawn} random boards redrawn: pyvisgraph could not build them")
+    print("queries per second are CPU time (time.process_time) of each engine's queries")
     print("columns: cmp = pairs compared, none = no route in solo-ops (sealed), out = "
           "pyvisgraph's route left the board; walk/reach = one walk() / reachable(6\") with 6 "
           "other bases (wall time; cpu = process time); radius = compiling the walking graph "

@@ -40,7 +40,7 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cache
 from typing import Any
 
@@ -64,6 +64,8 @@ DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
 OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
+_MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
+_ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
 
@@ -294,7 +296,7 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
         side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
         fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
         o3 = fy * ux - fx * uy  # cross(f, P - u)
-        o4 = o3 + fx * dy - fy * dx  # cross(f, Q - u)
+        o4 = o3 + (fx * dy - fy * dx)  # cross(f, Q - u), as the chunked branch rounds it
         tf = TOL * rings.lf[None, :]
         hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
         out = hit.any(axis=1)
@@ -331,6 +333,39 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
             ti, te = si[touch], ei[touch]
             enters = _wedge_enters(d[touch], u[te], rings.prv[te], w[te])
             out[ti[enters]] = True
+    return out
+
+
+def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                 ) -> np.ndarray:
+    """(S,) :func:`_blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
+    (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    wx = nxt[..., 0] - P[:, 0:1]
+    wy = nxt[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    tl = TOL * ld
+    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+    f = nxt - V
+    fx, fy = f[..., 0], f[..., 1]
+    o3 = fy * ux - fx * uy
+    o4 = o3 + (fx * dy - fy * dx)
+    tf = TOL * np.hypot(fx, fy)
+    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+    out = hit.any(axis=1)
+    touch = np.abs(o1) < tl
+    if touch.any():
+        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+        touch &= (along > END) & (along < ld - END) & ~out[:, None]
+        si, ei = np.nonzero(touch)
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
     return out
 
 
@@ -381,6 +416,45 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
     return out
 
 
+def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+              ) -> np.ndarray:
+    """(len(T),) :func:`_sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
+    (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
+    kept by a mask instead of by index."""
+    fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
+    lf = np.hypot(fx, fy)
+    o3 = fy * (x[0] - V[..., 0]) - fx * (x[1] - V[..., 1])
+    front = o3 > TOL * lf
+    ux, uy = V[..., 0] - x[0], V[..., 1] - x[1]
+    wx, wy = nxt[..., 0] - x[0], nxt[..., 1] - x[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    c = fx * V[..., 1] - fy * V[..., 0]
+    o4 = T[:, 1:2] * fx - T[:, 0:1] * fy - c
+    beyond = o4 > TOL * lf
+    hit = ((p1 & n2) | (n1 & p2)) & beyond & front
+    out = ~hit.any(axis=1)
+    n = V.shape[1]
+    for on, rx, ry, shift in ((~(p1 | n1), ux, uy, 0), (~(p2 | n2), wx, wy, 1)):
+        on &= front
+        if not on.any():
+            continue
+        along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
+        ti, ei = np.nonzero(on)
+        if len(ti):
+            vi = (ei + shift) % n
+            enters = _wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
+            out[ti[enters]] = False
+    return out
+
+
 def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
     """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
     ``s4`` of :func:`_sees`)."""
@@ -406,6 +480,17 @@ def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> 
     s1 = d[..., 0] * up[..., 1] - d[..., 1] * up[..., 0]
     s2 = d[..., 0] * un[..., 1] - d[..., 1] * un[..., 0]
     tol = 1e-9 * (np.abs(d[..., 0]) + np.abs(d[..., 1]))
+    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+
+
+def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """(len(X), len(v)): :func:`_tangent_u` of every point of X with every corner v (the same
+    arithmetic, broadcast instead of gathered pair by pair)."""
+    dx = v[None, :, 0] - X[:, None, 0]
+    dy = v[None, :, 1] - X[:, None, 1]
+    s1 = dx * up[None, :, 1] - dy * up[None, :, 0]
+    s2 = dx * un[None, :, 1] - dy * un[None, :, 0]
+    tol = 1e-9 * (np.abs(dx) + np.abs(dy))
     return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
 
 
@@ -652,14 +737,20 @@ class _Graph:
     soft: _Soft
     active: np.ndarray | None = None  # the corners in use (None: all)
     s4: np.ndarray | None = None  # _side_table of the corners (measuring graph only)
+    discs: _Discs | None = None  # other bases, kept apart from ``rings`` (walking graphs)
     up: np.ndarray = field(init=False, repr=False)  # unit directions corner -> prv
     un: np.ndarray = field(init=False, repr=False)  # unit directions corner -> nxt
+    units: InitVar[tuple[np.ndarray, np.ndarray] | None] = None  # (up, un) when known
     _adj: tuple[list[int], list[int], list[float]] | None = field(default=None, init=False,
                                                                    repr=False)
 
-    def __post_init__(self) -> None:
-        self.up = _unit(self.prv - self.real)
-        self.un = _unit(self.nxt - self.real)
+    def __post_init__(self, units: tuple[np.ndarray, np.ndarray] | None) -> None:
+        # with_discs gives them (each row is its own corner's, computed once per walker)
+        if units is None:
+            self.up = _unit(self.prv - self.real)
+            self.un = _unit(self.nxt - self.real)
+        else:
+            self.up, self.un = units
 
     def adjacency(self) -> tuple[list[int], list[int], list[float]]:
         """The visible pairs as adjacency lists (row starts, neighbours, costs), built once."""
@@ -673,6 +764,28 @@ class _Graph:
             self._adj = (starts, b, ww)
         return self._adj
 
+    def blocked(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """:func:`_blocked` against the obstacles and the bases: the same answer as against
+        their joined rings (a segment is blocked by one edge or vertex at a time), but a base's
+        edges are only tested by the segments that pass near it."""
+        out = _blocked(P, Q, self.rings)
+        discs = self.discs
+        if discs is not None and len(discs) and len(P):
+            live = np.flatnonzero(~out)
+            if len(live):
+                out[live[discs.blocks(P[live], Q[live])]] = True
+        return out
+
+    def sees(self, x: np.ndarray, T: np.ndarray, s4: np.ndarray | None = None) -> np.ndarray:
+        """:func:`_sees` against the obstacles and the bases (see :meth:`blocked`)."""
+        ok = _sees(x, T, self.rings, s4)
+        discs = self.discs
+        if discs is not None and len(discs) and len(T):
+            live = np.flatnonzero(ok)
+            if len(live):
+                ok[live[discs.hides(x, T[live])]] = False
+        return ok
+
     def in_box(self, X: np.ndarray, tol: float = EPS) -> np.ndarray:
         x0, y0, x1, y1 = self.box
         return ((X[:, 0] >= x0 - tol) & (X[:, 0] <= x1 + tol)
@@ -683,14 +796,16 @@ class _Graph:
         return w + self.soft.cost(P, Q) if self.soft else w
 
     def links(self, X: np.ndarray, nodes: np.ndarray | None = None,
-              bound: np.ndarray | None = None, base: np.ndarray | None = None
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              bound: np.ndarray | None = None, base: np.ndarray | None = None,
+              batch: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Visible tangent links from points X to graph corners: (point, node, cost).
         ``nodes`` restricts the corners; with ``bound`` (per point) and ``base`` (per node),
-        links with ``base[node] + |X - corner| > bound[point]`` are dropped."""
+        links with ``base[node] + |X - corner| > bound[point]`` are dropped. One point is
+        tested by :meth:`sees`, several (or one with ``batch``) by :meth:`blocked`; each
+        point's links are the same whatever other points come with it."""
         if len(X) == 0 or len(self.pos) == 0 or (nodes is not None and len(nodes) == 0):
             return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
-        if len(X) == 1 and bound is None:
+        if len(X) == 1 and bound is None and not batch:
             x = X[0]
             if nodes is None:
                 real, up, un, pos = self.real, self.up, self.un, self.pos
@@ -702,37 +817,33 @@ class _Graph:
             s4 = None
             if self.s4 is not None:
                 s4 = self.s4[nj[keep]]
-            ok = keep[_sees(x, pos[keep], self.rings, s4)]
+            ok = keep[self.sees(x, pos[keep], s4)]
             nj = nj[ok]
             w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
             if self.soft:
                 w = w + self.soft.cost(np.broadcast_to(x, (len(ok), 2)).copy(), pos[ok])
             return np.zeros(len(nj), dtype=int), nj, w
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
-        xi, nj = np.meshgrid(np.arange(len(X)), nodes, indexing="ij")
-        xi, nj = xi.ravel(), nj.ravel()
-        keep = _tangent_u(X[xi], self.real[nj], self.up[nj], self.un[nj])
+        xi, k = np.nonzero(_tangent_grid(X, self.real[nodes], self.up[nodes], self.un[nodes]))
+        nj = nodes[k]
         if bound is not None and base is not None:
             d = np.hypot(*(X[xi] - self.pos[nj]).T)
-            keep &= base[nj] + d <= bound[xi] + 1e-9
-        xi, nj = xi[keep], nj[keep]
-        P, Q = X[xi], self.pos[nj]
-        ok = ~_blocked(P, Q, self.rings)
+            keep = base[nj] + d <= bound[xi] + 1e-9
+            xi, nj = xi[keep], nj[keep]
+        ok = ~self.blocked(X[xi], self.pos[nj])
         xi, nj = xi[ok], nj[ok]
         return xi, nj, self.weight(X[xi], self.pos[nj])
 
     def pairs_among(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:
         """Visible bitangent pairs between node sets a and b (i < j when the sets overlap)."""
-        ai, bj = np.meshgrid(a, b, indexing="ij")
-        ai, bj = ai.ravel(), bj.ravel()
-        keep = ai != bj
+        m = _tangent_grid(self.real[a], self.real[b], self.up[b], self.un[b])
+        m &= a[:, None] != b[None, :]
+        i, j = np.nonzero(m)
+        ai, bj = a[i], b[j]
+        keep = _tangent_u(self.real[bj], self.real[ai], self.up[ai], self.un[ai])
         ai, bj = ai[keep], bj[keep]
-        keep = _tangent_u(self.real[ai], self.real[bj], self.up[bj], self.un[bj])
-        keep[keep] = _tangent_u(self.real[bj[keep]], self.real[ai[keep]], self.up[ai[keep]],
-                                self.un[ai[keep]])
-        ai, bj = ai[keep], bj[keep]
-        ok = ~_blocked(self.pos[ai], self.pos[bj], self.rings)
+        ok = ~self.blocked(self.pos[ai], self.pos[bj])
         ai, bj = ai[ok], bj[ok]
         return ai, bj, self.weight(self.pos[ai], self.pos[bj])
 
@@ -793,6 +904,12 @@ class _Discs:
     verts: np.ndarray  # (k, 32, 2) counter-clockwise
     centres: np.ndarray
     radii: np.ndarray
+    _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
+    edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
+
+    def __post_init__(self) -> None:
+        if self.edges is None:
+            self.edges = _unit(np.roll(self.verts, -1, axis=1) - self.verts)
 
     @staticmethod
     def of(blockers: Sequence[Any], radius: float) -> _Discs:
@@ -811,8 +928,9 @@ class _Discs:
     def subset(self, keep: Any) -> _Discs:
         """The discs selected by ``keep`` (a mask or indices)."""
         idx = np.arange(len(self))[keep]
+        assert self.edges is not None
         return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
-                      self.radii[idx])
+                      self.radii[idx], edges=self.edges[idx])
 
     def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
         """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
@@ -827,7 +945,8 @@ class _Discs:
     def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
         """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
         a = self.verts[ki]  # (m, 32, 2)
-        e = _unit(np.roll(a, -1, axis=1) - a)
+        assert self.edges is not None
+        e = self.edges[ki]  # each disc's own, the same per row as computed pair by pair
         rel = X[xi, None, :] - a
         return (e[..., 0] * rel[..., 1] - e[..., 1] * rel[..., 0]).min(axis=1)
 
@@ -844,6 +963,50 @@ class _Discs:
         """Every disc polygon as rings (counter-clockwise, inside on the left)."""
         return _Rings(self.verts.reshape(-1, 2), np.roll(self.verts, 1, axis=1).reshape(-1, 2),
                       np.roll(self.verts, -1, axis=1).reshape(-1, 2))
+
+    def ring(self, k: int) -> _Rings:
+        """Disc polygon ``k`` as rings (what ``subset([k]).rings()`` gives), built once."""
+        r = self._ring.get(k)
+        if r is None:
+            v = self.verts[k]
+            r = self._ring[k] = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
+        return r
+
+    def _passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, disc) pairs where segment ``P->Q`` comes within a disc's circle (+1e-6);
+        each polygon lies inside its circle, so no other segment can touch it."""
+        d = Q - P
+        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
+        rel = self.centres[None, :, :] - P[:, None, :]  # (S, k, 2)
+        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
+        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
+        si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
+        return si, ki
+
+    def blocks(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`_blocked` against
+        all of them, testing each disc's edges only with the segments passing near it)."""
+        out = np.zeros(len(P), dtype=bool)
+        if len(self) == 0 or len(P) == 0:
+            return out
+        si, ki = self._passing(P, Q)
+        if len(si):
+            V = self.verts[ki]
+            cut = _blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+            out[si[cut]] = True
+        return out
+
+    def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
+        """(len(T),) whether a disc polygon hides ``T`` from ``x`` (:func:`_sees` negated,
+        disc by disc as :meth:`blocks`)."""
+        out = np.zeros(len(T), dtype=bool)
+        if len(self) == 0 or len(T) == 0:
+            return out
+        si, ki = self._passing(np.broadcast_to(x, T.shape), T)
+        if len(si):
+            V = self.verts[ki]
+            out[si[~_sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))]] = True
+        return out
 
     def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(m, 2) (segment, disc) pairs where segment ``P->Q`` goes into the disc polygon
@@ -877,6 +1040,7 @@ class _Walker:
             shapely.prepare(self.eroded)
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
+        self._taken: dict[bytes, _Rings] = {}
 
     def inside(self, X: np.ndarray) -> np.ndarray:
         """Points strictly inside the grown static obstacles."""
@@ -889,6 +1053,20 @@ class _Walker:
         if self.eroded.is_empty or len(X) == 0:
             return np.zeros(len(X), dtype=bool)
         return shapely.contains_xy(self.eroded, X[:, 0], X[:, 1])
+
+    def _take(self, mask: np.ndarray) -> _Rings:
+        """``graph.rings.take(mask)``, remembered per set of rings taken (moves near the same
+        walls take the same ones)."""
+        rings = self.graph.rings
+        which = np.unique(rings.ring[mask])
+        key = which.tobytes()
+        got = self._taken.get(key)
+        if got is None:
+            if len(self._taken) >= _MEMO_LIMIT // 16:
+                self._taken.clear()
+            keep = np.isin(rings.ring, which)
+            got = self._taken[key] = _Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
+        return got
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
                    reach: float = math.inf) -> _Graph:
@@ -905,13 +1083,14 @@ class _Walker:
             lo, hi = c - reach - 1e-6, c + reach + 1e-6
             emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
             ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
-            rings = rings.take(ekeep)
+            rings = self._take(ekeep)
             if len(discs):
                 dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
                 discs = discs.subset(dk)
         if len(discs) == 0:
             pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
-            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft)
+            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft,
+                         units=(g.up, g.un))
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
@@ -924,9 +1103,13 @@ class _Walker:
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
-        real = np.concatenate([g.real, disc_rings.v[convex][dkeep]])
-        prv = np.concatenate([g.prv, disc_rings.prv[convex][dkeep]])
-        nxt = np.concatenate([g.nxt, disc_rings.nxt[convex][dkeep]])
+        dreal = disc_rings.v[convex][dkeep]
+        dprv, dnxt = disc_rings.prv[convex][dkeep], disc_rings.nxt[convex][dkeep]
+        real = np.concatenate([g.real, dreal])
+        prv = np.concatenate([g.prv, dprv])
+        nxt = np.concatenate([g.nxt, dnxt])
+        up = np.concatenate([g.up, _unit(dprv - dreal)])
+        un = np.concatenate([g.un, _unit(dnxt - dreal)])
         alive = np.zeros(len(pos), dtype=bool)
         alive[nodes] = True
         alive[n0:] = True
@@ -941,13 +1124,13 @@ class _Walker:
         gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
         near = (gap < discs.radii[None, :] + 1e-6).any(axis=1)
         if near.any():
-            cut = _blocked(a[near], b[near], disc_rings)
+            cut = discs.blocks(a[near], b[near])
             drop = np.flatnonzero(near)[cut]
             keep = np.ones(len(pi), dtype=bool)
             keep[drop] = False
             pi, pj, pw = pi[keep], pj[keep], pw[keep]
-        all_rings = _Rings.join(rings, disc_rings)
-        sub = _Graph(all_rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft)
+        sub = _Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
+                     units=(up, un))
         new = np.arange(n0, len(pos))
         others = np.concatenate([nodes, new])
         ai, bj, w = sub.pairs_among(new, others)
@@ -1014,23 +1197,28 @@ class _PairQuery:
         if n == 0:
             return None
         side = Y[:, :2 * n]
-        tan = side[:, :n] * side[:, n:] >= -1e-12
+        # only tangent corners can be used: test those rows alone, (endpoint, corner) pairs
+        kk, tt = np.nonzero(side[:, :n] * side[:, n:] >= -1e-12)
+        if len(kk) == 0:
+            return None
         tx = Y[:, k3:]
-        o1 = self.C[None] - tx[:, :, None] - xu[:, None, :]  # cross(T - x, U - x): (2, N, E)
-        dn = np.hypot(g.pos[None, :, 0] - X[:, 0:1], g.pos[None, :, 1] - X[:, 1:2])
-        tl2 = (TOL * (dn + 10.0))[:, :, None]
+        o1 = self.C[tt] - tx[kk, tt][:, None] - xu[kk]  # cross(T - x, U - x): (rows, E)
+        Xr, Tr = X[kk], g.pos[tt]
+        dn = np.hypot(Tr[:, 0] - Xr[:, 0], Tr[:, 1] - Xr[:, 1])
+        tl2 = (TOL * (dn + 10.0))[:, None]
         s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
-        s2 = s1[:, :, r.succ]
+        s2 = s1[:, r.succ]
         front = front_v > self.front_tol
-        hit = (s1 * s2 == -1) & self.s4[None] & front[:, None, :]
-        see = tan & ~hit.any(axis=2)
+        hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
+        seen = ~hit.any(axis=1)
         on = s1 == 0
         if on.any():
-            on &= see[:, :, None]
+            on &= seen[:, None]
             if on.any():
-                see &= ~self._touch_enters(X, g.pos, on)
-        wa = np.where(see[0], dn[0], np.inf)
-        wb = np.where(see[1], dn[1], np.inf)
+                seen &= ~self._touch_rows(Xr, Tr, on)
+        wab = np.full((2, n), np.inf)
+        wab[kk[seen], tt[seen]] = dn[seen]
+        wa, wb = wab[0], wab[1]
         tot = (wa[:, None] + self.D) + wb[None, :]
         k = int(np.argmin(tot))
         i, j = divmod(k, n)
@@ -1041,6 +1229,20 @@ class _PairQuery:
         while chain[-1] != j:
             chain.append(int(self.nxt[chain[-1], j]))
         return best, chain
+
+    def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+        """(len(S),) :meth:`_touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
+        r = self.g.rings
+        out = np.zeros(len(S), dtype=bool)
+        ki, vi = np.nonzero(on)
+        d = T[ki] - S[ki]
+        ld = np.hypot(d[:, 0], d[:, 1])
+        along = ((r.v[vi] - S[ki]) * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
+        inner = (along > END) & (along < ld - END)
+        ki, vi, d = ki[inner], vi[inner], d[inner]
+        enters = _wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
+        out[ki[enters]] = True
+        return out
 
     def _touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
         """(len(S), len(T)) for segments S[k] -> T[t] with a vertex on them (``on[k, t, v]``):
@@ -1064,7 +1266,7 @@ def _route(g: _Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
     S, T = np.array([s]), np.array([t])
     best = math.inf
     direct: tuple[float, list[int]] | None = None
-    if not _blocked(S, T, g.rings)[0]:
+    if not g.blocked(S, T)[0]:
         best = float(g.weight(S, T)[0])
         direct = (best, [])
         if not g.soft:
@@ -1110,6 +1312,63 @@ def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
     return out
 
 
+def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
+                live: np.ndarray, dist: np.ndarray, move: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For :meth:`Routes.reachable`: the end points ``C`` that a walk through a corner reaches
+    more cheaply than ``cost`` (the straight walk from ``s``, inf where blocked), the corner
+    and that cost: (point, corner, cost).
+
+    The answer is, per point, the cheapest of its tangent, visible links ``dist[corner] + w``
+    (``w`` the link's cost, within ``move``), ties to the lower corner, when it beats ``cost``
+    by more than 1e-12 -- what ``g.links`` over every pair gave. Faster, same answer: a point
+    the straight walk reaches at its plain length is skipped (a route through a corner is no
+    shorter: the triangle inequality, with the sums' rounding far below 1e-12), links that
+    cannot beat ``cost`` are dropped, and the rest are tested for walls best first, a few
+    rounds of one link per point, then all that are left at once (:func:`_blocked` answers
+    each segment alone)."""
+    none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
+    plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
+    todo = np.flatnonzero(~(clear & (cost <= plain)))
+    if len(todo) == 0:
+        return none
+    i, k = np.nonzero(_tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]))
+    xi, nj = todo[i], live[k]
+    d = np.hypot(*(C[xi] - g.pos[nj]).T)
+    keep = dist[nj] + d <= move + 1e-9
+    xi, nj, d = xi[keep], nj[keep], d[keep]
+    w = d + g.soft.cost(C[xi], g.pos[nj]) if g.soft else d
+    tot = dist[nj] + w
+    keep = tot < cost[xi] - 1e-12
+    xi, nj, tot = xi[keep], nj[keep], tot[keep]
+    if len(xi) == 0:
+        return none
+    order = np.lexsort((tot, xi))
+    xi, nj, tot = xi[order], nj[order], tot[order]
+    head = np.r_[True, xi[1:] != xi[:-1]]
+    starts = np.flatnonzero(head)
+    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(np.r_[starts, len(xi)]))
+    won = np.zeros(len(xi), dtype=bool)
+    done = np.zeros(len(C), dtype=bool)
+    for r in range(_ROUNDS + 1):
+        test = (rank == r) if r < _ROUNDS else (rank >= r)
+        test &= ~done[xi]
+        k = np.flatnonzero(test)
+        if len(k) == 0:
+            if r < _ROUNDS and not (rank > r).any():
+                break
+            continue
+        seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
+        won[seen] = True
+        done[xi[seen]] = True
+    k = np.flatnonzero(won)
+    if len(k) == 0:
+        return none
+    first = np.r_[True, xi[k][1:] != xi[k][:-1]]
+    k = k[first]
+    return xi[k], nj[k], tot[k]
+
+
 # -- the public object -----------------------------------------------------------------------------
 class Routes:
     """Distances around walls and walking paths on one board (one state of its doors).
@@ -1137,6 +1396,12 @@ class Routes:
         self._soft = _Soft.of(board)
         self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
+        self._disc_memo: dict[tuple[float, float, float],
+                              tuple[Polygon, np.ndarray, np.ndarray]] = {}
+        self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
+        self._direct_memo: dict[tuple[float, float, float, float], float] = {}
+        self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
+        self._via_memo: dict[tuple[bool, float, float], tuple[np.ndarray, np.ndarray]] = {}
 
     # -- measuring ---------------------------------------------------------------------------------
     def _inside_measure(self, X: np.ndarray) -> np.ndarray:
@@ -1151,36 +1416,84 @@ class Routes:
             ok &= ~shapely.contains_xy(self._measure_eroded, X[:, 0], X[:, 1])
         return ok
 
-    def _to_nodes(self, X: np.ndarray) -> np.ndarray:
-        """(len(X), N) straight distance from each point to each corner it sees (inf if not)."""
+    def _to_nodes(self, X: np.ndarray, batch: bool | None = None) -> np.ndarray:
+        """(len(X), N) straight distance from each point to each corner it sees (inf if not).
+
+        Each point's row is remembered (models are measured from again and again), apart for
+        a point asked alone and in a batch (``batch``, by default: more than one point), which
+        :meth:`_Graph.links` tests in two ways that can differ in the last bit at a grazing
+        corner."""
         g = self._measure
-        out = np.full((len(X), len(g.pos)), np.inf)
-        xi, nj, w = g.links(X)
-        out[xi, nj] = w
+        n = len(g.pos)
+        out = np.full((len(X), n), np.inf)
+        if len(X) == 0 or n == 0:
+            return out
+        batch = len(X) > 1 if batch is None else batch
+        memo = self._node_memo
+        keys = [(batch, x, y) for x, y in X.tolist()]
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            rows = np.full((len(miss), n), np.inf)
+            xi, nj, w = g.links(X[miss], batch=batch)
+            rows[xi, nj] = w
+            for k, row in zip(miss, rows, strict=True):
+                memo[keys[k]] = row
+        for k, key in enumerate(keys):
+            out[k] = memo[key]
         return out
 
     def _via(self, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(len(A), N): the shortest distance from each point to each corner through the graph,
-        and the first corner used."""
-        Da = self._to_nodes(A)
-        n = Da.shape[1]
+        and the first corner used (remembered per point as in :meth:`_to_nodes`)."""
+        n = len(self._measure.pos)
         best = np.full((len(A), n), np.inf)
         first = np.full((len(A), n), -1, dtype=int)
-        for k in range(len(A)):
-            idx = np.flatnonzero(np.isfinite(Da[k]))
-            if len(idx) == 0:
-                continue
-            tot = Da[k, idx, None] + self._D[idx]
-            arg = tot.argmin(axis=0)
-            best[k] = tot[arg, np.arange(n)]
-            first[k] = idx[arg]
+        if len(A) == 0 or n == 0:
+            return best, first
+        batch = len(A) > 1
+        memo = self._via_memo
+        keys = [(batch, x, y) for x, y in A.tolist()]
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            Da = self._to_nodes(A[miss], batch)
+            cols = np.arange(n)
+            for k, row in zip(miss, Da, strict=True):
+                b_row = np.full(n, np.inf)
+                f_row = np.full(n, -1, dtype=int)
+                idx = np.flatnonzero(np.isfinite(row))
+                if len(idx):
+                    tot = row[idx, None] + self._D[idx]
+                    arg = tot.argmin(axis=0)
+                    b_row = tot[arg, cols]
+                    f_row = idx[arg]
+                memo[keys[k]] = (b_row, f_row)
+        for k, key in enumerate(keys):
+            best[k], first[k] = memo[key]
         return best, first
 
     def _direct(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-        """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf."""
-        d = np.hypot(*(B - A).T)
-        clear = ~_blocked(A, B, self._measure.rings)
-        return np.where(clear, d, np.inf)
+        """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf (each
+        pair's answer remembered: :func:`_blocked` answers each segment alone)."""
+        memo = self._direct_memo
+        keys = list(zip(A[:, 0].tolist(), A[:, 1].tolist(), B[:, 0].tolist(), B[:, 1].tolist(),
+                        strict=True))
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > 4 * _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            P, Q = A[miss], B[miss]
+            d = np.hypot(*(Q - P).T)
+            clear = ~_blocked(P, Q, self._measure.rings)
+            for k, v in zip(miss, np.where(clear, d, np.inf).tolist(), strict=True):
+                memo[keys[k]] = v
+        return np.array([memo[key] for key in keys], dtype=float)
 
     def distance(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> Route:
         """The shortest route between two bases' edges around walls and closed doors."""
@@ -1263,7 +1576,7 @@ class Routes:
         ok &= ~walker.blocked_at(X)
         blockers = list(blockers)
         if blockers:
-            ok &= _Discs.of(blockers, radius).depth(X) <= EPS
+            ok &= self._discs(blockers, radius).depth(X) <= EPS
         return ok
 
     def fits(self, point: Any, radius: float, *, blockers: Any = ()) -> bool:
@@ -1273,7 +1586,18 @@ class Routes:
     def free_points(self, region: Polygon | None, radius: float, spacing: float = 1.0
                     ) -> np.ndarray:
         """(n, 2) grid points (cell centres of a ``spacing`` grid) inside ``region`` (the whole
-        board when None) where a base of ``radius`` fits."""
+        board when None) where a base of ``radius`` fits (remembered per region, radius and
+        spacing: a fresh copy each time)."""
+        key = (None if region is None else region.wkb, float(radius), float(spacing))
+        got = self._free_memo.get(key)
+        if got is None:
+            if len(self._free_memo) >= _MEMO_LIMIT // 64:
+                self._free_memo.clear()
+            got = self._free_memo[key] = self._free_points(region, radius, spacing)
+        return got.copy()
+
+    def _free_points(self, region: Polygon | None, radius: float, spacing: float
+                     ) -> np.ndarray:
         area = self.frame if region is None else region
         if area.is_empty:
             return np.zeros((0, 2))
@@ -1288,10 +1612,34 @@ class Routes:
             return np.zeros((0, 2))
         return pts[self.fits_many(pts, radius)]
 
+    def _discs(self, blockers: Any, radius: float) -> _Discs:
+        """``_Discs.of(blockers, radius)``, each grown base remembered by its exact centre and
+        grown radius (models stand still most of a turn, so the same bases come back)."""
+        arr = np.asarray([tuple(b)[:3] for b in blockers], dtype=float).reshape(-1, 3)
+        if len(arr) == 0:
+            return _Discs.of([], radius)
+        grown = arr[:, 2] + radius
+        keys = list(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), grown.tolist(), strict=True))
+        memo = self._disc_memo
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            geoms = shapely.buffer(shapely.points(arr[miss, :2]), grown[miss],
+                                   quad_segs=DISC_SEGMENTS)
+            for k, geom in zip(miss, geoms, strict=True):
+                poly = orient(geom, 1.0)
+                verts = np.asarray(poly.exterior.coords)[:-1, :2]
+                memo[keys[k]] = (poly, verts, _unit(np.roll(verts, -1, axis=0) - verts))
+        found = [memo[key] for key in keys]
+        return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
+                      grown, edges=np.stack([f[2] for f in found]))
+
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf) -> tuple[_Walker, _Graph, _Discs]:
         walker = self._walker(radius)
-        discs = _Discs.of(list(blockers), walker.radius)
+        discs = self._discs(list(blockers), walker.radius)
         return walker, walker.with_discs(discs, centre, reach), discs
 
     def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
@@ -1331,7 +1679,7 @@ class Routes:
         if s == t:
             return Walk((s, t), 0.0, 0.0, float(radius))
         walker = self._walker(radius)
-        discs = _Discs.of(list(blockers), walker.radius)
+        discs = self._discs(list(blockers), walker.radius)
         g = walker.graph
         X = np.array([s, t])
         if not self._free_walk(walker, g, discs, X).all():
@@ -1410,21 +1758,14 @@ class Routes:
         dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=move)
         cost = np.full(len(C), np.inf)
         via = np.full(len(C), -1, dtype=int)
-        clear = ~_blocked(np.repeat(S, len(C), axis=0), C, g.rings)
+        clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
         if clear.any():
             cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
         live = np.flatnonzero(dist <= move + 1e-9)
         if len(live):
-            ci, nj, w = g.links(C, live, bound=np.full(len(C), move), base=dist)
-            if len(ci):
-                tot = dist[nj] + w
-                order = np.lexsort((tot, ci))
-                ci, nj, tot = ci[order], nj[order], tot[order]
-                firsts = np.r_[True, ci[1:] != ci[:-1]]
-                ci, nj, tot = ci[firsts], nj[firsts], tot[firsts]
-                better = tot < cost[ci] - 1e-12
-                cost[ci[better]] = tot[better]
-                via[ci[better]] = nj[better]
+            ci, nj, tot = _best_links(g, C, S[0], clear, cost, live, dist, move)
+            cost[ci] = tot
+            via[ci] = nj
         soft = g.soft
         if soft:
             cost = cost + soft.start_cost(s)  # starting within reach of razor wire
