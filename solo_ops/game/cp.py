@@ -170,7 +170,7 @@ def _copy(value: Any) -> Any:
         return tuple(v if type(v) in _PLAIN else _copy(v) for v in value)
     if dataclasses.is_dataclass(value) and hasattr(value, "__dict__"):
         new = copy.copy(value)
-        fields = new.__dict__
+        fields: dict[str, Any] = vars(new)
         for key, v in fields.items():
             if type(v) not in _PLAIN:
                 fields[key] = _copy(v)

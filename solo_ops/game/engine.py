@@ -321,7 +321,8 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     if prompt.kind != "reroll" and action.get("type") != "reroll":
         if not cp.armed(game, state, action):
             return _record(state, action, _apply(game, state, action, prompt), before)
-        snap, run, answers = cp.snapshot(state), action, []
+        answers: list[Any] = []
+        snap, run = cp.snapshot(state), action
     else:  # the answer to a CP re-roll: the paused step again, with one more answer
         snap = cp.snapshot(state)
         run, answers = cp.take_answer(state, action, prompt)
