@@ -315,6 +315,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
             choice = rng.choice([*prompt.data["operatives"], None])
             action = ({"type": "counteract", "pass": True} if choice is None
                       else {"type": "counteract", "operative": choice})
+        elif prompt.kind == "reroll":  # a CP re-roll: any die of the question, or keep
+            die = rng.choice([*range(1, len(prompt.data["faces"]) + 1), None])
+            action = ({"type": "reroll", "keep": True} if die is None
+                      else {"type": "reroll", "die": die})
         elif prompt.kind == "activate":
             assert prompt.options, f"{path_name} step {n}: nobody to activate"
             action = {"type": "activate", "operative": rng.choice(prompt.options)}
