@@ -97,6 +97,8 @@ def test_the_enemy_shot_pauses_for_a_defence_reroll_when_the_players_have_cp() -
     assert prompt.options == ["reroll 1", "reroll 2", "keep"]
     assert "#1 2 (fail), #2 1 (fail), #3 5" in prompt.text
     assert "you have 4 CP" in prompt.text
+    # what the saves are against: e1's 4 4 6 2 retained a crit and two normal hits
+    assert "1 crit(s) and 2 normal hit(s) to save against" in prompt.text
     assert state.operatives["a1"].wounds == 10 and state.cp["player"] == 4
 
 
@@ -348,7 +350,9 @@ def test_a_fight_the_enemy_starts_offers_the_players_attack_dice() -> None:
     step(game, state, {"type": "engine"})
     prompt = pending(game, state)
     assert prompt.kind == "reroll" and prompt.options == ["reroll 1", "reroll 3", "keep"]
-    assert prompt.text.startswith("Ana: e1 fights a1. a1's attack dice (hit 4+): #1 1 (fail)")
+    # the players see e1's dice before they choose
+    assert prompt.text.startswith("Ana: e1 fights a1; e1's dice (4+): 4 4 1. a1's attack dice "
+                                  "(hit 4+): #1 1 (fail)")
     step(game, state, {"type": "reroll", "die": 1})
     record = step(game, state, {"type": "reroll", "keep": True})
     fight = next(e for e in record["events"] if e["type"] == "fight")

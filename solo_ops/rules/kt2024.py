@@ -799,9 +799,11 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
         entry = dice.pool(f"{label}: defence dice, save {defence.save}+", to_roll)
         faces = list(entry.faces)
         lines.append(f"Defence dice ({defence.save}+): {_faces(faces)}.")
+        against = (f"{label}: {kept.crits} crit(s) and {kept.normals} normal hit(s) to save "
+                   f"against{'; one normal save retained for cover' if retained_saves else ''}")
         lines.extend(cp_rerolls(dice, faces, [], "defence", label, defence.save,
                                 lambda face: classify_save(face, defence.save) == FAIL,
-                                defence_cp, entry.seq))
+                                defence_cp, entry.seq, against))
         kinds = [classify_save(face, defence.save) for face in faces]
         csaves += kinds.count(CRIT)
         nsaves += kinds.count(NORMAL)
@@ -841,10 +843,16 @@ def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
     sides = ((attacker, names[0]), (defender, names[1]))
     rolls = [(_roll_attack_dice(dice, spec, f"fight, {name}"), spec, name)
              for spec, name in sides]
-    for (rolled, spec, name), choose in zip(rolls, cp, strict=True):
+    for index, ((rolled, spec, name), choose) in enumerate(zip(rolls, cp, strict=True)):
         if choose is not None and rolled.faces:
+            # the players see the other side's dice before they choose, as at the table
+            other, other_spec, other_name = rolls[1 - index]
+            shown = f"{other_name}'s dice ({other_spec.hit_needed}+): {_faces(other.faces)}"
+            if other.accurate:
+                shown += f" and {other.accurate} retained by Accurate"
             rolled.lines.extend(attack_cp_rerolls(dice, rolled, spec, f"fight, {name}",
-                                                  choose, f"{names[0]} fights {names[1]}"))
+                                                  choose, f"{names[0]} fights {names[1]}; "
+                                                  f"{shown}"))
         lines.extend(f"{name}: {line}" for line in rolled.lines)
         ret = after_roll(*rolled.counts(spec), spec)
         lines.extend(f"{name}: {a}." for a in ret.applied)
