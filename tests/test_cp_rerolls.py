@@ -620,3 +620,34 @@ def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     saved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
     assert saved["snapshot"] == state.to_dict(secrets=True)
+
+
+# -- what the players see before the question ------------------------------------------------------
+def test_a_pause_in_the_enemy_activation_words_what_the_enemy_did_first_and_only_once(
+        tmp_path: Path) -> None:
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- the players choose after seeing what
+    happened, as at the table: the paused step's record words e1's activation so far (its
+    order and shot), and the step's final record, which runs the activation again from its
+    start, is not worded twice at the table (GameTable)."""
+    from solo_ops.io.table import GameTable
+
+    game, state = start(ENEMY_SHOT)
+    table = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    table.engine_step()  # the turning point starts
+    paused = table.engine_step()
+    offered = next(e for e in paused["events"] if e["type"] == "reroll_offered")
+    assert offered["so_far"][0]["type"] == "enemy_activation"
+    assert offered["so_far"][0]["unit"] == "u1"
+    before = table.lines_of(paused)
+    # e1's activation is worded before the question (the same words as the events' own)
+    assert before and before == lines_for({"events": offered["so_far"]})
+    outcome = table.answer("Ana", "keep")
+    assert outcome.ok, outcome.message
+    final = outcome.records[0]
+    full = lines_for(player_record(final))
+    assert full[:len(before)] == before  # the re-run opens with the same events
+    after = table.lines_of(final)
+    assert after == full[len(before):] and after  # said once: only what follows
+    assert any("damage" in line for line in after)
+    # the log keeps the whole step (replay and audits read every event)
+    assert final["events"][0]["type"] == "enemy_activation"

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.core.model import Profile
+from solo_ops.game.events import shown as shown_to_players
 from solo_ops.game.state import PLAYER, Operative, State
 from solo_ops.rules import kt2024
 
@@ -68,6 +69,10 @@ class Chooser:
     plans: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Enemy activation plans made in this step (by unit), kept for its re-runs: see
     :func:`plan`."""
+    progress: list[dict[str, Any]] | None = None
+    """The events of the enemy activation under way (its own list, growing as the plan is
+    applied; :func:`solo_ops.game.enemy.apply_plan` sets it), so a pause can show the players
+    what the enemy has done so far in this step before it asks."""
 
     def hook(self, op: Any) -> kt2024.CpChooser | None:
         """The chooser for ``op``'s dice: None unless it is a player operative."""
@@ -217,10 +222,13 @@ def _into(current: Any, saved: Any) -> Any:
 
 
 # -- the pause and its answer -------------------------------------------------------------------
-def pause(state: State, action: dict[str, Any], answers: list[Any], need: NeedReroll
-          ) -> dict[str, Any]:
+def pause(state: State, action: dict[str, Any], answers: list[Any], need: NeedReroll,
+          progress: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Record the question at the head of ``state.pending_attacks``; returns the
-    ``reroll_offered`` event."""
+    ``reroll_offered`` event. ``progress``: the events of the enemy activation so far (the
+    step re-runs from its start after the answer, so these come again, in this order, at the
+    head of the step's final record); the event keeps the ones the players may see as
+    ``so_far``, which the narration words before the question."""
     offer, op = need.offer, need.op
     entry = {
         "kind": "reroll", "player": op.owner, "operative": op.id, "what": offer.what,
@@ -232,7 +240,9 @@ def pause(state: State, action: dict[str, Any], answers: list[Any], need: NeedRe
     }
     entry["text"] = _question(op, entry)
     state.pending_attacks.insert(0, entry)
+    so_far = [copy.deepcopy(e) for e in progress or [] if shown_to_players(e)]
     return {"type": "reroll_offered", "player": op.owner, "operative": op.id,
+            **({"so_far": so_far} if so_far else {}),
             "what": offer.what, "faces": list(offer.faces), "failed": entry["failed"],
             "cp": entry["cp"]}
 

@@ -70,6 +70,9 @@ def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
         "order": plan.order.texts(), "state_before": plan.state_before,
         "explain": list(plan.explain), "plan": plan.to_dict(),
     }]
+    chooser = getattr(game, "cp_chooser", None)
+    if chooser is not None:  # a CP re-roll pause shows what was done so far (game.cp)
+        chooser.progress = events
     acting = frozenset(unit.models)  # a Stun on these outlasts this activation
     for m in unit.models:
         op = state.operatives[m]

@@ -335,7 +335,8 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
         cp.restore(state, snap)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
-        record = _record(state, action, [cp.pause(state, run, answers, need)], before)
+        record = _record(state, action, [cp.pause(state, run, answers, need, chooser.progress)],
+                         before)
         cp.keep_plans(game, state, chooser)
         return record
     except BaseException:

@@ -152,6 +152,7 @@ class GameTable:
         self.lock = threading.RLock()
         self._proposal: _Proposal | None = None
         self._lines: dict[int, list[str]] = {}  # narration of each record, as it happened
+        self._previewed: list[str] = []  # words of a step paused for a CP re-roll (_narrate)
         self._saved = actions_of(state)  # the actions of the last good save
         self._set(game, state)
 
@@ -243,7 +244,7 @@ class GameTable:
         with self.lock:
             record = step(self.game, self.state, {"type": "engine"})
             self.persist(record)
-            self._narrate(record)
+            self._narrate(record, live=True)
             return record
 
     # -- answers --------------------------------------------------------------------------------
@@ -328,7 +329,7 @@ class GameTable:
             self.persist(record)
         except SaveError as exc:
             return self._failed(exc, "Your answer")
-        self._narrate(record)
+        self._narrate(record, live=True)
         records = [record]
         try:
             while pending(self.game, self.state).kind == "engine":
@@ -437,11 +438,24 @@ class GameTable:
             lines = self._lines.get(record["n"])
             return lines if lines is not None else self._narrate(record)
 
-    def _narrate(self, record: dict[str, Any]) -> list[str]:
+    def _narrate(self, record: dict[str, Any], *, live: bool = False) -> list[str]:
         lines = narrate.lines_for(self.shown(record),
                                   table=narration_table(self.game, self.state))
-        self._lines[record["n"]] = lines
-        return lines
+        # A step paused for a CP re-roll words what the enemy did so far; after the answer
+        # the step runs again from its start, so its next record opens with the same lines:
+        # they are not said twice (game.cp, "reroll_offered").
+        if not live:  # an older step worded again (history): as it is
+            self._lines[record["n"]] = lines
+            return lines
+        told = self._previewed
+        if told and lines[:len(told)] == told:
+            shown = lines[len(told):]
+        else:
+            shown = lines
+        paused = any(e.get("type") == "reroll_offered" for e in record["events"])
+        self._previewed = lines if paused else []
+        self._lines[record["n"]] = shown
+        return shown
 
     def briefing(self) -> list[str]:
         """The mission in words and the Pariah Nexus effects in force."""

@@ -226,6 +226,18 @@ def _guard_interrupt(e: dict[str, Any], t: Table) -> list[str]:
             f"{t.n(e['target'])}."]
 
 
+def _so_far(e: dict[str, Any], t: Table) -> list[str]:
+    """A step paused for a CP re-roll: what the enemy did in it before the question (the
+    same events open the step's final record; :class:`solo_ops.io.table.GameTable` words them
+    once)."""
+    out: list[str] = []
+    for inner in e.get("so_far", []):
+        words = WORDS.get(str(inner.get("type")))
+        if words is not None:
+            out.extend(words(inner, t))
+    return out
+
+
 def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
     return lambda e, t: [text(e, t)]
 
@@ -235,6 +247,7 @@ WORDS: dict[str, Words] = {
     "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
                        f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
+    "reroll_offered": _so_far,
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
@@ -324,7 +337,6 @@ SILENT = frozenset({
     "readied",          # the player's own 2018 Ready
     "no_reaction",      # the player's own answer to a declared charge
     "counteract_pass",  # a side that could counteract did not (the next activation follows)
-    "reroll_offered",   # the reroll prompt that follows shows the dice (game.cp)
     "turn_end",         # the next turn_start or the score says it
     "unit_state",       # the state machine's bookkeeping (the explanation names the state)
     "unit_event",       # likewise
