@@ -64,7 +64,7 @@ if TYPE_CHECKING:
 
 
 DEFAULT_SAVES = Path("campaign_saves")
-RATE_MISSIONS = 24  # simulated missions per engagement level rated for a campaign difficulty
+RATE_MISSIONS = 48  # simulated missions per engagement level rated for a campaign difficulty
 _BAD_NAME_CHARS = set('/\\:*?"<>|')
 
 

@@ -58,7 +58,7 @@ def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
               default=None,
               help="Pick the engagement level by simulated missions: the level whose rated "
                    "win rate is nearest 80/60/40/20%.")
-@click.option("--rate-missions", type=click.IntRange(4, 1000), default=24, show_default=True,
+@click.option("--rate-missions", type=click.IntRange(4, 1000), default=48, show_default=True,
               help="With --difficulty: simulated missions per level rated.")
 @click.option("--crit-op", default=None, help="Kill Team 2024 crit op.")
 @click.option("--tac-op", default=None, help="Kill Team 2024 tac op.")
