@@ -639,3 +639,23 @@ def test_pick_up_and_place_down_end_to_end(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
     kinds = [a["type"] for a in saved["actions"]]
     assert "pickup" in kinds and "placedown" in kinds
+
+
+def test_a_shipped_board_has_a_portable_marker_and_the_briefing_names_it(tmp_path: Path
+                                                                         ) -> None:
+    """001 "Pick Up - 1AP Remove a marker that the active Operative controls." -- players meet
+    Pick Up in a shipped game: Volkus manufactorum's obj-3 is portable, and the briefing says
+    which markers can be carried and how (a player cannot guess it from the map)."""
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.io.table import GameTable
+
+    from .conftest import SCENARIOS
+
+    scenario = load_scenario(SCENARIOS / "volkus-manufactorum-sweep.yaml")
+    assert [o.id for o in scenario.board.objectives if o.portable] == ["obj-3"]
+    game, state = new_game(scenario, 1)
+    table = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    carry = [line for line in table.briefing() if line.startswith("Markers you can carry")]
+    assert carry == ["Markers you can carry: obj-3 (Pick Up, 1 AP: `pickup obj-3` while your "
+                     "operative controls it; Place Down, 1 AP: `placedown` within its control "
+                     "range, not in the same activation)."]

@@ -463,6 +463,12 @@ class GameTable:
         out = list(mission.briefing(self.game.edition))
         for title, text in mission.effect_texts(self.game.scenario.board.killzone):
             out.append(f"Effect in force — {title}: {text}")
+        carried = [o.id for o in self.game.scenario.board.objectives if o.portable]
+        if carried and self.game.edition == "kt2024":
+            out.append(f"Markers you can carry: {', '.join(carried)} (Pick Up, 1 AP: "
+                       f"`pickup {carried[0]}` while your operative controls it; Place Down, "
+                       "1 AP: `placedown` within its control range, not in the same "
+                       "activation).")
         return out
 
     def status_lines(self) -> list[str]:
