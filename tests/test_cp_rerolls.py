@@ -651,3 +651,15 @@ def test_a_pause_in_the_enemy_activation_words_what_the_enemy_did_first_and_only
     assert any("damage" in line for line in after)
     # the log keeps the whole step (replay and audits read every event)
     assert final["events"][0]["type"] == "enemy_activation"
+
+
+def test_no_question_when_the_saves_already_block_every_hit() -> None:
+    """002 "Re-Roll an Attack/Defence Dice for 1CP." -- a re-roll is worth a CP only while
+    damage gets through: e1's attack dice 4 1 1 1 retain one normal hit, a1's defence dice
+    1 1 6 hold a crit save that blocks it, so the two failed saves are not asked about."""
+    game, state = start([1, 6, 4, 1, 1, 1, 1, 1, 6])
+    step(game, state, {"type": "engine"})
+    record = step(game, state, {"type": "engine"})
+    assert pending(game, state).kind != "reroll"
+    assert shot_event(record)["damage"] == 0 and state.cp["player"] == 4
+    assert not any(e["type"] in ("reroll_offered", "cp_spent") for e in record["events"])

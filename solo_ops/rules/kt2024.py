@@ -803,7 +803,9 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
                    f"against{'; one normal save retained for cover' if retained_saves else ''}")
         lines.extend(cp_rerolls(dice, faces, [], "defence", label, defence.save,
                                 lambda face: classify_save(face, defence.save) == FAIL,
-                                defence_cp, entry.seq, against))
+                                _while_damaged(defence_cp, spec, defence, kept,
+                                               retained_saves),
+                                entry.seq, against))
         kinds = [classify_save(face, defence.save) for face in faces]
         csaves += kinds.count(CRIT)
         nsaves += kinds.count(NORMAL)
@@ -820,6 +822,22 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
     if stun:
         lines.append("Stun: the target loses 1 APL until the end of its next activation.")
     return ShotRoll(damage, kept.crits, kept.normals, dev, stun, lines)
+
+
+def _while_damaged(choose: CpChooser | None, spec: AttackSpec, defence: DefenceSpec,
+                   kept: Retained, retained_saves: int) -> CpChooser | None:
+    """``choose``, asked only while the saves rolled so far still let damage through: a
+    defender whose dice already block every hit has nothing to re-roll for."""
+    if choose is None:
+        return None
+
+    def ask(offer: RerollOffer) -> int | None:
+        kinds = [classify_save(face, defence.save) for face in offer.faces]
+        damage, _ = shot_damage(spec, defence, kept, kinds.count(CRIT),
+                                kinds.count(NORMAL) + retained_saves)
+        return choose(offer) if damage > 0 else None
+
+    return ask
 
 
 @dataclass
