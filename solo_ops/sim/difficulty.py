@@ -9,7 +9,8 @@ To be quick enough to wait for, the levels are rated in order from 1 and the sea
 soon as a level's win rate falls to the target or below: the win rate falls as the level rises
 (more hidden counters, more enemies; ``tests/test_sim_levels.py`` checks level 1 against 6), so
 no higher level can be nearer. The level chosen is the nearer of the last two rated (ties: the
-easier). ``missions`` per level is the caller's (``new`` and the campaign rate 48 per level by default).
+easier). ``missions`` per level is the caller's (``new`` and the campaign rate 48 per level
+by default).
 
 Pure: no printing, no files; progress through a callback.
 """
