@@ -1406,6 +1406,16 @@ def _route_to(walk: Any, end: tuple[float, float]) -> tuple[tuple[float, float],
     return tuple(out)  # type: ignore[arg-type]
 
 
+def _charge_disc(op: Operative, tp: tuple[float, float], target: Operative
+                 ) -> tuple[float, float, float]:
+    """The disc around ``target`` holding every centre from which ``op`` can be in its control
+    range by :func:`reach.control_mask`'s first, straight-line test (with a hair to spare for
+    rounding): the only end points a charge looks at, so ``reachable`` is asked for those
+    alone (``near=``; the same points, costs and walks as the whole move circle has there)."""
+    r = op.radius + target.radius + CONTROL_RANGE + reach.TOLERANCE + 1e-6
+    return (float(tp[0]), float(tp[1]), r)
+
+
 def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
                    near_visible: list[tuple[float, Operative]], codes: dict[str, str],
                    edition: str) -> Action | None:
@@ -1434,7 +1444,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         # every other enemy (the target's own centre may be unreachable on those terms)
         near = [*blockers, (tp[0], tp[1], target.radius)]
         cand = ctx.terrain.routes.reachable(start, op.radius, KT2018_CHARGE_REACH,
-                                            blockers=near, spacing=0.5)
+                                            blockers=near, spacing=0.5,
+                                            near=[_charge_disc(op, tp, target)])
         pts = np.asarray(cand.points, dtype=float)
         ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
                                   margin=CHARGE_END_MARGIN)
@@ -1453,7 +1464,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
-                                        spacing=0.5)
+                                        spacing=0.5, near=[_charge_disc(op, tp, target)])
     pts = np.asarray(cand.points, dtype=float)
     # the end must be in the target's control range by the one predicate: within 1" around
     # the walls and visible (never the far side of a wall however close in a straight line)

@@ -1069,8 +1069,10 @@ class _Walker:
         return got
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
-                   reach: float = math.inf) -> _Graph:
-        """The graph with other bases added, limited to the circle ``centre``/``reach``."""
+                   reach: float = math.inf,
+                   within: Callable[[np.ndarray], np.ndarray] | None = None) -> _Graph:
+        """The graph with other bases added, limited to the circle ``centre``/``reach`` (and
+        to the corners where ``within`` says True, when given: node numbers keep their order)."""
         g = self.graph
         nodes = np.arange(len(g.pos))
         rings = g.rings
@@ -1079,6 +1081,8 @@ class _Walker:
             c = np.asarray(centre, float)
             near = np.hypot(*(g.pos - c).T) <= reach + 1e-9
             nodes = nodes[near]
+            if within is not None:
+                near &= within(g.pos)
             pair = near[g.pi] & near[g.pj]
             lo, hi = c - reach - 1e-6, c + reach + 1e-6
             emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
@@ -1101,6 +1105,8 @@ class _Walker:
         dkeep = g.in_box(dpos, 0.0) & ~self.inside(dpos) & (discs.depth(dpos) <= 0)
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
+            if within is not None:
+                dkeep &= within(dpos)
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
         dreal = disc_rings.v[convex][dkeep]
@@ -1367,6 +1373,43 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     first = np.r_[True, xi[k][1:] != xi[k][:-1]]
     k = k[first]
     return xi[k], nj[k], tot[k]
+
+
+def in_discs(points: Any, discs: Any) -> np.ndarray:
+    """(n,) whether each of ``points`` lies within (distance <= r) one of the discs
+    ``[(x, y, r), ...]`` -- the points :meth:`Routes.reachable` keeps with ``near=``."""
+    X = _as_points(points)
+    D = np.asarray([tuple(d)[:3] for d in discs], dtype=float).reshape(-1, 3)
+    out = np.zeros(len(X), dtype=bool)
+    for x, y, r in D:
+        out |= np.hypot(X[:, 0] - x, X[:, 1] - y) <= r
+    return out
+
+
+def _on_the_way(s: Point2, move: float, discs: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """For ``reachable(..., near=discs)``: the corners a walk from ``s`` costing at most
+    ``move`` to a point of a disc can pass, ``|p - s| + |p - c| <= move + r`` for one disc
+    ``(c, r)`` (an ellipse), with 1e-6 to spare.
+
+    Leaving the other corners out of the graph changes no answer there: a corner on such a
+    walk has ``dist >= |p - s|`` (links and pairs cost at least their length) and
+    ``|p - C| <= (rest of the walk)``, so it lies in the ellipse; a relaxation through a corner
+    outside it is more than 1e-6 dearer than what the point gets, so it neither sets nor
+    blocks (Dijkstra's 1e-12 tie rule) any distance or predecessor that a point in the discs
+    uses, and node numbers keep their order (ties still go to the lower corner)."""
+    D = np.asarray([tuple(d)[:3] for d in discs], dtype=float).reshape(-1, 3)
+    sx, sy = s
+
+    def within(P: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(P), dtype=bool)
+        if len(P) == 0:
+            return out
+        to_s = np.hypot(P[:, 0] - sx, P[:, 1] - sy)
+        for x, y, r in D:
+            out |= to_s + np.hypot(P[:, 0] - x, P[:, 1] - y) <= move + r + 1e-6
+        return out
+
+    return within
 
 
 # -- the public object -----------------------------------------------------------------------------
@@ -1637,10 +1680,12 @@ class Routes:
                       grown, edges=np.stack([f[2] for f in found]))
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
-                    reach: float = math.inf) -> tuple[_Walker, _Graph, _Discs]:
+                    reach: float = math.inf,
+                    within: Callable[[np.ndarray], np.ndarray] | None = None
+                    ) -> tuple[_Walker, _Graph, _Discs]:
         walker = self._walker(radius)
         discs = self._discs(list(blockers), walker.radius)
-        return walker, walker.with_discs(discs, centre, reach), discs
+        return walker, walker.with_discs(discs, centre, reach, within), discs
 
     def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
                    ) -> np.ndarray:
@@ -1733,10 +1778,19 @@ class Routes:
         return (pts[-1], move - left)
 
     def reachable(self, start: Any, radius: float, move: float, *, blockers: Any = (),
-                  spacing: float = 0.5) -> Reach:
+                  spacing: float = 0.5, near: Any = None) -> Reach:
         """Where a base of ``radius`` can end a move of ``move`` inches from ``start``: grid
         points ``spacing`` apart within the move circle where the base fits and the cheapest
-        walk costs at most ``move`` (the start itself first, at cost 0)."""
+        walk costs at most ``move`` (the start itself first, at cost 0).
+
+        ``near`` ``[(x, y, r), ...]`` asks only about the grid points within one of those
+        discs (:func:`in_discs`): the answer is then exactly the full answer's start and its
+        points in the discs -- the same points, costs and walks, in the same order. A point's
+        cost never depends on the other points asked (the walking graph and its Dijkstra
+        distances depend on the start, the move and the blockers only; the straight walk and
+        the links to corners are decided point by point), so leaving the others out changes
+        nothing but the time (a charge wants the ~1" around its target, not the whole 12"
+        circle)."""
         s = (float(start[0]), float(start[1]))
         S = np.array([s])
         offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
@@ -1744,7 +1798,12 @@ class Routes:
         dx, dy = dx.ravel(), dy.ravel()
         keep = ~((dx == 0) & (dy == 0)) & (np.hypot(dx, dy) <= move)
         C = np.stack([s[0] + dx[keep], s[1] + dy[keep]], axis=1)
-        walker, g, discs = self._walk_graph(radius, blockers, s, move)
+        within = None
+        if near is not None:
+            if len(C):
+                C = C[in_discs(C, near)]
+            within = _on_the_way(s, move, near)
+        walker, g, discs = self._walk_graph(radius, blockers, s, move, within)
         start_walk = Walk((s,), 0.0, 0.0)
         if len(C):
             C = C[self.fits_many(C, radius, blockers=blockers)]
