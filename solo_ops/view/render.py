@@ -428,7 +428,8 @@ def primitives(scene: Scene) -> list[Shape]:
     for o in board.objectives:
         cx, cy = scene.px(*o.at)
         kind = "command_node" if o.command_node else "objective"
-        out.extend(_marker_shapes(kind, cx, cy, OBJECTIVE_RADIUS * s, o.id, "objective"))
+        label = f"{o.id} (portable)" if o.portable else o.id  # Pick Up / Place Down
+        out.extend(_marker_shapes(kind, cx, cy, OBJECTIVE_RADIUS * s, label, "objective"))
     for m in board.markers:
         cx, cy = scene.px(*m.at)
         out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, None, "marker"))
