@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -541,24 +541,35 @@ def _protected(ctx: Context, points: np.ndarray, radius: float,
     if not threats or len(points) == 0:
         return np.zeros((len(threats), len(points)), dtype=bool)
     points = np.asarray(points, dtype=float)
-    memo = _memo(ctx)
     out = np.zeros((len(threats), len(points)), dtype=bool)
     for row, t in enumerate(threats):
-        tp = _key_pt(pos[t.id])
-        keys = [("p", tp, float(t.radius), x, y, float(radius), ctx.edition)
-                for x, y in points.tolist()]
-        known = [memo.get(k) for k in keys]
-        todo = [k for k, v in enumerate(known) if v is None]
-        if todo:
-            cm = ctx.terrain.sight.cover_matrix(np.array([tp]), np.array([float(t.radius)]),
-                                                points[todo], radius, edition=ctx.edition)
-            got = ((~np.asarray(cm.visible)) | np.asarray(cm.in_cover)
-                   | np.asarray(cm.obscured))[0]
-            for k, v in zip(todo, got.tolist(), strict=True):
-                known[k] = v
-                memo[keys[k]] = v
-        out[row] = known
+        out[row] = _cover_answers(ctx, "p", t, points, radius, pos,
+                                  lambda vis, cov, obs: ~vis | cov | obs)
     return out
+
+
+def _cover_answers(ctx: Context, tag: str, threat: Operative, points: np.ndarray,
+                   radius: float, pos: dict[str, tuple[float, float]],
+                   judge: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+                   ) -> list[Any]:
+    """``judge(visible, in_cover, obscured)`` of each candidate point seen from ``threat``,
+    kept in the terrain's answer cache under ``tag`` per (threat, point): only the points not
+    yet known go to ``cover_matrix``, in one batch."""
+    memo = _memo(ctx)
+    tp = _key_pt(pos[threat.id])
+    keys = [(tag, tp, float(threat.radius), x, y, float(radius), ctx.edition)
+            for x, y in points.tolist()]
+    known = [memo.get(k) for k in keys]
+    todo = [k for k, v in enumerate(known) if v is None]
+    if todo:
+        cm = ctx.terrain.sight.cover_matrix(np.array([tp]), np.array([float(threat.radius)]),
+                                            points[todo], radius, edition=ctx.edition)
+        got = judge(np.asarray(cm.visible)[0], np.asarray(cm.in_cover)[0],
+                    np.asarray(cm.obscured)[0])
+        for k, v in zip(todo, got.tolist(), strict=True):
+            known[k] = v
+            memo[keys[k]] = v
+    return known
 
 
 HIDDEN, COVER_AND_OBSCURED, IN_COVER, NOT_IN_COVER = 3, 2, 1, 0
@@ -574,24 +585,11 @@ def _cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Opera
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     if len(points) == 0:
         return np.zeros(0, dtype=int)
-    memo = _memo(ctx)
-    tp = _key_pt(pos[threat.id])
-    keys = [("L", tp, float(threat.radius), x, y, float(radius), ctx.edition)
-            for x, y in points.tolist()]
-    known = [memo.get(k) for k in keys]
-    todo = [k for k, v in enumerate(known) if v is None]
-    if todo:
-        cm = ctx.terrain.sight.cover_matrix(np.array([tp]), np.array([float(threat.radius)]),
-                                            points[todo], radius, edition=ctx.edition)
-        vis = np.asarray(cm.visible)[0]
-        cov = np.asarray(cm.in_cover)[0]
-        obs = np.asarray(cm.obscured)[0]
-        level = np.where(~vis, HIDDEN, np.where(cov & obs, COVER_AND_OBSCURED,
-                                                np.where(cov, IN_COVER, NOT_IN_COVER)))
-        for k, v in zip(todo, level.tolist(), strict=True):
-            known[k] = int(v)
-            memo[keys[k]] = int(v)
-    return np.array(known, dtype=int)
+    return np.array(_cover_answers(
+        ctx, "L", threat, points, radius, pos,
+        lambda vis, cov, obs: np.where(~vis, HIDDEN, np.where(
+            cov & obs, COVER_AND_OBSCURED, np.where(cov, IN_COVER, NOT_IN_COVER)))),
+        dtype=int)
 
 
 def _cover_words(level: int, threat: Operative) -> str:
