@@ -653,6 +653,29 @@ def test_a_pause_in_the_enemy_activation_words_what_the_enemy_did_first_and_only
     assert final["events"][0]["type"] == "enemy_activation"
 
 
+def test_history_words_a_paused_step_once_when_the_game_is_opened_again(
+        tmp_path: Path) -> None:
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- the same game opened again (a resumed
+    terminal, the web page's history): the paused step's words and then the final step's,
+    without its opening lines a second time, as the live table said them."""
+    from solo_ops.io.table import GameTable
+
+    game, state = start(ENEMY_SHOT)
+    live = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    live.engine_step()
+    paused = live.engine_step()
+    outcome = live.answer("Ana", "keep")
+    assert outcome.ok, outcome.message
+    said = [live.lines_of(r) for r in state.log[paused["n"]:paused["n"] + 2]]
+    again = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    history = {item["n"]: item["lines"] for item in again.narration(paused["n"])}
+    assert [history[paused["n"]], history[paused["n"] + 1]] == said
+    before = lines_for({"events": next(e for e in paused["events"]
+                                       if e["type"] == "reroll_offered")["so_far"]})
+    whole = lines_for(player_record(state.log[paused["n"] + 1]))
+    assert whole[:len(before)] == before and history[paused["n"] + 1] == whole[len(before):]
+
+
 def test_no_question_when_the_saves_already_block_every_hit() -> None:
     """002 "Re-Roll an Attack/Defence Dice for 1CP." -- a re-roll is worth a CP only while
     damage gets through: e1's attack dice 4 1 1 1 retain one normal hit, a1's defence dice
@@ -663,3 +686,45 @@ def test_no_question_when_the_saves_already_block_every_hit() -> None:
     assert pending(game, state).kind != "reroll"
     assert shot_event(record)["damage"] == 0 and state.cp["player"] == 4
     assert not any(e["type"] in ("reroll_offered", "cp_spent") for e in record["events"])
+
+
+def test_the_board_at_the_question_shows_what_the_enemy_did_before_it() -> None:
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- the players are told the enemy's moves,
+    charges and damage before the question (``so_far``), so the view (status, maps, the web
+    board) shows the models there, although the state keeps them where they were until the
+    answer runs the step again (its record then opens with the same events). Bheta-Decima,
+    seed 1, played by the autopilot, pauses in an enemy activation that moved, charged and
+    fought before the question."""
+    from solo_ops.io import library
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.view.player import player_view
+
+    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
+                                                         "strike")), 1)
+    checked = 0
+    while not state.ended and checked < 3:
+        prompt = pending(game, state)
+        if prompt.kind == "reroll":
+            offered = next(e for e in state.log[-1]["events"] if e["type"] == "reroll_offered")
+            told = {e["operative"]: e for e in offered.get("so_far", [])
+                    if e["type"] in ("moved", "charged") and e.get("to")}
+            if told:
+                view = player_view(game, state)
+                models = {m["id"]: m for m in view["enemies"]}
+                for ops in view["squads"].values():
+                    models.update((m["id"], m) for m in ops)
+                for op, event in told.items():
+                    assert state.operatives[op].at != tuple(event["to"])  # not yet in state
+                    assert models[op]["at"] == [round(v, 3) for v in event["to"]]
+                hurt = {e["operative"]: e["wounds"] for e in offered["so_far"]
+                        if e["type"] == "damage"}
+                for op, wounds in hurt.items():
+                    assert models[op]["wounds"] == wounds != state.operatives[op].wounds
+                checked += 1
+        for action in autopilot.answers(game, state, prompt, "objective"):
+            try:
+                step(game, state, action)
+            except RuleError:
+                continue
+            break
+    assert checked >= 2

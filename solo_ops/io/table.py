@@ -444,7 +444,10 @@ class GameTable:
         # A step paused for a CP re-roll words what the enemy did so far; after the answer
         # the step runs again from its start, so its next record opens with the same lines:
         # they are not said twice (game.cp, "reroll_offered").
-        if not live:  # an older step worded again (history): as it is
+        if not live:  # an older step worded again (history): the same lines, said once
+            told = self._paused_before(record)
+            if told and lines[:len(told)] == told:
+                lines = lines[len(told):]
             self._lines[record["n"]] = lines
             return lines
         told = self._previewed
@@ -456,6 +459,19 @@ class GameTable:
         self._previewed = lines if paused else []
         self._lines[record["n"]] = shown
         return shown
+
+    def _paused_before(self, record: dict[str, Any]) -> list[str]:
+        """The words of the step just before ``record`` if that step paused for a CP re-roll
+        (what the enemy did before the question), which ``record`` repeats at its start."""
+        n = record.get("n")
+        if not isinstance(n, int) or n < 1 or n > len(self.state.log):
+            return []
+        before = self.state.log[n - 1]
+        if before.get("n") != n - 1 or not any(
+                e.get("type") == "reroll_offered" for e in before.get("events", [])):
+            return []
+        return narrate.lines_for(self.shown(before),
+                                 table=narration_table(self.game, self.state))
 
     def briefing(self) -> list[str]:
         """The mission in words and the Pariah Nexus effects in force."""

@@ -50,9 +50,37 @@ def player_view(game: Game, state: State, *, reveal: bool = False) -> dict[str, 
         "ended": state.ended,
         "result": state.result,
     }
+    _told_so_far(state, view)
     if reveal:
         view["revealed_hidden_facts"] = True
     return view
+
+
+def _told_so_far(state: State, view: dict[str, Any]) -> None:
+    """A step paused for a CP re-roll has not happened yet in ``state`` (it runs again from
+    its start after the answer), but the players were told what the enemy did in it before
+    the question (the ``reroll_offered`` event's ``so_far``): the view shows the models where
+    those events put them and with the wounds they left, so the board matches the words."""
+    if not (state.pending_attacks and state.pending_attacks[0].get("kind") == "reroll"
+            and state.log):
+        return
+    offered = [e for e in state.log[-1]["events"] if e.get("type") == "reroll_offered"]
+    if not offered:
+        return
+    models = {m["id"]: m for m in view["enemies"]}
+    for ops in view["squads"].values():
+        models.update((m["id"], m) for m in ops)
+    for event in offered[-1].get("so_far", []):
+        model = models.get(event.get("operative"))
+        if model is None:
+            continue
+        to = event.get("to")
+        if isinstance(to, list | tuple) and len(to) == 2:
+            model["at"] = [round(float(to[0]), 3), round(float(to[1]), 3)]
+        if event.get("type") == "damage" and isinstance(event.get("wounds"), int):
+            model["wounds"] = event["wounds"]
+        if event.get("type") == "down":
+            model["wounds"], model["down"] = 0, True
 
 
 def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, Any]:
