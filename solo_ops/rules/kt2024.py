@@ -443,8 +443,7 @@ class _FightSolver:
                             b = odc * d_crit + odn * d_norm + 1
                             key = (ac - 1, an, odc, odn, aw if aw < b else b, ndw,
                                    sh & 2 if odc else 0)
-                            r = get1(key) or defender(key)
-                            v, d, t = r[0], r[2], r[3]
+                            v, _, d, t = get1(key) or defender(key)
                     elif ac == 1 and not an:
                         x = dc * d_crit + dn * d_norm
                         t = x if x < aw else aw
@@ -452,8 +451,7 @@ class _FightSolver:
                         d = 0
                     else:
                         key = (ac - 1, an, dc, dn, aw, ndw, sh)
-                        r = get1(key) or defender(key)
-                        v, d, t = r[0], r[2], r[3]
+                        v, _, d, t = get1(key) or defender(key)
                     bv = a_crit + v
                     bd = a_crit + d
                     bt = t
@@ -470,8 +468,7 @@ class _FightSolver:
                         d = 0
                     else:
                         key = (ac, an - 1, dc, dn, aw, dw - a_norm, sh)
-                        r = get1(key) or defender(key)
-                        v, d, t = r[0], r[2], r[3]
+                        v, _, d, t = get1(key) or defender(key)
                     v += a_norm
                     d += a_norm
                 if bm is None or v > bv:
@@ -496,8 +493,7 @@ class _FightSolver:
                         nsh &= 1
                     key = (ac - 1, an, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
                            nsh)
-                    r = get1(key) or defender(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get1(key) or defender(key)
                 if v > bv:
                     bv, bm, bd, bt = v, _BCC, d, t
             if an and dn and not d_brutal:  # block a normal with a normal
@@ -515,8 +511,7 @@ class _FightSolver:
                     b2 = ac * a_crit + (an - 1) * a_norm + 1
                     key = (ac, an - 1, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
                            sh)
-                    r = get1(key) or defender(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get1(key) or defender(key)
                 if v > bv:
                     bv, bm, bd, bt = v, _BNN, d, t
             if ac and dn:  # block a normal with a crit
@@ -534,8 +529,7 @@ class _FightSolver:
                     b2 = (ac - 1) * a_crit + an * a_norm + 1
                     key = (ac - 1, an, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
                            sh & 2 if ac == 1 else sh)
-                    r = get1(key) or defender(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get1(key) or defender(key)
                 if v > bv:
                     bv, bm, bd, bt = v, _BCN, d, t
             r = memo0[k] = (bv, bm, bd, bt)
@@ -571,16 +565,14 @@ class _FightSolver:
                             b = oac * a_crit + oan * a_norm + 1
                             key = (oac, oan, dc - 1, dn, naw, dw if dw < b else b,
                                    sh & 1 if oac else 0)
-                            r = get0(key) or attacker(key)
-                            v, d, t = r[0], r[2], r[3]
+                            v, _, d, t = get0(key) or attacker(key)
                     elif dc == 1 and not dn:
                         x = ac * a_crit + an * a_norm
                         v = d = x if x < dw else dw
                         t = 0
                     else:
                         key = (ac, an, dc - 1, dn, naw, dw, sh)
-                        r = get0(key) or attacker(key)
-                        v, d, t = r[0], r[2], r[3]
+                        v, _, d, t = get0(key) or attacker(key)
                     bv = v - d_crit
                     bd = d
                     bt = d_crit + t
@@ -597,8 +589,7 @@ class _FightSolver:
                         t = 0
                     else:
                         key = (ac, an, dc, dn - 1, aw - d_norm, dw, sh)
-                        r = get0(key) or attacker(key)
-                        v, d, t = r[0], r[2], r[3]
+                        v, _, d, t = get0(key) or attacker(key)
                     v -= d_norm
                     t += d_norm
                 if bm is None or v < bv:
@@ -623,8 +614,7 @@ class _FightSolver:
                         nsh &= 1
                     key = (ac - 1, an, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
                            nsh)
-                    r = get0(key) or attacker(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get0(key) or attacker(key)
                 if v < bv:
                     bv, bm, bd, bt = v, _BCC, d, t
             if dn and an and not a_brutal:  # block a normal with a normal
@@ -642,8 +632,7 @@ class _FightSolver:
                     b2 = ac * a_crit + (an - 1) * a_norm + 1
                     key = (ac, an - 1, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
                            sh)
-                    r = get0(key) or attacker(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get0(key) or attacker(key)
                 if v < bv:
                     bv, bm, bd, bt = v, _BNN, d, t
             if dc and an:  # block a normal with a crit
@@ -661,8 +650,7 @@ class _FightSolver:
                     b2 = ac * a_crit + (an - 1) * a_norm + 1
                     key = (ac, an - 1, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
                            sh & 1 if dc == 1 else sh)
-                    r = get0(key) or attacker(key)
-                    v, d, t = r[0], r[2], r[3]
+                    v, _, d, t = get0(key) or attacker(key)
                 if v < bv:
                     bv, bm, bd, bt = v, _BCN, d, t
             r = memo1[k] = (bv, bm, bd, bt)
