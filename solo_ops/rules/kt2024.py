@@ -381,8 +381,8 @@ class _FightSolver:
       or taken out, so every wound total above that bound plays the same moves with the same
       damage. Replacing it by ``bound + 1`` keeps the states few (wounds 999 and wounds 49 are
       the same fight against 12 dice of 3/4 damage) and changes no move and no number.
-    * ``shock`` has bit 1 while the attacker can still trigger Shock (its weapon has it, unused,
-      and it has a crit left to strike with) and bit 2 likewise for the defender; a side
+    * ``shock`` is the sum of 1 while the attacker can still trigger Shock (its weapon has it,
+      not used yet, and a crit is left to strike with) and 2 likewise for the defender: a side
       without crits can never trigger it again, so the flag no longer tells states apart.
 
     States need no memo when the fight is already decided: a side out of wounds ends it, and
