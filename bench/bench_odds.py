@@ -32,6 +32,7 @@ alternating, and compared.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import os
 import statistics
@@ -49,14 +50,18 @@ MEAN = False
 """Report each case's mean time over its repeats instead of its best (``--mean``)."""
 
 
-def timed(call: Callable[[], object], clear: Callable[[], None], repeats: int
-          ) -> tuple[float, object]:
+def timed(call: Callable[[], object], clear: Callable[[], None], repeats: int,
+          collect: bool = False) -> tuple[float, object]:
     """Best (or mean) CPU seconds of ``call`` with the caches cleared before each run, and its
-    result."""
+    result. ``collect``: each run starts after a garbage collection (not timed), so that no run
+    pays for the garbage of the one before (the collector stays on while it runs, as in a game;
+    the fights use it: a fight's few thousand remembered states set the collector off)."""
     times = []
     result: object = None
     for _ in range(repeats):
         clear()
+        if collect:
+            gc.collect()
         start = time.process_time()
         result = call()
         times.append(time.process_time() - start)
@@ -103,19 +108,21 @@ def main() -> int:
     cases = oracle.shipped_fights(args.fights)
     for a, d, aw, dw in cases:
         t_old, old = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(oracle.fight_2024(a, d, aw, dw)),
-                           oracle.clear_caches, args.old_repeats)
+                           oracle.clear_caches, args.old_repeats, True)
         if before is None:
             t_new, new = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(odds.fight_2024(a, d, aw, dw)),
-                               odds.clear_caches, fight_repeats)
-        else:  # rounds alternate: today's code, then the older tree's, each its best
-            t_new = t_before = float("inf")
+                               odds.clear_caches, fight_repeats, True)
+        else:  # rounds alternate: today's code, then the older tree's
+            rounds: tuple[list[float], list[float]] = ([], [])
             for _ in range(fight_repeats):
                 t, new = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(
-                    odds.fight_2024(a, d, aw, dw)), odds.clear_caches, 1)
-                t_new = min(t_new, t)
+                    odds.fight_2024(a, d, aw, dw)), odds.clear_caches, 1, True)
+                rounds[0].append(t)
                 t, was = timed(lambda a=a, d=d, aw=aw, dw=dw: _joint(
-                    before.fight_2024(a, d, aw, dw)), before.clear_caches, 1)
-                t_before = min(t_before, t)
+                    before.fight_2024(a, d, aw, dw)), before.clear_caches, 1, True)
+                rounds[1].append(t)
+            pick = statistics.mean if MEAN else min
+            t_new, t_before = pick(rounds[0]), pick(rounds[1])
             before_fights.append(t_before)
             if was != new:
                 different += 1
