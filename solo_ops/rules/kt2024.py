@@ -353,6 +353,14 @@ FightRules = tuple[int, int, int, int, bool, bool, bool, bool]
 """(attacker normal, attacker crit, defender normal, defender crit, attacker brutal, defender
 brutal, attacker shock, defender shock): what a fight's damage and moves depend on."""
 
+_FightResult = tuple[int, str | None, int, int]
+"""``(value, move, dealt, taken)`` of a fight state (see :meth:`_FightSolver.solve`)."""
+
+_FightKey = tuple[int, int, int, int, int, int, int]
+"""A normalised fight state: ``(ac, an, dc, dn, aw, dw, shock)`` (see :class:`_FightSolver`)."""
+
+_SC, _SN, _BCC, _BNN, _BCN = _ACTIONS
+
 
 class _FightSolver:
     """The fight policy's game tree for one :data:`FightRules`, solved by dynamic programming.
@@ -363,122 +371,328 @@ class _FightSolver:
     along the rest of the fight, so the whole joint distribution of a fight costs one look-up
     per pair of retained dice.
 
-    Wounds are remembered only up to what can still matter: a side whose wounds exceed the most
-    damage the other side's remaining dice can deal (every die striking) can never be capped or
-    taken out, so every wound total above that bound plays the same moves with the same
-    damage. Replacing it by ``bound + 1`` keeps the states few (wounds 999 and wounds 49 are the
-    same fight against 12 dice of 3/4 damage) and changes no move and no number.
+    Only states where both sides still have dice and wounds are remembered, each in the memo of
+    the side to play (``memo[0]`` the attacker's, ``memo[1]`` the defender's), under a
+    normalised key ``(ac, an, dc, dn, aw, dw, shock)`` that every state playing the same moves
+    with the same numbers shares:
+
+    * Wounds are kept only up to what can still matter: a side whose wounds exceed the most
+      damage the other side's remaining dice can deal (every die striking) can never be capped
+      or taken out, so every wound total above that bound plays the same moves with the same
+      damage. Replacing it by ``bound + 1`` keeps the states few (wounds 999 and wounds 49 are
+      the same fight against 12 dice of 3/4 damage) and changes no move and no number.
+    * ``shock`` is the sum of 1 while the attacker can still trigger Shock (its weapon has it,
+      not used yet, and a crit is left to strike with) and 2 likewise for the defender: a side
+      without crits can never trigger it again, so the flag no longer tells states apart.
+
+    States need no memo when the fight is already decided: a side out of wounds ends it, and
+    when one side has no dice left the other strikes with the rest (nothing is left to block),
+    dealing ``min(its dice's damage, wounds left)`` whatever the order: every order ties and the
+    tie goes to a crit strike first (:data:`_ACTIONS`). Each move's next state is worked out,
+    normalised and looked up where the move is made, so a remembered state costs one dict
+    look-up and no call.
 
     The moves are :func:`_moves` and :func:`_apply` written out inline (this is the hot loop of
-    the exact odds); ``tests/test_odds.py`` checks the result against a brute force.
+    the exact odds); ``tests/test_odds.py`` checks the result against a brute force and
+    ``tests/test_fight12.py`` against the previous solver, state by state.
     """
 
     def __init__(self, rules: FightRules):
         self.rules = rules
-        (self.a_norm, self.a_crit, self.d_norm, self.d_crit, self.a_brutal, self.d_brutal,
-         self.a_shock, self.d_shock) = rules
-        self.memo: dict[tuple[int, int, int, int, int, int, int, bool, bool],
-                        tuple[int, str | None, int, int]] = {}
+        self.memo: tuple[dict[_FightKey, _FightResult], dict[_FightKey, _FightResult]] = ({}, {})
+        self.solve = self._build()
 
-    def solve(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
-              ashock: bool, dshock: bool) -> tuple[int, str | None, int, int]:
-        """``(value, move, dealt, taken)`` of a state: the minimax value from the attacker's
-        side, the move the side to play makes (None when the fight is over) and the damage
-        the attacker deals and takes from here to the end under the policy."""
-        bound = dc * self.d_crit + dn * self.d_norm + 1
-        if aw > bound:
-            aw = bound
-        bound = ac * self.a_crit + an * self.a_norm + 1
-        if dw > bound:
-            dw = bound
-        ashock = ashock or not self.a_shock
-        dshock = dshock or not self.d_shock
-        key = (ac, an, dc, dn, aw, dw, turn, ashock, dshock)
-        found = self.memo.get(key)
-        if found is not None:
-            return found
-        if aw <= 0 or dw <= 0 or not (ac or an or dc or dn):
-            result: tuple[int, str | None, int, int] = (0, None, 0, 0)
-        elif turn == 0 and not (ac or an):
-            result = self.solve(ac, an, dc, dn, aw, dw, 1, ashock, dshock)
-        elif turn == 1 and not (dc or dn):
-            result = self.solve(ac, an, dc, dn, aw, dw, 0, ashock, dshock)
-        elif turn == 0:
-            result = self._attacker(ac, an, dc, dn, aw, dw, ashock, dshock)
-        else:
-            result = self._defender(ac, an, dc, dn, aw, dw, ashock, dshock)
-        self.memo[key] = result
-        return result
+    def _build(self) -> Callable[[int, int, int, int, int, int, int, bool, bool], _FightResult]:
+        """The solver's functions, closures over its rules and memos (locals are the fastest
+        names Python has)."""
+        a_norm, a_crit, d_norm, d_crit, a_brutal, d_brutal, a_shock, d_shock = self.rules
+        memo0, memo1 = self.memo
+        get0, get1 = memo0.get, memo1.get
 
-    def _attacker(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, ashock: bool,
-                  dshock: bool) -> tuple[int, str | None, int, int]:
-        """The attacker's best move (ties: the order of ``_ACTIONS``)."""
-        solve = self.solve
-        options = []
-        if ac:  # strike with a crit (Shock: discard one of the defender's normals, else a crit)
-            hit = min(self.a_crit, dw)
-            odc, odn, nas = dc, dn, ashock
-            if ashock and self.a_shock:
-                if odn:
-                    odn -= 1
-                elif odc:
-                    odc -= 1
-                nas = False
-            v, _, d, t = solve(ac - 1, an, odc, odn, aw, dw - hit, 1, nas, dshock)
-            options.append((hit + v, "strike_crit", hit + d, t))
-        if an:
-            hit = min(self.a_norm, dw)
-            v, _, d, t = solve(ac, an - 1, dc, dn, aw, dw - hit, 1, ashock, dshock)
-            options.append((hit + v, "strike_normal", hit + d, t))
-        if ac and dc:
-            v, _, d, t = solve(ac - 1, an, dc - 1, dn, aw, dw, 1, ashock, dshock)
-            options.append((v, "block_crit_crit", d, t))
-        if an and dn and not self.d_brutal:
-            v, _, d, t = solve(ac, an - 1, dc, dn - 1, aw, dw, 1, ashock, dshock)
-            options.append((v, "block_normal_normal", d, t))
-        if ac and dn:
-            v, _, d, t = solve(ac - 1, an, dc, dn - 1, aw, dw, 1, ashock, dshock)
-            options.append((v, "block_crit_normal", d, t))
-        best = options[0]
-        for cand in options[1:]:
-            if cand[0] > best[0]:
-                best = cand
-        return best
+        # In both functions below: (v, d, t) is a move's (value, dealt, taken) from the next
+        # state on, plus what the move itself deals; (bv, bm, bd, bt) the best move so far. A
+        # next state where one side has no dice left is worked out on the spot (the other side
+        # deals min(its dice's damage, wounds)); otherwise ``b``/``b2`` are the new wound bounds.
 
-    def _defender(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, ashock: bool,
-                  dshock: bool) -> tuple[int, str | None, int, int]:
-        """The defender's best move (lowest value for the attacker; ties as above)."""
-        solve = self.solve
-        options = []
-        if dc:
-            hit = min(self.d_crit, aw)
-            oac, oan, nds = ac, an, dshock
-            if dshock and self.d_shock:
-                if oan:
-                    oan -= 1
-                elif oac:
-                    oac -= 1
-                nds = False
-            v, _, d, t = solve(oac, oan, dc - 1, dn, aw - hit, dw, 0, ashock, nds)
-            options.append((v - hit, "strike_crit", d, hit + t))
-        if dn:
-            hit = min(self.d_norm, aw)
-            v, _, d, t = solve(ac, an, dc, dn - 1, aw - hit, dw, 0, ashock, dshock)
-            options.append((v - hit, "strike_normal", d, hit + t))
-        if dc and ac:
-            v, _, d, t = solve(ac - 1, an, dc - 1, dn, aw, dw, 0, ashock, dshock)
-            options.append((v, "block_crit_crit", d, t))
-        if dn and an and not self.a_brutal:
-            v, _, d, t = solve(ac, an - 1, dc, dn - 1, aw, dw, 0, ashock, dshock)
-            options.append((v, "block_normal_normal", d, t))
-        if dc and an:
-            v, _, d, t = solve(ac, an - 1, dc - 1, dn, aw, dw, 0, ashock, dshock)
-            options.append((v, "block_crit_normal", d, t))
-        best = options[0]
-        for cand in options[1:]:
-            if cand[0] < best[0]:
-                best = cand
-        return best
+        def attacker(k: _FightKey) -> _FightResult:
+            """The attacker to play in state ``k`` (normalised, both sides with dice and
+            wounds): its best move (ties: the order of ``_ACTIONS``), remembered."""
+            ac, an, dc, dn, aw, dw, sh = k
+            bv = bd = bt = 0
+            bm = None
+            if ac:  # strike with a crit
+                if a_crit >= dw:
+                    bv = bd = dw
+                else:
+                    ndw = dw - a_crit
+                    if sh & 1:  # Shock: discard a defender's normal, else a crit
+                        if dn:
+                            odc, odn = dc, dn - 1
+                        else:
+                            odc, odn = dc - 1, dn
+                        if not (odc or odn):
+                            x = (ac - 1) * a_crit + an * a_norm
+                            v = d = x if x < ndw else ndw
+                            t = 0
+                        elif ac == 1 and not an:
+                            x = odc * d_crit + odn * d_norm
+                            t = x if x < aw else aw
+                            v = -t
+                            d = 0
+                        else:
+                            b = odc * d_crit + odn * d_norm + 1
+                            key = (ac - 1, an, odc, odn, aw if aw < b else b, ndw,
+                                   sh & 2 if odc else 0)
+                            v, _, d, t = get1(key) or defender(key)
+                    elif ac == 1 and not an:
+                        x = dc * d_crit + dn * d_norm
+                        t = x if x < aw else aw
+                        v = -t
+                        d = 0
+                    else:
+                        key = (ac - 1, an, dc, dn, aw, ndw, sh)
+                        v, _, d, t = get1(key) or defender(key)
+                    bv = a_crit + v
+                    bd = a_crit + d
+                    bt = t
+                bm = _SC
+            if an:  # strike with a normal
+                if a_norm >= dw:
+                    v = d = dw
+                    t = 0
+                else:
+                    if not ac and an == 1:
+                        x = dc * d_crit + dn * d_norm
+                        t = x if x < aw else aw
+                        v = -t
+                        d = 0
+                    else:
+                        key = (ac, an - 1, dc, dn, aw, dw - a_norm, sh)
+                        v, _, d, t = get1(key) or defender(key)
+                    v += a_norm
+                    d += a_norm
+                if bm is None or v > bv:
+                    bv, bm, bd, bt = v, _SN, d, t
+            if ac and dc:  # block a crit with a crit
+                if dc == 1 and not dn:
+                    x = (ac - 1) * a_crit + an * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif ac == 1 and not an:
+                    x = (dc - 1) * d_crit + dn * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = (dc - 1) * d_crit + dn * d_norm + 1
+                    b2 = (ac - 1) * a_crit + an * a_norm + 1
+                    nsh = sh
+                    if ac == 1:
+                        nsh &= 2
+                    if dc == 1:
+                        nsh &= 1
+                    key = (ac - 1, an, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
+                           nsh)
+                    v, _, d, t = get1(key) or defender(key)
+                if v > bv:
+                    bv, bm, bd, bt = v, _BCC, d, t
+            if an and dn and not d_brutal:  # block a normal with a normal
+                if not dc and dn == 1:
+                    x = ac * a_crit + (an - 1) * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif not ac and an == 1:
+                    x = dc * d_crit + (dn - 1) * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = dc * d_crit + (dn - 1) * d_norm + 1
+                    b2 = ac * a_crit + (an - 1) * a_norm + 1
+                    key = (ac, an - 1, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
+                           sh)
+                    v, _, d, t = get1(key) or defender(key)
+                if v > bv:
+                    bv, bm, bd, bt = v, _BNN, d, t
+            if ac and dn:  # block a normal with a crit
+                if not dc and dn == 1:
+                    x = (ac - 1) * a_crit + an * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif ac == 1 and not an:
+                    x = dc * d_crit + (dn - 1) * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = dc * d_crit + (dn - 1) * d_norm + 1
+                    b2 = (ac - 1) * a_crit + an * a_norm + 1
+                    key = (ac - 1, an, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
+                           sh & 2 if ac == 1 else sh)
+                    v, _, d, t = get1(key) or defender(key)
+                if v > bv:
+                    bv, bm, bd, bt = v, _BCN, d, t
+            r = memo0[k] = (bv, bm, bd, bt)
+            return r
+
+        def defender(k: _FightKey) -> _FightResult:
+            """The defender to play in state ``k``: its best move (the lowest value for the
+            attacker; ties as above), remembered."""
+            ac, an, dc, dn, aw, dw, sh = k
+            bv = bd = bt = 0
+            bm = None
+            if dc:  # strike with a crit
+                if d_crit >= aw:
+                    bv = -aw
+                    bt = aw
+                else:
+                    naw = aw - d_crit
+                    if sh & 2:  # Shock: discard an attacker's normal, else a crit
+                        if an:
+                            oac, oan = ac, an - 1
+                        else:
+                            oac, oan = ac - 1, an
+                        if not (oac or oan):
+                            x = (dc - 1) * d_crit + dn * d_norm
+                            t = x if x < naw else naw
+                            v = -t
+                            d = 0
+                        elif dc == 1 and not dn:
+                            x = oac * a_crit + oan * a_norm
+                            v = d = x if x < dw else dw
+                            t = 0
+                        else:
+                            b = oac * a_crit + oan * a_norm + 1
+                            key = (oac, oan, dc - 1, dn, naw, dw if dw < b else b,
+                                   sh & 1 if oac else 0)
+                            v, _, d, t = get0(key) or attacker(key)
+                    elif dc == 1 and not dn:
+                        x = ac * a_crit + an * a_norm
+                        v = d = x if x < dw else dw
+                        t = 0
+                    else:
+                        key = (ac, an, dc - 1, dn, naw, dw, sh)
+                        v, _, d, t = get0(key) or attacker(key)
+                    bv = v - d_crit
+                    bd = d
+                    bt = d_crit + t
+                bm = _SC
+            if dn:  # strike with a normal
+                if d_norm >= aw:
+                    v = -aw
+                    d = 0
+                    t = aw
+                else:
+                    if not dc and dn == 1:
+                        x = ac * a_crit + an * a_norm
+                        v = d = x if x < dw else dw
+                        t = 0
+                    else:
+                        key = (ac, an, dc, dn - 1, aw - d_norm, dw, sh)
+                        v, _, d, t = get0(key) or attacker(key)
+                    v -= d_norm
+                    t += d_norm
+                if bm is None or v < bv:
+                    bv, bm, bd, bt = v, _SN, d, t
+            if dc and ac:  # block a crit with a crit
+                if dc == 1 and not dn:
+                    x = (ac - 1) * a_crit + an * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif ac == 1 and not an:
+                    x = (dc - 1) * d_crit + dn * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = (dc - 1) * d_crit + dn * d_norm + 1
+                    b2 = (ac - 1) * a_crit + an * a_norm + 1
+                    nsh = sh
+                    if ac == 1:
+                        nsh &= 2
+                    if dc == 1:
+                        nsh &= 1
+                    key = (ac - 1, an, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
+                           nsh)
+                    v, _, d, t = get0(key) or attacker(key)
+                if v < bv:
+                    bv, bm, bd, bt = v, _BCC, d, t
+            if dn and an and not a_brutal:  # block a normal with a normal
+                if not dc and dn == 1:
+                    x = ac * a_crit + (an - 1) * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif not ac and an == 1:
+                    x = dc * d_crit + (dn - 1) * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = dc * d_crit + (dn - 1) * d_norm + 1
+                    b2 = ac * a_crit + (an - 1) * a_norm + 1
+                    key = (ac, an - 1, dc, dn - 1, aw if aw < b else b, dw if dw < b2 else b2,
+                           sh)
+                    v, _, d, t = get0(key) or attacker(key)
+                if v < bv:
+                    bv, bm, bd, bt = v, _BNN, d, t
+            if dc and an:  # block a normal with a crit
+                if dc == 1 and not dn:
+                    x = ac * a_crit + (an - 1) * a_norm
+                    v = d = x if x < dw else dw
+                    t = 0
+                elif not ac and an == 1:
+                    x = (dc - 1) * d_crit + dn * d_norm
+                    t = x if x < aw else aw
+                    v = -t
+                    d = 0
+                else:
+                    b = (dc - 1) * d_crit + dn * d_norm + 1
+                    b2 = ac * a_crit + (an - 1) * a_norm + 1
+                    key = (ac, an - 1, dc - 1, dn, aw if aw < b else b, dw if dw < b2 else b2,
+                           sh & 1 if dc == 1 else sh)
+                    v, _, d, t = get0(key) or attacker(key)
+                if v < bv:
+                    bv, bm, bd, bt = v, _BCN, d, t
+            r = memo1[k] = (bv, bm, bd, bt)
+            return r
+
+        def solve(ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
+                  ashock: bool, dshock: bool) -> _FightResult:
+            """``(value, move, dealt, taken)`` of a state: the minimax value from the attacker's
+            side, the move the side to play makes (None when the fight is over) and the damage
+            the attacker deals and takes from here to the end under the policy. ``turn`` 0 is
+            the attacker, 1 the defender; ``ashock`` / ``dshock``: that side has not used
+            Shock yet."""
+            if aw <= 0 or dw <= 0:
+                return (0, None, 0, 0)
+            if not (ac or an):
+                if not (dc or dn):
+                    return (0, None, 0, 0)
+                x = dc * d_crit + dn * d_norm
+                x = x if x < aw else aw
+                return (-x, _SC if dc else _SN, 0, x)
+            if not (dc or dn):
+                x = ac * a_crit + an * a_norm
+                x = x if x < dw else dw
+                return (x, _SC if ac else _SN, x, 0)
+            b = dc * d_crit + dn * d_norm + 1
+            if aw > b:
+                aw = b
+            b = ac * a_crit + an * a_norm + 1
+            if dw > b:
+                dw = b
+            sh = ((1 if a_shock and ashock and ac else 0)
+                  | (2 if d_shock and dshock and dc else 0))
+            key = (ac, an, dc, dn, aw, dw, sh)
+            if turn:
+                return get1(key) or defender(key)
+            return get0(key) or attacker(key)
+
+        return solve
+
+    def states(self) -> int:
+        """How many states are remembered (both memos)."""
+        return len(self.memo[0]) + len(self.memo[1])
 
 
 @lru_cache(maxsize=4)
