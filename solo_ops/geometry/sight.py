@@ -102,6 +102,9 @@ drop out before the next block."""
 SMALL_BATCH = 32
 """Batches of at most this many segments test every piece at once: for them the fixed cost of
 each block's numpy calls outweighs what dropping blocked segments saves."""
+DIRECT_PAIRS = 256
+"""Batches of at most this many (segment, piece) pairs skip the prefilter and clip every pair
+exactly (:meth:`_Pieces.hits_all`): fewer numpy calls, the same answers."""
 PAIR_MEMO_LIMIT = 50_000
 """Single-pair answers (:meth:`Sight.visible`, :meth:`Sight.cover`) a :class:`Sight` keeps; the
 memo is emptied when it grows past this."""
@@ -255,7 +258,10 @@ def _as_points(points: Any) -> np.ndarray:
 
 
 def _as_radii(radii: Any, n: int) -> np.ndarray:
-    return np.array(np.broadcast_to(np.asarray(radii, dtype=float), (n,)), dtype=float)
+    r = np.asarray(radii, dtype=float)
+    if r.ndim == 0:  # a scalar (the usual case): no broadcasting machinery
+        return np.full(n, r)
+    return np.array(np.broadcast_to(r, (n,)), dtype=float)
 
 
 def _area(feature: Feature) -> BaseGeometry:
@@ -396,6 +402,21 @@ class _Pieces:
         den = pnx * vx[si] + pny * vy[si]
         inner, outer = _clip_hits(num, den, NEAR)
         return si[inner], si[outer & ~inner]
+
+
+    def hits_all(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`hits` against every piece with no prefilter, for a few segments: (n,) bools,
+        meets a piece shrunk by :data:`NEAR` (blocked), meets a grown one. The same Cyrus-Beck
+        numbers per (segment, piece) as :meth:`hits`; the pairs the prefilter would drop lie
+        far (over :data:`PREFILTER_PAD`) from the piece, so they meet neither version."""
+        n, k = len(px), self.count
+        num = self.c[:, None, :] - (self.nx[:, None, :] * px[None, :, None]
+                                    + self.ny[:, None, :] * py[None, :, None])
+        den = self.nx[:, None, :] * vx[None, :, None] + self.ny[:, None, :] * vy[None, :, None]
+        inner, outer = _clip_hits(num.reshape(MAX_SIDES, n * k), den.reshape(MAX_SIDES, n * k),
+                                  NEAR)
+        return inner.reshape(n, k).any(axis=1), outer.reshape(n, k).any(axis=1)
 
 
 def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
@@ -587,8 +608,13 @@ class Sight:
         unsure = np.zeros(n, dtype=bool)
         # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
         # is not tested against the later ones.
+        if n * self._pieces.count <= DIRECT_PAIRS:
+            blocked, unsure = self._pieces.hits_all(px, py, vx, vy)
+            unsure &= ~blocked
+            blocks = []
+        else:
+            blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
         active = np.arange(n)
-        blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
         for lo, hi in blocks:
             if lo:
                 active = active[~blocked[active]]
@@ -626,13 +652,17 @@ class Sight:
     def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
         """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
         A, B = _as_points(A), _as_points(B)
-        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
-        ia, ib = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
-        vis = self._visible_pairs(A[ia.ravel()], ra_[ia.ravel()], B[ib.ravel()], rb_[ib.ravel()])
-        return vis.reshape(len(A), len(B))
+        na, nb = len(A), len(B)
+        ra_, rb_ = _as_radii(ra, na), _as_radii(rb, nb)
+        # One row (ax, ay, ra, bx, by, rb) per pair, row-major over (A, B).
+        rows = np.empty((na, nb, 6))
+        rows[:, :, 0:2] = A[:, None, :]
+        rows[:, :, 2] = ra_[:, None]
+        rows[:, :, 3:5] = B[None, :, :]
+        rows[:, :, 5] = rb_[None, :]
+        return self._visible_rows(rows.reshape(na * nb, 6)).reshape(na, nb)
 
-    def _visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
-                       ) -> np.ndarray:
+    def _visible_rows(self, rows: np.ndarray) -> np.ndarray:
         """(m,) visibility of m base pairs given by centres and radii, remembered per pair.
 
         A pair's answer depends only on its own centres and radii (never on the other pairs of
@@ -640,14 +670,10 @@ class Sight:
         numbers, and only the pairs not seen before are computed. The engine asks the same
         pairs again and again: spotting after every move, the cover of the same targets from
         many candidate points, the planner's and the autopilot's questions."""
-        m = len(a)
+        m = len(rows)
+        a, ra, b, rb = rows[:, 0:2], rows[:, 2], rows[:, 3:5], rows[:, 5]
         if m == 0 or self._pieces.count == 0:
             return self._compute_visible_pairs(a, ra, b, rb)
-        rows = np.empty((m, 6))
-        rows[:, 0:2] = a
-        rows[:, 2] = ra
-        rows[:, 3:5] = b
-        rows[:, 5] = rb
         keys = _row_keys(rows)
         memo = self._vis_memo
         known = [memo.get(k) for k in keys]
@@ -707,11 +733,9 @@ class Sight:
         # sample point of one base to the whole of the other base. (Most pairs left here are
         # blind, so a coarse pass first would only add work.)
         k, n = len(todo), sa.shape[1]
-        rows = self._cut_off(sa.reshape(-1, 2), np.zeros(k * n), np.repeat(b[todo], n, axis=0),
-                             np.repeat(rb[todo], n), group=n)
-        cols = self._cut_off(sb.reshape(-1, 2), np.zeros(k * n), np.repeat(a[todo], n, axis=0),
-                             np.repeat(ra[todo], n), group=n)
-        need = ~rows.reshape(k, n, 1) & ~cols.reshape(k, 1, n)
+        cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
+                                   np.concatenate([rb[todo], ra[todo]]))
+        need = ~cut[:k, :, None] & ~cut[k:, None, :]
         pk, pa, pb = np.nonzero(need)
         ok = self.clear(sa[pk, pa], sb[pk, pb])
         vis[todo[np.bincount(pk[ok], minlength=k) > 0]] = True
@@ -773,6 +797,67 @@ class Sight:
                 t = (k - (mx * ex0 + my * ey0)) / denom
             ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
         out[pi[ok]] = True
+        return out
+
+    def _points_cut_off(self, pts: np.ndarray, c: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """(k, n) True where one blocker edge provably crosses every segment from the point
+        ``pts[g, i]`` to the whole base of radius ``r[g]`` at ``c[g]``: :meth:`_cut_off` of
+        each point (radius 0) and its group's base, the same numbers computed once per group
+        where they do not depend on the point."""
+        e = self._edges
+        k, n = pts.shape[0], pts.shape[1]
+        out = np.zeros((k, n), dtype=bool)
+        if len(e.x0) == 0 or k == 0:
+            return out
+        marg = SEPARATE_MARGIN
+        # Only edges whose box meets the box around a group's points and base can cut them off.
+        lo = np.minimum(pts.min(axis=1), c - r[:, None])
+        hi = np.maximum(pts.max(axis=1), c + r[:, None])
+        near = ((lo[:, 0:1] <= e.maxx) & (hi[:, 0:1] >= e.minx)
+                & (lo[:, 1:2] <= e.maxy) & (hi[:, 1:2] >= e.miny))
+        gi, ei = np.nonzero(near)
+        if len(gi) == 0:
+            return out
+        # Signed distances of each point and of its base's centre from each edge's line.
+        enx, eny, eoff = e.nx[ei], e.ny[ei], e.offset[ei]
+        sb = (c[gi, 0] * enx + c[gi, 1] * eny - eoff)[:, None]
+        p = pts[gi]
+        sa = p[:, :, 0] * enx[:, None] + p[:, :, 1] * eny[:, None] - eoff[:, None]
+        r1 = (r[gi] + marg)[:, None]
+        split = ((sa > marg) & (sb < -r1)) | ((sa < -marg) & (sb > r1))
+        qi, ii = np.nonzero(split)
+        if len(qi) == 0:
+            return out
+        pi = gi[qi] * n + ii  # flat index of the point
+        ei = ei[qi]
+        # The two tangents from each point to its base, once per point (a point meets many
+        # edges), then each edge is met with them.
+        flat = pts.reshape(k * n, 2)
+        need = np.zeros(k * n, dtype=bool)
+        need[pi] = True
+        rows = np.flatnonzero(need)
+        back = (np.cumsum(need) - 1)[pi]
+        g = rows // n
+        ax, ay, bx, by = flat[rows, 0], flat[rows, 1], c[g, 0], c[g, 1]
+        r1 = r[g]
+        dx, dy = bx - ax, by - ay
+        dist = np.hypot(dx, dy)
+        ux, uy = dx / dist, dy / dist
+        alpha = r1 / dist
+        beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
+        ex0, ey0 = e.x0[ei], e.y0[ei]
+        tdx, tdy = e.tdx[ei], e.tdy[ei]
+        ok = np.ones(len(pi), dtype=bool)
+        for sign in (1.0, -1.0):
+            mx = alpha * ux - sign * beta * uy
+            my = alpha * uy + sign * beta * ux
+            kk = mx * ax + my * ay
+            mx, my, kk = mx[back], my[back], kk[back]
+            denom = mx * tdx + my * tdy
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (kk - (mx * ex0 + my * ey0)) / denom
+            ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
+        out.reshape(k * n)[pi[ok]] = True
         return out
 
     # -- cover ------------------------------------------------------------------------------

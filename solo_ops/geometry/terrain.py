@@ -10,6 +10,7 @@ state of a board.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from solo_ops.geometry.board import Board
 
@@ -32,8 +33,20 @@ class TerrainCache:
     def __init__(self, board: Board) -> None:
         self.board = board
         self._cache: dict[tuple[tuple[str, bool], ...], Terrain] = {}
+        # The terrain for each ``doors`` argument met so far (as its sorted items): the engine
+        # asks with the game's whole door state thousands of times a mission. Bounded by the
+        # door states a game can reach (each portal open or closed).
+        self._asked: dict[tuple[tuple[str, Any], ...], Terrain] = {}
 
     def get(self, doors: Mapping[str, bool] | None = None) -> Terrain:
+        asked = tuple(sorted(doors.items())) if doors else ()
+        terrain = self._asked.get(asked)
+        if terrain is None:
+            terrain = self._asked[asked] = self._build(doors)
+        return terrain
+
+    def _build(self, doors: Mapping[str, bool] | None) -> Terrain:
+        """:meth:`get` the long way: the board's door state with ``doors`` applied."""
         state = dict(self.board.door_state())
         state.update(doors or {})
         key = tuple(sorted(state.items()))
