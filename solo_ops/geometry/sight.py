@@ -416,7 +416,8 @@ class _Pieces:
         den = self.nx[:, None, :] * vx[None, :, None] + self.ny[:, None, :] * vy[None, :, None]
         inner, outer = _clip_hits(num.reshape(MAX_SIDES, n * k), den.reshape(MAX_SIDES, n * k),
                                   NEAR)
-        return inner.reshape(n, k).any(axis=1), outer.reshape(n, k).any(axis=1)
+        return (cast(np.ndarray, inner.reshape(n, k).any(axis=1)),
+                cast(np.ndarray, outer.reshape(n, k).any(axis=1)))
 
 
 def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
@@ -490,7 +491,6 @@ class Sight:
         self._cover_tree = shapely.STRtree(self._cover_parts)
         heavy = [f for f in board.features if f.obscures]
         self._heavy_parts = _eroded_parts(heavy)
-        self._heavy_tree = shapely.STRtree(self._heavy_parts)
         # The eroded features' boxes, and which features are exactly their box.
         self._heavy_box = shapely.bounds(self._heavy_parts).reshape(-1, 4)
         box_area = ((self._heavy_box[:, 2] - self._heavy_box[:, 0])
@@ -732,7 +732,7 @@ class Sight:
         # Then every sample segment, skipping those one blocker edge provably cuts: from a
         # sample point of one base to the whole of the other base. (Most pairs left here are
         # blind, so a coarse pass first would only add work.)
-        k, n = len(todo), sa.shape[1]
+        k = len(todo)
         cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
                                    np.concatenate([rb[todo], ra[todo]]))
         need = ~cut[:k, :, None] & ~cut[k:, None, :]
@@ -1041,11 +1041,11 @@ class _CoverJob:
         live = np.flatnonzero(outside & (heavy_near[pairs] | cover_near[pairs]))
         if len(live) == 0:
             return obs, cov
-        tri, corners = self._triangles(points[live], c[live], self.t_radius[j[live]], j[live],
-                                       d[live])
+        tri = _Triangles(self._triangles(points[live], c[live], self.t_radius[j[live]],
+                                         j[live], d[live]))
         hv = np.flatnonzero(heavy_near[pairs[live]])
         if len(hv):
-            obs[live[hv]] = self._obscured(tri[hv], corners[hv], pairs[live[hv]])
+            obs[live[hv]] = self._obscured(tri, hv, pairs[live[hv]])
         cv = np.flatnonzero(cover_near[pairs[live]])
         if len(cv):
             jj = j[live[cv]]
@@ -1053,22 +1053,30 @@ class _CoverJob:
             rep = np.repeat(np.arange(len(cv)), counts)
             idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
             idx += np.arange(len(rep))
-            hit = shapely.intersects(tri[cv][rep], self.c_regions[idx])
+            hit = shapely.intersects(tri.polygons(cv)[rep], self.c_regions[idx])
             cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
         return obs, cov
 
-    def _obscured(self, tri: np.ndarray, corners: np.ndarray, pairs: np.ndarray
+    def _obscured(self, tris: _Triangles, sub: np.ndarray, pairs: np.ndarray
                   ) -> np.ndarray:
-        """(n,) whether Heavy terrain meets triangle ``tri[n]`` (corners ``corners[n]``) more
-        than 1" from both bases of pair ``pairs[n]``."""
-        out = np.zeros(len(tri), dtype=bool)
-        # Boxes from the tree; a separating-axis test of each triangle against the feature's
-        # box (exact for box-shaped features); shapely for the rest.
-        ti, fi = self.s._heavy_tree.query(tri)
-        meets, sure = _triangle_meets_box(corners[ti], self.s._heavy_box[fi])
+        """(n,) whether Heavy terrain meets triangle ``sub[n]`` of ``tris`` more than 1" from
+        both bases of pair ``pairs[n]``."""
+        out = np.zeros(len(sub), dtype=bool)
+        # The features whose boxes meet each triangle's box (as the tree of the features'
+        # boxes would give them; empty features have NaN boxes and meet none); a
+        # separating-axis test of each triangle against the feature's box (exact for
+        # box-shaped features); shapely for the rest.
+        corners = tris.ring[sub, :3]
+        lo, hi = corners.min(axis=1), corners.max(axis=1)
+        hb = self.s._heavy_box
+        ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
+                            & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
+        meets, sure = _triangle_meets_box(corners[ti], hb[fi])
         sure &= self.s._heavy_is_box[fi]
         ask = np.flatnonzero(meets & ~sure)
-        meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]], tri[ti[ask]])
+        if len(ask):
+            meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]],
+                                            tris.polygons(sub[ti[ask]]))
         ti, fi = ti[meets], fi[meets]
         if len(ti) == 0:
             return out
@@ -1096,15 +1104,15 @@ class _CoverJob:
             shapely.prepare(regions)
             self._obscure_regions.update(zip(missing, regions, strict=True))
         regions = np.array([self._obscure_regions[key] for key in keys], dtype=object)
-        hit = shapely.intersects(tri[ti[rest]], regions)
+        hit = shapely.intersects(tris.polygons(sub[ti[rest]]), regions)
         out[ti[rest[hit]]] = True
         return out
 
     def _triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
-                   d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                   d: np.ndarray) -> np.ndarray:
         """Triangles from each point ``p`` to the two tangent vertices of its target's base
-        polygon (with the base they make the cover lines' hull): the polygons and their
-        (n, 3, 2) corners."""
+        polygon (with the base they make the cover lines' hull): their closed rings
+        (n, 4, 2), the point first."""
         step = 2 * math.pi / RING
         phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
         half = np.arccos(np.clip(r / d, -1.0, 1.0))
@@ -1131,5 +1139,22 @@ class _CoverJob:
             tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
             pick = np.argmax(np.abs(tan), axis=1)
             corners.append(v[np.arange(len(p)), pick])
-        ring = np.stack([p, corners[0], corners[1], p], axis=1)
-        return cast(np.ndarray, shapely.polygons(ring)), ring[:, :3]
+        return np.stack([p, corners[0], corners[1], p], axis=1)
+
+
+class _Triangles:
+    """Cover-line triangles by their rings, made into shapely polygons only where a question
+    needs one (most are settled by box tests alone)."""
+
+    def __init__(self, ring: np.ndarray) -> None:
+        self.ring = ring
+        self._polys = np.empty(len(ring), dtype=object)
+        self._made = np.zeros(len(ring), dtype=bool)
+
+    def polygons(self, idx: np.ndarray) -> np.ndarray:
+        """The polygons of triangles ``idx`` (an object array, built on first use)."""
+        need = np.unique(idx[~self._made[idx]])
+        if len(need):
+            self._polys[need] = shapely.polygons(self.ring[need])
+            self._made[need] = True
+        return cast(np.ndarray, self._polys[idx])

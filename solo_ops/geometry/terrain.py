@@ -10,9 +10,17 @@ state of a board.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cached_property
+from typing import Any, cast
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry.board import Board
+
+SOLID_TRAITS = frozenset({"heavy", "light", "blocking", "wall", "pitfall"})
+"""Traits that make a polygon feature ground no base may stand on (:attr:`Terrain.solids`)."""
 
 
 class Terrain:
@@ -25,6 +33,22 @@ class Terrain:
         self.board = board
         self.sight = Sight(board)
         self.routes = Routes(board)
+
+    @cached_property
+    def solids(self) -> BaseGeometry | None:
+        """The union of the footprints of the solid polygon features as they stand in this
+        door state (heavy, light, blocking, wall or pitfall: where no base may stand), or
+        None when there are none. Built once per terrain (the fog of war asks it often)."""
+        solid = [f.shape for f in self.board.features
+                 if not f.is_line and f.effective_traits & SOLID_TRAITS]
+        return shapely.union_all(solid) if solid else None
+
+    @cached_property
+    def solid_boxes(self) -> np.ndarray:
+        """(n, 4) the bounding boxes (minx, miny, maxx, maxy) of the parts of :attr:`solids`."""
+        if self.solids is None:
+            return np.zeros((0, 4))
+        return cast(np.ndarray, shapely.bounds(shapely.get_parts(self.solids)).reshape(-1, 4))
 
 
 class TerrainCache:
