@@ -555,6 +555,34 @@ def _nearest_player(state: State, at: tuple[float, float]) -> Operative | None:
     return min(players, key=lambda o: (math.dist(o.at, at), o.id))  # type: ignore[arg-type]
 
 
+def _ambush_band(terrain: Terrain, spotter: Operative, pts: np.ndarray, want: float
+                 ) -> np.ndarray:
+    """The points of ``pts`` whose route distance from the spotter's base is within 0.5" of
+    ``want`` (walls never cut them off); with none, those within 0.5" of the nearest miss.
+
+    A route is never shorter than the straight line, so a point more than ``want + 0.5`` from
+    the spotter in a straight line cannot be in the band: the routes are measured first only
+    to the points nearer than that, and to all only when none of those is in the band."""
+    assert spotter.at is not None
+    gap = (np.hypot(pts[:, 0] - spotter.at[0], pts[:, 1] - spotter.at[1]) - spotter.radius
+           - COUNTER_RADIUS)
+    near = pts[gap <= want + 0.5 + 1e-6]
+    if len(near):
+        d = terrain.routes.distances(spotter.at, spotter.radius, near, COUNTER_RADIUS)
+        band = np.abs(d - want) <= 0.5  # inf (no route) is never in it
+        if band.any():
+            return near[band]
+    d = terrain.routes.distances(spotter.at, spotter.radius, pts, COUNTER_RADIUS)
+    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]  # never a spot walls cut off
+    if len(pts) == 0:
+        return pts
+    off = np.abs(d - want)
+    band = off <= 0.5
+    if not band.any():
+        band = off <= off.min() + 0.5
+    return pts[band]
+
+
 def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
                   ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
@@ -569,15 +597,9 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
         ar = np.array([r for _, _, r in avoid], dtype=float)
         gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - COUNTER_RADIUS - ar[None]
         pts = pts[(gap >= 0.0).all(axis=1)]
-    d = terrain.routes.distances(spotter.at, spotter.radius, pts, COUNTER_RADIUS)
-    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]  # never a spot walls cut off
-    if len(pts) == 0:
+    cand = _ambush_band(terrain, spotter, pts, want)
+    if len(cand) == 0:
         return []
-    off = np.abs(d - want)
-    band = off <= 0.5
-    if not band.any():
-        band = off <= off.min() + 0.5
-    cand = pts[band]
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
     prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured))[0]
