@@ -1,0 +1,347 @@
+"""The issue #13 item 5 speed-ups of sight, cover and the fog's bookkeeping change no answer.
+
+Each fast path is checked against the way it was computed before (kept here, or reached by
+switching the fast path off) on every shipped board, in both door states where there are doors,
+with random inputs and with inputs placed on the blockers' corners and edges (where rounding
+ties live):
+
+* ``Sight.clear``: every piece clipped at once for small batches (``_Pieces.hits_all``) equals
+  the prefiltered path; base-to-base visibility and cover equal the slow reference's.
+* ``Sight._cut_off_dense`` equals the sparse ``_cut_off``; ``Sight._points_cut_off`` equals
+  ``_cut_off`` of each sample point (radius 0) against the other base.
+* ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
+  ``Board.door_state`` is a fresh dict each time.
+* ``fog.off_features`` (one union per terrain, a box prefilter), ``fog.hidden_points`` (cheap
+  tests first, one observer at a time) and ``fog._ambush_band`` (routes measured first where the
+  straight line allows) equal the plain computations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solo_ops.game import fog
+from solo_ops.geometry import search
+from solo_ops.geometry import sight as sight_mod
+from solo_ops.geometry.board import Board, parse_board
+from solo_ops.geometry.sight import Sight
+from solo_ops.geometry.terrain import Terrain, TerrainCache
+from solo_ops.io.yamlio import read_document
+from tests.conftest import BOARDS
+from tests.geometry_oracle import OracleSight
+
+BOARD_FILES = sorted(BOARDS.glob("*.yaml"))
+R = 32 / 25.4 / 2  # a 32 mm base
+
+
+def _load(path: Path) -> Board:
+    return parse_board(read_document(path), str(path))
+
+
+BOARDS_LOADED = {p.stem: _load(p) for p in BOARD_FILES}
+TERRAINS = {name: TerrainCache(b) for name, b in BOARDS_LOADED.items()}
+
+
+def _door_states(name: str) -> list[Terrain]:
+    """The board's terrain as shipped and, where it has doors or hatches, with all open."""
+    cache = TERRAINS[name]
+    out = [cache.get()]
+    portals = cache.board.portals()
+    if portals:
+        out.append(cache.get({f.id: not f.open for f in portals}))
+    return out
+
+
+ALL = [(name, k) for name in sorted(BOARDS_LOADED) for k in range(len(_door_states(name)))]
+
+
+def _sight(name: str, k: int) -> Sight:
+    return _door_states(name)[k].sight
+
+
+def _corner_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Points on the blockers' corners and edges (and near them), where ties live."""
+    e = s._edges
+    if len(e.x0) == 0:
+        return rng.uniform(0.0, 10.0, (n, 2))
+    pick = rng.integers(0, len(e.x0), n)
+    t = rng.choice([0.0, 0.5, 1.0, rng.uniform()], n)
+    pts = np.stack([e.x0[pick] + t * e.dx[pick], e.y0[pick] + t * e.dy[pick]], axis=1)
+    jitter = rng.choice([0.0, 1e-7, -1e-7, 1e-6, 0.01], (n, 2))
+    return pts + jitter
+
+
+def _segments(s: Sight, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Segments mixing random points and points on the blockers' corners and edges."""
+    w, d = s.board.width, s.board.depth
+    p = rng.uniform((0, 0), (w, d), (n, 2))
+    q = p + rng.normal(0.0, 5.0, (n, 2))
+    third = n // 3
+    p[:third] = _corner_points(s, rng, third)
+    q[third:2 * third] = _corner_points(s, rng, third)
+    q[:third // 4] = p[:third // 4]  # some zero-length segments
+    return p, q
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_small_batches_clip_like_the_prefiltered_path(name: str, k: int,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _sight(name, k)
+    rng = np.random.default_rng(sum(name.encode()) + k)
+    p, q = _segments(s, rng, 300)
+    want_blocked = []
+    for lo in range(0, len(p), 3):  # batches of 3: the direct path when switched on
+        monkeypatch.setattr(sight_mod, "DIRECT_PAIRS", 0)
+        slow = s.clear(p[lo:lo + 3], q[lo:lo + 3])
+        monkeypatch.setattr(sight_mod, "DIRECT_PAIRS", 10**9)
+        fast = s.clear(p[lo:lo + 3], q[lo:lo + 3])
+        assert fast.tolist() == slow.tolist()
+        want_blocked += (~slow).tolist()
+    assert any(want_blocked) and not all(want_blocked)  # both kinds were met
+    # the pieces' own answers too, not only the settled ones
+    pc = s._pieces
+    if pc.count:
+        px, py, vx, vy = p[:, 0], p[:, 1], q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
+        inner, outer = pc.hits_all(px, py, vx, vy)
+        si, so = pc.hits(px, py, vx, vy, 0, pc.count)
+        assert set(np.flatnonzero(inner)) == set(si.tolist())
+        assert set(np.flatnonzero(outer & ~inner)) == set(so.tolist()) - set(si.tolist())
+
+
+def _pairs(s: Sight, rng: np.random.Generator, n: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    w, d = s.board.width, s.board.depth
+    a = rng.uniform((0.5, 0.5), (w - 0.5, d - 0.5), (n, 2))
+    b = np.clip(a + rng.normal(0.0, 6.0, (n, 2)), 0.5, max(w, d))
+    half = n // 2
+    a[:half] = _corner_points(s, rng, half)
+    ra = rng.choice([0.0, 0.5, R, 1.0], n)
+    rb = rng.choice([0.0, 0.5, R, 1.0], n)
+    return a, ra, b, rb
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_dense_cut_off_equals_the_sparse_one(name: str, k: int,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _sight(name, k)
+    rng = np.random.default_rng(7 + k)
+    a, ra, b, rb = _pairs(s, rng, 400)
+    cut = 0
+    for lo in range(0, len(a), 4):
+        sl = slice(lo, lo + 4)
+        monkeypatch.setattr(sight_mod, "DIRECT_EDGES", 0)
+        sparse = s._cut_off(a[sl], ra[sl], b[sl], rb[sl])
+        dense = s._cut_off_dense(a[sl], ra[sl], b[sl], rb[sl])
+        assert dense.tolist() == sparse.tolist()
+        cut += int(sparse.sum())
+    if len(s._edges.x0):
+        assert 0 < cut < len(a)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_points_cut_off_equals_cut_off_of_each_point(name: str, k: int) -> None:
+    s = _sight(name, k)
+    rng = np.random.default_rng(11 + k)
+    a, ra, b, rb = _pairs(s, rng, 60)
+    n = sight_mod.BASE_SAMPLES + 1
+    pts = sight_mod._samples(a, ra, sight_mod._BASE_COS, sight_mod._BASE_SIN)
+    got = s._points_cut_off(pts, b, rb)
+    want = s._cut_off(pts.reshape(-1, 2), np.zeros(len(a) * n), np.repeat(b, n, axis=0),
+                      np.repeat(rb, n), group=n).reshape(len(a), n)
+    assert got.tolist() == want.tolist()
+    if len(s._edges.x0):
+        assert want.any()
+
+
+def _hidden_pairs(s: Sight, rng: np.random.Generator, n: int
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` pairs of points whose centre line is blocked (where sampling and cut-offs
+    matter), a few inches apart."""
+    a: list[np.ndarray] = []
+    b: list[np.ndarray] = []
+    lo = np.array([0.7, 0.7])
+    hi = np.array([s.board.width - 0.7, s.board.depth - 0.7])
+    for _ in range(4000):
+        if len(a) == n:
+            break
+        p = rng.uniform(lo, hi)
+        q = np.clip(p + rng.normal(0.0, 4.0, 2), lo, hi)
+        if not s.clear(p[None], q[None])[0]:
+            a.append(p)
+            b.append(q)
+    return np.array(a).reshape(-1, 2), np.array(b).reshape(-1, 2)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_visibility_and_cover_equal_the_oracle_on_every_board(name: str, k: int) -> None:
+    s = Sight(_sight(name, k).board)  # fresh: nothing remembered
+    rng = np.random.default_rng(3 + k)
+    A, B = _hidden_pairs(s, rng, 6)
+    if len(A) == 0:
+        pytest.skip("no blocked lines on this board")
+    oracle = OracleSight(s.board)
+    ra, rb = R, [0.5, R, 1.0][k % 3]
+    got = np.diag(s.visibility_matrix(A, ra, B, rb)).tolist()
+    want = [oracle.visible(tuple(p), tuple(q), ra, rb) for p, q in zip(A, B, strict=True)]
+    assert got == want
+    # cover from one attacker to every target (a matrix job) and one pair at a time
+    cm = s.cover_matrix(A[:1], ra, B, rb)
+    for j, q in enumerate(B):
+        slow = oracle.cover(tuple(A[0]), tuple(q), ra, rb)
+        assert (bool(cm.visible[0, j]), bool(cm.in_cover[0, j]), bool(cm.obscured[0, j])) == (
+            slow.visible, slow.in_cover, slow.obscured)
+
+
+@settings(max_examples=5, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(BOARDS_LOADED)), st.integers(0, 2**32 - 1))
+def test_cover_matrix_equals_the_oracle_on_random_layouts(name: str, seed: int) -> None:
+    terrain = _door_states(name)[seed % len(_door_states(name))]
+    s = Sight(terrain.board)
+    rng = np.random.default_rng(seed)
+    w, d = s.board.width, s.board.depth
+    A = rng.uniform((0.7, 0.7), (w - 0.7, d - 0.7), (2, 2))
+    B = rng.uniform((0.7, 0.7), (w - 0.7, d - 0.7), (4, 2))
+    oracle = OracleSight(s.board)
+    cm = s.cover_matrix(A, R, B, 0.5)
+    for i in range(len(A)):
+        for j in range(len(B)):
+            slow = oracle.cover(tuple(A[i]), tuple(B[j]), R, 0.5)
+            assert (bool(cm.visible[i, j]), bool(cm.in_cover[i, j]),
+                    bool(cm.obscured[i, j])) == (slow.visible, slow.in_cover, slow.obscured)
+
+
+# -- door states -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(BOARDS_LOADED))
+def test_terrain_cache_gives_one_terrain_per_door_state(name: str) -> None:
+    board = BOARDS_LOADED[name]
+    cache = TerrainCache(board)
+    state = board.door_state()
+    assert state == {f.id: f.open for f in board.features if f.is_portal}
+    state["not-a-door"] = True  # a caller's change to its copy ...
+    assert "not-a-door" not in board.door_state()  # ... never reaches the board
+    shipped = cache.get()
+    assert cache.get(board.door_state()) is shipped
+    assert cache.get({}) is shipped
+    portals = board.portals()
+    assert [f.id for f in portals] == [f.id for f in board.features if f.is_portal]
+    if not portals:
+        return
+    first = portals[0]
+    flipped = cache.get({first.id: not first.open})
+    assert flipped is not shipped
+    assert flipped.board.feature(first.id).open is (not first.open)
+    whole = board.door_state()
+    whole[first.id] = not first.open
+    assert cache.get(whole) is flipped  # the whole state or only the change: one terrain
+    assert cache.get(dict(reversed(list(whole.items())))) is flipped
+    for _ in range(2):  # refused as before (the board has no such feature), never stored
+        with pytest.raises(KeyError):
+            cache.get({"no-such-door": True})
+
+
+# -- the fog's bookkeeping ---------------------------------------------------------------------
+def _off_features_plain(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray:
+    """``fog.off_features`` as it was: the union of the solid footprints made per call and
+    every point measured."""
+    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+    solid = [f.shape for f in terrain.board.features
+             if not f.is_line and f.effective_traits & {"heavy", "light", "blocking", "wall",
+                                                         "pitfall"}]
+    if not solid or len(pts) == 0:
+        return pts
+    gap = shapely.distance(shapely.points(pts), shapely.union_all(solid))
+    return pts[np.asarray(gap) >= radius - 1e-9]
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_off_features_equals_the_plain_computation(name: str, k: int) -> None:
+    terrain = _door_states(name)[k]
+    rng = np.random.default_rng(5 + k)
+    w, d = terrain.board.width, terrain.board.depth
+    grid = np.stack(np.meshgrid(np.arange(0, w, 0.5), np.arange(0, d, 0.5)), -1).reshape(-1, 2)
+    # points on the features' own corners and 1 radius out from them (distance ties)
+    corners = np.concatenate([np.asarray(f.shape.exterior.coords) for f in terrain.board.features
+                              if not f.is_line] or [np.zeros((0, 2))])
+    near = corners + fog.COUNTER_RADIUS * np.array([1.0, 0.0])
+    pts = np.concatenate([grid, rng.uniform((0, 0), (w, d), (300, 2)), corners, near])
+    for radius in (fog.COUNTER_RADIUS, 0.5, 1.0):
+        got = fog.off_features(terrain, pts, radius)
+        want = _off_features_plain(terrain, pts, radius)
+        assert np.array_equal(got, want)
+    assert 0 < len(fog.off_features(terrain, grid, fog.COUNTER_RADIUS)) < len(grid)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
+    terrain = _door_states(name)[k]
+    rng = np.random.default_rng(9 + k)
+    w, d = terrain.board.width, terrain.board.depth
+    observers = [(float(x), float(y), R) for x, y in rng.uniform((1, 1), (w - 1, d - 1), (2, 2))]
+    avoid = [(float(x), float(y), R) for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2))]
+    hidden_somewhere = seen_somewhere = False
+    for sector in range(1, 7):
+        region = terrain.board.sector_box(sector)
+        got = fog.hidden_points(terrain, region, observers, fog.COUNTER_RADIUS, 1.0, avoid)
+        want = _off_features_plain(
+            terrain, search.hidden_points(terrain, region, observers, fog.COUNTER_RADIUS, 1.0,
+                                          avoid), fog.COUNTER_RADIUS)
+        assert np.array_equal(got, want)  # the same points in the same order (dice pick them)
+        hidden_somewhere |= len(got) > 0
+        free = fog.hidden_points(terrain, region, [], fog.COUNTER_RADIUS, 1.0)
+        assert np.array_equal(free, _off_features_plain(
+            terrain, search.hidden_points(terrain, region, [], fog.COUNTER_RADIUS, 1.0),
+            fog.COUNTER_RADIUS))
+        seen_somewhere |= len(got) < len(fog.hidden_points(terrain, region, [],
+                                                           fog.COUNTER_RADIUS, 1.0, avoid))
+    assert hidden_somewhere and seen_somewhere
+
+
+def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) -> np.ndarray:
+    """``fog._ambush_band`` as it was: every point measured."""
+    d = terrain.routes.distances(spotter.at, spotter.radius, pts, fog.COUNTER_RADIUS)
+    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]
+    if len(pts) == 0:
+        return pts
+    off = np.abs(d - want)
+    band = off <= 0.5
+    if not band.any():
+        band = off <= off.min() + 0.5
+    return pts[band]
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
+    terrain = _door_states(name)[k]
+    rng = np.random.default_rng(13 + k)
+    w, d = terrain.board.width, terrain.board.depth
+    pts = fog.off_features(terrain, terrain.routes.free_points(None, fog.COUNTER_RADIUS, 0.5),
+                           fog.COUNTER_RADIUS)
+    for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2)):
+        spotter = SimpleNamespace(at=(float(x), float(y)), radius=R)
+        for want in (6.0, 0.3, 40.0):  # the usual band, one next to it, one off the board
+            got = fog._ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
+            assert np.array_equal(got, _band_plain(terrain, spotter, pts, want))
+            assert len(got) > 0
+        few = pts[:: max(1, len(pts) // 5)]  # few points: often none in the band
+        assert np.array_equal(fog._ambush_band(terrain, spotter, few, 6.0),  # type: ignore
+                              _band_plain(terrain, spotter, few, 6.0))
+
+
+def test_solids_are_the_solid_footprints_of_the_door_state() -> None:
+    name = next(n for n, b in sorted(BOARDS_LOADED.items()) if b.portals())
+    for terrain in _door_states(name):
+        solid = [f.shape for f in terrain.board.features if not f.is_line
+                 and f.effective_traits & {"heavy", "light", "blocking", "wall", "pitfall"}]
+        assert terrain.solids is not None
+        assert terrain.solids.equals(shapely.union_all(solid))
+        parts = shapely.get_parts(terrain.solids)
+        assert np.array_equal(terrain.solid_boxes, shapely.bounds(parts).reshape(-1, 4))
