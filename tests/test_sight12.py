@@ -336,6 +336,19 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
                               _band_plain(terrain, spotter, few, 6.0))
 
 
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) -> None:
+    terrain = Terrain(_door_states(name)[k].board)  # fresh: nothing remembered
+    for radius, spacing in ((fog.COUNTER_RADIUS, 0.5), (1.0, 1.0)):
+        want = _off_features_plain(terrain, terrain.routes.free_points(None, radius, spacing),
+                                   radius)
+        got = terrain.floor_points(radius, spacing)
+        assert np.array_equal(got, want) and len(got) > 0
+        assert terrain.floor_points(radius, spacing) is got  # remembered ...
+        with pytest.raises(ValueError):
+            got[0, 0] = -1.0  # ... and read-only, so no caller can spoil it
+
+
 def test_solids_are_the_solid_footprints_of_the_door_state() -> None:
     name = next(n for n, b in sorted(BOARDS_LOADED.items()) if b.portals())
     for terrain in _door_states(name):

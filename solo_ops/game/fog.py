@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely
 from shapely.geometry import Point
 
 from solo_ops.core.dice import Dice
@@ -76,26 +75,12 @@ def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray
     """The points of ``pts`` where a base of ``radius`` overlaps no solid terrain feature's
     footprint (heavy, light, blocking, wall or pitfall): a counter stands on the floor beside a
     crate, never inside it, even where the crate does not block movement (issue #14)."""
-    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-    solids = terrain.solids  # the union, built once per terrain
-    if solids is None or len(pts) == 0:
-        return pts
-    # A point whose distance from every part's box is at least the radius is that far from
-    # the parts themselves: only the others need the exact distance.
-    box = terrain.solid_boxes
-    gx = np.maximum(np.maximum(box[:, 0] - pts[:, 0:1], pts[:, 0:1] - box[:, 2]), 0.0)
-    gy = np.maximum(np.maximum(box[:, 1] - pts[:, 1:2], pts[:, 1:2] - box[:, 3]), 0.0)
-    ask = np.flatnonzero((np.hypot(gx, gy) < radius).any(axis=1))
-    keep = np.ones(len(pts), dtype=bool)
-    if len(ask):
-        gap = shapely.distance(shapely.points(pts[ask]), solids)
-        keep[ask] = np.asarray(gap) >= radius - 1e-9
-    return pts[keep]
+    return terrain.off_solids(pts, radius)  # the union of the solids is built once a terrain
 
 
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
-    pts = off_features(terrain, terrain.routes.free_points(None, radius, 0.5), radius)
+    pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
     if avoid and len(pts):
         a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
         ar = np.array([r for _, _, r in avoid], dtype=float)
@@ -588,8 +573,7 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
     want = settings.ambush_distance
     avoid = occupied(state, exclude=ids)
-    pts = off_features(terrain, terrain.routes.free_points(None, COUNTER_RADIUS, 0.5),
-                       COUNTER_RADIUS)
+    pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
     if avoid:

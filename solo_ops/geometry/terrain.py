@@ -33,6 +33,7 @@ class Terrain:
         self.board = board
         self.sight = Sight(board)
         self.routes = Routes(board)
+        self._floor: dict[tuple[float, float], np.ndarray] = {}
 
     @cached_property
     def solids(self) -> BaseGeometry | None:
@@ -49,6 +50,37 @@ class Terrain:
         if self.solids is None:
             return np.zeros((0, 4))
         return cast(np.ndarray, shapely.bounds(shapely.get_parts(self.solids)).reshape(-1, 4))
+
+    def off_solids(self, pts: np.ndarray, radius: float) -> np.ndarray:
+        """The points of ``pts`` where a base of ``radius`` overlaps no part of
+        :attr:`solids` (its distance from them is at least ``radius``, less 1e-9)."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        solids = self.solids
+        if solids is None or len(pts) == 0:
+            return pts
+        # A point whose distance from every part's box is at least the radius is that far
+        # from the parts themselves: only the others need the exact distance.
+        box = self.solid_boxes
+        gx = np.maximum(np.maximum(box[:, 0] - pts[:, 0:1], pts[:, 0:1] - box[:, 2]), 0.0)
+        gy = np.maximum(np.maximum(box[:, 1] - pts[:, 1:2], pts[:, 1:2] - box[:, 3]), 0.0)
+        ask = np.flatnonzero((np.hypot(gx, gy) < radius).any(axis=1))
+        keep = np.ones(len(pts), dtype=bool)
+        if len(ask):
+            gap = shapely.distance(shapely.points(pts[ask]), solids)
+            keep[ask] = np.asarray(gap) >= radius - 1e-9
+        return pts[keep]
+
+    def floor_points(self, radius: float, spacing: float) -> np.ndarray:
+        """The points of a ``spacing`` grid over the whole board where a base of ``radius``
+        fits (:meth:`Routes.free_points`) and overlaps no solid feature (:meth:`off_solids`),
+        remembered per ``(radius, spacing)`` (a few per game) and read-only."""
+        key = (float(radius), float(spacing))
+        found = self._floor.get(key)
+        if found is None:
+            found = self.off_solids(self.routes.free_points(None, radius, spacing), radius)
+            found.setflags(write=False)
+            self._floor[key] = found
+        return found
 
 
 class TerrainCache:
