@@ -11,9 +11,10 @@ ties live):
   ``_cut_off`` of each sample point (radius 0) against the other base.
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
-* ``fog.off_features`` (one union per terrain, a box prefilter), ``fog.hidden_points`` (cheap
-  tests first, one observer at a time) and ``fog._ambush_band`` (routes measured first where the
-  straight line allows) equal the plain computations.
+* ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
+  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog._ambush_band``
+  (routes measured first where the straight line allows) and ``fog._enemy_scores`` (only the
+  points a straight-line bound leaves in contention) equal the plain computations.
 """
 
 from __future__ import annotations
@@ -347,6 +348,43 @@ def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) ->
         assert terrain.floor_points(radius, spacing) is got  # remembered ...
         with pytest.raises(ValueError):
             got[0, 0] = -1.0  # ... and read-only, so no caller can spoil it
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> None:
+    terrain = _door_states(name)[k]
+    rng = np.random.default_rng(17 + k)
+    w, d = terrain.board.width, terrain.board.depth
+    for trial in range(3):
+        start = rng.uniform((2, 2), (w - 2, d - 2))
+        reach = terrain.routes.reachable(tuple(start), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
+        pts = np.asarray(reach.points, dtype=float)
+        cost = np.asarray(reach.cost, dtype=float)
+        players = [SimpleNamespace(at=(float(x), float(y)), radius=R)
+                   for x, y in rng.uniform((1, 1), (w - 1, d - 1), (1 + trial, 2))]
+        full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+        for slack in (0.0, 2.0):
+            got = fog._enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
+            measured = np.isfinite(got)
+            assert np.array_equal(got[measured], full[measured])
+            best = full.min()
+            assert measured[full <= best + slack + 1e-6].all()  # all that could matter
+            keys = (pts[:, 1], pts[:, 0], np.round(cost, 6))
+            assert (np.lexsort((*keys, np.round(got, 6)))[0]
+                    == np.lexsort((*keys, np.round(full, 6)))[0])
+
+
+def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
+    terrain = Terrain(Board("open", 30.0, 22.0))
+    reach = terrain.routes.reachable((15.0, 11.0), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
+    pts = np.asarray(reach.points, dtype=float)
+    players = [SimpleNamespace(at=(28.0, 11.0), radius=R)]
+    got = fog._enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
+    full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+    measured = np.isfinite(got)
+    assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
+    assert np.array_equal(got[measured], full[measured])
+    assert got.min() == full.min()
 
 
 def test_solids_are_the_solid_footprints_of_the_door_state() -> None:

@@ -333,6 +333,52 @@ def _hidden_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operative]
     return np.logical_not(seen.any(axis=0))
 
 
+SCORE_FIRST = 48
+"""Points whose route scores :func:`_enemy_scores` measures first (the nearest in a straight
+line), to bound the best score before measuring the rest."""
+
+
+def _enemy_score_values(terrain: Terrain, pts: np.ndarray, players: list[Operative]
+                        ) -> np.ndarray:
+    """(len(pts),) each point's route distance to the nearest player model, 1e9 where no
+    route leads to one or where it lies within 1" of one (never into a control range)."""
+    ptsl = np.array([o.at for o in players], dtype=float)
+    pr = np.array([o.radius for o in players], dtype=float)
+    dist = terrain.routes.distance_matrix(pts, COUNTER_RADIUS, ptsl, pr)
+    score = np.where(np.isfinite(dist), dist, 1e9).min(axis=1)
+    return np.where(score < 1.0, 1e9, score)
+
+
+def _enemy_scores(terrain: Terrain, pts: np.ndarray, players: list[Operative],
+                  slack: float) -> np.ndarray:
+    """:func:`_enemy_score_values` of every point that could matter, inf for the others: a
+    point whose score is more than ``slack`` (plus 1e-5) above the best one's can neither be
+    the best nor come within ``slack`` of it.
+
+    A route is never shorter than the straight line, so the straight distance to the nearest
+    player model bounds each score from below. The points nearest in a straight line are
+    measured first; their best score leaves only the points whose bound is within ``slack``
+    of it to measure (all of them when none of the first has a useful score)."""
+    ptsl = np.array([o.at for o in players], dtype=float)
+    pr = np.array([o.radius for o in players], dtype=float)
+    straight = np.hypot(pts[:, None, 0] - ptsl[None, :, 0], pts[:, None, 1] - ptsl[None, :, 1])
+    bound = (straight - COUNTER_RADIUS - pr[None, :]).min(axis=1)
+    score = np.full(len(pts), np.inf)
+    if len(pts) <= 2 * SCORE_FIRST:
+        return _enemy_score_values(terrain, pts, players)
+    # first the points nearest in a straight line outside the control ranges
+    order = np.argsort(np.where(bound >= 1.0 - 1e-6, bound, np.inf), kind="stable")
+    first = order[:SCORE_FIRST]
+    score[first] = _enemy_score_values(terrain, pts[first], players)
+    top = float(score[first].min())
+    if top >= 1e9:
+        return _enemy_score_values(terrain, pts, players)
+    rest = np.flatnonzero((bound <= top + slack + 1e-5) & ~np.isfinite(score))
+    if len(rest):
+        score[rest] = _enemy_score_values(terrain, pts[rest], players)
+    return score
+
+
 def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: list[Operative],
                    settings: Settings, code: str, using_cover: bool) -> HiddenMove:
     """Rows 4-6: the reachable point closest (by route) to the closest player model, never
@@ -342,11 +388,8 @@ def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: li
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
         return HiddenMove(counter.id, code, reason="cannot move")
-    ptsl = np.array([o.at for o in players], dtype=float)
-    pr = np.array([o.radius for o in players], dtype=float)
-    dist = terrain.routes.distance_matrix(pts, COUNTER_RADIUS, ptsl, pr)
-    score = np.where(np.isfinite(dist), dist, 1e9).min(axis=1)
-    score = np.where(score < 1.0, 1e9, score)  # never into an enemy's control range
+    score = _enemy_scores(terrain, pts, players,
+                          settings.cover_detour if using_cover else 0.0)
     cost = np.asarray(reach.cost, dtype=float)
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(cost, 6), np.round(score, 6)))
     best = int(order[0])
