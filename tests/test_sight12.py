@@ -13,8 +13,9 @@ ties live):
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
   ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog._ambush_band``
-  (routes measured first where the straight line allows) and ``fog._enemy_scores`` (only the
-  points a straight-line bound leaves in contention) equal the plain computations.
+  (routes measured first where the straight line allows), ``fog._enemy_scores`` (only the
+  points a straight-line bound leaves in contention) and ``fog._cluster`` (the nearest points
+  measured first) equal the plain computations.
 """
 
 from __future__ import annotations
@@ -385,6 +386,59 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
     assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
     assert np.array_equal(got[measured], full[measured])
     assert got.min() == full.min()
+
+
+def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
+                   radii: list[float]) -> list[tuple[float, float]]:
+    """``fog._cluster`` as it was: every nearby point measured."""
+    placed = list(fog.occupied(state))
+    out: list[tuple[float, float]] = []
+    rmax = max(radii)
+    pts = np.asarray(terrain.routes.free_points(
+        shapely.Point(at).buffer(3.0 + rmax * 4), rmax, 0.5), dtype=float).reshape(-1, 2)
+    if terrain.routes.fits(at, rmax):
+        pts = np.concatenate([np.array([at], dtype=float), pts])
+    if len(pts) == 0:
+        pts = np.array([at], dtype=float)
+    d = np.asarray(terrain.routes.distances(at, 0.0, pts, 0.0), dtype=float)
+    keep = np.isfinite(d)
+    pts, d = pts[keep], d[keep]
+    pts = pts[np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))]
+    for r in radii:
+        chosen = None
+        for p in pts:
+            if all(np.hypot(p[0] - x, p[1] - y) >= r + rr + fog.MODEL_GAP - 1e-9
+                   for x, y, rr in placed):
+                chosen = (float(p[0]), float(p[1]))
+                break
+        if chosen is None:
+            chosen = (float(at[0]), float(at[1]))
+        placed.append((chosen[0], chosen[1], r))
+        out.append(chosen)
+    return out
+
+
+SCENARIO_FILES = sorted((BOARDS.parent).glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
+def test_cluster_equals_the_plain_computation(path: Path) -> None:
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.scenario import load_scenario
+
+    game, state = new_game(load_scenario(path), 3)
+    terrain = game.terrain(state)
+    rng = np.random.default_rng(len(path.stem))
+    w, d = terrain.board.width, terrain.board.depth
+    spots = [tuple(map(float, p)) for p in rng.uniform((0.5, 0.5), (w - 0.5, d - 0.5), (5, 2))]
+    spots += [c.at for c in state.counters.values()]  # where counters really stand
+    pruned = 0
+    for at in spots:
+        for radii in ([R], [R, R, 0.5, 1.0], [1.0] * 5):
+            got = fog._cluster(terrain, state, at, radii)
+            assert got == _cluster_plain(terrain, state, at, radii)
+            pruned += all(np.hypot(x - at[0], y - at[1]) <= fog.CLUSTER_FIRST for x, y in got)
+    assert pruned > 0
 
 
 def test_solids_are_the_solid_footprints_of_the_door_state() -> None:

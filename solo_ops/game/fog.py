@@ -698,7 +698,6 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
     """Free spots for bases of ``radii`` around ``at``: the counter's own spot first, then the
     nearest free points (deterministic)."""
     placed: list[tuple[float, float, float]] = list(occupied(state))
-    out: list[tuple[float, float]] = []
     rmax = max(radii)
     pts = np.asarray(terrain.routes.free_points(
         Point(at).buffer(3.0 + rmax * 4), rmax, 0.5), dtype=float).reshape(-1, 2)
@@ -706,20 +705,49 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
         pts = np.concatenate([np.array([at], dtype=float), pts])
     if len(pts) == 0:
         pts = np.array([at], dtype=float)
+    # A route is never shorter than the straight line: when the spots chosen among the points
+    # within CLUSTER_FIRST in a straight line all lie nearer than that by route, every point
+    # beyond comes after them in the order, so they are the spots the whole list gives.
+    near = np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1]) <= CLUSTER_FIRST
+    if near.any() and not near.all():
+        out = _cluster_pick(terrain, at, radii, pts[near], list(placed), CLUSTER_FIRST - 1e-7)
+        if out is not None:
+            return out
+    out = _cluster_pick(terrain, at, radii, pts, placed, math.inf)
+    assert out is not None
+    return out
+
+
+CLUSTER_FIRST = 2.5
+"""Inches (straight line) around a resolved counter whose points :func:`_cluster` measures
+first."""
+
+
+def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
+                  pts: np.ndarray, placed: list[tuple[float, float, float]], limit: float
+                  ) -> list[tuple[float, float]] | None:
+    """:func:`_cluster`'s choice among ``pts``: for each radius the first point, nearest by
+    route (ties: lower x, then y), clear of the bases ``placed`` so far (else ``at``); None
+    when a spot is missing or lies ``limit`` or more from ``at`` by route."""
+    out: list[tuple[float, float]] = []
     # nearest by route, so no model is put on the far side of a wall from its counter
     d = np.asarray(terrain.routes.distances(at, 0.0, pts, 0.0), dtype=float)
     keep = np.isfinite(d)
     pts, d = pts[keep], d[keep]
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    pts = pts[order]
+    pts, d = pts[order], d[order]
     for r in radii:
         chosen = None
-        for p in pts:
+        for p, dp in zip(pts, d, strict=True):
             if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
+                if dp >= limit:
+                    return None
                 break
         if chosen is None:
+            if limit < math.inf:
+                return None
             chosen = (float(at[0]), float(at[1]))
         placed.append((chosen[0], chosen[1], r))
         out.append(chosen)
