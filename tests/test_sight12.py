@@ -8,7 +8,8 @@ ties live):
 * ``Sight.clear``: every piece clipped at once for small batches (``_Pieces.hits_all``) equals
   the prefiltered path; base-to-base visibility and cover equal the slow reference's.
 * ``Sight._cut_off_dense`` equals the sparse ``_cut_off``; ``Sight._points_cut_off`` equals
-  ``_cut_off`` of each sample point (radius 0) against the other base.
+  ``_cut_off`` of each sample point (radius 0) against the other base; the cover triangles
+  built for both tangents at once equal those built one tangent at a time.
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
@@ -219,6 +220,57 @@ def test_cover_matrix_equals_the_oracle_on_random_layouts(name: str, seed: int) 
             slow = oracle.cover(tuple(A[i]), tuple(B[j]), R, 0.5)
             assert (bool(cm.visible[i, j]), bool(cm.in_cover[i, j]),
                     bool(cm.obscured[i, j])) == (slow.visible, slow.in_cover, slow.obscured)
+
+
+def _triangles_plain(job: Any, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
+                     d: np.ndarray) -> np.ndarray:
+    """``_CoverJob._triangles`` as it was: one tangent at a time."""
+    step = 2 * np.pi / sight_mod.RING
+    phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
+    half = np.arccos(np.clip(r / d, -1.0, 1.0))
+    if sight_mod._fast_rings():
+        verts = None
+    else:
+        uj, inv = np.unique(j, return_inverse=True)
+        verts = job.tdisc_coords(uj).reshape(-1, 2)
+        base = (inv.ravel() * sight_mod.RING)[:, None]
+    tx, ty = (c - p)[:, 0:1], (c - p)[:, 1:2]
+    corners = []
+    for sign in (1.0, -1.0):
+        guess = np.rint(-(phi + sign * half) / step).astype(int)
+        cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % sight_mod.RING
+        if verts is None:
+            v = np.empty((*cand.shape, 2))
+            v[..., 0] = c[:, 0:1] + r[:, None] * sight_mod._RING_COS[cand]
+            v[..., 1] = c[:, 1:2] + r[:, None] * sight_mod._RING_SIN[cand]
+        else:
+            v = verts[base + cand]
+        wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
+        tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
+        corners.append(v[np.arange(len(p)), np.argmax(np.abs(tan), axis=1)])
+    return np.stack([p, corners[0], corners[1], p], axis=1)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_cover_triangles_equal_one_tangent_at_a_time(fast: bool,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if fast and not sight_mod._fast_rings():
+        pytest.skip("this GEOS builds circles otherwise")
+    monkeypatch.setattr(sight_mod, "_FAST_RINGS", fast)
+    rng = np.random.default_rng(21)
+    s = _sight("gallowdark-corridors", 0)
+    B = rng.uniform(0, 30, (40, 2))
+    rb = rng.choice([0.5, R, 1.0], 40)
+    job = sight_mod._CoverJob(s, np.zeros((1, 2)), np.zeros(1), B, rb, np.zeros(40, int),
+                              np.arange(40), np.ones(len(s._cover_parts), dtype=bool))
+    j = rng.integers(0, 40, 500)
+    c, r = B[j], job.t_radius[j]
+    p = c + rng.normal(0, 6, (500, 2))
+    p[:50] = c[:50] + np.array([0.0, 3.0])  # straight above and beside: exact angles
+    p[50:100] = c[50:100] + np.array([-4.0, 0.0])
+    d = np.hypot(*(p - c).T)
+    got = job._triangles(p, c, r, j, d)
+    assert np.array_equal(got, _triangles_plain(job, p, c, r, j, d))
 
 
 # -- door states -------------------------------------------------------------------------------

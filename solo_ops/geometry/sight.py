@@ -187,6 +187,10 @@ def _ring_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 _RING_COS, _RING_SIN = _ring_table()
+_SIGNS = np.array([1.0, -1.0])
+"""The two tangents of a cover-line triangle (see :meth:`_CoverJob._triangles`)."""
+_AROUND = np.arange(-2, 3)
+"""Offsets of the base polygon's vertices tried around a tangent's guessed vertex."""
 
 
 def _ring_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -1160,24 +1164,29 @@ class _CoverJob:
             uj, inv = np.unique(j, return_inverse=True)
             verts = self.tdisc_coords(uj).reshape(-1, 2)
             base = (inv.ravel() * RING)[:, None]
-        tx, ty = (c - p)[:, 0:1], (c - p)[:, 1:2]
-        corners = []
-        for sign in (1.0, -1.0):
-            # Base polygon vertex m sits at angle -m * step; look around the true tangent.
-            guess = np.rint(-(phi + sign * half) / step).astype(int)
-            cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % RING
-            if verts is None:
-                v = np.empty((*cand.shape, 2))  # (n, 5, 2), as _ring_coords computes them
-                v[..., 0] = c[:, 0:1] + r[:, None] * _RING_COS[cand]
-                v[..., 1] = c[:, 1:2] + r[:, None] * _RING_SIN[cand]
-            else:
-                v = verts[base + cand]  # (n, 5, 2)
-            wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
-            # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
-            tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
-            pick = np.argmax(np.abs(tan), axis=1)
-            corners.append(v[np.arange(len(p)), pick])
-        return np.stack([p, corners[0], corners[1], p], axis=1)
+        n = len(p)
+        tx, ty = (c - p)[:, 0:1, None], (c - p)[:, 1:2, None]
+        # Both tangents at once, axis 1 the sign (+, -): base polygon vertex m sits at angle
+        # -m * step; look around the true tangent.
+        guess = np.rint(-(phi[:, None] + _SIGNS * half[:, None]) / step).astype(int)  # (n, 2)
+        cand = (guess[:, :, None] + _AROUND) % RING  # (n, 2, 5)
+        if verts is None:
+            v = np.empty((*cand.shape, 2))  # (n, 2, 5, 2), as _ring_coords computes them
+            v[..., 0] = c[:, 0:1, None] + r[:, None, None] * _RING_COS[cand]
+            v[..., 1] = c[:, 1:2, None] + r[:, None, None] * _RING_SIN[cand]
+        else:
+            v = verts[base[:, :, None] + cand]  # (n, 2, 5, 2)
+        wx, wy = v[..., 0] - p[:, None, None, 0], v[..., 1] - p[:, None, None, 1]
+        # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
+        tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
+        pick = np.argmax(np.abs(tan), axis=2)  # (n, 2)
+        rows = np.arange(n)[:, None]
+        corners = v[rows, np.arange(2)[None, :], pick]  # (n, 2, 2)
+        ring = np.empty((n, 4, 2))
+        ring[:, 0] = p
+        ring[:, 1:3] = corners
+        ring[:, 3] = p
+        return ring
 
 
 class _Triangles:
