@@ -31,20 +31,24 @@ How it is fast:
   clear of them: clear. The rare segment in between (grazing a corner, running along a wall's
   face, ending on it, following a seam) is decided exactly by shapely against the blockers
   eroded by ``1e-7``, as the reference does. Work runs in chunks of :data:`CHUNK` segments so
-  the arrays stay in cache.
+  the arrays stay in cache; a batch of a few segments skips the prefilter and clips every
+  piece at once (:data:`DIRECT_PAIRS`: the pairs the prefilter drops meet no piece anyway).
 * Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
   single edge of the merged blockers cuts across the whole hull of the two bases, then tries
   the two sample segments parallel to the centre line (one each side: where a wall's end hides
   the centres, one of them usually passes it), and only then all the sample pairs, skipping
-  those a single edge provably cuts (from one sample point to the whole other base). The
-  answer is "some sample segment is clear", so the order changes only the time.
+  those a single edge provably cuts (from one sample point to the whole other base; the
+  numbers that depend only on the other base are worked out once per pair). The answer is
+  "some sample segment is clear", so the order changes only the time.
 * A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
   (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
   and again (spotting after every move, the same targets from many candidate points).
 * Cover uses the fact that the hull of a point ``p`` and a convex target base ``T`` is ``T``
   plus the triangle from ``p`` to the two tangent vertices of ``T``. Every question becomes
   "does this triangle meet this prepared region", asked with shapely's vectorised predicates
-  after STRtree / bounding-box prefilters. Regions are per feature and built only when needed:
+  after STRtree / bounding-box prefilters (a triangle becomes a shapely polygon only when a
+  question needs one; both tangent vertices are found in one pass). Regions are per feature
+  and built only when needed:
   for cover, a cover-giving feature within 1" of the target and outside its base; for obscuring,
   a Heavy feature minus the two 1" zones (skipped when the feature touches neither zone). The
   attacker's centre is tried first, then four points of its base edge, then the other twelve,
