@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import shapely
 from shapely.geometry import Point
 
 from solo_ops.core.dice import Dice
@@ -52,28 +51,36 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float
                   avoid: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
     """Points of ``region`` where a base of ``radius`` fits, clear of ``avoid`` discs, and
     that no observer disc ``(x, y, r)`` can see (:func:`solo_ops.geometry.search.hidden_points`),
-    and whose base lies clear of every terrain feature's footprint (:func:`off_features`)."""
-    pts = search.hidden_points(terrain, region, observers, radius, spacing, avoid)
-    return off_features(terrain, pts, radius)
+    and whose base lies clear of every terrain feature's footprint (:func:`off_features`).
+
+    The same points, in the same order, as ``off_features(search.hidden_points(...))``: every
+    test keeps or drops each point on its own, so the cheap ones run first and the sight test
+    only asks about the points they leave, one observer at a time (a point one observer sees
+    is not asked of the next)."""
+    pts = search.hidden_points(terrain, region, (), radius, spacing, avoid)
+    pts = off_features(terrain, pts, radius)
+    if len(pts) == 0 or not observers:
+        return pts
+    live = np.arange(len(pts))
+    for x, y, r in observers:
+        seen = terrain.sight.visibility_matrix(np.array([(x, y)], dtype=float), float(r),
+                                               pts[live], radius)[0]
+        live = live[~seen]
+        if len(live) == 0:
+            break
+    return pts[live]
 
 
 def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray:
     """The points of ``pts`` where a base of ``radius`` overlaps no solid terrain feature's
     footprint (heavy, light, blocking, wall or pitfall): a counter stands on the floor beside a
     crate, never inside it, even where the crate does not block movement (issue #14)."""
-    pts = np.asarray(pts, dtype=float).reshape(-1, 2)
-    solid = [f.shape for f in terrain.board.features
-             if not f.is_line and f.effective_traits & {"heavy", "light", "blocking", "wall",
-                                                         "pitfall"}]
-    if not solid or len(pts) == 0:
-        return pts
-    gap = shapely.distance(shapely.points(pts), shapely.union_all(solid))
-    return pts[np.asarray(gap) >= radius - 1e-9]
+    return terrain.off_solids(pts, radius)  # the union of the solids is built once a terrain
 
 
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
-    pts = off_features(terrain, terrain.routes.free_points(None, radius, 0.5), radius)
+    pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
     if avoid and len(pts):
         a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
         ar = np.array([r for _, _, r in avoid], dtype=float)
@@ -326,6 +333,52 @@ def _hidden_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operative]
     return np.logical_not(seen.any(axis=0))
 
 
+SCORE_FIRST = 48
+"""Points whose route scores :func:`_enemy_scores` measures first (the nearest in a straight
+line), to bound the best score before measuring the rest."""
+
+
+def _enemy_score_values(terrain: Terrain, pts: np.ndarray, players: list[Operative]
+                        ) -> np.ndarray:
+    """(len(pts),) each point's route distance to the nearest player model, 1e9 where no
+    route leads to one or where it lies within 1" of one (never into a control range)."""
+    ptsl = np.array([o.at for o in players], dtype=float)
+    pr = np.array([o.radius for o in players], dtype=float)
+    dist = terrain.routes.distance_matrix(pts, COUNTER_RADIUS, ptsl, pr)
+    score = np.where(np.isfinite(dist), dist, 1e9).min(axis=1)
+    return np.where(score < 1.0, 1e9, score)
+
+
+def _enemy_scores(terrain: Terrain, pts: np.ndarray, players: list[Operative],
+                  slack: float) -> np.ndarray:
+    """:func:`_enemy_score_values` of every point that could matter, inf for the others: a
+    point whose score is more than ``slack`` (plus 1e-5) above the best one's can neither be
+    the best nor come within ``slack`` of it.
+
+    A route is never shorter than the straight line, so the straight distance to the nearest
+    player model bounds each score from below. The points nearest in a straight line are
+    measured first; their best score leaves only the points whose bound is within ``slack``
+    of it to measure (all of them when none of the first has a useful score)."""
+    ptsl = np.array([o.at for o in players], dtype=float)
+    pr = np.array([o.radius for o in players], dtype=float)
+    straight = np.hypot(pts[:, None, 0] - ptsl[None, :, 0], pts[:, None, 1] - ptsl[None, :, 1])
+    bound = (straight - COUNTER_RADIUS - pr[None, :]).min(axis=1)
+    score = np.full(len(pts), np.inf)
+    if len(pts) <= 2 * SCORE_FIRST:
+        return _enemy_score_values(terrain, pts, players)
+    # first the points nearest in a straight line outside the control ranges
+    order = np.argsort(np.where(bound >= 1.0 - 1e-6, bound, np.inf), kind="stable")
+    first = order[:SCORE_FIRST]
+    score[first] = _enemy_score_values(terrain, pts[first], players)
+    top = float(score[first].min())
+    if top >= 1e9:
+        return _enemy_score_values(terrain, pts, players)
+    rest = np.flatnonzero((bound <= top + slack + 1e-5) & ~np.isfinite(score))
+    if len(rest):
+        score[rest] = _enemy_score_values(terrain, pts[rest], players)
+    return score
+
+
 def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: list[Operative],
                    settings: Settings, code: str, using_cover: bool) -> HiddenMove:
     """Rows 4-6: the reachable point closest (by route) to the closest player model, never
@@ -335,11 +388,8 @@ def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: li
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
         return HiddenMove(counter.id, code, reason="cannot move")
-    ptsl = np.array([o.at for o in players], dtype=float)
-    pr = np.array([o.radius for o in players], dtype=float)
-    dist = terrain.routes.distance_matrix(pts, COUNTER_RADIUS, ptsl, pr)
-    score = np.where(np.isfinite(dist), dist, 1e9).min(axis=1)
-    score = np.where(score < 1.0, 1e9, score)  # never into an enemy's control range
+    score = _enemy_scores(terrain, pts, players,
+                          settings.cover_detour if using_cover else 0.0)
     cost = np.asarray(reach.cost, dtype=float)
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(cost, 6), np.round(score, 6)))
     best = int(order[0])
@@ -533,13 +583,40 @@ def _nearest_player(state: State, at: tuple[float, float]) -> Operative | None:
     return min(players, key=lambda o: (math.dist(o.at, at), o.id))  # type: ignore[arg-type]
 
 
+def _ambush_band(terrain: Terrain, spotter: Operative, pts: np.ndarray, want: float
+                 ) -> np.ndarray:
+    """The points of ``pts`` whose route distance from the spotter's base is within 0.5" of
+    ``want`` (walls never cut them off); with none, those within 0.5" of the nearest miss.
+
+    A route is never shorter than the straight line, so a point more than ``want + 0.5`` from
+    the spotter in a straight line cannot be in the band: the routes are measured first only
+    to the points nearer than that, and to all only when none of those is in the band."""
+    assert spotter.at is not None
+    gap = (np.hypot(pts[:, 0] - spotter.at[0], pts[:, 1] - spotter.at[1]) - spotter.radius
+           - COUNTER_RADIUS)
+    near = pts[gap <= want + 0.5 + 1e-6]
+    if len(near):
+        d = terrain.routes.distances(spotter.at, spotter.radius, near, COUNTER_RADIUS)
+        band = np.abs(d - want) <= 0.5  # inf (no route) is never in it
+        if band.any():
+            return near[band]
+    d = terrain.routes.distances(spotter.at, spotter.radius, pts, COUNTER_RADIUS)
+    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]  # never a spot walls cut off
+    if len(pts) == 0:
+        return pts
+    off = np.abs(d - want)
+    band = off <= 0.5
+    if not band.any():
+        band = off <= off.min() + 0.5
+    return pts[band]
+
+
 def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
                   ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
     want = settings.ambush_distance
     avoid = occupied(state, exclude=ids)
-    pts = off_features(terrain, terrain.routes.free_points(None, COUNTER_RADIUS, 0.5),
-                       COUNTER_RADIUS)
+    pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
     if avoid:
@@ -547,15 +624,9 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
         ar = np.array([r for _, _, r in avoid], dtype=float)
         gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - COUNTER_RADIUS - ar[None]
         pts = pts[(gap >= 0.0).all(axis=1)]
-    d = terrain.routes.distances(spotter.at, spotter.radius, pts, COUNTER_RADIUS)
-    pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]  # never a spot walls cut off
-    if len(pts) == 0:
+    cand = _ambush_band(terrain, spotter, pts, want)
+    if len(cand) == 0:
         return []
-    off = np.abs(d - want)
-    band = off <= 0.5
-    if not band.any():
-        band = off <= off.min() + 0.5
-    cand = pts[band]
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
     prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured))[0]
@@ -627,7 +698,6 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
     """Free spots for bases of ``radii`` around ``at``: the counter's own spot first, then the
     nearest free points (deterministic)."""
     placed: list[tuple[float, float, float]] = list(occupied(state))
-    out: list[tuple[float, float]] = []
     rmax = max(radii)
     pts = np.asarray(terrain.routes.free_points(
         Point(at).buffer(3.0 + rmax * 4), rmax, 0.5), dtype=float).reshape(-1, 2)
@@ -635,20 +705,49 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
         pts = np.concatenate([np.array([at], dtype=float), pts])
     if len(pts) == 0:
         pts = np.array([at], dtype=float)
+    # A route is never shorter than the straight line: when the spots chosen among the points
+    # within CLUSTER_FIRST in a straight line all lie nearer than that by route, every point
+    # beyond comes after them in the order, so they are the spots the whole list gives.
+    near = np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1]) <= CLUSTER_FIRST
+    if near.any() and not near.all():
+        out = _cluster_pick(terrain, at, radii, pts[near], list(placed), CLUSTER_FIRST - 1e-7)
+        if out is not None:
+            return out
+    out = _cluster_pick(terrain, at, radii, pts, placed, math.inf)
+    assert out is not None
+    return out
+
+
+CLUSTER_FIRST = 2.5
+"""Inches (straight line) around a resolved counter whose points :func:`_cluster` measures
+first."""
+
+
+def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
+                  pts: np.ndarray, placed: list[tuple[float, float, float]], limit: float
+                  ) -> list[tuple[float, float]] | None:
+    """:func:`_cluster`'s choice among ``pts``: for each radius the first point, nearest by
+    route (ties: lower x, then y), clear of the bases ``placed`` so far (else ``at``); None
+    when a spot is missing or lies ``limit`` or more from ``at`` by route."""
+    out: list[tuple[float, float]] = []
     # nearest by route, so no model is put on the far side of a wall from its counter
     d = np.asarray(terrain.routes.distances(at, 0.0, pts, 0.0), dtype=float)
     keep = np.isfinite(d)
     pts, d = pts[keep], d[keep]
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    pts = pts[order]
+    pts, d = pts[order], d[order]
     for r in radii:
         chosen = None
-        for p in pts:
+        for p, dp in zip(pts, d, strict=True):
             if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
+                if dp >= limit:
+                    return None
                 break
         if chosen is None:
+            if limit < math.inf:
+                return None
             chosen = (float(at[0]), float(at[1]))
         placed.append((chosen[0], chosen[1], r))
         out.append(chosen)

@@ -169,8 +169,13 @@ class Board:
                 return f
         raise KeyError(feature_id)
 
+    @cached_property
+    def _portals(self) -> tuple[Feature, ...]:
+        """The doors and hatches, in board order (found once: a board never changes)."""
+        return tuple(f for f in self.features if f.is_portal)
+
     def portals(self) -> list[Feature]:
-        return [f for f in self.features if f.is_portal]
+        return list(self._portals)
 
     def with_open(self, changes: Mapping[str, bool]) -> Board:
         """A new board with the named doors/hatches opened (True) or closed (False)."""
@@ -189,7 +194,7 @@ class Board:
 
     def door_state(self) -> dict[str, bool]:
         """``{portal id: open?}`` for every door and hatch (part of a game's state)."""
-        return {f.id: f.open for f in self.features if f.is_portal}
+        return {f.id: f.open for f in self._portals}
 
     def on_board(self, x: float, y: float, radius: float = 0.0) -> bool:
         tol = EDGE_TOLERANCE

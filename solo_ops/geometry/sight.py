@@ -31,20 +31,24 @@ How it is fast:
   clear of them: clear. The rare segment in between (grazing a corner, running along a wall's
   face, ending on it, following a seam) is decided exactly by shapely against the blockers
   eroded by ``1e-7``, as the reference does. Work runs in chunks of :data:`CHUNK` segments so
-  the arrays stay in cache.
+  the arrays stay in cache; a batch of a few segments skips the prefilter and clips every
+  piece at once (:data:`DIRECT_PAIRS`: the pairs the prefilter drops meet no piece anyway).
 * Base-to-base visibility first tries the centre-to-centre line, then proves pairs blind where a
   single edge of the merged blockers cuts across the whole hull of the two bases, then tries
   the two sample segments parallel to the centre line (one each side: where a wall's end hides
   the centres, one of them usually passes it), and only then all the sample pairs, skipping
-  those a single edge provably cuts (from one sample point to the whole other base). The
-  answer is "some sample segment is clear", so the order changes only the time.
+  those a single edge provably cuts (from one sample point to the whole other base; the
+  numbers that depend only on the other base are worked out once per pair). The answer is
+  "some sample segment is clear", so the order changes only the time.
 * A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
   (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
   and again (spotting after every move, the same targets from many candidate points).
 * Cover uses the fact that the hull of a point ``p`` and a convex target base ``T`` is ``T``
   plus the triangle from ``p`` to the two tangent vertices of ``T``. Every question becomes
   "does this triangle meet this prepared region", asked with shapely's vectorised predicates
-  after STRtree / bounding-box prefilters. Regions are per feature and built only when needed:
+  after STRtree / bounding-box prefilters (a triangle becomes a shapely polygon only when a
+  question needs one; both tangent vertices are found in one pass). Regions are per feature
+  and built only when needed:
   for cover, a cover-giving feature within 1" of the target and outside its base; for obscuring,
   a Heavy feature minus the two 1" zones (skipped when the feature touches neither zone). The
   attacker's centre is tried first, then four points of its base edge, then the other twelve,
@@ -102,6 +106,12 @@ drop out before the next block."""
 SMALL_BATCH = 32
 """Batches of at most this many segments test every piece at once: for them the fixed cost of
 each block's numpy calls outweighs what dropping blocked segments saves."""
+DIRECT_PAIRS = 256
+"""Batches of at most this many (segment, piece) pairs skip the prefilter and clip every pair
+exactly (:meth:`_Pieces.hits_all`): fewer numpy calls, the same answers."""
+DIRECT_EDGES = 1024
+"""Cut-off tests of at most this many (pair, blocker edge) combinations work on every
+combination at once (:meth:`Sight._cut_off_dense`)."""
 PAIR_MEMO_LIMIT = 50_000
 """Single-pair answers (:meth:`Sight.visible`, :meth:`Sight.cover`) a :class:`Sight` keeps; the
 memo is emptied when it grows past this."""
@@ -181,6 +191,10 @@ def _ring_table() -> tuple[np.ndarray, np.ndarray]:
 
 
 _RING_COS, _RING_SIN = _ring_table()
+_SIGNS = np.array([1.0, -1.0])
+"""The two tangents of a cover-line triangle (see :meth:`_CoverJob._triangles`)."""
+_AROUND = np.arange(-2, 3)
+"""Offsets of the base polygon's vertices tried around a tangent's guessed vertex."""
 
 
 def _ring_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -255,7 +269,10 @@ def _as_points(points: Any) -> np.ndarray:
 
 
 def _as_radii(radii: Any, n: int) -> np.ndarray:
-    return np.array(np.broadcast_to(np.asarray(radii, dtype=float), (n,)), dtype=float)
+    r = np.asarray(radii, dtype=float)
+    if r.ndim == 0:  # a scalar (the usual case): no broadcasting machinery
+        return np.full(n, r)
+    return np.array(np.broadcast_to(r, (n,)), dtype=float)
 
 
 def _area(feature: Feature) -> BaseGeometry:
@@ -398,6 +415,22 @@ class _Pieces:
         return si[inner], si[outer & ~inner]
 
 
+    def hits_all(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`hits` against every piece with no prefilter, for a few segments: (n,) bools,
+        meets a piece shrunk by :data:`NEAR` (blocked), meets a grown one. The same Cyrus-Beck
+        numbers per (segment, piece) as :meth:`hits`; the pairs the prefilter would drop lie
+        far (over :data:`PREFILTER_PAD`) from the piece, so they meet neither version."""
+        n, k = len(px), self.count
+        num = self.c[:, None, :] - (self.nx[:, None, :] * px[None, :, None]
+                                    + self.ny[:, None, :] * py[None, :, None])
+        den = self.nx[:, None, :] * vx[None, :, None] + self.ny[:, None, :] * vy[None, :, None]
+        inner, outer = _clip_hits(num.reshape(MAX_SIDES, n * k), den.reshape(MAX_SIDES, n * k),
+                                  NEAR)
+        return (cast(np.ndarray, inner.reshape(n, k).any(axis=1)),
+                cast(np.ndarray, outer.reshape(n, k).any(axis=1)))
+
+
 def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
                ) -> tuple[np.ndarray, np.ndarray]:
     """Cyrus-Beck: whether segment ``P + t v`` (0 <= t <= 1) meets the convex piece with sides
@@ -469,7 +502,6 @@ class Sight:
         self._cover_tree = shapely.STRtree(self._cover_parts)
         heavy = [f for f in board.features if f.obscures]
         self._heavy_parts = _eroded_parts(heavy)
-        self._heavy_tree = shapely.STRtree(self._heavy_parts)
         # The eroded features' boxes, and which features are exactly their box.
         self._heavy_box = shapely.bounds(self._heavy_parts).reshape(-1, 4)
         box_area = ((self._heavy_box[:, 2] - self._heavy_box[:, 0])
@@ -587,8 +619,13 @@ class Sight:
         unsure = np.zeros(n, dtype=bool)
         # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
         # is not tested against the later ones.
+        if n * self._pieces.count <= DIRECT_PAIRS:
+            blocked, unsure = self._pieces.hits_all(px, py, vx, vy)
+            unsure &= ~blocked
+            blocks = []
+        else:
+            blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
         active = np.arange(n)
-        blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
         for lo, hi in blocks:
             if lo:
                 active = active[~blocked[active]]
@@ -626,13 +663,17 @@ class Sight:
     def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
         """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
         A, B = _as_points(A), _as_points(B)
-        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
-        ia, ib = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
-        vis = self._visible_pairs(A[ia.ravel()], ra_[ia.ravel()], B[ib.ravel()], rb_[ib.ravel()])
-        return vis.reshape(len(A), len(B))
+        na, nb = len(A), len(B)
+        ra_, rb_ = _as_radii(ra, na), _as_radii(rb, nb)
+        # One row (ax, ay, ra, bx, by, rb) per pair, row-major over (A, B).
+        rows = np.empty((na, nb, 6))
+        rows[:, :, 0:2] = A[:, None, :]
+        rows[:, :, 2] = ra_[:, None]
+        rows[:, :, 3:5] = B[None, :, :]
+        rows[:, :, 5] = rb_[None, :]
+        return self._visible_rows(rows.reshape(na * nb, 6)).reshape(na, nb)
 
-    def _visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
-                       ) -> np.ndarray:
+    def _visible_rows(self, rows: np.ndarray) -> np.ndarray:
         """(m,) visibility of m base pairs given by centres and radii, remembered per pair.
 
         A pair's answer depends only on its own centres and radii (never on the other pairs of
@@ -640,14 +681,10 @@ class Sight:
         numbers, and only the pairs not seen before are computed. The engine asks the same
         pairs again and again: spotting after every move, the cover of the same targets from
         many candidate points, the planner's and the autopilot's questions."""
-        m = len(a)
+        m = len(rows)
+        a, ra, b, rb = rows[:, 0:2], rows[:, 2], rows[:, 3:5], rows[:, 5]
         if m == 0 or self._pieces.count == 0:
             return self._compute_visible_pairs(a, ra, b, rb)
-        rows = np.empty((m, 6))
-        rows[:, 0:2] = a
-        rows[:, 2] = ra
-        rows[:, 3:5] = b
-        rows[:, 5] = rb
         keys = _row_keys(rows)
         memo = self._vis_memo
         known = [memo.get(k) for k in keys]
@@ -706,12 +743,10 @@ class Sight:
         # Then every sample segment, skipping those one blocker edge provably cuts: from a
         # sample point of one base to the whole of the other base. (Most pairs left here are
         # blind, so a coarse pass first would only add work.)
-        k, n = len(todo), sa.shape[1]
-        rows = self._cut_off(sa.reshape(-1, 2), np.zeros(k * n), np.repeat(b[todo], n, axis=0),
-                             np.repeat(rb[todo], n), group=n)
-        cols = self._cut_off(sb.reshape(-1, 2), np.zeros(k * n), np.repeat(a[todo], n, axis=0),
-                             np.repeat(ra[todo], n), group=n)
-        need = ~rows.reshape(k, n, 1) & ~cols.reshape(k, 1, n)
+        k = len(todo)
+        cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
+                                   np.concatenate([rb[todo], ra[todo]]))
+        need = ~cut[:k, :, None] & ~cut[k:, None, :]
         pk, pa, pb = np.nonzero(need)
         ok = self.clear(sa[pk, pa], sb[pk, pb])
         vis[todo[np.bincount(pk[ok], minlength=k) > 0]] = True
@@ -728,6 +763,8 @@ class Sight:
         out = np.zeros(m, dtype=bool)
         if len(e.x0) == 0 or m == 0:
             return out
+        if group == 1 and m * len(e.x0) <= DIRECT_EDGES:
+            return self._cut_off_dense(a, ra, b, rb)
         marg = SEPARATE_MARGIN
         # Only edges whose box meets the box around a run's bases can cut them off.
         lo = np.minimum(a - ra[:, None], b - rb[:, None]).reshape(m // group, group, 2).min(1)
@@ -773,6 +810,100 @@ class Sight:
                 t = (k - (mx * ex0 + my * ey0)) / denom
             ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
         out[pi[ok]] = True
+        return out
+
+    def _cut_off_dense(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
+                       ) -> np.ndarray:
+        """:meth:`_cut_off` of a few pairs (``group`` 1), worked out for every (pair, edge) at
+        once as (pair, edge) arrays: the same numbers for the pairs the box and side tests
+        keep, with fewer numpy calls than picking those pairs out first."""
+        e = self._edges
+        marg = SEPARATE_MARGIN
+        ax, ay, bx, by = a[:, 0:1], a[:, 1:2], b[:, 0:1], b[:, 1:2]
+        ra1, rb1 = ra[:, None], rb[:, None]
+        lo_x, lo_y = np.minimum(ax - ra1, bx - rb1), np.minimum(ay - ra1, by - rb1)
+        hi_x, hi_y = np.maximum(ax + ra1, bx + rb1), np.maximum(ay + ra1, by + rb1)
+        ok = (lo_x <= e.maxx) & (hi_x >= e.minx) & (lo_y <= e.maxy) & (hi_y >= e.miny)
+        sa = ax * e.nx + ay * e.ny - e.offset
+        sb = bx * e.nx + by * e.ny - e.offset
+        r0, r1 = ra1 + marg, rb1 + marg
+        ok &= ((sa > r0) & (sb < -r1)) | ((sa < -r0) & (sb > r1))
+        if not ok.any():
+            return np.zeros(len(a), dtype=bool)
+        dx, dy = bx - ax, by - ay
+        dist = np.hypot(dx, dy)
+        with np.errstate(divide="ignore", invalid="ignore"):  # pairs with one centre: no edge
+            ux, uy = dx / dist, dy / dist
+            alpha = (rb1 - ra1) / dist
+            beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
+            for sign in (1.0, -1.0):
+                mx = alpha * ux - sign * beta * uy
+                my = alpha * uy + sign * beta * ux
+                k = mx * ax + my * ay - ra1
+                denom = mx * e.tdx + my * e.tdy
+                t = (k - (mx * e.x0 + my * e.y0)) / denom
+                ok &= np.isfinite(t) & (t > marg) & (t < e.length - marg)
+        return cast(np.ndarray, ok.any(axis=1))
+
+    def _points_cut_off(self, pts: np.ndarray, c: np.ndarray, r: np.ndarray) -> np.ndarray:
+        """(k, n) True where one blocker edge provably crosses every segment from the point
+        ``pts[g, i]`` to the whole base of radius ``r[g]`` at ``c[g]``: :meth:`_cut_off` of
+        each point (radius 0) and its group's base, the same numbers computed once per group
+        where they do not depend on the point."""
+        e = self._edges
+        k, n = pts.shape[0], pts.shape[1]
+        out = np.zeros((k, n), dtype=bool)
+        if len(e.x0) == 0 or k == 0:
+            return out
+        marg = SEPARATE_MARGIN
+        # Only edges whose box meets the box around a group's points and base can cut them off.
+        lo = np.minimum(pts.min(axis=1), c - r[:, None])
+        hi = np.maximum(pts.max(axis=1), c + r[:, None])
+        near = ((lo[:, 0:1] <= e.maxx) & (hi[:, 0:1] >= e.minx)
+                & (lo[:, 1:2] <= e.maxy) & (hi[:, 1:2] >= e.miny))
+        gi, ei = np.nonzero(near)
+        if len(gi) == 0:
+            return out
+        # Signed distances of each point and of its base's centre from each edge's line.
+        enx, eny, eoff = e.nx[ei], e.ny[ei], e.offset[ei]
+        sb = (c[gi, 0] * enx + c[gi, 1] * eny - eoff)[:, None]
+        p = pts[gi]
+        sa = p[:, :, 0] * enx[:, None] + p[:, :, 1] * eny[:, None] - eoff[:, None]
+        r1 = (r[gi] + marg)[:, None]
+        split = ((sa > marg) & (sb < -r1)) | ((sa < -marg) & (sb > r1))
+        qi, ii = np.nonzero(split)
+        if len(qi) == 0:
+            return out
+        pi = gi[qi] * n + ii  # flat index of the point
+        ei = ei[qi]
+        # The two tangents from each point to its base, once per point (a point meets many
+        # edges), then each edge is met with them.
+        flat = pts.reshape(k * n, 2)
+        need = np.zeros(k * n, dtype=bool)
+        need[pi] = True
+        rows = np.flatnonzero(need)
+        back = (np.cumsum(need) - 1)[pi]
+        g = rows // n
+        ax, ay, bx, by = flat[rows, 0], flat[rows, 1], c[g, 0], c[g, 1]
+        r1 = r[g]
+        dx, dy = bx - ax, by - ay
+        dist = np.hypot(dx, dy)
+        ux, uy = dx / dist, dy / dist
+        alpha = r1 / dist
+        beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
+        ex0, ey0 = e.x0[ei], e.y0[ei]
+        tdx, tdy = e.tdx[ei], e.tdy[ei]
+        ok = np.ones(len(pi), dtype=bool)
+        for sign in (1.0, -1.0):
+            mx = alpha * ux - sign * beta * uy
+            my = alpha * uy + sign * beta * ux
+            kk = mx * ax + my * ay
+            mx, my, kk = mx[back], my[back], kk[back]
+            denom = mx * tdx + my * tdy
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (kk - (mx * ex0 + my * ey0)) / denom
+            ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
+        out.reshape(k * n)[pi[ok]] = True
         return out
 
     # -- cover ------------------------------------------------------------------------------
@@ -956,11 +1087,11 @@ class _CoverJob:
         live = np.flatnonzero(outside & (heavy_near[pairs] | cover_near[pairs]))
         if len(live) == 0:
             return obs, cov
-        tri, corners = self._triangles(points[live], c[live], self.t_radius[j[live]], j[live],
-                                       d[live])
+        tri = _Triangles(self._triangles(points[live], c[live], self.t_radius[j[live]],
+                                         j[live], d[live]))
         hv = np.flatnonzero(heavy_near[pairs[live]])
         if len(hv):
-            obs[live[hv]] = self._obscured(tri[hv], corners[hv], pairs[live[hv]])
+            obs[live[hv]] = self._obscured(tri, hv, pairs[live[hv]])
         cv = np.flatnonzero(cover_near[pairs[live]])
         if len(cv):
             jj = j[live[cv]]
@@ -968,22 +1099,30 @@ class _CoverJob:
             rep = np.repeat(np.arange(len(cv)), counts)
             idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
             idx += np.arange(len(rep))
-            hit = shapely.intersects(tri[cv][rep], self.c_regions[idx])
+            hit = shapely.intersects(tri.polygons(cv)[rep], self.c_regions[idx])
             cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
         return obs, cov
 
-    def _obscured(self, tri: np.ndarray, corners: np.ndarray, pairs: np.ndarray
+    def _obscured(self, tris: _Triangles, sub: np.ndarray, pairs: np.ndarray
                   ) -> np.ndarray:
-        """(n,) whether Heavy terrain meets triangle ``tri[n]`` (corners ``corners[n]``) more
-        than 1" from both bases of pair ``pairs[n]``."""
-        out = np.zeros(len(tri), dtype=bool)
-        # Boxes from the tree; a separating-axis test of each triangle against the feature's
-        # box (exact for box-shaped features); shapely for the rest.
-        ti, fi = self.s._heavy_tree.query(tri)
-        meets, sure = _triangle_meets_box(corners[ti], self.s._heavy_box[fi])
+        """(n,) whether Heavy terrain meets triangle ``sub[n]`` of ``tris`` more than 1" from
+        both bases of pair ``pairs[n]``."""
+        out = np.zeros(len(sub), dtype=bool)
+        # The features whose boxes meet each triangle's box (as the tree of the features'
+        # boxes would give them; empty features have NaN boxes and meet none); a
+        # separating-axis test of each triangle against the feature's box (exact for
+        # box-shaped features); shapely for the rest.
+        corners = tris.ring[sub, :3]
+        lo, hi = corners.min(axis=1), corners.max(axis=1)
+        hb = self.s._heavy_box
+        ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
+                            & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
+        meets, sure = _triangle_meets_box(corners[ti], hb[fi])
         sure &= self.s._heavy_is_box[fi]
         ask = np.flatnonzero(meets & ~sure)
-        meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]], tri[ti[ask]])
+        if len(ask):
+            meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]],
+                                            tris.polygons(sub[ti[ask]]))
         ti, fi = ti[meets], fi[meets]
         if len(ti) == 0:
             return out
@@ -1011,15 +1150,15 @@ class _CoverJob:
             shapely.prepare(regions)
             self._obscure_regions.update(zip(missing, regions, strict=True))
         regions = np.array([self._obscure_regions[key] for key in keys], dtype=object)
-        hit = shapely.intersects(tri[ti[rest]], regions)
+        hit = shapely.intersects(tris.polygons(sub[ti[rest]]), regions)
         out[ti[rest[hit]]] = True
         return out
 
     def _triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
-                   d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                   d: np.ndarray) -> np.ndarray:
         """Triangles from each point ``p`` to the two tangent vertices of its target's base
-        polygon (with the base they make the cover lines' hull): the polygons and their
-        (n, 3, 2) corners."""
+        polygon (with the base they make the cover lines' hull): their closed rings
+        (n, 4, 2), the point first."""
         step = 2 * math.pi / RING
         phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
         half = np.arccos(np.clip(r / d, -1.0, 1.0))
@@ -1029,22 +1168,44 @@ class _CoverJob:
             uj, inv = np.unique(j, return_inverse=True)
             verts = self.tdisc_coords(uj).reshape(-1, 2)
             base = (inv.ravel() * RING)[:, None]
-        tx, ty = (c - p)[:, 0:1], (c - p)[:, 1:2]
-        corners = []
-        for sign in (1.0, -1.0):
-            # Base polygon vertex m sits at angle -m * step; look around the true tangent.
-            guess = np.rint(-(phi + sign * half) / step).astype(int)
-            cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % RING
-            if verts is None:
-                v = np.empty((*cand.shape, 2))  # (n, 5, 2), as _ring_coords computes them
-                v[..., 0] = c[:, 0:1] + r[:, None] * _RING_COS[cand]
-                v[..., 1] = c[:, 1:2] + r[:, None] * _RING_SIN[cand]
-            else:
-                v = verts[base + cand]  # (n, 5, 2)
-            wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
-            # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
-            tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
-            pick = np.argmax(np.abs(tan), axis=1)
-            corners.append(v[np.arange(len(p)), pick])
-        ring = np.stack([p, corners[0], corners[1], p], axis=1)
-        return cast(np.ndarray, shapely.polygons(ring)), ring[:, :3]
+        n = len(p)
+        tx, ty = (c - p)[:, 0:1, None], (c - p)[:, 1:2, None]
+        # Both tangents at once, axis 1 the sign (+, -): base polygon vertex m sits at angle
+        # -m * step; look around the true tangent.
+        guess = np.rint(-(phi[:, None] + _SIGNS * half[:, None]) / step).astype(int)  # (n, 2)
+        cand = (guess[:, :, None] + _AROUND) % RING  # (n, 2, 5)
+        if verts is None:
+            v = np.empty((*cand.shape, 2))  # (n, 2, 5, 2), as _ring_coords computes them
+            v[..., 0] = c[:, 0:1, None] + r[:, None, None] * _RING_COS[cand]
+            v[..., 1] = c[:, 1:2, None] + r[:, None, None] * _RING_SIN[cand]
+        else:
+            v = verts[base[:, :, None] + cand]  # (n, 2, 5, 2)
+        wx, wy = v[..., 0] - p[:, None, None, 0], v[..., 1] - p[:, None, None, 1]
+        # tan of the angle between p->c and p->vertex; the tangent vertex has the largest.
+        tan = (tx * wy - ty * wx) / (tx * wx + ty * wy)
+        pick = np.argmax(np.abs(tan), axis=2)  # (n, 2)
+        rows = np.arange(n)[:, None]
+        corners = v[rows, np.arange(2)[None, :], pick]  # (n, 2, 2)
+        ring = np.empty((n, 4, 2))
+        ring[:, 0] = p
+        ring[:, 1:3] = corners
+        ring[:, 3] = p
+        return ring
+
+
+class _Triangles:
+    """Cover-line triangles by their rings, made into shapely polygons only where a question
+    needs one (most are settled by box tests alone)."""
+
+    def __init__(self, ring: np.ndarray) -> None:
+        self.ring = ring
+        self._polys = np.empty(len(ring), dtype=object)
+        self._made = np.zeros(len(ring), dtype=bool)
+
+    def polygons(self, idx: np.ndarray) -> np.ndarray:
+        """The polygons of triangles ``idx`` (an object array, built on first use)."""
+        need = np.unique(idx[~self._made[idx]])
+        if len(need):
+            self._polys[need] = shapely.polygons(self.ring[need])
+            self._made[need] = True
+        return cast(np.ndarray, self._polys[idx])

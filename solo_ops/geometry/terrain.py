@@ -10,8 +10,17 @@ state of a board.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, cast
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry.board import Board
+
+SOLID_TRAITS = frozenset({"heavy", "light", "blocking", "wall", "pitfall"})
+"""Traits that make a polygon feature ground no base may stand on (:attr:`Terrain.solids`)."""
 
 
 class Terrain:
@@ -24,6 +33,54 @@ class Terrain:
         self.board = board
         self.sight = Sight(board)
         self.routes = Routes(board)
+        self._floor: dict[tuple[float, float], np.ndarray] = {}
+
+    @cached_property
+    def solids(self) -> BaseGeometry | None:
+        """The union of the footprints of the solid polygon features as they stand in this
+        door state (heavy, light, blocking, wall or pitfall: where no base may stand), or
+        None when there are none. Built once per terrain (the fog of war asks it often)."""
+        solid = [f.shape for f in self.board.features
+                 if not f.is_line and f.effective_traits & SOLID_TRAITS]
+        return shapely.union_all(solid) if solid else None
+
+    @cached_property
+    def solid_boxes(self) -> np.ndarray:
+        """(n, 4) the bounding boxes (minx, miny, maxx, maxy) of the parts of :attr:`solids`."""
+        if self.solids is None:
+            return np.zeros((0, 4))
+        return cast(np.ndarray, shapely.bounds(shapely.get_parts(self.solids)).reshape(-1, 4))
+
+    def off_solids(self, pts: np.ndarray, radius: float) -> np.ndarray:
+        """The points of ``pts`` where a base of ``radius`` overlaps no part of
+        :attr:`solids` (its distance from them is at least ``radius``, less 1e-9)."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        solids = self.solids
+        if solids is None or len(pts) == 0:
+            return pts
+        # A point whose distance from every part's box is at least the radius is that far
+        # from the parts themselves: only the others need the exact distance.
+        box = self.solid_boxes
+        gx = np.maximum(np.maximum(box[:, 0] - pts[:, 0:1], pts[:, 0:1] - box[:, 2]), 0.0)
+        gy = np.maximum(np.maximum(box[:, 1] - pts[:, 1:2], pts[:, 1:2] - box[:, 3]), 0.0)
+        ask = np.flatnonzero((np.hypot(gx, gy) < radius).any(axis=1))
+        keep = np.ones(len(pts), dtype=bool)
+        if len(ask):
+            gap = shapely.distance(shapely.points(pts[ask]), solids)
+            keep[ask] = np.asarray(gap) >= radius - 1e-9
+        return pts[keep]
+
+    def floor_points(self, radius: float, spacing: float) -> np.ndarray:
+        """The points of a ``spacing`` grid over the whole board where a base of ``radius``
+        fits (:meth:`Routes.free_points`) and overlaps no solid feature (:meth:`off_solids`),
+        remembered per ``(radius, spacing)`` (a few per game) and read-only."""
+        key = (float(radius), float(spacing))
+        found = self._floor.get(key)
+        if found is None:
+            found = self.off_solids(self.routes.free_points(None, radius, spacing), radius)
+            found.setflags(write=False)
+            self._floor[key] = found
+        return found
 
 
 class TerrainCache:
@@ -32,8 +89,20 @@ class TerrainCache:
     def __init__(self, board: Board) -> None:
         self.board = board
         self._cache: dict[tuple[tuple[str, bool], ...], Terrain] = {}
+        # The terrain for each ``doors`` argument met so far (as its sorted items): the engine
+        # asks with the game's whole door state thousands of times a mission. Bounded by the
+        # door states a game can reach (each portal open or closed).
+        self._asked: dict[tuple[tuple[str, Any], ...], Terrain] = {}
 
     def get(self, doors: Mapping[str, bool] | None = None) -> Terrain:
+        asked = tuple(sorted(doors.items())) if doors else ()
+        terrain = self._asked.get(asked)
+        if terrain is None:
+            terrain = self._asked[asked] = self._build(doors)
+        return terrain
+
+    def _build(self, doors: Mapping[str, bool] | None) -> Terrain:
+        """:meth:`get` the long way: the board's door state with ``doors`` applied."""
         state = dict(self.board.door_state())
         state.update(doors or {})
         key = tuple(sorted(state.items()))
