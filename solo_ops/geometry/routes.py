@@ -65,6 +65,8 @@ OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
+_REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
+_DENSE = 60_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -282,33 +284,8 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
     if S == 0 or E == 0:
         return out
     u, w = rings.v, rings.nxt
-    if S * E <= 60_000:
-        d = Q - P
-        ld = np.hypot(d[:, 0], d[:, 1])[:, None]
-        dx, dy = d[:, 0:1], d[:, 1:2]
-        ux = u[None, :, 0] - P[:, 0:1]
-        uy = u[None, :, 1] - P[:, 1:2]
-        wx = w[None, :, 0] - P[:, 0:1]
-        wy = w[None, :, 1] - P[:, 1:2]
-        o1 = dx * uy - dy * ux
-        o2 = dx * wy - dy * wx
-        tl = TOL * ld
-        side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
-        fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
-        o3 = fy * ux - fx * uy  # cross(f, P - u)
-        o4 = o3 + (fx * dy - fy * dx)  # cross(f, Q - u), as the chunked branch rounds it
-        tf = TOL * rings.lf[None, :]
-        hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
-        out = hit.any(axis=1)
-        touch = np.abs(o1) < tl
-        if touch.any():
-            along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
-            touch &= (along > END) & (along < ld - END) & ~out[:, None]
-            si, ei = np.nonzero(touch)
-            if len(si):
-                enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
-                out[si[enters]] = True
-        return out
+    if S * E <= _DENSE:
+        return _blocked_dense(P, Q, rings, out)
     lo_e, hi_e = rings.lo, rings.hi
     step = max(1, _CHUNK // E)
     for s in range(0, S, step):
@@ -333,6 +310,57 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
             ti, te = si[touch], ei[touch]
             enters = _wedge_enters(d[touch], u[te], rings.prv[te], w[te])
             out[ti[enters]] = True
+    return out
+
+
+def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
+                   ) -> np.ndarray:
+    """:func:`_blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
+
+    The same arithmetic as the pair-by-pair form, element by element (so the same booleans):
+    ``o1`` (which side of the segment's line each vertex is) for every pair; the side of an
+    edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (checked, else
+    computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
+    are) only for the pairs whose vertices straddle the line, and the touch test only for the
+    pairs with a vertex within :data:`TOL` of it."""
+    u, w = rings.v, rings.nxt
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = u[None, :, 0] - P[:, 0:1]
+    uy = u[None, :, 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    succ = rings.succ
+    if np.array_equal(w, u[succ]):
+        s2 = s1[:, succ]
+    else:
+        wx = w[None, :, 0] - P[:, 0:1]
+        wy = w[None, :, 1] - P[:, 1:2]
+        o2 = dx * wy - dy * wx
+        s2 = (o2 > tl).view(np.int8) - (o2 < -tl).view(np.int8)
+    si, ei = np.nonzero(s1 * s2 == -1)
+    if len(si):
+        uxk, uyk = ux[si, ei], uy[si, ei]
+        fx, fy = rings.f[ei, 0], rings.f[ei, 1]
+        o3 = fy * uxk - fx * uyk  # cross(f, P - u)
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[ei]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[si[hit]] = True
+    si, ei = np.nonzero(s1 == 0)
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        dxk, dyk = d[si, 0], d[si, 1]
+        along = (ux[si, ei] * dxk + uy[si, ei] * dyk) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            out[si[enters]] = True
     return out
 
 
@@ -365,6 +393,49 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
         si, ei = np.nonzero(touch)
         if len(si):
             enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
+    return out
+
+
+def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(S,) :func:`_blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
+    ``V[k]`` (vertices (S, n, 2), inside on the left; ``prv``/``nxt`` the ring's neighbours),
+    computed as :func:`_blocked_dense` does: a sign table of the vertices against each
+    segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
+    element by element, so the same booleans."""
+    n = V.shape[1]
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.zeros(len(P), dtype=bool)
+    si, ei = np.nonzero(s1 * s2 == -1)
+    if len(si):
+        u = V[si, ei]
+        f = V[si, (ei + 1) % n] - u
+        fx, fy = f[:, 0], f[:, 1]
+        o3 = fy * ux[si, ei] - fx * uy[si, ei]
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])
+        tf = TOL * np.hypot(fx, fy)
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[si[hit]] = True
+    si, ei = np.nonzero(s1 == 0)
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        along = (ux[si, ei] * d[si, 0] + uy[si, ei] * d[si, 1]) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], V[si, (ei - 1) % n], V[si, (ei + 1) % n])
             out[si[enters]] = True
     return out
 
@@ -975,13 +1046,24 @@ class _Discs:
     def _passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(segment, disc) pairs where segment ``P->Q`` comes within a disc's circle (+1e-6);
         each polygon lies inside its circle, so no other segment can touch it."""
+        # only the pairs whose boxes meet (each disc's grown by 1e-5 more) can be that close:
+        # the gap is then computed for them alone, pair by pair as for all of them at once
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        c, grow = self.centres, self.radii + 1e-5
+        si, ki = np.nonzero((lo[:, None, 0] <= c[None, :, 0] + grow[None, :])
+                            & (hi[:, None, 0] >= c[None, :, 0] - grow[None, :])
+                            & (lo[:, None, 1] <= c[None, :, 1] + grow[None, :])
+                            & (hi[:, None, 1] >= c[None, :, 1] - grow[None, :]))
+        if len(si) == 0:
+            return si, ki
         d = Q - P
         ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        rel = self.centres[None, :, :] - P[:, None, :]  # (S, k, 2)
-        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
-        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
-        si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
-        return si, ki
+        dk = d[si]
+        rel = c[ki] - P[si]
+        t = np.clip((rel * dk).sum(axis=1) / ld2[si], 0.0, 1.0)
+        gap = np.hypot(rel[:, 0] - dk[:, 0] * t, rel[:, 1] - dk[:, 1] * t)
+        keep = gap < self.radii[ki] + 1e-6
+        return si[keep], ki[keep]
 
     def blocks(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`_blocked` against
@@ -991,9 +1073,7 @@ class _Discs:
             return out
         si, ki = self._passing(P, Q)
         if len(si):
-            V = self.verts[ki]
-            cut = _blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
-            out[si[cut]] = True
+            out[si[_blocked_rows(P[si], Q[si], self.verts[ki])]] = True
         return out
 
     def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -1041,6 +1121,9 @@ class _Walker:
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
         self._taken: dict[bytes, _Rings] = {}
+        self._corners: dict[tuple[float, float, float], tuple[np.ndarray, ...]] = {}
+        # Routes.reachable's answers for this radius, by their exact inputs
+        self.reaches: dict[tuple[Any, ...], Reach] = {}
 
     def inside(self, X: np.ndarray) -> np.ndarray:
         """Points strictly inside the grown static obstacles."""
@@ -1067,6 +1150,32 @@ class _Walker:
             keep = np.isin(rings.ring, which)
             got = self._taken[key] = _Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
         return got
+
+    def _disc_corners(self, discs: _Discs) -> tuple[np.ndarray, ...]:
+        """The graph corners of the disc polygons, disc by disc in order (what
+        ``discs.rings().corners()`` selects, row for row: every quantity is computed per
+        vertex from the vertex and its neighbours): (nudged, real, prv, nxt, unit directions
+        to prv and nxt, whether the nudged corner is in the box and outside the static
+        obstacles). Each disc's rows are remembered by its exact centre and grown radius."""
+        memo = self._corners
+        keys = list(zip(discs.centres[:, 0].tolist(), discs.centres[:, 1].tolist(),
+                        discs.radii.tolist(), strict=True))
+        parts = []
+        for k, key in enumerate(keys):
+            got = memo.get(key)
+            if got is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                v = discs.verts[k]
+                r = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
+                convex, nudged = r.corners()
+                pos, real = nudged[convex], r.v[convex]
+                prv, nxt = r.prv[convex], r.nxt[convex]
+                free = self.graph.in_box(pos, 0.0) & ~self.inside(pos)
+                got = memo[key] = (pos, real, prv, nxt, _unit(prv - real), _unit(nxt - real),
+                                   free)
+            parts.append(got)
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
                    reach: float = math.inf,
@@ -1099,36 +1208,35 @@ class _Walker:
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
         nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
-        disc_rings = discs.rings()
-        convex, nudged = disc_rings.corners()
-        dpos = nudged[convex]
-        dkeep = g.in_box(dpos, 0.0) & ~self.inside(dpos) & (discs.depth(dpos) <= 0)
+        dpos, dreal, dprv, dnxt, dup, dun, free = self._disc_corners(discs)
+        dkeep = free & (discs.depth(dpos) <= 0)
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:
                 dkeep &= within(dpos)
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
-        dreal = disc_rings.v[convex][dkeep]
-        dprv, dnxt = disc_rings.prv[convex][dkeep], disc_rings.nxt[convex][dkeep]
-        real = np.concatenate([g.real, dreal])
-        prv = np.concatenate([g.prv, dprv])
-        nxt = np.concatenate([g.nxt, dnxt])
-        up = np.concatenate([g.up, _unit(dprv - dreal)])
-        un = np.concatenate([g.un, _unit(dnxt - dreal)])
+        real = np.concatenate([g.real, dreal[dkeep]])
+        prv = np.concatenate([g.prv, dprv[dkeep]])
+        nxt = np.concatenate([g.nxt, dnxt[dkeep]])
+        up = np.concatenate([g.up, dup[dkeep]])
+        un = np.concatenate([g.un, dun[dkeep]])
         alive = np.zeros(len(pos), dtype=bool)
         alive[nodes] = True
         alive[n0:] = True
         pair &= alive[g.pi] & alive[g.pj]
         pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
-        # static pairs cut by a base: only those passing near a disc need the exact test
+        # static pairs cut by a base: only those whose box meets a disc's box need the exact
+        # test (discs.blocks itself tests only the segments passing within a disc's circle
+        # + 1e-6, all of which are among these: the boxes are grown by 1e-5)
         a, b = g.pos[pi], g.pos[pj]
-        d = b - a
-        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        rel = discs.centres[None, :, :] - a[:, None, :]  # (pairs, k, 2)
-        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
-        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
-        near = (gap < discs.radii[None, :] + 1e-6).any(axis=1)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        grow = discs.radii + 1e-5
+        dlo = discs.centres - grow[:, None]
+        dhi = discs.centres + grow[:, None]
+        near = ((lo[:, None, 0] <= dhi[None, :, 0]) & (hi[:, None, 0] >= dlo[None, :, 0])
+                & (lo[:, None, 1] <= dhi[None, :, 1])
+                & (hi[:, None, 1] >= dlo[None, :, 1])).any(axis=1)
         if near.any():
             cut = discs.blocks(a[near], b[near])
             drop = np.flatnonzero(near)[cut]
@@ -1622,6 +1730,19 @@ class Routes:
             ok &= self._discs(blockers, radius).depth(X) <= EPS
         return ok
 
+    def _fits_with(self, X: np.ndarray, radius: float, walker: _Walker, discs: _Discs
+                   ) -> np.ndarray:
+        """:meth:`fits_many` of points X with the walker and the grown bases already at hand
+        (``self._discs(blockers, radius)``: the same discs, so the same answer)."""
+        tol = 1e-6
+        w, d = self.board.width, self.board.depth
+        ok = ((X[:, 0] >= radius - tol) & (X[:, 0] <= w - radius + tol)
+              & (X[:, 1] >= radius - tol) & (X[:, 1] <= d - radius + tol))
+        ok &= ~walker.blocked_at(X)
+        if len(discs):
+            ok &= discs.depth(X) <= EPS
+        return ok
+
     def fits(self, point: Any, radius: float, *, blockers: Any = ()) -> bool:
         """Whether a base of ``radius`` fits at ``point`` (see :meth:`fits_many`)."""
         return bool(self.fits_many([point], radius, blockers=blockers)[0])
@@ -1791,6 +1912,24 @@ class Routes:
         the links to corners are decided point by point), so leaving the others out changes
         nothing but the time (a charge wants the ~1" around its target, not the whole 12"
         circle)."""
+        blockers = [tuple(float(v) for v in tuple(b)[:3]) for b in blockers]
+        key = (float(radius), float(start[0]), float(start[1]), type(move), move,
+               tuple(blockers), type(spacing), spacing,
+               None if near is None else tuple(tuple(float(v) for v in tuple(d)[:3])
+                                               for d in near))
+        walker = self._walker(radius)
+        memo = walker.reaches
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= _REACH_LIMIT:
+                memo.clear()
+            got = memo[key] = self._reachable(start, radius, move, blockers, spacing, near)
+        # a fresh copy each time (the walks are immutable and built once)
+        return Reach(got.points.copy(), got.cost.copy(), got.walk_of)
+
+    def _reachable(self, start: Any, radius: float, move: float, blockers: list[Any],
+                   spacing: float, near: Any) -> Reach:
+        """:meth:`reachable` computed afresh."""
         s = (float(start[0]), float(start[1]))
         S = np.array([s])
         offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
@@ -1806,7 +1945,9 @@ class Routes:
         walker, g, discs = self._walk_graph(radius, blockers, s, move, within)
         start_walk = Walk((s,), 0.0, 0.0)
         if len(C):
-            C = C[self.fits_many(C, radius, blockers=blockers)]
+            same = walker.radius == float(radius)  # else the bases grow by another radius
+            C = C[self._fits_with(C, radius, walker,
+                                  discs if same else self._discs(list(blockers), radius))]
         if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
             return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
         n = len(g.pos)
