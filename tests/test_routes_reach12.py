@@ -86,15 +86,9 @@ def blocks_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
 
 
 def blocked_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
-    """``_blocked`` as it was (the dense branch for few pairs, else the boxed chunks)."""
-    if len(P) * len(rings) <= 60_000:
-        return blocked_dense_ref(P, Q, rings)
-    saved = R._DENSE
-    try:
-        R._DENSE = -1
-        return R._blocked(P, Q, rings)
-    finally:
-        R._DENSE = saved
+    """``_blocked`` as it was, by its definition: the dense form (the old boxed chunks gave
+    its answers, segment by segment)."""
+    return blocked_dense_ref(P, Q, rings)
 
 
 def graph_blocked_ref(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -223,7 +217,7 @@ def same_graph(a: R._Graph, b: R._Graph) -> None:
 
 # -- the tests ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
-def test_blocked_equals_the_dense_reference(board: Any) -> None:
+def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(12)
     for rings in (routes._measure.rings, routes._walker(R32).graph.rings):
@@ -233,12 +227,17 @@ def test_blocked_equals_the_dense_reference(board: Any) -> None:
         for lo in range(0, len(P), 90):  # few pairs at once: the sign-table branch
             p, q = P[lo:lo + 90], Q[lo:lo + 90]
             assert np.array_equal(R._blocked(p, q, rings), blocked_dense_ref(p, q, rings))
-        # many at once (the boxed chunks) answer each segment as the dense form does
-        assert np.array_equal(R._blocked(P, Q, rings), blocked_ref(P, Q, rings))
-        assert np.array_equal(R._blocked(P, Q, rings), blocked_dense_ref(P, Q, rings))
+        # many at once (ring boxes first, then the pairs flattened) and in small chunks
+        want = blocked_dense_ref(P, Q, rings)
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.setattr(R, "_DENSE", 0)  # every size by ring boxes
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.setattr(R, "_CHUNK", 7 * len(rings))
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.undo()
 
 
-def test_blocked_reads_edge_ends_only_from_matching_successors() -> None:
+def test_blocked_reads_edge_ends_only_from_matching_successors(monkeypatch: Any) -> None:
     # rings as built always end each edge at the next vertex of its run; rows that do not
     # (an edge ending off its ring's first vertex) have their ends computed instead
     sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
@@ -250,10 +249,12 @@ def test_blocked_reads_edge_ends_only_from_matching_successors() -> None:
     assert np.array_equal(built.nxt, built.v[built.succ])
     rng = np.random.default_rng(1)
     P, Q = rng.uniform(-4, 4, (200, 2)), rng.uniform(-4, 4, (200, 2))
-    for r in (rings, built):
-        got = R._blocked(P, Q, r)
-        assert np.array_equal(got, blocked_dense_ref(P, Q, r))
-        assert got.any() and not got.all()
+    for dense in (20_000, 0):
+        monkeypatch.setattr(R, "_DENSE", dense)
+        for r in (rings, built):
+            got = R._blocked(P, Q, r)
+            assert np.array_equal(got, blocked_dense_ref(P, Q, r))
+            assert got.any() and not got.all()
 
 
 @settings(max_examples=150, deadline=None)
@@ -270,7 +271,14 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
     if len(rings) == 0:
         return
     P, Q = grazing_segments(rings, rng, 8)
-    assert np.array_equal(R._blocked(P, Q, rings), blocked_dense_ref(P, Q, rings))
+    want = blocked_dense_ref(P, Q, rings)
+    assert np.array_equal(R._blocked(P, Q, rings), want)
+    saved = R._DENSE
+    try:
+        R._DENSE = 0  # the ring-box branch
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+    finally:
+        R._DENSE = saved
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)

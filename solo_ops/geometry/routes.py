@@ -66,7 +66,7 @@ DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (a
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
 _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
-_DENSE = 60_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
+_DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -283,44 +283,28 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
-    u, w = rings.v, rings.nxt
-    if S * E <= _DENSE:
-        return _blocked_dense(P, Q, rings, out)
-    lo_e, hi_e = rings.lo, rings.hi
+    # rings as built end each edge at their successor vertex (the sign tables read the ends'
+    # signs there); any other rows are tested with their ends computed, densely
+    ring_ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    dense = S * E <= _DENSE or not ring_ends
     step = max(1, _CHUNK // E)
     for s in range(0, S, step):
-        p, q = P[s:s + step], Q[s:s + step]
-        si, ei = _bbox_pairs(np.minimum(p, q), np.maximum(p, q), lo_e, hi_e, s)
-        if len(si) == 0:
-            continue
-        a, d = P[si], Q[si] - P[si]
-        ld = np.hypot(d[:, 0], d[:, 1])
-        ru, rw = u[ei] - a, w[ei] - a
-        o1, o2 = _cross(d, ru), _cross(d, rw)
-        f = rings.f[ei]
-        o3 = -_cross(f, ru)
-        o4 = o3 + _cross(f, d)
-        tl, tf = TOL * ld, TOL * rings.lf[ei]
-        hit = (((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))) & \
-              (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
-        out[si[hit]] = True
-        along = (ru * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
-        touch = (np.abs(o1) < tl) & (along > END) & (along < ld - END) & ~out[si]
-        if touch.any():
-            ti, te = si[touch], ei[touch]
-            enters = _wedge_enters(d[touch], u[te], rings.prv[te], w[te])
-            out[ti[enters]] = True
+        part = slice(s, s + step)  # out[part] is a view: the kernels mark it in place
+        if dense:
+            _blocked_dense(P[part], Q[part], rings, out[part], ring_ends)
+        else:
+            _blocked_boxed(P[part], Q[part], rings, out[part])
     return out
 
 
-def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
-                   ) -> np.ndarray:
+def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
+                   ring_ends: bool = True) -> np.ndarray:
     """:func:`_blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
 
     The same arithmetic as the pair-by-pair form, element by element (so the same booleans):
     ``o1`` (which side of the segment's line each vertex is) for every pair; the side of an
-    edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (checked, else
-    computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
+    edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (``ring_ends``,
+    else computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
     are) only for the pairs whose vertices straddle the line, and the touch test only for the
     pairs with a vertex within :data:`TOL` of it."""
     u, w = rings.v, rings.nxt
@@ -332,9 +316,8 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     o1 = dx * uy - dy * ux
     tl = (TOL * ld)[:, None]
     s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-    succ = rings.succ
-    if np.array_equal(w, u[succ]):
-        s2 = s1[:, succ]
+    if ring_ends:  # nxt[e] is v[succ[e]]: o2 is o1 of the successor
+        s2 = s1[:, rings.succ]
     else:
         wx = w[None, :, 0] - P[:, 0:1]
         wy = w[None, :, 1] - P[:, 1:2]
@@ -394,6 +377,66 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
         if len(si):
             enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
             out[si[enters]] = True
+    return out
+
+
+def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
+                   ) -> np.ndarray:
+    """:func:`_blocked_dense` on the (segment, ring) pairs whose boxes meet only: each
+    segment's edges are those of the rings near it, every ring whole (an edge's end is its
+    successor vertex's sign, as there), flattened into one run of pairs. The same arithmetic,
+    element by element."""
+    starts = np.flatnonzero(np.r_[True, rings.ring[1:] != rings.ring[:-1]])
+    sizes = np.diff(np.r_[starts, len(rings)])
+    # ring boxes grown by 1e-9 more: a vertex within TOL of a segment is surely inside
+    rlo = np.minimum.reduceat(rings.lo, starts, axis=0) - 1e-9
+    rhi = np.maximum.reduceat(rings.hi, starts, axis=0) + 1e-9
+    lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+    m = lo[:, None, 0] <= rhi[None, :, 0]
+    m &= hi[:, None, 0] >= rlo[None, :, 0]
+    m &= lo[:, None, 1] <= rhi[None, :, 1]
+    m &= hi[:, None, 1] >= rlo[None, :, 1]
+    si, ri = np.nonzero(m)
+    if len(si) == 0:
+        return out
+    lens = sizes[ri]
+    ends = np.cumsum(lens)  # where each (segment, ring) block ends
+    first = ends - lens
+    total = int(ends[-1])
+    ei = np.arange(total) - np.repeat(first - starts[ri], lens)
+    sk = np.repeat(si, lens)
+    nxt_at = np.arange(1, total + 1)  # where each pair's edge's successor vertex is
+    nxt_at[ends - 1] = first
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = rings.v[:, 0].take(ei)
+    ux -= P[:, 0].take(sk)
+    uy = rings.v[:, 1].take(ei)
+    uy -= P[:, 1].take(sk)
+    dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
+    o1 = dx * uy
+    o1 -= dy * ux
+    tl = (TOL * ld).take(sk)
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    k = np.flatnonzero(s1 * s1.take(nxt_at) == -1)
+    if len(k):
+        e = ei[k]
+        fx, fy = rings.f[e, 0], rings.f[e, 1]
+        o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
+        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[e]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[sk[k[hit]]] = True
+    k = np.flatnonzero(s1 == 0)
+    if len(k):
+        k = k[np.abs(o1[k]) < tl[k]]
+        ldk = ld[sk[k]]
+        along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
+        k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
+        if len(k):
+            e, sj = ei[k], sk[k]
+            enters = _wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
+            out[sj[enters]] = True
     return out
 
 
@@ -977,6 +1020,7 @@ class _Discs:
     radii: np.ndarray
     _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
     edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
+    _inner: np.ndarray | None = field(default=None, repr=False)  # each polygon's inradius
 
     def __post_init__(self) -> None:
         if self.edges is None:
@@ -1028,6 +1072,27 @@ class _Discs:
         xi, ki = self.near(X)
         if len(xi):
             np.maximum.at(out, xi, self.pair_depth(X, xi, ki))
+        return out
+
+    def clear_of(self, X: np.ndarray, tol: float = 0.0) -> np.ndarray:
+        """(n,) ``depth(X) <= tol`` (no disc polygon holds the point deeper than ``tol``).
+
+        A point nearer a disc's centre than the polygon's inradius (its centre's depth) by
+        more than ``tol`` + 1e-6 is deeper than ``tol`` whatever the edges' rounding (each
+        edge line is at least inradius - distance away), so only the others need the edges."""
+        out = np.ones(len(X), dtype=bool)
+        xi, ki = self.near(X)
+        if len(xi) == 0:
+            return out
+        if self._inner is None:
+            k = np.arange(len(self))
+            self._inner = self.pair_depth(self.centres, k, k)
+        rho = np.hypot(X[xi, 0] - self.centres[ki, 0], X[xi, 1] - self.centres[ki, 1])
+        deep = rho < self._inner[ki] - (tol + 1e-6)
+        out[xi[deep]] = False
+        xi, ki = xi[~deep], ki[~deep]
+        if len(xi):
+            out[xi[self.pair_depth(X, xi, ki) > tol]] = False
         return out
 
     def rings(self) -> _Rings:
@@ -1207,9 +1272,9 @@ class _Walker:
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
-        nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
+        nodes = nodes[discs.clear_of(g.pos[nodes])]
         dpos, dreal, dprv, dnxt, dup, dun, free = self._disc_corners(discs)
-        dkeep = free & (discs.depth(dpos) <= 0)
+        dkeep = free & discs.clear_of(dpos)
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:
@@ -1727,7 +1792,7 @@ class Routes:
         ok &= ~walker.blocked_at(X)
         blockers = list(blockers)
         if blockers:
-            ok &= self._discs(blockers, radius).depth(X) <= EPS
+            ok &= self._discs(blockers, radius).clear_of(X, EPS)
         return ok
 
     def _fits_with(self, X: np.ndarray, radius: float, walker: _Walker, discs: _Discs
@@ -1740,7 +1805,7 @@ class Routes:
               & (X[:, 1] >= radius - tol) & (X[:, 1] <= d - radius + tol))
         ok &= ~walker.blocked_at(X)
         if len(discs):
-            ok &= discs.depth(X) <= EPS
+            ok &= discs.clear_of(X, EPS)
         return ok
 
     def fits(self, point: Any, radius: float, *, blockers: Any = ()) -> bool:
@@ -1810,7 +1875,7 @@ class Routes:
 
     def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
                    ) -> np.ndarray:
-        return g.in_box(X) & ~walker.blocked_at(X) & (discs.depth(X) <= EPS)
+        return g.in_box(X) & ~walker.blocked_at(X) & discs.clear_of(X, EPS)
 
     def _soft_for(self, radius: float) -> _Soft:
         """The surcharged footprints for a base of ``radius`` (razor wire's reach grows with
