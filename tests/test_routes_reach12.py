@@ -85,6 +85,19 @@ def blocks_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     return out
 
 
+def hides_ref(discs: R._Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """``_Discs.hides`` as it was: ``_sees_own`` on every passing (point, disc)."""
+    out = np.zeros(len(T), dtype=bool)
+    if len(discs) == 0 or len(T) == 0:
+        return out
+    si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
+    if len(si):
+        V = discs.verts[ki]
+        seen = R._sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        out[si[~seen]] = True
+    return out
+
+
 def blocked_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
     """``_blocked`` as it was, by its definition: the dense form (the old boxed chunks gave
     its answers, segment by segment)."""
@@ -300,6 +313,16 @@ def test_base_polygons_block_as_before(board: Any) -> None:
     assert np.array_equal(R._blocked_rows(P[rsi], Q[rsi], V3), own)
     assert np.array_equal(discs.blocks(P, Q), blocks_ref(discs, P, Q))
     assert discs.blocks(P, Q).any()
+    # sight lines from one point: from a vertex, from beside one, from afar
+    for x in (P[0], V[3], V[5] + np.array([1e-12, 0.0]), P[-1], Q[7]):
+        T = np.concatenate([Q, V, V + 1e-12])
+        got = discs.hides(x, T)
+        assert np.array_equal(got, hides_ref(discs, x, T))
+        si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
+        V3 = discs.verts[ki]
+        own = R._sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+        assert np.array_equal(R._sees_rows(x, T[si], V3), own)
+        assert got.any() and not got.all()
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
@@ -353,3 +376,27 @@ def test_remembered_reaches_are_bounded(monkeypatch: Any) -> None:
         for s, w in zip(starts, want, strict=True):
             assert routes.reachable(s, R32, 3.0).cost.tobytes() == w.tobytes()
             assert len(routes._walker(R32).reaches) <= 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(4, 12), st.integers(0, 2**32 - 1), st.booleans())
+def test_own_ring_kernels_on_random_star_polygons(n: int, seed: int, grid: bool) -> None:
+    # star-shaped rings (reflex vertices too), counter-clockwise, each row its own ring;
+    # sight lines and segments through vertices, from vertices and beside them
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, (6, n)), axis=1)
+    rad = rng.uniform(0.3, 2.0, (6, n))
+    V = np.stack([np.cos(ang) * rad, np.sin(ang) * rad], axis=2) + 5.0
+    if grid:
+        V = np.round(V * 2) / 2
+    x = V[0, 0] + np.array([0.0, -3.0]) if seed % 2 else rng.uniform(0, 10, 2)
+    through = x + (V - x) * rng.uniform(1.0, 2.5, (6, n, 1))  # beyond each vertex, seen from x
+    T = np.concatenate([through[:, 0], V[:, 1], rng.uniform(0, 10, (6, 2)), V[:, 0] + 1e-12])
+    rows = np.tile(V, (4, 1, 1))
+    prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
+    assert np.array_equal(R._sees_rows(x, T, rows), R._sees_own(x, T, rows, prv, nxt))
+    P = np.concatenate([np.broadcast_to(x, (12, 2)), V[:, 2], through[:, 1]])
+    Q = np.concatenate([through[:, 0], through[:, 1], V[:, 3] + 1e-12, V[:, 0]])
+    rows = np.concatenate([V, V, V, V])
+    prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
+    assert np.array_equal(R._blocked_rows(P, Q, rows), R._blocked_own(P, Q, rows, prv, nxt))

@@ -569,6 +569,55 @@ def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt:
     return out
 
 
+def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(len(T),) :func:`_sees_own` of each point ``T[k]`` from ``x`` against its own closed
+    ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`_blocked_rows`
+    does: the sign table of the vertices against each sight line, the edge terms (facing
+    ``x``, ``T[k]`` beyond it) only where an edge's ends straddle the line or a vertex is on
+    it. The same arithmetic element by element, the vertex touches in the same order."""
+    n = V.shape[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = V[..., 0] - x[0]
+    uy = V[..., 1] - x[1]
+    o1 = d[:, 0:1] * uy - d[:, 1:2] * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.ones(len(T), dtype=bool)
+
+    def edge_terms(ti: np.ndarray, ei: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # (edge faces x, T[ti] strictly beyond the edge's line) for edge ei of ring ti
+        a, b = V[ti, ei], V[ti, (ei + 1) % n]
+        fx, fy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        tf = TOL * np.hypot(fx, fy)
+        front = fy * (x[0] - a[:, 0]) - fx * (x[1] - a[:, 1]) > tf
+        c = fx * a[:, 1] - fy * a[:, 0]
+        return front, T[ti, 1] * fx - T[ti, 0] * fy - c > tf
+
+    ti, ei = np.nonzero(s1 * s2 == -1)
+    if len(ti):
+        front, beyond = edge_terms(ti, ei)
+        out[ti[front & beyond]] = False
+    safe = np.where(ld > 0, ld, 1.0)
+    for sk, shift in ((s1, 0), (s2, 1)):
+        ti, ei = np.nonzero(sk == 0)
+        if len(ti) == 0:
+            continue
+        front, _ = edge_terms(ti, ei)
+        ti, ei = ti[front], ei[front]
+        vi = (ei + shift) % n
+        along = (d[ti, 0] * ux[ti, vi] + d[ti, 1] * uy[ti, vi]) / safe[ti]
+        keep = (along > END) & (along < ld[ti] - END) & out[ti]
+        ti, vi = ti[keep], vi[keep]
+        if len(ti):
+            enters = _wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
+            out[ti[enters]] = False
+    return out
+
+
 def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
     """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
     ``s4`` of :func:`_sees`)."""
@@ -1149,8 +1198,7 @@ class _Discs:
             return out
         si, ki = self._passing(np.broadcast_to(x, T.shape), T)
         if len(si):
-            V = self.verts[ki]
-            out[si[~_sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))]] = True
+            out[si[~_sees_rows(x, T[si], self.verts[ki])]] = True
         return out
 
     def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
