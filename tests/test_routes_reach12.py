@@ -243,8 +243,10 @@ def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> Non
         # many at once (ring boxes first, then the pairs flattened) and in small chunks
         want = blocked_dense_ref(P, Q, rings)
         assert np.array_equal(R._blocked(P, Q, rings), want)
-        monkeypatch.setattr(R, "_DENSE", 0)  # every size by ring boxes
-        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.setattr(R, "_DENSE", 0)  # every size by the boxes of runs of edges
+        for run in (1, 5, 12, 1000):  # single edges ... whole rings
+            monkeypatch.setattr(R, "_RUN", run)
+            assert np.array_equal(R._blocked(P, Q, rings), want)
         monkeypatch.setattr(R, "_CHUNK", 7 * len(rings))
         assert np.array_equal(R._blocked(P, Q, rings), want)
         monkeypatch.undo()

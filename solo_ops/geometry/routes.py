@@ -66,6 +66,7 @@ DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (a
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
 _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
+_RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
 _DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
@@ -382,15 +383,20 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
 
 def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
                    ) -> np.ndarray:
-    """:func:`_blocked_dense` on the (segment, ring) pairs whose boxes meet only: each
-    segment's edges are those of the rings near it, every ring whole (an edge's end is its
-    successor vertex's sign, as there), flattened into one run of pairs. The same arithmetic,
-    element by element."""
-    starts = np.flatnonzero(np.r_[True, rings.ring[1:] != rings.ring[:-1]])
-    sizes = np.diff(np.r_[starts, len(rings)])
-    # ring boxes grown by 1e-9 more: a vertex within TOL of a segment is surely inside
-    rlo = np.minimum.reduceat(rings.lo, starts, axis=0) - 1e-9
-    rhi = np.maximum.reduceat(rings.hi, starts, axis=0) + 1e-9
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
+
+    Each ring is cut into runs of up to :data:`_RUN` consecutive edges; a segment is tested
+    against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
+    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
+    the next entry's, as in the sign table; the same arithmetic, element by element."""
+    E = len(rings)
+    ring_starts = np.flatnonzero(np.r_[True, rings.ring[1:] != rings.ring[:-1]])
+    offset = np.arange(E) - np.repeat(ring_starts, np.diff(np.r_[ring_starts, E]))
+    cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+    cl = np.diff(np.r_[cs, E])
+    rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+    rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
     m &= hi[:, None, 0] >= rlo[None, :, 0]
@@ -399,42 +405,45 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     si, ri = np.nonzero(m)
     if len(si) == 0:
         return out
-    lens = sizes[ri]
-    ends = np.cumsum(lens)  # where each (segment, ring) block ends
+    lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
+    ends = np.cumsum(lens)
     first = ends - lens
-    total = int(ends[-1])
-    ei = np.arange(total) - np.repeat(first - starts[ri], lens)
+    last = ends - 1
+    vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
+    vi[last] = rings.succ[cs[ri] + cl[ri] - 1]
     sk = np.repeat(si, lens)
-    nxt_at = np.arange(1, total + 1)  # where each pair's edge's successor vertex is
-    nxt_at[ends - 1] = first
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])
-    ux = rings.v[:, 0].take(ei)
+    ux = rings.v[:, 0].take(vi)
     ux -= P[:, 0].take(sk)
-    uy = rings.v[:, 1].take(ei)
+    uy = rings.v[:, 1].take(vi)
     uy -= P[:, 1].take(sk)
     dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
     o1 = dx * uy
     o1 -= dy * ux
     tl = (TOL * ld).take(sk)
     s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-    k = np.flatnonzero(s1 * s1.take(nxt_at) == -1)
+    straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
+    straddle[last[:-1]] = False  # a run's last entry starts no edge
+    k = np.flatnonzero(straddle)
     if len(k):
-        e = ei[k]
+        e = vi[k]
         fx, fy = rings.f[e, 0], rings.f[e, 1]
         o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
         o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
         tf = TOL * rings.lf[e]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[sk[k[hit]]] = True
-    k = np.flatnonzero(s1 == 0)
+    on = s1 == 0
+    on[last] = False
+    k = np.flatnonzero(on)
     if len(k):
         k = k[np.abs(o1[k]) < tl[k]]
         ldk = ld[sk[k]]
         along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
         k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
         if len(k):
-            e, sj = ei[k], sk[k]
+            e, sj = vi[k], sk[k]
             enters = _wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
             out[sj[enters]] = True
     return out
