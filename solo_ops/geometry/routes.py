@@ -391,10 +391,10 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
     the next entry's, as in the sign table; the same arithmetic, element by element."""
     E = len(rings)
-    ring_starts = np.flatnonzero(np.r_[True, rings.ring[1:] != rings.ring[:-1]])
-    offset = np.arange(E) - np.repeat(ring_starts, np.diff(np.r_[ring_starts, E]))
+    ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
+    offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
     cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
-    cl = np.diff(np.r_[cs, E])
+    cl = np.diff(cs, append=E)
     rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
     rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
@@ -700,20 +700,21 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
         heap.append((dist[k], k))
     heapq.heapify(heap)
     done = [False] * n
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        dk, k = heapq.heappop(heap)
+        dk, k = pop(heap)
         if done[k] or dk > dist[k]:
             continue
         done[k] = True
         if dk > limit:
             continue
-        for e in range(starts[k], starts[k + 1]):
-            m = b[e]
-            nd = dk + ww[e]
+        lo, hi = starts[k], starts[k + 1]
+        for m, wm in zip(b[lo:hi], ww[lo:hi], strict=True):  # the edges in order, as before
+            nd = dk + wm
             if nd < dist[m] - 1e-12:
                 dist[m] = nd
                 pred[m] = k
-                heapq.heappush(heap, (nd, m))
+                push(heap, (nd, m))
     return np.array(dist), np.array(pred, dtype=int)
 
 
@@ -1243,6 +1244,8 @@ class _Walker:
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
         self._taken: dict[bytes, _Rings] = {}
+        rings = self.graph.rings
+        self._edge_box = (np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt))
         self._corners: dict[tuple[float, float, float], tuple[np.ndarray, ...]] = {}
         # Routes.reachable's answers for this radius, by their exact inputs
         self.reaches: dict[tuple[Any, ...], Reach] = {}
@@ -1316,7 +1319,7 @@ class _Walker:
                 near &= within(g.pos)
             pair = near[g.pi] & near[g.pj]
             lo, hi = c - reach - 1e-6, c + reach + 1e-6
-            emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
+            emin, emax = self._edge_box
             ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
             rings = self._take(ekeep)
             if len(discs):
@@ -1581,9 +1584,9 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
         return none
     order = np.lexsort((tot, xi))
     xi, nj, tot = xi[order], nj[order], tot[order]
-    head = np.r_[True, xi[1:] != xi[:-1]]
+    head = np.concatenate(([True], xi[1:] != xi[:-1]))
     starts = np.flatnonzero(head)
-    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(np.r_[starts, len(xi)]))
+    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
     won = np.zeros(len(xi), dtype=bool)
     done = np.zeros(len(C), dtype=bool)
     for r in range(_ROUNDS + 1):
@@ -1600,7 +1603,7 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     k = np.flatnonzero(won)
     if len(k) == 0:
         return none
-    first = np.r_[True, xi[k][1:] != xi[k][:-1]]
+    first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
     k = k[first]
     return xi[k], nj[k], tot[k]
 
