@@ -65,6 +65,9 @@ OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
+_REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
+_RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
+_DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -281,58 +284,67 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
-    u, w = rings.v, rings.nxt
-    if S * E <= 60_000:
-        d = Q - P
-        ld = np.hypot(d[:, 0], d[:, 1])[:, None]
-        dx, dy = d[:, 0:1], d[:, 1:2]
-        ux = u[None, :, 0] - P[:, 0:1]
-        uy = u[None, :, 1] - P[:, 1:2]
-        wx = w[None, :, 0] - P[:, 0:1]
-        wy = w[None, :, 1] - P[:, 1:2]
-        o1 = dx * uy - dy * ux
-        o2 = dx * wy - dy * wx
-        tl = TOL * ld
-        side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
-        fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
-        o3 = fy * ux - fx * uy  # cross(f, P - u)
-        o4 = o3 + (fx * dy - fy * dx)  # cross(f, Q - u), as the chunked branch rounds it
-        tf = TOL * rings.lf[None, :]
-        hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
-        out = hit.any(axis=1)
-        touch = np.abs(o1) < tl
-        if touch.any():
-            along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
-            touch &= (along > END) & (along < ld - END) & ~out[:, None]
-            si, ei = np.nonzero(touch)
-            if len(si):
-                enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
-                out[si[enters]] = True
-        return out
-    lo_e, hi_e = rings.lo, rings.hi
+    # rings as built end each edge at their successor vertex (the sign tables read the ends'
+    # signs there); any other rows are tested with their ends computed, densely
+    ring_ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    dense = S * E <= _DENSE or not ring_ends
     step = max(1, _CHUNK // E)
     for s in range(0, S, step):
-        p, q = P[s:s + step], Q[s:s + step]
-        si, ei = _bbox_pairs(np.minimum(p, q), np.maximum(p, q), lo_e, hi_e, s)
-        if len(si) == 0:
-            continue
-        a, d = P[si], Q[si] - P[si]
-        ld = np.hypot(d[:, 0], d[:, 1])
-        ru, rw = u[ei] - a, w[ei] - a
-        o1, o2 = _cross(d, ru), _cross(d, rw)
-        f = rings.f[ei]
-        o3 = -_cross(f, ru)
-        o4 = o3 + _cross(f, d)
-        tl, tf = TOL * ld, TOL * rings.lf[ei]
-        hit = (((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))) & \
-              (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+        part = slice(s, s + step)  # out[part] is a view: the kernels mark it in place
+        if dense:
+            _blocked_dense(P[part], Q[part], rings, out[part], ring_ends)
+        else:
+            _blocked_boxed(P[part], Q[part], rings, out[part])
+    return out
+
+
+def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
+                   ring_ends: bool = True) -> np.ndarray:
+    """:func:`_blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
+
+    The same arithmetic as the pair-by-pair form, element by element (so the same booleans):
+    ``o1`` (which side of the segment's line each vertex is) for every pair; the side of an
+    edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (``ring_ends``,
+    else computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
+    are) only for the pairs whose vertices straddle the line, and the touch test only for the
+    pairs with a vertex within :data:`TOL` of it."""
+    u, w = rings.v, rings.nxt
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = u[None, :, 0] - P[:, 0:1]
+    uy = u[None, :, 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    if ring_ends:  # nxt[e] is v[succ[e]]: o2 is o1 of the successor
+        s2 = s1[:, rings.succ]
+    else:
+        wx = w[None, :, 0] - P[:, 0:1]
+        wy = w[None, :, 1] - P[:, 1:2]
+        o2 = dx * wy - dy * wx
+        s2 = (o2 > tl).view(np.int8) - (o2 < -tl).view(np.int8)
+    si, ei = np.nonzero(s1 * s2 == -1)
+    if len(si):
+        uxk, uyk = ux[si, ei], uy[si, ei]
+        fx, fy = rings.f[ei, 0], rings.f[ei, 1]
+        o3 = fy * uxk - fx * uyk  # cross(f, P - u)
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[ei]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[si[hit]] = True
-        along = (ru * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
-        touch = (np.abs(o1) < tl) & (along > END) & (along < ld - END) & ~out[si]
-        if touch.any():
-            ti, te = si[touch], ei[touch]
-            enters = _wedge_enters(d[touch], u[te], rings.prv[te], w[te])
-            out[ti[enters]] = True
+    si, ei = np.nonzero(s1 == 0)
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        dxk, dyk = d[si, 0], d[si, 1]
+        along = (ux[si, ei] * dxk + uy[si, ei] * dyk) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            out[si[enters]] = True
     return out
 
 
@@ -365,6 +377,117 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
         si, ei = np.nonzero(touch)
         if len(si):
             enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
+    return out
+
+
+def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
+                   ) -> np.ndarray:
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
+
+    Each ring is cut into runs of up to :data:`_RUN` consecutive edges; a segment is tested
+    against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
+    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
+    the next entry's, as in the sign table; the same arithmetic, element by element."""
+    E = len(rings)
+    ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
+    offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
+    cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+    cl = np.diff(cs, append=E)
+    rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+    rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+    lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+    m = lo[:, None, 0] <= rhi[None, :, 0]
+    m &= hi[:, None, 0] >= rlo[None, :, 0]
+    m &= lo[:, None, 1] <= rhi[None, :, 1]
+    m &= hi[:, None, 1] >= rlo[None, :, 1]
+    si, ri = np.nonzero(m)
+    if len(si) == 0:
+        return out
+    lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
+    ends = np.cumsum(lens)
+    first = ends - lens
+    last = ends - 1
+    vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
+    vi[last] = rings.succ[cs[ri] + cl[ri] - 1]
+    sk = np.repeat(si, lens)
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = rings.v[:, 0].take(vi)
+    ux -= P[:, 0].take(sk)
+    uy = rings.v[:, 1].take(vi)
+    uy -= P[:, 1].take(sk)
+    dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
+    o1 = dx * uy
+    o1 -= dy * ux
+    tl = (TOL * ld).take(sk)
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
+    straddle[last[:-1]] = False  # a run's last entry starts no edge
+    k = np.flatnonzero(straddle)
+    if len(k):
+        e = vi[k]
+        fx, fy = rings.f[e, 0], rings.f[e, 1]
+        o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
+        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[e]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[sk[k[hit]]] = True
+    on = s1 == 0
+    on[last] = False
+    k = np.flatnonzero(on)
+    if len(k):
+        k = k[np.abs(o1[k]) < tl[k]]
+        ldk = ld[sk[k]]
+        along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
+        k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
+        if len(k):
+            e, sj = vi[k], sk[k]
+            enters = _wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
+            out[sj[enters]] = True
+    return out
+
+
+def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(S,) :func:`_blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
+    ``V[k]`` (vertices (S, n, 2), inside on the left; ``prv``/``nxt`` the ring's neighbours),
+    computed as :func:`_blocked_dense` does: a sign table of the vertices against each
+    segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
+    element by element, so the same booleans."""
+    n = V.shape[1]
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.zeros(len(P), dtype=bool)
+    si, ei = np.nonzero(s1 * s2 == -1)
+    if len(si):
+        u = V[si, ei]
+        f = V[si, (ei + 1) % n] - u
+        fx, fy = f[:, 0], f[:, 1]
+        o3 = fy * ux[si, ei] - fx * uy[si, ei]
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])
+        tf = TOL * np.hypot(fx, fy)
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[si[hit]] = True
+    si, ei = np.nonzero(s1 == 0)
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        along = (ux[si, ei] * d[si, 0] + uy[si, ei] * d[si, 1]) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], V[si, (ei - 1) % n], V[si, (ei + 1) % n])
             out[si[enters]] = True
     return out
 
@@ -455,6 +578,55 @@ def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt:
     return out
 
 
+def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(len(T),) :func:`_sees_own` of each point ``T[k]`` from ``x`` against its own closed
+    ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`_blocked_rows`
+    does: the sign table of the vertices against each sight line, the edge terms (facing
+    ``x``, ``T[k]`` beyond it) only where an edge's ends straddle the line or a vertex is on
+    it. The same arithmetic element by element, the vertex touches in the same order."""
+    n = V.shape[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = V[..., 0] - x[0]
+    uy = V[..., 1] - x[1]
+    o1 = d[:, 0:1] * uy - d[:, 1:2] * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.ones(len(T), dtype=bool)
+
+    def edge_terms(ti: np.ndarray, ei: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # (edge faces x, T[ti] strictly beyond the edge's line) for edge ei of ring ti
+        a, b = V[ti, ei], V[ti, (ei + 1) % n]
+        fx, fy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        tf = TOL * np.hypot(fx, fy)
+        front = fy * (x[0] - a[:, 0]) - fx * (x[1] - a[:, 1]) > tf
+        c = fx * a[:, 1] - fy * a[:, 0]
+        return front, T[ti, 1] * fx - T[ti, 0] * fy - c > tf
+
+    ti, ei = np.nonzero(s1 * s2 == -1)
+    if len(ti):
+        front, beyond = edge_terms(ti, ei)
+        out[ti[front & beyond]] = False
+    safe = np.where(ld > 0, ld, 1.0)
+    for sk, shift in ((s1, 0), (s2, 1)):
+        ti, ei = np.nonzero(sk == 0)
+        if len(ti) == 0:
+            continue
+        front, _ = edge_terms(ti, ei)
+        ti, ei = ti[front], ei[front]
+        vi = (ei + shift) % n
+        along = (d[ti, 0] * ux[ti, vi] + d[ti, 1] * uy[ti, vi]) / safe[ti]
+        keep = (along > END) & (along < ld[ti] - END) & out[ti]
+        ti, vi = ti[keep], vi[keep]
+        if len(ti):
+            enters = _wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
+            out[ti[enters]] = False
+    return out
+
+
 def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
     """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
     ``s4`` of :func:`_sees`)."""
@@ -528,20 +700,21 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
         heap.append((dist[k], k))
     heapq.heapify(heap)
     done = [False] * n
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        dk, k = heapq.heappop(heap)
+        dk, k = pop(heap)
         if done[k] or dk > dist[k]:
             continue
         done[k] = True
         if dk > limit:
             continue
-        for e in range(starts[k], starts[k + 1]):
-            m = b[e]
-            nd = dk + ww[e]
+        lo, hi = starts[k], starts[k + 1]
+        for m, wm in zip(b[lo:hi], ww[lo:hi], strict=True):  # the edges in order, as before
+            nd = dk + wm
             if nd < dist[m] - 1e-12:
                 dist[m] = nd
                 pred[m] = k
-                heapq.heappush(heap, (nd, m))
+                push(heap, (nd, m))
     return np.array(dist), np.array(pred, dtype=int)
 
 
@@ -906,6 +1079,7 @@ class _Discs:
     radii: np.ndarray
     _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
     edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
+    _inner: np.ndarray | None = field(default=None, repr=False)  # each polygon's inradius
 
     def __post_init__(self) -> None:
         if self.edges is None:
@@ -959,6 +1133,27 @@ class _Discs:
             np.maximum.at(out, xi, self.pair_depth(X, xi, ki))
         return out
 
+    def clear_of(self, X: np.ndarray, tol: float = 0.0) -> np.ndarray:
+        """(n,) ``depth(X) <= tol`` (no disc polygon holds the point deeper than ``tol``).
+
+        A point nearer a disc's centre than the polygon's inradius (its centre's depth) by
+        more than ``tol`` + 1e-6 is deeper than ``tol`` whatever the edges' rounding (each
+        edge line is at least inradius - distance away), so only the others need the edges."""
+        out = np.ones(len(X), dtype=bool)
+        xi, ki = self.near(X)
+        if len(xi) == 0:
+            return out
+        if self._inner is None:
+            k = np.arange(len(self))
+            self._inner = self.pair_depth(self.centres, k, k)
+        rho = np.hypot(X[xi, 0] - self.centres[ki, 0], X[xi, 1] - self.centres[ki, 1])
+        deep = rho < self._inner[ki] - (tol + 1e-6)
+        out[xi[deep]] = False
+        xi, ki = xi[~deep], ki[~deep]
+        if len(xi):
+            out[xi[self.pair_depth(X, xi, ki) > tol]] = False
+        return out
+
     def rings(self) -> _Rings:
         """Every disc polygon as rings (counter-clockwise, inside on the left)."""
         return _Rings(self.verts.reshape(-1, 2), np.roll(self.verts, 1, axis=1).reshape(-1, 2),
@@ -975,13 +1170,24 @@ class _Discs:
     def _passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(segment, disc) pairs where segment ``P->Q`` comes within a disc's circle (+1e-6);
         each polygon lies inside its circle, so no other segment can touch it."""
+        # only the pairs whose boxes meet (each disc's grown by 1e-5 more) can be that close:
+        # the gap is then computed for them alone, pair by pair as for all of them at once
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        c, grow = self.centres, self.radii + 1e-5
+        si, ki = np.nonzero((lo[:, None, 0] <= c[None, :, 0] + grow[None, :])
+                            & (hi[:, None, 0] >= c[None, :, 0] - grow[None, :])
+                            & (lo[:, None, 1] <= c[None, :, 1] + grow[None, :])
+                            & (hi[:, None, 1] >= c[None, :, 1] - grow[None, :]))
+        if len(si) == 0:
+            return si, ki
         d = Q - P
         ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        rel = self.centres[None, :, :] - P[:, None, :]  # (S, k, 2)
-        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
-        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
-        si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
-        return si, ki
+        dk = d[si]
+        rel = c[ki] - P[si]
+        t = np.clip((rel * dk).sum(axis=1) / ld2[si], 0.0, 1.0)
+        gap = np.hypot(rel[:, 0] - dk[:, 0] * t, rel[:, 1] - dk[:, 1] * t)
+        keep = gap < self.radii[ki] + 1e-6
+        return si[keep], ki[keep]
 
     def blocks(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`_blocked` against
@@ -991,9 +1197,7 @@ class _Discs:
             return out
         si, ki = self._passing(P, Q)
         if len(si):
-            V = self.verts[ki]
-            cut = _blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
-            out[si[cut]] = True
+            out[si[_blocked_rows(P[si], Q[si], self.verts[ki])]] = True
         return out
 
     def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
@@ -1004,8 +1208,7 @@ class _Discs:
             return out
         si, ki = self._passing(np.broadcast_to(x, T.shape), T)
         if len(si):
-            V = self.verts[ki]
-            out[si[~_sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))]] = True
+            out[si[~_sees_rows(x, T[si], self.verts[ki])]] = True
         return out
 
     def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
@@ -1041,6 +1244,11 @@ class _Walker:
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
         self._taken: dict[bytes, _Rings] = {}
+        rings = self.graph.rings
+        self._edge_box = (np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt))
+        self._corners: dict[tuple[float, float, float], tuple[np.ndarray, ...]] = {}
+        # Routes.reachable's answers for this radius, by their exact inputs
+        self.reaches: dict[tuple[Any, ...], Reach] = {}
 
     def inside(self, X: np.ndarray) -> np.ndarray:
         """Points strictly inside the grown static obstacles."""
@@ -1068,6 +1276,32 @@ class _Walker:
             got = self._taken[key] = _Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
         return got
 
+    def _disc_corners(self, discs: _Discs) -> tuple[np.ndarray, ...]:
+        """The graph corners of the disc polygons, disc by disc in order (what
+        ``discs.rings().corners()`` selects, row for row: every quantity is computed per
+        vertex from the vertex and its neighbours): (nudged, real, prv, nxt, unit directions
+        to prv and nxt, whether the nudged corner is in the box and outside the static
+        obstacles). Each disc's rows are remembered by its exact centre and grown radius."""
+        memo = self._corners
+        keys = list(zip(discs.centres[:, 0].tolist(), discs.centres[:, 1].tolist(),
+                        discs.radii.tolist(), strict=True))
+        parts = []
+        for k, key in enumerate(keys):
+            got = memo.get(key)
+            if got is None:
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                v = discs.verts[k]
+                r = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
+                convex, nudged = r.corners()
+                pos, real = nudged[convex], r.v[convex]
+                prv, nxt = r.prv[convex], r.nxt[convex]
+                free = self.graph.in_box(pos, 0.0) & ~self.inside(pos)
+                got = memo[key] = (pos, real, prv, nxt, _unit(prv - real), _unit(nxt - real),
+                                   free)
+            parts.append(got)
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
                    reach: float = math.inf,
                    within: Callable[[np.ndarray], np.ndarray] | None = None) -> _Graph:
@@ -1085,7 +1319,7 @@ class _Walker:
                 near &= within(g.pos)
             pair = near[g.pi] & near[g.pj]
             lo, hi = c - reach - 1e-6, c + reach + 1e-6
-            emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
+            emin, emax = self._edge_box
             ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
             rings = self._take(ekeep)
             if len(discs):
@@ -1098,37 +1332,36 @@ class _Walker:
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
-        nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
-        disc_rings = discs.rings()
-        convex, nudged = disc_rings.corners()
-        dpos = nudged[convex]
-        dkeep = g.in_box(dpos, 0.0) & ~self.inside(dpos) & (discs.depth(dpos) <= 0)
+        nodes = nodes[discs.clear_of(g.pos[nodes])]
+        dpos, dreal, dprv, dnxt, dup, dun, free = self._disc_corners(discs)
+        dkeep = free & discs.clear_of(dpos)
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:
                 dkeep &= within(dpos)
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
-        dreal = disc_rings.v[convex][dkeep]
-        dprv, dnxt = disc_rings.prv[convex][dkeep], disc_rings.nxt[convex][dkeep]
-        real = np.concatenate([g.real, dreal])
-        prv = np.concatenate([g.prv, dprv])
-        nxt = np.concatenate([g.nxt, dnxt])
-        up = np.concatenate([g.up, _unit(dprv - dreal)])
-        un = np.concatenate([g.un, _unit(dnxt - dreal)])
+        real = np.concatenate([g.real, dreal[dkeep]])
+        prv = np.concatenate([g.prv, dprv[dkeep]])
+        nxt = np.concatenate([g.nxt, dnxt[dkeep]])
+        up = np.concatenate([g.up, dup[dkeep]])
+        un = np.concatenate([g.un, dun[dkeep]])
         alive = np.zeros(len(pos), dtype=bool)
         alive[nodes] = True
         alive[n0:] = True
         pair &= alive[g.pi] & alive[g.pj]
         pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
-        # static pairs cut by a base: only those passing near a disc need the exact test
+        # static pairs cut by a base: only those whose box meets a disc's box need the exact
+        # test (discs.blocks itself tests only the segments passing within a disc's circle
+        # + 1e-6, all of which are among these: the boxes are grown by 1e-5)
         a, b = g.pos[pi], g.pos[pj]
-        d = b - a
-        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        rel = discs.centres[None, :, :] - a[:, None, :]  # (pairs, k, 2)
-        t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
-        gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
-        near = (gap < discs.radii[None, :] + 1e-6).any(axis=1)
+        lo, hi = np.minimum(a, b), np.maximum(a, b)
+        grow = discs.radii + 1e-5
+        dlo = discs.centres - grow[:, None]
+        dhi = discs.centres + grow[:, None]
+        near = ((lo[:, None, 0] <= dhi[None, :, 0]) & (hi[:, None, 0] >= dlo[None, :, 0])
+                & (lo[:, None, 1] <= dhi[None, :, 1])
+                & (hi[:, None, 1] >= dlo[None, :, 1])).any(axis=1)
         if near.any():
             cut = discs.blocks(a[near], b[near])
             drop = np.flatnonzero(near)[cut]
@@ -1351,9 +1584,9 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
         return none
     order = np.lexsort((tot, xi))
     xi, nj, tot = xi[order], nj[order], tot[order]
-    head = np.r_[True, xi[1:] != xi[:-1]]
+    head = np.concatenate(([True], xi[1:] != xi[:-1]))
     starts = np.flatnonzero(head)
-    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(np.r_[starts, len(xi)]))
+    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
     won = np.zeros(len(xi), dtype=bool)
     done = np.zeros(len(C), dtype=bool)
     for r in range(_ROUNDS + 1):
@@ -1370,7 +1603,7 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     k = np.flatnonzero(won)
     if len(k) == 0:
         return none
-    first = np.r_[True, xi[k][1:] != xi[k][:-1]]
+    first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
     k = k[first]
     return xi[k], nj[k], tot[k]
 
@@ -1619,7 +1852,20 @@ class Routes:
         ok &= ~walker.blocked_at(X)
         blockers = list(blockers)
         if blockers:
-            ok &= self._discs(blockers, radius).depth(X) <= EPS
+            ok &= self._discs(blockers, radius).clear_of(X, EPS)
+        return ok
+
+    def _fits_with(self, X: np.ndarray, radius: float, walker: _Walker, discs: _Discs
+                   ) -> np.ndarray:
+        """:meth:`fits_many` of points X with the walker and the grown bases already at hand
+        (``self._discs(blockers, radius)``: the same discs, so the same answer)."""
+        tol = 1e-6
+        w, d = self.board.width, self.board.depth
+        ok = ((X[:, 0] >= radius - tol) & (X[:, 0] <= w - radius + tol)
+              & (X[:, 1] >= radius - tol) & (X[:, 1] <= d - radius + tol))
+        ok &= ~walker.blocked_at(X)
+        if len(discs):
+            ok &= discs.clear_of(X, EPS)
         return ok
 
     def fits(self, point: Any, radius: float, *, blockers: Any = ()) -> bool:
@@ -1689,7 +1935,7 @@ class Routes:
 
     def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
                    ) -> np.ndarray:
-        return g.in_box(X) & ~walker.blocked_at(X) & (discs.depth(X) <= EPS)
+        return g.in_box(X) & ~walker.blocked_at(X) & discs.clear_of(X, EPS)
 
     def _soft_for(self, radius: float) -> _Soft:
         """The surcharged footprints for a base of ``radius`` (razor wire's reach grows with
@@ -1791,6 +2037,24 @@ class Routes:
         the links to corners are decided point by point), so leaving the others out changes
         nothing but the time (a charge wants the ~1" around its target, not the whole 12"
         circle)."""
+        blockers = [tuple(float(v) for v in tuple(b)[:3]) for b in blockers]
+        key = (float(radius), float(start[0]), float(start[1]), type(move), move,
+               tuple(blockers), type(spacing), spacing,
+               None if near is None else tuple(tuple(float(v) for v in tuple(d)[:3])
+                                               for d in near))
+        walker = self._walker(radius)
+        memo = walker.reaches
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= _REACH_LIMIT:
+                memo.clear()
+            got = memo[key] = self._reachable(start, radius, move, blockers, spacing, near)
+        # a fresh copy each time (the walks are immutable and built once)
+        return Reach(got.points.copy(), got.cost.copy(), got.walk_of)
+
+    def _reachable(self, start: Any, radius: float, move: float, blockers: list[Any],
+                   spacing: float, near: Any) -> Reach:
+        """:meth:`reachable` computed afresh."""
         s = (float(start[0]), float(start[1]))
         S = np.array([s])
         offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
@@ -1806,7 +2070,9 @@ class Routes:
         walker, g, discs = self._walk_graph(radius, blockers, s, move, within)
         start_walk = Walk((s,), 0.0, 0.0)
         if len(C):
-            C = C[self.fits_many(C, radius, blockers=blockers)]
+            same = walker.radius == float(radius)  # else the bases grow by another radius
+            C = C[self._fits_with(C, radius, walker,
+                                  discs if same else self._discs(list(blockers), radius))]
         if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
             return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
         n = len(g.pos)

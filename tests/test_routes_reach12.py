@@ -1,0 +1,404 @@
+"""The cheaper movement queries of issue 13 item 5 give exactly the old answers.
+
+``_blocked`` tests few segment-edge pairs with one sign table (edges' ends read from their
+successor vertex, the edge tests only where the vertices straddle the segment's line); the
+bases' polygons are tested the same way (``_blocked_rows``), near a segment only when their
+boxes meet; ``with_discs`` remembers each base's corners per walker and picks the static pairs
+to test against the bases by boxes; ``reachable`` remembers its answers by their exact inputs.
+Each is checked here against the computation it replaced, kept below as a reference: the same
+booleans and the same floats, bit for bit. Inputs: every shipped board (and random wall
+panels from ``test_routes_fast``) with random and grazing segments (through vertices, along
+edges, from corners), and hypothesis-drawn rings and segments.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solo_ops.geometry import routes as R
+from tests.test_routes_fast import BOARD_LIST, IDS, R32
+
+
+# -- the references: the computations the fast paths replaced -------------------------------------
+def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
+    """``_blocked``'s dense branch as it was: every quantity for every (segment, edge)."""
+    S, E = len(P), len(rings)
+    out = np.zeros(S, dtype=bool)
+    if S == 0 or E == 0:
+        return out
+    u, w = rings.v, rings.nxt
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = u[None, :, 0] - P[:, 0:1]
+    uy = u[None, :, 1] - P[:, 1:2]
+    wx = w[None, :, 0] - P[:, 0:1]
+    wy = w[None, :, 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    tl = R.TOL * ld
+    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+    fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
+    o3 = fy * ux - fx * uy
+    o4 = o3 + (fx * dy - fy * dx)
+    tf = R.TOL * rings.lf[None, :]
+    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+    out = hit.any(axis=1)
+    touch = np.abs(o1) < tl
+    if touch.any():
+        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+        touch &= (along > R.END) & (along < ld - R.END) & ~out[:, None]
+        si, ei = np.nonzero(touch)
+        if len(si):
+            enters = R._wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            out[si[enters]] = True
+    return out
+
+
+def passing_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_Discs._passing`` as it was: the gap of every segment to every disc's centre."""
+    d = Q - P
+    ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
+    rel = discs.centres[None, :, :] - P[:, None, :]
+    t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
+    gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
+    si, ki = np.nonzero(gap < discs.radii[None, :] + 1e-6)
+    return si, ki
+
+
+def blocks_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``_Discs.blocks`` as it was: ``_blocked_own`` on every passing (segment, disc)."""
+    out = np.zeros(len(P), dtype=bool)
+    if len(discs) == 0 or len(P) == 0:
+        return out
+    si, ki = passing_ref(discs, P, Q)
+    if len(si):
+        V = discs.verts[ki]
+        cut = R._blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        out[si[cut]] = True
+    return out
+
+
+def hides_ref(discs: R._Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
+    """``_Discs.hides`` as it was: ``_sees_own`` on every passing (point, disc)."""
+    out = np.zeros(len(T), dtype=bool)
+    if len(discs) == 0 or len(T) == 0:
+        return out
+    si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
+    if len(si):
+        V = discs.verts[ki]
+        seen = R._sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        out[si[~seen]] = True
+    return out
+
+
+def blocked_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
+    """``_blocked`` as it was, by its definition: the dense form (the old boxed chunks gave
+    its answers, segment by segment)."""
+    return blocked_dense_ref(P, Q, rings)
+
+
+def graph_blocked_ref(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    out = blocked_ref(P, Q, g.rings)
+    if g.discs is not None and len(g.discs) and len(P):
+        live = np.flatnonzero(~out)
+        if len(live):
+            out[live[blocks_ref(g.discs, P[live], Q[live])]] = True
+    return out
+
+
+def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
+                   reach: float = math.inf, within: Any = None) -> R._Graph:
+    """``_Walker.with_discs`` as it was (the bases' corners from their joined rings, every
+    static pair's gap to every base), with the reference kernels."""
+    g = walker.graph
+    nodes = np.arange(len(g.pos))
+    rings = g.rings
+    pair = np.ones(len(g.pi), dtype=bool)
+    if centre is not None and math.isfinite(reach):
+        c = np.asarray(centre, float)
+        near = np.hypot(*(g.pos - c).T) <= reach + 1e-9
+        nodes = nodes[near]
+        if within is not None:
+            near &= within(g.pos)
+        pair = near[g.pi] & near[g.pj]
+        lo, hi = c - reach - 1e-6, c + reach + 1e-6
+        emin, emax = np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt)
+        ekeep = np.all((emax >= lo) & (emin <= hi), axis=1)
+        rings = rings.take(ekeep)
+        if len(discs):
+            dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
+            discs = discs.subset(dk)
+    if len(discs) == 0:
+        sub = R._Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, g.pi[pair], g.pj[pair],
+                       g.pw[pair], g.soft, units=(g.up, g.un))
+        sub.active = nodes
+        return sub
+    nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
+    disc_rings = discs.rings()
+    convex, nudged = disc_rings.corners()
+    dpos = nudged[convex]
+    dkeep = g.in_box(dpos, 0.0) & ~walker.inside(dpos) & (discs.depth(dpos) <= 0)
+    if centre is not None and math.isfinite(reach):
+        dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
+        if within is not None:
+            dkeep &= within(dpos)
+    n0 = len(g.pos)
+    pos = np.concatenate([g.pos, dpos[dkeep]])
+    dreal = disc_rings.v[convex][dkeep]
+    dprv, dnxt = disc_rings.prv[convex][dkeep], disc_rings.nxt[convex][dkeep]
+    real = np.concatenate([g.real, dreal])
+    prv = np.concatenate([g.prv, dprv])
+    nxt = np.concatenate([g.nxt, dnxt])
+    up = np.concatenate([g.up, R._unit(dprv - dreal)])
+    un = np.concatenate([g.un, R._unit(dnxt - dreal)])
+    alive = np.zeros(len(pos), dtype=bool)
+    alive[nodes] = True
+    alive[n0:] = True
+    pair &= alive[g.pi] & alive[g.pj]
+    pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
+    a, b = g.pos[pi], g.pos[pj]
+    si, _ = passing_ref(discs, a, b)
+    near_pair = np.zeros(len(pi), dtype=bool)
+    near_pair[si] = True
+    if near_pair.any():
+        cut = blocks_ref(discs, a[near_pair], b[near_pair])
+        keep = np.ones(len(pi), dtype=bool)
+        keep[np.flatnonzero(near_pair)[cut]] = False
+        pi, pj, pw = pi[keep], pj[keep], pw[keep]
+    sub = R._Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
+                   units=(up, un))
+    new = np.arange(n0, len(pos))
+    others = np.concatenate([nodes, new])
+    m = R._tangent_grid(sub.real[new], sub.real[others], sub.up[others], sub.un[others])
+    m &= new[:, None] != others[None, :]
+    i, j = np.nonzero(m)
+    ai, bj = new[i], others[j]
+    keep = R._tangent_u(sub.real[bj], sub.real[ai], sub.up[ai], sub.un[ai])
+    ai, bj = ai[keep], bj[keep]
+    ok = ~graph_blocked_ref(sub, sub.pos[ai], sub.pos[bj])
+    ai, bj = ai[ok], bj[ok]
+    w = sub.weight(sub.pos[ai], sub.pos[bj])
+    keep = (bj < n0) | (ai < bj)
+    sub.pi = np.concatenate([pi, ai[keep]])
+    sub.pj = np.concatenate([pj, bj[keep]])
+    sub.pw = np.concatenate([pw, w[keep]])
+    sub.active = others
+    return sub
+
+
+# -- inputs ----------------------------------------------------------------------------------------
+def grazing_segments(rings: R._Rings, rng: np.random.Generator, n: int
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Segments that live where the tolerances matter: through vertices (both ways), along
+    edges, from one vertex to another, on the 0.5" grid, and random ones."""
+    v, nxt = rings.v, rings.nxt
+    k = rng.integers(0, len(v), n)
+    m = rng.integers(0, len(v), n)
+    ang = rng.uniform(0, 2 * np.pi, n)
+    ray = np.stack([np.cos(ang), np.sin(ang)], axis=1) * rng.uniform(0.5, 6.0, (n, 1))
+    parts_p = [v[k] - ray, v[k] - 2 * (nxt[k] - v[k]), v[k], v[k] + 1e-12 * ray,
+               np.round(v[k] * 2 + ray) / 2, rng.uniform(0, 30, (n, 2))]
+    parts_q = [v[k] + ray, nxt[k] + 2 * (nxt[k] - v[k]), v[m], v[m] - 1e-12 * ray,
+               np.round(v[m] * 2 - ray) / 2, rng.uniform(0, 30, (n, 2))]
+    return np.concatenate(parts_p), np.concatenate(parts_q)
+
+
+def disc_blockers(routes: R.Routes, rng: np.random.Generator, n: int) -> list[tuple]:
+    pts = routes.free_points(None, R32, 0.5)
+    picks = pts[rng.choice(len(pts), min(n, len(pts)), replace=False)]
+    return [(float(x), float(y), R32 + (0.5 if j % 3 == 0 else 0.0))
+            for j, (x, y) in enumerate(picks)]
+
+
+def same_graph(a: R._Graph, b: R._Graph) -> None:
+    for name in ("pos", "real", "prv", "nxt", "up", "un", "pi", "pj", "pw", "active"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape, name
+        assert x.tobytes() == y.tobytes(), name
+    assert a.rings.v.tobytes() == b.rings.v.tobytes()
+    assert (a.discs is None) == (b.discs is None)
+    if a.discs is not None and b.discs is not None:
+        assert a.discs.verts.tobytes() == b.discs.verts.tobytes()
+
+
+# -- the tests ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> None:
+    routes = R.Routes(board)
+    rng = np.random.default_rng(12)
+    for rings in (routes._measure.rings, routes._walker(R32).graph.rings):
+        if len(rings) == 0:
+            continue
+        P, Q = grazing_segments(rings, rng, 60)
+        for lo in range(0, len(P), 90):  # few pairs at once: the sign-table branch
+            p, q = P[lo:lo + 90], Q[lo:lo + 90]
+            assert np.array_equal(R._blocked(p, q, rings), blocked_dense_ref(p, q, rings))
+        # many at once (ring boxes first, then the pairs flattened) and in small chunks
+        want = blocked_dense_ref(P, Q, rings)
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.setattr(R, "_DENSE", 0)  # every size by the boxes of runs of edges
+        for run in (1, 5, 12, 1000):  # single edges ... whole rings
+            monkeypatch.setattr(R, "_RUN", run)
+            assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.setattr(R, "_CHUNK", 7 * len(rings))
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+        monkeypatch.undo()
+
+
+def test_blocked_reads_edge_ends_only_from_matching_successors(monkeypatch: Any) -> None:
+    # rings as built always end each edge at the next vertex of its run; rows that do not
+    # (an edge ending off its ring's first vertex) have their ends computed instead
+    sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+    nxt = np.roll(sq, -1, axis=0)
+    nxt[3] = [0.0, 1.0]
+    rings = R._Rings(sq, np.roll(sq, 1, axis=0), nxt)
+    assert not np.array_equal(rings.nxt, rings.v[rings.succ])
+    built = R._Rings.of([R.Polygon(sq), R.Polygon(sq + 2.0), R.Polygon(sq[::-1] - 3.0)])
+    assert np.array_equal(built.nxt, built.v[built.succ])
+    rng = np.random.default_rng(1)
+    P, Q = rng.uniform(-4, 4, (200, 2)), rng.uniform(-4, 4, (200, 2))
+    for dense in (20_000, 0):
+        monkeypatch.setattr(R, "_DENSE", dense)
+        for r in (rings, built):
+            got = R._blocked(P, Q, r)
+            assert np.array_equal(got, blocked_dense_ref(P, Q, r))
+            assert got.any() and not got.all()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(3, 9), st.integers(0, 2**32 - 1), st.booleans())
+def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, n))
+    rad = rng.uniform(0.5, 3.0, n)
+    c = np.stack([np.cos(ang), np.sin(ang)], axis=1) * rad[:, None] + rng.uniform(3, 7, 2)
+    if grid:
+        c = np.round(c * 2) / 2
+    polys = [R.Polygon(c)] if R.Polygon(c).is_valid else []
+    rings = R._Rings.of(polys)
+    if len(rings) == 0:
+        return
+    P, Q = grazing_segments(rings, rng, 8)
+    want = blocked_dense_ref(P, Q, rings)
+    assert np.array_equal(R._blocked(P, Q, rings), want)
+    saved = R._DENSE
+    try:
+        R._DENSE = 0  # the ring-box branch
+        assert np.array_equal(R._blocked(P, Q, rings), want)
+    finally:
+        R._DENSE = saved
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_base_polygons_block_as_before(board: Any) -> None:
+    routes = R.Routes(board)
+    rng = np.random.default_rng(7)
+    discs = routes._discs(disc_blockers(routes, rng, 8), R32)
+    V = discs.verts.reshape(-1, 2)
+    ring = R._Rings(V, np.roll(discs.verts, 1, axis=1).reshape(-1, 2),
+                    np.roll(discs.verts, -1, axis=1).reshape(-1, 2))
+    P, Q = grazing_segments(ring, rng, 80)
+    tangent = discs.centres[0] + discs.radii[0] * np.array([[1.0, -3.0], [1.0, 3.0]])
+    P, Q = np.concatenate([P, tangent[:1]]), np.concatenate([Q, tangent[1:]])
+    si, ki = discs._passing(P, Q)
+    rsi, rki = passing_ref(discs, P, Q)
+    assert si.tobytes() == rsi.tobytes() and ki.tobytes() == rki.tobytes()
+    V3 = discs.verts[rki]
+    own = R._blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+    assert np.array_equal(R._blocked_rows(P[rsi], Q[rsi], V3), own)
+    assert np.array_equal(discs.blocks(P, Q), blocks_ref(discs, P, Q))
+    assert discs.blocks(P, Q).any()
+    # sight lines from one point: from a vertex, from beside one, from afar
+    for x in (P[0], V[3], V[5] + np.array([1e-12, 0.0]), P[-1], Q[7]):
+        T = np.concatenate([Q, V, V + 1e-12])
+        got = discs.hides(x, T)
+        assert np.array_equal(got, hides_ref(discs, x, T))
+        si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
+        V3 = discs.verts[ki]
+        own = R._sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+        assert np.array_equal(R._sees_rows(x, T[si], V3), own)
+        assert got.any() and not got.all()
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_with_discs_builds_the_same_graph(board: Any) -> None:
+    routes = R.Routes(board)
+    rng = np.random.default_rng(8)
+    walker = routes._walker(R32)
+    starts = routes.free_points(None, R32, 0.5)
+    for k in range(4):
+        discs = routes._discs(disc_blockers(routes, rng, 7), R32)
+        s = starts[rng.integers(len(starts))]
+        centre = (float(s[0]), float(s[1]))
+        move = (6.0, 3.0, 12.0, 9.0)[k]
+        near = [(centre[0] + 2.0, centre[1], 1.0)]
+        for args in ((centre, move, None), (centre, move, R._on_the_way(centre, move, near)),
+                     (None, math.inf, None)):
+            for _ in range(2):  # the second time from the remembered corners
+                same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
+        used = discs.subset(np.arange(len(discs)) % 2 == 0)
+        same_graph(walker.with_discs(used), with_discs_ref(walker, used))
+
+
+@pytest.mark.parametrize("board", BOARD_LIST[-4:], ids=IDS[-4:])
+def test_remembered_reaches_are_fresh_copies_of_the_computed_ones(board: Any) -> None:
+    rng = np.random.default_rng(6)
+    warm = R.Routes(board)
+    blockers = disc_blockers(warm, rng, 5)
+    start = tuple(map(float, warm.free_points(None, R32, 0.5)[7]))
+    asks = [dict(blockers=blockers), dict(blockers=blockers[:3], spacing=1.0),
+            dict(blockers=blockers, near=[(start[0] + 3.0, start[1], 1.5)])]
+    for kw in asks + asks:
+        got = warm.reachable(start, R32, 6.0, **kw)
+        want = R.Routes(board).reachable(start, R32, 6.0, **kw)
+        assert got.points.tobytes() == want.points.tobytes()
+        assert got.cost.tobytes() == want.cost.tobytes()
+        assert [got.path(i) for i in range(len(got.points))] == want.walks
+        got.points[:] = -1.0  # a caller's change does not reach the next answer
+        got.cost[:] = -1.0
+    # an int move and the same float one are asked apart (kept as given)
+    assert len(warm._walker(R32).reaches) == len(asks)
+    warm.reachable(start, R32, 6, blockers=blockers)
+    assert len(warm._walker(R32).reaches) == len(asks) + 1
+
+
+def test_remembered_reaches_are_bounded(monkeypatch: Any) -> None:
+    monkeypatch.setattr(R, "_REACH_LIMIT", 2)
+    routes = R.Routes(BOARD_LIST[-1])
+    starts = routes.free_points(None, R32, 1.0)[:5]
+    want = [R.Routes(BOARD_LIST[-1]).reachable(s, R32, 3.0).cost for s in starts]
+    for _ in range(2):
+        for s, w in zip(starts, want, strict=True):
+            assert routes.reachable(s, R32, 3.0).cost.tobytes() == w.tobytes()
+            assert len(routes._walker(R32).reaches) <= 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(4, 12), st.integers(0, 2**32 - 1), st.booleans())
+def test_own_ring_kernels_on_random_star_polygons(n: int, seed: int, grid: bool) -> None:
+    # star-shaped rings (reflex vertices too), counter-clockwise, each row its own ring;
+    # sight lines and segments through vertices, from vertices and beside them
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, (6, n)), axis=1)
+    rad = rng.uniform(0.3, 2.0, (6, n))
+    V = np.stack([np.cos(ang) * rad, np.sin(ang) * rad], axis=2) + 5.0
+    if grid:
+        V = np.round(V * 2) / 2
+    x = V[0, 0] + np.array([0.0, -3.0]) if seed % 2 else rng.uniform(0, 10, 2)
+    through = x + (V - x) * rng.uniform(1.0, 2.5, (6, n, 1))  # beyond each vertex, seen from x
+    T = np.concatenate([through[:, 0], V[:, 1], rng.uniform(0, 10, (6, 2)), V[:, 0] + 1e-12])
+    rows = np.tile(V, (4, 1, 1))
+    prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
+    assert np.array_equal(R._sees_rows(x, T, rows), R._sees_own(x, T, rows, prv, nxt))
+    P = np.concatenate([np.broadcast_to(x, (12, 2)), V[:, 2], through[:, 1]])
+    Q = np.concatenate([through[:, 0], through[:, 1], V[:, 3] + 1e-12, V[:, 0]])
+    rows = np.concatenate([V, V, V, V])
+    prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
+    assert np.array_equal(R._blocked_rows(P, Q, rows), R._blocked_own(P, Q, rows, prv, nxt))
