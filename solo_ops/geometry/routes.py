@@ -65,6 +65,7 @@ OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
+_POINT_LIMIT = 1024  # points whose measuring rows a Routes keeps for single distances (bound)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -1178,62 +1179,119 @@ class _PairQuery:
         n, ne = self.n, self.e
         self.cuts = (2 * n, 2 * n + ne, 2 * n + 2 * ne)
         self.front_tol = TOL * r.lf
+        # per point: its row of ``X @ M + c`` and, once needed, the corners it sees with their
+        # distances. A row does not depend on the other point of the product (one element is
+        # one point's dot product), so a remembered row is the float the query would compute.
+        self._points: dict[Point2, list[Any]] = {}
 
-    def query(self, a: Point2, b: Point2) -> tuple[float, list[int]] | None:
+    def _point_rows(self, a: Point2, b: Point2
+                    ) -> tuple[list[Any], list[Any], np.ndarray | None]:
+        """The remembered records ``[row, seen, inside]`` of both points (``seen`` None until
+        :meth:`_seen` fills it, ``inside`` until :meth:`Routes.distance` does), computing the
+        rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
+        when :data:`_POINT_LIMIT` points are kept. The product is returned too when both
+        records are new."""
+        memo = self._points
+        ra, rb = memo.get(a), memo.get(b)
+        if ra is not None and rb is not None:
+            return ra, rb, None
+        Y = np.array([a, b]) @ self.M + self.c
+        if len(memo) >= _POINT_LIMIT:
+            memo.clear()
+        both = ra is None and rb is None
+        if ra is None:
+            ra = [Y[0], None, None]
+            memo[a] = ra
+        if rb is None:
+            rb = [Y[1], None, None]
+            memo[b] = rb
+        return ra, rb, Y if both else None
+
+    def _seen(self, recs: list[list[Any]], pts: list[Point2], Y: np.ndarray | None = None
+              ) -> None:
+        """Fill ``seen`` of the records (points ``pts``): the tangent corners each point sees
+        (ascending) and their straight distances, the rows of all of them tested at once with
+        the arithmetic of the dense query, row by row (``Y``: their rows stacked, if at hand).
+        """
+        n, (k1, k2, k3) = self.n, self.cuts
+        r = self.g.rings
+        if Y is None:
+            Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
+        kk, tt = np.nonzero(Y[:, :n] * Y[:, n:2 * n] >= -1e-12)
+        if len(kk):
+            X = np.array(pts)
+            o1 = self.C[tt] - Y[kk, k3 + tt][:, None] - Y[kk, k2:k3]  # cross(T - x, U - x)
+            Xr, Tr = X[kk], self.g.pos[tt]
+            dn = np.hypot(Tr[:, 0] - Xr[:, 0], Tr[:, 1] - Xr[:, 1])
+            tl2 = (TOL * (dn + 10.0))[:, None]
+            s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
+            s2 = s1[:, r.succ]
+            front = Y[:, k1:k2] > self.front_tol
+            hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
+            seen = ~hit.any(axis=1)
+            on = s1 == 0
+            if on.any():
+                on &= seen[:, None]
+                if on.any():
+                    seen &= ~self._touch_rows(Xr, Tr, on)
+            kk, tt, dn = kk[seen], tt[seen], dn[seen]
+        if len(recs) == 1:
+            recs[0][1] = (tt, dn)
+            return
+        cut = int(np.searchsorted(kk, 1))
+        recs[0][1] = (tt[:cut], dn[:cut])
+        recs[1][1] = (tt[cut:], dn[cut:])
+
+    def query(self, a: Point2, b: Point2,
+              rows: tuple[list[Any], list[Any], np.ndarray | None] | None = None
+              ) -> tuple[float, list[int]] | None:
         """The centre-to-centre shortest route: (length, corners used; empty when a sees b),
-        or None when there is none. Both points must be on the board and outside walls."""
-        g, r = self.g, self.g.rings
-        X = np.array([a, b])
-        Y = X @ self.M + self.c
-        n = self.n
+        or None when there is none. Both points must be on the board and outside walls.
+
+        The per-point part (the point's row of the product, the corners it sees) is
+        remembered per point; the answer is the dense computation's float and corners: the
+        best pair is taken among the corners seen in the dense argmin's order (row-major over
+        ascending corners, the first of equal totals). ``rows``: :meth:`_point_rows` of the
+        pair when the caller has it."""
+        ra, rb, Y = self._point_rows(a, b) if rows is None else rows
+        ya, yb = ra[0], rb[0]
+        r = self.g.rings
         k1, k2, k3 = self.cuts
-        front_v = Y[:, k1:k2]
-        xu = Y[:, k2:k3]
         # a to b directly: the edges facing a that b is beyond
         dab = math.dist(a, b)
         tl = TOL * (dab + 10.0)
-        o1 = xu[1] - xu[0] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
+        o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
         s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
         s2 = s1[r.succ]
-        hit = (s1 * s2 == -1) & (front_v[0] > self.front_tol) & (front_v[1] < -self.front_tol)
+        hit = (s1 * s2 == -1) & (ya[k1:k2] > self.front_tol) & (yb[k1:k2] < -self.front_tol)
         if not hit.any():
             on = s1 == 0
-            if not on.any() or not self._touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
+            if not on.any() or not self._touch_enters(
+                    np.array([a]), np.array([b]), on[None, None, :]).any():
                 return dab, []
-        if n == 0:
+        if self.n == 0:
             return None
-        side = Y[:, :2 * n]
-        # only tangent corners can be used: test those rows alone, (endpoint, corner) pairs
-        kk, tt = np.nonzero(side[:, :n] * side[:, n:] >= -1e-12)
-        if len(kk) == 0:
+        if ra[1] is None and rb[1] is None and ra is not rb:
+            self._seen([ra, rb], [a, b], Y)
+        elif ra[1] is None:
+            self._seen([ra], [a])
+        elif rb[1] is None:
+            self._seen([rb], [b])
+        ia, wa = ra[1]
+        jb, wb = rb[1]
+        if len(ia) == 0 or len(jb) == 0:
             return None
-        tx = Y[:, k3:]
-        o1 = self.C[tt] - tx[kk, tt][:, None] - xu[kk]  # cross(T - x, U - x): (rows, E)
-        Xr, Tr = X[kk], g.pos[tt]
-        dn = np.hypot(Tr[:, 0] - Xr[:, 0], Tr[:, 1] - Xr[:, 1])
-        tl2 = (TOL * (dn + 10.0))[:, None]
-        s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
-        s2 = s1[:, r.succ]
-        front = front_v > self.front_tol
-        hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
-        seen = ~hit.any(axis=1)
-        on = s1 == 0
-        if on.any():
-            on &= seen[:, None]
-            if on.any():
-                seen &= ~self._touch_rows(Xr, Tr, on)
-        wab = np.full((2, n), np.inf)
-        wab[kk[seen], tt[seen]] = dn[seen]
-        wa, wb = wab[0], wab[1]
-        tot = (wa[:, None] + self.D) + wb[None, :]
+        tot = (wa[:, None] + self.D[ia][:, jb]) + wb[None, :]
         k = int(np.argmin(tot))
-        i, j = divmod(k, n)
-        best = float(tot[i, j])
+        ka, kb = divmod(k, len(jb))
+        best = float(tot[ka, kb])
         if not math.isfinite(best):
             return None
+        i, j = int(ia[ka]), int(jb[kb])
         chain = [i]
+        nxt = self.nxt
         while chain[-1] != j:
-            chain.append(int(self.nxt[chain[-1], j]))
+            chain.append(int(nxt[chain[-1], j]))
         return best, chain
 
     def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
@@ -1550,9 +1608,15 @@ class Routes:
             return Route(None, ())
         if self._open:
             return Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
-        if shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]], [pa[1], pb[1]]).any():
+        pair = self._pair
+        rows = pair._point_rows(pa, pb)
+        rec_a, rec_b = rows[0], rows[1]
+        if rec_a[2] is None or rec_b[2] is None:
+            rec_a[2], rec_b[2] = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
+                                                     [pa[1], pb[1]]).tolist()
+        if rec_a[2] or rec_b[2]:
             return Route(None, ())
-        found = self._pair.query(pa, pb)
+        found = pair.query(pa, pb, rows)
         if found is None:
             return Route(None, ())
         if not found[1]:
