@@ -242,3 +242,21 @@ def test_point_rows_do_not_depend_on_the_partner() -> None:
         y1 = np.array([a, p]) @ pq.M + pq.c
         y2 = np.array([q, a]) @ pq.M + pq.c
         assert np.array_equal(y1[0], y2[1])
+
+
+def test_points_that_see_no_corner_at_all() -> None:
+    """Found by the fight-readiness test: a wall across the whole board (its corners are off
+    the board) and one walled-off corner room; points either side of the long wall have no
+    tangent corner at all (no route, before and after)."""
+    from solo_ops.geometry.board import parse_board
+
+    board = parse_board({"name": "sealed halves", "width": 30, "depth": 22, "features": [
+        {"id": "w", "traits": ["wall"], "line": [[15, 0], [15, 22]]},
+        {"id": "e", "traits": ["wall"], "line": [[25, 0], [25, 5]]},
+        {"id": "f", "traits": ["wall"], "line": [[25, 5], [30, 5]]}]}, "<test>")
+    pairs = [((14.4, 17.0), (15.6, 17.0), 0.492, 0.492), ((14.4, 11.0), (15.6, 11.0), 0.0, 0.0),
+             ((20.0, 17.0), (14.4, 17.0), 0.0, 0.0), ((20.0, 17.0), (28.0, 2.0), 0.0, 0.0),
+             ((20.0, 17.0), (27.0, 12.0), 0.0, 0.0)]
+    assert check_pairs(board, pairs) == 1  # only the last pair has a route (straight)
+    new = routes_for(board, 0)
+    assert len(new._measure.pos) == 1

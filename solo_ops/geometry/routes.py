@@ -1218,6 +1218,7 @@ class _PairQuery:
         if Y is None:
             Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
         kk, tt = np.nonzero(Y[:, :n] * Y[:, n:2 * n] >= -1e-12)
+        dn = np.zeros(0)
         if len(kk):
             X = np.array(pts)
             o1 = self.C[tt] - Y[kk, k3 + tt][:, None] - Y[kk, k2:k3]  # cross(T - x, U - x)
