@@ -260,3 +260,63 @@ def test_points_that_see_no_corner_at_all() -> None:
     assert check_pairs(board, pairs) == 1  # only the last pair has a route (straight)
     new = routes_for(board, 0)
     assert len(new._measure.pos) == 1
+
+
+def old_distance_matrix(routes: R.Routes, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
+    """27b8595's ``distance_matrix``: shapely asked for every point, pairs by meshgrid."""
+    A, B = R._as_points(A), R._as_points(B)
+    ra = np.broadcast_to(np.asarray(ra, float), (len(A),))
+    rb = np.broadcast_to(np.asarray(rb, float), (len(B),))
+    out = np.full((len(A), len(B)), np.inf)
+    if len(A) == 0 or len(B) == 0:
+        return out
+
+    def free(X: np.ndarray) -> np.ndarray:
+        ok = routes._measure.in_box(X)
+        if not routes._measure_eroded.is_empty and len(X):
+            ok &= ~shapely.contains_xy(routes._measure_eroded, X[:, 0], X[:, 1])
+        return ok
+
+    fa, fb = free(A), free(B)
+    grid_a, grid_b = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
+    ai, bj = grid_a.ravel(), grid_b.ravel()
+    live = fa[ai] & fb[bj]
+    direct = np.full(len(ai), np.inf)
+    direct[live] = routes._direct(A[ai[live]], B[bj[live]])
+    cen = direct.reshape(len(A), len(B))
+    need = ~np.isfinite(cen) & fa[:, None] & fb[None, :]
+    if need.any() and len(routes._measure.pos):
+        rows = np.flatnonzero(need.any(axis=1))
+        cols = np.flatnonzero(need.any(axis=0))
+        best, _ = routes._via(A[rows])
+        Db = routes._to_nodes(B[cols])
+        via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
+        sub = cen[np.ix_(rows, cols)]
+        cen[np.ix_(rows, cols)] = np.where(need[np.ix_(rows, cols)], via, sub)
+    same = np.all(A[:, None, :] == B[None, :, :], axis=2)
+    cen = np.where(same, 0.0, cen)
+    return np.maximum(0.0, cen - ra[:, None] - rb[None, :])
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_distance_matrix_equals_the_old_matrix(board: Board) -> None:
+    """Remembered free-point answers and the live pairs by ``nonzero``: the same matrices,
+    asked in changing groups (points remembered from earlier calls mixed with new ones, points
+    inside walls, off the board, repeated points, one row as ``distances`` asks)."""
+    new, ref = R.Routes(board), R.Routes(board)
+    rng = np.random.default_rng(21)
+    special = special_points(new)
+    rand = np.stack([rng.uniform(-0.5, board.width + 0.5, 60),
+                     rng.uniform(-0.5, board.depth + 0.5, 60)], axis=1)
+    pool = np.concatenate([rand, special[rng.integers(0, len(special), 30)]]) \
+        if len(special) else rand
+    for k in range(25):
+        A = pool[rng.integers(0, len(pool), 1 + k % 4)]
+        B = pool[rng.integers(0, len(pool), 1 + (k * 7) % 12)]
+        ra, rb = (0.0, 0.5) if k % 2 else (np.full(len(A), 0.25), 1.0)
+        got = new.distance_matrix(A, ra, B, rb)
+        want = old_distance_matrix(ref, A, ra, B, rb)
+        assert np.array_equal(got, want), k
+        assert np.array_equal(new.distances(A[0], 0.3, B, 0.0),
+                              old_distance_matrix(ref, A[:1], 0.3, B, 0.0)[0])
+    assert np.isfinite(new.distance_matrix(pool, 0.0, pool, 0.0)).any()

@@ -1221,17 +1221,20 @@ class _PairQuery:
         dn = np.zeros(0)
         if len(kk):
             X = np.array(pts)
-            o1 = self.C[tt] - Y[kk, k3 + tt][:, None] - Y[kk, k2:k3]  # cross(T - x, U - x)
+            o1 = self.C[tt]  # minus the rest in place: cross(T - x, U - x), the same floats
+            o1 -= Y[kk, k3 + tt][:, None]
+            o1 -= Y[kk, k2:k3]
             Xr, Tr = X[kk], self.g.pos[tt]
-            dn = np.hypot(Tr[:, 0] - Xr[:, 0], Tr[:, 1] - Xr[:, 1])
+            dd = Tr - Xr
+            dn = np.hypot(dd[:, 0], dd[:, 1])
             tl2 = (TOL * (dn + 10.0))[:, None]
             s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
             s2 = s1[:, r.succ]
             front = Y[:, k1:k2] > self.front_tol
             hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
             seen = ~hit.any(axis=1)
-            on = s1 == 0
-            if on.any():
+            if np.count_nonzero(s1) < s1.size:  # a vertex on a row's line
+                on = s1 == 0
                 on &= seen[:, None]
                 if on.any():
                     seen &= ~self._touch_rows(Xr, Tr, on)
@@ -1504,6 +1507,7 @@ class Routes:
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
         self._via_memo: dict[tuple[bool, float, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._fm_memo: dict[tuple[float, float], bool] = {}
 
     # -- measuring ---------------------------------------------------------------------------------
     def _inside_measure(self, X: np.ndarray) -> np.ndarray:
@@ -1512,11 +1516,24 @@ class Routes:
         return shapely.contains_xy(self._measure_geom, X[:, 0], X[:, 1])
 
     def _free_measure(self, X: np.ndarray) -> np.ndarray:
-        """Points on the board and not inside a wall."""
-        ok = self._measure.in_box(X)
-        if not self._measure_eroded.is_empty and len(X):
-            ok &= ~shapely.contains_xy(self._measure_eroded, X[:, 0], X[:, 1])
-        return ok
+        """Points on the board and not inside a wall (each point's answer remembered: the
+        box test and shapely's answer for one point do not depend on the others)."""
+        memo = self._fm_memo
+        keys = X.tolist()
+        got = [memo.get((x, y)) for x, y in keys]
+        if None not in got:
+            return np.array(got, dtype=bool)
+        miss = [k for k, v in enumerate(got) if v is None]
+        Xm = X[miss]
+        ok = self._measure.in_box(Xm)
+        if not self._measure_eroded.is_empty and len(Xm):
+            ok &= ~shapely.contains_xy(self._measure_eroded, Xm[:, 0], Xm[:, 1])
+        if len(memo) + len(miss) > _MEMO_LIMIT:
+            memo.clear()
+        for k, v in zip(miss, ok.tolist(), strict=True):
+            got[k] = v
+            memo[keys[k][0], keys[k][1]] = v
+        return np.array(got, dtype=bool)
 
     def _to_nodes(self, X: np.ndarray, batch: bool | None = None) -> np.ndarray:
         """(len(X), N) straight distance from each point to each corner it sees (inf if not).
@@ -1638,21 +1655,19 @@ class Routes:
         if len(A) == 0 or len(B) == 0:
             return out
         fa, fb = self._free_measure(A), self._free_measure(B)
-        grid_a, grid_b = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
-        ai, bj = grid_a.ravel(), grid_b.ravel()
-        live = fa[ai] & fb[bj]
-        direct = np.full(len(ai), np.inf)
-        direct[live] = self._direct(A[ai[live]], B[bj[live]])
-        cen = direct.reshape(len(A), len(B))
-        need = ~np.isfinite(cen) & fa[:, None] & fb[None, :]
+        both = fa[:, None] & fb[None, :]
+        ai, bj = np.nonzero(both)  # the live pairs in row-major order, as they always were
+        cen = np.full((len(A), len(B)), np.inf)
+        cen[ai, bj] = self._direct(A[ai], B[bj])
+        need = ~np.isfinite(cen) & both
         if need.any() and len(self._measure.pos):
             rows = np.flatnonzero(need.any(axis=1))
             cols = np.flatnonzero(need.any(axis=0))
             best, _ = self._via(A[rows])
             Db = self._to_nodes(B[cols])
             via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
-            sub = cen[np.ix_(rows, cols)]
-            cen[np.ix_(rows, cols)] = np.where(need[np.ix_(rows, cols)], via, sub)
+            box = np.ix_(rows, cols)
+            cen[box] = np.where(need[box], via, cen[box])
         same = np.all(A[:, None, :] == B[None, :, :], axis=2)
         cen = np.where(same, 0.0, cen)
         return np.maximum(0.0, cen - ra[:, None] - rb[None, :])
