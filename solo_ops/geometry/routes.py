@@ -65,7 +65,7 @@ OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays
 DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
 _CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
-_POINT_LIMIT = 1024  # points whose measuring rows a Routes keeps for single distances (bound)
+_POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -1179,6 +1179,7 @@ class _PairQuery:
         n, ne = self.n, self.e
         self.cuts = (2 * n, 2 * n + ne, 2 * n + 2 * ne)
         self.front_tol = TOL * r.lf
+        self.neg_front_tol = -self.front_tol
         # per point: its row of ``X @ M + c`` and, once needed, the corners it sees with their
         # distances. A row does not depend on the other point of the product (one element is
         # one point's dot product), so a remembered row is the float the query would compute.
@@ -1186,8 +1187,10 @@ class _PairQuery:
 
     def _point_rows(self, a: Point2, b: Point2
                     ) -> tuple[list[Any], list[Any], np.ndarray | None]:
-        """The remembered records ``[row, seen, inside]`` of both points (``seen`` None until
-        :meth:`_seen` fills it, ``inside`` until :meth:`Routes.distance` does), computing the
+        """The remembered records ``[row, seen, inside, front, behind]`` of both points (the
+        last four None until first needed: ``seen`` by :meth:`_seen`, ``inside`` by
+        :meth:`Routes.distance`, ``front``/``behind`` -- the edges the point faces / is
+        strictly behind -- by :meth:`query` as the start / the end of a pair), computing the
         rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
         when :data:`_POINT_LIMIT` points are kept. The product is returned too when both
         records are new."""
@@ -1200,10 +1203,10 @@ class _PairQuery:
             memo.clear()
         both = ra is None and rb is None
         if ra is None:
-            ra = [Y[0], None, None]
+            ra = [Y[0], None, None, None, None]
             memo[a] = ra
         if rb is None:
-            rb = [Y[1], None, None]
+            rb = [Y[1], None, None, None, None]
             memo[b] = rb
         return ra, rb, Y if both else None
 
@@ -1239,12 +1242,13 @@ class _PairQuery:
                 if on.any():
                     seen &= ~self._touch_rows(Xr, Tr, on)
             kk, tt, dn = kk[seen], tt[seen], dn[seen]
+        # [corners, distances as a column and as a row, their rows of D (when first needed)]
         if len(recs) == 1:
-            recs[0][1] = (tt, dn)
+            recs[0][1] = [tt, dn[:, None], dn, None]
             return
         cut = int(np.searchsorted(kk, 1))
-        recs[0][1] = (tt[:cut], dn[:cut])
-        recs[1][1] = (tt[cut:], dn[cut:])
+        recs[0][1] = [tt[:cut], dn[:cut, None], dn[:cut], None]
+        recs[1][1] = [tt[cut:], dn[cut:, None], dn[cut:], None]
 
     def query(self, a: Point2, b: Point2,
               rows: tuple[list[Any], list[Any], np.ndarray | None] | None = None
@@ -1264,14 +1268,20 @@ class _PairQuery:
         # a to b directly: the edges facing a that b is beyond
         dab = math.dist(a, b)
         tl = TOL * (dab + 10.0)
+        front = ra[3]
+        if front is None:
+            front = ra[3] = ya[k1:k2] > self.front_tol
+        behind = rb[4]
+        if behind is None:
+            behind = rb[4] = yb[k1:k2] < self.neg_front_tol
         o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
         s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-        s2 = s1[r.succ]
-        hit = (s1 * s2 == -1) & (ya[k1:k2] > self.front_tol) & (yb[k1:k2] < -self.front_tol)
+        hit = s1 * s1[r.succ] == -1
+        hit &= front
+        hit &= behind
         if not hit.any():
-            on = s1 == 0
-            if not on.any() or not self._touch_enters(
-                    np.array([a]), np.array([b]), on[None, None, :]).any():
+            if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
+                    np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
                 return dab, []
         if self.n == 0:
             return None
@@ -1281,12 +1291,15 @@ class _PairQuery:
             self._seen([ra], [a])
         elif rb[1] is None:
             self._seen([rb], [b])
-        ia, wa = ra[1]
-        jb, wb = rb[1]
+        sa, sb = ra[1], rb[1]
+        ia, jb = sa[0], sb[0]
         if len(ia) == 0 or len(jb) == 0:
             return None
-        tot = (wa[:, None] + self.D[ia][:, jb]) + wb[None, :]
-        k = int(np.argmin(tot))
+        Da = sa[3]
+        if Da is None:
+            Da = sa[3] = self.D[ia]
+        tot = (sa[1] + Da[:, jb]) + sb[2]
+        k = int(tot.argmin())
         ka, kb = divmod(k, len(jb))
         best = float(tot[ka, kb])
         if not math.isfinite(best):
