@@ -6,7 +6,10 @@ How to run (from the repository root)::
 
 (pyvisgraph 0.2.1 imports ``tqdm`` without declaring it: ``pip install tqdm`` if it is
 missing.) Options: ``--queries N`` pairs per board (default 150), ``--seed N``, ``--random N``
-generated boards (default 4; one pyvisgraph cannot build is replaced by another).
+generated boards (default 4; one pyvisgraph cannot build is replaced by another), ``--points N``
+draws each board's pairs among N points (as a game measures between the same models again and
+again; solo-ops remembers per point what it can, pyvisgraph has nothing to remember; default 0:
+every point distinct).
 
 On every shipped board (``solo_ops/data/scenarios/boards``), a built-in Gallowdark-style corridor
 board and a few generated boards with random (partly touching) wall panels, the same random
@@ -163,7 +166,8 @@ def query_points(board: Board, solid: Any, rng: np.random.Generator, n: int) -> 
     return np.array(out)
 
 
-def bench_board(board: Board, rng: np.random.Generator, queries: int) -> dict[str, Any]:
+def bench_board(board: Board, rng: np.random.Generator, queries: int, points: int = 0
+                ) -> dict[str, Any]:
     import pyvisgraph as vg
 
     t0 = time.perf_counter()
@@ -179,6 +183,10 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int) -> dict[st
     build_theirs = time.perf_counter() - t0
     a = query_points(board, solid, rng, queries)
     b = query_points(board, solid, rng, queries)
+    if points:  # game-like: the pairs are drawn among a few points (models measured again)
+        pool = query_points(board, solid, rng, points)
+        a = pool[rng.integers(0, points, queries)]
+        b = pool[rng.integers(0, points, queries)]
 
     t0 = time.process_time()
     ours = [routes.distance(p, q) for p, q in zip(a, b, strict=True)]
@@ -259,6 +267,8 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--random", type=int, default=4)
+    parser.add_argument("--points", type=int, default=0,
+                        help="draw each board's pairs among this many points (0: all distinct)")
     args = parser.parse_args()
     try:
         import pyvisgraph  # noqa: F401
@@ -280,7 +290,7 @@ def main() -> int:
             board = boards.pop(0)
         else:
             board = random_board(rng)
-        r = bench_board(board, rng, args.queries)
+        r = bench_board(board, rng, args.queries, args.points)
         if "error" in r:
             if board.name.startswith("random-") and redrawn < 10 * max(1, args.random):
                 redrawn += 1  # pyvisgraph 0.2.1 crashes on some random layouts: draw another

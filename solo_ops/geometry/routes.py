@@ -68,6 +68,7 @@ _MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long 
 _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
 _RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
 _DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
+_POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -1411,62 +1412,136 @@ class _PairQuery:
         n, ne = self.n, self.e
         self.cuts = (2 * n, 2 * n + ne, 2 * n + 2 * ne)
         self.front_tol = TOL * r.lf
+        self.neg_front_tol = -self.front_tol
+        # per point: its row of ``X @ M + c`` and, once needed, the corners it sees with their
+        # distances. A row does not depend on the other point of the product (one element is
+        # one point's dot product), so a remembered row is the float the query would compute.
+        self._points: dict[Point2, list[Any]] = {}
 
-    def query(self, a: Point2, b: Point2) -> tuple[float, list[int]] | None:
+    def _point_rows(self, a: Point2, b: Point2
+                    ) -> tuple[list[Any], list[Any], np.ndarray | None]:
+        """The remembered records ``[row, seen, inside, front, behind]`` of both points (the
+        last four None until first needed: ``seen`` by :meth:`_seen`, ``inside`` by
+        :meth:`Routes.distance`, ``front``/``behind`` -- the edges the point faces / is
+        strictly behind -- by :meth:`query` as the start / the end of a pair), computing the
+        rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
+        when :data:`_POINT_LIMIT` points are kept. The product is returned too when both
+        records are new."""
+        memo = self._points
+        ra, rb = memo.get(a), memo.get(b)
+        if ra is not None and rb is not None:
+            return ra, rb, None
+        Y = np.array([a, b]) @ self.M + self.c
+        if len(memo) >= _POINT_LIMIT:
+            memo.clear()
+        both = ra is None and rb is None
+        if ra is None:
+            ra = [Y[0], None, None, None, None]
+            memo[a] = ra
+        if rb is None:
+            rb = [Y[1], None, None, None, None]
+            memo[b] = rb
+        return ra, rb, Y if both else None
+
+    def _seen(self, recs: list[list[Any]], pts: list[Point2], Y: np.ndarray | None = None
+              ) -> None:
+        """Fill ``seen`` of the records (points ``pts``): the tangent corners each point sees
+        (ascending) and their straight distances, the rows of all of them tested at once with
+        the arithmetic of the dense query, row by row (``Y``: their rows stacked, if at hand).
+        """
+        n, (k1, k2, k3) = self.n, self.cuts
+        r = self.g.rings
+        if Y is None:
+            Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
+        kk, tt = np.nonzero(Y[:, :n] * Y[:, n:2 * n] >= -1e-12)
+        dn = np.zeros(0)
+        if len(kk):
+            X = np.array(pts)
+            o1 = self.C[tt]  # minus the rest in place: cross(T - x, U - x), the same floats
+            o1 -= Y[kk, k3 + tt][:, None]
+            o1 -= Y[kk, k2:k3]
+            Xr, Tr = X[kk], self.g.pos[tt]
+            dd = Tr - Xr
+            dn = np.hypot(dd[:, 0], dd[:, 1])
+            tl2 = (TOL * (dn + 10.0))[:, None]
+            s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
+            s2 = s1[:, r.succ]
+            front = Y[:, k1:k2] > self.front_tol
+            hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
+            seen = ~hit.any(axis=1)
+            if np.count_nonzero(s1) < s1.size:  # a vertex on a row's line
+                on = s1 == 0
+                on &= seen[:, None]
+                if on.any():
+                    seen &= ~self._touch_rows(Xr, Tr, on)
+            kk, tt, dn = kk[seen], tt[seen], dn[seen]
+        # [corners, distances as a column and as a row, their rows of D (when first needed)]
+        if len(recs) == 1:
+            recs[0][1] = [tt, dn[:, None], dn, None]
+            return
+        cut = int(np.searchsorted(kk, 1))
+        recs[0][1] = [tt[:cut], dn[:cut, None], dn[:cut], None]
+        recs[1][1] = [tt[cut:], dn[cut:, None], dn[cut:], None]
+
+    def query(self, a: Point2, b: Point2,
+              rows: tuple[list[Any], list[Any], np.ndarray | None] | None = None
+              ) -> tuple[float, list[int]] | None:
         """The centre-to-centre shortest route: (length, corners used; empty when a sees b),
-        or None when there is none. Both points must be on the board and outside walls."""
-        g, r = self.g, self.g.rings
-        X = np.array([a, b])
-        Y = X @ self.M + self.c
-        n = self.n
+        or None when there is none. Both points must be on the board and outside walls.
+
+        The per-point part (the point's row of the product, the corners it sees) is
+        remembered per point; the answer is the dense computation's float and corners: the
+        best pair is taken among the corners seen in the dense argmin's order (row-major over
+        ascending corners, the first of equal totals). ``rows``: :meth:`_point_rows` of the
+        pair when the caller has it."""
+        ra, rb, Y = self._point_rows(a, b) if rows is None else rows
+        ya, yb = ra[0], rb[0]
+        r = self.g.rings
         k1, k2, k3 = self.cuts
-        front_v = Y[:, k1:k2]
-        xu = Y[:, k2:k3]
         # a to b directly: the edges facing a that b is beyond
         dab = math.dist(a, b)
         tl = TOL * (dab + 10.0)
-        o1 = xu[1] - xu[0] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
+        front = ra[3]
+        if front is None:
+            front = ra[3] = ya[k1:k2] > self.front_tol
+        behind = rb[4]
+        if behind is None:
+            behind = rb[4] = yb[k1:k2] < self.neg_front_tol
+        o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
         s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-        s2 = s1[r.succ]
-        hit = (s1 * s2 == -1) & (front_v[0] > self.front_tol) & (front_v[1] < -self.front_tol)
+        hit = s1 * s1[r.succ] == -1
+        hit &= front
+        hit &= behind
         if not hit.any():
-            on = s1 == 0
-            if not on.any() or not self._touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
+            if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
+                    np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
                 return dab, []
-        if n == 0:
+        if self.n == 0:
             return None
-        side = Y[:, :2 * n]
-        # only tangent corners can be used: test those rows alone, (endpoint, corner) pairs
-        kk, tt = np.nonzero(side[:, :n] * side[:, n:] >= -1e-12)
-        if len(kk) == 0:
+        if ra[1] is None and rb[1] is None and ra is not rb:
+            self._seen([ra, rb], [a, b], Y)
+        elif ra[1] is None:
+            self._seen([ra], [a])
+        elif rb[1] is None:
+            self._seen([rb], [b])
+        sa, sb = ra[1], rb[1]
+        ia, jb = sa[0], sb[0]
+        if len(ia) == 0 or len(jb) == 0:
             return None
-        tx = Y[:, k3:]
-        o1 = self.C[tt] - tx[kk, tt][:, None] - xu[kk]  # cross(T - x, U - x): (rows, E)
-        Xr, Tr = X[kk], g.pos[tt]
-        dn = np.hypot(Tr[:, 0] - Xr[:, 0], Tr[:, 1] - Xr[:, 1])
-        tl2 = (TOL * (dn + 10.0))[:, None]
-        s1 = (o1 > tl2).view(np.int8) - (o1 < -tl2).view(np.int8)
-        s2 = s1[:, r.succ]
-        front = front_v > self.front_tol
-        hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
-        seen = ~hit.any(axis=1)
-        on = s1 == 0
-        if on.any():
-            on &= seen[:, None]
-            if on.any():
-                seen &= ~self._touch_rows(Xr, Tr, on)
-        wab = np.full((2, n), np.inf)
-        wab[kk[seen], tt[seen]] = dn[seen]
-        wa, wb = wab[0], wab[1]
-        tot = (wa[:, None] + self.D) + wb[None, :]
-        k = int(np.argmin(tot))
-        i, j = divmod(k, n)
-        best = float(tot[i, j])
+        Da = sa[3]
+        if Da is None:
+            Da = sa[3] = self.D[ia]
+        tot = (sa[1] + Da[:, jb]) + sb[2]
+        k = int(tot.argmin())
+        ka, kb = divmod(k, len(jb))
+        best = float(tot[ka, kb])
         if not math.isfinite(best):
             return None
+        i, j = int(ia[ka]), int(jb[kb])
         chain = [i]
+        nxt = self.nxt
         while chain[-1] != j:
-            chain.append(int(self.nxt[chain[-1], j]))
+            chain.append(int(nxt[chain[-1], j]))
         return best, chain
 
     def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
@@ -1678,6 +1753,7 @@ class Routes:
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
         self._via_memo: dict[tuple[bool, float, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._fm_memo: dict[tuple[float, float], bool] = {}
 
     # -- measuring ---------------------------------------------------------------------------------
     def _inside_measure(self, X: np.ndarray) -> np.ndarray:
@@ -1686,11 +1762,24 @@ class Routes:
         return shapely.contains_xy(self._measure_geom, X[:, 0], X[:, 1])
 
     def _free_measure(self, X: np.ndarray) -> np.ndarray:
-        """Points on the board and not inside a wall."""
-        ok = self._measure.in_box(X)
-        if not self._measure_eroded.is_empty and len(X):
-            ok &= ~shapely.contains_xy(self._measure_eroded, X[:, 0], X[:, 1])
-        return ok
+        """Points on the board and not inside a wall (each point's answer remembered: the
+        box test and shapely's answer for one point do not depend on the others)."""
+        memo = self._fm_memo
+        keys = X.tolist()
+        got = [memo.get((x, y)) for x, y in keys]
+        if None not in got:
+            return np.array(got, dtype=bool)
+        miss = [k for k, v in enumerate(got) if v is None]
+        Xm = X[miss]
+        ok = self._measure.in_box(Xm)
+        if not self._measure_eroded.is_empty and len(Xm):
+            ok &= ~shapely.contains_xy(self._measure_eroded, Xm[:, 0], Xm[:, 1])
+        if len(memo) + len(miss) > _MEMO_LIMIT:
+            memo.clear()
+        for k, v in zip(miss, ok.tolist(), strict=True):
+            got[k] = v
+            memo[keys[k][0], keys[k][1]] = v
+        return np.array(got, dtype=bool)
 
     def _to_nodes(self, X: np.ndarray, batch: bool | None = None) -> np.ndarray:
         """(len(X), N) straight distance from each point to each corner it sees (inf if not).
@@ -1783,9 +1872,15 @@ class Routes:
             return Route(None, ())
         if self._open:
             return Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
-        if shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]], [pa[1], pb[1]]).any():
+        pair = self._pair
+        rows = pair._point_rows(pa, pb)
+        rec_a, rec_b = rows[0], rows[1]
+        if rec_a[2] is None or rec_b[2] is None:
+            rec_a[2], rec_b[2] = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
+                                                     [pa[1], pb[1]]).tolist()
+        if rec_a[2] or rec_b[2]:
             return Route(None, ())
-        found = self._pair.query(pa, pb)
+        found = pair.query(pa, pb, rows)
         if found is None:
             return Route(None, ())
         if not found[1]:
@@ -1806,21 +1901,19 @@ class Routes:
         if len(A) == 0 or len(B) == 0:
             return out
         fa, fb = self._free_measure(A), self._free_measure(B)
-        grid_a, grid_b = np.meshgrid(np.arange(len(A)), np.arange(len(B)), indexing="ij")
-        ai, bj = grid_a.ravel(), grid_b.ravel()
-        live = fa[ai] & fb[bj]
-        direct = np.full(len(ai), np.inf)
-        direct[live] = self._direct(A[ai[live]], B[bj[live]])
-        cen = direct.reshape(len(A), len(B))
-        need = ~np.isfinite(cen) & fa[:, None] & fb[None, :]
+        both = fa[:, None] & fb[None, :]
+        ai, bj = np.nonzero(both)  # the live pairs in row-major order, as they always were
+        cen = np.full((len(A), len(B)), np.inf)
+        cen[ai, bj] = self._direct(A[ai], B[bj])
+        need = ~np.isfinite(cen) & both
         if need.any() and len(self._measure.pos):
             rows = np.flatnonzero(need.any(axis=1))
             cols = np.flatnonzero(need.any(axis=0))
             best, _ = self._via(A[rows])
             Db = self._to_nodes(B[cols])
             via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
-            sub = cen[np.ix_(rows, cols)]
-            cen[np.ix_(rows, cols)] = np.where(need[np.ix_(rows, cols)], via, sub)
+            box = np.ix_(rows, cols)
+            cen[box] = np.where(need[box], via, cen[box])
         same = np.all(A[:, None, :] == B[None, :, :], axis=2)
         cen = np.where(same, 0.0, cen)
         return np.maximum(0.0, cen - ra[:, None] - rb[None, :])
