@@ -13,7 +13,9 @@ Each fast path asks the geometry fewer or smaller questions and must give the sa
   ``cover_matrix`` batch instead of one per threat;
 * ``planner._shared_commands``: the activation order measures only units whose command
   another ready unit shares;
-* the autopilot asks the visibility of every enemy in one batch (``_visible_targets``).
+* the autopilot asks the visibility of every enemy in one batch (``_visible_targets``);
+* ``planner._feature_gap``: a base's gap to a door or hatch remembered per terrain;
+* ``planner._pick_where`` asks its test of one candidate first (then 2, 4...), not four.
 
 Each is checked against the full computation: on random positions of every shipped board for
 the helpers, and whole enemy turns and whole missions (Kill Team 2024 and 2018; every policy)
@@ -167,6 +169,25 @@ def test_prefetched_cover_answers_are_each_threats_own(path: Any) -> None:
             cov & obs, 2, np.where(cov, 1, 0))))
 
 
+@pytest.mark.parametrize("path", [p for p in SHIPPED if "gallowdark" in p.stem
+                                  or "volkus" in p.stem], ids=lambda p: p.stem)
+def test_remembered_portal_gaps_are_shapelys(path: Any) -> None:
+    """``_feature_gap`` (remembered per terrain, portal and exact point) is
+    ``_gap_to_feature`` to the last bit, asked first or again, for every door and hatch."""
+    game, state = _game(path)
+    ctx = game.context(state)
+    portals = list(ctx.terrain.board.portals())
+    assert portals
+    rng = np.random.default_rng(4)
+    pts = rng.uniform(0.0, 1.0, (60, 2)) * (ctx.terrain.board.width, ctx.terrain.board.depth)
+    for feature in portals:
+        for p in pts:
+            for radius in (0.5, 0.7, 0.0):
+                want = planner._gap_to_feature(feature, p, radius)
+                assert planner._feature_gap(ctx, feature, p, radius) == want
+                assert planner._feature_gap(ctx, feature, p, radius) == want
+
+
 def test_activation_order_without_measuring_lone_commands(monkeypatch: Any) -> None:
     """The order with only the shared commands measured is the order with every unit
     measured (random positions; 8 units with commands 1..6, so some share)."""
@@ -201,6 +222,10 @@ def _switch_off(m: pytest.MonkeyPatch) -> None:
     m.setattr(planner, "_prefetch_cover_answers", lambda *a: None)
     m.setattr(planner, "_shared_commands", lambda units: {u.command for u in units})
     m.setattr(planner, "_visible_targets", _visible_one_by_one)
+    m.setattr(planner, "_feature_gap", lambda ctx, feature, point, radius:
+              planner._gap_to_feature(feature, point, radius))
+    pick_where = planner._pick_where
+    m.setattr(planner, "_pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
     m.setattr(autopilot, "_carry_discs", lambda discs: None)
 
 
