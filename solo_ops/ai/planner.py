@@ -541,7 +541,7 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
     return _Candidates(pts, cost, found, whole)
 
 
-REACH_MEMO_LIMIT = 64  # walking answers kept per terrain (each holds its grid and walks)
+REACH_MEMO_LIMIT = 16  # walking answers kept per terrain (each holds its grid and walks)
 
 
 def _reachable(ctx: Context, start: tuple[float, float], radius: float, allowance: float,
