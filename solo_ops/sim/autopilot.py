@@ -383,10 +383,10 @@ def _carry_discs(discs: list[tuple[float, float, float]]
 # -- fights ----------------------------------------------------------------------------------------
 def _fight_or_flee(game: Game, state: State, op: Operative, held: list[Operative],
                    policy: str, can_flee: bool) -> Iterator[dict[str, Any]]:
-    scored = sorted(held, key=lambda t: (-(lambda b: b[0] - b[1])(_fight_balance(state, op, t)),
-                                         t.id))
+    balance = {t.id: _fight_balance(state, op, t) for t in held}  # (exact odds: once each)
+    scored = sorted(held, key=lambda t: (-(balance[t.id][0] - balance[t.id][1]), t.id))
     best = scored[0]
-    dealt, taken = _fight_balance(state, op, best)
+    dealt, taken = balance[best.id]
     fights = [{"type": "fight", "operative": op.id, "target": t.id, "roll": True}
               for t in scored if "fight" not in op.actions_taken]
     if policy == "aggressive" or dealt >= taken or not can_flee:
