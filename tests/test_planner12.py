@@ -12,7 +12,8 @@ Each fast path asks the geometry fewer or smaller questions and must give the sa
 * ``planner._prefetch_cover_answers``: the cover of several threats asked in one
   ``cover_matrix`` batch instead of one per threat;
 * ``planner._shared_commands``: the activation order measures only units whose command
-  another ready unit shares;
+  another ready unit shares, and the engine asks ``first_to_activate`` (the units of the
+  highest command only) instead of the whole order;
 * the autopilot asks the visibility of every enemy in one batch (``_visible_targets``);
 * ``planner._feature_gap``: a base's gap to a door or hatch remembered per terrain;
 * ``planner._pick_where`` asks its test of one candidate first (then 2, 4...), not four.
@@ -203,6 +204,21 @@ def test_activation_order_without_measuring_lone_commands(monkeypatch: Any) -> N
         assert fast == full
 
 
+def test_first_to_activate_is_the_head_of_the_activation_order() -> None:
+    """The engine's next unit, found measuring only the highest command's units, is the
+    first of the whole order (random positions; every subset of ready units by size)."""
+    game, state = _raid(9, 2)
+    units = list(state.active_units())
+    for seed in range(8):
+        _scatter(game, state, seed)
+        ctx = game.context(state)
+        rng = np.random.default_rng(seed)
+        for size in (0, 1, 2, 5, len(units)):
+            ready = [units[i] for i in rng.choice(len(units), size, replace=False)]
+            want = [u.id for u in planner.activation_order(ctx, state, ready)[:1]]
+            assert [u.id for u in planner.first_to_activate(ctx, state, ready)] == want
+
+
 # -- whole turns and missions with and without them -------------------------------------------
 def _visible_one_by_one(ctx: Any, point: Any, radius: float, targets: list[Any],
                         pos: dict[str, Any]) -> list[Any]:
@@ -227,6 +243,10 @@ def _switch_off(m: pytest.MonkeyPatch) -> None:
     pick_where = planner._pick_where
     m.setattr(planner, "_pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
     m.setattr(autopilot, "_carry_discs", lambda discs: None)
+    from solo_ops.game import engine
+
+    m.setattr(engine, "first_to_activate",
+              lambda ctx, state, ready: planner.activation_order(ctx, state, ready))
 
 
 def test_enemy_turns_are_the_same_without_this_rounds_fast_paths(

@@ -2152,4 +2152,15 @@ def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit
     return sorted(ready, key=lambda u: (-u.command, nearest(u), u.id))
 
 
-__all__ = ["ENEMY", "Action", "Context", "Plan", "activation_order", "plan_activation"]
+def first_to_activate(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:
+    """``activation_order(ctx, state, ready)[:1]``: the unit that activates next (none when
+    nothing is ready), measuring only the units of the highest command among ``ready`` (the
+    engine needs the first alone; the others' distances cannot change which it is)."""
+    if not ready:
+        return []
+    top = max(u.command for u in ready)
+    return activation_order(ctx, state, [u for u in ready if u.command == top])[:1]
+
+
+__all__ = ["ENEMY", "Action", "Context", "Plan", "activation_order", "first_to_activate",
+           "plan_activation"]
