@@ -96,7 +96,9 @@ class Shares:
         from solo_ops.sim import autopilot
 
         self._wrap(engine, "plan_activation", "planner")
-        self._wrap(engine, "activation_order", "planner")
+        # the activation order: the engine asks for the next unit alone (first_to_activate)
+        self._wrap(engine, "first_to_activate" if hasattr(engine, "first_to_activate")
+                   else "activation_order", "planner")
         self._wrap(enemy, "replan_model", "planner")
         self._wrap(planner, "guard_reaction", "planner")
         self._wrap_answers(autopilot)

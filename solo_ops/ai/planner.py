@@ -481,6 +481,7 @@ class _Candidates:
     points: np.ndarray  # (k, 2)
     cost: np.ndarray  # (k,)
     reach: Any
+    whole: bool = True  # every end point (False: only those in the discs asked for)
 
 
 class _Subset:
@@ -494,13 +495,20 @@ class _Subset:
 
 
 def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
-                board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5
-                ) -> _Candidates:
+                board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5,
+                near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
     """Where ``op`` can end a move (the start first). With ``avoid_enemies`` the walk keeps out
     of the enemies' control ranges (001 Reposition: "Cannot move within Control Range of an
     enemy"): an enemy's 1" is a blocker, except for an enemy within 1" in a straight line that
     has no hold on ``op`` (behind a wall: not in control range); the points in its control
-    range are then left out instead."""
+    range are then left out instead.
+
+    ``near`` ``[(x, y, r), ...]``: only the end points within those discs (and the start), by
+    ``Routes.reachable(..., near=)``: exactly the full answer's points there, with the same
+    costs and walks, in the same order. When a loose enemy's control range has to be left out
+    the full set is found instead (its control test measures the points near that enemy in
+    one batch, which must be the batch of the full set): a caller gets either the points of
+    its discs or all of them, and must work with both (``_Candidates.whole`` says which)."""
     blockers = []
     loose: list[tuple[tuple[float, float], float]] = []
     for oid, p in board.pos.items():
@@ -517,18 +525,48 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
             else:
                 extra = CONTROL_RANGE
         blockers.append((p[0], p[1], other.radius + extra))
-    found = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
-                                         spacing=spacing)
+    if loose:
+        near = None
+    found = _reachable(ctx, start, op.radius, allowance, blockers, spacing, near)
     pts = np.asarray(found.points, dtype=float)
     cost = np.asarray(found.cost, dtype=float)
+    whole = near is None
     if loose and len(pts) > 1:
         held = np.zeros(len(pts), dtype=bool)
         for p, r in loose:
             held |= reach.control_mask(ctx.terrain, pts, op.radius, p, r)
         held[0] = False  # the start stays first
         keep = np.flatnonzero(~held)
-        return _Candidates(pts[keep], cost[keep], _Subset(found, keep))
-    return _Candidates(pts, cost, found)
+        return _Candidates(pts[keep], cost[keep], _Subset(found, keep), whole)
+    return _Candidates(pts, cost, found, whole)
+
+
+REACH_MEMO_LIMIT = 16  # walking answers kept per terrain (each holds its grid and walks)
+
+
+def _reachable(ctx: Context, start: tuple[float, float], radius: float, allowance: float,
+               blockers: list[tuple[float, float, float]], spacing: float,
+               near: Sequence[tuple[float, float, float]] | None) -> Any:
+    """``routes.reachable`` remembered in the terrain's answer cache by its exact inputs (the
+    autopilot asks the same move again after each of an activation's actions; a ``Reach``
+    is only read). At most :data:`REACH_MEMO_LIMIT` are kept per terrain."""
+    key = ("reach", _key_pt(start), float(radius), float(allowance),
+           tuple((float(x), float(y), float(r)) for x, y, r in blockers), float(spacing),
+           None if near is None else tuple((float(x), float(y), float(r)) for x, y, r in near))
+    memo = _memo(ctx)
+    found = memo.get(key)
+    if found is None:
+        found = ctx.terrain.routes.reachable(start, radius, allowance, blockers=blockers,
+                                             spacing=spacing, near=near)
+        for arr in (found.points, found.cost):
+            if isinstance(arr, np.ndarray):
+                arr.setflags(write=False)  # shared by every asker: never changed
+        kept = memo.setdefault(("reach-keys",), [])
+        kept.append(key)
+        if len(kept) > REACH_MEMO_LIMIT:
+            memo.pop(kept.pop(0), None)
+        memo[key] = found
+    return found
 
 
 def _protected(ctx: Context, points: np.ndarray, radius: float,
@@ -542,10 +580,55 @@ def _protected(ctx: Context, points: np.ndarray, radius: float,
         return np.zeros((len(threats), len(points)), dtype=bool)
     points = np.asarray(points, dtype=float)
     out = np.zeros((len(threats), len(points)), dtype=bool)
+    if len(threats) > 1:
+        _prefetch_cover_answers(ctx, threats, points, radius, pos)
     for row, t in enumerate(threats):
-        out[row] = _cover_answers(ctx, "p", t, points, radius, pos,
-                                  lambda vis, cov, obs: ~vis | cov | obs)
+        out[row] = _cover_answers(ctx, "p", t, points, radius, pos, _judge_protected)
     return out
+
+
+def _judge_protected(vis: np.ndarray, cov: np.ndarray, obs: np.ndarray) -> np.ndarray:
+    """:func:`_protected`'s answer: hidden from, in cover from or obscured to the threat."""
+    return ~vis | cov | obs  # type: ignore[no-any-return]
+
+
+def _judge_level(vis: np.ndarray, cov: np.ndarray, obs: np.ndarray) -> np.ndarray:
+    """:func:`_cover_levels`' answer: how well protected (``HIDDEN`` ... ``NOT_IN_COVER``)."""
+    return np.where(~vis, HIDDEN, np.where(cov & obs, COVER_AND_OBSCURED,
+                                           np.where(cov, IN_COVER, NOT_IN_COVER)))
+
+
+def _cover_keys(ctx: Context, tag: str, threat: Operative, points: np.ndarray, radius: float,
+                pos: dict[str, tuple[float, float]]) -> list[tuple[Any, ...]]:
+    """The answer cache's keys of ``threat``'s cover answers about ``points``."""
+    tp = _key_pt(pos[threat.id])
+    return [(tag, tp, float(threat.radius), x, y, float(radius), ctx.edition)
+            for x, y in points.tolist()]
+
+
+def _prefetch_cover_answers(ctx: Context, threats: list[Operative], points: np.ndarray,
+                            radius: float, pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache :func:`_protected`'s and :func:`_cover_levels`' answers of
+    every (threat, point) pair not known yet, in one ``cover_matrix`` batch (threats x
+    points) instead of one per threat: each pair's answer is the one it gets in any batch
+    (``Sight`` answers a pair by its own centres and radii), so only the time changes."""
+    memo = _memo(ctx)
+    keys = [_cover_keys(ctx, "p", t, points, radius, pos) for t in threats]
+    rows = [r for r, ks in enumerate(keys) if any(k not in memo for k in ks)]
+    cols = sorted({c for r in rows for c, k in enumerate(keys[r]) if k not in memo})
+    if len(rows) < 2 or not cols:
+        return
+    tp = np.array([pos[threats[r].id] for r in rows], dtype=float)
+    tr = np.array([float(threats[r].radius) for r in rows])
+    cm = ctx.terrain.sight.cover_matrix(tp, tr, points[cols], radius, edition=ctx.edition)
+    vis, cov, obs = (np.asarray(cm.visible), np.asarray(cm.in_cover), np.asarray(cm.obscured))
+    prot = _judge_protected(vis, cov, obs).tolist()
+    level = _judge_level(vis, cov, obs).tolist()
+    for a, r in enumerate(rows):
+        lkeys = _cover_keys(ctx, "L", threats[r], points[cols], radius, pos)
+        for b, c in enumerate(cols):
+            memo[keys[r][c]] = prot[a][b]
+            memo[lkeys[b]] = level[a][b]
 
 
 def _cover_answers(ctx: Context, tag: str, threat: Operative, points: np.ndarray,
@@ -557,8 +640,7 @@ def _cover_answers(ctx: Context, tag: str, threat: Operative, points: np.ndarray
     yet known go to ``cover_matrix``, in one batch."""
     memo = _memo(ctx)
     tp = _key_pt(pos[threat.id])
-    keys = [(tag, tp, float(threat.radius), x, y, float(radius), ctx.edition)
-            for x, y in points.tolist()]
+    keys = _cover_keys(ctx, tag, threat, points, radius, pos)
     known = [memo.get(k) for k in keys]
     todo = [k for k, v in enumerate(known) if v is None]
     if todo:
@@ -585,11 +667,8 @@ def _cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Opera
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     if len(points) == 0:
         return np.zeros(0, dtype=int)
-    return np.array(_cover_answers(
-        ctx, "L", threat, points, radius, pos,
-        lambda vis, cov, obs: np.where(~vis, HIDDEN, np.where(
-            cov & obs, COVER_AND_OBSCURED, np.where(cov, IN_COVER, NOT_IN_COVER)))),
-        dtype=int)
+    return np.array(_cover_answers(ctx, "L", threat, points, radius, pos, _judge_level),
+                    dtype=int)
 
 
 def _cover_words(level: int, threat: Operative) -> str:
@@ -679,11 +758,13 @@ def _pick_order(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
 
 
 def _pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
-                mask: np.ndarray | None, test: Any, chunk: int = 4) -> int | None:
+                mask: np.ndarray | None, test: Any, chunk: int = 1) -> int | None:
     """``_pick(scores, cost, points, mask & test(all))`` asking ``test`` (indices -> bool
     array, each answer independent of the others asked with it) only of candidates in the
-    order of preference, a growing chunk at a time, until one passes: the same choice for a
-    fraction of the questions when a good candidate passes early."""
+    order of preference, a growing chunk at a time (1, 2, 4...), until one passes: the same
+    choice for a fraction of the questions when a good candidate passes early. (The best
+    candidate itself passes in about two moves of three, and a cover question about a visible
+    pair costs far more than the call: the chunks start at one.)"""
     order = _pick_order(scores, cost, points, mask)
     at = 0
     while at < len(order):
@@ -703,6 +784,8 @@ def _protected_all(ctx: Context, points: np.ndarray, radius: float, threats: lis
 
     def test(idx: np.ndarray) -> np.ndarray:
         ok = np.ones(len(idx), dtype=bool)
+        if len(threats) > 1:
+            _prefetch_cover_answers(ctx, threats, points[idx], radius, pos)
         for t in threats:
             live = np.flatnonzero(ok)
             if len(live) == 0:
@@ -1441,9 +1524,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         # the route ends at the cheapest spot within 1" of the target that keeps out of 1" of
         # every other enemy (the target's own centre may be unreachable on those terms)
         near = [*blockers, (tp[0], tp[1], target.radius)]
-        cand = ctx.terrain.routes.reachable(start, op.radius, KT2018_CHARGE_REACH,
-                                            blockers=near, spacing=0.5,
-                                            near=[_charge_disc(op, tp, target)])
+        cand = _reachable(ctx, start, op.radius, KT2018_CHARGE_REACH, near, 0.5,
+                          [_charge_disc(op, tp, target)])
         pts = np.asarray(cand.points, dtype=float)
         ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
                                   margin=CHARGE_END_MARGIN)
@@ -1461,8 +1543,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))
-    cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
-                                        spacing=0.5, near=[_charge_disc(op, tp, target)])
+    cand = _reachable(ctx, start, op.radius, allowance, blockers, 0.5,
+                      [_charge_disc(op, tp, target)])
     pts = np.asarray(cand.points, dtype=float)
     # the end must be in the target's control range by the one predicate: within 1" around
     # the walls and visible (never the far side of a wall however close in a straight line)
@@ -1648,6 +1730,18 @@ def _gap_to_feature(feature: Any, point: Sequence[float], radius: float) -> floa
     return float(feature.shape.distance(Point(float(point[0]), float(point[1])))) - radius
 
 
+def _feature_gap(ctx: Context, feature: Any, point: Sequence[float], radius: float) -> float:
+    """:func:`_gap_to_feature` through the terrain's answer cache (a door or hatch of one
+    terrain by its id, the point by its exact coordinates): each model of an activation asks
+    about every portal and every enemy, and the enemies stand still while it plans."""
+    key = ("gap", feature.id, float(point[0]), float(point[1]))
+    memo = _memo(ctx)
+    raw = memo.get(key)
+    if raw is None:
+        raw = memo[key] = _gap_to_feature(feature, point, 0.0)
+    return raw - radius  # type: ignore[no-any-return]
+
+
 def _side_of(feature: Any, point: Sequence[float]) -> int:
     """Which side of a line door/hatch ``point`` is on (+1 / -1; 0 on the line)."""
     (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
@@ -1709,6 +1803,8 @@ def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: 
         return None
     if not any(not f.open for f in ctx.terrain.board.portals()):
         return None
+    if _no_shortcut(ctx, op, start, board, enemies, codes):
+        return None  # (the answer below, without the open-doors terrain)
     octx = ctx.all_open()
     near_open = _nearest(octx, start, op.radius, enemies, board.pos)
     if not near_open or not math.isfinite(near_open[0][0]):
@@ -1745,6 +1841,24 @@ def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: 
         before = Point(start)
     return _Way(best[1], goal, None if not math.isfinite(now) else now, opened,
                 (float(before.x), float(before.y)))
+
+
+def _no_shortcut(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                 enemies: list[Operative], codes: dict[str, str]) -> bool:
+    """Whether :func:`_closed_way` returns None whatever the open-doors routes are, as seen
+    from the routes as the doors stand: some enemy has a route now (``now`` finite) and either
+    the order holds a distance (never opens a way it has) or no open-doors route can save
+    ``PORTAL_SHORTCUT``: an open-doors route to any enemy is never shorter than the straight
+    line to the nearest, so ``now - opened <= now - straight`` (1e-6 to spare for rounding)."""
+    near_now = _nearest(ctx, start, op.radius, enemies, board.pos)
+    now = near_now[0][0] if near_now else math.inf
+    if not math.isfinite(now):
+        return False
+    if codes["move"] in ("hold_12", "to_firing_range"):
+        return True
+    straight = min(reach.straight_gap(start, op.radius, board.pos[e.id], e.radius)
+                   for e in enemies)
+    return now - (max(0.0, straight) - 1e-6) < PORTAL_SHORTCUT - 1e-9 - 1e-6
 
 
 def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way: _Way,
@@ -1806,7 +1920,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
     portal = way.portal
     word = _portal_word(portal)
     guarded = [e for e in enemies
-               if _gap_to_feature(portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
+               if _feature_gap(ctx, portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
     if guarded:
         plan.explain.append(
             f"{op.label} would open {portal.id} ({way.why()}), but {guarded[0].label} is within "
@@ -1882,14 +1996,14 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
             continue
         if _beside(portal, 1, 0, 0) is None:
             continue
-        touching = _gap_to_feature(portal, here, op.radius) <= PORTAL_TOUCH + 1e-9
+        touching = _feature_gap(ctx, portal, here, op.radius) <= PORTAL_TOUCH + 1e-9
         mine = _side_of(portal, here)
         if not touching and not may_move:
             continue
         foes = []
         for e in enemies:
             ep = board.pos[e.id]
-            gap = _gap_to_feature(portal, ep, e.radius)
+            gap = _feature_gap(ctx, portal, ep, e.radius)
             if gap <= PORTAL_FIGHT_REACH + 1e-9 and _side_of(portal, ep) not in (0, mine):
                 foes.append((gap, e.id, e))
         if not foes or mine == 0:
@@ -2011,12 +2125,23 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
     return plan
 
 
+def _shared_commands(ready: list[Unit]) -> set[int]:
+    """The commands held by more than one of ``ready``: the distance to the enemy orders only
+    units of the same command, so a unit alone with its command is placed by its command
+    whatever its distance and :func:`activation_order` does not measure it."""
+    commands = [u.command for u in ready]
+    return {c for c in commands if commands.count(c) > 1}
+
+
 def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:
     """RULES-NOTES: highest command first; ties to the unit nearest an enemy model."""
     enemies = state.living(PLAYER)
     pos = {o.id: o.at for o in state.operatives.values() if o.on_table and o.at}
+    shared = _shared_commands(ready)
 
     def nearest(unit: Unit) -> float:
+        if unit.command not in shared:
+            return 0.0
         best = math.inf
         for m in state.unit_models(unit):
             near = _nearest(ctx, m.at, m.radius, enemies, pos)  # type: ignore[arg-type]
@@ -2027,4 +2152,15 @@ def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit
     return sorted(ready, key=lambda u: (-u.command, nearest(u), u.id))
 
 
-__all__ = ["ENEMY", "Action", "Context", "Plan", "activation_order", "plan_activation"]
+def first_to_activate(ctx: Context, state: State, ready: list[Unit]) -> list[Unit]:
+    """``activation_order(ctx, state, ready)[:1]``: the unit that activates next (none when
+    nothing is ready), measuring only the units of the highest command among ``ready`` (the
+    engine needs the first alone; the others' distances cannot change which it is)."""
+    if not ready:
+        return []
+    top = max(u.command for u in ready)
+    return activation_order(ctx, state, [u for u in ready if u.command == top])[:1]
+
+
+__all__ = ["ENEMY", "Action", "Context", "Plan", "activation_order", "first_to_activate",
+           "plan_activation"]

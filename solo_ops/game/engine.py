@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.ai.planner import Context, activation_order, plan_activation
+from solo_ops.ai.planner import Context, first_to_activate, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
 from solo_ops.game import cp, fog, reveal, scoring, turns
@@ -505,7 +505,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     from solo_ops.game import enemy
 
     ctx = game.context(state)
-    ready = activation_order(ctx, state, turns.enemy_ready(game, state))
+    ready = first_to_activate(ctx, state, turns.enemy_ready(game, state))
     if not ready and turns.counteract_candidates(game, state, ENEMY):
         from solo_ops.game import counteract
 

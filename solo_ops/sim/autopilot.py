@@ -356,8 +356,11 @@ def _carry_friend(game: Game, state: State, op: Operative, how: str
         return
     allowance = reach.move_allowance(op, how, state.edition)
     ctx = _ctx(game, state)
+    # only the end points next to a friend can be chosen: ask for those alone (the discs of
+    # control_mask's straight-line test, as a charge does; the same points, costs and walks)
+    discs = [planner._charge_disc(op, f.at, f) for f in friends]  # type: ignore[arg-type]
     cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state),
-                                  spacing=SPACING)
+                               spacing=SPACING, near=_carry_discs(discs))
     for friend in sorted(friends, key=lambda f: (math.dist(op.at, f.at), f.id)):  # type: ignore
         assert friend.at is not None
         ok = reach.control_mask(terrain, cand.points, op.radius, friend.at, friend.radius,
@@ -368,13 +371,22 @@ def _carry_friend(game: Game, state: State, op: Operative, how: str
             return
 
 
+def _carry_discs(discs: list[tuple[float, float, float]]
+                 ) -> list[tuple[float, float, float]] | None:
+    """The discs :func:`_carry_friend` asks the end points of (None: all end points). Each
+    holds every point :func:`~solo_ops.rules.reach.control_mask` can find in a friend's
+    control range (its straight-line test, with a hair to spare), so the mask of each friend
+    is measured on the same points, in the same order, as in the set of all end points."""
+    return discs
+
+
 # -- fights ----------------------------------------------------------------------------------------
 def _fight_or_flee(game: Game, state: State, op: Operative, held: list[Operative],
                    policy: str, can_flee: bool) -> Iterator[dict[str, Any]]:
-    scored = sorted(held, key=lambda t: (-(lambda b: b[0] - b[1])(_fight_balance(state, op, t)),
-                                         t.id))
+    balance = {t.id: _fight_balance(state, op, t) for t in held}  # (exact odds: once each)
+    scored = sorted(held, key=lambda t: (-(balance[t.id][0] - balance[t.id][1]), t.id))
     best = scored[0]
-    dealt, taken = _fight_balance(state, op, best)
+    dealt, taken = balance[best.id]
     fights = [{"type": "fight", "operative": op.id, "target": t.id, "roll": True}
               for t in scored if "fight" not in op.actions_taken]
     if policy == "aggressive" or dealt >= taken or not can_flee:
@@ -419,9 +431,11 @@ def _charge(game: Game, state: State, op: Operative, policy: str, shot: Shot | N
     assert op.at is not None
     ctx = _ctx(game, state)
     pos = _pos(state)
-    near = [(d, t) for d, t in planner._nearest(ctx, op.at, op.radius, enemies, pos)
-            if math.isfinite(d) and planner._visible(ctx, op.at, pos[t.id], op.radius,
-                                                    t.radius)]
+    ranked = [(d, t) for d, t in planner._nearest(ctx, op.at, op.radius, enemies, pos)
+              if math.isfinite(d)]
+    seen = {t.id for t in planner._visible_targets(ctx, op.at, op.radius,
+                                                   [t for _, t in ranked], pos)}
+    near = [(d, t) for d, t in ranked if t.id in seen]
     if not near:
         return None
     dist, target = near[0]
@@ -482,8 +496,7 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     targets = [pos[e.id] for e in enemies] if policy != "objective" or not goals else goals
     if not targets:
         targets = goals
-    visible = [e for e in enemies
-               if planner._visible(ctx, op.at, pos[e.id], radius, e.radius)] or enemies
+    visible = planner._visible_targets(ctx, op.at, radius, enemies, pos) or enemies
     if targets:
         arr = np.asarray(targets, dtype=float)
         radii = np.zeros(len(arr))
