@@ -728,3 +728,25 @@ def test_the_board_at_the_question_shows_what_the_enemy_did_before_it() -> None:
                 continue
             break
     assert checked >= 2
+
+
+def test_a_game_opened_again_at_the_question_tells_what_led_to_it_once(tmp_path: Path) -> None:
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- a player who resumes a game saved at
+    the question is told e1's activation so far first (as the live table told it), and after
+    the answer only what follows."""
+    from solo_ops.io.table import GameTable
+
+    game, state = start(ENEMY_SHOT)
+    live = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    live.engine_step()
+    paused = live.engine_step()
+    told_live = live.lines_of(paused)
+    assert told_live and told_live[0].startswith("▶ Enemy u1")
+    again = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    assert again.paused_story() == told_live
+    outcome = again.answer("Ana", "keep")
+    assert outcome.ok, outcome.message
+    after = again.lines_of(outcome.records[0])
+    whole = lines_for(player_record(outcome.records[0]))
+    assert after == whole[len(told_live):] and after
+    assert again.paused_story() == []  # no question now: nothing to retell

@@ -432,6 +432,8 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             else:
                 session.say(f"Resuming {table.game.scenario.name} from {p.save} "
                             f"(turn {table.state.turn}).")
+            for line in table.paused_story():  # at a re-roll question: what led to it
+                session.say(line)
         else:
             assert p.scenario is not None and p.seed is not None
             table, notes = opening.start_table(p.scenario, p.seed, p.save, p.log,

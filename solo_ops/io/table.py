@@ -438,6 +438,15 @@ class GameTable:
             lines = self._lines.get(record["n"])
             return lines if lines is not None else self._narrate(record)
 
+    def paused_story(self) -> list[str]:
+        """A game opened again at a CP re-roll question: the paused step's words (what the
+        enemy did before the question, said before it when it was asked), so the question
+        makes sense; the step's final record, after the answer, does not say them again."""
+        with self.lock:
+            if not self.state.log or pending(self.game, self.state).kind != "reroll":
+                return []
+            return self._narrate(self.state.log[-1], live=True)
+
     def _narrate(self, record: dict[str, Any], *, live: bool = False) -> list[str]:
         lines = narrate.lines_for(self.shown(record),
                                   table=narration_table(self.game, self.state))
