@@ -359,7 +359,8 @@ def test_with_discs_builds_the_same_graph(board: Any) -> None:
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
-def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any) -> None:
+def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any, monkeypatch: Any
+                                                               ) -> None:
     # 10 to 40 bases packed round the start (touching, overlapping, against walls): the
     # base-corner pairs (pairs_new) and the tangent grid as they were
     routes = R.Routes(board)
@@ -377,6 +378,10 @@ def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any) -> Non
         move = (6.0, 3.0, 9.0)[k]
         for args in ((centre, move, None), (None, math.inf, None)):
             same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
+        monkeypatch.setattr(R, "_GRID_BLOCK", 700)  # the tangent grids by blocks of rows
+        same_graph(walker.with_discs(discs, centre, move), with_discs_ref(walker, discs,
+                                                                          centre, move))
+        monkeypatch.undo()
 
 
 @settings(max_examples=100, deadline=None)
@@ -395,6 +400,12 @@ def test_tangent_grid_equals_the_plain_expression(n: int, m: int, seed: int, gri
     up, un = R._unit(prv - v), R._unit(nxt - v)
     want = tangent_grid_ref(X, v, up, un)
     assert np.array_equal(R._tangent_grid(X, v, up, un), want)
+    block = R._GRID_BLOCK
+    try:  # in blocks of rows (one row, or a few and a shorter last block)
+        for R._GRID_BLOCK in (1, 3 * m + 1):
+            assert np.array_equal(R._tangent_grid(X, v, up, un), want)
+    finally:
+        R._GRID_BLOCK = block
     xi, vi = np.nonzero(np.ones_like(want))
     assert np.array_equal(R._tangent_u(X[xi], v[vi], up[vi], un[vi]), want.ravel())
 

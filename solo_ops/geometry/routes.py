@@ -69,6 +69,7 @@ _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its gra
 _RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
 _DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
+_GRID_BLOCK = 32_768  # elements of a _tangent_grid block (its temporaries fit the cache)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -658,7 +659,20 @@ def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> 
 
 def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
     """(len(X), len(v)): :func:`_tangent_u` of every point of X with every corner v (the same
-    arithmetic, broadcast instead of gathered pair by pair)."""
+    arithmetic, broadcast instead of gathered pair by pair), in blocks of rows of about
+    :data:`_GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
+    block at a few hundred by a few hundred)."""
+    rows = max(1, _GRID_BLOCK // max(len(v), 1))
+    if len(X) <= rows:
+        return _tangent_block(X, v, up, un)
+    out = np.empty((len(X), len(v)), dtype=bool)
+    for s in range(0, len(X), rows):
+        out[s:s + rows] = _tangent_block(X[s:s + rows], v, up, un)
+    return out
+
+
+def _tangent_block(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """:func:`_tangent_grid` of one block of rows."""
     dx = v[None, :, 0] - X[:, None, 0]
     dy = v[None, :, 1] - X[:, None, 1]
     # the same operations on the same operands as _tangent_u, in place (fewer temporaries)
