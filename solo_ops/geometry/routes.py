@@ -1342,21 +1342,29 @@ class _Walker:
         memo = self._corners
         keys = list(zip(discs.centres[:, 0].tolist(), discs.centres[:, 1].tolist(),
                         discs.radii.tolist(), strict=True))
-        parts = []
-        for k, key in enumerate(keys):
-            got = memo.get(key)
-            if got is None:
-                if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
-                v = discs.verts[k]
-                r = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
-                convex, nudged = r.corners()
-                pos, real = nudged[convex], r.v[convex]
-                prv, nxt = r.prv[convex], r.nxt[convex]
-                free = self.graph.in_box(pos, 0.0) & ~self.inside(pos)
-                got = memo[key] = (pos, real, prv, nxt, _unit(prv - real), _unit(nxt - real),
-                                   free)
-            parts.append(got)
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            # every missed disc at once: each quantity is computed per vertex row from the
+            # vertex and its neighbours (and per corner from its own row), so stacking the
+            # discs' rows changes no value
+            V = discs.verts[miss]  # (m, n, 2)
+            n = V.shape[1]
+            v = V.reshape(-1, 2)
+            prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
+            nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
+            convex, nudged = _Rings(v, prv_all, nxt_all).corners()
+            free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
+            up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
+            for j, k in enumerate(miss):
+                rows = slice(j * n, (j + 1) * n)
+                c = convex[rows]
+                memo[keys[k]] = (nudged[rows][c], v[rows][c], prv_all[rows][c],
+                                 nxt_all[rows][c], up_all[rows][c], un_all[rows][c],
+                                 free_all[rows][c])
+        parts = [memo[key] for key in keys]
         return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
