@@ -113,6 +113,17 @@ def graph_blocked_ref(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     return out
 
 
+def tangent_grid_ref(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray
+                     ) -> np.ndarray:
+    """``_tangent_grid`` as it was (fresh temporaries, one expression per quantity)."""
+    dx = v[None, :, 0] - X[:, None, 0]
+    dy = v[None, :, 1] - X[:, None, 1]
+    s1 = dx * up[None, :, 1] - dy * up[None, :, 0]
+    s2 = dx * un[None, :, 1] - dy * un[None, :, 0]
+    tol = 1e-9 * (np.abs(dx) + np.abs(dy))
+    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+
+
 def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
                    reach: float = math.inf, within: Any = None) -> R._Graph:
     """``_Walker.with_discs`` as it was (the bases' corners from their joined rings, every
@@ -176,7 +187,7 @@ def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
                    units=(up, un))
     new = np.arange(n0, len(pos))
     others = np.concatenate([nodes, new])
-    m = R._tangent_grid(sub.real[new], sub.real[others], sub.up[others], sub.un[others])
+    m = tangent_grid_ref(sub.real[new], sub.real[others], sub.up[others], sub.un[others])
     m &= new[:, None] != others[None, :]
     i, j = np.nonzero(m)
     ai, bj = new[i], others[j]
@@ -345,6 +356,59 @@ def test_with_discs_builds_the_same_graph(board: Any) -> None:
                 same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
         used = discs.subset(np.arange(len(discs)) % 2 == 0)
         same_graph(walker.with_discs(used), with_discs_ref(walker, used))
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any, monkeypatch: Any
+                                                               ) -> None:
+    # 10 to 40 bases packed round the start (touching, overlapping, against walls): the
+    # base-corner pairs (pairs_new) and the tangent grid as they were
+    routes = R.Routes(board)
+    rng = np.random.default_rng(13)
+    walker = routes._walker(R32)
+    starts = routes.free_points(None, R32, 0.5)
+    for k, count in enumerate((10, 25, 40)):
+        s = starts[rng.integers(len(starts))]
+        centre = (float(s[0]), float(s[1]))
+        near = starts[np.hypot(*(starts - s).T) <= 7.0]
+        picks = near[rng.choice(len(near), min(count, len(near)), replace=False)]
+        blockers = [(float(x), float(y), R32 + (0.5 if j % 4 == 0 else 0.0))
+                    for j, (x, y) in enumerate(picks)]
+        discs = routes._discs(blockers, R32)
+        move = (6.0, 3.0, 9.0)[k]
+        for args in ((centre, move, None), (None, math.inf, None)):
+            same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
+        monkeypatch.setattr(R, "_GRID_BLOCK", 700)  # the tangent grids by blocks of rows
+        monkeypatch.setattr(R, "_MEMO_LIMIT", 8)  # the bases' corners forgotten and redone
+        same_graph(walker.with_discs(discs, centre, move), with_discs_ref(walker, discs,
+                                                                          centre, move))
+        monkeypatch.undo()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 40), st.integers(0, 2**32 - 1), st.booleans())
+def test_tangent_grid_equals_the_plain_expression(n: int, m: int, seed: int, grid: bool
+                                                  ) -> None:
+    # random corners and points, on the 0.5" grid too (collinear and coincident cases), and
+    # points exactly along a corner's edges (the tolerance's boundary)
+    rng = np.random.default_rng(seed)
+    v = rng.uniform(0, 10, (m, 2))
+    prv, nxt = v + rng.normal(size=(m, 2)), v + rng.normal(size=(m, 2))
+    X = rng.uniform(0, 10, (n, 2))
+    if grid:
+        v, prv, nxt, X = (np.round(a * 2) / 2 for a in (v, prv, nxt, X))
+    X = np.concatenate([X, v[:3], v[:2] + 2 * (prv[:2] - v[:2]), v[:2] - 3 * (nxt[:2] - v[:2])])
+    up, un = R._unit(prv - v), R._unit(nxt - v)
+    want = tangent_grid_ref(X, v, up, un)
+    assert np.array_equal(R._tangent_grid(X, v, up, un), want)
+    block = R._GRID_BLOCK
+    try:  # in blocks of rows (one row, or a few and a shorter last block)
+        for R._GRID_BLOCK in (1, 3 * m + 1):
+            assert np.array_equal(R._tangent_grid(X, v, up, un), want)
+    finally:
+        R._GRID_BLOCK = block
+    xi, vi = np.nonzero(np.ones_like(want))
+    assert np.array_equal(R._tangent_u(X[xi], v[vi], up[vi], un[vi]), want.ravel())
 
 
 @pytest.mark.parametrize("board", BOARD_LIST[-4:], ids=IDS[-4:])

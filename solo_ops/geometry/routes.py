@@ -69,6 +69,7 @@ _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its gra
 _RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
 _DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
+_GRID_BLOCK = 32_768  # elements of a _tangent_grid block (its temporaries fit the cache)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
 Point2 = tuple[float, float]
@@ -658,13 +659,39 @@ def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> 
 
 def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
     """(len(X), len(v)): :func:`_tangent_u` of every point of X with every corner v (the same
-    arithmetic, broadcast instead of gathered pair by pair)."""
+    arithmetic, broadcast instead of gathered pair by pair), in blocks of rows of about
+    :data:`_GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
+    block at a few hundred by a few hundred)."""
+    rows = max(1, _GRID_BLOCK // max(len(v), 1))
+    if len(X) <= rows:
+        return _tangent_block(X, v, up, un)
+    out = np.empty((len(X), len(v)), dtype=bool)
+    for s in range(0, len(X), rows):
+        out[s:s + rows] = _tangent_block(X[s:s + rows], v, up, un)
+    return out
+
+
+def _tangent_block(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """:func:`_tangent_grid` of one block of rows."""
     dx = v[None, :, 0] - X[:, None, 0]
     dy = v[None, :, 1] - X[:, None, 1]
-    s1 = dx * up[None, :, 1] - dy * up[None, :, 0]
-    s2 = dx * un[None, :, 1] - dy * un[None, :, 0]
-    tol = 1e-9 * (np.abs(dx) + np.abs(dy))
-    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+    # the same operations on the same operands as _tangent_u, in place (fewer temporaries)
+    s1 = dx * up[None, :, 1]
+    t = dy * up[None, :, 0]
+    s1 -= t
+    s2 = np.multiply(dx, un[None, :, 1])
+    np.multiply(dy, un[None, :, 0], out=t)
+    s2 -= t
+    tol = np.abs(dx, out=dx)
+    tol += np.abs(dy, out=dy)
+    tol *= 1e-9
+    neg = np.negative(tol, out=dy)
+    out = s1 >= neg
+    out &= s2 >= neg
+    low = s1 <= tol
+    low &= s2 <= tol
+    out |= low
+    return out
 
 
 def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1022,6 +1049,35 @@ class _Graph:
         return ai, bj, self.weight(self.pos[ai], self.pos[bj])
 
 
+    def pairs_new(self, nodes: np.ndarray, new: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``pairs_among(new, others)`` with ``others = [nodes, new]`` (``nodes`` below
+        ``new[0]``, ``new`` ascending), keeping the pairs with a node of ``nodes`` or ``i < j``
+        -- what :meth:`_Walker.with_discs` adds. The same pairs in the same order, found with
+        less work: among ``new`` the reverse tangent test is the grid's transpose, and the
+        pairs ``i > j`` are dropped before the wall and base tests (each segment's answer and
+        cost are its own)."""
+        a = new
+        others = np.concatenate([nodes, new])
+        m = _tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
+        ns = len(nodes)
+        block = m[:, ns:]
+        np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
+        block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
+        i, j = np.nonzero(m)
+        ai, bj = a[i], others[j]
+        static = j < ns
+        if static.any():
+            k = np.flatnonzero(static)
+            keep = np.ones(len(ai), dtype=bool)
+            keep[k] = _tangent_u(self.real[bj[k]], self.real[ai[k]], self.up[ai[k]],
+                                 self.un[ai[k]])
+            ai, bj = ai[keep], bj[keep]
+        ok = ~self.blocked(self.pos[ai], self.pos[bj])
+        ai, bj = ai[ok], bj[ok]
+        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+
+
 def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],
                  frame: tuple[float, float, float, float], soft: _Soft) -> _Graph:
     """The reduced visibility graph of ``polys`` (hard) and ``soft`` footprints within the box
@@ -1286,21 +1342,29 @@ class _Walker:
         memo = self._corners
         keys = list(zip(discs.centres[:, 0].tolist(), discs.centres[:, 1].tolist(),
                         discs.radii.tolist(), strict=True))
-        parts = []
-        for k, key in enumerate(keys):
-            got = memo.get(key)
-            if got is None:
-                if len(memo) >= _MEMO_LIMIT:
-                    memo.clear()
-                v = discs.verts[k]
-                r = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
-                convex, nudged = r.corners()
-                pos, real = nudged[convex], r.v[convex]
-                prv, nxt = r.prv[convex], r.nxt[convex]
-                free = self.graph.in_box(pos, 0.0) & ~self.inside(pos)
-                got = memo[key] = (pos, real, prv, nxt, _unit(prv - real), _unit(nxt - real),
-                                   free)
-            parts.append(got)
+        miss = [k for k, key in enumerate(keys) if key not in memo]
+        if miss:
+            if len(memo) + len(miss) > _MEMO_LIMIT:
+                memo.clear()
+                miss = list(range(len(keys)))
+            # every missed disc at once: each quantity is computed per vertex row from the
+            # vertex and its neighbours (and per corner from its own row), so stacking the
+            # discs' rows changes no value
+            V = discs.verts[miss]  # (m, n, 2)
+            n = V.shape[1]
+            v = V.reshape(-1, 2)
+            prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
+            nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
+            convex, nudged = _Rings(v, prv_all, nxt_all).corners()
+            free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
+            up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
+            for j, k in enumerate(miss):
+                rows = slice(j * n, (j + 1) * n)
+                c = convex[rows]
+                memo[keys[k]] = (nudged[rows][c], v[rows][c], prv_all[rows][c],
+                                 nxt_all[rows][c], up_all[rows][c], un_all[rows][c],
+                                 free_all[rows][c])
+        parts = [memo[key] for key in keys]
         return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
@@ -1373,11 +1437,10 @@ class _Walker:
                      units=(up, un))
         new = np.arange(n0, len(pos))
         others = np.concatenate([nodes, new])
-        ai, bj, w = sub.pairs_among(new, others)
-        keep = (bj < n0) | (ai < bj)
-        sub.pi = np.concatenate([pi, ai[keep]])
-        sub.pj = np.concatenate([pj, bj[keep]])
-        sub.pw = np.concatenate([pw, w[keep]])
+        ai, bj, w = sub.pairs_new(nodes, new)
+        sub.pi = np.concatenate([pi, ai])
+        sub.pj = np.concatenate([pj, bj])
+        sub.pw = np.concatenate([pw, w])
         sub.active = others
         return sub
 
