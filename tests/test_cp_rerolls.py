@@ -750,3 +750,35 @@ def test_a_game_opened_again_at_the_question_tells_what_led_to_it_once(tmp_path:
     whole = lines_for(player_record(outcome.records[0]))
     assert after == whole[len(told_live):] and after
     assert again.paused_story() == []  # no question now: nothing to retell
+
+
+def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_told(
+        tmp_path: Path) -> None:
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- Bheta-Decima, seed 1, autopilot: u7's
+    activation asks twice (guardsman-8's fight, then guardsman-10's). A player who resumes at
+    the second question is told the whole activation from its start (its activation line, the
+    fall back and both charges), not only what came after the first question."""
+    from solo_ops.io import library
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.io.table import GameTable, narration_table
+
+    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
+                                                         "strike")), 1)
+    while True:
+        prompt = pending(game, state)
+        if (prompt.kind == "reroll" and len(state.log) > 1 and any(
+                e["type"] == "reroll_offered" for e in state.log[-2]["events"])):
+            break
+        for action in autopilot.answers(game, state, prompt, "objective"):
+            try:
+                step(game, state, action)
+            except RuleError:
+                continue
+            break
+    table = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
+    story = table.paused_story()
+    assert story == lines_for(player_record(state.log[-1]), table=narration_table(game, state))
+    assert story[0].startswith("▶ Enemy")
+    # the history (and the live table) says the second paused step without the first's lines
+    said = table.lines_of(state.log[-1])
+    assert said and said == story[len(table.lines_of(state.log[-2])):]

@@ -152,7 +152,6 @@ class GameTable:
         self.lock = threading.RLock()
         self._proposal: _Proposal | None = None
         self._lines: dict[int, list[str]] = {}  # narration of each record, as it happened
-        self._previewed: list[str] = []  # words of a step paused for a CP re-roll (_narrate)
         self._saved = actions_of(state)  # the actions of the last good save
         self._set(game, state)
 
@@ -244,7 +243,7 @@ class GameTable:
         with self.lock:
             record = step(self.game, self.state, {"type": "engine"})
             self.persist(record)
-            self._narrate(record, live=True)
+            self._narrate(record)
             return record
 
     # -- answers --------------------------------------------------------------------------------
@@ -329,7 +328,7 @@ class GameTable:
             self.persist(record)
         except SaveError as exc:
             return self._failed(exc, "Your answer")
-        self._narrate(record, live=True)
+        self._narrate(record)
         records = [record]
         try:
             while pending(self.game, self.state).kind == "engine":
@@ -445,29 +444,19 @@ class GameTable:
         with self.lock:
             if not self.state.log or pending(self.game, self.state).kind != "reroll":
                 return []
-            return self._narrate(self.state.log[-1], live=True)
+            return self._words(self.state.log[-1])  # all of it, the question's whole story
 
-    def _narrate(self, record: dict[str, Any], *, live: bool = False) -> list[str]:
-        lines = narrate.lines_for(self.shown(record),
-                                  table=narration_table(self.game, self.state))
-        # A step paused for a CP re-roll words what the enemy did so far; after the answer
-        # the step runs again from its start, so its next record opens with the same lines:
-        # they are not said twice (game.cp, "reroll_offered").
-        if not live:  # an older step worded again (history): the same lines, said once
-            told = self._paused_before(record)
-            if told and lines[:len(told)] == told:
-                lines = lines[len(told):]
-            self._lines[record["n"]] = lines
-            return lines
-        told = self._previewed
+    def _narrate(self, record: dict[str, Any]) -> list[str]:
+        """``record`` in words, remembered. A step paused for a CP re-roll words what the enemy
+        did so far; after the answer the step runs again from its start, so its next record
+        opens with the same lines: they are not said twice (game.cp, "reroll_offered"), live
+        or when the history is worded again."""
+        lines = self._words(record)
+        told = self._paused_before(record)
         if told and lines[:len(told)] == told:
-            shown = lines[len(told):]
-        else:
-            shown = lines
-        paused = any(e.get("type") == "reroll_offered" for e in record["events"])
-        self._previewed = lines if paused else []
-        self._lines[record["n"]] = shown
-        return shown
+            lines = lines[len(told):]
+        self._lines[record["n"]] = lines
+        return lines
 
     def _paused_before(self, record: dict[str, Any]) -> list[str]:
         """The words of the step just before ``record`` if that step paused for a CP re-roll
@@ -479,7 +468,11 @@ class GameTable:
         if before.get("n") != n - 1 or not any(
                 e.get("type") == "reroll_offered" for e in before.get("events", [])):
             return []
-        return narrate.lines_for(self.shown(before),
+        return self._words(before)
+
+    def _words(self, record: dict[str, Any]) -> list[str]:
+        """``record`` as the players may see it, in words (all of its lines)."""
+        return narrate.lines_for(self.shown(record),
                                  table=narration_table(self.game, self.state))
 
     def briefing(self) -> list[str]:
