@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.core.errors import RuleError
 from solo_ops.core.model import Profile
 from solo_ops.game.events import shown as shown_to_players
-from solo_ops.game.state import PLAYER, Operative, State
+from solo_ops.game.state import PLAYER, Counter, Operative, State, Unit
 from solo_ops.rules import kt2024
 
 if TYPE_CHECKING:
@@ -159,6 +159,11 @@ def snapshot(state: State) -> Snapshot:
 
 _PLAIN = frozenset({str, int, float, bool, type(None), Profile})
 
+_OWN = frozenset({Operative, Unit, Counter})
+"""The state's own dataclasses: plain ``@dataclass`` classes (no slots, no ``__copy__``,
+``__getstate__`` or ``__new__`` of their own), so :func:`copy.copy` of one is a new instance
+whose ``__dict__`` holds the same items in the same order: :func:`_copy` builds that directly."""
+
 
 def _copy(value: Any) -> Any:
     """A deep copy of state data (faster than :func:`copy.deepcopy` here): plain values and
@@ -171,7 +176,15 @@ def _copy(value: Any) -> Any:
         return [v if type(v) in _PLAIN else _copy(v) for v in value]
     if kind is dict:
         return {k: v if type(v) in _PLAIN else _copy(v) for k, v in value.items()}
-    if kind is tuple:
+    if kind in _OWN:
+        new = object.__new__(kind)
+        into = new.__dict__
+        for key, v in value.__dict__.items():
+            into[key] = v if type(v) in _PLAIN else _copy(v)
+        return new
+    if kind is tuple:  # of plain values (a position): immutable, shared as deepcopy shares it
+        if all(type(v) in _PLAIN for v in value):
+            return value
         return tuple(v if type(v) in _PLAIN else _copy(v) for v in value)
     if dataclasses.is_dataclass(value) and hasattr(value, "__dict__"):
         new = copy.copy(value)
@@ -207,16 +220,16 @@ def _into(current: Any, saved: Any) -> Any:
     if kind is dict:
         for key in [k for k in current if k not in saved]:
             del current[key]
-        for key, value in saved.items():
-            current[key] = _into(current.get(key), value)
+        for key, value in saved.items():  # a plain value goes back as it is (_into's answer)
+            current[key] = value if type(value) in _PLAIN else _into(current.get(key), value)
         return current
     if kind is list:
         current[:] = saved
         return current
-    if dataclasses.is_dataclass(saved) and hasattr(saved, "__dict__"):
+    if kind in _OWN or (dataclasses.is_dataclass(saved) and hasattr(saved, "__dict__")):
         fields = current.__dict__
         for key, value in saved.__dict__.items():
-            fields[key] = _into(fields.get(key), value)
+            fields[key] = value if type(value) in _PLAIN else _into(fields.get(key), value)
         return current
     return saved
 

@@ -50,11 +50,14 @@ def deploy(terrain: Terrain, zone: Polygon, radii: list[float],
     pts = pts[np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))]
     placed = list(taken)
     out: list[tuple[float, float]] = []
+    # Python floats: the same doubles as the array's (so the same hypots), scanned faster
+    rows = pts.tolist()
     for r in radii:
-        for p in pts:
-            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + GAP - 1e-9 for x, y, rr in placed):
-                out.append((float(p[0]), float(p[1])))
-                placed.append((float(p[0]), float(p[1]), r))
+        need = [(x, y, r + rr + GAP - 1e-9) for x, y, rr in placed]
+        for px, py in rows:
+            if all(math.hypot(px - x, py - y) >= gap for x, y, gap in need):
+                out.append((px, py))
+                placed.append((px, py, r))
                 break
         else:
             raise InputError(f"the drop zone has no room for {len(radii)} models",

@@ -166,20 +166,41 @@ def spotters(terrain: Terrain, state: State, counters: Sequence[Counter] | None 
                if o.side != ENEMY and o.on_table and o.at is not None]
     if not todo or not players:
         return {}
+    # The engine asks after every move, mostly with nobody moved since: the answer (pairs of
+    # counter and player places in these lists) is remembered per exact inputs on the terrain.
+    key = (tuple([(o.id, o.at[0], o.at[1], o.radius) for o in players]),  # type: ignore[index]
+           tuple([(c.at[0], c.at[1]) for c in todo]))
+    memo = terrain.spotting
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= SPOTTING_MEMO:
+            memo.clear()
+        found = memo[key] = _spotters(terrain, players, todo)
+    return {todo[j].id: players[i] for j, i in found}
+
+
+SPOTTING_MEMO = 4096
+"""How many :func:`spotters` answers a terrain keeps before it forgets them all."""
+
+
+def _spotters(terrain: Terrain, players: list[Operative], todo: list[Counter]
+              ) -> tuple[tuple[int, int], ...]:
+    """:func:`spotters` measured: ``(counter place, player place)`` for each counter seen, in
+    counter order."""
     obs = np.array([o.at for o in players], dtype=float)
     obs_r = np.array([o.radius for o in players], dtype=float)
     pts = np.array([c.at for c in todo], dtype=float)
     seen = np.asarray(terrain.sight.visibility_matrix(obs, obs_r, pts, COUNTER_RADIUS),
                       dtype=bool)
-    out: dict[str, Operative] = {}
-    for j, counter in enumerate(todo):
+    out: list[tuple[int, int]] = []
+    for j in range(len(todo)):
         rows = np.flatnonzero(seen[:, j])
         if len(rows) == 0:
             continue
         best = min(rows, key=lambda i: (math.hypot(obs[i, 0] - pts[j, 0], obs[i, 1] - pts[j, 1]),
                                         players[i].id))
-        out[counter.id] = players[int(best)]
-    return out
+        out.append((j, int(best)))
+    return tuple(out)
 
 
 def spotted_by(terrain: Terrain, state: State, counter: Counter) -> Operative | None:
@@ -735,13 +756,15 @@ def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
     keep = np.isfinite(d)
     pts, d = pts[keep], d[keep]
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    pts, d = pts[order], d[order]
+    # Python floats (the same doubles as the array's, so the same sums and hypots) make the
+    # point-by-point scan several times cheaper than indexing numpy rows.
+    rows = list(zip(pts[order].tolist(), d[order].tolist(), strict=True))
     for r in radii:
         chosen = None
-        for p, dp in zip(pts, d, strict=True):
-            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + MODEL_GAP - 1e-9
-                   for x, y, rr in placed):
-                chosen = (float(p[0]), float(p[1]))
+        need = [(x, y, r + rr + MODEL_GAP - 1e-9) for x, y, rr in placed]
+        for (px, py), dp in rows:
+            if all(math.hypot(px - x, py - y) >= gap for x, y, gap in need):
+                chosen = (px, py)
                 if dp >= limit:
                     return None
                 break

@@ -34,6 +34,10 @@ class Terrain:
         self.sight = Sight(board)
         self.routes = Routes(board)
         self._floor: dict[tuple[float, float], np.ndarray] = {}
+        self.spotting: dict[Any, tuple[tuple[int, int], ...]] = {}
+        """Answers of :func:`solo_ops.game.fog.spotters` on this terrain, keyed by their exact
+        inputs (the player models' ids, positions and radii, the counters' positions): who
+        spots what depends on nothing else. Bounded (cleared when full)."""
 
     @cached_property
     def solids(self) -> BaseGeometry | None:
