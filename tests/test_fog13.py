@@ -256,7 +256,6 @@ def _disturb(state: State, rng: np.random.Generator) -> None:
 @pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
 def test_games_snapshot_restore_and_spotting_equal_the_old_code(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = np.random.default_rng(13)
     scenario = load_scenario(path)
     counts = {"snap": 0, "restore": 0, "spot": 0, "seen": 0}
     new_snapshot, new_spotters = cp.snapshot, fog.spotters
@@ -316,7 +315,6 @@ def test_games_snapshot_restore_and_spotting_equal_the_old_code(
             value = getattr(state, f.name)
             same(cp._copy(value), old_copy(value), f.name)
             independent(cp._copy(value), value, f.name)
-    assert rng is not None
 
 
 def test_copy_shares_only_immutable_values() -> None:
