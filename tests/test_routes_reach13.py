@@ -2,13 +2,15 @@
 
 ``_Walker._disc_corners`` keeps each base's corner rows side by side in one table (two
 concatenations per call instead of seven); ``with_discs`` asks ``clear_of`` once for the static
-and the bases' corners; ``_Discs._passing`` keeps each disc's box; ``_Discs.hides`` and the
-one-point ``_Graph.links`` repeat the point instead of broadcasting it; ``reachable``'s grid
-offsets are remembered per move and spacing (``_Walker.grid``). Each is checked here against
-the code it replaced, kept below as a frozen copy (f842457): the same booleans and the same
-floats, bit for bit, on every shipped board (and random wall panels from
-``test_routes_fast``), with bases scattered and crowded round a start, and hypothesis-drawn
-segments, discs and moves.
+and the bases' corners; ``_Discs._passing`` keeps each disc's box; ``Routes._discs`` computes
+the newly seen bases' edges together; ``_blocked``/``_blocked_boxed`` remember what they
+derive from the rings alone (the runs of edges and their boxes, whether edges end at their
+successors); ``_Discs.hides`` and the one-point ``_Graph.links`` repeat the point instead of
+broadcasting it; ``reachable``'s grid offsets are remembered per move and spacing
+(``_Walker.grid``). Each is checked here against the code it replaced, kept
+below as a frozen copy (f842457): the same booleans and the same floats, bit for bit, on every
+shipped board (and random wall panels from ``test_routes_fast``), with bases scattered and
+crowded round a start, and hypothesis-drawn moves and starts.
 """
 
 from __future__ import annotations
@@ -18,12 +20,20 @@ from typing import Any
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import routes as R
 from tests.test_routes_fast import BOARD_LIST, IDS, R32
-from tests.test_routes_reach12 import disc_blockers, same_graph, with_discs_ref
+from tests.test_routes_reach12 import (
+    blocked_dense_ref,
+    disc_blockers,
+    grazing_segments,
+    same_graph,
+    with_discs_ref,
+)
 
 
 # -- the code replaced (f842457), frozen ----------------------------------------------------------
@@ -50,6 +60,68 @@ def disc_corners_ref(walker: R._Walker, discs: R._Discs,
                              free_all[rows][c])
     parts = [memo[key] for key in keys]
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+
+
+def blocked_boxed_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings, out: np.ndarray
+                      ) -> np.ndarray:
+    """``_blocked_boxed`` as it was (the runs and their boxes made on every call)."""
+    E = len(rings)
+    ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
+    offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
+    cs = np.flatnonzero(offset % R._RUN == 0)  # run starts (every ring starts one)
+    cl = np.diff(cs, append=E)
+    rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+    rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+    lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+    m = lo[:, None, 0] <= rhi[None, :, 0]
+    m &= hi[:, None, 0] >= rlo[None, :, 0]
+    m &= lo[:, None, 1] <= rhi[None, :, 1]
+    m &= hi[:, None, 1] >= rlo[None, :, 1]
+    si, ri = np.nonzero(m)
+    if len(si) == 0:
+        return out
+    lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
+    ends = np.cumsum(lens)
+    first = ends - lens
+    last = ends - 1
+    vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
+    vi[last] = rings.succ[cs[ri] + cl[ri] - 1]
+    sk = np.repeat(si, lens)
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = rings.v[:, 0].take(vi)
+    ux -= P[:, 0].take(sk)
+    uy = rings.v[:, 1].take(vi)
+    uy -= P[:, 1].take(sk)
+    dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
+    o1 = dx * uy
+    o1 -= dy * ux
+    tl = (R.TOL * ld).take(sk)
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
+    straddle[last[:-1]] = False  # a run's last entry starts no edge
+    k = np.flatnonzero(straddle)
+    if len(k):
+        e = vi[k]
+        fx, fy = rings.f[e, 0], rings.f[e, 1]
+        o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
+        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
+        tf = R.TOL * rings.lf[e]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[sk[k[hit]]] = True
+    on = s1 == 0
+    on[last] = False
+    k = np.flatnonzero(on)
+    if len(k):
+        k = k[np.abs(o1[k]) < tl[k]]
+        ldk = ld[sk[k]]
+        along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
+        k = k[(along > R.END) & (along < ldk - R.END) & ~out[sk[k]]]
+        if len(k):
+            e, sj = vi[k], sk[k]
+            enters = R._wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
+            out[sj[enters]] = True
+    return out
 
 
 def passing_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,6 +174,26 @@ def links_one_ref(g: R._Graph, x: np.ndarray, nodes: np.ndarray | None
     return np.zeros(len(nj), dtype=int), nj, w
 
 
+def discs_ref(blockers: Any, radius: float, memo: dict[Any, Any]) -> R._Discs:
+    """``Routes._discs`` as it was (each missed base's edges computed alone)."""
+    arr = np.asarray([tuple(b)[:3] for b in blockers], dtype=float).reshape(-1, 3)
+    if len(arr) == 0:
+        return R._Discs.of([], radius)
+    grown = arr[:, 2] + radius
+    keys = list(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), grown.tolist(), strict=True))
+    miss = [k for k, key in enumerate(keys) if key not in memo]
+    if miss:
+        geoms = shapely.buffer(shapely.points(arr[miss, :2]), grown[miss],
+                               quad_segs=R.DISC_SEGMENTS)
+        for k, geom in zip(miss, geoms, strict=True):
+            poly = orient(geom, 1.0)
+            verts = np.asarray(poly.exterior.coords)[:-1, :2]
+            memo[keys[k]] = (poly, verts, R._unit(np.roll(verts, -1, axis=0) - verts))
+    found = [memo[key] for key in keys]
+    return R._Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
+                    grown, edges=np.stack([f[2] for f in found]))
+
+
 def grid_ref(s: tuple[float, float], move: Any, spacing: Any) -> np.ndarray:
     """The grid points of ``Routes._reachable`` as they were built on every call."""
     offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
@@ -151,6 +243,72 @@ def test_disc_corners_are_the_old_rows(board: Any, monkeypatch: Any) -> None:
     monkeypatch.setattr(R, "_MEMO_LIMIT", 4)  # the rows forgotten and redone
     discs = routes._discs(disc_blockers(routes, rng, 6), R32)
     same_arrays(walker._disc_corners(discs), disc_corners_ref(walker, discs, {}))
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_blocked_with_remembered_runs_as_before(board: Any, monkeypatch: Any) -> None:
+    # the same rings asked again and again (the runs and the ends' check remembered on them),
+    # with the run length changed between calls (remembered per length)
+    routes = R.Routes(board)
+    rng = np.random.default_rng(37)
+    walker = routes._walker(R32)
+    centre, blockers = crowded(routes, rng, 10)
+    taken = walker.with_discs(routes._discs(blockers, R32), centre, 6.0).rings
+    for rings in (routes._measure.rings, walker.graph.rings, taken):
+        if len(rings) == 0:
+            continue
+        P, Q = grazing_segments(rings, rng, 40)
+        for run in (12, 12, 1, 5, 12, 1000, 1000):
+            monkeypatch.setattr(R, "_RUN", run)
+            want = blocked_boxed_ref(P, Q, rings, np.zeros(len(P), dtype=bool))
+            got = R._blocked_boxed(P, Q, rings, np.zeros(len(P), dtype=bool))
+            assert got.tobytes() == want.tobytes()
+            assert rings._runs is not None and rings._runs[0] == run
+            monkeypatch.setattr(R, "_DENSE", 0)
+            assert R._blocked(P, Q, rings).tobytes() == want.tobytes()
+            monkeypatch.setattr(R, "_DENSE", 10**9)
+            assert R._blocked(P, Q, rings).tobytes() == want.tobytes()
+        assert want.any() and not want.all()
+        monkeypatch.undo()
+
+
+def test_blocked_remembers_whether_edges_end_at_successors() -> None:
+    sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+    nxt = np.roll(sq, -1, axis=0)
+    nxt[3] = [0.0, 1.0]
+    odd = R._Rings(sq, np.roll(sq, 1, axis=0), nxt)
+    built = R._Rings.of([R.Polygon(sq), R.Polygon(sq + 2.0)])
+    rng = np.random.default_rng(2)
+    P, Q = rng.uniform(-4, 4, (300, 2)), rng.uniform(-4, 4, (300, 2))
+    for rings, ends in ((odd, False), (built, True)):
+        for _ in range(2):
+            got = R._blocked(P, Q, rings)
+            assert rings._ends is ends
+            assert got.tobytes() == blocked_dense_ref(P, Q, rings).tobytes()
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_grown_bases_as_before(board: Any) -> None:
+    # several bases missed at once (their edges computed together), some remembered, mixed
+    # base sizes, one moved by a hair; the polygons, vertices and edges as computed alone
+    routes = R.Routes(board)
+    rng = np.random.default_rng(36)
+    memo: dict[Any, Any] = {}
+    blockers = disc_blockers(routes, rng, 10)
+    for k in range(5):
+        if k == 2:
+            blockers = blockers[:4] + disc_blockers(routes, rng, 3)
+        if k == 3:
+            blockers[1] = (blockers[1][0] + 1e-9, *blockers[1][1:])
+        if k == 4:
+            blockers = [*blockers, (blockers[0][0], blockers[0][1], 1.0)]
+        for radius in (R32, 0.63):
+            got, want = routes._discs(blockers, radius), discs_ref(blockers, radius, memo)
+            assert got.edges is not None and want.edges is not None
+            for name in ("verts", "centres", "radii", "edges"):
+                assert getattr(got, name).tobytes() == getattr(want, name).tobytes(), name
+            assert all(a.equals_exact(b, 0.0) for a, b in zip(got.polys, want.polys,
+                                                              strict=True))
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)

@@ -148,6 +148,10 @@ class _Rings:
 
     succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
     ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
+    # what _blocked and _blocked_boxed derive from the rings alone, on first use (rings are
+    # never changed once built)
+    _ends: bool | None = field(default=None, init=False, repr=False)
+    _runs: tuple[Any, ...] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # rings are stored as consecutive runs of rows
@@ -288,7 +292,9 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
         return out
     # rings as built end each edge at their successor vertex (the sign tables read the ends'
     # signs there); any other rows are tested with their ends computed, densely
-    ring_ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    ring_ends = rings._ends
+    if ring_ends is None:
+        ring_ends = rings._ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
     dense = S * E <= _DENSE or not ring_ends
     step = max(1, _CHUNK // E)
     for s in range(0, S, step):
@@ -392,13 +398,18 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
     flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
     the next entry's, as in the sign table; the same arithmetic, element by element."""
-    E = len(rings)
-    ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
-    offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
-    cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
-    cl = np.diff(cs, append=E)
-    rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
-    rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+    runs = rings._runs
+    if runs is None or runs[0] != _RUN:  # the runs and their boxes depend on the rings alone
+        E = len(rings)
+        ring_starts = np.flatnonzero(np.concatenate(([True],
+                                                     rings.ring[1:] != rings.ring[:-1])))
+        offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
+        cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+        cl = np.diff(cs, append=E)
+        rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+        rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+        runs = rings._runs = (_RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
+    _, cs, cl, rlo, rhi, last_succ = runs
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
     m &= hi[:, None, 0] >= rlo[None, :, 0]
@@ -412,7 +423,7 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     first = ends - lens
     last = ends - 1
     vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
-    vi[last] = rings.succ[cs[ri] + cl[ri] - 1]
+    vi[last] = last_succ[ri]  # rings.succ[cs[ri] + cl[ri] - 1]
     sk = np.repeat(si, lens)
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])
@@ -715,8 +726,9 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
     """Shortest distances from several sources (``init``: their starting distance, inf for
     none) over undirected edges; ``pred`` is -1 where the node is reached straight from the
     start. Nodes farther than ``limit`` are not expanded."""
-    order = np.argsort(np.concatenate([src, dst]), kind="stable")
-    a = np.concatenate([src, dst])[order]
+    ends = np.concatenate([src, dst])
+    order = np.argsort(ends, kind="stable")
+    a = ends[order]
     b = np.concatenate([dst, src])[order].tolist()
     ww = np.concatenate([w, w])[order].tolist()
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()
@@ -2103,10 +2115,18 @@ class Routes:
                 miss = list(range(len(keys)))
             geoms = shapely.buffer(shapely.points(arr[miss, :2]), grown[miss],
                                    quad_segs=DISC_SEGMENTS)
-            for k, geom in zip(miss, geoms, strict=True):
-                poly = orient(geom, 1.0)
-                verts = np.asarray(poly.exterior.coords)[:-1, :2]
-                memo[keys[k]] = (poly, verts, _unit(np.roll(verts, -1, axis=0) - verts))
+            polys = [orient(geom, 1.0) for geom in geoms]
+            verts = [np.asarray(poly.exterior.coords)[:-1, :2] for poly in polys]
+            if len({v.shape for v in verts}) == 1:
+                # the missed bases' edges at once: each row's unit edge is computed from its
+                # own two vertices, so stacking the polygons changes no value
+                V = np.stack(verts)
+                E = _unit(np.roll(V, -1, axis=1) - V)
+                for j, k in enumerate(miss):
+                    memo[keys[k]] = (polys[j], V[j], E[j])
+            else:
+                for k, poly, v in zip(miss, polys, verts, strict=True):
+                    memo[keys[k]] = (poly, v, _unit(np.roll(v, -1, axis=0) - v))
         found = [memo[key] for key in keys]
         return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
                       grown, edges=np.stack([f[2] for f in found]))
