@@ -3,13 +3,14 @@
 ``_Walker._disc_corners`` keeps each base's corner rows side by side in one table (two
 concatenations per call instead of seven); ``with_discs`` asks ``clear_of`` once for the static
 and the bases' corners; ``_Discs._passing`` keeps each disc's box; ``Routes._discs`` computes
-the newly seen bases' edges together; ``_blocked``/``_blocked_boxed`` remember what they
-derive from the rings alone (the runs of edges and their boxes, whether edges end at their
-successors); ``_Discs.hides`` and the one-point ``_Graph.links`` repeat the point instead of
-broadcasting it; ``reachable``'s grid offsets are remembered per move and spacing
-(``_Walker.grid``). Each is checked here against the code it replaced, kept
-below as a frozen copy (f842457): the same booleans and the same floats, bit for bit, on every
-shipped board (and random wall panels from ``test_routes_fast``), with bases scattered and
+the newly seen bases' edges together and hands each base's inradius on (``clear_of``);
+``_blocked``/``_blocked_boxed`` remember what they derive from the rings alone (the runs of
+edges and their boxes, whether edges end at their successors); ``_Discs.hides`` and the
+one-point ``_Graph.links`` repeat the point instead of broadcasting it; ``reachable``'s grid
+offsets are remembered per move and spacing (``_Walker.grid``). Each is checked here against
+the code it replaced, kept below as a frozen copy (f842457): the same booleans and the same
+floats, bit for bit, on every shipped board (and random wall panels from
+``test_routes_fast``), with bases scattered and
 crowded round a start, and hypothesis-drawn moves and starts.
 """
 
@@ -194,6 +195,11 @@ def discs_ref(blockers: Any, radius: float, memo: dict[Any, Any]) -> R._Discs:
                     grown, edges=np.stack([f[2] for f in found]))
 
 
+def ref_clear(discs: R._Discs, X: np.ndarray, tol: float) -> np.ndarray:
+    """``_Discs.clear_of`` by its definition: ``depth(X) <= tol``."""
+    return discs.depth(X) <= tol
+
+
 def grid_ref(s: tuple[float, float], move: Any, spacing: Any) -> np.ndarray:
     """The grid points of ``Routes._reachable`` as they were built on every call."""
     offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
@@ -309,6 +315,18 @@ def test_grown_bases_as_before(board: Any) -> None:
                 assert getattr(got, name).tobytes() == getattr(want, name).tobytes(), name
             assert all(a.equals_exact(b, 0.0) for a, b in zip(got.polys, want.polys,
                                                               strict=True))
+            # the inradii handed over (and down to subsets) are the ones clear_of computed
+            k = np.arange(len(want))
+            assert got._inner is not None and want._inner is None
+            assert got._inner.tobytes() == want.pair_depth(want.centres, k, k).tobytes()
+            sub, ref = got.subset(k % 3 != 1), want.subset(k % 3 != 1)
+            j = np.arange(len(ref))
+            assert sub._inner is not None
+            assert sub._inner.tobytes() == ref.pair_depth(ref.centres, j, j).tobytes()
+            X = np.concatenate([want.centres, want.verts.reshape(-1, 2)[::3],
+                                rng.uniform(0, 30, (200, 2))])
+            for tol in (0.0, R.EPS):
+                assert got.clear_of(X, tol).tobytes() == ref_clear(want, X, tol).tobytes()
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)

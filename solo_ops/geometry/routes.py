@@ -1138,6 +1138,13 @@ def walk_obstacle_features(board: Board) -> BaseGeometry:
     return shapely.union_all(parts)
 
 
+def _inradii(C: np.ndarray, V: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """(k,) how deep each centre ``C[i]`` is inside its polygon ``V[i]`` (unit edges ``E[i]``):
+    :meth:`_Discs.pair_depth` of the centres, row by row the same arithmetic."""
+    rel = C[:, None, :] - V
+    return (E[..., 0] * rel[..., 1] - E[..., 1] * rel[..., 0]).min(axis=1)
+
+
 @dataclass
 class _Discs:
     """Other models' bases grown by the walker's radius, as the oracle draws them."""
@@ -1174,7 +1181,8 @@ class _Discs:
         idx = np.arange(len(self))[keep]
         assert self.edges is not None
         return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
-                      self.radii[idx], edges=self.edges[idx])
+                      self.radii[idx], edges=self.edges[idx],
+                      _inner=None if self._inner is None else self._inner[idx])
 
     def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
         """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
@@ -1853,7 +1861,7 @@ class Routes:
         self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
         self._disc_memo: dict[tuple[float, float, float],
-                              tuple[Polygon, np.ndarray, np.ndarray]] = {}
+                              tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
@@ -2122,14 +2130,19 @@ class Routes:
                 # own two vertices, so stacking the polygons changes no value
                 V = np.stack(verts)
                 E = _unit(np.roll(V, -1, axis=1) - V)
+                inner = _inradii(arr[miss, :2], V, E).tolist()
                 for j, k in enumerate(miss):
-                    memo[keys[k]] = (polys[j], V[j], E[j])
+                    memo[keys[k]] = (polys[j], V[j], E[j], inner[j])
             else:
                 for k, poly, v in zip(miss, polys, verts, strict=True):
-                    memo[keys[k]] = (poly, v, _unit(np.roll(v, -1, axis=0) - v))
+                    e = _unit(np.roll(v, -1, axis=0) - v)
+                    memo[keys[k]] = (poly, v, e,
+                                     float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
+        # each polygon's inradius (clear_of's depth of its centre) comes with it
         return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                      grown, edges=np.stack([f[2] for f in found]))
+                      grown, edges=np.stack([f[2] for f in found]),
+                      _inner=np.array([f[3] for f in found]))
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf,
