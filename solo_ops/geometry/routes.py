@@ -1516,7 +1516,7 @@ class _PairQuery:
         r = self.g.rings
         if Y is None:
             Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
-        kk, tt = np.nonzero(Y[:, :n] * Y[:, n:2 * n] >= -1e-12)
+        kk, tt = (Y[:, :n] * Y[:, n:2 * n] >= -1e-12).nonzero()
         dn = np.zeros(0)
         if len(kk):
             X = np.array(pts)
@@ -1531,7 +1531,7 @@ class _PairQuery:
             s2 = s1[:, r.succ]
             front = Y[:, k1:k2] > self.front_tol
             hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
-            seen = ~hit.any(axis=1)
+            seen = ~np.logical_or.reduce(hit, axis=1)  # hit.any(axis=1) without its wrapper
             if np.count_nonzero(s1) < s1.size:  # a vertex on a row's line
                 on = s1 == 0
                 on &= seen[:, None]
@@ -1542,7 +1542,7 @@ class _PairQuery:
         if len(recs) == 1:
             recs[0][1] = [tt, dn[:, None], dn, None]
             return
-        cut = int(np.searchsorted(kk, 1))
+        cut = int(kk.searchsorted(1))
         recs[0][1] = [tt[:cut], dn[:cut, None], dn[:cut], None]
         recs[1][1] = [tt[cut:], dn[cut:, None], dn[cut:], None]
 
@@ -1575,7 +1575,7 @@ class _PairQuery:
         hit = s1 * s1[r.succ] == -1
         hit &= front
         hit &= behind
-        if not hit.any():
+        if not np.count_nonzero(hit):
             if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
                     np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
                 return dab, []
