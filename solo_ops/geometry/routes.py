@@ -1480,6 +1480,8 @@ class _PairQuery:
         # distances. A row does not depend on the other point of the product (one element is
         # one point's dot product), so a remembered row is the float the query would compute.
         self._points: dict[Point2, list[Any]] = {}
+        # the corners as Python floats, for the route points (``float(real[k, 0])`` each time)
+        self.real_xy: list[list[float]] = g.real.tolist()
 
     def _point_rows(self, a: Point2, b: Point2
                     ) -> tuple[list[Any], list[Any], np.ndarray | None]:
@@ -1948,8 +1950,8 @@ class Routes:
             return Route(None, ())
         if not found[1]:
             return Route(max(0.0, found[0] - ra - rb), (pa, pb))
-        real = self._measure.real
-        pts = (pa, *((float(real[k, 0]), float(real[k, 1])) for k in found[1]), pb)
+        real = pair.real_xy  # the same floats as ``float(self._measure.real[k, 0])``
+        pts = (pa, *((real[k][0], real[k][1]) for k in found[1]), pb)
         length = 0.0
         for p, q in itertools.pairwise(pts):
             length += math.dist(p, q)
