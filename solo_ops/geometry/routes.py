@@ -148,6 +148,10 @@ class _Rings:
 
     succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
     ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
+    # what _blocked and _blocked_boxed derive from the rings alone, on first use (rings are
+    # never changed once built)
+    _ends: bool | None = field(default=None, init=False, repr=False)
+    _runs: tuple[Any, ...] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # rings are stored as consecutive runs of rows
@@ -288,7 +292,9 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
         return out
     # rings as built end each edge at their successor vertex (the sign tables read the ends'
     # signs there); any other rows are tested with their ends computed, densely
-    ring_ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    ring_ends = rings._ends
+    if ring_ends is None:
+        ring_ends = rings._ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
     dense = S * E <= _DENSE or not ring_ends
     step = max(1, _CHUNK // E)
     for s in range(0, S, step):
@@ -326,7 +332,7 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
         wy = w[None, :, 1] - P[:, 1:2]
         o2 = dx * wy - dy * wx
         s2 = (o2 > tl).view(np.int8) - (o2 < -tl).view(np.int8)
-    si, ei = np.nonzero(s1 * s2 == -1)
+    si, ei = (s1 * s2 == -1).nonzero()
     if len(si):
         uxk, uyk = ux[si, ei], uy[si, ei]
         fx, fy = rings.f[ei, 0], rings.f[ei, 1]
@@ -335,7 +341,7 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
         tf = TOL * rings.lf[ei]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[si[hit]] = True
-    si, ei = np.nonzero(s1 == 0)
+    si, ei = (s1 == 0).nonzero()
     if len(si):
         ldk = ld[si]
         keep = np.abs(o1[si, ei]) < TOL * ldk
@@ -376,7 +382,7 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
     if touch.any():
         along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
         touch &= (along > END) & (along < ld - END) & ~out[:, None]
-        si, ei = np.nonzero(touch)
+        si, ei = touch.nonzero()
         if len(si):
             enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
             out[si[enters]] = True
@@ -392,19 +398,24 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
     flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
     the next entry's, as in the sign table; the same arithmetic, element by element."""
-    E = len(rings)
-    ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
-    offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
-    cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
-    cl = np.diff(cs, append=E)
-    rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
-    rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+    runs = rings._runs
+    if runs is None or runs[0] != _RUN:  # the runs and their boxes depend on the rings alone
+        E = len(rings)
+        ring_starts = np.flatnonzero(np.concatenate(([True],
+                                                     rings.ring[1:] != rings.ring[:-1])))
+        offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
+        cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+        cl = np.diff(cs, append=E)
+        rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+        rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+        runs = rings._runs = (_RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
+    _, cs, cl, rlo, rhi, last_succ = runs
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
     m &= hi[:, None, 0] >= rlo[None, :, 0]
     m &= lo[:, None, 1] <= rhi[None, :, 1]
     m &= hi[:, None, 1] >= rlo[None, :, 1]
-    si, ri = np.nonzero(m)
+    si, ri = m.nonzero()
     if len(si) == 0:
         return out
     lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
@@ -412,7 +423,7 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     first = ends - lens
     last = ends - 1
     vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
-    vi[last] = rings.succ[cs[ri] + cl[ri] - 1]
+    vi[last] = last_succ[ri]  # rings.succ[cs[ri] + cl[ri] - 1]
     sk = np.repeat(si, lens)
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])
@@ -427,7 +438,7 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
     s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
     straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
     straddle[last[:-1]] = False  # a run's last entry starts no edge
-    k = np.flatnonzero(straddle)
+    k = straddle.nonzero()[0]
     if len(k):
         e = vi[k]
         fx, fy = rings.f[e, 0], rings.f[e, 1]
@@ -438,7 +449,7 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
         out[sk[k[hit]]] = True
     on = s1 == 0
     on[last] = False
-    k = np.flatnonzero(on)
+    k = on.nonzero()[0]
     if len(k):
         k = k[np.abs(o1[k]) < tl[k]]
         ldk = ld[sk[k]]
@@ -470,7 +481,7 @@ def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
     s2[:, :-1] = s1[:, 1:]
     s2[:, -1] = s1[:, 0]
     out = np.zeros(len(P), dtype=bool)
-    si, ei = np.nonzero(s1 * s2 == -1)
+    si, ei = (s1 * s2 == -1).nonzero()
     if len(si):
         u = V[si, ei]
         f = V[si, (ei + 1) % n] - u
@@ -480,7 +491,7 @@ def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
         tf = TOL * np.hypot(fx, fy)
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[si[hit]] = True
-    si, ei = np.nonzero(s1 == 0)
+    si, ei = (s1 == 0).nonzero()
     if len(si):
         ldk = ld[si]
         keep = np.abs(o1[si, ei]) < TOL * ldk
@@ -506,7 +517,7 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
         return np.ones(m, dtype=bool)
     f, u = rings.f, rings.v
     o3 = f[:, 1] * (x[0] - u[:, 0]) - f[:, 0] * (x[1] - u[:, 1])  # -cross(f, x - u)
-    front = np.flatnonzero(o3 > TOL * rings.lf)
+    front = (o3 > TOL * rings.lf).nonzero()[0]
     if len(front) == 0:
         return np.ones(m, dtype=bool)
     uf, wf = u[front] - x, rings.nxt[front] - x
@@ -533,7 +544,7 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
         # the segment passes exactly through a vertex: does it go into the obstacle there?
         along = (dx * rel[None, :, 0] + dy * rel[None, :, 1]) / np.where(ld > 0, ld, 1.0)[:, None]
         on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
-        ti, ei = np.nonzero(on)
+        ti, ei = on.nonzero()
         if len(ti):
             v = vert[ei]
             enters = _wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
@@ -572,7 +583,7 @@ def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt:
             continue
         along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
         on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
-        ti, ei = np.nonzero(on)
+        ti, ei = on.nonzero()
         if len(ti):
             vi = (ei + shift) % n
             enters = _wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
@@ -608,13 +619,13 @@ def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
         c = fx * a[:, 1] - fy * a[:, 0]
         return front, T[ti, 1] * fx - T[ti, 0] * fy - c > tf
 
-    ti, ei = np.nonzero(s1 * s2 == -1)
+    ti, ei = (s1 * s2 == -1).nonzero()
     if len(ti):
         front, beyond = edge_terms(ti, ei)
         out[ti[front & beyond]] = False
     safe = np.where(ld > 0, ld, 1.0)
     for sk, shift in ((s1, 0), (s2, 1)):
-        ti, ei = np.nonzero(sk == 0)
+        ti, ei = (sk == 0).nonzero()
         if len(ti) == 0:
             continue
         front, _ = edge_terms(ti, ei)
@@ -715,15 +726,16 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
     """Shortest distances from several sources (``init``: their starting distance, inf for
     none) over undirected edges; ``pred`` is -1 where the node is reached straight from the
     start. Nodes farther than ``limit`` are not expanded."""
-    order = np.argsort(np.concatenate([src, dst]), kind="stable")
-    a = np.concatenate([src, dst])[order]
+    ends = np.concatenate([src, dst])
+    order = np.argsort(ends, kind="stable")
+    a = ends[order]
     b = np.concatenate([dst, src])[order].tolist()
     ww = np.concatenate([w, w])[order].tolist()
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()
     dist = [math.inf] * n
     pred = [-1] * n
     heap = []
-    for k in np.flatnonzero(np.isfinite(init)).tolist():
+    for k in np.isfinite(init).nonzero()[0].tolist():
         dist[k] = float(init[k])
         heap.append((dist[k], k))
     heapq.heapify(heap)
@@ -972,7 +984,7 @@ class _Graph:
         out = _blocked(P, Q, self.rings)
         discs = self.discs
         if discs is not None and len(discs) and len(P):
-            live = np.flatnonzero(~out)
+            live = (~out).nonzero()[0]
             if len(live):
                 out[live[discs.blocks(P[live], Q[live])]] = True
         return out
@@ -982,7 +994,7 @@ class _Graph:
         ok = _sees(x, T, self.rings, s4)
         discs = self.discs
         if discs is not None and len(discs) and len(T):
-            live = np.flatnonzero(ok)
+            live = ok.nonzero()[0]
             if len(live):
                 ok[live[discs.hides(x, T[live])]] = False
         return ok
@@ -1014,7 +1026,7 @@ class _Graph:
             else:
                 real, up, un = self.real[nodes], self.up[nodes], self.un[nodes]
                 pos, nj = self.pos[nodes], nodes
-            keep = np.flatnonzero(_tangent_u(x, real, up, un))
+            keep = _tangent_u(x, real, up, un).nonzero()[0]
             s4 = None
             if self.s4 is not None:
                 s4 = self.s4[nj[keep]]
@@ -1022,10 +1034,10 @@ class _Graph:
             nj = nj[ok]
             w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
             if self.soft:
-                w = w + self.soft.cost(np.broadcast_to(x, (len(ok), 2)).copy(), pos[ok])
+                w = w + self.soft.cost(np.repeat(x[None, :], len(ok), axis=0), pos[ok])
             return np.zeros(len(nj), dtype=int), nj, w
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
-        xi, k = np.nonzero(_tangent_grid(X, self.real[nodes], self.up[nodes], self.un[nodes]))
+        xi, k = _tangent_grid(X, self.real[nodes], self.up[nodes], self.un[nodes]).nonzero()
         nj = nodes[k]
         if bound is not None and base is not None:
             d = np.hypot(*(X[xi] - self.pos[nj]).T)
@@ -1040,7 +1052,7 @@ class _Graph:
         """Visible bitangent pairs between node sets a and b (i < j when the sets overlap)."""
         m = _tangent_grid(self.real[a], self.real[b], self.up[b], self.un[b])
         m &= a[:, None] != b[None, :]
-        i, j = np.nonzero(m)
+        i, j = m.nonzero()
         ai, bj = a[i], b[j]
         keep = _tangent_u(self.real[bj], self.real[ai], self.up[ai], self.un[ai])
         ai, bj = ai[keep], bj[keep]
@@ -1064,11 +1076,11 @@ class _Graph:
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
         block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
-        i, j = np.nonzero(m)
+        i, j = m.nonzero()
         ai, bj = a[i], others[j]
         static = j < ns
         if static.any():
-            k = np.flatnonzero(static)
+            k = static.nonzero()[0]
             keep = np.ones(len(ai), dtype=bool)
             keep[k] = _tangent_u(self.real[bj[k]], self.real[ai[k]], self.up[ai[k]],
                                  self.un[ai[k]])
@@ -1126,6 +1138,13 @@ def walk_obstacle_features(board: Board) -> BaseGeometry:
     return shapely.union_all(parts)
 
 
+def _inradii(C: np.ndarray, V: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """(k,) how deep each centre ``C[i]`` is inside its polygon ``V[i]`` (unit edges ``E[i]``):
+    :meth:`_Discs.pair_depth` of the centres, row by row the same arithmetic."""
+    rel = C[:, None, :] - V
+    return (E[..., 0] * rel[..., 1] - E[..., 1] * rel[..., 0]).min(axis=1)
+
+
 @dataclass
 class _Discs:
     """Other models' bases grown by the walker's radius, as the oracle draws them."""
@@ -1137,6 +1156,7 @@ class _Discs:
     _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
     edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
     _inner: np.ndarray | None = field(default=None, repr=False)  # each polygon's inradius
+    _box: tuple[np.ndarray, ...] | None = field(default=None, repr=False)  # _passing's boxes
 
     def __post_init__(self) -> None:
         if self.edges is None:
@@ -1161,7 +1181,8 @@ class _Discs:
         idx = np.arange(len(self))[keep]
         assert self.edges is not None
         return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
-                      self.radii[idx], edges=self.edges[idx])
+                      self.radii[idx], edges=self.edges[idx],
+                      _inner=None if self._inner is None else self._inner[idx])
 
     def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
         """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
@@ -1170,7 +1191,7 @@ class _Discs:
             return np.zeros(0, int), np.zeros(0, int)
         dx = X[:, None, 0] - self.centres[None, :, 0]
         dy = X[:, None, 1] - self.centres[None, :, 1]
-        xi, ki = np.nonzero(dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2)
+        xi, ki = (dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2).nonzero()
         return xi, ki
 
     def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
@@ -1230,11 +1251,17 @@ class _Discs:
         # only the pairs whose boxes meet (each disc's grown by 1e-5 more) can be that close:
         # the gap is then computed for them alone, pair by pair as for all of them at once
         lo, hi = np.minimum(P, Q), np.maximum(P, Q)
-        c, grow = self.centres, self.radii + 1e-5
-        si, ki = np.nonzero((lo[:, None, 0] <= c[None, :, 0] + grow[None, :])
-                            & (hi[:, None, 0] >= c[None, :, 0] - grow[None, :])
-                            & (lo[:, None, 1] <= c[None, :, 1] + grow[None, :])
-                            & (hi[:, None, 1] >= c[None, :, 1] - grow[None, :]))
+        c = self.centres
+        box = self._box
+        if box is None:  # each disc's box, the same sums as computed in the test each time
+            grow = self.radii + 1e-5
+            box = self._box = (c[:, 0] + grow, c[:, 0] - grow, c[:, 1] + grow, c[:, 1] - grow)
+        x1, x0, y1, y0 = box
+        m = lo[:, None, 0] <= x1
+        m &= hi[:, None, 0] >= x0
+        m &= lo[:, None, 1] <= y1
+        m &= hi[:, None, 1] >= y0
+        si, ki = m.nonzero()
         if len(si) == 0:
             return si, ki
         d = Q - P
@@ -1263,7 +1290,7 @@ class _Discs:
         out = np.zeros(len(T), dtype=bool)
         if len(self) == 0 or len(T) == 0:
             return out
-        si, ki = self._passing(np.broadcast_to(x, T.shape), T)
+        si, ki = self._passing(np.repeat(x[None, :], len(T), axis=0), T)
         if len(si):
             out[si[~_sees_rows(x, T[si], self.verts[ki])]] = True
         return out
@@ -1278,7 +1305,7 @@ class _Discs:
         rel = self.centres[None, :, :] - P[:, None, :]  # (S, k, 2)
         t = np.clip((rel * d[:, None, :]).sum(axis=2) / ld2[:, None], 0.0, 1.0)
         gap = np.hypot(rel[..., 0] - d[:, None, 0] * t, rel[..., 1] - d[:, None, 1] * t)
-        si, ki = np.nonzero(gap < self.radii[None, :] + 1e-6)
+        si, ki = (gap < self.radii[None, :] + 1e-6).nonzero()
         out: list[tuple[int, int]] = []
         for k in np.unique(ki).tolist():
             sel = si[ki == k]
@@ -1303,9 +1330,27 @@ class _Walker:
         self._taken: dict[bytes, _Rings] = {}
         rings = self.graph.rings
         self._edge_box = (np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt))
-        self._corners: dict[tuple[float, float, float], tuple[np.ndarray, ...]] = {}
+        self._corners: dict[tuple[float, float, float], tuple[np.ndarray, np.ndarray]] = {}
         # Routes.reachable's answers for this radius, by their exact inputs
         self.reaches: dict[tuple[Any, ...], Reach] = {}
+        # the offsets of reachable's grid points, by the move and the spacing
+        self._grids: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+    def grid(self, move: float, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+        """The offsets (dx, dy) from the start of :meth:`Routes.reachable`'s grid points: every
+        ``spacing`` step within ``move`` but the start itself, remembered by the exact move and
+        spacing (a move's points are then ``start + offset``, the same sums as before)."""
+        key = (type(move), move, type(spacing), spacing)
+        got = self._grids.get(key)
+        if got is None:
+            offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
+            dx, dy = np.meshgrid(offs, offs, indexing="ij")
+            dx, dy = dx.ravel(), dy.ravel()
+            keep = ~((dx == 0) & (dy == 0)) & (np.hypot(dx, dy) <= move)
+            if len(self._grids) >= _MEMO_LIMIT // 64:
+                self._grids.clear()
+            got = self._grids[key] = (dx[keep], dy[keep])
+        return got
 
     def inside(self, X: np.ndarray) -> np.ndarray:
         """Points strictly inside the grown static obstacles."""
@@ -1358,14 +1403,17 @@ class _Walker:
             convex, nudged = _Rings(v, prv_all, nxt_all).corners()
             free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
             up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
+            # each disc's rows side by side in one (c, 12) array (copies of the same floats),
+            # so that a set of discs is joined by two concatenations instead of seven
+            table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
             for j, k in enumerate(miss):
                 rows = slice(j * n, (j + 1) * n)
                 c = convex[rows]
-                memo[keys[k]] = (nudged[rows][c], v[rows][c], prv_all[rows][c],
-                                 nxt_all[rows][c], up_all[rows][c], un_all[rows][c],
-                                 free_all[rows][c])
+                memo[keys[k]] = (table[rows][c], free_all[rows][c])
         parts = [memo[key] for key in keys]
-        return tuple(np.concatenate([p[i] for p in parts]) for i in range(7))
+        table = np.concatenate([p[0] for p in parts])
+        free = np.concatenate([p[1] for p in parts])
+        return (*(table[:, i:i + 2] for i in range(0, 12, 2)), free)
 
     def with_discs(self, discs: _Discs, centre: Point2 | None = None,
                    reach: float = math.inf,
@@ -1397,9 +1445,11 @@ class _Walker:
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
-        nodes = nodes[discs.clear_of(g.pos[nodes])]
         dpos, dreal, dprv, dnxt, dup, dun, free = self._disc_corners(discs)
-        dkeep = free & discs.clear_of(dpos)
+        # one clear_of for the static and the bases' corners (each point's answer is its own)
+        clear = discs.clear_of(np.concatenate([g.pos[nodes], dpos]))
+        nodes = nodes[clear[:len(nodes)]]
+        dkeep = free & clear[len(clear) - len(dpos):]
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:
@@ -1429,7 +1479,7 @@ class _Walker:
                 & (hi[:, None, 1] >= dlo[None, :, 1])).any(axis=1)
         if near.any():
             cut = discs.blocks(a[near], b[near])
-            drop = np.flatnonzero(near)[cut]
+            drop = near.nonzero()[0][cut]
             keep = np.ones(len(pi), dtype=bool)
             keep[drop] = False
             pi, pj, pw = pi[keep], pj[keep], pw[keep]
@@ -1480,6 +1530,8 @@ class _PairQuery:
         # distances. A row does not depend on the other point of the product (one element is
         # one point's dot product), so a remembered row is the float the query would compute.
         self._points: dict[Point2, list[Any]] = {}
+        # the corners as Python floats, for the route points (``float(real[k, 0])`` each time)
+        self.real_xy: list[list[float]] = g.real.tolist()
 
     def _point_rows(self, a: Point2, b: Point2
                     ) -> tuple[list[Any], list[Any], np.ndarray | None]:
@@ -1516,7 +1568,7 @@ class _PairQuery:
         r = self.g.rings
         if Y is None:
             Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
-        kk, tt = np.nonzero(Y[:, :n] * Y[:, n:2 * n] >= -1e-12)
+        kk, tt = (Y[:, :n] * Y[:, n:2 * n] >= -1e-12).nonzero()
         dn = np.zeros(0)
         if len(kk):
             X = np.array(pts)
@@ -1531,7 +1583,7 @@ class _PairQuery:
             s2 = s1[:, r.succ]
             front = Y[:, k1:k2] > self.front_tol
             hit = (s1 * s2 == -1) & self.s4[tt] & front[kk]
-            seen = ~hit.any(axis=1)
+            seen = ~np.logical_or.reduce(hit, axis=1)  # hit.any(axis=1) without its wrapper
             if np.count_nonzero(s1) < s1.size:  # a vertex on a row's line
                 on = s1 == 0
                 on &= seen[:, None]
@@ -1542,7 +1594,7 @@ class _PairQuery:
         if len(recs) == 1:
             recs[0][1] = [tt, dn[:, None], dn, None]
             return
-        cut = int(np.searchsorted(kk, 1))
+        cut = int(kk.searchsorted(1))
         recs[0][1] = [tt[:cut], dn[:cut, None], dn[:cut], None]
         recs[1][1] = [tt[cut:], dn[cut:, None], dn[cut:], None]
 
@@ -1575,7 +1627,7 @@ class _PairQuery:
         hit = s1 * s1[r.succ] == -1
         hit &= front
         hit &= behind
-        if not hit.any():
+        if not np.count_nonzero(hit):
             if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
                     np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
                 return dab, []
@@ -1673,7 +1725,7 @@ def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
     """(len(discs),) which of the discs selected by ``check`` the route ``s``, corners
     ``chain`` of ``g``, ``t`` goes into (a segment cuts it or a corner is inside it)."""
     out = np.zeros(len(discs), dtype=bool)
-    idx = np.flatnonzero(check)
+    idx = check.nonzero()[0]
     if len(idx) == 0:
         return out
     sub = discs.subset(idx)
@@ -1706,10 +1758,10 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     each segment alone)."""
     none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
     plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
-    todo = np.flatnonzero(~(clear & (cost <= plain)))
+    todo = (~(clear & (cost <= plain))).nonzero()[0]
     if len(todo) == 0:
         return none
-    i, k = np.nonzero(_tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]))
+    i, k = _tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
     xi, nj = todo[i], live[k]
     d = np.hypot(*(C[xi] - g.pos[nj]).T)
     keep = dist[nj] + d <= move + 1e-9
@@ -1723,14 +1775,14 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     order = np.lexsort((tot, xi))
     xi, nj, tot = xi[order], nj[order], tot[order]
     head = np.concatenate(([True], xi[1:] != xi[:-1]))
-    starts = np.flatnonzero(head)
+    starts = head.nonzero()[0]
     rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
     won = np.zeros(len(xi), dtype=bool)
     done = np.zeros(len(C), dtype=bool)
     for r in range(_ROUNDS + 1):
         test = (rank == r) if r < _ROUNDS else (rank >= r)
         test &= ~done[xi]
-        k = np.flatnonzero(test)
+        k = test.nonzero()[0]
         if len(k) == 0:
             if r < _ROUNDS and not (rank > r).any():
                 break
@@ -1738,7 +1790,7 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
         seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
         won[seen] = True
         done[xi[seen]] = True
-    k = np.flatnonzero(won)
+    k = won.nonzero()[0]
     if len(k) == 0:
         return none
     first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
@@ -1811,7 +1863,7 @@ class Routes:
         self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
         self._disc_memo: dict[tuple[float, float, float],
-                              tuple[Polygon, np.ndarray, np.ndarray]] = {}
+                              tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
@@ -1948,8 +2000,8 @@ class Routes:
             return Route(None, ())
         if not found[1]:
             return Route(max(0.0, found[0] - ra - rb), (pa, pb))
-        real = self._measure.real
-        pts = (pa, *((float(real[k, 0]), float(real[k, 1])) for k in found[1]), pb)
+        real = pair.real_xy  # the same floats as ``float(self._measure.real[k, 0])``
+        pts = (pa, *((real[k][0], real[k][1]) for k in found[1]), pb)
         length = 0.0
         for p, q in itertools.pairwise(pts):
             length += math.dist(p, q)
@@ -2073,13 +2125,26 @@ class Routes:
                 miss = list(range(len(keys)))
             geoms = shapely.buffer(shapely.points(arr[miss, :2]), grown[miss],
                                    quad_segs=DISC_SEGMENTS)
-            for k, geom in zip(miss, geoms, strict=True):
-                poly = orient(geom, 1.0)
-                verts = np.asarray(poly.exterior.coords)[:-1, :2]
-                memo[keys[k]] = (poly, verts, _unit(np.roll(verts, -1, axis=0) - verts))
+            polys = [orient(geom, 1.0) for geom in geoms]
+            verts = [np.asarray(poly.exterior.coords)[:-1, :2] for poly in polys]
+            if len({v.shape for v in verts}) == 1:
+                # the missed bases' edges at once: each row's unit edge is computed from its
+                # own two vertices, so stacking the polygons changes no value
+                V = np.stack(verts)
+                E = _unit(np.roll(V, -1, axis=1) - V)
+                inner = _inradii(arr[miss, :2], V, E).tolist()
+                for j, k in enumerate(miss):
+                    memo[keys[k]] = (polys[j], V[j], E[j], inner[j])
+            else:
+                for k, poly, v in zip(miss, polys, verts, strict=True):
+                    e = _unit(np.roll(v, -1, axis=0) - v)
+                    memo[keys[k]] = (poly, v, e,
+                                     float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
+        # each polygon's inradius (clear_of's depth of its centre) comes with it
         return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                      grown, edges=np.stack([f[2] for f in found]))
+                      grown, edges=np.stack([f[2] for f in found]),
+                      _inner=np.array([f[3] for f in found]))
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf,
@@ -2213,11 +2278,8 @@ class Routes:
         """:meth:`reachable` computed afresh."""
         s = (float(start[0]), float(start[1]))
         S = np.array([s])
-        offs = np.arange(-move, move + 1e-9, spacing) if move > 0 else np.zeros(0)
-        dx, dy = np.meshgrid(offs, offs, indexing="ij")
-        dx, dy = dx.ravel(), dy.ravel()
-        keep = ~((dx == 0) & (dy == 0)) & (np.hypot(dx, dy) <= move)
-        C = np.stack([s[0] + dx[keep], s[1] + dy[keep]], axis=1)
+        dx, dy = self._walker(radius).grid(move, spacing)
+        C = np.stack([s[0] + dx, s[1] + dy], axis=1)
         within = None
         if near is not None:
             if len(C):
@@ -2242,7 +2304,7 @@ class Routes:
         clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
         if clear.any():
             cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
-        live = np.flatnonzero(dist <= move + 1e-9)
+        live = (dist <= move + 1e-9).nonzero()[0]
         if len(live):
             ci, nj, tot = _best_links(g, C, S[0], clear, cost, live, dist, move)
             cost[ci] = tot

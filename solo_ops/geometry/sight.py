@@ -125,6 +125,10 @@ SMALL_COVER_JOB = 8
 """Cover jobs with at most this many visible pairs try all of the attacker's points at once."""
 TINY_BASE = 1e-6
 """Radius standing for a point-sized target base in cover tests."""
+SCALAR_PAIRS = 10
+"""Visibility computations of at most this many base pairs run their first stages (centre
+segment, single-edge cut-off, the two probes) pair by pair in plain Python floats
+(:class:`_Scalar`): for so few pairs the fixed cost of each numpy call outweighs the work."""
 
 
 @dataclass
@@ -480,6 +484,132 @@ def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, n
         tie |= np.abs(gap) <= scale
     return ~apart, clearly | ~tie
 
+class _Scalar:
+    """The sight blockers' pieces and edges as Python floats, for questions about one segment
+    or one base pair at a time (:meth:`Sight._compute_visible_pairs` on a few pairs).
+
+    Each test is the numpy one of :class:`_Pieces` / :meth:`Sight._cut_off_dense` written out
+    operation by operation (the same IEEE additions, products and quotients in the same order,
+    so the same floats), pair by pair, with an exact bounding-box skip in front: a segment whose
+    box misses a piece's box (grown by :data:`NEAR` twice and by :data:`PREFILTER_PAD`) meets
+    neither the shrunk nor the grown piece, as the float32 prefilter of :meth:`_Pieces.hits`
+    already relies on."""
+
+    def __init__(self, pieces: _Pieces, edges: _Edges) -> None:
+        pad = PREFILTER_PAD
+        self.pieces: list[tuple[float, float, float, float,
+                                tuple[tuple[float, float, float], ...]]] = []
+        for i in range(pieces.count):
+            # Padding sides (0, 0, 1) are never crossed (num = 1 +- NEAR > 0): left out.
+            sides = tuple((float(pieces.nx[s, i]), float(pieces.ny[s, i]),
+                           float(pieces.c[s, i])) for s in range(MAX_SIDES)
+                          if pieces.nx[s, i] != 0.0 or pieces.ny[s, i] != 0.0)
+            self.pieces.append((float(pieces.minx[i]) - pad, float(pieces.miny[i]) - pad,
+                                float(pieces.maxx[i]) + pad, float(pieces.maxy[i]) + pad,
+                                sides))
+        self.edges = list(zip(*(getattr(edges, name).tolist() for name in (
+            "minx", "maxx", "miny", "maxy", "nx", "ny", "offset", "x0", "y0", "tdx", "tdy",
+            "length")), strict=True))
+
+    def segment(self, px: float, py: float, qx: float, qy: float) -> bool | None:
+        """One sight segment against every piece: False when it meets a piece shrunk by
+        :data:`NEAR` (blocked), True when it meets no grown piece (clear), None in between
+        (shapely decides). Not for a zero-length segment."""
+        vx, vy = qx - px, qy - py
+        lox, hix = (px, qx) if px <= qx else (qx, px)
+        loy, hiy = (py, qy) if py <= qy else (qy, py)
+        unsure = False
+        for minx, miny, maxx, maxy, sides in self.pieces:
+            if lox > maxx or hix < minx or loy > maxy or hiy < miny:
+                continue
+            inner, outer = _clip_one(px, py, vx, vy, sides)
+            if inner:
+                return False
+            unsure = unsure or outer
+        return None if unsure else True
+
+    def cut_off(self, ax: float, ay: float, ra: float, bx: float, by: float, rb: float
+                ) -> bool:
+        """:meth:`Sight._cut_off_dense` of one pair."""
+        marg = SEPARATE_MARGIN
+        lo_x, lo_y = min(ax - ra, bx - rb), min(ay - ra, by - rb)
+        hi_x, hi_y = max(ax + ra, bx + rb), max(ay + ra, by + rb)
+        r0, r1 = ra + marg, rb + marg
+        found = []
+        for edge in self.edges:
+            minx, maxx, miny, maxy, nx, ny, off = edge[:7]
+            if lo_x <= maxx and hi_x >= minx and lo_y <= maxy and hi_y >= miny:
+                sa = ax * nx + ay * ny - off
+                sb = bx * nx + by * ny - off
+                if (sa > r0 and sb < -r1) or (sa < -r0 and sb > r1):
+                    found.append(edge)
+        if not found:
+            return False
+        dx, dy = bx - ax, by - ay
+        dist = float(np.hypot(dx, dy))
+        if dist == 0.0:  # one centre: the numpy version's NaNs cut nothing off
+            return False
+        ux, uy = dx / dist, dy / dist
+        alpha = (rb - ra) / dist
+        beta = math.sqrt(max(0.0, 1.0 - alpha * alpha))
+        lines = []
+        for sign in (1.0, -1.0):
+            mx = alpha * ux - sign * beta * uy
+            my = alpha * uy + sign * beta * ux
+            lines.append((mx, my, mx * ax + my * ay - ra))
+        for edge in found:
+            x0, y0, tdx, tdy, length = edge[7:]
+            for mx, my, k in lines:
+                denom = mx * tdx + my * tdy
+                if denom == 0.0:
+                    break
+                t = (k - (mx * x0 + my * y0)) / denom
+                if not (math.isfinite(t) and t > marg and t < length - marg):
+                    break
+            else:
+                return True
+        return False
+
+
+def _clip_one(px: float, py: float, vx: float, vy: float,
+              sides: tuple[tuple[float, float, float], ...]) -> tuple[bool, bool]:
+    """:func:`_clip_hits` of one segment ``P + t v`` and one piece given by its sides
+    ``(nx, ny, c)``, with margin :data:`NEAR`: (meets the shrunk piece, meets the grown one).
+    The same floats as the numpy version: ``enter`` is the largest entering ``t`` (with the
+    bound 0 present when some side is left through), ``leave`` the smallest leaving ``t - 1``
+    (with 0 present when some side is entered through) plus 1; parallel sides only exclude."""
+    enter_i = enter_o = leave_i = leave_o = 0.0
+    lower = upper = out_i = out_o = False
+    for nx, ny, c in sides:
+        num = c - (nx * px + ny * py)
+        den = nx * vx + ny * vy
+        mi, mo = num + -NEAR, num + NEAR
+        if den < 0.0:
+            ri, ro = mi / den, mo / den
+            if lower:
+                enter_i, enter_o = max(enter_i, ri), max(enter_o, ro)
+            else:
+                enter_i, enter_o, lower = ri, ro, True
+        elif den > 0.0:
+            ri, ro = mi / den - 1.0, mo / den - 1.0
+            if upper:
+                leave_i, leave_o = min(leave_i, ri), min(leave_o, ro)
+            else:
+                leave_i, leave_o, upper = ri, ro, True
+        else:
+            out_i = out_i or mi < 0.0
+            out_o = out_o or mo < 0.0
+    if not (lower or upper):  # every side parallel: the numpy reductions are NaN
+        return False, False
+    # The 0 bounds, present as the numpy version's masked-out terms: 0 <= t from each side
+    # left through, t - 1 <= 0 from each side entered through.
+    if upper:
+        enter_i, enter_o = (max(enter_i, 0.0), max(enter_o, 0.0)) if lower else (0.0, 0.0)
+    if lower:
+        leave_i, leave_o = (min(leave_i, 0.0), min(leave_o, 0.0)) if upper else (0.0, 0.0)
+    leave_i, leave_o = leave_i + 1.0, leave_o + 1.0
+    return enter_i <= leave_i and not out_i, enter_o <= leave_o and not out_o
+
 
 class Sight:
     """Compiled sight queries for one board (one state of its doors and hatches).
@@ -515,6 +645,24 @@ class Sight:
         self._vis_memo: dict[bytes, bool] = {}
         self._circle_memo: dict[bytes, BaseGeometry] = {}
         self._region_memo: dict[bytes, np.ndarray] = {}
+        self._scalar_parts: _Scalar | None = None
+
+    @property
+    def _scalar(self) -> _Scalar:
+        """The pieces and edges as Python floats (built on first use)."""
+        if self._scalar_parts is None:
+            self._scalar_parts = _Scalar(self._pieces, self._edges)
+        return self._scalar_parts
+
+    def _clear_one(self, px: float, py: float, qx: float, qy: float) -> bool:
+        """:meth:`clear` of one segment, in Python floats (the same answer)."""
+        if px == qx and py == qy:
+            return not bool(shapely.contains_xy(self._block, px, py))
+        found = self._scalar.segment(px, py, qx, qy)
+        if found is None:
+            line = shapely.linestrings([[px, py], [qx, qy]])
+            return not bool(shapely.intersects(line, self._block))
+        return found
 
     def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
         if len(self._pair_memo) >= PAIR_MEMO_LIMIT:
@@ -715,6 +863,8 @@ class Sight:
         if self._pieces.count == 0:
             vis[:] = True
             return vis
+        if m <= SCALAR_PAIRS:
+            return self._few_visible_pairs(a, ra, b, rb)
         vis[:] = self.clear(a, b)
         todo = np.flatnonzero(~vis & ((ra > 0) | (rb > 0)))
         if len(todo) == 0:
@@ -722,6 +872,46 @@ class Sight:
         todo = todo[~self._cut_off(a[todo], ra[todo], b[todo], rb[todo])]
         if len(todo) == 0:
             return vis
+        return self._probe_and_sample(vis, todo, a, ra, b, rb)
+
+    def _few_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
+                           rb: np.ndarray) -> np.ndarray:
+        """:meth:`_compute_visible_pairs` of a few pairs: the centre segment, the single-edge
+        cut-off and the two probes pair by pair in Python floats (:class:`_Scalar`), then the
+        sample segments of the pairs still open as for many pairs."""
+        m = len(a)
+        vis = np.zeros(m, dtype=bool)
+        scalar = self._scalar
+        open_: list[int] = []
+        for i, (ax, ay, r0, bx, by, r1) in enumerate(zip(
+                a[:, 0].tolist(), a[:, 1].tolist(), ra.tolist(), b[:, 0].tolist(),
+                b[:, 1].tolist(), rb.tolist(), strict=True)):
+            if self._clear_one(ax, ay, bx, by):
+                vis[i] = True
+                continue
+            if not (r0 > 0 or r1 > 0) or scalar.cut_off(ax, ay, r0, bx, by, r1):
+                continue
+            # The probes: the sample segments parallel to the centre line (see
+            # _probe_and_sample; the same sample points, in the same floats).
+            phi = float(np.arctan2(by - ay, bx - ax))
+            for side in (phi + math.pi / 2, phi - math.pi / 2):
+                k = round(side / _STEP) % BASE_SAMPLES  # halves to even, as np.rint
+                cos, sin = _BASE_COS[k], _BASE_SIN[k]
+                if self._clear_one(ax + r0 * cos * SHRINK, ay + r0 * sin * SHRINK,
+                                   bx + r1 * cos * SHRINK, by + r1 * sin * SHRINK):
+                    vis[i] = True
+                    break
+            else:
+                open_.append(i)
+        if open_:
+            todo = np.array(open_, dtype=np.intp)
+            vis[todo] = self._sample_all(a[todo], ra[todo], b[todo], rb[todo])
+        return vis
+
+    def _probe_and_sample(self, vis: np.ndarray, todo: np.ndarray, a: np.ndarray,
+                          ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
+        """The last stages of :meth:`_compute_visible_pairs` for pairs ``todo`` (neither seen
+        along the centre line nor cut off): the two probes, then every sample segment."""
         sa = _samples(a[todo], ra[todo], _BASE_COS, _BASE_SIN)
         sb = _samples(b[todo], rb[todo], _BASE_COS, _BASE_SIN)
         # Probes first: the two sample segments parallel to the centre line, one on each side
@@ -737,20 +927,32 @@ class Sight:
         ok = self.clear(sa[row, col], sb[row, col])
         seen = np.bincount(row[ok], minlength=k) > 0
         vis[todo[seen]] = True
-        todo, sa, sb = todo[~seen], sa[~seen], sb[~seen]
+        todo = todo[~seen]
         if len(todo) == 0:
             return vis
+        vis[todo] = self._sample_all(a[todo], ra[todo], b[todo], rb[todo], sa[~seen],
+                                     sb[~seen])
+        return vis
+
+    def _sample_all(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                    sa: np.ndarray | None = None, sb: np.ndarray | None = None
+                    ) -> np.ndarray:
+        """(k,) whether some sample segment of each pair is clear (every pair of sample
+        points, skipping those one blocker edge provably cuts); ``sa`` / ``sb`` are the pairs'
+        sample points when already made."""
+        if sa is None or sb is None:
+            sa = _samples(a, ra, _BASE_COS, _BASE_SIN)
+            sb = _samples(b, rb, _BASE_COS, _BASE_SIN)
         # Then every sample segment, skipping those one blocker edge provably cuts: from a
         # sample point of one base to the whole of the other base. (Most pairs left here are
         # blind, so a coarse pass first would only add work.)
-        k = len(todo)
-        cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
-                                   np.concatenate([rb[todo], ra[todo]]))
+        k = len(a)
+        cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b, a]),
+                                   np.concatenate([rb, ra]))
         need = ~cut[:k, :, None] & ~cut[k:, None, :]
         pk, pa, pb = np.nonzero(need)
         ok = self.clear(sa[pk, pa], sb[pk, pb])
-        vis[todo[np.bincount(pk[ok], minlength=k) > 0]] = True
-        return vis
+        return np.bincount(pk[ok], minlength=k) > 0
 
     def _cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
                  group: int = 1) -> np.ndarray:
