@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from solo_ops.cli import main
 from solo_ops.io.scenario import load_scenario
@@ -61,6 +62,26 @@ def test_options_are_taken_and_the_file_loads(runner, tmp_path: Path,  # type: i
         assert [s.player for s in scenario.squads] == ["Ana", "Ben"]
     # every squad model has its deployed position written down
     assert all(m.at is not None for s in scenario.squads for m in s.models)
+
+
+def test_a_json_out_is_written_as_json_and_plays(runner, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                 monkeypatch) -> None:
+    """``--out X.json`` writes the same scenario as JSON (JSON has no comment lines), and the
+    command it prints, ``solo-ops play X.json``, starts the game (it once wrote YAML there, which
+    ``play`` refused as malformed JSON)."""
+    monkeypatch.chdir(tmp_path)
+    as_yaml = runner.invoke(main, ["new", "--seed", "7", "--engagement", "1"])
+    as_json = runner.invoke(main, ["new", "--seed", "7", "--engagement", "1", "--out", "g.json"])
+    assert as_yaml.exit_code == 0 and as_json.exit_code == 0, as_json.output
+    assert "Start with:  solo-ops play g.json" in as_json.stdout
+    doc = json.loads(Path("g.json").read_text(encoding="utf-8"))
+    assert doc == yaml.safe_load(Path("encounter-7.yaml").read_text(encoding="utf-8"))
+    assert load_scenario(Path("g.json")).name == load_scenario(Path("encounter-7.yaml")).name
+    played = runner.invoke(main, ["play", "g.json", "--json"], input="")
+    assert "malformed" not in played.output
+    lines = [json.loads(line) for line in played.stdout.splitlines()]
+    assert lines[0]["record"]["action"] == {"type": "setup", "seed": 7}
+    assert any("prompt" in line and line["prompt"]["kind"] for line in lines)
 
 
 @pytest.mark.parametrize(("args", "field"), [
