@@ -5,6 +5,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/log_digests.py --out /tmp/before.json            # record
     python bench/log_digests.py --check /tmp/before.json          # compare (exit 1 on change)
     python bench/log_digests.py --seeds 1 3 --policy cautious --check /tmp/before.json
+    python bench/log_digests.py --seeds 1 6 --scenario volkus-stronghold-supplement-example
 
 Every shipped scenario is played to the end by the autopilot for each seed, and the game's
 whole log (every action, event and die roll, as JSON with sorted keys) is hashed with SHA-256.
@@ -44,11 +45,19 @@ def main() -> int:
     parser.add_argument("--policy", default="objective")
     parser.add_argument("--out", type=Path, help="write the digests to this JSON file")
     parser.add_argument("--check", type=Path, help="compare with digests written by --out")
+    parser.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                        help="only this shipped scenario (repeat for several; default: all)")
     args = parser.parse_args()
     first, last = args.seeds
     digests: dict[str, str] = {}
     cpu = 0.0
-    for path in sorted(library.folder("scenario").glob("*.yaml")):
+    paths = sorted(library.folder("scenario").glob("*.yaml"))
+    unknown = set(args.scenario) - {p.stem for p in paths}
+    if unknown:
+        parser.error(f"no shipped scenario {sorted(unknown)[0]!r}")
+    for path in paths:
+        if args.scenario and path.stem not in args.scenario:
+            continue
         scenario = load_scenario(path)
         terrains = TerrainCache(scenario.board)
         for seed in range(first, last + 1):
