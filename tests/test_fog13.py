@@ -34,35 +34,15 @@ from solo_ops.core.model import Profile
 from solo_ops.game import cp, deploy, fog
 from solo_ops.game.engine import new_game
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State
-from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.io import library
 from solo_ops.io.scenario import load_scenario
-from solo_ops.io.yamlio import read_document
 from solo_ops.sim import autopilot
-from tests.conftest import BOARDS
+from tests.shipped_terrains import ALL, door_states
 
 R = fog.COUNTER_RADIUS
 
 
-def _load(path: Path) -> Board:
-    return parse_board(read_document(path), str(path))
-
-
-BOARDS_LOADED = {p.stem: _load(p) for p in sorted(BOARDS.glob("*.yaml"))}
-TERRAINS = {name: TerrainCache(b) for name, b in BOARDS_LOADED.items()}
-
-
-def _door_states(name: str) -> list[Terrain]:
-    cache = TERRAINS[name]
-    out = [cache.get()]
-    portals = cache.board.portals()
-    if portals:
-        out.append(cache.get({f.id: not f.open for f in portals}))
-    return out
-
-
-ALL = [(name, k) for name in sorted(BOARDS_LOADED) for k in range(len(_door_states(name)))]
 SCENARIO_FILES = sorted(library.folder("scenario").glob("*.yaml"))
 
 
@@ -339,7 +319,7 @@ def _floor(terrain: Terrain) -> np.ndarray:
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     floor = _floor(terrain)
     rng = np.random.default_rng(1300 + k)
     checked = 0
@@ -371,7 +351,7 @@ def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_deploy_equals_the_old_scan(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     board = terrain.board
     rng = np.random.default_rng(1313 + k)
     outcomes = set()
@@ -421,7 +401,7 @@ def _state_with(terrain: Terrain, rng: np.random.Generator, floor: np.ndarray) -
 def test_spotters_equal_the_old_code_on_random_layouts(name: str, k: int) -> None:
     """Cold and remembered answers both equal the old computation, also after the state moved
     away and back (a remembered answer met again) and for a counter list given explicitly."""
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     floor = _floor(terrain)
     rng = np.random.default_rng(131 + k)
     seen = 0
@@ -452,7 +432,7 @@ def test_spotters_equal_the_old_code_on_random_layouts(name: str, k: int) -> Non
 def test_spotting_memo_is_bounded_and_per_terrain(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fog, "SPOTTING_MEMO", 8)
     name, k = ALL[0]
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     floor = _floor(terrain)
     rng = np.random.default_rng(7)
     state = _state_with(terrain, rng, floor)

@@ -34,40 +34,18 @@ from hypothesis import strategies as st
 from solo_ops.game import fog
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
-from solo_ops.geometry.board import Board, parse_board
+from solo_ops.geometry.board import Board
 from solo_ops.geometry.sight import Sight
 from solo_ops.geometry.terrain import Terrain, TerrainCache
-from solo_ops.io.yamlio import read_document
 from tests.conftest import BOARDS
 from tests.geometry_oracle import OracleSight
+from tests.shipped_terrains import ALL, BOARDS_LOADED, door_states
 
-BOARD_FILES = sorted(BOARDS.glob("*.yaml"))
 R = 32 / 25.4 / 2  # a 32 mm base
 
 
-def _load(path: Path) -> Board:
-    return parse_board(read_document(path), str(path))
-
-
-BOARDS_LOADED = {p.stem: _load(p) for p in BOARD_FILES}
-TERRAINS = {name: TerrainCache(b) for name, b in BOARDS_LOADED.items()}
-
-
-def _door_states(name: str) -> list[Terrain]:
-    """The board's terrain as shipped and, where it has doors or hatches, with all open."""
-    cache = TERRAINS[name]
-    out = [cache.get()]
-    portals = cache.board.portals()
-    if portals:
-        out.append(cache.get({f.id: not f.open for f in portals}))
-    return out
-
-
-ALL = [(name, k) for name in sorted(BOARDS_LOADED) for k in range(len(_door_states(name)))]
-
-
 def _sight(name: str, k: int) -> Sight:
-    return _door_states(name)[k].sight
+    return door_states(name)[k].sight
 
 
 def _corner_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
@@ -207,7 +185,7 @@ def test_visibility_and_cover_equal_the_oracle_on_every_board(name: str, k: int)
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(BOARDS_LOADED)), st.integers(0, 2**32 - 1))
 def test_cover_matrix_equals_the_oracle_on_random_layouts(name: str, seed: int) -> None:
-    terrain = _door_states(name)[seed % len(_door_states(name))]
+    terrain = door_states(name)[seed % len(door_states(name))]
     s = Sight(terrain.board)
     rng = np.random.default_rng(seed)
     w, d = s.board.width, s.board.depth
@@ -318,7 +296,7 @@ def _off_features_plain(terrain: Terrain, pts: np.ndarray, radius: float) -> np.
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_off_features_equals_the_plain_computation(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     rng = np.random.default_rng(5 + k)
     w, d = terrain.board.width, terrain.board.depth
     grid = np.stack(np.meshgrid(np.arange(0, w, 0.5), np.arange(0, d, 0.5)), -1).reshape(-1, 2)
@@ -336,7 +314,7 @@ def test_off_features_equals_the_plain_computation(name: str, k: int) -> None:
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     rng = np.random.default_rng(9 + k)
     w, d = terrain.board.width, terrain.board.depth
     observers = [(float(x), float(y), R) for x, y in rng.uniform((1, 1), (w - 1, d - 1), (2, 2))]
@@ -374,7 +352,7 @@ def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) ->
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     rng = np.random.default_rng(13 + k)
     w, d = terrain.board.width, terrain.board.depth
     pts = fog.off_features(terrain, terrain.routes.free_points(None, fog.COUNTER_RADIUS, 0.5),
@@ -392,7 +370,7 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) -> None:
-    terrain = Terrain(_door_states(name)[k].board)  # fresh: nothing remembered
+    terrain = Terrain(door_states(name)[k].board)  # fresh: nothing remembered
     for radius, spacing in ((fog.COUNTER_RADIUS, 0.5), (1.0, 1.0)):
         want = _off_features_plain(terrain, terrain.routes.free_points(None, radius, spacing),
                                    radius)
@@ -405,7 +383,7 @@ def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) ->
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> None:
-    terrain = _door_states(name)[k]
+    terrain = door_states(name)[k]
     rng = np.random.default_rng(17 + k)
     w, d = terrain.board.width, terrain.board.depth
     for trial in range(3):
@@ -495,7 +473,7 @@ def test_cluster_equals_the_plain_computation(path: Path) -> None:
 
 def test_solids_are_the_solid_footprints_of_the_door_state() -> None:
     name = next(n for n, b in sorted(BOARDS_LOADED.items()) if b.portals())
-    for terrain in _door_states(name):
+    for terrain in door_states(name):
         solid = [f.shape for f in terrain.board.features if not f.is_line
                  and f.effective_traits & {"heavy", "light", "blocking", "wall", "pitfall"}]
         assert terrain.solids is not None
