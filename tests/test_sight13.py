@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.sight import Sight
 from tests.geometry_oracle import OracleSight
-from tests.test_sight12 import ALL, R, _door_states, _hidden_pairs
+from tests.shipped_terrains import ALL, door_states
+from tests.test_sight12 import R, _hidden_pairs
 
 
 def _sight(name: str, k: int) -> Sight:
-    return _door_states(name)[k].sight
+    return door_states(name)[k].sight
 
 
 # -- frozen copies of the numpy code the scalar path replaces (f842457) ----------------------
