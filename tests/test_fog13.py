@@ -9,8 +9,6 @@ call the engine makes is checked as it happens.
 * ``fog._cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
   same doubles, so the same hypots and comparisons, so the same spots (or the same refusal).
 * ``fog.spotters`` remembers its answer per exact inputs on the terrain.
-* ``Operative.radius`` reads ``profile.base_mm`` itself: the same expression as
-  ``Profile.base_radius``, so the same float.
 * ``cp._copy`` builds the state's own dataclasses directly and shares tuples of plain values
   (as :func:`copy.deepcopy` does); ``cp._into`` puts plain values back without a call.
 """
@@ -25,8 +23,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from shapely.geometry import Point
 
 from solo_ops.core.errors import InputError
@@ -446,32 +442,3 @@ def test_spotting_memo_is_bounded_and_per_terrain(monkeypatch: pytest.MonkeyPatc
         state.counters["c1"].resolved = False
         fog.spotters(terrain, state)
     assert len(terrain.spotting) <= fog.SPOTTING_MEMO
-
-
-# -- Operative.radius reads the profile's base directly -------------------------------------------
-def _shipped_profiles() -> list[Profile]:
-    out: list[Profile] = []
-    for path in SCENARIO_FILES:
-        scenario = load_scenario(path)
-        for squad in scenario.squads:
-            out += [m.profile for m in squad.models]
-        for spec in scenario.enemies:
-            out += [m.profile for m in spec.models]
-        if scenario.roster is not None:
-            out += list(scenario.roster.profiles.values())
-    return [v for p in out for v in (p, *p.variants.values())]
-
-
-def test_operative_radius_is_the_profiles_base_radius_bit_for_bit() -> None:
-    profiles = _shipped_profiles()
-    assert len({p.base_mm for p in profiles}) >= 2
-    for p in profiles:
-        op = Operative("m", "M", PLAYER, "x", p, (1.0, 1.0), 1)
-        assert op.radius.hex() == p.base_radius.hex()
-
-
-@given(st.floats(min_value=1e-3, max_value=500.0, allow_nan=False))
-def test_operative_radius_equals_base_radius_for_any_base(base_mm: float) -> None:
-    p = Profile("x", 6, 7, 3, 10, 3, base_mm)
-    op = Operative("m", "M", PLAYER, "x", p, None, 1)
-    assert op.radius.hex() == p.base_radius.hex()

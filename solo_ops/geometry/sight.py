@@ -484,6 +484,7 @@ def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, n
         tie |= np.abs(gap) <= scale
     return ~apart, clearly | ~tie
 
+
 class _Scalar:
     """The sight blockers' pieces and edges as Python floats, for questions about one segment
     or one base pair at a time (:meth:`Sight._compute_visible_pairs` on a few pairs).
