@@ -23,12 +23,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solo_ops.game.engine import new_game  # noqa: E402
+from bench.log_digests import play_shipped  # noqa: E402
 from solo_ops.geometry import routes  # noqa: E402
-from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
-from solo_ops.io import library  # noqa: E402
-from solo_ops.io.scenario import load_scenario  # noqa: E402
-from solo_ops.sim import autopilot  # noqa: E402
 
 
 def main() -> int:
@@ -48,17 +44,10 @@ def main() -> int:
             spent[1] += 1
 
     routes.Routes.reachable = timed  # type: ignore[method-assign]
-    first, last = args.seeds
     games, cpu = 0, 0.0
-    for path in sorted(library.folder("scenario").glob("*.yaml")):
-        scenario = load_scenario(path)
-        terrains = TerrainCache(scenario.board)
-        for seed in range(first, last + 1):
-            t0 = time.process_time()
-            game, state = new_game(scenario, seed, terrains=terrains)
-            autopilot.play(game, state, args.policy)
-            cpu += time.process_time() - t0
-            games += 1
+    for _key, _state, spent_here in play_shipped(*args.seeds, args.policy):
+        cpu += spent_here
+        games += 1
     routes.Routes.reachable = plain  # type: ignore[method-assign]
     print(f"{games} missions ({args.policy}): {cpu:.2f} s CPU, {cpu / games:.3f} s a mission; "
           f"reachable: {spent[1]} calls, {spent[0]:.2f} s CPU ({100 * spent[0] / cpu:.0f}%)")

@@ -21,12 +21,14 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solo_ops.game.engine import new_game  # noqa: E402
+from solo_ops.game.state import State  # noqa: E402
 from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
 from solo_ops.io import library  # noqa: E402
 from solo_ops.io.scenario import load_scenario  # noqa: E402
@@ -37,6 +39,31 @@ def digest_of(log: list[dict]) -> str:
     """SHA-256 of a game's log as canonical JSON."""
     text = json.dumps(log, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def shipped(only: Sequence[str] = ()) -> list[Path]:
+    """The shipped scenario files, or those named in ``only`` (ValueError naming an unknown
+    one)."""
+    paths = sorted(library.folder("scenario").glob("*.yaml"))
+    unknown = sorted(set(only) - {p.stem for p in paths})
+    if unknown:
+        raise ValueError(f"no shipped scenario {unknown[0]!r}")
+    return [p for p in paths if not only or p.stem in only]
+
+
+def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | None = None
+                 ) -> Iterator[tuple[str, State, float]]:
+    """Play the scenarios ``paths`` (default: every shipped one) to the end with the
+    autopilot, seeds ``first``..``last``, one TerrainCache per scenario as in ``rate``:
+    ``("scenario/seed/policy", final state, CPU seconds of set-up and play)``."""
+    for path in shipped() if paths is None else paths:
+        scenario = load_scenario(path)
+        terrains = TerrainCache(scenario.board)
+        for seed in range(first, last + 1):
+            t0 = time.process_time()
+            game, state = new_game(scenario, seed, terrains=terrains)
+            autopilot.play(game, state, policy)
+            yield f"{path.stem}/{seed}/{policy}", state, time.process_time() - t0
 
 
 def main() -> int:
@@ -51,25 +78,15 @@ def main() -> int:
     first, last = args.seeds
     digests: dict[str, str] = {}
     cpu = 0.0
-    paths = sorted(library.folder("scenario").glob("*.yaml"))
-    unknown = set(args.scenario) - {p.stem for p in paths}
-    if unknown:
-        parser.error(f"no shipped scenario {sorted(unknown)[0]!r}")
-    for path in paths:
-        if args.scenario and path.stem not in args.scenario:
-            continue
-        scenario = load_scenario(path)
-        terrains = TerrainCache(scenario.board)
-        for seed in range(first, last + 1):
-            t0 = time.process_time()
-            game, state = new_game(scenario, seed, terrains=terrains)
-            autopilot.play(game, state, args.policy)
-            spent = time.process_time() - t0
-            cpu += spent
-            key = f"{path.stem}/{seed}/{args.policy}"
-            digests[key] = digest_of(state.log)
-            print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
-                  f"{digests[key][:12]}", flush=True)
+    try:
+        paths = shipped(args.scenario)
+    except ValueError as exc:
+        parser.error(str(exc))
+    for key, state, spent in play_shipped(first, last, args.policy, paths):
+        cpu += spent
+        digests[key] = digest_of(state.log)
+        print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
+              f"{digests[key][:12]}", flush=True)
     print(f"{len(digests)} games, {cpu:.1f} s CPU")
     if args.out:
         args.out.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
