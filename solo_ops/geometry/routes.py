@@ -50,8 +50,12 @@ from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 
-from solo_ops.geometry import shapes
+from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
+
+if jit.AVAILABLE:  # the compiled loops (numba); the numpy code below is the reference
+    from solo_ops.geometry.jit import distance as _jd  # noqa: F401
+    from solo_ops.geometry.jit import movement as _jm  # noqa: F401
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle

@@ -1,0 +1,14 @@
+"""Compiled loops for movement (`routes._blocked` and its kernels, `_sees`, tangents, bases' discs).
+
+Each function reproduces one numpy routine of the geometry element by element, with the same
+IEEE operations in the same order (see :mod:`solo_ops.geometry.jit`); the numpy routine stays
+the reference and the fallback. Imported only when numba is available.
+"""
+
+from __future__ import annotations
+
+import numpy as np  # noqa: F401
+
+from solo_ops.geometry.jit import njit  # noqa: F401
+
+__all__: list[str] = []
