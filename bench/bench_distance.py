@@ -277,6 +277,16 @@ def main() -> int:
         return 2
     rng = np.random.default_rng(args.seed)
     boards = [*load_boards(), corridor_board()]
+    # numba's compiled loops (the [fast] extra) load or compile on first use, once a process:
+    # done here, before any timing, and reported apart (SOLO_OPS_JIT=0 measures without them)
+    from solo_ops.geometry import jit
+
+    t0 = time.process_time()
+    warm = Routes(corridor_board())
+    for p, q in [((3.0, 3.0), (25.0, 18.0)), ((3.0, 3.0), (4.0, 4.0))]:
+        warm.distance(p, q)
+    print(f"compiled loops: {'on' if jit.ENABLED else 'off'}"
+          + (f" (loaded in {time.process_time() - t0:.2f} s CPU)" if jit.ENABLED else ""))
     total_ours = total_theirs = 0.0
     bad = done = wrong = 0
     redrawn = 0

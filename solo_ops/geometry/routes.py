@@ -54,7 +54,7 @@ from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
 
 if jit.AVAILABLE:  # the compiled loops (numba); the numpy code below is the reference
-    from solo_ops.geometry.jit import distance as _jd  # noqa: F401
+    from solo_ops.geometry.jit import distance as _jd
     from solo_ops.geometry.jit import movement as _jm  # noqa: F401
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
@@ -1572,6 +1572,16 @@ class _PairQuery:
         r = self.g.rings
         if Y is None:
             Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
+        if jit.ENABLED:
+            tt, dn, cut, touch = _jd.seen(Y, np.array(pts), n, k1, k2, self.C, self.s4, r.succ,
+                                          self.g.pos, self.front_tol, TOL)
+            if not touch:  # else a vertex on a seen corner's line: the numpy code settles it
+                if len(recs) == 1:
+                    recs[0][1] = [tt, None, dn, None]
+                else:
+                    recs[0][1] = [tt[:cut], None, dn[:cut], None]
+                    recs[1][1] = [tt[cut:], None, dn[cut:], None]
+                return
         kk, tt = (Y[:, :n] * Y[:, n:2 * n] >= -1e-12).nonzero()
         dn = np.zeros(0)
         if len(kk):
@@ -1594,7 +1604,8 @@ class _PairQuery:
                 if on.any():
                     seen &= ~self._touch_rows(Xr, Tr, on)
             kk, tt, dn = kk[seen], tt[seen], dn[seen]
-        # [corners, distances as a column and as a row, their rows of D (when first needed)]
+        # [corners, distances as a column and as a row, their rows of D (when first needed);
+        # the compiled path leaves the column to be made when the numpy path needs it]
         if len(recs) == 1:
             recs[0][1] = [tt, dn[:, None], dn, None]
             return
@@ -1620,21 +1631,14 @@ class _PairQuery:
         # a to b directly: the edges facing a that b is beyond
         dab = math.dist(a, b)
         tl = TOL * (dab + 10.0)
-        front = ra[3]
-        if front is None:
-            front = ra[3] = ya[k1:k2] > self.front_tol
-        behind = rb[4]
-        if behind is None:
-            behind = rb[4] = yb[k1:k2] < self.neg_front_tol
-        o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
-        s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-        hit = s1 * s1[r.succ] == -1
-        hit &= front
-        hit &= behind
-        if not np.count_nonzero(hit):
-            if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
-                    np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
+        if jit.ENABLED:
+            state = _jd.direct(ya, yb, k1, k2, k3, b[0] * a[1] - b[1] * a[0], tl, r.succ,
+                               self.front_tol)
+            if state == _jd.CLEAR or (state == _jd.ON_VERTEX
+                                      and self._straight(ra, rb, a, b, tl)):
                 return dab, []
+        elif self._straight(ra, rb, a, b, tl):
+            return dab, []
         if self.n == 0:
             return None
         if ra[1] is None and rb[1] is None and ra is not rb:
@@ -1647,13 +1651,19 @@ class _PairQuery:
         ia, jb = sa[0], sb[0]
         if len(ia) == 0 or len(jb) == 0:
             return None
-        Da = sa[3]
-        if Da is None:
-            Da = sa[3] = self.D[ia]
-        tot = (sa[1] + Da[:, jb]) + sb[2]
-        k = int(tot.argmin())
-        ka, kb = divmod(k, len(jb))
-        best = float(tot[ka, kb])
+        if jit.ENABLED:
+            ka, kb, best = _jd.best_pair(ia, sa[2], jb, sb[2], self.D)
+        else:
+            Da = sa[3]
+            if Da is None:
+                Da = sa[3] = self.D[ia]
+            col = sa[1]
+            if col is None:
+                col = sa[1] = sa[2][:, None]
+            tot = (col + Da[:, jb]) + sb[2]
+            k = int(tot.argmin())
+            ka, kb = divmod(k, len(jb))
+            best = float(tot[ka, kb])
         if not math.isfinite(best):
             return None
         i, j = int(ia[ka]), int(jb[kb])
@@ -1662,6 +1672,29 @@ class _PairQuery:
         while chain[-1] != j:
             chain.append(int(nxt[chain[-1], j]))
         return best, chain
+
+    def _straight(self, ra: list[Any], rb: list[Any], a: Point2, b: Point2, tl: float) -> bool:
+        """Whether a sees b: no edge facing a (and b beyond it) is crossed, and the segment
+        goes into no obstacle at a vertex it passes exactly through (numpy; ``ra``, ``rb``:
+        the points' records, whose ``front``/``behind`` it fills)."""
+        r = self.g.rings
+        k1, k2, k3 = self.cuts
+        ya, yb = ra[0], rb[0]
+        front = ra[3]
+        if front is None:
+            front = ra[3] = ya[k1:k2] > self.front_tol
+        behind = rb[4]
+        if behind is None:
+            behind = rb[4] = yb[k1:k2] < self.neg_front_tol
+        o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
+        s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+        hit = s1 * s1[r.succ] == -1
+        hit &= front
+        hit &= behind
+        if np.count_nonzero(hit):
+            return False
+        return np.count_nonzero(s1) == len(s1) or not self._touch_enters(
+            np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any()
 
     def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
         """(len(S),) :meth:`_touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
