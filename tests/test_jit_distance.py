@@ -14,9 +14,6 @@ default path (the kernels, when numba is installed) with a frozen copy of the nu
 from __future__ import annotations
 
 import math
-import os
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +29,6 @@ pytest.importorskip("numba")
 from solo_ops.geometry import jit
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.jit import distance as jd
-from tests.conftest import ROOT
 from tests.test_routes_dist13 import BOARD_LIST, IDS, special_points
 
 _ROUTES: dict[int, tuple[R.Routes, R.Routes]] = {}
@@ -223,13 +219,3 @@ def test_hypothesis_points_agree(data: Any) -> None:
         return (data.draw(st.floats(0, board.width)), data.draw(st.floats(0, board.depth)))
 
     ask_both(k, [(point(), point(), 0.0, 0.0) for _ in range(6)])
-
-
-def test_the_environment_switch_turns_the_kernels_off() -> None:
-    """``SOLO_OPS_JIT=0`` (and only that) makes the geometry use the numpy code."""
-    code = "from solo_ops.geometry import jit; print(jit.AVAILABLE, jit.ENABLED)"
-    for value, want in (("0", "True False"), ("1", "True True")):
-        env = {**os.environ, "SOLO_OPS_JIT": value, "PYTHONPATH": str(ROOT)}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True).stdout.strip()
-        assert out == want

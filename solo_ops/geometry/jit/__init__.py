@@ -45,8 +45,12 @@ ENABLED: bool = AVAILABLE and os.environ.get("SOLO_OPS_JIT", "1").strip() != "0"
 
 def njit(fn: F) -> F:
     """Compile ``fn`` with numba: no Python objects, cached on disk, numpy's error model
-    (a division by zero gives inf or nan as numpy does, never an exception)."""
+    (a division by zero gives inf or nan as numpy does, never an exception). Where numba finds
+    no writable cache directory at all, it compiles in every process instead."""
     import numba
 
-    compiled: Any = numba.njit(cache=True, nogil=True, error_model="numpy")(fn)
+    try:
+        compiled: Any = numba.njit(cache=True, nogil=True, error_model="numpy")(fn)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        compiled = numba.njit(cache=False, nogil=True, error_model="numpy")(fn)
     return cast(F, compiled)
