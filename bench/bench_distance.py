@@ -277,10 +277,11 @@ def main() -> int:
         return 2
     rng = np.random.default_rng(args.seed)
     boards = [*load_boards(), corridor_board()]
-    # numba's compiled loops (the [fast] extra) load or compile on first use, once a process:
-    # done here, before any timing, and reported apart (SOLO_OPS_JIT=0 measures without them)
+    # the compiled loops (numba), as in the simulator, load or compile on first use, once a
+    # process: done here, before any timing, and reported apart (SOLO_OPS_JIT=0: without them)
     from solo_ops.geometry import jit
 
+    jit.use_in_simulation()
     t0 = time.process_time()
     warm = Routes(corridor_board())
     for p, q in [((3.0, 3.0), (25.0, 18.0)), ((3.0, 3.0), (4.0, 4.0))]:

@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from solo_ops.game.engine import new_game  # noqa: E402
 from solo_ops.game.state import State  # noqa: E402
+from solo_ops.geometry import jit  # noqa: E402
 from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
 from solo_ops.io import library  # noqa: E402
 from solo_ops.io.scenario import load_scenario  # noqa: E402
@@ -55,7 +56,9 @@ def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | Non
                  ) -> Iterator[tuple[str, State, float]]:
     """Play the scenarios ``paths`` (default: every shipped one) to the end with the
     autopilot, seeds ``first``..``last``, one TerrainCache per scenario as in ``rate``:
-    ``("scenario/seed/policy", final state, CPU seconds of set-up and play)``."""
+    ``("scenario/seed/policy", final state, CPU seconds of set-up and play)``. The geometry's
+    compiled loops are on, as in ``rate`` (``SOLO_OPS_JIT=0``: the numpy code)."""
+    jit.use_in_simulation()
     for path in shipped() if paths is None else paths:
         scenario = load_scenario(path)
         terrains = TerrainCache(scenario.board)
@@ -87,7 +90,8 @@ def main() -> int:
         digests[key] = digest_of(state.log)
         print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
               f"{digests[key][:12]}", flush=True)
-    print(f"{len(digests)} games, {cpu:.1f} s CPU")
+    print(f"{len(digests)} games, {cpu:.1f} s CPU (compiled loops "
+          f"{'on' if jit.ENABLED else 'off'})")
     if args.out:
         args.out.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
     if args.check:

@@ -10,7 +10,15 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
+from solo_ops.geometry import jit
+
 ROOT = Path(__file__).resolve().parent.parent
+
+# The geometry's compiled loops (numba, where installed) are on in the tests' own process, as in
+# the simulator's workers, so every oracle test of the geometry checks them (SOLO_OPS_JIT=0
+# checks the numpy code instead); tests/test_jit*.py compare both paths directly, and the
+# commands run as subprocesses keep the default (numpy, unless SOLO_OPS_JIT=1).
+jit.use_in_simulation()
 SCENARIOS = ROOT / "solo_ops" / "data" / "scenarios"
 ROSTERS = SCENARIOS / "rosters"
 BOARDS = SCENARIOS / "boards"

@@ -23,14 +23,39 @@ from solo_ops.sim import autopilot
 from tests.conftest import ROOT
 
 
-def test_the_environment_switch_turns_the_kernels_off() -> None:
-    """``SOLO_OPS_JIT=0`` (and only that) makes the geometry use the numpy code."""
-    code = "from solo_ops.geometry import jit; print(jit.AVAILABLE, jit.ENABLED)"
-    for value, want in (("0", "True False"), ("1", "True True"), ("", "True True")):
-        env = {**os.environ, "SOLO_OPS_JIT": value, "PYTHONPATH": str(ROOT)}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True).stdout.strip()
-        assert out == want, value
+def _run(code: str, setting: str) -> str:
+    env = {**os.environ, "SOLO_OPS_JIT": setting, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_the_environment_switch_and_the_simulator() -> None:
+    """Unset: off until the simulator turns them on; ``SOLO_OPS_JIT=1``: on; ``0``: never."""
+    code = ("from solo_ops.geometry import jit; a = jit.ENABLED; jit.use_in_simulation(); "
+            "print(jit.AVAILABLE, a, jit.ENABLED)")
+    for setting, want in (("", "True False True"), ("auto", "True False True"),
+                          ("1", "True True True"), ("0", "True False False")):
+        assert _run(code, setting) == want, setting
+
+
+def test_a_one_off_answer_never_loads_numba_and_a_rating_does() -> None:
+    """A distance asked once (as ``geom distance`` or a game at the table does) keeps the
+    numpy code and never imports numba; a rating's missions turn the kernels on."""
+    code = """
+import sys
+from solo_ops.geometry.routes import Routes
+from solo_ops.io import library
+from solo_ops.io.scenario import load_scenario
+from solo_ops.sim import rating
+from solo_ops.geometry import jit
+scenario = load_scenario(library.folder("scenario") / "gallowdark-night-raid.yaml")
+Routes(scenario.board).distance((2.0, 2.0), (20.0, 15.0))
+print("numba" in sys.modules, jit.ENABLED, end=" ")
+rating.run(scenario, 1, 3)
+print("numba" in sys.modules, jit.ENABLED)
+"""
+    assert _run(code, "") == "False False True True"
+    assert _run(code, "0") == "False False False False"
 
 
 def test_no_cache_directory_still_compiles(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,9 +53,9 @@ from shapely.geometry.polygon import orient
 from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
 
-if jit.AVAILABLE:  # the compiled loops (numba); the numpy code below is the reference
-    from solo_ops.geometry.jit import distance as _jd
-    from solo_ops.geometry.jit import movement as _jm  # noqa: F401
+# the compiled loops (numba), loaded when first used; the numpy code below is the reference
+_jd = jit.kernels("distance")
+_jm = jit.kernels("movement")
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle

@@ -77,8 +77,8 @@ from shapely.geometry.polygon import orient
 from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board, Feature
 
-if jit.AVAILABLE:  # the compiled loops (numba); the numpy code below is the reference
-    from solo_ops.geometry.jit import sight as _js  # noqa: F401
+# the compiled loops (numba), loaded when first used; the numpy code below is the reference
+_js = jit.kernels("sight")
 
 ERODE = 1e-7
 """How far blockers and terrain are shrunk before testing, so touching is not crossing."""

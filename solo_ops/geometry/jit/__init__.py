@@ -1,4 +1,4 @@
-"""Compiled inner loops for the geometry, when numba is installed (the ``fast`` extra).
+"""Compiled inner loops for the geometry (numba), used where many missions are played.
 
 The geometry's answers come from numpy array code: a question about a few dozen points is a
 few dozen numpy calls of 1-2 µs each, whatever the size of the arrays, and after four passes
@@ -6,41 +6,80 @@ of optimisation that fixed cost is most of a mission (docs/performance.md, "Issu
 The modules of this package hold the same computations written as numba loops, one function
 per numpy routine they replace, each element computed by the same IEEE operations in the same
 order, so the floats and booleans are the numpy code's to the last bit and games do not change
-(``tests/test_jit.py`` compares both on every shipped board; ``bench/log_digests.py --check``
-compares whole games).
+(``tests/test_jit*.py`` compare both on every shipped board and whole games;
+``bench/log_digests.py --check`` compares every shipped scenario's games).
 
-Whether they are used:
+When they are used (:data:`ENABLED`, read by the geometry at every call):
 
-- :data:`AVAILABLE` -- numba imports (``pip install -e ".[fast]"``) and its own
-  ``NUMBA_DISABLE_JIT`` is not set (the loops would then run as plain Python, far slower than
-  numpy);
-- :data:`ENABLED` -- used at call time by the geometry; True when available unless the
-  environment says ``SOLO_OPS_JIT=0``. Tests set it to compare both paths in one process.
+- in the simulator's missions (``solo-ops rate``, ``new --difficulty``, a campaign's
+  difficulty): :func:`use_in_simulation`, called by every worker as it starts. Loading numba
+  and its cached machine code costs about half a second a process, and compiling them the
+  first time after an install a few seconds: worth it for hundreds of missions, not for one
+  command's answer, so one-off commands and the game at the table keep the numpy code;
+- everywhere, with ``SOLO_OPS_JIT=1`` in the environment; nowhere, with ``SOLO_OPS_JIT=0``;
+- never where numba is not installed (:data:`AVAILABLE`; it is a dependency only on the
+  platforms it has wheels for) or where numba's own ``NUMBA_DISABLE_JIT`` is set (the loops
+  would run as plain Python, far slower than numpy).
 
-Compiled code is cached on disk next to these modules (numba's ``cache=True``; a per-user cache
-directory when that is not writable), so only the first run after an install compiles.
+numba is imported only when a kernel is first called (:func:`kernels`). Compiled code is cached
+on disk next to these modules (numba's ``cache=True``; a per-user cache directory when that is
+not writable; none at all: compiled in every process).
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MODE: str = os.environ.get("SOLO_OPS_JIT", "").strip() or "auto"
+"""``SOLO_OPS_JIT``: "0" never, "1" always, anything else (unset): in simulated missions."""
+
 
 def _available() -> bool:
-    """Whether numba can compile the loops here."""
-    try:
-        import numba
-    except Exception:  # not installed, or a broken install: the numpy code serves
+    """Whether numba is installed and allowed to compile (checked without importing it)."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
         return False
-    return not getattr(numba.config, "DISABLE_JIT", 0)
+    try:
+        return importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 AVAILABLE: bool = _available()
-ENABLED: bool = AVAILABLE and os.environ.get("SOLO_OPS_JIT", "1").strip() != "0"
+ENABLED: bool = AVAILABLE and MODE == "1"
+
+
+def use_in_simulation() -> None:
+    """Turn the kernels on for this process's missions (a ``rate`` worker's start), unless the
+    environment says ``SOLO_OPS_JIT=0`` or numba is not there."""
+    global ENABLED
+    ENABLED = AVAILABLE and MODE != "0"
+
+
+class _Kernels:
+    """A kernel module, imported (with numba) when one of its kernels is first asked for."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._module: ModuleType | None = None
+
+    def __getattr__(self, attr: str) -> Any:
+        module = self._module
+        if module is None:
+            module = self._module = importlib.import_module(f"{__name__}.{self._name}")
+        return getattr(module, attr)
+
+
+def kernels(name: str) -> Any:
+    """The kernel module ``solo_ops.geometry.jit.<name>``, loaded on first use: the geometry
+    modules hold one each and call it only when :data:`ENABLED`."""
+    return _Kernels(name)
 
 
 def njit(fn: F) -> F:
