@@ -56,7 +56,7 @@ def routes_for(k: int) -> tuple[R.Routes, R.Routes]:
 @pytest.fixture(autouse=True)
 def _count_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Count the kernels' answers, so a test can check the fallbacks really ran."""
-    direct, seen = jd.direct, jd.seen
+    direct, seen = R._jd.direct, R._jd.seen
 
     def counted_direct(*args: Any) -> int:
         state = direct(*args)
@@ -68,8 +68,8 @@ def _count_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
         SEEN["seen-touch" if out[3] else "seen"] += 1
         return out
 
-    monkeypatch.setattr(jd, "direct", counted_direct)
-    monkeypatch.setattr(jd, "seen", counted_seen)
+    monkeypatch.setattr(R._jd, "direct", counted_direct)  # the object routes calls
+    monkeypatch.setattr(R._jd, "seen", counted_seen)
 
 
 def ask_both(k: int, pairs: list[tuple[Any, Any, float, float]]) -> tuple[int, int]:
@@ -219,3 +219,36 @@ def test_hypothesis_points_agree(data: Any) -> None:
         return (data.draw(st.floats(0, board.width)), data.draw(st.floats(0, board.depth)))
 
     ask_both(k, [(point(), point(), 0.0, 0.0) for _ in range(6)])
+
+
+def test_inside_is_shapelys_answer_away_from_the_edges() -> None:
+    """Whether a point is inside a wall: the kernel's even-odd count decides it more than
+    1e-4" from every edge, and then agrees with shapely on the shrunk walls; nearer, it
+    says so and shapely decides. Random points and the special points of every board."""
+    decided: Counter[str] = Counter()
+    for k in range(len(BOARD_LIST)):
+        fast, _ = routes_for(k)
+        if fast._open:
+            continue
+        r = fast._measure.rings
+        rng = np.random.default_rng(70 + k)
+        b = fast.board
+        special = special_points(fast)
+        deep = []  # points in the walls' own boxes: some inside them, some beside
+        for poly in R.shapes.polygons_of(fast._measure_geom):
+            x0, y0, x1, y1 = poly.bounds
+            deep.append(np.stack([rng.uniform(x0, x1, 30), rng.uniform(y0, y1, 30)], axis=1))
+        pts = np.concatenate([np.stack([rng.uniform(0, b.width, 300),
+                                        rng.uniform(0, b.depth, 300)], axis=1),
+                              special[rng.integers(0, len(special), 300)], *deep])
+        want = R.shapely.contains_xy(fast._measure_eroded, pts[:, 0], pts[:, 1])
+        for p, w in zip(pts, want, strict=True):
+            x, y = float(p[0]), float(p[1])
+            got, again = jd.inside(x, y, x, y, r.v, r.nxt, 1e3 * R.EPS)
+            assert got == again
+            if got == jd.NEAR_EDGE:
+                decided["near"] += 1
+            else:
+                assert bool(got) == bool(w), (k, (x, y))
+                decided["inside" if got else "outside"] += 1
+    assert decided["inside"] > 100 and decided["outside"] > 1000 and decided["near"] > 20, decided

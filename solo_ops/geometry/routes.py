@@ -2028,8 +2028,13 @@ class Routes:
         rows = pair._point_rows(pa, pb)
         rec_a, rec_b = rows[0], rows[1]
         if rec_a[2] is None or rec_b[2] is None:
-            rec_a[2], rec_b[2] = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
-                                                     [pa[1], pb[1]]).tolist()
+            if jit.ENABLED:  # by arithmetic far from the walls' edges, else by shapely
+                r = pair.g.rings
+                ia, ib = _jd.inside(pa[0], pa[1], pb[0], pb[1], r.v, r.nxt, 1e3 * EPS)
+            if not jit.ENABLED or ia == _jd.NEAR_EDGE or ib == _jd.NEAR_EDGE:
+                ia, ib = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
+                                             [pa[1], pb[1]]).tolist()
+            rec_a[2], rec_b[2] = bool(ia), bool(ib)
         if rec_a[2] or rec_b[2]:
             return Route(None, ())
         found = pair.query(pa, pb, rows)

@@ -63,17 +63,23 @@ def use_in_simulation() -> None:
 
 
 class _Kernels:
-    """A kernel module, imported (with numba) when one of its kernels is first asked for."""
+    """A kernel module, imported (with numba) when one of its kernels is first asked for; its
+    names are then copied onto this object, so later calls cost a plain attribute lookup (a
+    test that replaces a kernel replaces it here, on the object the geometry calls)."""
 
     def __init__(self, name: str) -> None:
         self._name = name
-        self._module: ModuleType | None = None
 
     def __getattr__(self, attr: str) -> Any:
-        module = self._module
-        if module is None:
-            module = self._module = importlib.import_module(f"{__name__}.{self._name}")
-        return getattr(module, attr)
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        module: ModuleType = importlib.import_module(f"{__name__}.{self._name}")
+        names = {k: v for k, v in vars(module).items() if not k.startswith("__")}
+        for k, v in names.items():
+            self.__dict__.setdefault(k, v)
+        if attr not in names:
+            raise AttributeError(f"{module.__name__} has no {attr!r}")
+        return self.__dict__[attr]
 
 
 def kernels(name: str) -> Any:

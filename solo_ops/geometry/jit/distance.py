@@ -145,3 +145,38 @@ def best_pair(ia: np.ndarray, da: np.ndarray, jb: np.ndarray, db: np.ndarray,
                 best = v
                 bx, by = x, y
     return bx, by, best
+
+
+NEAR_EDGE = -1
+"""What :func:`inside` says of a point too near an obstacle's edge to decide by arithmetic."""
+
+
+@njit
+def _inside_one(x: float, y: float, v: np.ndarray, nxt: np.ndarray, margin: float) -> int:
+    """1 if (x, y) is inside the obstacles (rings ``v -> nxt``, even-odd), 0 if outside, or
+    :data:`NEAR_EDGE` if it is within ``margin`` of an edge."""
+    odd = False
+    m2 = margin * margin
+    for u in range(v.shape[0]):
+        ax, ay, bx, by = v[u, 0], v[u, 1], nxt[u, 0], nxt[u, 1]
+        dx, dy = bx - ax, by - ay
+        px, py = x - ax, y - ay
+        ll = dx * dx + dy * dy
+        t = (px * dx + py * dy) / ll if ll > 0.0 else 0.0
+        t = min(1.0, max(0.0, t))
+        ex, ey = px - t * dx, py - t * dy
+        if ex * ex + ey * ey <= m2:
+            return NEAR_EDGE
+        if (ay > y) != (by > y) and x < ax + (y - ay) * dx / dy:
+            odd = not odd
+    return 1 if odd else 0
+
+
+@njit
+def inside(ax: float, ay: float, bx: float, by: float, v: np.ndarray, nxt: np.ndarray,
+           margin: float) -> tuple[int, int]:
+    """Whether points a and b are inside the obstacles whose rings are ``v -> nxt`` (even-odd:
+    exteriors and holes), each 1, 0 or :data:`NEAR_EDGE`. Far from every edge (more than
+    ``margin``) this is the answer of ``shapely.contains_xy`` on the obstacles shrunk by less
+    than ``margin``: the caller asks shapely about a point near an edge."""
+    return _inside_one(ax, ay, v, nxt, margin), _inside_one(bx, by, v, nxt, margin)
