@@ -278,7 +278,10 @@ def test_blocked_with_remembered_runs_as_before(board: Any, monkeypatch: Any) ->
         monkeypatch.undo()
 
 
-def test_blocked_remembers_whether_edges_end_at_successors() -> None:
+def test_blocked_remembers_whether_edges_end_at_successors(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # the numpy code's memo (the compiled loops, when on, work the ends out per segment)
+    monkeypatch.setattr(R.jit, "ENABLED", False)
     sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
     nxt = np.roll(sq, -1, axis=0)
     nxt[3] = [0.0, 1.0]

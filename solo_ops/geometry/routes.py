@@ -291,6 +291,10 @@ def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
     when it properly crosses an edge, or passes exactly through a vertex (within :data:`TOL`,
     away from its ends) into the obstacle."""
     S, E = len(P), len(rings)
+    if jit.ENABLED and S and E:
+        return _jm.blocked(np.ascontiguousarray(P, dtype=float),
+                           np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
+                           rings.f, rings.lf, TOL, END)
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
@@ -472,6 +476,10 @@ def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
     computed as :func:`_blocked_dense` does: a sign table of the vertices against each
     segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
     element by element, so the same booleans."""
+    if jit.ENABLED and len(P):
+        return _jm.blocked_rows(np.ascontiguousarray(P, dtype=float),
+                                np.ascontiguousarray(Q, dtype=float),
+                                np.ascontiguousarray(V, dtype=float), TOL, END)
     n = V.shape[1]
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])

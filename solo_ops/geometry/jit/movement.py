@@ -1,14 +1,138 @@
-"""Compiled loops for movement (`routes._blocked` and its kernels, `_sees`, tangents, bases' discs).
+"""Compiled loops for movement and straight lines around walls (``routes._blocked``, the
+wall test of every walk, route and straight distance, and ``routes._blocked_rows``, the bases'
+own rings).
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
 IEEE operations in the same order (see :mod:`solo_ops.geometry.jit`); the numpy routine stays
-the reference and the fallback. Imported only when numba is available.
+the reference and the fallback. Imported only when a kernel is first used.
 """
 
 from __future__ import annotations
 
-import numpy as np  # noqa: F401
+import numpy as np
 
-from solo_ops.geometry.jit import njit  # noqa: F401
+from solo_ops.geometry.jit import njit
 
-__all__: list[str] = []
+
+@njit
+def _sign(o: float, tl: float) -> int:
+    """``(o > tl) - (o < -tl)``: 1, -1, or 0 within the tolerance (and for NaN)."""
+    if o > tl:
+        return 1
+    if o < -tl:
+        return -1
+    return 0
+
+
+@njit
+def _unit(x: float, y: float) -> tuple[float, float]:
+    """``routes._unit`` of one vector: divided by its length, or by 1 when that is 0."""
+    n = np.hypot(x, y)
+    if not n > 0:
+        n = 1.0
+    return x / n, y / n
+
+
+@njit
+def enters(dx: float, dy: float, vx: float, vy: float, px: float, py: float, nx: float,
+           ny: float) -> bool:
+    """``routes._wedge_enters`` for one line of direction (dx, dy) through the obstacle vertex
+    (vx, vy) with neighbours (px, py) before and (nx, ny) after (inside on the left): whether
+    it goes into the obstacle there, in either direction."""
+    ux, uy = _unit(dx, dy)
+    e1x, e1y = _unit(nx - vx, ny - vy)
+    e2x, e2y = _unit(px - vx, py - vy)
+    convex = (vx - px) * (ny - vy) - (vy - py) * (nx - vx) >= 0
+    tol = 1e-12
+    for sgn in (1.0, -1.0):
+        ddx, ddy = ux * sgn, uy * sgn
+        if convex:
+            if e1x * ddy - e1y * ddx > tol and ddx * e2y - ddy * e2x > tol:
+                return True
+        elif not (e2x * ddy - e2y * ddx >= -tol and ddx * e1y - ddy * e1x >= -tol):
+            return True
+    return False
+
+
+@njit
+def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndarray,
+         nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, s1: np.ndarray, tol: float,
+         end: float) -> bool:
+    """Whether the segment p -> q goes into an obstacle of the rings ``v -> nxt`` (edge
+    vectors ``f``, lengths ``lf``): ``routes._blocked_dense`` for one segment. ``s1`` is
+    scratch space, one entry a vertex.
+
+    Per vertex u, ``o1 = dx * (u_y - p_y) - dy * (u_x - p_x)`` signed against ``tol * |q - p|``
+    (``o2`` the same at the edge's end); an edge whose ends are strictly on either side is
+    crossed where ``o3 = f_y * ux - f_x * uy`` and ``o4 = o3 + (f_x * dy - f_y * dx)`` are
+    strictly on either side of ``tol * |f|``. With no crossing, a vertex within the tolerance
+    of the line, strictly between the segment's ends (``end`` from each), blocks if the line
+    goes into the obstacle there (:func:`enters`)."""
+    dx, dy = qx - px, qy - py
+    ld = np.hypot(dx, dy)
+    tl = tol * ld
+    for e in range(v.shape[0]):
+        ux, uy = v[e, 0] - px, v[e, 1] - py
+        a = _sign(dx * uy - dy * ux, tl)
+        s1[e] = a
+        if a == 0:
+            continue
+        b = _sign(dx * (nxt[e, 1] - py) - dy * (nxt[e, 0] - px), tl)
+        if a * b == -1:
+            fx, fy = f[e, 0], f[e, 1]
+            o3 = fy * ux - fx * uy
+            o4 = o3 + (fx * dy - fy * dx)
+            tf = tol * lf[e]
+            if (o3 > tf and o4 < -tf) or (o3 < -tf and o4 > tf):
+                return True
+    div = ld if ld > 0 else 1.0
+    for e in range(v.shape[0]):
+        if s1[e] != 0:
+            continue
+        ux, uy = v[e, 0] - px, v[e, 1] - py
+        if not abs(dx * uy - dy * ux) < tl:
+            continue
+        along = (ux * dx + uy * dy) / div
+        if along > end and along < ld - end and enters(
+                dx, dy, v[e, 0], v[e, 1], prv[e, 0], prv[e, 1], nxt[e, 0], nxt[e, 1]):
+            return True
+    return False
+
+
+@njit
+def blocked(P: np.ndarray, Q: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray,
+            f: np.ndarray, lf: np.ndarray, tol: float, end: float) -> np.ndarray:
+    """``routes._blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
+    of the rings (vertices ``v`` with their neighbours, edge vectors ``f = nxt - v`` and
+    lengths ``lf``). Every segment against every edge, as ``_blocked_dense`` (which
+    ``_blocked_boxed`` equals: the pairs it skips cannot cross or touch)."""
+    out = np.zeros(P.shape[0], np.bool_)
+    s1 = np.empty(v.shape[0], np.int8)
+    for k in range(P.shape[0]):
+        out[k] = _one(P[k, 0], P[k, 1], Q[k, 0], Q[k, 1], v, prv, nxt, f, lf, s1, tol, end)
+    return out
+
+
+@njit
+def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: float
+                 ) -> np.ndarray:
+    """``routes._blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
+    closed ring ``V[k]`` (n vertices, inside on the left), with each edge's vector and length
+    worked out as there (``V[k, e + 1] - V[k, e]``, its ``hypot``)."""
+    S, n = V.shape[0], V.shape[1]
+    out = np.zeros(S, np.bool_)
+    s1 = np.empty(n, np.int8)
+    prv = np.empty((n, 2))
+    nxt = np.empty((n, 2))
+    f = np.empty((n, 2))
+    lf = np.empty(n)
+    for k in range(S):
+        v = V[k]
+        for e in range(n):
+            a, b = (e - 1) % n, (e + 1) % n
+            prv[e, 0], prv[e, 1] = v[a, 0], v[a, 1]
+            nxt[e, 0], nxt[e, 1] = v[b, 0], v[b, 1]
+            f[e, 0], f[e, 1] = v[b, 0] - v[e, 0], v[b, 1] - v[e, 1]
+            lf[e] = np.hypot(f[e, 0], f[e, 1])
+        out[k] = _one(P[k, 0], P[k, 1], Q[k, 0], Q[k, 1], v, prv, nxt, f, lf, s1, tol, end)
+    return out

@@ -1,0 +1,183 @@
+"""The compiled wall tests (``solo_ops.geometry.jit.movement``) answer exactly what the numpy
+code answers (issue 13, fifth pass).
+
+``routes._blocked`` (is a straight segment clear of the walls: every walk, route, reach and
+straight distance asks it) and ``routes._blocked_rows`` (each segment against its own ring: the
+bases on the table) run one numba kernel each when :data:`solo_ops.geometry.jit.ENABLED`. Both
+are compared here with the numpy code -- the dense sign table, the boxed form for many pairs,
+the rows form -- boolean for boolean, on every shipped board's walls and on rings whose edges
+do not end at their successor, for random segments and for the hard ones: through wall
+corners exactly, along wall faces, from and to corners, 1e-12 and 1e-9 off them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from solo_ops.geometry import jit
+from solo_ops.geometry import routes as R
+from solo_ops.geometry.jit import movement as jm
+from tests.test_routes_dist13 import BOARD_LIST, IDS
+
+
+@contextmanager
+def compiled(on: bool) -> Iterator[None]:
+    """Run the block with the compiled loops on or off (restored after)."""
+    was = jit.ENABLED
+    jit.ENABLED = on
+    try:
+        yield
+    finally:
+        jit.ENABLED = was
+
+
+def both(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> tuple[np.ndarray, np.ndarray]:
+    """(``_blocked`` with the kernel, without it)."""
+    with compiled(True):
+        got = R._blocked(P, Q, rings)
+    with compiled(False):
+        want = R._blocked(P, Q, rings)
+    return got, want
+
+
+def hard_segments(rings: R._Rings, rng: np.random.Generator, n: int) -> tuple[np.ndarray,
+                                                                             np.ndarray]:
+    """Segments through wall corners exactly (the corner plus and minus multiples of a
+    quarter-inch step: exact in binary for round coordinates), along wall faces and beyond
+    their ends, from a corner to a corner, and the same 1e-12 / 1e-9 off."""
+    P, Q = [], []
+    E = len(rings)
+    for _ in range(n):
+        e = int(rng.integers(0, E))
+        v, w, f = rings.v[e], rings.nxt[e], rings.f[e]
+        step = np.array([rng.integers(-4, 5), rng.integers(-4, 5)], dtype=float) * 0.25
+        if not step.any():
+            step = np.array([0.25, 0.0])
+        s, t = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        P += [v + s * step, v - 0.5 * f, v, v + 0.25 * f]
+        Q += [v - t * step, w + 0.75 * f, rings.v[int(rng.integers(0, E))], w]
+    P_, Q_ = np.array(P), np.array(Q)
+    out_p, out_q = [P_], [Q_]
+    for eps in (1e-12, -1e-12, 1e-9):
+        out_p.append(P_ + eps)
+        out_q.append(Q_ - eps)
+    return np.concatenate(out_p), np.concatenate(out_q)
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_blocked_equals_numpy_on_every_board(k: int) -> None:
+    routes = R.Routes(BOARD_LIST[k])
+    rings = routes._measure.rings
+    if len(rings) == 0:
+        pytest.skip("no walls")
+    b = routes.board
+    rng = np.random.default_rng(11 + k)
+    rand = rng.uniform(0, 1, (400, 2)) * [b.width, b.depth]
+    P, Q = hard_segments(rings, rng, 150)
+    blocked_somewhere = clear_somewhere = 0
+    for A, B in ((rand[:200], rand[200:]), (P, Q)):
+        got, want = both(A, B, rings)
+        assert got.tobytes() == want.tobytes()
+        blocked_somewhere += int(want.sum())
+        clear_somewhere += int((~want).sum())
+        for i in range(0, len(A), 37):  # one segment at a time: the dense path
+            g1, w1 = both(A[i:i + 1], B[i:i + 1], rings)
+            assert g1.tobytes() == w1.tobytes()
+    assert blocked_somewhere > 20 and clear_somewhere > 20
+
+
+def test_the_boxed_path_and_the_dense_path_are_both_compared() -> None:
+    """Enough segments for ``_blocked`` to take its boxed form (more pairs than
+    ``_DENSE``), and few enough for the dense one, on the busiest shipped board."""
+    routes = R.Routes(BOARD_LIST[3])
+    rings = routes._measure.rings
+    rng = np.random.default_rng(5)
+    b = routes.board
+    many = rng.uniform(0, 1, (2 * R._DENSE // max(1, len(rings)) + 50, 2, 2)) * [b.width, b.depth]
+    assert len(many) * len(rings) > R._DENSE
+    got, want = both(many[:, 0], many[:, 1], rings)
+    assert got.tobytes() == want.tobytes() and want.any() and not want.all()
+
+
+def test_rings_whose_edges_do_not_end_at_their_successor() -> None:
+    """The numpy code works out those ends apart; the kernel always does."""
+    sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
+    nxt = np.roll(sq, -1, axis=0)
+    nxt[3] = [0.0, 1.0]
+    odd = R._Rings(sq, np.roll(sq, 1, axis=0), nxt)
+    rng = np.random.default_rng(3)
+    P, Q = rng.uniform(-1, 3, (500, 2)), rng.uniform(-1, 3, (500, 2))
+    P2, Q2 = hard_segments(odd, rng, 60)
+    for A, B in ((P, Q), (P2, Q2)):
+        got, want = both(A, B, odd)
+        assert got.tobytes() == want.tobytes() and want.any()
+
+
+def disc_rows(rng: np.random.Generator, n: int, sides: int) -> np.ndarray:
+    """(n, sides, 2) regular polygons (bases) of random centres and radii, counter-clockwise."""
+    ang = np.linspace(0, 2 * np.pi, sides, endpoint=False)
+    c = rng.uniform(0, 20, (n, 1, 2))
+    r = rng.choice([0.5, 0.63, 1.0, 1.25], (n, 1, 1))
+    return c + r * np.stack([np.cos(ang), np.sin(ang)], axis=1)[None, :, :]
+
+
+def test_blocked_rows_equals_numpy() -> None:
+    rng = np.random.default_rng(8)
+    blocked = 0
+    for sides in (4, 8, 16, 32):
+        V = disc_rows(rng, 300, sides)
+        centre = V.mean(axis=1)
+        # random segments, through a vertex exactly, along an edge, grazing a vertex
+        P = [rng.uniform(0, 20, (300, 2)), 2 * V[:, 0] - centre, V[:, 0] - (V[:, 1] - V[:, 0]),
+             V[:, 0] + np.array([1e-12, 0.0])]
+        Q = [rng.uniform(0, 20, (300, 2)), centre, V[:, 1] + 0.5 * (V[:, 1] - V[:, 0]),
+             V[:, 0] + np.array([3.0, 1e-12])]
+        for A, B in zip(P, Q, strict=True):
+            with compiled(True):
+                got = R._blocked_rows(A, B, V)
+            with compiled(False):
+                want = R._blocked_rows(A, B, V)
+            assert got.tobytes() == want.tobytes(), sides
+            blocked += int(want.sum())
+    assert blocked > 100
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_enters_equals_wedge_enters(data: Any) -> None:
+    """One line through one obstacle vertex, against ``routes._wedge_enters``."""
+    coord = st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0, 1e-12, -1e-12, 3.0, 0.25])
+    pts = [np.array([data.draw(coord), data.draw(coord)]) for _ in range(4)]
+    d, v, prv, nxt = pts
+    want = R._wedge_enters(d[None, :], v[None, :], prv[None, :], nxt[None, :])[0]
+    assert jm.enters(d[0], d[1], v[0], v[1], prv[0], prv[1], nxt[0], nxt[1]) == want
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_hypothesis_segments_on_a_board(data: Any) -> None:
+    k = data.draw(st.integers(0, len(BOARD_LIST) - 1), label="board")
+    routes = R.Routes(BOARD_LIST[k])
+    rings = routes._measure.rings
+    b = routes.board
+    pts = routes._measure.pos if len(routes._measure.pos) else np.zeros((1, 2))
+
+    def point() -> list[float]:
+        if data.draw(st.booleans()):
+            p = pts[data.draw(st.integers(0, len(pts) - 1))]
+            return [float(p[0]), float(p[1])]
+        return [data.draw(st.floats(0, b.width)), data.draw(st.floats(0, b.depth))]
+
+    P = np.array([point() for _ in range(8)])
+    Q = np.array([point() for _ in range(8)])
+    got, want = both(P, Q, rings)
+    assert got.tobytes() == want.tobytes()
