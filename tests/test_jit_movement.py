@@ -181,3 +181,36 @@ def test_hypothesis_segments_on_a_board(data: Any) -> None:
     Q = np.array([point() for _ in range(8)])
     got, want = both(P, Q, rings)
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
+    """``_tangent_grid`` (which corners a route may bend at) and ``_sees`` (which points a
+    point sees, with the side table and without), from random points, wall corners, graph
+    corners and points 1e-12 off them, to the graph's corners and to random points."""
+    routes = R.Routes(BOARD_LIST[k])
+    g = routes._measure
+    if len(g.pos) == 0:
+        pytest.skip("no corners")
+    b = routes.board
+    rng = np.random.default_rng(90 + k)
+    X = np.concatenate([rng.uniform(0, 1, (60, 2)) * [b.width, b.depth], g.pos, g.real,
+                        g.rings.v[:40], g.pos + 1e-12, g.real - 1e-12])
+    for A in (X, X[:3]):
+        with compiled(True):
+            got = R._tangent_grid(A, g.real, g.up, g.un)
+        with compiled(False):
+            want = R._tangent_grid(A, g.real, g.up, g.un)
+        assert got.tobytes() == want.tobytes() and want.any() and not want.all()
+    s4 = R._side_table(g.pos, g.rings)
+    seen = hidden = 0
+    for x in X[::3]:
+        for T, table in ((g.pos, s4), (g.pos, None), (X, None)):
+            with compiled(True):
+                got = R._sees(x, T, g.rings, table)
+            with compiled(False):
+                want = R._sees(x, T, g.rings, table)
+            assert got.tobytes() == want.tobytes(), (k, tuple(x))
+            seen += int(want.sum())
+            hidden += int((~want).sum())
+    assert seen > 50 and hidden > 50

@@ -517,6 +517,9 @@ def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
     return out
 
 
+_NO_SIDES = np.zeros((0, 0), dtype=bool)  # the compiled _sees' stand-in for "no s4 given"
+
+
 def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = None
           ) -> np.ndarray:
     """(len(T),) whether the point ``x`` sees each point of T (:func:`_blocked` negated).
@@ -527,6 +530,10 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
     m = len(T)
     if m == 0 or len(rings) == 0:
         return np.ones(m, dtype=bool)
+    if jit.ENABLED:
+        return _jm.sees(float(x[0]), float(x[1]), np.ascontiguousarray(T, dtype=float),
+                        rings.v, rings.prv, rings.nxt, rings.f, rings.lf, rings.succ,
+                        _NO_SIDES if s4 is None else s4, s4 is not None, TOL, END)
     f, u = rings.f, rings.v
     o3 = f[:, 1] * (x[0] - u[:, 0]) - f[:, 0] * (x[1] - u[:, 1])  # -cross(f, x - u)
     front = (o3 > TOL * rings.lf).nonzero()[0]
@@ -685,6 +692,11 @@ def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) 
     arithmetic, broadcast instead of gathered pair by pair), in blocks of rows of about
     :data:`_GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
     block at a few hundred by a few hundred)."""
+    if jit.ENABLED:
+        return _jm.tangent_grid(np.ascontiguousarray(X, dtype=float),
+                                np.ascontiguousarray(v, dtype=float),
+                                np.ascontiguousarray(up, dtype=float),
+                                np.ascontiguousarray(un, dtype=float))
     rows = max(1, _GRID_BLOCK // max(len(v), 1))
     if len(X) <= rows:
         return _tangent_block(X, v, up, un)

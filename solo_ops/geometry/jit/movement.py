@@ -136,3 +136,94 @@ def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: f
             lf[e] = np.hypot(f[e, 0], f[e, 1])
         out[k] = _one(P[k, 0], P[k, 1], Q[k, 0], Q[k, 1], v, prv, nxt, f, lf, s1, tol, end)
     return out
+
+
+@njit
+def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """``routes._tangent_grid``: (len(X), len(v)) whether the line from each point X[i] to
+    each corner v[j] leaves both of the corner's neighbours (unit directions ``up``, ``un``)
+    on one side, within ``1e-9 * (|dx| + |dy|)``."""
+    out = np.empty((X.shape[0], v.shape[0]), np.bool_)
+    for i in range(X.shape[0]):
+        x0, x1 = X[i, 0], X[i, 1]
+        for j in range(v.shape[0]):
+            dx = v[j, 0] - x0
+            dy = v[j, 1] - x1
+            s1 = dx * up[j, 1] - dy * up[j, 0]
+            s2 = dx * un[j, 1] - dy * un[j, 0]
+            tol = (abs(dx) + abs(dy)) * 1e-9
+            out[i, j] = (s1 >= -tol and s2 >= -tol) or (s1 <= tol and s2 <= tol)
+    return out
+
+
+@njit
+def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
+         nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, succ: np.ndarray, s4: np.ndarray,
+         has_s4: bool, tol: float, end: float) -> np.ndarray:
+    """``routes._sees``: (len(T),) whether the point x sees each point of T past the rings.
+
+    Only edges facing x (``f_y * (x0 - u_x) - f_x * (x1 - u_y) > tol * lf``) are tested: one
+    hides T[k] when its ends are strictly on either side of the sight line and T[k] is beyond
+    its line (``s4[k, e]`` when ``has_s4``, else worked out as ``_sees`` does); with none, a
+    facing edge's start or end vertex on the line, strictly between the ends, hides T[k] when
+    the line goes into the obstacle there (:func:`enters`). Starts first, then ends, as
+    ``_sees`` tests them (the answer is the same in any order)."""
+    E = v.shape[0]
+    front = np.empty(E, np.int64)
+    nf = 0
+    for e in range(E):
+        if f[e, 1] * (x0 - v[e, 0]) - f[e, 0] * (x1 - v[e, 1]) > tol * lf[e]:
+            front[nf] = e
+            nf += 1
+    out = np.ones(T.shape[0], np.bool_)
+    if nf == 0:
+        return out
+    on1 = np.empty(nf, np.bool_)
+    on2 = np.empty(nf, np.bool_)
+    for k in range(T.shape[0]):
+        dx, dy = T[k, 0] - x0, T[k, 1] - x1
+        ld = np.hypot(dx, dy)
+        tl = tol * ld
+        hit = False
+        for i in range(nf):
+            e = front[i]
+            o1 = dx * (v[e, 1] - x1) - dy * (v[e, 0] - x0)
+            o2 = dx * (nxt[e, 1] - x1) - dy * (nxt[e, 0] - x0)
+            p1, n1 = o1 > tl, o1 < -tl
+            p2, n2 = o2 > tl, o2 < -tl
+            on1[i] = not (p1 or n1)
+            on2[i] = not (p2 or n2)
+            if (p1 and n2) or (n1 and p2):
+                if has_s4:
+                    beyond = s4[k, e]
+                else:
+                    c = f[e, 0] * v[e, 1] - f[e, 1] * v[e, 0]
+                    beyond = (T[k, 1] * f[e, 0] - T[k, 0] * f[e, 1]) - c > tol * lf[e]
+                if beyond:
+                    hit = True
+                    break
+        if hit:
+            out[k] = False
+            continue
+        div = ld if ld > 0 else 1.0
+        for second in (False, True):
+            for i in range(nf):
+                e = front[i]
+                if second:
+                    if not on2[i]:
+                        continue
+                    rx, ry = nxt[e, 0] - x0, nxt[e, 1] - x1
+                    w = succ[e]
+                else:
+                    if not on1[i]:
+                        continue
+                    rx, ry = v[e, 0] - x0, v[e, 1] - x1
+                    w = e
+                along = (dx * rx + dy * ry) / div
+                if along > end and along < ld - end and enters(
+                        dx, dy, v[w, 0], v[w, 1], prv[w, 0], prv[w, 1], nxt[w, 0], nxt[w, 1]):
+                    out[k] = False
+                    break
+            if not out[k]:
+                break
+    return out
