@@ -6,6 +6,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/log_digests.py --check /tmp/before.json          # compare (exit 1 on change)
     python bench/log_digests.py --seeds 1 3 --policy cautious --check /tmp/before.json
     python bench/log_digests.py --seeds 1 6 --scenario volkus-stronghold-supplement-example
+    python bench/log_digests.py --seeds 1 6 --warm   # time missions after an untimed one each
 
 Every shipped scenario is played to the end by the autopilot for each seed, and the game's
 whole log (every action, event and die roll, as JSON with sorted keys) is hashed with SHA-256.
@@ -52,16 +53,21 @@ def shipped(only: Sequence[str] = ()) -> list[Path]:
     return [p for p in paths if not only or p.stem in only]
 
 
-def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | None = None
-                 ) -> Iterator[tuple[str, State, float]]:
+def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | None = None,
+                 warm: bool = False) -> Iterator[tuple[str, State, float]]:
     """Play the scenarios ``paths`` (default: every shipped one) to the end with the
     autopilot, seeds ``first``..``last``, one TerrainCache per scenario as in ``rate``:
     ``("scenario/seed/policy", final state, CPU seconds of set-up and play)``. The geometry's
-    compiled loops are on, as in ``rate`` (``SOLO_OPS_JIT=0``: the numpy code)."""
+    compiled loops are on, as in ``rate`` (``SOLO_OPS_JIT=0``: the numpy code). ``warm``: first
+    play seed 0 of each scenario untimed (the kernels loaded, the terrain's caches filled), as a
+    long ``rate`` run's missions find them."""
     jit.use_in_simulation()
     for path in shipped() if paths is None else paths:
         scenario = load_scenario(path)
         terrains = TerrainCache(scenario.board)
+        if warm:
+            game, state = new_game(scenario, 0, terrains=terrains)
+            autopilot.play(game, state, policy)
         for seed in range(first, last + 1):
             t0 = time.process_time()
             game, state = new_game(scenario, seed, terrains=terrains)
@@ -77,6 +83,9 @@ def main() -> int:
     parser.add_argument("--check", type=Path, help="compare with digests written by --out")
     parser.add_argument("--scenario", action="append", default=[], metavar="NAME",
                         help="only this shipped scenario (repeat for several; default: all)")
+    parser.add_argument("--warm", action="store_true",
+                        help="play seed 0 of each scenario first, untimed (kernels loaded, "
+                             "caches filled)")
     args = parser.parse_args()
     first, last = args.seeds
     digests: dict[str, str] = {}
@@ -85,7 +94,7 @@ def main() -> int:
         paths = shipped(args.scenario)
     except ValueError as exc:
         parser.error(str(exc))
-    for key, state, spent in play_shipped(first, last, args.policy, paths):
+    for key, state, spent in play_shipped(first, last, args.policy, paths, args.warm):
         cpu += spent
         digests[key] = digest_of(state.log)
         print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
