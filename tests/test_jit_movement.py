@@ -214,3 +214,48 @@ def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
             seen += int(want.sum())
             hidden += int((~want).sum())
     assert seen > 50 and hidden > 50
+
+
+def _table_discs(rng: np.random.Generator, n: int) -> R._Discs:
+    """Other models' bases on a 30" x 22" table, grown by a 32 mm base's radius."""
+    blockers = [(float(x), float(y), float(r)) for x, y, r in
+                zip(rng.uniform(1, 29, n), rng.uniform(1, 21, n),
+                    rng.choice([0.5, 0.63, 1.0, 1.26], n), strict=True)]
+    return R._Discs.of(blockers, 0.63)
+
+
+def test_bases_block_as_numpy_says() -> None:
+    """``_Discs.blocks`` (a segment into any base) and ``pair_depth`` (how deep a point is in
+    a base), compiled and numpy, for random segments and points and the hard cases: through a
+    base's vertex exactly, along its edge, from its centre, 1e-12 off a vertex."""
+    rng = np.random.default_rng(21)
+    total = blocked = 0
+    for n in (1, 4, 12):
+        discs = _table_discs(rng, n)
+        v = discs.verts.reshape(-1, 2)
+        nxt = np.roll(discs.verts, -1, axis=1).reshape(-1, 2)
+        P = [rng.uniform(0, 1, (300, 2)) * [30, 22], 2 * v - discs.centres.repeat(32, axis=0),
+             v - (nxt - v), v + 1e-12, discs.centres]
+        Q = [rng.uniform(0, 1, (300, 2)) * [30, 22], discs.centres.repeat(32, axis=0),
+             nxt + 0.5 * (nxt - v), v + np.array([5.0, 1e-12]),
+             discs.centres + np.array([7.0, 0.5])]
+        for A, B in zip(P, Q, strict=True):
+            with compiled(True):
+                got = discs.blocks(A, B)
+            with compiled(False):
+                want = discs.blocks(A, B)
+            assert got.tobytes() == want.tobytes(), n
+            total += len(want)
+            blocked += int(want.sum())
+        X = np.concatenate([rng.uniform(0, 1, (400, 2)) * [30, 22], v, v + 1e-12, v - 1e-9,
+                            discs.centres])
+        xi, ki = discs.near(X)
+        with compiled(True):
+            got_depth = discs.pair_depth(X, xi, ki)
+            got_clear = discs.clear_of(X)
+        with compiled(False):
+            want_depth = discs.pair_depth(X, xi, ki)
+            want_clear = discs.clear_of(X)
+        assert np.array_equal(got_depth, want_depth) and got_clear.tobytes() == want_clear.tobytes()
+        assert (want_depth > 0).any() and (want_depth <= 0).any()
+    assert 0.05 * total < blocked < 0.95 * total

@@ -1220,8 +1220,11 @@ class _Discs:
 
     def pair_depth(self, X: np.ndarray, xi: np.ndarray, ki: np.ndarray) -> np.ndarray:
         """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
-        a = self.verts[ki]  # (m, 32, 2)
         assert self.edges is not None
+        if jit.ENABLED and len(xi):
+            return _jm.pair_depth(np.ascontiguousarray(X, dtype=float), xi, ki, self.verts,
+                                  self.edges)
+        a = self.verts[ki]  # (m, 32, 2)
         e = self.edges[ki]  # each disc's own, the same per row as computed pair by pair
         rel = X[xi, None, :] - a
         return (e[..., 0] * rel[..., 1] - e[..., 1] * rel[..., 0]).min(axis=1)
@@ -1269,6 +1272,16 @@ class _Discs:
             r = self._ring[k] = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
         return r
 
+    def _boxes(self) -> tuple[np.ndarray, ...]:
+        """Each disc's box grown by 1e-5 more than its radius (x1, x0, y1, y0), once: the same
+        sums as computed in the test each time."""
+        box = self._box
+        if box is None:
+            c = self.centres
+            grow = self.radii + 1e-5
+            box = self._box = (c[:, 0] + grow, c[:, 0] - grow, c[:, 1] + grow, c[:, 1] - grow)
+        return box
+
     def _passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(segment, disc) pairs where segment ``P->Q`` comes within a disc's circle (+1e-6);
         each polygon lies inside its circle, so no other segment can touch it."""
@@ -1276,11 +1289,7 @@ class _Discs:
         # the gap is then computed for them alone, pair by pair as for all of them at once
         lo, hi = np.minimum(P, Q), np.maximum(P, Q)
         c = self.centres
-        box = self._box
-        if box is None:  # each disc's box, the same sums as computed in the test each time
-            grow = self.radii + 1e-5
-            box = self._box = (c[:, 0] + grow, c[:, 0] - grow, c[:, 1] + grow, c[:, 1] - grow)
-        x1, x0, y1, y0 = box
+        x1, x0, y1, y0 = self._boxes()
         m = lo[:, None, 0] <= x1
         m &= hi[:, None, 0] >= x0
         m &= lo[:, None, 1] <= y1
@@ -1303,6 +1312,12 @@ class _Discs:
         out = np.zeros(len(P), dtype=bool)
         if len(self) == 0 or len(P) == 0:
             return out
+        if jit.ENABLED:
+            x1, x0, y1, y0 = self._boxes()
+            return _jm.passing_blocked(np.ascontiguousarray(P, dtype=float),
+                                       np.ascontiguousarray(Q, dtype=float),
+                                       np.ascontiguousarray(self.centres),
+                                       self.radii, x1, x0, y1, y0, self.verts, TOL, END)
         si, ki = self._passing(P, Q)
         if len(si):
             out[si[_blocked_rows(P[si], Q[si], self.verts[ki])]] = True

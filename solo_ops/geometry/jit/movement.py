@@ -227,3 +227,70 @@ def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
             if not out[k]:
                 break
     return out
+
+
+@njit
+def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np.ndarray,
+                    x1: np.ndarray, x0: np.ndarray, y1: np.ndarray, y0: np.ndarray,
+                    verts: np.ndarray, tol: float, end: float) -> np.ndarray:
+    """``routes._Discs.blocks``: (S,) whether segment ``P[k] -> Q[k]`` goes into any disc
+    polygon (``verts``: (discs, n, 2), counter-clockwise). As ``_Discs._passing`` then
+    ``_blocked_rows``: a disc is tested where the segment's box meets the disc's grown box
+    (``x1, x0, y1, y0``) and the segment comes within ``radii + 1e-6`` of its centre (the
+    gap from the closest point, ``t`` clipped to [0, 1]), its ring then as
+    :func:`blocked_rows` tests it."""
+    S = P.shape[0]
+    n = verts.shape[1]
+    out = np.zeros(S, np.bool_)
+    s1 = np.empty(n, np.int8)
+    prv = np.empty((n, 2))
+    nxt = np.empty((n, 2))
+    f = np.empty((n, 2))
+    lf = np.empty(n)
+    for s in range(S):
+        px, py, qx, qy = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
+        lox, hix = min(px, qx), max(px, qx)
+        loy, hiy = min(py, qy), max(py, qy)
+        dx, dy = qx - px, qy - py
+        ld2 = max(dx * dx + dy * dy, 1e-300)
+        for k in range(centres.shape[0]):
+            if not (lox <= x1[k] and hix >= x0[k] and loy <= y1[k] and hiy >= y0[k]):
+                continue
+            rx, ry = centres[k, 0] - px, centres[k, 1] - py
+            t = (rx * dx + ry * dy) / ld2
+            t = min(max(t, 0.0), 1.0)
+            if not np.hypot(rx - dx * t, ry - dy * t) < radii[k] + 1e-6:
+                continue
+            v = verts[k]
+            for e in range(n):
+                a, b = (e - 1) % n, (e + 1) % n
+                prv[e, 0], prv[e, 1] = v[a, 0], v[a, 1]
+                nxt[e, 0], nxt[e, 1] = v[b, 0], v[b, 1]
+                f[e, 0], f[e, 1] = v[b, 0] - v[e, 0], v[b, 1] - v[e, 1]
+                lf[e] = np.hypot(f[e, 0], f[e, 1])
+            if _one(px, py, qx, qy, v, prv, nxt, f, lf, s1, tol, end):
+                out[s] = True
+                break
+    return out
+
+
+@njit
+def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
+               edges: np.ndarray) -> np.ndarray:
+    """``routes._Discs.pair_depth``: (m,) how deep point ``X[xi[i]]`` is inside disc polygon
+    ``ki[i]``: the least of ``e_x * (x_y - a_y) - e_y * (x_x - a_x)`` over its edges (unit
+    vectors ``e`` from vertices ``a``)."""
+    m = xi.shape[0]
+    out = np.empty(m)
+    for i in range(m):
+        x, y = X[xi[i], 0], X[xi[i], 1]
+        a, e = verts[ki[i]], edges[ki[i]]
+        best = np.inf
+        for j in range(a.shape[0]):
+            v = e[j, 0] * (y - a[j, 1]) - e[j, 1] * (x - a[j, 0])
+            if v < best or np.isnan(v):
+                best = v
+                if np.isnan(v):
+                    break
+        out[i] = best
+    return out
