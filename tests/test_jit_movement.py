@@ -259,3 +259,49 @@ def test_bases_block_as_numpy_says() -> None:
         assert np.array_equal(got_depth, want_depth) and got_clear.tobytes() == want_clear.tobytes()
         assert (want_depth > 0).any() and (want_depth <= 0).any()
     assert 0.05 * total < blocked < 0.95 * total
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_dijkstra_settles_nodes_as_heapq_does(data: Any) -> None:
+    """Distances and predecessors, compiled and Python (heapq), on random graphs with equal
+    weights (ties: the same heap order decides), several sources and a limit."""
+    n = data.draw(st.integers(1, 14))
+    m = data.draw(st.integers(0, 30))
+    weight = st.sampled_from([1.0, 2.0, 0.5, 0.1 + 0.2, 0.3, 1e-13, 3.0])
+    src = np.array([data.draw(st.integers(0, n - 1)) for _ in range(m)], dtype=int)
+    dst = np.array([data.draw(st.integers(0, n - 1)) for _ in range(m)], dtype=int)
+    w = np.array([data.draw(weight) for _ in range(m)], dtype=float)
+    init = np.array([data.draw(st.sampled_from([np.inf, np.inf, 0.0, 0.5, 1.0]))
+                     for _ in range(n)])
+    limit = data.draw(st.sampled_from([np.inf, 1.0, 2.5]))
+    with compiled(True):
+        got = R._dijkstra(n, init, src, dst, w, limit=limit)
+    with compiled(False):
+        want = R._dijkstra(n, init, src, dst, w, limit=limit)
+    assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+    assert got[1].dtype == want[1].dtype
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 10], ids=[IDS[i] for i in (2, 3, 5, 10)])
+def test_reachable_with_bases_equals_numpy(k: int) -> None:
+    """Whole ``reachable`` answers (points, costs and every walk) with other bases on the
+    table, compiled and numpy, on separate Routes objects."""
+    board = BOARD_LIST[k]
+    rng = np.random.default_rng(40 + k)
+    fast, slow = R.Routes(board), R.Routes(board)
+    radius = 32 / 25.4 / 2
+    starts = [p for p in rng.uniform(0, 1, (60, 2)) * [board.width, board.depth]
+              if slow.fits(p, radius)][:6]
+    assert starts
+    for start in starts:
+        others = [(float(x), float(y), radius) for x, y in
+                  rng.uniform(0, 1, (5, 2)) * [board.width, board.depth]
+                  if np.hypot(x - start[0], y - start[1]) > 2 * radius + 0.1]
+        with compiled(True):
+            got = fast.reachable(start, radius, 6.0, blockers=others, spacing=0.5)
+        with compiled(False):
+            want = slow.reachable(start, radius, 6.0, blockers=others, spacing=0.5)
+        assert got.points.tobytes() == want.points.tobytes()
+        assert got.cost.tobytes() == want.cost.tobytes()
+        assert [w.points for w in got.walks] == [w.points for w in want.walks]

@@ -753,6 +753,11 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
     ends = np.concatenate([src, dst])
     order = np.argsort(ends, kind="stable")
     a = ends[order]
+    if jit.ENABLED:
+        return _jm.dijkstra(n, np.ascontiguousarray(init, dtype=float),
+                            np.searchsorted(a, np.arange(n + 1)),
+                            np.concatenate([dst, src])[order].astype(np.int64),
+                            np.concatenate([w, w])[order].astype(float), float(limit))
     b = np.concatenate([dst, src])[order].tolist()
     ww = np.concatenate([w, w])[order].tolist()
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()

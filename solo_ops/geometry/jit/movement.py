@@ -9,6 +9,8 @@ the reference and the fallback. Imported only when a kernel is first used.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from solo_ops.geometry.jit import njit
@@ -294,3 +296,39 @@ def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
                     break
         out[i] = best
     return out
+
+
+@njit
+def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np.ndarray,
+             limit: float) -> tuple[np.ndarray, np.ndarray]:
+    """``routes._dijkstra`` after its edge sort: shortest distances from the nodes with a
+    finite ``init`` over the edges ``starts[k]..starts[k + 1]`` of each node k (to ``b``,
+    weights ``ww``, in that order), and each node's predecessor (-1: from the start). The same
+    binary heap of (distance, node) as Python's heapq (numba's is a port of it), so nodes are
+    settled, and ties broken, in the same order; a node farther than ``limit`` is not
+    expanded; an improvement must beat the distance by more than 1e-12."""
+    dist = np.full(n, np.inf)
+    pred = np.full(n, -1, np.int64)
+    heap = [(0.0, 0)]
+    heap.pop()
+    for k in range(n):
+        if np.isfinite(init[k]):
+            dist[k] = init[k]
+            heap.append((dist[k], k))
+    heapq.heapify(heap)
+    done = np.zeros(n, np.bool_)
+    while len(heap):
+        dk, k = heapq.heappop(heap)
+        if done[k] or dk > dist[k]:
+            continue
+        done[k] = True
+        if dk > limit:
+            continue
+        for i in range(starts[k], starts[k + 1]):
+            m = b[i]
+            nd = dk + ww[i]
+            if nd < dist[m] - 1e-12:
+                dist[m] = nd
+                pred[m] = k
+                heapq.heappush(heap, (nd, m))
+    return dist, pred
