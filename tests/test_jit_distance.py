@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -26,24 +24,13 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from solo_ops.geometry import jit
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.jit import distance as jd
+from tests.jit_switch import compiled
 from tests.test_routes_dist13 import BOARD_LIST, IDS, special_points
 
 _ROUTES: dict[int, tuple[R.Routes, R.Routes]] = {}
 SEEN: Counter[str] = Counter()  # what the kernels said, over every test of this file
-
-
-@contextmanager
-def compiled(on: bool) -> Iterator[None]:
-    """Run the block with the compiled loops on or off (restored after)."""
-    was = jit.ENABLED
-    jit.ENABLED = on
-    try:
-        yield
-    finally:
-        jit.ENABLED = was
 
 
 def routes_for(k: int) -> tuple[R.Routes, R.Routes]:

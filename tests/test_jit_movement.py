@@ -12,8 +12,6 @@ corners exactly, along wall faces, from and to corners, 1e-12 and 1e-9 off them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -23,21 +21,10 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from solo_ops.geometry import jit
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.jit import movement as jm
+from tests.jit_switch import compiled
 from tests.test_routes_dist13 import BOARD_LIST, IDS
-
-
-@contextmanager
-def compiled(on: bool) -> Iterator[None]:
-    """Run the block with the compiled loops on or off (restored after)."""
-    was = jit.ENABLED
-    jit.ENABLED = on
-    try:
-        yield
-    finally:
-        jit.ENABLED = was
 
 
 def both(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> tuple[np.ndarray, np.ndarray]:

@@ -6,8 +6,6 @@ touching, flat and tie-breaking triangles, and cover answers on the shipped boar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -17,20 +15,9 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
-from solo_ops.geometry import jit
 from solo_ops.geometry import sight as S
+from tests.jit_switch import compiled
 from tests.shipped_terrains import ALL, door_states
-
-
-@contextmanager
-def compiled(on: bool) -> Iterator[None]:
-    """Run the block with the compiled loops on or off (restored after)."""
-    was = jit.ENABLED
-    jit.ENABLED = on
-    try:
-        yield
-    finally:
-        jit.ENABLED = was
 
 
 def both(tri: np.ndarray, box: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:

@@ -116,6 +116,27 @@ def blocked(P: np.ndarray, Q: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: n
 
 
 @njit
+def _ring_scratch(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Room for one ring of n vertices: signs, neighbours before and after, edges, lengths."""
+    return (np.empty(n, np.int8), np.empty((n, 2)), np.empty((n, 2)), np.empty((n, 2)),
+            np.empty(n))
+
+
+@njit
+def _closed_ring(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray,
+                 lf: np.ndarray) -> None:
+    """Fill each vertex's neighbours, edge vector (``v[e + 1] - v[e]``) and edge length
+    (``hypot``) of the closed ring ``v`` (n, 2), as ``routes._blocked_rows`` works them out."""
+    n = v.shape[0]
+    for e in range(n):
+        a, b = (e - 1) % n, (e + 1) % n
+        prv[e, 0], prv[e, 1] = v[a, 0], v[a, 1]
+        nxt[e, 0], nxt[e, 1] = v[b, 0], v[b, 1]
+        f[e, 0], f[e, 1] = v[b, 0] - v[e, 0], v[b, 1] - v[e, 1]
+        lf[e] = np.hypot(f[e, 0], f[e, 1])
+
+
+@njit
 def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: float
                  ) -> np.ndarray:
     """``routes._blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
@@ -123,19 +144,10 @@ def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: f
     worked out as there (``V[k, e + 1] - V[k, e]``, its ``hypot``)."""
     S, n = V.shape[0], V.shape[1]
     out = np.zeros(S, np.bool_)
-    s1 = np.empty(n, np.int8)
-    prv = np.empty((n, 2))
-    nxt = np.empty((n, 2))
-    f = np.empty((n, 2))
-    lf = np.empty(n)
+    s1, prv, nxt, f, lf = _ring_scratch(n)
     for k in range(S):
         v = V[k]
-        for e in range(n):
-            a, b = (e - 1) % n, (e + 1) % n
-            prv[e, 0], prv[e, 1] = v[a, 0], v[a, 1]
-            nxt[e, 0], nxt[e, 1] = v[b, 0], v[b, 1]
-            f[e, 0], f[e, 1] = v[b, 0] - v[e, 0], v[b, 1] - v[e, 1]
-            lf[e] = np.hypot(f[e, 0], f[e, 1])
+        _closed_ring(v, prv, nxt, f, lf)
         out[k] = _one(P[k, 0], P[k, 1], Q[k, 0], Q[k, 1], v, prv, nxt, f, lf, s1, tol, end)
     return out
 
@@ -244,11 +256,7 @@ def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np
     S = P.shape[0]
     n = verts.shape[1]
     out = np.zeros(S, np.bool_)
-    s1 = np.empty(n, np.int8)
-    prv = np.empty((n, 2))
-    nxt = np.empty((n, 2))
-    f = np.empty((n, 2))
-    lf = np.empty(n)
+    s1, prv, nxt, f, lf = _ring_scratch(n)
     for s in range(S):
         px, py, qx, qy = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
         lox, hix = min(px, qx), max(px, qx)
@@ -264,12 +272,7 @@ def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np
             if not np.hypot(rx - dx * t, ry - dy * t) < radii[k] + 1e-6:
                 continue
             v = verts[k]
-            for e in range(n):
-                a, b = (e - 1) % n, (e + 1) % n
-                prv[e, 0], prv[e, 1] = v[a, 0], v[a, 1]
-                nxt[e, 0], nxt[e, 1] = v[b, 0], v[b, 1]
-                f[e, 0], f[e, 1] = v[b, 0] - v[e, 0], v[b, 1] - v[e, 1]
-                lf[e] = np.hypot(f[e, 0], f[e, 1])
+            _closed_ring(v, prv, nxt, f, lf)
             if _one(px, py, qx, qy, v, prv, nxt, f, lf, s1, tol, end):
                 out[s] = True
                 break
