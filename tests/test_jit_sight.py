@@ -78,3 +78,56 @@ def test_cover_answers_equal_numpy(name: str, k: int) -> None:
     for name_ in ("visible", "in_cover", "obscured"):
         assert getattr(got, name_).tobytes() == getattr(want, name_).tobytes(), name_
     assert want.visible.any()
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_segments_against_pieces_equal_python(name: str, k: int) -> None:
+    """``_Scalar.segment`` (a sight segment against every blocker piece: blocked, clear or
+    for shapely), compiled and in Python floats, for random segments and ones from and
+    through the pieces' corners and along their sides (1e-9 and 1e-12 off too)."""
+    terrain = door_states(name)[k]
+    scalar = S.Sight(terrain.board)._scalar
+    b = terrain.board
+    rng = np.random.default_rng(60 + k)
+    segs = [tuple(s) for s in rng.uniform(0, 1, (300, 4)) * [b.width, b.depth, b.width, b.depth]]
+    corners = [(x, y) for x0, y0, x1, y1 in scalar.boxes.tolist()
+               for x, y in ((x0, y0), (x1, y1), (x0, y1))]
+    for (x, y) in corners[:60]:
+        for dx, dy in ((3.0, 0.0), (0.0, 2.5), (1.5, 1.5), (1e-9, 4.0), (4.0, 1e-12)):
+            segs += [(x - dx, y - dy, x + dx, y + dy), (x, y, x + dx, y - dy)]
+    for box, sides, count in zip(scalar.boxes, scalar.sides, scalar.counts, strict=True):
+        mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for nx, ny, c in sides[:count].tolist():  # along each side, 5e-7 either side of it
+            norm = float(np.hypot(nx, ny))
+            ux, uy = nx / norm, ny / norm
+            off = (c / norm - (ux * mx + uy * my))
+            for d in (5e-7, -5e-7):
+                x, y = mx + (off + d) * ux, my + (off + d) * uy
+                segs.append((x - 3 * uy, y + 3 * ux, x + 3 * uy, y - 3 * ux))
+    answers = {True: 0, False: 0, None: 0}
+    for px, py, qx, qy in segs:
+        if (px, py) == (qx, qy):
+            continue
+        with compiled(True):
+            got = scalar.segment(px, py, qx, qy)
+        with compiled(False):
+            want = scalar.segment(px, py, qx, qy)
+        assert got is want, (name, px, py, qx, qy)
+        answers[want] += 1
+    if len(scalar.pieces):  # blocked, clear and too close to call (shapely's) all compared
+        assert answers[True] > 0 and answers[False] > 0 and answers[None] > 0, answers
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_clip_one_equals_python(data: Any) -> None:
+    """One segment against one piece's sides, parallel sides and all, against the Python."""
+    from solo_ops.geometry.jit import sight as js
+
+    num = st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0, 1e-7, -1e-7, 1e-6, 3.0, 0.1 + 0.2])
+    n = data.draw(st.integers(1, S.MAX_SIDES))
+    sides = tuple((data.draw(num), data.draw(num), data.draw(num)) for _ in range(n))
+    px, py, vx, vy = (data.draw(num) for _ in range(4))
+    arr = np.zeros((S.MAX_SIDES, 3))
+    arr[:n] = sides
+    assert js.clip_one(px, py, vx, vy, arr, n, S.NEAR) == S._clip_one(px, py, vx, vy, sides)

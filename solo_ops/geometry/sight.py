@@ -518,11 +518,23 @@ class _Scalar:
         self.edges = list(zip(*(getattr(edges, name).tolist() for name in (
             "minx", "maxx", "miny", "maxy", "nx", "ny", "offset", "x0", "y0", "tdx", "tdy",
             "length")), strict=True))
+        # the same pieces as arrays, for the compiled segment test (the same floats)
+        k = len(self.pieces)
+        self.boxes = np.array([p[:4] for p in self.pieces], dtype=float).reshape(k, 4)
+        self.sides = np.zeros((k, MAX_SIDES, 3))
+        self.counts = np.zeros(k, dtype=np.int64)
+        for i, p in enumerate(self.pieces):
+            self.counts[i] = len(p[4])
+            if p[4]:
+                self.sides[i, :len(p[4])] = p[4]
 
     def segment(self, px: float, py: float, qx: float, qy: float) -> bool | None:
         """One sight segment against every piece: False when it meets a piece shrunk by
         :data:`NEAR` (blocked), True when it meets no grown piece (clear), None in between
         (shapely decides). Not for a zero-length segment."""
+        if jit.ENABLED:
+            found = _js.segment(px, py, qx, qy, self.boxes, self.sides, self.counts, NEAR)
+            return None if found == _js.UNSURE else found == _js.CLEAR
         vx, vy = qx - px, qy - py
         lox, hix = (px, qx) if px <= qx else (qx, px)
         loy, hiy = (py, qy) if py <= qy else (qy, py)

@@ -58,3 +58,90 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
         meets[i] = not apart
         sure[i] = clearly or not tie
     return meets, sure
+
+
+@njit
+def _max(a: float, b: float) -> float:
+    """Python's ``max(a, b)``: b only when b > a (so a NaN b never wins)."""
+    return b if b > a else a
+
+
+@njit
+def _min(a: float, b: float) -> float:
+    """Python's ``min(a, b)``: b only when b < a."""
+    return b if b < a else a
+
+
+@njit
+def clip_one(px: float, py: float, vx: float, vy: float, sides: np.ndarray, count: int,
+             near: float) -> tuple[bool, bool]:
+    """``sight._clip_one``: the Cyrus-Beck test of segment ``P + t v`` against one convex piece
+    (its first ``count`` sides ``(nx, ny, c)``), shrunk and grown by ``near``: (meets the
+    shrunk piece, meets the grown one), with the Python floats' operations in their order."""
+    enter_i = enter_o = leave_i = leave_o = 0.0
+    lower = upper = out_i = out_o = False
+    for s in range(count):
+        nx, ny, c = sides[s, 0], sides[s, 1], sides[s, 2]
+        num = c - (nx * px + ny * py)
+        den = nx * vx + ny * vy
+        mi, mo = num + -near, num + near
+        if den < 0.0:
+            ri, ro = mi / den, mo / den
+            if lower:
+                enter_i, enter_o = _max(enter_i, ri), _max(enter_o, ro)
+            else:
+                enter_i, enter_o, lower = ri, ro, True
+        elif den > 0.0:
+            ri, ro = mi / den - 1.0, mo / den - 1.0
+            if upper:
+                leave_i, leave_o = _min(leave_i, ri), _min(leave_o, ro)
+            else:
+                leave_i, leave_o, upper = ri, ro, True
+        else:
+            out_i = out_i or mi < 0.0
+            out_o = out_o or mo < 0.0
+    if not (lower or upper):
+        return False, False
+    if upper:
+        if lower:
+            enter_i, enter_o = _max(enter_i, 0.0), _max(enter_o, 0.0)
+        else:
+            enter_i, enter_o = 0.0, 0.0
+    if lower:
+        if upper:
+            leave_i, leave_o = _min(leave_i, 0.0), _min(leave_o, 0.0)
+        else:
+            leave_i, leave_o = 0.0, 0.0
+    leave_i, leave_o = leave_i + 1.0, leave_o + 1.0
+    return enter_i <= leave_i and not out_i, enter_o <= leave_o and not out_o
+
+
+BLOCKED, CLEAR, UNSURE = 0, 1, 2
+"""What :func:`segment` says: meets a shrunk piece, meets no grown piece, or in between."""
+
+
+@njit
+def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides: np.ndarray,
+            counts: np.ndarray, near: float) -> int:
+    """``sight._Scalar.segment``: one sight segment against every piece (boxes ``(minx, miny,
+    maxx, maxy)`` already grown, skipped when the segment's box misses them): BLOCKED at the
+    first piece whose shrunk version it meets, else UNSURE if it met a grown one, else
+    CLEAR."""
+    vx, vy = qx - px, qy - py
+    if px <= qx:
+        lox, hix = px, qx
+    else:
+        lox, hix = qx, px
+    if py <= qy:
+        loy, hiy = py, qy
+    else:
+        loy, hiy = qy, py
+    unsure = False
+    for k in range(boxes.shape[0]):
+        if lox > boxes[k, 2] or hix < boxes[k, 0] or loy > boxes[k, 3] or hiy < boxes[k, 1]:
+            continue
+        inner, outer = clip_one(px, py, vx, vy, sides[k], counts[k], near)
+        if inner:
+            return BLOCKED
+        unsure = unsure or outer
+    return UNSURE if unsure else CLEAR
