@@ -131,3 +131,32 @@ def test_clip_one_equals_python(data: Any) -> None:
     arr = np.zeros((S.MAX_SIDES, 3))
     arr[:n] = sides
     assert js.clip_one(px, py, vx, vy, arr, n, S.NEAR) == S._clip_one(px, py, vx, vy, sides)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_cut_off_equals_python(name: str, k: int) -> None:
+    """``_Scalar.cut_off`` (a wall edge that separates two bases entirely), compiled and in
+    Python floats, for random pairs of bases and pairs on either side of each wall edge."""
+    terrain = door_states(name)[k]
+    scalar = S.Sight(terrain.board)._scalar
+    b = terrain.board
+    rng = np.random.default_rng(80 + k)
+    pairs = [(*rng.uniform(0, 1, 2) * [b.width, b.depth], r0, *rng.uniform(0, 1, 2)
+              * [b.width, b.depth], r1)
+             for r0, r1 in rng.choice([0.0, 0.5, 0.63, 1.0], (300, 2))]
+    for row in scalar.edge_rows[:80].tolist():  # across each edge's middle, both ways
+        nx, ny, x0, y0, tdx, tdy, length = row[4], row[5], row[7], row[8], row[9], row[10], \
+            row[11]
+        mx, my = x0 + tdx * length / 2, y0 + tdy * length / 2
+        for d, r in ((1.5, 0.5), (0.7, 0.63), (3.0, 1.0), (0.3, 0.5)):
+            pairs.append((mx + d * nx, my + d * ny, r, mx - d * nx, my - d * ny, r))
+    found = {True: 0, False: 0}
+    for ax, ay, ra, bx, by, rb in pairs:
+        with compiled(True):
+            got = scalar.cut_off(ax, ay, ra, bx, by, rb)
+        with compiled(False):
+            want = scalar.cut_off(ax, ay, ra, bx, by, rb)
+        assert got is want, (name, ax, ay, ra, bx, by, rb)
+        found[want] += 1
+    if len(scalar.edge_rows):
+        assert found[True] > 0 and found[False] > 0, found

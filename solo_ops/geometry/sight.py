@@ -518,7 +518,8 @@ class _Scalar:
         self.edges = list(zip(*(getattr(edges, name).tolist() for name in (
             "minx", "maxx", "miny", "maxy", "nx", "ny", "offset", "x0", "y0", "tdx", "tdy",
             "length")), strict=True))
-        # the same pieces as arrays, for the compiled segment test (the same floats)
+        # the same edges and pieces as arrays, for the compiled tests (the same floats)
+        self.edge_rows = np.array(self.edges, dtype=float).reshape(len(self.edges), 12)
         k = len(self.pieces)
         self.boxes = np.array([p[:4] for p in self.pieces], dtype=float).reshape(k, 4)
         self.sides = np.zeros((k, MAX_SIDES, 3))
@@ -551,6 +552,8 @@ class _Scalar:
     def cut_off(self, ax: float, ay: float, ra: float, bx: float, by: float, rb: float
                 ) -> bool:
         """:meth:`Sight._cut_off_dense` of one pair."""
+        if jit.ENABLED:
+            return bool(_js.cut_off(ax, ay, ra, bx, by, rb, self.edge_rows, SEPARATE_MARGIN))
         marg = SEPARATE_MARGIN
         lo_x, lo_y = min(ax - ra, bx - rb), min(ay - ra, by - rb)
         hi_x, hi_y = max(ax + ra, bx + rb), max(ay + ra, by + rb)

@@ -145,3 +145,61 @@ def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides
             return BLOCKED
         unsure = unsure or outer
     return UNSURE if unsure else CLEAR
+
+
+@njit
+def cut_off(ax: float, ay: float, ra: float, bx: float, by: float, rb: float,
+            edges: np.ndarray, marg: float) -> bool:
+    """``sight._Scalar.cut_off``: whether a blocker edge separates the two bases (centres a,
+    b, radii ra, rb) entirely. ``edges`` rows are ``(minx, maxx, miny, maxy, nx, ny, offset, x0,
+    y0, tdx, tdy, length)``; an edge whose box meets the pair's and whose line has the bases
+    strictly on either side (by ``marg``) must cross both outer tangent lines strictly inside
+    itself. The Python floats' operations, in their order."""
+    lo_x, lo_y = _min(ax - ra, bx - rb), _min(ay - ra, by - rb)
+    hi_x, hi_y = _max(ax + ra, bx + rb), _max(ay + ra, by + rb)
+    r0, r1 = ra + marg, rb + marg
+    n = edges.shape[0]
+    found = np.empty(n, np.int64)
+    nf = 0
+    for i in range(n):
+        if lo_x <= edges[i, 1] and hi_x >= edges[i, 0] and lo_y <= edges[i, 3] \
+                and hi_y >= edges[i, 2]:
+            nx, ny, off = edges[i, 4], edges[i, 5], edges[i, 6]
+            sa = ax * nx + ay * ny - off
+            sb = bx * nx + by * ny - off
+            if (sa > r0 and sb < -r1) or (sa < -r0 and sb > r1):
+                found[nf] = i
+                nf += 1
+    if nf == 0:
+        return False
+    dx, dy = bx - ax, by - ay
+    dist = np.hypot(dx, dy)
+    if dist == 0.0:
+        return False
+    ux, uy = dx / dist, dy / dist
+    alpha = (rb - ra) / dist
+    beta = np.sqrt(_max(0.0, 1.0 - alpha * alpha))
+    lines = np.empty((2, 3))
+    for s in range(2):
+        sign = 1.0 if s == 0 else -1.0
+        mx = alpha * ux - sign * beta * uy
+        my = alpha * uy + sign * beta * ux
+        lines[s, 0], lines[s, 1], lines[s, 2] = mx, my, mx * ax + my * ay - ra
+    for f in range(nf):
+        i = found[f]
+        x0, y0, tdx, tdy, length = edges[i, 7], edges[i, 8], edges[i, 9], edges[i, 10], \
+            edges[i, 11]
+        crosses_both = True
+        for s in range(2):
+            mx, my, k = lines[s, 0], lines[s, 1], lines[s, 2]
+            denom = mx * tdx + my * tdy
+            if denom == 0.0:
+                crosses_both = False
+                break
+            t = (k - (mx * x0 + my * y0)) / denom
+            if not (np.isfinite(t) and t > marg and t < length - marg):
+                crosses_both = False
+                break
+        if crosses_both:
+            return True
+    return False
