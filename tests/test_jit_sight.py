@@ -160,3 +160,114 @@ def test_cut_off_equals_python(name: str, k: int) -> None:
         found[want] += 1
     if len(scalar.edge_rows):
         assert found[True] > 0 and found[False] > 0, found
+
+
+def _numpy_masks(pieces: Any, px: np.ndarray, py: np.ndarray, vx: np.ndarray,
+                 vy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(blocked, unsure) of segments against every piece by the numpy code, as
+    ``Sight._clear_chunk`` forms them: ``hits_all`` for a few pairs, else ``hits`` over every
+    piece (no block skipped)."""
+    n = len(px)
+    if n * pieces.count <= S.DIRECT_PAIRS:
+        blocked, unsure = pieces.hits_all(px, py, vx, vy)
+        return blocked, unsure & ~blocked
+    blocked = np.zeros(n, dtype=bool)
+    unsure = np.zeros(n, dtype=bool)
+    inner, outer = pieces.hits(px, py, vx, vy, 0, pieces.count)
+    blocked[inner] = True
+    unsure[outer] = True
+    return blocked, unsure & ~blocked
+
+
+def _segments_near_pieces(pieces: Any, board: Any, rng: np.random.Generator) -> np.ndarray:
+    """(n, 4) segments: random ones, ones from and through the pieces' box corners, and ones
+    crossing each piece's sides 5e-7 either side of them (within NEAR's reach)."""
+    segs = list(rng.uniform(0, 1, (400, 4)) * ([board.width, board.depth] * 2))
+    corners = [(x, y) for x0, y0, x1, y1 in zip(pieces.minx, pieces.miny, pieces.maxx,
+                                                pieces.maxy, strict=True)
+               for x, y in ((x0, y0), (x1, y1), (x0, y1))]
+    for x, y in corners[:60]:
+        for dx, dy in ((3.0, 0.0), (0.0, 2.5), (1.5, 1.5), (1e-9, 4.0), (4.0, 1e-12)):
+            segs += [(x - dx, y - dy, x + dx, y + dy), (x, y, x + dx, y - dy)]
+    for g in range(pieces.count):
+        mx, my = pieces.cx[g], pieces.cy[g]
+        for nx, ny, c in zip(pieces.nx[:, g], pieces.ny[:, g], pieces.c[:, g], strict=True):
+            if nx == 0 and ny == 0:
+                continue  # padding
+            off = c - (nx * mx + ny * my)
+            for d in (5e-7, -5e-7, 2e-6, 0.0):
+                x, y = mx + (off + d) * nx, my + (off + d) * ny
+                segs.append((x - 3 * ny, y + 3 * nx, x + 3 * ny, y - 3 * nx))
+    segs += [(1.0, 1.0, 1.0, 1.0), (2.5, 3.0, 2.5, 3.0)]  # points
+    return np.array(segs, dtype=float)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_segment_masks_equal_numpy(name: str, k: int) -> None:
+    """``_Pieces.hit_masks`` (every sight segment against every blocker piece: blocked, too
+    close to call) compiled and by the numpy code, for a few segments at a time (no
+    prefilter) and many (the float32 prefilter), and ``Sight.clear`` both ways."""
+    terrain = door_states(name)[k]
+    sight = S.Sight(terrain.board)
+    pieces = sight._pieces
+    if pieces.count == 0:
+        pytest.skip("no blockers on this terrain")
+    segs = _segments_near_pieces(pieces, terrain.board, np.random.default_rng(90 + k))
+    px, py = segs[:, 0], segs[:, 1]
+    vx, vy = segs[:, 2] - px, segs[:, 3] - py
+    seen = np.zeros(3, dtype=int)
+    for size in (1, 3, len(segs)):  # a few pairs and many
+        for lo in range(0, len(segs), size):
+            part = slice(lo, lo + size)
+            with compiled(True):
+                got = pieces.hit_masks(px[part], py[part], vx[part], vy[part])
+            want = _numpy_masks(pieces, px[part], py[part], vx[part], vy[part])
+            assert got[0].tobytes() == want[0].tobytes(), (name, lo, size)
+            assert got[1].tobytes() == want[1].tobytes(), (name, lo, size)
+            seen += [want[0].sum(), want[1].sum(), (~want[0] & ~want[1]).sum()]
+    assert (seen > 0).all(), seen  # blocked, unsure and clear segments all compared
+    out = []
+    for on in (True, False):
+        with compiled(on):
+            out.append(S.Sight(terrain.board).clear(segs[:, :2], segs[:, 2:]))
+    assert out[0].tobytes() == out[1].tobytes()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_hypothesis_segment_masks_equal_numpy(data: Any) -> None:
+    """Segments against made-up pieces (parallel sides, zero directions, sides through the
+    segment's ends), compiled and by the numpy code, with and without the prefilter."""
+    from types import SimpleNamespace
+
+    num = st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0, 1e-7, -1e-7, 1e-6, 3.0, 0.1 + 0.2])
+    count = data.draw(st.integers(1, 3))
+    nx = np.array([[data.draw(num) for _ in range(count)] for _ in range(S.MAX_SIDES)])
+    ny = np.array([[data.draw(num) for _ in range(count)] for _ in range(S.MAX_SIDES)])
+    c = np.array([[data.draw(num) for _ in range(count)] for _ in range(S.MAX_SIDES)])
+    centre = np.array([[data.draw(num) for _ in range(count)] for _ in range(2)])
+    half = np.abs(np.array([[data.draw(num) for _ in range(count)] for _ in range(2)]))
+    f32 = np.float32
+    pieces = SimpleNamespace(
+        count=count, nx=nx, ny=ny, c=c,
+        cx32=centre[0].astype(f32)[:, None], cy32=centre[1].astype(f32)[:, None],
+        hx32=(half[0] + S.PREFILTER_PAD).astype(f32)[:, None],
+        hy32=(half[1] + S.PREFILTER_PAD).astype(f32)[:, None])
+    pieces.flat32 = tuple(np.ascontiguousarray(a.ravel()) for a in
+                          (pieces.cx32, pieces.cy32, pieces.hx32, pieces.hy32))
+    n = data.draw(st.integers(1, 4))
+    seg = np.array([[data.draw(num) for _ in range(n)] for _ in range(4)])
+    from solo_ops.geometry.jit import sight as js
+
+    for prefilter in (False, True):
+        got = js.pieces_hits(*seg, *pieces.flat32, nx, ny, c, 0, count, S.NEAR, prefilter)
+        if prefilter:
+            inner, outer = S._Pieces.hits(pieces, *seg, 0, count)  # type: ignore[arg-type]
+            blocked = np.zeros(n, dtype=bool)
+            unsure = np.zeros(n, dtype=bool)
+            blocked[inner] = True
+            unsure[outer] = True
+        else:
+            blocked, unsure = S._Pieces.hits_all(pieces, *seg)  # type: ignore[arg-type]
+        assert got[0].tobytes() == blocked.tobytes()
+        assert got[1].tobytes() == (unsure & ~blocked).tobytes()

@@ -67,6 +67,27 @@ def test_same_seed_same_numbers_whatever_the_jobs(tmp_path: Path) -> None:
     assert alone == one[5]
 
 
+def test_pool_worker_freezes_its_objects_once_after_the_first_mission(tmp_path: Path) -> None:
+    """A pool worker takes its long-lived objects out of the collector's scans after its first
+    mission, once, and plays the same missions as an unfrozen run."""
+    import gc
+
+    scenario = load_scenario(small_scenario(tmp_path, turns=1, engagement=2))
+    jobs = rating.jobs_for(scenario, 2, 7, "aggressive", None)
+    before = gc.get_freeze_count()
+    try:
+        rating._init_pool_worker(scenario)
+        first = rating._worker_job(jobs[0])
+        frozen = gc.get_freeze_count()
+        second = rating._worker_job(jobs[1])
+        # once only: the second mission froze nothing more (frozen objects may still be freed)
+        assert frozen > before and gc.get_freeze_count() <= frozen
+    finally:
+        gc.unfreeze()
+        rating._init_worker(scenario)
+    assert [first, second] == rating.run(scenario, 2, 7, policy="aggressive", jobs=1)
+
+
 def test_with_engagement_changes_the_document_too(tmp_path: Path) -> None:
     scenario = load_scenario(small_scenario(tmp_path, engagement=2))
     five = rating.with_engagement(scenario, 5)

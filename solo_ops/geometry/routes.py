@@ -73,6 +73,7 @@ _REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its gra
 _RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
 _DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
 _POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
+_DIRECT_RECOMPUTE = 128  # wall edges up to which compiled straight distances skip their memo
 _GRID_BLOCK = 32_768  # elements of a _tangent_grid block (its temporaries fit the cache)
 _ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
 
@@ -2036,7 +2037,13 @@ class Routes:
 
     def _direct(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf (each
-        pair's answer remembered: :func:`_blocked` answers each segment alone)."""
+        pair's answer remembered: :func:`_blocked` answers each segment alone). With the
+        compiled loops and few wall edges the pairs are recomputed instead: the kernel tests a
+        segment against :data:`_DIRECT_RECOMPUTE` edges in less time than the memo's keys take
+        to build (the same floats either way)."""
+        if jit.ENABLED and len(self._measure.rings) <= _DIRECT_RECOMPUTE:
+            d = np.hypot(*(B - A).T)
+            return np.where(_blocked(A, B, self._measure.rings), np.inf, d)
         memo = self._direct_memo
         keys = list(zip(A[:, 0].tolist(), A[:, 1].tolist(), B[:, 0].tolist(), B[:, 1].tolist(),
                         strict=True))

@@ -390,6 +390,19 @@ class _Pieces:
 
         self.cx32, self.cy32 = column(self.cx), column(self.cy)
         self.hx32, self.hy32 = column(self.hx + PREFILTER_PAD), column(self.hy + PREFILTER_PAD)
+        # the same, flat, for the compiled loop
+        self.flat32 = tuple(np.ascontiguousarray(a.ravel())
+                            for a in (self.cx32, self.cy32, self.hx32, self.hy32))
+
+    def hit_masks(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The compiled loop's (blocked, unsure) of every segment against every piece, as
+        :meth:`hits_all` (few pairs, no prefilter) or :meth:`hits` block after block (many)
+        leave them: (n,) meets a shrunk piece, and meets a grown one but no shrunk one. A
+        segment's answers are its own, so the blocks' order changes nothing."""
+        return cast(tuple[np.ndarray, np.ndarray], _js.pieces_hits(
+            px, py, vx, vy, *self.flat32, self.nx, self.ny, self.c, 0, self.count, NEAR,
+            len(px) * self.count > DIRECT_PAIRS))
 
     def hits(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray, lo: int,
              hi: int) -> tuple[np.ndarray, np.ndarray]:
@@ -684,7 +697,7 @@ class Sight:
         found = self._scalar.segment(px, py, qx, qy)
         if found is None:
             line = shapely.linestrings([[px, py], [qx, qy]])
-            return not bool(shapely.intersects(line, self._block))
+            return not bool(shapely.intersects(self._block, line))
         return found
 
     def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
@@ -786,16 +799,18 @@ class Sight:
         px, py, qx, qy = p[:, 0], p[:, 1], q[:, 0], q[:, 1]
         n = len(px)
         vx, vy = qx - px, qy - py
-        blocked = np.zeros(n, dtype=bool)
-        unsure = np.zeros(n, dtype=bool)
-        # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
-        # is not tested against the later ones.
-        if n * self._pieces.count <= DIRECT_PAIRS:
+        blocks: list[tuple[int, int]] = []
+        if jit.ENABLED:
+            blocked, unsure = self._pieces.hit_masks(px, py, vx, vy)
+        elif n * self._pieces.count <= DIRECT_PAIRS:
             blocked, unsure = self._pieces.hits_all(px, py, vx, vy)
             unsure &= ~blocked
-            blocks = []
         else:
+            blocked = np.zeros(n, dtype=bool)
+            unsure = np.zeros(n, dtype=bool)
             blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
+        # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
+        # is not tested against the later ones.
         active = np.arange(n)
         for lo, hi in blocks:
             if lo:
@@ -817,7 +832,7 @@ class Sight:
         idx = np.flatnonzero(unsure)
         if len(idx):
             lines = shapely.linestrings(np.stack([p[idx], q[idx]], axis=1))
-            blocked[idx] = shapely.intersects(lines, self._block)
+            blocked[idx] = shapely.intersects(self._block, lines)
         return ~blocked
 
     # -- base to base -----------------------------------------------------------------------
@@ -1324,7 +1339,7 @@ class _CoverJob:
             rep = np.repeat(np.arange(len(cv)), counts)
             idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
             idx += np.arange(len(rep))
-            hit = shapely.intersects(tri.polygons(cv)[rep], self.c_regions[idx])
+            hit = shapely.intersects(self.c_regions[idx], tri.polygons(cv)[rep])
             cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
         return obs, cov
 
@@ -1375,7 +1390,7 @@ class _CoverJob:
             shapely.prepare(regions)
             self._obscure_regions.update(zip(missing, regions, strict=True))
         regions = np.array([self._obscure_regions[key] for key in keys], dtype=object)
-        hit = shapely.intersects(tris.polygons(sub[ti[rest]]), regions)
+        hit = shapely.intersects(regions, tris.polygons(sub[ti[rest]]))
         out[ti[rest[hit]]] = True
         return out
 

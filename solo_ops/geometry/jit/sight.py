@@ -203,3 +203,93 @@ def cut_off(ax: float, ay: float, ra: float, bx: float, by: float, rb: float,
         if crosses_both:
             return True
     return False
+
+
+@njit
+def _fmax(acc: float, x: float) -> float:
+    """``np.fmax(acc, x)``: a NaN on either side gives the other."""
+    if x != x:
+        return acc
+    if acc != acc:
+        return x
+    return x if x > acc else acc
+
+
+@njit
+def _fmin(acc: float, x: float) -> float:
+    """``np.fmin(acc, x)``: a NaN on either side gives the other."""
+    if x != x:
+        return acc
+    if acc != acc:
+        return x
+    return x if x < acc else acc
+
+
+@njit
+def pieces_hits(px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray,
+                cx32: np.ndarray, cy32: np.ndarray, hx32: np.ndarray, hy32: np.ndarray,
+                nx: np.ndarray, ny: np.ndarray, c: np.ndarray, lo: int, hi: int, near: float,
+                prefilter: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``sight._Pieces.hits`` (``prefilter``) or ``hits_all`` (pieces ``lo:hi``) as masks:
+    (n,) whether segment ``P + t v`` meets a piece shrunk by ``near``, and whether it meets a
+    grown piece whose shrunk version it misses. The float32 prefilter and the Cyrus-Beck
+    clipping of ``_clip_hits`` (``np.fmax``/``np.fmin`` reductions skipping NaN, masks as
+    products by 1.0 / 0.0) with numpy's operations in their order."""
+    n = px.shape[0]
+    sides = nx.shape[0]
+    inner = np.zeros(n, np.bool_)
+    outer = np.zeros(n, np.bool_)
+    f32 = np.float32
+    half32 = f32(0.5)
+    nan = np.nan
+    for s in range(n):
+        x, y, dxs, dys = px[s], py[s], vx[s], vy[s]
+        if prefilter:
+            ax = f32(abs(dxs))
+            ay = f32(abs(dys))
+            mx = f32(x + dxs * 0.5)
+            my = f32(y + dys * 0.5)
+            vx32 = f32(dxs)
+            vy32 = f32(dys)
+        for g in range(lo, hi):
+            if prefilter:
+                ddx = mx - cx32[g]
+                ddy = my - cy32[g]
+                if not abs(ddx) <= ax * half32 + hx32[g]:
+                    continue
+                if not abs(ddy) <= ay * half32 + hy32[g]:
+                    continue
+                side = vx32 * ddy
+                side = side - vy32 * ddx
+                if not abs(side) <= ay * hx32[g] + ax * hy32[g]:
+                    continue
+            enter_i = enter_o = leave_i = leave_o = nan
+            out_i = out_o = False
+            for k in range(sides):
+                pnx, pny = nx[k, g], ny[k, g]
+                num = c[k, g] - (pnx * x + pny * y)
+                den = pnx * dxs + pny * dys
+                mi = num + -near
+                mo = num + near
+                ri = mi / den
+                ro = mo / den
+                lowf = 1.0 if den < 0 else 0.0
+                upf = 1.0 if den > 0 else 0.0
+                enter_i = _fmax(enter_i, ri * lowf)
+                enter_o = _fmax(enter_o, ro * lowf)
+                leave_i = _fmin(leave_i, (ri - 1.0) * upf)
+                leave_o = _fmin(leave_o, (ro - 1.0) * upf)
+                if den == 0:
+                    out_i = out_i or mi < 0
+                    out_o = out_o or mo < 0
+            leave_i += 1.0
+            leave_o += 1.0
+            meets_i = enter_i <= leave_i and not out_i
+            meets_o = enter_o <= leave_o and not out_o
+            if meets_i:  # blocked: no other piece can change the answer
+                inner[s] = True
+                outer[s] = False
+                break
+            if meets_o:
+                outer[s] = True
+    return inner, outer
