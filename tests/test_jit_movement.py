@@ -236,7 +236,15 @@ def test_bases_block_as_numpy_says() -> None:
             blocked += int(want.sum())
         X = np.concatenate([rng.uniform(0, 1, (400, 2)) * [30, 22], v, v + 1e-12, v - 1e-9,
                             discs.centres])
-        xi, ki = discs.near(X)
+        # points exactly on a disc's circle + pad, just inside and just outside it
+        ring = discs.centres[:, None, :] + (discs.radii + 1e-6)[:, None, None] * np.array(
+            [[1.0, 0.0], [0.0, -1.0], [0.6, 0.8]])[None]
+        X = np.concatenate([X, ring.reshape(-1, 2), ring.reshape(-1, 2) * (1 + 1e-15)])
+        with compiled(True):
+            got_near = discs.near(X)
+        with compiled(False):
+            xi, ki = discs.near(X)
+        assert got_near[0].tobytes() == xi.tobytes() and got_near[1].tobytes() == ki.tobytes()
         with compiled(True):
             got_depth = discs.pair_depth(X, xi, ki)
             got_clear = discs.clear_of(X)

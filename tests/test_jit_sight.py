@@ -271,3 +271,52 @@ def test_hypothesis_segment_masks_equal_numpy(data: Any) -> None:
             blocked, unsure = S._Pieces.hits_all(pieces, *seg)  # type: ignore[arg-type]
         assert got[0].tobytes() == blocked.tobytes()
         assert got[1].tobytes() == (unsure & ~blocked).tobytes()
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_cut_off_arrays_equal_numpy(name: str, k: int) -> None:
+    """``Sight._cut_off`` (pairs of bases, a few and many at once) and
+    ``Sight._points_cut_off`` (sample points to a whole base), compiled pair by pair and by the
+    numpy code, for random bases and ones on either side of each wall edge."""
+    terrain = door_states(name)[k]
+    sight = S.Sight(terrain.board)
+    rows = sight._scalar.edge_rows
+    if len(rows) == 0:
+        pytest.skip("no blocker edges on this terrain")
+    b = terrain.board
+    rng = np.random.default_rng(120 + k)
+    m = 300
+    a = rng.uniform(0, 1, (m, 2)) * [b.width, b.depth]
+    c = rng.uniform(0, 1, (m, 2)) * [b.width, b.depth]
+    ra = rng.choice([0.0, 0.5, 0.63, 1.0], m)
+    rb = rng.choice([0.0, 0.5, 0.63, 1.0], m)
+    across = []
+    for row in rows[:80].tolist():  # across each edge's middle, both ways
+        nx, ny, x0, y0, tdx, tdy, length = row[4], row[5], row[7], row[8], row[9], row[10], \
+            row[11]
+        mx, my = x0 + tdx * length / 2, y0 + tdy * length / 2
+        for d in (1.5, 0.7, 3.0, 0.3):
+            across.append((mx + d * nx, my + d * ny, mx - d * nx, my - d * ny))
+    xs = np.array(across)
+    a = np.concatenate([a, xs[:, :2]])
+    c = np.concatenate([c, xs[:, 2:]])
+    ra = np.concatenate([ra, np.full(len(xs), 0.5)])
+    rb = np.concatenate([rb, np.full(len(xs), 0.63)])
+    for size in (2, len(a)):  # the dense form and the boxed one
+        for lo in range(0, len(a), size):
+            part = slice(lo, lo + size)
+            with compiled(True):
+                got = sight._cut_off(a[part], ra[part], c[part], rb[part])
+            with compiled(False):
+                want = sight._cut_off(a[part], ra[part], c[part], rb[part])
+            assert got.tobytes() == want.tobytes(), (name, lo, size)
+    with compiled(False):
+        whole = sight._cut_off(a, ra, c, rb)
+    assert whole.any() and not whole.all()
+    pts = S._samples(a, ra, S._BASE_COS, S._BASE_SIN)
+    with compiled(True):
+        got = sight._points_cut_off(pts, c, rb)
+    with compiled(False):
+        want = sight._points_cut_off(pts, c, rb)
+    assert got.tobytes() == want.tobytes()
+    assert want.any() and not want.all()

@@ -1219,6 +1219,9 @@ class _Discs:
         each polygon lies inside its circle, so every other point is outside it."""
         if len(self) == 0 or len(X) == 0:
             return np.zeros(0, int), np.zeros(0, int)
+        if jit.ENABLED:
+            found: tuple[np.ndarray, np.ndarray] = _jm.near(X, self.centres, self.radii, pad)
+            return found
         dx = X[:, None, 0] - self.centres[None, :, 0]
         dy = X[:, None, 1] - self.centres[None, :, 1]
         xi, ki = (dx * dx + dy * dy < (self.radii[None, :] + pad) ** 2).nonzero()

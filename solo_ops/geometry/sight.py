@@ -1003,6 +1003,9 @@ class Sight:
         out = np.zeros(m, dtype=bool)
         if len(e.x0) == 0 or m == 0:
             return out
+        if jit.ENABLED:  # pair by pair: the box test is only a filter, the numbers the same
+            return cast(np.ndarray, _js.cut_off_many(a, ra, b, rb, self._scalar.edge_rows,
+                                                     SEPARATE_MARGIN))
         if group == 1 and m * len(e.x0) <= DIRECT_EDGES:
             return self._cut_off_dense(a, ra, b, rb)
         marg = SEPARATE_MARGIN
@@ -1095,6 +1098,9 @@ class Sight:
         out = np.zeros((k, n), dtype=bool)
         if len(e.x0) == 0 or k == 0:
             return out
+        if jit.ENABLED:  # point by point, as _cut_off of a base of radius 0
+            return cast(np.ndarray, _js.points_cut_off(pts, c, r, self._scalar.edge_rows,
+                                                       SEPARATE_MARGIN))
         marg = SEPARATE_MARGIN
         # Only edges whose box meets the box around a group's points and base can cut them off.
         lo = np.minimum(pts.min(axis=1), c - r[:, None])

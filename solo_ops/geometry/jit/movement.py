@@ -335,3 +335,34 @@ def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np
                 pred[m] = k
                 heapq.heappush(heap, (nd, m))
     return dist, pred
+
+
+@njit
+def near(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, pad: float
+         ) -> tuple[np.ndarray, np.ndarray]:
+    """``routes._Discs.near``: the (point, disc) index pairs, in row-major order, where
+    ``dx * dx + dy * dy < (r + pad) ** 2`` (numpy's square of a float is ``x * x``)."""
+    n, k = X.shape[0], centres.shape[0]
+    lim = np.empty(k)
+    for j in range(k):
+        s = radii[j] + pad
+        lim[j] = s * s
+    count = 0
+    for i in range(n):
+        for j in range(k):
+            dx = X[i, 0] - centres[j, 0]
+            dy = X[i, 1] - centres[j, 1]
+            if dx * dx + dy * dy < lim[j]:
+                count += 1
+    xi = np.empty(count, np.int64)
+    ki = np.empty(count, np.int64)
+    m = 0
+    for i in range(n):
+        for j in range(k):
+            dx = X[i, 0] - centres[j, 0]
+            dy = X[i, 1] - centres[j, 1]
+            if dx * dx + dy * dy < lim[j]:
+                xi[m] = i
+                ki[m] = j
+                m += 1
+    return xi, ki

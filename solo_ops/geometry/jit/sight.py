@@ -293,3 +293,28 @@ def pieces_hits(px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray,
             if meets_o:
                 outer[s] = True
     return inner, outer
+
+
+@njit
+def cut_off_many(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                 edges: np.ndarray, marg: float) -> np.ndarray:
+    """``Sight._cut_off`` of pairs one by one: :func:`cut_off` of each (m,) pair of bases."""
+    m = a.shape[0]
+    out = np.zeros(m, np.bool_)
+    for i in range(m):
+        out[i] = cut_off(a[i, 0], a[i, 1], ra[i], b[i, 0], b[i, 1], rb[i], edges, marg)
+    return out
+
+
+@njit
+def points_cut_off(pts: np.ndarray, c: np.ndarray, r: np.ndarray, edges: np.ndarray,
+                   marg: float) -> np.ndarray:
+    """``Sight._points_cut_off``: (k, n) :func:`cut_off` of each point ``pts[g, i]`` (a base
+    of radius 0) and the base of radius ``r[g]`` at ``c[g]``."""
+    k, n = pts.shape[0], pts.shape[1]
+    out = np.zeros((k, n), np.bool_)
+    for g in range(k):
+        for i in range(n):
+            out[g, i] = cut_off(pts[g, i, 0], pts[g, i, 1], 0.0, c[g, 0], c[g, 1], r[g], edges,
+                                marg)
+    return out
