@@ -24,6 +24,7 @@ from solo_ops.geometry.sight import Sight
 from solo_ops.io.yamlio import read_document
 from tests.conftest import BOARDS
 from tests.geometry_oracle import OracleSight
+from tests.shipped_terrains import ALL, door_states
 
 R = 32 / 25.4 / 2  # a 32 mm base
 _PATH = BOARDS / "gallowdark-corridors.yaml"
@@ -137,3 +138,32 @@ def test_hidden_centres_equal_the_oracle(seed: int) -> None:
         fast, slow = SHARED.cover(p, q, ra, rb), oracle.cover(tuple(p), tuple(q), ra, rb)
         assert (fast.visible, fast.in_cover, fast.obscured) == (
             slow.visible, slow.in_cover, slow.obscured)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cover line's triangle clearly apart from a cover region's bounding box is not asked
+    of shapely: in-cover answers of many pairs on every shipped terrain are the same as with
+    every (triangle, region) pair asked of shapely (the separating-axis test made to settle
+    nothing). Some pairs must be in cover and some not, for the comparison to mean anything."""
+    terrain = door_states(name)[k]
+    b = terrain.board
+    rng = np.random.default_rng(150 + k)
+    A = rng.uniform(0, 1, (30, 2)) * [b.width, b.depth]
+    B = rng.uniform(0, 1, (30, 2)) * [b.width, b.depth]
+    ra = np.full(30, R)
+    fast = Sight(b).cover_matrix(A, ra, B, ra)
+    real = sight_mod._triangle_meets_box
+
+    def unsure(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        meets, _ = real(tri, box)
+        return np.ones_like(meets), np.zeros_like(meets)
+
+    with monkeypatch.context() as m:
+        m.setattr(sight_mod, "_triangle_meets_box", unsure)
+        slow = Sight(b).cover_matrix(A, ra, B, ra)
+    for field in ("visible", "in_cover", "obscured"):
+        assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), field
+    if any(f.gives_cover for f in b.features):
+        assert fast.in_cover.any() and not fast.in_cover[fast.visible].all()

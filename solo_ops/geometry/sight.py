@@ -1250,6 +1250,7 @@ class _CoverJob:
         in cover: ``self.c_start[j]:self.c_start[j + 1]`` index ``self.c_regions``."""
         nt = len(self.B)
         self.c_regions = np.zeros(0, dtype=object)
+        self.c_bounds = np.zeros((0, 4))
         self.c_start = np.zeros(nt + 1, dtype=np.intp)
         if len(targets) == 0 or not self.cover_use.any():
             return
@@ -1261,6 +1262,7 @@ class _CoverJob:
             return
         self.c_regions = np.concatenate(per_target)  # targets come sorted (np.unique)
         self.c_start[1:] = np.cumsum(counts)
+        self.c_bounds = shapely.bounds(self.c_regions)  # (minx, miny, maxx, maxy), exact
 
     def _heavy_near(self) -> np.ndarray:
         """(pairs,) whether any Heavy feature's box meets the box around the pair's bases."""
@@ -1345,7 +1347,19 @@ class _CoverJob:
             rep = np.repeat(np.arange(len(cv)), counts)
             idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
             idx += np.arange(len(rep))
-            hit = shapely.intersects(self.c_regions[idx], tri.polygons(cv)[rep])
+            # A triangle clearly apart from a region's bounding box misses the region: by
+            # the boxes, then by the triangle's edges (exact for the box, ties left to shapely);
+            # shapely answers the rest (about 40% of the pairs in a mission).
+            corners = tri.ring[cv[rep], :3]
+            lo, hi = corners.min(axis=1), corners.max(axis=1)
+            bnd = self.c_bounds[idx]
+            ask = ((lo[:, 0] <= bnd[:, 2]) & (hi[:, 0] >= bnd[:, 0])
+                   & (lo[:, 1] <= bnd[:, 3]) & (hi[:, 1] >= bnd[:, 1]))
+            near = np.flatnonzero(ask)
+            meets, sure = _triangle_meets_box(corners[near], bnd[near])
+            ask[near] = meets | ~sure
+            hit = np.zeros(len(rep), dtype=bool)
+            hit[ask] = shapely.intersects(self.c_regions[idx[ask]], tri.polygons(cv[rep[ask]]))
             cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
         return obs, cov
 
