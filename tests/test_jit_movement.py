@@ -300,3 +300,48 @@ def test_reachable_with_bases_equals_numpy(k: int) -> None:
         assert got.points.tobytes() == want.points.tobytes()
         assert got.cost.tobytes() == want.cost.tobytes()
         assert [w.points for w in got.walks] == [w.points for w in want.walks]
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_best_links_equal_numpy(k: int) -> None:
+    """``routes._best_links`` (each end point's cheapest clear link through a corner), compiled
+    and numpy, with every end point open to links (straight walks all blocked, no cost to
+    beat) so that many links per point are tried cheapest first, with bases on the table
+    beside the corners that hide some of them; soft terrain's surcharges in the costs."""
+    board = BOARD_LIST[k]
+    routes = R.Routes(board)
+    radius = 32 / 25.4 / 2
+    rng = np.random.default_rng(70 + k)
+    starts = [p for p in rng.uniform(0, 1, (80, 2)) * [board.width, board.depth]
+              if routes.fits(p, radius)][:4]
+    tried = found = 0
+    for start in starts:
+        s = (float(start[0]), float(start[1]))
+        walker = routes._walker(radius)
+        corners = walker.graph.pos
+        near = corners[np.hypot(*(corners - start).T) < 6.0]
+        # bases a little off the nearby corners, where they hide links
+        others = [(float(x) + 0.9, float(y) - 0.4, radius) for x, y in near[:6]
+                  if np.hypot(x + 0.9 - s[0], y - 0.4 - s[1]) > 2 * radius + 0.1]
+        _, g, _ = routes._walk_graph(radius, others, s, 6.0)
+        n = len(g.pos)
+        active = np.arange(n) if g.active is None else g.active
+        S = np.array([s])
+        _, sj, sw = g.links(S, active)
+        init = np.full(n, np.inf)
+        np.minimum.at(init, sj, sw)
+        dist, _ = R._dijkstra(n, init, g.pi, g.pj, g.pw, limit=6.0)
+        live = (dist <= 6.0 + 1e-9).nonzero()[0]
+        C = s + rng.uniform(-6, 6, (300, 2))
+        clear = np.zeros(len(C), dtype=bool)
+        cost = np.full(len(C), np.inf)
+        with compiled(True):
+            got = R._best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+        with compiled(False):
+            want = R._best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+        for a, b in zip(got, want, strict=True):
+            assert a.tobytes() == b.astype(a.dtype).tobytes()
+        tried += len(C)
+        found += len(want[0])
+    if starts and len(routes._walker(radius).graph.pos):
+        assert 0 < found < tried  # some points reached through a corner, some not

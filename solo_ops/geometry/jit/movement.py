@@ -258,25 +258,34 @@ def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np
     out = np.zeros(S, np.bool_)
     s1, prv, nxt, f, lf = _ring_scratch(n)
     for s in range(S):
-        px, py, qx, qy = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
-        lox, hix = min(px, qx), max(px, qx)
-        loy, hiy = min(py, qy), max(py, qy)
-        dx, dy = qx - px, qy - py
-        ld2 = max(dx * dx + dy * dy, 1e-300)
-        for k in range(centres.shape[0]):
-            if not (lox <= x1[k] and hix >= x0[k] and loy <= y1[k] and hiy >= y0[k]):
-                continue
-            rx, ry = centres[k, 0] - px, centres[k, 1] - py
-            t = (rx * dx + ry * dy) / ld2
-            t = min(max(t, 0.0), 1.0)
-            if not np.hypot(rx - dx * t, ry - dy * t) < radii[k] + 1e-6:
-                continue
-            v = verts[k]
-            _closed_ring(v, prv, nxt, f, lf)
-            if _one(px, py, qx, qy, v, prv, nxt, f, lf, s1, tol, end):
-                out[s] = True
-                break
+        out[s] = _disc_blocked(P[s, 0], P[s, 1], Q[s, 0], Q[s, 1], centres, radii, x1, x0,
+                               y1, y0, verts, tol, end, s1, prv, nxt, f, lf)
     return out
+
+
+@njit
+def _disc_blocked(px: float, py: float, qx: float, qy: float, centres: np.ndarray,
+                  radii: np.ndarray, x1: np.ndarray, x0: np.ndarray, y1: np.ndarray,
+                  y0: np.ndarray, verts: np.ndarray, tol: float, end: float, s1: np.ndarray,
+                  prv: np.ndarray, nxt: np.ndarray, f: np.ndarray, lf: np.ndarray) -> bool:
+    """:func:`passing_blocked` of one segment (``s1`` ... ``lf``: :func:`_ring_scratch`)."""
+    lox, hix = min(px, qx), max(px, qx)
+    loy, hiy = min(py, qy), max(py, qy)
+    dx, dy = qx - px, qy - py
+    ld2 = max(dx * dx + dy * dy, 1e-300)
+    for k in range(centres.shape[0]):
+        if not (lox <= x1[k] and hix >= x0[k] and loy <= y1[k] and hiy >= y0[k]):
+            continue
+        rx, ry = centres[k, 0] - px, centres[k, 1] - py
+        t = (rx * dx + ry * dy) / ld2
+        t = min(max(t, 0.0), 1.0)
+        if not np.hypot(rx - dx * t, ry - dy * t) < radii[k] + 1e-6:
+            continue
+        v = verts[k]
+        _closed_ring(v, prv, nxt, f, lf)
+        if _one(px, py, qx, qy, v, prv, nxt, f, lf, s1, tol, end):
+            return True
+    return False
 
 
 @njit
@@ -366,3 +375,37 @@ def near(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, pad: float
                 ki[m] = j
                 m += 1
     return xi, ki
+
+
+
+@njit
+def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
+                v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray, lf: np.ndarray,
+                centres: np.ndarray, radii: np.ndarray, x1: np.ndarray, x0: np.ndarray,
+                y1: np.ndarray, y0: np.ndarray, verts: np.ndarray, tol: float, end: float
+                ) -> np.ndarray:
+    """The rounds of ``routes._best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
+    point, cheapest first; the index of each point's first link clear of the walls (the rings
+    ``v`` ...) and of the bases (``centres`` ..., none when empty), in point order. A link is
+    blocked or not on its own, so trying them one by one finds the link the rounds find."""
+    m = xi.shape[0]
+    out = np.empty(m, np.int64)
+    found = 0
+    ws1 = np.empty(v.shape[0], np.int8)
+    s1, dprv, dnxt, df, dlf = _ring_scratch(verts.shape[1])
+    done = -1
+    for k in range(m):
+        i = xi[k]
+        if i == done:
+            continue
+        cx, cy = C[i, 0], C[i, 1]
+        px, py = pos[nj[k], 0], pos[nj[k], 1]
+        if v.shape[0] and _one(cx, cy, px, py, v, prv, nxt, f, lf, ws1, tol, end):
+            continue
+        if centres.shape[0] and _disc_blocked(cx, cy, px, py, centres, radii, x1, x0, y1, y0,
+                                              verts, tol, end, s1, dprv, dnxt, df, dlf):
+            continue
+        out[found] = k
+        found += 1
+        done = i
+    return out[:found]
