@@ -1856,15 +1856,16 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     order = np.lexsort((tot, xi))
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
-        r, discs = g.rings, g.discs
+        rings, discs = g.rings, g.discs
         if discs is not None and len(discs):
             x1, x0, y1, y0 = discs._boxes()
             dc, dr, dv = np.ascontiguousarray(discs.centres), discs.radii, discs.verts
         else:
             x1 = x0 = y1 = y0 = dr = np.zeros(0)
             dc, dv = np.zeros((0, 2)), np.zeros((0, 1, 2))
-        k = _jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, r.v, r.prv,
-                            r.nxt, r.f, r.lf, dc, dr, x1, x0, y1, y0, dv, TOL, END)
+        k = _jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
+                            rings.prv, rings.nxt, rings.f, rings.lf, dc, dr, x1, x0, y1, y0, dv,
+                            TOL, END)
         return xi[k], nj[k], tot[k]
     head = np.concatenate(([True], xi[1:] != xi[:-1]))
     starts = head.nonzero()[0]
