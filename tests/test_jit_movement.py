@@ -345,3 +345,37 @@ def test_best_links_equal_numpy(k: int) -> None:
         found += len(want[0])
     if starts and len(routes._walker(radius).graph.pos):
         assert 0 < found < tried  # some points reached through a corner, some not
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_crossings_equal_numpy(k: int) -> None:
+    """``routes._crossings`` (where segments properly cross edges, and how far along: the
+    surcharge of soft terrain and where a walk enters it), compiled and numpy, against each
+    board's walls and soft footprints, for random segments and the hard ones (through
+    corners, along faces, 1e-12 off), with and without an ``active`` mask."""
+    board = BOARD_LIST[k]
+    routes = R.Routes(board)
+    walker = routes._walker(32 / 25.4 / 2)
+    rng = np.random.default_rng(90 + k)
+    sets = [(walker.graph.rings.v, walker.graph.rings.nxt)]
+    soft = walker.graph.soft
+    if soft:
+        sets.append((soft.ev, soft.en))
+    total = 0
+    for e0, e1 in sets:
+        rings = R._Rings(e0, np.roll(e0, 1, axis=0), e1)
+        if len(e0) == 0:
+            continue
+        P, Q = hard_segments(rings, rng, 60)
+        P = np.concatenate([P, rng.uniform(0, 1, (400, 2)) * [board.width, board.depth]])
+        Q = np.concatenate([Q, rng.uniform(0, 1, (400, 2)) * [board.width, board.depth]])
+        for active in (None, rng.random(len(P)) < 0.5):
+            with compiled(True):
+                got = R._crossings(P, Q, e0, e1, active)
+            with compiled(False):
+                want = R._crossings(P, Q, e0, e1, active)
+            for a, b in zip(got, want, strict=True):
+                assert a.tobytes() == b.astype(a.dtype).tobytes()
+            total += len(want[0])
+    if len(walker.graph.rings.v):
+        assert total > 0

@@ -240,6 +240,12 @@ def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
     idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
     if len(idx) == 0:
         return empty
+    if jit.ENABLED:
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = _jm.crossings(
+            np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
+            np.ascontiguousarray(e0, dtype=float), np.ascontiguousarray(e1, dtype=float), idx,
+            TOL)
+        return found
     lo_e, hi_e = np.minimum(e0, e1) - TOL, np.maximum(e0, e1) + TOL
     step = max(1, _CHUNK // len(e0))
     out_s, out_e, out_t = [], [], []

@@ -409,3 +409,60 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
         found += 1
         done = i
     return out[:found]
+
+
+@njit
+def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx: np.ndarray,
+              tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``routes._crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
+    every proper crossing of ``P->Q`` with ``e0->e1``, segment by segment, edges in order
+    (where the boxes, the edges' grown by ``tol``, overlap; ends within ``tol`` times a
+    length of the other line do not count)."""
+    ne = e0.shape[0]
+    lo = np.empty((ne, 2))
+    hi = np.empty((ne, 2))
+    for e in range(ne):
+        for c in range(2):
+            lo[e, c] = min(e0[e, c], e1[e, c]) - tol
+            hi[e, c] = max(e0[e, c], e1[e, c]) + tol
+    cap = 16
+    out_s = np.empty(cap, np.int64)
+    out_e = np.empty(cap, np.int64)
+    out_t = np.empty(cap)
+    m = 0
+    for s in idx:
+        ax, ay, bx, by = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
+        lox, hix = min(ax, bx), max(ax, bx)
+        loy, hiy = min(ay, by), max(ay, by)
+        dx, dy = bx - ax, by - ay
+        ld = np.hypot(dx, dy)
+        tl = tol * ld
+        for e in range(ne):
+            if not (lox <= hi[e, 0] and hix >= lo[e, 0] and loy <= hi[e, 1]
+                    and hiy >= lo[e, 1]):
+                continue
+            ux, uy, wx, wy = e0[e, 0], e0[e, 1], e1[e, 0], e1[e, 1]
+            fx, fy = wx - ux, wy - uy
+            lf = np.hypot(fx, fy)
+            o1 = dx * (uy - ay) - dy * (ux - ax)
+            o2 = dx * (wy - ay) - dy * (wx - ax)
+            o3 = fx * (ay - uy) - fy * (ax - ux)
+            o4 = fx * (by - uy) - fy * (bx - ux)
+            tf = tol * lf
+            if not (((o1 > tl and o2 < -tl) or (o1 < -tl and o2 > tl))
+                    and ((o3 > tf and o4 < -tf) or (o3 < -tf and o4 > tf))):
+                continue
+            if m == cap:
+                cap *= 2
+                grow_s = np.empty(cap, np.int64)
+                grow_e = np.empty(cap, np.int64)
+                grow_t = np.empty(cap)
+                grow_s[:m] = out_s
+                grow_e[:m] = out_e
+                grow_t[:m] = out_t
+                out_s, out_e, out_t = grow_s, grow_e, grow_t
+            out_s[m] = s
+            out_e[m] = e
+            out_t[m] = o3 / (o3 - o4)
+            m += 1
+    return out_s[:m], out_e[:m], out_t[:m]
