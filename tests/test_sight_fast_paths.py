@@ -167,3 +167,30 @@ def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
         assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), field
     if any(f.gives_cover for f in b.features):
         assert fast.in_cover.any() and not fast.in_cover[fast.visible].all()
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
+    """``Sight._zones_touch`` (does a base's 1" zone meet a Heavy feature, remembered per exact
+    circle and feature) gives shapely's answer for every circle and feature, asked fresh, asked
+    again, and with circles not kept."""
+    terrain = door_states(name)[k]
+    sight = Sight(terrain.board)
+    nf = len(sight._heavy_parts)
+    if nf == 0:
+        pytest.skip("no Heavy terrain")
+    rng = np.random.default_rng(170 + k)
+    b = terrain.board
+    n = 400
+    centres = rng.uniform(0, 1, (n, 2)) * [b.width, b.depth]
+    radii = rng.choice([1.0, 1.0 + R, 1.5], n)
+    feats = rng.integers(0, nf, n)
+    want = sight_mod.shapely.intersects(sight_mod._circle_polygons(centres, radii),
+                                        sight._heavy_parts[feats])
+    assert want.any() and not want.all()
+    first = sight._zones_touch(centres, radii, feats)
+    again = sight._zones_touch(centres, radii, feats)
+    loose = sight._zones_touch(centres[::-1], radii[::-1], feats[::-1], keep_circles=False)
+    fresh = Sight(terrain.board)._zones_touch(centres, radii, feats, keep_circles=False)
+    for got in (first, again, loose[::-1], fresh):
+        assert got.tobytes() == want.tobytes()

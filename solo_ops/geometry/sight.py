@@ -680,6 +680,8 @@ class Sight:
         self._pair_memo: dict[tuple[Any, ...], Any] = {}
         self._vis_memo: dict[bytes, bool] = {}
         self._circle_memo: dict[bytes, BaseGeometry] = {}
+        # whether a base's 1" zone meets a Heavy feature, per exact (x, y, r) and feature
+        self._touch_memo: dict[tuple[bytes, int], bool] = {}
         self._region_memo: dict[bytes, np.ndarray] = {}
         self._scalar_parts: _Scalar | None = None
 
@@ -727,6 +729,33 @@ class Sight:
                 found[i] = memo[keys[i]] = geom
         out = np.empty(n, dtype=object)
         out[:] = found
+        return out
+
+    def _zones_touch(self, centres: np.ndarray, radii: np.ndarray, feats: np.ndarray,
+                     keep_circles: bool = True) -> np.ndarray:
+        """(n,) whether the circle (:meth:`_circles`) of ``centres[k]``, ``radii[k]`` meets
+        Heavy feature ``feats[k]``, remembered per exact circle and feature: the same bases'
+        1" zones are asked about the same walls again and again (about 80% of the time).
+        ``keep_circles=False``: the circles asked about are made without being remembered
+        (the same polygons; an attacker's many candidate points would crowd out the bases)."""
+        n = len(centres)
+        rows = np.empty((n, 3))
+        rows[:, 0:2] = centres
+        rows[:, 2] = radii
+        keys = list(zip(_row_keys(rows), feats.tolist(), strict=True))
+        memo = self._touch_memo
+        found = [memo.get(k) for k in keys]
+        out = np.array([bool(v) for v in found], dtype=bool)
+        miss = [i for i, v in enumerate(found) if v is None]
+        if miss:
+            idx = np.array(miss, dtype=np.intp)
+            make = self._circles if keep_circles else _circle_polygons
+            got = shapely.intersects(make(rows[idx, 0:2], rows[idx, 2]),
+                                     self._heavy_parts[feats[idx]])
+            out[idx] = got
+            if len(memo) + len(miss) > PAIR_MEMO_LIMIT:
+                memo.clear()
+            memo.update(zip([keys[i] for i in miss], got.tolist(), strict=True))
         return out
 
     def _cover_regions_of(self, centres: np.ndarray, rb: np.ndarray, t_radius: np.ndarray,
@@ -1391,10 +1420,12 @@ class _CoverJob:
         nf = len(self.s._heavy_parts)
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
         uk, uf = uniq // nf, uniq % nf
-        feats = self.s._heavy_parts[uf]
-        touch = shapely.intersects(self.near_t(self.pj[uk]), feats)
+        tj = self.pj[uk]
+        touch = self.s._zones_touch(self.B[tj], self.rb[tj] + 1.0, uf)
         ask = np.flatnonzero(~touch)  # the attacker's zone only where the target's misses
-        touch[ask] = shapely.intersects(self.near_a(self.pi[uk[ask]]), feats[ask])
+        ai = self.pi[uk[ask]]
+        touch[ask] = self.s._zones_touch(self.A[ai], self.ra[ai] + 1.0, uf[ask],
+                                         keep_circles=False)
         clean = ~touch[back.ravel()]
         out[ti[clean]] = True
         rest = np.flatnonzero(~clean & ~out[ti])
