@@ -12,6 +12,7 @@ corners exactly, along wall faces, from and to corners, 1e-12 and 1e-9 off them.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -379,3 +380,35 @@ def test_crossings_equal_numpy(k: int) -> None:
             total += len(want[0])
     if len(walker.graph.rings.v):
         assert total > 0
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
+    """``_Walker.with_discs`` (the walking graph with other bases added: their corners, the
+    pairs they cut, the pairs their corners make -- ``_Graph.pairs_new``), compiled and numpy:
+    the same corners and the same pairs with the same costs, in the same order, for bases
+    placed beside the walls' corners and at random, whole and within a move's circle."""
+    board = BOARD_LIST[k]
+    routes = R.Routes(board)
+    radius = 32 / 25.4 / 2
+    walker = routes._walker(radius)
+    rng = np.random.default_rng(110 + k)
+    corners = walker.graph.pos
+    pairs = 0
+    for trial in range(4):
+        beside = corners[rng.permutation(len(corners))[:4]] + rng.uniform(-1.2, 1.2, (4, 2)) \
+            if len(corners) else np.zeros((0, 2))
+        spread = rng.uniform(0, 1, (4, 2)) * [board.width, board.depth]
+        others = [(float(x), float(y), radius) for x, y in np.concatenate([beside, spread])]
+        discs = routes._discs(others, walker.radius)
+        centre = tuple(spread[0]) if trial % 2 else None
+        reach = 6.0 if trial % 2 else math.inf
+        with compiled(True):
+            got = walker.with_discs(discs, centre, reach)
+        with compiled(False):
+            want = walker.with_discs(discs, centre, reach)
+        assert got.pos.tobytes() == want.pos.tobytes()
+        for name in ("pi", "pj", "pw"):
+            assert getattr(got, name).tobytes() == getattr(want, name).tobytes(), name
+        pairs += len(want.pi)
+    assert pairs > 0

@@ -1107,8 +1107,15 @@ class _Graph:
         cost are its own)."""
         a = new
         others = np.concatenate([nodes, new])
-        m = _tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         ns = len(nodes)
+        if jit.ENABLED:  # pair by pair, in the same order
+            rings = self.rings
+            p, q = _jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
+                                 rings.prv, rings.nxt, rings.f, rings.lf,
+                                 *_disc_arrays(self.discs), TOL, END)
+            ai, bj = a[p], others[q]
+            return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+        m = _tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
         block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
@@ -1828,6 +1835,15 @@ def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
     return out
 
 
+def _disc_arrays(discs: _Discs | None) -> tuple[np.ndarray, ...]:
+    """The bases as the compiled loops take them: centres, radii, the grown boxes (x1, x0, y1,
+    y0) and the polygons' vertices; empty arrays for no bases."""
+    if discs is None or len(discs) == 0:
+        none = np.zeros(0)
+        return np.zeros((0, 2)), none, none, none, none, none, np.zeros((0, 1, 2))
+    return (np.ascontiguousarray(discs.centres), discs.radii, *discs._boxes(), discs.verts)
+
+
 def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
                 live: np.ndarray, dist: np.ndarray, move: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1862,15 +1878,9 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     order = np.lexsort((tot, xi))
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
-        rings, discs = g.rings, g.discs
-        if discs is not None and len(discs):
-            x1, x0, y1, y0 = discs._boxes()
-            dc, dr, dv = np.ascontiguousarray(discs.centres), discs.radii, discs.verts
-        else:
-            x1 = x0 = y1 = y0 = dr = np.zeros(0)
-            dc, dv = np.zeros((0, 2)), np.zeros((0, 1, 2))
+        rings = g.rings
         k = _jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
-                            rings.prv, rings.nxt, rings.f, rings.lf, dc, dr, x1, x0, y1, y0, dv,
+                            rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
                             TOL, END)
         return xi[k], nj[k], tot[k]
     head = np.concatenate(([True], xi[1:] != xi[:-1]))

@@ -466,3 +466,66 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
             out_t[m] = o3 / (o3 - o4)
             m += 1
     return out_s[:m], out_e[:m], out_t[:m]
+
+
+@njit
+def _tangent(x0: float, x1: float, vx: float, vy: float, upx: float, upy: float, unx: float,
+             uny: float) -> bool:
+    """``routes._tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
+    dx = vx - x0
+    dy = vy - x1
+    s1 = dx * upy - dy * upx
+    s2 = dx * uny - dy * unx
+    tol = (abs(dx) + abs(dy)) * 1e-9
+    return (s1 >= -tol and s2 >= -tol) or (s1 <= tol and s2 <= tol)
+
+
+@njit
+def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: np.ndarray,
+              un: np.ndarray, pos: np.ndarray, v: np.ndarray, prv: np.ndarray,
+              nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, centres: np.ndarray,
+              radii: np.ndarray, x1: np.ndarray, x0: np.ndarray, y1: np.ndarray,
+              y0: np.ndarray, verts: np.ndarray, tol: float, end: float
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``routes._Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
+    ``others`` the ``ns`` old corners then ``a`` itself -- tangent both ways (and ``p < q``
+    among ``a``), clear of the walls (rings ``v`` ...) and of the bases (``centres`` ...,
+    none when empty), in row-major order: the rows (p) and columns (q) of the pairs kept."""
+    na, no = a.shape[0], others.shape[0]
+    cap = 64
+    out_p = np.empty(cap, np.int64)
+    out_q = np.empty(cap, np.int64)
+    m = 0
+    ws1 = np.empty(v.shape[0], np.int8)
+    s1, dprv, dnxt, df, dlf = _ring_scratch(verts.shape[1])
+    for p in range(na):
+        i = a[p]
+        rx, ry = real[i, 0], real[i, 1]
+        for q in range(no):
+            if q >= ns and q - ns <= p:
+                continue  # among the new corners only i < j
+            j = others[q]
+            if not _tangent(rx, ry, real[j, 0], real[j, 1], up[j, 0], up[j, 1], un[j, 0],
+                            un[j, 1]):
+                continue
+            if not _tangent(real[j, 0], real[j, 1], rx, ry, up[i, 0], up[i, 1], un[i, 0],
+                            un[i, 1]):
+                continue
+            px, py, qx, qy = pos[i, 0], pos[i, 1], pos[j, 0], pos[j, 1]
+            if v.shape[0] and _one(px, py, qx, qy, v, prv, nxt, f, lf, ws1, tol, end):
+                continue
+            if centres.shape[0] and _disc_blocked(px, py, qx, qy, centres, radii, x1, x0, y1,
+                                                  y0, verts, tol, end, s1, dprv, dnxt, df,
+                                                  dlf):
+                continue
+            if m == cap:
+                cap *= 2
+                grow_p = np.empty(cap, np.int64)
+                grow_q = np.empty(cap, np.int64)
+                grow_p[:m] = out_p
+                grow_q[:m] = out_q
+                out_p, out_q = grow_p, grow_q
+            out_p[m] = p
+            out_q[m] = q
+            m += 1
+    return out_p[:m], out_q[:m]
