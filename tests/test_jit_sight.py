@@ -320,3 +320,28 @@ def test_cut_off_arrays_equal_numpy(name: str, k: int) -> None:
         want = sight._points_cut_off(pts, c, rb)
     assert got.tobytes() == want.tobytes()
     assert want.any() and not want.all()
+
+
+def test_heavy_candidates_equal_numpy() -> None:
+    """The first stage of ``_obscured``: (triangle, feature) pairs whose boxes meet, with the
+    separating-axis answers (sure only for box-shaped features), compiled and by the numpy
+    code, including NaN boxes (empty features: they meet nothing) and boxes touching exactly."""
+    from solo_ops.geometry.jit import sight as js
+
+    rng = np.random.default_rng(9)
+    tri = np.round(rng.uniform(0, 10, (300, 3, 2)) * 4) / 4
+    lo = np.round(rng.uniform(0, 9, (25, 2)) * 4) / 4
+    box = np.concatenate([lo, lo + np.round(rng.uniform(0.25, 3, (25, 2)) * 4) / 4], axis=1)
+    box[3] = np.nan
+    is_box = rng.random(25) < 0.5
+    ti, fi, meets, sure = js.heavy_candidates(tri, box, is_box)
+    lo_, hi_ = tri.min(axis=1), tri.max(axis=1)
+    wt, wf = np.nonzero((lo_[:, 0:1] <= box[:, 2]) & (hi_[:, 0:1] >= box[:, 0])
+                        & (lo_[:, 1:2] <= box[:, 3]) & (hi_[:, 1:2] >= box[:, 1]))
+    with compiled(False):
+        wm, ws = S._triangle_meets_box(tri[wt], box[wf])
+    ws &= is_box[wf]
+    assert ti.tobytes() == wt.astype(ti.dtype).tobytes()
+    assert fi.tobytes() == wf.astype(fi.dtype).tobytes()
+    assert meets.tobytes() == wm.tobytes() and sure.tobytes() == ws.tobytes()
+    assert 3 not in fi and meets.any() and not meets.all() and sure.any() and not sure.all()

@@ -1402,12 +1402,15 @@ class _CoverJob:
         # separating-axis test of each triangle against the feature's box (exact for
         # box-shaped features); shapely for the rest.
         corners = tris.ring[sub, :3]
-        lo, hi = corners.min(axis=1), corners.max(axis=1)
         hb = self.s._heavy_box
-        ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
-                            & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
-        meets, sure = _triangle_meets_box(corners[ti], hb[fi])
-        sure &= self.s._heavy_is_box[fi]
+        if jit.ENABLED:
+            ti, fi, meets, sure = _js.heavy_candidates(corners, hb, self.s._heavy_is_box)
+        else:
+            lo, hi = corners.min(axis=1), corners.max(axis=1)
+            ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
+                                & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
+            meets, sure = _triangle_meets_box(corners[ti], hb[fi])
+            sure &= self.s._heavy_is_box[fi]
         ask = np.flatnonzero(meets & ~sure)
         if len(ask):
             meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]],

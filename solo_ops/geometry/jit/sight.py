@@ -25,6 +25,34 @@ def _sign(x: float) -> float:
 
 
 @njit
+def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bool]:
+    """:func:`triangle_meets_box` of triangle ``tri[i]`` and box ``box[k]``."""
+    cx, cy = (box[k, 0] + box[k, 2]) / 2, (box[k, 1] + box[k, 3]) / 2
+    hx, hy = (box[k, 2] - box[k, 0]) / 2, (box[k, 3] - box[k, 1]) / 2
+    v0x, v0y = tri[i, 0, 0], tri[i, 0, 1]
+    v1x, v1y = tri[i, 1, 0], tri[i, 1, 1]
+    v2x, v2y = tri[i, 2, 0], tri[i, 2, 1]
+    turn = _sign((v1x - v0x) * (v2y - v0y) - (v1y - v0y) * (v2x - v0x))
+    apart = False
+    clearly = False
+    tie = turn == 0
+    for e in range(3):
+        if e == 0:
+            ax, ay, bx, by = v0x, v0y, v1x, v1y
+        elif e == 1:
+            ax, ay, bx, by = v1x, v1y, v2x, v2y
+        else:
+            ax, ay, bx, by = v2x, v2y, v0x, v0y
+        ex, ey = (bx - ax) * turn, (by - ay) * turn
+        gap = (ey * (cx - ax) - ex * (cy - ay)) - (abs(ey) * hx + abs(ex) * hy)
+        scale = np.hypot(ex, ey) * 1e-9
+        apart = apart or gap > 0
+        clearly = clearly or gap > scale
+        tie = tie or abs(gap) <= scale
+    return not apart, clearly or not tie
+
+
+@njit
 def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``sight._triangle_meets_box``: separating-axis test of triangles (n, 3, 2) against boxes
     (n, 4) whose bounding boxes already overlap, along the triangles' outward edge normals:
@@ -33,31 +61,50 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
     meets = np.empty(n, np.bool_)
     sure = np.empty(n, np.bool_)
     for i in range(n):
-        cx, cy = (box[i, 0] + box[i, 2]) / 2, (box[i, 1] + box[i, 3]) / 2
-        hx, hy = (box[i, 2] - box[i, 0]) / 2, (box[i, 3] - box[i, 1]) / 2
-        v0x, v0y = tri[i, 0, 0], tri[i, 0, 1]
-        v1x, v1y = tri[i, 1, 0], tri[i, 1, 1]
-        v2x, v2y = tri[i, 2, 0], tri[i, 2, 1]
-        turn = _sign((v1x - v0x) * (v2y - v0y) - (v1y - v0y) * (v2x - v0x))
-        apart = False
-        clearly = False
-        tie = turn == 0
-        for k in range(3):
-            if k == 0:
-                ax, ay, bx, by = v0x, v0y, v1x, v1y
-            elif k == 1:
-                ax, ay, bx, by = v1x, v1y, v2x, v2y
-            else:
-                ax, ay, bx, by = v2x, v2y, v0x, v0y
-            ex, ey = (bx - ax) * turn, (by - ay) * turn
-            gap = (ey * (cx - ax) - ex * (cy - ay)) - (abs(ey) * hx + abs(ex) * hy)
-            scale = np.hypot(ex, ey) * 1e-9
-            apart = apart or gap > 0
-            clearly = clearly or gap > scale
-            tie = tie or abs(gap) <= scale
-        meets[i] = not apart
-        sure[i] = clearly or not tie
+        meets[i], sure[i] = _tri_box(tri, i, box, i)
     return meets, sure
+
+
+@njit
+def heavy_candidates(tri: np.ndarray, box: np.ndarray, is_box: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The first stage of ``sight._CoverJob._obscured``: every (triangle, feature) pair whose
+    boxes meet (a NaN box meets none), in row-major order, with :func:`triangle_meets_box`'s
+    (may meet, clear of ties) -- the latter only for box-shaped features (``is_box``)."""
+    n, nf = tri.shape[0], box.shape[0]
+    cap = 64
+    ti = np.empty(cap, np.int64)
+    fi = np.empty(cap, np.int64)
+    meets = np.empty(cap, np.bool_)
+    sure = np.empty(cap, np.bool_)
+    m = 0
+    for i in range(n):
+        lox = min(tri[i, 0, 0], tri[i, 1, 0], tri[i, 2, 0])
+        hix = max(tri[i, 0, 0], tri[i, 1, 0], tri[i, 2, 0])
+        loy = min(tri[i, 0, 1], tri[i, 1, 1], tri[i, 2, 1])
+        hiy = max(tri[i, 0, 1], tri[i, 1, 1], tri[i, 2, 1])
+        for k in range(nf):
+            if not (lox <= box[k, 2] and hix >= box[k, 0] and loy <= box[k, 3]
+                    and hiy >= box[k, 1]):
+                continue
+            if m == cap:
+                cap *= 2
+                g1 = np.empty(cap, np.int64)
+                g2 = np.empty(cap, np.int64)
+                g3 = np.empty(cap, np.bool_)
+                g4 = np.empty(cap, np.bool_)
+                g1[:m] = ti
+                g2[:m] = fi
+                g3[:m] = meets
+                g4[:m] = sure
+                ti, fi, meets, sure = g1, g2, g3, g4
+            mt, st = _tri_box(tri, i, box, k)
+            ti[m] = i
+            fi[m] = k
+            meets[m] = mt
+            sure[m] = st and is_box[k]
+            m += 1
+    return ti[:m], fi[:m], meets[:m], sure[:m]
 
 
 @njit
