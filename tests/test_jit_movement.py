@@ -249,10 +249,14 @@ def test_bases_block_as_numpy_says() -> None:
         with compiled(True):
             got_depth = discs.pair_depth(X, xi, ki)
             got_clear = discs.clear_of(X)
+            got_eps = discs.clear_of(X, R.EPS)
         with compiled(False):
             want_depth = discs.pair_depth(X, xi, ki)
             want_clear = discs.clear_of(X)
+            want_eps = discs.clear_of(X, R.EPS)
         assert np.array_equal(got_depth, want_depth) and got_clear.tobytes() == want_clear.tobytes()
+        assert got_eps.tobytes() == want_eps.tobytes()
+        assert want_clear.any() and not want_clear.all()
         assert (want_depth > 0).any() and (want_depth <= 0).any()
     assert 0.05 * total < blocked < 0.95 * total
 

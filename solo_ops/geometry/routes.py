@@ -1267,6 +1267,15 @@ class _Discs:
         more than ``tol`` + 1e-6 is deeper than ``tol`` whatever the edges' rounding (each
         edge line is at least inradius - distance away), so only the others need the edges."""
         out = np.ones(len(X), dtype=bool)
+        if jit.ENABLED and len(self) and len(X):
+            if self._inner is None:
+                k = np.arange(len(self))
+                self._inner = self.pair_depth(self.centres, k, k)
+            assert self.edges is not None
+            found: np.ndarray = _jm.clear_of(np.ascontiguousarray(X, dtype=float),
+                                             np.ascontiguousarray(self.centres), self.radii,
+                                             self._inner, self.verts, self.edges, float(tol))
+            return found
         xi, ki = self.near(X)
         if len(xi) == 0:
             return out

@@ -529,3 +529,36 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
             out_q[m] = q
             m += 1
     return out_p[:m], out_q[:m]
+
+
+@njit
+def clear_of(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, inner: np.ndarray,
+             verts: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
+    """``routes._Discs.clear_of``: (n,) whether no disc polygon holds point ``X[i]`` deeper
+    than ``tol``: within a disc's circle (+1e-6, as :func:`near`), deeper than ``tol`` + 1e-6
+    short of its inradius ``inner``, else by :func:`pair_depth`'s least edge term."""
+    n, k = X.shape[0], centres.shape[0]
+    out = np.ones(n, np.bool_)
+    for i in range(n):
+        x, y = X[i, 0], X[i, 1]
+        for j in range(k):
+            dx = x - centres[j, 0]
+            dy = y - centres[j, 1]
+            s = radii[j] + 1e-6
+            if not dx * dx + dy * dy < s * s:
+                continue
+            if np.hypot(dx, dy) < inner[j] - (tol + 1e-6):
+                out[i] = False
+                break
+            a, e = verts[j], edges[j]
+            best = np.inf
+            for m in range(a.shape[0]):
+                v = e[m, 0] * (y - a[m, 1]) - e[m, 1] * (x - a[m, 0])
+                if v < best or np.isnan(v):
+                    best = v
+                    if np.isnan(v):
+                        break
+            if best > tol:
+                out[i] = False
+                break
+    return out
