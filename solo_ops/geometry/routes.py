@@ -1844,6 +1844,61 @@ def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
     return out
 
 
+def _buffered_discs(centres: np.ndarray, radii: np.ndarray
+                    ) -> tuple[list[Polygon], list[np.ndarray]]:
+    """Bases as the oracle draws them: ``shapely.buffer`` of each centre (:data:`DISC_SEGMENTS`
+    a quarter), counter-clockwise, and each polygon's vertices (the closing one left out)."""
+    geoms = shapely.buffer(shapely.points(centres), radii, quad_segs=DISC_SEGMENTS)
+    polys = [orient(geom, 1.0) for geom in geoms]
+    return polys, [np.asarray(poly.exterior.coords)[:-1, :2] for poly in polys]
+
+
+def _disc_table() -> tuple[np.ndarray, np.ndarray]:
+    """Cosines and sines of the vertices of a buffered point turned counter-clockwise: GEOS
+    puts vertex ``m`` at angle ``-2 pi m / n`` (the quarter points exact); turned, vertex ``k``
+    is GEOS's ``-k mod n``."""
+    n = 4 * DISC_SEGMENTS
+    angles = [-2 * math.pi * m / n for m in range(n)]
+    cos = np.array([math.cos(a) for a in angles])
+    sin = np.array([math.sin(a) for a in angles])
+    cos[n // 4] = cos[3 * n // 4] = 0.0
+    sin[n // 2] = 0.0
+    turn = (-np.arange(n)) % n
+    return cos[turn], sin[turn]
+
+
+_DISC_COS, _DISC_SIN = _disc_table()
+
+
+def _disc_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+    """(k, 4 * DISC_SEGMENTS, 2): the bases' vertices by :func:`_disc_table`."""
+    out = np.empty((len(centres), len(_DISC_COS), 2))
+    out[:, :, 0] = centres[:, 0:1] + radii[:, None] * _DISC_COS
+    out[:, :, 1] = centres[:, 1:2] + radii[:, None] * _DISC_SIN
+    return out
+
+
+_FAST_DISCS: bool | None = None
+"""Whether :func:`_disc_coords` gives :func:`_buffered_discs`'s vertices bit for bit: a fact
+about the GEOS library in use, found once per process (not game state)."""
+
+
+def _fast_discs() -> bool:
+    """Whether the bases' vertices may come from the table (checked once, on bases like the
+    game's; with a GEOS that builds them differently, they are buffered)."""
+    global _FAST_DISCS
+    if _FAST_DISCS is None:
+        rng = np.random.default_rng(20261124)
+        centres = np.concatenate([rng.uniform(0, 30, (200, 2)),
+                                  np.round(rng.uniform(0, 30, (56, 2)) * 2) / 2])
+        radii = np.concatenate([rng.uniform(0.2, 3.0, 200),
+                                np.resize([0.5, 0.63, 16 / 25.4, 1.0, 1.26, 1.5, 2 * 0.63,
+                                           0.63 + 16 / 25.4], 56)])
+        _, verts = _buffered_discs(centres, radii)
+        _FAST_DISCS = bool(np.array_equal(_disc_coords(centres, radii), np.stack(verts)))
+    return _FAST_DISCS
+
+
 def _disc_arrays(discs: _Discs | None) -> tuple[np.ndarray, ...]:
     """The bases as the compiled loops take them: centres, radii, the grown boxes (x1, x0, y1,
     y0) and the polygons' vertices; empty arrays for no bases."""
@@ -2252,10 +2307,13 @@ class Routes:
             if len(memo) + len(miss) > _MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
-            geoms = shapely.buffer(shapely.points(arr[miss, :2]), grown[miss],
-                                   quad_segs=DISC_SEGMENTS)
-            polys = [orient(geom, 1.0) for geom in geoms]
-            verts = [np.asarray(poly.exterior.coords)[:-1, :2] for poly in polys]
+            if _fast_discs():  # GEOS's vertices from the table, no buffering
+                V = _disc_coords(arr[miss, :2], grown[miss])
+                made = shapely.polygons(np.concatenate([V, V[:, :1]], axis=1))
+                polys = list(np.atleast_1d(made))
+                verts = list(V)
+            else:
+                polys, verts = _buffered_discs(arr[miss, :2], grown[miss])
             if len({v.shape for v in verts}) == 1:
                 # the missed bases' edges at once: each row's unit edge is computed from its
                 # own two vertices, so stacking the polygons changes no value
