@@ -42,7 +42,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import InitVar, dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -2309,8 +2309,8 @@ class Routes:
                 miss = list(range(len(keys)))
             if _fast_discs():  # GEOS's vertices from the table, no buffering
                 V = _disc_coords(arr[miss, :2], grown[miss])
-                made = shapely.polygons(np.concatenate([V, V[:, :1]], axis=1))
-                polys = list(np.atleast_1d(made))
+                made = cast(np.ndarray, shapely.polygons(np.concatenate([V, V[:, :1]], axis=1)))
+                polys = list(made)
                 verts = list(V)
             else:
                 polys, verts = _buffered_discs(arr[miss, :2], grown[miss])
