@@ -194,3 +194,44 @@ def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
     fresh = Sight(terrain.board)._zones_touch(centres, radii, feats, keep_circles=False)
     for got in (first, again, loose[::-1], fresh):
         assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_remembered_cover_pairs_are_a_fresh_sights_answers(name: str, k: int) -> None:
+    """``Sight._cover_memo`` (each visible pair's cover answer per mode, by its exact centres
+    and radii): on every shipped terrain, one Sight asked in the three modes (plain, Seek,
+    Seek Light), in overlapping batches and pair by pair, answers exactly as a fresh Sight
+    asked once per mode; the memo really answers (the second asking computes nothing)."""
+    terrain = door_states(name)[k]
+    b = terrain.board
+    rng = np.random.default_rng(190 + k)
+    A = rng.uniform(0, 1, (12, 2)) * [b.width, b.depth]
+    B = rng.uniform(0, 1, (25, 2)) * [b.width, b.depth]
+    ra, rb = np.full(12, R), rng.choice([0.5, R, 1.0], 25)
+    modes = [{}, {"seek": True}, {"seek_light": True}]
+    want = [_cover(Sight(b), A, ra, B, rb, **kw) for kw in modes]
+    shared = Sight(b)
+    for kw in modes[::-1]:  # other modes and part of the pairs first
+        shared.cover_matrix(A[::3], ra[::3], B[1::2], rb[1::2], **kw)
+    for kw, w in zip(modes, want, strict=True):
+        assert _cover(shared, A, ra, B, rb, **kw) == w
+        for i in range(0, 12, 5):  # a row at a time, as the planner asks
+            assert _cover(shared, A[i:i + 1], ra[i:i + 1], B, rb, **kw) == [
+                m[i:i + 1] for m in w]
+    calls: list[int] = []
+    real = sight_mod._CoverJob.run
+
+    def counted(job: Any) -> Any:
+        calls.append(len(job.pi))
+        return real(job)
+
+    sight_mod._CoverJob.run = counted  # type: ignore[method-assign]
+    try:
+        assert _cover(shared, A, ra, B, rb) == want[0]
+    finally:
+        sight_mod._CoverJob.run = real  # type: ignore[method-assign]
+    assert calls == []
+    vis = np.array(want[0][0])
+    assert vis.any()
+    if any(f.gives_cover for f in b.features):  # Seek takes cover away somewhere
+        assert np.array(want[0][1])[vis].any() and not np.array(want[1][1]).any()

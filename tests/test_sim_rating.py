@@ -68,15 +68,18 @@ def test_same_seed_same_numbers_whatever_the_jobs(tmp_path: Path) -> None:
 
 
 def test_pool_worker_freezes_its_objects_once_after_the_first_mission(tmp_path: Path) -> None:
-    """A pool worker takes its long-lived objects out of the collector's scans after its first
-    mission, once, and plays the same missions as an unfrozen run."""
+    """A pool worker collects its garbage less often, takes its long-lived objects out of the
+    collector's scans after its first mission, once, and plays the same missions as an
+    unfrozen run with the default thresholds."""
     import gc
 
     scenario = load_scenario(small_scenario(tmp_path, turns=1, engagement=2))
     jobs = rating.jobs_for(scenario, 2, 7, "aggressive", None)
     before = gc.get_freeze_count()
+    thresholds = gc.get_threshold()
     try:
         rating._init_pool_worker(scenario)
+        assert gc.get_threshold() == rating.POOL_GC_THRESHOLD
         first = rating._worker_job(jobs[0])
         frozen = gc.get_freeze_count()
         second = rating._worker_job(jobs[1])
@@ -84,6 +87,7 @@ def test_pool_worker_freezes_its_objects_once_after_the_first_mission(tmp_path: 
         assert frozen > before and gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
         rating._init_worker(scenario)
     assert [first, second] == rating.run(scenario, 2, 7, policy="aggressive", jobs=1)
 

@@ -121,6 +121,9 @@ memo is emptied when it grows past this."""
 VIS_MEMO_LIMIT = 100_000
 """Base-pair visibility answers (inside :meth:`Sight.visibility_matrix`) a :class:`Sight` keeps;
 emptied when it grows past this (about 15 MB)."""
+COVER_MEMO_LIMIT = 100_000
+"""Base-pair cover answers (inside :meth:`Sight.cover_matrix`) a :class:`Sight` keeps for each of
+its three modes (plain, Seek, Seek Light); each emptied when it grows past this (about 15 MB)."""
 SHAPE_MEMO_LIMIT = 2048
 """Circle polygons, and targets' cover regions, a :class:`Sight` keeps (each memo emptied when
 it grows past this: some 10-20 MB at most); a mission's models stand at a few hundred places."""
@@ -683,6 +686,10 @@ class Sight:
         # whether a base's 1" zone meets a Heavy feature, per exact (x, y, r) and feature
         self._touch_memo: dict[tuple[bytes, int], bool] = {}
         self._region_memo: dict[bytes, np.ndarray] = {}
+        # each visible pair's cover answer (2 * obscured + in cover) by its exact centres and
+        # radii, one memo per mode (plain, Seek, Seek Light): the planner, the autopilot and
+        # the engine ask the same pairs in different batches and under different names
+        self._cover_memo: tuple[dict[bytes, int], ...] = ({}, {}, {})
         self._scalar_parts: _Scalar | None = None
 
     @property
@@ -1218,15 +1225,34 @@ class Sight:
         pi, pj = np.nonzero(vis)
         if len(pi) == 0:
             return CoverMatrix(vis, in_cover, obscured)
-        if seek:
-            cover_use = np.zeros(len(self._cover_parts), dtype=bool)
-        elif seek_light:
-            cover_use = ~self._cover_light
-        else:
-            cover_use = np.ones(len(self._cover_parts), dtype=bool)
-        obs, cov = _CoverJob(self, A, ra_, B, rb_, pi, pj, cover_use).run()
-        obscured[pi, pj] = obs
-        in_cover[pi, pj] = cov
+        # A pair's answer depends on its own centres and radii only (never on the other pairs
+        # of a job), so the pairs answered before are read back and only the rest computed.
+        mode = 1 if seek else 2 if seek_light else 0
+        rows = np.empty((len(pi), 6))
+        rows[:, 0:2] = A[pi]
+        rows[:, 2] = ra_[pi]
+        rows[:, 3:5] = B[pj]
+        rows[:, 5] = rb_[pj]
+        keys = _row_keys(rows)
+        memo = self._cover_memo[mode]
+        found = [memo.get(k) for k in keys]
+        miss = [i for i, v in enumerate(found) if v is None]
+        if miss:
+            if mode == 1:
+                cover_use = np.zeros(len(self._cover_parts), dtype=bool)
+            elif mode == 2:
+                cover_use = ~self._cover_light
+            else:
+                cover_use = np.ones(len(self._cover_parts), dtype=bool)
+            m = np.array(miss, dtype=np.intp)
+            obs, cov = _CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], cover_use).run()
+            if len(memo) + len(miss) > COVER_MEMO_LIMIT:
+                memo.clear()
+            for i, code in zip(miss, (2 * obs.astype(np.int8) + cov).tolist(), strict=True):
+                found[i] = memo[keys[i]] = code
+        codes = np.array(found, dtype=np.int8)
+        obscured[pi, pj] = codes >= 2
+        in_cover[pi, pj] = codes % 2 == 1
         return CoverMatrix(vis, in_cover, obscured)
 
 

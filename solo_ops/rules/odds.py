@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import product
 from math import factorial
 from typing import Any
@@ -54,19 +54,25 @@ class Odds:
 
 @dataclass(frozen=True)
 class FightOdds:
-    """A fight's exact joint distribution of (damage dealt, damage taken)."""
+    """A fight's exact joint distribution of (damage dealt, damage taken).
+
+    Its marginals (:attr:`dealt`, :attr:`taken`) are worked out once per object and kept with
+    it (the fight solver's results are cached, and the AI asks the same fight's means again and
+    again while planning); like every :class:`Odds` they are read, never changed."""
 
     joint: dict[tuple[int, int], Fraction]
     attacker_wounds: int | None = None
     defender_wounds: int | None = None
 
-    @property
+    @cached_property
     def dealt(self) -> Odds:
-        return Odds(_marginal(self.joint, 0), self._down(0, self.defender_wounds))
+        """The distribution of the damage the attacker deals (its mean counted once)."""
+        return _with_mean(_marginal(self.joint, 0), self._down(0, self.defender_wounds))
 
-    @property
+    @cached_property
     def taken(self) -> Odds:
-        return Odds(_marginal(self.joint, 1), self._down(1, self.attacker_wounds))
+        """The distribution of the damage the attacker takes (its mean counted once)."""
+        return _with_mean(_marginal(self.joint, 1), self._down(1, self.attacker_wounds))
 
     def _down(self, index: int, wounds: int | None) -> dict[str, Fraction]:
         if wounds is None:
@@ -84,6 +90,13 @@ class FightOdds:
             "joint": [{"dealt": d, "taken": t, "p": float(p)}
                       for (d, t), p in sorted(self.joint.items())],
         }
+
+
+def _with_mean(distribution: Dist, extras: dict[str, Fraction]) -> Odds:
+    """``Odds(distribution, extras)`` with its mean worked out now (the same Fraction
+    :attr:`Odds.mean` sums: Fraction arithmetic is exact)."""
+    plain = Odds(distribution, extras)
+    return Odds(distribution, extras, known_mean=plain.mean)
 
 
 def _marginal(joint: dict[tuple[int, int], Fraction], index: int) -> Dist:

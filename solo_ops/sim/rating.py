@@ -98,12 +98,21 @@ def _init_worker(scenario: Scenario) -> None:
     _WORKER["freeze"] = False
 
 
+POOL_GC_THRESHOLD = (10_000, 50, 1_000)
+"""The garbage collector's thresholds in a local pool's worker processes (Python's default is
+(700, 10, 10)): a mission makes and drops hundreds of thousands of small objects, few of them in
+cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission against 0.8%
+this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
+
+
 def _init_pool_worker(scenario: Scenario) -> None:
-    """A worker process of a local pool: :func:`_init_worker`, and its long-lived objects
-    (modules, the compiled loops, the terrain's structures once the first mission has built
-    them) taken out of the garbage collector's scans (``gc.freeze``): they live as long as the
-    process, and rescanning them in every full collection cost about 2% of a mission."""
+    """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
+    (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
+    terrain's structures once the first mission has built them) taken out of the garbage
+    collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
+    every full collection cost about 2% of a mission."""
     _init_worker(scenario)
+    gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
 
