@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -239,19 +238,19 @@ class _Board:
 # Answers to the planner's repeated point questions, per terrain object (a terrain is one
 # board in one door state and never changes, so its answers stay valid): the planner asks the
 # same "how far / can it see" of the same positions many times in one turn.
-_MEMO: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
 _MEMO_LIMIT = 20_000
 
 
 def _memo(ctx: Context) -> dict[tuple[Any, ...], Any]:
-    """The answer cache of ``ctx.terrain`` (emptied when it grows past a bound)."""
-    try:
-        memo = _MEMO.get(ctx.terrain)
-    except TypeError:  # a terrain that cannot be weakly referenced: no caching
+    """The answer cache of ``ctx.terrain``, kept on it (``Terrain.planner_answers``; replaced
+    by an empty one when it grows past a bound). A stand-in terrain without that attribute
+    gets a fresh dict each time: no caching."""
+    terrain = ctx.terrain
+    memo: dict[tuple[Any, ...], Any] | None = getattr(terrain, "planner_answers", None)
+    if memo is None:
         return {}
-    if memo is None or len(memo) > _MEMO_LIMIT:
-        memo = {}
-        _MEMO[ctx.terrain] = memo
+    if len(memo) > _MEMO_LIMIT:
+        memo = terrain.planner_answers = {}
     return memo
 
 

@@ -38,6 +38,9 @@ class Terrain:
         """Answers of :func:`solo_ops.game.fog.spotters` on this terrain, keyed by their exact
         inputs (the player models' ids, positions and radii, the counters' positions): who
         spots what depends on nothing else. Bounded (cleared when full)."""
+        self.planner_answers: dict[tuple[Any, ...], Any] = {}
+        """The enemy planner's answers to its repeated point questions on this terrain
+        (:func:`solo_ops.ai.planner._memo`). Bounded (replaced when full)."""
 
     @cached_property
     def solids(self) -> BaseGeometry | None:
