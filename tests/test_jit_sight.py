@@ -345,3 +345,57 @@ def test_heavy_candidates_equal_numpy() -> None:
     assert fi.tobytes() == wf.astype(fi.dtype).tobytes()
     assert meets.tobytes() == wm.tobytes() and sure.tobytes() == ws.tobytes()
     assert 3 not in fi and meets.any() and not meets.all() and sure.any() and not sure.all()
+
+
+def _tri_both(p: np.ndarray, c: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``_CoverJob._triangles`` (which reads nothing of its job on this path) compiled and in
+    numpy, for points ``p`` outside bases of centre ``c`` and radius ``r``."""
+    d = np.hypot(p[:, 0] - c[:, 0], p[:, 1] - c[:, 1])
+    j = np.arange(len(p))
+    out = []
+    for on in (True, False):
+        with compiled(on), np.errstate(all="ignore"):  # 0/0 where a vertex is straight ahead
+            out.append(S._CoverJob._triangles(None, p, c, r, j, d))  # type: ignore[arg-type]
+    return out[0], out[1]
+
+
+def test_cover_triangles_equal_numpy() -> None:
+    """The cover lines' triangles (the point and the two tangent vertices of the target's base
+    polygon) compiled and in numpy, bit for bit: random points and bases, points on the
+    table's axes and diagonals (vertices tie for the tangent), grid points, far and near."""
+    if not S._fast_rings():
+        pytest.skip("this GEOS builds circles otherwise: the numpy code answers")
+    rng = np.random.default_rng(21)
+    n = 3000
+    c = rng.uniform(0, 30, (n, 2))
+    r = rng.choice([1e-6, 0.5, 16 / 25.4, 1.0, 1.5, 2.5], n)
+    ang = rng.uniform(0, 2 * np.pi, n)
+    dist = r + rng.choice([1e-9, 1e-3, 0.5, 1.0, 3.0, 20.0], n)
+    p = c + dist[:, None] * np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    # exactly along the axes and diagonals of the base (symmetric vertices tie)
+    k = n // 4
+    axis = rng.integers(0, 8, k)
+    unit = np.stack([np.cos(axis * np.pi / 4), np.sin(axis * np.pi / 4)], axis=1)
+    p[:k] = c[:k] + np.round(dist[:k, None] * unit * 8) / 8
+    p[k:2 * k] = np.round(p[k:2 * k] * 4) / 4  # a quarter-inch grid
+    c[k:2 * k] = np.round(c[k:2 * k] * 4) / 4
+    out = np.hypot(*(p - c).T) > r
+    got, want = _tri_both(p[out], c[out], r[out])
+    assert got.shape == want.shape == (int(out.sum()), 4, 2)
+    assert got.tobytes() == want.tobytes()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(-40, 40), st.floats(-40, 40), st.floats(1e-6, 3.0),
+                          st.floats(1e-9, 30.0), st.floats(-7.0, 7.0)), min_size=1, max_size=6))
+def test_hypothesis_cover_triangles_equal_numpy(rows: list[tuple[float, ...]]) -> None:
+    if not S._fast_rings():
+        pytest.skip("this GEOS builds circles otherwise: the numpy code answers")
+    arr = np.array(rows)
+    c, r = arr[:, 0:2], arr[:, 2]
+    p = c + (r + arr[:, 3])[:, None] * np.stack([np.cos(arr[:, 4]), np.sin(arr[:, 4])], axis=1)
+    out = np.hypot(*(p - c).T) > r
+    if not out.any():
+        return
+    got, want = _tri_both(p[out], c[out], r[out])
+    assert got.tobytes() == want.tobytes()

@@ -1483,6 +1483,10 @@ class _CoverJob:
         phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
         half = np.arccos(np.clip(r / d, -1.0, 1.0))
         if _fast_rings():  # the vertices straight from the table, no polygon needed
+            if jit.ENABLED:  # the same arithmetic vertex by vertex (numpy's angles)
+                return cast(np.ndarray, _js.cover_triangles(
+                    np.ascontiguousarray(p), np.ascontiguousarray(c), r, phi, half, step,
+                    RING, _RING_COS, _RING_SIN))
             verts = None
         else:
             uj, inv = np.unique(j, return_inverse=True)

@@ -365,3 +365,42 @@ def points_cut_off(pts: np.ndarray, c: np.ndarray, r: np.ndarray, edges: np.ndar
             out[g, i] = cut_off(pts[g, i, 0], pts[g, i, 1], 0.0, c[g, 0], c[g, 1], r[g], edges,
                                 marg)
     return out
+
+
+@njit
+def cover_triangles(p: np.ndarray, c: np.ndarray, r: np.ndarray, phi: np.ndarray,
+                    half: np.ndarray, step: float, ring: int, cos_t: np.ndarray,
+                    sin_t: np.ndarray) -> np.ndarray:
+    """``_CoverJob._triangles`` with the base polygons' vertices from the table (``cos_t``,
+    ``sin_t``): from each point ``p[i]`` to the two tangent vertices of the base polygon of
+    centre ``c[i]`` and radius ``r[i]``, given numpy's ``phi`` (the angle of p - c) and
+    ``half`` (the tangent half-angle). For each tangent (sign +, then -), the vertex guessed
+    from the angles and its two neighbours either side are tried, and the one with the largest
+    ``|tan|`` of the angle at ``p`` is taken (the first of equals; a NaN first, as
+    ``np.argmax``). Closed rings (n, 4, 2), the point first."""
+    n = p.shape[0]
+    out = np.empty((n, 4, 2))
+    for i in range(n):
+        px, py = p[i, 0], p[i, 1]
+        cx, cy = c[i, 0], c[i, 1]
+        ri = r[i]
+        tx, ty = cx - px, cy - py
+        out[i, 0, 0], out[i, 0, 1] = px, py
+        out[i, 3, 0], out[i, 3, 1] = px, py
+        for s in range(2):
+            sign = 1.0 if s == 0 else -1.0
+            guess = int(np.rint(-(phi[i] + sign * half[i]) / step))
+            best = 0.0
+            bx, by = 0.0, 0.0
+            for k in range(5):
+                m = (guess + k - 2) % ring
+                vx = cx + ri * cos_t[m]
+                vy = cy + ri * sin_t[m]
+                wx, wy = vx - px, vy - py
+                a = abs((tx * wy - ty * wx) / (tx * wx + ty * wy))
+                if k == 0 or a > best or (a != a and best == best):
+                    best, bx, by = a, vx, vy
+                if a != a:
+                    break
+            out[i, 1 + s, 0], out[i, 1 + s, 1] = bx, by
+    return out
