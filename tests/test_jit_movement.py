@@ -416,3 +416,34 @@ def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
             assert getattr(got, name).tobytes() == getattr(want, name).tobytes(), name
         pairs += len(want.pi)
     assert pairs > 0
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_disc_corners_equal_numpy(k: int) -> None:
+    """``_Walker._disc_corners`` (the other bases' polygon corners: nudged, real, neighbours,
+    unit directions, whether each is free) compiled and numpy, from separate walkers (nothing
+    remembered is shared): the same rows bit for bit, for bases beside the walls' corners, at
+    random, of several sizes and half off the table."""
+    board = BOARD_LIST[k]
+    rng = np.random.default_rng(140 + k)
+    radius = 32 / 25.4 / 2
+    corners = R.Routes(board)._walker(radius).graph.pos
+    near = (corners[rng.permutation(len(corners))[:6]] + rng.uniform(-1.5, 1.5, (6, 2))
+            if len(corners) else np.zeros((0, 2)))
+    spread = rng.uniform(-0.5, 1.05, (10, 2)) * [board.width, board.depth]
+    centres = np.concatenate([near, spread, [[0.0, 0.0], [board.width, 3.0]]])
+    others = [(float(x), float(y), float(r)) for (x, y), r in
+              zip(centres, rng.choice([0.5, radius, 1.0, 1.5], len(centres)), strict=True)]
+    out = []
+    for on in (True, False):
+        walker = R.Routes(board)._walker(radius)
+        discs = R.Routes(board)._discs(others, walker.radius)
+        with compiled(on):
+            out.append(walker._disc_corners(discs))
+            again = walker._disc_corners(discs)  # remembered
+        assert all(a.tobytes() == b.tobytes() for a, b in zip(out[-1], again, strict=True))
+    for got, want in zip(*out, strict=True):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes()
+    free = out[1][-1]
+    assert len(free) > 0 and free.any()

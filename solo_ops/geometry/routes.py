@@ -1467,15 +1467,20 @@ class _Walker:
             # discs' rows changes no value
             V = discs.verts[miss]  # (m, n, 2)
             n = V.shape[1]
-            v = V.reshape(-1, 2)
-            prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
-            nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
-            convex, nudged = _Rings(v, prv_all, nxt_all).corners()
-            free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
-            up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
             # each disc's rows side by side in one (c, 12) array (copies of the same floats),
             # so that a set of discs is joined by two concatenations instead of seven
-            table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
+            if jit.ENABLED:  # the same arithmetic, vertex by vertex
+                table, convex = _jm.disc_corner_table(np.ascontiguousarray(V, dtype=float),
+                                                      NUDGE)
+                nudged = table[:, 0:2]
+            else:
+                v = V.reshape(-1, 2)
+                prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
+                nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
+                convex, nudged = _Rings(v, prv_all, nxt_all).corners()
+                up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
+                table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
+            free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
             for j, k in enumerate(miss):
                 rows = slice(j * n, (j + 1) * n)
                 c = convex[rows]

@@ -562,3 +562,42 @@ def clear_of(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, inner: np.nd
                 out[i] = False
                 break
     return out
+
+
+@njit
+def disc_corner_table(V: np.ndarray, nudge: float) -> tuple[np.ndarray, np.ndarray]:
+    """``_Walker._disc_corners``' arithmetic for the vertex rings ``V`` (m, n, 2) of m disc
+    polygons (``_Rings.corners`` with each vertex's neighbours from ``np.roll``, and the unit
+    directions to them): a row per vertex, disc by disc, ``[nudged, v, prv, nxt, unit to prv,
+    unit to nxt]`` (12 floats), and whether the vertex is a convex corner (turning left by
+    more than 1e-12, with a bisector longer than 1e-9)."""
+    m, n = V.shape[0], V.shape[1]
+    table = np.empty((m * n, 12))
+    convex = np.empty(m * n, np.bool_)
+    for d in range(m):
+        for k in range(n):
+            row = d * n + k
+            vx, vy = V[d, k, 0], V[d, k, 1]
+            kp = k - 1 if k > 0 else n - 1
+            kn = k + 1 if k < n - 1 else 0
+            px, py = V[d, kp, 0], V[d, kp, 1]
+            nx, ny = V[d, kn, 0], V[d, kn, 1]
+            dix, diy = vx - px, vy - py
+            dox, doy = nx - vx, ny - vy
+            uix, uiy = _unit(dix, diy)
+            uox, uoy = _unit(dox, doy)
+            turn = uix * uoy - uiy * uox
+            nix, niy = _unit(diy, -dix)
+            nox, noy = _unit(doy, -dox)
+            bx, by = nix + nox, niy + noy
+            ok = np.hypot(bx, by) > 1e-9
+            convex[row] = (turn > 1e-12) and ok
+            ubx, uby = _unit(bx, by)
+            table[row, 0] = vx + nudge * ubx
+            table[row, 1] = vy + nudge * uby
+            table[row, 2], table[row, 3] = vx, vy
+            table[row, 4], table[row, 5] = px, py
+            table[row, 6], table[row, 7] = nx, ny
+            table[row, 8], table[row, 9] = _unit(px - vx, py - vy)
+            table[row, 10], table[row, 11] = _unit(nx - vx, ny - vy)
+    return table, convex
