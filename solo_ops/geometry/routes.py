@@ -126,6 +126,17 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
 
+def _radii(r: Any, n: int) -> np.ndarray:
+    """``r`` (a radius, or one per point) as a read-only (n,) float array: the array itself
+    when it already is one, else broadcast (a scalar filled: no broadcasting machinery)."""
+    r = np.asarray(r, float)
+    if r.shape == (n,):
+        return r
+    if r.ndim == 0:
+        return np.full(n, r)
+    return np.broadcast_to(r, (n,))
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     n = np.hypot(a[..., 0], a[..., 1])
     return a / np.where(n > 0, n, 1.0)[..., None]
@@ -2199,8 +2210,7 @@ class Routes:
     def distance_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
         """(len(A), len(B)) distances between bases' edges around walls (inf: no route)."""
         A, B = _as_points(A), _as_points(B)
-        ra = np.broadcast_to(np.asarray(ra, float), (len(A),))
-        rb = np.broadcast_to(np.asarray(rb, float), (len(B),))
+        ra, rb = _radii(ra, len(A)), _radii(rb, len(B))
         out = np.full((len(A), len(B)), np.inf)
         if len(A) == 0 or len(B) == 0:
             return out

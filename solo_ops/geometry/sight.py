@@ -282,6 +282,8 @@ def _as_radii(radii: Any, n: int) -> np.ndarray:
     r = np.asarray(radii, dtype=float)
     if r.ndim == 0:  # a scalar (the usual case): no broadcasting machinery
         return np.full(n, r)
+    if r.shape == (n,):  # one per point already: a copy
+        return r.copy()
     return np.array(np.broadcast_to(r, (n,)), dtype=float)
 
 
