@@ -419,3 +419,34 @@ def test_fight_with_wounds_beyond_every_blow_equals_uncapped_fight() -> None:
     other = kt2024.FightSide(1, 3, 3, 4, 999, shock=True)
     assert kt2024.resolve_fight(side, other).steps == kt2024.resolve_fight(
         kt2024.FightSide(2, 2, 3, 4, None), kt2024.FightSide(1, 3, 3, 4, None, shock=True)).steps
+
+
+def test_remembered_expectations_are_the_exact_odds() -> None:
+    """``attacks._expected_2024`` remembers its answers by what the attack and the defence
+    read: asked again, and after other questions, each answer is still the exact odds of its own
+    spec and defence (injured shooter, wounds left, cover, obscured and Vantage each change it;
+    another weapon object never reads a remembered answer)."""
+    import dataclasses
+
+    gun = Weapon("gun", WeaponType.RAPID, range=24, attacks=4, hit=3, damage=(3, 4),
+                 rules=(parse_weapon_rule("lethal=5"),))
+    twin = dataclasses.replace(gun, damage=(4, 5))
+    prof = Profile("m", 6, 7, 4, 10, 3, 32, weapons=(gun,), bs=3, strength=4)
+    attacks._EXPECTED.clear()
+    seen = set()
+    for _ in range(2):
+        for weapon in (gun, twin):
+            for injured in (False, True):
+                for wounds in (8, 3):
+                    for in_cover, obscured, vantage in ((False, False, 0), (True, False, 0),
+                                                        (False, True, 0), (False, False, 2)):
+                        cover = attacks.ShotCover(True, in_cover, obscured, True, vantage)
+                        shooter, target = _Op(prof, 10, injured), _Op(prof, wounds)
+                        got = attacks._expected_2024(weapon, shooter, target, cover)
+                        spec = AttackSpec.from_weapon(weapon, injured=injured,
+                                                      accurate_bonus=vantage)
+                        want = float(odds.shoot_2024(spec, DefenceSpec(
+                            3, 3, wounds, cover=in_cover, obscured=obscured)).mean)
+                        assert got == want
+                        seen.add(got)
+    assert len(seen) > 20  # the inputs really change the answer

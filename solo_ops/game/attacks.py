@@ -194,11 +194,29 @@ def expected_for(edition: str) -> Any:
     return None
 
 
+_EXPECTED: dict[tuple[Any, ...], tuple[Weapon, float]] = {}
+""":func:`_expected_2024`'s answers by everything :func:`spec_2024` and :func:`defence_2024`
+read (the weapon by identity, kept with the answer so a reused id never matches); the AI asks
+the same shots hundreds of times a mission. Emptied past :data:`_EXPECTED_LIMIT`."""
+_EXPECTED_LIMIT = 4096
+
+
 def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
+    profile = _profile(target)
+    key = (id(weapon), bool(getattr(shooter, "injured", False)),
+           getattr(cover, "vantage_accurate", 0), getattr(profile, "defence_dice", 3),
+           getattr(profile, "save", None), getattr(target, "wounds", None),
+           bool(getattr(cover, "in_cover", False)),
+           bool(getattr(cover, "obscured", False)))
+    found = _EXPECTED.get(key)
+    if found is not None and found[0] is weapon:
+        return found[1]
     spec = spec_2024(weapon, shooter, cover)
-    if spec is None:
-        return 0.0
-    return float(odds.shoot_2024(spec, defence_2024(target, cover)).mean)
+    value = 0.0 if spec is None else float(odds.shoot_2024(spec, defence_2024(target, cover)).mean)
+    if len(_EXPECTED) >= _EXPECTED_LIMIT:
+        _EXPECTED.clear()
+    _EXPECTED[key] = (weapon, value)
+    return value
 
 
 def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
