@@ -399,3 +399,90 @@ def test_hypothesis_cover_triangles_equal_numpy(rows: list[tuple[float, ...]]) -
         return
     got, want = _tri_both(p[out], c[out], r[out])
     assert got.tobytes() == want.tobytes()
+
+
+def _meets_both(geoms: np.ndarray, gi: np.ndarray, tri: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled triangle test's (meets, sure) and shapely's answer for each triangle
+    ``tri[n]`` (n, 3, 2) against ``geoms[gi[n]]``."""
+    from solo_ops.geometry.jit import sight as js
+
+    rag = S._ragged(geoms)
+    assert rag is not None
+    meets, sure = js.triangles_meet(np.ascontiguousarray(tri), gi.astype(np.int64), *rag)
+    polys = S.shapely.polygons(np.concatenate([tri, tri[:, :1]], axis=1))
+    return meets, sure, S.shapely.intersects(geoms[gi], polys)
+
+
+def _triangles_near(geoms: np.ndarray, rng: np.random.Generator, n: int) -> tuple[np.ndarray,
+                                                                                 np.ndarray]:
+    """``n`` triangles about the geometries: random, on a quarter-inch grid (ties with the
+    outlines' own grid), with a corner on an outline vertex, and flat."""
+    gi = rng.integers(0, len(geoms), n)
+    b = np.nan_to_num(S.shapely.bounds(geoms), nan=0.0)  # an empty one: about the origin
+    tri = rng.uniform(b[gi, 0:2] - 1, b[gi, 2:4] + 1)[:, None, :] + rng.normal(0, 1.5, (n, 3, 2))
+    q = n // 4
+    tri[:q] = np.round(tri[:q] * 4) / 4
+    for i in range(q, 2 * q):
+        c = S.shapely.get_coordinates(geoms[gi[i]])
+        if len(c):
+            tri[i, 0] = c[rng.integers(len(c))]
+    tri[2 * q:2 * q + q // 4, 2] = (tri[2 * q:2 * q + q // 4, 0] + tri[2 * q:2 * q + q // 4, 1]) / 2
+    return gi, tri
+
+
+def test_triangles_meet_outlines_as_shapely_says() -> None:
+    """The compiled triangle test against polygons with rounded inner corners, holes, several
+    parts and an empty one: wherever it is sure, shapely's answer; unsure only near touches."""
+    L = S.shapely.Polygon([(0, 0), (4, 0), (4, 1), (1, 1), (1, 4), (0, 4)]).buffer(-0.05)
+    hole = S.shapely.box(5, 5, 9, 9).difference(
+        S.shapely.Polygon([(6, 6), (8, 6), (8, 8), (6, 8)]).buffer(0.3))
+    parts = S.shapely.box(10, 0, 11, 1).union(S.shapely.box(12, 0, 13, 1))
+    ring = S.shapely.Point(15, 5).buffer(2).difference(S.shapely.Point(15.5, 5).buffer(0.8))
+    geoms = np.array([L, hole, parts, ring, S.shapely.box(2, 6, 3, 7), S.shapely.Polygon()],
+                     dtype=object)
+    gi, tri = _triangles_near(geoms, np.random.default_rng(8), 20000)
+    meets, sure, want = _meets_both(geoms, gi, tri)
+    assert (meets[sure] == want[sure]).all()
+    assert sure.mean() > 0.7 and want[sure].any() and not want[sure].all()
+    assert not meets[gi == 5].any() and not want[gi == 5].any()  # the empty one: nothing
+    inside = np.array([[[6.9, 6.9], [7.1, 6.9], [7.0, 7.1]]])  # within the hole: no
+    around = np.array([[[4.0, 4.0], [10.0, 4.0], [7.0, 10.0]]])  # holds the hole's ring: yes
+    for t, w in ((inside, False), (around, True)):
+        m, s_, _ = _meets_both(geoms, np.array([1]), t)
+        assert s_[0] and bool(m[0]) is w
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_triangles_meet_heavy_features_as_shapely_says(name: str, k: int) -> None:
+    """On every shipped terrain, triangles about its Heavy features' (eroded) outlines: the
+    compiled answer is shapely's wherever it is sure, and it is sure for most."""
+    sight = S.Sight(door_states(name)[k].board)
+    if len(sight._heavy_parts) == 0:
+        pytest.skip("no Heavy terrain")
+    gi, tri = _triangles_near(sight._heavy_parts, np.random.default_rng(30 + k), 4000)
+    meets, sure, want = _meets_both(sight._heavy_parts, gi, tri)
+    assert (meets[sure] == want[sure]).all()
+    assert sure.mean() > 0.6 and want[sure].any() and not want[sure].all()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(-2, 6), st.integers(-2, 6)), min_size=3, max_size=3),
+       st.sampled_from([0, 1, 2]))
+def test_hypothesis_grid_triangles_meet_as_shapely_says(pts: list[tuple[int, int]],
+                                                        which: int) -> None:
+    """Triangles on a half-inch grid against outlines on the same grid (every touch, shared
+    edge and flat triangle there is): sure answers are shapely's."""
+    geoms = np.array([S.shapely.box(0, 0, 2, 2),
+                      S.shapely.box(0, 0, 3, 3).difference(S.shapely.box(1, 1, 2, 2)),
+                      S.shapely.Polygon([(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)])],
+                     dtype=object)
+    tri = np.array([pts], dtype=float) / 2
+    meets, sure, want = _meets_both(geoms, np.array([which]), tri)
+    if sure[0]:
+        assert bool(meets[0]) == bool(want[0])
+
+
+def test_ragged_refuses_what_is_not_polygonal() -> None:
+    lines = np.array([S.shapely.LineString([(0, 0), (1, 1)])], dtype=object)
+    assert S._ragged(lines) is None and S._ragged(np.empty(0, dtype=object)) is None

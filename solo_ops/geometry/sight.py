@@ -265,6 +265,27 @@ def _circle_polygons(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     return cast(np.ndarray, polys)
 
 
+def _ragged(geoms: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """Polygons and multipolygons as the flat arrays :func:`jit.sight.triangles_meet` reads:
+    (coordinates, ring starts, each polygon's rings, each geometry's polygons), every offset
+    array one longer than what it indexes; None for other geometry types."""
+    if len(geoms) == 0:
+        return None
+    try:
+        kind, coords, offsets = shapely.to_ragged_array(geoms)
+    except ValueError:  # points, lines or collections among them
+        return None
+    if int(kind) == int(shapely.GeometryType.POLYGON):
+        rings, polys = offsets
+        per_geom = np.arange(len(polys), dtype=np.int64)
+    elif int(kind) == int(shapely.GeometryType.MULTIPOLYGON):
+        rings, polys, per_geom = offsets
+    else:
+        return None
+    return (np.ascontiguousarray(coords, dtype=float), rings.astype(np.int64),
+            polys.astype(np.int64), per_geom.astype(np.int64))
+
+
 def _row_keys(rows: np.ndarray) -> list[bytes]:
     """The exact bits of each row of a C-contiguous float64 array, as dictionary keys."""
     width = rows.shape[1] * rows.itemsize
@@ -679,6 +700,8 @@ class Sight:
                     * (self._heavy_box[:, 3] - self._heavy_box[:, 1]))
         area = shapely.area(self._heavy_parts) if len(self._heavy_parts) else np.zeros(0)
         self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+        # their outlines as flat arrays, for the compiled triangle test (None: shapely only)
+        self._heavy_ragged = _ragged(self._heavy_parts)
         # Single-pair answers by their exact arguments: a Sight never changes, and the engine
         # asks the same pair again and again (spotting after every move, the players' shots,
         # the autopilot), each costing a whole matrix computation of one pair.
@@ -1440,6 +1463,11 @@ class _CoverJob:
             meets, sure = _triangle_meets_box(corners[ti], hb[fi])
             sure &= self.s._heavy_is_box[fi]
         ask = np.flatnonzero(meets & ~sure)
+        if len(ask) and jit.ENABLED and self.s._heavy_ragged is not None:
+            # the feature's own outline, edge by edge (shapely where a turn is too close)
+            got, known = _js.triangles_meet(corners[ti[ask]], fi[ask], *self.s._heavy_ragged)
+            meets[ask[known]] = got[known]
+            ask = ask[~known]
         if len(ask):
             meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]],
                                             tris.polygons(sub[ti[ask]]))

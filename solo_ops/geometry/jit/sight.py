@@ -404,3 +404,105 @@ def cover_triangles(p: np.ndarray, c: np.ndarray, r: np.ndarray, phi: np.ndarray
                     break
             out[i, 1 + s, 0], out[i, 1 + s, 1] = bx, by
     return out
+
+
+@njit
+def _osign(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> int:
+    """The sign of the turn a -> b -> c (1 left, -1 right) when the rounding of its float
+    computation cannot have flipped it (its error is at most about 3.3e-16 of the two
+    products' size, Shewchuk's bound; 1e-12 is far above it), else 0: too close to call
+    (collinear, or nearly)."""
+    left = (bx - ax) * (cy - ay)
+    right = (by - ay) * (cx - ax)
+    det = left - right
+    bound = 1e-12 * (abs(left) + abs(right))
+    if det > bound:
+        return 1
+    if det < -bound:
+        return -1
+    return 0
+
+
+@njit
+def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndarray,
+               polys: np.ndarray, geoms: np.ndarray) -> int:
+    """Whether triangle ``t[i]`` (its first three points) meets geometry ``g`` of the ragged
+    arrays: 1 yes, 0 no, -1 too close to call (some turn is)."""
+    ux, uy = t[i, 0, 0], t[i, 0, 1]
+    vx, vy = t[i, 1, 0], t[i, 1, 1]
+    wx, wy = t[i, 2, 0], t[i, 2, 1]
+    turn = _osign(ux, uy, vx, vy, wx, wy)
+    if turn == 0:
+        return -1
+    lox, hix = min(ux, vx, wx), max(ux, vx, wx)
+    loy, hiy = min(uy, vy, wy), max(uy, vy, wy)
+    # 1. a crossing of the triangle's edges with the geometry's (any touch: too close)
+    for p in range(geoms[g], geoms[g + 1]):
+        for r in range(polys[p], polys[p + 1]):
+            for k in range(rings[r], rings[r + 1] - 1):
+                ax, ay = coords[k, 0], coords[k, 1]
+                bx, by = coords[k + 1, 0], coords[k + 1, 1]
+                if (max(ax, bx) < lox or min(ax, bx) > hix or max(ay, by) < loy
+                        or min(ay, by) > hiy):
+                    continue  # apart from the triangle's box: cannot touch it
+                for e in range(3):
+                    if e == 0:
+                        px, py, qx, qy = ux, uy, vx, vy
+                    elif e == 1:
+                        px, py, qx, qy = vx, vy, wx, wy
+                    else:
+                        px, py, qx, qy = wx, wy, ux, uy
+                    o1 = _osign(px, py, qx, qy, ax, ay)
+                    o2 = _osign(px, py, qx, qy, bx, by)
+                    o3 = _osign(ax, ay, bx, by, px, py)
+                    o4 = _osign(ax, ay, bx, by, qx, qy)
+                    if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0:
+                        return -1
+                    if o1 != o2 and o3 != o4:
+                        return 1
+    # 2. no boundaries cross or touch: the triangle lies inside a part (its first point, by
+    # the crossing count over the part's rings), or a ring lies inside the triangle
+    for p in range(geoms[g], geoms[g + 1]):
+        inside = False
+        for r in range(polys[p], polys[p + 1]):
+            for k in range(rings[r], rings[r + 1] - 1):
+                ay, by = coords[k, 1], coords[k + 1, 1]
+                if (ay > uy) != (by > uy):
+                    o = _osign(coords[k, 0], ay, coords[k + 1, 0], by, ux, uy)
+                    if o == 0:
+                        return -1
+                    if (o > 0) == (by > ay):
+                        inside = not inside
+        if inside:
+            return 1
+        for r in range(polys[p], polys[p + 1]):
+            if rings[r + 1] == rings[r]:
+                continue
+            cx, cy = coords[rings[r], 0], coords[rings[r], 1]
+            s1 = _osign(ux, uy, vx, vy, cx, cy)
+            s2 = _osign(vx, vy, wx, wy, cx, cy)
+            s3 = _osign(wx, wy, ux, uy, cx, cy)
+            if s1 == 0 or s2 == 0 or s3 == 0:
+                return -1
+            if s1 == turn and s2 == turn and s3 == turn:
+                return 1
+    return 0
+
+
+@njit
+def triangles_meet(t: np.ndarray, gi: np.ndarray, coords: np.ndarray, rings: np.ndarray,
+                   polys: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``shapely.intersects(geometries[gi[n]], triangle n)`` for triangles ``t`` (n, >=3, 2)
+    and polygonal geometries given as ragged arrays (``sight._ragged``): (meets, sure); where a
+    turn is too close to call (a touch, a shared line, a flat triangle) sure is False and
+    shapely is to answer."""
+    n = t.shape[0]
+    meets = np.zeros(n, np.bool_)
+    sure = np.ones(n, np.bool_)
+    for i in range(n):
+        got = _meets_one(t, i, gi[i], coords, rings, polys, geoms)
+        if got < 0:
+            sure[i] = False
+        else:
+            meets[i] = got == 1
+    return meets, sure
