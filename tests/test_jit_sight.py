@@ -486,3 +486,40 @@ def test_hypothesis_grid_triangles_meet_as_shapely_says(pts: list[tuple[int, int
 def test_ragged_refuses_what_is_not_polygonal() -> None:
     lines = np.array([S.shapely.LineString([(0, 0), (1, 1)])], dtype=object)
     assert S._ragged(lines) is None and S._ragged(np.empty(0, dtype=object)) is None
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_obscuring_witnesses_are_shapely_answers(name: str, k: int) -> None:
+    """``obscure_witness``: wherever it finds a point of a Heavy feature's outline in a cover
+    line's triangle clearly outside both 1" zones, shapely finds the triangle meeting the
+    feature less the two zones (the region the numpy code builds); it finds one for most of
+    the triangles that do meet the region."""
+    from solo_ops.geometry.jit import sight as js
+
+    sight = S.Sight(door_states(name)[k].board)
+    parts = sight._heavy_parts
+    if len(parts) == 0 or sight._heavy_ragged is None:
+        pytest.skip("no Heavy terrain")
+    rng = np.random.default_rng(60 + k)
+    n = 1500
+    fi = rng.integers(0, len(parts), n)
+    b = sight._heavy_box[fi]
+    # a target beside the feature, an attacker some inches away, the triangle between them
+    tc = rng.uniform(b[:, 0:2] - 1.5, b[:, 2:4] + 1.5)
+    ac = tc + rng.normal(0, 5.0, (n, 2))
+    rt, ra = rng.choice([0.5, 0.63, 1.0], n), rng.choice([0.5, 0.63, 1.0], n)
+    side = np.stack([-(ac - tc)[:, 1], (ac - tc)[:, 0]], axis=1)
+    side /= np.maximum(np.hypot(*side.T), 1e-9)[:, None]
+    tri = np.stack([ac + ra[:, None] * rng.normal(0, 0.5, (n, 2)),
+                    tc + rt[:, None] * side, tc - rt[:, None] * side], axis=1)
+    tri[: n // 4] = np.round(tri[: n // 4] * 8) / 8  # grid ties with the outlines
+    zt = np.column_stack([tc, rt + 1.0])
+    za = np.column_stack([ac, ra + 1.0])
+    seen = js.obscure_witness(np.ascontiguousarray(tri), fi.astype(np.int64), zt, za,
+                              *sight._heavy_ragged)
+    regions = S.shapely.difference(parts[fi], S._circle_polygons(tc, rt + 1.0))
+    regions = S.shapely.difference(regions, S._circle_polygons(ac, ra + 1.0))
+    want = S.shapely.intersects(regions, S.shapely.polygons(
+        np.concatenate([tri, tri[:, :1]], axis=1)))
+    assert want[seen].all()
+    assert want.sum() > 20 and seen.sum() > 0.5 * want.sum()

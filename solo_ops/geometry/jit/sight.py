@@ -506,3 +506,80 @@ def triangles_meet(t: np.ndarray, gi: np.ndarray, coords: np.ndarray, rings: np.
         else:
             meets[i] = got == 1
     return meets, sure
+
+
+@njit
+def _clear_of_zones(x: float, y: float, zt: np.ndarray, za: np.ndarray, i: int) -> bool:
+    """Whether (x, y) lies clearly outside both circles ``zt[i]`` and ``za[i]`` (x, y, r), and
+    so outside the polygons inscribed in them, by a margin far above any rounding."""
+    for z in (zt, za):
+        r = z[i, 2]
+        if not np.hypot(x - z[i, 0], y - z[i, 1]) > r * (1 + 1e-9) + 1e-9:
+            return False
+    return True
+
+
+@njit
+def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarray,
+                    coords: np.ndarray, rings: np.ndarray, polys: np.ndarray,
+                    geoms: np.ndarray) -> np.ndarray:
+    """(n,) True where triangle ``t[n]`` surely meets Heavy feature ``gi[n]`` (ragged arrays,
+    as :func:`triangles_meet`) outside both 1" zones ``zt[n]`` and ``za[n]`` (x, y, r): a
+    point of the feature's outline where a triangle edge properly crosses it, or a vertex of
+    the outline strictly inside the triangle, lies clearly outside both zones (so it is in
+    the feature less the zones, where the outline is the feature's own). False: no such
+    witness found (not an answer: the region is to be asked of shapely)."""
+    n = t.shape[0]
+    out = np.zeros(n, np.bool_)
+    for i in range(n):
+        ux, uy = t[i, 0, 0], t[i, 0, 1]
+        vx, vy = t[i, 1, 0], t[i, 1, 1]
+        wx, wy = t[i, 2, 0], t[i, 2, 1]
+        turn = _osign(ux, uy, vx, vy, wx, wy)
+        if turn == 0:
+            continue
+        lox, hix = min(ux, vx, wx), max(ux, vx, wx)
+        loy, hiy = min(uy, vy, wy), max(uy, vy, wy)
+        g = gi[i]
+        found = False
+        for p in range(geoms[g], geoms[g + 1]):
+            for r in range(polys[p], polys[p + 1]):
+                for k in range(rings[r], rings[r + 1] - 1):
+                    ax, ay = coords[k, 0], coords[k, 1]
+                    bx, by = coords[k + 1, 0], coords[k + 1, 1]
+                    if (max(ax, bx) < lox or min(ax, bx) > hix or max(ay, by) < loy
+                            or min(ay, by) > hiy):
+                        continue
+                    if (_osign(ux, uy, vx, vy, ax, ay) == turn
+                            and _osign(vx, vy, wx, wy, ax, ay) == turn
+                            and _osign(wx, wy, ux, uy, ax, ay) == turn
+                            and _clear_of_zones(ax, ay, zt, za, i)):
+                        found = True
+                        break
+                    for e in range(3):
+                        if e == 0:
+                            px, py, qx, qy = ux, uy, vx, vy
+                        elif e == 1:
+                            px, py, qx, qy = vx, vy, wx, wy
+                        else:
+                            px, py, qx, qy = wx, wy, ux, uy
+                        o1 = _osign(px, py, qx, qy, ax, ay)
+                        o2 = _osign(px, py, qx, qy, bx, by)
+                        o3 = _osign(ax, ay, bx, by, px, py)
+                        o4 = _osign(ax, ay, bx, by, qx, qy)
+                        if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0 or o1 == o2 or o3 == o4:
+                            continue
+                        # the crossing, along p -> q
+                        ex, ey = bx - ax, by - ay
+                        s = ((ax - px) * ey - (ay - py) * ex) / ((qx - px) * ey - (qy - py) * ex)
+                        if _clear_of_zones(px + (qx - px) * s, py + (qy - py) * s, zt, za, i):
+                            found = True
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                break
+        out[i] = found
+    return out
