@@ -56,6 +56,12 @@ def enters(dx: float, dy: float, vx: float, vy: float, px: float, py: float, nx:
     return False
 
 
+CULL = 1e-9
+"""Inches: an obstacle edge this far outside a segment's box cannot touch the segment within
+the wall test's tolerances (:data:`routes.TOL` and :data:`routes.END` are 1e-11 and 1e-8
+along it, the vertex test needs the vertex within 1e-11 of the segment)."""
+
+
 @njit
 def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndarray,
          nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, s1: np.ndarray, tol: float,
@@ -69,12 +75,23 @@ def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndar
     crossed where ``o3 = f_y * ux - f_x * uy`` and ``o4 = o3 + (f_x * dy - f_y * dx)`` are
     strictly on either side of ``tol * |f|``. With no crossing, a vertex within the tolerance
     of the line, strictly between the segment's ends (``end`` from each), blocks if the line
-    goes into the obstacle there (:func:`enters`)."""
+    goes into the obstacle there (:func:`enters`).
+
+    An edge whose box lies more than :data:`CULL` beyond the segment's box is passed over
+    (``s1`` 1): it can neither cross the segment (a crossing point lies in both boxes) nor have
+    a vertex within the tolerance of the segment between its ends."""
     dx, dy = qx - px, qy - py
     ld = np.hypot(dx, dy)
     tl = tol * ld
+    x0, x1 = min(px, qx) - CULL, max(px, qx) + CULL
+    y0, y1 = min(py, qy) - CULL, max(py, qy) + CULL
     for e in range(v.shape[0]):
-        ux, uy = v[e, 0] - px, v[e, 1] - py
+        vx, vy, wx, wy = v[e, 0], v[e, 1], nxt[e, 0], nxt[e, 1]
+        if ((vx < x0 and wx < x0) or (vx > x1 and wx > x1) or (vy < y0 and wy < y0)
+                or (vy > y1 and wy > y1)):
+            s1[e] = 1
+            continue
+        ux, uy = vx - px, vy - py
         a = _sign(dx * uy - dy * ux, tl)
         s1[e] = a
         if a == 0:
@@ -505,11 +522,13 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
             if q >= ns and q - ns <= p:
                 continue  # among the new corners only i < j
             j = others[q]
-            if not _tangent(rx, ry, real[j, 0], real[j, 1], up[j, 0], up[j, 1], un[j, 0],
-                            un[j, 1]):
-                continue
+            # tangent at the new corner first: a base polygon's corner is tangent to about
+            # one direction in eight, a wall's to one in two (both must hold: the same pairs)
             if not _tangent(real[j, 0], real[j, 1], rx, ry, up[i, 0], up[i, 1], un[i, 0],
                             un[i, 1]):
+                continue
+            if not _tangent(rx, ry, real[j, 0], real[j, 1], up[j, 0], up[j, 1], un[j, 0],
+                            un[j, 1]):
                 continue
             px, py, qx, qy = pos[i, 0], pos[i, 1], pos[j, 0], pos[j, 1]
             if v.shape[0] and _one(px, py, qx, qy, v, prv, nxt, f, lf, ws1, tol, end):
