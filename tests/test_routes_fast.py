@@ -221,6 +221,26 @@ def test_remembered_bases_are_the_ones_drawn_afresh() -> None:
         assert got.verts.tobytes() == want.verts.tobytes()
         assert np.array_equal(got.radii, want.radii)
         assert all(a.equals_exact(b, 0.0) for a, b in zip(got.polys, want.polys, strict=True))
+        assert got.edges is not None and want.edges is not None
+        assert got.edges.tobytes() == want.edges.tobytes()
+        assert got.centres.tobytes() == want.centres.tobytes()
+
+
+def test_a_remembered_set_of_bases_is_the_same_object_only_for_the_same_bases() -> None:
+    """``Routes._discs`` hands the same object back for the very same bases (in the same
+    order); any other set, order or size of base gets its own, drawn as afresh."""
+    routes = R.Routes(BOARD_LIST[-1])
+    one = [(3.0, 4.0, R32), (10.5, 7.25, R32)]
+    first = routes._discs(one, 0.5)
+    assert routes._discs(list(one), 0.5) is first
+    for other, radius in ((one[::-1], 0.5), (one[:1], 0.5), (one, 0.25),
+                          ([(3.0, 4.0, R32), (10.5, 7.25 + 1e-12, R32)], 0.5)):
+        got = routes._discs(other, radius)
+        assert got is not first
+        want = R._Discs.of(other, radius)
+        assert got.verts.tobytes() == want.verts.tobytes()
+        assert got.centres.tobytes() == want.centres.tobytes()
+        assert got.radii.tobytes() == want.radii.tobytes()
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)

@@ -2051,6 +2051,7 @@ class Routes:
         self._soft = _Soft.of(board)
         self._softs: dict[float, _Soft] = {}
         self._walkers: dict[float, _Walker] = {}
+        self._disc_sets: dict[tuple[tuple[float, float, float], ...], _Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
                               tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
@@ -2316,6 +2317,13 @@ class Routes:
             return _Discs.of([], radius)
         grown = arr[:, 2] + radius
         keys = list(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), grown.tolist(), strict=True))
+        # the same set of bases comes back (a model's reach asked for a move, then a dash;
+        # the planner and the autopilot about the same model): the same object, with what it
+        # has worked out about itself since (its rings, its boxes)
+        whole = tuple(keys)
+        known = self._disc_sets.get(whole)
+        if known is not None:
+            return known
         memo = self._disc_memo
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
@@ -2344,9 +2352,13 @@ class Routes:
                                      float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
         # each polygon's inradius (clear_of's depth of its centre) comes with it
-        return _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
+        made = _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
                       grown, edges=np.stack([f[2] for f in found]),
                       _inner=np.array([f[3] for f in found]))
+        if len(self._disc_sets) >= _MEMO_LIMIT // 16:
+            self._disc_sets.clear()
+        self._disc_sets[whole] = made
+        return made
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf,
