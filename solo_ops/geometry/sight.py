@@ -1475,6 +1475,20 @@ class _CoverJob:
         if len(ti) == 0:
             return out
         k = pairs[ti]
+        if jit.ENABLED and self.s._heavy_ragged is not None:
+            # Most triangles meet a feature far from both 1" zones, where the feature less the
+            # zones is the feature itself: a point of its outline in the triangle, clearly
+            # outside both zones, settles it (with no zone test and no region built); the
+            # rest are decided below as without it.
+            tj, ai = self.pj[k], self.pi[k]
+            zt = np.column_stack([self.B[tj], self.rb[tj] + 1.0])
+            za = np.column_stack([self.A[ai], self.ra[ai] + 1.0])
+            seen = _js.obscure_witness(corners[ti], fi, zt, za, *self.s._heavy_ragged)
+            out[ti[seen]] = True
+            left = ~out[ti]
+            ti, fi, k = ti[left], fi[left], k[left]
+            if len(ti) == 0:
+                return out
         # Whether each feature reaches into either 1" zone, once per (pair, feature).
         nf = len(self.s._heavy_parts)
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
@@ -1488,18 +1502,6 @@ class _CoverJob:
         clean = ~touch[back.ravel()]
         out[ti[clean]] = True
         rest = np.flatnonzero(~clean & ~out[ti])
-        if len(rest) and jit.ENABLED and self.s._heavy_ragged is not None:
-            # most of these meet the feature far from both zones, where the feature less the
-            # zones is the feature itself: a point of its outline in the triangle, clearly
-            # outside both zones, settles it without building the region
-            kr = k[rest]
-            tj, ai = self.pj[kr], self.pi[kr]
-            zt = np.column_stack([self.B[tj], self.rb[tj] + 1.0])
-            za = np.column_stack([self.A[ai], self.ra[ai] + 1.0])
-            seen = _js.obscure_witness(corners[ti[rest]], fi[rest], zt, za,
-                                       *self.s._heavy_ragged)
-            out[ti[rest[seen]]] = True
-            rest = rest[~out[ti[rest]]]
         if len(rest) == 0:
             return out
         keys = list(zip(k[rest].tolist(), fi[rest].tolist(), strict=True))
