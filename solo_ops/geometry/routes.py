@@ -2352,13 +2352,13 @@ class Routes:
                                      float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
         # each polygon's inradius (clear_of's depth of its centre) comes with it
-        made = _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                      grown, edges=np.stack([f[2] for f in found]),
-                      _inner=np.array([f[3] for f in found]))
+        discs = _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
+                       grown, edges=np.stack([f[2] for f in found]),
+                       _inner=np.array([f[3] for f in found]))
         if len(self._disc_sets) >= _MEMO_LIMIT // 16:
             self._disc_sets.clear()
-        self._disc_sets[whole] = made
-        return made
+        self._disc_sets[whole] = discs
+        return discs
 
     def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
                     reach: float = math.inf,

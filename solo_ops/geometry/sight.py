@@ -275,6 +275,7 @@ def _ragged(geoms: np.ndarray) -> tuple[np.ndarray, ...] | None:
         kind, coords, offsets = shapely.to_ragged_array(geoms)
     except ValueError:  # points, lines or collections among them
         return None
+    per_geom: np.ndarray
     if int(kind) == int(shapely.GeometryType.POLYGON):
         rings, polys = offsets
         per_geom = np.arange(len(polys), dtype=np.int64)

@@ -424,6 +424,39 @@ def _osign(ax: float, ay: float, bx: float, by: float, cx: float, cy: float) -> 
 
 
 @njit
+def _apart(ax: float, ay: float, bx: float, by: float, lox: float, hix: float, loy: float,
+           hiy: float) -> bool:
+    """Whether segment a-b lies wholly beyond the box (lox, hix, loy, hiy) on some side."""
+    return (max(ax, bx) < lox or min(ax, bx) > hix or max(ay, by) < loy
+            or min(ay, by) > hiy)
+
+
+@njit
+def _tri_edge(e: int, ux: float, uy: float, vx: float, vy: float, wx: float, wy: float
+              ) -> tuple[float, float, float, float]:
+    """Edge ``e`` (0, 1 or 2) of the triangle u, v, w: its two ends."""
+    if e == 0:
+        return ux, uy, vx, vy
+    if e == 1:
+        return vx, vy, wx, wy
+    return wx, wy, ux, uy
+
+
+@njit
+def _crossing(px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float,
+              by: float) -> int:
+    """Whether segments p-q and a-b cross at a point inside both: 1 yes, 0 no (every turn
+    certain), -1 too close to call (an end on or near the other's line: a touch, maybe)."""
+    o1 = _osign(px, py, qx, qy, ax, ay)
+    o2 = _osign(px, py, qx, qy, bx, by)
+    o3 = _osign(ax, ay, bx, by, px, py)
+    o4 = _osign(ax, ay, bx, by, qx, qy)
+    if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0:
+        return -1
+    return 1 if o1 != o2 and o3 != o4 else 0
+
+
+@njit
 def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndarray,
                polys: np.ndarray, geoms: np.ndarray) -> int:
     """Whether triangle ``t[i]`` (its first three points) meets geometry ``g`` of the ragged
@@ -442,24 +475,13 @@ def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndar
             for k in range(rings[r], rings[r + 1] - 1):
                 ax, ay = coords[k, 0], coords[k, 1]
                 bx, by = coords[k + 1, 0], coords[k + 1, 1]
-                if (max(ax, bx) < lox or min(ax, bx) > hix or max(ay, by) < loy
-                        or min(ay, by) > hiy):
+                if _apart(ax, ay, bx, by, lox, hix, loy, hiy):
                     continue  # apart from the triangle's box: cannot touch it
                 for e in range(3):
-                    if e == 0:
-                        px, py, qx, qy = ux, uy, vx, vy
-                    elif e == 1:
-                        px, py, qx, qy = vx, vy, wx, wy
-                    else:
-                        px, py, qx, qy = wx, wy, ux, uy
-                    o1 = _osign(px, py, qx, qy, ax, ay)
-                    o2 = _osign(px, py, qx, qy, bx, by)
-                    o3 = _osign(ax, ay, bx, by, px, py)
-                    o4 = _osign(ax, ay, bx, by, qx, qy)
-                    if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0:
-                        return -1
-                    if o1 != o2 and o3 != o4:
-                        return 1
+                    px, py, qx, qy = _tri_edge(e, ux, uy, vx, vy, wx, wy)
+                    crossing = _crossing(px, py, qx, qy, ax, ay, bx, by)
+                    if crossing != 0:
+                        return crossing
     # 2. no boundaries cross or touch: the triangle lies inside a part (its first point, by
     # the crossing count over the part's rings), or a ring lies inside the triangle
     for p in range(geoms[g], geoms[g + 1]):
@@ -547,8 +569,7 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
                 for k in range(rings[r], rings[r + 1] - 1):
                     ax, ay = coords[k, 0], coords[k, 1]
                     bx, by = coords[k + 1, 0], coords[k + 1, 1]
-                    if (max(ax, bx) < lox or min(ax, bx) > hix or max(ay, by) < loy
-                            or min(ay, by) > hiy):
+                    if _apart(ax, ay, bx, by, lox, hix, loy, hiy):
                         continue
                     if (_osign(ux, uy, vx, vy, ax, ay) == turn
                             and _osign(vx, vy, wx, wy, ax, ay) == turn
@@ -557,17 +578,8 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
                         found = True
                         break
                     for e in range(3):
-                        if e == 0:
-                            px, py, qx, qy = ux, uy, vx, vy
-                        elif e == 1:
-                            px, py, qx, qy = vx, vy, wx, wy
-                        else:
-                            px, py, qx, qy = wx, wy, ux, uy
-                        o1 = _osign(px, py, qx, qy, ax, ay)
-                        o2 = _osign(px, py, qx, qy, bx, by)
-                        o3 = _osign(ax, ay, bx, by, px, py)
-                        o4 = _osign(ax, ay, bx, by, qx, qy)
-                        if o1 == 0 or o2 == 0 or o3 == 0 or o4 == 0 or o1 == o2 or o3 == o4:
+                        px, py, qx, qy = _tri_edge(e, ux, uy, vx, vy, wx, wy)
+                        if _crossing(px, py, qx, qy, ax, ay, bx, by) != 1:
                             continue
                         # the crossing, along p -> q
                         ex, ey = bx - ax, by - ay
