@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -111,3 +112,28 @@ def test_the_real_command_with_two_jobs(tmp_path: Path) -> None:
     for doc in (one, two):
         doc.pop("missions_per_minute")
     assert one == two
+
+
+def test_without_numba_the_table_says_so_and_the_numbers_are_the_same(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Where numba is not installed (no wheels for the machine), ``rate`` gives the same numbers
+    from the numpy code and says, after its table, why it is slower; with numba it says
+    nothing of it, and ``--json`` prints only its document either way."""
+    from solo_ops.geometry import jit
+
+    path = small_scenario(tmp_path, turns=1, engagement=1)
+    args = ("rate", str(path), "--missions", "2", "--jobs", "1", "--seed", "4")
+    monkeypatch.setattr(jit, "AVAILABLE", True)
+    code, with_numba, err = run(*args)
+    assert code == 0, err
+    assert "numba" not in with_numba
+    monkeypatch.setattr(jit, "AVAILABLE", False)
+    monkeypatch.setattr(jit, "ENABLED", False)
+    code, without, err = run(*args)
+    assert code == 0, err
+    assert without.splitlines()[-1].startswith("(numba is not installed here")
+    rows = [line for line in without.splitlines() if line.startswith("  engagement")]
+    assert rows and rows == [line for line in with_numba.splitlines()
+                             if line.startswith("  engagement")]
+    code, out, _ = run(*args, "--json")
+    assert code == 0 and "numba" not in out and json.loads(out)["missions"] == 2

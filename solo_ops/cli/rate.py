@@ -17,6 +17,7 @@ import click
 
 from solo_ops.cli.common import console, emit_json
 from solo_ops.core.errors import InputError
+from solo_ops.geometry import jit
 from solo_ops.sim.autopilot import POLICIES
 
 KEYS = ("missions", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "mean_vp",
@@ -193,6 +194,9 @@ def rate_command(scenario: Path | None, missions: int, seed: int, jobs: int | No
         con.print(f"  engagement {loaded.engagement}: {_row(doc)}", markup=False)
     if drawn is not None:
         con.print(f"Picture: {drawn}", markup=False)
+    if not jit.AVAILABLE:
+        con.print("(numba is not installed here: the same numbers, from the geometry's slower "
+                  "numpy code; see the guide's 'Compiled geometry')", markup=False)
 
 
 def _given(name: str) -> bool:

@@ -17,9 +17,10 @@ When they are used (:data:`ENABLED`, read by the geometry at every call):
   first time after an install a few seconds: worth it for hundreds of missions, not for one
   command's answer, so one-off commands and the game at the table keep the numpy code;
 - everywhere, with ``SOLO_OPS_JIT=1`` in the environment; nowhere, with ``SOLO_OPS_JIT=0``;
-- never where numba is not installed (:data:`AVAILABLE`: it comes with the ``fast`` extra,
-  ``pip install -e ".[fast]"``, and with the test and bench extras) or where numba's own
-  ``NUMBA_DISABLE_JIT`` is set (the loops would run as plain Python, far slower than numpy).
+- never where numba is not installed (:data:`AVAILABLE`: it is a dependency where it has
+  wheels, 64-bit x86 and ARM; elsewhere ``pip install -e ".[fast]"`` asks for it) or where
+  numba's own ``NUMBA_DISABLE_JIT`` is set (the loops would run as plain Python, far slower
+  than numpy).
 
 numba is imported only when a kernel is first called (:func:`kernels`). Compiled code is cached
 on disk next to these modules (numba's ``cache=True``; a per-user cache directory when that is
