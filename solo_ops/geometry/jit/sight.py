@@ -457,13 +457,30 @@ def _crossing(px: float, py: float, qx: float, qy: float, ax: float, ay: float, 
 
 
 @njit
+def _corners(t: np.ndarray, i: int) -> tuple[float, float, float, float, float, float]:
+    """The first three points of triangle ``t[i]`` (u, v, w)."""
+    return t[i, 0, 0], t[i, 0, 1], t[i, 1, 0], t[i, 1, 1], t[i, 2, 0], t[i, 2, 1]
+
+
+@njit
+def _holds(ux: float, uy: float, vx: float, vy: float, wx: float, wy: float, turn: int,
+           cx: float, cy: float) -> int:
+    """Whether the triangle u, v, w (turning ``turn``) holds point c strictly inside: 1 yes,
+    0 no, -1 too close to call (c on or near an edge's line)."""
+    s1 = _osign(ux, uy, vx, vy, cx, cy)
+    s2 = _osign(vx, vy, wx, wy, cx, cy)
+    s3 = _osign(wx, wy, ux, uy, cx, cy)
+    if s1 == 0 or s2 == 0 or s3 == 0:
+        return -1
+    return 1 if s1 == turn and s2 == turn and s3 == turn else 0
+
+
+@njit
 def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndarray,
                polys: np.ndarray, geoms: np.ndarray) -> int:
     """Whether triangle ``t[i]`` (its first three points) meets geometry ``g`` of the ragged
     arrays: 1 yes, 0 no, -1 too close to call (some turn is)."""
-    ux, uy = t[i, 0, 0], t[i, 0, 1]
-    vx, vy = t[i, 1, 0], t[i, 1, 1]
-    wx, wy = t[i, 2, 0], t[i, 2, 1]
+    ux, uy, vx, vy, wx, wy = _corners(t, i)
     turn = _osign(ux, uy, vx, vy, wx, wy)
     if turn == 0:
         return -1
@@ -500,14 +517,10 @@ def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndar
         for r in range(polys[p], polys[p + 1]):
             if rings[r + 1] == rings[r]:
                 continue
-            cx, cy = coords[rings[r], 0], coords[rings[r], 1]
-            s1 = _osign(ux, uy, vx, vy, cx, cy)
-            s2 = _osign(vx, vy, wx, wy, cx, cy)
-            s3 = _osign(wx, wy, ux, uy, cx, cy)
-            if s1 == 0 or s2 == 0 or s3 == 0:
-                return -1
-            if s1 == turn and s2 == turn and s3 == turn:
-                return 1
+            held = _holds(ux, uy, vx, vy, wx, wy, turn, coords[rings[r], 0],
+                          coords[rings[r], 1])
+            if held != 0:
+                return held
     return 0
 
 
@@ -542,6 +555,39 @@ def _clear_of_zones(x: float, y: float, zt: np.ndarray, za: np.ndarray, i: int) 
 
 
 @njit
+def _witness_one(t: np.ndarray, i: int, g: int, zt: np.ndarray, za: np.ndarray,
+                 coords: np.ndarray, rings: np.ndarray, polys: np.ndarray,
+                 geoms: np.ndarray) -> bool:
+    """:func:`obscure_witness` of triangle ``t[i]`` and feature ``g``."""
+    ux, uy, vx, vy, wx, wy = _corners(t, i)
+    turn = _osign(ux, uy, vx, vy, wx, wy)
+    if turn == 0:
+        return False
+    lox, hix = min(ux, vx, wx), max(ux, vx, wx)
+    loy, hiy = min(uy, vy, wy), max(uy, vy, wy)
+    for p in range(geoms[g], geoms[g + 1]):
+        for r in range(polys[p], polys[p + 1]):
+            for k in range(rings[r], rings[r + 1] - 1):
+                ax, ay = coords[k, 0], coords[k, 1]
+                bx, by = coords[k + 1, 0], coords[k + 1, 1]
+                if _apart(ax, ay, bx, by, lox, hix, loy, hiy):
+                    continue
+                if (_holds(ux, uy, vx, vy, wx, wy, turn, ax, ay) == 1
+                        and _clear_of_zones(ax, ay, zt, za, i)):
+                    return True
+                for e in range(3):
+                    px, py, qx, qy = _tri_edge(e, ux, uy, vx, vy, wx, wy)
+                    if _crossing(px, py, qx, qy, ax, ay, bx, by) != 1:
+                        continue
+                    # the crossing, along p -> q
+                    ex, ey = bx - ax, by - ay
+                    s = ((ax - px) * ey - (ay - py) * ex) / ((qx - px) * ey - (qy - py) * ex)
+                    if _clear_of_zones(px + (qx - px) * s, py + (qy - py) * s, zt, za, i):
+                        return True
+    return False
+
+
+@njit
 def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarray,
                     coords: np.ndarray, rings: np.ndarray, polys: np.ndarray,
                     geoms: np.ndarray) -> np.ndarray:
@@ -554,44 +600,5 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
     n = t.shape[0]
     out = np.zeros(n, np.bool_)
     for i in range(n):
-        ux, uy = t[i, 0, 0], t[i, 0, 1]
-        vx, vy = t[i, 1, 0], t[i, 1, 1]
-        wx, wy = t[i, 2, 0], t[i, 2, 1]
-        turn = _osign(ux, uy, vx, vy, wx, wy)
-        if turn == 0:
-            continue
-        lox, hix = min(ux, vx, wx), max(ux, vx, wx)
-        loy, hiy = min(uy, vy, wy), max(uy, vy, wy)
-        g = gi[i]
-        found = False
-        for p in range(geoms[g], geoms[g + 1]):
-            for r in range(polys[p], polys[p + 1]):
-                for k in range(rings[r], rings[r + 1] - 1):
-                    ax, ay = coords[k, 0], coords[k, 1]
-                    bx, by = coords[k + 1, 0], coords[k + 1, 1]
-                    if _apart(ax, ay, bx, by, lox, hix, loy, hiy):
-                        continue
-                    if (_osign(ux, uy, vx, vy, ax, ay) == turn
-                            and _osign(vx, vy, wx, wy, ax, ay) == turn
-                            and _osign(wx, wy, ux, uy, ax, ay) == turn
-                            and _clear_of_zones(ax, ay, zt, za, i)):
-                        found = True
-                        break
-                    for e in range(3):
-                        px, py, qx, qy = _tri_edge(e, ux, uy, vx, vy, wx, wy)
-                        if _crossing(px, py, qx, qy, ax, ay, bx, by) != 1:
-                            continue
-                        # the crossing, along p -> q
-                        ex, ey = bx - ax, by - ay
-                        s = ((ax - px) * ey - (ay - py) * ex) / ((qx - px) * ey - (qy - py) * ex)
-                        if _clear_of_zones(px + (qx - px) * s, py + (qy - py) * s, zt, za, i):
-                            found = True
-                            break
-                    if found:
-                        break
-                if found:
-                    break
-            if found:
-                break
-        out[i] = found
+        out[i] = _witness_one(t, i, gi[i], zt, za, coords, rings, polys, geoms)
     return out
