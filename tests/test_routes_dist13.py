@@ -428,8 +428,12 @@ def test_hypothesis_points_equal_the_frozen_distance(data: Any) -> None:
 
 
 def test_the_reference_is_not_the_code_under_test() -> None:
-    """The frozen copy answers from its own records, not the Routes' own ``_pair``."""
-    new, ref, frozen = pair_for(3)
+    """The frozen copy answers from its own records, not the Routes' own ``_pair``. (A fresh
+    pair of Routes: the shared ones of :func:`pair_for` have seen the hypothesis tests' points,
+    and a full record table empties itself, so what it holds would depend on them.)"""
+    board = BOARD_LIST[3]
+    new, ref = R.Routes(board), R.Routes(board)
+    frozen = FrozenPairQuery(ref._measure, ref._D, ref._next)
     assert frozen is not ref._pair and type(frozen) is not type(new._pair)
     a, b = (1.0, 1.0), (float(BOARD_LIST[3].width) - 1.0, float(BOARD_LIST[3].depth) - 1.0)
     frozen_distance(ref, frozen, a, b)
