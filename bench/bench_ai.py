@@ -38,7 +38,7 @@ from solo_ops.game.enemy import apply_plan  # noqa: E402
 from solo_ops.game.engine import new_game  # noqa: E402
 from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
 
-SCENARIO = ROOT / "solo_ops" / "data" / "scenarios" / "gallowdark-night-raid.yaml"
+SCENARIO = ROOT / "scenarios" / "gallowdark-night-raid.yaml"
 
 
 def build(units: int, seed: int) -> tuple[Any, Any]:

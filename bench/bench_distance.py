@@ -11,7 +11,7 @@ draws each board's pairs among N points (as a game measures between the same mod
 again; solo-ops remembers per point what it can, pyvisgraph has nothing to remember; default 0:
 every point distinct).
 
-On every shipped board (``solo_ops/data/scenarios/boards``), a built-in Gallowdark-style corridor
+On every shipped board (``scenarios/boards``), a built-in Gallowdark-style corridor
 board and a few generated boards with random (partly touching) wall panels, the same random
 point pairs are measured by :class:`solo_ops.geometry.routes.Routes` and by pyvisgraph. pyvisgraph
 gets the merged, simplified wall polygons (their exteriors; it would walk through the seam

@@ -90,7 +90,7 @@ def yaml_boards() -> list[Board]:
     from solo_ops.io.yamlio import read_document
 
     boards = []
-    for path in sorted((ROOT / "solo_ops" / "data" / "scenarios" / "boards").glob("*.yaml")):
+    for path in sorted((ROOT / "scenarios" / "boards").glob("*.yaml")):
         try:
             boards.append(parse_board(read_document(path), str(path)))
         except Exception as exc:  # a board another helper is still writing
@@ -261,7 +261,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--boards", action="store_true",
-                        help="also benchmark every solo_ops/data/scenarios/boards/*.yaml")
+                        help="also benchmark every scenarios/boards/*.yaml")
     parser.add_argument("--game-questions", type=int, metavar="SEED",
                         help="instead: replay the sight questions of one mission of each "
                              "shipped scenario with this seed (CPU per method)")

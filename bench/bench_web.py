@@ -33,7 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SCENARIO = ROOT / "solo_ops" / "data" / "scenarios" / "volkus-stronghold-supplement-example.yaml"
+SCENARIO = ROOT / "scenarios" / "volkus-stronghold-supplement-example.yaml"
 ROUND = [("Ana", "kell"), ("Ana", "done"), ("Ana", "undo"), ("Ana", "undo")]
 
 

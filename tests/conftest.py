@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # checks the numpy code instead); tests/test_jit*.py compare both paths directly, and the
 # commands run as subprocesses keep the default (numpy, unless SOLO_OPS_JIT=1).
 jit.use_in_simulation()
-SCENARIOS = ROOT / "solo_ops" / "data" / "scenarios"
+SCENARIOS = ROOT / "scenarios"
 ROSTERS = SCENARIOS / "rosters"
 BOARDS = SCENARIOS / "boards"
 

@@ -27,7 +27,7 @@ from typing import Any
 from solo_ops.game.state import ENEMY
 from solo_ops.rules import reach
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "solo_ops" / "data" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
 @dataclass

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SQUADS = [ROOT / "solo_ops" / "data" / "scenarios" / "squads" / "vesper.yaml",
-          ROOT / "solo_ops" / "data" / "scenarios" / "squads" / "ashen-blades.yaml"]
+SQUADS = [ROOT / "scenarios" / "squads" / "vesper.yaml",
+          ROOT / "scenarios" / "squads" / "ashen-blades.yaml"]
 IDS = ["kell", "rask", "vale", "oro", "corvin", "idris", "tam"]
 
 

@@ -34,6 +34,29 @@ def test_every_shipped_file_is_listed_by_kind() -> None:
     assert {s.name for s in library.shipped("squad")} == {"vesper", "ashen-blades"}
 
 
+def test_the_shipped_files_are_the_repositorys_top_level_scenarios_folder() -> None:
+    """The design card's layout (issue #26): the shipped files live in ``scenarios/`` at the
+    repository's top level, and the installed package finds them there (an editable install
+    maps ``solo_ops.scenarios`` onto the folder itself)."""
+    assert library.ROOT == (ROOT / "scenarios").resolve()
+    assert not (ROOT / "solo_ops" / "data" / "scenarios").exists()
+
+
+def test_pyproject_lists_every_package_folder() -> None:
+    """``pyproject.toml`` lists its packages by hand (a find directive cannot map the top-level
+    ``scenarios/`` folder into the package): every folder of ``solo_ops`` with an
+    ``__init__.py`` must be in the list, or a wheel would install without it."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(ROOT).parts)
+               for p in (ROOT / "solo_ops").rglob("__init__.py")}
+    assert folders - listed == set(), "packages missing from pyproject.toml"
+    assert listed - folders == {"solo_ops.scenarios"}
+    assert config["tool"]["setuptools"]["package-dir"] == {"solo_ops.scenarios": "scenarios"}
+
+
 def test_names_are_case_insensitive_and_take_a_suffix_or_a_prefix() -> None:
     want = ROSTERS / "traitor-cult.yaml"
     for typed in ("traitor-cult", "Traitor-Cult", "traitor-cult.yaml", "TRAIT", "t"):
@@ -103,7 +126,7 @@ def test_the_wheel_carries_the_data_and_plays_from_an_empty_folder(tmp_path: Pat
     names = zipfile.ZipFile(wheel).namelist()
     for stem in ("boards/volkus-stronghold", "rosters/traitor-cult", "squads/vesper",
                  "gallowdark-night-raid"):
-        assert f"solo_ops/data/scenarios/{stem}.yaml" in names, stem
+        assert f"solo_ops/scenarios/{stem}.yaml" in names, stem
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
                     str(site), str(wheel)], check=True, capture_output=True)

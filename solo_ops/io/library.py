@@ -13,13 +13,30 @@ package moves (a new virtual environment, an upgrade).
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from solo_ops.core.errors import InputError
 
-ROOT = Path(__file__).resolve().parent.parent / "data" / "scenarios"
-"""Where the shipped files live inside the installed package."""
+
+
+def _shipped_root() -> Path:
+    """The folder of the shipped files: the package data ``solo_ops.scenarios`` (the
+    repository's top-level ``scenarios/`` folder, mapped there by ``pyproject.toml``: the
+    folder itself in an editable install, a copy inside the package in a wheel), or the
+    checkout's ``scenarios/`` when solo_ops runs from a source tree that was never installed."""
+    try:
+        spec = importlib.util.find_spec("solo_ops.scenarios")
+    except ImportError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))).resolve()
+    return Path(__file__).resolve().parents[2] / "scenarios"
+
+
+ROOT = _shipped_root()
+"""Where the shipped files live (see :func:`_shipped_root`)."""
 
 KINDS: dict[str, str] = {"scenario": "", "board": "boards", "roster": "rosters",
                          "squad": "squads"}
