@@ -90,8 +90,9 @@ def test_the_boxed_path_and_the_dense_path_are_both_compared() -> None:
     rings = routes._measure.rings
     rng = np.random.default_rng(5)
     b = routes.board
-    many = rng.uniform(0, 1, (2 * R._DENSE // max(1, len(rings)) + 50, 2, 2)) * [b.width, b.depth]
-    assert len(many) * len(rings) > R._DENSE
+    many = rng.uniform(0, 1, (2 * R.rings._DENSE // max(1, len(rings)) + 50, 2, 2)) \
+        * [b.width, b.depth]
+    assert len(many) * len(rings) > R.rings._DENSE
     got, want = both(many[:, 0], many[:, 1], rings)
     assert got.tobytes() == want.tobytes() and want.any() and not want.all()
 

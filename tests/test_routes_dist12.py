@@ -220,7 +220,7 @@ def test_hypothesis_points_equal_the_old_distance(data: Any) -> None:
 
 
 def test_remembered_points_are_bounded(monkeypatch: Any) -> None:
-    monkeypatch.setattr(R, "_POINT_LIMIT", 8)
+    monkeypatch.setattr(R.pairs, "_POINT_LIMIT", 8)
     board = BOARD_LIST[2]
     routes, ref = R.Routes(board), R.Routes(board)
     rng = np.random.default_rng(5)

@@ -140,14 +140,14 @@ class FrozenPairQuery:
         :meth:`Routes.distance`, ``front``/``behind`` -- the edges the point faces / is
         strictly behind -- by :meth:`query` as the start / the end of a pair), computing the
         rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
-        when :data:`R._POINT_LIMIT` points are kept. The product is returned too when both
+        when :data:`R.pairs._POINT_LIMIT` points are kept. The product is returned too when both
         records are new."""
         memo = self._points
         ra, rb = memo.get(a), memo.get(b)
         if ra is not None and rb is not None:
             return ra, rb, None
         Y = np.array([a, b]) @ self.M + self.c
-        if len(memo) >= R._POINT_LIMIT:
+        if len(memo) >= R.pairs._POINT_LIMIT:
             memo.clear()
         both = ra is None and rb is None
         if ra is None:

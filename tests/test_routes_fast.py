@@ -186,7 +186,7 @@ def test_reachable_equals_testing_every_link(board: Board, monkeypatch: Any) -> 
         spacing = 0.5 if k % 2 else 1.0
         got = fast.reachable(start, R32, move, blockers=others, spacing=spacing)
         with monkeypatch.context() as m:
-            m.setattr(R, "_best_links", best_links_all)
+            m.setattr(R.query, "_best_links", best_links_all)
             m.setattr(R._Graph, "blocked", blocked_joined)
             want = slow.reachable(start, R32, move, blockers=others, spacing=spacing)
         assert got.points.tobytes() == want.points.tobytes()
@@ -274,7 +274,7 @@ def test_full_memos_are_emptied_and_answers_stay_the_same(monkeypatch: Any) -> N
     want = [R.Routes(board).distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
             R.Routes(board).reachable(pts[20], R32, 6.0, blockers=blockers).cost,
             R.Routes(board).free_points(None, R32, 1.0)]
-    monkeypatch.setattr(R, "_MEMO_LIMIT", 3)  # every memo overflows at once
+    monkeypatch.setattr(R.common, "_MEMO_LIMIT", 3)  # every memo overflows at once
     small = R.Routes(board)
     for _ in range(2):
         got = [small.distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
@@ -304,12 +304,12 @@ def test_bases_from_the_table_are_geos_buffers_bit_for_bit() -> None:
     blockers = [(float(x), float(y), float(r)) for (x, y), r in
                 zip(centres[:40], rng.choice([0.5, 0.63], 40), strict=True)]
     fast = R.Routes(board)._discs(blockers, R32)
-    was = R._FAST_DISCS
-    R._FAST_DISCS = False
+    was = R.discs._FAST_DISCS
+    R.discs._FAST_DISCS = False
     try:
         slow = R.Routes(board)._discs(blockers, R32)
     finally:
-        R._FAST_DISCS = was
+        R.discs._FAST_DISCS = was
     assert fast.verts.tobytes() == slow.verts.tobytes()
     assert fast.edges is not None and slow.edges is not None
     assert fast.edges.tobytes() == slow.edges.tobytes()

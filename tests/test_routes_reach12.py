@@ -254,11 +254,11 @@ def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> Non
         # many at once (ring boxes first, then the pairs flattened) and in small chunks
         want = blocked_dense_ref(P, Q, rings)
         assert np.array_equal(R._blocked(P, Q, rings), want)
-        monkeypatch.setattr(R, "_DENSE", 0)  # every size by the boxes of runs of edges
+        monkeypatch.setattr(R.rings, "_DENSE", 0)  # every size by the boxes of runs of edges
         for run in (1, 5, 12, 1000):  # single edges ... whole rings
-            monkeypatch.setattr(R, "_RUN", run)
+            monkeypatch.setattr(R.rings, "_RUN", run)
             assert np.array_equal(R._blocked(P, Q, rings), want)
-        monkeypatch.setattr(R, "_CHUNK", 7 * len(rings))
+        monkeypatch.setattr(R.rings, "_CHUNK", 7 * len(rings))
         assert np.array_equal(R._blocked(P, Q, rings), want)
         monkeypatch.undo()
 
@@ -276,7 +276,7 @@ def test_blocked_reads_edge_ends_only_from_matching_successors(monkeypatch: Any)
     rng = np.random.default_rng(1)
     P, Q = rng.uniform(-4, 4, (200, 2)), rng.uniform(-4, 4, (200, 2))
     for dense in (20_000, 0):
-        monkeypatch.setattr(R, "_DENSE", dense)
+        monkeypatch.setattr(R.rings, "_DENSE", dense)
         for r in (rings, built):
             got = R._blocked(P, Q, r)
             assert np.array_equal(got, blocked_dense_ref(P, Q, r))
@@ -299,12 +299,12 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
     P, Q = grazing_segments(rings, rng, 8)
     want = blocked_dense_ref(P, Q, rings)
     assert np.array_equal(R._blocked(P, Q, rings), want)
-    saved = R._DENSE
+    saved = R.rings._DENSE
     try:
-        R._DENSE = 0  # the ring-box branch
+        R.rings._DENSE = 0  # the ring-box branch
         assert np.array_equal(R._blocked(P, Q, rings), want)
     finally:
-        R._DENSE = saved
+        R.rings._DENSE = saved
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
@@ -378,8 +378,8 @@ def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any, monkey
         move = (6.0, 3.0, 9.0)[k]
         for args in ((centre, move, None), (None, math.inf, None)):
             same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
-        monkeypatch.setattr(R, "_GRID_BLOCK", 700)  # the tangent grids by blocks of rows
-        monkeypatch.setattr(R, "_MEMO_LIMIT", 8)  # the bases' corners forgotten and redone
+        monkeypatch.setattr(R.rings, "_GRID_BLOCK", 700)  # the tangent grids by blocks of rows
+        monkeypatch.setattr(R.common, "_MEMO_LIMIT", 8)  # the bases' corners forgotten and redone
         same_graph(walker.with_discs(discs, centre, move), with_discs_ref(walker, discs,
                                                                           centre, move))
         monkeypatch.undo()
@@ -401,12 +401,12 @@ def test_tangent_grid_equals_the_plain_expression(n: int, m: int, seed: int, gri
     up, un = R._unit(prv - v), R._unit(nxt - v)
     want = tangent_grid_ref(X, v, up, un)
     assert np.array_equal(R._tangent_grid(X, v, up, un), want)
-    block = R._GRID_BLOCK
+    block = R.rings._GRID_BLOCK
     try:  # in blocks of rows (one row, or a few and a shorter last block)
-        for R._GRID_BLOCK in (1, 3 * m + 1):
+        for R.rings._GRID_BLOCK in (1, 3 * m + 1):
             assert np.array_equal(R._tangent_grid(X, v, up, un), want)
     finally:
-        R._GRID_BLOCK = block
+        R.rings._GRID_BLOCK = block
     xi, vi = np.nonzero(np.ones_like(want))
     assert np.array_equal(R._tangent_u(X[xi], v[vi], up[vi], un[vi]), want.ravel())
 
@@ -434,7 +434,7 @@ def test_remembered_reaches_are_fresh_copies_of_the_computed_ones(board: Any) ->
 
 
 def test_remembered_reaches_are_bounded(monkeypatch: Any) -> None:
-    monkeypatch.setattr(R, "_REACH_LIMIT", 2)
+    monkeypatch.setattr(R.query, "_REACH_LIMIT", 2)
     routes = R.Routes(BOARD_LIST[-1])
     starts = routes.free_points(None, R32, 1.0)[:5]
     want = [R.Routes(BOARD_LIST[-1]).reachable(s, R32, 3.0).cost for s in starts]

@@ -69,7 +69,7 @@ def blocked_boxed_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings, out: np.nda
     E = len(rings)
     ring_starts = np.flatnonzero(np.concatenate(([True], rings.ring[1:] != rings.ring[:-1])))
     offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
-    cs = np.flatnonzero(offset % R._RUN == 0)  # run starts (every ring starts one)
+    cs = np.flatnonzero(offset % R.rings._RUN == 0)  # run starts (every ring starts one)
     cl = np.diff(cs, append=E)
     rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
     rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
@@ -246,7 +246,7 @@ def test_disc_corners_are_the_old_rows(board: Any, monkeypatch: Any) -> None:
             same_arrays(walker._disc_corners(discs), disc_corners_ref(walker, discs, memo))
         same_arrays(walker._disc_corners(discs.subset([2, 0])),
                     disc_corners_ref(walker, discs.subset([2, 0]), memo))
-    monkeypatch.setattr(R, "_MEMO_LIMIT", 4)  # the rows forgotten and redone
+    monkeypatch.setattr(R.common, "_MEMO_LIMIT", 4)  # the rows forgotten and redone
     discs = routes._discs(disc_blockers(routes, rng, 6), R32)
     same_arrays(walker._disc_corners(discs), disc_corners_ref(walker, discs, {}))
 
@@ -265,14 +265,14 @@ def test_blocked_with_remembered_runs_as_before(board: Any, monkeypatch: Any) ->
             continue
         P, Q = grazing_segments(rings, rng, 40)
         for run in (12, 12, 1, 5, 12, 1000, 1000):
-            monkeypatch.setattr(R, "_RUN", run)
+            monkeypatch.setattr(R.rings, "_RUN", run)
             want = blocked_boxed_ref(P, Q, rings, np.zeros(len(P), dtype=bool))
             got = R._blocked_boxed(P, Q, rings, np.zeros(len(P), dtype=bool))
             assert got.tobytes() == want.tobytes()
             assert rings._runs is not None and rings._runs[0] == run
-            monkeypatch.setattr(R, "_DENSE", 0)
+            monkeypatch.setattr(R.rings, "_DENSE", 0)
             assert R._blocked(P, Q, rings).tobytes() == want.tobytes()
-            monkeypatch.setattr(R, "_DENSE", 10**9)
+            monkeypatch.setattr(R.rings, "_DENSE", 10**9)
             assert R._blocked(P, Q, rings).tobytes() == want.tobytes()
         assert want.any() and not want.all()
         monkeypatch.undo()

@@ -1,0 +1,59 @@
+"""What every routes module shares: tolerances, the memo bound, the compiled loops, vector helpers.
+
+The tolerances (:data:`EPS`, :data:`NUDGE`, :data:`TOL`, :data:`END`) and the way bases and
+grown obstacles are drawn (:data:`DISC_SEGMENTS`) hold for the whole package. :data:`_MEMO_LIMIT`
+bounds the memos of the walkers and of :class:`~solo_ops.geometry.routes.query.Routes` alike: they
+read it from here at every use (``common._MEMO_LIMIT``), so one assignment (a test's
+monkeypatch) changes every bound. ``_jd`` and ``_jm`` are the one handle each on the compiled
+loops (numba), loaded when first used; the numpy code is the reference. A test that replaces a
+kernel replaces it on these objects, which every routes module calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solo_ops.geometry import jit
+
+# the compiled loops (numba), loaded when first used; the numpy code is the reference
+_jd = jit.kernels("distance")
+_jm = jit.kernels("movement")
+
+EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
+NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle
+TOL = 1e-11  # inches: a point this close to a line counts as on it
+END = 1e-8  # inches: touches this close to a segment's ends are the segment's own corner
+DISC_SEGMENTS = 8  # shapely quad_segs used to draw bases and grown obstacles (as the oracle)
+_MEMO_LIMIT = 4096  # entries of a per-Routes memo before it is emptied (a long game's bound)
+
+Point2 = tuple[float, float]
+
+
+# -- vector helpers --------------------------------------------------------------------------------
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _radii(r: Any, n: int) -> np.ndarray:
+    """``r`` (a radius, or one per point) as a read-only (n,) float array: the array itself
+    when it already is one, else broadcast (a scalar filled: no broadcasting machinery)."""
+    r = np.asarray(r, float)
+    if r.shape == (n,):
+        return r
+    if r.ndim == 0:
+        return np.full(n, r)
+    return np.broadcast_to(r, (n,))
+
+
+def _unit(a: np.ndarray) -> np.ndarray:
+    n = np.hypot(a[..., 0], a[..., 1])
+    return a / np.where(n > 0, n, 1.0)[..., None]
+
+
+def _as_points(points: Any) -> np.ndarray:
+    arr = np.asarray(points, dtype=float)
+    if arr.size == 0:
+        return np.zeros((0, 2))
+    return np.atleast_2d(arr)[:, :2]

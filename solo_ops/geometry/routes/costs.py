@@ -1,0 +1,158 @@
+"""Movement surcharges: :class:`_Soft` (footprints that cost extra to enter or leave) and
+the climbing and dropping costs (:func:`climb_cost`, :func:`drop_cost`).
+
+Accessible features cost :data:`ACCESSIBLE_COST` to enter, obstructing ones (razor wire)
+:data:`OBSTRUCTING_COST` when the base comes within :data:`OBSTRUCTING_REACH` of them, and a
+vantage feature with a height its climb and drop (see the package notes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+from solo_ops.geometry import shapes
+from solo_ops.geometry.board import Board
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
+from solo_ops.geometry.routes.rings import _crossings, _Rings
+
+ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
+OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
+MIN_CLIMB = 2  # inches: the least a climb costs (001)
+DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
+OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
+
+
+# -- soft terrain: movement surcharges -------------------------------------------------------------
+@dataclass
+class _Soft:
+    """Footprints that cost extra movement to enter (accessible, obstructing)."""
+
+    polys: list[Polygon]
+    amounts: list[float]
+    rings: list[_Rings]
+    exits: list[float] = field(default_factory=list)  # paid on leaving (dropping), per poly
+    obstructing: list[bool] = field(default_factory=list)  # razor wire's reach, per poly
+    ev: np.ndarray = field(init=False, repr=False)  # every footprint's edges, start
+    en: np.ndarray = field(init=False, repr=False)  # and end
+    owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
+    box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
+
+    def __post_init__(self) -> None:
+        self.exits = self.exits or [0.0] * len(self.polys)
+        self.obstructing = self.obstructing or [False] * len(self.polys)
+        parts = [r for r in self.rings if len(r)]
+        if parts:
+            self.ev = np.concatenate([r.v for r in self.rings])
+            self.en = np.concatenate([r.nxt for r in self.rings])
+            self.owner = np.repeat(np.arange(len(self.rings)), [len(r) for r in self.rings])
+            self.box = np.r_[self.ev.min(axis=0), self.ev.max(axis=0)]
+        else:
+            self.ev = self.en = np.zeros((0, 2))
+            self.owner = np.zeros(0, dtype=int)
+            self.box = np.zeros(4)
+
+    @staticmethod
+    def of(board: Board, radius: float = 0.0) -> _Soft:
+        """The surcharged footprints for a base of ``radius``: an accessible feature as drawn
+        (its centre enters it), an obstructing one grown by :data:`OBSTRUCTING_REACH` plus the
+        radius (001 Razor Wire: "Any move within 1" of this terrain costs additional 2"":
+        the base's edge within 1" of it), and a ``vantage`` feature with a ``height`` climbed
+        onto and dropped from (:func:`climb_cost`, :func:`drop_cost`) instead of its
+        accessible 1"."""
+        polys: list[Polygon] = []
+        amounts: list[float] = []
+        exits: list[float] = []
+        obstructing: list[bool] = []
+        for f in board.features:
+            t = f.effective_traits
+            height = float(f.height or 0.0) if ("vantage" in t and not f.is_line) else 0.0
+            entry = climb_cost(height) if height > 0 else (
+                ACCESSIBLE_COST if "accessible" in t else 0.0)
+            for amount, leave, grow, wire in (
+                    (entry, drop_cost(height), 0.0, False),
+                    (OBSTRUCTING_COST if "obstructing" in t else 0.0, 0.0,
+                     OBSTRUCTING_REACH + radius, True)):
+                if amount <= 0 and leave <= 0:
+                    continue
+                area = shapes.feature_area(f)
+                if grow > 0:
+                    area = area.buffer(grow, DISC_SEGMENTS)
+                for poly in shapes.polygons_of(area):
+                    polys.append(poly)
+                    amounts.append(amount)
+                    exits.append(leave)
+                    obstructing.append(wire)
+        return _Soft(polys, amounts, [_Rings.of([p]) for p in polys], exits, obstructing)
+
+    def start_cost(self, a: Point2) -> float:
+        """The obstructing surcharge a move starting at ``a`` pays at once: it starts within
+        reach of the razor wire, so the move is "within 1"" of it whatever its path."""
+        if not self.polys:
+            return 0.0
+        return float(sum(amount for poly, amount, wire in zip(self.polys, self.amounts,
+                                                              self.obstructing, strict=True)
+                         if wire and poly.covers(shapely.Point(a))))
+
+    def __bool__(self) -> bool:
+        return bool(self.polys)
+
+    def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) the surcharge for walking each segment ``P->Q``."""
+        total = np.zeros(len(P))
+        if len(P) == 0 or len(self.ev) == 0:
+            return total
+        # a segment that crosses no edge of a footprint pays nothing for it: test all the
+        # footprints' edges at once, then count the crossings per (segment, footprint)
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        x0, y0, x1, y1 = self.box
+        active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
+                  & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
+        si, ei, _ = _crossings(P, Q, self.ev, self.en, active)
+        if len(si) == 0:
+            return total
+        n = len(self.polys)
+        keys, k = np.unique(si * n + self.owner[ei], return_counts=True)
+        seg, pid = np.divmod(keys, n)
+        amounts = np.asarray(self.amounts, dtype=float)
+        leaving = np.asarray(self.exits, dtype=float)
+        out = np.zeros(len(keys), dtype=int)
+        for j in np.unique(pid).tolist():
+            sel = pid == j
+            inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
+            out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+        np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
+        return total
+
+    def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
+        """(fraction along ``a->b``, surcharge) for each entry into a feature, in order."""
+        P, Q = np.array([a], float), np.array([b], float)
+        out = []
+        for poly, amount, leave, rings in zip(self.polys, self.amounts, self.exits, self.rings,
+                                              strict=True):
+            _, _, t = _crossings(P, Q, rings.v, rings.nxt)
+            inside = bool(shapely.contains_xy(poly, a[0], a[1]))
+            for k, tk in enumerate(np.sort(t)):
+                if (k % 2 == 0) != inside:
+                    if amount > 0:
+                        out.append((float(tk), amount))
+                elif leave > 0:
+                    out.append((float(tk), leave))
+        return sorted(out)
+
+
+def climb_cost(height: float) -> float:
+    """Climbing onto terrain ``height`` inches tall (001 "MINIMUM climb cost of 2". Measure
+    vertical distance, rounding UP to nearest 1", and subtract from Move stat.")."""
+    return float(max(MIN_CLIMB, math.ceil(height - 1e-9))) if height > 0 else 0.0
+
+
+def drop_cost(height: float) -> float:
+    """Dropping from terrain ``height`` inches tall (001 "When dropping, or jumping off,
+    Ignore 2" vertical drop PER activation"): the vertical distance rounded up as for
+    climbing, less the 2" ignored (every drop is read as the activation's first)."""
+    return float(max(0, math.ceil(height - 1e-9) - DROP_IGNORED)) if height > 0 else 0.0

@@ -1,0 +1,628 @@
+"""Obstacle rings and the segment tests on them: crossing, blocked, seeing, tangent.
+
+:class:`_Rings` holds every vertex of a set of polygons with its neighbours (inside on the
+left). The tests, vectorised in numpy (or the compiled loops when on):
+:func:`_crossings` (proper crossings of segments with edges), :func:`_blocked` (a segment goes
+into an obstacle; by a sign table for few segment-edge pairs, :func:`_blocked_dense`, else by
+the boxes of runs of edges, :func:`_blocked_boxed`), :func:`_sees` (a point sees others, only
+the edges facing it tested), their forms against each segment's own ring (``_own``, ``_rows``:
+the bases), and :func:`_tangent` (a segment that can be part of a shortest path bending at a
+corner) with its grid form :func:`_tangent_grid`. The sizes :data:`_CHUNK`, :data:`_DENSE`,
+:data:`_RUN` and :data:`_GRID_BLOCK` are read from this module at every call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Polygon
+from shapely.geometry.polygon import orient
+
+from solo_ops.geometry import jit
+from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, _jm, _unit
+
+_CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
+_RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
+_DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
+_GRID_BLOCK = 32_768  # elements of a _tangent_grid block (its temporaries fit the cache)
+
+
+@dataclass
+class _Rings:
+    """Every vertex of a set of polygons with its neighbours, oriented so that the polygon's
+    inside is on the left of each edge ``v -> nxt``; ``piece`` says which polygon."""
+
+    v: np.ndarray
+    prv: np.ndarray
+    nxt: np.ndarray
+    f: np.ndarray = field(init=False, repr=False)  # edge vectors v -> nxt
+    lf: np.ndarray = field(init=False, repr=False)  # their lengths
+    lo: np.ndarray = field(init=False, repr=False)  # edge boxes (grown by TOL)
+    hi: np.ndarray = field(init=False, repr=False)
+
+    succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
+    ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
+    # what _blocked and _blocked_boxed derive from the rings alone, on first use (rings are
+    # never changed once built)
+    _ends: bool | None = field(default=None, init=False, repr=False)
+    _runs: tuple[Any, ...] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # rings are stored as consecutive runs of rows
+        n = len(self.v)
+        idx = np.arange(n)
+        follows = np.zeros(n, dtype=bool)
+        if n > 1:
+            follows[:-1] = np.all(self.v[1:] == self.nxt[:-1], axis=1)
+        ends = np.flatnonzero(~follows)
+        starts = np.r_[0, ends[:-1] + 1] if n else np.zeros(0, dtype=int)
+        self.ring = np.repeat(np.arange(len(ends)), np.diff(np.r_[-1, ends])) if n else idx
+        self.succ = np.where(follows, idx + 1, 0)
+        self.succ[ends] = starts
+        self.f = self.nxt - self.v
+        self.lf = np.hypot(self.f[:, 0], self.f[:, 1])
+        self.lo = np.minimum(self.v, self.nxt) - TOL
+        self.hi = np.maximum(self.v, self.nxt) + TOL
+
+    @staticmethod
+    def of(polys: Iterable[Polygon]) -> _Rings:
+        vs, ps, ns = [], [], []
+        for poly in polys:
+            poly = orient(poly, 1.0)
+            for ring in (poly.exterior, *poly.interiors):
+                c = np.asarray(ring.coords, dtype=float)[:-1, :2]
+                if len(c) == 0:
+                    continue
+                c = c[np.any(c != np.roll(c, 1, axis=0), axis=1)]
+                if len(c) < 3:
+                    continue
+                vs.append(c)
+                ps.append(np.roll(c, 1, axis=0))
+                ns.append(np.roll(c, -1, axis=0))
+        if not vs:
+            z = np.zeros((0, 2))
+            return _Rings(z, z, z)
+        return _Rings(np.concatenate(vs), np.concatenate(ps), np.concatenate(ns))
+
+    def __len__(self) -> int:
+        return len(self.v)
+
+    def take(self, mask: np.ndarray) -> _Rings:
+        """The whole rings that have a vertex selected by ``mask``."""
+        keep = np.isin(self.ring, np.unique(self.ring[mask]))
+        return _Rings(self.v[keep], self.prv[keep], self.nxt[keep])
+
+    @staticmethod
+    def join(*parts: _Rings) -> _Rings:
+        return _Rings(np.concatenate([p.v for p in parts]),
+                      np.concatenate([p.prv for p in parts]),
+                      np.concatenate([p.nxt for p in parts]))
+
+    def corners(self) -> tuple[np.ndarray, np.ndarray]:
+        """(mask of convex vertices, every vertex nudged outward along its bisector)."""
+        din, dout = self.v - self.prv, self.nxt - self.v
+        turn = _cross(_unit(din), _unit(dout))
+        nin = _unit(np.stack([din[:, 1], -din[:, 0]], axis=1))
+        nout = _unit(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
+        bis = nin + nout
+        ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
+        return (turn > 1e-12) & ok, self.v + NUDGE * _unit(bis)
+
+
+def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray,
+                start: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (i, j) whose boxes overlap (a chunk of ``a`` starting at ``start``)."""
+    m = ((lo_a[:, None, 0] <= hi_b[None, :, 0]) & (hi_a[:, None, 0] >= lo_b[None, :, 0])
+         & (lo_a[:, None, 1] <= hi_b[None, :, 1]) & (hi_a[:, None, 1] >= lo_b[None, :, 1]))
+    i, j = np.nonzero(m)
+    return i + start, j
+
+
+def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
+               active: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Proper crossings of segments ``P->Q`` with edges ``e0->e1``: (segment, edge, t along the
+    segment). Ends closer than :data:`TOL` to the other line do not count."""
+    empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
+    if len(P) == 0 or len(e0) == 0:
+        return empty
+    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
+    if len(idx) == 0:
+        return empty
+    if jit.ENABLED:
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = _jm.crossings(
+            np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
+            np.ascontiguousarray(e0, dtype=float), np.ascontiguousarray(e1, dtype=float), idx,
+            TOL)
+        return found
+    lo_e, hi_e = np.minimum(e0, e1) - TOL, np.maximum(e0, e1) + TOL
+    step = max(1, _CHUNK // len(e0))
+    out_s, out_e, out_t = [], [], []
+    for s in range(0, len(idx), step):
+        part = idx[s:s + step]
+        p, q = P[part], Q[part]
+        si, ei = _bbox_pairs(np.minimum(p, q), np.maximum(p, q), lo_e, hi_e)
+        if len(si) == 0:
+            continue
+        si = part[si]
+        a, b, u, w = P[si], Q[si], e0[ei], e1[ei]
+        d, f = b - a, w - u
+        ld = np.hypot(d[:, 0], d[:, 1])
+        lf = np.hypot(f[:, 0], f[:, 1])
+        o1, o2 = _cross(d, u - a), _cross(d, w - a)
+        o3, o4 = _cross(f, a - u), _cross(f, b - u)
+        tl, tf = TOL * ld, TOL * lf
+        hit = (((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))) & \
+              (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+        if hit.any():
+            out_s.append(si[hit])
+            out_e.append(ei[hit])
+            out_t.append(o3[hit] / (o3[hit] - o4[hit]))
+    if not out_s:
+        return empty
+    return np.concatenate(out_s), np.concatenate(out_e), np.concatenate(out_t)
+
+
+def _wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                  ) -> np.ndarray:
+    """Whether a line with direction ``d`` through obstacle vertex ``v`` (neighbours ``prv``,
+    ``nxt``, inside on the left) goes into the obstacle there, in either direction."""
+    d = _unit(d)
+    e1 = _unit(nxt - v)
+    e2 = _unit(prv - v)
+    convex = _cross(v - prv, nxt - v) >= 0
+    tol = 1e-12
+    enters = np.zeros(len(d), dtype=bool)
+    for sign in (1.0, -1.0):
+        dd = d * sign
+        inside_convex = (_cross(e1, dd) > tol) & (_cross(dd, e2) > tol)
+        inside_reflex = ~((_cross(e2, dd) >= -tol) & (_cross(dd, e1) >= -tol))
+        enters |= np.where(convex, inside_convex, inside_reflex)
+    return enters
+
+
+def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
+    """(S,) True where segment ``P->Q`` goes into the inside of an obstacle. Grazing an edge or
+    a corner is allowed; both ends are assumed to be outside the obstacles. A segment is blocked
+    when it properly crosses an edge, or passes exactly through a vertex (within :data:`TOL`,
+    away from its ends) into the obstacle."""
+    S, E = len(P), len(rings)
+    if jit.ENABLED and S and E:
+        return _jm.blocked(np.ascontiguousarray(P, dtype=float),
+                           np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
+                           rings.f, rings.lf, TOL, END)
+    out = np.zeros(S, dtype=bool)
+    if S == 0 or E == 0:
+        return out
+    # rings as built end each edge at their successor vertex (the sign tables read the ends'
+    # signs there); any other rows are tested with their ends computed, densely
+    ring_ends = rings._ends
+    if ring_ends is None:
+        ring_ends = rings._ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    dense = S * E <= _DENSE or not ring_ends
+    step = max(1, _CHUNK // E)
+    for s in range(0, S, step):
+        part = slice(s, s + step)  # out[part] is a view: the kernels mark it in place
+        if dense:
+            _blocked_dense(P[part], Q[part], rings, out[part], ring_ends)
+        else:
+            _blocked_boxed(P[part], Q[part], rings, out[part])
+    return out
+
+
+def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
+                   ring_ends: bool = True) -> np.ndarray:
+    """:func:`_blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
+
+    The same arithmetic as the pair-by-pair form, element by element (so the same booleans):
+    ``o1`` (which side of the segment's line each vertex is) for every pair; the side of an
+    edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (``ring_ends``,
+    else computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
+    are) only for the pairs whose vertices straddle the line, and the touch test only for the
+    pairs with a vertex within :data:`TOL` of it."""
+    u, w = rings.v, rings.nxt
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = u[None, :, 0] - P[:, 0:1]
+    uy = u[None, :, 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    if ring_ends:  # nxt[e] is v[succ[e]]: o2 is o1 of the successor
+        s2 = s1[:, rings.succ]
+    else:
+        wx = w[None, :, 0] - P[:, 0:1]
+        wy = w[None, :, 1] - P[:, 1:2]
+        o2 = dx * wy - dy * wx
+        s2 = (o2 > tl).view(np.int8) - (o2 < -tl).view(np.int8)
+    si, ei = (s1 * s2 == -1).nonzero()
+    if len(si):
+        uxk, uyk = ux[si, ei], uy[si, ei]
+        fx, fy = rings.f[ei, 0], rings.f[ei, 1]
+        o3 = fy * uxk - fx * uyk  # cross(f, P - u)
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[ei]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[si[hit]] = True
+    si, ei = (s1 == 0).nonzero()
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        dxk, dyk = d[si, 0], d[si, 1]
+        along = (ux[si, ei] * dxk + uy[si, ei] * dyk) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            out[si[enters]] = True
+    return out
+
+
+def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                 ) -> np.ndarray:
+    """(S,) :func:`_blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
+    (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    wx = nxt[..., 0] - P[:, 0:1]
+    wy = nxt[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    tl = TOL * ld
+    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+    f = nxt - V
+    fx, fy = f[..., 0], f[..., 1]
+    o3 = fy * ux - fx * uy
+    o4 = o3 + (fx * dy - fy * dx)
+    tf = TOL * np.hypot(fx, fy)
+    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+    out = hit.any(axis=1)
+    touch = np.abs(o1) < tl
+    if touch.any():
+        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+        touch &= (along > END) & (along < ld - END) & ~out[:, None]
+        si, ei = touch.nonzero()
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
+    return out
+
+
+def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
+                   ) -> np.ndarray:
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
+
+    Each ring is cut into runs of up to :data:`_RUN` consecutive edges; a segment is tested
+    against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
+    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
+    the next entry's, as in the sign table; the same arithmetic, element by element."""
+    runs = rings._runs
+    if runs is None or runs[0] != _RUN:  # the runs and their boxes depend on the rings alone
+        E = len(rings)
+        ring_starts = np.flatnonzero(np.concatenate(([True],
+                                                     rings.ring[1:] != rings.ring[:-1])))
+        offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
+        cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+        cl = np.diff(cs, append=E)
+        rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
+        rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
+        runs = rings._runs = (_RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
+    _, cs, cl, rlo, rhi, last_succ = runs
+    lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+    m = lo[:, None, 0] <= rhi[None, :, 0]
+    m &= hi[:, None, 0] >= rlo[None, :, 0]
+    m &= lo[:, None, 1] <= rhi[None, :, 1]
+    m &= hi[:, None, 1] >= rlo[None, :, 1]
+    si, ri = m.nonzero()
+    if len(si) == 0:
+        return out
+    lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
+    ends = np.cumsum(lens)
+    first = ends - lens
+    last = ends - 1
+    vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
+    vi[last] = last_succ[ri]  # rings.succ[cs[ri] + cl[ri] - 1]
+    sk = np.repeat(si, lens)
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = rings.v[:, 0].take(vi)
+    ux -= P[:, 0].take(sk)
+    uy = rings.v[:, 1].take(vi)
+    uy -= P[:, 1].take(sk)
+    dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
+    o1 = dx * uy
+    o1 -= dy * ux
+    tl = (TOL * ld).take(sk)
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
+    straddle[last[:-1]] = False  # a run's last entry starts no edge
+    k = straddle.nonzero()[0]
+    if len(k):
+        e = vi[k]
+        fx, fy = rings.f[e, 0], rings.f[e, 1]
+        o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
+        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
+        tf = TOL * rings.lf[e]
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[sk[k[hit]]] = True
+    on = s1 == 0
+    on[last] = False
+    k = on.nonzero()[0]
+    if len(k):
+        k = k[np.abs(o1[k]) < tl[k]]
+        ldk = ld[sk[k]]
+        along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
+        k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
+        if len(k):
+            e, sj = vi[k], sk[k]
+            enters = _wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
+            out[sj[enters]] = True
+    return out
+
+
+def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(S,) :func:`_blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
+    ``V[k]`` (vertices (S, n, 2), inside on the left; ``prv``/``nxt`` the ring's neighbours),
+    computed as :func:`_blocked_dense` does: a sign table of the vertices against each
+    segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
+    element by element, so the same booleans."""
+    if jit.ENABLED and len(P):
+        return _jm.blocked_rows(np.ascontiguousarray(P, dtype=float),
+                                np.ascontiguousarray(Q, dtype=float),
+                                np.ascontiguousarray(V, dtype=float), TOL, END)
+    n = V.shape[1]
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.zeros(len(P), dtype=bool)
+    si, ei = (s1 * s2 == -1).nonzero()
+    if len(si):
+        u = V[si, ei]
+        f = V[si, (ei + 1) % n] - u
+        fx, fy = f[:, 0], f[:, 1]
+        o3 = fy * ux[si, ei] - fx * uy[si, ei]
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])
+        tf = TOL * np.hypot(fx, fy)
+        hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
+        out[si[hit]] = True
+    si, ei = (s1 == 0).nonzero()
+    if len(si):
+        ldk = ld[si]
+        keep = np.abs(o1[si, ei]) < TOL * ldk
+        si, ei, ldk = si[keep], ei[keep], ldk[keep]
+        along = (ux[si, ei] * d[si, 0] + uy[si, ei] * d[si, 1]) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[si]
+        si, ei = si[keep], ei[keep]
+        if len(si):
+            enters = _wedge_enters(d[si], V[si, ei], V[si, (ei - 1) % n], V[si, (ei + 1) % n])
+            out[si[enters]] = True
+    return out
+
+
+_NO_SIDES = np.zeros((0, 0), dtype=bool)  # the compiled _sees' stand-in for "no s4 given"
+
+
+def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = None
+          ) -> np.ndarray:
+    """(len(T),) whether the point ``x`` sees each point of T (:func:`_blocked` negated).
+
+    Only edges facing ``x`` are tested: a segment from outside an obstacle into it enters
+    through an edge that faces its start. ``s4`` optionally holds the precomputed sides of T
+    against every edge (``_side_table``)."""
+    m = len(T)
+    if m == 0 or len(rings) == 0:
+        return np.ones(m, dtype=bool)
+    if jit.ENABLED:
+        return _jm.sees(float(x[0]), float(x[1]), np.ascontiguousarray(T, dtype=float),
+                        rings.v, rings.prv, rings.nxt, rings.f, rings.lf, rings.succ,
+                        _NO_SIDES if s4 is None else s4, s4 is not None, TOL, END)
+    f, u = rings.f, rings.v
+    o3 = f[:, 1] * (x[0] - u[:, 0]) - f[:, 0] * (x[1] - u[:, 1])  # -cross(f, x - u)
+    front = (o3 > TOL * rings.lf).nonzero()[0]
+    if len(front) == 0:
+        return np.ones(m, dtype=bool)
+    uf, wf = u[front] - x, rings.nxt[front] - x
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uf[None, :, 1] - dy * uf[None, :, 0]
+    o2 = dx * wf[None, :, 1] - dy * wf[None, :, 0]
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    if s4 is None:
+        ff = f[front]
+        c = ff[:, 0] * u[front, 1] - ff[:, 1] * u[front, 0]
+        o4 = T[:, 1:2] * ff[None, :, 0] - T[:, 0:1] * ff[None, :, 1] - c[None, :]
+        beyond = o4 > TOL * rings.lf[front][None, :]
+    else:
+        beyond = s4[:, front]
+    hit = ((p1 & n2) | (n1 & p2)) & beyond
+    out = ~hit.any(axis=1)
+    for on, rel, vert in ((~(p1 | n1), uf, front), (~(p2 | n2), wf, rings.succ[front])):
+        if not on.any():
+            continue
+        # the segment passes exactly through a vertex: does it go into the obstacle there?
+        along = (dx * rel[None, :, 0] + dy * rel[None, :, 1]) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
+        ti, ei = on.nonzero()
+        if len(ti):
+            v = vert[ei]
+            enters = _wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
+            out[ti[enters]] = False
+    return out
+
+
+def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+              ) -> np.ndarray:
+    """(len(T),) :func:`_sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
+    (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
+    kept by a mask instead of by index."""
+    fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
+    lf = np.hypot(fx, fy)
+    o3 = fy * (x[0] - V[..., 0]) - fx * (x[1] - V[..., 1])
+    front = o3 > TOL * lf
+    ux, uy = V[..., 0] - x[0], V[..., 1] - x[1]
+    wx, wy = nxt[..., 0] - x[0], nxt[..., 1] - x[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    c = fx * V[..., 1] - fy * V[..., 0]
+    o4 = T[:, 1:2] * fx - T[:, 0:1] * fy - c
+    beyond = o4 > TOL * lf
+    hit = ((p1 & n2) | (n1 & p2)) & beyond & front
+    out = ~hit.any(axis=1)
+    n = V.shape[1]
+    for on, rx, ry, shift in ((~(p1 | n1), ux, uy, 0), (~(p2 | n2), wx, wy, 1)):
+        on &= front
+        if not on.any():
+            continue
+        along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
+        ti, ei = on.nonzero()
+        if len(ti):
+            vi = (ei + shift) % n
+            enters = _wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
+            out[ti[enters]] = False
+    return out
+
+
+def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(len(T),) :func:`_sees_own` of each point ``T[k]`` from ``x`` against its own closed
+    ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`_blocked_rows`
+    does: the sign table of the vertices against each sight line, the edge terms (facing
+    ``x``, ``T[k]`` beyond it) only where an edge's ends straddle the line or a vertex is on
+    it. The same arithmetic element by element, the vertex touches in the same order."""
+    n = V.shape[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    ux = V[..., 0] - x[0]
+    uy = V[..., 1] - x[1]
+    o1 = d[:, 0:1] * uy - d[:, 1:2] * ux
+    tl = (TOL * ld)[:, None]
+    s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
+    s2 = np.empty_like(s1)  # the side of each edge's end: its successor vertex's
+    s2[:, :-1] = s1[:, 1:]
+    s2[:, -1] = s1[:, 0]
+    out = np.ones(len(T), dtype=bool)
+
+    def edge_terms(ti: np.ndarray, ei: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        # (edge faces x, T[ti] strictly beyond the edge's line) for edge ei of ring ti
+        a, b = V[ti, ei], V[ti, (ei + 1) % n]
+        fx, fy = b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]
+        tf = TOL * np.hypot(fx, fy)
+        front = fy * (x[0] - a[:, 0]) - fx * (x[1] - a[:, 1]) > tf
+        c = fx * a[:, 1] - fy * a[:, 0]
+        return front, T[ti, 1] * fx - T[ti, 0] * fy - c > tf
+
+    ti, ei = (s1 * s2 == -1).nonzero()
+    if len(ti):
+        front, beyond = edge_terms(ti, ei)
+        out[ti[front & beyond]] = False
+    safe = np.where(ld > 0, ld, 1.0)
+    for sk, shift in ((s1, 0), (s2, 1)):
+        ti, ei = (sk == 0).nonzero()
+        if len(ti) == 0:
+            continue
+        front, _ = edge_terms(ti, ei)
+        ti, ei = ti[front], ei[front]
+        vi = (ei + shift) % n
+        along = (d[ti, 0] * ux[ti, vi] + d[ti, 1] * uy[ti, vi]) / safe[ti]
+        keep = (along > END) & (along < ld[ti] - END) & out[ti]
+        ti, vi = ti[keep], vi[keep]
+        if len(ti):
+            enters = _wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
+            out[ti[enters]] = False
+    return out
+
+
+def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
+    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
+    ``s4`` of :func:`_sees`)."""
+    if len(T) == 0 or len(rings) == 0:
+        return np.zeros((len(T), len(rings)), dtype=bool)
+    f, u = rings.f, rings.v
+    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
+    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
+    return o4 > TOL * rings.lf[None, :]
+
+
+def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> np.ndarray:
+    """Whether the line from each point X to corner v leaves both of v's neighbours on one side
+    (only such segments can be part of a shortest path bending at v). Permissive within a
+    small tolerance: an extra candidate costs time, a missing one would cost correctness."""
+    return _tangent_u(X, v, _unit(prv - v), _unit(nxt - v))
+
+
+def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """:func:`_tangent` with the unit directions from v to its neighbours given (graphs keep
+    them per corner, so the many-pair tests do not recompute them)."""
+    d = v - X
+    s1 = d[..., 0] * up[..., 1] - d[..., 1] * up[..., 0]
+    s2 = d[..., 0] * un[..., 1] - d[..., 1] * un[..., 0]
+    tol = 1e-9 * (np.abs(d[..., 0]) + np.abs(d[..., 1]))
+    return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
+
+
+def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """(len(X), len(v)): :func:`_tangent_u` of every point of X with every corner v (the same
+    arithmetic, broadcast instead of gathered pair by pair), in blocks of rows of about
+    :data:`_GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
+    block at a few hundred by a few hundred)."""
+    if jit.ENABLED:
+        return _jm.tangent_grid(np.ascontiguousarray(X, dtype=float),
+                                np.ascontiguousarray(v, dtype=float),
+                                np.ascontiguousarray(up, dtype=float),
+                                np.ascontiguousarray(un, dtype=float))
+    rows = max(1, _GRID_BLOCK // max(len(v), 1))
+    if len(X) <= rows:
+        return _tangent_block(X, v, up, un)
+    out = np.empty((len(X), len(v)), dtype=bool)
+    for s in range(0, len(X), rows):
+        out[s:s + rows] = _tangent_block(X[s:s + rows], v, up, un)
+    return out
+
+
+def _tangent_block(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """:func:`_tangent_grid` of one block of rows."""
+    dx = v[None, :, 0] - X[:, None, 0]
+    dy = v[None, :, 1] - X[:, None, 1]
+    # the same operations on the same operands as _tangent_u, in place (fewer temporaries)
+    s1 = dx * up[None, :, 1]
+    t = dy * up[None, :, 0]
+    s1 -= t
+    s2 = np.multiply(dx, un[None, :, 1])
+    np.multiply(dy, un[None, :, 0], out=t)
+    s2 -= t
+    tol = np.abs(dx, out=dx)
+    tol += np.abs(dy, out=dy)
+    tol *= 1e-9
+    neg = np.negative(tol, out=dy)
+    out = s1 >= neg
+    out &= s2 >= neg
+    low = s1 <= tol
+    low &= s2 <= tol
+    out |= low
+    return out
