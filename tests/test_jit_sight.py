@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from solo_ops.geometry import sight as S
+from solo_ops.geometry.sight import blockers
 from tests.jit_switch import compiled
 from tests.shipped_terrains import ALL, door_states
 
@@ -168,7 +169,7 @@ def _numpy_masks(pieces: Any, px: np.ndarray, py: np.ndarray, vx: np.ndarray,
     ``Sight._clear_chunk`` forms them: ``hits_all`` for a few pairs, else ``hits`` over every
     piece (no block skipped)."""
     n = len(px)
-    if n * pieces.count <= S.DIRECT_PAIRS:
+    if n * pieces.count <= blockers.DIRECT_PAIRS:
         blocked, unsure = pieces.hits_all(px, py, vx, vy)
         return blocked, unsure & ~blocked
     blocked = np.zeros(n, dtype=bool)

@@ -35,7 +35,7 @@ from solo_ops.game import fog
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import Board
-from solo_ops.geometry.sight import Sight
+from solo_ops.geometry.sight import Sight, blockers, circles, visibility
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from tests.conftest import BOARDS
 from tests.geometry_oracle import OracleSight
@@ -80,9 +80,9 @@ def test_small_batches_clip_like_the_prefiltered_path(name: str, k: int,
     p, q = _segments(s, rng, 300)
     want_blocked = []
     for lo in range(0, len(p), 3):  # batches of 3: the direct path when switched on
-        monkeypatch.setattr(sight_mod, "DIRECT_PAIRS", 0)
+        monkeypatch.setattr(blockers, "DIRECT_PAIRS", 0)
         slow = s.clear(p[lo:lo + 3], q[lo:lo + 3])
-        monkeypatch.setattr(sight_mod, "DIRECT_PAIRS", 10**9)
+        monkeypatch.setattr(blockers, "DIRECT_PAIRS", 10**9)
         fast = s.clear(p[lo:lo + 3], q[lo:lo + 3])
         assert fast.tolist() == slow.tolist()
         want_blocked += (~slow).tolist()
@@ -118,7 +118,7 @@ def test_dense_cut_off_equals_the_sparse_one(name: str, k: int,
     cut = 0
     for lo in range(0, len(a), 4):
         sl = slice(lo, lo + 4)
-        monkeypatch.setattr(sight_mod, "DIRECT_EDGES", 0)
+        monkeypatch.setattr(visibility, "DIRECT_EDGES", 0)
         sparse = s._cut_off(a[sl], ra[sl], b[sl], rb[sl])
         dense = s._cut_off_dense(a[sl], ra[sl], b[sl], rb[sl])
         assert dense.tolist() == sparse.tolist()
@@ -234,7 +234,7 @@ def test_cover_triangles_equal_one_tangent_at_a_time(fast: bool,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     if fast and not sight_mod._fast_rings():
         pytest.skip("this GEOS builds circles otherwise")
-    monkeypatch.setattr(sight_mod, "_FAST_RINGS", fast)
+    monkeypatch.setattr(circles, "_FAST_RINGS", fast)
     rng = np.random.default_rng(21)
     s = _sight("gallowdark-corridors", 0)
     B = rng.uniform(0, 30, (40, 2))

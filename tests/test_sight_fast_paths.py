@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import parse_board
-from solo_ops.geometry.sight import Sight
+from solo_ops.geometry.sight import Sight, circles, cover
 from solo_ops.io.yamlio import read_document
 from tests.conftest import BOARDS
 from tests.geometry_oracle import OracleSight
@@ -89,12 +89,12 @@ def test_buffered_circles_give_the_same_answers(a: list[Any], b: list[Any], ra: 
                                                 rb: float) -> None:
     A, B = np.array(a), np.array(b)
     want = _cover(Sight(BOARD), A, ra, B, rb)
-    saved = sight_mod._FAST_RINGS
+    saved = circles._FAST_RINGS
     try:
-        sight_mod._FAST_RINGS = False  # as with a GEOS that builds circles otherwise
+        circles._FAST_RINGS = False  # as with a GEOS that builds circles otherwise
         assert _cover(Sight(BOARD), A, ra, B, rb) == want
     finally:
-        sight_mod._FAST_RINGS = saved
+        circles._FAST_RINGS = saved
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -161,7 +161,7 @@ def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
         return np.ones_like(meets), np.zeros_like(meets)
 
     with monkeypatch.context() as m:
-        m.setattr(sight_mod, "_triangle_meets_box", unsure)
+        m.setattr(cover, "_triangle_meets_box", unsure)
         slow = Sight(b).cover_matrix(A, ra, B, ra)
     for field in ("visible", "in_cover", "obscured"):
         assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), field

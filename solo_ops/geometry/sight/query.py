@@ -1,0 +1,178 @@
+"""The public sight queries for one board: :class:`Sight`.
+
+:class:`Sight` builds the board's blockers and terrain shapes once and answers
+:meth:`~Sight.clear` (from :class:`~solo_ops.geometry.sight.lines._SightLines`),
+:meth:`~Sight.visible` / :meth:`~Sight.visibility_matrix` (the search of
+:class:`~solo_ops.geometry.sight.visibility._BaseToBase`) and :meth:`~Sight.cover` /
+:meth:`~Sight.cover_matrix` (:class:`~solo_ops.geometry.sight.cover._CoverJob` over the
+shapes of :class:`~solo_ops.geometry.sight.regions._CoverShapes`), remembering answers per
+exact arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from solo_ops.geometry import shapes
+from solo_ops.geometry.board import Board
+from solo_ops.geometry.sight.blockers import _Edges, _Pieces
+from solo_ops.geometry.sight.common import (
+    COVER_MEMO_LIMIT,
+    ERODE,
+    PAIR_MEMO_LIMIT,
+    _as_points,
+    _as_radii,
+    _row_keys,
+)
+from solo_ops.geometry.sight.cover import _CoverJob
+from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, _ragged
+from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
+from solo_ops.geometry.sight.scalar import _Scalar
+from solo_ops.geometry.sight.visibility import _BaseToBase
+
+
+class Sight(_BaseToBase, _CoverShapes):
+    """Compiled sight queries for one board (one state of its doors and hatches).
+
+    Building one splits the blockers into pieces and prepares the terrain shapes once; keep it (the
+    :class:`~solo_ops.geometry.terrain.TerrainCache` does) rather than rebuilding per query.
+    """
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        blockers = shapes.sight_blockers(board)
+        self._edges = _Edges(blockers)
+        self._pieces = _Pieces(blockers, [f for f in board.features if f.blocks_visibility])
+        self._block = (shapely.buffer(blockers, -ERODE) if not blockers.is_empty
+                       else shapely.GeometryCollection())
+        shapely.prepare(self._block)
+        cover_feats = [f for f in board.features if f.gives_cover]
+        self._cover_parts = _eroded_parts(cover_feats)
+        self._cover_light = np.array([f.is_light_only for f in cover_feats], dtype=bool)
+        self._cover_tree = shapely.STRtree(self._cover_parts)
+        heavy = [f for f in board.features if f.obscures]
+        self._heavy_parts = _eroded_parts(heavy)
+        # The eroded features' boxes, and which features are exactly their box.
+        self._heavy_box = shapely.bounds(self._heavy_parts).reshape(-1, 4)
+        box_area = ((self._heavy_box[:, 2] - self._heavy_box[:, 0])
+                    * (self._heavy_box[:, 3] - self._heavy_box[:, 1]))
+        area = shapely.area(self._heavy_parts) if len(self._heavy_parts) else np.zeros(0)
+        self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+        # their outlines as flat arrays, for the compiled triangle test (None: shapely only)
+        self._heavy_ragged = _ragged(self._heavy_parts)
+        # Single-pair answers by their exact arguments: a Sight never changes, and the engine
+        # asks the same pair again and again (spotting after every move, the players' shots,
+        # the autopilot), each costing a whole matrix computation of one pair.
+        self._pair_memo: dict[tuple[Any, ...], Any] = {}
+        self._vis_memo: dict[bytes, bool] = {}
+        self._circle_memo: dict[bytes, BaseGeometry] = {}
+        # whether a base's 1" zone meets a Heavy feature, per exact (x, y, r) and feature
+        self._touch_memo: dict[tuple[bytes, int], bool] = {}
+        self._region_memo: dict[bytes, np.ndarray] = {}
+        # each visible pair's cover answer (2 * obscured + in cover) by its exact centres and
+        # radii, one memo per mode (plain, Seek, Seek Light): the planner, the autopilot and
+        # the engine ask the same pairs in different batches and under different names
+        self._cover_memo: tuple[dict[bytes, int], ...] = ({}, {}, {})
+        self._scalar_parts: _Scalar | None = None
+
+    def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
+        if len(self._pair_memo) >= PAIR_MEMO_LIMIT:
+            self._pair_memo.clear()
+        self._pair_memo[key] = value
+        return value
+
+    # -- base to base -----------------------------------------------------------------------
+    def visible(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> bool:
+        """Whether a base of radius ``ra`` at ``a`` and one of radius ``rb`` at ``b`` can see
+        each other (some clear segment between sample points of the two; see the package
+        docstring for the sampling). Answers are remembered per exact arguments."""
+        key = ("v", float(a[0]), float(a[1]), float(b[0]), float(b[1]), float(ra), float(rb))
+        found = self._pair_memo.get(key)
+        if found is None:
+            found = self._remember(key, bool(self.visibility_matrix([a], ra, [b], rb)[0, 0]))
+        return bool(found)
+
+    def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
+        """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
+        A, B = _as_points(A), _as_points(B)
+        na, nb = len(A), len(B)
+        ra_, rb_ = _as_radii(ra, na), _as_radii(rb, nb)
+        # One row (ax, ay, ra, bx, by, rb) per pair, row-major over (A, B).
+        rows = np.empty((na, nb, 6))
+        rows[:, :, 0:2] = A[:, None, :]
+        rows[:, :, 2] = ra_[:, None]
+        rows[:, :, 3:5] = B[None, :, :]
+        rows[:, :, 5] = rb_[None, :]
+        return self._visible_rows(rows.reshape(na * nb, 6)).reshape(na, nb)
+
+    # -- cover ------------------------------------------------------------------------------
+    def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
+              seek: bool = False, seek_light: bool = False, edition: str = "kt2024"
+              ) -> CoverResult:
+        """Whether ``target`` is visible to ``attacker``, in cover and obscured (2024 reading,
+        see the package docstring). ``seek``: cover-giving terrain gives no cover;
+        ``seek_light``: light-only terrain gives none. Not visible gives all False.
+
+        ``edition="kt2018"`` runs the same computation: the engine reads ``obscured or
+        in_cover`` as the 2018 "obscured", so both editions share this one geometry.
+        """
+        key = ("c", float(attacker[0]), float(attacker[1]), float(target[0]), float(target[1]),
+               float(ra), float(rb), bool(seek), bool(seek_light), edition)
+        found = self._pair_memo.get(key)
+        if found is None:
+            cm = self.cover_matrix([attacker], ra, [target], rb, seek=seek,
+                                   seek_light=seek_light, edition=edition)
+            vis = bool(cm.visible[0, 0])
+            found = self._remember(key, CoverResult(vis, bool(cm.in_cover[0, 0]),
+                                                    bool(cm.obscured[0, 0]), vis))
+        return replace(found)  # a copy: a caller may change its own
+
+    def cover_matrix(self, A: Any, ra: Any, B: Any, rb: Any, *, edition: str = "kt2024",
+                     seek: bool = False, seek_light: bool = False) -> CoverMatrix:
+        """:meth:`cover` from every attacker in ``A`` (rows) to every target in ``B`` (columns);
+        radii are scalars or arrays. ``edition`` is accepted for both editions and changes
+        nothing (see :meth:`cover`)."""
+        del edition  # one geometry for both editions
+        A, B = _as_points(A), _as_points(B)
+        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
+        shape = (len(A), len(B))
+        vis = self.visibility_matrix(A, ra_, B, rb_)
+        in_cover = np.zeros(shape, dtype=bool)
+        obscured = np.zeros(shape, dtype=bool)
+        pi, pj = np.nonzero(vis)
+        if len(pi) == 0:
+            return CoverMatrix(vis, in_cover, obscured)
+        # A pair's answer depends on its own centres and radii only (never on the other pairs
+        # of a job), so the pairs answered before are read back and only the rest computed.
+        mode = 1 if seek else 2 if seek_light else 0
+        rows = np.empty((len(pi), 6))
+        rows[:, 0:2] = A[pi]
+        rows[:, 2] = ra_[pi]
+        rows[:, 3:5] = B[pj]
+        rows[:, 5] = rb_[pj]
+        keys = _row_keys(rows)
+        memo = self._cover_memo[mode]
+        found = [memo.get(k) for k in keys]
+        miss = [i for i, v in enumerate(found) if v is None]
+        if miss:
+            if mode == 1:
+                cover_use = np.zeros(len(self._cover_parts), dtype=bool)
+            elif mode == 2:
+                cover_use = ~self._cover_light
+            else:
+                cover_use = np.ones(len(self._cover_parts), dtype=bool)
+            m = np.array(miss, dtype=np.intp)
+            obs, cov = _CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], cover_use).run()
+            if len(memo) + len(miss) > COVER_MEMO_LIMIT:
+                memo.clear()
+            for i, code in zip(miss, (2 * obs.astype(np.int8) + cov).tolist(), strict=True):
+                found[i] = memo[keys[i]] = code
+        codes = np.array(found, dtype=np.int8)
+        obscured[pi, pj] = codes >= 2
+        in_cover[pi, pj] = codes % 2 == 1
+        return CoverMatrix(vis, in_cover, obscured)
