@@ -36,7 +36,7 @@ from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
 
 from .conftest import SCENARIOS
-from .test_planner_fast_paths import _raid, _turns
+from .test_planner_fast_paths import _patch_ai, _raid, _turns
 
 SHIPPED = sorted(SCENARIOS.glob("*.yaml"))
 
@@ -140,7 +140,7 @@ def test_no_shortcut_only_where_no_door_is_opened(path: Any, monkeypatch: Any) -
                 if planner._no_shortcut(ctx, op, board.pos[op.id], board, enemies, codes):
                     said += 1
                     with monkeypatch.context() as m:
-                        m.setattr(planner, "_no_shortcut", lambda *a: False)
+                        _patch_ai(m, "_no_shortcut", lambda *a: False)
                         assert planner._closed_way(ctx, op, board.pos[op.id], board,
                                                    enemies, codes) is None
     assert said > 0
@@ -199,7 +199,7 @@ def test_activation_order_without_measuring_lone_commands(monkeypatch: Any) -> N
         ready = list(state.active_units())
         fast = [u.id for u in planner.activation_order(ctx, state, ready)]
         with monkeypatch.context() as m:
-            m.setattr(planner, "_shared_commands", lambda units: {u.command for u in units})
+            _patch_ai(m, "_shared_commands", lambda units: {u.command for u in units})
             full = [u.id for u in planner.activation_order(ctx, state, ready)]
         assert fast == full
 
@@ -233,15 +233,15 @@ def _switch_off(m: pytest.MonkeyPatch) -> None:
         return ctx.terrain.routes.reachable(start, radius, allowance, blockers=blockers,
                                             spacing=spacing, near=near)
 
-    m.setattr(planner, "_reachable", reachable)
-    m.setattr(planner, "_no_shortcut", lambda *a: False)
-    m.setattr(planner, "_prefetch_cover_answers", lambda *a: None)
-    m.setattr(planner, "_shared_commands", lambda units: {u.command for u in units})
-    m.setattr(planner, "_visible_targets", _visible_one_by_one)
-    m.setattr(planner, "_feature_gap", lambda ctx, feature, point, radius:
+    _patch_ai(m, "_reachable", reachable)
+    _patch_ai(m, "_no_shortcut", lambda *a: False)
+    _patch_ai(m, "_prefetch_cover_answers", lambda *a: None)
+    _patch_ai(m, "_shared_commands", lambda units: {u.command for u in units})
+    _patch_ai(m, "_visible_targets", _visible_one_by_one)
+    _patch_ai(m, "_feature_gap", lambda ctx, feature, point, radius:
               planner._gap_to_feature(feature, point, radius))
     pick_where = planner._pick_where
-    m.setattr(planner, "_pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
+    _patch_ai(m, "_pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
     m.setattr(autopilot, "_carry_discs", lambda discs: None)
     from solo_ops.game import engine
 

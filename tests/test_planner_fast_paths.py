@@ -13,7 +13,9 @@ board with every fast path switched off, which must give the same plans, word fo
 
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solo_ops.ai
 from solo_ops.ai import planner
 from solo_ops.game.enemy import apply_plan
 from solo_ops.game.engine import new_game
@@ -30,6 +33,19 @@ from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario
 from .conftest import SCENARIOS
 
 RAID = SCENARIOS / "gallowdark-night-raid.yaml"
+
+AI_MODULES = [importlib.import_module(f"solo_ops.ai.{m.name}")
+              for m in pkgutil.iter_modules(solo_ops.ai.__path__)]
+
+
+def _patch_ai(m: pytest.MonkeyPatch, name: str, value: Any) -> None:
+    """Patch the planner's ``name`` wherever it is looked up: in each module of
+    :mod:`solo_ops.ai` that holds it (the one defining it, those importing it, and
+    ``planner``, through which the autopilot and the tests reach it)."""
+    held = [module for module in AI_MODULES if hasattr(module, name)]
+    assert planner in held, name
+    for module in held:
+        m.setattr(module, name, value)
 
 
 # -- the pure helpers ---------------------------------------------------------------------------
@@ -265,14 +281,14 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
         return shot, notes
 
     fast_shot = planner.choose_shot
-    monkeypatch.setattr(planner, "_pick_where", pick_where)
-    monkeypatch.setattr(planner, "_lazy_scores",
-                        lambda bound, exact, mask, slack: exact(np.arange(len(bound))))
-    monkeypatch.setattr(planner, "_stays_put", lambda *a, **k: False)
-    monkeypatch.setattr(planner, "_joined_already", lambda score: False)
-    monkeypatch.setattr(planner, "_unit_gap", unit_gap)
-    monkeypatch.setattr(planner, "choose_shot", choose_shot)
-    monkeypatch.setattr(planner, "_prefetch_covers", lambda *a, **k: None)
+    _patch_ai(monkeypatch, "_pick_where", pick_where)
+    _patch_ai(monkeypatch, "_lazy_scores",
+              lambda bound, exact, mask, slack: exact(np.arange(len(bound))))
+    _patch_ai(monkeypatch, "_stays_put", lambda *a, **k: False)
+    _patch_ai(monkeypatch, "_joined_already", lambda score: False)
+    _patch_ai(monkeypatch, "_unit_gap", unit_gap)
+    _patch_ai(monkeypatch, "choose_shot", choose_shot)
+    _patch_ai(monkeypatch, "_prefetch_covers", lambda *a, **k: None)
 
 
 def _turns(units: int, turns: int) -> list[dict[str, Any]]:

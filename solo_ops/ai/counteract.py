@@ -12,10 +12,10 @@ greater than 2" while counteracting." The engine decides *when* the enemy may co
    control range (the planner's order of its engaged enemies).
 2. **Shoot**: every order of the supplement's tables lets a unit shoot ("Fire at will" or
    "Unhindered move"), so each candidate out of control range takes the planner's shot
-   (:func:`solo_ops.ai.planner.choose_shot`: the closest valid target in range, ties to the
+   (:func:`solo_ops.ai.shooting.choose_shot`: the closest valid target in range, ties to the
    higher expected damage, the best weapon for it); the shot with the highest expected damage
    is made (ties: the lower model id).
-3. **Move** at most 2" by its unit's move order (:func:`solo_ops.ai.planner._move_by_order`
+3. **Move** at most 2" by its unit's move order (:func:`solo_ops.ai.move_order._move_by_order`
    with the move allowance capped at 2"): the first candidate by id whose order finds a better
    point within 2". A "Remain stationary" order does not move.
 4. Otherwise nothing: the enemy passes (it may counteract after the players' next activation).

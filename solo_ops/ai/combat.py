@@ -1,0 +1,133 @@
+"""Moves into and out of combat: the charge the order allows, and the Fall Back.
+
+``_charge_option`` is the charge on the closest visible enemy when the charge order allows it
+and the charge move reaches its control range (Kill Team 2018: declared, and rolled by the
+engine); ``_fall_back_point`` the Fall Back of a model that is not a melee fighter, out of
+control range and as far from the enemy as the move allows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from solo_ops.ai.candidates import _pick, _reachable
+from solo_ops.ai.context import CONTROL_RANGE, Action, Context, _Board, move_allowance
+from solo_ops.ai.explain import fmt_pt, inches
+from solo_ops.game.state import Operative
+from solo_ops.rules import reach
+
+CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
+KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can cover
+CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
+
+
+def _charge_disc(op: Operative, tp: tuple[float, float], target: Operative
+                 ) -> tuple[float, float, float]:
+    """The disc around ``target`` holding every centre from which ``op`` can be in its control
+    range by :func:`reach.control_mask`'s first, straight-line test (with a hair to spare for
+    rounding): the only end points a charge looks at, so ``reachable`` is asked for those
+    alone (``near=``; the same points, costs and walks as the whole move circle has there)."""
+    r = op.radius + target.radius + CONTROL_RANGE + reach.TOLERANCE + 1e-6
+    return (float(tp[0]), float(tp[1]), r)
+
+
+def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
+                   edition: str) -> Action | None:
+    """A charge on the closest visible enemy, if the charge order allows it and it reaches."""
+    limit = CHARGE_LIMIT[codes["charge"]]
+    dist, target = near_visible[0]
+    if dist > limit + 1e-9:
+        return None
+    if not op.profile.melee_weapons and codes["charge"] != "yes":
+        return None
+    tp = board.pos[target.id]
+    allowance = move_allowance(op, "charge", edition)
+    blockers = []
+    for oid, p in board.pos.items():
+        if oid in (op.id, target.id):
+            continue
+        other = board.state.operatives[oid]
+        blockers.append((p[0], p[1], other.radius + (CONTROL_RANGE if other.side != op.side
+                                                       else 0.0)))
+    if edition == "kt2018":
+        # 2018: a charge is declared against a target within 12" and rolled (2D6) by the
+        # engine, which moves the charger along this route as far as the roll allows
+        if dist > KT2018_CHARGE_REACH + 1e-9:
+            return None
+        # the route ends at the cheapest spot within 1" of the target that keeps out of 1" of
+        # every other enemy (the target's own centre may be unreachable on those terms)
+        near = [*blockers, (tp[0], tp[1], target.radius)]
+        cand = _reachable(ctx, start, op.radius, KT2018_CHARGE_REACH, near, 0.5,
+                          [_charge_disc(op, tp, target)])
+        pts = np.asarray(cand.points, dtype=float)
+        ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
+                                  margin=CHARGE_END_MARGIN)
+        if not ends.any():
+            return None
+        costs = np.asarray(cand.cost, dtype=float)
+        k = _pick(costs, costs, pts, ends)
+        assert k is not None
+        walk = cand.path(k)
+        return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
+                      target=target.id,
+                      note=f"{op.label} declares a charge on {target.label} "
+                           f"({inches(dist)} away; charge order "
+                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls 2D6.")
+    if dist > allowance + CONTROL_RANGE + 1e-9:
+        return None  # even a straight charge could not reach its control range
+    blockers.append((tp[0], tp[1], target.radius))
+    cand = _reachable(ctx, start, op.radius, allowance, blockers, 0.5,
+                      [_charge_disc(op, tp, target)])
+    pts = np.asarray(cand.points, dtype=float)
+    # the end must be in the target's control range by the one predicate: within 1" around
+    # the walls and visible (never the far side of a wall however close in a straight line)
+    ok = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
+                            margin=CHARGE_END_MARGIN)
+    if not ok.any():
+        return None
+    costs = np.asarray(cand.cost, dtype=float)
+    i = _pick(costs, costs, pts, ok)
+    assert i is not None
+    end = (float(pts[i][0]), float(pts[i][1]))
+    route, spent = tuple(cand.path(i).points), float(costs[i])
+    why = {"within_6": 'it is within 6"', "within_12": 'it is within 12"',
+           "yes": "its order is to charge the closest enemy it can reach"}[codes["charge"]]
+    return Action("charge", op.id, start=start, to=end, route=route, cost=spent,
+                  target=target.id,
+                  note=f"{op.label} charges {target.label}, {inches(dist)} away: {why}; the "
+                       f"charge move of {inches(spent)} reaches it.")
+
+
+def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+                     enemies: list[Operative], codes: dict[str, str],
+                     closest: tuple[float, Operative] | None) -> Action | None:
+    """Fall Back (2 AP): out of control range, as far from the enemy as the move allows."""
+    allowance = move_allowance(op, "reposition", ctx.edition)
+    blockers = [(p[0], p[1], board.state.operatives[i].radius)
+                for i, p in board.pos.items() if i != op.id]
+    cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
+                                        spacing=0.5)
+    pts = np.asarray(cand.points, dtype=float)
+    if len(pts) == 0:
+        return None
+    ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+    er = np.array([e.radius for e in enemies], dtype=float)
+    gaps = np.linalg.norm(pts[:, None, :] - ep[None], axis=2) - op.radius - er[None]
+    held = np.zeros(len(pts), dtype=bool)
+    for e in enemies:  # out of every enemy's control range (the one predicate)
+        held |= reach.control_mask(ctx.terrain, pts, op.radius, board.pos[e.id], e.radius)
+    clear = ~held
+    if not clear.any():
+        return None
+    scores = -gaps.min(axis=1)
+    i = _pick(scores, np.asarray(cand.cost, dtype=float), pts, clear)
+    assert i is not None
+    end = (float(pts[i][0]), float(pts[i][1]))
+    walk = cand.path(i)
+    return Action("fall_back", op.id, start=start, to=end, route=tuple(walk.points),
+                  cost=float(cand.cost[i]),
+                  note=f"{op.label} is not a melee fighter: it falls back (2 AP) to "
+                       f"{fmt_pt(end)}, out of control range.")

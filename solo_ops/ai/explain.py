@@ -1,0 +1,43 @@
+"""The words of the planner's explanations: points, inches, move verbs, cover, doors.
+
+Each action's note and each line of a plan's ``explain`` is written where the planner decides
+it; these are the shared words they are made of, so a point or a distance reads the same in
+every sentence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from solo_ops.ai.cover import COVER_AND_OBSCURED, HIDDEN, IN_COVER
+from solo_ops.game.state import Operative
+
+
+def fmt_pt(p: Sequence[float]) -> str:
+    return f"({p[0]:.1f}, {p[1]:.1f})"
+
+
+def inches(d: float | None) -> str:
+    if d is None or not math.isfinite(d):
+        return "no route"
+    return f'{d:.1f}"'
+
+
+def _verb(kind: str) -> str:
+    return {"reposition": "repositions", "dash": "dashes", "normal": "moves",
+            "advance": "advances", "fall_back": "falls back", "charge": "charges"}.get(kind,
+                                                                                       "moves")
+
+
+def _cover_words(level: int, threat: Operative) -> str:
+    """The explanation's words for where a "To cover" move ends."""
+    return {HIDDEN: f" It is hidden from {threat.label} there (out of its sight).",
+            COVER_AND_OBSCURED: f" It is in cover from {threat.label} and obscured there.",
+            IN_COVER: f" It is in cover from {threat.label} there (not obscured).",
+            }.get(level, f" It is not in cover from {threat.label} there.")
+
+
+def _portal_word(feature: Any) -> str:
+    return "hatch" if feature.has("hatch") else "door"

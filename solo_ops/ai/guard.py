@@ -1,0 +1,69 @@
+"""Guard (Gallowdark, 1 AP): whether a model goes On Guard, and what it does when it interrupts.
+
+``_may_guard`` says whether a model may go On Guard at the end of its activation (its order
+lets it shoot, it has AP and a ranged weapon, and nothing to shoot or fight from where it
+ends); :func:`guard_reaction` is what an On Guard model does when an enemy operative ends an
+action where it can shoot or fight it.
+"""
+
+from __future__ import annotations
+
+from solo_ops.ai.context import Action, Context, _Board, _in_control_range
+from solo_ops.ai.shooting import choose_shot
+from solo_ops.game.state import Operative, State
+
+GALLOWDARK = "gallowdark"  # the killzone whose actions include Guard (card 002)
+
+
+def _guard_target(ctx: Context, guard: Operative, at: tuple[float, float], target: Operative,
+                  pos: dict[str, tuple[float, float]]) -> tuple[str, Action] | None:
+    """What an On Guard model does to ``target`` when it interrupts: ``("fight", ...)`` when
+    the target is in its control range and it has a melee weapon, else ``("shoot", ...)`` if
+    the target is a valid target (in control range too, at -1 to hit), or None. Heavy
+    weapons may fire (Heavy has no effect on Guard)."""
+    engaged = _in_control_range(ctx, at, guard.radius, [target], pos)
+    if engaged and guard.profile.melee_weapons:
+        weapon = guard.profile.melee_weapons[0].name
+        return "fight", Action("fight", guard.id, target=target.id, weapon=weapon,
+                               note=f"{guard.label} is On Guard and fights {target.label}, now "
+                                    "in its control range.")
+    shot, _ = choose_shot(ctx, guard, at, [target], pos, moved=False, moved_how=None)
+    if shot is None:
+        return None
+    shot.note = "On Guard: " + shot.note
+    if engaged:
+        shot.note += " It is in control range: -1 to hit."
+    return "shoot", shot
+
+
+def guard_reaction(ctx: Context, state: State, guard_id: str, target_id: str
+                   ) -> tuple[str, Action] | None:
+    """Pure: whether On Guard model ``guard_id`` interrupts ``target_id``'s activation now,
+    and how (see :func:`_guard_target`)."""
+    board = _Board(state)
+    guard = state.operatives[guard_id]
+    target = state.operatives[target_id]
+    if guard.id not in board.pos or target.id not in board.pos:
+        return None
+    return _guard_target(ctx, guard, board.pos[guard.id], target, board.pos)
+
+
+def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
+               enemies: list[Operative], board: _Board, codes: dict[str, str],
+               ap: int, shot_done: bool) -> bool:
+    """Guard (Gallowdark, 1 AP, a Shoot action): the order lets it shoot (fire at will, or an
+    unhindered move after its move), it has AP left and a ranged weapon, no shot this
+    activation and no valid target from where it ends, and no enemy in its control range.
+    Guard is one of the Gallowdark killzone's actions: on any other board it is not offered."""
+    if ctx.edition != "kt2024" or ap <= 0 or shot_done:
+        return False
+    if ctx.terrain.board.killzone != GALLOWDARK:
+        return False
+    if codes["shoot"] not in ("fire_at_will", "unhindered_move"):
+        return False
+    if not op.profile.ranged_weapons:
+        return False
+    if _in_control_range(ctx, at, op.radius, enemies, board.pos):
+        return False
+    shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
+    return shot is None

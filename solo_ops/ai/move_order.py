@@ -1,0 +1,396 @@
+"""One move by the move order: scoring the end points and choosing where the move ends.
+
+``_move_by_order`` scores the end points of one move (reposition, dash or 2018 normal move) by
+the unit's move order (``shared/RULES-NOTES.md``, "Orders"): towards the closest enemy (its
+distance around the walls), hold 12" / to firing range (``|distance - want|``), to cover (the
+cheapest protected point) or to cover with the best firing line; "Use cover if possible" takes
+a protected point at most ``settings.cover_detour`` worse than the best. ``_order_satisfied``
+says when the order needs no further move this activation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from solo_ops.ai.candidates import (
+    _Candidates,
+    _candidates,
+    _coherent,
+    _lazy_scores,
+    _pick,
+    _pick_where,
+    _route_to,
+)
+from solo_ops.ai.context import (
+    CONTROL_RANGE,
+    Action,
+    Context,
+    _Board,
+    _closest_enemy,
+    _ids_visible,
+    _nearest,
+    _route_distance,
+    move_allowance,
+)
+from solo_ops.ai.cover import (
+    IN_COVER,
+    _cover_levels,
+    _firing_lines,
+    _first_in_cover,
+    _protected_all,
+)
+from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
+from solo_ops.game.state import Operative, State, Unit
+
+HOLD_TOLERANCE = 0.1
+MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
+
+
+def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[Operative],
+                     codes: dict[str, str]) -> bool:
+    """Whether the move order needs no further move this activation."""
+    here = board.pos[op.id]
+    if codes["move"] in ("to_cover", "to_cover_firing_line"):
+        closest = _closest_enemy(ctx, op, here, enemies, board)
+        if closest is None:
+            return True
+        level = _cover_levels(ctx, np.array([here]), op.radius, closest[1], board.pos)
+        return bool(level[0] >= IN_COVER)
+    if codes["move"] in ("hold_12", "to_firing_range"):
+        target = _closest_enemy(ctx, op, here, enemies, board)
+        if target is None:
+            return True
+        want = _hold_distance(ctx, op, codes)
+        return abs(target[0] - want) <= HOLD_TOLERANCE
+    return False
+
+
+def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Operative],
+                  board: _Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each candidate point: the distance (around the walls) to the closest enemy visible
+    from it — or, when none is visible there, to the closest enemy by route — and that enemy's
+    index in ``enemies``, and whether it is visible from there. Hold / to firing range score
+    every end point by this distance."""
+    ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+    er = np.array([e.radius for e in enemies], dtype=float)
+    # distances and visibility are symmetric: ask enemies x points (few rows, batched columns)
+    dist = ctx.terrain.routes.distance_matrix(ep, er, pts, radius).T
+    vis = np.asarray(ctx.terrain.sight.visibility_matrix(ep, er, pts, radius), dtype=bool).T
+    seen = np.where(vis, dist, np.inf)
+    any_seen = np.asarray(vis.any(axis=1))
+    use = np.where(any_seen[:, None], seen, dist)
+    who = np.argmin(use, axis=1)
+    return use[np.arange(len(pts)), who], who, any_seen
+
+
+def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
+    if codes["move"] == "hold_12":
+        return float(ctx.settings.hold_distance)
+    rng = op.profile.longest_range
+    if rng is None or not math.isfinite(rng):
+        return float(ctx.settings.hold_distance)
+    return float(rng)
+
+
+@dataclass
+class _Move:
+    """One move being chosen by the move order: who moves, from where, and its end points.
+
+    ``threat`` is the enemy the end points are judged against (the closest with line of sight,
+    else by route); ``base_mask`` the end points in coherency (None when none is); ``slack``
+    how much worse than the best a point may score and still be chosen for its cover."""
+
+    ctx: Context
+    op: Operative
+    start: tuple[float, float]
+    kind: str
+    codes: dict[str, str]
+    board: _Board
+    enemies: list[Operative]
+    mates: list[tuple[float, float, float]]
+    allowance: float
+    near: list[tuple[float, Operative]]
+    threat: Operative
+    cand: _Candidates
+    base_mask: np.ndarray | None
+    slack: float
+
+
+@dataclass
+class _Scored:
+    """The move order's scores of the end points (lower is better), the reason in words and the
+    enemy they were measured from; for hold / to firing range also the distance, the enemy's
+    index and whether it is in sight, at each point (``hold``)."""
+
+    scores: np.ndarray
+    reason: str
+    threat: Operative
+    hold: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+
+def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
+                   start: tuple[float, float], kind: str, codes: dict[str, str], board: _Board,
+                   enemies: list[Operative], mates: list[tuple[float, float, float]]
+                   ) -> Action | None:
+    """The end point of one move (reposition, dash or 2018 normal move) by the move order."""
+    allowance = move_allowance(op, kind, ctx.edition)
+    if allowance <= 0:
+        return None
+    near = _nearest(ctx, start, op.radius, enemies, board.pos)
+    if not near:
+        return None
+    closest = _closest_enemy(ctx, op, start, enemies, board)
+    threat = closest[1] if closest is not None else near[0][1]
+    if _stays_put(ctx, op, start, codes, board, enemies, mates, threat):
+        return None  # (the answer below, found without the end points)
+    cand = _candidates(ctx, op, start, allowance, board)
+    if len(cand.points) <= 1:
+        return None
+    base_mask, slack = _coherence_and_slack(ctx, op, cand.points, codes, mates)
+    move = _Move(ctx, op, start, kind, codes, board, enemies, mates, allowance, near, threat,
+                 cand, base_mask, slack)
+    scored = _score_by_order(move)
+    if not isinstance(scored, _Scored):
+        return scored  # the order decided without a choice among scores (None: no move)
+    return _choose_end(move, scored)
+
+
+def _coherence_and_slack(ctx: Context, op: Operative, pts: np.ndarray, codes: dict[str, str],
+                         mates: list[tuple[float, float, float]]
+                         ) -> tuple[np.ndarray | None, float]:
+    """The end points in coherency (None: all of them, when none is), and how much worse than
+    the best a point may score and still be chosen for its cover: only the scores of points
+    that could be chosen are worked out exactly (_lazy_scores)."""
+    coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
+    base_mask = coherent if coherent.any() else None
+    slack = (float(ctx.settings.cover_detour) if codes["cover"] == "use_if_possible"
+             and codes["move"] not in ("to_cover", "to_cover_firing_line") else 0.0)
+    return base_mask, slack
+
+
+def _score_by_order(m: _Move) -> _Scored | Action | None:
+    """The end points scored by the move order; or, when the order decides without scores, its
+    move (None: no move)."""
+    move_code = m.codes["move"]
+    if move_code == "towards_closest_enemy":
+        return _score_towards(m)
+    if move_code in ("hold_12", "to_firing_range"):
+        return _score_hold(m)
+    if move_code in ("to_cover", "to_cover_firing_line"):
+        return _score_cover(m)
+    return None  # remain_stationary
+
+
+def _score_towards(m: _Move) -> _Scored:
+    """Towards the closest enemy (with line of sight, else by route): the distance to it around
+    the walls, never ending inside its control range."""
+    ctx, op, pts = m.ctx, m.op, m.cand.points
+    vis = _ids_visible(ctx, op, m.start, m.enemies, m.board)
+    seen = [(d, t) for d, t in m.near if t.id in vis]
+    target = seen[0] if seen else m.near[0]
+    tp = m.board.pos[target[1].id]
+    t_radius = target[1].radius
+
+    def towards(idx: np.ndarray) -> np.ndarray:
+        d = ctx.terrain.routes.distances(tp, t_radius, pts[idx], op.radius)
+        d = np.where(np.isfinite(d), d, 1e9)
+        # never end inside the enemy's control range without a charge
+        return np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
+
+    straight = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - t_radius - op.radius
+    scores = _lazy_scores(np.maximum(0.0, straight), towards, m.base_mask, m.slack)
+    reason = (f"towards {target[1].label} (the closest enemy"
+              f"{' with line of sight' if target[1].id in vis else ''})")
+    return _Scored(scores, reason, target[1])
+
+
+def _score_hold(m: _Move) -> _Scored | None:
+    """Hold 12" / to firing range: how far the distance to the closest enemy (:func:`_hold_measure`)
+    is from the distance wanted. None when the start already holds it."""
+    ctx, op, pts, enemies, board = m.ctx, m.op, m.cand.points, m.enemies, m.board
+    want = _hold_distance(ctx, op, m.codes)
+    d_star = np.full(len(pts), np.inf)
+    who = np.zeros(len(pts), dtype=int)
+    seen_at = np.zeros(len(pts), dtype=bool)
+
+    def holding(idx: np.ndarray) -> np.ndarray:
+        d_star[idx], who[idx], seen_at[idx] = _hold_measure(ctx, pts[idx], op.radius,
+                                                            enemies, board)
+        return np.abs(np.where(np.isfinite(d_star[idx]), d_star[idx], 1e9) - want)
+
+    # the measured enemy is one of them, so no nearer than the nearest in a straight line
+    ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
+    er = np.array([e.radius for e in enemies], dtype=float)
+    gap = (np.hypot(pts[:, None, 0] - ep[None, :, 0], pts[:, None, 1] - ep[None, :, 1])
+           - er[None, :]).min(axis=1) - op.radius
+    scores = _lazy_scores(np.maximum(0.0, gap - want), holding, m.base_mask, m.slack)
+    if scores[0] <= HOLD_TOLERANCE:
+        return None  # already holding: no move improves the order
+    reason = f"to keep {inches(want)} from the closest enemy"
+    return _Scored(scores, reason, enemies[int(who[0])], (d_star, who, seen_at))
+
+
+def _score_cover(m: _Move) -> _Scored | Action | None:
+    """To cover (the cheapest protected point, looked for nearest first) / to cover with the
+    best firing line: a protected point scores its cost (less 100 a firing line), the others
+    1e6 more; with no protected point within this move, a move towards one further away."""
+    ctx, op, pts, cost = m.ctx, m.op, m.cand.points, m.cand.cost
+    threat, board, move_code = m.threat, m.board, m.codes["move"]
+    if move_code == "to_cover":
+        # the choice is the cheapest protected point: look for it nearest first
+        coherent = _coherent(pts, m.mates, op.radius, ctx.settings.coherency)
+        first = _first_in_cover(ctx, pts, cost, op.radius, threat, board.pos,
+                                coherent if coherent.any() else None)
+        if first is not None:
+            prot0 = _cover_levels(ctx, pts[:1], op.radius, threat, board.pos)[0] >= IN_COVER
+            score0 = cost[0] if prot0 else 1e6 + cost[0]
+            if score0 - cost[first] < MIN_GAIN:
+                return None
+            return _finish_move(ctx, op, m.start, m.kind, m.cand, first, board, threat,
+                                move_code, f"to the nearest cover from {threat.label}", "",
+                                None)
+    prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
+    if move_code == "to_cover_firing_line":
+        best_range = op.profile.longest_range or 0.0
+        # firing lines count only at protected points (the others score 1e6 + cost);
+        # never a batch of one point (the geometry's single-point path)
+        lines = np.zeros(len(pts), dtype=int)
+        safe = np.flatnonzero(prot)
+        if len(safe):
+            ask = safe if len(safe) > 1 else np.r_[safe, safe]
+            lines[safe] = _firing_lines(ctx, pts[ask], op.radius, best_range, m.enemies,
+                                        board.pos)[:len(safe)]
+        scores = np.where(prot, -lines.astype(float) * 100 + cost, 1e6 + cost)
+        reason = "to cover with the best firing line"
+    else:
+        scores = np.where(prot, cost, 1e6 + cost)
+        reason = f"to the nearest cover from {threat.label}"
+    if not prot.any():
+        # no cover within this move: head for the nearest protected point further away
+        return _towards_far_cover(m)
+    return _Scored(scores, reason, threat)
+
+
+def _towards_far_cover(m: _Move) -> Action | None:
+    """No cover within this move: as far as the move allows towards the cheapest point in cover
+    from the threat within three moves (at least 18"). None when there is none."""
+    ctx, op, start, kind, threat = m.ctx, m.op, m.start, m.kind, m.threat
+    far = _candidates(ctx, op, start, max(m.allowance * 3, 18.0), m.board, spacing=1.0)
+    if len(far.points):
+        # the cheapest point in cover, asking cover of the cheapest first
+        j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
+            ctx, far.points[idx], op.radius, threat, m.board.pos) >= IN_COVER, chunk=16)
+        if j is not None:
+            walk = far.reach.path(j)
+            end, spent = ctx.terrain.routes.advance(walk, m.allowance)
+            end = (float(end[0]), float(end[1]))
+            if np.hypot(end[0] - start[0], end[1] - start[1]) < 1e-6:
+                return None
+            route = _route_to(walk, end)
+            return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
+                          note=f"{op.label} {_verb(kind)} {inches(spent)} to "
+                               f"{fmt_pt(end)}, heading for cover from {threat.label} "
+                               f"at {fmt_pt(far.points[j])} (out of reach this move).")
+    return None
+
+
+def _choose_end(m: _Move, scored: _Scored) -> Action | None:
+    """The move to the best-scored end point (in coherency when any is), when it improves on
+    staying put by ``MIN_GAIN``; "Use cover if possible" may take a protected one instead."""
+    scores, cost, pts = scored.scores, m.cand.cost, m.cand.points
+    move_code = m.codes["move"]
+    i = _pick(scores, cost, pts, m.base_mask)
+    if i is None or scores[0] - scores[i] < MIN_GAIN:
+        return None  # no end point serves the move order better than staying put
+    cover_note = ""
+    if m.codes["cover"] == "use_if_possible" and move_code not in ("to_cover",
+                                                                   "to_cover_firing_line"):
+        i, cover_note = _cover_detour(m, scored, i)
+    hold = None
+    if move_code in ("hold_12", "to_firing_range"):
+        assert scored.hold is not None
+        d_star, who, seen_at = scored.hold
+        hold = (float(d_star[i]), m.enemies[int(who[i])], bool(seen_at[i]))
+    return _finish_move(m.ctx, m.op, m.start, m.kind, m.cand, i, m.board, scored.threat,
+                        move_code, scored.reason, cover_note, hold)
+
+
+def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
+    """"Use cover if possible": the best end point protected from the threat among those scoring
+    at most ``settings.cover_detour`` worse than ``i`` (in coherency when any is; ``i`` when
+    none is protected), and the words for it."""
+    ctx, scores, cost, pts = m.ctx, scored.scores, m.cand.cost, m.cand.points
+    cover_note = ""
+    ok = scores <= scores[i] + ctx.settings.cover_detour
+    if m.base_mask is not None:
+        ok &= m.base_mask
+    # cover matters only where the detour is acceptable; asked best point first
+    j = _pick_where(scores, cost, pts, ok,
+                    _protected_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
+    if j is not None:
+        if j != i:
+            cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
+                          f"of progress, within the {ctx.settings.cover_detour:g}\" it "
+                          "accepts).")
+        else:
+            cover_note = " The best point is already in cover."
+        i = j
+    return i, cover_note
+
+
+def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
+               board: _Board, enemies: list[Operative],
+               mates: list[tuple[float, float, float]], threat: Operative) -> bool:
+    """Whether :func:`_move_by_order` returns no move whatever the end points are, as seen from
+    the start alone (which is always candidate 0), so the end points need not be found:
+
+    * hold / to firing range when the start already holds (its score is within
+      ``HOLD_TOLERANCE``);
+    * to cover when the start is in cover from ``threat`` and in coherency (or no end point
+      could be): it is then the cheapest protected candidate, cost 0, and no move gains.
+
+    The start is measured as a batch of two copies of itself, as in the batch of all end
+    points (the geometry answers each point of a batch alike)."""
+    move_code = codes["move"]
+    here = np.array([start, start], dtype=float)
+    if move_code in ("hold_12", "to_firing_range"):
+        d_star = _hold_measure(ctx, here, op.radius, enemies, board)[0]
+        d0 = float(d_star[0]) if math.isfinite(d_star[0]) else 1e9
+        return abs(d0 - _hold_distance(ctx, op, codes)) <= HOLD_TOLERANCE
+    if move_code == "to_cover":
+        if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
+            return False
+        return bool(_cover_levels(ctx, here[:1], op.radius, threat, board.pos)[0] >= IN_COVER)
+    return False
+
+
+def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
+                 cand: _Candidates, i: int, board: _Board, threat: Operative, move_code: str,
+                 reason: str, cover_note: str, hold: tuple[float, Operative, bool] | None
+                 ) -> Action | None:
+    """The move to candidate ``i`` chosen by :func:`_move_by_order`, with its explanation
+    (``hold``: the distance, enemy and sight at the end for hold / to firing range)."""
+    pts, cost = cand.points, cand.cost
+    end = (float(pts[i][0]), float(pts[i][1]))
+    if np.hypot(end[0] - start[0], end[1] - start[1]) < 0.05:
+        return None
+    walk = cand.reach.path(i)
+    route = tuple((float(x), float(y)) for x, y in walk.points)
+    spent = float(cost[i])
+    extra = ""
+    if move_code in ("to_cover", "to_cover_firing_line"):
+        extra = _cover_words(int(_cover_levels(ctx, np.array([end]), op.radius, threat,
+                                               board.pos)[0]), threat)
+    elif hold is not None:
+        extra = (f" It ends {inches(hold[0])} from {hold[1].label}, the "
+                 + ("closest enemy it can see there." if hold[2] else
+                    "closest enemy by route (none is in sight there)."))
+    elif move_code == "towards_closest_enemy":
+        dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
+        extra = f" It ends {inches(dd)} from {threat.label}."
+    note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
+            f"{cover_note}")
+    return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)

@@ -1,0 +1,158 @@
+"""The shot a model takes: valid targets, weapons it may fire, and the closest valid enemy.
+
+:func:`choose_shot` is the supplement's shot (the closest valid enemy in range, ties broken by
+the expected damage, with the best weapon for it); ``_valid_shot`` the one test of a valid
+target (visible, in range, not refused by the killzone, a concealed target only out of cover),
+which the player's autopilot asks too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from solo_ops.ai.context import Action, Context, _cover, _key_pt, _memo, _route_distance
+from solo_ops.ai.explain import inches
+from solo_ops.core.model import Profile, Weapon
+from solo_ops.game.state import Operative
+from solo_ops.rules import killzones
+
+
+def _weapon_range(w: Weapon) -> float:
+    r = w.effective_range
+    return math.inf if r is None else float(r)
+
+
+def _ranged(profile: Profile) -> list[Weapon]:
+    return [w for w in profile.ranged_weapons]
+
+
+def _is_heavy(w: Weapon) -> bool:
+    return w.has("heavy") or w.type.value == "heavy"
+
+
+def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
+                     targets: list[Operative], pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache, in one ``cover_matrix`` batch, the cover :func:`_valid_shot`
+    will ask of every target in ``weapon``'s range from ``point`` (a batch of pairs costs far
+    less than the pairs one by one; each pair's answer is the same in any batch). Each answer
+    is the one ``sight.cover`` gives for the pair: visible, in cover, obscured, and a valid
+    target when visible."""
+    from solo_ops.geometry.sight import CoverResult
+
+    memo = _memo(ctx)
+    seek, light = weapon.has("seek"), weapon.has("seek_light")
+    here, ra = _key_pt(point), float(shooter.radius)
+    reach_in = _weapon_range(weapon)
+    todo: list[tuple[tuple[Any, ...], tuple[float, float], float]] = []
+    for target in targets:
+        tp = _key_pt(pos[target.id])
+        route_d = _route_distance(ctx, here, tp, shooter.radius, target.radius)
+        if (math.inf if route_d is None else route_d) > reach_in + 1e-9:
+            continue
+        key = ("c", here, tp, ra, float(target.radius), seek, light, ctx.edition)
+        if key not in memo:
+            todo.append((key, tp, float(target.radius)))
+    if len(todo) < 2:
+        return
+    cm = ctx.terrain.sight.cover_matrix(np.array([here]), ra, np.array([t[1] for t in todo]),
+                                        np.array([t[2] for t in todo]), seek=seek,
+                                        seek_light=light, edition=ctx.edition)
+    for k, (key, _, _) in enumerate(todo):
+        vis = bool(cm.visible[0, k])
+        memo[key] = CoverResult(vis, bool(cm.in_cover[0, k]), bool(cm.obscured[0, k]), vis)
+
+
+def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
+                weapon: Weapon, target: Operative, pos: dict[str, tuple[float, float]]
+                ) -> tuple[bool, Any, float]:
+    """Whether ``target`` is a valid target for ``weapon`` from ``point``; the cover result and
+    the distance. Kill Team 2024: visible, in range, and a concealed target only if not in
+    cover."""
+    tp = pos[target.id]
+    route_d = _route_distance(ctx, point, tp, shooter.radius, target.radius)
+    dist = math.inf if route_d is None else route_d
+    if dist > _weapon_range(weapon) + 1e-9:
+        return False, None, dist
+    cover = _cover(ctx, point, tp, shooter.radius, target.radius,
+                   seek=weapon.has("seek"), seek_light=weapon.has("seek_light"))
+    if not cover.visible or not getattr(cover, "valid_target", True):
+        return False, cover, dist
+    if killzones.target_refusal(ctx.terrain.board, point, tp) is not None:
+        return False, cover, dist  # Bheta-Decima: the players' rule too (rules/killzones.py)
+    if ctx.edition == "kt2024" and target.stance == "conceal" and cover.in_cover:
+        return False, cover, dist
+    return True, cover, dist
+
+
+def _used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
+    """Limited x (Kill Team 2024): the weapon has been used x times this battle."""
+    rule = weapon.rule("limited")
+    if ctx.edition != "kt2024" or rule is None:
+        return False
+    return getattr(shooter, "limited_uses", {}).get(weapon.name, 0) >= int(rule.value)
+
+
+def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
+                targets: list[Operative], pos: dict[str, tuple[float, float]],
+                *, moved: bool, moved_how: str | None
+                ) -> tuple[Action | None, list[str]]:
+    """The shot the supplement asks for: the closest valid enemy in range (ties broken by the
+    expected damage), with the best weapon for it. Heavy weapons are not fired after a move
+    (``heavy=dash`` allows a Dash); a Limited weapon used up is not fired."""
+    best: tuple[float, float, str, Weapon, Operative, Any] | None = None
+    notes: list[str] = []
+    weapons: list[Weapon] = []
+    for weapon in _ranged(shooter.profile):
+        if _used_up(ctx, shooter, weapon):
+            notes.append(f"{shooter.label}'s {weapon.name} is used up (Limited).")
+            continue
+        if _is_heavy(weapon) and moved:
+            allowed = weapon.rule("heavy")
+            if not (allowed is not None and allowed.value == "dash" and moved_how == "dash"):
+                continue
+        weapons.append(weapon)
+    # The closest valid target wins (the expected damage only breaks ties of distance), so the
+    # targets are tried a distance at a time, nearest first, and the search stops at the first
+    # distance with a valid shot: the same choice without the cover of the farther targets.
+    # Within one distance the order of the questions is the full search's (weapons, targets).
+    if weapons and targets:
+        gap = {}
+        for target in targets:
+            route_d = _route_distance(ctx, point, pos[target.id], shooter.radius, target.radius)
+            gap[target.id] = round(math.inf if route_d is None else route_d, 6)
+        for level in sorted(set(gap.values())):
+            for weapon in weapons:
+                for target in targets:
+                    if gap[target.id] != level:
+                        continue
+                    ok, cover, dist = _valid_shot(ctx, shooter, point, weapon, target, pos)
+                    if not ok:
+                        continue
+                    expected = 0.0
+                    if ctx.odds is not None:
+                        expected = float(ctx.odds(weapon, shooter, target, cover))
+                    key = (round(dist, 6), -expected, target.id, weapon, target, cover)
+                    if best is None or key[:3] < best[:3]:
+                        best = key
+            if best is not None:
+                break
+    if best is None:
+        return None, notes
+    dist, neg_exp, _, weapon, target, cover = best
+    action = Action("shoot", shooter.id, target=target.id, weapon=weapon.name,
+                    expected=-neg_exp if ctx.odds is not None else None)
+    state = []
+    if cover is not None:
+        if cover.obscured:
+            state.append("obscured")
+        if cover.in_cover:
+            state.append("in cover")
+    cond = f" ({', '.join(state)})" if state else ""
+    odds = f", expected damage {-neg_exp:.2f}" if ctx.odds is not None else ""
+    action.note = (f"{shooter.label} shoots {target.label} with {weapon.name}: the closest valid "
+                   f"enemy in range, {inches(dist)} away{cond}{odds}.")
+    return action, notes
