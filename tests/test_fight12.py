@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solo_ops.core.model import parse_weapon_rule
-from solo_ops.rules import kt2024, odds
+from solo_ops.rules import kt2024, kt2024_fight, odds
 from solo_ops.rules.kt2024 import AttackSpec, FightSide
 from tests import odds_oracle as oracle
 
@@ -153,7 +153,7 @@ class _OldFightSolver:
 
 @lru_cache(maxsize=4)
 def _old_solver(rules: kt2024.FightRules) -> _OldFightSolver:
-    """Stands in for ``kt2024._solver`` (an lru_cache too: the oracle clears it)."""
+    """Stands in for ``kt2024_fight._solver`` (an lru_cache too: the oracle clears it)."""
     return _OldFightSolver(rules)
 
 
@@ -161,7 +161,7 @@ def _old_solver(rules: kt2024.FightRules) -> _OldFightSolver:
 def old_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     """``kt2024`` plays its fights with the old solver for the duration of the test."""
     _old_solver.cache_clear()
-    monkeypatch.setattr(kt2024, "_solver", _old_solver)
+    monkeypatch.setattr(kt2024_fight, "_solver", _old_solver)
 
 
 def _rules(*names: str) -> tuple:
@@ -173,7 +173,7 @@ def _old_joint(a: AttackSpec, d: AttackSpec, aw: int | None, dw: int | None,
     """The oracle's fight odds, played by the old solver."""
     with monkeypatch.context() as m:
         _old_solver.cache_clear()
-        m.setattr(kt2024, "_solver", _old_solver)
+        m.setattr(kt2024_fight, "_solver", _old_solver)
         old = oracle.fight_2024.__wrapped__(a, d, aw, dw)
     return old.joint, list(old.joint), old.dealt.mean, old.taken.mean
 
@@ -266,13 +266,13 @@ def test_resolve_fight_plays_the_old_solvers_steps(
                          flags[3])
     kt2024._solver.cache_clear()
     new = kt2024.resolve_fight(attacker, defender)
-    saved = kt2024._solver
+    saved = kt2024_fight._solver
     try:
         _old_solver.cache_clear()
-        kt2024._solver = _old_solver
+        kt2024_fight._solver = _old_solver
         old = kt2024.resolve_fight(attacker, defender)
     finally:
-        kt2024._solver = saved
+        kt2024_fight._solver = saved
     assert new == old
 
 

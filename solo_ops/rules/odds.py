@@ -171,11 +171,11 @@ def _kinds(count: int, wc: int, wn: int, wf: int) -> list[tuple[int, int, int, i
 
 def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], int]:
     """``(crits, normal hits, fails) -> ways`` after Accurate and the re-roll policy, before
-    :func:`kt2024.after_roll`, and the number all the ways are out of (a power of six)."""
+    :func:`kt2024_dice.after_roll`, and the number all the ways are out of (a power of six)."""
     accurate = min(spec.accurate, spec.attacks)
     rolled = spec.attacks - accurate
     crit_at = spec.crit_needed
-    kc = 7 - crit_at  # faces crit_at..6 (kt2024.classify: a 1 always fails)
+    kc = 7 - crit_at  # faces crit_at..6 (kt2024_dice.classify: a 1 always fails)
     kn = max(0, crit_at - spec.hit_needed)
     kf = 6 - kc - kn
     out: dict[tuple[int, int, int], int] = {}
@@ -233,7 +233,7 @@ def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], i
 
 def _retained_counts(spec: AttackSpec, obscured: bool
                      ) -> tuple[dict[tuple[int, int, int], int], int]:
-    """``(crits, normals, fails) -> ways`` after :func:`kt2024.after_roll` (its steps written
+    """``(crits, normals, fails) -> ways`` after :func:`kt2024_dice.after_roll` (its steps written
     out here, in its order: Obscured, Punishing, Rending, Severe), and the denominator."""
     counts, den = _attack_counts(spec)
     names = {rule.name for rule in spec.rules}
@@ -277,19 +277,19 @@ def _add(into: dict[Any, Fraction], key: Any, p: Fraction) -> None:
 @lru_cache(maxsize=4096)
 def attack_dice_2024(spec: AttackSpec) -> dict[tuple[int, int, int], Fraction]:
     """Exact distribution of (crits, normal hits, fails) after Accurate and the re-roll
-    policy, before :func:`kt2024.after_roll`."""
+    policy, before :func:`kt2024_dice.after_roll`."""
     return _fractions(*_attack_counts(spec))
 
 
 def retained_2024(spec: AttackSpec, obscured: bool = False) -> dict[Retained, Fraction]:
-    """Exact distribution of the retained dice after :func:`kt2024.after_roll`."""
+    """Exact distribution of the retained dice after :func:`kt2024_dice.after_roll`."""
     counts, den = _retained_counts(spec, obscured)
     return {Retained(c, n, f): Fraction(ways, den) for (c, n, f), ways in counts.items()}
 
 
 def _save_counts(count: int, save: int, scale: int = 1) -> list[tuple[int, int, int]]:
     """``(crit saves, normal saves, ways)`` of ``count`` defence dice (6 a crit save,
-    ``save``+ a normal one, :func:`kt2024.classify_save`), each ways times ``scale``."""
+    ``save``+ a normal one, :func:`kt2024_dice.classify_save`), each ways times ``scale``."""
     return [(c, n, ways * scale) for c, n, _f, ways in _kinds(count, 1, 6 - save, save - 1)]
 
 
@@ -303,7 +303,7 @@ def save_dice(count: int, save: int) -> dict[tuple[int, int], Fraction]:
 def _shot_counts(spec: AttackSpec, defence: DefenceSpec
                  ) -> tuple[dict[int, int], int, int, int]:
     """The counting core of :func:`shoot_2024`: ``(damage -> ways, denominator, ways with a
-    crit retained, its denominator)``. Saves are allocated as :func:`kt2024.allocate_saves`
+    crit retained, its denominator)``. Saves are allocated as :func:`kt2024_dice.allocate_saves`
     does (the least damage), worked out directly when a crit does at least a normal hit's
     damage (crit saves on crits first, then the normal saves: pairs on crits while a pair is
     worth more, see :func:`_least_damage`), else by that function itself."""
@@ -324,9 +324,9 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         if rolls and cut == cuts[0]:
             rolls.append(rolls[0])
             break
-        collected = max(0, dice - cut)  # kt2024.defence_dice_count
+        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
         free = 1 if defence.cover and "saturate" not in names and collected > 0 else 0
-        rolled = collected - free  # kt2024.cover_saves: one normal save retained unrolled
+        rolled = collected - free  # kt2024_dice.cover_saves: one normal save retained unrolled
         rolls.append([(cs, ns + free, ways)
                       for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
     nd, cd = spec.normal, spec.crit
@@ -335,7 +335,7 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     cap = NO_CAP if defence.wounds is None else defence.wounds
     dist: dict[int, int] = {}
     whole = 6**dice
-    if cd < nd:  # rare: let kt2024.allocate_saves itself find the least damage
+    if cd < nd:  # rare: let kt2024_dice.allocate_saves itself find the least damage
         for (c, n), ways in kept.items():
             for cs, ns, w in (rolls[1 if c else 0] if c or n else [(0, 0, whole)]):
                 damage = dev * c + kt2024.allocate_saves(c, n, cs, ns, nd, cd, brutal).damage
@@ -383,7 +383,7 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
 
 def _least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,
                   cd: int) -> int:
-    """The damage :func:`kt2024.allocate_saves` lets through when ``cd >= nd``: crit saves
+    """The damage :func:`kt2024_dice.allocate_saves` lets through when ``cd >= nd``: crit saves
     block crits first (a crit save on a normal hit while a crit got through could be moved to
     the crit for no less), the rest block normal hits; then ``p`` pairs of normal saves block
     crits and the rest block normal hits, ``p`` as large as it can be when a crit is worth two
@@ -441,7 +441,7 @@ def hot_2024(hit: int) -> Dist:
 
 FIGHT_POLICIES = ("best", "strike")
 """The blocking policies a fight's odds can assume: ``best`` (the engine's and the AI's, both
-sides play to maximise damage dealt minus damage taken, :func:`kt2024.resolve_fight`) and
+sides play to maximise damage dealt minus damage taken, :func:`kt2024_fight.resolve_fight`) and
 ``strike`` (both sides always strike, never block: :func:`strike_totals`)."""
 
 
@@ -452,7 +452,7 @@ def strike_totals(a: Retained, d: Retained, attacker: AttackSpec, defender: Atta
     attacker resolves first, then they alternate, each striking with a crit while it has one,
     then with normals; a side with no dice left lets the other strike with the rest; the
     fight stops when either side is out of wounds. Devastating is applied first (as in
-    :func:`kt2024.fight_with_devastating`); Shock discards the opponent's unresolved normal
+    :func:`kt2024_fight.fight_with_devastating`); Shock discards the opponent's unresolved normal
     (else crit) the first time a side strikes with a crit; Brutal changes nothing (nobody
     blocks)."""
     dev_a = kt2024.fight_devastating(attacker, a.crits, defender_wounds)
@@ -492,7 +492,7 @@ def strike_totals(a: Retained, d: Retained, attacker: AttackSpec, defender: Atta
 def fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
                defender_wounds: int | None, policy: str = "best") -> FightOdds:
     """Exact joint distribution of (damage dealt, damage taken) in a fight, under the policy of
-    :func:`kt2024.resolve_fight` (``policy="best"``: both sides play to maximise damage dealt
+    :func:`kt2024_fight.resolve_fight` (``policy="best"``: both sides play to maximise damage dealt
     minus damage taken) or with both sides always striking (``policy="strike"``,
     :func:`strike_totals`). Every pair of retained dice is looked up in the fight's dynamic
     programme (states: dice and wounds left), so the cost grows with the number of states,
@@ -512,9 +512,9 @@ def _by_dice(counts: dict[tuple[int, int, int], int]) -> list[tuple[int, int, in
 def _fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
                 defender_wounds: int | None, policy: str = "best") -> FightOdds:
     """:func:`fight_2024` without its cache: the retained dice of each side are counted
-    (:func:`_retained_counts`), each pair's totals are :func:`kt2024.fight_with_devastating`'s
+    (:func:`_retained_counts`), each pair's totals are :func:`kt2024_fight.fight_with_devastating`'s
     (its steps written out: the attacker's Devastating, the defender's if still standing,
-    then :func:`kt2024.fight_totals`' programme) or :func:`strike_totals`, and the joint
+    then :func:`kt2024_fight.fight_totals`' programme) or :func:`strike_totals`, and the joint
     distribution is made of Fractions at the end."""
     if policy not in FIGHT_POLICIES:
         raise ValueError(f"fight policy must be one of {', '.join(FIGHT_POLICIES)}, "

@@ -2,7 +2,7 @@
 
 One rule for both sides: the players' ``door`` / ``hatch`` answers
 (:func:`solo_ops.game.actions._portal`) and the AI's own Operate Hatch
-(:func:`solo_ops.ai.planner._open_the_way`) both ask :func:`operate`. Pure: it reads plain
+(:func:`solo_ops.ai.portals._open_the_way`) both ask :func:`operate`. Pure: it reads plain
 facts (the edition, the phase, gaps already measured) and returns a verdict; it changes
 nothing.
 

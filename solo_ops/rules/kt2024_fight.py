@@ -1,0 +1,227 @@
+"""Kill Team 2024 fights: the strike/block policy, its steps, and Devastating before it.
+
+Both sides' retained dice (:class:`FightSide`) are resolved by :func:`resolve_fight` with a
+documented deterministic policy, answered by the fight solver
+(:mod:`solo_ops.rules.kt2024_fight_solver`, one per set of fight rules, kept by
+:func:`_solver`); :func:`fight_totals` asks for the totals alone (the exact odds), and
+:func:`fight_with_devastating` applies Devastating first, as the rolled fight and the odds both
+do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from solo_ops.rules.kt2024_dice import CRIT, NORMAL, AttackSpec, Retained
+from solo_ops.rules.kt2024_fight_solver import _ACTIONS, FightRules, _FightSolver
+
+NO_WOUNDS_CAP = 10**6
+"""Stands in for "no wound limit" where a fight needs a number (damage is never this high)."""
+
+
+@dataclass(frozen=True)
+class FightSide:
+    """One side of a fight: retained dice, damage, wounds left, and its weapon's fight rules."""
+
+    crits: int
+    normals: int
+    normal: int
+    crit: int
+    wounds: int | None = None
+    brutal: bool = False  # the opponent can only block this side's dice with crits
+    shock: bool = False
+
+
+@dataclass(frozen=True)
+class FightStep:
+    """One resolved die: who (``attacker``/``defender``), ``strike`` or ``block``, with which
+    kind of die, against which kind (blocks) and damage dealt (strikes)."""
+
+    side: str
+    action: str
+    die: str
+    against: str | None = None
+    damage: int = 0
+    shock: str | None = None  # the opponent's die kind Shock discarded
+
+
+@dataclass(frozen=True)
+class FightOutcome:
+    dealt: int  # damage the attacker dealt (capped at the defender's wounds)
+    taken: int  # damage the attacker took (capped at its wounds)
+    steps: tuple[FightStep, ...] = ()
+
+
+def _moves(me: tuple[int, int], opp: tuple[int, int], opp_brutal: bool) -> list[str]:
+    mc, mn = me
+    oc, on = opp
+    out = []
+    for act in _ACTIONS:
+        if act == "strike_crit" and mc:
+            out.append(act)
+        elif act == "strike_normal" and mn:
+            out.append(act)
+        elif act == "block_crit_crit" and mc and oc:
+            out.append(act)
+        elif act == "block_normal_normal" and mn and on and not opp_brutal:
+            out.append(act)
+        elif act == "block_crit_normal" and mc and on:
+            out.append(act)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _solver(rules: FightRules) -> _FightSolver:
+    """One solver per set of fight rules (the two weapons' damage, Brutal and Shock), kept
+    while the AI keeps asking about them. Four bound the memory even for profiles at the
+    limits (about 200 MB each for 12 attacks against 12 with the worst wounds); for real
+    profiles a solver is rebuilt in milliseconds, and :func:`~solo_ops.rules.odds.fight_2024`
+    keeps its own results."""
+    return _FightSolver(rules)
+
+
+def _fight_value(ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
+                 ashock: bool, dshock: bool, rules: FightRules) -> tuple[int, str | None]:
+    """Minimax value (damage dealt minus damage taken, from the attacker's side) of a fight
+    state, and the move the side to play makes. ``turn`` 0 is the attacker, 1 the defender.
+    ``ashock`` / ``dshock``: that side can still trigger Shock."""
+    value, act, _, _ = _solver(rules).solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)
+    return value, act
+
+
+def fight_totals(attacker: FightSide, defender: FightSide) -> tuple[int, int]:
+    """``(dealt, taken)`` of :func:`resolve_fight` without building its steps (the exact odds
+    ask this once per pair of retained dice)."""
+    aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
+    dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
+    _, _, dealt, taken = _solver(_fight_rules(attacker, defender)).solve(
+        attacker.crits, attacker.normals, defender.crits, defender.normals, aw, dw, 0,
+        True, True)
+    return dealt, taken
+
+
+def _fight_rules(attacker: FightSide, defender: FightSide) -> FightRules:
+    return (attacker.normal, attacker.crit, defender.normal, defender.crit,
+            attacker.brutal, defender.brutal, attacker.shock, defender.shock)
+
+
+def _apply(act: str, side: int, ac: int, an: int, dc: int, dn: int, aw: int, dw: int,
+           ashock: bool, dshock: bool, rules: FightRules
+           ) -> tuple[tuple[int, int, int, int, int, int, bool, bool], int, str | None]:
+    """The state after ``side`` plays ``act``; also the damage dealt and what Shock discarded."""
+    a_norm, a_crit, d_norm, d_crit, _ab, _db, a_has_shock, d_has_shock = rules
+    # view from the acting side
+    if side == 0:
+        mc, mn, oc, on, ow = ac, an, dc, dn, dw
+        norm, crit, can_shock = a_norm, a_crit, ashock and a_has_shock
+    else:
+        mc, mn, oc, on, ow = dc, dn, ac, an, aw
+        norm, crit, can_shock = d_norm, d_crit, dshock and d_has_shock
+    dealt = 0
+    shocked = None
+    if act == "strike_crit":
+        mc -= 1
+        dealt = crit
+        if can_shock:
+            if on:
+                on -= 1
+                shocked = NORMAL
+            elif oc:
+                oc -= 1
+                shocked = CRIT
+            if side == 0:
+                ashock = False
+            else:
+                dshock = False
+    elif act == "strike_normal":
+        mn -= 1
+        dealt = norm
+    elif act == "block_crit_crit":
+        mc -= 1
+        oc -= 1
+    elif act == "block_normal_normal":
+        mn -= 1
+        on -= 1
+    elif act == "block_crit_normal":
+        mc -= 1
+        on -= 1
+    dealt = min(dealt, ow)
+    ow -= dealt
+    if side == 0:
+        return (mc, mn, oc, on, aw, ow, ashock, dshock), dealt, shocked
+    return (oc, on, mc, mn, ow, dw, ashock, dshock), dealt, shocked
+
+
+def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
+    """Resolve a fight's dice: the attacker resolves first, then they alternate, each
+    resolving one success by striking or blocking (only crits block crits); a side with no
+    dice left lets the other resolve the rest. The fight ends when either side is out of
+    wounds.
+
+    Policy (deterministic, both sides alike): play the move that is best for the side playing
+    it assuming the opponent does the same, where "best" is damage dealt minus damage taken
+    (each capped at the wounds left); ties go to strike-with-crit, strike-with-normal,
+    block-crit-with-crit, block-normal-with-normal, block-normal-with-crit, in that order.
+    Devastating is applied before this (see :func:`fight_devastating`).
+    """
+    aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
+    dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
+    rules = _fight_rules(attacker, defender)
+    ac, an, dc, dn = attacker.crits, attacker.normals, defender.crits, defender.normals
+    ashock = dshock = True
+    turn = 0
+    steps: list[FightStep] = []
+    dealt = taken = 0
+    while aw > 0 and dw > 0 and (ac or an or dc or dn):
+        if turn == 0 and not (ac or an):
+            turn = 1  # a side with no dice left lets the other resolve the rest
+        elif turn == 1 and not (dc or dn):
+            turn = 0
+        _, act = _fight_value(ac, an, dc, dn, aw, dw, turn, ashock, dshock, rules)
+        assert act is not None
+        state, amount, shocked = _apply(act, turn, ac, an, dc, dn, aw, dw, ashock, dshock,
+                                        rules)
+        ac, an, dc, dn, aw, dw, ashock, dshock = state
+        parts = act.split("_")
+        against = parts[2] if parts[0] == "block" else None
+        if turn == 0:
+            dealt += amount
+        else:
+            taken += amount
+        steps.append(FightStep("attacker" if turn == 0 else "defender", parts[0], parts[1],
+                               against, amount, shocked))
+        turn = 1 - turn
+    return FightOutcome(dealt, taken, tuple(steps))
+
+
+def fight_devastating(spec: AttackSpec, crits: int, wounds: int | None) -> int:
+    """Devastating in a fight: each retained crit inflicts its damage as soon as the dice are
+    retained, before anyone strikes (capped at ``wounds``)."""
+    amount = spec.devastating * crits
+    return amount if wounds is None else min(amount, wounds)
+
+
+def fight_with_devastating(attacker: AttackSpec, defender: AttackSpec, a: Retained,
+                           d: Retained, attacker_wounds: int | None,
+                           defender_wounds: int | None, *, steps: bool = True
+                           ) -> tuple[FightOutcome, tuple[int, int]]:
+    """Devastating (attacker's first, then the defender's if still standing), then the
+    strike/block sequence; returns the outcome (totals include Devastating) and the two
+    Devastating amounts. ``steps=False`` leaves the outcome's steps out (the exact odds need
+    only the totals, which are then one look-up)."""
+    dev_a = fight_devastating(attacker, a.crits, defender_wounds)
+    dw = None if defender_wounds is None else defender_wounds - dev_a
+    dev_d = 0 if dw == 0 else fight_devastating(defender, d.crits, attacker_wounds)
+    aw = None if attacker_wounds is None else attacker_wounds - dev_d
+    if aw == 0 or dw == 0:
+        return FightOutcome(dev_a, dev_d), (dev_a, dev_d)
+    sides = (FightSide(a.crits, a.normals, attacker.normal, attacker.crit, aw,
+                       attacker.has("brutal"), attacker.has("shock")),
+             FightSide(d.crits, d.normals, defender.normal, defender.crit, dw,
+                       defender.has("brutal"), defender.has("shock")))
+    if not steps:
+        dealt, taken = fight_totals(*sides)
+        return FightOutcome(dealt + dev_a, taken + dev_d), (dev_a, dev_d)
+    out = resolve_fight(*sides)
+    return FightOutcome(out.dealt + dev_a, out.taken + dev_d, out.steps), (dev_a, dev_d)
