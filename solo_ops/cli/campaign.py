@@ -4,7 +4,7 @@ Saves are ``campaign_saves/<name>.json`` under the current folder (or ``--saves 
 only through :mod:`solo_ops.io.persistence`: every change re-reads the save under its lock, so two
 co-op terminals never overwrite each other, and a killed command leaves the old or the new save,
 never half of one. ``campaign play`` (the next mission through the game loop) belongs to the
-game loop; it records the mission with :func:`solo_ops.campaign.record_mission`.
+game loop; it records the mission with :func:`solo_ops.campaign.missions.record_mission`.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ from solo_ops.io.persistence import (
 from solo_ops.io.yamlio import read_document
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
     from solo_ops.game.state import State
 
 
@@ -430,13 +430,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     tests for everyone hurt, an after-action report and a map of the end. The mission is
     locked while it is played: a second terminal on it is refused at once.
     """
-    from solo_ops.campaign import record_mission, result_from_state
-    from solo_ops.cli.maps import draw_view
-    from solo_ops.cli.play import Session, _feed, check_log
-    from solo_ops.core.dice import dice_from_state
-    from solo_ops.io.opening import load_save_doc, move_aside, start_table
-    from solo_ops.io.scenario import load_scenario
-    from solo_ops.io.table import GameTable
+    from solo_ops.cli.play import _feed
 
     path = campaign_path(name, saves)
     current = load_campaign(path, name)
@@ -445,54 +439,20 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     out = console()
     units = units or current.settings.units
     with game_lock(files["save"]):
-        if load_campaign(path, name).missions_played + 1 != number:
-            raise InputError(f"mission {number} was just recorded by another terminal; run "
-                             f"`solo-ops campaign play {name}` again for the next one",
-                             source="NAME")
+        _check_not_recorded(path, name, number)
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
-            moved = move_aside(files["save"], files["log"], files["scenario"], files["setup"])
-            out.print("The mission in progress was moved aside: "
-                      + ", ".join(str(p) for p in moved) + ".", markup=False)
+            _move_mission_aside(files, out)
         if files["save"].exists():
-            doc, game, state = load_save_doc(files["save"])
-            session = Session(GameTable(game, state, files["save"], files["log"],
-                                        reveal=reveal_hidden, units=units), as_json=False)
-            if state.ended:
-                out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
-                          "yet; recording it now.", markup=False)
-            else:
-                check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
-                if game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
-                    session.say(game.notice)
-            started = any(a.get("type") != "engine" for a in doc.get("actions", []))
-            if not state.ended and started:
-                session.say(f"Campaign {name}: going on with mission {number} "
-                            f"({game.scenario.name}, turn {state.turn}). To start it afresh "
-                            "instead: add --new (its files are moved aside).")
-            elif not state.ended:
-                out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
-                          f"[/bold] ({game.edition}, seed {game.seed}), set up and waiting.")
-                _set_up(game, state, files, out, draw_view)
-                if not wait_for_ready(feed, interactive, out, name, number):
-                    return
+            opened = _resume_mission(name, number, files, out, feed, interactive, units,
+                                     reveal_hidden, rebuild_log)
         else:
-            seed = resolve_seed(seed)
-            _doc, notes = _generate_mission(current, files, number, seed, board, roster,
-                                            edition, engagement)
-            scenario = load_scenario(files["scenario"])
-            table, _notes = start_table(scenario, seed, files["save"], files["log"],
-                                        reveal=reveal_hidden, units=units, move_old=False)
-            session = Session(table, as_json=False)
-            game, state = table.game, table.state
-            out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
-                      f"({scenario.edition}, seed {seed})")
-            for line in notes:
-                out.print(f"• {line}", markup=False)
-            session.show(state.log[0])
-            _set_up(game, state, files, out, draw_view)
-            if not wait_for_ready(feed, interactive, out, name, number):
-                return
+            opened = _start_mission(current, name, number, files, out, feed, interactive,
+                                    units, reveal_hidden, seed, board, roster, edition,
+                                    engagement)
+        if opened is None:
+            return
+        session, game, state = opened
         if not state.ended:
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
@@ -500,23 +460,123 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
             out.print(f"Mission {number} is saved; run `solo-ops campaign play {name}` again "
                       "to go on.", markup=False)
             return
-        # The mission is over: record it (survival dice continue the game's own dice stream).
-        assert state.dice is not None
-        dice = dice_from_state(state.dice.state())
-        result = result_from_state(state, mission=game.scenario.name,
-                                   narrative=[f"Played on {game.scenario.board.name}."])
-        reports: list[MissionReport] = []
+        reports = _record_played_mission(path, name, number, files, game, state)
+    _print_after_action(out, reports, number, files, path)
 
-        def apply(latest: Campaign) -> None:
-            if latest.missions_played >= number:  # another terminal recorded it already
-                return
-            dice.log.clear()
-            reports.append(record_mission(latest, result, dice, source=str(files["save"])))
-            latest.history[-1]["files"] = {k: str(v) for k, v in files.items()
-                                           if k not in ("folder", "setup")}
 
-        change_campaign(path, name, apply)
-        draw_view(game, state, files["map"])
+def _check_not_recorded(path: Path, name: str, number: int) -> None:
+    """Refuse a mission another terminal has just recorded (read again under the lock)."""
+    if load_campaign(path, name).missions_played + 1 != number:
+        raise InputError(f"mission {number} was just recorded by another terminal; run "
+                         f"`solo-ops campaign play {name}` again for the next one",
+                         source="NAME")
+
+
+def _move_mission_aside(files: dict[str, Path], out: Any) -> None:
+    """``--new``: move the mission in progress aside (time-stamped, not deleted)."""
+    from solo_ops.io.opening import move_aside
+
+    moved = move_aside(files["save"], files["log"], files["scenario"], files["setup"])
+    out.print("The mission in progress was moved aside: "
+              + ", ".join(str(p) for p in moved) + ".", markup=False)
+
+
+def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, feed: Any,
+                    interactive: bool, units: str | None, reveal_hidden: bool,
+                    rebuild_log: bool) -> tuple[Any, Game, State] | None:
+    """Open the mission in progress from its save: the session, game and state, or None
+    when a mission still being set up is left waiting (no `ready`)."""
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.cli.play import Session, check_log
+    from solo_ops.io.opening import load_save_doc
+    from solo_ops.session.table import GameTable
+
+    doc, game, state = load_save_doc(files["save"])
+    session = Session(GameTable(game, state, files["save"], files["log"],
+                                reveal=reveal_hidden, units=units), as_json=False)
+    if state.ended:
+        out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
+                  "yet; recording it now.", markup=False)
+    else:
+        check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
+        if game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
+            session.say(game.notice)
+    started = any(a.get("type") != "engine" for a in doc.get("actions", []))
+    if not state.ended and started:
+        session.say(f"Campaign {name}: going on with mission {number} "
+                    f"({game.scenario.name}, turn {state.turn}). To start it afresh "
+                    "instead: add --new (its files are moved aside).")
+    elif not state.ended:
+        out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
+                  f"[/bold] ({game.edition}, seed {game.seed}), set up and waiting.")
+        _set_up(game, state, files, out, draw_view)
+        if not wait_for_ready(feed, interactive, out, name, number):
+            return None
+    return session, game, state
+
+
+def _start_mission(current: Campaign, name: str, number: int, files: dict[str, Path],
+                   out: Any, feed: Any, interactive: bool, units: str | None,
+                   reveal_hidden: bool, seed: int | None, board: str | None,
+                   roster: str | None, edition: str | None,
+                   engagement: int | None) -> tuple[Any, Game, State] | None:
+    """Generate the next mission, start its game and set it up: the session, game and
+    state, or None when the table is left waiting (no `ready`)."""
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.cli.play import Session
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.session.opening import start_table
+
+    seed = resolve_seed(seed)
+    _doc, notes = _generate_mission(current, files, number, seed, board, roster,
+                                    edition, engagement)
+    scenario = load_scenario(files["scenario"])
+    table, _notes = start_table(scenario, seed, files["save"], files["log"],
+                                reveal=reveal_hidden, units=units, move_old=False)
+    session = Session(table, as_json=False)
+    game, state = table.game, table.state
+    out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
+              f"({scenario.edition}, seed {seed})")
+    for line in notes:
+        out.print(f"• {line}", markup=False)
+    session.show(state.log[0])
+    _set_up(game, state, files, out, draw_view)
+    if not wait_for_ready(feed, interactive, out, name, number):
+        return None
+    return session, game, state
+
+
+def _record_played_mission(path: Path, name: str, number: int, files: dict[str, Path],
+                           game: Game, state: State) -> list[MissionReport]:
+    """Record the ended mission in the campaign and draw the map of the end: the reports
+    (none when another terminal recorded it already)."""
+    from solo_ops.campaign import record_mission, result_from_state
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.core.dice import dice_from_state
+
+    # The mission is over: record it (survival dice continue the game's own dice stream).
+    assert state.dice is not None
+    dice = dice_from_state(state.dice.state())
+    result = result_from_state(state, mission=game.scenario.name,
+                               narrative=[f"Played on {game.scenario.board.name}."])
+    reports: list[MissionReport] = []
+
+    def apply(latest: Campaign) -> None:
+        if latest.missions_played >= number:  # another terminal recorded it already
+            return
+        dice.log.clear()
+        reports.append(record_mission(latest, result, dice, source=str(files["save"])))
+        latest.history[-1]["files"] = {k: str(v) for k, v in files.items()
+                                       if k not in ("folder", "setup")}
+
+    change_campaign(path, name, apply)
+    draw_view(game, state, files["map"])
+    return reports
+
+
+def _print_after_action(out: Any, reports: list[MissionReport], number: int,
+                        files: dict[str, Path], path: Path) -> None:
+    """The after-action report of the mission just recorded (or that it already was)."""
     if not reports:
         out.print(f"Mission {number} was already recorded.", markup=False)
         return

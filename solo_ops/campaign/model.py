@@ -1,0 +1,362 @@
+"""Squads, their models and the campaign as data: states, settings, parsing, to and from dict.
+
+A :class:`Campaign` holds the players' :class:`Squad` s, each a list of :class:`SquadModel` s
+with a campaign state — ``active``, ``wounded`` (hurt in the last mission, its survival test
+not yet rolled), ``injured`` (carries at least one lasting injury; still plays) or ``fallen``
+(lost; kept for the record, never deleted) — plus the missions played and their history. It is
+plain dataclasses with ``to_dict``/``from_dict`` for the JSON save (:mod:`solo_ops.io.persistence`
+writes it; :mod:`solo_ops.cli.campaign` is the edge).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops.campaign.storage import (
+    CAMPAIGN_KIND,
+    SCHEMA_VERSION,
+    _check_history_entry,
+    _pending,
+    _records,
+)
+from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import Fields, join_path
+from solo_ops.core.limits import SCENARIO
+from solo_ops.core.model import Profile
+from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
+
+ACTIVE = "active"
+WOUNDED = "wounded"
+INJURED = "injured"
+FALLEN = "fallen"
+STATES = (ACTIVE, WOUNDED, INJURED, FALLEN)
+
+DOWN_FAILURES = ("fallen", "injured")
+WOUNDED_FAILURES = ("injury", "none")
+DIFFICULTIES = ("easy", "normal", "hard", "brutal")  # solo_ops.sim.difficulty.TARGETS
+
+SQUAD_KEYS = ("player", "name", "models", "notes")
+MODEL_KEYS = ("id", "name", "profile", "notes")
+
+
+# -- settings -----------------------------------------------------------------------------------
+UNITS = ("in", "cm")
+"""The ``units`` a campaign may set (as a scenario's ``units`` setting)."""
+
+
+@dataclass
+class CampaignSettings:
+    """The campaign's rule choices (RULES-NOTES: "Both outcomes are settings").
+
+    ``down_failure``: what a failed survival test does to a model that went down — ``fallen``
+    (it is lost) or ``injured`` (it keeps a lasting injury). ``wounded_failure``: what it does to
+    a model that was only wounded — ``injury`` (a lasting injury) or ``none``.
+    ``default_toughness``: the Toughness of a profile without one (Kill Team 2024).
+    """
+
+    down_failure: str = "fallen"
+    wounded_failure: str = "injury"
+    default_toughness: int = DEFAULT_TOUGHNESS
+    units: str | None = None
+    """How the missions show and read distances (``in`` or ``cm``); ``None``: each mission's
+    own ``units`` setting (inches). Written to the campaign file only when set."""
+    difficulty: str | None = None
+    """``easy``, ``normal``, ``hard`` or ``brutal``: each next mission's engagement level is
+    the one rated nearest that word's win rate (``solo-ops new --difficulty``); ``None``: the
+    generator's D3+1. Written to the campaign file only when set."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"down_failure": self.down_failure,
+                               "wounded_failure": self.wounded_failure,
+                               "default_toughness": self.default_toughness}
+        if self.units is not None:
+            out["units"] = self.units
+        if self.difficulty is not None:
+            out["difficulty"] = self.difficulty
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str | None = None,
+                  path: str = "settings") -> CampaignSettings:
+        s = Fields(data, source, path).only(("down_failure", "wounded_failure",
+                                             "default_toughness", "units", "difficulty"))
+        return cls(
+            units=s.choice("units", UNITS, None),
+            difficulty=s.choice("difficulty", DIFFICULTIES, None),
+            down_failure=s.choice("down_failure", DOWN_FAILURES, "fallen"),
+            wounded_failure=s.choice("wounded_failure", WOUNDED_FAILURES, "injury"),
+            default_toughness=s.integer("default_toughness", DEFAULT_TOUGHNESS, minimum=1,
+                                        maximum=12),
+        )
+
+
+# -- squads -------------------------------------------------------------------------------------
+def _plain(value: Any, source: str | None, path: str) -> Any:
+    """A JSON-safe deep copy of ``value`` (a profile as written), or an error naming it."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError):
+        raise InputError("holds a value that is not plain data (text, numbers, lists, "
+                         "mappings)", source=source, field=path) from None
+
+
+@dataclass
+class SquadModel:
+    """One member of a player's squad and its campaign record.
+
+    ``profile`` is the profile as the squad file wrote it (plain data, the roster keys), so the
+    save keeps exactly what the player typed; :meth:`parsed_profile` gives the checked
+    :class:`Profile`. ``injuries`` are lasting injuries (``{"mission", "note"}``), ``history``
+    the model's own story (``{"mission", "text"}``; mission None for events between missions).
+    """
+
+    id: str
+    name: str
+    profile: dict[str, Any]
+    state: str = ACTIVE
+    injuries: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    missions: int = 0
+    replaces: str | None = None
+    replaced_by: str | None = None
+    pending: dict[str, Any] | None = None
+
+    def parsed_profile(self, source: str | None = None, path: str | None = None) -> Profile:
+        """The checked profile (raises :class:`InputError` naming ``source`` and the field)."""
+        return parse_profile(self.profile, source, path or f"{self.id}.profile", self.id)
+
+    def toughness(self, settings: CampaignSettings) -> int:
+        """Toughness for survival tests: the profile's, else the ``default_toughness`` setting."""
+        if self.profile.get("toughness") is not None:
+            return self.parsed_profile().toughness
+        return settings.default_toughness
+
+    @property
+    def can_play(self) -> bool:
+        """Whether it can take the field (every state but ``fallen``)."""
+        return self.state != FALLEN
+
+    def note(self, mission: int | None, text: str) -> None:
+        """Add an entry to the model's history."""
+        self.history.append({"mission": mission, "text": text})
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": self.id, "name": self.name, "profile": copy.deepcopy(self.profile),
+            "state": self.state, "injuries": copy.deepcopy(self.injuries),
+            "history": copy.deepcopy(self.history), "missions": self.missions,
+        }
+        if self.replaces:
+            data["replaces"] = self.replaces
+        if self.replaced_by:
+            data["replaced_by"] = self.replaced_by
+        if self.pending is not None:
+            data["pending"] = dict(self.pending)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str | None, path: str) -> SquadModel:
+        """A model from a campaign save (every key checked)."""
+        m = Fields(data, source, path).only(("id", "name", "profile", "state", "injuries",
+                                             "history", "missions", "replaces",
+                                             "replaced_by", "pending"))
+        model = cls(
+            id=m.text("id"),
+            name=m.text("name"),
+            profile=dict(m.mapping("profile").data),
+            state=m.choice("state", STATES),
+            injuries=_records(m, "injuries", ("mission", "note")),
+            history=_records(m, "history", ("mission", "text")),
+            missions=m.integer("missions", 0, minimum=0),
+            replaces=m.text("replaces", None),
+            replaced_by=m.text("replaced_by", None),
+            pending=_pending(m),
+        )
+        model.parsed_profile(source, join_path(path, "profile"))
+        return model
+
+
+def parse_squad_model(data: Any, source: str | None, path: str) -> SquadModel:
+    """A squad file's model entry ``{id, name, profile}`` (profile keys as in a roster)."""
+    m = Fields(data, source, path).only(MODEL_KEYS)
+    model_id = m.text("id")
+    profile_data = m.mapping("profile")
+    profile = parse_profile(profile_data.data, source, profile_data.path, model_id)
+    del profile  # checked; the save keeps the profile as written
+    name = m.text("name", model_id)
+    return SquadModel(id=model_id, name=name,
+                      profile=_plain(dict(profile_data.data), source, profile_data.path))
+
+
+@dataclass
+class Squad:
+    """One player's squad: its models in order, the fallen included."""
+
+    player: str
+    name: str
+    models: list[SquadModel]
+
+    def model(self, model_id: str) -> SquadModel:
+        """The model with ``model_id`` (KeyError when there is none)."""
+        for m in self.models:
+            if m.id == model_id:
+                return m
+        raise KeyError(model_id)
+
+    def playable(self) -> list[SquadModel]:
+        """The models that can take the field next mission (not fallen)."""
+        return [m for m in self.models if m.can_play]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "name": self.name,
+                "models": [m.to_dict() for m in self.models]}
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str | None, path: str) -> Squad:
+        s = Fields(data, source, path).only(("player", "name", "models"))
+        models = [SquadModel.from_dict(item, source, join_path(join_path(path, "models"), i))
+                  for i, item in enumerate(s.sequence("models"))]
+        return cls(s.text("player"), s.text("name"), models)
+
+
+def parse_squad(data: Any, source: str | None) -> Squad:
+    """A squad file (INTERFACES.md "Squad"): ``player``, ``name``, ``models``.
+
+    Every problem is an :class:`InputError` naming ``source`` and the field, e.g.
+    ``vesper.yaml: models[1].profile.wounds: is required``.
+    """
+    s = Fields(data, source).only(SQUAD_KEYS)
+    player = s.text("player")
+    items = s.sequence("models")
+    if not items:
+        raise s.error("models", "a squad needs at least one model")
+    if len(items) > SCENARIO.models:
+        raise s.error("models", f"has {len(items)} models; a squad may have at most "
+                                f"{SCENARIO.models}")
+    models: list[SquadModel] = []
+    for i, item in enumerate(items):
+        where = join_path("models", i)
+        model = parse_squad_model(item, source, where)
+        if any(m.id == model.id for m in models):
+            raise InputError(f"duplicate model id {excerpt(model.id)}", source=source,
+                             field=join_path(where, "id"))
+        models.append(model)
+    return Squad(player=player, name=s.text("name", f"{player}'s squad"), models=models)
+
+
+# -- the campaign -------------------------------------------------------------------------------
+@dataclass
+class Campaign:
+    """A campaign: its squads, the missions played and their history (one dict per mission)."""
+
+    name: str
+    squads: list[Squad]
+    settings: CampaignSettings = field(default_factory=CampaignSettings)
+    missions_played: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    schema_version: int = SCHEMA_VERSION
+
+    def squad(self, player: str) -> Squad:
+        """The squad of ``player`` (an :class:`InputError` listing the players otherwise)."""
+        for s in self.squads:
+            if s.player == player:
+                return s
+        known = ", ".join(s.player for s in self.squads)
+        raise InputError(f"no squad for player {player!r} (players: {known})",
+                         source="--player")
+
+    def find(self, model_id: str) -> tuple[Squad, SquadModel]:
+        """The squad and model with ``model_id`` (ids are unique across the campaign)."""
+        for s in self.squads:
+            for m in s.models:
+                if m.id == model_id:
+                    return s, m
+        raise KeyError(model_id)
+
+    def model_ids(self) -> list[str]:
+        return [m.id for s in self.squads for m in s.models]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The save document (``kind`` and ``schema_version`` included)."""
+        return {
+            "schema_version": SCHEMA_VERSION, "kind": CAMPAIGN_KIND, "name": self.name,
+            "settings": self.settings.to_dict(), "missions_played": self.missions_played,
+            "squads": [s.to_dict() for s in self.squads],
+            "history": copy.deepcopy(self.history),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str | None = None) -> Campaign:
+        """A campaign from its (already migrated) save document; errors name the field."""
+        c = Fields(data, source).only(("schema_version", "kind", "name", "settings",
+                                       "missions_played", "squads", "history"))
+        squads = [Squad.from_dict(item, source, join_path("squads", i))
+                  for i, item in enumerate(c.sequence("squads"))]
+        history = c.sequence("history", [])
+        for i, entry in enumerate(history):
+            _check_history_entry(entry, source, join_path("history", i))
+        campaign = cls(
+            name=c.text("name"),
+            squads=squads,
+            settings=CampaignSettings.from_dict(c.raw("settings", {}), source),
+            missions_played=c.integer("missions_played", 0, minimum=0),
+            history=history,
+        )
+        _check_unique_ids(campaign, source)
+        return campaign
+
+
+def _check_unique_ids(campaign: Campaign, source: str | None) -> None:
+    seen: dict[str, str] = {}
+    for i, s in enumerate(campaign.squads):
+        if s.player in [q.player for q in campaign.squads[:i]]:
+            raise InputError(f"two squads for player {s.player!r}", source=source,
+                             field=join_path(join_path("squads", i), "player"))
+        for j, m in enumerate(s.models):
+            if m.id in seen:
+                raise InputError(
+                    f"model id {m.id!r} is already used in {seen[m.id]}'s squad (ids must be "
+                    "unique across the campaign: the game table holds every squad)",
+                    source=source,
+                    field=join_path(join_path(join_path("squads", i), "models"), j) + ".id")
+            seen[m.id] = s.player
+
+
+def new_campaign(name: str, squads: Iterable[Squad],
+                 settings: CampaignSettings | None = None,
+                 sources: list[str] | None = None) -> Campaign:
+    """Start a campaign with ``squads`` (one per player; model ids unique across all).
+
+    ``sources`` (the squad files, in the same order) are named in errors.
+    """
+    squads = list(squads)
+    if not squads:
+        raise InputError("a campaign needs at least one squad", source="--squad")
+    campaign = Campaign(name=name, squads=[], settings=settings or CampaignSettings())
+    for i, squad in enumerate(squads):
+        add_squad(campaign, squad, sources[i] if sources and i < len(sources) else None)
+    for s in squads:
+        for m in s.models:
+            m.note(None, f"joined {s.name} ({s.player}) at the start of the campaign")
+    return campaign
+
+
+def add_squad(campaign: Campaign, squad: Squad, source: str | None = None) -> None:
+    """Add a squad read from ``source``; its player and model ids must be new."""
+    for s in campaign.squads:
+        if s.player == squad.player:
+            raise InputError(f"two squads for player {squad.player!r}", source=source,
+                             field="player")
+    taken = set(campaign.model_ids())
+    for j, m in enumerate(squad.models):
+        if m.id in taken:
+            owner = campaign.find(m.id)[0].player
+            raise InputError(f"model id {m.id!r} is already used in {owner}'s squad (ids must "
+                             "be unique across the campaign)", source=source,
+                             field=f"models[{j}].id")
+    campaign.squads.append(squad)
+

@@ -1,0 +1,45 @@
+"""Recruits: a new model in place of a fallen one (:func:`replace_model`)."""
+
+from __future__ import annotations
+
+from solo_ops.campaign.model import ACTIVE, FALLEN, Campaign, SquadModel
+from solo_ops.core.errors import InputError
+
+
+def replace_model(campaign: Campaign, player: str, fallen_id: str, new_model: SquadModel,
+                  *, source: str | None = None) -> SquadModel:
+    """Bring ``new_model`` into ``player``'s squad in place of the fallen ``fallen_id``.
+
+    The fallen model stays in the squad (state ``fallen``, ``replaced_by`` set, a history
+    entry); the newcomer is added after it with ``replaces`` set. Its id must be new to the
+    campaign (fallen ids stay taken). ``source`` names the new model's file in errors.
+    """
+    squad = campaign.squad(player)
+    try:
+        fallen = squad.model(fallen_id)
+    except KeyError:
+        raise InputError(f"no model {fallen_id!r} in {player}'s squad (models: "
+                         f"{', '.join(m.id for m in squad.models)})", source="--model") \
+            from None
+    if fallen.state != FALLEN:
+        raise InputError(f"{fallen.name} ({fallen_id}) is {fallen.state}, not fallen: only a "
+                         "fallen model can be replaced", source="--model")
+    if fallen.replaced_by:
+        raise InputError(f"{fallen.name} ({fallen_id}) was already replaced by "
+                         f"{fallen.replaced_by}", source="--model")
+    if new_model.id in campaign.model_ids():
+        raise InputError(f"model id {new_model.id!r} is already used in the campaign (ids "
+                         "stay taken, even by the fallen)", source=source, field="id")
+    after = campaign.missions_played or None
+    new_model.replaces = fallen_id
+    new_model.state = ACTIVE
+    new_model.note(after, f"joined {squad.name} in place of {fallen.name} ({fallen_id})")
+    fallen.replaced_by = new_model.id
+    fallen.note(after, f"replaced by {new_model.name} ({new_model.id})")
+    squad.models.insert(squad.models.index(fallen) + 1, new_model)
+    campaign.history.append({"event": "replacement", "after_mission": campaign.missions_played,
+                             "player": player, "fallen": fallen_id, "new": new_model.id,
+                             "report": [f"{new_model.name} ({new_model.id}) joins "
+                                        f"{squad.name} in place of {fallen.name}."]})
+    return new_model
+

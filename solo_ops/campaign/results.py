@@ -1,0 +1,161 @@
+"""A mission's result as the campaign reads it: from a result file or the ended game's state.
+
+:class:`MissionResult` holds a :class:`ModelOutcome` per hurt or carried squad model;
+:func:`parse_mission_result` reads a result file, :func:`result_from_state` turns the
+end-of-mission game state into the :class:`MissionResult` that
+:func:`solo_ops.campaign.missions.record_mission` applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.core.fields import Fields, join_path
+
+if TYPE_CHECKING:
+    from solo_ops.game.state import State
+
+
+OUTCOMES = ("win", "loss", "draw")
+
+
+# -- mission results ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ModelOutcome:
+    """What happened to one squad model in a mission.
+
+    ``carried``: it was still being carried by a friend when the game ended; ``carried_off``: a
+    friend carried it off the table. Either counts as carried to safety (RULES-NOTES).
+    """
+
+    id: str
+    wounds_lost: int = 0
+    went_down: bool = False
+    carried: bool = False
+    carried_off: bool = False
+    player: str | None = None
+
+    @property
+    def harmed(self) -> bool:
+        """Lost wounds or went down: it must take a survival test."""
+        return self.went_down or self.wounds_lost > 0
+
+    @property
+    def carried_to_safety(self) -> bool:
+        return self.carried or self.carried_off
+
+
+@dataclass(frozen=True)
+class MissionResult:
+    """A mission's end as the campaign needs it (from the game loop or a result file).
+
+    Models not listed took no harm. ``all_enemies_destroyed`` means no enemy model left on the
+    table and no unresolved counter (docs/rules.md).
+    """
+
+    models: tuple[ModelOutcome, ...] = ()
+    all_enemies_destroyed: bool = False
+    mission: str | None = None
+    outcome: str | None = None
+    vp: dict[str, int] | None = None
+    narrative: tuple[str, ...] = ()
+
+
+RESULT_KEYS = ("mission", "outcome", "vp", "all_enemies_destroyed", "models", "narrative",
+               "notes")
+OUTCOME_KEYS = ("id", "player", "wounds_lost", "down", "carried", "carried_off", "notes")
+
+
+def parse_mission_result(data: Any, source: str | None) -> MissionResult:
+    """A mission result file (documented in ``docs/campaign-notes.md``)::
+
+        mission: Night raid             # optional: a name for the history
+        outcome: win                    # optional: win | loss | draw
+        vp: {player: 5, enemy: 2}       # optional
+        all_enemies_destroyed: true     # default false
+        models:                         # the models that were hurt or carried; others unharmed
+          - {id: sgt, wounds_lost: 3}
+          - {id: gunner, down: true, carried: true}      # still carried at the end
+          - {id: vox, player: Ana, down: true, carried_off: true}   # carried off the table
+        narrative: ["The vox-caster was recovered."]
+    """
+    r = Fields(data, source).only(RESULT_KEYS)
+    models = []
+    seen: set[str] = set()
+    for i, item in enumerate(r.sequence("models", [])):
+        where = join_path("models", i)
+        m = Fields(item, source, where).only(OUTCOME_KEYS)
+        mid = m.text("id")
+        if mid in seen:
+            raise m.error("id", f"model {mid!r} is listed twice")
+        seen.add(mid)
+        down = m.boolean("down", False)
+        carried = m.boolean("carried", False)
+        carried_off = m.boolean("carried_off", False)
+        if (carried or carried_off) and not down:
+            raise m.error("carried_off" if carried_off else "carried",
+                          "only a model that went down can be carried (add down: true)")
+        models.append(ModelOutcome(
+            id=mid, wounds_lost=m.integer("wounds_lost", 0, minimum=0), went_down=down,
+            carried=carried, carried_off=carried_off, player=m.text("player", None)))
+    vp = None
+    if r.has("vp"):
+        v = r.mapping("vp")
+        vp = {str(k): v.integer(str(k), minimum=0) for k in v.data}
+    narrative = r.raw("narrative", [])
+    if isinstance(narrative, str):
+        narrative = [narrative]
+    if not isinstance(narrative, list) or not all(isinstance(x, str) for x in narrative):
+        raise r.error("narrative", "expected a list of lines of text")
+    return MissionResult(
+        models=tuple(models),
+        all_enemies_destroyed=r.boolean("all_enemies_destroyed", False),
+        mission=r.text("mission", None),
+        outcome=r.choice("outcome", OUTCOMES, None),
+        vp=vp,
+        narrative=tuple(narrative),
+    )
+
+
+def result_from_state(state: State, *, mission: str | None = None,
+                      narrative: Iterable[str] = ()) -> MissionResult:
+    """The :class:`MissionResult` of an ended game (:class:`solo_ops.game.state.State`).
+
+    Reads every player-side operative's ``wounds_lost``, ``went_down``/``down``,
+    ``carried_by`` (still carried: carried to safety) and ``carried_to_safety`` (carried off
+    the table, or marked at the end), and ``state.result`` for the outcome, VP and whether
+    every enemy was destroyed. Operative ids must be the campaign's model ids.
+    """
+    outcomes = []
+    for op in state.operatives.values():
+        if getattr(op, "side", None) != "player":
+            continue
+        down = bool(getattr(op, "went_down", False) or getattr(op, "down", False))
+        still_carried = getattr(op, "carried_by", None) is not None
+        off = bool(getattr(op, "carried_to_safety", False)) and not still_carried
+        outcomes.append(ModelOutcome(
+            id=op.id, wounds_lost=int(getattr(op, "wounds_lost", 0) or 0), went_down=down,
+            carried=down and still_carried, carried_off=down and off,
+            player=getattr(op, "owner", None)))
+    result = getattr(state, "result", None) or {}
+    vp = result.get("vp")
+    return MissionResult(
+        models=tuple(outcomes),
+        all_enemies_destroyed=bool(result.get("all_enemies_destroyed", False)),
+        mission=mission,
+        outcome=result.get("outcome") if result.get("outcome") in OUTCOMES else None,
+        vp=dict(vp) if isinstance(vp, Mapping) else None,
+        narrative=tuple(narrative),
+    )
+
+
+def _harm_text(outcome: ModelOutcome) -> str:
+    how = "went down" if outcome.went_down else f"lost {outcome.wounds_lost} wound(s)"
+    if outcome.carried_off:
+        how += ", carried off the table to safety"
+    elif outcome.carried:
+        how += ", carried to safety"
+    return how
+

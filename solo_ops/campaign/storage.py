@@ -1,0 +1,61 @@
+"""The campaign save as a document: its kind, schema version, migrations and record readers.
+
+:meth:`Campaign.to_dict <solo_ops.campaign.model.Campaign.to_dict>` writes ``kind`` and
+``schema_version``; the CLI hands :data:`CAMPAIGN_KIND`, :data:`SCHEMA_VERSION` and
+:data:`MIGRATIONS` to :mod:`solo_ops.io.persistence`, which reads and writes the file (this
+package never writes files). The helpers here check the plain records a save holds — a model's
+injuries and history, its pending survival test, the campaign's history entries — as the
+``from_dict`` methods of :mod:`solo_ops.campaign.model` read them back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solo_ops.core.fields import Fields, join_path
+
+CAMPAIGN_KIND = "solo-ops-campaign"
+SCHEMA_VERSION = 1
+# schema_version v -> a function turning a version v document into version v + 1
+MIGRATIONS: dict[int, Any] = {}
+
+
+def _pending(m: Fields) -> dict[str, Any] | None:
+    if not m.has("pending"):
+        return None
+    p = m.mapping("pending").only(("mission", "wounds_lost", "down", "carried", "carried_off",
+                                   "all_enemies_destroyed"))
+    return {"mission": p.integer("mission", minimum=1),
+            "wounds_lost": p.integer("wounds_lost", 0, minimum=0),
+            "down": p.boolean("down", False), "carried": p.boolean("carried", False),
+            "carried_off": p.boolean("carried_off", False),
+            "all_enemies_destroyed": p.boolean("all_enemies_destroyed", False)}
+
+
+def _check_history_entry(entry: Any, source: str | None, path: str) -> None:
+    """A history entry of a campaign save, as far as the game reads it again: an edited entry
+    (a report that is not a list of lines, a survival test without its roll...) is an input
+    error naming the field, not a crash when the campaign is shown."""
+    h = Fields(entry, source, path)
+    h.integer("mission", None, minimum=0)
+    for key in ("report", "narrative"):
+        for i, line in enumerate(h.sequence(key, [])):
+            if not isinstance(line, str):
+                raise h.error(join_path(key, i), "expected a line of text")
+    for i, test in enumerate(h.sequence("survival_tests", [])):
+        t = Fields(test, source, join_path(join_path(path, "survival_tests"), i))
+        t.text("name")
+        t.integer("roll")
+        t.integer("target")
+        t.text("result")
+    if h.has("files"):
+        h.mapping("files")
+
+
+def _records(m: Fields, key: str, keys: tuple[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for i, item in enumerate(m.sequence(key, [])):
+        r = Fields(item, m.source, join_path(join_path(m.path, key), i)).only(keys)
+        out.append({keys[0]: r.integer(keys[0], None, minimum=1), keys[1]: r.text(keys[1])})
+    return out
+
