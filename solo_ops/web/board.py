@@ -18,7 +18,7 @@ from solo_ops.game import markers
 from solo_ops.view import render
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
     from solo_ops.game.state import State
 
 

@@ -2,11 +2,11 @@
 
 A player taps the board (or drops a dragged model) instead of measuring X,Y. :func:`preview`
 snaps the point to the nearest spot where the operative's base fits (clear of walls, terrain it
-cannot stand in and the other bases: :meth:`~solo_ops.geometry.routes.Routes.fits_many`), walks
-there around the walls as the engine will check the move
-(:meth:`~solo_ops.geometry.routes.Routes.walk`, enemy control ranges blocking all but charges
-and fall backs), and compares the movement cost with the move's allowance
-(:func:`solo_ops.rules.reach.move_allowance`). It returns the answer to type for it
+cannot stand in and the other bases:
+:meth:`~solo_ops.geometry.routes.query.Routes.fits_many`), walks there around the walls as the
+engine will check the move (:meth:`~solo_ops.geometry.routes.query.Routes.walk`, enemy control
+ranges blocking all but charges and fall backs), and compares the movement cost with the move's
+allowance (:func:`solo_ops.rules.reach.move_allowance`). It returns the answer to type for it
 (``move 10.5,4.2``). It is only a preview: the engine checks the answer again when it is sent.
 Pure: reads the game and the state, changes neither.
 """
@@ -24,7 +24,7 @@ from solo_ops.rules import reach
 from solo_ops.view import measure
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
     from solo_ops.geometry.terrain import Terrain
 
 
@@ -33,7 +33,7 @@ SNAP_RADIUS = 3.0
 SNAP_STEP = 0.1
 """The spacing (inches) of the spots tried when the tapped point itself does not fit."""
 MOVE_TOLERANCE = 0.25
-"""The slack the engine allows when it checks a reported move (``actions.MOVE_TOLERANCE``)."""
+"""The slack the engine allows when it checks a reported move (``action_checks.MOVE_TOLERANCE``)."""
 
 WORDS = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "fallback",
          "advance": "advance", "charge": "charge"}

@@ -1,0 +1,186 @@
+"""The table view's JSON API: players, the view, answers (undo included) and tap previews.
+
+* ``GET /api/players`` the players' names;
+* ``GET /api/view?player=NAME[&since=N]`` the players' view of the game for the page;
+* ``POST /api/answer`` ``{"player", "answer"}`` → ``{"ok", "message", "prompt"}`` (and
+  ``confirm``, ``records``, ``meta``); the update also goes to every page's event stream;
+* ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point
+  (:mod:`solo_ops.web.placing`).
+
+Answers are accepted only from the player whose prompt it is (409 otherwise).
+"""
+
+from __future__ import annotations
+
+import errno
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from solo_ops.core.errors import RuleError
+from solo_ops.session.table import GameTable, Outcome
+from solo_ops.web import board, placing
+from solo_ops.web.guard import Refused, read_body
+from solo_ops.web.server import TableServer, server_of
+from solo_ops.web.stream import updates
+
+MAX_ANSWER = 500
+"""The longest answer accepted, in characters."""
+
+
+def score(view: dict[str, Any]) -> dict[str, Any]:
+    """The score line of a view: VP, CP, turn, phase and the end."""
+    return {"vp": dict(view["vp"]), "cp": dict(view["cp"]), "turn": view["turn"],
+            "phase": view["phase"], "ended": view["ended"], "result": view["result"]}
+
+
+def models(table: GameTable, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The models on the board as the page draws them: squads, enemies, counters."""
+    radius = {o.id: o.radius for o in table.state.operatives.values()}
+    out = []
+    for player, ops in view["squads"].items():
+        for o in ops:
+            out.append({"id": o["id"], "side": "player", "player": player, "at": o["at"],
+                        "radius": radius[o["id"]], "down": o["down"]})
+    for o in view["enemies"]:
+        out.append({"id": o["id"], "side": "enemy", "at": o["at"],
+                    "radius": radius[o["id"]], "down": o["down"]})
+    for c in view["counters"]:
+        out.append({"id": c["id"], "side": "counter", "at": c["at"], "radius": 0.5,
+                    "down": False})
+    return out
+
+
+def view_doc(server: TableServer, player: str, since: int) -> dict[str, Any]:
+    """``/api/view``'s document for ``player``: records and narration from step ``since``."""
+    table = server.table
+    with table.lock:
+        view = table.view()
+        prompt = server.prompt_doc()
+        asked = prompt.get("player")
+        return {
+            "prompt": prompt,
+            "records": table.records(since),
+            "score": score(view),
+            "player": player,
+            "players": table.players,
+            "waiting_for": asked if asked not in (None, player) else None,
+            "your_turn": asked == player,
+            "narration": table.narration(since),
+            "models": models(table, view),
+            "doors": dict(view["doors"]),
+            "board": board.geometry(table.game, table.state),
+            "briefing": table.briefing() if since == 0 else [],
+            "scenario": view["scenario"],
+            "edition": view["edition"],
+            "steps": len(table.state.log),
+        }
+
+
+def since_of(request: Request) -> int:
+    """The ``since`` query parameter: a step number (0 when absent)."""
+    raw = request.query_params.get("since", "0")
+    if not raw.isdigit() or len(raw) > 9:
+        raise Refused(400, f"since must be a step number (0 or more), not {raw[:20]!r}")
+    return int(raw)
+
+
+async def api_players(request: Request) -> Response:
+    """``GET /api/players``: the players' names."""
+    server = server_of(request)
+    server.authorised(request)
+    return JSONResponse({"players": server.table.players})
+
+
+async def api_view(request: Request) -> Response:
+    """``GET /api/view``: the players' view of the game for ``player``."""
+    server = server_of(request)
+    server.authorised(request)
+    player = server.player_of(request.query_params.get("player"))
+    since = since_of(request)
+    return JSONResponse(await run_in_threadpool(view_doc, server, player, since))
+
+
+async def answer_body(request: Request, server: TableServer) -> tuple[str, str]:
+    """The answer's JSON body, checked: whose answer it is and its text (one short line)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(415, "send the answer as JSON (Content-Type: application/json): "
+                      '{"player": NAME, "answer": TEXT}')
+    body = await read_body(request)
+    server.authorised(request, body)
+    player = server.player_of(body.get("player"))
+    answer = body.get("answer")
+    if not isinstance(answer, str):
+        raise Refused(400, 'answer must be text, e.g. {"player": "Ana", "answer": "done"}')
+    if len(answer) > MAX_ANSWER:
+        raise Refused(400, f"answer is too long ({len(answer)} characters; at most "
+                      f"{MAX_ANSWER})")
+    if any(ord(ch) < 32 for ch in answer):
+        raise Refused(400, "answer must be one line of text (no control characters)")
+    return player, answer
+
+
+def answer_message(table: GameTable, outcome: Outcome) -> str:
+    """The reply's message: the outcome's, or what the page says for ``map`` and ``quit``."""
+    message = outcome.message
+    if outcome.meta == "map":
+        message = "Download the map: board.svg or board.png (links under the board)."
+    elif outcome.meta in ("quit", "exit") and outcome.ok:
+        message = (f"The game is saved after every step ({table.save.name}). Close the page "
+                   "when you like; the host stops the server with Ctrl+C and goes on later "
+                   f"with `solo-ops serve --resume {table.save}` or `solo-ops play "
+                   f"--resume {table.save}`.")
+    return message
+
+
+def answer_status(outcome: Outcome) -> int:
+    """The reply's status: 409 out of turn or after the end, 507/500 when saving failed."""
+    status = 409 if outcome.refusal in ("turn", "ended") else 200
+    if outcome.refusal == "save":  # the step was taken back: the game is as last saved
+        status = 507 if outcome.errno == errno.ENOSPC else 500
+    return status
+
+
+async def api_answer(request: Request) -> Response:
+    """``POST /api/answer``: take a player's answer, send the update to every page."""
+    server = server_of(request)
+    table = server.table
+    player, answer = await answer_body(request, server)
+    outcome = await run_in_threadpool(table.answer, player, answer)
+    server.hub.publish(await run_in_threadpool(updates, server, outcome))
+    message = answer_message(table, outcome)
+    doc: dict[str, Any] = {"ok": outcome.ok, "message": message, "prompt": server.prompt_doc()}
+    if outcome.confirm is not None:
+        doc["confirm"] = outcome.confirm
+    if outcome.records:
+        doc["records"] = [table.shown(r) for r in outcome.records]
+    if outcome.meta:
+        doc["meta"] = outcome.meta
+    status = answer_status(outcome)
+    return JSONResponse(doc, status_code=status)
+
+
+async def api_place(request: Request) -> Response:
+    """``GET /api/place``: where a tap at (x, y) lands and whether it is within the move."""
+    server = server_of(request)
+    table = server.table
+    server.authorised(request)
+    server.player_of(request.query_params.get("player"))
+    q = request.query_params
+    try:
+        x, y = float(q.get("x", "")), float(q.get("y", ""))
+    except ValueError:
+        raise Refused(400, "x and y must be numbers (inches)") from None
+    how = q.get("how", "move")
+
+    def run() -> dict[str, Any]:
+        with table.lock:
+            return placing.preview(table.game, table.state, x, y, how)
+
+    try:
+        return JSONResponse({"ok": True, **await run_in_threadpool(run)})
+    except RuleError as exc:
+        return JSONResponse({"ok": False, "message": str(exc)})

@@ -1,0 +1,72 @@
+"""The table view's page and pictures: ``GET /``, ``/static/...``, ``/board.svg``, ``/board.png``.
+
+The page (``static/index.html``), its script and style sheet are read once when the app is made
+(:func:`load_static`); the board is drawn now, from the players' view (:mod:`solo_ops.web.board`),
+and downloaded as an attachment with ``download=1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from importlib import resources
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from solo_ops.web import board
+from solo_ops.web.guard import Refused
+from solo_ops.web.server import server_of
+
+STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+          "index.html": "text/html; charset=utf-8"}
+
+
+def load_static() -> dict[str, bytes]:
+    """The page's files (:data:`STATIC`), read from the package."""
+    return {name: resources.files("solo_ops.web").joinpath("static", name).read_bytes()
+            for name in STATIC}
+
+
+async def page(request: Request) -> Response:
+    """``GET /``: the page (never cached)."""
+    server = server_of(request)
+    server.authorised(request)
+    return Response(server.static["index.html"], media_type=STATIC["index.html"],
+                    headers={"cache-control": "no-store"})
+
+
+async def static_file(request: Request) -> Response:
+    """``GET /static/{name}``: the page's script or style sheet (no token needed)."""
+    name = request.path_params["name"]
+    if name not in STATIC or name == "index.html":
+        raise Refused(404, f"no such file: /static/{name[:40]}")
+    return Response(server_of(request).static[name], media_type=STATIC[name],
+                    headers={"cache-control": "no-cache"})
+
+
+def drawing(kind: str) -> Callable[[Request], Awaitable[Response]]:
+    """The route drawing the board now as ``kind`` (``svg`` or ``png``)."""
+    async def handler(request: Request) -> Response:
+        server = server_of(request)
+        table = server.table
+        server.authorised(request)
+        server.player_of(request.query_params.get("player"))
+
+        def run() -> bytes:
+            with table.lock:
+                view = table.view()
+                records = table.records()
+                if kind == "svg":
+                    return board.board_svg(table.game, table.state, view,
+                                           records).encode("utf-8")
+                return board.board_png(table.game, table.state, view, records)
+
+        data = await run_in_threadpool(run)
+        headers = {"cache-control": "no-store"}
+        if request.query_params.get("download"):
+            headers["content-disposition"] = f'attachment; filename="board.{kind}"'
+        media = "image/svg+xml" if kind == "svg" else "image/png"
+        return Response(data, media_type=media, headers=headers)
+
+    return handler
