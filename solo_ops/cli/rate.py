@@ -227,73 +227,111 @@ def _run_sweep(path: Path, scenario: Path | None, out: Path | None, seed: int, j
     board's player zone, and the base's pre-placed enemies and counters are left out: their
     positions belong to its board), rated at every level."""
     from solo_ops.core.fields import Fields
-    from solo_ops.io import library
-    from solo_ops.io.persistence import write_text_atomic
-    from solo_ops.io.scenario import parse_scenario
     from solo_ops.io.yamlio import read_document
 
     data = read_document(path)
     doc = Fields(data, str(path), "")
     doc.only(SWEEP_KEYS)
+    base = _sweep_base(data, path, scenario)
+    boards: list[str | None] = [*_names(data, "boards", path)] or [None]
+    rosters: list[str | None] = [*_names(data, "rosters", path)] or [None]
+    levels = _sweep_levels(data, path, base.engagement)
+    missions = _sweep_missions(data, path, missions_given)
+    out = out or path.parent / str(data.get("out", "sweep.csv"))
+    rows: list[dict[str, Any]] = []
+    for board in boards:
+        for roster in rosters:
+            case = _sweep_case(base, board, roster, path)
+            result = rate_scenario(case, missions, seed, jobs=jobs, policy=policy,
+                                   engagements=list(levels), scheduler=scheduler)
+            for row in result["by_engagement"]:
+                rows.append(_csv_row(base, case, row, policy, seed))
+    _write_csv(out, rows)
+    if as_json:
+        emit_json({"csv": str(out), "rows": rows})
+    else:
+        console().print(f"Sweep: {len(rows)} rows written to {out}", markup=False)
+
+
+def _sweep_base(data: Any, path: Path, scenario: Path | None) -> Any:
+    """The sweep's base scenario: ``SCENARIO`` if given, else the file's ``scenario``."""
+    from solo_ops.io import library
+
     base_name = scenario if scenario is not None else data.get("scenario")
     if base_name is None:
         raise InputError("a sweep needs a base scenario", source=str(path), field="scenario")
-    base = _scenario(library.resolve("scenario", str(base_name), base=path.parent,
+    return _scenario(library.resolve("scenario", str(base_name), base=path.parent,
                                      source=str(path), field="scenario"))
-    boards: list[str | None] = [*_names(data, "boards", path)] or [None]
-    rosters: list[str | None] = [*_names(data, "rosters", path)] or [None]
-    levels = data.get("engagements") or [base.engagement]
+
+
+def _sweep_levels(data: Any, path: Path, default: int) -> Any:
+    """The engagement levels to rate: the file's ``engagements`` (each 1-6), else ``default``."""
+    levels = data.get("engagements") or [default]
     if not isinstance(levels, list) or not all(isinstance(v, int) and 1 <= v <= 6
                                                for v in levels):
         raise InputError("engagements must be a list of levels 1-6", source=str(path),
                          field="engagements")
+    return levels
+
+
+def _sweep_missions(data: Any, path: Path, missions_given: bool) -> int:
+    """Missions per case: ``--missions`` if typed, else the file's ``missions`` (100)."""
     missions = int(data.get("missions", 100)) if not missions_given \
         else click.get_current_context().params["missions"]
     if not 1 <= missions <= MAX_MISSIONS:
         raise InputError(f"missions must be 1-{MAX_MISSIONS}", source=str(path),
                          field="missions")
-    out = out or path.parent / str(data.get("out", "sweep.csv"))
-    rows: list[dict[str, Any]] = []
-    for board in boards:
-        for roster in rosters:
-            document = dict(base.document)
-            if board is not None:
-                document["board"] = read_document(library.resolve("board", board,
-                                                                   base=path.parent,
-                                                                   source=str(path)))
-                document.pop("enemies", None)
-                document.pop("counters", None)
-                document["squads"] = [{**s, "models": [{k: v for k, v in m.items()
-                                                         if k != "at"} for m in s["models"]]}
-                                      for s in document["squads"]]
-            if roster is not None:
-                document["roster"] = read_document(library.resolve("roster", roster,
-                                                                   base=path.parent,
-                                                                   source=str(path)))
-            case = parse_scenario(document, str(path))
-            result = rate_scenario(case, missions, seed, jobs=jobs, policy=policy,
-                                   engagements=list(levels), scheduler=scheduler)
-            for row in result["by_engagement"]:
-                rows.append({
-                    "scenario": base.name, "board": case.board.name,
-                    "roster": case.roster.name if case.roster is not None else "",
-                    "engagement": row["engagement"], "policy": policy, "seed": seed,
-                    "missions": row["missions"], "wins": row["wins"], "draws": row["draws"],
-                    "losses": row["losses"], "win_rate": row["win_rate"],
-                    "win_lo": row["win_rate_ci95"][0], "win_hi": row["win_rate_ci95"][1],
-                    "mean_vp_player": row["mean_vp"]["player"],
-                    "mean_vp_enemy": row["mean_vp"]["enemy"],
-                    "mean_player_losses": row["mean_player_losses"],
-                    "mean_turns": row["mean_turns"]})
+    return missions
+
+
+def _sweep_case(base: Any, board: str | None, roster: str | None, path: Path) -> Any:
+    """The base scenario on ``board`` with ``roster`` (None: the base's own), parsed."""
+    from solo_ops.io import library
+    from solo_ops.io.scenario import parse_scenario
+    from solo_ops.io.yamlio import read_document
+
+    document = dict(base.document)
+    if board is not None:
+        document["board"] = read_document(library.resolve("board", board,
+                                                           base=path.parent,
+                                                           source=str(path)))
+        document.pop("enemies", None)
+        document.pop("counters", None)
+        document["squads"] = [{**s, "models": [{k: v for k, v in m.items()
+                                                 if k != "at"} for m in s["models"]]}
+                              for s in document["squads"]]
+    if roster is not None:
+        document["roster"] = read_document(library.resolve("roster", roster,
+                                                           base=path.parent,
+                                                           source=str(path)))
+    return parse_scenario(document, str(path))
+
+
+def _csv_row(base: Any, case: Any, row: dict[str, Any], policy: str,
+             seed: int) -> dict[str, Any]:
+    """One CSV row (:data:`CSV_FIELDS`): a case rated at one engagement level."""
+    return {
+        "scenario": base.name, "board": case.board.name,
+        "roster": case.roster.name if case.roster is not None else "",
+        "engagement": row["engagement"], "policy": policy, "seed": seed,
+        "missions": row["missions"], "wins": row["wins"], "draws": row["draws"],
+        "losses": row["losses"], "win_rate": row["win_rate"],
+        "win_lo": row["win_rate_ci95"][0], "win_hi": row["win_rate_ci95"][1],
+        "mean_vp_player": row["mean_vp"]["player"],
+        "mean_vp_enemy": row["mean_vp"]["enemy"],
+        "mean_player_losses": row["mean_player_losses"],
+        "mean_turns": row["mean_turns"]}
+
+
+def _write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
+    """Write the sweep's rows to ``out`` as CSV (atomically)."""
+    from solo_ops.io.persistence import write_text_atomic
+
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     write_text_atomic(out, buf.getvalue())
-    if as_json:
-        emit_json({"csv": str(out), "rows": rows})
-    else:
-        console().print(f"Sweep: {len(rows)} rows written to {out}", markup=False)
 
 
 def _names(data: Any, key: str, path: Path) -> list[str]:

@@ -4,6 +4,9 @@ Each function takes the game, the state and an action dict and returns events, o
 :class:`~solo_ops.core.errors.RuleError` with the reason (the state is untouched: every check runs
 before the first change). The command line turns typed answers into these dicts
 (:mod:`solo_ops.view.answers`), so a script can drive a game with the same vocabulary.
+
+The checks every action shares (the active operative, AP, control range) are in
+:mod:`solo_ops.game.action_checks`; the move action is in :mod:`solo_ops.game.player_moves`.
 """
 
 from __future__ import annotations
@@ -11,9 +14,19 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
 from solo_ops.game import cp, markers, reveal, scoring, turns
+from solo_ops.game.action_checks import AP_COST as AP_COST
+from solo_ops.game.action_checks import (
+    CONTROL_RANGE,
+    MOVE_TOLERANCE,
+    _active,
+    _centre,
+    _enemies_in_control,
+    _op,
+    _point,
+    _spend,
+)
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
@@ -24,17 +37,15 @@ from solo_ops.game.enemy import (
     roll_fight,
     stun,
 )
+from solo_ops.game.player_moves import _move
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
-
-
-CONTROL_RANGE = reach.CONTROL_RANGE
-AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
-           "portal": 1, "pickup": 1, "placedown": 1}
-MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
+    from solo_ops.core.model import Weapon
+    from solo_ops.game.definition import Game
+    from solo_ops.geometry.routes import Walk
+    from solo_ops.geometry.terrain import Terrain
 
 
 def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict[str, Any]]:
@@ -62,75 +73,6 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     return handler(game, state, action, prompt)
 
 
-# -- helpers --------------------------------------------------------------------------------------
-def _centre(o: Operative) -> tuple[float, float]:
-    """An operative's centre; only for one on the table (``on_table`` implies a place)."""
-    assert o.at is not None
-    return o.at
-
-
-def _op(state: State, ident: Any, what: str = "operative") -> Operative:
-    if not isinstance(ident, str) or ident not in state.operatives:
-        known = ", ".join(sorted(o.id for o in state.operatives.values() if o.on_table))
-        raise RuleError(f"no {what} called {ident!r} (on the table: {known})")
-    return state.operatives[ident]
-
-
-def _active(state: State, action: dict[str, Any], prompt: Any) -> Operative:
-    if prompt.kind != "act" or state.active_operative is None:
-        raise RuleError("activate an operative first")
-    ident = action.get("operative") or state.active_operative
-    if ident != state.active_operative:
-        raise RuleError(f"{ident} is not the active operative ({state.active_operative} is)")
-    return state.operatives[ident]
-
-
-def _point(value: Any) -> tuple[float, float]:
-    try:
-        x, y = float(value[0]), float(value[1])
-    except (TypeError, ValueError, IndexError):
-        raise RuleError(f"expected a point x,y, got {value!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise RuleError(f"expected a point x,y, got {value!r}")
-    return (x, y)
-
-
-def _enemies_in_control(state: State, op: Operative, game: Game,
-                        at: tuple[float, float] | None = None) -> list[Operative]:
-    """Enemies within control range of ``op`` (standing at ``at`` if given): within 1" around
-    the walls and visible (2024 "Visible and within 1""; 2018 "models cannot attack through
-    walls"), by :func:`solo_ops.rules.reach.within_reach`."""
-    other = ENEMY if op.side == PLAYER else PLAYER
-    return reach.within_reach(game.terrain(state), op, state.living(other), at=at)
-
-
-def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
-    """Spend the action points of ``what`` (Kill Team 2024), or refuse; ``check_only`` only
-    refuses, so an action's AP are checked before anything else about it."""
-    if state.edition != "kt2024":
-        return
-    cost = AP_COST.get(what, 1)
-    if state.counteracting:  # 001 Counteract: "perform a 1AP action for free"
-        if cost != 1:
-            raise RuleError(f"a counteract is one 1 AP action: {what.replace('_', ' ')} costs "
-                            f"{cost}")
-        if op.actions_taken:
-            raise RuleError(f"{op.name} has made its counteract action")
-        if not check_only:
-            op.actions_taken.append(what)  # free: no AP spent
-        return
-    apl = max(1, op.profile.apl - op.apl_penalty)
-    if what in op.actions_taken and what != "portal":
-        raise RuleError(f"{op.name} has already done {what.replace('_', ' ')} this activation")
-    if op.ap_used + cost > apl:
-        raise RuleError(f"{op.name} has {apl - op.ap_used} AP left; {what.replace('_', ' ')} "
-                        f"costs {cost}")
-    if check_only:
-        return
-    op.ap_used += cost
-    op.actions_taken.append(what)
-
-
 # -- actions ---------------------------------------------------------------------------------------
 def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     if prompt.kind != "activate":
@@ -154,153 +96,54 @@ def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance}]
 
 
-def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
-    op = _active(state, action, prompt)
-    how = str(action.get("how", "reposition" if state.edition == "kt2024" else "normal"))
-    # "move" is a Reposition in 2024 and a normal move in 2018: one word for both editions
-    if state.edition == "kt2018" and how == "reposition":
-        how = "normal"
-    elif state.edition == "kt2024" and how == "normal":
-        how = "reposition"
-    allowed: tuple[str, ...] = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
-               "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
-    if how not in allowed:
-        raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
-    if state.edition == "kt2018" and state.phase != "movement":
-        raise RuleError("models move in the movement phase")
-    if state.edition == "kt2018" and op.moved_how is not None:
-        done = op.moved_how.replace("_", " ")
-        raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
-                        "moves once in the movement phase")
-    _spend(state, op, how, check_only=True)
-    if state.edition == "kt2024" and op.heavy_shot is not None:
-        # 001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only
-        # (x) is allowed (e.g. Heavy (Dash only))"
-        heavy = next(w for w in op.profile.weapons if w.name == op.heavy_shot)
-        allowed = kt2024.heavy_allowed_moves(heavy) or ()
-        if how not in allowed:
-            but = f" (only a {' or '.join(allowed).replace('_', ' ')})" if allowed else ""
-            raise RuleError(f"{heavy.name} is Heavy: {op.name} shot it this activation and "
-                            f"cannot move after it{but}")
-    to = _point(action.get("to"))
-    terrain = game.terrain(state)
-    others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
-              and o.id != op.carrying]
-    if not terrain.board.on_board(to[0], to[1], op.radius):
-        raise RuleError(f"{to[0]:g},{to[1]:g} is off the board for {op.name}'s base")
-    if not terrain.routes.fits(to, op.radius, blockers=[(*_centre(o), o.radius)
-                                                          for o in others]):
-        raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
-                        "terrain that blocks movement, or another model is there)")
-    in_control = _enemies_in_control(state, op, game)
-    target = None
-    if how == "charge":
-        target = _op(state, action.get("target"), "charge target")
-        if target.side == op.side or not target.on_table:
-            raise RuleError(f"{target.id} is not an enemy on the table")
-    if how in ("reposition", "dash", "normal", "advance") and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
-                        "fall back or fight")
-    if state.edition == "kt2024" and how == "charge" and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
-                        "charge (Charge is a Reposition, which cannot start there)")
-    if state.edition == "kt2024" and how == "reposition" and (
-            set(op.actions_taken) & {"fall_back", "charge"}):
-        raise RuleError(f"{op.name} cannot Reposition in the activation in which it fell back "
-                        "or charged")
-    if how == "fall_back" and not in_control:
-        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
-    if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
-            any(e.charged for e in in_control)):
-        charger = next(e for e in in_control if e.charged)
-        raise RuleError(f"{op.name} cannot fall back: {charger.id} charged it this phase (004 \"A "
-                        "model cannot Fall Back if an enemy model finished a charge move within "
-                        "1\" of it in the same phase\")")
-    # the route: around walls, clear of other bases; enemy control ranges block except for
-    # charges (towards the target) and fall backs
-    blockers = []
-    for o in others:
-        extra = 0.0
-        if o.side != op.side and how in ("reposition", "dash", "normal", "advance") and not (
-                reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
-            # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
-            extra = CONTROL_RANGE
-        if target is not None and o.id == target.id:
-            extra = 0.0
-        blockers.append((*_centre(o), o.radius + extra))
-    assert op.at is not None
-    walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
-    if walk is None:
-        raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
-                        " and other models")
-    limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
-    if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
-        limit = min(limit, COUNTERACT_MOVE)
-    cost = float(walk.cost)
-    if cost > limit + MOVE_TOLERANCE:
-        raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
-                        f"{how.replace('_', ' ')} {max(0.0, limit):.1f}\"")
-    if target is not None and target not in _enemies_in_control(state, op, game, at=to):
-        assert target.at is not None
-        gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
-        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight "
-                        f"(control range): from there it is {gap:.1f}\" around the walls")
-    if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
-        raise RuleError("a fall back must end outside every enemy's control range")
-    _spend(state, op, how)
-    old = op.at
-    op.at = to
-    op.moved = True
-    op.moved_how = how
-    op.turn_move += cost
-    if how == "charge":
-        op.charged = True
-    if how == "fall_back":
-        op.fell_back = True
-    if how == "advance":
-        op.advanced = True
-    if op.carrying is not None:
-        state.operatives[op.carrying].at = to
-    events: list[dict[str, Any]] = [{
-        "type": "moved", "operative": op.id, "how": how, "from": reach.round_point(old),
-        "to": reach.round_point(to), "cost": round(cost, 2),
-        "route": [reach.round_point(p) for p in walk.points],
-        **({"target": target.id} if target else {}),
-    }]
-    if target is not None and target.side == ENEMY:
-        unit = state.unit_of(target.id)
-        if unit is not None and unit.active:
-            from solo_ops.ai import fsm
-
-            if fsm.allowed(unit.fsm, "charged"):
-                unit.fsm = fsm.fire(unit.fsm, "charged")
-                events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
-                               "why": f"charged by {op.name}"})
-    events.extend(check_mines(game, state, op))
-    events.extend(reveal.check_spotting(game, state))
-    return events
-
-
 def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Check a reported shot of the active operative (``target``, ``weapon``; ``roll`` or the
+    ``damage`` dealt) against every rule below, in order, then apply it."""
     op = _active(state, action, prompt)
     if state.edition == "kt2018" and state.phase != "shooting":
         raise RuleError("models shoot in the shooting phase")
     _spend(state, op, "shoot", check_only=True)
+    _check_may_shoot(state, op)
+    target = _op(state, action.get("target"), "target")
+    if target.side == op.side or not target.on_table:
+        raise RuleError(f"{target.id} is not an enemy on the table")
+    weapon = _chosen_weapon(op, action)
+    _check_assault_after_advance(state, op, weapon)
+    _check_limited(state, op, weapon)
+    heavy = _check_heavy_shot(state, op, weapon)
+    _check_shooter_free(game, state, op, weapon)
+    terrain = game.terrain(state)
+    _check_valid_target(state, terrain, op, target, weapon)
+    _check_range(terrain, op, target, weapon)
+    if action.get("roll") and weapon is None:
+        raise RuleError("say which weapon to roll: 'with WEAPON'")
+    _spend(state, op, "shoot")
+    return _fire(game, state, op, target, weapon, heavy, action)
+
+
+def _check_may_shoot(state: State, op: Operative) -> None:
+    """No shot after picking up a friend this turn, nor (2018) after a fall back or retreat."""
     if op.carrying is not None and "carry" in op.actions_taken:
         raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
                         "it cannot shoot")
     if state.edition == "kt2018" and op.moved_how in ("fall_back", "retreat"):
         done = "retreated" if op.moved_how == "retreat" else "fell back"
         raise RuleError(f"{op.name} {done} this battle round: it cannot shoot")
-    target = _op(state, action.get("target"), "target")
-    if target.side == op.side or not target.on_table:
-        raise RuleError(f"{target.id} is not an enemy on the table")
+
+
+def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
+    """The weapon the shot names (None when it names none), or refuse an unknown one."""
     weapon = None
     if action.get("weapon"):
         weapon = next((w for w in op.profile.weapons if w.name == action["weapon"]), None)
         if weapon is None:
             names = ", ".join(w.name for w in op.profile.ranged_weapons)
             raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
+    return weapon
+
+
+def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
+    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon."""
     if state.edition == "kt2018" and op.moved_how == "advance" and (
             weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
         # 004 Assault: "it can only fire Assault weapons" after an Advance
@@ -308,10 +151,19 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
                         "weapon" + (f" (say 'with {assault[0]}')" if assault else
                                     " and has none"))
+
+
+def _check_limited(state: State, op: Operative, weapon: Weapon | None) -> None:
+    """Limited x: a weapon fires at most x times a battle."""
     if weapon is not None and limited_used_up(state, op, weapon):
         rule = weapon.rule("limited")
         raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
                         f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
+
+
+def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> bool:
+    """Kill Team 2024 Heavy: no Heavy shot in an activation with a move (but its (x) move),
+    nor by a carrier; whether the weapon is Heavy."""
     heavy = (state.edition == "kt2024" and weapon is not None
              and kt2024.heavy_allowed_moves(weapon) is not None)
     if heavy:
@@ -328,12 +180,21 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
             if not kt2024.may_shoot_after_move(weapon, moved_how):
                 raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
                                 f"activation in which it moved ({moved_how.replace('_', ' ')})")
+    return heavy
+
+
+def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
+    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range."""
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
     if _enemies_in_control(state, op, game):
         raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
-    terrain = game.terrain(state)
+
+
+def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
+                        weapon: Weapon | None) -> None:
+    """The target is visible, not refused by the killzone, and (2024) not Concealed in cover."""
     if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
         raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
     assert op.at is not None and target.at is not None
@@ -348,14 +209,23 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         if cover.in_cover:
             raise RuleError(f"{target.id} is Concealed and in cover from {op.name}: not a "
                             "valid target")
+
+
+def _check_range(terrain: Terrain, op: Operative, target: Operative,
+                 weapon: Weapon | None) -> None:
+    """The target is within the weapon's range, measured around the walls."""
+    assert op.at is not None and target.at is not None
     if weapon is not None and weapon.effective_range is not None:
         d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
         if d is None or d > weapon.effective_range + 1e-6:
             raise RuleError(f"{target.id} is {d if d is None else round(d, 1)}\" away: out "
                             f"of range of {weapon.name} ({weapon.effective_range:g}\")")
-    if action.get("roll") and weapon is None:
-        raise RuleError("say which weapon to roll: 'with WEAPON'")
-    _spend(state, op, "shoot")
+
+
+def _fire(game: Game, state: State, op: Operative, target: Operative, weapon: Weapon | None,
+          heavy: bool, action: dict[str, Any]) -> list[dict[str, Any]]:
+    """Record the shot, then roll it (or take the damage reported); every enemy unit shot at
+    hears of it."""
     op.shot = True
     if heavy:
         assert weapon is not None
@@ -668,12 +538,6 @@ def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
     than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
     engine rolls the charge."""
-    from solo_ops.game.enemy import _resolve_shot, charge_after_reaction, shot_cover
-
-    def charge(retreated: bool) -> list[dict[str, Any]]:
-        out = charge_after_reaction(game, state, entry, retreated)
-        return out + reveal.check_spotting(game, state)
-
     entry = state.pending_attacks[0]
     charger = state.operatives[entry["attacker"]]
     me = state.operatives[entry["target"]]
@@ -682,69 +546,113 @@ def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     events: list[dict[str, Any]] = []
     assert me.at is not None and charger.at is not None
     if react == "overwatch":
-        name = action.get("weapon")
-        guns = me.profile.ranged_weapons
-        weapon = next((w for w in guns if w.name == name), None) if name else \
-            (guns[0] if guns else None)
-        if weapon is None:
-            raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
-                            f"{me.name} has no ranged weapon to fire Overwatch")
-        if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
-            raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
-        d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
-        if weapon.range and (d is None or d > weapon.range + 1e-6):
-            raise RuleError(f"{charger.label} is out of range of {weapon.name}")
-        if not action.get("roll") and action.get("damage") is None:
-            raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
-        state.pending_attacks.pop(0)
-        events.append({"type": "overwatch", "operative": me.id, "target": charger.id,
-                       "weapon": weapon.name,
-                       "note": f"{me.name} fires Overwatch at {charger.label} (hits on 6s)."})
-        if action.get("roll"):
-            events.extend(_resolve_shot(game, state, me, weapon, charger,
-                                        shot_cover(game, state, me, weapon, charger), [], None,
-                                        acting=frozenset({me.id}), overwatch=True))
-        elif int(action["damage"]):
-            events.extend(apply_damage(game, state, charger, int(action["damage"]),
-                                       f"Overwatch by {me.name}"))
-        return events + charge(False)
+        events.extend(_overwatch(game, state, action, me, charger, terrain))
+        return events + _charge_after(game, state, entry, False)
     if react == "retreat":
-        if not entry.get("retreat"):
-            raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
-        to = _point(action.get("to"))
-        others = [o for o in state.operatives.values() if o.on_table and o.id != me.id]
-        if not terrain.routes.fits(to, me.radius, blockers=[(o.at[0], o.at[1], o.radius)
-                                                             for o in others if o.at]):
-            raise RuleError(f"{me.name}'s base does not fit at {to[0]:g},{to[1]:g}")
-        walk = terrain.routes.walk(me.at, to, me.radius, blockers=[
-            (o.at[0], o.at[1], o.radius) for o in others if o.at])
-        if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
-            got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
-            raise RuleError(f"a Retreat moves up to 3\" ({got})")
-        if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
-            raise RuleError(f"a Retreat must end further away from {charger.label}")
-        for e in state.living(ENEMY):
-            if e.id != charger.id and e.at is not None and reach.engaged_2018(
-                    terrain, to, me.radius, e.at, e.radius):
-                raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
-        state.pending_attacks.pop(0)
-        old = me.at
-        me.at = to
-        me.moved = True
-        me.moved_how = "retreat"
-        me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
-        events.append({"type": "moved", "operative": me.id, "how": "retreat",
-                       "from": reach.round_point(old), "to": reach.round_point(to),
-                       "cost": round(float(walk.cost), 2),
-                       "route": [reach.round_point(p) for p in walk.points]})
-        events.extend(check_mines(game, state, me))
-        events.extend(reveal.check_spotting(game, state))
-        return events + charge(True)
+        events.extend(_retreat(game, state, action, entry, me, charger, terrain))
+        return events + _charge_after(game, state, entry, True)
     if react != "none":
         raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
     state.pending_attacks.pop(0)
     events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
-    return events + charge(False)
+    return events + _charge_after(game, state, entry, False)
+
+
+def _charge_after(game: Game, state: State, entry: dict[str, Any],
+                  retreated: bool) -> list[dict[str, Any]]:
+    """The charge the Reaction answered, rolled by the engine, then spotting."""
+    from solo_ops.game.enemy import charge_after_reaction
+
+    out = charge_after_reaction(game, state, entry, retreated)
+    return out + reveal.check_spotting(game, state)
+
+
+def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
+                      terrain: Terrain) -> Weapon:
+    """Overwatch: a ranged weapon of the target's that sees the charger and reaches it."""
+    assert me.at is not None and charger.at is not None
+    name = action.get("weapon")
+    guns = me.profile.ranged_weapons
+    weapon = next((w for w in guns if w.name == name), None) if name else \
+        (guns[0] if guns else None)
+    if weapon is None:
+        raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
+                        f"{me.name} has no ranged weapon to fire Overwatch")
+    if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
+        raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
+    d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
+    if weapon.range and (d is None or d > weapon.range + 1e-6):
+        raise RuleError(f"{charger.label} is out of range of {weapon.name}")
+    return weapon
+
+
+def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
+               charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+    """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
+    from solo_ops.game.enemy import _resolve_shot, shot_cover
+
+    weapon = _overwatch_weapon(action, me, charger, terrain)
+    if not action.get("roll") and action.get("damage") is None:
+        raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
+    state.pending_attacks.pop(0)
+    events: list[dict[str, Any]] = [
+        {"type": "overwatch", "operative": me.id, "target": charger.id, "weapon": weapon.name,
+         "note": f"{me.name} fires Overwatch at {charger.label} (hits on 6s)."}]
+    if action.get("roll"):
+        events.extend(_resolve_shot(game, state, me, weapon, charger,
+                                    shot_cover(game, state, me, weapon, charger), [], None,
+                                    acting=frozenset({me.id}), overwatch=True))
+    elif int(action["damage"]):
+        events.extend(apply_damage(game, state, charger, int(action["damage"]),
+                                   f"Overwatch by {me.name}"))
+    return events
+
+
+def _check_retreat(state: State, action: dict[str, Any], entry: dict[str, Any], me: Operative,
+                   charger: Operative, terrain: Terrain) -> tuple[tuple[float, float], Walk]:
+    """Retreat (004): not after a move this phase; up to 3" to a place the base fits, further
+    from the charger and more than 1" from every other enemy; the point and the walk."""
+    assert me.at is not None and charger.at is not None
+    if not entry.get("retreat"):
+        raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
+    to = _point(action.get("to"))
+    others = [o for o in state.operatives.values() if o.on_table and o.id != me.id]
+    if not terrain.routes.fits(to, me.radius, blockers=[(o.at[0], o.at[1], o.radius)
+                                                         for o in others if o.at]):
+        raise RuleError(f"{me.name}'s base does not fit at {to[0]:g},{to[1]:g}")
+    walk = terrain.routes.walk(me.at, to, me.radius, blockers=[
+        (o.at[0], o.at[1], o.radius) for o in others if o.at])
+    if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
+        got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
+        raise RuleError(f"a Retreat moves up to 3\" ({got})")
+    if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
+        raise RuleError(f"a Retreat must end further away from {charger.label}")
+    for e in state.living(ENEMY):
+        if e.id != charger.id and e.at is not None and reach.engaged_2018(
+                terrain, to, me.radius, e.at, e.radius):
+            raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
+    return to, walk
+
+
+def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
+             me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+    """Retreat: the checked move, then mines and spotting (the model may not shoot or React
+    again this battle round)."""
+    to, walk = _check_retreat(state, action, entry, me, charger, terrain)
+    state.pending_attacks.pop(0)
+    old = me.at
+    me.at = to
+    me.moved = True
+    me.moved_how = "retreat"
+    me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
+    events: list[dict[str, Any]] = [
+        {"type": "moved", "operative": me.id, "how": "retreat",
+         "from": reach.round_point(old), "to": reach.round_point(to),
+         "cost": round(float(walk.cost), 2),
+         "route": [reach.round_point(p) for p in walk.points]}]
+    events.extend(check_mines(game, state, me))
+    events.extend(reveal.check_spotting(game, state))
+    return events
 
 
 def _attack_damage(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

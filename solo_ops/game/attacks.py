@@ -266,7 +266,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
     side that is not asked): the shooter's for its attack dice, each target's for its
-    defence dice (:func:`solo_ops.rules.kt2024.cp_rerolls`; :mod:`solo_ops.game.cp`).
+    defence dice (:func:`solo_ops.rules.kt2024_rolled.cp_rerolls`; :mod:`solo_ops.game.cp`).
 
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
     cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
@@ -276,33 +276,56 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     ``long_range`` (worked out from the bases if not given) modify the hit roll;
     ``close_quarters`` and ``concentrated_radius`` are the Pariah Nexus rules (on by default).
     """
-    result = AttackResult()
     if edition == "kt2018":
-        board = getattr(terrain, "board", None)
-        point = None
-        if board is not None and shooter.at is not None and target.at is not None:
-            point = kt2018.on_firing_point(board.firing_points, shooter.at, shooter.radius,
-                                           target.at, target.radius)
-        attack = attack_2018(weapon, shooter, target, cover, broken=broken,
-                             overwatch=overwatch, long_range=long_range,
-                             close_quarters=close_quarters,
-                             concentrated_radius=concentrated_radius,
-                             firing_point=point is not None)
-        if attack is None:
-            result.lines.append(_missing(edition, shooter, weapon))
-            return result
-        rolled = kt2018.roll_attack(dice, attack, target_2018(target),
-                                    f"{_name(shooter)} shoots {_name(target)} ({weapon.name})")
-        return AttackResult(rolled.damage, rolled.lines, rolled.outcome)
+        return _roll_shot_2018(edition, dice, shooter, weapon, target, cover, terrain,
+                               broken=broken, overwatch=overwatch, long_range=long_range,
+                               close_quarters=close_quarters,
+                               concentrated_radius=concentrated_radius)
+    return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
+                           secondary=secondary, nearby=nearby, cp=cp)
+
+
+def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
+                    cover: Any, terrain: Terrain, *, broken: bool, overwatch: bool,
+                    long_range: bool | None, close_quarters: bool,
+                    concentrated_radius: bool) -> AttackResult:
+    """Kill Team 2018 shooting: one attack (with a firing point's modifier) and its roll."""
+    result = AttackResult()
     board = getattr(terrain, "board", None)
+    point = None
+    if board is not None and shooter.at is not None and target.at is not None:
+        point = kt2018.on_firing_point(board.firing_points, shooter.at, shooter.radius,
+                                       target.at, target.radius)
+    attack = attack_2018(weapon, shooter, target, cover, broken=broken,
+                         overwatch=overwatch, long_range=long_range,
+                         close_quarters=close_quarters,
+                         concentrated_radius=concentrated_radius,
+                         firing_point=point is not None)
+    if attack is None:
+        result.lines.append(_missing(edition, shooter, weapon))
+        return result
+    rolled = kt2018.roll_attack(dice, attack, target_2018(target),
+                                f"{_name(shooter)} shoots {_name(target)} ({weapon.name})")
+    return AttackResult(rolled.damage, rolled.lines, rolled.outcome)
 
-    def spec_at(aim: Any) -> kt2024.AttackSpec | None:
-        # Volkus: Lethal 5+ for Blast / Torrent / Devastating into the stronghold (killzones)
-        armed = weapon if board is None else killzones.stronghold_weapon(
-            board, weapon, getattr(aim, "at", None), float(getattr(aim, "radius", 0.0)))
-        return spec_2024(armed, shooter, cover)
 
-    spec = spec_at(target)
+def _spec_at(board: Any, weapon: Weapon, shooter: Any, cover: Any,
+             aim: Any) -> kt2024.AttackSpec | None:
+    """The shooter's attack spec against ``aim`` (Volkus stronghold Lethal 5+ included)."""
+    # Volkus: Lethal 5+ for Blast / Torrent / Devastating into the stronghold (killzones)
+    armed = weapon if board is None else killzones.stronghold_weapon(
+        board, weapon, getattr(aim, "at", None), float(getattr(aim, "radius", 0.0)))
+    return spec_2024(armed, shooter, cover)
+
+
+def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
+                    cover: Any, terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]],
+                    nearby: Sequence[Any], cp: CpHooks | None) -> AttackResult:
+    """Kill Team 2024 shooting: the primary target, Devastating's splash, the Blast /
+    Torrent targets, then Hot."""
+    result = AttackResult()
+    board = getattr(terrain, "board", None)
+    spec = _spec_at(board, weapon, shooter, cover, target)
     if spec is None:
         result.lines.append(_missing(edition, shooter, weapon))
         return result
@@ -314,33 +337,48 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     result.lines.extend(shot.lines)
     if shot.stun:
         result.stunned.append(str(getattr(target, "id", _name(target))))
+    _devastating_splash(result, weapon, target, nearby, shot.crits)
+    _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook)
+    if weapon.has("hot"):
+        result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
+        result.lines.append(text)
+    return result
+
+
+def _devastating_splash(result: AttackResult, weapon: Weapon, target: Any,
+                        nearby: Sequence[Any], crits: int) -> None:
+    """Devastating's distance form (``x" Devastating y``): y per crit to each other nearby
+    operative within x of the target."""
     splash = kt2024.devastating_splash(weapon)
-    if splash is not None and shot.crits:
+    if splash is not None and crits:
         distance, amount = splash
         for other in nearby:
             if other is target or getattr(other, "id", None) == getattr(target, "id", ""):
                 continue
             gap = _gap(target, other)
             if gap is not None and gap <= distance + 1e-9:
-                result.splash.append((str(other.id), amount * shot.crits))
+                result.splash.append((str(other.id), amount * crits))
                 result.lines.append(f"Devastating {distance:g}\": {_name(other)} takes "
-                                    f"{amount * shot.crits} damage.")
+                                    f"{amount * crits} damage.")
+
+
+def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
+                     weapon: Weapon, cover: Any, spec: kt2024.AttackSpec,
+                     secondary: Sequence[tuple[Any, Any]], hook: CpHooks) -> None:
+    """Blast / Torrent: each extra target shot in turn (Blast in the primary's cover)."""
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
         assert rule is not None
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
-        extra = kt2024.roll_shot(dice, spec_at(other) or spec, defence_2024(other, use_cover),
-                                 extra_label, attack_cp=hook(shooter), defence_cp=hook(other))
+        extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, cover, other) or spec,
+                                 defence_2024(other, use_cover), extra_label,
+                                 attack_cp=hook(shooter), defence_cp=hook(other))
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))
         if extra.stun:
             result.stunned.append(str(other.id))
-    if weapon.has("hot"):
-        result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
-        result.lines.append(text)
-    return result
 
 
 def _melee_weapons(profile: Any, edition: str) -> list[Weapon]:
@@ -392,7 +430,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
     stat improved by 1 per ``helpers``), then strike and block in turn under the policy of
-    :func:`solo_ops.rules.kt2024.resolve_fight`. Kill Team 2018: the attacker makes its melee
+    :func:`solo_ops.rules.kt2024_fight.resolve_fight`. Kill Team 2018: the attacker makes its melee
     attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
     ``broken`` (the attacker's kill team: -1 to hit) and ``no_escape`` (Pariah Nexus: +1 to
     the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team

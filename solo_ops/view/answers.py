@@ -21,11 +21,15 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
 ``undo``, ``save``, ``quit``.
+
+:func:`parse` hands a question's own words to its parser (a re-roll, CP, a Reaction, a Counteract
+offer, an attack's damage), then looks the first word up in :data:`VERBS`, one small parser a verb.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from solo_ops.core.errors import RuleError
@@ -255,14 +259,25 @@ def _counteract(head: str, rest: list[str]) -> dict[str, Any]:
     return {"type": "counteract", "operative": words[0]}
 
 
-def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
-    """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
-    distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
-    words = text.strip().split()
-    if not words:
-        raise RuleError("type an answer, or 'help'")
-    head = words[0].lower()
-    rest = words[1:]
+def _attack_damage(head: str, words: list[str], rest: list[str]) -> dict[str, Any]:
+    """What the enemy's attack did, rolled by the player: ``N`` or ``damage N [taken M]``."""
+    if head == "damage":
+        rest_words = rest
+    else:
+        rest_words = words
+    if not rest_words:
+        raise RuleError("how much damage? e.g. '3'")
+    action: dict[str, Any] = {"type": "attack_damage",
+                              "damage": _int(rest_words[0], "damage")}
+    if len(rest_words) >= 3 and rest_words[1].lower() == "taken":
+        action["taken"] = _int(rest_words[2], "damage taken")
+    return action
+
+
+def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: str,
+                   units: str) -> dict[str, Any] | None:
+    """The answer to a question that takes its own words (a re-roll, CP spent, a Reaction, a
+    Counteract offer, an enemy attack's damage), or None for an ordinary answer."""
     if prompt_kind == "reroll":
         return _reroll(head, rest)
     if head in ("cp", "spend"):
@@ -272,110 +287,171 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
     if prompt_kind == "counteract" and head not in ("damage", "down"):
         return _counteract(head, rest)
     if prompt_kind == "attack":
-        if head == "damage":
-            rest_words = rest
-        else:
-            rest_words = words
-        if not rest_words:
-            raise RuleError("how much damage? e.g. '3'")
-        action: dict[str, Any] = {"type": "attack_damage",
-                                  "damage": _int(rest_words[0], "damage")}
-        if len(rest_words) >= 3 and rest_words[1].lower() == "taken":
-            action["taken"] = _int(rest_words[2], "damage taken")
+        return _attack_damage(head, words, rest)
+    return None
+
+
+def _activate(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``activate OP [engage|conceal]``."""
+    if not rest:
+        raise RuleError("which operative? e.g. 'activate sgt engage'")
+    action = {"type": "activate", "operative": rest[0]}
+    if len(rest) > 2:
+        raise RuleError(f"e.g. 'activate {rest[0]} engage': too many words in {text!r}")
+    if len(rest) > 1:
+        stance = rest[1].lower()
+        if stance not in ("engage", "conceal"):
+            raise RuleError(f"stance must be engage or conceal, got {rest[1]!r}")
+        action["stance"] = stance
+    return action
+
+
+MOVES = {"move": "reposition", "reposition": "reposition", "dash": "dash",
+         "fallback": "fall_back", "fall_back": "fall_back", "advance": "advance",
+         "normal": "normal"}
+"""Move words -> the move's ``how``."""
+
+
+def _move_verb(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``move``, ``dash``, ``fallback``, ``advance`` ...: a point or a place (:func:`_move`)."""
+    if not rest:
+        raise RuleError(f"where to? e.g. '{head} 10,4' or '{head} to obj-1'")
+    return _move(MOVES[head], rest, units)
+
+
+def _charge(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``charge TARGET`` (into base contact) or ``charge TARGET X,Y``."""
+    if not rest:
+        raise RuleError("charge whom? e.g. 'charge u1-a' (into base contact) or "
+                        "'charge u1-a 12,6'")
+    if len(rest) == 1:
+        return {"type": "move", "how": "charge", "relation": "contact", "ref": rest[0]}
+    return {"type": "move", "how": "charge", "target": rest[0],
+            "to": _point(" ".join(rest[1:]), units)}
+
+
+def _shoot(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``shoot TARGET [with WEAPON] [damage N | roll]``."""
+    if not rest:
+        raise RuleError("shoot whom? e.g. 'shoot u1-a with boltgun damage 3'")
+    action: dict[str, Any] = {"type": "shoot", "target": rest[0]}
+    opts = _keyed(rest[1:], ("with", "damage", "roll"))
+    if "roll" in opts and "damage" in opts:
+        raise RuleError("either 'damage N' (you rolled it) or 'roll' (solo-ops rolls it)")
+    if "with" in opts:
+        action["weapon"] = opts["with"]
+    if "damage" in opts:
+        action["damage"] = _int(opts["damage"], "damage")
+    if "roll" in opts:
+        action["roll"] = True
+    return action
+
+
+def _fight(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``fight TARGET dealt N taken M`` or ``fight TARGET roll [with WEAPON]``."""
+    if not rest:
+        raise RuleError("fight whom? e.g. 'fight u1-a dealt 4 taken 3' or 'fight u1-a roll'")
+    opts = _keyed(rest[1:], ("dealt", "taken", "roll", "with"))
+    if "roll" in opts:
+        if "dealt" in opts or "taken" in opts:
+            raise RuleError("either 'dealt N taken M' (you rolled it) or 'roll' (solo-ops "
+                            "rolls it)")
+        action: dict[str, Any] = {"type": "fight", "target": rest[0], "roll": True}
+        if opts.get("with"):
+            action["weapon"] = opts["with"]
         return action
+    return {"type": "fight", "target": rest[0],
+            "dealt": _int(opts.get("dealt", "0") or "0", "damage dealt"),
+            "taken": _int(opts.get("taken", "0") or "0", "damage taken")}
+
+
+def _portal(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``hatch ID open|close`` or ``door ID open|close``."""
+    if len(rest) != 2 or rest[1].lower() not in ("open", "close", "closed"):
+        raise RuleError(f"e.g. '{head} h1 open' or '{head} h1 close'")
+    return {"type": "portal", "feature": rest[0], "open": rest[1].lower() == "open"}
+
+
+def _carry(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``carry OP``."""
+    if len(rest) != 1:
+        raise RuleError("carry whom? e.g. 'carry jax'")
+    return {"type": "carry", "target": rest[0]}
+
+
+def _damage(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``damage OP N``: damage done to one of the player's operatives at the table."""
+    if len(rest) != 2:
+        raise RuleError("e.g. 'damage sgt 3'")
+    return {"type": "damage", "operative": rest[0], "amount": _int(rest[1], "damage")}
+
+
+def _down(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``down OP``: one of the player's operatives is incapacitated."""
+    if len(rest) != 1:
+        raise RuleError("e.g. 'down jax'")
+    return {"type": "down", "operative": rest[0]}
+
+
+def _pickup(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``pickup MARKER`` (or ``pick up MARKER``)."""
+    words = rest[1:] if head == "pick" and rest and rest[0].lower() == "up" else rest
+    if len(words) != 1:
+        raise RuleError("pick up which marker? e.g. 'pickup obj-2'")
+    return {"type": "pickup", "marker": words[0]}
+
+
+def _placedown(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``placedown [X,Y]`` (or ``place down [X,Y]``)."""
+    words = rest[1:] if head == "place" and rest and rest[0].lower() == "down" else rest
+    if head == "place" and words is rest:
+        raise RuleError("e.g. 'placedown' (where it stands) or 'placedown 10,4'")
+    action: dict[str, Any] = {"type": "placedown"}
+    if words:
+        action["to"] = _point(" ".join(words), units)
+    return action
+
+
+def _plain(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``evacuate`` or ``ready``: the word is the action."""
+    return {"type": head}
+
+
+def _done(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``done`` (``end``, ``pass``): the activation ends."""
+    return {"type": "done"}
+
+
+_Verb = Callable[[str, list[str], str, str], dict[str, Any]]
+VERBS: dict[str, _Verb] = {
+    "activate": _activate,
+    **dict.fromkeys(MOVES, _move_verb),
+    "charge": _charge, "shoot": _shoot, "fight": _fight,
+    "hatch": _portal, "door": _portal, "carry": _carry, "damage": _damage, "down": _down,
+    "pickup": _pickup, "pick": _pickup, "placedown": _placedown, "place": _placedown,
+    "evacuate": _plain, "ready": _plain, "done": _done, "end": _done, "pass": _done,
+}
+"""An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""
+
+
+def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
+    """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
+    distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
+    words = text.strip().split()
+    if not words:
+        raise RuleError("type an answer, or 'help'")
+    head = words[0].lower()
+    rest = words[1:]
+    answer = _prompt_answer(head, words, rest, prompt_kind, units)
+    if answer is not None:
+        return answer
     if prompt_kind == "activate" and head in ACT_WORDS:
         raise RuleError(f"first say which operative acts, e.g. 'activate kell engage' (or "
                         f"'kell engage'); then '{text.strip()}'")
     if prompt_kind == "activate" and head not in ("activate", "door", "hatch", "damage", "down"):
         words = ["activate", *words]
         head, rest = "activate", words[1:]
-    if head == "activate":
-        if not rest:
-            raise RuleError("which operative? e.g. 'activate sgt engage'")
-        action = {"type": "activate", "operative": rest[0]}
-        if len(rest) > 2:
-            raise RuleError(f"e.g. 'activate {rest[0]} engage': too many words in {text!r}")
-        if len(rest) > 1:
-            stance = rest[1].lower()
-            if stance not in ("engage", "conceal"):
-                raise RuleError(f"stance must be engage or conceal, got {rest[1]!r}")
-            action["stance"] = stance
-        return action
-    moves = {"move": "reposition", "reposition": "reposition", "dash": "dash",
-             "fallback": "fall_back", "fall_back": "fall_back", "advance": "advance",
-             "normal": "normal"}
-    if head in moves:
-        if not rest:
-            raise RuleError(f"where to? e.g. '{head} 10,4' or '{head} to obj-1'")
-        return _move(moves[head], rest, units)
-    if head == "charge":
-        if not rest:
-            raise RuleError("charge whom? e.g. 'charge u1-a' (into base contact) or "
-                            "'charge u1-a 12,6'")
-        if len(rest) == 1:
-            return {"type": "move", "how": "charge", "relation": "contact", "ref": rest[0]}
-        return {"type": "move", "how": "charge", "target": rest[0],
-                "to": _point(" ".join(rest[1:]), units)}
-    if head == "shoot":
-        if not rest:
-            raise RuleError("shoot whom? e.g. 'shoot u1-a with boltgun damage 3'")
-        action = {"type": "shoot", "target": rest[0]}
-        opts = _keyed(rest[1:], ("with", "damage", "roll"))
-        if "roll" in opts and "damage" in opts:
-            raise RuleError("either 'damage N' (you rolled it) or 'roll' (solo-ops rolls it)")
-        if "with" in opts:
-            action["weapon"] = opts["with"]
-        if "damage" in opts:
-            action["damage"] = _int(opts["damage"], "damage")
-        if "roll" in opts:
-            action["roll"] = True
-        return action
-    if head == "fight":
-        if not rest:
-            raise RuleError("fight whom? e.g. 'fight u1-a dealt 4 taken 3' or 'fight u1-a roll'")
-        opts = _keyed(rest[1:], ("dealt", "taken", "roll", "with"))
-        if "roll" in opts:
-            if "dealt" in opts or "taken" in opts:
-                raise RuleError("either 'dealt N taken M' (you rolled it) or 'roll' (solo-ops "
-                                "rolls it)")
-            action = {"type": "fight", "target": rest[0], "roll": True}
-            if opts.get("with"):
-                action["weapon"] = opts["with"]
-            return action
-        return {"type": "fight", "target": rest[0],
-                "dealt": _int(opts.get("dealt", "0") or "0", "damage dealt"),
-                "taken": _int(opts.get("taken", "0") or "0", "damage taken")}
-    if head in ("hatch", "door"):
-        if len(rest) != 2 or rest[1].lower() not in ("open", "close", "closed"):
-            raise RuleError(f"e.g. '{head} h1 open' or '{head} h1 close'")
-        return {"type": "portal", "feature": rest[0], "open": rest[1].lower() == "open"}
-    if head == "carry":
-        if len(rest) != 1:
-            raise RuleError("carry whom? e.g. 'carry jax'")
-        return {"type": "carry", "target": rest[0]}
-    if head == "damage":
-        if len(rest) != 2:
-            raise RuleError("e.g. 'damage sgt 3'")
-        return {"type": "damage", "operative": rest[0], "amount": _int(rest[1], "damage")}
-    if head == "down":
-        if len(rest) != 1:
-            raise RuleError("e.g. 'down jax'")
-        return {"type": "down", "operative": rest[0]}
-    if head in ("pickup", "pick"):
-        words = rest[1:] if head == "pick" and rest and rest[0].lower() == "up" else rest
-        if len(words) != 1:
-            raise RuleError("pick up which marker? e.g. 'pickup obj-2'")
-        return {"type": "pickup", "marker": words[0]}
-    if head in ("placedown", "place"):
-        words = rest[1:] if head == "place" and rest and rest[0].lower() == "down" else rest
-        if head == "place" and words is rest:
-            raise RuleError("e.g. 'placedown' (where it stands) or 'placedown 10,4'")
-        action = {"type": "placedown"}
-        if words:
-            action["to"] = _point(" ".join(words), units)
-        return action
-    if head in ("evacuate", "ready"):
-        return {"type": head}
-    if head in ("done", "end", "pass"):
-        return {"type": "done"}
-    raise RuleError(f"I don't understand {text.strip()!r}; type 'help' for the words I know")
+    verb = VERBS.get(head)
+    if verb is None:
+        raise RuleError(f"I don't understand {text.strip()!r}; type 'help' for the words I know")
+    return verb(head, rest, text, units)

@@ -1,0 +1,237 @@
+"""The players' move action: a reported move checked rule by rule, then applied.
+
+Kill Team 2024 Reposition, Dash, Charge and Fall Back; Kill Team 2018 normal move, Advance,
+Charge and Fall Back. Each check below answers one rule and refuses with its reason before
+anything changes (the order of the checks is the order a player hears the refusals in); then
+:func:`_apply_move` moves the operative (and what it carries), records how, and lets a charged
+enemy unit's state machine hear of it. :mod:`solo_ops.game.actions` dispatches ``move`` here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.ai.counteract import COUNTERACT_MOVE
+from solo_ops.core.errors import RuleError
+from solo_ops.game import reveal
+from solo_ops.game.action_checks import (
+    CONTROL_RANGE,
+    MOVE_TOLERANCE,
+    _active,
+    _centre,
+    _enemies_in_control,
+    _op,
+    _point,
+    _spend,
+)
+from solo_ops.game.enemy import check_mines
+from solo_ops.game.state import ENEMY, Operative, State
+from solo_ops.rules import kt2018, kt2024, reach
+
+if TYPE_CHECKING:
+    from solo_ops.game.definition import Game
+    from solo_ops.geometry.routes import Walk
+    from solo_ops.geometry.terrain import Terrain
+
+
+FREE_MOVES = ("reposition", "dash", "normal", "advance")
+"""The moves an enemy's control range stops (a charge and a fall back are made into it)."""
+
+
+def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Check a reported move of the active operative (``how``, ``to``, ``target`` for a
+    charge) against every rule below, in order, then apply it."""
+    op = _active(state, action, prompt)
+    how = _move_kind(state, action)
+    _check_move_timing(state, op)
+    _spend(state, op, how, check_only=True)
+    _check_heavy_move(state, op, how)
+    to = _point(action.get("to"))
+    terrain = game.terrain(state)
+    others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
+              and o.id != op.carrying]
+    _check_base_fits(terrain, op, to, others)
+    in_control = _enemies_in_control(state, op, game)
+    target = _charge_target(state, op, how, action)
+    _check_leaving_control_range(state, op, how, in_control)
+    walk = _route(terrain, op, how, to, others, in_control, target)
+    cost = _check_allowance(state, op, how, walk)
+    _check_move_end(game, state, op, how, to, target, terrain)
+    _spend(state, op, how)
+    return _apply_move(game, state, op, how, to, cost, walk, target)
+
+
+def _move_kind(state: State, action: dict[str, Any]) -> str:
+    """The edition's name of the move (one of its four moves), or refuse."""
+    how = str(action.get("how", "reposition" if state.edition == "kt2024" else "normal"))
+    # "move" is a Reposition in 2024 and a normal move in 2018: one word for both editions
+    if state.edition == "kt2018" and how == "reposition":
+        how = "normal"
+    elif state.edition == "kt2024" and how == "normal":
+        how = "reposition"
+    allowed: tuple[str, ...] = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
+               "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
+    if how not in allowed:
+        raise RuleError(f"'{how}' is not a move in {state.edition} (use {', '.join(allowed)})")
+    return how
+
+
+def _check_move_timing(state: State, op: Operative) -> None:
+    """Kill Team 2018: a model moves in the movement phase, once a battle round."""
+    if state.edition == "kt2018" and state.phase != "movement":
+        raise RuleError("models move in the movement phase")
+    if state.edition == "kt2018" and op.moved_how is not None:
+        done = op.moved_how.replace("_", " ")
+        raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
+                        "moves once in the movement phase")
+
+
+def _check_heavy_move(state: State, op: Operative, how: str) -> None:
+    """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move)."""
+    if state.edition == "kt2024" and op.heavy_shot is not None:
+        # 001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only
+        # (x) is allowed (e.g. Heavy (Dash only))"
+        heavy = next(w for w in op.profile.weapons if w.name == op.heavy_shot)
+        allowed = kt2024.heavy_allowed_moves(heavy) or ()
+        if how not in allowed:
+            but = f" (only a {' or '.join(allowed).replace('_', ' ')})" if allowed else ""
+            raise RuleError(f"{heavy.name} is Heavy: {op.name} shot it this activation and "
+                            f"cannot move after it{but}")
+
+
+def _check_base_fits(terrain: Terrain, op: Operative, to: tuple[float, float],
+                     others: list[Operative]) -> None:
+    """The base ends on the board, clear of walls, impassable terrain and other bases."""
+    if not terrain.board.on_board(to[0], to[1], op.radius):
+        raise RuleError(f"{to[0]:g},{to[1]:g} is off the board for {op.name}'s base")
+    if not terrain.routes.fits(to, op.radius, blockers=[(*_centre(o), o.radius)
+                                                          for o in others]):
+        raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
+                        "terrain that blocks movement, or another model is there)")
+
+
+def _charge_target(state: State, op: Operative, how: str, action: dict[str, Any]
+                   ) -> Operative | None:
+    """A charge names an enemy on the table (None for any other move)."""
+    target = None
+    if how == "charge":
+        target = _op(state, action.get("target"), "charge target")
+        if target.side == op.side or not target.on_table:
+            raise RuleError(f"{target.id} is not an enemy on the table")
+    return target
+
+
+def _check_leaving_control_range(state: State, op: Operative, how: str,
+                                 in_control: list[Operative]) -> None:
+    """Within an enemy's control range only a fall back (or 2018 charge) starts; a fall
+    back needs one; 2024: no Reposition after a fall back or charge; 2018: no fall back
+    from a charger."""
+    if how in FREE_MOVES and in_control:
+        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
+                        "fall back or fight")
+    if state.edition == "kt2024" and how == "charge" and in_control:
+        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
+                        "charge (Charge is a Reposition, which cannot start there)")
+    if state.edition == "kt2024" and how == "reposition" and (
+            set(op.actions_taken) & {"fall_back", "charge"}):
+        raise RuleError(f"{op.name} cannot Reposition in the activation in which it fell back "
+                        "or charged")
+    if how == "fall_back" and not in_control:
+        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+    if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
+            any(e.charged for e in in_control)):
+        charger = next(e for e in in_control if e.charged)
+        raise RuleError(f"{op.name} cannot fall back: {charger.id} charged it this phase (004 \"A "
+                        "model cannot Fall Back if an enemy model finished a charge move within "
+                        "1\" of it in the same phase\")")
+
+
+def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
+           others: list[Operative], in_control: list[Operative],
+           target: Operative | None) -> Walk:
+    """The walk there around walls and other bases (enemy control ranges block), or refuse."""
+    # the route: around walls, clear of other bases; enemy control ranges block except for
+    # charges (towards the target) and fall backs
+    blockers = []
+    for o in others:
+        extra = 0.0
+        if o.side != op.side and how in FREE_MOVES and not (
+                reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
+            # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
+            extra = CONTROL_RANGE
+        if target is not None and o.id == target.id:
+            extra = 0.0
+        blockers.append((*_centre(o), o.radius + extra))
+    assert op.at is not None
+    walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
+    if walk is None:
+        raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
+                        " and other models")
+    return walk
+
+
+def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
+    """The walk's length is within the move's allowance (2" for a counteract); its cost."""
+    limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
+    if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
+        limit = min(limit, COUNTERACT_MOVE)
+    cost = float(walk.cost)
+    if cost > limit + MOVE_TOLERANCE:
+        raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
+                        f"{how.replace('_', ' ')} {max(0.0, limit):.1f}\"")
+    return cost
+
+
+def _check_move_end(game: Game, state: State, op: Operative, how: str,
+                    to: tuple[float, float], target: Operative | None,
+                    terrain: Terrain) -> None:
+    """A charge ends in its target's control range; a fall back outside every enemy's."""
+    if target is not None and target not in _enemies_in_control(state, op, game, at=to):
+        assert target.at is not None
+        gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
+        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight "
+                        f"(control range): from there it is {gap:.1f}\" around the walls")
+    if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
+        raise RuleError("a fall back must end outside every enemy's control range")
+
+
+def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+                cost: float, walk: Walk, target: Operative | None) -> list[dict[str, Any]]:
+    """Move the operative (and whom it carries), record how, then mines and spotting."""
+    old = op.at
+    op.at = to
+    op.moved = True
+    op.moved_how = how
+    op.turn_move += cost
+    if how == "charge":
+        op.charged = True
+    if how == "fall_back":
+        op.fell_back = True
+    if how == "advance":
+        op.advanced = True
+    if op.carrying is not None:
+        state.operatives[op.carrying].at = to
+    events: list[dict[str, Any]] = [{
+        "type": "moved", "operative": op.id, "how": how, "from": reach.round_point(old),
+        "to": reach.round_point(to), "cost": round(cost, 2),
+        "route": [reach.round_point(p) for p in walk.points],
+        **({"target": target.id} if target else {}),
+    }]
+    if target is not None and target.side == ENEMY:
+        events.extend(_charged_unit_state(state, op, target))
+    events.extend(check_mines(game, state, op))
+    events.extend(reveal.check_spotting(game, state))
+    return events
+
+
+def _charged_unit_state(state: State, op: Operative, target: Operative) -> list[dict[str, Any]]:
+    """An active enemy unit whose model is charged moves its state machine on ("charged")."""
+    unit = state.unit_of(target.id)
+    if unit is not None and unit.active:
+        from solo_ops.ai import fsm
+
+        if fsm.allowed(unit.fsm, "charged"):
+            unit.fsm = fsm.fire(unit.fsm, "charged")
+            return [{"type": "unit_state", "unit": unit.id, "state": unit.fsm,
+                     "why": f"charged by {op.name}"}]
+    return []
