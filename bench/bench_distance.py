@@ -13,9 +13,9 @@ every point distinct).
 
 On every shipped board (``scenarios/boards``), a built-in Gallowdark-style corridor
 board and a few generated boards with random (partly touching) wall panels, the same random
-point pairs are measured by :class:`solo_ops.geometry.routes.Routes` and by pyvisgraph. pyvisgraph
-gets the merged, simplified wall polygons (their exteriors; it would walk through the seam
-between two touching panels otherwise). It knows nothing of the board edge and of rooms sealed
+point pairs are measured by :class:`solo_ops.geometry.routes.query.Routes` and by pyvisgraph.
+pyvisgraph gets the merged, simplified wall polygons (their exteriors; it would walk through the
+seam between two touching panels otherwise). It knows nothing of the board edge and of rooms sealed
 by walls, so pairs where solo-ops finds no route or pyvisgraph's route leaves the board are
 counted apart and not compared; points inside a wall polygon's exterior are not used. Every
 other length must agree to 1e-6. Where they do not, the slow oracle of the tests

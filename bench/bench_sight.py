@@ -1,4 +1,4 @@
-"""Benchmark of the fast sight engine (:class:`solo_ops.geometry.sight.Sight`).
+"""Benchmark of the fast sight engine (:class:`solo_ops.geometry.sight.query.Sight`).
 
 Run it from the repository root with the project's virtual environment active::
 

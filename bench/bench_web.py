@@ -11,7 +11,7 @@ posts four answers — Ana activates Kell (no engine step follows), ``done`` (th
 activation follows: engine steps), ``undo``, ``undo`` — timing each from the POST until every
 page's stream has delivered the batch's closing ``prompt`` line. It also times what a page does
 next (``GET /api/view?since=N`` and ``GET /board.svg``), and the same answers through a
-:class:`~solo_ops.io.table.GameTable` in this process, without HTTP: the engine's own step time
+:class:`~solo_ops.session.table.GameTable` in this process, without HTTP: the engine's own step time
 and the saving. It prints medians and 95th percentiles in milliseconds.
 """
 
@@ -109,7 +109,7 @@ def in_process(rounds: int, folder: Path) -> dict[str, list[float]]:
     """The same answers through a GameTable: engine steps and saving, no HTTP."""
     from solo_ops.game.engine import new_game
     from solo_ops.io.scenario import load_scenario
-    from solo_ops.io.table import GameTable
+    from solo_ops.session.table import GameTable
 
     game, state = new_game(load_scenario(SCENARIO), 3)
     save = folder / "inproc" / "game.json"

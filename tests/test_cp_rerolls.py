@@ -629,7 +629,7 @@ def test_a_pause_in_the_enemy_activation_words_what_the_enemy_did_first_and_only
     happened, as at the table: the paused step's record words e1's activation so far (its
     order and shot), and the step's final record, which runs the activation again from its
     start, is not worded twice at the table (GameTable)."""
-    from solo_ops.io.table import GameTable
+    from solo_ops.session.table import GameTable
 
     game, state = start(ENEMY_SHOT)
     table = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
@@ -658,7 +658,7 @@ def test_history_words_a_paused_step_once_when_the_game_is_opened_again(
     """001: "Re-Roll Attack/Defence Dice for 1CP." -- the same game opened again (a resumed
     terminal, the web page's history): the paused step's words and then the final step's,
     without its opening lines a second time, as the live table said them."""
-    from solo_ops.io.table import GameTable
+    from solo_ops.session.table import GameTable
 
     game, state = start(ENEMY_SHOT)
     live = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
@@ -734,7 +734,7 @@ def test_a_game_opened_again_at_the_question_tells_what_led_to_it_once(tmp_path:
     """001: "Re-Roll Attack/Defence Dice for 1CP." -- a player who resumes a game saved at
     the question is told e1's activation so far first (as the live table told it), and after
     the answer only what follows."""
-    from solo_ops.io.table import GameTable
+    from solo_ops.session.table import GameTable
 
     game, state = start(ENEMY_SHOT)
     live = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
@@ -760,7 +760,7 @@ def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_
     fall back and both charges), not only what came after the first question."""
     from solo_ops.io import library
     from solo_ops.io.scenario import load_scenario
-    from solo_ops.io.table import GameTable, narration_table
+    from solo_ops.session.table import GameTable, narration_table
 
     game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
                                                          "strike")), 1)

@@ -647,7 +647,7 @@ def test_a_shipped_board_has_a_portable_marker_and_the_briefing_names_it(tmp_pat
     Pick Up in a shipped game: Volkus manufactorum's obj-3 is portable, and the briefing says
     which markers can be carried and how (a player cannot guess it from the map)."""
     from solo_ops.io.scenario import load_scenario
-    from solo_ops.io.table import GameTable
+    from solo_ops.session.table import GameTable
 
     from .conftest import SCENARIOS
 

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from solo_ops.cli.board import load_board
+from solo_ops.cli.maps import save_picture
 from solo_ops.core.errors import InputError
 from solo_ops.view import render
 from tests.conftest import BOARDS
@@ -26,7 +27,7 @@ def texts_with_class(root: ET.Element, css: str) -> list[str]:
 def test_board_draws_to_svg_and_png(path: Path, tmp_path: Path) -> None:
     board = load_board(path)
     scene = render.board_scene(board)
-    svg_path = render.save(scene, tmp_path / "b.svg")
+    svg_path = save_picture(scene, tmp_path / "b.svg")
     root = ET.parse(svg_path).getroot()
     assert root.tag == f"{SVG}svg"
     assert texts_with_class(root, "sector-label") == ["1", "2", "3", "4", "5", "6"]
@@ -43,7 +44,7 @@ def test_board_draws_to_svg_and_png(path: Path, tmp_path: Path) -> None:
     floor = next(el for el in root.iter(f"{SVG}polygon") if el.get("class") == "floor")
     xs = [float(p.split(",")[0]) for p in floor.get("points", "").split()]
     assert max(xs) - min(xs) == pytest.approx(board.width * render.SCALE)
-    png_path = render.save(scene, tmp_path / "b.png")
+    png_path = save_picture(scene, tmp_path / "b.png")
     with Image.open(png_path) as image:
         assert image.format == "PNG"
         assert image.size == (width, height)
@@ -119,14 +120,14 @@ def test_bad_overlay_arguments() -> None:
 def test_save_rejects_other_suffixes_and_writes_atomically(tmp_path: Path) -> None:
     scene = render.board_scene(load_board(BOARDS / "translocum-chamber.yaml"))
     with pytest.raises(InputError) as err:
-        render.save(scene, tmp_path / "board.jpg")
+        save_picture(scene, tmp_path / "board.jpg")
     assert "board.jpg" in str(err.value)
     with pytest.raises(InputError) as err:
-        render.save(scene, tmp_path / "missing" / "board.svg")
+        save_picture(scene, tmp_path / "missing" / "board.svg")
     assert "board.svg" in str(err.value)
     target = tmp_path / "board.SVG"
     target.write_text("old", encoding="utf-8")
-    render.save(scene, target)
+    save_picture(scene, target)
     assert target.read_text(encoding="utf-8").startswith("<?xml")
     assert [p.name for p in tmp_path.iterdir()] == ["board.SVG"]  # no temporary file left
 

@@ -25,7 +25,7 @@ from solo_ops.core.errors import InputError, SaveError
 from solo_ops.game.engine import new_game
 from solo_ops.io import opening
 from solo_ops.io.scenario import load_scenario
-from solo_ops.io.table import GameTable
+from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
 from tests.test_web_api import ANSWERS, SCENARIO, ApiClient, make_table, post, scenario_path
 
@@ -181,7 +181,7 @@ def test_an_engine_step_that_cannot_be_saved_stops_the_command_in_one_line(
     saved; one error line, exit status non-zero, and the game resumes from the last good step
     exactly as an uninterrupted one."""
     runner = CliRunner()
-    from solo_ops.io import table as table_module
+    from solo_ops.session import table as table_module
 
     real = table_module.GameTable.engine_step
     calls = {"n": 0}

@@ -24,7 +24,7 @@ import pytest
 from solo_ops.game.engine import new_game, pending
 from solo_ops.io.opening import load_save
 from solo_ops.io.scenario import load_scenario
-from solo_ops.io.table import GameTable
+from solo_ops.session.table import GameTable
 from solo_ops.web.app import MAX_BODY, create_app
 from tests.conftest import SCENARIOS
 from tests.test_play_e2e import bot_answers, small_scenario

@@ -14,8 +14,9 @@ import click
 
 from solo_ops.cli.common import emit_json
 from solo_ops.game import markers
-from solo_ops.game.engine import Game
+from solo_ops.game.definition import Game
 from solo_ops.game.state import State
+from solo_ops.io import pictures
 from solo_ops.io.opening import load_save
 from solo_ops.view import render
 from solo_ops.view.player import last_plans, player_view
@@ -66,10 +67,11 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
 
 
 def save_picture(scene: Any, out: Path) -> Path:
-    """Write ``scene`` to ``out`` (``.svg`` or ``.png``): :func:`solo_ops.view.render.save`,
+    """Write ``scene`` to ``out`` (``.svg`` or ``.png``): drawn by
+    :func:`solo_ops.view.render.render_bytes`, saved by :func:`solo_ops.io.pictures.save_picture`
     through the one atomic writer. A bad suffix or a missing folder is an :class:`InputError`,
     a full disk or a read-only folder a :class:`SaveError`; an old picture there stays intact."""
-    return render.save(scene, out)
+    return pictures.save_picture(out, lambda suffix: render.render_bytes(scene, suffix))
 
 
 def draw_view(game: Game, state: State, out: Path, *, reveal: bool = False) -> None:

@@ -1,6 +1,6 @@
 """``solo-ops play`` and ``replay``: the turn-by-turn loop at the terminal.
 
-The terminal is a front-end over :class:`solo_ops.io.table.GameTable`, the one way a game is
+The terminal is a front-end over :class:`solo_ops.session.table.GameTable`, the one way a game is
 played at the table (the web page of ``solo-ops serve`` is the other front-end): this module
 reads lines — from the keyboard (prompt_toolkit), a pipe, ``--answers FILE`` or ``--answer
 TEXT`` options — and prints what happens; the table parses and checks each answer, proposes
@@ -25,7 +25,7 @@ import click
 from solo_ops.cli.common import console, emit_json, resolve_seed
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
-from solo_ops.game.engine import Game
+from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
 from solo_ops.io.persistence import EventLog, game_lock
@@ -36,7 +36,8 @@ from solo_ops.io.savegame import (
     record_difference,
     restore,
 )
-from solo_ops.io.table import GameTable, Outcome, not_saved
+from solo_ops.session.opening import open_table, start_table, sync_log
+from solo_ops.session.table import GameTable, Outcome, not_saved
 from solo_ops.view import answers
 from solo_ops.view.player import player_view
 
@@ -352,10 +353,10 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
 def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
               interactive: bool) -> None:
     """Check the session's event log against its save before going on
-    (:func:`solo_ops.io.opening.sync_log`); on a terminal, a disagreeing log is offered for
+    (:func:`solo_ops.session.opening.sync_log`); on a terminal, a disagreeing log is offered for
     rebuilding, elsewhere it is one error line that names ``--rebuild-log``."""
     try:
-        note = opening.sync_log(session.table, doc, rebuild=rebuild)
+        note = sync_log(session.table, doc, rebuild=rebuild)
     except opening.LogDisagrees as exc:
         if not interactive:
             raise InputError(f"{exc.message}. The save is the truth: run again with "
@@ -366,7 +367,7 @@ def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
                              "deleted)?", default=True):
             raise InputError("the event log disagrees with the save; nothing was changed",
                              source=str(session.save)) from None
-        note = opening.sync_log(session.table, doc, rebuild=True)
+        note = sync_log(session.table, doc, rebuild=True)
     if note:
         session.say(note)
 
@@ -419,7 +420,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
     with game_lock(p.save):
         feed, interactive = _feed(answers_file, answer)
         if p.resuming:
-            table, doc = opening.open_table(p, reveal=reveal_hidden, units=units)
+            table, doc = open_table(p, reveal=reveal_hidden, units=units)
             session = Session(table, as_json=as_json)
             check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
             if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
@@ -436,7 +437,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
                 session.say(line)
         else:
             assert p.scenario is not None and p.seed is not None
-            table, notes = opening.start_table(p.scenario, p.seed, p.save, p.log,
+            table, notes = start_table(p.scenario, p.seed, p.save, p.log,
                                                reveal=reveal_hidden, units=units)
             session = Session(table, as_json=as_json)
             for note in notes:

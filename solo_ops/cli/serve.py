@@ -23,6 +23,7 @@ from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
 from solo_ops.io import opening
 from solo_ops.io.persistence import game_lock
+from solo_ops.session.opening import open_table, start_table, sync_log
 
 
 def _lan_address() -> str:
@@ -90,9 +91,9 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
         if p.resuming:
-            table, doc = opening.open_table(p, units=units)
+            table, doc = open_table(p, units=units)
             try:
-                note = opening.sync_log(table, doc)
+                note = sync_log(table, doc)
             except opening.LogDisagrees as exc:
                 raise InputError(f"{exc.message}. The save is the truth: run `solo-ops play "
                                  f"--resume {save_path} --rebuild-log` once to rebuild the log",
@@ -105,7 +106,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
                        f"(turn {table.state.turn}).")
         else:
             assert p.scenario is not None and p.seed is not None
-            table, notes = opening.start_table(p.scenario, p.seed, save_path, p.log,
+            table, notes = start_table(p.scenario, p.seed, save_path, p.log,
                                                units=units)
             for note in notes:
                 click.echo(note)

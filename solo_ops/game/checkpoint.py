@@ -24,7 +24,7 @@ from solo_ops.core.model import Profile
 from solo_ops.game.state import Counter, Operative, State, Unit
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 VERSION = 1
 """The checkpoint's own format version (inside a save's ``checkpoint`` mapping)."""

@@ -22,7 +22,7 @@ from solo_ops.game import enemy, reveal, turns
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:

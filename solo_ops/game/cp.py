@@ -38,7 +38,7 @@ from solo_ops.game.state import PLAYER, Counter, Operative, State, Unit
 from solo_ops.rules import kt2024
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game, Prompt
+    from solo_ops.game.definition import Game, Prompt
 
 KEEP = "keep"
 """An answer that re-rolls nothing (the other answers are die places, 1-based)."""

@@ -1,6 +1,6 @@
 """Carrying out the enemy's plans, and applying damage to anyone.
 
-:func:`apply_plan` applies a :class:`~solo_ops.ai.planner.Plan` to the state: moves (with a
+:func:`apply_plan` applies a :class:`~solo_ops.ai.context.Plan` to the state: moves (with a
 spotting check after each, as the fog of war requires), Kill Team 2018 charge rolls, attacks
 (rolled by the engine, or handed to the player to roll when the game's ``enemy_attacks``
 setting says so), stance and the unit's state-machine triggers, and merging into a leader's or
@@ -22,7 +22,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 CONTROL_RANGE = reach.CONTROL_RANGE

@@ -1,7 +1,8 @@
 """The game loop's core: set-up, ``pending`` (what happens next) and ``step`` (apply one
 action), for Kill Team 2024 turning points and Kill Team 2018 battle rounds.
 
-A game is a :class:`Game` (static: the scenario, compiled terrain) and a
+A game is a :class:`~solo_ops.game.definition.Game` (static: the scenario, compiled terrain;
+defined below this dispatcher, so every module of the game imports it without a circle) and a
 :class:`~solo_ops.game.state.State` (everything that changes). :func:`new_game` sets the table up
 (squads deployed, pre-placed enemies formed into units with their orders, counters seeded);
 then the caller repeatedly asks :func:`pending` what is needed and feeds :func:`step` an
@@ -15,80 +16,19 @@ from the same scenario and seed rebuilds the same state: that is how saves, resu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from solo_ops.ai.planner import Context, first_to_activate, plan_activation
+from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, fog, reveal, scoring, turns
+from solo_ops.game import actions, counteract, cp, enemy, fog, reveal, scoring, turns
+from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
+from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit
 from solo_ops.geometry.terrain import Terrain, TerrainCache
-from solo_ops.io.scenario import Scenario
 from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
-
-KT2024_PHASES = ("firefight",)
-PRE_BATTLE_CP = 2  # card 001, "2. SELECT OPERATIVES": "Players gain 2CP each."
-KT2018_PHASES = ("movement", "shooting", "fight")
-
-
-@dataclass
-class Game:
-    """The static half of a game: the scenario and the compiled terrain for each door state."""
-
-    scenario: Scenario
-    seed: int
-    terrains: TerrainCache = field(init=False)
-    base: dict[str, Any] | None = None
-    """Set when the game goes on from a checkpoint rather than from set-up (a save whose
-    history a newer solo-ops plays differently): ``{"checkpoint", "steps", "why", "versions"}``
-    (:func:`solo_ops.io.savegame.rebase`)."""
-    notice: str | None = None
-    """A sentence for the players about how the game was opened (not saved)."""
-    cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
-    """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
-    cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
-    """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
-
-    def __post_init__(self) -> None:
-        self.terrains = TerrainCache(self.scenario.board)
-
-    @property
-    def settings(self) -> Any:
-        return self.scenario.settings
-
-    @property
-    def edition(self) -> str:
-        return self.scenario.edition
-
-    def terrain(self, state: State) -> Terrain:
-        return self.terrains.get(state.doors)
-
-    def context(self, state: State) -> Context:
-        from solo_ops.game import attacks
-
-        return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
-
-
-@dataclass
-class Prompt:
-    """What the game needs next."""
-
-    kind: str  # engine | activate | act | attack | reaction | reroll | counteract | ended
-    side: str | None = None
-    player: str | None = None
-    operative: str | None = None
-    text: str = ""
-    options: list[str] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "side": self.side, "player": self.player,
-                "operative": self.operative, "text": self.text, "options": list(self.options),
-                **({"data": self.data} if self.data else {})}
 
 
 # -- set-up -------------------------------------------------------------------------------------
@@ -350,8 +290,6 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
 def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
            ) -> list[dict[str, Any]]:
     """The events of ``action`` (an engine step or a player's action) applied to ``state``."""
-    from solo_ops.game import actions
-
     kind = action.get("type")
     if kind == "engine":
         if prompt.kind != "engine":
@@ -368,8 +306,6 @@ def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
 def _end_counteract(game: Game, state: State) -> list[dict[str, Any]]:
     """A counteracting operative makes one action (001 Counteract: "perform a 1AP action for
     free"): after it, the counteract ends and the turn goes to the enemy."""
-    from solo_ops.game import actions
-
     acting = state.active_operative
     if not state.counteracting or acting is None:
         return []
@@ -383,8 +319,6 @@ def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
     """An active player operative incapacitated during its own activation (struck back in its
     own fight, shot by a Guard interrupt, reported down) does nothing more: its activation
     ends, and no one is asked what it did next."""
-    from solo_ops.game import actions
-
     acting = state.active_operative
     if acting is None:
         return []
@@ -403,8 +337,6 @@ def _after_player_action(game: Game, state: State, kind: str, acting: str | None
     """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
     enemy models On Guard may interrupt (:func:`solo_ops.game.enemy.guard_interrupts`); an action
     that ends in a guard's control range ends its Guard."""
-    from solo_ops.game import actions, enemy
-
     if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
         return []
     op = state.operatives[acting]
@@ -502,12 +434,10 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
 
 
 def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
-    from solo_ops.game import enemy
 
     ctx = game.context(state)
     ready = first_to_activate(ctx, state, turns.enemy_ready(game, state))
     if not ready and turns.counteract_candidates(game, state, ENEMY):
-        from solo_ops.game import counteract
 
         return counteract.enemy_step(game, state)
     if not ready:

@@ -35,7 +35,7 @@ from solo_ops.geometry import search
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
     from solo_ops.geometry.terrain import Terrain
 
 

@@ -26,7 +26,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
     from solo_ops.geometry.board import Objective
 
 

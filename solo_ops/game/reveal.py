@@ -19,7 +19,7 @@ from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:

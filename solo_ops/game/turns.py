@@ -15,7 +15,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 def player_ready(game: Game, state: State, player: str) -> list[Operative]:

@@ -1,7 +1,7 @@
 """The one object the rest of solo-ops asks geometry questions: :class:`Terrain`.
 
-It bundles the compiled sight queries (:class:`~solo_ops.geometry.sight.Sight`), the distance
-and walking queries (:class:`~solo_ops.geometry.routes.Routes`) and the searches that combine
+It bundles the compiled sight queries (:class:`~solo_ops.geometry.sight.query.Sight`), the distance
+and walking queries (:class:`~solo_ops.geometry.routes.query.Routes`) and the searches that combine
 them (:mod:`solo_ops.geometry.search`) for one board in one door state. Building one compiles
 prepared geometry and graphs, so callers keep it: :class:`TerrainCache` hands out one per door
 state of a board.
@@ -40,7 +40,7 @@ class Terrain:
         spots what depends on nothing else. Bounded (cleared when full)."""
         self.planner_answers: dict[tuple[Any, ...], Any] = {}
         """The enemy planner's answers to its repeated point questions on this terrain
-        (:func:`solo_ops.ai.planner._memo`). Bounded (replaced when full)."""
+        (:func:`solo_ops.ai.context._memo`). Bounded (replaced when full)."""
 
     @cached_property
     def solids(self) -> BaseGeometry | None:

@@ -20,7 +20,6 @@ from pathlib import Path, PurePath
 from solo_ops.core.errors import InputError
 
 
-
 def _shipped_root() -> Path:
     """The folder of the shipped files: the package data ``solo_ops.scenarios`` (the
     repository's top-level ``scenarios/`` folder, mapped there by ``pyproject.toml``: the

@@ -10,7 +10,8 @@ same way and refuse with the same words:
 * :func:`finished_snapshot` and :func:`finished_line` say when the save is a finished game;
 * :func:`load_save_doc` reads a save and checks that replaying it gives the game it recorded;
 * :func:`catch_up_log` makes the event log agree with its save (or raises :class:`LogDisagrees`);
-* :func:`open_table` and :func:`start_table` give the :class:`~solo_ops.io.table.GameTable`.
+* the table itself (:func:`~solo_ops.session.opening.open_table`,
+  :func:`~solo_ops.session.opening.start_table`) is the session layer's.
 
 Nothing here prints or prompts: problems are :class:`~solo_ops.core.errors.InputError` lines,
 what the player should hear is returned as sentences for the caller to print.
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError
-from solo_ops.game.engine import Game, new_game
+from solo_ops.game.definition import Game
 from solo_ops.game.state import State
 from solo_ops.io.persistence import (
     EventLog,
@@ -50,7 +51,6 @@ from solo_ops.io.savegame import (
     verify,
 )
 from solo_ops.io.scenario import Scenario, load_scenario
-from solo_ops.io.table import GameTable
 
 
 class LogDisagrees(InputError):
@@ -282,40 +282,3 @@ def open_saved(p: Plan) -> tuple[dict[str, Any], Game, State]:
             f"{p.seed}); {go_on} {p.save}`, or start this one with --new (the old files are "
             "moved aside) or --save OTHER", source=str(p.save))
     return doc, game, state
-
-
-def start_table(scenario: Scenario, seed: int, save: Path, log: Path, *,
-                reveal: bool = False, units: str | None = None,
-                move_old: bool = True) -> tuple[GameTable, list[str]]:
-    """A new game of ``scenario`` with ``seed`` at the table, its first files written (the
-    earlier game's files moved aside first when ``move_old``); returns the table and what the
-    player should hear about the old files."""
-    game, state = new_game(scenario, seed)
-    table = GameTable(game, state, save, log, reveal=reveal, units=units)
-    notes = []
-    moved = move_aside(save, log) if move_old else []
-    if moved:
-        notes.append("The earlier game's files were moved aside: "
-                     + ", ".join(str(p) for p in moved) + ".")
-    table.start()
-    return table, notes
-
-
-def open_table(p: Plan, *, reveal: bool = False, units: str | None = None
-               ) -> tuple[GameTable, dict[str, Any]]:
-    """The saved game ``p`` resumes at the table (see :func:`open_saved`), with its save
-    document (for :func:`sync_log`)."""
-    doc, game, state = open_saved(p)
-    return GameTable(game, state, p.save, p.log, reveal=reveal, units=units), doc
-
-
-def sync_log(table: GameTable, doc: dict[str, Any], *, rebuild: bool = False) -> str | None:
-    """Check the table's event log against its save before playing on (see
-    :func:`catch_up_log`, which raises :class:`LogDisagrees`); re-saves when the log changed,
-    so the save's checksum covers it. Returns what the player should hear, if anything."""
-    before = file_digest(table.log) if table.log.exists() else None
-    note = catch_up_log(table.log, table.game, table.state, doc, rebuild=rebuild)
-    after = file_digest(table.log)
-    if after != before or doc.get("log") != after:
-        table.persist(None)
-    return note

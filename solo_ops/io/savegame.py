@@ -35,7 +35,8 @@ from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game import checkpoint
-from solo_ops.game.engine import Game, new_game, step
+from solo_ops.game.definition import Game
+from solo_ops.game.engine import new_game, step
 from solo_ops.game.state import State
 from solo_ops.io.scenario import parse_scenario
 

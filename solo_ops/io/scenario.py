@@ -3,7 +3,9 @@
 :func:`parse_scenario` checks a scenario document (``shared/INTERFACES.md``) whose board and
 roster are already inline; :func:`load_scenario` (the edge) reads a file and the board and
 roster files it names, and inlines them, so a :class:`Scenario` always carries the complete
-document that a save needs to rebuild the game anywhere.
+document that a save needs to rebuild the game anywhere. The data classes themselves
+(:class:`Scenario`, its squads, enemies and counters) are :mod:`solo_ops.game.scenario`'s, so
+the game never imports this file-reading module; they are re-exported here.
 
 Extensions to the documented format: ``mission`` (see :mod:`solo_ops.game.missions`), ``settings``
 (see :mod:`solo_ops.core.settings`), ``equipment`` (the 2024 card's universal equipment, turned into
@@ -14,86 +16,28 @@ Squad models without ``at`` are deployed in the player drop zone by :mod:`solo_o
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, Ids, join_path
 from solo_ops.core.limits import SCENARIO
-from solo_ops.core.model import Profile, Roster
-from solo_ops.core.settings import Settings, parse_settings
-from solo_ops.game.equipment import EquipmentItem, apply_equipment, parse_equipment
-from solo_ops.game.missions import Mission, parse_mission
+from solo_ops.core.model import Roster
+from solo_ops.core.settings import parse_settings
+from solo_ops.game.equipment import apply_equipment, parse_equipment
+from solo_ops.game.missions import parse_mission
+from solo_ops.game.scenario import CounterSpec, EnemySpec, PlacedModel, Scenario, SquadSpec
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.io import library
 from solo_ops.io.roster import parse_roster, profile_or_reference
 from solo_ops.io.yamlio import read_document
 
 EDITIONS = ("kt2024", "kt2018")
+__all__ = ["CounterSpec", "EnemySpec", "PlacedModel", "Scenario", "SquadSpec",
+           "check_squad", "load_scenario", "parse_scenario"]
+
 SCENARIO_KEYS = ("name", "edition", "board", "roster", "engagement", "seed", "squads", "enemies",
                  "counters", "mission", "settings", "equipment", "notes")
-
-
-@dataclass(frozen=True)
-class PlacedModel:
-    """A model named in a scenario: id, display name, profile and (optional) position."""
-
-    id: str
-    name: str
-    profile: Profile
-    at: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class SquadSpec:
-    """One player's squad (co-op games have several)."""
-
-    player: str
-    name: str
-    models: tuple[PlacedModel, ...]
-
-
-@dataclass(frozen=True)
-class EnemySpec:
-    """A pre-placed enemy unit; ``command`` fixes its order roll instead of rolling."""
-
-    id: str
-    models: tuple[PlacedModel, ...]
-    command: int | None = None
-
-
-@dataclass(frozen=True)
-class CounterSpec:
-    """A pre-placed hidden counter; ``hidden_order`` fixes its hidden-enemy roll."""
-
-    id: str
-    at: tuple[float, float]
-    hidden_order: int | None = None
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """Everything static about a game: what ``solo-ops play`` starts from."""
-
-    name: str
-    edition: str
-    board: Board
-    roster: Roster | None
-    engagement: int
-    seed: int | None
-    squads: tuple[SquadSpec, ...]
-    enemies: tuple[EnemySpec, ...] = ()
-    counters: tuple[CounterSpec, ...] = ()
-    mission: Mission = field(default_factory=Mission)
-    settings: Settings = field(default_factory=Settings)
-    equipment: tuple[EquipmentItem, ...] = ()
-    document: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    source: str | None = None
-
-    @property
-    def players(self) -> list[str]:
-        return [s.player for s in self.squads]
 
 
 def _placed(item: Any, source: str | None, path: str, roster: Roster | None,

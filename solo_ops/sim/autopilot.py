@@ -65,7 +65,7 @@ import numpy as np
 
 from solo_ops.ai import planner
 from solo_ops.game import attacks, markers
-from solo_ops.game.engine import Game, Prompt
+from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
 
@@ -185,7 +185,7 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
               pos: dict[str, tuple[float, float]] | None = None) -> Shot | None:
     """The valid shot with the best expected damage from ``at`` (default: where ``op``
     stands): visible, in range, a concealed target only out of cover (the planner's
-    :func:`~solo_ops.ai.planner._valid_shot`), Limited weapons not used up."""
+    :func:`~solo_ops.ai.shooting._valid_shot`), Limited weapons not used up."""
     ctx = _ctx(game, state)
     point = at if at is not None else op.at
     assert point is not None

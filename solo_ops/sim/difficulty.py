@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from solo_ops.io.scenario import Scenario
+from solo_ops.game.scenario import Scenario
 from solo_ops.sim import rating
 
 TARGETS: dict[str, float] = {"easy": 0.80, "normal": 0.60, "hard": 0.40, "brutal": 0.20}

@@ -32,9 +32,9 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from solo_ops.game.engine import new_game
+from solo_ops.game.scenario import Scenario
 from solo_ops.geometry import jit
 from solo_ops.geometry.terrain import TerrainCache
-from solo_ops.io.scenario import Scenario
 from solo_ops.sim import autopilot
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile

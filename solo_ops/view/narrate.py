@@ -228,7 +228,7 @@ def _guard_interrupt(e: dict[str, Any], t: Table) -> list[str]:
 
 def _so_far(e: dict[str, Any], t: Table) -> list[str]:
     """A step paused for a CP re-roll: what the enemy did in it before the question (the
-    same events open the step's final record; :class:`solo_ops.io.table.GameTable` words them
+    same events open the step's final record; :class:`solo_ops.session.table.GameTable` words them
     once)."""
     out: list[str] = []
     for inner in e.get("so_far", []):

@@ -16,7 +16,7 @@ from solo_ops.game import events
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
-    from solo_ops.game.engine import Game
+    from solo_ops.game.definition import Game
 
 
 def player_view(game: Game, state: State, *, reveal: bool = False) -> dict[str, Any]:

@@ -3,16 +3,18 @@
 A :class:`Scene` is built from a :class:`~solo_ops.geometry.board.Board` by
 :func:`board_scene` and then decorated by the caller with model bases (:func:`add_disc`),
 planned moves, shots and charges (:func:`add_path`), hidden counters (:func:`add_counter`) and
-legend lines (:func:`add_legend`). :func:`save` writes it as SVG (text, written directly) or PNG
-(Pillow, no system graphics library), choosing by the file's suffix.
+legend lines (:func:`add_legend`). :func:`render_bytes` turns it into SVG (text, written
+directly) or PNG (Pillow, no system graphics library), by the file's suffix.
 
 Both outputs come from one list of drawing primitives in pixel coordinates (:func:`primitives`),
 so the SVG and the PNG always show the same thing. The board is drawn with ``y = 0`` at the
 bottom (sectors 1-3 along the bottom half), :data:`SCALE` pixels per inch, with a 1" grid,
 an inch ruler on two edges, the six fog-of-war sectors (dashed, numbered), the drop zones,
 terrain coloured by trait, objectives, firing points with their arcs, markers and a legend.
+The look (scale, margins, font, colours, line styles) is :mod:`solo_ops.view.picture_style`'s,
+re-exported here.
 
-The only file access here is :func:`save`, which writes atomically (temporary file + rename).
+No file is touched here: :func:`solo_ops.io.pictures.save_picture` writes the bytes atomically.
 """
 
 from __future__ import annotations
@@ -22,87 +24,44 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 from xml.sax.saxutils import escape
 
 from shapely.geometry import LineString, Point, Polygon
 
-from solo_ops.core.errors import InputError
 from solo_ops.geometry.board import Board, Feature
+from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE etc.
+    BACKGROUND,
+    COMMAND_NODE_COLOUR,
+    COUNTER_COLOUR,
+    FIRING_POINT_COLOUR,
+    FLOOR,
+    FONT,
+    GAP,
+    GRID,
+    GRID_MAJOR,
+    LEGEND_WIDTH,
+    LINE_WIDTH_IN,
+    MARGIN_BOTTOM,
+    MARGIN_LEFT,
+    MARGIN_RIGHT,
+    MARGIN_TOP,
+    MARKER_COLOUR,
+    OBJECTIVE_COLOUR,
+    OBJECTIVE_RADIUS,
+    PATH_STYLES,
+    PNG_SUPERSAMPLE,
+    PORTAL_STYLES,
+    SCALE,
+    SIDE_COLOURS,
+    TERRAIN_STYLES,
+    TEXT,
+    ZONE_COLOURS,
+    Style,
+)
 
 Point2 = tuple[float, float]
-
-SCALE = 30.0          # pixels per inch at 1x
-PNG_SUPERSAMPLE = 2   # the PNG is drawn this many times larger, then scaled down (smooth edges)
-MARGIN_LEFT = 44.0
-MARGIN_TOP = 46.0
-MARGIN_BOTTOM = 36.0
-GAP = 18.0
-LEGEND_WIDTH = 230.0
-MARGIN_RIGHT = 14.0
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-
-BACKGROUND = "#ffffff"
-FLOOR = "#f4f1ea"
-GRID = "#e2ddd2"
-GRID_MAJOR = "#cfc8b9"
-TEXT = "#222222"
-
-SIDE_COLOURS = {
-    "player": "#2f6fdf",
-    "player2": "#1f9d55",
-    "player3": "#8e44ad",
-    "enemy": "#d23b3b",
-}
-PATH_STYLES = {  # kind -> (colour, width in px, dash or None)
-    "move": ("#4a5a6a", 2.0, (6.0, 4.0)),
-    "shot": ("#d23b3b", 1.6, None),
-    "charge": ("#e67e22", 3.0, None),
-}
-COUNTER_COLOUR = "#f0b429"
-OBJECTIVE_COLOUR = "#f5c518"
-COMMAND_NODE_COLOUR = "#9b59b6"
-MARKER_COLOUR = "#16a085"
-FIRING_POINT_COLOUR = "#7b3fa0"
-ZONE_COLOURS = {"player": "#2f6fdf", "enemy": "#d23b3b"}
-OBJECTIVE_RADIUS = 20.0 / 25.4  # a 40 mm objective marker
-
-
-@dataclass(frozen=True)
-class Style:
-    """How a primitive is painted: fill and stroke colours (``#rrggbb``), opacities, stroke
-    width in pixels and an optional dash pattern (pixels on, pixels off)."""
-
-    fill: str | None = None
-    fill_opacity: float = 1.0
-    stroke: str | None = None
-    stroke_opacity: float = 1.0
-    width: float = 1.0
-    dash: tuple[float, float] | None = None
-
-
-# Terrain styles by trait, in priority order: a feature takes the first that it has.
-TERRAIN_STYLES: tuple[tuple[str, str, Style], ...] = (
-    ("pitfall", "pitfall", Style("#2d1f3d", 0.9, "#120b1a", 1.0, 1.5)),
-    ("hazardous", "hazardous", Style("#f39c12", 0.55, "#c0580f", 1.0, 1.5, (5.0, 3.0))),
-    ("wall", "wall", Style("#2b2b2b", 1.0, "#1a1a1a", 1.0, 1.0)),
-    ("vantage", "vantage (upper level)", Style("#9cc3f0", 0.55, "#2f6fbf", 1.0, 2.0)),
-    ("heavy", "heavy", Style("#7d8a96", 0.9, "#4f5b66", 1.0, 1.2)),
-    ("blocking", "blocking", Style("#5b4e6b", 0.85, "#3b2f4a", 1.0, 1.2)),
-    ("light", "light", Style("#b9d38a", 0.85, "#7f9a55", 1.0, 1.2)),
-    ("accessible", "accessible", Style("#d9c7a3", 0.85, "#9c8a66", 1.0, 1.2)),
-    ("obstructing", "obstructing", Style("#e59a9a", 0.7, "#b05050", 1.0, 1.2, (4.0, 3.0))),
-    ("exposed", "exposed", Style("#e8e8e8", 0.8, "#9a9a9a", 1.0, 1.0, (3.0, 3.0))),
-    ("insignificant", "insignificant", Style("#c7e6e0", 0.6, "#6fa79c", 1.0, 1.0, (3.0, 3.0))),
-)
-LINE_WIDTH_IN = 0.16  # walls drawn this many inches wide
-PORTAL_STYLES = {  # (kind, open?) -> (legend text, style)
-    ("door", False): ("door (closed)", Style(None, 1.0, "#8b4513", 1.0, 0.22 * SCALE)),
-    ("door", True): ("door (open)", Style(None, 1.0, "#c79a6b", 1.0, 2.0, (4.0, 3.0))),
-    ("hatch", False): ("hatch (closed)", Style(None, 1.0, "#e07b00", 1.0, 0.22 * SCALE)),
-    ("hatch", True): ("hatch (open)", Style(None, 1.0, "#f5b041", 1.0, 2.0, (4.0, 3.0))),
-}
+_PLAIN = Style()  # a shape's default style: no fill, no stroke
 
 
 # -- primitives ------------------------------------------------------------------------------
@@ -116,7 +75,7 @@ class Shape:
 
     kind: str
     points: tuple[Point2, ...]
-    style: Style = Style()
+    style: Style = _PLAIN
     radius: float = 0.0
     text: str = ""
     size: float = 12.0
@@ -319,112 +278,178 @@ def _abbrev(kind: str) -> str:
     return "".join(w[0] for w in words).upper()[:3] or "?"
 
 
-def primitives(scene: Scene) -> list[Shape]:
-    """Everything the picture shows, in painting order, in pixels."""
+def _frame(scene: Scene) -> tuple[Point2, ...]:
+    """The board's rectangle in pixels (corners clockwise from the top left)."""
+    bw, bh = scene.board_px
+    x0, y0 = MARGIN_LEFT, MARGIN_TOP
+    return ((x0, y0), (x0 + bw, y0), (x0 + bw, y0 + bh), (x0, y0 + bh))
+
+
+def _floor_and_grid(scene: Scene) -> list[Shape]:
+    """The floor, and a 1" grid over it, every 6" a little darker."""
     board = scene.board
     s = scene.scale
     bw, bh = scene.board_px
     x0, y0 = MARGIN_LEFT, MARGIN_TOP
-    out: list[Shape] = []
-    add = out.append
-    frame = ((x0, y0), (x0 + bw, y0), (x0 + bw, y0 + bh), (x0, y0 + bh))
-    add(Shape("polygon", frame, Style(FLOOR, 1.0, None), css="floor"))
+    out = [Shape("polygon", _frame(scene), Style(FLOOR, 1.0, None), css="floor")]
     # 1" grid, every 6" a little darker
     for i in range(1, math.floor(board.width + 1e-9) + 1):
         if i >= board.width:
             break
         colour = GRID_MAJOR if i % 6 == 0 else GRID
-        add(Shape("polyline", ((x0 + i * s, y0), (x0 + i * s, y0 + bh)),
-                  Style(None, 1.0, colour, 1.0, 1.0), css="grid"))
+        out.append(Shape("polyline", ((x0 + i * s, y0), (x0 + i * s, y0 + bh)),
+                         Style(None, 1.0, colour, 1.0, 1.0), css="grid"))
     for j in range(1, math.floor(board.depth + 1e-9) + 1):
         if j >= board.depth:
             break
         colour = GRID_MAJOR if j % 6 == 0 else GRID
         py = y0 + bh - j * s
-        add(Shape("polyline", ((x0, py), (x0 + bw, py)), Style(None, 1.0, colour, 1.0, 1.0),
-                  css="grid"))
-    # drop zones
+        out.append(Shape("polyline", ((x0, py), (x0 + bw, py)),
+                         Style(None, 1.0, colour, 1.0, 1.0), css="grid"))
+    return out
+
+
+def _zone_shapes(scene: Scene) -> list[Shape]:
+    """The drop zones, each outlined and labelled off the dashed sector line."""
+    board = scene.board
+    out: list[Shape] = []
     for name, poly in board.zones.items():
         colour = ZONE_COLOURS.get(name, "#888888")
-        add(Shape("polygon", _outline(scene, poly),
-                  Style(colour, 0.12, colour, 0.8, 1.5, (6.0, 4.0)), css="zone"))
+        out.append(Shape("polygon", _outline(scene, poly),
+                         Style(colour, 0.12, colour, 0.8, 1.5, (6.0, 4.0)), css="zone"))
         c = poly.centroid if poly.contains(poly.centroid) else poly.representative_point()
         ly = c.y
         if abs(ly - board.depth / 2.0) < 0.8:  # keep the label off the dashed sector line
             ly += 1.2 if poly.contains(Point(c.x, ly + 1.2)) else -1.2
         cx, cy = scene.px(c.x, ly)
-        add(Shape("text", ((cx, cy + 4),), Style(colour, 0.55), text=f"{name} drop zone",
-                  size=12, anchor="middle", bold=True, css="zone-label"))
-    # firing arcs under the terrain, their floor squares above it
-    for fp in board.firing_points:
-        add(Shape("polygon", _outline(scene, fp.arc),
+        out.append(Shape("text", ((cx, cy + 4),), Style(colour, 0.55), text=f"{name} drop zone",
+                         size=12, anchor="middle", bold=True, css="zone-label"))
+    return out
+
+
+def _firing_arc_shapes(scene: Scene) -> list[Shape]:
+    """The firing points' arcs (drawn under the terrain)."""
+    return [Shape("polygon", _outline(scene, fp.arc),
                   Style(FIRING_POINT_COLOUR, 0.10, FIRING_POINT_COLOUR, 0.7, 1.2, (4.0, 3.0)),
-                  css="firing-arc"))
-    # terrain: areas first (floor level, then cover, then upper levels), lines on top
-    layers = ("pitfall", "hazardous", "insignificant", "exposed", "obstructing", "accessible",
-              "light", "blocking", "heavy", "vantage", "wall")
+                  css="firing-arc")
+            for fp in scene.board.firing_points]
 
-    def area_rank(f: Feature) -> int:
-        return max((i for i, t in enumerate(layers) if t in f.traits), default=0)
 
-    areas = [f for f in board.features if not f.is_line]
-    for f in sorted(areas, key=area_rank):
+# terrain areas are painted floor level first, then cover, then upper levels
+_AREA_LAYERS = ("pitfall", "hazardous", "insignificant", "exposed", "obstructing", "accessible",
+                "light", "blocking", "heavy", "vantage", "wall")
+
+
+def _area_rank(f: Feature) -> int:
+    """The painting layer of a terrain area: its highest trait in :data:`_AREA_LAYERS`."""
+    return max((i for i, t in enumerate(_AREA_LAYERS) if t in f.traits), default=0)
+
+
+def _terrain_area_shapes(scene: Scene, areas: list[Feature]) -> list[Shape]:
+    """Terrain areas by layer, a heavy base outlined under a vantage top."""
+    out: list[Shape] = []
+    for f in sorted(areas, key=_area_rank):
         _, style = _terrain_style(f)
         area = cast(Polygon, f.shape)  # not a line: a polygon
-        add(Shape("polygon", _outline(scene, area), style, css="terrain"))
+        out.append(Shape("polygon", _outline(scene, area), style, css="terrain"))
         if "vantage" in f.traits and "heavy" in f.traits:  # heavy base under a vantage top
-            add(Shape("polygon", _outline(scene, area),
-                      Style(None, 1.0, "#4f5b66", 1.0, 3.0), css="terrain"))
-    lines = [f for f in board.features if f.is_line]
+            out.append(Shape("polygon", _outline(scene, area),
+                             Style(None, 1.0, "#4f5b66", 1.0, 3.0), css="terrain"))
+    return out
+
+
+def _terrain_line_shapes(scene: Scene, lines: list[Feature]) -> list[Shape]:
+    """Walls and other line terrain, then doors and hatches (closed before open) on top."""
+    s = scene.scale
+    out: list[Shape] = []
     for f in sorted(lines, key=lambda f: (f.is_portal, f.open)):
         _, style = _terrain_style(f)
         assert isinstance(f.shape, LineString)
         pts = _ring(scene, f.shape.coords)
         if f.is_portal:
-            add(Shape("polyline", pts, style, css="portal"))
+            out.append(Shape("polyline", pts, style, css="portal"))
         elif "wall" in f.traits:
-            add(Shape("polyline", pts, Style(None, 1.0, style.fill, 1.0, LINE_WIDTH_IN * s),
-                      css="wall"))
+            out.append(Shape("polyline", pts,
+                             Style(None, 1.0, style.fill, 1.0, LINE_WIDTH_IN * s), css="wall"))
         else:
-            add(Shape("polyline", pts, Style(None, 1.0, style.stroke, 1.0, 0.1 * s),
-                      css="terrain"))
+            out.append(Shape("polyline", pts, Style(None, 1.0, style.stroke, 1.0, 0.1 * s),
+                             css="terrain"))
+    return out
+
+
+def _terrain_label_shapes(scene: Scene, areas: list[Feature],
+                          lines: list[Feature]) -> list[Shape]:
+    """The ids of the terrain a player may name, and of the doors and hatches."""
+    out: list[Shape] = []
     for f in areas:  # terrain a player may name ("move kell behind crate-2"), walls aside
         if "wall" not in f.traits:
             c = f.shape.representative_point()
             cx, cy = scene.px(c.x, c.y)
-            add(Shape("text", ((cx, cy + 3),), Style("#333333"), text=f.id, size=8,
-                      anchor="middle", css="feature-label", halo=True))
+            out.append(Shape("text", ((cx, cy + 3),), Style("#333333"), text=f.id, size=8,
+                             anchor="middle", css="feature-label", halo=True))
     for f in lines:  # doors and hatches carry their ids, as the terminal names them
         if f.is_portal:
             mid = f.shape.interpolate(0.5, normalized=True)
             cx, cy = scene.px(mid.x, mid.y)
-            add(Shape("text", ((cx + 4, cy - 4),), Style(TEXT), text=f.id, size=9,
-                      css="portal-label", halo=True))
-    for fp in board.firing_points:
-        add(Shape("polygon", _outline(scene, fp.area),
-                  Style(FIRING_POINT_COLOUR, 0.35, FIRING_POINT_COLOUR, 1.0, 1.5),
-                  css="firing-point"))
+            out.append(Shape("text", ((cx + 4, cy - 4),), Style(TEXT), text=f.id, size=9,
+                             css="portal-label", halo=True))
+    return out
+
+
+def _terrain_shapes(scene: Scene) -> list[Shape]:
+    """Terrain: areas first (floor level, then cover, then upper levels), lines on top, then
+    the labels."""
+    board = scene.board
+    areas = [f for f in board.features if not f.is_line]
+    lines = [f for f in board.features if f.is_line]
+    return (_terrain_area_shapes(scene, areas) + _terrain_line_shapes(scene, lines)
+            + _terrain_label_shapes(scene, areas, lines))
+
+
+def _firing_point_shapes(scene: Scene) -> list[Shape]:
+    """The firing points' floor squares (above the terrain), marked "FP"."""
+    out: list[Shape] = []
+    for fp in scene.board.firing_points:
+        out.append(Shape("polygon", _outline(scene, fp.area),
+                         Style(FIRING_POINT_COLOUR, 0.35, FIRING_POINT_COLOUR, 1.0, 1.5),
+                         css="firing-point"))
         c = fp.area.centroid
         cx, cy = scene.px(c.x, c.y)
-        add(Shape("text", ((cx, cy + 4),), Style("#ffffff"), text="FP", size=10,
-                  anchor="middle", bold=True, css="firing-point-label"))
-    # sectors: dashed boundaries and numbers
+        out.append(Shape("text", ((cx, cy + 4),), Style("#ffffff"), text="FP", size=10,
+                         anchor="middle", bold=True, css="firing-point-label"))
+    return out
+
+
+def _sector_shapes(scene: Scene) -> list[Shape]:
+    """The six sectors: dashed boundaries and numbered badges."""
+    board = scene.board
+    bw, bh = scene.board_px
+    x0, y0 = MARGIN_LEFT, MARGIN_TOP
+    out: list[Shape] = []
     dash = Style(None, 1.0, "#555555", 0.9, 1.2, (8.0, 5.0))
     for k in (1, 2):
         px = x0 + bw * k / 3.0
-        add(Shape("polyline", ((px, y0), (px, y0 + bh)), dash, css="sector"))
-    add(Shape("polyline", ((x0, y0 + bh / 2.0), (x0 + bw, y0 + bh / 2.0)), dash, css="sector"))
+        out.append(Shape("polyline", ((px, y0), (px, y0 + bh)), dash, css="sector"))
+    out.append(Shape("polyline", ((x0, y0 + bh / 2.0), (x0 + bw, y0 + bh / 2.0)), dash,
+                     css="sector"))
     for sector in range(1, 7):
         box = board.sector_box(sector)
         minx, miny, _maxx, maxy = box.bounds
         near_edge = maxy if sector > 3 else miny
         ly = near_edge - 0.55 if sector > 3 else near_edge + 0.55
         cx, cy = scene.px(minx + 0.55, ly)
-        add(Shape("circle", ((cx, cy),), Style("#ffffff", 0.85, "#555555", 0.9, 1.2),
-                  radius=9.0, css="sector-badge"))
-        add(Shape("text", ((cx, cy + 4.2),), Style("#333333"), text=str(sector), size=12,
-                  anchor="middle", bold=True, css="sector-label"))
-    # objectives and markers
+        out.append(Shape("circle", ((cx, cy),), Style("#ffffff", 0.85, "#555555", 0.9, 1.2),
+                         radius=9.0, css="sector-badge"))
+        out.append(Shape("text", ((cx, cy + 4.2),), Style("#333333"), text=str(sector),
+                         size=12, anchor="middle", bold=True, css="sector-label"))
+    return out
+
+
+def _objective_and_marker_shapes(scene: Scene) -> list[Shape]:
+    """Objective markers (command nodes, portable ones) and the board's other markers."""
+    board = scene.board
+    s = scene.scale
+    out: list[Shape] = []
     for o in board.objectives:
         cx, cy = scene.px(*o.at)
         kind = "command_node" if o.command_node else "objective"
@@ -433,56 +458,111 @@ def primitives(scene: Scene) -> list[Shape]:
     for m in board.markers:
         cx, cy = scene.px(*m.at)
         out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, None, "marker"))
-        add(Shape("text", ((cx, cy + 0.3 * s + 10),), Style("#0b5345"), text=_abbrev(m.kind),
-                  size=8, anchor="middle", bold=True, css="marker-label"))
-    # the caller's overlay: paths under bases, counters and bases on top
+        out.append(Shape("text", ((cx, cy + 0.3 * s + 10),), Style("#0b5345"),
+                         text=_abbrev(m.kind), size=8, anchor="middle", bold=True,
+                         css="marker-label"))
+    return out
+
+
+def _path_shapes(scene: Scene, pts: list[Point2], pkind: str) -> list[Shape]:
+    """A caller's path: the line, stopped short of the base at its end, and its arrow head."""
+    colour, width, pdash = PATH_STYLES[pkind]
+    style = Style(None, 1.0, colour, 0.95, width, pdash)
+    ppx = tuple(scene.px(*p) for p in _shorten(pts, 0.65))
+    return [Shape("polyline", ppx, style, css=f"path-{pkind}"),
+            _arrow(ppx[-2], ppx[-1], style, 9.0 + width)]
+
+
+def _disc_shapes(scene: Scene, at: Point2, radius: float, side: str,
+                 label: str | None) -> list[Shape]:
+    """A caller's model base: a disc in its side's colour, with its label beside it."""
+    s = scene.scale
+    cx, cy = scene.px(*at)
+    out = [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
+                 radius=radius * s, css=f"base {side}")]
+    if label:
+        out.append(Shape("text", ((cx + radius * s + 2, cy - radius * s * 0.3),),
+                         Style(SIDE_COLOURS[side]), text=label, size=10, bold=True,
+                         css="base-label", halo=True))
+    return out
+
+
+def _overlay_shapes(scene: Scene) -> list[Shape]:
+    """The caller's overlay: paths under bases, counters and bases on top."""
+    s = scene.scale
+    out: list[Shape] = []
     for kind, payload in sorted(scene.overlay, key=lambda e: e[0] != "path"):
         if kind == "path":
             pts, pkind = payload
-            colour, width, pdash = PATH_STYLES[pkind]
-            style = Style(None, 1.0, colour, 0.95, width, pdash)
-            ppx = tuple(scene.px(*p) for p in _shorten(pts, 0.65))
-            add(Shape("polyline", ppx, style, css=f"path-{pkind}"))
-            out.append(_arrow(ppx[-2], ppx[-1], style, 9.0 + width))
+            out.extend(_path_shapes(scene, pts, pkind))
         elif kind == "counter":
             at, label = payload
             cx, cy = scene.px(*at)
             out.extend(_marker_shapes("counter", cx, cy, 0.5 * s, label, "counter"))
         elif kind == "disc":
             at, radius, side, label = payload
-            cx, cy = scene.px(*at)
-            add(Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
-                      radius=radius * s, css=f"base {side}"))
-            if label:
-                add(Shape("text", ((cx + radius * s + 2, cy - radius * s * 0.3),),
-                          Style(SIDE_COLOURS[side]), text=label, size=10, bold=True,
-                          css="base-label", halo=True))
-    # frame, ruler and title
-    add(Shape("polygon", frame, Style(None, 1.0, "#333333", 1.0, 2.0), css="frame"))
+            out.extend(_disc_shapes(scene, at, radius, side, label))
+    return out
+
+
+def _ruler_shapes(scene: Scene) -> list[Shape]:
+    """The inch ruler along the bottom and left edges, every other inch numbered."""
+    board = scene.board
+    s = scene.scale
+    _bw, bh = scene.board_px
+    x0, y0 = MARGIN_LEFT, MARGIN_TOP
+    out: list[Shape] = []
     for i in range(0, math.floor(board.width + 1e-9) + 1):
         px = x0 + i * s
         tick = 7.0 if i % 2 == 0 else 4.0
-        add(Shape("polyline", ((px, y0 + bh), (px, y0 + bh + tick)),
-                  Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
+        out.append(Shape("polyline", ((px, y0 + bh), (px, y0 + bh + tick)),
+                         Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
         if i % 2 == 0:
-            add(Shape("text", ((px, y0 + bh + 19),), Style(TEXT), text=f'{i}"', size=10,
-                      anchor="middle", css="ruler-label"))
+            out.append(Shape("text", ((px, y0 + bh + 19),), Style(TEXT), text=f'{i}"',
+                             size=10, anchor="middle", css="ruler-label"))
     for j in range(0, math.floor(board.depth + 1e-9) + 1):
         py = y0 + bh - j * s
         tick = 7.0 if j % 2 == 0 else 4.0
-        add(Shape("polyline", ((x0 - tick, py), (x0, py)),
-                  Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
+        out.append(Shape("polyline", ((x0 - tick, py), (x0, py)),
+                         Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
         if j % 2 == 0:
-            add(Shape("text", ((x0 - 9, py + 3.5),), Style(TEXT), text=f'{j}"', size=10,
-                      anchor="end", css="ruler-label"))
+            out.append(Shape("text", ((x0 - 9, py + 3.5),), Style(TEXT), text=f'{j}"',
+                             size=10, anchor="end", css="ruler-label"))
+    return out
+
+
+def _title_shapes(scene: Scene) -> list[Shape]:
+    """The title over the board's left corner, its size and killzone over the right."""
+    board = scene.board
+    bw, _bh = scene.board_px
+    x0 = MARGIN_LEFT
     subtitle = f'{board.width:g}" x {board.depth:g}"'
     if board.killzone:
         subtitle += f" · {board.killzone}"
-    add(Shape("text", ((x0, 24.0),), Style(TEXT), text=scene.title, size=17, bold=True,
-              css="title"))
-    add(Shape("text", ((x0 + bw, 24.0),), Style("#666666"), text=subtitle, size=11,
-              anchor="end", css="subtitle"))
-    out.extend(_legend_shapes(scene, x0 + bw + GAP, y0))
+    return [Shape("text", ((x0, 24.0),), Style(TEXT), text=scene.title, size=17, bold=True,
+                  css="title"),
+            Shape("text", ((x0 + bw, 24.0),), Style("#666666"), text=subtitle, size=11,
+                  anchor="end", css="subtitle")]
+
+
+def primitives(scene: Scene) -> list[Shape]:
+    """Everything the picture shows, in painting order, in pixels."""
+    bw, _bh = scene.board_px
+    out = _floor_and_grid(scene)
+    out += _zone_shapes(scene)
+    # firing arcs under the terrain, their floor squares above it
+    out += _firing_arc_shapes(scene)
+    out += _terrain_shapes(scene)
+    out += _firing_point_shapes(scene)
+    out += _sector_shapes(scene)
+    out += _objective_and_marker_shapes(scene)
+    out += _overlay_shapes(scene)
+    # frame, ruler and title
+    out.append(Shape("polygon", _frame(scene), Style(None, 1.0, "#333333", 1.0, 2.0),
+                     css="frame"))
+    out += _ruler_shapes(scene)
+    out += _title_shapes(scene)
+    out += _legend_shapes(scene, MARGIN_LEFT + bw + GAP, MARGIN_TOP)
     return out
 
 
@@ -687,24 +767,3 @@ def render_bytes(scene: Scene, suffix: str) -> bytes:
     if suffix == ".png":
         return png_bytes(scene)
     raise ValueError(suffix)
-
-
-def save(scene: Scene, path: str | Path) -> Path:
-    """Write the scene to ``path`` as SVG or PNG (by suffix) through the project's one atomic
-    writer (:func:`solo_ops.io.persistence.write_atomic`: a temporary file of its own beside it,
-    fsynced, renamed over it; never through a link). Any other suffix or a missing folder is an
-    :class:`~solo_ops.core.errors.InputError` naming the file; a folder that cannot be written
-    or a full disk a :class:`~solo_ops.core.errors.SaveError` (the old picture stays intact)."""
-    from solo_ops.io.persistence import write_atomic
-
-    path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise InputError(f"cannot draw to a {suffix or 'suffix-less'} file: use .svg or .png",
-                         source=str(path))
-    data = render_bytes(scene, suffix)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError(f"the folder {str(folder)!r} does not exist", source=str(path))
-    write_atomic(path, data)
-    return path

@@ -1,4 +1,4 @@
-"""Compiled loops for single distances around walls (`routes._PairQuery`).
+"""Compiled loops for single distances around walls (`routes.pairs._PairQuery`).
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
 IEEE operations in the same order (see :mod:`solo_ops.geometry.jit`); the numpy routine stays

@@ -1,5 +1,5 @@
-"""Compiled loops for movement and straight lines around walls (``routes._blocked``, the
-wall test of every walk, route and straight distance, and ``routes._blocked_rows``, the bases'
+"""Compiled loops for movement and straight lines around walls (``routes.rings._blocked``, the
+wall test of every walk, route and straight distance, and ``routes.rings._blocked_rows``, the bases'
 own rings).
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
@@ -28,7 +28,7 @@ def _sign(o: float, tl: float) -> int:
 
 @njit
 def _unit(x: float, y: float) -> tuple[float, float]:
-    """``routes._unit`` of one vector: divided by its length, or by 1 when that is 0."""
+    """``routes.common._unit`` of one vector: divided by its length, or by 1 when that is 0."""
     n = np.hypot(x, y)
     if not n > 0:
         n = 1.0
@@ -38,7 +38,7 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 @njit
 def enters(dx: float, dy: float, vx: float, vy: float, px: float, py: float, nx: float,
            ny: float) -> bool:
-    """``routes._wedge_enters`` for one line of direction (dx, dy) through the obstacle vertex
+    """``routes.rings._wedge_enters`` for one line of direction (dx, dy) through the obstacle vertex
     (vx, vy) with neighbours (px, py) before and (nx, ny) after (inside on the left): whether
     it goes into the obstacle there, in either direction."""
     ux, uy = _unit(dx, dy)
@@ -58,8 +58,8 @@ def enters(dx: float, dy: float, vx: float, vy: float, px: float, py: float, nx:
 
 CULL = 1e-9
 """Inches: an obstacle edge this far outside a segment's box cannot touch the segment within
-the wall test's tolerances (:data:`routes.TOL` and :data:`routes.END` are 1e-11 and 1e-8
-along it, the vertex test needs the vertex within 1e-11 of the segment)."""
+the wall test's tolerances (:data:`routes.common.TOL` and :data:`routes.common.END` are 1e-11
+and 1e-8 along it, the vertex test needs the vertex within 1e-11 of the segment)."""
 
 
 @njit
@@ -67,7 +67,7 @@ def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndar
          nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, s1: np.ndarray, tol: float,
          end: float) -> bool:
     """Whether the segment p -> q goes into an obstacle of the rings ``v -> nxt`` (edge
-    vectors ``f``, lengths ``lf``): ``routes._blocked_dense`` for one segment. ``s1`` is
+    vectors ``f``, lengths ``lf``): ``routes.rings._blocked_dense`` for one segment. ``s1`` is
     scratch space, one entry a vertex.
 
     Per vertex u, ``o1 = dx * (u_y - p_y) - dy * (u_x - p_x)`` signed against ``tol * |q - p|``
@@ -121,7 +121,7 @@ def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndar
 @njit
 def blocked(P: np.ndarray, Q: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray,
             f: np.ndarray, lf: np.ndarray, tol: float, end: float) -> np.ndarray:
-    """``routes._blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
+    """``routes.rings._blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
     of the rings (vertices ``v`` with their neighbours, edge vectors ``f = nxt - v`` and
     lengths ``lf``). Every segment against every edge, as ``_blocked_dense`` (which
     ``_blocked_boxed`` equals: the pairs it skips cannot cross or touch)."""
@@ -143,7 +143,8 @@ def _ring_scratch(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 def _closed_ring(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray,
                  lf: np.ndarray) -> None:
     """Fill each vertex's neighbours, edge vector (``v[e + 1] - v[e]``) and edge length
-    (``hypot``) of the closed ring ``v`` (n, 2), as ``routes._blocked_rows`` works them out."""
+    (``hypot``) of the closed ring ``v`` (n, 2), as ``routes.rings._blocked_rows`` works them
+    out."""
     n = v.shape[0]
     for e in range(n):
         a, b = (e - 1) % n, (e + 1) % n
@@ -156,7 +157,7 @@ def _closed_ring(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray,
 @njit
 def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: float
                  ) -> np.ndarray:
-    """``routes._blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
+    """``routes.rings._blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
     closed ring ``V[k]`` (n vertices, inside on the left), with each edge's vector and length
     worked out as there (``V[k, e + 1] - V[k, e]``, its ``hypot``)."""
     S, n = V.shape[0], V.shape[1]
@@ -171,7 +172,7 @@ def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: f
 
 @njit
 def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
-    """``routes._tangent_grid``: (len(X), len(v)) whether the line from each point X[i] to
+    """``routes.rings._tangent_grid``: (len(X), len(v)) whether the line from each point X[i] to
     each corner v[j] leaves both of the corner's neighbours (unit directions ``up``, ``un``)
     on one side, within ``1e-9 * (|dx| + |dy|)``."""
     out = np.empty((X.shape[0], v.shape[0]), np.bool_)
@@ -191,7 +192,7 @@ def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -
 def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
          nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, succ: np.ndarray, s4: np.ndarray,
          has_s4: bool, tol: float, end: float) -> np.ndarray:
-    """``routes._sees``: (len(T),) whether the point x sees each point of T past the rings.
+    """``routes.rings._sees``: (len(T),) whether the point x sees each point of T past the rings.
 
     Only edges facing x (``f_y * (x0 - u_x) - f_x * (x1 - u_y) > tol * lf``) are tested: one
     hides T[k] when its ends are strictly on either side of the sight line and T[k] is beyond
@@ -264,7 +265,7 @@ def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
 def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np.ndarray,
                     x1: np.ndarray, x0: np.ndarray, y1: np.ndarray, y0: np.ndarray,
                     verts: np.ndarray, tol: float, end: float) -> np.ndarray:
-    """``routes._Discs.blocks``: (S,) whether segment ``P[k] -> Q[k]`` goes into any disc
+    """``routes.discs._Discs.blocks``: (S,) whether segment ``P[k] -> Q[k]`` goes into any disc
     polygon (``verts``: (discs, n, 2), counter-clockwise). As ``_Discs._passing`` then
     ``_blocked_rows``: a disc is tested where the segment's box meets the disc's grown box
     (``x1, x0, y1, y0``) and the segment comes within ``radii + 1e-6`` of its centre (the
@@ -308,7 +309,7 @@ def _disc_blocked(px: float, py: float, qx: float, qy: float, centres: np.ndarra
 @njit
 def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
                edges: np.ndarray) -> np.ndarray:
-    """``routes._Discs.pair_depth``: (m,) how deep point ``X[xi[i]]`` is inside disc polygon
+    """``routes.discs._Discs.pair_depth``: (m,) how deep point ``X[xi[i]]`` is inside disc polygon
     ``ki[i]``: the least of ``e_x * (x_y - a_y) - e_y * (x_x - a_x)`` over its edges (unit
     vectors ``e`` from vertices ``a``)."""
     m = xi.shape[0]
@@ -330,7 +331,7 @@ def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
 @njit
 def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np.ndarray,
              limit: float) -> tuple[np.ndarray, np.ndarray]:
-    """``routes._dijkstra`` after its edge sort: shortest distances from the nodes with a
+    """``routes.paths._dijkstra`` after its edge sort: shortest distances from the nodes with a
     finite ``init`` over the edges ``starts[k]..starts[k + 1]`` of each node k (to ``b``,
     weights ``ww``, in that order), and each node's predecessor (-1: from the start). The same
     binary heap of (distance, node) as Python's heapq (numba's is a port of it), so nodes are
@@ -366,7 +367,7 @@ def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np
 @njit
 def near(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, pad: float
          ) -> tuple[np.ndarray, np.ndarray]:
-    """``routes._Discs.near``: the (point, disc) index pairs, in row-major order, where
+    """``routes.discs._Discs.near``: the (point, disc) index pairs, in row-major order, where
     ``dx * dx + dy * dy < (r + pad) ** 2`` (numpy's square of a float is ``x * x``)."""
     n, k = X.shape[0], centres.shape[0]
     lim = np.empty(k)
@@ -401,7 +402,7 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
                 centres: np.ndarray, radii: np.ndarray, x1: np.ndarray, x0: np.ndarray,
                 y1: np.ndarray, y0: np.ndarray, verts: np.ndarray, tol: float, end: float
                 ) -> np.ndarray:
-    """The rounds of ``routes._best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
+    """The rounds of ``routes.query._best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
     point, cheapest first; the index of each point's first link clear of the walls (the rings
     ``v`` ...) and of the bases (``centres`` ..., none when empty), in point order. A link is
     blocked or not on its own, so trying them one by one finds the link the rounds find."""
@@ -431,7 +432,7 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
 @njit
 def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx: np.ndarray,
               tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``routes._crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
+    """``routes.rings._crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
     every proper crossing of ``P->Q`` with ``e0->e1``, segment by segment, edges in order
     (where the boxes, the edges' grown by ``tol``, overlap; ends within ``tol`` times a
     length of the other line do not count)."""
@@ -488,7 +489,7 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
 @njit
 def _tangent(x0: float, x1: float, vx: float, vy: float, upx: float, upy: float, unx: float,
              uny: float) -> bool:
-    """``routes._tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
+    """``routes.rings._tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
     dx = vx - x0
     dy = vy - x1
     s1 = dx * upy - dy * upx
@@ -504,7 +505,7 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
               radii: np.ndarray, x1: np.ndarray, x0: np.ndarray, y1: np.ndarray,
               y0: np.ndarray, verts: np.ndarray, tol: float, end: float
               ) -> tuple[np.ndarray, np.ndarray]:
-    """``routes._Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
+    """``routes.graph._Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
     ``others`` the ``ns`` old corners then ``a`` itself -- tangent both ways (and ``p < q``
     among ``a``), clear of the walls (rings ``v`` ...) and of the bases (``centres`` ...,
     none when empty), in row-major order: the rows (p) and columns (q) of the pairs kept."""
@@ -553,7 +554,7 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
 @njit
 def clear_of(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, inner: np.ndarray,
              verts: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
-    """``routes._Discs.clear_of``: (n,) whether no disc polygon holds point ``X[i]`` deeper
+    """``routes.discs._Discs.clear_of``: (n,) whether no disc polygon holds point ``X[i]`` deeper
     than ``tol``: within a disc's circle (+1e-6, as :func:`near`), deeper than ``tol`` + 1e-6
     short of its inradius ``inner``, else by :func:`pair_depth`'s least edge term."""
     n, k = X.shape[0], centres.shape[0]

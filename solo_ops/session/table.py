@@ -42,7 +42,8 @@ from typing import Any
 
 from solo_ops.core.errors import InputError, RuleError, SaveError
 from solo_ops.game import intent
-from solo_ops.game.engine import Game, Prompt, pending, step
+from solo_ops.game.definition import Game, Prompt
+from solo_ops.game.engine import pending, step
 from solo_ops.game.state import ENEMY, PLAYER, State
 from solo_ops.io.persistence import (
     EventLog,

@@ -1,0 +1,80 @@
+"""A game's static half and the question it asks next: :class:`Game` and :class:`Prompt`.
+
+A game is a :class:`Game` (the scenario and the compiled terrain of every door state; never
+changed by play) and a :class:`~solo_ops.game.state.State` (everything that changes). This
+module holds the data only, below the dispatcher (:mod:`solo_ops.game.engine`) and the modules
+it calls (``actions``, ``enemy``, ``turns``, ...), so each of them names ``Game`` with a plain
+import and the game package has no import circle, not even one for the type checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from solo_ops.ai.planner import Context
+from solo_ops.game import attacks
+from solo_ops.game.scenario import Scenario
+from solo_ops.game.state import State
+from solo_ops.geometry.terrain import Terrain, TerrainCache
+
+KT2024_PHASES = ("firefight",)
+PRE_BATTLE_CP = 2  # card 001, "2. SELECT OPERATIVES": "Players gain 2CP each."
+KT2018_PHASES = ("movement", "shooting", "fight")
+
+
+@dataclass
+class Game:
+    """The static half of a game: the scenario and the compiled terrain for each door state."""
+
+    scenario: Scenario
+    seed: int
+    terrains: TerrainCache = field(init=False)
+    base: dict[str, Any] | None = None
+    """Set when the game goes on from a checkpoint rather than from set-up (a save whose
+    history a newer solo-ops plays differently): ``{"checkpoint", "steps", "why", "versions"}``
+    (:func:`solo_ops.io.savegame.rebase`)."""
+    notice: str | None = None
+    """A sentence for the players about how the game was opened (not saved)."""
+    cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
+    """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
+    cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
+    """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+
+    def __post_init__(self) -> None:
+        self.terrains = TerrainCache(self.scenario.board)
+
+    @property
+    def settings(self) -> Any:
+        return self.scenario.settings
+
+    @property
+    def edition(self) -> str:
+        return self.scenario.edition
+
+    def terrain(self, state: State) -> Terrain:
+        return self.terrains.get(state.doors)
+
+    def context(self, state: State) -> Context:
+        """The planner's view of the table for ``state``: its terrain, settings, edition and
+        the exact shot odds of the edition."""
+        return Context(self.terrain(state), self.settings, self.edition,
+                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
+
+
+@dataclass
+class Prompt:
+    """What the game needs next."""
+
+    kind: str  # engine | activate | act | attack | reaction | reroll | counteract | ended
+    side: str | None = None
+    player: str | None = None
+    operative: str | None = None
+    text: str = ""
+    options: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "player": self.player,
+                "operative": self.operative, "text": self.text, "options": list(self.options),
+                **({"data": self.data} if self.data else {})}
