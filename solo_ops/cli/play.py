@@ -29,6 +29,7 @@ from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
 from solo_ops.io.persistence import EventLog, game_lock
+from solo_ops.io.reading import read_text
 from solo_ops.io.savegame import (
     LOG_KIND,
     effective_records,
@@ -339,13 +340,8 @@ class Feed:
 def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
     if answer:
         return iter(answer), False
-    if answers_file is not None:
-        try:
-            lines = answers_file.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InputError(f"cannot be read ({exc.strerror})", source=str(answers_file)) \
-                from None
-        return iter(lines), False
+    if answers_file is not None:  # a regular file, bounded, UTF-8 (io.reading)
+        return iter(read_text(answers_file, "answers").splitlines()), False
     interactive = sys.stdin.isatty()
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
 

@@ -8,7 +8,9 @@ The limits sit far above anything printed on a datacard (the shipped rosters top
 attacks and 14 wounds; the shipped boards at about 60 features) and are listed for players in
 ``docs/guide.md`` ("Limits of the files").
 
-The documents themselves (size, nesting, aliases) are limited in :mod:`solo_ops.io.yamlio`.
+The files themselves are limited here too (:data:`FILES`: the largest file of each kind, checked
+before a byte is read, by :mod:`solo_ops.io.reading`); nesting, aliases and values inside a
+document are :mod:`solo_ops.core.documents`'s.
 """
 
 from __future__ import annotations
@@ -114,3 +116,34 @@ class ScenarioLimits:
 
 SCENARIO = ScenarioLimits()
 """The limits every scenario is checked against when it is read."""
+
+
+@dataclass(frozen=True)
+class FileLimit:
+    """The largest file of one kind solo-ops reads, and what the kind is called in the error
+    line ("a save is at most 16 MiB")."""
+
+    bytes: int
+    what: str
+
+
+_KIB, _MIB = 1024, 1024 * 1024
+
+FILES: dict[str, FileLimit] = {
+    # What players write (scenario, board, roster, squad, mission result, sweep, campaign
+    # replacement): the biggest shipped file is under 6 KiB, the largest legal scenario written
+    # out (bench/largest_game.py) about 100 KiB.
+    "document": FileLimit(256 * _KIB, "a YAML or JSON file"),
+    # What solo-ops writes itself. A save holds the scenario with its board, roster and squads
+    # inline (each at most a document), the actions, a fingerprint and a chain hash per step,
+    # a snapshot and a checkpoint; an event log holds every step's events and dice.
+    "save": FileLimit(16 * _MIB, "a save"),
+    "log": FileLimit(24 * _MIB, "an event log"),
+    "campaign": FileLimit(16 * _MIB, "a campaign save"),
+    # Files from elsewhere: BattleScribe / New Recruit rosters and KTDash exports (real ones
+    # are a few hundred kilobytes), the answers of --answers (one line each), lock notes.
+    "import": FileLimit(10 * _MIB, "a roster file to import"),
+    "answers": FileLimit(1 * _MIB, "an answers file"),
+    "note": FileLimit(4 * _KIB, "a lock note"),
+}
+"""The largest file of each kind read (bytes), checked before reading (``io.reading``)."""

@@ -78,14 +78,33 @@ def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray
     return terrain.off_solids(pts, radius)  # the union of the solids is built once a terrain
 
 
+_CLEAR_ROWS = 256
+"""Points tested at once by :func:`_clear_of` (bounds its arrays to a few megabytes)."""
+
+
+def _clear_of(pts: np.ndarray, radius: float, avoid: Sequence[tuple[float, float, float]]
+              ) -> np.ndarray:
+    """The points of ``pts`` where a base of ``radius`` overlaps none of the ``avoid`` discs
+    ``(x, y, r)``. Worked through in blocks of :data:`_CLEAR_ROWS` points, so a board with
+    thousands of floor points and hundreds of models never holds their whole distance table
+    (the largest legal game's would be 150 MB); each pair is the same arithmetic as in one
+    table, so the answer is the same to the bit."""
+    if not avoid or not len(pts):
+        return pts
+    a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
+    ar = np.array([r for _, _, r in avoid], dtype=float)
+    keep = np.empty(len(pts), dtype=bool)
+    for start in range(0, len(pts), _CLEAR_ROWS):
+        block = pts[start:start + _CLEAR_ROWS]
+        gap = np.linalg.norm(block[:, None] - a[None], axis=2) - radius - ar[None]
+        keep[start:start + len(block)] = (gap >= 0.0).all(axis=1)
+    return pts[keep]
+
+
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
     pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
-    if avoid and len(pts):
-        a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-        ar = np.array([r for _, _, r in avoid], dtype=float)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - radius - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
+    pts = _clear_of(pts, radius, avoid)
     if len(pts) == 0:
         return target
     d = np.hypot(pts[:, 0] - target[0], pts[:, 1] - target[1])
@@ -640,11 +659,7 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
-    if avoid:
-        a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-        ar = np.array([r for _, _, r in avoid], dtype=float)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - COUNTER_RADIUS - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
+    pts = _clear_of(pts, COUNTER_RADIUS, avoid)
     cand = _ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []
