@@ -457,6 +457,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
         if not state.ended:
+            session.check_saved()
             out.print(f"Mission {number} is saved; run `solo-ops campaign play {name}` again "
                       "to go on.", markup=False)
             return

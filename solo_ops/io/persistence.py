@@ -628,16 +628,26 @@ class EventLog:
     def read(self, *, strict: bool = False) -> list[dict[str, Any]]:
         """Every complete record in order. Errors name the file and the damaged line; with
         ``strict`` a torn last line is an error (:class:`TornLog`) instead of being skipped."""
+        return [record for _line, record in self.read_lines(strict=strict)
+                if record is not None]
+
+    def read_lines(self, *, strict: bool = False) -> list[tuple[bytes, dict[str, Any] | None]]:
+        """Every line as written (its bytes, the newline included: what the save's hash chain
+        covers) with its record (None for a blank line); a torn last line is left out (or,
+        with ``strict``, refused as :meth:`read` does)."""
         raw = read_bytes(self.path, "log")  # a regular file of at most the log limit
         problem = saved_values_problem(raw)
         if problem is not None:
             raise InputError(f"is damaged ({problem})", source=str(self.path))
         lines = raw.split(b"\n")
         torn_tail = not raw.endswith(b"\n") and bool(raw)  # the last piece lacks its newline
-        records: list[dict[str, Any]] = []
+        out: list[tuple[bytes, dict[str, Any] | None]] = []
         for number, piece in enumerate(lines, start=1):
             last = number == len(lines)
+            if last and not torn_tail:
+                break  # the empty piece after the final newline
             if not piece.strip():
+                out.append((piece + b"\n", None))
                 continue
             if last and torn_tail and strict:
                 raise TornLog(f"is torn: line {number} is cut off (the game was stopped while "
@@ -656,5 +666,5 @@ class EventLog:
                     break
                 raise InputError("is damaged (a line is not a JSON object)",
                                  source=str(self.path), field=f"line {number}")
-            records.append(record)
-        return records
+            out.append((piece if last and torn_tail else piece + b"\n", record))
+        return out
