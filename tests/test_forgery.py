@@ -279,6 +279,24 @@ def test_a_sealed_checkpoint_that_no_game_could_reach_is_refused(
     assert save.read_bytes() == forged and log.read_bytes() == played["log"]
 
 
+def test_a_save_whose_scenario_was_edited_is_refused(played: dict[str, Any],
+                                                     tmp_path: Path) -> None:
+    """A wall moved in the save's own scenario (the game id no longer names it) is refused in
+    one line; so is a scenario padded past what any scenario file could hold."""
+    doc = json.loads(played["save"])
+    walls = doc["scenario"]["board"]["features"]
+    wall = next(f for f in walls if "line" in f or "polygon" in f)
+    key = "line" if "line" in wall else "polygon"
+    wall[key][0] = [wall[key][0][0] + 0.5, wall[key][0][1]]
+    forged = json.dumps(doc).encode()
+    save, log = lay_out(played, tmp_path, save=forged)
+    code, output = _resume(save)
+    assert code == 2 and output.count("\n") == 1, output
+    assert f"{save}: game_id: the scenario or the seed is not the game the save's id names" \
+        in output
+    assert save.read_bytes() == forged and log.read_bytes() == played["log"]
+
+
 def test_an_edited_checkpoint_with_intact_steps_is_not_needed(played: dict[str, Any],
                                                               tmp_path: Path) -> None:
     """The steps replay into the saved game: the game goes on from them, says the checkpoint

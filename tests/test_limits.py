@@ -302,3 +302,17 @@ def test_scenario_counts_are_limited(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=f"at most {SCENARIO.models}") as caught:
         load_scenario(path)
     assert caught.value.field == "enemies[0].models"
+
+
+def test_a_scenario_too_large_to_save_is_refused_when_read(tmp_path: Path) -> None:
+    """Issue #31: a save holds its scenario whole (indented JSON) and a save is at most the
+    ``save`` file limit, so a scenario whose board, roster and squads together would make a
+    save too large to read back is refused at once, not after the game was saved."""
+    from solo_ops.io.scenario import parse_scenario
+
+    scenario = load_scenario(SCENARIOS / "gallowdark-night-raid.yaml")
+    data = dict(scenario.document)
+    parse_scenario(data, "fine.yaml")  # the shipped scenario, inlined: far below
+    data["notes"] = [[["x"] * 20] * 20] * 1500  # 600,000 short values: compact but deep
+    with pytest.raises(InputError, match=rf"as a save holds it; at most {SCENARIO.saved_bytes}"):
+        parse_scenario(data, "big.yaml")

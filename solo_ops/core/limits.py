@@ -102,16 +102,30 @@ BOARD = BoardLimits()
 
 @dataclass(frozen=True)
 class ScenarioLimits:
-    """How many things a scenario may place: far above the supplement's largest game (six
+    """How many things a scenario may place: above the supplement's largest game (six
     engagement levels: 12 counters of up to 4 enemies; a co-op game of 4 players with 14
-    operatives each), low enough that the enemy's turn on any scenario stays quick."""
+    operatives each), low enough that the largest legal game stays quick.
 
-    squads: int = 6
+    Measured with ``python bench/largest_game.py --measure`` (issue #31; every count at its
+    limit on the largest board: 4 squads of 20, 8 enemy units of 20, 12 counters placed and 12
+    more seeded at engagement 6, 40 mines, 148 features): reading it 0.3 s; ``ai plan`` for one
+    unit under a second; the first turning point (battle round in 2018), the autopilot playing
+    the players' side, 14 s CPU and 217 MB in Kill Team 2018 and less in 2024 — where the
+    limits it replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took 40 s and
+    600 MB in 2024 and more in 2018. ``docs/guide.md`` ("Limits of the files") has the table,
+    side by side with a shipped scenario."""
+
+    squads: int = 4
     models: int = 20
     """Models in one squad or one enemy unit."""
-    enemies: int = 40
-    counters: int = 40
+    enemies: int = 8
+    counters: int = 12
+    """Counters the scenario places (the engagement level seeds up to 12 more)."""
     equipment: int = 40
+    saved_bytes: int = 4 * 1024 * 1024
+    """The scenario with its board, roster and squads inline, as a save writes it (indented
+    JSON): a save holds it whole, so a scenario larger than this could not be saved and
+    loaded again (:data:`FILES`' ``save`` limit). The shipped ones are 10–25 KiB."""
 
 
 SCENARIO = ScenarioLimits()
