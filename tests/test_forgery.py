@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,8 @@ from solo_ops.io.savegame import checkpoint_hash
 from .test_play_e2e import bot_answers, cli, small_scenario, write_answers
 
 STEM = "small-kt2024-5"
+SECONDS = 10.0
+"""No forged file may take longer than this to be answered (issue #31's fuzz bound)."""
 
 
 @pytest.fixture(scope="module")
@@ -343,8 +346,10 @@ def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any
         folder = tmp_path / f"c{case}"
         folder.mkdir()
         save, _log = lay_out(played, folder, save=json.dumps(doc).encode())
+        start = time.perf_counter()
         run = runner.invoke(main, ["play", "--resume", str(save), "--answer", "status",
                                    "--answer", "quit"])
+        assert time.perf_counter() - start < SECONDS, (case, path)
         codes[run.exit_code] = codes.get(run.exit_code, 0) + 1
         assert run.exit_code in (0, 2), (case, path, run.output[-400:])
         assert "internal error" not in run.output and "/99W" not in run.output, (case, path)
@@ -390,6 +395,8 @@ def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any
         _save, log = lay_out(played, folder, written(forged))
         if log.read_bytes() == played["log"]:
             continue
+        start = time.perf_counter()
         run = runner.invoke(main, ["replay", str(log)])
+        assert time.perf_counter() - start < SECONDS, (case, kind, index)
         assert run.exit_code in (1, 2), (case, kind, index, run.output[-400:])
         assert "internal error" not in run.output and "identical" not in run.output, case

@@ -213,3 +213,13 @@ def test_every_command_refuses_a_hostile_file_at_once(world: World, kind: str) -
     with ThreadPoolExecutor(max_workers=2) as pool:
         problems = list(pool.map(lambda name: _run_case(world, name, kind), CASES))
     assert [p for p in problems if p] == []
+
+
+def test_squad_import_of_dev_zero_says_what_it_is(tmp_path: Path) -> None:
+    """It used to say "is 0 MB; at most 10 MB" (a device has no size)."""
+    code, _out, err, _seconds = _solo_ops(["squad", "import", "/dev/zero", "--out",
+                                           str(tmp_path / "q.yaml")], tmp_path)
+    assert code == 2
+    assert err == ("solo-ops: error: /dev/zero: is not a regular file (a pipe, a device...): "
+                   "give a file\n")
+    assert not (tmp_path / "q.yaml").exists()

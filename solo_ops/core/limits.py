@@ -108,12 +108,14 @@ class ScenarioLimits:
 
     Measured with ``python bench/largest_game.py --measure`` (issue #31; every count at its
     limit on the largest board: 4 squads of 20, 8 enemy units of 20, 12 counters placed and 12
-    more seeded at engagement 6, 40 mines, 148 features): reading it 0.3 s; ``ai plan`` for one
-    unit under a second; the first turning point (battle round in 2018), the autopilot playing
-    the players' side, 14 s CPU and 217 MB in Kill Team 2018 and less in 2024 — where the
-    limits it replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took 40 s and
-    600 MB in 2024 and more in 2018. ``docs/guide.md`` ("Limits of the files") has the table,
-    side by side with a shipped scenario."""
+    more seeded at engagement 6, 40 mines, 148 features; 2026-11-27, the 2-core reference
+    machine): reading it 0.35 s; ``ai plan`` 0.15 s for the slowest unit (98 MB); the first
+    turning point, the autopilot playing the players' side, 13.4 s CPU and 240 MB in Kill Team
+    2024, the first battle round 14.2 s and 216 MB in 2018; its save 0.7 MiB, its log 0.6 MiB
+    — where the limits it replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took
+    about 40 s CPU and 600 MB for the 2024 turning point. A shipped scenario (the supplement's
+    stronghold) takes 0.3 s and 60 MB. ``docs/guide.md`` ("Limits of the files") has the
+    table."""
 
     squads: int = 4
     models: int = 20
@@ -151,6 +153,9 @@ FILES: dict[str, FileLimit] = {
     # What solo-ops writes itself. A save holds the scenario with its board, roster and squads
     # inline (each at most a document), the actions, a fingerprint and a chain hash per step,
     # a snapshot and a checkpoint; an event log holds every step's events and dice.
+    # The largest legal game's save after its first turning point is 0.7 MiB and its log
+    # 0.6 MiB (a scenario may ask for up to twelve); a save's scenario is at most
+    # SCENARIO.saved_bytes of it.
     "save": FileLimit(16 * _MIB, "a save"),
     "log": FileLimit(24 * _MIB, "an event log"),
     "campaign": FileLimit(16 * _MIB, "a campaign save"),

@@ -249,9 +249,9 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 
 def _check_scenario(doc: dict[str, Any], source: str) -> None:
-    """Refuse a save's (or log header's) scenario that is not the game its id names: the
-    scenario or the seed was edited after the game was saved. (Its size and content are
-    checked as any scenario's, by :func:`~solo_ops.io.scenario.parse_scenario`.)"""
+    """Refuse a save's scenario that is not the game its id names: the scenario or the seed
+    was edited after the game was saved. (Its size and content are checked as any
+    scenario's, by :func:`~solo_ops.io.scenario.parse_scenario`.)"""
     saved = doc.get("game_id")
     if saved is not None and saved != game_id(doc.get("scenario"), doc.get("seed")):
         raise InputError("the scenario or the seed is not the game the save's id names (it "
@@ -272,7 +272,8 @@ def restore(doc: dict[str, Any], source: str,
                          field="schema_version")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
-    _check_scenario(doc, source)
+    if doc.get("kind") == GAME_KIND:  # a log's header is replay's to judge (io.replay)
+        _check_scenario(doc, source)
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, state = new_game(scenario, doc["seed"])
     base = doc.get("base")
