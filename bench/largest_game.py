@@ -8,11 +8,11 @@ Run it from the repository root with the project's virtual environment active::
 
 The scenario fills every count the limits allow (``SCENARIO`` and ``BOARD`` in
 ``solo_ops/core/limits.py``): the most squads of the most models (deployed in the drop zone),
-the most enemy units of the most models (pre-placed in the enemy's half), the most hidden
-counters and the most mines, on the widest, deepest board with as many four-cornered features as
-the corner limit leaves room for. Its profiles are ordinary ones (the traitor cult's and Vesper's
-sergeant): the size of the game is what is measured here, not the dice (the largest legal fight
-is ``tests/test_fuzz.py``'s and ``bench/bench_odds.py``'s).
+the most enemy units sharing the most enemy models (pre-placed in the enemy's half), the most
+hidden counters and the most mines, on the widest, deepest board with as many four-cornered
+features as the corner limit leaves room for. Its profiles are ordinary ones (the traitor
+cult's and Vesper's sergeant): the size of the game is what is measured here, not the dice (the
+largest legal fight is ``tests/test_fuzz.py``'s and ``bench/bench_odds.py``'s).
 
 ``--measure`` runs each measured step in a fresh process (so one's memory never counts against
 the next) and prints a table: CPU seconds and peak memory (maximum resident set) of reading the
@@ -112,11 +112,15 @@ def _grid(count: int, box: tuple[float, float, float, float], spacing: float
 def scenario(squads: int | None = None, models: int | None = None,
              enemies: int | None = None, counters: int | None = None,
              mines: int | None = None, features: int | None = None,
-             edition: str = "kt2024") -> dict[str, Any]:
-    """The largest legal scenario (every count at its limit unless given), everything inline."""
+             edition: str = "kt2024", unit_models: int | None = None) -> dict[str, Any]:
+    """The largest legal scenario (every count at its limit unless given), everything inline:
+    ``enemies`` units of ``unit_models`` models (by default as many units as allowed, sharing
+    the enemy models the limits allow)."""
     squads = SCENARIO.squads if squads is None else squads
     models = SCENARIO.models if models is None else models
     enemies = SCENARIO.enemies if enemies is None else enemies
+    if unit_models is None:
+        unit_models = min(SCENARIO.models, SCENARIO.enemy_models // max(1, enemies))
     counters = SCENARIO.counters if counters is None else counters
     mines = SCENARIO.equipment if mines is None else mines
     the_board = board(features)
@@ -128,10 +132,10 @@ def scenario(squads: int | None = None, models: int | None = None,
                    "models": [{"id": f"p{s + 1}-{m + 1}", "name": f"Trooper {s + 1}.{m + 1}",
                                "profile": profile} for m in range(models)]}
                   for s in range(squads)]
-    spots = _grid(enemies * models, (1.0, depth * 0.4, width - 1.0, depth - 0.7), 1.35)
+    spots = _grid(enemies * unit_models, (1.0, depth * 0.4, width - 1.0, depth - 0.7), 1.35)
     enemy_docs = [{"id": f"u{u + 1}",
                    "models": [{"id": f"e{u + 1}-{m + 1}", "profile": kinds[(u + m) % len(kinds)],
-                               "at": spots[u * models + m]} for m in range(models)]}
+                               "at": spots[u * unit_models + m]} for m in range(unit_models)]}
                   for u in range(enemies)]
     band = (DROP + 0.5, depth * 0.4 - 0.5)
     counter_docs = [{"id": f"c{k + 1}",
@@ -230,12 +234,12 @@ def main() -> int:
                         help="a shipped scenario measured the same way (repeat for several)")
     parser.add_argument("--policy", default="objective")
     parser.add_argument("--edition", default="kt2024", choices=("kt2024", "kt2018"))
-    for key in ("squads", "models", "enemies", "counters", "mines", "features"):
-        parser.add_argument(f"--{key}", type=int, default=None,
+    for key in ("squads", "models", "enemies", "unit_models", "counters", "mines", "features"):
+        parser.add_argument(f"--{key.replace('_', '-')}", type=int, default=None,
                             help=f"{key} (default: the limit)")
     args = parser.parse_args()
     doc = scenario(args.squads, args.models, args.enemies, args.counters, args.mines,
-                   args.features, args.edition)
+                   args.features, args.edition, args.unit_models)
     with tempfile.TemporaryDirectory() as folder:
         path = args.out or Path(folder) / "largest.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False, width=10**6), encoding="utf-8")

@@ -302,6 +302,18 @@ def test_scenario_counts_are_limited(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=f"at most {SCENARIO.models}") as caught:
         load_scenario(path)
     assert caught.value.field == "enemies[0].models"
+    # the enemy models in all (issue #31: a turn's cost grows with them, not with units)
+    units = SCENARIO.enemy_models // SCENARIO.models + 1
+    doc["enemies"] = [{**unit, "id": f"e{i}", "models": [{**unit["models"][0],
+                                                          "id": f"e{i}-{j}"}
+                                                         for j in range(SCENARIO.models)]}
+                      for i in range(units)]
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(InputError, match=f"place {units * SCENARIO.models} models in all; a "
+                                         f"scenario may place at most {SCENARIO.enemy_models}"
+                       ) as caught:
+        load_scenario(path)
+    assert caught.value.field == "enemies" and units <= SCENARIO.enemies
 
 
 def test_a_scenario_too_large_to_save_is_refused_when_read(tmp_path: Path) -> None:

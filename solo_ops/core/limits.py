@@ -107,20 +107,23 @@ class ScenarioLimits:
     operatives each), low enough that the largest legal game stays quick.
 
     Measured with ``python bench/largest_game.py --measure`` (issue #31; every count at its
-    limit on the largest board: 4 squads of 20, 8 enemy units of 20, 12 counters placed and 12
-    more seeded at engagement 6, 40 mines, 148 features; 2026-11-27, the 2-core reference
-    machine): reading it 0.35 s; ``ai plan`` 0.15 s for the slowest unit (98 MB); the first
-    turning point, the autopilot playing the players' side, 13.4 s CPU and 240 MB in Kill Team
-    2024, the first battle round 14.2 s and 216 MB in 2018; its save 0.7 MiB, its log 0.6 MiB
-    — where the limits it replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took
-    about 40 s CPU and 600 MB for the 2024 turning point. A shipped scenario (the supplement's
-    stronghold) takes 0.3 s and 60 MB. ``docs/guide.md`` ("Limits of the files") has the
-    table."""
+    limit on the largest board: 4 squads of 20, 20 enemy units sharing 160 models, 12 counters
+    placed and 12 more seeded at engagement 6, 40 mines, 148 features; 2026-11-27, the 2-core
+    reference machine): reading it 0.4 s; ``ai plan`` at most 0.2 s a unit (107 MB); the first
+    turning point, the autopilot playing the players' side, 11.7 s CPU and 340 MB in Kill
+    Team 2024, the first battle round 15.4 s and 371 MB in 2018 (8 units of 20: 13.1 s and
+    240 MB, 14.2 s and 216 MB); its save 0.8 MiB, its log 0.6 MiB — where the limits it
+    replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took about 40 s CPU and 600 MB
+    for the 2024 turning point. A shipped scenario (the supplement's stronghold) takes 0.3 s
+    and 60 MB. ``docs/guide.md`` ("Limits of the files") has the table."""
 
     squads: int = 4
     models: int = 20
     """Models in one squad or one enemy unit."""
-    enemies: int = 8
+    enemies: int = 20
+    """Enemy units placed (the AI's benchmarks place twenty of one model each)."""
+    enemy_models: int = 160
+    """Enemy models placed, in all units together: what a turn's cost grows with."""
     counters: int = 12
     """Counters the scenario places (the engagement level seeds up to 12 more)."""
     equipment: int = 40
@@ -153,7 +156,7 @@ FILES: dict[str, FileLimit] = {
     # What solo-ops writes itself. A save holds the scenario with its board, roster and squads
     # inline (each at most a document), the actions, a fingerprint and a chain hash per step,
     # a snapshot and a checkpoint; an event log holds every step's events and dice.
-    # The largest legal game's save after its first turning point is 0.7 MiB and its log
+    # The largest legal game's save after its first turning point is 0.8 MiB and its log
     # 0.6 MiB (a scenario may ask for up to twelve); a save's scenario is at most
     # SCENARIO.saved_bytes of it.
     "save": FileLimit(16 * _MIB, "a save"),

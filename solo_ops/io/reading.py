@@ -112,9 +112,3 @@ def decode(data: bytes, source: str) -> str:
 def read_text(path: str | Path, kind: str) -> str:
     """The UTF-8 text of the regular file ``path``, at most the limit of ``kind``."""
     return decode(read_bytes(path, kind), str(path))
-
-
-def exists(path: str | Path) -> bool:
-    """Whether something is at ``path`` (a link to nothing counts: it must not be written
-    through, and reading it says so)."""
-    return os.path.lexists(path)

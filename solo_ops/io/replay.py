@@ -50,6 +50,11 @@ from solo_ops.io.savegame import (
 Line = tuple[bytes, "dict[str, Any] | None"]
 
 
+class ActionFailed(InputError):
+    """A logged answer the rules refuse when it is played again (an edited answer, or rules
+    that changed since): with a save that names an edited line, that line is the answer."""
+
+
 @dataclass
 class Difference:
     """The first line of a log that is not what the save recorded or the rules give."""
@@ -266,8 +271,8 @@ def _play(walk: _Walk, record: dict[str, Any], index: int, undone: set[int],
         try:
             rebuilt = step(walk.game, walk.state, record["action"])
         except Exception as exc:  # an edited or damaged action, or rules that now refuse it
-            raise InputError(f"replaying action {n} failed: {exc}", source=source,
-                             field=f"line {index + 1}") from None
+            raise ActionFailed(f"replaying action {n} failed: {exc}", source=source,
+                               field=f"line {index + 1}") from None
     plain = json.loads(json.dumps(rebuilt))
     if plain == record:
         return None
@@ -315,7 +320,16 @@ def check_log(log: Path, save: Path | None) -> Replayed:
                          field=f"line {bases[-1][0] + 1}")
     # the rules start at the last base line the save holds (none: at the set-up)
     good = [(i, b) for i, b, _p in bases if b is not None and _canonical(b) == saved_base]
-    game, state, by_rules = _against_rules(lines, header, good[-1] if good else None, source)
+    start = good[-1] if good else None
+    try:
+        game, state, by_rules = _against_rules(lines, header, start, source)
+    except ActionFailed:
+        if by_save is None:
+            raise
+        # the save names an edited line already: that is the answer, not what the edit broke
+        game, state = restore({**header, "base": None if start is None else start[1]}, source,
+                              [])
+        by_rules = None
     found += [d for d in (by_save, by_rules) if d is not None]
     first = min(found, key=lambda d: d.index) if found else None
     if first is not None and by_rules is not None and by_save is not None \

@@ -57,7 +57,7 @@ def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
 
 
 def _check_counts(doc: Fields) -> None:
-    """Refuse more squads, models, enemies, counters or equipment than
+    """Refuse more squads, models, enemy units or models, counters or equipment than
     :data:`solo_ops.core.limits.SCENARIO` allows, and a scenario too large to be saved, before
     anything is built from them."""
     _check_saved_size(doc.data, doc.source)
@@ -71,6 +71,11 @@ def _check_counts(doc: Fields) -> None:
             if isinstance(models, list) and len(models) > SCENARIO.models:
                 raise doc.error(join_path(join_path(key, i), "models"),
                                 f"has {len(models)} models; at most {SCENARIO.models}")
+    placed = sum(len(item["models"]) for item in doc.sequence("enemies", [])
+                 if isinstance(item, dict) and isinstance(item.get("models"), list))
+    if placed > SCENARIO.enemy_models:
+        raise doc.error("enemies", f"place {placed} models in all; a scenario may place at "
+                                   f"most {SCENARIO.enemy_models}")
 
 
 def _check_saved_size(data: Any, source: str | None) -> None:
