@@ -124,18 +124,14 @@ def _charge_target(state: State, op: Operative, how: str, action: dict[str, Any]
 def _check_leaving_control_range(state: State, op: Operative, how: str,
                                  in_control: list[Operative]) -> None:
     """Within an enemy's control range only a fall back (or 2018 charge) starts; a fall
-    back needs one; 2024: no Reposition after a fall back or charge; 2018: no fall back
-    from a charger."""
+    back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
+    the sequence table's, asked by ``_spend``.)"""
     if how in FREE_MOVES and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
                         "fall back or fight")
     if state.edition == "kt2024" and how == "charge" and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
                         "charge (Charge is a Reposition, which cannot start there)")
-    if state.edition == "kt2024" and how == "reposition" and (
-            set(op.actions_taken) & {"fall_back", "charge"}):
-        raise RuleError(f"{op.name} cannot Reposition in the activation in which it fell back "
-                        "or charged")
     if how == "fall_back" and not in_control:
         raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
