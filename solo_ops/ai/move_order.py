@@ -64,6 +64,8 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
         if target is None:
             return True
         want = _hold_distance(ctx, op, codes)
+        if not math.isfinite(want):  # in firing range of whatever it sees
+            return bool(_ids_visible(ctx, op, here, enemies, board))
         return abs(target[0] - want) <= HOLD_TOLERANCE
     return False
 
@@ -87,12 +89,25 @@ def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Op
 
 
 def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
+    """The distance Hold 12" / To firing range keeps to the closest enemy: the setting
+    ``hold_distance``, or the longest weapon range; inf for a model whose weapons reach any
+    visible target (Kill Team 2024 without Range x: it is in firing range of every enemy it
+    sees, so it moves only to see one). A model with no ranged weapon holds 12"."""
     if codes["move"] == "hold_12":
         return float(ctx.settings.hold_distance)
     rng = op.profile.longest_range
-    if rng is None or not math.isfinite(rng):
+    if rng is None:
         return float(ctx.settings.hold_distance)
     return float(rng)
+
+
+def _hold_score(distance: np.ndarray, seen: np.ndarray, want: float) -> np.ndarray:
+    """How far each point is from holding: ``|distance - want|``; with no range to keep
+    (``want`` inf), 0 where an enemy is in sight and else the route to the closest enemy."""
+    d = np.where(np.isfinite(distance), distance, 1e9)
+    if not math.isfinite(want):
+        return np.where(seen, 0.0, d)  # type: ignore[no-any-return]
+    return np.abs(d - want)  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -219,17 +234,21 @@ def _score_hold(m: _Move) -> _Scored | None:
     def holding(idx: np.ndarray) -> np.ndarray:
         d_star[idx], who[idx], seen_at[idx] = _hold_measure(ctx, pts[idx], op.radius,
                                                             enemies, board)
-        return np.abs(np.where(np.isfinite(d_star[idx]), d_star[idx], 1e9) - want)
+        return _hold_score(d_star[idx], seen_at[idx], want)
 
     # the measured enemy is one of them, so no nearer than the nearest in a straight line
     ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
     er = np.array([e.radius for e in enemies], dtype=float)
     gap = (np.hypot(pts[:, None, 0] - ep[None, :, 0], pts[:, None, 1] - ep[None, :, 1])
            - er[None, :]).min(axis=1) - op.radius
-    scores = _lazy_scores(np.maximum(0.0, gap - want), holding, m.base_mask, m.slack)
+    bound = np.maximum(0.0, gap - want) if math.isfinite(want) else np.zeros(len(pts))
+    # every point within HOLD_TOLERANCE of the best is scored: the cheapest of them is taken
+    scores = _lazy_scores(bound, holding, m.base_mask, max(m.slack, HOLD_TOLERANCE))
     if scores[0] <= HOLD_TOLERANCE:
         return None  # already holding: no move improves the order
-    reason = f"to keep {inches(want)} from the closest enemy"
+    reason = (f"to keep {inches(want)} from the closest enemy" if math.isfinite(want) else
+              "to get the closest enemy in its line of fire (its weapons reach any visible "
+              "target)")
     return _Scored(scores, reason, enemies[int(who[0])], (d_star, who, seen_at))
 
 
@@ -303,6 +322,13 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
     scores, cost, pts = scored.scores, m.cand.cost, m.cand.points
     move_code = m.codes["move"]
     i = _pick(scores, cost, pts, m.base_mask)
+    if i is not None and move_code in ("hold_12", "to_firing_range"):
+        # every point holding as well (within HOLD_TOLERANCE of the best) serves the order
+        # alike: the nearest of them is taken, so the model goes straight (003 "A unit that
+        # ignores cover will travel in a straight line towards the enemy"), never around an
+        # arc of equal distances for a few hundredths of an inch
+        ok = scores <= scores[i] + HOLD_TOLERANCE
+        i = _pick(cost, cost, pts, ok if m.base_mask is None else ok & m.base_mask)
     if i is None or scores[0] - scores[i] < MIN_GAIN:
         return None  # no end point serves the move order better than staying put
     cover_note = ""
@@ -357,9 +383,9 @@ def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: d
     move_code = codes["move"]
     here = np.array([start, start], dtype=float)
     if move_code in ("hold_12", "to_firing_range"):
-        d_star = _hold_measure(ctx, here, op.radius, enemies, board)[0]
-        d0 = float(d_star[0]) if math.isfinite(d_star[0]) else 1e9
-        return abs(d0 - _hold_distance(ctx, op, codes)) <= HOLD_TOLERANCE
+        d_star, _, seen = _hold_measure(ctx, here, op.radius, enemies, board)
+        want = _hold_distance(ctx, op, codes)
+        return bool(_hold_score(d_star[:1], seen[:1], want)[0] <= HOLD_TOLERANCE)
     if move_code == "to_cover":
         if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
             return False
