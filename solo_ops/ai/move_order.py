@@ -66,7 +66,9 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
         want = _hold_distance(ctx, op, codes)
         if not math.isfinite(want):  # in firing range of whatever it sees
             return bool(_ids_visible(ctx, op, here, enemies, board))
-        return abs(target[0] - want) <= HOLD_TOLERANCE
+        score = _hold_score(np.array([target[0]]), np.array([True]), want,
+                            codes["move"] == "to_firing_range")
+        return bool(score[0] <= HOLD_TOLERANCE)
     return False
 
 
@@ -101,13 +103,22 @@ def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
     return float(rng)
 
 
-def _hold_score(distance: np.ndarray, seen: np.ndarray, want: float) -> np.ndarray:
+OUT_OF_RANGE = 1.0  # "To firing range": a point beyond the range scores this much worse
+
+
+def _hold_score(distance: np.ndarray, seen: np.ndarray, want: float,
+                firing: bool = False) -> np.ndarray:
     """How far each point is from holding: ``|distance - want|``; with no range to keep
-    (``want`` inf), 0 where an enemy is in sight and else the route to the closest enemy."""
+    (``want`` inf), 0 where an enemy is in sight and else the route to the closest enemy.
+    ``firing`` (To firing range): a point beyond the range is :data:`OUT_OF_RANGE` worse, so a
+    point just inside it is preferred to one just outside (out of range it cannot fire)."""
     d = np.where(np.isfinite(distance), distance, 1e9)
     if not math.isfinite(want):
         return np.where(seen, 0.0, d)  # type: ignore[no-any-return]
-    return np.abs(d - want)  # type: ignore[no-any-return]
+    off = np.abs(d - want)
+    if firing:
+        off = np.where(d > want + 1e-9, off + OUT_OF_RANGE, off)
+    return off  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -234,7 +245,8 @@ def _score_hold(m: _Move) -> _Scored | None:
     def holding(idx: np.ndarray) -> np.ndarray:
         d_star[idx], who[idx], seen_at[idx] = _hold_measure(ctx, pts[idx], op.radius,
                                                             enemies, board)
-        return _hold_score(d_star[idx], seen_at[idx], want)
+        return _hold_score(d_star[idx], seen_at[idx], want,
+                           m.codes["move"] == "to_firing_range")
 
     # the measured enemy is one of them, so no nearer than the nearest in a straight line
     ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
@@ -323,6 +335,9 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
     move_code = m.codes["move"]
     i = _pick(scores, cost, pts, m.base_mask)
     if i is not None and move_code in ("hold_12", "to_firing_range"):
+        straight = _straight_hold(m, scored, float(scores[i]))
+        if straight is not None:
+            return straight
         # every point holding as well (within HOLD_TOLERANCE of the best) serves the order
         # alike: the nearest of them is taken, so the model goes straight (003 "A unit that
         # ignores cover will travel in a straight line towards the enemy"), never around an
@@ -342,6 +357,50 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
         hold = (float(d_star[i]), m.enemies[int(who[i])], bool(seen_at[i]))
     return _finish_move(m.ctx, m.op, m.start, m.kind, m.cand, i, m.board, scored.threat,
                         move_code, scored.reason, cover_note, hold)
+
+
+def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
+    """Hold 12" / To firing range with Cover: Ignore: the point straight towards (or away
+    from) the enemy measured at the start, at the distance wanted (or as far as the move
+    allows), when a straight walk reaches it and it holds as well as the best end point of
+    the grid (within ``HOLD_TOLERANCE``): 003 "A unit that ignores cover will travel in a
+    straight line towards the enemy". None otherwise (the grid's choice stands)."""
+    if m.codes["cover"] != "ignore" or scored.hold is None:
+        return None
+    d_star, who, _ = scored.hold
+    want = _hold_distance(m.ctx, m.op, m.codes)
+    d0 = float(d_star[0])
+    if not (math.isfinite(want) and math.isfinite(d0)):
+        return None
+    enemy = m.enemies[int(who[0])]
+    ex, ey = m.board.pos[enemy.id]
+    sx, sy = m.start
+    length = math.hypot(ex - sx, ey - sy)
+    step = min(abs(d0 - want), m.allowance)
+    if length <= 1e-9 or step < MIN_GAIN:
+        return None
+    sign = 1.0 if d0 > want else -1.0  # towards the enemy, or away from it
+    end = (sx + sign * (ex - sx) / length * step, sy + sign * (ey - sy) / length * step)
+    blockers = [(p[0], p[1], m.board.state.operatives[i].radius
+                 + (CONTROL_RANGE if m.board.state.operatives[i].side != m.op.side else 0.0))
+                for i, p in m.board.pos.items() if i != m.op.id]
+    walk = m.ctx.terrain.routes.walk(m.start, end, m.op.radius, blockers=blockers)
+    if walk is None or walk.length > step + 1e-6 or walk.cost > m.allowance + 1e-6:
+        return None  # not a straight walk, or dearer than the move (terrain)
+    if m.base_mask is not None and not _coherent(np.array([end]), m.mates, m.op.radius,
+                                                 m.ctx.settings.coherency)[0]:
+        return None
+    got, at, seen = _hold_measure(m.ctx, np.array([end, end]), m.op.radius, m.enemies, m.board)
+    score = float(_hold_score(got[:1], seen[:1], want, m.codes["move"] == "to_firing_range")[0])
+    if score > best + HOLD_TOLERANCE or float(scored.scores[0]) - score < MIN_GAIN:
+        return None
+    note = (f"{m.op.label} {_verb(m.kind)} {inches(walk.cost)} {scored.reason}, straight "
+            f"{'towards' if sign > 0 else 'away from'} {enemy.label}, to {fmt_pt(end)}. It "
+            f"ends {inches(float(got[0]))} from {m.enemies[int(at[0])].label}, the closest "
+            f"enemy {'it can see there' if seen[0] else 'by route (none is in sight there)'}.")
+    return Action(m.kind, m.op.id, start=m.start, to=end,
+                  route=tuple((float(x), float(y)) for x, y in walk.points),
+                  cost=float(walk.cost), note=note)
 
 
 def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
@@ -385,7 +444,8 @@ def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: d
     if move_code in ("hold_12", "to_firing_range"):
         d_star, _, seen = _hold_measure(ctx, here, op.radius, enemies, board)
         want = _hold_distance(ctx, op, codes)
-        return bool(_hold_score(d_star[:1], seen[:1], want)[0] <= HOLD_TOLERANCE)
+        return bool(_hold_score(d_star[:1], seen[:1], want, move_code == "to_firing_range")[0]
+                    <= HOLD_TOLERANCE)
     if move_code == "to_cover":
         if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
             return False

@@ -192,7 +192,7 @@ def _move_keep_shot(f: _Turn) -> str | None:
     if moved and weapon is not None and weapon.type.value == "heavy":
         return f"moving would cost its {weapon.name} (Heavy) -1 to hit"
     if not moved:
-        return "it makes no move (it stays put to shoot)"
+        return NA  # no move to make: staying put to shoot is the next option
     f.plan.explain.append(f"{f.op.label} will fire in the shooting phase: {shot.note}")
     return None
 
@@ -340,8 +340,11 @@ def _explain(t: _Turn, name: str, rank: list[str], tried: list[tuple[str, str]],
     could not be played (and why), else the next one below it (and the order's priority);
     ``instead``: what moving by the order would have done instead of a Dash, then Charge."""
     mine = [a for a in fork.plan.actions if a.model == t.op.id]
-    t.plan.explain.append(f"{t.op.label}'s sequence: {_words(t, mine)} "
-                          f"({PRIORITY[_shoot_key(t)]}).")
+    words = _words(t, mine)
+    if t.edition == "kt2018" and name in ("move_shoot", "stay_shoot"):
+        words = ("stay put" if words == "no action" else words) + (
+            ", then Shoot in the shooting phase")
+    t.plan.explain.append(f"{t.op.label}'s sequence: {words}.")
     told = [(other, why) for other, why in tried if why != NA]
     if told:
         other, why = told[0]
@@ -351,11 +354,18 @@ def _explain(t: _Turn, name: str, rank: list[str], tried: list[tuple[str, str]],
     elif not told:
         below = [n for n in rank[rank.index(name) + 1:] if n not in _NOT_APPLYING]
         if below:
-            t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: its order ranks "
-                                  f"{WORDS[name]} first.")
+            t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: {_priority(t, below[0])}.")
 
 
 _NOT_APPLYING = ("portal_here", "portal_move", "dash_shoot")
+
+
+def _priority(t: _Turn, lower: str) -> str:
+    """Why the order ranks an option that could be played below the one chosen."""
+    words = PRIORITY[_shoot_key(t)]
+    if t.edition == "kt2018" and lower == "charge":
+        words += " (004: a model that charged cannot shoot later in the battle round)"
+    return words
 
 
 def _instead_of_dash_charge(t: _Turn) -> str:
