@@ -302,3 +302,31 @@ def test_small_ones(tmp_path: Path) -> None:
     refused = runner.invoke(main, ["fog", "seed", str(tmp_path / "s.yaml"), "--engagement",
                                    "0"])
     assert refused.exit_code == 2 and "0 is not in the range 1<=x<=6" in refused.output
+
+
+def test_ambush_spots_are_hidden_or_in_cover_not_only_obscured() -> None:
+    """003 Ambush: "next to a hidden position if possible, such as a building or trench"; the
+    reading (docs/rules.md) is hidden from the spotter or in cover from it: a spot only
+    obscured (behind a heavy block more than 1" away) is not taken while a covered one exists
+    (a light crate 6" north of the spotter). Thirty seeded draws, every spot checked."""
+    from solo_ops.core.dice import SeededDice
+    from solo_ops.game import fog
+
+    from .test_fog import OPEN, make
+
+    block = {"id": "block", "traits": ["heavy"], "polygon": [[7, 8], [9, 8], [9, 14], [7, 14]]}
+    crate = {"id": "crate", "traits": ["light"],
+             "polygon": [[5, 17.0], [7, 17.0], [7, 17.4], [5, 17.4]]}
+    game, state = make({**OPEN, "features": [block, crate]}, [(5.0, 11.0)])
+    terrain, spotter = game.terrain(state), state.operatives["p1"]
+    obscured_only = 0
+    for seed in range(30):
+        for spot in fog._ambush_spots(terrain, state, spotter, game.settings, ["x", "y"],
+                                      SeededDice(seed=seed)):
+            c = terrain.sight.cover(spotter.at, spot, spotter.radius, fog.COUNTER_RADIUS)
+            assert not c.visible or c.in_cover, spot
+            obscured_only += c.obscured and not c.in_cover
+    assert obscured_only == 0
+    # the board has obscured-only spots in the 6" band: the old reading drew 50 of 60 there
+    assert terrain.sight.cover(spotter.at, (12.2, 11.0), spotter.radius,
+                               fog.COUNTER_RADIUS).obscured
