@@ -132,9 +132,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
             raise c.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
         counters.append(CounterSpec(cid, at, c.integer("hidden_order", None, minimum=1,
                                                        maximum=6)))
-    if edition == "kt2018":
-        _ranges_2018(roster, squads, enemies, source)
-    mission = parse_mission(doc.raw("mission", None), source, edition, board)
+    _ranges_2018(edition, roster, squads, enemies, source)
     return Scenario(
         name=doc.text("name"),
         edition=edition,
@@ -146,7 +144,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
         squads=tuple(squads),
         enemies=tuple(enemies),
         counters=tuple(counters),
-        mission=mission,
+        mission=parse_mission(doc.raw("mission", None), source, edition, board),
         settings=settings,
         equipment=tuple(equipment),
         document=copy.deepcopy(dict(doc.data)),
@@ -154,10 +152,12 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
     )
 
 
-def _ranges_2018(roster: Roster | None, squads: list[SquadSpec], enemies: list[EnemySpec],
-                 source: str | None) -> None:
+def _ranges_2018(edition: str, roster: Roster | None, squads: list[SquadSpec],
+                 enemies: list[EnemySpec], source: str | None) -> None:
     """A Kill Team 2018 scenario: every ranged weapon of the roster's profiles, the squads'
     and the pre-placed enemies' has a range (a 2024 weapon may have none)."""
+    if edition != "kt2018":
+        return
     if roster is not None:
         for key, profile in roster.profiles.items():
             check_ranges_2018(profile, source, join_path("roster.profiles", key))
