@@ -95,8 +95,9 @@ def test_2018_fire_at_will_holds_its_ground_to_shoot(tmp_path: Path) -> None:
     moving = ai_plan(path, phase="movement")
     assert moving["charge"] == [] and moving["actions"] == []
     assert "e1's sequence: stay put, then Shoot in the shooting phase." in text(moving)
-    assert ("Rejected: Charge: fire at will: firing takes priority over moving and charging "
-            "(004: a model that charged cannot shoot later in the battle round).") in text(moving)
+    assert ("Rejected: Charge: its order ranks stay put to shoot above it (fire at will: "
+            "firing takes priority over moving and charging (004: a model that charged cannot "
+            "shoot later in the battle round)).") in text(moving)
     shooting = ai_plan(path, phase="shooting")
     assert shooting["shoot"] == [{"model": "e1", "target": "kell", "weapon": "gun",
                                   "expected_damage": shooting["shoot"][0]["expected_damage"]}]

@@ -354,7 +354,8 @@ def _explain(t: _Turn, name: str, rank: list[str], tried: list[tuple[str, str]],
     elif not told:
         below = [n for n in rank[rank.index(name) + 1:] if n not in _NOT_APPLYING]
         if below:
-            t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: {_priority(t, below[0])}.")
+            t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: its order ranks {WORDS[name]} "
+                                  f"above it ({_priority(t, below[0])}).")
 
 
 _NOT_APPLYING = ("portal_here", "portal_move", "dash_shoot")
