@@ -79,6 +79,8 @@ NA = ""
 """The reason of an option that does not apply to this model at all (no door on the board, no
 Heavy (Dash only) weapon): never told as the best one rejected."""
 
+NO_SHOT_AFTER_MOVE = "no valid target in range after its move either"
+
 PRIORITY = {
     "fire_at_will": "fire at will: firing takes priority over moving and charging",
     "unhindered": "moving and charging take priority over firing, which follows only if the "
@@ -95,9 +97,16 @@ def choose_sequence(t: _Turn) -> None:
     played (tried on a fork of ``t``, the others left unplanned), and the words for it."""
     rank = [n for n in RANKS[(t.edition, _shoot_key(t))] if _fits(t, n)]
     tried: list[tuple[str, str]] = []
+    moved: _Turn | None = None  # move_shoot's fork with no shot: the same as "move"
     for name in rank:
         fork = t.fork()
-        why = REALIZE[name](fork)
+        if name == "move" and moved is not None:
+            fork, why = moved, None
+            t.board.pos[t.op.id] = fork.here
+        else:
+            why = REALIZE[name](fork)
+        if name == "move_shoot" and why == NO_SHOT_AFTER_MOVE:
+            moved = fork
         if why is None:
             instead = _instead_of_dash_charge(t) if name == "dash_charge" else None
             t.commit(fork)
@@ -156,7 +165,7 @@ def _move_shoot(f: _Turn) -> str | None:
     _moves_by_order(f)
     _shoot_after_moving(f, "Fire at will: nothing to shoot from where it stood; it moves to "
                            "fire. ")
-    return None if f.shot_done else "no valid target in range after its move either"
+    return None if f.shot_done else NO_SHOT_AFTER_MOVE
 
 
 def _dash_shoot(f: _Turn) -> str | None:
