@@ -379,7 +379,9 @@ def test_place_down_within_control_range_not_in_the_pick_up_activation() -> None
     activation: 3" away is refused, 2" away taken (the marker's edge 0.72" from a1's base)."""
     game, state = marker_game()
     step(game, state, {"type": "pickup", "marker": "obj-1"})
-    refused(game, state, {"type": "placedown"}, "cannot place it down in the same activation")
+    refused(game, state, {"type": "placedown"},
+            "cannot Place Down after a Pick Up in the same activation .sequence rule "
+            "'place-down-after-pick-up'")
     step(game, state, {"type": "done"})
     while state.turn < 2 or pending(game, state).kind != "activate":
         prompt = pending(game, state)

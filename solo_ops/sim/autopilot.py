@@ -67,7 +67,7 @@ from solo_ops.ai import planner
 from solo_ops.game import attacks, markers
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import reach
+from solo_ops.rules import reach, sequences
 
 POLICIES = ("cautious", "aggressive", "objective")
 """The named variants of the policy (see the module docstring)."""
@@ -268,7 +268,7 @@ def _act_2024(game: Game, state: State, op: Operative, policy: str
     if shot is not None and "shoot" not in taken:
         yield {"type": "shoot", "operative": op.id, "target": shot.target,
                "weapon": shot.weapon, "roll": True}
-    if "charge" not in taken and "reposition" not in taken and "fall_back" not in taken:
+    if sequences.allowed("charge", taken):  # the sequence table the rules check
         charge = _charge(game, state, op, policy, shot)
         if charge is not None:
             yield charge
