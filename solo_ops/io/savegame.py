@@ -1,10 +1,13 @@
 """Game saves, resume, undo and replay: a game is its scenario, its seed and its actions.
 
-A save (``schema_version`` 2, ``kind: solo-ops-game``) holds the complete scenario document
+A save (``schema_version`` 4, ``kind: solo-ops-game``) holds the complete scenario document
 (board and roster inline), the seed, the game id (a checksum of the scenario and the seed), the
 list of applied actions, a short fingerprint of every step (its action and the faces of its
 dice), the dice's state, a snapshot of the final state, the versions of solo-ops, Python, numpy,
-shapely and GEOS that wrote it, and the checksum of its event log so far. :func:`restore`
+shapely and GEOS that wrote it, the checksum of its event log so far and the table's links
+(``links``: the game's public id and one token per player and the host, kept beside the
+players so a served game's links outlive the server; ``None`` until it is first served; see
+:mod:`solo_ops.session.links`). :func:`restore`
 rebuilds the game by replaying the actions from the seed — the dice are a counter-based source,
 so every roll comes out the same — and :func:`verify` compares the rebuilt game with what the
 save recorded, naming the first step that differs, so a resumed game is never silently a
@@ -22,7 +25,9 @@ that checkpoint: the save then carries it as its ``base`` and lists only the act
 
 Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
 log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
-:func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration).
+:func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration). 3 had
+no links (``None`` after migration: made when the game is next served). The event log's header
+keeps its own version (:data:`LOG_SCHEMA_VERSION`): the links never go into the log.
 """
 
 from __future__ import annotations
@@ -42,7 +47,8 @@ from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+LOG_SCHEMA_VERSION = 3
 READABLE_LOG_VERSIONS = (1, 2, 3)
 
 
@@ -107,12 +113,13 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None
         "snapshot": state.to_dict(secrets=True),
         "checkpoint": checkpoint.dump(state),
         "base": game.base,
+        "links": game.links,
     }
 
 
 def log_header(game: Game) -> dict[str, Any]:
     """The event log's first line: what game it is (scenario, seed and game id)."""
-    return {"schema_version": SCHEMA_VERSION, "kind": LOG_KIND,
+    return {"schema_version": LOG_SCHEMA_VERSION, "kind": LOG_KIND,
             "game_id": game_id(game.scenario.document, game.seed), "seed": game.seed,
             "scenario": game.scenario.document, "scenario_source": game.scenario.source}
 
@@ -130,8 +137,29 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    doc.setdefault("links", None)
+    return doc
+
+
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
-                                                                       2: _v2_to_v3}
+                                                                       2: _v2_to_v3,
+                                                                       3: _v3_to_v4}
+
+
+def read_links(value: Any, source: str) -> dict[str, Any] | None:
+    """A save's ``links`` checked: ``None``, or ``{"id", "host", "players": {name: token}}``
+    with every value a short text (a damaged entry is one error naming the field)."""
+    if value is None:
+        return None
+    players = value.get("players") if isinstance(value, dict) else None
+    texts = [value.get("id"), value.get("host")] if isinstance(value, dict) else []
+    if not isinstance(players, dict) or not all(
+            isinstance(t, str) and 8 <= len(t) <= 64 for t in [*texts, *players.values()]) \
+            or not all(isinstance(k, str) for k in players):
+        raise InputError("links must be {id, host, players: {NAME: TOKEN}} with tokens as text",
+                         source=source, field="links")
+    return {"id": value["id"], "host": value["host"], "players": dict(players)}
 
 
 def restore(doc: dict[str, Any], source: str,
@@ -149,6 +177,7 @@ def restore(doc: dict[str, Any], source: str,
         raise InputError("missing or bad seed", source=source, field="seed")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, state = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)
         if not isinstance(base, dict) or not isinstance(base.get("steps"), int):
@@ -393,6 +422,7 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
                          "start again with --new", source=source)
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, _fresh = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)
     except InputError as exc:

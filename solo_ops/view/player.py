@@ -83,13 +83,23 @@ def _told_so_far(state: State, view: dict[str, Any]) -> None:
             model["wounds"], model["down"] = 0, True
 
 
+PRIVATE_ACTION_KEYS = ("seed",)
+"""Keys of a recorded action the players never see: the set-up's seed (with the scenario, it
+would place every hidden counter and its order again: ``solo-ops fog seed``). The save keeps
+it; the page names a game by its public id (:mod:`solo_ops.session.links`)."""
+
+
 def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, Any]:
-    """A log record without its secrets (unless ``reveal``)."""
+    """A log record without its secrets (unless ``reveal``): secret events and rolls dropped,
+    and the action without :data:`PRIVATE_ACTION_KEYS`."""
     if reveal:
         return record
+    action = record["action"]
+    if any(key in action for key in PRIVATE_ACTION_KEYS):
+        action = {k: v for k, v in action.items() if k not in PRIVATE_ACTION_KEYS}
     return {
         "n": record["n"],
-        "action": record["action"],
+        "action": action,
         "events": [e for e in record["events"] if events.shown(e)],
         "rolls": [r for r in record["rolls"] if not r.get("secret")],
     }

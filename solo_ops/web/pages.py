@@ -50,8 +50,7 @@ def drawing(kind: str) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
         server = server_of(request)
         table = server.table
-        server.authorised(request)
-        server.player_of(request.query_params.get("player"))
+        server.acting(request, request.query_params.get("player"))
 
         def run() -> bytes:
             with table.lock:
