@@ -74,7 +74,8 @@ def view_doc(server: TableServer, player: str | None, since: int) -> dict[str, A
             "game": (table.game.links or {}).get("id"),
             "waiting_for": None if mine or asked is None else asked,
             "your_turn": mine,
-            "open": table.open_actions() if mine else {},
+            "open": {placing.WORDS.get(k, k): why for k, why in table.open_actions().items()}
+            if mine else {},
             "narration": table.narration(since),
             "models": models(table, view),
             "doors": dict(view["doors"]),
