@@ -103,13 +103,3 @@ def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, 
         "events": [e for e in record["events"] if events.shown(e)],
         "rolls": [r for r in record["rolls"] if not r.get("secret")],
     }
-
-
-def last_plans(state: State) -> dict[str, dict[str, Any]]:
-    """The most recent plan of each revealed unit (for maps: planned moves and targets)."""
-    plans: dict[str, dict[str, Any]] = {}
-    for record in state.log:
-        for event in record["events"]:
-            if event.get("type") == "enemy_activation" and events.shown(event):
-                plans[event["unit"]] = event["plan"]
-    return {u: p for u, p in plans.items() if u in state.units and state.units[u].active}
