@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import read_links
 from solo_ops.game import checkpoint
 from solo_ops.game.definition import Game
 from solo_ops.game.engine import new_game, step
@@ -145,21 +146,6 @@ def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
                                                                        2: _v2_to_v3,
                                                                        3: _v3_to_v4}
-
-
-def read_links(value: Any, source: str) -> dict[str, Any] | None:
-    """A save's ``links`` checked: ``None``, or ``{"id", "host", "players": {name: token}}``
-    with every value a short text (a damaged entry is one error naming the field)."""
-    if value is None:
-        return None
-    players = value.get("players") if isinstance(value, dict) else None
-    texts = [value.get("id"), value.get("host")] if isinstance(value, dict) else []
-    if not isinstance(players, dict) or not all(
-            isinstance(t, str) and 8 <= len(t) <= 64 for t in [*texts, *players.values()]) \
-            or not all(isinstance(k, str) for k in players):
-        raise InputError("links must be {id, host, players: {NAME: TOKEN}} with tokens as text",
-                         source=source, field="links")
-    return {"id": value["id"], "host": value["host"], "players": dict(players)}
 
 
 def restore(doc: dict[str, Any], source: str,

@@ -217,7 +217,7 @@ def _spiral(mark: tuple[float, float, float]) -> list[Point2]:
 def _spiral_steps(r: float) -> tuple[tuple[float, float, float], ...]:
     """The last resort's places around a mark of radius ``r``: (distance, dx, dy), nearest
     first."""
-    out = []
+    out: list[tuple[float, float, float]] = []
     radius = r + SPIRAL_STEP
     while radius <= SPIRAL_REACH:
         count = max(8, int(2 * math.pi * radius / SPIRAL_STEP))

@@ -13,7 +13,7 @@ runs the game); beyond it, every request but the page's static files needs a tok
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from starlette.requests import Request
@@ -85,6 +85,8 @@ class TableServer:
     static: dict[str, bytes]
     local_only: bool = True
     desk: Desk | None = None
+    pictures: dict[tuple[int, str, str], bytes] = field(default_factory=dict)
+    """The board drawn for the game as it is now (every page asks for the same one)."""
 
     @property
     def table(self) -> GameTable:

@@ -20,6 +20,7 @@ const page = {
   again: false,
   sending: false,    // an answer is on its way: every button waits
   events: null,      // the live connection
+  campaign: false,   // a campaign is served (campaign.js shows its part)
 };
 
 function query(extra) {
@@ -192,7 +193,7 @@ function actButtons(view, prompt) {
   const kinds = $("move-kinds");
   kinds.hidden = false;
   const label = document.createElement("span");
-  label.className = "label";
+  label.className = "field-label";
   label.textContent = "tap the board to:";
   kinds.append(label);
   if (!movers.includes(page.moveKind)) page.moveKind = movers[0];
@@ -548,6 +549,7 @@ function listen() {
       return;
     }
     if (doc.resync || doc.undo) { refresh(true); return; }
+    if (doc.result && window.soloOpsCampaign && page.campaign) window.soloOpsCampaign.changed();
     if (doc.record || doc.result) refresh(false);
     else if (doc.prompt && page.view && JSON.stringify(doc.prompt) !==
              JSON.stringify(page.view.prompt)) refresh(false);
@@ -593,11 +595,17 @@ async function start() {
   $("png-link").href = `board.png?${query({ download: 1 })}`;
   $("typed").addEventListener("submit", (e) => { e.preventDefault(); send($("answer").value); });
   $("answer").addEventListener("input", chips);
+  $("zoom").addEventListener("click", () => {
+    const on = $("board").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(on));
+    $("zoom").textContent = on ? "zoom −" : "zoom ＋";
+  });
   $("confirm-yes").addEventListener("click", () => send("yes"));
   $("confirm-no").addEventListener("click", () => send("no"));
   for (const b of document.querySelectorAll("[data-say]")) {
     b.addEventListener("click", () => send(b.dataset.say));
   }
+  page.campaign = !!who.campaign;
   if (who.campaign && window.soloOpsCampaign) window.soloOpsCampaign.start(who, page);
   else listen();
 }
