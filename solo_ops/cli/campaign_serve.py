@@ -64,6 +64,10 @@ class Desk:
     # -- the protocol ---------------------------------------------------------------------------
     @property
     def phase(self) -> str:
+        """Where the campaign is: ``setup``, ``mission``, ``ended`` (the mission is over, not
+        recorded yet) or ``report`` (between missions)."""
+        if self._phase == MISSION and self.mission is not None and self.mission.state.ended:
+            return ENDED
         return self._phase
 
     @property
@@ -158,9 +162,9 @@ class Desk:
     def _refuse(self, phase: str, what: str) -> None:
         from solo_ops.web.guard import Refused
 
-        if self._phase != phase:
+        if self.phase != phase:
             raise Refused(409, f"{what} only when the campaign is at '{phase}'; it is at "
-                          f"'{self._phase}' now")
+                          f"'{self.phase}' now")
 
     def _ready(self, player: str | None) -> str:
         self._refuse(SETUP, "ready")
@@ -232,7 +236,7 @@ class Desk:
             c = self.campaign
             mission = self.mission
             doc: dict[str, Any] = {
-                "campaign": c.name, "phase": self._phase, "number": self.number,
+                "campaign": c.name, "phase": self.phase, "number": self.number,
                 "played": c.missions_played, "you": who, "players": self.players,
                 "notes": list(self.notes), "squads": squads_doc(c),
                 "recruits": [{"player": s.player, "fallen": m.id, "name": m.name}
