@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -79,3 +80,12 @@ def runner() -> CliRunner:
         return CliRunner(mix_stderr=False)  # click < 8.2
     except TypeError:
         return CliRunner()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """One Chromium (Debian's, through Playwright) for every browser test of the session."""
+    from tests.browser import launch
+
+    with launch() as b:
+        yield b

@@ -420,7 +420,7 @@ def test_the_map_shows_a_carried_marker_with_its_carrier() -> None:
     """The picture (``map``): a carried marker is drawn by its carrier's label (⚑ obj-1), not
     at its old spot; one placed down is drawn where it lies."""
     from solo_ops.cli.maps import view_scene
-    from solo_ops.view import drawing, render
+    from solo_ops.view import drawing
 
     game, state = marker_game()
     step(game, state, {"type": "pickup", "marker": "obj-1"})

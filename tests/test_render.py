@@ -20,7 +20,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def texts_with_class(root: ET.Element, css: str) -> list[str]:
-    return [el.text or "" for el in root.iter(f"{SVG}text") if css in (el.get("class") or "").split()]
+    return [el.text or "" for el in root.iter(f"{SVG}text")
+            if css in (el.get("class") or "").split()]
 
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.stem)

@@ -149,8 +149,12 @@ MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v
 
 
 def restore(doc: dict[str, Any], source: str,
-            actions: list[dict[str, Any]] | None = None) -> tuple[Game, State]:
-    """Rebuild a game from a save document (or a log header) by replaying its actions."""
+            actions: list[dict[str, Any]] | None = None, *,
+            like: Game | None = None) -> tuple[Game, State]:
+    """Rebuild a game from a save document (or a log header) by replaying its actions.
+    ``like``: a game of the same scenario and seed already in memory (an undo), whose parsed
+    scenario and compiled terrain are used again instead of being built anew (a terrain never
+    changes, so the game replayed is the same)."""
     if not isinstance(doc, dict) or doc.get("kind") not in (GAME_KIND, LOG_KIND):
         raise InputError("not a solo-ops game save", source=source)
     version = doc.get("schema_version")
@@ -161,8 +165,12 @@ def restore(doc: dict[str, Any], source: str,
                          field="schema_version")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
-    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, state = new_game(scenario, doc["seed"])
+    if like is not None and like.seed == doc["seed"] \
+            and like.scenario.document == doc.get("scenario"):
+        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains)
+    else:
+        scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+        game, state = new_game(scenario, doc["seed"])
     game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)

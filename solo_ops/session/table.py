@@ -264,7 +264,7 @@ class GameTable:
     def _take_back(self) -> None:
         """Rebuild the game in memory from the actions of the last good save (by replay)."""
         doc = game_document(self.game, self.state)  # the game's own header (as undo uses)
-        game, state = restore(doc, str(self.save), self._saved)
+        game, state = restore(doc, str(self.save), self._saved, like=self.game)
         self._proposal = None
         for n in [n for n in self._lines if n >= len(state.log)]:
             del self._lines[n]
@@ -473,7 +473,7 @@ class GameTable:
                                meta="undo", refusal="rule")
             remaining = undo(doc["actions"])
             taken_back = doc["actions"][len(remaining)]
-            game, state = restore(doc, str(self.save), remaining)
+            game, state = restore(doc, str(self.save), remaining, like=self.game)
             asked = pending(game, state).player
             if player is not None and asked is not None and asked != player:
                 return Outcome(False, f"only {asked} can take back {describe(taken_back)}: it "

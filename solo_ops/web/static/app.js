@@ -185,9 +185,12 @@ function actButtons(view, prompt) {
     if (MOVE_WORDS[word] && option.includes("X,Y")) { movers.push(word); return true; }
     return false;
   });
-  if (refused.length) {
-    const why = [...new Set(refused.map((w) => view.open[w]))];
-    $("why-not").textContent = `Not now: ${refused.join(", ")} — ${why.join("; ")}`;
+  if (refused.length) {  // grouped by reason: "move, dash: …; shoot: …"
+    const byWhy = new Map();
+    for (const w of refused) byWhy.set(view.open[w], [...(byWhy.get(view.open[w]) || []), w]);
+    $("why-not").textContent = "Not now — " +
+      [...byWhy].map(([why, ws]) => `${ws.map((w) => MOVE_WORDS[w] || w).join(", ")}: ${why}`)
+        .join("; ");
   }
   if (!movers.length) return;
   const kinds = $("move-kinds");
@@ -598,7 +601,7 @@ async function start() {
   $("zoom").addEventListener("click", () => {
     const on = $("board").classList.toggle("zoomed");
     $("zoom").setAttribute("aria-pressed", String(on));
-    $("zoom").textContent = on ? "zoom −" : "zoom ＋";
+    $("zoom").textContent = on ? "zoom −" : "zoom +";
   });
   $("confirm-yes").addEventListener("click", () => send("yes"));
   $("confirm-no").addEventListener("click", () => send("no"));
