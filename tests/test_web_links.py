@@ -249,3 +249,22 @@ def test_in_an_enemys_control_range_only_fall_back_and_fight_are_offered(
         moved = next(e for e in made["records"][0]["events"] if e["type"] == "moved")
         assert moved["how"] == "fall_back" and moved["to"] == [9.5, 6.6]
         assert moved["cost"] == pytest.approx(tap["distance"], abs=0.01)
+
+
+def test_the_cp_shown_during_a_reroll_chain_is_what_is_left(tmp_path: Path) -> None:
+    """A step paused for a CP re-roll runs again from its start after the answer, so the
+    state's CP wait for its end; the players see what their answers so far have left."""
+    game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example."
+                                         "yaml"), 3)
+    save = tmp_path / "saves" / SAVE_NAME
+    table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
+    table.start()
+    table.advance()
+    with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
+        assert table.prompt_doc()["options"] == ["reroll 3", "keep"]
+        assert c.get("/api/view").json()["score"]["cp"]["player"] == 4
+        assert post(c, "Ben", "reroll 3").json()["ok"]
+        assert table.prompt_doc()["kind"] == "reroll"  # the next shot's question
+        assert table.state.cp["player"] == 4  # the step has not run to its end
+        assert c.get("/api/view").json()["score"]["cp"]["player"] == 3
+        assert "· CP 3</title>" in c.get("/board.svg").text

@@ -185,6 +185,8 @@ async def api_answer(request: Request) -> Response:
     doc: dict[str, Any] = {"ok": outcome.ok, "message": message, "prompt": server.prompt_doc()}
     if outcome.confirm is not None:
         doc["confirm"] = outcome.confirm
+        if outcome.proposal is not None:  # the page draws it on the board, as a tap's
+            doc["route"] = [[round(x, 2), round(y, 2)] for x, y in outcome.proposal.route]
     if outcome.records:
         doc["records"] = [table.shown(r) for r in outcome.records]
     if outcome.meta:

@@ -91,7 +91,7 @@ async function send(answer) {
     $("confirm-text").textContent = doc.message;
     $("confirm").hidden = false;
     say("");
-    if (doc.confirm.to) drawGhost(confirmGhost(doc.confirm));
+    if (doc.confirm.to) drawGhost(confirmGhost(doc.confirm, doc.route));
   } else if (!doc.ok) {
     say(`✗ ${doc.message}`, true);
   } else {
@@ -104,9 +104,10 @@ async function send(answer) {
   setSending(false);
 }
 
-function confirmGhost(action) {
+// A computed move waiting for "yes" (move kell to obj-2): its end and route on the board.
+function confirmGhost(action, route) {
   const m = page.view.models.find((x) => x.id === action.operative);
-  return { at: action.to, radius: m ? m.radius : 0.5, route: [], within: true };
+  return { at: action.to, radius: m ? m.radius : 0.5, route: route || [], within: true };
 }
 
 // -- the prompt --------------------------------------------------------------------------------
