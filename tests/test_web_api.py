@@ -317,7 +317,7 @@ def test_beyond_localhost_a_link_token_is_needed(table: GameTable) -> None:
                       c.get("/")):
             assert reply.status_code == 403
             assert reply.json()["message"] == ("this game needs your link's token: open the link "
-                                               "`solo-ops serve` printed for you")
+                                               "the server printed for you")
         guessed = post(c, "Ana", "kell", headers={"x-solo-ops-token": "guess"})
         assert guessed.status_code == 403 and guessed.json()["message"].startswith(
             "this link is not (or no longer) valid")

@@ -23,10 +23,9 @@ from solo_ops.session.links import HOST, identify
 from solo_ops.session.table import GameTable
 from solo_ops.web.guard import Refused, token_of
 
-NO_TOKEN = ("this game needs your link's token: open the link `solo-ops serve` printed for "
-            "you")
-BAD_TOKEN = ("this link is not (or no longer) valid: ask the host for your link (`solo-ops "
-             "serve --new-link NAME` makes a new one)")
+NO_TOKEN = "this game needs your link's token: open the link the server printed for you"
+BAD_TOKEN = ("this link is not (or no longer) valid: ask the host for your link (`--new-link "
+             "NAME` makes a new one)")
 
 
 class Hub:
