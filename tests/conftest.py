@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -81,11 +80,3 @@ def runner() -> CliRunner:
     except TypeError:
         return CliRunner()
 
-
-@pytest.fixture(scope="session")
-def browser() -> Any:
-    """One Chromium (Debian's, through Playwright) for every browser test of the session."""
-    from tests.browser import launch
-
-    with launch() as b:
-        yield b

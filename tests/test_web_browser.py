@@ -31,6 +31,14 @@ from tests.conftest import SCENARIOS
 from tests.test_web_api import scenario_path
 
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """One Chromium for every browser test (they all live here): started once, and closed
+    before the next module, whose in-process API clients run event loops of their own."""
+    with b.launch() as chromium:
+        yield chromium
 SAVE = Path("saves") / "volkus-stronghold-supplement-example-3.json"
 
 
