@@ -79,3 +79,4 @@ def runner() -> CliRunner:
         return CliRunner(mix_stderr=False)  # click < 8.2
     except TypeError:
         return CliRunner()
+

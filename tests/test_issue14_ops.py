@@ -422,13 +422,13 @@ def test_the_map_shows_a_carried_marker_with_its_carrier() -> None:
     """The picture (``map``): a carried marker is drawn by its carrier's label (⚑ obj-1), not
     at its old spot; one placed down is drawn where it lies."""
     from solo_ops.cli.maps import view_scene
-    from solo_ops.view import render
+    from solo_ops.view import drawing
 
     game, state = marker_game()
     step(game, state, {"type": "pickup", "marker": "obj-1"})
     board_now = markers.board_now(game, state, game.scenario.board)
     assert [o.id for o in board_now.objectives] == ["obj-2"]
-    svg = render.svg_text(view_scene(game, state))
+    svg = drawing.svg_text(view_scene(game, state))
     assert "a1 ⚑obj-1" in svg
     state.operatives["a1"].marker = None
     state.markers_at["obj-1"] = [10.0, 15.0]

@@ -213,7 +213,8 @@ class Session:
 
     def ask(self, prompt: Any) -> None:
         if self.as_json:
-            click.echo(_json_line({"prompt": prompt.to_dict()}, ensure_ascii=False))
+            doc = {**prompt.to_dict(), "step": len(self.state.log)}  # as the page's prompt
+            click.echo(_json_line({"prompt": doc}, ensure_ascii=False))
             return
         key = (len(self.state.log), prompt.kind, prompt.operative)
         again = key == self._asked

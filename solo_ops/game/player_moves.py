@@ -262,3 +262,29 @@ def _charged_unit_state(state: State, op: Operative, target: Operative) -> list[
             return [{"type": "unit_state", "unit": unit.id, "state": unit.fsm,
                      "why": f"charged by {op.name}"}]
     return []
+
+
+def open_moves(game: Game, state: State) -> dict[str, str | None]:
+    """The active operative's moves (the edition's four) and, for each, why it cannot be
+    made now — ``None`` when it can, wherever it then ends (that is checked when the move is
+    reported). These are the very checks :func:`_move` runs before it looks at the
+    destination, in its order: the 2018 movement phase, AP, a Heavy weapon shot, and an
+    enemy's control range (within one, only a fall back — or a 2018 charge — starts)."""
+    kinds = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
+             "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
+    if state.active_operative is None:
+        return dict.fromkeys(kinds, "no operative is active")
+    op = state.operatives[state.active_operative]
+    in_control = _enemies_in_control(state, op, game) if op.on_table else []
+    out: dict[str, str | None] = {}
+    for how in kinds:
+        try:
+            _check_move_timing(state, op)
+            _spend(state, op, how, check_only=True)
+            _check_heavy_move(state, op, how)
+            _check_leaving_control_range(state, op, how, in_control)
+        except RuleError as exc:
+            out[how] = str(exc)
+        else:
+            out[how] = None
+    return out
