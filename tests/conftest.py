@@ -11,14 +11,25 @@ from click.testing import CliRunner
 from hypothesis import settings
 
 from solo_ops.geometry import jit
+from solo_ops.io import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # The geometry's compiled loops (numba, where installed) are on in the tests' own process, as in
 # the simulator's workers, so every oracle test of the geometry checks them (SOLO_OPS_JIT=0
-# checks the numpy code instead); tests/test_jit*.py compare both paths directly, and the
-# commands run as subprocesses keep the default (numpy, unless SOLO_OPS_JIT=1).
+# checks the numpy code instead): compiled on the spot where not yet compiled, as with
+# SOLO_OPS_JIT=1, so that a command run in this process (click's runner) never starts a
+# compile in the background. tests/test_jit*.py compare both paths directly. The commands run
+# as subprocesses get SOLO_OPS_JIT=0 unless it is set: the numpy code, the same answers, with
+# no numba to load or compile in every one of them (tests/test_jit.py and
+# tests/test_compile.py set the switch themselves where they test it).
+# numba keeps what it compiles where solo-ops's commands keep it (solo_ops.io.compiled), so the
+# tests and the commands they start compile each kernel once between them.
+compiled.configure()
+if jit.MODE != "0":
+    jit.MODE = "1"
 jit.use_in_simulation()
+os.environ.setdefault("SOLO_OPS_JIT", "0")
 SCENARIOS = ROOT / "scenarios"
 ROSTERS = SCENARIOS / "rosters"
 BOARDS = SCENARIOS / "boards"

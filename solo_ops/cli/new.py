@@ -232,6 +232,7 @@ def rate_levels(doc: dict[str, object], out: Path, out_dir: Path, word: str, mis
     then made at the best level found so far, and says so."""
     import sys
 
+    from solo_ops.cli.compile import prepare
     from solo_ops.cli.rate import progress_bar
     from solo_ops.sim import difficulty, rating
 
@@ -244,7 +245,7 @@ def rate_levels(doc: dict[str, object], out: Path, out_dir: Path, word: str, mis
     with progress_bar(show and sys.stderr.isatty(), f"rating '{word}'") as report:
         found = difficulty.choose_level(scenario, word, missions=missions, seed=seed,
                                         jobs=rating.default_jobs(), width=width,
-                                        progress=report)
+                                        progress=report, kernels=prepare())
     if found.interrupted:
         click.echo(f"Rating stopped by Ctrl-C after {found.missions} missions: the encounter "
                    f"is made at level {found.level}, the best so far.", err=True)

@@ -62,12 +62,14 @@ def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy:
     levels' order is certain (:func:`solo_ops.sim.sequential.rate`; ``missions`` is then the
     most a level plays); 0: exactly ``missions`` a level. Ctrl-C ends the workers and returns
     what was measured (``interrupted`` in the document)."""
+    from solo_ops.cli.compile import prepare
     from solo_ops.sim import rating, sequential
 
     client = _executor(scheduler)
+    kernels = prepare() if client is None else True
     start = time.perf_counter()
     try:
-        with rating.Runner(scenario, jobs=jobs, executor=client) as runner, \
+        with rating.Runner(scenario, jobs=jobs, executor=client, kernels=kernels) as runner, \
                 progress_bar(show_progress, label or "missions") as report:
             run = sequential.rate(runner, seed, policy, missions,
                                   engagements=engagements or None, width=width,

@@ -67,14 +67,14 @@ class Rated:
 
 def choose_level(scenario: Scenario, word: str, *, missions: int, seed: int, jobs: int = 1,
                  width: float = sequential.DEFAULT_WIDTH,
-                 progress: sequential.Progress | None = None) -> Rated:
+                 progress: sequential.Progress | None = None, kernels: bool = True) -> Rated:
     """The engagement level of ``scenario`` whose rated win rate is nearest ``word``'s target
     (the rules in the module docstring), rating at most ``missions`` missions a level. Ctrl-C
     ends the workers and returns the level best so far (``interrupted`` set)."""
     if word not in TARGETS:
         raise ValueError(f"unknown difficulty {word!r} ({', '.join(TARGETS)})")
     target = TARGETS[word]
-    with rating.Runner(scenario, jobs=jobs) as runner:
+    with rating.Runner(scenario, jobs=jobs, kernels=kernels) as runner:
         run = sequential.Looks(runner, seed, POLICY, missions, width, progress, LEVELS,
                                planned=2 * missions)
         best = _search(run, target)

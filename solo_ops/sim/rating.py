@@ -90,10 +90,11 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(scenario: Scenario) -> None:
+def _init_worker(scenario: Scenario, kernels: bool = True) -> None:
     """A worker's start: the scenario, one terrain cache for its board, and the geometry's
-    compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)."""
-    jit.use_in_simulation()
+    compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)
+    unless ``kernels`` is False (the caller found them not compiled yet)."""
+    jit.use_in_simulation(kernels)
     _WORKER["scenario"] = scenario
     _WORKER["terrains"] = TerrainCache(scenario.board)
     _WORKER["levels"] = {}
@@ -107,14 +108,14 @@ cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission 
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
 
 
-def _init_pool_worker(scenario: Scenario) -> None:
+def _init_pool_worker(scenario: Scenario, kernels: bool = True) -> None:
     """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
-    _init_worker(scenario)
+    _init_worker(scenario, kernels)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
@@ -180,10 +181,14 @@ class Runner:
     (:func:`_init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
     ``KeyboardInterrupt`` while a batch is played ends every worker at once (``terminate``) and
     goes on up, so nothing is left running. ``executor``: a Dask client or any executor with
-    ``submit``. Use it as a context manager (the pool is ended on the way out)."""
+    ``submit``. Use it as a context manager (the pool is ended on the way out). ``kernels``:
+    whether the local missions use the geometry's compiled loops (the caller's decision,
+    ``solo_ops.cli.compile.prepare``; the answers are the same either way)."""
 
-    def __init__(self, scenario: Scenario, *, jobs: int = 1, executor: Any = None) -> None:
+    def __init__(self, scenario: Scenario, *, jobs: int = 1, executor: Any = None,
+                 kernels: bool = True) -> None:
         self.scenario = scenario
+        self.kernels = kernels
         self.jobs = max(1, jobs)
         self.executor = executor
         self._pool: Any = None
@@ -241,7 +246,7 @@ class Runner:
                       for k, job in enumerate(todo)}, out, report)
         elif self.jobs <= 1:
             if not self._here:
-                _init_worker(self.scenario)
+                _init_worker(self.scenario, self.kernels)
                 self._here = True
             for k, job in enumerate(todo):
                 out[k] = _worker_job(job)
@@ -265,7 +270,7 @@ class Runner:
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
                                               and "fork" in methods else None)
             self._pool = ctx.Pool(self.jobs, initializer=_init_pool_worker,
-                                  initargs=(self.scenario,))
+                                  initargs=(self.scenario, self.kernels))
         return self._pool
 
 
