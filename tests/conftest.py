@@ -47,9 +47,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
 
 # The oracle-heavy property tests (each checks the fast code against a slow, obviously correct
-# oracle, a brute force or many seeds; together about 25 s of the suite), marked ``slow`` here
-# rather than in their files so that the list is one place. The README's test command runs
-# them; ``python -m pytest -m "not slow"`` leaves them out while developing.
+# oracle, a brute force or many seeds) and the fuzzers, marked ``slow`` here rather than in
+# their files so that the list is one place. The README's test command runs them with a quarter
+# of their examples (tests/budget.py); CI runs them again with the full budget
+# (``SOLO_OPS_TEST_BUDGET=full python -m pytest -n auto -m slow``, in .ci/run);
+# ``python -m pytest -m "not slow"`` leaves them out while developing.
 # (tests/test_architecture.py checks that every name here is a test in that file.)
 SLOW: dict[str, frozenset[str]] = {
     "tests/test_routes.py": frozenset({
@@ -63,6 +65,10 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/test_search.py": frozenset({"test_nearest_cover_is_the_cheapest_protected_point"}),
     "tests/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
+    }),
+    "tests/test_fuzz.py": frozenset({
+        "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
+        "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
     "tests/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
