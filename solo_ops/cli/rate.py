@@ -69,7 +69,9 @@ def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy:
     kernels = prepare() if client is None else True
     start = time.perf_counter()
     try:
-        with rating.Runner(scenario, jobs=jobs, executor=client, kernels=kernels) as runner, \
+        most = missions * max(1, len(engagements))  # no more workers than missions
+        with rating.Runner(scenario, jobs=min(jobs, most), executor=client,
+                           kernels=kernels) as runner, \
                 progress_bar(show_progress, label or "missions") as report:
             run = sequential.rate(runner, seed, policy, missions,
                                   engagements=engagements or None, width=width,

@@ -9,18 +9,20 @@ To be quick enough to wait for while the table is set up, it plays missions look
 each level's interval valid however early the run stops) and stops as soon as the answer is
 known:
 
-1. The levels are climbed from 1. A level is played until its interval lies wholly above or
-   below the target, or is narrower than ± ``width``, or has all its missions. While it is
-   above the target (or its win rate is, once narrow or complete) the next level is climbed:
-   the win rate falls as the level rises (more hidden counters, more enemies;
-   ``tests/test_sim_levels.py`` checks level 1 against 6), so no lower level can be nearer.
-2. The first level at or below the target (the crossing) is compared with the one before it:
-   the answer is certain once the ranges of ``|win rate - target|`` their intervals allow are
-   apart; otherwise both are played on, look by look, until they are, or until both are
-   narrower than ± ``width`` (or complete), and the level rated nearest by win rate is chosen
-   (ties: the easier; with noisy small samples an earlier level can be nearer than either).
-   Level 1 at or below the target is the answer alone; level 6 still above it is, unless an
-   earlier level's win rate came out nearer.
+1. The levels are climbed from 1 on their first look (16 missions each) while the win rate
+   is above the target: it falls as the level rises (more hidden counters, more enemies;
+   ``tests/test_sim_levels.py`` checks level 1 against 6), so the crossing lies where it
+   first falls to the target or below.
+2. The level at the crossing is compared with the one before it: the answer is certain once
+   the ranges of ``|win rate - target|`` their intervals allow are apart; otherwise both are
+   played on, look by look, until they are, or until both are narrower than ± ``width`` (or
+   complete), and the level rated nearest by win rate is chosen (ties: the easier; with noisy
+   small samples an earlier level can be nearer than either). If the missions played meanwhile
+   show the crossing elsewhere (the harder level wholly above the target, or the easier wholly
+   below), the search goes on from there.
+3. Level 1 at or below the target is settled alone (played until its interval is clear of the
+   target, narrow enough or complete): if it stays there it is the answer, else the climb goes
+   on; level 6 still above the target likewise, and then the level rated nearest is chosen.
 
 Pure: no printing, no files; progress through a callback.
 """
@@ -88,22 +90,39 @@ def choose_level(scenario: Scenario, word: str, *, missions: int, seed: int, job
 
 
 def _search(run: sequential.Looks, target: float) -> int | None:
-    """Climb the levels to the crossing, then settle it against the level before (the module
-    docstring's rules); None if interrupted before any answer."""
+    """Climb the levels on their first look to the crossing, then settle it against the level
+    before, moving on if refining shows the crossing elsewhere (the module docstring's rules);
+    None if interrupted before any answer."""
     level = LEVELS[0]
-    while True:
-        iv = _settle(run, level, target)
+    for _ in range(4 * len(LEVELS)):  # moves between levels; each settles or refines one
+        if not run.levels[level].results:
+            run.step([level])
         if run.interrupted:
-            return _nearest(run, target)
-        if iv.lo > target or (iv.hi >= target and iv.rate > target):  # easier than the target
-            if level == LEVELS[-1]:
-                return _nearest(run, target)
+            break
+        if _above(run.interval(level), target) and level < LEVELS[-1]:
             level += 1
             run.planned = run.played() + 2 * run.schedule[-1]
             continue
-        if level == LEVELS[0]:
-            return level
-        return _compare(run, level - 1, level, target)
+        if level == LEVELS[0] or (level == LEVELS[-1] and _above(run.interval(level), target)):
+            iv = _settle(run, level, target)  # the answer alone, unless it turns out otherwise
+            if run.interrupted:
+                break
+            if level == LEVELS[0] and _above(iv, target):
+                level += 1
+                continue
+            if level == LEVELS[0] or _above(iv, target):
+                return level if level == LEVELS[0] else _nearest(run, target)
+        answer, move = _compare(run, level - 1, level, target)
+        if move is None:
+            return answer
+        level = move
+    return _nearest(run, target)
+
+
+def _above(iv: sequential.Interval, target: float) -> bool:
+    """Whether a level looks easier than the target: its interval wholly above it, or its win
+    rate above it while the interval still reaches it."""
+    return iv.lo > target or (iv.hi >= target and iv.rate > target)
 
 
 def _settle(run: sequential.Looks, level: int, target: float) -> sequential.Interval:
@@ -117,23 +136,30 @@ def _settle(run: sequential.Looks, level: int, target: float) -> sequential.Inte
     return run.interval(level)
 
 
-def _compare(run: sequential.Looks, easier: int, harder: int, target: float) -> int | None:
+def _compare(run: sequential.Looks, easier: int, harder: int, target: float
+             ) -> tuple[int | None, int | None]:
     """The nearer of two neighbouring levels to the target: certain once their distance ranges
-    are apart, else both played on until narrow enough or complete."""
+    are apart, else both played on until narrow enough or complete. Returns (the answer, None),
+    or (None, the level to go on from) when refining shows the crossing is not between them:
+    the harder level wholly above the target, or the easier wholly below it."""
     while not run.interrupted:
-        da = sequential.distance(run.interval(easier), target)
-        db = sequential.distance(run.interval(harder), target)
+        ea, ha = run.interval(easier), run.interval(harder)
+        if ha.lo > target and harder < LEVELS[-1]:
+            return None, harder + 1
+        if ea.hi < target and easier > LEVELS[0]:
+            return None, easier
+        da, db = sequential.distance(ea, target), sequential.distance(ha, target)
         if da[1] < db[0]:
-            return easier
+            return easier, None
         if db[1] < da[0]:
-            return harder
+            return harder, None
         more = [lv for lv in (easier, harder) if not run.done(lv)]
         if not more:
             break
         run.planned = run.played() + sum(run.schedule[-1] - len(run.levels[lv].results)
                                          for lv in more)
         run.step(more)
-    return _nearest(run, target)
+    return _nearest(run, target), None
 
 
 def _nearest(run: sequential.Looks, target: float,
