@@ -132,10 +132,11 @@ def random_board(rng: np.random.Generator, n: int = 14) -> Board:
 
 
 def load_boards() -> list[Board]:
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "solo_ops", "data",
-                        "scenarios", "boards")
+    """The shipped boards (the package data's folder, wherever it is installed)."""
+    from solo_ops.io import library
+
     boards = []
-    for path in sorted(glob.glob(os.path.join(root, "*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(library.folder("board"), "*.yaml"))):
         with open(path, encoding="utf-8") as fh:
             boards.append(parse_board(yaml.safe_load(fh), path))
     return boards
