@@ -20,6 +20,7 @@ from solo_ops.cli import compile as cli_compile
 from solo_ops.geometry import jit
 from solo_ops.io import compiled
 from tests.conftest import ROOT
+from tests.jit_switch import compiled as kernels_on
 
 
 def _env(cache: Path, setting: str = "") -> dict[str, str]:
@@ -80,7 +81,10 @@ def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
     from solo_ops.io.scenario import load_scenario
 
     scenario = load_scenario(library.folder("scenario") / "gallowdark-night-raid.yaml")
-    Routes(scenario.board).distance((2.0, 2.0), (20.0, 15.0))  # kernels on in this process
+    routes = Routes(scenario.board)
+    with kernels_on(True):  # points no other test asks: the kernels are called here
+        for k in range(5):
+            routes.distance((2.0 + 0.0137 * k, 2.0 + 0.0291 * k), (20.0 - 0.013 * k, 15.0))
     entries = jit.compiled_signatures()
     names = {(e["module"], e["name"]) for e in entries}
     assert ("distance", "direct") in names or ("distance", "seen") in names

@@ -44,14 +44,22 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Run:
     """``solo-ops ARGS`` with two workers, its stderr lines timed as they come."""
 
     def __init__(self, *args: str, cwd: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
+        # its own process group, as a terminal's foreground job (Ctrl-C goes to every process
+        # of it), with Ctrl-C's default disposition: a process that ignores SIGINT (a
+        # pytest-xdist worker, a background job) passes that on to its children
         self.proc = subprocess.Popen([sys.executable, "-m", "solo_ops", *args], cwd=cwd,
                                      env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
+                                     stderr=subprocess.PIPE, text=True,
+                                     start_new_session=True, preexec_fn=_default_sigint)
         self.lines: list[tuple[float, str]] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -74,16 +82,32 @@ class Run:
         raise AssertionError("the workers never started")
 
     def interrupt(self) -> tuple[float, float]:
-        """Send SIGINT: the moment it was sent and the CPU the command had used by then."""
+        """Ctrl-C: SIGINT to the whole process group, as a terminal sends it; the moment it was
+        sent and the CPU the command had used by then."""
         cpu = _cpu(self.proc.pid)
         sent = time.monotonic()
-        self.proc.send_signal(signal.SIGINT)
+        os.killpg(self.proc.pid, signal.SIGINT)
         return sent, cpu
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Whatever the test found, nothing of the command is left running."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(timeout=30)
 
 
 def test_ctrl_c_stops_a_rating_within_two_seconds_and_reports_it(tmp_path: Path) -> None:
-    run = Run("rate", "gallowdark-night-raid", "--missions", "5000", "--jobs", "2",
-              cwd=tmp_path)
+    with Run("rate", "gallowdark-night-raid", "--missions", "5000", "--jobs", "2",
+             cwd=tmp_path) as run:
+        _rate_stops(run)
+
+
+def _rate_stops(run: Run) -> None:
     workers = run.workers()
     sent, _ = run.interrupt()
     out, _ = run.proc.communicate(timeout=60)
@@ -101,8 +125,12 @@ def test_ctrl_c_stops_new_difficulty_and_makes_the_encounter_at_the_best_level(
     then made at the best level so far, as without a rating: its own work, so the test allows
     it 2 s of CPU after Ctrl-C rather than a wall time, which a busy machine stretches."""
     out = tmp_path / "enc.yaml"
-    run = Run("new", "--seed", "5", "--difficulty", "hard", "--rate-missions", "1000",
-              "--out", str(out), "--picture", str(tmp_path / "enc.svg"), cwd=tmp_path)
+    with Run("new", "--seed", "5", "--difficulty", "hard", "--rate-missions", "1000",
+             "--out", str(out), "--picture", str(tmp_path / "enc.svg"), cwd=tmp_path) as run:
+        _new_stops(run, out)
+
+
+def _new_stops(run: Run, out: Path) -> None:
     workers = run.workers()
     sent, cpu_before = run.interrupt()
     end = time.monotonic() + 2.0
