@@ -112,6 +112,12 @@ def test_compile_writes_the_note_and_a_first_rating_compiles_in_the_background(
     note = json.loads(Path(doc["marker"]).read_text(encoding="utf-8"))
     assert note["key"] == Path(doc["marker"]).stem.removeprefix("compiled-")
     assert doc["kernels"] == len(note["kernels"]) >= 20
+    stale = Path(doc["marker"]).with_name("compiled-0000000000000000.json")
+    stale.write_text("{}", encoding="utf-8")  # another build's note: gone once this one is written
+    again = subprocess.run([sys.executable, "-m", "solo_ops", "compile", "--json"],
+                           env=_env(tmp_path / "a"), capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert [p.name for p in (tmp_path / "a").glob("compiled-*.json")] == [Path(doc["marker"]).name]
     rate = [sys.executable, "-m", "solo_ops", "rate", "gallowdark-night-raid", "--missions",
             "2", "--jobs", "1", "--json"]
     fresh = tmp_path / "b"

@@ -104,12 +104,16 @@ def recorded() -> list[dict[str, Any]]:
 
 
 def record(kernels: list[dict[str, Any]], seconds: float) -> Path:
-    """Write the note for this build: the kernels compiled and the CPU seconds it took."""
+    """Write the note for this build: the kernels compiled and the CPU seconds it took (the notes
+    of other builds, now stale, are removed)."""
     path = marker()
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(path, json.dumps({"schema_version": SCHEMA, "kind": "compiled-kernels",
                                         "key": build_key(), "cpu_seconds": round(seconds, 2),
                                         "kernels": kernels}, indent=1) + "\n")
+    for old in path.parent.glob("compiled-*.json"):
+        if old != path:
+            old.unlink(missing_ok=True)
     return path
 
 

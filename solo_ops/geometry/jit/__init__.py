@@ -12,19 +12,22 @@ order, so the floats and booleans are the numpy code's to the last bit and games
 When they are used (:data:`ENABLED`, read by the geometry at every call):
 
 - in the simulator's missions (``solo-ops rate``, ``new --difficulty``, a campaign's
-  difficulty): :func:`use_in_simulation`, called by every worker as it starts. Loading numba
-  and its cached machine code costs about half a second a process, and compiling them the
-  first time after an install a few seconds: worth it for hundreds of missions, not for one
-  command's answer, so one-off commands and the game at the table keep the numpy code;
+  difficulty) and at the table (``play``, ``serve``) once they are compiled:
+  :func:`use_in_simulation`, as the command decides (``solo_ops.cli.compile.prepare``).
+  Compiling them costs 16-22 s of CPU once per install and is done in the background (``solo-ops
+  compile``) while the first commands use the numpy code; loading numba and the compiled code
+  then costs about half a second once per command (:func:`preload`: a rating's worker
+  processes are forked with it loaded). One-off commands keep the numpy code;
 - everywhere, with ``SOLO_OPS_JIT=1`` in the environment; nowhere, with ``SOLO_OPS_JIT=0``;
 - never where numba is not installed (:data:`AVAILABLE`: it is a dependency where it has
   wheels, 64-bit x86 and ARM; elsewhere ``pip install -e ".[fast]"`` asks for it) or where
   numba's own ``NUMBA_DISABLE_JIT`` is set (the loops would run as plain Python, far slower
   than numpy).
 
-numba is imported only when a kernel is first called (:func:`kernels`). Compiled code is cached
-on disk next to these modules (numba's ``cache=True``; a per-user cache directory when that is
-not writable; none at all: compiled in every process).
+numba is imported only when a kernel is first called (:func:`kernels`) or preloaded. Compiled
+code is cached on disk (numba's ``cache=True``) where ``NUMBA_CACHE_DIR`` says, which the
+commands set to the user's cache folder (``solo_ops.io.compiled``); where numba finds no
+writable place at all, it compiles in every process.
 """
 
 from __future__ import annotations
