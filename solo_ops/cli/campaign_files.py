@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 
 DEFAULT_SAVES = Path("campaign_saves")
-RATE_MISSIONS = 48  # simulated missions per engagement level rated for a campaign difficulty
 _BAD_NAME_CHARS = set('/\\:*?"<>|')
 
 
@@ -103,7 +102,7 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
     import yaml
 
     from solo_ops.campaign import scenario_squads
-    from solo_ops.cli.new import _pick, _shipped, rate_levels
+    from solo_ops.cli.new import RATE_MISSIONS, _pick, _shipped, rate_levels
     from solo_ops.game.generator import Candidate, Options, generate
 
     squads = scenario_squads(current)

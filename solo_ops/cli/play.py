@@ -23,6 +23,7 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import console, emit_json, resolve_seed
+from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.game.definition import Game
@@ -420,6 +421,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             return
     with game_lock(p.save):
         feed, interactive = _feed(answers_file, answer)
+        use_at_table()
         if p.resuming:
             table, doc = open_table(p, reveal=reveal_hidden, units=units)
             session = Session(table, as_json=as_json)

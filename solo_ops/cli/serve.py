@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 import click
 
 from solo_ops.cli.common import resolve_seed
+from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
 from solo_ops.io import opening
@@ -132,6 +133,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
     local = is_loopback(host)
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
+        use_at_table()
         if p.resuming:
             table, doc = open_table(p, units=units)
             try:
