@@ -87,6 +87,14 @@ def _no_cp(_op: Any) -> kt2024.CpChooser | None:
     return None
 
 
+FightHooks = Callable[[Any], "kt2024.FightChooser | None"]
+"""An operative -> the chooser of its own fight moves (die by die), or None for the policy."""
+
+
+def _no_choice(_op: Any) -> kt2024.FightChooser | None:
+    return None
+
+
 # -- translation -----------------------------------------------------------------------------
 
 
@@ -425,7 +433,7 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
 
 def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
                broken: bool = False, no_escape: bool = False, defender_first: bool = False,
-               cp: CpHooks | None = None) -> FightResult:
+               cp: CpHooks | None = None, choices: FightHooks | None = None) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
@@ -436,7 +444,9 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team
     2024 Volkus, :func:`solo_ops.rules.killzones.defender_first`): the defender resolves first
     (its dice are rolled first too); the result is still the attacker's dealt and taken.
-    ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`.
+    ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`;
+    ``choices`` (2024): each operative's chooser of its own fight moves (the players', die by
+    die), None for the policy.
     """
     result = FightResult()
     if edition == "kt2018":
@@ -454,7 +464,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.lines.append(_missing(edition, attacker, "melee weapon"))
         return result
     a_spec, d_spec = _fight_spec(a_weapon, attacker, helpers), _fight_spec(d_weapon, target, 0)
-    hook = cp or _no_cp
+    hook, choose = cp or _no_cp, choices or _no_choice
     names = (_name(attacker), _name(target))
     if helpers:
         result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
@@ -463,13 +473,15 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
         fought = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
                                    getattr(attacker, "wounds", None), (names[1], names[0]),
-                                   cp=(hook(target), hook(attacker)))
+                                   cp=(hook(target), hook(attacker)),
+                                   choosers=(choose(target), choose(attacker)))
         result.damage, result.damage_taken = fought.taken, fought.dealt
         stun_defender, stun_attacker = fought.stun_attacker, fought.stun_defender
     else:
         fought = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
                                    getattr(target, "wounds", None), names,
-                                   cp=(hook(attacker), hook(target)))
+                                   cp=(hook(attacker), hook(target)),
+                                   choosers=(choose(attacker), choose(target)))
         result.damage, result.damage_taken = fought.dealt, fought.taken
         stun_defender, stun_attacker = fought.stun_defender, fought.stun_attacker
     result.lines.extend(fought.lines)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, markers, reveal
+from solo_ops.game import attacks, fight_choices, markers, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
@@ -446,8 +446,9 @@ def guards_engaged(game: Game, state: State, mover: Operative) -> list[dict[str,
 
 def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> Any:
     """``op`` fights ``target``, rolled with the game's dice — the same for either side: the
-    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape) and
-    the Volkus stronghold's defenders striking first (rules/killzones.py)."""
+    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape),
+    the Volkus stronghold's defenders striking first (rules/killzones.py), and a player
+    operative's dice resolved as the players choose (:mod:`solo_ops.game.fight_choices`)."""
     extra: dict[str, bool] = {}
     if state.edition == "kt2018":
         extra = {"broken": broken_2018(state, op.side),
@@ -458,7 +459,7 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
     assert state.dice is not None
     return attacks.roll_fight(state.edition, state.dice, op, target,
                               _fight_helpers(game, state, op, target), cp=cp_hooks(game),
-                              **extra)
+                              choices=fight_choices.hooks(game), **extra)
 
 
 def cp_hooks(game: Game) -> attacks.CpHooks | None:

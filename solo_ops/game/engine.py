@@ -21,7 +21,17 @@ from typing import Any
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game import actions, counteract, cp, enemy, fog, reveal, scoring, turns
+from solo_ops.game import (
+    actions,
+    counteract,
+    cp,
+    enemy,
+    fight_choices,
+    fog,
+    reveal,
+    scoring,
+    turns,
+)
 from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
@@ -163,6 +173,11 @@ def pending(game: Game, state: State) -> Prompt:
         entry = state.pending_attacks[0]
         return Prompt("reroll", PLAYER, entry["player"], entry["operative"], entry["text"],
                       cp.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "fight_move":
+        # a player operative's next die in a fight, paused mid-step (game.fight_choices)
+        entry = state.pending_attacks[0]
+        return Prompt("fight", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      fight_choices.options(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
@@ -243,14 +258,23 @@ def _counteract_options() -> list[str]:
 
 
 # -- step -----------------------------------------------------------------------------------------
+QUESTIONS = {"reroll": ("reroll", cp.take_answer),
+             "fight": ("fight_choice", fight_choices.take_answer)}
+"""Questions asked in the middle of a step (prompt kind -> the answer's action type and the
+function that takes it): a CP re-roll (:mod:`solo_ops.game.cp`), a fight's die
+(:mod:`solo_ops.game.fight_choices`)."""
+
+
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     """Apply ``action`` and return its log record ``{"n", "action", "events", "rolls"}``.
 
     Raises :class:`~solo_ops.core.errors.RuleError` (state untouched) when the rules refuse it.
-    A step that would roll the players' dice while they may spend a CP to re-roll one runs
-    with a chooser and may pause with a ``reroll`` prompt instead (:mod:`solo_ops.game.cp`):
-    its record then holds only a ``reroll_offered`` event, and the answer
-    (``{"type": "reroll", "die": N}`` or ``{"type": "reroll", "keep": true}``) runs it again.
+    A step that may ask the players something on the way (a CP re-roll of the dice it rolls
+    for them, their next move in a fight: :data:`QUESTIONS`) runs with a chooser and may pause
+    with that question instead (:mod:`solo_ops.game.cp`): its record then holds only the
+    question's event (``reroll_offered``, ``fight_offered``), and the answer (``{"type":
+    "reroll", "die": N}``, ``{"type": "fight_choice", "move": "block", "die": N}``, …) runs it
+    again.
     """
     if state.ended:
         raise RuleError("the battle is over")
@@ -258,24 +282,25 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     assert dice is not None
     before = dice.seq
     prompt = pending(game, state)
-    if prompt.kind != "reroll" and action.get("type") != "reroll":
+    answer_types = {kind for kind, _ in QUESTIONS.values()}
+    if prompt.kind not in QUESTIONS and action.get("type") not in answer_types:
         if not cp.armed(game, state, action):
             return _record(state, action, _apply(game, state, action, prompt), before)
         answers: list[Any] = []
         snap, run = cp.snapshot(state), action
-    else:  # the answer to a CP re-roll: the paused step again, with one more answer
+    else:  # the answer to a question: the paused step again, with one more answer
         snap = cp.snapshot(state)
-        run, answers = cp.take_answer(state, action, prompt)
+        run, answers = _take_answer(state, action, prompt)
         prompt = pending(game, state)
     plans = cp.kept_plans(game, state) if run is not action else {}
-    game.cp_chooser = chooser = cp.Chooser(state, answers, plans=plans)
+    game.cp_chooser = chooser = cp.chooser_for(game, state, answers, plans)
     try:
         events = _apply(game, state, run, prompt) + chooser.events
-    except cp.NeedReroll as need:
+    except cp.NeedAnswer as need:
         cp.restore(state, snap)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
-        record = _record(state, action, [cp.pause(state, run, answers, need, chooser.progress)],
+        record = _record(state, action, [need.pause(state, run, answers, chooser.progress)],
                          before)
         cp.keep_plans(game, state, chooser)
         return record
@@ -285,6 +310,17 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     finally:
         game.cp_chooser = None
     return _record(state, action, events, before)
+
+
+def _take_answer(state: State, action: dict[str, Any], prompt: Prompt
+                 ) -> tuple[dict[str, Any], list[Any]]:
+    """The paused step's action and its answers with this one: the question waiting takes
+    the answer (or refuses another); an answer with no question waiting is refused by the
+    question it answers."""
+    if prompt.kind in QUESTIONS:
+        return QUESTIONS[prompt.kind][1](state, action, prompt)
+    take = next(t for kind, t in QUESTIONS.values() if kind == action.get("type"))
+    return take(state, action, prompt)
 
 
 def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt

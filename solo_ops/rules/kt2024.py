@@ -53,17 +53,23 @@ from solo_ops.rules.kt2024_dice import (
 )
 from solo_ops.rules.kt2024_fight import (
     NO_WOUNDS_CAP,
+    FightChoice,
+    FightChooser,
+    FightOption,
     FightOutcome,
     FightSide,
     FightStep,
     _solver,
+    devastating_before,
     fight_devastating,
+    fight_options,
     fight_totals,
     fight_with_devastating,
     resolve_fight,
 )
 from solo_ops.rules.kt2024_fight_solver import _ACTIONS, FightRules, _FightSolver
 from solo_ops.rules.kt2024_rolled import (
+    MOVE_WORDS,
     CpChooser,
     DiceResult,
     FightRoll,
@@ -71,10 +77,12 @@ from solo_ops.rules.kt2024_rolled import (
     ShotRoll,
     attack_cp_rerolls,
     cp_rerolls,
+    policy_reason,
     roll_attack_dice,
     roll_fight,
     roll_hot,
     roll_shot,
+    step_line,
 )
 from solo_ops.rules.kt2024_targeting import (
     Candidate,
@@ -92,14 +100,16 @@ from solo_ops.rules.kt2024_targeting import (
 )
 
 __all__ = [
-    "CRIT", "FAIL", "NORMAL", "NO_WOUNDS_CAP", "_ACTIONS", "AttackSpec", "Blocks", "Candidate",
-    "CpChooser", "DefenceSpec", "DiceResult", "FightOutcome", "FightRoll", "FightRules",
-    "FightSide", "FightStep", "RerollOffer", "Retained", "Secondary", "ShotRoll",
-    "_FightSolver", "_solver", "after_roll", "allocate_saves", "attack_cp_rerolls",
-    "ceaseless_value", "classify", "classify_save", "cover_saves", "cp_rerolls",
-    "defence_dice_count", "devastating_splash", "fight_devastating", "fight_totals",
+    "CRIT", "FAIL", "MOVE_WORDS", "NORMAL", "NO_WOUNDS_CAP", "_ACTIONS", "AttackSpec", "Blocks",
+    "Candidate", "CpChooser", "DefenceSpec", "DiceResult", "FightChoice", "FightChooser",
+    "FightOption", "FightOutcome", "FightRoll", "FightRules", "FightSide", "FightStep",
+    "RerollOffer", "Retained", "Secondary", "ShotRoll", "_FightSolver", "_solver", "after_roll",
+    "allocate_saves", "attack_cp_rerolls", "ceaseless_value", "classify", "classify_save",
+    "cover_saves", "cp_rerolls", "defence_dice_count", "devastating_before",
+    "devastating_splash", "fight_devastating", "fight_options", "fight_totals",
     "fight_with_devastating", "heavy_allowed_moves", "hot_damage", "in_range",
-    "may_shoot_after_move", "may_shoot_while_concealed", "resolve_fight", "roll_attack_dice",
-    "roll_fight", "roll_hot", "roll_shot", "secondary_rule", "secondary_targets",
-    "shot_damage", "uses_left", "valid_target", "vantage_accurate",
+    "may_shoot_after_move", "may_shoot_while_concealed", "policy_reason", "resolve_fight",
+    "roll_attack_dice", "roll_fight", "roll_hot", "roll_shot", "secondary_rule",
+    "secondary_targets", "shot_damage", "step_line", "uses_left", "valid_target",
+    "vantage_accurate",
 ]

@@ -11,7 +11,7 @@ Points (:func:`cp_rerolls`, asked through a :data:`CpChooser`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from solo_ops.core.dice import Dice
 from solo_ops.rules.kt2024_dice import (
@@ -30,7 +30,14 @@ from solo_ops.rules.kt2024_dice import (
     hot_damage,
     shot_damage,
 )
-from solo_ops.rules.kt2024_fight import fight_with_devastating
+from solo_ops.rules.kt2024_fight import (
+    FightChoice,
+    FightChooser,
+    FightOption,
+    FightStep,
+    devastating_before,
+    fight_with_devastating,
+)
 
 
 @dataclass
@@ -264,10 +271,14 @@ class FightRoll:
 def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
                attacker_wounds: int | None, defender_wounds: int | None,
                names: tuple[str, str] = ("attacker", "defender"), *,
-               cp: tuple[CpChooser | None, CpChooser | None] = (None, None)) -> FightRoll:
+               cp: tuple[CpChooser | None, CpChooser | None] = (None, None),
+               choosers: tuple[FightChooser | None, FightChooser | None] = (None, None)
+               ) -> FightRoll:
     """Roll a fight: both sides roll attack dice (logged), then each side's Command Point
     re-rolls (``cp``: the attacker's, the defender's; after both rolled, as at the table),
-    apply Devastating, then resolve with :func:`resolve_fight`'s policy."""
+    apply Devastating, then resolve with :func:`resolve_fight`'s policy — or, for a side
+    with a chooser (``choosers``), die by die as it chooses; the chooser's
+    :class:`FightChoice` carries the fight's lines so far (``lines``)."""
     lines: list[str] = []
     kept = []
     sides = ((attacker, names[0]), (defender, names[1]))
@@ -288,25 +299,74 @@ def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
         lines.extend(f"{name}: {a}." for a in ret.applied)
         lines.append(f"{name}: retained {ret.crits} crits, {ret.normals} normal hits.")
         kept.append(ret)
-    outcome, dev = fight_with_devastating(attacker, defender, kept[0], kept[1],
-                                          attacker_wounds, defender_wounds)
-    if dev[0]:
-        lines.append(f"{names[0]}: Devastating inflicts {dev[0]} damage.")
-    if dev[1]:
-        lines.append(f"{names[1]}: Devastating inflicts {dev[1]} damage.")
-    for step in outcome.steps:
-        who = names[0] if step.side == "attacker" else names[1]
-        if step.action == "strike":
-            text = f"{who} strikes with a {step.die} hit for {step.damage} damage"
-            if step.shock:
-                text += f" (Shock discards a {step.shock} hit)"
-        else:
-            text = f"{who} blocks a {step.against} hit with a {step.die}"
-        lines.append(text + ".")
+    dev = devastating_before(attacker, defender, kept[0], kept[1], attacker_wounds,
+                             defender_wounds)
+    dev_lines = [f"{name}: Devastating inflicts {amount} damage."
+                 for name, amount in zip(names, dev, strict=True) if amount]
+    outcome, _ = fight_with_devastating(
+        attacker, defender, kept[0], kept[1], attacker_wounds, defender_wounds,
+        choosers=_with_lines(choosers, [*lines, *dev_lines], names))
+    lines.extend(dev_lines)
+    lines.extend(step_line(step, names) for step in outcome.steps)
     lines.append(f"Damage dealt {outcome.dealt}, taken {outcome.taken}.")
     return FightRoll(outcome.dealt, outcome.taken,
                      attacker.has("stun") and kept[0].crits > 0,
                      defender.has("stun") and kept[1].crits > 0, lines)
+
+
+def _with_lines(choosers: tuple[FightChooser | None, FightChooser | None], told: list[str],
+                names: tuple[str, str]) -> tuple[FightChooser | None, FightChooser | None]:
+    """Each chooser, handed its choice with the fight's lines so far (the dice as rolled,
+    ``told``, and the steps resolved before the choice) and the two names (its own first)."""
+
+    def wrap(choose: FightChooser | None, own: tuple[str, str]) -> FightChooser | None:
+        if choose is None:
+            return None
+
+        def ask(choice: FightChoice) -> str:
+            shown = (*told, *(step_line(s, names) for s in choice.steps))
+            return choose(replace(choice, lines=shown, names=own))
+
+        return ask
+
+    return wrap(choosers[0], names), wrap(choosers[1], (names[1], names[0]))
+
+
+MOVE_WORDS = {"strike_crit": "strike with a crit", "strike_normal": "strike with a normal hit",
+              "block_crit_crit": "block a crit with a crit",
+              "block_normal_normal": "block a normal hit with a normal hit",
+              "block_crit_normal": "block a normal hit with a crit"}
+"""A fight move in words (the moves of :data:`~solo_ops.rules.kt2024_fight_solver._ACTIONS`)."""
+
+
+def step_line(step: FightStep, names: tuple[str, str]) -> str:
+    """One resolved die in words; a step the policy made with its options kept (the other side
+    chose its own moves) says why (:func:`policy_reason`)."""
+    who = names[0] if step.side == "attacker" else names[1]
+    if step.action == "strike":
+        text = f"{who} strikes with a {step.die} hit for {step.damage} damage"
+        if step.shock:
+            text += f" (Shock discards a {step.shock} hit)"
+    else:
+        text = f"{who} blocks a {step.against} hit with a {step.die}"
+    if step.options and len(step.options) > 1:
+        text += f" ({policy_reason(step.move, step.options)})"
+    return text + "."
+
+
+def policy_reason(move: str, options: Sequence[FightOption]) -> str:
+    """Why the policy made ``move`` among ``options``: its outcome (damage dealt and taken to
+    the end of the fight, both sides then playing the policy) against the next best move's."""
+    made = next(o for o in options if o.move == move)
+    others = sorted((o for o in options if o.move != move),
+                    key=lambda o: (-(o.dealt - o.taken), o.taken))
+    text = (f"its policy, the most damage dealt minus taken: this way it deals {made.dealt} "
+            f"and takes {made.taken}")
+    if others:
+        best = others[0]
+        text += (f"; to {MOVE_WORDS[best.move]} instead it would deal {best.dealt} and take "
+                 f"{best.taken}")
+    return text
 
 
 def roll_hot(dice: Dice, weapon_hit: int, label: str) -> tuple[int, str]:

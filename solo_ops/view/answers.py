@@ -17,6 +17,7 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     done
     (when the enemy attacks and you roll it:)  3   or   damage 3 taken 1
     (when solo-ops rolled your dice and you may spend a CP:)  reroll 2   or   keep
+    (in a fight solo-ops rolled, your next die:)  strike 1   block 2   block 1 2   auto   auto all
     cp 1   (CP you spent at the table: a re-roll of your own dice, a ploy)
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
@@ -62,6 +63,11 @@ one; +y is north, up on every map):
   what happened to whom:  damage kell 3   down vale
   end the activation:     done
   when solo-ops asks what its attack did (you rolled it):  3   or   damage 3 taken 1
+  in a fight solo-ops rolled, one die at a time (the prompt shows the dice left, the wounds,
+  where each choice leads and the engine's advice ★):
+                          strike 1   (strike with your die #1)     block 3   (your #3 blocks
+                          the enemy die it can)      block 1 2  (your #1 blocks their #2)
+                          auto (the advice)          auto all (the advice to the fight's end)
   when solo-ops rolled your dice and shows a failed one (you have a CP):
                           reroll 2   (1 CP: re-roll die #2 as shown; each die only once)
                           keep       (spend nothing)
@@ -105,7 +111,7 @@ RELATIONS = ("toward", "towards", "to", "into", "contact", "behind")
 RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "roll", "damage",
                   "dealt", "taken", "engage", "conceal", "open", "close", "activate", "door",
                   "hatch", "down", "yes", "no", "overwatch", "retreat", "reroll", "keep",
-                  "cp")
+                  "cp", "strike", "block", "auto", "all")
 """Answer words besides :data:`ACT_WORDS` (for completion at the prompt)."""
 
 
@@ -228,6 +234,26 @@ def _reroll(head: str, rest: list[str]) -> dict[str, Any]:
     return {"type": "reroll", "die": _int(words[0].lstrip("#"), "the die's place")}
 
 
+def _fight_choice(head: str, rest: list[str]) -> dict[str, Any]:
+    """A player's next die in a fight: ``strike N``, ``block N``, ``block N M`` (``block N
+    against M``: yours #N blocks theirs #M), ``auto`` (the engine's advice) or ``auto all``
+    (the advice for every die left in this fight). ``#N`` works too."""
+    words = [w.lstrip("#") for w in rest if w.lower() not in ("die", "against", "on", "with")]
+    if head == "auto" and not rest:
+        return {"type": "fight_choice", "move": "auto"}
+    if head == "auto" and [w.lower() for w in rest] in (["all"], ["rest"]):
+        return {"type": "fight_choice", "move": "auto", "all": True}
+    if head == "strike" and len(words) == 1:
+        return {"type": "fight_choice", "move": "strike", "die": _int(words[0], "the die")}
+    if head == "block" and len(words) in (1, 2):
+        action = {"type": "fight_choice", "move": "block", "die": _int(words[0], "the die")}
+        if len(words) == 2:
+            action["against"] = _int(words[1], "their die")
+        return action
+    raise RuleError("resolve your next die: 'strike N', 'block N' (or 'block N M': your #N "
+                    "blocks their #M), 'auto' (the advice) or 'auto all'")
+
+
 def _cp(head: str, rest: list[str]) -> dict[str, Any]:
     """CP spent at the table: ``cp N [why]`` or ``spend N cp [why]``."""
     words = list(rest)
@@ -280,6 +306,8 @@ def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: st
     Counteract offer, an enemy attack's damage), or None for an ordinary answer."""
     if prompt_kind == "reroll":
         return _reroll(head, rest)
+    if prompt_kind == "fight":
+        return _fight_choice(head, rest)
     if head in ("cp", "spend"):
         return _cp(head, rest)
     if prompt_kind == "reaction":

@@ -238,6 +238,15 @@ def _so_far(e: dict[str, Any], t: Table) -> list[str]:
     return out
 
 
+def _fight_so_far(e: dict[str, Any], t: Table) -> list[str]:
+    """A step paused for a player's next die in a fight: what the enemy did before it, then
+    the fight so far (the dice as rolled, the dice resolved); the question follows."""
+    names = list(e.get("names") or ["", ""])
+    first, second = names if e.get("side", "attacker") == "attacker" else names[::-1]
+    return [*_so_far(e, t), f"  ✸ {t.n(first)} fights {t.n(second)} — die by die:",
+            *(f"    {line}" for line in e.get("lines", []))]
+
+
 def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
     return lambda e, t: [text(e, t)]
 
@@ -248,6 +257,7 @@ WORDS: dict[str, Words] = {
                        f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
     "reroll_offered": _so_far,
+    "fight_offered": _fight_so_far,
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
@@ -331,6 +341,7 @@ SILENT = frozenset({
     "move",             # an action dict (solo_ops.game.intent's concrete move), not an event
     "cp",               # an action dict (CP spent at the table: its cp_spent event is worded)
     "reroll",           # an action dict (the answer to a CP re-roll question)
+    "fight_choice",     # an action dict (a player's move in a fight, die by die)
     "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow

@@ -113,6 +113,13 @@ function showPrompt(view) {
     for (const option of prompt.options) {
       options.append(button(option, () => send(option), option === "keep" ? "" : "primary"));
     }
+  } else if (prompt.kind === "fight") {  // the next die of a fight: each move, "auto", "auto all"
+    const advised = (prompt.data.options || []).filter((o) => o.advised).map((o) => o.answer);
+    for (const option of prompt.options) {
+      const label = advised.includes(option) ? `★ ${option}` : option;
+      options.append(button(label, () => send(option),
+                            advised.includes(option) ? "primary" : ""));
+    }
   } else if (prompt.kind === "act") {
     const movers = [];
     for (const option of prompt.options) {
