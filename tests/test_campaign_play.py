@@ -25,8 +25,8 @@ def answers_file(folder: Path) -> Path:
     what makes one file work whatever the turn order turns out to be."""
     lines = ["ready"]  # the set-up is on the table
     for _ in range(120):
-        for model in IDS:  # "keep": a CP re-roll question (elsewhere refused, as above)
-            lines += [model, "keep", "done", "keep"]
+        for model in IDS:  # "keep": a CP re-roll question, "auto all": a fight's die
+            lines += [model, "keep", "auto all", "done", "keep", "auto all"]  # (or refused)
     path = folder / "answers.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

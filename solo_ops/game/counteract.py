@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import counteract as ai_counteract
-from solo_ops.game import enemy, reveal, turns
+from solo_ops.game import enemy, guard, reveal, turns
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:
         else:
             events.extend(enemy._move(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
+        events.extend(guard.engaged(game, state, op))  # a players' Guard it ends (002)
     else:
         events.append({"type": "counteract_pass", "side": ENEMY})
     state.next_side = PLAYER

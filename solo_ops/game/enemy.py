@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -62,8 +63,15 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
     return None
 
 
-def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
-    """Apply ``plan`` (see the module docstring); returns the events."""
+AfterAction = Callable[[Operative, bool], list[dict[str, Any]]]
+"""Asked after each action of a model in an activation (the model, whether it was the model's
+first action): what follows it (the players' Guard interrupts, :mod:`solo_ops.game.guard`)."""
+
+
+def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction | None = None
+               ) -> list[dict[str, Any]]:
+    """Apply ``plan`` (see the module docstring); returns the events. ``after_action`` is
+    asked after each action of a model still on the table."""
     unit = state.units[plan.unit]
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
@@ -123,6 +131,8 @@ def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
         elif action.kind == "guard":
             op.on_guard = True
             events.append({"type": "on_guard", "operative": op.id, "note": action.note})
+        if after_action is not None and op.on_table:
+            events.extend(after_action(op, len(spent[op.id]) == 1))
     for trigger in plan.triggers:
         if unit.active and fsm.allowed(unit.fsm, trigger):
             unit.fsm = fsm.fire(unit.fsm, trigger)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
@@ -28,6 +29,7 @@ from solo_ops.game import (
     enemy,
     fight_choices,
     fog,
+    guard,
     reveal,
     scoring,
     turns,
@@ -178,6 +180,11 @@ def pending(game: Game, state: State) -> Prompt:
         entry = state.pending_attacks[0]
         return Prompt("fight", PLAYER, entry["player"], entry["operative"], entry["text"],
                       fight_choices.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "guard_offer":
+        # a player operative On Guard may interrupt an enemy activation (game.guard)
+        entry = state.pending_attacks[0]
+        return Prompt("guard", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      guard.options(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
@@ -202,7 +209,7 @@ def pending(game: Game, state: State) -> Prompt:
                               _counteract_options())
             return Prompt("act", PLAYER, op.owner, op.id,
                           f"{op.owner}: what did {op.name} do?",
-                          _act_options(state, op))
+                          _act_options(game, state, op))
         player = turns.next_player(game, state)
         if player is not None:
             ready = [o.id for o in turns.player_ready(game, state, player)]
@@ -236,7 +243,7 @@ def _engine_text(state: State) -> str:
     return "Next step."
 
 
-def _act_options(state: State, op: Operative) -> list[str]:
+def _act_options(game: Game, state: State, op: Operative) -> list[str]:
     if state.edition == "kt2018":
         per_phase = {"movement": ["move X,Y", "advance X,Y", "charge TARGET X,Y",
                                   "fallback X,Y", "ready", "carry FRIEND", "door ID open|close"],
@@ -246,7 +253,9 @@ def _act_options(state: State, op: Operative) -> list[str]:
     return ["move X,Y", "dash X,Y", "charge TARGET X,Y", "fallback X,Y",
             "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
-            "pickup MARKER", "placedown [X,Y]", "damage MODEL N", "down MODEL", "done"]
+            "pickup MARKER", "placedown [X,Y]",
+            *(["guard"] if game.scenario.board.killzone == GALLOWDARK else []),
+            "damage MODEL N", "down MODEL", "done"]
 
 
 def _counteract_options() -> list[str]:
@@ -259,10 +268,11 @@ def _counteract_options() -> list[str]:
 
 # -- step -----------------------------------------------------------------------------------------
 QUESTIONS = {"reroll": ("reroll", cp.take_answer),
-             "fight": ("fight_choice", fight_choices.take_answer)}
+             "fight": ("fight_choice", fight_choices.take_answer),
+             "guard": ("guard_choice", guard.take_answer)}
 """Questions asked in the middle of a step (prompt kind -> the answer's action type and the
 function that takes it): a CP re-roll (:mod:`solo_ops.game.cp`), a fight's die
-(:mod:`solo_ops.game.fight_choices`)."""
+(:mod:`solo_ops.game.fight_choices`), a Guard interrupt (:mod:`solo_ops.game.guard`)."""
 
 
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
@@ -365,7 +375,7 @@ def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
 
 
 GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "pickup",
-                 "placedown")
+                 "placedown", "guard")
 
 
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
@@ -377,7 +387,7 @@ def _after_player_action(game: Game, state: State, kind: str, acting: str | None
         return []
     op = state.operatives[acting]
     state.activation_actions += 1
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = guard.after_own_action(state, op, kind)
     if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
         events.extend(enemy.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
@@ -482,7 +492,8 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     unit = ready[0]
     plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
     models = list(unit.models)
-    events = enemy.apply_plan(game, state, plan)
+    events = enemy.apply_plan(game, state, plan, lambda op, first: guard.after_enemy_action(
+        game, state, op, first))
     unit.activated = True
     for m in unit.models:
         state.operatives[m].activated = True

@@ -31,6 +31,7 @@ EVENTS: dict[str, bool] = {
     "cp_spent": OPEN,  # the players spent CP (a re-roll, or told at the table; game.cp)
     "reroll_offered": OPEN,  # a step paused for the players' CP re-roll (game.cp)
     "fight_offered": OPEN,  # a step paused for a player's next die in a fight (fight_choices)
+    "guard_offered": OPEN,  # a step paused for a player's Guard interrupt (game.guard)
     "turn_start": OPEN,
     "phase": OPEN,
     "turn_end": OPEN,
@@ -97,7 +98,8 @@ EVENTS: dict[str, bool] = {
 }
 """Event kind → whether it is secret (never in a player's view)."""
 
-ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "fight_choice"})
+ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "fight_choice",
+                          "guard_choice"})
 """``type`` values of actions, not events (they share the key in the code)."""
 
 

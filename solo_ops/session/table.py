@@ -517,6 +517,7 @@ class GameTable:
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                extra += " ON GUARD" if o.get("on_guard") else ""
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
                            f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
@@ -524,7 +525,8 @@ class GameTable:
             if o["down"]:
                 continue
             out.append(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
+                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W"
+                       + (" ON GUARD" if o.get("on_guard") else ""))
         for c in view["counters"]:
             out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
         doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}

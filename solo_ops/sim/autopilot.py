@@ -106,6 +106,8 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "reaction", "react": "none"}
     elif prompt.kind == "fight":  # its next die in a fight: the policy to the fight's end
         yield {"type": "fight_choice", "move": "auto", "all": True}
+    elif prompt.kind == "guard":  # never On Guard itself; a game handed over: no interrupt
+        yield {"type": "guard_choice", "how": "no"}
     elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
         failed = [n for n in prompt.data.get("failed", [])
                   if n not in prompt.data.get("rerolled", [])]

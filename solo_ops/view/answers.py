@@ -9,7 +9,7 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     charge u1-a 12,6    charge u1-a
     shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
     fight u1-a dealt 4 taken 3      fight u1-a roll
-    carry jax    evacuate    ready
+    carry jax    evacuate    ready    guard (Gallowdark: On Guard)
     pickup obj-2    placedown    placedown 10,4
     (when none of yours is ready and solo-ops still has units:)  counteract kell   or   pass
     hatch h2 open    door d1 close
@@ -18,6 +18,7 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     (when the enemy attacks and you roll it:)  3   or   damage 3 taken 1
     (when solo-ops rolled your dice and you may spend a CP:)  reroll 2   or   keep
     (in a fight solo-ops rolled, your next die:)  strike 1   block 2   block 1 2   auto   auto all
+    (On Guard, after an enemy model's first action:)  shoot [with WEAPON]   fight   no
     cp 1   (CP you spent at the table: a re-roll of your own dice, a ploy)
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
@@ -53,6 +54,10 @@ one; +y is north, up on every map):
                                                   that can shoot, or the Silent one under Conceal)
   fighting:               fight u3-a dealt 4 taken 3      fight u3-a roll
   the wounded:            carry vale      evacuate (carry him off within 1" of an edge)
+  Guard (Gallowdark):     guard (1 AP, a Shoot action: On Guard until it acts, an enemy ends
+                          an action in its control range, or the next turning point); when an
+                          enemy model has made its first action:  shoot [with WEAPON] | fight
+                          | no
   objective markers:      pickup obj-2 (1 AP: a portable marker you control)
                           placedown  or  placedown 10,4 (1 AP: where it stands, or a point
                           within its control range; not in the activation it picked it up)
@@ -81,7 +86,7 @@ completes ids and answer words."""
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
              "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass",
-             "pickup", "placedown", "counteract")
+             "pickup", "placedown", "counteract", "guard")
 
 
 def _point(text: str, units: str = "in") -> list[float]:
@@ -254,6 +259,25 @@ def _fight_choice(head: str, rest: list[str]) -> dict[str, Any]:
                     "blocks their #M), 'auto' (the advice) or 'auto all'")
 
 
+def _guard_choice(head: str, rest: list[str]) -> dict[str, Any]:
+    """The answer to a Guard interrupt offer: ``shoot [TARGET] [with WEAPON]``, ``fight
+    [TARGET]`` or ``no`` (``none``, ``pass``)."""
+    if head in ("no", "none", "pass", "keep"):
+        return {"type": "guard_choice", "how": "no"}
+    if head not in ("shoot", "fight"):
+        raise RuleError("interrupt with 'shoot [with WEAPON]' or 'fight', or answer 'no'")
+    action: dict[str, Any] = {"type": "guard_choice", "how": head}
+    words = list(rest)
+    if words and words[0].lower() != "with":
+        action["target"] = words.pop(0)
+    if words and words[0].lower() == "with" and head == "shoot" and len(words) > 1:
+        action["weapon"] = " ".join(words[1:])
+    elif words:
+        raise RuleError(f"e.g. '{head} u1-a'" + (" or 'shoot u1-a with boltgun'"
+                                                  if head == "shoot" else ""))
+    return action
+
+
 def _cp(head: str, rest: list[str]) -> dict[str, Any]:
     """CP spent at the table: ``cp N [why]`` or ``spend N cp [why]``."""
     words = list(rest)
@@ -308,6 +332,8 @@ def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: st
         return _reroll(head, rest)
     if prompt_kind == "fight":
         return _fight_choice(head, rest)
+    if prompt_kind == "guard":
+        return _guard_choice(head, rest)
     if head in ("cp", "spend"):
         return _cp(head, rest)
     if prompt_kind == "reaction":
@@ -441,7 +467,7 @@ def _placedown(head: str, rest: list[str], text: str, units: str) -> dict[str, A
 
 
 def _plain(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
-    """``evacuate`` or ``ready``: the word is the action."""
+    """``evacuate``, ``ready`` or ``guard``: the word is the action."""
     return {"type": head}
 
 
@@ -457,7 +483,8 @@ VERBS: dict[str, _Verb] = {
     "charge": _charge, "shoot": _shoot, "fight": _fight,
     "hatch": _portal, "door": _portal, "carry": _carry, "damage": _damage, "down": _down,
     "pickup": _pickup, "pick": _pickup, "placedown": _placedown, "place": _placedown,
-    "evacuate": _plain, "ready": _plain, "done": _done, "end": _done, "pass": _done,
+    "evacuate": _plain, "ready": _plain, "guard": _plain, "done": _done, "end": _done,
+    "pass": _done,
 }
 """An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""
 

@@ -221,6 +221,8 @@ def _limited(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _guard_interrupt(e: dict[str, Any], t: Table) -> list[str]:
+    if e.get("side") == "player":  # the players' interrupt: its note says how
+        return [f"  ⚑ {e['note']}"]
     verb = "fights" if e.get("how") == "fight" else "shoots"
     return [f"  ⚑ {t.n(e['operative'])} is On Guard and interrupts: it {verb} "
             f"{t.n(e['target'])}."]
@@ -258,6 +260,7 @@ WORDS: dict[str, Words] = {
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
     "reroll_offered": _so_far,
     "fight_offered": _fight_so_far,
+    "guard_offered": _so_far,
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
@@ -319,8 +322,12 @@ WORDS: dict[str, Words] = {
     "nerve_test": _one(lambda e, t: f"  Nerve test for {t.n(e['operative'])}: "
                        f"{'passed' if e['passed'] else 'failed — shaken'}."),
     "broken": _one(lambda e, t: f"{SIDE[e['side']].title()}: the kill team is broken."),
-    "on_guard": _one(lambda e, t: f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt "
-                     "one of your operatives' activations after its first action."),
+    "on_guard": _one(lambda e, t: (
+        f"{t.n(e['operative'])} is On Guard: it may interrupt one enemy activation after the "
+        "model's first action (shoot it, -1 to hit within control range, or fight it)."
+        if e.get("side") == "player" else
+        f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt one of your operatives' "
+        "activations after its first action.")),
     "guard_interrupt": _guard_interrupt,
     "guard_ended": _one(lambda e, t: f"  {t.n(e['operative'])} is no longer On Guard "
                         f"({e['why']})."),
@@ -342,6 +349,7 @@ SILENT = frozenset({
     "cp",               # an action dict (CP spent at the table: its cp_spent event is worded)
     "reroll",           # an action dict (the answer to a CP re-roll question)
     "fight_choice",     # an action dict (a player's move in a fight, die by die)
+    "guard_choice",     # an action dict (a player's answer to a Guard interrupt offer)
     "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow

@@ -109,9 +109,11 @@ function showPrompt(view) {
     }
   } else if (prompt.kind === "attack") {
     for (let n = 0; n <= 6; n++) options.append(button(String(n), () => send(String(n))));
-  } else if (prompt.kind === "reroll") {  // a CP re-roll: "reroll N" per failed die, "keep"
+  } else if (prompt.kind === "reroll" || prompt.kind === "guard") {
+    // a CP re-roll ("reroll N" per failed die, "keep"); a Guard interrupt ("shoot …", "no")
     for (const option of prompt.options) {
-      options.append(button(option, () => send(option), option === "keep" ? "" : "primary"));
+      options.append(button(option, () => send(option),
+                            ["keep", "no"].includes(option) ? "" : "primary"));
     }
   } else if (prompt.kind === "fight") {  // the next die of a fight: each move, "auto", "auto all"
     const advised = (prompt.data.options || []).filter((o) => o.advised).map((o) => o.answer);
