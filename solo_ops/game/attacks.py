@@ -87,6 +87,14 @@ def _no_cp(_op: Any) -> kt2024.CpChooser | None:
     return None
 
 
+CoverHooks = Callable[[Any], "kt2024.CoverChooser | None"]
+"""An operative -> its choice when its cover save could block nothing, or None for the rule."""
+
+
+def _no_cover_choice(_op: Any) -> kt2024.CoverChooser | None:
+    return None
+
+
 FightHooks = Callable[[Any], "kt2024.FightChooser | None"]
 """An operative -> the chooser of its own fight moves (die by die), or None for the policy."""
 
@@ -269,12 +277,15 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]] = (),
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
               long_range: bool | None = None, close_quarters: bool = True,
-              concentrated_radius: bool = True, cp: CpHooks | None = None) -> AttackResult:
+              concentrated_radius: bool = True, cp: CpHooks | None = None,
+              covers: CoverHooks | None = None) -> AttackResult:
     """Roll a shot through the game's dice.
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
     side that is not asked): the shooter's for its attack dice, each target's for its
     defence dice (:func:`solo_ops.rules.kt2024_rolled.cp_rerolls`; :mod:`solo_ops.game.cp`).
+    ``covers`` (Kill Team 2024): each target's choice when its cover save could block nothing
+    (:func:`solo_ops.rules.kt2024_dice.cover_useless`); None: the rule decides.
 
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
     cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
@@ -290,7 +301,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
                                close_quarters=close_quarters,
                                concentrated_radius=concentrated_radius)
     return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
-                           secondary=secondary, nearby=nearby, cp=cp)
+                           secondary=secondary, nearby=nearby, cp=cp, covers=covers)
 
 
 def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
@@ -328,7 +339,8 @@ def _spec_at(board: Any, weapon: Weapon, shooter: Any, cover: Any,
 
 def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
                     cover: Any, terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]],
-                    nearby: Sequence[Any], cp: CpHooks | None) -> AttackResult:
+                    nearby: Sequence[Any], cp: CpHooks | None,
+                    covers: CoverHooks | None = None) -> AttackResult:
     """Kill Team 2024 shooting: the primary target, Devastating's splash, the Blast /
     Torrent targets, then Hot."""
     result = AttackResult()
@@ -338,15 +350,17 @@ def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
         result.lines.append(_missing(edition, shooter, weapon))
         return result
     label = f"{_name(shooter)} shoots {_name(target)} ({weapon.name})"
-    hook = cp or _no_cp
+    hook, choose = cp or _no_cp, covers or _no_cover_choice
     shot = kt2024.roll_shot(dice, spec, defence_2024(target, cover), label,
-                            attack_cp=hook(shooter), defence_cp=hook(target))
+                            attack_cp=hook(shooter), defence_cp=hook(target),
+                            cover_choice=choose(target))
     result.damage = shot.damage
     result.lines.extend(shot.lines)
     if shot.stun:
         result.stunned.append(str(getattr(target, "id", _name(target))))
     _devastating_splash(result, weapon, target, nearby, shot.crits)
-    _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook)
+    _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook,
+                     choose)
     if weapon.has("hot"):
         result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
         result.lines.append(text)
@@ -372,7 +386,8 @@ def _devastating_splash(result: AttackResult, weapon: Weapon, target: Any,
 
 def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
                      weapon: Weapon, cover: Any, spec: kt2024.AttackSpec,
-                     secondary: Sequence[tuple[Any, Any]], hook: CpHooks) -> None:
+                     secondary: Sequence[tuple[Any, Any]], hook: CpHooks,
+                     choose: CoverHooks = _no_cover_choice) -> None:
     """Blast / Torrent: each extra target shot in turn (Blast in the primary's cover)."""
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
@@ -381,7 +396,8 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
         extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, cover, other) or spec,
                                  defence_2024(other, use_cover), extra_label,
-                                 attack_cp=hook(shooter), defence_cp=hook(other))
+                                 attack_cp=hook(shooter), defence_cp=hook(other),
+                                 cover_choice=choose(other))
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))

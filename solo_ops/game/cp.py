@@ -79,14 +79,16 @@ class Chooser:
     :data:`KEEP`), their fights' moves (:mod:`solo_ops.game.fight_choices`) and Guard
     interrupts (:mod:`solo_ops.game.guard`) are replayed from ``answers``; one more question
     raises a :class:`NeedAnswer`. ``events``: the ``cp_spent`` events of the re-rolls made.
-    ``rerolls`` / ``fights``: whether CP re-rolls / fight moves are asked at all (the
-    ``cp_rerolls`` and ``fight_choices`` settings)."""
+    ``rerolls`` / ``fights`` / ``covers``: whether CP re-rolls / fight moves / useless cover
+    saves are asked at all (the ``cp_rerolls``, ``fight_choices`` and ``cover_saves``
+    settings)."""
 
     state: State
     answers: list[Any]
     used: int = 0
     rerolls: bool = True
     fights: bool = False
+    covers: bool = False
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     plans: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Enemy activation plans made in this step (by unit), kept for its re-runs: see
@@ -163,10 +165,12 @@ def armed(game: Game, state: State, action: dict[str, Any]) -> bool:
     """Whether ``action`` runs with a chooser: Kill Team 2024 (the 2018 sources have no CP
     re-roll, and their fights no strike or block), an action that can roll the players' dice,
     and something to ask: a CP re-roll (the setting asks and the players have a CP), their
-    fights' moves (``fight_choices: ask``) or a Guard interrupt (an operative On Guard)."""
+    fights' moves (``fight_choices: ask``), a useless cover save (``cover_saves: ask``) or a
+    Guard interrupt (an operative On Guard)."""
     if state.edition != "kt2024" or str(action.get("type")) in QUIET:
         return False
     return (rerolls_asked(game, state) or game.settings.fight_choices == "ask"
+            or game.settings.cover_saves == "ask"
             or any(o.on_guard for o in state.living(PLAYER)))
 
 
@@ -179,7 +183,8 @@ def chooser_for(game: Game, state: State, answers: list[Any], plans: dict[str, A
                 ) -> Chooser:
     """The chooser of a step (see :func:`armed`), replaying ``answers``."""
     return Chooser(state, answers, plans=plans, rerolls=game.settings.cp_rerolls == "ask",
-                   fights=game.settings.fight_choices == "ask")
+                   fights=game.settings.fight_choices == "ask",
+                   covers=game.settings.cover_saves == "ask")
 
 
 # -- putting the state back -------------------------------------------------------------------

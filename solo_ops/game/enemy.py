@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, fight_choices, markers, reveal
+from solo_ops.game import attacks, cover_choice, fight_choices, markers, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
@@ -349,7 +349,7 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
                                nearby=devastating_nearby(game, state, weapon, target),
-                               cp=cp_hooks(game), **flags)
+                               cp=cp_hooks(game), covers=cover_choice.hooks(game), **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}

@@ -25,6 +25,7 @@ from solo_ops.core.errors import RuleError
 from solo_ops.game import (
     actions,
     counteract,
+    cover_choice,
     cp,
     enemy,
     fight_choices,
@@ -180,6 +181,11 @@ def pending(game: Game, state: State) -> Prompt:
         entry = state.pending_attacks[0]
         return Prompt("fight", PLAYER, entry["player"], entry["operative"], entry["text"],
                       fight_choices.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "cover_save":
+        # a player operative's useless cover save: keep it or roll (game.cover_choice)
+        entry = state.pending_attacks[0]
+        return Prompt("cover", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      cover_choice.options(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "guard_offer":
         # a player operative On Guard may interrupt an enemy activation (game.guard)
         entry = state.pending_attacks[0]
@@ -269,10 +275,12 @@ def _counteract_options() -> list[str]:
 # -- step -----------------------------------------------------------------------------------------
 QUESTIONS = {"reroll": ("reroll", cp.take_answer),
              "fight": ("fight_choice", fight_choices.take_answer),
-             "guard": ("guard_choice", guard.take_answer)}
+             "guard": ("guard_choice", guard.take_answer),
+             "cover": ("cover_choice", cover_choice.take_answer)}
 """Questions asked in the middle of a step (prompt kind -> the answer's action type and the
 function that takes it): a CP re-roll (:mod:`solo_ops.game.cp`), a fight's die
-(:mod:`solo_ops.game.fight_choices`), a Guard interrupt (:mod:`solo_ops.game.guard`)."""
+(:mod:`solo_ops.game.fight_choices`), a Guard interrupt (:mod:`solo_ops.game.guard`), a
+cover save that could block nothing (:mod:`solo_ops.game.cover_choice`)."""
 
 
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:

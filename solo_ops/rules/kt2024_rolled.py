@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from solo_ops.core.dice import Dice
 from solo_ops.rules.kt2024_dice import (
@@ -25,7 +26,9 @@ from solo_ops.rules.kt2024_dice import (
     ceaseless_value,
     classify,
     classify_save,
+    cover_means,
     cover_saves,
+    cover_useless,
     defence_dice_count,
     hot_damage,
     shot_damage,
@@ -79,6 +82,27 @@ class RerollOffer:
     def improvable(self) -> tuple[int, ...]:
         """Failed dice that may still be re-rolled (worth asking about)."""
         return tuple(i for i in self.failed if i not in self.rerolled)
+
+
+@dataclass(frozen=True)
+class CoverOffer:
+    """A cover save that could block nothing (:func:`cover_useless`): its owner decides
+    whether to retain it anyway or roll that die (001: the defender "can" retain it). The
+    hits to save against, the dice collected, the Save, why the save is useless, and the
+    exact mean damage either way."""
+
+    label: str  # the shot ("e1 shoots Vale (autogun)")
+    crits: int
+    normals: int
+    dice: int
+    save: int
+    why: str
+    retain_mean: Fraction
+    roll_mean: Fraction
+
+
+CoverChooser = Callable[[CoverOffer], bool]
+"""Asked about a cover save that could block nothing: True to retain it anyway."""
 
 
 CpChooser = Callable[[RerollOffer], int | None]
@@ -190,11 +214,13 @@ class ShotRoll:
 
 
 def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "shoot", *,
-              attack_cp: CpChooser | None = None, defence_cp: CpChooser | None = None
-              ) -> ShotRoll:
+              attack_cp: CpChooser | None = None, defence_cp: CpChooser | None = None,
+              cover_choice: CoverChooser | None = None) -> ShotRoll:
     """Roll one shooting attack through ``dice`` (every die logged) and resolve it with the
     same steps as the exact odds. ``attack_cp`` / ``defence_cp``: the shooter's / the
-    defender's Command Point re-rolls (:func:`cp_rerolls`), offered after each roll."""
+    defender's Command Point re-rolls (:func:`cp_rerolls`), offered after each roll.
+    ``cover_choice``: the defender's choice when its cover save could block nothing
+    (:func:`cover_useless`; without it the rule decides: the die is rolled)."""
     rolled = roll_attack_dice(dice, spec, label, attack_cp)
     lines = list(rolled.lines)
     c, n, f = rolled.counts(spec)
@@ -207,11 +233,8 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
     if collected < defence.dice:
         lines.append(f"Piercing: the defender collects {collected} of {defence.dice} "
                      "defence dice.")
-    retained_saves = cover_saves(spec, defence, collected)
-    if defence.cover and not retained_saves and spec.has("saturate"):
-        lines.append("Saturate: no cover save.")
-    elif retained_saves:
-        lines.append("Cover: one normal save retained without rolling.")
+    retained_saves, said = _cover(spec, defence, kept, collected, label, cover_choice)
+    lines.extend(said)
     csaves, nsaves = 0, retained_saves
     to_roll = collected - retained_saves
     if to_roll:
@@ -241,6 +264,29 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
     if stun:
         lines.append("Stun: the target loses 1 APL until the end of its next activation.")
     return ShotRoll(damage, kept.crits, kept.normals, dev, stun, lines)
+
+
+def _cover(spec: AttackSpec, defence: DefenceSpec, kept: Retained, collected: int, label: str,
+           choose: CoverChooser | None) -> tuple[int, list[str]]:
+    """The normal saves retained for cover and the line that says so: the rule
+    (:func:`cover_saves`), or the defender's own choice where the save could block nothing."""
+    retained = cover_saves(spec, defence, collected, kept)
+    if defence.cover and not retained and spec.has("saturate"):
+        return 0, ["Saturate: no cover save."]
+    why = (cover_useless(spec, defence, collected, kept)
+           if defence.cover and collected > 0 else None)
+    if why is None:
+        return retained, (["Cover: one normal save retained without rolling."] if retained
+                          else [])
+    if choose is not None:
+        keep_mean, roll_mean = cover_means(spec, defence, kept, collected)
+        if choose(CoverOffer(label, kept.crits, kept.normals, collected, defence.save, why,
+                             keep_mean, roll_mean)):
+            return 1, [f"Cover: one normal save retained without rolling (the defender's "
+                       f"choice; {why})."]
+        return 0, [f"Cover: the cover save is not retained, the die is rolled (the defender's "
+                   f"choice; {why})."]
+    return 0, [f"Cover: the cover save is not retained, the die is rolled instead ({why})."]
 
 
 def _while_damaged(choose: CpChooser | None, spec: AttackSpec, defence: DefenceSpec,

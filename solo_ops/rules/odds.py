@@ -319,25 +319,38 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     pierce = spec.value("piercing") if "piercing" in names else 0
     cuts = (pierce, max(pierce, spec.value("piercing_crits"))
             if "piercing_crits" in names else pierce)
+    brutal = "brutal" in names
+    # per cut: the saves with the cover save retained, with every die rolled, and whether a
+    # crits-only attack makes the cover save useless (kt2024_dice.cover_saves, cover_useless:
+    # then the die is rolled; with Brutal it always is)
     rolls: list[list[tuple[int, int, int]]] = []
+    plain: list[list[tuple[int, int, int]]] = []
+    useless: list[bool] = []
     for cut in cuts:  # no crit retained, a crit retained
         if rolls and cut == cuts[0]:
             rolls.append(rolls[0])
+            plain.append(plain[0])
+            useless.append(useless[0])
             break
         collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
-        free = 1 if defence.cover and "saturate" not in names and collected > 0 else 0
-        rolled = collected - free  # kt2024_dice.cover_saves: one normal save retained unrolled
+        free = 1 if (defence.cover and "saturate" not in names and collected > 0
+                     and not brutal) else 0
+        rolled = collected - free  # one normal save retained unrolled
         rolls.append([(cs, ns + free, ways)
                       for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
+        plain.append(rolls[-1] if not free else [
+            (cs, ns, ways) for cs, ns, ways in _save_counts(collected, save,
+                                                            6 ** (dice - collected))])
+        useless.append(bool(free) and (collected == 1 or save >= 6))
     nd, cd = spec.normal, spec.crit
     dev = spec.devastating if "devastating" in names else 0
-    brutal = "brutal" in names
     cap = NO_CAP if defence.wounds is None else defence.wounds
     dist: dict[int, int] = {}
     whole = 6**dice
     if cd < nd:  # rare: let kt2024_dice.allocate_saves itself find the least damage
         for (c, n), ways in kept.items():
-            for cs, ns, w in (rolls[1 if c else 0] if c or n else [(0, 0, whole)]):
+            roll = plain[1] if c and not n and useless[1] else rolls[1 if c else 0]
+            for cs, ns, w in (roll if c or n else [(0, 0, whole)]):
                 damage = dev * c + kt2024.allocate_saves(c, n, cs, ns, nd, cd, brutal).damage
                 damage = damage if damage < cap else cap
                 dist[damage] = dist.get(damage, 0) + ways * w
@@ -351,10 +364,12 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     hist = [0] * (cap + 1)
     hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
     no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
-    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c]
+    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
+    only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
     # _least_damage written out (this loop is the hot path of the AI's expected damage); the
-    # defence dice collected depend on whether a crit was retained (Piercing Crits)
-    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1])):
+    # defence dice collected depend on whether a crit was retained (Piercing Crits), and a
+    # crits-only attack may leave the cover save useless (then every die is rolled)
+    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1]), (only, plain[1])):
         for cs, ns, w in roll:
             half = ns >> 1
             saves = cs + ns

@@ -108,6 +108,8 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "fight_choice", "move": "auto", "all": True}
     elif prompt.kind == "guard":  # never On Guard itself; a game handed over: no interrupt
         yield {"type": "guard_choice", "how": "no"}
+    elif prompt.kind == "cover":  # a useless cover save: roll the die (the enemy's rule)
+        yield {"type": "cover_choice", "keep": False}
     elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
         failed = [n for n in prompt.data.get("failed", [])
                   if n not in prompt.data.get("rerolled", [])]
@@ -566,11 +568,14 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
 def simulated(scenario: Scenario) -> Scenario:
     """``scenario`` as the simulator plays it: the players' fights resolved by the engine's
     policy without asking (``fight_choices: auto``), the very moves the autopilot's ``auto
-    all`` answer makes, without pausing and running a step again for each fight."""
-    if scenario.settings.fight_choices == "auto":
+    all`` answer makes, and a useless cover save rolled (``cover_saves: auto``, its ``roll``
+    answer), without pausing and running a step again for each."""
+    if scenario.settings.fight_choices == "auto" and scenario.settings.cover_saves == "auto":
         return scenario
-    settings = {**(scenario.document.get("settings") or {}), "fight_choices": "auto"}
-    return replace(scenario, settings=replace(scenario.settings, fight_choices="auto"),
+    auto = {"fight_choices": "auto", "cover_saves": "auto"}
+    settings = {**(scenario.document.get("settings") or {}), **auto}
+    return replace(scenario, settings=replace(scenario.settings, fight_choices="auto",
+                                              cover_saves="auto"),
                    document={**scenario.document, "settings": settings})
 
 

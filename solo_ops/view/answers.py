@@ -19,6 +19,7 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     (when solo-ops rolled your dice and you may spend a CP:)  reroll 2   or   keep
     (in a fight solo-ops rolled, your next die:)  strike 1   block 2   block 1 2   auto   auto all
     (On Guard, after an enemy model's first action:)  shoot [with WEAPON]   fight   no
+    (your cover save could block nothing here:)  keep   or   roll
     cp 1   (CP you spent at the table: a re-roll of your own dice, a ploy)
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
@@ -76,6 +77,8 @@ one; +y is north, up on every map):
   when solo-ops rolled your dice and shows a failed one (you have a CP):
                           reroll 2   (1 CP: re-roll die #2 as shown; each die only once)
                           keep       (spend nothing)
+  when your cover save could block nothing (Brutal, or crits only against a lone die):
+                          keep (retain it anyway)    roll (roll that die too)
   CP you spent at the table (a re-roll of dice you rolled, your team's ploys):
                           cp 1    or   cp 1 Command Re-roll (when asked who acts or what it did)
 At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
@@ -334,6 +337,10 @@ def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: st
         return _fight_choice(head, rest)
     if prompt_kind == "guard":
         return _guard_choice(head, rest)
+    if prompt_kind == "cover":
+        if rest or head not in ("keep", "roll", "retain"):
+            raise RuleError("'keep' (retain the cover save anyway) or 'roll' (roll that die)")
+        return {"type": "cover_choice", "keep": head != "roll"}
     if head in ("cp", "spend"):
         return _cp(head, rest)
     if prompt_kind == "reaction":

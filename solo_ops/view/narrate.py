@@ -261,6 +261,7 @@ WORDS: dict[str, Words] = {
     "reroll_offered": _so_far,
     "fight_offered": _fight_so_far,
     "guard_offered": _so_far,
+    "cover_offered": _so_far,
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
@@ -350,6 +351,7 @@ SILENT = frozenset({
     "reroll",           # an action dict (the answer to a CP re-roll question)
     "fight_choice",     # an action dict (a player's move in a fight, die by die)
     "guard_choice",     # an action dict (a player's answer to a Guard interrupt offer)
+    "cover_choice",     # an action dict (keep or roll a useless cover save)
     "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow

@@ -109,11 +109,13 @@ function showPrompt(view) {
     }
   } else if (prompt.kind === "attack") {
     for (let n = 0; n <= 6; n++) options.append(button(String(n), () => send(String(n))));
-  } else if (prompt.kind === "reroll" || prompt.kind === "guard") {
-    // a CP re-roll ("reroll N" per failed die, "keep"); a Guard interrupt ("shoot …", "no")
+  } else if (["reroll", "guard", "cover"].includes(prompt.kind)) {
+    // a CP re-roll ("reroll N" per failed die, "keep"); a Guard interrupt ("shoot …", "no");
+    // a useless cover save ("roll", "keep")
     for (const option of prompt.options) {
-      options.append(button(option, () => send(option),
-                            ["keep", "no"].includes(option) ? "" : "primary"));
+      const primary = prompt.kind === "cover" ? option === prompt.options[0]
+        : !["keep", "no"].includes(option);
+      options.append(button(option, () => send(option), primary ? "primary" : ""));
     }
   } else if (prompt.kind === "fight") {  // the next die of a fight: each move, "auto", "auto all"
     const advised = (prompt.data.options || []).filter((o) => o.advised).map((o) => o.answer);
