@@ -93,10 +93,27 @@ class Chooser:
     plans: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Enemy activation plans made in this step (by unit), kept for its re-runs: see
     :func:`plan`."""
-    progress: list[dict[str, Any]] | None = None
-    """The events of the enemy activation under way (its own list, growing as the plan is
-    applied; :func:`solo_ops.game.enemy.apply_plan` sets it), so a pause can show the players
-    what the enemy has done so far in this step before it asks."""
+    told: list[list[dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """The event lists of the step under way, growing as it runs (:meth:`tell`), so a pause
+    can show the players what happened in this step before it asks: :meth:`so_far`."""
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """``events`` (a list still growing: an enemy activation's, a counteract's, a Guard
+        interrupt's) is told before any question that follows in this step."""
+        self.told.append(events)
+
+    @property
+    def progress(self) -> list[dict[str, Any]]:
+        """What happened in the step so far, in order, each event once (a list told may have
+        been copied into another told list by then)."""
+        seen: set[int] = set()
+        out = []
+        for events in self.told:
+            for event in events:
+                if id(event) not in seen:
+                    seen.add(id(event))
+                    out.append(event)
+        return out
 
     def answered(self) -> bool:
         """Whether the next question of the step has its answer already."""
@@ -145,6 +162,14 @@ def plan(game: Game, unit: str, make: Callable[[], Any]) -> Any:
         return copy.deepcopy(chooser.plans[unit])
     made = chooser.plans[unit] = make()
     return made
+
+
+def tell(game: Game, events: list[dict[str, Any]]) -> None:
+    """Tell ``events`` (a growing list) before any question later in the step under way
+    (:meth:`Chooser.tell`); nothing when no step asks."""
+    chooser = getattr(game, "cp_chooser", None)
+    if chooser is not None:
+        chooser.tell(events)
 
 
 def keep_plans(game: Game, state: State, chooser: Chooser) -> None:

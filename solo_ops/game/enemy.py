@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, fight_choices, markers, reveal
+from solo_ops.game import attacks, cover_choice, cp, fight_choices, markers, reveal
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2024, reach
@@ -78,9 +78,7 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         "order": plan.order.texts(), "state_before": plan.state_before,
         "explain": list(plan.explain), "plan": plan.to_dict(),
     }]
-    chooser = getattr(game, "cp_chooser", None)
-    if chooser is not None:  # a CP re-roll pause shows what was done so far (game.cp)
-        chooser.progress = events
+    cp.tell(game, events)  # a question in this step tells what was done before it first
     acting = frozenset(unit.models)  # a Stun on these outlasts this activation
     for m in unit.models:
         op = state.operatives[m]
@@ -422,6 +420,7 @@ def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[st
     from solo_ops.ai.planner import guard_reaction
 
     events: list[dict[str, Any]] = []
+    cp.tell(game, events)  # the interrupt is told before a question in its attack
     for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
         if not guard.on_guard or not mover.on_table:
             continue

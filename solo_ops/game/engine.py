@@ -351,6 +351,7 @@ def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
         return _engine_step(game, state)
     acting = state.active_operative
     events = actions.apply(game, state, action, prompt)
+    cp.tell(game, events)  # the action is told before a question that follows it (a Guard)
     events.extend(_after_player_action(game, state, str(kind), acting))
     events.extend(_end_if_incapacitated(game, state))
     events.extend(_end_counteract(game, state))
@@ -496,7 +497,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         return counteract.enemy_step(game, state)
     if not ready:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
-        return []
+        return turns.enemy_idle(state) if state.next_side == PLAYER else []
     unit = ready[0]
     plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
     models = list(unit.models)

@@ -34,6 +34,7 @@ EVENTS: dict[str, bool] = {
     "guard_offered": OPEN,  # a step paused for a player's Guard interrupt (game.guard)
     "cover_offered": OPEN,  # a step paused for a player's useless cover save (cover_choice)
     "turn_start": OPEN,
+    "enemy_idle": OPEN,  # the turn would go to the enemy, which has nothing to activate (why)
     "phase": OPEN,
     "turn_end": OPEN,
     "battle_end": OPEN,

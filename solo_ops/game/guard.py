@@ -108,6 +108,8 @@ def interrupts(game: Game, state: State, enemy: Operative) -> list[dict[str, Any
     asked whether it interrupts; an interrupt is rolled and ends its Guard."""
     events: list[dict[str, Any]] = []
     chooser = getattr(game, "cp_chooser", None)
+    if chooser is not None:
+        chooser.tell(events)  # the interrupt is told before a question in its attack
     for guard in sorted(state.living(PLAYER), key=lambda o: o.id):
         if not guard.on_guard or not enemy.on_table or chooser is None:
             continue

@@ -314,34 +314,13 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         kept[(c, n)] = kept.get((c, n), 0) + ways
         if c:
             with_crit += ways
-    dice, save = defence.dice, defence.save
+    dice = defence.dice
     names = {rule.name for rule in spec.rules}
     pierce = spec.value("piercing") if "piercing" in names else 0
     cuts = (pierce, max(pierce, spec.value("piercing_crits"))
             if "piercing_crits" in names else pierce)
     brutal = "brutal" in names
-    # per cut: the saves with the cover save retained, with every die rolled, and whether a
-    # crits-only attack makes the cover save useless (kt2024_dice.cover_saves, cover_useless:
-    # then the die is rolled; with Brutal it always is)
-    rolls: list[list[tuple[int, int, int]]] = []
-    plain: list[list[tuple[int, int, int]]] = []
-    useless: list[bool] = []
-    for cut in cuts:  # no crit retained, a crit retained
-        if rolls and cut == cuts[0]:
-            rolls.append(rolls[0])
-            plain.append(plain[0])
-            useless.append(useless[0])
-            break
-        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
-        free = 1 if (defence.cover and "saturate" not in names and collected > 0
-                     and not brutal) else 0
-        rolled = collected - free  # one normal save retained unrolled
-        rolls.append([(cs, ns + free, ways)
-                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
-        plain.append(rolls[-1] if not free else [
-            (cs, ns, ways) for cs, ns, ways in _save_counts(collected, save,
-                                                            6 ** (dice - collected))])
-        useless.append(bool(free) and (collected == 1 or save >= 6))
+    rolls, plain, useless = _defence_rolls(defence, cuts, brutal, "saturate" in names)
     nd, cd = spec.normal, spec.crit
     dev = spec.devastating if "devastating" in names else 0
     cap = NO_CAP if defence.wounds is None else defence.wounds
@@ -394,6 +373,38 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
                 hist[damage if damage < cap else cap] += ways * w
     dist = {d: ways for d, ways in enumerate(hist) if ways}
     return dist, den * whole, with_crit, den
+
+
+_Rolls = list[list[tuple[int, int, int]]]
+
+
+def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, saturate: bool
+                   ) -> tuple[_Rolls, _Rolls, list[bool]]:
+    """Per Piercing cut (no crit retained, a crit retained): the ``(crit saves, normal saves,
+    ways)`` with the cover save retained unrolled, the same with every collected die rolled,
+    and whether a crits-only attack leaves the cover save useless (as
+    :func:`kt2024_dice.cover_saves` and :func:`kt2024_dice.cover_useless` read it: with Brutal
+    it is never retained; against crits alone it is rolled when no pair can form)."""
+    dice, save = defence.dice, defence.save
+    rolls: _Rolls = []
+    plain: _Rolls = []
+    useless: list[bool] = []
+    for cut in cuts:
+        if rolls and cut == cuts[0]:
+            rolls.append(rolls[0])
+            plain.append(plain[0])
+            useless.append(useless[0])
+            break
+        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
+        free = 1 if defence.cover and not saturate and collected > 0 and not brutal else 0
+        rolled = collected - free  # one normal save retained unrolled
+        rolls.append([(cs, ns + free, ways)
+                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
+        plain.append(rolls[-1] if not free else [
+            (cs, ns, ways) for cs, ns, ways in _save_counts(collected, save,
+                                                            6 ** (dice - collected))])
+        useless.append(bool(free) and (collected == 1 or save >= 6))
+    return rolls, plain, useless
 
 
 def _least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,

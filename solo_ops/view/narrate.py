@@ -287,6 +287,8 @@ WORDS: dict[str, Words] = {
     "counter_revealed": _revealed,
     "counter_empty": _one(lambda e, t: f"  Counter {e['counter']} held nobody."),
     "enemy_activation": _activation,
+    "enemy_idle": _one(lambda e, t: f"solo-ops has nothing to activate: {e['why']}. Your turn "
+                       "again."),
     "moved": _moved,
     "charged": _charged,
     "charge_failed": _charged,
