@@ -5,7 +5,8 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
 
     activate sgt engage        (or just: sgt engage)
     move 10,4    dash 12,5    advance 10,4    fallback 8,3
-    move 4 toward obj-2    move to obj-2    move into base contact with u1-a    move behind crate-2
+    move 4 toward obj-2    move 4" toward obj-2    move 10 cm toward obj-2    move to obj-2
+    move into base contact with u1-a    move behind crate-2
     charge u1-a 12,6    charge u1-a
     shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
     fight u1-a dealt 4 taken 3      fight u1-a roll
@@ -32,6 +33,7 @@ offer, an attack's damage), then looks the first word up in :data:`VERBS`, one s
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +43,8 @@ from solo_ops.view.measure import to_inches
 PLAYER_HELP = """\
 What you can answer (ids in any case, and only as much of one as tells it apart: 'kel' for kell;
 points are x,y in inches — or cm with the units setting — x along the long edge, y the short
-one; +y is north, up on every map):
+one; +y is north, up on every map; a distance or point may carry its unit whatever the
+setting: 4", 4in, 10cm, 10 cm, 25cm,10cm):
   which operative acts:   kell            kell engage      activate kell conceal
   moving to a point:      move 10,4       dash 12,5        fallback 8,3
                           advance 10,4    (Kill Team 2018)  charge u3-a 12,6
@@ -92,18 +95,47 @@ ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "
              "pickup", "placedown", "counteract", "guard")
 
 
+UNIT_WORDS = {'"': "in", "”": "in", "″": "in", "''": "in", "in": "in", "inch": "in",
+              "inches": "in", "cm": "cm", "centimetre": "cm", "centimetres": "cm",
+              "centimeter": "cm", "centimeters": "cm"}
+"""Units a typed distance may carry (``4"``, ``4in``, ``10cm``, ``10 cm``), whatever the
+game's ``units`` setting."""
+_LENGTH = re.compile(r"^([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(" + "|".join(
+    re.escape(w) for w in sorted(UNIT_WORDS, key=len, reverse=True)) + r")?$", re.IGNORECASE)
+
+
+def _length(text: str, units: str = "in") -> float | None:
+    """A typed distance in inches (the engine's unit): a number in the game's ``units``, or
+    with its own unit (:data:`UNIT_WORDS`); None when it is not one."""
+    found = _LENGTH.match(text.strip())
+    if found is None:
+        return None
+    value = float(found.group(1))
+    unit = UNIT_WORDS[found.group(2).lower()] if found.group(2) else units
+    if not math.isfinite(value):
+        return None
+    return value if unit == "in" else round(to_inches(value, unit), 4)
+
+
+def _join_units(words: list[str]) -> list[str]:
+    """A number and the unit after it as one word: ``["10", "cm"]`` -> ``["10cm"]``."""
+    out: list[str] = []
+    for word in words:
+        if out and word.lower() in UNIT_WORDS and _number(out[-1]) is not None:
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
+
+
 def _point(text: str, units: str = "in") -> list[float]:
+    """``x,y`` in the game's units, each number may carry its own unit (``25cm,10cm``)."""
     parts = text.replace("(", "").replace(")", "").replace(" ", "").split(",")
     if len(parts) != 2:
         raise RuleError(f"expected a point x,y, got {text!r}")
-    try:
-        x, y = float(parts[0]), float(parts[1])
-    except ValueError:
-        raise RuleError(f"expected a point x,y, got {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
+    x, y = _length(parts[0], units), _length(parts[1], units)
+    if x is None or y is None:
         raise RuleError(f"expected a point x,y, got {text!r}")
-    if units != "in":
-        return [round(to_inches(x, units), 4), round(to_inches(y, units), 4)]
     return [x, y]
 
 
@@ -126,10 +158,10 @@ RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "
 def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
     """``[OP] X,Y``, ``[OP] [N] toward REF``, ``[OP] to REF``, ``[OP] into base contact with
     REF`` (or ``contact REF``), ``[OP] behind FEATURE``."""
-    words = list(rest)
+    words = _join_units(list(rest))
     operative = None
     first = words[0].lower()
-    if "," not in words[0] and _number(words[0]) is None and first not in RELATIONS:
+    if "," not in words[0] and _length(words[0], units) is None and first not in RELATIONS:
         operative, words = words[0], words[1:]
     if not words:
         raise RuleError(f"expected a point x,y or a place after {operative!r}, e.g. "
@@ -137,12 +169,12 @@ def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
     action: dict[str, Any] = {"type": "move", "how": how}
     if operative is not None:
         action["operative"] = operative
-    amount = _number(words[0]) if len(words) > 1 else None
+    amount = _length(words[0], units) if len(words) > 1 else None
     if amount is not None and words[1].lower() in ("toward", "towards"):
         if amount <= 0:
             raise RuleError("how far? a distance above 0, e.g. 'move 3 toward obj-1'")
         words = words[1:]
-        action["amount"] = round(to_inches(amount, units), 4)
+        action["amount"] = round(amount, 4)
     head = words[0].lower()
     if head in ("toward", "towards"):
         if "amount" not in action:
