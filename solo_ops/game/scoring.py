@@ -170,6 +170,11 @@ def kill_grade(kills: int, opponents: int) -> int:
                if kills >= (2 * k * n + KILL_GRADES) // (2 * KILL_GRADES))
 
 
+def _counted(n: int) -> str:
+    """The operatives a kill grade counts: ``7``, or ``3, counted as 5`` below the floor."""
+    return str(n) if n >= KILL_GRADES else f"{n}, counted as {KILL_GRADES}"
+
+
 def kill_grades(state: State) -> dict[str, tuple[int, int, int]]:
     """``{side: (kill grade, kills, N)}``: the players' grade over every enemy model placed or
     revealed so far, the enemy's over the players' starting operatives."""
@@ -190,8 +195,9 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
             grades = kill_grades(state)
             (mine, kills, n_enemy), (theirs, losses, n_squad) = grades[PLAYER], grades[ENEMY]
             why = (f"Kill Op at the end of the battle: kill grade {mine} ({kills} of "
-                   f"{n_enemy} enemy operatives incapacitated) against {theirs} ({losses} of "
-                   f"{n_squad} of yours)")
+                   f"{_counted(n_enemy)} enemy operatives incapacitated) against {theirs} "
+                   f"({losses} of {_counted(n_squad)} of yours); the grades are a reading from "
+                   "outside the sources")
             if mine > theirs:
                 _add(state, PLAYER, "kill", 1, why, events)
             elif theirs > mine:

@@ -68,6 +68,7 @@ class FightStep:
     shock: str | None = None  # the opponent's die kind Shock discarded
     options: tuple[FightOption, ...] = ()
     chosen: bool = False
+    full: int = 0  # a strike's damage before the cap at the wounds left
 
     @property
     def move(self) -> str:
@@ -269,9 +270,12 @@ def resolve_fight(attacker: FightSide, defender: FightSide,
             dealt += amount
         else:
             taken += amount
+        full = (rules[1] if parts[1] == CRIT else rules[0]) if turn == 0 else (
+            rules[3] if parts[1] == CRIT else rules[2])
         steps.append(FightStep("attacker" if turn == 0 else "defender", parts[0], parts[1],
                                against, amount, shocked,
-                               options if chooser is None else (), chosen))
+                               options if chooser is None else (), chosen,
+                               full if parts[0] == "strike" else 0))
         turn = 1 - turn
     return FightOutcome(dealt, taken, tuple(steps))
 

@@ -259,7 +259,7 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
         lines.append("Brutal: only crit saves block.")
     lines.append(f"Saves: {csaves} crit, {nsaves} normal; blocked {blocks.crits_blocked} crits "
                  f"and {blocks.normals_blocked} normal hits.")
-    lines.append(f"Damage: {damage}.")
+    lines.append(damage_line(damage, spec.devastating * kept.crits + blocks.damage))
     stun = spec.has("stun") and kept.crits > 0
     if stun:
         lines.append("Stun: the target loses 1 APL until the end of its next activation.")
@@ -287,6 +287,15 @@ def _cover(spec: AttackSpec, defence: DefenceSpec, kept: Retained, collected: in
         return 0, [f"Cover: the cover save is not retained, the die is rolled (the defender's "
                    f"choice; {why})."]
     return 0, [f"Cover: the cover save is not retained, the die is rolled instead ({why})."]
+
+
+def damage_line(damage: int, through: int) -> str:
+    """``Damage: N.``, saying when the damage that got through was capped at the wounds the
+    target had left."""
+    if through <= damage:
+        return f"Damage: {damage}."
+    return (f"Damage: {damage} ({through} got through, capped at {damage} wound"
+            f"{'s' if damage != 1 else ''} left).")
 
 
 def _while_damaged(choose: CpChooser | None, spec: AttackSpec, defence: DefenceSpec,
@@ -391,6 +400,9 @@ def step_line(step: FightStep, names: tuple[str, str]) -> str:
     who = names[0] if step.side == "attacker" else names[1]
     if step.action == "strike":
         text = f"{who} strikes with a {step.die} hit for {step.damage} damage"
+        if step.full > step.damage:
+            text += (f" ({step.full}, capped at {step.damage} wound"
+                     f"{'s' if step.damage != 1 else ''} left)")
         if step.shock:
             text += f" (Shock discards a {step.shock} hit)"
     else:

@@ -155,10 +155,15 @@ def _revealed(e: dict[str, Any], t: Table) -> list[str]:
     models = ", ".join(f"{m['id']} ({m['profile']}) at {t.pt(m['at'])}" for m in e["models"])
     out = [f"  Counter {e['counter']} is: {models}."]
     roll = e["order_roll"]
-    mod = f" +{roll['modifier']}" if roll["modifier"] else ""
+    mod = ""
+    if roll["modifier"]:
+        why = (f"Leadership {roll['leadership']}" if roll.get("leadership") is not None
+               else "Leadership")
+        mod = f" +{roll['modifier']} ({why}: +1 for each point over 7)"
+    capped = " (capped at 6)" if roll["roll"] + roll["modifier"] > 6 else ""
     for u in e["units"]:
         out.append(f"  Unit {u['id']} ({u['type']}): order roll {roll['roll']}{mod} → "
-                   f"command {u['command']}.")
+                   f"command {u['command']}{capped}.")
     return out
 
 

@@ -105,9 +105,10 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
     cost = None if walk is None else float(walk.cost)
     within = cost is not None and cost <= allowance + MOVE_TOLERANCE
     word = WORDS[kind]
-    point = f"{_num(spot[0])},{_num(spot[1])}"
-    answer = f"charge {target.id} {point}" if target is not None else f"{word} {point}"
     units = game.settings.units
+    mark = '"' if units != "in" else ""  # inches said as such in a centimetre game
+    point = f"{_num(spot[0])}{mark},{_num(spot[1])}{mark}"
+    answer = f"charge {target.id} {point}" if target is not None else f"{word} {point}"
     snapped = math.dist(spot, asked) > 0.005
     verb = {"reposition": "move", "normal": "move", "fall_back": "fall back"}.get(kind, kind)
     if cost is None:
@@ -125,6 +126,8 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
             "at": [round(spot[0], 2), round(spot[1], 2)], "snapped": snapped,
             "distance": None if cost is None else round(cost, 2),
             "allowance": round(allowance, 2), "within": within,
+            "measured": (f"{measure.length(cost, units)} of "
+                         f"{measure.length(allowance, units)}"),
             "route": [] if walk is None else [[round(p[0], 2), round(p[1], 2)]
                                               for p in walk.points],
             "radius": op.radius, "answer": answer, "text": text,

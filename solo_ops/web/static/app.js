@@ -363,7 +363,7 @@ function drawGhost(p) {
     t.setAttribute("stroke", "#fff");
     t.setAttribute("stroke-width", "3");
     t.setAttribute("paint-order", "stroke");
-    t.textContent = `${p.distance.toFixed(1)}" of ${p.allowance.toFixed(1)}"`;
+    t.textContent = p.measured;  // the server's words: one rounding, the game's units
     overlay.append(t);
   }
 }
