@@ -38,7 +38,9 @@ from solo_ops.campaign import (
     run_survival_tests,
 )
 from solo_ops.cli.common import (
+    CAMPAIGN_SAVES,
     SoloOpsGroup,
+    campaign_command,
     console,
     emit_json,
     json_option,
@@ -63,7 +65,7 @@ if TYPE_CHECKING:
     from solo_ops.game.state import State
 
 
-DEFAULT_SAVES = Path("campaign_saves")
+DEFAULT_SAVES = CAMPAIGN_SAVES
 RATE_MISSIONS = 48  # simulated missions per engagement level rated for a campaign difficulty
 _BAD_NAME_CHARS = set('/\\:*?"<>|')
 
@@ -312,16 +314,6 @@ def campaign_replace(name: str, player: str, model_id: str, new_file: Path,
                     f"{model_id}. Saved to {path}.", markup=False)
 
 
-def mission_paths(path: Path, number: int) -> dict[str, Path]:
-    """The files of mission ``number`` of the campaign saved at ``path``: the scenario, the
-    game save, its event log and the after-action map, in ``<saves>/<name>-missions/``."""
-    folder = path.parent / f"{path.stem}-missions"
-    stem = folder / f"mission-{number}"
-    return {"folder": folder, "scenario": stem.with_suffix(".yaml"),
-            "save": stem.with_suffix(".save.json"), "log": stem.with_suffix(".log.jsonl"),
-            "map": stem.with_suffix(".png"), "setup": folder / f"mission-{number}-setup.png"}
-
-
 def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
                       board: str | None, roster: str | None, edition: str | None,
                       engagement: int | None) -> tuple[dict[str, Any], list[str]]:
@@ -431,6 +423,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     locked while it is played: a second terminal on it is refused at once.
     """
     from solo_ops.cli.play import _feed
+    from solo_ops.io.opening import mission_paths
 
     path = campaign_path(name, saves)
     current = load_campaign(path, name)
@@ -456,9 +449,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         if not state.ended:
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
-        if not state.ended:
-            out.print(f"Mission {number} is saved; run `solo-ops campaign play {name}` again "
-                      "to go on.", markup=False)
+        if not state.ended:  # the session said how to go on (its go_on)
             return
         reports = _record_played_mission(path, name, number, files, game, state)
     _print_after_action(out, reports, number, files, path)
@@ -494,6 +485,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     doc, game, state = load_save_doc(files["save"])
     session = Session(GameTable(game, state, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units), as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
         out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
                   "yet; recording it now.", markup=False)
@@ -534,6 +526,7 @@ def _start_mission(current: Campaign, name: str, number: int, files: dict[str, P
     table, _notes = start_table(scenario, seed, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units, move_old=False)
     session = Session(table, as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     game, state = table.game, table.state
     out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
               f"({scenario.edition}, seed {seed})")

@@ -65,6 +65,32 @@ def log_for(save: Path) -> Path:
     return Path(save).with_suffix(".log.jsonl")
 
 
+def mission_paths(path: Path, number: int) -> dict[str, Path]:
+    """The files of mission ``number`` of the campaign saved at ``path``: the scenario, the
+    game save, its event log and the after-action map, in ``<saves>/<name>-missions/``."""
+    folder = path.parent / f"{path.stem}-missions"
+    stem = folder / f"mission-{number}"
+    return {"folder": folder, "scenario": stem.with_suffix(".yaml"),
+            "save": stem.with_suffix(".save.json"), "log": stem.with_suffix(".log.jsonl"),
+            "map": stem.with_suffix(".png"), "setup": folder / f"mission-{number}-setup.png"}
+
+
+def campaign_mission(save: Path) -> tuple[str, Path, int] | None:
+    """The campaign whose mission ``save`` is (where :func:`mission_paths` puts it, beside a
+    campaign save): ``(campaign name, the campaigns' folder, mission number)``, or None."""
+    found = re.fullmatch(r"mission-(\d+)\.save\.json", save.name)
+    folder = save.parent
+    if found is None or not folder.name.endswith("-missions"):
+        return None
+    name = folder.name[: -len("-missions")]
+    if not name or file_kind(folder.parent / f"{name}.json") != "campaign":
+        return None
+    number = int(found.group(1))
+    if mission_paths(folder.parent / f"{name}.json", number)["save"] != save:
+        return None
+    return name, folder.parent, number
+
+
 def saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
     """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
     ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
