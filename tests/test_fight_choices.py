@@ -123,7 +123,8 @@ def test_the_player_blocks_a_crit_and_the_enemy_says_why_it_strikes() -> None:
         "Tam blocks a crit hit with a crit.",
         "e1 strikes with a normal hit for 3 damage (its policy, the most damage dealt minus "
         "taken: this way it deals 3 and takes 6; to block a normal hit with a normal hit "
-        "instead it would deal 0 and take 3).",
+        "instead it would deal 0 and take 3: the same, and on a tie the policy strikes before "
+        "it blocks, crits first).",
         "Tam strikes with a normal hit for 3 damage.",
         "Tam strikes with a normal hit for 3 damage."]
     assert (fight["damage"], fight["damage_taken"]) == (6, 3)

@@ -112,3 +112,16 @@ def test_the_enemy_having_nothing_to_activate_is_said_with_why_once_a_turning_po
         step(game, state, {"type": "activate", "operative": op, "stance": "conceal"})
         record = step(game, state, {"type": "done", "operative": op})
         assert not any(e["type"] == "enemy_idle" for e in record["events"])  # once a TP
+
+
+def test_the_cp_a_re_roll_cost_is_told_with_its_attack(tmp_path: Path) -> None:
+    """The counteract's shot: a1 re-rolls defence die 2 (a 1) for 1 CP and gets a 5; the CP
+    spent is told right after the attack, not at the end of the step."""
+    table = counteract_game(tmp_path)
+    table.state.dice.faces.append(5)  # the re-rolled die
+    assert table.answer("Ana", "done").ok
+    assert table.answer("Ana", "reroll 2").ok  # die 1 (a 2) still fails: asked again
+    after = table.answer("Ana", "keep")
+    assert after.ok, after.message
+    kinds = [e["type"] for e in after.records[0]["events"]]
+    assert kinds[kinds.index("attack") + 1] == "cp_spent"

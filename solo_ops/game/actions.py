@@ -293,7 +293,7 @@ def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) ->
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
                                      "damage": result.damage,
                                      "damage_taken": result.damage_taken,
-                                     "lines": result.lines}]
+                                     "lines": result.lines}, *cp.spent(game)]
     events += apply_damage(game, state, target, result.damage, f"fought by {op.name}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:

@@ -172,6 +172,17 @@ def tell(game: Game, events: list[dict[str, Any]]) -> None:
         chooser.tell(events)
 
 
+def spent(game: Game) -> list[dict[str, Any]]:
+    """The ``cp_spent`` events of the re-rolls made so far in the step under way, taken off
+    the chooser: the attack that made them tells them right after itself (what is left is
+    told at the step's end)."""
+    chooser = getattr(game, "cp_chooser", None)
+    if chooser is None or not chooser.events:
+        return []
+    made, chooser.events = chooser.events, []
+    return made
+
+
 def keep_plans(game: Game, state: State, chooser: Chooser) -> None:
     """After a pause is recorded: keep the step's plans for the answer's re-run."""
     assert state.dice is not None

@@ -355,7 +355,7 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
         event["note"] = note
     if result.splash:
         event["splash"] = [{"operative": i, "damage": d} for i, d in result.splash]
-    events = [event]
+    events = [event, *cp.spent(game)]  # the CP its re-rolls cost, told with it
     events += apply_damage(game, state, target, result.damage, f"shot by {op.label}",
                            outcome=result.outcome)
     rule = kt2024.secondary_rule(weapon)
@@ -394,7 +394,7 @@ def _fight(game: Game, state: State, op: Operative, action: Action, *,
     result = roll_fight(game, state, op, target)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
-               "lines": result.lines, "note": text}]
+               "lines": result.lines, "note": text}, *cp.spent(game)]
     events += apply_damage(game, state, target, result.damage, f"fought by {op.label}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:

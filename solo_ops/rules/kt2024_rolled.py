@@ -424,6 +424,9 @@ def policy_reason(move: str, options: Sequence[FightOption]) -> str:
         best = others[0]
         text += (f"; to {MOVE_WORDS[best.move]} instead it would deal {best.dealt} and take "
                  f"{best.taken}")
+        if best.dealt - best.taken == made.dealt - made.taken:
+            text += (": the same, and on a tie the policy strikes before it blocks, crits "
+                     "first")
     return text
 
 
