@@ -84,3 +84,25 @@ def test_a_campaign_mission_has_one_resume_command_and_one_log(tmp_path: Path) -
     assert sorted(p.name for p in folder.iterdir() if "log" in p.name) == ["mission-1.log.jsonl"]
     assert not any(p.name.endswith(".lock") or p.name.endswith(".pid")
                    for p in folder.iterdir())
+
+
+def test_a_server_stopped_by_the_system_or_ctrl_c_leaves_no_lock(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    scenario = small_scenario(tmp_path)
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        save = tmp_path / "saves" / f"served-{stop}.json"
+        proc = subprocess.Popen([sys.executable, "-m", "solo_ops", "serve", str(scenario),
+                                 "--port", "0", "--save", str(save)], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, COLUMNS="100"))
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Serving "):
+                break
+        assert lock_path(save).exists()  # held while it serves
+        proc.send_signal(stop)
+        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+        assert not lock_path(save).exists() and not owner_path(save).exists()
+        assert save.exists()

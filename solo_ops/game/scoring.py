@@ -171,8 +171,9 @@ def kill_grade(kills: int, opponents: int) -> int:
 
 
 def _counted(n: int) -> str:
-    """The operatives a kill grade counts: ``7``, or ``3, counted as 5`` below the floor."""
-    return str(n) if n >= KILL_GRADES else f"{n}, counted as {KILL_GRADES}"
+    """``, counted as 5`` when a kill grade counts more operatives than the side had (the
+    floor of 5), else nothing."""
+    return "" if n >= KILL_GRADES else f", counted as {KILL_GRADES}"
 
 
 def kill_grades(state: State) -> dict[str, tuple[int, int, int]]:
@@ -195,9 +196,9 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
             grades = kill_grades(state)
             (mine, kills, n_enemy), (theirs, losses, n_squad) = grades[PLAYER], grades[ENEMY]
             why = (f"Kill Op at the end of the battle: kill grade {mine} ({kills} of "
-                   f"{_counted(n_enemy)} enemy operatives incapacitated) against {theirs} "
-                   f"({losses} of {_counted(n_squad)} of yours); the grades are a reading from "
-                   "outside the sources")
+                   f"{n_enemy} enemy operatives incapacitated{_counted(n_enemy)}) against "
+                   f"{theirs} ({losses} of {n_squad} of yours{_counted(n_squad)}); the grades "
+                   "are a reading from outside the sources")
             if mine > theirs:
                 _add(state, PLAYER, "kill", 1, why, events)
             elif theirs > mine:
