@@ -440,6 +440,7 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         unit.activated = False
     state.incapacitated_this_turn = {PLAYER: 0, ENEMY: 0}
     state.counteracted = []  # Counteract: "Only once per Operative per TP"
+    state.idle_told = []  # the enemy's having nothing to activate is told again
     state.override_used = False  # Access Override: once a battle round
     # initiative: a roll-off (ties re-rolled in the first turn, else initiative alternates)
     while True:
@@ -523,6 +524,7 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
         i = KT2018_PHASES.index(state.phase)
         if i + 1 < len(KT2018_PHASES):
             state.phase = KT2018_PHASES[i + 1]
+            state.idle_told = []
             for op in state.operatives.values():
                 op.activated = False
             for unit in state.units.values():

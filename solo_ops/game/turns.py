@@ -193,12 +193,9 @@ def enemy_idle(state: State) -> list[dict[str, Any]]:
         if hidden:
             why += (f"; {len(hidden)} counter{'s are' if len(hidden) != 1 else ' is'} still "
                     "hidden")
-    for record in reversed(state.log):
-        for event in record.get("events", []):
-            if event.get("type") == "enemy_idle" and event.get("why") == why:
-                return []
-        if any(e.get("type") in ("turn_start", "phase") for e in record.get("events", [])):
-            break
+    if why in state.idle_told:
+        return []
+    state.idle_told.append(why)
     return [{"type": "enemy_idle", "why": why}]
 
 
