@@ -61,7 +61,8 @@ def document(*, settings: dict[str, Any] | None = None,
                  "at": [10, 11]}]}],
             "enemies": [{"id": "u1", "command": 1, "models": [
                 {"id": "e1", "profile": profile("Gunner", [GUN]), "at": [20, 11]}]}],
-            "settings": {"turns": 2, **(settings or {})}}
+            # the fights' dice by the policy: die-by-die fights are test_fight_choices.py's
+            "settings": {"turns": 2, "fight_choices": "auto", **(settings or {})}}
 
 
 def start(faces: list[int], **options: Any) -> tuple[Game, State]:
@@ -582,6 +583,8 @@ def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
             first_reroll = len(lines) if first_reroll is None else first_reroll
         elif prompt.kind == "activate":
             text = f"activate {prompt.options[0]} engage"
+        elif prompt.kind == "fight":  # a fight's next die (test_fight_choices.py): the advice
+            text = "auto"
         elif prompt.kind == "act":
             text = "done"
             op = state.operatives[str(prompt.operative)]
@@ -699,8 +702,8 @@ def test_the_board_at_the_question_shows_what_the_enemy_did_before_it() -> None:
     from solo_ops.io.scenario import load_scenario
     from solo_ops.view.player import player_view
 
-    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
-                                                         "strike")), 1)
+    game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
+        "scenario", "bheta-decima-refinery-strike"))), 1)  # fights by the policy, unasked
     checked = 0
     while not state.ended and checked < 3:
         prompt = pending(game, state)
@@ -764,8 +767,8 @@ def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.table import GameTable, narration_table
 
-    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
-                                                         "strike")), 4)
+    game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
+        "scenario", "bheta-decima-refinery-strike"))), 4)  # fights by the policy, unasked
     while True:
         prompt = pending(game, state)
         if (prompt.kind == "reroll" and len(state.log) > 1 and any(

@@ -513,7 +513,8 @@ def test_the_end_of_battle_kill_op_point_goes_to_the_higher_kill_grade_not_kill_
     kill = [e for e in events if e["type"] == "vp" and e["source"] == "kill"]
     assert [(e["side"], e["points"]) for e in kill] == [(PLAYER, 1)]
     assert kill[0]["why"] == ("Kill Op at the end of the battle: kill grade 1 (1 of 5 enemy "
-                              "operatives incapacitated) against 0 (1 of 10 of yours)")
+                              "operatives incapacitated) against 0 (1 of 10 of yours); the "
+                              "grades are a reading from outside the sources")
 
 
 # -- Access Override: once a battle round, kept in the state ---------------------------------------

@@ -174,7 +174,9 @@ def test_campaign_difficulty_is_saved_and_rates_the_next_mission(
 
     current = Campaign.from_dict(json.loads((saves / "Rated.json").read_text()))
     asked = fake_runs(monkeypatch, {1: 0.9, 2: 0.5, 3: 0.35, 4: 0.1, 5: 0.0, 6: 0.0})
-    files = cli_campaign.mission_paths(saves / "Rated.json", 1)
+    from solo_ops.io.opening import mission_paths
+
+    files = mission_paths(saves / "Rated.json", 1)
     doc, notes = cli_campaign._generate_mission(current, files, 1, 5, "gallowdark-cloister",
                                                 None, None, None)
     assert asked == [1, 2, 3] and doc["engagement"] == 3

@@ -41,12 +41,12 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     load_campaign,
-    mission_paths,
     saves_option,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
 from solo_ops.cli.common import (
     SoloOpsGroup,
+    campaign_command,
     console,
     emit_json,
     json_option,
@@ -56,6 +56,7 @@ from solo_ops.cli.common import (
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
 from solo_ops.io import library
+from solo_ops.io.opening import mission_paths
 from solo_ops.io.persistence import (
     campaign_lock,
     game_lock,
@@ -354,9 +355,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         if not state.ended:
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
-        if not state.ended:
-            out.print(f"Mission {number} is saved; run `solo-ops campaign play {name}` again "
-                      "to go on.", markup=False)
+        if not state.ended:  # the session said how to go on (its go_on)
             return
         reports = _record_played_mission(path, name, number, files, game, state)
     _print_after_action(out, reports, number, files, path)
@@ -384,6 +383,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     doc, game, state = load_save_doc(files["save"])
     session = Session(GameTable(game, state, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units), as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
         out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
                   "yet; recording it now.", markup=False)
@@ -424,6 +424,7 @@ def _start_mission(current: Campaign, name: str, number: int, files: dict[str, P
     table, _notes = start_table(scenario, seed, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units, move_old=False)
     session = Session(table, as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     game, state = table.game, table.state
     out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
               f"({scenario.edition}, seed {seed})")

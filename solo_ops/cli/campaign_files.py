@@ -22,6 +22,7 @@ from solo_ops.campaign import (
     Campaign,
     MissionReport,
 )
+from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
 from solo_ops.io.persistence import load_json, update_json, write_text_atomic
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from solo_ops.game.state import State
 
 
-DEFAULT_SAVES = Path("campaign_saves")
+DEFAULT_SAVES = CAMPAIGN_SAVES
 _BAD_NAME_CHARS = set('/\\:*?"<>|')
 
 
@@ -82,16 +83,6 @@ def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
     update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
                 migrations=MIGRATIONS)
     return holder["campaign"]
-
-
-def mission_paths(path: Path, number: int) -> dict[str, Path]:
-    """The files of mission ``number`` of the campaign saved at ``path``: the scenario, the
-    game save, its event log and the after-action map, in ``<saves>/<name>-missions/``."""
-    folder = path.parent / f"{path.stem}-missions"
-    stem = folder / f"mission-{number}"
-    return {"folder": folder, "scenario": stem.with_suffix(".yaml"),
-            "save": stem.with_suffix(".save.json"), "log": stem.with_suffix(".log.jsonl"),
-            "map": stem.with_suffix(".png"), "setup": folder / f"mission-{number}-setup.png"}
 
 
 def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,

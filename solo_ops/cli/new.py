@@ -27,6 +27,7 @@ from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import check_squad, parse_scenario
 from solo_ops.io.yamlio import read_document
 from solo_ops.sim.sequential import DEFAULT_WIDTH
+from solo_ops.view import measure
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -135,14 +136,15 @@ def _print_briefing(doc: dict[str, Any], notes: list[str], scenario: Scenario,
     for line in scenario.mission.briefing(scenario.edition)[1:]:
         con.print(f"  {line}", markup=False)
     con.print("Set up your squad:", markup=False)
+    units = scenario.settings.units  # one point format: view.measure, as play and the maps
     for squad in doc["squads"]:
         for model in squad["models"]:
-            con.print(f"  {squad['player']}: {model['id']} at ({model['at'][0]}, "
-                      f"{model['at'][1]})", markup=False)
+            con.print(f"  {squad['player']}: {model['id']} at "
+                      f"{measure.point(model['at'], units)}", markup=False)
     con.print(f"Place {len(counters)} hidden counters (what they hold stays secret):",
               markup=False)
     for c in counters:
-        con.print(f"  {c['id']} at ({c['at'][0]}, {c['at'][1]})", markup=False)
+        con.print(f"  {c['id']} at {measure.point(c['at'], units)}", markup=False)
     con.print(f"Scenario written to {out}; set-up picture {picture}.", markup=False)
     con.print(f"Start with:  solo-ops play {out}", markup=False)
 

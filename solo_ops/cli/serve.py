@@ -15,6 +15,7 @@ request needs a link's token; on this computer only, a page without one is the h
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,8 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
         use_at_table()
+        for stop in (signal.SIGINT, signal.SIGTERM):  # uvicorn raises them again when it has
+            signal.signal(stop, _stopped)  # shut down: leave the lock tidily (no leftovers)
         if p.resuming:
             table, doc = open_table(p, units=units)
             try:
@@ -175,6 +178,11 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
         config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=1, lifespan="off")
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _stopped(signum: int, frame: object) -> None:
+    """Ctrl+C or a stop from the system after the server shut down: a clean exit."""
+    raise SystemExit(0)
 
 
 commands = [serve_command]

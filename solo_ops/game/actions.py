@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
 from solo_ops.game import cp, markers, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
@@ -57,6 +58,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
+        "guard": _guard,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -301,7 +303,7 @@ def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) ->
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
                                      "damage": result.damage,
                                      "damage_taken": result.damage_taken,
-                                     "lines": result.lines}]
+                                     "lines": result.lines}, *cp.spent(game)]
     events += apply_damage(game, state, target, result.damage, f"fought by {op.name}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:
@@ -520,6 +522,29 @@ def _placedown(game: Game, state: State, action: dict[str, Any], prompt: Any) ->
     point = markers.place_down_check(game, state, op, action.get("to"))
     _spend(state, op, "placedown")
     return markers.place_down(state, op, point)
+
+
+def _guard(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Guard (002 Gallowdark: "Guard 1AP: Treated as a Shoot action. Cannot be used in Control
+    Range with enemies or while Concealed."): the active operative goes On Guard, on a
+    Gallowdark board in Kill Team 2024 (the interrupt and its end are
+    :mod:`solo_ops.game.guard`'s)."""
+    op = _active(state, action, prompt)
+    if state.edition != "kt2024" or game.scenario.board.killzone != GALLOWDARK:
+        raise RuleError("Guard is an action of the Gallowdark killzone (card 002): this board "
+                        "is not Gallowdark")
+    _spend(state, op, "shoot", check_only=True)
+    if op.stance == "conceal":
+        raise RuleError(f"{op.name} has a Conceal order: it cannot go On Guard (002 Guard: "
+                        "\"Cannot be used ... while Concealed\")")
+    if _enemies_in_control(state, op, game):
+        raise RuleError(f"{op.name} is in control range of an enemy: it cannot go On Guard "
+                        "(002 Guard)")
+    _spend(state, op, "shoot")
+    op.shot = True
+    op.on_guard = True
+    return [{"type": "on_guard", "operative": op.id, "side": PLAYER,
+             "note": f"{op.name} is On Guard."}]
 
 
 def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

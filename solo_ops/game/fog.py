@@ -714,7 +714,8 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
         "models": [{"id": m, "profile": p.name, "at": _rounded(state.operatives[m].at)}
                    for m, p in models],
         "units": [state.units[u].to_dict() for u in res.units],
-        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command},
+        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command,
+                       "leadership": leadership},
     })
     return res
 

@@ -44,6 +44,7 @@ from solo_ops.core.errors import InputError, RuleError, SaveError
 from solo_ops.game import actions, intent
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
+from solo_ops.game.events import PAUSES
 from solo_ops.game.state import ENEMY, PLAYER, State
 from solo_ops.io.persistence import (
     EventLog,
@@ -133,6 +134,21 @@ def narration_table(game: Game, state: State) -> narrate.Table:
     return narrate.Table(edition=state.edition, units=game.settings.units,
                          names=names(state), portals={f.id: f.shape for f in board.portals()},
                          enemies=enemies)
+
+
+def untold(lines: list[str], told: list[str]) -> list[str]:
+    """``lines`` without those already ``told``: each told line is struck out at its first
+    match after the last one struck (in order; a told line the new words do not have is
+    passed over), so the words of a step run again after a question keep only what is new."""
+    keep = [True] * len(lines)
+    start = 0
+    for line in told:
+        for index in range(start, len(lines)):
+            if lines[index] == line:
+                keep[index] = False
+                start = index + 1
+                break
+    return [line for line, kept in zip(lines, keep, strict=True) if kept]
 
 
 def not_saved(exc: SaveError, what: str) -> str:
@@ -526,35 +542,36 @@ class GameTable:
             return lines if lines is not None else self._narrate(record)
 
     def paused_story(self) -> list[str]:
-        """A game opened again at a CP re-roll question: the paused step's words (what the
-        enemy did before the question, said before it when it was asked), so the question
-        makes sense; the step's final record, after the answer, does not say them again."""
+        """A game opened again at a question asked in the middle of a step (a CP re-roll, a
+        fight's die, a Guard interrupt): the paused step's words (what the enemy did before the
+        question, said before it when it was asked), so the question makes sense; the step's
+        final record, after the answer, does not say them again."""
         with self.lock:
-            if not self.state.log or pending(self.game, self.state).kind != "reroll":
+            if not self.state.log or not self._paused(self.state.log[-1]):
                 return []
             return self._words(self.state.log[-1])  # all of it, the question's whole story
 
     def _narrate(self, record: dict[str, Any]) -> list[str]:
-        """``record`` in words, remembered. A step paused for a CP re-roll words what the enemy
-        did so far; after the answer the step runs again from its start, so its next record
-        opens with the same lines: they are not said twice (game.cp, "reroll_offered"), live
-        or when the history is worded again."""
-        lines = self._words(record)
-        told = self._paused_before(record)
-        if told and lines[:len(told)] == told:
-            lines = lines[len(told):]
+        """``record`` in words, remembered. A step paused for a question words what the enemy
+        did so far (and a fight's dice so far); after the answer the step runs again from its
+        start, so its next record says the same lines again: they are not said twice
+        (:func:`untold`), live or when the history is worded again."""
+        lines = untold(self._words(record), self._paused_before(record))
         self._lines[record["n"]] = lines
         return lines
 
+    @staticmethod
+    def _paused(record: dict[str, Any]) -> bool:
+        return any(e.get("type") in PAUSES for e in record.get("events", []))
+
     def _paused_before(self, record: dict[str, Any]) -> list[str]:
-        """The words of the step just before ``record`` if that step paused for a CP re-roll
-        (what the enemy did before the question), which ``record`` repeats at its start."""
+        """The words of the step just before ``record`` if that step paused for a question
+        (what the enemy did before it), which ``record`` says again."""
         n = record.get("n")
         if not isinstance(n, int) or n < 1 or n > len(self.state.log):
             return []
         before = self.state.log[n - 1]
-        if before.get("n") != n - 1 or not any(
-                e.get("type") == "reroll_offered" for e in before.get("events", [])):
+        if before.get("n") != n - 1 or not self._paused(before):
             return []
         return self._words(before)
 
@@ -587,6 +604,7 @@ class GameTable:
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                extra += " ON GUARD" if o.get("on_guard") else ""
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
                            f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
@@ -594,7 +612,8 @@ class GameTable:
             if o["down"]:
                 continue
             out.append(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
+                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W"
+                       + (" ON GUARD" if o.get("on_guard") else ""))
         for c in view["counters"]:
             out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
         doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}

@@ -74,8 +74,9 @@ def with_engagement(scenario: Scenario, engagement: int | None) -> Scenario:
 
 def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
              terrains: TerrainCache | None = None) -> MissionResult:
-    """Play one whole mission of ``scenario`` with ``seed`` by the autopilot."""
-    game, state = new_game(scenario, seed, terrains=terrains)
+    """Play one whole mission of ``scenario`` with ``seed`` by the autopilot (its fights by
+    the engine's policy: :func:`~solo_ops.sim.autopilot.simulated`)."""
+    game, state = new_game(autopilot.simulated(scenario), seed, terrains=terrains)
     autopilot.play(game, state, policy)
     result = state.result or {}
     vp = result.get("vp", {})

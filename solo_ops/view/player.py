@@ -57,15 +57,15 @@ def player_view(game: Game, state: State, *, reveal: bool = False) -> dict[str, 
 
 
 def _told_so_far(state: State, view: dict[str, Any]) -> None:
-    """A step paused for a CP re-roll has not happened yet in ``state`` (it runs again from
-    its start after the answer), but the players were told what the enemy did in it before
-    the question (the ``reroll_offered`` event's ``so_far``): the view shows the models where
-    those events put them and with the wounds they left, and the players' CP as the re-roll
-    answers so far have left them, so the board and the score match the words."""
-    if not (state.pending_attacks and state.pending_attacks[0].get("kind") == "reroll"
-            and state.log):
+    """A step paused for a question (a CP re-roll, a fight's die, a Guard interrupt) has not
+    happened yet in ``state`` (it runs again from its start after the answer), but the players
+    were told what the enemy did in it before the question (the pause event's ``so_far``,
+    :data:`~solo_ops.game.events.PAUSES`): the view shows the models where those events put
+    them and with the wounds they left, and the players' CP as the re-roll answers so far have
+    left them, so the board and the score match the words."""
+    if not (state.pending_attacks and state.log):
         return
-    offered = [e for e in state.log[-1]["events"] if e.get("type") == "reroll_offered"]
+    offered = [e for e in state.log[-1]["events"] if e.get("type") in events.PAUSES]
     if not offered:
         return
     if isinstance(offered[-1].get("cp"), int) and PLAYER in view["cp"]:

@@ -98,7 +98,7 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move", *,
                         f"{measure.point(asked)}")
     foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
     words = list(dict.fromkeys([how, *offered]))
-    choices = [_choice(state, word, spot, foes, check) for word in words]
+    choices = [_choice(state, word, spot, foes, check, game.settings.units) for word in words]
     chosen = next((c for c in choices if c["ok"]), choices[0])
     shown = _measured(game, state, op, others, spot, chosen)
     return {**shown, "asked": [round(asked[0], 2), round(asked[1], 2)],
@@ -108,10 +108,11 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move", *,
 
 
 def _choice(state: State, word: str, spot: tuple[float, float], foes: list[Operative],
-            check: Check) -> dict[str, Any]:
+            check: Check, units: str) -> dict[str, Any]:
     """One move the page offers, to ``spot``: its typed answer and the game's verdict."""
     kind = move_kind(word, state.edition)
-    point = f"{_num(spot[0])},{_num(spot[1])}"
+    mark = '"' if units != "in" else ""  # inches said as such in a centimetre game
+    point = f"{_num(spot[0])}{mark},{_num(spot[1])}{mark}"
     target = None
     if kind == "charge":
         if not foes:
@@ -141,6 +142,8 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
             "distance": None if cost is None else round(cost, 2),
             "allowance": round(allowance, 2), "within": bool(chosen["ok"]),
             "refused": chosen["why"],
+            "measured": ("" if cost is None else f"{measure.length(cost, game.settings.units)} of ")
+            + measure.length(allowance, game.settings.units),
             "route": [] if walk is None else [[round(p[0], 2), round(p[1], 2)]
                                               for p in walk.points],
             "radius": op.radius, "answer": chosen["answer"],

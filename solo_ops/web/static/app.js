@@ -140,7 +140,7 @@ function showPrompt(view) {
     if (prompt.kind === "activate") activateButtons(prompt);
     else if (prompt.kind === "attack") numberButtons();
     else if (prompt.kind === "act" || prompt.kind === "counteract") actButtons(view, prompt);
-    else optionButtons(prompt.options);
+    else optionButtons(prompt.options, null, advisedOf(prompt));
   }
   if (page.sending) setSending(true);
   chips();
@@ -159,14 +159,24 @@ function numberButtons() {
   for (let n = 0; n <= 6; n++) $("options").append(button(String(n), () => send(String(n))));
 }
 
+// The engine's advice where a prompt gives it: a fight's next die marks its best move
+// (data.options[].advised), shown with a star and as the primary button.
+function advisedOf(prompt) {
+  const options = (prompt.data && prompt.data.options) || [];
+  return options.filter((o) => o.advised).map((o) => o.answer);
+}
+
 // Any option without a placeholder is a button that sends it; one with a placeholder
 // (TARGET, X,Y, N...) starts the answer in the text box and offers what can follow.
-function optionButtons(options, skip) {
+function optionButtons(options, skip, advised) {
   for (const option of options) {
     const word = option.split(" ")[0];
     if (skip && skip(word, option)) continue;
-    if (!/[A-Z]/.test(option)) {
-      const primary = word === "done" || word === "keep" || word === "auto" ? "primary" : "";
+    if (advised && advised.includes(option)) {
+      $("options").append(button(`★ ${option}`, () => send(option), "primary"));
+    } else if (!/[A-Z]/.test(option)) {
+      const primary = !advised?.length &&
+        (word === "done" || word === "keep" || word === "auto") ? "primary" : "";
       $("options").append(button(option, () => send(option), primary));
     } else {
       $("options").append(button(`${word}…`, () => {
@@ -441,7 +451,7 @@ function drawGhost(p) {
     t.setAttribute("stroke", "#fff");
     t.setAttribute("stroke-width", "3");
     t.setAttribute("paint-order", "stroke");
-    t.textContent = `${p.distance.toFixed(1)}" of ${p.allowance.toFixed(1)}"`;
+    t.textContent = p.measured;  // the server's words: one rounding, the game's units
     overlay.append(t);
   }
 }
