@@ -244,6 +244,39 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
     assert checked == 3 * len(svgs)
 
 
+# -- a fight die by die ---------------------------------------------------------------------------
+def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path) -> None:
+    """Issue 28 item 1 on the page: Tam fights e1 (tests/test_fight_choices.py: seed 17, Tam
+    rolls 3 4 5, e1 rolls 1 3 6); the next die's moves are buttons, the engine's advice (block
+    e1's crit with Tam's crit) is the one starred primary button, and tapping it plays it."""
+    from playwright.sync_api import expect
+
+    from tests.test_fight_choices import scenario_file
+
+    server = Served(tmp_path, "serve", str(scenario_file(tmp_path)))
+    try:
+        page = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.links.get("Ana") or server.links.get("host") or server.url)
+        expect(page.locator("#prompt-text")).to_have_text("Ana: which operative do you activate?",
+                                                          timeout=WAIT)
+        page.locator("#options button", has_text="tam").click()
+        expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
+        page.fill("#answer", "fight e1 roll")
+        page.press("#answer", "Enter")
+        buttons = page.locator("#options button")
+        expect(buttons).to_have_text(["strike 1", "strike 2", "★ block 1", "block 2",
+                                      "block 1 2", "auto", "auto all"], timeout=WAIT)
+        expect(page.locator("#options button.primary")).to_have_text(["★ block 1"])
+        page.locator("#options button", has_text="★ block 1").click()
+        expect(page.locator("#narration")).to_contain_text("Tam blocks a crit hit with a crit.",
+                                                           timeout=WAIT)
+        assert errors == []
+    finally:
+        server.stop()
+
+
 # -- a campaign ---------------------------------------------------------------------------------
 def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
                                                                tmp_path: Path) -> None:

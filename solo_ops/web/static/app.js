@@ -100,7 +100,10 @@ async function send(answer) {
     chips();
   }
   if (doc.meta === "map") $("svg-link").focus();
+  // the controls wake only on the newest question: a refresh already under way (started by the
+  // live connection before this answer landed) is followed by another, and waited for
   await refresh();
+  await whenIdle();
   setSending(false);
 }
 
@@ -499,6 +502,13 @@ function showScore(view) {
 }
 
 // -- keeping up --------------------------------------------------------------------------------
+let idleWaiters = [];
+
+// Resolves once no refresh is under way or queued: the page shows the newest view.
+function whenIdle() {
+  return page.busy ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+}
+
 async function refresh(full) {
   if (page.busy) { page.again = page.again === "full" || full ? "full" : true; return; }
   page.busy = true;
@@ -533,6 +543,10 @@ async function refresh(full) {
       const again = page.again;
       page.again = false;
       refresh(again === "full");
+    } else {
+      const waiting = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of waiting) resolve();
     }
   }
 }
