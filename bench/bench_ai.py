@@ -4,7 +4,7 @@ Run it from the repository root with the project's virtual environment active::
 
     python bench/bench_ai.py                 # 20 units, 3 turns, seed 1
     python bench/bench_ai.py --units 20 --turns 5 --seed 2
-    python bench/bench_ai.py --units 10 20 40  # one run per size: does a turn grow linearly?
+    python bench/bench_ai.py --units 5 10 20  # one run per size: does a turn grow linearly?
 
 The scenario is the shipped ``gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
 genestealer cult roster, Ana's squad) with its hidden counters removed and ``--units``
@@ -17,6 +17,10 @@ and the planning CPU time (``time.process_time``: fair on a busy machine) per un
 The first turn is run on a fresh game and includes building the walking graphs; the figures
 are given for it and for the later turns separately. With several ``--units`` sizes each gets
 its own fresh game, and a last table gives the planning CPU of a turn per size and per unit.
+
+The game is built through the scenario check (``parse_scenario``), so ``--units`` is at most
+the scenario limit (``ScenarioLimits.enemies``: 20 since issue #31; older figures in
+``docs/performance.md`` went to 40 under the limit of their day).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from solo_ops.ai.planner import activation_order, plan_activation  # noqa: E402
+from solo_ops.core.limits import SCENARIO as SCENARIO_LIMITS  # noqa: E402
 from solo_ops.game.enemy import apply_plan  # noqa: E402
 from solo_ops.game.engine import new_game  # noqa: E402
 from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
@@ -121,9 +126,25 @@ def run(units: int, turns: int, seed: int) -> list[tuple[int, float]]:
     return out
 
 
+def units_arg(text: str) -> int:
+    """``--units``: a number of enemy units a scenario may hold (one line, not a traceback, for
+    more than the documented limit)."""
+    try:
+        units = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1 <= units <= SCENARIO_LIMITS.enemies:
+        raise argparse.ArgumentTypeError(
+            f"{units} enemy units: a scenario holds 1-{SCENARIO_LIMITS.enemies} "
+            "(ScenarioLimits.enemies in solo_ops/core/limits.py)")
+    return units
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--units", type=int, nargs="+", default=[20])
+    parser.add_argument("--units", type=units_arg, nargs="+", default=[20],
+                        help=f"enemy units to place, 1-{SCENARIO_LIMITS.enemies} (the "
+                             "scenario limit, solo_ops/core/limits.py)")
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -319,6 +319,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
             die = rng.choice([*range(1, len(prompt.data["faces"]) + 1), None])
             action = ({"type": "reroll", "keep": True} if die is None
                       else {"type": "reroll", "die": die})
+        elif prompt.kind in ("fight", "guard"):  # a fight's die, a Guard offer: any answer
+            from solo_ops.view.answers import parse
+
+            action = parse(rng.choice(prompt.options), prompt.kind)
         elif prompt.kind == "activate":
             assert prompt.options, f"{path_name} step {n}: nobody to activate"
             action = {"type": "activate", "operative": rng.choice(prompt.options)}
@@ -352,7 +356,7 @@ def play(path_name: str, seed: int) -> dict[str, int]:
     ("gallowdark-night-raid.yaml", 1),  # Kill Team 2024, hatches
     ("gallowdark-night-raid.yaml", 6),
     ("volkus-manufactorum-sweep.yaml", 3),  # Kill Team 2024, doors
-    ("volkus-manufactorum-sweep.yaml", 5),
+    ("volkus-manufactorum-sweep.yaml", 7),  # (5 until issue #29: its enemy ended it early)
     ("crypt-objective-ultima.yaml", 2),  # Kill Team 2018, doors
     ("crypt-objective-ultima.yaml", 6),
 ])

@@ -125,6 +125,21 @@ def _campaign(world: World, folder: Path) -> Path:
     return saves
 
 
+def _served_campaign(world: World, folder: Path) -> Path:
+    """The campaign as once served: its links made already (serving it again writes
+    nothing before it opens its mission)."""
+    import json
+
+    from solo_ops.session.links import new_links
+
+    saves = _campaign(world, folder)
+    path = saves / "c.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["links"] = new_links(squad["player"] for squad in doc["squads"])
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    return saves
+
+
 CASES: dict[str, Case] = {
     "board check": lambda w, f: (["board", "check", str(f / "b.yaml")], f / "b.yaml"),
     "board show": lambda w, f: (["board", "show", str(f / "b.yaml"), "--out",
@@ -183,6 +198,16 @@ CASES: dict[str, Case] = {
     "campaign play --answers": lambda w, f: (
         ["campaign", "play", "c", "--seed", "3", "--answers", str(f / "a.txt"), "--saves",
          str(_campaign(w, f))], f / "a.txt"),
+    # the readers issues #28 and #30 added: a campaign served, its mission's save, and a
+    # mission's save resumed with `play` (told apart from a lone game by its first bytes)
+    "campaign serve (its save)": lambda w, f: (["campaign", "serve", "c", "--saves", str(f),
+                                                "--port", "0"], f / "c.json"),
+    "campaign serve (its mission's save)": lambda w, f: (
+        ["campaign", "serve", "c", "--saves", str(_served_campaign(w, f)), "--port", "0"],
+        f / "saves" / "c-missions" / "mission-1.save.json"),
+    "play --resume a campaign's mission": lambda w, f: (
+        ["play", "--resume", str(_campaign(w, f) / "c-missions" / "mission-1.save.json"),
+         "--answer", "quit"], f / "saves" / "c-missions" / "mission-1.save.json"),
 }
 
 
@@ -223,3 +248,28 @@ def test_squad_import_of_dev_zero_says_what_it_is(tmp_path: Path) -> None:
     assert err == ("solo-ops: error: /dev/zero: is not a regular file (a pipe, a device...): "
                    "give a file\n")
     assert not (tmp_path / "q.yaml").exists()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_what_a_file_is_and_the_kernels_note_are_read_through_the_opener(
+        tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first bytes ``file_kind`` reads to tell a save from a scenario (issue #28) and
+    ``solo-ops compile``'s note in the cache folder (issue #32) go through ``io.reading``: a
+    pipe or a device is never waited on, a huge file never read whole; neither is an error
+    (not a known kind; no kernels noted)."""
+    from solo_ops.io import compiled
+    from solo_ops.io.opening import file_kind
+
+    big = tmp_path / "big.bin"
+    with big.open("wb") as handle:
+        handle.truncate(BIG)
+    world = World(tmp_path, tmp_path / "g.json", tmp_path / "g.log.jsonl", tmp_path, big)
+    path = tmp_path / "odd.json"
+    _make(world, kind, path)
+    monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path / "cache"))
+    note = compiled.marker()
+    _make(world, kind, note)
+    start = time.perf_counter()
+    assert file_kind(path) is None
+    assert compiled.recorded() == []
+    assert time.perf_counter() - start < 2.0

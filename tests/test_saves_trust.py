@@ -25,7 +25,14 @@ from solo_ops.core.errors import InputError
 from solo_ops.game import checkpoint
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import EventLog, file_digest, save_json
-from solo_ops.io.savegame import compare_log, game_id, versions
+from solo_ops.io.savegame import (
+    SCHEMA_VERSION,
+    chain_difference,
+    compare_log,
+    effective_records,
+    game_id,
+    versions,
+)
 
 from .conftest import SCENARIOS
 from .test_checkpoint import reseal
@@ -144,26 +151,86 @@ def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
     assert json.loads(save.read_text())["versions"] == versions()
 
 
-def test_the_schema_4_fixture_loads_and_its_log_is_proven(tmp_path: Path) -> None:
-    """A save with its log's hash chain (issue #31) loads in every later version, and while
-    the rules play its history the same, ``replay`` proves every line of its log — the undone
-    steps and the undo line included — against the chain."""
+def replays_alike(log: Path, save: Path, state: Any, cwd: Path) -> dict[str, Any]:
+    """``replay --json`` of a fixture's log whose game this version plays the same (its
+    snapshot): every logged step in force is the answer and the dice the game replays, and
+    replay finds every step identical — or, where a later version words the events otherwise
+    (issues #28 and #29 reworded the enemy's explanations, the fights' lines and the order
+    roll after the chain fixture was written), its first difference is in the events' words
+    only, never an answer or a die. Returns replay's document."""
+    lines = log.read_bytes().splitlines(keepends=True)
+    logged = effective_records([json.loads(line) for line in lines[1:]])
+    rebuilt = json.loads(json.dumps(state.log))
+    assert [(r["action"], r.get("rolls")) for r in logged] \
+        == [(r["action"], r.get("rolls")) for r in rebuilt]
+    run = cli("replay", str(log), "--save", str(save), "--json", cwd=cwd)
+    doc = json.loads(run.stdout)
+    if doc["identical"]:
+        assert run.returncode == 0, run.stdout + run.stderr
+    else:
+        assert run.returncode == 1 and doc["detail"] == "its events differ", doc["detail"]
+    return dict(doc)
+
+
+def test_the_schema_4_chain_fixture_loads_and_its_log_is_proven(tmp_path: Path) -> None:
+    """A save with its log's hash chain (issue #31's schema 4: the chain and a sealed
+    checkpoint, no links) loads in every later version, and while the rules play its history
+    the same, ``replay`` proves every line of its log — the undone steps and the undo line
+    included — against the chain. Resumed, it is written in the current schema with its chain
+    going on from the one it had and no links yet (made when it is first served)."""
     save, log = copy_fixture(tmp_path, "v4-night-raid-11")
     raw = json.loads(save.read_text())
     assert raw["schema_version"] == 4 and len(raw["chain"]["lines"]) == len(
         log.read_text().splitlines())
+    assert "links" not in raw and isinstance(raw["checkpoint"]["hash"], str)
     _doc, game, state = load_save_doc(save)
-    assert game.seed == 11 and not state.ended
+    assert game.seed == 11 and not state.ended and game.links is None
+    lines = log.read_bytes().splitlines(keepends=True)
+    assert chain_difference(raw["chain"], lines) is None  # every line the one it recorded
     if game.notice is None:  # the same game, step by step
         assert state.to_dict(secrets=True) == raw["snapshot"]
-        run = cli("replay", str(log), cwd=tmp_path)
-        assert run.returncode == 0, run.stdout + run.stderr
-        assert f"Every line is the one its save {save} recorded." in run.stdout
+        replayed = replays_alike(log, save, state, tmp_path)
+        assert replayed["proven"] == replayed["identical"]
     run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert json.loads(save.read_text())["chain"]["lines"][:len(raw["chain"]["lines"])] \
-        == raw["chain"]["lines"]
+    again = json.loads(save.read_text())
+    assert again["chain"]["lines"][:len(raw["chain"]["lines"])] == raw["chain"]["lines"]
+    assert again["schema_version"] == SCHEMA_VERSION and again["links"] is None
+
+
+def test_the_schema_4_links_fixture_loads_keeps_its_links_and_takes_up_a_chain(
+        tmp_path: Path) -> None:
+    """A save of issue #30's schema 4 (the table's links, no log chain, an unhashed
+    checkpoint) loads in every later version with its links, as a save from before the chain:
+    while the rules play its history the same, its log agrees with it (checked by its
+    checksum, as a schema 3 save's is) and ``replay`` finds every step identical; resumed, it
+    is written in the current schema with the same links and a chain over its whole log, which
+    ``replay`` then proves line by line."""
+    save, log = copy_fixture(tmp_path, "v4-links-night-raid-11")
+    raw = json.loads(save.read_text())
+    assert raw["schema_version"] == 4 and "chain" not in raw
+    assert "hash" not in raw["checkpoint"] and set(raw["links"]["players"]) == {"Ana"}
+    doc, game, state = load_save_doc(save)
+    assert game.seed == 11 and not state.ended and game.links == raw["links"]
+    assert doc["chain"] is None and doc["checkpoint"].get("unhashed") is True
+    if game.notice is None:  # the same game, step by step
+        assert state.to_dict(secrets=True) == raw["snapshot"]
+        assert compare_log(EventLog(log).read(), doc, state) is None
+        assert replays_alike(log, save, state, tmp_path)["proven"] is False  # no chain yet
+    else:  # a later version plays it differently: it goes on from where it stood
+        assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
+    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+              cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    again = json.loads(save.read_text())
+    assert again["schema_version"] == SCHEMA_VERSION and again["links"] == raw["links"]
+    assert len(again["chain"]["lines"]) == len(log.read_text().splitlines())
+    assert isinstance(again["checkpoint"]["hash"], str)
+    assert chain_difference(again["chain"], log.read_bytes().splitlines(keepends=True)) is None
+    if game.notice is None:
+        replayed = replays_alike(log, save, state, tmp_path)
+        assert replayed["proven"] == replayed["identical"]
 
 
 # -- what a save records ---------------------------------------------------------------------------

@@ -167,5 +167,8 @@ FILES: dict[str, FileLimit] = {
     "import": FileLimit(10 * _MIB, "a roster file to import"),
     "answers": FileLimit(1 * _MIB, "an answers file"),
     "note": FileLimit(4 * _KIB, "a lock note"),
+    # solo-ops compile's note of the kernels compiled for this build, in the user's cache
+    # folder (io.compiled: a few KiB, one signature per kernel).
+    "compiled": FileLimit(1 * _MIB, "a note of compiled kernels"),
 }
 """The largest file of each kind read (bytes), checked before reading (``io.reading``)."""

@@ -78,33 +78,10 @@ def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray
     return terrain.off_solids(pts, radius)  # the union of the solids is built once a terrain
 
 
-_CLEAR_ROWS = 256
-"""Points tested at once by :func:`_clear_of` (bounds its arrays to a few megabytes)."""
-
-
-def _clear_of(pts: np.ndarray, radius: float, avoid: Sequence[tuple[float, float, float]]
-              ) -> np.ndarray:
-    """The points of ``pts`` where a base of ``radius`` overlaps none of the ``avoid`` discs
-    ``(x, y, r)``. Worked through in blocks of :data:`_CLEAR_ROWS` points, so a board with
-    thousands of floor points and hundreds of models never holds their whole distance table
-    (the largest legal game's would be 150 MB); each pair is the same arithmetic as in one
-    table, so the answer is the same to the bit."""
-    if not avoid or not len(pts):
-        return pts
-    a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-    ar = np.array([r for _, _, r in avoid], dtype=float)
-    keep = np.empty(len(pts), dtype=bool)
-    for start in range(0, len(pts), _CLEAR_ROWS):
-        block = pts[start:start + _CLEAR_ROWS]
-        gap = np.linalg.norm(block[:, None] - a[None], axis=2) - radius - ar[None]
-        keep[start:start + len(block)] = (gap >= 0.0).all(axis=1)
-    return pts[keep]
-
-
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
     pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
-    pts = _clear_of(pts, radius, avoid)
+    pts = search.clear_of(pts, radius, avoid)
     if len(pts) == 0:
         return target
     d = np.hypot(pts[:, 0] - target[0], pts[:, 1] - target[1])
@@ -548,14 +525,16 @@ def roll_enemy_count(dice: Dice, counter: Counter) -> tuple[int, list[dict[str, 
                         ref=entry.seq)
         face = entry.face
     events.append({"type": "enemy_count", "counter": counter.id, "roll": face,
-                   "result": enemy_count_table()[face].text})
+                   "result": enemy_count_table()[face].shown})
     return face, events
 
 
 def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
                     roster: Roster | None, dice: Dice, settings: Settings,
-                    *, edition: str) -> list[Resolution]:
-    """Resolve a spotted counter on the enemy-count table (and its ambush partner)."""
+                    *, edition: str, in_place: bool = False) -> list[Resolution]:
+    """Resolve a spotted counter on the enemy-count table (and its ambush partner).
+    ``in_place``: resolved where it stands, nobody having spotted it (a hidden-enemy row 3
+    join with a revealed unit): an Ambush then puts both counters there, not by a player."""
     face, events = roll_enemy_count(dice, counter)
     row = enemy_count_table()[face]
     if row.code == "false_alarm":
@@ -574,7 +553,7 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
         return [Resolution(counter.id, "false_alarm", events=events)]
     if row.code == "ambush":
         return _ambush(terrain, state, counter, spotter, roster, dice, settings, events,
-                       edition=edition)
+                       edition=edition, in_place=in_place)
     res = _reveal(terrain, state, counter, row.enemies, roster, dice, edition=edition,
                   troop_count=settings.troop_count)
     res.events[:0] = events
@@ -583,16 +562,22 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
 
 def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
             roster: Roster | None, dice: Dice, settings: Settings,
-            events: list[dict[str, Any]], *, edition: str) -> list[Resolution]:
+            events: list[dict[str, Any]], *, edition: str,
+            in_place: bool = False) -> list[Resolution]:
     second = Counter(state.new_counter_id(), counter.at, counter.hidden_order, counter.sector,
                      ambush=True)
     state.counters[second.id] = second
     counter.ambush = True
     events.append({"type": "ambush", "counter": counter.id, "second": second.id,
                    "spotter": spotter.id if spotter else None})
-    if spotter is None or spotter.at is None:
-        # resolved with no model spotting it (first turn, a row-3 join): the table still puts
-        # both counters 6" from a player model -- the one nearest the counter (issue #14)
+    if in_place:
+        # a row-3 join: nobody spotted it, so "the player unit that spotted the hidden enemy
+        # force" is nobody; both counters are resolved where it stands, beside the unit it
+        # joins (issue #29), never carried across the board to a player model
+        spotter = None
+    elif spotter is None or spotter.at is None:
+        # resolved in the first turn with no model seeing it: the table still puts both
+        # counters 6" from a player model -- the one nearest the counter (issue #14)
         spotter = _nearest_player(state, counter.at)
     if spotter is not None and spotter.at is not None:
         spots = _ambush_spots(terrain, state, spotter, settings, [counter.id, second.id], dice)
@@ -659,13 +644,15 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
-    pts = _clear_of(pts, COUNTER_RADIUS, avoid)
+    pts = search.clear_of(pts, COUNTER_RADIUS, avoid)
     cand = _ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
-    prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured))[0]
+    # "next to a hidden position if possible": hidden from the spotter or in cover from it
+    # (obscured alone is not cover, issue #14; issue #29)
+    prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover))[0]
     pool = cand[prot] if prot.any() else cand
     chosen: list[tuple[float, float]] = []
     for k in range(2):
@@ -719,7 +706,8 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
         "models": [{"id": m, "profile": p.name, "at": _rounded(state.operatives[m].at)}
                    for m, p in models],
         "units": [state.units[u].to_dict() for u in res.units],
-        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command},
+        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command,
+                       "leadership": leadership},
     })
     return res
 

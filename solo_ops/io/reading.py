@@ -56,11 +56,10 @@ def too_large(source: str, kind: str, size: int | None = None) -> InputError:
                       f"{_size_words(most.bytes)})", source=source)
 
 
-def read_bytes(path: str | Path, kind: str) -> bytes:
-    """The bytes of the regular file ``path`` (links followed), at most the limit of ``kind``;
-    an :class:`InputError` naming the file otherwise (see the module docstring)."""
+def _open_regular(path: str | Path, kind: str | None) -> int:
+    """A descriptor of the regular file ``path`` (links followed), opened without blocking
+    and checked again once open; with a ``kind``, refused when over its limit."""
     source = str(path)
-    most = limit_of(kind).bytes
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -71,7 +70,7 @@ def read_bytes(path: str | Path, kind: str) -> bytes:
         raise InputError("is a folder, not a file", source=source)
     if not stat.S_ISREG(info.st_mode):
         raise InputError(NOT_REGULAR, source=source)
-    if info.st_size > most:
+    if kind is not None and info.st_size > limit_of(kind).bytes:
         raise too_large(source, kind, info.st_size)
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK | _NOCTTY | _BINARY)
@@ -80,8 +79,17 @@ def read_bytes(path: str | Path, kind: str) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a pipe since the first look
             raise InputError(NOT_REGULAR, source=source)
-        chunks: list[bytes] = []
-        left = most + 1
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _read_upto(fd: int, most: int, source: str) -> bytes:
+    """At most ``most`` bytes from ``fd`` (closed afterwards)."""
+    chunks: list[bytes] = []
+    left = most
+    try:
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
             if not chunk:
@@ -92,10 +100,25 @@ def read_bytes(path: str | Path, kind: str) -> bytes:
         raise InputError(f"cannot be read ({exc.strerror or exc})", source=source) from None
     finally:
         os.close(fd)
-    data = b"".join(chunks)
+    return b"".join(chunks)
+
+
+def read_bytes(path: str | Path, kind: str) -> bytes:
+    """The bytes of the regular file ``path`` (links followed), at most the limit of ``kind``;
+    an :class:`InputError` naming the file otherwise (see the module docstring)."""
+    source = str(path)
+    most = limit_of(kind).bytes
+    data = _read_upto(_open_regular(path, kind), most + 1, source)
     if len(data) > most:  # it grew while being read
         raise too_large(source, kind)
     return data
+
+
+def read_head(path: str | Path, size: int) -> bytes:
+    """The first ``size`` bytes (or fewer) of the regular file ``path``, whatever its length:
+    enough to tell what a file is (:func:`solo_ops.io.opening.file_kind`) without reading it
+    all. The same refusals as :func:`read_bytes` for what is not a regular file."""
+    return _read_upto(_open_regular(path, None), size, str(path))
 
 
 def decode(data: bytes, source: str) -> str:

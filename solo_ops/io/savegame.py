@@ -1,13 +1,16 @@
 """Game saves, resume, undo and replay: a game is its scenario, its seed and its actions.
 
-A save (``schema_version`` 4, ``kind: solo-ops-game``) holds the complete scenario document
+A save (``schema_version`` 5, ``kind: solo-ops-game``) holds the complete scenario document
 (board and roster inline), the seed, the game id (a checksum of the scenario and the seed), the
 list of applied actions, a short fingerprint of every step (its action and the faces of its
 dice), the dice's state, a snapshot of the final state, the versions of solo-ops, Python, numpy,
-shapely and GEOS that wrote it, the checksum of its event log so far and the log's hash chain
+shapely and GEOS that wrote it, the checksum of its event log so far, the log's hash chain
 (:class:`LogChain`: a hash of every line of the log, header, set-up, steps, undone steps, undo
 and base lines alike, each covering the one before, so ``replay`` names the first line that is
-not the one written at the table). :func:`restore`
+not the one written at the table) and the table's links (``links``: the game's public id and
+one token per player and the host, kept beside the players so a served game's links outlive
+the server; ``None`` until it is first served; see :mod:`solo_ops.session.links`).
+:func:`restore`
 rebuilds the game by replaying the actions from the seed — the dice are a counter-based source,
 so every roll comes out the same — and :func:`verify` compares the rebuilt game with what the
 save recorded, naming the first step that differs, so a resumed game is never silently a
@@ -29,8 +32,14 @@ only the actions since.
 Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
 log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
 :func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration). 3 had
-no log chain (``None``: its log is checked by its checksum only) and an unhashed checkpoint
-(marked ``"unhashed": true`` by the migration: checked for sense only).
+no log chain, no checkpoint hash and no links. 4 was written by two lines of work at once,
+each with one of the two additions 5 has both of: issue #31's 4 has the log chain and sealed
+checkpoints but no links; issue #30's 4 has the links but no chain. 5 has the chain, the
+sealed checkpoint and the links. A save without a chain (3, or #30's 4) migrates as 3 always
+did: ``chain`` ``None`` (its log is checked by its checksum only) and every checkpoint
+without a hash marked ``"unhashed": true`` (checked for sense only); a save without links
+(3, or #31's 4) gets ``links: None`` (made when the game is next served). The event log's
+header keeps its own version (:data:`LOG_SCHEMA_VERSION`): the links never go into the log.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import read_links
 from solo_ops.game import checkpoint
 from solo_ops.game.definition import Game
 from solo_ops.game.engine import new_game, step
@@ -51,7 +61,11 @@ from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
+LOG_SCHEMA_VERSION = 4
+"""The event log header's version: 1–3 as the save's; 4 (issue #31) base lines carry a sealed
+checkpoint and the fingerprints of the steps before it. Not bumped by ``links`` (save 4/5):
+the links never go into the log."""
 READABLE_LOG_VERSIONS = (1, 2, 3, 4)
 PRINT_DIGITS = 16
 """Hex digits kept of each log line's chain hash in the save (the head is kept whole)."""
@@ -121,6 +135,7 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
         "snapshot": state.to_dict(secrets=True),
         "checkpoint": hashed_checkpoint(state, steps),
         "base": game.base,
+        "links": game.links,
     }
 
 
@@ -214,7 +229,7 @@ def chain_difference(saved: Any, lines: list[bytes]) -> tuple[int, str] | None:
 
 def log_header(game: Game) -> dict[str, Any]:
     """The event log's first line: what game it is (scenario, seed and game id)."""
-    return {"schema_version": SCHEMA_VERSION, "kind": LOG_KIND,
+    return {"schema_version": LOG_SCHEMA_VERSION, "kind": LOG_KIND,
             "game_id": game_id(game.scenario.document, game.seed), "seed": game.seed,
             "scenario": game.scenario.document, "scenario_source": game.scenario.source}
 
@@ -232,20 +247,39 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
-    """Schema 3 had no log chain and no checkpoint hash: the chain is left out (its log is
-    checked by its checksum) and the checkpoints are marked as written before hashes."""
+def _unchained(doc: dict[str, Any]) -> None:
+    """A save written before the log chain: the chain is left out (its log is checked by its
+    checksum) and the checkpoints are marked as written before hashes (checked for sense)."""
     doc.setdefault("chain", None)
     for data in (doc.get("checkpoint"), (doc.get("base") or {}).get("checkpoint")
                  if isinstance(doc.get("base"), dict) else None):
         if isinstance(data, dict) and "hash" not in data:
             data["unhashed"] = True
+
+
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 had no log chain and no checkpoint hash (:func:`_unchained`): it becomes a
+    schema 4 save of issue #31's form (the links are :func:`_v4_to_v5`'s)."""
+    _unchained(doc)
+    return doc
+
+
+def _v4_to_v5(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 4 came in two forms (see the module's schema history): issue #31's, with the
+    log chain and a sealed checkpoint but no links, gets ``links: None``; issue #30's, with
+    links but no chain, is treated as a save from before the chain (:func:`_unchained`), as a
+    schema 3 save is. A save's ``chain`` key (``None`` when it had no log) tells them apart:
+    every save of #31's form has it, none of #30's."""
+    if "chain" not in doc:
+        _unchained(doc)
+    doc.setdefault("links", None)
     return doc
 
 
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
                                                                        2: _v2_to_v3,
-                                                                       3: _v3_to_v4}
+                                                                       3: _v3_to_v4,
+                                                                       4: _v4_to_v5}
 
 
 def _check_scenario(doc: dict[str, Any], source: str) -> None:
@@ -260,8 +294,12 @@ def _check_scenario(doc: dict[str, Any], source: str) -> None:
 
 
 def restore(doc: dict[str, Any], source: str,
-            actions: list[dict[str, Any]] | None = None) -> tuple[Game, State]:
-    """Rebuild a game from a save document (or a log header) by replaying its actions."""
+            actions: list[dict[str, Any]] | None = None, *,
+            like: Game | None = None) -> tuple[Game, State]:
+    """Rebuild a game from a save document (or a log header) by replaying its actions.
+    ``like``: a game of the same scenario and seed already in memory (an undo), whose parsed
+    scenario and compiled terrain are used again instead of being built anew (a terrain never
+    changes, so the game replayed is the same)."""
     if not isinstance(doc, dict) or doc.get("kind") not in (GAME_KIND, LOG_KIND):
         raise InputError("not a solo-ops game save", source=source)
     version = doc.get("schema_version")
@@ -274,8 +312,13 @@ def restore(doc: dict[str, Any], source: str,
         raise InputError("missing or bad seed", source=source, field="seed")
     if doc.get("kind") == GAME_KIND:  # a log's header is replay's to judge (io.replay)
         _check_scenario(doc, source)
-    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, state = new_game(scenario, doc["seed"])
+    if like is not None and like.seed == doc["seed"] \
+            and like.scenario.document == doc.get("scenario"):
+        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains)
+    else:
+        scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+        game, state = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)
         state = _from_base(base, game, source)
@@ -556,6 +599,7 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
                          "version before the last step)", source=source, field="checkpoint")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, _fresh = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)
     except InputError as exc:
