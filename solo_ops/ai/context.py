@@ -171,6 +171,11 @@ class _Board:
         self.pos: dict[str, tuple[float, float]] = {
             o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None
         }
+        # the bases that stay put while the planner works: downed operatives lying on the
+        # table and hidden counters (the placement rule, geometry.placement): no end point
+        # may overlap them, and walks go round them
+        self.fixed: list[tuple[float, float, float]] = [
+            (b.x, b.y, b.r) for b in state.bases(exclude=self.pos)]
 
     def enemies_of_ai(self) -> list[Operative]:
         return [o for o in self.state.living(PLAYER) if o.id in self.pos]
@@ -178,6 +183,13 @@ class _Board:
     def others(self, exclude: str) -> list[tuple[float, float, float]]:
         return [(p[0], p[1], self.state.operatives[i].radius)
                 for i, p in self.pos.items() if i != exclude]
+
+    def bases(self, exclude: str | tuple[str, ...] = ()) -> list[tuple[float, float, float]]:
+        """Every base on the planner's table as a disc but those of ``exclude``: the models
+        where the planner has them, the downed and the counters (:attr:`fixed`)."""
+        skip = {exclude} if isinstance(exclude, str) else set(exclude)
+        return [(p[0], p[1], self.state.operatives[i].radius)
+                for i, p in self.pos.items() if i not in skip] + self.fixed
 
 
 # Answers to the planner's repeated point questions, per terrain object (a terrain is one

@@ -22,7 +22,6 @@ from solo_ops.ai.candidates import (
     _lazy_scores,
     _pick,
     _pick_where,
-    _route_to,
 )
 from solo_ops.ai.context import (
     CONTROL_RANGE,
@@ -44,6 +43,7 @@ from solo_ops.ai.cover import (
 )
 from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative, State, Unit
+from solo_ops.geometry import placement
 
 HOLD_TOLERANCE = 0.1
 MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
@@ -284,12 +284,13 @@ def _towards_far_cover(m: _Move) -> Action | None:
         j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
             ctx, far.points[idx], op.radius, threat, m.board.pos) >= IN_COVER, chunk=16)
         if j is not None:
-            walk = far.reach.path(j)
-            end, spent = ctx.terrain.routes.advance(walk, m.allowance)
-            end = (float(end[0]), float(end[1]))
-            if np.hypot(end[0] - start[0], end[1] - start[1]) < 1e-6:
+            # as far along the walk as the move allows and its base may stand (the placement
+            # rule: never on another base)
+            stop = placement.along(ctx.terrain, far.reach.path(j), m.allowance, op.radius,
+                                   m.board.bases(op.id))
+            if stop is None or np.hypot(stop.at[0] - start[0], stop.at[1] - start[1]) < 1e-6:
                 return None
-            route = _route_to(walk, end)
+            end, spent, route = stop.at, stop.walk.cost, stop.walk.points
             return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
                           note=f"{op.label} {_verb(kind)} {inches(spent)} to "
                                f"{fmt_pt(end)}, heading for cover from {threat.label} "

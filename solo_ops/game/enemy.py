@@ -14,11 +14,13 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from solo_ops.ai import fsm
+from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, markers, reveal
+from solo_ops.game import attacks, placing, reveal
+from solo_ops.game.downed import take_down as take_down  # (its home is game.downed)
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2024, reach
 
 if TYPE_CHECKING:
@@ -134,14 +136,29 @@ def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
 
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     old = op.at
-    op.at = action.to
+    assert old is not None and action.to is not None
+    route = action.route if len(action.route) >= 2 else (old, action.to)
+    to, walk, blocked = placing.placed(game, state, op, route)
+    note = action.note
+    if to is None:
+        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                 "blocked_by": blocked,
+                 "note": f"{op.label} cannot make its move: {blocked} (the placement rule)."}]
+    cost = float(action.cost) if blocked is None else float(walk.cost)
+    if blocked is not None:
+        note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
+                f"{blocked}.")
+    op.at = to
     op.moved = True
     op.moved_how = action.kind
     if action.kind == "fall_back":
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
-               "to": _r(action.to), "route": [_r(p) for p in action.route],
-               "cost": round(action.cost, 2), "note": action.note}]
+               "to": _r(to), "route": [_r(p) for p in walk.points],
+               "cost": round(cost, 2), "note": note,
+               **({"blocked_by": blocked} if blocked else {}),
+               **placing.move_facts(game.terrain(state), state, op.id, op.radius,
+                                    walk.points)}]
     return events + check_mines(game, state, op)
 
 
@@ -202,8 +219,7 @@ def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
     route = tuple(tuple(p) for p in entry.get("route") or ())
     if retreated or len(route) < 2:
         terrain = game.terrain(state)
-        others = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
-                  if o.on_table and o.id not in (op.id, target.id) and o.at is not None]
+        others = placement.discs(state.bases(exclude=(op.id, target.id)))
         walk = terrain.routes.walk(op.at, target.at, op.radius, blockers=others)
         if walk is None:
             return [{"type": "charge_failed", "operative": op.id, "target": target.id,
@@ -237,16 +253,15 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
         roll = state.dice.roll(f"charge roll: {op.label} at {target.label}", 2, 6)  # type: ignore
         terrain = game.terrain(state)
-        from solo_ops.geometry.routes import Walk
-
         # the planned route ends within 1" of the target and keeps out of 1" of every other
         # enemy; the model goes along it as far as the roll allows
         start = op.at
         assert start is not None
         route = tuple(action.route) if len(action.route) >= 2 else (start, start)
-        length = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
-        walk = Walk(route, length, length)  # type: ignore[arg-type]
-        end, _spent = terrain.routes.advance(walk, min(float(roll.value), length))
+        # as far along it as the roll allows and its base may stand (the placement rule)
+        end, walk, blocked = placing.placed(game, state, op, route, float(roll.value))
+        if end is None:
+            end, walk = start, terrain.routes.walk_through((start, start), op.radius)
         old = op.at
         op.at = (float(end[0]), float(end[1]))
         success = target.on_table and reach.engaged_2018(
@@ -254,19 +269,39 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         op.charged = success
         op.moved = True
         op.moved_how = "charge"
+        short = f" ({blocked})" if blocked and not success else ""
         events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
                        "target": target.id, "roll": roll.value, "from": _r(old),
-                       "to": _r(op.at), "note": f"{op.label} rolls {roll.value} for the charge "
-                       f"and {'reaches' if success else 'falls short of'} {target.label}."})
+                       "to": _r(op.at), "route": [_r(p) for p in walk.points],
+                       "cost": round(float(walk.cost), 2),
+                       **({"blocked_by": blocked} if blocked else {}),
+                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
+                       "note": f"{op.label} rolls {roll.value} for the charge "
+                       f"and {'reaches' if success else 'falls short of'} {target.label}"
+                       f"{short}."})
         return events + check_mines(game, state, op)
     old = op.at
-    op.at = action.to
+    assert old is not None and action.to is not None
+    to, walk, blocked = placing.placed(game, state, op,
+                                       action.route if len(action.route) >= 2
+                                       else (old, action.to))
+    if to is None or (blocked is not None and target.at is not None and not reach.in_control_range(
+            game.terrain(state), to, op.radius, target.at, target.radius)):
+        return [{"type": "charge_failed", "operative": op.id, "target": target.id,
+                 "from": _r(old), "to": _r(old), "blocked_by": blocked,
+                 "note": f"{op.label} cannot end its charge in {target.label}'s control range: "
+                         f"{blocked}."}]
+    op.at = to
     op.moved = True
     op.charged = True
     op.moved_how = "charge"
+    cost = float(action.cost) if blocked is None else float(walk.cost)
     events.append({"type": "charged", "operative": op.id, "target": target.id, "from": _r(old),
-                   "to": _r(action.to), "route": [_r(p) for p in action.route],
-                   "note": action.note})
+                   "to": _r(to), "route": [_r(p) for p in walk.points],
+                   "cost": round(cost, 2), "note": action.note,
+                   **({"blocked_by": blocked} if blocked else {}),
+                   **placing.move_facts(game.terrain(state), state, op.id, op.radius,
+                                        walk.points)})
     return events + check_mines(game, state, op)
 
 
@@ -721,50 +756,7 @@ def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
             if unit is not None and unit.active and fsm.allowed(unit.fsm, "shot_at"):
                 unit.fsm = fsm.fire(unit.fsm, "shot_at")
         return events
-    return events + take_down(state, op, why)
-
-
-def take_down(state: State, op: Operative, why: str) -> list[dict[str, Any]]:
-    """``op`` is incapacitated / out of action."""
-    op.down = True
-    op.wounds = 0
-    op.went_down = True
-    side = op.side
-    state.incapacitated_this_turn[side] = state.incapacitated_this_turn.get(side, 0) + 1
-    state.incapacitated_total[side] = state.incapacitated_total.get(side, 0) + 1
-    events: list[dict[str, Any]] = [{"type": "down", "operative": op.id, "side": side,
-                                     "why": why}]
-    if op.carrying is not None:
-        carried = state.operatives[op.carrying]
-        carried.carried_by = None
-        op.carrying = None
-        events.append({"type": "dropped", "operative": op.id, "carried": carried.id})
-    events.extend(markers.drop(state, op))  # 001 Place Down: "MUST perform this action for OAP"
-    if side == ENEMY:
-        unit = state.unit_of(op.id)
-        if unit is not None and unit.active:
-            if not state.unit_models(unit):
-                unit.fsm = fsm.fire(unit.fsm, "destroyed")
-                events.append({"type": "unit_destroyed", "unit": unit.id})
-                events.extend(_leader_lost(state, unit))
-            elif fsm.allowed(unit.fsm, "lost_models"):
-                unit.fsm = fsm.fire(unit.fsm, "lost_models")
-    return events
-
-
-def _leader_lost(state: State, leader: Any) -> list[dict[str, Any]]:
-    """Units heading to join a destroyed unit lose their goal (``leader_destroyed``)."""
-    events = []
-    for unit in state.active_units():
-        if unit.id == leader.id or unit.fsm == "hidden":
-            continue
-        if unit.leadership < leader.leadership and fsm.allowed(unit.fsm, "leader_destroyed"):
-            before = unit.fsm
-            unit.fsm = fsm.fire(unit.fsm, "leader_destroyed")
-            if before != unit.fsm:
-                events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
-                               "why": f"its leader {leader.id} was destroyed"})
-    return events
+    return events + take_down(state, op, why, game)
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

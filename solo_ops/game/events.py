@@ -45,6 +45,7 @@ EVENTS: dict[str, bool] = {
     "activated": OPEN,
     "activation_end": OPEN,
     "moved": OPEN,
+    "move_blocked": OPEN,  # an enemy move a base stopped before it started (the placement rule)
     "shot": OPEN,
     "fight": OPEN,
     "attack_reported": OPEN,
@@ -91,7 +92,7 @@ EVENTS: dict[str, bool] = {
 }
 """Event kind → whether it is secret (never in a player's view)."""
 
-ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll"})
+ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "evacuate"})
 """``type`` values of actions, not events (they share the key in the code)."""
 
 

@@ -101,7 +101,7 @@ class Outcome:
 class _Proposal:
     player: str | None
     at_step: int
-    action: dict[str, Any]
+    actions: list[dict[str, Any]]  # the move, then what follows it (``evacuate``)
 
 
 def describe(action: dict[str, Any]) -> str:
@@ -270,7 +270,7 @@ class GameTable:
                     and proposal.player == player:
                 word = line.lower()
                 if word in YES:
-                    return self._apply(proposal.action)
+                    return self._apply(*proposal.actions)
                 declined = Outcome(True, "Not moved.", declined=True)
                 if word in NO:
                     return declined
@@ -300,12 +300,15 @@ class GameTable:
         self._proposal = None
         try:
             action = self.understand(line, prompt)
-            if action.get("relation"):
-                found = intent.propose(self.game, self.state, action)
+            found = intent.proposal_for(self.game, self.state, action)
+            if found is not None:
                 concrete = {**found.action, "operative": action["operative"]}
                 # the engine's own checks first, on a copy: never ask yes to a refusal
-                step(self.game, copy.deepcopy(self.state), concrete)
-                self._proposal = _Proposal(player, len(self.state.log), concrete)
+                trial = copy.deepcopy(self.state)
+                for each in (concrete, *found.then):
+                    step(self.game, trial, each)
+                self._proposal = _Proposal(player, len(self.state.log),
+                                           [concrete, *found.then])
                 return Outcome(True, f"{self.proposal_words(found)} Do it? (yes / no)",
                                confirm=concrete, proposal=found)
         except RuleError as exc:
@@ -320,17 +323,22 @@ class GameTable:
             action["operative"] = prompt.operative
         return intent.resolve_ids(self.game, self.state, action, prompt)
 
-    def _apply(self, action: dict[str, Any]) -> Outcome:
-        try:
-            record = step(self.game, self.state, action)
-        except RuleError as exc:
-            return Outcome(False, str(exc), refusal="rule")
-        try:
-            self.persist(record)
-        except SaveError as exc:
-            return self._failed(exc, "Your answer")
-        self._narrate(record)
-        records = [record]
+    def _apply(self, *actions: dict[str, Any]) -> Outcome:
+        """Apply the answer's action(s) in turn (a proposed move and what follows it), each
+        saved and logged, then run the engine on to the next prompt."""
+        records: list[dict[str, Any]] = []
+        for action in actions:
+            try:
+                record = step(self.game, self.state, action)
+            except RuleError as exc:
+                return Outcome(bool(records), str(exc), records,
+                               refusal=None if records else "rule")
+            try:
+                self.persist(record)
+            except SaveError as exc:
+                return self._failed(exc, "Your answer")
+            self._narrate(record)
+            records.append(record)
         try:
             while pending(self.game, self.state).kind == "engine":
                 records.append(self.engine_step())
@@ -350,12 +358,25 @@ class GameTable:
         units = self.game.settings.units
         how = found.action["how"].replace("_", " ")
         where = narrate.move_words(found.start, found.to, found.route,
-                                   narration_table(self.game, self.state), found.cost)
+                                   narration_table(self.game, self.state), found.cost,
+                                   intent.detour_words(self.game, self.state, found))
         gap = "" if found.gap is None else f", {measure.length(found.gap, units)} from {found.ref}"
         if found.relation == "contact":
             gap = f", in base contact with {found.ref}"
+        elif found.relation == "nearest":
+            return (f"{found.ref} is taken ({found.blocked_by}): "
+                    f"{self.state.active_operative} would {how} {where}, the nearest point "
+                    f"where its base fits, {measure.length(found.gap, units)} from {found.ref} "
+                    f"(it can {how} {measure.length(found.allowance, units)}).")
         elif found.gap is not None and found.gap < 0.05:
             gap = f", touching {found.ref}"
+        if found.relation == "evacuate":
+            mover = self.state.operatives[str(self.state.active_operative)]
+            friend = self.state.operatives.get(str(mover.carrying))
+            gap = (f", within 1\" of the table edge, then carries "
+                   f"{friend.name if friend else 'its friend'} off the table to safety")
+        if found.blocked_by:
+            gap += f"; it can get no further: {found.blocked_by}"
         return (f"{self.state.active_operative} would {how} {where}{gap} (it can {how} "
                 f"{measure.length(found.allowance, units)}).")
 

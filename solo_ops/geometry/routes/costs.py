@@ -8,8 +8,11 @@ vantage feature with a height its climb and drop (see the package notes).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import shapely
@@ -25,6 +28,7 @@ OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
 MIN_CLIMB = 2  # inches: the least a climb costs (001)
 DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
 OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
+TOUCHING = 1e-7  # inches: a walk this close to a footprint's outline is beside it, not in it
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
@@ -126,6 +130,50 @@ class _Soft:
             inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
             out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
         np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
+        return total
+
+    @cached_property
+    def cores(self) -> list[Any]:
+        """Each footprint shrunk by :data:`TOUCHING`: a piece of a walk that runs along an
+        outline (round the grown razor wire, along a crate's side) is beside it, not in it."""
+        return [poly.buffer(-TOUCHING) for poly in self.polys]
+
+    def path_cost(self, pts: list[Point2]) -> float:
+        """The surcharge of walking the polyline ``pts`` (a walk's points): for each
+        footprint, the entries into it times its entry cost plus the exits times its exit cost.
+        Whether the walk is inside is read between crossings (the middle of each piece), never
+        at a point on the outline, so a route that turns at a corner of a footprint (its
+        points on the outline) pays for going in as a route beside the corner does: the same
+        cost the walking graph found for it (issue #27: a move's reported cost is its
+        route's)."""
+        if not self.polys or len(pts) < 2:
+            return 0.0
+        P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
+        lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
+        total = 0.0
+        for poly, core, amount, leave, rings in zip(self.polys, self.cores, self.amounts,
+                                                    self.exits, self.rings, strict=True):
+            x0, y0, x1, y1 = poly.bounds
+            if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
+                continue
+            si, _, t = _crossings(P, Q, rings.v, rings.nxt)
+            mids: list[tuple[float, float]] = []
+            for k in range(len(P)):
+                cut = np.sort(np.r_[0.0, t[si == k], 1.0])
+                for ta, tb in itertools.pairwise(cut):
+                    if tb - ta <= 1e-12:
+                        continue
+                    tm = (ta + tb) / 2
+                    mids.append((P[k, 0] + (Q[k, 0] - P[k, 0]) * tm,
+                                 P[k, 1] + (Q[k, 1] - P[k, 1]) * tm))
+            if not mids:
+                continue
+            inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
+            for was, now in itertools.pairwise(inside):
+                if now and not was:
+                    total += amount
+                elif was and not now:
+                    total += leave
         return total
 
     def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
