@@ -33,12 +33,14 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
     for index, (_player, ops) in enumerate(view["squads"].items()):
         side = "player" if index == 0 else f"player{index + 1}"
         for o in ops:
-            if o["at"] is None or o["down"]:
-                continue
+            if o["at"] is None or o.get("carried_by"):
+                continue  # (a friend carried is drawn as its carrier's "⇐" label)
             radius = state.operatives[o["id"]].radius
             label = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
             label += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
-            render.add_disc(scene, tuple(o["at"]), radius, side=side, label=label)
+            label += " (down)" if o["down"] else ""  # lying there: its base takes room
+            render.add_disc(scene, tuple(o["at"]), radius, side=side, label=label,
+                            downed=o["down"])
     for o in view["enemies"]:
         if o["at"] is None or o["down"]:
             continue
@@ -62,6 +64,8 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
     entries = [("player", f"{p}'s squad") for p in players[:1]]
     entries += [(f"player{i + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
+    if any(o["down"] and o["at"] is not None for ops in view["squads"].values() for o in ops):
+        entries.append(("downed", "downed operative (its base stays)"))
     render.add_legend(scene, entries)
     return scene
 

@@ -33,7 +33,7 @@ EVENTS: dict[str, bool] = {
     "hidden_order": SECRET,  # a counter's hidden order
     "hidden_plan": SECRET,  # what a counter's hidden order makes it do this turn
     "counter_command": SECRET,  # a counter taking a higher command's order (rows 3 and 6)
-    "counter_moved": OPEN,  # where it went is seen; why is not
+    "counter_moved": OPEN,  # where it went is seen; why too when counter_rows is "shown"
     "counter_joined": OPEN,
     "counter_spotted": OPEN,
     "enemy_count": OPEN,

@@ -137,13 +137,13 @@ def _feature_at(terrain: Terrain, at: tuple[float, float], radius: float, floor:
 
 
 def refusal(terrain: Terrain, point: Sequence[float], radius: float,
-            others: Sequence[Any], name: str) -> str | None:
+            others: Sequence[Any], name: str, *, floor: bool = False) -> str | None:
     """The one refusal of a point a base may not stand at: ``"NAME's base does not fit at
     X,Y: WHY; the nearest point where it fits is X',Y'"`` (None when it may stand there)."""
-    why = why_not(terrain, point, radius, others)
+    why = why_not(terrain, point, radius, others, floor=floor)
     if why is None:
         return None
-    spot = nearest(terrain, point, radius, others)
+    spot = nearest(terrain, point, radius, others, floor=floor)
     alt = "" if spot is None else (f"; the nearest point where it fits is "
                                    f"{spot.at[0]:g},{spot.at[1]:g}")
     return f"{name}'s base does not fit at {float(point[0]):g},{float(point[1]):g}: {why}{alt}"

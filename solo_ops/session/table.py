@@ -521,6 +521,9 @@ class GameTable:
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                if o["down"] and o["at"] is not None:  # issue #27: where its base lies
+                    extra += (f" (carried by {o['carried_by']})" if o.get("carried_by")
+                              else " (lying here: its base stays on the table)")
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
                            f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")

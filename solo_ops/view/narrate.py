@@ -204,6 +204,21 @@ def _charged(e: dict[str, Any], t: Table) -> list[str]:
             f"{t.n(e.get('target'))}."]
 
 
+def _counter_moved(e: dict[str, Any], t: Table) -> list[str]:
+    """``Counter c6 moves from (14.5, 15.5) 4.2" north-east to (17.5, 18.5) — hidden-enemy
+    table row 4 ("Moves towards enemy"): moves towards the enemy.`` (the row when the
+    ``counter_rows`` setting shows it; an ambush counter's jump is said as such)."""
+    if e.get("ambush") or e.get("from") is None:
+        return [f"Counter {e['counter']} moves to {t.pt(e['at'])}"
+                f"{' (ambush!)' if e.get('ambush') else ''}."]
+    where = move_words(e["from"], e["at"], e.get("route"), t, e.get("cost"), e.get("detour"))
+    why = ""
+    if e.get("row"):
+        why = (f" — hidden-enemy table row {e['row']} (\"{e.get('row_text', '')}\")"
+               + (f": {e['why']}" if e.get("why") else ""))
+    return [f"Counter {e['counter']} moves {where}{why}."]
+
+
 def _attack(e: dict[str, Any], t: Table) -> list[str]:
     return [f"  ✸ {t.n(e['attacker'])} attacks {t.n(e['target'])} with {e['weapon']}: "
             f"{e['damage']} damage.", *(f"    {line}" for line in e.get("lines", []))]
@@ -273,8 +288,7 @@ WORDS: dict[str, Words] = {
                            f"{e['sector']} at {t.pt(e['at'])}." + (
                                " It could not be hidden: it is resolved in the first turn."
                                if e.get("resolve_first_turn") else "")),
-    "counter_moved": _one(lambda e, t: f"Counter {e['counter']} moves to {t.pt(e['at'])}"
-                          f"{' (ambush!)' if e.get('ambush') else ''}."),
+    "counter_moved": _counter_moved,
     "counter_joined": _one(lambda e, t: f"Counter {e['counter']} joins counter {e['into']}: "
                            "move it onto that counter (they are one stack now)."),
     "counter_spotted": _one(lambda e, t: f"Counter {e['counter']} at {t.pt(e['at'])} is "

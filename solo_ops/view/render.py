@@ -127,12 +127,14 @@ def board_scene(board: Board, title: str | None = None) -> Scene:
 
 
 def add_disc(scene: Scene, at: Sequence[float], radius: float, side: str = "player",
-             label: str | None = None) -> None:
+             label: str | None = None, *, downed: bool = False) -> None:
     """Add a model's base: a disc of ``radius`` inches at ``at``, coloured by ``side``
-    (``player``, ``player2``, ``player3`` or ``enemy``), with an optional label."""
+    (``player``, ``player2``, ``player3`` or ``enemy``), with an optional label; ``downed``:
+    a downed operative lying there (pale, dashed, crossed: its base still takes room)."""
     if side not in SIDE_COLOURS:
         raise ValueError(f"unknown side {side!r} (known: {', '.join(SIDE_COLOURS)})")
-    scene.overlay.append(("disc", ((float(at[0]), float(at[1])), float(radius), side, label)))
+    scene.overlay.append(("disc", ((float(at[0]), float(at[1])), float(radius), side, label,
+                                   downed)))
 
 
 def add_path(scene: Scene, points: Iterable[Sequence[float]], kind: str = "move") -> None:
@@ -207,8 +209,8 @@ def _board_legend(board: Board) -> list[tuple[Style | str, str, str]]:
 def _legend_swatch(kind: str, text: str) -> tuple[Style | str, str, str]:
     if kind in SIDE_COLOURS:
         return (Style(SIDE_COLOURS[kind], 0.9, "#ffffff", 1.0, 1.5), text, "disc")
-    if kind == "counter":
-        return ("counter", text, "marker")
+    if kind in ("counter", "downed"):
+        return (kind, text, "marker")
     if kind in PATH_STYLES:
         colour, width, dash = PATH_STYLES[kind]
         return (Style(None, 1.0, colour, 1.0, width, dash), text, "line")
@@ -243,6 +245,8 @@ def _marker_shapes(kind: str, cx: float, cy: float, r: float, label: str | None,
                          radius=r, css=css))
         out.append(Shape("text", ((cx, cy + r * 0.42),), Style("#3a2600"), text="?",
                          size=r * 1.3, anchor="middle", bold=True, css=css))
+    elif kind == "downed":
+        out.extend(_downed_shapes(cx, cy, r, SIDE_COLOURS["player"], css))
     else:  # a diamond
         pts = ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy))
         out.append(Shape("polygon", pts, Style(MARKER_COLOUR, 0.9, "#0b5345", 1.0, 1.2),
@@ -473,13 +477,26 @@ def _path_shapes(scene: Scene, pts: list[Point2], pkind: str) -> list[Shape]:
             _arrow(ppx[-2], ppx[-1], style, 9.0 + width)]
 
 
+def _downed_shapes(cx: float, cy: float, r: float, colour: str, css: str) -> list[Shape]:
+    """A downed operative's base: pale, a dashed dark rim and a cross over it."""
+    k = r * 0.6
+    cross = Style(None, 1.0, "#222222", 1.0, 2.0)
+    return [Shape("circle", ((cx, cy),), Style(colour, 0.3, "#222222", 1.0, 1.5, (3.0, 2.0)),
+                  radius=r, css=css),
+            Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css=css),
+            Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css=css)]
+
+
 def _disc_shapes(scene: Scene, at: Point2, radius: float, side: str,
-                 label: str | None) -> list[Shape]:
-    """A caller's model base: a disc in its side's colour, with its label beside it."""
+                 label: str | None, downed: bool = False) -> list[Shape]:
+    """A caller's model base: a disc in its side's colour (a downed one crossed), with its
+    label beside it."""
     s = scene.scale
     cx, cy = scene.px(*at)
-    out = [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
-                 radius=radius * s, css=f"base {side}")]
+    out = (_downed_shapes(cx, cy, radius * s, SIDE_COLOURS[side], f"base downed {side}")
+           if downed else
+           [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
+                  radius=radius * s, css=f"base {side}")])
     if label:
         out.append(Shape("text", ((cx + radius * s + 2, cy - radius * s * 0.3),),
                          Style(SIDE_COLOURS[side]), text=label, size=10, bold=True,
@@ -500,8 +517,8 @@ def _overlay_shapes(scene: Scene) -> list[Shape]:
             cx, cy = scene.px(*at)
             out.extend(_marker_shapes("counter", cx, cy, 0.5 * s, label, "counter"))
         elif kind == "disc":
-            at, radius, side, label = payload
-            out.extend(_disc_shapes(scene, at, radius, side, label))
+            at, radius, side, label, downed = payload
+            out.extend(_disc_shapes(scene, at, radius, side, label, downed))
     return out
 
 

@@ -47,11 +47,13 @@ def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict
     for index, ops in enumerate(view["squads"].values()):
         side = "player" if index == 0 else f"player{min(index, 2) + 1}"
         for o in ops:
-            if o["at"] is None or o["down"]:
-                continue
+            if o["at"] is None or o.get("carried_by"):
+                continue  # (a friend carried is drawn as its carrier's "⇐" label)
             label = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
             label += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
-            render.add_disc(scene, tuple(o["at"]), radius[o["id"]], side=side, label=label)
+            label += " (down)" if o["down"] else ""  # lying there: its base takes room
+            render.add_disc(scene, tuple(o["at"]), radius[o["id"]], side=side, label=label,
+                            downed=o["down"])
     for o in view["enemies"]:
         if o["at"] is None or o["down"]:
             continue
@@ -86,6 +88,8 @@ def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict
     entries = [("player", f"{p}'s squad") for p in players[:1]]
     entries += [(f"player{min(i, 1) + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
+    if any(o["down"] and o["at"] is not None for ops in view["squads"].values() for o in ops):
+        entries.append(("downed", "downed operative (its base stays)"))
     if activation is not None:
         entries.append(("move", f"last enemy activation ({activation.get('unit', '?')})"))
     render.add_legend(scene, entries)

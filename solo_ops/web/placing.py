@@ -1,9 +1,9 @@
 """Tap to place: where a tapped point puts the active operative, and whether the move allows it.
 
 A player taps the board (or drops a dragged model) instead of measuring X,Y. :func:`preview`
-snaps the point to the nearest spot where the operative's base fits (clear of walls, terrain it
-cannot stand in and the other bases:
-:meth:`~solo_ops.geometry.routes.query.Routes.fits_many`), walks there around the walls as the
+snaps the point to the nearest spot where the operative's base may stand (the placement rule,
+:func:`solo_ops.geometry.placement.nearest`: clear of walls, terrain it cannot stand in and
+every other base, standing or downed, and the counters), walks there around the walls as the
 engine will check the move (:meth:`~solo_ops.geometry.routes.query.Routes.walk`, enemy control
 ranges blocking all but charges and fall backs), and compares the movement cost with the move's
 allowance (:func:`solo_ops.rules.reach.move_allowance`). It returns the answer to type for it
@@ -16,22 +16,18 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from solo_ops.core.errors import RuleError
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import reach
 from solo_ops.view import measure
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
-    from solo_ops.geometry.terrain import Terrain
 
 
 SNAP_RADIUS = 3.0
 """How far (inches) from the tapped point a fitting spot is looked for."""
-SNAP_STEP = 0.1
-"""The spacing (inches) of the spots tried when the tapped point itself does not fit."""
 MOVE_TOLERANCE = 0.25
 """The slack the engine allows when it checks a reported move (``action_checks.MOVE_TOLERANCE``)."""
 
@@ -78,28 +74,34 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
     kind = move_kind(how, state.edition)
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values()
-              if o.on_table and o.at is not None and o.id not in (op.id, op.carrying)]
-    bases = [(*_centre(o), o.radius) for o in others]
+              if o.has_base and o.at is not None and o.id not in (op.id, op.carrying)]
+    bases = state.bases(exclude=(op.id, op.carrying))  # standing, downed and counters
     asked = (float(x), float(y))
-    spot = _snap(terrain, asked, op.radius, bases)
-    if spot is None:
+    # the nearest point where the base may stand (the placement rule), said when it moved
+    found = placement.nearest(terrain, asked, op.radius, bases, limit=SNAP_RADIUS)
+    if found is None:
         raise RuleError(f"{op.id}'s base fits nowhere within {SNAP_RADIUS:g}\" of "
                         f"{measure.point(asked)}")
+    spot = found.at
+    taken = placement.why_not(terrain, asked, op.radius, bases)
     target = None
     if kind == "charge":
-        foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
+        foes = [o for o in others if o.on_table
+                and o.side == (ENEMY if op.side == PLAYER else PLAYER)]
         if not foes:
             raise RuleError("there is no enemy on the table to charge")
         target = min(foes, key=lambda o: math.dist(_centre(o), spot))
     blockers = []
     for o in others:
         extra = 0.0
-        if o.side != op.side and kind in ("reposition", "dash", "normal", "advance") \
+        if o.side != op.side and o.on_table and kind in ("reposition", "dash", "normal",
+                                                         "advance") \
                 and reach.base_gap(op, o) > reach.CONTROL_RANGE + 1e-9:
             extra = reach.CONTROL_RANGE
         if target is not None and o.id == target.id:
             extra = 0.0
         blockers.append((*_centre(o), o.radius + extra))
+    blockers += [(b.x, b.y, b.r) for b in bases if b.ident in state.counters]
     walk = terrain.routes.walk(op.at, spot, op.radius, blockers=blockers)
     allowance = reach.move_allowance(op, kind, state.edition)
     cost = None if walk is None else float(walk.cost)
@@ -118,7 +120,8 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
                 f"the walls; it can {verb} {measure.length(allowance, units)} — "
                 + ("within the move" if within else "too far"))
     if snapped:
-        text += " (moved to where the base fits)"
+        text += (f" (moved to the nearest point where the base fits: {taken})" if taken
+                 else " (moved to where the base fits)")
     if target is not None:
         text += f"; charging {target.id}"
     return {"operative": op.id, "how": kind, "asked": [round(asked[0], 2), round(asked[1], 2)],
@@ -129,26 +132,3 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
                                               for p in walk.points],
             "radius": op.radius, "answer": answer, "text": text,
             **({"target": target.id} if target is not None else {})}
-
-
-def _snap(terrain: Terrain, asked: tuple[float, float], radius: float,
-          bases: list[tuple[float, float, float]]) -> tuple[float, float] | None:
-    """The nearest point to ``asked`` (rounded to 0.01") where the base fits, within
-    :data:`SNAP_RADIUS`; None when there is none."""
-    first = reach.round_point(asked)
-    assert first is not None
-    if terrain.routes.fits(first, radius, blockers=bases):
-        return (first[0], first[1])
-    offs = np.arange(-SNAP_RADIUS, SNAP_RADIUS + 1e-9, SNAP_STEP)
-    dx, dy = np.meshgrid(offs, offs, indexing="ij")
-    dx, dy = dx.ravel(), dy.ravel()
-    near = np.hypot(dx, dy) <= SNAP_RADIUS
-    pts = np.round(np.stack([asked[0] + dx[near], asked[1] + dy[near]], axis=1), 2)
-    ok = terrain.routes.fits_many(pts, radius, blockers=bases)
-    if not ok.any():
-        return None
-    pts = pts[ok]
-    d = np.hypot(pts[:, 0] - asked[0], pts[:, 1] - asked[1])
-    order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    best = pts[order[0]]
-    return (float(best[0]), float(best[1]))
