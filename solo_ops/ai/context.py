@@ -19,6 +19,7 @@ import numpy as np
 from solo_ops.ai import fsm
 from solo_ops.core.tables import Order
 from solo_ops.game.state import PLAYER, Operative, State
+from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
@@ -183,6 +184,13 @@ class _Board:
     def others(self, exclude: str) -> list[tuple[float, float, float]]:
         return [(p[0], p[1], self.state.operatives[i].radius)
                 for i, p in self.pos.items() if i != exclude]
+
+    def labelled(self, exclude: str) -> list[Base]:
+        """Every other base with its label (for saying what blocks a move): the models where
+        the planner has them, then the downed and the counters."""
+        out = [Base(p[0], p[1], self.state.operatives[i].radius, self.state.operatives[i].label,
+                    i) for i, p in self.pos.items() if i != exclude]
+        return out + self.state.bases(exclude=[*self.pos, exclude])
 
     def bases(self, exclude: str | tuple[str, ...] = ()) -> list[tuple[float, float, float]]:
         """Every base on the planner's table as a disc but those of ``exclude``: the models

@@ -65,7 +65,7 @@ def view_scene(game: Game, state: State, *, reveal: bool = False,
     entries += [(f"player{i + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
     if any(o["down"] and o["at"] is not None for ops in view["squads"].values() for o in ops):
-        entries.append(("downed", "downed operative (its base stays)"))
+        entries.append(("downed", "downed operative (base stays)"))
     render.add_legend(scene, entries)
     return scene
 

@@ -241,6 +241,29 @@ def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
     return None
 
 
+def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
+                     others: Sequence[Any]) -> Base | None:
+    """The first of ``others`` (labelled bases) that a base walking ``walk`` would run into
+    within ``budget`` inches of it (tried every :data:`STEP`), or None: what blocks a model
+    whose way, around the walls alone, runs through other models."""
+    top = min(float(budget), float(walk.cost))
+    b = [x for x in others]
+    if not b or top <= 0:
+        return None
+    steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
+    pts = np.array([terrain.routes.advance(walk, m)[0] for m in steps], dtype=float)
+    arr = np.asarray(discs(b), dtype=float)
+    gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
+           - radius - arr[None, :, 2])
+    hit = np.flatnonzero((gap < -TOUCH).any(axis=1))
+    if not len(hit):
+        return None
+    k = int(np.argmin(gap[int(hit[0])]))
+    x = b[k]
+    return Base(float(x[0]), float(x[1]), float(x[2]), str(x[3]) if len(x) > 3 else "",
+                str(x[4]) if len(x) > 4 else "")
+
+
 DETOUR_SHOWN = 0.05
 """A move's cost must exceed the straight line by this much (inches) for :func:`detour` to
 say why: less is lost in the tenth the players read."""

@@ -89,7 +89,7 @@ def scene_for(game: Game, state: State, view: dict[str, Any], records: list[dict
     entries += [(f"player{min(i, 1) + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
     if any(o["down"] and o["at"] is not None for ops in view["squads"].values() for o in ops):
-        entries.append(("downed", "downed operative (its base stays)"))
+        entries.append(("downed", "downed operative (base stays)"))
     if activation is not None:
         entries.append(("move", f"last enemy activation ({activation.get('unit', '?')})"))
     render.add_legend(scene, entries)

@@ -498,21 +498,21 @@ class Routes:
         return self._make_walk(pts, float(radius))
 
     def walk_to(self, walk: Walk, end: Any) -> Walk:
-        """The first part of ``walk``, from its start to ``end`` (a point on it, within 1e-6),
-        with its length and cost (:meth:`walk_through`); the whole walk when ``end`` is not on
-        it."""
+        """The first part of ``walk``, from its start to ``end`` (a point on it, or within
+        0.01" of it: a point rounded for the record), with its length and cost
+        (:meth:`walk_through`); the whole walk and then ``end`` when it is on no leg."""
         e = (float(end[0]), float(end[1]))
         pts = list(walk.points)
         out = [pts[0]]
         for a, b in itertools.pairwise(pts):
             seg = (b[0] - a[0], b[1] - a[1])
             length2 = seg[0] ** 2 + seg[1] ** 2
-            t = 0.0 if length2 == 0 else ((e[0] - a[0]) * seg[0] + (e[1] - a[1]) * seg[1]) / length2
+            t = 0.0 if length2 == 0 else (
+                (e[0] - a[0]) * seg[0] + (e[1] - a[1]) * seg[1]) / length2
             t = min(1.0, max(0.0, t))
             foot = (a[0] + seg[0] * t, a[1] + seg[1] * t)
-            if math.dist(foot, e) <= 1e-6 and t < 1.0:
-                out.append(e)
-                return self.walk_through(out, walk.radius)
+            if math.dist(foot, e) <= 0.01 and t < 1.0:
+                break  # the end is on this leg
             out.append(b)
         if math.dist(out[-1], e) > 1e-9:
             out.append(e)
