@@ -31,16 +31,6 @@ class _Candidates:
     whole: bool = True  # every end point (False: only those in the discs asked for)
 
 
-class _Subset:
-    """Some of a ``Reach``'s points, renumbered: ``path(i)`` is the walk to the i-th kept."""
-
-    def __init__(self, base: Any, keep: np.ndarray) -> None:
-        self.base, self.keep = base, keep
-
-    def path(self, i: int) -> Any:
-        return self.base.path(int(self.keep[int(i)]))
-
-
 def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
                 board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5,
                 near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
@@ -87,7 +77,7 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
     if len(pts) > 1 and drop[1:].any():
         drop[0] = False  # the start stays first
         keep = np.flatnonzero(~drop)
-        return _Candidates(pts[keep], cost[keep], _Subset(found, keep), whole)
+        return _Candidates(pts[keep], cost[keep], found.subset(keep), whole)
     return _Candidates(pts, cost, found, whole)
 
 

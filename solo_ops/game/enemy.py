@@ -51,6 +51,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
     if action.kind not in ATTACKS or action.target is None:
         return None
     target = state.operatives.get(action.target)
+    if target is not None and target.lying:
+        return f"{target.label} is down"
     if target is None or not target.on_table:
         return f"{action.target} is no longer on the table"
     assert op.at is not None and target.at is not None

@@ -10,7 +10,6 @@ counter may end its move). Pure: reads the game, changes only what its caller ha
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -83,18 +82,4 @@ def counter_reach(terrain: Terrain, state: State, counter: Counter, move: float,
         ok[0] = True
     if ok.all():
         return found
-    keep = np.flatnonzero(ok)
-    return _Kept(pts[keep], np.asarray(found.cost, dtype=float)[keep], found, keep)
-
-
-@dataclass
-class _Kept:
-    """Some of a ``Reach``'s points, renumbered: ``path(i)`` is the walk to the i-th kept."""
-
-    points: np.ndarray
-    cost: np.ndarray
-    base: Any
-    keep: np.ndarray
-
-    def path(self, i: int) -> Any:
-        return self.base.path(int(self.keep[int(i)]))
+    return found.subset(np.flatnonzero(ok))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
 from solo_ops.core.tables import hidden_enemy_table
-from solo_ops.game import fog
+from solo_ops.game import fog, placing
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -44,6 +44,8 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
             events.append({"type": "counter_moved", "counter": cid, "from": _r(old),
                            "at": _r(move.to), "route": [_r(p) for p in move.route],
                            "cost": round(float(walk.cost), 2),
+                           **placing.move_facts(terrain, state, cid, fog.COUNTER_RADIUS,
+                                                move.route),
                            **_row_words(game, counter, move)})
         if move.settled:
             counter.settled = True
