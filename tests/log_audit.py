@@ -197,8 +197,9 @@ def check_table(game: Any, state: Any, audit: TableAudit, n: int) -> None:
 def check_move_costs(game: Any, state: Any, record: dict[str, Any], audit: TableAudit,
                      doors: dict[str, bool]) -> None:
     """Every enemy move's reported cost equals its route's cost recomputed from the recorded
-    points (length, climbs and drops), and is no less than the shortest way between its ends
-    measured as ``geom distance`` measures (around walls and closed doors)."""
+    points (length, climbs and drops; a point recorded to 0.01" that strays less than that
+    into razor wire's reach or onto a deck is beside it), and is no less than the shortest way
+    between its ends measured as ``geom distance`` measures (around walls and closed doors)."""
     ops = state.operatives
     for e in record["events"]:
         if e.get("type") == "portal":  # the doors as they stand at each event
@@ -211,7 +212,7 @@ def check_move_costs(game: Any, state: Any, record: dict[str, Any], audit: Table
         terrain = game.terrains.get(doors)
         audit.moves += 1
         route = [tuple(p) for p in e["route"]]
-        walk = terrain.routes.walk_through(route, op.radius)
+        walk = terrain.routes.walk_through(route, op.radius, touching=0.01)  # (rounded)
         shortest = terrain.routes.distance(route[0], route[-1], 0.0, 0.0).distance
         cost = float(e["cost"])
         if abs(walk.cost - cost) > COST_TOLERANCE:

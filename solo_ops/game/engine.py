@@ -49,16 +49,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     state.doors = scenario.board.door_state()
     terrain = game.terrain(state)
     events: list[dict[str, Any]] = []
-    taken: list[tuple[float, float, float]] = []
-    for squad in scenario.squads:
-        for m in squad.models:
-            if m.at is not None:
-                taken.append((m.at[0], m.at[1], m.profile.for_edition(scenario.edition)
-                              .base_radius))
-    # the deployment also keeps clear of the enemies and counters the scenario places
-    taken += [(m.at[0], m.at[1], m.profile.for_edition(scenario.edition).base_radius)
-              for spec in scenario.enemies for m in spec.models if m.at is not None]
-    taken += [(c.at[0], c.at[1], COUNTER_RADIUS) for c in scenario.counters]
+    taken = _placed_by_scenario(scenario)
     for index, squad in enumerate(scenario.squads):
         missing = [m for m in squad.models if m.at is None]
         spots = deploy(terrain, zone_for(scenario.board, index),
@@ -117,6 +108,17 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         op.stance = "conceal"
     _record(state, {"type": "setup", "seed": seed}, events, 0)
     return game, state
+
+
+def _placed_by_scenario(scenario: Scenario) -> list[tuple[float, float, float]]:
+    """The bases the scenario itself places (squad models with a position, enemies,
+    counters): the deployment of the rest keeps clear of them all (the placement rule)."""
+    ed = scenario.edition
+    taken = [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
+             for squad in scenario.squads for m in squad.models if m.at is not None]
+    taken += [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
+              for spec in scenario.enemies for m in spec.models if m.at is not None]
+    return taken + [(c.at[0], c.at[1], COUNTER_RADIUS) for c in scenario.counters]
 
 
 def _max_suffix(items: dict[str, Any], prefix: str) -> int:

@@ -305,8 +305,15 @@ class GameTable:
                 concrete = {**found.action, "operative": action["operative"]}
                 # the engine's own checks first, on a copy: never ask yes to a refusal
                 trial = copy.deepcopy(self.state)
-                for each in (concrete, *found.then):
-                    step(self.game, trial, each)
+                try:
+                    for each in (concrete, *found.then):
+                        step(self.game, trial, each)
+                except RuleError as exc:
+                    if found.relation != "nearest":
+                        raise
+                    raise RuleError(f"At {found.ref} {found.blocked_by}; the nearest point "
+                                    f"where its base fits is {found.to[0]:g},{found.to[1]:g}, "
+                                    f"but {exc}") from None
                 self._proposal = _Proposal(player, len(self.state.log),
                                            [concrete, *found.then])
                 return Outcome(True, f"{self.proposal_words(found)} Do it? (yes / no)",
@@ -364,7 +371,7 @@ class GameTable:
         if found.relation == "contact":
             gap = f", in base contact with {found.ref}"
         elif found.relation == "nearest":
-            return (f"{found.ref} is taken ({found.blocked_by}): "
+            return (f"At {found.ref} {found.blocked_by}: "
                     f"{self.state.active_operative} would {how} {where}, the nearest point "
                     f"where its base fits, {measure.length(found.gap, units)} from {found.ref} "
                     f"(it can {how} {measure.length(found.allowance, units)}).")

@@ -133,26 +133,35 @@ class _Soft:
         return total
 
     @cached_property
-    def cores(self) -> list[Any]:
-        """Each footprint shrunk by :data:`TOUCHING`: a piece of a walk that runs along an
-        outline (round the grown razor wire, along a crate's side) is beside it, not in it."""
-        return [poly.buffer(-TOUCHING) for poly in self.polys]
+    def _cores(self) -> dict[float, list[Any]]:
+        return {}
 
-    def path_cost(self, pts: list[Point2]) -> float:
+    def cores(self, touching: float = TOUCHING) -> list[Any]:
+        """Each footprint shrunk by ``touching`` (:data:`TOUCHING`): a piece of a walk that
+        runs along an outline (round the grown razor wire, along a crate's side) is beside
+        it, not in it. Built once per amount."""
+        got = self._cores.get(touching)
+        if got is None:
+            got = self._cores[touching] = [poly.buffer(-touching) for poly in self.polys]
+        return got
+
+    def path_cost(self, pts: list[Point2], touching: float = TOUCHING) -> float:
         """The surcharge of walking the polyline ``pts`` (a walk's points): for each
         footprint, the entries into it times its entry cost plus the exits times its exit cost.
         Whether the walk is inside is read between crossings (the middle of each piece), never
         at a point on the outline, so a route that turns at a corner of a footprint (its
         points on the outline) pays for going in as a route beside the corner does: the same
         cost the walking graph found for it (issue #27: a move's reported cost is its
-        route's)."""
+        route's). ``touching``: how far into a footprint a walk may stray and still be beside
+        it (0.01" for a route read back from the record, its points rounded to 0.01")."""
         if not self.polys or len(pts) < 2:
             return 0.0
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
         total = 0.0
-        for poly, core, amount, leave, rings in zip(self.polys, self.cores, self.amounts,
-                                                    self.exits, self.rings, strict=True):
+        for poly, core, amount, leave, rings in zip(self.polys, self.cores(touching),
+                                                    self.amounts, self.exits, self.rings,
+                                                    strict=True):
             x0, y0, x1, y1 = poly.bounds
             if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
                 continue

@@ -479,23 +479,28 @@ class Routes:
             soft = self._softs[key] = _Soft.of(self.board, float(radius))
         return soft
 
-    def _make_walk(self, pts: list[Point2], radius: float = 0.0) -> Walk:
+    def _make_walk(self, pts: list[Point2], radius: float = 0.0, touching: float | None = None
+                   ) -> Walk:
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         length = float(np.hypot(*(Q - P).T).sum()) if len(P) else 0.0
         soft = self._soft_for(radius)
-        extra = soft.path_cost(pts) if soft and len(P) else 0.0
+        extra = 0.0
+        if soft and len(P):
+            extra = soft.path_cost(pts) if touching is None else soft.path_cost(pts, touching)
         if soft and length > 0:
             extra += soft.start_cost(pts[0])
         return Walk(tuple(pts), length, length + extra, radius)
 
-    def walk_through(self, points: Any, radius: float = 0.0) -> Walk:
+    def walk_through(self, points: Any, radius: float = 0.0, *,
+                     touching: float | None = None) -> Walk:
         """The walk along ``points`` as given (a recorded route): its length and its movement
         cost for a base of ``radius`` (climbs, drops and other surcharges added), the same sums
-        as the walk that found it."""
+        as the walk that found it. ``touching``: how far a point may stray into a surcharged
+        footprint and still be beside it (0.01" for points read back from the record)."""
         pts = [(float(p[0]), float(p[1])) for p in points]
         if len(pts) < 2:
             pts = pts * 2 if pts else [(0.0, 0.0), (0.0, 0.0)]
-        return self._make_walk(pts, float(radius))
+        return self._make_walk(pts, float(radius), touching)
 
     def walk_to(self, walk: Walk, end: Any) -> Walk:
         """The first part of ``walk``, from its start to ``end`` (a point on it, or within
