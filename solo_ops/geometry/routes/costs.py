@@ -106,7 +106,12 @@ class _Soft:
         return bool(self.polys)
 
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """(S,) the surcharge for walking each segment ``P->Q``."""
+        """(S,) the surcharge for walking each segment ``P->Q``: per footprint it crosses,
+        the entries times its entry cost and the exits times its exit cost. Whether the
+        segment starts inside is read in the middle of its first piece (before its first
+        crossing), as :meth:`path_cost` reads a whole walk: a segment starting on an outline
+        (a model standing in an open hatchway) is where it is going, so a walk costs the same
+        leg by leg as along its whole route (issue #27)."""
         total = np.zeros(len(P))
         if len(P) == 0 or len(self.ev) == 0:
             return total
@@ -116,18 +121,23 @@ class _Soft:
         x0, y0, x1, y1 = self.box
         active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
                   & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
-        si, ei, _ = _crossings(P, Q, self.ev, self.en, active)
+        si, ei, t = _crossings(P, Q, self.ev, self.en, active)
         if len(si) == 0:
             return total
         n = len(self.polys)
-        keys, k = np.unique(si * n + self.owner[ei], return_counts=True)
+        keys, inv, k = np.unique(si * n + self.owner[ei], return_inverse=True,
+                                 return_counts=True)
         seg, pid = np.divmod(keys, n)
+        first = np.full(len(keys), np.inf)
+        np.minimum.at(first, inv, t)  # each (segment, footprint)'s first crossing
+        mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
         amounts = np.asarray(self.amounts, dtype=float)
         leaving = np.asarray(self.exits, dtype=float)
+        cores = self.cores()
         out = np.zeros(len(keys), dtype=int)
         for j in np.unique(pid).tolist():
             sel = pid == j
-            inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
+            inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
             out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
         np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
         return total
