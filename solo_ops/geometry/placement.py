@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
+import shapely
 
 if TYPE_CHECKING:
     from solo_ops.geometry.routes import Walk
@@ -311,17 +312,12 @@ def detour(terrain: Terrain, points: Sequence[Any], radius: float,
 def _round_what(terrain: Terrain, p: tuple[float, float], radius: float,
                 others: Sequence[Any]) -> str:
     """The feature or base a route's bend at ``p`` goes round: the nearest of them."""
-    from shapely.geometry import Point
-
-    here = Point(p)
+    ids, shapes = terrain.obstacle_features
     best: tuple[float, str] = (math.inf, "the walls")
-    for f in terrain.board.features:
-        t = f.effective_traits
-        if not (f.blocks_movement or t & {"heavy", "blocking", "hazardous"}):
-            continue
-        gap = float(f.shape.distance(here)) - radius
-        if gap < best[0]:
-            best = (gap, f.id)
+    if len(ids):
+        gaps = shapely.distance(shapes, shapely.points(p[0], p[1])) - radius
+        k = int(np.argmin(gaps))
+        best = (float(gaps[k]), ids[k])
     for b in others:
         gap = math.hypot(p[0] - float(b[0]), p[1] - float(b[1])) - radius - float(b[2])
         label = b[3] if len(b) > 3 and b[3] else "another model"

@@ -52,6 +52,15 @@ class Terrain:
         return shapely.union_all(solid) if solid else None
 
     @cached_property
+    def obstacle_features(self) -> tuple[list[str], np.ndarray]:
+        """The ids and shapes of the features a route goes round in this door state (walls,
+        closed doors and hatches, pitfalls, heavy, blocking and hazardous terrain), for saying
+        what a move's bends go round (:func:`solo_ops.geometry.placement.detour`)."""
+        keep = [f for f in self.board.features
+                if f.blocks_movement or f.effective_traits & {"heavy", "blocking", "hazardous"}]
+        return [f.id for f in keep], np.array([f.shape for f in keep], dtype=object)
+
+    @cached_property
     def solid_boxes(self) -> np.ndarray:
         """(n, 4) the bounding boxes (minx, miny, maxx, maxy) of the parts of :attr:`solids`."""
         if self.solids is None:
