@@ -140,16 +140,20 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     old = op.at
     assert old is not None and action.to is not None
     route = action.route if len(action.route) >= 2 else (old, action.to)
-    to, walk, blocked = placing.placed(game, state, op, route)
+    limit = _allowance(state, op, action.kind)
+    to, walk, blocked = placing.placed(game, state, op, route, limit)
     note = action.note
     if to is None:
         return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
                  "blocked_by": blocked,
                  "note": f"{op.label} cannot make its move: {blocked} (the placement rule)."}]
-    cost = float(action.cost) if blocked is None else float(walk.cost)
+    cost = float(walk.cost)  # what its route costs, climbs and drops added (issue #27)
     if blocked is not None:
         note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
                 f"{blocked}.")
+    elif math.dist(to, action.to) > 0.005:
+        note = (f"{note} Its route costs more than planned (climbing): it stops at "
+                f"{explain.fmt_pt(to)}, its {explain.inches(limit)} spent.")
     op.at = to
     op.moved = True
     op.moved_how = action.kind
@@ -162,6 +166,15 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                     walk.points)}]
     return events + check_mines(game, state, op)
+
+
+def _allowance(state: State, op: Operative, kind: str) -> float | None:
+    """How far an enemy move of ``kind`` may go (``reach.move_allowance``; a 2018 Advance at
+    its most), or None for a kind without one: a planned route that costs more is cut there."""
+    try:
+        return reach.move_allowance(op, kind, state.edition)
+    except ValueError:
+        return None
 
 
 def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
@@ -286,18 +299,20 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
     assert old is not None and action.to is not None
     to, walk, blocked = placing.placed(game, state, op,
                                        action.route if len(action.route) >= 2
-                                       else (old, action.to))
-    if to is None or (blocked is not None and target.at is not None and not reach.in_control_range(
+                                       else (old, action.to),
+                                       _allowance(state, op, "charge"))
+    moved_short = to is not None and (blocked is not None or math.dist(to, action.to) > 0.005)
+    if to is None or (moved_short and target.at is not None and not reach.in_control_range(
             game.terrain(state), to, op.radius, target.at, target.radius)):
         return [{"type": "charge_failed", "operative": op.id, "target": target.id,
                  "from": _r(old), "to": _r(old), "blocked_by": blocked,
                  "note": f"{op.label} cannot end its charge in {target.label}'s control range: "
-                         f"{blocked}."}]
+                         f"{blocked or 'its route costs more than its charge move'}."}]
     op.at = to
     op.moved = True
     op.charged = True
     op.moved_how = "charge"
-    cost = float(action.cost) if blocked is None else float(walk.cost)
+    cost = float(walk.cost)
     events.append({"type": "charged", "operative": op.id, "target": target.id, "from": _r(old),
                    "to": _r(to), "route": [_r(p) for p in walk.points],
                    "cost": round(cost, 2), "note": action.note,

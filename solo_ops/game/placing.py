@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None
            ) -> tuple[tuple[float, float] | None, Any, str | None]:
-    """Where a planned move along ``route`` (as far as ``budget`` inches of movement, the
-    whole route when None) really ends by the placement rule
+    """Where a planned move along ``route`` (as far as ``budget`` inches of movement -- its
+    allowance, or a 2018 charge roll -- the whole route when None) really ends by the
+    placement rule
     (:func:`solo_ops.geometry.placement.along`): the end, the walk to it (length and cost) and,
     when it stops short, what stands in the way. The plan was made before the models ahead of
     it moved (a unit's models, a 2018 charge roll, a counter revealed on the way): a base
@@ -35,7 +36,7 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)
     end = walk.points[-1]
-    if budget is None and placement.is_legal(terrain, end, op.radius, others):
+    if want >= walk.cost - 1e-9 and placement.is_legal(terrain, end, op.radius, others):
         return (float(end[0]), float(end[1])), walk, None
     stop = placement.along(terrain, walk, want, op.radius, others)
     if stop is None:
