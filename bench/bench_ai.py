@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 import yaml  # noqa: E402
 
 from solo_ops.ai.planner import activation_order, plan_activation  # noqa: E402
+from solo_ops.core.limits import SCENARIO as SCENARIO_LIMITS  # noqa: E402
 from solo_ops.game.enemy import apply_plan  # noqa: E402
 from solo_ops.game.engine import new_game  # noqa: E402
 from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
@@ -121,9 +122,25 @@ def run(units: int, turns: int, seed: int) -> list[tuple[int, float]]:
     return out
 
 
+def units_arg(text: str) -> int:
+    """``--units``: a number of enemy units a scenario may hold (one line, not a traceback, for
+    more than the documented limit)."""
+    try:
+        units = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 1 <= units <= SCENARIO_LIMITS.enemies:
+        raise argparse.ArgumentTypeError(
+            f"{units} enemy units: a scenario holds 1-{SCENARIO_LIMITS.enemies} "
+            "(ScenarioLimits.enemies in solo_ops/core/limits.py)")
+    return units
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--units", type=int, nargs="+", default=[20])
+    parser.add_argument("--units", type=units_arg, nargs="+", default=[20],
+                        help=f"enemy units to place, 1-{SCENARIO_LIMITS.enemies} (the "
+                             "scenario limit, solo_ops/core/limits.py)")
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -132,10 +132,11 @@ def random_board(rng: np.random.Generator, n: int = 14) -> Board:
 
 
 def load_boards() -> list[Board]:
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "solo_ops", "data",
-                        "scenarios", "boards")
+    """The shipped boards (the package data's folder, wherever it is installed)."""
+    from solo_ops.io import library
+
     boards = []
-    for path in sorted(glob.glob(os.path.join(root, "*.yaml"))):
+    for path in sorted(glob.glob(os.path.join(library.folder("board"), "*.yaml"))):
         with open(path, encoding="utf-8") as fh:
             boards.append(parse_board(yaml.safe_load(fh), path))
     return boards
@@ -269,6 +270,9 @@ def main() -> int:
     parser.add_argument("--random", type=int, default=4)
     parser.add_argument("--points", type=int, default=0,
                         help="draw each board's pairs among this many points (0: all distinct)")
+    parser.add_argument("--table", action="store_true",
+                        help="the loops as play and serve choose them (solo-ops compile's "
+                             "kernels when compiled, else the numpy code), not as a rating")
     args = parser.parse_args()
     try:
         import pyvisgraph  # noqa: F401
@@ -281,8 +285,13 @@ def main() -> int:
     # process: done here, before any timing, and reported apart (SOLO_OPS_JIT=0: without them)
     from solo_ops.geometry import jit
 
-    jit.use_in_simulation()
     t0 = time.process_time()
+    if args.table:
+        from solo_ops.cli.compile import use_at_table
+
+        use_at_table()
+    else:
+        jit.use_in_simulation()
     warm = Routes(corridor_board())
     for p, q in [((3.0, 3.0), (25.0, 18.0)), ((3.0, 3.0), (4.0, 4.0))]:
         warm.distance(p, q)

@@ -5,14 +5,17 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_web.py              # 4 pages, 15 rounds
     python bench/bench_web.py --pages 4 --rounds 30
 
-It starts ``solo-ops serve`` on the supplement's co-op example (seed 3) in a temporary folder,
-connects ``--pages`` event streams (``/api/events``, as open pages do) and then, each round,
-posts four answers — Ana activates Kell (no engine step follows), ``done`` (the enemy's
-activation follows: engine steps), ``undo``, ``undo`` — timing each from the POST until every
-page's stream has delivered the batch's closing ``prompt`` line. It also times what a page does
-next (``GET /api/view?since=N`` and ``GET /board.svg``), and the same answers through a
-:class:`~solo_ops.session.table.GameTable` in this process, without HTTP: the engine's own step time
-and the saving. It prints medians and 95th percentiles in milliseconds.
+It starts ``solo-ops serve`` on the supplement's co-op example (seed 3, with ``cp_rerolls:
+never`` so that the enemy's first shots ask no CP re-roll question: the rounds below start at
+Ana's first activation) in a temporary folder, connects ``--pages`` event streams
+(``/api/events``, as open pages do) and then, each round, posts four answers — Ana activates
+Kell (a player's step: no engine step follows), ``done`` (the enemy's activation follows: engine
+steps), ``undo``, ``undo`` — each naming its step as the page does, timing each from the POST
+until every page's stream has delivered the batch's closing ``prompt`` line (the text a page
+shows). It also times what a page does next (``GET /api/view?since=N`` and ``GET /board.svg``,
+drawn once per step for every page), and the same answers through a
+:class:`~solo_ops.session.table.GameTable` in this process, without HTTP: the engine's own step
+time and the saving. It prints medians and 95th percentiles in milliseconds.
 """
 
 from __future__ import annotations
@@ -37,8 +40,18 @@ SCENARIO = ROOT / "scenarios" / "volkus-stronghold-supplement-example.yaml"
 ROUND = [("Ana", "kell"), ("Ana", "done"), ("Ana", "undo"), ("Ana", "undo")]
 
 
+def scenario_copy(folder: Path) -> Path:
+    """The co-op example with ``cp_rerolls: never``, its files found where they ship."""
+    text = SCENARIO.read_text(encoding="utf-8")
+    for sub in ("boards/", "rosters/", "squads/"):
+        text = text.replace(f": {sub}", f": {SCENARIO.parent}/{sub}")
+    path = folder / SCENARIO.name
+    path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")
+    return path
+
+
 def serve(folder: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen([sys.executable, "-m", "solo_ops", "serve", str(SCENARIO),
+    proc = subprocess.Popen([sys.executable, "-m", "solo_ops", "serve", str(scenario_copy(folder)),
                              "--port", "0"], cwd=folder, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -87,7 +100,8 @@ async def measure(url: str, pages: int, rounds: int) -> dict[str, list[float]]:
                     e.clear()
                 start = time.perf_counter()
                 reply = (await c.post(f"{url}api/answer",
-                                      json={"player": player, "answer": answer})).json()
+                                      json={"player": player, "answer": answer,
+                                            "step": steps})).json()
                 assert reply["ok"], reply
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in events)), 60)
                 last = max(inbox[-1][0] for inbox in inboxes)
@@ -111,7 +125,7 @@ def in_process(rounds: int, folder: Path) -> dict[str, list[float]]:
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.table import GameTable
 
-    game, state = new_game(load_scenario(SCENARIO), 3)
+    game, state = new_game(load_scenario(scenario_copy(folder)), 3)
     save = folder / "inproc" / "game.json"
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()
@@ -130,6 +144,40 @@ def in_process(rounds: int, folder: Path) -> dict[str, list[float]]:
     return times
 
 
+def late_undo(folder: Path, turn: int = 3, undos: int = 8) -> dict[str, list[float]]:
+    """Undo late in a game: the autopilot plays the co-op example to turning point ``turn``,
+    then each undo (a replay of every answer since set-up) is timed in a GameTable."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game.engine import new_game, pending, step
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.session.table import GameTable
+    from solo_ops.sim import autopilot
+
+    game, state = new_game(load_scenario(scenario_copy(folder)), 3)
+    while state.turn < turn and (prompt := pending(game, state)).kind != "ended":
+        if prompt.kind == "engine":
+            step(game, state, {"type": "engine"})
+            continue
+        for action in autopilot.answers(game, state, prompt, "objective"):
+            try:
+                step(game, state, action)
+            except RuleError:
+                continue
+            break
+    save = folder / "late" / "game.json"
+    table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
+    table.start()
+    table.persist(None)
+    name = f"undo at turning point {turn}, step {len(state.log)} (GameTable)"
+    times: dict[str, list[float]] = {name: []}
+    for _ in range(undos):
+        start = time.perf_counter()
+        outcome = table.undo()
+        assert outcome.ok, outcome
+        times[name].append((time.perf_counter() - start) * 1000)
+    return times
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=4)
@@ -144,6 +192,7 @@ def main() -> int:
             proc.terminate()
             proc.wait(timeout=20)
         times.update(in_process(args.rounds, folder))
+        times.update(late_undo(folder))
     for name, values in times.items():
         print(summary(name, values))
     return 0

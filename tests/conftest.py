@@ -11,14 +11,25 @@ from click.testing import CliRunner
 from hypothesis import settings
 
 from solo_ops.geometry import jit
+from solo_ops.io import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # The geometry's compiled loops (numba, where installed) are on in the tests' own process, as in
 # the simulator's workers, so every oracle test of the geometry checks them (SOLO_OPS_JIT=0
-# checks the numpy code instead); tests/test_jit*.py compare both paths directly, and the
-# commands run as subprocesses keep the default (numpy, unless SOLO_OPS_JIT=1).
+# checks the numpy code instead): compiled on the spot where not yet compiled, as with
+# SOLO_OPS_JIT=1, so that a command run in this process (click's runner) never starts a
+# compile in the background. tests/test_jit*.py compare both paths directly. The commands run
+# as subprocesses get SOLO_OPS_JIT=0 unless it is set: the numpy code, the same answers, with
+# no numba to load or compile in every one of them (tests/test_jit.py and
+# tests/test_compile.py set the switch themselves where they test it).
+# numba keeps what it compiles where solo-ops's commands keep it (solo_ops.io.compiled), so the
+# tests and the commands they start compile each kernel once between them.
+compiled.configure()
+if jit.MODE != "0":
+    jit.MODE = "1"
 jit.use_in_simulation()
+os.environ.setdefault("SOLO_OPS_JIT", "0")
 SCENARIOS = ROOT / "scenarios"
 ROSTERS = SCENARIOS / "rosters"
 BOARDS = SCENARIOS / "boards"
@@ -36,9 +47,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
 
 # The oracle-heavy property tests (each checks the fast code against a slow, obviously correct
-# oracle, a brute force or many seeds; together about 25 s of the suite), marked ``slow`` here
-# rather than in their files so that the list is one place. The README's test command runs
-# them; ``python -m pytest -m "not slow"`` leaves them out while developing.
+# oracle, a brute force or many seeds) and the fuzzers, marked ``slow`` here rather than in
+# their files so that the list is one place. The README's test command runs them with a quarter
+# of their examples (tests/budget.py); CI runs them again with the full budget
+# (``SOLO_OPS_TEST_BUDGET=full python -m pytest -n auto -m slow``, in .ci/run);
+# ``python -m pytest -m "not slow"`` leaves them out while developing.
 # (tests/test_architecture.py checks that every name here is a test in that file.)
 SLOW: dict[str, frozenset[str]] = {
     "tests/test_routes.py": frozenset({
@@ -52,6 +65,10 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/test_search.py": frozenset({"test_nearest_cover_is_the_cheapest_protected_point"}),
     "tests/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
+    }),
+    "tests/test_fuzz.py": frozenset({
+        "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
+        "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
     "tests/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
@@ -79,3 +96,4 @@ def runner() -> CliRunner:
         return CliRunner(mix_stderr=False)  # click < 8.2
     except TypeError:
         return CliRunner()
+

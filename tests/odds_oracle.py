@@ -145,7 +145,7 @@ def shoot_2024(spec: AttackSpec, defence: DefenceSpec) -> Odds:
         if kept.crits:
             p_crit += p
         collected = kt2024.defence_dice_count(spec, defence, kept.crits)
-        free = kt2024.cover_saves(spec, defence, collected)
+        free = kt2024.cover_saves(spec, defence, collected, kept)
         for (cs, ns), q in save_dice(collected - free, defence.save).items():
             damage, _ = kt2024.shot_damage(spec, defence, kept, cs, ns + free)
             _add(dist, damage, p * q)

@@ -92,7 +92,8 @@ def test_charge_must_end_in_control_range_and_counts_the_extra_2_inches() -> Non
             "must end within 1\" of e1")
     step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [9.3, 10]})
     assert state.operatives["a1"].charged
-    refused(game, state, {"type": "move", "how": "fall_back", "to": [3, 3]}, "already done|AP")
+    refused(game, state, {"type": "move", "how": "fall_back", "to": [3, 3]},
+            "cannot Fall Back after a Charge .*'fall-back-after-reposition-or-charge'")
 
 
 def test_fight_and_damage_reports() -> None:

@@ -179,15 +179,18 @@ def test_towards_closest_enemy_walks_straight_at_it() -> None:
 
 
 def test_towards_closest_enemy_goes_for_the_one_in_sight() -> None:
-    # p2 is nearer in a straight line but behind a wall box; p1 is in sight.
+    # p2 is nearer in a straight line but behind a wall box; p1 is in sight, 12" away: out of
+    # a 4" mover's reach even with a Dash and a Charge (3 + 6 + 1 = 10"), so it moves.
     wall = {"id": "w", "traits": ["wall"], "polygon": [[8, 15], [14, 15], [14, 16], [8, 16]]}
-    game, state = setup([("u1", 3, [("e1", BRUTE, (10, 11))])],
-                        [("p1", GRUNT, (10, 1)), ("p2", GRUNT, (11, 20))], features=(wall,))
+    slow = prof(m=4, weapons=[BLADE])
+    game, state = setup([("u1", 3, [("e1", slow, (10, 14))])],
+                        [("p1", GRUNT, (10, 1)), ("p2", GRUNT, (11, 21))], features=(wall,))
     p = plan(game, state, "u1")
     end = p.actions[0].to
     assert end is not None
-    assert end[1] < 11  # towards p1 (south), not p2 (north)
-    assert gap(end, (10, 1)) == pytest.approx(10 - 6 - 1, abs=0.05)
+    assert end[1] < 14  # towards p1 (south), not p2 (north)
+    assert gap(end, (10, 1)) == pytest.approx(13 - 4 - 1, abs=0.05)
+    assert kinds(p) == ["reposition", "dash"]
 
 
 def _brute_cover(game: Any, state: Any, start: tuple[float, float], shooter: tuple[float, float],
@@ -382,13 +385,16 @@ def test_charge_if_within_12() -> None:
 
 
 def test_charge_yes_charges_what_it_can_reach() -> None:
-    # Melee row 3 (charge "Yes"): 7" edge distance, charge move 8": charges; 9.5": cannot.
+    # Melee row 3 (charge "Yes"): 7" edge distance, charge move 8": charges; 9.5": a Dash
+    # first (3" + 8" + 1" reaches 12"); 12.5": cannot.
     game, state = setup([("u1", 3, [("e1", BRUTE, (5, 11))])], [("p1", GRUNT, (13, 11))])
     p = plan(game, state, "u1")
     assert kinds(p) == ["charge", "fight"]
     end = p.actions[0].to
     assert end is not None and gap(end, (13, 11)) <= 1.0
     game, state = setup([("u1", 3, [("e1", BRUTE, (5, 11))])], [("p1", GRUNT, (15.5, 11))])
+    assert kinds(plan(game, state, "u1")) == ["dash", "charge"]
+    game, state = setup([("u1", 3, [("e1", BRUTE, (5, 11))])], [("p1", GRUNT, (18.5, 11))])
     assert "charge" not in kinds(plan(game, state, "u1"))
 
 

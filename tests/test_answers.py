@@ -201,7 +201,8 @@ def test_centimetres_setting_reads_and_prints_centimetres(tmp_path: Path) -> Non
 
 def test_charge_into_base_contact_then_fight_roll(tmp_path: Path) -> None:
     scenario = _table_scenario(tmp_path, enemy_at=(7, 10))
-    out, save = _play(tmp_path, scenario, "a1 engage", "charge E", "yes", "fight e roll")
+    out, save = _play(tmp_path, scenario, "a1 engage", "charge E", "yes", "fight e roll",
+                      "auto all")  # the dice by the engine's advice (test_fight_choices.py)
     # base contact due west of e1: (7 - 2r - 0.02, 10) = (5.99575, 10) -> (6.0, 10.0)
     assert "in base contact with e1" in out
     assert [a for a in save["actions"] if a["type"] in ("move", "fight")] == [

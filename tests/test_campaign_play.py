@@ -25,8 +25,8 @@ def answers_file(folder: Path) -> Path:
     what makes one file work whatever the turn order turns out to be."""
     lines = ["ready"]  # the set-up is on the table
     for _ in range(120):
-        for model in IDS:  # "keep": a CP re-roll question (elsewhere refused, as above)
-            lines += [model, "keep", "done", "keep"]
+        for model in IDS:  # "keep": a CP re-roll question, "auto all": a fight's die
+            lines += [model, "keep", "auto all", "done", "keep", "auto all"]  # (or refused)
     path = folder / "answers.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -77,7 +77,9 @@ def test_interrupted_mission_goes_on_where_it_stopped(tmp_path: Path) -> None:
                      "--answer", "kell",
                      "--answer", "done", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
-    assert "run `solo-ops campaign play Solo` again" in first.stdout
+    # one way to go on, said once (issue 28 item 8)
+    assert "Continue with `solo-ops campaign play Solo`." in first.stdout
+    assert "play --resume" not in first.stdout
     save = tmp_path / "campaign_saves" / "Solo-missions" / "mission-1.save.json"
     steps_before = len(json.loads(save.read_text())["actions"])
     again = solo_ops("campaign", "play", "Solo", "--answer", "rask", "--answer", "done",

@@ -43,7 +43,7 @@ def test_new_writes_the_save_and_reports_json(runner: CliRunner, tmp_path: Path)
     assert data["path"] == str(saves / "Gallowdark.json")
     assert [s["player"] for s in data["squads"]] == ["Ana", "Ben"]
     save = json.loads((saves / "Gallowdark.json").read_text())
-    assert save["schema_version"] == 1 and save["kind"] == "solo-ops-campaign"
+    assert save["schema_version"] == 2 and save["kind"] == "solo-ops-campaign"
     again = invoke(runner, "new", "Gallowdark", "--squad", VESPER, "--saves", str(saves))
     assert again.exit_code == 2 and "already exists" in again.stderr
 

@@ -136,13 +136,13 @@ def test_play_text_json_and_map_show_no_hidden_fact(scenario: Path, tmp_path: Pa
     code, _ = run("map", str(save), "--out", str(svg))
     assert code == 0
     drawn = svg.read_text(encoding="utf-8")
-    labels = re.findall(r'class="counter-label"[^>]*>([^<]*)<', drawn)
+    labels = re.findall(r'class="label counter-label"[^>]*>([^<]*)<', drawn)
     assert labels and all(re.fullmatch(r"c\d+", label) for label in labels)
     marks = {m.strip() for m in re.findall(r'class="counter"[^>]*>([^<]*)<', drawn)}
     assert marks - {""} == {"?"}
     code, _ = run("map", str(save), "--out", str(tmp_path / "d.svg"), "--reveal-hidden")
     debug = (tmp_path / "d.svg").read_text(encoding="utf-8")
-    assert re.findall(r'class="counter-label"[^>]*>(c\d+ \(\d\))<', debug)
+    assert re.findall(r'class="label counter-label"[^>]*>(c\d+ \(\d\))<', debug)
 
 
 def test_a_counters_move_names_its_row_unless_the_players_keep_it_hidden(tmp_path: Path

@@ -61,7 +61,8 @@ def document(*, settings: dict[str, Any] | None = None,
                  "at": [10, 11]}]}],
             "enemies": [{"id": "u1", "command": 1, "models": [
                 {"id": "e1", "profile": profile("Gunner", [GUN]), "at": [20, 11]}]}],
-            "settings": {"turns": 2, **(settings or {})}}
+            # the fights' dice by the policy: die-by-die fights are test_fight_choices.py's
+            "settings": {"turns": 2, "fight_choices": "auto", **(settings or {})}}
 
 
 def start(faces: list[int], **options: Any) -> tuple[Game, State]:
@@ -582,6 +583,8 @@ def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
             first_reroll = len(lines) if first_reroll is None else first_reroll
         elif prompt.kind == "activate":
             text = f"activate {prompt.options[0]} engage"
+        elif prompt.kind == "fight":  # a fight's next die (test_fight_choices.py): the advice
+            text = "auto"
         elif prompt.kind == "act":
             text = "done"
             op = state.operatives[str(prompt.operative)]
@@ -699,8 +702,8 @@ def test_the_board_at_the_question_shows_what_the_enemy_did_before_it() -> None:
     from solo_ops.io.scenario import load_scenario
     from solo_ops.view.player import player_view
 
-    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
-                                                         "strike")), 1)
+    game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
+        "scenario", "bheta-decima-refinery-strike"))), 1)  # fights by the policy, unasked
     checked = 0
     while not state.ended and checked < 3:
         prompt = pending(game, state)
@@ -754,16 +757,18 @@ def test_a_game_opened_again_at_the_question_tells_what_led_to_it_once(tmp_path:
 
 def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_told(
         tmp_path: Path) -> None:
-    """001: "Re-Roll Attack/Defence Dice for 1CP." -- Bheta-Decima, seed 1, autopilot: u7's
-    activation asks twice (guardsman-8's fight, then guardsman-10's). A player who resumes at
-    the second question is told the whole activation from its start (its activation line, the
-    fall back and both charges), not only what came after the first question."""
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- Bheta-Decima, seed 4, autopilot: u3's
+    activation asks twice (a question on plasma-gunner-3's shot, then a later one in the same
+    activation). A player who resumes at the second question is told the whole activation
+    from its start (its activation line, every model's plan and the first shot), not only
+    what came after the first question. (Seed 1 played this before issue #29 changed the
+    enemy's sequences.)"""
     from solo_ops.io import library
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.table import GameTable, narration_table
 
-    game, state = new_game(load_scenario(library.resolve("scenario", "bheta-decima-refinery-"
-                                                         "strike")), 1)
+    game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
+        "scenario", "bheta-decima-refinery-strike"))), 4)  # fights by the policy, unasked
     while True:
         prompt = pending(game, state)
         if (prompt.kind == "reroll" and len(state.log) > 1 and any(

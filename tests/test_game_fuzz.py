@@ -326,6 +326,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
             die = rng.choice([*range(1, len(prompt.data["faces"]) + 1), None])
             action = ({"type": "reroll", "keep": True} if die is None
                       else {"type": "reroll", "die": die})
+        elif prompt.kind in ("fight", "guard"):  # a fight's die, a Guard offer: any answer
+            from solo_ops.view.answers import parse
+
+            action = parse(rng.choice(prompt.options), prompt.kind)
         elif prompt.kind == "activate":
             assert prompt.options, f"{path_name} step {n}: nobody to activate"
             action = {"type": "activate", "operative": rng.choice(prompt.options)}

@@ -379,7 +379,9 @@ def test_place_down_within_control_range_not_in_the_pick_up_activation() -> None
     activation: 3" away is refused, 2" away taken (the marker's edge 0.72" from a1's base)."""
     game, state = marker_game()
     step(game, state, {"type": "pickup", "marker": "obj-1"})
-    refused(game, state, {"type": "placedown"}, "cannot place it down in the same activation")
+    refused(game, state, {"type": "placedown"},
+            "cannot Place Down after a Pick Up in the same activation .sequence rule "
+            "'place-down-after-pick-up'")
     step(game, state, {"type": "done"})
     while state.turn < 2 or pending(game, state).kind != "activate":
         prompt = pending(game, state)
@@ -420,13 +422,13 @@ def test_the_map_shows_a_carried_marker_with_its_carrier() -> None:
     """The picture (``map``): a carried marker is drawn by its carrier's label (⚑ obj-1), not
     at its old spot; one placed down is drawn where it lies."""
     from solo_ops.cli.maps import view_scene
-    from solo_ops.view import render
+    from solo_ops.view import drawing
 
     game, state = marker_game()
     step(game, state, {"type": "pickup", "marker": "obj-1"})
     board_now = markers.board_now(game, state, game.scenario.board)
     assert [o.id for o in board_now.objectives] == ["obj-2"]
-    svg = render.svg_text(view_scene(game, state))
+    svg = drawing.svg_text(view_scene(game, state))
     assert "a1 ⚑obj-1" in svg
     state.operatives["a1"].marker = None
     state.markers_at["obj-1"] = [10.0, 15.0]
@@ -511,7 +513,8 @@ def test_the_end_of_battle_kill_op_point_goes_to_the_higher_kill_grade_not_kill_
     kill = [e for e in events if e["type"] == "vp" and e["source"] == "kill"]
     assert [(e["side"], e["points"]) for e in kill] == [(PLAYER, 1)]
     assert kill[0]["why"] == ("Kill Op at the end of the battle: kill grade 1 (1 of 5 enemy "
-                              "operatives incapacitated) against 0 (1 of 10 of yours)")
+                              "operatives incapacitated) against 0 (1 of 10 of yours); the "
+                              "grades are a reading from outside the sources")
 
 
 # -- Access Override: once a battle round, kept in the state ---------------------------------------

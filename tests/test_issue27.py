@@ -178,8 +178,8 @@ def test_a_downed_operative_keeps_its_base_blocks_moves_and_is_drawn(tmp_path: P
     from solo_ops.view import render
 
     svg = render.svg_text(view_scene(game, state))
-    assert 'class="base downed player"' in svg and "a2 (down)" in svg
-    assert "downed operative (base stays)" in svg
+    assert 'class="base player down"' in svg and "a2 (down)" in svg
+    assert "downed operative (its base stays)" in svg
 
 
 def test_an_enemy_blocked_in_a_corridor_says_what_blocks_it() -> None:

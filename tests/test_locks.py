@@ -126,7 +126,8 @@ def test_the_pid_note_is_json_free_text(tmp_path: Path) -> None:
     save = tmp_path / "g.json"
     with game_lock(save):
         assert owner_path(save).read_text() == f"{os.getpid()}\n"
-    assert json.loads(owner_path(save).read_text()) == os.getpid()
+        assert json.loads(owner_path(save).read_text()) == os.getpid()
+    assert not owner_path(save).exists()  # a clean exit leaves nothing (issue 28 item 8)
 
 
 def test_the_package_runs_without_fcntl_or_pread(tmp_path: Path) -> None:

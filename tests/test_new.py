@@ -80,7 +80,8 @@ def test_a_json_out_is_written_as_json_and_plays(runner, tmp_path: Path,  # type
     played = runner.invoke(main, ["play", "g.json", "--json"], input="")
     assert "malformed" not in played.output
     lines = [json.loads(line) for line in played.stdout.splitlines()]
-    assert lines[0]["record"]["action"] == {"type": "setup", "seed": 7}
+    assert lines[0]["record"]["action"] == {"type": "setup"}  # the seed is the save's only
+    assert json.loads(Path("saves/g-7.json").read_text(encoding="utf-8"))["seed"] == 7
     assert any("prompt" in line and line["prompt"]["kind"] for line in lines)
 
 

@@ -125,13 +125,17 @@ def crash_doc(n: int) -> dict[str, Any]:
     return {"schema_version": 1, "kind": "crash", "n": n, "pad": [n] * (n % 700 + 50)}
 
 
+KILLS = 30
+"""kill -9 events the crash test makes: a count, never a rate (the test takes as long as the
+machine needs for them)."""
+
+
 def test_sigkill_at_random_moments_never_damages_the_save(tmp_path: Path) -> None:
     path = tmp_path / "crash.json"
     rng = random.Random(20240607)
     last = 0
     kills = 0
-    deadline = time.monotonic() + 15.0
-    while kills < 40 and time.monotonic() < deadline:
+    while kills < KILLS:
         child = spawn(WRITER, str(path))
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
@@ -155,7 +159,7 @@ def test_sigkill_at_random_moments_never_damages_the_save(tmp_path: Path) -> Non
             bak = json.loads(backup_path(path).read_bytes())
             assert bak == crash_doc(bak["n"]) and bak["n"] in (n - 1, n)
         last = n
-    assert kills >= 30
+    assert kills == KILLS
     assert last > 0
 
 

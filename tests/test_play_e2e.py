@@ -73,6 +73,8 @@ def to_text(action: dict[str, Any]) -> str:
         return "no"
     if kind == "reroll":
         return "keep" if action.get("keep") else f"reroll {action['die']}"
+    if kind == "fight_choice":
+        return "auto"
     if kind == "counteract":
         return "pass" if action.get("pass") else f"counteract {action['operative']}"
     if kind == "done":
@@ -115,6 +117,8 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
             assert go({"type": "reaction", "react": "none"})
         elif prompt.kind == "reroll":  # a CP re-roll: the first failed die offered
             assert go({"type": "reroll", "die": int(prompt.options[0].split()[-1])})
+        elif prompt.kind == "fight":  # a fight's next die: the engine's advice
+            assert go({"type": "fight_choice", "move": "auto"})
         elif prompt.kind == "counteract":  # Kill Team 2024 Counteract: the bot passes
             assert go({"type": "counteract", "pass": True})
         elif prompt.kind == "activate":
@@ -127,7 +131,7 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
                     if go({"type": "shoot", "target": enemy.id, "weapon": weapon.name,
                            "roll": True}):
                         break
-            if pending(game, state).kind == "reroll":  # asked first; then it goes on
+            if pending(game, state).kind in ("reroll", "fight"):  # asked first; then it goes on
                 continue
             if state.active_operative == op.id and (state.edition == "kt2024"
                                                     or state.phase == "movement"):
@@ -138,7 +142,7 @@ def bot_answers(path: Path, seed: int, limit: int = 4000,
                     to = [round(op.at[0] + dx / d * f, 1), round(op.at[1] + dy / d * f, 1)]
                     if go({"type": "move", "how": "reposition", "to": to}):
                         break
-            if pending(game, state).kind == "reroll":  # a Guard shot at it: asked first
+            if pending(game, state).kind in ("reroll", "fight"):  # a Guard attack: asked first
                 continue
             if state.active_operative == op.id:
                 assert go({"type": "done"})

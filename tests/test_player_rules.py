@@ -102,7 +102,9 @@ def test_every_vp_source_says_so_when_it_scores_end_of_battle_included() -> None
     vp = [(e["side"], e["source"], e["points"]) for e in events if e["type"] == "vp"]
     assert vp == [(PLAYER, "kill", 1), (PLAYER, "primary", 2)]
     assert events[0]["why"] == ("Kill Op at the end of the battle: kill grade 2 (2 of 1 enemy "
-                                "operatives incapacitated) against 1 (1 of 2 of yours)")
+                                "operatives incapacitated, counted as 5) against 1 (1 of 2 of "
+                                "yours, counted as 5); the grades are a reading from outside "
+                                "the sources")
     assert events[0]["vp"] == {PLAYER: 4, ENEMY: 1} and events[1]["vp"] == {PLAYER: 6, ENEMY: 1}
     assert state.result is not None and state.result["vp"] == {PLAYER: 6, ENEMY: 1}
 

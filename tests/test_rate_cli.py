@@ -27,7 +27,9 @@ def test_json_has_exactly_the_interface_keys(tmp_path: Path) -> None:
                          "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert list(doc) == list(KEYS)
+    # the interface's keys, in its order, then two of this project's (extended, not changed)
+    assert list(doc) == [*KEYS, "stopped_early", "interrupted"]
+    assert doc["stopped_early"] is False and doc["interrupted"] is False
     assert doc["missions"] == 2 and doc["wins"] + doc["draws"] + doc["losses"] == 2
     lo, hi = doc["win_rate_ci95"]
     assert 0.0 <= lo <= doc["win_rate"] <= hi <= 1.0

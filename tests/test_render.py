@@ -12,7 +12,7 @@ from PIL import Image
 from solo_ops.cli.board import load_board
 from solo_ops.cli.maps import save_picture
 from solo_ops.core.errors import InputError
-from solo_ops.view import render
+from solo_ops.view import drawing, render
 from tests.conftest import BOARDS
 
 BOARD_FILES = sorted(BOARDS.glob("*.yaml"))
@@ -20,7 +20,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def texts_with_class(root: ET.Element, css: str) -> list[str]:
-    return [el.text or "" for el in root.iter(f"{SVG}text") if el.get("class") == css]
+    return [el.text or "" for el in root.iter(f"{SVG}text")
+            if css in (el.get("class") or "").split()]
 
 
 @pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.stem)
@@ -53,13 +54,13 @@ def test_board_draws_to_svg_and_png(path: Path, tmp_path: Path) -> None:
 
 def test_terrain_styles_distinguish_traits() -> None:
     board = load_board(BOARDS / "gallowdark-corridors.yaml")
-    svg = render.svg_text(render.board_scene(board))
+    svg = drawing.svg_text(render.board_scene(board))
     legend = texts_with_class(ET.fromstring(svg), "legend-text")
     assert {"wall", "hatch (open)", "hatch (closed)", "player drop zone",
             "enemy drop zone", "sector boundary"} <= set(legend)
     colours = {text: style for style, text, _ in render.board_scene(board).legend_entries()}
     assert colours["hatch (open)"] != colours["hatch (closed)"]
-    pariah = render.svg_text(render.board_scene(load_board(BOARDS / "crypt-of-cynosure.yaml")))
+    pariah = drawing.svg_text(render.board_scene(load_board(BOARDS / "crypt-of-cynosure.yaml")))
     legend = texts_with_class(ET.fromstring(pariah), "legend-text")
     assert {"pitfall", "firing point and arc", "command node"} <= set(legend)
     assert any(t.startswith("SL: spatial lacerator") for t in legend)
@@ -69,8 +70,8 @@ def test_terrain_styles_distinguish_traits() -> None:
 def test_open_door_drawn_differently_from_closed() -> None:
     board = load_board(BOARDS / "volkus-stronghold.yaml")
     door = next(f for f in board.portals() if not f.open)
-    before = render.svg_text(render.board_scene(board))
-    after = render.svg_text(render.board_scene(board.with_open({door.id: True})))
+    before = drawing.svg_text(render.board_scene(board))
+    after = drawing.svg_text(render.board_scene(board.with_open({door.id: True})))
     assert before != after
 
 
@@ -87,7 +88,7 @@ def test_overlay_discs_paths_counters_and_legend(tmp_path: Path) -> None:
     render.add_legend(scene, [("player", "Ana's squad"), ("player2", "Ben's squad"),
                               ("enemy", "revealed enemies"), ("counter", "hidden counter"),
                               ("move", "planned move")])
-    svg = render.svg_text(scene)
+    svg = drawing.svg_text(scene)
     root = ET.fromstring(svg)
     classes = [el.get("class") for el in root.iter()]
     for css in ("base player", "base player2", "base enemy", "path-move", "path-shot",
@@ -99,7 +100,7 @@ def test_overlay_discs_paths_counters_and_legend(tmp_path: Path) -> None:
     assert "Night raid — turn 2" in texts_with_class(root, "title")
     assert {"Ana's squad", "hidden counter", "planned move"} <= set(
         texts_with_class(root, "legend-text"))
-    data = render.render_bytes(scene, ".png")
+    data = drawing.render_bytes(scene, ".png")
     with Image.open(io.BytesIO(data)) as image:
         assert image.size == scene.size
     # A long legend makes the picture taller, never clipped.
@@ -135,5 +136,5 @@ def test_save_rejects_other_suffixes_and_writes_atomically(tmp_path: Path) -> No
 def test_svg_escapes_text() -> None:
     board = load_board(BOARDS / "volkus-stronghold.yaml")
     scene = render.board_scene(board, title="A <b>bold</b> & daring raid")
-    root = ET.fromstring(render.svg_text(scene))
+    root = ET.fromstring(drawing.svg_text(scene))
     assert "A <b>bold</b> & daring raid" in texts_with_class(root, "title")

@@ -18,6 +18,7 @@ from shapely.geometry import LineString, Point, box
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.routes import Reach, Route, Routes, Walk
+from tests.budget import examples
 from tests.geometry_oracle import OracleRoutes
 
 HALF = shapes.WALL_THICKNESS / 2  # a line wall reaches this far either side (and past its ends)
@@ -271,7 +272,8 @@ def centre(r: Routes, a: Any, b: Any) -> float:
     return math.inf if d is None else d
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_distance_equals_oracle(data: Any) -> None:
     b = data.draw(boards())
@@ -315,7 +317,8 @@ def test_triangle_inequality(data: Any) -> None:
     assert m[1, 1] == pytest.approx(qs) if math.isfinite(qs) else math.isinf(m[1, 1])
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_walk_equals_oracle(data: Any) -> None:
     b = data.draw(boards())
@@ -351,7 +354,8 @@ def _blockers(data: Any, radius: float, avoid: list[tuple[float, float]]
     return out
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_walk_with_bases_equals_oracle(data: Any) -> None:
     """Walks around other bases (added to the static corner graph only when the route meets
@@ -384,7 +388,8 @@ def test_walk_with_bases_equals_oracle(data: Any) -> None:
             assert line.distance(Point(x, y)) >= (br + radius) * math.cos(math.pi / 32) - 1e-6
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_reachable_with_bases_equals_oracle(data: Any) -> None:
     b = data.draw(boards())

@@ -36,7 +36,7 @@ def played() -> tuple[object, object]:
 def test_restore_replays_to_the_same_state() -> None:
     game, state = played()
     doc = json.loads(json.dumps(game_document(game, state)))
-    assert doc["kind"] == "solo-ops-game" and doc["schema_version"] == 3
+    assert doc["kind"] == "solo-ops-game" and doc["schema_version"] == 4
     _game2, state2 = restore(doc, "save.json")
     assert state2.to_dict(secrets=True) == state.to_dict(secrets=True)
     assert state2.log == json.loads(json.dumps(state.log))

@@ -21,6 +21,7 @@ from shapely.geometry import LineString
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.sight import CoverMatrix, CoverResult, Sight
+from tests.budget import examples
 from tests.geometry_oracle import OracleSight
 
 R = 32 / 25.4 / 2  # a 32 mm base
@@ -308,7 +309,7 @@ def test_visibility_is_symmetric(b: Board, a: Any, c: Any, ra: float, rb: float)
     assert s.visible(a, c, ra, rb) == s.visible(c, a, rb, ra)
 
 
-SLOW_PROPS = settings(max_examples=12, deadline=None, derandomize=True,
+SLOW_PROPS = settings(max_examples=examples(12), deadline=None, derandomize=True,
                       suppress_health_check=[HealthCheck.filter_too_much,
                                              HealthCheck.too_slow])
 

@@ -17,7 +17,7 @@ from solo_ops.sim import autopilot
 from tests.test_play_e2e import small_scenario
 
 PLAYER_ACTIONS = {"activate", "move", "shoot", "fight", "carry", "evacuate", "done",
-                  "attack_damage", "engine", "counteract", "reroll"}
+                  "attack_damage", "engine", "counteract", "reroll", "fight_choice"}
 
 
 @pytest.mark.parametrize("policy", autopilot.POLICIES)

@@ -112,7 +112,7 @@ def test_view_and_answers_are_play_json_exactly(client: ApiClient, table: GameTa
     first = client.get("/api/view", params={"player": "Ana"}).json()
     assert first["prompt"] == {"kind": "activate", "side": "player", "player": "Ana",
                                "operative": None, "text": "Ana: which operative do you activate?",
-                               "options": ["kell", "rask", "vale", "oro"]}
+                               "options": ["kell", "rask", "vale", "oro"], "step": 3}
     assert first["your_turn"] is True and first["waiting_for"] is None
     ben = client.get("/api/view", params={"player": "Ben"}).json()
     assert ben["waiting_for"] == "Ana" and ben["your_turn"] is False
@@ -147,7 +147,7 @@ def test_only_the_player_asked_may_answer_and_nothing_changes(client: ApiClient,
     reply = post(client, "Ben", "corvin")
     assert reply.status_code == 409
     assert reply.json() == {"ok": False, "message": "It is Ana's turn to answer: waiting for "
-                            "Ana.", "prompt": pending(table.game, table.state).to_dict()}
+                            "Ana.", "prompt": table.prompt_doc()}
     assert table.save.read_bytes() == before
     # meta words are anyone's: status is the terminal's status
     status = post(client, "Ben", "status").json()
@@ -173,7 +173,7 @@ def test_undo_takes_back_only_your_own_answer(client: ApiClient, table: GameTabl
     log = [json.loads(line) for line in table.log.read_text().splitlines()]
     assert log[-1] == {"undo": True, "keep": 4}  # setup, 2 engine steps and kell stay
     game, state = load_save(table.save)  # the save resumes at the same place
-    assert pending(game, state).to_dict() == taken["prompt"]
+    assert {**pending(game, state).to_dict(), "step": len(state.log)} == taken["prompt"]
 
 
 def test_a_relative_move_is_proposed_then_made_on_yes_as_at_the_terminal(
@@ -233,21 +233,45 @@ def test_a_coop_game_played_to_the_end_through_the_api(tmp_path: Path) -> None:
     (b'["Ana", "kell"]', None, 400, 'the body must be one JSON object: {"player": NAME, '
      '"answer": TEXT}'),
     (b'{"player": "Ana", "answer": "kell", "as": "root"}', None, 400,
-     "unknown key 'as' in the body (known: player, answer, token)"),
+     "unknown key 'as' in the body (known: player, answer, token, step)"),
     (b'{"player": "Zed", "answer": "kell"}', None, 400,
      "player must be one of Ana, Ben, not 'Zed'"),
-    (b'{"answer": "kell"}', None, 400, "player must be one of Ana, Ben"),
+    (b'{"player": "", "answer": "kell", "step": 2}', None, 409,
+     "already answered: that question (step 2) has been answered; the game is at step 3 now"),
+    (b'{"player": "Ana", "answer": "kell", "step": "3"}', None, 400,
+     "step must be the prompt's step number (a whole number)"),
+    (b'{"player": "Ana", "answer": "kell", "step": 3.0}', None, 400,
+     "step must be the prompt's step number (a whole number)"),
+    (b'{"player": "Ana", "answer": "kell\\u2028done"}', None, 400,
+     "answer must be one line of plain text (no control or separator characters: U+2028 at "
+     "5)"),
+    (b'{"player": "Ana", "answer": "kell\\u202edone"}', None, 400,
+     "answer must be one line of plain text (no control or separator characters: U+202E at "
+     "5)"),
+    (b'{"player": "Ana", "answer": "kell\\u00a0done"}', None, 400,
+     "answer must be one line of plain text (no control or separator characters: U+00A0 at "
+     "5)"),
+    (b'{"player": "Ana", "answer": "kell\\ud800"}', None, 400,
+     "answer must be one line of plain text (no control or separator characters: U+D800 at "
+     "5)"),
+    (b'{"player": "Ana", "answer": "kell", "step": ' + b"[" * 2 + b"]" * 2 + b"}", None, 400,
+     "step must be the prompt's step number (a whole number)"),
+    (b'{"player": "Ana", "answer": "kell", "step": ' + b"[" * 2000 + b"]" * 2000 + b"}", None,
+     400, 'the body is nested too deep (at most 3 levels): the body must be one JSON object: '
+     '{"player": NAME, "answer": TEXT}'),
+    (b'{"player": "Ana", "answer": "k[[[[ell"}', None, 200, None),
     (b'{"player": "Ana", "answer": 7}', None, 400,
      'answer must be text, e.g. {"player": "Ana", "answer": "done"}'),
     (b'{"player": "Ana", "answer": "kell\\ndone"}', None, 400,
-     "answer must be one line of text (no control characters)"),
+     "answer must be one line of plain text (no control or separator characters: U+000A at "
+     "5)"),
     (json.dumps({"player": "Ana", "answer": "x" * 501}).encode(), None, 400,
      "answer is too long (501 characters; at most 500)"),
     (b'{"player": "Ana", "answer": "' + b"x" * MAX_BODY + b'"}', None, 413,
      f"the request body is too large (at most {MAX_BODY} bytes)"),
     (b'{"player": "Ana", "answer": "kell"}', {"content-type": "text/plain"}, 415,
      'send the answer as JSON (Content-Type: application/json): {"player": NAME, "answer": '
-     'TEXT}'),
+     'TEXT, "step": N}'),
 ])
 def test_a_bad_request_is_one_clear_message_and_changes_nothing(
         client: ApiClient, table: GameTable, body: bytes, headers: dict[str, str] | None,
@@ -256,14 +280,19 @@ def test_a_bad_request_is_one_clear_message_and_changes_nothing(
     reply = client.post("/api/answer", content=body,
                         headers=headers or {"content-type": "application/json"})
     assert reply.status_code == status
-    assert reply.json() == {"ok": False, "message": message}
+    if message is None:  # brackets inside the text are no nesting: refused by the rules
+        assert reply.json()["message"] == ("no operative called 'k[[[[ell' (choose from: kell, "
+                                           "rask, vale, oro)")
+    else:
+        assert {k: v for k, v in reply.json().items() if k != "prompt"} == {
+            "ok": False, "message": message}
     assert (table.save.read_bytes(), table.log.read_bytes()) == before
     assert len(table.state.log) == 3
 
 
 def test_bad_queries_and_unknown_pages_are_json_too(client: ApiClient) -> None:
-    assert client.get("/api/view").json() == {"ok": False,
-                                              "message": "player must be one of Ana, Ben"}
+    assert client.get("/api/view", params={"player": "Zed"}).json() == {
+        "ok": False, "message": "player must be one of Ana, Ben, not 'Zed'"}
     assert client.get("/api/view", params={"player": "Ana", "since": "-1"}).status_code == 400
     missing = client.get("/nowhere")
     assert missing.status_code == 404 and missing.json()["message"] == "no such page: /nowhere"
@@ -274,30 +303,44 @@ def test_bad_queries_and_unknown_pages_are_json_too(client: ApiClient) -> None:
         "x and y must be numbers (inches)"
 
 
-def test_beyond_localhost_the_join_token_is_needed(table: GameTable) -> None:
-    app = create_app(table, token="s3cret-token", local_only=False)
+def test_beyond_localhost_a_link_token_is_needed(table: GameTable) -> None:
+    table.ensure_links()
+    links = table.game.links
+    assert links is not None
+    app = create_app(table, local_only=False, hosts=["192.168.1.20"])
     before = table.save.read_bytes()
     with ApiClient(app, base_url="http://192.168.1.20:8765") as c:
         for reply in (post(c, "Ana", "kell"),
-                      post(c, "Ana", "kell", headers={"x-solo-ops-token": "guess"}),
                       c.get("/api/view", params={"player": "Ana"}),
                       c.get("/board.svg", params={"player": "Ana"}),
                       c.get("/api/events", params={"player": "Ana"}),
                       c.get("/")):
             assert reply.status_code == 403
-            assert reply.json()["message"] == ("this game needs its join token: open the link "
-                                               "that `solo-ops serve` printed for you")
+            assert reply.json()["message"] == ("this game needs your link's token: open the link "
+                                               "the server printed for you")
+        guessed = post(c, "Ana", "kell", headers={"x-solo-ops-token": "guess"})
+        assert guessed.status_code == 403 and guessed.json()["message"].startswith(
+            "this link is not (or no longer) valid")
         assert table.save.read_bytes() == before and len(table.state.log) == 3
-        ok = post(c, "Ana", "kell", headers={"x-solo-ops-token": "s3cret-token"})
+        ana = links["players"]["Ana"]
+        ok = post(c, "Ana", "kell", headers={"x-solo-ops-token": ana})
         assert ok.status_code == 200 and ok.json()["ok"]
-        view = c.get("/api/view", params={"player": "Ana", "token": "s3cret-token"})
+        view = c.get("/api/view", params={"player": "Ana", "token": ana})
         assert view.json()["prompt"]["text"] == "Ana: what did Sgt Kell do?"
 
 
 def test_on_localhost_only_local_names_are_served(table: GameTable) -> None:
-    with ApiClient(create_app(table), base_url="http://attacker.example:8765") as c:
-        reply = post(c, "Ana", "kell")
-    assert reply.status_code == 403 and len(table.state.log) == 3
+    for name in ("attacker.example", "127.evil.example", "127.0.0.1.evil.example",
+                 "localhost.evil.example", "127.0.0.2"):
+        with ApiClient(create_app(table), base_url=f"http://{name}:8765") as c:
+            reply = post(c, "Ana", "kell")
+            view = c.get("/api/view", params={"player": "Ana"})
+        assert reply.status_code == 403 and view.status_code == 403, name
+        assert "prompt" not in view.text
+    assert len(table.state.log) == 3
+    for name in ("127.0.0.1", "localhost", "LOCALHOST", "[::1]"):
+        with ApiClient(create_app(table), base_url=f"http://{name}:8765") as c:
+            assert c.get("/api/players").status_code == 200, name
 
 
 # -- tap to place ------------------------------------------------------------------------------
@@ -457,7 +500,8 @@ def test_every_page_gets_each_record_as_play_json_prints_it(table: GameTable) ->
         assert stream[0] == {"prompt": {"kind": "activate", "side": "player", "player": "Ana",
                                         "operative": None,
                                         "text": "Ana: which operative do you activate?",
-                                        "options": ["kell", "rask", "vale", "oro"]}}
+                                        "options": ["kell", "rask", "vale", "oro"], "step": 3},
+                             "resync": True}
         assert stream[1] == {"record": kell[0]}
         assert stream[2] == {"prompt": reply["prompt"]}
         assert stream[1]["record"] == table.records()[3]

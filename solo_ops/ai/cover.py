@@ -20,6 +20,7 @@ from solo_ops.ai.context import Context, _key_pt, _memo
 from solo_ops.game.state import Operative
 
 HIDDEN, COVER_AND_OBSCURED, IN_COVER, NOT_IN_COVER = 3, 2, 1, 0
+COVER_TIE = 0.05  # "To cover" end points this close in cost are equally near (a tie)
 
 
 def _protected(ctx: Context, points: np.ndarray, radius: float,
@@ -125,9 +126,10 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
                     threat: Operative, pos: dict[str, tuple[float, float]],
                     mask: np.ndarray | None, chunk: int = 8) -> int | None:
     """The "To cover" end point: the cheapest candidate in cover from (or hidden from)
-    ``threat`` (``mask`` limiting them); but a candidate that is both in cover and obscured
-    (or hidden) is preferred when it costs at most ``settings.cover_detour`` more. None when
-    no candidate in the mask is in cover."""
+    ``threat`` (``mask`` limiting them): 003 "Unit will move to the nearest cover". Being also
+    obscured (or hidden) only breaks a tie: among candidates as near as the nearest (within
+    ``COVER_TIE``, less than the tenth of an inch a player reads), the best protected. None
+    when no candidate in the mask is in cover."""
     idx = np.arange(len(pts)) if mask is None else np.flatnonzero(mask)
     order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 6)))]
     first = None
@@ -142,9 +144,9 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
         chunk *= 2
     if first is None:
         return None
-    near = order[cost[order] <= cost[first] + ctx.settings.cover_detour + 1e-9]
-    both = near[_cover_levels(ctx, pts[near], radius, threat, pos) >= COVER_AND_OBSCURED]
-    return int(both[0]) if len(both) else first
+    near = order[cost[order] <= cost[first] + COVER_TIE]
+    levels = _cover_levels(ctx, pts[near], radius, threat, pos)
+    return int(near[int(np.argmax(levels))]) if len(near) else first
 
 
 def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,

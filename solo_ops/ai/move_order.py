@@ -64,7 +64,11 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
         if target is None:
             return True
         want = _hold_distance(ctx, op, codes)
-        return abs(target[0] - want) <= HOLD_TOLERANCE
+        if not math.isfinite(want):  # in firing range of whatever it sees
+            return bool(_ids_visible(ctx, op, here, enemies, board))
+        score = _hold_score(np.array([target[0]]), np.array([True]), want,
+                            codes["move"] == "to_firing_range")
+        return bool(score[0] <= HOLD_TOLERANCE)
     return False
 
 
@@ -87,12 +91,34 @@ def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Op
 
 
 def _hold_distance(ctx: Context, op: Operative, codes: dict[str, str]) -> float:
+    """The distance Hold 12" / To firing range keeps to the closest enemy: the setting
+    ``hold_distance``, or the longest weapon range; inf for a model whose weapons reach any
+    visible target (Kill Team 2024 without Range x: it is in firing range of every enemy it
+    sees, so it moves only to see one). A model with no ranged weapon holds 12"."""
     if codes["move"] == "hold_12":
         return float(ctx.settings.hold_distance)
     rng = op.profile.longest_range
-    if rng is None or not math.isfinite(rng):
+    if rng is None:
         return float(ctx.settings.hold_distance)
     return float(rng)
+
+
+OUT_OF_RANGE = 1.0  # "To firing range": a point beyond the range scores this much worse
+
+
+def _hold_score(distance: np.ndarray, seen: np.ndarray, want: float,
+                firing: bool = False) -> np.ndarray:
+    """How far each point is from holding: ``|distance - want|``; with no range to keep
+    (``want`` inf), 0 where an enemy is in sight and else the route to the closest enemy.
+    ``firing`` (To firing range): a point beyond the range is :data:`OUT_OF_RANGE` worse, so a
+    point just inside it is preferred to one just outside (out of range it cannot fire)."""
+    d = np.where(np.isfinite(distance), distance, 1e9)
+    if not math.isfinite(want):
+        return np.where(seen, 0.0, d)  # type: ignore[no-any-return]
+    off = np.abs(d - want)
+    if firing:
+        off = np.where(d > want + 1e-9, off + OUT_OF_RANGE, off)
+    return off  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -219,17 +245,22 @@ def _score_hold(m: _Move) -> _Scored | None:
     def holding(idx: np.ndarray) -> np.ndarray:
         d_star[idx], who[idx], seen_at[idx] = _hold_measure(ctx, pts[idx], op.radius,
                                                             enemies, board)
-        return np.abs(np.where(np.isfinite(d_star[idx]), d_star[idx], 1e9) - want)
+        return _hold_score(d_star[idx], seen_at[idx], want,
+                           m.codes["move"] == "to_firing_range")
 
     # the measured enemy is one of them, so no nearer than the nearest in a straight line
     ep = np.array([board.pos[e.id] for e in enemies], dtype=float)
     er = np.array([e.radius for e in enemies], dtype=float)
     gap = (np.hypot(pts[:, None, 0] - ep[None, :, 0], pts[:, None, 1] - ep[None, :, 1])
            - er[None, :]).min(axis=1) - op.radius
-    scores = _lazy_scores(np.maximum(0.0, gap - want), holding, m.base_mask, m.slack)
+    bound = np.maximum(0.0, gap - want) if math.isfinite(want) else np.zeros(len(pts))
+    # every point within HOLD_TOLERANCE of the best is scored: the cheapest of them is taken
+    scores = _lazy_scores(bound, holding, m.base_mask, max(m.slack, HOLD_TOLERANCE))
     if scores[0] <= HOLD_TOLERANCE:
         return None  # already holding: no move improves the order
-    reason = f"to keep {inches(want)} from the closest enemy"
+    reason = (f"to keep {inches(want)} from the closest enemy" if math.isfinite(want) else
+              "to get the closest enemy in its line of fire (its weapons reach any visible "
+              "target)")
     return _Scored(scores, reason, enemies[int(who[0])], (d_star, who, seen_at))
 
 
@@ -304,6 +335,16 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
     scores, cost, pts = scored.scores, m.cand.cost, m.cand.points
     move_code = m.codes["move"]
     i = _pick(scores, cost, pts, m.base_mask)
+    if i is not None and move_code in ("hold_12", "to_firing_range"):
+        straight = _straight_hold(m, scored, float(scores[i]))
+        if straight is not None:
+            return straight
+        # every point holding as well (within HOLD_TOLERANCE of the best) serves the order
+        # alike: the nearest of them is taken, so the model goes straight (003 "A unit that
+        # ignores cover will travel in a straight line towards the enemy"), never around an
+        # arc of equal distances for a few hundredths of an inch
+        ok = scores <= scores[i] + HOLD_TOLERANCE
+        i = _pick(cost, cost, pts, ok if m.base_mask is None else ok & m.base_mask)
     if i is None or scores[0] - scores[i] < MIN_GAIN:
         return None  # no end point serves the move order better than staying put
     cover_note = ""
@@ -317,6 +358,50 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
         hold = (float(d_star[i]), m.enemies[int(who[i])], bool(seen_at[i]))
     return _finish_move(m.ctx, m.op, m.start, m.kind, m.cand, i, m.board, scored.threat,
                         move_code, scored.reason, cover_note, hold)
+
+
+def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
+    """Hold 12" / To firing range with Cover: Ignore: the point straight towards (or away
+    from) the enemy measured at the start, at the distance wanted (or as far as the move
+    allows), when a straight walk reaches it and it holds as well as the best end point of
+    the grid (within ``HOLD_TOLERANCE``): 003 "A unit that ignores cover will travel in a
+    straight line towards the enemy". None otherwise (the grid's choice stands)."""
+    if m.codes["cover"] != "ignore" or scored.hold is None:
+        return None
+    d_star, who, _ = scored.hold
+    want = _hold_distance(m.ctx, m.op, m.codes)
+    d0 = float(d_star[0])
+    if not (math.isfinite(want) and math.isfinite(d0)):
+        return None
+    enemy = m.enemies[int(who[0])]
+    ex, ey = m.board.pos[enemy.id]
+    sx, sy = m.start
+    length = math.hypot(ex - sx, ey - sy)
+    step = min(abs(d0 - want), m.allowance)
+    if length <= 1e-9 or step < MIN_GAIN:
+        return None
+    sign = 1.0 if d0 > want else -1.0  # towards the enemy, or away from it
+    end = (sx + sign * (ex - sx) / length * step, sy + sign * (ey - sy) / length * step)
+    blockers = [(p[0], p[1], m.board.state.operatives[i].radius
+                 + (CONTROL_RANGE if m.board.state.operatives[i].side != m.op.side else 0.0))
+                for i, p in m.board.pos.items() if i != m.op.id]
+    walk = m.ctx.terrain.routes.walk(m.start, end, m.op.radius, blockers=blockers)
+    if walk is None or walk.length > step + 1e-6 or walk.cost > m.allowance + 1e-6:
+        return None  # not a straight walk, or dearer than the move (terrain)
+    if m.base_mask is not None and not _coherent(np.array([end]), m.mates, m.op.radius,
+                                                 m.ctx.settings.coherency)[0]:
+        return None
+    got, at, seen = _hold_measure(m.ctx, np.array([end, end]), m.op.radius, m.enemies, m.board)
+    score = float(_hold_score(got[:1], seen[:1], want, m.codes["move"] == "to_firing_range")[0])
+    if score > best + HOLD_TOLERANCE or float(scored.scores[0]) - score < MIN_GAIN:
+        return None
+    note = (f"{m.op.label} {_verb(m.kind)} {inches(walk.cost)} {scored.reason}, straight "
+            f"{'towards' if sign > 0 else 'away from'} {enemy.label}, to {fmt_pt(end)}. It "
+            f"ends {inches(float(got[0]))} from {m.enemies[int(at[0])].label}, the closest "
+            f"enemy {'it can see there' if seen[0] else 'by route (none is in sight there)'}.")
+    return Action(m.kind, m.op.id, start=m.start, to=end,
+                  route=tuple((float(x), float(y)) for x, y in walk.points),
+                  cost=float(walk.cost), note=note)
 
 
 def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
@@ -358,9 +443,10 @@ def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: d
     move_code = codes["move"]
     here = np.array([start, start], dtype=float)
     if move_code in ("hold_12", "to_firing_range"):
-        d_star = _hold_measure(ctx, here, op.radius, enemies, board)[0]
-        d0 = float(d_star[0]) if math.isfinite(d_star[0]) else 1e9
-        return abs(d0 - _hold_distance(ctx, op, codes)) <= HOLD_TOLERANCE
+        d_star, _, seen = _hold_measure(ctx, here, op.radius, enemies, board)
+        want = _hold_distance(ctx, op, codes)
+        return bool(_hold_score(d_star[:1], seen[:1], want, move_code == "to_firing_range")[0]
+                    <= HOLD_TOLERANCE)
     if move_code == "to_cover":
         if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
             return False

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -104,6 +103,7 @@ from solo_ops.ai.portals import (  # noqa: F401
     _portal_fight,
     _side_of,
 )
+from solo_ops.ai.sequences import choose_sequence
 from solo_ops.ai.shooting import (  # noqa: F401
     _is_heavy,
     _prefetch_covers,
@@ -113,9 +113,13 @@ from solo_ops.ai.shooting import (  # noqa: F401
     _weapon_range,
     choose_shot,
 )
+from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import reach  # noqa: F401  (tests read planner.reach)
+from solo_ops.rules import (
+    kt2024,
+    reach,  # noqa: F401  (tests read planner.reach)
+)
 
 
 # -- the planner -----------------------------------------------------------------------------------
@@ -192,45 +196,6 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
             plan.explain.append(note)
 
 
-MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
-
-
-def _ap_cost(kind: str) -> int:
-    """Kill Team 2024 action points of a planned action (Fall Back 2, the rest 1)."""
-    return 2 if kind == "fall_back" else 1
-
-
-@dataclass
-class _Turn:
-    """One model's activation while :func:`_plan_model` plans it: what it stands on and knows,
-    the AP it has left, what it has done (``done``: the kinds of its ``spent`` actions) and the
-    answer so far (``result``). ``ctx`` is the door state it now walks in."""
-
-    ctx: Context
-    state: State
-    unit: Unit
-    op: Operative
-    codes: dict[str, str]
-    board: _Board
-    enemies: list[Operative]
-    phase: str
-    plan: Plan
-    spent: Sequence[Action]
-    edition: str
-    start: tuple[float, float]
-    mates: list[tuple[float, float, float]]
-    result: dict[str, Any]
-    ap: int
-    done: set[str]
-    moved_before: bool
-    near_visible: list[tuple[float, Operative]] = field(default_factory=list)
-    closest: tuple[float, Operative] | None = None
-    engaged: list[Operative] = field(default_factory=list)
-    melee_minded: bool = False
-    shot_done: bool = False
-    heavy_shot: bool = False
-
-
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: _Board, enemies: list[Operative],
                 pull: _Pull | None, phase: str, plan: Plan,
@@ -249,10 +214,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if pull is not None:
         _answer_allies(t, pull)
         return t.result
-    _fire_first(t)
-    if _fight_or_charge(t) or _move_by_the_order(t):
-        return t.result
-    _shoot_after_moving(t)
+    choose_sequence(t)
     t.result["guard"] = _may_guard(t.ctx, op, board.pos[op.id], enemies, board, codes, t.ap,
                                    t.shot_done)
     return t.result
@@ -269,11 +231,19 @@ def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: di
              for m in unit.models if m != op.id and m in board.pos]
     result: dict[str, Any] = {"moved": False, "attacked": False, "ctx": ctx, "guard": False}
     apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
-    done = {a.kind for a in spent}
-    moved_before = bool(done & set(MOVE_KINDS))
+    done = [a.kind for a in spent]
+    moved_before = bool(set(done) & set(MOVE_KINDS))
     ap = apl - sum(_ap_cost(a.kind) for a in spent) if edition == "kt2024" else apl
-    return _Turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent, edition, start,
-                 mates, result, ap, done, moved_before)
+    t = _Turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent, edition, start,
+              mates, result, ap, done, moved_before)
+    for a in spent:  # a Heavy weapon fired earlier in the activation still holds it
+        weapon = next((w for w in op.profile.ranged_weapons if w.name == a.weapon), None)
+        if a.kind == "shoot" and weapon is not None and edition == "kt2024":
+            t.shot_done = True
+            if kt2024.heavy_allowed_moves(weapon) is not None:
+                t.heavy_moves = kt2024.heavy_allowed_moves(weapon)
+    t.shot_done |= "shoot" in done
+    return t
 
 
 def _look_around(t: _Turn) -> None:
@@ -292,17 +262,6 @@ def _look_around(t: _Turn) -> None:
                               f"{t.closest[1].label}, {inches(t.closest[0])} around the walls.")
     t.engaged = _in_control_range(t.ctx, t.start, op.radius, enemies, board.pos)
     t.melee_minded = t.unit.troop == TroopType.MELEE.value or t.codes["charge"] == "yes"
-
-
-def _fight(t: _Turn, target: Operative) -> None:
-    """The model fights ``target`` (1 AP)."""
-    op = t.op
-    weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
-    t.plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
-                                 note=f"{op.label} fights {target.label}."))
-    t.plan.explain.append(f"{op.label} is in control range of {target.label} and fights.")
-    t.result["attacked"] = True
-    t.ap -= 1
 
 
 def _locked_in_combat(t: _Turn) -> bool:
@@ -363,165 +322,6 @@ def _answer_allies(t: _Turn, pull: _Pull) -> None:
             t.plan.actions.append(shot)
             t.plan.explain.append(shot.note)
             t.result["attacked"] = True
-
-
-def _fire_first(t: _Turn) -> None:
-    """3. Shoot first when the order gives firing priority (Kill Team 2024 firefight only); note
-    whether it has shot, and with a Heavy weapon (then it does not move)."""
-    op = t.op
-    fire_first = t.codes["shoot"] == "fire_at_will"
-    t.shot_done = "shoot" in t.done
-    t.heavy_shot = any(a.kind == "shoot" and any(
-        w.name == a.weapon and _is_heavy(w) for w in op.profile.ranged_weapons) for a in t.spent)
-    if t.edition == "kt2024" and fire_first and not t.shot_done and not t.moved_before:
-        shot, _ = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=False,
-                              moved_how=None)
-        if shot is not None:
-            t.plan.actions.append(shot)
-            t.plan.explain.append("Fire at will: firing takes priority over moving. "
-                                  + shot.note)
-            weapon = next((w for w in op.profile.ranged_weapons if w.name == shot.weapon),
-                          None)
-            t.heavy_shot = weapon is not None and _is_heavy(weapon)
-            t.shot_done = True
-            t.result["attacked"] = True
-            t.ap -= 1
-
-
-def _fight_or_charge(t: _Turn) -> bool:
-    """4. Door / Hatchway Fight from where it stands (touching the door or open hatch), then a
-    charge, then a Reposition to touch one and fight across it. True when the model is done."""
-    op, board, plan = t.op, t.board, t.plan
-    portal_ok = (t.edition == "kt2024" and t.melee_minded and not t.heavy_shot
-                 and bool(op.profile.melee_weapons) and "fight" not in t.done)
-    if portal_ok and t.ap > 0 and not t.shot_done:
-        across = _portal_fight(t.ctx, op, t.start, board, t.enemies, may_move=False)
-        if across is not None:
-            plan.actions.append(across[1])
-            plan.explain.append(across[1].note)
-            t.result["attacked"] = True
-            return True
-    charge = None
-    if t.ap > 0 and not t.heavy_shot and t.near_visible and not t.moved_before:
-        charge = _charge_option(t.ctx, op, t.start, board, t.near_visible, t.codes, t.edition)
-    if charge is None and portal_ok and t.ap >= 2 and not t.shot_done:
-        across = _portal_fight(t.ctx, op, t.start, board, t.enemies, may_move=True)
-        if across is not None and across[0] is not None:
-            plan.actions.extend([across[0], across[1]])
-            plan.explain.extend([across[0].note, across[1].note])
-            board.pos[op.id] = across[0].to  # type: ignore[assignment]
-            t.result["moved"] = True
-            t.result["attacked"] = True
-            return True
-    if charge is not None and (not t.shot_done or t.ap >= 1):
-        _charge(t, charge)
-        return True
-    return False
-
-
-def _charge(t: _Turn, charge: Action) -> None:
-    """The charge (1 AP), then a fight (Kill Team 2024) if AP are left."""
-    t.plan.actions.append(charge)
-    if charge.to is not None:  # a 2018 charge is rolled by the engine: it stays put here
-        t.board.pos[t.op.id] = charge.to
-    t.plan.explain.append(charge.note)
-    t.result["moved"] = True
-    t.result["attacked"] = True
-    t.ap -= 1
-    if t.edition == "kt2024" and t.ap > 0 and "fight" not in t.done:
-        target = t.state.operatives[charge.target]  # type: ignore[index]
-        _fight(t, target)
-
-
-def _move_by_the_order(t: _Turn) -> bool:
-    """5. Move by the move order: first open a closed door or hatch in the way, then a move (two
-    in Kill Team 2024: Reposition, Dash) until the order is satisfied or a shot is there. True
-    when the model does nothing more (it fired a Heavy weapon)."""
-    if t.heavy_shot:
-        t.plan.explain.append(f"{t.op.label} fired a Heavy weapon, so it does not move.")
-        return True
-    if t.codes["move"] == "remain_stationary":
-        t.plan.explain.append(f"{t.op.label} remains stationary (its move order).")
-        return False
-    used, walked, opened = _open_the_way_first(t)
-    _make_moves(t, _move_kinds(t, used, walked, opened))
-    return False
-
-
-def _open_the_way_first(t: _Turn) -> tuple[set[str], bool, bool]:
-    """A closed door or hatch in the way: go and open it first (Operate Hatch). The move kinds
-    it used, whether it moved and whether it opened it."""
-    used: set[str] = set()
-    walked = opened = False
-    if t.ap > 0 and t.phase in ("firefight", "movement") and not t.shot_done:
-        t.ctx, t.ap, used, walked, opened = _open_the_way(t.ctx, t.op, t.board, t.enemies,
-                                                          t.codes, t.ap, t.plan)
-        t.result["ctx"] = t.ctx
-        t.result["moved"] |= walked
-    return used, walked, opened
-
-
-def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[str]:
-    """The moves it may still make by its order: Reposition and Dash (Kill Team 2024, one an
-    AP) or the 2018 normal move, less those made or used on the way to a door."""
-    # (a Heavy-only model with no shot now moves: keeping still would not make one)
-    if t.edition == "kt2024":
-        kinds = [k for k in ("reposition", "dash") if k not in used and k not in t.done
-                 and not (k == "reposition" and t.done & {"charge", "fall_back"})][:max(0, t.ap)]
-    else:
-        kinds = [] if "normal" in used or "normal" in t.done else ["normal"]
-    if walked and not opened:
-        kinds = []  # still on its way to the door or hatch
-    if kinds and t.codes["move"] == "to_cover" and t.unit.fsm == "in_cover":
-        # "To Cover: Unit will move to the nearest cover and then remain stationary."
-        kinds = []
-        t.plan.explain.append(f"{t.op.label} stays where it is: the unit reached cover and "
-                              "then remains stationary (To Cover).")
-    return kinds
-
-
-def _make_moves(t: _Turn, kinds: list[str]) -> None:
-    """The moves of ``kinds`` in turn (1 AP each), each by the move order, until one is not
-    worth making, the order is satisfied, or (Kill Team 2024) a shot is there to take."""
-    op, board = t.op, t.board
-    for kind in kinds:
-        if t.ap <= 0:
-            break
-        mv = _move_by_order(t.ctx, t.state, t.unit, op, board.pos[op.id], kind, t.codes, board,
-                            t.enemies, t.mates)
-        if mv is None:
-            break
-        t.plan.actions.append(mv)
-        t.plan.explain.append(mv.note)
-        board.pos[op.id] = mv.to  # type: ignore[assignment]
-        t.result["moved"] = True
-        t.ap -= 1
-        if _order_satisfied(t.ctx, op, board, t.enemies, t.codes):
-            break
-        # a shot now beats a second move when the order wants to shoot
-        if t.edition == "kt2024" and t.ap > 0:
-            shot, _ = choose_shot(t.ctx, op, board.pos[op.id], t.enemies, board.pos,
-                                  moved=True, moved_how=kind)
-            if shot is not None:
-                break
-
-
-def _shoot_after_moving(t: _Turn) -> None:
-    """6. Shoot after moving (unhindered move, or fire at will with nothing to shoot before)."""
-    op, board = t.op, t.board
-    if t.edition == "kt2024" and t.ap > 0 and not t.shot_done:
-        last_move = next((a.kind for a in reversed([*t.spent, *t.plan.actions])
-                          if a.model == op.id and a.kind in MOVE_KINDS), None)
-        shot, _ = choose_shot(t.ctx, op, board.pos[op.id], t.enemies, board.pos,
-                              moved=t.result["moved"] or t.moved_before, moved_how=last_move)
-        if shot is not None:
-            t.plan.actions.append(shot)
-            lead = ("Unhindered move: it moved first, then fires. "
-                    if t.codes["shoot"].startswith("unhindered") else "")
-            t.plan.explain.append(lead + shot.note)
-            t.result["attacked"] = True
-            t.shot_done = True
-            t.ap -= 1
 
 
 def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,

@@ -18,7 +18,7 @@ from solo_ops.ai.context import Action, Context, _cover, _key_pt, _memo, _route_
 from solo_ops.ai.explain import inches
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.game.state import Operative
-from solo_ops.rules import killzones
+from solo_ops.rules import killzones, kt2024
 
 
 def _weapon_range(w: Weapon) -> float:
@@ -31,7 +31,8 @@ def _ranged(profile: Profile) -> list[Weapon]:
 
 
 def _is_heavy(w: Weapon) -> bool:
-    return w.has("heavy") or w.type.value == "heavy"
+    """Kill Team 2024 Heavy (the weapon rule, as the players' check reads it)."""
+    return kt2024.heavy_allowed_moves(w) is not None
 
 
 def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
@@ -101,8 +102,9 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                 *, moved: bool, moved_how: str | None
                 ) -> tuple[Action | None, list[str]]:
     """The shot the supplement asks for: the closest valid enemy in range (ties broken by the
-    expected damage), with the best weapon for it. Heavy weapons are not fired after a move
-    (``heavy=dash`` allows a Dash); a Limited weapon used up is not fired."""
+    expected damage), with the best weapon for it. Kill Team 2024 Heavy weapons are not fired
+    after a move (``heavy=dash`` allows a Dash; ``moved_how`` is the move judged, see
+    ``ai.turn._heavy_move``); a Limited weapon used up is not fired."""
     best: tuple[float, float, str, Weapon, Operative, Any] | None = None
     notes: list[str] = []
     weapons: list[Weapon] = []
@@ -110,10 +112,10 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         if _used_up(ctx, shooter, weapon):
             notes.append(f"{shooter.label}'s {weapon.name} is used up (Limited).")
             continue
-        if _is_heavy(weapon) and moved:
-            allowed = weapon.rule("heavy")
-            if not (allowed is not None and allowed.value == "dash" and moved_how == "dash"):
-                continue
+        # 001 Heavy (Kill Team 2024; a 2018 Heavy weapon fires after a move at -1 to hit)
+        if ctx.edition == "kt2024" and moved and not kt2024.may_shoot_after_move(
+                weapon, moved_how or "reposition"):
+            continue
         weapons.append(weapon)
     # The closest valid target wins (the expected damage only breaks ties of distance), so the
     # targets are tried a distance at a time, nearest first, and the search stops at the first

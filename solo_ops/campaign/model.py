@@ -24,7 +24,7 @@ from solo_ops.campaign.storage import (
     _records,
 )
 from solo_ops.core.errors import InputError, excerpt
-from solo_ops.core.fields import Fields, join_path
+from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
@@ -259,6 +259,9 @@ class Campaign:
     missions_played: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
+    links: dict[str, Any] | None = None
+    """The campaign's links at the table (``campaign serve``): one token per player and the
+    host's, made once and kept for every mission (:mod:`solo_ops.session.links`)."""
 
     def squad(self, player: str) -> Squad:
         """The squad of ``player`` (an :class:`InputError` listing the players otherwise)."""
@@ -287,13 +290,14 @@ class Campaign:
             "settings": self.settings.to_dict(), "missions_played": self.missions_played,
             "squads": [s.to_dict() for s in self.squads],
             "history": copy.deepcopy(self.history),
+            "links": copy.deepcopy(self.links),
         }
 
     @classmethod
     def from_dict(cls, data: Any, source: str | None = None) -> Campaign:
         """A campaign from its (already migrated) save document; errors name the field."""
         c = Fields(data, source).only(("schema_version", "kind", "name", "settings",
-                                       "missions_played", "squads", "history"))
+                                       "missions_played", "squads", "history", "links"))
         squads = [Squad.from_dict(item, source, join_path("squads", i))
                   for i, item in enumerate(c.sequence("squads"))]
         history = c.sequence("history", [])
@@ -305,6 +309,7 @@ class Campaign:
             settings=CampaignSettings.from_dict(c.raw("settings", {}), source),
             missions_played=c.integer("missions_played", 0, minimum=0),
             history=history,
+            links=read_links(c.raw("links", None), source or "campaign"),
         )
         _check_unique_ids(campaign, source)
         return campaign

@@ -15,9 +15,17 @@ from typing import Any
 from solo_ops.core.fields import Fields, join_path
 
 CAMPAIGN_KIND = "solo-ops-campaign"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1 had no ``links`` (the table's links, made when the campaign is first served)."""
+
+
+def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
+    doc.setdefault("links", None)
+    return doc
+
+
 # schema_version v -> a function turning a version v document into version v + 1
-MIGRATIONS: dict[int, Any] = {}
+MIGRATIONS: dict[int, Any] = {1: _v1_to_v2}
 
 
 def _pending(m: Fields) -> dict[str, Any] | None:

@@ -30,6 +30,7 @@ COMMAND_MODULES = (
     "solo_ops.cli.library",
     "solo_ops.cli.serve",
     "solo_ops.cli.rate",
+    "solo_ops.cli.compile",
 )
 
 # Each command's module and the line ``solo-ops --help`` shows for it, so that the list is
@@ -64,6 +65,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
               "Serve SCENARIO (or --resume SAVE) as a live web page for the table."),
     "rate": ("solo_ops.cli.rate",
              "Rate SCENARIO: play many missions with the autopilot and count who wins."),
+    "compile": ("solo_ops.cli.compile",
+                "Compile the geometry's loops now (once per install; rate and new do it by "
+                "themselves, in the background, when they find them missing)."),
 }
 
 

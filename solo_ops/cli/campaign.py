@@ -1,10 +1,10 @@
 """``solo-ops campaign``: start, show and keep a campaign of the players' squads.
 
-Saves are ``campaign_saves/<name>.json`` under the current folder (or ``--saves DIR``), written
-only through :mod:`solo_ops.io.persistence`: every change re-reads the save under its lock, so two
-co-op terminals never overwrite each other, and a killed command leaves the old or the new save,
-never half of one. ``campaign play`` (the next mission through the game loop) belongs to the
-game loop; it records the mission with :func:`solo_ops.campaign.missions.record_mission`.
+Saves and a mission's files are :mod:`solo_ops.cli.campaign_files`' (shared with ``campaign
+serve``, the page: :mod:`solo_ops.cli.campaign_serve`): every change re-reads the save under
+its lock, so two co-op screens never overwrite each other, and a killed command leaves the old
+or the new save, never half of one. ``campaign play`` (the next mission through the game loop)
+records the mission with :func:`solo_ops.campaign.missions.record_mission`.
 """
 
 from __future__ import annotations
@@ -16,13 +16,10 @@ import click
 from rich.table import Table
 
 from solo_ops.campaign import (
-    CAMPAIGN_KIND,
     DIFFICULTIES,
     DOWN_FAILURES,
     FALLEN,
     INJURED,
-    MIGRATIONS,
-    SCHEMA_VERSION,
     WOUNDED,
     WOUNDED_FAILURES,
     Campaign,
@@ -37,8 +34,19 @@ from solo_ops.campaign import (
     replace_model,
     run_survival_tests,
 )
+from solo_ops.cli.campaign_files import (
+    _check_not_recorded,
+    _generate_mission,
+    _record_played_mission,
+    campaign_path,
+    change_campaign,
+    load_campaign,
+    saves_option,
+)
+from solo_ops.cli.campaign_serve import campaign_serve
 from solo_ops.cli.common import (
     SoloOpsGroup,
+    campaign_command,
     console,
     emit_json,
     json_option,
@@ -48,73 +56,17 @@ from solo_ops.cli.common import (
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
 from solo_ops.io import library
+from solo_ops.io.opening import mission_paths
 from solo_ops.io.persistence import (
     campaign_lock,
     game_lock,
-    load_json,
     save_json,
-    update_json,
-    write_text_atomic,
 )
 from solo_ops.io.yamlio import read_document
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
     from solo_ops.game.state import State
-
-
-DEFAULT_SAVES = Path("campaign_saves")
-RATE_MISSIONS = 48  # simulated missions per engagement level rated for a campaign difficulty
-_BAD_NAME_CHARS = set('/\\:*?"<>|')
-
-
-def saves_option(f: Any) -> Any:
-    return click.option("--saves", "saves", type=click.Path(path_type=Path), default=None,
-                        help="The folder of campaign saves (default ./campaign_saves).")(f)
-
-
-def campaign_path(name: str, saves: Path | None) -> Path:
-    """Where campaign ``name`` is saved; the name must make a plain file name."""
-    clean = name.strip()
-    if not clean or clean != name:
-        raise InputError("a campaign name must not be empty or start or end with spaces",
-                         source="NAME")
-    if clean.startswith(".") or any(c in _BAD_NAME_CHARS or ord(c) < 32 for c in clean):
-        raise InputError(f"{name!r} cannot be a file name (no / \\ : * ? \" < > |, control "
-                         "characters or a leading dot)", source="NAME")
-    if len(clean) > 100:
-        raise InputError("a campaign name must be at most 100 characters", source="NAME")
-    return (saves if saves is not None else DEFAULT_SAVES) / f"{clean}.json"
-
-
-def load_campaign(path: Path, name: str) -> Campaign:
-    """Read a campaign save (migrated); a missing one lists the campaigns there are."""
-    if not path.exists():
-        known = sorted(p.stem for p in path.parent.glob("*.json")) if path.parent.is_dir() \
-            else []
-        listing = f" (campaigns there: {', '.join(known)})" if known else ""
-        raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
-                         "`solo-ops campaign new`", source="NAME")
-    document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                         migrations=MIGRATIONS)
-    return Campaign.from_dict(document, str(path))
-
-
-def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
-    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it: nothing is lost."""
-    if not path.exists():
-        load_campaign(path, name)  # the clear "no campaign" error
-    holder: dict[str, Campaign] = {}
-
-    def apply(document: dict[str, Any]) -> dict[str, Any]:
-        campaign = Campaign.from_dict(document, str(path))
-        fn(campaign)
-        holder["campaign"] = campaign
-        return campaign.to_dict()
-
-    update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                migrations=MIGRATIONS)
-    return holder["campaign"]
 
 
 @click.group("campaign", cls=SoloOpsGroup)
@@ -312,59 +264,6 @@ def campaign_replace(name: str, player: str, model_id: str, new_file: Path,
                     f"{model_id}. Saved to {path}.", markup=False)
 
 
-def mission_paths(path: Path, number: int) -> dict[str, Path]:
-    """The files of mission ``number`` of the campaign saved at ``path``: the scenario, the
-    game save, its event log and the after-action map, in ``<saves>/<name>-missions/``."""
-    folder = path.parent / f"{path.stem}-missions"
-    stem = folder / f"mission-{number}"
-    return {"folder": folder, "scenario": stem.with_suffix(".yaml"),
-            "save": stem.with_suffix(".save.json"), "log": stem.with_suffix(".log.jsonl"),
-            "map": stem.with_suffix(".png"), "setup": folder / f"mission-{number}-setup.png"}
-
-
-def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
-                      board: str | None, roster: str | None, edition: str | None,
-                      engagement: int | None) -> tuple[dict[str, Any], list[str]]:
-    """A scenario document for the campaign's next mission (board and roster inline, so the
-    mission folder is complete on its own), written to ``files["scenario"]``."""
-    import yaml
-
-    from solo_ops.campaign import scenario_squads
-    from solo_ops.cli.new import _pick, _shipped, rate_levels
-    from solo_ops.game.generator import Candidate, Options, generate
-
-    squads = scenario_squads(current)
-    if not squads:
-        raise InputError(f"campaign {current.name!r} has no model left who can play; replace "
-                         "the fallen with `solo-ops campaign replace`", source="NAME")
-    out_dir = files["folder"].resolve()
-    boards = [Candidate(c.name, "", c.data) for c in _shipped("board")]
-    rosters = [Candidate(c.name, "", c.data) for c in _shipped("roster")]
-    picked_board = _pick(board, "board", out_dir)
-    picked_roster = _pick(roster, "roster", out_dir)
-    options = Options(
-        edition=edition,
-        board=None if picked_board is None else Candidate(picked_board.name, "",
-                                                          picked_board.data),
-        roster=None if picked_roster is None else Candidate(picked_roster.name, "",
-                                                            picked_roster.data),
-        squads=[Candidate(s["player"], "", s) for s in squads],
-        engagement=engagement, name=f"{current.name}: mission {number}")
-    if engagement is None and current.settings.difficulty is not None:
-        # the campaign's difficulty: the level rated nearest the word's win rate
-        word: str = current.settings.difficulty
-        options.difficulty = word
-        options.rate = lambda d: rate_levels(d, files["scenario"], out_dir, word, RATE_MISSIONS,
-                                             seed, True, {})
-    doc, notes = generate(boards, rosters, [], options, SeededDice(seed=seed), seed)
-    files["folder"].mkdir(parents=True, exist_ok=True)
-    header = (f"# Mission {number} of campaign {current.name!r}, generated by `solo-ops "
-              f"campaign play` (seed {seed}).\n")
-    text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
-    write_text_atomic(files["scenario"], text)
-    return doc, notes
-
-
 READY_WORDS = ("ready",)
 
 
@@ -456,20 +355,10 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         if not state.ended:
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
-        if not state.ended:
-            out.print(f"Mission {number} is saved; run `solo-ops campaign play {name}` again "
-                      "to go on.", markup=False)
+        if not state.ended:  # the session said how to go on (its go_on)
             return
         reports = _record_played_mission(path, name, number, files, game, state)
     _print_after_action(out, reports, number, files, path)
-
-
-def _check_not_recorded(path: Path, name: str, number: int) -> None:
-    """Refuse a mission another terminal has just recorded (read again under the lock)."""
-    if load_campaign(path, name).missions_played + 1 != number:
-        raise InputError(f"mission {number} was just recorded by another terminal; run "
-                         f"`solo-ops campaign play {name}` again for the next one",
-                         source="NAME")
 
 
 def _move_mission_aside(files: dict[str, Path], out: Any) -> None:
@@ -494,6 +383,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     doc, game, state = load_save_doc(files["save"])
     session = Session(GameTable(game, state, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units), as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
         out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
                   "yet; recording it now.", markup=False)
@@ -534,6 +424,7 @@ def _start_mission(current: Campaign, name: str, number: int, files: dict[str, P
     table, _notes = start_table(scenario, seed, files["save"], files["log"],
                                 reveal=reveal_hidden, units=units, move_old=False)
     session = Session(table, as_json=False)
+    session.go_on = campaign_command(name, files["folder"].parent)
     game, state = table.game, table.state
     out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
               f"({scenario.edition}, seed {seed})")
@@ -544,34 +435,6 @@ def _start_mission(current: Campaign, name: str, number: int, files: dict[str, P
     if not wait_for_ready(feed, interactive, out, name, number):
         return None
     return session, game, state
-
-
-def _record_played_mission(path: Path, name: str, number: int, files: dict[str, Path],
-                           game: Game, state: State) -> list[MissionReport]:
-    """Record the ended mission in the campaign and draw the map of the end: the reports
-    (none when another terminal recorded it already)."""
-    from solo_ops.campaign import record_mission, result_from_state
-    from solo_ops.cli.maps import draw_view
-    from solo_ops.core.dice import dice_from_state
-
-    # The mission is over: record it (survival dice continue the game's own dice stream).
-    assert state.dice is not None
-    dice = dice_from_state(state.dice.state())
-    result = result_from_state(state, mission=game.scenario.name,
-                               narrative=[f"Played on {game.scenario.board.name}."])
-    reports: list[MissionReport] = []
-
-    def apply(latest: Campaign) -> None:
-        if latest.missions_played >= number:  # another terminal recorded it already
-            return
-        dice.log.clear()
-        reports.append(record_mission(latest, result, dice, source=str(files["save"])))
-        latest.history[-1]["files"] = {k: str(v) for k, v in files.items()
-                                       if k not in ("folder", "setup")}
-
-    change_campaign(path, name, apply)
-    draw_view(game, state, files["map"])
-    return reports
 
 
 def _print_after_action(out: Any, reports: list[MissionReport], number: int,
@@ -596,5 +459,7 @@ def _set_up(game: Game, state: State, files: dict[str, Path], out: Any, draw_vie
     out.print("Set up the table as in the picture, then type ready (or quit to stop here).",
               markup=False)
 
+
+campaign.add_command(campaign_serve)  # `campaign serve`: the campaign as the table view's page
 
 commands = [campaign]

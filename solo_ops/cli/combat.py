@@ -108,7 +108,9 @@ def _odds_table(title: str, odds: Odds, wounds: int | None) -> Table:
 @click.option("--save", type=WHOLE, default=4, show_default=True, help="Save stat: 4 for 4+.")
 @click.option("--wounds", type=WHOLE, default=None,
               help="The target's wounds left: damage is capped there.")
-@click.option("--cover", is_flag=True, help="The target is in cover (one normal save retained).")
+@click.option("--cover", is_flag=True,
+              help="The target is in cover (one normal save retained, unless it could block "
+                   "nothing: then that die is rolled).")
 @click.option("--obscured", is_flag=True,
               help="The target is obscured (crits become normal hits, one hit discarded).")
 @click.option("--injured", is_flag=True, help="The shooter is injured (-1 to hit).")
@@ -125,6 +127,8 @@ def shoot(attacks: int, hit: int, damage: str, rules: tuple[str, ...], defence_d
         data["attack"] = _attack_json(spec)
         data["defence"] = {"dice": defence.dice, "save": defence.save, "wounds": wounds,
                            "cover": cover, "obscured": obscured}
+        if cover:
+            data["cover_rule"] = COVER_RULE
         emit_json(data)
         return
     out = console()
@@ -132,12 +136,21 @@ def shoot(attacks: int, hit: int, damage: str, rules: tuple[str, ...], defence_d
                           + (", in cover" if cover else "") + (", obscured" if obscured else ""),
                           odds, wounds))
     out.print(f"Mean damage [bold]{float(odds.mean):.3f}[/bold]")
+    if cover:
+        out.print(COVER_RULE, markup=False)
     for key, label in (("p_incapacitated", "incapacitated"), ("hot_mean", "Hot, mean damage "
                                                                           "to the shooter")):
         if key in odds.extras:
             value = float(odds.extras[key])
             out.print(f"{label}: {value:.2%}" if key.startswith("p_") else
                       f"{label}: {value:.3f}")
+
+
+COVER_RULE = ("Cover: the defender retains one normal save unrolled, except where it could "
+              "block nothing (the weapon is Brutal; a crits-only attack against a lone defence "
+              "die or Save 6+): then it rolls that die too, which is never worse (the rule the "
+              "engine's enemy follows; docs/rules.md).")
+"""How the odds read the cover save (001: the defender "can" retain it)."""
 
 
 def _attack_text(spec: AttackSpec) -> str:

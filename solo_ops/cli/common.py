@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -89,3 +91,14 @@ def resolve_seed(seed: int | None) -> int:
 
 def stdin_is_terminal() -> bool:
     return sys.stdin.isatty()
+
+
+CAMPAIGN_SAVES = Path("campaign_saves")
+"""Where campaigns are saved unless ``--saves`` says otherwise."""
+
+
+def campaign_command(name: str, folder: Path) -> str:
+    """The one command that goes on with campaign ``name`` saved in ``folder``."""
+    default = Path(folder).resolve() == CAMPAIGN_SAVES.resolve()
+    where = "" if default else f" --saves {shlex.quote(str(folder))}"
+    return f"solo-ops campaign play {shlex.quote(name)}{where}"

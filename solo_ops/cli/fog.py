@@ -26,7 +26,7 @@ def fog_group() -> None:
 
 @fog_group.command("seed")
 @click.argument("scenario", type=click.Path(path_type=Path))
-@click.option("--engagement", type=click.IntRange(0, 6), default=None,
+@click.option("--engagement", type=click.IntRange(1, 6), default=None,
               help="Engagement level 1-6 (2 counters per level); default: the scenario's.")
 @click.option("--reveal-hidden", is_flag=True,
               help="DEBUG: also print hidden orders in the text form.")

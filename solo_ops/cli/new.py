@@ -26,11 +26,17 @@ from solo_ops.io.persistence import write_text_atomic
 from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import check_squad, parse_scenario
 from solo_ops.io.yamlio import read_document
+from solo_ops.sim.sequential import DEFAULT_WIDTH
+from solo_ops.view import measure
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
     from solo_ops.game.scenario import Scenario
     from solo_ops.game.state import State
+
+
+RATE_MISSIONS = 96
+"""``new --difficulty``: the most missions a level is rated (fewer once the answer is known)."""
 
 
 def _shipped(kind: str) -> list[Candidate]:
@@ -130,14 +136,15 @@ def _print_briefing(doc: dict[str, Any], notes: list[str], scenario: Scenario,
     for line in scenario.mission.briefing(scenario.edition)[1:]:
         con.print(f"  {line}", markup=False)
     con.print("Set up your squad:", markup=False)
+    units = scenario.settings.units  # one point format: view.measure, as play and the maps
     for squad in doc["squads"]:
         for model in squad["models"]:
-            con.print(f"  {squad['player']}: {model['id']} at ({model['at'][0]}, "
-                      f"{model['at'][1]})", markup=False)
+            con.print(f"  {squad['player']}: {model['id']} at "
+                      f"{measure.point(model['at'], units)}", markup=False)
     con.print(f"Place {len(counters)} hidden counters (what they hold stays secret):",
               markup=False)
     for c in counters:
-        con.print(f"  {c['id']} at ({c['at'][0]}, {c['at'][1]})", markup=False)
+        con.print(f"  {c['id']} at {measure.point(c['at'], units)}", markup=False)
     con.print(f"Scenario written to {out}; set-up picture {picture}.", markup=False)
     con.print(f"Start with:  solo-ops play {out}", markup=False)
 
@@ -154,8 +161,15 @@ def _print_briefing(doc: dict[str, Any], notes: list[str], scenario: Scenario,
               default=None,
               help="Pick the engagement level by simulated missions: the level whose rated "
                    "win rate is nearest 80/60/40/20%.")
-@click.option("--rate-missions", type=click.IntRange(4, 1000), default=48, show_default=True,
-              help="With --difficulty: simulated missions per level rated.")
+@click.option("--rate-missions", type=click.IntRange(4, 1000), default=RATE_MISSIONS,
+              show_default=True,
+              help="With --difficulty: the most simulated missions per level rated (fewer "
+                   "once the answer is known).")
+@click.option("--rate-width", type=click.FloatRange(0, 50), default=100 * DEFAULT_WIDTH,
+              show_default=True,
+              help="With --difficulty: the answer is known once the nearest level is certain "
+                   "or every interval compared is within ± this many points (0: rate every "
+                   "mission).")
 @click.option("--crit-op", default=None, help="Kill Team 2024 crit op.")
 @click.option("--tac-op", default=None, help="Kill Team 2024 tac op.")
 @click.option("--mission", "pariah", default=None,
@@ -169,7 +183,7 @@ def _print_briefing(doc: dict[str, Any], notes: list[str], scenario: Scenario,
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
                 edition: str | None, engagement: int | None, difficulty: str | None,
-                rate_missions: int, crit_op: str | None,
+                rate_missions: int, rate_width: float, crit_op: str | None,
                 tac_op: str | None, pariah: str | None, name: str | None, seed: int | None,
                 out: Path | None, picture: Path | None, as_json: bool) -> None:
     """Generate an encounter: board, enemy, engagement, mission, deployment and fog."""
@@ -192,7 +206,7 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
                       name=name, difficulty=difficulty,
                       rate=None if difficulty is None else
                       lambda d: rate_levels(d, out, out_dir, str(difficulty), rate_missions,
-                                            seed, not as_json, rating))
+                                            seed, not as_json, rating, rate_width / 100))
     dice = SeededDice(seed=seed)
     doc, notes = generate(boards, rosters, default_squads, options, dice, seed)
     scenario, game, state = _deploy(doc, out, out_dir, seed)
@@ -212,12 +226,16 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
 
 
 def rate_levels(doc: dict[str, object], out: Path, out_dir: Path, word: str, missions: int,
-                seed: int, show: bool, into: dict[str, object]) -> tuple[int, str]:
+                seed: int, show: bool, into: dict[str, object],
+                width: float = DEFAULT_WIDTH) -> tuple[int, str]:
     """``--difficulty``: rate the encounter's levels (:func:`solo_ops.sim.difficulty.
     choose_level`, a progress bar on a terminal) and return the level and the briefing line;
-    ``into`` receives the rating for ``--json``."""
+    ``into`` receives the rating for ``--json``. Ctrl-C stops the rating: the encounter is
+    then made at the best level found so far, and says so."""
     import sys
 
+    from solo_ops.cli.compile import prepare
+    from solo_ops.cli.rate import progress_bar
     from solo_ops.sim import difficulty, rating
 
     inline = dict(doc)
@@ -226,24 +244,19 @@ def rate_levels(doc: dict[str, object], out: Path, out_dir: Path, word: str, mis
             inline[key] = read_document(library.resolve(key, str(inline[key]), base=out_dir,
                                                         source=str(out), field=key))
     scenario = parse_scenario(inline, str(out))
-    jobs = rating.default_jobs()
-    if show and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        with Progress(TextColumn(f"rating '{word}'"), BarColumn(), MofNCompleteColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("rating", total=missions * len(difficulty.LEVELS))
-            found = difficulty.choose_level(
-                scenario, word, missions=missions, seed=seed, jobs=jobs,
-                progress=lambda done, total: bar.update(task, completed=done, total=total))
-    else:
-        found = difficulty.choose_level(scenario, word, missions=missions, seed=seed, jobs=jobs)
+    with progress_bar(show and sys.stderr.isatty(), f"rating '{word}'") as report:
+        found = difficulty.choose_level(scenario, word, missions=missions, seed=seed,
+                                        jobs=rating.default_jobs(), width=width,
+                                        progress=report, kernels=prepare())
+    if found.interrupted:
+        click.echo(f"Rating stopped by Ctrl-C after {found.missions} missions: the encounter "
+                   f"is made at level {found.level}, the best so far.", err=True)
     into.update({"difficulty": word, "target": difficulty.TARGETS[word], "level": found.level,
                  "win_rate": found.summary["win_rate"],
                  "win_rate_ci95": found.summary["win_rate_ci95"],
                  "missions": found.summary["missions"],
-                 "levels": {str(k): v["win_rate"] for k, v in found.rated.items()}})
+                 "levels": {str(k): v["win_rate"] for k, v in found.rated.items()},
+                 "interrupted": found.interrupted})
     return found.level, found.line()
 
 

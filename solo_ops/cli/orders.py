@@ -75,7 +75,7 @@ def _order_table_view(order: Any, command: int) -> Table:
     table.add_column("What the unit does", overflow="fold")
     for name in ORDER_FIELDS:
         cell = getattr(order, name)
-        table.add_row(name.title(), cell.text, cell.explain)
+        table.add_row(name.title(), cell.shown, cell.explain)
     return table
 
 
@@ -139,8 +139,11 @@ def tables_group() -> None:
 
 @tables_group.command("show")
 @click.argument("name", required=False)
+@click.option("--source", "as_printed", is_flag=True,
+              help="The cells exactly as the supplement prints them (typos, ' for inches, "
+                   "footnote marks); by default the corrected words players are shown.")
 @json_option
-def tables_show(name: str | None, as_json: bool) -> None:
+def tables_show(name: str | None, as_printed: bool, as_json: bool) -> None:
     """Print table NAME (melee, fire-teams, support, hidden-enemy, enemy-count...), or all."""
     names = table_names()
     if name is not None and name not in names:
@@ -153,25 +156,25 @@ def tables_show(name: str | None, as_json: bool) -> None:
         return
     out = console()
     for n in chosen:
-        out.print(_table_view(n))
+        out.print(_table_view(n, as_printed))
 
 
 def _table_data(name: str) -> dict[str, Any]:
     if name in {t.value for t in TroopType}:
         table = order_table(name)
         return {"name": name, "title": table.title, "rows": {
-            str(face): {"text": row.texts(), "code": row.codes()}
+            str(face): {"text": row.texts(), "source": row.source_texts(), "code": row.codes()}
             for face, row in table.rows.items()
         }}
     simple = simple_table(name)
     return {"name": name, "title": simple.title, "rows": {
-        str(face): {"code": cell.code, "text": cell.text, **({"enemies": cell.enemies}
-                                                            if name == "enemy-count" else {})}
+        str(face): {"code": cell.code, "text": cell.shown, "source": cell.text,
+                    **({"enemies": cell.enemies} if name == "enemy-count" else {})}
         for face, cell in simple.rows.items()
     }}
 
 
-def _table_view(name: str) -> Table:
+def _table_view(name: str, as_printed: bool = False) -> Table:
     if name in {t.value for t in TroopType}:
         table = order_table(name)
         view = Table(title=f"{table.title} orders", header_style="bold")
@@ -179,14 +182,15 @@ def _table_view(name: str) -> Table:
         for field in ORDER_FIELDS:
             view.add_column(field.title(), overflow="fold")
         for face, row in table.rows.items():
-            view.add_row(str(face), *row.texts().values())
+            texts = row.source_texts() if as_printed else row.texts()
+            view.add_row(str(face), *texts.values())
         return view
     simple = simple_table(name)
     view = Table(title=simple.title, header_style="bold")
     view.add_column("Roll", justify="right")
     view.add_column("Result", overflow="fold")
     for face, cell in simple.rows.items():
-        view.add_row(str(face), cell.text)
+        view.add_row(str(face), cell.text if as_printed else cell.shown)
     return view
 
 

@@ -22,7 +22,8 @@ from typing import Any
 
 import click
 
-from solo_ops.cli.common import console, emit_json, resolve_seed
+from solo_ops.cli.common import campaign_command, console, emit_json, resolve_seed
+from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.game.definition import Game
@@ -63,6 +64,8 @@ class Session:
         self._asked: tuple[Any, ...] | None = None
         self._hinted: set[str] = set()  # prompt kinds whose answer hint was printed
         self._put_back: str | None = None  # a line typed at a yes/no question, to answer next
+        self.go_on = f"solo-ops play --resume {table.save}"
+        """The one command that goes on with this game (a campaign's mission: its own)."""
 
     @property
     def game(self) -> Game:
@@ -171,7 +174,7 @@ class Session:
 
     def _out_of_answers(self) -> int:
         self.say(f"No more answers: the game is saved in {self.save}. Continue with "
-                 f"`solo-ops play --resume {self.save}`.")
+                 f"`{self.go_on}`.")
         return 0
 
     def confirm(self, proposed: Outcome, feed: Iterator[str], interactive: bool
@@ -213,7 +216,8 @@ class Session:
 
     def ask(self, prompt: Any) -> None:
         if self.as_json:
-            click.echo(_json_line({"prompt": prompt.to_dict()}, ensure_ascii=False))
+            doc = {**prompt.to_dict(), "step": len(self.state.log)}  # as the page's prompt
+            click.echo(_json_line({"prompt": doc}, ensure_ascii=False))
             return
         key = (len(self.state.log), prompt.kind, prompt.operative)
         again = key == self._asked
@@ -246,8 +250,7 @@ class Session:
             return False
         if head in ("quit", "exit"):  # every step is saved already: quit even if this fails
             done = "Saved to" if outcome.ok else f"✗ {outcome.message} Every step so far is in"
-            self.say(f"{done} {self.save}. Continue with `solo-ops play --resume "
-                     f"{self.save}`.")
+            self.say(f"{done} {self.save}. Continue with `{self.go_on}`.")
             return True
         if not outcome.ok:
             self.say(f"✗ {outcome.message}")
@@ -408,6 +411,11 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
     second terminal on it is refused at once.
     """
     p = opening.plan(scenario, resume, seed, save, new, command="play", fresh_seed=resolve_seed)
+    mission = opening.campaign_mission(p.save) if p.resuming else None
+    if mission is not None:  # one game, one log: a campaign's mission goes on in the campaign
+        _through_campaign(mission, p.save, answers_file, answer, units, reveal_hidden,
+                          rebuild_log, as_json)
+        return
     if p.resuming:
         snapshot = opening.finished_snapshot(p.save)
         if snapshot is not None:
@@ -419,6 +427,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             return
     with game_lock(p.save):
         feed, interactive = _feed(answers_file, answer)
+        use_at_table()
         if p.resuming:
             table, doc = open_table(p, reveal=reveal_hidden, units=units)
             session = Session(table, as_json=as_json)
@@ -448,6 +457,28 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             session.briefing()
             session.show(table.state.log[0])
         session.run(feed, interactive)
+
+
+def _through_campaign(mission: tuple[str, Path, int], save: Path, answers_file: Path | None,
+                      answer: tuple[str, ...], units: str | None, reveal_hidden: bool,
+                      rebuild_log: bool, as_json: bool) -> None:
+    """``play --resume`` on a campaign's mission: ``campaign play`` goes on with it (its own
+    event log, and the mission recorded in the campaign when it ends)."""
+    name, folder, number = mission
+    go_on = campaign_command(name, folder)
+    if as_json:
+        raise InputError(f"is mission {number} of campaign {name}: go on with it with "
+                         f"`{go_on}` (--json is not offered there)", source=str(save))
+    click.echo(f"{save} is mission {number} of campaign {name}: going on through the "
+               f"campaign (`{go_on}`), so the mission is recorded there when it ends.")
+    ctx = click.get_current_context()
+    group = ctx.find_root().command
+    assert isinstance(group, click.Group)
+    campaign = group.get_command(ctx, "campaign")
+    play = campaign.get_command(ctx, "play") if isinstance(campaign, click.Group) else None
+    assert play is not None
+    ctx.invoke(play, name=name, saves=folder, answers_file=answers_file, answer=answer,
+               units=units, reveal_hidden=reveal_hidden, rebuild_log=rebuild_log)
 
 
 @click.command("replay")

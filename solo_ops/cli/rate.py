@@ -10,6 +10,8 @@ from __future__ import annotations
 import csv
 import io
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from solo_ops.cli.common import console, emit_json
 from solo_ops.core.errors import InputError
 from solo_ops.geometry import jit
 from solo_ops.sim.autopilot import POLICIES
+from solo_ops.sim.sequential import DEFAULT_WIDTH
 
 KEYS = ("missions", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "mean_vp",
         "mean_player_losses", "missions_per_minute")
@@ -51,54 +54,86 @@ def _executor(scheduler: str | None) -> Any:
 
 def rate_scenario(scenario: Any, missions: int, seed: int, *, jobs: int, policy: str,
                   engagements: list[int], scheduler: str | None = None,
-                  show_progress: bool = False, label: str = "") -> dict[str, Any]:
-    """Play the run and return the JSON document (``by_engagement`` when levels are given)."""
-    from solo_ops.sim import rating
+                  show_progress: bool = False, label: str = "",
+                  width: float = 0.0) -> dict[str, Any]:
+    """Play the run and return the JSON document (``by_engagement`` when levels are given).
+
+    ``width`` > 0: stop early once every level's interval is narrower than ± ``width`` or the
+    levels' order is certain (:func:`solo_ops.sim.sequential.rate`; ``missions`` is then the
+    most a level plays); 0: exactly ``missions`` a level. Ctrl-C ends the workers and returns
+    what was measured (``interrupted`` in the document)."""
+    from solo_ops.cli.compile import prepare
+    from solo_ops.sim import rating, sequential
 
     client = _executor(scheduler)
+    kernels = prepare() if client is None else True
     start = time.perf_counter()
     try:
-        if show_progress:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeRemainingColumn(), console=Console(stderr=True),
-                          transient=True) as bar:
-                task = bar.add_task(label or "missions", total=missions * max(1, len(
-                    engagements)))
-                results = rating.run(scenario, missions, seed, policy=policy,
-                                     engagements=engagements or None, jobs=jobs,
-                                     executor=client,
-                                     progress=lambda done, total: bar.update(task,
-                                                                             completed=done))
-        else:
-            results = rating.run(scenario, missions, seed, policy=policy,
-                                 engagements=engagements or None, jobs=jobs, executor=client)
+        most = missions * max(1, len(engagements))  # no more workers than missions
+        with rating.Runner(scenario, jobs=min(jobs, most), executor=client,
+                           kernels=kernels) as runner, \
+                progress_bar(show_progress, label or "missions") as report:
+            run = sequential.rate(runner, seed, policy, missions,
+                                  engagements=engagements or None, width=width,
+                                  progress=report)
     finally:
         if client is not None:
             client.close()
     seconds = time.perf_counter() - start
+    levels = list(run.levels)
+    results = [r for lv in levels for r in run.levels[lv].results]
     doc = rating.summarise(results, seconds)
+    if len(levels) == 1:
+        doc["win_rate_ci95"] = run.summary(levels[0])["win_rate_ci95"]
+    doc["interrupted"] = run.interrupted
+    doc["stopped_early"] = not run.interrupted and any(
+        len(run.levels[lv].results) < missions for lv in levels)
     if engagements:
         doc["by_engagement"] = []
-        for level, rows in rating.by_level(results).items():
+        for level in levels:
+            rows = run.levels[level].results
             share = seconds * len(rows) / max(1, len(results))
             doc["by_engagement"].append({"engagement": level,
-                                         **rating.summarise(rows, share)})
+                                         **run.summary(level),
+                                         "missions_per_minute": round(60.0 * len(rows) / share,
+                                                                      1) if share else 0.0})
     return doc
+
+
+@contextmanager
+def progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A progress bar on stderr (a terminal only): missions done of the most still possible,
+    the intervals so far and the time left at most; yields the callback (None: no bar)."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[left]}"), TextColumn("{task.fields[now]}"),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None, left="", now="")
+        started = time.perf_counter()
+
+        def report(done: int, most: int, now: str) -> None:
+            pace = (time.perf_counter() - started) / max(1, done)
+            left = f"at most {_clock(pace * max(0, most - done))} left" if done else ""
+            bar.update(task, completed=done, total=most, left=left, now=now)
+
+        yield report
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.999)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def public(doc: dict[str, Any]) -> dict[str, Any]:
     """The ``--json`` document: exactly the keys of INTERFACES.md (:data:`KEYS`, and
     ``by_engagement`` with ``engagement`` added when levels were given)."""
     out = {k: doc[k] for k in KEYS}
+    out.update({k: doc[k] for k in ("stopped_early", "interrupted") if k in doc})
     if "by_engagement" in doc:
         out["by_engagement"] = [{"engagement": row["engagement"], **{k: row[k] for k in KEYS}}
                                 for row in doc["by_engagement"]]
@@ -132,7 +167,12 @@ def _chart(doc: dict[str, Any], out: Path, title: str) -> Path:
 @click.command("rate")
 @click.argument("scenario", type=click.Path(path_type=Path), required=False)
 @click.option("--missions", type=click.IntRange(1, MAX_MISSIONS), default=200, show_default=True,
-              help="Missions to play (per engagement level).")
+              help="The most missions to play per engagement level (fewer once the answer "
+                   "is known: see --width).")
+@click.option("--width", type=click.FloatRange(0, 50), default=100 * DEFAULT_WIDTH,
+              show_default=True,
+              help="Stop once every level's 95% interval is within ± this many points (or "
+                   "the levels' order is certain); 0: play every mission.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="The run's seed: each mission's seed is derived from it.")
 @click.option("--jobs", type=click.IntRange(1, 256), default=None,
@@ -154,8 +194,9 @@ def _chart(doc: dict[str, Any], out: Path, title: str) -> Path:
               help="With --sweep: the CSV to write (default: the sweep file's 'out', or "
                    "sweep.csv).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-def rate_command(scenario: Path | None, missions: int, seed: int, jobs: int | None,
-                 policy: str, engagements: tuple[int, ...], picture: Path | None,
+def rate_command(scenario: Path | None, missions: int, width: float, seed: int,
+                 jobs: int | None, policy: str, engagements: tuple[int, ...],
+                 picture: Path | None,
                  scheduler: str | None, sweep: Path | None, out: Path | None,
                  as_json: bool) -> None:
     """Rate SCENARIO: play many missions with the autopilot and count who wins."""
@@ -176,15 +217,33 @@ def rate_command(scenario: Path | None, missions: int, seed: int, jobs: int | No
     levels = list(dict.fromkeys(engagements))
     show = not as_json and sys.stderr.isatty()
     doc = rate_scenario(loaded, missions, seed, jobs=jobs, policy=policy, engagements=levels,
-                        scheduler=scheduler, show_progress=show, label=loaded.name)
+                        scheduler=scheduler, show_progress=show, label=loaded.name,
+                        width=width / 100)
     drawn = None
-    if len(levels) > 1:
+    if len(levels) > 1 and doc["missions"]:
         drawn = picture or Path(f"rate-{Path(str(scenario)).stem}.png")
         _chart(doc, drawn, f"{loaded.name}: players' win rate ({policy})")
     if as_json:
         emit_json(public(doc))
-        return
+    else:
+        _print_rated(doc, loaded, levels, policy, seed, width, drawn)
+    if doc["interrupted"]:
+        raise click.exceptions.Exit(130)
+
+
+def _print_rated(doc: dict[str, Any], loaded: Any, levels: list[int], policy: str, seed: int,
+                 width: float, drawn: Path | None) -> None:
+    """The rating as text: why it stopped, then one line per level."""
     con = console()
+    if doc["interrupted"]:
+        con.print(f"Stopped by Ctrl-C: what {doc['missions']} finished missions measured "
+                  "(each level's missions in order, up to the first unfinished one).",
+                  markup=False)
+        if not doc["missions"]:
+            return
+    elif doc["stopped_early"]:
+        con.print(f"Stopped once the answer was known (every interval within ±{width:g} "
+                  "points, or the levels' order certain).", markup=False)
     con.print(f"[bold]{loaded.name}[/bold]: {doc['missions']} missions, policy {policy}, "
               f"seed {seed}, {doc['missions_per_minute']:.0f} missions a minute")
     if levels:

@@ -4,25 +4,32 @@ The same game as ``play`` (the same save, log, resume, undo and replay: a game s
 on with ``play --resume`` and the other way round), opened by the same rules: an unfinished game
 of the scenario and seed is resumed, never overwritten, ``--new`` moves the old files aside, and
 the save is locked while the server runs. The page and its API are
-:mod:`solo_ops.web.app`; the server is uvicorn. It prints ``Serving <name> on URL``; served
-beyond this computer (``--host 0.0.0.0``) it also prints each player's join link, carrying the
-game's join token that every request then needs.
+:mod:`solo_ops.web.app`; the server is uvicorn. It prints ``Serving <name> on URL`` and each
+player's link (and the host's, which answers for anyone): the tokens in them are made the first
+time the game is served and kept in its save (:mod:`solo_ops.session.links`), so a bookmarked
+link works after a restart, ``serve --resume`` or a game taken to the terminal and back;
+``--new-link NAME`` re-issues one. Served beyond this computer (``--host 0.0.0.0``) every
+request needs a link's token; on this computer only, a page without one is the host's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
 import socket
 from pathlib import Path
-from urllib.parse import quote
+from typing import Any
+from urllib.parse import urlencode
 
 import click
 
 from solo_ops.cli.common import resolve_seed
+from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
 from solo_ops.io import opening
 from solo_ops.io.persistence import game_lock
+from solo_ops.session.links import HOST
 from solo_ops.session.opening import open_table, start_table, sync_log
 
 
@@ -32,6 +39,41 @@ def _lan_address() -> str:
         s.connect(("10.255.255.255", 1))
         return str(s.getsockname()[0])
     return socket.gethostname()
+
+
+def served_names(host: str) -> list[str]:
+    """The names a game served on ``host`` answers to beyond localhost's: the address it is
+    bound to (unless it is every address), this computer's address on the network and its
+    name (as typed and with ``.local``); none when it is served on this computer only."""
+    from solo_ops.web.app import is_loopback
+
+    if is_loopback(host):
+        return [host] if host not in ("127.0.0.1", "localhost", "::1") else []
+    name = socket.gethostname()
+    names = [_lan_address(), name, f"{name}.local"]
+    if host not in ("0.0.0.0", "::", ""):
+        names.append(host)
+    return names
+
+
+def base_url(host: str, port: int) -> str:
+    """The URL the players open: this computer's network address beyond localhost."""
+    from solo_ops.web.app import is_loopback
+
+    shown = host if is_loopback(host) else _lan_address()
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/"
+
+
+def link_lines(base: str, players: list[str], links: dict[str, Any]) -> list[str]:
+    """The lines that give each player their link, then the host's."""
+    out = [f"  {player}: {base}?{urlencode({'player': player, 'token': links['players'][player]})}"
+           for player in players]
+    out.append("  The host's link answers for every player (one device passed round the "
+               "table):")
+    out.append(f"  {HOST}: {base}?{urlencode({'token': links['host']})}")
+    return out
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -68,13 +110,16 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--units", "units", type=UNITS, default=None,
               help="Show and read distances in inches or centimetres (default: the scenario's "
                    "units setting). Only the display changes: the save is the same.")
+@click.option("--new-link", "new_links", multiple=True, metavar="NAME",
+              help="Re-issue NAME's link (a player, or host): the old one stops working. "
+                   "Repeat for several.")
 def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
                   save: Path | None, new: bool, host: str, port: int,
-                  units: str | None) -> None:
+                  units: str | None, new_links: tuple[str, ...]) -> None:
     """Serve SCENARIO (or --resume SAVE) as a live web page for the table."""
     import uvicorn
 
-    from solo_ops.web.app import create_app, is_loopback, new_token
+    from solo_ops.web.app import create_app, is_loopback
 
     p = opening.plan(scenario, resume, seed, save, new, command="serve",
                      fresh_seed=resolve_seed)
@@ -87,9 +132,11 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
                                              "--seed."))
             return
     local = is_loopback(host)
-    token = None if local else new_token()
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
+        use_at_table()
+        for stop in (signal.SIGINT, signal.SIGTERM):  # uvicorn raises them again when it has
+            signal.signal(stop, _stopped)  # shut down: leave the lock tidily (no leftovers)
         if p.resuming:
             table, doc = open_table(p, units=units)
             try:
@@ -114,28 +161,28 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             click.echo(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
                        f"{save_path}.")
         table.advance()
+        table.ensure_links()  # made once, kept in the save: the links outlive the server
+        for name in new_links:
+            table.reissue_link(name)
+            click.echo(f"A new link for {name}: the old one no longer works.")
         real_port = sock.getsockname()[1]
-        shown_host = host if local else _lan_address()
-        if ":" in shown_host:
-            shown_host = f"[{shown_host}]"
-        base = f"http://{shown_host}:{real_port}/"
-        app = create_app(table, token=token, local_only=local)
-        name = table.game.scenario.name
-        if token is None:
-            click.echo(f"Serving {name} on {base}")
-            if len(table.players) > 1:
-                for player in table.players:
-                    click.echo(f"  {player}: {base}?player={quote(player)}")
-        else:
-            click.echo(f"Serving {name} on {base}?token={token}")
-            for player in table.players:
-                click.echo(f"  {player}: {base}?player={quote(player)}&token={token}")
+        base = base_url(host, real_port)
+        app = create_app(table, local_only=local, hosts=served_names(host))
+        assert table.game.links is not None
+        click.echo(f"Serving {table.game.scenario.name} on {base}")
+        for line in link_lines(base, table.players, table.game.links):
+            click.echo(line)
         click.echo(f"The game is saved to {save_path} after every step; stop with Ctrl+C and "
                    f"go on with `solo-ops serve --resume {save_path}` or `solo-ops play "
                    f"--resume {save_path}`.")
         config = uvicorn.Config(app, log_level="warning", access_log=False,
                                 timeout_graceful_shutdown=1, lifespan="off")
         uvicorn.Server(config).run(sockets=[sock])
+
+
+def _stopped(signum: int, frame: object) -> None:
+    """Ctrl+C or a stop from the system after the server shut down: a clean exit."""
+    raise SystemExit(0)
 
 
 commands = [serve_command]

@@ -259,3 +259,19 @@ def parse_point_text(text: str, option: str) -> tuple[float, float]:
     if not (math.isfinite(x) and math.isfinite(y)):
         raise InputError(f"expected finite numbers, got {excerpt(text)}", source=option)
     return (x, y)
+
+
+def read_links(value: Any, source: str) -> dict[str, Any] | None:
+    """A save's ``links`` (the table's links, :mod:`solo_ops.session.links`; in game and
+    campaign saves alike) checked: ``None``, or ``{"id", "host", "players": {name: token}}``
+    with every value a short text (a damaged entry is one error naming the field)."""
+    if value is None:
+        return None
+    players = value.get("players") if isinstance(value, dict) else None
+    texts = [value.get("id"), value.get("host")] if isinstance(value, dict) else []
+    if not isinstance(players, dict) or not all(
+            isinstance(t, str) and 8 <= len(t) <= 64 for t in [*texts, *players.values()]) \
+            or not all(isinstance(k, str) for k in players):
+        raise InputError("links must be {id, host, players: {NAME: TOKEN}} with tokens as text",
+                         source=source, field="links")
+    return {"id": value["id"], "host": value["host"], "players": dict(players)}

@@ -199,6 +199,9 @@ class Weapon:
     name: str
     type: WeaponType
     range: float | None = None  # inches; None for melee (and for unlimited range)
+    # Kill Team 2018's range when it differs (a Kill Team 2024 weapon reaches any visible
+    # target unless it has Range x, 001): the profile's kt2018 variant plays it as ``range``
+    range_2018: float | None = None
     # Kill Team 2024
     attacks: int | None = None
     hit: int | None = None

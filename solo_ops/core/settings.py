@@ -52,6 +52,17 @@ class Settings:
     """Kill Team 2024 CP re-rolls (card 001 "Re-Roll Attack/Defence Dice for 1CP") of the dice
     solo-ops rolls for the players: ``ask`` (after a roll with a failed die, while the players
     have a CP, the game asks ``reroll N`` or ``keep``) or ``never`` (never asked)."""
+    fight_choices: str = "ask"
+    """Kill Team 2024 fights of the players' operatives that solo-ops rolls (``fight … roll``,
+    and every fight the enemy starts): ``ask`` (the players resolve their own dice one at a
+    time, ``strike N``, ``block N`` or ``auto``, seeing the dice left, the wounds and each
+    choice's outcome with the engine's advice; 001 "Alternate Strike or Block") or ``auto``
+    (the engine resolves their dice by its documented policy, as it does the enemy's)."""
+    cover_saves: str = "ask"
+    """Kill Team 2024: a player operative's cover save where it could block nothing (the
+    attacker's weapon is Brutal; a crits-only attack against a lone die or Save 6+): ``ask``
+    (keep it or roll that die, with the mean damage either way) or ``auto`` (roll the die, the
+    rule the enemy follows: it is never worse). Elsewhere the save is always retained."""
     turns: int = 4
     """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
     reveal_hidden: bool = False
@@ -77,6 +88,8 @@ _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
     "enemy_attacks": ("engine", "player"),
     "cp_rerolls": ("ask", "never"),
+    "fight_choices": ("ask", "auto"),
+    "cover_saves": ("ask", "auto"),
     "units": ("in", "cm"),
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),

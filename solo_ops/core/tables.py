@@ -39,11 +39,19 @@ class TroopType(StrEnum):
 
 @dataclass(frozen=True)
 class Instruction:
-    """One cell of an order table: the printed text, its code and a sentence for players."""
+    """One cell of an order table: the printed text, its code, a sentence for players and the
+    words players are shown (the printed text with its typos, ' for inches and footnote marks
+    put right; the text itself when it has none)."""
 
     text: str
     code: str
     explain: str
+    words: str = ""
+
+    @property
+    def shown(self) -> str:
+        """What players read: the corrected words (``text`` is the source's print)."""
+        return self.words or self.text
 
 
 @dataclass(frozen=True)
@@ -61,12 +69,17 @@ class Order:
         return {name: getattr(self, name).code for name in ORDER_FIELDS}
 
     def texts(self) -> dict[str, str]:
-        """``{"move": "To Cover", ...}``: the table's printed words."""
+        """``{"move": "To Cover", ...}``: the words players are shown (typos corrected)."""
+        return {name: getattr(self, name).shown for name in ORDER_FIELDS}
+
+    def source_texts(self) -> dict[str, str]:
+        """``{"move": "Towards closet enemy", ...}``: the table's cells exactly as printed."""
         return {name: getattr(self, name).text for name in ORDER_FIELDS}
 
     def words(self) -> str:
-        """The order in one line, as printed: ``Move: To Cover · Cover: Use if possible · ...``."""
-        return " · ".join(f"{name.title()}: {getattr(self, name).text}" for name in ORDER_FIELDS)
+        """The order in one line: ``Move: To Cover · Cover: Use if possible · ...``."""
+        return " · ".join(f"{name.title()}: {getattr(self, name).shown}"
+                          for name in ORDER_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,12 @@ class TableRow:
     text: str
     enemies: int = 0
     title: str | None = None
+    words: str = ""
+
+    @property
+    def shown(self) -> str:
+        """What players read: the corrected words (``text`` is the source's print)."""
+        return self.words or self.text
 
 
 @dataclass(frozen=True)
@@ -139,9 +158,9 @@ def parse_vocabulary(data: Any, source: str) -> dict[str, dict[str, Instruction]
         section = doc.mapping(name)
         vocab[name] = {}
         for text in section.data:
-            entry = section.mapping(str(text)).only(("code", "explain"))
+            entry = section.mapping(str(text)).only(("code", "explain", "words"))
             vocab[name][str(text)] = Instruction(
-                str(text), entry.text("code"), entry.text("explain")
+                str(text), entry.text("code"), entry.text("explain"), entry.text("words", "")
             )
     return vocab
 
@@ -173,13 +192,15 @@ def parse_simple_table(data: Any, source: str) -> SimpleTable:
     sides = _die_sides(doc.text("die"), doc)
     rows = {}
     for face, row in _faces(doc, sides).items():
-        cells = Fields(row, source, f"faces.{face}").only(("code", "text", "enemies", "title"))
+        cells = Fields(row, source, f"faces.{face}").only(("code", "text", "enemies", "title",
+                                                          "words"))
         rows[face] = TableRow(
             face,
             cells.text("code"),
             cells.text("text"),
             cells.integer("enemies", 0, minimum=0, maximum=4),
             cells.text("title", None),
+            cells.text("words", ""),
         )
     return SimpleTable(doc.text("name"), doc.text("title"), sides, rows)
 

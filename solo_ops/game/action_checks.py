@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import reach
+from solo_ops.rules import reach, sequences
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -70,8 +70,10 @@ def _enemies_in_control(state: State, op: Operative, game: Game,
 
 
 def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
-    """Spend the action points of ``what`` (Kill Team 2024), or refuse; ``check_only`` only
-    refuses, so an action's AP are checked before anything else about it."""
+    """Spend the action points of ``what`` (Kill Team 2024), or refuse: the sequence table
+    (:mod:`solo_ops.rules.sequences`: each action once, no Charge after a Reposition, ...)
+    first, then the AP; ``check_only`` only refuses, so an action's AP and place in the
+    activation are checked before anything else about it."""
     if state.edition != "kt2024":
         return
     cost = AP_COST.get(what, 1)
@@ -85,8 +87,9 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
             op.actions_taken.append(what)  # free: no AP spent
         return
     apl = max(1, op.profile.apl - op.apl_penalty)
-    if what in op.actions_taken and what != "portal":
-        raise RuleError(f"{op.name} has already done {what.replace('_', ' ')} this activation")
+    refused = sequences.refusal_words(op.name, what, op.actions_taken)
+    if refused is not None:  # the sequence table (rules/sequences.py), shared with the AI
+        raise RuleError(refused)
     if op.ap_used + cost > apl:
         raise RuleError(f"{op.name} has {apl - op.ap_used} AP left; {what.replace('_', ' ')} "
                         f"costs {cost}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
 from solo_ops.game import cp, markers, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
@@ -37,7 +38,7 @@ from solo_ops.game.enemy import (
     roll_fight,
     stun,
 )
-from solo_ops.game.player_moves import _move
+from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
@@ -58,6 +59,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
+        "guard": _guard,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -101,10 +103,7 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     """Check a reported shot of the active operative (``target``, ``weapon``; ``roll`` or the
     ``damage`` dealt) against every rule below, in order, then apply it."""
     op = _active(state, action, prompt)
-    if state.edition == "kt2018" and state.phase != "shooting":
-        raise RuleError("models shoot in the shooting phase")
-    _spend(state, op, "shoot", check_only=True)
-    _check_may_shoot(state, op)
+    _check_shot_start(state, op)
     target = _op(state, action.get("target"), "target")
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
@@ -120,6 +119,14 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         raise RuleError("say which weapon to roll: 'with WEAPON'")
     _spend(state, op, "shoot")
     return _fire(game, state, op, target, weapon, heavy, action)
+
+
+def _check_shot_start(state: State, op: Operative) -> None:
+    """A shot's first checks: the 2018 shooting phase, AP, and :func:`_check_may_shoot`."""
+    if state.edition == "kt2018" and state.phase != "shooting":
+        raise RuleError("models shoot in the shooting phase")
+    _spend(state, op, "shoot", check_only=True)
+    _check_may_shoot(state, op)
 
 
 def _check_may_shoot(state: State, op: Operative) -> None:
@@ -264,9 +271,7 @@ def _react_to_shot(state: State, target: Operative) -> list[dict[str, Any]]:
 
 def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
-    if state.edition == "kt2018" and state.phase != "fight":
-        raise RuleError("models fight in the fight phase")
-    _spend(state, op, "fight", check_only=True)
+    _check_fight_start(state, op)
     target = _op(state, action.get("target"), "target")
     if target not in _enemies_in_control(state, op, game):
         raise RuleError(f"{target.id} is not within 1\" of {op.name}")
@@ -286,13 +291,20 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     return events
 
 
+def _check_fight_start(state: State, op: Operative) -> None:
+    """A fight's first checks: the 2018 fight phase and AP."""
+    if state.edition == "kt2018" and state.phase != "fight":
+        raise RuleError("models fight in the fight phase")
+    _spend(state, op, "fight", check_only=True)
+
+
 def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) -> list[dict]:
     """A player's fight rolled by solo-ops: the same dice and events as an enemy's fight."""
     result = roll_fight(game, state, op, target)
     events: list[dict[str, Any]] = [{"type": "fight", "attacker": op.id, "target": target.id,
                                      "damage": result.damage,
                                      "damage_taken": result.damage_taken,
-                                     "lines": result.lines}]
+                                     "lines": result.lines}, *cp.spent(game)]
     events += apply_damage(game, state, target, result.damage, f"fought by {op.name}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:
@@ -514,6 +526,29 @@ def _placedown(game: Game, state: State, action: dict[str, Any], prompt: Any) ->
     return markers.place_down(state, op, point)
 
 
+def _guard(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Guard (002 Gallowdark: "Guard 1AP: Treated as a Shoot action. Cannot be used in Control
+    Range with enemies or while Concealed."): the active operative goes On Guard, on a
+    Gallowdark board in Kill Team 2024 (the interrupt and its end are
+    :mod:`solo_ops.game.guard`'s)."""
+    op = _active(state, action, prompt)
+    if state.edition != "kt2024" or game.scenario.board.killzone != GALLOWDARK:
+        raise RuleError("Guard is an action of the Gallowdark killzone (card 002): this board "
+                        "is not Gallowdark")
+    _spend(state, op, "shoot", check_only=True)
+    if op.stance == "conceal":
+        raise RuleError(f"{op.name} has a Conceal order: it cannot go On Guard (002 Guard: "
+                        "\"Cannot be used ... while Concealed\")")
+    if _enemies_in_control(state, op, game):
+        raise RuleError(f"{op.name} is in control range of an enemy: it cannot go On Guard "
+                        "(002 Guard)")
+    _spend(state, op, "shoot")
+    op.shot = True
+    op.on_guard = True
+    return [{"type": "on_guard", "operative": op.id, "side": PLAYER,
+             "note": f"{op.name} is On Guard."}]
+
+
 def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
     return _end_activation(game, state, op)
@@ -679,3 +714,46 @@ def _attack_damage(game: Game, state: State, action: dict[str, Any], prompt: Any
             events.extend(apply_damage(game, state, attacker, taken,
                                        f"{target.name} strikes back"))
     return events
+
+
+def open_actions(game: Game, state: State) -> dict[str, str | None]:
+    """What the active operative may start now, and why not: its moves
+    (:func:`~solo_ops.game.player_moves.open_moves`), ``shoot`` and ``fight`` — each ``None``
+    when it may (the target is checked when the action is reported), else the refusal the
+    action would meet. These are the action's own first checks (phase, AP, a carried friend,
+    a Conceal order or an enemy's control range for a shot; an enemy in control range for a
+    fight), so a page offers only what the rules allow there."""
+    out: dict[str, str | None] = dict(open_moves(game, state))
+    op = state.operatives.get(state.active_operative or "")
+    if op is None or not op.on_table:
+        return {**out, "shoot": "no operative is active", "fight": "no operative is active"}
+    out["shoot"] = _refusal(lambda: _may_start_shot(game, state, op))
+    out["fight"] = _refusal(lambda: _may_start_fight(game, state, op))
+    return out
+
+
+def _refusal(check: Any) -> str | None:
+    try:
+        check()
+    except RuleError as exc:
+        return str(exc)
+    return None
+
+
+def _may_start_shot(game: Game, state: State, op: Operative) -> None:
+    """The checks of :func:`_shoot` that come before its target, with any of op's weapons."""
+    _check_shot_start(state, op)
+    refusal = None
+    for weapon in op.profile.weapons or [None]:  # type: ignore[list-item]
+        refusal = _refusal(lambda w=weapon: _check_shooter_free(game, state, op, w))
+        if refusal is None:
+            return
+    raise RuleError(refusal or f"{op.name} has no weapon")
+
+
+def _may_start_fight(game: Game, state: State, op: Operative) -> None:
+    """The checks of :func:`_fight` that come before its target: phase, AP, an enemy in
+    control range."""
+    _check_fight_start(state, op)
+    if not _enemies_in_control(state, op, game):
+        raise RuleError(f"{op.name} has no enemy within 1\" (control range) to fight")

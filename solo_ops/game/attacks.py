@@ -87,6 +87,22 @@ def _no_cp(_op: Any) -> kt2024.CpChooser | None:
     return None
 
 
+CoverHooks = Callable[[Any], "kt2024.CoverChooser | None"]
+"""An operative -> its choice when its cover save could block nothing, or None for the rule."""
+
+
+def _no_cover_choice(_op: Any) -> kt2024.CoverChooser | None:
+    return None
+
+
+FightHooks = Callable[[Any], "kt2024.FightChooser | None"]
+"""An operative -> the chooser of its own fight moves (die by die), or None for the policy."""
+
+
+def _no_choice(_op: Any) -> kt2024.FightChooser | None:
+    return None
+
+
 # -- translation -----------------------------------------------------------------------------
 
 
@@ -261,12 +277,15 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]] = (),
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
               long_range: bool | None = None, close_quarters: bool = True,
-              concentrated_radius: bool = True, cp: CpHooks | None = None) -> AttackResult:
+              concentrated_radius: bool = True, cp: CpHooks | None = None,
+              covers: CoverHooks | None = None) -> AttackResult:
     """Roll a shot through the game's dice.
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
     side that is not asked): the shooter's for its attack dice, each target's for its
     defence dice (:func:`solo_ops.rules.kt2024_rolled.cp_rerolls`; :mod:`solo_ops.game.cp`).
+    ``covers`` (Kill Team 2024): each target's choice when its cover save could block nothing
+    (:func:`solo_ops.rules.kt2024_dice.cover_useless`); None: the rule decides.
 
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
     cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
@@ -282,7 +301,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
                                close_quarters=close_quarters,
                                concentrated_radius=concentrated_radius)
     return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
-                           secondary=secondary, nearby=nearby, cp=cp)
+                           secondary=secondary, nearby=nearby, cp=cp, covers=covers)
 
 
 def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
@@ -320,7 +339,8 @@ def _spec_at(board: Any, weapon: Weapon, shooter: Any, cover: Any,
 
 def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
                     cover: Any, terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]],
-                    nearby: Sequence[Any], cp: CpHooks | None) -> AttackResult:
+                    nearby: Sequence[Any], cp: CpHooks | None,
+                    covers: CoverHooks | None = None) -> AttackResult:
     """Kill Team 2024 shooting: the primary target, Devastating's splash, the Blast /
     Torrent targets, then Hot."""
     result = AttackResult()
@@ -330,15 +350,17 @@ def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
         result.lines.append(_missing(edition, shooter, weapon))
         return result
     label = f"{_name(shooter)} shoots {_name(target)} ({weapon.name})"
-    hook = cp or _no_cp
+    hook, choose = cp or _no_cp, covers or _no_cover_choice
     shot = kt2024.roll_shot(dice, spec, defence_2024(target, cover), label,
-                            attack_cp=hook(shooter), defence_cp=hook(target))
+                            attack_cp=hook(shooter), defence_cp=hook(target),
+                            cover_choice=choose(target))
     result.damage = shot.damage
     result.lines.extend(shot.lines)
     if shot.stun:
         result.stunned.append(str(getattr(target, "id", _name(target))))
     _devastating_splash(result, weapon, target, nearby, shot.crits)
-    _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook)
+    _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook,
+                     choose)
     if weapon.has("hot"):
         result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
         result.lines.append(text)
@@ -364,7 +386,8 @@ def _devastating_splash(result: AttackResult, weapon: Weapon, target: Any,
 
 def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
                      weapon: Weapon, cover: Any, spec: kt2024.AttackSpec,
-                     secondary: Sequence[tuple[Any, Any]], hook: CpHooks) -> None:
+                     secondary: Sequence[tuple[Any, Any]], hook: CpHooks,
+                     choose: CoverHooks = _no_cover_choice) -> None:
     """Blast / Torrent: each extra target shot in turn (Blast in the primary's cover)."""
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
@@ -373,7 +396,8 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
         extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, cover, other) or spec,
                                  defence_2024(other, use_cover), extra_label,
-                                 attack_cp=hook(shooter), defence_cp=hook(other))
+                                 attack_cp=hook(shooter), defence_cp=hook(other),
+                                 cover_choice=choose(other))
         result.lines.append(f"{rule.kind.title()}: {_name(other)}.")
         result.lines.extend(extra.lines)
         result.splash.append((str(other.id), extra.damage))
@@ -425,7 +449,7 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
 
 def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
                broken: bool = False, no_escape: bool = False, defender_first: bool = False,
-               cp: CpHooks | None = None) -> FightResult:
+               cp: CpHooks | None = None, choices: FightHooks | None = None) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
@@ -436,7 +460,9 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team
     2024 Volkus, :func:`solo_ops.rules.killzones.defender_first`): the defender resolves first
     (its dice are rolled first too); the result is still the attacker's dealt and taken.
-    ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`.
+    ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`;
+    ``choices`` (2024): each operative's chooser of its own fight moves (the players', die by
+    die), None for the policy.
     """
     result = FightResult()
     if edition == "kt2018":
@@ -454,7 +480,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.lines.append(_missing(edition, attacker, "melee weapon"))
         return result
     a_spec, d_spec = _fight_spec(a_weapon, attacker, helpers), _fight_spec(d_weapon, target, 0)
-    hook = cp or _no_cp
+    hook, choose = cp or _no_cp, choices or _no_choice
     names = (_name(attacker), _name(target))
     if helpers:
         result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
@@ -463,13 +489,15 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
         result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
         fought = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),
                                    getattr(attacker, "wounds", None), (names[1], names[0]),
-                                   cp=(hook(target), hook(attacker)))
+                                   cp=(hook(target), hook(attacker)),
+                                   choosers=(choose(target), choose(attacker)))
         result.damage, result.damage_taken = fought.taken, fought.dealt
         stun_defender, stun_attacker = fought.stun_attacker, fought.stun_defender
     else:
         fought = kt2024.roll_fight(dice, a_spec, d_spec, getattr(attacker, "wounds", None),
                                    getattr(target, "wounds", None), names,
-                                   cp=(hook(attacker), hook(target)))
+                                   cp=(hook(attacker), hook(target)),
+                                   choosers=(choose(attacker), choose(target)))
         result.damage, result.damage_taken = fought.dealt, fought.taken
         stun_defender, stun_attacker = fought.stun_defender, fought.stun_attacker
     result.lines.extend(fought.lines)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import counteract as ai_counteract
-from solo_ops.game import enemy, reveal, turns
+from solo_ops.game import cp, enemy, guard, reveal, turns
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:
     action = ai_counteract.choose(game.context(state), state, candidates) if candidates \
         else None
     events: list[dict[str, Any]] = []
+    cp.tell(game, events)  # the counteract is told before a question in its attack
     if action is not None:
         op = state.operatives[action.model]
         state.counteracted.append(op.id)
@@ -45,6 +46,7 @@ def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:
         else:
             events.extend(enemy._move(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
+        events.extend(guard.engaged(game, state, op))  # a players' Guard it ends (002)
     else:
         events.append({"type": "counteract_pass", "side": ENEMY})
     state.next_side = PLAYER

@@ -47,7 +47,20 @@ QUIET = frozenset({"activate", "done", "damage", "down", "cp", "attack_damage", 
 """Action types that never roll a player's dice: no re-roll can be asked during them."""
 
 
-class NeedReroll(Exception):
+class NeedAnswer(Exception):
+    """Raised inside a step when the players must decide something before it can go on (a CP
+    re-roll here, a fight's die in :mod:`solo_ops.game.fight_choices`, a Guard interrupt in
+    :mod:`solo_ops.game.guard`): the engine puts the state back and records the question
+    (:meth:`pause`); the answer runs the step again with one more answer."""
+
+    def pause(self, state: State, action: dict[str, Any], answers: list[Any],
+              progress: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """Record the question at the head of ``state.pending_attacks`` (the step's
+        ``action`` and its ``answers`` so far kept in it); returns the event that says so."""
+        raise NotImplementedError
+
+
+class NeedReroll(NeedAnswer):
     """Raised inside a step when the players must decide a CP re-roll (caught by the engine)."""
 
     def __init__(self, op: Operative, offer: kt2024.RerollOffer) -> None:
@@ -55,37 +68,74 @@ class NeedReroll(Exception):
         self.op = op
         self.offer = offer
 
+    def pause(self, state: State, action: dict[str, Any], answers: list[Any],
+              progress: list[dict[str, Any]] | None) -> dict[str, Any]:
+        return pause(state, action, answers, self, progress)
+
 
 @dataclasses.dataclass
 class Chooser:
-    """The players' CP re-roll decisions for one step: ``answers`` (die places or
-    :data:`KEEP`, in the order asked) are replayed; one more question raises
-    :class:`NeedReroll`. ``events``: the ``cp_spent`` events of the re-rolls made."""
+    """The players' decisions for one step, in the order asked: CP re-rolls (die places or
+    :data:`KEEP`), their fights' moves (:mod:`solo_ops.game.fight_choices`) and Guard
+    interrupts (:mod:`solo_ops.game.guard`) are replayed from ``answers``; one more question
+    raises a :class:`NeedAnswer`. ``events``: the ``cp_spent`` events of the re-rolls made.
+    ``rerolls`` / ``fights`` / ``covers``: whether CP re-rolls / fight moves / useless cover
+    saves are asked at all (the ``cp_rerolls``, ``fight_choices`` and ``cover_saves``
+    settings)."""
 
     state: State
     answers: list[Any]
     used: int = 0
+    rerolls: bool = True
+    fights: bool = False
+    covers: bool = False
     events: list[dict[str, Any]] = dataclasses.field(default_factory=list)
     plans: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Enemy activation plans made in this step (by unit), kept for its re-runs: see
     :func:`plan`."""
-    progress: list[dict[str, Any]] | None = None
-    """The events of the enemy activation under way (its own list, growing as the plan is
-    applied; :func:`solo_ops.game.enemy.apply_plan` sets it), so a pause can show the players
-    what the enemy has done so far in this step before it asks."""
+    told: list[list[dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """The event lists of the step under way, growing as it runs (:meth:`tell`), so a pause
+    can show the players what happened in this step before it asks: :meth:`so_far`."""
+
+    def tell(self, events: list[dict[str, Any]]) -> None:
+        """``events`` (a list still growing: an enemy activation's, a counteract's, a Guard
+        interrupt's) is told before any question that follows in this step."""
+        self.told.append(events)
+
+    @property
+    def progress(self) -> list[dict[str, Any]]:
+        """What happened in the step so far, in order, each event once (a list told may have
+        been copied into another told list by then)."""
+        seen: set[int] = set()
+        out = []
+        for events in self.told:
+            for event in events:
+                if id(event) not in seen:
+                    seen.add(id(event))
+                    out.append(event)
+        return out
+
+    def answered(self) -> bool:
+        """Whether the next question of the step has its answer already."""
+        return self.used < len(self.answers)
+
+    def take(self) -> Any:
+        """The next answer (:meth:`answered` first)."""
+        answer = self.answers[self.used]
+        self.used += 1
+        return answer
 
     def hook(self, op: Any) -> kt2024.CpChooser | None:
         """The chooser for ``op``'s dice: None unless it is a player operative."""
-        if getattr(op, "side", None) != PLAYER:
+        if getattr(op, "side", None) != PLAYER or not self.rerolls:
             return None
 
         def choose(offer: kt2024.RerollOffer) -> int | None:
             if self.state.cp.get(PLAYER, 0) < 1 or not offer.improvable:
                 return None
-            if self.used >= len(self.answers):
+            if not self.answered():
                 raise NeedReroll(op, offer)
-            answer = self.answers[self.used]
-            self.used += 1
+            answer = self.take()
             if answer == KEEP:
                 return None
             index = int(answer) - 1
@@ -114,6 +164,25 @@ def plan(game: Game, unit: str, make: Callable[[], Any]) -> Any:
     return made
 
 
+def tell(game: Game, events: list[dict[str, Any]]) -> None:
+    """Tell ``events`` (a growing list) before any question later in the step under way
+    (:meth:`Chooser.tell`); nothing when no step asks."""
+    chooser = getattr(game, "cp_chooser", None)
+    if chooser is not None:
+        chooser.tell(events)
+
+
+def spent(game: Game) -> list[dict[str, Any]]:
+    """The ``cp_spent`` events of the re-rolls made so far in the step under way, taken off
+    the chooser: the attack that made them tells them right after itself (what is left is
+    told at the step's end)."""
+    chooser = getattr(game, "cp_chooser", None)
+    if chooser is None or not chooser.events:
+        return []
+    made, chooser.events = chooser.events, []
+    return made
+
+
 def keep_plans(game: Game, state: State, chooser: Chooser) -> None:
     """After a pause is recorded: keep the step's plans for the answer's re-run."""
     assert state.dice is not None
@@ -129,10 +198,29 @@ def kept_plans(game: Game, state: State) -> dict[str, Any]:
 
 
 def armed(game: Game, state: State, action: dict[str, Any]) -> bool:
-    """Whether ``action`` runs with a chooser: the setting asks, Kill Team 2024 (the 2018
-    sources have no CP re-roll), the players have a CP and the action can roll their dice."""
-    return (game.settings.cp_rerolls == "ask" and state.edition == "kt2024"
-            and state.cp.get(PLAYER, 0) >= 1 and str(action.get("type")) not in QUIET)
+    """Whether ``action`` runs with a chooser: Kill Team 2024 (the 2018 sources have no CP
+    re-roll, and their fights no strike or block), an action that can roll the players' dice,
+    and something to ask: a CP re-roll (the setting asks and the players have a CP), their
+    fights' moves (``fight_choices: ask``), a useless cover save (``cover_saves: ask``) or a
+    Guard interrupt (an operative On Guard)."""
+    if state.edition != "kt2024" or str(action.get("type")) in QUIET:
+        return False
+    return (rerolls_asked(game, state) or game.settings.fight_choices == "ask"
+            or game.settings.cover_saves == "ask"
+            or any(o.on_guard for o in state.living(PLAYER)))
+
+
+def rerolls_asked(game: Game, state: State) -> bool:
+    """Whether CP re-rolls may be asked now: the setting asks and the players have a CP."""
+    return game.settings.cp_rerolls == "ask" and state.cp.get(PLAYER, 0) >= 1
+
+
+def chooser_for(game: Game, state: State, answers: list[Any], plans: dict[str, Any]
+                ) -> Chooser:
+    """The chooser of a step (see :func:`armed`), replaying ``answers``."""
+    return Chooser(state, answers, plans=plans, rerolls=game.settings.cp_rerolls == "ask",
+                   fights=game.settings.fight_choices == "ask",
+                   covers=game.settings.cover_saves == "ask")
 
 
 # -- putting the state back -------------------------------------------------------------------

@@ -36,6 +36,10 @@ class Game:
     (:func:`solo_ops.io.savegame.rebase`)."""
     notice: str | None = None
     """A sentence for the players about how the game was opened (not saved)."""
+    links: dict[str, Any] | None = None
+    """The table's links, kept in the save beside the players so they outlive the server:
+    ``{"id", "host", "players": {name: token}}`` (:mod:`solo_ops.session.links` makes and
+    checks them; None until the game is first served). Play never reads them."""
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, placing, reveal
+from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
 from solo_ops.game.downed import take_down as take_down  # (its home is game.downed)
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
@@ -66,17 +67,22 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
     return None
 
 
-def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
-    """Apply ``plan`` (see the module docstring); returns the events."""
+AfterAction = Callable[[Operative, bool], list[dict[str, Any]]]
+"""Asked after each action of a model in an activation (the model, whether it was the model's
+first action): what follows it (the players' Guard interrupts, :mod:`solo_ops.game.guard`)."""
+
+
+def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction | None = None
+               ) -> list[dict[str, Any]]:
+    """Apply ``plan`` (see the module docstring); returns the events. ``after_action`` is
+    asked after each action of a model still on the table."""
     unit = state.units[plan.unit]
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
         "order": plan.order.texts(), "state_before": plan.state_before,
         "explain": list(plan.explain), "plan": plan.to_dict(),
     }]
-    chooser = getattr(game, "cp_chooser", None)
-    if chooser is not None:  # a CP re-roll pause shows what was done so far (game.cp)
-        chooser.progress = events
+    cp.tell(game, events)  # a question in this step tells what was done before it first
     acting = frozenset(unit.models)  # a Stun on these outlasts this activation
     for m in unit.models:
         op = state.operatives[m]
@@ -127,6 +133,8 @@ def apply_plan(game: Game, state: State, plan: Plan) -> list[dict[str, Any]]:
         elif action.kind == "guard":
             op.on_guard = True
             events.append({"type": "on_guard", "operative": op.id, "note": action.note})
+        if after_action is not None and op.on_table:
+            events.extend(after_action(op, len(spent[op.id]) == 1))
     for trigger in plan.triggers:
         if unit.active and fsm.allowed(unit.fsm, trigger):
             unit.fsm = fsm.fire(unit.fsm, trigger)
@@ -391,7 +399,7 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
                                nearby=devastating_nearby(game, state, weapon, target),
-                               cp=cp_hooks(game), **flags)
+                               cp=cp_hooks(game), covers=cover_choice.hooks(game), **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}
@@ -399,7 +407,7 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
         event["note"] = note
     if result.splash:
         event["splash"] = [{"operative": i, "damage": d} for i, d in result.splash]
-    events = [event]
+    events = [event, *cp.spent(game)]  # the CP its re-rolls cost, told with it
     events += apply_damage(game, state, target, result.damage, f"shot by {op.label}",
                            outcome=result.outcome)
     rule = kt2024.secondary_rule(weapon)
@@ -438,7 +446,7 @@ def _fight(game: Game, state: State, op: Operative, action: Action, *,
     result = roll_fight(game, state, op, target)
     events = [{"type": "fight", "attacker": op.id, "target": target.id,
                "damage": result.damage, "damage_taken": result.damage_taken,
-               "lines": result.lines, "note": text}]
+               "lines": result.lines, "note": text}, *cp.spent(game)]
     events += apply_damage(game, state, target, result.damage, f"fought by {op.label}",
                            outcome=result.outcome)
     if result.damage_taken and op.on_table:
@@ -464,6 +472,7 @@ def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[st
     from solo_ops.ai.planner import guard_reaction
 
     events: list[dict[str, Any]] = []
+    cp.tell(game, events)  # the interrupt is told before a question in its attack
     for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
         if not guard.on_guard or not mover.on_table:
             continue
@@ -498,8 +507,9 @@ def guards_engaged(game: Game, state: State, mover: Operative) -> list[dict[str,
 
 def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> Any:
     """``op`` fights ``target``, rolled with the game's dice — the same for either side: the
-    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape) and
-    the Volkus stronghold's defenders striking first (rules/killzones.py)."""
+    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape),
+    the Volkus stronghold's defenders striking first (rules/killzones.py), and a player
+    operative's dice resolved as the players choose (:mod:`solo_ops.game.fight_choices`)."""
     extra: dict[str, bool] = {}
     if state.edition == "kt2018":
         extra = {"broken": broken_2018(state, op.side),
@@ -510,7 +520,7 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
     assert state.dice is not None
     return attacks.roll_fight(state.edition, state.dice, op, target,
                               _fight_helpers(game, state, op, target), cp=cp_hooks(game),
-                              **extra)
+                              choices=fight_choices.hooks(game), **extra)
 
 
 def cp_hooks(game: Game) -> attacks.CpHooks | None:

@@ -18,10 +18,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game import actions, counteract, cp, enemy, fog, reveal, scoring, turns
+from solo_ops.game import (
+    actions,
+    counteract,
+    cover_choice,
+    cp,
+    enemy,
+    fight_choices,
+    fog,
+    guard,
+    reveal,
+    scoring,
+    turns,
+)
 from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
@@ -175,6 +188,21 @@ def pending(game: Game, state: State) -> Prompt:
         entry = state.pending_attacks[0]
         return Prompt("reroll", PLAYER, entry["player"], entry["operative"], entry["text"],
                       cp.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "fight_move":
+        # a player operative's next die in a fight, paused mid-step (game.fight_choices)
+        entry = state.pending_attacks[0]
+        return Prompt("fight", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      fight_choices.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "cover_save":
+        # a player operative's useless cover save: keep it or roll (game.cover_choice)
+        entry = state.pending_attacks[0]
+        return Prompt("cover", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      cover_choice.options(entry), data=entry)
+    if state.pending_attacks and state.pending_attacks[0].get("kind") == "guard_offer":
+        # a player operative On Guard may interrupt an enemy activation (game.guard)
+        entry = state.pending_attacks[0]
+        return Prompt("guard", PLAYER, entry["player"], entry["operative"], entry["text"],
+                      guard.options(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
@@ -199,7 +227,7 @@ def pending(game: Game, state: State) -> Prompt:
                               _counteract_options())
             return Prompt("act", PLAYER, op.owner, op.id,
                           f"{op.owner}: what did {op.name} do?",
-                          _act_options(state, op))
+                          _act_options(game, state, op))
         player = turns.next_player(game, state)
         if player is not None:
             ready = [o.id for o in turns.player_ready(game, state, player)]
@@ -233,7 +261,7 @@ def _engine_text(state: State) -> str:
     return "Next step."
 
 
-def _act_options(state: State, op: Operative) -> list[str]:
+def _act_options(game: Game, state: State, op: Operative) -> list[str]:
     if state.edition == "kt2018":
         per_phase = {"movement": ["move X,Y", "advance X,Y", "charge TARGET X,Y",
                                   "fallback X,Y", "ready", "carry FRIEND", "door ID open|close"],
@@ -243,7 +271,9 @@ def _act_options(state: State, op: Operative) -> list[str]:
     return ["move X,Y", "dash X,Y", "charge TARGET X,Y", "fallback X,Y",
             "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
-            "pickup MARKER", "placedown [X,Y]", "damage MODEL N", "down MODEL", "done"]
+            "pickup MARKER", "placedown [X,Y]",
+            *(["guard"] if game.scenario.board.killzone == GALLOWDARK else []),
+            "damage MODEL N", "down MODEL", "done"]
 
 
 def _counteract_options() -> list[str]:
@@ -255,14 +285,26 @@ def _counteract_options() -> list[str]:
 
 
 # -- step -----------------------------------------------------------------------------------------
+QUESTIONS = {"reroll": ("reroll", cp.take_answer),
+             "fight": ("fight_choice", fight_choices.take_answer),
+             "guard": ("guard_choice", guard.take_answer),
+             "cover": ("cover_choice", cover_choice.take_answer)}
+"""Questions asked in the middle of a step (prompt kind -> the answer's action type and the
+function that takes it): a CP re-roll (:mod:`solo_ops.game.cp`), a fight's die
+(:mod:`solo_ops.game.fight_choices`), a Guard interrupt (:mod:`solo_ops.game.guard`), a
+cover save that could block nothing (:mod:`solo_ops.game.cover_choice`)."""
+
+
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     """Apply ``action`` and return its log record ``{"n", "action", "events", "rolls"}``.
 
     Raises :class:`~solo_ops.core.errors.RuleError` (state untouched) when the rules refuse it.
-    A step that would roll the players' dice while they may spend a CP to re-roll one runs
-    with a chooser and may pause with a ``reroll`` prompt instead (:mod:`solo_ops.game.cp`):
-    its record then holds only a ``reroll_offered`` event, and the answer
-    (``{"type": "reroll", "die": N}`` or ``{"type": "reroll", "keep": true}``) runs it again.
+    A step that may ask the players something on the way (a CP re-roll of the dice it rolls
+    for them, their next move in a fight: :data:`QUESTIONS`) runs with a chooser and may pause
+    with that question instead (:mod:`solo_ops.game.cp`): its record then holds only the
+    question's event (``reroll_offered``, ``fight_offered``), and the answer (``{"type":
+    "reroll", "die": N}``, ``{"type": "fight_choice", "move": "block", "die": N}``, …) runs it
+    again.
     """
     if state.ended:
         raise RuleError("the battle is over")
@@ -270,24 +312,25 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     assert dice is not None
     before = dice.seq
     prompt = pending(game, state)
-    if prompt.kind != "reroll" and action.get("type") != "reroll":
+    answer_types = {kind for kind, _ in QUESTIONS.values()}
+    if prompt.kind not in QUESTIONS and action.get("type") not in answer_types:
         if not cp.armed(game, state, action):
             return _record(state, action, _apply(game, state, action, prompt), before)
         answers: list[Any] = []
         snap, run = cp.snapshot(state), action
-    else:  # the answer to a CP re-roll: the paused step again, with one more answer
+    else:  # the answer to a question: the paused step again, with one more answer
         snap = cp.snapshot(state)
-        run, answers = cp.take_answer(state, action, prompt)
+        run, answers = _take_answer(state, action, prompt)
         prompt = pending(game, state)
     plans = cp.kept_plans(game, state) if run is not action else {}
-    game.cp_chooser = chooser = cp.Chooser(state, answers, plans=plans)
+    game.cp_chooser = chooser = cp.chooser_for(game, state, answers, plans)
     try:
         events = _apply(game, state, run, prompt) + chooser.events
-    except cp.NeedReroll as need:
+    except cp.NeedAnswer as need:
         cp.restore(state, snap)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
-        record = _record(state, action, [cp.pause(state, run, answers, need, chooser.progress)],
+        record = _record(state, action, [need.pause(state, run, answers, chooser.progress)],
                          before)
         cp.keep_plans(game, state, chooser)
         return record
@@ -297,6 +340,17 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     finally:
         game.cp_chooser = None
     return _record(state, action, events, before)
+
+
+def _take_answer(state: State, action: dict[str, Any], prompt: Prompt
+                 ) -> tuple[dict[str, Any], list[Any]]:
+    """The paused step's action and its answers with this one: the question waiting takes
+    the answer (or refuses another); an answer with no question waiting is refused by the
+    question it answers."""
+    if prompt.kind in QUESTIONS:
+        return QUESTIONS[prompt.kind][1](state, action, prompt)
+    take = next(t for kind, t in QUESTIONS.values() if kind == action.get("type"))
+    return take(state, action, prompt)
 
 
 def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
@@ -309,6 +363,7 @@ def _apply(game: Game, state: State, action: dict[str, Any], prompt: Prompt
         return _engine_step(game, state)
     acting = state.active_operative
     events = actions.apply(game, state, action, prompt)
+    cp.tell(game, events)  # the action is told before a question that follows it (a Guard)
     events.extend(_after_player_action(game, state, str(kind), acting))
     events.extend(_end_if_incapacitated(game, state))
     events.extend(_end_counteract(game, state))
@@ -341,7 +396,7 @@ def _end_if_incapacitated(game: Game, state: State) -> list[dict[str, Any]]:
 
 
 GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "pickup",
-                 "placedown")
+                 "placedown", "guard")
 
 
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
@@ -353,7 +408,7 @@ def _after_player_action(game: Game, state: State, kind: str, acting: str | None
         return []
     op = state.operatives[acting]
     state.activation_actions += 1
-    events: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = guard.after_own_action(state, op, kind)
     if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
         events.extend(enemy.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
@@ -397,6 +452,7 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         unit.activated = False
     state.incapacitated_this_turn = {PLAYER: 0, ENEMY: 0}
     state.counteracted = []  # Counteract: "Only once per Operative per TP"
+    state.idle_told = []  # the enemy's having nothing to activate is told again
     state.override_used = False  # Access Override: once a battle round
     # initiative: a roll-off (ties re-rolled in the first turn, else initiative alternates)
     while True:
@@ -454,11 +510,12 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         return counteract.enemy_step(game, state)
     if not ready:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
-        return []
+        return turns.enemy_idle(state) if state.next_side == PLAYER else []
     unit = ready[0]
     plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
     models = list(unit.models)
-    events = enemy.apply_plan(game, state, plan)
+    events = enemy.apply_plan(game, state, plan, lambda op, first: guard.after_enemy_action(
+        game, state, op, first))
     unit.activated = True
     for m in unit.models:
         state.operatives[m].activated = True
@@ -479,6 +536,7 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
         i = KT2018_PHASES.index(state.phase)
         if i + 1 < len(KT2018_PHASES):
             state.phase = KT2018_PHASES[i + 1]
+            state.idle_told = []
             for op in state.operatives.values():
                 op.activated = False
             for unit in state.units.values():

@@ -16,6 +16,11 @@ from __future__ import annotations
 SECRET = True
 OPEN = False
 
+PAUSES = frozenset({"reroll_offered", "fight_offered", "guard_offered", "cover_offered"})
+"""The events of a step paused for a question to the players (a CP re-roll, a fight's die, a
+Guard interrupt): the step runs again from its start after the answer, and each holds in
+``so_far`` what the enemy did in it before the question."""
+
 EVENTS: dict[str, bool] = {
     # set-up and turn structure (game.engine, game.turns)
     "squad_deployed": OPEN,
@@ -25,7 +30,11 @@ EVENTS: dict[str, bool] = {
     "command_points": OPEN,
     "cp_spent": OPEN,  # the players spent CP (a re-roll, or told at the table; game.cp)
     "reroll_offered": OPEN,  # a step paused for the players' CP re-roll (game.cp)
+    "fight_offered": OPEN,  # a step paused for a player's next die in a fight (fight_choices)
+    "guard_offered": OPEN,  # a step paused for a player's Guard interrupt (game.guard)
+    "cover_offered": OPEN,  # a step paused for a player's useless cover save (cover_choice)
     "turn_start": OPEN,
+    "enemy_idle": OPEN,  # the turn would go to the enemy, which has nothing to activate (why)
     "phase": OPEN,
     "turn_end": OPEN,
     "battle_end": OPEN,
@@ -92,7 +101,8 @@ EVENTS: dict[str, bool] = {
 }
 """Event kind → whether it is secret (never in a player's view)."""
 
-ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "evacuate"})
+ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "evacuate",
+                          "fight_choice", "guard_choice", "cover_choice"})
 """``type`` values of actions, not events (they share the key in the code)."""
 
 

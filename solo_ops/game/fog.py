@@ -524,14 +524,16 @@ def roll_enemy_count(dice: Dice, counter: Counter) -> tuple[int, list[dict[str, 
                         ref=entry.seq)
         face = entry.face
     events.append({"type": "enemy_count", "counter": counter.id, "roll": face,
-                   "result": enemy_count_table()[face].text})
+                   "result": enemy_count_table()[face].shown})
     return face, events
 
 
 def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
                     roster: Roster | None, dice: Dice, settings: Settings,
-                    *, edition: str) -> list[Resolution]:
-    """Resolve a spotted counter on the enemy-count table (and its ambush partner)."""
+                    *, edition: str, in_place: bool = False) -> list[Resolution]:
+    """Resolve a spotted counter on the enemy-count table (and its ambush partner).
+    ``in_place``: resolved where it stands, nobody having spotted it (a hidden-enemy row 3
+    join with a revealed unit): an Ambush then puts both counters there, not by a player."""
     face, events = roll_enemy_count(dice, counter)
     row = enemy_count_table()[face]
     if row.code == "false_alarm":
@@ -550,7 +552,7 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
         return [Resolution(counter.id, "false_alarm", events=events)]
     if row.code == "ambush":
         return _ambush(terrain, state, counter, spotter, roster, dice, settings, events,
-                       edition=edition)
+                       edition=edition, in_place=in_place)
     res = _reveal(terrain, state, counter, row.enemies, roster, dice, edition=edition,
                   troop_count=settings.troop_count)
     res.events[:0] = events
@@ -559,16 +561,22 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
 
 def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative | None,
             roster: Roster | None, dice: Dice, settings: Settings,
-            events: list[dict[str, Any]], *, edition: str) -> list[Resolution]:
+            events: list[dict[str, Any]], *, edition: str,
+            in_place: bool = False) -> list[Resolution]:
     second = Counter(state.new_counter_id(), counter.at, counter.hidden_order, counter.sector,
                      ambush=True)
     state.counters[second.id] = second
     counter.ambush = True
     events.append({"type": "ambush", "counter": counter.id, "second": second.id,
                    "spotter": spotter.id if spotter else None})
-    if spotter is None or spotter.at is None:
-        # resolved with no model spotting it (first turn, a row-3 join): the table still puts
-        # both counters 6" from a player model -- the one nearest the counter (issue #14)
+    if in_place:
+        # a row-3 join: nobody spotted it, so "the player unit that spotted the hidden enemy
+        # force" is nobody; both counters are resolved where it stands, beside the unit it
+        # joins (issue #29), never carried across the board to a player model
+        spotter = None
+    elif spotter is None or spotter.at is None:
+        # resolved in the first turn with no model seeing it: the table still puts both
+        # counters 6" from a player model -- the one nearest the counter (issue #14)
         spotter = _nearest_player(state, counter.at)
     if spotter is not None and spotter.at is not None:
         spots = _ambush_spots(terrain, state, spotter, settings, [counter.id, second.id], dice)
@@ -645,7 +653,9 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
         return []
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
-    prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured))[0]
+    # "next to a hidden position if possible": hidden from the spotter or in cover from it
+    # (obscured alone is not cover, issue #14; issue #29)
+    prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover))[0]
     pool = cand[prot] if prot.any() else cand
     chosen: list[tuple[float, float]] = []
     for k in range(2):
@@ -705,7 +715,8 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
         "models": [{"id": m, "profile": p.name, "at": _rounded(state.operatives[m].at)}
                    for m, p in models],
         "units": [state.units[u].to_dict() for u in res.units],
-        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command},
+        "order_roll": {"roll": roll.roll, "modifier": roll.modifier, "command": roll.command,
+                       "leadership": leadership},
     })
     return res
 

@@ -126,14 +126,12 @@ def place_down_check(game: Game, state: State, op: Operative, to: Any
                      ) -> tuple[float, float]:
     """Where ``op`` may place its marker down (``to``: a point, or None for where it stands),
     or a RuleError (001 Place Down: "Place a marker the active Operative is carrying within
-    it's Control Range ... Cannot be performed in the same activation as a Pick Up action"):
-    the whole marker on the table, not inside terrain no base can stand in, and in ``op``'s
-    control range."""
+    it's Control Range"): the whole marker on the table, not inside terrain no base can stand
+    in, and in ``op``'s control range. ("Cannot be performed in the same activation as a Pick
+    Up action" is a row of the sequence table, :mod:`solo_ops.rules.sequences`, asked when
+    its AP are.)"""
     if op.marker is None:
         raise RuleError(f"{op.label} is not carrying a marker")
-    if "pickup" in op.actions_taken:
-        raise RuleError(f"{op.label} picked {op.marker} up this activation: it cannot place "
-                        "it down in the same activation")
     assert op.at is not None
     if to is None:
         point = op.at

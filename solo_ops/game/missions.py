@@ -40,8 +40,11 @@ TAC_OPS: dict[str, str] = {
 }
 KILL_OP = ("End of each turning point from the second: 1 VP if one or more enemy operatives were "
            "incapacitated during that turning point; at the end of the battle 1 VP more if your "
-           "kill grade is higher than the enemy's (grade 1-5: the share of the other side's "
-           "operatives incapacitated, in fifths).")
+           "kill grade is higher than the enemy's. Kill grade k (1-5) is reached at round(k x "
+           "N / 5) operatives incapacitated, N the other side's operatives counted as at least "
+           "5 (N = 7: 1, 3, 4, 6, 7; N = 3 counts as 5: 1, 2, 3, 4, 5). This scoring is a "
+           "reading from outside the sources: the cards name the Kill Op and the grade but give "
+           "no table (docs/rules.md).")
 PRIMARY = ("crit", "tac", "kill")
 OP_CAP = 6
 CONTROL_RANGE = reach.CONTROL_RANGE  # objective markers: solo_ops.rules.reach.within

@@ -61,7 +61,38 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
     _spend(state, op, how)
-    return _apply_move(game, state, op, how, to, cost, walk, target)
+    reacted = _enemy_reaction(game, state, op, how, target)
+    if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
+        return reacted
+    return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+
+
+def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
+                    target: Operative | None) -> list[dict[str, Any]]:
+    """Kill Team 2018: the enemy model ``op`` charges Reacts first (Overwatch, hits only on
+    6s: :func:`solo_ops.ai.reactions.overwatch`), rolled by solo-ops, or handed to the
+    player with the enemy's other attacks (setting ``enemy_attacks: player``)."""
+    if state.edition != "kt2018" or how != "charge" or target is None or target.side != ENEMY:
+        return []
+    from solo_ops.ai.reactions import overwatch
+    from solo_ops.game.enemy import _resolve_shot, shot_cover
+
+    shot = overwatch(game.context(state), state, target.id, op.id)
+    if shot is None:
+        return []
+    weapon = next(w for w in target.profile.weapons if w.name == shot.weapon)
+    events: list[dict[str, Any]] = [
+        {"type": "overwatch", "operative": target.id, "target": op.id, "weapon": weapon.name,
+         "note": shot.note}]
+    if game.settings.enemy_attacks == "player":
+        text = f"{shot.note} Roll it (a hit needs a 6) and report the damage."
+        state.pending_attacks.append({"kind": "shoot", "attacker": target.id, "target": op.id,
+                                      "weapon": weapon.name, "text": text})
+        return [*events, {"type": "attack_pending", "attacker": target.id, "target": op.id,
+                          "note": text}]
+    cover = shot_cover(game, state, target, weapon, op)
+    return events + _resolve_shot(game, state, target, weapon, op, cover, [], None,
+                                  acting=frozenset({target.id}), overwatch=True)
 
 
 def _move_kind(state: State, action: dict[str, Any]) -> str:
@@ -127,18 +158,14 @@ def _charge_target(state: State, op: Operative, how: str, action: dict[str, Any]
 def _check_leaving_control_range(state: State, op: Operative, how: str,
                                  in_control: list[Operative]) -> None:
     """Within an enemy's control range only a fall back (or 2018 charge) starts; a fall
-    back needs one; 2024: no Reposition after a fall back or charge; 2018: no fall back
-    from a charger."""
+    back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
+    the sequence table's, asked by ``_spend``.)"""
     if how in FREE_MOVES and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
                         "fall back or fight")
     if state.edition == "kt2024" and how == "charge" and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
                         "charge (Charge is a Reposition, which cannot start there)")
-    if state.edition == "kt2024" and how == "reposition" and (
-            set(op.actions_taken) & {"fall_back", "charge"}):
-        raise RuleError(f"{op.name} cannot Reposition in the activation in which it fell back "
-                        "or charged")
     if how == "fall_back" and not in_control:
         raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
@@ -241,3 +268,29 @@ def _charged_unit_state(state: State, op: Operative, target: Operative) -> list[
             return [{"type": "unit_state", "unit": unit.id, "state": unit.fsm,
                      "why": f"charged by {op.name}"}]
     return []
+
+
+def open_moves(game: Game, state: State) -> dict[str, str | None]:
+    """The active operative's moves (the edition's four) and, for each, why it cannot be
+    made now — ``None`` when it can, wherever it then ends (that is checked when the move is
+    reported). These are the very checks :func:`_move` runs before it looks at the
+    destination, in its order: the 2018 movement phase, AP, a Heavy weapon shot, and an
+    enemy's control range (within one, only a fall back — or a 2018 charge — starts)."""
+    kinds = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
+             "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
+    if state.active_operative is None:
+        return dict.fromkeys(kinds, "no operative is active")
+    op = state.operatives[state.active_operative]
+    in_control = _enemies_in_control(state, op, game) if op.on_table else []
+    out: dict[str, str | None] = {}
+    for how in kinds:
+        try:
+            _check_move_timing(state, op)
+            _spend(state, op, how, check_only=True)
+            _check_heavy_move(state, op, how)
+            _check_leaving_control_range(state, op, how, in_control)
+        except RuleError as exc:
+            out[how] = str(exc)
+        else:
+            out[how] = None
+    return out

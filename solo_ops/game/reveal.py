@@ -88,7 +88,7 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
     unit = state.units[target]
     results = fog.resolve_counter(game.terrain(state), state, counter, None,
                                   game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition)
+                                  edition=state.edition, in_place=True)
     events: list[dict[str, Any]] = []
     for res in results:
         events.extend(res.events)

@@ -213,6 +213,9 @@ class State:
     markers_at: dict[str, list[float]] = field(default_factory=dict)
     """Objective markers placed down away from their board position: id -> [x, y]."""
     override_used: bool = False  # Access Override (2018) used in this battle round
+    idle_told: list[str] = field(default_factory=list)
+    """Why the enemy had nothing to activate, as told this turning point (2018: this phase):
+    each reason is told once (``turns.enemy_idle``)."""
     ended: bool = False
     result: dict[str, Any] | None = None
     counter_seq: int = 0

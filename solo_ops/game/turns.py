@@ -170,7 +170,33 @@ def balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
     elif state.next_side == ENEMY and not enemy_can:
         if not counteract_candidates(game, state, ENEMY):
             state.next_side = PLAYER if players_can else None
+            if players_can:
+                return enemy_idle(state)
     return []
+
+
+def enemy_idle(state: State) -> list[dict[str, Any]]:
+    """The turn would go to the enemy but it has nothing to activate: say so and why, once
+    a turning point (battle round: once a phase) for each reason."""
+    units = [u for u in state.active_units() if state.unit_models(u)]
+    shown = [u for u in units if u.fsm != "hidden"]
+    hidden = [c for c in state.counters.values() if c.active]
+    period = "turning point" if state.edition == "kt2024" else "phase"
+    if not shown and not hidden:
+        why = "no enemy is left on the table"
+    elif not shown:
+        why = (f"every enemy is still hidden ({len(hidden)} counter"
+               f"{'s' if len(hidden) != 1 else ''} not yet revealed; counters are revealed when "
+               "your operatives see them)")
+    else:
+        why = f"every enemy unit on the table has activated this {period}"
+        if hidden:
+            why += (f"; {len(hidden)} counter{'s are' if len(hidden) != 1 else ' is'} still "
+                    "hidden")
+    if why in state.idle_told:
+        return []
+    state.idle_told.append(why)
+    return [{"type": "enemy_idle", "why": why}]
 
 
 def after_player_activation(game: Game, state: State) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ what the player should hear is returned as sentences for the caller to print.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ from solo_ops.io.persistence import (
 )
 from solo_ops.io.savegame import (
     GAME_KIND,
+    LOG_KIND,
     MIGRATIONS,
     SCHEMA_VERSION,
     base_line,
@@ -63,6 +65,32 @@ def log_for(save: Path) -> Path:
     return Path(save).with_suffix(".log.jsonl")
 
 
+def mission_paths(path: Path, number: int) -> dict[str, Path]:
+    """The files of mission ``number`` of the campaign saved at ``path``: the scenario, the
+    game save, its event log and the after-action map, in ``<saves>/<name>-missions/``."""
+    folder = path.parent / f"{path.stem}-missions"
+    stem = folder / f"mission-{number}"
+    return {"folder": folder, "scenario": stem.with_suffix(".yaml"),
+            "save": stem.with_suffix(".save.json"), "log": stem.with_suffix(".log.jsonl"),
+            "map": stem.with_suffix(".png"), "setup": folder / f"mission-{number}-setup.png"}
+
+
+def campaign_mission(save: Path) -> tuple[str, Path, int] | None:
+    """The campaign whose mission ``save`` is (where :func:`mission_paths` puts it, beside a
+    campaign save): ``(campaign name, the campaigns' folder, mission number)``, or None."""
+    found = re.fullmatch(r"mission-(\d+)\.save\.json", save.name)
+    folder = save.parent
+    if found is None or not folder.name.endswith("-missions"):
+        return None
+    name = folder.name[: -len("-missions")]
+    if not name or file_kind(folder.parent / f"{name}.json") != "campaign":
+        return None
+    number = int(found.group(1))
+    if mission_paths(folder.parent / f"{name}.json", number)["save"] != save:
+        return None
+    return name, folder.parent, number
+
+
 def saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
     """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
     ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
@@ -77,6 +105,56 @@ def save_beside(log: Path) -> Path | None:
         return None
     save = log.with_name(log.name[: -len(".log.jsonl")] + ".json")
     return save if save.is_file() else None
+
+
+HEAD_BYTES = 8192
+"""How much of a file :func:`file_kind` reads to tell what it is."""
+_KIND = re.compile(r'"kind"\s*:\s*"([a-z-]+)"')
+_SCENARIO_KEY = re.compile(r'^\s*"?(squads|board|roster|enemies|edition)"?\s*:', re.MULTILINE)
+
+
+def file_kind(path: Path) -> str | None:
+    """What ``path`` is by its first bytes: ``save`` (a game's save), ``log`` (its event
+    log), ``campaign`` (a campaign's save), ``scenario``, or None (not a regular file, not
+    readable, or none of these) -- so a file given to the wrong command is named with the
+    command that reads it, rather than called damaged."""
+    try:
+        if not path.is_file():
+            return None
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = _KIND.search(head) if head.lstrip().startswith("{") else None
+    kinds = {GAME_KIND: "save", LOG_KIND: "log"}
+    if found is not None and found.group(1) in kinds:
+        return kinds[found.group(1)]
+    if found is not None and found.group(1).endswith("-campaign"):  # campaign.storage's kind
+        return "campaign"
+    return "scenario" if _SCENARIO_KEY.search(head) else None
+
+
+def wrong_file(path: Path, wanted: str, command: str) -> InputError | None:
+    """The one-line error for ``path`` given where a ``wanted`` file (``save`` or
+    ``scenario``) is read, naming what it is and the command that reads it; None when it is
+    what is wanted (or cannot be told)."""
+    kind = file_kind(path)
+    if kind is None or kind == wanted:
+        return None
+    if kind == "scenario":
+        text = f"is a scenario, not a save: start a game of it with `solo-ops {command} {path}`"
+    elif kind == "save":
+        text = (f"is a saved game, not a scenario: go on with it with `solo-ops {command} "
+                f"--resume {path}`")
+    elif kind == "log":
+        save = save_beside(path)
+        text = (f"is an event log, not a {wanted}: check it with `solo-ops replay {path}`"
+                + (f"; go on with its game with `solo-ops {command} --resume {save}`"
+                   if save is not None else ""))
+    else:
+        text = ("is a campaign, not a game: play its next mission with `solo-ops campaign "
+                "play NAME`")
+    return InputError(text, source=str(path))
 
 
 def stamp() -> str:
@@ -257,8 +335,14 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
                          source="--new")
     if resume is not None:
+        wrong = wrong_file(resume, "save", command)
+        if wrong is not None:
+            raise wrong
         return Plan(resume, log_for(resume), True, command)
     assert scenario_path is not None
+    wrong = wrong_file(scenario_path, "scenario", command)
+    if wrong is not None:
+        raise wrong
     loaded = load_scenario(scenario_path)
     seed = seed if seed is not None else loaded.seed
     if seed is None and fresh_seed is not None:

@@ -80,6 +80,11 @@ def backup_path(path: str | Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
+_LOCK_RETRIES = 5
+"""How often :func:`game_lock` locks again when the lock file it locked was removed by a holder
+finishing meanwhile."""
+
+
 def lock_path(path: str | Path) -> Path:
     """The file :func:`game_lock` and :func:`campaign_lock` lock: ``<name>.lock``."""
     path = Path(path)
@@ -474,7 +479,7 @@ def game_lock(path: str | Path, timeout: float = 0.0) -> Iterator[Path]:
     refuse_link(owner_path(path))
     lock = filelock.FileLock(str(target), timeout=max(0.0, timeout))
     try:
-        lock.acquire(timeout=max(0.0, timeout), poll_interval=_LOCK_POLL)
+        _acquire(lock, target, timeout)
     except filelock.Timeout:
         try:  # filelock reads a lock file it cannot open at all as "held": tell them apart
             os.close(os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
@@ -495,7 +500,50 @@ def game_lock(path: str | Path, timeout: float = 0.0) -> Iterator[Path]:
     finally:
         with _held_guard:
             _held.pop(key, None)
+        _tidy(lock, path, target)
         lock.release()
+
+
+def _lock_fd(lock: filelock.BaseFileLock) -> int | None:
+    """The descriptor ``lock`` holds its operating-system lock on (None: this filelock keeps
+    it where we cannot see it, and the files are then left as they are)."""
+    fd = getattr(getattr(lock, "_context", None), "lock_file_fd", None)
+    return fd if isinstance(fd, int) else None
+
+
+def _locks_the_file_at(lock: filelock.BaseFileLock, target: Path) -> bool | None:
+    """Whether the lock held is on the file now named ``target`` (None: cannot tell)."""
+    fd = _lock_fd(lock)
+    if fd is None:
+        return None
+    try:
+        return os.path.samestat(os.fstat(fd), os.lstat(target))
+    except OSError:
+        return False
+
+
+def _acquire(lock: filelock.BaseFileLock, target: Path, timeout: float) -> None:
+    """Take ``lock`` on ``target``. A holder that finishes cleanly removes the lock file
+    (:func:`_tidy`), so a process that opened the old file before the removal may get the
+    lock of a file no longer there: it lets it go and locks the file now at ``target``."""
+    for _ in range(_LOCK_RETRIES):
+        lock.acquire(timeout=max(0.0, timeout), poll_interval=_LOCK_POLL)
+        if _locks_the_file_at(lock, target) is not False:
+            return
+        lock.release()
+    raise filelock.Timeout(str(target))
+
+
+def _tidy(lock: filelock.BaseFileLock, path: Path, target: Path) -> None:
+    """On a clean exit, while still holding the lock: remove the pid sidecar and the lock file,
+    so nothing is left beside the save. (A process killed leaves them: the operating system
+    has let its lock go, and the next :func:`game_lock` reuses the file.)"""
+    if _locks_the_file_at(lock, target) is not True:
+        return
+    for leftover in (owner_path(path), target):
+        with contextlib.suppress(OSError):  # Windows: filelock removes its own on release
+            if not _is_link(leftover):
+                leftover.unlink()
 
 
 def campaign_lock(path: str | Path, timeout: float = DEFAULT_LOCK_TIMEOUT

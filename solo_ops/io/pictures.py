@@ -1,6 +1,6 @@
 """Pictures written to disk: SVG or PNG bytes saved under a checked name.
 
-The drawing is ``view``'s (:func:`solo_ops.view.render.render_bytes`, handed in by the caller,
+The drawing is ``view``'s (:func:`solo_ops.view.drawing.render_bytes`, handed in by the caller,
 so ``io`` never imports ``view``); the file is ``io``'s, through the project's one atomic
 writer.
 """

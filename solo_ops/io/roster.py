@@ -30,7 +30,7 @@ PROFILE_KEYS = (
 EDITIONS = ("kt2024", "kt2018")
 WEAPON_KEYS = (
     "name", "type", "range", "attacks", "hit", "damage", "rules", "strength", "ap",
-    "damage_2018", "shots", "notes",
+    "damage_2018", "shots", "range_2018", "notes",
 )
 
 
@@ -38,11 +38,14 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
     """One weapon entry of a profile."""
     w = Fields(data, source, path).only(WEAPON_KEYS)
     wtype = WeaponType(w.choice("type", [t.value for t in WeaponType]))
+    # a ranged weapon without a range reaches any visible target (Kill Team 2024, 001: only
+    # "Range x - Only Operatives within x of the shooter can be valid targets" limits it); a
+    # Kill Team 2018 game asks for one (io.scenario, :func:`check_ranges_2018`)
     rng = w.number("range", None, positive=True, maximum=LIMITS["range"].high)
-    if wtype is WeaponType.MELEE and rng is not None:
-        raise w.error("range", "a melee weapon has no range")
-    if wtype is not WeaponType.MELEE and rng is None and not w.has("rules"):
-        raise w.error("range", "is required for a ranged weapon")
+    rng_2018 = w.number("range_2018", None, positive=True, maximum=LIMITS["range"].high)
+    for key, value in (("range", rng), ("range_2018", rng_2018)):
+        if wtype is WeaponType.MELEE and value is not None:
+            raise w.error(key, "a melee weapon has no range")
     rules = []
     for i, text in enumerate(w.sequence("rules", [])):
         try:
@@ -76,6 +79,7 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
         ap=w.integer("ap", 0, **_whole("ap")),
         damage_2018=damage_2018,
         shots=shots,
+        range_2018=rng_2018,
     )
 
 
@@ -129,9 +133,30 @@ def parse_profile(data: Any, source: str | None, path: str, name: str) -> Profil
                 Fields(merged, source, join_path(path, edition)), name
             )
     base = _parse_plain_profile(p, name)
+    kt2018 = variants.get("kt2018", base)
+    if any(w.range_2018 is not None for w in kt2018.weapons):
+        variants["kt2018"] = _ranges_2018(kt2018)
     if variants:
         base = replace(base, variants=variants)
     return base
+
+
+def _ranges_2018(profile: Profile) -> Profile:
+    """``profile`` as Kill Team 2018 plays it: each weapon's ``range_2018`` is its range."""
+    return replace(profile, weapons=tuple(
+        w if w.range_2018 is None else replace(w, range=w.range_2018)
+        for w in profile.weapons))
+
+
+def check_ranges_2018(profile: Profile, source: str | None, path: str) -> None:
+    """A Kill Team 2018 game needs every ranged weapon's range (004's profiles all give one):
+    refuse, naming the weapon, one that has neither ``range``, ``range_2018`` nor Range x."""
+    played = profile.for_edition("kt2018")
+    for i, weapon in enumerate(played.weapons):
+        if not weapon.is_melee and weapon.effective_range is None:
+            raise InputError(f"{excerpt(weapon.name)} has no range: a Kill Team 2018 ranged "
+                             "weapon needs one (range or range_2018)", source=source,
+                             field=join_path(join_path(path, "weapons"), i))
 
 
 def _parse_plain_profile(p: Fields, name: str) -> Profile:

@@ -1,10 +1,13 @@
 """Game saves, resume, undo and replay: a game is its scenario, its seed and its actions.
 
-A save (``schema_version`` 2, ``kind: solo-ops-game``) holds the complete scenario document
+A save (``schema_version`` 4, ``kind: solo-ops-game``) holds the complete scenario document
 (board and roster inline), the seed, the game id (a checksum of the scenario and the seed), the
 list of applied actions, a short fingerprint of every step (its action and the faces of its
 dice), the dice's state, a snapshot of the final state, the versions of solo-ops, Python, numpy,
-shapely and GEOS that wrote it, and the checksum of its event log so far. :func:`restore`
+shapely and GEOS that wrote it, the checksum of its event log so far and the table's links
+(``links``: the game's public id and one token per player and the host, kept beside the
+players so a served game's links outlive the server; ``None`` until it is first served; see
+:mod:`solo_ops.session.links`). :func:`restore`
 rebuilds the game by replaying the actions from the seed — the dice are a counter-based source,
 so every roll comes out the same — and :func:`verify` compares the rebuilt game with what the
 save recorded, naming the first step that differs, so a resumed game is never silently a
@@ -22,7 +25,9 @@ that checkpoint: the save then carries it as its ``base`` and lists only the act
 
 Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
 log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
-:func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration).
+:func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration). 3 had
+no links (``None`` after migration: made when the game is next served). The event log's header
+keeps its own version (:data:`LOG_SCHEMA_VERSION`): the links never go into the log.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import read_links
 from solo_ops.game import checkpoint
 from solo_ops.game.definition import Game
 from solo_ops.game.engine import new_game, step
@@ -42,7 +48,8 @@ from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+LOG_SCHEMA_VERSION = 3
 READABLE_LOG_VERSIONS = (1, 2, 3)
 
 
@@ -107,12 +114,13 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None
         "snapshot": state.to_dict(secrets=True),
         "checkpoint": checkpoint.dump(state),
         "base": game.base,
+        "links": game.links,
     }
 
 
 def log_header(game: Game) -> dict[str, Any]:
     """The event log's first line: what game it is (scenario, seed and game id)."""
-    return {"schema_version": SCHEMA_VERSION, "kind": LOG_KIND,
+    return {"schema_version": LOG_SCHEMA_VERSION, "kind": LOG_KIND,
             "game_id": game_id(game.scenario.document, game.seed), "seed": game.seed,
             "scenario": game.scenario.document, "scenario_source": game.scenario.source}
 
@@ -130,13 +138,23 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    doc.setdefault("links", None)
+    return doc
+
+
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
-                                                                       2: _v2_to_v3}
+                                                                       2: _v2_to_v3,
+                                                                       3: _v3_to_v4}
 
 
 def restore(doc: dict[str, Any], source: str,
-            actions: list[dict[str, Any]] | None = None) -> tuple[Game, State]:
-    """Rebuild a game from a save document (or a log header) by replaying its actions."""
+            actions: list[dict[str, Any]] | None = None, *,
+            like: Game | None = None) -> tuple[Game, State]:
+    """Rebuild a game from a save document (or a log header) by replaying its actions.
+    ``like``: a game of the same scenario and seed already in memory (an undo), whose parsed
+    scenario and compiled terrain are used again instead of being built anew (a terrain never
+    changes, so the game replayed is the same)."""
     if not isinstance(doc, dict) or doc.get("kind") not in (GAME_KIND, LOG_KIND):
         raise InputError("not a solo-ops game save", source=source)
     version = doc.get("schema_version")
@@ -147,8 +165,13 @@ def restore(doc: dict[str, Any], source: str,
                          field="schema_version")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
-    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, state = new_game(scenario, doc["seed"])
+    if like is not None and like.seed == doc["seed"] \
+            and like.scenario.document == doc.get("scenario"):
+        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains)
+    else:
+        scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+        game, state = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)
         if not isinstance(base, dict) or not isinstance(base.get("steps"), int):
@@ -393,6 +416,7 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
                          "start again with --new", source=source)
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, _fresh = new_game(scenario, doc["seed"])
+    game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)
     except InputError as exc:

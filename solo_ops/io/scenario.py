@@ -29,7 +29,7 @@ from solo_ops.game.missions import parse_mission
 from solo_ops.game.scenario import CounterSpec, EnemySpec, PlacedModel, Scenario, SquadSpec
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.io import library
-from solo_ops.io.roster import parse_roster, profile_or_reference
+from solo_ops.io.roster import check_ranges_2018, parse_roster, profile_or_reference
 from solo_ops.io.yamlio import read_document
 
 EDITIONS = ("kt2024", "kt2018")
@@ -132,7 +132,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
             raise c.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
         counters.append(CounterSpec(cid, at, c.integer("hidden_order", None, minimum=1,
                                                        maximum=6)))
-    mission = parse_mission(doc.raw("mission", None), source, edition, board)
+    _ranges_2018(edition, roster, squads, enemies, source)
     return Scenario(
         name=doc.text("name"),
         edition=edition,
@@ -144,12 +144,31 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
         squads=tuple(squads),
         enemies=tuple(enemies),
         counters=tuple(counters),
-        mission=mission,
+        mission=parse_mission(doc.raw("mission", None), source, edition, board),
         settings=settings,
         equipment=tuple(equipment),
         document=copy.deepcopy(dict(doc.data)),
         source=source,
     )
+
+
+def _ranges_2018(edition: str, roster: Roster | None, squads: list[SquadSpec],
+                 enemies: list[EnemySpec], source: str | None) -> None:
+    """A Kill Team 2018 scenario: every ranged weapon of the roster's profiles, the squads'
+    and the pre-placed enemies' has a range (a 2024 weapon may have none)."""
+    if edition != "kt2018":
+        return
+    if roster is not None:
+        for key, profile in roster.profiles.items():
+            check_ranges_2018(profile, source, join_path("roster.profiles", key))
+    for i, squad in enumerate(squads):
+        for j, model in enumerate(squad.models):
+            check_ranges_2018(model.profile, source,
+                              join_path(join_path(join_path("squads", i), "models"), j))
+    for i, unit in enumerate(enemies):
+        for j, model in enumerate(unit.models):
+            check_ranges_2018(model.profile, source,
+                              join_path(join_path(join_path("enemies", i), "models"), j))
 
 
 def _inline(doc: dict[str, Any], key: str, base: Path, source: str) -> None:

@@ -10,7 +10,8 @@ The rules are split into small deterministic steps that both the exact odds
    not yet re-rolled for Command Points (:func:`cp_rerolls`, asked through a chooser).
 3. :func:`after_roll` applies the rules that change results after the roll, in one fixed order:
    Obscured, Punishing, Rending, Severe (see ``docs/rules.md, "Combat"``).
-4. :func:`defence_dice_count` (Piercing, Piercing Crits), :func:`cover_saves` (cover, Saturate),
+4. :func:`defence_dice_count` (Piercing, Piercing Crits), :func:`cover_saves` (cover, Saturate,
+   a cover save that could block nothing rolled instead: :func:`cover_useless`),
    then :func:`allocate_saves` blocks the most damage it can (Brutal: crit saves only).
 5. :func:`resolve_fight` plays a melee exchange with a documented deterministic policy.
 
@@ -46,24 +47,34 @@ from solo_ops.rules.kt2024_dice import (
     ceaseless_value,
     classify,
     classify_save,
+    cover_means,
     cover_saves,
+    cover_useless,
     defence_dice_count,
     hot_damage,
     shot_damage,
 )
 from solo_ops.rules.kt2024_fight import (
     NO_WOUNDS_CAP,
+    FightChoice,
+    FightChooser,
+    FightOption,
     FightOutcome,
     FightSide,
     FightStep,
     _solver,
+    devastating_before,
     fight_devastating,
+    fight_options,
     fight_totals,
     fight_with_devastating,
     resolve_fight,
 )
 from solo_ops.rules.kt2024_fight_solver import _ACTIONS, FightRules, _FightSolver
 from solo_ops.rules.kt2024_rolled import (
+    MOVE_WORDS,
+    CoverChooser,
+    CoverOffer,
     CpChooser,
     DiceResult,
     FightRoll,
@@ -71,10 +82,12 @@ from solo_ops.rules.kt2024_rolled import (
     ShotRoll,
     attack_cp_rerolls,
     cp_rerolls,
+    policy_reason,
     roll_attack_dice,
     roll_fight,
     roll_hot,
     roll_shot,
+    step_line,
 )
 from solo_ops.rules.kt2024_targeting import (
     Candidate,
@@ -92,14 +105,16 @@ from solo_ops.rules.kt2024_targeting import (
 )
 
 __all__ = [
-    "CRIT", "FAIL", "NORMAL", "NO_WOUNDS_CAP", "_ACTIONS", "AttackSpec", "Blocks", "Candidate",
-    "CpChooser", "DefenceSpec", "DiceResult", "FightOutcome", "FightRoll", "FightRules",
-    "FightSide", "FightStep", "RerollOffer", "Retained", "Secondary", "ShotRoll",
-    "_FightSolver", "_solver", "after_roll", "allocate_saves", "attack_cp_rerolls",
-    "ceaseless_value", "classify", "classify_save", "cover_saves", "cp_rerolls",
-    "defence_dice_count", "devastating_splash", "fight_devastating", "fight_totals",
-    "fight_with_devastating", "heavy_allowed_moves", "hot_damage", "in_range",
-    "may_shoot_after_move", "may_shoot_while_concealed", "resolve_fight", "roll_attack_dice",
-    "roll_fight", "roll_hot", "roll_shot", "secondary_rule", "secondary_targets",
-    "shot_damage", "uses_left", "valid_target", "vantage_accurate",
+    "CRIT", "FAIL", "MOVE_WORDS", "NORMAL", "NO_WOUNDS_CAP", "_ACTIONS", "AttackSpec", "Blocks",
+    "Candidate", "CoverChooser", "CoverOffer", "CpChooser", "DefenceSpec", "DiceResult",
+    "FightChoice", "FightChooser", "FightOption", "FightOutcome", "FightRoll", "FightRules",
+    "FightSide", "FightStep", "RerollOffer", "Retained", "Secondary", "ShotRoll", "_FightSolver",
+    "_solver", "after_roll", "allocate_saves", "attack_cp_rerolls", "ceaseless_value", "classify",
+    "classify_save", "cover_means", "cover_saves", "cover_useless", "cp_rerolls",
+    "defence_dice_count", "devastating_before", "devastating_splash", "fight_devastating",
+    "fight_options", "fight_totals", "fight_with_devastating", "heavy_allowed_moves", "hot_damage",
+    "in_range", "may_shoot_after_move", "may_shoot_while_concealed", "policy_reason",
+    "resolve_fight", "roll_attack_dice", "roll_fight", "roll_hot", "roll_shot", "secondary_rule",
+    "secondary_targets", "shot_damage", "step_line", "uses_left", "valid_target",
+    "vantage_accurate",
 ]

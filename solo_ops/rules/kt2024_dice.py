@@ -11,8 +11,10 @@ Rending, Severe), the defence dice collected (Piercing, Piercing Crits), cover s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from fractions import Fraction
 
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.limits import bounds
@@ -214,12 +216,32 @@ def defence_dice_count(spec: AttackSpec, defence: DefenceSpec, crits: int) -> in
     return max(0, defence.dice - cut)
 
 
-def cover_saves(spec: AttackSpec, defence: DefenceSpec, dice: int) -> int:
+def cover_saves(spec: AttackSpec, defence: DefenceSpec, dice: int,
+                kept: Retained | None = None) -> int:
     """Normal saves retained without rolling: one in cover (none with Saturate, or when
-    Piercing left no dice). Each is one of the collected dice, so one fewer is rolled."""
+    Piercing left no dice), unless it could block nothing (:func:`cover_useless`: the
+    defender "can" retain it, 001, and rolls that die instead). Each is one of the collected
+    dice, so one fewer is rolled. ``kept``: the hits to save against (None: not known yet)."""
     if defence.cover and not spec.has("saturate") and dice > 0:
-        return 1
+        return 0 if cover_useless(spec, defence, dice, kept) else 1
     return 0
+
+
+def cover_useless(spec: AttackSpec, defence: DefenceSpec, dice: int,
+                  kept: Retained | None) -> str | None:
+    """Why a retained cover save could block nothing here, or None. Then rolling that die
+    instead is never worse (a 6 is a crit save, which blocks anything): with Brutal ("Your
+    opponent can only block with Crits", 002) a normal save blocks nothing; with no normal hit
+    to block, a normal save blocks a crit only as one of a pair, which needs a second normal
+    save: none can come when it is the only die (``dice`` 1) or when no rolled die can be a
+    normal save (Save 6+: a 6 is a crit)."""
+    if spec.has("brutal"):
+        return "the weapon is Brutal: only crit saves block, a normal save blocks nothing"
+    if kept is not None and kept.normals == 0 and kept.crits and (dice == 1
+                                                                   or defence.save >= 6):
+        return ("no normal hit to block, and no second normal save to pair with against a "
+                "crit")
+    return None
 
 
 def classify_save(face: int, save: int) -> str:
@@ -270,6 +292,36 @@ def shot_damage(spec: AttackSpec, defence: DefenceSpec, retained: Retained,
     if defence.wounds is not None:
         total = min(total, defence.wounds)
     return total, blocks
+
+
+def save_chances(count: int, save: int) -> list[tuple[int, int, Fraction]]:
+    """Every ``(crit saves, normal saves, chance)`` of ``count`` rolled defence dice
+    (:func:`classify_save`), exactly."""
+    normal_faces = max(0, 6 - max(save, 2))  # save+ but not 6 (a crit) and never a 1
+    fail_faces = 6 - 1 - normal_faces
+    out = []
+    for crits in range(count + 1):
+        for normals in range(count - crits + 1):
+            fails = count - crits - normals
+            ways = (math.comb(count, crits) * math.comb(count - crits, normals)
+                    * normal_faces**normals * fail_faces**fails)
+            if ways:
+                out.append((crits, normals, Fraction(ways, 6**count)))
+    return out
+
+
+def cover_means(spec: AttackSpec, defence: DefenceSpec, kept: Retained, dice: int
+                ) -> tuple[Fraction, Fraction]:
+    """The exact mean damage of a shot against ``kept`` hits when the defender, with ``dice``
+    defence dice collected, retains its cover save and rolls the rest, and when it rolls them
+    all (what the players' cover question shows)."""
+    means = []
+    for free in (1, 0):
+        mean = Fraction(0)
+        for crits, normals, chance in save_chances(dice - free, defence.save):
+            mean += chance * shot_damage(spec, defence, kept, crits, normals + free)[0]
+        means.append(mean)
+    return means[0], means[1]
 
 
 # -- Hot -----------------------------------------------------------------------------------------

@@ -6,11 +6,18 @@ documented deterministic policy, answered by the fight solver
 :func:`_solver`); :func:`fight_totals` asks for the totals alone (the exact odds), and
 :func:`fight_with_devastating` applies Devastating first, as the rolled fight and the odds both
 do.
+
+A side may also choose its own moves (the players, die by die: 001 "Alternate Strike or Block"):
+:func:`resolve_fight` then asks that side's :data:`FightChooser` with a :class:`FightChoice` (the
+dice left, the wounds, and each legal move with where it leads when both sides then play the
+policy; the policy's own move is the advice) whenever it has more than one legal move and the
+other side still has dice to block or strike back with.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from solo_ops.rules.kt2024_dice import CRIT, NORMAL, AttackSpec, Retained
@@ -34,9 +41,24 @@ class FightSide:
 
 
 @dataclass(frozen=True)
+class FightOption:
+    """One legal move of the side to play and where it leads: the damage that side deals and
+    takes from this move to the end of the fight when both sides then play the policy (the
+    dice are rolled, so this is certain), and whether it is the policy's own move."""
+
+    move: str  # one of _ACTIONS ("strike_crit", "block_crit_normal", ...)
+    dealt: int
+    taken: int
+    advised: bool = False
+
+
+@dataclass(frozen=True)
 class FightStep:
     """One resolved die: who (``attacker``/``defender``), ``strike`` or ``block``, with which
-    kind of die, against which kind (blocks) and damage dealt (strikes)."""
+    kind of die, against which kind (blocks) and damage dealt (strikes). ``options``: the
+    moves that side could have made, with their outcomes (kept when the other side chooses
+    its own moves, to explain the policy's choice); ``chosen``: the side chose this move
+    itself (not the policy)."""
 
     side: str
     action: str
@@ -44,6 +66,47 @@ class FightStep:
     against: str | None = None
     damage: int = 0
     shock: str | None = None  # the opponent's die kind Shock discarded
+    options: tuple[FightOption, ...] = ()
+    chosen: bool = False
+    full: int = 0  # a strike's damage before the cap at the wounds left
+
+    @property
+    def move(self) -> str:
+        """The move's name in :data:`_ACTIONS`."""
+        return f"{self.action}_{self.die}" + (f"_{self.against}" if self.against else "")
+
+
+@dataclass(frozen=True)
+class FightChoice:
+    """What a side choosing its own moves sees before resolving a die: its dice left and the
+    other side's (``(crits, normals)``), both sides' wounds left and damage per die
+    (``(normal, crit)``), the moves it may make with their outcomes (:class:`FightOption`),
+    the steps resolved so far, and whether its next crit strike sets off Shock and whether
+    the other side's weapon is Brutal (blocks with crits only). ``side`` is ``attacker`` or
+    ``defender``; ``lines`` (the dice as rolled, the steps so far) and ``names`` (its own, the
+    other side's) are added by the caller."""
+
+    side: str
+    mine: tuple[int, int]
+    theirs: tuple[int, int]
+    wounds: tuple[int, int]
+    damage: tuple[tuple[int, int], tuple[int, int]]
+    options: tuple[FightOption, ...]
+    steps: tuple[FightStep, ...] = ()
+    shock: bool = False
+    brutal: bool = False
+    lines: tuple[str, ...] = field(default=(), compare=False)
+    names: tuple[str, str] = field(default=("", ""), compare=False)
+
+    @property
+    def advice(self) -> str:
+        """The policy's move (the engine's advice)."""
+        return next(o.move for o in self.options if o.advised)
+
+
+FightChooser = Callable[[FightChoice], str]
+"""Asked when a side choosing its own moves has a real choice: the move it makes (one of the
+choice's options)."""
 
 
 @dataclass(frozen=True)
@@ -153,7 +216,9 @@ def _apply(act: str, side: int, ac: int, an: int, dc: int, dn: int, aw: int, dw:
     return (oc, on, mc, mn, ow, dw, ashock, dshock), dealt, shocked
 
 
-def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
+def resolve_fight(attacker: FightSide, defender: FightSide,
+                  choosers: tuple[FightChooser | None, FightChooser | None] = (None, None)
+                  ) -> FightOutcome:
     """Resolve a fight's dice: the attacker resolves first, then they alternate, each
     resolving one success by striking or blocking (only crits block crits); a side with no
     dice left lets the other resolve the rest. The fight ends when either side is out of
@@ -164,6 +229,11 @@ def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
     (each capped at the wounds left); ties go to strike-with-crit, strike-with-normal,
     block-crit-with-crit, block-normal-with-normal, block-normal-with-crit, in that order.
     Devastating is applied before this (see :func:`fight_devastating`).
+
+    ``choosers`` (the attacker's, the defender's): a side with a chooser makes its own moves
+    (001 "Alternate Strike or Block"): it is asked whenever it has more than one legal move
+    and the other side still has dice (with none left, every order of its strikes deals the
+    same). The other side's steps then keep their options, to explain the policy's moves.
     """
     aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
     dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
@@ -173,15 +243,26 @@ def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
     turn = 0
     steps: list[FightStep] = []
     dealt = taken = 0
+    explain = any(c is not None for c in choosers)
     while aw > 0 and dw > 0 and (ac or an or dc or dn):
         if turn == 0 and not (ac or an):
             turn = 1  # a side with no dice left lets the other resolve the rest
         elif turn == 1 and not (dc or dn):
             turn = 0
-        _, act = _fight_value(ac, an, dc, dn, aw, dw, turn, ashock, dshock, rules)
+        now = (ac, an, dc, dn, aw, dw, ashock, dshock)
+        _, act = _fight_value(*now[:6], turn, ashock, dshock, rules)
         assert act is not None
-        state, amount, shocked = _apply(act, turn, ac, an, dc, dn, aw, dw, ashock, dshock,
-                                        rules)
+        options: tuple[FightOption, ...] = ()
+        chosen = False
+        if explain and (dc or dn if turn == 0 else ac or an):
+            options = fight_options(now, turn, rules)
+        chooser = choosers[turn]
+        if chooser is not None and len(options) > 1:
+            pick = chooser(_choice(now, turn, rules, options, tuple(steps)))
+            if pick not in {o.move for o in options}:
+                raise ValueError(f"{pick!r} is not a legal move here")
+            act, chosen = pick, True
+        state, amount, shocked = _apply(act, turn, *now, rules)
         ac, an, dc, dn, aw, dw, ashock, dshock = state
         parts = act.split("_")
         against = parts[2] if parts[0] == "block" else None
@@ -189,10 +270,54 @@ def resolve_fight(attacker: FightSide, defender: FightSide) -> FightOutcome:
             dealt += amount
         else:
             taken += amount
+        full = (rules[1] if parts[1] == CRIT else rules[0]) if turn == 0 else (
+            rules[3] if parts[1] == CRIT else rules[2])
         steps.append(FightStep("attacker" if turn == 0 else "defender", parts[0], parts[1],
-                               against, amount, shocked))
+                               against, amount, shocked,
+                               options if chooser is None else (), chosen,
+                               full if parts[0] == "strike" else 0))
         turn = 1 - turn
     return FightOutcome(dealt, taken, tuple(steps))
+
+
+_FightState = tuple[int, int, int, int, int, int, bool, bool]
+"""``(ac, an, dc, dn, aw, dw, ashock, dshock)``: dice and wounds left, Shock still unused."""
+
+
+def fight_options(now: _FightState, turn: int, rules: FightRules
+                  ) -> tuple[FightOption, ...]:
+    """Every legal move of the side to play (``turn`` 0 the attacker, 1 the defender) in
+    state ``now``, in :data:`_ACTIONS` order, each with the damage that side deals and takes
+    from it to the end of the fight when both sides then play the policy; the policy's own
+    move is marked ``advised``."""
+    ac, an, dc, dn, aw, dw, ashock, dshock = now
+    solve = _solver(rules).solve
+    advised = solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)[1]
+    me, opp = ((ac, an), (dc, dn)) if turn == 0 else ((dc, dn), (ac, an))
+    out = []
+    for act in _moves(me, opp, rules[5] if turn == 0 else rules[4]):
+        after, amount, _ = _apply(act, turn, *now, rules)
+        _, _, rest_dealt, rest_taken = solve(*after[:6], 1 - turn, after[6], after[7])
+        if turn == 0:
+            mine_dealt, mine_taken = amount + rest_dealt, rest_taken
+        else:
+            mine_dealt, mine_taken = amount + rest_taken, rest_dealt
+        out.append(FightOption(act, mine_dealt, mine_taken, act == advised))
+    return tuple(out)
+
+
+def _choice(now: _FightState, turn: int, rules: FightRules, options: tuple[FightOption, ...],
+            steps: tuple[FightStep, ...]) -> FightChoice:
+    """The :class:`FightChoice` of the side to play (``turn``) in state ``now``."""
+    ac, an, dc, dn, aw, dw, ashock, dshock = now
+    a_norm, a_crit, d_norm, d_crit, a_brutal, d_brutal, a_shock, d_shock = rules
+    if turn == 0:
+        return FightChoice("attacker", (ac, an), (dc, dn), (aw, dw),
+                           ((a_norm, a_crit), (d_norm, d_crit)), options, steps,
+                           a_shock and ashock, d_brutal)
+    return FightChoice("defender", (dc, dn), (ac, an), (dw, aw),
+                       ((d_norm, d_crit), (a_norm, a_crit)), options, steps,
+                       d_shock and dshock, a_brutal)
 
 
 def fight_devastating(spec: AttackSpec, crits: int, wounds: int | None) -> int:
@@ -202,17 +327,29 @@ def fight_devastating(spec: AttackSpec, crits: int, wounds: int | None) -> int:
     return amount if wounds is None else min(amount, wounds)
 
 
-def fight_with_devastating(attacker: AttackSpec, defender: AttackSpec, a: Retained,
-                           d: Retained, attacker_wounds: int | None,
-                           defender_wounds: int | None, *, steps: bool = True
-                           ) -> tuple[FightOutcome, tuple[int, int]]:
-    """Devastating (attacker's first, then the defender's if still standing), then the
-    strike/block sequence; returns the outcome (totals include Devastating) and the two
-    Devastating amounts. ``steps=False`` leaves the outcome's steps out (the exact odds need
-    only the totals, which are then one look-up)."""
+def devastating_before(attacker: AttackSpec, defender: AttackSpec, a: Retained, d: Retained,
+                       attacker_wounds: int | None, defender_wounds: int | None
+                       ) -> tuple[int, int]:
+    """Devastating before a fight: the attacker's amount first, then the defender's unless
+    the attacker's took it out (each capped at the wounds left)."""
     dev_a = fight_devastating(attacker, a.crits, defender_wounds)
     dw = None if defender_wounds is None else defender_wounds - dev_a
     dev_d = 0 if dw == 0 else fight_devastating(defender, d.crits, attacker_wounds)
+    return dev_a, dev_d
+
+
+def fight_with_devastating(attacker: AttackSpec, defender: AttackSpec, a: Retained,
+                           d: Retained, attacker_wounds: int | None,
+                           defender_wounds: int | None, *, steps: bool = True,
+                           choosers: tuple[FightChooser | None, FightChooser | None] = (
+                               None, None)) -> tuple[FightOutcome, tuple[int, int]]:
+    """Devastating (attacker's first, then the defender's if still standing), then the
+    strike/block sequence; returns the outcome (totals include Devastating) and the two
+    Devastating amounts. ``steps=False`` leaves the outcome's steps out (the exact odds need
+    only the totals, which are then one look-up). ``choosers``: see :func:`resolve_fight`."""
+    dev_a, dev_d = devastating_before(attacker, defender, a, d, attacker_wounds,
+                                      defender_wounds)
+    dw = None if defender_wounds is None else defender_wounds - dev_a
     aw = None if attacker_wounds is None else attacker_wounds - dev_d
     if aw == 0 or dw == 0:
         return FightOutcome(dev_a, dev_d), (dev_a, dev_d)
@@ -223,5 +360,5 @@ def fight_with_devastating(attacker: AttackSpec, defender: AttackSpec, a: Retain
     if not steps:
         dealt, taken = fight_totals(*sides)
         return FightOutcome(dealt + dev_a, taken + dev_d), (dev_a, dev_d)
-    out = resolve_fight(*sides)
+    out = resolve_fight(*sides, choosers)
     return FightOutcome(out.dealt + dev_a, out.taken + dev_d, out.steps), (dev_a, dev_d)

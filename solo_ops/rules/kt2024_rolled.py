@@ -11,7 +11,8 @@ Points (:func:`cp_rerolls`, asked through a :data:`CpChooser`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 from solo_ops.core.dice import Dice
 from solo_ops.rules.kt2024_dice import (
@@ -25,12 +26,21 @@ from solo_ops.rules.kt2024_dice import (
     ceaseless_value,
     classify,
     classify_save,
+    cover_means,
     cover_saves,
+    cover_useless,
     defence_dice_count,
     hot_damage,
     shot_damage,
 )
-from solo_ops.rules.kt2024_fight import fight_with_devastating
+from solo_ops.rules.kt2024_fight import (
+    FightChoice,
+    FightChooser,
+    FightOption,
+    FightStep,
+    devastating_before,
+    fight_with_devastating,
+)
 
 
 @dataclass
@@ -72,6 +82,27 @@ class RerollOffer:
     def improvable(self) -> tuple[int, ...]:
         """Failed dice that may still be re-rolled (worth asking about)."""
         return tuple(i for i in self.failed if i not in self.rerolled)
+
+
+@dataclass(frozen=True)
+class CoverOffer:
+    """A cover save that could block nothing (:func:`cover_useless`): its owner decides
+    whether to retain it anyway or roll that die (001: the defender "can" retain it). The
+    hits to save against, the dice collected, the Save, why the save is useless, and the
+    exact mean damage either way."""
+
+    label: str  # the shot ("e1 shoots Vale (autogun)")
+    crits: int
+    normals: int
+    dice: int
+    save: int
+    why: str
+    retain_mean: Fraction
+    roll_mean: Fraction
+
+
+CoverChooser = Callable[[CoverOffer], bool]
+"""Asked about a cover save that could block nothing: True to retain it anyway."""
 
 
 CpChooser = Callable[[RerollOffer], int | None]
@@ -183,11 +214,13 @@ class ShotRoll:
 
 
 def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "shoot", *,
-              attack_cp: CpChooser | None = None, defence_cp: CpChooser | None = None
-              ) -> ShotRoll:
+              attack_cp: CpChooser | None = None, defence_cp: CpChooser | None = None,
+              cover_choice: CoverChooser | None = None) -> ShotRoll:
     """Roll one shooting attack through ``dice`` (every die logged) and resolve it with the
     same steps as the exact odds. ``attack_cp`` / ``defence_cp``: the shooter's / the
-    defender's Command Point re-rolls (:func:`cp_rerolls`), offered after each roll."""
+    defender's Command Point re-rolls (:func:`cp_rerolls`), offered after each roll.
+    ``cover_choice``: the defender's choice when its cover save could block nothing
+    (:func:`cover_useless`; without it the rule decides: the die is rolled)."""
     rolled = roll_attack_dice(dice, spec, label, attack_cp)
     lines = list(rolled.lines)
     c, n, f = rolled.counts(spec)
@@ -200,11 +233,8 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
     if collected < defence.dice:
         lines.append(f"Piercing: the defender collects {collected} of {defence.dice} "
                      "defence dice.")
-    retained_saves = cover_saves(spec, defence, collected)
-    if defence.cover and not retained_saves and spec.has("saturate"):
-        lines.append("Saturate: no cover save.")
-    elif retained_saves:
-        lines.append("Cover: one normal save retained without rolling.")
+    retained_saves, said = _cover(spec, defence, kept, collected, label, cover_choice)
+    lines.extend(said)
     csaves, nsaves = 0, retained_saves
     to_roll = collected - retained_saves
     if to_roll:
@@ -229,11 +259,43 @@ def roll_shot(dice: Dice, spec: AttackSpec, defence: DefenceSpec, label: str = "
         lines.append("Brutal: only crit saves block.")
     lines.append(f"Saves: {csaves} crit, {nsaves} normal; blocked {blocks.crits_blocked} crits "
                  f"and {blocks.normals_blocked} normal hits.")
-    lines.append(f"Damage: {damage}.")
+    lines.append(damage_line(damage, spec.devastating * kept.crits + blocks.damage))
     stun = spec.has("stun") and kept.crits > 0
     if stun:
         lines.append("Stun: the target loses 1 APL until the end of its next activation.")
     return ShotRoll(damage, kept.crits, kept.normals, dev, stun, lines)
+
+
+def _cover(spec: AttackSpec, defence: DefenceSpec, kept: Retained, collected: int, label: str,
+           choose: CoverChooser | None) -> tuple[int, list[str]]:
+    """The normal saves retained for cover and the line that says so: the rule
+    (:func:`cover_saves`), or the defender's own choice where the save could block nothing."""
+    retained = cover_saves(spec, defence, collected, kept)
+    if defence.cover and not retained and spec.has("saturate"):
+        return 0, ["Saturate: no cover save."]
+    why = (cover_useless(spec, defence, collected, kept)
+           if defence.cover and collected > 0 else None)
+    if why is None:
+        return retained, (["Cover: one normal save retained without rolling."] if retained
+                          else [])
+    if choose is not None:
+        keep_mean, roll_mean = cover_means(spec, defence, kept, collected)
+        if choose(CoverOffer(label, kept.crits, kept.normals, collected, defence.save, why,
+                             keep_mean, roll_mean)):
+            return 1, [f"Cover: one normal save retained without rolling (the defender's "
+                       f"choice; {why})."]
+        return 0, [f"Cover: the cover save is not retained, the die is rolled (the defender's "
+                   f"choice; {why})."]
+    return 0, [f"Cover: the cover save is not retained, the die is rolled instead ({why})."]
+
+
+def damage_line(damage: int, through: int) -> str:
+    """``Damage: N.``, saying when the damage that got through was capped at the wounds the
+    target had left."""
+    if through <= damage:
+        return f"Damage: {damage}."
+    return (f"Damage: {damage} ({through} got through, capped at {damage} wound"
+            f"{'s' if damage != 1 else ''} left).")
 
 
 def _while_damaged(choose: CpChooser | None, spec: AttackSpec, defence: DefenceSpec,
@@ -264,10 +326,14 @@ class FightRoll:
 def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
                attacker_wounds: int | None, defender_wounds: int | None,
                names: tuple[str, str] = ("attacker", "defender"), *,
-               cp: tuple[CpChooser | None, CpChooser | None] = (None, None)) -> FightRoll:
+               cp: tuple[CpChooser | None, CpChooser | None] = (None, None),
+               choosers: tuple[FightChooser | None, FightChooser | None] = (None, None)
+               ) -> FightRoll:
     """Roll a fight: both sides roll attack dice (logged), then each side's Command Point
     re-rolls (``cp``: the attacker's, the defender's; after both rolled, as at the table),
-    apply Devastating, then resolve with :func:`resolve_fight`'s policy."""
+    apply Devastating, then resolve with :func:`resolve_fight`'s policy — or, for a side
+    with a chooser (``choosers``), die by die as it chooses; the chooser's
+    :class:`FightChoice` carries the fight's lines so far (``lines``)."""
     lines: list[str] = []
     kept = []
     sides = ((attacker, names[0]), (defender, names[1]))
@@ -288,25 +354,80 @@ def roll_fight(dice: Dice, attacker: AttackSpec, defender: AttackSpec,
         lines.extend(f"{name}: {a}." for a in ret.applied)
         lines.append(f"{name}: retained {ret.crits} crits, {ret.normals} normal hits.")
         kept.append(ret)
-    outcome, dev = fight_with_devastating(attacker, defender, kept[0], kept[1],
-                                          attacker_wounds, defender_wounds)
-    if dev[0]:
-        lines.append(f"{names[0]}: Devastating inflicts {dev[0]} damage.")
-    if dev[1]:
-        lines.append(f"{names[1]}: Devastating inflicts {dev[1]} damage.")
-    for step in outcome.steps:
-        who = names[0] if step.side == "attacker" else names[1]
-        if step.action == "strike":
-            text = f"{who} strikes with a {step.die} hit for {step.damage} damage"
-            if step.shock:
-                text += f" (Shock discards a {step.shock} hit)"
-        else:
-            text = f"{who} blocks a {step.against} hit with a {step.die}"
-        lines.append(text + ".")
+    dev = devastating_before(attacker, defender, kept[0], kept[1], attacker_wounds,
+                             defender_wounds)
+    dev_lines = [f"{name}: Devastating inflicts {amount} damage."
+                 for name, amount in zip(names, dev, strict=True) if amount]
+    outcome, _ = fight_with_devastating(
+        attacker, defender, kept[0], kept[1], attacker_wounds, defender_wounds,
+        choosers=_with_lines(choosers, [*lines, *dev_lines], names))
+    lines.extend(dev_lines)
+    lines.extend(step_line(step, names) for step in outcome.steps)
     lines.append(f"Damage dealt {outcome.dealt}, taken {outcome.taken}.")
     return FightRoll(outcome.dealt, outcome.taken,
                      attacker.has("stun") and kept[0].crits > 0,
                      defender.has("stun") and kept[1].crits > 0, lines)
+
+
+def _with_lines(choosers: tuple[FightChooser | None, FightChooser | None], told: list[str],
+                names: tuple[str, str]) -> tuple[FightChooser | None, FightChooser | None]:
+    """Each chooser, handed its choice with the fight's lines so far (the dice as rolled,
+    ``told``, and the steps resolved before the choice) and the two names (its own first)."""
+
+    def wrap(choose: FightChooser | None, own: tuple[str, str]) -> FightChooser | None:
+        if choose is None:
+            return None
+
+        def ask(choice: FightChoice) -> str:
+            shown = (*told, *(step_line(s, names) for s in choice.steps))
+            return choose(replace(choice, lines=shown, names=own))
+
+        return ask
+
+    return wrap(choosers[0], names), wrap(choosers[1], (names[1], names[0]))
+
+
+MOVE_WORDS = {"strike_crit": "strike with a crit", "strike_normal": "strike with a normal hit",
+              "block_crit_crit": "block a crit with a crit",
+              "block_normal_normal": "block a normal hit with a normal hit",
+              "block_crit_normal": "block a normal hit with a crit"}
+"""A fight move in words (the moves of :data:`~solo_ops.rules.kt2024_fight_solver._ACTIONS`)."""
+
+
+def step_line(step: FightStep, names: tuple[str, str]) -> str:
+    """One resolved die in words; a step the policy made with its options kept (the other side
+    chose its own moves) says why (:func:`policy_reason`)."""
+    who = names[0] if step.side == "attacker" else names[1]
+    if step.action == "strike":
+        text = f"{who} strikes with a {step.die} hit for {step.damage} damage"
+        if step.full > step.damage:
+            text += (f" ({step.full}, capped at {step.damage} wound"
+                     f"{'s' if step.damage != 1 else ''} left)")
+        if step.shock:
+            text += f" (Shock discards a {step.shock} hit)"
+    else:
+        text = f"{who} blocks a {step.against} hit with a {step.die}"
+    if step.options and len(step.options) > 1:
+        text += f" ({policy_reason(step.move, step.options)})"
+    return text + "."
+
+
+def policy_reason(move: str, options: Sequence[FightOption]) -> str:
+    """Why the policy made ``move`` among ``options``: its outcome (damage dealt and taken to
+    the end of the fight, both sides then playing the policy) against the next best move's."""
+    made = next(o for o in options if o.move == move)
+    others = sorted((o for o in options if o.move != move),
+                    key=lambda o: (-(o.dealt - o.taken), o.taken))
+    text = (f"its policy, the most damage dealt minus taken: this way it deals {made.dealt} "
+            f"and takes {made.taken}")
+    if others:
+        best = others[0]
+        text += (f"; to {MOVE_WORDS[best.move]} instead it would deal {best.dealt} and take "
+                 f"{best.taken}")
+        if best.dealt - best.taken == made.dealt - made.taken:
+            text += (": the same, and on a tie the policy strikes before it blocks, crits "
+                     "first")
+    return text
 
 
 def roll_hot(dice: Dice, weapon_hit: int, label: str) -> tuple[int, str]:

@@ -314,30 +314,22 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         kept[(c, n)] = kept.get((c, n), 0) + ways
         if c:
             with_crit += ways
-    dice, save = defence.dice, defence.save
+    dice = defence.dice
     names = {rule.name for rule in spec.rules}
     pierce = spec.value("piercing") if "piercing" in names else 0
     cuts = (pierce, max(pierce, spec.value("piercing_crits"))
             if "piercing_crits" in names else pierce)
-    rolls: list[list[tuple[int, int, int]]] = []
-    for cut in cuts:  # no crit retained, a crit retained
-        if rolls and cut == cuts[0]:
-            rolls.append(rolls[0])
-            break
-        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
-        free = 1 if defence.cover and "saturate" not in names and collected > 0 else 0
-        rolled = collected - free  # kt2024_dice.cover_saves: one normal save retained unrolled
-        rolls.append([(cs, ns + free, ways)
-                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
+    brutal = "brutal" in names
+    rolls, plain, useless = _defence_rolls(defence, cuts, brutal, "saturate" in names)
     nd, cd = spec.normal, spec.crit
     dev = spec.devastating if "devastating" in names else 0
-    brutal = "brutal" in names
     cap = NO_CAP if defence.wounds is None else defence.wounds
     dist: dict[int, int] = {}
     whole = 6**dice
     if cd < nd:  # rare: let kt2024_dice.allocate_saves itself find the least damage
         for (c, n), ways in kept.items():
-            for cs, ns, w in (rolls[1 if c else 0] if c or n else [(0, 0, whole)]):
+            roll = plain[1] if c and not n and useless[1] else rolls[1 if c else 0]
+            for cs, ns, w in (roll if c or n else [(0, 0, whole)]):
                 damage = dev * c + kt2024.allocate_saves(c, n, cs, ns, nd, cd, brutal).damage
                 damage = damage if damage < cap else cap
                 dist[damage] = dist.get(damage, 0) + ways * w
@@ -351,10 +343,12 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     hist = [0] * (cap + 1)
     hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
     no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
-    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c]
+    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
+    only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
     # _least_damage written out (this loop is the hot path of the AI's expected damage); the
-    # defence dice collected depend on whether a crit was retained (Piercing Crits)
-    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1])):
+    # defence dice collected depend on whether a crit was retained (Piercing Crits), and a
+    # crits-only attack may leave the cover save useless (then every die is rolled)
+    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1]), (only, plain[1])):
         for cs, ns, w in roll:
             half = ns >> 1
             saves = cs + ns
@@ -379,6 +373,38 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
                 hist[damage if damage < cap else cap] += ways * w
     dist = {d: ways for d, ways in enumerate(hist) if ways}
     return dist, den * whole, with_crit, den
+
+
+_Rolls = list[list[tuple[int, int, int]]]
+
+
+def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, saturate: bool
+                   ) -> tuple[_Rolls, _Rolls, list[bool]]:
+    """Per Piercing cut (no crit retained, a crit retained): the ``(crit saves, normal saves,
+    ways)`` with the cover save retained unrolled, the same with every collected die rolled,
+    and whether a crits-only attack leaves the cover save useless (as
+    :func:`kt2024_dice.cover_saves` and :func:`kt2024_dice.cover_useless` read it: with Brutal
+    it is never retained; against crits alone it is rolled when no pair can form)."""
+    dice, save = defence.dice, defence.save
+    rolls: _Rolls = []
+    plain: _Rolls = []
+    useless: list[bool] = []
+    for cut in cuts:
+        if rolls and cut == cuts[0]:
+            rolls.append(rolls[0])
+            plain.append(plain[0])
+            useless.append(useless[0])
+            break
+        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
+        free = 1 if defence.cover and not saturate and collected > 0 and not brutal else 0
+        rolled = collected - free  # one normal save retained unrolled
+        rolls.append([(cs, ns + free, ways)
+                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
+        plain.append(rolls[-1] if not free else [
+            (cs, ns, ways) for cs, ns, ways in _save_counts(collected, save,
+                                                            6 ** (dice - collected))])
+        useless.append(bool(free) and (collected == 1 or save >= 6))
+    return rolls, plain, useless
 
 
 def _least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,

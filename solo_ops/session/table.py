@@ -41,9 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, RuleError, SaveError
-from solo_ops.game import intent
+from solo_ops.game import actions, intent
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
+from solo_ops.game.events import PAUSES
 from solo_ops.game.state import ENEMY, PLAYER, State
 from solo_ops.io.persistence import (
     EventLog,
@@ -61,6 +62,7 @@ from solo_ops.io.savegame import (
     undo,
     undo_marker,
 )
+from solo_ops.session import links as table_links
 from solo_ops.view import answers, measure, narrate
 from solo_ops.view.player import player_record, player_view
 
@@ -82,7 +84,9 @@ class Outcome:
     word handled, if any), ``refusal`` (the kind of refusal: ``rule``, ``turn`` for another
     player's prompt, ``ended``, ``save`` when the game could not be saved), ``declined`` (the
     answer declined a proposed move; ``again``: it is to be taken as the next answer too) and
-    ``errno`` (the operating system's error number when saving failed)."""
+    ``errno`` (the operating system's error number when saving failed). ``refusal`` is
+    ``stale`` when the answer named a step that is no longer the current one (a double tap:
+    the question was already answered)."""
 
     ok: bool
     message: str = ""
@@ -132,6 +136,21 @@ def narration_table(game: Game, state: State) -> narrate.Table:
                          enemies=enemies)
 
 
+def untold(lines: list[str], told: list[str]) -> list[str]:
+    """``lines`` without those already ``told``: each told line is struck out at its first
+    match after the last one struck (in order; a told line the new words do not have is
+    passed over), so the words of a step run again after a question keep only what is new."""
+    keep = [True] * len(lines)
+    start = 0
+    for line in told:
+        for index in range(start, len(lines)):
+            if lines[index] == line:
+                keep[index] = False
+                start = index + 1
+                break
+    return [line for line, kept in zip(lines, keep, strict=True) if kept]
+
+
 def not_saved(exc: SaveError, what: str) -> str:
     """The one line a player hears when a step could not be saved."""
     return (f"Not saved: {exc}. {what} was not recorded; the game is as it was at the "
@@ -173,6 +192,44 @@ class GameTable:
         """What the game needs next."""
         with self.lock:
             return pending(self.game, self.state)
+
+    def step_now(self) -> int:
+        """The current step's number: how many records the game has. Every prompt carries it
+        and an answer may name it, so an answer meant for a question already answered (a
+        double tap, a page a moment behind) is refused instead of answering the next one."""
+        with self.lock:
+            return len(self.state.log)
+
+    def prompt_doc(self) -> dict[str, Any]:
+        """The current prompt as ``play --json`` and the page show it: the prompt's fields and
+        its ``step`` (:meth:`step_now`)."""
+        with self.lock:
+            return {**pending(self.game, self.state).to_dict(), "step": len(self.state.log)}
+
+    # -- links ----------------------------------------------------------------------------------
+    def ensure_links(self) -> bool:
+        """Make the game's links (:mod:`solo_ops.session.links`) if it has none, or a link
+        for a player who has none, and save them at once; whether anything was made."""
+        with self.lock:
+            made_links, made = table_links.ensure(self.game.links, self.players)
+            if made:
+                self.game.links = made_links
+                self.persist(None)
+            return made
+
+    def reissue_link(self, name: str) -> None:
+        """A new token for ``name`` (a player or ``host``), saved at once: the old link stops
+        working. Raises :class:`InputError` for a name with no link."""
+        with self.lock:
+            self.ensure_links()
+            assert self.game.links is not None
+            try:
+                self.game.links = table_links.reissue(self.game.links, name)
+            except KeyError:
+                raise InputError(f"no player {name!r} in this game (players: "
+                                 f"{', '.join(self.players)}, or host)",
+                                 source="--new-link") from None
+            self.persist(None)
 
     def start(self) -> None:
         """Write a new game's first files: the log header, then the set-up record."""
@@ -223,7 +280,7 @@ class GameTable:
     def _take_back(self) -> None:
         """Rebuild the game in memory from the actions of the last good save (by replay)."""
         doc = game_document(self.game, self.state)  # the game's own header (as undo uses)
-        game, state = restore(doc, str(self.save), self._saved)
+        game, state = restore(doc, str(self.save), self._saved, like=self.game)
         self._proposal = None
         for n in [n for n in self._lines if n >= len(state.log)]:
             del self._lines[n]
@@ -248,8 +305,14 @@ class GameTable:
             return record
 
     # -- answers --------------------------------------------------------------------------------
-    def answer(self, player: str | None, text: str, *, then: bool = True) -> Outcome:
+    def answer(self, player: str | None, text: str, *, then: bool = True,
+               step: int | None = None) -> Outcome:
         """One answer typed by ``player`` (None: whoever is asked, as at a single terminal).
+
+        ``step`` (from the prompt the answer was given to, :meth:`prompt_doc`) must be the
+        current step's number, or the answer is refused as already answered
+        (``refusal="stale"``) and nothing changes; without it the answer is for whatever is
+        asked now (the terminal's way).
 
         Meta words work as at the terminal (``help``, ``status``, ``undo``, ``save``; ``map``
         and ``quit`` are left to the caller, ``meta`` says which). Anything else must come from
@@ -265,6 +328,10 @@ class GameTable:
                 self.advance()
             except SaveError as exc:
                 return self._failed(exc, "The game's next step")
+            if step is not None and step != len(self.state.log):
+                return Outcome(False, f"already answered: that question (step {step}) has been "
+                               f"answered; the game is at step {len(self.state.log)} now",
+                               refusal="stale")
             proposal, self._proposal = self._proposal, None
             if proposal is not None and proposal.at_step == len(self.state.log) \
                     and proposal.player == player:
@@ -304,16 +371,13 @@ class GameTable:
             if found is not None:
                 concrete = {**found.action, "operative": action["operative"]}
                 # the engine's own checks first, on a copy: never ask yes to a refusal
-                trial = copy.deepcopy(self.state)
-                try:
-                    for each in (concrete, *found.then):
-                        step(self.game, trial, each)
-                except RuleError as exc:
+                refused = self.refusal(concrete, *found.then)
+                if refused is not None:
                     if found.relation != "nearest":
-                        raise
+                        raise RuleError(refused)
                     raise RuleError(f"At {found.ref} {found.blocked_by}; the nearest point "
                                     f"where its base fits is {found.to[0]:g},{found.to[1]:g}, "
-                                    f"but {exc}") from None
+                                    f"but {refused}")
                 self._proposal = _Proposal(player, len(self.state.log),
                                            [concrete, *found.then])
                 return Outcome(True, f"{self.proposal_words(found)} Do it? (yes / no)",
@@ -321,6 +385,42 @@ class GameTable:
         except RuleError as exc:
             return Outcome(False, str(exc), refusal="rule")
         return self._apply(action)
+
+    def refusal(self, *actions: dict[str, Any]) -> str | None:
+        """Why the engine would refuse ``actions`` now (taken in turn: a proposed move and what
+        follows it), or None when it would take them: the engine's own
+        :func:`~solo_ops.game.engine.step` run on a copy of the state (the game and its save
+        untouched), so a preview or a proposal asks exactly the question the answer will."""
+        with self.lock:
+            state = self.state
+            trial = copy.deepcopy(state, memo={id(state.log): list(state.log)})
+            kept = self.game.cp_plans  # a paused step's plans, for the real answer
+            try:
+                for action in actions:
+                    step(self.game, trial, action)
+            except RuleError as exc:
+                return str(exc)
+            finally:
+                self.game.cp_plans = kept
+            return None
+
+    def refusal_of(self, line: str) -> str | None:
+        """Why the game would refuse the typed answer ``line`` now (None: it would take it),
+        parsed and matched as :meth:`answer` does, then :meth:`refusal`."""
+        with self.lock:
+            try:
+                action = self.understand(line, pending(self.game, self.state))
+            except RuleError as exc:
+                return str(exc)
+            return self.refusal(action)
+
+    def open_actions(self) -> dict[str, str | None]:
+        """What the active operative may start now, and why not
+        (:func:`solo_ops.game.actions.open_actions`); empty when no operative is acting."""
+        with self.lock:
+            if pending(self.game, self.state).kind not in ("act", "counteract"):
+                return {}
+            return actions.open_actions(self.game, self.state)
 
     def understand(self, line: str, prompt: Prompt) -> dict[str, Any]:
         """One typed answer as the engine's action: parsed, the active operative filled in, ids
@@ -414,7 +514,7 @@ class GameTable:
                                meta="undo", refusal="rule")
             remaining = undo(doc["actions"])
             taken_back = doc["actions"][len(remaining)]
-            game, state = restore(doc, str(self.save), remaining)
+            game, state = restore(doc, str(self.save), remaining, like=self.game)
             asked = pending(game, state).player
             if player is not None and asked is not None and asked != player:
                 return Outcome(False, f"only {asked} can take back {describe(taken_back)}: it "
@@ -467,35 +567,36 @@ class GameTable:
             return lines if lines is not None else self._narrate(record)
 
     def paused_story(self) -> list[str]:
-        """A game opened again at a CP re-roll question: the paused step's words (what the
-        enemy did before the question, said before it when it was asked), so the question
-        makes sense; the step's final record, after the answer, does not say them again."""
+        """A game opened again at a question asked in the middle of a step (a CP re-roll, a
+        fight's die, a Guard interrupt): the paused step's words (what the enemy did before the
+        question, said before it when it was asked), so the question makes sense; the step's
+        final record, after the answer, does not say them again."""
         with self.lock:
-            if not self.state.log or pending(self.game, self.state).kind != "reroll":
+            if not self.state.log or not self._paused(self.state.log[-1]):
                 return []
             return self._words(self.state.log[-1])  # all of it, the question's whole story
 
     def _narrate(self, record: dict[str, Any]) -> list[str]:
-        """``record`` in words, remembered. A step paused for a CP re-roll words what the enemy
-        did so far; after the answer the step runs again from its start, so its next record
-        opens with the same lines: they are not said twice (game.cp, "reroll_offered"), live
-        or when the history is worded again."""
-        lines = self._words(record)
-        told = self._paused_before(record)
-        if told and lines[:len(told)] == told:
-            lines = lines[len(told):]
+        """``record`` in words, remembered. A step paused for a question words what the enemy
+        did so far (and a fight's dice so far); after the answer the step runs again from its
+        start, so its next record says the same lines again: they are not said twice
+        (:func:`untold`), live or when the history is worded again."""
+        lines = untold(self._words(record), self._paused_before(record))
         self._lines[record["n"]] = lines
         return lines
 
+    @staticmethod
+    def _paused(record: dict[str, Any]) -> bool:
+        return any(e.get("type") in PAUSES for e in record.get("events", []))
+
     def _paused_before(self, record: dict[str, Any]) -> list[str]:
-        """The words of the step just before ``record`` if that step paused for a CP re-roll
-        (what the enemy did before the question), which ``record`` repeats at its start."""
+        """The words of the step just before ``record`` if that step paused for a question
+        (what the enemy did before it), which ``record`` says again."""
         n = record.get("n")
         if not isinstance(n, int) or n < 1 or n > len(self.state.log):
             return []
         before = self.state.log[n - 1]
-        if before.get("n") != n - 1 or not any(
-                e.get("type") == "reroll_offered" for e in before.get("events", [])):
+        if before.get("n") != n - 1 or not self._paused(before):
             return []
         return self._words(before)
 
@@ -531,6 +632,7 @@ class GameTable:
                 if o["down"] and o["at"] is not None:  # issue #27: where its base lies
                     extra += (f" (carried by {o['carried_by']})" if o.get("carried_by")
                               else " (lying here: its base stays on the table)")
+                extra += " ON GUARD" if o.get("on_guard") else ""
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
                            f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
@@ -538,7 +640,8 @@ class GameTable:
             if o["down"]:
                 continue
             out.append(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W")
+                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W"
+                       + (" ON GUARD" if o.get("on_guard") else ""))
         for c in view["counters"]:
             out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
         doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}

@@ -41,6 +41,9 @@ The policy, per activation (Kill Team 2024; 2018 by phase, see below):
 
 An enemy attack handed to the players (``enemy_attacks: player``) is answered with its expected
 damage, rounded; a Kill Team 2018 charge reaction with ``none`` (no Overwatch, no Retreat).
+A fight's die (``fight_choices: ask``, :mod:`solo_ops.game.fight_choices`) is answered ``auto
+all``: the engine's policy for the rest of the fight, the same moves ``fight_choices: auto``
+makes without asking (which is how :func:`simulated` scenarios play, one step a fight).
 A CP re-roll question (``cp_rerolls: ask``, :mod:`solo_ops.game.cp`) is answered by re-rolling
 the failed die with the lowest face (the first such die on a tie) whenever it is asked: the
 autopilot has no other use for CP (no ploys), and the question only comes while it has one.
@@ -58,7 +61,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -66,8 +69,9 @@ import numpy as np
 from solo_ops.ai import planner
 from solo_ops.game import attacks, markers
 from solo_ops.game.definition import Game, Prompt
+from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import reach
+from solo_ops.rules import reach, sequences
 
 POLICIES = ("cautious", "aggressive", "objective")
 """The named variants of the policy (see the module docstring)."""
@@ -100,6 +104,12 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "attack_damage", "damage": _expected_pending(game, state, prompt)}
     elif prompt.kind == "reaction":  # a Kill Team 2018 charge: no Overwatch, no Retreat
         yield {"type": "reaction", "react": "none"}
+    elif prompt.kind == "fight":  # its next die in a fight: the policy to the fight's end
+        yield {"type": "fight_choice", "move": "auto", "all": True}
+    elif prompt.kind == "guard":  # never On Guard itself; a game handed over: no interrupt
+        yield {"type": "guard_choice", "how": "no"}
+    elif prompt.kind == "cover":  # a useless cover save: roll the die (the enemy's rule)
+        yield {"type": "cover_choice", "keep": False}
     elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
         failed = [n for n in prompt.data.get("failed", [])
                   if n not in prompt.data.get("rerolled", [])]
@@ -268,7 +278,7 @@ def _act_2024(game: Game, state: State, op: Operative, policy: str
     if shot is not None and "shoot" not in taken:
         yield {"type": "shoot", "operative": op.id, "target": shot.target,
                "weapon": shot.weapon, "roll": True}
-    if "charge" not in taken and "reposition" not in taken and "fall_back" not in taken:
+    if sequences.allowed("charge", taken):  # the sequence table the rules check
         charge = _charge(game, state, op, policy, shot)
         if charge is not None:
             yield charge
@@ -555,6 +565,20 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
 
 
 # -- the driver ------------------------------------------------------------------------------------
+def simulated(scenario: Scenario) -> Scenario:
+    """``scenario`` as the simulator plays it: the players' fights resolved by the engine's
+    policy without asking (``fight_choices: auto``), the very moves the autopilot's ``auto
+    all`` answer makes, and a useless cover save rolled (``cover_saves: auto``, its ``roll``
+    answer), without pausing and running a step again for each."""
+    if scenario.settings.fight_choices == "auto" and scenario.settings.cover_saves == "auto":
+        return scenario
+    auto = {"fight_choices": "auto", "cover_saves": "auto"}
+    settings = {**(scenario.document.get("settings") or {}), **auto}
+    return replace(scenario, settings=replace(scenario.settings, fight_choices="auto",
+                                              cover_saves="auto"),
+                   document={**scenario.document, "settings": settings})
+
+
 def play(game: Game, state: State, policy: str = "objective", limit: int = 20_000) -> State:
     """Play the game to its end: every prompt answered by the autopilot (or the engine),
     through :func:`~solo_ops.game.engine.step`. Returns ``state`` (ended)."""

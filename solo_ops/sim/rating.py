@@ -26,8 +26,10 @@ import gc
 import hashlib
 import math
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -72,8 +74,9 @@ def with_engagement(scenario: Scenario, engagement: int | None) -> Scenario:
 
 def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
              terrains: TerrainCache | None = None) -> MissionResult:
-    """Play one whole mission of ``scenario`` with ``seed`` by the autopilot."""
-    game, state = new_game(scenario, seed, terrains=terrains)
+    """Play one whole mission of ``scenario`` with ``seed`` by the autopilot (its fights by
+    the engine's policy: :func:`~solo_ops.sim.autopilot.simulated`)."""
+    game, state = new_game(autopilot.simulated(scenario), seed, terrains=terrains)
     autopilot.play(game, state, policy)
     result = state.result or {}
     vp = result.get("vp", {})
@@ -88,10 +91,11 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(scenario: Scenario) -> None:
+def _init_worker(scenario: Scenario, kernels: bool = True) -> None:
     """A worker's start: the scenario, one terrain cache for its board, and the geometry's
-    compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)."""
-    jit.use_in_simulation()
+    compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)
+    unless ``kernels`` is False (the caller found them not compiled yet)."""
+    jit.use_in_simulation(kernels)
     _WORKER["scenario"] = scenario
     _WORKER["terrains"] = TerrainCache(scenario.board)
     _WORKER["levels"] = {}
@@ -105,13 +109,14 @@ cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission 
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
 
 
-def _init_pool_worker(scenario: Scenario) -> None:
+def _init_pool_worker(scenario: Scenario, kernels: bool = True) -> None:
     """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
-    _init_worker(scenario)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
+    _init_worker(scenario, kernels)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
@@ -161,33 +166,119 @@ def run(scenario: Scenario, missions: int, seed: int, *, policy: str = "objectiv
     if policy not in autopilot.POLICIES:
         raise ValueError(f"unknown policy {policy!r} ({', '.join(autopilot.POLICIES)})")
     todo = jobs_for(scenario, missions, seed, policy, engagements)
-    total = len(todo)
-    out: list[MissionResult | None] = [None] * total
+    with Runner(scenario, jobs=jobs if len(todo) > 1 else 1, executor=executor) as runner:
+        return runner.play(todo, progress)
 
-    def report(done: int) -> None:
-        if progress is not None:
-            progress(done, total)
 
-    if executor is not None and _is_dask(executor):
-        # the scenario goes to every worker once; each task names it
-        shared = executor.scatter(scenario, broadcast=True)
-        _collect({executor.submit(remote_job, shared, job, pure=False): k
-                  for k, job in enumerate(todo)}, out, report)
-    elif executor is not None:
-        _collect({executor.submit(remote_job, scenario, job): k
-                  for k, job in enumerate(todo)}, out, report)
-    elif jobs <= 1 or total <= 1:
-        _init_worker(scenario)
-        for k, job in enumerate(todo):
-            out[k] = _worker_job(job)
-            report(k + 1)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_init_pool_worker,
-                                 initargs=(scenario,)) as pool:
-            _collect({pool.submit(_worker_job, job): k for k, job in enumerate(todo)}, out,
-                     report)
-    assert all(r is not None for r in out)
-    return [r for r in out if r is not None]
+Job = tuple[int | None, int, int, str]
+"""One mission to play: (engagement level or None, index, seed, policy)."""
+
+
+class Runner:
+    """The processes that play missions of one scenario, kept for several batches (a sequential
+    rating asks for more missions after each look at the results).
+
+    ``jobs`` <= 1: in this process; more: a local pool of worker processes, each set up once
+    (:func:`_init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
+    ``KeyboardInterrupt`` while a batch is played ends every worker at once (``terminate``) and
+    goes on up, so nothing is left running. ``executor``: a Dask client or any executor with
+    ``submit``. Use it as a context manager (the pool is ended on the way out). ``kernels``:
+    whether the local missions use the geometry's compiled loops (the caller's decision,
+    ``solo_ops.cli.compile.prepare``; the answers are the same either way)."""
+
+    def __init__(self, scenario: Scenario, *, jobs: int = 1, executor: Any = None,
+                 kernels: bool = True) -> None:
+        self.scenario = scenario
+        self.kernels = kernels
+        self.jobs = max(1, jobs)
+        self.executor = executor
+        self._pool: Any = None
+        self._shared: Any = None
+        self._here = False  # this process set up to play (jobs <= 1)
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(terminate=exc[0] is not None)
+
+    def close(self, *, terminate: bool = False) -> None:
+        """End the worker processes (``terminate``: at once, abandoning what they play)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            if terminate:
+                pool.terminate()
+            else:
+                pool.close()
+            pool.join()
+
+    def play(self, todo: Sequence[Job], progress: Callable[[int, int], None] | None = None,
+             finished: dict[int, MissionResult] | None = None) -> list[MissionResult]:
+        """Play the missions ``todo`` and return their results in the same order;
+        ``progress(done, len(todo))`` after each one finishes. ``finished`` receives each
+        result by its place in ``todo`` as it comes (what was played when Ctrl-C arrived)."""
+        total = len(todo)
+        out: list[MissionResult | None] = [None] * total
+
+        def report(done: int) -> None:
+            if finished is not None:
+                finished.update({k: r for k, r in enumerate(out) if r is not None})
+            if progress is not None:
+                progress(done, total)
+
+        try:
+            self._play(todo, out, report)
+        except BaseException:
+            self.close(terminate=True)
+            raise
+        assert all(r is not None for r in out)
+        return [r for r in out if r is not None]
+
+    def _play(self, todo: Sequence[Job], out: list[MissionResult | None],
+              report: Callable[[int], None]) -> None:
+        executor = self.executor
+        if executor is not None and _is_dask(executor):
+            if self._shared is None:  # the scenario goes to every worker once
+                self._shared = executor.scatter(self.scenario, broadcast=True)
+            _collect({executor.submit(remote_job, self._shared, job, pure=False): k
+                      for k, job in enumerate(todo)}, out, report)
+        elif executor is not None:
+            _collect({executor.submit(remote_job, self.scenario, job): k
+                      for k, job in enumerate(todo)}, out, report)
+        elif self.jobs <= 1:
+            if not self._here:
+                _init_worker(self.scenario, self.kernels)
+                self._here = True
+            for k, job in enumerate(todo):
+                out[k] = _worker_job(job)
+                report(k + 1)
+        else:
+            pool = self._local_pool()
+            done = 0
+            for k, result in pool.imap_unordered(_indexed_job, list(enumerate(todo))):
+                out[k] = result
+                done += 1
+                report(done)
+
+    def _local_pool(self) -> Any:
+        """The local worker pool, started on first use: forked from this process where the
+        platform allows (Linux), so the workers start with its modules and compiled loops
+        already loaded; spawned elsewhere."""
+        if self._pool is None:
+            import multiprocessing
+
+            methods = multiprocessing.get_all_start_methods()
+            ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
+                                              and "fork" in methods else None)
+            self._pool = ctx.Pool(self.jobs, initializer=_init_pool_worker,
+                                  initargs=(self.scenario, self.kernels))
+        return self._pool
+
+
+def _indexed_job(item: tuple[int, Job]) -> tuple[int, MissionResult]:
+    """A pool task: one mission, returned with its place in the batch."""
+    k, job = item
+    return k, _worker_job(job)
 
 
 def _is_dask(executor: Any) -> bool:

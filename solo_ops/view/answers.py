@@ -5,11 +5,12 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
 
     activate sgt engage        (or just: sgt engage)
     move 10,4    dash 12,5    advance 10,4    fallback 8,3
-    move 4 toward obj-2    move to obj-2    move into base contact with u1-a    move behind crate-2
+    move 4 toward obj-2    move 4" toward obj-2    move 10 cm toward obj-2    move to obj-2
+    move into base contact with u1-a    move behind crate-2
     charge u1-a 12,6    charge u1-a
     shoot u1-a with boltgun damage 3      shoot u1-a with boltgun roll
     fight u1-a dealt 4 taken 3      fight u1-a roll
-    carry jax    evacuate    ready
+    carry jax    evacuate    ready    guard (Gallowdark: On Guard)
     pickup obj-2    placedown    placedown 10,4
     (when none of yours is ready and solo-ops still has units:)  counteract kell   or   pass
     hatch h2 open    door d1 close
@@ -17,6 +18,9 @@ The same words work at the keyboard, from a pipe, from an ``--answers`` file and
     done
     (when the enemy attacks and you roll it:)  3   or   damage 3 taken 1
     (when solo-ops rolled your dice and you may spend a CP:)  reroll 2   or   keep
+    (in a fight solo-ops rolled, your next die:)  strike 1   block 2   block 1 2   auto   auto all
+    (On Guard, after an enemy model's first action:)  shoot [with WEAPON]   fight   no
+    (your cover save could block nothing here:)  keep   or   roll
     cp 1   (CP you spent at the table: a re-roll of your own dice, a ploy)
 
 Meta words (handled by the command line, not the game): ``help``, ``status``, ``map FILE``,
@@ -29,6 +33,7 @@ offer, an attack's damage), then looks the first word up in :data:`VERBS`, one s
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +43,8 @@ from solo_ops.view.measure import to_inches
 PLAYER_HELP = """\
 What you can answer (ids in any case, and only as much of one as tells it apart: 'kel' for kell;
 points are x,y in inches — or cm with the units setting — x along the long edge, y the short
-one; +y is north, up on every map):
+one; +y is north, up on every map; a distance or point may carry its unit whatever the
+setting: 4", 4in, 10cm, 10 cm, 25cm,10cm):
   which operative acts:   kell            kell engage      activate kell conceal
   moving to a point:      move 10,4       dash 12,5        fallback 8,3
                           advance 10,4    (Kill Team 2018)  charge u3-a 12,6
@@ -55,6 +61,10 @@ one; +y is north, up on every map):
   fighting:               fight u3-a dealt 4 taken 3      fight u3-a roll
   the wounded:            carry vale      evacuate (carry him off within 1" of an edge; from
                           further away solo-ops proposes the cheapest way to an edge first)
+  Guard (Gallowdark):     guard (1 AP, a Shoot action: On Guard until it acts, an enemy ends
+                          an action in its control range, or the next turning point); when an
+                          enemy model has made its first action:  shoot [with WEAPON] | fight
+                          | no
   objective markers:      pickup obj-2 (1 AP: a portable marker you control)
                           placedown  or  placedown 10,4 (1 AP: where it stands, or a point
                           within its control range; not in the activation it picked it up)
@@ -65,9 +75,16 @@ one; +y is north, up on every map):
   what happened to whom:  damage kell 3   down vale
   end the activation:     done
   when solo-ops asks what its attack did (you rolled it):  3   or   damage 3 taken 1
+  in a fight solo-ops rolled, one die at a time (the prompt shows the dice left, the wounds,
+  where each choice leads and the engine's advice ★):
+                          strike 1   (strike with your die #1)     block 3   (your #3 blocks
+                          the enemy die it can)      block 1 2  (your #1 blocks their #2)
+                          auto (the advice)          auto all (the advice to the fight's end)
   when solo-ops rolled your dice and shows a failed one (you have a CP):
                           reroll 2   (1 CP: re-roll die #2 as shown; each die only once)
                           keep       (spend nothing)
+  when your cover save could block nothing (Brutal, or crits only against a lone die):
+                          keep (retain it anyway)    roll (roll that die too)
   CP you spent at the table (a re-roll of dice you rolled, your team's ploys):
                           cp 1    or   cp 1 Command Re-roll (when asked who acts or what it did)
 At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
@@ -78,21 +95,50 @@ completes ids and answer words."""
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
              "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass",
-             "pickup", "placedown", "counteract")
+             "pickup", "placedown", "counteract", "guard")
+
+
+UNIT_WORDS = {'"': "in", "”": "in", "″": "in", "''": "in", "in": "in", "inch": "in",
+              "inches": "in", "cm": "cm", "centimetre": "cm", "centimetres": "cm",
+              "centimeter": "cm", "centimeters": "cm"}
+"""Units a typed distance may carry (``4"``, ``4in``, ``10cm``, ``10 cm``), whatever the
+game's ``units`` setting."""
+_LENGTH = re.compile(r"^([-+]?(?:\d+(?:\.\d*)?|\.\d+))\s*(" + "|".join(
+    re.escape(w) for w in sorted(UNIT_WORDS, key=len, reverse=True)) + r")?$", re.IGNORECASE)
+
+
+def _length(text: str, units: str = "in") -> float | None:
+    """A typed distance in inches (the engine's unit): a number in the game's ``units``, or
+    with its own unit (:data:`UNIT_WORDS`); None when it is not one."""
+    found = _LENGTH.match(text.strip())
+    if found is None:
+        return None
+    value = float(found.group(1))
+    unit = UNIT_WORDS[found.group(2).lower()] if found.group(2) else units
+    if not math.isfinite(value):
+        return None
+    return value if unit == "in" else round(to_inches(value, unit), 4)
+
+
+def _join_units(words: list[str]) -> list[str]:
+    """A number and the unit after it as one word: ``["10", "cm"]`` -> ``["10cm"]``."""
+    out: list[str] = []
+    for word in words:
+        if out and word.lower() in UNIT_WORDS and _number(out[-1]) is not None:
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
 
 
 def _point(text: str, units: str = "in") -> list[float]:
+    """``x,y`` in the game's units, each number may carry its own unit (``25cm,10cm``)."""
     parts = text.replace("(", "").replace(")", "").replace(" ", "").split(",")
     if len(parts) != 2:
         raise RuleError(f"expected a point x,y, got {text!r}")
-    try:
-        x, y = float(parts[0]), float(parts[1])
-    except ValueError:
-        raise RuleError(f"expected a point x,y, got {text!r}") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
+    x, y = _length(parts[0], units), _length(parts[1], units)
+    if x is None or y is None:
         raise RuleError(f"expected a point x,y, got {text!r}")
-    if units != "in":
-        return [round(to_inches(x, units), 4), round(to_inches(y, units), 4)]
     return [x, y]
 
 
@@ -108,17 +154,17 @@ RELATIONS = ("toward", "towards", "to", "into", "contact", "behind")
 RELATION_WORDS = ("toward", "to", "into", "base", "contact", "with", "behind", "roll", "damage",
                   "dealt", "taken", "engage", "conceal", "open", "close", "activate", "door",
                   "hatch", "down", "yes", "no", "overwatch", "retreat", "reroll", "keep",
-                  "cp")
+                  "cp", "strike", "block", "auto", "all")
 """Answer words besides :data:`ACT_WORDS` (for completion at the prompt)."""
 
 
 def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
     """``[OP] X,Y``, ``[OP] [N] toward REF``, ``[OP] to REF``, ``[OP] into base contact with
     REF`` (or ``contact REF``), ``[OP] behind FEATURE``."""
-    words = list(rest)
+    words = _join_units(list(rest))
     operative = None
     first = words[0].lower()
-    if "," not in words[0] and _number(words[0]) is None and first not in RELATIONS:
+    if "," not in words[0] and _length(words[0], units) is None and first not in RELATIONS:
         operative, words = words[0], words[1:]
     if not words:
         raise RuleError(f"expected a point x,y or a place after {operative!r}, e.g. "
@@ -126,12 +172,12 @@ def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
     action: dict[str, Any] = {"type": "move", "how": how}
     if operative is not None:
         action["operative"] = operative
-    amount = _number(words[0]) if len(words) > 1 else None
+    amount = _length(words[0], units) if len(words) > 1 else None
     if amount is not None and words[1].lower() in ("toward", "towards"):
         if amount <= 0:
             raise RuleError("how far? a distance above 0, e.g. 'move 3 toward obj-1'")
         words = words[1:]
-        action["amount"] = round(to_inches(amount, units), 4)
+        action["amount"] = round(amount, 4)
     head = words[0].lower()
     if head in ("toward", "towards"):  # without a distance: as far as the move allows
         relation, ref = "toward", words[1:]
@@ -228,6 +274,45 @@ def _reroll(head: str, rest: list[str]) -> dict[str, Any]:
     return {"type": "reroll", "die": _int(words[0].lstrip("#"), "the die's place")}
 
 
+def _fight_choice(head: str, rest: list[str]) -> dict[str, Any]:
+    """A player's next die in a fight: ``strike N``, ``block N``, ``block N M`` (``block N
+    against M``: yours #N blocks theirs #M), ``auto`` (the engine's advice) or ``auto all``
+    (the advice for every die left in this fight). ``#N`` works too."""
+    words = [w.lstrip("#") for w in rest if w.lower() not in ("die", "against", "on", "with")]
+    if head == "auto" and not rest:
+        return {"type": "fight_choice", "move": "auto"}
+    if head == "auto" and [w.lower() for w in rest] in (["all"], ["rest"]):
+        return {"type": "fight_choice", "move": "auto", "all": True}
+    if head == "strike" and len(words) == 1:
+        return {"type": "fight_choice", "move": "strike", "die": _int(words[0], "the die")}
+    if head == "block" and len(words) in (1, 2):
+        action = {"type": "fight_choice", "move": "block", "die": _int(words[0], "the die")}
+        if len(words) == 2:
+            action["against"] = _int(words[1], "their die")
+        return action
+    raise RuleError("resolve your next die: 'strike N', 'block N' (or 'block N M': your #N "
+                    "blocks their #M), 'auto' (the advice) or 'auto all'")
+
+
+def _guard_choice(head: str, rest: list[str]) -> dict[str, Any]:
+    """The answer to a Guard interrupt offer: ``shoot [TARGET] [with WEAPON]``, ``fight
+    [TARGET]`` or ``no`` (``none``, ``pass``)."""
+    if head in ("no", "none", "pass", "keep"):
+        return {"type": "guard_choice", "how": "no"}
+    if head not in ("shoot", "fight"):
+        raise RuleError("interrupt with 'shoot [with WEAPON]' or 'fight', or answer 'no'")
+    action: dict[str, Any] = {"type": "guard_choice", "how": head}
+    words = list(rest)
+    if words and words[0].lower() != "with":
+        action["target"] = words.pop(0)
+    if words and words[0].lower() == "with" and head == "shoot" and len(words) > 1:
+        action["weapon"] = " ".join(words[1:])
+    elif words:
+        raise RuleError(f"e.g. '{head} u1-a'" + (" or 'shoot u1-a with boltgun'"
+                                                  if head == "shoot" else ""))
+    return action
+
+
 def _cp(head: str, rest: list[str]) -> dict[str, Any]:
     """CP spent at the table: ``cp N [why]`` or ``spend N cp [why]``."""
     words = list(rest)
@@ -280,6 +365,14 @@ def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: st
     Counteract offer, an enemy attack's damage), or None for an ordinary answer."""
     if prompt_kind == "reroll":
         return _reroll(head, rest)
+    if prompt_kind == "fight":
+        return _fight_choice(head, rest)
+    if prompt_kind == "guard":
+        return _guard_choice(head, rest)
+    if prompt_kind == "cover":
+        if rest or head not in ("keep", "roll", "retain"):
+            raise RuleError("'keep' (retain the cover save anyway) or 'roll' (roll that die)")
+        return {"type": "cover_choice", "keep": head != "roll"}
     if head in ("cp", "spend"):
         return _cp(head, rest)
     if prompt_kind == "reaction":
@@ -413,7 +506,7 @@ def _placedown(head: str, rest: list[str], text: str, units: str) -> dict[str, A
 
 
 def _plain(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
-    """``ready``: the word is the action."""
+    """``ready`` or ``guard``: the word is the action."""
     return {"type": head}
 
 
@@ -437,7 +530,8 @@ VERBS: dict[str, _Verb] = {
     "charge": _charge, "shoot": _shoot, "fight": _fight,
     "hatch": _portal, "door": _portal, "carry": _carry, "damage": _damage, "down": _down,
     "pickup": _pickup, "pick": _pickup, "placedown": _placedown, "place": _placedown,
-    "evacuate": _evacuate, "ready": _plain, "done": _done, "end": _done, "pass": _done,
+    "evacuate": _evacuate, "ready": _plain, "guard": _plain, "done": _done, "end": _done,
+    "pass": _done,
 }
 """An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""
 

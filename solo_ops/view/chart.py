@@ -1,6 +1,6 @@
 """A small chart: the players' win rate against the engagement level, with 95% intervals.
 
-Drawn as SVG text or PNG bytes (Pillow, as the board pictures of :mod:`solo_ops.view.render`):
+Drawn as SVG text or PNG bytes (Pillow, as the board pictures of :mod:`solo_ops.view.drawing`):
 one point per level, its Wilson interval as a vertical bar, a line through the points, axes
 from level to level and 0-100%. Pure: returns the picture; the caller writes it.
 """
@@ -90,7 +90,7 @@ def png(points: Sequence[LevelPoint], title: str) -> bytes:
     """The chart as PNG data (Pillow)."""
     from PIL import Image, ImageDraw
 
-    from solo_ops.view.render import _font
+    from solo_ops.view.drawing import _font
 
     marks, ticks, plot_w = _layout(points)
     image = Image.new("RGB", (WIDTH, HEIGHT), "white")

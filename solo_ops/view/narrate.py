@@ -160,10 +160,15 @@ def _revealed(e: dict[str, Any], t: Table) -> list[str]:
     models = ", ".join(f"{m['id']} ({m['profile']}) at {t.pt(m['at'])}" for m in e["models"])
     out = [f"  Counter {e['counter']} is: {models}."]
     roll = e["order_roll"]
-    mod = f" +{roll['modifier']}" if roll["modifier"] else ""
+    mod = ""
+    if roll["modifier"]:
+        why = (f"Leadership {roll['leadership']}" if roll.get("leadership") is not None
+               else "Leadership")
+        mod = f" +{roll['modifier']} ({why}: +1 for each point over 7)"
+    capped = " (capped at 6)" if roll["roll"] + roll["modifier"] > 6 else ""
     for u in e["units"]:
         out.append(f"  Unit {u['id']} ({u['type']}): order roll {roll['roll']}{mod} → "
-                   f"command {u['command']}.")
+                   f"command {u['command']}{capped}.")
     return out
 
 
@@ -249,6 +254,8 @@ def _limited(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _guard_interrupt(e: dict[str, Any], t: Table) -> list[str]:
+    if e.get("side") == "player":  # the players' interrupt: its note says how
+        return [f"  ⚑ {e['note']}"]
     verb = "fights" if e.get("how") == "fight" else "shoots"
     return [f"  ⚑ {t.n(e['operative'])} is On Guard and interrupts: it {verb} "
             f"{t.n(e['target'])}."]
@@ -266,6 +273,15 @@ def _so_far(e: dict[str, Any], t: Table) -> list[str]:
     return out
 
 
+def _fight_so_far(e: dict[str, Any], t: Table) -> list[str]:
+    """A step paused for a player's next die in a fight: what the enemy did before it, then
+    the fight so far (the dice as rolled, the dice resolved); the question follows."""
+    names = list(e.get("names") or ["", ""])
+    first, second = names if e.get("side", "attacker") == "attacker" else names[::-1]
+    return [*_so_far(e, t), f"  ✸ {t.n(first)} fights {t.n(second)} — die by die:",
+            *(f"    {line}" for line in e.get("lines", []))]
+
+
 def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
     return lambda e, t: [text(e, t)]
 
@@ -276,6 +292,9 @@ WORDS: dict[str, Words] = {
                        f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
     "reroll_offered": _so_far,
+    "fight_offered": _fight_so_far,
+    "guard_offered": _so_far,
+    "cover_offered": _so_far,
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
@@ -300,6 +319,8 @@ WORDS: dict[str, Words] = {
     "counter_revealed": _revealed,
     "counter_empty": _one(lambda e, t: f"  Counter {e['counter']} held nobody."),
     "enemy_activation": _activation,
+    "enemy_idle": _one(lambda e, t: f"solo-ops has nothing to activate: {e['why']}. Your turn "
+                       "again."),
     "moved": _moved,
     "move_blocked": _one(lambda e, t: f"  {e['note']}"),
     "charged": _charged,
@@ -339,8 +360,12 @@ WORDS: dict[str, Words] = {
     "nerve_test": _one(lambda e, t: f"  Nerve test for {t.n(e['operative'])}: "
                        f"{'passed' if e['passed'] else 'failed — shaken'}."),
     "broken": _one(lambda e, t: f"{SIDE[e['side']].title()}: the kill team is broken."),
-    "on_guard": _one(lambda e, t: f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt "
-                     "one of your operatives' activations after its first action."),
+    "on_guard": _one(lambda e, t: (
+        f"{t.n(e['operative'])} is On Guard: it may interrupt one enemy activation after the "
+        "model's first action (shoot it, -1 to hit within control range, or fight it)."
+        if e.get("side") == "player" else
+        f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt one of your operatives' "
+        "activations after its first action.")),
     "guard_interrupt": _guard_interrupt,
     "guard_ended": _one(lambda e, t: f"  {t.n(e['operative'])} is no longer On Guard "
                         f"({e['why']})."),
@@ -362,6 +387,9 @@ SILENT = frozenset({
     "evacuate",         # likewise (the evacuation that follows a proposed move to an edge)
     "cp",               # an action dict (CP spent at the table: its cp_spent event is worded)
     "reroll",           # an action dict (the answer to a CP re-roll question)
+    "fight_choice",     # an action dict (a player's move in a fight, die by die)
+    "guard_choice",     # an action dict (a player's answer to a Guard interrupt offer)
+    "cover_choice",     # an action dict (keep or roll a useless cover save)
     "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow

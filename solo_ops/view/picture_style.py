@@ -34,12 +34,14 @@ PATH_STYLES = {  # kind -> (colour, width in px, dash or None)
     "move": ("#4a5a6a", 2.0, (6.0, 4.0)),
     "shot": ("#d23b3b", 1.6, None),
     "charge": ("#e67e22", 3.0, None),
+    "fight": ("#8e44ad", 2.5, (3.0, 2.0)),
 }
 COUNTER_COLOUR = "#f0b429"
 OBJECTIVE_COLOUR = "#f5c518"
 COMMAND_NODE_COLOUR = "#9b59b6"
 MARKER_COLOUR = "#16a085"
 FIRING_POINT_COLOUR = "#7b3fa0"
+STEP_COLOUR = "#4a5a6a"  # the numbered steps of the activation shown
 ZONE_COLOURS = {"player": "#2f6fdf", "enemy": "#d23b3b"}
 OBJECTIVE_RADIUS = 20.0 / 25.4  # a 40 mm objective marker
 

@@ -57,16 +57,19 @@ def player_view(game: Game, state: State, *, reveal: bool = False) -> dict[str, 
 
 
 def _told_so_far(state: State, view: dict[str, Any]) -> None:
-    """A step paused for a CP re-roll has not happened yet in ``state`` (it runs again from
-    its start after the answer), but the players were told what the enemy did in it before
-    the question (the ``reroll_offered`` event's ``so_far``): the view shows the models where
-    those events put them and with the wounds they left, so the board matches the words."""
-    if not (state.pending_attacks and state.pending_attacks[0].get("kind") == "reroll"
-            and state.log):
+    """A step paused for a question (a CP re-roll, a fight's die, a Guard interrupt) has not
+    happened yet in ``state`` (it runs again from its start after the answer), but the players
+    were told what the enemy did in it before the question (the pause event's ``so_far``,
+    :data:`~solo_ops.game.events.PAUSES`): the view shows the models where those events put
+    them and with the wounds they left, and the players' CP as the re-roll answers so far have
+    left them, so the board and the score match the words."""
+    if not (state.pending_attacks and state.log):
         return
-    offered = [e for e in state.log[-1]["events"] if e.get("type") == "reroll_offered"]
+    offered = [e for e in state.log[-1]["events"] if e.get("type") in events.PAUSES]
     if not offered:
         return
+    if isinstance(offered[-1].get("cp"), int) and PLAYER in view["cp"]:
+        view["cp"][PLAYER] = offered[-1]["cp"]  # the CP the answers so far have spent
     models = {m["id"]: m for m in view["enemies"]}
     for ops in view["squads"].values():
         models.update((m["id"], m) for m in ops)
@@ -83,23 +86,23 @@ def _told_so_far(state: State, view: dict[str, Any]) -> None:
             model["wounds"], model["down"] = 0, True
 
 
+PRIVATE_ACTION_KEYS = ("seed",)
+"""Keys of a recorded action the players never see: the set-up's seed (with the scenario, it
+would place every hidden counter and its order again: ``solo-ops fog seed``). The save keeps
+it; the page names a game by its public id (:mod:`solo_ops.session.links`)."""
+
+
 def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, Any]:
-    """A log record without its secrets (unless ``reveal``)."""
+    """A log record without its secrets (unless ``reveal``): secret events and rolls dropped,
+    and the action without :data:`PRIVATE_ACTION_KEYS`."""
     if reveal:
         return record
+    action = record["action"]
+    if any(key in action for key in PRIVATE_ACTION_KEYS):
+        action = {k: v for k, v in action.items() if k not in PRIVATE_ACTION_KEYS}
     return {
         "n": record["n"],
-        "action": record["action"],
+        "action": action,
         "events": [e for e in record["events"] if events.shown(e)],
         "rolls": [r for r in record["rolls"] if not r.get("secret")],
     }
-
-
-def last_plans(state: State) -> dict[str, dict[str, Any]]:
-    """The most recent plan of each revealed unit (for maps: planned moves and targets)."""
-    plans: dict[str, dict[str, Any]] = {}
-    for record in state.log:
-        for event in record["events"]:
-            if event.get("type") == "enemy_activation" and events.shown(event):
-                plans[event["unit"]] = event["plan"]
-    return {u: p for u, p in plans.items() if u in state.units and state.units[u].active}

@@ -3,11 +3,14 @@
 A :class:`Scene` is built from a :class:`~solo_ops.geometry.board.Board` by
 :func:`board_scene` and then decorated by the caller with model bases (:func:`add_disc`),
 planned moves, shots and charges (:func:`add_path`), hidden counters (:func:`add_counter`) and
-legend lines (:func:`add_legend`). :func:`render_bytes` turns it into SVG (text, written
-directly) or PNG (Pillow, no system graphics library), by the file's suffix.
+legend lines (:func:`add_legend`). :func:`solo_ops.view.drawing.render_bytes` turns it into
+SVG (text, written directly) or PNG (Pillow, no system graphics library), by the file's suffix.
 
 Both outputs come from one list of drawing primitives in pixel coordinates (:func:`primitives`),
-so the SVG and the PNG always show the same thing. The board is drawn with ``y = 0`` at the
+so the SVG and the PNG always show the same thing; every label in it (model ids, counters,
+objectives, doors, terrain, sectors, drop zones, the numbered steps) is placed by
+:func:`solo_ops.view.labels.place` clear of every other label, base and mark, with a leader line
+when it has to sit further out. The board is drawn with ``y = 0`` at the
 bottom (sectors 1-3 along the bottom half), :data:`SCALE` pixels per inch, with a 1" grid,
 an inch ruler on two edges, the six fog-of-war sectors (dashed, numbered), the drop zones,
 terrain coloured by trait, objectives, firing points with their arcs, markers and a legend.
@@ -19,24 +22,20 @@ No file is touched here: :func:`solo_ops.io.pictures.save_picture` writes the by
 
 from __future__ import annotations
 
-import io
-import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
-from xml.sax.saxutils import escape
 
 from shapely.geometry import LineString, Point, Polygon
 
 from solo_ops.geometry.board import Board, Feature
+from solo_ops.view.labels import Label, Placed, place, text_width
 from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE etc.
-    BACKGROUND,
     COMMAND_NODE_COLOUR,
     COUNTER_COLOUR,
     FIRING_POINT_COLOUR,
     FLOOR,
-    FONT,
     GAP,
     GRID,
     GRID_MAJOR,
@@ -50,10 +49,10 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     OBJECTIVE_COLOUR,
     OBJECTIVE_RADIUS,
     PATH_STYLES,
-    PNG_SUPERSAMPLE,
     PORTAL_STYLES,
     SCALE,
     SIDE_COLOURS,
+    STEP_COLOUR,
     TERRAIN_STYLES,
     TEXT,
     ZONE_COLOURS,
@@ -95,6 +94,8 @@ class Scene:
     overlay: list[tuple[str, Any]] = field(default_factory=list)
     legend: list[tuple[str, str]] = field(default_factory=list)
     scale: float = SCALE
+    portal_states: bool = False
+    """Whether door and hatch labels say ``(open)`` or ``(closed)`` (the table view's)."""
 
     # -- geometry of the picture -----------------------------------------------------------
     @property
@@ -120,6 +121,21 @@ class Scene:
         return math.ceil(width), math.ceil(height)
 
 
+@dataclass
+class _Marks:
+    """What the label placer works with while a picture is built: the labels to place, the
+    marks no label may cover (``(cx, cy, r)`` pixels) and the lines labels should not cross."""
+
+    labels: list[Label] = field(default_factory=list)
+    discs: list[tuple[float, float, float]] = field(default_factory=list)
+    lines: list[tuple[Point2, ...]] = field(default_factory=list)
+
+
+# the order labels are placed in (lower first: nearer their marks)
+P_STEP, P_BASE, P_COUNTER, P_OBJECTIVE, P_MARKER, P_PORTAL, P_FEATURE, P_SECTOR, P_ZONE = (
+    10, 20, 25, 30, 35, 40, 60, 70, 80)
+
+
 def board_scene(board: Board, title: str | None = None) -> Scene:
     """A scene showing ``board`` (terrain, sectors, zones, objectives, firing points, markers,
     grid and legend), titled ``title`` (the board's name by default)."""
@@ -127,14 +143,22 @@ def board_scene(board: Board, title: str | None = None) -> Scene:
 
 
 def add_disc(scene: Scene, at: Sequence[float], radius: float, side: str = "player",
-             label: str | None = None, *, downed: bool = False) -> None:
+             label: str | None = None, *, down: bool = False, token: str | None = None,
+             spent: bool = False) -> None:
     """Add a model's base: a disc of ``radius`` inches at ``at``, coloured by ``side``
-    (``player``, ``player2``, ``player3`` or ``enemy``), with an optional label; ``downed``:
-    a downed operative lying there (pale, dashed, crossed: its base still takes room)."""
+    (``player``, ``player2``, ``player3`` or ``enemy``), with an optional label; ``down``
+    draws it greyed out and crossed; ``token`` is its order token's letter (``E`` engage,
+    ``C`` conceal), ``spent`` once it has activated (the token turned over)."""
     if side not in SIDE_COLOURS:
         raise ValueError(f"unknown side {side!r} (known: {', '.join(SIDE_COLOURS)})")
     scene.overlay.append(("disc", ((float(at[0]), float(at[1])), float(radius), side, label,
-                                   downed)))
+                                   down, token, spent)))
+
+
+def add_step(scene: Scene, at: Sequence[float], number: int, text: str) -> None:
+    """Add a numbered badge near ``at`` (where an action of the activation shown happened),
+    with ``text`` (whose action it was) beside it."""
+    scene.overlay.append(("step", ((float(at[0]), float(at[1])), int(number), str(text))))
 
 
 def add_path(scene: Scene, points: Iterable[Sequence[float]], kind: str = "move") -> None:
@@ -230,8 +254,7 @@ def _outline(scene: Scene, poly: Polygon) -> tuple[Point2, ...]:
     return _ring(scene, list(poly.exterior.coords)[:-1])
 
 
-def _marker_shapes(kind: str, cx: float, cy: float, r: float, label: str | None,
-                   css: str) -> list[Shape]:
+def _marker_shapes(kind: str, cx: float, cy: float, r: float, css: str) -> list[Shape]:
     """A symbol centred on (cx, cy) pixels, ``r`` pixels in radius."""
     out: list[Shape] = []
     if kind == "objective" or kind == "command_node":
@@ -245,15 +268,12 @@ def _marker_shapes(kind: str, cx: float, cy: float, r: float, label: str | None,
                          radius=r, css=css))
         out.append(Shape("text", ((cx, cy + r * 0.42),), Style("#3a2600"), text="?",
                          size=r * 1.3, anchor="middle", bold=True, css=css))
-    elif kind == "downed":
-        out.extend(_downed_shapes(cx, cy, r, SIDE_COLOURS["player"], css))
+    elif kind == "downed":  # a downed operative lying there, as its base is drawn
+        out.extend(_down_shapes(cx, cy, r, "player", css))
     else:  # a diamond
         pts = ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy))
         out.append(Shape("polygon", pts, Style(MARKER_COLOUR, 0.9, "#0b5345", 1.0, 1.2),
                          css=css))
-    if label:
-        out.append(Shape("text", ((cx + r + 2, cy - r * 0.2),), Style(TEXT), text=label,
-                         size=10, css=css + "-label", halo=True))
     return out
 
 
@@ -313,8 +333,8 @@ def _floor_and_grid(scene: Scene) -> list[Shape]:
     return out
 
 
-def _zone_shapes(scene: Scene) -> list[Shape]:
-    """The drop zones, each outlined and labelled off the dashed sector line."""
+def _zone_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
+    """The drop zones, each outlined, its label placed inside it (off the models)."""
     board = scene.board
     out: list[Shape] = []
     for name, poly in board.zones.items():
@@ -322,13 +342,21 @@ def _zone_shapes(scene: Scene) -> list[Shape]:
         out.append(Shape("polygon", _outline(scene, poly),
                          Style(colour, 0.12, colour, 0.8, 1.5, (6.0, 4.0)), css="zone"))
         c = poly.centroid if poly.contains(poly.centroid) else poly.representative_point()
-        ly = c.y
-        if abs(ly - board.depth / 2.0) < 0.8:  # keep the label off the dashed sector line
-            ly += 1.2 if poly.contains(Point(c.x, ly + 1.2)) else -1.2
-        cx, cy = scene.px(c.x, ly)
-        out.append(Shape("text", ((cx, cy + 4),), Style(colour, 0.55), text=f"{name} drop zone",
-                         size=12, anchor="middle", bold=True, css="zone-label"))
+        minx, miny, maxx, maxy = poly.bounds
+        spots = [(x, y) for x in _steps(minx + 1.0, maxx - 1.0, 1.0)
+                 for y in _steps(miny + 0.6, maxy - 0.6, 0.6) if poly.contains(Point(x, y))]
+        spots.sort(key=lambda p: (round(math.hypot(p[0] - c.x, p[1] - c.y), 6), p))
+        cx, cy = scene.px(c.x, c.y)
+        marks.labels.append(Label(f"{name} drop zone", (cx, cy, 0.0), size=12, bold=True,
+                                  priority=P_ZONE, css="zone-label", colour=colour,
+                                  halo=False, places=[scene.px(*p) for p in spots[:200]]))
     return out
+
+
+def _steps(start: float, stop: float, step: float) -> list[float]:
+    """``start``, ``start + step``, ... up to ``stop`` (one value when ``stop < start``)."""
+    n = max(0, math.floor((stop - start) / step + 1e-9))
+    return [start + i * step for i in range(n + 1)]
 
 
 def _firing_arc_shapes(scene: Scene) -> list[Shape]:
@@ -362,7 +390,7 @@ def _terrain_area_shapes(scene: Scene, areas: list[Feature]) -> list[Shape]:
     return out
 
 
-def _terrain_line_shapes(scene: Scene, lines: list[Feature]) -> list[Shape]:
+def _terrain_line_shapes(scene: Scene, lines: list[Feature], marks: _Marks) -> list[Shape]:
     """Walls and other line terrain, then doors and hatches (closed before open) on top."""
     s = scene.scale
     out: list[Shape] = []
@@ -370,6 +398,7 @@ def _terrain_line_shapes(scene: Scene, lines: list[Feature]) -> list[Shape]:
         _, style = _terrain_style(f)
         assert isinstance(f.shape, LineString)
         pts = _ring(scene, f.shape.coords)
+        marks.lines.append(pts)
         if f.is_portal:
             out.append(Shape("polyline", pts, style, css="portal"))
         elif "wall" in f.traits:
@@ -381,36 +410,38 @@ def _terrain_line_shapes(scene: Scene, lines: list[Feature]) -> list[Shape]:
     return out
 
 
-def _terrain_label_shapes(scene: Scene, areas: list[Feature],
-                          lines: list[Feature]) -> list[Shape]:
-    """The ids of the terrain a player may name, and of the doors and hatches."""
-    out: list[Shape] = []
+def _terrain_labels(scene: Scene, areas: list[Feature], lines: list[Feature],
+                    marks: _Marks) -> None:
+    """The ids of the terrain a player may name, and of the doors and hatches (with whether
+    they are open, when the scene says so): one label each, placed."""
     for f in areas:  # terrain a player may name ("move kell behind crate-2"), walls aside
         if "wall" not in f.traits:
             c = f.shape.representative_point()
             cx, cy = scene.px(c.x, c.y)
-            out.append(Shape("text", ((cx, cy + 3),), Style("#333333"), text=f.id, size=8,
-                             anchor="middle", css="feature-label", halo=True))
+            marks.labels.append(Label(f.id, (cx, cy, 0.0), size=8, priority=P_FEATURE,
+                                      css="feature-label", colour="#333333"))
     for f in lines:  # doors and hatches carry their ids, as the terminal names them
         if f.is_portal:
             mid = f.shape.interpolate(0.5, normalized=True)
             cx, cy = scene.px(mid.x, mid.y)
-            out.append(Shape("text", ((cx + 4, cy - 4),), Style(TEXT), text=f.id, size=9,
-                             css="portal-label", halo=True))
-    return out
+            text = f.id + ((" (open)" if f.open else " (closed)") if scene.portal_states
+                           else "")
+            marks.labels.append(Label(text, (cx, cy, 3.0), size=9, bold=scene.portal_states,
+                                      priority=P_PORTAL, css="portal-label",
+                                      colour="#5a3000" if scene.portal_states else TEXT))
 
 
-def _terrain_shapes(scene: Scene) -> list[Shape]:
-    """Terrain: areas first (floor level, then cover, then upper levels), lines on top, then
-    the labels."""
+def _terrain_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
+    """Terrain: areas first (floor level, then cover, then upper levels), lines on top; their
+    labels go to the placer."""
     board = scene.board
     areas = [f for f in board.features if not f.is_line]
     lines = [f for f in board.features if f.is_line]
-    return (_terrain_area_shapes(scene, areas) + _terrain_line_shapes(scene, lines)
-            + _terrain_label_shapes(scene, areas, lines))
+    _terrain_labels(scene, areas, lines, marks)
+    return _terrain_area_shapes(scene, areas) + _terrain_line_shapes(scene, lines, marks)
 
 
-def _firing_point_shapes(scene: Scene) -> list[Shape]:
+def _firing_point_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
     """The firing points' floor squares (above the terrain), marked "FP"."""
     out: list[Shape] = []
     for fp in scene.board.firing_points:
@@ -419,12 +450,13 @@ def _firing_point_shapes(scene: Scene) -> list[Shape]:
                          css="firing-point"))
         c = fp.area.centroid
         cx, cy = scene.px(c.x, c.y)
-        out.append(Shape("text", ((cx, cy + 4),), Style("#ffffff"), text="FP", size=10,
-                         anchor="middle", bold=True, css="firing-point-label"))
+        marks.labels.append(Label("FP", (cx, cy, 0.0), size=10, bold=True, priority=0,
+                                  css="firing-point-label", colour="#ffffff", halo=False,
+                                  places=[(cx, cy)]))
     return out
 
 
-def _sector_shapes(scene: Scene) -> list[Shape]:
+def _sector_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
     """The six sectors: dashed boundaries and numbered badges."""
     board = scene.board
     bw, bh = scene.board_px
@@ -438,18 +470,20 @@ def _sector_shapes(scene: Scene) -> list[Shape]:
                      css="sector"))
     for sector in range(1, 7):
         box = board.sector_box(sector)
-        minx, miny, _maxx, maxy = box.bounds
+        minx, miny, maxx, maxy = box.bounds
         near_edge = maxy if sector > 3 else miny
-        ly = near_edge - 0.55 if sector > 3 else near_edge + 0.55
-        cx, cy = scene.px(minx + 0.55, ly)
-        out.append(Shape("circle", ((cx, cy),), Style("#ffffff", 0.85, "#555555", 0.9, 1.2),
-                         radius=9.0, css="sector-badge"))
-        out.append(Shape("text", ((cx, cy + 4.2),), Style("#333333"), text=str(sector),
-                         size=12, anchor="middle", bold=True, css="sector-label"))
+        inward = -1.0 if sector > 3 else 1.0
+        spots = [(x, near_edge + inward * d) for d in (0.55, 1.3, 2.1)
+                 for x in _steps(minx + 0.55, maxx - 0.55, 0.5)]
+        cx, cy = scene.px(minx + 0.55, near_edge + inward * 0.55)
+        marks.labels.append(Label(str(sector), (cx, cy, 0.0), size=12, bold=True,
+                                  priority=P_SECTOR, css="sector-label", colour="#333333",
+                                  halo=False, badge=9.0, badge_fill="#ffffff",
+                                  places=[scene.px(*p) for p in spots]))
     return out
 
 
-def _objective_and_marker_shapes(scene: Scene) -> list[Shape]:
+def _objective_and_marker_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
     """Objective markers (command nodes, portable ones) and the board's other markers."""
     board = scene.board
     s = scene.scale
@@ -458,13 +492,17 @@ def _objective_and_marker_shapes(scene: Scene) -> list[Shape]:
         cx, cy = scene.px(*o.at)
         kind = "command_node" if o.command_node else "objective"
         label = f"{o.id} (portable)" if o.portable else o.id  # Pick Up / Place Down
-        out.extend(_marker_shapes(kind, cx, cy, OBJECTIVE_RADIUS * s, label, "objective"))
+        r = OBJECTIVE_RADIUS * s
+        out.extend(_marker_shapes(kind, cx, cy, r, "objective"))
+        marks.discs.append((cx, cy, r))
+        marks.labels.append(Label(label, (cx, cy, r), priority=P_OBJECTIVE,
+                                  css="objective-label"))
     for m in board.markers:
         cx, cy = scene.px(*m.at)
-        out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, None, "marker"))
-        out.append(Shape("text", ((cx, cy + 0.3 * s + 10),), Style("#0b5345"),
-                         text=_abbrev(m.kind), size=8, anchor="middle", bold=True,
-                         css="marker-label"))
+        out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, "marker"))
+        marks.discs.append((cx, cy, 0.3 * s))
+        marks.labels.append(Label(_abbrev(m.kind), (cx, cy, 0.3 * s), size=8, bold=True,
+                                  priority=P_MARKER, css="marker-label", colour="#0b5345"))
     return out
 
 
@@ -477,48 +515,102 @@ def _path_shapes(scene: Scene, pts: list[Point2], pkind: str) -> list[Shape]:
             _arrow(ppx[-2], ppx[-1], style, 9.0 + width)]
 
 
-def _downed_shapes(cx: float, cy: float, r: float, colour: str, css: str) -> list[Shape]:
-    """A downed operative's base: pale, a dashed dark rim and a cross over it."""
-    k = r * 0.6
-    cross = Style(None, 1.0, "#222222", 1.0, 2.0)
-    return [Shape("circle", ((cx, cy),), Style(colour, 0.3, "#222222", 1.0, 1.5, (3.0, 2.0)),
-                  radius=r, css=css),
-            Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css=css),
-            Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css=css)]
+DOWN_COLOUR = "#9a9a9a"
+TOKEN_COLOURS = {"E": "#e67e22", "C": "#34495e"}  # engage, conceal
 
 
-def _disc_shapes(scene: Scene, at: Point2, radius: float, side: str,
-                 label: str | None, downed: bool = False) -> list[Shape]:
-    """A caller's model base: a disc in its side's colour (a downed one crossed), with its
-    label beside it."""
+def _down_shapes(cx: float, cy: float, r: float, side: str, css: str) -> list[Shape]:
+    """A downed model's base (its base still takes room on the table): greyed, a dashed rim in
+    its side's colour, crossed."""
+    k = r * 0.55
+    cross = Style(None, 1.0, "#333333", 1.0, 2.0)
+    return [Shape("circle", ((cx, cy),), Style(DOWN_COLOUR, 0.55, SIDE_COLOURS[side], 1.0, 1.5,
+                                               (3.0, 2.0)), radius=r, css=css),
+            Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css="down"),
+            Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css="down")]
+
+
+def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[Shape]:
+    """A caller's model base: a disc in its side's colour (grey and crossed when down), its
+    order token on its lower left (faded once it has activated), its label to the placer."""
+    at, radius, side, label, down, token, spent = payload
     s = scene.scale
     cx, cy = scene.px(*at)
-    out = (_downed_shapes(cx, cy, radius * s, SIDE_COLOURS[side], f"base downed {side}")
-           if downed else
+    r = radius * s
+    out = (_down_shapes(cx, cy, r, side, f"base {side} down") if down else
            [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
-                  radius=radius * s, css=f"base {side}")])
+                  radius=r, css=f"base {side}")])
+    marks.discs.append((cx, cy, r))
+    if token and not down:
+        tx, ty, half = cx - r * 0.72, cy + r * 0.72, 5.0
+        fill = TOKEN_COLOURS.get(token, "#555555")
+        out.append(Shape("polygon", ((tx - half, ty - half), (tx + half, ty - half),
+                                     (tx + half, ty + half), (tx - half, ty + half)),
+                         Style(fill, 0.45 if spent else 1.0, "#ffffff", 1.0, 1.0),
+                         css="order-token" + (" spent" if spent else "")))
+        out.append(Shape("text", ((tx, ty + 3.0),), Style("#ffffff"), text=token, size=8,
+                         anchor="middle", bold=True, css="order-token"))
+        marks.discs.append((tx, ty, half * 1.42))
     if label:
-        out.append(Shape("text", ((cx + radius * s + 2, cy - radius * s * 0.3),),
-                         Style(SIDE_COLOURS[side]), text=label, size=10, bold=True,
-                         css="base-label", halo=True))
+        marks.labels.append(Label(label, (cx, cy, r), size=11, bold=True, priority=P_BASE,
+                                  css="base-label", colour=DOWN_COLOUR if down
+                                  else SIDE_COLOURS[side]))
     return out
 
 
-def _overlay_shapes(scene: Scene) -> list[Shape]:
-    """The caller's overlay: paths under bases, counters and bases on top."""
+def _overlay_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
+    """The caller's overlay: paths under bases, counters under bases, bases on top; their
+    labels and the numbered steps to the placer."""
     s = scene.scale
     out: list[Shape] = []
-    for kind, payload in sorted(scene.overlay, key=lambda e: e[0] != "path"):
+    rank = {"path": 0, "counter": 1, "step": 2, "disc": 3}
+    for kind, payload in sorted(scene.overlay, key=lambda e: rank.get(e[0], 9)):
         if kind == "path":
             pts, pkind = payload
-            out.extend(_path_shapes(scene, pts, pkind))
+            shapes = _path_shapes(scene, pts, pkind)
+            marks.lines.append(shapes[0].points)
+            out.extend(shapes)
         elif kind == "counter":
             at, label = payload
             cx, cy = scene.px(*at)
-            out.extend(_marker_shapes("counter", cx, cy, 0.5 * s, label, "counter"))
+            out.extend(_marker_shapes("counter", cx, cy, 0.5 * s, "counter"))
+            marks.discs.append((cx, cy, 0.5 * s))
+            if label:
+                marks.labels.append(Label(label, (cx, cy, 0.5 * s), priority=P_COUNTER,
+                                          css="counter-label"))
+        elif kind == "step":
+            at, number, text = payload
+            cx, cy = scene.px(*at)
+            marks.labels.append(Label(str(number), (cx, cy, 0.0), size=10, bold=True,
+                                      priority=P_STEP, css="step-label", colour="#ffffff",
+                                      halo=False, badge=8.0, badge_fill=STEP_COLOUR))
+            marks.labels.append(Label(text, (cx, cy, 11.0), size=10, priority=P_STEP + 1,
+                                      css="step-label", colour=STEP_COLOUR))
         elif kind == "disc":
-            at, radius, side, label, downed = payload
-            out.extend(_disc_shapes(scene, at, radius, side, label, downed))
+            out.extend(_disc_shapes(scene, payload, marks))
+    return out
+
+
+def _label_shapes(placed: list[Placed]) -> list[Shape]:
+    """The placed labels: leader lines, badges, then the texts (class ``label``)."""
+    out: list[Shape] = []
+    for p in placed:
+        if p.leader is not None:
+            out.append(Shape("polyline", p.leader, Style(None, 1.0, "#555555", 0.9, 0.8),
+                             css="leader"))
+    for p in placed:
+        lab = p.label
+        css = f"label {lab.css}"
+        if lab.badge:
+            (cx, cy) = p.origin
+            out.append(Shape("circle", ((cx, cy),), Style(lab.badge_fill, 0.9, "#555555", 0.9,
+                                                          1.2), radius=lab.badge, css=css))
+            out.append(Shape("text", ((cx, cy + lab.size * 0.35),), Style(lab.colour),
+                             text=lab.text, size=lab.size, anchor="middle", bold=lab.bold,
+                             css=css))
+        else:
+            out.append(Shape("text", (p.origin,), Style(lab.colour), text=lab.text,
+                             size=lab.size, bold=lab.bold, css=css, halo=lab.halo))
     return out
 
 
@@ -549,31 +641,38 @@ def _ruler_shapes(scene: Scene) -> list[Shape]:
 
 
 def _title_shapes(scene: Scene) -> list[Shape]:
-    """The title over the board's left corner, its size and killzone over the right."""
+    """The title over the board's left corner, its size and killzone over the right (over
+    the legend when a long title leaves no room)."""
     board = scene.board
     bw, _bh = scene.board_px
     x0 = MARGIN_LEFT
     subtitle = f'{board.width:g}" x {board.depth:g}"'
     if board.killzone:
         subtitle += f" · {board.killzone}"
+    room = bw - text_width(scene.title, 17, True) - text_width(subtitle, 11, False) - 16
+    sx, anchor = (x0 + bw, "end") if room > 0 else (x0 + bw + GAP, "start")
     return [Shape("text", ((x0, 24.0),), Style(TEXT), text=scene.title, size=17, bold=True,
                   css="title"),
-            Shape("text", ((x0 + bw, 24.0),), Style("#666666"), text=subtitle, size=11,
-                  anchor="end", css="subtitle")]
+            Shape("text", ((sx, 24.0 if room > 0 else 40.0),), Style("#666666"),
+                  text=subtitle, size=11, anchor=anchor, css="subtitle")]
 
 
 def primitives(scene: Scene) -> list[Shape]:
-    """Everything the picture shows, in painting order, in pixels."""
-    bw, _bh = scene.board_px
+    """Everything the picture shows, in painting order, in pixels; every label placed by
+    :func:`solo_ops.view.labels.place` once everything it must keep clear of is known."""
+    bw, bh = scene.board_px
+    marks = _Marks()
     out = _floor_and_grid(scene)
-    out += _zone_shapes(scene)
+    out += _zone_shapes(scene, marks)
     # firing arcs under the terrain, their floor squares above it
     out += _firing_arc_shapes(scene)
-    out += _terrain_shapes(scene)
-    out += _firing_point_shapes(scene)
-    out += _sector_shapes(scene)
-    out += _objective_and_marker_shapes(scene)
-    out += _overlay_shapes(scene)
+    out += _terrain_shapes(scene, marks)
+    out += _firing_point_shapes(scene, marks)
+    out += _sector_shapes(scene, marks)
+    out += _objective_and_marker_shapes(scene, marks)
+    out += _overlay_shapes(scene, marks)
+    bounds = (MARGIN_LEFT, MARGIN_TOP, MARGIN_LEFT + bw, MARGIN_TOP + bh)
+    out += _label_shapes(place(marks.labels, marks.discs, marks.lines, bounds))
     # frame, ruler and title
     out.append(Shape("polygon", _frame(scene), Style(None, 1.0, "#333333", 1.0, 2.0),
                      css="frame"))
@@ -590,7 +689,7 @@ def _legend_shapes(scene: Scene, lx: float, ly: float) -> list[Shape]:
     for swatch, text, shape in scene.legend_entries():
         cx, cy = lx + 12.0, y - 4.0
         if isinstance(swatch, str):
-            out.extend(_marker_shapes(swatch, cx, cy, 7.0, None, "legend"))
+            out.extend(_marker_shapes(swatch, cx, cy, 7.0, "legend"))
         elif shape == "line":
             w = min(swatch.width, 6.0)
             st = Style(None, 1.0, swatch.stroke, swatch.stroke_opacity, w, swatch.dash)
@@ -608,179 +707,3 @@ def _legend_shapes(scene: Scene, lx: float, ly: float) -> list[Shape]:
 
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# -- SVG ---------------------------------------------------------------------------------------
-def _num(v: float) -> str:
-    return f"{v:.2f}".rstrip("0").rstrip(".")
-
-
-def _svg_style(style: Style, *, line: bool = False) -> str:
-    parts = []
-    if style.fill and not line:
-        parts.append(f'fill="{style.fill}"')
-        if style.fill_opacity < 1:
-            parts.append(f'fill-opacity="{_num(style.fill_opacity)}"')
-    else:
-        parts.append('fill="none"')
-    if style.stroke:
-        parts.append(f'stroke="{style.stroke}" stroke-width="{_num(style.width)}"')
-        if style.stroke_opacity < 1:
-            parts.append(f'stroke-opacity="{_num(style.stroke_opacity)}"')
-        if style.dash:
-            parts.append(f'stroke-dasharray="{_num(style.dash[0])} {_num(style.dash[1])}"')
-        if line:
-            parts.append('stroke-linecap="butt" stroke-linejoin="miter"')
-    return " ".join(parts)
-
-
-def svg_text(scene: Scene) -> str:
-    """The scene as a standalone SVG document (text)."""
-    width, height = scene.size
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="{FONT}">',
-        f"<title>{escape(scene.title)}</title>",
-        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
-    ]
-    for shp in primitives(scene):
-        cls = f' class="{escape(shp.css)}"' if shp.css else ""
-        if shp.kind == "polygon":
-            pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in shp.points)
-            lines.append(f'<polygon{cls} points="{pts}" {_svg_style(shp.style)}/>')
-        elif shp.kind == "polyline":
-            pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in shp.points)
-            lines.append(f'<polyline{cls} points="{pts}" {_svg_style(shp.style, line=True)}/>')
-        elif shp.kind == "circle":
-            (cx, cy), = shp.points
-            lines.append(f'<circle{cls} cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(shp.radius)}" '
-                         f'{_svg_style(shp.style)}/>')
-        elif shp.kind == "text":
-            (tx, ty), = shp.points
-            weight = ' font-weight="bold"' if shp.bold else ""
-            opacity = (f' fill-opacity="{_num(shp.style.fill_opacity)}"'
-                       if shp.style.fill_opacity < 1 else "")
-            if shp.halo:
-                opacity += (' stroke="#ffffff" stroke-width="3" stroke-opacity="0.85"'
-                            ' paint-order="stroke" stroke-linejoin="round"')
-            lines.append(f'<text{cls} x="{_num(tx)}" y="{_num(ty)}" font-size="{_num(shp.size)}" '
-                         f'text-anchor="{shp.anchor}" fill="{shp.style.fill or TEXT}"'
-                         f'{opacity}{weight}>{escape(shp.text)}</text>')
-    lines.append("</svg>")
-    return "\n".join(lines) + "\n"
-
-
-# -- PNG ---------------------------------------------------------------------------------------
-def _rgba(colour: str | None, opacity: float) -> tuple[int, int, int, int] | None:
-    if colour is None:
-        return None
-    c = colour.lstrip("#")
-    return (int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16), round(255 * opacity))
-
-
-_FONT_CACHE: dict[tuple[int, bool], Any] = {}
-
-
-def _font(size: float, bold: bool) -> Any:
-    from PIL import ImageFont
-
-    key = (max(1, round(size)), bold)
-    if key not in _FONT_CACHE:
-        names = (["DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"] if bold
-                 else ["DejaVuSans.ttf", "Arial.ttf", "arial.ttf"])
-        font = None
-        for name in names:
-            try:
-                font = ImageFont.truetype(name, key[0])
-                break
-            except OSError:
-                continue
-        _FONT_CACHE[key] = font or ImageFont.load_default(size=key[0])
-    return _FONT_CACHE[key]
-
-
-def _dashes(points: Sequence[Point2], on: float, off: float) -> list[tuple[Point2, Point2]]:
-    """Split a polyline into the visible pieces of a dash pattern."""
-    pieces: list[tuple[Point2, Point2]] = []
-    phase, drawing = 0.0, True
-    for (ax, ay), (bx, by) in itertools.pairwise(points):
-        length = math.hypot(bx - ax, by - ay)
-        pos = 0.0
-        while pos < length - 1e-9:
-            span = (on if drawing else off) - phase
-            step = min(span, length - pos)
-            if drawing:
-                t0, t1 = pos / length, (pos + step) / length
-                pieces.append(((ax + (bx - ax) * t0, ay + (by - ay) * t0),
-                               (ax + (bx - ax) * t1, ay + (by - ay) * t1)))
-            pos += step
-            phase += step
-            if phase >= (on if drawing else off) - 1e-9:
-                phase, drawing = 0.0, not drawing
-    return pieces
-
-
-def png_bytes(scene: Scene) -> bytes:
-    """The scene as PNG data (drawn at :data:`PNG_SUPERSAMPLE` times, then smoothed down)."""
-    from PIL import Image, ImageDraw
-
-    width, height = scene.size
-    k = PNG_SUPERSAMPLE
-    image = Image.new("RGB", (width * k, height * k), BACKGROUND)
-    draw = ImageDraw.Draw(image, "RGBA")
-
-    def scaled(points: Iterable[Point2]) -> list[Point2]:
-        return [(x * k, y * k) for x, y in points]
-
-    def stroke(points: list[Point2], style: Style, closed: bool) -> None:
-        colour = _rgba(style.stroke, style.stroke_opacity)
-        if colour is None or len(points) < 2:
-            return
-        w = max(1, round(style.width * k))
-        pts = [*points, points[0]] if closed else points
-        if style.dash:
-            for a, b in _dashes(pts, style.dash[0] * k, style.dash[1] * k):
-                draw.line([a, b], fill=colour, width=w)
-        else:
-            draw.line(pts, fill=colour, width=w, joint="curve" if closed else None)
-
-    for shp in primitives(scene):
-        st = shp.style
-        if shp.kind == "polygon":
-            pts = scaled(shp.points)
-            fill = _rgba(st.fill, st.fill_opacity)
-            if fill is not None:
-                draw.polygon(pts, fill=fill)
-            stroke(pts, st, closed=True)
-        elif shp.kind == "polyline":
-            stroke(scaled(shp.points), st, closed=False)
-        elif shp.kind == "circle":
-            (cx, cy), = scaled(shp.points)
-            r = shp.radius * k
-            fill = _rgba(st.fill, st.fill_opacity)
-            outline = _rgba(st.stroke, st.stroke_opacity)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline,
-                         width=max(1, round(st.width * k)) if outline else 0)
-        elif shp.kind == "text":
-            (tx, ty), = scaled(shp.points)
-            anchor = {"start": "ls", "middle": "ms", "end": "rs"}[shp.anchor]
-            draw.text((tx, ty), shp.text, font=_font(shp.size * k, shp.bold),
-                      fill=_rgba(st.fill or TEXT, st.fill_opacity), anchor=anchor,
-                      stroke_width=int(1.5 * k) if shp.halo else 0,
-                      stroke_fill=(255, 255, 255, 220) if shp.halo else None)
-    image = image.resize((width, height), Image.Resampling.LANCZOS)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
-    return buf.getvalue()
-
-
-# -- saving ------------------------------------------------------------------------------------
-def render_bytes(scene: Scene, suffix: str) -> bytes:
-    """The picture's bytes for a file suffix (``.svg`` or ``.png``)."""
-    suffix = suffix.lower()
-    if suffix == ".svg":
-        return svg_text(scene).encode("utf-8")
-    if suffix == ".png":
-        return png_bytes(scene)
-    raise ValueError(suffix)

@@ -1,13 +1,15 @@
 """The table view's JSON API: players, the view, answers (undo included) and tap previews.
 
-* ``GET /api/players`` the players' names;
+* ``GET /api/players`` the players' names and who the link is (``you``);
 * ``GET /api/view?player=NAME[&since=N]`` the players' view of the game for the page;
-* ``POST /api/answer`` ``{"player", "answer"}`` → ``{"ok", "message", "prompt"}`` (and
+* ``POST /api/answer`` ``{"player", "answer", "step"}`` → ``{"ok", "message", "prompt"}`` (and
   ``confirm``, ``records``, ``meta``); the update also goes to every page's event stream;
-* ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point
-  (:mod:`solo_ops.web.placing`).
+* ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point and the moves the
+  game takes there (:mod:`solo_ops.web.placing`).
 
-Answers are accepted only from the player whose prompt it is (409 otherwise).
+Answers are accepted only from the player whose prompt it is (409 otherwise), and only for the
+step they name (409 "already answered" for an older one: a double tap changes nothing); a
+player's link answers only as that player (403), the host's for anyone.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from starlette.responses import JSONResponse, Response
 from solo_ops.core.errors import RuleError
 from solo_ops.session.table import GameTable, Outcome
 from solo_ops.web import board, placing
-from solo_ops.web.guard import Refused, read_body
+from solo_ops.web.guard import BODY_KEYS, Refused, check_line, read_body
 from solo_ops.web.server import TableServer, server_of
-from solo_ops.web.stream import updates
+from solo_ops.web.stream import publish
 
 MAX_ANSWER = 500
 """The longest answer accepted, in characters."""
+
 
 
 def score(view: dict[str, Any]) -> dict[str, Any]:
@@ -53,21 +56,26 @@ def models(table: GameTable, view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def view_doc(server: TableServer, player: str, since: int) -> dict[str, Any]:
-    """``/api/view``'s document for ``player``: records and narration from step ``since``."""
+def view_doc(server: TableServer, player: str | None, since: int) -> dict[str, Any]:
+    """``/api/view``'s document for ``player`` (None: the host's page, which answers for
+    whoever is asked): records and narration from step ``since``."""
     table = server.table
     with table.lock:
         view = table.view()
         prompt = server.prompt_doc()
         asked = prompt.get("player")
+        mine = asked is not None and (player is None or asked == player)
         return {
             "prompt": prompt,
             "records": table.records(since),
             "score": score(view),
             "player": player,
             "players": table.players,
-            "waiting_for": asked if asked not in (None, player) else None,
-            "your_turn": asked == player,
+            "game": (table.game.links or {}).get("id"),
+            "waiting_for": None if mine or asked is None else asked,
+            "your_turn": mine,
+            "open": {placing.WORDS.get(k, k): why for k, why in table.open_actions().items()}
+            if mine else {},
             "narration": table.narration(since),
             "models": models(table, view),
             "doors": dict(view["doors"]),
@@ -88,39 +96,60 @@ def since_of(request: Request) -> int:
 
 
 async def api_players(request: Request) -> Response:
-    """``GET /api/players``: the players' names."""
+    """``GET /api/players``: the players' names, who this link is (a player or ``host``) and
+    whether a campaign is served."""
     server = server_of(request)
-    server.authorised(request)
-    return JSONResponse({"players": server.table.players})
+    who = server.who(request)
+    return JSONResponse({"players": server.players, "you": who,
+                         "campaign": server.desk is not None, "playing": server.playing})
 
 
 async def api_view(request: Request) -> Response:
     """``GET /api/view``: the players' view of the game for ``player``."""
     server = server_of(request)
-    server.authorised(request)
-    player = server.player_of(request.query_params.get("player"))
+    player = server.acting(request, request.query_params.get("player"))
     since = since_of(request)
     return JSONResponse(await run_in_threadpool(view_doc, server, player, since))
 
 
-async def answer_body(request: Request, server: TableServer) -> tuple[str, str]:
-    """The answer's JSON body, checked: whose answer it is and its text (one short line)."""
+async def json_body(request: Request, keys: tuple[str, ...], example: str) -> dict[str, Any]:
+    """A POST's JSON body (``keys`` only), or 415 for another content type."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise Refused(415, "send the answer as JSON (Content-Type: application/json): "
-                      '{"player": NAME, "answer": TEXT}')
-    body = await read_body(request)
-    server.authorised(request, body)
-    player = server.player_of(body.get("player"))
-    answer = body.get("answer")
+        raise Refused(415, f"send the answer as JSON (Content-Type: application/json): "
+                      f"{example}")
+    return await read_body(request, keys)
+
+
+def step_of(body: dict[str, Any]) -> int | None:
+    """The body's ``step`` (the prompt's step number), or None when it names none."""
+    step = body.get("step")
+    if step is None:
+        return None
+    if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**9:
+        raise Refused(400, "step must be the prompt's step number (a whole number)")
+    return step
+
+
+def text_of(body: dict[str, Any], key: str = "answer") -> str:
+    """The body's answer: text, one line, at most :data:`MAX_ANSWER` characters."""
+    answer = body.get(key)
     if not isinstance(answer, str):
-        raise Refused(400, 'answer must be text, e.g. {"player": "Ana", "answer": "done"}')
+        raise Refused(400, f'{key} must be text, e.g. {{"player": "Ana", "{key}": "done"}}')
     if len(answer) > MAX_ANSWER:
-        raise Refused(400, f"answer is too long ({len(answer)} characters; at most "
+        raise Refused(400, f"{key} is too long ({len(answer)} characters; at most "
                       f"{MAX_ANSWER})")
-    if any(ord(ch) < 32 for ch in answer):
-        raise Refused(400, "answer must be one line of text (no control characters)")
-    return player, answer
+    check_line(answer, key)
+    return answer
+
+
+async def answer_body(request: Request, server: TableServer
+                      ) -> tuple[str | None, str, int | None]:
+    """The answer's JSON body, checked: whose answer it is (None: the host's, for whoever
+    is asked), its text (one short line) and the step it answers."""
+    body = await json_body(request, BODY_KEYS, '{"player": NAME, "answer": TEXT, "step": N}')
+    player = server.acting(request, body.get("player"), body)
+    return player, text_of(body), step_of(body)
 
 
 def answer_message(table: GameTable, outcome: Outcome) -> str:
@@ -137,8 +166,9 @@ def answer_message(table: GameTable, outcome: Outcome) -> str:
 
 
 def answer_status(outcome: Outcome) -> int:
-    """The reply's status: 409 out of turn or after the end, 507/500 when saving failed."""
-    status = 409 if outcome.refusal in ("turn", "ended") else 200
+    """The reply's status: 409 out of turn, after the end or for an answered step, 507/500
+    when saving failed."""
+    status = 409 if outcome.refusal in ("turn", "ended", "stale") else 200
     if outcome.refusal == "save":  # the step was taken back: the game is as last saved
         status = 507 if outcome.errno == errno.ENOSPC else 500
     return status
@@ -148,13 +178,15 @@ async def api_answer(request: Request) -> Response:
     """``POST /api/answer``: take a player's answer, send the update to every page."""
     server = server_of(request)
     table = server.table
-    player, answer = await answer_body(request, server)
-    outcome = await run_in_threadpool(table.answer, player, answer)
-    server.hub.publish(await run_in_threadpool(updates, server, outcome))
+    player, answer, step = await answer_body(request, server)
+    outcome = await run_in_threadpool(lambda: table.answer(player, answer, step=step))
+    await publish(server, outcome)
     message = answer_message(table, outcome)
     doc: dict[str, Any] = {"ok": outcome.ok, "message": message, "prompt": server.prompt_doc()}
     if outcome.confirm is not None:
         doc["confirm"] = outcome.confirm
+        if outcome.proposal is not None:  # the page draws it on the board, as a tap's
+            doc["route"] = [[round(x, 2), round(y, 2)] for x, y in outcome.proposal.route]
     if outcome.records:
         doc["records"] = [table.shown(r) for r in outcome.records]
     if outcome.meta:
@@ -163,22 +195,35 @@ async def api_answer(request: Request) -> Response:
     return JSONResponse(doc, status_code=status)
 
 
+MOVE_WORDS = ("move", "dash", "fallback", "advance", "charge")
+"""The first words of the prompt's options that a tap on the board can answer."""
+
+
+def tap_words(prompt: dict[str, Any]) -> list[str]:
+    """The moves a tap may answer now: the prompt's options that are a move to ``X,Y``."""
+    return [o.split()[0] for o in prompt.get("options", [])
+            if o.split()[0] in MOVE_WORDS and "X,Y" in o]
+
+
 async def api_place(request: Request) -> Response:
-    """``GET /api/place``: where a tap at (x, y) lands and whether it is within the move."""
+    """``GET /api/place``: where a tap at (x, y) lands and which moves the game takes there."""
     server = server_of(request)
     table = server.table
-    server.authorised(request)
-    server.player_of(request.query_params.get("player"))
+    server.acting(request, request.query_params.get("player"))
     q = request.query_params
     try:
         x, y = float(q.get("x", "")), float(q.get("y", ""))
     except ValueError:
         raise Refused(400, "x and y must be numbers (inches)") from None
     how = q.get("how", "move")
+    if how not in placing.KINDS:
+        raise Refused(400, f"how must be one of {', '.join(MOVE_WORDS)}")
 
     def run() -> dict[str, Any]:
         with table.lock:
-            return placing.preview(table.game, table.state, x, y, how)
+            offered = tap_words(table.prompt_doc())
+            return placing.preview(table.game, table.state, x, y, how,
+                                   check=table.refusal_of, offered=offered)
 
     try:
         return JSONResponse({"ok": True, **await run_in_threadpool(run)})

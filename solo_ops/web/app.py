@@ -6,7 +6,8 @@ Everything a response holds is built from the players' view
 counter contents, hidden orders or planned hidden moves reach the page, the API or the SVG.
 
 Routes (``player`` is a player's name; beyond localhost every route but the static files also
-needs the game's join ``token``, as a query parameter or an ``X-Solo-Ops-Token`` header):
+needs a link's ``token`` — a player's, which shows and answers as that player only, or the
+host's, which answers for anyone — as a query parameter or an ``X-Solo-Ops-Token`` header):
 
 * ``GET /`` the page; ``GET /static/...`` its script and style sheet;
 * ``GET /api/players`` the players' names;
@@ -14,18 +15,21 @@ needs the game's join ``token``, as a query parameter or an ``X-Solo-Ops-Token``
   record exactly as ``play --json`` prints them) and, for the page, ``player``, ``players``,
   ``waiting_for``, ``your_turn``, ``narration``, ``models``, ``doors``, ``board``, ``briefing``,
   ``steps``;
-* ``POST /api/answer`` ``{"player", "answer"}`` → ``{"ok", "message", "prompt"}`` (and
-  ``confirm`` when a computed move waits for a yes, ``records`` the new steps);
+* ``POST /api/answer`` ``{"player", "answer", "step"}`` → ``{"ok", "message", "prompt"}`` (and
+  ``confirm`` when a computed move waits for a yes, ``records`` the new steps); ``step`` is the
+  prompt's step number: an answer to an older step is refused (409 "already answered");
 * ``GET /api/events?player=NAME`` server-sent events: one ``data:`` line per record as
   ``play --json`` prints it (``{"record": ...}``), then the next prompt (``{"prompt": ...}``),
   an undo as the log writes it (``{"undo": true, "keep": N}``), the end as ``{"result": ...}``;
 * ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point, distance around the
-  walls and whether it is within the move (:mod:`solo_ops.web.placing`);
+  walls and which moves the game takes there (:mod:`solo_ops.web.placing`);
 * ``GET /board.svg?player=NAME`` and ``GET /board.png?player=NAME`` the board now.
 
 Answers are accepted only from the player whose prompt it is (409 otherwise); bodies are at
-most :data:`MAX_BODY` bytes of JSON (413 beyond, 400 for anything malformed, 415 for another
-content type), and every error is one JSON document with one clear ``message``.
+most :data:`MAX_BODY` bytes of JSON nested at most three levels (413 beyond, 400 for anything
+malformed or deeper, 415 for another content type), an answer is one line of plain text (400
+for any control or separator character), and every error is one JSON document with one clear
+``message``.
 
 The routes live in modules named for what they own: :mod:`solo_ops.web.guard` (host check,
 join token, body limits, one-message errors), :mod:`solo_ops.web.api` (players, view, answers,
@@ -36,6 +40,7 @@ page, its files and the board pictures); what they share for one game is a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -51,23 +56,26 @@ from solo_ops.web.guard import (
     SECURITY_HEADERS,
     Guard,
     Refused,
+    allowed_hosts,
     is_loopback,
-    new_token,
 )
 from solo_ops.web.pages import STATIC, drawing, load_static, page, static_file
-from solo_ops.web.server import Hub, TableServer
+from solo_ops.web.server import Desk, Hub, TableServer
 from solo_ops.web.stream import KEEP_ALIVE, api_events
 
 __all__ = ["BODY_KEYS", "KEEP_ALIVE", "LOOPBACK", "MAX_ANSWER", "MAX_BODY", "SECURITY_HEADERS",
-           "STATIC", "Guard", "Hub", "Refused", "TableServer", "create_app", "is_loopback",
-           "new_token"]
+           "STATIC", "Guard", "Hub", "Refused", "TableServer", "allowed_hosts", "create_app",
+           "is_loopback"]
 
 
-def create_app(table: GameTable, *, token: str | None = None, local_only: bool = True) -> Any:
-    """The ASGI application serving ``table``. With ``token`` (served beyond localhost) every
-    request but the static files must carry it; ``local_only`` refuses requests addressed to
-    any name but localhost."""
-    server = TableServer(table, token, Hub(), load_static())
+def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Iterable[str] = (),
+               desk: Desk | None = None, extra: Iterable[Route] = ()) -> Any:
+    """The ASGI application serving ``table`` (or, with ``desk``, a campaign whose mission is
+    ``desk.table``; ``extra`` its routes). ``local_only``: served on this computer only, where a
+    request without a token is the host's; beyond it (``local_only=False``) every request but
+    the static files carries a player's or the host's token. Requests are answered only when
+    addressed to localhost's names or one of ``hosts`` exactly."""
+    server = TableServer(table, Hub(), load_static(), local_only=local_only, desk=desk)
     routes = [
         Route("/", page),
         Route("/static/{name}", static_file),
@@ -78,9 +86,9 @@ def create_app(table: GameTable, *, token: str | None = None, local_only: bool =
         Route("/api/place", api_place),
         Route("/board.svg", drawing("svg")),
         Route("/board.png", drawing("png")),
+        *extra,
     ]
     app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     app.state.hub = server.hub
-    app.state.table = table
-    return Guard(app, local_only=local_only)
+    return Guard(app, hosts=allowed_hosts(hosts))

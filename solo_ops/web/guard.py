@@ -1,16 +1,21 @@
-"""The table view's gatekeeping: host check, join token, body limits and one-message errors.
+"""The table view's gatekeeping: host check, tokens, body limits and one-message errors.
 
-:class:`Guard` (ASGI middleware) adds the security headers to every response and, served on
-localhost, refuses requests addressed to any other name; :func:`check_token` asks for the
-game's join token beyond localhost; :func:`read_body` reads an answer's JSON body within
-:data:`MAX_BODY` bytes; :class:`Refused` and the handlers in :data:`EXCEPTION_HANDLERS` turn
-every error into one JSON document with one clear ``message``.
+:class:`Guard` (ASGI middleware) adds the security headers to every response and refuses a
+request addressed to any name but the exact ones the game is served as (:func:`allowed_hosts`:
+localhost's names, and beyond localhost this computer's address and name), so a page elsewhere
+cannot reach the game through a name of its own that points here (DNS rebinding);
+:func:`token_of` finds a request's token (whose it is, is :mod:`solo_ops.session.links`');
+:func:`read_body` reads an answer's JSON body within :data:`MAX_BODY` bytes and
+:data:`MAX_BODY_DEPTH` levels of nesting; :func:`check_line` refuses text that is not one line
+of plain text; :class:`Refused` and the handlers in :data:`EXCEPTION_HANDLERS` turn every error
+into one JSON document with one clear ``message``.
 """
 
 from __future__ import annotations
 
 import json
-import secrets
+import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -21,8 +26,14 @@ from solo_ops.core.errors import SoloOpsError
 
 MAX_BODY = 4096
 """The largest request body accepted, in bytes."""
+MAX_BODY_DEPTH = 3
+"""The deepest nesting of lists and objects a request body may have (an answer is one flat
+object; a deeper body is refused before it is parsed)."""
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
-BODY_KEYS = ("player", "answer", "token")
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+"""The names a request to a game served on this computer only may be addressed to (the Host
+header, without its port), exactly."""
+BODY_KEYS = ("player", "answer", "token", "step")
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
@@ -38,9 +49,23 @@ def is_loopback(host: str) -> bool:
     return host in LOOPBACK or host.startswith("127.")
 
 
-def new_token() -> str:
-    """A per-game join token (printed at start, in every join link)."""
-    return secrets.token_urlsafe(12)
+def allowed_hosts(extra: Iterable[str] = ()) -> frozenset[str]:
+    """The exact names (lower case, IPv6 in brackets, no port) a served game answers to:
+    localhost's and ``extra`` (beyond localhost: the address and names it is served as)."""
+    names = set(LOOPBACK_NAMES)
+    for name in extra:
+        name = name.strip().lower()
+        if name:
+            names.add(f"[{name}]" if ":" in name and not name.startswith("[") else name)
+    return frozenset(names)
+
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without its port (IPv6 kept in brackets), lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header.split("]", 1)[0] + "]"
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 class Refused(Exception):
@@ -52,27 +77,25 @@ class Refused(Exception):
 
 
 class Guard:
-    """ASGI middleware: security headers on every response, and — when served on localhost —
-    only requests addressed to localhost (a web page elsewhere cannot reach the game through
-    a name that points here)."""
+    """ASGI middleware: security headers on every response, and only requests addressed to
+    one of ``hosts`` exactly (:func:`allowed_hosts`): a web page elsewhere cannot reach the
+    game through a name of its own that points here."""
 
-    def __init__(self, app: Any, *, local_only: bool) -> None:
-        self.app, self.local_only = app, local_only
+    def __init__(self, app: Any, *, hosts: frozenset[str]) -> None:
+        self.app, self.hosts = app, hosts
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if self.local_only:
-            host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-            name = host.rsplit(":", 1)[0] if not host.startswith("[") else \
-                host.split("]")[0] + "]"
-            if name not in LOOPBACK and not name.startswith("127."):
-                response = JSONResponse({"ok": False, "message": "this game is served to this "
-                                         "computer only (open it as localhost or 127.0.0.1)"},
-                                        status_code=403)
-                await response(scope, receive, send)
-                return
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        if host_name(host) not in self.hosts:
+            shown = ", ".join(sorted(self.hosts))
+            response = JSONResponse({"ok": False, "message": "this game is served only as "
+                                     f"{shown}: open it by one of those names"},
+                                    status_code=403)
+            await response(scope, receive, send)
+            return
 
         async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":
@@ -83,21 +106,55 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-def check_token(request: Request, token: str | None,
-                body: dict[str, Any] | None = None) -> None:
-    """Refuse (403) a request without the game's join ``token`` (none needed on localhost)."""
-    if token is None:
-        return
+def token_of(request: Request, body: dict[str, Any] | None = None) -> str | None:
+    """The token a request carries (a query parameter, the ``X-Solo-Ops-Token`` header or the
+    body's ``token``), or None; anything but short text is refused."""
     given = request.query_params.get("token") or request.headers.get("x-solo-ops-token") \
         or (body or {}).get("token")
-    if not isinstance(given, str) or not secrets.compare_digest(given.encode(),
-                                                                token.encode()):
-        raise Refused(403, "this game needs its join token: open the link that "
-                      "`solo-ops serve` printed for you")
+    if given is None or given == "":
+        return None
+    if not isinstance(given, str) or len(given) > 64:
+        raise Refused(403, "this link's token is not valid: ask the host for your link")
+    return given
 
 
-async def read_body(request: Request) -> dict[str, Any]:
-    """The request's body: one JSON object of at most :data:`MAX_BODY` bytes, known keys only."""
+def nesting(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text`` (brackets inside strings do not
+    count); counted before parsing, so no body can exhaust the parser's stack."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def check_line(text: str, what: str = "answer") -> None:
+    """Refuse (400) text that is not one line of plain text: any control, format, surrogate,
+    private-use or unassigned character, and any separator but the plain space (a line or
+    paragraph separator such as U+2028 would start a new line where the terminal reads one)."""
+    for i, ch in enumerate(text):
+        kind = unicodedata.category(ch)
+        if kind[0] == "C" or (kind[0] == "Z" and ch != " "):
+            raise Refused(400, f"{what} must be one line of plain text (no control or "
+                          f"separator characters: U+{ord(ch):04X} at {i + 1})")
+
+
+async def read_body(request: Request, keys: tuple[str, ...] = BODY_KEYS) -> dict[str, Any]:
+    """The request's body: one JSON object of at most :data:`MAX_BODY` bytes and
+    :data:`MAX_BODY_DEPTH` levels, ``keys`` only."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"the request body is too large (at most {MAX_BODY} bytes)")
@@ -106,19 +163,26 @@ async def read_body(request: Request) -> dict[str, Any]:
         raw += chunk
         if len(raw) > MAX_BODY:
             raise Refused(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+    shape = 'the body must be one JSON object: {"player": NAME, "answer": TEXT}'
     try:
-        body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise Refused(400, 'the body must be one JSON object: {"player": NAME, "answer": '
-                      'TEXT}') from None
+        text = raw.decode("utf-8")
+        if nesting(text) > MAX_BODY_DEPTH:
+            raise Refused(400, f"the body is nested too deep (at most {MAX_BODY_DEPTH} "
+                          "levels): " + shape)
+        body = json.loads(text, parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused(400, shape) from None
     if not isinstance(body, dict):
-        raise Refused(400, 'the body must be one JSON object: {"player": NAME, "answer": '
-                      'TEXT}')
-    unknown = [k for k in body if k not in BODY_KEYS]
+        raise Refused(400, shape)
+    unknown = [k for k in body if k not in keys]
     if unknown:
         raise Refused(400, f"unknown key {str(unknown[0])[:40]!r} in the body (known: "
-                      f"{', '.join(BODY_KEYS)})")
+                      f"{', '.join(keys)})")
     return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
 
 
 # -- errors ------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """The table view's page and pictures: ``GET /``, ``/static/...``, ``/board.svg``, ``/board.png``.
 
 The page (``static/index.html``), its script and style sheet are read once when the app is made
-(:func:`load_static`); the board is drawn now, from the players' view (:mod:`solo_ops.web.board`),
-and downloaded as an attachment with ``download=1``.
+(:func:`load_static`); the board is drawn from the players' view (:mod:`solo_ops.web.board`)
+once per step of the game — every page asks for the same picture — and downloaded as an
+attachment with ``download=1``.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from starlette.responses import Response
 
 from solo_ops.web import board
 from solo_ops.web.guard import Refused
-from solo_ops.web.server import server_of
+from solo_ops.web.server import server_of, tip
 
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+          "campaign.js": "text/javascript; charset=utf-8",
           "index.html": "text/html; charset=utf-8"}
 
 
@@ -50,17 +52,23 @@ def drawing(kind: str) -> Callable[[Request], Awaitable[Response]]:
     async def handler(request: Request) -> Response:
         server = server_of(request)
         table = server.table
-        server.authorised(request)
-        server.player_of(request.query_params.get("player"))
+        server.acting(request, request.query_params.get("player"))
 
         def run() -> bytes:
             with table.lock:
+                key = (id(table), tip(table), kind)  # every page asks for the same picture
+                if key in server.pictures:
+                    return server.pictures[key]
                 view = table.view()
                 records = table.records()
                 if kind == "svg":
-                    return board.board_svg(table.game, table.state, view,
+                    data = board.board_svg(table.game, table.state, view,
                                            records).encode("utf-8")
-                return board.board_png(table.game, table.state, view, records)
+                else:
+                    data = board.board_png(table.game, table.state, view, records)
+                server.pictures.clear()  # only the game as it is now is asked for
+                server.pictures[key] = data
+                return data
 
         data = await run_in_threadpool(run)
         headers = {"cache-control": "no-store"}

@@ -3,20 +3,26 @@
 A player taps the board (or drops a dragged model) instead of measuring X,Y. :func:`preview`
 snaps the point to the nearest spot where the operative's base may stand (the placement rule,
 :func:`solo_ops.geometry.placement.nearest`: clear of walls, terrain it cannot stand in and
-every other base, standing or downed, and the counters), walks there around the walls as the
-engine will check the move (:meth:`~solo_ops.geometry.routes.query.Routes.walk`, enemy control
-ranges blocking all but charges and fall backs), and compares the movement cost with the move's
-allowance (:func:`solo_ops.rules.reach.move_allowance`). It returns the answer to type for it
-(``move 10.5,4.2``). It is only a preview: the engine checks the answer again when it is sent.
+every other base, standing or downed, and the counters), then asks the game the very question
+the answer will ask: each move the page offers (move, dash, fall back, charge the nearest enemy)
+is typed as its answer (``move 10.5,4.2``) and checked by the table's own dry run of the
+engine's step (:meth:`~solo_ops.session.table.GameTable.refusal_of`: control range, fall back,
+charge, where a base may stand, the allowance — every rule the move meets), so the page offers
+only the moves the game takes there, and says why not for the others. The walk drawn is the
+engine's own (:func:`solo_ops.game.player_moves._route`) and its length is compared with the
+move's allowance (:func:`solo_ops.rules.reach.move_allowance`) for the words.
 Pure: reads the game and the state, changes neither.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
+from solo_ops.game.action_checks import _enemies_in_control
+from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import reach
@@ -24,12 +30,11 @@ from solo_ops.view import measure
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
+    from solo_ops.geometry.routes import Walk
 
 
 SNAP_RADIUS = 3.0
 """How far (inches) from the tapped point a fitting spot is looked for."""
-MOVE_TOLERANCE = 0.25
-"""The slack the engine allows when it checks a reported move (``action_checks.MOVE_TOLERANCE``)."""
 
 WORDS = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "fallback",
          "advance": "advance", "charge": "charge"}
@@ -61,9 +66,17 @@ def _num(v: float) -> str:
     return f"{round(v, 2):g}"
 
 
-def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> dict[str, Any]:
-    """Where the active operative would end a move of kind ``how`` aimed at ``(x, y)``; see the
-    module docstring. Raises :class:`RuleError` when no operative is active or nothing fits."""
+Check = Callable[[str], "str | None"]
+"""Why the game would refuse a typed answer now (None: it would take it) — the table's own
+check (:meth:`~solo_ops.session.table.GameTable.refusal_of`)."""
+
+
+def preview(game: Game, state: State, x: float, y: float, how: str = "move", *,
+            check: Check, offered: Sequence[str] = ()) -> dict[str, Any]:
+    """Where the active operative would end a move aimed at ``(x, y)``, and which of the moves
+    the page offers (``how`` first, then ``offered``: page words such as ``dash``,
+    ``fallback``, ``charge``) the game takes there; see the module docstring. Raises
+    :class:`RuleError` when no operative is active or its base fits nowhere near."""
     if not (math.isfinite(x) and math.isfinite(y)):
         raise RuleError("x and y must be numbers")
     if state.active_operative is None:
@@ -71,12 +84,11 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
     op = state.operatives[state.active_operative]
     if op.at is None:
         raise RuleError(f"{op.id} is not on the table")
-    kind = move_kind(how, state.edition)
+    asked = (float(x), float(y))
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values()
               if o.has_base and o.at is not None and o.id not in (op.id, op.carrying)]
     bases = state.bases(exclude=(op.id, op.carrying))  # standing, downed and counters
-    asked = (float(x), float(y))
     # the nearest point where the base may stand (the placement rule), said when it moved
     found = placement.nearest(terrain, asked, op.radius, bases, limit=SNAP_RADIUS)
     if found is None:
@@ -84,51 +96,80 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move") -> 
                         f"{measure.point(asked)}")
     spot = found.at
     taken = placement.why_not(terrain, asked, op.radius, bases)
+    foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
+    words = list(dict.fromkeys([how, *offered]))
+    choices = [_choice(state, word, spot, foes, check, game.settings.units) for word in words]
+    chosen = next((c for c in choices if c["ok"]), choices[0])
+    shown = _measured(game, state, op, others, spot, chosen)
+    return {**shown, "asked": [round(asked[0], 2), round(asked[1], 2)],
+            "snapped": math.dist(spot, asked) > 0.005,
+            "choices": [{k: c[k] for k in ("how", "answer", "ok", "why")} for c in choices],
+            "text": _words(game, op, spot, asked, chosen, shown, taken)}
+
+
+def _choice(state: State, word: str, spot: tuple[float, float], foes: list[Operative],
+            check: Check, units: str) -> dict[str, Any]:
+    """One move the page offers, to ``spot``: its typed answer and the game's verdict."""
+    kind = move_kind(word, state.edition)
+    mark = '"' if units != "in" else ""  # inches said as such in a centimetre game
+    point = f"{_num(spot[0])}{mark},{_num(spot[1])}{mark}"
     target = None
     if kind == "charge":
-        foes = [o for o in others if o.on_table
-                and o.side == (ENEMY if op.side == PLAYER else PLAYER)]
         if not foes:
-            raise RuleError("there is no enemy on the table to charge")
+            return {"how": word, "kind": kind, "answer": f"charge ? {point}", "ok": False,
+                    "why": "there is no enemy on the table to charge", "target": None}
         target = min(foes, key=lambda o: math.dist(_centre(o), spot))
-    blockers = []
-    for o in others:
-        extra = 0.0
-        if o.side != op.side and o.on_table and kind in ("reposition", "dash", "normal",
-                                                         "advance") \
-                and reach.base_gap(op, o) > reach.CONTROL_RANGE + 1e-9:
-            extra = reach.CONTROL_RANGE
-        if target is not None and o.id == target.id:
-            extra = 0.0
-        blockers.append((*_centre(o), o.radius + extra))
-    blockers += [(b.x, b.y, b.r) for b in bases if b.ident in state.counters]
-    walk = terrain.routes.walk(op.at, spot, op.radius, blockers=blockers)
+    answer = f"charge {target.id} {point}" if target is not None else f"{WORDS[kind]} {point}"
+    why = check(answer)
+    return {"how": word, "kind": kind, "answer": answer, "ok": why is None, "why": why,
+            "target": target}
+
+
+def _measured(game: Game, state: State, op: Operative, others: list[Operative],
+              spot: tuple[float, float], chosen: dict[str, Any]) -> dict[str, Any]:
+    """The chosen move drawn for the page: the engine's walk around the walls (enemy control
+    ranges blocking all but charges and fall backs), its length and the move's allowance."""
+    kind, target = chosen["kind"], chosen["target"]
+    in_control = _enemies_in_control(state, op, game)
+    try:  # the engine's own walk for this move (None: no way around walls and bases)
+        counters = [b for b in state.bases() if b.ident in state.counters]
+        walk: Walk | None = _route(game.terrain(state), op, kind, spot, others, in_control,
+                                   target, counters)
+    except RuleError:
+        walk = None
     allowance = reach.move_allowance(op, kind, state.edition)
     cost = None if walk is None else float(walk.cost)
-    within = cost is not None and cost <= allowance + MOVE_TOLERANCE
-    word = WORDS[kind]
-    point = f"{_num(spot[0])},{_num(spot[1])}"
-    answer = f"charge {target.id} {point}" if target is not None else f"{word} {point}"
+    return {"operative": op.id, "how": kind, "at": [round(spot[0], 2), round(spot[1], 2)],
+            "distance": None if cost is None else round(cost, 2),
+            "allowance": round(allowance, 2), "within": bool(chosen["ok"]),
+            "refused": chosen["why"],
+            "measured": ("" if cost is None else f"{measure.length(cost, game.settings.units)} of ")
+            + measure.length(allowance, game.settings.units),
+            "route": [] if walk is None else [[round(p[0], 2), round(p[1], 2)]
+                                              for p in walk.points],
+            "radius": op.radius, "answer": chosen["answer"],
+            **({"target": target.id} if target is not None else {})}
+
+
+def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[float, float],
+           chosen: dict[str, Any], shown: dict[str, Any], taken: str | None) -> str:
+    """The preview in a sentence: where, how far around the walls, and the game's verdict;
+    ``taken``: what stands at the point tapped, when the base was moved off it."""
     units = game.settings.units
-    snapped = math.dist(spot, asked) > 0.005
+    kind = chosen["kind"]
     verb = {"reposition": "move", "normal": "move", "fall_back": "fall back"}.get(kind, kind)
+    cost = shown["distance"]
     if cost is None:
         text = (f"{op.id} cannot get to {measure.point(spot, units)}: no route around the walls "
                 "and other models")
     else:
         text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)} around "
-                f"the walls; it can {verb} {measure.length(allowance, units)} — "
-                + ("within the move" if within else "too far"))
-    if snapped:
+                f"the walls; it can {verb} {measure.length(shown['allowance'], units)} — "
+                + ("within the move" if chosen["ok"] else f"refused: {chosen['why']}"))
+    if math.dist(spot, asked) > 0.005:
         text += (f" (moved to the nearest point where the base fits: {taken})" if taken
                  else " (moved to where the base fits)")
-    if target is not None:
-        text += f"; charging {target.id}"
-    return {"operative": op.id, "how": kind, "asked": [round(asked[0], 2), round(asked[1], 2)],
-            "at": [round(spot[0], 2), round(spot[1], 2)], "snapped": snapped,
-            "distance": None if cost is None else round(cost, 2),
-            "allowance": round(allowance, 2), "within": within,
-            "route": [] if walk is None else [[round(p[0], 2), round(p[1], 2)]
-                                              for p in walk.points],
-            "radius": op.radius, "answer": answer, "text": text,
-            **({"target": target.id} if target is not None else {})}
+    if chosen["target"] is not None:
+        text += f"; charging {chosen['target'].id}"
+    return text
+

@@ -1,25 +1,31 @@
 // solo-ops table view: the page. Plain JavaScript, no build step.
 // Everything shown comes from the server's player view (api/view, api/events, board.svg).
+// The prompt's options become buttons generically (optionButtons): a new kind of question
+// needs no code here unless it wants a picture of its own.
 "use strict";
 
 const params = new URLSearchParams(location.search);
-const me = params.get("player");
 const token = params.get("token");
 const $ = (id) => document.getElementById(id);
 
 const page = {
+  me: params.get("player"),  // the player this page is; null on the host's page
+  host: false,       // the host's page: answers for whoever is asked
   steps: 0,          // records shown so far
-  prompt: null,      // the current prompt (as play --json prints it)
+  prompt: null,      // the current prompt (as play --json prints it, with its step)
   view: null,        // the last api/view document
   moveKind: "move",  // what a tap on the board reports
   preview: null,     // the tap preview waiting for confirmation
-  busy: false,
+  busy: false,       // a refresh is running
   again: false,
+  sending: false,    // an answer is on its way: every button waits
+  events: null,      // the live connection
+  campaign: false,   // a campaign is served (campaign.js shows its part)
 };
 
 function query(extra) {
   const p = new URLSearchParams(extra || {});
-  if (me) p.set("player", me);
+  if (page.me) p.set("player", page.me);
   if (token) p.set("token", token);
   return p.toString();
 }
@@ -47,26 +53,45 @@ function button(label, onClick, cls) {
 }
 
 // -- answering -------------------------------------------------------------------------------
+// Every control that answers is disabled while an answer is on its way, and every answer
+// names the step of the question it answers: a second tap finds it answered and changes nothing.
+function setSending(on) {
+  page.sending = on;
+  for (const el of document.querySelectorAll("#actions button, #actions input, #tools button")) {
+    el.disabled = on;
+  }
+  document.body.classList.toggle("sending", on);
+}
+
 async function send(answer) {
   const text = String(answer).trim();
-  if (!text) return;
+  if (!text || page.sending) return;
   hidePreview();
+  setSending(true);
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Solo-Ops-Token"] = token;
+  const body = { answer: text };
+  if (page.me) body.player = page.me;
+  if (page.prompt && Number.isInteger(page.prompt.step)) body.step = page.prompt.step;
   let doc;
+  let status = 0;
   try {
-    const r = await fetch("api/answer", { method: "POST", headers,
-                                          body: JSON.stringify({ player: me, answer: text }) });
+    const r = await fetch("api/answer", { method: "POST", headers, body: JSON.stringify(body) });
+    status = r.status;
     doc = await r.json();
   } catch (e) {
-    say(`✗ the server cannot be reached (${e.message})`, true);
+    setSending(false);
+    say(`✗ the server cannot be reached (${e.message}); the page reconnects by itself`, true);
     return;
   }
   $("confirm").hidden = true;
-  if (doc.confirm) {
+  if (status === 409 && /^already answered/.test(doc.message || "")) {
+    say("");  // a second tap: the question was answered, the page catches up
+  } else if (doc.confirm) {
     $("confirm-text").textContent = doc.message;
     $("confirm").hidden = false;
     say("");
+    if (doc.confirm.to) drawGhost(confirmGhost(doc.confirm, doc.route));
   } else if (!doc.ok) {
     say(`✗ ${doc.message}`, true);
   } else {
@@ -75,12 +100,27 @@ async function send(answer) {
     chips();
   }
   if (doc.meta === "map") $("svg-link").focus();
-  refresh();
+  // the controls wake only on the newest question: a refresh already under way (started by the
+  // live connection before this answer landed) is followed by another, and waited for
+  await refresh();
+  await whenIdle();
+  setSending(false);
+}
+
+// A computed move waiting for "yes" (move kell to obj-2): its end and route on the board.
+function confirmGhost(action, route) {
+  const m = page.view.models.find((x) => x.id === action.operative);
+  return { at: action.to, radius: m ? m.radius : 0.5, route: route || [], within: true };
 }
 
 // -- the prompt --------------------------------------------------------------------------------
-const MOVE_WORDS = { move: "move", dash: "dash", fallback: "fallback", advance: "advance",
+const MOVE_WORDS = { move: "move", dash: "dash", fallback: "fall back", advance: "advance",
                      charge: "charge" };
+
+function allowed(view, word) {
+  // null (or absent): the rules allow it now; text: why not (from the engine)
+  return !(view.open && typeof view.open[word] === "string");
+}
 
 function showPrompt(view) {
   const prompt = view.prompt;
@@ -92,57 +132,94 @@ function showPrompt(view) {
   const waiting = $("waiting");
   waiting.hidden = !view.waiting_for;
   waiting.textContent = view.waiting_for ? `Waiting for ${view.waiting_for}…` : "";
-  const options = $("options");
-  options.replaceChildren();
+  $("options").replaceChildren();
+  $("why-not").textContent = "";
   $("stances").hidden = !(mine && prompt.kind === "activate" && view.edition === "kt2024");
   const kinds = $("move-kinds");
   kinds.replaceChildren();
   kinds.hidden = true;
   $("typed").hidden = !mine && prompt.kind !== "ended";
-  if (!mine) { chips(); return; }
-  if (prompt.kind === "activate") {
-    for (const op of prompt.options) {
-      options.append(button(op, () => {
-        const stance = document.querySelector("input[name=stance]:checked").value;
-        send(stance ? `${op} ${stance}` : op);
-      }, "primary"));
-    }
-  } else if (prompt.kind === "attack") {
-    for (let n = 0; n <= 6; n++) options.append(button(String(n), () => send(String(n))));
-  } else if (prompt.kind === "reroll") {  // a CP re-roll: "reroll N" per failed die, "keep"
-    for (const option of prompt.options) {
-      options.append(button(option, () => send(option), option === "keep" ? "" : "primary"));
-    }
-  } else if (prompt.kind === "act") {
-    const movers = [];
-    for (const option of prompt.options) {
-      const word = option.split(" ")[0];
-      if (MOVE_WORDS[word] && option.includes("X,Y")) { movers.push(word); continue; }
-      if (!/[A-Z]/.test(option)) {
-        options.append(button(option, () => send(option), word === "done" ? "primary" : ""));
-      } else {
-        options.append(button(option.split(" ")[0] + "…", () => {
-          $("answer").value = word + " ";
-          $("answer").focus();
-          chips();
-        }));
-      }
-    }
-    if (movers.length) {
-      kinds.hidden = false;
-      const label = document.createElement("span");
-      label.className = "label";
-      label.textContent = "tap the board to:";
-      kinds.append(label);
-      if (!movers.includes(page.moveKind)) page.moveKind = movers[0];
-      for (const word of movers) {
-        const b = button(word, () => { page.moveKind = word; showPrompt(page.view); });
-        if (word === page.moveKind) b.classList.add("chosen");
-        kinds.append(b);
-      }
+  if (mine) {
+    if (prompt.kind === "activate") activateButtons(prompt);
+    else if (prompt.kind === "attack") numberButtons();
+    else if (prompt.kind === "act" || prompt.kind === "counteract") actButtons(view, prompt);
+    else optionButtons(prompt.options, null, advisedOf(prompt));
+  }
+  if (page.sending) setSending(true);
+  chips();
+}
+
+function activateButtons(prompt) {
+  for (const op of prompt.options) {
+    $("options").append(button(op, () => {
+      const stance = document.querySelector("input[name=stance]:checked").value;
+      send(stance ? `${op} ${stance}` : op);
+    }, "primary"));
+  }
+}
+
+function numberButtons() {
+  for (let n = 0; n <= 6; n++) $("options").append(button(String(n), () => send(String(n))));
+}
+
+// The engine's advice where a prompt gives it: a fight's next die marks its best move
+// (data.options[].advised), shown with a star and as the primary button.
+function advisedOf(prompt) {
+  const options = (prompt.data && prompt.data.options) || [];
+  return options.filter((o) => o.advised).map((o) => o.answer);
+}
+
+// Any option without a placeholder is a button that sends it; one with a placeholder
+// (TARGET, X,Y, N...) starts the answer in the text box and offers what can follow.
+function optionButtons(options, skip, advised) {
+  for (const option of options) {
+    const word = option.split(" ")[0];
+    if (skip && skip(word, option)) continue;
+    if (advised && advised.includes(option)) {
+      $("options").append(button(`★ ${option}`, () => send(option), "primary"));
+    } else if (!/[A-Z]/.test(option)) {
+      const primary = !advised?.length &&
+        (word === "done" || word === "keep" || word === "auto") ? "primary" : "";
+      $("options").append(button(option, () => send(option), primary));
+    } else {
+      $("options").append(button(`${word}…`, () => {
+        $("answer").value = `${word} `;
+        $("answer").focus();
+        chips();
+      }));
     }
   }
-  chips();
+}
+
+function actButtons(view, prompt) {
+  const movers = [];
+  const refused = [];
+  optionButtons(prompt.options, (word, option) => {
+    if (!allowed(view, word)) { refused.push(word); return true; }
+    if (MOVE_WORDS[word] && option.includes("X,Y")) { movers.push(word); return true; }
+    return false;
+  });
+  if (refused.length) {  // grouped by reason: "move, dash: …; shoot: …"
+    const byWhy = new Map();
+    for (const w of refused) byWhy.set(view.open[w], [...(byWhy.get(view.open[w]) || []), w]);
+    $("why-not").textContent = "Not now — " +
+      [...byWhy].map(([why, ws]) => `${ws.map((w) => MOVE_WORDS[w] || w).join(", ")}: ${why}`)
+        .join("; ");
+  }
+  if (!movers.length) return;
+  const kinds = $("move-kinds");
+  kinds.hidden = false;
+  const label = document.createElement("span");
+  label.className = "field-label";
+  label.textContent = "tap the board to:";
+  kinds.append(label);
+  if (!movers.includes(page.moveKind)) page.moveKind = movers[0];
+  for (const word of movers) {
+    const b = button(MOVE_WORDS[word], () => { page.moveKind = word; showPrompt(page.view); });
+    b.dataset.move = word;
+    if (word === page.moveKind) b.classList.add("chosen");
+    kinds.append(b);
+  }
 }
 
 function endText(view) {
@@ -176,7 +253,7 @@ function chips() {
     offer = ["open", "close"];
   } else if ((head === "damage" || head === "down") && words.length === 1) {
     offer = view.models.filter((m) => m.side === "player").map((m) => m.id);
-  } else if (head === "damage") {
+  } else if (["damage", "strike", "block", "reroll"].includes(head)) {
     offer = numbers();
   }
   for (const word of offer) {
@@ -203,10 +280,13 @@ async function drawBoard() {
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   if (window.matchMedia("(max-width: 700px)").matches) {
-    // a phone: the board only (the legend is in the map download), so it is drawn larger
+    // a phone: the board only, margins trimmed (the legend is in the map download), so it
+    // fills the width; pinch to zoom
     const g = page.view.board;
-    const height = svg.viewBox.baseVal.height;
-    svg.setAttribute("viewBox", `0 0 ${g.origin[0] + g.width * g.scale + 14} ${height}`);
+    const x0 = g.origin[0] - 26;
+    const y0 = g.origin[1] - 8;
+    svg.setAttribute("viewBox", `${x0} ${y0} ${g.width * g.scale + 34} ` +
+                     `${g.depth * g.scale + 36}`);
   }
   const overlay = document.createElementNS("http://www.w3.org/2000/svg", "g");
   overlay.id = "overlay";
@@ -237,7 +317,7 @@ function toPx(x, y) {
 
 function activeModel() {
   const p = page.prompt;
-  if (!p || p.kind !== "act" || !page.view.your_turn) return null;
+  if (!p || !(p.kind === "act" || p.kind === "counteract") || !page.view.your_turn) return null;
   return page.view.models.find((m) => m.id === p.operative && m.at) || null;
 }
 
@@ -260,6 +340,7 @@ function addHandle(svg) {
 let drag = null;
 
 function onDown(evt) {
+  if (evt.isPrimary === false) { drag = null; return; }  // a second finger: a pinch
   const svg = evt.currentTarget;
   const at = toBoard(svg, evt);
   const m = activeModel();
@@ -292,9 +373,9 @@ function onUp(evt) {
 }
 
 async function tapped(x, y) {
-  if (!activeModel()) {
+  if (!activeModel() || page.sending) {
     if (page.view && page.view.your_turn && page.prompt.kind === "activate") {
-      say("Choose which operative acts first (the buttons above).");
+      say("Choose which operative acts first (the buttons below the board).");
     }
     return;
   }
@@ -307,10 +388,31 @@ async function tapped(x, y) {
     return;
   }
   if (!doc.ok) { say(`✗ ${doc.message}`, true); return; }
+  showPreview(doc);
+}
+
+// The preview offers only the moves the game takes at that point (each checked by the
+// engine, as the answer will be); the others say why not.
+function showPreview(doc) {
   page.preview = doc;
   $("preview-text").textContent = doc.text;
   $("preview").classList.toggle("bad", !doc.within);
-  $("preview-ok").textContent = doc.within ? `Confirm: ${doc.answer}` : `Send anyway: ${doc.answer}`;
+  const box = $("preview-choices");
+  box.replaceChildren();
+  const refused = [];
+  for (const choice of doc.choices || []) {
+    if (choice.ok) {
+      const b = button(`${MOVE_WORDS[choice.how] || choice.how} here`,
+                       () => send(choice.answer), "primary");
+      b.dataset.answer = choice.answer;
+      box.append(b);
+    } else {
+      refused.push(`${MOVE_WORDS[choice.how] || choice.how}: ${choice.why}`);
+    }
+  }
+  box.append(button("Cancel", hidePreview));
+  $("preview-refused").textContent = refused.length && doc.within ? `Not here — ${refused[0]}` +
+    (refused.length > 1 ? ` (and ${refused.length - 1} more)` : "") : "";
   $("preview").hidden = false;
   drawGhost(doc);
 }
@@ -346,13 +448,13 @@ function drawGhost(p) {
     t.setAttribute("x", cx);
     t.setAttribute("y", cy - p.radius * page.view.board.scale - 6);
     t.setAttribute("text-anchor", "middle");
-    t.setAttribute("font-size", "13");
+    t.setAttribute("font-size", "15");
     t.setAttribute("font-weight", "bold");
     t.setAttribute("fill", colour);
     t.setAttribute("stroke", "#fff");
     t.setAttribute("stroke-width", "3");
     t.setAttribute("paint-order", "stroke");
-    t.textContent = `${p.distance.toFixed(1)}" of ${p.allowance.toFixed(1)}"`;
+    t.textContent = p.measured;  // the server's words: one rounding, the game's units
     overlay.append(t);
   }
 }
@@ -365,6 +467,8 @@ function hidePreview() {
 }
 
 // -- narration and score -------------------------------------------------------------------------
+// Oldest first, as the terminal prints it, so an activation reads top to bottom; the list
+// keeps the newest in view.
 function addNarration(items, fresh) {
   const list = $("narration");
   for (const item of items) {
@@ -382,27 +486,36 @@ function addNarration(items, fresh) {
       li.classList.add("new");
       setTimeout(() => li.classList.remove("new"), 2500);
     }
-    list.prepend(li);
+    list.append(li);
   }
+  list.scrollTop = list.scrollHeight;
 }
 
 function showScore(view) {
   const s = view.score;
   const turn = view.edition === "kt2024" ? "Turning point" : "Battle round";
+  const cp = s.cp && s.cp.player !== undefined ? ` · CP ${s.cp.player}` : "";
   $("score").textContent = `${turn} ${s.turn} · VP you ${s.vp.player || 0} / solo-ops ` +
-    `${s.vp.enemy || 0}`;
+    `${s.vp.enemy || 0}${cp}`;
   $("title").textContent = view.scenario;
   document.title = `${view.scenario} — solo-ops`;
 }
 
 // -- keeping up --------------------------------------------------------------------------------
+let idleWaiters = [];
+
+// Resolves once no refresh is under way or queued: the page shows the newest view.
+function whenIdle() {
+  return page.busy ? new Promise((resolve) => idleWaiters.push(resolve)) : Promise.resolve();
+}
+
 async function refresh(full) {
-  if (page.busy) { page.again = page.again || (full ? "full" : true); return; }
+  if (page.busy) { page.again = page.again === "full" || full ? "full" : true; return; }
   page.busy = true;
   try {
     const since = full ? 0 : page.steps;
     const view = await getJSON(`api/view?${query({ since })}`);
-    if (full || view.steps < page.steps) {
+    if (full || view.steps < page.steps || !page.view) {
       $("narration").replaceChildren();
       addNarration(view.narration, false);
       if (view.briefing.length) {
@@ -430,35 +543,52 @@ async function refresh(full) {
       const again = page.again;
       page.again = false;
       refresh(again === "full");
+    } else {
+      const waiting = idleWaiters;
+      idleWaiters = [];
+      for (const resolve of waiting) resolve();
     }
   }
 }
 
+function linkState(live) {
+  const badge = $("link");
+  badge.classList.toggle("off", !live);
+  badge.textContent = live ? "live" : "reconnecting…";
+}
+
+// The live connection: the browser reconnects by itself, sending the last event id it saw; the
+// first message of every connection says whether the page missed anything (resync). A
+// connection refused outright is tried again every two seconds.
 function listen() {
   const events = new EventSource(`api/events?${query()}`);
-  events.onopen = () => { $("link").classList.remove("off"); refresh(true); };
-  events.onerror = () => { $("link").classList.add("off"); };
+  page.events = events;
+  events.onopen = () => linkState(true);
+  events.onerror = () => {
+    linkState(false);
+    if (events.readyState === EventSource.CLOSED) {
+      setTimeout(() => { if (page.events === events) listen(); }, 2000);
+    }
+  };
   events.onmessage = (e) => {
     const doc = JSON.parse(e.data);
-    if (doc.undo) { refresh(true); return; }
+    if (doc.campaign !== undefined && window.soloOpsCampaign) {
+      window.soloOpsCampaign.changed(doc);
+      return;
+    }
+    if (doc.resync || doc.undo) { refresh(true); return; }
+    if (doc.result && window.soloOpsCampaign && page.campaign) window.soloOpsCampaign.changed();
     if (doc.record || doc.result) refresh(false);
     else if (doc.prompt && page.view && JSON.stringify(doc.prompt) !==
              JSON.stringify(page.view.prompt)) refresh(false);
   };
 }
 
-async function choose() {
+async function choose(players) {
   $("side").hidden = true;
   $("board-card").hidden = true;
   $("choose").hidden = false;
-  let doc;
-  try {
-    doc = await getJSON(`api/players?${query()}`);
-  } catch (e) {
-    $("choices").textContent = e.message;
-    return;
-  }
-  for (const name of doc.players) {
+  for (const name of players) {
     const p = new URLSearchParams({ player: name });
     if (token) p.set("token", token);
     const a = document.createElement("a");
@@ -467,25 +597,46 @@ async function choose() {
     a.textContent = name;
     $("choices").append(a, " ");
   }
-  if (doc.players.length === 1) location.replace(`?${new URLSearchParams({ player:
-    doc.players[0], ...(token ? { token } : {}) })}`);
+  const all = document.createElement("a");
+  all.className = "button";
+  all.href = `?${new URLSearchParams({ host: "1", ...(token ? { token } : {}) })}`;
+  all.textContent = "Everyone (one device)";
+  $("choices").append(all);
 }
 
-function start() {
-  if (!me) { choose(); return; }
-  $("who").textContent = `· ${me}`;
+async function start() {
+  let who;
+  try {
+    who = await getJSON(`api/players?${query()}`);
+  } catch (e) {
+    $("prompt-text").textContent = e.message;
+    return;
+  }
+  if (!page.me && who.you !== "host") page.me = who.you;  // a player's own link
+  page.host = !page.me;
+  if (page.host && !token && !params.get("host") && who.players.length > 1) {
+    choose(who.players);
+    return;
+  }
+  $("who").textContent = page.host ? "· everyone (host)" : `· ${page.me}`;
   $("svg-link").href = `board.svg?${query({ download: 1 })}`;
   $("png-link").href = `board.png?${query({ download: 1 })}`;
   $("typed").addEventListener("submit", (e) => { e.preventDefault(); send($("answer").value); });
   $("answer").addEventListener("input", chips);
-  $("preview-ok").addEventListener("click", () => page.preview && send(page.preview.answer));
-  $("preview-cancel").addEventListener("click", hidePreview);
+  $("zoom").addEventListener("click", () => {
+    const on = $("board").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(on));
+    $("zoom").textContent = on ? "zoom −" : "zoom +";
+  });
   $("confirm-yes").addEventListener("click", () => send("yes"));
   $("confirm-no").addEventListener("click", () => send("no"));
   for (const b of document.querySelectorAll("[data-say]")) {
     b.addEventListener("click", () => send(b.dataset.say));
   }
-  listen();
+  page.campaign = !!who.campaign;
+  if (who.campaign && window.soloOpsCampaign) window.soloOpsCampaign.start(who, page);
+  else listen();
 }
 
+window.soloOpsPage = { page, refresh, listen, query, getJSON, say, button, send, setSending };
 start();

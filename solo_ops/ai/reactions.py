@@ -1,0 +1,56 @@
+"""The enemy's Reactions (Kill Team 2018): what an enemy model does when a player model
+declares a charge at it.
+
+004: "After you have declared a charge, any opponents take it in turn to make Reactions ... A
+model can React if it is the target of a charging model and it is more than 1" from an enemy
+model. A model can either fire Overwatch or Retreat when it Reacts." Overwatch "uses all the
+normal rules for shooting (e.g. the target must be in range and visible when they declare the
+charge), except that any attacks made must target the model attempting to charge, and a 6 is
+always required for a successful hit roll".
+
+003 says the enemy otherwise plays "as per a normal game": a charged enemy model fires
+Overwatch whenever it can (it costs it nothing: it may still shoot in its shooting phase). It
+never Retreats: no order of the supplement gives ground to a charger (every move order heads
+for the enemy, cover or a distance, or stays), and a Retreat forfeits its shots for the battle
+round (``docs/rules.md``).
+"""
+
+from __future__ import annotations
+
+from solo_ops.ai.context import Action, Context
+from solo_ops.ai.shooting import choose_shot
+from solo_ops.game.state import PLAYER, State
+from solo_ops.rules import reach
+
+
+def may_react(ctx: Context, state: State, model_id: str) -> str | None:
+    """Why the enemy model ``model_id`` cannot React now (None: it can): within 1" of a player
+    model, or it Advanced or Retreated this battle round (004)."""
+    model = state.operatives[model_id]
+    if model.at is None or not model.on_table:
+        return f"{model.label} is not on the table"
+    if model.advanced:
+        return f"{model.label} advanced this battle round: it cannot React"
+    for other in state.living(PLAYER):
+        if other.at is not None and reach.engaged_2018(ctx.terrain, model.at, model.radius,
+                                                       other.at, other.radius):
+            return f"{model.label} is within 1\" of {other.name}: it cannot React"
+    return None
+
+
+def overwatch(ctx: Context, state: State, model_id: str, charger_id: str) -> Action | None:
+    """The Overwatch the enemy model ``model_id`` fires at ``charger_id``, who declared a charge
+    at it: its best shot at the charger (visible and in range from where both stand), or None
+    when it cannot React or has no such shot."""
+    if ctx.edition != "kt2018" or may_react(ctx, state, model_id) is not None:
+        return None
+    model, charger = state.operatives[model_id], state.operatives[charger_id]
+    if charger.at is None or model.at is None:
+        return None
+    pos = {o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None}
+    shot, _ = choose_shot(ctx, model, model.at, [charger], pos, moved=False, moved_how=None)
+    if shot is None:
+        return None
+    shot.note = (f"{model.label} reacts to the charge: Overwatch at {charger.label} with "
+                 f"{shot.weapon} (hits only on 6s).")
+    return shot

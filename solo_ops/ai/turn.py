@@ -1,0 +1,283 @@
+"""One model's turn while the planner plans it, and the actions a sequence is made of.
+
+:class:`_Turn` is what the model stands on and knows, the AP it has left and what it has done;
+:meth:`_Turn.fork` gives a scratch copy on which :mod:`solo_ops.ai.sequences` tries a
+sequence without touching the plan, and :meth:`_Turn.commit` keeps the one chosen. The
+functions below are the actions themselves (fight, shoot, charge, the moves of the move order
+with the doors on the way), each spending its AP on the turn it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from solo_ops.ai.context import Action, Context, Plan, _Board
+from solo_ops.ai.move_order import _move_by_order, _order_satisfied
+from solo_ops.ai.portals import _open_the_way
+from solo_ops.ai.shooting import choose_shot
+from solo_ops.game.state import Operative, State, Unit
+from solo_ops.rules import kt2024, sequences
+
+MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
+SAME_END = 0.05  # a Dash ending this close to a Reposition's end is the same move
+
+
+def _ap_cost(kind: str) -> int:
+    """Kill Team 2024 action points of a planned action (Fall Back 2, the rest 1)."""
+    return 2 if kind == "fall_back" else 1
+
+
+@dataclass
+class _Turn:
+    """One model's activation while the planner plans it: what it stands on and knows, the AP
+    it has left, what it has done (``done``: the kinds of its ``spent`` actions and of those
+    planned so far) and the answer so far (``result``). ``ctx`` is the door state it now walks
+    in; ``heavy_moves`` the moves a Heavy weapon it fired still allows (None: it fired none)."""
+
+    ctx: Context
+    state: State
+    unit: Unit
+    op: Operative
+    codes: dict[str, str]
+    board: _Board
+    enemies: list[Operative]
+    phase: str
+    plan: Plan
+    spent: Sequence[Action]
+    edition: str
+    start: tuple[float, float]
+    mates: list[tuple[float, float, float]]
+    result: dict[str, Any]
+    ap: int
+    done: list[str]
+    moved_before: bool
+    near_visible: list[tuple[float, Operative]] = field(default_factory=list)
+    closest: tuple[float, Operative] | None = None
+    engaged: list[Operative] = field(default_factory=list)
+    melee_minded: bool = False
+    shot_done: bool = False
+    heavy_moves: tuple[str, ...] | None = None
+
+    def fork(self) -> _Turn:
+        """A scratch copy to try a sequence on: its own plan, result and record of what was
+        done; the board is shared (a sequence moves only this model, which
+        :meth:`commit` or :meth:`discard` settles)."""
+        scratch = Plan(self.plan.unit, self.plan.command, self.plan.troop, self.plan.order,
+                       self.plan.state_before)
+        return replace(self, plan=scratch, result=dict(self.result), done=list(self.done))
+
+    def commit(self, fork: _Turn) -> None:
+        """Keep what ``fork`` planned: its actions and words join the plan, its state this."""
+        self.plan.actions.extend(fork.plan.actions)
+        self.plan.explain.extend(fork.plan.explain)
+        plan = self.plan
+        self.__dict__.update(fork.__dict__)
+        self.plan = plan
+        self.board.pos[self.op.id] = fork.here
+
+    def discard(self) -> None:
+        """Forget a fork's moves: the model stands where this turn has it."""
+        self.board.pos[self.op.id] = self.here
+
+    @property
+    def here(self) -> tuple[float, float]:
+        """Where the model stands now (after the moves planned on this turn)."""
+        for action in reversed(self.plan.actions):
+            if action.model == self.op.id and action.to is not None and action.kind != "shoot":
+                return action.to
+        return self.start
+
+    def may(self, kind: str) -> bool:
+        """Whether ``kind`` may come next: AP left, the sequence table (Kill Team 2024) and a
+        Heavy weapon fired (no move after it but the one Heavy (x) names)."""
+        if self.edition != "kt2024":
+            return True
+        if _ap_cost(kind) > self.ap or not sequences.allowed(kind, self.done):
+            return False
+        if kind in MOVE_KINDS and self.heavy_moves is not None:
+            return kind in self.heavy_moves
+        return True
+
+    def spend(self, kind: str) -> None:
+        """Record ``kind`` as done and spend its AP."""
+        self.done.append(kind)
+        self.ap -= _ap_cost(kind)
+
+    def moves_made(self) -> list[str]:
+        """The kinds of this model's moves this activation, spent and planned."""
+        return [a.kind for a in [*self.spent, *self.plan.actions]
+                if a.model == self.op.id and a.kind in MOVE_KINDS]
+
+
+def _fight(t: _Turn, target: Operative) -> None:
+    """The model fights ``target`` (1 AP)."""
+    op = t.op
+    weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
+    t.plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
+                                 note=f"{op.label} fights {target.label}."))
+    t.plan.explain.append(f"{op.label} is in control range of {target.label} and fights.")
+    t.result["attacked"] = True
+    t.spend("fight")
+
+
+def _shoot(t: _Turn, shot: Action, lead: str = "") -> None:
+    """The model takes ``shot`` (1 AP); a Heavy weapon's shot leaves only the moves its rule
+    allows (001 Heavy: "... or move after using this weapon")."""
+    t.plan.actions.append(shot)
+    t.plan.explain.append(lead + shot.note)
+    weapon = next((w for w in t.op.profile.ranged_weapons if w.name == shot.weapon), None)
+    allowed = kt2024.heavy_allowed_moves(weapon) if weapon is not None else None
+    if allowed is not None and t.edition == "kt2024":
+        t.heavy_moves = allowed
+    t.shot_done = True
+    t.result["attacked"] = True
+    t.spend("shoot")
+
+
+def _charge(t: _Turn, charge: Action) -> None:
+    """The charge (1 AP), then a fight (Kill Team 2024) if AP are left."""
+    t.plan.actions.append(charge)
+    if charge.to is not None:  # a 2018 charge is rolled by the engine: it stays put here
+        t.board.pos[t.op.id] = charge.to
+    t.plan.explain.append(charge.note)
+    t.result["moved"] = True
+    t.result["attacked"] = True
+    t.spend("charge")
+    if t.edition == "kt2024" and t.may("fight"):
+        target = t.state.operatives[charge.target]  # type: ignore[index]
+        _fight(t, target)
+
+
+def _moves_by_order(t: _Turn, kinds: Sequence[str] | None = None) -> None:
+    """Move by the move order: first open a closed door or hatch in the way, then moves (two
+    in Kill Team 2024: Reposition, Dash; ``kinds`` to allow fewer) until the order is satisfied
+    or a shot is there."""
+    if t.codes["move"] == "remain_stationary":
+        t.plan.explain.append(f"{t.op.label} remains stationary (its move order).")
+        return
+    used, walked, opened = _open_the_way_first(t)
+    allowed = _move_kinds(t, used, walked, opened)
+    _make_moves(t, [k for k in allowed if kinds is None or k in kinds])
+
+
+def _open_the_way_first(t: _Turn) -> tuple[set[str], bool, bool]:
+    """A closed door or hatch in the way: go and open it first (Operate Hatch). The move kinds
+    it used, whether it moved and whether it opened it."""
+    used: set[str] = set()
+    walked = opened = False
+    if t.ap > 0 and t.phase in ("firefight", "movement") and not t.done:
+        ap_before = t.ap
+        t.ctx, t.ap, used, walked, opened = _open_the_way(t.ctx, t.op, t.board, t.enemies,
+                                                          t.codes, t.ap, t.plan)
+        t.done.extend(sorted(used))
+        if opened and t.edition == "kt2024" and ap_before - t.ap > len(used):
+            t.done.append("portal")
+        t.result["ctx"] = t.ctx
+        t.result["moved"] |= walked
+    return used, walked, opened
+
+
+def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[str]:
+    """The moves it may still make by its order: Reposition and Dash (Kill Team 2024, one an
+    AP, as the sequence table and a Heavy weapon fired allow) or the 2018 normal move, less
+    those made or used on the way to a door."""
+    # (a Heavy-only model with no shot now moves: keeping still would not make one)
+    if t.edition == "kt2024":
+        kinds = [k for k in ("reposition", "dash") if k not in used and t.may(k)]
+    else:
+        kinds = [] if "normal" in used or "normal" in t.done else ["normal"]
+    if walked and not opened:
+        kinds = []  # still on its way to the door or hatch
+    if kinds and t.codes["move"] == "to_cover" and t.unit.fsm == "in_cover":
+        # "To Cover: Unit will move to the nearest cover and then remain stationary."
+        kinds = []
+        t.plan.explain.append(f"{t.op.label} stays where it is: the unit reached cover and "
+                              "then remains stationary (To Cover).")
+    return kinds
+
+
+def _make_moves(t: _Turn, kinds: list[str]) -> None:
+    """The moves of ``kinds`` in turn (1 AP each), each by the move order, until one is not
+    worth making, the order is satisfied, or (Kill Team 2024) a shot is there to take."""
+    op, board = t.op, t.board
+    for kind in kinds:
+        if not t.may(kind):
+            continue
+        mv = _move_by_order(t.ctx, t.state, t.unit, op, board.pos[op.id], kind, t.codes, board,
+                            t.enemies, t.mates)
+        if mv is None:
+            break
+        mv = _dash_instead(t, mv)
+        t.plan.actions.append(mv)
+        t.plan.explain.append(mv.note)
+        board.pos[op.id] = mv.to  # type: ignore[assignment]
+        t.result["moved"] = True
+        t.spend(mv.kind)
+        if _order_satisfied(t.ctx, op, board, t.enemies, t.codes):
+            break
+        # a shot now beats a second move when the order wants to shoot
+        if t.edition == "kt2024" and t.may("shoot") and _shot_from(t, mv.to) is not None:
+            break
+
+
+def _dash_instead(t: _Turn, mv: Action) -> Action:
+    """A Reposition the order chose that a Dash makes as well (the same end point) becomes a
+    Dash when only a Dash keeps a shot (a Heavy (Dash only) weapon): 003 Unhindered move "will
+    fire ... if also allowing its self to complete the other action unhindered"."""
+    if (t.edition != "kt2024" or mv.kind != "reposition" or mv.cost > 3.0 + 1e-9
+            or not t.may("dash") or not any(kt2024.heavy_allowed_moves(w) == ("dash",)
+                                            for w in t.op.profile.ranged_weapons)):
+        return mv
+    if _shot_from(t, mv.to, "reposition") is not None:
+        return mv  # it shoots after the Reposition anyway
+    dash = _move_by_order(t.ctx, t.state, t.unit, t.op, t.board.pos[t.op.id], "dash", t.codes,
+                          t.board, t.enemies, t.mates)
+    if dash is None or dash.to is None or mv.to is None or float(
+            np.hypot(dash.to[0] - mv.to[0], dash.to[1] - mv.to[1])) > SAME_END:
+        return mv
+    if _shot_from(t, dash.to, "dash") is None:
+        return mv
+    dash.note += (" A Dash, not a Reposition: the same move, and its Heavy (Dash only) weapon "
+                  "may still fire after it.")
+    return dash
+
+
+def _shot_from(t: _Turn, point: tuple[float, float] | None, last: str | None = None
+               ) -> Action | None:
+    """The shot the model would take from ``point`` after its moves (``last``: one more)."""
+    if point is None:
+        return None
+    kinds = t.moves_made() + ([last] if last else [])
+    shot, _ = choose_shot(t.ctx, t.op, point, t.enemies, t.board.pos, moved=bool(kinds),
+                          moved_how=_heavy_move(kinds))
+    return shot
+
+
+def _heavy_move(kinds: Sequence[str]) -> str | None:
+    """The move of ``kinds`` a Heavy (x) weapon is judged by: any other than a Dash forbids a
+    Heavy (Dash only) shot, so that one if there is one (001: "only (x) is allowed")."""
+    if not kinds:
+        return None
+    return next((k for k in kinds if k != "dash"), "dash")
+
+
+def _shoot_after_moving(t: _Turn, lead: str | None = None) -> None:
+    """Shoot after moving (unhindered move, or fire at will with nothing to shoot before)."""
+    if t.edition == "kt2024" and not t.shot_done and t.may("shoot"):
+        shot = _shot_from(t, t.board.pos[t.op.id])
+        if shot is not None:
+            if lead is None:
+                lead = ("Unhindered move: it moved first, then fires. "
+                        if t.codes["shoot"].startswith("unhindered") else "")
+            _shoot(t, shot, lead)
+
+
+def _first_shot(t: _Turn) -> Action | None:
+    """The shot from where the model stands before it moves, or None."""
+    shot, _ = choose_shot(t.ctx, t.op, t.start, t.enemies, t.board.pos, moved=t.moved_before,
+                          moved_how=_heavy_move(t.moves_made()))
+    return shot

@@ -1,0 +1,164 @@
+"""The campaign's files, shared by ``campaign play`` (the terminal) and ``campaign serve`` (the
+page): where a campaign and its missions are saved, reading and changing the campaign under its
+lock, generating the next mission's scenario and recording a mission that ended.
+
+Saves are ``campaign_saves/<name>.json`` under the current folder (or ``--saves DIR``), written
+only through :mod:`solo_ops.io.persistence`: every change re-reads the save under its lock, so two
+co-op screens never overwrite each other, and a killed command leaves the old or the new save,
+never half of one. A mission's files live in ``<saves>/<name>-missions/``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from solo_ops.campaign import (
+    CAMPAIGN_KIND,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Campaign,
+    MissionReport,
+)
+from solo_ops.cli.common import CAMPAIGN_SAVES
+from solo_ops.core.dice import SeededDice
+from solo_ops.core.errors import InputError
+from solo_ops.io.persistence import load_json, update_json, write_text_atomic
+
+if TYPE_CHECKING:
+    from solo_ops.game.definition import Game
+    from solo_ops.game.state import State
+
+
+DEFAULT_SAVES = CAMPAIGN_SAVES
+_BAD_NAME_CHARS = set('/\\:*?"<>|')
+
+
+def saves_option(f: Any) -> Any:
+    return click.option("--saves", "saves", type=click.Path(path_type=Path), default=None,
+                        help="The folder of campaign saves (default ./campaign_saves).")(f)
+
+
+def campaign_path(name: str, saves: Path | None) -> Path:
+    """Where campaign ``name`` is saved; the name must make a plain file name."""
+    clean = name.strip()
+    if not clean or clean != name:
+        raise InputError("a campaign name must not be empty or start or end with spaces",
+                         source="NAME")
+    if clean.startswith(".") or any(c in _BAD_NAME_CHARS or ord(c) < 32 for c in clean):
+        raise InputError(f"{name!r} cannot be a file name (no / \\ : * ? \" < > |, control "
+                         "characters or a leading dot)", source="NAME")
+    if len(clean) > 100:
+        raise InputError("a campaign name must be at most 100 characters", source="NAME")
+    return (saves if saves is not None else DEFAULT_SAVES) / f"{clean}.json"
+
+
+def load_campaign(path: Path, name: str) -> Campaign:
+    """Read a campaign save (migrated); a missing one lists the campaigns there are."""
+    if not path.exists():
+        known = sorted(p.stem for p in path.parent.glob("*.json")) if path.parent.is_dir() \
+            else []
+        listing = f" (campaigns there: {', '.join(known)})" if known else ""
+        raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
+                         "`solo-ops campaign new`", source="NAME")
+    document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
+                         migrations=MIGRATIONS)
+    return Campaign.from_dict(document, str(path))
+
+
+def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
+    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it: nothing is lost."""
+    if not path.exists():
+        load_campaign(path, name)  # the clear "no campaign" error
+    holder: dict[str, Campaign] = {}
+
+    def apply(document: dict[str, Any]) -> dict[str, Any]:
+        campaign = Campaign.from_dict(document, str(path))
+        fn(campaign)
+        holder["campaign"] = campaign
+        return campaign.to_dict()
+
+    update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
+                migrations=MIGRATIONS)
+    return holder["campaign"]
+
+
+def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
+                      board: str | None, roster: str | None, edition: str | None,
+                      engagement: int | None) -> tuple[dict[str, Any], list[str]]:
+    """A scenario document for the campaign's next mission (board and roster inline, so the
+    mission folder is complete on its own), written to ``files["scenario"]``."""
+    import yaml
+
+    from solo_ops.campaign import scenario_squads
+    from solo_ops.cli.new import RATE_MISSIONS, _pick, _shipped, rate_levels
+    from solo_ops.game.generator import Candidate, Options, generate
+
+    squads = scenario_squads(current)
+    if not squads:
+        raise InputError(f"campaign {current.name!r} has no model left who can play; replace "
+                         "the fallen with `solo-ops campaign replace`", source="NAME")
+    out_dir = files["folder"].resolve()
+    boards = [Candidate(c.name, "", c.data) for c in _shipped("board")]
+    rosters = [Candidate(c.name, "", c.data) for c in _shipped("roster")]
+    picked_board = _pick(board, "board", out_dir)
+    picked_roster = _pick(roster, "roster", out_dir)
+    options = Options(
+        edition=edition,
+        board=None if picked_board is None else Candidate(picked_board.name, "",
+                                                          picked_board.data),
+        roster=None if picked_roster is None else Candidate(picked_roster.name, "",
+                                                            picked_roster.data),
+        squads=[Candidate(s["player"], "", s) for s in squads],
+        engagement=engagement, name=f"{current.name}: mission {number}")
+    if engagement is None and current.settings.difficulty is not None:
+        # the campaign's difficulty: the level rated nearest the word's win rate
+        word: str = current.settings.difficulty
+        options.difficulty = word
+        options.rate = lambda d: rate_levels(d, files["scenario"], out_dir, word, RATE_MISSIONS,
+                                             seed, True, {})
+    doc, notes = generate(boards, rosters, [], options, SeededDice(seed=seed), seed)
+    files["folder"].mkdir(parents=True, exist_ok=True)
+    header = (f"# Mission {number} of campaign {current.name!r}, generated by `solo-ops "
+              f"campaign play` (seed {seed}).\n")
+    text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+    write_text_atomic(files["scenario"], text)
+    return doc, notes
+
+
+def _check_not_recorded(path: Path, name: str, number: int) -> None:
+    """Refuse a mission another terminal has just recorded (read again under the lock)."""
+    if load_campaign(path, name).missions_played + 1 != number:
+        raise InputError(f"mission {number} was just recorded by another terminal; run "
+                         f"`solo-ops campaign play {name}` again for the next one",
+                         source="NAME")
+
+
+def _record_played_mission(path: Path, name: str, number: int, files: dict[str, Path],
+                           game: Game, state: State) -> list[MissionReport]:
+    """Record the ended mission in the campaign and draw the map of the end: the reports
+    (none when another terminal recorded it already)."""
+    from solo_ops.campaign import record_mission, result_from_state
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.core.dice import dice_from_state
+
+    # The mission is over: record it (survival dice continue the game's own dice stream).
+    assert state.dice is not None
+    dice = dice_from_state(state.dice.state())
+    result = result_from_state(state, mission=game.scenario.name,
+                               narrative=[f"Played on {game.scenario.board.name}."])
+    reports: list[MissionReport] = []
+
+    def apply(latest: Campaign) -> None:
+        if latest.missions_played >= number:  # another terminal recorded it already
+            return
+        dice.log.clear()
+        reports.append(record_mission(latest, result, dice, source=str(files["save"])))
+        latest.history[-1]["files"] = {k: str(v) for k, v in files.items()
+                                       if k not in ("folder", "setup")}
+
+    change_campaign(path, name, apply)
+    draw_view(game, state, files["map"])
+    return reports

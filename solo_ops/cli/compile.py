@@ -1,0 +1,126 @@
+"""``solo-ops compile``: compile the geometry's loops once, and the decision every command that
+plays missions (or a game at the table) takes about them (:func:`prepare`).
+
+The kernels (:mod:`solo_ops.geometry.jit`) give the numpy code's answers bit for bit, faster;
+compiling them costs some 15-20 s of CPU once per install (:mod:`solo_ops.io.compiled` says
+where they are kept). :func:`prepare`:
+
+- ``SOLO_OPS_JIT=0`` or no numba: the numpy code;
+- ``SOLO_OPS_JIT=1``: the kernels, compiled on the spot if need be (as before issue #32);
+- otherwise, once ``solo-ops compile`` has compiled them: the kernels, loaded once in this
+  process (a rating's worker processes are forked from it and start with them loaded); not
+  yet: the numpy code this time, and ``solo-ops compile --background`` is started (detached,
+  at the lowest priority, one at a time), so that the next command has them. No command
+  waits for a compiler.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import click
+
+from solo_ops.cli.common import emit_json, json_option
+from solo_ops.geometry import jit
+
+WARM_SCENARIOS = ("volkus-stronghold-supplement-example", "crypt-objective-ultima")
+"""The missions whose play compiles every kernel a game or a rating calls (a Kill Team 2024
+and a 2018 board; the co-op stronghold asks every question the geometry has)."""
+
+
+def prepare(*, start_compiling: bool = True) -> bool:
+    """Whether this command's missions (or game) use the kernels; loads them when they are
+    compiled, else starts compiling them in the background (see the module docstring)."""
+    from solo_ops.io import compiled
+
+    if not jit.AVAILABLE or jit.MODE == "0":
+        return False
+    compiled.configure()
+    if jit.MODE == "1":
+        return True
+    if compiled.ready():
+        jit.preload(compiled.recorded())
+        return True
+    if start_compiling:
+        start_in_background()
+    return False
+
+
+def use_at_table() -> None:
+    """A game at the table (``play``, ``serve``): the kernels when compiled (loaded now, before
+    the first answer: about half a second of CPU once, for distances two to three times
+    faster all game), else the numpy code while they compile in the background."""
+    jit.use_in_simulation(prepare())
+
+
+def start_in_background() -> None:
+    """Start ``solo-ops compile --background`` detached from this command (its own session:
+    Ctrl-C here does not reach it; nothing printed); it exits at once if another holds the
+    lock."""
+    flags = {"start_new_session": True} if os.name == "posix" else {
+        "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
+        | getattr(subprocess, "DETACHED_PROCESS", 0)}
+    try:
+        subprocess.Popen([sys.executable, "-m", "solo_ops", "compile", "--background"],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, close_fds=True, **flags)
+    except OSError:  # no compiler this time: the numpy code gives the same answers
+        pass
+
+
+def compile_kernels() -> tuple[int, float]:
+    """Play one short mission of each :data:`WARM_SCENARIOS` with the kernels on, which
+    compiles (or loads) every kernel they call; returns how many and the CPU seconds."""
+    from solo_ops.geometry.terrain import TerrainCache
+    from solo_ops.io import library
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import rating
+
+    jit.use_in_simulation()
+    start = time.process_time()
+    for name in WARM_SCENARIOS:
+        scenario = load_scenario(library.resolve("scenario", name, source="solo-ops compile"))
+        rating.play_one(scenario, 1, "objective", terrains=TerrainCache(scenario.board))
+    return len(jit.compiled_signatures()), time.process_time() - start
+
+
+@click.command("compile")
+@click.option("--background", is_flag=True,
+              help="As started by a command that found the kernels not compiled: the lowest "
+                   "priority, silent, and nothing to do if another compile runs.")
+@json_option
+def compile_command(background: bool, as_json: bool) -> None:
+    """Compile the geometry's loops now (once per install; rate and new do it by themselves,
+    in the background, when they find them missing)."""
+    from solo_ops.core.errors import SaveError
+    from solo_ops.io import compiled
+    from solo_ops.io.persistence import game_lock
+
+    if not jit.AVAILABLE:
+        if not background:
+            click.echo("numba is not installed here: nothing to compile (the numpy code gives "
+                       "the same answers)")
+        return
+    if background and hasattr(os, "nice"):
+        os.nice(19)
+    compiled.configure()
+    try:
+        with game_lock(compiled.lock_target()):
+            kernels, seconds = compile_kernels()
+            path = compiled.record(jit.compiled_signatures(), seconds)
+    except SaveError:
+        if background:
+            return
+        raise
+    if as_json:
+        emit_json({"kernels": kernels, "cpu_seconds": round(seconds, 2), "marker": str(path),
+                   "numba_cache": str(compiled.numba_dir())})
+    elif not background:
+        click.echo(f"{kernels} kernels compiled or loaded in {seconds:.1f} s of CPU; numba's "
+                   f"cache: {compiled.numba_dir()}")
+
+
+commands = [compile_command]

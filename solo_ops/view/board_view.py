@@ -1,0 +1,164 @@
+"""The players' view as a board picture: what the page's board and ``solo-ops map`` both draw.
+
+Built only from the player view (:func:`solo_ops.view.player.player_view`) and player records
+(:func:`~solo_ops.view.player.player_record`), so nothing hidden reaches it:
+
+* the players' models and the revealed enemies with their ids — and their wounds when hurt
+  (``marine-1 9/14``) — each with its order token (Kill Team 2024: ``E`` engage, ``C`` conceal,
+  faded once it has activated); downed operatives lying on the table greyed and crossed
+  (their bases still take room), a friend carried as its carrier's ``⇐`` label; downed enemies
+  are gone from the killzone;
+* unknown counters as "?" counters with their ids (never what is in them);
+* doors and hatches with their ids and whether they are open;
+* the activation being played, or the last one played: each move, charge, shot and fight of it
+  numbered in order and drawn from where it happened (a shot from where the shooter stood
+  when it fired, not where it stands now), the models' ids beside the numbers. While a step
+  waits for a CP re-roll answer it is the activation of that step, as far as the players were
+  told (the ``reroll_offered`` event's ``so_far``);
+* the title: the turn, the victory points and the players' command points.
+
+Every label goes through the one placer (:mod:`solo_ops.view.labels`) and the picture through
+:mod:`solo_ops.view.render`, so the SVG and the PNG show the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.game import markers
+from solo_ops.view import render
+
+if TYPE_CHECKING:
+    from solo_ops.game.definition import Game
+    from solo_ops.game.state import State
+
+STARTS = ("activated", "enemy_activation", "counteract")
+"""The events that begin an activation (a player's, an enemy unit's, a counteract)."""
+TOKENS = {"engage": "E", "conceal": "C"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of the activation shown: ``kind`` (a path kind of
+    :data:`~solo_ops.view.picture_style.PATH_STYLES`), its points (board inches, from where
+    it happened) and whose action it was."""
+
+    kind: str
+    points: tuple[tuple[float, float], ...]
+    actor: str
+
+
+def _events(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every shown event in order, a paused step's ``so_far`` in place of its question."""
+    for record in records:
+        for event in record.get("events", []):
+            if event.get("type") == "reroll_offered":
+                yield from event.get("so_far", [])
+            else:
+                yield event
+
+
+def activation(records: list[dict[str, Any]], where: dict[str, tuple[float, float]]
+               ) -> tuple[str | None, list[Step]]:
+    """The activation being played (or the last one played) in ``records`` (player records):
+    who (a unit's or an operative's id) and its steps, each from where it happened. ``where``
+    is where every model stands now."""
+    events = list(_events(records))
+    start = max((i for i, e in enumerate(events) if e.get("type") in STARTS), default=None)
+    if start is None:
+        return None, []
+    head = events[start]
+    who = head.get("unit") or head.get("operative")
+    tail = events[start:]
+    pos = dict(where)
+    for e in reversed(tail):  # back to where each model stood when the activation began
+        if e.get("type") in ("moved", "charged") and e.get("from") is not None:
+            pos[e["operative"]] = (float(e["from"][0]), float(e["from"][1]))
+    steps: list[Step] = []
+    for e in tail:
+        kind = e.get("type")
+        if kind in ("moved", "charged") and e.get("to") is not None:
+            route = e.get("route") or [e.get("from"), e["to"]]
+            points = tuple((float(p[0]), float(p[1])) for p in route if p is not None)
+            if len(points) >= 2:
+                steps.append(Step("charge" if kind == "charged" or e.get("how") == "charge"
+                                  else "move", points, e["operative"]))
+            pos[e["operative"]] = (float(e["to"][0]), float(e["to"][1]))
+        elif kind in ("attack", "shot", "fight"):
+            actor = e.get("attacker") or e.get("operative")
+            target = e.get("target")
+            if actor in pos and target in pos and pos[actor] != pos[target]:
+                steps.append(Step("fight" if kind == "fight" else "shot",
+                                  (pos[actor], pos[target]), str(actor)))
+    return who, steps
+
+
+def _label(o: dict[str, Any]) -> str:
+    """A model's label: its id, what it carries, its wounds when hurt, or that it is down."""
+    text = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
+    text += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
+    if o.get("down"):
+        return text + " (down)"
+    wounds, most = o.get("wounds"), o.get("max_wounds")
+    if isinstance(wounds, int) and isinstance(most, int) and wounds < most:
+        text += f" {wounds}/{most}"
+    return text
+
+
+def _disc(scene: render.Scene, o: dict[str, Any], radius: float, side: str,
+          edition: str) -> None:
+    token = TOKENS.get(str(o.get("stance"))) if edition == "kt2024" else None
+    render.add_disc(scene, tuple(o["at"]), radius, side=side, label=_label(o),
+                    down=bool(o.get("down")), token=token, spent=bool(o.get("activated")))
+
+
+def title(game: Game, view: dict[str, Any]) -> str:
+    """The picture's title: the scenario, the turn, the VP and the players' CP."""
+    turn = "turning point" if view["edition"] == "kt2024" else "battle round"
+    vp = view["vp"]
+    text = (f"{view['scenario']} — {turn} {view['turn']} · VP you {vp.get('player', 0)} / "
+            f"solo-ops {vp.get('enemy', 0)}")
+    if "player" in view["cp"]:
+        text += f" · CP {view['cp']['player']}"
+    return text
+
+
+def board_scene(game: Game, state: State, view: dict[str, Any],
+                records: list[dict[str, Any]], *, reveal: bool = False) -> render.Scene:
+    """The players' view drawn (see the module docstring)."""
+    terrain = game.terrain(state)
+    board = markers.board_now(game, state, terrain.board)  # carried / placed-down markers
+    scene = render.board_scene(board, title=title(game, view))
+    scene.portal_states = True
+    radius = {o.id: o.radius for o in state.operatives.values()}
+    players = list(view["squads"])
+    where: dict[str, tuple[float, float]] = {}
+    for index, ops in enumerate(view["squads"].values()):
+        side = "player" if index == 0 else f"player{min(index, 2) + 1}"
+        for o in ops:
+            if o["at"] is not None and not o.get("carried_by"):  # (carried: its carrier's ⇐)
+                _disc(scene, o, radius[o["id"]], side, view["edition"])
+                where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
+    for o in view["enemies"]:
+        if o["at"] is not None and not o["down"]:  # a downed enemy leaves the killzone
+            _disc(scene, o, radius[o["id"]], "enemy", view["edition"])
+            where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
+    for c in view["counters"]:
+        label = c["id"] if not reveal else f"{c['id']} ({c.get('hidden_order')})"
+        render.add_counter(scene, tuple(c["at"]), label=label)
+    who, steps = activation(records, where)
+    for number, step in enumerate(steps, start=1):
+        render.add_path(scene, step.points, kind=step.kind)
+        render.add_step(scene, step.points[0], number, step.actor)
+    entries = [("player", f"{p}'s squad") for p in players[:1]]
+    entries += [(f"player{min(i, 1) + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
+    entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
+    if any(o["down"] and o["at"] is not None and not o.get("carried_by")
+           for ops in view["squads"].values() for o in ops):
+        entries.append(("downed", "downed operative (its base stays)"))
+    if who is not None:
+        entries.append(("move", f"this activation ({who}): numbered"))
+    render.add_legend(scene, entries)
+    return scene

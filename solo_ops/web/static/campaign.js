@@ -1,0 +1,224 @@
+// solo-ops table view: a campaign's part of the page (campaign serve). Plain JavaScript.
+// The set-up picture and briefing with a ready button per player, the mission (the table view
+// itself), recording it (the survival tests), the after-action report with its map, the squads
+// and recruits, the next mission. Everything comes from api/campaign.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let core = null;   // window.soloOpsPage
+  let who = null;    // api/players: {players, you}
+  let doc = null;    // the last api/campaign document
+  let phase = null;
+
+  function el(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  async function act(body) {
+    const headers = { "Content-Type": "application/json" };
+    const token = new URLSearchParams(location.search).get("token");
+    if (token) headers["X-Solo-Ops-Token"] = token;
+    core.setSending(true);
+    for (const b of document.querySelectorAll("#campaign button")) b.disabled = true;
+    try {
+      const r = await fetch("api/campaign", { method: "POST", headers,
+                                              body: JSON.stringify(body) });
+      const reply = await r.json();
+      if (reply.ok) show(reply);
+      say(reply.ok ? reply.message : `✗ ${reply.message}`, !reply.ok);
+    } catch (e) {
+      say(`✗ the server cannot be reached (${e.message})`, true);
+    } finally {
+      core.setSending(false);
+      for (const b of document.querySelectorAll("#campaign button")) b.disabled = false;
+      markReady();
+    }
+  }
+
+  function say(text, bad) {
+    let m = $("campaign-message");
+    if (!m) {
+      m = el("p", null, "campaign-message");
+      m.id = "campaign-message";
+      m.setAttribute("role", "status");
+      $("campaign").append(m);
+    }
+    m.textContent = text || "";
+    m.classList.toggle("bad", !!bad);
+  }
+
+  function picture(what) {
+    const img = el("img");
+    img.alt = what === "setup" ? "the mission's set-up" : "the map of the end";
+    img.className = "campaign-picture";
+    img.src = `api/campaign/picture.svg?${core.query({ what, t: Date.now() })}`;
+    return img;
+  }
+
+  function squads(d) {
+    const box = el("details");
+    box.id = "squads";
+    box.append(el("summary", "Squads"));
+    const table = el("table");
+    const head = el("tr");
+    for (const h of ["player", "model", "state", "W", "missions", "injuries"]) {
+      head.append(el("th", h));
+    }
+    table.append(head);
+    for (const s of d.squads) {
+      for (const m of s.models) {
+        const row = el("tr");
+        row.dataset.model = m.id;
+        const note = m.replaced_by ? ` (replaced by ${m.replaced_by})` :
+          m.replaces ? ` (in place of ${m.replaces})` : "";
+        for (const v of [s.player, `${m.name} (${m.id})${note}`, m.state,
+                         m.wounds === null || m.wounds === undefined ? "" : String(m.wounds),
+                         String(m.missions), m.injuries.join("; ") || "—"]) {
+          row.append(el("td", v));
+        }
+        table.append(row);
+      }
+    }
+    box.append(table);
+    return box;
+  }
+
+  function report(d) {
+    const out = [];
+    const r = d.report;
+    if (!r) return out;
+    out.push(el("h2", `After-action report — mission ${r.mission}`));
+    const lines = el("div", null, "report");
+    for (const line of r.lines) lines.append(el("p", line));
+    out.push(lines);
+    if (r.tests.length) {
+      const table = el("table");
+      table.id = "survival";
+      const head = el("tr");
+      for (const h of ["model", "went down", "carried to safety", "roll", "target", "result"]) {
+        head.append(el("th", h));
+      }
+      table.append(head);
+      for (const t of r.tests) {
+        const row = el("tr");
+        row.dataset.model = t.model || "";
+        for (const v of [`${t.name} (${t.player})`, t.went_down ? "yes" : "no",
+                         t.carried_to_safety ? "yes" : "no", String(t.roll), `≤ ${t.target}`,
+                         t.result]) {
+          row.append(el("td", v));
+        }
+        table.append(row);
+      }
+      out.push(table);
+    }
+    return out;
+  }
+
+  function recruits(d) {
+    const out = [];
+    const mine = d.recruits.filter((r) => d.you === "host" || r.player === d.you);
+    if (!mine.length) return out;
+    out.push(el("h2", "Recruits"));
+    for (const r of mine) {
+      const form = el("form", null, "recruit row");
+      form.dataset.fallen = r.fallen;
+      form.append(el("span", `In place of ${r.name} (${r.fallen}, ${r.player}):`, "field-label"));
+      const id = el("input");
+      id.name = "id";
+      id.placeholder = "new id";
+      id.required = true;
+      id.maxLength = 40;
+      const name = el("input");
+      name.name = "name";
+      name.placeholder = "name";
+      name.maxLength = 60;
+      const go = el("button", "Recruit");
+      go.type = "submit";
+      form.append(id, name, go);
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        act({ do: "recruit", fallen: r.fallen, id: id.value.trim(), name: name.value.trim(),
+              ...(d.you === "host" ? {} : { player: d.you }) });
+      });
+      out.push(form);
+    }
+    return out;
+  }
+
+  function markReady() {
+    if (!doc || !doc.mission) return;
+    for (const b of document.querySelectorAll("#campaign .ready button")) {
+      const p = b.dataset.player;
+      const done = doc.mission.ready[p];
+      b.textContent = done ? `${p}: ready ✓` : `${p}: ready`;
+      b.disabled = done || !(doc.you === "host" || doc.you === p);
+    }
+  }
+
+  function show(d) {
+    doc = d;
+    const box = $("campaign");
+    box.hidden = false;
+    box.replaceChildren();
+    const title = d.mission ? `${d.campaign} — mission ${d.number}: ${d.mission.name}` :
+      `${d.campaign} — ${d.played} mission${d.played === 1 ? "" : "s"} played`;
+    box.append(el("h2", title));
+    box.dataset.phase = d.phase;
+    const playing = d.phase === "mission" || d.phase === "ended";
+    $("board-card").hidden = !playing;
+    $("side").hidden = !playing;
+    if (d.phase === "setup") {
+      box.append(el("p", "Set up the table as in the picture, then each player taps ready."));
+      box.append(picture("setup"));
+      const brief = el("div", null, "briefing");
+      for (const line of d.mission.briefing) brief.append(el("p", line));
+      box.append(brief);
+      const row = el("div", null, "ready");
+      for (const p of d.mission.players) {
+        const b = core.button(`${p}: ready`, () => act({ do: "ready",
+          ...(d.you === "host" ? { player: p } : {}) }), "primary");
+        b.dataset.player = p;
+        row.append(b);
+      }
+      box.append(row);
+      markReady();
+    } else if (d.phase === "ended") {
+      box.append(el("p", "The mission is over. Record it: the survival tests are rolled for " +
+                    "everyone hurt, and the after-action report is written."));
+      box.append(core.button("Roll the survival tests and record the mission",
+                             () => act({ do: "record" }), "primary"));
+    } else if (d.phase === "report") {
+      for (const part of report(d)) box.append(part);
+      if (d.report) box.append(picture("end"));
+      for (const part of recruits(d)) box.append(part);
+      box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
+                             "primary"));
+    }
+    box.append(squads(d));
+    if (playing && phase !== d.phase) core.refresh(true);
+    phase = d.phase;
+  }
+
+  async function load() {
+    try {
+      show(await core.getJSON(`api/campaign?${core.query()}`));
+    } catch (e) {
+      say(`✗ ${e.message}`, true);
+    }
+  }
+
+  window.soloOpsCampaign = {
+    start(players, page) {
+      core = window.soloOpsPage;
+      who = players;
+      if (!page.me && who.you !== "host") page.me = who.you;
+      load();
+      core.listen();
+    },
+    changed() { load(); },
+  };
+}());
