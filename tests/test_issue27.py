@@ -175,11 +175,11 @@ def test_a_downed_operative_keeps_its_base_blocks_moves_and_is_drawn(tmp_path: P
         step(game, state, {"type": "move", "how": "reposition", "to": [6.2, 10]})
     # the map draws him crossed and says so in the legend
     from solo_ops.cli.maps import view_scene
-    from solo_ops.view import render
+    from solo_ops.view import drawing
 
-    svg = render.svg_text(view_scene(game, state))
+    svg = drawing.svg_text(view_scene(game, state))
     assert 'class="base player down"' in svg and "a2 (down)" in svg
-    assert "downed operative (its base stays)" in svg
+    assert "downed: its base stays" in svg
 
 
 def test_an_enemy_blocked_in_a_corridor_says_what_blocks_it() -> None:

@@ -1,4 +1,7 @@
-"""A model going down (incapacitated in 2024, out of action in 2018), and what follows.
+"""Wounds taken and a model going down (incapacitated in 2024, out of action in 2018), and what
+follows.
+
+:func:`apply_damage` is the one place wounds are taken away (a 2018 injury roll at 0).
 
 :func:`take_down` marks it down, counts it, puts a friend it carried down beside it (at the
 nearest point where a base may stand: :func:`solo_ops.game.placing.put_down`, issue #27),
@@ -12,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
-from solo_ops.game import markers, placing
+from solo_ops.game import attacks, markers, placing
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -66,3 +69,36 @@ def _leader_lost(state: State, leader: Any) -> list[dict[str, Any]]:
                 events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
                                "why": f"its leader {leader.id} was destroyed"})
     return events
+
+
+def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
+                 *, outcome: str | None = None) -> list[dict[str, Any]]:
+    """Take ``amount`` wounds from ``op``; at 0 it goes down (2024) or, in 2018, an injury
+    roll decides (``outcome`` from a rolled 2018 attack already carries it)."""
+    if op.down or (amount <= 0 and outcome is None):
+        return []
+    events: list[dict[str, Any]] = []
+    lost = min(op.wounds, max(0, amount))
+    op.wounds -= lost
+    op.wounds_lost += lost
+    events.append({"type": "damage", "operative": op.id, "amount": lost, "wounds": op.wounds,
+                   "why": why})
+    if state.edition == "kt2018" and op.wounds <= 0 and outcome is None:
+        assert state.dice is not None
+        outcome = attacks.injury_2018(state.dice, op)
+    if state.edition == "kt2018" and outcome == "flesh_wound":
+        op.flesh_wounds += 1
+        op.wounds = 1
+        events.append({"type": "flesh_wound", "operative": op.id, "flesh_wounds":
+                       op.flesh_wounds})
+        if op.flesh_wounds >= 3:
+            outcome = "out_of_action"
+        else:
+            return events
+    if op.wounds > 0 and outcome != "out_of_action":
+        if op.side == ENEMY:
+            unit = state.unit_of(op.id)
+            if unit is not None and unit.active and fsm.allowed(unit.fsm, "shot_at"):
+                unit.fsm = fsm.fire(unit.fsm, "shot_at")
+        return events
+    return events + take_down(state, op, why, game)

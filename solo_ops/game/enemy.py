@@ -4,7 +4,7 @@
 spotting check after each, as the fog of war requires), Kill Team 2018 charge rolls, attacks
 (rolled by the engine, or handed to the player to roll when the game's ``enemy_attacks``
 setting says so), stance and the unit's state-machine triggers, and merging into a leader's or
-rallier's unit. :func:`apply_damage` is the one place wounds are taken away.
+rallier's unit. :func:`~solo_ops.game.downed.apply_damage` is the one place wounds are taken away.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
 from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
-from solo_ops.game.downed import take_down as take_down  # (its home is game.downed)
+from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
+from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
@@ -751,39 +752,6 @@ def no_escape(game: Game, state: State, attacker: Operative, target: Operative) 
         if not touched.is_empty and touched.intersects(near):
             return True
     return False
-
-
-def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
-                 *, outcome: str | None = None) -> list[dict[str, Any]]:
-    """Take ``amount`` wounds from ``op``; at 0 it goes down (2024) or, in 2018, an injury
-    roll decides (``outcome`` from a rolled 2018 attack already carries it)."""
-    if op.down or (amount <= 0 and outcome is None):
-        return []
-    events: list[dict[str, Any]] = []
-    lost = min(op.wounds, max(0, amount))
-    op.wounds -= lost
-    op.wounds_lost += lost
-    events.append({"type": "damage", "operative": op.id, "amount": lost, "wounds": op.wounds,
-                   "why": why})
-    if state.edition == "kt2018" and op.wounds <= 0 and outcome is None:
-        assert state.dice is not None
-        outcome = attacks.injury_2018(state.dice, op)
-    if state.edition == "kt2018" and outcome == "flesh_wound":
-        op.flesh_wounds += 1
-        op.wounds = 1
-        events.append({"type": "flesh_wound", "operative": op.id, "flesh_wounds":
-                       op.flesh_wounds})
-        if op.flesh_wounds >= 3:
-            outcome = "out_of_action"
-        else:
-            return events
-    if op.wounds > 0 and outcome != "out_of_action":
-        if op.side == ENEMY:
-            unit = state.unit_of(op.id)
-            if unit is not None and unit.active and fsm.allowed(unit.fsm, "shot_at"):
-                unit.fsm = fsm.fire(unit.fsm, "shot_at")
-        return events
-    return events + take_down(state, op, why, game)
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

@@ -157,7 +157,7 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
     if any(o["down"] and o["at"] is not None and not o.get("carried_by")
            for ops in view["squads"].values() for o in ops):
-        entries.append(("downed", "downed operative (its base stays)"))
+        entries.append(("downed", "downed: its base stays"))
     if who is not None:
         entries.append(("move", f"this activation ({who}): numbered"))
     render.add_legend(scene, entries)
