@@ -219,3 +219,32 @@ def test_a_scenario_that_puts_a_model_on_another_is_refused_in_one_line(tmp_path
         "solo-ops: error: a2's base does not fit at 3.5,10: a1's base is there; the nearest "
         "point where it fits is 4,10"]
     assert not (tmp_path / "s.json").exists()
+
+
+def test_a_move_after_one_that_stopped_short_starts_where_the_model_stands(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the table audit (seeds 1-20): gallowdark-night-raid, seed 11, the aggressive
+    policy in Kill Team 2024. At step 39 stubber-gunner-11's Reposition stops at (4.0, 15.5),
+    acolyte-8's base in the way; its Dash had been planned from the Reposition's planned end
+    (3.75, 14.75). The Dash now walks from where the model stands: its route starts there, and
+    its cost is that route's, within the Dash's 3"."""
+    seen: list[dict[str, Any]] = []
+    from . import log_audit
+
+    original = log_audit.check_move_costs
+
+    def spy(game: Any, state: Any, record: dict[str, Any], audit: Any, doors: Any) -> None:
+        if record["n"] == 39:
+            seen.extend(e for e in record["events"] if e.get("type") == "moved"
+                        and e.get("operative") == "stubber-gunner-11")
+        original(game, state, record, audit, doors)
+
+    monkeypatch.setattr(log_audit, "check_move_costs", spy)
+    audit = table_audit(SCENARIOS / "gallowdark-night-raid.yaml", 11, "aggressive", "kt2024")
+    assert audit.costs == [] and audit.overlaps == []
+    reposition, dash = seen
+    assert reposition["blocked_by"] == "acolyte-8's base is there"
+    assert dash["how"] == "dash" and dash["from"] == reposition["to"] == [3.99, 15.51]
+    assert dash["route"][0] == dash["from"] and dash["route"][-1] == dash["to"]
+    assert dash["cost"] <= 3.0
+    assert "where its last move stopped" in dash["note"]

@@ -148,10 +148,19 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     old = op.at
     assert old is not None and action.to is not None
-    route = action.route if len(action.route) >= 2 else (old, action.to)
+    route: Any = action.route if len(action.route) >= 2 else (old, action.to)
+    note = action.note
+    if math.dist(route[0], old) > 0.005:  # an earlier move of this activation stopped short
+        route = placing.way_from_here(game, state, op, action.to)
+        if route is None:
+            return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                     "blocked_by": "no way around the walls and bases",
+                     "note": f"{op.label} cannot make its move from {explain.fmt_pt(old)}, "
+                             "where its last move stopped: no way around the walls and "
+                             "bases."}]
+        note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
     limit = _allowance(state, op, action.kind)
     to, walk, blocked = placing.placed(game, state, op, route, limit)
-    note = action.note
     if to is None:
         return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
                  "blocked_by": blocked,

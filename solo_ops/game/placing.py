@@ -45,6 +45,23 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     return stop.at, stop.walk, stop.blocked_by
 
 
+def way_from_here(game: Game, state: State, op: Operative, to: Any
+                  ) -> list[tuple[float, float]] | None:
+    """The way from where ``op`` stands to ``to`` around the walls and every other base, or
+    None: for a planned move whose route starts where an earlier move of the same activation
+    was to end, when that move stopped short (a base in the way). When the bases close every
+    way (or stand on the end), the way around the walls alone: :func:`placed` then stops the
+    move at the first base in it."""
+    assert op.at is not None
+    terrain = game.terrain(state)
+    end = (float(to[0]), float(to[1]))
+    walk = terrain.routes.walk(op.at, end, op.radius,
+                               blockers=placement.discs(state.bases(exclude=op.id)))
+    if walk is None:
+        walk = terrain.routes.walk(op.at, end, op.radius)
+    return None if walk is None else [(float(p[0]), float(p[1])) for p in walk.points]
+
+
 def move_facts(terrain: Terrain, state: State, mover: str, radius: float, route: Any
                ) -> dict[str, Any]:
     """``{"detour": "around crate-2"}`` when a move along ``route`` costs more than the straight
