@@ -42,15 +42,16 @@ def _split(discs: Sequence[Disc]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def protected_from(terrain: Terrain, points: Any, radius: float,
-                   threats: Sequence[Disc]) -> np.ndarray:
+                   threats: Sequence[Disc], *, obscured: bool = True) -> np.ndarray:
     """``(len(threats), len(points))`` bools: a base of ``radius`` at each point is not visible
-    to the threat, or is in cover from it, or is obscured to it."""
+    to the threat, or is in cover from it, or (with ``obscured``) is obscured to it."""
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
     t_xy, t_r = _split(threats)
     if len(pts) == 0 or len(t_xy) == 0:
         return np.ones((len(t_xy), len(pts)), dtype=bool)
     cm = terrain.sight.cover_matrix(t_xy, t_r, pts, radius)
-    return ~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured)
+    out = ~np.asarray(cm.visible) | np.asarray(cm.in_cover)
+    return out | np.asarray(cm.obscured) if obscured else out
 
 
 @dataclass(frozen=True)
