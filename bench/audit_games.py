@@ -1,16 +1,29 @@
-"""The log audit of issue #11 over every shipped scenario and seeds 1-20 (the unit suite runs
-seeds 1-4: ``tests/test_log_audit.py``).
+"""The audits of every shipped scenario over seeds 1-20 (the unit suite runs a few:
+``tests/test_log_audit.py``).
 
 Run it from the repository root with the project's virtual environment active::
 
-    python bench/audit_games.py               # seeds 1-20
-    python bench/audit_games.py --seeds 1 5   # seeds 1-5
+    python bench/audit_games.py                 # both audits, seeds 1-20
+    python bench/audit_games.py --seeds 1 5     # seeds 1-5
+    python bench/audit_games.py --only table    # the table audit alone (issue #27)
+    python bench/audit_games.py --only log      # the log audit alone (issue #11)
 
-Each game is played to the end with the e2e tests' scripted player and its event log checked
-by :func:`tests.log_audit.audit_game`: no enemy shoots a model it cannot see or one not on the
-table, no enemy charge or fight reaches a model out of its control range or off the table. It
-prints one line per scenario (games, steps, enemy attacks checked, problems, seconds), every
-problem found, and the totals; the exit status is 1 when anything was found.
+The log audit (issue #11): each game is played to the end with the e2e tests' scripted player
+and its event log checked by :func:`tests.log_audit.audit_game`: no enemy shoots a model it
+cannot see or one not on the table, no enemy charge or fight reaches a model out of its control
+range or off the table.
+
+The table audit (issue #27): each scenario in both editions (the scenario's own and the other,
+where it plays in both) with each autopilot policy (objective, cautious, aggressive), checked
+after every step by :func:`tests.log_audit.table_audit`: no two bases overlap by more than
+0.01" (standing models, downed operatives still lying there, hidden counters), no base is
+inside terrain no base stands in or off the board, every enemy move's reported cost equals its
+route's cost recomputed from the recorded points (and is no less than the shortest way between
+its ends), and every ``behind`` answer asked along the way ends out of every enemy's sight or in
+cover from it.
+
+It prints one line per scenario and audit, every problem found, and the totals; the exit status
+is 1 when anything was found.
 """
 
 from __future__ import annotations
@@ -23,15 +36,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.log_audit import audit_game, shipped_scenarios  # noqa: E402
+from tests.log_audit import (  # noqa: E402
+    EDITIONS,
+    POLICIES,
+    audit_game,
+    shipped_scenarios,
+    table_audit,
+)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", nargs=2, type=int, default=(1, 20), metavar=("FIRST", "LAST"))
-    args = parser.parse_args()
-    first, last = args.seeds
-    problems: list[str] = []
+def log_audit(first: int, last: int, problems: list[str]) -> None:
     games = steps = attacks = 0
     start = time.perf_counter()
     for path in shipped_scenarios():
@@ -42,12 +56,59 @@ def main() -> int:
             n, s, a, p = n + 1, s + audit.steps, a + audit.attacks, p + len(audit.problems)
             problems.extend(audit.problems)
         games, steps, attacks = games + n, steps + s, attacks + a
-        print(f"{path.stem:40s} games {n:3d}  steps {s:6d}  enemy attacks {a:5d}  "
+        print(f"log   {path.stem:38s} games {n:3d}  steps {s:6d}  enemy attacks {a:5d}  "
               f"problems {p:3d}  {time.perf_counter() - t0:6.1f} s", flush=True)
+    print(f"log audit: {games} games (seeds {first}-{last}), {steps} steps, {attacks} enemy "
+          f"attacks checked, {time.perf_counter() - start:.1f} s", flush=True)
+
+
+def table(first: int, last: int, problems: list[str]) -> None:
+    totals = dict.fromkeys(("games", "steps", "bases", "moves", "behind", "overlaps",
+                            "in_terrain", "costs", "behind_failed"), 0)
+    start = time.perf_counter()
+    for path in shipped_scenarios():
+        for edition in EDITIONS:
+            t0 = time.perf_counter()
+            line = dict.fromkeys(totals, 0)
+            for policy in POLICIES:
+                for seed in range(first, last + 1):
+                    audit = table_audit(path, seed, policy, edition)
+                    line["games"] += 1
+                    for key in ("steps", "bases", "moves", "behind"):
+                        line[key] += getattr(audit, key)
+                    for key in ("overlaps", "in_terrain", "costs", "behind_failed"):
+                        line[key] += len(getattr(audit, key))
+                    problems.extend(audit.problems)
+            for key in totals:
+                totals[key] += line[key]
+            print(f"table {path.stem:38s} {edition} games {line['games']:3d}  steps "
+                  f"{line['steps']:6d}  bases {line['bases']:7d}  moves {line['moves']:5d}  "
+                  f"behind {line['behind']:4d}  overlaps {line['overlaps']}  in terrain "
+                  f"{line['in_terrain']}  cost mismatches {line['costs']}  failed behind "
+                  f"{line['behind_failed']}  {time.perf_counter() - t0:6.1f} s", flush=True)
+    print(f"table audit: {totals['games']} games (seeds {first}-{last}, "
+          f"{len(POLICIES)} policies, {len(EDITIONS)} editions), {totals['steps']} steps, "
+          f"{totals['bases']} base placements, {totals['moves']} enemy moves, "
+          f"{totals['behind']} behind answers checked: {totals['overlaps']} overlaps, "
+          f"{totals['in_terrain']} bases in terrain or off the board, {totals['costs']} cost "
+          f"mismatches, {totals['behind_failed']} failed behind answers, "
+          f"{time.perf_counter() - start:.1f} s", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", nargs=2, type=int, default=(1, 20), metavar=("FIRST", "LAST"))
+    parser.add_argument("--only", choices=("log", "table"), default=None)
+    args = parser.parse_args()
+    first, last = args.seeds
+    problems: list[str] = []
+    if args.only in (None, "log"):
+        log_audit(first, last, problems)
+    if args.only in (None, "table"):
+        table(first, last, problems)
     for line in problems:
         print("  " + line)
-    print(f"total: {games} games (seeds {first}-{last}), {steps} steps, {attacks} enemy attacks "
-          f"checked, {len(problems)} problems, {time.perf_counter() - start:.1f} s")
+    print(f"total: {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -35,7 +35,8 @@ def refused(game: Any, state: Any, action: dict[str, Any], reason: str) -> None:
 def test_a_point_inside_a_wall_or_off_the_board_is_refused() -> None:
     game, state = active()
     refused(game, state, {"type": "move", "how": "reposition", "to": [15, 10]},
-            "base does not fit at 15,10 \\(a wall")
+            "a1's base does not fit at 15,10: wall-1 is there; the nearest point where it "
+            "fits is 14.45,10")
     refused(game, state, {"type": "move", "how": "reposition", "to": [-1, 10]}, "off the board")
     refused(game, state, {"type": "move", "how": "reposition", "to": ["x", 1]},
             "expected a point")

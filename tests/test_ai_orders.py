@@ -452,6 +452,7 @@ def test_group_with_leaders_too_far_to_reach_this_move_keeps_grouping() -> None:
     game, state = setup([("u1", 2, [("e1", GRUNT, (5, 4.5))]),
                          ("u9", 4, [("l1", prof(ld=10), (5, 15))])],
                         [("p1", GRUNT, (25, 11))])
+    state.counters.clear()  # (this seed hides c2 at (4.75, 5.75), in e1's way: a base too)
     p = plan(game, state, "u1")
     end = end_of(p, "e1")
     assert end is not None

@@ -62,6 +62,15 @@ from solo_ops.view.answers import parse
                                  "to": [10.0, 4.0]}),
     ("charge cultist-3", "act", {"type": "move", "how": "charge", "relation": "contact",
                                  "ref": "cultist-3"}),
+    # issue #27: toward a thing without a distance goes as far as the move allows; a carried
+    # friend names his carrier's move; evacuate may name who is carried off
+    ("move rask toward edge", "act", {"type": "move", "how": "reposition", "operative": "rask",
+                                      "relation": "toward", "ref": "edge"}),
+    ("move oro into base contact with rask", "act", {
+        "type": "move", "how": "reposition", "operative": "oro", "relation": "contact",
+        "ref": "rask"}),
+    ("evacuate rask", "act", {"type": "evacuate", "operative": "rask"}),
+    ("evacuate", "act", {"type": "evacuate"}),
     ("fight u1-a roll", "act", {"type": "fight", "target": "u1-a", "roll": True}),
     ("fight u1-a roll with knife", "act", {"type": "fight", "target": "u1-a", "roll": True,
                                            "weapon": "knife"}),
@@ -85,7 +94,8 @@ def test_centimetres_are_typed_and_come_out_in_inches() -> None:
     ("move nan,4", "act", "expected a point x,y"),
     ("charge", "act", "charge whom?"),
     ("move 3 toward", "act", "toward what?"),
-    ("move toward obj-1", "act", "how far toward it?"),
+    ("move toward", "act", "toward what?"),
+    ("evacuate rask now", "act", "e.g. 'evacuate' or 'evacuate rask'"),
     ("move -2 toward obj-1", "act", "how far? a distance above 0"),
     ("move kell to obj-1 now", "act", "to what? name one thing"),
     ("shoot u1 damage 3 roll", "act", "either 'damage N'"),

@@ -32,6 +32,9 @@ SCENARIO: dict[str, Any] = {
         "weapons": [{"name": "boltgun", "type": "rapid", "range": 24}]}}]}],
     "counters": [{"id": "c1", "at": [20, 3], "hidden_order": 5},
                  {"id": "c2", "at": [12, 9], "hidden_order": 2}],
+    # the players chose to keep hidden orders secret (issue #27's default tells the row of a
+    # counter's move: test_a_counters_move_names_its_row_unless_the_players_keep_it_hidden)
+    "settings": {"counter_rows": "hidden"},
 }
 PLAN_WORDS = ("remains stationary", "moves towards", "answers the rally", "moves to cover",
               "heads for distant cover", "no cover to reach", "no friend with a higher",
@@ -140,3 +143,36 @@ def test_play_text_json_and_map_show_no_hidden_fact(scenario: Path, tmp_path: Pa
     code, _ = run("map", str(save), "--out", str(tmp_path / "d.svg"), "--reveal-hidden")
     debug = (tmp_path / "d.svg").read_text(encoding="utf-8")
     assert re.findall(r'class="label counter-label"[^>]*>(c\d+ \(\d\))<', debug)
+
+
+def test_a_counters_move_names_its_row_unless_the_players_keep_it_hidden(tmp_path: Path
+                                                                          ) -> None:
+    """Issue #27: a hidden counter's end-of-turn move says which row of the hidden-enemy table
+    moved it and where it went (the default ``counter_rows: shown``): each move line names
+    the row the save's secret log gave that counter; a counter that did not move says
+    nothing. With ``counter_rows: hidden`` no row is told (the test above)."""
+    from solo_ops.core.tables import hidden_enemy_table
+
+    doc = {k: v for k, v in SCENARIO.items() if k != "settings"}
+    path = tmp_path / "rows.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    save = tmp_path / "r.json"
+    code, text = run("play", str(path), "--seed", "4", "--save", str(save), *ANSWERS)
+    assert code == 0
+    log = [json.loads(line) for line in save.with_suffix(".log.jsonl").read_text().splitlines()]
+    orders = {}
+    moved = []
+    for record in log:
+        for e in record.get("events", []):
+            if e["type"] in ("hidden_order", "counter_command"):
+                orders[e["counter"]] = e["hidden_order"]
+            if e["type"] == "counter_moved" and not e.get("ambush"):
+                moved.append((e["counter"], orders[e["counter"]]))
+    assert moved  # (seed 4: c5 and c6 move, by row 3, to join higher commands)
+    lines = [line for line in text.splitlines() if " moves from " in line
+             and line.startswith("Counter ")]
+    assert len(lines) == len(moved)
+    for line, (cid, row) in zip(lines, moved, strict=True):
+        first = hidden_enemy_table()[row].text.split(". ")[0].rstrip(".")
+        assert line.startswith(f"Counter {cid} moves from ")
+        assert f'hidden-enemy table row {row} ("{first}")' in line, line

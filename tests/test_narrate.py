@@ -40,11 +40,16 @@ def test_an_enemy_charge_and_the_players_own_move() -> None:
     charge = {"type": "charged", "operative": "neophyte-4", "target": "kell",
               "from": [10.25, 5.75], "to": [7.25, 9.75],
               "route": [[10.25, 5.75], [10.25, 9.75], [7.25, 9.75]], "note": "..."}
-    # 4" north then 3" west: 7.0" in all; overall (-3, +4): 127 degrees, north-west; the
+    # 4" north then 3" west: 7.0" in all; overall (-3, +4): 127 degrees, north-west, 5.0"
+    # straight (said in brackets: the route is longer; the event gives no words why); the
     # bend at (10.25, 9.75) is shown; 10.25 reads 10.2 (an exact half goes to the even tenth)
     assert lines_for(record(charge), table=t) == [
-        '  → neophyte-4: charge from (10.2, 5.8) 7.0" north-west to (7.2, 9.8), via '
-        '(10.2, 9.8), into control range of Sgt Kell.']
+        '  → neophyte-4: charge from (10.2, 5.8) 7.0" north-west (5.0" straight, 7.0" by the '
+        'route) to (7.2, 9.8), via (10.2, 9.8), into control range of Sgt Kell.']
+    around = dict(charge, cost=7.0, detour="around wall-3")
+    assert lines_for(record(around), table=t) == [
+        '  → neophyte-4: charge from (10.2, 5.8) 7.0" north-west (5.0" straight, 7.0" by the '
+        'route around wall-3) to (7.2, 9.8), via (10.2, 9.8), into control range of Sgt Kell.']
     own = {"type": "moved", "operative": "kell", "how": "reposition", "from": [1.75, 10.75],
            "to": [5.75, 10.75], "route": [[1.75, 10.75], [5.75, 10.75]], "cost": 4.0}
     assert lines_for(record(own), table=t) == [

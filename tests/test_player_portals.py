@@ -191,7 +191,8 @@ def test_evacuate_carries_the_friend_off_the_table_to_safety() -> None:
 def test_evacuate_needs_the_table_edge_within_one_inch() -> None:
     game, state = carrying((1.6, 10), (2.6, 10))  # 1.6 - 0.492 = 1.108"
     refused(game, state, {"type": "evacuate"},
-            r'a1 must be within 1" of a table edge to carry a2 off \(1\.1" away\)')
+            r'a1 must be within 1" of a table edge to carry a2 off \(1\.1" away; '
+            r"'evacuate' alone proposes the way to the nearest edge\)")
 
 
 def test_evacuate_needs_someone_carried() -> None:

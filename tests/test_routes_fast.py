@@ -130,10 +130,13 @@ def query_dense(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
 def best_links_all(g: R._Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray,
                    cost: np.ndarray, live: np.ndarray, dist: np.ndarray, move: float
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``reachable``'s corner step as it was: every link of every point tested for walls."""
+    """``reachable``'s corner step as it was: every link of every point tested for walls
+    (each link's cost walked from the corner to the point: issue #27)."""
     ci, nj, w = g.links(C, live, bound=np.full(len(C), move), base=dist)
     if len(ci) == 0:
         return ci, nj, w
+    if g.soft:
+        w = g.weight(g.pos[nj], C[ci])
     tot = dist[nj] + w
     order = np.lexsort((tot, ci))
     ci, nj, tot = ci[order], nj[order], tot[order]

@@ -441,8 +441,12 @@ def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
                 break
-        if chosen is None:
-            chosen = (float(at[0]), float(at[1]))
+        if chosen is None:  # none nearby: the placement rule's nearest point (issue #27)
+            from solo_ops.geometry import placement
+
+            spot = placement.nearest(terrain, at, r, placed,
+                                     limit=max(terrain.board.width, terrain.board.depth))
+            chosen = (float(at[0]), float(at[1])) if spot is None else spot.at
         placed.append((chosen[0], chosen[1], r))
         out.append(chosen)
     return out

@@ -39,7 +39,7 @@ def test_the_second_gunner_shoots_another_target_when_the_first_kills_its_own() 
     replanned = [e for e in events if e["type"] == "replanned"]
     assert len(replanned) == 1
     assert replanned[0]["operative"] == "e2" and replanned[0]["dropped"] == "shoot"
-    assert replanned[0]["why"] == "p1 is no longer on the table"
+    assert replanned[0]["why"] == "p1 is down"  # (its base stays on the table: issue #27)
     assert [a["kind"] for a in replanned[0]["actions"]] == ["shoot"]
     assert replanned[0]["actions"][0]["target"] == "p2"
     shots = attacks_on(events, "p2")

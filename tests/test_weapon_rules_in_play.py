@@ -439,12 +439,14 @@ def test_a_long_route_is_shown_with_a_few_bend_points() -> None:
                           "from": route[0], "to": route[-1], "route": route, "cost": 20.0,
                           "note": "moves"}]}
     line = lines_for(record)[0]
-    assert line.startswith("  → e1: from (0.0, 0.0) 21.0\" north-east to (9.0, 12.0), via ")
-    assert line.count("(") - 2 <= 4
+    # one distance per move (issue #27): the cost, then the straight line in brackets
+    assert line.startswith("  → e1: from (0.0, 0.0) 20.0\" north-east (15.0\" straight, 20.0\" "
+                           "by the route) to (9.0, 12.0), via ")
+    assert line.count("(") - 3 <= 4
     assert "(3.0, 0.0)" in line
     record["events"][0]["route"] = [[0.0, 0.0], [9.0, 12.0]]
-    assert lines_for(record)[0] == ("  → e1: from (0.0, 0.0) 15.0\" north-east to (9.0, 12.0) "
-                                    "(costs 20.0\" of movement).")
+    assert lines_for(record)[0] == ("  → e1: from (0.0, 0.0) 20.0\" north-east (15.0\" straight, "
+                                    "20.0\" by the route) to (9.0, 12.0).")
 
 
 def test_a_stun_during_its_own_activation_lasts_through_the_next_one() -> None:

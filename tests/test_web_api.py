@@ -354,11 +354,12 @@ def test_a_tap_is_snapped_measured_and_the_engine_agrees(client: ApiClient,
     assert tap["within"] and tap["answer"] == "move 16.75,4.75"
     assert tap["route"] == [[14.75, 1.75], [16.75, 4.75]]
     # a tap on the rubble (heavy terrain, x 13..15.5, y 3.8..5) is moved to the nearest spot
-    # where the base fits: straight down to y = 3.8 - 0.49, on the 0.1" grid 3.3
+    # where the base fits (the placement rule): straight down to y = 3.8 - 0.49, on the
+    # 0.05" grid through the tap, 3.30 (3.35 would leave 0.04" of the base in the rubble)
     snapped = client.get("/api/place", params={"player": "Ana", "x": 14.25, "y": 4.4}).json()
     assert snapped["ok"] and snapped["snapped"] and snapped["at"] == [14.25, 3.3]
     assert snapped["distance"] == round(math.hypot(0.5, 1.55), 2) and snapped["within"]
-    assert "moved to where the base fits" in snapped["text"]
+    assert "moved to the nearest point where the base fits: rubble-3 is there" in snapped["text"]
     reply = post(client, "Ana", snapped["answer"]).json()
     assert reply["ok"], reply
     moved = next(e for e in reply["records"][0]["events"] if e["type"] == "moved")

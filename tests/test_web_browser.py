@@ -265,6 +265,9 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
         expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
         page.fill("#answer", "fight e1 roll")
         page.press("#answer", "Enter")
+        eventually(lambda: api_prompt(server)["kind"] == "fight", "the fight's first question")
+        assert api_prompt(server)["options"] == ["strike 1", "strike 2", "block 1", "block 2",
+                                                 "block 1 2", "auto", "auto all"]
         buttons = page.locator("#options button")
         expect(buttons).to_have_text(["strike 1", "strike 2", "★ block 1", "block 2",
                                       "block 1 2", "auto", "auto all"], timeout=WAIT)

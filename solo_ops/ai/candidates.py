@@ -18,6 +18,7 @@ import numpy as np
 
 from solo_ops.ai.context import CONTROL_RANGE, Context, _Board, _key_pt, _memo
 from solo_ops.game.state import Operative
+from solo_ops.geometry import placement
 from solo_ops.rules import reach
 
 
@@ -28,16 +29,6 @@ class _Candidates:
     cost: np.ndarray  # (k,)
     reach: Any
     whole: bool = True  # every end point (False: only those in the discs asked for)
-
-
-class _Subset:
-    """Some of a ``Reach``'s points, renumbered: ``path(i)`` is the walk to the i-th kept."""
-
-    def __init__(self, base: Any, keep: np.ndarray) -> None:
-        self.base, self.keep = base, keep
-
-    def path(self, i: int) -> Any:
-        return self.base.path(int(self.keep[int(i)]))
 
 
 def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
@@ -71,19 +62,22 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
             else:
                 extra = CONTROL_RANGE
         blockers.append((p[0], p[1], other.radius + extra))
+    blockers += board.fixed  # the downed and the counters (the placement rule)
     if loose:
         near = None
     found = _reachable(ctx, start, op.radius, allowance, blockers, spacing, near)
     pts = np.asarray(found.points, dtype=float)
     cost = np.asarray(found.cost, dtype=float)
     whole = near is None
+    # the placement rule on the exact circles (the walking discs are polygons inside them)
+    drop = ~placement.clear_of_bases(pts, op.radius, board.bases(op.id))
     if loose and len(pts) > 1:
-        held = np.zeros(len(pts), dtype=bool)
         for p, r in loose:
-            held |= reach.control_mask(ctx.terrain, pts, op.radius, p, r)
-        held[0] = False  # the start stays first
-        keep = np.flatnonzero(~held)
-        return _Candidates(pts[keep], cost[keep], _Subset(found, keep), whole)
+            drop |= reach.control_mask(ctx.terrain, pts, op.radius, p, r)
+    if len(pts) > 1 and drop[1:].any():
+        drop[0] = False  # the start stays first
+        keep = np.flatnonzero(~drop)
+        return _Candidates(pts[keep], cost[keep], found.subset(keep), whole)
     return _Candidates(pts, cost, found, whole)
 
 

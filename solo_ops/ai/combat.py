@@ -16,6 +16,7 @@ from solo_ops.ai.candidates import _pick, _reachable
 from solo_ops.ai.context import CONTROL_RANGE, Action, Context, _Board, move_allowance
 from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game.state import Operative
+from solo_ops.geometry import placement
 from solo_ops.rules import reach
 
 CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
@@ -52,6 +53,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         other = board.state.operatives[oid]
         blockers.append((p[0], p[1], other.radius + (CONTROL_RANGE if other.side != op.side
                                                        else 0.0)))
+    blockers += board.fixed  # the downed and the counters (the placement rule)
+    bases = board.bases(op.id)  # where its base may not end (the exact circles)
     if edition == "kt2018":
         # 2018: a charge is declared against a target within 12" and rolled (2D6) by the
         # engine, which moves the charger along this route as far as the roll allows
@@ -65,6 +68,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         pts = np.asarray(cand.points, dtype=float)
         ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
                                   margin=CHARGE_END_MARGIN)
+        ends &= placement.clear_of_bases(pts, op.radius, bases)
         if not ends.any():
             return None
         costs = np.asarray(cand.cost, dtype=float)
@@ -86,6 +90,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     # the walls and visible (never the far side of a wall however close in a straight line)
     ok = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
                             margin=CHARGE_END_MARGIN)
+    ok &= placement.clear_of_bases(pts, op.radius, bases)
     if not ok.any():
         return None
     costs = np.asarray(cand.cost, dtype=float)
@@ -106,8 +111,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
                      closest: tuple[float, Operative] | None) -> Action | None:
     """Fall Back (2 AP): out of control range, as far from the enemy as the move allows."""
     allowance = move_allowance(op, "reposition", ctx.edition)
-    blockers = [(p[0], p[1], board.state.operatives[i].radius)
-                for i, p in board.pos.items() if i != op.id]
+    blockers = board.bases(op.id)  # every other base, the downed and counters included
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
                                         spacing=0.5)
     pts = np.asarray(cand.points, dtype=float)
@@ -119,7 +123,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     held = np.zeros(len(pts), dtype=bool)
     for e in enemies:  # out of every enemy's control range (the one predicate)
         held |= reach.control_mask(ctx.terrain, pts, op.radius, board.pos[e.id], e.radius)
-    clear = ~held
+    clear = ~held & placement.clear_of_bases(pts, op.radius, blockers)
     if not clear.any():
         return None
     scores = -gaps.min(axis=1)

@@ -19,6 +19,7 @@ import numpy as np
 from solo_ops.ai import fsm
 from solo_ops.core.tables import Order
 from solo_ops.game.state import PLAYER, Operative, State
+from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
@@ -171,6 +172,11 @@ class _Board:
         self.pos: dict[str, tuple[float, float]] = {
             o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None
         }
+        # the bases that stay put while the planner works: downed operatives lying on the
+        # table and hidden counters (the placement rule, geometry.placement): no end point
+        # may overlap them, and walks go round them
+        self.fixed: list[tuple[float, float, float]] = [
+            (b.x, b.y, b.r) for b in state.bases(exclude=self.pos)]
 
     def enemies_of_ai(self) -> list[Operative]:
         return [o for o in self.state.living(PLAYER) if o.id in self.pos]
@@ -178,6 +184,20 @@ class _Board:
     def others(self, exclude: str) -> list[tuple[float, float, float]]:
         return [(p[0], p[1], self.state.operatives[i].radius)
                 for i, p in self.pos.items() if i != exclude]
+
+    def labelled(self, exclude: str) -> list[Base]:
+        """Every other base with its label (for saying what blocks a move): the models where
+        the planner has them, then the downed and the counters."""
+        out = [Base(p[0], p[1], self.state.operatives[i].radius, self.state.operatives[i].label,
+                    i) for i, p in self.pos.items() if i != exclude]
+        return out + self.state.bases(exclude=[*self.pos, exclude])
+
+    def bases(self, exclude: str | tuple[str, ...] = ()) -> list[tuple[float, float, float]]:
+        """Every base on the planner's table as a disc but those of ``exclude``: the models
+        where the planner has them, the downed and the counters (:attr:`fixed`)."""
+        skip = {exclude} if isinstance(exclude, str) else set(exclude)
+        return [(p[0], p[1], self.state.operatives[i].radius)
+                for i, p in self.pos.items() if i not in skip] + self.fixed
 
 
 # Answers to the planner's repeated point questions, per terrain object (a terrain is one

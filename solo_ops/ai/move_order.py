@@ -22,7 +22,6 @@ from solo_ops.ai.candidates import (
     _lazy_scores,
     _pick,
     _pick_where,
-    _route_to,
 )
 from solo_ops.ai.context import (
     CONTROL_RANGE,
@@ -44,6 +43,7 @@ from solo_ops.ai.cover import (
 )
 from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative, State, Unit
+from solo_ops.geometry import placement
 
 HOLD_TOLERANCE = 0.1
 MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
@@ -315,12 +315,13 @@ def _towards_far_cover(m: _Move) -> Action | None:
         j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
             ctx, far.points[idx], op.radius, threat, m.board.pos) >= IN_COVER, chunk=16)
         if j is not None:
-            walk = far.reach.path(j)
-            end, spent = ctx.terrain.routes.advance(walk, m.allowance)
-            end = (float(end[0]), float(end[1]))
-            if np.hypot(end[0] - start[0], end[1] - start[1]) < 1e-6:
+            # as far along the walk as the move allows and its base may stand (the placement
+            # rule: never on another base)
+            stop = placement.along(ctx.terrain, far.reach.path(j), m.allowance, op.radius,
+                                   m.board.bases(op.id))
+            if stop is None or np.hypot(stop.at[0] - start[0], stop.at[1] - start[1]) < 1e-6:
                 return None
-            route = _route_to(walk, end)
+            end, spent, route = stop.at, stop.walk.cost, stop.walk.points
             return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
                           note=f"{op.label} {_verb(kind)} {inches(spent)} to "
                                f"{fmt_pt(end)}, heading for cover from {threat.label} "
@@ -453,6 +454,33 @@ def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: d
     return False
 
 
+BLOCKED_SHORT = 1.0
+"""A move towards the enemy this much (inches) short of its allowance, whose way around the
+walls alone runs into another base, says what blocks it (issue #27)."""
+
+
+def _blocked_words(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
+                   spent: float, board: _Board, goal: Operative) -> str:
+    """`` Its way to Sgt Kell is blocked by cultist-3's base at (12.0, 4.5): it moves 1.2" of
+    its 6.0".`` when the move falls :data:`BLOCKED_SHORT` short of its allowance and the way
+    around the walls alone (no bases) runs into another model within the allowance; else
+    empty."""
+    allowance = move_allowance(op, kind, ctx.edition)
+    if spent > allowance - BLOCKED_SHORT:
+        return ""
+    free = ctx.terrain.routes.walk(start, board.pos[goal.id], op.radius)
+    if free is None:
+        return ""
+    # only as far as the model could go before reaching the goal's control range
+    reach_to = min(allowance, free.cost - op.radius - goal.radius - CONTROL_RANGE)
+    others = [b for b in board.labelled(op.id) if b.ident != goal.id]
+    hit = placement.first_in_the_way(ctx.terrain, free, reach_to, op.radius, others)
+    if hit is None:
+        return ""
+    return (f" Its way to {goal.label} is blocked by {hit.label}'s base at "
+            f"{fmt_pt((hit.x, hit.y))}: it moves {inches(spent)} of its {inches(allowance)}.")
+
+
 def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
                  cand: _Candidates, i: int, board: _Board, threat: Operative, move_code: str,
                  reason: str, cover_note: str, hold: tuple[float, Operative, bool] | None
@@ -476,7 +504,8 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
                     "closest enemy by route (none is in sight there)."))
     elif move_code == "towards_closest_enemy":
         dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
-        extra = f" It ends {inches(dd)} from {threat.label}."
+        extra = f" It ends {inches(dd)} from {threat.label}." + _blocked_words(
+            ctx, op, start, kind, spent, board, threat)
     note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")
     return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)

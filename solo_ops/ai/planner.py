@@ -62,7 +62,6 @@ from solo_ops.ai.candidates import (  # noqa: F401
     _pick_order,
     _pick_where,
     _reachable,
-    _Subset,
 )
 from solo_ops.ai.combat import (  # noqa: F401
     CHARGE_END_MARGIN,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.candidates import _candidates, _pick, _route_to
+from solo_ops.ai.candidates import _candidates, _pick
 from solo_ops.ai.context import (
     CONTROL_RANGE,
     Action,
@@ -30,6 +30,7 @@ from solo_ops.ai.context import (
 )
 from solo_ops.ai.explain import _portal_word, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative
+from solo_ops.geometry import placement
 from solo_ops.rules import portals, reach
 
 PORTAL_SHORTCUT = 6.0  # a closed door/hatch is opened when it saves at least this much route
@@ -185,10 +186,12 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
         other = board.state.operatives[oid]
         extra = CONTROL_RANGE if other.side != op.side else 0.0
         blockers.append((p[0], p[1], other.radius + extra))
+    blockers += board.fixed  # the downed and the counters (the placement rule)
+    bases = board.bases(op.id)
     side = _side_of(way.portal, way.before) if _beside(way.portal, 1, 0, 0) else 0
     goal = _beside(way.portal, side, op.radius, 0.3) if side else None
     walk = None
-    if goal is not None and ctx.terrain.routes.fits(goal, op.radius):
+    if goal is not None and placement.is_legal(ctx.terrain, goal, op.radius, bases):
         walk = ctx.terrain.routes.walk(here, goal, op.radius, blockers=blockers)
     if walk is None:  # no tidy spot beside it: the cheapest reachable point in its control range
         cand = _candidates(ctx, op, here, allowance, board)
@@ -202,12 +205,14 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
         i = _pick(cand.cost, cand.cost, pts, ok)
         assert i is not None
         walk = cand.reach.path(i)
-    end, spent = ctx.terrain.routes.advance(walk, allowance)
-    end = (float(end[0]), float(end[1]))
+    stop = placement.along(ctx.terrain, walk, allowance, op.radius, bases)
+    if stop is None:
+        return None
+    end, spent = stop.at, stop.walk.cost
     if math.hypot(end[0] - here[0], end[1] - here[1]) < 0.05:
         return None
     reach = "to" if _gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
-    return Action(kind, op.id, start=here, to=end, route=_route_to(walk, end), cost=float(spent),
+    return Action(kind, op.id, start=here, to=end, route=stop.walk.points, cost=float(spent),
                   note=f"{op.label} {_verb(kind)} {inches(float(spent))} {reach} "
                        f"{way.portal.id} to open it, to {fmt_pt(end)}.")
 
@@ -325,11 +330,12 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
         cost = 0.0
         if not touching:
             spot_c = _beside(portal, mine, op.radius, PORTAL_TOUCH / 2)
-            if spot_c is None or not ctx.terrain.routes.fits(spot_c, op.radius):
+            if spot_c is None or not placement.is_legal(ctx.terrain, spot_c, op.radius,
+                                                        board.bases(op.id)):
                 continue
             blockers = [(p[0], p[1], board.state.operatives[i].radius
                          + (CONTROL_RANGE if board.state.operatives[i].side != op.side else 0))
-                        for i, p in board.pos.items() if i != op.id]
+                        for i, p in board.pos.items() if i != op.id] + board.fixed
             walk = ctx.terrain.routes.walk(here, spot_c, op.radius, blockers=blockers)
             allowance = move_allowance(op, "reposition", ctx.edition)
             if walk is None or walk.cost > allowance + 1e-6:

@@ -67,6 +67,11 @@ class Settings:
     """Turning points (Kill Team 2024) or battle rounds (2018) before the battle ends."""
     reveal_hidden: bool = False
     """Debug: show hidden counters' contents and orders in every view. Spoils the game."""
+    counter_rows: str = "shown"
+    """A hidden counter's end-of-turn move says why (issue #27): ``shown`` (the row of the
+    hidden-enemy table that moved it and what it moved towards, as a player rolling the
+    supplement's table at the table would know it) or ``hidden`` (only where it went: its
+    order stays a secret until it is resolved)."""
     counteract: str = "both"
     """Kill Team 2024 Counteract (card 001): which sides may counteract when they have no
     ready operative left and the other side still has: ``both`` (the players, by a prompt, and
@@ -88,6 +93,7 @@ _CHOICES = {
     "units": ("in", "cm"),
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),
+    "counter_rows": ("shown", "hidden"),
 }
 
 

@@ -40,6 +40,7 @@ from solo_ops.game.enemy import (
 )
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
 
 if TYPE_CHECKING:
@@ -364,12 +365,13 @@ def _evacuate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     op = _active(state, action, prompt)
     if op.carrying is None:
         raise RuleError(f"{op.name} is not carrying anyone")
-    x, y = op.at  # type: ignore[misc]
+    assert op.at is not None
     board = game.terrain(state).board
-    edge = min(x, y, board.width - x, board.depth - y) - op.radius
-    if edge > CONTROL_RANGE + 1e-6:
+    if not reach.at_edge(board, op.at, op.radius):
+        edge = reach.edge_gap(board, op.at, op.radius)
         raise RuleError(f"{op.name} must be within 1\" of a table edge to carry "
-                        f"{op.carrying} off ({edge:.1f}\" away)")
+                        f"{op.carrying} off ({edge:.1f}\" away; 'evacuate' alone proposes "
+                        "the way to the nearest edge)")
     friend = state.operatives[op.carrying]
     friend.carried_to_safety = True
     friend.at = None
@@ -651,12 +653,11 @@ def _check_retreat(state: State, action: dict[str, Any], entry: dict[str, Any], 
     if not entry.get("retreat"):
         raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
     to = _point(action.get("to"))
-    others = [o for o in state.operatives.values() if o.on_table and o.id != me.id]
-    if not terrain.routes.fits(to, me.radius, blockers=[(o.at[0], o.at[1], o.radius)
-                                                         for o in others if o.at]):
-        raise RuleError(f"{me.name}'s base does not fit at {to[0]:g},{to[1]:g}")
-    walk = terrain.routes.walk(me.at, to, me.radius, blockers=[
-        (o.at[0], o.at[1], o.radius) for o in others if o.at])
+    others = state.bases(exclude=(me.id, me.carrying))  # the placement rule's bases
+    refused = placement.refusal(terrain, to, me.radius, others, me.name)
+    if refused is not None:
+        raise RuleError(refused)
+    walk = terrain.routes.walk(me.at, to, me.radius, blockers=placement.discs(others))
     if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
         got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
         raise RuleError(f"a Retreat moves up to 3\" ({got})")

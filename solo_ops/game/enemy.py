@@ -4,7 +4,7 @@
 spotting check after each, as the fog of war requires), Kill Team 2018 charge rolls, attacks
 (rolled by the engine, or handed to the player to roll when the game's ``enemy_attacks``
 setting says so), stance and the unit's state-machine triggers, and merging into a leader's or
-rallier's unit. :func:`apply_damage` is the one place wounds are taken away.
+rallier's unit. :func:`~solo_ops.game.downed.apply_damage` is the one place wounds are taken away.
 """
 
 from __future__ import annotations
@@ -15,11 +15,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from solo_ops.ai import fsm
+from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, cp, fight_choices, markers, reveal
+from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
+from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
+from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2024, reach
 
 if TYPE_CHECKING:
@@ -50,6 +53,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
     if action.kind not in ATTACKS or action.target is None:
         return None
     target = state.operatives.get(action.target)
+    if target is not None and target.lying:
+        return f"{target.label} is down"
     if target is None or not target.on_table:
         return f"{action.target} is no longer on the table"
     assert op.at is not None and target.at is not None
@@ -142,15 +147,52 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
 
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     old = op.at
-    op.at = action.to
+    assert old is not None and action.to is not None
+    route: Any = action.route if len(action.route) >= 2 else (old, action.to)
+    note = action.note
+    if math.dist(route[0], old) > 0.005:  # an earlier move of this activation stopped short
+        route = placing.way_from_here(game, state, op, action.to)
+        if route is None:
+            return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                     "blocked_by": "no way around the walls and bases",
+                     "note": f"{op.label} cannot make its move from {explain.fmt_pt(old)}, "
+                             "where its last move stopped: no way around the walls and "
+                             "bases."}]
+        note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
+    limit = _allowance(state, op, action.kind)
+    to, walk, blocked = placing.placed(game, state, op, route, limit)
+    if to is None:
+        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                 "blocked_by": blocked,
+                 "note": f"{op.label} cannot make its move: {blocked} (the placement rule)."}]
+    cost = float(walk.cost)  # what its route costs, climbs and drops added (issue #27)
+    if blocked is not None:
+        note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
+                f"{blocked}.")
+    elif math.dist(to, action.to) > 0.005:
+        note = (f"{note} Its route costs more than planned (climbing): it stops at "
+                f"{explain.fmt_pt(to)}, its {explain.inches(limit)} spent.")
+    op.at = to
     op.moved = True
     op.moved_how = action.kind
     if action.kind == "fall_back":
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
-               "to": _r(action.to), "route": [_r(p) for p in action.route],
-               "cost": round(action.cost, 2), "note": action.note}]
+               "to": _r(to), "route": [_r(p) for p in walk.points],
+               "cost": round(cost, 2), "note": note,
+               **({"blocked_by": blocked} if blocked else {}),
+               **placing.move_facts(game.terrain(state), state, op.id, op.radius,
+                                    walk.points)}]
     return events + check_mines(game, state, op)
+
+
+def _allowance(state: State, op: Operative, kind: str) -> float | None:
+    """How far an enemy move of ``kind`` may go (``reach.move_allowance``; a 2018 Advance at
+    its most), or None for a kind without one: a planned route that costs more is cut there."""
+    try:
+        return reach.move_allowance(op, kind, state.edition)
+    except ValueError:
+        return None
 
 
 def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
@@ -210,8 +252,7 @@ def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
     route = tuple(tuple(p) for p in entry.get("route") or ())
     if retreated or len(route) < 2:
         terrain = game.terrain(state)
-        others = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
-                  if o.on_table and o.id not in (op.id, target.id) and o.at is not None]
+        others = placement.discs(state.bases(exclude=(op.id, target.id)))
         walk = terrain.routes.walk(op.at, target.at, op.radius, blockers=others)
         if walk is None:
             return [{"type": "charge_failed", "operative": op.id, "target": target.id,
@@ -245,16 +286,15 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
         roll = state.dice.roll(f"charge roll: {op.label} at {target.label}", 2, 6)  # type: ignore
         terrain = game.terrain(state)
-        from solo_ops.geometry.routes import Walk
-
         # the planned route ends within 1" of the target and keeps out of 1" of every other
         # enemy; the model goes along it as far as the roll allows
         start = op.at
         assert start is not None
         route = tuple(action.route) if len(action.route) >= 2 else (start, start)
-        length = sum(math.dist(a, b) for a, b in itertools.pairwise(route))
-        walk = Walk(route, length, length)  # type: ignore[arg-type]
-        end, _spent = terrain.routes.advance(walk, min(float(roll.value), length))
+        # as far along it as the roll allows and its base may stand (the placement rule)
+        end, walk, blocked = placing.placed(game, state, op, route, float(roll.value))
+        if end is None:
+            end, walk = start, terrain.routes.walk_through((start, start), op.radius)
         old = op.at
         op.at = (float(end[0]), float(end[1]))
         success = target.on_table and reach.engaged_2018(
@@ -262,19 +302,41 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         op.charged = success
         op.moved = True
         op.moved_how = "charge"
+        short = f" ({blocked})" if blocked and not success else ""
         events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
                        "target": target.id, "roll": roll.value, "from": _r(old),
-                       "to": _r(op.at), "note": f"{op.label} rolls {roll.value} for the charge "
-                       f"and {'reaches' if success else 'falls short of'} {target.label}."})
+                       "to": _r(op.at), "route": [_r(p) for p in walk.points],
+                       "cost": round(float(walk.cost), 2),
+                       **({"blocked_by": blocked} if blocked else {}),
+                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
+                       "note": f"{op.label} rolls {roll.value} for the charge "
+                       f"and {'reaches' if success else 'falls short of'} {target.label}"
+                       f"{short}."})
         return events + check_mines(game, state, op)
     old = op.at
-    op.at = action.to
+    assert old is not None and action.to is not None
+    to, walk, blocked = placing.placed(game, state, op,
+                                       action.route if len(action.route) >= 2
+                                       else (old, action.to),
+                                       _allowance(state, op, "charge"))
+    moved_short = to is not None and (blocked is not None or math.dist(to, action.to) > 0.005)
+    if to is None or (moved_short and target.at is not None and not reach.in_control_range(
+            game.terrain(state), to, op.radius, target.at, target.radius)):
+        return [{"type": "charge_failed", "operative": op.id, "target": target.id,
+                 "from": _r(old), "to": _r(old), "blocked_by": blocked,
+                 "note": f"{op.label} cannot end its charge in {target.label}'s control range: "
+                         f"{blocked or 'its route costs more than its charge move'}."}]
+    op.at = to
     op.moved = True
     op.charged = True
     op.moved_how = "charge"
+    cost = float(walk.cost)
     events.append({"type": "charged", "operative": op.id, "target": target.id, "from": _r(old),
-                   "to": _r(action.to), "route": [_r(p) for p in action.route],
-                   "note": action.note})
+                   "to": _r(to), "route": [_r(p) for p in walk.points],
+                   "cost": round(cost, 2), "note": action.note,
+                   **({"blocked_by": blocked} if blocked else {}),
+                   **placing.move_facts(game.terrain(state), state, op.id, op.radius,
+                                        walk.points)})
     return events + check_mines(game, state, op)
 
 
@@ -699,82 +761,6 @@ def no_escape(game: Game, state: State, attacker: Operative, target: Operative) 
         if not touched.is_empty and touched.intersects(near):
             return True
     return False
-
-
-def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
-                 *, outcome: str | None = None) -> list[dict[str, Any]]:
-    """Take ``amount`` wounds from ``op``; at 0 it goes down (2024) or, in 2018, an injury
-    roll decides (``outcome`` from a rolled 2018 attack already carries it)."""
-    if op.down or (amount <= 0 and outcome is None):
-        return []
-    events: list[dict[str, Any]] = []
-    lost = min(op.wounds, max(0, amount))
-    op.wounds -= lost
-    op.wounds_lost += lost
-    events.append({"type": "damage", "operative": op.id, "amount": lost, "wounds": op.wounds,
-                   "why": why})
-    if state.edition == "kt2018" and op.wounds <= 0 and outcome is None:
-        assert state.dice is not None
-        outcome = attacks.injury_2018(state.dice, op)
-    if state.edition == "kt2018" and outcome == "flesh_wound":
-        op.flesh_wounds += 1
-        op.wounds = 1
-        events.append({"type": "flesh_wound", "operative": op.id, "flesh_wounds":
-                       op.flesh_wounds})
-        if op.flesh_wounds >= 3:
-            outcome = "out_of_action"
-        else:
-            return events
-    if op.wounds > 0 and outcome != "out_of_action":
-        if op.side == ENEMY:
-            unit = state.unit_of(op.id)
-            if unit is not None and unit.active and fsm.allowed(unit.fsm, "shot_at"):
-                unit.fsm = fsm.fire(unit.fsm, "shot_at")
-        return events
-    return events + take_down(state, op, why)
-
-
-def take_down(state: State, op: Operative, why: str) -> list[dict[str, Any]]:
-    """``op`` is incapacitated / out of action."""
-    op.down = True
-    op.wounds = 0
-    op.went_down = True
-    side = op.side
-    state.incapacitated_this_turn[side] = state.incapacitated_this_turn.get(side, 0) + 1
-    state.incapacitated_total[side] = state.incapacitated_total.get(side, 0) + 1
-    events: list[dict[str, Any]] = [{"type": "down", "operative": op.id, "side": side,
-                                     "why": why}]
-    if op.carrying is not None:
-        carried = state.operatives[op.carrying]
-        carried.carried_by = None
-        op.carrying = None
-        events.append({"type": "dropped", "operative": op.id, "carried": carried.id})
-    events.extend(markers.drop(state, op))  # 001 Place Down: "MUST perform this action for OAP"
-    if side == ENEMY:
-        unit = state.unit_of(op.id)
-        if unit is not None and unit.active:
-            if not state.unit_models(unit):
-                unit.fsm = fsm.fire(unit.fsm, "destroyed")
-                events.append({"type": "unit_destroyed", "unit": unit.id})
-                events.extend(_leader_lost(state, unit))
-            elif fsm.allowed(unit.fsm, "lost_models"):
-                unit.fsm = fsm.fire(unit.fsm, "lost_models")
-    return events
-
-
-def _leader_lost(state: State, leader: Any) -> list[dict[str, Any]]:
-    """Units heading to join a destroyed unit lose their goal (``leader_destroyed``)."""
-    events = []
-    for unit in state.active_units():
-        if unit.id == leader.id or unit.fsm == "hidden":
-            continue
-        if unit.leadership < leader.leadership and fsm.allowed(unit.fsm, "leader_destroyed"):
-            before = unit.fsm
-            unit.fsm = fsm.fire(unit.fsm, "leader_destroyed")
-            if before != unit.fsm:
-                events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm,
-                               "why": f"its leader {leader.id} was destroyed"})
-    return events
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

@@ -38,7 +38,8 @@ from solo_ops.game import (
 from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
-from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State, Unit
+from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Counter, Operative, State, Unit
+from solo_ops.geometry import placement
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
@@ -61,12 +62,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     state.doors = scenario.board.door_state()
     terrain = game.terrain(state)
     events: list[dict[str, Any]] = []
-    taken: list[tuple[float, float, float]] = []
-    for squad in scenario.squads:
-        for m in squad.models:
-            if m.at is not None:
-                taken.append((m.at[0], m.at[1], m.profile.for_edition(scenario.edition)
-                              .base_radius))
+    taken = _placed_by_scenario(scenario)
     for index, squad in enumerate(scenario.squads):
         missing = [m for m in squad.models if m.at is None]
         spots = deploy(terrain, zone_for(scenario.board, index),
@@ -76,7 +72,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         for m in squad.models:
             profile = m.profile.for_edition(scenario.edition)
             at = m.at if m.at is not None else where[m.id]
-            _check_spot(terrain, m.id, at, profile.base_radius)
+            _check_spot(terrain, state, m.id, at, profile.base_radius)
             if m.at is None:
                 taken.append((at[0], at[1], profile.base_radius))
             state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
@@ -89,7 +85,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         for m in spec.models:
             profile = m.profile.for_edition(scenario.edition)
             assert m.at is not None
-            _check_spot(terrain, m.id, m.at, profile.base_radius)
+            _check_spot(terrain, state, m.id, m.at, profile.base_radius)
             state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
                                                profile.wounds, stance="engage")
             models.append((m.id, profile))
@@ -106,6 +102,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     for spec_c in scenario.counters:
         order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}",
                                                       secret=True).face
+        _check_spot(terrain, state, spec_c.id, spec_c.at, COUNTER_RADIUS, floor=True)
         counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
         state.counters[spec_c.id] = counter
         # a counter the scenario puts in plain sight is resolved in the first turn, like a
@@ -126,6 +123,17 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     return game, state
 
 
+def _placed_by_scenario(scenario: Scenario) -> list[tuple[float, float, float]]:
+    """The bases the scenario itself places (squad models with a position, enemies,
+    counters): the deployment of the rest keeps clear of them all (the placement rule)."""
+    ed = scenario.edition
+    taken = [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
+             for squad in scenario.squads for m in squad.models if m.at is not None]
+    taken += [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
+              for spec in scenario.enemies for m in spec.models if m.at is not None]
+    return taken + [(c.at[0], c.at[1], COUNTER_RADIUS) for c in scenario.counters]
+
+
 def _max_suffix(items: dict[str, Any], prefix: str) -> int:
     best = 0
     for key in items:
@@ -134,10 +142,14 @@ def _max_suffix(items: dict[str, Any], prefix: str) -> int:
     return best
 
 
-def _check_spot(terrain: Terrain, mid: str, at: tuple[float, float], radius: float) -> None:
-    if not terrain.routes.fits(at, radius):
-        raise RuleError(f"{mid} at {at[0]:g},{at[1]:g}: the base does not fit there (inside "
-                        "terrain that blocks movement, or off the board)")
+def _check_spot(terrain: Terrain, state: State, mid: str, at: tuple[float, float],
+                radius: float, *, floor: bool = False) -> None:
+    """A base the scenario places may stand there by the placement rule (on the board, not in
+    terrain, on no base placed before it); refused naming what is there and the nearest point
+    where it fits (issue #27)."""
+    refused = placement.refusal(terrain, at, radius, state.bases(), mid, floor=floor)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _add_units(state: State, base_id: str, formed: list[Any]) -> list[str]:

@@ -42,7 +42,7 @@ EVENTS: dict[str, bool] = {
     "hidden_order": SECRET,  # a counter's hidden order
     "hidden_plan": SECRET,  # what a counter's hidden order makes it do this turn
     "counter_command": SECRET,  # a counter taking a higher command's order (rows 3 and 6)
-    "counter_moved": OPEN,  # where it went is seen; why is not
+    "counter_moved": OPEN,  # where it went is seen; why too when counter_rows is "shown"
     "counter_joined": OPEN,
     "counter_spotted": OPEN,
     "enemy_count": OPEN,
@@ -54,6 +54,7 @@ EVENTS: dict[str, bool] = {
     "activated": OPEN,
     "activation_end": OPEN,
     "moved": OPEN,
+    "move_blocked": OPEN,  # an enemy move a base stopped before it started (the placement rule)
     "shot": OPEN,
     "fight": OPEN,
     "attack_reported": OPEN,
@@ -100,8 +101,8 @@ EVENTS: dict[str, bool] = {
 }
 """Event kind → whether it is secret (never in a player's view)."""
 
-ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "fight_choice",
-                          "guard_choice", "cover_choice"})
+ACTION_KINDS = frozenset({"engine", "setup", "move", "cp", "reroll", "evacuate",
+                          "fight_choice", "guard_choice", "cover_choice"})
 """``type`` values of actions, not events (they share the key in the code)."""
 
 

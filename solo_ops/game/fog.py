@@ -29,19 +29,18 @@ import numpy as np
 from shapely.geometry import Point
 
 from solo_ops.core.dice import Dice
-from solo_ops.core.model import MM_PER_INCH, Roster
+from solo_ops.core.model import Roster
 from solo_ops.core.settings import Settings
 from solo_ops.core.tables import enemy_count_table, hidden_enemy_table
-from solo_ops.game.state import ENEMY, Counter, Operative, State, Unit
-from solo_ops.geometry import search
+from solo_ops.game import placing
+from solo_ops.game.state import COUNTER_RADIUS, ENEMY, Counter, Operative, State, Unit
+from solo_ops.geometry import placement, search
 from solo_ops.rules.orders import form_units, roll_command
 
 if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-COUNTER_BASE_MM = 32.0
-COUNTER_RADIUS = COUNTER_BASE_MM / MM_PER_INCH / 2.0
 MODEL_GAP = 0.25  # inches between the bases of models placed for a resolved counter
 
 
@@ -81,7 +80,7 @@ def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
     pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
-    pts = search.clear_of(pts, radius, avoid)
+    pts = pts[placement.clear_of_bases(pts, radius, avoid, touch=0.0)]
     if len(pts) == 0:
         return target
     d = np.hypot(pts[:, 0] - target[0], pts[:, 1] - target[1])
@@ -143,13 +142,9 @@ def player_observers(state: State) -> list[tuple[float, float, float]]:
 
 def occupied(state: State, exclude: str | Sequence[str] | None = None
              ) -> list[tuple[float, float, float]]:
-    """Discs already on the table: models and counters (so new ones do not overlap)."""
-    skip = {exclude} if isinstance(exclude, str) else set(exclude or ())
-    discs = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
-             if o.on_table and o.at is not None and o.id not in skip]
-    discs += [(c.at[0], c.at[1], COUNTER_RADIUS) for c in state.counters.values()
-              if c.active and c.id not in skip]
-    return discs
+    """Discs already on the table (so new ones do not overlap): every base the placement rule
+    knows, :meth:`State.bases` -- models standing or lying downed, and counters."""
+    return placement.discs(state.bases(exclude))
 
 
 # -- spotting -------------------------------------------------------------------------------------
@@ -260,9 +255,10 @@ def _plan(terrain: Terrain, state: State, counter: Counter, settings: Settings) 
 
 
 def _reach(terrain: Terrain, state: State, counter: Counter, settings: Settings) -> Any:
-    blockers = occupied(state, exclude=counter.id)
-    return terrain.routes.reachable(counter.at, COUNTER_RADIUS, settings.hidden_move,
-                                    blockers=blockers, spacing=0.5)
+    """Where ``counter`` can end its hidden move: the reachable points (the start first) where
+    the placement rule lets it stand (:func:`solo_ops.geometry.placement.legal`, on the floor,
+    clear of every other base)."""
+    return placing.counter_reach(terrain, state, counter, settings.hidden_move, 0.5)
 
 
 def _first_protected(terrain: Terrain, pts: np.ndarray, cost: np.ndarray,
@@ -313,8 +309,7 @@ def _to_cover(terrain: Terrain, state: State, counter: Counter, players: list[Op
     i = _first_protected(terrain, pts, np.asarray(reach.cost, dtype=float), players)
     if i is None:
         # nothing protected in reach: move towards the nearest protected point further away
-        far = terrain.routes.reachable(counter.at, COUNTER_RADIUS, 30.0,
-                                       blockers=occupied(state, exclude=counter.id), spacing=1.0)
+        far = placing.counter_reach(terrain, state, counter, 30.0, 1.0)
         fpts = np.asarray(far.points, dtype=float)
         j = _first_protected(terrain, fpts, np.asarray(far.cost, dtype=float), players) \
             if len(fpts) else None
@@ -644,7 +639,7 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
-    pts = search.clear_of(pts, COUNTER_RADIUS, avoid)
+    pts = pts[placement.clear_of_bases(pts, COUNTER_RADIUS, avoid, touch=0.0)]
     cand = _ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []
@@ -664,7 +659,13 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
         far = np.hypot(pool[:, 0] - p[0], pool[:, 1] - p[1]) >= 2 * COUNTER_RADIUS + MODEL_GAP
         pool = pool[far]
     while len(chosen) < 2 and chosen:
-        chosen.append(chosen[0])
+        # no second spot in the band: the nearest point to the first where it may stand
+        taken = [*avoid, (chosen[0][0], chosen[0][1], COUNTER_RADIUS)]
+        spot = placement.nearest(terrain, chosen[0], COUNTER_RADIUS, taken, floor=True,
+                                 limit=max(terrain.board.width, terrain.board.depth))
+        chosen.append(chosen[0] if spot is None else spot.at)
+        if spot is None:
+            break
     return chosen
 
 
@@ -774,7 +775,10 @@ def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
         if chosen is None:
             if limit < math.inf:
                 return None
-            chosen = (float(at[0]), float(at[1]))
+            # nowhere near: the nearest point anywhere where the base may stand
+            spot = placement.nearest(terrain, at, r, placed,
+                                     limit=max(terrain.board.width, terrain.board.depth))
+            chosen = (float(at[0]), float(at[1])) if spot is None else spot.at
         placed.append((chosen[0], chosen[1], r))
         out.append(chosen)
     return out

@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import markers
-from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.geometry import search
+from solo_ops.game import markers, placing
+from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement, search
+from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
@@ -47,8 +48,6 @@ RING_STEP = 0.25
 """Candidate points around a model or a feature are this far apart along the ring (inches)."""
 NEAR_FEATURE = 1.0
 """``behind FEATURE``: the base ends within this of the feature (inches)."""
-BACK_OFF_STEP = 0.05
-BACK_OFF_MAX = 4.0
 
 
 # -- ids --------------------------------------------------------------------------------------
@@ -127,6 +126,8 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
     if a.get("operative") is not None:
         mine = [o.id for o in state.side(active.side)]
         named = match(a["operative"], mine, "operative")
+        if named == active.carrying and kind in ("move", "evacuate"):
+            named = active.id  # "move rask toward edge": the one carrying him moves
         if named != active.id:
             raise RuleError(f"{named} is not the active operative ({active.id} is)")
         a["operative"] = named
@@ -212,6 +213,8 @@ class Proposal:
     relation: str
     gap: float | None  # base (or centre, for a marker) to the thing named, straight, inches
     allowance: float
+    blocked_by: str | None = None  # what stopped the move short (a base in the way)
+    then: tuple[dict[str, Any], ...] = ()  # actions made after the move (``evacuate``)
 
 
 @dataclass(frozen=True)
@@ -219,16 +222,31 @@ class _Ref:
     """A thing on the table a player can name: what it is, where, and its shape."""
 
     id: str
-    kind: str  # objective | model | feature | counter
+    kind: str  # objective | model | feature | counter | edge
     at: tuple[float, float]
     radius: float = 0.0
-    shape: Any = None  # features: their shapely geometry
+    shape: Any = None  # features and edges: their shapely geometry
     side: str | None = None  # models
 
 
+EDGES = ("edge", "north-edge", "east-edge", "south-edge", "west-edge")
+"""The killzone's edges a relative answer can name (``edge``: whichever is cheapest to reach;
++y is north)."""
+
+
+def _edge_lines(board: Any) -> dict[str, Any]:
+    from shapely.geometry import LineString, MultiLineString
+
+    w, d = float(board.width), float(board.depth)
+    lines = {"north-edge": LineString([(0, d), (w, d)]), "east-edge": LineString([(w, 0), (w, d)]),
+             "south-edge": LineString([(0, 0), (w, 0)]), "west-edge": LineString([(0, 0), (0, d)])}
+    return {"edge": MultiLineString(list(lines.values())), **lines}
+
+
 def referents(game: Game, state: State) -> dict[str, _Ref]:
-    """Everything a relative move can name: objectives, models on the table, terrain features
-    (doors and hatches, pillars, crates — not the thin walls), and hidden counters, by id."""
+    """Everything a relative move can name: objectives, models on the table (downed operatives
+    lying there included), terrain features (doors and hatches, pillars, crates — not the thin
+    walls), hidden counters, and the killzone's edges (:data:`EDGES`), by id."""
     board = game.terrain(state).board
     out: dict[str, _Ref] = {}
     for o in board.objectives:
@@ -241,29 +259,37 @@ def referents(game: Game, state: State) -> dict[str, _Ref]:
         out[f.id] = _Ref(f.id, "feature", (float(mid.x), float(mid.y)), shape=f.shape)
     for c in state.counters.values():
         if c.active:
-            out[c.id] = _Ref(c.id, "counter", (float(c.at[0]), float(c.at[1])), 0.5)
+            out[c.id] = _Ref(c.id, "counter", (float(c.at[0]), float(c.at[1])), COUNTER_RADIUS)
     for op in state.operatives.values():
-        if op.on_table and op.at is not None:
+        if op.has_base and op.at is not None:
             out[op.id] = _Ref(op.id, "model", (float(op.at[0]), float(op.at[1])), op.radius,
                               side=op.side)
+    for name, line in _edge_lines(board).items():
+        mid = line.centroid
+        out.setdefault(name, _Ref(name, "edge", (float(mid.x), float(mid.y)), shape=line))
     return out
 
 
-def _blockers(state: State, op: Operative, how: str, target: str | None
-              ) -> list[tuple[float, float, float]]:
-    """The other bases as the engine checks the move: enemies' control range blocks every move
-    but a charge (towards its target) and a fall back."""
+def _blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
+    """The other bases as the engine checks the move (every base of the placement rule:
+    models standing or downed, counters), labelled for the reasons; enemies' control range
+    blocks every move but a charge (towards its target) and a fall back."""
     out = []
-    for o in state.operatives.values():
-        if not o.on_table or o.at is None or o.id in (op.id, op.carrying):
-            continue
+    for b, o in _bases_of(state, op):
         extra = 0.0
-        if o.side != op.side and how in ("reposition", "dash", "normal", "advance"):
+        if o is not None and o.side != op.side and o.on_table and how in (
+                "reposition", "dash", "normal", "advance") and o.id != target:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
-        if o.id == target:
-            extra = 0.0
-        out.append((float(o.at[0]), float(o.at[1]), o.radius + extra))
+        out.append(Base(b.x, b.y, b.r + extra, f"{b.label}'s control range" if extra
+                        else b.label, b.ident))
     return out
+
+
+def _bases_of(state: State, op: Operative) -> list[tuple[Base, Operative | None]]:
+    """Every other base (:meth:`State.bases`, but ``op``'s and what it carries) and the model
+    it is (None for a counter)."""
+    return [(b, state.operatives.get(b.ident))
+            for b in state.bases(exclude=(op.id, op.carrying))]
 
 
 def _ring(centre: Sequence[float], radius: float) -> np.ndarray:
@@ -290,14 +316,40 @@ def _goals(ref: _Ref, op: Operative, how: str) -> list[np.ndarray]:
         return [np.array([ref.at]), *(_ring(ref.at, k * RING_STEP) for k in range(1, 9))]
     if ref.kind == "feature":
         return [_around(ref.shape, r + CONTACT_GAP)]
+    if ref.kind == "edge":  # within 1" of the edge (ready to evacuate), on the board
+        return [_along_edge(ref.shape, r + reach.CONTROL_RANGE - EDGE_MARGIN)]
     if ref.kind == "model" and ref.side != op.side and how != "charge":
         # outside the blocking disc (control range + margin) even after rounding to 0.01"
         return [_ring(ref.at, r + ref.radius + reach.CONTROL_RANGE + 2 * CONTROL_MARGIN)]
     return [_ring(ref.at, r + ref.radius + CONTACT_GAP)]
 
 
+EDGE_MARGIN = 0.05
+"""``to edge``: the base ends this much inside the 1" from the edge (rounding of points)."""
+
+
+def _along_edge(shape: Any, inset: float) -> np.ndarray:
+    """Points ``inset`` inches in from the edge line(s) ``shape``, :data:`RING_STEP` apart."""
+    lines = getattr(shape, "geoms", [shape])
+    out = []
+    for line in lines:
+        (x0, y0), (x1, y1) = line.coords[0], line.coords[-1]
+        n = max(2, math.ceil(line.length / RING_STEP))
+        t = np.linspace(0.0, 1.0, n + 1)
+        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        if x0 == x1:  # a west or east edge: step inwards along x
+            xs = xs + (inset if x0 == 0 else -inset)
+        else:
+            ys = ys + (inset if y0 == 0 else -inset)
+        out.append(np.stack([xs, ys], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 2))
+
+
 def _fits(terrain: Terrain, p: Sequence[float], radius: float, blockers: list[Any]) -> bool:
-    return bool(terrain.routes.fits((float(p[0]), float(p[1])), radius, blockers=blockers))
+    """Whether the base may stand at ``p`` (the placement rule) and its walk can end there
+    (clear of the move's blockers: enemies' control ranges)."""
+    return bool(terrain.routes.fits((float(p[0]), float(p[1])), radius, blockers=blockers)) \
+        and placement.clear_of_bases([p], radius, [b for b in blockers])[0]
 
 
 def _rounded(p: Sequence[float]) -> tuple[float, float]:
@@ -337,21 +389,6 @@ def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray
     return best
 
 
-def _along(terrain: Terrain, walk: Any, budget: float, radius: float,
-           blockers: list[Any]) -> tuple[float, float] | None:
-    """The farthest point along ``walk`` within ``budget`` of movement where the base fits
-    (rounded to 0.01"), backing off in small steps; None when there is none but the start."""
-    for k in range(int(BACK_OFF_MAX / BACK_OFF_STEP) + 1):
-        move = budget - k * BACK_OFF_STEP
-        if move <= 0:
-            return None
-        end, _spent = terrain.routes.advance(walk, move)
-        p = _rounded(end)
-        if _fits(terrain, p, radius, blockers):
-            return p
-    return None
-
-
 def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     """The concrete move for a relative one (``relation`` in ``toward``, ``to``, ``contact``,
     ``behind``; ``ref`` the thing named; ``amount`` inches for ``toward``), for the active
@@ -367,10 +404,12 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         how = "reposition"
     relation = str(action["relation"])
     refs = referents(game, state)
-    choices = [k for k, v in refs.items() if k != op.id and not (
-        relation == "behind" and v.kind != "feature")]
-    ref = refs[match(action.get("ref"), choices,
-                     "terrain feature" if relation == "behind" else "thing on the table")]
+    choices = [k for k, v in refs.items() if k not in (op.id, op.carrying) and not (
+        relation == "behind" and v.kind != "feature") and not (
+        how == "charge" and (v.kind != "model" or v.side == op.side))]
+    what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
+                                             else "thing on the table")
+    ref = refs[match(action.get("ref"), choices, what)]
     if relation == "contact" and ref.kind == "model" and ref.side != op.side:
         how = "charge"
     target = ref.id if how == "charge" else None
@@ -389,6 +428,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         if held:
             raise RuleError(f"{op.id} is in control range of {held[0].id}: it can only fall "
                             "back or fight")
+    blocked = None
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
     else:
@@ -400,7 +440,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")
         budget = allowance
-        if relation == "toward":
+        if relation == "toward" and action.get("amount") is not None:
             amount = float(action.get("amount") or 0.0)
             if amount <= 0:
                 raise RuleError("how far? e.g. 'move 3 toward obj-1'")
@@ -408,14 +448,14 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
                 raise RuleError(f"{op.id} can {word} at most {allowance:.1f}\", not "
                                 f"{amount:g}\"")
             budget = amount
-        if walk.cost <= budget + 1e-9:
-            end = walk.points[-1]
-        else:
-            got = _along(terrain, walk, budget, op.radius, blockers)
-            if got is None:
-                raise RuleError(f"{op.id} cannot get any closer to {ref.id} with this move")
-            end = got
-        end = _rounded(end)
+        # as far along the walk as the move allows and the base may stand (the placement
+        # rule); what stopped it is said when a base stands in the way
+        stop = placement.along(terrain, walk, budget, op.radius, blockers)
+        if stop is None:
+            raise RuleError(f"{op.id} cannot get any closer to {ref.id} with this move"
+                            + _blocked_words(terrain, walk, op.radius, blockers))
+        end = stop.at
+        blocked = stop.blocked_by
         walk = terrain.routes.walk(start, end, op.radius, blockers=blockers)
         if walk is None:  # pragma: no cover - the end point lies on a found route
             raise RuleError(f"{op.id} has no route to that point")
@@ -428,11 +468,114 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         concrete["operative"] = action["operative"]
     return Proposal(concrete, start, end, float(walk.cost),
                     tuple((float(x), float(y)) for x, y in walk.points), ref.id, relation,
-                    _gap(ref, end, op.radius), allowance)
+                    _gap(ref, end, op.radius), allowance, blocked)
+
+
+def proposal_for(game: Game, state: State, action: dict[str, Any]) -> Proposal | None:
+    """The move to show and ask a yes for before ``action`` is made, or None when the action
+    is made as it is: a relative move (:func:`propose`); ``evacuate`` away from the table edge
+    (:func:`propose_evacuation`); a move to a point where the base may not stand (a base or
+    terrain is there: :func:`propose_nearest`)."""
+    if action.get("relation"):
+        return propose(game, state, action)
+    if action.get("type") == "evacuate":
+        return propose_evacuation(game, state, action)
+    if action.get("type") == "move" and action.get("to") is not None:
+        return propose_nearest(game, state, action)
+    return None
+
+
+def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposal | None:
+    """A move to X,Y where the active operative's base may not stand: the same move to the
+    nearest point where it may (the placement rule, :func:`solo_ops.geometry.placement.nearest`;
+    within the move's reach of the asked point), said with what stands at X,Y. None when X,Y is
+    free (the engine checks the move as it is), or when it is not a point (the engine says)."""
+    if state.active_operative is None:
+        return None
+    op = state.operatives[state.active_operative]
+    try:
+        want = (float(action["to"][0]), float(action["to"][1]))
+    except (TypeError, ValueError, IndexError, KeyError):
+        return None
+    if op.at is None or not (math.isfinite(want[0]) and math.isfinite(want[1])):
+        return None
+    terrain = game.terrain(state)
+    others = state.bases(exclude=(op.id, op.carrying))
+    why = placement.why_not(terrain, want, op.radius, others)
+    if why is None:
+        return None
+    spot = placement.nearest(terrain, want, op.radius, others, limit=3.0)
+    if spot is None:
+        raise RuleError(f"{op.name}'s base fits nowhere within 3\" of {want[0]:g},{want[1]:g}: "
+                        f"{why}")
+    how = str(action.get("how") or "reposition")
+    how = {"kt2018": {"reposition": "normal"}, "kt2024": {"normal": "reposition"}}.get(
+        state.edition, {}).get(how, how)
+    blockers = _blockers(state, op, how, action.get("target"))
+    walk = terrain.routes.walk(op.at, spot.at, op.radius, blockers=placement.discs(blockers))
+    route = walk.points if walk is not None else (op.at, spot.at)
+    concrete = {**{k: v for k, v in action.items() if k != "operative"},
+                "to": [spot.at[0], spot.at[1]]}
+    try:
+        allowance = reach.move_allowance(op, how, state.edition)
+    except ValueError as exc:
+        raise RuleError(str(exc)) from None
+    return Proposal(concrete, (float(op.at[0]), float(op.at[1])), spot.at,
+                    float(walk.cost) if walk is not None else math.dist(op.at, spot.at),
+                    tuple((float(x), float(y)) for x, y in route), f"{want[0]:g},{want[1]:g}",
+                    "nearest", spot.moved, allowance, why)
+
+
+def propose_evacuation(game: Game, state: State, action: dict[str, Any]) -> Proposal | None:
+    """``evacuate`` answered away from the table edge: the move to the cheapest reachable point
+    within 1" of an edge (around the walls and the other bases), with the evacuation after it
+    (:attr:`Proposal.then`); None when the active operative is at an edge already (the answer
+    is the action itself). Refused with the reason, and how far the nearest edge is, when no
+    edge point is within this move."""
+    if state.active_operative is None:
+        raise RuleError("activate an operative first")
+    op = state.operatives[state.active_operative]
+    if op.carrying is None:
+        raise RuleError(f"{op.name} is not carrying anyone: 'carry FRIEND' first")
+    assert op.at is not None
+    board = game.terrain(state).board
+    if reach.at_edge(board, op.at, op.radius):
+        return None
+    move = {"type": "move", "how": "reposition", "relation": "to", "ref": "edge"}
+    try:
+        found = propose(game, state, move)
+    except RuleError as exc:
+        raise RuleError(f"{op.name} cannot get to a table edge this move ({exc})") from None
+    if not reach.at_edge(board, found.to, op.radius):
+        edge = reach.edge_gap(board, op.at, op.radius)
+        raise RuleError(
+            f"no table edge is within {op.name}'s move of {found.allowance:.1f}\" (carrying "
+            f"{op.carrying}): the nearest is {edge:.1f}\" away in a straight line; 'move toward "
+            f"edge' takes it to ({found.to[0]:.1f}, {found.to[1]:.1f}), then evacuate next turn")
+    evacuate = {"type": "evacuate", "operative": op.id}
+    return replace(found, relation="evacuate", then=(evacuate,))
+
+
+def detour_words(game: Game, state: State, found: Proposal) -> str | None:
+    """Why a proposed move costs more than the straight line (``around crate-2``), or None."""
+    mover = state.active_operative or ""
+    op = state.operatives.get(mover)
+    radius = op.radius if op is not None else 0.0
+    return placing.move_facts(game.terrain(state), state, mover, radius,
+                              found.route).get("detour")
+
+
+def _blocked_words(terrain: Terrain, walk: Any, radius: float, blockers: list[Base]) -> str:
+    """``": downed Rask's base is there"``: what stands at the walk's first step, if anything."""
+    if len(walk.points) < 2:
+        return ""
+    first, _ = terrain.routes.advance(walk, placement.STEP)
+    why = placement.why_not(terrain, first, radius, blockers)
+    return f": {why}" if why else ""
 
 
 def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
-    if ref.kind == "feature":
+    if ref.kind in ("feature", "edge"):
         from shapely.geometry import Point
 
         return max(0.0, float(ref.shape.distance(Point(end[0], end[1]))) - radius)
@@ -443,35 +586,64 @@ def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
 
 def _behind(game: Game, state: State, op: Operative, ref: _Ref, allowance: float,
             blockers: list[Any]) -> tuple[tuple[float, float], Any]:
-    """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where the base
-    is hidden from, in cover from or obscured to every enemy on the table (with none on the
-    table: the cheapest point next to it). Ties: lower x, then lower y."""
+    """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where no enemy
+    model on the table can see the base, or where it is in cover from each one that can
+    (:func:`behind_ok`; obscured alone is not enough: issue #27). With no enemy on the table:
+    the cheapest point next to it. Ties: lower x, then lower y. When there is none, the
+    refusal names the enemy that still sees the best point and from where."""
     from shapely.geometry import Point
 
     terrain = game.terrain(state)
     assert op.at is not None
     reachable = terrain.routes.reachable((float(op.at[0]), float(op.at[1])), op.radius,
-                                         allowance, blockers=blockers, spacing=0.25)
-    pts = np.asarray(reachable.points, dtype=float).reshape(-1, 2)
+                                         allowance, blockers=placement.discs(blockers),
+                                         spacing=0.25)
+    pts = np.round(np.asarray(reachable.points, dtype=float).reshape(-1, 2), 2)
     cost = np.asarray(reachable.cost, dtype=float)
     near = np.array([float(ref.shape.distance(Point(x, y))) - op.radius <= NEAR_FEATURE + 1e-9
                      for x, y in pts], dtype=bool)
+    near &= placement.legal(terrain, pts, op.radius, blockers)
     if not near.any():
         raise RuleError(f"{ref.id} is out of reach: no point within {NEAR_FEATURE:g}\" of it "
-                        f"is within {op.id}'s {allowance:.1f}\" move")
-    threats = [(float(e.at[0]), float(e.at[1]), e.radius)
-               for e in _enemies_on_table(state, op.side) if e.at is not None]
+                        f"where {op.id}'s base fits is within its {allowance:.1f}\" move")
+    threats = [e for e in _enemies_on_table(state, op.side) if e.at is not None]
     idx = np.flatnonzero(near)
-    ok = search.protected_from(terrain, pts[idx], op.radius, threats).all(axis=0) \
-        if threats else np.ones(len(idx), dtype=bool)
-    idx = idx[ok]
-    if len(idx) == 0:
-        raise RuleError(f"no point next to {ref.id} within {op.id}'s {allowance:.1f}\" move is "
-                        "hidden from or in cover from every enemy on the table")
-    order = np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 9)))
-    best = int(idx[order[0]])
-    end = _rounded(pts[best])
-    walk = terrain.routes.walk(tuple(pts[0]), end, op.radius, blockers=blockers)
+    order = idx[np.lexsort((pts[idx, 1], pts[idx, 0], np.round(cost[idx], 9)))]
+    ok = behind_ok(terrain, pts[order], op.radius, threats)
+    if not ok.any():
+        first = pts[order[0]]
+        seers = _seen_by(terrain, first, op.radius, threats)
+        raise RuleError(
+            f"no point next to {ref.id} within {op.id}'s {allowance:.1f}\" move is hidden from "
+            f"or in cover from every enemy on the table: {seers} still sees the nearest one, "
+            f"({first[0]:.1f}, {first[1]:.1f}), in the open")
+    best = int(order[int(np.argmax(ok))])
+    end = (float(pts[best, 0]), float(pts[best, 1]))
+    walk = terrain.routes.walk((float(op.at[0]), float(op.at[1])), end, op.radius,
+                               blockers=placement.discs(blockers))
     if walk is None:  # pragma: no cover - a reachable grid point has a walk
         raise RuleError(f"{op.id} has no route behind {ref.id}")
     return end, walk
+
+
+def behind_ok(terrain: Terrain, points: Any, radius: float, threats: Sequence[Operative]
+              ) -> np.ndarray:
+    """(n,) whether a base at each point is out of sight of every enemy model in ``threats``,
+    or in cover from each one that can see it: what ``behind`` promises (obscured alone is
+    not cover)."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    discs = [(float(e.at[0]), float(e.at[1]), e.radius) for e in threats if e.at is not None]
+    if not discs:
+        return np.ones(len(pts), dtype=bool)
+    return np.asarray(search.protected_from(terrain, pts, radius, discs, obscured=False)
+                      .all(axis=0))
+
+
+def _seen_by(terrain: Terrain, point: Any, radius: float, threats: Sequence[Operative]) -> str:
+    """``immortal-2 at (21.0, 6.5)``: the enemies that see ``point`` without cover."""
+    out = []
+    for e in threats:
+        assert e.at is not None
+        if not behind_ok(terrain, [point], radius, [e])[0]:
+            out.append(f"{e.label} at ({e.at[0]:.1f}, {e.at[1]:.1f})")
+    return " and ".join(out) if out else "an enemy"

@@ -9,11 +9,12 @@ enemy unit's state machine hear of it. :mod:`solo_ops.game.actions` dispatches `
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
-from solo_ops.game import reveal
+from solo_ops.game import placing, reveal
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
     MOVE_TOLERANCE,
@@ -26,6 +27,7 @@ from solo_ops.game.action_checks import (
 )
 from solo_ops.game.enemy import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, kt2024, reach
 
 if TYPE_CHECKING:
@@ -48,13 +50,14 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     _check_heavy_move(state, op, how)
     to = _point(action.get("to"))
     terrain = game.terrain(state)
-    others = [o for o in state.operatives.values() if o.on_table and o.id != op.id
+    others = [o for o in state.operatives.values() if o.has_base and o.id != op.id
               and o.id != op.carrying]
-    _check_base_fits(terrain, op, to, others)
+    counters = [b for b in state.bases() if b.ident in state.counters]
+    _check_base_fits(terrain, state, op, to)
     in_control = _enemies_in_control(state, op, game)
     target = _charge_target(state, op, how, action)
     _check_leaving_control_range(state, op, how, in_control)
-    walk = _route(terrain, op, how, to, others, in_control, target)
+    walk = _route(terrain, op, how, to, others, in_control, target, counters)
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
     _spend(state, op, how)
@@ -130,15 +133,15 @@ def _check_heavy_move(state: State, op: Operative, how: str) -> None:
                             f"cannot move after it{but}")
 
 
-def _check_base_fits(terrain: Terrain, op: Operative, to: tuple[float, float],
-                     others: list[Operative]) -> None:
-    """The base ends on the board, clear of walls, impassable terrain and other bases."""
-    if not terrain.board.on_board(to[0], to[1], op.radius):
-        raise RuleError(f"{to[0]:g},{to[1]:g} is off the board for {op.name}'s base")
-    if not terrain.routes.fits(to, op.radius, blockers=[(*_centre(o), o.radius)
-                                                          for o in others]):
-        raise RuleError(f"{op.name}'s base does not fit at {to[0]:g},{to[1]:g} (a wall, "
-                        "terrain that blocks movement, or another model is there)")
+def _check_base_fits(terrain: Terrain, state: State, op: Operative,
+                     to: tuple[float, float]) -> None:
+    """The base ends where the placement rule lets it stand (:mod:`solo_ops.geometry.placement`:
+    wholly on the board, not in terrain no base stands in, on no other base -- standing,
+    downed or a counter); the refusal names what is there and the nearest point that is free."""
+    refused = placement.refusal(terrain, to, op.radius, state.bases(exclude=(op.id, op.carrying)),
+                                op.name)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _charge_target(state: State, op: Operative, how: str, action: dict[str, Any]
@@ -175,8 +178,9 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
 
 def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
            others: list[Operative], in_control: list[Operative],
-           target: Operative | None) -> Walk:
-    """The walk there around walls and other bases (enemy control ranges block), or refuse."""
+           target: Operative | None, counters: Sequence[Any] = ()) -> Walk:
+    """The walk there around walls and other bases -- models standing or downed, counters
+    (enemy control ranges block) -- or refuse."""
     # the route: around walls, clear of other bases; enemy control ranges block except for
     # charges (towards the target) and fall backs
     blockers = []
@@ -189,6 +193,7 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if target is not None and o.id == target.id:
             extra = 0.0
         blockers.append((*_centre(o), o.radius + extra))
+    blockers += placement.discs(counters)
     assert op.at is not None
     walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
     if walk is None:
@@ -243,6 +248,7 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
         "to": reach.round_point(to), "cost": round(cost, 2),
         "route": [reach.round_point(p) for p in walk.points],
         **({"target": target.id} if target else {}),
+        **placing.move_facts(game.terrain(state), state, op.id, op.radius, walk.points),
     }]
     if target is not None and target.side == ENEMY:
         events.extend(_charged_unit_state(state, op, target))

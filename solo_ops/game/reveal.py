@@ -10,11 +10,13 @@ step of each turn (:func:`hidden_movement`). Hidden facts only ever go into even
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
-from solo_ops.game import fog
+from solo_ops.core.tables import hidden_enemy_table
+from solo_ops.game import fog, placing
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -38,8 +40,13 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
             old = counter.at
             counter.at = move.to
             counter.sector = terrain.board.sector_of(*move.to)
+            walk = terrain.routes.walk_through(move.route or (old, move.to), fog.COUNTER_RADIUS)
             events.append({"type": "counter_moved", "counter": cid, "from": _r(old),
-                           "at": _r(move.to), "route": [_r(p) for p in move.route]})
+                           "at": _r(move.to), "route": [_r(p) for p in move.route],
+                           "cost": round(float(walk.cost), 2),
+                           **placing.move_facts(terrain, state, cid, fog.COUNTER_RADIUS,
+                                                move.route),
+                           **_row_words(game, counter, move)})
         if move.settled:
             counter.settled = True
         if move.take_command is not None:
@@ -51,6 +58,19 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
             events.extend(_join(game, state, counter, move.join))
         events.extend(check_spotting(game, state))
     return events
+
+
+def _row_words(game: Game, counter: Counter, move: fog.HiddenMove) -> dict[str, Any]:
+    """What a counter's move tells the players of why it moved (setting ``counter_rows``):
+    the hidden-enemy table's row (its face and printed text) and what the move made for, or
+    nothing (``hidden``: the order stays secret until the counter is resolved)."""
+    if game.settings.counter_rows != "shown":
+        return {}
+    row = hidden_enemy_table()[counter.hidden_order]
+    # another counter's command is its own secret: the reason names whom, never its order
+    why = re.sub(r"\s*\(command \d+\)", "", move.reason)
+    text = row.text.split(". ")[0].rstrip(".")  # the row's first sentence
+    return {"row": counter.hidden_order, "row_text": text, "why": why}
 
 
 def _natural(key: str) -> tuple[str, int]:

@@ -10,15 +10,20 @@ snapshot for views, checks and the campaign.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.core.dice import Dice
-from solo_ops.core.model import Profile
+from solo_ops.core.model import MM_PER_INCH, Profile
+from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
 
 PLAYER = "player"
 ENEMY = "enemy"
+COUNTER_BASE_MM = 32.0
+COUNTER_RADIUS = COUNTER_BASE_MM / MM_PER_INCH / 2.0
+"""A hidden counter's base (the supplement's counters are 32 mm tokens)."""
 
 
 @dataclass
@@ -72,6 +77,20 @@ class Operative:
     @property
     def radius(self) -> float:
         return self.profile.base_radius
+
+    @property
+    def lying(self) -> bool:
+        """A downed operative of the players' side that still lies on the table, neither
+        carried nor carried off: its base stays there (it can be carried, RULES-NOTES
+        "Carrying") and no other base may stand on it (issue #27, ``docs/rules.md``). A downed
+        enemy model is removed from the killzone."""
+        return (self.down and self.side == PLAYER and self.at is not None
+                and self.carried_by is None and not self.carried_to_safety)
+
+    @property
+    def has_base(self) -> bool:
+        """Whether its base is on the table: standing (:attr:`on_table`) or :attr:`lying`."""
+        return self.on_table or self.lying
 
     @property
     def label(self) -> str:
@@ -225,6 +244,22 @@ class State:
 
     def active_counters(self) -> list[Counter]:
         return [c for c in self.counters.values() if c.active]
+
+    def bases(self, exclude: str | Iterable[str | None] | None = None) -> list[Base]:
+        """Every base on the table, as the placement rule sees it
+        (:mod:`solo_ops.geometry.placement`): standing models of both sides, downed operatives
+        still lying there (:attr:`Operative.lying`) and active hidden counters -- but those
+        whose ids are in ``exclude`` (the moving model, what it carries). Labels, for the
+        reasons a player reads: a model's :attr:`Operative.label` (``downed Sgt Kell``),
+        ``counter c6``."""
+        skip = {exclude} if isinstance(exclude, str) else {e for e in exclude or () if e}
+        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"downed {o.label}",
+                    o.id)
+               for o in self.operatives.values()
+               if o.has_base and o.at is not None and o.id not in skip]
+        out += [Base(c.at[0], c.at[1], COUNTER_RADIUS, f"counter {c.id}", c.id)
+                for c in self.counters.values() if c.active and c.id not in skip]
+        return out
 
     def ids_in_use(self) -> set[str]:
         """Every model, unit and counter id the game has used (taken-off models included)."""

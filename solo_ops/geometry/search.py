@@ -14,9 +14,7 @@ numpy arrays:
   many targets they have a clear firing line onto (visible, not obscured, within range around
   the walls);
 * :func:`hidden_points` — points of a region (a fog-of-war sector) where a base fits and that
-  no observer can see;
-* :func:`clear_of` — the points where a base overlaps none of a set of discs (other bases),
-  worked through in blocks so no whole distance table is held.
+  no observer can see.
 
 A "disc" is ``(x, y, radius)`` in inches. Nothing here knows about units, orders or dice.
 """
@@ -44,15 +42,16 @@ def _split(discs: Sequence[Disc]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def protected_from(terrain: Terrain, points: Any, radius: float,
-                   threats: Sequence[Disc]) -> np.ndarray:
+                   threats: Sequence[Disc], *, obscured: bool = True) -> np.ndarray:
     """``(len(threats), len(points))`` bools: a base of ``radius`` at each point is not visible
-    to the threat, or is in cover from it, or is obscured to it."""
+    to the threat, or is in cover from it, or (with ``obscured``) is obscured to it."""
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
     t_xy, t_r = _split(threats)
     if len(pts) == 0 or len(t_xy) == 0:
         return np.ones((len(t_xy), len(pts)), dtype=bool)
     cm = terrain.sight.cover_matrix(t_xy, t_r, pts, radius)
-    return ~np.asarray(cm.visible) | np.asarray(cm.in_cover) | np.asarray(cm.obscured)
+    out = ~np.asarray(cm.visible) | np.asarray(cm.in_cover)
+    return out | np.asarray(cm.obscured) if obscured else out
 
 
 @dataclass(frozen=True)
@@ -149,25 +148,3 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[Disc], radi
     obs, obs_r = _split(observers)
     seen = np.asarray(terrain.sight.visibility_matrix(obs, obs_r, pts, radius), dtype=bool)
     return pts[~seen.any(axis=0)]
-
-
-CLEAR_ROWS = 256
-"""Points tested at once by :func:`clear_of` (bounds its arrays to a few megabytes)."""
-
-
-def clear_of(pts: np.ndarray, radius: float, avoid: Sequence[Disc]) -> np.ndarray:
-    """The points of ``pts`` where a base of ``radius`` overlaps none of the ``avoid`` discs
-    ``(x, y, r)``. Worked through in blocks of :data:`CLEAR_ROWS` points, so a board with
-    thousands of floor points and hundreds of models never holds their whole distance table
-    (the largest legal game's would be 150 MB); each pair is the same arithmetic as in one
-    table, so the answer is the same to the bit."""
-    if not avoid or not len(pts):
-        return pts
-    a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-    ar = np.array([r for _, _, r in avoid], dtype=float)
-    keep = np.empty(len(pts), dtype=bool)
-    for start in range(0, len(pts), CLEAR_ROWS):
-        block = pts[start:start + CLEAR_ROWS]
-        gap = np.linalg.norm(block[:, None] - a[None], axis=2) - radius - ar[None]
-        keep[start:start + len(block)] = (gap >= 0.0).all(axis=1)
-    return pts[keep]

@@ -52,6 +52,15 @@ class Terrain:
         return shapely.union_all(solid) if solid else None
 
     @cached_property
+    def obstacle_features(self) -> tuple[list[str], np.ndarray]:
+        """The ids and shapes of the features a route goes round in this door state (walls,
+        closed doors and hatches, pitfalls, heavy, blocking and hazardous terrain), for saying
+        what a move's bends go round (:func:`solo_ops.geometry.placement.detour`)."""
+        keep = [f for f in self.board.features
+                if f.blocks_movement or f.effective_traits & {"heavy", "blocking", "hazardous"}]
+        return [f.id for f in keep], np.array([f.shape for f in keep], dtype=object)
+
+    @cached_property
     def solid_boxes(self) -> np.ndarray:
         """(n, 4) the bounding boxes (minx, miny, maxx, maxy) of the parts of :attr:`solids`."""
         if self.solids is None:
@@ -62,9 +71,15 @@ class Terrain:
         """The points of ``pts`` where a base of ``radius`` overlaps no part of
         :attr:`solids` (its distance from them is at least ``radius``, less 1e-9)."""
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
+        return pts[self.solid_free(pts, radius)]
+
+    def solid_free(self, pts: np.ndarray, radius: float) -> np.ndarray:
+        """(n,) whether a base of ``radius`` at each point overlaps no part of :attr:`solids`
+        (the mask :meth:`off_solids` keeps)."""
+        pts = np.asarray(pts, dtype=float).reshape(-1, 2)
         solids = self.solids
         if solids is None or len(pts) == 0:
-            return pts
+            return np.ones(len(pts), dtype=bool)
         # A point whose distance from every part's box is at least the radius is that far
         # from the parts themselves: only the others need the exact distance.
         box = self.solid_boxes
@@ -75,7 +90,7 @@ class Terrain:
         if len(ask):
             gap = shapely.distance(shapely.points(pts[ask]), solids)
             keep[ask] = np.asarray(gap) >= radius - 1e-9
-        return pts[keep]
+        return keep
 
     def floor_points(self, radius: float, spacing: float) -> np.ndarray:
         """The points of a ``spacing`` grid over the whole board where a base of ``radius``

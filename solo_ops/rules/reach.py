@@ -194,6 +194,19 @@ def carry_cap(op: Any, allowance: float) -> float:
     return max(0.0, min(allowance, CARRY_MOVE_LIMIT - used))
 
 
+def edge_gap(board: Any, at: Sequence[float], radius: float) -> float:
+    """The straight gap from a base at ``at`` to the nearest table edge (inches): a carrier
+    within control range of it (1") may carry its friend off (``evacuate``, RULES-NOTES
+    "Carrying"; distances to edges are straight, docs/rules.md)."""
+    x, y = float(at[0]), float(at[1])
+    return min(x, y, float(board.width) - x, float(board.depth) - y) - radius
+
+
+def at_edge(board: Any, at: Sequence[float], radius: float) -> bool:
+    """Whether a base at ``at`` is within 1" of a table edge (:func:`edge_gap`)."""
+    return edge_gap(board, at, radius) <= CONTROL_RANGE + 1e-6
+
+
 def round_point(p: Sequence[float] | None) -> list[float] | None:
     """A position as recorded in events and plans: ``[x, y]`` rounded to 0.01"."""
     if p is None:

@@ -106,7 +106,7 @@ class Outcome:
 class _Proposal:
     player: str | None
     at_step: int
-    action: dict[str, Any]
+    actions: list[dict[str, Any]]  # the move, then what follows it (``evacuate``)
 
 
 def describe(action: dict[str, Any]) -> str:
@@ -345,7 +345,7 @@ class GameTable:
                     and proposal.player == player:
                 word = line.lower()
                 if word in YES:
-                    return self._apply(proposal.action)
+                    return self._apply(*proposal.actions)
                 declined = Outcome(True, "Not moved.", declined=True)
                 if word in NO:
                     return declined
@@ -375,30 +375,37 @@ class GameTable:
         self._proposal = None
         try:
             action = self.understand(line, prompt)
-            if action.get("relation"):
-                found = intent.propose(self.game, self.state, action)
+            found = intent.proposal_for(self.game, self.state, action)
+            if found is not None:
                 concrete = {**found.action, "operative": action["operative"]}
-                refused = self.refusal(concrete)  # never ask yes to a refusal
+                # the engine's own checks first, on a copy: never ask yes to a refusal
+                refused = self.refusal(concrete, *found.then)
                 if refused is not None:
-                    raise RuleError(refused)
-                self._proposal = _Proposal(player, len(self.state.log), concrete)
+                    if found.relation != "nearest":
+                        raise RuleError(refused)
+                    raise RuleError(f"At {found.ref} {found.blocked_by}; the nearest point "
+                                    f"where its base fits is {found.to[0]:g},{found.to[1]:g}, "
+                                    f"but {refused}")
+                self._proposal = _Proposal(player, len(self.state.log),
+                                           [concrete, *found.then])
                 return Outcome(True, f"{self.proposal_words(found)} Do it? (yes / no)",
                                confirm=concrete, proposal=found)
         except RuleError as exc:
             return Outcome(False, str(exc), refusal="rule")
         return self._apply(action)
 
-    def refusal(self, action: dict[str, Any]) -> str | None:
-        """Why the engine would refuse ``action`` now, or None when it would take it: the
-        engine's own :func:`~solo_ops.game.engine.step` run on a copy of the state (the game
-        and its save untouched), so a preview or a proposal asks exactly the question the
-        answer will."""
+    def refusal(self, *actions: dict[str, Any]) -> str | None:
+        """Why the engine would refuse ``actions`` now (taken in turn: a proposed move and what
+        follows it), or None when it would take them: the engine's own
+        :func:`~solo_ops.game.engine.step` run on a copy of the state (the game and its save
+        untouched), so a preview or a proposal asks exactly the question the answer will."""
         with self.lock:
             state = self.state
             trial = copy.deepcopy(state, memo={id(state.log): list(state.log)})
             kept = self.game.cp_plans  # a paused step's plans, for the real answer
             try:
-                step(self.game, trial, action)
+                for action in actions:
+                    step(self.game, trial, action)
             except RuleError as exc:
                 return str(exc)
             finally:
@@ -431,17 +438,22 @@ class GameTable:
             action["operative"] = prompt.operative
         return intent.resolve_ids(self.game, self.state, action, prompt)
 
-    def _apply(self, action: dict[str, Any]) -> Outcome:
-        try:
-            record = step(self.game, self.state, action)
-        except RuleError as exc:
-            return Outcome(False, str(exc), refusal="rule")
-        try:
-            self.persist(record)
-        except SaveError as exc:
-            return self._failed(exc, "Your answer")
-        self._narrate(record)
-        records = [record]
+    def _apply(self, *actions: dict[str, Any]) -> Outcome:
+        """Apply the answer's action(s) in turn (a proposed move and what follows it), each
+        saved and logged, then run the engine on to the next prompt."""
+        records: list[dict[str, Any]] = []
+        for action in actions:
+            try:
+                record = step(self.game, self.state, action)
+            except RuleError as exc:
+                return Outcome(bool(records), str(exc), records,
+                               refusal=None if records else "rule")
+            try:
+                self.persist(record)
+            except SaveError as exc:
+                return self._failed(exc, "Your answer")
+            self._narrate(record)
+            records.append(record)
         try:
             while pending(self.game, self.state).kind == "engine":
                 records.append(self.engine_step())
@@ -461,12 +473,25 @@ class GameTable:
         units = self.game.settings.units
         how = found.action["how"].replace("_", " ")
         where = narrate.move_words(found.start, found.to, found.route,
-                                   narration_table(self.game, self.state), found.cost)
+                                   narration_table(self.game, self.state), found.cost,
+                                   intent.detour_words(self.game, self.state, found))
         gap = "" if found.gap is None else f", {measure.length(found.gap, units)} from {found.ref}"
         if found.relation == "contact":
             gap = f", in base contact with {found.ref}"
+        elif found.relation == "nearest":
+            return (f"At {found.ref} {found.blocked_by}: "
+                    f"{self.state.active_operative} would {how} {where}, the nearest point "
+                    f"where its base fits, {measure.length(found.gap, units)} from {found.ref} "
+                    f"(it can {how} {measure.length(found.allowance, units)}).")
         elif found.gap is not None and found.gap < 0.05:
             gap = f", touching {found.ref}"
+        if found.relation == "evacuate":
+            mover = self.state.operatives[str(self.state.active_operative)]
+            friend = self.state.operatives.get(str(mover.carrying))
+            gap = (f", within 1\" of the table edge, then carries "
+                   f"{friend.name if friend else 'its friend'} off the table to safety")
+        if found.blocked_by:
+            gap += f"; it can get no further: {found.blocked_by}"
         return (f"{self.state.active_operative} would {how} {where}{gap} (it can {how} "
                 f"{measure.length(found.allowance, units)}).")
 
@@ -612,6 +637,9 @@ class GameTable:
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                if o["down"] and o["at"] is not None:  # issue #27: where its base lies
+                    extra += (f" (carried by {o['carried_by']})" if o.get("carried_by")
+                              else " (lying here: its base stays on the table)")
                 extra += " ON GUARD" if o.get("on_guard") else ""
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "

@@ -51,13 +51,16 @@ setting: 4", 4in, 10cm, 10 cm, 25cm,10cm):
   moving relative to the table (solo-ops works out the point, shows it and asks yes / no):
                           move 4 toward obj-2     move to obj-2 (as far as the move allows)
                           move into base contact with vale       charge u3-a (base contact)
-                          move behind crate-2 (next to it, hidden or in cover from every enemy)
-                          dash 2 toward hatch-3   fallback behind crate-1
+                          move behind crate-2 (next to it, out of sight of every enemy or in
+                          cover from each that sees it)          dash 2 toward hatch-3
+                          move toward edge (north-edge, east-edge, ...; a downed friend, a
+                          door or hatch, a counter can be named too)  fallback behind crate-1
   shooting:               shoot u3-a with boltgun damage 3   (you rolled it: 3 damage)
                           shoot u3-a roll        (solo-ops rolls it; the weapon is the only one
                                                   that can shoot, or the Silent one under Conceal)
   fighting:               fight u3-a dealt 4 taken 3      fight u3-a roll
-  the wounded:            carry vale      evacuate (carry him off within 1" of an edge)
+  the wounded:            carry vale      evacuate (carry him off within 1" of an edge; from
+                          further away solo-ops proposes the cheapest way to an edge first)
   Guard (Gallowdark):     guard (1 AP, a Shoot action: On Guard until it acts, an enemy ends
                           an action in its control range, or the next turning point); when an
                           enemy model has made its first action:  shoot [with WEAPON] | fight
@@ -176,10 +179,7 @@ def _move(how: str, rest: list[str], units: str) -> dict[str, Any]:
         words = words[1:]
         action["amount"] = round(amount, 4)
     head = words[0].lower()
-    if head in ("toward", "towards"):
-        if "amount" not in action:
-            raise RuleError(f"how far toward it? e.g. 'move 3 toward {' '.join(words[1:])}' "
-                            f"(or 'move to {' '.join(words[1:])}': as far as the move allows)")
+    if head in ("toward", "towards"):  # without a distance: as far as the move allows
         relation, ref = "toward", words[1:]
     elif head == "to":
         relation, ref = "to", words[1:]
@@ -506,8 +506,16 @@ def _placedown(head: str, rest: list[str], text: str, units: str) -> dict[str, A
 
 
 def _plain(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
-    """``evacuate``, ``ready`` or ``guard``: the word is the action."""
+    """``ready`` or ``guard``: the word is the action."""
     return {"type": head}
+
+
+def _evacuate(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``evacuate [OP]``: carry a friend off the table (OP: the carrier or the one carried);
+    away from the edge, solo-ops proposes the cheapest way to it first."""
+    if len(rest) > 1:
+        raise RuleError("e.g. 'evacuate' or 'evacuate rask'")
+    return {"type": "evacuate", **({"operative": rest[0]} if rest else {})}
 
 
 def _done(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
@@ -522,7 +530,7 @@ VERBS: dict[str, _Verb] = {
     "charge": _charge, "shoot": _shoot, "fight": _fight,
     "hatch": _portal, "door": _portal, "carry": _carry, "damage": _damage, "down": _down,
     "pickup": _pickup, "pick": _pickup, "placedown": _placedown, "place": _placedown,
-    "evacuate": _plain, "ready": _plain, "guard": _plain, "done": _done, "end": _done,
+    "evacuate": _evacuate, "ready": _plain, "guard": _plain, "done": _done, "end": _done,
     "pass": _done,
 }
 """An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""

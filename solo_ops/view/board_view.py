@@ -5,7 +5,9 @@ Built only from the player view (:func:`solo_ops.view.player.player_view`) and p
 
 * the players' models and the revealed enemies with their ids — and their wounds when hurt
   (``marine-1 9/14``) — each with its order token (Kill Team 2024: ``E`` engage, ``C`` conceal,
-  faded once it has activated); downed models greyed and crossed;
+  faded once it has activated); downed operatives lying on the table greyed and crossed
+  (their bases still take room), a friend carried as its carrier's ``⇐`` label; downed enemies
+  are gone from the killzone;
 * unknown counters as "?" counters with their ids (never what is in them);
 * doors and hatches with their ids and whether they are open;
 * the activation being played, or the last one played: each move, charge, shot and fight of it
@@ -136,11 +138,11 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     for index, ops in enumerate(view["squads"].values()):
         side = "player" if index == 0 else f"player{min(index, 2) + 1}"
         for o in ops:
-            if o["at"] is not None:
+            if o["at"] is not None and not o.get("carried_by"):  # (carried: its carrier's ⇐)
                 _disc(scene, o, radius[o["id"]], side, view["edition"])
                 where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
     for o in view["enemies"]:
-        if o["at"] is not None:
+        if o["at"] is not None and not o["down"]:  # a downed enemy leaves the killzone
             _disc(scene, o, radius[o["id"]], "enemy", view["edition"])
             where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
     for c in view["counters"]:
@@ -153,6 +155,9 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     entries = [("player", f"{p}'s squad") for p in players[:1]]
     entries += [(f"player{min(i, 1) + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
+    if any(o["down"] and o["at"] is not None and not o.get("carried_by")
+           for ops in view["squads"].values() for o in ops):
+        entries.append(("downed", "downed: its base stays"))
     if who is not None:
         entries.append(("move", f"this activation ({who}): numbered"))
     render.add_legend(scene, entries)

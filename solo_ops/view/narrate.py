@@ -102,23 +102,28 @@ def _through(route: Any, t: Table) -> str:
                           else ", ".join(ids[:-1]) + " and " + ids[-1])
 
 
-def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = None) -> str:
-    """``from (6.2, 15.8) 2.1" north-west through hatch-9 to (5.8, 17.8)``: the distance is the
-    route's length on the table (what a tape measure along it reads); when the move cost more
-    than that (climbing, a hatch), `` (costs 3.1" of movement)`` follows."""
+def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = None,
+               detour: str | None = None) -> str:
+    """``from (6.2, 15.8) 4.0" north-west (3.1" straight, 4.0" by the route around crate-2)
+    through hatch-9 to (5.8, 17.8)``: one distance per move, the movement it costs (the
+    route's length around walls and bases, climbs and drops added; the route's length when
+    the cost is not known); where the straight line between its ends is shorter by 0.05" or
+    more, the straight line in brackets with why (``detour``: the event's words, from
+    :func:`solo_ops.geometry.placement.detour`)."""
     if start is None:
         return f"to {t.pt(end)}{_via(route, t)}"
     way = measure.compass(start, end) if end is not None else ""
-    d = _route_length(route if route else [start, end])
+    d = float(cost) if cost is not None else _route_length(route if route else [start, end])
     parts = [f"from {t.pt(start)}"]
     if d is not None:
         parts.append(t.dist(d))
     if way:
         parts.append(way)
-    extra = ""
-    if cost is not None and d is not None and float(cost) - d >= 0.05:
-        extra = f" (costs {t.dist(cost)} of movement)"
-    return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}{extra}"
+    straight = math.dist(start, end) if end is not None else None
+    if d is not None and straight is not None and d - straight >= 0.05:
+        why = f"by the route {detour}" if detour else "by the route"
+        parts.append(f"({t.dist(straight)} straight, {t.dist(d)} {why})")
+    return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}"
 
 
 # -- the planner's explanations -----------------------------------------------------------------
@@ -173,10 +178,12 @@ def _activation(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _moved(e: dict[str, Any], t: Table) -> list[str]:
-    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"),
+                       e.get("detour"))
+    stop = f" It stops short: {e['blocked_by']}." if e.get("blocked_by") else ""
     if "note" in e:  # the enemy's move: do it at the table
         kind = ENEMY_MOVE_KIND.get(e.get("how", ""), "")
-        return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}."]
+        return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}.{stop}"]
     verb = MOVE_VERBS.get(e["how"], e["how"].replace("_", " ") + "s")
     return [f"{t.n(e['operative'])} {verb} {where}."]
 
@@ -185,15 +192,36 @@ def _charged(e: dict[str, Any], t: Table) -> list[str]:
     if "roll" in e:  # Kill Team 2018: the charge was rolled; the note gives roll and outcome
         out = [f"  → {e.get('note') or t.n(e['operative']) + ' charges'}"]
         if e.get("to") is not None:
-            where = move_words(e.get("from"), e.get("to"), [e.get("from"), e.get("to")], t)
+            where = move_words(e.get("from"), e.get("to"),
+                               e.get("route") or [e.get("from"), e.get("to")], t,
+                               e.get("cost"), e.get("detour"))
             out.append(f"    {t.n(e['operative'])}: {where}.")
         return out
     if "note" not in e:  # the player's own charge
-        where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+        where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"),
+                           e.get("detour"))
         return [f"{t.n(e['operative'])} charges {where}."]
-    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"))
+    if e["type"] == "charge_failed":  # a 2024 charge a base blocked at the last moment
+        return [f"  {e['note']}"]
+    where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"),
+                       e.get("detour"))
     return [f"  → {t.n(e['operative'])}: charge {where}, into control range of "
             f"{t.n(e.get('target'))}."]
+
+
+def _counter_moved(e: dict[str, Any], t: Table) -> list[str]:
+    """``Counter c6 moves from (14.5, 15.5) 4.2" north-east to (17.5, 18.5) — hidden-enemy
+    table row 4 ("Moves towards enemy"): moves towards the enemy.`` (the row when the
+    ``counter_rows`` setting shows it; an ambush counter's jump is said as such)."""
+    if e.get("ambush") or e.get("from") is None:
+        return [f"Counter {e['counter']} moves to {t.pt(e['at'])}"
+                f"{' (ambush!)' if e.get('ambush') else ''}."]
+    where = move_words(e["from"], e["at"], e.get("route"), t, e.get("cost"), e.get("detour"))
+    why = ""
+    if e.get("row"):
+        why = (f" — hidden-enemy table row {e['row']} (\"{e.get('row_text', '')}\")"
+               + (f": {e['why']}" if e.get("why") else ""))
+    return [f"Counter {e['counter']} moves {where}{why}."]
 
 
 def _attack(e: dict[str, Any], t: Table) -> list[str]:
@@ -279,8 +307,7 @@ WORDS: dict[str, Words] = {
                            f"{e['sector']} at {t.pt(e['at'])}." + (
                                " It could not be hidden: it is resolved in the first turn."
                                if e.get("resolve_first_turn") else "")),
-    "counter_moved": _one(lambda e, t: f"Counter {e['counter']} moves to {t.pt(e['at'])}"
-                          f"{' (ambush!)' if e.get('ambush') else ''}."),
+    "counter_moved": _counter_moved,
     "counter_joined": _one(lambda e, t: f"Counter {e['counter']} joins counter {e['into']}: "
                            "move it onto that counter (they are one stack now)."),
     "counter_spotted": _one(lambda e, t: f"Counter {e['counter']} at {t.pt(e['at'])} is "
@@ -295,6 +322,7 @@ WORDS: dict[str, Words] = {
     "enemy_idle": _one(lambda e, t: f"solo-ops has nothing to activate: {e['why']}. Your turn "
                        "again."),
     "moved": _moved,
+    "move_blocked": _one(lambda e, t: f"  {e['note']}"),
     "charged": _charged,
     "charge_failed": _charged,
     "replanned": _replanned,
@@ -320,7 +348,9 @@ WORDS: dict[str, Words] = {
     "evacuated": _one(lambda e, t: e["note"]),
     "portal": _one(lambda e, t: e["note"]),
     "dropped": _one(lambda e, t: f"  {t.n(e['carried'])} is dropped where "
-                    f"{t.n(e['operative'])} fell."),
+                    f"{t.n(e['operative'])} fell"
+                    + (f": put {t.n(e['carried'])} down at {t.pt(e['at'])}, beside it."
+                       if e.get("at") else ".")),
     "mines": _one(lambda e, t: f"  Mines {e['marker']} go off under {t.n(e['operative'])}: "
                   f"{e['damage']} damage."),
     "score": _score,
@@ -354,6 +384,7 @@ SILENT = frozenset({
     "setup",            # the record's action, not an event
     "engine",           # likewise
     "move",             # an action dict (solo_ops.game.intent's concrete move), not an event
+    "evacuate",         # likewise (the evacuation that follows a proposed move to an edge)
     "cp",               # an action dict (CP spent at the table: its cp_spent event is worded)
     "reroll",           # an action dict (the answer to a CP re-roll question)
     "fight_choice",     # an action dict (a player's move in a fight, die by die)

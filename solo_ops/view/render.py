@@ -233,8 +233,8 @@ def _board_legend(board: Board) -> list[tuple[Style | str, str, str]]:
 def _legend_swatch(kind: str, text: str) -> tuple[Style | str, str, str]:
     if kind in SIDE_COLOURS:
         return (Style(SIDE_COLOURS[kind], 0.9, "#ffffff", 1.0, 1.5), text, "disc")
-    if kind == "counter":
-        return ("counter", text, "marker")
+    if kind in ("counter", "downed"):
+        return (kind, text, "marker")
     if kind in PATH_STYLES:
         colour, width, dash = PATH_STYLES[kind]
         return (Style(None, 1.0, colour, 1.0, width, dash), text, "line")
@@ -268,6 +268,8 @@ def _marker_shapes(kind: str, cx: float, cy: float, r: float, css: str) -> list[
                          radius=r, css=css))
         out.append(Shape("text", ((cx, cy + r * 0.42),), Style("#3a2600"), text="?",
                          size=r * 1.3, anchor="middle", bold=True, css=css))
+    elif kind == "downed":  # a downed operative lying there, as its base is drawn
+        out.extend(_down_shapes(cx, cy, r, "player", css))
     else:  # a diamond
         pts = ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy))
         out.append(Shape("polygon", pts, Style(MARKER_COLOUR, 0.9, "#0b5345", 1.0, 1.2),
@@ -517,6 +519,17 @@ DOWN_COLOUR = "#9a9a9a"
 TOKEN_COLOURS = {"E": "#e67e22", "C": "#34495e"}  # engage, conceal
 
 
+def _down_shapes(cx: float, cy: float, r: float, side: str, css: str) -> list[Shape]:
+    """A downed model's base (its base still takes room on the table): greyed, a dashed rim in
+    its side's colour, crossed."""
+    k = r * 0.55
+    cross = Style(None, 1.0, "#333333", 1.0, 2.0)
+    return [Shape("circle", ((cx, cy),), Style(DOWN_COLOUR, 0.55, SIDE_COLOURS[side], 1.0, 1.5,
+                                               (3.0, 2.0)), radius=r, css=css),
+            Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css="down"),
+            Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css="down")]
+
+
 def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[Shape]:
     """A caller's model base: a disc in its side's colour (grey and crossed when down), its
     order token on its lower left (faded once it has activated), its label to the placer."""
@@ -524,16 +537,10 @@ def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[
     s = scene.scale
     cx, cy = scene.px(*at)
     r = radius * s
-    colour = DOWN_COLOUR if down else SIDE_COLOURS[side]
-    out = [Shape("circle", ((cx, cy),), Style(colour, 0.55 if down else 0.9, "#ffffff", 1.0,
-                                              1.5), radius=r, css=f"base {side}"
-                 + (" down" if down else ""))]
+    out = (_down_shapes(cx, cy, r, side, f"base {side} down") if down else
+           [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
+                  radius=r, css=f"base {side}")])
     marks.discs.append((cx, cy, r))
-    if down:
-        k = r * 0.55
-        cross = Style(None, 1.0, "#333333", 1.0, 2.0)
-        out.append(Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css="down"))
-        out.append(Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css="down"))
     if token and not down:
         tx, ty, half = cx - r * 0.72, cy + r * 0.72, 5.0
         fill = TOKEN_COLOURS.get(token, "#555555")

@@ -1,9 +1,9 @@
 """Tap to place: where a tapped point puts the active operative, and whether the move allows it.
 
 A player taps the board (or drops a dragged model) instead of measuring X,Y. :func:`preview`
-snaps the point to the nearest spot where the operative's base fits (clear of walls, terrain it
-cannot stand in and the other bases:
-:meth:`~solo_ops.geometry.routes.query.Routes.fits_many`), then asks the game the very question
+snaps the point to the nearest spot where the operative's base may stand (the placement rule,
+:func:`solo_ops.geometry.placement.nearest`: clear of walls, terrain it cannot stand in and
+every other base, standing or downed, and the counters), then asks the game the very question
 the answer will ask: each move the page offers (move, dash, fall back, charge the nearest enemy)
 is typed as its answer (``move 10.5,4.2``) and checked by the table's own dry run of the
 engine's step (:meth:`~solo_ops.session.table.GameTable.refusal_of`: control range, fall back,
@@ -20,25 +20,21 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from solo_ops.core.errors import RuleError
 from solo_ops.game.action_checks import _enemies_in_control
 from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import reach
 from solo_ops.view import measure
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
     from solo_ops.geometry.routes import Walk
-    from solo_ops.geometry.terrain import Terrain
 
 
 SNAP_RADIUS = 3.0
 """How far (inches) from the tapped point a fitting spot is looked for."""
-SNAP_STEP = 0.1
-"""The spacing (inches) of the spots tried when the tapped point itself does not fit."""
 
 WORDS = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "fallback",
          "advance": "advance", "charge": "charge"}
@@ -91,11 +87,15 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move", *,
     asked = (float(x), float(y))
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values()
-              if o.on_table and o.at is not None and o.id not in (op.id, op.carrying)]
-    spot = _snap(terrain, asked, op.radius, [(*_centre(o), o.radius) for o in others])
-    if spot is None:
+              if o.has_base and o.at is not None and o.id not in (op.id, op.carrying)]
+    bases = state.bases(exclude=(op.id, op.carrying))  # standing, downed and counters
+    # the nearest point where the base may stand (the placement rule), said when it moved
+    found = placement.nearest(terrain, asked, op.radius, bases, limit=SNAP_RADIUS)
+    if found is None:
         raise RuleError(f"{op.id}'s base fits nowhere within {SNAP_RADIUS:g}\" of "
                         f"{measure.point(asked)}")
+    spot = found.at
+    taken = placement.why_not(terrain, asked, op.radius, bases)
     foes = [o for o in others if o.side == (ENEMY if op.side == PLAYER else PLAYER)]
     words = list(dict.fromkeys([how, *offered]))
     choices = [_choice(state, word, spot, foes, check, game.settings.units) for word in words]
@@ -104,7 +104,7 @@ def preview(game: Game, state: State, x: float, y: float, how: str = "move", *,
     return {**shown, "asked": [round(asked[0], 2), round(asked[1], 2)],
             "snapped": math.dist(spot, asked) > 0.005,
             "choices": [{k: c[k] for k in ("how", "answer", "ok", "why")} for c in choices],
-            "text": _words(game, op, spot, asked, chosen, shown)}
+            "text": _words(game, op, spot, asked, chosen, shown, taken)}
 
 
 def _choice(state: State, word: str, spot: tuple[float, float], foes: list[Operative],
@@ -132,8 +132,9 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
     kind, target = chosen["kind"], chosen["target"]
     in_control = _enemies_in_control(state, op, game)
     try:  # the engine's own walk for this move (None: no way around walls and bases)
+        counters = [b for b in state.bases() if b.ident in state.counters]
         walk: Walk | None = _route(game.terrain(state), op, kind, spot, others, in_control,
-                                   target)
+                                   target, counters)
     except RuleError:
         walk = None
     allowance = reach.move_allowance(op, kind, state.edition)
@@ -151,8 +152,9 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
 
 
 def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[float, float],
-           chosen: dict[str, Any], shown: dict[str, Any]) -> str:
-    """The preview in a sentence: where, how far around the walls, and the game's verdict."""
+           chosen: dict[str, Any], shown: dict[str, Any], taken: str | None) -> str:
+    """The preview in a sentence: where, how far around the walls, and the game's verdict;
+    ``taken``: what stands at the point tapped, when the base was moved off it."""
     units = game.settings.units
     kind = chosen["kind"]
     verb = {"reposition": "move", "normal": "move", "fall_back": "fall back"}.get(kind, kind)
@@ -165,30 +167,9 @@ def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[fl
                 f"the walls; it can {verb} {measure.length(shown['allowance'], units)} — "
                 + ("within the move" if chosen["ok"] else f"refused: {chosen['why']}"))
     if math.dist(spot, asked) > 0.005:
-        text += " (moved to where the base fits)"
+        text += (f" (moved to the nearest point where the base fits: {taken})" if taken
+                 else " (moved to where the base fits)")
     if chosen["target"] is not None:
         text += f"; charging {chosen['target'].id}"
     return text
 
-
-def _snap(terrain: Terrain, asked: tuple[float, float], radius: float,
-          bases: list[tuple[float, float, float]]) -> tuple[float, float] | None:
-    """The nearest point to ``asked`` (rounded to 0.01") where the base fits, within
-    :data:`SNAP_RADIUS`; None when there is none."""
-    first = reach.round_point(asked)
-    assert first is not None
-    if terrain.routes.fits(first, radius, blockers=bases):
-        return (first[0], first[1])
-    offs = np.arange(-SNAP_RADIUS, SNAP_RADIUS + 1e-9, SNAP_STEP)
-    dx, dy = np.meshgrid(offs, offs, indexing="ij")
-    dx, dy = dx.ravel(), dy.ravel()
-    near = np.hypot(dx, dy) <= SNAP_RADIUS
-    pts = np.round(np.stack([asked[0] + dx[near], asked[1] + dy[near]], axis=1), 2)
-    ok = terrain.routes.fits_many(pts, radius, blockers=bases)
-    if not ok.any():
-        return None
-    pts = pts[ok]
-    d = np.hypot(pts[:, 0] - asked[0], pts[:, 1] - asked[1])
-    order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    best = pts[order[0]]
-    return (float(best[0]), float(best[1]))

@@ -8,8 +8,11 @@ vantage feature with a height its climb and drop (see the package notes).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 import numpy as np
 import shapely
@@ -25,6 +28,7 @@ OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
 MIN_CLIMB = 2  # inches: the least a climb costs (001)
 DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
 OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
+TOUCHING = 1e-7  # inches: a walk this close to a footprint's outline is beside it, not in it
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
@@ -102,7 +106,12 @@ class _Soft:
         return bool(self.polys)
 
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """(S,) the surcharge for walking each segment ``P->Q``."""
+        """(S,) the surcharge for walking each segment ``P->Q``: per footprint it crosses,
+        the entries times its entry cost and the exits times its exit cost. Whether the
+        segment starts inside is read in the middle of its first piece (before its first
+        crossing), as :meth:`path_cost` reads a whole walk: a segment starting on an outline
+        (a model standing in an open hatchway) is where it is going, so a walk costs the same
+        leg by leg as along its whole route (issue #27)."""
         total = np.zeros(len(P))
         if len(P) == 0 or len(self.ev) == 0:
             return total
@@ -112,20 +121,78 @@ class _Soft:
         x0, y0, x1, y1 = self.box
         active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
                   & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
-        si, ei, _ = _crossings(P, Q, self.ev, self.en, active)
+        si, ei, t = _crossings(P, Q, self.ev, self.en, active)
         if len(si) == 0:
             return total
         n = len(self.polys)
-        keys, k = np.unique(si * n + self.owner[ei], return_counts=True)
+        keys, inv, k = np.unique(si * n + self.owner[ei], return_inverse=True,
+                                 return_counts=True)
         seg, pid = np.divmod(keys, n)
+        first = np.full(len(keys), np.inf)
+        np.minimum.at(first, inv, t)  # each (segment, footprint)'s first crossing
+        mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
         amounts = np.asarray(self.amounts, dtype=float)
         leaving = np.asarray(self.exits, dtype=float)
+        cores = self.cores()
         out = np.zeros(len(keys), dtype=int)
         for j in np.unique(pid).tolist():
             sel = pid == j
-            inside = shapely.contains_xy(self.polys[j], P[seg[sel], 0], P[seg[sel], 1])
+            inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
             out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
         np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
+        return total
+
+    @cached_property
+    def _cores(self) -> dict[float, list[Any]]:
+        return {}
+
+    def cores(self, touching: float = TOUCHING) -> list[Any]:
+        """Each footprint shrunk by ``touching`` (:data:`TOUCHING`): a piece of a walk that
+        runs along an outline (round the grown razor wire, along a crate's side) is beside
+        it, not in it. Built once per amount."""
+        got = self._cores.get(touching)
+        if got is None:
+            got = self._cores[touching] = [poly.buffer(-touching) for poly in self.polys]
+        return got
+
+    def path_cost(self, pts: list[Point2], touching: float = TOUCHING) -> float:
+        """The surcharge of walking the polyline ``pts`` (a walk's points): for each
+        footprint, the entries into it times its entry cost plus the exits times its exit cost.
+        Whether the walk is inside is read between crossings (the middle of each piece), never
+        at a point on the outline, so a route that turns at a corner of a footprint (its
+        points on the outline) pays for going in as a route beside the corner does: the same
+        cost the walking graph found for it (issue #27: a move's reported cost is its
+        route's). ``touching``: how far into a footprint a walk may stray and still be beside
+        it (0.01" for a route read back from the record, its points rounded to 0.01")."""
+        if not self.polys or len(pts) < 2:
+            return 0.0
+        P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
+        lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
+        total = 0.0
+        for poly, core, amount, leave, rings in zip(self.polys, self.cores(touching),
+                                                    self.amounts, self.exits, self.rings,
+                                                    strict=True):
+            x0, y0, x1, y1 = poly.bounds
+            if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
+                continue
+            si, _, t = _crossings(P, Q, rings.v, rings.nxt)
+            mids: list[tuple[float, float]] = []
+            for k in range(len(P)):
+                cut = np.sort(np.r_[0.0, t[si == k], 1.0])
+                for ta, tb in itertools.pairwise(cut):
+                    if tb - ta <= 1e-12:
+                        continue
+                    tm = (ta + tb) / 2
+                    mids.append((P[k, 0] + (Q[k, 0] - P[k, 0]) * tm,
+                                 P[k, 1] + (Q[k, 1] - P[k, 1]) * tm))
+            if not mids:
+                continue
+            inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
+            for was, now in itertools.pairwise(inside):
+                if now and not was:
+                    total += amount
+                elif was and not now:
+                    total += leave
         return total
 
     def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:

@@ -46,6 +46,7 @@ class _Graph:
     active: np.ndarray | None = None  # the corners in use (None: all)
     s4: np.ndarray | None = None  # _side_table of the corners (measuring graph only)
     discs: _Discs | None = None  # other bases, kept apart from ``rings`` (walking graphs)
+    pb: np.ndarray | None = None  # the pairs' cost the other way, pj -> pi (see ``back``)
     up: np.ndarray = field(init=False, repr=False)  # unit directions corner -> prv
     un: np.ndarray = field(init=False, repr=False)  # unit directions corner -> nxt
     units: InitVar[tuple[np.ndarray, np.ndarray] | None] = None  # (up, un) when known
@@ -60,14 +61,26 @@ class _Graph:
         else:
             self.up, self.un = units
 
+    @property
+    def back(self) -> np.ndarray:
+        """The pairs' cost walked the other way (``pj`` -> ``pi``): the same as ``pw`` but where
+        a surcharge is paid one way only (climbing onto a vantage costs more than dropping
+        from it), so a walk's cost is the same whichever way the search found it (issue #27:
+        the cost a move reports is its route's). Found once per graph."""
+        if self.pb is None or len(self.pb) != len(self.pw):
+            self.pb = (self.weight(self.pos[self.pj], self.pos[self.pi])
+                       if self.soft and len(self.pw) else self.pw)
+        return self.pb
+
     def adjacency(self) -> tuple[list[int], list[int], list[float]]:
-        """The visible pairs as adjacency lists (row starts, neighbours, costs), built once."""
+        """The visible pairs as adjacency lists (row starts, neighbours, costs each way), built
+        once."""
         if self._adj is None:
             n = len(self.pos)
             a = np.concatenate([self.pi, self.pj])
             order = np.argsort(a, kind="stable")
             b = np.concatenate([self.pj, self.pi])[order].tolist()
-            ww = np.concatenate([self.pw, self.pw])[order].tolist()
+            ww = np.concatenate([self.pw, self.back])[order].tolist()
             starts = np.searchsorted(a[order], np.arange(n + 1)).tolist()
             self._adj = (starts, b, ww)
         return self._adj

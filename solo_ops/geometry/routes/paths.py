@@ -33,20 +33,23 @@ def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndar
 
 
 def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
-              limit: float = math.inf) -> tuple[np.ndarray, np.ndarray]:
+              limit: float = math.inf, back: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Shortest distances from several sources (``init``: their starting distance, inf for
-    none) over undirected edges; ``pred`` is -1 where the node is reached straight from the
-    start. Nodes farther than ``limit`` are not expanded."""
+    none) over the edges ``src``-``dst``, walked either way (``w`` from ``src`` to ``dst``,
+    ``back`` the other way, ``w`` when None); ``pred`` is -1 where the node is reached straight
+    from the start. Nodes farther than ``limit`` are not expanded."""
     ends = np.concatenate([src, dst])
     order = np.argsort(ends, kind="stable")
     a = ends[order]
+    both = np.concatenate([w, w if back is None else back])[order]
     if jit.ENABLED:
         return _jm.dijkstra(n, np.ascontiguousarray(init, dtype=float),
                             np.searchsorted(a, np.arange(n + 1)),
                             np.concatenate([dst, src])[order].astype(np.int64),
-                            np.concatenate([w, w])[order].astype(float), float(limit))
+                            both.astype(float), float(limit))
     b = np.concatenate([dst, src])[order].tolist()
-    ww = np.concatenate([w, w])[order].tolist()
+    ww = both.tolist()
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()
     dist = [math.inf] * n
     pred = [-1] * n

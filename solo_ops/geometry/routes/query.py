@@ -82,7 +82,7 @@ def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost
     d = np.hypot(*(C[xi] - g.pos[nj]).T)
     keep = dist[nj] + d <= move + 1e-9
     xi, nj, d = xi[keep], nj[keep], d[keep]
-    w = d + g.soft.cost(C[xi], g.pos[nj]) if g.soft else d
+    w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
     tot = dist[nj] + w
     keep = tot < cost[xi] - 1e-12
     xi, nj, tot = xi[keep], nj[keep], tot[keep]
@@ -479,14 +479,49 @@ class Routes:
             soft = self._softs[key] = _Soft.of(self.board, float(radius))
         return soft
 
-    def _make_walk(self, pts: list[Point2], radius: float = 0.0) -> Walk:
+    def _make_walk(self, pts: list[Point2], radius: float = 0.0, touching: float | None = None
+                   ) -> Walk:
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         length = float(np.hypot(*(Q - P).T).sum()) if len(P) else 0.0
         soft = self._soft_for(radius)
-        extra = float(soft.cost(P, Q).sum()) if soft and len(P) else 0.0
+        extra = 0.0
+        if soft and len(P):
+            extra = soft.path_cost(pts) if touching is None else soft.path_cost(pts, touching)
         if soft and length > 0:
             extra += soft.start_cost(pts[0])
         return Walk(tuple(pts), length, length + extra, radius)
+
+    def walk_through(self, points: Any, radius: float = 0.0, *,
+                     touching: float | None = None) -> Walk:
+        """The walk along ``points`` as given (a recorded route): its length and its movement
+        cost for a base of ``radius`` (climbs, drops and other surcharges added), the same sums
+        as the walk that found it. ``touching``: how far a point may stray into a surcharged
+        footprint and still be beside it (0.01" for points read back from the record)."""
+        pts = [(float(p[0]), float(p[1])) for p in points]
+        if len(pts) < 2:
+            pts = pts * 2 if pts else [(0.0, 0.0), (0.0, 0.0)]
+        return self._make_walk(pts, float(radius), touching)
+
+    def walk_to(self, walk: Walk, end: Any) -> Walk:
+        """The first part of ``walk``, from its start to ``end`` (a point on it, or within
+        0.01" of it: a point rounded for the record), with its length and cost
+        (:meth:`walk_through`); the whole walk and then ``end`` when it is on no leg."""
+        e = (float(end[0]), float(end[1]))
+        pts = list(walk.points)
+        out = [pts[0]]
+        for a, b in itertools.pairwise(pts):
+            seg = (b[0] - a[0], b[1] - a[1])
+            length2 = seg[0] ** 2 + seg[1] ** 2
+            t = 0.0 if length2 == 0 else (
+                (e[0] - a[0]) * seg[0] + (e[1] - a[1]) * seg[1]) / length2
+            t = min(1.0, max(0.0, t))
+            foot = (a[0] + seg[0] * t, a[1] + seg[1] * t)
+            if math.dist(foot, e) <= 0.01 and t < 1.0:
+                break  # the end is on this leg
+            out.append(b)
+        if math.dist(out[-1], e) > 1e-9:
+            out.append(e)
+        return self.walk_through(out, walk.radius)
 
     def walk(self, start: Any, goal: Any, radius: float, *, blockers: Any = ()) -> Walk | None:
         """The cheapest walking path for a base of ``radius`` from ``start`` to ``goal`` (model
@@ -608,7 +643,7 @@ class Routes:
         _, sj, sw = g.links(S, active)
         init = np.full(n, np.inf)
         np.minimum.at(init, sj, sw)
-        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=move)
+        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=move, back=g.back)
         cost = np.full(len(C), np.inf)
         via = np.full(len(C), -1, dtype=int)
         clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)

@@ -47,6 +47,13 @@ class Reach:
         """The walk from the start to ``points[i]``."""
         return self.walk_of(int(i))
 
+    def subset(self, keep: np.ndarray) -> Reach:
+        """Some of the end points (indices ``keep``, in that order), renumbered: ``path(i)``
+        of the answer is this one's ``path(keep[i])``."""
+        kept = np.asarray(keep, dtype=int)
+        walk_of = self.walk_of
+        return Reach(self.points[kept], self.cost[kept], lambda i: walk_of(int(kept[int(i)])))
+
     @property
     def walks(self) -> list[Walk]:
         """Every candidate's walk (builds them all; prefer :meth:`path`)."""

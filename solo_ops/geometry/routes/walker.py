@@ -181,7 +181,7 @@ class _Walker:
         if len(discs) == 0:
             pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
             sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft,
-                         units=(g.up, g.un))
+                         pb=g.back[pair] if g.soft else None, units=(g.up, g.un))
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
@@ -205,7 +205,7 @@ class _Walker:
         alive[nodes] = True
         alive[n0:] = True
         pair &= alive[g.pi] & alive[g.pj]
-        pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
+        pi, pj, pw, pb = g.pi[pair], g.pj[pair], g.pw[pair], g.back[pair]
         # static pairs cut by a base: only those whose box meets a disc's box need the exact
         # test (discs.blocks itself tests only the segments passing within a disc's circle
         # + 1e-6, all of which are among these: the boxes are grown by 1e-5)
@@ -222,7 +222,7 @@ class _Walker:
             drop = near.nonzero()[0][cut]
             keep = np.ones(len(pi), dtype=bool)
             keep[drop] = False
-            pi, pj, pw = pi[keep], pj[keep], pw[keep]
+            pi, pj, pw, pb = pi[keep], pj[keep], pw[keep], pb[keep]
         sub = _Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
                      units=(up, un))
         new = np.arange(n0, len(pos))
@@ -231,6 +231,8 @@ class _Walker:
         sub.pi = np.concatenate([pi, ai])
         sub.pj = np.concatenate([pj, bj])
         sub.pw = np.concatenate([pw, w])
+        if g.soft:  # the new pairs' cost the other way (climbs and drops differ)
+            sub.pb = np.concatenate([pb, sub.weight(sub.pos[bj], sub.pos[ai])])
         sub.active = others
         return sub
 
@@ -255,6 +257,8 @@ def _route(g: _Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
     _, tj, tw = g.links(T, active)
     if len(tj) == 0:
         return direct
+    if g.soft:  # the last leg is walked from the corner to the goal (climbs and drops differ)
+        tw = g.weight(g.pos[tj], np.repeat(T, len(tj), axis=0))
     src: dict[int, float] = {}
     for k, w in zip(sj.tolist(), sw.tolist(), strict=True):
         src[k] = min(w, src.get(k, math.inf))

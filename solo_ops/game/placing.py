@@ -1,0 +1,103 @@
+"""The placement rule in play (issue #27): the state's bases and the geometry's rule together.
+
+:mod:`solo_ops.geometry.placement` is the rule on discs; this module applies it to a game:
+:func:`placed` (where a planned move really ends when a base now stands on its route),
+:func:`move_facts` (the fields every move event carries so the players read one distance and
+why it is longer than the straight line), :func:`put_down` (a base put on the table at the
+nearest point where it may stand: a dropped friend) and :func:`counter_reach` (where a hidden
+counter may end its move). Pure: reads the game, changes only what its caller hands it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from solo_ops.game.state import COUNTER_RADIUS, Counter, Operative, State
+from solo_ops.geometry import placement
+
+if TYPE_CHECKING:
+    from solo_ops.game.definition import Game
+    from solo_ops.geometry.terrain import Terrain
+
+
+def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None
+           ) -> tuple[tuple[float, float] | None, Any, str | None]:
+    """Where a planned move along ``route`` (as far as ``budget`` inches of movement -- its
+    allowance, or a 2018 charge roll -- the whole route when None) really ends by the
+    placement rule
+    (:func:`solo_ops.geometry.placement.along`): the end, the walk to it (length and cost) and,
+    when it stops short, what stands in the way. The plan was made before the models ahead of
+    it moved (a unit's models, a 2018 charge roll, a counter revealed on the way): a base
+    there now shortens the move. ``(None, None, why)`` when it cannot move at all."""
+    terrain = game.terrain(state)
+    walk = terrain.routes.walk_through(route, op.radius)
+    want = walk.cost if budget is None else min(float(budget), walk.cost)
+    others = state.bases(exclude=op.id)
+    end = walk.points[-1]
+    if want >= walk.cost - 1e-9 and placement.is_legal(terrain, end, op.radius, others):
+        return (float(end[0]), float(end[1])), walk, None
+    stop = placement.along(terrain, walk, want, op.radius, others)
+    if stop is None:
+        first = walk.points[1] if len(walk.points) > 1 else end
+        return None, None, placement.why_not(terrain, first, op.radius, others) or "no room"
+    return stop.at, stop.walk, stop.blocked_by
+
+
+def way_from_here(game: Game, state: State, op: Operative, to: Any
+                  ) -> list[tuple[float, float]] | None:
+    """The way from where ``op`` stands to ``to`` around the walls and every other base, or
+    None: for a planned move whose route starts where an earlier move of the same activation
+    was to end, when that move stopped short (a base in the way). When the bases close every
+    way (or stand on the end), the way around the walls alone: :func:`placed` then stops the
+    move at the first base in it."""
+    assert op.at is not None
+    terrain = game.terrain(state)
+    end = (float(to[0]), float(to[1]))
+    walk = terrain.routes.walk(op.at, end, op.radius,
+                               blockers=placement.discs(state.bases(exclude=op.id)))
+    if walk is None:
+        walk = terrain.routes.walk(op.at, end, op.radius)
+    return None if walk is None else [(float(p[0]), float(p[1])) for p in walk.points]
+
+
+def move_facts(terrain: Terrain, state: State, mover: str, radius: float, route: Any
+               ) -> dict[str, Any]:
+    """``{"detour": "around crate-2"}`` when a move along ``route`` costs more than the straight
+    line between its ends (:func:`solo_ops.geometry.placement.detour`), else ``{}``: for the
+    move's event, so the line the players read says why."""
+    pts = [p for p in route or () if p is not None]
+    if len(pts) < 2:
+        return {}
+    why = placement.detour(terrain, pts, radius, state.bases(exclude=mover))
+    return {"detour": why} if why else {}
+
+
+def put_down(terrain: Terrain, state: State, op: Operative) -> tuple[float, float] | None:
+    """Put ``op``'s base at the nearest point to where it is where it may stand (a friend
+    dropped by a carrier who fell: it lay under him); its new place, or None (left as it is)."""
+    if op.at is None:
+        return None
+    spot = placement.nearest(terrain, op.at, op.radius, state.bases(exclude=op.id))
+    if spot is None:
+        return None
+    op.at = spot.at
+    return spot.at
+
+
+def counter_reach(terrain: Terrain, state: State, counter: Counter, move: float,
+                  spacing: float) -> Any:
+    """``routes.reachable`` for a hidden counter, its end points narrowed to those the
+    placement rule allows (on the floor, clear of every other base; the start, where it
+    stands, always first). A ``Reach`` (or the same shape: ``points``, ``cost``, ``path``)."""
+    others = state.bases(exclude=counter.id)
+    found = terrain.routes.reachable(counter.at, COUNTER_RADIUS, move,
+                                     blockers=placement.discs(others), spacing=spacing)
+    pts = np.asarray(found.points, dtype=float).reshape(-1, 2)
+    ok = placement.legal(terrain, pts, COUNTER_RADIUS, others, floor=True)
+    if len(ok):
+        ok[0] = True
+    if ok.all():
+        return found
+    return found.subset(np.flatnonzero(ok))

@@ -1,0 +1,362 @@
+"""The one placement rule: where a base may stand on the table (issue #27).
+
+A base -- a standing or downed operative, an enemy model, a hidden counter -- may stand at a
+point when
+
+* it lies wholly on the board,
+* it is not inside terrain a base cannot stand in (walls, closed doors and hatches, pitfalls,
+  solid footprints that are not accessible: :meth:`Routes.fits_many` without other bases; a
+  hidden counter, ``floor=True``, also keeps off every solid footprint, as the fog of war has
+  always placed it: :meth:`Terrain.off_solids`), and
+* it overlaps no other base: the exact circles, centre to centre at least the sum of the radii
+  (less :data:`TOUCH`, so bases in contact touch and never overlap).
+
+Everything that puts a base on the table asks this module (the enemy's moves, charges and fall
+backs through their candidate points, reveals and ambushes, counters, the players' answers and
+taps, set-up and deployment): :func:`legal` for many points at once, :func:`why_not` for the
+reason one point is refused, :func:`nearest` for the nearest legal point to a wanted one,
+:func:`along` for the farthest legal point along a walk (a move shortened, with what stopped
+it), and :func:`overlaps` for the audit of a whole table. It knows no units: bases are
+:class:`Base` discs with a label for the reasons.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import shapely
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.routes import Walk
+    from solo_ops.geometry.terrain import Terrain
+
+
+TOUCH = 1e-6
+"""Inches two bases may share at most and still count as touching, not overlapping."""
+OVERLAP_TOLERANCE = 0.01
+"""The audit's tolerance (inches): two bases closer than their radii by more overlap."""
+PLACES = 2
+"""Points are chosen on the record's 0.01" grid (``rules.reach.round_point``), so a point
+stays legal once it is written down."""
+STEP = 0.05
+"""The spacing (inches) of the points :func:`nearest` tries and of :func:`along`'s back-off."""
+WINDOWS = (1.0, 3.0)
+""":func:`nearest` looks within these distances first (a fine grid), then within its limit."""
+
+
+class Base(NamedTuple):
+    """A base on the table: centre, radius and what it is called in a reason. As a tuple its
+    first three fields are the ``(x, y, r)`` disc the routes take as a blocker."""
+
+    x: float
+    y: float
+    r: float
+    label: str = ""
+    ident: str = ""  # the id of the model or counter (for the callers' own use)
+
+
+def discs(bases: Sequence[Any]) -> list[tuple[float, float, float]]:
+    """``[(x, y, r), ...]`` of bases (a :class:`Base` or any ``(x, y, r, ...)``)."""
+    return [(float(b[0]), float(b[1]), float(b[2])) for b in bases]
+
+
+def _points(points: Any) -> np.ndarray:
+    return np.asarray(points, dtype=float).reshape(-1, 2)
+
+
+CLEAR_ROWS = 256
+"""Points tested at once by :func:`clear_of_bases` (bounds its arrays to a few megabytes: the
+largest legal game's floor points against all its bases would be 150 MB in one table)."""
+
+
+def clear_of_bases(points: Any, radius: float, others: Sequence[Any], *,
+                   touch: float = TOUCH) -> np.ndarray:
+    """(n,) whether a base of ``radius`` at each point overlaps none of ``others`` (exact
+    circles: centre to centre at least the two radii less ``touch``). Worked through in blocks
+    of :data:`CLEAR_ROWS` points; each pair is the same arithmetic as in one table."""
+    pts = _points(points)
+    if not len(others) or not len(pts):
+        return np.ones(len(pts), dtype=bool)
+    b = np.asarray(discs(others), dtype=float)
+    keep = np.empty(len(pts), dtype=bool)
+    for start in range(0, len(pts), CLEAR_ROWS):
+        block = pts[start:start + CLEAR_ROWS]
+        gap = (np.hypot(block[:, None, 0] - b[None, :, 0], block[:, None, 1] - b[None, :, 1])
+               - radius - b[None, :, 2])
+        keep[start:start + len(block)] = (gap >= -touch).all(axis=1)
+    return keep
+
+
+def legal(terrain: Terrain, points: Any, radius: float, others: Sequence[Any] = (), *,
+          floor: bool = False) -> np.ndarray:
+    """(n,) whether a base of ``radius`` may stand at each point (the module's rule)."""
+    pts = _points(points)
+    if len(pts) == 0:
+        return np.zeros(0, dtype=bool)
+    ok = np.asarray(terrain.routes.fits_many(pts, radius), dtype=bool)
+    ok &= clear_of_bases(pts, radius, others)
+    if floor and ok.any():
+        ok[ok] = terrain.solid_free(pts[ok], radius)
+    return ok
+
+
+def is_legal(terrain: Terrain, point: Sequence[float], radius: float,
+             others: Sequence[Any] = (), *, floor: bool = False) -> bool:
+    """:func:`legal` of one point."""
+    return bool(legal(terrain, [point], radius, others, floor=floor)[0])
+
+
+def why_not(terrain: Terrain, point: Sequence[float], radius: float,
+            others: Sequence[Any] = (), *, floor: bool = False) -> str | None:
+    """Why a base of ``radius`` may not stand at ``point`` (one short clause: "it would be off
+    the board", "kell's base is there", "wall-3 is there"), or None when it may."""
+    x, y = float(point[0]), float(point[1])
+    board = terrain.board
+    if not board.on_board(x, y, radius):
+        return "the base would go off the board"
+    for b in others:
+        if math.hypot(x - float(b[0]), y - float(b[1])) - radius - float(b[2]) < -TOUCH:
+            label = b[3] if len(b) > 3 and b[3] else "another model"
+            return f"{label} is there" if label.endswith("control range") \
+                else f"{label}'s base is there"
+    if not terrain.routes.fits((x, y), radius) or (
+            floor and not terrain.solid_free(np.array([(x, y)]), radius)[0]):
+        return f"{_feature_at(terrain, (x, y), radius, floor)} is there"
+    return None
+
+
+def _feature_at(terrain: Terrain, at: tuple[float, float], radius: float, floor: bool) -> str:
+    """The terrain feature a base at ``at`` would stand in (its id), for a reason."""
+    from shapely.geometry import Point
+
+    here = Point(at)
+    best: tuple[float, str] | None = None
+    for f in terrain.board.features:
+        t = f.effective_traits
+        solid = f.blocks_movement or ("hazardous" in t) or (
+            bool(t & {"heavy", "blocking"}) and not t & {"accessible", "vantage"}) or (
+            floor and not f.is_line and bool(t & {"heavy", "light", "blocking", "pitfall"}))
+        if not solid:
+            continue
+        gap = float(f.shape.distance(here))
+        if gap < radius and (best is None or gap < best[0]):
+            best = (gap, f.id)
+    return best[1] if best is not None else "terrain no base can stand in"
+
+
+def refusal(terrain: Terrain, point: Sequence[float], radius: float,
+            others: Sequence[Any], name: str, *, floor: bool = False) -> str | None:
+    """The one refusal of a point a base may not stand at: ``"NAME's base does not fit at
+    X,Y: WHY; the nearest point where it fits is X',Y'"`` (None when it may stand there)."""
+    why = why_not(terrain, point, radius, others, floor=floor)
+    if why is None:
+        return None
+    spot = nearest(terrain, point, radius, others, floor=floor)
+    alt = "" if spot is None else (f"; the nearest point where it fits is "
+                                   f"{spot.at[0]:g},{spot.at[1]:g}")
+    return f"{name}'s base does not fit at {float(point[0]):g},{float(point[1]):g}: {why}{alt}"
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A legal point found for a wanted one: where, and how far it is from what was wanted."""
+
+    at: tuple[float, float]
+    moved: float  # straight-line distance from the wanted point (0: the wanted point itself)
+
+
+def _grid(centre: tuple[float, float], reach: float, step: float) -> np.ndarray:
+    """Points of a ``step`` grid through ``centre`` within ``reach`` of it, rounded to the
+    record's grid, nearest first (ties: lower x, then lower y)."""
+    n = math.ceil(reach / step)
+    offs = np.arange(-n, n + 1) * step
+    dx, dy = np.meshgrid(offs, offs, indexing="ij")
+    dx, dy = dx.ravel(), dy.ravel()
+    keep = np.hypot(dx, dy) <= reach + 1e-9
+    pts = np.round(np.stack([centre[0] + dx[keep], centre[1] + dy[keep]], axis=1), PLACES)
+    d = np.hypot(pts[:, 0] - centre[0], pts[:, 1] - centre[1])
+    return pts[np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))]
+
+
+def nearest(terrain: Terrain, want: Sequence[float], radius: float,
+            others: Sequence[Any] = (), *, floor: bool = False, limit: float = 6.0,
+            keep: Any = None) -> Spot | None:
+    """The legal point nearest ``want`` in a straight line, on the record's 0.01" grid (the
+    rounded point itself when it is legal; else the nearest of a :data:`STEP` grid through it,
+    ties to lower x, then lower y), within ``limit`` inches; None when there is none.
+    ``keep(points) -> bool array``: a further test the point must pass (reachable, in a
+    zone), asked of legal points only."""
+    first = (round(float(want[0]), PLACES), round(float(want[1]), PLACES))
+    if is_legal(terrain, first, radius, others, floor=floor) and (
+            keep is None or bool(np.asarray(keep(np.array([first])))[0])):
+        return Spot(first, math.dist(first, (float(want[0]), float(want[1]))))
+    inner = 0.0
+    for reach in (*[w for w in WINDOWS if w < limit], limit):
+        pts = _grid(first, reach, STEP)
+        d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
+        pts = pts[d > inner - 1e-9]
+        ok = legal(terrain, pts, radius, others, floor=floor)
+        idx = np.flatnonzero(ok)
+        if len(idx) and keep is not None:
+            idx = idx[np.asarray(keep(pts[idx]), dtype=bool)]
+        if len(idx):
+            p = pts[int(idx[0])]
+            at = (float(p[0]), float(p[1]))
+            return Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
+        inner = reach
+    return None
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a walk ends when its end may be taken: the point, the walk to it and what stopped
+    it going further (None when the whole wanted move was made)."""
+
+    at: tuple[float, float]
+    walk: Walk
+    blocked_by: str | None
+
+
+def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
+          others: Sequence[Any] = (), *, floor: bool = False) -> Stop | None:
+    """The farthest legal point along ``walk`` that ``budget`` inches of movement reach (the
+    walk's end when it is legal and within the budget), backing off :data:`STEP` at a time, on
+    the record's grid; None when no legal point but the start is left. ``blocked_by`` says what
+    stands at the first point given up (a base, a feature) when the move was shortened."""
+    routes = terrain.routes
+    start = (float(walk.points[0][0]), float(walk.points[0][1]))
+    top = min(float(budget), float(walk.cost))
+    n = math.floor(top / STEP + 1e-9)
+    moves = [top] + [top - k * STEP for k in range(1, n + 1) if top - k * STEP > 1e-9]
+    if not moves or top <= 1e-9:
+        return None
+    ends = []
+    for m in moves:
+        p, _ = routes.advance(walk, m)
+        ends.append((round(float(p[0]), PLACES), round(float(p[1]), PLACES)))
+    ok = legal(terrain, ends, radius, others, floor=floor)
+    hits = np.flatnonzero(ok)
+    for i in hits:
+        end = ends[int(i)]
+        if math.dist(end, start) < 1e-9:
+            return None
+        part = routes.walk_to(walk, end)
+        blocked = None
+        if int(i) > 0 or (top < float(walk.cost) - 1e-9 and not ok[0]):
+            blocked = why_not(terrain, ends[int(i) - 1] if int(i) > 0 else ends[0], radius,
+                              others, floor=floor)
+        return Stop(end, part, blocked)
+    return None
+
+
+def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
+                     others: Sequence[Any]) -> Base | None:
+    """The first of ``others`` (labelled bases) that a base walking ``walk`` would run into
+    within ``budget`` inches of it (tried every :data:`STEP`), or None: what blocks a model
+    whose way, around the walls alone, runs through other models."""
+    top = min(float(budget), float(walk.cost))
+    b = [x for x in others]
+    if not b or top <= 0:
+        return None
+    steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
+    pts = np.array([terrain.routes.advance(walk, m)[0] for m in steps], dtype=float)
+    arr = np.asarray(discs(b), dtype=float)
+    gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
+           - radius - arr[None, :, 2])
+    hit = np.flatnonzero((gap < -TOUCH).any(axis=1))
+    if not len(hit):
+        return None
+    k = int(np.argmin(gap[int(hit[0])]))
+    x = b[k]
+    return Base(float(x[0]), float(x[1]), float(x[2]), str(x[3]) if len(x) > 3 else "",
+                str(x[4]) if len(x) > 4 else "")
+
+
+DETOUR_SHOWN = 0.05
+"""A move's cost must exceed the straight line by this much (inches) for :func:`detour` to
+say why: less is lost in the tenth the players read."""
+
+
+def detour(terrain: Terrain, points: Sequence[Any], radius: float,
+           others: Sequence[Any] = ()) -> str | None:
+    """Why a move along ``points`` costs more than the straight line between its ends, in a
+    few words for the players (``around crate-2``, ``around Sgt Kell's base``, ``climbing onto
+    gantry-1``, ``through razor-3's 1"``), or None when it does not (by
+    :data:`DETOUR_SHOWN`). What the bends go round is the feature or base nearest each bend;
+    what a straight route pays extra for is each surcharged feature it enters."""
+    from shapely.geometry import LineString
+
+    pts = [(float(p[0]), float(p[1])) for p in points]
+    if len(pts) < 2:
+        return None
+    walk = terrain.routes.walk_through(pts, radius)
+    if walk.cost - math.dist(pts[0], pts[-1]) < DETOUR_SHOWN:
+        return None
+    words: list[str] = []
+    for p in pts[1:-1]:
+        name = _round_what(terrain, p, radius, others)
+        if name not in words:
+            words.append(name)
+    out = []
+    if words:
+        out.append("around " + " and ".join(words[:3]))
+    if walk.cost - walk.length >= DETOUR_SHOWN:
+        line = LineString(pts)
+        extra = []
+        for f in terrain.board.features:
+            t = f.effective_traits
+            if f.is_line or not t & {"accessible", "vantage", "obstructing"}:
+                continue
+            reach = 1.0 + radius if "obstructing" in t else 0.0
+            if line.distance(f.shape) <= reach + 1e-9:
+                verb = ("through the 1\" of " if "obstructing" in t else
+                        "climbing onto " if f.height else "crossing ")
+                extra.append(verb + f.id)
+        out.append(" and ".join(extra[:3]) if extra else "climbing")
+    return ", ".join(out) if out else None
+
+
+def _round_what(terrain: Terrain, p: tuple[float, float], radius: float,
+                others: Sequence[Any]) -> str:
+    """The feature or base a route's bend at ``p`` goes round: the nearest of them."""
+    ids, shapes = terrain.obstacle_features
+    best: tuple[float, str] = (math.inf, "the walls")
+    if len(ids):
+        gaps = shapely.distance(shapes, shapely.points(p[0], p[1])) - radius
+        k = int(np.argmin(gaps))
+        best = (float(gaps[k]), ids[k])
+    for b in others:
+        gap = math.hypot(p[0] - float(b[0]), p[1] - float(b[1])) - radius - float(b[2])
+        label = b[3] if len(b) > 3 and b[3] else "another model"
+        name = label if label.endswith("control range") else f"{label}'s base"
+        if gap < best[0]:
+            best = (gap, name)
+    return best[1] if best[0] < 0.25 else "the walls"
+
+
+def overlaps(bases: Sequence[Any], tolerance: float = OVERLAP_TOLERANCE
+             ) -> list[tuple[str, str, float]]:
+    """Every pair of ``bases`` (:class:`Base`) that overlap by more than ``tolerance``:
+    ``(label, label, depth)``, in the order given."""
+    b = list(bases)
+    if len(b) < 2:
+        return []
+    arr = np.asarray(discs(b), dtype=float)
+    d = np.hypot(arr[:, None, 0] - arr[None, :, 0], arr[:, None, 1] - arr[None, :, 1])
+    depth = arr[:, None, 2] + arr[None, :, 2] - d
+    i, j = np.nonzero(np.triu(depth > tolerance, 1))
+    return [(str(b[p][3]), str(b[q][3]), float(depth[p, q]))
+            for p, q in zip(i.tolist(), j.tolist(), strict=True)]
+
+
+def in_terrain(terrain: Terrain, bases: Sequence[Any], *, floor: bool = False) -> list[str]:
+    """The labels of ``bases`` that stand off the board or in terrain no base can stand in."""
+    out = []
+    for b in bases:
+        if not legal(terrain, [(b[0], b[1])], float(b[2]), (), floor=floor)[0]:
+            out.append(str(b[3]))
+    return out
