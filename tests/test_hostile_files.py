@@ -2,7 +2,7 @@
 
 Each command that takes a path (a scenario, board, roster, squad, save, event log, campaign save,
 mission result, replacement model, import, answers file or sweep) is run as a real ``solo-ops``
-process, its memory capped at 1.5 GB and its time at 10 s, with that path replaced by:
+process, its memory capped at 1.5 GB and its CPU time at 10 s, with that path replaced by:
 
 * a named pipe (reading it would wait forever for a writer),
 * a link to ``/dev/zero`` (a device that never ends),
@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -53,21 +54,31 @@ class World:
     big: Path
 
 
+HANG = 120.0
+"""Wall seconds after which a run is taken to be waiting forever (a pipe read with no writer
+uses no CPU); the :data:`SECONDS` limit is CPU time, which a busy machine does not stretch."""
+
+
 def _solo_ops(args: list[str], cwd: Path) -> tuple[int, str, str, float]:
-    """Run ``solo-ops ARGS`` capped at :data:`MEMORY` and :data:`SECONDS`: its exit status,
-    stdout, stderr and seconds (a run over the time limit fails the test, it never blocks)."""
+    """Run ``solo-ops ARGS`` capped at :data:`MEMORY` and :data:`SECONDS` of CPU: its exit
+    status, stdout, stderr and wall seconds (a run over either limit, or waiting for
+    :data:`HANG` seconds, fails the test; it never blocks)."""
     start = time.perf_counter()
 
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        resource.setrlimit(resource.RLIMIT_CPU, (int(SECONDS), int(SECONDS) + 1))
 
     try:
         done = subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=cwd,
-                              capture_output=True, text=True, timeout=SECONDS,
+                              capture_output=True, text=True, timeout=HANG,
                               preexec_fn=cap, stdin=subprocess.DEVNULL,
                               env={**os.environ, "SOLO_OPS_DEBUG": ""})
     except subprocess.TimeoutExpired:
-        raise AssertionError(f"solo-ops {' '.join(args)}: over {SECONDS} s") from None
+        raise AssertionError(f"solo-ops {' '.join(args)}: still waiting after {HANG} s"
+                             ) from None
+    assert done.returncode not in (-signal.SIGXCPU, -signal.SIGKILL), (
+        f"solo-ops {' '.join(args)}: over {SECONDS} s of CPU")
     return done.returncode, done.stdout, done.stderr, time.perf_counter() - start
 
 

@@ -204,7 +204,8 @@ def test_the_schema_4_links_fixture_loads_keeps_its_links_and_takes_up_a_chain(
     """A save of issue #30's schema 4 (the table's links, no log chain, an unhashed
     checkpoint) loads in every later version with its links, as a save from before the chain:
     while the rules play its history the same, its log agrees with it (checked by its
-    checksum, as a schema 3 save's is) and ``replay`` finds every step identical; resumed, it
+    checksum, as a schema 3 save's is) and ``replay`` finds every step's answer and dice the
+    same (the events' words may have changed since); resumed, it
     is written in the current schema with the same links and a chain over its whole log, which
     ``replay`` then proves line by line."""
     save, log = copy_fixture(tmp_path, "v4-links-night-raid-11")
@@ -216,7 +217,10 @@ def test_the_schema_4_links_fixture_loads_keeps_its_links_and_takes_up_a_chain(
     assert doc["chain"] is None and doc["checkpoint"].get("unhashed") is True
     if game.notice is None:  # the same game, step by step
         assert state.to_dict(secrets=True) == raw["snapshot"]
-        assert compare_log(EventLog(log).read(), doc, state) is None
+        # its answers and dice are the game's (replays_alike); a later version may word the
+        # events otherwise (issue #27 added the moves' detours and what blocks them)
+        differs = compare_log(EventLog(log).read(), doc, state)
+        assert differs is None or differs.endswith(": its events differ"), differs
         assert replays_alike(log, save, state, tmp_path)["proven"] is False  # no chain yet
     else:  # a later version plays it differently: it goes on from where it stood
         assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
