@@ -109,6 +109,25 @@ def _grid(count: int, box: tuple[float, float, float, float], spacing: float
     return points
 
 
+def _off_the_ruins(board_doc: dict[str, Any], at: list[float]) -> list[float]:
+    """The point nearest ``at`` (on a 0.05" grid, ties to lower x then y) where a counter's base
+    overlaps no ruin: a hidden counter stands on the floor (``geometry.placement``)."""
+    from shapely import STRtree, points
+    from shapely.geometry import Polygon
+
+    from solo_ops.game.state import COUNTER_RADIUS
+
+    ruins = STRtree([Polygon(f["polygon"]) for f in board_doc["features"]])
+    offsets = [(dx * 0.05, dy * 0.05) for dx in range(-60, 61) for dy in range(-60, 61)]
+    offsets.sort(key=lambda d: (round(math.hypot(*d), 9), d[0], d[1]))
+    for dx, dy in offsets:
+        x, y = round(at[0] + dx, 3), round(at[1] + dy, 3)
+        if not len(ruins.query(points(x, y), predicate="dwithin",
+                               distance=COUNTER_RADIUS + 0.01)):
+            return [x, y]
+    raise ValueError(f"no room for a counter within 3\" of {at}")
+
+
 def scenario(squads: int | None = None, models: int | None = None,
              enemies: int | None = None, counters: int | None = None,
              mines: int | None = None, features: int | None = None,
@@ -143,6 +162,8 @@ def scenario(squads: int | None = None, models: int | None = None,
                             round(band[0] + (band[1] - band[0]) * ((k // 10) + 0.5)
                                   / max(1, math.ceil(counters / 10)), 3)]}
                     for k in range(counters)]
+    for doc in counter_docs:  # on the floor beside a ruin, never in it (the placement rule)
+        doc["at"] = _off_the_ruins(the_board, doc["at"])
     mine_docs = [{"id": f"mines-{k + 1}", "kind": "mines",
                   "at": [round(width * ((k % 10) + 0.25) / 10, 3),
                          round(DROP + 0.6 + (k // 10) * 1.4, 3)]} for k in range(mines)]
