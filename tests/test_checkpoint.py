@@ -18,11 +18,19 @@ from solo_ops.game import checkpoint
 from solo_ops.game.engine import new_game, step
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import save_json
-from solo_ops.io.savegame import actions_of, can_undo, game_document, undo
+from solo_ops.io.savegame import actions_of, can_undo, checkpoint_hash, game_document, undo
 from solo_ops.io.scenario import load_scenario
 
 from .conftest import SCENARIOS
 from .test_play_e2e import bot_answers
+
+
+def reseal(doc: dict[str, Any]) -> None:
+    """Seal a save's checkpoint anew over its (edited) steps: what a solo-ops that recorded
+    those steps would have written. A test simulates "a newer version plays step N otherwise"
+    by editing step N's fingerprint and resealing; an edit without the seal is a forgery
+    (``tests/test_forgery.py``)."""
+    doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
 
 
 def _actions(name: str, seed: int) -> list[dict[str, Any]]:
@@ -88,6 +96,7 @@ def test_a_history_that_plays_differently_goes_on_from_the_checkpoint(tmp_path: 
     path, actions, saved = _saved_game(tmp_path)
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["steps"][5] = "000000000000"
+    reseal(doc)  # as the version that played step 5 otherwise would have sealed it
     path.write_text(json.dumps(doc), encoding="utf-8")
     doc2, game, state = load_save_doc(path)
     assert game.notice is not None and "step 5" in game.notice
@@ -143,6 +152,7 @@ def test_replay_starts_at_the_checkpoint_a_game_went_on_from(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     doc = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
     doc["steps"][3] = "000000000000"  # as if this version played step 3 otherwise
+    reseal(doc)
     save_json(tmp_path / "g.json", doc)
     more = [a for line in lines[12:16] for a in ("--answer", line)]
     on = solo("play", "--resume", "g.json", *more, "--answer", "quit")

@@ -309,3 +309,29 @@ def test_generated_fights_equal_the_oracle_played_by_the_old_solver(
         a: AttackSpec, d: AttackSpec, aw: int | None, dw: int | None) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert _new_joint(a, d, aw, dw) == _old_joint(a, d, aw, dw, monkeypatch)
+
+
+def test_kept_fight_solvers_are_bounded_by_their_states_not_their_number() -> None:
+    """Issue #31 item 5: the solvers kept between questions hold at most a budget of solved
+    states together (the least recently asked about go first), however few or many that is:
+    big solvers (dice and wounds at the limits) are dropped, small ones are all kept."""
+    budget = 20_000
+    solvers = kt2024_fight._Solvers(budget)
+    sizes = []
+    for crit in range(3, 9):  # six sets of fight rules, each asked about thousands of states
+        solver = solvers((3, crit, 2, 4, False, False, True, True))
+        for ac in range(7):
+            for dc in range(7):
+                for dw in range(1, 25):
+                    solver.solve(ac, 6 - ac, dc, 6 - dc, 30, dw, 0, True, True)
+        sizes.append(solver.states())
+        info = solvers.cache_info()
+        assert info.states - solver.states() <= budget  # the others within the budget
+    assert min(sizes) > budget / 2  # two or three fit: never all six
+    assert solvers.cache_info().currsize <= 3
+    small = kt2024_fight._Solvers(budget)
+    for damage in range(1, 21):
+        small((damage, damage + 1, 1, 2, False, False, False, False)).solve(
+            1, 1, 1, 1, 3, 3, 0, True, True)
+    assert small.cache_info().currsize == 20  # tiny solvers: every one kept
+    assert kt2024_fight._solver.budget == kt2024_fight.SOLVER_STATES

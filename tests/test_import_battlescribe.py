@@ -274,7 +274,8 @@ def test_large_files_are_refused_before_reading(tmp_path: Path) -> None:
     with big.open("wb") as handle:
         handle.seek(50 * 2**20 - 1)
         handle.write(b"\0")
-    with pytest.raises(InputError, match=r"big.ros: is 50 MB; a roster file is at most 10 MB"):
+    with pytest.raises(InputError, match=r"big.ros: is too large \(50.0 MiB; a roster file to "
+                                         r"import is at most 10.0 MiB\)"):
         read_team(big)
     # a zipped entry that unzips past the limit is refused too (a zip bomb)
     bomb = tmp_path / "bomb.rosz"

@@ -302,3 +302,29 @@ def test_scenario_counts_are_limited(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=f"at most {SCENARIO.models}") as caught:
         load_scenario(path)
     assert caught.value.field == "enemies[0].models"
+    # the enemy models in all (issue #31: a turn's cost grows with them, not with units)
+    units = SCENARIO.enemy_models // SCENARIO.models + 1
+    doc["enemies"] = [{**unit, "id": f"e{i}", "models": [{**unit["models"][0],
+                                                          "id": f"e{i}-{j}"}
+                                                         for j in range(SCENARIO.models)]}
+                      for i in range(units)]
+    path.write_text(yaml.safe_dump(doc))
+    with pytest.raises(InputError, match=f"place {units * SCENARIO.models} models in all; a "
+                                         f"scenario may place at most {SCENARIO.enemy_models}"
+                       ) as caught:
+        load_scenario(path)
+    assert caught.value.field == "enemies" and units <= SCENARIO.enemies
+
+
+def test_a_scenario_too_large_to_save_is_refused_when_read(tmp_path: Path) -> None:
+    """Issue #31: a save holds its scenario whole (indented JSON) and a save is at most the
+    ``save`` file limit, so a scenario whose board, roster and squads together would make a
+    save too large to read back is refused at once, not after the game was saved."""
+    from solo_ops.io.scenario import parse_scenario
+
+    scenario = load_scenario(SCENARIOS / "gallowdark-night-raid.yaml")
+    data = dict(scenario.document)
+    parse_scenario(data, "fine.yaml")  # the shipped scenario, inlined: far below
+    data["notes"] = [[["x"] * 20] * 20] * 1500  # 600,000 short values: compact but deep
+    with pytest.raises(InputError, match=rf"as a save holds it; at most {SCENARIO.saved_bytes}"):
+        parse_scenario(data, "big.yaml")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from solo_ops.cli import main
@@ -100,6 +101,37 @@ def test_sweep_writes_one_csv_row_per_case(tmp_path: Path) -> None:
     bad.write_text(f"scenario: {path}\nengagements: [9]\n", encoding="utf-8")
     code, _, err = run("rate", "--sweep", str(bad))
     assert code == 2 and "engagements" in err
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("rosters: [traitor-cult, no-such-roster]\n", "rosters[1]: file not found"),
+    ("boards: [gallowdark-corridors, nowhere]\n", "boards[1]: file not found"),
+    ("missions: lots\n", "missions: expected a whole number, got the text 'lots'"),
+    ("missions: [1]\n", "missions: expected a whole number, got a list"),
+    ("engagements: [1, true]\n", "engagements: must be a list of levels 1-6"),
+    ("boards: [" + ", ".join(["gallowdark-corridors"] * 11) + "]\nrosters: ["
+     + ", ".join(["ork-mob"] * 10) + "]\nengagements: [1, 2]\n",
+     "asks for 220 cases (boards x rosters x engagements); a sweep may have at most 200"),
+    ("engagements: [1, 2, 3, 4, 5, 6]\nmissions: 20000\n",
+     "missions: 6 cases of 20000 missions is 120000; a sweep plays at most 100000"),
+    ("out: no-such-folder/cases.csv\n", "out: the folder"),
+])
+def test_a_sweep_is_checked_whole_before_the_first_mission(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, expected: str) -> None:
+    """Issue #31 item 4: a mistake anywhere in a sweep (its last roster, a count that is not a
+    number, too many cases, a CSV that could not be written) is one line naming the file and
+    the field, before any mission is played (none is: the rating is never called)."""
+    from solo_ops.cli import rate
+
+    played: list[Any] = []
+    monkeypatch.setattr(rate, "rate_scenario", lambda *a, **k: played.append(a))
+    path = small_scenario(tmp_path, turns=1, engagement=1)
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(f"scenario: {path}\n{body}", encoding="utf-8")
+    code, _out, err = run("rate", "--sweep", str(sweep), "--jobs", "1")
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"{sweep}: " in err and expected in err, err
+    assert played == [] and not (tmp_path / "sweep.csv").exists()
 
 
 def test_the_real_command_with_two_jobs(tmp_path: Path) -> None:

@@ -10,7 +10,10 @@ import pytest
 from solo_ops.core.errors import InputError
 from solo_ops.game.engine import new_game, step
 from solo_ops.io.savegame import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
     can_undo,
+    checkpoint_problem,
     effective_records,
     game_document,
     reconcile_log,
@@ -36,7 +39,7 @@ def played() -> tuple[object, object]:
 def test_restore_replays_to_the_same_state() -> None:
     game, state = played()
     doc = json.loads(json.dumps(game_document(game, state)))
-    assert doc["kind"] == "solo-ops-game" and doc["schema_version"] == 4
+    assert doc["kind"] == "solo-ops-game" and doc["schema_version"] == 5
     _game2, state2 = restore(doc, "save.json")
     assert state2.to_dict(secrets=True) == state.to_dict(secrets=True)
     assert state2.log == json.loads(json.dumps(state.log))
@@ -70,6 +73,43 @@ def test_a_damaged_save_names_the_failing_action() -> None:
         restore({**doc, "schema_version": 9}, "save.json")
     with pytest.raises(InputError, match="not a solo-ops game save"):
         restore({"kind": "other"}, "save.json")
+
+
+def _migrated(doc: dict[str, object], version: int) -> dict[str, object]:
+    doc = json.loads(json.dumps(doc))
+    while version < SCHEMA_VERSION:
+        doc = MIGRATIONS[version](doc)
+        version += 1
+    return doc
+
+
+def test_both_forms_of_schema_4_and_schema_3_migrate_into_one_schema_5() -> None:
+    """Schema 4 was written in two forms (issue #31: the log chain and a sealed checkpoint;
+    issue #30: the table's links): each migrates to 5 keeping what it had, a save without a
+    chain as a schema 3 save does (its checkpoint checked for sense only), a save without links
+    with none yet; a sealed checkpoint whose hash was taken out is still refused."""
+    game, state = played()
+    now = json.loads(json.dumps(game_document(game, state)))  # as saved
+    assert SCHEMA_VERSION == 5 and set(MIGRATIONS) == {1, 2, 3, 4}
+    assert {"chain", "links"} <= set(now) and isinstance(now["checkpoint"]["hash"], str)
+    links = {"id": "0123456789abcdef", "host": "h" * 16, "players": {"Ana": "a" * 16}}
+    unsealed = {k: v for k, v in now["checkpoint"].items() if k != "hash"}
+    v31 = {k: v for k, v in now.items() if k != "links"}  # chain, sealed checkpoint
+    v30 = {**{k: v for k, v in now.items() if k != "chain"}, "links": links,
+           "checkpoint": unsealed}
+    v3 = {k: v for k, v in v30.items() if k != "links"}
+    got31, got30, got3 = _migrated(v31, 4), _migrated(v30, 4), _migrated(v3, 3)
+    assert got31 == {**v31, "links": None} and checkpoint_problem(got31) is None
+    assert got30["links"] == links and got30["chain"] is None
+    assert got30["checkpoint"] == {**unsealed, "unhashed": True}
+    assert checkpoint_problem(got30) is None
+    assert got3["links"] is None and got3["chain"] is None
+    assert got3["checkpoint"] == {**unsealed, "unhashed": True}
+    for doc in (got31, got30, got3):
+        _game2, state2 = restore(doc, "save.json")
+        assert state2.to_dict(secrets=True) == state.to_dict(secrets=True)
+    stripped = _migrated({**v31, "checkpoint": unsealed}, 4)  # a #31 save, its seal taken out
+    assert checkpoint_problem(stripped) == "it has no hash"
 
 
 def test_effective_records_apply_undo_lines() -> None:

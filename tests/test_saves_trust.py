@@ -25,9 +25,17 @@ from solo_ops.core.errors import InputError
 from solo_ops.game import checkpoint
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import EventLog, file_digest, save_json
-from solo_ops.io.savegame import compare_log, game_id, versions
+from solo_ops.io.savegame import (
+    SCHEMA_VERSION,
+    chain_difference,
+    compare_log,
+    effective_records,
+    game_id,
+    versions,
+)
 
 from .conftest import SCENARIOS
+from .test_checkpoint import reseal
 from .test_play_e2e import bot_answers, cli, small_scenario, write_answers
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "saves"
@@ -143,6 +151,92 @@ def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
     assert json.loads(save.read_text())["versions"] == versions()
 
 
+def replays_alike(log: Path, save: Path, state: Any, cwd: Path) -> dict[str, Any]:
+    """``replay --json`` of a fixture's log whose game this version plays the same (its
+    snapshot): every logged step in force is the answer and the dice the game replays, and
+    replay finds every step identical — or, where a later version words the events otherwise
+    (issues #28 and #29 reworded the enemy's explanations, the fights' lines and the order
+    roll after the chain fixture was written), its first difference is in the events' words
+    only, never an answer or a die. Returns replay's document."""
+    lines = log.read_bytes().splitlines(keepends=True)
+    logged = effective_records([json.loads(line) for line in lines[1:]])
+    rebuilt = json.loads(json.dumps(state.log))
+    assert [(r["action"], r.get("rolls")) for r in logged] \
+        == [(r["action"], r.get("rolls")) for r in rebuilt]
+    run = cli("replay", str(log), "--save", str(save), "--json", cwd=cwd)
+    doc = json.loads(run.stdout)
+    if doc["identical"]:
+        assert run.returncode == 0, run.stdout + run.stderr
+    else:
+        assert run.returncode == 1 and doc["detail"] == "its events differ", doc["detail"]
+    return dict(doc)
+
+
+def test_the_schema_4_chain_fixture_loads_and_its_log_is_proven(tmp_path: Path) -> None:
+    """A save with its log's hash chain (issue #31's schema 4: the chain and a sealed
+    checkpoint, no links) loads in every later version, and while the rules play its history
+    the same, ``replay`` proves every line of its log — the undone steps and the undo line
+    included — against the chain. Resumed, it is written in the current schema with its chain
+    going on from the one it had and no links yet (made when it is first served)."""
+    save, log = copy_fixture(tmp_path, "v4-night-raid-11")
+    raw = json.loads(save.read_text())
+    assert raw["schema_version"] == 4 and len(raw["chain"]["lines"]) == len(
+        log.read_text().splitlines())
+    assert "links" not in raw and isinstance(raw["checkpoint"]["hash"], str)
+    _doc, game, state = load_save_doc(save)
+    assert game.seed == 11 and not state.ended and game.links is None
+    lines = log.read_bytes().splitlines(keepends=True)
+    assert chain_difference(raw["chain"], lines) is None  # every line the one it recorded
+    if game.notice is None:  # the same game, step by step
+        assert state.to_dict(secrets=True) == raw["snapshot"]
+        replayed = replays_alike(log, save, state, tmp_path)
+        assert replayed["proven"] == replayed["identical"]
+    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+              cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    again = json.loads(save.read_text())
+    assert again["chain"]["lines"][:len(raw["chain"]["lines"])] == raw["chain"]["lines"]
+    assert again["schema_version"] == SCHEMA_VERSION and again["links"] is None
+
+
+def test_the_schema_4_links_fixture_loads_keeps_its_links_and_takes_up_a_chain(
+        tmp_path: Path) -> None:
+    """A save of issue #30's schema 4 (the table's links, no log chain, an unhashed
+    checkpoint) loads in every later version with its links, as a save from before the chain:
+    while the rules play its history the same, its log agrees with it (checked by its
+    checksum, as a schema 3 save's is) and ``replay`` finds every step's answer and dice the
+    same (the events' words may have changed since); resumed, it
+    is written in the current schema with the same links and a chain over its whole log, which
+    ``replay`` then proves line by line."""
+    save, log = copy_fixture(tmp_path, "v4-links-night-raid-11")
+    raw = json.loads(save.read_text())
+    assert raw["schema_version"] == 4 and "chain" not in raw
+    assert "hash" not in raw["checkpoint"] and set(raw["links"]["players"]) == {"Ana"}
+    doc, game, state = load_save_doc(save)
+    assert game.seed == 11 and not state.ended and game.links == raw["links"]
+    assert doc["chain"] is None and doc["checkpoint"].get("unhashed") is True
+    if game.notice is None:  # the same game, step by step
+        assert state.to_dict(secrets=True) == raw["snapshot"]
+        # its answers and dice are the game's (replays_alike); a later version may word the
+        # events otherwise (issue #27 added the moves' detours and what blocks them)
+        differs = compare_log(EventLog(log).read(), doc, state)
+        assert differs is None or differs.endswith(": its events differ"), differs
+        assert replays_alike(log, save, state, tmp_path)["proven"] is False  # no chain yet
+    else:  # a later version plays it differently: it goes on from where it stood
+        assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
+    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+              cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    again = json.loads(save.read_text())
+    assert again["schema_version"] == SCHEMA_VERSION and again["links"] == raw["links"]
+    assert len(again["chain"]["lines"]) == len(log.read_text().splitlines())
+    assert isinstance(again["checkpoint"]["hash"], str)
+    assert chain_difference(again["chain"], log.read_bytes().splitlines(keepends=True)) is None
+    if game.notice is None:
+        replayed = replays_alike(log, save, state, tmp_path)
+        assert replayed["proven"] == replayed["identical"]
+
+
 # -- what a save records ---------------------------------------------------------------------------
 def test_the_save_knows_its_versions_seed_game_and_log(played: dict[str, Any],
                                                        tmp_path: Path) -> None:
@@ -170,13 +264,14 @@ def test_a_save_that_replays_into_another_game_goes_on_from_its_checkpoint(
     save, _log = lay_out(played, tmp_path)
     doc = json.loads(played["save"])
     doc["steps"][4] = "000000000000"  # as if step 4 had come out otherwise when it was played
+    reseal(doc)
     save_json(save, doc)
     action = doc["actions"][3]
     _doc, game, state = load_save_doc(save)
     assert game.notice is not None
     assert f"step 4 ({action['type']}" in game.notice and "comes out differently now" in (
         game.notice)
-    assert checkpoint.dump(state) == doc["checkpoint"]
+    assert {**checkpoint.dump(state), "hash": doc["checkpoint"]["hash"]} == doc["checkpoint"]
     run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "history plays differently now (step 4 (" in run.stdout
@@ -208,8 +303,8 @@ def test_an_edited_die_roll_in_the_log_is_found_and_the_log_rebuilt_on_request(
     save, log = lay_out(played, tmp_path, edited)
     run = cli("play", "--resume", str(save.relative_to(tmp_path)), cwd=tmp_path, stdin="")
     assert run.returncode == 2 and run.stderr.count("\n") == 1
-    assert (f"the event log {log.relative_to(tmp_path)} disagrees with the save: step {n} ("
-            in run.stderr)
+    assert (f"the event log {log.relative_to(tmp_path)} disagrees with the save: line {n + 2} "
+            f"(step {n}): roll 1 (" in run.stderr)
     assert "roll 1 (" in run.stderr and f"is {before} in the log" not in run.stderr
     assert f"is {after} in the log, the dice give {before}" in run.stderr
     assert "--rebuild-log" in run.stderr
@@ -242,7 +337,7 @@ def test_replay_names_an_edited_die_roll(played: dict[str, Any], tmp_path: Path)
     _save, log = lay_out(played, tmp_path, edited)
     run = cli("replay", str(log), cwd=tmp_path)
     assert run.returncode == 1
-    assert f"Step {n} differs from the log: roll 1 (" in run.stdout
+    assert f"Step {n} (line {n + 2}) differs from the log: roll 1 (" in run.stdout
     assert f"is {after} in the log, the dice give {before}" in run.stdout
     assert "Every step came out identical" not in run.stdout
 
@@ -379,10 +474,14 @@ def test_new_out_on_a_full_disk_is_one_line_and_keeps_the_old_file(
 
 
 def test_replay_of_the_schema_1_fixture_log_names_where_it_parts(tmp_path: Path) -> None:
+    """The rules audit (issue #14) placed this 0.1.0 game's hidden counters otherwise: since
+    ``replay`` checks the set-up too (issue #31), it names step 0 and the first die that
+    differs there, rather than the answer that no longer plays (action 7)."""
     _save, log = copy_fixture(tmp_path, "v1-night-raid-11")
     run = cli("replay", str(log), cwd=tmp_path)
-    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
-    assert "replaying action 7 failed" in run.stderr
+    assert run.returncode == 1, run.stderr + run.stdout
+    assert "Step 0 (line 2) differs from the log: roll 2 (placement of c1 in sector 4) is " \
+        "[10] in the log, the dice give [16]" in run.stdout
 
 
 def test_a_missing_log_is_rebuilt_from_the_save(played: dict[str, Any], tmp_path: Path

@@ -27,6 +27,7 @@ from solo_ops.io import opening
 from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
+from tests.test_checkpoint import reseal
 from tests.test_web_api import ANSWERS, SCENARIO, ApiClient, make_table, post, scenario_path
 
 ENOSPC_TEXT = os.strerror(errno.ENOSPC)
@@ -175,6 +176,39 @@ def test_the_terminal_says_it_in_one_line_and_plays_on(tmp_path: Path, disk: Dis
     assert runs["full"][1] == runs["clean"][1]
 
 
+@pytest.mark.parametrize("full", [(1,), (1, 2, 3)])
+def test_play_answers_exits_non_zero_when_an_answer_was_not_saved(
+        tmp_path: Path, disk: Disk, monkeypatch: pytest.MonkeyPatch,
+        full: tuple[int, ...]) -> None:
+    """Issue #31 item 4: through the command, with answers from a file, an answer refused as
+    "Not saved" (the disk full while it was saved) makes the command end with one error line
+    and exit status 2 — every answer refused, or one among others — never 0."""
+    from solo_ops.session import table as table_module
+
+    real = table_module.GameTable.answer
+    calls = {"n": 0}
+
+    def answer(self: GameTable, player: str | None, text: str, **kw: object) -> object:
+        disk.full = calls["n"] in full
+        calls["n"] += 1
+        try:
+            return real(self, player, text, **kw)  # type: ignore[arg-type]
+        finally:
+            disk.full = False
+
+    monkeypatch.setattr(table_module.GameTable, "answer", answer)
+    answers = tmp_path / "a.txt"
+    answers.write_text("kell\nmove 10.59,4.98\nmove 10.59,4.98\ndone\n", encoding="utf-8")
+    save = tmp_path / "game.json"
+    run = CliRunner().invoke(main, ["play", str(scenario_path()), "--seed", "3", "--save",
+                                    str(save), "--answers", str(answers)])
+    assert run.exit_code == 2, run.output
+    count = len(full)
+    assert f"solo-ops: error: {count} answer{'s' if count > 1 else ''} could not be saved " \
+        f"(the last: Not saved: {save} cannot be saved ({ENOSPC_TEXT})" in run.output
+    assert "✗ Not saved:" in run.output
+
+
 def test_an_engine_step_that_cannot_be_saved_stops_the_command_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the real command: the disk fills while the enemy's step after an answer is
@@ -313,6 +347,7 @@ def test_resuming_a_save_that_goes_on_from_its_checkpoint_says_so(tmp_path: Path
         assert table.answer(player, answer).ok
     doc = json.loads(table.save.read_text(encoding="utf-8"))
     doc["steps"][3] = "000000000000"  # as if step 3 came out otherwise when it was played
+    reseal(doc)
     save_json(table.save, doc)
     run = CliRunner().invoke(main, ["play", "--resume", str(table.save), "--rebuild-log",
                                     "--answer", "quit"])

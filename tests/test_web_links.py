@@ -15,6 +15,7 @@ import pytest
 from solo_ops.game.engine import new_game, pending
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.scenario import load_scenario
+from solo_ops.session.opening import sync_log
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
 from tests.conftest import SCENARIOS
@@ -77,7 +78,7 @@ def test_links_are_kept_in_the_save_and_outlive_a_restart_and_the_terminal(
     assert links is not None and set(links["players"]) == {"Ana", "Ben"}
     assert len({links["host"], *links["players"].values()}) == 3  # three different tokens
     saved = json.loads(table.save.read_text())
-    assert saved["schema_version"] == 4 and saved["links"] == links
+    assert saved["schema_version"] == 5 and saved["links"] == links
     assert "links" not in json.loads(table.log.read_text().splitlines()[0])  # never in the log
     # the terminal plays a step and an undo on the save: the links stay
     folder = table.save.parent.parent
@@ -154,10 +155,13 @@ def test_a_schema_3_save_is_migrated_and_gets_its_links_when_served(tmp_path: Pa
     doc, game, state = load_save_doc(save)
     assert doc["links"] is None and game.links is None
     table = GameTable(game, state, save, tmp_path / "v3-night-raid-11.log.jsonl")
+    sync_log(table, doc)  # as `serve` opens a saved game: the log checked, its chain taken up
     assert table.ensure_links()
     after = json.loads(save.read_text())
-    assert after["schema_version"] == 4 and after["links"] == game.links
+    assert after["schema_version"] == 5 and after["links"] == game.links
     assert (after["actions"], after["base"]) == (doc["actions"], doc["base"])  # the same game
+    log_lines = (tmp_path / "v3-night-raid-11.log.jsonl").read_bytes().splitlines()
+    assert len(after["chain"]["lines"]) == len(log_lines)  # the schema 5 save proves its log
 
 
 # -- one answer per step ----------------------------------------------------------------------

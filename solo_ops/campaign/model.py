@@ -351,7 +351,11 @@ def new_campaign(name: str, squads: Iterable[Squad],
 
 
 def add_squad(campaign: Campaign, squad: Squad, source: str | None = None) -> None:
-    """Add a squad read from ``source``; its player and model ids must be new."""
+    """Add a squad read from ``source``; its player and model ids must be new, and a campaign
+    sends every squad on each mission, so it holds at most as many as a scenario may."""
+    if len(campaign.squads) >= SCENARIO.squads:
+        raise InputError(f"a campaign has at most {SCENARIO.squads} squads (the most a "
+                         "mission can hold)", source=source)
     for s in campaign.squads:
         if s.player == squad.player:
             raise InputError(f"two squads for player {squad.player!r}", source=source,

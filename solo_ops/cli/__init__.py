@@ -51,7 +51,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
             "deployment and fog."),
     "play": ("solo_ops.cli.play", "Play SCENARIO turn by turn (or --resume a save)."),
     "replay": ("solo_ops.cli.play", "Re-run a game from its event LOG to the same final "
-               "state, checking every step."),
+               "state, checking every line."),
     "map": ("solo_ops.cli.maps", "Draw the player's view of a saved game to a picture."),
     "campaign": ("solo_ops.cli.campaign", "Keep a campaign: your squads, their wounds and "
                  "losses, mission after mission."),

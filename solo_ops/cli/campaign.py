@@ -356,6 +356,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
         if not state.ended:  # the session said how to go on (its go_on)
+            session.check_saved()
             return
         reports = _record_played_mission(path, name, number, files, game, state)
     _print_after_action(out, reports, number, files, path)

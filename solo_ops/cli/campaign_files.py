@@ -64,7 +64,7 @@ def load_campaign(path: Path, name: str) -> Campaign:
         raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
                          "`solo-ops campaign new`", source="NAME")
     document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                         migrations=MIGRATIONS)
+                         migrations=MIGRATIONS, limit="campaign")
     return Campaign.from_dict(document, str(path))
 
 
@@ -81,7 +81,7 @@ def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
         return campaign.to_dict()
 
     update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                migrations=MIGRATIONS)
+                migrations=MIGRATIONS, limit="campaign")
     return holder["campaign"]
 
 

@@ -29,14 +29,8 @@ from solo_ops.core.errors import InputError, SaveError
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
-from solo_ops.io.persistence import EventLog, game_lock
-from solo_ops.io.savegame import (
-    LOG_KIND,
-    effective_records,
-    last_base,
-    record_difference,
-    restore,
-)
+from solo_ops.io.persistence import game_lock
+from solo_ops.io.reading import read_text
 from solo_ops.session.opening import open_table, start_table, sync_log
 from solo_ops.session.table import GameTable, Outcome, not_saved
 from solo_ops.view import answers
@@ -64,6 +58,7 @@ class Session:
         self._asked: tuple[Any, ...] | None = None
         self._hinted: set[str] = set()  # prompt kinds whose answer hint was printed
         self._put_back: str | None = None  # a line typed at a yes/no question, to answer next
+        self.unsaved: list[str] = []  # why each answer that could not be saved was refused
         self.go_on = f"solo-ops play --resume {table.save}"
         """The one command that goes on with this game (a campaign's mission: its own)."""
 
@@ -154,6 +149,8 @@ class Session:
             self.show(record)
         if outcome.ok and outcome.refusal == "save":  # an engine step after it: stop here
             raise SaveError(outcome.message)
+        if outcome.refusal == "save":
+            self.unsaved.append(outcome.message)
         if not outcome.ok:
             self.say(f"✗ {outcome.message}")
             if not interactive and self.as_json:
@@ -171,6 +168,16 @@ class Session:
         if not interactive and not self.as_json:
             self.say(f"> {line}")
         return line
+
+    def check_saved(self) -> None:
+        """A :class:`SaveError` (exit status 2) when an answer of this session could not be
+        saved (a full disk): the game goes on from its last good save, but a script must not
+        take the session for a success."""
+        if self.unsaved:
+            count = len(self.unsaved)
+            raise SaveError(f"{count} answer{'s' if count != 1 else ''} could not be saved "
+                            f"(the last: {self.unsaved[-1]}); the game is saved up to the last "
+                            f"step that was, in {self.save}")
 
     def _out_of_answers(self) -> int:
         self.say(f"No more answers: the game is saved in {self.save}. Continue with "
@@ -248,6 +255,8 @@ class Session:
                 except InputError as exc:
                     self.say(f"✗ {exc}")
             return False
+        if outcome.refusal == "save":
+            self.unsaved.append(outcome.message)
         if head in ("quit", "exit"):  # every step is saved already: quit even if this fails
             done = "Saved to" if outcome.ok else f"✗ {outcome.message} Every step so far is in"
             self.say(f"{done} {self.save}. Continue with `{self.go_on}`.")
@@ -342,13 +351,8 @@ class Feed:
 def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
     if answer:
         return iter(answer), False
-    if answers_file is not None:
-        try:
-            lines = answers_file.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise InputError(f"cannot be read ({exc.strerror})", source=str(answers_file)) \
-                from None
-        return iter(lines), False
+    if answers_file is not None:  # a regular file, bounded, UTF-8 (io.reading)
+        return iter(read_text(answers_file, "answers").splitlines()), False
     interactive = sys.stdin.isatty()
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
 
@@ -457,6 +461,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             session.briefing()
             session.show(table.state.log[0])
         session.run(feed, interactive)
+        session.check_saved()
 
 
 def _through_campaign(mission: tuple[str, Path, int], save: Path, answers_file: Path | None,
@@ -484,61 +489,57 @@ def _through_campaign(mission: tuple[str, Path, int], save: Path, answers_file: 
 @click.command("replay")
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--save", "save", type=click.Path(path_type=Path), default=None,
-              help="The game's save, to check the log's length and checksum against (default: "
+              help="The game's save, whose hash chain proves every line of the log (default: "
                    "the save beside the log, if any).")
 @click.option("--json", "as_json", is_flag=True, help="Print the final view as JSON.")
 def replay_command(log: Path, save: Path | None, as_json: bool) -> None:
-    """Re-run a game from its event LOG to the same final state, checking every step.
+    """Re-run a game from its event LOG to the same final state, checking every line.
 
-    A torn or truncated log, or steps whose numbers jump, are refused (exit 2); a step that
-    comes out differently (an edited die roll, another version) is named (exit 1).
+    Every line is checked against the save's record of it (the header, the set-up, every step,
+    undone ones too, undo and base lines) and every step against the rules, from the seed. A
+    torn or truncated log, or steps whose numbers jump, are refused (exit 2); the first line
+    that differs (an edited die roll, an added base line, another version) is named (exit 1).
     """
-    entries = EventLog(log).read(strict=True)
-    if not entries or entries[0].get("kind") != LOG_KIND:
-        raise InputError("not a solo-ops event log (no header line)", source=str(log))
-    header, records = entries[0], effective_records(entries[1:])
-    if not records:
-        raise InputError("the log has no steps", source=str(log))
-    for index, record in enumerate(records):
-        if record.get("n") != index:
-            raise InputError(f"is damaged: step {index} is missing (the next record is step "
-                             f"{record.get('n')!r}; lines were removed or reordered)",
-                             source=str(log))
-    save = save if save is not None else opening.save_beside(log)
-    if save is not None:
-        opening.check_log_length(log, save, records)
-    base = last_base(entries)
-    start = int(base["steps"]) if base else 1  # a game that went on from its checkpoint
-    actions = [r["action"] for r in records[start:]]
-    game, state = restore({**header, "base": base}, str(log), actions)
-    mismatch = None
-    detail = ""
-    for original, rebuilt in zip(records[start:], state.log[start:], strict=False):
-        plain = json.loads(json.dumps(rebuilt))
-        if original != plain:
-            mismatch = original["n"]
-            detail = record_difference(original, plain)
-            break
+    from solo_ops.io.replay import check_log
+
+    done = check_log(log, save)
+    game, state, diff = done.game, done.state, done.difference
     view = player_view(game, state)
+    where = None if diff is None else diff_words(diff)
     if as_json:
-        emit_json({"steps": len(state.log), "identical": mismatch is None,
-                   "first_difference": mismatch, "detail": detail or None,
-                   "checked_against": None if save is None else str(save), "view": view})
+        emit_json({"steps": len(state.log), "identical": diff is None,
+                   "first_difference": None if diff is None else diff.step,
+                   "line": None if diff is None else diff.index + 1,
+                   "detail": None if diff is None else diff.detail,
+                   "checked_against": None if done.save is None else str(done.save),
+                   "proven": done.proven, "view": view})
     else:
         out = console()
         out.print(f"Replayed {len(state.log)} steps of {game.scenario.name}.", markup=False)
-        if mismatch is None:
+        if diff is None:
             out.print("Every step came out identical: same events, same dice.", markup=False)
-            if save is None and not state.ended:
-                out.print("(No save beside the log to check its length against: a log cut at "
-                          "the end of a line looks like a game stopped there.)", markup=False)
+            if done.proven:
+                out.print(f"Every line is the one its save {done.save} recorded.",
+                          markup=False)
+            elif done.save is None:
+                out.print("(No save beside the log to check it against: the dice and the "
+                          "rules agree with it, but only the save proves it is the log "
+                          "written at the table, whole.)", markup=False)
         else:
-            out.print(f"Step {mismatch} differs from the log: {detail}", markup=False)
+            out.print(f"{where} differs from the log: {diff.detail}", markup=False)
         if state.result:
             out.print(f"Final result: {state.result['outcome']} {state.result['vp']}",
                       markup=False)
-    if mismatch is not None:
+    if diff is not None:
         sys.exit(1)
+
+
+def diff_words(diff: Any) -> str:
+    """``Step 5 (line 7)``, ``Step 5 (undone; line 9)`` or ``Line 1 (the header)``: where a
+    replay found its first difference."""
+    if diff.step is not None:
+        return f"Step {diff.step} ({'undone; ' if diff.undone else ''}line {diff.index + 1})"
+    return f"Line {diff.index + 1}{' (the header)' if diff.index == 0 else ''}"
 
 
 commands = [play_command, replay_command]

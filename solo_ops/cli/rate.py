@@ -12,6 +12,7 @@ import io
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -284,67 +285,116 @@ def _run_sweep(path: Path, scenario: Path | None, out: Path | None, seed: int, j
 
     Every board x roster is a scenario (on another board the squads are deployed afresh in the
     board's player zone, and the base's pre-placed enemies and counters are left out: their
-    positions belong to its board), rated at every level."""
+    positions belong to its board), rated at every level. The whole sweep is checked before
+    the first mission (:func:`_sweep_plan`): every board, roster and level, the count of
+    missions and cases, and where the CSV goes."""
+    plan = _sweep_plan(path, scenario, out, missions_given)
+    rows: list[dict[str, Any]] = []
+    for case in plan.cases:
+        result = rate_scenario(case, plan.missions, seed, jobs=jobs, policy=policy,
+                               engagements=list(plan.levels), scheduler=scheduler)
+        for row in result["by_engagement"]:
+            rows.append(_csv_row(plan.base, case, row, policy, seed))
+    _write_csv(plan.out, rows)
+    if as_json:
+        emit_json({"csv": str(plan.out), "rows": rows})
+    else:
+        console().print(f"Sweep: {len(rows)} rows written to {plan.out}", markup=False)
+
+
+MAX_SWEEP_CASES = 200
+"""Most rows a sweep may ask for (boards x rosters x engagement levels)."""
+
+
+@dataclass
+class SweepPlan:
+    """A sweep checked whole: its base scenario, every case parsed, the levels, the missions
+    per case and the CSV to write."""
+
+    base: Any
+    cases: list[Any]
+    levels: list[int]
+    missions: int
+    out: Path
+
+
+def _sweep_plan(path: Path, scenario: Path | None, out: Path | None,
+                missions_given: bool) -> SweepPlan:
+    """Read and check a whole sweep before anything is played: a mistake in its last roster,
+    a count that is not a number or more cases than :data:`MAX_SWEEP_CASES` is one line naming
+    the file and the field, at once."""
     from solo_ops.core.fields import Fields
     from solo_ops.io.yamlio import read_document
 
     data = read_document(path)
     doc = Fields(data, str(path), "")
     doc.only(SWEEP_KEYS)
-    base = _sweep_base(data, path, scenario)
-    boards: list[str | None] = [*_names(data, "boards", path)] or [None]
-    rosters: list[str | None] = [*_names(data, "rosters", path)] or [None]
-    levels = _sweep_levels(data, path, base.engagement)
-    missions = _sweep_missions(data, path, missions_given)
-    out = out or path.parent / str(data.get("out", "sweep.csv"))
-    rows: list[dict[str, Any]] = []
-    for board in boards:
-        for roster in rosters:
-            case = _sweep_case(base, board, roster, path)
-            result = rate_scenario(case, missions, seed, jobs=jobs, policy=policy,
-                                   engagements=list(levels), scheduler=scheduler)
-            for row in result["by_engagement"]:
-                rows.append(_csv_row(base, case, row, policy, seed))
-    _write_csv(out, rows)
-    if as_json:
-        emit_json({"csv": str(out), "rows": rows})
-    else:
-        console().print(f"Sweep: {len(rows)} rows written to {out}", markup=False)
+    boards: list[str | None] = [*_names(doc, "boards")] or [None]
+    rosters: list[str | None] = [*_names(doc, "rosters")] or [None]
+    missions = _sweep_missions(doc, missions_given)
+    base = _sweep_base(doc, path, scenario)
+    levels = _sweep_levels(doc, base.engagement)
+    count = len(boards) * len(rosters) * len(levels)
+    if count > MAX_SWEEP_CASES:
+        raise doc.error(None, f"asks for {count} cases (boards x rosters x engagements); a "
+                              f"sweep may have at most {MAX_SWEEP_CASES}")
+    if count * missions > MAX_MISSIONS:
+        raise doc.error("missions", f"{count} cases of {missions} missions is "
+                                    f"{count * missions}; a sweep plays at most {MAX_MISSIONS}")
+    target = out or path.parent / doc.text("out", "sweep.csv")
+    _check_out(target, "--out" if out is not None else str(path),
+               None if out is not None else "out")
+    cases = [_sweep_case(base, board, roster, path, (i, j))
+             for i, board in enumerate(boards) for j, roster in enumerate(rosters)]
+    return SweepPlan(base, cases, list(levels), missions, target)
 
 
-def _sweep_base(data: Any, path: Path, scenario: Path | None) -> Any:
+def _check_out(target: Path, source: str, field: str | None) -> None:
+    """Refuse, before any mission, a CSV target the sweep could not write at the end: a folder,
+    a link, or a file in a folder that does not exist."""
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; name the CSV file to write", source=source,
+                         field=field)
+    if target.is_symlink():
+        raise InputError(f"{target} is a symbolic link; solo-ops writes only regular files",
+                         source=source, field=field)
+    if not target.parent.is_dir():
+        raise InputError(f"the folder {target.parent} does not exist", source=source,
+                         field=field)
+
+
+def _sweep_base(doc: Any, path: Path, scenario: Path | None) -> Any:
     """The sweep's base scenario: ``SCENARIO`` if given, else the file's ``scenario``."""
     from solo_ops.io import library
 
-    base_name = scenario if scenario is not None else data.get("scenario")
+    base_name = scenario if scenario is not None else doc.text("scenario", None)
     if base_name is None:
         raise InputError("a sweep needs a base scenario", source=str(path), field="scenario")
     return _scenario(library.resolve("scenario", str(base_name), base=path.parent,
                                      source=str(path), field="scenario"))
 
 
-def _sweep_levels(data: Any, path: Path, default: int) -> Any:
+def _sweep_levels(doc: Any, default: int) -> list[int]:
     """The engagement levels to rate: the file's ``engagements`` (each 1-6), else ``default``."""
-    levels = data.get("engagements") or [default]
-    if not isinstance(levels, list) or not all(isinstance(v, int) and 1 <= v <= 6
-                                               for v in levels):
-        raise InputError("engagements must be a list of levels 1-6", source=str(path),
-                         field="engagements")
-    return levels
+    levels = doc.raw("engagements", None) or [default]
+    if not isinstance(levels, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in levels):
+        raise doc.error("engagements", "must be a list of levels 1-6")
+    return list(dict.fromkeys(levels))
 
 
-def _sweep_missions(data: Any, path: Path, missions_given: bool) -> int:
+def _sweep_missions(doc: Any, missions_given: bool) -> int:
     """Missions per case: ``--missions`` if typed, else the file's ``missions`` (100)."""
-    missions = int(data.get("missions", 100)) if not missions_given \
-        else click.get_current_context().params["missions"]
-    if not 1 <= missions <= MAX_MISSIONS:
-        raise InputError(f"missions must be 1-{MAX_MISSIONS}", source=str(path),
-                         field="missions")
-    return missions
+    if missions_given:
+        return int(click.get_current_context().params["missions"])
+    return int(doc.integer("missions", 100, minimum=1, maximum=MAX_MISSIONS))
 
 
-def _sweep_case(base: Any, board: str | None, roster: str | None, path: Path) -> Any:
-    """The base scenario on ``board`` with ``roster`` (None: the base's own), parsed."""
+def _sweep_case(base: Any, board: str | None, roster: str | None, path: Path,
+                where: tuple[int, int] = (0, 0)) -> Any:
+    """The base scenario on ``board`` with ``roster`` (None: the base's own), parsed; a name
+    that is neither a shipped one nor a file is an error naming ``boards[i]``/``rosters[j]``
+    (``where``: their places in the sweep)."""
     from solo_ops.io import library
     from solo_ops.io.scenario import parse_scenario
     from solo_ops.io.yamlio import read_document
@@ -353,7 +403,8 @@ def _sweep_case(base: Any, board: str | None, roster: str | None, path: Path) ->
     if board is not None:
         document["board"] = read_document(library.resolve("board", board,
                                                            base=path.parent,
-                                                           source=str(path)))
+                                                           source=str(path),
+                                                           field=f"boards[{where[0]}]"))
         document.pop("enemies", None)
         document.pop("counters", None)
         document["squads"] = [{**s, "models": [{k: v for k, v in m.items()
@@ -362,7 +413,8 @@ def _sweep_case(base: Any, board: str | None, roster: str | None, path: Path) ->
     if roster is not None:
         document["roster"] = read_document(library.resolve("roster", roster,
                                                            base=path.parent,
-                                                           source=str(path)))
+                                                           source=str(path),
+                                                           field=f"rosters[{where[1]}]"))
     return parse_scenario(document, str(path))
 
 
@@ -393,12 +445,13 @@ def _write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
     write_text_atomic(out, buf.getvalue())
 
 
-def _names(data: Any, key: str, path: Path) -> list[str]:
-    value = data.get(key) if isinstance(data, dict) else None
+def _names(doc: Any, key: str) -> list[str]:
+    """The sweep's ``boards`` or ``rosters``: a list of names or files (none: [])."""
+    value = doc.raw(key, None)
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"{key} must be a list of names or files", source=str(path), field=key)
+        raise doc.error(key, "must be a list of names or files")
     return list(value)
 
 

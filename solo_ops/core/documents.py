@@ -1,7 +1,7 @@
 """Parsing the YAML and JSON documents players write: strict, bounded, and clear when broken.
 
-This module turns text into plain data and never touches a file (reading files is
-:mod:`solo_ops.io.yamlio`, which opens only regular files of at most :data:`MAX_FILE_BYTES`).
+This module turns text into plain data and never touches a file (files are opened by
+:mod:`solo_ops.io.reading`: regular files only, at most the limit of their kind).
 
 The YAML loader is PyYAML's safe loader with these changes:
 
@@ -28,15 +28,22 @@ from typing import Any, ClassVar
 import yaml
 
 from solo_ops.core.errors import InputError, clip, excerpt
+from solo_ops.core.limits import FILES
 
-MAX_FILE_BYTES = 256 * 1024
-"""Largest document read (256 KiB; the biggest shipped file is under 6 KiB)."""
+MAX_FILE_BYTES = FILES["document"].bytes
+"""Largest document read (256 KiB; the biggest shipped file is under 6 KiB): the ``document``
+limit of :data:`solo_ops.core.limits.FILES`."""
 MAX_DEPTH = 40
 """Deepest nesting of lists and mappings (shipped files nest at most 7 deep)."""
 MAX_ALIASES = 200
 """Most ``*alias`` references in one YAML document."""
 MAX_NODES = 100_000
 """Most values in one document once every alias is expanded (shipped files: under 2,000)."""
+MAX_SAVED_VALUES = 4_000_000
+"""Most values in a save, campaign save or event log (an upper bound counted before parsing,
+:func:`json_parts`): the largest legal game's save after its first turning point holds about
+52,000, its log about 62,000 (``bench/largest_game.py``), so twelve turning points — the most
+a scenario may ask for — stay far below; 4 million empty lists would take the parser 400 MB."""
 MAX_INTEGER = 2**63 - 1
 """Largest whole number (either sign) a document may hold."""
 
@@ -161,30 +168,68 @@ def check_plain_data(data: Any, source: str | None, max_nodes: int | None = MAX_
 
 def plain_data_problem(data: Any, max_nodes: int | None = MAX_NODES
                        ) -> tuple[str | None, str] | None:
-    """``(field, problem)`` of the first thing :func:`check_plain_data` refuses, or None."""
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
-    count = 0
+    """``(field, problem)`` of the first thing :func:`check_plain_data` refuses, or None.
+
+    Iterative, and light on memory whatever the document: it walks the lists and mappings with
+    one iterator per level open (never a copy of their items), and a value's field path is a
+    link to its parent's (``(parent, key, is_index)``), written out only for the one it names.
+    """
+    count = 1
+    if max_nodes is not None and count > max_nodes:
+        return None, f"holds more than {max_nodes} values"
+    problem = _container_problem(data, None, 0)
+    if problem is not None or not isinstance(data, (dict, list)):
+        return problem
+    stack: list[tuple[Any, Any, bool]] = [(_items(data), None, isinstance(data, list))]
     while stack:
-        value, path, depth = stack.pop()
+        items, where, is_list = stack[-1]
+        pair = next(items, None)
+        if pair is None:
+            stack.pop()
+            continue
+        key, value = pair
         count += 1
         if max_nodes is not None and count > max_nodes:
             return None, f"holds more than {max_nodes} values"
-        if depth > MAX_DEPTH:
-            return path or None, f"nested more than {MAX_DEPTH} levels deep"
-        if isinstance(value, dict):
-            for key, item in value.items():
-                problem = _scalar_problem(key, is_key=True)
-                if problem:
-                    return path or None, problem
-                name = clip(str(key))
-                stack.append((item, f"{path}.{name}" if path else name, depth + 1))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-        else:
-            problem = _scalar_problem(value)
-            if problem:
-                return path or None, problem
+        if not is_list:
+            problem_text = _scalar_problem(key, is_key=True)
+            if problem_text:
+                return _field(where), problem_text
+        here = (where, key, is_list)
+        problem = _container_problem(value, here, len(stack))
+        if problem is not None:
+            return problem
+        if isinstance(value, (dict, list)):
+            stack.append((_items(value), here, isinstance(value, list)))
     return None
+
+
+def _items(value: dict[Any, Any] | list[Any]) -> Any:
+    """An iterator over ``(key, item)`` of a mapping or ``(index, item)`` of a list."""
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
+
+
+def _container_problem(value: Any, where: Any, depth: int) -> tuple[str | None, str] | None:
+    """What is wrong with one value on its own: too deep a container, or a bad scalar."""
+    if isinstance(value, (dict, list)):
+        if depth >= MAX_DEPTH and value:
+            return _field(where), f"nested more than {MAX_DEPTH} levels deep"
+        return None
+    problem = _scalar_problem(value)
+    return (_field(where), problem) if problem else None
+
+
+def _field(where: Any) -> str | None:
+    """The dotted field path of a ``(parent, key, is_index)`` chain (None for the document
+    itself)."""
+    parts: list[str] = []
+    while where is not None:
+        where, key, is_index = where
+        parts.append(f"[{key}]" if is_index else clip(str(key)))
+    path = ""
+    for part in reversed(parts):
+        path = f"{path}{part}" if part.startswith("[") or not path else f"{path}.{part}"
+    return path or None
 
 
 def _scalar_problem(value: Any, is_key: bool = False) -> str | None:
@@ -233,11 +278,33 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number solo-ops accepts")
 
 
-def loads_json(text: str) -> Any:
+def json_parts(text: str | bytes) -> int:
+    """An upper bound on the values a JSON text holds, counted without parsing it: every value
+    but the first follows a ``[``, ``{``, ``,`` or ``:`` (one inside a string counts too, so
+    this never counts too few). A few passes over the bytes in C: cheap for any size."""
+    if isinstance(text, str):
+        return sum(text.count(c) for c in "[{,:") + 1
+    return sum(text.count(c) for c in (b"[", b"{", b",", b":")) + 1
+
+
+def saved_values_problem(text: str | bytes) -> str | None:
+    """Why a save or log text is refused before it is parsed, or None: more than
+    :data:`MAX_SAVED_VALUES` values (by :func:`json_parts`), which no game comes near and which
+    would take the parser gigabytes (a 25 MB list of empty lists is 8 million of them)."""
+    parts = json_parts(text)
+    if parts > MAX_SAVED_VALUES:
+        return f"holds more than {MAX_SAVED_VALUES} values"
+    return None
+
+
+def loads_json(text: str, *, max_values: int | None = MAX_SAVED_VALUES) -> Any:
     """``json.loads`` for files solo-ops wrote itself (saves, logs): strict, and every problem
-    a :class:`json.JSONDecodeError` — NaN and infinities, 5,000-digit numbers and nesting deep
-    enough to exhaust Python's stack included — so readers have one error to handle. Size is
-    not limited here (a long game's save is large); nesting and numbers are."""
+    a :class:`json.JSONDecodeError` — NaN and infinities, 5,000-digit numbers, nesting deep
+    enough to exhaust Python's stack and more than ``max_values`` values (counted before
+    parsing, :func:`json_parts`) included — so readers have one error to handle. The size of
+    the file is its reader's limit (:data:`solo_ops.core.limits.FILES`)."""
+    if max_values is not None and json_parts(text) > max_values:
+        raise json.JSONDecodeError(f"holds more than {max_values} values", text, 0)
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError:

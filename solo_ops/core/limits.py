@@ -8,7 +8,9 @@ The limits sit far above anything printed on a datacard (the shipped rosters top
 attacks and 14 wounds; the shipped boards at about 60 features) and are listed for players in
 ``docs/guide.md`` ("Limits of the files").
 
-The documents themselves (size, nesting, aliases) are limited in :mod:`solo_ops.io.yamlio`.
+The files themselves are limited here too (:data:`FILES`: the largest file of each kind, checked
+before a byte is read, by :mod:`solo_ops.io.reading`); nesting, aliases and values inside a
+document are :mod:`solo_ops.core.documents`'s.
 """
 
 from __future__ import annotations
@@ -100,17 +102,73 @@ BOARD = BoardLimits()
 
 @dataclass(frozen=True)
 class ScenarioLimits:
-    """How many things a scenario may place: far above the supplement's largest game (six
+    """How many things a scenario may place: above the supplement's largest game (six
     engagement levels: 12 counters of up to 4 enemies; a co-op game of 4 players with 14
-    operatives each), low enough that the enemy's turn on any scenario stays quick."""
+    operatives each), low enough that the largest legal game stays quick.
 
-    squads: int = 6
+    Measured with ``python bench/largest_game.py --measure`` (issue #31; every count at its
+    limit on the largest board: 4 squads of 20, 20 enemy units sharing 160 models, 12 counters
+    placed and 12 more seeded at engagement 6, 40 mines, 148 features; 2026-11-27, the 2-core
+    reference machine): reading it 0.4 s; ``ai plan`` at most 0.2 s a unit (107 MB); the first
+    turning point, the autopilot playing the players' side, 11.7 s CPU and 340 MB in Kill
+    Team 2024, the first battle round 15.4 s and 371 MB in 2018 (8 units of 20: 13.1 s and
+    240 MB, 14.2 s and 216 MB); its save 0.8 MiB, its log 0.6 MiB — where the limits it
+    replaced (6 squads of 20, 40 enemy units of 20, 40 counters) took about 40 s CPU and 600 MB
+    for the 2024 turning point. A shipped scenario (the supplement's stronghold) takes 0.3 s
+    and 60 MB. ``docs/guide.md`` ("Limits of the files") has the table."""
+
+    squads: int = 4
     models: int = 20
     """Models in one squad or one enemy unit."""
-    enemies: int = 40
-    counters: int = 40
+    enemies: int = 20
+    """Enemy units placed (the AI's benchmarks place twenty of one model each)."""
+    enemy_models: int = 160
+    """Enemy models placed, in all units together: what a turn's cost grows with."""
+    counters: int = 12
+    """Counters the scenario places (the engagement level seeds up to 12 more)."""
     equipment: int = 40
+    saved_bytes: int = 4 * 1024 * 1024
+    """The scenario with its board, roster and squads inline, as a save writes it (indented
+    JSON): a save holds it whole, so a scenario larger than this could not be saved and
+    loaded again (:data:`FILES`' ``save`` limit). The shipped ones are 10–25 KiB."""
 
 
 SCENARIO = ScenarioLimits()
 """The limits every scenario is checked against when it is read."""
+
+
+@dataclass(frozen=True)
+class FileLimit:
+    """The largest file of one kind solo-ops reads, and what the kind is called in the error
+    line ("a save is at most 16 MiB")."""
+
+    bytes: int
+    what: str
+
+
+_KIB, _MIB = 1024, 1024 * 1024
+
+FILES: dict[str, FileLimit] = {
+    # What players write (scenario, board, roster, squad, mission result, sweep, campaign
+    # replacement): the biggest shipped file is under 6 KiB, the largest legal scenario written
+    # out (bench/largest_game.py) about 100 KiB.
+    "document": FileLimit(256 * _KIB, "a YAML or JSON file"),
+    # What solo-ops writes itself. A save holds the scenario with its board, roster and squads
+    # inline (each at most a document), the actions, a fingerprint and a chain hash per step,
+    # a snapshot and a checkpoint; an event log holds every step's events and dice.
+    # The largest legal game's save after its first turning point is 0.8 MiB and its log
+    # 0.6 MiB (a scenario may ask for up to twelve); a save's scenario is at most
+    # SCENARIO.saved_bytes of it.
+    "save": FileLimit(16 * _MIB, "a save"),
+    "log": FileLimit(24 * _MIB, "an event log"),
+    "campaign": FileLimit(16 * _MIB, "a campaign save"),
+    # Files from elsewhere: BattleScribe / New Recruit rosters and KTDash exports (real ones
+    # are a few hundred kilobytes), the answers of --answers (one line each), lock notes.
+    "import": FileLimit(10 * _MIB, "a roster file to import"),
+    "answers": FileLimit(1 * _MIB, "an answers file"),
+    "note": FileLimit(4 * _KIB, "a lock note"),
+    # solo-ops compile's note of the kernels compiled for this build, in the user's cache
+    # folder (io.compiled: a few KiB, one signature per kernel).
+    "compiled": FileLimit(1 * _MIB, "a note of compiled kernels"),
+}
+"""The largest file of each kind read (bytes), checked before reading (``io.reading``)."""

@@ -19,8 +19,9 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.dice import dice_from_state
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.model import Profile
+from solo_ops.game.checkpoint_checks import check
 from solo_ops.game.state import Counter, Operative, State, Unit
 
 if TYPE_CHECKING:
@@ -30,6 +31,9 @@ VERSION = 1
 """The checkpoint's own format version (inside a save's ``checkpoint`` mapping)."""
 
 _POINTS = {"at"}  # fields holding a point, a tuple in play and a list in JSON
+_SEALS = ("hash", "unhashed")
+"""Keys a save adds to a checkpoint (its hash, or the mark of one written before hashes):
+not state."""
 
 
 def _plain(obj: Any) -> dict[str, Any]:
@@ -105,11 +109,14 @@ def profiles_of(game: Game) -> tuple[dict[str, Profile], dict[str, Profile]]:
 
 
 def load(data: Any, game: Game) -> State:
-    """The state :func:`dump` wrote, for ``game`` (its scenario supplies the profiles)."""
+    """The state :func:`dump` wrote, for ``game`` (its scenario supplies the profiles), after
+    :func:`check`: a checkpoint that names a point off the board, more wounds than a profile
+    has or an id the game does not know is refused in one line naming the field."""
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise InputError("not a checkpoint this solo-ops reads", field="checkpoint")
-    data = _copy(data)  # the state must never share a list with the checkpoint it came from
+    data = {k: v for k, v in _copy(data).items() if k not in _SEALS}  # never shared
     by_id, by_name = profiles_of(game)
+    check(data, game, by_id, by_name)
     operatives: dict[str, Operative] = {}
     for i, item in enumerate(data.get("operatives") or []):
         name = item.get("profile")
@@ -129,6 +136,21 @@ def load(data: Any, game: Game) -> State:
             if k not in ("operatives", "units", "counters", "dice", "version", "log")}
     rest["log"] = [{"n": n, "action": action, "events": [], "rolls": []}
                    for n, action in enumerate(data.get("log") or [])]
-    dice = None if data.get("dice") is None else dice_from_state(data["dice"])
-    return _build(State, _copy(rest), "state", operatives=operatives, units=units,
-                  counters=counters, dice=dice)
+    dice = None if data.get("dice") is None else dice_from_state(data["dice"])  # checked
+    state: State = _build(State, _copy(rest), "state", operatives=operatives, units=units,
+                          counters=counters, dice=dice)
+    _asks_sensibly(game, state)
+    return state
+
+
+def _asks_sensibly(game: Game, state: State) -> None:
+    """Ask the rebuilt game what it needs next, as play will at once: a checkpoint whose
+    pieces each passed :func:`check` but do not fit together is refused here, in one line,
+    rather than failing when the players answer."""
+    from solo_ops.game.engine import pending
+
+    try:
+        pending(game, state)
+    except Exception as exc:  # any failure here is the checkpoint's, not the rules'
+        raise InputError(f"the game cannot go on from it ({type(exc).__name__}: "
+                         f"{excerpt(str(exc))})", field="checkpoint") from None

@@ -80,11 +80,7 @@ def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray
 def _nearest_free(terrain: Terrain, target: tuple[float, float], radius: float,
                   avoid: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
     pts = terrain.floor_points(radius, 0.5)  # off_features of the board's free points
-    if avoid and len(pts):
-        a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-        ar = np.array([r for _, _, r in avoid], dtype=float)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - radius - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
+    pts = pts[placement.clear_of_bases(pts, radius, avoid, touch=0.0)]
     if len(pts) == 0:
         return target
     d = np.hypot(pts[:, 0] - target[0], pts[:, 1] - target[1])
@@ -643,11 +639,7 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     pts = terrain.floor_points(COUNTER_RADIUS, 0.5)  # off_features of the free points
     if len(pts) == 0:
         return []
-    if avoid:
-        a = np.array([(x, y) for x, y, _ in avoid], dtype=float)
-        ar = np.array([r for _, _, r in avoid], dtype=float)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - COUNTER_RADIUS - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
+    pts = pts[placement.clear_of_bases(pts, COUNTER_RADIUS, avoid, touch=0.0)]
     cand = _ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []

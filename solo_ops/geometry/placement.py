@@ -68,16 +68,27 @@ def _points(points: Any) -> np.ndarray:
     return np.asarray(points, dtype=float).reshape(-1, 2)
 
 
-def clear_of_bases(points: Any, radius: float, others: Sequence[Any]) -> np.ndarray:
+CLEAR_ROWS = 256
+"""Points tested at once by :func:`clear_of_bases` (bounds its arrays to a few megabytes: the
+largest legal game's floor points against all its bases would be 150 MB in one table)."""
+
+
+def clear_of_bases(points: Any, radius: float, others: Sequence[Any], *,
+                   touch: float = TOUCH) -> np.ndarray:
     """(n,) whether a base of ``radius`` at each point overlaps none of ``others`` (exact
-    circles: centre to centre at least the two radii less :data:`TOUCH`)."""
+    circles: centre to centre at least the two radii less ``touch``). Worked through in blocks
+    of :data:`CLEAR_ROWS` points; each pair is the same arithmetic as in one table."""
     pts = _points(points)
     if not len(others) or not len(pts):
         return np.ones(len(pts), dtype=bool)
     b = np.asarray(discs(others), dtype=float)
-    gap = (np.hypot(pts[:, None, 0] - b[None, :, 0], pts[:, None, 1] - b[None, :, 1])
-           - radius - b[None, :, 2])
-    return np.asarray((gap >= -TOUCH).all(axis=1))
+    keep = np.empty(len(pts), dtype=bool)
+    for start in range(0, len(pts), CLEAR_ROWS):
+        block = pts[start:start + CLEAR_ROWS]
+        gap = (np.hypot(block[:, None, 0] - b[None, :, 0], block[:, None, 1] - b[None, :, 1])
+               - radius - b[None, :, 2])
+        keep[start:start + len(block)] = (gap >= -touch).all(axis=1)
+    return keep
 
 
 def legal(terrain: Terrain, points: Any, radius: float, others: Sequence[Any] = (), *,

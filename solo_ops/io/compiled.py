@@ -27,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops import __version__
+from solo_ops.core.errors import InputError
 from solo_ops.io.persistence import write_text_atomic
+from solo_ops.io.reading import read_text
 
 SCHEMA = 1
 
@@ -95,9 +97,9 @@ def ready() -> bool:
 def recorded() -> list[dict[str, Any]]:
     """The kernels the note lists (:func:`solo_ops.geometry.jit.compiled_signatures`); none
     when the note is missing or unreadable (they then load at their first call)."""
-    try:
-        doc = json.loads(marker().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    try:  # through the one opener (io.reading): the cache folder is the user's to fill
+        doc = json.loads(read_text(marker(), "compiled"))
+    except (InputError, ValueError):
         return []
     kernels = doc.get("kernels") if isinstance(doc, dict) else None
     return kernels if isinstance(kernels, list) else []

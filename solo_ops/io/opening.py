@@ -19,13 +19,14 @@ what the player should hear is returned as sentences for the caller to print.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
 from solo_ops.io.persistence import (
@@ -36,18 +37,22 @@ from solo_ops.io.persistence import (
     read_json_document,
     set_aside,
 )
+from solo_ops.io.reading import read_head
 from solo_ops.io.savegame import (
     GAME_KIND,
     LOG_KIND,
     MIGRATIONS,
     SCHEMA_VERSION,
     base_line,
+    chain_difference,
+    checkpoint_problem,
     compare_log,
     game_id,
     last_base,
     log_header,
     rebase,
     reconcile_log,
+    record_difference,
     restore,
     undo_marker,
     verify,
@@ -118,12 +123,9 @@ def file_kind(path: Path) -> str | None:
     log), ``campaign`` (a campaign's save), ``scenario``, or None (not a regular file, not
     readable, or none of these) -- so a file given to the wrong command is named with the
     command that reads it, rather than called damaged."""
-    try:
-        if not path.is_file():
-            return None
-        with path.open("rb") as handle:
-            head = handle.read(HEAD_BYTES).decode("utf-8", "replace")
-    except OSError:
+    try:  # through the one opener (io.reading): a pipe or a device is never waited on
+        head = read_head(path, HEAD_BYTES).decode("utf-8", "replace")
+    except InputError:
         return None
     found = _KIND.search(head) if head.lstrip().startswith("{") else None
     kinds = {GAME_KIND: "save", LOG_KIND: "log"}
@@ -196,9 +198,12 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
     """Read a save (migrated to the current schema), rebuild its game by replaying it and
     check the result against what the save recorded. When the history replays into a different
     game (a newer solo-ops plays a rule differently), the game goes on from the save's
-    checkpoint (:func:`~solo_ops.io.savegame.rebase`; ``game.notice`` says so for the players);
-    a save without a checkpoint is refused, naming the first step that differs, and left
-    untouched."""
+    checkpoint (:func:`~solo_ops.io.savegame.rebase`; ``game.notice`` says so for the players)
+    — if the checkpoint matches its hash and passes the checks a scenario passes; a save
+    without a checkpoint, or whose checkpoint was edited, is refused in one line, naming the
+    first step that differs or the field, and left untouched. A checkpoint that does not match
+    while the steps replay intact is not needed: the game goes on from the steps (and says
+    so)."""
     doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
                     migrations=MIGRATIONS)
     try:
@@ -209,6 +214,11 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
             raise
         problem = exc.message  # an action the rules now refuse: the history plays differently
     if problem is None:
+        edited = checkpoint_problem(doc)
+        if edited is not None:  # not needed: the steps replay into the saved game
+            game.notice = (f"This save's checkpoint cannot be trusted ({edited}); its steps "
+                           "replay intact, so the game goes on from them and the checkpoint "
+                           "is written anew at the next save.")
         return doc, game, state
     doc, game, state = rebase(doc, str(path), problem)
     game.notice = (f"This save's history plays differently now ({problem}). The game goes "
@@ -237,8 +247,9 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
     changed in a way the player should hear about, ``None`` when it agreed (or only caught up).
 
     A log one step behind (killed between the two writes) gets the missing steps; one ahead
-    gets an undo line. A log that disagrees with the save — another seed or game, an edited
-    roll, damage — raises :class:`LogDisagrees` naming the first step that differs, unless
+    gets an undo line. A log that disagrees with the save — another seed or game, a line that
+    is not the one the save's hash chain recorded (an edited roll, even in an undone step),
+    damage — raises :class:`LogDisagrees` naming the first line or step that differs, unless
     ``rebuild``: then the old log is moved aside (never deleted) and a new one is written from
     the save, which is the truth.
     """
@@ -247,23 +258,14 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
         _write_log(log, game, state)
         return f"The event log {log_path} was missing; it was rebuilt from the save."
     problem = None
-    entries: list[dict[str, Any]] = []
+    lines: list[tuple[bytes, dict[str, Any] | None]] = []
     try:
-        entries = log.read()
+        lines = log.read_lines()
     except InputError as exc:
         problem = f"the log is damaged ({exc.line()})"
+    entries = [record for _raw, record in lines if record is not None]
     if problem is None:
-        recorded = (doc or {}).get("log")
-        proven = False
-        if isinstance(recorded, dict) and isinstance(recorded.get("size"), int):
-            try:
-                proven = file_digest(log_path, recorded["size"]) == recorded
-            except OSError:
-                proven = False
-        if not proven:
-            problem = compare_log(entries, doc or {"seed": game.seed,
-                                                   "game_id": game_id(game.scenario.document,
-                                                                      game.seed)}, state)
+        problem = _log_problem(log_path, lines, doc, game, state)
     if problem is not None:
         if not rebuild:
             raise LogDisagrees(f"the event log {log_path} disagrees with the save: {problem}")
@@ -279,6 +281,64 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
     if game.base is not None and last_base(entries) != game.base:
         log.append(base_line(game.base))  # replay starts at the checkpoint from here on
     return None
+
+
+def _log_problem(log_path: Path, lines: list[tuple[bytes, dict[str, Any] | None]],
+                 doc: dict[str, Any] | None, game: Game, state: State) -> str | None:
+    """What is wrong with a log's ``lines`` for the saved game, or None. A save with a hash
+    chain proves every line it recorded (a log one line behind, or lines after the save's
+    last, are for :func:`reconcile_log`); an older save proves the log by its checksum, else
+    the log's steps are compared with the game replayed (:func:`compare_log`)."""
+    doc = doc or {}
+    if isinstance(doc.get("chain"), dict):
+        recorded = doc["chain"].get("lines")
+        complete = [raw for raw, _record in lines if raw.endswith(b"\n")]
+        found = chain_difference(doc["chain"], complete)
+        if found is None or found[0] >= len(recorded or []) or found[0] == len(complete):
+            return None  # agrees as far as both go
+        index, why = found
+        return f"{line_words(index, lines)}: {_what_differs(lines[index][1], state) or why}"
+    recorded = doc.get("log")
+    if isinstance(recorded, dict) and isinstance(recorded.get("size"), int):
+        try:
+            if file_digest(log_path, recorded["size"]) == recorded:
+                return None
+        except InputError:
+            pass
+    entries = [record for _raw, record in lines if record is not None]
+    return compare_log(entries, doc or {"seed": game.seed,
+                                        "game_id": game_id(game.scenario.document, game.seed)},
+                       state)
+
+
+def _what_differs(record: dict[str, Any] | None, state: State) -> str | None:
+    """What an edited step line says against the game replayed (``roll 1 (...) is [6] in the
+    log, the dice give [3]``), when the line is the step the game holds; else None."""
+    if not isinstance(record, dict) or "action" not in record:
+        return None
+    n = record.get("n")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < len(state.log):
+        return None
+    rebuilt = json.loads(json.dumps(state.log[n]))
+    if record.get("action") != rebuilt.get("action") or record == rebuilt:
+        return None
+    return f"{record_difference(record, rebuilt)} (it is not the line the save recorded)"
+
+
+def line_words(index: int, lines: list[tuple[bytes, dict[str, Any] | None]]) -> str:
+    """How a message names line ``index`` (0-based) of a log: ``line 7 (step 5)``, ``line 9
+    (an undo line)``, ``line 1 (the header)``."""
+    record = lines[index][1] if index < len(lines) else None
+    what = ""
+    if index == 0:
+        what = " (the header)"
+    elif isinstance(record, dict) and "action" in record:
+        what = f" (step {excerpt(record.get('n'))})"
+    elif isinstance(record, dict) and record.get("undo") is True:
+        what = " (an undo line)"
+    elif isinstance(record, dict) and "base" in record:
+        what = " (a base line)"
+    return f"line {index + 1}{what}"
 
 
 def check_log_length(log: Path, save: Path, records: list[dict[str, Any]]) -> None:

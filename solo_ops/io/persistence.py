@@ -48,8 +48,9 @@ from typing import Any
 
 import filelock
 
-from solo_ops.core.documents import loads_json
+from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.io.reading import decode, read_bytes
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
@@ -317,13 +318,11 @@ def file_digest(path: str | Path, size: int | None = None, *, then: bytes = b"",
     have once ``then`` is appended by :meth:`EventLog.append` (which first cuts a torn last
     line), so a save can record it before the append."""
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read() if size is None else fh.read(size)
-    except FileNotFoundError:
-        if not missing_ok:
-            raise
+    if missing_ok and not os.path.lexists(path):
         data = b""
+    else:
+        data = read_bytes(path, "log")  # a regular file of at most the log limit
+        data = data if size is None else data[:size]
     if then:
         if data and not data.endswith(b"\n"):
             data = data[: data.rfind(b"\n") + 1]
@@ -332,43 +331,43 @@ def file_digest(path: str | Path, size: int | None = None, *, then: bytes = b"",
 
 
 # -- reading ------------------------------------------------------------------------------------
-def _restore_hint(path: Path) -> str:
+def _restore_hint(path: Path, limit: str = "save") -> str:
     bak = backup_path(path)
     if not bak.exists():
         return "no backup exists"
     try:
-        loads_json(bak.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        loads_json(decode(read_bytes(bak, limit), str(bak)))
+    except (InputError, ValueError):
         return f"the backup {bak} is damaged too"
     return (f"a backup is at {bak} — restore it with: cp {shlex.quote(str(bak))} "
             f"{shlex.quote(str(path))}")
 
 
-def damaged(path: str | Path, reason: str) -> InputError:
-    """The one-line error for a damaged save: names the file, the reason and the backup."""
+def damaged(path: str | Path, reason: str, limit: str = "save") -> InputError:
+    """The one-line error for a damaged save: names the file, the reason and the backup
+    (``limit``: the kind of file, for the backup's size limit)."""
     path = Path(path)
-    return InputError(f"{path} is damaged ({reason}); {_restore_hint(path)}")
+    return InputError(f"{path} is damaged ({reason}); {_restore_hint(path, limit)}")
 
 
-def read_json_document(path: str | Path) -> Document:
-    """Read ``path`` as a JSON object with ``schema_version`` and ``kind``; no migration."""
+def read_json_document(path: str | Path, limit: str = "save") -> Document:
+    """Read ``path`` as a JSON object with ``schema_version`` and ``kind``; no migration.
+    ``limit`` is the kind of file (``save`` or ``campaign``: its size limit, see
+    :data:`solo_ops.core.limits.FILES`); it is opened by :mod:`solo_ops.io.reading`."""
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", source=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", source=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot be read ({exc.strerror})", source=str(path)) from None
+    raw = read_bytes(path, limit)
     if not raw.strip():
-        raise damaged(path, "the file is empty")
+        raise damaged(path, "the file is empty", limit)
+    problem = saved_values_problem(raw)
+    if problem is not None:
+        raise damaged(path, problem, limit)
     try:
         document = loads_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise damaged(path, "not UTF-8 text") from None
+        raise damaged(path, "not UTF-8 text", limit) from None
     except json.JSONDecodeError as exc:
-        raise damaged(path, f"not valid JSON at line {exc.lineno}: {exc.msg}") from None
+        raise damaged(path, f"not valid JSON at line {exc.lineno}: {exc.msg}", limit) \
+            from None
     if not isinstance(document, dict):
         raise damaged(path, "not a JSON object")
     version = document.get("schema_version")
@@ -385,16 +384,17 @@ def load_json(
     kind: str,
     current_version: int,
     migrations: Mapping[int, Migration],
+    limit: str = "save",
 ) -> Document:
     """Read a document of ``kind``, migrated to ``current_version``.
 
     ``migrations[v]`` turns a version ``v`` document into a version ``v + 1`` one; they are
     applied one after the other. A document from a newer solo-ops is refused (its data might
     mean something this version does not know). The file itself is not rewritten: the next
-    save writes the current version.
+    save writes the current version. ``limit``: the kind of file (its size limit).
     """
     path = Path(path)
-    document = read_json_document(path)
+    document = read_json_document(path, limit)
     found = document["kind"]
     if found != kind:
         raise InputError(f"is a {found!r} file, not a {kind!r} file", source=str(path),
@@ -431,8 +431,8 @@ _held_guard = threading.Lock()
 def lock_owner(path: str | Path) -> int | None:
     """The pid recorded by the process that last took the lock on ``path``, if readable."""
     try:
-        text = owner_path(path).read_text(encoding="utf-8").split()
-    except (OSError, UnicodeDecodeError):
+        text = decode(read_bytes(owner_path(path), "note"), "").split()
+    except InputError:
         return None
     return int(text[0]) if text and text[0].isdigit() else None
 
@@ -562,6 +562,7 @@ def update_json(
     migrations: Mapping[int, Migration],
     create: Callable[[], Document] | None = None,
     timeout: float = DEFAULT_LOCK_TIMEOUT,
+    limit: str = "save",
 ) -> Document:
     """Read-modify-write under the lock: no writer's change is ever lost.
 
@@ -576,7 +577,7 @@ def update_json(
             document = create()
         else:
             document = load_json(path, kind=kind, current_version=current_version,
-                                 migrations=migrations)
+                                 migrations=migrations, limit=limit)
         changed = fn(document)
         result = changed if changed is not None else document
         save_json(path, result)
@@ -675,19 +676,26 @@ class EventLog:
     def read(self, *, strict: bool = False) -> list[dict[str, Any]]:
         """Every complete record in order. Errors name the file and the damaged line; with
         ``strict`` a torn last line is an error (:class:`TornLog`) instead of being skipped."""
-        try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            raise InputError("file not found", source=str(self.path)) from None
-        except OSError as exc:
-            raise InputError(f"cannot be read ({exc.strerror})", source=str(self.path)) \
-                from None
+        return [record for _line, record in self.read_lines(strict=strict)
+                if record is not None]
+
+    def read_lines(self, *, strict: bool = False) -> list[tuple[bytes, dict[str, Any] | None]]:
+        """Every line as written (its bytes, the newline included: what the save's hash chain
+        covers) with its record (None for a blank line); a torn last line is left out (or,
+        with ``strict``, refused as :meth:`read` does)."""
+        raw = read_bytes(self.path, "log")  # a regular file of at most the log limit
+        problem = saved_values_problem(raw)
+        if problem is not None:
+            raise InputError(f"is damaged ({problem})", source=str(self.path))
         lines = raw.split(b"\n")
         torn_tail = not raw.endswith(b"\n") and bool(raw)  # the last piece lacks its newline
-        records: list[dict[str, Any]] = []
+        out: list[tuple[bytes, dict[str, Any] | None]] = []
         for number, piece in enumerate(lines, start=1):
             last = number == len(lines)
+            if last and not torn_tail:
+                break  # the empty piece after the final newline
             if not piece.strip():
+                out.append((piece + b"\n", None))
                 continue
             if last and torn_tail and strict:
                 raise TornLog(f"is torn: line {number} is cut off (the game was stopped while "
@@ -706,5 +714,5 @@ class EventLog:
                     break
                 raise InputError("is damaged (a line is not a JSON object)",
                                  source=str(self.path), field=f"line {number}")
-            records.append(record)
-        return records
+            out.append((piece if last and torn_tail else piece + b"\n", record))
+        return out

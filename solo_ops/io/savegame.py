@@ -1,13 +1,16 @@
 """Game saves, resume, undo and replay: a game is its scenario, its seed and its actions.
 
-A save (``schema_version`` 4, ``kind: solo-ops-game``) holds the complete scenario document
+A save (``schema_version`` 5, ``kind: solo-ops-game``) holds the complete scenario document
 (board and roster inline), the seed, the game id (a checksum of the scenario and the seed), the
 list of applied actions, a short fingerprint of every step (its action and the faces of its
 dice), the dice's state, a snapshot of the final state, the versions of solo-ops, Python, numpy,
-shapely and GEOS that wrote it, the checksum of its event log so far and the table's links
-(``links``: the game's public id and one token per player and the host, kept beside the
-players so a served game's links outlive the server; ``None`` until it is first served; see
-:mod:`solo_ops.session.links`). :func:`restore`
+shapely and GEOS that wrote it, the checksum of its event log so far, the log's hash chain
+(:class:`LogChain`: a hash of every line of the log, header, set-up, steps, undone steps, undo
+and base lines alike, each covering the one before, so ``replay`` names the first line that is
+not the one written at the table) and the table's links (``links``: the game's public id and
+one token per player and the host, kept beside the players so a served game's links outlive
+the server; ``None`` until it is first served; see :mod:`solo_ops.session.links`).
+:func:`restore`
 rebuilds the game by replaying the actions from the seed — the dice are a counter-based source,
 so every roll comes out the same — and :func:`verify` compares the rebuilt game with what the
 save recorded, naming the first step that differs, so a resumed game is never silently a
@@ -19,15 +22,24 @@ order, never re-drawn.
 The event log is JSON lines: a header (scenario, seed and game id), then one record per step.
 :func:`compare_log` checks a log against the game a save rebuilds.
 
-Every save also holds a lossless :mod:`~solo_ops.game.checkpoint` of the state. When a newer
-solo-ops plays the history differently (a rules fix), :func:`rebase` lets the game go on from
-that checkpoint: the save then carries it as its ``base`` and lists only the actions since.
+Every save also holds a lossless :mod:`~solo_ops.game.checkpoint` of the state, with a hash
+over its content and the fingerprints of the steps before it (:func:`checkpoint_hash`). When a
+newer solo-ops plays the history differently (a rules fix), :func:`rebase` lets the game go on
+from that checkpoint — only if it matches its hash and passes the checks a scenario passes
+(:func:`solo_ops.game.checkpoint.check`): the save then carries it as its ``base`` and lists
+only the actions since.
 
 Schema history: 1 (solo-ops 0.1.0) had no game id, versions, step fingerprints, dice state or
 log checksum; :data:`MIGRATIONS` adds the game id and leaves the rest empty (``None``), which
 :func:`verify` then skips. 2 had no checkpoint or base (both ``None`` after migration). 3 had
-no links (``None`` after migration: made when the game is next served). The event log's header
-keeps its own version (:data:`LOG_SCHEMA_VERSION`): the links never go into the log.
+no log chain, no checkpoint hash and no links. 4 was written by two lines of work at once,
+each with one of the two additions 5 has both of: issue #31's 4 has the log chain and sealed
+checkpoints but no links; issue #30's 4 has the links but no chain. 5 has the chain, the
+sealed checkpoint and the links. A save without a chain (3, or #30's 4) migrates as 3 always
+did: ``chain`` ``None`` (its log is checked by its checksum only) and every checkpoint
+without a hash marked ``"unhashed": true`` (checked for sense only); a save without links
+(3, or #31's 4) gets ``links: None`` (made when the game is next served). The event log's
+header keeps its own version (:data:`LOG_SCHEMA_VERSION`): the links never go into the log.
 """
 
 from __future__ import annotations
@@ -36,6 +48,7 @@ import hashlib
 import json
 import platform
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from solo_ops.core.errors import InputError, excerpt
@@ -48,9 +61,14 @@ from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 4
-LOG_SCHEMA_VERSION = 3
-READABLE_LOG_VERSIONS = (1, 2, 3)
+SCHEMA_VERSION = 5
+LOG_SCHEMA_VERSION = 4
+"""The event log header's version: 1–3 as the save's; 4 (issue #31) base lines carry a sealed
+checkpoint and the fingerprints of the steps before it. Not bumped by ``links`` (save 4/5):
+the links never go into the log."""
+READABLE_LOG_VERSIONS = (1, 2, 3, 4)
+PRINT_DIGITS = 16
+"""Hex digits kept of each log line's chain hash in the save (the head is kept whole)."""
 
 
 def _canonical(data: Any) -> bytes:
@@ -95,10 +113,12 @@ def base_steps(game: Game) -> int:
     return int(game.base["steps"]) if game.base else 0
 
 
-def game_document(game: Game, state: State, log: dict[str, Any] | None = None
-                  ) -> dict[str, Any]:
+def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
+                  chain: LogChain | None = None) -> dict[str, Any]:
     """The save file's content; ``log`` is the event log's :func:`~solo_ops.io.persistence.
-    file_digest` as of this save (``None`` when there is no log)."""
+    file_digest` and ``chain`` its :class:`LogChain` as of this save (``None`` when there is
+    no log)."""
+    steps = [step_print(r) for r in state.log]
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": GAME_KIND,
@@ -108,14 +128,103 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None
         "scenario": game.scenario.document,
         "scenario_source": game.scenario.source,
         "actions": actions_of(state, base_steps(game)),
-        "steps": [step_print(r) for r in state.log],
+        "steps": steps,
         "dice": state.dice.state() if state.dice is not None else None,
         "log": log,
+        "chain": None if chain is None else chain.to_dict(),
         "snapshot": state.to_dict(secrets=True),
-        "checkpoint": checkpoint.dump(state),
+        "checkpoint": hashed_checkpoint(state, steps),
         "base": game.base,
         "links": game.links,
     }
+
+
+def hashed_checkpoint(state: State, steps: list[str]) -> dict[str, Any]:
+    """The state's :func:`~solo_ops.game.checkpoint.dump` with its ``hash``
+    (:func:`checkpoint_hash` over it and the fingerprints ``steps`` of the steps before)."""
+    data = checkpoint.dump(state)
+    data["hash"] = checkpoint_hash(data, steps)
+    return data
+
+
+def checkpoint_hash(data: dict[str, Any], steps: Any) -> str:
+    """SHA-256 over a checkpoint's content (its ``hash`` left out) and the fingerprints of the
+    steps that led to it: a checkpoint edited by hand, or moved to a save whose steps were
+    edited, no longer matches."""
+    content = {k: v for k, v in data.items() if k not in ("hash", "unhashed")}
+    return hashlib.sha256(_canonical([content, steps])).hexdigest()
+
+
+def checkpoint_problem(doc: dict[str, Any]) -> str | None:
+    """Why the save's checkpoint cannot be trusted, or None: its hash does not match its
+    content and the save's steps (edited), or a save written with hashes lacks it."""
+    data = doc.get("checkpoint")
+    if not isinstance(data, dict):
+        return None
+    if data.get("unhashed") is True and "hash" not in data:
+        return None  # written before checkpoints carried a hash (schema 3): checked for sense
+    if not isinstance(data.get("hash"), str):
+        return "it has no hash"
+    if checkpoint_hash(data, doc.get("steps")) != data["hash"]:
+        return "it does not match its hash (it or the steps before it were edited)"
+    return None
+
+
+# -- the event log's hash chain ----------------------------------------------------------------
+def chain_link(previous: str, line: bytes) -> str:
+    """The chain hash of a log ``line`` (its exact bytes, newline included) after the line
+    whose chain hash is ``previous`` (``""`` before the header): SHA-256 of both."""
+    return hashlib.sha256(previous.encode("ascii") + line).hexdigest()
+
+
+@dataclass(frozen=True)
+class LogChain:
+    """The hash chain of an event log: ``prints`` holds the first :data:`PRINT_DIGITS` hex
+    digits of every line's chain hash (header first), ``head`` the last one whole. Each
+    line's hash covers the one before, so no line can be edited, removed or added without
+    changing every print after it and the head."""
+
+    head: str = ""
+    prints: tuple[str, ...] = ()
+
+    def then(self, line: bytes) -> LogChain:
+        """The chain once ``line`` is appended."""
+        head = chain_link(self.head, line)
+        return LogChain(head, (*self.prints, head[:PRINT_DIGITS]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"head": self.head, "lines": list(self.prints)}
+
+    @staticmethod
+    def of(lines: list[bytes]) -> LogChain:
+        """The chain of a whole log, given its lines' bytes."""
+        head, prints = "", []
+        for line in lines:
+            head = chain_link(head, line)
+            prints.append(head[:PRINT_DIGITS])
+        return LogChain(head, tuple(prints))
+
+
+def chain_difference(saved: Any, lines: list[bytes]) -> tuple[int, str] | None:
+    """Where the log ``lines`` part from the chain the save recorded: ``(index, why)`` of the
+    first line (0 is the header) that is not the one written at the table, the first line the
+    save never saw, or the end of a log shorter than its record; None when they agree."""
+    if not isinstance(saved, dict) or not isinstance(saved.get("lines"), list):
+        return None
+    recorded = saved["lines"]
+    head = ""
+    for i, line in enumerate(lines):
+        head = chain_link(head, line)
+        if i >= len(recorded):
+            return i, "the save never recorded it (it was added after the game was saved)"
+        if head[:PRINT_DIGITS] != recorded[i]:
+            return i, "it is not the line the save recorded (edited after it was written)"
+    if len(lines) < len(recorded):
+        return len(lines), (f"the log ends after {len(lines)} lines; its save recorded "
+                            f"{len(recorded)}")
+    if head != saved.get("head"):
+        return len(lines) - 1, "the log's last line is not the one the save recorded"
+    return None
 
 
 def log_header(game: Game) -> dict[str, Any]:
@@ -138,14 +247,50 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _unchained(doc: dict[str, Any]) -> None:
+    """A save written before the log chain: the chain is left out (its log is checked by its
+    checksum) and the checkpoints are marked as written before hashes (checked for sense)."""
+    doc.setdefault("chain", None)
+    for data in (doc.get("checkpoint"), (doc.get("base") or {}).get("checkpoint")
+                 if isinstance(doc.get("base"), dict) else None):
+        if isinstance(data, dict) and "hash" not in data:
+            data["unhashed"] = True
+
+
 def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 had no log chain and no checkpoint hash (:func:`_unchained`): it becomes a
+    schema 4 save of issue #31's form (the links are :func:`_v4_to_v5`'s)."""
+    _unchained(doc)
+    return doc
+
+
+def _v4_to_v5(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 4 came in two forms (see the module's schema history): issue #31's, with the
+    log chain and a sealed checkpoint but no links, gets ``links: None``; issue #30's, with
+    links but no chain, is treated as a save from before the chain (:func:`_unchained`), as a
+    schema 3 save is. A save's ``chain`` key (``None`` when it had no log) tells them apart:
+    every save of #31's form has it, none of #30's."""
+    if "chain" not in doc:
+        _unchained(doc)
     doc.setdefault("links", None)
     return doc
 
 
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
                                                                        2: _v2_to_v3,
-                                                                       3: _v3_to_v4}
+                                                                       3: _v3_to_v4,
+                                                                       4: _v4_to_v5}
+
+
+def _check_scenario(doc: dict[str, Any], source: str) -> None:
+    """Refuse a save's scenario that is not the game its id names: the scenario or the seed
+    was edited after the game was saved. (Its size and content are checked as any
+    scenario's, by :func:`~solo_ops.io.scenario.parse_scenario`.)"""
+    saved = doc.get("game_id")
+    if saved is not None and saved != game_id(doc.get("scenario"), doc.get("seed")):
+        raise InputError("the scenario or the seed is not the game the save's id names (it "
+                         "was edited after the game was saved)", source=source,
+                         field="game_id")
 
 
 def restore(doc: dict[str, Any], source: str,
@@ -165,6 +310,8 @@ def restore(doc: dict[str, Any], source: str,
                          field="schema_version")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
+    if doc.get("kind") == GAME_KIND:  # a log's header is replay's to judge (io.replay)
+        _check_scenario(doc, source)
     if like is not None and like.seed == doc["seed"] \
             and like.scenario.document == doc.get("scenario"):
         game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains)
@@ -174,12 +321,7 @@ def restore(doc: dict[str, Any], source: str,
     game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)
-        if not isinstance(base, dict) or not isinstance(base.get("steps"), int):
-            raise InputError("a damaged base", source=source, field="base")
-        try:
-            state = checkpoint.load(base.get("checkpoint"), game)
-        except InputError as exc:
-            raise exc.within(source, "base") from None
+        state = _from_base(base, game, source)
         game.base = base
     todo = doc.get("actions", []) if actions is None else actions
     if not isinstance(todo, list):
@@ -194,6 +336,42 @@ def restore(doc: dict[str, Any], source: str,
             raise InputError(f"replaying action {i + 1} failed: {exc}", source=source,
                              field=f"actions[{i}]") from None
     return game, state
+
+
+def base_problem(base: Any) -> tuple[str, str] | None:
+    """``(field, why)`` when a game's ``base`` (the checkpoint it went on from) is malformed
+    or does not match its hash over the fingerprints of the steps before it, else None."""
+    if not isinstance(base, dict):
+        return "base", "expected the checkpoint the game went on from"
+    steps = base.get("steps")
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 1:
+        return "base.steps", f"expected a number of steps, got {excerpt(steps)}"
+    data = base.get("checkpoint")
+    if not isinstance(data, dict):
+        return "base.checkpoint", "expected a checkpoint"
+    if data.get("unhashed") is True and "hash" not in data:
+        return None  # a base taken before checkpoints carried a hash (schema 3)
+    prints = base.get("prints")
+    if not isinstance(data.get("hash"), str) or not isinstance(prints, list):
+        return "base.checkpoint", "it has no hash"
+    if len(prints) != steps or checkpoint_hash(data, prints) != data["hash"]:
+        return "base.checkpoint", "it does not match its hash (it was edited)"
+    return None
+
+
+def _from_base(base: Any, game: Game, source: str) -> State:
+    """The state a game's ``base`` holds, checked (its hash, then as a scenario is)."""
+    problem = base_problem(base)
+    if problem is not None:
+        raise InputError(problem[1], source=source, field=problem[0])
+    try:
+        state = checkpoint.load(base["checkpoint"], game)
+    except InputError as exc:
+        raise exc.within(source, "base") from None
+    if len(state.log) != base["steps"]:
+        raise InputError(f"the checkpoint holds {len(state.log)} steps, the base says "
+                         f"{base['steps']}", source=source, field="base.steps")
+    return state
 
 
 def _first_difference(saved: Any, rebuilt: Any, where: str) -> str | None:
@@ -414,6 +592,11 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
                          "before saves carried a checkpoint, so it cannot go on under this "
                          "version's rules; play it on with the versions that wrote it, or "
                          "start again with --new", source=source)
+    problem = checkpoint_problem(doc)
+    if problem is not None:
+        raise InputError(f"{problem}; replaying the save gives a different game ({why}), so "
+                         "it cannot go on from it: the save was edited (its .bak is the "
+                         "version before the last step)", source=source, field="checkpoint")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
     game, _fresh = new_game(scenario, doc["seed"])
     game.links = read_links(doc.get("links"), source)
@@ -421,6 +604,17 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
         state = checkpoint.load(data, game)
     except InputError as exc:
         raise exc.within(source, None) from None
+    prints = doc.get("steps")
     game.base = {"checkpoint": data, "steps": len(state.log), "why": why,
-                 "versions": doc.get("versions")}
-    return game_document(game, state, doc.get("log")), game, state
+                 "versions": doc.get("versions"),
+                 "prints": prints if isinstance(prints, list) else None}
+    return game_document(game, state, doc.get("log"), _chain_of_doc(doc)), game, state
+
+
+def _chain_of_doc(doc: dict[str, Any]) -> LogChain | None:
+    """The log chain a save recorded, as a :class:`LogChain` (None when it has none)."""
+    saved = doc.get("chain")
+    if not isinstance(saved, dict) or not isinstance(saved.get("lines"), list) \
+            or not isinstance(saved.get("head"), str):
+        return None
+    return LogChain(saved["head"], tuple(str(x) for x in saved["lines"]))

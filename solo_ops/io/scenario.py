@@ -16,6 +16,7 @@ Squad models without ``at`` are deployed in the player drop zone by :mod:`solo_o
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -56,8 +57,10 @@ def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
 
 
 def _check_counts(doc: Fields) -> None:
-    """Refuse more squads, models, enemies, counters or equipment than
-    :data:`solo_ops.core.limits.SCENARIO` allows, before anything is built from them."""
+    """Refuse more squads, models, enemy units or models, counters or equipment than
+    :data:`solo_ops.core.limits.SCENARIO` allows, and a scenario too large to be saved, before
+    anything is built from them."""
+    _check_saved_size(doc.data, doc.source)
     for key, most in (("squads", SCENARIO.squads), ("enemies", SCENARIO.enemies),
                       ("counters", SCENARIO.counters), ("equipment", SCENARIO.equipment)):
         items = doc.sequence(key, [])
@@ -68,6 +71,24 @@ def _check_counts(doc: Fields) -> None:
             if isinstance(models, list) and len(models) > SCENARIO.models:
                 raise doc.error(join_path(join_path(key, i), "models"),
                                 f"has {len(models)} models; at most {SCENARIO.models}")
+    placed = sum(len(item["models"]) for item in doc.sequence("enemies", [])
+                 if isinstance(item, dict) and isinstance(item.get("models"), list))
+    if placed > SCENARIO.enemy_models:
+        raise doc.error("enemies", f"place {placed} models in all; a scenario may place at "
+                                   f"most {SCENARIO.enemy_models}")
+
+
+def _check_saved_size(data: Any, source: str | None) -> None:
+    """Refuse a scenario too large to be saved and read back: a save holds it whole, as
+    indented JSON, and a save is at most the ``save`` limit of :data:`~solo_ops.core.limits.
+    FILES` (see :attr:`~solo_ops.core.limits.ScenarioLimits.saved_bytes`)."""
+    try:
+        size = len(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError):
+        return  # not plain data: the field checks below say where
+    if size > SCENARIO.saved_bytes:
+        raise InputError(f"with its board, roster and squads it is {size} bytes as a save "
+                         f"holds it; at most {SCENARIO.saved_bytes}", source=source)
 
 
 def parse_scenario(data: Any, source: str | None) -> Scenario:

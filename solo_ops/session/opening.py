@@ -12,7 +12,8 @@ from typing import Any
 
 from solo_ops.game.engine import new_game
 from solo_ops.io.opening import Plan, catch_up_log, move_aside, open_saved
-from solo_ops.io.persistence import file_digest
+from solo_ops.io.persistence import EventLog, file_digest
+from solo_ops.io.savegame import LogChain
 from solo_ops.io.scenario import Scenario
 from solo_ops.session.table import GameTable
 
@@ -44,11 +45,14 @@ def open_table(p: Plan, *, reveal: bool = False, units: str | None = None
 
 def sync_log(table: GameTable, doc: dict[str, Any], *, rebuild: bool = False) -> str | None:
     """Check the table's event log against its save before playing on (see
-    :func:`catch_up_log`, which raises :class:`LogDisagrees`); re-saves when the log changed,
-    so the save's checksum covers it. Returns what the player should hear, if anything."""
+    :func:`catch_up_log`, which raises :class:`LogDisagrees`) and take up its hash chain; re-saves
+    when the log changed (or the save lacked the chain), so the save's checksum and chain cover
+    it. Returns what the player should hear, if anything."""
     before = file_digest(table.log) if table.log.exists() else None
     note = catch_up_log(table.log, table.game, table.state, doc, rebuild=rebuild)
     after = file_digest(table.log)
-    if after != before or doc.get("log") != after:
+    table.chain = LogChain.of([raw for raw, _record in EventLog(table.log).read_lines()
+                               if raw.endswith(b"\n")])
+    if after != before or doc.get("log") != after or doc.get("chain") != table.chain.to_dict():
         table.persist(None)
     return note

@@ -54,6 +54,7 @@ from solo_ops.io.persistence import (
     save_json,
 )
 from solo_ops.io.savegame import (
+    LogChain,
     actions_of,
     can_undo,
     game_document,
@@ -173,6 +174,9 @@ class GameTable:
         self._proposal: _Proposal | None = None
         self._lines: dict[int, list[str]] = {}  # narration of each record, as it happened
         self._saved = actions_of(state)  # the actions of the last good save
+        self.chain = LogChain()
+        """The hash chain of the event log as written so far (its proof in the save); set by
+        :meth:`start` and by whoever opens a saved game (``session.opening.sync_log``)."""
         self._set(game, state)
 
     def _set(self, game: Game, state: State) -> None:
@@ -234,7 +238,9 @@ class GameTable:
     def start(self) -> None:
         """Write a new game's first files: the log header, then the set-up record."""
         with self.lock:
-            EventLog(self.log).create(log_header(self.game))
+            header = log_header(self.game)
+            EventLog(self.log).create(header)
+            self.chain = LogChain().then(log_line(header, self.log))
             self.persist(self.state.log[0])
 
     def persist(self, record: dict[str, Any] | None, *,
@@ -252,7 +258,8 @@ class GameTable:
             entry = record if record is not None else log_entry
             line = log_line(entry, self.log) if entry is not None else b""
             digest = file_digest(self.log, then=line, missing_ok=True)
-            document = game_document(self.game, self.state, digest)
+            chain = self.chain.then(line) if line else self.chain
+            document = game_document(self.game, self.state, digest, chain)
             try:
                 save_json(self.save, document)
             except SaveError:
@@ -266,6 +273,7 @@ class GameTable:
                     self._take_back()
                     raise
             self._saved = document["actions"]
+            self.chain = chain
 
     def _put_back_save(self) -> None:
         """The save as it was before the step whose log line could not be written (its

@@ -13,31 +13,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from solo_ops.core.documents import loads_json
 from solo_ops.core.errors import InputError
+from solo_ops.io import reading
 from solo_ops.io.importers import battlescribe, ktdash
-from solo_ops.io.importers.common import MAX_FILE_BYTES, LeadershipPolicy, Team, convert
+from solo_ops.io.importers.common import LeadershipPolicy, Team, convert
 
 __all__ = ["LeadershipPolicy", "Team", "read_bytes", "read_team"]
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The file's bytes, refusing anything over :data:`MAX_FILE_BYTES` (edge: reads a file)."""
-    path = Path(path)
-    source = str(path)
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError("file not found", source=source) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", source=source) from None
-    except OSError as exc:
-        raise InputError(f"cannot be read ({exc.strerror})", source=source) from None
-    if len(data) > MAX_FILE_BYTES:
-        size = path.stat().st_size
-        raise InputError(f"is {size / 2**20:.0f} MB; a roster file is at most "
-                         f"{MAX_FILE_BYTES // 2**20} MB", source=source)
-    return data
+    """The file's bytes (edge: reads a file): a regular file of at most the ``import`` limit of
+    :data:`solo_ops.core.limits.FILES` (10 MiB), opened by :mod:`solo_ops.io.reading`."""
+    return reading.read_bytes(path, "import")
 
 
 def read_team(path: str | Path, policy: LeadershipPolicy | None = None,
@@ -65,14 +53,12 @@ def parse_team(data: bytes, source: str, policy: LeadershipPolicy,
         fmt, warnings = "BattleScribe", list[str]()
     elif head in (b"{", b"["):
         try:
-            document = json.loads(data.decode("utf-8-sig"))
+            document = loads_json(data.decode("utf-8-sig"))
         except UnicodeDecodeError:
             raise InputError("is not UTF-8 text", source=label) from None
         except json.JSONDecodeError as exc:
             raise InputError(f"is not valid JSON ({exc.msg})", source=label,
                              field=f"line {exc.lineno}") from None
-        except RecursionError:
-            raise InputError("is not valid JSON (nested too deeply)", source=label) from None
         name, edition, fmt, raws, warnings = ktdash.read_json(document, label, team)
     elif suffix == ".ros" or label != source:
         raise InputError("is not XML (a .ros roster is BattleScribe XML)", source=label)

@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.core.errors import InputError
+from solo_ops.core.limits import FILES
 from solo_ops.core.model import DiceExpr
 from solo_ops.io.importers.weapons import RANGED_RULES, shape_distance, split_rules, translate_rules
 from solo_ops.io.roster import DEFAULT_BASE_MM, DEFAULT_LEADERSHIP, DEFAULT_TOUGHNESS
 
-MAX_FILE_BYTES = 10 * 1024 * 1024
-"""The largest roster file (or zipped entry) read: real rosters are a few hundred kilobytes."""
+MAX_FILE_BYTES = FILES["import"].bytes
+"""The largest roster file (or zipped entry) read: real rosters are a few hundred kilobytes
+(the ``import`` limit of :data:`solo_ops.core.limits.FILES`)."""
 MAX_OPERATIVES = 100
 
 EDITIONS = {"kt2024": "Kill Team 2024", "kt2021": "Kill Team 2021", "kt2018": "Kill Team 2018"}
