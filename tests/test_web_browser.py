@@ -118,6 +118,9 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         assert (server.links["Ana"], server.links["Ben"]) == (ana.url, ben.url)
         expect(ben.locator("#link")).to_have_text("live", timeout=WAIT)
         expect(ana.locator("#link")).to_have_text("live", timeout=WAIT)
+        for page in (ana, ben):  # a complaint made while the server was down is gone
+            expect(page.locator("#message")).not_to_contain_text("cannot be reached",
+                                                                 timeout=WAIT)
         # Ben activates Idris, within 1" of cultist-5: only the fall back (and a fight) is
         # offered, and a tap previews only what the rules allow there
         ben.locator("#options button", has_text="idris").dblclick()
@@ -333,8 +336,9 @@ def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
             expect(page.locator("#survival tr[data-model]")).to_have_count(7)
             expect(page.locator("#campaign .report p").first).to_contain_text("Mission 1: ")
         expect(ana.locator("#campaign img.campaign-picture")).to_have_count(1)
-        assert ana.locator("#campaign img.campaign-picture").evaluate(
-            "img => img.complete && img.naturalWidth > 0")
+        ana.wait_for_function(  # the after-action map has loaded (not just been asked for)
+            "() => { const img = document.querySelector('#campaign img.campaign-picture');"
+            " return !!img && img.complete && img.naturalWidth > 0; }", timeout=WAIT)
         assert errors == []
     finally:
         server.stop()

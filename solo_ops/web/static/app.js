@@ -19,6 +19,7 @@ const page = {
   busy: false,       // a refresh is running
   again: false,
   sending: false,    // an answer is on its way: every button waits
+  unreachable: false, // the last refresh found no server (said until one succeeds)
   events: null,      // the live connection
   campaign: false,   // a campaign is served (campaign.js shows its part)
 };
@@ -535,8 +536,14 @@ async function refresh(full) {
     showScore(view);
     showPrompt(view);
     if (changed) await drawBoard();
+    if (page.unreachable) {  // the server is back: its old complaint goes
+      page.unreachable = false;
+      say("");
+    }
   } catch (e) {
-    say(`✗ ${e.message}`, true);
+    page.unreachable = e instanceof TypeError;  // fetch itself failed: no server
+    say(page.unreachable ? "✗ the server cannot be reached; the page reconnects by itself"
+      : `✗ ${e.message}`, true);
   } finally {
     page.busy = false;
     if (page.again) {
@@ -552,6 +559,10 @@ async function refresh(full) {
 }
 
 function linkState(live) {
+  if (live && page.unreachable) {  // connected again: the complaint of the outage goes
+    page.unreachable = false;
+    say("");
+  }
   const badge = $("link");
   badge.classList.toggle("off", !live);
   badge.textContent = live ? "live" : "reconnecting…";
