@@ -248,3 +248,22 @@ def test_a_move_after_one_that_stopped_short_starts_where_the_model_stands(
     assert dash["route"][0] == dash["from"] and dash["route"][-1] == dash["to"]
     assert dash["cost"] <= 3.0
     assert "where its last move stopped" in dash["note"]
+
+
+def test_the_table_view_offers_carry_and_evacuate_only_when_the_rules_allow() -> None:
+    """``open_actions`` (what the page offers): ``carry`` once a downed friend lies on the
+    table and the operative carries nothing; ``evacuate`` only while it carries a friend."""
+    from solo_ops.game.actions import open_actions
+
+    from .test_actions import active
+
+    game, state = active()
+    a1 = state.operatives["a1"]
+    assert open_actions(game, state)["carry"] == "no downed friend lies on the table"
+    assert open_actions(game, state)["evacuate"] == f"{a1.name} is not carrying anyone"
+    state.operatives["a2"].at = (6.0, 10.0)
+    step(game, state, {"type": "down", "operative": "a2"})
+    assert open_actions(game, state)["carry"] is None  # how far: the action's own question
+    a1.carrying, state.operatives["a2"].carried_by = "a2", "a1"
+    assert open_actions(game, state)["carry"] == f"{a1.name} is already carrying a2"
+    assert open_actions(game, state)["evacuate"] is None

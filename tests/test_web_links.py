@@ -236,7 +236,9 @@ def test_in_an_enemys_control_range_only_fall_back_and_fight_are_offered(
             "move": control, "dash": control, "fallback": None, "fight": None,
             "charge": "Scout Idris is in control range of cultist-5: it cannot charge (Charge "
                       "is a Reposition, which cannot start there)",
-            "shoot": "Scout Idris has a Conceal order: it cannot shoot (unless Silent)"}
+            "shoot": "Scout Idris has a Conceal order: it cannot shoot (unless Silent)",
+            "carry": "no downed friend lies on the table",
+            "evacuate": "Scout Idris is not carrying anyone"}
         assert c.get("/api/view", params={"player": "Ana"}).json()["open"] == {}
         tap = c.get("/api/place", params={"player": "Ben", "x": 9.5, "y": 6.6,
                                           "how": "move"}).json()

@@ -718,7 +718,8 @@ def _attack_damage(game: Game, state: State, action: dict[str, Any], prompt: Any
 
 def open_actions(game: Game, state: State) -> dict[str, str | None]:
     """What the active operative may start now, and why not: its moves
-    (:func:`~solo_ops.game.player_moves.open_moves`), ``shoot`` and ``fight`` — each ``None``
+    (:func:`~solo_ops.game.player_moves.open_moves`), ``shoot``, ``fight``, ``carry`` and
+    ``evacuate`` — each ``None``
     when it may (the target is checked when the action is reported), else the refusal the
     action would meet. These are the action's own first checks (phase, AP, a carried friend,
     a Conceal order or an enemy's control range for a shot; an enemy in control range for a
@@ -729,7 +730,23 @@ def open_actions(game: Game, state: State) -> dict[str, str | None]:
         return {**out, "shoot": "no operative is active", "fight": "no operative is active"}
     out["shoot"] = _refusal(lambda: _may_start_shot(game, state, op))
     out["fight"] = _refusal(lambda: _may_start_fight(game, state, op))
+    out["carry"] = _carry_refusal(state, op)
+    out["evacuate"] = None if op.carrying is not None else f"{op.name} is not carrying anyone"
     return out
+
+
+def _carry_refusal(state: State, op: Operative) -> str | None:
+    """Why ``op`` cannot pick up a friend now (:func:`_carry`'s checks before its target), or
+    None: it carries nothing and a downed friend lies on the table (how far is the action's
+    own question)."""
+    if op.carrying is not None:
+        return f"{op.name} is already carrying {op.carrying}"
+    if op.marker is not None:
+        return f"{op.name} is carrying {op.marker}: it cannot carry a friend too"
+    if not any(o.side == op.side and o.lying and o.carried_by is None
+               for o in state.operatives.values()):
+        return "no downed friend lies on the table"
+    return None
 
 
 def _refusal(check: Any) -> str | None:

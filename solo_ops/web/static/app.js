@@ -192,11 +192,18 @@ function optionButtons(options, skip, advised) {
   }
 }
 
+// Actions for a moment that may never come (a friend to pick up, one to carry off): while the
+// rules do not allow them their buttons are left out without a word, not listed as refused.
+const QUIET = new Set(["carry", "evacuate"]);
+
 function actButtons(view, prompt) {
   const movers = [];
   const refused = [];
   optionButtons(prompt.options, (word, option) => {
-    if (!allowed(view, word)) { refused.push(word); return true; }
+    if (!allowed(view, word)) {
+      if (!QUIET.has(word)) refused.push(word);
+      return true;
+    }
     if (MOVE_WORDS[word] && option.includes("X,Y")) { movers.push(word); return true; }
     return false;
   });
