@@ -20,6 +20,7 @@ from shapely.geometry import Point
 from solo_ops.geometry import placement
 from solo_ops.geometry.board import parse_board
 from solo_ops.geometry.placement import Base
+from solo_ops.geometry.routes.common import DISC_SEGMENTS
 from solo_ops.geometry.routes.walker import walk_obstacle_features
 from solo_ops.geometry.terrain import Terrain
 
@@ -36,13 +37,23 @@ SOLID = walk_obstacle_features(BOARD)
 R = 25 / 25.4 / 2  # a 25 mm base
 
 
-def oracle_legal(p: tuple[float, float], radius: float, others: list[Base]) -> bool:
-    """The rule in shapely's words (see the module docstring)."""
+CHORD = 1 - math.cos(math.pi / (4 * DISC_SEGMENTS))
+"""How far inside a circle of radius 1 the chords of a shapely buffer with DISC_SEGMENTS
+segments a quarter circle reach: the rule's reach around a feature's corner is that polygon, so
+a base it allows may graze a corner by up to ``radius * CHORD`` (0.0024" for a 25 mm base, well
+inside the 0.01" the table audit allows)."""
+
+
+def oracle_legal(p: tuple[float, float], radius: float, others: list[Base], *,
+                 graze: bool = False) -> bool:
+    """The rule in shapely's words (see the module docstring); ``graze``: allowing a feature's
+    corner the polygon's :data:`CHORD` (to check a point the rule chose; a point the oracle
+    allows strictly, the rule allows too)."""
     x, y = p
     if not (radius - 1e-6 <= x <= BOARD.width - radius + 1e-6
             and radius - 1e-6 <= y <= BOARD.depth - radius + 1e-6):
         return False
-    if SOLID.distance(Point(x, y)) < radius - 1e-6:
+    if SOLID.distance(Point(x, y)) < radius - 1e-6 - (radius * CHORD if graze else 0.0):
         return False
     return all(math.hypot(x - b.x, y - b.y) >= radius + b.r - 1e-6 for b in others)
 
@@ -65,7 +76,7 @@ def test_random_bases_placed_by_the_rule_never_overlap_and_the_nearest_point_is_
         spot = placement.nearest(TERRAIN, want, r, placed, limit=25.0)
         if spot is None:
             continue
-        assert oracle_legal(spot.at, r, placed), (spot, placed)
+        assert oracle_legal(spot.at, r, placed, graze=True), (spot, placed)
         placed.append(Base(spot.at[0], spot.at[1], r, f"m{k}", f"m{k}"))
     assert placement.overlaps(placed, tolerance=0.0) == []
     rounded = (round(ask[0], 2), round(ask[1], 2))
@@ -76,7 +87,7 @@ def test_random_bases_placed_by_the_rule_never_overlap_and_the_nearest_point_is_
         return
     assert placement.why_not(TERRAIN, rounded, radius, placed) is not None
     assert spot is not None  # a 20" x 14" table always has room for one more base
-    assert oracle_legal(spot.at, radius, placed)
+    assert oracle_legal(spot.at, radius, placed, graze=True)
     # the grid through the asked point, STEP apart: none nearer is legal by the oracle
     d = math.dist(spot.at, rounded)
     n = math.ceil(d / placement.STEP) + 1
@@ -106,15 +117,22 @@ def test_along_a_walk_the_end_is_legal_and_a_step_further_is_not(
     stop = placement.along(TERRAIN, walk, budget, R, others)
     if stop is None:
         return
-    assert oracle_legal(stop.at, R, others)
+    assert oracle_legal(stop.at, R, others, graze=True)
     assert stop.walk.cost <= min(budget, walk.cost) + 0.02
     assert TERRAIN.routes.walk_through(stop.walk.points, R).cost == pytest.approx(
         stop.walk.cost)
     if stop.blocked_by is not None:
-        further = stop.walk.cost + placement.STEP
-        if further <= min(budget, walk.cost):
-            p, _ = TERRAIN.routes.advance(walk, further)
-            assert not oracle_legal((round(p[0], 2), round(p[1], 2)), R, others)
+        # the rule tries the budget, then STEP less at a time, each end on the record's grid:
+        # the end tried just before the one taken is not legal
+        top = min(budget, walk.cost)
+
+        def tried(k: int) -> tuple[float, float]:
+            p, _ = TERRAIN.routes.advance(walk, top - k * placement.STEP)
+            return (round(float(p[0]), 2), round(float(p[1]), 2))
+
+        k = next(k for k in range(math.floor(top / placement.STEP) + 1) if tried(k) == stop.at)
+        if k > 0:
+            assert not oracle_legal(tried(k - 1), R, others), (tried(k - 1), stop)
 
 
 def test_the_reasons_name_what_is_there_and_the_nearest_free_point() -> None:
