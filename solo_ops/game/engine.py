@@ -16,6 +16,7 @@ from the same scenario and seed rebuilds the same state: that is how saves, resu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from solo_ops.ai.guard import GALLOWDARK
@@ -179,30 +180,26 @@ def _record(state: State, action: dict[str, Any], events: list[dict[str, Any]],
 
 
 # -- what next ----------------------------------------------------------------------------------
+PAUSED: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
+    "reroll": ("reroll", cp.options),  # a CP re-roll of the players' dice (game.cp)
+    "fight_move": ("fight", fight_choices.options),  # the next die of a fight
+    "cover_save": ("cover", cover_choice.options),  # a useless cover save: keep it or roll
+    "guard_offer": ("guard", guard.options),  # an operative On Guard may interrupt
+}
+"""A step paused for a player's answer (``state.pending_attacks[0]["kind"]``) → the prompt's
+kind and its options."""
+
+
 def pending(game: Game, state: State) -> Prompt:
     """What the game needs next: the engine to act, or a player's answer."""
     if state.ended:
         return Prompt("ended", text="The battle is over.")
-    if state.pending_attacks and state.pending_attacks[0].get("kind") == "reroll":
-        # a CP re-roll of the players' dice, paused mid-step (game.cp)
-        entry = state.pending_attacks[0]
-        return Prompt("reroll", PLAYER, entry["player"], entry["operative"], entry["text"],
-                      cp.options(entry), data=entry)
-    if state.pending_attacks and state.pending_attacks[0].get("kind") == "fight_move":
-        # a player operative's next die in a fight, paused mid-step (game.fight_choices)
-        entry = state.pending_attacks[0]
-        return Prompt("fight", PLAYER, entry["player"], entry["operative"], entry["text"],
-                      fight_choices.options(entry), data=entry)
-    if state.pending_attacks and state.pending_attacks[0].get("kind") == "cover_save":
-        # a player operative's useless cover save: keep it or roll (game.cover_choice)
-        entry = state.pending_attacks[0]
-        return Prompt("cover", PLAYER, entry["player"], entry["operative"], entry["text"],
-                      cover_choice.options(entry), data=entry)
-    if state.pending_attacks and state.pending_attacks[0].get("kind") == "guard_offer":
-        # a player operative On Guard may interrupt an enemy activation (game.guard)
-        entry = state.pending_attacks[0]
-        return Prompt("guard", PLAYER, entry["player"], entry["operative"], entry["text"],
-                      guard.options(entry), data=entry)
+    entry = state.pending_attacks[0] if state.pending_attacks else {}
+    question = PAUSED.get(str(entry.get("kind")))
+    if question is not None:  # a player's answer asked mid-step (the module named in PAUSED)
+        kind, offered = question
+        return Prompt(kind, PLAYER, entry["player"], entry["operative"], entry["text"],
+                      offered(entry), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
