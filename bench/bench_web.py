@@ -147,7 +147,6 @@ def in_process(rounds: int, folder: Path) -> dict[str, list[float]]:
 def late_undo(folder: Path, turn: int = 3, undos: int = 8) -> dict[str, list[float]]:
     """Undo late in a game: the autopilot plays the co-op example to turning point ``turn``,
     then each undo (a replay of every answer since set-up) is timed in a GameTable."""
-    from solo_ops.core.errors import RuleError
     from solo_ops.game.engine import new_game, pending, step
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.table import GameTable
@@ -158,12 +157,7 @@ def late_undo(folder: Path, turn: int = 3, undos: int = 8) -> dict[str, list[flo
         if prompt.kind == "engine":
             step(game, state, {"type": "engine"})
             continue
-        for action in autopilot.answers(game, state, prompt, "objective"):
-            try:
-                step(game, state, action)
-            except RuleError:
-                continue
-            break
+        autopilot.answer(game, state, prompt, "objective")
     save = folder / "late" / "game.json"
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()

@@ -274,8 +274,7 @@ def table_audit(path: Path, seed: int, policy: str = "objective", edition: str |
     player action prompt, a ``behind`` answer (:func:`check_behind`)."""
     import dataclasses
 
-    from solo_ops.core.errors import RuleError
-    from solo_ops.game.engine import new_game, pending, step
+    from solo_ops.game.engine import new_game, pending
     from solo_ops.io.scenario import load_scenario
     from solo_ops.sim import autopilot
 
@@ -295,14 +294,7 @@ def table_audit(path: Path, seed: int, policy: str = "objective", edition: str |
             asked += 1
             if asked % behind_every == 1:
                 check_behind(game, state, audit, len(state.log))
-        for action in autopilot.answers(game, state, prompt, policy):
-            try:
-                record = step(game, state, action)
-            except RuleError:
-                continue
-            break
-        else:  # pragma: no cover - the last answer is always accepted
-            raise RuntimeError(f"no accepted answer to {prompt.text!r}")
+        record = autopilot.answer(game, state, prompt, policy)
         audit.steps += 1
         check_move_costs(game, state, record, audit, doors)
         check_table(game, state, audit, record["n"])

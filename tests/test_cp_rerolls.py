@@ -453,12 +453,7 @@ def autoplay(game: Game, state: State, *, until: str | None = None) -> None:
         prompt = pending(game, state)
         if prompt.kind in ("ended", until):
             return
-        for action in autopilot.answers(game, state, prompt):
-            try:
-                step(game, state, action)
-            except RuleError:
-                continue
-            break
+        autopilot.answer(game, state, prompt)
     raise AssertionError("the game did not end")
 
 
@@ -545,12 +540,7 @@ def test_a_seeded_game_answered_keep_is_the_game_with_the_setting_never(tmp_path
                 asked += 1
                 step(game, state, {"type": "reroll", "keep": True})
                 continue
-            for action in autopilot.answers(game, state, prompt):
-                try:
-                    step(game, state, action)
-                except RuleError:
-                    continue
-                break
+            autopilot.answer(game, state, prompt)
         games[mode] = (state, asked)
     ask_state, asked = games["ask"]
     never_state, none_asked = games["never"]
@@ -724,12 +714,7 @@ def test_the_board_at_the_question_shows_what_the_enemy_did_before_it() -> None:
                 for op, wounds in hurt.items():
                     assert models[op]["wounds"] == wounds != state.operatives[op].wounds
                 checked += 1
-        for action in autopilot.answers(game, state, prompt, "objective"):
-            try:
-                step(game, state, action)
-            except RuleError:
-                continue
-            break
+        autopilot.answer(game, state, prompt, "objective")
     assert checked >= 2
 
 
@@ -774,12 +759,7 @@ def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_
         if (prompt.kind == "reroll" and len(state.log) > 1 and any(
                 e["type"] == "reroll_offered" for e in state.log[-2]["events"])):
             break
-        for action in autopilot.answers(game, state, prompt, "objective"):
-            try:
-                step(game, state, action)
-            except RuleError:
-                continue
-            break
+        autopilot.answer(game, state, prompt, "objective")
     table = GameTable(game, state, tmp_path / "g.json", tmp_path / "g.log.jsonl")
     story = table.paused_story()
     assert story == lines_for(player_record(state.log[-1]), table=narration_table(game, state))

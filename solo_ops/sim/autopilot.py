@@ -579,22 +579,30 @@ def simulated(scenario: Scenario) -> Scenario:
                    document={**scenario.document, "settings": settings})
 
 
+def answer(game: Game, state: State, prompt: Prompt, policy: str = "objective"
+           ) -> dict[str, Any]:
+    """Answer ``prompt`` with the first of the autopilot's answers (:func:`answers`) that
+    :func:`~solo_ops.game.engine.step` accepts; the step's record."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game.engine import step
+
+    for action in answers(game, state, prompt, policy):
+        try:
+            return step(game, state, action)
+        except RuleError:
+            continue
+    # pragma: no cover - the last answer is always one the rules accept
+    raise RuntimeError(f"the autopilot has no accepted answer to {prompt.text!r}")
+
+
 def play(game: Game, state: State, policy: str = "objective", limit: int = 20_000) -> State:
     """Play the game to its end: every prompt answered by the autopilot (or the engine),
-    through :func:`~solo_ops.game.engine.step`. Returns ``state`` (ended)."""
-    from solo_ops.core.errors import RuleError
-    from solo_ops.game.engine import pending, step
+    through :func:`answer`. Returns ``state`` (ended)."""
+    from solo_ops.game.engine import pending
 
     for _ in range(limit):
         prompt = pending(game, state)
         if prompt.kind == "ended":
             return state
-        for action in answers(game, state, prompt, policy):
-            try:
-                step(game, state, action)
-            except RuleError:
-                continue
-            break
-        else:  # pragma: no cover - the last answer is always one the rules accept
-            raise RuntimeError(f"the autopilot has no accepted answer to {prompt.text!r}")
+        answer(game, state, prompt, policy)
     raise RuntimeError(f"the game did not end within {limit} steps")
