@@ -14,6 +14,7 @@ rolls 1 3 6 (one crit, one normal).
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -49,17 +50,20 @@ def profile(name: str, weapons: list[dict[str, Any]], wounds: int) -> dict[str, 
 
 
 def document(**settings: Any) -> dict[str, Any]:
-    return {"name": "fights", "edition": "kt2024",
-            "board": {"name": "open", "width": 30, "depth": 22, "features": []},
-            "roster": {"name": "r", "profiles": {"immortal": profile("Immortal", [CLAW], 10)},
-                       "table": {i: "immortal" for i in range(1, 7)}},
-            "engagement": 0, "seed": SEED,
-            "squads": [{"player": "Ana", "models": [
-                {"id": "tam", "name": "Tam", "profile": profile("Trooper", [KNIFE], 4),
-                 "at": [10, 11]}]}],
-            "enemies": [{"id": "u1", "command": 1, "models": [
-                {"id": "e1", "profile": "immortal", "at": [11.2, 11]}]}],
-            "settings": {"turns": 1, "cp_rerolls": "never", **settings}}
+    """The scenario as a fresh document: a test may edit it (e.g. make the claw Brutal)
+    without changing :data:`CLAW` or :data:`KNIFE` for the tests after it."""
+    doc = {"name": "fights", "edition": "kt2024",
+           "board": {"name": "open", "width": 30, "depth": 22, "features": []},
+           "roster": {"name": "r", "profiles": {"immortal": profile("Immortal", [CLAW], 10)},
+                      "table": {i: "immortal" for i in range(1, 7)}},
+           "engagement": 0, "seed": SEED,
+           "squads": [{"player": "Ana", "models": [
+               {"id": "tam", "name": "Tam", "profile": profile("Trooper", [KNIFE], 4),
+                "at": [10, 11]}]}],
+           "enemies": [{"id": "u1", "command": 1, "models": [
+               {"id": "e1", "profile": "immortal", "at": [11.2, 11]}]}],
+           "settings": {"turns": 1, "cp_rerolls": "never", **settings}}
+    return copy.deepcopy(doc)
 
 
 def scenario_file(folder: Path, **settings: Any) -> Path:
