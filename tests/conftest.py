@@ -3,7 +3,9 @@ profiles (derandomized under CI) and the ``slow`` marker on the oracle-heavy tes
 
 from __future__ import annotations
 
+import copy
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,46 @@ def runner() -> CliRunner:
     except TypeError:
         return CliRunner()
 
+
+
+# -- no test changes a module's constants ---------------------------------------------------------
+# A test that edits a module-level constant (e.g. a weapon dict it was meant to copy) changes
+# every test that runs after it in the same worker, so a failure would depend on how xdist
+# shares the tests out. Each test's public plain-data constants (UPPER_CASE dicts, lists, sets
+# and tuples of text, numbers and such, including the ones it imported from other test modules)
+# are compared before and after the test. Private names (``_CACHE``) and constants holding
+# objects (boards, routes) are not: they are caches or too costly to copy for every test.
+_ATOMS = (str, int, float, bool, type(None), Path)
+
+
+def _plain(value: object, budget: list[int]) -> bool:
+    """Whether ``value`` is plain data of at most ``budget[0]`` parts (the budget is spent)."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if isinstance(value, _ATOMS):
+        return True
+    if isinstance(value, dict):
+        return all(_plain(k, budget) and _plain(v, budget) for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return all(_plain(v, budget) for v in value)
+    return False
+
+
+def _constants(module: object) -> dict[str, object]:
+    """Deep copies of ``module``'s public UPPER_CASE plain-data containers."""
+    return {name: copy.deepcopy(value) for name, value in vars(module).items()
+            if name.isupper() and not name.startswith("_")
+            and isinstance(value, (dict, list, set, tuple)) and _plain(value, [5000])}
+
+
+@pytest.fixture(autouse=True)
+def _module_constants_unchanged(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a test that changed a constant of its module (see above)."""
+    module = getattr(request, "module", None)
+    before = _constants(module) if module is not None else {}
+    yield
+    changed = sorted(name for name, value in before.items()
+                     if vars(module).get(name, value) != value)
+    assert not changed, (f"{request.node.nodeid} changed the module constant(s) "
+                         f"{', '.join(changed)}: copy them before editing")

@@ -30,7 +30,7 @@ from tests.jit_switch import compiled
 from tests.test_routes_dist13 import BOARD_LIST, IDS, special_points
 
 _ROUTES: dict[int, tuple[R.Routes, R.Routes]] = {}
-SEEN: Counter[str] = Counter()  # what the kernels said, over every test of this file
+_SEEN: Counter[str] = Counter()  # what the kernels said (test_the_fallbacks_were_exercised)
 
 
 def routes_for(k: int) -> tuple[R.Routes, R.Routes]:
@@ -47,12 +47,12 @@ def _count_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def counted_direct(*args: Any) -> int:
         state = direct(*args)
-        SEEN[{jd.CLEAR: "clear", jd.BLOCKED: "blocked", jd.ON_VERTEX: "on-vertex"}[state]] += 1
+        _SEEN[{jd.CLEAR: "clear", jd.BLOCKED: "blocked", jd.ON_VERTEX: "on-vertex"}[state]] += 1
         return state
 
     def counted_seen(*args: Any) -> Any:
         out = seen(*args)
-        SEEN["seen-touch" if out[3] else "seen"] += 1
+        _SEEN["seen-touch" if out[3] else "seen"] += 1
         return out
 
     monkeypatch.setattr(R._jd, "direct", counted_direct)  # the object routes calls
@@ -133,7 +133,9 @@ def test_segments_through_vertices_take_the_numpy_path_and_agree(k: int) -> None
 
 def test_the_fallbacks_were_exercised() -> None:
     """Over the boards, the kernels met segments through a vertex (the numpy path settled
-    them) as well as clear and blocked ones -- so the tests above compared every branch."""
+    them) as well as clear and blocked ones -- so the tests above compared every branch. It
+    counts only its own questions (the other tests may run in another worker)."""
+    _SEEN.clear()
     for k in range(len(BOARD_LIST)):
         fast, _ = routes_for(k)
         if fast._open:
@@ -144,8 +146,8 @@ def test_the_fallbacks_were_exercised() -> None:
                  (float(rng.uniform(0, b.width)), float(rng.uniform(0, b.depth))), 0.0, 0.0)
                 for _ in range(20)]
         ask_both(k, rand + _through_vertices(fast, rng, 40))
-    assert SEEN["clear"] > 0 and SEEN["blocked"] > 0 and SEEN["on-vertex"] > 0, SEEN
-    assert SEEN["seen"] > 0 and SEEN["seen-touch"] > 0, SEEN
+    assert _SEEN["clear"] > 0 and _SEEN["blocked"] > 0 and _SEEN["on-vertex"] > 0, _SEEN
+    assert _SEEN["seen"] > 0 and _SEEN["seen-touch"] > 0, _SEEN
 
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
