@@ -47,6 +47,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -522,7 +523,33 @@ def record_difference(logged: dict[str, Any], rebuilt: dict[str, Any]) -> str:
                     f"the dice give {y.get('faces')}")
     if len(a) != len(b):
         return f"the log has {len(a)} rolls, the dice give {len(b)}"
-    return "its events differ"
+    return _event_difference(logged.get("events"), rebuilt.get("events") or [])
+
+
+def _event_difference(logged: Any, rebuilt: list[Any]) -> str:
+    """Where a step's events differ when its answer and dice are the same: the first event
+    that differs, its type and the fields that differ (a later version may word an event
+    otherwise, e.g. an enemy's explanation; the answers and dice are what make the game)."""
+    if not isinstance(logged, list):
+        return "its events differ: they are damaged"
+    for i, (x, y) in enumerate(zip(logged, rebuilt, strict=False)):
+        if x == y:
+            continue
+        same = "; its answer and dice are the same"
+        kind = _name(y.get("type", "?")) if isinstance(y, dict) else "?"
+        if not isinstance(x, dict) or not isinstance(y, dict):
+            return f"its events differ from event {i + 1} ({kind}){same}"
+        keys = sorted(str(k) for k in x.keys() | y.keys() if x.get(k) != y.get(k))
+        shown = ", ".join(_name(k) for k in keys[:3]) + (", …" if len(keys) > 3 else "")
+        return f"its events differ from event {i + 1} ({kind}: {shown}){same}"
+    return (f"its events differ: the log has {len(logged)}, the game makes {len(rebuilt)}; "
+            "its answer and dice are the same")
+
+
+def _name(value: Any) -> str:
+    """An event's type or field as written when it looks like one, else a short excerpt."""
+    text = str(value)
+    return text if re.fullmatch(r"[\w-]{1,40}", text) else excerpt(value)
 
 
 def undo(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
