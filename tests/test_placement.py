@@ -175,3 +175,26 @@ def test_legal_agrees_with_the_oracle_on_a_grid() -> None:
     want = np.array([oracle_legal((float(x), float(y)), R, others) for x, y in pts])
     assert got.tolist() == want.tolist()
     assert 0 < got.sum() < len(pts)
+
+
+def test_a_move_through_an_open_hatchway_says_it_pays_the_hatchways_inch() -> None:
+    """002 Gallowdark "Hatchway: … Accessible … while open"; 001 "Accessible - Costs 1" to move
+    through". A wall across the board at x = 10 with an open hatchway between y = 6 and 8:
+    straight through it from (8, 7) to (12, 7) is 4" long and costs 5"; the words say the
+    hatchway costs the inch (they said "climbing" before, with nothing to climb). From
+    (8, 3) to (12, 11) the walk bends round the wall's ends at the hatchway and pays it too."""
+    board = parse_board({
+        "name": "hatchway", "width": 20, "depth": 14,
+        "features": [
+            {"id": "wall-1", "traits": ["wall"], "line": [[10, 0], [10, 6]]},
+            {"id": "hatch-1", "traits": ["hatch"], "line": [[10, 6], [10, 8]], "open": True},
+            {"id": "wall-2", "traits": ["wall"], "line": [[10, 8], [10, 14]]},
+        ]}, "test")
+    terrain = Terrain(board)
+    straight = terrain.routes.walk_through([(8.0, 7.0), (12.0, 7.0)], R)
+    assert straight.length == pytest.approx(4.0) and straight.cost == pytest.approx(5.0)
+    assert placement.detour(terrain, [(8.0, 7.0), (12.0, 7.0)], R) == "crossing hatch-1"
+    walk = terrain.routes.walk((8.0, 3.0), (12.0, 11.0), R)
+    words = placement.detour(terrain, walk.points, R)
+    assert words is not None and words.endswith(", crossing hatch-1"), words
+    assert words.startswith("around wall-"), words

@@ -285,9 +285,10 @@ def detour(terrain: Terrain, points: Sequence[Any], radius: float,
            others: Sequence[Any] = ()) -> str | None:
     """Why a move along ``points`` costs more than the straight line between its ends, in a
     few words for the players (``around crate-2``, ``around Sgt Kell's base``, ``climbing onto
-    gantry-1``, ``through razor-3's 1"``), or None when it does not (by
-    :data:`DETOUR_SHOWN`). What the bends go round is the feature or base nearest each bend;
-    what a straight route pays extra for is each surcharged feature it enters."""
+    gantry-1``, ``crossing hatch-10`` for an open hatchway's 1", ``through the 1" of
+    razor-3``), or None when it does not (by :data:`DETOUR_SHOWN`). What the bends go round
+    is the feature or base nearest each bend; what a straight route pays extra for is each
+    surcharged feature it enters."""
     from shapely.geometry import LineString
 
     pts = [(float(p[0]), float(p[1])) for p in points]
@@ -309,14 +310,14 @@ def detour(terrain: Terrain, points: Sequence[Any], radius: float,
         extra = []
         for f in terrain.board.features:
             t = f.effective_traits
-            if f.is_line or not t & {"accessible", "vantage", "obstructing"}:
+            if not t & {"accessible", "vantage", "obstructing"}:
                 continue
             reach = 1.0 + radius if "obstructing" in t else 0.0
             if line.distance(f.shape) <= reach + 1e-9:
                 verb = ("through the 1\" of " if "obstructing" in t else
                         "climbing onto " if f.height else "crossing ")
                 extra.append(verb + f.id)
-        out.append(" and ".join(extra[:3]) if extra else "climbing")
+        out.append(" and ".join(extra[:3]) if extra else "through terrain")
     return ", ".join(out) if out else None
 
 
