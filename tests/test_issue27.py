@@ -267,3 +267,32 @@ def test_the_table_view_offers_carry_and_evacuate_only_when_the_rules_allow() ->
     a1.carrying, state.operatives["a2"].carried_by = "a2", "a1"
     assert open_actions(game, state)["carry"] == f"{a1.name} is already carrying a2"
     assert open_actions(game, state)["evacuate"] is None
+
+
+def test_the_legend_names_who_acts_whole_and_cuts_a_long_name_not_the_words() -> None:
+    """The map's legend line for the numbered steps of the activation shown names who acts
+    and what the numbers are, within the legend's width: a long id is cut, never the words
+    (it read "this activation (vale): numbe…" on a 30-character legend line)."""
+    import xml.etree.ElementTree as ET
+
+    from solo_ops.cli.maps import view_scene
+    from solo_ops.view import drawing
+    from solo_ops.view.picture_style import LEGEND_CHARS
+
+    from .test_actions import active
+    from .test_render import texts_with_class
+
+    game, state = active()
+    step(game, state, {"type": "move", "how": "reposition", "to": [5, 10]})
+    legend = texts_with_class(ET.fromstring(drawing.svg_text(view_scene(game, state))),
+                              "legend-text")
+    assert "a1: steps in order" in legend
+    assert all(len(text) <= LEGEND_CHARS and not text.endswith("…") for text in legend)
+    long = "a" * 20
+    for record in state.log:
+        for event in record.get("events", []):
+            if event.get("operative") == "a1":
+                event["operative"] = long
+    legend = texts_with_class(ET.fromstring(drawing.svg_text(view_scene(game, state))),
+                              "legend-text")
+    assert "a" * 13 + "…: steps in order" in legend, legend

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import markers
 from solo_ops.view import render
+from solo_ops.view.picture_style import LEGEND_CHARS
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -159,6 +160,9 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
            for ops in view["squads"].values() for o in ops):
         entries.append(("downed", "downed: its base stays"))
     if who is not None:
-        entries.append(("move", f"this activation ({who}): numbered"))
+        tail = ": steps in order"  # the numbered circles: who acts, each step's number
+        room = LEGEND_CHARS - len(tail)
+        name = who if len(who) <= room else who[:room - 1] + "…"
+        entries.append(("move", name + tail))
     render.add_legend(scene, entries)
     return scene

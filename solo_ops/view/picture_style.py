@@ -15,6 +15,8 @@ MARGIN_TOP = 46.0
 MARGIN_BOTTOM = 36.0
 GAP = 18.0
 LEGEND_WIDTH = 230.0
+LEGEND_CHARS = 30
+"""The longest legend line drawn whole (a longer one ends in an ellipsis)."""
 MARGIN_RIGHT = 14.0
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 

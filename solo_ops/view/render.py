@@ -39,6 +39,7 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     GAP,
     GRID,
     GRID_MAJOR,
+    LEGEND_CHARS,
     LEGEND_WIDTH,
     LINE_WIDTH_IN,
     MARGIN_BOTTOM,
@@ -699,8 +700,8 @@ def _legend_shapes(scene: Scene, lx: float, ly: float) -> list[Shape]:
         else:
             pts = ((lx, cy - 7.0), (lx + 24.0, cy - 7.0), (lx + 24.0, cy + 7.0), (lx, cy + 7.0))
             out.append(Shape("polygon", pts, swatch, css="legend"))
-        out.append(Shape("text", ((lx + 32.0, y),), Style(TEXT), text=_fit(text, 30), size=11,
-                         css="legend-text"))
+        out.append(Shape("text", ((lx + 32.0, y),), Style(TEXT), text=_fit(text, LEGEND_CHARS),
+                         size=11, css="legend-text"))
         y += 20.0
     return out
 
