@@ -7,12 +7,16 @@ Run it from the repository root with the project's virtual environment active::
     python bench/log_digests.py --seeds 1 3 --policy cautious --check /tmp/before.json
     python bench/log_digests.py --seeds 1 6 --scenario volkus-stronghold-supplement-example
     python bench/log_digests.py --seeds 1 6 --warm   # time missions after an untimed one each
+    python bench/log_digests.py --game-only --out /tmp/before-game.json  # not the words
 
 Every shipped scenario is played to the end by the autopilot for each seed, and the game's
 whole log (every action, event and die roll, as JSON with sorted keys) is hashed with SHA-256.
 An optimisation that keeps the engine's answers exactly gives the same digests; one that moves
 a single enemy by a hundredth of an inch, or rolls one die more or less, does not. It prints
-one line per game and, with ``--check``, the games whose logs differ.
+one line per game and, with ``--check``, the games whose logs differ. ``--game-only`` hashes
+the game without its words (every step's answer and dice faces, and the final state: every
+model's place, wounds and order, every counter, the score), for a change that rewords events
+and must change nothing else.
 """
 
 from __future__ import annotations
@@ -40,6 +44,16 @@ from solo_ops.sim import autopilot  # noqa: E402
 def digest_of(log: list[dict]) -> str:
     """SHA-256 of a game's log as canonical JSON."""
     text = json.dumps(log, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def game_digest_of(state: State) -> str:
+    """SHA-256 of a game without its words: each step's number, answer and dice faces, and the
+    final state with its secrets (places, wounds, orders, counters, score)."""
+    steps = [[r.get("n"), r.get("action"), [x.get("faces") for x in r.get("rolls", [])]]
+             for r in state.log]
+    text = json.dumps([steps, state.to_dict(secrets=True)], sort_keys=True,
+                      separators=(",", ":"), allow_nan=False, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -86,6 +100,8 @@ def main() -> int:
     parser.add_argument("--warm", action="store_true",
                         help="play seed 0 of each scenario first, untimed (kernels loaded, "
                              "caches filled)")
+    parser.add_argument("--game-only", action="store_true",
+                        help="hash the answers, dice and final state, not the events' words")
     args = parser.parse_args()
     first, last = args.seeds
     digests: dict[str, str] = {}
@@ -96,7 +112,7 @@ def main() -> int:
         parser.error(str(exc))
     for key, state, spent in play_shipped(first, last, args.policy, paths, args.warm):
         cpu += spent
-        digests[key] = digest_of(state.log)
+        digests[key] = game_digest_of(state) if args.game_only else digest_of(state.log)
         print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "
               f"{digests[key][:12]}", flush=True)
     print(f"{len(digests)} games, {cpu:.1f} s CPU (compiled loops "
