@@ -6,6 +6,7 @@ Hand-computed cases first, then property tests against the slow oracle
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -164,6 +165,75 @@ def test_advance_along_bent_path() -> None:
     assert end == pytest.approx((2.0, 0.0)) and spent == 2.0
     end, spent = r.advance(walk, 10.0)
     assert end == (3.0, 4.0) and spent == pytest.approx(7.0)
+
+
+def test_advance_pays_an_open_hatchway_met_at_a_bend_of_the_route() -> None:
+    """002 "Hatchway: … Accessible … while open", 001 "Accessible - Costs 1" to move through":
+    a wall along x = 10 with an open hatchway between y = 6 and 8. The walk from (8, 3) to
+    (12, 11) bends round the hatchway's ends (its points on the hatchway's outline): it costs
+    its length and 1". ``advance`` pays that 1" where the walk's cost counts it (it did not:
+    a relative move ``move 6 toward`` past a hatchway was then refused as 7" of movement).
+    Straight through from (8, 7): the strip starts at x = 10 - HALF, 2 - HALF" along; 3" of
+    movement reach x = 10 (2 - HALF walked, 1" paid, HALF walked); 2.5" stop before it."""
+    hatchway = {"traits": ["hatch"], "line": [[10, 6], [10, 8]], "open": True}
+    r = Routes(board(20, 14, wall((10, 0), (10, 6)), hatchway, wall((10, 8), (10, 14))))
+    straight = r.walk_through([(8.0, 7.0), (12.0, 7.0)], 0.5)
+    assert straight.cost == pytest.approx(5.0)
+    assert r.advance(straight, 3.0) == (pytest.approx((10.0, 7.0)), 3.0)
+    end, spent = r.advance(straight, 2.5)
+    assert end == pytest.approx((10 - HALF, 7.0)) and spent == pytest.approx(2 - HALF)
+    bent = r.walk((8.0, 3.0), (12.0, 11.0), 0.5)
+    assert bent is not None and bent.cost == pytest.approx(bent.length + 1.0)
+    for move in np.linspace(0.5, bent.cost + 1.0, 40):
+        end, spent = r.advance(bent, float(move))
+        part = r.walk_to(bent, end)
+        assert part.cost == pytest.approx(spent, abs=1e-9) and spent <= move + 1e-9, move
+    assert r.advance(bent, bent.cost)[0] == bent.points[-1]
+
+
+def test_the_reported_move_through_hatch_9_costs_the_move() -> None:
+    """Played in tmux (night raid, seed 23, turning point 2): Vale at (4.2, 15.17), Kell's
+    base at (3.81, 16.28), ``move 6 toward obj-2`` (at 8, 16.5): the walk goes round Kell
+    and through hatch-9. 6" of movement used to reach (6.23, 17.11), a point 7" of movement
+    away (the hatchway's 1" not paid), so the game refused its own proposal; now they end
+    where the walk there costs 6", just through the hatchway."""
+    r = surcharged("gallowdark")
+    radius = 25 / 25.4 / 2
+    walk = r.walk((4.2, 15.17), (8.0, 16.5), radius, blockers=[(3.81, 16.28, radius)])
+    assert walk is not None and walk.cost == pytest.approx(walk.length + 1.0)
+    end, spent = r.advance(walk, 6.0)
+    assert spent == 6.0 and r.walk_to(walk, end).cost == pytest.approx(6.0)
+    assert 5.0 < end[0] < 5.5  # through the hatchway at x = 5, 1" short of where it was
+
+
+@functools.cache
+def surcharged(name: str) -> Routes:
+    """A shipped board with surcharges (its routes built once per worker)."""
+    from solo_ops.cli.board import load_board
+    from tests.conftest import BOARDS
+
+    files = {"gallowdark": "gallowdark-corridors.yaml", "bheta": "bheta-decima-refinery.yaml"}
+    return Routes(load_board(BOARDS / files[name]))
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(sx=st.floats(1, 29), sy=st.floats(1, 21), gx=st.floats(1, 29), gy=st.floats(1, 21),
+       share=st.floats(0.0, 1.2), name=st.sampled_from(["gallowdark", "bheta"]))
+def test_advance_spends_what_the_walk_to_its_end_costs(sx: float, sy: float, gx: float,
+                                                       gy: float, share: float,
+                                                       name: str) -> None:
+    """On shipped boards with surcharges (Gallowdark's open hatchways, Bheta-Decima's
+    gantries: climbs and drops): the point ``advance`` reaches with any movement is one that
+    the walk to it costs exactly the movement it says it spent, never more than it had."""
+    r = surcharged(name)
+    walk = r.walk((sx, sy), (gx, gy), R32)
+    assume(walk is not None and walk.length > 0)
+    assert walk is not None
+    move = share * walk.cost
+    end, spent = r.advance(walk, move)
+    assert spent <= move + 1e-9
+    assert r.walk_to(walk, end).cost == pytest.approx(spent, abs=1e-6)
 
 
 def test_accessible_and_obstructing_surcharges() -> None:

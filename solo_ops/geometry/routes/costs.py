@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -157,18 +158,29 @@ class _Soft:
 
     def path_cost(self, pts: list[Point2], touching: float = TOUCHING) -> float:
         """The surcharge of walking the polyline ``pts`` (a walk's points): for each
-        footprint, the entries into it times its entry cost plus the exits times its exit cost.
-        Whether the walk is inside is read between crossings (the middle of each piece), never
-        at a point on the outline, so a route that turns at a corner of a footprint (its
-        points on the outline) pays for going in as a route beside the corner does: the same
-        cost the walking graph found for it (issue #27: a move's reported cost is its
-        route's). ``touching``: how far into a footprint a walk may stray and still be beside
-        it (0.01" for a route read back from the record, its points rounded to 0.01")."""
+        footprint, the entries into it times its entry cost plus the exits times its exit cost
+        (the sum of :meth:`events`). ``touching``: how far into a footprint a walk may stray
+        and still be beside it (0.01" for a route read back from the record, its points
+        rounded to 0.01")."""
+        return float(sum(amount for _, amount in self.events(pts, touching)))
+
+    def events(self, pts: Sequence[Point2], touching: float = TOUCHING
+               ) -> list[tuple[float, float]]:
+        """(distance along the polyline ``pts``, surcharge) of each entry into a footprint
+        and each exit from one, in order: what :meth:`path_cost` adds up and
+        :meth:`~solo_ops.geometry.routes.query.Routes.advance` pays on the way. Whether the
+        walk is inside is read between crossings (the middle of each piece), never at a
+        point on the outline, so a route that turns at a corner of a footprint (its points on
+        the outline) pays for going in as a route beside the corner does: the same cost the
+        walking graph found for it (issue #27: a move's reported cost is its route's); an
+        entry or exit is where the first piece on its new side begins."""
         if not self.polys or len(pts) < 2:
-            return 0.0
+            return []
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
-        total = 0.0
+        lengths = np.hypot(*(Q - P).T)
+        offsets = np.r_[0.0, np.cumsum(lengths)[:-1]]
+        out: list[tuple[float, float]] = []
         for poly, core, amount, leave, rings in zip(self.polys, self.cores(touching),
                                                     self.amounts, self.exits, self.rings,
                                                     strict=True):
@@ -177,6 +189,7 @@ class _Soft:
                 continue
             si, _, t = _crossings(P, Q, rings.v, rings.nxt)
             mids: list[tuple[float, float]] = []
+            begins: list[float] = []
             for k in range(len(P)):
                 cut = np.sort(np.r_[0.0, t[si == k], 1.0])
                 for ta, tb in itertools.pairwise(cut):
@@ -185,30 +198,15 @@ class _Soft:
                     tm = (ta + tb) / 2
                     mids.append((P[k, 0] + (Q[k, 0] - P[k, 0]) * tm,
                                  P[k, 1] + (Q[k, 1] - P[k, 1]) * tm))
+                    begins.append(float(offsets[k] + lengths[k] * ta))
             if not mids:
                 continue
             inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
-            for was, now in itertools.pairwise(inside):
+            for j, (was, now) in enumerate(itertools.pairwise(inside)):
                 if now and not was:
-                    total += amount
+                    out.append((begins[j + 1], float(amount)))
                 elif was and not now:
-                    total += leave
-        return total
-
-    def entries(self, a: Point2, b: Point2) -> list[tuple[float, float]]:
-        """(fraction along ``a->b``, surcharge) for each entry into a feature, in order."""
-        P, Q = np.array([a], float), np.array([b], float)
-        out = []
-        for poly, amount, leave, rings in zip(self.polys, self.amounts, self.exits, self.rings,
-                                              strict=True):
-            _, _, t = _crossings(P, Q, rings.v, rings.nxt)
-            inside = bool(shapely.contains_xy(poly, a[0], a[1]))
-            for k, tk in enumerate(np.sort(t)):
-                if (k % 2 == 0) != inside:
-                    if amount > 0:
-                        out.append((float(tk), amount))
-                elif leave > 0:
-                    out.append((float(tk), leave))
+                    out.append((begins[j + 1], float(leave)))
         return sorted(out)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, cast
 
@@ -559,34 +559,31 @@ class Routes:
 
     def advance(self, walk: Walk, move: float) -> tuple[Point2, float]:
         """The farthest point along ``walk`` that ``move`` inches of movement reach (costs
-        count, see the module notes), and the movement spent."""
+        count, see the module notes: each entry and exit where :meth:`_Soft.events` puts it,
+        the same surcharges the walk's cost adds up), and the movement spent. A surcharge
+        that the movement left cannot pay stops the walk where it would be paid."""
         pts = walk.points
         left = float(move)
         soft = self._soft_for(walk.radius)
+        events: list[tuple[float, float]] = []
         if soft and walk.length > 0:
             first = soft.start_cost(pts[0])
             if first > left:
                 return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
             left -= first
-        for a, b in itertools.pairwise(pts):
-            d = math.dist(a, b)
-            events = soft.entries(a, b) if soft and d > 0 else []
-            done = 0.0  # fraction of this segment walked
-            for frac, amount in events:
-                need = (frac - done) * d
-                if need > left:
-                    break
-                left -= need
-                done = frac
-                if amount > left:
-                    p = (a[0] + (b[0] - a[0]) * done, a[1] + (b[1] - a[1]) * done)
-                    return (p, move - left)
-                left -= amount
-            rest = (1.0 - done) * d
-            if rest >= left:
-                frac = done + (left / d if d else 0.0)
-                return ((a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac), move)
-            left -= rest
+            events = soft.events(pts)
+        gone = 0.0  # distance walked along the walk
+        for at, amount in events:
+            if at - gone > left:
+                break
+            left -= at - gone
+            gone = at
+            if amount > left:
+                return (_point_along(pts, gone), move - left)
+            left -= amount
+        if walk.length - gone >= left:
+            return (_point_along(pts, gone + left), move)
+        left -= walk.length - gone
         return (pts[-1], move - left)
 
     def reachable(self, start: Any, radius: float, move: float, *, blockers: Any = (),
@@ -677,3 +674,15 @@ class Routes:
             return self._make_walk(pts, walker.radius)
 
         return Reach(points, costs, walk_of)
+
+
+def _point_along(pts: Sequence[Point2], distance: float) -> Point2:
+    """The point ``distance`` inches along the polyline ``pts`` (its end beyond it)."""
+    gone = 0.0
+    for a, b in itertools.pairwise(pts):
+        d = math.dist(a, b)
+        if d > 0 and gone + d >= distance:
+            frac = (distance - gone) / d
+            return (a[0] + (b[0] - a[0]) * frac, a[1] + (b[1] - a[1]) * frac)
+        gone += d
+    return (float(pts[-1][0]), float(pts[-1][1]))
