@@ -59,7 +59,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
-        "guard": _guard,
+        "guard": _guard, "order": _order,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -96,7 +96,26 @@ def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     op.heavy_shot = None
     op.moved = op.carrying is not None  # a carrier always counts as having moved
     state.active_player = op.owner
-    return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance}]
+    kept = {"kept": True} if stance is None and state.edition == "kt2024" else {}
+    return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance,
+             **kept}]
+
+
+def _order(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """``engage`` / ``conceal`` before the active operative's first action: its order for
+    this activation (2024 orders are chosen as the activation starts; an operative activated
+    without one keeps the order it had)."""
+    op = _active(state, action, prompt)
+    stance = action.get("stance")
+    if state.edition != "kt2024":
+        raise RuleError("Kill Team 2018 has no Engage or Conceal orders")
+    if stance not in ("engage", "conceal"):
+        raise RuleError(f"an order is engage or conceal, not {stance!r}")
+    if op.ap_used or op.actions_taken or state.counteracting:
+        raise RuleError(f"{op.name}'s order is chosen as its activation starts, and it has "
+                        "already acted ('undo' takes the action back)")
+    op.stance = stance
+    return [{"type": "order", "operative": op.id, "player": op.owner, "stance": stance}]
 
 
 def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

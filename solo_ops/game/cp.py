@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 KEEP = "keep"
 """An answer that re-rolls nothing (the other answers are die places, 1-based)."""
 
-QUIET = frozenset({"activate", "done", "damage", "down", "cp", "attack_damage", "ready"})
+QUIET = frozenset({"activate", "done", "damage", "down", "cp", "attack_damage", "ready",
+                   "order"})
 """Action types that never roll a player's dice: no re-roll can be asked during them."""
 
 

@@ -270,7 +270,12 @@ def _act_options(game: Game, state: State, op: Operative) -> list[str]:
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
             "pickup MARKER", "placedown [X,Y]",
             *(["guard"] if game.scenario.board.killzone == GALLOWDARK else []),
+            *([_OTHER_ORDER[op.stance]] if not (op.ap_used or op.actions_taken) else []),
             "damage MODEL N", "down MODEL", "done"]
+
+
+_OTHER_ORDER = {"engage": "conceal", "conceal": "engage"}
+"""The order an operative may switch to before its activation's first action (the answer)."""
 
 
 def _counteract_options() -> list[str]:

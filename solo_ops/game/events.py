@@ -52,6 +52,7 @@ EVENTS: dict[str, bool] = {
     "counter_empty": OPEN,
     # the players' reported actions (game.actions)
     "activated": OPEN,
+    "order": OPEN,  # a 2024 order chosen before the activation's first action
     "activation_end": OPEN,
     "moved": OPEN,
     "move_blocked": OPEN,  # an enemy move a base stopped before it started (the placement rule)

@@ -158,14 +158,14 @@ def _weapon_for_shot(game: Game, state: State, op: Operative, a: dict[str, Any]
         silent = [w for w in ranged if w.has("silent")]
         if len(silent) == 1:
             return {"weapon": silent[0].name}
-    fit = usable_weapons(game, state, op, state.operatives[a["target"]])
+    refusals = weapon_refusals(game, state, op, state.operatives[a["target"]])
+    fit = [w for w, why in refusals if why is None]
     if len(fit) == 1:
         return {"weapon": fit[0].name}
     if a.get("roll"):
         if not fit:
-            raise RuleError(f"none of {op.id}'s weapons can shoot {a['target']} now "
-                            f"({', '.join(w.name for w in ranged)}: out of range, used up or "
-                            "Heavy after a move)")
+            raise RuleError(f"none of {op.id}'s weapons can shoot {a['target']} now: "
+                            + "; ".join(str(why) for _, why in refusals))
         raise RuleError(f"which weapon? 'with {fit[0].name}' ({_choices([w.name for w in fit])})")
     return {}
 
@@ -173,28 +173,38 @@ def _weapon_for_shot(game: Game, state: State, op: Operative, a: dict[str, Any]
 def usable_weapons(game: Game, state: State, op: Operative, target: Operative) -> list[Any]:
     """``op``'s ranged weapons that could shoot ``target`` now: within range around the walls,
     not used up (Limited), not Heavy after a move (2024), Silent under Conceal (2024)."""
+    return [w for w, why in weapon_refusals(game, state, op, target) if why is None]
+
+
+def weapon_refusals(game: Game, state: State, op: Operative, target: Operative
+                    ) -> list[tuple[Any, str | None]]:
+    """Each of ``op``'s ranged weapons with why it cannot shoot ``target`` now (None: it
+    can): used up (Limited), Heavy after a move or not Silent under Conceal (2024), or out
+    of range around the walls."""
     from solo_ops.game.enemy import limited_used_up
     from solo_ops.rules import kt2024
 
     terrain = game.terrain(state)
-    out = []
+    out: list[tuple[Any, str | None]] = []
     distance = None
     for w in op.profile.ranged_weapons:
+        why = None
+        moved_how = op.moved_how or ("carrying" if op.carrying is not None else None)
         if limited_used_up(state, op, w):
-            continue
-        if state.edition == "kt2024":
-            moved_how = op.moved_how or ("carrying" if op.carrying is not None else None)
-            if not kt2024.may_shoot_after_move(w, moved_how):
-                continue
-            if op.stance == "conceal" and not w.has("silent"):
-                continue
-        if w.effective_range is not None and op.at is not None and target.at is not None:
+            why = f"{w.name} is used up (Limited)"
+        elif state.edition == "kt2024" and not kt2024.may_shoot_after_move(w, moved_how):
+            why = f"{w.name} is Heavy and {op.name} moved ({str(moved_how).replace('_', ' ')})"
+        elif state.edition == "kt2024" and op.stance == "conceal" and not w.has("silent"):
+            why = (f"{op.name} has a Conceal order and {w.name} is not Silent ('engage' "
+                   "before its first action changes the order)")
+        elif w.effective_range is not None and op.at is not None and target.at is not None:
             if distance is None:
                 d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
                 distance = math.inf if d is None else float(d)
             if distance > w.effective_range + 1e-6:
-                continue
-        out.append(w)
+                why = (f"{target.id} is {distance:.1f}\" away, beyond {w.name}'s "
+                       f"{w.effective_range:g}\"")
+        out.append((w, why))
     return out
 
 

@@ -46,6 +46,7 @@ points are x,y in inches — or cm with the units setting — x along the long e
 one; +y is north, up on every map; a distance or point may carry its unit whatever the
 setting: 4", 4in, 10cm, 10 cm, 25cm,10cm):
   which operative acts:   kell            kell engage      activate kell conceal
+                          (then, before its first action, 'engage' or 'conceal' changes its order)
   moving to a point:      move 10,4       dash 12,5        fallback 8,3
                           advance 10,4    (Kill Team 2018)  charge u3-a 12,6
   moving relative to the table (solo-ops works out the point, shows it and asks yes / no):
@@ -518,6 +519,15 @@ def _evacuate(head: str, rest: list[str], text: str, units: str) -> dict[str, An
     return {"type": "evacuate", **({"operative": rest[0]} if rest else {})}
 
 
+def _order(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
+    """``engage`` or ``conceal`` (``order engage``): the active operative's order, before its
+    first action."""
+    words = rest if head == "order" else [head, *rest]
+    if len(words) != 1 or words[0].lower() not in ("engage", "conceal"):
+        raise RuleError("e.g. 'engage' or 'conceal' (before the operative's first action)")
+    return {"type": "order", "stance": words[0].lower()}
+
+
 def _done(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
     """``done`` (``end``, ``pass``): the activation ends."""
     return {"type": "done"}
@@ -531,7 +541,7 @@ VERBS: dict[str, _Verb] = {
     "hatch": _portal, "door": _portal, "carry": _carry, "damage": _damage, "down": _down,
     "pickup": _pickup, "pick": _pickup, "placedown": _placedown, "place": _placedown,
     "evacuate": _evacuate, "ready": _plain, "guard": _plain, "done": _done, "end": _done,
-    "pass": _done,
+    "pass": _done, "engage": _order, "conceal": _order, "order": _order,
 }
 """An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""
 

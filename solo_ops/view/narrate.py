@@ -367,6 +367,14 @@ WORDS: dict[str, Words] = {
         f"  ⚑ {t.n(e['operative'])} is On Guard: it may interrupt one of your operatives' "
         "activations after its first action.")),
     "guard_interrupt": _guard_interrupt,
+    # 2024 orders: an activation without one keeps the order the operative had (said, as the
+    # player did not say it); an order chosen before the first action
+    "activated": lambda e, t: [
+        f"{t.n(e['operative'])} keeps its {str(e['stance']).title()} order ('"
+        f"{'conceal' if e['stance'] == 'engage' else 'engage'}' before its first action "
+        "changes it)."] if e.get("kept") else [],
+    "order": _one(lambda e, t: f"{t.n(e['operative'])} takes "
+                  f"{'an Engage' if e['stance'] == 'engage' else 'a Conceal'} order."),
     "guard_ended": _one(lambda e, t: f"  {t.n(e['operative'])} is no longer On Guard "
                         f"({e['why']})."),
     "attack_reported": _one(lambda e, t: f"Recorded: {e['damage']} damage to "
@@ -390,7 +398,6 @@ SILENT = frozenset({
     "fight_choice",     # an action dict (a player's move in a fight, die by die)
     "guard_choice",     # an action dict (a player's answer to a Guard interrupt offer)
     "cover_choice",     # an action dict (keep or roll a useless cover save)
-    "activated",        # the player just said so
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow
     "readied",          # the player's own 2018 Ready
