@@ -71,4 +71,9 @@ def test_a_shot_no_weapon_can_make_names_each_reason() -> None:
         intent.resolve_ids(game, state, parse("shoot e1 roll", "act"), pending(game, state))
     assert str(refusal.value) == (
         "none of a1's weapons can shoot e1 now: a1 has a Conceal order and lasgun is not "
-        "Silent ('engage' before its first action changes the order)")
+        "Silent (answer 'engage' first to change the order)")
+    step(game, state, {"type": "move", "how": "reposition", "to": [4, 10]})
+    with pytest.raises(RuleError) as refusal:
+        intent.resolve_ids(game, state, parse("shoot e1 roll", "act"), pending(game, state))
+    assert str(refusal.value).endswith(
+        "not Silent (the order was chosen as the activation started)")

@@ -195,8 +195,10 @@ def weapon_refusals(game: Game, state: State, op: Operative, target: Operative
         elif state.edition == "kt2024" and not kt2024.may_shoot_after_move(w, moved_how):
             why = f"{w.name} is Heavy and {op.name} moved ({str(moved_how).replace('_', ' ')})"
         elif state.edition == "kt2024" and op.stance == "conceal" and not w.has("silent"):
-            why = (f"{op.name} has a Conceal order and {w.name} is not Silent ('engage' "
-                   "before its first action changes the order)")
+            why = (f"{op.name} has a Conceal order and {w.name} is not Silent "
+                   + ("(answer 'engage' first to change the order)"
+                      if not (op.ap_used or op.actions_taken or state.counteracting) else
+                      "(the order was chosen as the activation started)"))
         elif w.effective_range is not None and op.at is not None and target.at is not None:
             if distance is None:
                 d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
