@@ -44,10 +44,14 @@ def test_engage_before_the_first_action_then_the_shot() -> None:
     a1 = state.operatives["a1"]
     refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 0},
             "a Conceal order: it cannot shoot")
+    assert "engage" in pending(game, state).options  # a button on the table view
     record = step(game, state, parse("engage", "act"))
     assert a1.stance == "engage" and a1.ap_used == 0
     assert lines_for(record) == ["a1 takes an Engage order."]
+    options = pending(game, state).options
+    assert "conceal" in options and "engage" not in options  # it may still change its mind
     step(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun", "damage": 0})
+    assert not {"engage", "conceal"} & set(pending(game, state).options)
     # after an action the order stands
     refused(game, state, parse("conceal", "act"),
             "order is chosen as its activation starts, and it has already acted")
