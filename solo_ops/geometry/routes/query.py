@@ -146,6 +146,9 @@ class Routes:
         self._open = blockers.is_empty
         self._soft = _Soft.of(board)
         self._softs: dict[float, _Soft] = {}
+        # the surcharge events of the walks advanced lately: one walk is advanced by many
+        # movements in a row (placement.along, first_in_the_way), its events found once
+        self._walk_events: dict[tuple[Any, float], list[tuple[float, float]]] = {}
         self._walkers: dict[float, _Walker] = {}
         self._disc_sets: dict[tuple[tuple[float, float, float], ...], _Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
@@ -571,7 +574,12 @@ class Routes:
             if first > left:
                 return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
             left -= first
-            events = soft.events(pts)
+            key = (pts, walk.radius)
+            if key not in self._walk_events:
+                if len(self._walk_events) >= WALK_EVENTS_KEPT:
+                    self._walk_events.clear()
+                self._walk_events[key] = soft.events(pts)
+            events = self._walk_events[key]
         gone = 0.0  # distance walked along the walk
         for at, amount in events:
             if at - gone > left:
@@ -674,6 +682,10 @@ class Routes:
             return self._make_walk(pts, walker.radius)
 
         return Reach(points, costs, walk_of)
+
+
+WALK_EVENTS_KEPT = 256
+"""How many walks' surcharge events :meth:`Routes.advance` keeps (then it starts afresh)."""
 
 
 def _point_along(pts: Sequence[Point2], distance: float) -> Point2:
