@@ -148,7 +148,8 @@ class Routes:
         self._softs: dict[float, _Soft] = {}
         # the surcharge events of the walks advanced lately: one walk is advanced by many
         # movements in a row (placement.along, first_in_the_way), its events found once
-        self._walk_events: dict[tuple[Any, float], list[tuple[float, float]]] = {}
+        self._walk_events: dict[tuple[tuple[Point2, ...], float],
+                                list[tuple[float, float]]] = {}
         self._walkers: dict[float, _Walker] = {}
         self._disc_sets: dict[tuple[tuple[float, float, float], ...], _Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
@@ -574,7 +575,7 @@ class Routes:
             if first > left:
                 return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
             left -= first
-            key = (pts, walk.radius)
+            key = (tuple((float(p[0]), float(p[1])) for p in pts), float(walk.radius))
             if key not in self._walk_events:
                 if len(self._walk_events) >= WALK_EVENTS_KEPT:
                     self._walk_events.clear()
