@@ -97,3 +97,10 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
         return
     op.ap_used += cost
     op.actions_taken.append(what)
+
+
+def order_may_change(state: State, op: Operative) -> bool:
+    """Whether ``op``'s Kill Team 2024 order may still be chosen: its activation has not
+    acted yet (001: an activation is "Pick Order and do valid actions up to APL"); a
+    counteract is not an activation."""
+    return not (op.ap_used or op.actions_taken or state.counteracting)

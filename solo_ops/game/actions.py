@@ -27,6 +27,7 @@ from solo_ops.game.action_checks import (
     _op,
     _point,
     _spend,
+    order_may_change,
 )
 from solo_ops.game.enemy import (
     apply_damage,
@@ -111,7 +112,7 @@ def _order(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         raise RuleError("Kill Team 2018 has no Engage or Conceal orders")
     if stance not in ("engage", "conceal"):
         raise RuleError(f"an order is engage or conceal, not {stance!r}")
-    if op.ap_used or op.actions_taken or state.counteracting:
+    if not order_may_change(state, op):
         raise RuleError(f"{op.name}'s order is chosen as its activation starts, and it has "
                         "already acted ('undo' takes the action back)")
     op.stance = stance

@@ -36,6 +36,7 @@ from solo_ops.game import (
     scoring,
     turns,
 )
+from solo_ops.game.action_checks import order_may_change
 from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
@@ -270,7 +271,7 @@ def _act_options(game: Game, state: State, op: Operative) -> list[str]:
             "carry FRIEND", "evacuate", "hatch ID open|close", "door ID open|close",
             "pickup MARKER", "placedown [X,Y]",
             *(["guard"] if game.scenario.board.killzone == GALLOWDARK else []),
-            *([_OTHER_ORDER[op.stance]] if not (op.ap_used or op.actions_taken) else []),
+            *([_OTHER_ORDER[op.stance]] if order_may_change(state, op) else []),
             "damage MODEL N", "down MODEL", "done"]
 
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import markers, placing
+from solo_ops.game.action_checks import order_may_change
 from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement, search
 from solo_ops.geometry.placement import Base
@@ -197,7 +198,7 @@ def weapon_refusals(game: Game, state: State, op: Operative, target: Operative
         elif state.edition == "kt2024" and op.stance == "conceal" and not w.has("silent"):
             why = (f"{op.name} has a Conceal order and {w.name} is not Silent "
                    + ("(answer 'engage' first to change the order)"
-                      if not (op.ap_used or op.actions_taken or state.counteracting) else
+                      if order_may_change(state, op) else
                       "(the order was chosen as the activation started)"))
         elif w.effective_range is not None and op.at is not None and target.at is not None:
             if distance is None:
