@@ -27,6 +27,8 @@ from solo_ops.game.action_checks import (
     _op,
     _point,
     _spend,
+    activation,
+    holder,
     order_may_change,
 )
 from solo_ops.game.enemy import (
@@ -42,7 +44,7 @@ from solo_ops.game.enemy import (
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
+from solo_ops.rules import killzones, kt2024, portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -150,13 +152,14 @@ def _check_shot_start(state: State, op: Operative) -> None:
 
 
 def _check_may_shoot(state: State, op: Operative) -> None:
-    """No shot after picking up a friend this turn, nor (2018) after a fall back or retreat."""
-    if op.carrying is not None and "carry" in op.actions_taken:
-        raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
-                        "it cannot shoot")
-    if state.edition == "kt2018" and op.moved_how in ("fall_back", "retreat"):
-        done = "retreated" if op.moved_how == "retreat" else "fell back"
-        raise RuleError(f"{op.name} {done} this battle round: it cannot shoot")
+    """No shot after picking up a friend this turn, nor (2018) after a fall back, retreat or
+    charge (the referee's :func:`~solo_ops.rules.referee.carry_refusal` and 2018 timing)."""
+    act = activation(state, op)
+    refused = referee.carry_refusal(act, "shoot")
+    if refused is None and act.moved_how != "advance":  # (an Advance: the weapon decides)
+        refused = referee.timing_refusal_2018(act, "shoot")
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
@@ -171,10 +174,10 @@ def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
 
 
 def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
-    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon."""
-    if state.edition == "kt2018" and op.moved_how == "advance" and (
-            weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
-        # 004 Assault: "it can only fire Assault weapons" after an Advance
+    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon (004
+    Assault: "it can only fire Assault weapons"; the referee's 2018 timing)."""
+    if state.edition == "kt2018" and op.moved_how == "advance" and referee.timing_refusal_2018(
+            activation(state, op), "shoot", weapon) is not None:
         assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
         raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
                         "weapon" + (f" (say 'with {assault[0]}')" if assault else
@@ -191,33 +194,24 @@ def _check_limited(state: State, op: Operative, weapon: Weapon | None) -> None:
 
 def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> bool:
     """Kill Team 2024 Heavy: no Heavy shot in an activation with a move (but its (x) move),
-    nor by a carrier; whether the weapon is Heavy."""
-    heavy = (state.edition == "kt2024" and weapon is not None
-             and kt2024.heavy_allowed_moves(weapon) is not None)
-    if heavy:
-        assert weapon is not None
-        # 001 Heavy: "cannot use this weapon in an activation in which it moved": every move
-        # of this activation counts, and a carrier cannot shoot it at all
-        if op.carrying is not None:
-            raise RuleError(f"{weapon.name} is Heavy: {op.name} is carrying {op.carrying} and "
-                            "cannot shoot it")
-        moves = [a for a in op.actions_taken if a in reach.MOVES_2024]
-        if not moves and op.moved_how is not None:
-            moves = [op.moved_how]
-        for moved_how in moves:
-            if not kt2024.may_shoot_after_move(weapon, moved_how):
-                raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
-                                f"activation in which it moved ({moved_how.replace('_', ' ')})")
-    return heavy
+    nor by a carrier (the referee's :func:`~solo_ops.rules.referee.heavy_shot_refusal`);
+    whether the weapon is Heavy."""
+    refused = referee.heavy_shot_refusal(activation(state, op), weapon)
+    if refused is not None:
+        raise RuleError(refused)
+    return (state.edition == "kt2024" and weapon is not None
+            and kt2024.heavy_allowed_moves(weapon) is not None)
 
 
 def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
-    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range."""
+    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
+    (the referee's :func:`~solo_ops.rules.referee.control_refusal`)."""
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
-    if _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
+    refused = referee.control_refusal(activation(state, op), "shoot", holder(state, op, game))
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
@@ -559,9 +553,9 @@ def _guard(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if op.stance == "conceal":
         raise RuleError(f"{op.name} has a Conceal order: it cannot go On Guard (002 Guard: "
                         "\"Cannot be used ... while Concealed\")")
-    if _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} is in control range of an enemy: it cannot go On Guard "
-                        "(002 Guard)")
+    refused = referee.control_refusal(activation(state, op), "guard", holder(state, op, game))
+    if refused is not None:
+        raise RuleError(refused)
     _spend(state, op, "shoot")
     op.shot = True
     op.on_guard = True

@@ -24,11 +24,12 @@ from solo_ops.game.action_checks import (
     _op,
     _point,
     _spend,
+    activation,
 )
 from solo_ops.game.enemy import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import kt2018, kt2024, reach
+from solo_ops.rules import kt2018, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -36,8 +37,7 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-FREE_MOVES = ("reposition", "dash", "normal", "advance")
-"""The moves an enemy's control range stops (a charge and a fall back are made into it)."""
+FREE_MOVES = referee.FREE_MOVES
 
 
 def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -45,7 +45,7 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     charge) against every rule below, in order, then apply it."""
     op = _active(state, action, prompt)
     how = _move_kind(state, action)
-    _check_move_timing(state, op)
+    _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
     to = _point(action.get("to"))
@@ -110,27 +110,20 @@ def _move_kind(state: State, action: dict[str, Any]) -> str:
     return how
 
 
-def _check_move_timing(state: State, op: Operative) -> None:
-    """Kill Team 2018: a model moves in the movement phase, once a battle round."""
-    if state.edition == "kt2018" and state.phase != "movement":
-        raise RuleError("models move in the movement phase")
-    if state.edition == "kt2018" and op.moved_how is not None:
-        done = op.moved_how.replace("_", " ")
-        raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
-                        "moves once in the movement phase")
+def _check_move_timing(state: State, op: Operative, how: str = "normal") -> None:
+    """Kill Team 2018: a model moves in the movement phase, once a battle round (the
+    referee's :func:`solo_ops.rules.referee.timing_refusal_2018`)."""
+    refused = referee.timing_refusal_2018(activation(state, op), how)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _check_heavy_move(state: State, op: Operative, how: str) -> None:
-    """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move)."""
-    if state.edition == "kt2024" and op.heavy_shot is not None:
-        # 001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only
-        # (x) is allowed (e.g. Heavy (Dash only))"
-        heavy = next(w for w in op.profile.weapons if w.name == op.heavy_shot)
-        allowed = kt2024.heavy_allowed_moves(heavy) or ()
-        if how not in allowed:
-            but = f" (only a {' or '.join(allowed).replace('_', ' ')})" if allowed else ""
-            raise RuleError(f"{heavy.name} is Heavy: {op.name} shot it this activation and "
-                            f"cannot move after it{but}")
+    """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move), by the
+    referee (:func:`solo_ops.rules.referee.heavy_move_refusal`)."""
+    refused = referee.heavy_move_refusal(activation(state, op), how)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _check_base_fits(terrain: Terrain, state: State, op: Operative,
@@ -160,14 +153,10 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
     """Within an enemy's control range only a fall back (or 2018 charge) starts; a fall
     back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
     the sequence table's, asked by ``_spend``.)"""
-    if how in FREE_MOVES and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
-                        "fall back or fight")
-    if state.edition == "kt2024" and how == "charge" and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
-                        "charge (Charge is a Reposition, which cannot start there)")
-    if how == "fall_back" and not in_control:
-        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+    refused = referee.control_refusal(activation(state, op), how,
+                                      in_control[0].id if in_control else None)
+    if refused is not None:
+        raise RuleError(refused)
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
             any(e.charged for e in in_control)):
         charger = next(e for e in in_control if e.charged)
@@ -285,7 +274,7 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for how in kinds:
         try:
-            _check_move_timing(state, op)
+            _check_move_timing(state, op, how)
             _spend(state, op, how, check_only=True)
             _check_heavy_move(state, op, how)
             _check_leaving_control_range(state, op, how, in_control)
