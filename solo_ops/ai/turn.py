@@ -15,20 +15,27 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Action, Context, Plan, _Board
+from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range
 from solo_ops.ai.move_order import _move_by_order, _order_satisfied
 from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
+from solo_ops.core.model import Weapon
 from solo_ops.game.state import Operative, State, Unit
-from solo_ops.rules import kt2024, sequences
+from solo_ops.rules import kt2024, referee
 
 MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
 SAME_END = 0.05  # a Dash ending this close to a Reposition's end is the same move
 
 
 def _ap_cost(kind: str) -> int:
-    """Kill Team 2024 action points of a planned action (Fall Back 2, the rest 1)."""
-    return 2 if kind == "fall_back" else 1
+    """Kill Team 2024 action points of a planned action (the referee's: Fall Back 2, the rest
+    1)."""
+    return referee.ap_cost(kind)
+
+
+def _referee_kind(action: Action) -> str:
+    """The referee's name of a planned action (opening a door or hatch is ``portal``)."""
+    return "portal" if action.kind == "operate_hatch" else action.kind
 
 
 @dataclass
@@ -36,7 +43,8 @@ class _Turn:
     """One model's activation while the planner plans it: what it stands on and knows, the AP
     it has left, what it has done (``done``: the kinds of its ``spent`` actions and of those
     planned so far) and the answer so far (``result``). ``ctx`` is the door state it now walks
-    in; ``heavy_moves`` the moves a Heavy weapon it fired still allows (None: it fired none)."""
+    in; ``heavy`` the Heavy weapon it fired (None: none) and ``heavy_moves`` the moves it still
+    allows."""
 
     ctx: Context
     state: State
@@ -61,6 +69,7 @@ class _Turn:
     melee_minded: bool = False
     shot_done: bool = False
     heavy_moves: tuple[str, ...] | None = None
+    heavy: Weapon | None = None
 
     def fork(self) -> _Turn:
         """A scratch copy to try a sequence on: its own plan, result and record of what was
@@ -91,16 +100,26 @@ class _Turn:
                 return action.to
         return self.start
 
+    def facts(self) -> referee.Activation:
+        """What the referee knows of this model now (:class:`solo_ops.rules.referee.Activation`):
+        its AP and actions this activation, a Heavy weapon fired, the 2018 phase and move."""
+        apl = max(1, self.op.profile.apl - self.op.apl_penalty)
+        moved_how = None
+        if self.edition == "kt2018":
+            moved_how = next((k for k in reversed(self.done) if k in referee.MOVES_2018),
+                             self.op.moved_how)
+        return referee.Activation(
+            who=self.op.label, edition=self.edition, apl=apl,
+            ap_used=apl - self.ap if self.edition == "kt2024" else 0, done=tuple(self.done),
+            heavy=self.heavy, moved_how=moved_how, phase=self.phase)
+
     def may(self, kind: str) -> bool:
-        """Whether ``kind`` may come next: AP left, the sequence table (Kill Team 2024) and a
-        Heavy weapon fired (no move after it but the one Heavy (x) names)."""
+        """Whether ``kind`` may come next by the referee (control range aside: see
+        :func:`refused`): AP left, the sequence table (Kill Team 2024) and a Heavy weapon
+        fired (no move after it but the one Heavy (x) names)."""
         if self.edition != "kt2024":
             return True
-        if _ap_cost(kind) > self.ap or not sequences.allowed(kind, self.done):
-            return False
-        if kind in MOVE_KINDS and self.heavy_moves is not None:
-            return kind in self.heavy_moves
-        return True
+        return referee.refusal(self.facts(), kind, check_control=False) is None
 
     def spend(self, kind: str) -> None:
         """Record ``kind`` as done and spend its AP."""
@@ -133,6 +152,7 @@ def _shoot(t: _Turn, shot: Action, lead: str = "") -> None:
     allowed = kt2024.heavy_allowed_moves(weapon) if weapon is not None else None
     if allowed is not None and t.edition == "kt2024":
         t.heavy_moves = allowed
+        t.heavy = weapon
     t.shot_done = True
     t.result["attacked"] = True
     t.spend("shoot")
@@ -281,3 +301,34 @@ def _first_shot(t: _Turn) -> Action | None:
     shot, _ = choose_shot(t.ctx, t.op, t.start, t.enemies, t.board.pos, moved=t.moved_before,
                           moved_how=_heavy_move(t.moves_made()))
     return shot
+
+
+def refused(t: _Turn, fork: _Turn) -> str | None:
+    """The referee's verdict on the actions ``fork`` planned for the model after ``t`` (a
+    player in its place would be refused any of them): each in turn, with the control range
+    measured where the model then stands (on the planner's working positions). The
+    refusal's sentence, or None when every one is legal."""
+    act, here, ctx = t.facts(), t.here, t.ctx
+    for action in fork.plan.actions:
+        if action.model != t.op.id or action.kind == "guard":
+            continue
+        kind = _referee_kind(action)
+        weapon = next((w for w in t.op.profile.weapons if w.name == action.weapon), None)
+        measured = kind in referee.MOVES or kind in ("shoot", "fight")
+        portal_fight = kind == "fight" and action.portal is not None
+        holder = None
+        if measured and not portal_fight:
+            held = _in_control_range(ctx, here, t.op.radius, t.enemies, t.board.pos)
+            holder = held[0].label if held else None
+        if t.edition == "kt2018" and kind == "charge":
+            measured = False  # a 2018 charge may start within 1" (004)
+        why = referee.refusal(act, kind, weapon=weapon, holder=holder,
+                              check_control=measured and not portal_fight)
+        if why is not None:
+            return why
+        act = act.after(kind, weapon)
+        if kind == "portal":
+            ctx = fork.ctx
+        elif action.to is not None and kind != "shoot":
+            here = action.to
+    return None
