@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
+from solo_ops.game import attacks, cover_choice, cp, enemy_checks, fight_choices, placing, reveal
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.missions import KILLZONE_TABLES
@@ -112,6 +112,11 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
                            "actions": [a.to_dict() for a in new],
                            "explain": list(fresh.explain) if fresh is not None else []})
             queue[:0] = new
+            continue
+        refused = enemy_checks.refusal(game, state, op, action, spent.get(op.id, []))
+        if refused is not None:  # the referee, asked again as the plan is carried out
+            queue = [a for a in queue if a.model != op.id]
+            events.append(enemy_checks.refused_event(op, action, refused))
             continue
         spent.setdefault(op.id, []).append(action)
         if op.on_guard:  # Guard ends when it performs any action

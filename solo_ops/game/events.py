@@ -72,6 +72,7 @@ EVENTS: dict[str, bool] = {
     # the enemy's activations (game.enemy)
     "enemy_activation": OPEN,  # its order, plan and the explanation: all shown by design
     "replanned": OPEN,
+    "enemy_refused": OPEN,  # an enemy action the referee refused (game.enemy_checks)
     "charge_declared": OPEN,
     "charged": OPEN,
     "charge_failed": OPEN,

@@ -49,22 +49,39 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
     to = _point(action.get("to"))
+    target = _charge_target(state, op, how, action)
+    walk, cost = check_move(game, state, op, how, to, target)
+    _spend(state, op, how)
+    reacted = _enemy_reaction(game, state, op, how, target)
+    if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
+        return reacted
+    return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+
+
+def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+               target: Operative | None = None) -> tuple[Walk, float]:
+    """Refuse (``RuleError``) a move of ``op`` to ``to`` (``how``: the edition's move; a
+    charge at ``target``) that a player's would be refused now: the 2018 movement phase, AP and
+    the sequence table, Heavy, where the base may stand, control range, a route around walls
+    and bases (enemy control ranges blocking a free move), the allowance, where a charge or
+    fall back ends. Its walk and cost when legal; changes nothing (the referee audit asks it
+    of the enemy, whose actions are in ``op.ap_used`` / ``op.actions_taken``)."""
+    _check_move_timing(state, op, how)
+    _spend(state, op, how, check_only=True)
+    _check_heavy_move(state, op, how)
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.has_base and o.id != op.id
               and o.id != op.carrying]
     counters = [b for b in state.bases() if b.ident in state.counters]
     _check_base_fits(terrain, state, op, to)
     in_control = _enemies_in_control(state, op, game)
-    target = _charge_target(state, op, how, action)
+    if how == "charge" and (target is None or target.side == op.side or not target.on_table):
+        raise RuleError("a charge names an enemy on the table")
     _check_leaving_control_range(state, op, how, in_control)
     walk = _route(terrain, op, how, to, others, in_control, target, counters)
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
-    _spend(state, op, how)
-    reacted = _enemy_reaction(game, state, op, how, target)
-    if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
-        return reacted
-    return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+    return walk, cost
 
 
 def _enemy_reaction(game: Game, state: State, op: Operative, how: str,

@@ -47,6 +47,10 @@ FREE_MOVES = ("reposition", "dash", "normal", "advance")
 """The moves an enemy's control range stops (a charge and a fall back are made into it)."""
 
 
+SAME_AS = {"guard": "shoot"}
+"""Actions the sequence table counts as another (002 Guard: "Treated as a Shoot action")."""
+
+
 def ap_cost(kind: str) -> int:
     """The Kill Team 2024 action points of ``kind``."""
     return AP_COST.get(kind, 1)
@@ -89,6 +93,7 @@ class Activation:
         moved = self.moved_how
         if self.edition == "kt2018" and kind in MOVES_2018:
             moved = kind
+        kind = SAME_AS.get(kind, kind)
         cost = 0 if self.counteracting else ap_cost(kind)
         return replace(self, ap_used=self.ap_used + cost, done=(*self.done, kind), heavy=heavy,
                        moved_how=moved)
@@ -104,6 +109,7 @@ def spend_refusal(act: Activation, kind: str) -> str | None:
     1 AP action; the sequence table; the AP left. None when they may."""
     if act.edition != "kt2024":
         return None
+    kind = SAME_AS.get(kind, kind)
     cost = ap_cost(kind)
     if act.counteracting:  # 001 Counteract: "perform a 1AP action for free"
         if cost != 1:
