@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, markers, reveal, scoring, turns
+from solo_ops.game import attack_checks, cp, markers, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
@@ -31,12 +31,17 @@ from solo_ops.game.action_checks import (
     holder,
     order_may_change,
 )
+from solo_ops.game.attack_checks import (
+    _check_fight_start,
+    _check_shot_rest,
+    _check_shot_start,
+    check_fight,
+)
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
     count_limited,
     end_activation_stun,
-    limited_used_up,
     resolve_player_shot,
     roll_fight,
     stun,
@@ -44,7 +49,7 @@ from solo_ops.game.enemy import (
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2024, portals, reach, referee
+from solo_ops.rules import portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -130,36 +135,11 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
     weapon = _chosen_weapon(op, action)
-    _check_assault_after_advance(state, op, weapon)
-    _check_limited(state, op, weapon)
-    heavy = _check_heavy_shot(state, op, weapon)
-    _check_shooter_free(game, state, op, weapon)
-    terrain = game.terrain(state)
-    _check_valid_target(state, terrain, op, target, weapon)
-    _check_range(terrain, op, target, weapon)
+    heavy = _check_shot_rest(game, state, op, target, weapon)
     if action.get("roll") and weapon is None:
         raise RuleError("say which weapon to roll: 'with WEAPON'")
     _spend(state, op, "shoot")
     return _fire(game, state, op, target, weapon, heavy, action)
-
-
-def _check_shot_start(state: State, op: Operative) -> None:
-    """A shot's first checks: the 2018 shooting phase, AP, and :func:`_check_may_shoot`."""
-    if state.edition == "kt2018" and state.phase != "shooting":
-        raise RuleError("models shoot in the shooting phase")
-    _spend(state, op, "shoot", check_only=True)
-    _check_may_shoot(state, op)
-
-
-def _check_may_shoot(state: State, op: Operative) -> None:
-    """No shot after picking up a friend this turn, nor (2018) after a fall back, retreat or
-    charge (the referee's :func:`~solo_ops.rules.referee.carry_refusal` and 2018 timing)."""
-    act = activation(state, op)
-    refused = referee.carry_refusal(act, "shoot")
-    if refused is None and act.moved_how != "advance":  # (an Advance: the weapon decides)
-        refused = referee.timing_refusal_2018(act, "shoot")
-    if refused is not None:
-        raise RuleError(refused)
 
 
 def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
@@ -171,77 +151,6 @@ def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
             names = ", ".join(w.name for w in op.profile.ranged_weapons)
             raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
     return weapon
-
-
-def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
-    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon (004
-    Assault: "it can only fire Assault weapons"; the referee's 2018 timing)."""
-    if state.edition == "kt2018" and op.moved_how == "advance" and referee.timing_refusal_2018(
-            activation(state, op), "shoot", weapon) is not None:
-        assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
-        raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
-                        "weapon" + (f" (say 'with {assault[0]}')" if assault else
-                                    " and has none"))
-
-
-def _check_limited(state: State, op: Operative, weapon: Weapon | None) -> None:
-    """Limited x: a weapon fires at most x times a battle."""
-    if weapon is not None and limited_used_up(state, op, weapon):
-        rule = weapon.rule("limited")
-        raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
-                        f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
-
-
-def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> bool:
-    """Kill Team 2024 Heavy: no Heavy shot in an activation with a move (but its (x) move),
-    nor by a carrier (the referee's :func:`~solo_ops.rules.referee.heavy_shot_refusal`);
-    whether the weapon is Heavy."""
-    refused = referee.heavy_shot_refusal(activation(state, op), weapon)
-    if refused is not None:
-        raise RuleError(refused)
-    return (state.edition == "kt2024" and weapon is not None
-            and kt2024.heavy_allowed_moves(weapon) is not None)
-
-
-def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
-    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
-    (the referee's :func:`~solo_ops.rules.referee.control_refusal`)."""
-    silent = weapon is not None and weapon.has("silent")
-    if state.edition == "kt2024" and op.stance == "conceal" and not silent:
-        raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
-    refused = referee.control_refusal(activation(state, op), "shoot", holder(state, op, game))
-    if refused is not None:
-        raise RuleError(refused)
-
-
-def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
-                        weapon: Weapon | None) -> None:
-    """The target is visible, not refused by the killzone, and (2024) not Concealed in cover."""
-    if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
-        raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
-    assert op.at is not None and target.at is not None
-    refusal = killzones.target_refusal(terrain.board, op.at, target.at)
-    if refusal is not None:
-        raise RuleError(f"{target.id} is not a valid target for {op.name}: {refusal}")
-    if state.edition == "kt2024" and target.stance == "conceal":
-        seek = weapon is not None and weapon.has("seek")
-        seek_light = weapon is not None and weapon.has("seek_light")
-        cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius, seek=seek,
-                                    seek_light=seek_light, edition=state.edition)
-        if cover.in_cover:
-            raise RuleError(f"{target.id} is Concealed and in cover from {op.name}: not a "
-                            "valid target")
-
-
-def _check_range(terrain: Terrain, op: Operative, target: Operative,
-                 weapon: Weapon | None) -> None:
-    """The target is within the weapon's range, measured around the walls."""
-    assert op.at is not None and target.at is not None
-    if weapon is not None and weapon.effective_range is not None:
-        d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
-        if d is None or d > weapon.effective_range + 1e-6:
-            raise RuleError(f"{target.id} is {d if d is None else round(d, 1)}\" away: out "
-                            f"of range of {weapon.name} ({weapon.effective_range:g}\")")
 
 
 def _fire(game: Game, state: State, op: Operative, target: Operative, weapon: Weapon | None,
@@ -287,8 +196,7 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     op = _active(state, action, prompt)
     _check_fight_start(state, op)
     target = _op(state, action.get("target"), "target")
-    if target not in _enemies_in_control(state, op, game):
-        raise RuleError(f"{target.id} is not within 1\" of {op.name}")
+    check_fight(game, state, op, target)
     _spend(state, op, "fight")
     op.fought = True
     if action.get("roll"):  # "fight X roll": solo-ops rolls both sides' dice, as for a shot
@@ -303,13 +211,6 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if taken:
         events.extend(apply_damage(game, state, op, taken, f"fighting {target.label}"))
     return events
-
-
-def _check_fight_start(state: State, op: Operative) -> None:
-    """A fight's first checks: the 2018 fight phase and AP."""
-    if state.edition == "kt2018" and state.phase != "fight":
-        raise RuleError("models fight in the fight phase")
-    _spend(state, op, "fight", check_only=True)
 
 
 def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) -> list[dict]:
@@ -776,7 +677,7 @@ def _may_start_shot(game: Game, state: State, op: Operative) -> None:
     _check_shot_start(state, op)
     refusal = None
     for weapon in op.profile.weapons or [None]:  # type: ignore[list-item]
-        refusal = _refusal(lambda w=weapon: _check_shooter_free(game, state, op, w))
+        refusal = _refusal(lambda w=weapon: attack_checks._check_shooter_free(game, state, op, w))
         if refusal is None:
             return
     raise RuleError(refusal or f"{op.name} has no weapon")

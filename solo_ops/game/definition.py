@@ -43,6 +43,10 @@ class Game:
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
+    referee_watch: Any = field(default=None, init=False, repr=False, compare=False)
+    """An observer told of every enemy plan and action as the referee judges it (the referee
+    audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
+    ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
 
     def __post_init__(self) -> None:

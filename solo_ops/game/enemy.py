@@ -78,6 +78,8 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
     """Apply ``plan`` (see the module docstring); returns the events. ``after_action`` is
     asked after each action of a model still on the table."""
     unit = state.units[plan.unit]
+    if getattr(game, "referee_watch", None) is not None:
+        game.referee_watch.plan(game, state, plan)
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
         "order": plan.order.texts(), "state_before": plan.state_before,

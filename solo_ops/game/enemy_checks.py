@@ -1,0 +1,73 @@
+"""The referee asked again as the enemy's plan is carried out.
+
+The planner asks :mod:`solo_ops.rules.referee` before it chooses a sequence; the engine asks it
+once more before each planned action is applied (:func:`solo_ops.game.enemy.apply_plan`, the
+enemy's Counteract), on the state as it is then: the model's actions carried out so far this
+activation, its AP, a Heavy weapon it shot, and the control range where it stands now. An
+action the referee refuses is not carried out; the event ``enemy_refused`` says why (the
+referee audit, ``bench/audit_games.py --only referee``, counts them: none is expected).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import reach, referee
+
+if TYPE_CHECKING:
+    from solo_ops.ai.context import Action
+    from solo_ops.game.definition import Game
+
+
+def referee_kind(action: Action) -> str:
+    """The referee's name of a planned action (opening a door or hatch is ``portal``)."""
+    return "portal" if action.kind == "operate_hatch" else action.kind
+
+
+def activation(state: State, op: Operative, spent: Sequence[Action],
+               counteracting: bool = False) -> referee.Activation:
+    """What the referee knows of the enemy model ``op``: the actions ``spent`` this activation
+    (before the one being judged), its APL after a Stun, the Heavy weapon it shot; the 2018
+    phase and how it moved this battle round."""
+    apl = max(1, op.profile.apl - op.apl_penalty)
+    act = referee.Activation(who=op.label, edition=state.edition, apl=apl,
+                             counteracting=counteracting, carrying=op.carrying,
+                             phase=state.phase,
+                             moved_how=op.moved_how if state.edition == "kt2018" else None)
+    for done in spent:
+        if state.edition == "kt2018":
+            continue  # 2018: its move is op.moved_how
+        weapon = next((w for w in op.profile.weapons if w.name == done.weapon), None)
+        act = act.after(referee_kind(done), weapon)
+    return act
+
+
+def refusal(game: Game, state: State, op: Operative, action: Action, spent: Sequence[Action],
+            counteracting: bool = False) -> str | None:
+    """Why the referee refuses ``op``'s planned ``action`` now (None: it may be carried out),
+    judged as a player's would be in its place."""
+    watch = getattr(game, "referee_watch", None)
+    if watch is not None:
+        watch.action(game, state, op, action, spent, counteracting)
+    kind = referee_kind(action)
+    weapon = next((w for w in op.profile.weapons if w.name == action.weapon), None)
+    measured = (kind in referee.MOVES or kind in ("shoot", "fight", "guard")) and not (
+        kind == "fight" and action.portal is not None) and not (
+        state.edition == "kt2018" and kind == "charge")
+    holder = None
+    if measured and op.at is not None:
+        foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
+        held = reach.within_reach(game.terrain(state), op, foes)
+        holder = held[0].label if held else None
+    return referee.refusal(activation(state, op, spent, counteracting), kind, weapon=weapon,
+                           holder=holder, check_control=measured)
+
+
+def refused_event(op: Operative, action: Action, why: str) -> dict[str, Any]:
+    """The event of an enemy action the referee refused (it is not carried out)."""
+    return {"type": "enemy_refused", "operative": op.id, "action": action.kind,
+            "target": action.target, "why": why,
+            "note": f"{op.label} does not {action.kind.replace('_', ' ')}: the referee refuses "
+                    f"it ({why})."}
