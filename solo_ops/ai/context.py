@@ -82,6 +82,9 @@ class Plan:
     stance: str = "engage"
     merge_into: str | None = None
     explain: list[str] = field(default_factory=list)
+    allies: str | None = None
+    """The ally unit this one answers (a rally or grouping with leaders: allies override
+    movement, 003), or None."""
 
     @property
     def state_after(self) -> str:

@@ -119,6 +119,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.rules import (
     kt2024,
     reach,  # noqa: F401  (tests read planner.reach)
+    referee,
 )
 
 
@@ -299,7 +300,11 @@ def _phase_2018(t: _Turn) -> bool:
     if t.phase == "shooting":
         shot, _ = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
                               moved_how=op.moved_how)
-        if shot is not None and not (op.advanced or op.charged or op.fell_back):
+        weapon = next((w for w in op.profile.weapons if shot and w.name == shot.weapon), None)
+        # the referee: not after an Advance (but an Assault weapon), a Fall Back or a charge
+        # attempt (004 "once it has done so it cannot shoot later in the battle round")
+        if shot is not None and referee.refusal(t.facts(), "shoot", weapon=weapon,
+                                                check_control=False) is None:
             t.plan.actions.append(shot)
             t.plan.explain.append(shot.note)
             t.result["attacked"] = True
@@ -337,6 +342,7 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
             plan.triggers.append(trigger)
 
     if pull is not None:
+        plan.allies = pull.unit.id
         add("group" if pull.trigger == "group" else "rally")
         # merged when every model ends in coherency with the ally
         theirs = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)

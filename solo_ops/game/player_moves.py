@@ -192,7 +192,7 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     blockers = []
     for o in others:
         extra = 0.0
-        if o.side != op.side and how in FREE_MOVES and not (
+        if o.side != op.side and o.on_table and how in FREE_MOVES and not (
                 reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
             # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
             extra = CONTROL_RANGE

@@ -29,6 +29,7 @@ scenario x both editions x the three policies x seeds 1-20, and the suite runs a
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,8 +137,9 @@ def _check(game: Game, state: State, op: Operative, action: Action) -> None:
     why = None
     if action.kind in ("reposition", "dash", "normal", "advance", "fall_back") or (
             action.kind == "charge" and action.to is not None):
-        assert action.to is not None
-        player_moves.check_move(game, state, op, action.kind, action.to, target)
+        to = _placed(game, state, op, action)
+        if to is not None:
+            player_moves.check_move(game, state, op, action.kind, to, target)
     elif action.kind == "charge":  # 2018: rolled by the engine; its phase and its one move
         why = referee.timing_refusal_2018(activation(state, op), "charge")
     elif action.kind == "shoot" and target is not None:
@@ -152,10 +154,30 @@ def _check(game: Game, state: State, op: Operative, action: Action) -> None:
         raise RuleError(why)
 
 
+def _placed(game: Game, state: State, op: Operative, action: Action
+            ) -> tuple[float, float] | None:
+    """Where the engine will put ``op`` at the end of the planned move ``action`` (the
+    placement rule shortens a move onto a base that stands there now), or None when it will
+    not move at all: the move carried out is the one judged."""
+    from solo_ops.game import placing
+    from solo_ops.rules import reach
+
+    assert action.to is not None and op.at is not None
+    route = action.route if len(action.route) >= 2 else (op.at, action.to)
+    if math.dist(route[0], op.at) > 0.005:
+        return action.to  # it starts where an earlier move stopped: judged as planned
+    try:
+        limit: float | None = reach.move_allowance(op, action.kind, state.edition)
+    except ValueError:
+        limit = None
+    to, _, _ = placing.placed(game, state, op, route, limit)
+    return to
+
+
 def order_problems(game: Game, state: State, plan: Plan) -> list[str]:
     """Where ``plan`` disagrees with its order's priority text (see the module docstring)."""
     codes = order_table(plan.troop)[plan.command].codes()
-    if "group" in plan.triggers or "rally" in plan.triggers:
+    if plan.allies is not None:
         return []  # allies override movement (003 "Allies")
     out: list[str] = []
     by_model: dict[str, list[Action]] = {}
