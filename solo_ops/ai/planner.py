@@ -151,6 +151,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
         return near[0][0] if near else math.inf
 
     models.sort(key=lambda o: (nearest_dist(o), o.id))
+    models = _not_acted(ctx, models, phase, plan)
 
     pull = _ally_pull(ctx, state, unit, board)
     moved_any = False
@@ -173,6 +174,24 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     elif ctx.edition == "kt2024":
         plan.explain.append("Stance: Engage.")
     return plan
+
+
+def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
+               ) -> list[Operative]:
+    """The models that may still act: a model that joined this unit after acting with its own
+    does not act again (Kill Team 2024: an operative activates once a turning point, 001; Kill
+    Team 2018: a model moves once in the movement phase, 004)."""
+    out = []
+    for op in models:
+        if ctx.edition == "kt2024" and op.activated:
+            plan.explain.append(f"{op.label} has already activated this turning point (with "
+                                "the unit it joined this one from): it does not act again.")
+        elif ctx.edition == "kt2018" and phase == "movement" and op.moved_how is not None:
+            plan.explain.append(f"{op.label} has already moved this battle round (with the "
+                                "unit it joined this one from): it does not move again.")
+        else:
+            out.append(op)
+    return out
 
 
 def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: bool,

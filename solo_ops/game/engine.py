@@ -520,7 +520,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     events = enemy.apply_plan(game, state, plan, lambda op, first: guard.after_enemy_action(
         game, state, op, first))
     unit.activated = True
-    for m in unit.models:
+    for m in {*models, *unit.models}:  # (a model that merged away activated too)
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         enemy.end_activation_stun(state.operatives[m])
