@@ -209,7 +209,8 @@ def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[st
     if t.edition == "kt2024":
         kinds = [k for k in ("reposition", "dash") if k not in used and t.may(k)]
     else:
-        kinds = [] if "normal" in used or "normal" in t.done else ["normal"]
+        moved = bool({"normal", "advance"} & (used | set(t.done)))
+        kinds = [] if moved else ["advance" if _advance_pays(t) else "normal"]
     if walked and not opened:
         kinds = []  # still on its way to the door or hatch
     if kinds and t.codes["move"] == "to_cover" and t.unit.fsm == "in_cover":
@@ -218,6 +219,33 @@ def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[st
         t.plan.explain.append(f"{t.op.label} stays where it is: the unit reached cover and "
                               "then remains stationary (To Cover).")
     return kinds
+
+
+ADVANCING_ORDERS = ("towards_closest_enemy", "to_firing_range", "hold_12")
+"""The move orders that only gain from going further (a "To cover" point must be reached)."""
+
+
+def _advance_pays(t: _Turn) -> bool:
+    """Kill Team 2018: whether the model Advances rather than makes a normal move (004: "Add
+    the result to the model's Move characteristic ... A model that Advances cannot charge,
+    React or shoot later that battle round"): its order moves it towards the enemy or a firing
+    range, and the Advance costs it nothing -- no charge (the order's charge, ranked first, was
+    not made) and no shot: none of its weapons but an Assault one (which still fires) reaches
+    the closest enemy after a normal move."""
+    if t.edition != "kt2018" or t.phase != "movement" or t.closest is None:
+        return False
+    if t.codes["move"] not in ADVANCING_ORDERS or t.moved_before or t.engaged:
+        return False
+    dist = t.closest[0]
+    if t.codes["move"] == "hold_12" and dist <= 12.0 + t.op.profile.movement:
+        return False  # a normal move reaches its 12"
+    reach_after = dist - float(t.op.profile.movement)
+    for weapon in t.op.profile.ranged_weapons:
+        if str(weapon.type) == "assault":
+            continue
+        if weapon.effective_range is None or weapon.effective_range + 1e-9 >= reach_after:
+            return False  # the normal move may keep a shot the Advance would lose
+    return True
 
 
 def _make_moves(t: _Turn, kinds: list[str]) -> None:
@@ -232,6 +260,10 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
         if mv is None:
             break
         mv = _dash_instead(t, mv)
+        if mv.kind == "advance":
+            mv.note = mv.note.replace("advances ", "advances up to ", 1) + (
+                " It Advances (its Move and a D6, rolled as it moves): it has no shot to lose "
+                "and no charge to make (004 Advance).")
         t.plan.actions.append(mv)
         t.plan.explain.append(mv.note)
         board.pos[op.id] = mv.to  # type: ignore[assignment]

@@ -167,6 +167,11 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                              "bases."}]
         note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
     limit = _allowance(state, op, action.kind)
+    if action.kind == "advance" and state.dice is not None:  # 004 Advance: "add D6""
+        roll = state.dice.roll(f"advance roll: {op.label}", 1, 6)
+        limit = reach.move_allowance(op, "advance", state.edition, roll=float(roll.value))
+        note = f"{note} It rolls {roll.value} to Advance: {explain.inches(limit)} in all."
+        op.advanced = True
     to, walk, blocked = placing.placed(game, state, op, route, limit)
     if to is None:
         return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
