@@ -117,6 +117,7 @@ from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.rules import (
+    kt2018,
     kt2024,
     reach,  # noqa: F401  (tests read planner.reach)
     referee,
@@ -292,8 +293,18 @@ def _locked_in_combat(t: _Turn) -> bool:
         return False
     if "fight" in t.done:
         return True  # it fought already this activation
+    # a unit that charged into this fight by its own order: the own_charge_fight setting
+    sought = t.unit.fsm == "charging" and not t.melee_minded
+    stays = t.melee_minded or (sought and t.ctx.settings.own_charge_fight == "stay")
+    if sought and t.phase in ("firefight", "movement"):
+        t.plan.explain.append(
+            f"{t.op.label}'s unit charged into this fight by its own order: "
+            + ("it fights on (setting own_charge_fight: stay)." if stays else
+               "it falls back out of it if it can (setting own_charge_fight: fall_back)."))
+    if t.phase == "movement" and not stays and _fall_back_2018(t):
+        return True
     if t.phase in ("firefight", "fight"):
-        if t.melee_minded or t.phase == "fight":
+        if stays or t.phase == "fight":
             _fight(t, t.engaged[0])
             return True
         if t.phase == "firefight" and t.ap >= 2 and not t.done:
@@ -308,6 +319,27 @@ def _locked_in_combat(t: _Turn) -> bool:
         _fight(t, t.engaged[0])
         return True
     return True  # 2018 shooting/movement phases: models in combat wait for the fight
+
+
+def _fall_back_2018(t: _Turn) -> bool:
+    """Kill Team 2018, movement phase: a model locked in combat that is not minded to fight
+    falls back (004 "it can either remain stationary or Fall Back"; not when an enemy finished
+    a charge within 1" of it this phase); whether it did. Only under ``own_charge_fight:
+    fall_back`` for a unit that charged by its own order (else 2018 models wait for the
+    fight)."""
+    if t.edition != "kt2018" or not (t.unit.fsm == "charging"
+                                     and t.ctx.settings.own_charge_fight == "fall_back"):
+        return False
+    if not kt2018.may_fall_back(any(e.charged for e in t.engaged)):
+        return False
+    dest = _fall_back_point(t.ctx, t.op, t.start, t.board, t.enemies, t.codes, t.closest)
+    if dest is None:
+        return False
+    t.plan.actions.append(dest)
+    t.board.pos[t.op.id] = dest.to  # type: ignore[assignment]
+    t.plan.explain.append(dest.note)
+    t.result["moved"] = True
+    return True
 
 
 def _phase_2018(t: _Turn) -> bool:
@@ -381,7 +413,8 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
             add("merged")
         return
     if "fight" in kinds and "charge" not in kinds:
-        add("engaged")
+        if unit.fsm != "charging":  # (a unit fighting on where it charged stays "charging")
+            add("engaged")
         return
     if "charge" in kinds:
         add("charge")
