@@ -6,8 +6,8 @@ counts, which is exact) and applies the same rule steps the rolled mode uses
 counted as whole numbers over a power of six and turned into :class:`fractions.Fraction` once,
 at the end, so results are exact (the same Fractions as multiplying chances step by step, which
 ``tests/rules/test_odds_integer_counting.py`` checks); :meth:`Odds.to_json` turns them into
-floats. Damage is capped at the target's wounds when they are given. Results are cached: the AI asks the same
-question many times while planning; :func:`clear_caches` forgets them all.
+floats. Damage is capped at the target's wounds when they are given. Results are cached: the
+AI asks the same question many times while planning; :func:`clear_caches` forgets them all.
 """
 
 from __future__ import annotations
