@@ -81,6 +81,7 @@ from solo_ops.ai.context import (  # noqa: F401
     _nearest,
     _visible,
     _visible_targets,
+    move_allowance,
 )
 from solo_ops.ai.cover import (  # noqa: F401
     IN_COVER,
@@ -158,9 +159,11 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     moved_any = False
     acted = False
     guards: list[Operative] = []
+    waiting = {op.id for op in models}  # the models not yet planned (they follow)
     for op in models:
+        waiting.discard(op.id)
         result = _plan_model(ctx, state, unit, op, order, codes, board, enemies, pull, phase,
-                             plan)
+                             plan, following=frozenset(waiting))
         ctx = result["ctx"]  # the rest of the unit walks through a door it opened
         moved_any |= result["moved"]
         acted |= result["attacked"]
@@ -220,13 +223,16 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: _Board, enemies: list[Operative],
                 pull: _Pull | None, phase: str, plan: Plan,
-                spent: Sequence[Action] = ()) -> dict[str, Any]:
+                spent: Sequence[Action] = (), following: frozenset[str] = frozenset()
+                ) -> dict[str, Any]:
     """Plan one model's actions; updates ``board`` positions and ``plan``. The result says
     whether it moved and attacked, the context after it (``ctx``: a new door state when it
     opened a door or hatch) and whether it may go On Guard (``guard``). ``spent``: the actions
     it has already carried out this activation (a re-plan, :func:`replan_model`): their AP are
-    gone and none of them is planned again."""
-    t = _begin_turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent)
+    gone and none of them is planned again. ``following``: the unit's models planned after
+    this one (coherency is the unit's after it has moved: see :func:`_mates`)."""
+    t = _begin_turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent,
+                    following)
     if t.ap <= 0:
         return t.result
     _look_around(t)
@@ -243,13 +249,12 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
 def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: dict[str, str],
                 board: _Board, enemies: list[Operative], phase: str, plan: Plan,
-                spent: Sequence[Action]) -> _Turn:
+                spent: Sequence[Action], following: frozenset[str] = frozenset()) -> _Turn:
     """The model's turn as it starts: where it stands, its unit's other models, the AP it has
     left after ``spent`` (Kill Team 2024; no limit in 2018) and whether it has moved."""
     edition = ctx.edition
     start = board.pos[op.id]
-    mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
-             for m in unit.models if m != op.id and m in board.pos]
+    mates = _mates(ctx, state, unit, op, board, following)
     result: dict[str, Any] = {"moved": False, "attacked": False, "ctx": ctx, "guard": False}
     apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
     done = [a.kind for a in spent]
@@ -265,6 +270,28 @@ def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: di
                 t.heavy_moves = kt2024.heavy_allowed_moves(weapon)
     t.shot_done |= "shoot" in done
     return t
+
+
+def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: _Board,
+           following: frozenset[str]) -> list[tuple[float, float, float]]:
+    """The unit's other models as coherency discs (centre, radius). Coherency is a property of
+    the unit once it has moved (003: models move "as close ... as they can"): a model planned
+    before this one stands where it was planned to; one planned after it will follow, so its
+    disc is grown by the most it can move this activation (2024: a Reposition and a Dash;
+    2018: its move) -- the lead model is not held back by mates that have not moved yet."""
+    out = []
+    for m in unit.models:
+        if m == op.id or m not in board.pos:
+            continue
+        mate = state.operatives[m]
+        grow = 0.0
+        if m in following:
+            kind = "reposition" if ctx.edition == "kt2024" else "normal"
+            grow = move_allowance(mate, kind, ctx.edition)
+            if ctx.edition == "kt2024" and max(1, mate.profile.apl - mate.apl_penalty) >= 2:
+                grow += move_allowance(mate, "dash", ctx.edition)
+        out.append((board.pos[m][0], board.pos[m][1], mate.radius + grow))
+    return out
 
 
 def _look_around(t: _Turn) -> None:
