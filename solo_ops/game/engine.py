@@ -55,6 +55,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     terrain cache of the same board to share (the simulator plays many missions on one board;
     a terrain never changes, so sharing it changes no answer)."""
     game = Game(scenario, seed)
+    scenario = game.scenario  # its board as the killzone makes it (rules.killzones)
     if terrains is not None:
         if terrains.board is not scenario.board:
             raise ValueError("the shared terrain cache is of another board")
