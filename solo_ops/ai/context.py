@@ -46,6 +46,7 @@ class Action:
     note: str = ""
     portal: str | None = None  # operate_hatch: the door/hatch; fight: fought across it
     open: bool | None = None  # operate_hatch: opened (True) or closed (False)
+    rest: bool = False  # a move's rest after a door or hatch it opened on its way (no AP)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "model": self.model}
@@ -65,6 +66,8 @@ class Action:
             data["portal"] = self.portal
         if self.open is not None:
             data["open"] = self.open
+        if self.rest:
+            data["rest"] = True
         return data
 
 

@@ -159,10 +159,13 @@ class _Scored:
 
 def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
                    start: tuple[float, float], kind: str, codes: dict[str, str], board: _Board,
-                   enemies: list[Operative], mates: list[tuple[float, float, float]]
-                   ) -> Action | None:
-    """The end point of one move (reposition, dash or 2018 normal move) by the move order."""
-    allowance = move_allowance(op, kind, ctx.edition)
+                   enemies: list[Operative], mates: list[tuple[float, float, float]],
+                   allowance: float | None = None) -> Action | None:
+    """The end point of one move (reposition, dash or 2018 normal move) by the move order;
+    ``allowance``: the movement left of a move that opened a door or hatch on its way (its
+    rest), else the move's own."""
+    if allowance is None:
+        allowance = move_allowance(op, kind, ctx.edition)
     if allowance <= 0:
         return None
     near = _nearest(ctx, start, op.radius, enemies, board.pos)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range
+from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range, move_allowance
 from solo_ops.ai.move_order import _move_by_order, _order_satisfied
 from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
@@ -180,6 +180,8 @@ def _moves_by_order(t: _Turn, kinds: Sequence[str] | None = None) -> None:
         t.plan.explain.append(f"{t.op.label} remains stationary (its move order).")
         return
     used, walked, opened = _open_the_way_first(t)
+    if opened and walked:
+        _rest_of_move(t, kinds)
     allowed = _move_kinds(t, used, walked, opened)
     _make_moves(t, [k for k in allowed if kinds is None or k in kinds])
 
@@ -190,15 +192,44 @@ def _open_the_way_first(t: _Turn) -> tuple[set[str], bool, bool]:
     used: set[str] = set()
     walked = opened = False
     if t.ap > 0 and t.phase in ("firefight", "movement") and not t.done:
-        ap_before = t.ap
+        before = len(t.plan.actions)
         t.ctx, t.ap, used, walked, opened = _open_the_way(t.ctx, t.op, t.board, t.enemies,
                                                           t.codes, t.ap, t.plan)
-        t.done.extend(sorted(used))
-        if opened and t.edition == "kt2024" and ap_before - t.ap > len(used):
-            t.done.append("portal")
+        # what it did, in order (the referee reads the door as part of the move under way)
+        t.done.extend(_referee_kind(a) for a in t.plan.actions[before:]
+                      if a.model == t.op.id)
         t.result["ctx"] = t.ctx
         t.result["moved"] |= walked
     return used, walked, opened
+
+
+def _rest_of_move(t: _Turn, kinds: Sequence[str] | None) -> None:
+    """The rest of the move that opened a door or hatch on its way: opening it is part of the
+    move (002 Operate Hatch "Can be performed during a Reposition or Dash"; 004 "at any point
+    when an INFANTRY model is making a normal move ... it can open a door"), so the model goes
+    on by its order with the movement that move left (no new action, no AP); not when an
+    enemy now holds it in control range (004 "If that model is now within 1" of any enemy
+    models, it cannot move any further")."""
+    moves = [a for a in t.plan.actions if a.model == t.op.id and a.kind in MOVE_KINDS]
+    if not moves or (kinds is not None and moves[-1].kind not in kinds):
+        return
+    last = moves[-1]
+    if not referee.rest_of_move(t.facts(), last.kind):
+        return
+    left = move_allowance(t.op, last.kind, t.edition) - last.cost
+    here = t.board.pos[t.op.id]
+    if left < 0.05 or _in_control_range(t.ctx, here, t.op.radius, t.enemies, t.board.pos):
+        return
+    mv = _move_by_order(t.ctx, t.state, t.unit, t.op, here, last.kind, t.codes, t.board,
+                        t.enemies, t.mates, allowance=left)
+    if mv is None or mv.to is None:
+        return
+    mv.rest = True
+    mv.note += f" The rest of its {last.kind.replace('_', ' ')}, after the door or hatch."
+    t.plan.actions.append(mv)
+    t.plan.explain.append(mv.note)
+    t.board.pos[t.op.id] = mv.to
+    t.done.append(last.kind)  # the same move goes on: no new action, no AP
 
 
 def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[str]:

@@ -93,12 +93,14 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
     so an action's AP and place in the activation are checked before anything else about it."""
     if state.edition != "kt2024":
         return
-    refused = referee.spend_refusal(activation(state, op), what)
+    act = activation(state, op)
+    refused = referee.spend_refusal(act, what)
     if refused is not None:
         raise RuleError(refused)
     if check_only:
         return
-    if not state.counteracting:  # a counteract is free: no AP spent
+    # a counteract is free; so is the rest of a move a door or hatch interrupted
+    if not state.counteracting and not referee.rest_of_move(act, what):
         op.ap_used += referee.ap_cost(what)
     op.actions_taken.append(what)
 

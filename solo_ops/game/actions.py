@@ -345,6 +345,8 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                             f"{verdict.why}")
         if verdict.cost:
             _spend(state, op, "portal")
+        else:  # 2018: free, and part of the move under way (the rest of it may follow)
+            op.actions_taken.append("portal")
     else:
         nodes = [o.id for o in board.objectives if o.command_node]
         control = scoring.objective_control(game, state) if nodes else {}

@@ -167,6 +167,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                              "bases."}]
         note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
     limit = _allowance(state, op, action.kind)
+    if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
+        limit = op.move_left
     if action.kind == "advance" and state.dice is not None:  # 004 Advance: "add D6""
         roll = state.dice.roll(f"advance roll: {op.label}", 1, 6)
         limit = reach.move_allowance(op, "advance", state.edition, roll=float(roll.value))
@@ -187,6 +189,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     op.at = to
     op.moved = True
     op.moved_how = action.kind
+    op.move_left = None if limit is None else max(0.0, limit - cost)
     if action.kind == "fall_back":
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),

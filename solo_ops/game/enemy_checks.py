@@ -37,8 +37,8 @@ def activation(state: State, op: Operative, spent: Sequence[Action],
                              phase=state.phase,
                              moved_how=op.moved_how if state.edition == "kt2018" else None)
     for done in spent:
-        if state.edition == "kt2018":
-            continue  # 2018: its move is op.moved_how
+        if state.edition == "kt2018" and done.kind not in ("operate_hatch", *referee.MOVES):
+            continue  # 2018: a move and a door opened on its way are what matter
         weapon = next((w for w in op.profile.weapons if w.name == done.weapon), None)
         act = act.after(referee_kind(done), weapon)
     return act

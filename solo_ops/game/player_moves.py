@@ -51,7 +51,10 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     to = _point(action.get("to"))
     target = _charge_target(state, op, how, action)
     walk, cost = check_move(game, state, op, how, to, target)
+    op.move_left = max(0.0, _limit(state, op, how) - cost)
     _spend(state, op, how)
+    if state.edition == "kt2018":
+        op.actions_taken.append(how)  # (2018: a door opened on its way lets the rest follow)
     reacted = _enemy_reaction(game, state, op, how, target)
     if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
         return reacted
@@ -208,11 +211,22 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     return walk
 
 
-def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
-    """The walk's length is within the move's allowance (2" for a counteract); its cost."""
+def _limit(state: State, op: Operative, how: str) -> float:
+    """How far this move of ``op`` may go: the move's allowance (a carrier's 4" a turn
+    included; 2" for a counteract), or what the move under way left when a door or hatch was
+    opened on its way (the referee's :func:`~solo_ops.rules.referee.rest_of_move`)."""
     limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
+    if referee.rest_of_move(activation(state, op), how) and op.move_left is not None:
+        limit = min(limit, op.move_left)
     if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
         limit = min(limit, COUNTERACT_MOVE)
+    return limit
+
+
+def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
+    """The walk's length is within the move's allowance (2" for a counteract; what is left
+    of a move a door or hatch interrupted); its cost."""
+    limit = _limit(state, op, how)
     cost = float(walk.cost)
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "

@@ -64,6 +64,8 @@ class Operative:
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
     heavy_shot: str | None = None  # the Heavy weapon it shot this activation (no move after)
+    move_left: float | None = None  # the movement its last move left (a door or hatch opened
+    #                                 on the way: the rest of that move may follow, referee)
     marker: str | None = None  # the objective marker it carries (2024 Pick Up; not `carrying`)
 
     @property

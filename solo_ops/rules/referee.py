@@ -21,6 +21,10 @@ control range, if any). Each refusal is one sentence naming the rule and its sou
   neither (it is a Reposition), a Fall Back needs one; "Cannot Shoot while within Control Range
   of an enemy"; 002 Guard "Cannot be used in Control Range with enemies");
 * carrying (003 Carrying: "this ends all actions for this turn");
+* doors and hatches on the way: opening one is part of the move (002 Operate Hatch "Can be
+  performed during a Reposition or Dash"; 004 "at any point when an INFANTRY model is making a
+  normal move or Falling Back, it can open a door"): the rest of that move may follow it, no
+  new action (:func:`rest_of_move`; its allowance is what the move left, the caller's);
 * Kill Team 2018: a model moves once in the movement phase (004); it fires in the shooting
   phase, not after Falling Back, after an Advance only an Assault weapon, and not after a
   charge (004 "cannot shoot ... if it charged").
@@ -94,7 +98,7 @@ class Activation:
         if self.edition == "kt2018" and kind in MOVES_2018:
             moved = kind
         kind = SAME_AS.get(kind, kind)
-        cost = 0 if self.counteracting else ap_cost(kind)
+        cost = 0 if self.counteracting or rest_of_move(self, kind) else ap_cost(kind)
         return replace(self, ap_used=self.ap_used + cost, done=(*self.done, kind), heavy=heavy,
                        moved_how=moved)
 
@@ -102,6 +106,16 @@ class Activation:
     def ap_left(self) -> int:
         """Action points left this activation (Kill Team 2024)."""
         return max(1, self.apl) - self.ap_used
+
+
+def rest_of_move(act: Activation, kind: str) -> bool:
+    """Whether a move of ``kind`` now is the rest of the same move, interrupted to open a
+    door or hatch on its way (002 Operate Hatch "Can be performed during a Reposition or
+    Dash"; 004 Doors "at any point when an INFANTRY model is making a normal move or Falling
+    Back, it can open a door"): its last two actions are that move and the door or hatch."""
+    during = ("reposition", "dash") if act.edition == "kt2024" else ("normal", "fall_back")
+    return (kind in during and len(act.done) >= 2 and act.done[-1] == "portal"
+            and act.done[-2] == kind)
 
 
 def spend_refusal(act: Activation, kind: str) -> str | None:
@@ -117,6 +131,8 @@ def spend_refusal(act: Activation, kind: str) -> str | None:
         if act.done:
             return f"{act.who} has made its counteract action"
         return None
+    if rest_of_move(act, kind):
+        return None  # the move under way goes on: no new action
     refused = sequences.refusal_words(act.who, kind, act.done)
     if refused is not None:  # the sequence table (rules/sequences.py)
         return refused
@@ -197,7 +213,7 @@ def timing_refusal_2018(act: Activation, kind: str, weapon: Weapon | None = None
     if kind in MOVES_2018:
         if act.phase != "movement":
             return "models move in the movement phase"
-        if act.moved_how is not None:
+        if act.moved_how is not None and not rest_of_move(act, kind):
             return (f"{act.who} has already moved this battle round ({_words(act.moved_how)}): "
                     "a model moves once in the movement phase")
     if kind == "shoot":

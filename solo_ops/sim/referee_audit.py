@@ -110,7 +110,9 @@ def _as_player_would_be(state: State, op: Operative, spent: Sequence[Action],
 
     state.counteracting = counteracting
     state.active_operative = op.id
-    if state.edition != "kt2024":
+    if state.edition != "kt2024":  # its move and a door opened on its way (the rest follows)
+        op.actions_taken = ["portal" if a.kind == "operate_hatch" else a.kind for a in spent
+                            if a.kind == "operate_hatch" or a.kind in referee.MOVES_2018]
         return
     op.ap_used, op.actions_taken, op.heavy_shot, op.moved_how = 0, [], None, None
     for done in spent:
