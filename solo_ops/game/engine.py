@@ -331,11 +331,13 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     try:
         events = _apply(game, state, run, prompt) + chooser.events
     except cp.NeedAnswer as need:
+        # the figures the players read while the question waits are the step's so far
+        figures = {"cp": dict(state.cp), "vp": dict(state.vp)}
         cp.restore(state, snap)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
-        record = _record(state, action, [need.pause(state, run, answers, chooser.progress)],
-                         before)
+        paused = need.pause(state, run, answers, chooser.progress)
+        record = _record(state, action, [{**paused, "figures": figures}], before)
         cp.keep_plans(game, state, chooser)
         return record
     except BaseException:
