@@ -104,7 +104,7 @@ from solo_ops.ai.portals import (  # noqa: F401
     _portal_fight,
     _side_of,
 )
-from solo_ops.ai.sequences import choose_sequence
+from solo_ops.ai.sequences import charge_first, choose_sequence
 from solo_ops.ai.shooting import (  # noqa: F401
     _is_heavy,
     _prefetch_covers,
@@ -239,7 +239,8 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if _locked_in_combat(t) or _phase_2018(t):
         return t.result
     if pull is not None:
-        _answer_allies(t, pull)
+        if not charge_first(t, pull.reason):
+            _answer_allies(t, pull)
         return t.result
     choose_sequence(t)
     t.result["guard"] = _may_guard(t.ctx, op, board.pos[op.id], enemies, board, codes, t.ap,
@@ -421,6 +422,7 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
 
     if pull is not None:
         plan.allies = pull.unit.id
+    if pull is not None and "charge" not in kinds:  # (a charge made first: allies_charge)
         add("group" if pull.trigger == "group" else "rally")
         # merged when every model ends in coherency with the ally
         theirs = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)

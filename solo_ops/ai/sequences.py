@@ -125,6 +125,27 @@ def _referee(t: _Turn, fork: _Turn) -> str | None:
     return None if why is None else f"the referee refuses it ({why})"
 
 
+def charge_first(t: _Turn, allies: str) -> bool:
+    """A model of a unit answering allies makes the charge its own Charge order allows
+    (setting ``allies_charge: charge``): tried on a fork, kept when it can be played and the
+    referee accepts it (``allies``: the words of the call it answers). Whether it charged."""
+    if t.ctx.settings.allies_charge != "charge":
+        return False
+    fork = t.fork()
+    why = _charge_here(fork)
+    if why is None:
+        why = _referee(t, fork)
+    if why is not None:
+        t.discard()
+        return False
+    t.commit(fork)
+    t.plan.explain.append(allies + ".")
+    t.plan.explain.append(f"{t.op.label} makes the charge its order allows before answering "
+                          "its allies (setting allies_charge: charge): allies decide where a "
+                          "unit moves, not whether it charges.")
+    return True
+
+
 def _fits(t: _Turn, name: str) -> bool:
     """Whether option ``name`` may be played at all: its actions in turn within the AP left
     and the sequence table (Kill Team 2024), after what the model has done."""
