@@ -71,6 +71,9 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         ends &= placement.clear_of_bases(pts, op.radius, bases)
         if not ends.any():
             return None
+        free = ends & placement.clear_of_bases(pts, op.radius, board.reserved)
+        if free.any():  # not the spot a mate's charge already makes for
+            ends = free
         costs = np.asarray(cand.cost, dtype=float)
         k = _pick(costs, costs, pts, ends)
         assert k is not None

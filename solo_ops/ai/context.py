@@ -183,6 +183,9 @@ class _Board:
         # may overlap them, and walks go round them
         self.fixed: list[tuple[float, float, float]] = [
             (b.x, b.y, b.r) for b in state.bases(exclude=self.pos)]
+        # Kill Team 2018: where the charges declared this activation are planned to end (the
+        # engine rolls them later, in turn): a later charger plans another spot
+        self.reserved: list[tuple[float, float, float]] = []
 
     def enemies_of_ai(self) -> list[Operative]:
         return [o for o in self.state.living(PLAYER) if o.id in self.pos]

@@ -87,6 +87,10 @@ class _Turn:
         self.__dict__.update(fork.__dict__)
         self.plan = plan
         self.board.pos[self.op.id] = fork.here
+        for a in fork.plan.actions:  # a 2018 charge's end spot: the unit's later chargers
+            if a.kind == "charge" and a.to is None and a.route:  # plan another one
+                end = a.route[-1]
+                self.board.reserved.append((float(end[0]), float(end[1]), self.op.radius))
 
     def discard(self) -> None:
         """Forget a fork's moves: the model stands where this turn has it."""
