@@ -55,11 +55,14 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     terrain cache of the same board to share (the simulator plays many missions on one board;
     a terrain never changes, so sharing it changes no answer)."""
     game = Game(scenario, seed)
-    scenario = game.scenario  # its board as the killzone makes it (rules.killzones)
+    given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
-        if terrains.board is not scenario.board:
+        if terrains.board is scenario.board:
+            game.terrains = terrains
+        elif terrains.board is not given.board:
             raise ValueError("the shared terrain cache is of another board")
-        game.terrains = terrains
+        # (a cache of the scenario's board as drawn, where the killzone reads it otherwise --
+        # Volkus doors in 2024, rules.killzones.board_in_play -- is not shared)
     dice = SeededDice(seed=seed)
     state = State(edition=scenario.edition, dice=dice)
     state.doors = scenario.board.door_state()
