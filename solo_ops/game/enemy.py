@@ -49,9 +49,11 @@ def _in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
 
 def stale(game: Game, state: State, op: Operative, action: Action) -> str | None:
     """Why a planned attack can no longer be made as planned (its target is off the table,
-    out of sight for a shot, out of reach for a fight), or None when it still can."""
-    if action.kind not in ATTACKS or action.target is None:
-        return None
+    out of sight for a shot, out of reach for a fight), or a Fall Back no longer needed (no
+    enemy holds the model in control range any more), or None when it still can."""
+    moved = enemy_checks.stale_move(game, state, op, action)  # a Fall Back, a 2024 Charge
+    if moved is not None or action.kind not in ATTACKS or action.target is None:
+        return moved
     target = state.operatives.get(action.target)
     if target is not None and target.lying:
         return f"{target.label} is down"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.game import placing
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach, referee
 
@@ -71,3 +72,27 @@ def refused_event(op: Operative, action: Action, why: str) -> dict[str, Any]:
             "target": action.target, "why": why,
             "note": f"{op.label} does not {action.kind.replace('_', ' ')}: the referee refuses "
                     f"it ({why})."}
+
+
+def stale_move(game: Game, state: State, op: Operative, action: Action) -> str | None:
+    """Why a planned Fall Back or Kill Team 2024 Charge can no longer be made as planned (the
+    engine then plans the model's actions again, as for a target gone): no enemy holds the
+    model in control range any more (a Fall Back), or a base now stands on the charge's route
+    so that where it would stop is not in the target's control range (a player would be
+    refused that charge)."""
+    foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
+    if action.kind == "fall_back" and op.at is not None and not reach.within_reach(
+            game.terrain(state), op, foes):
+        return f"no enemy holds {op.label} in control range any more"
+    if action.kind != "charge" or action.to is None or op.at is None or action.target is None:
+        return None
+    target = state.operatives.get(action.target)
+    if target is None or not target.on_table or target.at is None:
+        return None  # (said by the attack's own staleness)
+    route = action.route if len(action.route) >= 2 else (op.at, action.to)
+    to, _, blocked = placing.placed(game, state, op, route,
+                                    reach.move_allowance(op, "charge", state.edition))
+    if to is not None and reach.in_control_range(game.terrain(state), to, op.radius,
+                                                 target.at, target.radius):
+        return None
+    return f"the way to {target.label} is blocked now ({blocked or 'no room at its end'})"

@@ -139,7 +139,9 @@ def _check(game: Game, state: State, op: Operative, action: Action) -> None:
     why = None
     if action.kind in ("reposition", "dash", "normal", "advance", "fall_back") or (
             action.kind == "charge" and action.to is not None):
-        to = _placed(game, state, op, action)
+        # the move as the engine will carry it out (a base now in the way shortens it); a
+        # charge is judged as declared: one it cannot finish fails, it is never shortened
+        to = action.to if action.kind == "charge" else _placed(game, state, op, action)
         if to is not None:
             player_moves.check_move(game, state, op, action.kind, to, target)
     elif action.kind == "charge":  # 2018: rolled by the engine; its phase and its one move
