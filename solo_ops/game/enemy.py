@@ -159,7 +159,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     assert old is not None and action.to is not None
     route: Any = action.route if len(action.route) >= 2 else (old, action.to)
     note = action.note
-    if math.dist(route[0], old) > 0.005:  # an earlier move of this activation stopped short
+    moved_on = math.dist(route[0], old) > 0.005  # an earlier move of it stopped short
+    if moved_on or enemy_checks.route_blocked(game, state, op, route):  # or a base in the way
         route = placing.way_from_here(game, state, op, action.to)
         if route is None:
             return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
@@ -167,7 +168,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                      "note": f"{op.label} cannot make its move from {explain.fmt_pt(old)}, "
                              "where its last move stopped: no way around the walls and "
                              "bases."}]
-        note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
+        note += (f" It starts from {explain.fmt_pt(old)}, where its last move stopped."
+                 if moved_on else " It goes round a base now in its way.")
     limit = _allowance(state, op, action.kind)
     if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
         limit = op.move_left

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import placing
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.geometry import placement
 from solo_ops.rules import reach, referee
 
 if TYPE_CHECKING:
@@ -90,9 +91,21 @@ def stale_move(game: Game, state: State, op: Operative, action: Action) -> str |
     if target is None or not target.on_table or target.at is None:
         return None  # (said by the attack's own staleness)
     route = action.route if len(action.route) >= 2 else (op.at, action.to)
+    if route_blocked(game, state, op, route):
+        return f"the way to {target.label} is blocked now (a base stands on it)"
     to, _, blocked = placing.placed(game, state, op, route,
                                     reach.move_allowance(op, "charge", state.edition))
     if to is not None and reach.in_control_range(game.terrain(state), to, op.radius,
                                                  target.at, target.radius):
         return None
     return f"the way to {target.label} is blocked now ({blocked or 'no room at its end'})"
+
+
+def route_blocked(game: Game, state: State, op: Operative, route: Any) -> bool:
+    """Whether a base now stands on a planned move's ``route`` (a model that moved or appeared
+    after the plan was made): the move then goes round it to the planned end
+    (:func:`solo_ops.game.placing.way_from_here`), as a player's would have to -- no base is
+    walked through (:func:`solo_ops.geometry.placement.first_contact`)."""
+    walk = game.terrain(state).routes.walk_through(tuple(route), op.radius)
+    return placement.first_contact(game.terrain(state), walk, float(walk.cost), op.radius,
+                                   state.bases(exclude=op.id)) is not None

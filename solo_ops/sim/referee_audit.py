@@ -33,7 +33,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.core.tables import order_table
@@ -163,13 +163,15 @@ def _placed(game: Game, state: State, op: Operative, action: Action
     """Where the engine will put ``op`` at the end of the planned move ``action`` (the
     placement rule shortens a move onto a base that stands there now), or None when it will
     not move at all: the move carried out is the one judged."""
-    from solo_ops.game import placing
+    from solo_ops.game import enemy_checks, placing
     from solo_ops.rules import reach
 
     assert action.to is not None and op.at is not None
-    route = action.route if len(action.route) >= 2 else (op.at, action.to)
-    if math.dist(route[0], op.at) > 0.005:
-        return action.to  # it starts where an earlier move stopped: judged as planned
+    route: Any = action.route if len(action.route) >= 2 else (op.at, action.to)
+    if math.dist(route[0], op.at) > 0.005 or enemy_checks.route_blocked(game, state, op, route):
+        route = placing.way_from_here(game, state, op, action.to)  # as the engine goes on
+        if route is None:
+            return None
     try:
         limit: float | None = reach.move_allowance(op, action.kind, state.edition)
     except ValueError:
