@@ -343,10 +343,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         if not verdict.ok:
             raise RuleError(f"{op.name} cannot {'open' if want else 'close'} {feature.id}: "
                             f"{verdict.why}")
-        if verdict.cost:
-            _spend(state, op, "portal")
-        else:  # 2018: free, and part of the move under way (the rest of it may follow)
-            op.actions_taken.append("portal")
+        _spend_portal(state, op, verdict.cost)
     else:
         nodes = [o.id for o in board.objectives if o.command_node]
         control = scoring.objective_control(game, state) if nodes else {}
@@ -378,6 +375,16 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         events[0]["note"] += f" {op.name} is now within 1\" of an enemy: it moves no further."
     events.extend(reveal.check_spotting(game, state))
     return events
+
+
+def _spend_portal(state: State, op: Operative, cost: int) -> None:
+    """The AP of a door or hatch (2024); 2018: free. Either way it is recorded as part of the
+    activation: opened during a move, the rest of that move may follow (the referee's
+    ``rest_of_move``)."""
+    if cost:
+        _spend(state, op, "portal")
+    else:
+        op.actions_taken.append("portal")
 
 
 def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
