@@ -311,9 +311,7 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
                    edition: str | None, engagement: int | None, units: str | None,
                    new_links: tuple[str, ...], seed: int | None, saves: Path | None) -> None:
     """Serve the campaign as a live web page: every mission and everything between them."""
-    import uvicorn
-
-    from solo_ops.cli.serve import _bind, base_url, link_lines, served_names
+    from solo_ops.cli.serve import _bind, base_url, echo_links, run_server, served_names
     from solo_ops.web.app import create_app, is_loopback
     from solo_ops.web.campaign import ROUTES
 
@@ -328,16 +326,13 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
             click.echo(note)
         base = base_url(host, sock.getsockname()[1])
         app = create_app(None, local_only=is_loopback(host), hosts=served_names(host),
-                         desk=desk, extra=ROUTES)
+                         desk=desk, extra=ROUTES, base=base)
         assert desk.links is not None
         click.echo(f"Serving {name} on {base}")
-        for line in link_lines(base, desk.players, desk.links):
-            click.echo(line)
+        echo_links(base, desk.players, desk.links)
         state = "not set up yet" if desk.phase == REPORT else f"at '{desk.phase}'"
         click.echo(f"Mission {desk.number} is {state}; the campaign is saved to {path} after "
                    f"every step. Stop with Ctrl+C and go on with `solo-ops campaign serve "
                    f"{name}` or `solo-ops campaign play {name}`.")
-        config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1, lifespan="off")
-        uvicorn.Server(config).run(sockets=[sock])
+        run_server(app, sock)
 

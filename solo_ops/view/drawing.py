@@ -57,6 +57,8 @@ def svg_text(scene: Scene) -> str:
     ]
     for shp in primitives(scene):
         cls = f' class="{escape(shp.css)}"' if shp.css else ""
+        if shp.pivot is not None:  # the page scales a label about it (zoomed out)
+            cls += f' data-pivot="{_num(shp.pivot[0])} {_num(shp.pivot[1])}"'
         if shp.kind == "polygon":
             pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in shp.points)
             lines.append(f'<polygon{cls} points="{pts}" {_svg_style(shp.style)}/>')
