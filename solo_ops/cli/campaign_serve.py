@@ -75,6 +75,10 @@ class Desk:
         """The mission being played or just ended (None while it is set up, between missions)."""
         return self.mission if self._phase in (MISSION, ENDED) else None
 
+    def setup_table(self) -> GameTable | None:
+        """The mission set up, being played or just ended (None between missions)."""
+        return self.mission if self._phase in (SETUP, MISSION, ENDED) else None
+
     @property
     def links(self) -> dict[str, Any] | None:
         return self.campaign.links
@@ -246,6 +250,9 @@ class Desk:
             }
             if mission is not None and self._phase in (SETUP, MISSION, ENDED):
                 game = mission.game
+                doc["title"] = mission_title(c.name, self.number, game.scenario.name)
+                doc["board"] = {"width": game.scenario.board.width,
+                                "depth": game.scenario.board.depth}
                 doc["mission"] = {"name": game.scenario.name, "edition": game.edition,
                                   "players": mission.players,
                                   "briefing": mission.briefing(),
@@ -253,8 +260,9 @@ class Desk:
                                   "result": mission.state.result}
             return doc
 
-    def picture(self, what: str) -> str | None:
-        """The set-up picture of the mission being set up, or the map of the last one's end."""
+    def picture(self, what: str, phone: bool = False) -> str | None:
+        """The set-up picture of the mission being set up, or the map of the last one's end;
+        ``phone``: with the phone's label set, every model and door labelled."""
         from solo_ops.view import board_view, drawing
         from solo_ops.view.player import player_record, player_view
 
@@ -266,7 +274,24 @@ class Desk:
             game, state = table.game, table.state
             view = player_view(game, state)
             records = [player_record(r) for r in state.log]
-            return drawing.svg_text(board_view.board_scene(game, state, view, records))
+            focus = None
+            if phone:
+                ids = [o["id"] for ops in view["squads"].values() for o in ops]
+                focus = board_view.Focus(frozenset(ids + [o["id"] for o in view["enemies"]]),
+                                         None)
+            return drawing.svg_text(board_view.board_scene(game, state, view, records,
+                                                           phone=focus))
+
+
+def mission_title(campaign: str, number: int, name: str) -> str:
+    """The campaign page's title for mission ``number`` called ``name``, each said once: a
+    mission named after the campaign (``Duo: mission 1``, as ``campaign play`` names them) is
+    ``Duo — mission 1``."""
+    if name.casefold() in (f"{campaign}: mission {number}".casefold(), campaign.casefold()):
+        return f"{campaign} — mission {number}"
+    if name.casefold().startswith(campaign.casefold()):
+        return name
+    return f"{campaign} — mission {number}: {name}"
 
 
 def squads_doc(c: Campaign) -> list[dict[str, Any]]:

@@ -111,7 +111,8 @@ class Focus:
     unlabelled, named on a tap."""
 
     models: frozenset[str]
-    features: frozenset[str] = frozenset()
+    features: frozenset[str] | None = frozenset()
+    """The doors, hatches and terrain labelled (None: every door and hatch)."""
 
 
 SHORT = 7

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.game.markers import board_now
 from solo_ops.view import measure
 from solo_ops.view.board_view import short_names
+from solo_ops.view.picture_style import OBJECTIVE_RADIUS
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from solo_ops.game.state import State
 
 ORDERS = {"engage": "Engage", "conceal": "Conceal"}
+COUNTER_RADIUS = 0.5
+"""A hidden counter's radius in inches, as the pictures draw it."""
 
 
 def weapon_words(w: Weapon, edition: str, units: str = "in") -> str:
@@ -71,7 +74,8 @@ def cards(game: Game, state: State, view: dict[str, Any]) -> dict[str, dict[str,
     """A card for every model, counter and objective marker the players see, by id: ``id``,
     ``short`` (the phone label), ``name``, ``kind`` (``player``, ``enemy``, ``counter``,
     ``objective``), ``player``, ``wounds`` (``"9/14"``), ``state`` (order and condition words),
-    ``weapons`` (a line each), ``at`` (where, in the players' units)."""
+    ``weapons`` (a line each), ``at`` (where, in the players' units), and ``xy`` and ``radius``
+    (inches: where a tap finds it)."""
     units = game.settings.units
     edition = view["edition"]
     models = [(o, "player", player) for player, ops in view["squads"].items() for o in ops]
@@ -85,16 +89,18 @@ def cards(game: Game, state: State, view: dict[str, Any]) -> dict[str, dict[str,
             "player": player, "profile": o.get("profile"),
             "wounds": f"{o['wounds']}/{o['max_wounds']}", "state": _state_words(o, edition),
             "weapons": [weapon_words(w, edition, units) for w in op.profile.weapons],
-            "at": measure.point(o["at"], units)}
+            "at": measure.point(o["at"], units), "xy": o["at"], "radius": op.radius}
     for c in view["counters"]:
         out[c["id"]] = {"id": c["id"], "short": c["id"], "name": "hidden counter",
                         "kind": "counter", "at": measure.point(c["at"], units),
+                        "xy": c["at"], "radius": COUNTER_RADIUS,
                         "state": ["what it holds is found when one of your operatives sees it"],
                         "weapons": []}
     for obj in board_now(game, state, game.terrain(state).board).objectives:
         out.setdefault(obj.id, {
             "id": obj.id, "short": obj.id, "kind": "objective", "weapons": [],
             "name": "command node" if obj.command_node else "objective marker",
-            "at": measure.point(obj.at, units),
+            "at": measure.point(obj.at, units), "xy": [obj.at[0], obj.at[1]],
+            "radius": OBJECTIVE_RADIUS,
             "state": ["portable: Pick Up / Place Down"] if obj.portable else []})
     return out

@@ -569,7 +569,7 @@ def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[
         out.append(Shape("polygon", ((tx - half, ty - half), (tx + half, ty - half),
                                      (tx + half, ty + half), (tx - half, ty + half)),
                          Style(fill, 0.45 if spent else 1.0, "#ffffff", 1.0, 1.0),
-                         css="order-token" + (" spent" if spent else "")))
+                         css="order-token" + (" spent" if spent else ""), pivot=(tx, ty)))
         out.append(Shape("text", ((tx, ty + ink.token * 0.375),), Style("#ffffff"), text=token,
                          size=ink.token, anchor="middle", bold=True, css="order-token",
                          pivot=(tx, ty)))

@@ -25,6 +25,8 @@ host's, which answers for anyone — as a query parameter or an ``X-Solo-Ops-Tok
 * ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point, distance around the
   walls and which moves the game takes there (:mod:`solo_ops.web.placing`);
 * ``GET /api/join`` (the host only) every player's link with its QR code;
+* ``GET /api/setup`` the set-up measured from the table's edges, ``GET /setup-sheet.png`` the
+  printable sheet (:mod:`solo_ops.web.setup`);
 * ``GET /board.svg?player=NAME[&layout=phone]`` and ``GET /board.png?player=NAME`` the board
   now (``layout=phone``: the phone's label set).
 
@@ -65,6 +67,7 @@ from solo_ops.web.guard import (
 from solo_ops.web.join import api_join
 from solo_ops.web.pages import STATIC, drawing, load_static, page, static_file
 from solo_ops.web.server import Desk, Hub, TableServer
+from solo_ops.web.setup import api_setup, setup_sheet
 from solo_ops.web.stream import KEEP_ALIVE, api_events
 
 __all__ = ["BODY_KEYS", "KEEP_ALIVE", "LOOPBACK", "MAX_ANSWER", "MAX_BODY", "SECURITY_HEADERS",
@@ -92,6 +95,8 @@ def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Itera
         Route("/api/events", api_events),
         Route("/api/place", api_place),
         Route("/api/join", api_join),
+        Route("/api/setup", api_setup),
+        Route("/setup-sheet.png", setup_sheet),
         Route("/board.svg", drawing("svg")),
         Route("/board.png", drawing("png")),
         *extra,

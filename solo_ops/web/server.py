@@ -74,6 +74,10 @@ class Desk(Protocol):
     @property
     def players(self) -> list[str]: ...
 
+    def setup_table(self) -> GameTable | None:
+        """The mission being set up, played or just ended (None between missions)."""
+        ...
+
 
 def tip(table: GameTable) -> str:
     """The event id of the game's history now: its length and the last step's fingerprint,
@@ -111,6 +115,11 @@ class TableServer:
             raise Refused(409, "no mission is being played now: the campaign page shows what "
                           "comes next")
         return table
+
+    def setup_table(self) -> GameTable | None:
+        """The game whose set-up the page shows: the one at the table, or a campaign's
+        mission while it is set up too."""
+        return self.desk.setup_table() if self.desk is not None else self.game_table
 
     @property
     def playing(self) -> bool:
@@ -180,7 +189,8 @@ class TableServer:
             if key not in self.offered:
                 doc = offers.offers(table)
                 found = offers.focus(table, doc)
-                doc["focus"] = {"ids": sorted(found.models), "features": sorted(found.features),
+                doc["focus"] = {"ids": sorted(found.models),
+                                "features": sorted(found.features or ()),
                                 "box": offers.focus_box(table, found.models)}
                 self.offered.clear()  # only the game as it is now is asked for
                 self.offered[key] = doc
