@@ -101,12 +101,12 @@ def view_doc(server: TableServer, player: str | None, since: int) -> dict[str, A
         mine = asked is not None and (player is None or asked == player)
         offered = server.offers()
         return {
-            "offers": {k: offered[k] for k in ("offers", "why_not", "moves")} if mine else None,
-            "focus": offered["focus"],
-            "cards": cards_doc(table, offered, prompt),
             "prompt": prompt,
             "records": table.records(since),
             "score": score(view),
+            "offers": {k: offered[k] for k in ("offers", "why_not", "moves")} if mine else None,
+            "focus": offered["focus"],
+            "cards": cards_doc(table, offered, prompt),
             "player": player,
             "players": table.players,
             "game": (table.game.links or {}).get("id"),
