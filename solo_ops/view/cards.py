@@ -33,7 +33,7 @@ def weapon_words(w: Weapon, edition: str, units: str = "in") -> str:
     if edition == "kt2018":
         reach = "" if w.is_melee or w.range is None else f', {measure.length(w.range, units)}'
         strength = w.strength if w.strength is not None else "user"
-        damage = w.damage_2018 if w.damage_2018 is not None else 1
+        damage = w.damage_2018.text() if w.damage_2018 is not None else "1"
         text = f"{w.name} ({w.type.value}{reach}): S{strength} AP{w.ap} D{damage}"
     else:
         parts = [f"{w.attacks} attacks" if w.attacks is not None else "",

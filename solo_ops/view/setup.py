@@ -174,6 +174,12 @@ def sheet_png(game: Game, state: State, view: dict[str, Any]) -> bytes:
         laid = _lay_out(lines, size, columns, width, PAGE[1] - MARGIN - top)
         if laid is not None:
             break
+    else:  # more than a page holds: as much as fits, and where the rest is
+        cut = len(lines)
+        while laid is None and cut > 1:
+            cut -= 1
+            laid = _lay_out([*lines[:cut], ("note", "… the rest is on the page's set-up card")],
+                            size, columns, width, PAGE[1] - MARGIN - top)
     for (x, y), style, text in laid or []:
         bold = style in ("head", "item")
         draw.text((MARGIN + x, top + y), text, font=drawing.font(size + (2 if style == "head"
