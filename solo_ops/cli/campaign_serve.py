@@ -336,7 +336,14 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
                    edition: str | None, engagement: int | None, units: str | None,
                    new_links: tuple[str, ...], seed: int | None, saves: Path | None) -> None:
     """Serve the campaign as a live web page: every mission and everything between them."""
-    from solo_ops.cli.serve import _bind, base_url, echo_links, run_server, served_names
+    from solo_ops.cli.serve import (
+        _bind,
+        base_url,
+        echo_links,
+        quiet_stops,
+        run_server,
+        served_names,
+    )
     from solo_ops.web.app import create_app, is_loopback
     from solo_ops.web.campaign import ROUTES
 
@@ -345,6 +352,7 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
                              "engagement": engagement, "units": units, "seed": seed})
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), contextlib.closing(desk):
+        quiet_stops()
         desk.ensure_links(new_links)
         desk.open()
         for note in desk.notes:

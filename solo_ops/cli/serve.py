@@ -130,11 +130,19 @@ def echo_links(base: str, players: list[str], links: dict[str, Any]) -> None:
         click.echo(line)
 
 
+def quiet_stops() -> None:
+    """From now on Ctrl+C or a stop from the system is a clean exit (status 0) that leaves the
+    locks tidily (no leftovers): uvicorn, once it has shut down, raises the signal again."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, _stopped)
+
+
 def run_server(app: Any, sock: socket.socket) -> None:
     """Serve ``app`` on ``sock`` with uvicorn until Ctrl+C (or a stop from the system), then
     exit quietly: the pages' event streams are ended first
     (:meth:`~solo_ops.web.server.Hub.close`), so nothing is left running to be cancelled (no
-    tracebacks), and the signal uvicorn raises again once it has shut down is a clean exit."""
+    tracebacks), and the signal uvicorn raises again once it has shut down is a clean exit
+    (:func:`quiet_stops`, called by the commands before they print their links)."""
     import uvicorn
 
     hub = app.app.state.hub  # the Guard wraps the Starlette app
@@ -144,8 +152,7 @@ def run_server(app: Any, sock: socket.socket) -> None:
             hub.close()
             await super().shutdown(sockets)
 
-    for stop in (signal.SIGINT, signal.SIGTERM):  # uvicorn raises them again when it has
-        signal.signal(stop, _stopped)  # shut down: leave the locks tidily (no leftovers)
+    quiet_stops()
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1, lifespan="off")
     Server(config).run(sockets=[sock])
@@ -208,6 +215,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
         use_at_table()
+        quiet_stops()
         if p.resuming:
             table, doc = open_table(p, units=units)
             try:

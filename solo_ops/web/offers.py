@@ -44,6 +44,12 @@ def _offer(label: str, answer: str | None = None, **more: Any) -> dict[str, Any]
     return out
 
 
+def _named(short: dict[str, str], ident: str) -> str:
+    """A model as a button names it: its phone label and its id (``C5 (cultist-5)``)."""
+    name = short.get(ident, ident)
+    return ident if name == ident else f"{name} ({ident})"
+
+
 def offers(table: GameTable) -> dict[str, Any]:
     """The active operative's offers now (see the module docstring); for any other question,
     no offers (the prompt's own options are its answers)."""
@@ -96,7 +102,8 @@ def _shots(table: GameTable, first: str | None
     units = table.game.settings.units
     foes = _enemies(table)
     short = short_names(o.id for o in state.operatives.values())
-    targets: dict[str, dict[str, Any]] = {o.id: {"shoot": [], "why": first} for o in foes}
+    targets: dict[str, dict[str, Any]] = {o.id: {"shoot": [], "fight": False, "why": first}
+                                          for o in foes}
     if first is not None:
         return [], first, targets
     weapons = [w.name for w in op.profile.ranged_weapons]
@@ -110,7 +117,7 @@ def _shots(table: GameTable, first: str | None
                 fine.append(name)
             elif refused is None:
                 refused = why
-        targets[foe.id] = {"shoot": fine, "why": None if fine else refused}
+        targets[foe.id] = {"shoot": fine, "fight": False, "why": None if fine else refused}
         if not fine:
             continue
         assert op.at is not None and foe.at is not None
@@ -122,8 +129,7 @@ def _shots(table: GameTable, first: str | None
                                   primary=True))
             choices.append(_offer(f"{name}: I rolled it…",
                                   fill=f"shoot {foe.id} with {name} damage "))
-        out.append(_offer(f"{short.get(foe.id, foe.id)} ({foe.id}){away}", target=foe.id,
-                          choices=choices))
+        out.append(_offer(f"{_named(short, foe.id)}{away}", target=foe.id, choices=choices))
     why = None if out else (
         "no enemy is in sight and range" + ("" if not foes else
                                             ": tap an enemy on the board to see why"))
@@ -142,7 +148,7 @@ def _fights(table: GameTable, first: str | None, targets: dict[str, dict[str, An
         why = table.refusal_of(f"fight {foe.id} roll")
         targets.setdefault(foe.id, {"shoot": [], "why": None})["fight"] = why is None
         if why is None:
-            out.append(_offer(f"{short.get(foe.id, foe.id)} ({foe.id})", target=foe.id,
+            out.append(_offer(_named(short, foe.id), target=foe.id,
                               choices=[_offer("solo-ops rolls", f"fight {foe.id} roll",
                                               primary=True),
                                        _offer("I rolled it…", fill=f"fight {foe.id} dealt ")]))
