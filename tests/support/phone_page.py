@@ -152,3 +152,4 @@ def moments(scenarios: list[Path], game_path: Path, seed: int, limit: int | None
             if limit is not None and seen >= limit:
                 return
         autopilot.answer(game, state, prompt, "objective")
+

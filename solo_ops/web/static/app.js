@@ -23,6 +23,7 @@ const page = {
   unreachable: false, // the last refresh found no server (said until one succeeds)
   events: null,      // the live connection
   campaign: false,   // a campaign is served (campaign.js shows its part)
+  shownStep: null,   // the step of the question shown (its extras fold for a new one)
 };
 
 const BLOCK = 300;  // the longest block of text the prompt card shows (characters)
@@ -171,6 +172,7 @@ function showPrompt(view) {
   const [first, ...more] = blocks(prompt.kind === "ended" ? endText(view) : prompt.text);
   const text = $("prompt-text");
   text.textContent = first || "";
+  text.dataset.step = String(prompt.step);
   text.classList.toggle("mine", mine);
   $("prompt-more").replaceChildren(...more.map((line) => {
     const p = document.createElement("p");
@@ -184,6 +186,13 @@ function showPrompt(view) {
   $("why-not").replaceChildren();
   $("why").hidden = true;
   $("adjust").hidden = true;
+  if (page.shownStep !== prompt.step) {  // a new question starts with its extras folded
+    page.shownStep = prompt.step;
+    $("adjust").open = false;
+    $("type-box").open = false;
+    $("why-not").hidden = true;
+    $("why-button").setAttribute("aria-expanded", "false");
+  }
   $("stances").hidden = !(mine && prompt.kind === "activate" && view.edition === "kt2024");
   const kinds = $("move-kinds");
   kinds.replaceChildren();
