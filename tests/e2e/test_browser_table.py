@@ -271,9 +271,13 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
         assert api_prompt(server)["options"] == ["strike 1", "strike 2", "block 1", "block 2",
                                                  "block 1 2", "auto", "auto all"]
         buttons = page.locator("#options button")
-        expect(buttons).to_have_text(["strike 1", "strike 2", "★ block 1", "block 2",
-                                      "block 1 2", "auto", "auto all"], timeout=WAIT)
-        expect(page.locator("#options button.primary")).to_have_text(["★ block 1"])
+        # each move's button says what it leads to (data.options: dealt and taken)
+        options = api_prompt(server)["data"]["options"]
+        expect(buttons).to_have_text(
+            [f"{'★ ' if o['advised'] else ''}{o['answer']} · deal {o['dealt']}, take "
+             f"{o['taken']}" for o in options] + ["auto", "auto all"], timeout=WAIT)
+        expect(page.locator("#options button.primary")).to_have_count(1)
+        expect(page.locator("#options button.primary")).to_contain_text("★ block 1")
         page.locator("#options button", has_text="★ block 1").click()
         expect(page.locator("#narration")).to_contain_text("Tam blocks a crit hit with a crit.",
                                                            timeout=WAIT)

@@ -153,3 +153,62 @@ def moments(scenarios: list[Path], game_path: Path, seed: int, limit: int | None
                 return
         autopilot.answer(game, state, prompt, "objective")
 
+
+
+SCREEN_POINT = """([x, y]) => {
+  const g = window.soloOpsPage.page.view.board;
+  const svg = document.querySelector('#board svg');
+  const pt = svg.createSVGPoint();
+  pt.x = g.origin[0] + x * g.scale;
+  pt.y = g.origin[1] + (g.depth - y) * g.scale;
+  const p = pt.matrixTransform(svg.getScreenCTM());
+  return [p.x, p.y];
+}"""
+"""Where the board point (x, y) inches is on the screen now (CSS px)."""
+
+IN_VIEW = """([x, y]) => {
+  const r = document.querySelector('#board').getBoundingClientRect();
+  return x >= r.left && x <= r.right && y >= Math.max(0, r.top) && y <= r.bottom;
+}"""
+
+
+def screen_point(page: Any, x: float, y: float) -> tuple[float, float]:
+    """Where the board point (x, y) inches is on the page's screen now."""
+    px, py = page.evaluate(SCREEN_POINT, [x, y])
+    return float(px), float(py)
+
+
+def in_view(page: Any, x: float, y: float) -> bool:
+    """Whether the board point (x, y) inches is in the board's visible box now."""
+    return bool(page.evaluate(IN_VIEW, list(screen_point(page, x, y))))
+
+
+def tap_board(page: Any, x: float, y: float) -> None:
+    """A finger's tap on the board at (x, y) inches, brought into view first (as a player pans
+    to it)."""
+    page.evaluate("([x, y]) => window.soloOpsBoard.show(x, y)", [x, y])
+    page.touchscreen.tap(*screen_point(page, x, y))
+
+
+def pinch(page: Any, factor: float, steps: int = 8) -> None:
+    """Two fingers on the board's centre moving apart (``factor`` > 1) or together, as touch
+    events through the browser's own input (Chromium makes them pointer events)."""
+    box = page.locator("#board").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    session = page.context.new_cdp_session(page)
+    start = 40.0
+
+    def points(d: float) -> list[dict[str, float]]:
+        return [{"x": cx - d, "y": cy, "id": 0}, {"x": cx + d, "y": cy, "id": 1}]
+
+    session.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start)})
+    for i in range(1, steps + 1):
+        d = start * (1 + (factor - 1) * i / steps)
+        session.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(d)})
+    session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    session.detach()
+
+
+def zoom(page: Any) -> float:
+    """The board's zoom now (1: as wide as its box)."""
+    return float(page.evaluate("() => window.soloOpsBoard.state.zoom"))

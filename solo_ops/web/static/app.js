@@ -186,8 +186,10 @@ function showPrompt(view) {
   $("why-not").replaceChildren();
   $("why").hidden = true;
   $("adjust").hidden = true;
-  if (page.shownStep !== prompt.step) {  // a new question starts with its extras folded
-    page.shownStep = prompt.step;
+  if (page.shownStep !== prompt.step) {  // a new question starts afresh: its extras folded,
+    page.shownStep = prompt.step;        // no card over the board, a tap a plain move
+    page.moveKind = "move";
+    window.soloOpsBoard.hideCard();
     $("adjust").open = false;
     $("type-box").open = false;
     $("why-not").hidden = true;
@@ -202,7 +204,7 @@ function showPrompt(view) {
     if (prompt.kind === "activate") activateButtons(prompt);
     else if (prompt.kind === "attack") numberButtons();
     else if (prompt.kind === "act" && view.offers) actButtons(view, prompt);
-    else optionButtons(prompt.options, null, advisedOf(prompt));
+    else optionButtons(prompt.options, null, advisedOf(prompt), prompt);
   }
   if (page.sending) setSending(true);
   chips();
@@ -228,18 +230,27 @@ function advisedOf(prompt) {
   return options.filter((o) => o.advised).map((o) => o.answer);
 }
 
+// What an answer leads to, where the prompt says (a fight's die: the damage dealt and taken if
+// both sides then play the engine's way), for its button.
+function outcomeOf(prompt, option) {
+  const options = (prompt.data && prompt.data.options) || [];
+  const o = options.find((x) => x.answer === option);
+  return o && Number.isInteger(o.dealt) ? ` · deal ${o.dealt}, take ${o.taken}` : "";
+}
+
 // Any option without a placeholder is a button that sends it; one with a placeholder
 // (TARGET, X,Y, N...) starts the answer in the text box and offers what can follow.
-function optionButtons(options, skip, advised) {
+function optionButtons(options, skip, advised, prompt) {
   for (const option of options) {
     const word = option.split(" ")[0];
+    const outcome = prompt ? outcomeOf(prompt, option) : "";
     if (skip && skip(word, option)) continue;
     if (advised && advised.includes(option)) {
-      $("options").append(button(`★ ${option}`, () => send(option), "primary"));
+      $("options").append(button(`★ ${option}${outcome}`, () => send(option), "primary"));
     } else if (!/[A-Z]/.test(option)) {
       const primary = !advised?.length &&
         (word === "done" || word === "keep" || word === "auto") ? "primary" : "";
-      $("options").append(button(option, () => send(option), primary));
+      $("options").append(button(option + outcome, () => send(option), primary));
     } else {
       $("options").append(button(`${word}…`, () => fill(`${word} `)));
     }
@@ -428,9 +439,9 @@ async function showJoin(box, details) {
     fig.append(img, cap);
     return fig;
   }));
-  if (details) {
+  if (details) {  // open when the host's page opens (the host folds it once everyone joined)
     details.hidden = false;
-    if (!page.steps || page.campaign) details.open = true;
+    details.open = true;
   }
 }
 
