@@ -251,8 +251,9 @@ class Desk:
             if mission is not None and self._phase in (SETUP, MISSION, ENDED):
                 game = mission.game
                 doc["title"] = mission_title(c.name, self.number, game.scenario.name)
-                doc["board"] = {"width": game.scenario.board.width,
-                                "depth": game.scenario.board.depth}
+                from solo_ops.web.board import geometry
+
+                doc["board"] = geometry(game, mission.state)  # the set-up picture's inches
                 doc["mission"] = {"name": game.scenario.name, "edition": game.edition,
                                   "players": mission.players,
                                   "briefing": mission.briefing(),

@@ -22,6 +22,7 @@ import pytest
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
+from solo_ops.view.board_view import Focus
 from solo_ops.view.player import player_record, player_view
 from solo_ops.web import board
 from tests.support import browser as b
@@ -202,30 +203,39 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
 # -- labels -------------------------------------------------------------------------------------
 def _svgs() -> list[tuple[str, str]]:
     """The boards to check: every shipped scenario's set-up, then the supplement's co-op
-    example (CP re-rolls left aside) after each enemy activation, played by the autopilot."""
+    example (CP re-rolls left aside) after each enemy activation, played by the autopilot —
+    each as the map draws it and as a phone's (every model and door labelled, in the phone's
+    larger letters: the most a phone's picture ever labels)."""
     out = []
     for path in sorted(SCENARIOS.glob("*.yaml")):
         game, state = new_game(load_scenario(path), 1)
         out.append((f"{path.stem} set-up", _svg(game, state)))
+        out.append((f"{path.stem} set-up (phone)", _svg(game, state, phone=True)))
     game, state = new_game(load_scenario(scenario_path()), 3)
     while (prompt := pending(game, state)).kind != "ended":
         if prompt.kind == "engine":
             record = step(game, state, {"type": "engine"})
             if any(e.get("type") == "enemy_activation" for e in record["events"]):
                 out.append((f"activation at step {record['n']}", _svg(game, state)))
+                out.append((f"activation at step {record['n']} (phone)",
+                            _svg(game, state, phone=True)))
             continue
         autopilot.answer(game, state, prompt, "objective")
     return out
 
 
-def _svg(game: Any, state: Any) -> str:
-    return board.board_svg(game, state, player_view(game, state),
-                           [player_record(r) for r in state.log])
+def _svg(game: Any, state: Any, phone: bool = False) -> str:
+    view = player_view(game, state)
+    focus = None
+    if phone:
+        every = [o["id"] for ops in view["squads"].values() for o in ops]
+        focus = Focus(frozenset(every + [o["id"] for o in view["enemies"]]), None)
+    return board.board_svg(game, state, view, [player_record(r) for r in state.log], focus)
 
 
 def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
     svgs = _svgs()
-    assert len(svgs) >= 7 + 12
+    assert len(svgs) >= 2 * (7 + 12)
     css = (Path(board.__file__).parent / "static" / "app.css").read_text()
     checked = 0
     for name, size in b.VIEWPORTS.items():
@@ -338,6 +348,11 @@ def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: 
                 .to_contain_text("Cultist")
             expect(page.locator("#setup-sheet")).to_have_count(1)
             expect(page.locator("#campaign .ready button")).to_have_count(2)
+        if os.environ.get("SOLO_OPS_SCREENSHOTS"):  # a folder: pictures for the guide
+            ana.wait_for_timeout(500)
+            ana.screenshot(path=f"{os.environ['SOLO_OPS_SCREENSHOTS']}/phone-campaign-setup.png")
+            ana.locator("#campaign-setup").screenshot(
+                path=f"{os.environ['SOLO_OPS_SCREENSHOTS']}/phone-setup-words.png")
         # the set-up picture's labels are legible on the phone (its own zoom: 24 CSS px an inch)
         heights = ana.evaluate("() => [...document.querySelectorAll('#campaign svg text')]"
                                ".map(t => t.getBoundingClientRect().height)")

@@ -132,7 +132,7 @@ def _floor_near(view: dict[str, Any], ident: str) -> tuple[float, float]:
 
 
 def _act(page: Any, server: Served, player: str, prompt: dict[str, Any],
-         done: dict[str, set[str]]) -> bool:
+         done: dict[str, set[str]], shots: str | None = None) -> bool:
     """One tap sequence of the active operative: a move (tap the floor, tap "move here"),
     else a shot (shoot, the target, solo-ops rolls), else done; whether it answered (a tap
     where no move is allowed only shows why)."""
@@ -152,6 +152,9 @@ def _act(page: Any, server: Served, player: str, prompt: dict[str, Any],
             assert page.locator("#preview-text").inner_text()
             page.locator("#preview-choices button", has_text="Cancel").click()
             return False
+        if shots and not Path(shots, "phone-move.png").exists():
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.screenshot(path=f"{shots}/phone-move.png")
         here.first.click()
         return True
     shoot = next((o for o in offers["offers"] if o.get("word") == "shoot"), None)
@@ -159,6 +162,9 @@ def _act(page: Any, server: Served, player: str, prompt: dict[str, Any],
         done["shot"].add(ident)
         page.locator("#options button[data-word=shoot]").click()
         page.locator("#options button[data-target]").first.click()
+        if shots and not Path(shots, "phone-shot.png").exists():
+            page.evaluate("() => window.scrollTo(0, 0)")
+            page.screenshot(path=f"{shots}/phone-shot.png")
         page.locator("#options button.primary[data-answer]").first.click()
         return True
     page.locator("#options button[data-word=done]").click()
@@ -201,9 +207,7 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
             _first_screen(page)
             kinds.append(prompt["kind"])
             if prompt["kind"] == "act":
-                if shots and "act" not in kinds[:-1]:
-                    page.screenshot(path=f"{shots}/table-view-phone.png")
-                if not _act(page, server, player, prompt, done):
+                if not _act(page, server, player, prompt, done, shots):
                     continue
             elif prompt["kind"] == "activate":  # on an Engage order, to shoot
                 page.locator("#stances input[value=engage]").check()
@@ -233,6 +237,10 @@ def test_the_host_s_page_shows_each_player_s_link_as_a_qr_code(browser: Any,
         codes = page.locator("#join figure.qr img")
         codes.first.wait_for(timeout=WAIT)
         assert codes.count() == 2
+        shots = os.environ.get("SOLO_OPS_SCREENSHOTS")
+        if shots:
+            page.locator("#join").scroll_into_view_if_needed()
+            page.locator("#join").screenshot(path=f"{shots}/host-join.png")
         for i, player in enumerate(("Ana", "Ben")):
             img = codes.nth(i)
             alt = img.get_attribute("alt") or ""

@@ -40,7 +40,7 @@
     svg.removeAttribute("height");
     const g = view.board;
     if (layout === "phone") {  // the board only, margins trimmed (the legend is in the map)
-      z.vb = [g.origin[0] - 40, g.origin[1] - 8, g.width * g.scale + 48, g.depth * g.scale + 36];
+      z.vb = [g.origin[0] - 40, g.origin[1] - 8, g.width * g.scale + 58, g.depth * g.scale + 36];
       svg.setAttribute("viewBox", z.vb.join(" "));
     } else {
       z.vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);

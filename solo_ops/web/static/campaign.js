@@ -75,9 +75,12 @@
       box.innerHTML = text;
       const svg = box.querySelector("svg");
       if (!svg) return;
-      const units = svg.viewBox.baseVal.width;
+      const vb = [board.origin[0] - 40, board.origin[1] - 8, board.width * board.scale + 58,
+                  board.depth * board.scale + 36];  // the board and its rulers, as board.js
+      svg.setAttribute("viewBox", vb.join(" "));
+      svg.removeAttribute("width");
       svg.removeAttribute("height");
-      svg.style.width = `${Math.max(box.clientWidth, units * PX_PER_INCH / 30)}px`;
+      svg.style.width = `${Math.max(box.clientWidth, vb[2] * PX_PER_INCH / board.scale)}px`;
       svg.classList.add("campaign-picture");
     });
     return box;
