@@ -351,8 +351,6 @@ def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: 
         if os.environ.get("SOLO_OPS_SCREENSHOTS"):  # a folder: pictures for the guide
             ana.wait_for_timeout(500)
             ana.screenshot(path=f"{os.environ['SOLO_OPS_SCREENSHOTS']}/phone-campaign-setup.png")
-            ana.locator("#campaign-setup").screenshot(
-                path=f"{os.environ['SOLO_OPS_SCREENSHOTS']}/phone-setup-words.png")
         # the set-up picture's labels are legible on the phone (its own zoom: 24 CSS px an inch)
         heights = ana.evaluate("() => [...document.querySelectorAll('#campaign svg text')]"
                                ".map(t => t.getBoundingClientRect().height)")
