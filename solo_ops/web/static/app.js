@@ -131,7 +131,7 @@ async function send(answer) {
   if (status === 409 && /^already answered/.test(doc.message || "")) {
     say("");  // a second tap: the question was answered, the page catches up
   } else if (doc.confirm) {
-    $("confirm-text").textContent = doc.message;
+    $("confirm-text").replaceChildren(...blockElements(doc.message, "span"));
     $("confirm").hidden = false;
     say("");
     if (doc.confirm.to) window.soloOpsBoard.confirmGhost(doc.confirm, doc.route);
@@ -644,5 +644,5 @@ async function start() {
 }
 
 window.soloOpsPage = { page, refresh, listen, query, getJSON, say, button, send, setSending,
-                       blocks, showJoin, showSetup, MOVE_WORDS };
+                       blocks, blockElements, showJoin, showSetup, MOVE_WORDS };
 window.addEventListener("DOMContentLoaded", start);

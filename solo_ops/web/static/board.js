@@ -308,7 +308,7 @@
   function showPreview(doc) {
     preview = doc;
     const W = core.MOVE_WORDS;
-    $("preview-text").textContent = core.blocks(doc.text)[0];
+    $("preview-text").replaceChildren(...core.blockElements(doc.text, "span"));
     $("preview").classList.toggle("bad", !doc.within);
     const box = $("preview-choices");
     box.replaceChildren();
@@ -324,9 +324,10 @@
       }
     }
     box.append(core.button("Cancel", hidePreview));
-    $("preview-refused").textContent = refused.length && doc.within ?
-      core.blocks(`Not here — ${refused[0]}` +
-                  (refused.length > 1 ? ` (and ${refused.length - 1} more)` : ""))[0] : "";
+    $("preview-refused").replaceChildren(...(refused.length && doc.within ?
+      core.blockElements(`Not here — ${refused[0]}` +
+                         (refused.length > 1 ? ` (and ${refused.length - 1} more)` : ""),
+                         "span") : []));
     $("preview").hidden = false;
     drawGhost(doc);
   }
