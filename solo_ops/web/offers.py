@@ -34,6 +34,10 @@ if TYPE_CHECKING:
 MOVES = {"reposition": "move", "normal": "move", "dash": "dash", "fall_back": "fall back",
          "advance": "advance", "charge": "charge"}
 """The move kinds of :meth:`GameTable.open_actions` in the page's words."""
+HANDLED = {"move", "dash", "fallback", "advance", "charge", "shoot", "fight", "door", "hatch",
+           "pickup", "placedown", "guard", "carry", "evacuate", "engage", "conceal", "damage",
+           "down", "done"}
+"""The act prompt's answers offered above (or by a tap on the board, or under "adjust")."""
 
 
 def _offer(label: str, answer: str | None = None, **more: Any) -> dict[str, Any]:
@@ -195,6 +199,12 @@ def _plain_offers(table: GameTable, options: list[str], out: list[dict[str, Any]
     for order in ("engage", "conceal"):
         if order in heads and table.refusal_of(order) is None:
             out.append(_offer(f"change the order to {order}", order, word="order"))
+    for option in options:  # any other plain answer the question lists (2018's ready, ...)
+        head = option.split()[0]
+        if head in HANDLED or option != option.lower():
+            continue
+        if table.refusal_of(option) is None:
+            out.append(_offer(option, option, word=head))
     return reach
 
 

@@ -148,3 +148,20 @@ def test_only_the_player_asked_gets_offers_and_every_card_says_what_it_can_do(
             assert enemy in ana["focus"]["ids"]
         else:
             assert card["now"][0].startswith("kell cannot shoot it: "), card
+
+
+def test_kill_team_2018_s_movement_phase_offers_its_moves_and_ready(tmp_path: Path) -> None:
+    """004: in the movement phase a model moves, Advances, charges, falls back or is Readied
+    (it stays put); it shoots in the shooting phase, fights in the fight phase — so the page
+    offers the moves, ready and done, and says why not for the shot and the fight."""
+    from tests.support.small_table import active
+
+    game, state = active(edition="kt2018")
+    table = GameTable(game, state, tmp_path / "s.json", tmp_path / "s.log.jsonl")
+    offered = offers(table)
+    assert [o["label"] for o in offered["offers"]] == ["ready", "done"]
+    assert offered["moves"] == ["move", "advance", "charge"]
+    assert {"what": "shoot", "why": "models shoot in the shooting phase"} in offered["why_not"]
+    assert {"what": "fight", "why": "models fight in the fight phase"} in offered["why_not"]
+    for answer in _answers(offered["offers"]):
+        assert table.refusal_of(answer) is None, answer
