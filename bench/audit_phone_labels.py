@@ -1,6 +1,7 @@
 """The phone's board, measured in Chromium (issue #36): at 390x844 (2x) and 768x1024, the share
 of the board's labels in view at least 9 CSS px tall at the page's opening zoom, and the
-longest visible block of text in the prompt card, at every shipped scenario's set-up and at
+longest visible block of text in the prompt card, and the QR codes on the host's page, at
+every shipped scenario's set-up and at
 the first question after each enemy activation of one game (the supplement's co-op example,
 seed 3, CP re-rolls never asked, played by the autopilot). The real page and app, served from
 this process (:mod:`tests.support.phone_page`).
@@ -12,8 +13,8 @@ Debian's Chromium, as the browser tests do)::
     python bench/audit_phone_labels.py --limit 3  # the set-ups and the first 3 activations
 
 Each line: the moment, then per size the labels in view, how many are 9 CSS px or taller and
-the share, and the longest prompt block's length; the exit status is 1 when a share is under
-90% or a block holds more than 300 characters.
+the share, the longest prompt block's length and the QR codes shown; the exit status is 1 when
+a share is under 90%, a block holds more than 300 characters or a player has no QR code.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tests.support.phone_page import (  # noqa: E402
     longest_block,
     moments,
     open_page,
+    qr_codes,
 )
 
 SIZES = {"phone": (b.VIEWPORTS["phone"], 2), "tablet": (b.VIEWPORTS["tablet"], 1)}
@@ -66,12 +68,15 @@ def main() -> int:
                 heights = label_heights(page)
                 share = legible_share(heights)
                 block = len(longest_block(page)[1])
+                codes = qr_codes(page)
+                players = len(game.scenario.squads)
                 worst[name] = min(worst[name], share)
                 longest = max(longest, block)
-                bad = share < 0.9 or block > 300
+                bad = share < 0.9 or block > 300 or codes != players
                 flagged += bad
                 cells.append(f"{name} {sum(h >= 9 for _, h in heights)}/{len(heights)} "
-                             f"{share:.0%} block {block}{' FLAGGED' if bad else ''}")
+                             f"{share:.0%} block {block} qr {codes}/{players}"
+                             f"{' FLAGGED' if bad else ''}")
             count += 1
             print(f"{what}: " + "; ".join(cells), flush=True)
         if server is not None:

@@ -116,6 +116,21 @@ def _first_screen(page: Any) -> None:
     assert len(block[1]) <= 300, block
 
 
+def _card(page: Any, server: Served, player: str, ident: str) -> None:
+    """Tap the active operative on the board: its card (name, wounds, order, weapons, what it
+    can do now) shows over the board; close it."""
+    card = _asked(server, player)["cards"][ident]
+    tap_board(page, *card["xy"])
+    page.locator("#model-card").wait_for(timeout=WAIT)
+    assert page.locator("#card-body h3").inner_text() == f"{card['name']} ({ident})"
+    facts = page.locator("#card-body .facts").inner_text()
+    assert f"wounds {card['wounds']}" in facts and "order" in facts
+    assert page.locator("#card-body .weapons li").all_inner_texts() == card["weapons"]
+    assert page.locator("#card-body .now").first.inner_text().startswith("acting now: it can ")
+    page.locator("#card-actions button", has_text="Close").click()
+    assert page.locator("#model-card").is_hidden()
+
+
 def _floor_near(view: dict[str, Any], ident: str) -> tuple[float, float]:
     """A point of the floor 2" or so from ``ident``, on the board and clear of every model,
     counter and objective (a tap there places the operative; a tap on a model shows its
@@ -191,7 +206,7 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
         for name, page in pages.items():
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(server.links[name])
-        done: dict[str, set[str]] = {"moved": set(), "shot": set()}
+        done: dict[str, set[str]] = {"moved": set(), "shot": set(), "carded": set()}
         kinds: list[str] = []
         for _ in range(200):
             prompt = httpx.get(f"{server.url}api/view", timeout=30).json()["prompt"]
@@ -207,6 +222,9 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
             _first_screen(page)
             kinds.append(prompt["kind"])
             if prompt["kind"] == "act":
+                if not done["carded"]:
+                    _card(page, server, player, prompt["operative"])
+                    done["carded"].add(prompt["operative"])
                 if not _act(page, server, player, prompt, done, shots):
                     continue
             elif prompt["kind"] == "activate":  # on an Engage order, to shoot

@@ -76,7 +76,11 @@ class PageServer:
             time.sleep(0.02)
 
     def _table(self, game: Game, state: State) -> GameTable:
-        return GameTable(game, state, self.folder / "s.json", self.folder / "s.log.jsonl")
+        """The game at a table of its own, with its players' links (the host's page shows
+        them as QR codes)."""
+        table = GameTable(game, state, self.folder / "s.json", self.folder / "s.log.jsonl")
+        table.ensure_links()
+        return table
 
     def serve(self, game: Game, state: State) -> GameTable:
         """Put ``game`` at ``state`` at the table (the state is the table's from now on)."""
@@ -103,6 +107,13 @@ def open_page(page: Any, url: str) -> None:
     """Open the page at ``url`` and wait until its board is drawn at its opening zoom."""
     page.goto(url)
     page.wait_for_function(SETTLED, timeout=WAIT)
+
+
+def qr_codes(page: Any) -> int:
+    """How many players' QR codes the (host's) page shows, once it has fetched them."""
+    page.wait_for_function("() => document.querySelectorAll('figure.qr img').length > 0",
+                           timeout=WAIT)
+    return int(page.locator("#join figure.qr img").count())
 
 
 def label_heights(page: Any) -> list[tuple[str, float]]:
