@@ -109,7 +109,11 @@ def _first_screen(page: Any) -> None:
     height = page.viewport_size["height"]
     question = page.locator("#prompt-text").bounding_box()
     assert question is not None and question["y"] + question["height"] <= height
-    answer = page.locator("#options button, #move-kinds button").first.bounding_box()
+    from playwright.sync_api import expect
+
+    first = page.locator("#options button, #move-kinds button").first
+    expect(first).to_be_visible(timeout=WAIT)
+    answer = first.bounding_box()
     assert answer is not None and answer["y"] + answer["height"] <= height, (
         answer, page.locator("#prompt-card").inner_text()[:600])
     block = longest_block(page)
