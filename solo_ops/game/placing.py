@@ -30,13 +30,19 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     (:func:`solo_ops.geometry.placement.along`): the end, the walk to it (length and cost) and,
     when it stops short, what stands in the way. The plan was made before the models ahead of
     it moved (a unit's models, a 2018 charge roll, a counter revealed on the way): a base
-    there now shortens the move. ``(None, None, why)`` when it cannot move at all."""
+    there now shortens the move, and so does a base on its way: no base is walked through
+    (:func:`solo_ops.geometry.placement.first_contact`; a player's move is refused a route
+    through one), so the move stops before the first base it would run into, however free
+    its end is. ``(None, None, why)`` when it cannot move at all."""
     terrain = game.terrain(state)
     walk = terrain.routes.walk_through(route, op.radius)
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)
     end = walk.points[-1]
-    if want >= walk.cost - 1e-9 and placement.is_legal(terrain, end, op.radius, others):
+    contact = placement.first_contact(terrain, walk, want, op.radius, others)
+    if contact is not None:
+        want = min(want, contact)  # (along backs off from there to a point it may stand)
+    elif want >= walk.cost - 1e-9 and placement.is_legal(terrain, end, op.radius, others):
         return (float(end[0]), float(end[1])), walk, None
     stop = placement.along(terrain, walk, want, op.radius, others)
     if stop is None:
