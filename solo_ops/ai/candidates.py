@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import CONTROL_RANGE, Context, _Board, _key_pt, _memo
+from solo_ops.ai.context import Context, _Board, _key_pt, _memo
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
+from solo_ops.geometry.routes import Reach
 from solo_ops.rules import reach
 
 
@@ -36,49 +37,100 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
                 near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
     """Where ``op`` can end a move (the start first). With ``avoid_enemies`` the walk keeps out
     of the enemies' control ranges (001 Reposition: "Cannot move within Control Range of an
-    enemy"): an enemy's 1" is a blocker, except for an enemy within 1" in a straight line that
-    has no hold on ``op`` (behind a wall: not in control range); the points in its control
-    range are then left out instead.
+    enemy ... cannot finish the move within Control Range of an enemy") by the one rule both
+    sides walk by, :func:`solo_ops.rules.reach.keep_out`: round an enemy's 1" where nothing
+    cuts it; where a wall cuts it, round it or through the part out of control range (each
+    walk through it tested point by point, :func:`_through`), whichever is cheaper and keeps
+    out; and no end point in an enemy's control range.
 
     ``near`` ``[(x, y, r), ...]``: only the end points within those discs (and the start), by
     ``Routes.reachable(..., near=)``: exactly the full answer's points there, with the same
-    costs and walks, in the same order. When a loose enemy's control range has to be left out
-    the full set is found instead (its control test measures the points near that enemy in
-    one batch, which must be the batch of the full set): a caller gets either the points of
-    its discs or all of them, and must work with both (``_Candidates.whole`` says which)."""
-    blockers = []
-    loose: list[tuple[tuple[float, float], float]] = []
-    for oid, p in board.pos.items():
-        if oid == op.id:
-            continue
-        other = board.state.operatives[oid]
-        extra = 0.0
-        if avoid_enemies and other.side != op.side:
-            if (reach.straight_gap(start, op.radius, p, other.radius)
-                    <= CONTROL_RANGE + reach.TOLERANCE
-                    and not reach.in_control_range(ctx.terrain, start, op.radius, p,
-                                                   other.radius)):
-                loose.append((p, other.radius))
-            else:
-                extra = CONTROL_RANGE
-        blockers.append((p[0], p[1], other.radius + extra))
-    blockers += board.fixed  # the downed and the counters (the placement rule)
-    if loose:
+    costs and walks, in the same order. When a cut control range has to be tested the full
+    set is found instead (its control test measures the points near that enemy in one batch,
+    which must be the batch of the full set): a caller gets either the points of its discs or
+    all of them, and must work with both (``_Candidates.whole`` says which)."""
+    foes = [(p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
+            if oid != op.id and avoid_enemies and board.state.operatives[oid].side != op.side]
+    keep = reach.keep_out(ctx.terrain, start, op.radius, foes, reach=allowance)
+
+    def blockers(round_cut: bool) -> list[tuple[float, float, float]]:
+        out = []
+        k = 0
+        for oid, p in board.pos.items():
+            if oid == op.id:
+                continue
+            other = board.state.operatives[oid]
+            extra = 0.0
+            if avoid_enemies and other.side != op.side:
+                extra = keep.grown(k, round_cut=round_cut)
+                k += 1
+            out.append((p[0], p[1], other.radius + extra))
+        return out + board.fixed  # the downed and the counters (the placement rule)
+
+    if keep.cut:
         near = None
-    found = _reachable(ctx, start, op.radius, allowance, blockers, spacing, near)
+    found = _reachable(ctx, start, op.radius, allowance, blockers(True), spacing, near)
+    if keep.loose:
+        found = _kept_out(ctx, keep, found, op.radius)
+    if keep.through:
+        found = _through(ctx, keep, found, _reachable(ctx, start, op.radius, allowance,
+                                                      blockers(False), spacing, near),
+                         op.radius)
     pts = np.asarray(found.points, dtype=float)
     cost = np.asarray(found.cost, dtype=float)
     whole = near is None
     # the placement rule on the exact circles (the walking discs are polygons inside them)
     drop = ~placement.clear_of_bases(pts, op.radius, board.bases(op.id))
-    if loose and len(pts) > 1:
-        for p, r in loose:
-            drop |= reach.control_mask(ctx.terrain, pts, op.radius, p, r)
+    if keep.cut and len(pts) > 1:
+        for k in sorted(keep.cut):
+            x, y, r = keep.enemies[k]
+            drop |= reach.control_mask(ctx.terrain, pts, op.radius, (x, y), r)
     if len(pts) > 1 and drop[1:].any():
         drop[0] = False  # the start stays first
-        keep = np.flatnonzero(~drop)
-        return _Candidates(pts[keep], cost[keep], found.subset(keep), whole)
+        keep_idx = np.flatnonzero(~drop)
+        return _Candidates(pts[keep_idx], cost[keep_idx], found.subset(keep_idx), whole)
     return _Candidates(pts, cost, found, whole)
+
+
+def _kept_out(ctx: Context, keep: reach.KeepOut, found: Any, radius: float) -> Any:
+    """``found`` (walks round the cut discs but the loose ones') without the end points whose
+    walk goes into a loose enemy's control range."""
+    walks = [found.path(i).points for i in range(1, len(found.points))]
+    bad = keep.entered_many(ctx.terrain, walks, radius, round_cut=True)
+    if not bad.any():
+        return found
+    return found.subset(np.r_[[0], 1 + np.flatnonzero(~bad)])
+
+
+def _through(ctx: Context, keep: reach.KeepOut, round_: Any, through: Any, radius: float
+             ) -> Reach:
+    """The end points of ``round_`` (walks round the cut discs) and ``through`` (walks through
+    them) together, each with the cheaper of its two walks that keeps out of every control
+    range (a walk through is tested; one round them already is): the start first, then
+    ``through``'s order, then any point only ``round_`` has."""
+    at = {(float(x), float(y)): i for i, (x, y) in enumerate(np.asarray(round_.points))}
+    b_pts = np.asarray(through.points, dtype=float)
+    b_cost = np.asarray(through.cost, dtype=float)
+    better = [j for j in range(1, len(b_pts))
+              if (i := at.get((float(b_pts[j, 0]), float(b_pts[j, 1])))) is None
+              or b_cost[j] < float(round_.cost[i]) - 1e-9]
+    bad = keep.entered_many(ctx.terrain, [through.path(j).points for j in better], radius,
+                            round_cut=False)
+    good = {j for j, b in zip(better, bad, strict=True) if not b}
+    pick: list[tuple[Any, int]] = [(round_, 0)]
+    used = {0}
+    for j in range(1, len(b_pts)):
+        i = at.get((float(b_pts[j, 0]), float(b_pts[j, 1])))
+        if j in good:
+            pick.append((through, j))
+        elif i is not None:
+            pick.append((round_, i))
+        if i is not None:
+            used.add(i)
+    pick += [(round_, i) for i in range(len(round_.points)) if i not in used]
+    points = np.array([src.points[i] for src, i in pick], dtype=float).reshape(-1, 2)
+    costs = np.array([src.cost[i] for src, i in pick], dtype=float)
+    return Reach(points, costs, lambda n: pick[int(n)][0].path(pick[int(n)][1]))
 
 
 REACH_MEMO_LIMIT = 16  # walking answers kept per terrain (each holds its grid and walks)

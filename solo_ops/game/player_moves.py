@@ -9,6 +9,7 @@ enemy unit's state machine hear of it. :mod:`solo_ops.game.actions` dispatches `
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,6 @@ from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
 from solo_ops.game import placing, reveal
 from solo_ops.game.action_checks import (
-    CONTROL_RANGE,
     MOVE_TOLERANCE,
     _active,
     _centre,
@@ -81,7 +81,7 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
     if how == "charge" and (target is None or target.side == op.side or not target.on_table):
         raise RuleError("a charge names an enemy on the table")
     _check_leaving_control_range(state, op, how, in_control)
-    walk = _route(terrain, op, how, to, others, in_control, target, counters)
+    walk = _route(terrain, op, how, to, others, target, counters, _limit(state, op, how))
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
     return walk, cost
@@ -186,29 +186,49 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
 
 
 def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
-           others: list[Operative], in_control: list[Operative],
-           target: Operative | None, counters: Sequence[Any] = ()) -> Walk:
-    """The walk there around walls and other bases -- models standing or downed, counters
-    (enemy control ranges block) -- or refuse."""
-    # the route: around walls, clear of other bases; enemy control ranges block except for
-    # charges (towards the target) and fall backs
-    blockers = []
-    for o in others:
-        extra = 0.0
-        if o.side != op.side and o.on_table and how in FREE_MOVES and not (
-                reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
-            # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
-            extra = CONTROL_RANGE
-        if target is not None and o.id == target.id:
-            extra = 0.0
-        blockers.append((*_centre(o), o.radius + extra))
-    blockers += placement.discs(counters)
+           others: list[Operative], target: Operative | None, counters: Sequence[Any] = (),
+           limit: float = math.inf) -> Walk:
+    """The walk there around walls and other bases -- models standing or downed, counters --
+    or refuse. A free move (Reposition, Dash, 2018 normal move and Advance) keeps out of every
+    enemy's control range on its way, by the one rule both sides walk by
+    (:func:`solo_ops.rules.reach.keep_out`): round an enemy's 1" where nothing cuts it,
+    through the part of it a wall puts out of control range (each such walk tested point by
+    point); the cheaper walk that keeps out is the move's. Charges and fall backs walk past
+    the enemies' bases alone (their ends are checked by :func:`_check_move_end`)."""
     assert op.at is not None
-    walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
-    if walk is None:
+    free = how in FREE_MOVES
+    foes = [o for o in others if o.side != op.side and o.on_table and free]
+    keep = reach.keep_out(terrain, op.at, op.radius, [(*_centre(o), o.radius) for o in foes],
+                          reach=limit)
+    best = None
+    entered = None
+    for round_cut in ((True, False) if keep.through else (True,)):
+        blockers = []
+        k = 0
+        for o in others:
+            extra = 0.0
+            if o in foes:
+                extra = keep.grown(k, round_cut=round_cut)
+                k += 1
+            blockers.append((*_centre(o), o.radius + extra))
+        blockers += placement.discs(counters)
+        walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
+        if walk is None:
+            continue
+        held = keep.entered(terrain, walk.points, op.radius, round_cut=round_cut)
+        if held is not None:
+            entered = entered or foes[held]
+            continue
+        if best is None or walk.cost < best.cost - 1e-9:
+            best = walk
+    if best is None:
+        if entered is not None:
+            raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
+                            f"into {entered.id}'s control range (001 Reposition \"Cannot move "
+                            "within Control Range of an enemy\")")
         raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
                         " and other models")
-    return walk
+    return best
 
 
 def _limit(state: State, op: Operative, how: str) -> float:
@@ -237,7 +257,9 @@ def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float
 def _check_move_end(game: Game, state: State, op: Operative, how: str,
                     to: tuple[float, float], target: Operative | None,
                     terrain: Terrain) -> None:
-    """A charge ends in its target's control range; a fall back outside every enemy's."""
+    """A charge ends in its target's control range; a fall back, and a free move, outside
+    every enemy's (001 Reposition "cannot finish the move within Control Range of an
+    enemy"; Fall Back "cannot finish in Control Range")."""
     if target is not None and target not in _enemies_in_control(state, op, game, at=to):
         assert target.at is not None
         gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
@@ -245,6 +267,12 @@ def _check_move_end(game: Game, state: State, op: Operative, how: str,
                         f"(control range): from there it is {gap:.1f}\" around the walls")
     if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
         raise RuleError("a fall back must end outside every enemy's control range")
+    if how in FREE_MOVES:
+        held = _enemies_in_control(state, op, game, at=to)
+        if held:
+            raise RuleError(f"a move cannot end within an enemy's control range ({held[0].id}: "
+                            "001 Reposition \"cannot finish the move within Control Range of an "
+                            "enemy\")")
 
 
 def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],

@@ -61,6 +61,27 @@ class Terrain:
         return [f.id for f in keep], np.array([f.shape for f in keep], dtype=object)
 
     @cached_property
+    def _sight_and_measure(self) -> BaseGeometry:
+        """The walls, closed doors and hatches and ``blocking`` features as they stand in this
+        door state (what stops sight, and with it what distances go round), prepared."""
+        from solo_ops.geometry import shapes
+
+        geom = shapes.sight_blockers(self.board)
+        shapely.prepare(geom)
+        return geom
+
+    def open_around(self, at: tuple[float, float], distance: float) -> bool:
+        """Whether nothing that stops sight or measuring (walls, closed doors and hatches,
+        ``blocking`` features) comes within ``distance`` of ``at``: then every point that near
+        is seen from ``at`` and measured to it in a straight line (a disc around a model that
+        no wall cuts)."""
+        geom = self._sight_and_measure
+        if geom.is_empty:
+            return True
+        return not bool(shapely.dwithin(shapely.Point(float(at[0]), float(at[1])), geom,
+                                        float(distance)))
+
+    @cached_property
     def solid_boxes(self) -> np.ndarray:
         """(n, 4) the bounding boxes (minx, miny, maxx, maxy) of the parts of :attr:`solids`."""
         if self.solids is None:

@@ -37,6 +37,14 @@ Stable signatures (other modules import them by name):
     marker's centre, radius 0).
 ``carry_cap(op, allowance) -> float``
     The carrier's 4"-a-turn cap applied to an allowance (used by :func:`move_allowance`).
+``keep_out(terrain, start, radius, enemies, reach=inf) -> KeepOut``
+    The enemies' control ranges as a free move keeps out of them (001 Reposition "Cannot move
+    within Control Range of an enemy ... cannot finish the move within Control Range of an
+    enemy"), for either side: which enemies a walk goes round as a base grown by 1" (their
+    whole straight 1" is control range), which it is tested against point by point
+    (:meth:`KeepOut.entered`: a wall, closed door or blocking terrain cuts their 1").
+``walk_samples(points, step=WALK_STEP) -> np.ndarray``
+    Points along a walk every ``step`` inches (its corners and end included).
 ``round_point(p) -> list[float] | None``
     The one rounding of a position for the record (events, plans): to 0.01".
 ``base_gap(a, b) -> float``
@@ -46,8 +54,10 @@ Stable signatures (other modules import them by name):
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
@@ -165,6 +175,132 @@ def control_mask(terrain: Terrain, points: Any, radius: float, b_at: Sequence[fl
                       dtype=bool)[:, 0]
     out[idx[seen]] = True
     return out
+
+
+WALK_STEP = 0.05
+"""Inches between the points of a walk tested against a cut control range (the placement
+rule's step)."""
+
+
+@dataclass(frozen=True)
+class KeepOut:
+    """The enemies' control ranges as a free move must keep out of them, the same for either
+    side (the players' route check, the enemy's candidate end points, the referee audit).
+
+    001 Reposition: "Cannot move within Control Range of an enemy unless they are already in
+    Control Range of a friendly and cannot finish the move within Control Range of an enemy";
+    001 "Control Range Visible and within 1" of model base" (:func:`in_control_range`). Where
+    nothing that stops sight or measuring comes within an enemy's 1" (grown by both bases),
+    its control range is that whole straight disc: a walk goes round it as round the enemy's
+    base grown by 1" (exact). Where a wall, a closed door or blocking terrain cuts it, only part
+    of the disc is control range -- a model round a wall's corner 0.9" away as the crow flies,
+    out of sight or more than 1" round the corner, is not in it: such an enemy is *cut*, and a
+    walk may go through the rest of its disc, tested point by point every :data:`WALK_STEP`
+    (:meth:`entered`). A walk either goes round the cut enemies' discs too (``round_cut``: the
+    way that never needs the test, but for the *loose* ones) or through them (tested against
+    every cut enemy); a move may take either. *Loose*: the cut enemies whose disc the mover
+    starts in (within 1" as the crow flies, not in control range): no walk can go round
+    their disc, so every walk is tested against them. (The card's "unless they are already in
+    Control Range of a friendly" is not read: an engaged enemy's control range still blocks,
+    as it always has here, for both sides.)
+
+    ``enemies``: every enemy base ``(x, y, radius)`` in the caller's order; ``cut`` and
+    ``loose``: indices into it."""
+
+    enemies: tuple[tuple[float, float, float], ...]
+    cut: frozenset[int]
+    loose: frozenset[int]
+
+    def grown(self, k: int, *, round_cut: bool) -> float:
+        """How much enemy ``k``'s base is grown as a blocker of the walk: 1" (its control
+        range) unless the walk goes through it and is tested (0)."""
+        if k in self.loose or (k in self.cut and not round_cut):
+            return 0.0
+        return CONTROL_RANGE
+
+    def blockers(self, *, round_cut: bool) -> list[tuple[float, float, float]]:
+        """The enemies' bases as blockers of a walk, each grown by :meth:`grown`."""
+        return [(x, y, r + self.grown(k, round_cut=round_cut))
+                for k, (x, y, r) in enumerate(self.enemies)]
+
+    def tested(self, *, round_cut: bool) -> list[int]:
+        """The enemies (indices) a walk with :meth:`blockers` (``round_cut`` alike) is tested
+        against."""
+        return [k for k in range(len(self.enemies))
+                if k in self.loose or (k in self.cut and not round_cut)]
+
+    @property
+    def through(self) -> bool:
+        """Whether going through a cut disc can be worth it: a cut enemy that is not loose
+        (the walks round the discs and through them may then differ)."""
+        return bool(self.cut - self.loose)
+
+    def entered(self, terrain: Terrain, points: Any, radius: float, *, round_cut: bool
+                ) -> int | None:
+        """The first tested enemy (its index) whose control range a base of ``radius``
+        walking along ``points`` enters (its end included), or None when the walk keeps out
+        of them all."""
+        tested = self.tested(round_cut=round_cut)
+        if not tested:
+            return None
+        pts = walk_samples(points)
+        for k in tested:  # (the same test as entered_many's, one walk at a time)
+            x, y, r = self.enemies[k]
+            if control_mask(terrain, pts, radius, (x, y), r).any():
+                return k
+        return None
+
+
+    def entered_many(self, terrain: Terrain, walks: Sequence[Any], radius: float, *,
+                     round_cut: bool) -> np.ndarray:
+        """(n,) :meth:`entered` is not None, for each of ``walks`` (their points) at once."""
+        out = np.zeros(len(walks), dtype=bool)
+        tested = self.tested(round_cut=round_cut)
+        if not tested or not walks:
+            return out
+        parts = [walk_samples(w) for w in walks]
+        owner = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
+        pts = np.concatenate(parts)
+        for k in tested:
+            x, y, r = self.enemies[k]
+            out[np.unique(owner[control_mask(terrain, pts, radius, (x, y), r)])] = True
+        return out
+
+
+def keep_out(terrain: Terrain, start: Sequence[float], radius: float,
+             enemies: Iterable[Sequence[float]], reach: float = math.inf) -> KeepOut:
+    """:class:`KeepOut` for a base of ``radius`` moving at most ``reach`` inches from
+    ``start`` among ``enemies`` (their bases ``(x, y, radius)``). An enemy whose disc the move
+    cannot reach, or whose disc holds the start in its control range (no free move starts
+    there), is left round as a disc."""
+    bases = tuple((float(e[0]), float(e[1]), float(e[2])) for e in enemies)
+    cut: set[int] = set()
+    loose: set[int] = set()
+    for k, (x, y, r) in enumerate(bases):
+        gap = straight_gap(start, radius, (x, y), r)
+        if gap > reach + CONTROL_RANGE + TOLERANCE:
+            continue
+        if terrain.open_around((x, y), r + CONTROL_RANGE + radius + TOLERANCE):
+            continue
+        if gap <= CONTROL_RANGE + TOLERANCE:
+            if in_control_range(terrain, start, radius, (x, y), r):
+                continue
+            loose.add(k)
+        cut.add(k)
+    return KeepOut(bases, frozenset(cut), frozenset(loose))
+
+
+def walk_samples(points: Any, step: float = WALK_STEP) -> np.ndarray:
+    """(n, 2) points along the polyline ``points`` every ``step`` inches of its length, with
+    each of its corners and its end."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    out = [pts[:1]]
+    for a, b in itertools.pairwise(pts):
+        length = float(np.hypot(*(b - a)))
+        n = max(1, math.ceil(length / step))
+        t = np.arange(1, n + 1, dtype=float)[:, None] / n
+        out.append(a + (b - a) * t)
+    return np.concatenate(out)
 
 
 def move_allowance(op: Any, how: str, edition: str, roll: float | None = None) -> float:

@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game.action_checks import _enemies_in_control
 from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
@@ -130,11 +129,10 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
     """The chosen move drawn for the page: the engine's walk around the walls (enemy control
     ranges blocking all but charges and fall backs), its length and the move's allowance."""
     kind, target = chosen["kind"], chosen["target"]
-    in_control = _enemies_in_control(state, op, game)
     try:  # the engine's own walk for this move (None: no way around walls and bases)
         counters = [b for b in state.bases() if b.ident in state.counters]
-        walk: Walk | None = _route(game.terrain(state), op, kind, spot, others, in_control,
-                                   target, counters)
+        walk: Walk | None = _route(game.terrain(state), op, kind, spot, others, target,
+                                   counters)
     except RuleError:
         walk = None
     allowance = reach.move_allowance(op, kind, state.edition)
