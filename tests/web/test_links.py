@@ -4,6 +4,7 @@ and a tap preview that asks the engine the question the answer will."""
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -12,14 +13,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from solo_ops.game.engine import new_game, pending
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.opening import load_save_doc
-from solo_ops.io.scenario import load_scenario
+from solo_ops.io.scenario import load_scenario, parse_scenario
 from solo_ops.session.opening import sync_log
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
 from tests.support.api import SAVE_NAME, ApiClient, make_table, post
 from tests.support.paths import FIXTURES, SCENARIOS
+from tests.support.small_table import TROOPER
 
 LAN = "http://192.168.1.20:8765"
 
@@ -221,14 +224,43 @@ def test_a_double_tap_answers_once(tmp_path: Path) -> None:
 
 
 # -- the preview asks the engine --------------------------------------------------------------
+def _held_table(folder: Path) -> GameTable:
+    """A small co-op table of its own (no seeded course: the initiative is scripted, no hidden
+    counters): Ben's Scout Idris at (9, 10) stands 0.52" from cultist-5 at (10.5, 10) (25 mm
+    bases, 1.5" apart centre to centre, nothing between), in its control range; Ana's Sgt Kell
+    far off at (2, 2). The players take the initiative and Ben is asked first."""
+    doc = {"name": "held", "edition": "kt2024",
+           "board": {"name": "open", "width": 30, "depth": 22},
+           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
+                      "table": {i: "trooper" for i in range(1, 7)}},
+           "engagement": 1, "seed": 1,
+           "squads": [{"player": "Ben", "models": [{"id": "idris", "name": "Scout Idris",
+                                                    "profile": copy.deepcopy(TROOPER),
+                                                    "at": [9, 10]}]},
+                      {"player": "Ana", "models": [{"id": "kell", "name": "Sgt Kell",
+                                                    "profile": copy.deepcopy(TROOPER),
+                                                    "at": [2, 2]}]}],
+           "enemies": [{"id": "u1", "command": 5, "models": [
+               {"id": "cultist-5", "profile": "trooper", "at": [10.5, 10]}]}],
+           "settings": {"cp_rerolls": "never"}}
+    game, state = new_game(parse_scenario(doc, "held.yaml"), 1)
+    state.counters.clear()
+    state.dice = ScriptedDice(faces=[6, 1] * 20)  # the players take the initiative
+    step(game, state, {"type": "engine"})
+    return GameTable(game, state, folder / "held.json", folder / "held.log.jsonl")
+
+
 def test_in_an_enemys_control_range_only_fall_back_and_fight_are_offered(
-        table: GameTable) -> None:
-    """Idris starts within 1" of cultist-5 (0.94" between the bases): the page is told that a
+        tmp_path: Path) -> None:
+    """Idris starts within 1" of cultist-5 (0.52" between the bases): the page is told that a
     reposition, dash, charge or shot cannot start there (the engine's own refusals), and a tap
-    offers only the fall back; "move" to the same point is what the engine would refuse."""
+    offers only the fall back; "move" to the same point is what the engine would refuse. 001
+    Reposition "cannot perform this action while in Control Range of an enemy"; Fall Back "the
+    Operative can move within Control Range of an enemy Operative but cannot finish in Control
+    Range"."""
+    table = _held_table(tmp_path)
     with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
-        for player, answer in (("Ana", "kell"), ("Ana", "done"), ("Ben", "idris")):
-            assert post(c, player, answer).json()["ok"]
+        assert post(c, "Ben", "idris").json()["ok"]
         view = c.get("/api/view", params={"player": "Ben"}).json()
         assert view["prompt"]["text"] == "Ben: what did Scout Idris do?"
         control = "Scout Idris is in control range of cultist-5: it can only fall back or fight"
@@ -240,21 +272,22 @@ def test_in_an_enemys_control_range_only_fall_back_and_fight_are_offered(
             "carry": "no downed friend lies on the table",
             "evacuate": "Scout Idris is not carrying anyone"}
         assert c.get("/api/view", params={"player": "Ana"}).json()["open"] == {}
-        tap = c.get("/api/place", params={"player": "Ben", "x": 9.5, "y": 6.6,
+        # 3" straight back west, 3.5" from cultist-5 (4.5" centre to centre less the bases)
+        tap = c.get("/api/place", params={"player": "Ben", "x": 6.0, "y": 10.0,
                                           "how": "move"}).json()
         assert [(ch["how"], ch["ok"]) for ch in tap["choices"]] == [
             ("move", False), ("dash", False), ("charge", False), ("fallback", True)]
         assert tap["choices"][0]["why"] == control
-        assert tap["answer"] == "fallback 9.5,6.6" and tap["within"] is True
-        assert tap["text"] == ('idris to (9.5, 6.6): 3.9" around the walls; it can fall back '
-                               '4.0" — within the move')
+        assert tap["answer"] == "fallback 6,10" and tap["within"] is True
+        assert tap["text"] == ('idris to (6.0, 10.0): 3.0" around the walls; it can fall back '
+                               '6.0" — within the move')
         refused = post(c, "Ben", tap["choices"][0]["answer"]).json()
         assert refused == {"ok": False, "message": control, "prompt": table.prompt_doc()}
         made = post(c, "Ben", tap["answer"]).json()
         assert made["ok"], made
         moved = next(e for e in made["records"][0]["events"] if e["type"] == "moved")
-        assert moved["how"] == "fall_back" and moved["to"] == [9.5, 6.6]
-        assert moved["cost"] == pytest.approx(tap["distance"], abs=0.01)
+        assert moved["how"] == "fall_back" and moved["to"] == [6.0, 10.0]
+        assert moved["cost"] == 3.0 == tap["distance"]
 
 
 def test_the_cp_shown_during_a_reroll_chain_is_what_is_left(tmp_path: Path) -> None:
