@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.ai.planner import Context
+from solo_ops.core.effects import Effect
 from solo_ops.game import attacks
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
@@ -44,9 +45,15 @@ class Game:
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+    effects: tuple[Effect, ...] = field(init=False, repr=False, compare=False)
+    """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
+    (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies
+    them."""
 
     def __post_init__(self) -> None:
         self.terrains = TerrainCache(self.scenario.board)
+        self.effects = (tuple(self.scenario.mission.in_force(self.scenario.board.killzone))
+                        if self.scenario.edition == "kt2018" else ())
 
     @property
     def settings(self) -> Any:

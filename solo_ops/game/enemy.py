@@ -17,10 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
+from solo_ops.core.model import Weapon, WeaponType
+from solo_ops.game import attacks, cover_choice, cp, fight_choices, pariah, placing, reveal
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
-from solo_ops.game.missions import KILLZONE_TABLES
+from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
+from solo_ops.game.play2018 import flags_2018 as flags_2018
+from solo_ops.game.play2018 import no_escape as no_escape
+from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2024, reach
@@ -31,6 +35,7 @@ if TYPE_CHECKING:
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 ATTACKS = ("shoot", "charge", "fight")
+_UNARMED = Weapon("unarmed", WeaponType.MELEE)
 MAX_REPLANS = 3  # per model and activation (each re-plan drops a target that left the table)
 
 
@@ -402,8 +407,8 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
     """
     terrain = game.terrain(state)
-    flags = flags_2018(game, state, op, weapon, target)
-    if overwatch:
+    flags = flags_2018(game, state, op, weapon, target, overwatch=overwatch)
+    if overwatch and not flags:
         flags["overwatch"] = True
     assert state.dice is not None
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
@@ -520,10 +525,16 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
     friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape),
     the Volkus stronghold's defenders striking first (rules/killzones.py), and a player
     operative's dice resolved as the players choose (:mod:`solo_ops.game.fight_choices`)."""
-    extra: dict[str, bool] = {}
+    extra: dict[str, Any] = {}
     if state.edition == "kt2018":
-        extra = {"broken": broken_2018(state, op.side),
-                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+        trapped = pariah_nexus(game) and no_escape(game, state, op, target)
+        weapons = op.profile.melee_weapons
+        weapon = weapons[0] if weapons else None
+        effects, defence, _ = pariah.attack_effects(
+            game, state, op, target, weapon or _UNARMED, distance=_gap(op, target),
+            no_escape=trapped)
+        extra = {"broken": broken_2018(state, op.side), "no_escape": trapped,
+                 "effects": effects, "defence": defence}
     elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
                                   target.radius):
         extra = {"defender_first": True}
@@ -538,6 +549,13 @@ def cp_hooks(game: Game) -> attacks.CpHooks | None:
     :func:`solo_ops.game.engine.step`, see :mod:`solo_ops.game.cp`), or None."""
     chooser = getattr(game, "cp_chooser", None)
     return None if chooser is None else chooser.hook
+
+
+def _gap(a: Operative, b: Operative) -> float | None:
+    """The straight gap between two bases on the table (None when either is off it)."""
+    if a.at is None or b.at is None:
+        return None
+    return max(0.0, reach.base_gap(a, b))
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
@@ -698,69 +716,6 @@ def end_activation_stun(op: Operative) -> None:
     """At the end of ``op``'s activation its Stun ends, unless it was stunned during it."""
     op.apl_penalty = 1 if op.stun_carries else 0
     op.stun_carries = False
-
-
-def pariah_nexus(game: Game) -> bool:
-    """Whether the Pariah Nexus ultra-close-confines rules (Close Quarters, Concentrated
-    Radius, No Escape) apply: a Kill Team 2018 game with a Pariah Nexus mission (the 2018
-    default) or on a Pariah Nexus killzone."""
-    if game.edition != "kt2018":
-        return False
-    return (getattr(game.scenario.mission, "pariah", None) is not None
-            or game.scenario.board.killzone in KILLZONE_TABLES)
-
-
-def broken_2018(state: State, side: str) -> bool:
-    """Kill Team 2018: the side's kill team is broken (more than half its models out of action
-    or shaken; the test :func:`solo_ops.game.scoring.morale_2018` uses)."""
-    models = state.side(side)
-    gone = sum(1 for o in models if o.down or o.shaken)
-    return bool(models) and gone * 2 > len(models)
-
-
-def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
-               target: Operative) -> dict[str, Any]:
-    """The bridge's Kill Team 2018 shot options: broken, long range (more than half the
-    weapon's range, measured as the range check measures: around walls) and the Pariah Nexus
-    rules. Overwatch is added by the caller (a player's Reaction, ``actions._reaction``)."""
-    if state.edition != "kt2018":
-        return {}
-    long_range = None
-    if weapon.range and not weapon.is_melee:
-        d = game.terrain(state).routes.distance(op.at, target.at, op.radius,
-                                                target.radius).distance
-        if d is not None:
-            long_range = d > weapon.range / 2 + 1e-9
-    confines = pariah_nexus(game)
-    return {"broken": broken_2018(state, op.side), "long_range": long_range,
-            "close_quarters": confines, "concentrated_radius": confines}
-
-
-def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:
-    """No Escape (Pariah Nexus): the straight line from the attacker's centre through the
-    target's centre to the board's edge touches a wall, door, terrain feature or pitfall
-    within 1" of the target (open doors are off the board in 2018)."""
-    from shapely.geometry import LineString, Point, box
-
-    if attacker.at is None or target.at is None:
-        return False
-    board = game.terrain(state).board
-    ax, ay = attacker.at
-    tx, ty = target.at
-    length = math.hypot(tx - ax, ty - ay)
-    if length <= 1e-9:
-        return False
-    far = board.width + board.depth
-    line = LineString([(ax, ay), (tx + (tx - ax) / length * far, ty + (ty - ay) / length * far)])
-    ray = line.intersection(box(0, 0, board.width, board.depth))
-    near = Point(tx, ty).buffer(target.radius + CONTROL_RANGE)
-    for f in board.features:
-        if f.is_portal and f.open and not f.has("hatch"):
-            continue
-        touched = f.shape.intersection(ray)
-        if not touched.is_empty and touched.intersects(near):
-            return True
-    return False
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

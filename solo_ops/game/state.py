@@ -213,6 +213,10 @@ class State:
     markers_at: dict[str, list[float]] = field(default_factory=dict)
     """Objective markers placed down away from their board position: id -> [x, y]."""
     override_used: bool = False  # Access Override (2018) used in this battle round
+    round_effects: dict[str, Any] = field(default_factory=dict)
+    """Kill Team 2018: what the Pariah Nexus effects rolled or picked for this battle round
+    (``lighting``, ``lacerators``, ``divisors``, ``frozen``: :mod:`solo_ops.game.pariah_events`),
+    emptied as each battle round starts."""
     idle_told: list[str] = field(default_factory=list)
     """Why the enemy had nothing to activate, as told this turning point (2018: this phase):
     each reason is told once (``turns.enemy_idle``)."""

@@ -179,9 +179,11 @@ def test_bridge_injury_and_nerve_test() -> None:
     near = Op("b", _profile(), at=(1.5, 0.0))
     gone = Op("c", _profile(), down=True)
     state = FakeState([op, near, gone])
-    passed, value = attacks.nerve_test_2018(dice, state, op)
+    passed, entry = attacks.nerve_test_2018(dice, state, op)
+    value = entry.value
     assert (passed, value) == (True, 6)  # 6 +1 (c gone) -1 (b near) = 6 <= Ld 7
-    passed, value = attacks.nerve_test_2018(dice, state, op)
+    passed, entry = attacks.nerve_test_2018(dice, state, op)
+    value = entry.value
     assert passed and value == 1
     assert dice.log[1].purpose == "Nerve test: a"
 
