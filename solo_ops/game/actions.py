@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, markers, reveal, scoring, turns
+from solo_ops.game import cp, markers, pariah, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
@@ -60,7 +60,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
-        "guard": _guard, "order": _order,
+        "guard": _guard, "order": _order, "effect": _effect,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -71,6 +71,9 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"first counteract or pass: {prompt.text}")
     if state.counteracting and kind in ("carry", "evacuate", "ready"):
         raise RuleError(f"a counteract is one 1 AP action: {kind} is not one")
+    if (prompt.kind == "effect") != (kind == "effect") and kind not in ("damage", "down"):
+        raise RuleError(f"first answer this: {prompt.text}" if prompt.kind == "effect"
+                        else "no Pariah Nexus effect is waiting for an answer")
     if (prompt.kind == "reaction") != (kind == "reaction"):
         raise RuleError(f"first answer the charge: {prompt.text}" if prompt.kind == "reaction"
                         else "no charge is waiting for a Reaction")
@@ -78,6 +81,16 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
 
 
 # -- actions ---------------------------------------------------------------------------------------
+def _effect(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """The players' answer to a Pariah Nexus effect's question
+    (:func:`solo_ops.game.pariah_events.take_answer`)."""
+    from solo_ops.game import pariah_events
+
+    if prompt.player is not None and action.get("player") not in (None, prompt.player):
+        raise RuleError(f"{prompt.player} answers this")
+    return pariah_events.take_answer(game, state, action)
+
+
 def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     if prompt.kind != "activate":
         raise RuleError("an operative is already active: finish it with 'done'")
@@ -157,6 +170,11 @@ def _check_may_shoot(state: State, op: Operative) -> None:
     if state.edition == "kt2018" and op.moved_how in ("fall_back", "retreat"):
         done = "retreated" if op.moved_how == "retreat" else "fell back"
         raise RuleError(f"{op.name} {done} this battle round: it cannot shoot")
+    if state.edition == "kt2018" and (op.moved_how == "charge" or op.charged):
+        raise RuleError(f"{op.name} attempted a charge this battle round: it cannot shoot "
+                        "(004 \"A model can only make one charge attempt in each Movement "
+                        "phase, and once it has done so it cannot shoot later in the battle "
+                        "round\")")
 
 
 def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
@@ -172,7 +190,7 @@ def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
 
 def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
     """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon."""
-    if state.edition == "kt2018" and op.moved_how == "advance" and (
+    if state.edition == "kt2018" and (op.moved_how == "advance" or op.advanced) and (
             weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
         # 004 Assault: "it can only fire Assault weapons" after an Advance
         assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
@@ -484,13 +502,24 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
 
 
 def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2018 Readying (004 "When you pick a model to move, instead of making a
+    normal move (including pivoting the model) you can Ready them, unless they are within 1"
+    of an enemy model. A model that is Readied in the Movement phase has an advantage in the
+    subsequent Shooting phase (see Ready, Fire!)"): the model is Readied instead of moving,
+    which ends its part in the movement phase."""
     op = _active(state, action, prompt)
     if state.edition != "kt2018" or state.phase != "movement":
         raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
-    if op.moved:
-        raise RuleError(f"{op.name} has moved: it cannot be Readied")
+    why = kt2018.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
+                           moved=op.moved or op.moved_how is not None)
+    if why is not None:
+        raise RuleError(f"{op.name} cannot be Readied: {why}")
     op.readied = True
-    return [{"type": "readied", "operative": op.id}]
+    op.moved_how = "ready"  # instead of its move: it moves no more this phase
+    events: list[dict[str, Any]] = [{"type": "readied", "operative": op.id,
+                                     "note": f"{op.name} is Readied: it shoots in Ready, Fire!, "
+                                             "before all other models, in the shooting phase."}]
+    return events + _end_activation(game, state, op)
 
 
 def _counteract(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -575,6 +604,13 @@ def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
 
 
 def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
+    if state.edition == "kt2018" and op.moved_how is None:
+        # a declared Advance or charge the model did not move after: it still Advanced, or
+        # made its charge attempt (004 "A model can only make one charge attempt")
+        if op.charge_target is not None:
+            op.moved_how = "charge"
+        elif op.advance_roll is not None:
+            op.moved_how = "advance"
     state.active_operative = None
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
     if state.counteracting:  # a counteract is not an activation: a Stun runs on
@@ -586,7 +622,7 @@ def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, A
     return events
 
 
-RETREAT = 3.0  # inches: a Retreat moves up to 3" (004)
+RETREAT = 3.0  # inches: a Retreat moves up to 3" (004; rules.pariah.retreat_distance)
 
 
 def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -652,9 +688,12 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
     if not action.get("roll") and action.get("damage") is None:
         raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
     state.pending_attacks.pop(0)
+    from solo_ops.game.enemy import _overwatch_hits_on
+
     events: list[dict[str, Any]] = [
         {"type": "overwatch", "operative": me.id, "target": charger.id, "weapon": weapon.name,
-         "note": f"{me.name} fires Overwatch at {charger.label} (hits on 6s)."}]
+         "note": f"{me.name} fires Overwatch at {charger.label} (hits on "
+                 f"{_overwatch_hits_on(game, state, me, charger)})."}]
     if action.get("roll"):
         events.extend(_resolve_shot(game, state, me, weapon, charger,
                                     shot_cover(game, state, me, weapon, charger), [], None,
@@ -665,22 +704,29 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
     return events
 
 
-def _check_retreat(state: State, action: dict[str, Any], entry: dict[str, Any], me: Operative,
-                   charger: Operative, terrain: Terrain) -> tuple[tuple[float, float], Walk]:
-    """Retreat (004): not after a move this phase; up to 3" to a place the base fits, further
-    from the charger and more than 1" from every other enemy; the point and the walk."""
+def _check_retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
+                   me: Operative, charger: Operative, terrain: Terrain
+                   ) -> tuple[tuple[float, float], Walk]:
+    """Retreat (004): not after a move this phase (:func:`solo_ops.rules.kt2018.may_retreat`);
+    up to 3" (4" under Power Surges' intense lighting) to a place the base fits, further from
+    the charger and more than 1" from every other enemy; the point and the walk."""
     assert me.at is not None and charger.at is not None
     if not entry.get("retreat"):
-        raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
+        why = kt2018.may_retreat(me.moved_how) or "it has moved this phase"
+        raise RuleError(f"{me.name} cannot Retreat: {why} (004 \"A target model cannot "
+                        "Retreat if it has already made a move of any kind (or attempted to "
+                        "charge) in this phase\")")
     to = _point(action.get("to"))
     others = state.bases(exclude=(me.id, me.carrying))  # the placement rule's bases
     refused = placement.refusal(terrain, to, me.radius, others, me.name)
     if refused is not None:
         raise RuleError(refused)
     walk = terrain.routes.walk(me.at, to, me.radius, blockers=placement.discs(others))
-    if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
+    far, effect = pariah.retreat_distance(game, state, me)
+    if walk is None or walk.cost > far + MOVE_TOLERANCE:
         got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
-        raise RuleError(f"a Retreat moves up to 3\" ({got})")
+        raise RuleError(f"a Retreat moves up to {far:g}\"" + (f" ({effect})" if effect else "")
+                        + f" ({got})")
     if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
         raise RuleError(f"a Retreat must end further away from {charger.label}")
     for e in state.living(ENEMY):
@@ -694,12 +740,14 @@ def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, 
              me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
     """Retreat: the checked move, then mines and spotting (the model may not shoot or React
     again this battle round)."""
-    to, walk = _check_retreat(state, action, entry, me, charger, terrain)
+    to, walk = _check_retreat(game, state, action, entry, me, charger, terrain)
     state.pending_attacks.pop(0)
     old = me.at
     me.at = to
     me.moved = True
     me.moved_how = "retreat"
+    me.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
+    # Readied"
     me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
     events: list[dict[str, Any]] = [
         {"type": "moved", "operative": me.id, "how": "retreat",

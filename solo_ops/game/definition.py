@@ -15,6 +15,7 @@ from typing import Any
 from solo_ops.ai.planner import Context
 from solo_ops.core.effects import Effect
 from solo_ops.game import attacks
+from solo_ops.game.pariah import terrain_changes
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -64,7 +65,20 @@ class Game:
         return self.scenario.edition
 
     def terrain(self, state: State) -> Terrain:
-        return self.terrains.get(state.doors)
+        """The terrain as it stands: the doors as they are and, in a Kill Team 2018 game, the
+        features the Pariah Nexus effects change this battle round (removed, or barred to
+        movement: :func:`solo_ops.game.pariah.terrain_changes`)."""
+        if not self.effects and not state.removed_features:
+            return self.terrains.get(state.doors)
+        return self.terrains.get(state.doors, terrain_changes(self, state))
+
+    def moving_terrain(self, state: State, how: str) -> Terrain:
+        """The terrain a move of kind ``how`` is made on: :meth:`terrain`, with the features an
+        Advance may move through or may not cross (004 Dimensional Destabilisation, Hazardous
+        Conduit Flares)."""
+        if not self.effects or how != "advance":
+            return self.terrain(state)
+        return self.terrains.get(state.doors, terrain_changes(self, state, how))
 
     def context(self, state: State) -> Context:
         """The planner's view of the table for ``state``: its terrain, settings, edition and

@@ -27,7 +27,7 @@ from solo_ops.game.play2018 import no_escape as no_escape
 from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2024, reach
+from solo_ops.rules import killzones, kt2018, kt2024, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -127,6 +127,7 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         elif action.kind == "charge" and reaction_due(game, state, op, action):
             events.extend(declare_charge(game, state, op, action))
         elif action.kind == "charge":
+            events.extend(_no_reaction(game, state, action))
             events.extend(_charge(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
         elif action.kind == "shoot":
@@ -151,6 +152,11 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
 
 
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+    if state.edition == "kt2018" and pariah.frozen(state, op):
+        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                 "blocked_by": "a petrific divisor",
+                 "note": f"{op.label} stood on a petrific divisor when it activated: it cannot "
+                         "move this battle round (Power Flux)."}]
     old = op.at
     assert old is not None and action.to is not None
     route: Any = action.route if len(action.route) >= 2 else (old, action.to)
@@ -164,12 +170,21 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                              "where its last move stopped: no way around the walls and "
                              "bases."}]
         note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
+    rolled: list[dict[str, Any]] = []
+    if state.edition == "kt2018" and action.kind == "advance" and op.advance_roll is None:
+        # 004 Advancing: "make an Advance roll by rolling a D6" (with the effects on it)
+        op.advance_roll, words = pariah.advance_roll(game, state, op)
+        op.advanced = True
+        rolled.append({"type": "move_roll", "operative": op.id, "how": "advance",
+                       "roll": op.advance_roll, "dice": words,
+                       "note": f"{op.label}'s Advance roll: {words}."})
     limit = _allowance(state, op, action.kind)
-    to, walk, blocked = placing.placed(game, state, op, route, limit)
+    to, walk, blocked = placing.placed(game, state, op, route, limit, how=action.kind)
     if to is None:
-        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
-                 "blocked_by": blocked,
-                 "note": f"{op.label} cannot make its move: {blocked} (the placement rule)."}]
+        return [*rolled, {"type": "move_blocked", "operative": op.id, "how": action.kind,
+                          "blocked_by": blocked,
+                          "note": f"{op.label} cannot make its move: {blocked} (the placement "
+                                  "rule)."}]
     cost = float(walk.cost)  # what its route costs, climbs and drops added (issue #27)
     if blocked is not None:
         note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
@@ -180,15 +195,29 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     op.at = to
     op.moved = True
     op.moved_how = action.kind
+    op.readied = False  # 004 "If the model moves for any reason, it is no longer Readied"
     if action.kind == "fall_back":
         op.fell_back = True
-    events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
+    events = [*rolled, {"type": "moved", "operative": op.id, "how": action.kind,
+                        "from": _r(old),
                "to": _r(to), "route": [_r(p) for p in walk.points],
                "cost": round(cost, 2), "note": note,
                **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                     walk.points)}]
-    return events + check_mines(game, state, op)
+    return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
+                                                                walk.points)
+
+
+def _after_move(game: Game, state: State, op: Operative, how: str, route: Any
+                ) -> list[dict[str, Any]]:
+    """Kill Team 2018: what the Pariah Nexus effects do after an enemy model's move (a
+    spatial lacerator, Arcing Tesla Fields: :func:`solo_ops.game.pariah_events.after_move`)."""
+    if state.edition != "kt2018":
+        return []
+    from solo_ops.game import pariah_events
+
+    return pariah_events.after_move(game, state, op, how, route)
 
 
 def _allowance(state: State, op: Operative, kind: str) -> float | None:
@@ -202,9 +231,8 @@ def _allowance(state: State, op: Operative, kind: str) -> float | None:
 
 def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
     """Kill Team 2018: a charge rolled by the engine (``action.to`` None) at a player model
-    that is more than 1" from every enemy model: the target may React first (004 "A model can
-    React if it is the target of a charging model and it is more than 1" from an enemy
-    model")."""
+    that may React (:func:`may_not_react`): the target may React first (004 "After you have
+    declared a charge, any opponents take it in turn to make Reactions")."""
     if state.edition != "kt2018" or action.to is not None or action.target is None:
         return False
     target = state.operatives.get(action.target)
@@ -214,28 +242,35 @@ def reaction_due(game: Game, state: State, op: Operative, action: Action) -> boo
 
 
 def may_not_react(game: Game, state: State, target: Operative) -> str | None:
-    """Why ``target`` cannot React now (None: it can)."""
+    """Why ``target``, charged, cannot React now (None: it can): the rule both sides ask
+    (:func:`solo_ops.game.pariah.react_refusal`: within 1" of an enemy, Advanced, Fell Back,
+    Retreated, attempted a charge, a Pariah Nexus effect)."""
     terrain = game.terrain(state)
     assert target.at is not None
-    for e in state.living(ENEMY):
-        if e.at is not None and reach.engaged_2018(terrain, target.at, target.radius, e.at,
-                                                   e.radius):
-            return f"{target.name} is within 1\" of {e.label}"
-    if target.moved_how == "retreat" and target.fell_back:
-        return f"{target.name} retreated this battle round: it cannot React again"
-    return None
+    near = next((e for e in state.living(ENEMY) if e.at is not None and reach.engaged_2018(
+        terrain, target.at, target.radius, e.at, e.radius)), None)
+    why = pariah.react_refusal(game, state, target, near is not None)
+    if why is None:
+        return None
+    if near is not None:
+        return f"{target.name} is within 1\" of {near.label}"
+    return f"{target.name} cannot React: {why}"
 
 
 def declare_charge(game: Game, state: State, op: Operative, action: Action
                    ) -> list[dict[str, Any]]:
     """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
     the charge roll is made when the player has answered (``actions._reaction`` calls
-    :func:`charge_after_reaction`)."""
+    :func:`charge_after_reaction`). A Retreat is offered unless the target has moved this
+    phase (:func:`solo_ops.rules.kt2018.may_retreat`), as far as the effects allow."""
     target = state.operatives[action.target]  # type: ignore[index]
-    may_retreat = target.moved_how is None and not target.charged
+    may_retreat = kt2018.may_retreat(target.moved_how) is None
+    far, _ = pariah.retreat_distance(game, state, target)
+    hits_on = _overwatch_hits_on(game, state, target, op)
     text = (f"{op.label} declares a charge at {target.name}: react with Overwatch "
-            f"('overwatch [with WEAPON] roll' or 'overwatch damage N')"
-            + (", Retreat ('retreat X,Y', up to 3\" away from it)" if may_retreat else "")
+            f"('overwatch [with WEAPON] roll' or 'overwatch damage N'; hits on {hits_on})"
+            + (f", Retreat ('retreat X,Y', up to {far:g}\" away from it)" if may_retreat
+               else "")
             + " or 'no'?")
     state.pending_attacks.append({
         "kind": "reaction", "attacker": op.id, "target": target.id, "text": text,
@@ -243,6 +278,28 @@ def declare_charge(game: Game, state: State, op: Operative, action: Action
         "note": action.note})
     return [{"type": "charge_declared", "operative": op.id, "target": target.id,
              "note": f"{op.label} declares a charge at {target.name}."}]
+
+
+def _overwatch_hits_on(game: Game, state: State, shooter: Operative, target: Operative
+                       ) -> str:
+    """Overwatch's hit in words: ``6s`` (004), ``5+ (Power Surges)`` under intense lighting."""
+    from solo_ops.rules import pariah as pariah_rules
+
+    face, why = pariah_rules.overwatch_hits_on(
+        pariah.in_force(game), pariah.situation(game, state, attacker=shooter, target=target,
+                                                phase="movement"))
+    return "6s" if face == 6 else f"{face}+ ({why})"
+
+
+def _no_reaction(game: Game, state: State, action: Action) -> list[dict[str, Any]]:
+    """A 2018 charge rolled at once at a player model that cannot React: why it cannot."""
+    target = state.operatives.get(action.target or "")
+    if (state.edition != "kt2018" or action.to is not None or target is None
+            or target.side != PLAYER or not target.on_table):
+        return []
+    why = may_not_react(game, state, target)
+    return [] if why is None else [{"type": "cannot_react", "operative": target.id,
+                                    "why": why}]
 
 
 def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
@@ -287,9 +344,14 @@ def _cut(points: Any, length: float) -> tuple[tuple[float, float], ...]:
 def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     target = state.operatives[action.target]  # type: ignore[index]
     events: list[dict[str, Any]] = []
+    if state.edition == "kt2018" and pariah.frozen(state, op):
+        return [{"type": "charge_failed", "operative": op.id, "target": target.id,
+                 "note": f"{op.label} stood on a petrific divisor when it activated: it cannot "
+                         "move, nor charge, this battle round (Power Flux)."}]
     if action.to is None:
-        # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
-        roll = state.dice.roll(f"charge roll: {op.label} at {target.label}", 2, 6)  # type: ignore
+        # Kill Team 2018: roll 2D6 (with the Pariah Nexus effects on the charge roll) and move
+        # along the planned route as far as the roll allows
+        rolled, dice_words = pariah.charge_roll(game, state, op, [target])
         terrain = game.terrain(state)
         # the planned route ends within 1" of the target and keeps out of 1" of every other
         # enemy; the model goes along it as far as the roll allows
@@ -297,7 +359,7 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         assert start is not None
         route = tuple(action.route) if len(action.route) >= 2 else (start, start)
         # as far along it as the roll allows and its base may stand (the placement rule)
-        end, walk, blocked = placing.placed(game, state, op, route, float(roll.value))
+        end, walk, blocked = placing.placed(game, state, op, route, float(rolled))
         if end is None:
             end, walk = start, terrain.routes.walk_through((start, start), op.radius)
         old = op.at
@@ -309,15 +371,17 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         op.moved_how = "charge"
         short = f" ({blocked})" if blocked and not success else ""
         events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
-                       "target": target.id, "roll": roll.value, "from": _r(old),
+                       "target": target.id, "roll": rolled, "dice": dice_words,
+                       "from": _r(old),
                        "to": _r(op.at), "route": [_r(p) for p in walk.points],
                        "cost": round(float(walk.cost), 2),
                        **({"blocked_by": blocked} if blocked else {}),
                        **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
-                       "note": f"{op.label} rolls {roll.value} for the charge "
+                       "note": f"{op.label} rolls {rolled} for the charge ({dice_words}) "
                        f"and {'reaches' if success else 'falls short of'} {target.label}"
                        f"{short}."})
-        return events + check_mines(game, state, op)
+        return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
+                                                                    walk.points)
     old = op.at
     assert old is not None and action.to is not None
     to, walk, blocked = placing.placed(game, state, op,

@@ -5,8 +5,9 @@ A step's record holds its events (``{"type": kind, ...}``). The player view
 the emitting code also marked it — and every event of a kind not declared at all, so a new
 kind can never leak a hidden fact before it is declared. Narration
 (:mod:`solo_ops.view.narrate`) gives words to every kind that is not secret or deliberately
-silent. ``tests/game/test_event_kinds.py`` checks that every kind the code emits is declared here, that
-code marking an event secret only does so for secret kinds, and that narration covers the rest.
+silent. ``tests/game/test_event_kinds.py`` checks that every kind the code emits is declared
+here, that code marking an event secret only does so for secret kinds, and that narration
+covers the rest.
 
 Rolls are marked secret where they are rolled (``dice.d6(..., secret=True)``), not here.
 """
@@ -94,6 +95,17 @@ EVENTS: dict[str, bool] = {
     "unit_state": OPEN,
     "unit_destroyed": OPEN,
     "merged": OPEN,
+    # Kill Team 2018 rolls and the Pariah Nexus effects (game.player_moves, game.pariah_events)
+    "move_roll": OPEN,  # an Advance or charge roll, with its dice and the effects on it
+    "cannot_react": OPEN,  # a charged model that may not React, and why
+    "effect_roll": OPEN,  # an effect's roll for the battle round (lighting, divisors, ...)
+    "effect_pick": OPEN,  # what an effect picked at random (lacerators, objectives)
+    "effect_hazard": OPEN,  # an effect's D6 for one model, and whether it struck
+    "effect_shaken": OPEN,
+    "effect_move": OPEN,  # a model an effect moved or set up elsewhere
+    "effect_offer": OPEN,  # an effect's question to the players (the prompt follows)
+    "effect_declined": OPEN,
+    "effect_removed": OPEN,  # a terrain feature removed (Structural Transponder)
     # scoring and morale (game.scoring)
     "vp": OPEN,
     "score": OPEN,

@@ -133,6 +133,12 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
             raise RuleError(f"{named} is not the active operative ({active.id} is)")
         a["operative"] = named
     enemies = [o.id for o in _enemies_on_table(state, active.side)]
+    if (kind == "move" and state.edition == "kt2018" and a.get("how") == "charge"
+            and a.get("relation") == "contact" and active.charge_roll is None):
+        # Kill Team 2018 "charge X": the charge is declared and rolled first (004 Charge
+        # Move); where it ends is the next answer, within the roll
+        a = {"type": "move", "how": "charge", "operative": a.get("operative"),
+             "target": a.get("ref")}
     if kind in ("shoot", "fight") or (kind == "move" and a.get("how") == "charge"
                                       and a.get("target") is not None):
         a["target"] = match(a.get("target"), enemies, "enemy on the table")
@@ -425,8 +431,15 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     ref = refs[match(action.get("ref"), choices, what)]
     if relation == "contact" and ref.kind == "model" and ref.side != op.side:
         how = "charge"
+    if state.edition == "kt2018":  # a rolled Advance or charge: its move (player_moves)
+        from solo_ops.game.player_moves import declared_move
+
+        how = declared_move(op, how, {})[0]
     target = ref.id if how == "charge" else None
-    if how == "charge" and (ref.kind != "model" or ref.side == op.side):
+    if how == "charge" and op.charge_target is not None:
+        target = op.charge_target
+    if how == "charge" and op.charge_target is None and (ref.kind != "model"
+                                                        or ref.side == op.side):
         raise RuleError(f"a charge needs an enemy model as its target, not {ref.id}")
     try:
         allowance = reach.move_allowance(op, how, state.edition)

@@ -271,6 +271,37 @@ def no_escape_excluded(game: Game) -> set[str]:
     return out
 
 
+def terrain_changes(game: Game, state: State, how: str | None = None
+                    ) -> frozenset[tuple[str, str]]:
+    """The features changed for movement now (:meth:`solo_ops.geometry.board.Board.with_changes`):
+    those the players removed (Structural Transponder), those a move may not cross in this
+    battle round (004 Power Flux "models cannot move on or through the petrific divisors"),
+    and, for an Advance (``how``), those it may not cross (Hazardous Conduit Flares "When a
+    model Advances, it cannot move on or through a starslave conduit") or may move through
+    (Dimensional Destabilisation "Models can move through walls when they Advance")."""
+    out: set[tuple[str, str]] = {(f, "remove") for f in state.removed_features}
+    effects = in_force(game)
+    if not effects:
+        return frozenset(out)
+    sit = Situation(round=dict(state.round_effects))
+    board = game.scenario.board
+    wanted = [("move", "blocked_by", "pitfall")]
+    if how == "advance":
+        wanted += [("advance_move", "blocked_by", "pitfall"),
+                   ("advance_move", "through", "remove")]
+    for to, key, change in wanted:
+        for _, place in pariah.places(effects, to, key, sit):
+            out |= {(ident, change) for ident, _, _ in place_shapes(board, place)}
+    return frozenset(out)
+
+
+def frozen(state: State, op: Operative) -> bool:
+    """Whether ``op`` cannot move this battle round: it stood on a petrific divisor when it
+    activated (004 Power Flux "if a model is already on a petrific divisor when it activates,
+    that model cannot move that battle round")."""
+    return op.id in (state.round_effects.get("frozen") or ())
+
+
 def gap(a: Operative, b: Operative) -> float:
     """The straight gap between two bases (for a message)."""
     assert a.at is not None and b.at is not None

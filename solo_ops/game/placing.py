@@ -22,16 +22,18 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None
-           ) -> tuple[tuple[float, float] | None, Any, str | None]:
+def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None,
+           how: str | None = None) -> tuple[tuple[float, float] | None, Any, str | None]:
     """Where a planned move along ``route`` (as far as ``budget`` inches of movement -- its
     allowance, or a 2018 charge roll -- the whole route when None) really ends by the
     placement rule
     (:func:`solo_ops.geometry.placement.along`): the end, the walk to it (length and cost) and,
     when it stops short, what stands in the way. The plan was made before the models ahead of
     it moved (a unit's models, a 2018 charge roll, a counter revealed on the way): a base
-    there now shortens the move. ``(None, None, why)`` when it cannot move at all."""
-    terrain = game.terrain(state)
+    there now shortens the move. ``(None, None, why)`` when it cannot move at all. ``how``:
+    the kind of move, when it changes what it may cross (a 2018 Advance under the Pariah Nexus
+    effects: :meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
+    terrain = game.terrain(state) if how is None else game.moving_terrain(state, how)
     walk = terrain.routes.walk_through(route, op.radius)
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
-from solo_ops.game import placing, reveal
+from solo_ops.game import pariah, pariah_events, placing, reveal
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
     MOVE_TOLERANCE,
@@ -42,12 +42,17 @@ FREE_MOVES = ("reposition", "dash", "normal", "advance")
 
 def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     """Check a reported move of the active operative (``how``, ``to``, ``target`` for a
-    charge) against every rule below, in order, then apply it."""
+    charge) against every rule below, in order, then apply it. A Kill Team 2018 Advance or
+    charge is rolled by the engine (:func:`_rolled_move`)."""
     op = _active(state, action, prompt)
     how = _move_kind(state, action)
+    if state.edition == "kt2018":
+        how, action = declared_move(op, how, action)
     _check_move_timing(state, op)
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
+    if state.edition == "kt2018" and how in ("advance", "charge") and action.get("to") is None:
+        return _declare(game, state, op, how, action)
     to = _point(action.get("to"))
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.has_base and o.id != op.id
@@ -57,7 +62,10 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     in_control = _enemies_in_control(state, op, game)
     target = _charge_target(state, op, how, action)
     _check_leaving_control_range(state, op, how, in_control)
-    walk = _route(terrain, op, how, to, others, in_control, target, counters)
+    walk = _route(game.moving_terrain(state, how), op, how, to, others, in_control, target,
+                  counters)
+    if state.edition == "kt2018" and how in ("advance", "charge"):
+        return _rolled_move(game, state, op, how, to, walk, target)
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
     _spend(state, op, how)
@@ -65,6 +73,145 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
         return reacted
     return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+
+
+def declared_move(op: Operative, how: str, action: dict[str, Any]
+                  ) -> tuple[str, dict[str, Any]]:
+    """Kill Team 2018: once a model has declared an Advance or a charge and rolled it, its
+    next move is that Advance or charge (at the charge's target), whatever word it is
+    reported with (004 "declare that it will Advance ... make an Advance roll ... You can then
+    move that model"; "make a charge roll ... The charging model can move up to this
+    number of inches")."""
+    if op.charge_target is not None:
+        return "charge", {**action, "how": "charge", "target": op.charge_target}
+    if op.advance_roll is not None:
+        return "advance", {**action, "how": "advance"}
+    return how, action
+
+
+def _rolled_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+                 walk: Walk, target: Operative | None) -> list[dict[str, Any]]:
+    """A Kill Team 2018 Advance or charge: first declared and rolled by the engine with the
+    effects in force on the roll (:func:`solo_ops.game.pariah.advance_roll`,
+    :func:`~solo_ops.game.pariah.charge_roll`; a charge after the enemy's Reaction), then
+    moved as far as the roll allows. A point the roll does not reach is not refused once the
+    dice are down: the roll stands and the next answer says where the model goes."""
+    events: list[dict[str, Any]] = []
+    fresh = (op.advance_roll if how == "advance" else op.charge_roll) is None
+    if fresh:
+        _check_allowance(state, op, how, walk)  # the most any roll allows
+        events = _declared_and_rolled(game, state, op, how, target)
+        if not op.on_table:  # slain by the Overwatch: no charge
+            return events
+    limit = reach.move_allowance(op, how, state.edition)
+    why = _rolled_refusal(game, state, op, how, to, walk, target, limit)
+    if why is not None:
+        if not fresh:
+            raise RuleError(why)
+        events[-1]["note"] += f" {why}: say where it goes."
+        return events
+    success = how == "charge" and target is not None and target in _enemies_in_control(
+        state, op, game, at=to)
+    moved = _apply_move(game, state, op, how, to, float(walk.cost), walk,
+                        target if success or how != "charge" else None)
+    if how == "charge" and not success:
+        op.charged = False  # a failed charge: "the model is not said to have charged"
+        assert target is not None
+        moved[0]["failed_charge"] = target.id
+    return events + moved
+
+
+def _declare(game: Game, state: State, op: Operative, how: str, action: dict[str, Any]
+             ) -> list[dict[str, Any]]:
+    """``advance`` or ``charge TARGET`` without a point (Kill Team 2018): the Advance or the
+    charge is declared and rolled (a charge after the enemy's Reaction); the move follows,
+    within the roll, as the next answer."""
+    if (op.advance_roll if how == "advance" else op.charge_roll) is not None:
+        raise RuleError(f"{op.name} has rolled already: say where it goes ('move X,Y', "
+                        "'move 4 toward ...')")
+    target = _charge_target(state, op, how, action)
+    _check_leaving_control_range(state, op, how, _enemies_in_control(state, op, game))
+    return _declared_and_rolled(game, state, op, how, target)
+
+
+def _declared_and_rolled(game: Game, state: State, op: Operative, how: str,
+                         target: Operative | None) -> list[dict[str, Any]]:
+    """Declare ``op``'s Advance or charge and roll it: a charge is first answered by the
+    enemy's Reaction (004 "After you have declared a charge, any opponents take it in turn to
+    make Reactions"); "After all Reactions have been resolved, make a charge roll"."""
+    events: list[dict[str, Any]] = []
+    if how == "charge":
+        assert target is not None
+        _check_charge_range(game, state, op, target)
+        events.append({"type": "charge_declared", "operative": op.id, "target": target.id,
+                       "side": "player",
+                       "note": f"{op.name} declares a charge at {target.label}."})
+        events.extend(_enemy_reaction(game, state, op, how, target))
+        if not op.on_table:  # slain by the Overwatch: no charge
+            return events
+    events.append(_roll_move(game, state, op, how, target))
+    return events
+
+
+def _roll_move(game: Game, state: State, op: Operative, how: str,
+               target: Operative | None) -> dict[str, Any]:
+    """Roll ``op``'s Advance or charge roll and keep it for this phase; the event says the
+    dice and what the roll allows."""
+    if how == "charge":
+        assert target is not None
+        value, words = pariah.charge_roll(game, state, op, [target])
+        op.charge_roll, op.charge_target = value, target.id
+        allows = (f"it may move up to {value}\" and must end within 1\" of {target.label}, or "
+                  "the charge fails")
+    else:
+        value, words = pariah.advance_roll(game, state, op)
+        op.advance_roll, op.advanced = value, True
+        allows = (f"it may move up to {op.profile.movement:g}\" + {value}\" = "
+                  f"{reach.move_allowance(op, 'advance', state.edition):g}\"")
+    word = "charge roll" if how == "charge" else "Advance roll"
+    return {"type": "move_roll", "operative": op.id, "how": how, "roll": value, "dice": words,
+            **({"target": target.id} if target is not None else {}),
+            "note": f"{op.name}'s {word}: {words}: {allows}."}
+
+
+def _rolled_refusal(game: Game, state: State, op: Operative, how: str,
+                    to: tuple[float, float], walk: Walk, target: Operative | None,
+                    limit: float) -> str | None:
+    """Why ``to`` is not where the rolled Advance or charge may end, or None: within the
+    roll's movement; a charge within 1" of its target, or (the charge failed) 004 "the model
+    can move up to its charge distance, as long as that move takes it as close as possible to
+    at least one of the targets of its charge, and not within 1" of any enemy models"."""
+    cost = float(walk.cost)
+    word = "charge roll" if how == "charge" else "Advance"
+    if cost > limit + MOVE_TOLERANCE:
+        return (f"{to[0]:g},{to[1]:g} is {cost:.1f}\" of movement around the walls; "
+                f"the {word} allows {limit:g}\"")
+    if how != "charge" or target is None:
+        return None
+    if target in _enemies_in_control(state, op, game, at=to):
+        return None
+    near = _enemies_in_control(state, op, game, at=to)
+    if near:
+        return (f"a charge that fails cannot end within 1\" of an enemy model "
+                f"({near[0].label})")
+    terrain = game.terrain(state)
+    assert op.at is not None and target.at is not None
+    before = reach.route_gap(terrain, op.at, op.radius, target.at, target.radius)
+    after = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
+    if after >= before - 1e-6:
+        return (f"{to[0]:g},{to[1]:g} does not reach {target.label} (within 1\") and a "
+                "failed charge must take it closer to its target")
+    return None
+
+
+def _check_charge_range(game: Game, state: State, op: Operative, target: Operative) -> None:
+    """Kill Team 2018: a charge is declared at an enemy within 12" (the most 2D6 can roll),
+    measured around the walls."""
+    assert op.at is not None and target.at is not None
+    gap = reach.route_gap(game.terrain(state), op.at, op.radius, target.at, target.radius)
+    if gap > reach.KT2018_CHARGE_MAX + 1e-6:
+        raise RuleError(f"{target.label} is {gap:.1f}\" away around the walls: a charge is "
+                        f"declared at an enemy within {reach.KT2018_CHARGE_MAX:g}\"")
 
 
 def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
@@ -111,9 +258,15 @@ def _move_kind(state: State, action: dict[str, Any]) -> str:
 
 
 def _check_move_timing(state: State, op: Operative) -> None:
-    """Kill Team 2018: a model moves in the movement phase, once a battle round."""
+    """Kill Team 2018: a model moves in the movement phase, once a battle round (a declared
+    Advance or charge moves once, after its roll)."""
     if state.edition == "kt2018" and state.phase != "movement":
         raise RuleError("models move in the movement phase")
+    if state.edition == "kt2018" and op.moved_how == "ready":
+        raise RuleError(f"{op.name} is Readied: it was Readied instead of moving")
+    if state.edition == "kt2018" and pariah.frozen(state, op):
+        raise RuleError(f"{op.name} stood on a petrific divisor when it activated: it cannot "
+                        "move this battle round (004 Power Flux)")
     if state.edition == "kt2018" and op.moved_how is not None:
         done = op.moved_how.replace("_", " ")
         raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
@@ -166,6 +319,11 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
     if state.edition == "kt2024" and how == "charge" and in_control:
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
                         "charge (Charge is a Reposition, which cannot start there)")
+    if state.edition == "kt2018" and how == "charge" and in_control and op.charge_roll is None:
+        raise RuleError(f"{op.name} is within 1\" of {in_control[0].label}: it can only stay "
+                        "where it is or Fall Back (004 \"When you pick a model to move, if that "
+                        "model started the Movement phase within 1\" of an enemy model ... it can "
+                        "either remain stationary or Fall Back\")")
     if how == "fall_back" and not in_control:
         raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
@@ -186,9 +344,12 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     blockers = []
     for o in others:
         extra = 0.0
-        if o.side != op.side and how in FREE_MOVES and not (
+        keeps_clear = how in FREE_MOVES or (how == "charge" and op.charge_target is not None)
+        if o.side != op.side and keeps_clear and not (
                 reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
-            # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
+            # (an enemy within 1" but out of sight, behind a wall, has no hold on op); a 2018
+            # charge "cannot move within 1" of an enemy model that was not a target of its
+            # charge" (004 Charge Move)
             extra = CONTROL_RANGE
         if target is not None and o.id == target.id:
             extra = 0.0
@@ -234,6 +395,8 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
     op.at = to
     op.moved = True
     op.moved_how = how
+    op.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
+    # Readied"
     op.turn_move += cost
     if how == "charge":
         op.charged = True
@@ -254,6 +417,8 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
         events.extend(_charged_unit_state(state, op, target))
     events.extend(check_mines(game, state, op))
     events.extend(reveal.check_spotting(game, state))
+    if state.edition == "kt2018":  # a spatial lacerator's offer, Arcing Tesla Fields (004)
+        events.extend(pariah_events.after_move(game, state, op, how, walk.points))
     return events
 
 
@@ -281,6 +446,10 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
     if state.active_operative is None:
         return dict.fromkeys(kinds, "no operative is active")
     op = state.operatives[state.active_operative]
+    declared = declared_move(op, "", {})[0]
+    if declared:  # a rolled Advance or charge: only its move is left
+        return {how: None if how == declared else f"{op.name} has declared a "
+                f"{declared.replace('_', ' ')}: its move follows the roll" for how in kinds}
     in_control = _enemies_in_control(state, op, game) if op.on_table else []
     out: dict[str, str | None] = {}
     for how in kinds:

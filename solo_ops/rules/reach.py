@@ -172,6 +172,10 @@ def move_allowance(op: Any, how: str, edition: str, roll: float | None = None) -
 
     Raises ``ValueError`` for a kind of move the edition does not have."""
     m = float(op.profile.movement)
+    if roll is None and edition == "kt2018":  # a roll already made this phase (004)
+        known = getattr(op, {"advance": "advance_roll", "charge": "charge_roll"}.get(how, ""),
+                        None)
+        roll = None if known is None else float(known)
     if edition == "kt2024":
         if getattr(op, "injured", False):
             m = max(0.0, m - INJURED_MOVE_PENALTY)
