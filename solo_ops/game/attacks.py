@@ -197,11 +197,11 @@ def target_2018(target: Any, defence: Mapping[str, Any] | None = None) -> kt2018
     effects in force leave it, and why (:func:`solo_ops.game.pariah.attack_effects`)."""
     profile = _profile(target)
     wounds = getattr(target, "wounds", None)
+    given = {"invulnerable": profile.invulnerable, **(defence or {})}
     return kt2018.Target2018(
         toughness=int(profile.toughness), save=min(7, max(2, int(profile.save))),
-        invulnerable=profile.invulnerable,
         wounds=wounds if isinstance(wounds, int) and wounds > 0 else int(profile.wounds),
-        flesh_wounds=int(getattr(target, "flesh_wounds", 0)), **(defence or {}))
+        flesh_wounds=int(getattr(target, "flesh_wounds", 0)), **given)
 
 
 def expected_for(edition: str) -> Any:

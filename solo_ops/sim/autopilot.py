@@ -110,6 +110,12 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "guard_choice", "how": "no"}
     elif prompt.kind == "cover":  # a useless cover save: roll the die (the enemy's rule)
         yield {"type": "cover_choice", "keep": False}
+    elif prompt.kind == "effect":  # a Pariah Nexus effect asks: the offered point, else no
+        suggested = prompt.data.get("suggested")
+        if prompt.data.get("what") == "set_up" and suggested is not None:
+            yield {"type": "effect", "choice": "place", "to": list(suggested)}
+        yield {"type": "effect", "choice": "roll" if prompt.data.get("what") == "lacerators"
+               else "no"}
     elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
         failed = [n for n in prompt.data.get("failed", [])
                   if n not in prompt.data.get("rerolled", [])]
