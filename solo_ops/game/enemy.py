@@ -657,8 +657,13 @@ def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
     may be targeted (the planner and the players' shot check do that), and "any Cover saves
     can still be retained" (002, Seek)."""
     terrain = game.terrain(state)
+    others: list[tuple[float, float, float]] = []
+    if state.edition == "kt2018":  # 004 "Other models (even friendly models) ... may hide a
+        # target": every other model on the table, of either side
+        others = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
+                  if o.on_table and o.at is not None and o.id not in (shooter.id, target.id)]
     cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
-                                edition=state.edition)
+                                edition=state.edition, others=others)
     accurate = 0
     if (state.edition == "kt2024" and cover.visible and target.stance == "engage"
             and vantage_height(terrain.board, target.at) == 0.0):
