@@ -11,27 +11,23 @@ The checks every action shares (the active operative, AP, control range) are in
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, markers, pariah, reveal, scoring, turns
+from solo_ops.game import cp, markers, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
-    MOVE_TOLERANCE,
     _active,
     _centre,
     _enemies_in_control,
     _op,
-    _point,
     _spend,
     order_may_change,
 )
 from solo_ops.game.enemy import (
     apply_damage,
-    check_mines,
     count_limited,
     end_activation_stun,
     limited_used_up,
@@ -40,14 +36,13 @@ from solo_ops.game.enemy import (
     stun,
 )
 from solo_ops.game.player_moves import _move, open_moves
+from solo_ops.game.reactions import _reaction
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
     from solo_ops.game.definition import Game
-    from solo_ops.geometry.routes import Walk
     from solo_ops.geometry.terrain import Terrain
 
 
@@ -147,6 +142,7 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     _check_shooter_free(game, state, op, weapon)
     terrain = game.terrain(state)
     _check_valid_target(state, terrain, op, target, weapon)
+    _check_combat_shot(game, state, op, weapon, target)
     _check_range(terrain, op, target, weapon)
     if action.get("roll") and weapon is None:
         raise RuleError("say which weapon to roll: 'with WEAPON'")
@@ -230,12 +226,48 @@ def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> boo
 
 
 def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
-    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range."""
+    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
+    (Kill Team 2018: within 1" of an enemy only a Pistol, by the ``combat_shooting`` reading:
+    :func:`_check_combat_shot`)."""
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
+    if state.edition == "kt2018" and game.settings.combat_shooting == "core":
+        pistols = [w for w in op.profile.ranged_weapons if w.type == "pistol"]
+        if (weapon is None and pistols) or (weapon is not None and weapon.type == "pistol"):
+            return  # a Pistol may be fired from within 1" (the target is checked with it)
     if _enemies_in_control(state, op, game):
+        if state.edition == "kt2018":
+            raise RuleError(f"{op.name} is within 1\" of an enemy model: it cannot shoot"
+                            + (" (only a Pistol may be fired from there)"
+                               if game.settings.combat_shooting == "core" else ""))
         raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
+
+
+def _check_combat_shot(game: Game, state: State, op: Operative, weapon: Weapon | None,
+                       target: Operative) -> None:
+    """Kill Team 2018 shooting from and into combat, the rule both sides ask
+    (:func:`solo_ops.rules.kt2018.combat_shot_refusal`, setting ``combat_shooting``): from
+    within 1" of an enemy only a Pistol, at the closest enemy; no target within 1" of one of
+    the shooter's friends."""
+    if state.edition != "kt2018":
+        return
+    terrain = game.terrain(state)
+    foes = state.living(ENEMY if op.side == PLAYER else PLAYER)
+    engaged = bool(_enemies_in_control(state, op, game))
+    assert op.at is not None and target.at is not None
+    guarded = any(f.id != op.id and f.at is not None and reach.engaged_2018(
+        terrain, target.at, target.radius, f.at, f.radius) for f in state.living(op.side))
+    closest = True
+    if engaged:
+        gap = reach.route_gap(terrain, op.at, op.radius, target.at, target.radius)
+        closest = all(reach.route_gap(terrain, op.at, op.radius, f.at, f.radius) >= gap - 1e-9
+                      for f in foes if f.at is not None)
+    why = kt2018.combat_shot_refusal(
+        game.settings.combat_shooting, pistol=weapon is not None and weapon.type == "pistol",
+        shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
+    if why is not None:
+        raise RuleError(f"{op.name} cannot shoot {target.label}: {why}")
 
 
 def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
@@ -619,143 +651,6 @@ def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, A
     else:
         end_activation_stun(op)  # Stun lasts until the end of its next activation
     events.extend(turns.after_player_activation(game, state))
-    return events
-
-
-RETREAT = 3.0  # inches: a Retreat moves up to 3" (004; rules.pariah.retreat_distance)
-
-
-def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
-    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
-    it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
-    player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
-    than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
-    engine rolls the charge."""
-    entry = state.pending_attacks[0]
-    charger = state.operatives[entry["attacker"]]
-    me = state.operatives[entry["target"]]
-    react = str(action.get("react", "none"))
-    terrain = game.terrain(state)
-    events: list[dict[str, Any]] = []
-    assert me.at is not None and charger.at is not None
-    if react == "overwatch":
-        events.extend(_overwatch(game, state, action, me, charger, terrain))
-        return events + _charge_after(game, state, entry, False)
-    if react == "retreat":
-        events.extend(_retreat(game, state, action, entry, me, charger, terrain))
-        return events + _charge_after(game, state, entry, True)
-    if react != "none":
-        raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
-    state.pending_attacks.pop(0)
-    events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
-    return events + _charge_after(game, state, entry, False)
-
-
-def _charge_after(game: Game, state: State, entry: dict[str, Any],
-                  retreated: bool) -> list[dict[str, Any]]:
-    """The charge the Reaction answered, rolled by the engine, then spotting."""
-    from solo_ops.game.enemy import charge_after_reaction
-
-    out = charge_after_reaction(game, state, entry, retreated)
-    return out + reveal.check_spotting(game, state)
-
-
-def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
-                      terrain: Terrain) -> Weapon:
-    """Overwatch: a ranged weapon of the target's that sees the charger and reaches it."""
-    assert me.at is not None and charger.at is not None
-    name = action.get("weapon")
-    guns = me.profile.ranged_weapons
-    weapon = next((w for w in guns if w.name == name), None) if name else \
-        (guns[0] if guns else None)
-    if weapon is None:
-        raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
-                        f"{me.name} has no ranged weapon to fire Overwatch")
-    if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
-        raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
-    d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
-    if weapon.range and (d is None or d > weapon.range + 1e-6):
-        raise RuleError(f"{charger.label} is out of range of {weapon.name}")
-    return weapon
-
-
-def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
-               charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
-    """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
-
-    weapon = _overwatch_weapon(action, me, charger, terrain)
-    if not action.get("roll") and action.get("damage") is None:
-        raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
-    state.pending_attacks.pop(0)
-    from solo_ops.game.enemy import _overwatch_hits_on
-
-    events: list[dict[str, Any]] = [
-        {"type": "overwatch", "operative": me.id, "target": charger.id, "weapon": weapon.name,
-         "note": f"{me.name} fires Overwatch at {charger.label} (hits on "
-                 f"{_overwatch_hits_on(game, state, me, charger)})."}]
-    if action.get("roll"):
-        events.extend(_resolve_shot(game, state, me, weapon, charger,
-                                    shot_cover(game, state, me, weapon, charger), [], None,
-                                    acting=frozenset({me.id}), overwatch=True))
-    elif int(action["damage"]):
-        events.extend(apply_damage(game, state, charger, int(action["damage"]),
-                                   f"Overwatch by {me.name}"))
-    return events
-
-
-def _check_retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
-                   me: Operative, charger: Operative, terrain: Terrain
-                   ) -> tuple[tuple[float, float], Walk]:
-    """Retreat (004): not after a move this phase (:func:`solo_ops.rules.kt2018.may_retreat`);
-    up to 3" (4" under Power Surges' intense lighting) to a place the base fits, further from
-    the charger and more than 1" from every other enemy; the point and the walk."""
-    assert me.at is not None and charger.at is not None
-    if not entry.get("retreat"):
-        why = kt2018.may_retreat(me.moved_how) or "it has moved this phase"
-        raise RuleError(f"{me.name} cannot Retreat: {why} (004 \"A target model cannot "
-                        "Retreat if it has already made a move of any kind (or attempted to "
-                        "charge) in this phase\")")
-    to = _point(action.get("to"))
-    others = state.bases(exclude=(me.id, me.carrying))  # the placement rule's bases
-    refused = placement.refusal(terrain, to, me.radius, others, me.name)
-    if refused is not None:
-        raise RuleError(refused)
-    walk = terrain.routes.walk(me.at, to, me.radius, blockers=placement.discs(others))
-    far, effect = pariah.retreat_distance(game, state, me)
-    if walk is None or walk.cost > far + MOVE_TOLERANCE:
-        got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
-        raise RuleError(f"a Retreat moves up to {far:g}\"" + (f" ({effect})" if effect else "")
-                        + f" ({got})")
-    if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
-        raise RuleError(f"a Retreat must end further away from {charger.label}")
-    for e in state.living(ENEMY):
-        if e.id != charger.id and e.at is not None and reach.engaged_2018(
-                terrain, to, me.radius, e.at, e.radius):
-            raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
-    return to, walk
-
-
-def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
-             me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
-    """Retreat: the checked move, then mines and spotting (the model may not shoot or React
-    again this battle round)."""
-    to, walk = _check_retreat(game, state, action, entry, me, charger, terrain)
-    state.pending_attacks.pop(0)
-    old = me.at
-    me.at = to
-    me.moved = True
-    me.moved_how = "retreat"
-    me.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
-    # Readied"
-    me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
-    events: list[dict[str, Any]] = [
-        {"type": "moved", "operative": me.id, "how": "retreat",
-         "from": reach.round_point(old), "to": reach.round_point(to),
-         "cost": round(float(walk.cost), 2),
-         "route": [reach.round_point(p) for p in walk.points]}]
-    events.extend(check_mines(game, state, me))
-    events.extend(reveal.check_spotting(game, state))
     return events
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from solo_ops.ai.planner import Context
 from solo_ops.core.effects import Effect
 from solo_ops.game import attacks
-from solo_ops.game.pariah import terrain_changes
+from solo_ops.game.places import terrain_changes
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -70,7 +70,8 @@ class Game:
         movement: :func:`solo_ops.game.pariah.terrain_changes`)."""
         if not self.effects and not state.removed_features:
             return self.terrains.get(state.doors)
-        return self.terrains.get(state.doors, terrain_changes(self, state))
+        return self.terrains.get(state.doors, terrain_changes(self.effects,
+                                                              self.scenario.board, state))
 
     def moving_terrain(self, state: State, how: str) -> Terrain:
         """The terrain a move of kind ``how`` is made on: :meth:`terrain`, with the features an
@@ -78,13 +79,21 @@ class Game:
         Conduit Flares)."""
         if not self.effects or how != "advance":
             return self.terrain(state)
-        return self.terrains.get(state.doors, terrain_changes(self, state, how))
+        return self.terrains.get(state.doors, terrain_changes(self.effects,
+                                                              self.scenario.board, state, how))
 
     def context(self, state: State) -> Context:
         """The planner's view of the table for ``state``: its terrain, settings, edition and
         the exact shot odds of the edition."""
+        sides: dict[str, str] = {}
+        radii: dict[str, float] = {}
+        if self.edition == "kt2018":  # shooting from and into combat (rules.kt2018)
+            for o in state.operatives.values():
+                if o.on_table:
+                    sides[o.id], radii[o.id] = o.side, o.radius
         return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
+                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get,
+                       sides=sides, radii=radii)
 
 
 @dataclass

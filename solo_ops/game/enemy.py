@@ -23,7 +23,9 @@ from solo_ops.game.downed import apply_damage as apply_damage  # (their home: ga
 from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
 from solo_ops.game.play2018 import flags_2018 as flags_2018
+from solo_ops.game.play2018 import may_not_react as may_not_react
 from solo_ops.game.play2018 import no_escape as no_escape
+from solo_ops.game.play2018 import overwatch_hits_on
 from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
@@ -241,22 +243,6 @@ def reaction_due(game: Game, state: State, op: Operative, action: Action) -> boo
     return not may_not_react(game, state, target)
 
 
-def may_not_react(game: Game, state: State, target: Operative) -> str | None:
-    """Why ``target``, charged, cannot React now (None: it can): the rule both sides ask
-    (:func:`solo_ops.game.pariah.react_refusal`: within 1" of an enemy, Advanced, Fell Back,
-    Retreated, attempted a charge, a Pariah Nexus effect)."""
-    terrain = game.terrain(state)
-    assert target.at is not None
-    near = next((e for e in state.living(ENEMY) if e.at is not None and reach.engaged_2018(
-        terrain, target.at, target.radius, e.at, e.radius)), None)
-    why = pariah.react_refusal(game, state, target, near is not None)
-    if why is None:
-        return None
-    if near is not None:
-        return f"{target.name} is within 1\" of {near.label}"
-    return f"{target.name} cannot React: {why}"
-
-
 def declare_charge(game: Game, state: State, op: Operative, action: Action
                    ) -> list[dict[str, Any]]:
     """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
@@ -266,7 +252,7 @@ def declare_charge(game: Game, state: State, op: Operative, action: Action
     target = state.operatives[action.target]  # type: ignore[index]
     may_retreat = kt2018.may_retreat(target.moved_how) is None
     far, _ = pariah.retreat_distance(game, state, target)
-    hits_on = _overwatch_hits_on(game, state, target, op)
+    hits_on = overwatch_hits_on(game, state, target, op)
     text = (f"{op.label} declares a charge at {target.name}: react with Overwatch "
             f"('overwatch [with WEAPON] roll' or 'overwatch damage N'; hits on {hits_on})"
             + (f", Retreat ('retreat X,Y', up to {far:g}\" away from it)" if may_retreat
@@ -278,17 +264,6 @@ def declare_charge(game: Game, state: State, op: Operative, action: Action
         "note": action.note})
     return [{"type": "charge_declared", "operative": op.id, "target": target.id,
              "note": f"{op.label} declares a charge at {target.name}."}]
-
-
-def _overwatch_hits_on(game: Game, state: State, shooter: Operative, target: Operative
-                       ) -> str:
-    """Overwatch's hit in words: ``6s`` (004), ``5+ (Power Surges)`` under intense lighting."""
-    from solo_ops.rules import pariah as pariah_rules
-
-    face, why = pariah_rules.overwatch_hits_on(
-        pariah.in_force(game), pariah.situation(game, state, attacker=shooter, target=target,
-                                                phase="movement"))
-    return "6s" if face == 6 else f"{face}+ ({why})"
 
 
 def _no_reaction(game: Game, state: State, action: Action) -> list[dict[str, Any]]:

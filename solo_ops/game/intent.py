@@ -408,6 +408,24 @@ def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray
     return best
 
 
+def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: _Ref
+                    ) -> tuple[str, str | None]:
+    """The move a relative answer makes and its charge target: base contact with an enemy is
+    a charge; a Kill Team 2018 Advance or charge already rolled makes the next move its own
+    (:func:`solo_ops.game.player_moves.declared_move`), at the declared target."""
+    if relation == "contact" and ref.kind == "model" and ref.side != op.side:
+        how = "charge"
+    if state.edition == "kt2018":
+        from solo_ops.game.player_moves import declared_move
+
+        how = declared_move(op, how, {})[0]
+    if how == "charge" and op.charge_target is not None:
+        return how, op.charge_target
+    if how == "charge" and (ref.kind != "model" or ref.side == op.side):
+        raise RuleError(f"a charge needs an enemy model as its target, not {ref.id}")
+    return how, ref.id if how == "charge" else None
+
+
 def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     """The concrete move for a relative one (``relation`` in ``toward``, ``to``, ``contact``,
     ``behind``; ``ref`` the thing named; ``amount`` inches for ``toward``), for the active
@@ -429,18 +447,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
                                              else "thing on the table")
     ref = refs[match(action.get("ref"), choices, what)]
-    if relation == "contact" and ref.kind == "model" and ref.side != op.side:
-        how = "charge"
-    if state.edition == "kt2018":  # a rolled Advance or charge: its move (player_moves)
-        from solo_ops.game.player_moves import declared_move
-
-        how = declared_move(op, how, {})[0]
-    target = ref.id if how == "charge" else None
-    if how == "charge" and op.charge_target is not None:
-        target = op.charge_target
-    if how == "charge" and op.charge_target is None and (ref.kind != "model"
-                                                        or ref.side == op.side):
-        raise RuleError(f"a charge needs an enemy model as its target, not {ref.id}")
+    how, target = _how_and_target(state, op, how, relation, ref)
     try:
         allowance = reach.move_allowance(op, how, state.edition)
     except ValueError as exc:

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import shapely.ops
 from shapely.geometry import Point
-from shapely.geometry.base import BaseGeometry
 
 from solo_ops.core.effects import Effect, Place
+from solo_ops.game.places import place_shapes as place_shapes
+from solo_ops.game.places import terrain_changes as terrain_changes
 from solo_ops.game.state import Operative, State
-from solo_ops.geometry.board import Board
 from solo_ops.rules import kt2018, pariah
 from solo_ops.rules.pariah import Situation
 
@@ -46,28 +45,6 @@ def in_force(game: Game) -> tuple[Effect, ...]:
 
 
 # -- places ----------------------------------------------------------------------------------------
-def _slug(text: str | None) -> str:
-    return "-".join(str(text or "").lower().split())
-
-
-@lru_cache(maxsize=256)
-def place_shapes(board: Board, place: Place) -> tuple[tuple[str, BaseGeometry, bool], ...]:
-    """``(id, shape, is_point)`` of everything ``place`` names on ``board``: features with
-    its trait (as written on the board: a door is not a wall), markers of its kind and
-    features labelled with those words, or the objective markers (points)."""
-    out: list[tuple[str, BaseGeometry, bool]] = []
-    if place.objective:
-        return tuple((o.id, Point(o.at), True) for o in board.objectives)
-    for f in board.features:
-        if place.trait is not None and f.has(place.trait) and not f.is_portal:
-            out.append((f.id, f.shape, False))
-        elif place.kind is not None and _slug(f.label) == place.kind:
-            out.append((f.id, f.shape, False))
-    if place.kind is not None:
-        out += [(m.id, Point(m.at), True) for m in board.markers if m.kind == place.kind]
-    return tuple(out)
-
-
 def near_ids(game: Game, state: State, at: Sequence[float], radius: float, place: Place,
              among: Iterable[str] | None = None) -> list[str]:
     """The ids of what ``place`` names that a base of ``radius`` at ``at`` is within (or
@@ -269,30 +246,6 @@ def no_escape_excluded(game: Game) -> set[str]:
             if place is not None and place not in counted:
                 out |= {ident for ident, _, _ in place_shapes(board, place)}
     return out
-
-
-def terrain_changes(game: Game, state: State, how: str | None = None
-                    ) -> frozenset[tuple[str, str]]:
-    """The features changed for movement now (:meth:`solo_ops.geometry.board.Board.with_changes`):
-    those the players removed (Structural Transponder), those a move may not cross in this
-    battle round (004 Power Flux "models cannot move on or through the petrific divisors"),
-    and, for an Advance (``how``), those it may not cross (Hazardous Conduit Flares "When a
-    model Advances, it cannot move on or through a starslave conduit") or may move through
-    (Dimensional Destabilisation "Models can move through walls when they Advance")."""
-    out: set[tuple[str, str]] = {(f, "remove") for f in state.removed_features}
-    effects = in_force(game)
-    if not effects:
-        return frozenset(out)
-    sit = Situation(round=dict(state.round_effects))
-    board = game.scenario.board
-    wanted = [("move", "blocked_by", "pitfall")]
-    if how == "advance":
-        wanted += [("advance_move", "blocked_by", "pitfall"),
-                   ("advance_move", "through", "remove")]
-    for to, key, change in wanted:
-        for _, place in pariah.places(effects, to, key, sit):
-            out |= {(ident, change) for ident, _, _ in place_shapes(board, place)}
-    return frozenset(out)
 
 
 def frozen(state: State, op: Operative) -> bool:

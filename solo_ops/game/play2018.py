@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import attacks, pariah
 from solo_ops.game.missions import KILLZONE_TABLES
-from solo_ops.game.state import Operative, State
+from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
@@ -93,3 +93,30 @@ def no_escape(game: Game, state: State, attacker: Operative, target: Operative) 
         if not touched.is_empty and touched.intersects(near):
             return True
     return False
+
+
+def may_not_react(game: Game, state: State, target: Operative) -> str | None:
+    """Why ``target``, charged, cannot React now (None: it can): the rule both sides ask
+    (:func:`solo_ops.game.pariah.react_refusal`: within 1" of an enemy, Advanced, Fell Back,
+    Retreated, attempted a charge, a Pariah Nexus effect)."""
+    terrain = game.terrain(state)
+    assert target.at is not None
+    near = next((e for e in state.living(ENEMY) if e.at is not None and reach.engaged_2018(
+        terrain, target.at, target.radius, e.at, e.radius)), None)
+    why = pariah.react_refusal(game, state, target, near is not None)
+    if why is None:
+        return None
+    if near is not None:
+        return f"{target.name} is within 1\" of {near.label}"
+    return f"{target.name} cannot React: {why}"
+
+
+def overwatch_hits_on(game: Game, state: State, shooter: Operative, target: Operative
+                       ) -> str:
+    """Overwatch's hit in words: ``6s`` (004), ``5+ (Power Surges)`` under intense lighting."""
+    from solo_ops.rules import pariah as pariah_rules
+
+    face, why = pariah_rules.overwatch_hits_on(
+        pariah.in_force(game), pariah.situation(game, state, attacker=shooter, target=target,
+                                                phase="movement"))
+    return "6s" if face == 6 else f"{face}+ ({why})"

@@ -514,3 +514,34 @@ def may_ready(*, engaged: bool, moved: bool) -> str | None:
     if moved:
         return "it has moved this phase: Readying is instead of a normal move"
     return None
+
+
+COMBAT_SHOOTING = ("core", "anywhere")
+"""The readings of shooting from and into combat (setting ``combat_shooting``): ``core``, the
+2018 Kill Team Core Manual's (not in 004; the reading 2018 players use), or ``anywhere``, the
+reading solo-ops had before (any visible enemy may be shot, and no model shoots from within 1"
+of an enemy, Pistols included)."""
+
+
+def combat_shot_refusal(rule: str, *, pistol: bool, shooter_engaged: bool,
+                        target_engaged_with_friend: bool, target_closest: bool) -> str | None:
+    """Why a shot from or into combat may not be made, or None. ``core`` (the 2018 Core
+    Manual, Shooting phase): "Models cannot target enemy models that are within 1" of friendly
+    models"; a model within 1" of an enemy model cannot shoot, but a Pistol "can [make
+    shooting attacks] even if there are enemy models within 1" of the firing model, but it
+    must target the closest enemy model. In such circumstances, the firing model can shoot
+    its Pistol even if other friendly models are within 1" of the same enemy model".
+    ``anywhere``: only the shooter's own combat stops it (any weapon)."""
+    if rule == "anywhere":
+        return "it is within 1\" of an enemy model" if shooter_engaged else None
+    if shooter_engaged:
+        if not pistol:
+            return "it is within 1\" of an enemy model: only a Pistol may be fired from there"
+        if not target_closest:
+            return ("a Pistol fired from within 1\" of an enemy must target the closest enemy "
+                    "model")
+        return None
+    if target_engaged_with_friend:
+        return ("the target is within 1\" of a friendly model: models cannot target enemy "
+                "models within 1\" of friendly models")
+    return None
