@@ -386,8 +386,9 @@ def test_readied_models_shoot_first() -> None:
 
     game, state = start({"a1": (3, 11), "a2": (3, 14)}, edition="kt2018")
     step(game, state, {"type": "activate", "operative": "a1"})
-    step(game, state, {"type": "ready"})
-    step(game, state, {"type": "done"})
+    record = step(game, state, {"type": "ready"})  # instead of its move: its part ends
+    assert state.active_operative is None
+    assert [e["type"] for e in record["events"]][:2] == ["readied", "activation_end"]
     to_phase(game, state, "shooting")
     assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
     assert turns.enemy_ready(game, state) == []
