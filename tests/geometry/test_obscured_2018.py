@@ -128,11 +128,11 @@ def test_geom_cover_answers_for_either_edition(runner: Any, tmp_path: Any) -> No
 def scenes(draw: Any) -> tuple[list[dict[str, Any]], tuple[float, float], tuple[float, float]]:
     """A few boxes and walls between a firer and a target on a 30" x 22" board."""
     feats = []
-    for _ in range(draw(st.integers(1, 4))):
+    for _ in range(draw(st.integers(1, 6))):
         x = draw(st.floats(8.0, 20.0))
         y = draw(st.floats(6.0, 14.0))
-        w = draw(st.floats(0.1, 2.0))
-        h = draw(st.floats(0.1, 2.0))
+        w = draw(st.floats(0.1, 3.0))
+        h = draw(st.floats(0.1, 3.0))
         if draw(st.booleans()):
             feats.append({"traits": [draw(st.sampled_from(["light", "heavy"]))],
                           "polygon": box(x, y, x + w, y + h)})
@@ -143,17 +143,17 @@ def scenes(draw: Any) -> tuple[list[dict[str, Any]], tuple[float, float], tuple[
     return feats, a, b
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=examples(24), deadline=None)
 @given(scenes())
 def test_obscured_equals_the_sampling_oracle(scene: Any) -> None:
     """The exact shadows against dense sampling of the firer's base, where the answer is
-    robust: the same with the target's base 0.05" larger and smaller (a bigger target is
+    robust: the same with the target's base 0.08" larger and smaller (a bigger target is
     never easier to see whole: one answer for all three means no clear region thinner than
     the oracle's spacing decides it)."""
     feats, a, b = scene
     s = Sight(board(*feats))
     assume(s.visible(a, b, R, R))
-    exact = [s.partial.obscured(a, R, b, r) for r in (R - 0.05, R, R + 0.05)]
+    exact = [s.partial.obscured(a, R, b, r) for r in (R - 0.08, R, R + 0.08)]
     assume(len(set(exact)) == 1)
     assert obscured_2018(s.board, a, R, b, R) == exact[1]
 

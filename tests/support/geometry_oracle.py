@@ -286,7 +286,7 @@ class OracleTerrain:
 
 def obscured_2018(board: Board, a: tuple[float, float], ra: float, b: tuple[float, float],
                   rb: float, others: tuple[tuple[float, float, float], ...] = (),
-                  samples: int = 1500) -> bool:
+                  samples: int = 200, sides: int = 64) -> bool:
     """Kill Team 2018's obscured the plain way (004 "even partially obscured from the best
     point of view of the firing model"): ``samples`` points spread over the firer's base (its
     centre, rings out to its edge) are each tried as the point of view, and one sees all of
@@ -300,8 +300,8 @@ def obscured_2018(board: Board, a: tuple[float, float], ra: float, b: tuple[floa
     if blocker.is_empty:
         return False
     shapely.prepare(blocker)
-    k = np.arange(256) * (2 * math.pi / 256)
-    scale = rb / math.cos(math.pi / 256)
+    k = np.arange(sides) * (2 * math.pi / sides)
+    scale = rb / math.cos(math.pi / sides)
     ring = np.stack([b[0] + scale * np.cos(k), b[1] + scale * np.sin(k)], axis=1)
     pts = [(a[0], a[1])]
     rings = max(1, int(math.sqrt(samples / 3)))
