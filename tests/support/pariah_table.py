@@ -6,7 +6,8 @@ The board (30" x 22", killzone ``translocum-chamber`` or ``crypt-of-cynosure``) 
 lacerators (4, 4) and (26, 4), a thermionic annulus (10, 16), a quantum node (8, 4), induction
 diodes (12, 4), a circuit of entropic anguish (x 6-9, y 12-15, insignificant), a petrific
 divisor (x 18-18.4, y 9-13), a starslave conduit (x 10-10.4, y 6-9) and an objective (5, 11).
-The players' a1 and a2, the enemy's e1 (a melee brute with a slugga) are placed by the test.
+The players' a1 and a2, the enemy's e1 (a brute with a laspistol and a knife) are placed by
+the test.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ TROOPER = {"name": "Trooper", "movement": 6, "leadership": 7, "toughness": 3, "w
                        {"name": "knife", "type": "melee", "attacks": 3, "hit": 4,
                         "damage": [2, 3]}],
            "kt2018": {"wounds": 1, "save": 5}}
-BRUTE = {**copy.deepcopy(TROOPER), "name": "Brute", "leadership": 6}
+BRUTE = {**copy.deepcopy(TROOPER), "name": "Brute", "leadership": 6,
+         "weapons": copy.deepcopy(TROOPER["weapons"][1:])}  # a laspistol and a knife: Melee
 
 RADIUS = 25 / 25.4 / 2
 
@@ -63,10 +65,11 @@ def board(killzone: str = "translocum-chamber") -> dict[str, Any]:
 def start(effects: dict[str, int], *, a1: tuple[float, float] = (3, 10),
           a2: tuple[float, float] = (1, 20), e1: tuple[float, float] = (27, 11),
           faces: list[int] | None = None, killzone: str = "translocum-chamber",
-          settings: dict[str, Any] | None = None) -> tuple[Game, State]:
+          settings: dict[str, Any] | None = None, command: int = 1) -> tuple[Game, State]:
     """A 2018 game with ``effects`` in force (a scenario's ``mission.effects``), the dice
     scripted from its first engine step (``faces``; the initiative roll-off goes first: give
-    6, 1 for the players)."""
+    6, 1 for the players). e1's unit is a Melee unit of ``command`` (1: Remain Stationary, Fire
+    at will; 5: Towards closest enemy, Unhindered move/charge, charge: Yes)."""
     doc = {"name": "pariah test", "edition": "kt2018", "board": board(killzone),
            "roster": {"name": "r", "profiles": {"brute": copy.deepcopy(BRUTE)},
                       "table": {i: "brute" for i in range(1, 7)}},
@@ -76,7 +79,7 @@ def start(effects: dict[str, int], *, a1: tuple[float, float] = (3, 10),
            "squads": [{"player": "Ana", "models": [
                {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": list(a1)},
                {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": list(a2)}]}],
-           "enemies": [{"id": "u1", "command": 1, "models": [
+           "enemies": [{"id": "u1", "command": command, "models": [
                {"id": "e1", "profile": "brute", "at": list(e1)}]}],
            "settings": {"turns": 2, **(settings or {})}}
     game, state = new_game(parse_scenario(doc, "pariah.yaml"), 1)
