@@ -665,7 +665,9 @@ class GameTable:
         """The table as the players may see it, in lines (the terminal's ``status``)."""
         view = self.view()
         units = self.game.settings.units
-        out = [f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
+        when = (f"Battle round {view['turn']} ({view['phase']} phase)"
+                if self.game.edition == "kt2018" else f"Turn {view['turn']} ({view['phase']})")
+        out = [f"{when}; VP you {view['vp'].get('player', 0)}"
                f" / solo-ops {view['vp'].get('enemy', 0)}"
                + (f"; CP you {view['cp']['player']}" if "player" in view["cp"] else "")]
         kt2018 = self.game.edition == "kt2018"
