@@ -79,7 +79,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
                       target=target.id,
                       note=f"{op.label} declares a charge on {target.label} "
                            f"({inches(dist)} away; charge order "
-                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls its charge roll.")
+                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls its "
+                           "charge roll.")
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))

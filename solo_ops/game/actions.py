@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, markers, reveal, scoring, turns
+from solo_ops.game import cp, markers, pariah, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
@@ -501,20 +501,9 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         if verdict.cost:
             _spend(state, op, "portal")
     else:
-        nodes = [o.id for o in board.objectives if o.command_node]
-        control = scoring.objective_control(game, state) if nodes else {}
-        verdict = portals.access_override(
-            state.edition, phase=state.phase, turn=state.turn,
-            players_left_to_move=turns.next_player(game, state) is not None,
-            controls_command_node=any(control.get(n) == PLAYER for n in nodes),
-            cp=state.cp.get(PLAYER, 0), used_this_round=state.override_used,
-            shooting_started=any(o.activated for o in state.operatives.values()))
-        if not verdict.ok:
-            raise RuleError(verdict.why)
-        if not want:
-            raise RuleError("Access Override opens a door (it does not close one)")
-        state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
-        state.override_used = True  # a State field: checkpoints keep it (issue #14)
+        blocked = _access_override(game, state, feature, want)
+        if blocked is not None:
+            return blocked
         override = True
     state.doors[feature.id] = want
     verb = "opens" if want else "closes"
@@ -530,6 +519,58 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         op.moved_how = op.moved_how or "normal"
         events[0]["note"] += f" {op.name} is now within 1\" of an enemy: it moves no further."
     events.extend(reveal.check_spotting(game, state))
+    return events
+
+
+def _access_override(game: Game, state: State, feature: Any, want: bool
+                     ) -> list[dict[str, Any]] | None:
+    """Kill Team 2018's Access Override (:func:`solo_ops.rules.portals.access_override`): 1 CP,
+    once a battle round, one door opened. Under Access Control (004 "When using the Access
+    Override Tactic, you can open and close any and all doors ... If any models would prevent
+    a door from being placed, the door is not closed, but roll one D6 for each of those models.
+    On a 4+, that model suffers 1 mortal wound") the players may open and close any number of
+    doors while the override's moment lasts, for the one CP; a door a base stands in stays
+    open and each such model rolls (the events returned: the door is not closed)."""
+    from shapely.geometry import Point
+
+    access = pariah.access_control(game)
+    board = game.scenario.board
+    started = any(o.activated for o in state.operatives.values())
+    again = access is not None and state.override_used and not started
+    nodes = [o.id for o in board.objectives if o.command_node]
+    control = scoring.objective_control(game, state) if nodes else {}
+    verdict = portals.access_override(
+        state.edition, phase=state.phase, turn=state.turn,
+        players_left_to_move=turns.next_player(game, state) is not None,
+        controls_command_node=any(control.get(n) == PLAYER for n in nodes),
+        cp=state.cp.get(PLAYER, 0) + (1 if again else 0),
+        used_this_round=state.override_used and not again, shooting_started=started)
+    if not verdict.ok:
+        raise RuleError(verdict.why)
+    if not want and access is None:
+        raise RuleError("Access Override opens a door (it does not close one)")
+    if not again:
+        state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
+    state.override_used = True  # a State field: checkpoints keep it (issue #14)
+    if want:
+        return None
+    standing = [o for o in state.operatives.values() if o.on_table and o.at is not None
+                and feature.shape.distance(Point(o.at)) < o.radius - 1e-9]
+    if not standing:
+        return None
+    events: list[dict[str, Any]] = [{
+        "type": "portal", "feature": feature.id, "open": True, "access_override": True,
+        "cp": dict(state.cp), "note": f"Access Control: {feature.id} cannot close on "
+        f"{', '.join(o.label for o in standing)}: it stays open, and each rolls a D6 (4+: 1 "
+        "mortal wound)."}]
+    for o in sorted(standing, key=lambda o: o.id):
+        assert state.dice is not None
+        face = state.dice.d6(f"Access Control: {o.label} in {feature.id}").face
+        events.append({"type": "effect_hazard", "effect": "Access Control", "operative": o.id,
+                       "roll": face, "struck": face >= 4, "then": "mortal_wound",
+                       "where": f"in {feature.id}"})
+        if face >= 4:
+            events.extend(apply_damage(game, state, o, 1, "a mortal wound (Access Control)"))
     return events
 
 

@@ -226,6 +226,12 @@ def counts_as_obscured(game: Game, state: State, attacker: Operative, target: Op
                                               distance=distance))
 
 
+def access_control(game: Game) -> Effect | None:
+    """The effect that lets Access Override open and close any and all doors (004 Access
+    Control), when in force."""
+    return next((e for e in in_force(game) if e.of("access_override")), None)
+
+
 def no_escape_excluded(game: Game) -> set[str]:
     """The features that are not terrain features for No Escape in this game: those an
     effect of the killzone's table makes count (004 Hyperactive Energy Cycle "Hyperflay

@@ -177,14 +177,14 @@ def test_power_flux_bars_the_divisors_to_every_move() -> None:
 def test_dimensional_destabilisation_lets_an_advance_through_a_wall() -> None:
     """004 Dimensional Destabilisation: "Models can move through walls when they Advance (but
     cannot end the move within the wall)." Through the wall at x 15 is 3"; a normal move
-    round its end is refused, an Advance through it taken."""
-    game, state = start({"walls": 2}, faces=[6, 1, 3], a1=(13.5, 4), a2=(1, 20))
+    round its end (and the closed door beyond it) is refused, an Advance through it taken."""
+    game, state = start({"walls": 2}, faces=[6, 1, 3], a1=(13.5, 3), a2=(1, 20))
     _activate(game, state)
     with pytest.raises(RuleError, match="of movement around the walls"):
-        step(game, state, {"type": "move", "to": [16.5, 4]})
+        step(game, state, {"type": "move", "to": [16.5, 3]})
     step(game, state, {"type": "move", "how": "advance"})
-    step(game, state, {"type": "move", "to": [16.5, 4]})
-    assert state.operatives["a1"].at == (16.5, 4)
+    step(game, state, {"type": "move", "to": [16.5, 3]})
+    assert state.operatives["a1"].at == (16.5, 3)
 
 
 def test_temporal_accelerator_puts_models_near_an_objective_in_ready_fire() -> None:
@@ -231,3 +231,36 @@ def test_a_pistol_fires_from_combat_and_no_one_shoots_into_it() -> None:
         else:
             with pytest.raises(RuleError, match="within 1\" of a friendly model"):
                 step(game, state, into)
+
+
+def _override_moment(effects: dict[str, int], a1: tuple[float, float] = (5, 12.5)
+                     ) -> tuple[object, State]:
+    """Battle round 2, the players hold the Command Node with 1 CP, the shooting phase before
+    anyone has shot: Access Override's moment (004)."""
+    game, state = start(effects, faces=[6, 1, 5, 6], a1=a1)
+    engine_until_players(game, state)
+    state.turn, state.phase, state.cp["player"] = 2, "shooting", 1
+    state.active_operative = None
+    return game, state
+
+
+def test_access_control_opens_and_closes_any_doors_for_one_cp() -> None:
+    """004 Access Control: "When using the Access Override Tactic, you can open and close any
+    and all doors ... If any models would prevent a door from being placed, the door is not
+    closed, but roll one D6 for each of those models. On a 4+, that model suffers 1 mortal
+    wound." Without it Access Override opens one door (004 ACCESS OVERRIDE)."""
+    game, state = _override_moment({"environment": 2})
+    step(game, state, {"type": "portal", "feature": "door-1", "open": True})
+    assert state.doors["door-1"] and state.cp["player"] == 0
+    step(game, state, {"type": "portal", "feature": "door-1", "open": False})
+    assert not state.doors["door-1"] and state.cp["player"] == 0  # the one CP paid
+    step(game, state, {"type": "portal", "feature": "door-1", "open": True})
+    state.operatives["a2"].at = (15.0, 7.0)  # in the doorway
+    record = step(game, state, {"type": "portal", "feature": "door-1", "open": False})
+    assert state.doors["door-1"]  # it cannot close on a2
+    rolled = [e for e in record["events"] if e["type"] == "effect_hazard"]
+    assert [(e["operative"], e["roll"], e["struck"]) for e in rolled] == [("a2", 5, True)]
+    game, state = _override_moment({})
+    step(game, state, {"type": "portal", "feature": "door-1", "open": True})
+    with pytest.raises(RuleError, match="already been used this battle round"):
+        step(game, state, {"type": "portal", "feature": "door-1", "open": False})

@@ -2,10 +2,10 @@
 of the effects in play (tests/game/test_pariah_effects_in_play.py and others).
 
 The board (30" x 22", killzone ``translocum-chamber`` or ``crypt-of-cynosure``) has a wall
-(x 15, y 0-8), a pitfall (x 20-22, y 16-18), a light crate (x 14.6-15.6, y 10-11), two spatial
+(x 15, y 0-6) and a closed door (x 15, y 6-8), a pitfall (x 20-22, y 16-18), a light crate (x 14.6-15.6, y 10-11), two spatial
 lacerators (4, 4) and (26, 4), a thermionic annulus (10, 16), a quantum node (8, 4), induction
 diodes (12, 4), a circuit of entropic anguish (x 6-9, y 12-15, insignificant), a petrific
-divisor (x 18-18.4, y 9-13), a starslave conduit (x 10-10.4, y 6-9) and an objective (5, 11).
+divisor (x 18-18.4, y 9-13), a starslave conduit (x 10-10.4, y 6-9) and an objective, the Command Node (5, 11).
 The players' a1 and a2, the enemy's e1 (a brute with a laspistol and a knife) are placed by
 the test.
 """
@@ -43,7 +43,9 @@ def board(killzone: str = "translocum-chamber") -> dict[str, Any]:
 
     return {"name": "pariah table", "width": 30, "depth": 22, "killzone": killzone,
             "features": [
-                {"id": "wall-1", "traits": ["wall"], "line": [[15, 0], [15, 8]]},
+                {"id": "wall-1", "traits": ["wall"], "line": [[15, 0], [15, 6]]},
+                {"id": "door-1", "traits": ["door"], "line": [[15, 6], [15, 8]],
+                 "open": False},
                 {"id": "pitfall-1", "traits": ["pitfall"], "polygon": box(20, 16, 22, 18)},
                 {"id": "crate-1", "traits": ["light"], "polygon": box(14.6, 10, 15.6, 11)},
                 {"id": "circuit-1", "traits": ["insignificant"], "polygon": box(6, 12, 9, 15),
@@ -54,7 +56,7 @@ def board(killzone: str = "translocum-chamber") -> dict[str, Any]:
                  "label": "starslave conduit"}],
             "zones": {"player": [[0, 0], [6, 0], [6, 22], [0, 22]],
                       "enemy": [[24, 0], [30, 0], [30, 22], [24, 22]]},
-            "objectives": [{"id": "obj-1", "at": [5, 11]}],
+            "objectives": [{"id": "obj-1", "at": [5, 11], "command_node": True}],
             "markers": [{"id": "lacerator-1", "kind": "spatial-lacerator", "at": [4, 4]},
                         {"id": "lacerator-2", "kind": "spatial-lacerator", "at": [26, 4]},
                         {"id": "annulus-1", "kind": "thermionic-annulus", "at": [10, 16]},
