@@ -51,10 +51,11 @@ A Counteract offer (Kill Team 2024) is taken by the candidate with the best shot
 stands (not in an enemy's control range; ties to the lower id), which shoots; with no shot it
 passes. It never picks up an objective marker.
 
-Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3": a
-player rolls the 2D6 at the table, and the autopilot has no dice of its own, so it charges
-only where any roll arrives), or a normal move scored as above (never Advance: its D6 is the
-player's); shooting phase — the best shot; fight phase — fight the best expected target.
+Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3":
+solo-ops rolls the charge after it is declared, so the autopilot charges only where any roll
+of 2D6 arrives; a roll the effects cut short leaves its charge failed), or a normal move scored
+as above (never Advance: the roll would decide its end after it chose it); shooting phase — the
+best shot; fight phase — fight the best expected target.
 """
 
 from __future__ import annotations
