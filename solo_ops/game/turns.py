@@ -38,9 +38,21 @@ def goes_first(game: Game, state: State, op: Operative) -> bool:
     of the Shooting phase and fights in the Hammer of Wrath section of the Fight phase")."""
     if state.phase == "fight" and op.charged:
         return True
+    if state.phase == "shooting" and not may_shoot_2018(op):
+        return False  # it cannot shoot: it holds up no one
     if state.phase == "shooting" and op.readied:
         return True
     return pariah.acts_first(game, state, op) is not None
+
+
+def may_shoot_2018(op: Operative) -> bool:
+    """Whether ``op`` may shoot at all this battle round (004: not after a Fall Back, a Retreat
+    or a charge attempt; after an Advance only with an Assault weapon)."""
+    if op.moved_how in ("fall_back", "retreat", "charge") or op.charged:
+        return False
+    if op.advanced or op.moved_how == "advance":
+        return any(w.type == "assault" for w in op.profile.ranged_weapons)
+    return True
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:

@@ -386,19 +386,22 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
         wmods = attack.wound_modifiers
         wound = _reroll(dice, dice.d6(f"{label}: wound roll {n}", wmods), attack.wound_reroll,
                         attack.wound_reroll_why, f"{label}: wound roll {n}", wmods)
+        hit_words = f"hit roll {_roll_words(hit)} hits"
         if not wounds(wound.face, attack, target):
-            lines.append(f"{word} {n}: hits, wound roll {_roll_words(wound)} fails (needs "
-                         f"{wound_target(attack.effective_strength, target.toughness)}+).")
+            lines.append(f"{word} {n}: {hit_words}, wound roll {_roll_words(wound)} fails "
+                         f"(needs {wound_target(attack.effective_strength, target.toughness)}+)"
+                         ".")
             continue
+        hit_words += f", wound roll {_roll_words(wound)} wounds"
         save = dice.d6(f"{label}: save roll {n} ({kind} {need}+)")
         if saves(save.face, attack, target):
-            lines.append(f"{word} {n}: wounds, saved on a {save.face} ({kind} {need}+).")
+            lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({kind} {need}+).")
             continue
         amount, dmg_text = roll_dice_expr(dice, attack.damage, f"{label}: damage {n}")
         amount = min(amount, left)
         left -= amount
         dealt += amount
-        lines.append(f"{word} {n}: wounds, save {save.face} fails ({kind} {need}+); "
+        lines.append(f"{word} {n}: {hit_words}, save {save.face} fails ({kind} {need}+); "
                      f"{amount} damage" + (f" ({dmg_text})." if attack.damage.is_random
                                            else "."))
         if left <= 0:
