@@ -228,11 +228,15 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
     if shot is None:
         return []
     weapon = next(w for w in target.profile.weapons if w.name == shot.weapon)
+    from solo_ops.game.play2018 import overwatch_hits_on
+
+    note = shot.note.replace("(hits only on 6s)",
+                             f"(hits on {overwatch_hits_on(game, state, target, op)})")
     events: list[dict[str, Any]] = [
         {"type": "overwatch", "operative": target.id, "target": op.id, "weapon": weapon.name,
-         "note": shot.note}]
+         "note": note}]
     if game.settings.enemy_attacks == "player":
-        text = f"{shot.note} Roll it (a hit needs a 6) and report the damage."
+        text = f"{note} Roll it and report the damage."
         state.pending_attacks.append({"kind": "shoot", "attacker": target.id, "target": op.id,
                                       "weapon": weapon.name, "text": text})
         return [*events, {"type": "attack_pending", "attacker": target.id, "target": op.id,
