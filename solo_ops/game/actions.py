@@ -482,7 +482,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                       <= CONTROL_RANGE + 1e-9 for e in enemies)
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
-                            "control range (1\")")
+                            + ("1\"" if state.edition == "kt2018" else "control range (1\")"))
         if not want:
             standing = [o.name for o in state.operatives.values() if o.on_table
                         and feature.shape.distance(Point(_centre(o))) < o.radius - 1e-9]
@@ -777,4 +777,5 @@ def _may_start_fight(game: Game, state: State, op: Operative) -> None:
     control range."""
     _check_fight_start(state, op)
     if not _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} has no enemy within 1\" (control range) to fight")
+        raise RuleError(f"{op.name} has no enemy within 1\" "
+                        + ("to fight" if state.edition == "kt2018" else "(control range) to fight"))

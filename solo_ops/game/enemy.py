@@ -71,7 +71,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
             return f"{target.label} is no longer visible to {op.label}"
     if action.kind == "fight" and action.portal is None and not _in_reach(game, state, op,
                                                                          target):
-        return f"{target.label} is not in {op.label}'s control range"
+        return (f"{target.label} is not within 1\" of {op.label}" if state.edition == "kt2018"
+                else f"{target.label} is not in {op.label}'s control range")
     return None
 
 

@@ -299,8 +299,9 @@ def _blockers(state: State, op: Operative, how: str, target: str | None) -> list
         if o is not None and o.side != op.side and o.on_table and how in (
                 "reposition", "dash", "normal", "advance") and o.id != target:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
-        out.append(Base(b.x, b.y, b.r + extra, f"{b.label}'s control range" if extra
-                        else b.label, b.ident))
+        zone = (f"{b.label}'s control range" if state.edition == "kt2024"
+                else f"the inch around {b.label}")
+        out.append(Base(b.x, b.y, b.r + extra, zone if extra else b.label, b.ident))
     return out
 
 
@@ -459,8 +460,10 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     if how in ("reposition", "dash", "normal", "advance"):
         held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
         if held:
-            raise RuleError(f"{op.id} is in control range of {held[0].id}: it can only fall "
-                            "back or fight")
+            raise RuleError(f"{op.id} is {reach.within_words(state.edition)} {held[0].id}: it "
+                            "can only fall back or fight" if state.edition == "kt2024" else
+                            f"{op.id} is within 1\" of {held[0].id}: it can only stay where it "
+                            "is or Fall Back")
     blocked = None
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
@@ -468,7 +471,9 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         walk = _cheapest(terrain, start, _goals(ref, op, how), op.radius, blockers)
         if walk is None:
             raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
-                            "other models or enemies' control range are in the way")
+                            "other models or " + ("enemies' control range" if state.edition ==
+                                                  "kt2024" else "the inch around enemies")
+                            + " are in the way")
         if relation == "contact" and walk.cost > allowance + 1e-6:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")

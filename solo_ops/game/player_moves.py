@@ -318,6 +318,9 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
     back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
     the sequence table's, asked by ``_spend``.)"""
     if how in FREE_MOVES and in_control:
+        if state.edition == "kt2018":
+            raise RuleError(f"{op.name} is within 1\" of {in_control[0].label}: it can only "
+                            "stay where it is or Fall Back")
         raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
                         "fall back or fight")
     if state.edition == "kt2024" and how == "charge" and in_control:
@@ -329,7 +332,8 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
                         "model started the Movement phase within 1\" of an enemy model ... it can "
                         "either remain stationary or Fall Back\")")
     if how == "fall_back" and not in_control:
-        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+        raise RuleError(f"{op.name} is not {reach.within_words(state.edition)} an enemy: no "
+                        "need to fall back")
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
             any(e.charged for e in in_control)):
         charger = next(e for e in in_control if e.charged)
@@ -386,10 +390,12 @@ def _check_move_end(game: Game, state: State, op: Operative, how: str,
     if target is not None and target not in _enemies_in_control(state, op, game, at=to):
         assert target.at is not None
         gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
-        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight "
-                        f"(control range): from there it is {gap:.1f}\" around the walls")
+        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight: from "
+                        f"there it is {gap:.1f}\" around the walls")
     if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
-        raise RuleError("a fall back must end outside every enemy's control range")
+        raise RuleError("a Fall Back must end more than 1\" from every enemy model"
+                        if state.edition == "kt2018"
+                        else "a fall back must end outside every enemy's control range")
 
 
 def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],

@@ -222,7 +222,7 @@ def enemy_idle(state: State, game: Game | None = None) -> list[dict[str, Any]]:
     elif not shown:
         why = (f"every enemy is still hidden ({len(hidden)} counter"
                f"{'s' if len(hidden) != 1 else ''} not yet revealed; counters are revealed when "
-               "your operatives see them)")
+               f"your {'models' if state.edition == 'kt2018' else 'operatives'} see them)")
     elif waiting and first == "readied":
         why = ("your Readied models (and those a Pariah Nexus effect puts there) shoot first, "
                "in Ready, Fire!")

@@ -211,6 +211,12 @@ def at_edge(board: Any, at: Sequence[float], radius: float) -> bool:
     return edge_gap(board, at, radius) <= CONTROL_RANGE + 1e-6
 
 
+def within_words(edition: str) -> str:
+    """The words for "within reach of an enemy's fighting" in the edition's vocabulary: Kill
+    Team 2024 "in control range of", Kill Team 2018 "within 1\" of" (004)."""
+    return "within 1\" of" if edition == "kt2018" else "in control range of"
+
+
 def round_point(p: Sequence[float] | None) -> list[float] | None:
     """A position as recorded in events and plans: ``[x, y]`` rounded to 0.01"."""
     if p is None:
