@@ -65,6 +65,8 @@ def _player_base(game: Game, state: State, player: str) -> list[Operative]:
         if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(
                 game, state, op):
             continue
+        if state.edition == "kt2018" and state.phase == "shooting" and not may_shoot_2018(op):
+            continue  # it Fell Back, Retreated, charged or Advanced: nothing to do here
         out.append(op)
     return out
 
