@@ -2,12 +2,12 @@
 of the effects in play (tests/game/test_pariah_effects_in_play.py and others).
 
 The board (30" x 22", killzone ``translocum-chamber`` or ``crypt-of-cynosure``) has a wall
-(x 15, y 0-6) and a closed door (x 15, y 6-8), a pitfall (x 20-22, y 16-18), a light crate (x 14.6-15.6, y 10-11), two spatial
-lacerators (4, 4) and (26, 4), a thermionic annulus (10, 16), a quantum node (8, 4), induction
-diodes (12, 4), a circuit of entropic anguish (x 6-9, y 12-15, insignificant), a petrific
-divisor (x 18-18.4, y 9-13), a starslave conduit (x 10-10.4, y 6-9) and an objective, the Command Node (5, 11).
-The players' a1 and a2, the enemy's e1 (a brute with a laspistol and a knife) are placed by
-the test.
+(x 15, y 0-6) and a closed door (x 15, y 6-8), a pitfall (x 20-22, y 16-18), a light crate
+(x 14.6-15.6, y 10-11), two spatial lacerators (4, 4) and (26, 4), a thermionic annulus
+(10, 16), a quantum node (8, 4), induction diodes (12, 4), a circuit of entropic anguish
+(x 6-9, y 12-15, insignificant), a petrific divisor (x 18-18.4, y 9-13), a starslave conduit
+(x 10-10.4, y 6-9) and an objective, the Command Node (5, 11). The players' a1 and a2, the
+enemy's e1 (a brute with a laspistol and a knife) are placed by the test.
 """
 
 from __future__ import annotations
