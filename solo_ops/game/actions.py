@@ -501,13 +501,16 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         if verdict.cost:
             _spend(state, op, "portal")
     else:
+        again = state.override_used  # under Access Control: the same override, no CP more
         blocked = _access_override(game, state, feature, want)
         if blocked is not None:
             return blocked
         override = True
     state.doors[feature.id] = want
     verb = "opens" if want else "closes"
-    who = op.name if op else "the players (Access Override, 1 CP)"
+    who = op.name if op else (
+        "the players (Access Override, 1 CP)" if not (override and again)
+        else "the players (Access Override, Access Control: the same CP)")
     events: list[dict[str, Any]] = [{"type": "portal", "feature": feature.id, "open": want,
                                      "note": f"{who} {verb} {feature.id}."}]
     if override:
