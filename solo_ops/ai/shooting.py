@@ -149,6 +149,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         if ctx.edition == "kt2024" and moved and not kt2024.may_shoot_after_move(
                 weapon, moved_how or "reposition"):
             continue
+        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.type, moved_how):
+            continue  # 004 Assault: after an Advance "it can only fire Assault weapons"
         weapons.append(weapon)
     # The closest valid target wins (the expected damage only breaks ties of distance), so the
     # targets are tried a distance at a time, nearest first, and the search stops at the first
@@ -184,8 +186,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     if cover is not None:
         if cover.obscured:
             state.append("obscured")
-        if cover.in_cover:
-            state.append("in cover")
+        if cover.in_cover and ctx.edition == "kt2024":
+            state.append("in cover")  # 2018 has no cover apart from obscured (004 "Obscured")
     cond = f" ({', '.join(state)})" if state else ""
     odds = f", expected damage {-neg_exp:.2f}" if ctx.odds is not None else ""
     action.note = (f"{shooter.label} shoots {target.label} with {weapon.name}: the closest valid "

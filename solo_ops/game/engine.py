@@ -556,8 +556,13 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     if state.edition == "kt2018":
         i = KT2018_PHASES.index(state.phase)
-        if state.phase == "movement":  # 004 "At the end of the Movement phase" (the effects)
+        if state.phase == "movement" and not state.round_effects.get("movement_ended"):
+            # 004 "At the end of the Movement phase" (the effects); their questions are asked
+            # before the shooting phase begins
+            state.round_effects["movement_ended"] = True
             events.extend(pariah_events.movement_end(game, state))
+            if pariah_events.question(state) is not None:
+                return events
         if i + 1 < len(KT2018_PHASES):
             state.phase = KT2018_PHASES[i + 1]
             state.idle_told = []

@@ -292,12 +292,16 @@ def referents(game: Game, state: State) -> dict[str, _Ref]:
 def _blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
     """The other bases as the engine checks the move (every base of the placement rule:
     models standing or downed, counters), labelled for the reasons; enemies' control range
-    blocks every move but a charge (towards its target) and a fall back."""
+    blocks every move but a charge (towards its target) and a fall back. A 2018 charge keeps
+    the inch from every enemy but its target (004 "It cannot move within 1" of an enemy model
+    that was not a target of its charge")."""
+    kinds = ("reposition", "dash", "normal", "advance") + (
+        ("charge",) if state.edition == "kt2018" else ())
     out = []
     for b, o in _bases_of(state, op):
         extra = 0.0
-        if o is not None and o.side != op.side and o.on_table and how in (
-                "reposition", "dash", "normal", "advance") and o.id != target:
+        if o is not None and o.side != op.side and o.on_table and how in kinds \
+                and o.id != target:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
         zone = (f"{b.label}'s control range" if state.edition == "kt2024"
                 else f"the inch around {b.label}")
@@ -389,6 +393,24 @@ def _cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndar
     return None
 
 
+def _failed_charge_walk(terrain: Terrain, start: tuple[float, float], radius: float,
+                        ref: _Ref, blockers: list[Base], move: float) -> Any:
+    """A 2018 charge that cannot reach its target (004 "the model can move up to its charge
+    distance, as long as that move takes it as close as possible to at least one of the
+    targets of its charge, and not within 1" of any enemy models"): the walk of at most
+    ``move`` to the point (0.5" grid) nearest the target around the walls, clear of the inch
+    around every enemy, the target too; None when no point is nearer than the start."""
+    clear = [Base(b.x, b.y, b.r + (reach.CONTROL_RANGE + CONTROL_MARGIN
+                                   if b.ident == ref.id else 0.0), b.label, b.ident)
+             for b in blockers]
+    got = terrain.routes.reachable(start, radius, move, blockers=placement.discs(clear))
+    if len(got.points) < 2:
+        return None
+    gaps = terrain.routes.distances(ref.at, ref.radius, got.points, radius)
+    best = int(np.argmin(gaps))
+    return None if best == 0 or gaps[best] >= gaps[0] - 1e-6 else got.path(best)
+
+
 def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray, radius: float,
                  blockers: list[Any]) -> Any:
     """The cheapest walk from ``start`` to any of ``goals`` where the base fits (tried nearest
@@ -469,6 +491,10 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         end, walk = _behind(game, state, op, ref, allowance, blockers)
     else:
         walk = _cheapest(terrain, start, _goals(ref, op, how), op.radius, blockers)
+        if walk is None and state.edition == "kt2018" and how == "charge" \
+                and relation == "toward":
+            walk = _failed_charge_walk(terrain, start, op.radius, ref, blockers,
+                                       float(action.get("amount") or allowance))
         if walk is None:
             raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
                             "other models or " + ("enemies' control range" if state.edition ==

@@ -395,7 +395,7 @@ def structural_transponder(game: Game, state: State, effect: Effect) -> list[dic
                          "terrain as it is."}]
     movable = [f.id for f in game.scenario.board.features
                if not (f.is_portal or f.has("wall") or f.has("pitfall"))
-               and f.id not in state.round_effects.get("removed", [])]
+               and f.id not in state.removed_features]
     player = _first_player(state)
     state.pending_attacks.append({
         "kind": QUESTION, "what": "remove", "effect": effect.title, "player": player,
@@ -572,7 +572,9 @@ def take_answer(game: Game, state: State, action: dict[str, Any]) -> list[dict[s
 
     return [{"type": "effect_move", "effect": entry["effect"], "operative": op.id,
              "from": reach.round_point(old), "to": reach.round_point(to),
-             "note": f"{entry['effect']}: {op.name} is set up at ({to[0]:.1f}, {to[1]:.1f})."},
+             "note": f"{entry['effect']}: {op.name} "
+                     + ("moves to" if what == "teleport" else "is set up at")
+                     + f" ({to[0]:.1f}, {to[1]:.1f})."},
             *reveal.check_spotting(game, state)]
 
 

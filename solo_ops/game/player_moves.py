@@ -9,6 +9,7 @@ enemy unit's state machine hear of it. :mod:`solo_ops.game.actions` dispatches `
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -350,6 +351,7 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     # the route: around walls, clear of other bases; enemy control ranges block except for
     # charges (towards the target) and fall backs
     blockers = []
+    held_by = None  # the enemy whose inch (control range) the end point lies in
     for o in others:
         extra = 0.0
         keeps_clear = how in FREE_MOVES or (how == "charge" and op.charge_target is not None)
@@ -362,10 +364,17 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if target is not None and o.id == target.id:
             extra = 0.0
         blockers.append((*_centre(o), o.radius + extra))
+        if extra and held_by is None and math.dist(to, _centre(o)) < op.radius + o.radius \
+                + extra - 1e-6:
+            held_by = o
     blockers += placement.discs(counters)
     assert op.at is not None
     walk = terrain.routes.walk(op.at, to, op.radius, blockers=blockers)
     if walk is None:
+        if held_by is not None and how == "charge":
+            raise RuleError(f"({to[0]:.1f}, {to[1]:.1f}) is within 1\" of {held_by.label}, which "
+                            "is not a target of the charge (004 \"It cannot move within 1\" of "
+                            "an enemy model that was not a target of its charge\")")
         raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: no route around the walls"
                         " and other models")
     return walk

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import pariah
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import reach
+from solo_ops.rules import kt2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -48,11 +48,9 @@ def goes_first(game: Game, state: State, op: Operative) -> bool:
 def may_shoot_2018(op: Operative) -> bool:
     """Whether ``op`` may shoot at all this battle round (004: not after a Fall Back, a Retreat
     or a charge attempt; after an Advance only with an Assault weapon)."""
-    if op.moved_how in ("fall_back", "retreat", "charge") or op.charged:
-        return False
-    if op.advanced or op.moved_how == "advance":
-        return any(w.type == "assault" for w in op.profile.ranged_weapons)
-    return True
+    return kt2018.shooting_barred(
+        moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
+        assault=any(w.type == "assault" for w in op.profile.ranged_weapons)) is None
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:

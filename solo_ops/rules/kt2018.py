@@ -372,7 +372,8 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
         lines.append("Strength " + ", ".join(f"{a:+d} ({r})" for r, a in attack.effect_strength)
                      + f" = {attack.effective_strength}.")
     need, kind = save_needed(attack, target)
-    mods = attack.hit_modifiers
+    # Overwatch: "a 6 is always required ... irrespective of ... any modifiers" (none shown)
+    mods = [] if attack.overwatch else attack.hit_modifiers
     word = "Attack" if attack.melee else "Shot"
     left = target.wounds
     dealt = 0
@@ -411,7 +412,9 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
             lines.append(f"Down to 0 wounds: Injury roll {value}: "
                          f"{outcome.replace('_', ' ')}.")
             if n < shots:
-                lines.append(f"The remaining {shots - n} attacks are not resolved.")
+                rest = shots - n
+                lines.append("The remaining attack is not resolved." if rest == 1 else
+                             f"The remaining {rest} attacks are not resolved.")
             return Roll2018(dealt, outcome, lines)
     lines.append(f"Damage: {dealt}.")
     return Roll2018(dealt, None, lines)
@@ -444,6 +447,25 @@ def may_fire_after(weapon_type: str, moved_how: str | None) -> bool:
     if moved_how == "advance":
         return str(weapon_type) == "assault"
     return True
+
+
+def shooting_barred(*, moved_how: str | None, advanced: bool = False, charged: bool = False,
+                    assault: bool = False) -> str | None:
+    """Why a model may not shoot at all in this battle round's Shooting phase, or None; both
+    sides ask it. 004 Fall Back: "it cannot ... shoot ... in that battle round" (a Retreat
+    likewise); Charge Move: "once it has done so it cannot shoot later in the battle round";
+    Advance: "A model that Advances cannot charge, React or shoot later that battle round"
+    unless it has an Assault weapon (``assault``): "You can choose to shoot with a model with
+    an Assault weapon in the Shooting phase ... even if it Advanced"."""
+    if moved_how == "fall_back":
+        return "Fell Back this battle round: it cannot shoot"
+    if moved_how == "retreat":
+        return "Retreated this battle round: it cannot shoot"
+    if charged or moved_how == "charge":
+        return "attempted a charge this battle round: it cannot shoot"
+    if (advanced or moved_how == "advance") and not assault:
+        return "Advanced this battle round without an Assault weapon: it cannot shoot"
+    return None
 
 
 def may_fall_back(charged_by_adjacent: bool) -> bool:

@@ -527,6 +527,9 @@ class GameTable:
                    f"{friend.name if friend else 'its friend'} off the table to safety")
         if found.blocked_by:
             gap += f"; it can get no further: {found.blocked_by}"
+        if self.game.edition == "kt2018" and found.action.get("how") == "charge" \
+                and found.gap is not None and found.gap > 1.0 + 1e-6:
+            gap += ": not within 1\", the charge fails"  # 004 Charge Move
         return f"{self.state.active_operative} would {how} {where}{gap} ({can})."
 
     def _meta(self, player: str | None, line: str, head: str) -> Outcome:

@@ -24,7 +24,8 @@ ONLY_2024 = re.compile(
     r"\bReposition|\breposition|control range|\bConceal\b|\bconceal\b|\bEngage\b|\bengage\b|"
     r"\bAPL\b|\bAP\b|turning point|\bDash\b|\bdash\b|incapacitated|hit roll -\d|"
     r"\bcounteract\b|\bCounteract\b|\bOn Guard\b|\bTac Op\b|\bCrit Op\b|\bKill Op\b|"
-    r"can normal|would normal|Shot \d+: .*\(melee\)")
+    r"can normal|would normal|Shot \d+: .*\(melee\)|Enemies destroyed|squad is down|"
+    r"\b[a-z0-9-]+ down[,.]")
 
 
 def scenario(folder: Path) -> Path:

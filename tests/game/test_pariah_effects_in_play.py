@@ -4,6 +4,8 @@ scripted (tests/support/pariah_table.py: the initiative roll-off first)."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from solo_ops.core.errors import RuleError
@@ -72,6 +74,64 @@ def test_a_successful_charge_ends_within_1_inch() -> None:
     step(game, state, {"type": "move", "how": "charge", "target": "e1"})
     step(game, state, {"type": "move", "to": [12 - 2 * RADIUS - 0.5, 10]})
     assert state.operatives["a1"].charged
+
+
+def test_a_charge_keeps_the_inch_from_the_enemies_it_did_not_target() -> None:
+    """004 Charge Move: "It cannot move within 1" of an enemy model that was not a target of its
+    charge." e2 stands 0.5" south of e1: base contact with e1 on its west side would be 0.8"
+    from e2 (refused, saying so); ``move into base contact with e1`` finds a side of e1 more
+    than 1" from e2."""
+    from solo_ops.game import intent
+
+    game, state = start({}, faces=[6, 1, 6, 6], a1=(3, 10), e1=(9, 10), e2=(9, 8.5))
+    _activate(game, state)
+    state.operatives["e1"].advanced = state.operatives["e2"].advanced = True  # no Reaction
+    step(game, state, {"type": "move", "how": "charge", "target": "e1"})
+    west = [9 - 2 * RADIUS - 0.02, 10]
+    with pytest.raises(RuleError, match="within 1\" of e2, which is not a target of the"):
+        step(game, state, {"type": "move", "to": west})
+    proposal = intent.propose(game, state, {"type": "move", "how": "charge",
+                                            "relation": "contact", "ref": "e1"})
+    a1, e1, e2 = (state.operatives[i] for i in ("a1", "e1", "e2"))
+
+    def gap(other: object) -> float:
+        return math.dist(proposal.to, other.at) - 2 * RADIUS  # type: ignore[attr-defined]
+
+    assert gap(e2) > 1.0 and gap(e1) < 0.05
+    step(game, state, proposal.action)
+    assert a1.charged
+
+
+def test_a_charge_that_cannot_reach_moves_as_close_as_it_may() -> None:
+    """004 Charge Move: "the charge fails ... however, the model can move up to its charge
+    distance, as long as that move takes it as close as possible to at least one of the targets
+    of its charge, and not within 1" of any enemy models." e1 stands at the west edge with e2
+    0.5" east of it: every spot in base contact with e1 is within 1" of e2, so ``move 3 toward
+    e1`` after a charge roll of 7 moves 3" closer, more than 1" from both."""
+    from solo_ops.game import intent
+    from solo_ops.rules import reach
+
+    e1 = (RADIUS + 0.05, 10.0)
+    game, state = start({}, faces=[6, 1, 3, 4], a1=(10, 11), e1=e1, e2=(e1[0] + 2 * RADIUS + 0.5,
+                                                                      10.0))
+    _activate(game, state)
+    state.operatives["e1"].advanced = state.operatives["e2"].advanced = True  # no Reaction
+    step(game, state, {"type": "move", "how": "charge", "target": "e1"})
+    with pytest.raises(RuleError, match="has no way to e1"):
+        intent.propose(game, state, {"type": "move", "how": "charge", "relation": "contact",
+                                     "ref": "e1"})
+    proposal = intent.propose(game, state, {"type": "move", "how": "charge",
+                                            "relation": "toward", "ref": "e1", "amount": 3})
+    a1 = state.operatives["a1"]
+    terrain = game.terrain(state)
+    before = reach.route_gap(terrain, a1.at, a1.radius, e1, RADIUS)
+    after = reach.route_gap(terrain, proposal.to, a1.radius, e1, RADIUS)
+    assert proposal.cost <= 3.0 + 1e-6 and after < before - 2.5
+    assert min(math.dist(proposal.to, state.operatives[i].at) for i in ("e1", "e2")) \
+        > 2 * RADIUS + 1.0
+    record = step(game, state, proposal.action)
+    moved = next(e for e in record["events"] if e["type"] == "moved")
+    assert moved["failed_charge"] == "e1" and not a1.charged
 
 
 def test_the_enemys_charge_roll_logs_every_die_of_the_effect() -> None:
@@ -233,6 +293,44 @@ def test_a_pistol_fires_from_combat_and_no_one_shoots_into_it() -> None:
                 step(game, state, into)
 
 
+def test_the_enemy_fires_its_pistol_from_combat_in_the_shooting_phase() -> None:
+    """Both sides read the setting: with ``core`` (2018 Core Manual, Pistol: "can [make
+    shooting attacks] even if there are enemy models within 1" of the firing model, but it
+    must target the closest enemy model") e1, within 1" of a1, shoots it with its laspistol in
+    the shooting phase; with ``anywhere`` it does not shoot, and the plan says so."""
+    for setting, shoots in (("core", True), ("anywhere", False)):
+        game, state = start({}, faces=[6, 1] + [4] * 40, a1=(10, 10), a2=(3, 10),
+                            e1=(10 + 2 * RADIUS + 0.3, 10),
+                            settings={"combat_shooting": setting})
+        engine_until_players(game, state)
+        state.phase, state.next_side = "shooting", "enemy"
+        since = len(state.log)
+        engine_until_players(game, state)
+        attacks = events(state, "attack", since)
+        explain = events(state, "enemy_activation", since)[0]["explain"]
+        if shoots:
+            assert [a["note"] for a in attacks] == ["e1 shoots a1 with laspistol."]
+            assert rolls(state, since)[0]["purpose"] == "e1 shoots a1 (laspistol): hit roll 1"
+        else:
+            assert attacks == [] and rolls(state, since) == []
+            assert explain[-1] == ("e1 has no enemy to shoot: none in sight and range that it "
+                                   "may target.")
+
+
+def test_a_model_that_charged_does_not_shoot_and_says_why() -> None:
+    """004 Charge Move: "once it has done so it cannot shoot later in the battle round": the
+    enemy's shooting-phase plan says so instead of saying nothing."""
+    game, state = start({}, faces=[6, 1] + [4] * 40, a1=(10, 10), a2=(3, 10), e1=(16, 10))
+    engine_until_players(game, state)
+    state.operatives["e1"].charged = True
+    state.phase, state.next_side = "shooting", "enemy"
+    since = len(state.log)
+    engine_until_players(game, state)
+    assert events(state, "attack", since) == []
+    assert events(state, "enemy_activation", since)[0]["explain"][-1] == (
+        "e1 attempted a charge this battle round: it cannot shoot.")
+
+
 def _override_moment(effects: dict[str, int], a1: tuple[float, float] = (5, 12.5)
                      ) -> tuple[object, State]:
     """Battle round 2, the players hold the Command Node with 1 CP, the shooting phase before
@@ -264,3 +362,58 @@ def test_access_control_opens_and_closes_any_doors_for_one_cp() -> None:
     step(game, state, {"type": "portal", "feature": "door-1", "open": True})
     with pytest.raises(RuleError, match="already been used this battle round"):
         step(game, state, {"type": "portal", "feature": "door-1", "open": False})
+
+
+def _to_movement_end(game, state: State) -> None:
+    """Both players' models end their moves where they stand (e1 Remains Stationary)."""
+    for _ in range(8):
+        engine_until_players(game, state)
+        prompt = pending(game, state)
+        if prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        elif prompt.kind == "act" and state.phase == "movement":
+            step(game, state, {"type": "done"})
+        else:
+            return
+
+
+def test_erratic_teleportation_is_asked_at_the_end_of_the_movement_phase() -> None:
+    """004 Erratic Teleportation Node: "At the end of the Movement phase, the players roll off.
+    The winner randomly selects one objective marker, and can then move each of their models
+    that are within 3" of that objective marker up to 3"." The players win 5 to 2; a1 stands
+    by obj-1 (a2 far): asked while the movement phase lasts, 3.5" refused, 2" taken, then the
+    shooting phase begins."""
+    game, state = start({"objective": 4}, faces=[6, 1, 5, 2] + [3] * 20, a1=(5, 12.5))
+    _to_movement_end(game, state)
+    prompt = pending(game, state)
+    assert (prompt.kind, prompt.operative, state.phase) == ("effect", "a1", "movement")
+    assert [r["faces"] for r in rolls(state) if "Erratic" in r["purpose"]] == [[5], [2]]
+    with pytest.raises(RuleError, match="may move up to 3\""):
+        step(game, state, {"type": "effect", "choice": "move", "to": [8.5, 12.5]})
+    since = len(state.log)
+    step(game, state, {"type": "effect", "choice": "move", "to": [7, 12.5]})
+    assert state.operatives["a1"].at == (7.0, 12.5)
+    assert events(state, "effect_move", since)[0]["note"] == (
+        "Erratic Teleportation Node: a1 moves to (7.0, 12.5).")
+    engine_until_players(game, state)
+    assert state.phase == "shooting"
+
+
+def test_structural_transponder_removes_a_feature_for_every_later_question() -> None:
+    """004 Structural Transponder: "At the end of the Movement phase, if a player controls an
+    objective marker that is a Command Node, they can move or remove one Ultra-close Confines
+    terrain feature on the battlefield (excluding doors)." a1 holds obj-1: the players are
+    asked; crate-1 removed is gone from the terrain solo-ops measures, and is not offered
+    again the next battle round."""
+    game, state = start({"objective": 6}, faces=[6, 1] + [3] * 40, a1=(5, 12.5))
+    _to_movement_end(game, state)
+    prompt = pending(game, state)
+    assert prompt.kind == "effect" and "remove one terrain feature" in prompt.text
+    assert "door-1" not in prompt.text and "wall-1" not in prompt.text
+    assert "crate-1" in [f.id for f in game.terrain(state).board.features]
+    step(game, state, {"type": "effect", "choice": "remove", "feature": "crate-1"})
+    assert state.removed_features == ["crate-1"]
+    assert "crate-1" not in [f.id for f in game.terrain(state).board.features]
+    (effect,) = game.effects
+    assert pariah_events.structural_transponder(game, state, effect)
+    assert "crate-1" not in state.pending_attacks[-1]["ids"]

@@ -67,11 +67,13 @@ def board(killzone: str = "translocum-chamber") -> dict[str, Any]:
 def start(effects: dict[str, int], *, a1: tuple[float, float] = (3, 10),
           a2: tuple[float, float] = (1, 20), e1: tuple[float, float] = (27, 11),
           faces: list[int] | None = None, killzone: str = "translocum-chamber",
-          settings: dict[str, Any] | None = None, command: int = 1) -> tuple[Game, State]:
+          settings: dict[str, Any] | None = None, command: int = 1,
+          e2: tuple[float, float] | None = None) -> tuple[Game, State]:
     """A 2018 game with ``effects`` in force (a scenario's ``mission.effects``), the dice
     scripted from its first engine step (``faces``; the initiative roll-off goes first: give
     6, 1 for the players). e1's unit is a Melee unit of ``command`` (1: Remain Stationary, Fire
-    at will; 5: Towards closest enemy, Unhindered move/charge, charge: Yes)."""
+    at will; 5: Towards closest enemy, Unhindered move/charge, charge: Yes); ``e2``, a second
+    brute of that unit."""
     doc = {"name": "pariah test", "edition": "kt2018", "board": board(killzone),
            "roster": {"name": "r", "profiles": {"brute": copy.deepcopy(BRUTE)},
                       "table": {i: "brute" for i in range(1, 7)}},
@@ -82,7 +84,8 @@ def start(effects: dict[str, int], *, a1: tuple[float, float] = (3, 10),
                {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": list(a1)},
                {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": list(a2)}]}],
            "enemies": [{"id": "u1", "command": command, "models": [
-               {"id": "e1", "profile": "brute", "at": list(e1)}]}],
+               {"id": "e1", "profile": "brute", "at": list(e1)},
+               *([{"id": "e2", "profile": "brute", "at": list(e2)}] if e2 else [])]}],
            "settings": {"turns": 2, **(settings or {})}}
     game, state = new_game(parse_scenario(doc, "pariah.yaml"), 1)
     state.counters.clear()
