@@ -61,7 +61,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
         return None
     target = state.operatives.get(action.target)
     if target is not None and target.lying:
-        return f"{target.label} is down"
+        return f"{target.label} is " + ("out of action" if state.edition == "kt2018"
+                                         else "down")
     if target is None or not target.on_table:
         return f"{action.target} is no longer on the table"
     assert op.at is not None and target.at is not None

@@ -262,10 +262,12 @@ class State:
         (:mod:`solo_ops.geometry.placement`): standing models of both sides, downed operatives
         still lying there (:attr:`Operative.lying`) and active hidden counters -- but those
         whose ids are in ``exclude`` (the moving model, what it carries). Labels, for the
-        reasons a player reads: a model's :attr:`Operative.label` (``downed Sgt Kell``),
+        reasons a player reads: a model's :attr:`Operative.label` (``downed Sgt Kell``; Kill
+        Team 2018 ``out-of-action Sgt Kell``),
         ``counter c6``."""
         skip = {exclude} if isinstance(exclude, str) else {e for e in exclude or () if e}
-        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"downed {o.label}",
+        fallen = "out-of-action" if self.edition == "kt2018" else "downed"  # the edition's word
+        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"{fallen} {o.label}",
                     o.id)
                for o in self.operatives.values()
                if o.has_base and o.at is not None and o.id not in skip]
