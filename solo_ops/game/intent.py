@@ -449,6 +449,18 @@ def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: _
     return how, ref.id if how == "charge" else None
 
 
+def _check_free(terrain: Terrain, state: State, op: Operative, how: str) -> None:
+    """A plain move (not a charge or a fall back) is refused to a model held by an enemy."""
+    if how not in ("reposition", "dash", "normal", "advance"):
+        return
+    held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
+    if held:
+        raise RuleError(f"{op.id} is {reach.within_words(state.edition)} {held[0].id}: it "
+                        "can only fall back or fight" if state.edition == "kt2024" else
+                        f"{op.id} is within 1\" of {held[0].id}: it can only stay where it "
+                        "is or Fall Back")
+
+
 def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     """The concrete move for a relative one (``relation`` in ``toward``, ``to``, ``contact``,
     ``behind``; ``ref`` the thing named; ``amount`` inches for ``toward``), for the active
@@ -479,13 +491,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     start = (float(op.at[0]), float(op.at[1]))
     blockers = _blockers(state, op, how, target)
     word = how.replace("_", " ")
-    if how in ("reposition", "dash", "normal", "advance"):
-        held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
-        if held:
-            raise RuleError(f"{op.id} is {reach.within_words(state.edition)} {held[0].id}: it "
-                            "can only fall back or fight" if state.edition == "kt2024" else
-                            f"{op.id} is within 1\" of {held[0].id}: it can only stay where it "
-                            "is or Fall Back")
+    _check_free(terrain, state, op, how)
     blocked = None
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
