@@ -71,6 +71,9 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         ends &= placement.clear_of_bases(pts, op.radius, bases)
         if not ends.any():
             return None
+        free = ends & placement.clear_of_bases(pts, op.radius, board.reserved)
+        if free.any():  # not the spot a mate's charge already makes for
+            ends = free
         costs = np.asarray(cand.cost, dtype=float)
         k = _pick(costs, costs, pts, ends)
         assert k is not None
@@ -110,7 +113,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
 def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
                      enemies: list[Operative], codes: dict[str, str],
                      closest: tuple[float, Operative] | None) -> Action | None:
-    """Fall Back (2 AP): out of control range, as far from the enemy as the move allows."""
+    """Fall Back (2024: 2 AP; 2018: the movement phase's move): out of control range, as far
+    from the enemy as the move allows."""
     allowance = move_allowance(op, "fall_back", ctx.edition)  # both editions: M
     blockers = board.bases(op.id)  # every other base, the downed and counters included
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,

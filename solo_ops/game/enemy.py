@@ -18,14 +18,24 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
 from solo_ops.core.model import Weapon, WeaponType
-from solo_ops.game import attacks, cover_choice, cp, fight_choices, pariah, placing, reveal
+from solo_ops.game import (
+    attacks,
+    cover_choice,
+    cp,
+    enemy_checks,
+    fight_choices,
+    pariah,
+    placing,
+    reveal,
+)
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
+from solo_ops.game.play2018 import advance_roll, overwatch_hits_on
+from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
 from solo_ops.game.play2018 import flags_2018 as flags_2018
 from solo_ops.game.play2018 import may_not_react as may_not_react
 from solo_ops.game.play2018 import no_escape as no_escape
-from solo_ops.game.play2018 import overwatch_hits_on
 from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
@@ -56,9 +66,11 @@ def _in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
 
 def stale(game: Game, state: State, op: Operative, action: Action) -> str | None:
     """Why a planned attack can no longer be made as planned (its target is off the table,
-    out of sight for a shot, out of reach for a fight), or None when it still can."""
-    if action.kind not in ATTACKS or action.target is None:
-        return None
+    out of sight for a shot, out of reach for a fight), or a Fall Back no longer needed (no
+    enemy holds the model in control range any more), or None when it still can."""
+    moved = enemy_checks.stale_move(game, state, op, action)  # a Fall Back, a 2024 Charge
+    if moved is not None or action.kind not in ATTACKS or action.target is None:
+        return moved
     target = state.operatives.get(action.target)
     if target is not None and target.lying:
         return f"{target.label} is " + ("out of action" if state.edition == "kt2018"
@@ -87,6 +99,8 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
     """Apply ``plan`` (see the module docstring); returns the events. ``after_action`` is
     asked after each action of a model still on the table."""
     unit = state.units[plan.unit]
+    if getattr(game, "referee_watch", None) is not None:
+        game.referee_watch.plan(game, state, plan)
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
         "order": plan.order.texts(), "state_before": plan.state_before,
@@ -121,6 +135,11 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
                            "actions": [a.to_dict() for a in new],
                            "explain": list(fresh.explain) if fresh is not None else []})
             queue[:0] = new
+            continue
+        refused = enemy_checks.refusal(game, state, op, action, spent.get(op.id, []))
+        if refused is not None:  # the referee, asked again as the plan is carried out
+            queue = [a for a in queue if a.model != op.id]
+            events.append(enemy_checks.refused_event(op, action, refused))
             continue
         spent.setdefault(op.id, []).append(action)
         if op.on_guard:  # Guard ends when it performs any action
@@ -165,7 +184,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     assert old is not None and action.to is not None
     route: Any = action.route if len(action.route) >= 2 else (old, action.to)
     note = action.note
-    if math.dist(route[0], old) > 0.005:  # an earlier move of this activation stopped short
+    moved_on = math.dist(route[0], old) > 0.005  # an earlier move of it stopped short
+    if moved_on or enemy_checks.route_blocked(game, state, op, route):  # or a base in the way
         route = placing.way_from_here(game, state, op, action.to)
         if route is None:
             return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
@@ -173,16 +193,14 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                      "note": f"{op.label} cannot make its move from {explain.fmt_pt(old)}, "
                              "where its last move stopped: no way around the walls and "
                              "bases."}]
-        note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
-    rolled: list[dict[str, Any]] = []
-    if state.edition == "kt2018" and action.kind == "advance" and op.advance_roll is None:
-        # 004 Advancing: "make an Advance roll by rolling a D6" (with the effects on it)
-        op.advance_roll, words = pariah.advance_roll(game, state, op)
-        op.advanced = True
-        rolled.append({"type": "move_roll", "operative": op.id, "how": "advance",
-                       "roll": op.advance_roll, "dice": words,
-                       "note": f"{op.label}'s Advance roll: {words}."})
+        note += (f" It starts from {explain.fmt_pt(old)}, where its last move stopped."
+                 if moved_on else " It goes round a base now in its way.")
+    rolled = advance_roll(game, state, op) if action.kind == "advance" else []
     limit = _allowance(state, op, action.kind)
+    if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
+        limit = op.move_left
+    if rolled and limit is not None:
+        note = f"{note} Its Advance allows {explain.inches(limit)} in all."
     to, walk, blocked = placing.placed(game, state, op, route, limit, how=action.kind)
     if to is None:
         return [*rolled, {"type": "move_blocked", "operative": op.id, "how": action.kind,
@@ -200,6 +218,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     op.moved = True
     op.moved_how = action.kind
     op.readied = False  # 004 "If the model moves for any reason, it is no longer Readied"
+    op.move_left = None if limit is None else max(0.0, limit - cost)
     if action.kind == "fall_back":
         op.fell_back = True
     events = [*rolled, {"type": "moved", "operative": op.id, "how": action.kind,
@@ -211,17 +230,6 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                                     walk.points)}]
     return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
                                                                 walk.points)
-
-
-def _after_move(game: Game, state: State, op: Operative, how: str, route: Any
-                ) -> list[dict[str, Any]]:
-    """Kill Team 2018: what the Pariah Nexus effects do after an enemy model's move (a
-    spatial lacerator, Arcing Tesla Fields: :func:`solo_ops.game.pariah_events.after_move`)."""
-    if state.edition != "kt2018":
-        return []
-    from solo_ops.game import pariah_events
-
-    return pariah_events.after_move(game, state, op, how, route)
 
 
 def _allowance(state: State, op: Operative, kind: str) -> float | None:

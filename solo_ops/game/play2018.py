@@ -120,3 +120,26 @@ def overwatch_hits_on(game: Game, state: State, shooter: Operative, target: Oper
         pariah.in_force(game), pariah.situation(game, state, attacker=shooter, target=target,
                                                 phase="movement"))
     return "6s" if face == 6 else f"{face}+ ({why})"
+
+
+def advance_roll(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
+    """An enemy model's Advance roll, once a battle round (004 Advancing: "make an Advance roll
+    by rolling a D6", with the effects in force on it: :func:`solo_ops.game.pariah.advance_roll`):
+    the ``move_roll`` event, or nothing when it has rolled already or it is not 2018."""
+    if state.edition != "kt2018" or op.advance_roll is not None:
+        return []
+    op.advance_roll, words = pariah.advance_roll(game, state, op)
+    op.advanced = True
+    return [{"type": "move_roll", "operative": op.id, "how": "advance", "roll": op.advance_roll,
+             "dice": words, "note": f"{op.label}'s Advance roll: {words}."}]
+
+
+def after_move(game: Game, state: State, op: Operative, how: str, route: Any
+               ) -> list[dict[str, Any]]:
+    """Kill Team 2018: what the Pariah Nexus effects do after an enemy model's move (a
+    spatial lacerator, Arcing Tesla Fields: :func:`solo_ops.game.pariah_events.after_move`)."""
+    if state.edition != "kt2018":
+        return []
+    from solo_ops.game import pariah_events
+
+    return pariah_events.after_move(game, state, op, how, route)
