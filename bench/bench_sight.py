@@ -5,6 +5,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_sight.py            # the inline Gallowdark-style board
     python bench/bench_sight.py --boards   # ... and every shipped board that loads
     python bench/bench_sight.py --checks 200000 --runs 5   # a quicker pass
+    python bench/bench_sight.py --boards --edition kt2018  # Kill Team 2018's cover matrix
 
 For each board it prints one table row: the board's size (features, convex blocker pieces),
 batched point-to-point ``clear`` checks per second (uniformly random points, ``--checks`` of
@@ -113,8 +114,10 @@ def free_positions(board: Board, n: int, rng: np.random.Generator) -> np.ndarray
     return np.array(out)
 
 
-def bench(board: Board, checks: int, runs: int, seed: int) -> dict[str, float]:
-    """Time the queries on one board; returns the figures for the table."""
+def bench(board: Board, checks: int, runs: int, seed: int, edition: str = "kt2024"
+          ) -> dict[str, float]:
+    """Time the queries on one board (the cover matrix of ``edition``: Kill Team 2018's is
+    004's "obscured", every base point's shadow); returns the figures for the table."""
     rng = np.random.default_rng(seed)
     t0 = time.perf_counter()
     sight = Sight(board)
@@ -139,7 +142,7 @@ def bench(board: Board, checks: int, runs: int, seed: int) -> dict[str, float]:
         a = free_positions(board, 20, rng)
         b = free_positions(board, 20, rng)
         t0, c0 = time.perf_counter(), time.process_time()
-        sight.cover_matrix(a, BASE_RADIUS, b, BASE_RADIUS)
+        sight.cover_matrix(a, BASE_RADIUS, b, BASE_RADIUS, edition=edition)
         cover_ms.append((time.perf_counter() - t0) * 1e3)
         cover_cpu.append((time.process_time() - c0) * 1e3)
         # fresh pairs (not those of the matrices above, which a Sight remembers)
@@ -265,6 +268,8 @@ def main() -> None:
     parser.add_argument("--game-questions", type=int, metavar="SEED",
                         help="instead: replay the sight questions of one mission of each "
                              "shipped scenario with this seed (CPU per method)")
+    parser.add_argument("--edition", choices=("kt2024", "kt2018"), default="kt2024",
+                        help="the cover matrix's rules (kt2018: 004's obscured)")
     parser.add_argument("--repeats", type=int, default=3,
                         help="with --game-questions: times the questions are asked again")
     args = parser.parse_args()
@@ -275,7 +280,7 @@ def main() -> None:
     if args.boards:
         boards += yaml_boards()
     print(f"{args.checks:,} random clear() checks; 20 x 20 matrices over {args.runs} layouts "
-          f"of 32 mm bases")
+          f"of 32 mm bases; cover matrix rules {args.edition}")
     print("wall-clock figures, and in brackets per CPU-second of this process (steadier when "
           "other jobs share the machine)")
     head = (f"{'board':<32} {'feat':>4} {'pcs':>4} {'build ms':>8} {'clear %':>7} "
@@ -284,7 +289,7 @@ def main() -> None:
     print(head)
     print("-" * len(head))
     for board in boards:
-        r = bench(board, args.checks, args.runs, args.seed)
+        r = bench(board, args.checks, args.runs, args.seed, args.edition)
         rates = (f"{r['rate']:>9,.0f} {r['cpu_rate']:>9,.0f}" if r["pieces"]
                  else f"{'(no blockers)':>19}")
         print(f"{board.name[:32]:<32} {r['features']:>4} {r['pieces']:>4} "

@@ -63,6 +63,8 @@ SLOW: dict[str, frozenset[str]] = {
         "test_distance_equals_oracle",
     }),
     "tests/geometry/test_sight.py": frozenset({"test_matrices_equal_the_oracle"}),
+    "tests/geometry/test_obscured_kt2018.py": frozenset({
+        "test_obscured_equals_the_sampling_oracle"}),
     "tests/geometry/test_search.py": frozenset({
         "test_nearest_cover_is_the_cheapest_protected_point",
     }),

@@ -82,7 +82,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
                       target=target.id,
                       note=f"{op.label} declares a charge on {target.label} "
                            f"({inches(dist)} away; charge order "
-                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls 2D6.")
+                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls its "
+                           "charge roll.")
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))
@@ -114,7 +115,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
                      closest: tuple[float, Operative] | None) -> Action | None:
     """Fall Back (2024: 2 AP; 2018: the movement phase's move): out of control range, as far
     from the enemy as the move allows."""
-    allowance = move_allowance(op, "fall_back", ctx.edition)
+    allowance = move_allowance(op, "fall_back", ctx.edition)  # both editions: M
     blockers = board.bases(op.id)  # every other base, the downed and counters included
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
                                         spacing=0.5)
@@ -137,6 +138,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     walk = cand.path(i)
     return Action("fall_back", op.id, start=start, to=end, route=tuple(walk.points),
                   cost=float(cand.cost[i]),
-                  note=f"{op.label} is not a melee fighter: it falls back"
-                       f"{' (2 AP)' if ctx.edition == 'kt2024' else ''} to {fmt_pt(end)}, "
-                       "out of control range.")
+                  note=f"{op.label} is not a melee fighter: it falls back (2 AP) to "
+                       f"{fmt_pt(end)}, out of control range." if ctx.edition == "kt2024" else
+                  f"{op.label} is not a melee fighter: it Falls Back to {fmt_pt(end)}, more "
+                  "than 1\" from every enemy model.")

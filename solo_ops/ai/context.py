@@ -10,7 +10,7 @@ answer cache (``_memo``): the same answers, asked once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -154,6 +154,10 @@ class Context:
     # callable(doors: {portal id: open?}) -> Terrain for that door state (the game's
     # TerrainCache); without it the planner never plans opening a door or hatch
     terrain_for: Any = None
+    # the side of each model id (Kill Team 2018 shooting from and into combat:
+    # rules.kt2018.combat_shot_refusal); empty: the rule is not asked
+    sides: Mapping[str, str] = field(default_factory=dict)
+    radii: Mapping[str, float] = field(default_factory=dict)  # each model's base radius
 
     def with_open(self, portal: str) -> Context:
         """This context after ``portal`` is opened (the terrain of the new door state)."""

@@ -31,6 +31,12 @@ def _verb(kind: str) -> str:
                                                                                        "moves")
 
 
+def engaged_words(edition: str) -> str:
+    """How a model within reach of an enemy's melee is said: Kill Team 2024 "in control range
+    of", Kill Team 2018 "within 1\" of" (004)."""
+    return "within 1\" of" if edition == "kt2018" else "in control range of"
+
+
 def _cover_words(level: int, threat: Operative) -> str:
     """The explanation's words for where a "To cover" move ends."""
     return {HIDDEN: f" It is hidden from {threat.label} there (out of its sight).",

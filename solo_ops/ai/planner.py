@@ -316,7 +316,8 @@ def _look_around(t: _Turn) -> None:
 def _locked_in_combat(t: _Turn) -> bool:
     """1. Already locked in combat: a melee-minded model (or any, in a 2018 fight phase) fights;
     another falls back when it has the AP (2) and has done nothing yet, else fights. In a 2018
-    shooting or movement phase it waits for the fight. True when the model is done."""
+    movement phase it waits for the fight; in a 2018 shooting phase it may fire a Pistol
+    (:func:`_phase_2018`). True when the model is done."""
     if not t.engaged:
         return False
     if "fight" in t.done:
@@ -346,7 +347,9 @@ def _locked_in_combat(t: _Turn) -> bool:
                 return True
         _fight(t, t.engaged[0])
         return True
-    return True  # 2018 shooting/movement phases: models in combat wait for the fight
+    if t.phase == "shooting":
+        return False  # 2018: a Pistol may fire from combat (``_phase_2018``, combat_refusal)
+    return True  # the 2018 movement phase: models in combat wait for the fight
 
 
 def _fall_back_2018(t: _Turn) -> bool:
@@ -377,16 +380,28 @@ def _phase_2018(t: _Turn) -> bool:
     if t.phase == "fight":
         return True
     if t.phase == "shooting":
-        shot, _ = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
-                              moved_how=op.moved_how)
-        weapon = next((w for w in op.profile.weapons if shot and w.name == shot.weapon), None)
+        barred = kt2018.shooting_barred(
+            moved_how="fall_back" if op.fell_back else op.moved_how, advanced=op.advanced,
+            charged=op.charged, assault=any(w.type == "assault" for w in _ranged(op.profile)))
+        if barred is not None:
+            t.plan.explain.append(f"{op.label} {barred}.")
+            return True
+        shot, notes = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
+                                  moved_how=op.moved_how)
+        if shot is None:
+            t.plan.explain.extend(notes or [f"{op.label} has no enemy to shoot: none in sight "
+                                            "and range that it may target."])
+            return True
+        weapon = next((w for w in op.profile.weapons if w.name == shot.weapon), None)
         # the referee: not after an Advance (but an Assault weapon), a Fall Back or a charge
         # attempt (004 "once it has done so it cannot shoot later in the battle round")
-        if shot is not None and referee.refusal(t.facts(), "shoot", weapon=weapon,
-                                                check_control=False) is None:
-            t.plan.actions.append(shot)
-            t.plan.explain.append(shot.note)
-            t.result["attacked"] = True
+        why = referee.refusal(t.facts(), "shoot", weapon=weapon, check_control=False)
+        if why is not None:
+            t.plan.explain.append(f"{op.label} does not shoot: {why}.")
+            return True
+        t.plan.actions.append(shot)
+        t.plan.explain.append(shot.note)
+        t.result["attacked"] = True
         return True
     return False
 

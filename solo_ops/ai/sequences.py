@@ -30,7 +30,7 @@ from collections.abc import Callable
 import numpy as np
 
 from solo_ops.ai.candidates import _candidates
-from solo_ops.ai.combat import CHARGE_LIMIT, _charge_option
+from solo_ops.ai.combat import CHARGE_LIMIT, KT2018_CHARGE_REACH, _charge_option
 from solo_ops.ai.context import CONTROL_RANGE, Action, move_allowance
 from solo_ops.ai.explain import inches
 from solo_ops.ai.portals import _portal_fight
@@ -298,8 +298,11 @@ def _charge_limits(f: _Turn) -> str | None:
 def _charge_short(f: _Turn) -> str:
     """Why a charge from where it stands does not reach the closest enemy in sight."""
     dist, target = f.near_visible[0]
-    if f.edition == "kt2018":
+    if f.edition == "kt2018" and dist > KT2018_CHARGE_REACH + 1e-9:
         return f"{target.label} is {inches(dist)} away: beyond the 12\" a 2D6 charge can roll"
+    if f.edition == "kt2018":  # 004 "It cannot move within 1" of an enemy model that was not
+        return (f"no end within 1\" of {target.label} within 12\" and more than 1\" from the "
+                "other enemies (walls or models in the way)")  # a target of its charge"
     allowance = move_allowance(f.op, "charge", f.edition)
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return (f"{target.label} is {inches(dist)} away: a Charge of {inches(allowance)} "

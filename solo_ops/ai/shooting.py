@@ -18,7 +18,7 @@ from solo_ops.ai.context import Action, Context, _cover, _key_pt, _memo, _route_
 from solo_ops.ai.explain import inches
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.game.state import Operative
-from solo_ops.rules import killzones, kt2024
+from solo_ops.rules import killzones, kt2018, kt2024, reach
 
 
 def _weapon_range(w: Weapon) -> float:
@@ -86,7 +86,40 @@ def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         return False, cover, dist  # Bheta-Decima: the players' rule too (rules/killzones.py)
     if ctx.edition == "kt2024" and target.stance == "conceal" and cover.in_cover:
         return False, cover, dist
+    if ctx.edition == "kt2018" and ctx.sides and combat_refusal(
+            ctx, shooter, point, weapon, target, pos) is not None:
+        return False, cover, dist
     return True, cover, dist
+
+
+def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
+                   target: Operative, pos: dict[str, tuple[float, float]]) -> str | None:
+    """Kill Team 2018 shooting from and into combat, the rule both sides ask
+    (:func:`solo_ops.rules.kt2018.combat_shot_refusal`, setting ``combat_shooting``): measured
+    from ``point`` with the models where ``pos`` has them (within 1" around the walls)."""
+    terrain, radius = ctx.terrain, float(shooter.radius)
+    radii = ctx.radii
+
+    def within(a: Sequence[float], ra: float, ident: str) -> bool:
+        b = pos[ident]
+        rb = float(radii.get(ident, shooter.radius))
+        return reach.engaged_2018(terrain, a, ra, b, rb)
+
+    foes = [i for i, side in ctx.sides.items() if side != shooter.side and i in pos]
+    friends = [i for i, side in ctx.sides.items()
+               if side == shooter.side and i in pos and i != shooter.id]
+    engaged = any(within(point, radius, i) for i in foes)
+    tp, tr = pos[target.id], float(target.radius)
+    guarded = any(within(tp, tr, i) for i in friends)
+    closest = True
+    if engaged:
+        gaps = {i: _route_distance(ctx, point, pos[i], radius, float(radii.get(i, radius)))
+                for i in foes}
+        mine = gaps.get(target.id)
+        closest = mine is not None and all(g is None or g >= mine - 1e-9 for g in gaps.values())
+    return kt2018.combat_shot_refusal(
+        getattr(ctx.settings, "combat_shooting", "core"), pistol=weapon.type == "pistol",
+        shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
 
 
 def _used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
@@ -116,6 +149,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         if ctx.edition == "kt2024" and moved and not kt2024.may_shoot_after_move(
                 weapon, moved_how or "reposition"):
             continue
+        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.type, moved_how):
+            continue  # 004 Assault: after an Advance "it can only fire Assault weapons"
         weapons.append(weapon)
     # The closest valid target wins (the expected damage only breaks ties of distance), so the
     # targets are tried a distance at a time, nearest first, and the search stops at the first
@@ -151,8 +186,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     if cover is not None:
         if cover.obscured:
             state.append("obscured")
-        if cover.in_cover:
-            state.append("in cover")
+        if cover.in_cover and ctx.edition == "kt2024":
+            state.append("in cover")  # 2018 has no cover apart from obscured (004 "Obscured")
     cond = f" ({', '.join(state)})" if state else ""
     odds = f", expected damage {-neg_exp:.2f}" if ctx.odds is not None else ""
     action.note = (f"{shooter.label} shoots {target.label} with {weapon.name}: the closest valid "

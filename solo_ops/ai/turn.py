@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range, move_allowance
+from solo_ops.ai.explain import engaged_words
 from solo_ops.ai.move_order import _move_by_order, _order_satisfied
 from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
@@ -142,7 +143,8 @@ def _fight(t: _Turn, target: Operative) -> None:
     weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
     t.plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
                                  note=f"{op.label} fights {target.label}."))
-    t.plan.explain.append(f"{op.label} is in control range of {target.label} and fights.")
+    t.plan.explain.append(f"{op.label} is {engaged_words(t.ctx.edition)} {target.label} and "
+                          "fights.")
     t.result["attacked"] = True
     t.spend("fight")
 

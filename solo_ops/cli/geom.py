@@ -136,16 +136,23 @@ def geom_distance(board: Path, from_: str, to: str, base_mm: float, edition: str
 @click.option("--attacker", required=True, help="Attacker's centre X,Y (inches).")
 @click.option("--target", required=True, help="Target's centre X,Y (inches).")
 @_base_opt
-@_edition_opt
+@click.option("--edition", type=click.Choice(["kt2024", "kt2018"]), default=None,
+              help="Whose cover and obscured rules: Kill Team 2024 (in cover: terrain within "
+                   "1\" across the cover lines; obscured: Heavy terrain more than 1\" from "
+                   "both) or Kill Team 2018 (obscured: even partly hidden from the best point "
+                   "of the attacker's base). Default: the board's killzone's edition (the "
+                   "Pariah Nexus boards are 2018), else kt2024. The board is read as that "
+                   "edition's killzone rules make it.")
 @json_option
-def geom_cover(board: Path, attacker: str, target: str, base_mm: float, edition: str,
+def geom_cover(board: Path, attacker: str, target: str, base_mm: float, edition: str | None,
                as_json: bool) -> None:
-    """Is the target visible, in cover, obscured (Kill Team 2024 definitions)?"""
+    """Is the target visible, in cover, obscured (by the edition's definitions)?"""
+    edition = edition or board_edition(load_board(board))
     b, terrain = _load(board, edition)
     r = _radius(base_mm)
     a = check_point(b, attacker, "--attacker")
     t = check_point(b, target, "--target")
-    res = terrain.sight.cover(a, t, r, r)
+    res = terrain.sight.cover(a, t, r, r, edition=edition)
     data = {"visible": bool(res.visible), "in_cover": bool(res.in_cover),
             "obscured": bool(res.obscured)}
     if as_json:
@@ -154,10 +161,24 @@ def geom_cover(board: Path, attacker: str, target: str, base_mm: float, edition:
     if not data["visible"]:
         click.echo("Not visible: no line from the attacker's base reaches the target's base.")
         return
+    if edition == "kt2018":
+        click.echo("Visible, obscured (Kill Team 2018: partly hidden even from the best point "
+                   "of the attacker's base): -1 to hit." if data["obscured"] else
+                   "Visible, not obscured (Kill Team 2018): some point of the attacker's base "
+                   "sees all of the target's base.")
+        return
     words = [w for w, on in (("in cover", data["in_cover"]), ("obscured", data["obscured"]))
              if on]
     click.echo("Visible, " + (" and ".join(words) if words else "neither in cover nor "
                               "obscured: a clear shot") + ".")
+
+
+def board_edition(board: Board) -> str:
+    """The edition a board is played in by default: Kill Team 2018 for the Pariah Nexus
+    killzones (Crypt of Cynosure, Translocum Chamber), else Kill Team 2024."""
+    from solo_ops.game.missions import KILLZONE_TABLES
+
+    return "kt2018" if board.killzone in KILLZONE_TABLES else "kt2024"
 
 
 commands = [geom_group]

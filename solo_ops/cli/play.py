@@ -287,11 +287,16 @@ class Session:
         self.say(f"Result: {str(result.get('outcome', '?')).upper()} after {n} {turns}"
                  f"{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
                  f"{vp.get('enemy', 0)} VP.")
-        self.say(f"Enemies destroyed: {result.get('enemies_destroyed', 0)}"
+        kt2018 = self.state.edition == "kt2018"  # 004 "taken out of action"
+        down = "out of action" if kt2018 else "down"
+        self.say(f"{'Enemies taken out of action' if kt2018 else 'Enemies destroyed'}: "
+                 f"{result.get('enemies_destroyed', 0)}"
                  f"{' (every enemy is gone)' if result.get('all_enemies_destroyed') else ''}; "
                  f"hidden counters never found: {result.get('unresolved_counters', 0)}.")
+        whole = " (the whole kill team is out of action)" if kt2018 else \
+            " (the whole squad is down)"
         self.say(f"Your losses: {result.get('squad_lost', 0)}"
-                 f"{' (the whole squad is down)' if result.get('squad_wiped_out') else ''}.")
+                 f"{whole if result.get('squad_wiped_out') else ''}.")
         view = player_view(self.game, self.state, reveal=self.table.reveal)
         for player, ops in view["squads"].items():
             states = []
@@ -299,7 +304,7 @@ class Session:
                 if o.get("carried_to_safety"):
                     states.append(f"{o['id']} carried to safety")
                 elif o["down"]:
-                    states.append(f"{o['id']} down")
+                    states.append(f"{o['id']} {down}")
                 else:
                     states.append(f"{o['id']} {o['wounds']}/{o['max_wounds']}W")
             self.say(f"  {player}: {', '.join(states)}.")

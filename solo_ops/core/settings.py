@@ -89,6 +89,12 @@ class Settings:
     """Kill Team 2024 Counteract (card 001): which sides may counteract when they have no
     ready operative left and the other side still has: ``both`` (the players, by a prompt, and
     the enemy, by :mod:`solo_ops.ai.counteract`), ``players`` (only the players) or ``off``."""
+    combat_shooting: str = "core"
+    """Kill Team 2018 shooting from and into combat, for both sides: ``core`` (the reading of
+    the 2018 Kill Team Core Manual, not in 004: a model within 1" of an enemy may fire only a
+    Pistol, at the closest enemy model; no model may target an enemy within 1" of one of its
+    friends, but that Pistol) or ``anywhere`` (any visible enemy may be shot; a model within 1"
+    of an enemy does not shoot at all, Pistols included)."""
     units: str = "in"
     """How the terminal shows and reads distances and points: ``in`` (inches, the engine's own
     unit) or ``cm`` (centimetres, 2.54 to the inch); see :mod:`solo_ops.view.measure`."""
@@ -107,6 +113,7 @@ _CHOICES = {
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),
     "counter_rows": ("shown", "hidden"),
+    "combat_shooting": ("core", "anywhere"),
     "own_charge_fight": ("stay", "fall_back"),
     "allies_charge": ("charge", "join"),
 }

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from solo_ops.core.documents import parse_yaml_text
+from solo_ops.core.effects import Change, Effect, parse_changes
 from solo_ops.core.errors import InputError
 from solo_ops.core.fields import Fields
 
@@ -104,11 +105,18 @@ class TableRow:
     enemies: int = 0
     title: str | None = None
     words: str = ""
+    effect: tuple[Change, ...] = ()
+    """A Pariah Nexus effect's changes to the dice and checks, as data
+    (:mod:`solo_ops.core.effects`)."""
 
     @property
     def shown(self) -> str:
         """What players read: the corrected words (``text`` is the source's print)."""
         return self.words or self.text
+
+    def as_effect(self) -> Effect:
+        """This row as a Pariah Nexus effect in force."""
+        return Effect(self.code, self.title or self.code, self.text, self.effect)
 
 
 @dataclass(frozen=True)
@@ -193,7 +201,7 @@ def parse_simple_table(data: Any, source: str) -> SimpleTable:
     rows = {}
     for face, row in _faces(doc, sides).items():
         cells = Fields(row, source, f"faces.{face}").only(("code", "text", "enemies", "title",
-                                                          "words"))
+                                                          "words", "effect"))
         rows[face] = TableRow(
             face,
             cells.text("code"),
@@ -201,6 +209,8 @@ def parse_simple_table(data: Any, source: str) -> SimpleTable:
             cells.integer("enemies", 0, minimum=0, maximum=4),
             cells.text("title", None),
             cells.text("words", ""),
+            parse_changes(cells.raw("effect"), source, f"faces.{face}.effect")
+            if cells.has("effect") else (),
         )
     return SimpleTable(doc.text("name"), doc.text("title"), sides, rows)
 

@@ -11,21 +11,18 @@ The checks every action shares (the active operative, AP, control range) are in
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import attack_checks, cp, markers, reveal, scoring, turns
+from solo_ops.game import attack_checks, cp, markers, pariah, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
-    MOVE_TOLERANCE,
     _active,
     _centre,
     _enemies_in_control,
     _op,
-    _point,
     _spend,
     activation,
     holder,
@@ -39,7 +36,6 @@ from solo_ops.game.attack_checks import (
 )
 from solo_ops.game.enemy import (
     apply_damage,
-    check_mines,
     count_limited,
     end_activation_stun,
     resolve_player_shot,
@@ -47,15 +43,13 @@ from solo_ops.game.enemy import (
     stun,
 )
 from solo_ops.game.player_moves import _move, open_moves
+from solo_ops.game.reactions import _reaction
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.geometry import placement
-from solo_ops.rules import portals, reach, referee
+from solo_ops.rules import kt2018, portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
     from solo_ops.game.definition import Game
-    from solo_ops.geometry.routes import Walk
-    from solo_ops.geometry.terrain import Terrain
 
 
 def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict[str, Any]]:
@@ -67,7 +61,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
-        "guard": _guard, "order": _order,
+        "guard": _guard, "order": _order, "effect": _effect,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -78,6 +72,9 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         raise RuleError(f"first counteract or pass: {prompt.text}")
     if state.counteracting and kind in ("carry", "evacuate", "ready"):
         raise RuleError(f"a counteract is one 1 AP action: {kind} is not one")
+    if (prompt.kind == "effect") != (kind == "effect") and kind not in ("damage", "down"):
+        raise RuleError(f"first answer this: {prompt.text}" if prompt.kind == "effect"
+                        else "no Pariah Nexus effect is waiting for an answer")
     if (prompt.kind == "reaction") != (kind == "reaction"):
         raise RuleError(f"first answer the charge: {prompt.text}" if prompt.kind == "reaction"
                         else "no charge is waiting for a Reaction")
@@ -85,6 +82,16 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
 
 
 # -- actions ---------------------------------------------------------------------------------------
+def _effect(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """The players' answer to a Pariah Nexus effect's question
+    (:func:`solo_ops.game.pariah_events.take_answer`)."""
+    from solo_ops.game import pariah_events
+
+    if prompt.player is not None and action.get("player") not in (None, prompt.player):
+        raise RuleError(f"{prompt.player} answers this")
+    return pariah_events.take_answer(game, state, action)
+
+
 def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     if prompt.kind != "activate":
         raise RuleError("an operative is already active: finish it with 'done'")
@@ -327,7 +334,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                       <= CONTROL_RANGE + 1e-9 for e in enemies)
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
-                            "control range (1\")")
+                            + ("1\"" if state.edition == "kt2018" else "control range (1\")"))
         if not want:
             standing = [o.name for o in state.operatives.values() if o.on_table
                         and feature.shape.distance(Point(_centre(o))) < o.radius - 1e-9]
@@ -345,24 +352,16 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                             f"{verdict.why}")
         _spend_portal(state, op, verdict.cost)
     else:
-        nodes = [o.id for o in board.objectives if o.command_node]
-        control = scoring.objective_control(game, state) if nodes else {}
-        verdict = portals.access_override(
-            state.edition, phase=state.phase, turn=state.turn,
-            players_left_to_move=turns.next_player(game, state) is not None,
-            controls_command_node=any(control.get(n) == PLAYER for n in nodes),
-            cp=state.cp.get(PLAYER, 0), used_this_round=state.override_used,
-            shooting_started=any(o.activated for o in state.operatives.values()))
-        if not verdict.ok:
-            raise RuleError(verdict.why)
-        if not want:
-            raise RuleError("Access Override opens a door (it does not close one)")
-        state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
-        state.override_used = True  # a State field: checkpoints keep it (issue #14)
+        again = state.override_used  # under Access Control: the same override, no CP more
+        blocked = _access_override(game, state, feature, want)
+        if blocked is not None:
+            return blocked
         override = True
     state.doors[feature.id] = want
     verb = "opens" if want else "closes"
-    who = op.name if op else "the players (Access Override, 1 CP)"
+    who = op.name if op else (
+        "the players (Access Override, 1 CP)" if not (override and again)
+        else "the players (Access Override, Access Control: the same CP)")
     events: list[dict[str, Any]] = [{"type": "portal", "feature": feature.id, "open": want,
                                      "note": f"{who} {verb} {feature.id}."}]
     if override:
@@ -377,6 +376,58 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
     return events
 
 
+def _access_override(game: Game, state: State, feature: Any, want: bool
+                     ) -> list[dict[str, Any]] | None:
+    """Kill Team 2018's Access Override (:func:`solo_ops.rules.portals.access_override`): 1 CP,
+    once a battle round, one door opened. Under Access Control (004 "When using the Access
+    Override Tactic, you can open and close any and all doors ... If any models would prevent
+    a door from being placed, the door is not closed, but roll one D6 for each of those models.
+    On a 4+, that model suffers 1 mortal wound") the players may open and close any number of
+    doors while the override's moment lasts, for the one CP; a door a base stands in stays
+    open and each such model rolls (the events returned: the door is not closed)."""
+    from shapely.geometry import Point
+
+    access = pariah.access_control(game)
+    board = game.scenario.board
+    started = any(o.activated for o in state.operatives.values())
+    again = access is not None and state.override_used and not started
+    nodes = [o.id for o in board.objectives if o.command_node]
+    control = scoring.objective_control(game, state) if nodes else {}
+    verdict = portals.access_override(
+        state.edition, phase=state.phase, turn=state.turn,
+        players_left_to_move=turns.next_player(game, state) is not None,
+        controls_command_node=any(control.get(n) == PLAYER for n in nodes),
+        cp=state.cp.get(PLAYER, 0) + (1 if again else 0),
+        used_this_round=state.override_used and not again, shooting_started=started)
+    if not verdict.ok:
+        raise RuleError(verdict.why)
+    if not want and access is None:
+        raise RuleError("Access Override opens a door (it does not close one)")
+    if not again:
+        state.cp[PLAYER] = state.cp.get(PLAYER, 0) - verdict.cost
+    state.override_used = True  # a State field: checkpoints keep it (issue #14)
+    if want:
+        return None
+    standing = [o for o in state.operatives.values() if o.on_table and o.at is not None
+                and feature.shape.distance(Point(o.at)) < o.radius - 1e-9]
+    if not standing:
+        return None
+    events: list[dict[str, Any]] = [{
+        "type": "portal", "feature": feature.id, "open": True, "access_override": True,
+        "cp": dict(state.cp), "note": f"Access Control: {feature.id} cannot close on "
+        f"{', '.join(o.label for o in standing)}: it stays open, and each rolls a D6 (4+: 1 "
+        "mortal wound)."}]
+    for o in sorted(standing, key=lambda o: o.id):
+        assert state.dice is not None
+        face = state.dice.d6(f"Access Control: {o.label} in {feature.id}").face
+        events.append({"type": "effect_hazard", "effect": "Access Control", "operative": o.id,
+                       "roll": face, "struck": face >= 4, "then": "mortal_wound",
+                       "where": f"in {feature.id}"})
+        if face >= 4:
+            events.extend(apply_damage(game, state, o, 1, "a mortal wound (Access Control)"))
+    return events
+
+
 def _spend_portal(state: State, op: Operative, cost: int) -> None:
     """The AP of a door or hatch (2024); 2018: free. Either way it is recorded as part of the
     activation: opened during a move, the rest of that move may follow (the referee's
@@ -388,13 +439,24 @@ def _spend_portal(state: State, op: Operative, cost: int) -> None:
 
 
 def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2018 Readying (004 "When you pick a model to move, instead of making a
+    normal move (including pivoting the model) you can Ready them, unless they are within 1"
+    of an enemy model. A model that is Readied in the Movement phase has an advantage in the
+    subsequent Shooting phase (see Ready, Fire!)"): the model is Readied instead of moving,
+    which ends its part in the movement phase."""
     op = _active(state, action, prompt)
     if state.edition != "kt2018" or state.phase != "movement":
         raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
-    if op.moved:
-        raise RuleError(f"{op.name} has moved: it cannot be Readied")
+    why = kt2018.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
+                           moved=op.moved or op.moved_how is not None)
+    if why is not None:
+        raise RuleError(f"{op.name} cannot be Readied: {why}")
     op.readied = True
-    return [{"type": "readied", "operative": op.id}]
+    op.moved_how = "ready"  # instead of its move: it moves no more this phase
+    events: list[dict[str, Any]] = [{"type": "readied", "operative": op.id,
+                                     "note": f"{op.name} is Readied: it shoots in Ready, Fire!, "
+                                             "before all other models, in the shooting phase."}]
+    return events + _end_activation(game, state, op)
 
 
 def _counteract(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -479,6 +541,13 @@ def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
 
 
 def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
+    if state.edition == "kt2018" and op.moved_how is None:
+        # a declared Advance or charge the model did not move after: it still Advanced, or
+        # made its charge attempt (004 "A model can only make one charge attempt")
+        if op.charge_target is not None:
+            op.moved_how = "charge"
+        elif op.advance_roll is not None:
+            op.moved_how = "advance"
     state.active_operative = None
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
     if state.counteracting:  # a counteract is not an activation: a Stun runs on
@@ -487,131 +556,6 @@ def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, A
     else:
         end_activation_stun(op)  # Stun lasts until the end of its next activation
     events.extend(turns.after_player_activation(game, state))
-    return events
-
-
-RETREAT = 3.0  # inches: a Retreat moves up to 3" (004)
-
-
-def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
-    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
-    it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
-    player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
-    than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
-    engine rolls the charge."""
-    entry = state.pending_attacks[0]
-    charger = state.operatives[entry["attacker"]]
-    me = state.operatives[entry["target"]]
-    react = str(action.get("react", "none"))
-    terrain = game.terrain(state)
-    events: list[dict[str, Any]] = []
-    assert me.at is not None and charger.at is not None
-    if react == "overwatch":
-        events.extend(_overwatch(game, state, action, me, charger, terrain))
-        return events + _charge_after(game, state, entry, False)
-    if react == "retreat":
-        events.extend(_retreat(game, state, action, entry, me, charger, terrain))
-        return events + _charge_after(game, state, entry, True)
-    if react != "none":
-        raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
-    state.pending_attacks.pop(0)
-    events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
-    return events + _charge_after(game, state, entry, False)
-
-
-def _charge_after(game: Game, state: State, entry: dict[str, Any],
-                  retreated: bool) -> list[dict[str, Any]]:
-    """The charge the Reaction answered, rolled by the engine, then spotting."""
-    from solo_ops.game.enemy import charge_after_reaction
-
-    out = charge_after_reaction(game, state, entry, retreated)
-    return out + reveal.check_spotting(game, state)
-
-
-def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
-                      terrain: Terrain) -> Weapon:
-    """Overwatch: a ranged weapon of the target's that sees the charger and reaches it."""
-    assert me.at is not None and charger.at is not None
-    name = action.get("weapon")
-    guns = me.profile.ranged_weapons
-    weapon = next((w for w in guns if w.name == name), None) if name else \
-        (guns[0] if guns else None)
-    if weapon is None:
-        raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
-                        f"{me.name} has no ranged weapon to fire Overwatch")
-    if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
-        raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
-    d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
-    if weapon.range and (d is None or d > weapon.range + 1e-6):
-        raise RuleError(f"{charger.label} is out of range of {weapon.name}")
-    return weapon
-
-
-def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
-               charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
-    """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
-
-    weapon = _overwatch_weapon(action, me, charger, terrain)
-    if not action.get("roll") and action.get("damage") is None:
-        raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
-    state.pending_attacks.pop(0)
-    events: list[dict[str, Any]] = [
-        {"type": "overwatch", "operative": me.id, "target": charger.id, "weapon": weapon.name,
-         "note": f"{me.name} fires Overwatch at {charger.label} (hits on 6s)."}]
-    if action.get("roll"):
-        events.extend(_resolve_shot(game, state, me, weapon, charger,
-                                    shot_cover(game, state, me, weapon, charger), [], None,
-                                    acting=frozenset({me.id}), overwatch=True))
-    elif int(action["damage"]):
-        events.extend(apply_damage(game, state, charger, int(action["damage"]),
-                                   f"Overwatch by {me.name}"))
-    return events
-
-
-def _check_retreat(state: State, action: dict[str, Any], entry: dict[str, Any], me: Operative,
-                   charger: Operative, terrain: Terrain) -> tuple[tuple[float, float], Walk]:
-    """Retreat (004): not after a move this phase; up to 3" to a place the base fits, further
-    from the charger and more than 1" from every other enemy; the point and the walk."""
-    assert me.at is not None and charger.at is not None
-    if not entry.get("retreat"):
-        raise RuleError(f"{me.name} has moved this phase: it cannot Retreat")
-    to = _point(action.get("to"))
-    others = state.bases(exclude=(me.id, me.carrying))  # the placement rule's bases
-    refused = placement.refusal(terrain, to, me.radius, others, me.name)
-    if refused is not None:
-        raise RuleError(refused)
-    walk = terrain.routes.walk(me.at, to, me.radius, blockers=placement.discs(others))
-    if walk is None or walk.cost > RETREAT + MOVE_TOLERANCE:
-        got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
-        raise RuleError(f"a Retreat moves up to 3\" ({got})")
-    if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
-        raise RuleError(f"a Retreat must end further away from {charger.label}")
-    for e in state.living(ENEMY):
-        if e.id != charger.id and e.at is not None and reach.engaged_2018(
-                terrain, to, me.radius, e.at, e.radius):
-            raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
-    return to, walk
-
-
-def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
-             me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
-    """Retreat: the checked move, then mines and spotting (the model may not shoot or React
-    again this battle round)."""
-    to, walk = _check_retreat(state, action, entry, me, charger, terrain)
-    state.pending_attacks.pop(0)
-    old = me.at
-    me.at = to
-    me.moved = True
-    me.moved_how = "retreat"
-    me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
-    events: list[dict[str, Any]] = [
-        {"type": "moved", "operative": me.id, "how": "retreat",
-         "from": reach.round_point(old), "to": reach.round_point(to),
-         "cost": round(float(walk.cost), 2),
-         "route": [reach.round_point(p) for p in walk.points]}]
-    events.extend(check_mines(game, state, me))
-    events.extend(reveal.check_spotting(game, state))
     return events
 
 
@@ -697,4 +641,5 @@ def _may_start_fight(game: Game, state: State, op: Operative) -> None:
     control range."""
     _check_fight_start(state, op)
     if not _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} has no enemy within 1\" (control range) to fight")
+        raise RuleError(f"{op.name} has no enemy within 1\" "
+                        + ("to fight" if state.edition == "kt2018" else "(control range) to fight"))

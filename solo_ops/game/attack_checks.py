@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from solo_ops.core.errors import RuleError
 from solo_ops.game.action_checks import _enemies_in_control, _spend, activation, holder
 from solo_ops.game.enemy import limited_used_up
-from solo_ops.game.state import Operative, State
-from solo_ops.rules import killzones, kt2024, referee
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.rules import killzones, kt2018, kt2024, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -33,6 +33,7 @@ def _check_shot_rest(game: Game, state: State, op: Operative, target: Operative,
     _check_shooter_free(game, state, op, weapon)
     terrain = game.terrain(state)
     _check_valid_target(state, terrain, op, target, weapon)
+    _check_combat_shot(game, state, op, weapon, target)
     _check_range(terrain, op, target, weapon)
     return heavy
 
@@ -108,13 +109,51 @@ def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> boo
 
 def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
     """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
-    (the referee's :func:`~solo_ops.rules.referee.control_refusal`)."""
+    (the referee's :func:`~solo_ops.rules.referee.control_refusal`); Kill Team 2018: within 1"
+    of an enemy only a Pistol, by the ``combat_shooting`` reading (:func:`_check_combat_shot`
+    then checks its target)."""
     silent = weapon is not None and weapon.has("silent")
     if state.edition == "kt2024" and op.stance == "conceal" and not silent:
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
+    if state.edition == "kt2018":
+        core = game.settings.combat_shooting == "core"
+        pistols = [w for w in op.profile.ranged_weapons if w.type == "pistol"]
+        if core and ((weapon is None and pistols) or (weapon is not None
+                                                      and weapon.type == "pistol")):
+            return  # a Pistol may be fired from within 1" (the target is checked with it)
+        if _enemies_in_control(state, op, game):
+            raise RuleError(f"{op.name} is within 1\" of an enemy model: it cannot shoot"
+                            + (" (only a Pistol may be fired from there)" if core else ""))
+        return
     refused = referee.control_refusal(activation(state, op), "shoot", holder(state, op, game))
     if refused is not None:
         raise RuleError(refused)
+
+
+def _check_combat_shot(game: Game, state: State, op: Operative, weapon: Weapon | None,
+                       target: Operative) -> None:
+    """Kill Team 2018 shooting from and into combat, the rule both sides ask
+    (:func:`solo_ops.rules.kt2018.combat_shot_refusal`, setting ``combat_shooting``): from
+    within 1" of an enemy only a Pistol, at the closest enemy; no target within 1" of one of
+    the shooter's friends."""
+    if state.edition != "kt2018":
+        return
+    terrain = game.terrain(state)
+    foes = state.living(ENEMY if op.side == PLAYER else PLAYER)
+    engaged = bool(_enemies_in_control(state, op, game))
+    assert op.at is not None and target.at is not None
+    guarded = any(f.id != op.id and f.at is not None and reach.engaged_2018(
+        terrain, target.at, target.radius, f.at, f.radius) for f in state.living(op.side))
+    closest = True
+    if engaged:
+        gap = reach.route_gap(terrain, op.at, op.radius, target.at, target.radius)
+        closest = all(reach.route_gap(terrain, op.at, op.radius, f.at, f.radius) >= gap - 1e-9
+                      for f in foes if f.at is not None)
+    why = kt2018.combat_shot_refusal(
+        game.settings.combat_shooting, pistol=weapon is not None and weapon.type == "pistol",
+        shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
+    if why is not None:
+        raise RuleError(f"{op.name} cannot shoot {target.label}: {why}")
 
 
 def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,

@@ -17,7 +17,7 @@ and the rolled attack a line asking the player to roll it at the table.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -153,13 +153,16 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
                 broken: bool = False, overwatch: bool = False,
                 long_range: bool | None = None, close_quarters: bool = True,
                 concentrated_radius: bool = True, no_escape: bool = False,
-                firing_point: bool = False) -> kt2018.Attack2018 | None:
+                firing_point: bool = False, effects: Mapping[str, Any] | None = None
+                ) -> kt2018.Attack2018 | None:
     """The 2018 attack of ``shooter`` with ``weapon`` (None if a characteristic is missing).
 
     Long range is worked out from the bases' distance when not given (it only matters when
     Close Quarters is off). ``close_quarters``, ``concentrated_radius`` and ``no_escape`` are
     the Pariah Nexus ultra-close-confines rules (the engine turns them off outside Pariah
-    Nexus games and decides "trapped" for No Escape from geometry)."""
+    Nexus games and decides "trapped" for No Escape from geometry). ``effects``: the fields
+    the Pariah Nexus effects in force give the attack (:func:`solo_ops.game.pariah.attack_effects`:
+    named modifiers, re-rolls, Strength, Overwatch's hit)."""
     profile = _profile(shooter)
     melee = weapon.is_melee
     skill = profile.ws if melee else profile.bs
@@ -186,17 +189,19 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         heavy_moved=kt2018.heavy_moved(weapon.type, getattr(shooter, "moved_how", None)),
         assault_advanced=kt2018.assault_advanced(weapon.type,
                                                  bool(getattr(shooter, "advanced", False))),
-        firing_point=firing_point and not melee)
+        firing_point=firing_point and not melee, **(effects or {}))
 
 
-def target_2018(target: Any) -> kt2018.Target2018:
+def target_2018(target: Any, defence: Mapping[str, Any] | None = None) -> kt2018.Target2018:
+    """The 2018 target ``target``; ``defence``: its invulnerable save as the Pariah Nexus
+    effects in force leave it, and why (:func:`solo_ops.game.pariah.attack_effects`)."""
     profile = _profile(target)
     wounds = getattr(target, "wounds", None)
+    given = {"invulnerable": profile.invulnerable, **(defence or {})}
     return kt2018.Target2018(
         toughness=int(profile.toughness), save=min(7, max(2, int(profile.save))),
-        invulnerable=profile.invulnerable,
         wounds=wounds if isinstance(wounds, int) and wounds > 0 else int(profile.wounds),
-        flesh_wounds=int(getattr(target, "flesh_wounds", 0)))
+        flesh_wounds=int(getattr(target, "flesh_wounds", 0)), **given)
 
 
 def expected_for(edition: str) -> Any:
@@ -278,7 +283,10 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               nearby: Sequence[Any] = (), broken: bool = False, overwatch: bool = False,
               long_range: bool | None = None, close_quarters: bool = True,
               concentrated_radius: bool = True, cp: CpHooks | None = None,
-              covers: CoverHooks | None = None) -> AttackResult:
+              covers: CoverHooks | None = None, firing_point: str | None = None,
+              effects: Mapping[str, Any] | None = None,
+              defence: Mapping[str, Any] | None = None,
+              obscured_by: str | None = None) -> AttackResult:
     """Roll a shot through the game's dice.
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
@@ -293,39 +301,59 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     target, for the distance form of Devastating; Hot is rolled once at the end.
     Kill Team 2018: ``broken`` (the shooter's kill team), ``overwatch`` (hits only on 6s) and
     ``long_range`` (worked out from the bases if not given) modify the hit roll;
-    ``close_quarters`` and ``concentrated_radius`` are the Pariah Nexus rules (on by default).
+    ``close_quarters`` and ``concentrated_radius`` are the Pariah Nexus rules (on by default);
+    ``firing_point`` the firing point the shooter benefits from (worked out when not given);
+    ``effects`` and ``defence`` the Pariah Nexus effects in force on the attack and the
+    target (:func:`solo_ops.game.pariah.attack_effects`), ``obscured_by`` an effect that makes
+    the target count as obscured (Shifting Shadows).
     """
     if edition == "kt2018":
         return _roll_shot_2018(edition, dice, shooter, weapon, target, cover, terrain,
                                broken=broken, overwatch=overwatch, long_range=long_range,
                                close_quarters=close_quarters,
-                               concentrated_radius=concentrated_radius)
+                               concentrated_radius=concentrated_radius,
+                               firing_point=firing_point, effects=effects, defence=defence,
+                               obscured_by=obscured_by)
     return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
                            secondary=secondary, nearby=nearby, cp=cp, covers=covers)
+
+
+def firing_point_2018(terrain: Terrain, shooter: Any, target: Any) -> str | None:
+    """The firing point ``shooter`` benefits from shooting at ``target`` (004 Choke Points),
+    or None."""
+    board = getattr(terrain, "board", None)
+    if board is None or shooter.at is None or target.at is None:
+        return None
+    return kt2018.on_firing_point(board.firing_points, shooter.at, shooter.radius,
+                                  target.at, target.radius)
 
 
 def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
                     cover: Any, terrain: Terrain, *, broken: bool, overwatch: bool,
                     long_range: bool | None, close_quarters: bool,
-                    concentrated_radius: bool) -> AttackResult:
-    """Kill Team 2018 shooting: one attack (with a firing point's modifier) and its roll."""
+                    concentrated_radius: bool, firing_point: str | None = None,
+                    effects: Mapping[str, Any] | None = None,
+                    defence: Mapping[str, Any] | None = None,
+                    obscured_by: str | None = None) -> AttackResult:
+    """Kill Team 2018 shooting: one attack (with a firing point's modifier and the Pariah
+    Nexus effects in force) and its roll."""
     result = AttackResult()
-    board = getattr(terrain, "board", None)
-    point = None
-    if board is not None and shooter.at is not None and target.at is not None:
-        point = kt2018.on_firing_point(board.firing_points, shooter.at, shooter.radius,
-                                       target.at, target.radius)
+    point = firing_point if firing_point is not None else firing_point_2018(
+        terrain, shooter, target)
+    if obscured_by and not getattr(cover, "obscured", False):
+        cover = ShotCover(True, bool(getattr(cover, "in_cover", False)), True)
+        result.lines.append(f"{_name(target)} counts as obscured ({obscured_by}).")
     attack = attack_2018(weapon, shooter, target, cover, broken=broken,
                          overwatch=overwatch, long_range=long_range,
                          close_quarters=close_quarters,
                          concentrated_radius=concentrated_radius,
-                         firing_point=point is not None)
+                         firing_point=point is not None, effects=effects)
     if attack is None:
         result.lines.append(_missing(edition, shooter, weapon))
         return result
-    rolled = kt2018.roll_attack(dice, attack, target_2018(target),
+    rolled = kt2018.roll_attack(dice, attack, target_2018(target, defence),
                                 f"{_name(shooter)} shoots {_name(target)} ({weapon.name})")
-    return AttackResult(rolled.damage, rolled.lines, rolled.outcome)
+    return AttackResult(rolled.damage, result.lines + rolled.lines, rolled.outcome)
 
 
 def _spec_at(board: Any, weapon: Weapon, shooter: Any, cover: Any,
@@ -449,7 +477,9 @@ def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
 
 def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
                broken: bool = False, no_escape: bool = False, defender_first: bool = False,
-               cp: CpHooks | None = None, choices: FightHooks | None = None) -> FightResult:
+               cp: CpHooks | None = None, choices: FightHooks | None = None,
+               effects: Mapping[str, Any] | None = None,
+               defence: Mapping[str, Any] | None = None) -> FightResult:
     """Roll a fight through the game's dice.
 
     Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
@@ -457,7 +487,8 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     :func:`solo_ops.rules.kt2024_fight.resolve_fight`. Kill Team 2018: the attacker makes its melee
     attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
     ``broken`` (the attacker's kill team: -1 to hit) and ``no_escape`` (Pariah Nexus: +1 to
-    the Injury roll against a trapped target) are 2018 only. ``defender_first`` (Kill Team
+    the Injury roll against a trapped target), ``effects`` and ``defence`` (the Pariah Nexus
+    effects in force, as for :func:`roll_shot`) are 2018 only. ``defender_first`` (Kill Team
     2024 Volkus, :func:`solo_ops.rules.killzones.defender_first`): the defender resolves first
     (its dice are rolled first too); the result is still the attacker's dealt and taken.
     ``cp`` (2024): each operative's Command Point re-roll chooser, as for :func:`roll_shot`;
@@ -468,11 +499,12 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     if edition == "kt2018":
         weapons = _melee_weapons(_profile(attacker), edition)
         weapon = weapons[0] if weapons else Weapon("unarmed", WeaponType.MELEE)
-        attack = attack_2018(weapon, attacker, target, broken=broken, no_escape=no_escape)
+        attack = attack_2018(weapon, attacker, target, broken=broken, no_escape=no_escape,
+                             effects=effects)
         if attack is None:
             result.lines.append(_missing(edition, attacker, weapon))
             return result
-        rolled = kt2018.roll_attack(dice, attack, target_2018(target),
+        rolled = kt2018.roll_attack(dice, attack, target_2018(target, defence),
                                     f"{_name(attacker)} fights {_name(target)} ({weapon.name})")
         return FightResult(rolled.damage, 0, rolled.lines, rolled.outcome)
     a_weapon, d_weapon = _pick_2024(attacker, target, helpers)
@@ -516,18 +548,22 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     return result
 
 
-def injury_2018(dice: Dice, op: Any, extra: Sequence[tuple[str, int]] = ()) -> str:
-    """Roll the Injury roll for ``op`` (+1 per flesh wound it has, plus ``extra``):
-    ``"flesh_wound"`` or ``"out_of_action"``."""
+def injury_2018(dice: Dice, op: Any, extra: Sequence[tuple[str, int]] = (), *,
+                reroll: frozenset[int] = frozenset(), reroll_why: str | None = None) -> str:
+    """Roll the Injury roll for ``op`` (+1 per flesh wound it has, plus ``extra``; faces in
+    ``reroll`` re-rolled once): ``"flesh_wound"`` or ``"out_of_action"``."""
     outcome, _ = kt2018.roll_injury(dice, int(getattr(op, "flesh_wounds", 0)), extra,
-                                    f"injury roll: {_name(op)}")
+                                    f"injury roll: {_name(op)}", reroll=reroll,
+                                    reroll_why=reroll_why)
     return outcome
 
 
-def nerve_test_2018(dice: Dice, state: State, op: Any) -> tuple[bool, int]:
+def nerve_test_2018(dice: Dice, state: State, op: Any,
+                    extra: Sequence[tuple[str, int]] = ()) -> tuple[bool, Any]:
     """Roll a Nerve test for ``op``: D6, +1 per other friendly model shaken or out of action,
-    -1 per other unshaken friendly model within 2"; failed if over Leadership, always passed
-    on an unmodified 1. Returns (passed, modified result)."""
+    -1 per other unshaken friendly model within 2", plus ``extra`` (the effects in force:
+    004 Fear Matrix); failed if over Leadership, always passed on an unmodified 1. Returns
+    (passed, the logged roll)."""
     friends = [o for o in state.side(op.side) if o is not op]
     gone = sum(1 for o in friends if o.down or o.shaken)
     near = 0
@@ -537,6 +573,6 @@ def nerve_test_2018(dice: Dice, state: State, op: Any) -> tuple[bool, int]:
         gap = _gap(op, o)
         if gap is not None and gap <= 2.0 + 1e-9:
             near += 1
-    entry = dice.d6(f"Nerve test: {_name(op)}", kt2018.nerve_modifiers(gone, near))
+    entry = dice.d6(f"Nerve test: {_name(op)}", kt2018.nerve_modifiers(gone, near, extra))
     leadership = int(_profile(op).leadership)
-    return kt2018.nerve_passed(entry.face, entry.value, leadership), entry.value
+    return kt2018.nerve_passed(entry.face, entry.value, leadership), entry

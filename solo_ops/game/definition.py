@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solo_ops.ai.planner import Context
+from solo_ops.core.effects import Effect
 from solo_ops.game import attacks
+from solo_ops.game.places import terrain_changes
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -49,6 +51,10 @@ class Game:
     audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
     ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+    effects: tuple[Effect, ...] = field(init=False, repr=False, compare=False)
+    """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
+    (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies
+    them."""
 
     def __post_init__(self) -> None:
         # the killzone's own reading of its board in this edition (Volkus doors, 2024)
@@ -56,6 +62,8 @@ class Game:
         if board is not self.scenario.board:
             self.scenario = replace(self.scenario, board=board)
         self.terrains = TerrainCache(self.scenario.board)
+        self.effects = (tuple(self.scenario.mission.in_force(self.scenario.board.killzone))
+                        if self.scenario.edition == "kt2018" else ())
 
     @property
     def settings(self) -> Any:
@@ -66,13 +74,35 @@ class Game:
         return self.scenario.edition
 
     def terrain(self, state: State) -> Terrain:
-        return self.terrains.get(state.doors)
+        """The terrain as it stands: the doors as they are and, in a Kill Team 2018 game, the
+        features the Pariah Nexus effects change this battle round (removed, or barred to
+        movement: :func:`solo_ops.game.pariah.terrain_changes`)."""
+        if not self.effects and not state.removed_features:
+            return self.terrains.get(state.doors)
+        return self.terrains.get(state.doors, terrain_changes(self.effects,
+                                                              self.scenario.board, state))
+
+    def moving_terrain(self, state: State, how: str) -> Terrain:
+        """The terrain a move of kind ``how`` is made on: :meth:`terrain`, with the features an
+        Advance may move through or may not cross (004 Dimensional Destabilisation, Hazardous
+        Conduit Flares)."""
+        if not self.effects or how != "advance":
+            return self.terrain(state)
+        return self.terrains.get(state.doors, terrain_changes(self.effects,
+                                                              self.scenario.board, state, how))
 
     def context(self, state: State) -> Context:
         """The planner's view of the table for ``state``: its terrain, settings, edition and
         the exact shot odds of the edition."""
+        sides: dict[str, str] = {}
+        radii: dict[str, float] = {}
+        if self.edition == "kt2018":  # shooting from and into combat (rules.kt2018)
+            for o in state.operatives.values():
+                if o.on_table:
+                    sides[o.id], radii[o.id] = o.side, o.radius
         return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
+                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get,
+                       sides=sides, radii=radii)
 
 
 @dataclass

@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
-from solo_ops.game import attacks, markers, placing
+from solo_ops.game import attacks, markers, pariah, placing
 from solo_ops.game.state import ENEMY, Operative, State
+from solo_ops.rules import kt2018
 from solo_ops.rules.reach import round_point as _r
 
 if TYPE_CHECKING:
@@ -90,16 +91,20 @@ def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
                    "why": why})
     if state.edition == "kt2018" and op.wounds <= 0 and outcome is None:
         assert state.dice is not None
-        outcome = attacks.injury_2018(state.dice, op)
+        mods, faces, reroll_why = pariah.injury_effects(game, state, op)
+        outcome = attacks.injury_2018(state.dice, op, mods, reroll=faces,
+                                      reroll_why=reroll_why)
+    if state.edition == "kt2018" and outcome == "flesh_wound":
+        # 004 Flesh Wound: "Mark one of the empty Flesh Wound boxes ... If a model suffers a
+        # flesh wound and all of the Flesh Wound boxes on their datacard are marked, it is
+        # taken out of action instead" (kt2018.after_injury; a rolled outcome already asked)
+        outcome = kt2018.after_injury(outcome, op.flesh_wounds)
     if state.edition == "kt2018" and outcome == "flesh_wound":
         op.flesh_wounds += 1
         op.wounds = 1
         events.append({"type": "flesh_wound", "operative": op.id, "flesh_wounds":
-                       op.flesh_wounds})
-        if op.flesh_wounds >= 3:
-            outcome = "out_of_action"
-        else:
-            return events
+                       op.flesh_wounds, "boxes": kt2018.FLESH_WOUND_BOXES})
+        return events
     if op.wounds > 0 and outcome != "out_of_action":
         if op.side == ENEMY:
             unit = state.unit_of(op.id)

@@ -17,13 +17,29 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, cp, enemy_checks, fight_choices, placing, reveal
+from solo_ops.core.model import Weapon, WeaponType
+from solo_ops.game import (
+    attacks,
+    cover_choice,
+    cp,
+    enemy_checks,
+    fight_choices,
+    pariah,
+    placing,
+    reveal,
+)
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
-from solo_ops.game.missions import KILLZONE_TABLES
+from solo_ops.game.play2018 import advance_roll, overwatch_hits_on
+from solo_ops.game.play2018 import after_move as _after_move
+from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
+from solo_ops.game.play2018 import flags_2018 as flags_2018
+from solo_ops.game.play2018 import may_not_react as may_not_react
+from solo_ops.game.play2018 import no_escape as no_escape
+from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2024, reach
+from solo_ops.rules import killzones, kt2018, kt2024, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -31,6 +47,7 @@ if TYPE_CHECKING:
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 ATTACKS = ("shoot", "charge", "fight")
+_UNARMED = Weapon("unarmed", WeaponType.MELEE)
 MAX_REPLANS = 3  # per model and activation (each re-plan drops a target that left the table)
 
 
@@ -56,7 +73,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
         return moved
     target = state.operatives.get(action.target)
     if target is not None and target.lying:
-        return f"{target.label} is down"
+        return f"{target.label} is " + ("out of action" if state.edition == "kt2018"
+                                         else "down")
     if target is None or not target.on_table:
         return f"{action.target} is no longer on the table"
     assert op.at is not None and target.at is not None
@@ -66,7 +84,8 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
             return f"{target.label} is no longer visible to {op.label}"
     if action.kind == "fight" and action.portal is None and not _in_reach(game, state, op,
                                                                          target):
-        return f"{target.label} is not in {op.label}'s control range"
+        return (f"{target.label} is not within 1\" of {op.label}" if state.edition == "kt2018"
+                else f"{target.label} is not in {op.label}'s control range")
     return None
 
 
@@ -131,6 +150,7 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         elif action.kind == "charge" and reaction_due(game, state, op, action):
             events.extend(declare_charge(game, state, op, action))
         elif action.kind == "charge":
+            events.extend(_no_reaction(game, state, action))
             events.extend(_charge(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
         elif action.kind == "shoot":
@@ -155,6 +175,11 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
 
 
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
+    if state.edition == "kt2018" and pariah.frozen(state, op):
+        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
+                 "blocked_by": "a petrific divisor",
+                 "note": f"{op.label} stood on a petrific divisor when it activated: it cannot "
+                         "move this battle round (Power Flux)."}]
     old = op.at
     assert old is not None and action.to is not None
     route: Any = action.route if len(action.route) >= 2 else (old, action.to)
@@ -170,19 +195,18 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                              "bases."}]
         note += (f" It starts from {explain.fmt_pt(old)}, where its last move stopped."
                  if moved_on else " It goes round a base now in its way.")
+    rolled = advance_roll(game, state, op) if action.kind == "advance" else []
     limit = _allowance(state, op, action.kind)
     if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
         limit = op.move_left
-    if action.kind == "advance" and state.dice is not None:  # 004 Advance: "add D6""
-        roll = state.dice.roll(f"advance roll: {op.label}", 1, 6)
-        limit = reach.move_allowance(op, "advance", state.edition, roll=float(roll.value))
-        note = f"{note} It rolls {roll.value} to Advance: {explain.inches(limit)} in all."
-        op.advanced = True
-    to, walk, blocked = placing.placed(game, state, op, route, limit)
+    if rolled and limit is not None:
+        note = f"{note} Its Advance allows {explain.inches(limit)} in all."
+    to, walk, blocked = placing.placed(game, state, op, route, limit, how=action.kind)
     if to is None:
-        return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
-                 "blocked_by": blocked,
-                 "note": f"{op.label} cannot make its move: {blocked} (the placement rule)."}]
+        return [*rolled, {"type": "move_blocked", "operative": op.id, "how": action.kind,
+                          "blocked_by": blocked,
+                          "note": f"{op.label} cannot make its move: {blocked} (the placement "
+                                  "rule)."}]
     cost = float(walk.cost)  # what its route costs, climbs and drops added (issue #27)
     if blocked is not None:
         note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
@@ -193,16 +217,19 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     op.at = to
     op.moved = True
     op.moved_how = action.kind
+    op.readied = False  # 004 "If the model moves for any reason, it is no longer Readied"
     op.move_left = None if limit is None else max(0.0, limit - cost)
     if action.kind == "fall_back":
         op.fell_back = True
-    events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
+    events = [*rolled, {"type": "moved", "operative": op.id, "how": action.kind,
+                        "from": _r(old),
                "to": _r(to), "route": [_r(p) for p in walk.points],
                "cost": round(cost, 2), "note": note,
                **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                     walk.points)}]
-    return events + check_mines(game, state, op)
+    return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
+                                                                walk.points)
 
 
 def _allowance(state: State, op: Operative, kind: str) -> float | None:
@@ -216,9 +243,8 @@ def _allowance(state: State, op: Operative, kind: str) -> float | None:
 
 def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
     """Kill Team 2018: a charge rolled by the engine (``action.to`` None) at a player model
-    that is more than 1" from every enemy model: the target may React first (004 "A model can
-    React if it is the target of a charging model and it is more than 1" from an enemy
-    model")."""
+    that may React (:func:`may_not_react`): the target may React first (004 "After you have
+    declared a charge, any opponents take it in turn to make Reactions")."""
     if state.edition != "kt2018" or action.to is not None or action.target is None:
         return False
     target = state.operatives.get(action.target)
@@ -227,29 +253,20 @@ def reaction_due(game: Game, state: State, op: Operative, action: Action) -> boo
     return not may_not_react(game, state, target)
 
 
-def may_not_react(game: Game, state: State, target: Operative) -> str | None:
-    """Why ``target`` cannot React now (None: it can)."""
-    terrain = game.terrain(state)
-    assert target.at is not None
-    for e in state.living(ENEMY):
-        if e.at is not None and reach.engaged_2018(terrain, target.at, target.radius, e.at,
-                                                   e.radius):
-            return f"{target.name} is within 1\" of {e.label}"
-    if target.moved_how == "retreat" and target.fell_back:
-        return f"{target.name} retreated this battle round: it cannot React again"
-    return None
-
-
 def declare_charge(game: Game, state: State, op: Operative, action: Action
                    ) -> list[dict[str, Any]]:
     """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
     the charge roll is made when the player has answered (``actions._reaction`` calls
-    :func:`charge_after_reaction`)."""
+    :func:`charge_after_reaction`). A Retreat is offered unless the target has moved this
+    phase (:func:`solo_ops.rules.kt2018.may_retreat`), as far as the effects allow."""
     target = state.operatives[action.target]  # type: ignore[index]
-    may_retreat = target.moved_how is None and not target.charged
+    may_retreat = kt2018.may_retreat(target.moved_how) is None
+    far, _ = pariah.retreat_distance(game, state, target)
+    hits_on = overwatch_hits_on(game, state, target, op)
     text = (f"{op.label} declares a charge at {target.name}: react with Overwatch "
-            f"('overwatch [with WEAPON] roll' or 'overwatch damage N')"
-            + (", Retreat ('retreat X,Y', up to 3\" away from it)" if may_retreat else "")
+            f"('overwatch [with WEAPON] roll' or 'overwatch damage N'; hits on {hits_on})"
+            + (f", Retreat ('retreat X,Y', up to {far:g}\" away from it)" if may_retreat
+               else "")
             + " or 'no'?")
     state.pending_attacks.append({
         "kind": "reaction", "attacker": op.id, "target": target.id, "text": text,
@@ -257,6 +274,17 @@ def declare_charge(game: Game, state: State, op: Operative, action: Action
         "note": action.note})
     return [{"type": "charge_declared", "operative": op.id, "target": target.id,
              "note": f"{op.label} declares a charge at {target.name}."}]
+
+
+def _no_reaction(game: Game, state: State, action: Action) -> list[dict[str, Any]]:
+    """A 2018 charge rolled at once at a player model that cannot React: why it cannot."""
+    target = state.operatives.get(action.target or "")
+    if (state.edition != "kt2018" or action.to is not None or target is None
+            or target.side != PLAYER or not target.on_table):
+        return []
+    why = may_not_react(game, state, target)
+    return [] if why is None else [{"type": "cannot_react", "operative": target.id,
+                                    "why": why}]
 
 
 def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
@@ -301,9 +329,14 @@ def _cut(points: Any, length: float) -> tuple[tuple[float, float], ...]:
 def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:
     target = state.operatives[action.target]  # type: ignore[index]
     events: list[dict[str, Any]] = []
+    if state.edition == "kt2018" and pariah.frozen(state, op):
+        return [{"type": "charge_failed", "operative": op.id, "target": target.id,
+                 "note": f"{op.label} stood on a petrific divisor when it activated: it cannot "
+                         "move, nor charge, this battle round (Power Flux)."}]
     if action.to is None:
-        # Kill Team 2018: roll 2D6 and move along the planned route as far as the roll allows
-        roll = state.dice.roll(f"charge roll: {op.label} at {target.label}", 2, 6)  # type: ignore
+        # Kill Team 2018: roll 2D6 (with the Pariah Nexus effects on the charge roll) and move
+        # along the planned route as far as the roll allows
+        rolled, dice_words = pariah.charge_roll(game, state, op, [target])
         terrain = game.terrain(state)
         # the planned route ends within 1" of the target and keeps out of 1" of every other
         # enemy; the model goes along it as far as the roll allows
@@ -311,7 +344,7 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         assert start is not None
         route = tuple(action.route) if len(action.route) >= 2 else (start, start)
         # as far along it as the roll allows and its base may stand (the placement rule)
-        end, walk, blocked = placing.placed(game, state, op, route, float(roll.value))
+        end, walk, blocked = placing.placed(game, state, op, route, float(rolled))
         if end is None:
             end, walk = start, terrain.routes.walk_through((start, start), op.radius)
         old = op.at
@@ -323,15 +356,17 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
         op.moved_how = "charge"
         short = f" ({blocked})" if blocked and not success else ""
         events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
-                       "target": target.id, "roll": roll.value, "from": _r(old),
+                       "target": target.id, "roll": rolled, "dice": dice_words,
+                       "from": _r(old),
                        "to": _r(op.at), "route": [_r(p) for p in walk.points],
                        "cost": round(float(walk.cost), 2),
                        **({"blocked_by": blocked} if blocked else {}),
                        **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
-                       "note": f"{op.label} rolls {roll.value} for the charge "
+                       "note": f"{op.label} rolls {rolled} for the charge ({dice_words}) "
                        f"and {'reaches' if success else 'falls short of'} {target.label}"
                        f"{short}."})
-        return events + check_mines(game, state, op)
+        return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
+                                                                    walk.points)
     old = op.at
     assert old is not None and action.to is not None
     to, walk, blocked = placing.placed(game, state, op,
@@ -421,8 +456,8 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
     """
     terrain = game.terrain(state)
-    flags = flags_2018(game, state, op, weapon, target)
-    if overwatch:
+    flags = flags_2018(game, state, op, weapon, target, overwatch=overwatch)
+    if overwatch and not flags:
         flags["overwatch"] = True
     assert state.dice is not None
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
@@ -539,10 +574,16 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
     friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape),
     the Volkus stronghold's defenders striking first (rules/killzones.py), and a player
     operative's dice resolved as the players choose (:mod:`solo_ops.game.fight_choices`)."""
-    extra: dict[str, bool] = {}
+    extra: dict[str, Any] = {}
     if state.edition == "kt2018":
-        extra = {"broken": broken_2018(state, op.side),
-                 "no_escape": pariah_nexus(game) and no_escape(game, state, op, target)}
+        trapped = pariah_nexus(game) and no_escape(game, state, op, target)
+        weapons = op.profile.melee_weapons
+        weapon = weapons[0] if weapons else None
+        effects, defence, _ = pariah.attack_effects(
+            game, state, op, target, weapon or _UNARMED, distance=_gap(op, target),
+            no_escape=trapped)
+        extra = {"broken": broken_2018(state, op.side), "no_escape": trapped,
+                 "effects": effects, "defence": defence}
     elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
                                   target.radius):
         extra = {"defender_first": True}
@@ -557,6 +598,13 @@ def cp_hooks(game: Game) -> attacks.CpHooks | None:
     :func:`solo_ops.game.engine.step`, see :mod:`solo_ops.game.cp`), or None."""
     chooser = getattr(game, "cp_chooser", None)
     return None if chooser is None else chooser.hook
+
+
+def _gap(a: Operative, b: Operative) -> float | None:
+    """The straight gap between two bases on the table (None when either is off it)."""
+    if a.at is None or b.at is None:
+        return None
+    return max(0.0, reach.base_gap(a, b))
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
@@ -594,8 +642,13 @@ def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
     may be targeted (the planner and the players' shot check do that), and "any Cover saves
     can still be retained" (002, Seek)."""
     terrain = game.terrain(state)
+    others: list[tuple[float, float, float]] = []
+    if state.edition == "kt2018":  # 004 "Other models (even friendly models) ... may hide a
+        # target": every other model on the table, of either side
+        others = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
+                  if o.on_table and o.at is not None and o.id not in (shooter.id, target.id)]
     cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
-                                edition=state.edition)
+                                edition=state.edition, others=others)
     accurate = 0
     if (state.edition == "kt2024" and cover.visible and target.stance == "engage"
             and vantage_height(terrain.board, target.at) == 0.0):
@@ -717,69 +770,6 @@ def end_activation_stun(op: Operative) -> None:
     """At the end of ``op``'s activation its Stun ends, unless it was stunned during it."""
     op.apl_penalty = 1 if op.stun_carries else 0
     op.stun_carries = False
-
-
-def pariah_nexus(game: Game) -> bool:
-    """Whether the Pariah Nexus ultra-close-confines rules (Close Quarters, Concentrated
-    Radius, No Escape) apply: a Kill Team 2018 game with a Pariah Nexus mission (the 2018
-    default) or on a Pariah Nexus killzone."""
-    if game.edition != "kt2018":
-        return False
-    return (getattr(game.scenario.mission, "pariah", None) is not None
-            or game.scenario.board.killzone in KILLZONE_TABLES)
-
-
-def broken_2018(state: State, side: str) -> bool:
-    """Kill Team 2018: the side's kill team is broken (more than half its models out of action
-    or shaken; the test :func:`solo_ops.game.scoring.morale_2018` uses)."""
-    models = state.side(side)
-    gone = sum(1 for o in models if o.down or o.shaken)
-    return bool(models) and gone * 2 > len(models)
-
-
-def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
-               target: Operative) -> dict[str, Any]:
-    """The bridge's Kill Team 2018 shot options: broken, long range (more than half the
-    weapon's range, measured as the range check measures: around walls) and the Pariah Nexus
-    rules. Overwatch is added by the caller (a player's Reaction, ``actions._reaction``)."""
-    if state.edition != "kt2018":
-        return {}
-    long_range = None
-    if weapon.range and not weapon.is_melee:
-        d = game.terrain(state).routes.distance(op.at, target.at, op.radius,
-                                                target.radius).distance
-        if d is not None:
-            long_range = d > weapon.range / 2 + 1e-9
-    confines = pariah_nexus(game)
-    return {"broken": broken_2018(state, op.side), "long_range": long_range,
-            "close_quarters": confines, "concentrated_radius": confines}
-
-
-def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:
-    """No Escape (Pariah Nexus): the straight line from the attacker's centre through the
-    target's centre to the board's edge touches a wall, door, terrain feature or pitfall
-    within 1" of the target (open doors are off the board in 2018)."""
-    from shapely.geometry import LineString, Point, box
-
-    if attacker.at is None or target.at is None:
-        return False
-    board = game.terrain(state).board
-    ax, ay = attacker.at
-    tx, ty = target.at
-    length = math.hypot(tx - ax, ty - ay)
-    if length <= 1e-9:
-        return False
-    far = board.width + board.depth
-    line = LineString([(ax, ay), (tx + (tx - ax) / length * far, ty + (ty - ay) / length * far)])
-    ray = line.intersection(box(0, 0, board.width, board.depth))
-    near = Point(tx, ty).buffer(target.radius + CONTROL_RANGE)
-    for f in board.features:
-        if f.is_portal and f.open and not f.has("hatch"):
-            continue
-        touched = f.shape.intersection(ray)
-        if not touched.is_empty and touched.intersects(near):
-            return True
-    return False
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

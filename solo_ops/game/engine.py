@@ -32,6 +32,7 @@ from solo_ops.game import (
     fight_choices,
     fog,
     guard,
+    pariah_events,
     reveal,
     scoring,
     turns,
@@ -205,6 +206,9 @@ def pending(game: Game, state: State) -> Prompt:
         kind, offered = question
         return Prompt(kind, PLAYER, entry["player"], entry["operative"], entry["text"],
                       offered(entry), data=entry)
+    if entry.get("kind") == pariah_events.QUESTION:  # a Pariah Nexus effect asks the players
+        return Prompt("effect", PLAYER, entry["player"], entry.get("operative"), entry["text"],
+                      list(entry.get("options", [])), data=entry)
     if state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
@@ -227,20 +231,29 @@ def pending(game: Game, state: State) -> Prompt:
                               f"{op.owner}: what did {op.name} do? (Counteract: one 1 AP "
                               "action, free; a move of at most 2\")",
                               _counteract_options())
+            doing = "" if state.edition == "kt2024" else f" in the {state.phase} phase"
             return Prompt("act", PLAYER, op.owner, op.id,
-                          f"{op.owner}: what did {op.name} do?",
+                          f"{op.owner}: what did {op.name} do{doing}?",
                           _act_options(game, state, op))
         player = turns.next_player(game, state)
         if player is not None:
             ready = [o.id for o in turns.player_ready(game, state, player)]
-            verb = "activate" if state.edition == "kt2024" else f"act with in the {state.phase}"
-            return Prompt("activate", PLAYER, player, None,
-                          f"{player}: which operative do you {verb}?", ready)
+            return Prompt("activate", PLAYER, player, None, _which(state, player), ready)
         counter = turns.counteract_player(game, state)
         if counter is not None:
             return _counteract_prompt(*counter)
     return Prompt("engine", ENEMY if state.next_side == ENEMY else None,
                   text=_engine_text(state))
+
+
+def _which(state: State, player: str) -> str:
+    """Who acts next, asked in the edition's words (Kill Team 2018: which model moves,
+    shoots or fights in this phase, 004 "When you pick a model to move")."""
+    if state.edition == "kt2024":
+        return f"{player}: which operative do you activate?"
+    verb = {"movement": "moves (or is Readied)", "shooting": "shoots",
+            "fight": "fights"}.get(state.phase, "acts")
+    return f"{player}: which of your models {verb} now?"
 
 
 def _counteract_prompt(player: str, candidates: list[Operative]) -> Prompt:
@@ -265,10 +278,12 @@ def _engine_text(state: State) -> str:
 
 def _act_options(game: Game, state: State, op: Operative) -> list[str]:
     if state.edition == "kt2018":
-        per_phase = {"movement": ["move X,Y", "advance X,Y", "charge TARGET X,Y",
-                                  "fallback X,Y", "ready", "carry FRIEND", "door ID open|close"],
+        per_phase = {"movement": ["move X,Y", "advance [X,Y]", "charge TARGET [X,Y]",
+                                  "fallback X,Y", "ready", "carry FRIEND", "door ID open"],
                      "shooting": ["shoot TARGET [damage N|roll] [with WEAPON]"],
-                     "fight": ["fight TARGET dealt N taken M"]}
+                     "fight": ["fight TARGET roll", "fight TARGET dealt N"]}
+        if op.advance_roll is not None or op.charge_target is not None:
+            per_phase["movement"] = ["move X,Y (within the roll)"]
         return [*per_phase.get(state.phase, []), "damage MODEL N", "down MODEL", "done"]
     return ["move X,Y", "dash X,Y", "charge TARGET X,Y", "fallback X,Y",
             "shoot TARGET [damage N|roll] [with WEAPON]", "fight TARGET dealt N taken M",
@@ -451,6 +466,8 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         op.ap_used = 0
         op.advanced = False
         op.readied = False
+        op.advance_roll = op.charge_roll = None
+        op.charge_target = None
         op.turn_move = 0.0
         op.actions_taken = []
         if op.on_guard:  # Guard ends at the next turning point
@@ -496,6 +513,8 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         if gained:
             events.append({"type": "command_points", "cp": dict(state.cp),
                            "why": "the Command Node"})
+    if state.edition == "kt2018":  # 004 "At the start of each battle round" (the effects)
+        events.extend(pariah_events.round_start(game, state))
     # counters that could not be hidden at set-up are resolved now
     if state.turn == 1:
         for counter in list(state.counters.values()):
@@ -519,7 +538,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         return counteract.enemy_step(game, state)
     if not ready:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
-        return turns.enemy_idle(state) if state.next_side == PLAYER else []
+        return turns.enemy_idle(state, game) if state.next_side == PLAYER else []
     unit = ready[0]
     plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
     models = list(unit.models)
@@ -543,6 +562,13 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     if state.edition == "kt2018":
         i = KT2018_PHASES.index(state.phase)
+        if state.phase == "movement" and not state.round_effects.get("movement_ended"):
+            # 004 "At the end of the Movement phase" (the effects); their questions are asked
+            # before the shooting phase begins
+            state.round_effects["movement_ended"] = True
+            events.extend(pariah_events.movement_end(game, state))
+            if pariah_events.question(state) is not None:
+                return events
         if i + 1 < len(KT2018_PHASES):
             state.phase = KT2018_PHASES[i + 1]
             state.idle_told = []
@@ -560,6 +586,8 @@ def _advance_phase(game: Game, state: State) -> list[dict[str, Any]]:
 
 def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = [{"type": "turn_end", "turn": state.turn}]
+    if state.edition == "kt2018":  # 004 "At the end of each battle round" (the effects)
+        events.extend(pariah_events.round_end(game, state))
     if game.settings.hidden_moves_when == "end_of_turn":
         events.extend(reveal.hidden_movement(game, state))
     events.extend(scoring.score_turn(game, state))

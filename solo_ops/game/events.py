@@ -97,6 +97,17 @@ EVENTS: dict[str, bool] = {
     "unit_state": OPEN,
     "unit_destroyed": OPEN,
     "merged": OPEN,
+    # Kill Team 2018 rolls and the Pariah Nexus effects (game.player_moves, game.pariah_events)
+    "move_roll": OPEN,  # an Advance or charge roll, with its dice and the effects on it
+    "cannot_react": OPEN,  # a charged model that may not React, and why
+    "effect_roll": OPEN,  # an effect's roll for the battle round (lighting, divisors, ...)
+    "effect_pick": OPEN,  # what an effect picked at random (lacerators, objectives)
+    "effect_hazard": OPEN,  # an effect's D6 for one model, and whether it struck
+    "effect_shaken": OPEN,
+    "effect_move": OPEN,  # a model an effect moved or set up elsewhere
+    "effect_offer": OPEN,  # an effect's question to the players (the prompt follows)
+    "effect_declined": OPEN,
+    "effect_removed": OPEN,  # a terrain feature removed (Structural Transponder)
     # scoring and morale (game.scoring)
     "vp": OPEN,
     "score": OPEN,

@@ -133,6 +133,12 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
             raise RuleError(f"{named} is not the active operative ({active.id} is)")
         a["operative"] = named
     enemies = [o.id for o in _enemies_on_table(state, active.side)]
+    if (kind == "move" and state.edition == "kt2018" and a.get("how") == "charge"
+            and a.get("relation") == "contact" and active.charge_roll is None):
+        # Kill Team 2018 "charge X": the charge is declared and rolled first (004 Charge
+        # Move); where it ends is the next answer, within the roll
+        a = {"type": "move", "how": "charge", "operative": a.get("operative"),
+             "target": a.get("ref")}
     if kind in ("shoot", "fight") or (kind == "move" and a.get("how") == "charge"
                                       and a.get("target") is not None):
         a["target"] = match(a.get("target"), enemies, "enemy on the table")
@@ -286,15 +292,20 @@ def referents(game: Game, state: State) -> dict[str, _Ref]:
 def _blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
     """The other bases as the engine checks the move (every base of the placement rule:
     models standing or downed, counters), labelled for the reasons; enemies' control range
-    blocks every move but a charge (towards its target) and a fall back."""
+    blocks every move but a charge (towards its target) and a fall back. A 2018 charge keeps
+    the inch from every enemy but its target (004 "It cannot move within 1" of an enemy model
+    that was not a target of its charge")."""
+    kinds = ("reposition", "dash", "normal", "advance") + (
+        ("charge",) if state.edition == "kt2018" else ())
     out = []
     for b, o in _bases_of(state, op):
         extra = 0.0
-        if o is not None and o.side != op.side and o.on_table and how in (
-                "reposition", "dash", "normal", "advance") and o.id != target:
+        if o is not None and o.side != op.side and o.on_table and how in kinds \
+                and o.id != target:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
-        out.append(Base(b.x, b.y, b.r + extra, f"{b.label}'s control range" if extra
-                        else b.label, b.ident))
+        zone = (f"{b.label}'s control range" if state.edition == "kt2024"
+                else f"the inch around {b.label}")
+        out.append(Base(b.x, b.y, b.r + extra, zone if extra else b.label, b.ident))
     return out
 
 
@@ -382,6 +393,24 @@ def _cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndar
     return None
 
 
+def _failed_charge_walk(terrain: Terrain, start: tuple[float, float], radius: float,
+                        ref: _Ref, blockers: list[Base], move: float) -> Any:
+    """A 2018 charge that cannot reach its target (004 "the model can move up to its charge
+    distance, as long as that move takes it as close as possible to at least one of the
+    targets of its charge, and not within 1" of any enemy models"): the walk of at most
+    ``move`` to the point (0.5" grid) nearest the target around the walls, clear of the inch
+    around every enemy, the target too; None when no point is nearer than the start."""
+    clear = [Base(b.x, b.y, b.r + (reach.CONTROL_RANGE + CONTROL_MARGIN
+                                   if b.ident == ref.id else 0.0), b.label, b.ident)
+             for b in blockers]
+    got = terrain.routes.reachable(start, radius, move, blockers=placement.discs(clear))
+    if len(got.points) < 2:
+        return None
+    gaps = terrain.routes.distances(ref.at, ref.radius, got.points, radius)
+    best = int(np.argmin(gaps))
+    return None if best == 0 or gaps[best] >= gaps[0] - 1e-6 else got.path(best)
+
+
 def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray, radius: float,
                  blockers: list[Any]) -> Any:
     """The cheapest walk from ``start`` to any of ``goals`` where the base fits (tried nearest
@@ -400,6 +429,36 @@ def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray
         if tried >= 48:
             break
     return best
+
+
+def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: _Ref
+                    ) -> tuple[str, str | None]:
+    """The move a relative answer makes and its charge target: base contact with an enemy is
+    a charge; a Kill Team 2018 Advance or charge already rolled makes the next move its own
+    (:func:`solo_ops.game.player_moves.declared_move`), at the declared target."""
+    if relation == "contact" and ref.kind == "model" and ref.side != op.side:
+        how = "charge"
+    if state.edition == "kt2018":
+        from solo_ops.game.player_moves import declared_move
+
+        how = declared_move(op, how, {})[0]
+    if how == "charge" and op.charge_target is not None:
+        return how, op.charge_target
+    if how == "charge" and (ref.kind != "model" or ref.side == op.side):
+        raise RuleError(f"a charge needs an enemy model as its target, not {ref.id}")
+    return how, ref.id if how == "charge" else None
+
+
+def _check_free(terrain: Terrain, state: State, op: Operative, how: str) -> None:
+    """A plain move (not a charge or a fall back) is refused to a model held by an enemy."""
+    if how not in ("reposition", "dash", "normal", "advance"):
+        return
+    held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
+    if held:
+        raise RuleError(f"{op.id} is {reach.within_words(state.edition)} {held[0].id}: it "
+                        "can only fall back or fight" if state.edition == "kt2024" else
+                        f"{op.id} is within 1\" of {held[0].id}: it can only stay where it "
+                        "is or Fall Back")
 
 
 def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
@@ -423,11 +482,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
                                              else "thing on the table")
     ref = refs[match(action.get("ref"), choices, what)]
-    if relation == "contact" and ref.kind == "model" and ref.side != op.side:
-        how = "charge"
-    target = ref.id if how == "charge" else None
-    if how == "charge" and (ref.kind != "model" or ref.side == op.side):
-        raise RuleError(f"a charge needs an enemy model as its target, not {ref.id}")
+    how, target = _how_and_target(state, op, how, relation, ref)
     try:
         allowance = reach.move_allowance(op, how, state.edition)
     except ValueError as exc:
@@ -436,19 +491,21 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     start = (float(op.at[0]), float(op.at[1]))
     blockers = _blockers(state, op, how, target)
     word = how.replace("_", " ")
-    if how in ("reposition", "dash", "normal", "advance"):
-        held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
-        if held:
-            raise RuleError(f"{op.id} is in control range of {held[0].id}: it can only fall "
-                            "back or fight")
+    _check_free(terrain, state, op, how)
     blocked = None
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
     else:
         walk = _cheapest(terrain, start, _goals(ref, op, how), op.radius, blockers)
+        if walk is None and state.edition == "kt2018" and how == "charge" \
+                and relation == "toward":
+            walk = _failed_charge_walk(terrain, start, op.radius, ref, blockers,
+                                       float(action.get("amount") or allowance))
         if walk is None:
             raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
-                            "other models or enemies' control range are in the way")
+                            "other models or " + ("enemies' control range" if state.edition ==
+                                                  "kt2024" else "the inch around enemies")
+                            + " are in the way")
         if relation == "contact" and walk.cost > allowance + 1e-6:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")

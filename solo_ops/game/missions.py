@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo_ops.core.effects import Effect
 from solo_ops.core.fields import Fields
 from solo_ops.core.tables import simple_table
 from solo_ops.geometry.board import Board
@@ -98,6 +99,16 @@ class Mission:
                 continue
             row = simple_table(name)[face]
             out.append((row.title or row.code, row.text))
+        return out
+
+    def in_force(self, killzone: str | None) -> list[Effect]:
+        """Every active Pariah Nexus effect, with its changes to the dice and checks as data
+        (:mod:`solo_ops.core.effects`), in table order."""
+        out = []
+        for kind, face in self.effects.items():
+            name = PN_EFFECT_TABLES.get(kind) or KILLZONE_TABLES.get(killzone or "")
+            if name is not None:
+                out.append(simple_table(name)[face].as_effect())
         return out
 
     def briefing(self, edition: str) -> list[str]:

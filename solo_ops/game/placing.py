@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None
-           ) -> tuple[tuple[float, float] | None, Any, str | None]:
+def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None,
+           how: str | None = None) -> tuple[tuple[float, float] | None, Any, str | None]:
     """Where a planned move along ``route`` (as far as ``budget`` inches of movement -- its
     allowance, or a 2018 charge roll -- the whole route when None) really ends by the
     placement rule
@@ -33,8 +33,10 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     there now shortens the move, and so does a base on its way: no base is walked through
     (:func:`solo_ops.geometry.placement.first_contact`; a player's move is refused a route
     through one), so the move stops before the first base it would run into, however free
-    its end is. ``(None, None, why)`` when it cannot move at all."""
-    terrain = game.terrain(state)
+    its end is. ``(None, None, why)`` when it cannot move at all. ``how``: the kind of move,
+    when it changes what it may cross (a 2018 Advance under the Pariah Nexus effects:
+    :meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
+    terrain = game.terrain(state) if how is None else game.moving_terrain(state, how)
     walk = terrain.routes.walk_through(route, op.radius)
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)

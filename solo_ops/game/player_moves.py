@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
-from solo_ops.game import placing, reveal
+from solo_ops.game import pariah, pariah_events, placing, reveal
 from solo_ops.game.action_checks import (
     MOVE_TOLERANCE,
     _active,
@@ -42,14 +42,22 @@ FREE_MOVES = referee.FREE_MOVES
 
 def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     """Check a reported move of the active operative (``how``, ``to``, ``target`` for a
-    charge) against every rule below, in order, then apply it."""
+    charge) against every rule below, in order, then apply it. A Kill Team 2018 Advance or
+    charge is rolled by the engine (:func:`_rolled_move`)."""
     op = _active(state, action, prompt)
     how = _move_kind(state, action)
+    if state.edition == "kt2018":
+        how, action = declared_move(op, how, action)
     _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
+    if state.edition == "kt2018" and how in ("advance", "charge") and action.get("to") is None:
+        return _declare(game, state, op, how, action)
     to = _point(action.get("to"))
     target = _charge_target(state, op, how, action)
+    if state.edition == "kt2018" and how in ("advance", "charge"):
+        return _rolled_move(game, state, op, how, to, _checked_route(game, state, op, how, to,
+                                                                     target), target)
     walk, cost = check_move(game, state, op, how, to, target)
     op.move_left = max(0.0, _limit(state, op, how) - cost)
     _spend(state, op, how)
@@ -72,6 +80,17 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
     _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
+    walk = _checked_route(game, state, op, how, to, target)
+    cost = _check_allowance(state, op, how, walk)
+    _check_move_end(game, state, op, how, to, target, game.terrain(state))
+    return walk, cost
+
+
+def _checked_route(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+                   target: Operative | None) -> Walk:
+    """The checks of a move up to its route: where the base may stand, a charge's target,
+    leaving control range, the route around walls and bases (on the terrain this move
+    crosses: :meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.has_base and o.id != op.id
               and o.id != op.carrying]
@@ -81,10 +100,147 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
     if how == "charge" and (target is None or target.side == op.side or not target.on_table):
         raise RuleError("a charge names an enemy on the table")
     _check_leaving_control_range(state, op, how, in_control)
-    walk = _route(terrain, op, how, to, others, target, counters, _limit(state, op, how))
-    cost = _check_allowance(state, op, how, walk)
-    _check_move_end(game, state, op, how, to, target, terrain)
-    return walk, cost
+    return _route(game.moving_terrain(state, how), op, how, to, others, target, counters,
+                  _limit(state, op, how))
+
+
+def declared_move(op: Operative, how: str, action: dict[str, Any]
+                  ) -> tuple[str, dict[str, Any]]:
+    """Kill Team 2018: once a model has declared an Advance or a charge and rolled it, its
+    next move is that Advance or charge (at the charge's target), whatever word it is
+    reported with (004 "declare that it will Advance ... make an Advance roll ... You can then
+    move that model"; "make a charge roll ... The charging model can move up to this
+    number of inches")."""
+    if op.charge_target is not None:
+        return "charge", {**action, "how": "charge", "target": op.charge_target}
+    if op.advance_roll is not None:
+        return "advance", {**action, "how": "advance"}
+    return how, action
+
+
+def _rolled_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+                 walk: Walk, target: Operative | None) -> list[dict[str, Any]]:
+    """A Kill Team 2018 Advance or charge: first declared and rolled by the engine with the
+    effects in force on the roll (:func:`solo_ops.game.pariah.advance_roll`,
+    :func:`~solo_ops.game.pariah.charge_roll`; a charge after the enemy's Reaction), then
+    moved as far as the roll allows. A point the roll does not reach is not refused once the
+    dice are down: the roll stands and the next answer says where the model goes."""
+    events: list[dict[str, Any]] = []
+    fresh = (op.advance_roll if how == "advance" else op.charge_roll) is None
+    if fresh:
+        _check_allowance(state, op, how, walk)  # the most any roll allows
+        events = _declared_and_rolled(game, state, op, how, target)
+        if not op.on_table:  # slain by the Overwatch: no charge
+            return events
+    limit = reach.move_allowance(op, how, state.edition)
+    why = _rolled_refusal(game, state, op, how, to, walk, target, limit)
+    if why is not None:
+        if not fresh:
+            raise RuleError(why)
+        events[-1]["note"] += f" {why}: say where it goes."
+        return events
+    success = how == "charge" and target is not None and target in _enemies_in_control(
+        state, op, game, at=to)
+    moved = _apply_move(game, state, op, how, to, float(walk.cost), walk,
+                        target if success or how != "charge" else None)
+    if how == "charge" and not success:
+        op.charged = False  # a failed charge: "the model is not said to have charged"
+        assert target is not None
+        moved[0]["failed_charge"] = target.id
+    return events + moved
+
+
+def _declare(game: Game, state: State, op: Operative, how: str, action: dict[str, Any]
+             ) -> list[dict[str, Any]]:
+    """``advance`` or ``charge TARGET`` without a point (Kill Team 2018): the Advance or the
+    charge is declared and rolled (a charge after the enemy's Reaction); the move follows,
+    within the roll, as the next answer."""
+    if (op.advance_roll if how == "advance" else op.charge_roll) is not None:
+        raise RuleError(f"{op.name} has rolled already: say where it goes ('move X,Y', "
+                        "'move 4 toward ...')")
+    target = _charge_target(state, op, how, action)
+    _check_leaving_control_range(state, op, how, _enemies_in_control(state, op, game))
+    return _declared_and_rolled(game, state, op, how, target)
+
+
+def _declared_and_rolled(game: Game, state: State, op: Operative, how: str,
+                         target: Operative | None) -> list[dict[str, Any]]:
+    """Declare ``op``'s Advance or charge and roll it: a charge is first answered by the
+    enemy's Reaction (004 "After you have declared a charge, any opponents take it in turn to
+    make Reactions"); "After all Reactions have been resolved, make a charge roll"."""
+    events: list[dict[str, Any]] = []
+    if how == "charge":
+        assert target is not None
+        _check_charge_range(game, state, op, target)
+        events.append({"type": "charge_declared", "operative": op.id, "target": target.id,
+                       "side": "player",
+                       "note": f"{op.name} declares a charge at {target.label}."})
+        events.extend(_enemy_reaction(game, state, op, how, target))
+        if not op.on_table:  # slain by the Overwatch: no charge
+            return events
+    events.append(_roll_move(game, state, op, how, target))
+    return events
+
+
+def _roll_move(game: Game, state: State, op: Operative, how: str,
+               target: Operative | None) -> dict[str, Any]:
+    """Roll ``op``'s Advance or charge roll and keep it for this phase; the event says the
+    dice and what the roll allows."""
+    if how == "charge":
+        assert target is not None
+        value, words = pariah.charge_roll(game, state, op, [target])
+        op.charge_roll, op.charge_target = value, target.id
+        allows = (f"it may move up to {value}\" and must end within 1\" of {target.label}, or "
+                  "the charge fails")
+    else:
+        value, words = pariah.advance_roll(game, state, op)
+        op.advance_roll, op.advanced = value, True
+        allows = (f"it may move up to {op.profile.movement:g}\" + {value}\" = "
+                  f"{reach.move_allowance(op, 'advance', state.edition):g}\"")
+    word = "charge roll" if how == "charge" else "Advance roll"
+    return {"type": "move_roll", "operative": op.id, "how": how, "roll": value, "dice": words,
+            **({"target": target.id} if target is not None else {}),
+            "note": f"{op.name}'s {word}: {words}: {allows}."}
+
+
+def _rolled_refusal(game: Game, state: State, op: Operative, how: str,
+                    to: tuple[float, float], walk: Walk, target: Operative | None,
+                    limit: float) -> str | None:
+    """Why ``to`` is not where the rolled Advance or charge may end, or None: within the
+    roll's movement; a charge within 1" of its target, or (the charge failed) 004 "the model
+    can move up to its charge distance, as long as that move takes it as close as possible to
+    at least one of the targets of its charge, and not within 1" of any enemy models"."""
+    cost = float(walk.cost)
+    word = "charge roll" if how == "charge" else "Advance"
+    if cost > limit + MOVE_TOLERANCE:
+        return (f"{to[0]:g},{to[1]:g} is {cost:.1f}\" of movement around the walls; "
+                f"the {word} allows {limit:g}\"")
+    if how != "charge" or target is None:
+        return None
+    if target in _enemies_in_control(state, op, game, at=to):
+        return None
+    near = _enemies_in_control(state, op, game, at=to)
+    if near:
+        return (f"a charge that fails cannot end within 1\" of an enemy model "
+                f"({near[0].label})")
+    terrain = game.terrain(state)
+    assert op.at is not None and target.at is not None
+    before = reach.route_gap(terrain, op.at, op.radius, target.at, target.radius)
+    after = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
+    if after >= before - 1e-6:
+        return (f"{to[0]:g},{to[1]:g} does not reach {target.label} (within 1\") and a "
+                "failed charge must take it closer to its target")
+    return None
+
+
+def _check_charge_range(game: Game, state: State, op: Operative, target: Operative) -> None:
+    """Kill Team 2018: a charge is declared at an enemy within 12" (the most 2D6 can roll),
+    measured around the walls."""
+    assert op.at is not None and target.at is not None
+    gap = reach.route_gap(game.terrain(state), op.at, op.radius, target.at, target.radius)
+    if gap > reach.KT2018_CHARGE_MAX + 1e-6:
+        raise RuleError(f"{target.label} is {gap:.1f}\" away around the walls: a charge is "
+                        f"declared at an enemy within {reach.KT2018_CHARGE_MAX:g}\"")
 
 
 def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
@@ -101,11 +257,15 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
     if shot is None:
         return []
     weapon = next(w for w in target.profile.weapons if w.name == shot.weapon)
+    from solo_ops.game.play2018 import overwatch_hits_on
+
+    note = shot.note.replace("(hits only on 6s)",
+                             f"(hits on {overwatch_hits_on(game, state, target, op)})")
     events: list[dict[str, Any]] = [
         {"type": "overwatch", "operative": target.id, "target": op.id, "weapon": weapon.name,
-         "note": shot.note}]
+         "note": note}]
     if game.settings.enemy_attacks == "player":
-        text = f"{shot.note} Roll it (a hit needs a 6) and report the damage."
+        text = f"{note} Roll it and report the damage."
         state.pending_attacks.append({"kind": "shoot", "attacker": target.id, "target": op.id,
                                       "weapon": weapon.name, "text": text})
         return [*events, {"type": "attack_pending", "attacker": target.id, "target": op.id,
@@ -132,7 +292,15 @@ def _move_kind(state: State, action: dict[str, Any]) -> str:
 
 def _check_move_timing(state: State, op: Operative, how: str = "normal") -> None:
     """Kill Team 2018: a model moves in the movement phase, once a battle round (the
-    referee's :func:`solo_ops.rules.referee.timing_refusal_2018`)."""
+    referee's :func:`solo_ops.rules.referee.timing_refusal_2018`; a declared Advance or charge
+    moves once, after its roll), not once Readied, not off a petrific divisor under Power
+    Flux."""
+    if state.edition == "kt2018" and state.phase == "movement":
+        if op.moved_how == "ready":
+            raise RuleError(f"{op.name} is Readied: it was Readied instead of moving")
+        if pariah.frozen(state, op):
+            raise RuleError(f"{op.name} stood on a petrific divisor when it activated: it "
+                            "cannot move this battle round (004 Power Flux)")
     refused = referee.timing_refusal_2018(activation(state, op), how)
     if refused is not None:
         raise RuleError(refused)
@@ -174,7 +342,7 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
     back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
     the sequence table's, asked by ``_spend``.)"""
     refused = referee.control_refusal(activation(state, op), how,
-                                      in_control[0].id if in_control else None)
+                                      in_control[0].label if in_control else None)
     if refused is not None:
         raise RuleError(refused)
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
@@ -193,11 +361,15 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     enemy's control range on its way, by the one rule both sides walk by
     (:func:`solo_ops.rules.reach.keep_out`): round an enemy's 1" where nothing cuts it,
     through the part of it a wall puts out of control range (each such walk tested point by
-    point); the cheaper walk that keeps out is the move's. Charges and fall backs walk past
-    the enemies' bases alone (their ends are checked by :func:`_check_move_end`)."""
+    point); the cheaper walk that keeps out is the move's. A Kill Team 2018 charge keeps out of
+    the 1" of every enemy but its target by the same rule. Other charges and fall backs walk
+    past the enemies' bases alone (their ends are checked by :func:`_check_move_end`)."""
     assert op.at is not None
-    free = how in FREE_MOVES
-    foes = [o for o in others if o.side != op.side and o.on_table and free]
+    # a 2018 charge "cannot move within 1" of an enemy model that was not a target of its
+    # charge" (004 Charge Move): it keeps out of the others' inch by the same rule
+    keeps_clear = how in FREE_MOVES or (how == "charge" and op.charge_target is not None)
+    foes = [o for o in others if o.side != op.side and o.on_table and keeps_clear
+            and (target is None or o.id != target.id)]
     keep = reach.keep_out(terrain, op.at, op.radius, [(*_centre(o), o.radius) for o in foes],
                           reach=limit)
     best = None
@@ -222,6 +394,11 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if best is None or walk.cost < best.cost - 1e-9:
             best = walk
     if best is None:
+        if entered is not None and how == "charge":
+            raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
+                            f"within 1\" of {entered.label}, which is not a target of the "
+                            "charge (004 \"It cannot move within 1\" of an enemy model that was "
+                            "not a target of its charge\")")
         if entered is not None:
             raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
                             f"into {entered.id}'s control range (001 Reposition \"Cannot move "
@@ -263,10 +440,12 @@ def _check_move_end(game: Game, state: State, op: Operative, how: str,
     if target is not None and target not in _enemies_in_control(state, op, game, at=to):
         assert target.at is not None
         gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
-        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight "
-                        f"(control range): from there it is {gap:.1f}\" around the walls")
+        raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight: from "
+                        f"there it is {gap:.1f}\" around the walls")
     if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
-        raise RuleError("a fall back must end outside every enemy's control range")
+        raise RuleError("a Fall Back must end more than 1\" from every enemy model"
+                        if state.edition == "kt2018"
+                        else "a fall back must end outside every enemy's control range")
     if how in FREE_MOVES:
         held = _enemies_in_control(state, op, game, at=to)
         if held:
@@ -282,6 +461,8 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
     op.at = to
     op.moved = True
     op.moved_how = how
+    op.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
+    # Readied"
     op.turn_move += cost
     if how == "charge":
         op.charged = True
@@ -302,6 +483,8 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
         events.extend(_charged_unit_state(state, op, target))
     events.extend(check_mines(game, state, op))
     events.extend(reveal.check_spotting(game, state))
+    if state.edition == "kt2018":  # a spatial lacerator's offer, Arcing Tesla Fields (004)
+        events.extend(pariah_events.after_move(game, state, op, how, walk.points))
     return events
 
 
@@ -329,6 +512,10 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
     if state.active_operative is None:
         return dict.fromkeys(kinds, "no operative is active")
     op = state.operatives[state.active_operative]
+    declared = declared_move(op, "", {})[0]
+    if declared:  # a rolled Advance or charge: only its move is left
+        return {how: None if how == declared else f"{op.name} has declared a "
+                f"{declared.replace('_', ' ')}: its move follows the roll" for how in kinds}
     in_control = _enemies_in_control(state, op, game) if op.on_table else []
     out: dict[str, str | None] = {}
     for how in kinds:

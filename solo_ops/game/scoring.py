@@ -238,7 +238,7 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
 def morale_2018(game: Game, state: State) -> list[dict[str, Any]]:
     """Kill Team 2018 morale phase: Nerve tests for models with flesh wounds, and for every
     model of a broken kill team (more than half its models out of action or shaken)."""
-    from solo_ops.game import attacks
+    from solo_ops.game import attacks, pariah
 
     events: list[dict[str, Any]] = [{"type": "phase", "phase": "morale", "turn": state.turn}]
     for side in (PLAYER, ENEMY):
@@ -255,9 +255,13 @@ def morale_2018(game: Game, state: State) -> list[dict[str, Any]]:
             if not op.on_table or not (op.flesh_wounds or broken):
                 continue
             assert state.dice is not None
-            passed, entry = attacks.nerve_test_2018(state.dice, state, op)
+            passed, entry = attacks.nerve_test_2018(state.dice, state, op,
+                                                    pariah.nerve_modifiers(game, state, op))
             if not passed:
                 op.shaken = True
-            events.append({"type": "nerve_test", "operative": op.id, "roll": entry,
-                           "passed": passed})
+            events.append({"type": "nerve_test", "operative": op.id, "roll": entry.value,
+                           "face": entry.face,
+                           "modifiers": [[r, a] for r, a in entry.modifiers],
+                           "leadership": int(op.profile.leadership), "passed": passed,
+                           "why": "flesh wounds" if op.flesh_wounds else "kill team broken"})
     return events

@@ -58,6 +58,9 @@ class Operative:
     shaken: bool = False  # Kill Team 2018
     readied: bool = False  # Kill Team 2018 "Ready"
     advanced: bool = False  # Kill Team 2018
+    advance_roll: int | None = None  # Kill Team 2018: its Advance roll this movement phase
+    charge_roll: int | None = None  # Kill Team 2018: its charge roll this movement phase
+    charge_target: str | None = None  # Kill Team 2018: the target of its declared charge
     turn_move: float = 0.0  # inches moved this turn (a carrier may move at most 4")
     actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
     limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
@@ -130,6 +133,9 @@ class Operative:
             data["stunned"] = True  # Stun: -1 APL until the end of its next activation
         if self.limited_uses:
             data["limited_uses"] = dict(self.limited_uses)
+        for key in ("readied", "advanced", "charged", "fell_back"):  # Kill Team 2018 (shown)
+            if getattr(self, key) and not self.down:
+                data[key] = True
         return data
 
 
@@ -215,6 +221,12 @@ class State:
     markers_at: dict[str, list[float]] = field(default_factory=dict)
     """Objective markers placed down away from their board position: id -> [x, y]."""
     override_used: bool = False  # Access Override (2018) used in this battle round
+    removed_features: list[str] = field(default_factory=list)
+    """Kill Team 2018: terrain features the players removed (004 Structural Transponder)."""
+    round_effects: dict[str, Any] = field(default_factory=dict)
+    """Kill Team 2018: what the Pariah Nexus effects rolled or picked for this battle round
+    (``lighting``, ``lacerators``, ``divisors``, ``frozen``: :mod:`solo_ops.game.pariah_events`),
+    emptied as each battle round starts."""
     idle_told: list[str] = field(default_factory=list)
     """Why the enemy had nothing to activate, as told this turning point (2018: this phase):
     each reason is told once (``turns.enemy_idle``)."""
@@ -252,10 +264,12 @@ class State:
         (:mod:`solo_ops.geometry.placement`): standing models of both sides, downed operatives
         still lying there (:attr:`Operative.lying`) and active hidden counters -- but those
         whose ids are in ``exclude`` (the moving model, what it carries). Labels, for the
-        reasons a player reads: a model's :attr:`Operative.label` (``downed Sgt Kell``),
+        reasons a player reads: a model's :attr:`Operative.label` (``downed Sgt Kell``; Kill
+        Team 2018 ``out-of-action Sgt Kell``),
         ``counter c6``."""
         skip = {exclude} if isinstance(exclude, str) else {e for e in exclude or () if e}
-        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"downed {o.label}",
+        fallen = "out-of-action" if self.edition == "kt2018" else "downed"  # the edition's word
+        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"{fallen} {o.label}",
                     o.id)
                for o in self.operatives.values()
                if o.has_base and o.at is not None and o.id not in skip]

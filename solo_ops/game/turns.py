@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.game import pariah
 from solo_ops.game.action_checks import activation
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import reach, referee
+from solo_ops.rules import kt2018, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -25,11 +26,32 @@ def player_ready(game: Game, state: State, player: str) -> list[Operative]:
     :func:`first_2018`)."""
     out = _player_base(game, state, player)
     first = first_2018(game, state)
-    if first == "charged":
-        out = [op for op in out if op.charged]
-    elif first == "readied":
-        out = [op for op in out if op.readied]
+    if first is not None:
+        out = [op for op in out if goes_first(game, state, op)]
     return out
+
+
+def goes_first(game: Game, state: State, op: Operative) -> bool:
+    """Kill Team 2018: whether ``op`` acts "before all other models" in this phase: it
+    charged this battle round (fight phase, 004 Hammer of Wrath), it is Readied (shooting
+    phase, Ready, Fire!), or a Pariah Nexus effect puts it there (004 Temporal Accelerator
+    "Whilst a model is within 2" of an objective marker, it shoots in the Ready, Fire! section
+    of the Shooting phase and fights in the Hammer of Wrath section of the Fight phase")."""
+    if state.phase == "fight" and op.charged:
+        return True
+    if state.phase == "shooting" and not may_shoot_2018(op):
+        return False  # it cannot shoot: it holds up no one
+    if state.phase == "shooting" and op.readied:
+        return True
+    return pariah.acts_first(game, state, op) is not None
+
+
+def may_shoot_2018(op: Operative) -> bool:
+    """Whether ``op`` may shoot at all this battle round (004: not after a Fall Back, a Retreat
+    or a charge attempt; after an Advance only with an Assault weapon)."""
+    return kt2018.shooting_barred(
+        moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
+        assault=any(w.type == "assault" for w in op.profile.ranged_weapons)) is None
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:
@@ -42,6 +64,8 @@ def _player_base(game: Game, state: State, player: str) -> list[Operative]:
         if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(
                 game, state, op):
             continue
+        if state.edition == "kt2018" and state.phase == "shooting" and not may_shoot_2018(op):
+            continue  # it Fell Back, Retreated, charged or Advanced: nothing to do here
         out.append(op)
     return out
 
@@ -67,19 +91,29 @@ def first_2018(game: Game, state: State) -> str | None:
     charged in this battle round fight before all other models ... A player cannot choose to
     pass if they have a model that charged that can fight"), ``"readied"`` in the shooting
     phase while a Readied model can still shoot (004 "Readied models shoot before all other
-    models"); None otherwise. Only player operatives are Readied (the AI never Readies)."""
+    models"), each with the models a Pariah Nexus effect puts there (:func:`goes_first`);
+    None otherwise. Only player operatives are Readied (the AI never Readies)."""
     if state.edition != "kt2018" or state.phase not in ("fight", "shooting"):
         return None
+    word = "readied" if state.phase == "shooting" else "charged"
     players = list(dict.fromkeys(o.owner for o in state.side(PLAYER)))
     mine = [op for p in players for op in _player_base(game, state, p)]
-    if state.phase == "shooting":
-        return "readied" if any(op.readied for op in mine) else None
-    if any(op.charged for op in mine):
-        return "charged"
-    for unit in _enemy_base(game, state):
-        if any(m.charged and engaged_2018(game, state, m) for m in state.unit_models(unit)):
-            return "charged"
+    if any(goes_first(game, state, op) for op in mine):
+        return word
+    if any(_unit_first(game, state, unit) for unit in _enemy_base(game, state)):
+        return word
     return None
+
+
+def _unit_first(game: Game, state: State, unit: Unit) -> bool:
+    """An enemy unit acts first when one of its models does (:func:`goes_first`; in the
+    fight phase one engaged): it then acts with all its models, as a unit does."""
+    for m in state.unit_models(unit):
+        if state.phase == "fight" and not engaged_2018(game, state, m):
+            continue
+        if goes_first(game, state, m):
+            return True
+    return False
 
 
 def engaged_2018(game: Game, state: State, op: Operative) -> bool:
@@ -107,14 +141,10 @@ def next_player(game: Game, state: State) -> str | None:
 
 def enemy_ready(game: Game, state: State) -> list[Unit]:
     """The enemy units that may activate now (Kill Team 2018: see :func:`first_2018`; a unit
-    fighting first for its chargers fights with all its engaged models)."""
+    acting first for one of its models acts with all of them)."""
     ready = _enemy_base(game, state)
-    first = first_2018(game, state)
-    if first == "readied":
-        return []
-    if first == "charged":
-        ready = [u for u in ready if any(m.charged and engaged_2018(game, state, m)
-                                         for m in state.unit_models(u))]
+    if first_2018(game, state) is not None:
+        ready = [u for u in ready if _unit_first(game, state, u)]
     return ready
 
 
@@ -174,25 +204,41 @@ def balance_sides(game: Game, state: State) -> list[dict[str, Any]]:
         if not counteract_candidates(game, state, ENEMY):
             state.next_side = PLAYER if players_can else None
             if players_can:
-                return enemy_idle(state)
+                return enemy_idle(state, game)
     return []
 
 
-def enemy_idle(state: State) -> list[dict[str, Any]]:
+def enemy_idle(state: State, game: Game | None = None) -> list[dict[str, Any]]:
     """The turn would go to the enemy but it has nothing to activate: say so and why, once
-    a turning point (battle round: once a phase) for each reason."""
+    a turning point (battle round: once a phase) for each reason. Kill Team 2018 says it in
+    its own words: the players' Readied models shoot first (Ready, Fire!), models that
+    charged fight first (Hammer of Wrath), no enemy model is within 1" of the players' to
+    fight, or every enemy unit has moved, shot or fought this phase."""
     units = [u for u in state.active_units() if state.unit_models(u)]
     shown = [u for u in units if u.fsm != "hidden"]
     hidden = [c for c in state.counters.values() if c.active]
     period = "turning point" if state.edition == "kt2024" else "phase"
+    waiting = [u for u in shown if not u.activated]
+    first = first_2018(game, state) if game is not None else None
     if not shown and not hidden:
         why = "no enemy is left on the table"
     elif not shown:
         why = (f"every enemy is still hidden ({len(hidden)} counter"
                f"{'s' if len(hidden) != 1 else ''} not yet revealed; counters are revealed when "
-               "your operatives see them)")
+               f"your {'models' if state.edition == 'kt2018' else 'operatives'} see them)")
+    elif waiting and first == "readied":
+        why = ("your Readied models (and those a Pariah Nexus effect puts there) shoot first, "
+               "in Ready, Fire!")
+    elif waiting and first == "charged":
+        why = "the models that charged fight first, in Hammer of Wrath"
+    elif waiting and state.edition == "kt2018" and state.phase == "fight":
+        why = "no enemy model is within 1\" of one of yours to fight"
+    elif waiting and state.edition == "kt2018" and state.phase == "shooting":
+        why = "no enemy model can shoot"
     else:
-        why = f"every enemy unit on the table has activated this {period}"
+        done = {"movement": "moved", "shooting": "shot", "fight": "fought"}.get(
+            state.phase, "activated") if state.edition == "kt2018" else "activated"
+        why = f"every enemy unit on the table has {done} this {period}"
         if hidden:
             why += (f"; {len(hidden)} counter{'s are' if len(hidden) != 1 else ' is'} still "
                     "hidden")

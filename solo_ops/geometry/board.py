@@ -192,6 +192,23 @@ class Board:
         )
         return replace(self, features=features)
 
+    def with_changes(self, changes: Iterable[tuple[str, str]]) -> Board:
+        """A new board with features changed for a while (Kill Team 2018 Pariah Nexus
+        effects): ``(id, "remove")`` takes the feature off the board (004 Structural
+        Transponder "remove one Ultra-close Confines terrain feature"; Dimensional
+        Destabilisation: walls an Advance moves through), ``(id, "pitfall")`` makes it block
+        movement only, as a pitfall does (Power Flux's active petrific divisors, Hazardous
+        Conduit Flares' starslave conduits for an Advance)."""
+        changes = tuple(changes)
+        if not changes:
+            return self
+        removed = {fid for fid, how in changes if how == "remove"}
+        barred = {fid for fid, how in changes if how == "pitfall"}
+        features = tuple(
+            replace(f, traits=f.traits | {"pitfall"}) if f.id in barred else f
+            for f in self.features if f.id not in removed)
+        return replace(self, features=features)
+
     def door_state(self) -> dict[str, bool]:
         """``{portal id: open?}`` for every door and hatch (part of a game's state)."""
         return {f.id: f.open for f in self._portals}

@@ -131,27 +131,32 @@ class TerrainCache:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self._cache: dict[tuple[tuple[str, bool], ...], Terrain] = {}
+        self._cache: dict[tuple[Any, ...], Terrain] = {}
         # The terrain for each ``doors`` argument met so far (as its sorted items): the engine
         # asks with the game's whole door state thousands of times a mission. Bounded by the
-        # door states a game can reach (each portal open or closed).
-        self._asked: dict[tuple[tuple[str, Any], ...], Terrain] = {}
+        # door states a game can reach (each portal open or closed), times the few feature
+        # changes of a Kill Team 2018 game's effects.
+        self._asked: dict[tuple[Any, ...], Terrain] = {}
 
-    def get(self, doors: Mapping[str, bool] | None = None) -> Terrain:
-        asked = tuple(sorted(doors.items())) if doors else ()
+    def get(self, doors: Mapping[str, bool] | None = None,
+            changes: frozenset[tuple[str, str]] = frozenset()) -> Terrain:
+        """The terrain of the board with ``doors`` opened or closed and, for a while,
+        ``changes`` made to its features (:meth:`Board.with_changes`)."""
+        asked = (tuple(sorted(doors.items())) if doors else (), changes)
         terrain = self._asked.get(asked)
         if terrain is None:
-            terrain = self._asked[asked] = self._build(doors)
+            terrain = self._asked[asked] = self._build(doors, changes)
         return terrain
 
-    def _build(self, doors: Mapping[str, bool] | None) -> Terrain:
+    def _build(self, doors: Mapping[str, bool] | None,
+               changes: frozenset[tuple[str, str]] = frozenset()) -> Terrain:
         """:meth:`get` the long way: the board's door state with ``doors`` applied."""
         state = dict(self.board.door_state())
         state.update(doors or {})
-        key = tuple(sorted(state.items()))
+        key = (tuple(sorted(state.items())), changes)
         terrain = self._cache.get(key)
         if terrain is None:
-            changes = {k: v for k, v in state.items() if self.board.feature(k).open != v}
-            terrain = Terrain(self.board.with_open(changes))
+            opened = {k: v for k, v in state.items() if self.board.feature(k).open != v}
+            terrain = Terrain(self.board.with_open(opened).with_changes(sorted(changes)))
             self._cache[key] = terrain
         return terrain

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from solo_ops.core.dice import Dice
+from solo_ops.core.dice import Dice, RollEntry
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.model import DiceExpr
 
@@ -31,7 +31,8 @@ ONE = DiceExpr(0, 0, 1)
 """A fixed 1 (the default damage)."""
 
 FLESH_WOUND_BOXES = 3
-"""A model whose flesh-wound boxes are all marked is out of action on the next one."""
+"""The Flesh Wound boxes of a datacard (three). A model whose boxes are all marked is out of
+action on its next flesh wound (004 Flesh Wound)."""
 
 
 def _check(value: object, name: str, low: int, high: int) -> None:
@@ -47,7 +48,11 @@ class Attack2018:
     ``skill`` is the Ballistic Skill (ranged) or Weapon Skill (melee). ``ap`` is the weapon's
     Armour Penetration; its sign is ignored (AP -1 and AP 1 both worsen saves by 1).
     ``hit_modifier``, ``wound_modifier`` and ``injury_modifier`` carry other rules (firing
-    points, killzone effects).
+    points, killzone effects). The Pariah Nexus effects in force (:mod:`solo_ops.rules.pariah`)
+    come named: ``effect_hit``, ``effect_wound``, ``effect_injury`` and ``effect_strength``
+    (``(effect, amount)`` pairs), the faces re-rolled (``wound_reroll``, ``injury_reroll``,
+    with the effects that say so) and the Overwatch hit roll that always succeeds
+    (``overwatch_hits_on``: 6, or 5 under Power Surges' intense lighting).
     """
 
     shots: DiceExpr
@@ -71,6 +76,16 @@ class Attack2018:
     heavy_moved: bool = False  # a Heavy weapon, its bearer moved in the Movement phase
     assault_advanced: bool = False  # an Assault weapon, its bearer Advanced
     firing_point: bool = False  # the shooter benefits from a firing point
+    effect_hit: tuple[tuple[str, int], ...] = ()
+    effect_wound: tuple[tuple[str, int], ...] = ()
+    effect_injury: tuple[tuple[str, int], ...] = ()
+    effect_strength: tuple[tuple[str, int], ...] = ()
+    wound_reroll: frozenset[int] = frozenset()
+    wound_reroll_why: str | None = None
+    injury_reroll: frozenset[int] = frozenset()
+    injury_reroll_why: str | None = None
+    overwatch_hits_on: int = 6
+    overwatch_why: str | None = None
 
     def __post_init__(self) -> None:
         _check(self.skill, "skill", 2, 7)
@@ -99,7 +114,13 @@ class Attack2018:
             mods.append(("firing point", 1))
         if self.hit_modifier:
             mods.append(("other", self.hit_modifier))
-        return mods
+        return mods + [m for m in self.effect_hit if m[1]]
+
+    @property
+    def wound_modifiers(self) -> list[tuple[str, int]]:
+        """The wound roll's modifiers, named (killzone and Pariah Nexus effects)."""
+        mods = [("other", self.wound_modifier)] if self.wound_modifier else []
+        return mods + [m for m in self.effect_wound if m[1]]
 
     @property
     def injury_modifiers(self) -> list[tuple[str, int]]:
@@ -108,7 +129,14 @@ class Attack2018:
             mods.append(("No Escape", 1))
         if self.injury_modifier:
             mods.append(("other", self.injury_modifier))
-        return mods
+        return mods + [m for m in self.effect_injury if m[1]]
+
+    @property
+    def effective_strength(self) -> int:
+        """The attack's Strength with the effects in force (004 Enervating Shroud "subtract 1
+        from its Strength characteristic"; Intramural Energies "add 1 to the Strength
+        characteristic of that attack"), never below 1."""
+        return max(1, self.strength + sum(a for _, a in self.effect_strength))
 
     @property
     def concentrated(self) -> bool:
@@ -118,13 +146,16 @@ class Attack2018:
 
 @dataclass(frozen=True)
 class Target2018:
-    """The target: Toughness, Save, invulnerable save, wounds left and flesh wounds."""
+    """The target: Toughness, Save, invulnerable save, wounds left and flesh wounds.
+    ``invulnerable_why``: the Pariah Nexus effects that gave, improved or took away its
+    invulnerable save (:func:`solo_ops.rules.pariah.invulnerable`)."""
 
     toughness: int
     save: int
     invulnerable: int | None = None
     wounds: int = 1
     flesh_wounds: int = 0
+    invulnerable_why: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check(self.toughness, "toughness", 1, 20)
@@ -141,9 +172,11 @@ class Target2018:
 def hits(face: int, attack: Attack2018) -> bool:
     """Hit roll: the face plus the modifiers must reach the skill; an unmodified 1 always
     fails and an unmodified 6 always hits. Overwatch hits only on a 6, whatever the
-    modifiers."""
+    modifiers (004 "a 6 is always required for a successful hit roll, irrespective of the
+    firing model's Ballistic Skill or any modifiers"), or on 5+ under Power Surges' intense
+    lighting ("when a model fires Overwatch a hit roll of 5+ is always successful")."""
     if attack.overwatch:
-        return face == 6
+        return face >= attack.overwatch_hits_on
     if face == 1:
         return False
     if face == 6:
@@ -170,7 +203,8 @@ def wounds(face: int, attack: Attack2018, target: Target2018) -> bool:
         return False
     if face == 6:
         return True
-    return face + attack.wound_modifier >= wound_target(attack.strength, target.toughness)
+    return face + sum(a for _, a in attack.wound_modifiers) >= wound_target(
+        attack.effective_strength, target.toughness)
 
 
 def save_needed(attack: Attack2018, target: Target2018) -> tuple[int, str]:
@@ -200,9 +234,12 @@ def injury_modifiers(flesh_wounds: int, extra: Iterable[tuple[str, int]] = ()
     return mods + [m for m in extra if m[1]]
 
 
-def after_injury(result: str, flesh_wounds: int) -> str:
-    """A flesh wound when every flesh-wound box is marked is out of action instead."""
-    if result == "flesh_wound" and flesh_wounds + 1 >= FLESH_WOUND_BOXES:
+def after_injury(result: str, flesh_wounds: int, boxes: int = FLESH_WOUND_BOXES) -> str:
+    """004 Flesh Wound: "Mark one of the empty Flesh Wound boxes on that model's datacard. If a
+    model suffers a flesh wound and all of the Flesh Wound boxes on their datacard are marked,
+    it is taken out of action instead." ``flesh_wounds`` is the boxes already marked: with 3
+    boxes and 2 marked, the third is marked; with all 3 marked, out of action."""
+    if result == "flesh_wound" and flesh_wounds >= boxes:
         return "out_of_action"
     return result
 
@@ -214,15 +251,17 @@ def mortal_wound_damage(count: int, wounds_left: int) -> tuple[int, bool]:
     return dealt, dealt >= wounds_left and count > 0
 
 
-def nerve_modifiers(others_gone: int, others_near: int) -> list[tuple[str, int]]:
+def nerve_modifiers(others_gone: int, others_near: int,
+                    extra: Iterable[tuple[str, int]] = ()) -> list[tuple[str, int]]:
     """Nerve test: +1 per other friendly model shaken or out of action, -1 per other friendly
-    unshaken model within 2"."""
+    unshaken model within 2", plus the effects in force (004 Fear Matrix "subtract 1 from the
+    result")."""
     mods = []
     if others_gone:
         mods.append(("friends shaken or out of action", others_gone))
     if others_near:
         mods.append(("friends within 2\"", -others_near))
-    return mods
+    return mods + [m for m in extra if m[1]]
 
 
 def nerve_passed(face: int, value: int, leadership: int) -> bool:
@@ -250,11 +289,53 @@ def roll_dice_expr(dice: Dice, expr: DiceExpr, purpose: str, *, extra_die: bool 
     return value, text + f" = {value}"
 
 
+def roll_move_dice(dice: Dice, purpose: str, count: int, *,
+                   extra: tuple[str, str] | None = None,
+                   modifiers: Iterable[tuple[str, int]] = ()) -> tuple[int, str]:
+    """An Advance roll (``count`` 1: 004 "make an Advance roll by rolling a D6") or a charge
+    roll (``count`` 2: "make a charge roll by rolling 2D6"), logged with every effect on it,
+    and its words (``2D6: 3, 5 = 8``). ``extra`` is ``(discard, effect)`` when an effect
+    rolls one more die and discards one (004 Auto-reactive Foundations "roll one additional
+    D6 and discard the highest result"): the discarded die is a modifier of the logged roll,
+    named by the effect. ``modifiers``: the named ones (Internal Pressure Shift -1, Gravitic
+    Fluxwave -2). Never below 0."""
+    mods = [m for m in modifiers if m[1]]
+    if extra is None:
+        entry = dice.roll(purpose, count, 6, mods, low=0)
+        shown, dropped_words = entry.faces, ""
+    else:
+        discard, why = extra
+        faces = dice.roll(f"{purpose}: {count + 1}D6, one discarded ({why})", count + 1, 6)
+        dropped = max(faces.faces) if discard == "discard_highest" else min(faces.faces)
+        label = "highest" if discard == "discard_highest" else "lowest"
+        mods = [(f"the {label} die discarded: {why}", -dropped), *mods]
+        entry = dice.roll(purpose, 0, 6, [("the dice", sum(faces.faces)), *mods], low=0,
+                          ref=faces.seq)
+        shown, dropped_words = faces.faces, f", the {label} ({dropped}) discarded ({why})"
+    text = f"{len(shown)}D6: {', '.join(map(str, shown))}{dropped_words}"
+    for reason, amount in modifiers:
+        if amount:
+            text += f", {amount:+d} ({reason})"
+    return entry.value, f"{text} = {entry.value}"
+
+
+def _reroll(dice: Dice, entry: RollEntry, faces: frozenset[int], why: str | None,
+            purpose: str, mods: Iterable[tuple[str, int]] = ()) -> RollEntry:
+    """The roll ``entry`` re-rolled once when its face is one of ``faces`` (the new roll
+    refers to the old one and names the effect)."""
+    if entry.face not in faces:
+        return entry
+    return dice.d6(purpose, mods, ref=entry.seq, note=f"re-roll of a {entry.face}: {why}")
+
+
 def roll_injury(dice: Dice, flesh_wounds: int, extra: Iterable[tuple[str, int]] = (),
-                label: str = "injury roll") -> tuple[str, int]:
-    """Roll the Injury roll (D6 + modifiers) and return the outcome (after
+                label: str = "injury roll", *, reroll: frozenset[int] = frozenset(),
+                reroll_why: str | None = None) -> tuple[str, int]:
+    """Roll the Injury roll (D6 + modifiers; a face in ``reroll`` re-rolled once, 004
+    Flensing Microfilaments "re-roll rolls of 1") and return the outcome (after
     :func:`after_injury`) and the modified value."""
-    entry = dice.d6(label, injury_modifiers(flesh_wounds, extra))
+    mods = injury_modifiers(flesh_wounds, extra)
+    entry = _reroll(dice, dice.d6(label, mods), reroll, reroll_why, label, mods)
     return after_injury(injury_result(entry.value), flesh_wounds), entry.value
 
 
@@ -267,48 +348,73 @@ class Roll2018:
     lines: list[str] = field(default_factory=list)
 
 
+def _roll_words(entry: RollEntry) -> str:
+    """A d6 roll for a line: ``4`` or ``4 (-1 obscured) = 3``."""
+    if not entry.modifiers:
+        return str(entry.face)
+    mods = ", ".join(f"{a:+d} {r}" for r, a in entry.modifiers)
+    return f"{entry.face} ({mods}) = {entry.value}"
+
+
 def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str = "attack"
                 ) -> Roll2018:
-    """Resolve ``attack`` shot by shot through ``dice`` (every roll logged)."""
+    """Resolve ``attack`` shot by shot (melee: attack by attack) through ``dice``, every roll
+    logged with its modifiers, each named by the rule or effect that gives it."""
     lines: list[str] = []
     shots, text = roll_dice_expr(dice, attack.shots, f"{label}: number of attacks",
                                  extra_die=attack.concentrated)
     if attack.shots.is_random:
         lines.append(f"Attacks: {text}" + (" (Concentrated Radius)." if attack.concentrated
                                            else "."))
+    if target.invulnerable_why:
+        lines.append(f"{'; '.join(target.invulnerable_why)}.")
+    if attack.effect_strength:
+        lines.append("Strength " + ", ".join(f"{a:+d} ({r})" for r, a in attack.effect_strength)
+                     + f" = {attack.effective_strength}.")
     need, kind = save_needed(attack, target)
-    mods = attack.hit_modifiers
+    # Overwatch: "a 6 is always required ... irrespective of ... any modifiers" (none shown)
+    mods = [] if attack.overwatch else attack.hit_modifiers
+    word = "Attack" if attack.melee else "Shot"
     left = target.wounds
     dealt = 0
     for n in range(1, shots + 1):
         hit = dice.d6(f"{label}: hit roll {n}", mods)
         if not hits(hit.face, attack):
-            lines.append(f"Shot {n}: hit roll {hit.value} misses.")
+            why = (f" (Overwatch hits on {attack.overwatch_hits_on}+)" if attack.overwatch
+                   else "")
+            lines.append(f"{word} {n}: hit roll {_roll_words(hit)} misses{why}.")
             continue
-        wound = dice.d6(f"{label}: wound roll {n}",
-                        [("modifier", attack.wound_modifier)] if attack.wound_modifier else [])
+        wmods = attack.wound_modifiers
+        wound = _reroll(dice, dice.d6(f"{label}: wound roll {n}", wmods), attack.wound_reroll,
+                        attack.wound_reroll_why, f"{label}: wound roll {n}", wmods)
+        hit_words = f"hit roll {_roll_words(hit)} hits"
         if not wounds(wound.face, attack, target):
-            lines.append(f"Shot {n}: hits, wound roll {wound.face} fails "
-                         f"(needs {wound_target(attack.strength, target.toughness)}+).")
+            lines.append(f"{word} {n}: {hit_words}, wound roll {_roll_words(wound)} fails "
+                         f"(needs {wound_target(attack.effective_strength, target.toughness)}+)"
+                         ".")
             continue
+        hit_words += f", wound roll {_roll_words(wound)} wounds"
         save = dice.d6(f"{label}: save roll {n} ({kind} {need}+)")
         if saves(save.face, attack, target):
-            lines.append(f"Shot {n}: wounds, saved on a {save.face} ({kind} {need}+).")
+            lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({kind} {need}+).")
             continue
         amount, dmg_text = roll_dice_expr(dice, attack.damage, f"{label}: damage {n}")
         amount = min(amount, left)
         left -= amount
         dealt += amount
-        lines.append(f"Shot {n}: wounds, save {save.face} fails ({kind} {need}+); "
+        lines.append(f"{word} {n}: {hit_words}, save {save.face} fails ({kind} {need}+); "
                      f"{amount} damage" + (f" ({dmg_text})." if attack.damage.is_random
                                            else "."))
         if left <= 0:
             outcome, value = roll_injury(dice, target.flesh_wounds, attack.injury_modifiers,
-                                         f"{label}: injury roll")
+                                         f"{label}: injury roll", reroll=attack.injury_reroll,
+                                         reroll_why=attack.injury_reroll_why)
             lines.append(f"Down to 0 wounds: Injury roll {value}: "
                          f"{outcome.replace('_', ' ')}.")
             if n < shots:
-                lines.append(f"The remaining {shots - n} attacks are not resolved.")
+                rest = shots - n
+                lines.append("The remaining attack is not resolved." if rest == 1 else
+                             f"The remaining {rest} attacks are not resolved.")
             return Roll2018(dealt, outcome, lines)
     lines.append(f"Damage: {dealt}.")
     return Roll2018(dealt, None, lines)
@@ -343,6 +449,25 @@ def may_fire_after(weapon_type: str, moved_how: str | None) -> bool:
     return True
 
 
+def shooting_barred(*, moved_how: str | None, advanced: bool = False, charged: bool = False,
+                    assault: bool = False) -> str | None:
+    """Why a model may not shoot at all in this battle round's Shooting phase, or None; both
+    sides ask it. 004 Fall Back: "it cannot ... shoot ... in that battle round" (a Retreat
+    likewise); Charge Move: "once it has done so it cannot shoot later in the battle round";
+    Advance: "A model that Advances cannot charge, React or shoot later that battle round"
+    unless it has an Assault weapon (``assault``): "You can choose to shoot with a model with
+    an Assault weapon in the Shooting phase ... even if it Advanced"."""
+    if moved_how == "fall_back":
+        return "Fell Back this battle round: it cannot shoot"
+    if moved_how == "retreat":
+        return "Retreated this battle round: it cannot shoot"
+    if charged or moved_how == "charge":
+        return "attempted a charge this battle round: it cannot shoot"
+    if (advanced or moved_how == "advance") and not assault:
+        return "Advanced this battle round without an Assault weapon: it cannot shoot"
+    return None
+
+
 def may_fall_back(charged_by_adjacent: bool) -> bool:
     """004 "A model cannot Fall Back if an enemy model finished a charge move within 1" of it
     in the same phase." ``charged_by_adjacent``: an enemy within 1" of it charged this
@@ -366,4 +491,82 @@ def on_firing_point(firing_points: Iterable[object], shooter_at: tuple[float, fl
     for fp in firing_points:
         if me.intersects(fp.area) and them.intersection(fp.arc).area > 1e-9:  # type: ignore
             return str(fp.id)  # type: ignore[attr-defined]
+    return None
+
+
+def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
+              charged: bool = False, forbidden_by: str | None = None) -> str | None:
+    """Why a model that is the target of a charge cannot React now, or None when it may.
+
+    004 React: "A model can React if it is the target of a charging model and it is more than
+    1" from an enemy model" (``engaged``: within 1" of one). Advancing: "A model that Advances
+    cannot charge, React or shoot later that battle round." Falling Back: "If a model Falls
+    Back, it cannot Advance, charge, React or be Readied in that phase." Retreat: "A model
+    that Retreats cannot React later in the battle round." Charge Move: a model that attempted
+    a charge "cannot shoot later in the battle round" (Overwatch is a shooting attack) and
+    "cannot Retreat if it has ... attempted to charge". ``forbidden_by``: a Pariah Nexus
+    effect (Chronovorric Field, :func:`solo_ops.rules.pariah.react_forbidden`)."""
+    if engaged:
+        return "it is within 1\" of an enemy model"
+    if advanced or moved_how == "advance":
+        return "it Advanced this battle round"
+    if moved_how == "fall_back":
+        return "it Fell Back this phase"
+    if moved_how == "retreat":
+        return "it Retreated this battle round"
+    if charged or moved_how == "charge":
+        return "it attempted a charge this battle round"
+    if forbidden_by:
+        return f"{forbidden_by} (it cannot React)"
+    return None
+
+
+def may_retreat(moved_how: str | None) -> str | None:
+    """Why a model that may React cannot Retreat, or None: 004 Retreat "A target model cannot
+    Retreat if it has already made a move of any kind (or attempted to charge) in this phase"
+    (a normal move included: it may still fire Overwatch)."""
+    if moved_how is not None:
+        return f"it has moved this phase ({moved_how.replace('_', ' ')})"
+    return None
+
+
+def may_ready(*, engaged: bool, moved: bool) -> str | None:
+    """Why a model cannot be Readied, or None: 004 Readying "instead of making a normal move
+    (including pivoting the model) you can Ready them, unless they are within 1" of an enemy
+    model"; Falling Back "it cannot ... be Readied in that phase"."""
+    if engaged:
+        return "it is within 1\" of an enemy model"
+    if moved:
+        return "it has moved this phase: Readying is instead of a normal move"
+    return None
+
+
+COMBAT_SHOOTING = ("core", "anywhere")
+"""The readings of shooting from and into combat (setting ``combat_shooting``): ``core``, the
+2018 Kill Team Core Manual's (not in 004; the reading 2018 players use), or ``anywhere``, the
+reading solo-ops had before (any visible enemy may be shot, and no model shoots from within 1"
+of an enemy, Pistols included)."""
+
+
+def combat_shot_refusal(rule: str, *, pistol: bool, shooter_engaged: bool,
+                        target_engaged_with_friend: bool, target_closest: bool) -> str | None:
+    """Why a shot from or into combat may not be made, or None. ``core`` (the 2018 Core
+    Manual, Shooting phase): "Models cannot target enemy models that are within 1" of friendly
+    models"; a model within 1" of an enemy model cannot shoot, but a Pistol "can [make
+    shooting attacks] even if there are enemy models within 1" of the firing model, but it
+    must target the closest enemy model. In such circumstances, the firing model can shoot
+    its Pistol even if other friendly models are within 1" of the same enemy model".
+    ``anywhere``: only the shooter's own combat stops it (any weapon)."""
+    if rule == "anywhere":
+        return "it is within 1\" of an enemy model" if shooter_engaged else None
+    if shooter_engaged:
+        if not pistol:
+            return "it is within 1\" of an enemy model: only a Pistol may be fired from there"
+        if not target_closest:
+            return ("a Pistol fired from within 1\" of an enemy must target the closest enemy "
+                    "model")
+        return None
+    if target_engaged_with_friend:
+        return ("the target is within 1\" of a friendly model: models cannot target enemy "
+                "models within 1\" of friendly models")
     return None

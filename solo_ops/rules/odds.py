@@ -616,8 +616,12 @@ def dice_expr_2018(expr: DiceExpr, extra_die: bool = False) -> Dist:
     return dict(sorted(out.items()))
 
 
-def _chance(test: Any) -> Fraction:
-    return Fraction(sum(1 for face in range(1, 7) if test(face)), 6)
+def _chance(test: Any, reroll: frozenset[int] = frozenset()) -> Fraction:
+    """The chance a D6 passes ``test``; a face in ``reroll`` that fails is rolled once more
+    (004 Parasitic Transmission, Flensing Microfilaments)."""
+    once = Fraction(sum(1 for face in range(1, 7) if test(face)), 6)
+    again = Fraction(sum(1 for face in reroll if 1 <= face <= 6 and not test(face)), 6)
+    return once + again * once
 
 
 @lru_cache(maxsize=4096)
@@ -627,7 +631,7 @@ def attack_2018(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Odds:
     (reduced to 0 wounds) and ``p_out_of_action`` (then the Injury roll, 4+ after modifiers,
     or a flesh wound with every box already marked)."""
     p_hit = _chance(lambda f: kt2018.hits(f, attack))
-    p_wound = _chance(lambda f: kt2018.wounds(f, attack, target))
+    p_wound = _chance(lambda f: kt2018.wounds(f, attack, target), attack.wound_reroll)
     p_fail_save = 1 - _chance(lambda f: kt2018.saves(f, attack, target))
     p = p_hit * p_wound * p_fail_save
     per_shot: Dist = {0: 1 - p}
@@ -652,7 +656,8 @@ def attack_2018(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Odds:
     mods = kt2018.injury_modifiers(target.flesh_wounds, attack.injury_modifiers)
     bonus = sum(a for _, a in mods)
     p_ooa_given_down = _chance(lambda f: kt2018.after_injury(
-        kt2018.injury_result(f + bonus), target.flesh_wounds) == "out_of_action")
+        kt2018.injury_result(f + bonus), target.flesh_wounds) == "out_of_action",
+        attack.injury_reroll)
     return Odds(dict(sorted(dist.items())), {
         "p_hit": p_hit, "p_wound": p_wound, "p_unsaved": p_fail_save, "p_down": p_down,
         "p_out_of_action": p_down * p_ooa_given_down,

@@ -308,6 +308,10 @@ def move_allowance(op: Any, how: str, edition: str, roll: float | None = None) -
 
     Raises ``ValueError`` for a kind of move the edition does not have."""
     m = float(op.profile.movement)
+    if roll is None and edition == "kt2018":  # a roll already made this phase (004)
+        known = getattr(op, {"advance": "advance_roll", "charge": "charge_roll"}.get(how, ""),
+                        None)
+        roll = None if known is None else float(known)
     if edition == "kt2024":
         if getattr(op, "injured", False):
             m = max(0.0, m - INJURED_MOVE_PENALTY)
@@ -341,6 +345,12 @@ def edge_gap(board: Any, at: Sequence[float], radius: float) -> float:
 def at_edge(board: Any, at: Sequence[float], radius: float) -> bool:
     """Whether a base at ``at`` is within 1" of a table edge (:func:`edge_gap`)."""
     return edge_gap(board, at, radius) <= CONTROL_RANGE + 1e-6
+
+
+def within_words(edition: str) -> str:
+    """The words for "within reach of an enemy's fighting" in the edition's vocabulary: Kill
+    Team 2024 "in control range of", Kill Team 2018 "within 1\" of" (004)."""
+    return "within 1\" of" if edition == "kt2018" else "in control range of"
 
 
 def round_point(p: Sequence[float] | None) -> list[float] | None:

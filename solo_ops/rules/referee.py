@@ -175,11 +175,16 @@ def heavy_shot_refusal(act: Activation, weapon: Weapon | None) -> str | None:
 
 def control_refusal(act: Activation, kind: str, holder: str | None) -> str | None:
     """Control range (``holder``: an enemy within whose control range the model stands, or
-    None): within one only a Fall Back (or a 2018 charge) starts and no shot is taken; a Fall
-    Back needs one."""
+    None): within one only a Fall Back starts and no shot is taken; a Fall Back needs one.
+    Kill Team 2018, in its words ("within 1""): "When you pick a model to move, if that model
+    started the Movement phase within 1" of an enemy model ... it can either remain
+    stationary or Fall Back" (no charge either); shooting from within 1" is the
+    ``combat_shooting`` setting's (:func:`solo_ops.rules.kt2018.combat_shot_refusal`)."""
+    if act.edition == "kt2018":
+        return _within_refusal_2018(act, kind, holder)
     if kind in FREE_MOVES and holder is not None:
         return f"{act.who} is in control range of {holder}: it can only fall back or fight"
-    if act.edition == "kt2024" and kind == "charge" and holder is not None:
+    if kind == "charge" and holder is not None:
         return (f"{act.who} is in control range of {holder}: it cannot charge (Charge is a "
                 "Reposition, which cannot start there)")
     if kind == "fall_back" and holder is None:
@@ -190,6 +195,19 @@ def control_refusal(act: Activation, kind: str, holder: str | None) -> str | Non
         return f"{act.who} is in control range of an enemy: it cannot go On Guard (002 Guard)"
     if kind == "fight" and holder is None:
         return f"{act.who} has no enemy within its control range to fight"
+    return None
+
+
+def _within_refusal_2018(act: Activation, kind: str, holder: str | None) -> str | None:
+    """:func:`control_refusal` for Kill Team 2018 (004 Falling Back, the Fight phase)."""
+    if kind in (*FREE_MOVES, "charge") and holder is not None:
+        return (f"{act.who} is within 1\" of {holder}: it can only stay where it is or Fall "
+                "Back (004 \"if that model started the Movement phase within 1\" of an enemy "
+                "model ... it can either remain stationary or Fall Back\")")
+    if kind == "fall_back" and holder is None:
+        return f"{act.who} is not within 1\" of an enemy: no need to fall back"
+    if kind == "fight" and holder is None:
+        return f"{act.who} has no enemy within 1\" to fight"
     return None
 
 

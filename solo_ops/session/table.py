@@ -121,6 +121,39 @@ def describe(action: dict[str, Any]) -> str:
     return "'" + " ".join(words) + "'"
 
 
+def _move_words(edition: str, how: str, allowance: str, op: Any) -> tuple[str, str]:
+    """A proposed move's verb and what the move allows, in the edition's words: Kill Team
+    2024 ``reposition`` / ``it can reposition 6.0"``; Kill Team 2018 ``make a normal move`` /
+    ``a normal move is up to 6.0"``, ``Advance`` / ``its Advance allows 9.0"`` (004)."""
+    if edition == "kt2024":
+        word = how.replace("_", " ")
+        return word, f"it can {word} {allowance}"
+    rolled = op is not None and (op.advance_roll if how == "advance" else op.charge_roll
+                                 if how == "charge" else None) is not None
+    verb, allows = {
+        "normal": ("make a normal move", f"a normal move is up to {allowance}"),
+        "advance": ("Advance", f"its Advance {'allows' if rolled else 'may reach at most'} "
+                               f"{allowance}"),
+        "charge": ("charge", f"its charge roll {'allows' if rolled else 'may reach at most'} "
+                             f"{allowance}"),
+        "fall_back": ("Fall Back", f"a Fall Back is up to {allowance}"),
+    }.get(how, (how.replace("_", " "), f"up to {allowance}"))
+    return verb, allows
+
+
+def _state_2018(o: dict[str, Any]) -> str:
+    """A Kill Team 2018 model's state in the game's words (its flesh wounds of three boxes,
+    shaken, Readied, Advanced, charged, Fell Back)."""
+    words = []
+    if o.get("flesh_wounds"):
+        words.append(f"flesh wounds {o['flesh_wounds']}/3")
+    for key, word in (("shaken", "shaken"), ("readied", "Readied"), ("advanced", "Advanced"),
+                      ("charged", "charged"), ("fell_back", "Fell Back")):
+        if o.get(key):
+            words.append(word)
+    return ", ".join(words)
+
+
 def names(state: State) -> dict[str, str]:
     """Display names: the players' operatives by name (enemies are named by id)."""
     return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()
@@ -433,7 +466,7 @@ class GameTable:
     def understand(self, line: str, prompt: Prompt) -> dict[str, Any]:
         """One typed answer as the engine's action: parsed, the active operative filled in, ids
         matched case-insensitively by unambiguous prefix, the weapon chosen when one fits."""
-        action = answers.parse(line, prompt.kind, self.game.settings.units)
+        action = answers.parse(line, prompt.kind, self.game.settings.units, self.game.edition)
         if prompt.kind == "act" and "operative" not in action and action["type"] in ACT_FILL:
             action["operative"] = prompt.operative
         return intent.resolve_ids(self.game, self.state, action, prompt)
@@ -471,7 +504,9 @@ class GameTable:
     def proposal_words(self, found: intent.Proposal) -> str:
         """A proposed move in words: where it goes, how far from what, and the allowance."""
         units = self.game.settings.units
-        how = found.action["how"].replace("_", " ")
+        how, can = _move_words(self.game.edition, str(found.action["how"]),
+                               measure.length(found.allowance, units),
+                               self.state.operatives.get(str(self.state.active_operative)))
         where = narrate.move_words(found.start, found.to, found.route,
                                    narration_table(self.game, self.state), found.cost,
                                    intent.detour_words(self.game, self.state, found))
@@ -482,7 +517,7 @@ class GameTable:
             return (f"At {found.ref} {found.blocked_by}: "
                     f"{self.state.active_operative} would {how} {where}, the nearest point "
                     f"where its base fits, {measure.length(found.gap, units)} from {found.ref} "
-                    f"(it can {how} {measure.length(found.allowance, units)}).")
+                    f"({can}).")
         elif found.gap is not None and found.gap < 0.05:
             gap = f", touching {found.ref}"
         if found.relation == "evacuate":
@@ -492,12 +527,14 @@ class GameTable:
                    f"{friend.name if friend else 'its friend'} off the table to safety")
         if found.blocked_by:
             gap += f"; it can get no further: {found.blocked_by}"
-        return (f"{self.state.active_operative} would {how} {where}{gap} (it can {how} "
-                f"{measure.length(found.allowance, units)}).")
+        if self.game.edition == "kt2018" and found.action.get("how") == "charge" \
+                and found.gap is not None and found.gap > 1.0 + 1e-6:
+            gap += ": not within 1\", the charge fails"  # 004 Charge Move
+        return f"{self.state.active_operative} would {how} {where}{gap} ({can})."
 
     def _meta(self, player: str | None, line: str, head: str) -> Outcome:
         if head == "help":
-            return Outcome(True, answers.PLAYER_HELP, meta=head)
+            return Outcome(True, answers.help_text(self.game.edition), meta=head)
         if head == "status":
             return Outcome(True, "\n".join(self.status_lines()), meta=head)
         if head == "undo":
@@ -631,25 +668,32 @@ class GameTable:
         """The table as the players may see it, in lines (the terminal's ``status``)."""
         view = self.view()
         units = self.game.settings.units
-        out = [f"Turn {view['turn']} ({view['phase']}); VP you {view['vp'].get('player', 0)}"
+        when = (f"Battle round {view['turn']} ({view['phase']} phase)"
+                if self.game.edition == "kt2018" else f"Turn {view['turn']} ({view['phase']})")
+        out = [f"{when}; VP you {view['vp'].get('player', 0)}"
                f" / solo-ops {view['vp'].get('enemy', 0)}"
                + (f"; CP you {view['cp']['player']}" if "player" in view["cp"] else "")]
+        kt2018 = self.game.edition == "kt2018"
         for player, ops in view["squads"].items():
             for o in ops:
                 extra = " DOWN" if o["down"] else ""
+                if kt2018 and o["down"]:
+                    extra = " out of action"
                 if o["down"] and o["at"] is not None:  # issue #27: where its base lies
                     extra += (f" (carried by {o['carried_by']})" if o.get("carried_by")
                               else " (lying here: its base stays on the table)")
                 extra += " ON GUARD" if o.get("on_guard") else ""
                 extra += f" carrying {o['marker']}" if o.get("marker") else ""
+                state_words = _state_2018(o) if kt2018 else o["stance"]
                 out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
-                           f"{o['wounds']}/{o['max_wounds']}W {o['stance']}{extra}")
+                           f"{o['wounds']}/{o['max_wounds']}W {state_words}{extra}".rstrip())
         for o in view["enemies"]:
             if o["down"]:
                 continue
             out.append(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
                        f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W"
-                       + (" ON GUARD" if o.get("on_guard") else ""))
+                       + (" ON GUARD" if o.get("on_guard") else "")
+                       + (f" {_state_2018(o)}".rstrip() if kt2018 else ""))
         for c in view["counters"]:
             out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
         doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}

@@ -51,10 +51,11 @@ A Counteract offer (Kill Team 2024) is taken by the candidate with the best shot
 stands (not in an enemy's control range; ties to the lower id), which shoots; with no shot it
 passes. It never picks up an objective marker.
 
-Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3": a
-player rolls the 2D6 at the table, and the autopilot has no dice of its own, so it charges
-only where any roll arrives), or a normal move scored as above (never Advance: its D6 is the
-player's); shooting phase — the best shot; fight phase — fight the best expected target.
+Kill Team 2018: movement phase — carry/evacuate, charge (only when the target is within 3":
+solo-ops rolls the charge after it is declared, so the autopilot charges only where any roll
+of 2D6 arrives; a roll the effects cut short leaves its charge failed), or a normal move scored
+as above (never Advance: the roll would decide its end after it chose it); shooting phase — the
+best shot; fight phase — fight the best expected target.
 """
 
 from __future__ import annotations
@@ -110,6 +111,12 @@ def answers(game: Game, state: State, prompt: Prompt, policy: str = "objective"
         yield {"type": "guard_choice", "how": "no"}
     elif prompt.kind == "cover":  # a useless cover save: roll the die (the enemy's rule)
         yield {"type": "cover_choice", "keep": False}
+    elif prompt.kind == "effect":  # a Pariah Nexus effect asks: the offered point, else no
+        suggested = prompt.data.get("suggested")
+        if prompt.data.get("what") == "set_up" and suggested is not None:
+            yield {"type": "effect", "choice": "place", "to": list(suggested)}
+        yield {"type": "effect", "choice": "roll" if prompt.data.get("what") == "lacerators"
+               else "no"}
     elif prompt.kind == "reroll":  # a CP re-roll of its dice: the lowest failed die
         failed = [n for n in prompt.data.get("failed", [])
                   if n not in prompt.data.get("rerolled", [])]

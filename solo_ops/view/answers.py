@@ -93,6 +93,53 @@ undo (take back your last answer), quit (the game is already saved; go on later 
 solo-ops play --resume SAVE). At the keyboard: arrow keys edit and recall answers, Tab
 completes ids and answer words."""
 
+PLAYER_HELP_2018 = """\
+What you can answer in a Kill Team 2018 game (ids in any case, and only as much of one as
+tells it apart: 'cor' for corvin; points are x,y in inches — or cm with the units setting — x
+along the long edge, y the short one; +y is north, up on every map):
+  which model acts in this phase:   corvin
+  movement phase:         move 10,4       (a normal move, up to its Move)
+                          advance         (declare an Advance: solo-ops rolls the D6, then
+                                           'move 10,4' within Move + the roll)
+                          advance 10,4    (declare, roll, and move there if the roll allows)
+                          charge u3-a     (declare a charge: the enemy may fire Overwatch,
+                                           solo-ops rolls 2D6, then 'move X,Y' or 'move into
+                                           base contact with u3-a' within the roll; short of 1"
+                                           the charge fails: move closer, not within 1")
+                          charge u3-a 12,6   fallback 8,3 (within 1" of an enemy, which has not
+                                           charged it)     ready (Readied instead of moving: it
+                                           shoots first, in Ready, Fire!)
+                          move 4 toward obj-2   move to obj-2   move behind crate-2 (solo-ops
+                          works out the point, shows it and asks yes / no)
+                          door d1 open    (within 1", making a normal move or Falling Back)
+  when solo-ops declares a charge at your model (a Reaction):
+                          overwatch roll   overwatch with bolter roll   overwatch damage 1
+                          retreat 10,4 (up to 3", away from the charger)   no
+  shooting phase:         shoot u3-a roll        (solo-ops rolls it, with every effect in force)
+                          shoot u3-a with boltgun damage 3   (you rolled it: 3 damage)
+  fight phase:            fight u3-a roll        fight u3-a dealt 2   (you rolled it)
+  a Pariah Nexus effect asks (a spatial lacerator, the circuit, a roll-off won ...):
+                          translocate 10,4   place 10,4   move 10,4   choose lacerator-1
+                          lacerator-4   roll   remove crate-2   no    (as the question says)
+  the wounded:            carry vale
+  what happened to whom:  damage corvin 1   down tam
+  end the model's turn in this phase:  done
+  when solo-ops asks what its attack did (you rolled it):  1   or   damage 1
+  when you hold the Command Node from round 2, at the end of the movement phase (no model
+  active): door d1 open   (Access Override, 1 CP)
+  CP you spent on a tactic at the table:  cp 1   or   cp 1 Sure Footing
+At any prompt: help, status (the table as you may see it), map FILE.png (a picture),
+undo (take back your last answer), quit (the game is already saved; go on later with
+solo-ops play --resume SAVE). At the keyboard: arrow keys edit and recall answers, Tab
+completes ids and answer words."""
+
+
+def help_text(edition: str) -> str:
+    """The answers a player may give, in the edition's words (Kill Team 2018 lists its own:
+    Advance, charge, Ready, Reactions, Fall Back; none of 2024's orders, AP or Dash)."""
+    return PLAYER_HELP_2018 if edition == "kt2018" else PLAYER_HELP
+
+
 META = ("help", "status", "map", "undo", "save", "quit", "exit")
 ACT_WORDS = ("move", "reposition", "dash", "fallback", "fall_back", "advance", "normal",
              "charge", "shoot", "fight", "carry", "evacuate", "ready", "done", "end", "pass",
@@ -382,7 +429,27 @@ def _prompt_answer(head: str, words: list[str], rest: list[str], prompt_kind: st
         return _counteract(head, rest)
     if prompt_kind == "attack":
         return _attack_damage(head, words, rest)
+    if prompt_kind == "effect" and head not in ("damage", "down"):
+        return _effect(head, rest, units)
     return None
+
+
+def _effect(head: str, rest: list[str], units: str) -> dict[str, Any]:
+    """The answer to a Pariah Nexus effect's question: ``choose A B`` (two spatial
+    lacerators) or ``roll``; ``place X,Y``, ``translocate X,Y`` or ``move X,Y`` (where the
+    model is set up or goes); ``remove FEATURE``; ``no``."""
+    if head in ("no", "none", "pass", "skip", "done") and not rest:
+        return {"type": "effect", "choice": "no"}
+    if head == "roll" and not rest:
+        return {"type": "effect", "choice": "roll"}
+    if head == "choose" and len(rest) == 2:
+        return {"type": "effect", "choice": "choose", "ids": rest}
+    if head == "remove" and len(rest) == 1:
+        return {"type": "effect", "choice": "remove", "feature": rest[0]}
+    if head in ("place", "translocate", "move", "setup") and len(rest) == 1:
+        return {"type": "effect", "choice": head, "to": _point(rest[0], units)}
+    raise RuleError("answer the effect: 'place X,Y', 'translocate X,Y', 'move X,Y', "
+                    "'choose A B', 'roll', 'remove ID' or 'no', as the question says")
 
 
 def _activate(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
@@ -407,7 +474,10 @@ MOVES = {"move": "reposition", "reposition": "reposition", "dash": "dash",
 
 
 def _move_verb(head: str, rest: list[str], text: str, units: str) -> dict[str, Any]:
-    """``move``, ``dash``, ``fallback``, ``advance`` ...: a point or a place (:func:`_move`)."""
+    """``move``, ``dash``, ``fallback``, ``advance`` ...: a point or a place (:func:`_move`).
+    ``advance`` alone (Kill Team 2018) declares the Advance: solo-ops rolls it."""
+    if not rest and head == "advance":
+        return {"type": "move", "how": "advance"}
     if not rest:
         raise RuleError(f"where to? e.g. '{head} 10,4' or '{head} to obj-1'")
     return _move(MOVES[head], rest, units)
@@ -546,9 +616,11 @@ VERBS: dict[str, _Verb] = {
 """An answer's first word -> its parser, called as ``parser(head, rest, text, units)``."""
 
 
-def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
+def parse(text: str, prompt_kind: str, units: str = "in", edition: str = "kt2024"
+          ) -> dict[str, Any]:
     """Turn one typed answer into an action dict (raises RuleError with a hint). Points and
-    distances are typed in ``units`` (``in`` or ``cm``) and come out in inches."""
+    distances are typed in ``units`` (``in`` or ``cm``) and come out in inches; hints are in
+    the ``edition``'s words."""
     words = text.strip().split()
     if not words:
         raise RuleError("type an answer, or 'help'")
@@ -558,6 +630,8 @@ def parse(text: str, prompt_kind: str, units: str = "in") -> dict[str, Any]:
     if answer is not None:
         return answer
     if prompt_kind == "activate" and head in ACT_WORDS:
+        if edition == "kt2018":
+            raise RuleError(f"first say which model acts, e.g. 'corvin'; then '{text.strip()}'")
         raise RuleError(f"first say which operative acts, e.g. 'activate kell engage' (or "
                         f"'kell engage'); then '{text.strip()}'")
     if prompt_kind == "activate" and head not in ("activate", "door", "hatch", "damage", "down"):

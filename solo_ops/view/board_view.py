@@ -245,7 +245,8 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]
     if any(o["down"] and o["at"] is not None and not o.get("carried_by")
            for ops in view["squads"].values() for o in ops):
-        entries.append(("downed", "downed: its base stays"))
+        entries.append(("downed", "out of action: its base stays" if view["edition"] == "kt2018"
+                        else "downed: its base stays"))
     if who is not None:
         tail = ": steps in order"  # the numbered circles: who acts, each step's number
         room = LEGEND_CHARS - len(tail)

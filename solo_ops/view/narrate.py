@@ -29,7 +29,11 @@ MAX_BENDS = 4
 """At most this many bend points of a route are shown (the data keeps the full route)."""
 
 MOVE_VERBS = {"reposition": "repositions", "dash": "dashes", "charge": "charges",
-              "fall_back": "falls back", "normal": "moves", "advance": "advances"}
+              "fall_back": "falls back", "normal": "moves", "advance": "Advances",
+              "retreat": "Retreats"}
+MOVE_VERBS_2018 = {**MOVE_VERBS, "fall_back": "Falls Back", "normal": "makes a normal move"}
+"""Kill Team 2018's words for a model's move (004: "normal move", "Advance", "Fall Back",
+"Retreat")."""
 ENEMY_MOVE_KIND = {"dash": "dash", "fall_back": "fall back", "advance": "advance"}
 """Enemy moves other than a plain move say what kind they are, after the end point."""
 
@@ -184,7 +188,11 @@ def _moved(e: dict[str, Any], t: Table) -> list[str]:
     if "note" in e:  # the enemy's move: do it at the table
         kind = ENEMY_MOVE_KIND.get(e.get("how", ""), "")
         return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}.{stop}"]
-    verb = MOVE_VERBS.get(e["how"], e["how"].replace("_", " ") + "s")
+    verbs = MOVE_VERBS_2018 if t.edition == "kt2018" else MOVE_VERBS
+    verb = verbs.get(e["how"], e["how"].replace("_", " ") + "s")
+    if e.get("failed_charge"):
+        return [f"{t.n(e['operative'])}'s charge fails: it moves {where}, short of "
+                f"{t.n(e['failed_charge'])}."]
     return [f"{t.n(e['operative'])} {verb} {where}."]
 
 
@@ -205,8 +213,8 @@ def _charged(e: dict[str, Any], t: Table) -> list[str]:
         return [f"  {e['note']}"]
     where = move_words(e.get("from"), e.get("to"), e.get("route"), t, e.get("cost"),
                        e.get("detour"))
-    return [f"  → {t.n(e['operative'])}: charge {where}, into control range of "
-            f"{t.n(e.get('target'))}."]
+    into = "within 1\" of" if t.edition == "kt2018" else "into control range of"
+    return [f"  → {t.n(e['operative'])}: charge {where}, {into} {t.n(e.get('target'))}."]
 
 
 def _counter_moved(e: dict[str, Any], t: Table) -> list[str]:
@@ -232,6 +240,10 @@ def _attack(e: dict[str, Any], t: Table) -> list[str]:
 def _fight(e: dict[str, Any], t: Table) -> list[str]:
     if "attacker" not in e:  # the player's report of a fight: the damage events follow
         return []
+    if t.edition == "kt2018":  # 2018: the attacker's attacks only (the target strikes back
+        # when it is chosen to fight)
+        return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}: {e['damage']} damage.",
+                *(f"    {line}" for line in e.get("lines", []))]
     return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}: deals {e['damage']}, takes "
             f"{e['damage_taken']}.", *(f"    {line}" for line in e.get("lines", []))]
 
@@ -244,8 +256,36 @@ def _replanned(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _score(e: dict[str, Any], t: Table) -> list[str]:
-    return [f"Score after turn {e['turn']}: you {e['vp']['player']} VP, solo-ops "
+    when = "battle round" if t.edition == "kt2018" else "turning point"
+    return [f"Score after {when} {e['turn']}: you {e['vp']['player']} VP, solo-ops "
             f"{e['vp']['enemy']} VP.", *(f"  {line}" for line in e.get("lines", []))]
+
+
+def _idle(e: dict[str, Any], t: Table) -> list[str]:
+    if t.edition == "kt2018":
+        return [f"solo-ops has no model to act with now: {e['why']}. Your turn again."]
+    return [f"solo-ops has nothing to activate: {e['why']}. Your turn again."]
+
+
+def _nerve(e: dict[str, Any], t: Table) -> list[str]:
+    """004 Nerve Tests: the D6, each modifier, the result against Leadership."""
+    if "face" not in e:
+        return [f"  Nerve test for {t.n(e['operative'])}: "
+                f"{'passed' if e['passed'] else 'failed — shaken'}."]
+    mods = "".join(f", {a:+d} {r}" for r, a in e.get("modifiers", []))
+    why = f" ({e['why']})" if e.get("why") else ""
+    outcome = "passed" if e["passed"] else "failed: it is shaken"
+    if e["passed"] and e["face"] == 1:
+        outcome = "passed (an unmodified 1 always passes)"
+    return [f"  Nerve test for {t.n(e['operative'])}{why}: D6 {e['face']}{mods} = {e['roll']} "
+            f"against Leadership {e['leadership']}: {outcome}."]
+
+
+def _hazard(e: dict[str, Any], t: Table) -> list[str]:
+    harm = {"mortal_wound": "1 mortal wound", "shaken": "Shaken"}.get(str(e.get("then")),
+                                                                   "struck")
+    return [f"  ◆ {e['effect']}: D6 {e['roll']} for {t.n(e['operative'])} ({e['where']}): "
+            f"{harm if e['struck'] else 'no harm'}."]
 
 
 def _limited(e: dict[str, Any], t: Table) -> list[str]:
@@ -319,8 +359,7 @@ WORDS: dict[str, Words] = {
     "counter_revealed": _revealed,
     "counter_empty": _one(lambda e, t: f"  Counter {e['counter']} held nobody."),
     "enemy_activation": _activation,
-    "enemy_idle": _one(lambda e, t: f"solo-ops has nothing to activate: {e['why']}. Your turn "
-                       "again."),
+    "enemy_idle": _idle,
     "moved": _moved,
     "move_blocked": _one(lambda e, t: f"  {e['note']}"),
     "charged": _charged,
@@ -340,8 +379,9 @@ WORDS: dict[str, Words] = {
     "shot_cancelled": _one(lambda e, t: f"  {e['note']}"),
     "damage": _one(lambda e, t: f"  {t.n(e['operative'])} loses {e['amount']} wound(s) "
                    f"({e['wounds']} left) — {e['why']}."),
-    "flesh_wound": _one(lambda e, t: f"  {t.n(e['operative'])} suffers a flesh wound "
-                        f"({e['flesh_wounds']} in all)."),
+    "flesh_wound": _one(lambda e, t: f"  {t.n(e['operative'])} suffers a flesh wound: "
+                        f"{e['flesh_wounds']} of its {e.get('boxes', 3)} Flesh Wound boxes "
+                        "marked, 1 wound left."),
     "down": _one(lambda e, t: f"  ✖ {t.n(e['operative'])} is "
                  f"{'incapacitated' if t.edition == 'kt2024' else 'out of action'}."),
     "unit_destroyed": _one(lambda e, t: f"  Unit {e['unit']} is destroyed."),
@@ -360,8 +400,7 @@ WORDS: dict[str, Words] = {
     "vp": _one(lambda e, t: f"  +{e['points']} VP to {SIDE[e['side']]}: {e['why']}."),
     "battle_end": _one(lambda e, t: f"══ Battle over: {e['outcome'].upper()} — you "
                        f"{e['vp']['player']} VP, solo-ops {e['vp']['enemy']} VP ══"),
-    "nerve_test": _one(lambda e, t: f"  Nerve test for {t.n(e['operative'])}: "
-                       f"{'passed' if e['passed'] else 'failed — shaken'}."),
+    "nerve_test": _nerve,
     "broken": _one(lambda e, t: f"{SIDE[e['side']].title()}: the kill team is broken."),
     "on_guard": _one(lambda e, t: (
         f"{t.n(e['operative'])} is On Guard: it may interrupt one enemy activation after the "
@@ -382,9 +421,21 @@ WORDS: dict[str, Words] = {
                         f"({e['why']})."),
     "attack_reported": _one(lambda e, t: f"Recorded: {e['damage']} damage to "
                             f"{t.n(e['target'])}."),
-    # Kill Team 2018 charge Reactions (issue 14 item 12)
+    # Kill Team 2018 charge Reactions (issue 14 item 12), rolls and the Pariah Nexus effects
     "charge_declared": _one(lambda e, t: f"⚔ {e['note']}"),
     "overwatch": _one(lambda e, t: f"  {e['note']}"),
+    "cannot_react": _one(lambda e, t: f"  {e['why']}: no Reaction."),
+    "move_roll": _one(lambda e, t: f"  🎲 {e['note']}"),
+    "readied": _one(lambda e, t: e.get("note") or f"{t.n(e['operative'])} is Readied."),
+    "effect_roll": _one(lambda e, t: f"  ◆ {e['note']}"),
+    "effect_pick": _one(lambda e, t: f"  ◆ {e['note']}"),
+    "effect_hazard": _hazard,
+    "effect_shaken": _one(lambda e, t: f"  {t.n(e['operative'])} is Shaken ({e['why']})."),
+    "effect_move": _one(lambda e, t: f"  ◆ {e['note']}"),
+    "effect_declined": _one(lambda e, t: f"  {e['effect']}: "
+                            + (f"{t.n(e['operative'])} stays where it is."
+                               if e.get("operative") else "nothing is changed.")),
+    "effect_removed": _one(lambda e, t: f"  ◆ {e['note']}"),
     # Kill Team 2024 Counteract, Pick Up / Place Down (issue 14 item 7)
     "counteract": lambda e, t: [f"⚡ {e['note']}"] if e.get("side") == "enemy" else [],
     "pick_up": _one(lambda e, t: f"  {e['note']}"),
@@ -403,7 +454,7 @@ SILENT = frozenset({
     "cover_choice",     # an action dict (keep or roll a useless cover save)
     "activation_end",   # likewise ("done")
     "shot",             # the player's own report: the damage lines follow
-    "readied",          # the player's own 2018 Ready
+    "effect_offer",     # an effect's question to the players: the prompt that follows says it
     "no_reaction",      # the player's own answer to a declared charge
     "counteract_pass",  # a side that could counteract did not (the next activation follows)
     "turn_end",         # the next turn_start or the score says it

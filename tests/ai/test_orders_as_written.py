@@ -218,7 +218,7 @@ def test_a_charged_2018_enemy_fires_overwatch(tmp_path: Path) -> None:
     """004 "A model can React if it is the target of a charging model and it is more than 1"
     from an enemy model. A model can either fire Overwatch or Retreat"; 003: the enemy works
     "as per a normal game". Kell charges e1 (6" away): e1 fires Overwatch first (a 6 to hit),
-    then the charge is made."""
+    then the charge is rolled ("After all Reactions have been resolved, make a charge roll")."""
     path = scenario(tmp_path, [("u1", 6, [("e1", TROOPER, (10, 10))])],
                     [("kell", TROOPER, (3, 10))], edition="kt2018",
                     settings={"turns": 1})
@@ -226,8 +226,8 @@ def test_a_charged_2018_enemy_fires_overwatch(tmp_path: Path) -> None:
               "--answer", "charge e1 8.9,10", "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    assert "e1 reacts to the charge: Overwatch at kell with gun (hits only on 6s)." in out
-    assert out.index("Overwatch at kell") < out.index("kell charges")
+    assert "e1 reacts to the charge: Overwatch at kell with gun (hits on 6s)." in out
+    assert out.index("Overwatch at kell") < out.index("kell's charge roll")  # then rolled
     log = [json.loads(line) for line in (tmp_path / "s.log.jsonl").read_text().splitlines()]
     rolls = [r["purpose"] for record in log for r in record.get("rolls", [])]
     assert any("e1" in p and "kell" in p for p in rolls)  # the Overwatch was rolled

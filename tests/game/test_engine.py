@@ -130,7 +130,9 @@ def test_2018_battle_round_runs_movement_shooting_fight_and_morale() -> None:
         if prompt.kind == "engine":
             step(game, state, {"type": "engine"})
         elif prompt.kind == "activate":
-            assert prompt.text == f"Ana: which operative do you act with in the {state.phase}?"
+            verb = {"movement": "moves (or is Readied)", "shooting": "shoots",
+                    "fight": "fights"}[state.phase]
+            assert prompt.text == f"Ana: which of your models {verb} now?"
             step(game, state, {"type": "activate", "operative": prompt.options[0]})
         else:
             step(game, state, {"type": "done"})

@@ -147,10 +147,10 @@ def test_ready_in_the_movement_phase_and_gone_next_battle_round() -> None:
     assert state.phase == "movement"
     step(game, state, {"type": "activate", "operative": "a1"})
     record = step(game, state, {"type": "ready"})
-    assert record["events"][0] == {"type": "readied", "operative": "a1"}
+    assert record["events"][0]["type"] == "readied" and record["events"][0]["operative"] == "a1"
+    assert "shoots in Ready, Fire!" in record["events"][0]["note"]  # 'ready' says what it did
     a1 = state.operatives["a1"]
-    assert a1.readied
-    step(game, state, {"type": "done"})
+    assert a1.readied and state.active_operative is None  # Readied instead of its move
     assert a1.readied and a1.at == (3, 10)
     while state.turn == 1 and not state.ended:
         prompt = pending(game, state)
@@ -167,7 +167,7 @@ def test_ready_is_refused_after_a_move_outside_the_movement_phase_and_in_2024() 
     game, state = start({"a1": (3, 10)}, edition="kt2018")
     step(game, state, {"type": "activate", "operative": "a1"})
     step(game, state, {"type": "move", "to": [5, 10]})
-    refused(game, state, {"type": "ready"}, "a1 has moved: it cannot be Readied")
+    refused(game, state, {"type": "ready"}, "a1 cannot be Readied: it has moved this phase")
     step(game, state, {"type": "done"})
     while state.phase == "movement":
         step(game, state, {"type": "engine"} if pending(game, state).kind == "engine"

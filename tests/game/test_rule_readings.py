@@ -5,6 +5,7 @@ each with the source line it follows (003 supplement, 001/002 Kill Team 2024 car
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -335,10 +336,23 @@ def test_after_an_advance_only_an_assault_weapon_fires() -> None:
     step(game, state, {"type": "activate", "operative": "a1"})
     step(game, state, {"type": "move", "how": "advance", "to": [8, 11]})
     step(game, state, {"type": "done"})
-    to_phase(game, state, "shooting")
-    step(game, state, {"type": "activate", "operative": "a1"})
-    refused(game, state, {"type": "shoot", "target": "e1", "weapon": "lasgun"},
-            "advanced this battle round: it can only fire an Assault weapon and has none")
+    from solo_ops.game import turns
+
+    while state.phase == "movement":
+        step(game, state, {"type": "engine"} if pending(game, state).kind == "engine"
+             else {"type": "activate", "operative": pending(game, state).options[0]}
+             if pending(game, state).kind == "activate" else {"type": "done"})
+    assert state.phase == "shooting" and state.turn == 1
+    # a1 has no Assault weapon: it has nothing to do in the shooting phase, so it is not asked
+    assert "a1" not in [o.id for o in turns.player_ready(game, state, "Ana")]
+    from solo_ops.rules import kt2018
+
+    assert not kt2018.may_fire_after("rapid", "advance")  # the shot would be refused
+    assert kt2018.may_fire_after("assault", "advance")
+    a1 = state.operatives["a1"]
+    a1.profile = dataclasses.replace(a1.profile, weapons=(dataclasses.replace(
+        a1.profile.weapons[0], type="assault"),))
+    assert "a1" in [o.id for o in turns.player_ready(game, state, "Ana")]  # with one it is
 
 
 def test_no_fall_back_after_being_charged_that_phase() -> None:
@@ -386,8 +400,9 @@ def test_readied_models_shoot_first() -> None:
 
     game, state = start({"a1": (3, 11), "a2": (3, 14)}, edition="kt2018")
     step(game, state, {"type": "activate", "operative": "a1"})
-    step(game, state, {"type": "ready"})
-    step(game, state, {"type": "done"})
+    record = step(game, state, {"type": "ready"})  # instead of its move: its part ends
+    assert state.active_operative is None
+    assert [e["type"] for e in record["events"]][:2] == ["readied", "activation_end"]
     to_phase(game, state, "shooting")
     assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
     assert turns.enemy_ready(game, state) == []

@@ -211,13 +211,6 @@ def test_not_visible_is_all_false() -> None:
     assert got == CoverResult(False, False, False, False)
 
 
-def test_kt2018_runs_the_same_geometry() -> None:
-    for feats in ([NEAR_LIGHT], [{"traits": ["heavy"], "polygon": box(9.9, 8, 10.1, 12)}]):
-        s = Sight(board(*feats))
-        assert triple(s.cover(ATTACKER, TARGET, R, R, edition="kt2018")) == triple(
-            s.cover(ATTACKER, TARGET, R, R))
-
-
 def test_cover_matrix_matches_single_covers() -> None:
     b = board(NEAR_LIGHT, {"traits": ["heavy"], "polygon": box(9.9, 2, 10.1, 6)},
               {"traits": ["wall"], "line": [[10, 14], [10, 20]]})

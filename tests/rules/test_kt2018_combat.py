@@ -179,9 +179,11 @@ def test_bridge_injury_and_nerve_test() -> None:
     near = Op("b", _profile(), at=(1.5, 0.0))
     gone = Op("c", _profile(), down=True)
     state = FakeState([op, near, gone])
-    passed, value = attacks.nerve_test_2018(dice, state, op)
+    passed, entry = attacks.nerve_test_2018(dice, state, op)
+    value = entry.value
     assert (passed, value) == (True, 6)  # 6 +1 (c gone) -1 (b near) = 6 <= Ld 7
-    passed, value = attacks.nerve_test_2018(dice, state, op)
+    passed, entry = attacks.nerve_test_2018(dice, state, op)
+    value = entry.value
     assert passed and value == 1
     assert dice.log[1].purpose == "Nerve test: a"
 
@@ -206,3 +208,15 @@ def test_bridge_missing_characteristics_asks_the_player() -> None:
     result = attacks.roll_shot("kt2018", ScriptedDice(), shooter, gun, Op("t", _profile()),
                                None, None)
     assert result.damage == 0 and "table" in result.lines[0]
+
+
+def test_an_overwatch_hit_roll_shows_no_modifier_and_hits_on_a_6() -> None:
+    """004 Overwatch: "a 6 is always required for a successful hit roll, irrespective of the
+    firing model's Ballistic Skill or any modifiers": an obscured charger (-1) is hit by a 6
+    (it would be 5 with the modifier), a 5 misses; neither roll carries a modifier."""
+    dice = ScriptedDice(faces=[5, 6, 1])
+    rolled = kt2018.roll_attack(dice, attack(shots=DiceExpr(0, 0, 2), obscured=True,
+                                             overwatch=True), Target2018(4, 3), "e1 overwatch")
+    assert rolled.lines[:2] == ["Shot 1: hit roll 5 misses (Overwatch hits on 6+).",
+                                "Shot 2: hit roll 6 hits, wound roll 1 fails (needs 4+)."]
+    assert [tuple(e.modifiers) for e in dice.log[:2]] == [(), ()]

@@ -154,10 +154,15 @@ def test_2018_random_damage_and_concentrated_radius() -> None:
 
 
 def test_2018_injury_odds() -> None:
+    """004 Flesh Wound: "Mark one of the empty Flesh Wound boxes ... If a model suffers a
+    flesh wound and all of the Flesh Wound boxes on their datacard are marked, it is taken
+    out of action instead": +1 per flesh wound; with 2 of 3 boxes marked a 1 (1+2 = 3) still
+    marks the third; with all 3 marked nothing is a flesh wound any more."""
     assert odds.injury_2018(0) == {"flesh_wound": Fraction(1, 2),
                                    "out_of_action": Fraction(1, 2)}
     assert odds.injury_2018(1)["out_of_action"] == Fraction(2, 3)
-    assert odds.injury_2018(2)["out_of_action"] == 1
+    assert odds.injury_2018(2)["out_of_action"] == Fraction(5, 6)
+    assert odds.injury_2018(3)["out_of_action"] == 1
 
 
 # -- rolled mode agrees with the exact odds -----------------------------------------------------

@@ -77,8 +77,18 @@ def test_control_range() -> None:
     assert referee.refusal(AT_START, "fall_back", holder=None) == (
         "e1 is not in control range of an enemy: no need to fall back")
     assert referee.refusal(AT_START, "fall_back", holder="kell") is None
+    # Kill Team 2018, in its words: 004 Falling Back "if that model started the Movement phase
+    # within 1" of an enemy model, it cannot make a normal move. Instead, it can either remain
+    # stationary or Fall Back" (no charge either)
     kt2018 = Activation(who="e1", edition="kt2018", phase="movement")
-    assert referee.refusal(kt2018, "charge", holder="kell") is None  # 004: a 2018 charge
+    within = ('e1 is within 1" of kell: it can only stay where it is or Fall Back (004 "if that '
+              'model started the Movement phase within 1" of an enemy model ... it can either '
+              'remain stationary or Fall Back")')
+    assert referee.refusal(kt2018, "charge", holder="kell") == within
+    assert referee.refusal(kt2018, "normal", holder="kell") == within
+    assert referee.refusal(kt2018, "fall_back", holder="kell") is None
+    assert referee.refusal(kt2018, "fall_back", holder=None) == (
+        'e1 is not within 1" of an enemy: no need to fall back')
 
 
 def test_a_counteract_is_one_1ap_action() -> None:

@@ -282,3 +282,35 @@ class OracleTerrain:
         self.board = board
         self.sight = OracleSight(board)
         self.routes = OracleRoutes(board)
+
+
+def obscured_2018(board: Board, a: tuple[float, float], ra: float, b: tuple[float, float],
+                  rb: float, others: tuple[tuple[float, float, float], ...] = (),
+                  samples: int = 200, sides: int = 64) -> bool:
+    """Kill Team 2018's obscured the plain way (004 "even partially obscured from the best
+    point of view of the firing model"): ``samples`` points spread over the firer's base (its
+    centre, rings out to its edge) are each tried as the point of view, and one sees all of
+    the target's base when the hull of the point and the target's base (a 256-gon about it)
+    meets none of the obscuring shapes (every feature that gives cover, each shrunk by
+    :data:`EPS`, and the ``others`` bases). Obscured when none does. Sampling can miss a clear
+    region thinner than its spacing: compare only where the answer is robust."""
+    shapes_ = [_eroded(shapes.feature_area(f)) for f in board.features if f.gives_cover]
+    shapes_ += [Point(x, y).buffer(max(0.0, r - EPS), 64) for x, y, r in others]
+    blocker = unary_union([s for s in shapes_ if not s.is_empty])
+    if blocker.is_empty:
+        return False
+    shapely.prepare(blocker)
+    k = np.arange(sides) * (2 * math.pi / sides)
+    scale = rb / math.cos(math.pi / sides)
+    ring = np.stack([b[0] + scale * np.cos(k), b[1] + scale * np.sin(k)], axis=1)
+    pts = [(a[0], a[1])]
+    rings = max(1, int(math.sqrt(samples / 3)))
+    for i in range(1, rings + 1):
+        rr = ra * (1 - 1e-6) * i / rings
+        n = max(6, int(2 * math.pi * i * 3))
+        for j in range(n):
+            t = 2 * math.pi * j / n
+            pts.append((a[0] + rr * math.cos(t), a[1] + rr * math.sin(t)))
+    hulls = shapely.convex_hull(shapely.multipoints(
+        [np.vstack([[p], ring]) for p in pts]))
+    return not bool((~shapely.intersects(hulls, blocker)).any())

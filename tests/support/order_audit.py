@@ -251,7 +251,9 @@ def _move_order(game: Any, state: Any, codes: dict[str, str], before: _Facts,
     after = _facts(game, state, end)
     e, p = state.operatives["e1"], state.operatives["kell"]
     if codes["move"] in ("to_cover", "to_cover_firing_line"):
-        c = game.terrain(state).sight.cover(p.at, end, p.radius, e.radius)
+        # the edition's cover: Kill Team 2018 has no cover but being obscured (docs/rules.md)
+        c = game.terrain(state).sight.cover(p.at, end, p.radius, e.radius,
+                                            edition=state.edition)
         if c.visible and not c.in_cover:
             return [f"to cover, but it ends at {end} out of cover"]
     if codes["move"] == "towards_closest_enemy" and after.dist >= before.dist:

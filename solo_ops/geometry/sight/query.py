@@ -11,6 +11,7 @@ exact arguments.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,6 +31,7 @@ from solo_ops.geometry.sight.common import (
     _row_keys,
 )
 from solo_ops.geometry.sight.cover import _CoverJob
+from solo_ops.geometry.sight.partial import _Partial
 from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, _ragged
 from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
 from solo_ops.geometry.sight.scalar import _Scalar
@@ -79,6 +81,45 @@ class Sight(_BaseToBase, _CoverShapes):
         # the engine ask the same pairs in different batches and under different names
         self._cover_memo: tuple[dict[bytes, int], ...] = ({}, {}, {})
         self._scalar_parts: _Scalar | None = None
+        self._partial: _Partial | None = None  # Kill Team 2018 obstacles (first use)
+        self._partial_memo: dict[bytes, bool] = {}
+
+    # -- Kill Team 2018 ------------------------------------------------------------------------
+    @property
+    def partial(self) -> _Partial:
+        """The board's obstacles for the 2018 "obscured", built on first use."""
+        if self._partial is None:
+            self._partial = _Partial(self.board)
+        return self._partial
+
+    def _cover_2018(self, attacker: Any, target: Any, ra: float, rb: float,
+                    others: Sequence[tuple[float, float, float]]) -> CoverResult:
+        """:meth:`cover` by Kill Team 2018 (remembered per exact arguments, the other bases
+        included)."""
+        key = ("c18", float(attacker[0]), float(attacker[1]), float(target[0]),
+               float(target[1]), float(ra), float(rb),
+               tuple((float(x), float(y), float(r)) for x, y, r in others))
+        found = self._pair_memo.get(key)
+        if found is None:
+            vis = self.visible(attacker, target, ra, rb)
+            hidden = vis and self.partial.obscured(attacker, ra, target, rb, others)
+            found = self._remember(key, CoverResult(vis, hidden, hidden, vis))
+        return replace(found)
+
+    def _partial_pairs(self, A: np.ndarray, ra: np.ndarray, B: np.ndarray, rb: np.ndarray
+                       ) -> np.ndarray:
+        """The 2018 "obscured" (terrain only) of each pair (A[k], B[k]), remembered per pair."""
+        rows = np.ascontiguousarray(np.column_stack([A, ra, B, rb]), dtype=float)
+        keys = _row_keys(rows)
+        found = [self._partial_memo.get(k) for k in keys]
+        miss = [k for k, v in enumerate(found) if v is None]
+        if miss:
+            fresh = self.partial.obscured_many(rows[miss])
+            if len(self._partial_memo) + len(miss) > COVER_MEMO_LIMIT:
+                self._partial_memo.clear()
+            for k, value in zip(miss, fresh.tolist(), strict=True):
+                found[k] = self._partial_memo[keys[k]] = bool(value)
+        return np.array(found, dtype=bool)
 
     def _remember(self, key: tuple[Any, ...], value: Any) -> Any:
         if len(self._pair_memo) >= PAIR_MEMO_LIMIT:
@@ -112,15 +153,20 @@ class Sight(_BaseToBase, _CoverShapes):
 
     # -- cover ------------------------------------------------------------------------------
     def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
-              seek: bool = False, seek_light: bool = False, edition: str = "kt2024"
-              ) -> CoverResult:
+              seek: bool = False, seek_light: bool = False, edition: str = "kt2024",
+              others: Sequence[tuple[float, float, float]] = ()) -> CoverResult:
         """Whether ``target`` is visible to ``attacker``, in cover and obscured (2024 reading,
         see the package docstring). ``seek``: cover-giving terrain gives no cover;
         ``seek_light``: light-only terrain gives none. Not visible gives all False.
 
-        ``edition="kt2018"`` runs the same computation: the engine reads ``obscured or
-        in_cover`` as the 2018 "obscured", so both editions share this one geometry.
+        ``edition="kt2018"``: obscured as Kill Team 2018 defines it, "even partially obscured
+        from the best point of view of the firing model" (:mod:`.partial`), by the terrain and
+        the bases ``others`` ((x, y, radius) of the other models, either side: "Other models
+        (even friendly models) and terrain may hide a target"); 2018 has no cover apart from
+        being obscured, so ``in_cover`` is the same answer.
         """
+        if edition == "kt2018":
+            return self._cover_2018(attacker, target, ra, rb, others)
         key = ("c", float(attacker[0]), float(attacker[1]), float(target[0]), float(target[1]),
                float(ra), float(rb), bool(seek), bool(seek_light), edition)
         found = self._pair_memo.get(key)
@@ -135,9 +181,8 @@ class Sight(_BaseToBase, _CoverShapes):
     def cover_matrix(self, A: Any, ra: Any, B: Any, rb: Any, *, edition: str = "kt2024",
                      seek: bool = False, seek_light: bool = False) -> CoverMatrix:
         """:meth:`cover` from every attacker in ``A`` (rows) to every target in ``B`` (columns);
-        radii are scalars or arrays. ``edition`` is accepted for both editions and changes
-        nothing (see :meth:`cover`)."""
-        del edition  # one geometry for both editions
+        radii are scalars or arrays. ``edition="kt2018"``: the 2018 "obscured" by the
+        terrain (see :meth:`cover`), ``in_cover`` the same."""
         A, B = _as_points(A), _as_points(B)
         ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
         shape = (len(A), len(B))
@@ -147,6 +192,10 @@ class Sight(_BaseToBase, _CoverShapes):
         pi, pj = np.nonzero(vis)
         if len(pi) == 0:
             return CoverMatrix(vis, in_cover, obscured)
+        if edition == "kt2018":
+            hidden = self._partial_pairs(A[pi], ra_[pi], B[pj], rb_[pj])
+            obscured[pi, pj] = hidden
+            return CoverMatrix(vis, obscured.copy(), obscured)
         # A pair's answer depends on its own centres and radii only (never on the other pairs
         # of a job), so the pairs answered before are read back and only the rest computed.
         mode = 1 if seek else 2 if seek_light else 0

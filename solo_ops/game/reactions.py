@@ -1,0 +1,163 @@
+"""Kill Team 2018: the players' Reactions to an enemy's declared charge.
+
+004 React: "After you have declared a charge, any opponents take it in turn to make Reactions
+... A model can either fire Overwatch or Retreat when it Reacts." Each is checked rule by rule
+before anything changes, as every action of :mod:`solo_ops.game.actions` (which dispatches
+``reaction`` here); then the engine rolls the charge.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game import pariah, reveal
+from solo_ops.game.action_checks import MOVE_TOLERANCE, _point
+from solo_ops.game.enemy import apply_damage, check_mines
+from solo_ops.game.state import ENEMY, Operative, State
+from solo_ops.geometry import placement
+from solo_ops.rules import kt2018, reach
+
+if TYPE_CHECKING:
+    from solo_ops.core.model import Weapon
+    from solo_ops.game.definition import Game
+    from solo_ops.geometry.routes import Walk
+    from solo_ops.geometry.terrain import Terrain
+
+
+RETREAT = 3.0  # inches: a Retreat moves up to 3" (004; rules.pariah.retreat_distance)
+
+
+def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
+    it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
+    player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
+    than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
+    engine rolls the charge."""
+    entry = state.pending_attacks[0]
+    charger = state.operatives[entry["attacker"]]
+    me = state.operatives[entry["target"]]
+    react = str(action.get("react", "none"))
+    terrain = game.terrain(state)
+    events: list[dict[str, Any]] = []
+    assert me.at is not None and charger.at is not None
+    if react == "overwatch":
+        events.extend(_overwatch(game, state, action, me, charger, terrain))
+        return events + _charge_after(game, state, entry, False)
+    if react == "retreat":
+        events.extend(_retreat(game, state, action, entry, me, charger, terrain))
+        return events + _charge_after(game, state, entry, True)
+    if react != "none":
+        raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
+    state.pending_attacks.pop(0)
+    events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
+    return events + _charge_after(game, state, entry, False)
+
+
+def _charge_after(game: Game, state: State, entry: dict[str, Any],
+                  retreated: bool) -> list[dict[str, Any]]:
+    """The charge the Reaction answered, rolled by the engine, then spotting."""
+    from solo_ops.game.enemy import charge_after_reaction
+
+    out = charge_after_reaction(game, state, entry, retreated)
+    return out + reveal.check_spotting(game, state)
+
+
+def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
+                      terrain: Terrain) -> Weapon:
+    """Overwatch: a ranged weapon of the target's that sees the charger and reaches it."""
+    assert me.at is not None and charger.at is not None
+    name = action.get("weapon")
+    guns = me.profile.ranged_weapons
+    weapon = next((w for w in guns if w.name == name), None) if name else \
+        (guns[0] if guns else None)
+    if weapon is None:
+        raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
+                        f"{me.name} has no ranged weapon to fire Overwatch")
+    if not terrain.sight.visible(me.at, charger.at, me.radius, charger.radius):
+        raise RuleError(f"{charger.label} is not visible to {me.name}: no Overwatch")
+    d = terrain.routes.distance(me.at, charger.at, me.radius, charger.radius).distance
+    if weapon.range and (d is None or d > weapon.range + 1e-6):
+        raise RuleError(f"{charger.label} is out of range of {weapon.name}")
+    return weapon
+
+
+def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
+               charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+    """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
+    from solo_ops.game.enemy import _resolve_shot, shot_cover
+
+    weapon = _overwatch_weapon(action, me, charger, terrain)
+    if not action.get("roll") and action.get("damage") is None:
+        raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
+    state.pending_attacks.pop(0)
+    from solo_ops.game.play2018 import overwatch_hits_on
+
+    events: list[dict[str, Any]] = [
+        {"type": "overwatch", "operative": me.id, "target": charger.id, "weapon": weapon.name,
+         "note": f"{me.name} fires Overwatch at {charger.label} (hits on "
+                 f"{overwatch_hits_on(game, state, me, charger)})."}]
+    if action.get("roll"):
+        events.extend(_resolve_shot(game, state, me, weapon, charger,
+                                    shot_cover(game, state, me, weapon, charger), [], None,
+                                    acting=frozenset({me.id}), overwatch=True))
+    elif int(action["damage"]):
+        events.extend(apply_damage(game, state, charger, int(action["damage"]),
+                                   f"Overwatch by {me.name}"))
+    return events
+
+
+def _check_retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
+                   me: Operative, charger: Operative, terrain: Terrain
+                   ) -> tuple[tuple[float, float], Walk]:
+    """Retreat (004): not after a move this phase (:func:`solo_ops.rules.kt2018.may_retreat`);
+    up to 3" (4" under Power Surges' intense lighting) to a place the base fits, further from
+    the charger and more than 1" from every other enemy; the point and the walk."""
+    assert me.at is not None and charger.at is not None
+    if not entry.get("retreat"):
+        why = kt2018.may_retreat(me.moved_how) or "it has moved this phase"
+        raise RuleError(f"{me.name} cannot Retreat: {why} (004 \"A target model cannot "
+                        "Retreat if it has already made a move of any kind (or attempted to "
+                        "charge) in this phase\")")
+    to = _point(action.get("to"))
+    others = state.bases(exclude=(me.id, me.carrying))  # the placement rule's bases
+    refused = placement.refusal(terrain, to, me.radius, others, me.name)
+    if refused is not None:
+        raise RuleError(refused)
+    walk = terrain.routes.walk(me.at, to, me.radius, blockers=placement.discs(others))
+    far, effect = pariah.retreat_distance(game, state, me)
+    if walk is None or walk.cost > far + MOVE_TOLERANCE:
+        got = "no route there" if walk is None else f"that is {walk.cost:.1f}\""
+        raise RuleError(f"a Retreat moves up to {far:g}\"" + (f" ({effect})" if effect else "")
+                        + f" ({got})")
+    if math.dist(to, charger.at) <= math.dist(me.at, charger.at) + 1e-9:
+        raise RuleError(f"a Retreat must end further away from {charger.label}")
+    for e in state.living(ENEMY):
+        if e.id != charger.id and e.at is not None and reach.engaged_2018(
+                terrain, to, me.radius, e.at, e.radius):
+            raise RuleError(f"a Retreat must end more than 1\" from {e.label}")
+    return to, walk
+
+
+def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
+             me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+    """Retreat: the checked move, then mines and spotting (the model may not shoot or React
+    again this battle round)."""
+    to, walk = _check_retreat(game, state, action, entry, me, charger, terrain)
+    state.pending_attacks.pop(0)
+    old = me.at
+    me.at = to
+    me.moved = True
+    me.moved_how = "retreat"
+    me.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
+    # Readied"
+    me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
+    events: list[dict[str, Any]] = [
+        {"type": "moved", "operative": me.id, "how": "retreat",
+         "from": reach.round_point(old), "to": reach.round_point(to),
+         "cost": round(float(walk.cost), 2),
+         "route": [reach.round_point(p) for p in walk.points]}]
+    events.extend(check_mines(game, state, me))
+    events.extend(reveal.check_spotting(game, state))
+    return events
