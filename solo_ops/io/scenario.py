@@ -42,8 +42,12 @@ SCENARIO_KEYS = ("name", "edition", "board", "roster", "engagement", "seed", "sq
 
 
 def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
-            board: Board, require_at: bool) -> PlacedModel:
-    m = Fields(item, source, path).only(("id", "name", "profile", "at"))
+            board: Board, require_at: bool, edition: str = "kt2024") -> PlacedModel:
+    """A model entry; a squad model (``require_at`` False) may start hurt: ``wounds_lost``,
+    the wounds it starts the game without (a campaign's unhealed wound), at least 1 left."""
+    keys = ("id", "name", "profile", "at") if require_at else \
+        ("id", "name", "profile", "at", "wounds_lost")
+    m = Fields(item, source, path).only(keys)
     mid = m.text("id")
     raw_profile = m.raw("profile")
     profile = profile_or_reference(raw_profile, roster, source, join_path(path, "profile"), mid)
@@ -53,7 +57,9 @@ def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
         raise m.error("at", "is required for an enemy model")
     if at is not None and not board.on_board(at[0], at[1]):
         raise m.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
-    return PlacedModel(mid, m.text("name", default_name), profile, at)
+    lost = 0 if require_at else m.integer("wounds_lost", 0, minimum=0,
+                                          maximum=profile.for_edition(edition).wounds)
+    return PlacedModel(mid, m.text("name", default_name), profile, at, lost)
 
 
 def _check_counts(doc: Fields) -> None:
@@ -117,7 +123,8 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
         models = []
         for j, model_item in enumerate(s.sequence("models")):
             mwhere = join_path(join_path(where, "models"), j)
-            placed = _placed(model_item, source, mwhere, roster, board, require_at=False)
+            placed = _placed(model_item, source, mwhere, roster, board, require_at=False,
+                             edition=edition)
             claim(placed.id, mwhere)
             models.append(placed)
         if not models:
