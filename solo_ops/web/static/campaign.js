@@ -65,7 +65,7 @@
     box.append(el("summary", "Squads"));
     const table = el("table");
     const head = el("tr");
-    for (const h of ["player", "model", "state", "W", "missions", "injuries"]) {
+    for (const h of ["player", "model", "state", "W", "missions", "kills", "injuries"]) {
       head.append(el("th", h));
     }
     table.append(head);
@@ -75,11 +75,14 @@
         row.dataset.model = m.id;
         const note = m.replaced_by ? ` (replaced by ${m.replaced_by})` :
           m.replaces ? ` (in place of ${m.replaces})` : "";
-        for (const v of [s.player, `${m.name} (${m.id})${note}`, m.state,
-                         m.wounds === null || m.wounds === undefined ? "" : String(m.wounds),
-                         String(m.missions), m.injuries.join("; ") || "—"]) {
+        const w = m.wounds === null || m.wounds === undefined ? "" :
+          m.starts_with ? `${m.starts_with}/${m.wounds}` : String(m.wounds);
+        for (const v of [s.player, `${m.name} (${m.id})${note}`, m.condition || m.state, w,
+                         String(m.missions), String(m.record ? m.record.kills : 0),
+                         m.injuries.join("; ") || "—"]) {
           row.append(el("td", v));
         }
+        row.dataset.state = m.state;
         table.append(row);
       }
     }
@@ -149,6 +152,65 @@
     return out;
   }
 
+  // The next mission's threat: what is played with its predicted win chance and interval,
+  // and the group's choice of another enemy or level (the same mission set up again).
+  function threat(d) {
+    const t = d.threat;
+    const out = [];
+    if (!t) return out;
+    const box = el("div", null, "threat");
+    box.id = "threat";
+    const who = t.by === "proposal" ? "Proposed" : "The group's choice";
+    box.append(el("p", `${who}: ${t.line} — aiming at ${Math.round(100 * t.target)}% to win.`));
+    const form = el("form", null, "row choose-threat");
+    const enemy = el("select");
+    enemy.name = "enemy";
+    enemy.setAttribute("aria-label", "enemy");
+    for (const e of t.enemies) {
+      const o = el("option", e);
+      o.value = e;
+      o.selected = e === t.enemy;
+      enemy.append(o);
+    }
+    const level = el("select");
+    level.name = "level";
+    level.setAttribute("aria-label", "engagement level");
+    for (const n of t.levels) {
+      const rated = t.rated.find((r) => r.enemy === t.enemy && r.level === n);
+      const o = el("option", rated ? `level ${n} (${Math.round(100 * rated.win_rate)}%)` :
+                             `level ${n}`);
+      o.value = String(n);
+      o.selected = n === t.level;
+      level.append(o);
+    }
+    const go = el("button", "Play this instead");
+    go.type = "submit";
+    form.append(enemy, level, go);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      act({ do: "next", enemy: enemy.value, level: Number(level.value) });
+    });
+    box.append(form);
+    out.push(box);
+    return out;
+  }
+
+  function rating(doc) {
+    let bar = $("rating");
+    if (!bar) {
+      bar = el("div", null, "rating");
+      bar.id = "rating";
+      bar.setAttribute("role", "status");
+      $("campaign").prepend(bar);
+    }
+    bar.replaceChildren(el("span", `Rating the next mission: ${doc.done} of at most ` +
+                                   `${doc.most} simulated missions`));
+    const p = el("progress");
+    p.max = doc.most;
+    p.value = doc.done;
+    bar.append(p, el("small", doc.text || ""));
+  }
+
   function markReady() {
     if (!doc || !doc.mission) return;
     for (const b of document.querySelectorAll("#campaign .ready button")) {
@@ -198,7 +260,17 @@
       box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
                              "primary"));
     }
+    if (d.phase === "setup") for (const part of threat(d)) box.append(part);
     box.append(squads(d));
+    if (d.chronicle) {
+      const a = el("a", "The campaign's chronicle");
+      a.href = `api/campaign/chronicle.html?${core.query()}`;
+      a.target = "_blank";
+      a.id = "chronicle-link";
+      const line = el("p");
+      line.append(a);
+      box.append(line);
+    }
     if (playing && phase !== d.phase) core.refresh(true);
     phase = d.phase;
   }
@@ -219,6 +291,9 @@
       load();
       core.listen();
     },
-    changed() { load(); },
+    changed(doc) {
+      if (doc && doc.campaign === "rating") rating(doc);
+      else load();
+    },
   };
 }());
