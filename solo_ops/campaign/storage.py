@@ -26,14 +26,16 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
-    """A campaign started before a wound not healed was carried into the next mission keeps
-    the reading it was played by: its ``wounded_failure`` as written (``injury``: a lasting
-    injury with no effect on play) and a second failure that only adds another
-    (``injured_failure: play``). Its next missions are proposed for the default win chance."""
+    """A campaign started before the wounds not healed and the proposed threats keeps the
+    readings it was played by: its ``wounded_failure`` as written (``injury``: a lasting
+    injury with no effect on play), a second failure that only adds another
+    (``injured_failure: play``), and its next missions rolled as before (no ``target_win``;
+    a ``difficulty`` it was given still rates them)."""
     settings = doc.setdefault("settings", {})
     if isinstance(settings, dict):
         settings.setdefault("wounded_failure", "injury")
         settings.setdefault("injured_failure", "play")
+        settings.setdefault("target_win", None)
     return doc
 
 

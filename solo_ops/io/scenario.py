@@ -97,23 +97,11 @@ def _check_saved_size(data: Any, source: str | None) -> None:
                          f"holds it; at most {SCENARIO.saved_bytes}", source=source)
 
 
-def parse_scenario(data: Any, source: str | None) -> Scenario:
-    """Check a scenario document whose ``board`` and ``roster`` are inline mappings (counts
-    limited by :data:`solo_ops.core.limits.SCENARIO`)."""
-    doc = Fields(data, source).only(SCENARIO_KEYS)
-    _check_counts(doc)
-    edition = doc.choice("edition", EDITIONS, "kt2024")
-    board_data = doc.raw("board")
-    if not isinstance(board_data, dict):
-        raise doc.error("board", "expected a board file path or an inline board")
-    board = parse_board(board_data, source, "board")
-    roster = parse_roster(doc.raw("roster"), source, "roster") if doc.has("roster") else None
-    equipment = parse_equipment(doc.sequence("equipment", []), source, board)
-    board = apply_equipment(board, equipment)
-    settings = parse_settings(doc.raw("settings", None), source)
+def _squads(doc: Fields, roster: Roster | None, board: Board, edition: str,
+            claim: Any) -> list[SquadSpec]:
+    """The scenario's ``squads``: each player's models (ids claimed on the table)."""
+    source = doc.source
     squads: list[SquadSpec] = []
-    claim = Ids(source).claim
-
     squad_items = doc.sequence("squads")
     if not squad_items:
         raise doc.error("squads", "needs at least one squad")
@@ -133,6 +121,25 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
         if player in [q.player for q in squads]:
             raise s.error("player", f"two squads for player {excerpt(player)}")
         squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
+    return squads
+
+
+def parse_scenario(data: Any, source: str | None) -> Scenario:
+    """Check a scenario document whose ``board`` and ``roster`` are inline mappings (counts
+    limited by :data:`solo_ops.core.limits.SCENARIO`)."""
+    doc = Fields(data, source).only(SCENARIO_KEYS)
+    _check_counts(doc)
+    edition = doc.choice("edition", EDITIONS, "kt2024")
+    board_data = doc.raw("board")
+    if not isinstance(board_data, dict):
+        raise doc.error("board", "expected a board file path or an inline board")
+    board = parse_board(board_data, source, "board")
+    roster = parse_roster(doc.raw("roster"), source, "roster") if doc.has("roster") else None
+    equipment = parse_equipment(doc.sequence("equipment", []), source, board)
+    board = apply_equipment(board, equipment)
+    settings = parse_settings(doc.raw("settings", None), source)
+    claim = Ids(source).claim
+    squads = _squads(doc, roster, board, edition, claim)
     enemies = []
     for i, item in enumerate(doc.sequence("enemies", [])):
         where = join_path("enemies", i)

@@ -47,9 +47,17 @@ START = 3
 BUDGET = 96
 """The most simulated missions a proposal plays, in all: what fits in 30 s of CPU on 2 cores
 with the shipped squads and boards (measured: docs/performance.md, "Campaign proposals")."""
-SCHEDULE = (16, 32, 64)
-"""The looks of a candidate (then the budget): few, so that the 95% of each interval, split
-over its looks (Bonferroni), costs it little width."""
+
+
+def schedule(budget: int) -> list[int]:
+    """The looks of a candidate: 16, 32, 64, ... (doubling) below ``budget``, then the budget:
+    few, so that the 95% of each interval, split over its looks (Bonferroni), costs it little
+    width (96: 16, 32, 64, 96)."""
+    out, n = [], sequential.FIRST_LOOK
+    while n < budget:
+        out.append(n)
+        n *= 2
+    return [*out, budget]
 
 
 @dataclass(frozen=True)
@@ -120,7 +128,7 @@ def propose(variants: dict[str, Scenario], order: Sequence[str], target: float, 
     with rating.Runner(first, jobs=jobs, kernels=kernels, variants=variants) as runner:
         run = sequential.Looks(runner, seed, POLICY, budget, width, progress, levels=(),
                                planned=budget)
-        run.schedule = [n for n in SCHEDULE if n < budget] + [budget]
+        run.schedule = schedule(budget)
         run.z = sequential.z_for(len(run.schedule))
         search = _Search(run, target, budget, tuple(sorted(levels)))
         best = search.search(order, start)
