@@ -106,8 +106,8 @@ class CampaignSettings:
         s = Fields(data, source, path).only(("down_failure", "wounded_failure",
                                              "injured_failure", "default_toughness", "units",
                                              "difficulty", "target_win"))
-        target = s.number("target_win", TARGET_WIN, minimum=0) if s.raw("target_win", 0.5) \
-            is not None else None
+        off = isinstance(s.data, dict) and "target_win" in s.data and s.data["target_win"] is None
+        target = None if off else s.number("target_win", TARGET_WIN, minimum=0)
         if target is not None and not 0 < target < 1:
             raise s.error("target_win", f"{target:g} is not a chance between 0 and 1 "
                                         "(exclusive)")
