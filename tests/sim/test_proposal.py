@@ -16,38 +16,7 @@ from solo_ops.io.yamlio import read_document
 from solo_ops.sim import proposal, rating, sequential
 from tests.support.paths import SCENARIOS
 from tests.support.players import small_scenario
-
-
-def fake_missions(monkeypatch: pytest.MonkeyPatch, rates: dict[tuple[str, int], float]
-                  ) -> list[tuple[str, int, int]]:
-    """Replace the missions by fixed results: of every 8 missions of a candidate (by index),
-    the first ``round(8 * rate)`` are wins, so every look (16, 32, 64 ...) sees exactly that
-    rate. Returns each batch as (enemy, level, missions played in it), in order."""
-    batches: list[tuple[str, int, int]] = []
-
-    class Runner:
-        def __init__(self, scenario: Any, **_: Any) -> None:
-            pass
-
-        def __enter__(self) -> Runner:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def play(self, todo: Any, progress: Any = None, finished: Any = None
-                 ) -> list[rating.MissionResult]:
-            out = []
-            for (enemy, level), i, seed, _ in todo:
-                win = i % 8 < round(8 * rates[(enemy, level)])
-                out.append(rating.MissionResult(i, seed, level, "win" if win else "loss", 0,
-                                                0, 0, 4, 9))
-            (enemy, level), *_rest = todo[0]
-            batches.append((enemy, level, len(todo)))
-            return out
-
-    monkeypatch.setattr(rating, "Runner", Runner)
-    return batches
+from tests.support.proposals import fake_missions
 
 
 def by_level(enemy: str, rates: list[float]) -> dict[tuple[str, int], float]:
