@@ -191,11 +191,24 @@ def _mission(campaign: Campaign, entry: dict[str, Any], extra: Extras | None) ->
         picture=extra.picture if extra else None)
 
 
+def _record_words(r: dict[str, Any]) -> str:
+    """``3 missions, 2 kills, 5 wounds lost, down once, 1 injury``."""
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
+    down = {0: "never down", 1: "down once", 2: "down twice"}.get(r["down"],
+                                                                  f"down {r['down']} times")
+    return (f"{n(r['missions'], 'mission')}, {n(r['kills'], 'kill')}, "
+            f"{n(r['wounds'], 'wound')} lost, {down}, {n(r['injuries'], 'injury')}"
+            .replace("injurys", "injuries"))
+
+
 def _heading(m: Mission) -> str:
     result = OUTCOME_WORDS.get(str(m.outcome), "")
     vp = ""
     if m.vp:
-        vp = " (VP " + ", ".join(f"{k} {v}" for k, v in m.vp.items()) + ")"
+        sides = sorted(m.vp.items(), key=lambda kv: (kv[0] != "player", kv[0]))
+        vp = " (VP " + ", ".join(f"{k} {v}" for k, v in sides) + ")"
     return f"Mission {m.number}: {m.title}" + (f" — {result}{vp}" if result else vp)
 
 
@@ -224,6 +237,14 @@ th, td { text-align: left; padding: .25rem .4rem; border-bottom: 1px solid #e4da
 th { font-family: system-ui, sans-serif; font-size: .8rem; text-transform: uppercase;
      color: #6b5a3a; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.briefing p { font-size: .92rem; color: #3d3628; }
+.record-cards { display: none; list-style: none; padding: 0; }
+.record-cards li { padding: .35rem 0; border-bottom: 1px solid #e4dac4; }
+.record-cards .now { display: block; font-style: italic; color: #4a4232; }
+@media screen and (max-width: 34rem) {
+  .record-table { display: none; }
+  .record-cards { display: block; }
+}
 .win { color: #1d6b2c; } .loss { color: #9a2121; }
 @media print {
   body { background: #fff; font-size: 11pt; }
@@ -254,16 +275,19 @@ def html(s: Story) -> str:
         if m.threat:
             parts.append(f'<p class="threat">{e(m.threat)}.</p>')
         if m.briefing:
-            parts.append("<h3>Briefing</h3>" + "".join(f"<p>{e(b)}</p>" for b in m.briefing))
+            parts.append('<h3>Briefing</h3><div class="briefing">'
+                         + "".join(f"<p>{e(b)}</p>" for b in m.briefing) + "</div>")
         if m.picture:
             data = base64.b64encode(m.picture).decode("ascii")
             parts.append(f'<figure><img src="data:image/png;base64,{data}" alt="the map of '
                          f'the end of mission {m.number}"><figcaption>The end of mission '
                          f"{m.number}.</figcaption></figure>")
-        for title, names in (("Who fought", m.fought), ("Who went down", m.down),
-                             ("Who fell", m.fell), ("Carried out", m.carried)):
+        for key, title, names in (("fought", "Who fought", m.fought),
+                                  ("down", "Who went down", m.down),
+                                  ("fell", "Who fell", m.fell),
+                                  ("carried", "Carried out", m.carried)):
             if names:
-                parts.append(f"<h3>{title}</h3><p>{e(', '.join(names))}.</p>")
+                parts.append(f'<h3>{title}</h3><p data-who="{key}">{e(", ".join(names))}.</p>')
         parts += [f"<p>{e(line)}</p>" for line in m.narrative]
         if m.tests:
             rows = "".join(f"<tr><td>{e(t['who'])}</td><td class=n>{e(t['roll'])}</td>"
@@ -276,15 +300,21 @@ def html(s: Story) -> str:
             parts.append("<h3>After the mission</h3>" +
                          "".join(f"<p>{e(a)}</p>" for a in m.after))
         parts.append("</section>")
-    parts.append('<section id="records"><h2>The squads\' records</h2><div class="table">'
-                 "<table><tr><th>model</th><th>missions</th><th>kills</th><th>wounds lost</th>"
-                 "<th>down</th><th>injuries</th><th>now</th></tr>")
+    parts.append('<section id="records"><h2>The squads\' records</h2>'
+                 '<div class="table record-table"><table><tr><th>model</th><th>missions</th>'
+                 "<th>kills</th><th>wounds lost</th><th>down</th><th>injuries</th><th>now</th>"
+                 "</tr>")
     for r in s.records:
         parts.append(f"<tr><td>{e(r['name'])} ({e(r['player'])})</td>"
                      f"<td class=n>{r['missions']}</td><td class=n>{r['kills']}</td>"
                      f"<td class=n>{r['wounds']}</td><td class=n>{r['down']}</td>"
                      f"<td class=n>{r['injuries']}</td><td>{e(r['state'])}</td></tr>")
-    parts.append(f"</table></div><p>{e(s.predictions)}</p></section>")
+    parts.append('</table></div><ul class="record-cards">')
+    for r in s.records:  # the same records as lines, for a phone's width
+        parts.append(f"<li data-model=\"{e(r['id'])}\"><b>{e(r['name'])}</b> "
+                     f"({e(r['player'])}): {e(_record_words(r))}"
+                     f"<span class=now>{e(r['state'])}</span></li>")
+    parts.append(f"</ul><p>{e(s.predictions)}</p></section>")
     parts.append("</main></body></html>")
     return "\n".join(parts) + "\n"
 
