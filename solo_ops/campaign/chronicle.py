@@ -31,7 +31,7 @@ from solo_ops.campaign.model import (
     SquadModel,
 )
 from solo_ops.campaign.survival import result_words
-from solo_ops.campaign.threat import calibration
+from solo_ops.campaign.threat import calibration, percent
 
 OUTCOME_WORDS = {"win": "Victory", "loss": "Defeat", "draw": "Draw"}
 
@@ -126,7 +126,7 @@ def story(campaign: Campaign, extras: dict[int, Extras] | None = None) -> Story:
     """The chronicle of ``campaign`` (``extras``: per mission number, see :class:`Extras`)."""
     extras = extras or {}
     s = campaign.settings
-    target = f"{100 * s.target_win:.0f}%" if s.target_win is not None else "none (rolled)"
+    target = percent(s.target_win) if s.target_win is not None else "none (rolled)"
     intro = [f"{sq.player}: {sq.name} — {', '.join(m.name for m in sq.models)}"
              for sq in campaign.squads]
     intro.append(f"{campaign.missions_played} mission(s) played. Target win chance {target}; "
@@ -167,11 +167,11 @@ def _mission(campaign: Campaign, entry: dict[str, Any], extra: Extras | None) ->
     threat_text = None
     if threat:
         p = threat.get("predicted")
-        threat_text = f"Aimed at {100 * float(threat['target']):.0f}% to win"
+        threat_text = f"Aimed at {percent(threat['target'])} to win"
         if p:
             lo, hi = p["interval"]
-            threat_text += (f"; the simulations predicted {100 * p['win_rate']:.0f}% "
-                            f"[{100 * lo:.0f}–{100 * hi:.0f}%]")
+            threat_text += (f"; the simulations predicted {percent(p['win_rate'])} "
+                            f"[{percent(lo)[:-1]}–{percent(hi)}]")
         if threat.get("by") == "group":
             threat_text += " (the group chose this threat over the proposal)"
     briefing = list(entry.get("briefing") or (extra.briefing if extra else ()))

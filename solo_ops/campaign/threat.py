@@ -73,15 +73,21 @@ def _check_rating(data: Any, source: str | None, path: str) -> None:
         check_number(value, source, join_path(join_path(path, "interval"), i), 0, 1, False)
 
 
+def percent(chance: float) -> str:
+    """``0.625`` as ``63%``: a chance in whole percent, halves rounded up (as the page's
+    ``Math.round`` does, so the terminal, the page and the chronicle say the same)."""
+    return f"{math.floor(100 * float(chance) + 0.5 + 1e-9)}%"
+
+
 def prediction_line(threat: dict[str, Any]) -> str:
     """``Ork mob at level 2: you win 52% [40-64%] (64 simulated missions; target 50%)``."""
     p = threat.get("predicted")
     head = f"{threat['enemy']} at level {threat['level']}"
-    target = f"target {100 * float(threat['target']):.0f}%"
+    target = f"target {percent(threat['target'])}"
     if not p:
         return f"{head}: not rated ({target})"
     lo, hi = p["interval"]
-    return (f"{head}: you win {100 * p['win_rate']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] "
+    return (f"{head}: you win {percent(p['win_rate'])} [{percent(lo)[:-1]}-{percent(hi)}] "
             f"({p['missions']} simulated missions; {target})")
 
 
@@ -117,7 +123,7 @@ class Calibration:
         return (f"Predictions: {self.missions} mission(s), {self.expected:.1f} win(s) "
                 f"expected, {self.won} won (95% band {lo:.1f}-{hi:.1f}): {verdict}; Brier "
                 f"score {self.brier:.2f} (0 is perfect, always saying 50% scores 0.25); "
-                f"target {100 * self.mean_target:.0f}% on average.")
+                f"target {percent(self.mean_target)} on average.")
 
     def to_dict(self) -> dict[str, Any]:
         return {"missions": self.missions, "expected_wins": round(self.expected, 4),

@@ -36,6 +36,7 @@ from solo_ops.campaign import (
     run_survival_tests,
 )
 from solo_ops.campaign.chronicle import state_words
+from solo_ops.campaign.threat import percent
 from solo_ops.cli import campaign_threat
 from solo_ops.cli.campaign_chronicle import campaign_chronicle
 from solo_ops.cli.campaign_files import (
@@ -206,7 +207,7 @@ def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
     out.print(f"[bold]{current.name}[/bold] — {current.missions_played} mission(s) played "
               f"({path})")
     target = "off (rolled)" if s.target_win is None and s.difficulty is None else \
-        f"{100 * (campaign_threat.target_of(s) or 0):.0f}%"
+        percent(campaign_threat.target_of(s) or 0)
     out.print(f"[dim]failed survival test: down → {s.down_failure}, wounded → "
               f"{s.wounded_failure}, injured again → {s.injured_failure}; default Toughness "
               f"{s.default_toughness}; target win chance {target}[/dim]")

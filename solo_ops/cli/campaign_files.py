@@ -22,6 +22,7 @@ from solo_ops.campaign import (
     Campaign,
     MissionReport,
 )
+from solo_ops.campaign.threat import percent
 from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
@@ -144,7 +145,7 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
         if choice is not None:
             how.enemy, how.level = choice.get("enemy"), choice.get("level")
         options.engagement = None  # the hook below decides the level
-        options.difficulty = f"{100 * target:.0f}% to win"
+        options.difficulty = f"{percent(target)} to win"
         options.rate = campaign_threat.hook(how, choice.get("previous") if choice else None)
     doc, notes = generate(boards, rosters, [], options, SeededDice(seed=seed), seed)
     if how is not None:

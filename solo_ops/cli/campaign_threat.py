@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from solo_ops.campaign import Campaign, CampaignSettings
+from solo_ops.campaign.threat import percent
 from solo_ops.core.errors import InputError
 
 ProgressFn = Callable[[int, int, str], None]
@@ -88,7 +89,7 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
     variants = proposal.variants_of(doc, {name: how.rosters[name] for name in order},
                                     "the next mission")
     before = cpu_seconds()
-    label = f"rating mission {how.number} for {100 * how.target:.0f}% to win"
+    label = f"rating mission {how.number} for {percent(how.target)} to win"
     with progress_bar(how.show and sys.stderr.isatty(), label) as bar:
         report = bar or how.progress
         found = proposal.propose(variants, order, how.target, seed=how.seed,

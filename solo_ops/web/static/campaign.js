@@ -235,6 +235,7 @@
     $("side").hidden = !playing;
     if (d.phase === "setup") {
       box.append(el("p", "Set up the table as in the picture, then each player taps ready."));
+      for (const part of threat(d)) box.append(part);
       box.append(picture("setup"));
       const brief = el("div", null, "briefing");
       for (const line of d.mission.briefing) brief.append(el("p", line));
@@ -260,11 +261,11 @@
       box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
                              "primary"));
     }
-    if (d.phase === "setup") for (const part of threat(d)) box.append(part);
     box.append(squads(d));
     if (d.chronicle) {
       const a = el("a", "The campaign's chronicle");
-      a.href = `api/campaign/chronicle.html?${core.query()}`;
+      const q = core.query();
+      a.href = `api/campaign/chronicle.html${q ? `?${q}` : ""}`;
       a.target = "_blank";
       a.id = "chronicle-link";
       const line = el("p");
