@@ -150,7 +150,7 @@ def _line(how: Threatening) -> str:
     who = "proposed" if record["by"] == "proposal" else "the group's choice"
     if not how.played:
         return f"{who}: {prediction_line(record)}{note} (rated when it was proposed)"
-    return (f"{who}: {prediction_line(record)}{note}; rated in {how.seconds:.0f} s of CPU "
+    return (f"{who}: {prediction_line(record)}{note}; rated in {how.seconds:.1f} s of CPU "
             f"({how.played} simulated missions)")
 
 

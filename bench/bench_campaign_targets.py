@@ -1,0 +1,166 @@
+"""Campaigns played by the autopilot at several target win chances: do the proposals move the
+win rates where the group asked, and what does a proposal cost?
+
+Run it from the repository root with the project's virtual environment active, on a quiet
+machine (it plays thousands of missions: nice it)::
+
+    nice python bench/bench_campaign_targets.py --out /tmp/targets.json
+    nice python bench/bench_campaign_targets.py --campaigns 2 --missions 3 --out /tmp/quick.json
+    python bench/bench_campaign_targets.py --report /tmp/targets.json    # the figures again
+
+For each target (30%, 50%, 70% by default) it starts ``--campaigns`` campaigns with the shipped
+squad ``vesper`` (``solo-ops campaign new --target-win``) and plays ``--missions`` missions of
+each through the real command, ``solo-ops campaign play --autopilot objective``: each mission's
+enemy and level proposed for the target by the rating (its default budget unless
+``--rate-missions``), then played out by the autopilot and recorded (survival tests, losses and
+injuries carried into the next proposal). Campaign ``k``'s mission ``m`` has the same seed at
+every target (common random numbers: the targets differ only in what was proposed).
+
+It prints, per target, the missions won with the 95% Wilson interval, the mean predicted win
+chance, the calibration (wins expected by the predictions, the Brier score), and the proposals'
+CPU time (each as ``campaign play`` measured it: its own process and its rating's workers) —
+median and most — and the CPU time of the whole run (every process, ``resource.getrusage``).
+Results are written to ``--out`` after every mission, so a run stopped part way goes on from
+where it was when started again with the same ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from solo_ops.sim.rating import mission_seed, wilson  # noqa: E402
+
+RATED = re.compile(r"rated in ([0-9.]+) s of CPU \((\d+) simulated missions\)")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def solo_ops(folder: Path, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=folder, text=True,
+                          capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"solo-ops {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout
+
+
+def play_campaign(folder: Path, target: float, k: int, missions: int, seed: int,
+                  squad: str, budget: int | None) -> list[dict[str, Any]]:
+    """Campaign ``k`` at ``target``: one row per mission (outcome, threat, proposal CPU)."""
+    name = f"t{round(100 * target)}-c{k}"
+    solo_ops(folder, "campaign", "new", name, "--squad", squad, "--target-win",
+             f"{100 * target:g}%")
+    rows = []
+    for m in range(1, missions + 1):
+        args = ["campaign", "play", name, "--autopilot", "objective", "--seed",
+                str(mission_seed(seed, 1000 * k + m))]
+        if budget is not None:
+            args += ["--rate-missions", str(budget)]
+        try:
+            out = solo_ops(folder, *args)
+        except SystemExit as exc:
+            if "no model left who can play" in str(exc):
+                break  # every model fell: the campaign ends here
+            raise
+        found = RATED.search(out)
+        shown = json.loads(solo_ops(folder, "campaign", "show", name, "--json"))
+        record = shown["history"][-1]
+        threat = record.get("threat") or {}
+        predicted = threat.get("predicted") or {}
+        rows.append({"target": target, "campaign": k, "mission": m,
+                     "outcome": record.get("outcome"), "enemy": threat.get("enemy"),
+                     "level": threat.get("level"), "predicted": predicted.get("win_rate"),
+                     "interval": predicted.get("interval"),
+                     "proposal_cpu": float(found.group(1)) if found else None,
+                     "simulated": int(found.group(2)) if found else None,
+                     "able": sum(1 for s in shown["squads"] for x in s["models"]
+                                 if x["state"] not in ("fallen", "recovering"))})
+    return rows
+
+
+def report(rows: list[dict[str, Any]], cpu: float | None = None) -> None:
+    targets = sorted({r["target"] for r in rows})
+    print("| target | campaigns | missions | won | win rate [95%] | mean predicted | "
+          "expected wins | Brier | proposal CPU s, median / most |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for t in targets:
+        mine = [r for r in rows if r["target"] == t and r["outcome"] is not None]
+        won = sum(r["outcome"] == "win" for r in mine)
+        n = len(mine)
+        lo, hi = wilson(won, n)
+        preds = [r for r in mine if r["predicted"] is not None]
+        expected = sum(r["predicted"] for r in preds)
+        brier = (sum((r["predicted"] - (r["outcome"] == "win")) ** 2 for r in preds)
+                 / len(preds)) if preds else math.nan
+        cpus = [r["proposal_cpu"] for r in mine if r["proposal_cpu"] is not None]
+        print(f"| {100 * t:.0f}% | {len({r['campaign'] for r in mine})} | {n} | {won} | "
+              f"{100 * won / max(1, n):.0f}% [{100 * lo:.0f}-{100 * hi:.0f}%] | "
+              f"{100 * expected / max(1, len(preds)):.0f}% | {expected:.1f} | {brier:.3f} | "
+              f"{statistics.median(cpus) if cpus else math.nan:.1f} / "
+              f"{max(cpus) if cpus else math.nan:.1f} |")
+    rates = [sum(r["outcome"] == "win" for r in rows if r["target"] == t)
+             / max(1, sum(1 for r in rows if r["target"] == t)) for t in targets]
+    order = all(a < b for a, b in itertools.pairwise(rates))
+    print(f"win rates in the targets' order: {'yes' if order else 'NO'}")
+    if cpu is not None:
+        print(f"CPU time of the run (every process): {cpu:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--targets", type=float, nargs="+", default=[0.3, 0.5, 0.7])
+    parser.add_argument("--campaigns", type=int, default=20)
+    parser.add_argument("--missions", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument("--squad", default="vesper")
+    parser.add_argument("--rate-missions", type=int, default=None,
+                        help="the proposals' budget (default: campaign play's own)")
+    parser.add_argument("--out", type=Path, default=None, help="results, kept as they come")
+    parser.add_argument("--report", type=Path, default=None, help="print a run's figures")
+    args = parser.parse_args()
+    if args.report is not None:
+        saved = json.loads(args.report.read_text())
+        report(saved["rows"], saved.get("cpu"))
+        return
+    saved = json.loads(args.out.read_text()) if args.out and args.out.exists() else {
+        "rows": [], "cpu": 0.0}
+    done = {(r["target"], r["campaign"]) for r in saved["rows"]}
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="campaign-targets-") as tmp:
+        for k in range(args.campaigns):
+            for target in args.targets:
+                if (target, k) in done:
+                    continue
+                before = children_cpu()
+                rows = play_campaign(Path(tmp), target, k, args.missions, args.seed,
+                                     args.squad, args.rate_missions)
+                saved["rows"] += rows
+                saved["cpu"] += children_cpu() - before
+                if args.out is not None:
+                    args.out.write_text(json.dumps(saved, indent=1))
+                won = sum(r["outcome"] == "win" for r in rows)
+                print(f"target {100 * target:.0f}%, campaign {k}: {won} of {len(rows)} won "
+                      f"(levels {[r['level'] for r in rows]}); {saved['cpu']:.0f} s CPU so far,"
+                      f" {time.perf_counter() - started:.0f} s", flush=True)
+    report(saved["rows"], saved["cpu"])
+
+
+if __name__ == "__main__":
+    main()
