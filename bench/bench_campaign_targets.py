@@ -9,12 +9,16 @@ machine (it plays thousands of missions: nice it)::
     python bench/bench_campaign_targets.py --report /tmp/targets.json    # the figures again
 
 For each target (30%, 50%, 70% by default) it starts ``--campaigns`` campaigns with the shipped
-squad ``vesper`` (``solo-ops campaign new --target-win``) and plays ``--missions`` missions of
-each through the real command, ``solo-ops campaign play --autopilot objective``: each mission's
-enemy and level proposed for the target by the rating (its default budget unless
-``--rate-missions``), then played out by the autopilot and recorded (survival tests, losses and
-injuries carried into the next proposal). Campaign ``k``'s mission ``m`` has the same seed at
-every target (common random numbers: the targets differ only in what was proposed).
+co-op squads ``vesper`` and ``ashen-blades`` (``solo-ops campaign new --target-win``; ``--squad``
+to choose others) and plays ``--missions`` missions of each through the real command,
+``solo-ops campaign play --autopilot objective`` (run in this process by click's runner: no
+start-up per command): each mission's enemy and level proposed for the target by the rating
+(its default budget unless ``--rate-missions``), then played out by the autopilot and recorded
+(survival tests, losses and injuries carried into the next proposal). As a group would, it
+recruits a model in place of each fallen one between missions (``campaign replace``, the same
+profile; ``--no-recruits`` leaves the squads to dwindle). Campaign ``k``'s mission ``m`` has the
+same seed at every target (common random numbers: the targets differ only in what was
+proposed).
 
 It prints, per target, the missions won with the 95% Wilson interval, the mean predicted win
 chance, the calibration (wins expected by the predictions, the Brier score), and the proposals'
@@ -33,7 +37,6 @@ import math
 import re
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,25 +51,54 @@ from solo_ops.sim.rating import mission_seed, wilson  # noqa: E402
 RATED = re.compile(r"rated in ([0-9.]+) s of CPU \((\d+) simulated missions\)")
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def cpu() -> float:
+    """CPU time of this process and its ended children (the ratings' workers): user + system."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def solo_ops(folder: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=folder, text=True,
-                          capture_output=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"solo-ops {' '.join(args)} failed: {done.stderr.strip()}")
+    """``solo-ops ARGS`` run in ``folder`` in this process (click's runner); its output."""
+    import os
+
+    from click.testing import CliRunner
+
+    from solo_ops.cli import main as cli
+
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        done = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(here)
+    if done.exit_code != 0:
+        raise SystemExit(f"solo-ops {' '.join(args)} failed: {done.output.strip()}")
     return done.stdout
 
 
+def recruit(folder: Path, name: str, shown: dict[str, Any]) -> None:
+    """A recruit with the same profile in place of each fallen model not yet replaced."""
+    import yaml
+
+    for squad in shown["squads"]:
+        for model in squad["models"]:
+            if model["state"] != "fallen" or model.get("replaced_by"):
+                continue
+            new = folder / f"{name}-{model['id']}.yaml"
+            new.write_text(yaml.safe_dump({"id": f"{model['id']}-r", "name": f"{model['name']}"
+                                           " (recruit)", "profile": model["profile"]}))
+            solo_ops(folder, "campaign", "replace", name, "--player", squad["player"],
+                     "--model", model["id"], "--with", str(new))
+
+
 def play_campaign(folder: Path, target: float, k: int, missions: int, seed: int,
-                  squad: str, budget: int | None) -> list[dict[str, Any]]:
+                  squads: list[str], budget: int | None, recruits: bool
+                  ) -> list[dict[str, Any]]:
     """Campaign ``k`` at ``target``: one row per mission (outcome, threat, proposal CPU)."""
     name = f"t{round(100 * target)}-c{k}"
-    solo_ops(folder, "campaign", "new", name, "--squad", squad, "--target-win",
-             f"{100 * target:g}%")
+    solo_ops(folder, "campaign", "new", name, *[a for s in squads for a in ("--squad", s)],
+             "--target-win", f"{100 * target:g}%")
     rows = []
     for m in range(1, missions + 1):
         args = ["campaign", "play", name, "--autopilot", "objective", "--seed",
@@ -92,6 +124,8 @@ def play_campaign(folder: Path, target: float, k: int, missions: int, seed: int,
                      "simulated": int(found.group(2)) if found else None,
                      "able": sum(1 for s in shown["squads"] for x in s["models"]
                                  if x["state"] not in ("fallen", "recovering"))})
+        if recruits:
+            recruit(folder, name, shown)
     return rows
 
 
@@ -129,7 +163,10 @@ def main() -> None:
     parser.add_argument("--campaigns", type=int, default=20)
     parser.add_argument("--missions", type=int, default=5)
     parser.add_argument("--seed", type=int, default=38)
-    parser.add_argument("--squad", default="vesper")
+    parser.add_argument("--squad", dest="squads", action="append", default=None,
+                        help="a squad (repeat; default: vesper and ashen-blades)")
+    parser.add_argument("--no-recruits", dest="recruits", action="store_false",
+                        help="leave the fallen unreplaced")
     parser.add_argument("--rate-missions", type=int, default=None,
                         help="the proposals' budget (default: campaign play's own)")
     parser.add_argument("--out", type=Path, default=None, help="results, kept as they come")
@@ -148,11 +185,12 @@ def main() -> None:
             for target in args.targets:
                 if (target, k) in done:
                     continue
-                before = children_cpu()
+                before = cpu()
                 rows = play_campaign(Path(tmp), target, k, args.missions, args.seed,
-                                     args.squad, args.rate_missions)
+                                     args.squads or ["vesper", "ashen-blades"],
+                                     args.rate_missions, args.recruits)
                 saved["rows"] += rows
-                saved["cpu"] += children_cpu() - before
+                saved["cpu"] += cpu() - before
                 if args.out is not None:
                     args.out.write_text(json.dumps(saved, indent=1))
                 won = sum(r["outcome"] == "win" for r in rows)
