@@ -30,6 +30,24 @@ def scenario_squads(campaign: Campaign) -> list[dict[str, Any]]:
             for s in campaign.squads if s.playable()]
 
 
+def recover_when_nobody_plays(campaign: Campaign) -> list[str]:
+    """When no model can play the next mission but some are ``recovering``, they recover now
+    (whole, as after a mission they sat out): a mission needs someone to play it, so the one
+    they rest through is the one nobody could play (docs/rules.md "Campaign"). Returns their
+    names; nothing changes when someone can play."""
+    if any(s.playable() for s in campaign.squads):
+        return []
+    number = campaign.missions_played + 1
+    names = []
+    for squad in campaign.squads:
+        for model in squad.models:
+            if model.state == RECOVERING:
+                model.heal(number - 1 if number > 1 else None)
+                model.note(None, f"recovered: nobody else could play mission {number}")
+                names.append(model.name)
+    return names
+
+
 def _entry(model: SquadModel) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": model.id, "name": model.name,
                              "profile": copy.deepcopy(model.profile)}

@@ -563,7 +563,8 @@ def _start_mission(current: Campaign, path: Path, name: str, number: int,
     while True:
         _doc, notes, threat = _generate_mission(
             current, files, number, seed, asked["board"], asked["roster"], asked["edition"],
-            asked["engagement"], show=True, choice=choice, budget=asked.get("budget"))
+            asked["engagement"], show=True, choice=choice, budget=asked.get("budget"),
+            path=path)
         current = keep_threat(path, name, threat)
         scenario = load_scenario(files["scenario"])
         table, _notes = start_table(scenario, seed, files["save"], files["log"],

@@ -18,6 +18,7 @@ import click
 from solo_ops.campaign import (
     CAMPAIGN_KIND,
     MIGRATIONS,
+    RECOVERING,
     SCHEMA_VERSION,
     Campaign,
     MissionReport,
@@ -98,7 +99,7 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
                       board: str | None, roster: str | None, edition: str | None,
                       engagement: int | None, *, show: bool = False,
                       progress: ProgressFn | None = None, choice: dict[str, Any] | None = None,
-                      budget: int | None = None
+                      budget: int | None = None, path: Path | None = None
                       ) -> tuple[dict[str, Any], list[str], dict[str, Any] | None]:
     """A scenario document for the campaign's next mission (board and roster inline, so the
     mission folder is complete on its own), written to ``files["scenario"]``, with its threat
@@ -107,15 +108,22 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
 
     ``choice`` (``{"enemy", "level"}`` and the ``previous`` threat): the same mission set up
     again with the group's choice instead of the proposal (:func:`campaign_threat.override`).
-    ``show``: a progress bar on a terminal; ``progress``: the page's callback."""
+    ``show``: a progress bar on a terminal; ``progress``: the page's callback. ``path``: the
+    campaign's save, where the models recovering come back when nobody else can play
+    (:func:`~solo_ops.campaign.missions.recover_when_nobody_plays`)."""
     import yaml
 
     from solo_ops.campaign import scenario_squads
+    from solo_ops.campaign.missions import recover_when_nobody_plays
     from solo_ops.cli import campaign_threat
     from solo_ops.cli.new import _pick, _shipped
     from solo_ops.game.generator import Candidate, Options, generate
 
     squads = scenario_squads(current)
+    if not squads and path is not None and any(
+            m.state == RECOVERING for s in current.squads for m in s.models):
+        current = change_campaign(path, current.name, recover_when_nobody_plays)
+        squads = scenario_squads(current)
     if not squads:
         raise InputError(f"campaign {current.name!r} has no model left who can play; replace "
                          "the fallen with `solo-ops campaign replace`", source="NAME")

@@ -210,7 +210,7 @@ class Desk:
         _doc, notes, threat = _generate_mission(
             self.campaign, self.files, self.number, seed, o.get("board"), o.get("roster"),
             o.get("edition"), o.get("engagement"), progress=progress, choice=choice,
-            budget=self.options.get("budget"))
+            budget=self.options.get("budget"), path=self.path)
         self.campaign = keep_threat(self.path, self.name, threat)
         scenario = load_scenario(self.files["scenario"])
         table, _moved = start_table(scenario, seed, self.files["save"], self.files["log"],

@@ -171,3 +171,19 @@ def test_a_save_with_more_unhealed_wounds_than_can_be_is_refused() -> None:
     data["squads"][0]["models"][0]["unhealed_wounds"] = -1
     with pytest.raises(InputError, match=r"squads\[0\]\.models\[0\]\.unhealed_wounds"):
         Campaign.from_dict(data, "save.json")
+
+
+def test_the_recovering_come_back_when_nobody_else_can_play() -> None:
+    """Both models fail again while injured: nobody is left to play mission 3, so the mission
+    they would rest through cannot be played — they recover now instead of never."""
+    from solo_ops.campaign.missions import recover_when_nobody_plays
+
+    c = campaign()
+    mission(c, [5, 5], ModelOutcome("a1", wounds_lost=2), ModelOutcome("a2", wounds_lost=1))
+    assert recover_when_nobody_plays(c) == []  # both can play: nothing changes
+    mission(c, [6, 6], ModelOutcome("a1", wounds_lost=1), ModelOutcome("a2", wounds_lost=1))
+    assert scenario_squads(c) == []
+    assert recover_when_nobody_plays(c) == ["Kell", "Rask"]
+    assert [m.state for m in c.squads[0].models] == [ACTIVE, ACTIVE]
+    assert starting_wounds(c) == {"a1": 7, "a2": 7}
+    assert c.find("a1")[1].history[-1]["text"] == "recovered: nobody else could play mission 3"
