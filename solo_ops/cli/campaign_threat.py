@@ -122,7 +122,7 @@ def threaten(how: Threatening, doc: dict[str, Any], rolled: str) -> tuple[int, s
     found = _rate(how, doc, order, levels)
     chosen = found.chosen
     doc["roster"] = how.rosters[chosen.enemy]
-    by = "group" if how.enemy is not None or how.level is not None else "proposal"
+    by = "group" if how.level is not None else "proposal"  # an enemy given: its level proposed
     how.record = {
         "mission": how.number, "seed": how.seed, "target": how.target,
         "proposed": {**_rating(chosen), "known": found.known},
