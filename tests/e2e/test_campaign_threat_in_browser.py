@@ -62,10 +62,14 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(served)
-        kell = page.locator("#squads tr[data-model=kell] td")
-        expect(kell.nth(2)).to_have_text("injured: starts the next mission with 5 of 8 wounds",
-                                         timeout=b.WAIT)
-        expect(kell.nth(3)).to_have_text("5/8")
+        page.locator("#squads summary").click()
+        kell = page.locator("#squads li[data-model=kell]")
+        expect(kell.locator(".condition")).to_have_text(
+            "injured: starts the next mission with 5 of 8 wounds", timeout=b.WAIT)
+        expect(kell.locator(".facts")).to_have_text("W 5/8 · 1 mission · 0 kills · 1 injury")
+        expect(page.locator("#squads li[data-model=rask] .facts")).to_have_text(
+            "W 7 · 1 mission · 0 kills")
+        assert kell.bounding_box()["width"] <= 390
         expect(page.locator("#chronicle-link")).to_have_attribute(
             "href", "api/campaign/chronicle.html")
         page.locator("#campaign button", has_text="Set up mission 2").click()

@@ -86,34 +86,36 @@
     return box;
   }
 
+  // The squads: a card per model, its state in words first (what it means for the next
+  // mission), then its wounds, missions, kills and injuries; the fallen say who replaced them.
   function squads(d) {
     const box = el("details");
     box.id = "squads";
     box.append(el("summary", "Squads"));
-    const table = el("table");
-    const head = el("tr");
-    for (const h of ["player", "model", "state", "W", "missions", "kills", "injuries"]) {
-      head.append(el("th", h));
-    }
-    table.append(head);
+    const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
     for (const s of d.squads) {
+      box.append(el("h3", `${s.player} — ${s.name}`));
+      const list = el("ul", null, "model-cards");
       for (const m of s.models) {
-        const row = el("tr");
-        row.dataset.model = m.id;
+        const card = el("li", null, "model-card");
+        card.dataset.model = m.id;
+        card.dataset.state = m.state;
+        const who = el("div", null, "who");
+        who.append(el("b", m.name), el("span", ` ${m.id}`, "id"));
         const note = m.replaced_by ? ` (replaced by ${m.replaced_by})` :
           m.replaces ? ` (in place of ${m.replaces})` : "";
-        const w = m.wounds === null || m.wounds === undefined ? "" :
-          m.starts_with ? `${m.starts_with}/${m.wounds}` : String(m.wounds);
-        for (const v of [s.player, `${m.name} (${m.id})${note}`, m.condition || m.state, w,
-                         String(m.missions), String(m.record ? m.record.kills : 0),
-                         m.injuries.join("; ") || "—"]) {
-          row.append(el("td", v));
-        }
-        row.dataset.state = m.state;
-        table.append(row);
+        const w = m.wounds === null || m.wounds === undefined ? null :
+          m.starts_with ? `W ${m.starts_with}/${m.wounds}` : `W ${m.wounds}`;
+        const kills = m.record ? m.record.kills : 0;
+        const facts = [w, count(m.missions, "mission"), count(kills, "kill"),
+                       m.injuries.length ? count(m.injuries.length, "injury")
+                         .replace("injurys", "injuries") : null].filter((x) => x);
+        card.append(who, el("div", (m.condition || m.state) + note, "condition"),
+                    el("div", facts.join(" · "), "facts"));
+        list.append(card);
       }
+      box.append(list);
     }
-    box.append(table);
     return box;
   }
 
@@ -222,13 +224,17 @@
     return out;
   }
 
+  // The rating's progress, where the player looks: under the button that started it.
   function rating(doc) {
     let bar = $("rating");
     if (!bar) {
       bar = el("div", null, "rating");
       bar.id = "rating";
       bar.setAttribute("role", "status");
-      $("campaign").prepend(bar);
+      const at = document.querySelector("#campaign .next-mission, #threat");
+      if (at) at.after(bar);
+      else $("campaign").prepend(bar);
+      bar.scrollIntoView({ block: "nearest" });
     }
     bar.replaceChildren(el("span", `Rating the next mission: ${doc.done} of at most ` +
                                    `${doc.most} simulated missions`));
@@ -304,8 +310,10 @@
       for (const part of report(d)) box.append(part);
       if (d.report) box.append(picture("end", null));
       for (const part of recruits(d)) box.append(part);
-      box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
-                             "primary"));
+      const next = core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
+                               "primary");
+      next.classList.add("next-mission");
+      box.append(next);
     }
     box.append(squads(d));
     if (d.chronicle) {
