@@ -7,6 +7,7 @@ machine (it plays thousands of missions: nice it)::
     nice python bench/bench_campaign_targets.py --out /tmp/targets.json
     nice python bench/bench_campaign_targets.py --campaigns 2 --missions 3 --out /tmp/quick.json
     python bench/bench_campaign_targets.py --report /tmp/targets.json    # the figures again
+    nice python bench/bench_campaign_targets.py --per-board --targets 0.5   # a proposal a board
 
 For each target (30%, 50%, 70% by default) it starts ``--campaigns`` campaigns with the shipped
 co-op squads ``vesper`` and ``ashen-blades`` (``solo-ops campaign new --target-win``; ``--squad``
@@ -24,8 +25,12 @@ It prints, per target, the missions won with the 95% Wilson interval, the mean p
 chance, the calibration (wins expected by the predictions, the Brier score), and the proposals'
 CPU time (each as ``campaign play`` measured it: its own process and its rating's workers) —
 median and most — and the CPU time of the whole run (every process, ``resource.getrusage``).
-Results are written to ``--out`` after every mission, so a run stopped part way goes on from
+Results are written to ``--out`` after every campaign, so a run stopped part way goes on from
 where it was when started again with the same ``--out``.
+
+``--per-board``: the cost of one proposal on each shipped board — a fresh campaign's first
+mission set up there (``campaign play --board B``, the table left waiting), its proposal's CPU
+time as ``campaign play`` measured it, the candidates rated and the one proposed.
 """
 
 from __future__ import annotations
@@ -157,6 +162,35 @@ def report(rows: list[dict[str, Any]], cpu: float | None = None) -> None:
         print(f"CPU time of the run (every process): {cpu:.0f} s")
 
 
+def per_board(squads: list[str], target: float, seed: int, budget: int | None) -> None:
+    """One proposal on each shipped board (see the module docstring)."""
+    from solo_ops.io import library
+
+    print("| board | proposed | its win rate [95%] (missions) | rated | simulated | CPU s |")
+    print("|---|---|---|---|---|---|")
+    cpus = []
+    with tempfile.TemporaryDirectory(prefix="campaign-boards-") as tmp:
+        for board in library.shipped("board"):
+            name = f"b-{board.name}"
+            solo_ops(Path(tmp), "campaign", "new", name,
+                     *[a for s in squads for a in ("--squad", s)], "--target-win",
+                     f"{100 * target:g}%")
+            args = ["campaign", "play", name, "--board", board.name, "--seed", str(seed),
+                    "--answer", "quit"]
+            out = solo_ops(Path(tmp), *args + (["--rate-missions", str(budget)] if budget else []))
+            found = RATED.search(out)
+            threat = json.loads(solo_ops(Path(tmp), "campaign", "show", name, "--json"))["threat"]
+            p = threat["predicted"]
+            rated = ", ".join(f"{r['enemy']} {r['level']} ({100 * r['win_rate']:.0f}%)"
+                              for r in threat["rated"])
+            cpus.append(float(found.group(1)) if found else math.nan)
+            print(f"| {board.name} | {threat['enemy']} level {threat['level']} | "
+                  f"{100 * p['win_rate']:.0f}% [{100 * p['interval'][0]:.0f}-"
+                  f"{100 * p['interval'][1]:.0f}%] ({p['missions']}) | {rated} | "
+                  f"{found.group(2) if found else '?'} | {cpus[-1]:.1f} |", flush=True)
+    print(f"proposal CPU: median {statistics.median(cpus):.1f} s, most {max(cpus):.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--targets", type=float, nargs="+", default=[0.3, 0.5, 0.7])
@@ -171,7 +205,13 @@ def main() -> None:
                         help="the proposals' budget (default: campaign play's own)")
     parser.add_argument("--out", type=Path, default=None, help="results, kept as they come")
     parser.add_argument("--report", type=Path, default=None, help="print a run's figures")
+    parser.add_argument("--per-board", action="store_true",
+                        help="one proposal on each shipped board, its CPU time")
     args = parser.parse_args()
+    if args.per_board:
+        per_board(args.squads or ["vesper", "ashen-blades"], args.targets[0], args.seed,
+                  args.rate_missions)
+        return
     if args.report is not None:
         saved = json.loads(args.report.read_text())
         report(saved["rows"], saved.get("cpu"))
