@@ -60,6 +60,7 @@ class Desk:
         self.ready: set[str] = set()
         self.last: GameTable | None = None  # the last mission recorded here, for its map
         self.notes: list[str] = []
+        self.rating: dict[str, Any] | None = None  # the threat's rating under way, for pages
         self._locks = contextlib.ExitStack()
 
     # -- the protocol ---------------------------------------------------------------------------
@@ -155,6 +156,11 @@ class Desk:
         ``progress(done, most, text)`` hears how the rating of a proposal goes."""
         from solo_ops.web.guard import Refused
 
+        def rated(done: int, most: int, text: str) -> None:
+            self.rating = {"done": done, "most": most, "text": text}
+            if progress is not None:
+                progress(done, most, text)
+
         with self.lock:
             try:
                 if do == "ready":
@@ -163,12 +169,14 @@ class Desk:
                     return self._record()
                 if do == "next" and self._phase == SETUP and \
                         ("enemy" in body or "level" in body):
-                    return self._choose(body, progress)
+                    return self._choose(body, rated)
                 if do == "next":
-                    return self._next(progress)
+                    return self._next(rated)
                 return self._recruit(player, body)
             except InputError as exc:
                 raise Refused(400, exc.message) from None
+            finally:
+                self.rating = None
 
     def _refuse(self, phase: str, what: str) -> None:
         from solo_ops.web.guard import Refused
@@ -271,7 +279,15 @@ class Desk:
 
     # -- what the page shows --------------------------------------------------------------------
     def document(self, who: str) -> dict[str, Any]:
-        """The campaign page's document (see :mod:`solo_ops.web.campaign`)."""
+        """The campaign page's document (see :mod:`solo_ops.web.campaign`); while the next
+        mission's threat is rated (the desk busy), only that: ``{"phase": "rating", "rating":
+        {done, most, text}}``, so that a page opened meanwhile shows the progress at once."""
+        while not self.lock.acquire(timeout=0.25):
+            rating = self.rating
+            if rating is not None:
+                return {"campaign": self.name, "phase": "rating", "you": who,
+                        "players": self.players, "rating": rating}
+        self.lock.release()
         with self.lock:
             c = self.campaign
             mission = self.mission

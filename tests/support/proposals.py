@@ -13,12 +13,13 @@ from solo_ops.sim import rating
 
 
 def fake_missions(monkeypatch: pytest.MonkeyPatch,
-                  rates: dict[tuple[str, int], float] | Callable[[str, int], float]
-                  ) -> list[tuple[str, int, int]]:
+                  rates: dict[tuple[str, int], float] | Callable[[str, int], float],
+                  during: Callable[[], None] | None = None) -> list[tuple[str, int, int]]:
     """Replace the missions by fixed results: of every 8 missions of a candidate (by index),
     the first ``round(8 * rate)`` are wins, so every look (16, 32, 64 ...) sees exactly that
     rate (``rates``: by (enemy, level), or a function of them). Returns each batch as (enemy,
-    level, missions played in it), in order."""
+    level, missions played in it), in order. ``during()`` is called as each batch starts
+    (while the rating is under way)."""
     rate_of = rates if callable(rates) else lambda enemy, level: rates[(enemy, level)]
     batches: list[tuple[str, int, int]] = []
 
@@ -34,6 +35,8 @@ def fake_missions(monkeypatch: pytest.MonkeyPatch,
 
         def play(self, todo: Any, progress: Any = None, finished: Any = None
                  ) -> list[rating.MissionResult]:
+            if during is not None:
+                during()
             out = []
             for (enemy, level), i, seed, _ in todo:
                 win = i % 8 < round(8 * rate_of(enemy, level))

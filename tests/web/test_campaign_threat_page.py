@@ -8,6 +8,7 @@ simulation."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,17 @@ def hurt_campaign(folder: Path) -> Path:
 
 def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    batches = fake_missions(monkeypatch, lambda enemy, level: RATES[level])
+    seen: list[dict[str, Any]] = []  # what a page opened while the rating runs is sent
+
+    def page_opened_meanwhile() -> None:
+        if desk.rating is None:  # no progress heard yet: such a page waits for the desk
+            return
+        asked = threading.Thread(target=lambda: seen.append(desk.document("Ben")))
+        asked.start()
+        asked.join(timeout=30)
+
+    batches = fake_missions(monkeypatch, lambda enemy, level: RATES[level],
+                            during=page_opened_meanwhile)
     saves = hurt_campaign(tmp_path)
     desk = Desk(campaign_path("Vesper", saves), "Vesper",
                 {"seed": 7, "board": "gallowdark-corridors"})
@@ -73,6 +84,11 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             rating = [json.loads(line) for _id, lines in _drain(stream) for line in lines
                       if '"rating"' in line]
             assert rating and rating[-1]["done"] == 96 and rating[-1]["most"] == 96
+            # the first batch (16 missions) done, a page opened during the second is told so
+            # (the intervals so far come with the next batch's missions)
+            assert seen[0] == {"campaign": "Vesper", "phase": "rating", "you": "Ben",
+                               "players": ["Ana"], "rating": {"done": 16, "most": 96,
+                                                              "text": ""}}
             board = setup["mission"]["name"]
             # the group plays level 2 instead: the same mission (board, seed), rated now
             chosen = c.post("/api/campaign", json={"do": "next", "level": 2}).json()

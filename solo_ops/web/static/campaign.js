@@ -233,7 +233,7 @@
       bar.setAttribute("role", "status");
       const at = document.querySelector("#campaign .next-mission, #threat");
       if (at) at.after(bar);
-      else $("campaign").prepend(bar);
+      else $("campaign").append(bar);
       bar.scrollIntoView({ block: "nearest" });
     }
     bar.replaceChildren(el("span", `Rating the next mission: ${doc.done} of at most ` +
@@ -259,6 +259,11 @@
     const box = $("campaign");
     box.hidden = false;
     box.replaceChildren();
+    if (d.phase === "rating") {  // opened while the next mission is rated: its progress only
+      box.append(el("h2", d.campaign));
+      rating({ campaign: "rating", ...d.rating });
+      return;
+    }
     const title = d.title ||
       `${d.campaign} — ${d.played} mission${d.played === 1 ? "" : "s"} played`;
     box.append(el("h2", title));
