@@ -75,6 +75,9 @@ SLOW: dict[str, frozenset[str]] = {
         "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
         "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
+    "tests/e2e/test_campaign_targets.py": frozenset({
+        "test_observed_win_rates_follow_the_targets",
+    }),
     "tests/rules/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
         "test_rolled_attacks_converge_on_the_exact_distribution",

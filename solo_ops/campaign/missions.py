@@ -11,21 +11,49 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from solo_ops.campaign.model import FALLEN, WOUNDED, Campaign
+from solo_ops.campaign.model import FALLEN, INJURED, RECOVERING, WOUNDED, Campaign, SquadModel
 from solo_ops.campaign.results import MissionResult, ModelOutcome, _harm_text
 from solo_ops.campaign.survival import MissionReport, pending_tests, run_survival_tests
+from solo_ops.campaign.threat import prediction_line
 from solo_ops.core.dice import Dice
 from solo_ops.core.errors import InputError
 
 
 def scenario_squads(campaign: Campaign) -> list[dict[str, Any]]:
     """The campaign's squads as a scenario's ``squads`` entries (INTERFACES.md "Scenario"):
-    every model that can play (not fallen), with its profile inline and no position (the
-    game deploys it). Model ids are the campaign's, so :func:`result_from_state` maps back."""
+    every model that can play (not fallen, not recovering), with its profile inline and no
+    position (the game deploys it); an injured model with its ``wounds_lost`` (a wound not
+    healed: it starts the game without them, at least 1 left). Model ids are the campaign's,
+    so :func:`result_from_state` maps back."""
     return [{"player": s.player, "name": s.name,
-             "models": [{"id": m.id, "name": m.name, "profile": copy.deepcopy(m.profile)}
-                        for m in s.playable()]}
+             "models": [_entry(m) for m in s.playable()]}
             for s in campaign.squads if s.playable()]
+
+
+def recover_when_nobody_plays(campaign: Campaign) -> list[str]:
+    """When no model can play the next mission but some are ``recovering``, they recover now
+    (whole, as after a mission they sat out): a mission needs someone to play it, so the one
+    they rest through is the one nobody could play (docs/rules.md "Campaign"). Returns their
+    names; nothing changes when someone can play."""
+    if any(s.playable() for s in campaign.squads):
+        return []
+    number = campaign.missions_played + 1
+    names = []
+    for squad in campaign.squads:
+        for model in squad.models:
+            if model.state == RECOVERING:
+                model.heal(number - 1 if number > 1 else None)
+                model.note(None, f"recovered: nobody else could play mission {number}")
+                names.append(model.name)
+    return names
+
+
+def _entry(model: SquadModel) -> dict[str, Any]:
+    entry: dict[str, Any] = {"id": model.id, "name": model.name,
+                             "profile": copy.deepcopy(model.profile)}
+    if model.starting_wounds_lost():
+        entry["wounds_lost"] = model.starting_wounds_lost()
+    return entry
 
 
 def _resolve_outcomes(campaign: Campaign, result: MissionResult,
@@ -42,11 +70,37 @@ def _resolve_outcomes(campaign: Campaign, result: MissionResult,
         if o.player is not None and o.player != squad.player:
             raise InputError(f"model {o.id!r} belongs to {squad.player}, not {o.player}",
                              source=source, field=f"{where}.player")
-        if model.state == FALLEN:
-            raise InputError(f"{model.name} ({o.id}) has fallen and cannot have played",
+        if model.state in (FALLEN, RECOVERING):
+            why = "has fallen" if model.state == FALLEN else "is recovering (it misses this " \
+                "mission)"
+            raise InputError(f"{model.name} ({o.id}) {why} and cannot have played",
                              source=source, field=f"{where}.id")
         outcomes[o.id] = o
     return outcomes
+
+
+def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title: str,
+            all_destroyed: bool) -> str:
+    """A model that played the mission: its count, and its survival test made pending when it
+    was hurt or went in with a wound not healed. The report's line."""
+    model.missions += 1
+    injured = model.state == INJURED
+    harmed = outcome is not None and outcome.harmed
+    if not harmed and not model.open_wound:
+        model.note(number, f"played {title} unharmed")
+        return f"  {model.name} ({model.id}): unharmed."
+    outcome = outcome or ModelOutcome(id=model.id)
+    model.pending = {
+        "mission": number, "wounds_lost": outcome.wounds_lost,
+        "down": outcome.went_down, "carried": outcome.carried,
+        "carried_off": outcome.carried_off, "all_enemies_destroyed": all_destroyed,
+        "injured": injured, "unhealed": model.unhealed_wounds if injured else 0,
+    }
+    model.state = WOUNDED
+    if harmed:
+        return f"  {model.name} ({model.id}): {_harm_text(outcome)}."
+    return (f"  {model.name} ({model.id}): unharmed, but its wound is not healed "
+            f"({model.unhealed_wounds} wound(s)): a survival test to heal it.")
 
 
 def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None, *,
@@ -58,7 +112,9 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
     count goes up); each one that lost wounds or went down becomes ``wounded`` and then, when
     ``dice`` is given, takes its survival test (:func:`run_survival_tests`: squad order, model
     order). With ``dice=None`` the tests stay pending for a later :func:`run_survival_tests`.
-    Unharmed models are not tested; fallen models stay in their squads. ``campaign`` changes
+    A model that went into the mission with a wound not healed is tested even if unharmed;
+    other unharmed models are not. A ``recovering`` model sat the mission out and is fit again
+    (:meth:`SquadModel.heal`); fallen models stay in their squads. ``campaign`` changes
     in place, and not at all if the result names an unknown or fallen model or tests from an
     earlier mission are still pending (``source`` names the result in those errors).
     """
@@ -70,6 +126,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
                          source=source)
     outcomes = _resolve_outcomes(campaign, result, source)
     number = campaign.missions_played + 1
+    fought = [m.id for s in campaign.squads for m in s.models if m.can_play]
     title = result.mission or f"Mission {number}"
     head = f"Mission {number}: {title}"
     if result.outcome:
@@ -83,22 +140,16 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
     for squad in campaign.squads:
         lines.append(f"{squad.player} — {squad.name}:")
         for model in squad.models:
+            if model.state == RECOVERING:
+                model.heal(number)
+                model.note(number, f"rested through {title} and recovered")
+                lines.append(f"  {model.name} ({model.id}): rested through this mission and "
+                             "is fit again.")
+                continue
             if not model.can_play:
                 continue
-            model.missions += 1
-            outcome = outcomes.get(model.id)
-            if outcome is None or not outcome.harmed:
-                model.note(number, f"played {title} unharmed")
-                lines.append(f"  {model.name} ({model.id}): unharmed.")
-                continue
-            model.state = WOUNDED
-            model.pending = {
-                "mission": number, "wounds_lost": outcome.wounds_lost,
-                "down": outcome.went_down, "carried": outcome.carried,
-                "carried_off": outcome.carried_off,
-                "all_enemies_destroyed": result.all_enemies_destroyed,
-            }
-            lines.append(f"  {model.name} ({model.id}): {_harm_text(outcome)}.")
+            lines.append(_played(model, outcomes.get(model.id), number, title,
+                                 result.all_enemies_destroyed))
     report: list[str] = list(lines)
     record: dict[str, Any] = {
         "mission": number, "name": title, "outcome": result.outcome,
@@ -106,11 +157,18 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
         "all_enemies_destroyed": result.all_enemies_destroyed,
         "narrative": list(result.narrative),
         "models": [{"id": o.id, "wounds_lost": o.wounds_lost, "down": o.went_down,
-                    "carried": o.carried, "carried_off": o.carried_off}
+                    "carried": o.carried, "carried_off": o.carried_off, "kills": o.kills}
                    for o in result.models],
+        "fought": fought,
         "survival_tests": [],
         "report": report,
     }
+    threat = campaign.threat
+    if threat is not None and threat.get("mission") == number:
+        record["threat"] = threat
+        report.insert(1, "Threat: " + prediction_line(threat) + (
+            "" if threat.get("by") == "proposal" else " (the group's choice)"))
+    campaign.threat = None
     campaign.missions_played = number
     campaign.history.append(record)
     if not pending_tests(campaign):

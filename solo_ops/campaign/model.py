@@ -1,11 +1,13 @@
 """Squads, their models and the campaign as data: states, settings, parsing, to and from dict.
 
 A :class:`Campaign` holds the players' :class:`Squad` s, each a list of :class:`SquadModel` s
-with a campaign state — ``active``, ``wounded`` (hurt in the last mission, its survival test
-not yet rolled), ``injured`` (carries at least one lasting injury; still plays) or ``fallen``
-(lost; kept for the record, never deleted) — plus the missions played and their history. It is
-plain dataclasses with ``to_dict``/``from_dict`` for the JSON save (:mod:`solo_ops.io.persistence`
-writes it; :mod:`solo_ops.cli.campaign` is the edge).
+with a campaign state — ``active``, ``wounded`` (its survival test not yet rolled),
+``injured`` (a wound not healed: it starts the next mission without the wounds it lost, at least
+1 left, ``unhealed_wounds``; or, under ``wounded_failure: injury``, a lasting injury with no
+effect on play), ``recovering`` (failed again while injured: it misses the next mission) or
+``fallen`` (lost; kept for the record, never deleted) — plus the missions played and their
+history. It is plain dataclasses with ``to_dict``/``from_dict`` for the JSON save
+(:mod:`solo_ops.io.persistence` writes it; :mod:`solo_ops.cli.campaign` is the edge).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from solo_ops.campaign.storage import (
     CAMPAIGN_KIND,
     SCHEMA_VERSION,
     _check_history_entry,
+    _injuries,
     _pending,
     _records,
 )
+from solo_ops.campaign.threat import check_threat
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
@@ -32,11 +36,15 @@ from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 ACTIVE = "active"
 WOUNDED = "wounded"
 INJURED = "injured"
+RECOVERING = "recovering"
 FALLEN = "fallen"
-STATES = (ACTIVE, WOUNDED, INJURED, FALLEN)
+STATES = (ACTIVE, WOUNDED, INJURED, RECOVERING, FALLEN)
 
 DOWN_FAILURES = ("fallen", "injured")
-WOUNDED_FAILURES = ("injury", "none")
+WOUNDED_FAILURES = ("carry", "injury", "none")
+INJURED_FAILURES = ("rest", "play", "fallen")
+TARGET_WIN = 0.5
+"""The win chance the next missions are proposed for when ``campaign new`` is not told."""
 DIFFICULTIES = ("easy", "normal", "hard", "brutal")  # solo_ops.sim.difficulty.TARGETS
 
 SQUAD_KEYS = ("player", "name", "models", "notes")
@@ -50,17 +58,28 @@ UNITS = ("in", "cm")
 
 @dataclass
 class CampaignSettings:
-    """The campaign's rule choices (RULES-NOTES: "Both outcomes are settings").
+    """The campaign's rule choices (RULES-NOTES: "Both outcomes are settings"; docs/rules.md
+    "Campaign"), chosen at ``campaign new``.
 
     ``down_failure``: what a failed survival test does to a model that went down — ``fallen``
-    (it is lost) or ``injured`` (it keeps a lasting injury). ``wounded_failure``: what it does to
-    a model that was only wounded — ``injury`` (a lasting injury) or ``none``.
+    (it is lost) or ``injured`` (it is hurt as a wounded model is, every wound lost).
+    ``wounded_failure``: what it does to a model that was only wounded — ``carry`` (the wound is
+    not healed: 003 "A successful roll will heal the wound"; it starts the next mission without
+    the wounds it lost, at least 1 left), ``injury`` (a lasting injury with no effect on play)
+    or ``none``. ``injured_failure``: what a failed test does to a model already injured going
+    into the mission — ``rest`` (it misses the next mission to recover, then comes back
+    healed), ``play`` (it plays on, still hurt) or ``fallen``.
     ``default_toughness``: the Toughness of a profile without one (Kill Team 2024).
     """
 
     down_failure: str = "fallen"
-    wounded_failure: str = "injury"
+    wounded_failure: str = "carry"
+    injured_failure: str = "rest"
     default_toughness: int = DEFAULT_TOUGHNESS
+    target_win: float | None = TARGET_WIN
+    """The players' win chance the next missions are proposed for (``--target-win``): each
+    next mission's enemy and engagement level are rated by simulated missions of the squads as
+    they stand; ``None``: rolled as ``solo-ops new`` rolls them (D3+1)."""
     units: str | None = None
     """How the missions show and read distances (``in`` or ``cm``); ``None``: each mission's
     own ``units`` setting (inches). Written to the campaign file only when set."""
@@ -72,7 +91,9 @@ class CampaignSettings:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"down_failure": self.down_failure,
                                "wounded_failure": self.wounded_failure,
-                               "default_toughness": self.default_toughness}
+                               "injured_failure": self.injured_failure,
+                               "default_toughness": self.default_toughness,
+                               "target_win": self.target_win}
         if self.units is not None:
             out["units"] = self.units
         if self.difficulty is not None:
@@ -83,14 +104,22 @@ class CampaignSettings:
     def from_dict(cls, data: Any, source: str | None = None,
                   path: str = "settings") -> CampaignSettings:
         s = Fields(data, source, path).only(("down_failure", "wounded_failure",
-                                             "default_toughness", "units", "difficulty"))
+                                             "injured_failure", "default_toughness", "units",
+                                             "difficulty", "target_win"))
+        off = isinstance(s.data, dict) and "target_win" in s.data and s.data["target_win"] is None
+        target = None if off else s.number("target_win", TARGET_WIN, minimum=0)
+        if target is not None and not 0 < target < 1:
+            raise s.error("target_win", f"{target:g} is not a chance between 0 and 1 "
+                                        "(exclusive)")
         return cls(
             units=s.choice("units", UNITS, None),
             difficulty=s.choice("difficulty", DIFFICULTIES, None),
             down_failure=s.choice("down_failure", DOWN_FAILURES, "fallen"),
-            wounded_failure=s.choice("wounded_failure", WOUNDED_FAILURES, "injury"),
+            wounded_failure=s.choice("wounded_failure", WOUNDED_FAILURES, "carry"),
+            injured_failure=s.choice("injured_failure", INJURED_FAILURES, "rest"),
             default_toughness=s.integer("default_toughness", DEFAULT_TOUGHNESS, minimum=1,
                                         maximum=12),
+            target_win=target,
         )
 
 
@@ -110,8 +139,12 @@ class SquadModel:
 
     ``profile`` is the profile as the squad file wrote it (plain data, the roster keys), so the
     save keeps exactly what the player typed; :meth:`parsed_profile` gives the checked
-    :class:`Profile`. ``injuries`` are lasting injuries (``{"mission", "note"}``), ``history``
-    the model's own story (``{"mission", "text"}``; mission None for events between missions).
+    :class:`Profile`. ``injuries`` are the failed survival tests that left a mark
+    (``{"mission", "note"}``: a lasting injury; with ``wounds``: a wound not healed, which
+    ``healed`` names the mission of once it is), ``history`` the model's own story
+    (``{"mission", "text"}``; mission None for events between missions).
+    ``unhealed_wounds``: the wounds it lost and has not healed — it starts the next mission
+    without them, at least 1 left (:meth:`starting_wounds_lost`).
     """
 
     id: str
@@ -124,6 +157,7 @@ class SquadModel:
     replaces: str | None = None
     replaced_by: str | None = None
     pending: dict[str, Any] | None = None
+    unhealed_wounds: int = 0
 
     def parsed_profile(self, source: str | None = None, path: str | None = None) -> Profile:
         """The checked profile (raises :class:`InputError` naming ``source`` and the field)."""
@@ -137,8 +171,34 @@ class SquadModel:
 
     @property
     def can_play(self) -> bool:
-        """Whether it can take the field (every state but ``fallen``)."""
-        return self.state != FALLEN
+        """Whether it can take the field next mission (not ``fallen`` nor ``recovering``)."""
+        return self.state not in (FALLEN, RECOVERING)
+
+    @property
+    def lasting_injuries(self) -> list[dict[str, Any]]:
+        """Its lasting injuries (``wounded_failure: injury``): the ones no roll heals."""
+        return [i for i in self.injuries if i.get("wounds") is None]
+
+    @property
+    def open_wound(self) -> bool:
+        """Whether it carries a wound not healed (``wounded_failure: carry``): it takes a
+        survival test after its next mission even if it is not hurt again."""
+        return any(i.get("wounds") is not None and i.get("healed") is None
+                   for i in self.injuries)
+
+    def heal(self, mission: int | None) -> None:
+        """Its wounds healed: none unhealed, its open wound marked healed in ``mission``, and
+        ``active`` again (``injured`` while it keeps a lasting injury)."""
+        self.unhealed_wounds = 0
+        for injury in self.injuries:
+            if injury.get("wounds") is not None and injury.get("healed") is None:
+                injury["healed"] = mission
+        self.state = INJURED if self.lasting_injuries else ACTIVE
+
+    def starting_wounds_lost(self) -> int:
+        """The wounds it starts its next mission without (a scenario's ``wounds_lost``: the
+        game leaves it at least 1)."""
+        return self.unhealed_wounds if self.state == INJURED else 0
 
     def note(self, mission: int | None, text: str) -> None:
         """Add an entry to the model's history."""
@@ -156,6 +216,8 @@ class SquadModel:
             data["replaced_by"] = self.replaced_by
         if self.pending is not None:
             data["pending"] = dict(self.pending)
+        if self.unhealed_wounds:
+            data["unhealed_wounds"] = self.unhealed_wounds
         return data
 
     @classmethod
@@ -163,18 +225,19 @@ class SquadModel:
         """A model from a campaign save (every key checked)."""
         m = Fields(data, source, path).only(("id", "name", "profile", "state", "injuries",
                                              "history", "missions", "replaces",
-                                             "replaced_by", "pending"))
+                                             "replaced_by", "pending", "unhealed_wounds"))
         model = cls(
             id=m.text("id"),
             name=m.text("name"),
             profile=dict(m.mapping("profile").data),
             state=m.choice("state", STATES),
-            injuries=_records(m, "injuries", ("mission", "note")),
+            injuries=_injuries(m),
             history=_records(m, "history", ("mission", "text")),
             missions=m.integer("missions", 0, minimum=0),
             replaces=m.text("replaces", None),
             replaced_by=m.text("replaced_by", None),
             pending=_pending(m),
+            unhealed_wounds=m.integer("unhealed_wounds", 0, minimum=0, maximum=1000),
         )
         model.parsed_profile(source, join_path(path, "profile"))
         return model
@@ -208,7 +271,7 @@ class Squad:
         raise KeyError(model_id)
 
     def playable(self) -> list[SquadModel]:
-        """The models that can take the field next mission (not fallen)."""
+        """The models that can take the field next mission (not fallen nor recovering)."""
         return [m for m in self.models if m.can_play]
 
     def to_dict(self) -> dict[str, Any]:
@@ -262,6 +325,11 @@ class Campaign:
     links: dict[str, Any] | None = None
     """The campaign's links at the table (``campaign serve``): one token per player and the
     host's, made once and kept for every mission (:mod:`solo_ops.session.links`)."""
+    threat: dict[str, Any] | None = None
+    """The next mission's threat while it is set up and played: the enemy and level proposed
+    for the win chance the group chose, what is played and its prediction
+    (:mod:`solo_ops.campaign.threat`); moved into the mission's history record when it is
+    recorded."""
 
     def squad(self, player: str) -> Squad:
         """The squad of ``player`` (an :class:`InputError` listing the players otherwise)."""
@@ -291,18 +359,26 @@ class Campaign:
             "squads": [s.to_dict() for s in self.squads],
             "history": copy.deepcopy(self.history),
             "links": copy.deepcopy(self.links),
+            **({"threat": copy.deepcopy(self.threat)} if self.threat is not None else {}),
         }
 
     @classmethod
     def from_dict(cls, data: Any, source: str | None = None) -> Campaign:
         """A campaign from its (already migrated) save document; errors name the field."""
         c = Fields(data, source).only(("schema_version", "kind", "name", "settings",
-                                       "missions_played", "squads", "history", "links"))
+                                       "missions_played", "squads", "history", "links",
+                                       "threat"))
         squads = [Squad.from_dict(item, source, join_path("squads", i))
                   for i, item in enumerate(c.sequence("squads"))]
         history = c.sequence("history", [])
         for i, entry in enumerate(history):
             _check_history_entry(entry, source, join_path("history", i))
+            if isinstance(entry, dict) and entry.get("threat") is not None:
+                check_threat(entry["threat"], source, join_path(join_path("history", i),
+                                                                "threat"))
+        threat = c.raw("threat", None)
+        if threat is not None:
+            threat = check_threat(threat, source, "threat")
         campaign = cls(
             name=c.text("name"),
             squads=squads,
@@ -310,6 +386,7 @@ class Campaign:
             missions_played=c.integer("missions_played", 0, minimum=0),
             history=history,
             links=read_links(c.raw("links", None), source or "campaign"),
+            threat=threat,
         )
         _check_unique_ids(campaign, source)
         return campaign

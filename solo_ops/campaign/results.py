@@ -28,6 +28,8 @@ class ModelOutcome:
 
     ``carried``: it was still being carried by a friend when the game ended; ``carried_off``: a
     friend carried it off the table. Either counts as carried to safety (RULES-NOTES).
+    ``kills``: the enemy models it took down (:func:`kills_in`); ``fought``: it was on the
+    table (a model not listed in a result file fought unharmed).
     """
 
     id: str
@@ -36,6 +38,7 @@ class ModelOutcome:
     carried: bool = False
     carried_off: bool = False
     player: str | None = None
+    kills: int = 0
 
     @property
     def harmed(self) -> bool:
@@ -65,7 +68,8 @@ class MissionResult:
 
 RESULT_KEYS = ("mission", "outcome", "vp", "all_enemies_destroyed", "models", "narrative",
                "notes")
-OUTCOME_KEYS = ("id", "player", "wounds_lost", "down", "carried", "carried_off", "notes")
+OUTCOME_KEYS = ("id", "player", "wounds_lost", "down", "carried", "carried_off", "kills",
+                "notes")
 
 
 def parse_mission_result(data: Any, source: str | None) -> MissionResult:
@@ -99,7 +103,8 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
                           "only a model that went down can be carried (add down: true)")
         models.append(ModelOutcome(
             id=mid, wounds_lost=m.integer("wounds_lost", 0, minimum=0), went_down=down,
-            carried=carried, carried_off=carried_off, player=m.text("player", None)))
+            carried=carried, carried_off=carried_off, player=m.text("player", None),
+            kills=m.integer("kills", 0, minimum=0)))
     vp = None
     if r.has("vp"):
         v = r.mapping("vp")
@@ -129,6 +134,7 @@ def result_from_state(state: State, *, mission: str | None = None,
     every enemy was destroyed. Operative ids must be the campaign's model ids.
     """
     outcomes = []
+    kills = kills_in(state)
     for op in state.operatives.values():
         if getattr(op, "side", None) != "player":
             continue
@@ -138,7 +144,7 @@ def result_from_state(state: State, *, mission: str | None = None,
         outcomes.append(ModelOutcome(
             id=op.id, wounds_lost=int(getattr(op, "wounds_lost", 0) or 0), went_down=down,
             carried=down and still_carried, carried_off=down and off,
-            player=getattr(op, "owner", None)))
+            player=getattr(op, "owner", None), kills=kills.get(op.id, 0)))
     result = getattr(state, "result", None) or {}
     vp = result.get("vp")
     return MissionResult(
@@ -149,6 +155,47 @@ def result_from_state(state: State, *, mission: str | None = None,
         vp=dict(vp) if isinstance(vp, Mapping) else None,
         narrative=tuple(narrative),
     )
+
+
+_ATTACKS = {"shot": "operative", "fight": "attacker", "attack": "attacker",
+            "guard_interrupt": "operative"}
+"""The events that start an attack, and the key naming who attacks (a player's fight names
+its ``operative``)."""
+
+
+def kills_in(state: State) -> dict[str, int]:
+    """How many enemy models each player operative took down in the game: each enemy ``down``
+    event is put to the attack it ends in the same step — the last ``shot``, ``fight``,
+    ``attack`` or ``guard_interrupt`` event before it with that model as the target (its
+    attacker), or a ``fight`` it started (the player's model it fought struck back). A model
+    that went down with no attack on it (mines, a Hot weapon of its own) is nobody's kill."""
+    kills: dict[str, int] = {}
+    players = {op.id for op in state.operatives.values() if getattr(op, "side", None) == "player"}
+    for record in state.log:
+        attacks: list[tuple[str, str | None, str | None]] = []
+        for event in record.get("events", ()):
+            kind = event.get("type")
+            if kind in _ATTACKS:
+                who = event.get(_ATTACKS[kind]) or event.get("operative")
+                attacks.append((kind, who, event.get("target")))
+            elif kind == "mines":
+                attacks.append((kind, None, event.get("operative")))
+            elif kind == "down" and event.get("side") == "enemy":
+                killer = _killer(attacks, event.get("operative"))
+                if killer in players:
+                    kills[killer] = kills.get(killer, 0) + 1
+    return kills
+
+
+def _killer(attacks: list[tuple[str, str | None, str | None]], downed: Any) -> str | None:
+    """Who took ``downed`` down: the latest attack on it, or the target of a fight it
+    started."""
+    for kind, attacker, target in reversed(attacks):
+        if target == downed:
+            return attacker
+        if kind == "fight" and attacker == downed:
+            return target
+    return None
 
 
 def _harm_text(outcome: ModelOutcome) -> str:

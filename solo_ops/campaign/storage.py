@@ -15,8 +15,9 @@ from typing import Any
 from solo_ops.core.fields import Fields, join_path
 
 CAMPAIGN_KIND = "solo-ops-campaign"
-SCHEMA_VERSION = 2
-"""1 had no ``links`` (the table's links, made when the campaign is first served)."""
+SCHEMA_VERSION = 3
+"""1 had no ``links`` (the table's links, made when the campaign is first served); 2 had no
+``injured_failure`` and ``target_win`` settings, no unhealed wounds, no proposal."""
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
@@ -24,20 +25,57 @@ def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
+    """A campaign started before the wounds not healed and the proposed threats keeps the
+    readings it was played by: its ``wounded_failure`` as written (``injury``: a lasting
+    injury with no effect on play), a second failure that only adds another
+    (``injured_failure: play``), and its next missions rolled as before (no ``target_win``;
+    a ``difficulty`` it was given still rates them)."""
+    settings = doc.setdefault("settings", {})
+    if isinstance(settings, dict):
+        settings.setdefault("wounded_failure", "injury")
+        settings.setdefault("injured_failure", "play")
+        settings.setdefault("target_win", None)
+    return doc
+
+
 # schema_version v -> a function turning a version v document into version v + 1
-MIGRATIONS: dict[int, Any] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Any] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def _pending(m: Fields) -> dict[str, Any] | None:
+    """A model's survival test still to roll: what happened to it in the mission and, when it
+    went into the mission injured, ``injured`` and the ``unhealed`` wounds it carried in."""
     if not m.has("pending"):
         return None
     p = m.mapping("pending").only(("mission", "wounds_lost", "down", "carried", "carried_off",
-                                   "all_enemies_destroyed"))
-    return {"mission": p.integer("mission", minimum=1),
-            "wounds_lost": p.integer("wounds_lost", 0, minimum=0),
-            "down": p.boolean("down", False), "carried": p.boolean("carried", False),
-            "carried_off": p.boolean("carried_off", False),
-            "all_enemies_destroyed": p.boolean("all_enemies_destroyed", False)}
+                                   "all_enemies_destroyed", "injured", "unhealed"))
+    out = {"mission": p.integer("mission", minimum=1),
+           "wounds_lost": p.integer("wounds_lost", 0, minimum=0),
+           "down": p.boolean("down", False), "carried": p.boolean("carried", False),
+           "carried_off": p.boolean("carried_off", False),
+           "all_enemies_destroyed": p.boolean("all_enemies_destroyed", False)}
+    if p.has("injured"):
+        out["injured"] = p.boolean("injured")
+        out["unhealed"] = p.integer("unhealed", 0, minimum=0)
+    return out
+
+
+def _injuries(m: Fields) -> list[dict[str, Any]]:
+    """A model's injuries: ``{mission, note}`` (a lasting injury) or, for a wound not healed,
+    with ``wounds`` (how many it carried) and, once healed, ``healed`` (the mission)."""
+    out = []
+    for i, item in enumerate(m.sequence("injuries", [])):
+        r = Fields(item, m.source, join_path(join_path(m.path, "injuries"), i)).only(
+            ("mission", "note", "wounds", "healed"))
+        injury: dict[str, Any] = {"mission": r.integer("mission", None, minimum=1),
+                                  "note": r.text("note")}
+        if r.has("wounds"):
+            injury["wounds"] = r.integer("wounds", minimum=0)
+            if r.raw("healed", None) is not None:
+                injury["healed"] = r.integer("healed", minimum=1)
+        out.append(injury)
+    return out
 
 
 def _check_history_entry(entry: Any, source: str | None, path: str) -> None:

@@ -18,29 +18,37 @@ from rich.table import Table
 from solo_ops.campaign import (
     DIFFICULTIES,
     DOWN_FAILURES,
-    FALLEN,
-    INJURED,
-    WOUNDED,
+    INJURED_FAILURES,
     WOUNDED_FAILURES,
     Campaign,
     CampaignSettings,
     MissionReport,
+    calibration,
     new_campaign,
     parse_mission_result,
     parse_squad,
     parse_squad_model,
     pending_tests,
+    prediction_line,
     record_mission,
     replace_model,
+    result_words,
     run_survival_tests,
 )
+from solo_ops.campaign.chronicle import state_words
+from solo_ops.campaign.threat import percent
+from solo_ops.cli import campaign_threat
+from solo_ops.cli.campaign_chronicle import campaign_chronicle
 from solo_ops.cli.campaign_files import (
     _check_not_recorded,
     _generate_mission,
     _record_played_mission,
     campaign_path,
     change_campaign,
+    discard_unstarted,
+    keep_threat,
     load_campaign,
+    rate_missions_option,
     saves_option,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
@@ -63,10 +71,34 @@ from solo_ops.io.persistence import (
     save_json,
 )
 from solo_ops.io.yamlio import read_document
+from solo_ops.sim.autopilot import POLICIES as AUTOPILOT_POLICIES
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
     from solo_ops.game.state import State
+
+
+class ChanceType(click.ParamType):
+    """A win chance: ``40%``, ``0.4`` or ``40`` (a number above 1 is a percentage), strictly
+    between 0 and 100%; ``off`` (or ``none``): no target."""
+
+    name = "chance"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float | None:
+        if value is None or isinstance(value, float):
+            return value
+        text = str(value).strip().lower()
+        if text in ("off", "none"):
+            return None
+        try:
+            number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a chance (40% or 0.4, or off)", param, ctx)
+        if not text.endswith("%") and number > 1:
+            number /= 100
+        if not 0 < number < 1:
+            self.fail(f"{value!r} is not between 0% and 100% (both left out)", param, ctx)
+        return round(number, 4)
 
 
 @click.group("campaign", cls=SoloOpsGroup)
@@ -83,33 +115,52 @@ def campaign() -> None:
               show_default=True,
               help="A model that went down and fails its survival test is lost (fallen) or "
                    "keeps a lasting injury (injured).")
-@click.option("--wounded-failure", type=click.Choice(WOUNDED_FAILURES), default="injury",
+@click.option("--wounded-failure", type=click.Choice(WOUNDED_FAILURES), default="carry",
               show_default=True,
-              help="A model only wounded that fails its survival test keeps a lasting injury "
-                   "(injury) or nothing happens (none).")
+              help="A model only wounded that fails its survival test: its wound is not healed "
+                   "and it starts the next mission without the wounds it lost, at least 1 left "
+                   "(carry), it keeps a lasting injury with no effect on play (injury), or "
+                   "nothing happens (none).")
+@click.option("--injured-failure", type=click.Choice(INJURED_FAILURES), default="rest",
+              show_default=True,
+              help="A model already injured that fails again: it misses the next mission to "
+                   "recover (rest), plays on hurt (play) or is lost (fallen).")
+@click.option("--target-win", "target_win", type=ChanceType(), default="50%",
+              show_default=True,
+              help="The win chance each next mission's enemy and engagement level are "
+                   "proposed for (40% or 0.4), rated by simulated missions of the squads as "
+                   "they stand; off: rolled as `solo-ops new` rolls them.")
 @click.option("--default-toughness", type=click.IntRange(1, 12), default=3, show_default=True,
               help="Toughness for survival tests of profiles without one (Kill Team 2024).")
 @click.option("--units", "units", type=click.Choice(["in", "cm"]), default=None,
               help="Show and read the missions' distances in inches or centimetres (default: "
                    "each mission's own setting, inches).")
 @click.option("--difficulty", type=click.Choice(DIFFICULTIES), default=None,
-              help="Each next mission's engagement level is rated by simulated missions to "
-                   "this difficulty (as `new --difficulty`; default: D3+1).")
+              help="The target win chance as `new --difficulty`'s word: easy 80%, normal 60%, "
+                   "hard 40%, brutal 20% (instead of --target-win).")
 @saves_option
 @json_option
 def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded_failure: str,
-                 default_toughness: int, units: str | None, difficulty: str | None,
-                 saves: Path | None, as_json: bool) -> None:
+                 injured_failure: str, target_win: float | None, default_toughness: int,
+                 units: str | None, difficulty: str | None, saves: Path | None,
+                 as_json: bool) -> None:
     """Start campaign NAME with the players' squad files."""
     path = campaign_path(name, saves)
+    if difficulty is not None:
+        source = click.get_current_context().get_parameter_source("target_win")
+        if source is not None and source.name != "DEFAULT":
+            raise InputError("give --target-win or --difficulty, not both",
+                             source="--difficulty")
     parsed = []
     for given in squads:
         file = library.resolve("squad", given, source="--squad")
         squad = parse_squad(read_document(file), str(file))
         parsed.append((squad, str(file)))
     settings = CampaignSettings(down_failure=down_failure, wounded_failure=wounded_failure,
+                                injured_failure=injured_failure,
                                 default_toughness=default_toughness, units=units,
-                                difficulty=difficulty)
+                                difficulty=difficulty,
+                                target_win=None if difficulty is not None else target_win)
     created = new_campaign(name, [sq for sq, _ in parsed], settings,
                            sources=[src for _, src in parsed])
     with campaign_lock(path):
@@ -141,25 +192,32 @@ def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
     """Show campaign NAME: squads, every model's state, the missions played and history."""
     path = campaign_path(name, saves)
     current = load_campaign(path, name)
+    judged = calibration(current.history)
     if as_json:
         data = current.to_dict()
         data["path"] = str(path)
         data["pending_survival_tests"] = [m.id for _, m in pending_tests(current)]
+        data["calibration"] = judged.to_dict()
+        data["conditions"] = {m.id: state_words(m) for sq in current.squads
+                              for m in sq.models}
         emit_json(data)
         return
     out = console()
     s = current.settings
     out.print(f"[bold]{current.name}[/bold] — {current.missions_played} mission(s) played "
               f"({path})")
+    target = "off (rolled)" if s.target_win is None and s.difficulty is None else \
+        percent(campaign_threat.target_of(s) or 0)
     out.print(f"[dim]failed survival test: down → {s.down_failure}, wounded → "
-              f"{s.wounded_failure}; default Toughness {s.default_toughness}[/dim]")
+              f"{s.wounded_failure}, injured again → {s.injured_failure}; default Toughness "
+              f"{s.default_toughness}; target win chance {target}[/dim]")
     for squad in current.squads:
         table = Table(title=f"{squad.player} — {squad.name}", header_style="bold",
                       title_justify="left")
         for column in ("ID", "Name", "Profile", "State", "Missions", "Injuries"):
             table.add_column(column, overflow="fold")
         for m in squad.models:
-            table.add_row(m.id, m.name, _profile_text(m, current.settings), _state_text(m),
+            table.add_row(m.id, m.name, _profile_text(m, current.settings), state_words(m),
                           str(m.missions), "; ".join(_injury_text(i) for i in m.injuries)
                           or "—")
         out.print(table)
@@ -169,9 +227,16 @@ def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
             report = entry.get("report", [])
             for line in report[:1] if "mission" in entry else report:
                 out.print(f"  {line}", markup=False)
+            if entry.get("threat"):
+                out.print(f"    threat: {prediction_line(entry['threat'])} — result: "
+                          f"{entry.get('outcome') or 'not recorded'}", markup=False)
             for test in entry.get("survival_tests", []):
                 out.print(f"    survival: {test['name']} rolled {test['roll']} needing "
-                          f"{test['target']} or less — {test['result']}", markup=False)
+                          f"{test['target']} or less — {result_words(test)}", markup=False)
+        out.print(judged.line(), markup=False)
+    if current.threat is not None:
+        out.print(f"Next mission ({current.threat['mission']}), set up: "
+                  f"{prediction_line(current.threat)}", markup=False)
     waiting = pending_tests(current)
     if waiting:
         out.print(f"Survival tests to roll: {', '.join(m.id for _, m in waiting)} — "
@@ -184,22 +249,10 @@ def _profile_text(model: Any, settings: CampaignSettings) -> str:
             f"T{model.toughness(settings)}")
 
 
-def _state_text(model: Any) -> str:
-    if model.state == FALLEN:
-        text = "fallen"
-        if model.replaced_by:
-            text += f" (replaced by {model.replaced_by})"
-        return text
-    if model.state == WOUNDED:
-        return "wounded (survival test to roll)"
-    if model.state == INJURED:
-        return f"injured ×{len(model.injuries)}"
-    return model.state
-
-
 def _injury_text(injury: dict[str, Any]) -> str:
     where = f"mission {injury['mission']}: " if injury.get("mission") else ""
-    return where + str(injury.get("note", ""))
+    healed = f" (healed in mission {injury['healed']})" if injury.get("healed") else ""
+    return where + str(injury.get("note", "")) + healed
 
 
 @campaign.command("survival")
@@ -265,11 +318,16 @@ def campaign_replace(name: str, player: str, model_id: str, new_file: Path,
 
 
 READY_WORDS = ("ready",)
+CHOICE_WORDS = ("level", "enemy")
 
 
-def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: int) -> bool:
+def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: int, *,
+                   enemies: list[str] | None = None) -> bool | dict[str, Any]:
     """Read answers until "ready" (True) or "quit" / the end of the answers (False): the
-    mission waits for the table to be set up before its first turning point."""
+    mission waits for the table to be set up before its first turning point. With
+    ``enemies`` (the mission's threat was proposed), ``level N`` or ``enemy NAME`` is the
+    group's choice instead of the proposal: returned as ``{"level": N}`` / ``{"enemy": NAME}``
+    for the mission to be set up again."""
     for raw in feed:
         if not interactive:
             out.print(f"> {raw}", markup=False)
@@ -281,11 +339,35 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
             return True
         if word in ("quit", "exit"):
             break
-        out.print("✗ type ready when the table is set up (or quit to stop here)",
+        if enemies is not None and word in CHOICE_WORDS:
+            choice, refusal = _choice(line, enemies)
+            if choice is not None:
+                return choice
+            out.print(f"✗ {refusal}", markup=False)
+            continue
+        hint = " — or level N / enemy NAME for another threat" if enemies is not None else ""
+        out.print(f"✗ type ready when the table is set up (or quit to stop here){hint}",
                   markup=False)
     out.print(f"Mission {number} is set up and saved; run `solo-ops campaign play {name}` "
               "again when the table is ready.", markup=False)
     return False
+
+
+def _choice(line: str, enemies: list[str]) -> tuple[dict[str, Any] | None, str]:
+    """``level 3`` or ``enemy ork`` (an unambiguous prefix) as the group's choice, or why not."""
+    parts = line.split()
+    if len(parts) != 2:
+        return None, "say level N (1-6) or enemy NAME"
+    word, value = parts[0].lower(), parts[1].lower()
+    if word == "level":
+        if value.isdigit() and 1 <= int(value) <= 6:
+            return {"level": int(value)}, ""
+        return None, f"level {parts[1]}: the engagement levels are 1 to 6"
+    found = [e for e in enemies if e.lower() == value] or \
+        [e for e in enemies if e.lower().startswith(value)]
+    if len(found) == 1:
+        return {"enemy": found[0]}, ""
+    return None, f"enemy {parts[1]}: choose one of {', '.join(enemies)}"
 
 
 @campaign.command("play")
@@ -313,19 +395,27 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
 @click.option("--units", "units", type=click.Choice(["in", "cm"]), default=None,
               help="Show and read distances in inches or centimetres (default: the "
                    "campaign's units setting, else the mission's).")
+@click.option("--autopilot", "autopilot", type=click.Choice(AUTOPILOT_POLICIES), default=None,
+              help="Let the autopilot play the players' side by this policy (as `rate` "
+                   "does): the mission is set up as proposed, played out and recorded.")
+@rate_missions_option
 @seed_option
 @saves_option
 def campaign_play(name: str, board: str | None, roster: str | None, edition: str | None,
                   engagement: int | None, answers_file: Path | None, answer: tuple[str, ...],
                   new: bool, rebuild_log: bool, reveal_hidden: bool, units: str | None,
-                  seed: int | None, saves: Path | None) -> None:
+                  autopilot: str | None, rate_missions: int | None, seed: int | None,
+                  saves: Path | None) -> None:
     """Play the campaign's next mission (or go on with the one in progress).
 
-    The mission is generated from the campaign's squads (fallen models stay home); the
-    set-up picture and the briefing are shown and the game waits for `ready` while you set up
-    the table. It is played through the same loop as `solo-ops play` (saved after every step:
-    stop at any time and run this command again to go on — `--new` instead moves the mission
-    in progress aside and starts another), and when it ends its result is recorded: survival
+    The mission is generated from the campaign's squads (fallen and recovering models stay
+    home, the injured start hurt); its enemy and engagement level are proposed for the
+    campaign's target win chance, rated by simulated missions (a progress bar while it runs);
+    the set-up picture and the briefing are shown and the game waits for `ready` while you set
+    up the table (or `level N` / `enemy NAME` to play another threat than the proposal). It
+    is played through the same loop as `solo-ops play` (saved after every step: stop at any
+    time and run this command again to go on — `--new` instead moves the mission in progress
+    aside and starts another), and when it ends its result is recorded: survival
     tests for everyone hurt, an after-action report and a map of the end. The mission is
     locked while it is played: a second terminal on it is refused at once.
     """
@@ -337,22 +427,32 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     files = mission_paths(path, number)
     out = console()
     units = units or current.settings.units
+    if autopilot is not None:
+        answers_file, answer = None, ("ready",)
     with game_lock(files["save"]):
         _check_not_recorded(path, name, number)
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
             _move_mission_aside(files, out)
+        asked = {"board": board, "roster": roster, "edition": edition,
+                 "engagement": engagement, "budget": rate_missions}
+        choice = None
         if files["save"].exists():
             opened = _resume_mission(name, number, files, out, feed, interactive, units,
-                                     reveal_hidden, rebuild_log)
-        else:
-            opened = _start_mission(current, name, number, files, out, feed, interactive,
-                                    units, reveal_hidden, seed, board, roster, edition,
-                                    engagement)
-        if opened is None:
+                                     reveal_hidden, rebuild_log, current)
+            if isinstance(opened, dict):  # the group chose another threat: set up again
+                choice, seed = opened, opened.pop("seed")
+                asked.update({k: v for k, v in opened.pop("asked", {}).items()
+                              if k != "budget"})
+        if choice is not None or not files["save"].exists():
+            opened = _start_mission(current, path, name, number, files, out, feed,
+                                    interactive, units, reveal_hidden, seed, asked, choice)
+        if opened is None or isinstance(opened, dict):
             return
         session, game, state = opened
-        if not state.ended:
+        if not state.ended and autopilot is not None:
+            _autoplay(session.table, autopilot, out)
+        elif not state.ended:
             session.run(feed, interactive)
             game, state = session.game, session.state  # an undo rebuilds them
         if not state.ended:  # the session said how to go on (its go_on)
@@ -360,6 +460,22 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
             return
         reports = _record_played_mission(path, name, number, files, game, state)
     _print_after_action(out, reports, number, files, path)
+
+
+def _autoplay(table: Any, policy: str, out: Any) -> None:
+    """The players' side played out by the autopilot (``--autopilot``): each prompt answered
+    by :func:`solo_ops.sim.autopilot.answer` through the engine, each step saved and logged as
+    at the table."""
+    from solo_ops.game.engine import pending
+    from solo_ops.sim import autopilot
+
+    steps = 0
+    while (prompt := pending(table.game, table.state)).kind != "ended":
+        table.persist(autopilot.answer(table.game, table.state, prompt, policy))
+        steps += 1
+    result = table.state.result or {}
+    out.print(f"The autopilot ({policy}) played the mission out in {steps} steps: "
+              f"{result.get('outcome', 'no result')}.", markup=False)
 
 
 def _move_mission_aside(files: dict[str, Path], out: Any) -> None:
@@ -373,9 +489,12 @@ def _move_mission_aside(files: dict[str, Path], out: Any) -> None:
 
 def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, feed: Any,
                     interactive: bool, units: str | None, reveal_hidden: bool,
-                    rebuild_log: bool) -> tuple[Any, Game, State] | None:
+                    rebuild_log: bool, current: Campaign
+                    ) -> tuple[Any, Game, State] | dict[str, Any] | None:
     """Open the mission in progress from its save: the session, game and state, or None
-    when a mission still being set up is left waiting (no `ready`)."""
+    when a mission still being set up is left waiting (no `ready`), or the group's choice of
+    another threat for a mission still being set up (with its ``seed`` and what was
+    ``asked``: it is set up again)."""
     from solo_ops.cli.maps import draw_view
     from solo_ops.cli.play import Session, check_log
     from solo_ops.io.opening import load_save_doc
@@ -400,42 +519,71 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     elif not state.ended:
         out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
                   f"[/bold] ({game.edition}, seed {game.seed}), set up and waiting.")
-        _set_up(game, state, files, out, draw_view)
-        if not wait_for_ready(feed, interactive, out, name, number):
+        threat = current.threat if current.threat and \
+            current.threat.get("mission") == number else None
+        _set_up(game, state, files, out, draw_view, threat)
+        answer = wait_for_ready(feed, interactive, out, name, number,
+                                enemies=_enemies(threat))
+        if isinstance(answer, dict):
+            assert threat is not None
+            return {**answer, "seed": game.seed, "asked": dict(threat.get("asked") or {})}
+        if not answer:
             return None
     return session, game, state
 
 
-def _start_mission(current: Campaign, name: str, number: int, files: dict[str, Path],
-                   out: Any, feed: Any, interactive: bool, units: str | None,
-                   reveal_hidden: bool, seed: int | None, board: str | None,
-                   roster: str | None, edition: str | None,
-                   engagement: int | None) -> tuple[Any, Game, State] | None:
-    """Generate the next mission, start its game and set it up: the session, game and
-    state, or None when the table is left waiting (no `ready`)."""
+def _enemies(threat: dict[str, Any] | None) -> list[str] | None:
+    """The enemies the group may choose instead of the proposal (None: no proposal)."""
+    if threat is None:
+        return None
+    from solo_ops.io import library
+
+    names = [s.name for s in library.shipped("roster")]
+    return names if threat["enemy"] in names else [*names, threat["enemy"]]
+
+
+def _start_mission(current: Campaign, path: Path, name: str, number: int,
+                   files: dict[str, Path], out: Any, feed: Any, interactive: bool,
+                   units: str | None, reveal_hidden: bool, seed: int | None,
+                   asked: dict[str, Any], choice: dict[str, Any] | None
+                   ) -> tuple[Any, Game, State] | None:
+    """Generate the next mission (its threat proposed, or the group's ``choice``), start its
+    game and set it up: the session, game and state, or None when the table is left waiting
+    (no `ready`). The group's `level N` / `enemy NAME` at the cue sets the same mission up
+    again with that threat."""
     from solo_ops.cli.maps import draw_view
     from solo_ops.cli.play import Session
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.opening import start_table
 
     seed = resolve_seed(seed)
-    _doc, notes = _generate_mission(current, files, number, seed, board, roster,
-                                    edition, engagement)
-    scenario = load_scenario(files["scenario"])
-    table, _notes = start_table(scenario, seed, files["save"], files["log"],
-                                reveal=reveal_hidden, units=units, move_old=False)
-    session = Session(table, as_json=False)
-    session.go_on = campaign_command(name, files["folder"].parent)
-    game, state = table.game, table.state
-    out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
-              f"({scenario.edition}, seed {seed})")
-    for line in notes:
-        out.print(f"• {line}", markup=False)
-    session.show(state.log[0])
-    _set_up(game, state, files, out, draw_view)
-    if not wait_for_ready(feed, interactive, out, name, number):
-        return None
-    return session, game, state
+    if choice is not None:
+        choice["previous"] = current.threat
+        discard_unstarted(files)
+    while True:
+        _doc, notes, threat = _generate_mission(
+            current, files, number, seed, asked["board"], asked["roster"], asked["edition"],
+            asked["engagement"], show=True, choice=choice, budget=asked.get("budget"),
+            path=path)
+        current = keep_threat(path, name, threat)
+        scenario = load_scenario(files["scenario"])
+        table, _notes = start_table(scenario, seed, files["save"], files["log"],
+                                    reveal=reveal_hidden, units=units, move_old=False)
+        session = Session(table, as_json=False)
+        session.go_on = campaign_command(name, files["folder"].parent)
+        game, state = table.game, table.state
+        out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
+                  f"({scenario.edition}, seed {seed})")
+        for line in notes:
+            out.print(f"• {line}", markup=False)
+        session.show(state.log[0])
+        _set_up(game, state, files, out, draw_view, threat)
+        answer = wait_for_ready(feed, interactive, out, name, number,
+                                enemies=_enemies(threat))
+        if not isinstance(answer, dict):
+            return (session, game, state) if answer else None
+        choice = {**answer, "previous": threat}
+        discard_unstarted(files)
 
 
 def _print_after_action(out: Any, reports: list[MissionReport], number: int,
@@ -450,17 +598,33 @@ def _print_after_action(out: Any, reports: list[MissionReport], number: int,
     out.print(f"Map of the end: {files['map']}. Campaign saved to {path}.", markup=False)
 
 
-def _set_up(game: Game, state: State, files: dict[str, Path], out: Any, draw_view: Any) -> None:
-    """The briefing and the set-up picture (drawn again if it is missing), then the cue."""
+def _set_up(game: Game, state: State, files: dict[str, Path], out: Any, draw_view: Any,
+            threat: dict[str, Any] | None = None) -> None:
+    """The briefing, who starts hurt, the set-up picture (drawn again if it is missing) and
+    the threat proposed, then the cue."""
+    from solo_ops.campaign import prediction_line
+
     for line in game.scenario.mission.briefing(game.edition)[1:]:
         out.print(f"  {line}", markup=False)
+    for op in state.operatives.values():
+        if op.side == "player" and op.wounds < op.profile.wounds:
+            out.print(f"  {op.name} ({op.id}) starts hurt: {op.wounds} of {op.profile.wounds} "
+                      "wounds (a wound not healed).", markup=False)
     if not files["setup"].exists():
         draw_view(game, state, files["setup"])
     out.print(f"Set-up picture: {files['setup']}", markup=False)
+    if threat is not None:
+        who = "Proposed" if threat.get("by") == "proposal" else "The group's choice"
+        out.print(f"{who}: {prediction_line(threat)}.", markup=False)
+        out.print("Set up the table as in the picture, then type ready (or quit to stop "
+                  "here); for another threat type level N (1-6) or enemy NAME "
+                  f"({', '.join(_enemies(threat) or [])}).", markup=False)
+        return
     out.print("Set up the table as in the picture, then type ready (or quit to stop here).",
               markup=False)
 
 
 campaign.add_command(campaign_serve)  # `campaign serve`: the campaign as the table view's page
+campaign.add_command(campaign_chronicle)  # `campaign chronicle`: the story, to read or print
 
 commands = [campaign]

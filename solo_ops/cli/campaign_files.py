@@ -18,16 +18,19 @@ import click
 from solo_ops.campaign import (
     CAMPAIGN_KIND,
     MIGRATIONS,
+    RECOVERING,
     SCHEMA_VERSION,
     Campaign,
     MissionReport,
 )
+from solo_ops.campaign.threat import percent
 from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.errors import InputError
 from solo_ops.io.persistence import load_json, update_json, write_text_atomic
 
 if TYPE_CHECKING:
+    from solo_ops.cli.campaign_threat import ProgressFn
     from solo_ops.game.definition import Game
     from solo_ops.game.state import State
 
@@ -39,6 +42,13 @@ _BAD_NAME_CHARS = set('/\\:*?"<>|')
 def saves_option(f: Any) -> Any:
     return click.option("--saves", "saves", type=click.Path(path_type=Path), default=None,
                         help="The folder of campaign saves (default ./campaign_saves).")(f)
+
+
+def rate_missions_option(f: Any) -> Any:
+    return click.option("--rate-missions", "rate_missions", type=click.IntRange(16, 2000),
+                        default=None,
+                        help="The most simulated missions a proposal of the next mission's "
+                             "threat plays (default 96: about 30 s of CPU on 2 cores).")(f)
 
 
 def campaign_path(name: str, saves: Path | None) -> Path:
@@ -87,16 +97,33 @@ def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
 
 def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
                       board: str | None, roster: str | None, edition: str | None,
-                      engagement: int | None) -> tuple[dict[str, Any], list[str]]:
+                      engagement: int | None, *, show: bool = False,
+                      progress: ProgressFn | None = None, choice: dict[str, Any] | None = None,
+                      budget: int | None = None, path: Path | None = None
+                      ) -> tuple[dict[str, Any], list[str], dict[str, Any] | None]:
     """A scenario document for the campaign's next mission (board and roster inline, so the
-    mission folder is complete on its own), written to ``files["scenario"]``."""
+    mission folder is complete on its own), written to ``files["scenario"]``, with its threat
+    record: the enemy and level proposed for the campaign's target win chance (or the group's
+    ``--roster`` / ``--engagement`` rated), None when the campaign has no target.
+
+    ``choice`` (``{"enemy", "level"}`` and the ``previous`` threat): the same mission set up
+    again with the group's choice instead of the proposal (:func:`campaign_threat.override`).
+    ``show``: a progress bar on a terminal; ``progress``: the page's callback. ``path``: the
+    campaign's save, where the models recovering come back when nobody else can play
+    (:func:`~solo_ops.campaign.missions.recover_when_nobody_plays`)."""
     import yaml
 
     from solo_ops.campaign import scenario_squads
-    from solo_ops.cli.new import RATE_MISSIONS, _pick, _shipped, rate_levels
+    from solo_ops.campaign.missions import recover_when_nobody_plays
+    from solo_ops.cli import campaign_threat
+    from solo_ops.cli.new import _pick, _shipped
     from solo_ops.game.generator import Candidate, Options, generate
 
     squads = scenario_squads(current)
+    if not squads and path is not None and any(
+            m.state == RECOVERING for s in current.squads for m in s.models):
+        current = change_campaign(path, current.name, recover_when_nobody_plays)
+        squads = scenario_squads(current)
     if not squads:
         raise InputError(f"campaign {current.name!r} has no model left who can play; replace "
                          "the fallen with `solo-ops campaign replace`", source="NAME")
@@ -113,19 +140,61 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
                                                             picked_roster.data),
         squads=[Candidate(s["player"], "", s) for s in squads],
         engagement=engagement, name=f"{current.name}: mission {number}")
-    if engagement is None and current.settings.difficulty is not None:
-        # the campaign's difficulty: the level rated nearest the word's win rate
-        word: str = current.settings.difficulty
-        options.difficulty = word
-        options.rate = lambda d: rate_levels(d, files["scenario"], out_dir, word, RATE_MISSIONS,
-                                             seed, True, {})
+    target = campaign_threat.target_of(current.settings)
+    how = None
+    if target is not None:
+        known = {c.name: c.data for c in rosters}
+        if options.roster is not None:
+            known[options.roster.name] = options.roster.data
+        how = campaign_threat.Threatening(
+            target, number, seed, known, campaign_threat.start_level(current),
+            enemy=picked_roster.name if picked_roster is not None else None,
+            level=engagement, budget=budget, progress=progress, show=show)
+        if choice is not None:
+            how.enemy, how.level = choice.get("enemy"), choice.get("level")
+        options.engagement = None  # the hook below decides the level
+        options.difficulty = f"{percent(target)} to win"
+        options.rate = campaign_threat.hook(how, choice.get("previous") if choice else None)
     doc, notes = generate(boards, rosters, [], options, SeededDice(seed=seed), seed)
+    if how is not None:
+        notes = campaign_threat.enemy_note(notes, how, doc)
+        how.record["asked"] = {"board": board, "roster": roster, "edition": edition,
+                               "engagement": engagement}
     files["folder"].mkdir(parents=True, exist_ok=True)
     header = (f"# Mission {number} of campaign {current.name!r}, generated by `solo-ops "
               f"campaign play` (seed {seed}).\n")
     text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
     write_text_atomic(files["scenario"], text)
-    return doc, notes
+    return doc, notes, how.record if how is not None else None
+
+
+def keep_threat(path: Path, name: str, threat: dict[str, Any] | None) -> Campaign:
+    """Keep the next mission's threat (or none) in the campaign save, under its lock."""
+    def apply(c: Campaign) -> None:
+        c.threat = threat
+
+    return change_campaign(path, name, apply)
+
+
+def discard_unstarted(files: dict[str, Path]) -> None:
+    """Remove a mission's files before it is set up again (its threat chosen again): the
+    mission was only set up — nothing of the players' is in them, and the same scenario and
+    seed make them again."""
+    from solo_ops.io.persistence import backup_path
+
+    for path in (files["save"], backup_path(files["save"]), files["log"], files["setup"]):
+        path.unlink(missing_ok=True)
+
+
+def mission_facts(game: Game) -> dict[str, Any]:
+    """What the chronicle tells of a mission, kept in its history record: its board, enemy,
+    engagement level, edition, title (the mission and its board) and briefing."""
+    scenario = game.scenario
+    roster = scenario.roster
+    return {"board": scenario.board.name, "enemy": roster.name if roster is not None else None,
+            "engagement": scenario.engagement, "edition": game.edition,
+            "title": f"{scenario.mission.name} on {scenario.board.name}",
+            "briefing": list(scenario.mission.briefing(game.edition)[1:])}
 
 
 def _check_not_recorded(path: Path, name: str, number: int) -> None:
@@ -156,8 +225,10 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
             return
         dice.log.clear()
         reports.append(record_mission(latest, result, dice, source=str(files["save"])))
-        latest.history[-1]["files"] = {k: str(v) for k, v in files.items()
-                                       if k not in ("folder", "setup")}
+        record = next(e for e in reversed(latest.history) if e.get("mission") == number
+                      and not e.get("event"))
+        record["files"] = {k: str(v) for k, v in files.items() if k not in ("folder", "setup")}
+        record.update(mission_facts(game))
 
     change_campaign(path, name, apply)
     draw_view(game, state, files["map"])

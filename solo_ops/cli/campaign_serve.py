@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from solo_ops.campaign import FALLEN, SquadModel, replace_model
+from solo_ops.campaign import FALLEN, SquadModel, calibration, replace_model
 from solo_ops.campaign.model import Campaign
 from solo_ops.cli.campaign_files import (
     _generate_mission,
@@ -30,6 +30,7 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     load_campaign,
+    rate_missions_option,
     saves_option,
 )
 from solo_ops.cli.common import resolve_seed, seed_option
@@ -59,6 +60,7 @@ class Desk:
         self.ready: set[str] = set()
         self.last: GameTable | None = None  # the last mission recorded here, for its map
         self.notes: list[str] = []
+        self.rating: dict[str, Any] | None = None  # the threat's rating under way, for pages
         self._locks = contextlib.ExitStack()
 
     # -- the protocol ---------------------------------------------------------------------------
@@ -147,9 +149,17 @@ class Desk:
         self._locks.close()
 
     # -- what the players do --------------------------------------------------------------------
-    def act(self, who: str, player: str | None, do: str, body: dict[str, Any]) -> str:
-        """Ready, record, next or recruit (see :mod:`solo_ops.web.campaign`)."""
+    def act(self, who: str, player: str | None, do: str, body: dict[str, Any],
+            progress: Any = None) -> str:
+        """Ready, record, next (or, while a mission is set up, ``next`` with ``enemy`` and/or
+        ``level``: the group's choice of threat) or recruit (see :mod:`solo_ops.web.campaign`);
+        ``progress(done, most, text)`` hears how the rating of a proposal goes."""
         from solo_ops.web.guard import Refused
+
+        def rated(done: int, most: int, text: str) -> None:
+            self.rating = {"done": done, "most": most, "text": text}
+            if progress is not None:
+                progress(done, most, text)
 
         with self.lock:
             try:
@@ -157,11 +167,16 @@ class Desk:
                     return self._ready(player)
                 if do == "record":
                     return self._record()
+                if do == "next" and self._phase == SETUP and \
+                        ("enemy" in body or "level" in body):
+                    return self._choose(body, rated)
                 if do == "next":
-                    return self._next()
+                    return self._next(rated)
                 return self._recruit(player, body)
             except InputError as exc:
                 raise Refused(400, exc.message) from None
+            finally:
+                self.rating = None
 
     def _refuse(self, phase: str, what: str) -> None:
         from solo_ops.web.guard import Refused
@@ -193,17 +208,22 @@ class Desk:
         self.open()
         return f"Mission {self.number - 1} is recorded: the survival tests are rolled."
 
-    def _next(self) -> str:
-        self._refuse(REPORT, "set up the next mission")
+    def _next(self, progress: Any = None, choice: dict[str, Any] | None = None,
+              seed: int | None = None) -> str:
+        self._refuse(SETUP if choice is not None else REPORT, "set up the next mission")
+        from solo_ops.cli.campaign_files import keep_threat
         from solo_ops.cli.maps import draw_view
         from solo_ops.io.scenario import load_scenario
         from solo_ops.session.opening import start_table
 
-        o = self.options
-        seed = resolve_seed(o.get("seed"))
-        _doc, notes = _generate_mission(self.campaign, self.files, self.number, seed,
-                                        o.get("board"), o.get("roster"), o.get("edition"),
-                                        o.get("engagement"))
+        o = {**self.options, **((self.campaign.threat or {}).get("asked") or {})} \
+            if choice is not None else self.options
+        seed = resolve_seed(o.get("seed") if seed is None else seed)
+        _doc, notes, threat = _generate_mission(
+            self.campaign, self.files, self.number, seed, o.get("board"), o.get("roster"),
+            o.get("edition"), o.get("engagement"), progress=progress, choice=choice,
+            budget=self.options.get("budget"), path=self.path)
+        self.campaign = keep_threat(self.path, self.name, threat)
         scenario = load_scenario(self.files["scenario"])
         table, _moved = start_table(scenario, seed, self.files["save"], self.files["log"],
                                     units=self.units, move_old=False)
@@ -211,6 +231,30 @@ class Desk:
         self.notes = list(notes)
         self.mission, self._phase, self.ready = table, SETUP, set()
         return f"Mission {self.number} is set up: {scenario.name}."
+
+    def _choose(self, body: dict[str, Any], progress: Any) -> str:
+        """The group's choice of threat for the mission set up: the same mission set up again
+        with ``enemy`` and/or ``level`` (rated now if the proposal did not rate it)."""
+        from solo_ops.cli.campaign_files import discard_unstarted
+        from solo_ops.web.guard import Refused
+
+        threat = self.campaign.threat
+        if threat is None or threat.get("mission") != self.number:
+            raise Refused(409, "this mission's threat was not proposed (the campaign has no "
+                          "target win chance): set it up with campaign serve --engagement")
+        choice: dict[str, Any] = {"previous": threat}
+        if body.get("enemy"):
+            choice["enemy"] = str(body["enemy"])
+        if body.get("level") is not None:
+            choice["level"] = int(body["level"])
+        assert self.mission is not None
+        seed = self.mission.game.seed
+        discard_unstarted(self.files)
+        message = self._next(progress, choice, seed)
+        assert self.campaign.threat is not None
+        from solo_ops.campaign import prediction_line
+
+        return f"{message} {prediction_line(self.campaign.threat)}."
 
     def _recruit(self, player: str | None, body: dict[str, Any]) -> str:
         self._refuse(REPORT, "recruit")
@@ -235,7 +279,15 @@ class Desk:
 
     # -- what the page shows --------------------------------------------------------------------
     def document(self, who: str) -> dict[str, Any]:
-        """The campaign page's document (see :mod:`solo_ops.web.campaign`)."""
+        """The campaign page's document (see :mod:`solo_ops.web.campaign`); while the next
+        mission's threat is rated (the desk busy), only that: ``{"phase": "rating", "rating":
+        {done, most, text}}``, so that a page opened meanwhile shows the progress at once."""
+        while not self.lock.acquire(timeout=0.25):
+            rating = self.rating
+            if rating is not None:
+                return {"campaign": self.name, "phase": "rating", "you": who,
+                        "players": self.players, "rating": rating}
+        self.lock.release()
         with self.lock:
             c = self.campaign
             mission = self.mission
@@ -247,7 +299,11 @@ class Desk:
                              for s in c.squads for m in s.models
                              if m.state == FALLEN and not m.replaced_by],
                 "report": last_report(c),
+                "calibration": calibration(c.history).to_dict(),
+                "chronicle": "chronicle.html" if c.history else None,
             }
+            if c.threat is not None and c.threat.get("mission") == self.number:
+                doc["threat"] = threat_doc(c.threat)
             if mission is not None and self._phase in (SETUP, MISSION, ENDED):
                 game = mission.game
                 doc["title"] = mission_title(c.name, self.number, game.scenario.name)
@@ -260,6 +316,13 @@ class Desk:
                                   "ready": {p: p in self.ready for p in mission.players},
                                   "result": mission.state.result}
             return doc
+
+    def chronicle(self) -> str:
+        """The campaign's chronicle as one HTML page (``campaign chronicle``'s)."""
+        from solo_ops.cli.campaign_chronicle import chronicle_html
+
+        with self.lock:
+            return chronicle_html(self.path, self.campaign)
 
     def picture(self, what: str, phone: bool = False) -> str | None:
         """The set-up picture of the mission being set up, or the map of the last one's end;
@@ -296,12 +359,41 @@ def mission_title(campaign: str, number: int, name: str) -> str:
 
 
 def squads_doc(c: Campaign) -> list[dict[str, Any]]:
-    """The squads page: every model's state, wounds, injuries and missions played."""
+    """The squads page: every model's state (and what it means for the next mission: the
+    wounds it starts with, a mission it misses), wounds, injuries and missions played."""
+    from solo_ops.campaign.chronicle import model_record, state_words
+
     return [{"player": s.player, "name": s.name, "models": [
         {"id": m.id, "name": m.name, "state": m.state, "missions": m.missions,
          "wounds": m.profile.get("wounds"), "injuries": [i["note"] for i in m.injuries],
+         "starts_with": starts_with(m),
+         "unhealed": m.unhealed_wounds, "condition": state_words(m),
+         "record": model_record(c, m),
          "replaces": m.replaces, "replaced_by": m.replaced_by} for m in s.models]}
         for s in c.squads]
+
+
+def starts_with(model: SquadModel) -> int | None:
+    """The wounds ``model`` starts its next mission with when it starts hurt (else None)."""
+    lost, most = model.starting_wounds_lost(), model.profile.get("wounds")
+    return max(1, most - lost) if lost and isinstance(most, int) else None
+
+
+def threat_doc(threat: dict[str, Any]) -> dict[str, Any]:
+    """The next mission's threat for the page: what is played with its prediction and
+    interval, the proposal, the enemies and levels the group may choose instead (with the
+    win rates rated for them)."""
+    from solo_ops.campaign import prediction_line
+    from solo_ops.io import library
+
+    enemies = [s.name for s in library.shipped("roster")]
+    if threat["enemy"] not in enemies:
+        enemies.append(threat["enemy"])
+    return {"target": threat["target"], "enemy": threat["enemy"], "level": threat["level"],
+            "by": threat["by"], "predicted": threat.get("predicted"),
+            "proposed": threat.get("proposed"), "line": prediction_line(threat),
+            "enemies": enemies, "levels": [1, 2, 3, 4, 5, 6],
+            "rated": threat.get("rated", [])}
 
 
 def last_report(c: Campaign) -> dict[str, Any] | None:
@@ -331,11 +423,13 @@ def last_report(c: Campaign) -> dict[str, Any] | None:
               help="Show and read distances in inches or centimetres.")
 @click.option("--new-link", "new_links", multiple=True, metavar="NAME",
               help="Re-issue NAME's link (a player, or host): the old one stops working.")
+@rate_missions_option
 @seed_option
 @saves_option
 def campaign_serve(name: str, host: str, port: int, board: str | None, roster: str | None,
                    edition: str | None, engagement: int | None, units: str | None,
-                   new_links: tuple[str, ...], seed: int | None, saves: Path | None) -> None:
+                   new_links: tuple[str, ...], rate_missions: int | None, seed: int | None,
+                   saves: Path | None) -> None:
     """Serve the campaign as a live web page: every mission and everything between them."""
     from solo_ops.cli.serve import (
         _bind,
@@ -350,7 +444,8 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
 
     path = campaign_path(name, saves)
     desk = Desk(path, name, {"board": board, "roster": roster, "edition": edition,
-                             "engagement": engagement, "units": units, "seed": seed})
+                             "engagement": engagement, "units": units, "seed": seed,
+                             "budget": rate_missions})
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), contextlib.closing(desk):
         quiet_stops()

@@ -170,5 +170,8 @@ FILES: dict[str, FileLimit] = {
     # solo-ops compile's note of the kernels compiled for this build, in the user's cache
     # folder (io.compiled: a few KiB, one signature per kernel).
     "compiled": FileLimit(1 * _MIB, "a note of compiled kernels"),
+    # The pictures solo-ops drew (a campaign mission's map of its end, read back into the
+    # chronicle): a board picture is a few hundred KiB.
+    "picture": FileLimit(16 * _MIB, "a picture"),
 }
 """The largest file of each kind read (bytes), checked before reading (``io.reading``)."""

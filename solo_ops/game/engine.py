@@ -83,10 +83,9 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
             if m.at is None:
                 taken.append((at[0], at[1], profile.base_radius))
             state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
-                                               profile.wounds)
+                                               m.starting_wounds(profile.wounds))
         events.append({"type": "squad_deployed", "player": squad.player,
-                       "models": [{"id": m.id, "at": _r(state.operatives[m.id].at)}
-                                  for m in squad.models]})
+                       "models": [_deployed(state.operatives[m.id]) for m in squad.models]})
     for spec in scenario.enemies:
         models = []
         for m in spec.models:
@@ -128,6 +127,16 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         op.stance = "conceal"
     _record(state, {"type": "setup", "seed": seed}, events, 0)
     return game, state
+
+
+def _deployed(op: Operative) -> dict[str, Any]:
+    """A deployed squad model in the ``squad_deployed`` event: its id and place, and its
+    wounds when it starts hurt (a campaign's wound not healed)."""
+    out: dict[str, Any] = {"id": op.id, "at": _r(op.at)}
+    if op.wounds < op.profile.wounds:
+        out["wounds"] = op.wounds
+        out["max_wounds"] = op.profile.wounds
+    return out
 
 
 def _placed_by_scenario(scenario: Scenario) -> list[tuple[float, float, float]]:

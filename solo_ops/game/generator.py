@@ -133,6 +133,8 @@ def _squad_entry(squad: Candidate) -> dict[str, Any]:
         entry = {"id": m["id"], "profile": m["profile"]}
         if m.get("name"):
             entry["name"] = m["name"]
+        if m.get("wounds_lost"):  # a campaign's model that starts hurt
+            entry["wounds_lost"] = m["wounds_lost"]
         models.append(entry)
     return {"player": data.get("player", squad.name), "name": data.get("name", squad.name),
             "models": models}

@@ -20,12 +20,20 @@ from solo_ops.geometry.board import Board
 
 @dataclass(frozen=True)
 class PlacedModel:
-    """A model named in a scenario: id, display name, profile and (optional) position."""
+    """A model named in a scenario: id, display name, profile and (optional) position.
+
+    ``wounds_lost``: a squad model that starts the game hurt (a campaign's wound not healed,
+    docs/rules.md "Campaign") starts without that many wounds, at least 1 left."""
 
     id: str
     name: str
     profile: Profile
     at: tuple[float, float] | None = None
+    wounds_lost: int = 0
+
+    def starting_wounds(self, wounds: int) -> int:
+        """The wounds it starts with, of a profile's ``wounds``: at least 1 left."""
+        return max(1, wounds - self.wounds_lost) if self.wounds_lost else wounds
 
 
 @dataclass(frozen=True)

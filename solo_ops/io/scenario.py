@@ -42,8 +42,12 @@ SCENARIO_KEYS = ("name", "edition", "board", "roster", "engagement", "seed", "sq
 
 
 def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
-            board: Board, require_at: bool) -> PlacedModel:
-    m = Fields(item, source, path).only(("id", "name", "profile", "at"))
+            board: Board, require_at: bool, edition: str = "kt2024") -> PlacedModel:
+    """A model entry; a squad model (``require_at`` False) may start hurt: ``wounds_lost``,
+    the wounds it starts the game without (a campaign's unhealed wound), at least 1 left."""
+    keys = ("id", "name", "profile", "at") if require_at else \
+        ("id", "name", "profile", "at", "wounds_lost")
+    m = Fields(item, source, path).only(keys)
     mid = m.text("id")
     raw_profile = m.raw("profile")
     profile = profile_or_reference(raw_profile, roster, source, join_path(path, "profile"), mid)
@@ -53,7 +57,9 @@ def _placed(item: Any, source: str | None, path: str, roster: Roster | None,
         raise m.error("at", "is required for an enemy model")
     if at is not None and not board.on_board(at[0], at[1]):
         raise m.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
-    return PlacedModel(mid, m.text("name", default_name), profile, at)
+    lost = 0 if require_at else m.integer("wounds_lost", 0, minimum=0,
+                                          maximum=profile.for_edition(edition).wounds)
+    return PlacedModel(mid, m.text("name", default_name), profile, at, lost)
 
 
 def _check_counts(doc: Fields) -> None:
@@ -91,6 +97,33 @@ def _check_saved_size(data: Any, source: str | None) -> None:
                          f"holds it; at most {SCENARIO.saved_bytes}", source=source)
 
 
+def _squads(doc: Fields, roster: Roster | None, board: Board, edition: str,
+            claim: Any) -> list[SquadSpec]:
+    """The scenario's ``squads``: each player's models (ids claimed on the table)."""
+    source = doc.source
+    squads: list[SquadSpec] = []
+    squad_items = doc.sequence("squads")
+    if not squad_items:
+        raise doc.error("squads", "needs at least one squad")
+    for i, item in enumerate(squad_items):
+        where = join_path("squads", i)
+        s = Fields(item, source, where).only(("player", "name", "models"))
+        models = []
+        for j, model_item in enumerate(s.sequence("models")):
+            mwhere = join_path(join_path(where, "models"), j)
+            placed = _placed(model_item, source, mwhere, roster, board, require_at=False,
+                             edition=edition)
+            claim(placed.id, mwhere)
+            models.append(placed)
+        if not models:
+            raise s.error("models", "a squad needs at least one model")
+        player = s.text("player")
+        if player in [q.player for q in squads]:
+            raise s.error("player", f"two squads for player {excerpt(player)}")
+        squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
+    return squads
+
+
 def parse_scenario(data: Any, source: str | None) -> Scenario:
     """Check a scenario document whose ``board`` and ``roster`` are inline mappings (counts
     limited by :data:`solo_ops.core.limits.SCENARIO`)."""
@@ -105,27 +138,8 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
     equipment = parse_equipment(doc.sequence("equipment", []), source, board)
     board = apply_equipment(board, equipment)
     settings = parse_settings(doc.raw("settings", None), source)
-    squads: list[SquadSpec] = []
     claim = Ids(source).claim
-
-    squad_items = doc.sequence("squads")
-    if not squad_items:
-        raise doc.error("squads", "needs at least one squad")
-    for i, item in enumerate(squad_items):
-        where = join_path("squads", i)
-        s = Fields(item, source, where).only(("player", "name", "models"))
-        models = []
-        for j, model_item in enumerate(s.sequence("models")):
-            mwhere = join_path(join_path(where, "models"), j)
-            placed = _placed(model_item, source, mwhere, roster, board, require_at=False)
-            claim(placed.id, mwhere)
-            models.append(placed)
-        if not models:
-            raise s.error("models", "a squad needs at least one model")
-        player = s.text("player")
-        if player in [q.player for q in squads]:
-            raise s.error("player", f"two squads for player {excerpt(player)}")
-        squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
+    squads = _squads(doc, roster, board, edition, claim)
     enemies = []
     for i, item in enumerate(doc.sequence("enemies", [])):
         where = join_path("enemies", i)

@@ -89,15 +89,23 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
 
 
 # -- workers -------------------------------------------------------------------------------------
+Job = tuple[int | tuple[str, int] | None, int, int, str]
+"""One mission to play: (engagement level or None — or a variant's ``(name, level)`` —, index,
+seed, policy)."""
+
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(scenario: Scenario, kernels: bool = True) -> None:
-    """A worker's start: the scenario, one terrain cache for its board, and the geometry's
-    compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)
-    unless ``kernels`` is False (the caller found them not compiled yet)."""
+def _init_worker(scenario: Scenario, kernels: bool = True,
+                 variants: dict[str, Scenario] | None = None) -> None:
+    """A worker's start: the scenario (and its ``variants``: other enemies on the same board,
+    a job naming one as ``(name, level)``), one terrain cache for its board, and the
+    geometry's compiled loops (the same answers, more missions a minute; see
+    solo_ops.geometry.jit) unless ``kernels`` is False (the caller found them not compiled
+    yet)."""
     jit.use_in_simulation(kernels)
     _WORKER["scenario"] = scenario
+    _WORKER["variants"] = variants or {}
     _WORKER["terrains"] = TerrainCache(killzones.board_in_play(scenario.board, scenario.edition))
     _WORKER["levels"] = {}
     _WORKER["freeze"] = False
@@ -110,25 +118,29 @@ cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission 
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
 
 
-def _init_pool_worker(scenario: Scenario, kernels: bool = True) -> None:
+def _init_pool_worker(scenario: Scenario, kernels: bool = True,
+                      variants: dict[str, Scenario] | None = None) -> None:
     """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
-    _init_worker(scenario, kernels)
+    _init_worker(scenario, kernels, variants)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
 
-def _worker_job(job: tuple[int | None, int, int, str]) -> MissionResult:
-    """One mission in a worker: (engagement, index, seed, policy)."""
+def _worker_job(job: Job) -> MissionResult:
+    """One mission in a worker: (engagement or (variant, engagement), index, seed, policy)."""
     engagement, index, seed, policy = job
-    levels: dict[int | None, Scenario] = _WORKER["levels"]
+    levels: dict[Any, Scenario] = _WORKER["levels"]
     scenario = levels.get(engagement)
     if scenario is None:
-        scenario = with_engagement(_WORKER["scenario"], engagement)
+        if isinstance(engagement, tuple):
+            scenario = with_engagement(_WORKER["variants"][engagement[0]], engagement[1])
+        else:
+            scenario = with_engagement(_WORKER["scenario"], engagement)
         levels[engagement] = scenario
     result = play_one(scenario, seed, policy, index=index, terrains=_WORKER["terrains"])
     if _WORKER["freeze"]:  # once, after the first mission (the garbage of it collected first)
@@ -138,7 +150,7 @@ def _worker_job(job: tuple[int | None, int, int, str]) -> MissionResult:
     return result
 
 
-def remote_job(scenario: Scenario, job: tuple[int | None, int, int, str]) -> MissionResult:
+def remote_job(scenario: Scenario, job: Job) -> MissionResult:
     """One mission on a cluster worker (Dask): the scenario comes with the task (scattered
     once by the caller); the worker's caches are kept per scenario name and board."""
     if _WORKER.get("scenario") is not scenario:
@@ -147,7 +159,7 @@ def remote_job(scenario: Scenario, job: tuple[int | None, int, int, str]) -> Mis
 
 
 def jobs_for(scenario: Scenario, missions: int, seed: int, policy: str,
-             engagements: Sequence[int] | None) -> list[tuple[int | None, int, int, str]]:
+             engagements: Sequence[int] | None) -> list[Job]:
     """Every mission of a run, in the order of the results: (engagement, index, seed, policy).
     Without levels, the scenario's own engagement level."""
     levels: list[int | None] = list(engagements) if engagements else [None]
@@ -171,8 +183,6 @@ def run(scenario: Scenario, missions: int, seed: int, *, policy: str = "objectiv
         return runner.play(todo, progress)
 
 
-Job = tuple[int | None, int, int, str]
-"""One mission to play: (engagement level or None, index, seed, policy)."""
 
 
 class Runner:
@@ -185,11 +195,19 @@ class Runner:
     goes on up, so nothing is left running. ``executor``: a Dask client or any executor with
     ``submit``. Use it as a context manager (the pool is ended on the way out). ``kernels``:
     whether the local missions use the geometry's compiled loops (the caller's decision,
-    ``solo_ops.cli.compile.prepare``; the answers are the same either way)."""
+    ``solo_ops.cli.compile.prepare``; the answers are the same either way). ``variants``: other
+    scenarios on the same board object (another enemy), played by a job whose level is
+    ``(name, level)``; local only (no ``executor``)."""
 
     def __init__(self, scenario: Scenario, *, jobs: int = 1, executor: Any = None,
-                 kernels: bool = True) -> None:
+                 kernels: bool = True, variants: dict[str, Scenario] | None = None) -> None:
+        if variants and executor is not None:
+            raise ValueError("variants are played locally only")
+        for name, variant in (variants or {}).items():
+            if variant.board is not scenario.board:
+                raise ValueError(f"variant {name!r} is on another board object")
         self.scenario = scenario
+        self.variants = dict(variants or {})
         self.kernels = kernels
         self.jobs = max(1, jobs)
         self.executor = executor
@@ -248,7 +266,7 @@ class Runner:
                       for k, job in enumerate(todo)}, out, report)
         elif self.jobs <= 1:
             if not self._here:
-                _init_worker(self.scenario, self.kernels)
+                _init_worker(self.scenario, self.kernels, self.variants)
                 self._here = True
             for k, job in enumerate(todo):
                 out[k] = _worker_job(job)
@@ -272,7 +290,7 @@ class Runner:
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
                                               and "fork" in methods else None)
             self._pool = ctx.Pool(self.jobs, initializer=_init_pool_worker,
-                                  initargs=(self.scenario, self.kernels))
+                                  initargs=(self.scenario, self.kernels, self.variants))
         return self._pool
 
 

@@ -100,11 +100,26 @@ class Interval:
         return self.hi < other.lo or other.hi < self.lo
 
 
+Key = int | tuple[str, int] | None
+"""What a run rates: an engagement level of its scenario (None: the scenario's own), or a
+``(variant, level)`` pair — one of the :class:`~solo_ops.sim.rating.Runner`'s variants of the
+scenario (another enemy on the same board) at a level."""
+
+
+def key_name(key: Key) -> str:
+    """``win`` (the scenario's own level), ``level 2`` or ``ork-mob level 2``."""
+    if key is None:
+        return "win"
+    if isinstance(key, tuple):
+        return f"{key[0]} level {key[1]}"
+    return f"level {key}"
+
+
 @dataclass
 class Level:
     """One level's missions so far (in index order) and the next look it is played to."""
 
-    engagement: int | None
+    engagement: Key
     results: list[MissionResult] = field(default_factory=list)
     look: int = 0
 
@@ -125,7 +140,7 @@ class Looks:
 
     def __init__(self, runner: Runner, seed: int, policy: str, most: int,
                  width: float = DEFAULT_WIDTH, progress: Progress | None = None,
-                 levels: Sequence[int | None] = (None,), planned: int | None = None) -> None:
+                 levels: Sequence[Key] = (None,), planned: int | None = None) -> None:
         self.runner, self.seed, self.policy = runner, seed, policy
         self.schedule = looks(most) if width > 0 else [most]
         self.z = z_for(len(self.schedule))
@@ -136,10 +151,14 @@ class Looks:
         self.interrupted = False
         self.started = time.perf_counter()
 
-    def interval(self, level: int | None) -> Interval:
+    def interval(self, level: Key) -> Interval:
         return self.levels[level].interval(self.z)
 
-    def done(self, level: int | None) -> bool:
+    def add(self, level: Key) -> None:
+        """Rate ``level`` too (a key not given at the start: another variant, another level)."""
+        self.levels.setdefault(level, Level(level))
+
+    def done(self, level: Key) -> bool:
         """Whether ``level`` has had its last look, or its interval is narrow enough."""
         state = self.levels[level]
         return state.look >= len(self.schedule) or (
@@ -148,12 +167,16 @@ class Looks:
     def played(self) -> int:
         return sum(len(s.results) for s in self.levels.values())
 
-    def step(self, levels: Sequence[int | None]) -> None:
-        """Play each of ``levels`` to its next look (one batch, every worker busy)."""
+    def step(self, levels: Sequence[Key], most: int | None = None) -> None:
+        """Play each of ``levels`` to its next look (one batch, every worker busy); ``most``:
+        no further than that many missions of a level (a run's budget ending inside a look:
+        still one look of the schedule, so the intervals keep their 95%)."""
         todo: list[rating.Job] = []
         for lv in levels:
             state = self.levels[lv]
             target = self.schedule[min(state.look, len(self.schedule) - 1)]
+            if most is not None:
+                target = min(target, most)
             todo += [(lv, i, rating.mission_seed(self.seed, i), self.policy)
                      for i in range(len(state.results), target)]
             state.look += 1
@@ -183,11 +206,11 @@ class Looks:
             if not state.results:
                 continue
             iv = self.interval(lv)
-            name = "win" if lv is None else f"level {lv}"
+            name = key_name(lv)
             parts.append(f"{name} {100 * iv.rate:.0f}% [{100 * iv.lo:.0f}-{100 * iv.hi:.0f}%]")
         return ", ".join(parts)
 
-    def summary(self, level: int | None) -> dict[str, Any]:
+    def summary(self, level: Key) -> dict[str, Any]:
         """:func:`rating.summarise` of ``level``'s missions, with this run's interval."""
         state = self.levels[level]
         doc = rating.summarise(state.results)

@@ -340,7 +340,9 @@ WORDS: dict[str, Words] = {
     "phase": lambda e, t: [] if e.get("phase") == "firefight"
     else [f"— {e['phase'].title()} phase —"],
     "squad_deployed": _one(lambda e, t: f"{e['player']} deploys: " + ", ".join(
-        f"{m['id']} {t.pt(m['at'])}" for m in e["models"]) + "."),
+        f"{m['id']} {t.pt(m['at'])}" + (f" (hurt: {m['wounds']}/{m['max_wounds']} wounds)"
+                                        if "wounds" in m else "")
+        for m in e["models"]) + "."),
     "enemy_placed": _one(lambda e, t: f"Enemy unit {e['unit']} is on the table (command "
                          f"{e['command']})."),
     "counter_placed": _one(lambda e, t: f"Counter {e['counter']} placed in sector "

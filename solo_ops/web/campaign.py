@@ -15,10 +15,18 @@ part, from ``GET /api/campaign``:
   injuries and missions played, a recruit in place of each fallen model, and **set up the next
   mission**.
 
-``POST /api/campaign`` ``{"player", "do", ...}`` does one of ``ready``, ``record``, ``next``,
-``recruit`` (with ``fallen``, ``id``, ``name``); a player's link acts for that player only
-(``ready``, ``recruit`` into their own squad), the host's for anyone. Every change is sent to
-every page as ``{"campaign": PHASE, "resync": true}``. The campaign's files and rules are the
+The next mission's threat is proposed when it is set up (the enemy and level rated for the
+campaign's target win chance, with its interval: ``threat`` in the document); while it is set
+up, ``next`` with ``enemy`` and/or ``level`` sets the same mission up again with the group's
+choice. While a proposal is rated, every page hears its progress as
+``{"campaign": "rating", "done", "most", "text"}``. ``GET /api/campaign/chronicle.html`` is the
+campaign's chronicle (``campaign chronicle``'s page).
+
+``POST /api/campaign`` ``{"player", "do", ...}`` does one of ``ready``, ``record``, ``next``
+(with ``enemy``, ``level`` while set up), ``recruit`` (with ``fallen``, ``id``, ``name``); a
+player's link acts for that player only (``ready``, ``recruit`` into their own squad), the
+host's for anyone. Every change is sent to every page as ``{"campaign": PHASE, "resync":
+true}``. The campaign's files and rules are the
 desk's (:class:`CampaignDesk`, made by :mod:`solo_ops.cli.campaign_serve`): the same files
 ``campaign play`` keeps, so the terminal and the page take turns on one campaign.
 """
@@ -28,16 +36,17 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
+from anyio import from_thread
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from solo_ops.web.api import json_body, text_of
 from solo_ops.web.guard import Refused
 from solo_ops.web.server import Desk, TableServer, server_of
 
-CAMPAIGN_KEYS = ("player", "do", "fallen", "id", "name", "token")
+CAMPAIGN_KEYS = ("player", "do", "fallen", "id", "name", "token", "enemy", "level")
 """The keys a campaign request's body may have."""
 DOINGS = ("ready", "record", "next", "recruit")
 
@@ -52,9 +61,15 @@ class CampaignDesk(Desk, Protocol):
         """The campaign page's document, as ``who`` (a player or the host) sees it."""
         ...
 
-    def act(self, who: str, player: str | None, do: str, body: dict[str, Any]) -> str:
-        """Do ``do`` for ``player`` (None: the host, for everyone); the message to show.
-        Raises :class:`~solo_ops.web.guard.Refused` when it cannot be done now."""
+    def act(self, who: str, player: str | None, do: str, body: dict[str, Any],
+            progress: Any = None) -> str:
+        """Do ``do`` for ``player`` (None: the host, for everyone); the message to show;
+        ``progress(done, most, text)`` while a proposal is rated. Raises
+        :class:`~solo_ops.web.guard.Refused` when it cannot be done now."""
+        ...
+
+    def chronicle(self) -> str:
+        """The campaign's chronicle as one HTML page."""
         ...
 
     def picture(self, what: str, phone: bool = False) -> str | None:
@@ -100,10 +115,19 @@ async def api_campaign_do(request: Request) -> Response:
             raise Refused(403, f"this link is {who}'s: it acts as {who} only")
     elif who != "host":
         player = who
-    for key in ("fallen", "id", "name"):
+    for key in ("fallen", "id", "name", "enemy"):
         if key in body:
             text_of(body, key)
-    message = await run_in_threadpool(desk.act, who, player, do, body)
+    level = body.get("level")
+    if level is not None and (isinstance(level, bool) or not isinstance(level, int)
+                              or not 1 <= level <= 6):
+        raise Refused(400, "level must be an engagement level from 1 to 6")
+
+    def progress(done: int, most: int, text: str) -> None:
+        line = json.dumps({"campaign": "rating", "done": done, "most": most, "text": text})
+        from_thread.run_sync(server.hub.publish, [line])
+
+    message = await run_in_threadpool(desk.act, who, player, do, body, progress)
     changed(server, desk)
     doc = await run_in_threadpool(desk.document, who)
     return JSONResponse({"ok": True, "message": message, **doc})
@@ -130,8 +154,19 @@ async def api_campaign_picture(request: Request) -> Response:
                     headers={"cache-control": "no-store"})
 
 
+async def api_campaign_chronicle(request: Request) -> Response:
+    """``GET /api/campaign/chronicle.html``: the campaign's chronicle (one page, to read or
+    print)."""
+    server = server_of(request)
+    desk = desk_of(server)
+    server.who(request)
+    page = await run_in_threadpool(desk.chronicle)
+    return HTMLResponse(page, headers={"cache-control": "no-store"})
+
+
 ROUTES = [
     Route("/api/campaign", api_campaign),
+    Route("/api/campaign/chronicle.html", api_campaign_chronicle),
     Route("/api/campaign", api_campaign_do, methods=["POST"]),
     Route("/api/campaign/picture.svg", api_campaign_picture),
 ]

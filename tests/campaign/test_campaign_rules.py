@@ -11,6 +11,7 @@ from solo_ops.campaign import (
     CARRY_MOVE_LIMIT,
     FALLEN,
     INJURED,
+    SCHEMA_VERSION,
     WOUNDED,
     Campaign,
     CampaignSettings,
@@ -136,7 +137,7 @@ def test_down_failure_fallen_keeps_the_model() -> None:
 
 
 def test_down_failure_injured_setting() -> None:
-    c = make_campaign(CampaignSettings(down_failure="injured"))
+    c = make_campaign(CampaignSettings(down_failure="injured", wounded_failure="injury"))
     test = one(c, ModelOutcome("a3", went_down=True), 6)
     assert test.result == "injury"
     model = c.find("a3")[1]
@@ -145,11 +146,30 @@ def test_down_failure_injured_setting() -> None:
                                                     "survival test"}]
 
 
-def test_wounded_failure_injury_default() -> None:
-    c = make_campaign()
+def test_down_failure_injured_carries_every_wound_but_one() -> None:
+    """Under the default ``wounded_failure: carry``, a downed model that fails under
+    ``down_failure: injured`` has lost all 7 of its wounds: it starts the next mission with 1
+    (the game leaves it at least 1)."""
+    c = make_campaign(CampaignSettings(down_failure="injured"))
+    test = one(c, ModelOutcome("a3", went_down=True), 6)
+    assert (test.result, test.unhealed, test.max_wounds) == ("injury", 7, 7)
+    model = c.find("a3")[1]
+    assert model.state == INJURED and model.unhealed_wounds == 7
+    assert model.injuries == [{"mission": 1, "wounds": 7, "note": "went down and failed its "
+                                                                  "survival test: 7 wound(s) "
+                                                                  "not healed"}]
+    assert test.describe().endswith("the wound is not healed: it starts the next mission "
+                                    "with 1 of 7 wounds")
+
+
+def test_wounded_failure_injury_is_a_lasting_injury() -> None:
+    c = make_campaign(CampaignSettings(wounded_failure="injury"))
     test = one(c, ModelOutcome("b2", wounds_lost=3), 5)
-    assert test.result == "injury"
-    assert c.find("b2")[1].state == INJURED
+    assert test.result == "injury" and test.unhealed == 0
+    model = c.find("b2")[1]
+    assert model.state == INJURED and model.unhealed_wounds == 0
+    assert scenario_squads(c)[1]["models"][1] == {"id": "b2", "name": "B2",
+                                                   "profile": profile()}
 
 
 def test_wounded_failure_none_setting() -> None:
@@ -167,7 +187,7 @@ def test_wounded_failure_never_kills_even_with_fallen_setting() -> None:
 
 
 def test_a_healed_model_keeps_earlier_lasting_injuries() -> None:
-    c = make_campaign()
+    c = make_campaign(CampaignSettings(wounded_failure="injury", injured_failure="play"))
     one(c, ModelOutcome("a1", wounds_lost=1), 6)
     one(c, ModelOutcome("a1", wounds_lost=1), 1)
     model = c.find("a1")[1]
@@ -324,7 +344,7 @@ def test_campaign_round_trips_through_plain_data() -> None:
                                        default_toughness=4))
     one(c, ModelOutcome("a1", went_down=True), 6)
     data = c.to_dict()
-    assert data["kind"] == "solo-ops-campaign" and data["schema_version"] == 2
+    assert data["kind"] == "solo-ops-campaign" and data["schema_version"] == SCHEMA_VERSION
     again = Campaign.from_dict(data, "save.json")
     assert again.to_dict() == data
 

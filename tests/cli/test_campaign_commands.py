@@ -10,6 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from solo_ops.campaign import SCHEMA_VERSION
 from solo_ops.cli import campaign as campaign_module
 from solo_ops.io.persistence import backup_path
 from tests.support.paths import SCENARIOS
@@ -42,7 +43,7 @@ def test_new_writes_the_save_and_reports_json(runner: CliRunner, tmp_path: Path)
     assert data["path"] == str(saves / "Gallowdark.json")
     assert [s["player"] for s in data["squads"]] == ["Ana", "Ben"]
     save = json.loads((saves / "Gallowdark.json").read_text())
-    assert save["schema_version"] == 2 and save["kind"] == "solo-ops-campaign"
+    assert save["schema_version"] == SCHEMA_VERSION and save["kind"] == "solo-ops-campaign"
     again = invoke(runner, "new", "Gallowdark", "--squad", VESPER, "--saves", str(saves))
     assert again.exit_code == 2 and "already exists" in again.stderr
 
@@ -62,7 +63,7 @@ def test_show_text_and_json(runner: CliRunner, tmp_path: Path) -> None:
     text = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
     assert text.exit_code == 0, text.output
     for word in ("Gallowdark", "0 mission(s) played", "Kill team Vesper", "Sgt Kell",
-                 "The Ashen Blades", "active"):
+                 "The Ashen Blades", "fit"):
         assert word in text.stdout
     data = json.loads(invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path),
                              "--json").stdout)
@@ -236,8 +237,43 @@ def test_valid_json_with_bad_fields_names_the_field(runner: CliRunner, tmp_path:
 
 def test_settings_options_are_saved(runner: CliRunner, tmp_path: Path) -> None:
     data = start(runner, tmp_path, "--down-failure", "injured", "--wounded-failure", "none",
-                 "--default-toughness", "4")
+                 "--injured-failure", "play", "--default-toughness", "4", "--target-win",
+                 "40%")
     assert data["settings"] == {"down_failure": "injured", "wounded_failure": "none",
-                                "default_toughness": 4}
+                                "injured_failure": "play", "default_toughness": 4,
+                                "target_win": 0.4}
     shown = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
-    assert "down → injured, wounded → none; default Toughness 4" in shown.stdout
+    assert ("down → injured, wounded → none, injured again → play; default Toughness 4; "
+            "target win chance 40%") in shown.stdout
+
+
+def test_default_settings_carry_the_wound_and_aim_at_half(runner: CliRunner,
+                                                          tmp_path: Path) -> None:
+    data = start(runner, tmp_path)
+    assert data["settings"] == {"down_failure": "fallen", "wounded_failure": "carry",
+                                "injured_failure": "rest", "default_toughness": 3,
+                                "target_win": 0.5}
+
+
+@pytest.mark.parametrize(("given", "saved"), [("40%", 0.4), ("0.4", 0.4), ("65", 0.65),
+                                              ("12.5%", 0.125), ("off", None)])
+def test_target_win_is_a_chance(runner: CliRunner, tmp_path: Path, given: str,
+                                saved: float | None) -> None:
+    assert start(runner, tmp_path, "--target-win", given)["settings"]["target_win"] == saved
+
+
+@pytest.mark.parametrize("given", ["0", "100%", "1.0", "-5%", "half", "150"])
+def test_a_target_win_that_is_no_chance_is_one_line(runner: CliRunner, tmp_path: Path,
+                                                    given: str) -> None:
+    out = invoke(runner, "new", "C", "--squad", VESPER, "--saves", str(tmp_path),
+                 "--target-win", given)
+    assert out.exit_code == 2 and "--target-win" in out.stderr
+    assert not (tmp_path / "C.json").exists()
+
+
+def test_difficulty_and_target_win_are_one_choice(runner: CliRunner, tmp_path: Path) -> None:
+    out = invoke(runner, "new", "C", "--squad", VESPER, "--saves", str(tmp_path),
+                 "--target-win", "40%", "--difficulty", "hard")
+    assert out.exit_code == 2 and "not both" in out.stderr
+    data = start(runner, tmp_path, "--difficulty", "hard")
+    assert data["settings"]["difficulty"] == "hard" and data["settings"]["target_win"] is None

@@ -91,7 +91,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     assert code == 0, err
     campaign = root / "campaign"
     code, _out, err, _t = _solo_ops(["campaign", "new", "c", "--squad", str(SQUAD), "--saves",
-                                     str(campaign)], root)
+                                     str(campaign), "--target-win", "off"], root)
     assert code == 0, err
     big = root / "big.bin"
     with big.open("wb") as handle:

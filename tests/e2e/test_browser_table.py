@@ -324,7 +324,8 @@ def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: 
     squads = SCENARIOS / "squads"
     made = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "new", "Vesper",
                            "--squad", str(squads / "vesper.yaml"), "--squad",
-                           str(squads / "ashen-blades.yaml"), "--saves", "saves"],
+                           str(squads / "ashen-blades.yaml"), "--saves", "saves",
+                           "--target-win", "off"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert made.returncode == 0, made.stderr
     server = Served(tmp_path, "campaign", "serve", "Vesper", "--saves", "saves",

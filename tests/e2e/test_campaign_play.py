@@ -35,7 +35,7 @@ def answers_file(folder: Path) -> Path:
 
 def test_three_mission_coop_campaign(tmp_path: Path) -> None:
     made = solo_ops("campaign", "new", "Vesper", *[a for s in SQUADS for a in ("--squad", str(s))],
-                    "--json", cwd=tmp_path)
+                    "--target-win", "off", "--json", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert [s["player"] for s in json.loads(made.stdout)["squads"]] == ["Ana", "Ben"]
     answers = answers_file(tmp_path)
@@ -71,7 +71,8 @@ def test_play_unknown_campaign_is_one_line(tmp_path: Path) -> None:
 
 
 def test_interrupted_mission_goes_on_where_it_stopped(tmp_path: Path) -> None:
-    made = solo_ops("campaign", "new", "Solo", "--squad", str(SQUADS[0]), cwd=tmp_path)
+    made = solo_ops("campaign", "new", "Solo", "--squad", str(SQUADS[0]), "--target-win", "off",
+                    cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     first = solo_ops("campaign", "play", "Solo", "--seed", "3", "--board",
                      "gallowdark-corridors", "--engagement", "1", "--answer", "ready",

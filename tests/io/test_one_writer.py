@@ -74,7 +74,8 @@ def test_a_second_terminal_on_a_game_is_refused_at_once(tmp_path: Path) -> None:
 
 
 def test_a_second_terminal_on_a_campaign_mission_is_refused_at_once(tmp_path: Path) -> None:
-    made = solo_ops("campaign", "new", "Duo", "--squad", str(SQUAD), cwd=tmp_path)
+    made = solo_ops("campaign", "new", "Duo", "--squad", str(SQUAD), "--target-win", "off",
+                    cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     first = holder("campaign", "play", "Duo", "--seed", "3", "--board", "gallowdark-corridors",
                    "--engagement", "1", cwd=tmp_path, until="type ready")

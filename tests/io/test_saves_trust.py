@@ -388,7 +388,8 @@ def test_an_internal_error_after_a_write_does_not_claim_nothing_changed(tmp_path
 
 # -- campaign play: resume, --new and "ready" ---------------------------------------------------
 def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Path) -> None:
-    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), cwd=tmp_path)
+    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
+               cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     folder = tmp_path / "campaign_saves" / "Solo-missions"
     save, log = folder / "mission-1.save.json", folder / "mission-1.log.jsonl"
@@ -434,7 +435,8 @@ def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Pa
 
 
 def test_a_link_planted_at_the_mission_file_is_refused(tmp_path: Path) -> None:
-    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), cwd=tmp_path)
+    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
+               cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     outside = tmp_path / "outside.yaml"
     outside.write_text("precious: true\n")

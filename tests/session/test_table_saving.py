@@ -302,7 +302,7 @@ def test_a_campaign_in_centimetres(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     runner = CliRunner()
     squad = SCENARIO.parent / "squads" / "vesper.yaml"
     made = runner.invoke(main, ["campaign", "new", "Solo", "--squad", str(squad), "--units",
-                                "cm", "--json"])
+                                "cm", "--target-win", "off", "--json"])
     assert made.exit_code == 0, made.output
     assert '"units": "cm"' in made.output
     args = ["campaign", "play", "Solo", "--seed", "3", "--board", "gallowdark-corridors",

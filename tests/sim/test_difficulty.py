@@ -38,7 +38,8 @@ def fake_runs(monkeypatch: pytest.MonkeyPatch, rates: dict[int, float]) -> list[
         def play(self, todo: Any, progress: Any = None, finished: Any = None
                  ) -> list[rating.MissionResult]:
             out = []
-            for level, i, seed, _ in todo:
+            for key, i, seed, _ in todo:
+                level = key[1] if isinstance(key, tuple) else key  # (enemy, level): a proposal
                 if level not in asked:
                     asked.append(level)
                 win = i % 8 < round(8 * rates[level])
@@ -177,8 +178,11 @@ def test_campaign_difficulty_is_saved_and_rates_the_next_mission(
     from solo_ops.io.opening import mission_paths
 
     files = mission_paths(saves / "Rated.json", 1)
-    doc, notes = cli_campaign._generate_mission(current, files, 1, 5, "gallowdark-cloister",
-                                                None, None, None)
-    assert asked == [1, 2, 3] and doc["engagement"] == 3
-    assert any("Engagement level 3 (hard)" in line for line in notes)
+    doc, notes, threat = cli_campaign._generate_mission(current, files, 1, 5,
+                                                        "gallowdark-cloister", None, None, None)
+    # 'hard' aims at 40% (the proposal of solo_ops.sim.proposal): from level 3 (37.5%, below
+    # 40%) down to level 2 (50%): the crossing; 3 is nearer by win rate (|37.5-40| < |50-40|)
+    assert asked == [3, 2] and doc["engagement"] == 3
+    assert threat is not None and threat["target"] == 0.4 and threat["level"] == 3
+    assert any("Engagement level 3 (40% to win)" in line for line in notes)
     assert yaml.safe_load(files["scenario"].read_text().split("\n", 1)[1])["engagement"] == 3

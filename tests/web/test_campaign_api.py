@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from solo_ops.campaign import SCHEMA_VERSION
 from solo_ops.cli.campaign_serve import Desk
 from solo_ops.web.app import create_app
 from solo_ops.web.campaign import ROUTES
@@ -142,7 +143,7 @@ def test_a_schema_1_campaign_is_migrated_and_keeps_its_links(tmp_path: Path) -> 
     desk = open_desk(saves)
     desk.close()
     saved = json.loads(path.read_text())
-    assert saved["schema_version"] == 2 and saved["links"] == desk.links
+    assert saved["schema_version"] == SCHEMA_VERSION and saved["links"] == desk.links
     assert set(saved["links"]["players"]) == {"Ana", "Ben"}
     again = Desk(path, "Vesper", {})
     again.ensure_links(("Ben",))

@@ -86,31 +86,36 @@
     return box;
   }
 
+  // The squads: a card per model, its state in words first (what it means for the next
+  // mission), then its wounds, missions, kills and injuries; the fallen say who replaced them.
   function squads(d) {
     const box = el("details");
     box.id = "squads";
     box.append(el("summary", "Squads"));
-    const table = el("table");
-    const head = el("tr");
-    for (const h of ["player", "model", "state", "W", "missions", "injuries"]) {
-      head.append(el("th", h));
-    }
-    table.append(head);
+    const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
     for (const s of d.squads) {
+      box.append(el("h3", `${s.player} — ${s.name}`));
+      const list = el("ul", null, "model-cards");
       for (const m of s.models) {
-        const row = el("tr");
-        row.dataset.model = m.id;
+        const card = el("li", null, "model-card");
+        card.dataset.model = m.id;
+        card.dataset.state = m.state;
+        const who = el("div", null, "who");
+        who.append(el("b", m.name), el("span", ` ${m.id}`, "id"));
         const note = m.replaced_by ? ` (replaced by ${m.replaced_by})` :
           m.replaces ? ` (in place of ${m.replaces})` : "";
-        for (const v of [s.player, `${m.name} (${m.id})${note}`, m.state,
-                         m.wounds === null || m.wounds === undefined ? "" : String(m.wounds),
-                         String(m.missions), m.injuries.join("; ") || "—"]) {
-          row.append(el("td", v));
-        }
-        table.append(row);
+        const w = m.wounds === null || m.wounds === undefined ? null :
+          m.starts_with ? `W ${m.starts_with}/${m.wounds}` : `W ${m.wounds}`;
+        const kills = m.record ? m.record.kills : 0;
+        const facts = [w, count(m.missions, "mission"), count(kills, "kill"),
+                       m.injuries.length ? count(m.injuries.length, "injury")
+                         .replace("injurys", "injuries") : null].filter((x) => x);
+        card.append(who, el("div", (m.condition || m.state) + note, "condition"),
+                    el("div", facts.join(" · "), "facts"));
+        list.append(card);
       }
+      box.append(list);
     }
-    box.append(table);
     return box;
   }
 
@@ -176,6 +181,69 @@
     return out;
   }
 
+  // The next mission's threat: what is played with its predicted win chance and interval,
+  // and the group's choice of another enemy or level (the same mission set up again).
+  function threat(d) {
+    const t = d.threat;
+    const out = [];
+    if (!t) return out;
+    const box = el("div", null, "threat");
+    box.id = "threat";
+    const who = t.by === "proposal" ? "Proposed" : "The group's choice";
+    box.append(el("p", `${who}: ${t.line} — aiming at ${Math.round(100 * t.target)}% to win.`));
+    const form = el("form", null, "row choose-threat");
+    const enemy = el("select");
+    enemy.name = "enemy";
+    enemy.setAttribute("aria-label", "enemy");
+    for (const e of t.enemies) {
+      const o = el("option", e);
+      o.value = e;
+      o.selected = e === t.enemy;
+      enemy.append(o);
+    }
+    const level = el("select");
+    level.name = "level";
+    level.setAttribute("aria-label", "engagement level");
+    for (const n of t.levels) {
+      const rated = t.rated.find((r) => r.enemy === t.enemy && r.level === n);
+      const o = el("option", rated ? `level ${n} (${Math.round(100 * rated.win_rate)}%)` :
+                             `level ${n}`);
+      o.value = String(n);
+      o.selected = n === t.level;
+      level.append(o);
+    }
+    const go = el("button", "Play this instead");
+    go.type = "submit";
+    form.append(enemy, level, go);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      act({ do: "next", enemy: enemy.value, level: Number(level.value) });
+    });
+    box.append(form);
+    out.push(box);
+    return out;
+  }
+
+  // The rating's progress, where the player looks: under the button that started it.
+  function rating(doc) {
+    let bar = $("rating");
+    if (!bar) {
+      bar = el("div", null, "rating");
+      bar.id = "rating";
+      bar.setAttribute("role", "status");
+      const at = document.querySelector("#campaign .next-mission, #threat");
+      if (at) at.after(bar);
+      else $("campaign").append(bar);
+      bar.scrollIntoView({ block: "nearest" });
+    }
+    bar.replaceChildren(el("span", `Rating the next mission: ${doc.done} of at most ` +
+                                   `${doc.most} simulated missions`));
+    const p = el("progress");
+    p.max = doc.most;
+    p.value = doc.done;
+    bar.append(p, el("small", doc.text || ""));
+  }
+
   function markReady() {
     if (!doc || !doc.mission) return;
     for (const b of document.querySelectorAll("#campaign .ready button")) {
@@ -191,6 +259,11 @@
     const box = $("campaign");
     box.hidden = false;
     box.replaceChildren();
+    if (d.phase === "rating") {  // opened while the next mission is rated: its progress only
+      box.append(el("h2", d.campaign));
+      rating({ campaign: "rating", ...d.rating });
+      return;
+    }
     const title = d.title ||
       `${d.campaign} — ${d.played} mission${d.played === 1 ? "" : "s"} played`;
     box.append(el("h2", title));
@@ -214,6 +287,7 @@
     }
     if (d.phase === "setup") {
       box.append(el("p", "Set up the table as below, then each player taps ready."));
+      for (const part of threat(d)) box.append(part);
       box.append(picture("setup", d.board));
       const words = el("div", null, "setup");
       words.id = "campaign-setup";
@@ -241,10 +315,22 @@
       for (const part of report(d)) box.append(part);
       if (d.report) box.append(picture("end", null));
       for (const part of recruits(d)) box.append(part);
-      box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
-                             "primary"));
+      const next = core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
+                               "primary");
+      next.classList.add("next-mission");
+      box.append(next);
     }
     box.append(squads(d));
+    if (d.chronicle) {
+      const a = el("a", "The campaign's chronicle");
+      const q = core.query();
+      a.href = `api/campaign/chronicle.html${q ? `?${q}` : ""}`;
+      a.target = "_blank";
+      a.id = "chronicle-link";
+      const line = el("p");
+      line.append(a);
+      box.append(line);
+    }
     if (playing && phase !== d.phase) core.refresh(true);
     phase = d.phase;
   }
@@ -265,6 +351,9 @@
       load();
       core.listen();
     },
-    changed() { load(); },
+    changed(doc) {
+      if (doc && doc.campaign === "rating") rating(doc);
+      else load();
+    },
   };
 }());

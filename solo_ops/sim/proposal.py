@@ -1,0 +1,261 @@
+"""The next campaign mission's threat: the enemy and engagement level that the squads, as they
+stand now, beat with the win chance the group chose (``campaign new --target-win``).
+
+``campaign play`` and ``campaign serve`` generate the next mission (board, mission, the squads
+with their losses and injuries: fallen and recovering models stay home, an injured one starts
+hurt) and ask :func:`propose` for its enemy and level. The candidates are the mission with each
+enemy roster (``variants``: one scenario per roster, all on the same board object, so a
+worker's compiled terrain serves them all) at levels 1-6; they are rated by whole missions of
+the autopilot (policy ``objective``, :mod:`solo_ops.sim.rating`), played in looks
+(:mod:`solo_ops.sim.sequential`: each candidate's interval holds with 95% wherever the search
+stops), every candidate on the same mission seeds (common random numbers: the levels and
+enemies are compared on the same dice streams).
+
+The search, in order, within a budget of :data:`BUDGET` missions in all:
+
+1. **Levels of the first enemy** (the rolled one, or the one the group chose), from ``start``
+   (the level proposed last mission; 3 the first time): a level's first look (16 missions) says
+   whether the squads win more or less often than the target, and the search steps one level
+   at a time toward the target until the win rate crosses it, or a level bound is reached.
+2. **The two levels either side of the crossing** are compared: the one whose distance to the
+   target is certainly smaller (:func:`~solo_ops.sim.sequential.distance`) is kept; otherwise
+   both get one more look, and the nearer by win rate is kept (ties: the easier).
+3. **Another enemy**, only while the candidate kept is certainly more than ± ``width`` from the
+   target (its whole interval outside target ± 8 points): the next enemy is searched the same
+   way from the level kept, and the nearest candidate of all is kept.
+4. **The candidate kept is measured** look by look until its interval is within ± ``width``
+   (8 points) or the budget is spent.
+
+Deterministic: what is played and proposed depends only on the candidates, the target, the
+seed, ``start`` and the budget (counted in missions, never in seconds), never on the machine or
+the number of workers. Pure: no printing, no files; progress through a callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from solo_ops.game.scenario import Scenario
+from solo_ops.sim import rating, sequential
+
+LEVELS = (1, 2, 3, 4, 5, 6)
+POLICY = "objective"
+START = 3
+"""The level the search starts from when no mission was proposed before (D3+1's middle)."""
+BUDGET = 96
+"""The most simulated missions a proposal plays, in all: what fits in 30 s of CPU on 2 cores
+with the shipped squads and boards (measured: docs/performance.md, "Campaign proposals")."""
+
+
+def schedule(budget: int) -> list[int]:
+    """The looks of a candidate: 16, 32, 64, ... (doubling) below ``budget``, then the budget:
+    few, so that the 95% of each interval, split over its looks (Bonferroni), costs it little
+    width (96: 16, 32, 64, 96)."""
+    out, n = [], sequential.FIRST_LOOK
+    while n < budget:
+        out.append(n)
+        n *= 2
+    return [*out, budget]
+
+
+@dataclass(frozen=True)
+class Rated:
+    """One candidate as rated: an enemy roster at a level, its wins of ``missions`` and the 95%
+    interval ``[lo, hi]`` of its win rate."""
+
+    enemy: str
+    level: int
+    wins: int
+    missions: int
+    lo: float
+    hi: float
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.missions if self.missions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"enemy": self.enemy, "level": self.level, "wins": self.wins,
+                "missions": self.missions, "win_rate": round(self.win_rate, 4),
+                "interval": [round(self.lo, 4), round(self.hi, 4)]}
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What :func:`propose` proposes: ``chosen`` (the enemy and level, its win rate and
+    interval), the ``target``, every candidate rated (an override the group picks among them
+    has its prediction already), the missions played in all, and whether the chosen one is
+    known to ± ``width`` (else the budget ran out first) or the search was interrupted."""
+
+    target: float
+    chosen: Rated
+    rated: tuple[Rated, ...]
+    played: int
+    width: float
+    interrupted: bool = False
+
+    @property
+    def known(self) -> bool:
+        """Whether the chosen candidate's interval is within ± ``width``."""
+        return (self.chosen.hi - self.chosen.lo) / 2 <= self.width + 1e-9
+
+    def find(self, enemy: str, level: int) -> Rated | None:
+        """The rating of ``enemy`` at ``level``, if it was rated."""
+        return next((r for r in self.rated if (r.enemy, r.level) == (enemy, level)), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"target": self.target, **self.chosen.to_dict(), "played": self.played,
+                "known": self.known, "width": self.width, "interrupted": self.interrupted,
+                "rated": [r.to_dict() for r in self.rated]}
+
+
+def propose(variants: dict[str, Scenario], order: Sequence[str], target: float, *, seed: int,
+            jobs: int = 1, kernels: bool = True, budget: int = BUDGET,
+            width: float = sequential.DEFAULT_WIDTH, start: int = START,
+            levels: Sequence[int] = LEVELS, progress: sequential.Progress | None = None
+            ) -> Proposal:
+    """The enemy (one of ``order``, tried in that order) and level (one of ``levels``) whose
+    rated win rate is nearest ``target``, measured to ± ``width`` or the ``budget`` (the module
+    docstring's rules). ``variants``: each enemy's scenario, all on one board object. Ctrl-C
+    ends the workers and proposes the best so far (``interrupted``)."""
+    if not 0 < target < 1:
+        raise ValueError(f"a target win chance is between 0 and 1, not {target}")
+    if not order or any(name not in variants for name in order):
+        raise ValueError("every enemy in the order needs its scenario")
+    first = variants[order[0]]
+    with rating.Runner(first, jobs=jobs, kernels=kernels, variants=variants) as runner:
+        run = sequential.Looks(runner, seed, POLICY, budget, width, progress, levels=(),
+                               planned=budget)
+        run.schedule = schedule(budget)
+        run.z = sequential.z_for(len(run.schedule))
+        search = _Search(run, target, budget, tuple(sorted(levels)))
+        best = search.search(order, start)
+    rated = tuple(_rated(run, key) for key, state in run.levels.items() if state.results)
+    chosen = _rated(run, best) if best is not None and run.levels[best].results else \
+        min(rated, key=lambda r: abs(r.win_rate - target), default=None)
+    if chosen is None:  # interrupted before any mission ended
+        chosen = Rated(order[0], _clamp(start, levels), 0, 0, 0.0, 1.0)
+    return Proposal(target, chosen, rated, run.played(), width, interrupted=run.interrupted)
+
+
+def variants_of(doc: dict[str, Any], rosters: dict[str, Any], source: str | None = None
+                ) -> dict[str, Scenario]:
+    """The mission ``doc`` (a scenario document with its board inline) with each of
+    ``rosters`` (name -> roster document) as its enemy: one checked scenario per roster, all
+    sharing the first one's board object (what :func:`propose` and a rating worker's one
+    compiled terrain need)."""
+    from dataclasses import replace
+
+    from solo_ops.io.scenario import parse_scenario
+
+    out: dict[str, Scenario] = {}
+    board = None
+    for name, roster in rosters.items():
+        scenario = parse_scenario({**doc, "roster": roster}, source)
+        if board is None:
+            board = scenario.board
+        out[name] = replace(scenario, board=board)
+    return out
+
+
+def _rated(run: sequential.Looks, key: sequential.Key) -> Rated:
+    assert isinstance(key, tuple)
+    iv = run.interval(key)
+    return Rated(key[0], key[1], iv.wins, iv.n, iv.lo, iv.hi)
+
+
+def _clamp(level: int, levels: Sequence[int]) -> int:
+    return min(levels, key=lambda lv: (abs(lv - level), lv))
+
+
+class _Search:
+    """The search of the module docstring over a :class:`~solo_ops.sim.sequential.Looks`."""
+
+    def __init__(self, run: sequential.Looks, target: float, budget: int,
+                 levels: tuple[int, ...]) -> None:
+        self.run, self.target, self.budget, self.levels = run, target, budget, levels
+
+    def left(self) -> int:
+        """Missions the budget still allows."""
+        return self.budget - self.run.played()
+
+    def look(self, key: tuple[str, int]) -> bool:
+        """Play ``key`` to its next look within the budget; False when nothing could be
+        played (budget spent, last look had, Ctrl-C)."""
+        self.run.add(key)
+        state = self.run.levels[key]
+        if self.run.interrupted or self.left() <= 0 or state.look >= len(self.run.schedule):
+            return False
+        self.run.step([key], most=len(state.results) + self.left())
+        return not self.run.interrupted
+
+    def rate(self, key: tuple[str, int]) -> float:
+        return self.run.interval(key).rate
+
+    def first(self, key: tuple[str, int]) -> bool:
+        """``key`` has its first look (played now if it had none)."""
+        self.run.add(key)
+        return bool(self.run.levels[key].results) or self.look(key)
+
+    def search(self, order: Sequence[str], start: int) -> tuple[str, int] | None:
+        """Steps 1-4: the candidate kept, measured (None if nothing was played)."""
+        best: tuple[str, int] | None = None
+        level = _clamp(start, self.levels)
+        for enemy in order:
+            if best is not None and (self.close(best) or self.left() < sequential.FIRST_LOOK):
+                break
+            key = self.enemy(enemy, level)
+            if key is None:
+                break
+            if best is None or abs(self.rate(key) - self.target) < \
+                    abs(self.rate(best) - self.target):
+                best = key
+            level = best[1]
+            if self.run.interrupted:
+                break
+        if best is not None:
+            while not self.run.done(best) and self.look(best):
+                pass
+        return best
+
+    def close(self, key: tuple[str, int]) -> bool:
+        """Whether ``key`` may be within ± width of the target (not certainly further)."""
+        return sequential.distance(self.run.interval(key), self.target)[0] <= self.run.width
+
+    def enemy(self, enemy: str, start: int) -> tuple[str, int] | None:
+        """Steps 1-2 for one enemy: the level nearest the target (None: nothing played)."""
+        level = start
+        if not self.first((enemy, level)):
+            return None
+        step = 1 if self.rate((enemy, level)) > self.target else -1
+        before = None
+        while level + step in self.levels:
+            rate = self.rate((enemy, level))
+            if (step > 0 and rate <= self.target) or (step < 0 and rate >= self.target):
+                break
+            if not self.first((enemy, level + step)):
+                return (enemy, level)
+            before, level = level, level + step
+        rate = self.rate((enemy, level))
+        crossed = before is not None and ((step > 0 and rate <= self.target)
+                                          or (step < 0 and rate >= self.target))
+        if not crossed:
+            return (enemy, level)
+        assert before is not None
+        easier, harder = sorted((before, level))
+        return self.compare((enemy, easier), (enemy, harder))
+
+    def compare(self, easier: tuple[str, int], harder: tuple[str, int]) -> tuple[str, int]:
+        """Step 2: the nearer of two neighbouring levels to the target."""
+        for attempt in range(2):
+            da = sequential.distance(self.run.interval(easier), self.target)
+            db = sequential.distance(self.run.interval(harder), self.target)
+            if da[1] < db[0]:
+                return easier
+            if db[1] < da[0]:
+                return harder
+            if attempt or not (self.look(easier) and self.look(harder)):
+                break
+        return min((easier, harder), key=lambda k: (abs(self.rate(k) - self.target), k[1]))

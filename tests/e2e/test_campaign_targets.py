@@ -1,0 +1,123 @@
+"""Campaigns played by the autopilot at a 30% and a 70% target win chance, through the real
+``campaign play --autopilot``: the proposals move each campaign's threats toward its target, and
+the missions' observed results follow (docs/performance.md has the longer runs of
+``bench/bench_campaign_targets.py``).
+
+Both targets play the same campaigns — the same squad, and mission ``m`` of campaign ``k`` on
+the same seed (common random numbers) — so they differ only in what was proposed. The
+statistical test pairs them: a pair of missions whose results differ (one won, the other not)
+favours the 70% target or the 30% one; if the target changed nothing, either would be as likely
+(the exact one-sided sign test, McNemar's), and the test passes only when the 70% side's share is
+significant at 1%. It needs many missions, so it is marked slow (CI runs it); the quick version
+by default plays one short campaign per target and checks the proposals themselves.
+
+The table is small so that missions are quick: a 30" x 22" board with one wall, two hardy
+troopers against troopers; whatever was lost stays in play (``--down-failure injured
+--injured-failure play``), so every campaign runs its five missions."""
+
+from __future__ import annotations
+
+import copy
+import json
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner
+
+from solo_ops.cli import main
+from solo_ops.sim.rating import mission_seed
+from tests.support.small_table import BOARD, TROOPER
+
+BUDGET = "32"  # the proposals' budget: two levels' first looks
+SEED = 38
+
+
+def table(folder: Path) -> dict[str, Path]:
+    """The board, the enemy roster and the squad of two hardy troopers (12 wounds, Save 3+,
+    a lasgun of 5 attacks hitting on 3+ for 3/4): levels 1 to 6 span most win chances."""
+    hero = copy.deepcopy(TROOPER)
+    hero.update(wounds=12, save=3)
+    hero["weapons"][0].update(attacks=5, hit=3, damage=[3, 4])
+    files = {"board": folder / "board.yaml", "roster": folder / "roster.yaml",
+             "squad": folder / "squad.yaml"}
+    files["board"].write_text(yaml.safe_dump({**copy.deepcopy(BOARD), "name": "one wall"}))
+    files["roster"].write_text(yaml.safe_dump({
+        "name": "Troopers", "profiles": {"trooper": copy.deepcopy(TROOPER)},
+        "table": dict.fromkeys(range(1, 7), "trooper")}))
+    files["squad"].write_text(yaml.safe_dump({"player": "Ana", "name": "Pair", "models": [
+        {"id": f"h{i}", "name": f"Hero {i}", "profile": copy.deepcopy(hero)}
+        for i in (1, 2)]}))
+    return files
+
+
+def campaign(folder: Path, files: dict[str, Path], target: str, k: int,
+             missions: int) -> list[dict[str, Any]]:
+    """Campaign ``k`` at ``target``: each mission's history record (threat and result)."""
+    runner = CliRunner()
+    name = f"t{target.rstrip('%')}-{k}"
+    saves = ["--saves", str(folder / "saves")]
+    made = runner.invoke(main, ["campaign", "new", name, "--squad", str(files["squad"]),
+                                "--target-win", target, "--down-failure", "injured",
+                                "--injured-failure", "play", *saves])
+    assert made.exit_code == 0, made.output
+    for m in range(1, missions + 1):
+        played = runner.invoke(main, [
+            "campaign", "play", name, "--autopilot", "objective", "--board",
+            str(files["board"]), "--roster", str(files["roster"]), "--rate-missions", BUDGET,
+            "--seed", str(mission_seed(SEED, 100 * k + m)), *saves])
+        assert played.exit_code == 0, played.output
+    shown = runner.invoke(main, ["campaign", "show", name, "--json", *saves])
+    return [h for h in json.loads(shown.stdout)["history"] if not h.get("event")]
+
+
+def sign_test(favour: int, against: int) -> float:
+    """The exact one-sided p-value of ``favour`` of ``favour + against`` discordant pairs
+    under even odds: P(X >= favour), X ~ Binomial(n, 1/2)."""
+    n = favour + against
+    return sum(comb(n, x) for x in range(favour, n + 1)) / 2 ** n
+
+
+def test_the_sign_test() -> None:
+    """Hand-checked: 7 of 7 one way is 1/128; 7 of 8 is 9/256; none at all proves nothing."""
+    assert sign_test(7, 0) == 1 / 128
+    assert sign_test(7, 1) == 9 / 256
+    assert sign_test(0, 0) == 1.0
+
+
+def test_the_proposals_aim_at_each_target(tmp_path: Path) -> None:
+    """The quick version: one two-mission campaign per target. Each mission keeps its target,
+    its proposal's prediction and its result; on the same missions the 70% campaign is
+    proposed threats it is predicted to beat more often than the 30% one's."""
+    files = table(tmp_path)
+    low = campaign(tmp_path, files, "30%", 0, 2)
+    high = campaign(tmp_path, files, "70%", 0, 2)
+    for records, target in ((low, 0.3), (high, 0.7)):
+        assert [r["mission"] for r in records] == [1, 2]
+        for r in records:
+            assert r["threat"]["target"] == target and r["outcome"] in ("win", "loss", "draw")
+            assert r["threat"]["predicted"]["missions"] >= 16
+    for lo, hi in zip(low, high, strict=True):
+        assert hi["threat"]["predicted"]["win_rate"] > lo["threat"]["predicted"]["win_rate"]
+        assert hi["threat"]["level"] <= lo["threat"]["level"]  # the same enemy: easier
+
+
+def test_observed_win_rates_follow_the_targets(tmp_path: Path) -> None:
+    """Eight five-mission campaigns per target: the paired sign test of the results (module
+    docstring) at 1%, and each target's observed win rate on its side of 50%."""
+    files = table(tmp_path)
+    favour = against = 0
+    rates: dict[str, list[bool]] = {"30%": [], "70%": []}
+    for k in range(8):
+        low = campaign(tmp_path, files, "30%", k, 5)
+        high = campaign(tmp_path, files, "70%", k, 5)
+        for lo, hi in zip(low, high, strict=True):
+            won_lo, won_hi = lo["outcome"] == "win", hi["outcome"] == "win"
+            favour += won_hi and not won_lo
+            against += won_lo and not won_hi
+            rates["30%"].append(won_lo)
+            rates["70%"].append(won_hi)
+    p = sign_test(favour, against)
+    assert p <= 0.01, (favour, against, p)
+    assert sum(rates["30%"]) / 40 < 0.5 < sum(rates["70%"]) / 40, rates

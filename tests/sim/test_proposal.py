@@ -1,0 +1,142 @@
+"""The next campaign mission's threat (solo_ops.sim.proposal): the search over enemies and
+levels, its budget and its stopping rule, on missions whose results are fixed by level (so every
+look sees an exact win rate and each expected choice is worked out by hand below); and one real
+mission of a variant, played as its own scenario."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solo_ops.io.scenario import load_scenario
+from solo_ops.io.yamlio import read_document
+from solo_ops.sim import proposal, rating, sequential
+from tests.support.paths import SCENARIOS
+from tests.support.players import small_scenario
+from tests.support.proposals import fake_missions
+
+
+def by_level(enemy: str, rates: list[float]) -> dict[tuple[str, int], float]:
+    return {(enemy, level): rate for level, rate in enumerate(rates, start=1)}
+
+
+def variants(*names: str) -> dict[str, Any]:
+    return dict.fromkeys(names, object())  # never played: the fake runner plays no scenario
+
+
+def test_the_schedule_doubles_up_to_the_budget() -> None:
+    assert proposal.schedule(96) == [16, 32, 64, 96]
+    assert proposal.schedule(400) == [16, 32, 64, 128, 256, 400]
+    assert proposal.schedule(16) == [16]
+
+
+def test_it_climbs_to_the_crossing_and_measures_the_nearer_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Target 50%, from level 3: 75% (above: harder), level 4 62.5% (above), level 5 37.5%
+    (crossed). Levels 4 and 5 after 16 and then 32 missions each are both 12.5 points off and
+    their intervals overlap: the tie goes to the easier, 4, which the rest of the 96 missions
+    (16) then measure."""
+    batches = fake_missions(monkeypatch, by_level("a", [1.0, 0.875, 0.75, 0.625, 0.375, 0.125]))
+    found = proposal.propose(variants("a"), ["a"], 0.5, seed=1, budget=96, start=3)
+    assert batches == [("a", 3, 16), ("a", 4, 16), ("a", 5, 16), ("a", 4, 16), ("a", 5, 16),
+                       ("a", 4, 16)]
+    assert (found.chosen.enemy, found.chosen.level, found.chosen.missions) == ("a", 4, 48)
+    assert found.chosen.wins == 30 and found.played == 96 and not found.known
+    assert {(r.enemy, r.level, r.missions) for r in found.rated} == {
+        ("a", 3, 16), ("a", 4, 48), ("a", 5, 32)}
+    z = sequential.z_for(4)  # four looks: 16, 32, 64, 96
+    assert (found.chosen.lo, found.chosen.hi) == pytest.approx(rating.wilson(30, 48, z))
+
+
+def test_it_steps_down_when_the_start_is_too_hard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Target 40%, from level 4 (25%: below), level 3 50%: crossed; 3 is 10 points off and 4
+    15: the nearer after the second look is 3, measured with the 32 missions left (to 64)."""
+    fake_missions(monkeypatch, by_level("a", [0.875, 0.75, 0.5, 0.25, 0.125, 0.0]))
+    found = proposal.propose(variants("a"), ["a"], 0.4, seed=1, budget=96, start=4)
+    assert (found.chosen.level, found.chosen.missions, found.played) == (3, 64, 96)
+
+
+def test_another_enemy_when_the_first_cannot_come_near(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enemy a wins nothing at any level: from 3 down to 1, 0 of 16 each; level 1's interval
+    (0 to 28% at four looks' z) is certainly more than 8 points under 50%, so enemy b is tried
+    from level 1: 87.5%, 62.5%, then 50% at level 3 — the crossing, and on the target."""
+    batches = fake_missions(monkeypatch, {**by_level("a", [0.0] * 6),
+                                          **by_level("b", [0.875, 0.625, 0.5, 0.375, 0.25, 0])})
+    found = proposal.propose(variants("a", "b"), ["a", "b"], 0.5, seed=1, budget=160, start=3)
+    assert [b[:2] for b in batches] == [("a", 3), ("a", 2), ("a", 1), ("b", 1), ("b", 2),
+                                        ("b", 3), ("b", 2), ("b", 3), ("b", 3)]
+    assert (found.chosen.enemy, found.chosen.level) == ("b", 3)
+    assert found.chosen.missions == 64 and found.played == 160
+    assert rating.wilson(0, 16, sequential.z_for(5))[1] < 0.5 - 0.08  # why a was given up
+
+
+def test_a_near_first_enemy_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rolled enemy comes near the target: the other is never played."""
+    batches = fake_missions(monkeypatch, {**by_level("a", [0.5] * 6),
+                                          **by_level("b", [0.5] * 6)})
+    found = proposal.propose(variants("a", "b"), ["a", "b"], 0.5, seed=1, budget=96, start=2)
+    assert {b[0] for b in batches} == {"a"}
+    assert (found.chosen.enemy, found.chosen.level, found.chosen.missions) == ("a", 2, 96)
+
+
+def test_it_stops_once_known_to_eight_points(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Target 10%: level 1 12.5%, level 2 0% (crossed); 1 is nearer. Measured on: at 64
+    missions its interval is still wider than ± 8 points, at 128 it is not — and the rest of
+    the budget of 400 is not played."""
+    fake_missions(monkeypatch, by_level("a", [0.125, 0.0, 0.0, 0.0, 0.0, 0.0]))
+    found = proposal.propose(variants("a"), ["a"], 0.1, seed=1, budget=400, start=1)
+    z = sequential.z_for(len(proposal.schedule(400)))
+    wide, narrow = rating.wilson(8, 64, z), rating.wilson(16, 128, z)
+    assert (wide[1] - wide[0]) / 2 > 0.08 >= (narrow[1] - narrow[0]) / 2
+    assert (found.chosen.level, found.chosen.missions, found.known) == (1, 128, True)
+    assert found.played == 128 + 32
+
+
+def test_the_groups_level_is_only_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An override (one enemy, one level): that candidate alone, to the budget."""
+    batches = fake_missions(monkeypatch, by_level("a", [0.9, 0.5, 0.25, 0.25, 0.1, 0.0]))
+    found = proposal.propose(variants("a"), ["a"], 0.5, seed=1, budget=64, levels=(5,))
+    assert {b[:2] for b in batches} == {("a", 5)}
+    assert (found.chosen.level, found.chosen.missions, found.played) == (5, 64, 64)
+
+
+def test_the_same_inputs_make_the_same_proposal(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_missions(monkeypatch, by_level("a", [1.0, 0.875, 0.75, 0.625, 0.375, 0.125]))
+    one = proposal.propose(variants("a"), ["a"], 0.5, seed=3, budget=96, start=3)
+    two = proposal.propose(variants("a"), ["a"], 0.5, seed=3, budget=96, start=3)
+    assert one == two and one.to_dict()["interval"] == [round(one.chosen.lo, 4),
+                                                         round(one.chosen.hi, 4)]
+
+
+def test_a_target_is_a_chance() -> None:
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        proposal.propose(variants("a"), ["a"], 1.0, seed=1)
+    with pytest.raises(ValueError, match="its scenario"):
+        proposal.propose(variants("a"), ["b"], 0.5, seed=1)
+
+
+def test_a_variant_is_played_as_its_own_scenario(tmp_path: Path) -> None:
+    """A job ``(name, level)`` plays the variant (another enemy on the same board object) at
+    that level: the same game as that scenario played alone."""
+    base = load_scenario(small_scenario(tmp_path))
+    orks = read_document(SCENARIOS / "rosters" / "ork-mob.yaml")
+    doc = {**base.document, "board": read_document(SCENARIOS / "boards" /
+                                                   "gallowdark-corridors.yaml")}
+    made = proposal.variants_of({k: v for k, v in doc.items() if k != "roster"},
+                                {"traitor-cult": read_document(SCENARIOS / "rosters" /
+                                                               "traitor-cult.yaml"),
+                                 "ork-mob": orks})
+    assert made["ork-mob"].board is made["traitor-cult"].board
+    assert made["ork-mob"].roster is not None and made["ork-mob"].roster.name == "Ork mob"
+    seed = rating.mission_seed(9, 0)
+    with rating.Runner(made["traitor-cult"], variants=made) as runner:
+        [played] = runner.play([(("ork-mob", 2), 0, seed, "objective")])
+    alone = rating.play_one(rating.with_engagement(replace(made["ork-mob"]), 2), seed,
+                            "objective")
+    assert played == alone and played.engagement == 2
+    with pytest.raises(ValueError, match="another board"):
+        rating.Runner(base, variants={"x": made["ork-mob"]})
