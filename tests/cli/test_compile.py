@@ -95,7 +95,7 @@ def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
     for entry in entries:
         kernel = getattr(importlib.import_module(f"solo_ops.geometry.jit.{entry['module']}"),
                          entry["name"])
-        assert [jit._decode(args) for args in entry["args"]] == list(kernel.signatures)
+        assert [jit.decode_signature(args) for args in entry["args"]] == list(kernel.signatures)
     assert jit.preload(entries) == sum(len(e["args"]) for e in entries)
     assert jit.preload([{"module": "distance", "name": "no_such_kernel", "args": [[]]}]) == 0
 
