@@ -45,12 +45,12 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
 def test_the_build_key_changes_with_the_kernels_source(monkeypatch: pytest.MonkeyPatch,
                                                        tmp_path: Path) -> None:
     """A changed kernel is another build: compiled afresh, never taken for compiled."""
-    sources = compiled._kernel_sources()
+    sources = compiled.kernel_sources()
     assert {p.name for p in sources} >= {"distance.py", "movement.py", "sight.py"}
     before = compiled.build_key()
     changed = tmp_path / "sight.py"
     changed.write_bytes(sources[-1].read_bytes() + b"\n# changed\n")
-    monkeypatch.setattr(compiled, "_kernel_sources", lambda: [*sources[:-1], changed])
+    monkeypatch.setattr(compiled, "kernel_sources", lambda: [*sources[:-1], changed])
     assert compiled.build_key() != before
 
 
