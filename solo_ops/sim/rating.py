@@ -91,7 +91,7 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(scenario: Scenario, kernels: bool = True) -> None:
+def init_worker(scenario: Scenario, kernels: bool = True) -> None:
     """A worker's start: the scenario, one terrain cache for its board, and the geometry's
     compiled loops (the same answers, more missions a minute; see solo_ops.geometry.jit)
     unless ``kernels`` is False (the caller found them not compiled yet)."""
@@ -109,19 +109,19 @@ cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission 
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
 
 
-def _init_pool_worker(scenario: Scenario, kernels: bool = True) -> None:
-    """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
+def init_pool_worker(scenario: Scenario, kernels: bool = True) -> None:
+    """A worker process of a local pool: :func:`init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
-    _init_worker(scenario, kernels)
+    init_worker(scenario, kernels)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
 
-def _worker_job(job: tuple[int | None, int, int, str]) -> MissionResult:
+def worker_job(job: tuple[int | None, int, int, str]) -> MissionResult:
     """One mission in a worker: (engagement, index, seed, policy)."""
     engagement, index, seed, policy = job
     levels: dict[int | None, Scenario] = _WORKER["levels"]
@@ -141,8 +141,8 @@ def remote_job(scenario: Scenario, job: tuple[int | None, int, int, str]) -> Mis
     """One mission on a cluster worker (Dask): the scenario comes with the task (scattered
     once by the caller); the worker's caches are kept per scenario name and board."""
     if _WORKER.get("scenario") is not scenario:
-        _init_worker(scenario)
-    return _worker_job(job)
+        init_worker(scenario)
+    return worker_job(job)
 
 
 def jobs_for(scenario: Scenario, missions: int, seed: int, policy: str,
@@ -179,7 +179,7 @@ class Runner:
     rating asks for more missions after each look at the results).
 
     ``jobs`` <= 1: in this process; more: a local pool of worker processes, each set up once
-    (:func:`_init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
+    (:func:`init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
     ``KeyboardInterrupt`` while a batch is played ends every worker at once (``terminate``) and
     goes on up, so nothing is left running. ``executor``: a Dask client or any executor with
     ``submit``. Use it as a context manager (the pool is ended on the way out). ``kernels``:
@@ -247,10 +247,10 @@ class Runner:
                       for k, job in enumerate(todo)}, out, report)
         elif self.jobs <= 1:
             if not self._here:
-                _init_worker(self.scenario, self.kernels)
+                init_worker(self.scenario, self.kernels)
                 self._here = True
             for k, job in enumerate(todo):
-                out[k] = _worker_job(job)
+                out[k] = worker_job(job)
                 report(k + 1)
         else:
             pool = self._local_pool()
@@ -270,7 +270,7 @@ class Runner:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
                                               and "fork" in methods else None)
-            self._pool = ctx.Pool(self.jobs, initializer=_init_pool_worker,
+            self._pool = ctx.Pool(self.jobs, initializer=init_pool_worker,
                                   initargs=(self.scenario, self.kernels))
         return self._pool
 
@@ -278,7 +278,7 @@ class Runner:
 def _indexed_job(item: tuple[int, Job]) -> tuple[int, MissionResult]:
     """A pool task: one mission, returned with its place in the batch."""
     k, job = item
-    return k, _worker_job(job)
+    return k, worker_job(job)
 
 
 def _is_dask(executor: Any) -> bool:
