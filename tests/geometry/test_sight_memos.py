@@ -13,9 +13,9 @@ ties live):
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
-  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog._ambush_band``
-  (routes measured first where the straight line allows), ``fog._enemy_scores`` (only the
-  points a straight-line bound leaves in contention) and ``fog._cluster`` (the nearest points
+  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog.ambush_band``
+  (routes measured first where the straight line allows), ``fog.enemy_scores`` (only the
+  points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
   measured first) equal the plain computations.
 """
 
@@ -320,7 +320,7 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
 
 
 def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) -> np.ndarray:
-    """``fog._ambush_band`` as it was: every point measured."""
+    """``fog.ambush_band`` as it was: every point measured."""
     d = terrain.routes.distances(spotter.at, spotter.radius, pts, fog.COUNTER_RADIUS)
     pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]
     if len(pts) == 0:
@@ -342,11 +342,11 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
     for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2)):
         spotter = SimpleNamespace(at=(float(x), float(y)), radius=R)
         for want in (6.0, 0.3, 40.0):  # the usual band, one next to it, one off the board
-            got = fog._ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
+            got = fog.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
             assert np.array_equal(got, _band_plain(terrain, spotter, pts, want))
             assert len(got) > 0
         few = pts[:: max(1, len(pts) // 5)]  # few points: often none in the band
-        assert np.array_equal(fog._ambush_band(terrain, spotter, few, 6.0),  # type: ignore
+        assert np.array_equal(fog.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
                               _band_plain(terrain, spotter, few, 6.0))
 
 
@@ -375,9 +375,9 @@ def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> Non
         cost = np.asarray(reach.cost, dtype=float)
         players = [SimpleNamespace(at=(float(x), float(y)), radius=R)
                    for x, y in rng.uniform((1, 1), (w - 1, d - 1), (1 + trial, 2))]
-        full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+        full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
         for slack in (0.0, 2.0):
-            got = fog._enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
+            got = fog.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
             measured = np.isfinite(got)
             assert np.array_equal(got[measured], full[measured])
             best = full.min()
@@ -392,8 +392,8 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
     reach = terrain.routes.reachable((15.0, 11.0), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
     pts = np.asarray(reach.points, dtype=float)
     players = [SimpleNamespace(at=(28.0, 11.0), radius=R)]
-    got = fog._enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
-    full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+    got = fog.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
+    full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
     measured = np.isfinite(got)
     assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
     assert np.array_equal(got[measured], full[measured])
@@ -402,7 +402,7 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
 
 def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
                    radii: list[float]) -> list[tuple[float, float]]:
-    """``fog._cluster`` as it was: every nearby point measured."""
+    """``fog.cluster_spots`` as it was: every nearby point measured."""
     placed = list(fog.occupied(state))
     out: list[tuple[float, float]] = []
     rmax = max(radii)
@@ -451,7 +451,7 @@ def test_cluster_equals_the_plain_computation(path: Path) -> None:
     pruned = 0
     for at in spots:
         for radii in ([R], [R, R, 0.5, 1.0], [1.0] * 5):
-            got = fog._cluster(terrain, state, at, radii)
+            got = fog.cluster_spots(terrain, state, at, radii)
             assert got == _cluster_plain(terrain, state, at, radii)
             pruned += all(np.hypot(x - at[0], y - at[1]) <= fog.CLUSTER_FIRST for x, y in got)
     assert pruned > 0
