@@ -16,10 +16,16 @@ them for every answer. Readings: docs/rules.md, "Doors and hatches".
 
 from __future__ import annotations
 
+import copy
+import json
+
 import pytest
 
+from solo_ops.core.dice import ScriptedDice
 from solo_ops.core.errors import RuleError
-from solo_ops.game.engine import pending, step
+from solo_ops.game import checkpoint
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.io.scenario import parse_scenario
 from solo_ops.rules import portals
 from tests.support.phases import to_phase
 from tests.support.portal_board import refused, start
@@ -157,3 +163,48 @@ def test_access_override_in_play_with_the_command_node() -> None:
     record = step(game, state, door)  # the players' first answer after the movement phase
     assert state.doors["portal-1"] is True and state.cp["player"] == 0
     assert record["events"][0]["access_override"] is True
+
+
+def test_access_override_used_this_round_survives_a_checkpoint() -> None:
+    """004 Command Nodes: "they can also use the Access Override Tactic"; ACCESS OVERRIDE "Use
+    this Tactic at the end of the Movement phase" -- once a battle round (the project's reading,
+    docs/rules.md). The use is a State field, not read from the log: a game going on from a
+    checkpoint (past steps are stubs without events) still refuses a second Access Override
+    in the same round."""
+    from tests.support.phases import to_phase
+    from tests.support.portal_board import TROOPER as T18
+    from tests.support.portal_board import board as portal_board
+
+    b = portal_board("door", False)
+    b["features"].append({"id": "door-2", "traits": ["door"], "line": [[25, 5], [25, 7]],
+                          "open": False})
+    b["objectives"] = [{"id": "node", "at": [3, 11], "command_node": True}]
+    doc = {"name": "t", "edition": "kt2018", "board": b,
+           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(T18)},
+                      "table": {i: "trooper" for i in range(1, 7)}},
+           "engagement": 0, "seed": 1,
+           "squads": [{"player": "Ana", "models": [
+               {"id": "a1", "profile": copy.deepcopy(T18), "at": [4.5, 11]}]}],
+           "enemies": [{"id": "u1", "command": 1, "models": [
+               {"id": "e1", "profile": "trooper", "at": [28, 2]}]}],
+           "settings": {"turns": 3}}
+    game, state = new_game(parse_scenario(doc, "t.yaml"), 1)
+    state.dice = ScriptedDice(faces=[6, 1] * 6)
+    while state.turn < 2:
+        prompt = pending(game, state)
+        if prompt.kind == "activate":
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+            step(game, state, {"type": "done"})
+        else:
+            step(game, state, {"type": "engine"})
+    state.cp["player"] = 3
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    to_phase(game, state, "shooting")
+    step(game, state, {"type": "portal", "feature": "portal-1", "open": True})
+    assert state.override_used and state.cp["player"] == 2
+    again = checkpoint.load(json.loads(json.dumps(checkpoint.dump(state))), game)
+    assert all(not record["events"] for record in again.log)  # stubs: no past events
+    with pytest.raises(RuleError, match="already been used this battle round"):
+        step(game, again, {"type": "portal", "feature": "door-2", "open": True})
+    assert again.cp["player"] == 2 and again.doors["door-2"] is False
