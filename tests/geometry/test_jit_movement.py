@@ -310,7 +310,7 @@ def test_reachable_with_bases_equals_numpy(k: int) -> None:
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_best_links_equal_numpy(k: int) -> None:
-    """``routes.best_links`` (each end point's cheapest clear link through a corner), compiled
+    """``routes.graph.best_links`` (each end point's cheapest clear link through a corner), compiled
     and numpy, with every end point open to links (straight walks all blocked, no cost to
     beat) so that many links per point are tried cheapest first, with bases on the table
     beside the corners that hide some of them; soft terrain's surcharges in the costs."""
@@ -342,9 +342,9 @@ def test_best_links_equal_numpy(k: int) -> None:
         clear = np.zeros(len(C), dtype=bool)
         cost = np.full(len(C), np.inf)
         with compiled(True):
-            got = R.query.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+            got = R.graph.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
         with compiled(False):
-            want = R.query.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+            want = R.graph.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
         for a, b in zip(got, want, strict=True):
             assert a.tobytes() == b.astype(a.dtype).tobytes()
         tried += len(C)

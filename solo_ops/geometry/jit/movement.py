@@ -403,7 +403,7 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
                 centres: np.ndarray, radii: np.ndarray, x1: np.ndarray, x0: np.ndarray,
                 y1: np.ndarray, y0: np.ndarray, verts: np.ndarray, tol: float, end: float
                 ) -> np.ndarray:
-    """The rounds of ``routes.query.best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
+    """The rounds of ``routes.graph.best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
     point, cheapest first; the index of each point's first link clear of the walls (the rings
     ``v`` ...) and of the bases (``centres`` ..., none when empty), in point order. A link is
     blocked or not on its own, so trying them one by one finds the link the rounds find."""

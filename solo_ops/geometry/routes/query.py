@@ -3,9 +3,10 @@
 It builds the measuring graph (:mod:`~solo_ops.geometry.routes.graph`, all pairs by
 :func:`~solo_ops.geometry.routes.paths._floyd`, single queries by
 :class:`~solo_ops.geometry.routes.pairs.PairQuery`), keeps a walker per base radius
-(:mod:`~solo_ops.geometry.routes.walker`) and the bounded memos of its answers; and
-:func:`best_links`, the corner step of :meth:`Routes.reachable` (looked up here at every
-call). :data:`REACH_LIMIT` is read from this module, the memo bound from
+(:mod:`~solo_ops.geometry.routes.walker`) and the bounded memos of its answers.
+:meth:`Routes.reachable` looks its corner step,
+:func:`~solo_ops.geometry.routes.graph.best_links`, up through this module's name at every call
+(a test replaces it here). :data:`REACH_LIMIT` is read from this module, the memo bound from
 :mod:`~solo_ops.geometry.routes.common`.
 """
 
@@ -25,99 +26,31 @@ from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.routes import common
 from solo_ops.geometry.routes.common import (
-    END,
     EPS,
-    TOL,
     Point2,
     _radii,
     as_points,
     jd,
-    jm,
     unit_vectors,
 )
 from solo_ops.geometry.routes.costs import _Soft
 from solo_ops.geometry.routes.discs import (
     Discs,
-    _disc_arrays,
     _inradii,
     buffered_discs,
     disc_coords,
     fast_discs,
     in_discs,
 )
-from solo_ops.geometry.routes.graph import Graph, _build_graph
+from solo_ops.geometry.routes.graph import Graph, _build_graph, best_links
 from solo_ops.geometry.routes.pairs import PairQuery
 from solo_ops.geometry.routes.paths import _floyd, dijkstra
 from solo_ops.geometry.routes.results import Reach, Route, Walk
-from solo_ops.geometry.routes.rings import blocked, side_table, tangent_grid
+from solo_ops.geometry.routes.rings import blocked, side_table
 from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
 
 REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
 _DIRECT_RECOMPUTE = 128  # wall edges up to which compiled straight distances skip their memo
-_ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
-
-
-def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
-               live: np.ndarray, dist: np.ndarray, move: float
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For :meth:`Routes.reachable`: the end points ``C`` that a walk through a corner reaches
-    more cheaply than ``cost`` (the straight walk from ``s``, inf where blocked), the corner
-    and that cost: (point, corner, cost).
-
-    The answer is, per point, the cheapest of its tangent, visible links ``dist[corner] + w``
-    (``w`` the link's cost, within ``move``), ties to the lower corner, when it beats ``cost``
-    by more than 1e-12 -- what ``g.links`` over every pair gave. Faster, same answer: a point
-    the straight walk reaches at its plain length is skipped (a route through a corner is no
-    shorter: the triangle inequality, with the sums' rounding far below 1e-12), links that
-    cannot beat ``cost`` are dropped, and the rest are tested for walls best first, a few
-    rounds of one link per point, then all that are left at once (:func:`blocked` answers
-    each segment alone)."""
-    none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
-    plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
-    todo = (~(clear & (cost <= plain))).nonzero()[0]
-    if len(todo) == 0:
-        return none
-    i, k = tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
-    xi, nj = todo[i], live[k]
-    d = np.hypot(*(C[xi] - g.pos[nj]).T)
-    keep = dist[nj] + d <= move + 1e-9
-    xi, nj, d = xi[keep], nj[keep], d[keep]
-    w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
-    tot = dist[nj] + w
-    keep = tot < cost[xi] - 1e-12
-    xi, nj, tot = xi[keep], nj[keep], tot[keep]
-    if len(xi) == 0:
-        return none
-    order = np.lexsort((tot, xi))
-    xi, nj, tot = xi[order], nj[order], tot[order]
-    if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
-        rings = g.rings
-        k = jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
-                           rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
-                           TOL, END)
-        return xi[k], nj[k], tot[k]
-    head = np.concatenate(([True], xi[1:] != xi[:-1]))
-    starts = head.nonzero()[0]
-    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
-    won = np.zeros(len(xi), dtype=bool)
-    done = np.zeros(len(C), dtype=bool)
-    for r in range(_ROUNDS + 1):
-        test = (rank == r) if r < _ROUNDS else (rank >= r)
-        test &= ~done[xi]
-        k = test.nonzero()[0]
-        if len(k) == 0:
-            if r < _ROUNDS and not (rank > r).any():
-                break
-            continue
-        seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
-        won[seen] = True
-        done[xi[seen]] = True
-    k = won.nonzero()[0]
-    if len(k) == 0:
-        return none
-    first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
-    k = k[first]
-    return xi[k], nj[k], tot[k]
 
 
 # -- the public object -----------------------------------------------------------------------------
