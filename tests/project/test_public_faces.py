@@ -41,16 +41,9 @@ SCANNED = ("tests", "bench")
 ALLOWED: dict[tuple[str, str], str] = {}
 """``(file, private name)`` → why that file must reach that private name. Empty: none needs it."""
 
-_REFEREE = ("the enemy's planner (solo_ops/ai) and the players' checks are being rewritten for "
-            "the referee (issue #35): their tests move to public faces once that has landed")
 _DICE = ("core.dice and the campaign's files are being changed for hidden seeds (issue #41): "
          "their tests move to public faces once that has landed")
 PENDING: dict[str, str] = {
-    "tests/ai/test_planner_remembered_answers.py": _REFEREE,
-    "tests/ai/test_planner_fast_paths.py": _REFEREE,
-    "tests/ai/test_killzone_actions.py": _REFEREE,
-    "tests/rules/test_reach.py": _REFEREE,
-    "tests/sim/test_autopilot.py": _REFEREE,
     "tests/core/test_dice.py": _DICE,
     "tests/sim/test_difficulty.py": _DICE,
 }
