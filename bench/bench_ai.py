@@ -35,23 +35,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import yaml  # noqa: E402
 
 from solo_ops.ai.planner import activation_order, plan_activation  # noqa: E402
 from solo_ops.core.limits import SCENARIO as SCENARIO_LIMITS  # noqa: E402
 from solo_ops.game.enemy import apply_plan  # noqa: E402
 from solo_ops.game.engine import new_game  # noqa: E402
-from solo_ops.io.scenario import _inline, _inline_squads, parse_scenario  # noqa: E402
+from solo_ops.io.scenario import parse_scenario, scenario_document  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "gallowdark-night-raid.yaml"
 
 
 def build(units: int, seed: int) -> tuple[Any, Any]:
     """The scenario with ``units`` enemy units placed on free points of the east half."""
-    doc = yaml.safe_load(SCENARIO.read_text())
-    for key in ("board", "roster"):
-        _inline(doc, key, SCENARIO.parent, str(SCENARIO))
-    _inline_squads(doc, SCENARIO.parent, str(SCENARIO))
+    doc = scenario_document(SCENARIO)
     names = sorted(doc["roster"]["profiles"])
     doc["engagement"] = 1
     doc.pop("counters", None)

@@ -237,7 +237,7 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int, points: in
               if math.dist((x, y), start) > 3]
     routes.walk(start, start + 1.0, BASE_RADIUS)  # compile the walking graph for this radius
     t0 = time.perf_counter()
-    routes._walker(BASE_RADIUS + 0.1)
+    routes.walker(BASE_RADIUS + 0.1)
     t_compile = time.perf_counter() - t0
     goals = query_points(board, solid, rng, 20)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -251,7 +251,7 @@ def bench_board(board: Board, rng: np.random.Generator, queries: int, points: in
     t_reach = (time.perf_counter() - t0) / 5
     c_reach = (time.process_time() - c0) / 5
     return {
-        "name": board.name, "corners": len(routes._measure.pos),
+        "name": board.name, "corners": len(routes.graph.pos),
         "build_ours": build_ours, "build_theirs": build_theirs,
         "qps_ours": queries / t_ours, "qps_theirs": queries / t_theirs,
         "qps_matrix": queries * queries / t_matrix,

@@ -22,7 +22,7 @@ programme's memory), so a case costs what a first question costs. Times are CPU 
 the least time is the one least disturbed; ``--mean`` takes the mean instead). Every case's
 distribution is compared too (Fraction equality); the script exits 1 if one differs.
 
-The oracle's fights are played by today's fight solver (``kt2024_fight_solver._FightSolver``);
+The oracle's fights are played by today's fight solver (``kt2024_fight_solver.FightSolver``);
 to time the fights against an older tree's fight code, unpack it
 (``git archive 27b8595 | tar -x -C DIR``) and pass ``--before DIR``: its ``odds.py`` and
 ``kt2024.py`` are loaded beside today's (as modules of their own, bound to each other) and each

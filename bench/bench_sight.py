@@ -155,7 +155,7 @@ def bench(board: Board, checks: int, runs: int, seed: int, edition: str = "kt202
         single_cpu.append((time.process_time() - c0) / 20 * 1e6)
     return {
         "features": len(board.features),
-        "pieces": sight._pieces.count,
+        "pieces": sight.pieces.count,
         "build_ms": build_ms,
         "clear_frac": float(clear.mean()),
         "rate": rate,

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.candidates import LAZY_MARGIN, _candidates, _pick
+from solo_ops.ai.candidates import LAZY_MARGIN, candidate_points, pick
 from solo_ops.ai.context import (
     Action,
     Context,
     Plan,
-    _Board,
+    WorkingBoard,
     _route_distance,
     move_allowance,
 )
@@ -37,8 +37,8 @@ class _Pull:
     trigger: str  # "group" or "rally"
 
 
-def _unit_gap(ctx: Context, board: _Board, state: State, mine: list[Any], radius: float,
-              other: Unit, limit: float = math.inf) -> float | None:
+def unit_gap(ctx: Context, board: WorkingBoard, state: State, mine: list[Any], radius: float,
+             other: Unit, limit: float = math.inf) -> float | None:
     """The shortest route between any of ``mine`` (points of bases of ``radius``) and any model
     of ``other`` on the board (inf when walls close every way; None when it has no model).
     Only a route of at most ``limit`` matters to the caller: when every straight line between
@@ -60,7 +60,7 @@ def _unit_gap(ctx: Context, board: _Board, state: State, mine: list[Any], radius
     return best
 
 
-def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull | None:
+def _ally_pull(ctx: Context, state: State, unit: Unit, board: WorkingBoard) -> _Pull | None:
     """Rally first (a same-type rallying unit with higher command whose radius we are in), then
     "Group with leaders" (a unit with higher Leadership whose radius we are in)."""
     mine = [board.pos[m] for m in unit.models if m in board.pos]
@@ -76,7 +76,7 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
                 and other.command > unit.command):
             continue  # (the order first: the route is asked only of a unit that rallies)
         reach = command_radius(other.leadership)
-        dist = _unit_gap(ctx, board, state, mine, radius, other, reach)
+        dist = unit_gap(ctx, board, state, mine, radius, other, reach)
         if dist is None:
             continue
         if dist <= reach:
@@ -93,7 +93,7 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
                 if other.leadership <= unit.leadership:
                     continue
                 reach = command_radius(other.leadership)
-                dist = _unit_gap(ctx, board, state, mine, radius, other, reach)
+                dist = unit_gap(ctx, board, state, mine, radius, other, reach)
                 if dist is None:
                     continue
                 if dist <= reach:
@@ -108,14 +108,14 @@ def _ally_pull(ctx: Context, state: State, unit: Unit, board: _Board) -> _Pull |
     return candidates[0][2]
 
 
-def _joined_already(start_score: float) -> bool:
+def joined_already(start_score: float) -> bool:
     """Whether :func:`_join_ally` stays where it is without finding its end points: the start
     scores 0 (in coherency with the ally) at cost 0, so no other candidate can beat it."""
     return start_score <= 0.0
 
 
 def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, float],
-               board: _Board, pull: _Pull, plan: Plan, edition: str) -> bool:
+               board: WorkingBoard, pull: _Pull, plan: Plan, edition: str) -> bool:
     """Move into coherency with the ally unit's nearest model. Returns whether it moved."""
     theirs = [m for m in pull.unit.models if m in board.pos]
     mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius) for m in theirs]
@@ -133,17 +133,17 @@ def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, fl
         return np.maximum(gap - ctx.settings.coherency, 0.0)
 
     here = np.array([start], dtype=float)
-    if _joined_already(score(here)[0]):
+    if joined_already(score(here)[0]):
         # already in coherency: the start (score 0, cost 0, always candidate 0) is the choice
         pts, scores, cost = here, np.zeros(1), np.zeros(1)
         cand = None
     else:
-        cand = _candidates(ctx, op, start, allowance, board)
+        cand = candidate_points(ctx, op, start, allowance, board)
         pts = np.asarray(cand.points, dtype=float)
         if len(pts) == 0:
             return False
         scores, cost = score(pts), np.asarray(cand.cost, dtype=float)
-    i = _pick(scores, cost, pts)
+    i = pick(scores, cost, pts)
     assert i is not None
     end = (float(pts[i][0]), float(pts[i][1]))
     if len(plan.explain) < 4 or pull.reason not in plan.explain:

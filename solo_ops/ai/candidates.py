@@ -1,9 +1,9 @@
 """Where a model can end a move, and picking the best end point by score, cost and place.
 
-``_candidates`` finds the end points a move reaches (keeping out of the enemies' control
-ranges), ``_reachable`` remembers the routes' answers per terrain, ``_coherent`` says which
-keep coherency with the unit. ``_pick`` (and its lazy forms ``_pick_where`` and
-``_lazy_scores``, which ask only the questions the choice needs) chooses: lowest score, then
+``candidate_points`` finds the end points a move reaches (keeping out of the enemies' control
+ranges), ``reachable`` remembers the routes' answers per terrain, ``_coherent`` says which
+keep coherency with the unit. ``pick`` (and its lazy forms ``pick_where`` and
+``lazy_scores``, which ask only the questions the choice needs) chooses: lowest score, then
 lowest cost, then position.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Context, _Board, _key_pt, _memo
+from solo_ops.ai.context import Context, WorkingBoard, _key_pt, answer_memo
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
 from solo_ops.geometry.routes import Reach
@@ -32,9 +32,9 @@ class _Candidates:
     whole: bool = True  # every end point (False: only those in the discs asked for)
 
 
-def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
-                board: _Board, *, avoid_enemies: bool = True, spacing: float = 0.5,
-                near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
+def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
+                     board: WorkingBoard, *, avoid_enemies: bool = True, spacing: float = 0.5,
+                     near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
     """Where ``op`` can end a move (the start first). With ``avoid_enemies`` the walk keeps out
     of the enemies' control ranges (001 Reposition: "Cannot move within Control Range of an
     enemy ... cannot finish the move within Control Range of an enemy") by the one rule both
@@ -69,11 +69,11 @@ def _candidates(ctx: Context, op: Operative, start: tuple[float, float], allowan
 
     if keep.cut:
         near = None
-    found = _reachable(ctx, start, op.radius, allowance, blockers(True), spacing, near)
+    found = reachable(ctx, start, op.radius, allowance, blockers(True), spacing, near)
     if keep.loose:
         found = _kept_out(ctx, keep, found, op.radius)
     if keep.through:
-        found = _through(ctx, keep, found, _reachable(ctx, start, op.radius, allowance,
+        found = _through(ctx, keep, found, reachable(ctx, start, op.radius, allowance,
                                                       blockers(False), spacing, near),
                          op.radius)
     pts = np.asarray(found.points, dtype=float)
@@ -136,16 +136,16 @@ def _through(ctx: Context, keep: reach.KeepOut, round_: Any, through: Any, radiu
 REACH_MEMO_LIMIT = 16  # walking answers kept per terrain (each holds its grid and walks)
 
 
-def _reachable(ctx: Context, start: tuple[float, float], radius: float, allowance: float,
-               blockers: list[tuple[float, float, float]], spacing: float,
-               near: Sequence[tuple[float, float, float]] | None) -> Any:
+def reachable(ctx: Context, start: tuple[float, float], radius: float, allowance: float,
+              blockers: list[tuple[float, float, float]], spacing: float,
+              near: Sequence[tuple[float, float, float]] | None) -> Any:
     """``routes.reachable`` remembered in the terrain's answer cache by its exact inputs (the
     autopilot asks the same move again after each of an activation's actions; a ``Reach``
     is only read). At most :data:`REACH_MEMO_LIMIT` are kept per terrain."""
     key = ("reach", _key_pt(start), float(radius), float(allowance),
            tuple((float(x), float(y), float(r)) for x, y, r in blockers), float(spacing),
            None if near is None else tuple((float(x), float(y), float(r)) for x, y, r in near))
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     found = memo.get(key)
     if found is None:
         found = ctx.terrain.routes.reachable(start, radius, allowance, blockers=blockers,
@@ -171,8 +171,8 @@ def _coherent(points: np.ndarray, mates: list[tuple[float, float, float]], radiu
     return (d <= coherency + 1e-9).any(axis=1)
 
 
-def _pick(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
-          mask: np.ndarray | None = None) -> int | None:
+def pick(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+         mask: np.ndarray | None = None) -> int | None:
     """Index of the best candidate: lowest score, then lowest cost, then position (stable)."""
     idx = np.arange(len(scores))
     if mask is not None:
@@ -184,25 +184,25 @@ def _pick(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
     return int(idx[keys[0]])
 
 
-def _pick_order(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
-                mask: np.ndarray | None = None) -> np.ndarray:
-    """The candidates of ``mask`` in :func:`_pick`'s order of preference (its first is
-    ``_pick``'s answer)."""
+def pick_order(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+               mask: np.ndarray | None = None) -> np.ndarray:
+    """The candidates of ``mask`` in :func:`pick`'s order of preference (its first is
+    ``pick``'s answer)."""
     idx = np.arange(len(scores)) if mask is None else np.flatnonzero(mask)
     keys = np.lexsort((points[idx, 1], points[idx, 0], np.round(cost[idx], 6),
                        np.round(scores[idx], 6)))
     return idx[keys]
 
 
-def _pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
-                mask: np.ndarray | None, test: Any, chunk: int = 1) -> int | None:
-    """``_pick(scores, cost, points, mask & test(all))`` asking ``test`` (indices -> bool
+def pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
+               mask: np.ndarray | None, test: Any, chunk: int = 1) -> int | None:
+    """``pick(scores, cost, points, mask & test(all))`` asking ``test`` (indices -> bool
     array, each answer independent of the others asked with it) only of candidates in the
     order of preference, a growing chunk at a time (1, 2, 4...), until one passes: the same
     choice for a fraction of the questions when a good candidate passes early. (The best
     candidate itself passes in about two moves of three, and a cover question about a visible
     pair costs far more than the call: the chunks start at one.)"""
-    order = _pick_order(scores, cost, points, mask)
+    order = pick_order(scores, cost, points, mask)
     at = 0
     while at < len(order):
         part = order[at:at + chunk]
@@ -214,12 +214,12 @@ def _pick_where(scores: np.ndarray, cost: np.ndarray, points: np.ndarray,
     return None
 
 
-LAZY_FIRST = 32  # candidates scored exactly first by :func:`_lazy_scores`
+LAZY_FIRST = 32  # candidates scored exactly first by :func:`lazy_scores`
 LAZY_MARGIN = 1e-5  # a lower bound must beat the threshold by this much to skip a candidate
 
 
-def _lazy_scores(bound: np.ndarray, exact: Any, mask: np.ndarray | None, slack: float
-                 ) -> np.ndarray:
+def lazy_scores(bound: np.ndarray, exact: Any, mask: np.ndarray | None, slack: float
+                ) -> np.ndarray:
     """The exact scores a choice needs, without scoring every candidate: ``exact(idx)`` gives
     the scores of candidates ``idx``; ``bound`` is a lower bound of every score (a straight
     line is never longer than the way around the walls). Candidate 0 (the start) and every

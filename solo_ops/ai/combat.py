@@ -1,6 +1,6 @@
 """Moves into and out of combat: the charge the order allows, and the Fall Back.
 
-``_charge_option`` is the charge on the closest visible enemy when the charge order allows it
+``charge_option`` is the charge on the closest visible enemy when the charge order allows it
 and the charge move reaches its control range (Kill Team 2018: declared, and rolled by the
 engine); ``_fall_back_point`` the Fall Back of a model that is not a melee fighter, out of
 control range and as far from the enemy as the move allows.
@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from solo_ops.ai.candidates import _pick, _reachable
-from solo_ops.ai.context import CONTROL_RANGE, Action, Context, _Board, move_allowance
+from solo_ops.ai.candidates import pick, reachable
+from solo_ops.ai.context import CONTROL_RANGE, Action, Context, WorkingBoard, move_allowance
 from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
@@ -24,8 +24,8 @@ KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can 
 CHARGE_LIMIT = {"within_6": 6.0, "within_12": 12.0, "yes": math.inf}
 
 
-def _charge_disc(op: Operative, tp: tuple[float, float], target: Operative
-                 ) -> tuple[float, float, float]:
+def charge_disc(op: Operative, tp: tuple[float, float], target: Operative
+                ) -> tuple[float, float, float]:
     """The disc around ``target`` holding every centre from which ``op`` can be in its control
     range by :func:`reach.control_mask`'s first, straight-line test (with a hair to spare for
     rounding): the only end points a charge looks at, so ``reachable`` is asked for those
@@ -34,9 +34,9 @@ def _charge_disc(op: Operative, tp: tuple[float, float], target: Operative
     return (float(tp[0]), float(tp[1]), r)
 
 
-def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
-                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
-                   edition: str) -> Action | None:
+def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
+                  near_visible: list[tuple[float, Operative]], codes: dict[str, str],
+                  edition: str) -> Action | None:
     """A charge on the closest visible enemy, if the charge order allows it and it reaches."""
     limit = CHARGE_LIMIT[codes["charge"]]
     dist, target = near_visible[0]
@@ -63,8 +63,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         # the route ends at the cheapest spot within 1" of the target that keeps out of 1" of
         # every other enemy (the target's own centre may be unreachable on those terms)
         near = [*blockers, (tp[0], tp[1], target.radius)]
-        cand = _reachable(ctx, start, op.radius, KT2018_CHARGE_REACH, near, 0.5,
-                          [_charge_disc(op, tp, target)])
+        cand = reachable(ctx, start, op.radius, KT2018_CHARGE_REACH, near, 0.5,
+                         [charge_disc(op, tp, target)])
         pts = np.asarray(cand.points, dtype=float)
         ends = reach.control_mask(ctx.terrain, pts, op.radius, tp, target.radius,
                                   margin=CHARGE_END_MARGIN)
@@ -75,7 +75,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         if free.any():  # not the spot a mate's charge already makes for
             ends = free
         costs = np.asarray(cand.cost, dtype=float)
-        k = _pick(costs, costs, pts, ends)
+        k = pick(costs, costs, pts, ends)
         assert k is not None
         walk = cand.path(k)
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
@@ -87,8 +87,8 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range
     blockers.append((tp[0], tp[1], target.radius))
-    cand = _reachable(ctx, start, op.radius, allowance, blockers, 0.5,
-                      [_charge_disc(op, tp, target)])
+    cand = reachable(ctx, start, op.radius, allowance, blockers, 0.5,
+                     [charge_disc(op, tp, target)])
     pts = np.asarray(cand.points, dtype=float)
     # the end must be in the target's control range by the one predicate: within 1" around
     # the walls and visible (never the far side of a wall however close in a straight line)
@@ -98,7 +98,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
     if not ok.any():
         return None
     costs = np.asarray(cand.cost, dtype=float)
-    i = _pick(costs, costs, pts, ok)
+    i = pick(costs, costs, pts, ok)
     assert i is not None
     end = (float(pts[i][0]), float(pts[i][1]))
     route, spent = tuple(cand.path(i).points), float(costs[i])
@@ -110,7 +110,7 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
                        f"charge move of {inches(spent)} reaches it.")
 
 
-def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
+def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
                      enemies: list[Operative], codes: dict[str, str],
                      closest: tuple[float, Operative] | None) -> Action | None:
     """Fall Back (2024: 2 AP; 2018: the movement phase's move): out of control range, as far
@@ -132,7 +132,7 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     if not clear.any():
         return None
     scores = -gaps.min(axis=1)
-    i = _pick(scores, np.asarray(cand.cost, dtype=float), pts, clear)
+    i = pick(scores, np.asarray(cand.cost, dtype=float), pts, clear)
     assert i is not None
     end = (float(pts[i][0]), float(pts[i][1]))
     walk = cand.path(i)

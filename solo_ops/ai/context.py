@@ -2,10 +2,10 @@
 
 :class:`Action` (one action of one model) and :class:`Plan` (a unit's activation, with its
 explanation) are what :func:`solo_ops.ai.planner.plan_activation` returns; :class:`Context` is
-the game facts it reads (terrain of the current doors, settings, odds); ``_Board`` its working
+the game facts it reads (terrain of the current doors, settings, odds); ``WorkingBoard`` its working
 copy of positions. The geometry questions the planner asks over and over (route distances,
 sight, cover, control range, the nearest and the visible enemies) go through the terrain's
-answer cache (``_memo``): the same answers, asked once.
+answer cache (``answer_memo``): the same answers, asked once.
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ class Context:
 move_allowance = reach.move_allowance  # the one move allowance, for both sides
 
 
-class _Board:
+class WorkingBoard:
     """The planner's working copy of positions (models it has already moved stay moved)."""
 
     def __init__(self, state: State) -> None:
@@ -219,7 +219,7 @@ class _Board:
 _MEMO_LIMIT = 20_000
 
 
-def _memo(ctx: Context) -> dict[tuple[Any, ...], Any]:
+def answer_memo(ctx: Context) -> dict[tuple[Any, ...], Any]:
     """The answer cache of ``ctx.terrain``, kept on it (``Terrain.planner_answers``; replaced
     by an empty one when it grows past a bound). A stand-in terrain without that attribute
     gets a fresh dict each time: no caching."""
@@ -240,7 +240,7 @@ def _distances(ctx: Context, point: tuple[float, float], radius: float,
                arr: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """``routes.distances`` through the terrain's answer cache."""
     key = ("d", _key_pt(point), float(radius), arr.tobytes(), radii.tobytes())
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     out = memo.get(key)
     if out is None:
         out = np.asarray(ctx.terrain.routes.distances(point, radius, arr, radii), dtype=float)
@@ -248,11 +248,11 @@ def _distances(ctx: Context, point: tuple[float, float], radius: float,
     return out
 
 
-def _visible(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: float
-             ) -> bool:
+def visible(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: float
+            ) -> bool:
     """``sight.visible`` through the terrain's answer cache."""
     key = ("v", _key_pt(a), _key_pt(b), float(ra), float(rb))
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     out = memo.get(key)
     if out is None:
         out = bool(ctx.terrain.sight.visible(a, b, ra, rb))
@@ -264,7 +264,7 @@ def _route_distance(ctx: Context, a: Sequence[float], b: Sequence[float], ra: fl
                     rb: float) -> float | None:
     """``routes.distance(...).distance`` through the terrain's answer cache."""
     key = ("r", _key_pt(a), _key_pt(b), float(ra), float(rb))
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     if key not in memo:
         memo[key] = ctx.terrain.routes.distance(a, b, ra, rb).distance
     return memo[key]  # type: ignore[no-any-return]
@@ -274,7 +274,7 @@ def _cover(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: 
            seek: bool, seek_light: bool) -> Any:
     """``sight.cover`` through the terrain's answer cache (results are read, never changed)."""
     key = ("c", _key_pt(a), _key_pt(b), float(ra), float(rb), seek, seek_light, ctx.edition)
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     out = memo.get(key)
     if out is None:
         out = ctx.terrain.sight.cover(a, b, ra, rb, seek=seek, seek_light=seek_light,
@@ -283,9 +283,9 @@ def _cover(ctx: Context, a: Sequence[float], b: Sequence[float], ra: float, rb: 
     return out
 
 
-def _nearest(ctx: Context, point: tuple[float, float], radius: float,
-             targets: list[Operative], pos: dict[str, tuple[float, float]]
-             ) -> list[tuple[float, Operative]]:
+def nearest_targets(ctx: Context, point: tuple[float, float], radius: float,
+                    targets: list[Operative], pos: dict[str, tuple[float, float]]
+                    ) -> list[tuple[float, Operative]]:
     """Targets sorted by distance around the walls (inf when there is no route)."""
     if not targets:
         return []
@@ -296,13 +296,13 @@ def _nearest(ctx: Context, point: tuple[float, float], radius: float,
     return [(float(dists[i]), targets[i]) for i in order]
 
 
-def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
-                     targets: list[Operative], pos: dict[str, tuple[float, float]]
-                     ) -> list[Operative]:
-    """The targets visible from a base at ``point``: :func:`_visible` of each, the pairs not
+def visible_targets(ctx: Context, point: tuple[float, float], radius: float,
+                    targets: list[Operative], pos: dict[str, tuple[float, float]]
+                    ) -> list[Operative]:
+    """The targets visible from a base at ``point``: :func:`visible` of each, the pairs not
     yet in the answer cache asked in one ``visibility_matrix`` batch (each pair's answer is
     the same in any batch)."""
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     here = _key_pt(point)
     keys = [("v", here, _key_pt(pos[t.id]), float(radius), float(t.radius)) for t in targets]
     known = [memo.get(k) for k in keys]
@@ -315,13 +315,13 @@ def _visible_targets(ctx: Context, point: tuple[float, float], radius: float,
             known[i] = memo[keys[i]] = bool(v)
     elif todo:
         t = targets[todo[0]]
-        known[todo[0]] = _visible(ctx, point, pos[t.id], radius, t.radius)
+        known[todo[0]] = visible(ctx, point, pos[t.id], radius, t.radius)
     return [t for t, v in zip(targets, known, strict=True) if v]
 
 
-def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
-                      targets: list[Operative], pos: dict[str, tuple[float, float]]
-                      ) -> list[Operative]:
+def in_control_range(ctx: Context, point: tuple[float, float], radius: float,
+                     targets: list[Operative], pos: dict[str, tuple[float, float]]
+                     ) -> list[Operative]:
     """Enemies in control range of a base at ``point`` (:func:`reach.in_control_range`: within
     1" around the walls and visible), by the planner's working positions ``pos``."""
     return [t for t in targets
@@ -329,11 +329,11 @@ def _in_control_range(ctx: Context, point: tuple[float, float], radius: float,
 
 
 def _closest_enemy(ctx: Context, op: Operative, here: tuple[float, float],
-                   enemies: list[Operative], board: _Board) -> tuple[float, Operative] | None:
+                   enemies: list[Operative], board: WorkingBoard) -> tuple[float, Operative] | None:
     """The closest enemy with line of sight from ``here`` (distance around the walls); when
     none is in sight, the closest by route (the unit hunts rather than freezes)."""
-    near = _nearest(ctx, here, op.radius, enemies, board.pos)
-    vis = {v.id for v in _visible_targets(ctx, here, op.radius, enemies, board.pos)}
+    near = nearest_targets(ctx, here, op.radius, enemies, board.pos)
+    vis = {v.id for v in visible_targets(ctx, here, op.radius, enemies, board.pos)}
     seen = [(d, t) for d, t in near if t.id in vis]
     if seen:
         return seen[0]
@@ -341,5 +341,5 @@ def _closest_enemy(ctx: Context, op: Operative, here: tuple[float, float],
 
 
 def _ids_visible(ctx: Context, op: Operative, start: tuple[float, float],
-                 enemies: list[Operative], board: _Board) -> set[str]:
-    return {v.id for v in _visible_targets(ctx, start, op.radius, enemies, board.pos)}
+                 enemies: list[Operative], board: WorkingBoard) -> set[str]:
+    return {v.id for v in visible_targets(ctx, start, op.radius, enemies, board.pos)}

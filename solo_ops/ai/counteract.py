@@ -15,7 +15,7 @@ greater than 2" while counteracting." The engine decides *when* the enemy may co
    (:func:`solo_ops.ai.shooting.choose_shot`: the closest valid target in range, ties to the
    higher expected damage, the best weapon for it); the shot with the highest expected damage
    is made (ties: the lower model id).
-3. **Move** at most 2" by its unit's move order (:func:`solo_ops.ai.move_order._move_by_order`
+3. **Move** at most 2" by its unit's move order (:func:`solo_ops.ai.move_order.move_by_order`
    with the move allowance capped at 2"): the first candidate by id whose order finds a better
    point within 2". A "Remain stationary" order does not move.
 4. Otherwise nothing: the enemy passes (it may counteract after the players' next activation).
@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from solo_ops.ai import planner
+from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range
+from solo_ops.ai.move_order import move_by_order
+from solo_ops.ai.shooting import choose_shot
 from solo_ops.core.tables import order_table
 from solo_ops.game.state import Operative, State
 from solo_ops.rules import reach
@@ -42,11 +44,11 @@ def _capped(op: Operative, edition: str) -> Operative:
     return replace(op, profile=replace(op.profile, movement=movement))
 
 
-def choose(ctx: planner.Context, state: State, candidates: list[Operative]
-           ) -> planner.Action | None:
+def choose(ctx: Context, state: State, candidates: list[Operative]
+           ) -> Action | None:
     """The enemy's counteract action (see the module docstring), or None to pass.
     ``candidates``: the models that may counteract, in id order."""
-    board = planner._Board(state)
+    board = WorkingBoard(state)
     enemies = board.enemies_of_ai()
     if not enemies:
         return None
@@ -55,19 +57,19 @@ def choose(ctx: planner.Context, state: State, candidates: list[Operative]
         if op.id not in board.pos:
             continue
         here = board.pos[op.id]
-        engaged = planner._in_control_range(ctx, here, op.radius, enemies, board.pos)
+        engaged = in_control_range(ctx, here, op.radius, enemies, board.pos)
         if engaged:
             if op.profile.melee_weapons:
                 weapon = op.profile.melee_weapons[0].name
-                return planner.Action("fight", op.id, target=engaged[0].id, weapon=weapon,
-                                      note=f"{op.label} counteracts: it fights "
+                return Action("fight", op.id, target=engaged[0].id, weapon=weapon,
+                              note=f"{op.label} counteracts: it fights "
                                            f"{engaged[0].label}, in its control range.")
             continue
         free.append(op)
-    best: tuple[float, str, planner.Action] | None = None
+    best: tuple[float, str, Action] | None = None
     for op in free:
-        shot, _ = planner.choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
-                                      moved=False, moved_how=None)
+        shot, _ = choose_shot(ctx, op, board.pos[op.id], enemies, board.pos,
+                              moved=False, moved_how=None)
         if shot is None:
             continue
         key = (-(shot.expected or 0.0), op.id)
@@ -84,9 +86,9 @@ def choose(ctx: planner.Context, state: State, candidates: list[Operative]
         codes = order_table(unit.troop)[unit.command].codes()
         mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
                  for m in unit.models if m != op.id and m in board.pos]
-        move = planner._move_by_order(ctx, state, unit, _capped(op, ctx.edition),
-                                      board.pos[op.id], "reposition", codes, board, enemies,
-                                      mates)
+        move = move_by_order(ctx, state, unit, _capped(op, ctx.edition),
+                             board.pos[op.id], "reposition", codes, board, enemies,
+                             mates)
         if move is not None:
             move.note = f"{op.label} counteracts (a move of at most 2\"): " + move.note
             return move

@@ -1,9 +1,9 @@
 """How well the end points are protected from the enemy, and their firing lines.
 
-``_cover_levels`` grades a point against one threat (``HIDDEN``, ``COVER_AND_OBSCURED``,
-``IN_COVER``, ``NOT_IN_COVER``: the "To cover" order's scale); ``_protected`` says whether it
+``cover_levels`` grades a point against one threat (``HIDDEN``, ``COVER_AND_OBSCURED``,
+``IN_COVER``, ``NOT_IN_COVER``: the "To cover" order's scale); ``protected`` says whether it
 is hidden from, in cover from or obscured to each threat; ``_first_in_cover`` finds the "To
-cover" end point; ``_firing_lines`` counts the enemies a point can shoot unobscured. The
+cover" end point; ``firing_lines`` counts the enemies a point can shoot unobscured. The
 answers are kept in the terrain's answer cache per (threat, point) and the questions not yet
 answered asked in batches.
 """
@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Context, _key_pt, _memo
+from solo_ops.ai.context import Context, _key_pt, answer_memo
 from solo_ops.game.state import Operative
 
 HIDDEN, COVER_AND_OBSCURED, IN_COVER, NOT_IN_COVER = 3, 2, 1, 0
 COVER_TIE = 0.05  # "To cover" end points this close in cost are equally near (a tie)
 
 
-def _protected(ctx: Context, points: np.ndarray, radius: float,
-               threats: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
+def protected(ctx: Context, points: np.ndarray, radius: float,
+              threats: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
     """(t, k) True where candidate k is hidden from, in cover from or obscured to threat t.
 
     Answers are kept in the terrain's answer cache per (threat, point): the same end points
@@ -35,19 +35,19 @@ def _protected(ctx: Context, points: np.ndarray, radius: float,
     points = np.asarray(points, dtype=float)
     out = np.zeros((len(threats), len(points)), dtype=bool)
     if len(threats) > 1:
-        _prefetch_cover_answers(ctx, threats, points, radius, pos)
+        prefetch_cover_answers(ctx, threats, points, radius, pos)
     for row, t in enumerate(threats):
         out[row] = _cover_answers(ctx, "p", t, points, radius, pos, _judge_protected)
     return out
 
 
 def _judge_protected(vis: np.ndarray, cov: np.ndarray, obs: np.ndarray) -> np.ndarray:
-    """:func:`_protected`'s answer: hidden from, in cover from or obscured to the threat."""
+    """:func:`protected`'s answer: hidden from, in cover from or obscured to the threat."""
     return ~vis | cov | obs  # type: ignore[no-any-return]
 
 
 def _judge_level(vis: np.ndarray, cov: np.ndarray, obs: np.ndarray) -> np.ndarray:
-    """:func:`_cover_levels`' answer: how well protected (``HIDDEN`` ... ``NOT_IN_COVER``)."""
+    """:func:`cover_levels`' answer: how well protected (``HIDDEN`` ... ``NOT_IN_COVER``)."""
     return np.where(~vis, HIDDEN, np.where(cov & obs, COVER_AND_OBSCURED,
                                            np.where(cov, IN_COVER, NOT_IN_COVER)))
 
@@ -60,13 +60,13 @@ def _cover_keys(ctx: Context, tag: str, threat: Operative, points: np.ndarray, r
             for x, y in points.tolist()]
 
 
-def _prefetch_cover_answers(ctx: Context, threats: list[Operative], points: np.ndarray,
-                            radius: float, pos: dict[str, tuple[float, float]]) -> None:
-    """Put into the answer cache :func:`_protected`'s and :func:`_cover_levels`' answers of
+def prefetch_cover_answers(ctx: Context, threats: list[Operative], points: np.ndarray,
+                           radius: float, pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache :func:`protected`'s and :func:`cover_levels`' answers of
     every (threat, point) pair not known yet, in one ``cover_matrix`` batch (threats x
     points) instead of one per threat: each pair's answer is the one it gets in any batch
     (``Sight`` answers a pair by its own centres and radii), so only the time changes."""
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     keys = [_cover_keys(ctx, "p", t, points, radius, pos) for t in threats]
     rows = [r for r, ks in enumerate(keys) if any(k not in memo for k in ks)]
     cols = sorted({c for r in rows for c, k in enumerate(keys[r]) if k not in memo})
@@ -92,7 +92,7 @@ def _cover_answers(ctx: Context, tag: str, threat: Operative, points: np.ndarray
     """``judge(visible, in_cover, obscured)`` of each candidate point seen from ``threat``,
     kept in the terrain's answer cache under ``tag`` per (threat, point): only the points not
     yet known go to ``cover_matrix``, in one batch."""
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     tp = _key_pt(pos[threat.id])
     keys = _cover_keys(ctx, tag, threat, points, radius, pos)
     known = [memo.get(k) for k in keys]
@@ -108,13 +108,13 @@ def _cover_answers(ctx: Context, tag: str, threat: Operative, points: np.ndarray
     return known
 
 
-def _cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Operative,
-                  pos: dict[str, tuple[float, float]]) -> np.ndarray:
+def cover_levels(ctx: Context, points: np.ndarray, radius: float, threat: Operative,
+                 pos: dict[str, tuple[float, float]]) -> np.ndarray:
     """(k,) how well candidate k is protected from ``threat`` for a "To cover" order:
     ``HIDDEN`` (out of its sight), ``COVER_AND_OBSCURED``, ``IN_COVER`` (terrain within 1" on
     the cover lines, as ``solo-ops geom cover`` says ``in_cover``) or ``NOT_IN_COVER``
     (obscured alone is not cover: issue #14). Cached per (threat, point) like
-    :func:`_protected`."""
+    :func:`protected`."""
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     if len(points) == 0:
         return np.zeros(0, dtype=int)
@@ -136,7 +136,7 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
     k = 0
     while k < len(order):  # cheapest first, a growing chunk at a time
         part = order[k:k + chunk]
-        hit = part[_cover_levels(ctx, pts[part], radius, threat, pos) >= IN_COVER]
+        hit = part[cover_levels(ctx, pts[part], radius, threat, pos) >= IN_COVER]
         if len(hit):
             first = int(hit[0])
             break
@@ -145,12 +145,12 @@ def _first_in_cover(ctx: Context, pts: np.ndarray, cost: np.ndarray, radius: flo
     if first is None:
         return None
     near = order[cost[order] <= cost[first] + COVER_TIE]
-    levels = _cover_levels(ctx, pts[near], radius, threat, pos)
+    levels = cover_levels(ctx, pts[near], radius, threat, pos)
     return int(near[int(np.argmax(levels))]) if len(near) else first
 
 
-def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
-                  targets: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
+def firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
+                 targets: list[Operative], pos: dict[str, tuple[float, float]]) -> np.ndarray:
     """(k,) how many enemies are visible, unobscured and in range from each candidate."""
     if not targets or len(points) == 0:
         return np.zeros(len(points), dtype=int)
@@ -168,20 +168,20 @@ def _firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
     return good.sum(axis=1)
 
 
-def _protected_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
-                   pos: dict[str, tuple[float, float]]) -> Any:
-    """A ``test`` for :func:`_pick_where`: candidate k is protected (:func:`_protected`) from
+def protected_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
+                  pos: dict[str, tuple[float, float]]) -> Any:
+    """A ``test`` for :func:`pick_where`: candidate k is protected (:func:`protected`) from
     every threat; each threat is asked only about the candidates all earlier ones passed."""
 
     def test(idx: np.ndarray) -> np.ndarray:
         ok = np.ones(len(idx), dtype=bool)
         if len(threats) > 1:
-            _prefetch_cover_answers(ctx, threats, points[idx], radius, pos)
+            prefetch_cover_answers(ctx, threats, points[idx], radius, pos)
         for t in threats:
             live = np.flatnonzero(ok)
             if len(live) == 0:
                 break
-            ok[live] = _protected(ctx, points[idx[live]], radius, [t], pos)[0]
+            ok[live] = protected(ctx, points[idx[live]], radius, [t], pos)[0]
         return ok
 
     return test
@@ -189,8 +189,8 @@ def _protected_all(ctx: Context, points: np.ndarray, radius: float, threats: lis
 
 def _in_cover_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
                   pos: dict[str, tuple[float, float]]) -> Any:
-    """A ``test`` for :func:`_pick_where`: candidate k is in cover from (or hidden from) every
-    threat, by :func:`_cover_levels` -- the "To cover" order's own test: obscured alone is not
+    """A ``test`` for :func:`pick_where`: candidate k is in cover from (or hidden from) every
+    threat, by :func:`cover_levels` -- the "To cover" order's own test: obscured alone is not
     cover (001 In Cover: "within 1" of intervening terrain"; ``solo-ops geom cover`` says the
     same), so "Use cover if possible" and "To cover" agree."""
 
@@ -200,7 +200,7 @@ def _in_cover_all(ctx: Context, points: np.ndarray, radius: float, threats: list
             live = np.flatnonzero(ok)
             if len(live) == 0:
                 break
-            ok[live] = _cover_levels(ctx, points[idx[live]], radius, t, pos) >= IN_COVER
+            ok[live] = cover_levels(ctx, points[idx[live]], radius, t, pos) >= IN_COVER
         return ok
 
     return test

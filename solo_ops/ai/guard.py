@@ -8,7 +8,7 @@ action where it can shoot or fight it.
 
 from __future__ import annotations
 
-from solo_ops.ai.context import Action, Context, _Board, _in_control_range
+from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range
 from solo_ops.ai.shooting import choose_shot
 from solo_ops.game.state import Operative, State
 
@@ -21,7 +21,7 @@ def _guard_target(ctx: Context, guard: Operative, at: tuple[float, float], targe
     the target is in its control range and it has a melee weapon, else ``("shoot", ...)`` if
     the target is a valid target (in control range too, at -1 to hit), or None. Heavy
     weapons may fire (Heavy has no effect on Guard)."""
-    engaged = _in_control_range(ctx, at, guard.radius, [target], pos)
+    engaged = in_control_range(ctx, at, guard.radius, [target], pos)
     if engaged and guard.profile.melee_weapons:
         weapon = guard.profile.melee_weapons[0].name
         return "fight", Action("fight", guard.id, target=target.id, weapon=weapon,
@@ -40,7 +40,7 @@ def guard_reaction(ctx: Context, state: State, guard_id: str, target_id: str
                    ) -> tuple[str, Action] | None:
     """Pure: whether On Guard model ``guard_id`` interrupts ``target_id``'s activation now,
     and how (see :func:`_guard_target`)."""
-    board = _Board(state)
+    board = WorkingBoard(state)
     guard = state.operatives[guard_id]
     target = state.operatives[target_id]
     if guard.id not in board.pos or target.id not in board.pos:
@@ -49,7 +49,7 @@ def guard_reaction(ctx: Context, state: State, guard_id: str, target_id: str
 
 
 def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
-               enemies: list[Operative], board: _Board, codes: dict[str, str],
+               enemies: list[Operative], board: WorkingBoard, codes: dict[str, str],
                ap: int, shot_done: bool) -> bool:
     """Guard (Gallowdark, 1 AP, a Shoot action): the order lets it shoot (fire at will, or an
     unhindered move after its move), it has AP left and a ranged weapon, no shot this
@@ -63,7 +63,7 @@ def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
         return False
     if not op.profile.ranged_weapons:
         return False
-    if _in_control_range(ctx, at, op.radius, enemies, board.pos):
+    if in_control_range(ctx, at, op.radius, enemies, board.pos):
         return False
     shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
     return shot is None

@@ -1,6 +1,6 @@
 """One move by the move order: scoring the end points and choosing where the move ends.
 
-``_move_by_order`` scores the end points of one move (reposition, dash or 2018 normal move) by
+``move_by_order`` scores the end points of one move (reposition, dash or 2018 normal move) by
 the unit's move order (``shared/RULES-NOTES.md``, "Orders"): towards the closest enemy (its
 distance around the walls), hold 12" / to firing range (``|distance - want|``), to cover (the
 cheapest protected point) or to cover with the best firing line; "Use cover if possible" takes
@@ -17,29 +17,29 @@ import numpy as np
 
 from solo_ops.ai.candidates import (
     _Candidates,
-    _candidates,
     _coherent,
-    _lazy_scores,
-    _pick,
-    _pick_where,
+    candidate_points,
+    lazy_scores,
+    pick,
+    pick_where,
 )
 from solo_ops.ai.context import (
     CONTROL_RANGE,
     Action,
     Context,
-    _Board,
+    WorkingBoard,
     _closest_enemy,
     _ids_visible,
-    _nearest,
     _route_distance,
     move_allowance,
+    nearest_targets,
 )
 from solo_ops.ai.cover import (
     IN_COVER,
-    _cover_levels,
-    _firing_lines,
     _first_in_cover,
     _in_cover_all,
+    cover_levels,
+    firing_lines,
 )
 from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative, State, Unit
@@ -49,7 +49,7 @@ HOLD_TOLERANCE = 0.1
 MIN_GAIN = 0.05  # a move must improve its order's score by this much to be made
 
 
-def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[Operative],
+def _order_satisfied(ctx: Context, op: Operative, board: WorkingBoard, enemies: list[Operative],
                      codes: dict[str, str]) -> bool:
     """Whether the move order needs no further move this activation."""
     here = board.pos[op.id]
@@ -57,7 +57,7 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
         closest = _closest_enemy(ctx, op, here, enemies, board)
         if closest is None:
             return True
-        level = _cover_levels(ctx, np.array([here]), op.radius, closest[1], board.pos)
+        level = cover_levels(ctx, np.array([here]), op.radius, closest[1], board.pos)
         return bool(level[0] >= IN_COVER)
     if codes["move"] in ("hold_12", "to_firing_range"):
         target = _closest_enemy(ctx, op, here, enemies, board)
@@ -73,7 +73,7 @@ def _order_satisfied(ctx: Context, op: Operative, board: _Board, enemies: list[O
 
 
 def _hold_measure(ctx: Context, pts: np.ndarray, radius: float, enemies: list[Operative],
-                  board: _Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  board: WorkingBoard) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each candidate point: the distance (around the walls) to the closest enemy visible
     from it — or, when none is visible there, to the closest enemy by route — and that enemy's
     index in ``enemies``, and whether it is visible from there. Hold / to firing range score
@@ -134,7 +134,7 @@ class _Move:
     start: tuple[float, float]
     kind: str
     codes: dict[str, str]
-    board: _Board
+    board: WorkingBoard
     enemies: list[Operative]
     mates: list[tuple[float, float, float]]
     allowance: float
@@ -157,10 +157,10 @@ class _Scored:
     hold: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
 
-def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
-                   start: tuple[float, float], kind: str, codes: dict[str, str], board: _Board,
-                   enemies: list[Operative], mates: list[tuple[float, float, float]],
-                   allowance: float | None = None) -> Action | None:
+def move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
+                  start: tuple[float, float], kind: str, codes: dict[str, str], board: WorkingBoard,
+                  enemies: list[Operative], mates: list[tuple[float, float, float]],
+                  allowance: float | None = None) -> Action | None:
     """The end point of one move (reposition, dash or 2018 normal move) by the move order;
     ``allowance``: the movement left of a move that opened a door or hatch on its way (its
     rest), else the move's own."""
@@ -168,14 +168,14 @@ def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
         allowance = move_allowance(op, kind, ctx.edition)
     if allowance <= 0:
         return None
-    near = _nearest(ctx, start, op.radius, enemies, board.pos)
+    near = nearest_targets(ctx, start, op.radius, enemies, board.pos)
     if not near:
         return None
     closest = _closest_enemy(ctx, op, start, enemies, board)
     threat = closest[1] if closest is not None else near[0][1]
-    if _stays_put(ctx, op, start, codes, board, enemies, mates, threat):
+    if stays_put(ctx, op, start, codes, board, enemies, mates, threat):
         return None  # (the answer below, found without the end points)
-    cand = _candidates(ctx, op, start, allowance, board)
+    cand = candidate_points(ctx, op, start, allowance, board)
     if len(cand.points) <= 1:
         return None
     base_mask, slack = _coherence_and_slack(ctx, op, cand.points, codes, mates)
@@ -192,7 +192,7 @@ def _coherence_and_slack(ctx: Context, op: Operative, pts: np.ndarray, codes: di
                          ) -> tuple[np.ndarray | None, float]:
     """The end points in coherency (None: all of them, when none is), and how much worse than
     the best a point may score and still be chosen for its cover: only the scores of points
-    that could be chosen are worked out exactly (_lazy_scores)."""
+    that could be chosen are worked out exactly (lazy_scores)."""
     coherent = _coherent(pts, mates, op.radius, ctx.settings.coherency)
     base_mask = coherent if coherent.any() else None
     slack = (float(ctx.settings.cover_detour) if codes["cover"] == "use_if_possible"
@@ -230,7 +230,7 @@ def _score_towards(m: _Move) -> _Scored:
         return np.where(d < CONTROL_RANGE + 1e-6, 1e9, d)
 
     straight = np.hypot(pts[:, 0] - tp[0], pts[:, 1] - tp[1]) - t_radius - op.radius
-    scores = _lazy_scores(np.maximum(0.0, straight), towards, m.base_mask, m.slack)
+    scores = lazy_scores(np.maximum(0.0, straight), towards, m.base_mask, m.slack)
     reason = (f"towards {target[1].label} (the closest enemy"
               f"{' with line of sight' if target[1].id in vis else ''})")
     return _Scored(scores, reason, target[1])
@@ -258,7 +258,7 @@ def _score_hold(m: _Move) -> _Scored | None:
            - er[None, :]).min(axis=1) - op.radius
     bound = np.maximum(0.0, gap - want) if math.isfinite(want) else np.zeros(len(pts))
     # every point within HOLD_TOLERANCE of the best is scored: the cheapest of them is taken
-    scores = _lazy_scores(bound, holding, m.base_mask, max(m.slack, HOLD_TOLERANCE))
+    scores = lazy_scores(bound, holding, m.base_mask, max(m.slack, HOLD_TOLERANCE))
     if scores[0] <= HOLD_TOLERANCE:
         return None  # already holding: no move improves the order
     reason = (f"to keep {inches(want)} from the closest enemy" if math.isfinite(want) else
@@ -279,14 +279,14 @@ def _score_cover(m: _Move) -> _Scored | Action | None:
         first = _first_in_cover(ctx, pts, cost, op.radius, threat, board.pos,
                                 coherent if coherent.any() else None)
         if first is not None:
-            prot0 = _cover_levels(ctx, pts[:1], op.radius, threat, board.pos)[0] >= IN_COVER
+            prot0 = cover_levels(ctx, pts[:1], op.radius, threat, board.pos)[0] >= IN_COVER
             score0 = cost[0] if prot0 else 1e6 + cost[0]
             if score0 - cost[first] < MIN_GAIN:
                 return None
             return _finish_move(ctx, op, m.start, m.kind, m.cand, first, board, threat,
                                 move_code, f"to the nearest cover from {threat.label}", "",
                                 None)
-    prot = _cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
+    prot = cover_levels(ctx, pts, op.radius, threat, board.pos) >= IN_COVER
     if move_code == "to_cover_firing_line":
         best_range = op.profile.longest_range or 0.0
         # firing lines count only at protected points (the others score 1e6 + cost);
@@ -295,8 +295,8 @@ def _score_cover(m: _Move) -> _Scored | Action | None:
         safe = np.flatnonzero(prot)
         if len(safe):
             ask = safe if len(safe) > 1 else np.r_[safe, safe]
-            lines[safe] = _firing_lines(ctx, pts[ask], op.radius, best_range, m.enemies,
-                                        board.pos)[:len(safe)]
+            lines[safe] = firing_lines(ctx, pts[ask], op.radius, best_range, m.enemies,
+                                       board.pos)[:len(safe)]
         scores = np.where(prot, -lines.astype(float) * 100 + cost, 1e6 + cost)
         reason = "to cover with the best firing line"
     else:
@@ -312,10 +312,10 @@ def _towards_far_cover(m: _Move) -> Action | None:
     """No cover within this move: as far as the move allows towards the cheapest point in cover
     from the threat within three moves (at least 18"). None when there is none."""
     ctx, op, start, kind, threat = m.ctx, m.op, m.start, m.kind, m.threat
-    far = _candidates(ctx, op, start, max(m.allowance * 3, 18.0), m.board, spacing=1.0)
+    far = candidate_points(ctx, op, start, max(m.allowance * 3, 18.0), m.board, spacing=1.0)
     if len(far.points):
         # the cheapest point in cover, asking cover of the cheapest first
-        j = _pick_where(far.cost, far.cost, far.points, None, lambda idx: _cover_levels(
+        j = pick_where(far.cost, far.cost, far.points, None, lambda idx: cover_levels(
             ctx, far.points[idx], op.radius, threat, m.board.pos) >= IN_COVER, chunk=16)
         if j is not None:
             # as far along the walk as the move allows and its base may stand (the placement
@@ -337,7 +337,7 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
     staying put by ``MIN_GAIN``; "Use cover if possible" may take a protected one instead."""
     scores, cost, pts = scored.scores, m.cand.cost, m.cand.points
     move_code = m.codes["move"]
-    i = _pick(scores, cost, pts, m.base_mask)
+    i = pick(scores, cost, pts, m.base_mask)
     if i is not None and move_code in ("hold_12", "to_firing_range"):
         straight = _straight_hold(m, scored, float(scores[i]))
         if straight is not None:
@@ -347,7 +347,7 @@ def _choose_end(m: _Move, scored: _Scored) -> Action | None:
         # ignores cover will travel in a straight line towards the enemy"), never around an
         # arc of equal distances for a few hundredths of an inch
         ok = scores <= scores[i] + HOLD_TOLERANCE
-        i = _pick(cost, cost, pts, ok if m.base_mask is None else ok & m.base_mask)
+        i = pick(cost, cost, pts, ok if m.base_mask is None else ok & m.base_mask)
     if i is None or scores[0] - scores[i] < MIN_GAIN:
         return None  # no end point serves the move order better than staying put
     cover_note = ""
@@ -418,8 +418,8 @@ def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
     if m.base_mask is not None:
         ok &= m.base_mask
     # cover matters only where the detour is acceptable; asked best point first
-    j = _pick_where(scores, cost, pts, ok,
-                    _in_cover_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
+    j = pick_where(scores, cost, pts, ok,
+                   _in_cover_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
     if j is not None:
         if j != i:
             cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
@@ -431,10 +431,10 @@ def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
     return i, cover_note
 
 
-def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
-               board: _Board, enemies: list[Operative],
-               mates: list[tuple[float, float, float]], threat: Operative) -> bool:
-    """Whether :func:`_move_by_order` returns no move whatever the end points are, as seen from
+def stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
+              board: WorkingBoard, enemies: list[Operative],
+              mates: list[tuple[float, float, float]], threat: Operative) -> bool:
+    """Whether :func:`move_by_order` returns no move whatever the end points are, as seen from
     the start alone (which is always candidate 0), so the end points need not be found:
 
     * hold / to firing range when the start already holds (its score is within
@@ -454,7 +454,7 @@ def _stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: d
     if move_code == "to_cover":
         if not _coherent(here[:1], mates, op.radius, ctx.settings.coherency)[0]:
             return False
-        return bool(_cover_levels(ctx, here[:1], op.radius, threat, board.pos)[0] >= IN_COVER)
+        return bool(cover_levels(ctx, here[:1], op.radius, threat, board.pos)[0] >= IN_COVER)
     return False
 
 
@@ -464,7 +464,7 @@ walls alone runs into another base, says what blocks it (issue #27)."""
 
 
 def _blocked_words(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
-                   spent: float, board: _Board, goal: Operative) -> str:
+                   spent: float, board: WorkingBoard, goal: Operative) -> str:
     """`` Its way to Sgt Kell is blocked by cultist-3's base at (12.0, 4.5): it moves 1.2" of
     its 6.0".`` when the move falls :data:`BLOCKED_SHORT` short of its allowance and the way
     around the walls alone (no bases) runs into another model within the allowance; else
@@ -486,10 +486,10 @@ def _blocked_words(ctx: Context, op: Operative, start: tuple[float, float], kind
 
 
 def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
-                 cand: _Candidates, i: int, board: _Board, threat: Operative, move_code: str,
+                 cand: _Candidates, i: int, board: WorkingBoard, threat: Operative, move_code: str,
                  reason: str, cover_note: str, hold: tuple[float, Operative, bool] | None
                  ) -> Action | None:
-    """The move to candidate ``i`` chosen by :func:`_move_by_order`, with its explanation
+    """The move to candidate ``i`` chosen by :func:`move_by_order`, with its explanation
     (``hold``: the distance, enemy and sight at the end for hold / to firing range)."""
     pts, cost = cand.points, cand.cost
     end = (float(pts[i][0]), float(pts[i][1]))
@@ -500,8 +500,8 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
     spent = float(cost[i])
     extra = ""
     if move_code in ("to_cover", "to_cover_firing_line"):
-        extra = _cover_words(int(_cover_levels(ctx, np.array([end]), op.radius, threat,
-                                               board.pos)[0]), threat)
+        extra = _cover_words(int(cover_levels(ctx, np.array([end]), op.radius, threat,
+                                              board.pos)[0]), threat)
     elif hold is not None:
         extra = (f" It ends {inches(hold[0])} from {hold[1].label}, the "
                  + ("closest enemy it can see there." if hold[2] else

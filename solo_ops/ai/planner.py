@@ -31,8 +31,8 @@ the state machine triggers, the activation order); the parts live beside it in
 :mod:`solo_ops.ai`: ``context`` (Action, Plan, Context and the cached geometry questions),
 ``shooting``, ``candidates`` (end points and picking), ``cover``, ``move_order``, ``combat``
 (charge, fall back), ``allies``, ``portals`` (doors and hatches), ``guard`` and ``explain``.
-Every name the engine, the autopilot, the tests and the bench scripts import from here is
-re-exported here.
+Each of those parts is public in its own module, where the autopilot and the tests find it;
+this module imports only what it uses and re-exports nothing.
 """
 
 from __future__ import annotations
@@ -44,85 +44,29 @@ from typing import Any
 import numpy as np
 
 from solo_ops.ai import fsm
-
-# The names other modules, tests and bench scripts import (or patch) from here are re-exported
-# (noqa F401): each lives in the module it is imported from.
-from solo_ops.ai.allies import (  # noqa: F401
-    _ally_pull,
-    _join_ally,
-    _joined_already,
-    _Pull,
-    _unit_gap,
-)
-from solo_ops.ai.candidates import (  # noqa: F401
-    _candidates,
-    _coherent,
-    _lazy_scores,
-    _pick,
-    _pick_order,
-    _pick_where,
-    _reachable,
-)
-from solo_ops.ai.combat import (  # noqa: F401
-    CHARGE_END_MARGIN,
-    _charge_disc,
-    _charge_option,
-    _fall_back_point,
-)
-from solo_ops.ai.context import (  # noqa: F401
-    CONTROL_RANGE,
+from solo_ops.ai.allies import _ally_pull, _join_ally, _Pull
+from solo_ops.ai.candidates import _coherent
+from solo_ops.ai.combat import _fall_back_point
+from solo_ops.ai.context import (
     Action,
     Context,
     Plan,
-    _Board,
+    WorkingBoard,
     _closest_enemy,
-    _in_control_range,
-    _memo,
-    _nearest,
-    _visible,
-    _visible_targets,
+    in_control_range,
     move_allowance,
+    nearest_targets,
+    visible_targets,
 )
-from solo_ops.ai.cover import (  # noqa: F401
-    IN_COVER,
-    _cover_levels,
-    _firing_lines,
-    _prefetch_cover_answers,
-    _protected,
-    _protected_all,
-)
+from solo_ops.ai.cover import IN_COVER, cover_levels
 from solo_ops.ai.explain import fmt_pt, inches
-from solo_ops.ai.guard import _may_guard, guard_reaction  # noqa: F401
-from solo_ops.ai.move_order import _move_by_order, _order_satisfied, _stays_put  # noqa: F401
-from solo_ops.ai.portals import (  # noqa: F401
-    _beside,
-    _closed_way,
-    _feature_gap,
-    _gap_to_feature,
-    _no_shortcut,
-    _open_the_way,
-    _portal_fight,
-    _side_of,
-)
+from solo_ops.ai.guard import _may_guard
 from solo_ops.ai.sequences import charge_first, choose_sequence
-from solo_ops.ai.shooting import (  # noqa: F401
-    _is_heavy,
-    _prefetch_covers,
-    _ranged,
-    _used_up,
-    _valid_shot,
-    _weapon_range,
-    choose_shot,
-)
+from solo_ops.ai.shooting import choose_shot, ranged
 from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import (
-    kt2018,
-    kt2024,
-    reach,  # noqa: F401  (tests read planner.reach)
-    referee,
-)
+from solo_ops.rules import kt2018, kt2024, referee
 
 
 # -- the planner -----------------------------------------------------------------------------------
@@ -137,7 +81,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
         f"{unit.id} ({TroopType(unit.troop).title}, command {unit.command}): "
         f"{order.words()}.")
     plan.explain.append(f"State: {unit.fsm.replace('_', ' ')}.")
-    board = _Board(state)
+    board = WorkingBoard(state)
     models = state.unit_models(unit)
     enemies = board.enemies_of_ai()
     if not models:
@@ -149,7 +93,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
 
     # Models nearest the enemy act first, so the others can keep coherency with them.
     def nearest_dist(op: Operative) -> float:
-        near = _nearest(ctx, board.pos[op.id], op.radius, enemies, board.pos)
+        near = nearest_targets(ctx, board.pos[op.id], op.radius, enemies, board.pos)
         return near[0][0] if near else math.inf
 
     models.sort(key=lambda o: (nearest_dist(o), o.id))
@@ -221,7 +165,7 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
 
 
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
-                codes: dict[str, str], board: _Board, enemies: list[Operative],
+                codes: dict[str, str], board: WorkingBoard, enemies: list[Operative],
                 pull: _Pull | None, phase: str, plan: Plan,
                 spent: Sequence[Action] = (), following: frozenset[str] = frozenset()
                 ) -> dict[str, Any]:
@@ -249,7 +193,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
 
 def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: dict[str, str],
-                board: _Board, enemies: list[Operative], phase: str, plan: Plan,
+                board: WorkingBoard, enemies: list[Operative], phase: str, plan: Plan,
                 spent: Sequence[Action], following: frozenset[str] = frozenset()) -> _Turn:
     """The model's turn as it starts: where it stands, its unit's other models, the AP it has
     left after ``spent`` (Kill Team 2024; no limit in 2018) and whether it has moved."""
@@ -273,7 +217,7 @@ def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: di
     return t
 
 
-def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: _Board,
+def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: WorkingBoard,
            following: frozenset[str]) -> list[tuple[float, float, float]]:
     """The unit's other models as coherency discs (centre, radius). Coherency is a property of
     the unit once it has moved (003: models move "as close ... as they can"): a model planned
@@ -299,8 +243,8 @@ def _look_around(t: _Turn) -> None:
     """The closest enemy (with line of sight, else by route), said in the explanation; the
     enemies whose control range it is in; whether it is minded to fight in melee."""
     op, board, enemies = t.op, t.board, t.enemies
-    near = _nearest(t.ctx, t.start, op.radius, enemies, board.pos)
-    visible = _visible_targets(t.ctx, t.start, op.radius, enemies, board.pos)
+    near = nearest_targets(t.ctx, t.start, op.radius, enemies, board.pos)
+    visible = visible_targets(t.ctx, t.start, op.radius, enemies, board.pos)
     vis_ids = {v.id for v in visible}
     t.near_visible = [(d, e) for d, e in near if e.id in vis_ids]
     t.closest = t.near_visible[0] if t.near_visible else (near[0] if near else None)
@@ -309,7 +253,7 @@ def _look_around(t: _Turn) -> None:
                 else "(none is in sight: the nearest by route)")
         t.plan.explain.append(f"{op.label} at {fmt_pt(t.start)}: closest enemy {seen} is "
                               f"{t.closest[1].label}, {inches(t.closest[0])} around the walls.")
-    t.engaged = _in_control_range(t.ctx, t.start, op.radius, enemies, board.pos)
+    t.engaged = in_control_range(t.ctx, t.start, op.radius, enemies, board.pos)
     t.melee_minded = t.unit.troop == TroopType.MELEE.value or t.codes["charge"] == "yes"
 
 
@@ -382,7 +326,7 @@ def _phase_2018(t: _Turn) -> bool:
     if t.phase == "shooting":
         barred = kt2018.shooting_barred(
             moved_how="fall_back" if op.fell_back else op.moved_how, advanced=op.advanced,
-            charged=op.charged, assault=any(w.type == "assault" for w in _ranged(op.profile)))
+            charged=op.charged, assault=any(w.type == "assault" for w in ranged(op.profile)))
         if barred is not None:
             t.plan.explain.append(f"{op.label} {barred}.")
             return True
@@ -424,7 +368,7 @@ def _answer_allies(t: _Turn, pull: _Pull) -> None:
 
 
 def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
-              board: _Board, ctx: Context, state: State) -> None:
+              board: WorkingBoard, ctx: Context, state: State) -> None:
     """The state-machine triggers this plan fires, in order (decided here, recorded by fsm)."""
     kinds = [a.kind for a in plan.actions]
     state_now = unit.fsm
@@ -484,7 +428,7 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
         add("stand")
 
 
-def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> bool:
+def _all_protected(ctx: Context, unit: Unit, board: WorkingBoard, state: State) -> bool:
     enemies = board.enemies_of_ai()
     for m in unit.models:
         if m not in board.pos:
@@ -493,8 +437,8 @@ def _all_protected(ctx: Context, unit: Unit, board: _Board, state: State) -> boo
         closest = _closest_enemy(ctx, op, board.pos[m], enemies, board)
         if closest is None:
             continue
-        if _cover_levels(ctx, np.array([board.pos[m]]), op.radius, closest[1],
-                         board.pos)[0] < IN_COVER:
+        if cover_levels(ctx, np.array([board.pos[m]]), op.radius, closest[1],
+                        board.pos)[0] < IN_COVER:
             return False
     return True
 
@@ -509,7 +453,7 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
     unit = state.units[unit_id]
     order = order_table(unit.troop)[unit.command]
     plan = Plan(unit.id, unit.command, unit.troop, order, unit.fsm)
-    board = _Board(state)
+    board = WorkingBoard(state)
     enemies = board.enemies_of_ai()
     op = state.operatives[model_id]
     if not enemies or op.id not in board.pos:
@@ -525,7 +469,7 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
     return plan
 
 
-def _shared_commands(ready: list[Unit]) -> set[int]:
+def shared_commands(ready: list[Unit]) -> set[int]:
     """The commands held by more than one of ``ready``: the distance to the enemy orders only
     units of the same command, so a unit alone with its command is placed by its command
     whatever its distance and :func:`activation_order` does not measure it."""
@@ -537,14 +481,14 @@ def activation_order(ctx: Context, state: State, ready: list[Unit]) -> list[Unit
     """RULES-NOTES: highest command first; ties to the unit nearest an enemy model."""
     enemies = state.living(PLAYER)
     pos = {o.id: o.at for o in state.operatives.values() if o.on_table and o.at}
-    shared = _shared_commands(ready)
+    shared = shared_commands(ready)
 
     def nearest(unit: Unit) -> float:
         if unit.command not in shared:
             return 0.0
         best = math.inf
         for m in state.unit_models(unit):
-            near = _nearest(ctx, m.at, m.radius, enemies, pos)  # type: ignore[arg-type]
+            near = nearest_targets(ctx, m.at, m.radius, enemies, pos)  # type: ignore[arg-type]
             if near:
                 best = min(best, near[0][0])
         return best

@@ -1,7 +1,7 @@
 """Doors and hatches: opening a closed one in the way, and fighting across one.
 
 ``_open_the_way`` is Operate Hatch (Gallowdark) / opening a door: when a closed portal stands
-between a model and its goal (``_closed_way``), it moves to it (``_move_to_portal``) and opens
+between a model and its goal (``closed_way``), it moves to it (``_move_to_portal``) and opens
 it by the players' rule (:func:`solo_ops.rules.portals.operate`). ``_portal_fight`` is Door
 Fight (Volkus) / Hatchway Fight (Gallowdark): fighting an enemy within 2" beyond a door or an
 open hatchway the model touches.
@@ -16,17 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.candidates import _candidates, _pick
+from solo_ops.ai.candidates import candidate_points, pick
 from solo_ops.ai.context import (
     CONTROL_RANGE,
     Action,
     Context,
     Plan,
-    _Board,
-    _in_control_range,
-    _memo,
-    _nearest,
+    WorkingBoard,
+    answer_memo,
+    in_control_range,
     move_allowance,
+    nearest_targets,
 )
 from solo_ops.ai.explain import _portal_word, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative
@@ -38,33 +38,33 @@ PORTAL_TOUCH = 0.1  # a base within this of a door or hatch touches it
 PORTAL_FIGHT_REACH = 2.0  # Door / Hatchway Fight: an enemy within 2" of the other side
 
 
-def _gap_to_feature(feature: Any, point: Sequence[float], radius: float) -> float:
+def gap_to_feature(feature: Any, point: Sequence[float], radius: float) -> float:
     """Distance from a base's edge to a feature (straight line)."""
     from shapely.geometry import Point
 
     return float(feature.shape.distance(Point(float(point[0]), float(point[1])))) - radius
 
 
-def _feature_gap(ctx: Context, feature: Any, point: Sequence[float], radius: float) -> float:
-    """:func:`_gap_to_feature` through the terrain's answer cache (a door or hatch of one
+def feature_gap(ctx: Context, feature: Any, point: Sequence[float], radius: float) -> float:
+    """:func:`gap_to_feature` through the terrain's answer cache (a door or hatch of one
     terrain by its id, the point by its exact coordinates): each model of an activation asks
     about every portal and every enemy, and the enemies stand still while it plans."""
     key = ("gap", feature.id, float(point[0]), float(point[1]))
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     raw = memo.get(key)
     if raw is None:
-        raw = memo[key] = _gap_to_feature(feature, point, 0.0)
+        raw = memo[key] = gap_to_feature(feature, point, 0.0)
     return raw - radius  # type: ignore[no-any-return]
 
 
-def _side_of(feature: Any, point: Sequence[float]) -> int:
+def side_of(feature: Any, point: Sequence[float]) -> int:
     """Which side of a line door/hatch ``point`` is on (+1 / -1; 0 on the line)."""
     (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
     cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
     return 0 if abs(cross) < 1e-9 else (1 if cross > 0 else -1)
 
 
-def _beside(feature: Any, side: int, radius: float, off: float) -> tuple[float, float] | None:
+def beside(feature: Any, side: int, radius: float, off: float) -> tuple[float, float] | None:
     """A base centre on ``side`` of a line door/hatch, facing its middle, its edge ``off``
     inches from it (None for a door or hatch drawn as a polygon)."""
     from shapely.geometry import LineString
@@ -100,8 +100,8 @@ class _Way:
                 f"{inches(self.opened)}")
 
 
-def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
-                enemies: list[Operative], codes: dict[str, str]) -> _Way | None:
+def closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
+               enemies: list[Operative], codes: dict[str, str]) -> _Way | None:
     """The closed door or hatch to open, when the model's goal (the closest enemy by the
     open-doors route) cannot be reached with the doors as they are, or only by a route at
     least ``PORTAL_SHORTCUT`` longer. The portal is the first closed one that the open-doors
@@ -114,14 +114,14 @@ def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: 
         return None
     if not any(not f.open for f in ctx.terrain.board.portals()):
         return None
-    if _no_shortcut(ctx, op, start, board, enemies, codes):
+    if no_shortcut(ctx, op, start, board, enemies, codes):
         return None  # (the answer below, without the open-doors terrain)
     octx = ctx.all_open()
-    near_open = _nearest(octx, start, op.radius, enemies, board.pos)
+    near_open = nearest_targets(octx, start, op.radius, enemies, board.pos)
     if not near_open or not math.isfinite(near_open[0][0]):
         return None
     opened, goal = near_open[0]
-    near_now = _nearest(ctx, start, op.radius, enemies, board.pos)
+    near_now = nearest_targets(ctx, start, op.radius, enemies, board.pos)
     now = near_now[0][0] if near_now else math.inf
     if math.isfinite(now):
         if codes["move"] in ("hold_12", "to_firing_range"):
@@ -154,14 +154,14 @@ def _closed_way(ctx: Context, op: Operative, start: tuple[float, float], board: 
                 (float(before.x), float(before.y)))
 
 
-def _no_shortcut(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
-                 enemies: list[Operative], codes: dict[str, str]) -> bool:
-    """Whether :func:`_closed_way` returns None whatever the open-doors routes are, as seen
+def no_shortcut(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
+                enemies: list[Operative], codes: dict[str, str]) -> bool:
+    """Whether :func:`closed_way` returns None whatever the open-doors routes are, as seen
     from the routes as the doors stand: some enemy has a route now (``now`` finite) and either
     the order holds a distance (never opens a way it has) or no open-doors route can save
     ``PORTAL_SHORTCUT``: an open-doors route to any enemy is never shorter than the straight
     line to the nearest, so ``now - opened <= now - straight`` (1e-6 to spare for rounding)."""
-    near_now = _nearest(ctx, start, op.radius, enemies, board.pos)
+    near_now = nearest_targets(ctx, start, op.radius, enemies, board.pos)
     now = near_now[0][0] if near_now else math.inf
     if not math.isfinite(now):
         return False
@@ -173,7 +173,7 @@ def _no_shortcut(ctx: Context, op: Operative, start: tuple[float, float], board:
 
 
 def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way: _Way,
-                    kind: str, board: _Board) -> Action | None:
+                    kind: str, board: WorkingBoard) -> Action | None:
     """One move (``kind``) towards a point beside ``way.portal`` on the model's side, within
     its control range; as far as the move allows when it is farther."""
     allowance = move_allowance(op, kind, ctx.edition)
@@ -188,21 +188,21 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
         blockers.append((p[0], p[1], other.radius + extra))
     blockers += board.fixed  # the downed and the counters (the placement rule)
     bases = board.bases(op.id)
-    side = _side_of(way.portal, way.before) if _beside(way.portal, 1, 0, 0) else 0
-    goal = _beside(way.portal, side, op.radius, 0.3) if side else None
+    side = side_of(way.portal, way.before) if beside(way.portal, 1, 0, 0) else 0
+    goal = beside(way.portal, side, op.radius, 0.3) if side else None
     walk = None
     if goal is not None and placement.is_legal(ctx.terrain, goal, op.radius, bases):
         walk = ctx.terrain.routes.walk(here, goal, op.radius, blockers=blockers)
     if walk is None:  # no tidy spot beside it: the cheapest reachable point in its control range
-        cand = _candidates(ctx, op, here, allowance, board)
+        cand = candidate_points(ctx, op, here, allowance, board)
         pts = cand.points
         if len(pts) == 0:
             return None
-        gaps = np.array([_gap_to_feature(way.portal, p, op.radius) for p in pts])
+        gaps = np.array([gap_to_feature(way.portal, p, op.radius) for p in pts])
         ok = gaps <= CONTROL_RANGE - 0.05
         if not ok.any():
             return None
-        i = _pick(cand.cost, cand.cost, pts, ok)
+        i = pick(cand.cost, cand.cost, pts, ok)
         assert i is not None
         walk = cand.reach.path(i)
     stop = placement.along(ctx.terrain, walk, allowance, op.radius, bases)
@@ -211,17 +211,17 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
     end, spent = stop.at, stop.walk.cost
     if math.hypot(end[0] - here[0], end[1] - here[1]) < 0.05:
         return None
-    reach = "to" if _gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
+    reach = "to" if gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
     return Action(kind, op.id, start=here, to=end, route=stop.walk.points, cost=float(spent),
                   note=f"{op.label} {_verb(kind)} {inches(float(spent))} {reach} "
                        f"{way.portal.id} to open it, to {fmt_pt(end)}.")
 
 
-def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Operative],
+def _open_the_way(ctx: Context, op: Operative, board: WorkingBoard, enemies: list[Operative],
                   codes: dict[str, str], ap: int, plan: Plan
                   ) -> tuple[Context, int, set[str], bool, bool]:
     """Operate Hatch (Gallowdark) / open a door: when a closed portal stands between the model
-    and its goal (:func:`_closed_way`), move to within its control range and open it, by the
+    and its goal (:func:`closed_way`), move to within its control range and open it, by the
     players' rule (:func:`solo_ops.rules.portals.operate`): 1 AP in Kill Team 2024 (after a
     Reposition or Dash too), none in a 2018 movement phase. Not while the model or the portal
     is within an enemy's control range.
@@ -229,13 +229,13 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
     Returns the context after it (the new door state when opened), the AP left, the move
     kinds used, whether it moved, and whether it opened the portal."""
     here = board.pos[op.id]
-    way = _closed_way(ctx, op, here, board, enemies, codes)
+    way = closed_way(ctx, op, here, board, enemies, codes)
     if way is None:
         return ctx, ap, set(), False, False
     portal = way.portal
     word = _portal_word(portal)
     guarded = [e for e in enemies
-               if _feature_gap(ctx, portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
+               if feature_gap(ctx, portal, board.pos[e.id], e.radius) <= CONTROL_RANGE + 1e-9]
     if guarded:
         plan.explain.append(
             f"{op.label} would open {portal.id} ({way.why()}), but {guarded[0].label} is within "
@@ -246,14 +246,14 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
     moved = False
     last: str | None = None
     while True:
-        gap = _gap_to_feature(portal, here, op.radius)
+        gap = gap_to_feature(portal, here, op.radius)
         if gap <= CONTROL_RANGE + 1e-6:
             # the players' rule too (rules/portals.py): 1 AP in 2024, during a move or not
             verdict = portals.operate(
                 ctx.edition, opening=True,
                 phase="firefight" if ctx.edition == "kt2024" else "movement", gap=gap,
-                in_enemy_control=bool(_in_control_range(ctx, here, op.radius, enemies,
-                                                        board.pos)),
+                in_enemy_control=bool(in_control_range(ctx, here, op.radius, enemies,
+                                                       board.pos)),
                 portal_guarded=False, word=word)
             if not verdict.ok:
                 plan.explain.append(f"{op.label} cannot open {portal.id}: {verdict.why}.")
@@ -297,7 +297,7 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
     return ctx, ap, used, moved, False
 
 
-def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board: _Board,
+def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board: WorkingBoard,
                   enemies: list[Operative], *, may_move: bool
                   ) -> tuple[Action | None, Action] | None:
     """Door Fight (Volkus) / Hatchway Fight (Gallowdark): touching a door (open or closed) or
@@ -309,17 +309,17 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
     for portal in ctx.terrain.board.portals():
         if portal.has("hatch") and not portal.open:
             continue
-        if _beside(portal, 1, 0, 0) is None:
+        if beside(portal, 1, 0, 0) is None:
             continue
-        touching = _feature_gap(ctx, portal, here, op.radius) <= PORTAL_TOUCH + 1e-9
-        mine = _side_of(portal, here)
+        touching = feature_gap(ctx, portal, here, op.radius) <= PORTAL_TOUCH + 1e-9
+        mine = side_of(portal, here)
         if not touching and not may_move:
             continue
         foes = []
         for e in enemies:
             ep = board.pos[e.id]
-            gap = _feature_gap(ctx, portal, ep, e.radius)
-            if gap <= PORTAL_FIGHT_REACH + 1e-9 and _side_of(portal, ep) not in (0, mine):
+            gap = feature_gap(ctx, portal, ep, e.radius)
+            if gap <= PORTAL_FIGHT_REACH + 1e-9 and side_of(portal, ep) not in (0, mine):
                 foes.append((gap, e.id, e))
         if not foes or mine == 0:
             continue
@@ -329,7 +329,7 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
         spot = here
         cost = 0.0
         if not touching:
-            spot_c = _beside(portal, mine, op.radius, PORTAL_TOUCH / 2)
+            spot_c = beside(portal, mine, op.radius, PORTAL_TOUCH / 2)
             if spot_c is None or not placement.is_legal(ctx.terrain, spot_c, op.radius,
                                                         board.bases(op.id)):
                 continue
@@ -345,8 +345,8 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
                           route=tuple(walk.points), cost=cost,
                           note=f"{op.label} repositions {inches(cost)} to {fmt_pt(spot)}, "
                                f"touching {portal.id}.")
-        same_side = [e for e in _in_control_range(ctx, spot, op.radius, enemies, board.pos)
-                     if portal.has("door") or _side_of(portal, board.pos[e.id]) == mine]
+        same_side = [e for e in in_control_range(ctx, spot, op.radius, enemies, board.pos)
+                     if portal.has("door") or side_of(portal, board.pos[e.id]) == mine]
         if same_side:
             continue
         name = "Hatchway Fight" if portal.has("hatch") else "Door Fight"

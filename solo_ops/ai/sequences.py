@@ -29,8 +29,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solo_ops.ai.candidates import _candidates
-from solo_ops.ai.combat import CHARGE_LIMIT, KT2018_CHARGE_REACH, _charge_option
+from solo_ops.ai.candidates import candidate_points
+from solo_ops.ai.combat import CHARGE_LIMIT, KT2018_CHARGE_REACH, charge_option
 from solo_ops.ai.context import CONTROL_RANGE, Action, move_allowance
 from solo_ops.ai.explain import inches
 from solo_ops.ai.portals import _portal_fight
@@ -273,7 +273,7 @@ def _charge_here(f: _Turn) -> str | None:
     if why is not None:
         return why
     here = f.board.pos[f.op.id]
-    charge = _charge_option(f.ctx, f.op, here, f.board, f.near_visible, f.codes, f.edition)
+    charge = charge_option(f.ctx, f.op, here, f.board, f.near_visible, f.codes, f.edition)
     if charge is None:
         return _charge_short(f)
     _charge(f, charge)
@@ -322,7 +322,7 @@ def _dash_charge(f: _Turn) -> str | None:
     if dist > reach + 1e-9:
         return (f"{target.label} is {inches(dist)} away: a Dash and a Charge reach "
                 f"{inches(reach)}")
-    cand = _candidates(f.ctx, f.op, f.start, dash, f.board)
+    cand = candidate_points(f.ctx, f.op, f.start, dash, f.board)
     if len(cand.points) < 2:
         return "it has no room to Dash"
     tp = f.board.pos[target.id]
@@ -332,8 +332,8 @@ def _dash_charge(f: _Turn) -> str | None:
                         np.round(np.where(np.isfinite(gaps), gaps, 1e9), 6)))
     for k in [int(i) for i in order if i != 0][:4]:
         end = (float(cand.points[k][0]), float(cand.points[k][1]))
-        charge = _charge_option(f.ctx, f.op, end, f.board, [(float(gaps[k]), target)],
-                                f.codes, f.edition)
+        charge = charge_option(f.ctx, f.op, end, f.board, [(float(gaps[k]), target)],
+                               f.codes, f.edition)
         if charge is None:
             continue
         _dash_to(f, end, tuple(cand.reach.path(k).points), float(cand.cost[k]), target.label)

@@ -1,7 +1,7 @@
 """The shot a model takes: valid targets, weapons it may fire, and the closest valid enemy.
 
 :func:`choose_shot` is the supplement's shot (the closest valid enemy in range, ties broken by
-the expected damage, with the best weapon for it); ``_valid_shot`` the one test of a valid
+the expected damage, with the best weapon for it); ``valid_shot`` the one test of a valid
 target (visible, in range, not refused by the killzone, a concealed target only out of cover),
 which the player's autopilot asks too.
 """
@@ -14,40 +14,43 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Action, Context, _cover, _key_pt, _memo, _route_distance
+from solo_ops.ai.context import Action, Context, _cover, _key_pt, _route_distance, answer_memo
 from solo_ops.ai.explain import inches
 from solo_ops.core.model import Profile, Weapon
 from solo_ops.game.state import Operative
 from solo_ops.rules import killzones, kt2018, kt2024, reach
 
 
-def _weapon_range(w: Weapon) -> float:
+def weapon_range(w: Weapon) -> float:
+    """How far ``w`` reaches, in inches (inf for a Kill Team 2024 weapon without Range x: any
+    visible target)."""
     r = w.effective_range
     return math.inf if r is None else float(r)
 
 
-def _ranged(profile: Profile) -> list[Weapon]:
+def ranged(profile: Profile) -> list[Weapon]:
+    """The profile's ranged weapons, in card order (the ones the planner may shoot with)."""
     return [w for w in profile.ranged_weapons]
 
 
-def _is_heavy(w: Weapon) -> bool:
+def is_heavy(w: Weapon) -> bool:
     """Kill Team 2024 Heavy (the weapon rule, as the players' check reads it)."""
     return kt2024.heavy_allowed_moves(w) is not None
 
 
-def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
-                     targets: list[Operative], pos: dict[str, tuple[float, float]]) -> None:
-    """Put into the answer cache, in one ``cover_matrix`` batch, the cover :func:`_valid_shot`
+def prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
+                    targets: list[Operative], pos: dict[str, tuple[float, float]]) -> None:
+    """Put into the answer cache, in one ``cover_matrix`` batch, the cover :func:`valid_shot`
     will ask of every target in ``weapon``'s range from ``point`` (a batch of pairs costs far
     less than the pairs one by one; each pair's answer is the same in any batch). Each answer
     is the one ``sight.cover`` gives for the pair: visible, in cover, obscured, and a valid
     target when visible."""
     from solo_ops.geometry.sight import CoverResult
 
-    memo = _memo(ctx)
+    memo = answer_memo(ctx)
     seek, light = weapon.has("seek"), weapon.has("seek_light")
     here, ra = _key_pt(point), float(shooter.radius)
-    reach_in = _weapon_range(weapon)
+    reach_in = weapon_range(weapon)
     todo: list[tuple[tuple[Any, ...], tuple[float, float], float]] = []
     for target in targets:
         tp = _key_pt(pos[target.id])
@@ -67,16 +70,16 @@ def _prefetch_covers(ctx: Context, shooter: Operative, point: Sequence[float], w
         memo[key] = CoverResult(vis, bool(cm.in_cover[0, k]), bool(cm.obscured[0, k]), vis)
 
 
-def _valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
-                weapon: Weapon, target: Operative, pos: dict[str, tuple[float, float]]
-                ) -> tuple[bool, Any, float]:
+def valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
+               weapon: Weapon, target: Operative, pos: dict[str, tuple[float, float]]
+               ) -> tuple[bool, Any, float]:
     """Whether ``target`` is a valid target for ``weapon`` from ``point``; the cover result and
     the distance. Kill Team 2024: visible, in range, and a concealed target only if not in
     cover."""
     tp = pos[target.id]
     route_d = _route_distance(ctx, point, tp, shooter.radius, target.radius)
     dist = math.inf if route_d is None else route_d
-    if dist > _weapon_range(weapon) + 1e-9:
+    if dist > weapon_range(weapon) + 1e-9:
         return False, None, dist
     cover = _cover(ctx, point, tp, shooter.radius, target.radius,
                    seek=weapon.has("seek"), seek_light=weapon.has("seek_light"))
@@ -122,7 +125,7 @@ def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], wea
         shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
 
 
-def _used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
+def used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
     """Limited x (Kill Team 2024): the weapon has been used x times this battle."""
     rule = weapon.rule("limited")
     if ctx.edition != "kt2024" or rule is None:
@@ -141,8 +144,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     best: tuple[float, float, str, Weapon, Operative, Any] | None = None
     notes: list[str] = []
     weapons: list[Weapon] = []
-    for weapon in _ranged(shooter.profile):
-        if _used_up(ctx, shooter, weapon):
+    for weapon in ranged(shooter.profile):
+        if used_up(ctx, shooter, weapon):
             notes.append(f"{shooter.label}'s {weapon.name} is used up (Limited).")
             continue
         # 001 Heavy (Kill Team 2024; a 2018 Heavy weapon fires after a move at -1 to hit)
@@ -166,7 +169,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                 for target in targets:
                     if gap[target.id] != level:
                         continue
-                    ok, cover, dist = _valid_shot(ctx, shooter, point, weapon, target, pos)
+                    ok, cover, dist = valid_shot(ctx, shooter, point, weapon, target, pos)
                     if not ok:
                         continue
                     expected = 0.0

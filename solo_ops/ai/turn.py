@@ -15,9 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range, move_allowance
+from solo_ops.ai.context import (
+    Action,
+    Context,
+    Plan,
+    WorkingBoard,
+    in_control_range,
+    move_allowance,
+)
 from solo_ops.ai.explain import engaged_words
-from solo_ops.ai.move_order import _move_by_order, _order_satisfied
+from solo_ops.ai.move_order import _order_satisfied, move_by_order
 from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
 from solo_ops.core.model import Weapon
@@ -52,7 +59,7 @@ class _Turn:
     unit: Unit
     op: Operative
     codes: dict[str, str]
-    board: _Board
+    board: WorkingBoard
     enemies: list[Operative]
     phase: str
     plan: Plan
@@ -224,10 +231,10 @@ def _rest_of_move(t: _Turn, kinds: Sequence[str] | None) -> None:
         return
     left = move_allowance(t.op, last.kind, t.edition) - last.cost
     here = t.board.pos[t.op.id]
-    if left < 0.05 or _in_control_range(t.ctx, here, t.op.radius, t.enemies, t.board.pos):
+    if left < 0.05 or in_control_range(t.ctx, here, t.op.radius, t.enemies, t.board.pos):
         return
-    mv = _move_by_order(t.ctx, t.state, t.unit, t.op, here, last.kind, t.codes, t.board,
-                        t.enemies, t.mates, allowance=left)
+    mv = move_by_order(t.ctx, t.state, t.unit, t.op, here, last.kind, t.codes, t.board,
+                       t.enemies, t.mates, allowance=left)
     if mv is None or mv.to is None:
         return
     mv.rest = True
@@ -292,8 +299,8 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
     for kind in kinds:
         if not t.may(kind):
             continue
-        mv = _move_by_order(t.ctx, t.state, t.unit, op, board.pos[op.id], kind, t.codes, board,
-                            t.enemies, t.mates)
+        mv = move_by_order(t.ctx, t.state, t.unit, op, board.pos[op.id], kind, t.codes, board,
+                           t.enemies, t.mates)
         if mv is None:
             break
         mv = _dash_instead(t, mv)
@@ -323,8 +330,8 @@ def _dash_instead(t: _Turn, mv: Action) -> Action:
         return mv
     if _shot_from(t, mv.to, "reposition") is not None:
         return mv  # it shoots after the Reposition anyway
-    dash = _move_by_order(t.ctx, t.state, t.unit, t.op, t.board.pos[t.op.id], "dash", t.codes,
-                          t.board, t.enemies, t.mates)
+    dash = move_by_order(t.ctx, t.state, t.unit, t.op, t.board.pos[t.op.id], "dash", t.codes,
+                         t.board, t.enemies, t.mates)
     if dash is None or dash.to is None or mv.to is None or float(
             np.hypot(dash.to[0] - mv.to[0], dash.to[1] - mv.to[1])) > SAME_END:
         return mv
@@ -387,7 +394,7 @@ def refused(t: _Turn, fork: _Turn) -> str | None:
         portal_fight = kind == "fight" and action.portal is not None
         holder = None
         if measured and not portal_fight:
-            held = _in_control_range(ctx, here, t.op.radius, t.enemies, t.board.pos)
+            held = in_control_range(ctx, here, t.op.radius, t.enemies, t.board.pos)
             holder = held[0].label if held else None
         if t.edition == "kt2018" and kind == "charge":
             measured = False  # a 2018 charge may start within 1" (004)

@@ -222,6 +222,13 @@ the same shots hundreds of times a mission. Emptied past :data:`_EXPECTED_LIMIT`
 _EXPECTED_LIMIT = 4096
 
 
+def clear_caches() -> None:
+    """Forget the remembered expected damages, as :func:`solo_ops.rules.odds.clear_caches`
+    forgets the odds they are worked out from: the next question is answered from cold (a
+    benchmark's cold start, a test that the answers do not depend on what was asked before)."""
+    _EXPECTED.clear()
+
+
 def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
     profile = _profile(target)
     key = (id(weapon), bool(getattr(shooter, "injured", False)),

@@ -241,7 +241,7 @@ class Snapshot:
 
 def snapshot(state: State) -> Snapshot:
     """Everything :func:`restore` needs to put ``state`` back as it is now."""
-    values = {f.name: _copy(getattr(state, f.name)) for f in dataclasses.fields(state)
+    values = {f.name: copy_value(getattr(state, f.name)) for f in dataclasses.fields(state)
               if f.name not in ("log", "dice")}
     dice: dict[str, Any] = {}
     if state.dice is not None:
@@ -255,10 +255,11 @@ _PLAIN = frozenset({str, int, float, bool, type(None), Profile})
 _OWN = frozenset({Operative, Unit, Counter})
 """The state's own dataclasses: plain ``@dataclass`` classes (no slots, no ``__copy__``,
 ``__getstate__`` or ``__new__`` of their own), so :func:`copy.copy` of one is a new instance
-whose ``__dict__`` holds the same items in the same order: :func:`_copy` builds that directly."""
+whose ``__dict__`` holds the same items in the same order: :func:`copy_value` builds that
+directly."""
 
 
-def _copy(value: Any) -> Any:
+def copy_value(value: Any) -> Any:
     """A deep copy of state data (faster than :func:`copy.deepcopy` here): plain values and
     profiles (frozen, shared) as they are, containers and the state's own dataclasses
     (operatives, units, counters) field by field, anything else deep-copied."""
@@ -266,25 +267,25 @@ def _copy(value: Any) -> Any:
     if kind in _PLAIN:
         return value
     if kind is list:
-        return [v if type(v) in _PLAIN else _copy(v) for v in value]
+        return [v if type(v) in _PLAIN else copy_value(v) for v in value]
     if kind is dict:
-        return {k: v if type(v) in _PLAIN else _copy(v) for k, v in value.items()}
+        return {k: v if type(v) in _PLAIN else copy_value(v) for k, v in value.items()}
     if kind in _OWN:
         new = object.__new__(kind)
         into = new.__dict__
         for key, v in value.__dict__.items():
-            into[key] = v if type(v) in _PLAIN else _copy(v)
+            into[key] = v if type(v) in _PLAIN else copy_value(v)
         return new
     if kind is tuple:  # of plain values (a position): immutable, shared as deepcopy shares it
         if all(type(v) in _PLAIN for v in value):
             return value
-        return tuple(v if type(v) in _PLAIN else _copy(v) for v in value)
+        return tuple(v if type(v) in _PLAIN else copy_value(v) for v in value)
     if dataclasses.is_dataclass(value) and hasattr(value, "__dict__"):
         new = copy.copy(value)
         fields: dict[str, Any] = vars(new)
         for key, v in fields.items():
             if type(v) not in _PLAIN:
-                fields[key] = _copy(v)
+                fields[key] = copy_value(v)
         return new
     return copy.deepcopy(value)
 
@@ -294,7 +295,7 @@ def restore(state: State, snap: Snapshot) -> None:
     In place: the state's operatives, units, counters and containers stay the same objects
     (a caller holding one sees it restored), only their contents go back."""
     for name, value in snap.fields.items():
-        setattr(state, name, _into(getattr(state, name), value))
+        setattr(state, name, put_back(getattr(state, name), value))
     del state.log[snap.log_length:]
     if state.dice is not None:
         for key, value in snap.dice.items():
@@ -304,17 +305,18 @@ def restore(state: State, snap: Snapshot) -> None:
                 setattr(state.dice, key, value)
 
 
-def _into(current: Any, saved: Any) -> Any:
-    """``saved`` (a :func:`_copy`), put back into ``current`` where both are the same kind of
-    container or dataclass (so ``current`` keeps its identity); else ``saved`` itself."""
+def put_back(current: Any, saved: Any) -> Any:
+    """``saved`` (a :func:`copy_value` of state data), put back into ``current`` where both
+    are the same kind of container or dataclass (so ``current`` keeps its identity: what
+    :func:`restore` does field by field); else ``saved`` itself."""
     kind = type(saved)
     if type(current) is not kind or kind in _PLAIN:
         return saved
     if kind is dict:
         for key in [k for k in current if k not in saved]:
             del current[key]
-        for key, value in saved.items():  # a plain value goes back as it is (_into's answer)
-            current[key] = value if type(value) in _PLAIN else _into(current.get(key), value)
+        for key, value in saved.items():  # a plain value goes back as it is (put_back's answer)
+            current[key] = value if type(value) in _PLAIN else put_back(current.get(key), value)
         return current
     if kind is list:
         current[:] = saved
@@ -322,7 +324,7 @@ def _into(current: Any, saved: Any) -> Any:
     if kind in _OWN or (dataclasses.is_dataclass(saved) and hasattr(saved, "__dict__")):
         fields = current.__dict__
         for key, value in saved.__dict__.items():
-            fields[key] = value if type(value) in _PLAIN else _into(fields.get(key), value)
+            fields[key] = value if type(value) in _PLAIN else put_back(fields.get(key), value)
         return current
     return saved
 

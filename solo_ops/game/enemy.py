@@ -533,7 +533,7 @@ def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[st
     (in id order) that can now shoot it (a valid target) or fight it (in control range)
     interrupts, for free; doing so ends its Guard. Rolled or handed to the player like every
     enemy attack."""
-    from solo_ops.ai.planner import guard_reaction
+    from solo_ops.ai.guard import guard_reaction
 
     events: list[dict[str, Any]] = []
     cp.tell(game, events)  # the interrupt is told before a question in its attack

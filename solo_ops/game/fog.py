@@ -346,12 +346,12 @@ def _hidden_from_all(terrain: Terrain, pts: np.ndarray, players: list[Operative]
 
 
 SCORE_FIRST = 48
-"""Points whose route scores :func:`_enemy_scores` measures first (the nearest in a straight
+"""Points whose route scores :func:`enemy_scores` measures first (the nearest in a straight
 line), to bound the best score before measuring the rest."""
 
 
-def _enemy_score_values(terrain: Terrain, pts: np.ndarray, players: list[Operative]
-                        ) -> np.ndarray:
+def enemy_score_values(terrain: Terrain, pts: np.ndarray, players: list[Operative]
+                       ) -> np.ndarray:
     """(len(pts),) each point's route distance to the nearest player model, 1e9 where no
     route leads to one or where it lies within 1" of one (never into a control range)."""
     ptsl = np.array([o.at for o in players], dtype=float)
@@ -361,9 +361,9 @@ def _enemy_score_values(terrain: Terrain, pts: np.ndarray, players: list[Operati
     return np.where(score < 1.0, 1e9, score)
 
 
-def _enemy_scores(terrain: Terrain, pts: np.ndarray, players: list[Operative],
-                  slack: float) -> np.ndarray:
-    """:func:`_enemy_score_values` of every point that could matter, inf for the others: a
+def enemy_scores(terrain: Terrain, pts: np.ndarray, players: list[Operative],
+                 slack: float) -> np.ndarray:
+    """:func:`enemy_score_values` of every point that could matter, inf for the others: a
     point whose score is more than ``slack`` (plus 1e-5) above the best one's can neither be
     the best nor come within ``slack`` of it.
 
@@ -377,17 +377,17 @@ def _enemy_scores(terrain: Terrain, pts: np.ndarray, players: list[Operative],
     bound = (straight - COUNTER_RADIUS - pr[None, :]).min(axis=1)
     score = np.full(len(pts), np.inf)
     if len(pts) <= 2 * SCORE_FIRST:
-        return _enemy_score_values(terrain, pts, players)
+        return enemy_score_values(terrain, pts, players)
     # first the points nearest in a straight line outside the control ranges
     order = np.argsort(np.where(bound >= 1.0 - 1e-6, bound, np.inf), kind="stable")
     first = order[:SCORE_FIRST]
-    score[first] = _enemy_score_values(terrain, pts[first], players)
+    score[first] = enemy_score_values(terrain, pts[first], players)
     top = float(score[first].min())
     if top >= 1e9:
-        return _enemy_score_values(terrain, pts, players)
+        return enemy_score_values(terrain, pts, players)
     rest = np.flatnonzero((bound <= top + slack + 1e-5) & ~np.isfinite(score))
     if len(rest):
-        score[rest] = _enemy_score_values(terrain, pts[rest], players)
+        score[rest] = enemy_score_values(terrain, pts[rest], players)
     return score
 
 
@@ -400,8 +400,8 @@ def _towards_enemy(terrain: Terrain, state: State, counter: Counter, players: li
     pts = np.asarray(reach.points, dtype=float)
     if len(pts) == 0:
         return HiddenMove(counter.id, code, reason="cannot move")
-    score = _enemy_scores(terrain, pts, players,
-                          settings.cover_detour if using_cover else 0.0)
+    score = enemy_scores(terrain, pts, players,
+                         settings.cover_detour if using_cover else 0.0)
     cost = np.asarray(reach.cost, dtype=float)
     order = np.lexsort((pts[:, 1], pts[:, 0], np.round(cost, 6), np.round(score, 6)))
     best = int(order[0])
@@ -575,7 +575,7 @@ def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative
         # counters 6" from a player model -- the one nearest the counter (issue #14)
         spotter = _nearest_player(state, counter.at)
     if spotter is not None and spotter.at is not None:
-        spots = _ambush_spots(terrain, state, spotter, settings, [counter.id, second.id], dice)
+        spots = ambush_spots(terrain, state, spotter, settings, [counter.id, second.id], dice)
         for c, at in zip((counter, second), spots, strict=False):
             c.at = at
             c.sector = terrain.board.sector_of(*at)
@@ -603,8 +603,8 @@ def _nearest_player(state: State, at: tuple[float, float]) -> Operative | None:
     return min(players, key=lambda o: (math.dist(o.at, at), o.id))  # type: ignore[arg-type]
 
 
-def _ambush_band(terrain: Terrain, spotter: Operative, pts: np.ndarray, want: float
-                 ) -> np.ndarray:
+def ambush_band(terrain: Terrain, spotter: Operative, pts: np.ndarray, want: float
+                ) -> np.ndarray:
     """The points of ``pts`` whose route distance from the spotter's base is within 0.5" of
     ``want`` (walls never cut them off); with none, those within 0.5" of the nearest miss.
 
@@ -640,8 +640,8 @@ def _clear_of_players(state: State, pts: np.ndarray) -> np.ndarray:
     return ok
 
 
-def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
-                  ids: list[str], dice: Dice) -> list[tuple[float, float]]:
+def ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
+                 ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
     want = settings.ambush_distance
     avoid = occupied(state, exclude=ids)
@@ -649,7 +649,7 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     if len(pts) == 0:
         return []
     pts = pts[placement.clear_of_bases(pts, COUNTER_RADIUS, avoid, touch=0.0)]
-    cand = _ambush_band(terrain, spotter, pts, want)
+    cand = ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []
     clear = _clear_of_players(state, cand)
@@ -696,7 +696,7 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
         face = dice.d6(f"roster table for counter {counter.id}, model {i + 1}").face
         key = roster.table[face]
         drawn.append((key, roster.profiles[key].for_edition(edition)))
-    spots = _cluster(terrain, state, counter.at, [p.base_radius for _, p in drawn])
+    spots = cluster_spots(terrain, state, counter.at, [p.base_radius for _, p in drawn])
     models = []
     for (key, profile), at in zip(drawn, spots, strict=True):
         mid = state.new_model_id(key)
@@ -731,8 +731,8 @@ def _rounded(at: tuple[float, float] | None) -> list[float] | None:
     return None if at is None else [round(at[0], 2), round(at[1], 2)]
 
 
-def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
-             radii: list[float]) -> list[tuple[float, float]]:
+def cluster_spots(terrain: Terrain, state: State, at: tuple[float, float],
+                  radii: list[float]) -> list[tuple[float, float]]:
     """Free spots for bases of ``radii`` around ``at``: the counter's own spot first, then the
     nearest free points (deterministic)."""
     placed: list[tuple[float, float, float]] = list(occupied(state))
@@ -748,26 +748,26 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
     # beyond comes after them in the order, so they are the spots the whole list gives.
     near = np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1]) <= CLUSTER_FIRST
     if near.any() and not near.all():
-        out = _cluster_pick(terrain, at, radii, pts[near], list(placed), CLUSTER_FIRST - 1e-7)
+        out = cluster_pick(terrain, at, radii, pts[near], list(placed), CLUSTER_FIRST - 1e-7)
         if out is not None:
             return out
-    out = _cluster_pick(terrain, at, radii, pts, placed, math.inf)
+    out = cluster_pick(terrain, at, radii, pts, placed, math.inf)
     assert out is not None
     return out
 
 
 CLUSTER_FIRST = 2.5
-"""Inches (straight line) around a resolved counter whose points :func:`_cluster` measures
+"""Inches (straight line) around a resolved counter whose points :func:`cluster_spots` measures
 first."""
 AMBUSH_CLEAR = CLUSTER_FIRST + 1.5
 """Inches from an ambush counter to every player model's base: its models, revealed within
 :data:`CLUSTER_FIRST` of it, land in no player's control range (a surprise, not a melee)."""
 
 
-def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
-                  pts: np.ndarray, placed: list[tuple[float, float, float]], limit: float
-                  ) -> list[tuple[float, float]] | None:
-    """:func:`_cluster`'s choice among ``pts``: for each radius the first point, nearest by
+def cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
+                 pts: np.ndarray, placed: list[tuple[float, float, float]], limit: float
+                 ) -> list[tuple[float, float]] | None:
+    """:func:`cluster_spots`'s choice among ``pts``: for each radius the first point, nearest by
     route (ties: lower x, then y), clear of the bases ``placed`` so far (else ``at``); None
     when a spot is missing or lies ``limit`` or more from ``at`` by route."""
     out: list[tuple[float, float]] = []

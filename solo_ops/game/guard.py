@@ -121,13 +121,15 @@ def interrupts(game: Game, state: State, enemy: Operative) -> list[dict[str, Any
         answer = chooser.take()
         if answer == NO:
             continue
-        events.extend(_interrupt(game, state, guard, enemy, can, answer))
+        events.extend(interrupt(game, state, guard, enemy, can, answer))
     return events
 
 
-def _interrupt(game: Game, state: State, guard: Operative, enemy: Operative,
-               can: dict[str, Any], answer: Any) -> list[dict[str, Any]]:
-    """The interrupt answered: a rolled shot (-1 to hit in control range) or fight."""
+def interrupt(game: Game, state: State, guard: Operative, enemy: Operative,
+              can: dict[str, Any], answer: Any) -> list[dict[str, Any]]:
+    """One operative's Guard interrupt, as the player answered it (``{"how": "shoot",
+    "weapon": ...}`` or ``{"how": "fight"}``, among what :func:`offer` found it ``can`` do):
+    a rolled shot (-1 to hit in control range) or fight; it ends the Guard."""
     how = answer.get("how") if isinstance(answer, dict) else None
     if how == "shoot" and answer.get("weapon") in can["weapons"]:
         weapon = next(w for w in guard.profile.weapons if w.name == answer["weapon"])

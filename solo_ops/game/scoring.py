@@ -170,9 +170,10 @@ def kill_grade(kills: int, opponents: int) -> int:
                if kills >= (2 * k * n + KILL_GRADES) // (2 * KILL_GRADES))
 
 
-def _counted(n: int) -> str:
-    """``, counted as 5`` when a kill grade counts more operatives than the side had (the
-    floor of 5), else nothing."""
+def counted_note(n: int) -> str:
+    """The words the end-of-battle report adds after a side's operative count: ``, counted
+    as 5`` when its kill grade counts more operatives than the side had (the floor of 5),
+    else nothing."""
     return "" if n >= KILL_GRADES else f", counted as {KILL_GRADES}"
 
 
@@ -196,8 +197,8 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
             grades = kill_grades(state)
             (mine, kills, n_enemy), (theirs, losses, n_squad) = grades[PLAYER], grades[ENEMY]
             why = (f"Kill Op at the end of the battle: kill grade {mine} ({kills} of "
-                   f"{n_enemy} enemy operatives incapacitated{_counted(n_enemy)}) against "
-                   f"{theirs} ({losses} of {n_squad} of yours{_counted(n_squad)}); the grades "
+                   f"{n_enemy} enemy operatives incapacitated{counted_note(n_enemy)}) against "
+                   f"{theirs} ({losses} of {n_squad} of yours{counted_note(n_squad)}); the grades "
                    "are a reading from outside the sources")
             if mine > theirs:
                 _add(state, PLAYER, "kill", 1, why, events)

@@ -40,7 +40,7 @@ class Terrain:
         spots what depends on nothing else. Bounded (cleared when full)."""
         self.planner_answers: dict[tuple[Any, ...], Any] = {}
         """The enemy planner's answers to its repeated point questions on this terrain
-        (:func:`solo_ops.ai.context._memo`). Bounded (replaced when full)."""
+        (:func:`solo_ops.ai.context.answer_memo`). Bounded (replaced when full)."""
 
     @cached_property
     def solids(self) -> BaseGeometry | None:

@@ -57,7 +57,9 @@ def configure() -> None:
         os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba"))
 
 
-def _kernel_sources() -> list[Path]:
+def kernel_sources() -> list[Path]:
+    """The source files of the compiled geometry kernels (``solo_ops/geometry/jit/*.py``): what
+    :func:`build_key` hashes, so a changed kernel is another build."""
     spec = importlib.util.find_spec("solo_ops.geometry.jit")
     assert spec is not None and spec.submodule_search_locations
     folder = Path(next(iter(spec.submodule_search_locations)))
@@ -76,7 +78,7 @@ def build_key() -> str:
     digest = hashlib.sha256()
     for part in (__version__, numba_version, sys.version, platform.machine()):
         digest.update(part.encode() + b"\0")
-    for path in _kernel_sources():
+    for path in kernel_sources():
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -222,6 +222,15 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file (a path, or a shipped scenario's name) and the board/roster files
     it names (edge: file access)."""
     path = library.resolve("scenario", path)
+    return parse_scenario(scenario_document(path), str(path))
+
+
+def scenario_document(path: str | Path) -> dict[str, Any]:
+    """A scenario file's document (a path, or a shipped scenario's name) with the board,
+    roster and squad files it names read in, each checked on its own first: what
+    :func:`load_scenario` parses, for a tool that changes a scenario before playing it (the
+    benchmarks add enemy units; ``parse_scenario`` then checks the whole)."""
+    path = library.resolve("scenario", path)
     data = read_document(path)
     if not isinstance(data, dict):
         raise InputError("expected a scenario mapping", source=str(path))
@@ -229,7 +238,7 @@ def load_scenario(path: str | Path) -> Scenario:
     _inline(data, "board", path.parent, str(path))
     _inline(data, "roster", path.parent, str(path))
     _inline_squads(data, path.parent, str(path))
-    return parse_scenario(data, str(path))
+    return data
 
 
 SQUAD_FILE_KEYS = ("player", "name", "models", "notes")

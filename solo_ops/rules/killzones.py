@@ -2,7 +2,7 @@
 
 Pure: each function reads a board (:class:`solo_ops.geometry.board.Board`) and positions and
 returns an answer; the players' shots (:mod:`solo_ops.game.actions`), the AI's target choice
-(:func:`solo_ops.ai.shooting._valid_shot`) and the engine's rolled attacks
+(:func:`solo_ops.ai.shooting.valid_shot`) and the engine's rolled attacks
 (:mod:`solo_ops.game.attacks`) all ask here.
 
 Bheta-Decima (002): "Restricted Targeting: If 4" of more distance crosses hazardous then target

@@ -62,15 +62,15 @@ from solo_ops.rules.kt2024_fight import (
     FightOutcome,
     FightSide,
     FightStep,
-    _solver,
     devastating_before,
     fight_devastating,
     fight_options,
     fight_totals,
     fight_with_devastating,
     resolve_fight,
+    solvers,
 )
-from solo_ops.rules.kt2024_fight_solver import _ACTIONS, FightRules, _FightSolver
+from solo_ops.rules.kt2024_fight_solver import ACTIONS, FightRules, FightSolver
 from solo_ops.rules.kt2024_rolled import (
     MOVE_WORDS,
     CoverChooser,
@@ -105,16 +105,16 @@ from solo_ops.rules.kt2024_targeting import (
 )
 
 __all__ = [
-    "CRIT", "FAIL", "MOVE_WORDS", "NORMAL", "NO_WOUNDS_CAP", "_ACTIONS", "AttackSpec", "Blocks",
+    "ACTIONS", "CRIT", "FAIL", "MOVE_WORDS", "NORMAL", "NO_WOUNDS_CAP", "AttackSpec", "Blocks",
     "Candidate", "CoverChooser", "CoverOffer", "CpChooser", "DefenceSpec", "DiceResult",
     "FightChoice", "FightChooser", "FightOption", "FightOutcome", "FightRoll", "FightRules",
-    "FightSide", "FightStep", "RerollOffer", "Retained", "Secondary", "ShotRoll", "_FightSolver",
-    "_solver", "after_roll", "allocate_saves", "attack_cp_rerolls", "ceaseless_value", "classify",
+    "FightSide", "FightSolver", "FightStep", "RerollOffer", "Retained", "Secondary", "ShotRoll",
+    "after_roll", "allocate_saves", "attack_cp_rerolls", "ceaseless_value", "classify",
     "classify_save", "cover_means", "cover_saves", "cover_useless", "cp_rerolls",
     "defence_dice_count", "devastating_before", "devastating_splash", "fight_devastating",
     "fight_options", "fight_totals", "fight_with_devastating", "heavy_allowed_moves", "hot_damage",
     "in_range", "may_shoot_after_move", "may_shoot_while_concealed", "policy_reason",
     "resolve_fight", "roll_attack_dice", "roll_fight", "roll_hot", "roll_shot", "secondary_rule",
-    "secondary_targets", "shot_damage", "step_line", "uses_left", "valid_target",
+    "secondary_targets", "shot_damage", "solvers", "step_line", "uses_left", "valid_target",
     "vantage_accurate",
 ]

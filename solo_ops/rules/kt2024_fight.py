@@ -3,7 +3,7 @@
 Both sides' retained dice (:class:`FightSide`) are resolved by :func:`resolve_fight` with a
 documented deterministic policy, answered by the fight solver
 (:mod:`solo_ops.rules.kt2024_fight_solver`, one per set of fight rules, kept by
-:func:`_solver`); :func:`fight_totals` asks for the totals alone (the exact odds), and
+:func:`solvers`); :func:`fight_totals` asks for the totals alone (the exact odds), and
 :func:`fight_with_devastating` applies Devastating first, as the rolled fight and the odds both
 do.
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from solo_ops.rules.kt2024_dice import CRIT, NORMAL, AttackSpec, Retained
-from solo_ops.rules.kt2024_fight_solver import _ACTIONS, FightRules, _FightSolver
+from solo_ops.rules.kt2024_fight_solver import ACTIONS, FightRules, FightSolver
 
 NO_WOUNDS_CAP = 10**6
 """Stands in for "no wound limit" where a fight needs a number (damage is never this high)."""
@@ -47,7 +47,7 @@ class FightOption:
     takes from this move to the end of the fight when both sides then play the policy (the
     dice are rolled, so this is certain), and whether it is the policy's own move."""
 
-    move: str  # one of _ACTIONS ("strike_crit", "block_crit_normal", ...)
+    move: str  # one of ACTIONS ("strike_crit", "block_crit_normal", ...)
     dealt: int
     taken: int
     advised: bool = False
@@ -73,7 +73,7 @@ class FightStep:
 
     @property
     def move(self) -> str:
-        """The move's name in :data:`_ACTIONS`."""
+        """The move's name in :data:`ACTIONS`."""
         return f"{self.action}_{self.die}" + (f"_{self.against}" if self.against else "")
 
 
@@ -121,7 +121,7 @@ def _moves(me: tuple[int, int], opp: tuple[int, int], opp_brutal: bool) -> list[
     mc, mn = me
     oc, on = opp
     out = []
-    for act in _ACTIONS:
+    for act in ACTIONS:
         if act == "strike_crit" and mc:
             out.append(act)
         elif act == "strike_normal" and mn:
@@ -148,7 +148,7 @@ class _CacheInfo(NamedTuple):
     """States they hold together."""
 
 
-class _Solvers:
+class Solvers:
     """One solver per set of fight rules (the two weapons' damage, Brutal and Shock), kept
     while the AI keeps asking about them — as many as fit in :data:`SOLVER_STATES` solved
     states together, the least recently asked about going first: bounded by the memory they
@@ -160,9 +160,9 @@ class _Solvers:
 
     def __init__(self, budget: int = SOLVER_STATES) -> None:
         self.budget = budget
-        self._kept: OrderedDict[FightRules, _FightSolver] = OrderedDict()
+        self._kept: OrderedDict[FightRules, FightSolver] = OrderedDict()
 
-    def __call__(self, rules: FightRules) -> _FightSolver:
+    def __call__(self, rules: FightRules) -> FightSolver:
         solver = self._kept.get(rules)
         if solver is not None:
             self._kept.move_to_end(rules)
@@ -171,7 +171,7 @@ class _Solvers:
         while self._kept and held > self.budget:
             _rules, oldest = self._kept.popitem(last=False)
             held -= oldest.states()
-        solver = self._kept[rules] = _FightSolver(rules)
+        solver = self._kept[rules] = FightSolver(rules)
         return solver
 
     def cache_clear(self) -> None:
@@ -181,8 +181,8 @@ class _Solvers:
         return _CacheInfo(len(self._kept), sum(s.states() for s in self._kept.values()))
 
 
-_solver = _Solvers()
-"""The kept fight solvers (see :class:`_Solvers`)."""
+solvers = Solvers()
+"""The kept fight solvers (see :class:`Solvers`)."""
 
 
 def _fight_value(ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int,
@@ -190,7 +190,7 @@ def _fight_value(ac: int, an: int, dc: int, dn: int, aw: int, dw: int, turn: int
     """Minimax value (damage dealt minus damage taken, from the attacker's side) of a fight
     state, and the move the side to play makes. ``turn`` 0 is the attacker, 1 the defender.
     ``ashock`` / ``dshock``: that side can still trigger Shock."""
-    value, act, _, _ = _solver(rules).solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)
+    value, act, _, _ = solvers(rules).solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)
     return value, act
 
 
@@ -199,7 +199,7 @@ def fight_totals(attacker: FightSide, defender: FightSide) -> tuple[int, int]:
     ask this once per pair of retained dice)."""
     aw = attacker.wounds if attacker.wounds is not None else NO_WOUNDS_CAP
     dw = defender.wounds if defender.wounds is not None else NO_WOUNDS_CAP
-    _, _, dealt, taken = _solver(_fight_rules(attacker, defender)).solve(
+    _, _, dealt, taken = solvers(_fight_rules(attacker, defender)).solve(
         attacker.crits, attacker.normals, defender.crits, defender.normals, aw, dw, 0,
         True, True)
     return dealt, taken
@@ -328,11 +328,11 @@ _FightState = tuple[int, int, int, int, int, int, bool, bool]
 def fight_options(now: _FightState, turn: int, rules: FightRules
                   ) -> tuple[FightOption, ...]:
     """Every legal move of the side to play (``turn`` 0 the attacker, 1 the defender) in
-    state ``now``, in :data:`_ACTIONS` order, each with the damage that side deals and takes
+    state ``now``, in :data:`ACTIONS` order, each with the damage that side deals and takes
     from it to the end of the fight when both sides then play the policy; the policy's own
     move is marked ``advised``."""
     ac, an, dc, dn, aw, dw, ashock, dshock = now
-    solve = _solver(rules).solve
+    solve = solvers(rules).solve
     advised = solve(ac, an, dc, dn, aw, dw, turn, ashock, dshock)[1]
     me, opp = ((ac, an), (dc, dn)) if turn == 0 else ((dc, dn), (ac, an))
     out = []

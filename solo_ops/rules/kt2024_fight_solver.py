@@ -1,6 +1,6 @@
 """The Kill Team 2024 fight policy's game tree, solved once per set of fight rules.
 
-:class:`_FightSolver` answers, for a fight state, the move the side to play makes and the damage
+:class:`FightSolver` answers, for a fight state, the move the side to play makes and the damage
 dealt and taken along the rest of the fight under the policy :func:`~solo_ops.rules.kt2024_fight.
 resolve_fight` documents. Its turns are closures built by the functions below, one per move
 (strike with a crit, with Shock; strike with a normal; block a crit with a crit; block a normal
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-# Action order for ties (equal value): strike before block, crits first.
-_ACTIONS = ("strike_crit", "strike_normal", "block_crit_crit", "block_normal_normal",
-            "block_crit_normal")
+ACTIONS = ("strike_crit", "strike_normal", "block_crit_crit", "block_normal_normal",
+           "block_crit_normal")
+"""The fight's moves, in the order that breaks ties (equal value): strike before block, crits
+first."""
 
 
 FightRules = tuple[int, int, int, int, bool, bool, bool, bool]
@@ -23,12 +24,12 @@ FightRules = tuple[int, int, int, int, bool, bool, bool, bool]
 brutal, attacker shock, defender shock): what a fight's damage and moves depend on."""
 
 _FightResult = tuple[int, str | None, int, int]
-"""``(value, move, dealt, taken)`` of a fight state (see :meth:`_FightSolver.solve`)."""
+"""``(value, move, dealt, taken)`` of a fight state (see :meth:`FightSolver.solve`)."""
 
 _FightKey = tuple[int, int, int, int, int, int, int]
-"""A normalised fight state: ``(ac, an, dc, dn, aw, dw, shock)`` (see :class:`_FightSolver`)."""
+"""A normalised fight state: ``(ac, an, dc, dn, aw, dw, shock)`` (see :class:`FightSolver`)."""
 
-_SC, _SN, _BCC, _BNN, _BCN = _ACTIONS
+_SC, _SN, _BCC, _BNN, _BCN = ACTIONS
 
 _Move = Callable[[_FightKey], tuple[int, int, int]]
 """One move from a normalised state: its ``(value, dealt, taken)`` to the end of the fight."""
@@ -40,10 +41,10 @@ _Get = Callable[[_FightKey], _FightResult | None]
 """A memo's ``get``: the remembered result of a state, or None."""
 
 _Solve = Callable[[int, int, int, int, int, int, int, bool, bool], _FightResult]
-"""The solver's entry point, :meth:`_FightSolver.solve`."""
+"""The solver's entry point, :meth:`FightSolver.solve`."""
 
 
-class _FightSolver:
+class FightSolver:
     """The fight policy's game tree for one :data:`FightRules`, solved by dynamic programming.
 
     A state is (dice left on each side, wounds left on each side, whose turn, Shock still
@@ -69,15 +70,15 @@ class _FightSolver:
     States need no memo when the fight is already decided: a side out of wounds ends it, and
     when one side has no dice left the other strikes with the rest (nothing is left to block),
     dealing ``min(its dice's damage, wounds left)`` whatever the order: every order ties and the
-    tie goes to a crit strike first (:data:`_ACTIONS`). Each move's next state is worked out,
+    tie goes to a crit strike first (:data:`ACTIONS`). Each move's next state is worked out,
     normalised and looked up where the move is made, so a remembered state costs one dict
     look-up and no call.
 
     The moves are :func:`~solo_ops.rules.kt2024_fight._moves` and
     :func:`~solo_ops.rules.kt2024_fight._apply` written out inline, one closure a move (this is
-    the hot loop of the exact odds); ``tests/rules/test_odds.py`` checks the result against a brute
-    force and ``tests/rules/test_fight_solver_unchanged.py`` against the previous solver, state by
-    state.
+    the hot loop of the exact odds); ``tests/rules/test_odds.py`` checks the result against a
+    brute force and ``tests/rules/test_fight_solver_unchanged.py`` against the previous solver,
+    state by state.
     """
 
     def __init__(self, rules: FightRules):
@@ -372,7 +373,7 @@ def _attacker_plays(rules: FightRules, memo0: dict[_FightKey, _FightResult], get
 
     def attacker(k: _FightKey) -> _FightResult:
         """The attacker to play in state ``k`` (normalised, both sides with dice and
-        wounds): its best move (ties: the order of ``_ACTIONS``), remembered."""
+        wounds): its best move (ties: the order of ``ACTIONS``), remembered."""
         ac, an, dc, dn, _, _, _ = k
         bv = bd = bt = 0
         bm = None

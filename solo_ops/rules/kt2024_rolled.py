@@ -391,7 +391,7 @@ MOVE_WORDS = {"strike_crit": "strike with a crit", "strike_normal": "strike with
               "block_crit_crit": "block a crit with a crit",
               "block_normal_normal": "block a normal hit with a normal hit",
               "block_crit_normal": "block a normal hit with a crit"}
-"""A fight move in words (the moves of :data:`~solo_ops.rules.kt2024_fight_solver._ACTIONS`)."""
+"""A fight move in words (the moves of :data:`~solo_ops.rules.kt2024_fight_solver.ACTIONS`)."""
 
 
 def step_line(step: FightStep, names: tuple[str, str]) -> str:

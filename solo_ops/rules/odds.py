@@ -4,10 +4,11 @@ Nothing here samples. Each function walks every distinct dice outcome (grouped b
 counts, which is exact) and applies the same rule steps the rolled mode uses
 (:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Kill Team 2024 outcomes are
 counted as whole numbers over a power of six and turned into :class:`fractions.Fraction` once,
-at the end, so results are exact (the same Fractions as multiplying chances step by step, which
-``tests/rules/test_odds_integer_counting.py`` checks); :meth:`Odds.to_json` turns them into
-floats. Damage is capped at the target's wounds when they are given. Results are cached: the
-AI asks the same question many times while planning; :func:`clear_caches` forgets them all.
+at the end, so results are exact (the same Fractions as multiplying chances step by step,
+which ``tests/rules/test_odds_integer_counting.py`` checks); :meth:`Odds.to_json` turns them
+into floats. Damage is capped at the target's wounds when they are given. Results are cached:
+the AI asks the same question many times while planning; :func:`clear_caches` forgets them
+all.
 """
 
 from __future__ import annotations
@@ -125,10 +126,10 @@ _FACT = tuple(factorial(i) for i in range(2 * _MOST_DICE + 2))
 
 def _most_common_ways(faces: int = 5, most: int = _MOST_DICE
                       ) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """``WAYS[m][f][r]``: of the ``m**f`` ways ``f`` failed dice can show ``m`` failing faces,
-    how many have ``r`` dice on the most common face (Ceaseless re-rolls exactly those; on a
-    tie the lowest face, which has as many). Pure combinatorics, the same for every attack,
-    built once when the module is imported (a few thousand additions)."""
+    """``MOST_COMMON_WAYS[m][f][r]``: of the ``m**f`` ways ``f`` failed dice can show ``m``
+    failing faces, how many have ``r`` dice on the most common face (Ceaseless re-rolls exactly
+    those; on a tie the lowest face, which has as many). Pure combinatorics, the same for every
+    attack, built once when the module is imported (a few thousand additions)."""
     out: list[tuple[tuple[int, ...], ...]] = []
     states: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, most on one face): ways
     for m in range(faces + 1):
@@ -147,7 +148,10 @@ def _most_common_ways(faces: int = 5, most: int = _MOST_DICE
     return tuple(out)
 
 
-_WAYS = _most_common_ways()
+MOST_COMMON_WAYS = _most_common_ways()
+"""``MOST_COMMON_WAYS[m][f][r]``: how many of the ways ``f`` failed dice show ``m`` failing
+faces put ``r`` dice on the most common face (what Ceaseless re-rolls; see
+:func:`_most_common_ways`)."""
 
 
 def _kinds(count: int, wc: int, wn: int, wf: int) -> list[tuple[int, int, int, int]]:
@@ -207,7 +211,7 @@ def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], i
     for _ in range(rolled):
         powers.append(powers[-1] * hits)
     groups = [0] * (most + 1)
-    ways_f = _WAYS[kf]
+    ways_f = MOST_COMMON_WAYS[kf]
     fact = _FACT
     for f in range(rolled + 1):
         first = fact[rolled] // (fact[f] * fact[rolled - f]) * powers[rolled - f]
@@ -306,7 +310,7 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     crit retained, its denominator)``. Saves are allocated as :func:`kt2024_dice.allocate_saves`
     does (the least damage), worked out directly when a crit does at least a normal hit's
     damage (crit saves on crits first, then the normal saves: pairs on crits while a pair is
-    worth more, see :func:`_least_damage`), else by that function itself."""
+    worth more, see :func:`least_damage`), else by that function itself."""
     counts, den = _retained_counts(spec, defence.obscured)
     kept: dict[tuple[int, int], int] = {}
     with_crit = 0
@@ -345,7 +349,7 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
     crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
     only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
-    # _least_damage written out (this loop is the hot path of the AI's expected damage); the
+    # least_damage written out (this loop is the hot path of the AI's expected damage); the
     # defence dice collected depend on whether a crit was retained (Piercing Crits), and a
     # crits-only attack may leave the cover save useless (then every die is rolled)
     for items, roll in ((no_crit, rolls[0]), (crits, rolls[1]), (only, plain[1])):
@@ -407,8 +411,8 @@ def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, sa
     return rolls, plain, useless
 
 
-def _least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,
-                  cd: int) -> int:
+def least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,
+                 cd: int) -> int:
     """The damage :func:`kt2024_dice.allocate_saves` lets through when ``cd >= nd``: crit saves
     block crits first (a crit save on a normal hit while a crit got through could be moved to
     the crit for no less), the rest block normal hits; then ``p`` pairs of normal saves block
@@ -557,7 +561,7 @@ def _fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int
                                     attacker_wounds, defender_wounds)
                 joint[key] = joint.get(key, 0) + p * q
     else:
-        solve = kt2024._solver((attacker.normal, attacker.crit, defender.normal,
+        solve = kt2024.solvers((attacker.normal, attacker.crit, defender.normal,
                                 defender.crit, attacker.has("brutal"), defender.has("brutal"),
                                 attacker.has("shock"), defender.has("shock"))).solve
         dev_a_each, dev_d_each = attacker.devastating, defender.devastating
@@ -595,7 +599,7 @@ def clear_caches() -> None:
     programme's solved states: the next call computes from scratch (``bench/bench_odds.py``
     times them so)."""
     for fn in (attack_dice_2024, save_dice, shoot_2024, fight_2024, attack_2018,
-               kt2024._solver):
+               kt2024.solvers):
         fn.cache_clear()
 
 

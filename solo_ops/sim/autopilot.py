@@ -4,10 +4,11 @@ It answers whatever :func:`solo_ops.game.engine.pending` asks the players with t
 dicts a typed answer becomes (:mod:`solo_ops.view.answers` → :func:`~solo_ops.game.engine.step`),
 so a game it plays is an ordinary game: its log replays, its save resumes. It reads only what
 the players may see (operatives on the table, counters as "?" markers, objectives), asks the
-enemy planner's own geometry helpers (:mod:`solo_ops.ai.planner`: reachable end points with
-the enemy's control ranges kept clear, cover from threats, valid shots) and the exact expected
-damage of :mod:`solo_ops.game.attacks`; it never rolls a die (attacks are rolled by the engine
-through the game's dice, ``shoot ... roll`` / ``fight ... roll``) and never prints.
+enemy planner's own geometry helpers (:mod:`solo_ops.ai.candidates`, ``context``, ``cover``,
+``combat``, ``shooting``: reachable end points with the enemy's control ranges kept clear,
+cover from threats, valid shots; looked up through their modules at every call) and the exact
+expected damage of :mod:`solo_ops.game.attacks`; it never rolls a die (attacks are rolled by
+the engine through the game's dice, ``shoot ... roll`` / ``fight ... roll``) and never prints.
 
 :func:`answers` gives the actions it would take now, best first; the driver
 (:func:`play`) steps the first the rules accept (a refused action leaves the game exactly as
@@ -67,7 +68,11 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai import planner
+from solo_ops.ai import candidates as ai_candidates
+from solo_ops.ai import combat as ai_combat
+from solo_ops.ai import context as ai_context
+from solo_ops.ai import cover as ai_cover
+from solo_ops.ai import shooting as ai_shooting
 from solo_ops.game import attacks, markers
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.scenario import Scenario
@@ -161,7 +166,7 @@ def _counteract_shot(game: Game, state: State, op: Operative) -> Shot | None:
 
 
 # -- what the table looks like to the players ---------------------------------------------------
-def _ctx(game: Game, state: State) -> planner.Context:
+def _ctx(game: Game, state: State) -> ai_context.Context:
     return game.context(state)
 
 
@@ -202,7 +207,7 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
               pos: dict[str, tuple[float, float]] | None = None) -> Shot | None:
     """The valid shot with the best expected damage from ``at`` (default: where ``op``
     stands): visible, in range, a concealed target only out of cover (the planner's
-    :func:`~solo_ops.ai.shooting._valid_shot`), Limited weapons not used up."""
+    :func:`~solo_ops.ai.shooting.valid_shot`), Limited weapons not used up."""
     ctx = _ctx(game, state)
     point = at if at is not None else op.at
     assert point is not None
@@ -210,11 +215,11 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
     best: Shot | None = None
     enemies = _enemies(state)
     for weapon in op.profile.ranged_weapons:
-        if planner._used_up(ctx, op, weapon):
+        if ai_shooting.used_up(ctx, op, weapon):
             continue
-        planner._prefetch_covers(ctx, op, point, weapon, enemies, pos)  # one batch
+        ai_shooting.prefetch_covers(ctx, op, point, weapon, enemies, pos)  # one batch
         for target in enemies:
-            ok, cover, _ = planner._valid_shot(ctx, op, point, weapon, target, pos)
+            ok, cover, _ = ai_shooting.valid_shot(ctx, op, point, weapon, target, pos)
             if not ok:
                 continue
             expected = float(ctx.odds(weapon, op, target, cover)) if ctx.odds else 0.0
@@ -343,14 +348,14 @@ def _carry_home(game: Game, state: State, op: Operative, hows: tuple[str, ...]
         if allowance <= 0.05:
             continue
         ctx = _ctx(game, state)
-        cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state),
-                                  spacing=SPACING)
+        cand = ai_candidates.candidate_points(ctx, op, op.at, allowance,
+                                              ai_context.WorkingBoard(state), spacing=SPACING)
         pts = cand.points
         if len(pts) < 2:
             continue
         edge = np.minimum.reduce([pts[:, 0], pts[:, 1], board.width - pts[:, 0],
                                   board.depth - pts[:, 1]])
-        k = planner._pick(edge, cand.cost, pts)
+        k = ai_candidates.pick(edge, cand.cost, pts)
         if k is not None and k != 0:
             yield _move(op, how, pts[k])
 
@@ -375,21 +380,21 @@ def _carry_friend(game: Game, state: State, op: Operative, how: str
     ctx = _ctx(game, state)
     # only the end points next to a friend can be chosen: ask for those alone (the discs of
     # control_mask's straight-line test, as a charge does; the same points, costs and walks)
-    discs = [planner._charge_disc(op, f.at, f) for f in friends]  # type: ignore[arg-type]
-    cand = planner._candidates(ctx, op, op.at, allowance, planner._Board(state),
-                               spacing=SPACING, near=_carry_discs(discs))
+    discs = [ai_combat.charge_disc(op, f.at, f) for f in friends]  # type: ignore[arg-type]
+    cand = ai_candidates.candidate_points(ctx, op, op.at, allowance, ai_context.WorkingBoard(state),
+                                          spacing=SPACING, near=carry_discs(discs))
     for friend in sorted(friends, key=lambda f: (math.dist(op.at, f.at), f.id)):  # type: ignore
         assert friend.at is not None
         ok = reach.control_mask(terrain, cand.points, op.radius, friend.at, friend.radius,
-                                margin=planner.CHARGE_END_MARGIN)
-        k = planner._pick(cand.cost, cand.cost, cand.points, ok)
+                                margin=ai_combat.CHARGE_END_MARGIN)
+        k = ai_candidates.pick(cand.cost, cand.cost, cand.points, ok)
         if k is not None:
             yield _move(op, how, cand.points[k])
             return
 
 
-def _carry_discs(discs: list[tuple[float, float, float]]
-                 ) -> list[tuple[float, float, float]] | None:
+def carry_discs(discs: list[tuple[float, float, float]]
+                ) -> list[tuple[float, float, float]] | None:
     """The discs :func:`_carry_friend` asks the end points of (None: all end points). Each
     holds every point :func:`~solo_ops.rules.reach.control_mask` can find in a friend's
     control range (its straight-line test, with a hair to spare), so the mask of each friend
@@ -434,7 +439,7 @@ def _flee(game: Game, state: State, op: Operative, held: list[Operative]
         clear &= ~reach.control_mask(terrain, pts, op.radius, e.at, e.radius)
     ep = np.array([e.at for e in enemies], dtype=float)
     gaps = np.linalg.norm(pts[:, None, :] - ep[None], axis=2).min(axis=1)
-    k = planner._pick(-gaps, np.asarray(cand.cost, dtype=float), pts, clear)
+    k = ai_candidates.pick(-gaps, np.asarray(cand.cost, dtype=float), pts, clear)
     if k is not None:
         yield _move(op, "fall_back", pts[k])
 
@@ -448,10 +453,10 @@ def _charge(game: Game, state: State, op: Operative, policy: str, shot: Shot | N
     assert op.at is not None
     ctx = _ctx(game, state)
     pos = _pos(state)
-    ranked = [(d, t) for d, t in planner._nearest(ctx, op.at, op.radius, enemies, pos)
+    ranked = [(d, t) for d, t in ai_context.nearest_targets(ctx, op.at, op.radius, enemies, pos)
               if math.isfinite(d)]
-    seen = {t.id for t in planner._visible_targets(ctx, op.at, op.radius,
-                                                   [t for _, t in ranked], pos)}
+    seen = {t.id for t in ai_context.visible_targets(ctx, op.at, op.radius,
+                                                  [t for _, t in ranked], pos)}
     near = [(d, t) for d, t in ranked if t.id in seen]
     if not near:
         return None
@@ -463,11 +468,11 @@ def _charge(game: Game, state: State, op: Operative, policy: str, shot: Shot | N
     if state.edition == "kt2018":
         if dist > KT2018_SURE_CHARGE - 1.0 + 1e-9:
             return None
-        act = planner._charge_option(ctx, op, op.at, planner._Board(state), near,
-                                     {"charge": "yes"}, "kt2024")
+        act = ai_combat.charge_option(ctx, op, op.at, ai_context.WorkingBoard(state), near,
+                                      {"charge": "yes"}, "kt2024")
     else:
-        act = planner._charge_option(ctx, op, op.at, planner._Board(state), near,
-                                     {"charge": "yes"}, state.edition)
+        act = ai_combat.charge_option(ctx, op, op.at, ai_context.WorkingBoard(state), near,
+                                      {"charge": "yes"}, state.edition)
     if act is None or act.to is None:
         return None
     return {**_move(op, "charge", act.to), "target": target.id}
@@ -500,8 +505,8 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     if allowance <= 0.05:
         return
     ctx = _ctx(game, state)
-    board = planner._Board(state)
-    cand = planner._candidates(ctx, op, op.at, allowance, board, spacing=SPACING)
+    board = ai_context.WorkingBoard(state)
+    cand = ai_candidates.candidate_points(ctx, op, op.at, allowance, board, spacing=SPACING)
     pts, cost = cand.points, cand.cost
     if len(pts) < 2:
         return
@@ -513,7 +518,7 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
     targets = [pos[e.id] for e in enemies] if policy != "objective" or not goals else goals
     if not targets:
         targets = goals
-    visible = planner._visible_targets(ctx, op.at, radius, enemies, pos) or enemies
+    visible = ai_context.visible_targets(ctx, op.at, radius, enemies, pos) or enemies
     if targets:
         arr = np.asarray(targets, dtype=float)
         radii = np.zeros(len(arr))
@@ -528,27 +533,27 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
             # it) are measured around the walls; a straight line bounds the rest
             straight = np.hypot(pts[:, None, 0] - arr[None, :, 0],
                                 pts[:, None, 1] - arr[None, :, 1]).min(axis=1) - radius
-            progress = planner._lazy_scores(np.maximum(0.0, straight), progress_at, None,
-                                            COVER_DETOUR if visible else 0.0)
+            progress = ai_candidates.lazy_scores(np.maximum(0.0, straight), progress_at, None,
+                                                 COVER_DETOUR if visible else 0.0)
         else:
             progress = progress_at(np.arange(len(pts)))
-    reach_in = max((planner._weapon_range(w) for w in op.profile.ranged_weapons),
+    reach_in = max((ai_shooting.weapon_range(w) for w in op.profile.ranged_weapons),
                    default=0.0)
     if policy == "aggressive":
         def aggressive(idx: np.ndarray) -> np.ndarray:
-            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+            lines = ai_cover.firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
                 if enemies else np.zeros(len(idx))
             return -10.0 * lines + progress[idx]
 
         # firing lines are asked only of the points that could still win (none scores below
         # -10 an enemy plus its progress)
-        score = planner._lazy_scores(-10.0 * len(enemies) + progress, aggressive, None, 0.0)
-        k = planner._pick(score, cost, pts)
+        score = ai_candidates.lazy_scores(-10.0 * len(enemies) + progress, aggressive, None, 0.0)
+        k = ai_candidates.pick(score, cost, pts)
     elif policy == "cautious":
         def cautious(idx: np.ndarray) -> np.ndarray:
-            prot = planner._protected(ctx, pts[idx], radius, visible, pos).sum(axis=0) \
+            prot = ai_cover.protected(ctx, pts[idx], radius, visible, pos).sum(axis=0) \
                 if visible else np.zeros(len(idx))
-            lines = planner._firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
+            lines = ai_cover.firing_lines(ctx, pts[idx], radius, reach_in, enemies, pos) \
                 if enemies else np.zeros(len(idx))
             return -20.0 * prot - (5.0 * (lines > 0) if want_shot or enemies else 0.0) \
                 + 0.5 * progress[idx]
@@ -556,15 +561,15 @@ def _moves(game: Game, state: State, op: Operative, policy: str, how: str, *,
         # cover and firing lines are asked only of the points that could still win: none
         # scores below -20 a visible enemy, -5 for a line, plus half its progress
         best_case = -20.0 * len(visible) - (5.0 if want_shot or enemies else 0.0)
-        score = planner._lazy_scores(best_case + 0.5 * progress, cautious, None, 0.0)
-        k = planner._pick(score, cost, pts)
+        score = ai_candidates.lazy_scores(best_case + 0.5 * progress, cautious, None, 0.0)
+        k = ai_candidates.pick(score, cost, pts)
     else:
-        k = planner._pick(progress, cost, pts)
+        k = ai_candidates.pick(progress, cost, pts)
         if k is not None and visible:
             near = progress <= progress[k] + COVER_DETOUR
             # the best point protected from every visible enemy, asking the best first
-            j = planner._pick_where(progress, cost, pts, near,
-                                    planner._protected_all(ctx, pts, radius, visible, pos))
+            j = ai_candidates.pick_where(progress, cost, pts, near,
+                                         ai_cover.protected_all(ctx, pts, radius, visible, pos))
             k = j if j is not None else k
     if k is None or k == 0:
         return

@@ -96,7 +96,7 @@ seed, policy)."""
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(scenario: Scenario, kernels: bool = True,
+def init_worker(scenario: Scenario, kernels: bool = True,
                  variants: dict[str, Scenario] | None = None) -> None:
     """A worker's start: the scenario (and its ``variants``: other enemies on the same board,
     a job naming one as ``(name, level)``), one terrain cache for its board, and the
@@ -118,20 +118,20 @@ cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission 
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
 
 
-def _init_pool_worker(scenario: Scenario, kernels: bool = True,
+def init_pool_worker(scenario: Scenario, kernels: bool = True,
                       variants: dict[str, Scenario] | None = None) -> None:
-    """A worker process of a local pool: :func:`_init_worker`, fewer garbage collections
+    """A worker process of a local pool: :func:`init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
-    _init_worker(scenario, kernels, variants)
+    init_worker(scenario, kernels, variants)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
 
-def _worker_job(job: Job) -> MissionResult:
+def worker_job(job: Job) -> MissionResult:
     """One mission in a worker: (engagement or (variant, engagement), index, seed, policy)."""
     engagement, index, seed, policy = job
     levels: dict[Any, Scenario] = _WORKER["levels"]
@@ -154,8 +154,8 @@ def remote_job(scenario: Scenario, job: Job) -> MissionResult:
     """One mission on a cluster worker (Dask): the scenario comes with the task (scattered
     once by the caller); the worker's caches are kept per scenario name and board."""
     if _WORKER.get("scenario") is not scenario:
-        _init_worker(scenario)
-    return _worker_job(job)
+        init_worker(scenario)
+    return worker_job(job)
 
 
 def jobs_for(scenario: Scenario, missions: int, seed: int, policy: str,
@@ -190,7 +190,7 @@ class Runner:
     rating asks for more missions after each look at the results).
 
     ``jobs`` <= 1: in this process; more: a local pool of worker processes, each set up once
-    (:func:`_init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
+    (:func:`init_pool_worker`) and ignoring Ctrl-C, which only the caller's process handles: a
     ``KeyboardInterrupt`` while a batch is played ends every worker at once (``terminate``) and
     goes on up, so nothing is left running. ``executor``: a Dask client or any executor with
     ``submit``. Use it as a context manager (the pool is ended on the way out). ``kernels``:
@@ -266,10 +266,10 @@ class Runner:
                       for k, job in enumerate(todo)}, out, report)
         elif self.jobs <= 1:
             if not self._here:
-                _init_worker(self.scenario, self.kernels, self.variants)
+                init_worker(self.scenario, self.kernels, self.variants)
                 self._here = True
             for k, job in enumerate(todo):
-                out[k] = _worker_job(job)
+                out[k] = worker_job(job)
                 report(k + 1)
         else:
             pool = self._local_pool()
@@ -289,7 +289,7 @@ class Runner:
             methods = multiprocessing.get_all_start_methods()
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
                                               and "fork" in methods else None)
-            self._pool = ctx.Pool(self.jobs, initializer=_init_pool_worker,
+            self._pool = ctx.Pool(self.jobs, initializer=init_pool_worker,
                                   initargs=(self.scenario, self.kernels, self.variants))
         return self._pool
 
@@ -297,7 +297,7 @@ class Runner:
 def _indexed_job(item: tuple[int, Job]) -> tuple[int, MissionResult]:
     """A pool task: one mission, returned with its place in the batch."""
     k, job = item
-    return k, _worker_job(job)
+    return k, worker_job(job)
 
 
 def _is_dask(executor: Any) -> bool:

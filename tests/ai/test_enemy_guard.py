@@ -122,7 +122,7 @@ def test_guard_ends_when_an_enemy_ends_an_action_in_its_control_range() -> None:
 
 
 def test_a_guard_in_control_range_fights_with_its_melee_weapon() -> None:
-    from solo_ops.ai.planner import guard_reaction
+    from solo_ops.ai.guard import guard_reaction
 
     game, state = start([1, 6])
     enemy_goes_first(game, state)

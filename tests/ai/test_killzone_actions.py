@@ -223,12 +223,12 @@ def test_no_door_fight_for_a_fire_team_or_with_a_foe_on_its_own_side() -> None:
 
 
 def test_portal_distance_helpers() -> None:
-    from solo_ops.ai.planner import _beside, _gap_to_feature, _side_of
+    from solo_ops.ai.portals import beside, gap_to_feature, side_of
 
     game, state = setup([("u1", 3, [("e1", BRUTE, (12, 11))])], [("p1", GRUNT, (20, 11))],
                         bulkhead())
     hatch = game.terrain(state).board.feature("hatch-1")
-    assert _gap_to_feature(hatch, (13, 11), 0.5) == pytest.approx(1.5)
-    assert _side_of(hatch, (13, 11)) == -_side_of(hatch, (17, 11)) != 0
-    spot = _beside(hatch, _side_of(hatch, (13, 11)), 0.5, 0.3)
+    assert gap_to_feature(hatch, (13, 11), 0.5) == pytest.approx(1.5)
+    assert side_of(hatch, (13, 11)) == -side_of(hatch, (17, 11)) != 0
+    spot = beside(hatch, side_of(hatch, (13, 11)), 0.5, 0.3)
     assert spot is not None and math.dist(spot, (14.2, 11)) < 1e-9

@@ -271,8 +271,8 @@ def test_ambush_spots_are_hidden_or_in_cover_not_only_obscured() -> None:
     terrain, spotter = game.terrain(state), state.operatives["p1"]
     obscured_only = 0
     for seed in range(30):
-        for spot in fog._ambush_spots(terrain, state, spotter, game.settings, ["x", "y"],
-                                      SeededDice(seed=seed)):
+        for spot in fog.ambush_spots(terrain, state, spotter, game.settings, ["x", "y"],
+                                     SeededDice(seed=seed)):
             c = terrain.sight.cover(spotter.at, spot, spotter.radius, fog.COUNTER_RADIUS)
             assert not c.visible or c.in_cover, spot
             obscured_only += c.obscured and not c.in_cover

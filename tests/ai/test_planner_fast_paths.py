@@ -1,11 +1,11 @@
 """The planner's fast paths choose exactly what the full computation chooses (issue #13).
 
 The planner and the autopilot skip work whose answer cannot change the choice: they ask cover
-of the best candidates first and stop at the first protected one (``_pick_where``), score end
+of the best candidates first and stop at the first protected one (``pick_where``), score end
 points exactly only where a straight-line lower bound leaves them a chance
-(``_lazy_scores``), find no end points when the start already answers the move order
-(``_stays_put``, ``_joined_already``), measure routes to a rallying unit only when a straight
-line is short enough (``_unit_gap``), and stop the search for the closest valid target at the
+(``lazy_scores``), find no end points when the start already answers the move order
+(``stays_put``, ``joined_already``), measure routes to a rallying unit only when a straight
+line is short enough (``unit_gap``), and stop the search for the closest valid target at the
 first distance with a shot (``choose_shot``). Each is checked here against the full
 computation: random inputs for the pure helpers, and whole enemy turns on a shipped Gallowdark
 board with every fast path switched off, which must give the same plans, word for word.
@@ -21,7 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solo_ops.ai import planner
+from solo_ops.ai import allies as ai_allies
+from solo_ops.ai import candidates as ai_candidates
+from solo_ops.ai import context as ai_context
+from solo_ops.ai import cover as ai_cover
+from solo_ops.ai import shooting as ai_shooting
 from solo_ops.game.engine import new_game
 from tests.support.paths import SCENARIOS
 from tests.support.planner_patches import RAID, patch_ai, raid, turns
@@ -29,7 +33,7 @@ from tests.support.planner_patches import RAID, patch_ai, raid, turns
 
 # -- the pure helpers ---------------------------------------------------------------------------
 @st.composite
-def _candidates(draw: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def candidate_points(draw: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     n = draw(st.integers(1, 60))
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     # coarse values so that ties of score and cost happen
@@ -45,7 +49,7 @@ def _candidates(draw: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 
 @settings(max_examples=200)
-@given(_candidates(), st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 20))
+@given(candidate_points(), st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 20))
 def test_pick_where_equals_pick_of_the_whole_mask(case: Any, seed: int, masked: bool,
                                                   chunk: int) -> None:
     scores, cost, pts, mask = case
@@ -57,16 +61,16 @@ def test_pick_where_equals_pick_of_the_whole_mask(case: Any, seed: int, masked: 
         return passes[idx]
 
     use = mask if masked else None
-    full = planner._pick(scores, cost, pts, (mask if masked else True) & passes)
-    assert planner._pick_where(scores, cost, pts, use, test, chunk=chunk) == full
+    full = ai_candidates.pick(scores, cost, pts, (mask if masked else True) & passes)
+    assert ai_candidates.pick_where(scores, cost, pts, use, test, chunk=chunk) == full
     assert len(asked) == len(set(asked))  # nothing asked twice
     if full is not None:  # nothing asked that ranks after the choice
-        order = planner._pick_order(scores, cost, pts, use).tolist()
+        order = ai_candidates.pick_order(scores, cost, pts, use).tolist()
         assert max(order.index(k) for k in asked) < order.index(full) + max(chunk, 1) * 2 ** 6
 
 
 @settings(max_examples=300)
-@given(_candidates(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 2.0]),
+@given(candidate_points(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 2.0]),
        st.booleans())
 def test_lazy_scores_choose_as_the_exact_scores(case: Any, seed: int, slack: float,
                                                 masked: bool) -> None:
@@ -83,7 +87,7 @@ def test_lazy_scores_choose_as_the_exact_scores(case: Any, seed: int, slack: flo
         return exact[idx]
 
     use = mask if masked else None
-    lazy = planner._lazy_scores(bound, score, use, slack)
+    lazy = ai_candidates.lazy_scores(bound, score, use, slack)
     assert lazy[0] == exact[0]  # the start is always scored
     known = np.isfinite(lazy)
     assert (lazy[known] == exact[known]).all()
@@ -92,7 +96,7 @@ def test_lazy_scores_choose_as_the_exact_scores(case: Any, seed: int, slack: flo
         best = exact[pool].min()
         near = pool[exact[pool] <= best + slack + 1e-9]
         assert known[near].all()  # every candidate within the slack of the best is exact
-    assert planner._pick(lazy, cost, pts, use) == planner._pick(exact, cost, pts, use)
+    assert ai_candidates.pick(lazy, cost, pts, use) == ai_candidates.pick(exact, cost, pts, use)
     if n > 1:
         assert min(batches) >= 2  # never a batch of one point
 
@@ -135,7 +139,7 @@ def test_firing_lines_of_some_points_are_theirs_in_the_batch_of_all() -> None:
     """To cover with a firing line counts lines only at the protected end points."""
     game, state = raid(6, 2)
     ctx = game.context(state)
-    pos = planner._Board(state).pos
+    pos = ai_context.WorkingBoard(state).pos
     enemies = [o for o in state.living("player") if o.id in pos]
     pts = ctx.terrain.routes.free_points(None, 0.5, spacing=1.0)
     rng = np.random.default_rng(5)
@@ -145,16 +149,16 @@ def test_firing_lines_of_some_points_are_theirs_in_the_batch_of_all() -> None:
     cm = ctx.terrain.sight.cover_matrix(batch, 0.5, tp, tr, edition=ctx.edition)
     dist = ctx.terrain.routes.distance_matrix(tp, tr, batch, 0.5).T
     for reach_in in (math.inf, 24.0, 8.0):
-        full = planner._firing_lines(ctx, batch, 0.5, reach_in, enemies, pos)
+        full = ai_cover.firing_lines(ctx, batch, 0.5, reach_in, enemies, pos)
         # the whole computation: visible, not obscured and within range, every pair
         good = cm.visible & ~cm.obscured & (dist <= reach_in + 1e-9)
         assert np.array_equal(full, good.sum(axis=1))
         assert full.max() > 0
         for size in (2, 5, 31):
             idx = rng.choice(len(batch), size, replace=False)
-            part = planner._firing_lines(ctx, batch[idx], 0.5, reach_in, enemies, pos)
+            part = ai_cover.firing_lines(ctx, batch[idx], 0.5, reach_in, enemies, pos)
             assert np.array_equal(part, full[idx])
-        one = planner._firing_lines(ctx, batch[[7, 7]], 0.5, reach_in, enemies, pos)
+        one = ai_cover.firing_lines(ctx, batch[[7, 7]], 0.5, reach_in, enemies, pos)
         assert list(one) == [full[7], full[7]]
 
 
@@ -164,7 +168,7 @@ def test_prefetched_covers_are_what_sight_cover_answers() -> None:
     without Seek / Seek Light, from a fresh terrain so that no answer is remembered."""
     game, state = raid(6, 2)
     ctx = game.context(state)
-    pos = planner._Board(state).pos
+    pos = ai_context.WorkingBoard(state).pos
     terrain = ctx.terrain
     rng = np.random.default_rng(3)
     spots = terrain.routes.free_points(None, 0.5, spacing=1.0)
@@ -174,8 +178,8 @@ def test_prefetched_covers_are_what_sight_cover_answers() -> None:
         for weapon in shooter.profile.ranged_weapons:
             for _ in range(4):
                 point = tuple(float(v) for v in spots[rng.integers(len(spots))])
-                planner._prefetch_covers(ctx, shooter, point, weapon, enemies, pos)
-                memo = planner._memo(ctx)
+                ai_shooting.prefetch_covers(ctx, shooter, point, weapon, enemies, pos)
+                memo = ai_context.answer_memo(ctx)
                 for target in enemies:
                     key = ("c", point, pos[target.id], float(shooter.radius),
                            float(target.radius), weapon.has("seek"), weapon.has("seek_light"),
@@ -193,7 +197,7 @@ def test_prefetched_covers_are_what_sight_cover_answers() -> None:
 
 def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """Switch every fast path off: the full computation the planner made before them."""
-    pick = planner._pick
+    pick = ai_candidates.pick
 
     def pick_where(scores: Any, cost: Any, pts: Any, mask: Any, test: Any,
                    chunk: int = 4) -> int | None:
@@ -201,7 +205,7 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
         ok = np.asarray(test(every), dtype=bool)
         return pick(scores, cost, pts, ok if mask is None else ok & mask)
 
-    gap = planner._unit_gap
+    gap = ai_allies.unit_gap
 
     def unit_gap(*args: Any, **kw: Any) -> Any:
         kw.pop("limit", None)
@@ -211,16 +215,16 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
                     moved: bool, moved_how: Any) -> Any:
         """The full search over every weapon and target, then the shot of the fast one."""
         best = None
-        for weapon in planner._ranged(shooter.profile):
-            if planner._used_up(ctx, shooter, weapon):
+        for weapon in ai_shooting.ranged(shooter.profile):
+            if ai_shooting.used_up(ctx, shooter, weapon):
                 continue
-            if planner._is_heavy(weapon) and moved:
+            if ai_shooting.is_heavy(weapon) and moved:
                 allowed = weapon.rule("heavy")
                 if not (allowed is not None and allowed.value == "dash"
                         and moved_how == "dash"):
                     continue
             for target in targets:
-                ok, cover, dist = planner._valid_shot(ctx, shooter, point, weapon, target, pos)
+                ok, cover, dist = ai_shooting.valid_shot(ctx, shooter, point, weapon, target, pos)
                 if not ok:
                     continue
                 expected = float(ctx.odds(weapon, shooter, target, cover)) if ctx.odds else 0.0
@@ -234,15 +238,15 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
             assert (shot.target, shot.weapon) == (best[0][2], best[1])
         return shot, notes
 
-    fast_shot = planner.choose_shot
-    patch_ai(monkeypatch, "_pick_where", pick_where)
-    patch_ai(monkeypatch, "_lazy_scores",
+    fast_shot = ai_shooting.choose_shot
+    patch_ai(monkeypatch, "pick_where", pick_where)
+    patch_ai(monkeypatch, "lazy_scores",
               lambda bound, exact, mask, slack: exact(np.arange(len(bound))))
-    patch_ai(monkeypatch, "_stays_put", lambda *a, **k: False)
-    patch_ai(monkeypatch, "_joined_already", lambda score: False)
-    patch_ai(monkeypatch, "_unit_gap", unit_gap)
+    patch_ai(monkeypatch, "stays_put", lambda *a, **k: False)
+    patch_ai(monkeypatch, "joined_already", lambda score: False)
+    patch_ai(monkeypatch, "unit_gap", unit_gap)
     patch_ai(monkeypatch, "choose_shot", choose_shot)
-    patch_ai(monkeypatch, "_prefetch_covers", lambda *a, **k: None)
+    patch_ai(monkeypatch, "prefetch_covers", lambda *a, **k: None)
 
 
 
@@ -262,16 +266,16 @@ def test_enemy_turns_are_the_same_with_and_without_the_fast_paths(
 def test_unit_gap_limit_only_drops_gaps_beyond_it() -> None:
     game, state = raid(8, 1)
     ctx = game.context(state)
-    board = planner._Board(state)
+    board = ai_context.WorkingBoard(state)
     units = list(state.units.values())
     for unit in units:
         mine = [board.pos[m] for m in unit.models if m in board.pos]
         for other in units:
             if other.id == unit.id:
                 continue
-            full = planner._unit_gap(ctx, board, state, mine, 0.5, other)
+            full = ai_allies.unit_gap(ctx, board, state, mine, 0.5, other)
             for limit in (3.0, 6.0, 9.0):
-                got = planner._unit_gap(ctx, board, state, mine, 0.5, other, limit)
+                got = ai_allies.unit_gap(ctx, board, state, mine, 0.5, other, limit)
                 assert got == full or (got == math.inf and full is not None
                                        and full > limit)
 

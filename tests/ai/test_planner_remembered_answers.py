@@ -3,20 +3,20 @@ computation chooses (issue #13, item 5).
 
 Each fast path asks the geometry fewer or smaller questions and must give the same answers:
 
-* ``_reachable``: the walking answers remembered per terrain by their exact inputs (the
+* ``reachable``: the walking answers remembered per terrain by their exact inputs (the
   autopilot asks the same move again after each action of an activation);
-* ``autopilot._carry_discs``: the move next to a downed friend asks for the end points within
+* ``autopilot.carry_discs``: the move next to a downed friend asks for the end points within
   the discs of ``control_mask``'s straight-line test only (``reachable(..., near=)``);
-* ``planner._no_shortcut``: the open-doors routes are not measured when the routes as the
+* ``ai_portals.no_shortcut``: the open-doors routes are not measured when the routes as the
   doors stand already show that no door can save ``PORTAL_SHORTCUT``;
-* ``planner._prefetch_cover_answers``: the cover of several threats asked in one
+* ``ai_cover.prefetch_cover_answers``: the cover of several threats asked in one
   ``cover_matrix`` batch instead of one per threat;
-* ``planner._shared_commands``: the activation order measures only units whose command
+* ``planner.shared_commands``: the activation order measures only units whose command
   another ready unit shares, and the engine asks ``first_to_activate`` (the units of the
   highest command only) instead of the whole order;
-* the autopilot asks the visibility of every enemy in one batch (``_visible_targets``);
-* ``planner._feature_gap``: a base's gap to a door or hatch remembered per terrain;
-* ``planner._pick_where`` asks its test of one candidate first (then 2, 4...), not four.
+* the autopilot asks the visibility of every enemy in one batch (``visible_targets``);
+* ``ai_portals.feature_gap``: a base's gap to a door or hatch remembered per terrain;
+* ``ai_candidates.pick_where`` asks its test of one candidate first (then 2, 4...), not four.
 
 Each is checked against the full computation: on random positions of every shipped board for
 the helpers, and whole enemy turns and whole missions (Kill Team 2024 and 2018; every policy)
@@ -31,9 +31,15 @@ from typing import Any
 import numpy as np
 import pytest
 
+from solo_ops.ai import candidates as ai_candidates
+from solo_ops.ai import combat as ai_combat
+from solo_ops.ai import context as ai_context
+from solo_ops.ai import cover as ai_cover
 from solo_ops.ai import planner
+from solo_ops.ai import portals as ai_portals
 from solo_ops.game.engine import new_game
 from solo_ops.io.scenario import load_scenario
+from solo_ops.rules import reach
 from solo_ops.sim import autopilot
 from tests.support.paths import SCENARIOS
 from tests.support.planner_patches import patch_ai, raid, turns
@@ -62,15 +68,15 @@ def _scatter(game: Any, state: Any, seed: int) -> None:
 def test_remembered_reach_is_the_fresh_answer(path: Any) -> None:
     game, state = _game(path)
     ctx = game.context(state)
-    board = planner._Board(state)
+    board = ai_context.WorkingBoard(state)
     op = next(o for o in state.operatives.values() if o.id in board.pos)
-    first = planner._candidates(ctx, op, board.pos[op.id], 6.0, board)
-    again = planner._candidates(ctx, op, board.pos[op.id], 6.0, board)
+    first = ai_candidates.candidate_points(ctx, op, board.pos[op.id], 6.0, board)
+    again = ai_candidates.candidate_points(ctx, op, board.pos[op.id], 6.0, board)
     assert again.points is first.points or np.array_equal(again.points, first.points)
     fresh = ctx.terrain.routes.reachable(
         board.pos[op.id], op.radius, 6.0, spacing=0.5,
         blockers=[(p[0], p[1], state.operatives[i].radius
-                   + (planner.CONTROL_RANGE if state.operatives[i].side != op.side else 0))
+                   + (ai_context.CONTROL_RANGE if state.operatives[i].side != op.side else 0))
                   for i, p in board.pos.items() if i != op.id] + board.fixed)
     if len(first.points) != len(fresh.points):
         return  # a loose enemy's range, or points on a base by the exact circles, left out
@@ -90,7 +96,7 @@ def test_carry_discs_choose_as_all_end_points(path: Any) -> None:
     for seed in range(6):
         _scatter(game, state, seed)
         ctx = game.context(state)
-        board = planner._Board(state)
+        board = ai_context.WorkingBoard(state)
         players = [o for o in state.living("player") if o.id in board.pos]
         op, friends = players[0], players[1:]
         start = board.pos[op.id]
@@ -102,18 +108,18 @@ def test_carry_discs_choose_as_all_end_points(path: Any) -> None:
         for f, p in zip(friends, ring[rng.choice(len(ring), len(friends), replace=False)],
                         strict=False):
             f.at = board.pos[f.id] = (float(p[0]), float(p[1]))
-        discs = [planner._charge_disc(op, board.pos[f.id], f) for f in friends]
+        discs = [ai_combat.charge_disc(op, board.pos[f.id], f) for f in friends]
         for spacing in (1.0, 0.5):
-            full = planner._candidates(ctx, op, start, 6.0, board, spacing=spacing)
-            part = planner._candidates(ctx, op, start, 6.0, board, spacing=spacing,
-                                       near=discs)
+            full = ai_candidates.candidate_points(ctx, op, start, 6.0, board, spacing=spacing)
+            part = ai_candidates.candidate_points(ctx, op, start, 6.0, board, spacing=spacing,
+                                                  near=discs)
             for f in friends:
                 picks = []
                 for cand in (full, part):
-                    ok = planner.reach.control_mask(ctx.terrain, cand.points, op.radius,
-                                                    board.pos[f.id], f.radius,
-                                                    margin=planner.CHARGE_END_MARGIN)
-                    k = planner._pick(cand.cost, cand.cost, cand.points, ok)
+                    ok = reach.control_mask(ctx.terrain, cand.points, op.radius,
+                                            board.pos[f.id], f.radius,
+                                            margin=ai_combat.CHARGE_END_MARGIN)
+                    k = ai_candidates.pick(cand.cost, cand.cost, cand.points, ok)
                     picks.append(None if k is None else (
                         tuple(cand.points[k]), float(cand.cost[k]),
                         cand.reach.path(k).points))
@@ -132,36 +138,36 @@ def test_no_shortcut_only_where_no_door_is_opened(path: Any, monkeypatch: Any) -
     for seed in range(10):
         _scatter(game, state, seed)
         ctx = game.context(state)
-        board = planner._Board(state)
+        board = ai_context.WorkingBoard(state)
         # (the geometry only: each operative on the table against the players but itself)
         for op in [o for o in state.operatives.values() if o.id in board.pos]:
             enemies = [o for o in state.living("player") if o.id in board.pos and o is not op]
             for move in ("towards_closest_enemy", "hold_12"):
                 codes = {"move": move}
-                if planner._no_shortcut(ctx, op, board.pos[op.id], board, enemies, codes):
+                if ai_portals.no_shortcut(ctx, op, board.pos[op.id], board, enemies, codes):
                     said += 1
                     with monkeypatch.context() as m:
-                        patch_ai(m, "_no_shortcut", lambda *a: False)
-                        assert planner._closed_way(ctx, op, board.pos[op.id], board,
-                                                   enemies, codes) is None
+                        patch_ai(m, "no_shortcut", lambda *a: False)
+                        assert ai_portals.closed_way(ctx, op, board.pos[op.id], board,
+                                                     enemies, codes) is None
     assert said > 0
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
 def test_prefetched_cover_answers_are_each_threats_own(path: Any) -> None:
-    """``_protected`` and ``_cover_levels`` of several threats, one batch for all of them,
+    """``protected`` and ``cover_levels`` of several threats, one batch for all of them,
     equal each threat's own ``cover_matrix`` answers (random points and threats)."""
     game, state = _game(path)
     _scatter(game, state, 3)
     ctx = game.context(state)
-    board = planner._Board(state)
+    board = ai_context.WorkingBoard(state)
     threats = [o for o in state.living("player") if o.id in board.pos]
     rng = np.random.default_rng(11)
     pts = ctx.terrain.routes.free_points(None, 0.5, spacing=1.0)
     pts = pts[rng.choice(len(pts), min(40, len(pts)), replace=False)]
-    planner._prefetch_cover_answers(ctx, threats, pts, 0.5, board.pos)
-    got_p = planner._protected(ctx, pts, 0.5, threats, board.pos)
-    got_l = np.array([planner._cover_levels(ctx, pts, 0.5, t, board.pos) for t in threats])
+    ai_cover.prefetch_cover_answers(ctx, threats, pts, 0.5, board.pos)
+    got_p = ai_cover.protected(ctx, pts, 0.5, threats, board.pos)
+    got_l = np.array([ai_cover.cover_levels(ctx, pts, 0.5, t, board.pos) for t in threats])
     for row, t in enumerate(threats):
         cm = ctx.terrain.sight.cover_matrix(np.array([board.pos[t.id]]), t.radius, pts, 0.5,
                                             edition=ctx.edition)
@@ -174,8 +180,8 @@ def test_prefetched_cover_answers_are_each_threats_own(path: Any) -> None:
 @pytest.mark.parametrize("path", [p for p in SHIPPED if "gallowdark" in p.stem
                                   or "volkus" in p.stem], ids=lambda p: p.stem)
 def test_remembered_portal_gaps_are_shapelys(path: Any) -> None:
-    """``_feature_gap`` (remembered per terrain, portal and exact point) is
-    ``_gap_to_feature`` to the last bit, asked first or again, for every door and hatch
+    """``feature_gap`` (remembered per terrain, portal and exact point) is
+    ``gap_to_feature`` to the last bit, asked first or again, for every door and hatch
     (Volkus in Kill Team 2018: in 2024 its doors are Accessible and Heavy terrain, no door)."""
     scenario = load_scenario(path)
     if "volkus" in path.stem:
@@ -189,9 +195,9 @@ def test_remembered_portal_gaps_are_shapelys(path: Any) -> None:
     for feature in portals:
         for p in pts:
             for radius in (0.5, 0.7, 0.0):
-                want = planner._gap_to_feature(feature, p, radius)
-                assert planner._feature_gap(ctx, feature, p, radius) == want
-                assert planner._feature_gap(ctx, feature, p, radius) == want
+                want = ai_portals.gap_to_feature(feature, p, radius)
+                assert ai_portals.feature_gap(ctx, feature, p, radius) == want
+                assert ai_portals.feature_gap(ctx, feature, p, radius) == want
 
 
 def test_activation_order_without_measuring_lone_commands(monkeypatch: Any) -> None:
@@ -204,7 +210,7 @@ def test_activation_order_without_measuring_lone_commands(monkeypatch: Any) -> N
         ready = list(state.active_units())
         fast = [u.id for u in planner.activation_order(ctx, state, ready)]
         with monkeypatch.context() as m:
-            patch_ai(m, "_shared_commands", lambda units: {u.command for u in units})
+            patch_ai(m, "shared_commands", lambda units: {u.command for u in units})
             full = [u.id for u in planner.activation_order(ctx, state, ready)]
         assert fast == full
 
@@ -227,7 +233,7 @@ def test_first_to_activate_is_the_head_of_the_activation_order() -> None:
 # -- whole turns and missions with and without them -------------------------------------------
 def _visible_one_by_one(ctx: Any, point: Any, radius: float, targets: list[Any],
                         pos: dict[str, Any]) -> list[Any]:
-    return [t for t in targets if planner._visible(ctx, point, pos[t.id], radius, t.radius)]
+    return [t for t in targets if ai_context.visible(ctx, point, pos[t.id], radius, t.radius)]
 
 
 def _switch_off(m: pytest.MonkeyPatch) -> None:
@@ -238,16 +244,16 @@ def _switch_off(m: pytest.MonkeyPatch) -> None:
         return ctx.terrain.routes.reachable(start, radius, allowance, blockers=blockers,
                                             spacing=spacing, near=near)
 
-    patch_ai(m, "_reachable", reachable)
-    patch_ai(m, "_no_shortcut", lambda *a: False)
-    patch_ai(m, "_prefetch_cover_answers", lambda *a: None)
-    patch_ai(m, "_shared_commands", lambda units: {u.command for u in units})
-    patch_ai(m, "_visible_targets", _visible_one_by_one)
-    patch_ai(m, "_feature_gap", lambda ctx, feature, point, radius:
-              planner._gap_to_feature(feature, point, radius))
-    pick_where = planner._pick_where
-    patch_ai(m, "_pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
-    m.setattr(autopilot, "_carry_discs", lambda discs: None)
+    patch_ai(m, "reachable", reachable)
+    patch_ai(m, "no_shortcut", lambda *a: False)
+    patch_ai(m, "prefetch_cover_answers", lambda *a: None)
+    patch_ai(m, "shared_commands", lambda units: {u.command for u in units})
+    patch_ai(m, "visible_targets", _visible_one_by_one)
+    patch_ai(m, "feature_gap", lambda ctx, feature, point, radius:
+              ai_portals.gap_to_feature(feature, point, radius))
+    pick_where = ai_candidates.pick_where
+    patch_ai(m, "pick_where", lambda *a, chunk=4: pick_where(*a, chunk=chunk))
+    m.setattr(autopilot, "carry_discs", lambda discs: None)
     from solo_ops.game import engine
 
     m.setattr(engine, "first_to_activate",

@@ -45,12 +45,12 @@ def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatc
 def test_the_build_key_changes_with_the_kernels_source(monkeypatch: pytest.MonkeyPatch,
                                                        tmp_path: Path) -> None:
     """A changed kernel is another build: compiled afresh, never taken for compiled."""
-    sources = compiled._kernel_sources()
+    sources = compiled.kernel_sources()
     assert {p.name for p in sources} >= {"distance.py", "movement.py", "sight.py"}
     before = compiled.build_key()
     changed = tmp_path / "sight.py"
     changed.write_bytes(sources[-1].read_bytes() + b"\n# changed\n")
-    monkeypatch.setattr(compiled, "_kernel_sources", lambda: [*sources[:-1], changed])
+    monkeypatch.setattr(compiled, "kernel_sources", lambda: [*sources[:-1], changed])
     assert compiled.build_key() != before
 
 
@@ -95,7 +95,7 @@ def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
     for entry in entries:
         kernel = getattr(importlib.import_module(f"solo_ops.geometry.jit.{entry['module']}"),
                          entry["name"])
-        assert [jit._decode(args) for args in entry["args"]] == list(kernel.signatures)
+        assert [jit.decode_signature(args) for args in entry["args"]] == list(kernel.signatures)
     assert jit.preload(entries) == sum(len(e["args"]) for e in entries)
     assert jit.preload([{"module": "distance", "name": "no_such_kernel", "args": [[]]}]) == 0
 

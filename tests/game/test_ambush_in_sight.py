@@ -28,8 +28,8 @@ def test_ambush_counters_are_in_the_spotters_sight_and_clear_of_every_player() -
     terrain = game.terrain(state)
     corvin = state.operatives["p1"]
     for seed in range(40):
-        spots = fog._ambush_spots(terrain, state, corvin, game.settings, ["x", "y"],
-                                  SeededDice(seed=seed))
+        spots = fog.ambush_spots(terrain, state, corvin, game.settings, ["x", "y"],
+                                 SeededDice(seed=seed))
         assert len(spots) == 2
         for spot in spots:
             assert terrain.sight.visible(corvin.at, spot, corvin.radius, fog.COUNTER_RADIUS)

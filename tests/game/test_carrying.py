@@ -130,3 +130,21 @@ def test_still_carried_at_the_end_counts_as_carried_to_safety_and_adds_one() -> 
     test = report.tests[0]
     assert (test.model, test.target, test.roll, test.passed) == ("a2", 4, 4, True)
     assert ("carried to safety" in " ".join(r for r, _ in test.bonuses))
+
+
+def test_the_table_view_offers_carry_and_evacuate_only_when_the_rules_allow() -> None:
+    """``open_actions`` (what the page offers): ``carry`` once a downed friend lies on the
+    table and the operative carries nothing; ``evacuate`` only while it carries a friend."""
+    from solo_ops.game.actions import open_actions
+    from tests.support.small_table import active
+
+    game, state = active()
+    a1 = state.operatives["a1"]
+    assert open_actions(game, state)["carry"] == "no downed friend lies on the table"
+    assert open_actions(game, state)["evacuate"] == f"{a1.name} is not carrying anyone"
+    state.operatives["a2"].at = (6.0, 10.0)
+    step(game, state, {"type": "down", "operative": "a2"})
+    assert open_actions(game, state)["carry"] is None  # how far: the action's own question
+    a1.carrying, state.operatives["a2"].carried_by = "a2", "a1"
+    assert open_actions(game, state)["carry"] == f"{a1.name} is already carrying a2"
+    assert open_actions(game, state)["evacuate"] is None

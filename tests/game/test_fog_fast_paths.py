@@ -6,11 +6,11 @@ side by side with the new one: on every shipped board (both door states where it
 with random inputs, and inside whole autopilot games of every shipped scenario, where every
 call the engine makes is checked as it happens.
 
-* ``fog._cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
+* ``fog.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
   same doubles, so the same hypots and comparisons, so the same spots (or the same refusal).
 * ``fog.spotters`` remembers its answer per exact inputs on the terrain.
-* ``cp._copy`` builds the state's own dataclasses directly and shares tuples of plain values
-  (as :func:`copy.deepcopy` does); ``cp._into`` puts plain values back without a call.
+* ``cp.copy_value`` builds the state's own dataclasses directly and shares tuples of plain values
+  (as :func:`copy.deepcopy` does); ``cp.put_back`` puts plain values back without a call.
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ def test_games_snapshot_restore_and_spotting_equal_the_old_code(
             ops = dict(a.operatives)
             saved_new, saved_old = new_snapshot(state), new_snapshot(state)
             for name, value in saved_new.fields.items():
-                setattr(a, name, cp._into(getattr(a, name), value))
+                setattr(a, name, cp.put_back(getattr(a, name), value))
             for name, value in saved_old.fields.items():
                 setattr(b, name, old_into(getattr(b, name), value))
             for f in dataclasses.fields(state):
@@ -289,20 +289,20 @@ def test_games_snapshot_restore_and_spotting_equal_the_old_code(
     for f in dataclasses.fields(state):
         if f.name not in ("log", "dice"):
             value = getattr(state, f.name)
-            same(cp._copy(value), old_copy(value), f.name)
-            independent(cp._copy(value), value, f.name)
+            same(cp.copy_value(value), old_copy(value), f.name)
+            independent(cp.copy_value(value), value, f.name)
 
 
 def test_copy_shares_only_immutable_values() -> None:
     """A position is shared (a tuple of floats, as deepcopy shares it); a tuple holding a list
     is copied, and the list inside is a new one."""
     at = (1.5, 2.5)
-    assert cp._copy(at) is at and copy.deepcopy(at) is at
+    assert cp.copy_value(at) is at and copy.deepcopy(at) is at
     mixed = (1.0, [2.0, 3.0])
-    got = cp._copy(mixed)
+    got = cp.copy_value(mixed)
     assert got == mixed and got is not mixed and got[1] is not mixed[1]
     c = Counter("c1", (3.0, 4.0), 2, 1)
-    d = cp._copy(c)
+    d = cp.copy_value(c)
     assert type(d) is Counter and d == c and d is not c
     d.at = (0.0, 0.0)
     assert c.at == (3.0, 4.0)
@@ -326,7 +326,7 @@ def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
         rmax = max(radii)
         pts = np.asarray(terrain.routes.free_points(Point(at).buffer(3.0 + rmax * 4), rmax,
                                                     0.5), dtype=float).reshape(-1, 2)
-        if trial % 3 == 0:  # the counter's own spot first, as _cluster does
+        if trial % 3 == 0:  # the counter's own spot first, as cluster_spots does
             pts = np.concatenate([np.array([at]), pts])
         if len(pts) == 0:
             continue
@@ -338,7 +338,7 @@ def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
             placed.append((float(p[0]) + radii[0] + R + fog.MODEL_GAP - 1e-9, float(p[1]), R))
         for limit in (math.inf, fog.CLUSTER_FIRST - 1e-7, 0.4):
             a, b = list(placed), list(placed)
-            assert fog._cluster_pick(terrain, at, radii, pts, a, limit) == \
+            assert fog.cluster_pick(terrain, at, radii, pts, a, limit) == \
                 old_cluster_pick(terrain, at, radii, pts, b, limit)
             assert a == b
             checked += 1

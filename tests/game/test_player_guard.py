@@ -126,8 +126,8 @@ def test_the_guard_interrupt_shot_in_control_range_is_minus_one_to_hit() -> None
 
     can = guard.offer(game, state, state.operatives["a1"], state.operatives["e1"])
     assert can == {"weapons": ["autogun"], "fight": True, "penalty": 1}
-    events = guard._interrupt(game, state, state.operatives["a1"], state.operatives["e1"], can,
-                              {"how": "shoot", "weapon": "autogun"})
+    events = guard.interrupt(game, state, state.operatives["a1"], state.operatives["e1"], can,
+                             {"how": "shoot", "weapon": "autogun"})
     attack = next(e for e in events if e["type"] == "attack")
     assert attack["lines"][0] == "Attack dice (5+, crit 6+): 5 5 5 5."
     assert attack["damage"] == 6  # four normal hits of 3, no save made: capped at 6 wounds

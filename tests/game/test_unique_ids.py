@@ -1,8 +1,11 @@
-"""Issue #14 item 1: every model, unit and counter id is used once in a game.
+"""Every model, unit and counter id is used once in a game: in every shipped scenario played to
+its end, for a counter revealed beside pre-placed models, and for the split parts of a counter.
 
 Source (supplement ``003``, enemy-count table): "3	2 Enemies" -- a resolved counter puts new
-models on the table, so they need ids of their own; a revealed counter's models used to be
-numbered from 1 again and overwrote the pre-placed ``cultist-1`` of the supplement example.
+models on the table, so they need ids of their own (a revealed counter's models were once
+numbered from 1 again and overwrote the pre-placed ``cultist-1`` of the supplement example).
+The ids are made by ``State.new_model_id``, ``new_unit_ids`` and ``new_counter_id``. Reading:
+docs/rules.md, "Playing a mission".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The compiled single-distance loops (``solo_ops.geometry.jit.distance``) answer exactly what
 the numpy code answers (issue 13, fifth pass).
 
-``_PairQuery`` runs three numba kernels when :data:`solo_ops.geometry.jit.ENABLED`: the straight
+``PairQuery`` runs three numba kernels when :data:`solo_ops.geometry.jit.ENABLED`: the straight
 segment test (``direct``), the corners each point sees (``seen``) and the best pair of corners
 (``best_pair``); the numpy code is the reference and the fallback (a segment through an
 obstacle vertex is settled by it). Here two separate :class:`Routes` on each board, one with
@@ -44,7 +44,7 @@ def routes_for(k: int) -> tuple[R.Routes, R.Routes]:
 @pytest.fixture(autouse=True)
 def _count_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Count the kernels' answers, so a test can check the fallbacks really ran."""
-    direct, seen = R._jd.direct, R._jd.seen
+    direct, seen = R.common.jd.direct, R.common.jd.seen
 
     def counted_direct(*args: Any) -> int:
         state = direct(*args)
@@ -56,8 +56,8 @@ def _count_kernel_answers(monkeypatch: pytest.MonkeyPatch) -> None:
         _SEEN["seen-touch" if out[3] else "seen"] += 1
         return out
 
-    monkeypatch.setattr(R._jd, "direct", counted_direct)  # the object routes calls
-    monkeypatch.setattr(R._jd, "seen", counted_seen)
+    monkeypatch.setattr(R.common.jd, "direct", counted_direct)  # the object routes calls
+    monkeypatch.setattr(R.common.jd, "seen", counted_seen)
 
 
 def ask_both(k: int, pairs: list[tuple[Any, Any, float, float]]) -> tuple[int, int]:
@@ -95,7 +95,7 @@ def test_compiled_distances_equal_numpy_distances(k: int) -> None:
              for i in range(len(pts) // 2)]
     pairs += [(tuple(pts[0]), tuple(q), 0.0, 0.0) for q in pts[1:60]]
     found, bent = ask_both(k, pairs)
-    if fast._open:
+    if fast.no_walls:
         assert found == len(pairs) and bent == 0
     else:
         assert found > len(pairs) // 4 and bent > 10
@@ -105,7 +105,7 @@ def _through_vertices(routes: R.Routes, rng: np.random.Generator, n: int) -> lis
     """Pairs whose segment passes exactly through an obstacle vertex: the vertex plus and minus
     a multiple of a small integer step (exact in binary for the boards' round coordinates), and
     pairs along a wall face's line beyond its ends."""
-    r = routes._measure.rings
+    r = routes.graph.rings
     out: list[Any] = []
     if len(r) == 0:
         return out
@@ -125,7 +125,7 @@ def _through_vertices(routes: R.Routes, rng: np.random.Generator, n: int) -> lis
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_segments_through_vertices_take_the_numpy_path_and_agree(k: int) -> None:
     fast, _ = routes_for(k)
-    if fast._open:
+    if fast.no_walls:
         pytest.skip("no walls")
     pairs = _through_vertices(fast, np.random.default_rng(k), 120)
     found, _ = ask_both(k, pairs)
@@ -139,7 +139,7 @@ def test_the_fallbacks_were_exercised() -> None:
     _SEEN.clear()
     for k in range(len(BOARD_LIST)):
         fast, _ = routes_for(k)
-        if fast._open:
+        if fast.no_walls:
             continue
         rng = np.random.default_rng(100 + k)
         b = fast.board
@@ -155,7 +155,7 @@ def test_the_fallbacks_were_exercised() -> None:
 def test_seen_kernel_equals_numpy_seen(k: int) -> None:
     """The corners each point sees and their distances, record by record."""
     fast, _ = routes_for(k)
-    pair = fast._pair
+    pair = fast.pair_query
     if pair.n == 0:
         pytest.skip("no corners")
     rng = np.random.default_rng(50 + k)
@@ -169,9 +169,9 @@ def test_seen_kernel_equals_numpy_seen(k: int) -> None:
         got: list[list[Any]] = [[Y[0], None], [Y[1], None]]
         want: list[list[Any]] = [[Y[0], None], [Y[1], None]]
         with compiled(True):
-            pair._seen(got, [a, b], Y)
+            pair.seen(got, [a, b], Y)
         with compiled(False):
-            pair._seen(want, [a, b], Y)
+            pair.seen(want, [a, b], Y)
         for g, w in zip(got, want, strict=True):
             assert np.array_equal(g[1][0], w[1][0]) and np.array_equal(g[1][2], w[1][2])
             assert g[1][2].dtype == w[1][2].dtype == np.float64
@@ -218,20 +218,20 @@ def test_inside_is_shapelys_answer_away_from_the_edges() -> None:
     decided: Counter[str] = Counter()
     for k in range(len(BOARD_LIST)):
         fast, _ = routes_for(k)
-        if fast._open:
+        if fast.no_walls:
             continue
-        r = fast._measure.rings
+        r = fast.graph.rings
         rng = np.random.default_rng(70 + k)
         b = fast.board
         special = special_points(fast)
         deep = []  # points in the walls' own boxes: some inside them, some beside
-        for poly in R.shapes.polygons_of(fast._measure_geom):
+        for poly in R.shapes.polygons_of(fast.walls):
             x0, y0, x1, y1 = poly.bounds
             deep.append(np.stack([rng.uniform(x0, x1, 30), rng.uniform(y0, y1, 30)], axis=1))
         pts = np.concatenate([np.stack([rng.uniform(0, b.width, 300),
                                         rng.uniform(0, b.depth, 300)], axis=1),
                               special[rng.integers(0, len(special), 300)], *deep])
-        want = R.shapely.contains_xy(fast._measure_eroded, pts[:, 0], pts[:, 1])
+        want = R.shapely.contains_xy(fast.walls_eroded, pts[:, 0], pts[:, 1])
         for p, w in zip(pts, want, strict=True):
             x, y = float(p[0]), float(p[1])
             got, again = jd.inside(x, y, x, y, r.v, r.nxt, 1e3 * R.EPS)

@@ -1,8 +1,8 @@
 """The compiled wall tests (``solo_ops.geometry.jit.movement``) answer exactly what the numpy
 code answers (issue 13, fifth pass).
 
-``routes._blocked`` (is a straight segment clear of the walls: every walk, route, reach and
-straight distance asks it) and ``routes._blocked_rows`` (each segment against its own ring: the
+``routes.blocked`` (is a straight segment clear of the walls: every walk, route, reach and
+straight distance asks it) and ``routes.blocked_rows`` (each segment against its own ring: the
 bases on the table) run one numba kernel each when :data:`solo_ops.geometry.jit.ENABLED`. Both
 are compared here with the numpy code -- the dense sign table, the boxed form for many pairs,
 the rows form -- boolean for boolean, on every shipped board's walls and on rings whose edges
@@ -28,16 +28,16 @@ from tests.support.distance_boards import BOARD_LIST, IDS
 from tests.support.jit_switch import compiled
 
 
-def both(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> tuple[np.ndarray, np.ndarray]:
-    """(``_blocked`` with the kernel, without it)."""
+def both(P: np.ndarray, Q: np.ndarray, rings: R.rings.Rings) -> tuple[np.ndarray, np.ndarray]:
+    """(``blocked`` with the kernel, without it)."""
     with compiled(True):
-        got = R._blocked(P, Q, rings)
+        got = R.rings.blocked(P, Q, rings)
     with compiled(False):
-        want = R._blocked(P, Q, rings)
+        want = R.rings.blocked(P, Q, rings)
     return got, want
 
 
-def hard_segments(rings: R._Rings, rng: np.random.Generator, n: int) -> tuple[np.ndarray,
+def hard_segments(rings: R.rings.Rings, rng: np.random.Generator, n: int) -> tuple[np.ndarray,
                                                                              np.ndarray]:
     """Segments through wall corners exactly (the corner plus and minus multiples of a
     quarter-inch step: exact in binary for round coordinates), along wall faces and beyond
@@ -64,7 +64,7 @@ def hard_segments(rings: R._Rings, rng: np.random.Generator, n: int) -> tuple[np
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_blocked_equals_numpy_on_every_board(k: int) -> None:
     routes = R.Routes(BOARD_LIST[k])
-    rings = routes._measure.rings
+    rings = routes.graph.rings
     if len(rings) == 0:
         pytest.skip("no walls")
     b = routes.board
@@ -84,15 +84,15 @@ def test_blocked_equals_numpy_on_every_board(k: int) -> None:
 
 
 def test_the_boxed_path_and_the_dense_path_are_both_compared() -> None:
-    """Enough segments for ``_blocked`` to take its boxed form (more pairs than
-    ``_DENSE``), and few enough for the dense one, on the busiest shipped board."""
+    """Enough segments for ``blocked`` to take its boxed form (more pairs than
+    ``DENSE``), and few enough for the dense one, on the busiest shipped board."""
     routes = R.Routes(BOARD_LIST[3])
-    rings = routes._measure.rings
+    rings = routes.graph.rings
     rng = np.random.default_rng(5)
     b = routes.board
-    many = rng.uniform(0, 1, (2 * R.rings._DENSE // max(1, len(rings)) + 50, 2, 2)) \
+    many = rng.uniform(0, 1, (2 * R.rings.DENSE // max(1, len(rings)) + 50, 2, 2)) \
         * [b.width, b.depth]
-    assert len(many) * len(rings) > R.rings._DENSE
+    assert len(many) * len(rings) > R.rings.DENSE
     got, want = both(many[:, 0], many[:, 1], rings)
     assert got.tobytes() == want.tobytes() and want.any() and not want.all()
 
@@ -102,7 +102,7 @@ def test_rings_whose_edges_do_not_end_at_their_successor() -> None:
     sq = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]])
     nxt = np.roll(sq, -1, axis=0)
     nxt[3] = [0.0, 1.0]
-    odd = R._Rings(sq, np.roll(sq, 1, axis=0), nxt)
+    odd = R.rings.Rings(sq, np.roll(sq, 1, axis=0), nxt)
     rng = np.random.default_rng(3)
     P, Q = rng.uniform(-1, 3, (500, 2)), rng.uniform(-1, 3, (500, 2))
     P2, Q2 = hard_segments(odd, rng, 60)
@@ -132,9 +132,9 @@ def test_blocked_rows_equals_numpy() -> None:
              V[:, 0] + np.array([3.0, 1e-12])]
         for A, B in zip(P, Q, strict=True):
             with compiled(True):
-                got = R._blocked_rows(A, B, V)
+                got = R.rings.blocked_rows(A, B, V)
             with compiled(False):
-                want = R._blocked_rows(A, B, V)
+                want = R.rings.blocked_rows(A, B, V)
             assert got.tobytes() == want.tobytes(), sides
             blocked += int(want.sum())
     assert blocked > 100
@@ -143,11 +143,11 @@ def test_blocked_rows_equals_numpy() -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_enters_equals_wedge_enters(data: Any) -> None:
-    """One line through one obstacle vertex, against ``routes._wedge_enters``."""
+    """One line through one obstacle vertex, against ``routes.wedge_enters``."""
     coord = st.sampled_from([0.0, 1.0, -1.0, 0.5, 2.0, 1e-12, -1e-12, 3.0, 0.25])
     pts = [np.array([data.draw(coord), data.draw(coord)]) for _ in range(4)]
     d, v, prv, nxt = pts
-    want = R._wedge_enters(d[None, :], v[None, :], prv[None, :], nxt[None, :])[0]
+    want = R.rings.wedge_enters(d[None, :], v[None, :], prv[None, :], nxt[None, :])[0]
     assert jm.enters(d[0], d[1], v[0], v[1], prv[0], prv[1], nxt[0], nxt[1]) == want
 
 
@@ -156,9 +156,9 @@ def test_enters_equals_wedge_enters(data: Any) -> None:
 def test_hypothesis_segments_on_a_board(data: Any) -> None:
     k = data.draw(st.integers(0, len(BOARD_LIST) - 1), label="board")
     routes = R.Routes(BOARD_LIST[k])
-    rings = routes._measure.rings
+    rings = routes.graph.rings
     b = routes.board
-    pts = routes._measure.pos if len(routes._measure.pos) else np.zeros((1, 2))
+    pts = routes.graph.pos if len(routes.graph.pos) else np.zeros((1, 2))
 
     def point() -> list[float]:
         if data.draw(st.booleans()):
@@ -174,11 +174,11 @@ def test_hypothesis_segments_on_a_board(data: Any) -> None:
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
-    """``_tangent_grid`` (which corners a route may bend at) and ``_sees`` (which points a
+    """``tangent_grid`` (which corners a route may bend at) and ``sees`` (which points a
     point sees, with the side table and without), from random points, wall corners, graph
     corners and points 1e-12 off them, to the graph's corners and to random points."""
     routes = R.Routes(BOARD_LIST[k])
-    g = routes._measure
+    g = routes.graph
     if len(g.pos) == 0:
         pytest.skip("no corners")
     b = routes.board
@@ -187,34 +187,34 @@ def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
                         g.rings.v[:40], g.pos + 1e-12, g.real - 1e-12])
     for A in (X, X[:3]):
         with compiled(True):
-            got = R._tangent_grid(A, g.real, g.up, g.un)
+            got = R.rings.tangent_grid(A, g.real, g.up, g.un)
         with compiled(False):
-            want = R._tangent_grid(A, g.real, g.up, g.un)
+            want = R.rings.tangent_grid(A, g.real, g.up, g.un)
         assert got.tobytes() == want.tobytes() and want.any() and not want.all()
-    s4 = R._side_table(g.pos, g.rings)
+    s4 = R.rings.side_table(g.pos, g.rings)
     seen = hidden = 0
     for x in X[::3]:
         for T, table in ((g.pos, s4), (g.pos, None), (X, None)):
             with compiled(True):
-                got = R._sees(x, T, g.rings, table)
+                got = R.rings.sees(x, T, g.rings, table)
             with compiled(False):
-                want = R._sees(x, T, g.rings, table)
+                want = R.rings.sees(x, T, g.rings, table)
             assert got.tobytes() == want.tobytes(), (k, tuple(x))
             seen += int(want.sum())
             hidden += int((~want).sum())
     assert seen > 50 and hidden > 50
 
 
-def _table_discs(rng: np.random.Generator, n: int) -> R._Discs:
+def _table_discs(rng: np.random.Generator, n: int) -> R.discs.Discs:
     """Other models' bases on a 30" x 22" table, grown by a 32 mm base's radius."""
     blockers = [(float(x), float(y), float(r)) for x, y, r in
                 zip(rng.uniform(1, 29, n), rng.uniform(1, 21, n),
                     rng.choice([0.5, 0.63, 1.0, 1.26], n), strict=True)]
-    return R._Discs.of(blockers, 0.63)
+    return R.discs.Discs.of(blockers, 0.63)
 
 
 def test_bases_block_as_numpy_says() -> None:
-    """``_Discs.blocks`` (a segment into any base) and ``pair_depth`` (how deep a point is in
+    """``Discs.blocks`` (a segment into any base) and ``pair_depth`` (how deep a point is in
     a base), compiled and numpy, for random segments and points and the hard cases: through a
     base's vertex exactly, along its edge, from its centre, 1e-12 off a vertex."""
     rng = np.random.default_rng(21)
@@ -277,9 +277,9 @@ def test_dijkstra_settles_nodes_as_heapq_does(data: Any) -> None:
                      for _ in range(n)])
     limit = data.draw(st.sampled_from([np.inf, 1.0, 2.5]))
     with compiled(True):
-        got = R._dijkstra(n, init, src, dst, w, limit=limit)
+        got = R.paths.dijkstra(n, init, src, dst, w, limit=limit)
     with compiled(False):
-        want = R._dijkstra(n, init, src, dst, w, limit=limit)
+        want = R.paths.dijkstra(n, init, src, dst, w, limit=limit)
     assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
     assert got[1].dtype == want[1].dtype
 
@@ -310,7 +310,7 @@ def test_reachable_with_bases_equals_numpy(k: int) -> None:
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_best_links_equal_numpy(k: int) -> None:
-    """``routes._best_links`` (each end point's cheapest clear link through a corner), compiled
+    """``routes.graph.best_links`` (each end point's cheapest clear link through a corner), compiled
     and numpy, with every end point open to links (straight walks all blocked, no cost to
     beat) so that many links per point are tried cheapest first, with bases on the table
     beside the corners that hide some of them; soft terrain's surcharges in the costs."""
@@ -323,45 +323,45 @@ def test_best_links_equal_numpy(k: int) -> None:
     tried = found = 0
     for start in starts:
         s = (float(start[0]), float(start[1]))
-        walker = routes._walker(radius)
+        walker = routes.walker(radius)
         corners = walker.graph.pos
         near = corners[np.hypot(*(corners - start).T) < 6.0]
         # bases a little off the nearby corners, where they hide links
         others = [(float(x) + 0.9, float(y) - 0.4, radius) for x, y in near[:6]
                   if np.hypot(x + 0.9 - s[0], y - 0.4 - s[1]) > 2 * radius + 0.1]
-        _, g, _ = routes._walk_graph(radius, others, s, 6.0)
+        _, g, _ = routes.walk_graph(radius, others, s, 6.0)
         n = len(g.pos)
         active = np.arange(n) if g.active is None else g.active
         S = np.array([s])
         _, sj, sw = g.links(S, active)
         init = np.full(n, np.inf)
         np.minimum.at(init, sj, sw)
-        dist, _ = R._dijkstra(n, init, g.pi, g.pj, g.pw, limit=6.0)
+        dist, _ = R.paths.dijkstra(n, init, g.pi, g.pj, g.pw, limit=6.0)
         live = (dist <= 6.0 + 1e-9).nonzero()[0]
         C = s + rng.uniform(-6, 6, (300, 2))
         clear = np.zeros(len(C), dtype=bool)
         cost = np.full(len(C), np.inf)
         with compiled(True):
-            got = R._best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+            got = R.graph.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
         with compiled(False):
-            want = R._best_links(g, C, S[0], clear, cost, live, dist, 6.0)
+            want = R.graph.best_links(g, C, S[0], clear, cost, live, dist, 6.0)
         for a, b in zip(got, want, strict=True):
             assert a.tobytes() == b.astype(a.dtype).tobytes()
         tried += len(C)
         found += len(want[0])
-    if starts and len(routes._walker(radius).graph.pos):
+    if starts and len(routes.walker(radius).graph.pos):
         assert 0 < found < tried  # some points reached through a corner, some not
 
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_crossings_equal_numpy(k: int) -> None:
-    """``routes._crossings`` (where segments properly cross edges, and how far along: the
+    """``routes.crossings`` (where segments properly cross edges, and how far along: the
     surcharge of soft terrain and where a walk enters it), compiled and numpy, against each
     board's walls and soft footprints, for random segments and the hard ones (through
     corners, along faces, 1e-12 off), with and without an ``active`` mask."""
     board = BOARD_LIST[k]
     routes = R.Routes(board)
-    walker = routes._walker(32 / 25.4 / 2)
+    walker = routes.walker(32 / 25.4 / 2)
     rng = np.random.default_rng(90 + k)
     sets = [(walker.graph.rings.v, walker.graph.rings.nxt)]
     soft = walker.graph.soft
@@ -369,7 +369,7 @@ def test_crossings_equal_numpy(k: int) -> None:
         sets.append((soft.ev, soft.en))
     total = 0
     for e0, e1 in sets:
-        rings = R._Rings(e0, np.roll(e0, 1, axis=0), e1)
+        rings = R.rings.Rings(e0, np.roll(e0, 1, axis=0), e1)
         if len(e0) == 0:
             continue
         P, Q = hard_segments(rings, rng, 60)
@@ -377,9 +377,9 @@ def test_crossings_equal_numpy(k: int) -> None:
         Q = np.concatenate([Q, rng.uniform(0, 1, (400, 2)) * [board.width, board.depth]])
         for active in (None, rng.random(len(P)) < 0.5):
             with compiled(True):
-                got = R._crossings(P, Q, e0, e1, active)
+                got = R.rings.crossings(P, Q, e0, e1, active)
             with compiled(False):
-                want = R._crossings(P, Q, e0, e1, active)
+                want = R.rings.crossings(P, Q, e0, e1, active)
             for a, b in zip(got, want, strict=True):
                 assert a.tobytes() == b.astype(a.dtype).tobytes()
             total += len(want[0])
@@ -389,14 +389,14 @@ def test_crossings_equal_numpy(k: int) -> None:
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
-    """``_Walker.with_discs`` (the walking graph with other bases added: their corners, the
-    pairs they cut, the pairs their corners make -- ``_Graph.pairs_new``), compiled and numpy:
+    """``Walker.with_discs`` (the walking graph with other bases added: their corners, the
+    pairs they cut, the pairs their corners make -- ``Graph.pairs_new``), compiled and numpy:
     the same corners and the same pairs with the same costs, in the same order, for bases
     placed beside the walls' corners and at random, whole and within a move's circle."""
     board = BOARD_LIST[k]
     routes = R.Routes(board)
     radius = 32 / 25.4 / 2
-    walker = routes._walker(radius)
+    walker = routes.walker(radius)
     rng = np.random.default_rng(110 + k)
     corners = walker.graph.pos
     pairs = 0
@@ -405,7 +405,7 @@ def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
             if len(corners) else np.zeros((0, 2))
         spread = rng.uniform(0, 1, (4, 2)) * [board.width, board.depth]
         others = [(float(x), float(y), radius) for x, y in np.concatenate([beside, spread])]
-        discs = routes._discs(others, walker.radius)
+        discs = routes.discs(others, walker.radius)
         centre = tuple(spread[0]) if trial % 2 else None
         reach = 6.0 if trial % 2 else math.inf
         with compiled(True):
@@ -421,14 +421,14 @@ def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_disc_corners_equal_numpy(k: int) -> None:
-    """``_Walker._disc_corners`` (the other bases' polygon corners: nudged, real, neighbours,
+    """``Walker.disc_corners`` (the other bases' polygon corners: nudged, real, neighbours,
     unit directions, whether each is free) compiled and numpy, from separate walkers (nothing
     remembered is shared): the same rows bit for bit, for bases beside the walls' corners, at
     random, of several sizes and half off the table."""
     board = BOARD_LIST[k]
     rng = np.random.default_rng(140 + k)
     radius = 32 / 25.4 / 2
-    corners = R.Routes(board)._walker(radius).graph.pos
+    corners = R.Routes(board).walker(radius).graph.pos
     near = (corners[rng.permutation(len(corners))[:6]] + rng.uniform(-1.5, 1.5, (6, 2))
             if len(corners) else np.zeros((0, 2)))
     spread = rng.uniform(-0.5, 1.05, (10, 2)) * [board.width, board.depth]
@@ -437,11 +437,11 @@ def test_disc_corners_equal_numpy(k: int) -> None:
               zip(centres, rng.choice([0.5, radius, 1.0, 1.5], len(centres)), strict=True)]
     out = []
     for on in (True, False):
-        walker = R.Routes(board)._walker(radius)
-        discs = R.Routes(board)._discs(others, walker.radius)
+        walker = R.Routes(board).walker(radius)
+        discs = R.Routes(board).discs(others, walker.radius)
         with compiled(on):
-            out.append(walker._disc_corners(discs))
-            again = walker._disc_corners(discs)  # remembered
+            out.append(walker.disc_corners(discs))
+            again = walker.disc_corners(discs)  # remembered
         assert all(a.tobytes() == b.tobytes() for a, b in zip(out[-1], again, strict=True))
     for got, want in zip(*out, strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape

@@ -1,5 +1,5 @@
 """The compiled cover test (``solo_ops.geometry.jit.sight``) answers exactly what the numpy code
-answers (issue 13, fifth pass): ``sight._triangle_meets_box``, the separating-axis test of a
+answers (issue 13, fifth pass): ``sight.triangle_meets_box``, the separating-axis test of a
 cover line's triangle against a Heavy feature's box, compared with the numpy code on random,
 touching, flat and tie-breaking triangles, and cover answers on the shipped boards both ways.
 """
@@ -23,9 +23,9 @@ from tests.support.shipped_terrains import ALL, door_states
 
 def both(tri: np.ndarray, box: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     with compiled(True):
-        got = S._triangle_meets_box(tri, box)
+        got = S.cover.triangle_meets_box(tri, box)
     with compiled(False):
-        want = S._triangle_meets_box(tri, box)
+        want = S.cover.triangle_meets_box(tri, box)
     return got, want
 
 
@@ -83,11 +83,11 @@ def test_cover_answers_equal_numpy(name: str, k: int) -> None:
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_segments_against_pieces_equal_python(name: str, k: int) -> None:
-    """``_Scalar.segment`` (a sight segment against every blocker piece: blocked, clear or
+    """``Scalar.segment`` (a sight segment against every blocker piece: blocked, clear or
     for shapely), compiled and in Python floats, for random segments and ones from and
     through the pieces' corners and along their sides (1e-9 and 1e-12 off too)."""
     terrain = door_states(name)[k]
-    scalar = S.Sight(terrain.board)._scalar
+    scalar = S.Sight(terrain.board).scalar
     b = terrain.board
     rng = np.random.default_rng(60 + k)
     segs = [tuple(s) for s in rng.uniform(0, 1, (300, 4)) * [b.width, b.depth, b.width, b.depth]]
@@ -131,15 +131,15 @@ def test_clip_one_equals_python(data: Any) -> None:
     px, py, vx, vy = (data.draw(num) for _ in range(4))
     arr = np.zeros((S.MAX_SIDES, 3))
     arr[:n] = sides
-    assert js.clip_one(px, py, vx, vy, arr, n, S.NEAR) == S._clip_one(px, py, vx, vy, sides)
+    assert js.clip_one(px, py, vx, vy, arr, n, S.NEAR) == S.scalar.clip_one(px, py, vx, vy, sides)
 
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_cut_off_equals_python(name: str, k: int) -> None:
-    """``_Scalar.cut_off`` (a wall edge that separates two bases entirely), compiled and in
+    """``Scalar.cut_off`` (a wall edge that separates two bases entirely), compiled and in
     Python floats, for random pairs of bases and pairs on either side of each wall edge."""
     terrain = door_states(name)[k]
-    scalar = S.Sight(terrain.board)._scalar
+    scalar = S.Sight(terrain.board).scalar
     b = terrain.board
     rng = np.random.default_rng(80 + k)
     pairs = [(*rng.uniform(0, 1, 2) * [b.width, b.depth], r0, *rng.uniform(0, 1, 2)
@@ -205,12 +205,12 @@ def _segments_near_pieces(pieces: Any, board: Any, rng: np.random.Generator) -> 
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_segment_masks_equal_numpy(name: str, k: int) -> None:
-    """``_Pieces.hit_masks`` (every sight segment against every blocker piece: blocked, too
+    """``Pieces.hit_masks`` (every sight segment against every blocker piece: blocked, too
     close to call) compiled and by the numpy code, for a few segments at a time (no
     prefilter) and many (the float32 prefilter), and ``Sight.clear`` both ways."""
     terrain = door_states(name)[k]
     sight = S.Sight(terrain.board)
-    pieces = sight._pieces
+    pieces = sight.pieces
     if pieces.count == 0:
         pytest.skip("no blockers on this terrain")
     segs = _segments_near_pieces(pieces, terrain.board, np.random.default_rng(90 + k))
@@ -263,25 +263,25 @@ def test_hypothesis_segment_masks_equal_numpy(data: Any) -> None:
     for prefilter in (False, True):
         got = js.pieces_hits(*seg, *pieces.flat32, nx, ny, c, 0, count, S.NEAR, prefilter)
         if prefilter:
-            inner, outer = S._Pieces.hits(pieces, *seg, 0, count)  # type: ignore[arg-type]
+            inner, outer = S.blockers.Pieces.hits(pieces, *seg, 0, count)  # type: ignore[arg-type]
             blocked = np.zeros(n, dtype=bool)
             unsure = np.zeros(n, dtype=bool)
             blocked[inner] = True
             unsure[outer] = True
         else:
-            blocked, unsure = S._Pieces.hits_all(pieces, *seg)  # type: ignore[arg-type]
+            blocked, unsure = S.blockers.Pieces.hits_all(pieces, *seg)  # type: ignore[arg-type]
         assert got[0].tobytes() == blocked.tobytes()
         assert got[1].tobytes() == (unsure & ~blocked).tobytes()
 
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_cut_off_arrays_equal_numpy(name: str, k: int) -> None:
-    """``Sight._cut_off`` (pairs of bases, a few and many at once) and
-    ``Sight._points_cut_off`` (sample points to a whole base), compiled pair by pair and by the
+    """``Sight.cut_off`` (pairs of bases, a few and many at once) and
+    ``Sight.points_cut_off`` (sample points to a whole base), compiled pair by pair and by the
     numpy code, for random bases and ones on either side of each wall edge."""
     terrain = door_states(name)[k]
     sight = S.Sight(terrain.board)
-    rows = sight._scalar.edge_rows
+    rows = sight.scalar.edge_rows
     if len(rows) == 0:
         pytest.skip("no blocker edges on this terrain")
     b = terrain.board
@@ -307,18 +307,18 @@ def test_cut_off_arrays_equal_numpy(name: str, k: int) -> None:
         for lo in range(0, len(a), size):
             part = slice(lo, lo + size)
             with compiled(True):
-                got = sight._cut_off(a[part], ra[part], c[part], rb[part])
+                got = sight.cut_off(a[part], ra[part], c[part], rb[part])
             with compiled(False):
-                want = sight._cut_off(a[part], ra[part], c[part], rb[part])
+                want = sight.cut_off(a[part], ra[part], c[part], rb[part])
             assert got.tobytes() == want.tobytes(), (name, lo, size)
     with compiled(False):
-        whole = sight._cut_off(a, ra, c, rb)
+        whole = sight.cut_off(a, ra, c, rb)
     assert whole.any() and not whole.all()
-    pts = S._samples(a, ra, S._BASE_COS, S._BASE_SIN)
+    pts = S.circles.samples(a, ra, S.circles.BASE_COS, S.circles.BASE_SIN)
     with compiled(True):
-        got = sight._points_cut_off(pts, c, rb)
+        got = sight.points_cut_off(pts, c, rb)
     with compiled(False):
-        want = sight._points_cut_off(pts, c, rb)
+        want = sight.points_cut_off(pts, c, rb)
     assert got.tobytes() == want.tobytes()
     assert want.any() and not want.all()
 
@@ -340,7 +340,7 @@ def test_heavy_candidates_equal_numpy() -> None:
     wt, wf = np.nonzero((lo_[:, 0:1] <= box[:, 2]) & (hi_[:, 0:1] >= box[:, 0])
                         & (lo_[:, 1:2] <= box[:, 3]) & (hi_[:, 1:2] >= box[:, 1]))
     with compiled(False):
-        wm, ws = S._triangle_meets_box(tri[wt], box[wf])
+        wm, ws = S.cover.triangle_meets_box(tri[wt], box[wf])
     ws &= is_box[wf]
     assert ti.tobytes() == wt.astype(ti.dtype).tobytes()
     assert fi.tobytes() == wf.astype(fi.dtype).tobytes()
@@ -349,14 +349,14 @@ def test_heavy_candidates_equal_numpy() -> None:
 
 
 def _tri_both(p: np.ndarray, c: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``_CoverJob._triangles`` (which reads nothing of its job on this path) compiled and in
+    """``CoverJob.triangles`` (which reads nothing of its job on this path) compiled and in
     numpy, for points ``p`` outside bases of centre ``c`` and radius ``r``."""
     d = np.hypot(p[:, 0] - c[:, 0], p[:, 1] - c[:, 1])
     j = np.arange(len(p))
     out = []
     for on in (True, False):
         with compiled(on), np.errstate(all="ignore"):  # 0/0 where a vertex is straight ahead
-            out.append(S._CoverJob._triangles(None, p, c, r, j, d))  # type: ignore[arg-type]
+            out.append(S.cover.CoverJob.triangles(None, p, c, r, j, d))  # type: ignore[arg-type]
     return out[0], out[1]
 
 
@@ -364,7 +364,7 @@ def test_cover_triangles_equal_numpy() -> None:
     """The cover lines' triangles (the point and the two tangent vertices of the target's base
     polygon) compiled and in numpy, bit for bit: random points and bases, points on the
     table's axes and diagonals (vertices tie for the tangent), grid points, far and near."""
-    if not S._fast_rings():
+    if not S.circles.fast_rings():
         pytest.skip("this GEOS builds circles otherwise: the numpy code answers")
     rng = np.random.default_rng(21)
     n = 3000
@@ -390,7 +390,7 @@ def test_cover_triangles_equal_numpy() -> None:
 @given(st.lists(st.tuples(st.floats(-40, 40), st.floats(-40, 40), st.floats(1e-6, 3.0),
                           st.floats(1e-9, 30.0), st.floats(-7.0, 7.0)), min_size=1, max_size=6))
 def test_hypothesis_cover_triangles_equal_numpy(rows: list[tuple[float, ...]]) -> None:
-    if not S._fast_rings():
+    if not S.circles.fast_rings():
         pytest.skip("this GEOS builds circles otherwise: the numpy code answers")
     arr = np.array(rows)
     c, r = arr[:, 0:2], arr[:, 2]
@@ -408,7 +408,7 @@ def _meets_both(geoms: np.ndarray, gi: np.ndarray, tri: np.ndarray
     ``tri[n]`` (n, 3, 2) against ``geoms[gi[n]]``."""
     from solo_ops.geometry.jit import sight as js
 
-    rag = S._ragged(geoms)
+    rag = S.regions.ragged(geoms)
     assert rag is not None
     meets, sure = js.triangles_meet(np.ascontiguousarray(tri), gi.astype(np.int64), *rag)
     polys = S.shapely.polygons(np.concatenate([tri, tri[:, :1]], axis=1))
@@ -459,10 +459,10 @@ def test_triangles_meet_heavy_features_as_shapely_says(name: str, k: int) -> Non
     """On every shipped terrain, triangles about its Heavy features' (eroded) outlines: the
     compiled answer is shapely's wherever it is sure, and it is sure for most."""
     sight = S.Sight(door_states(name)[k].board)
-    if len(sight._heavy_parts) == 0:
+    if len(sight.heavy_parts) == 0:
         pytest.skip("no Heavy terrain")
-    gi, tri = _triangles_near(sight._heavy_parts, np.random.default_rng(30 + k), 4000)
-    meets, sure, want = _meets_both(sight._heavy_parts, gi, tri)
+    gi, tri = _triangles_near(sight.heavy_parts, np.random.default_rng(30 + k), 4000)
+    meets, sure, want = _meets_both(sight.heavy_parts, gi, tri)
     assert (meets[sure] == want[sure]).all()
     assert sure.mean() > 0.6 and want[sure].any() and not want[sure].all()
 
@@ -486,7 +486,7 @@ def test_hypothesis_grid_triangles_meet_as_shapely_says(pts: list[tuple[int, int
 
 def test_ragged_refuses_what_is_not_polygonal() -> None:
     lines = np.array([S.shapely.LineString([(0, 0), (1, 1)])], dtype=object)
-    assert S._ragged(lines) is None and S._ragged(np.empty(0, dtype=object)) is None
+    assert S.regions.ragged(lines) is None and S.regions.ragged(np.empty(0, dtype=object)) is None
 
 
 @pytest.mark.parametrize(("name", "k"), ALL)
@@ -498,13 +498,13 @@ def test_obscuring_witnesses_are_shapely_answers(name: str, k: int) -> None:
     from solo_ops.geometry.jit import sight as js
 
     sight = S.Sight(door_states(name)[k].board)
-    parts = sight._heavy_parts
-    if len(parts) == 0 or sight._heavy_ragged is None:
+    parts = sight.heavy_parts
+    if len(parts) == 0 or sight.heavy_ragged is None:
         pytest.skip("no Heavy terrain")
     rng = np.random.default_rng(60 + k)
     n = 1500
     fi = rng.integers(0, len(parts), n)
-    b = sight._heavy_box[fi]
+    b = sight.heavy_box[fi]
     # a target beside the feature, an attacker some inches away, the triangle between them
     tc = rng.uniform(b[:, 0:2] - 1.5, b[:, 2:4] + 1.5)
     ac = tc + rng.normal(0, 5.0, (n, 2))
@@ -517,9 +517,9 @@ def test_obscuring_witnesses_are_shapely_answers(name: str, k: int) -> None:
     zt = np.column_stack([tc, rt + 1.0])
     za = np.column_stack([ac, ra + 1.0])
     seen = js.obscure_witness(np.ascontiguousarray(tri), fi.astype(np.int64), zt, za,
-                              *sight._heavy_ragged)
-    regions = S.shapely.difference(parts[fi], S._circle_polygons(tc, rt + 1.0))
-    regions = S.shapely.difference(regions, S._circle_polygons(ac, ra + 1.0))
+                              *sight.heavy_ragged)
+    regions = S.shapely.difference(parts[fi], S.circles.circle_polygons(tc, rt + 1.0))
+    regions = S.shapely.difference(regions, S.circles.circle_polygons(ac, ra + 1.0))
     want = S.shapely.intersects(regions, S.shapely.polygons(
         np.concatenate([tri, tri[:, :1]], axis=1)))
     assert want[seen].all()

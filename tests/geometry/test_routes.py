@@ -422,7 +422,8 @@ def _blockers(data: Any, radius: float, avoid: list[tuple[float, float]]
 def test_walk_with_bases_equals_oracle(data: Any) -> None:
     """Walks around other bases (added to the static corner graph only when the route meets
     them) have the oracle's length, and that of the graph with every base added at once."""
-    from solo_ops.geometry.routes import _Discs, _route
+    from solo_ops.geometry.routes.discs import Discs
+    from solo_ops.geometry.routes.walker import shortest_route
 
     b = data.draw(boards())
     r, o = Routes(b), OracleRoutes(b)
@@ -437,8 +438,8 @@ def test_walk_with_bases_equals_oracle(data: Any) -> None:
     bases = _blockers(data, radius, pts)
     mine = r.walk(pts[0], pts[1], radius, blockers=bases)
     theirs = o.walk(pts[0], pts[1], radius, blockers=bases)
-    walker = r._walker(radius)
-    whole = _route(walker.with_discs(_Discs.of(bases, radius)), pts[0], pts[1])
+    walker = r.walker(radius)
+    whole = shortest_route(walker.with_discs(Discs.of(bases, radius)), pts[0], pts[1])
     if theirs is None:
         assert mine is None and whole is None
     else:

@@ -40,7 +40,7 @@ def routes_for(board: Board, which: int) -> R.Routes:
 
 
 # -- the reference: 27b8595's query and distance -----------------------------------------------
-def old_query(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
+def old_query(pq: R.pairs.PairQuery, a: tuple[float, float], b: tuple[float, float]
               ) -> tuple[float, list[int]] | None:
     g, r = pq.g, pq.g.rings
     X = np.array([a, b])
@@ -57,7 +57,7 @@ def old_query(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
     hit = (s1 * s2 == -1) & (front_v[0] > pq.front_tol) & (front_v[1] < -pq.front_tol)
     if not hit.any():
         on = s1 == 0
-        if not on.any() or not pq._touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
+        if not on.any() or not pq.touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
             return dab, []
     if n == 0:
         return None
@@ -79,7 +79,7 @@ def old_query(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
     if on.any():
         on &= seen[:, None]
         if on.any():
-            seen &= ~pq._touch_rows(Xr, Tr, on)
+            seen &= ~pq.touch_rows(Xr, Tr, on)
     wab = np.full((2, n), np.inf)
     wab[kk[seen], tt[seen]] = dn[seen]
     wa, wb = wab[0], wab[1]
@@ -105,16 +105,16 @@ def old_distance(routes: R.Routes, a: Any, b: Any, ra: float = 0.0, rb: float = 
     if not (-R.EPS <= pa[0] <= w and -R.EPS <= pa[1] <= d and -R.EPS <= pb[0] <= w
             and -R.EPS <= pb[1] <= d):
         return R.Route(None, ())
-    if routes._open:
+    if routes.no_walls:
         return R.Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
-    if shapely.contains_xy(routes._measure_eroded, [pa[0], pb[0]], [pa[1], pb[1]]).any():
+    if shapely.contains_xy(routes.walls_eroded, [pa[0], pb[0]], [pa[1], pb[1]]).any():
         return R.Route(None, ())
-    found = old_query(routes._pair, pa, pb)
+    found = old_query(routes.pair_query, pa, pb)
     if found is None:
         return R.Route(None, ())
     if not found[1]:
         return R.Route(max(0.0, found[0] - ra - rb), (pa, pb))
-    real = routes._measure.real
+    real = routes.graph.real
     pts = (pa, *((float(real[k, 0]), float(real[k, 1])) for k in found[1]), pb)
     length = 0.0
     for p, q in itertools.pairwise(pts):
@@ -126,7 +126,7 @@ def old_distance(routes: R.Routes, a: Any, b: Any, ra: float = 0.0, rb: float = 
 def special_points(routes: R.Routes) -> np.ndarray:
     """Wall corners, nudged graph corners, points on wall faces (edge midpoints and thirds),
     points just inside and just outside faces, and points well inside walls."""
-    g = routes._measure
+    g = routes.graph
     r = g.rings
     out = [g.real, g.pos, r.v]
     if len(r):
@@ -136,7 +136,7 @@ def special_points(routes: R.Routes) -> np.ndarray:
         mid = r.v + 0.5 * r.f
         for eps in (1e-12, 1e-9, 1e-6, 1e-3):
             out += [mid + eps * normal, mid - eps * normal]  # inside (left) and outside
-    for poly in R.shapes.polygons_of(routes._measure_geom):
+    for poly in R.shapes.polygons_of(routes.walls):
         p = poly.representative_point()
         out.append(np.array([[p.x, p.y]]))
     pts = np.concatenate(out) if out else np.zeros((0, 2))
@@ -189,7 +189,7 @@ def test_distance_equals_the_old_distance(board: Board) -> None:
 def test_inside_walls_and_off_the_board_are_still_none(board: Board) -> None:
     routes = routes_for(board, 0)
     inside = [(p.x, p.y) for p in (poly.representative_point()
-                                   for poly in R.shapes.polygons_of(routes._measure_geom))]
+                                   for poly in R.shapes.polygons_of(routes.walls))]
     if not inside:
         pytest.skip("no measuring walls")
     free = (0.5, 0.5)
@@ -220,7 +220,7 @@ def test_hypothesis_points_equal_the_old_distance(data: Any) -> None:
 
 
 def test_remembered_points_are_bounded(monkeypatch: Any) -> None:
-    monkeypatch.setattr(R.pairs, "_POINT_LIMIT", 8)
+    monkeypatch.setattr(R.pairs, "POINT_LIMIT", 8)
     board = BOARD_LIST[2]
     routes, ref = R.Routes(board), R.Routes(board)
     rng = np.random.default_rng(5)
@@ -229,13 +229,13 @@ def test_remembered_points_are_bounded(monkeypatch: Any) -> None:
     for a, b in zip(pts, reversed(pts), strict=True):
         got, want = routes.distance(a, b), old_distance(ref, a, b)
         assert (got.distance, got.points) == (want.distance, want.points)
-        assert len(routes._pair._points) <= 8
+        assert len(routes.pair_query.points) <= 8
 
 
 def test_point_rows_do_not_depend_on_the_partner() -> None:
     """The remembered row is the float the pair product gives whatever the other point."""
     routes = routes_for(BOARD_LIST[2], 0)
-    pq = routes._pair
+    pq = routes.pair_query
     rng = np.random.default_rng(8)
     for _ in range(200):
         a, p, q = (tuple(map(float, v)) for v in rng.uniform(0, 22, (3, 2)))
@@ -259,12 +259,12 @@ def test_points_that_see_no_corner_at_all() -> None:
              ((20.0, 17.0), (27.0, 12.0), 0.0, 0.0)]
     assert check_pairs(board, pairs) == 1  # only the last pair has a route (straight)
     new = routes_for(board, 0)
-    assert len(new._measure.pos) == 1
+    assert len(new.graph.pos) == 1
 
 
 def old_distance_matrix(routes: R.Routes, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
     """27b8595's ``distance_matrix``: shapely asked for every point, pairs by meshgrid."""
-    A, B = R._as_points(A), R._as_points(B)
+    A, B = R.common.as_points(A), R.common.as_points(B)
     ra = np.broadcast_to(np.asarray(ra, float), (len(A),))
     rb = np.broadcast_to(np.asarray(rb, float), (len(B),))
     out = np.full((len(A), len(B)), np.inf)
@@ -272,9 +272,9 @@ def old_distance_matrix(routes: R.Routes, A: Any, ra: Any, B: Any, rb: Any) -> n
         return out
 
     def free(X: np.ndarray) -> np.ndarray:
-        ok = routes._measure.in_box(X)
-        if not routes._measure_eroded.is_empty and len(X):
-            ok &= ~shapely.contains_xy(routes._measure_eroded, X[:, 0], X[:, 1])
+        ok = routes.graph.in_box(X)
+        if not routes.walls_eroded.is_empty and len(X):
+            ok &= ~shapely.contains_xy(routes.walls_eroded, X[:, 0], X[:, 1])
         return ok
 
     fa, fb = free(A), free(B)
@@ -282,14 +282,14 @@ def old_distance_matrix(routes: R.Routes, A: Any, ra: Any, B: Any, rb: Any) -> n
     ai, bj = grid_a.ravel(), grid_b.ravel()
     live = fa[ai] & fb[bj]
     direct = np.full(len(ai), np.inf)
-    direct[live] = routes._direct(A[ai[live]], B[bj[live]])
+    direct[live] = routes.straight(A[ai[live]], B[bj[live]])
     cen = direct.reshape(len(A), len(B))
     need = ~np.isfinite(cen) & fa[:, None] & fb[None, :]
-    if need.any() and len(routes._measure.pos):
+    if need.any() and len(routes.graph.pos):
         rows = np.flatnonzero(need.any(axis=1))
         cols = np.flatnonzero(need.any(axis=0))
-        best, _ = routes._via(A[rows])
-        Db = routes._to_nodes(B[cols])
+        best, _ = routes.via_corners(A[rows])
+        Db = routes.to_corners(B[cols])
         via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
         sub = cen[np.ix_(rows, cols)]
         cen[np.ix_(rows, cols)] = np.where(need[np.ix_(rows, cols)], via, sub)

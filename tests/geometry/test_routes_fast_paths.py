@@ -29,13 +29,13 @@ def free_points(routes: R.Routes, rng: np.random.Generator, n: int, grid: bool =
     else:
         pts = np.stack([rng.uniform(0.05, b.width - 0.05, n),
                         rng.uniform(0.05, b.depth - 0.05, n)], axis=1)
-    return pts[routes._free_measure(pts)]
+    return pts[routes.measurable(pts)]
 
 
 # -- the references: the computations the fast paths replaced -------------------------------------
-def query_dense(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
+def query_dense(pq: R.pairs.PairQuery, a: tuple[float, float], b: tuple[float, float]
                 ) -> tuple[float, list[int]] | None:
-    """``_PairQuery.query`` as it was: every corner against every edge, (2, N, E) at once."""
+    """``PairQuery.query`` as it was: every corner against every edge, (2, N, E) at once."""
     g, r = pq.g, pq.g.rings
     X = np.array([a, b])
     Y = X @ pq.M + pq.c
@@ -51,7 +51,7 @@ def query_dense(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
     hit = (s1 * s2 == -1) & (front_v[0] > pq.front_tol) & (front_v[1] < -pq.front_tol)
     if not hit.any():
         on = s1 == 0
-        if not on.any() or not pq._touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
+        if not on.any() or not pq.touch_enters(X[0:1], X[1:2], on[None, None, :]).any():
             return dab, []
     if n == 0:
         return None
@@ -70,7 +70,7 @@ def query_dense(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
     if on.any():
         on &= see[:, :, None]
         if on.any():
-            see &= ~pq._touch_enters(X, g.pos, on)
+            see &= ~pq.touch_enters(X, g.pos, on)
     wa = np.where(see[0], dn[0], np.inf)
     wb = np.where(see[1], dn[1], np.inf)
     tot = (wa[:, None] + pq.D) + wb[None, :]
@@ -85,7 +85,7 @@ def query_dense(pq: R._PairQuery, a: tuple[float, float], b: tuple[float, float]
     return best, chain
 
 
-def best_links_all(g: R._Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray,
+def best_links_all(g: R.graph.Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray,
                    cost: np.ndarray, live: np.ndarray, dist: np.ndarray, move: float
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``reachable``'s corner step as it was: every link of every point tested for walls
@@ -104,24 +104,24 @@ def best_links_all(g: R._Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray,
     return ci[better], nj[better], tot[better]
 
 
-def blocked_joined(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """``_Graph.blocked`` as it was: the walls' and the bases' rings joined."""
+def blocked_joined(g: R.graph.Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``Graph.blocked`` as it was: the walls' and the bases' rings joined."""
     rings = g.rings if g.discs is None or not len(g.discs) else \
-        R._Rings.join(g.rings, g.discs.rings())
-    return R._blocked(P, Q, rings)
+        R.rings.Rings.join(g.rings, g.discs.rings())
+    return R.rings.blocked(P, Q, rings)
 
 
 def tangent_pairs(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
     xi, vj = np.meshgrid(np.arange(len(X)), np.arange(len(v)), indexing="ij")
     xi, vj = xi.ravel(), vj.ravel()
-    return R._tangent_u(X[xi], v[vj], up[vj], un[vj]).reshape(len(X), len(v))
+    return R.rings.tangent_u(X[xi], v[vj], up[vj], un[vj]).reshape(len(X), len(v))
 
 
 # -- the tests ------------------------------------------------------------------------------------
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
 def test_pair_query_equals_the_dense_query(board: Board) -> None:
     routes = R.Routes(board)
-    if routes._open:
+    if routes.no_walls:
         pytest.skip("no measuring walls")
     rng = np.random.default_rng(11)
     pts = np.concatenate([free_points(routes, rng, 120), free_points(routes, rng, 120, True)])
@@ -129,7 +129,7 @@ def test_pair_query_equals_the_dense_query(board: Board) -> None:
     half = len(pts) // 2
     for a, b in zip(pts[:half], pts[half:2 * half], strict=True):
         pa, pb = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
-        assert routes._pair.query(pa, pb) == query_dense(routes._pair, pa, pb)
+        assert routes.pair_query.query(pa, pb) == query_dense(routes.pair_query, pa, pb)
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
@@ -147,8 +147,8 @@ def test_reachable_equals_testing_every_link(board: Board, monkeypatch: Any) -> 
         spacing = 0.5 if k % 2 else 1.0
         got = fast.reachable(start, R32, move, blockers=others, spacing=spacing)
         with monkeypatch.context() as m:
-            m.setattr(R.query, "_best_links", best_links_all)
-            m.setattr(R._Graph, "blocked", blocked_joined)
+            m.setattr(R.query, "best_links", best_links_all)
+            m.setattr(R.graph.Graph, "blocked", blocked_joined)
             want = slow.reachable(start, R32, move, blockers=others, spacing=spacing)
         assert got.points.tobytes() == want.points.tobytes()
         assert got.cost.tobytes() == want.cost.tobytes()
@@ -161,15 +161,15 @@ def test_walls_and_bases_tested_apart_block_the_same(board: Board) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(3)
     pts = routes.free_points(None, R32, 0.5)
-    discs = routes._discs([(float(x), float(y), R32) for x, y in
-                           pts[rng.choice(len(pts), 6, replace=False)]], R32)
-    walker = routes._walker(R32)
+    discs = routes.discs([(float(x), float(y), R32) for x, y in
+                          pts[rng.choice(len(pts), 6, replace=False)]], R32)
+    walker = routes.walker(R32)
     g = walker.with_discs(discs)
     P = pts[rng.choice(len(pts), 400)]
     Q = np.concatenate([pts[rng.choice(len(pts), 300)], g.pos[rng.choice(len(g.pos), 100)]])
     assert np.array_equal(g.blocked(P, Q), blocked_joined(g, P, Q))
     x = P[0]
-    want = R._sees(x, g.pos, R._Rings.join(g.rings, discs.rings()))
+    want = R.rings.sees(x, g.pos, R.rings.Rings.join(g.rings, discs.rings()))
     assert np.array_equal(g.sees(x, g.pos), want)
 
 
@@ -177,8 +177,8 @@ def test_remembered_bases_are_the_ones_drawn_afresh() -> None:
     routes = R.Routes(BOARD_LIST[-1])
     blockers = [(3.0, 4.0, R32), (10.5, 7.25, R32 + 1.0), (3.0, 4.0, R32)]
     for _ in range(2):
-        got = routes._discs(blockers, R32)
-        want = R._Discs.of(blockers, R32)
+        got = routes.discs(blockers, R32)
+        want = R.discs.Discs.of(blockers, R32)
         assert got.verts.tobytes() == want.verts.tobytes()
         assert np.array_equal(got.radii, want.radii)
         assert all(a.equals_exact(b, 0.0) for a, b in zip(got.polys, want.polys, strict=True))
@@ -188,17 +188,17 @@ def test_remembered_bases_are_the_ones_drawn_afresh() -> None:
 
 
 def test_a_remembered_set_of_bases_is_the_same_object_only_for_the_same_bases() -> None:
-    """``Routes._discs`` hands the same object back for the very same bases (in the same
+    """``Routes.discs`` hands the same object back for the very same bases (in the same
     order); any other set, order or size of base gets its own, drawn as afresh."""
     routes = R.Routes(BOARD_LIST[-1])
     one = [(3.0, 4.0, R32), (10.5, 7.25, R32)]
-    first = routes._discs(one, 0.5)
-    assert routes._discs(list(one), 0.5) is first
+    first = routes.discs(one, 0.5)
+    assert routes.discs(list(one), 0.5) is first
     for other, radius in ((one[::-1], 0.5), (one[:1], 0.5), (one, 0.25),
                           ([(3.0, 4.0, R32), (10.5, 7.25 + 1e-12, R32)], 0.5)):
-        got = routes._discs(other, radius)
+        got = routes.discs(other, radius)
         assert got is not first
-        want = R._Discs.of(other, radius)
+        want = R.discs.Discs.of(other, radius)
         assert got.verts.tobytes() == want.verts.tobytes()
         assert got.centres.tobytes() == want.centres.tobytes()
         assert got.radii.tobytes() == want.radii.tobytes()
@@ -221,9 +221,9 @@ def test_remembered_links_give_the_same_distance_matrix(board: Board) -> None:
 
 def test_tangent_grid_is_the_pairwise_test() -> None:
     rng = np.random.default_rng(2)
-    g = R.Routes(BOARD_LIST[-1])._walker(R32).graph
+    g = R.Routes(BOARD_LIST[-1]).walker(R32).graph
     X = np.concatenate([rng.uniform(0, 30, (50, 2)), g.real[:20]])
-    assert np.array_equal(R._tangent_grid(X, g.real, g.up, g.un),
+    assert np.array_equal(R.rings.tangent_grid(X, g.real, g.up, g.un),
                           tangent_pairs(X, g.real, g.up, g.un))
 
 
@@ -235,7 +235,7 @@ def test_full_memos_are_emptied_and_answers_stay_the_same(monkeypatch: Any) -> N
     want = [R.Routes(board).distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
             R.Routes(board).reachable(pts[20], R32, 6.0, blockers=blockers).cost,
             R.Routes(board).free_points(None, R32, 1.0)]
-    monkeypatch.setattr(R.common, "_MEMO_LIMIT", 3)  # every memo overflows at once
+    monkeypatch.setattr(R.common, "MEMO_LIMIT", 3)  # every memo overflows at once
     small = R.Routes(board)
     for _ in range(2):
         got = [small.distance_matrix(pts[:9], 0.0, pts[9:], 0.0),
@@ -244,36 +244,37 @@ def test_full_memos_are_emptied_and_answers_stay_the_same(monkeypatch: Any) -> N
         for g, w in zip(got, want, strict=True):
             assert g.tobytes() == w.tobytes()
     # bounded: a full memo is emptied before a batch, which it then holds alone
-    assert len(small._node_memo) <= len(pts) and len(small._disc_memo) <= len(blockers)
+    held = small.remembered()
+    assert held["corner rows"] <= len(pts) and held["grown bases"] <= len(blockers)
 
 
 def test_bases_from_the_table_are_geos_buffers_bit_for_bit() -> None:
     """The bases' polygons drawn from a table of cosines are GEOS's buffered points, turned
     counter-clockwise, bit for bit (on this GEOS: the check the engine makes once), for
-    random and game-like centres and radii; and ``Routes._discs`` gives the same vertices,
+    random and game-like centres and radii; and ``Routes.discs`` gives the same vertices,
     edges and polygons whichever way they are made."""
-    assert R._fast_discs()
+    assert R.discs.fast_discs()
     rng = np.random.default_rng(31)
     centres = np.concatenate([rng.uniform(-5, 65, (500, 2)),
                               np.round(rng.uniform(0, 30, (100, 2)) * 8) / 8])
     radii = np.concatenate([rng.uniform(0.3, 4.0, 500),
                             rng.choice([0.5, 0.63, 25 / 25.4, 1.0, 1.26, 2.0], 100)
                             + rng.choice([0.5, 0.63, 16 / 25.4], 100)])
-    _, verts = R._buffered_discs(centres, radii)
-    assert R._disc_coords(centres, radii).tobytes() == np.stack(verts).tobytes()
+    _, verts = R.discs.buffered_discs(centres, radii)
+    assert R.discs.disc_coords(centres, radii).tobytes() == np.stack(verts).tobytes()
     board = shipped_boards()[0]
     blockers = [(float(x), float(y), float(r)) for (x, y), r in
                 zip(centres[:40], rng.choice([0.5, 0.63], 40), strict=True)]
-    fast = R.Routes(board)._discs(blockers, R32)
-    was = R.discs._FAST_DISCS
-    R.discs._FAST_DISCS = False
+    fast = R.Routes(board).discs(blockers, R32)
+    was = R.discs.FAST_DISCS
+    R.discs.FAST_DISCS = False
     try:
-        slow = R.Routes(board)._discs(blockers, R32)
+        slow = R.Routes(board).discs(blockers, R32)
     finally:
-        R.discs._FAST_DISCS = was
+        R.discs.FAST_DISCS = was
     assert fast.verts.tobytes() == slow.verts.tobytes()
     assert fast.edges is not None and slow.edges is not None
     assert fast.edges.tobytes() == slow.edges.tobytes()
-    assert fast._inner is not None and slow._inner is not None
-    assert fast._inner.tobytes() == slow._inner.tobytes()
+    assert fast.inner is not None and slow.inner is not None
+    assert fast.inner.tobytes() == slow.inner.tobytes()
     assert all(a.equals_exact(b, 0.0) for a, b in zip(fast.polys, slow.polys, strict=True))

@@ -1,9 +1,9 @@
 """Single distances around walls answer exactly what f842457 answered (issue 13, fourth pass).
 
-``_PairQuery`` lost a few numpy calls per query (methods instead of their Python wrappers:
+``PairQuery`` lost a few numpy calls per query (methods instead of their Python wrappers:
 ``nonzero``, ``searchsorted``, ``np.logical_or.reduce`` for ``any(axis=1)``,
 ``np.count_nonzero`` for the direct test's ``any``). Every array is the same, so every answer
-must be the same float and the same route. The reference below is f842457's ``_PairQuery`` and
+must be the same float and the same route. The reference below is f842457's ``PairQuery`` and
 ``Routes.distance``, copied as they were (with the helpers they call), run on a separate
 :class:`Routes` object, so nothing one remembers can make the other agree. Pairs are asked cold,
 again (both points remembered) and reversed, on every shipped board, the tests' random boards and
@@ -40,11 +40,12 @@ def pair_for(k: int) -> tuple[R.Routes, R.Routes, FrozenPairQuery]:
     if k not in _PAIRS:
         board = BOARD_LIST[k]
         ref = R.Routes(board)
-        _PAIRS[k] = (R.Routes(board), ref, FrozenPairQuery(ref._measure, ref._D, ref._next))
+        _PAIRS[k] = (R.Routes(board), ref,
+                     FrozenPairQuery(ref.graph, ref.corner_distances, ref.corner_next))
     return _PAIRS[k]
 
 
-# -- the reference: f842457's helpers, _PairQuery and Routes.distance, as they were ---------------
+# -- the reference: f842457's helpers, PairQuery and Routes.distance, as they were ---------------
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
 
@@ -72,9 +73,9 @@ def _wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
     return enters
 
 
-def _side_table(T: np.ndarray, rings: R._Rings) -> np.ndarray:
+def _side_table(T: np.ndarray, rings: R.rings.Rings) -> np.ndarray:
     """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
-    ``s4`` of :func:`_sees`)."""
+    ``s4`` of ``rings.sees``)."""
     if len(T) == 0 or len(rings) == 0:
         return np.zeros((len(T), len(rings)), dtype=bool)
     f, u = rings.f, rings.v
@@ -90,7 +91,7 @@ class FrozenPairQuery:
     and a cheap per-query term: ``cross(T - x, U - x) = cross(T, U) - cross(T, x) - cross(x, U)``
     for corners T and obstacle vertices U, so one query is a few dense array operations."""
 
-    def __init__(self, g: R._Graph, D: np.ndarray, nxt: np.ndarray) -> None:
+    def __init__(self, g: R.graph.Graph, D: np.ndarray, nxt: np.ndarray) -> None:
         self.g, self.D, self.nxt = g, D, nxt
         r = g.rings
         T, U = g.pos, r.v
@@ -117,23 +118,23 @@ class FrozenPairQuery:
         # per point: its row of ``X @ M + c`` and, once needed, the corners it sees with their
         # distances. A row does not depend on the other point of the product (one element is
         # one point's dot product), so a remembered row is the float the query would compute.
-        self._points: dict[P2, list[Any]] = {}
+        self.points: dict[P2, list[Any]] = {}
 
-    def _point_rows(self, a: P2, b: P2
-                    ) -> tuple[list[Any], list[Any], np.ndarray | None]:
+    def point_rows(self, a: P2, b: P2
+                   ) -> tuple[list[Any], list[Any], np.ndarray | None]:
         """The remembered records ``[row, seen, inside, front, behind]`` of both points (the
-        last four None until first needed: ``seen`` by :meth:`_seen`, ``inside`` by
+        last four None until first needed: ``seen`` by :meth:`seen`, ``inside`` by
         :meth:`Routes.distance`, ``front``/``behind`` -- the edges the point faces / is
         strictly behind -- by :meth:`query` as the start / the end of a pair), computing the
         rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
-        when :data:`R.pairs._POINT_LIMIT` points are kept. The product is returned too when both
+        when :data:`R.pairs.POINT_LIMIT` points are kept. The product is returned too when both
         records are new."""
-        memo = self._points
+        memo = self.points
         ra, rb = memo.get(a), memo.get(b)
         if ra is not None and rb is not None:
             return ra, rb, None
         Y = np.array([a, b]) @ self.M + self.c
-        if len(memo) >= R.pairs._POINT_LIMIT:
+        if len(memo) >= R.pairs.POINT_LIMIT:
             memo.clear()
         both = ra is None and rb is None
         if ra is None:
@@ -144,8 +145,8 @@ class FrozenPairQuery:
             memo[b] = rb
         return ra, rb, Y if both else None
 
-    def _seen(self, recs: list[list[Any]], pts: list[P2], Y: np.ndarray | None = None
-              ) -> None:
+    def seen(self, recs: list[list[Any]], pts: list[P2], Y: np.ndarray | None = None
+             ) -> None:
         """Fill ``seen`` of the records (points ``pts``): the tangent corners each point sees
         (ascending) and their straight distances, the rows of all of them tested at once with
         the arithmetic of the dense query, row by row (``Y``: their rows stacked, if at hand).
@@ -174,7 +175,7 @@ class FrozenPairQuery:
                 on = s1 == 0
                 on &= seen[:, None]
                 if on.any():
-                    seen &= ~self._touch_rows(Xr, Tr, on)
+                    seen &= ~self.touch_rows(Xr, Tr, on)
             kk, tt, dn = kk[seen], tt[seen], dn[seen]
         # [corners, distances as a column and as a row, their rows of D (when first needed)]
         if len(recs) == 1:
@@ -193,9 +194,9 @@ class FrozenPairQuery:
         The per-point part (the point's row of the product, the corners it sees) is
         remembered per point; the answer is the dense computation's float and corners: the
         best pair is taken among the corners seen in the dense argmin's order (row-major over
-        ascending corners, the first of equal totals). ``rows``: :meth:`_point_rows` of the
+        ascending corners, the first of equal totals). ``rows``: :meth:`point_rows` of the
         pair when the caller has it."""
-        ra, rb, Y = self._point_rows(a, b) if rows is None else rows
+        ra, rb, Y = self.point_rows(a, b) if rows is None else rows
         ya, yb = ra[0], rb[0]
         r = self.g.rings
         k1, k2, k3 = self.cuts
@@ -214,17 +215,17 @@ class FrozenPairQuery:
         hit &= front
         hit &= behind
         if not hit.any():
-            if np.count_nonzero(s1) == len(s1) or not self._touch_enters(
+            if np.count_nonzero(s1) == len(s1) or not self.touch_enters(
                     np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any():
                 return dab, []
         if self.n == 0:
             return None
         if ra[1] is None and rb[1] is None and ra is not rb:
-            self._seen([ra, rb], [a, b], Y)
+            self.seen([ra, rb], [a, b], Y)
         elif ra[1] is None:
-            self._seen([ra], [a])
+            self.seen([ra], [a])
         elif rb[1] is None:
-            self._seen([rb], [b])
+            self.seen([rb], [b])
         sa, sb = ra[1], rb[1]
         ia, jb = sa[0], sb[0]
         if len(ia) == 0 or len(jb) == 0:
@@ -245,8 +246,8 @@ class FrozenPairQuery:
             chain.append(int(nxt[chain[-1], j]))
         return best, chain
 
-    def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
-        """(len(S),) :meth:`_touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
+    def touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+        """(len(S),) :meth:`touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
         r = self.g.rings
         out = np.zeros(len(S), dtype=bool)
         ki, vi = np.nonzero(on)
@@ -259,7 +260,7 @@ class FrozenPairQuery:
         out[ki[enters]] = True
         return out
 
-    def _touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+    def touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
         """(len(S), len(T)) for segments S[k] -> T[t] with a vertex on them (``on[k, t, v]``):
         whether they go into the obstacle at such a vertex (away from their ends)."""
         r = self.g.rings
@@ -286,12 +287,12 @@ def frozen_distance(self: R.Routes, pair: FrozenPairQuery, a: Any, b: Any, ra: f
     if not (-R.EPS <= pa[0] <= w and -R.EPS <= pa[1] <= d and -R.EPS <= pb[0] <= w
             and -R.EPS <= pb[1] <= d):
         return R.Route(None, ())
-    if self._open:
+    if self.no_walls:
         return R.Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
-    rows = pair._point_rows(pa, pb)
+    rows = pair.point_rows(pa, pb)
     rec_a, rec_b = rows[0], rows[1]
     if rec_a[2] is None or rec_b[2] is None:
-        rec_a[2], rec_b[2] = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
+        rec_a[2], rec_b[2] = shapely.contains_xy(self.walls_eroded, [pa[0], pb[0]],
                                                  [pa[1], pb[1]]).tolist()
     if rec_a[2] or rec_b[2]:
         return R.Route(None, ())
@@ -300,7 +301,7 @@ def frozen_distance(self: R.Routes, pair: FrozenPairQuery, a: Any, b: Any, ra: f
         return R.Route(None, ())
     if not found[1]:
         return R.Route(max(0.0, found[0] - ra - rb), (pa, pb))
-    real = self._measure.real
+    real = self.graph.real
     pts = (pa, *((float(real[k, 0]), float(real[k, 1])) for k in found[1]), pb)
     length = 0.0
     for p, q in itertools.pairwise(pts):
@@ -347,7 +348,7 @@ def test_distance_equals_the_frozen_distance(k: int) -> None:
     # one point against many others (its remembered record reused with fresh partners)
     pairs += [(tuple(pts[0]), tuple(q), 0.0, 0.0) for q in pts[1:80]]
     found, bent = check_pairs(k, pairs)
-    if routes._open:
+    if routes.no_walls:
         assert found == len(pairs) and bent == 0
     else:
         assert found > len(pairs) // 4 and bent > 10
@@ -357,7 +358,7 @@ def test_distance_equals_the_frozen_distance(k: int) -> None:
 def test_every_corner_against_every_corner(k: int) -> None:
     """Exactly at wall corners and at the graph's nudged corners (the touch tests' cases)."""
     routes = pair_for(k)[0]
-    g = routes._measure
+    g = routes.graph
     pts = np.concatenate([g.real, g.pos, g.rings.v])
     if len(pts) == 0:
         pytest.skip("no walls")
@@ -387,13 +388,13 @@ def test_hypothesis_points_equal_the_frozen_distance(data: Any) -> None:
 
 
 def test_the_reference_is_not_the_code_under_test() -> None:
-    """The frozen copy answers from its own records, not the Routes' own ``_pair``. (A fresh
+    """The frozen copy answers from its own records, not the Routes' own ``pair_query``. (A fresh
     pair of Routes: the shared ones of :func:`pair_for` have seen the hypothesis tests' points,
     and a full record table empties itself, so what it holds would depend on them.)"""
     board = BOARD_LIST[3]
     new, ref = R.Routes(board), R.Routes(board)
-    frozen = FrozenPairQuery(ref._measure, ref._D, ref._next)
-    assert frozen is not ref._pair and type(frozen) is not type(new._pair)
+    frozen = FrozenPairQuery(ref.graph, ref.corner_distances, ref.corner_next)
+    assert frozen is not ref.pair_query and type(frozen) is not type(new.pair_query)
     a, b = (1.0, 1.0), (float(BOARD_LIST[3].width) - 1.0, float(BOARD_LIST[3].depth) - 1.0)
     frozen_distance(ref, frozen, a, b)
-    assert (a in frozen._points) and (a not in ref._pair._points)
+    assert (a in frozen.points) and (a not in ref.pair_query.points)

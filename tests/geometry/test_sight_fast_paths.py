@@ -89,12 +89,12 @@ def test_buffered_circles_give_the_same_answers(a: list[Any], b: list[Any], ra: 
                                                 rb: float) -> None:
     A, B = np.array(a), np.array(b)
     want = _cover(Sight(BOARD), A, ra, B, rb)
-    saved = circles._FAST_RINGS
+    saved = circles.FAST_RINGS
     try:
-        circles._FAST_RINGS = False  # as with a GEOS that builds circles otherwise
+        circles.FAST_RINGS = False  # as with a GEOS that builds circles otherwise
         assert _cover(Sight(BOARD), A, ra, B, rb) == want
     finally:
-        circles._FAST_RINGS = saved
+        circles.FAST_RINGS = saved
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -102,11 +102,11 @@ def test_buffered_circles_give_the_same_answers(a: list[Any], b: list[Any], ra: 
                           st.floats(1e-7, 40.0)), min_size=1, max_size=20))
 def test_circle_rings_are_geos_buffers_bit_for_bit(discs: list[tuple[float, float, float]]
                                                    ) -> None:
-    if not sight_mod._fast_rings():
+    if not sight_mod.circles.fast_rings():
         pytest.skip("this GEOS builds circles otherwise: Sight buffers them (tested above)")
     arr = np.array(discs)
-    got = sight_mod._ring_coords(arr[:, :2], arr[:, 2])
-    want = sight_mod._buffered_rings(arr[:, :2], arr[:, 2])
+    got = sight_mod.circles.ring_coords(arr[:, :2], arr[:, 2])
+    want = sight_mod.circles.buffered_rings(arr[:, :2], arr[:, 2])
     assert np.array_equal(got, want)
 
 
@@ -154,14 +154,14 @@ def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
     B = rng.uniform(0, 1, (30, 2)) * [b.width, b.depth]
     ra = np.full(30, R)
     fast = Sight(b).cover_matrix(A, ra, B, ra)
-    real = sight_mod._triangle_meets_box
+    real = sight_mod.cover.triangle_meets_box
 
     def unsure(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         meets, _ = real(tri, box)
         return np.ones_like(meets), np.zeros_like(meets)
 
     with monkeypatch.context() as m:
-        m.setattr(cover, "_triangle_meets_box", unsure)
+        m.setattr(cover, "triangle_meets_box", unsure)
         slow = Sight(b).cover_matrix(A, ra, B, ra)
     for field in ("visible", "in_cover", "obscured"):
         assert getattr(fast, field).tobytes() == getattr(slow, field).tobytes(), field
@@ -171,12 +171,12 @@ def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
-    """``Sight._zones_touch`` (does a base's 1" zone meet a Heavy feature, remembered per exact
+    """``Sight.zones_touch`` (does a base's 1" zone meet a Heavy feature, remembered per exact
     circle and feature) gives shapely's answer for every circle and feature, asked fresh, asked
     again, and with circles not kept."""
     terrain = door_states(name)[k]
     sight = Sight(terrain.board)
-    nf = len(sight._heavy_parts)
+    nf = len(sight.heavy_parts)
     if nf == 0:
         pytest.skip("no Heavy terrain")
     rng = np.random.default_rng(170 + k)
@@ -185,13 +185,13 @@ def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
     centres = rng.uniform(0, 1, (n, 2)) * [b.width, b.depth]
     radii = rng.choice([1.0, 1.0 + R, 1.5], n)
     feats = rng.integers(0, nf, n)
-    want = sight_mod.shapely.intersects(sight_mod._circle_polygons(centres, radii),
-                                        sight._heavy_parts[feats])
+    want = sight_mod.shapely.intersects(sight_mod.circles.circle_polygons(centres, radii),
+                                        sight.heavy_parts[feats])
     assert want.any() and not want.all()
-    first = sight._zones_touch(centres, radii, feats)
-    again = sight._zones_touch(centres, radii, feats)
-    loose = sight._zones_touch(centres[::-1], radii[::-1], feats[::-1], keep_circles=False)
-    fresh = Sight(terrain.board)._zones_touch(centres, radii, feats, keep_circles=False)
+    first = sight.zones_touch(centres, radii, feats)
+    again = sight.zones_touch(centres, radii, feats)
+    loose = sight.zones_touch(centres[::-1], radii[::-1], feats[::-1], keep_circles=False)
+    fresh = Sight(terrain.board).zones_touch(centres, radii, feats, keep_circles=False)
     for got in (first, again, loose[::-1], fresh):
         assert got.tobytes() == want.tobytes()
 
@@ -219,17 +219,17 @@ def test_remembered_cover_pairs_are_a_fresh_sights_answers(name: str, k: int) ->
             assert _cover(shared, A[i:i + 1], ra[i:i + 1], B, rb, **kw) == [
                 m[i:i + 1] for m in w]
     calls: list[int] = []
-    real = sight_mod._CoverJob.run
+    real = sight_mod.cover.CoverJob.run
 
     def counted(job: Any) -> Any:
         calls.append(len(job.pi))
         return real(job)
 
-    sight_mod._CoverJob.run = counted  # type: ignore[method-assign]
+    sight_mod.cover.CoverJob.run = counted  # type: ignore[method-assign]
     try:
         assert _cover(shared, A, ra, B, rb) == want[0]
     finally:
-        sight_mod._CoverJob.run = real  # type: ignore[method-assign]
+        sight_mod.cover.CoverJob.run = real  # type: ignore[method-assign]
     assert calls == []
     vis = np.array(want[0][0])
     assert vis.any()

@@ -5,17 +5,17 @@ switching the fast path off) on every shipped board, in both door states where t
 with random inputs and with inputs placed on the blockers' corners and edges (where rounding
 ties live):
 
-* ``Sight.clear``: every piece clipped at once for small batches (``_Pieces.hits_all``) equals
+* ``Sight.clear``: every piece clipped at once for small batches (``Pieces.hits_all``) equals
   the prefiltered path; base-to-base visibility and cover equal the slow reference's.
-* ``Sight._cut_off_dense`` equals the sparse ``_cut_off``; ``Sight._points_cut_off`` equals
-  ``_cut_off`` of each sample point (radius 0) against the other base; the cover triangles
+* ``Sight.cut_off_dense`` equals the sparse ``cut_off``; ``Sight.points_cut_off`` equals
+  ``cut_off`` of each sample point (radius 0) against the other base; the cover triangles
   built for both tangents at once equal those built one tangent at a time.
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
-  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog._ambush_band``
-  (routes measured first where the straight line allows), ``fog._enemy_scores`` (only the
-  points a straight-line bound leaves in contention) and ``fog._cluster`` (the nearest points
+  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog.ambush_band``
+  (routes measured first where the straight line allows), ``fog.enemy_scores`` (only the
+  points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
   measured first) equal the plain computations.
 """
 
@@ -49,7 +49,7 @@ def _sight(name: str, k: int) -> Sight:
 
 def _corner_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
     """Points on the blockers' corners and edges (and near them), where ties live."""
-    e = s._edges
+    e = s.edges
     if len(e.x0) == 0:
         return rng.uniform(0.0, 10.0, (n, 2))
     pick = rng.integers(0, len(e.x0), n)
@@ -87,7 +87,7 @@ def test_small_batches_clip_like_the_prefiltered_path(name: str, k: int,
         want_blocked += (~slow).tolist()
     assert any(want_blocked) and not all(want_blocked)  # both kinds were met
     # the pieces' own answers too, not only the settled ones
-    pc = s._pieces
+    pc = s.pieces
     if pc.count:
         px, py, vx, vy = p[:, 0], p[:, 1], q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
         inner, outer = pc.hits_all(px, py, vx, vy)
@@ -118,11 +118,11 @@ def test_dense_cut_off_equals_the_sparse_one(name: str, k: int,
     for lo in range(0, len(a), 4):
         sl = slice(lo, lo + 4)
         monkeypatch.setattr(visibility, "DIRECT_EDGES", 0)
-        sparse = s._cut_off(a[sl], ra[sl], b[sl], rb[sl])
-        dense = s._cut_off_dense(a[sl], ra[sl], b[sl], rb[sl])
+        sparse = s.cut_off(a[sl], ra[sl], b[sl], rb[sl])
+        dense = s.cut_off_dense(a[sl], ra[sl], b[sl], rb[sl])
         assert dense.tolist() == sparse.tolist()
         cut += int(sparse.sum())
-    if len(s._edges.x0):
+    if len(s.edges.x0):
         assert 0 < cut < len(a)
 
 
@@ -132,12 +132,12 @@ def test_points_cut_off_equals_cut_off_of_each_point(name: str, k: int) -> None:
     rng = np.random.default_rng(11 + k)
     a, ra, b, rb = _pairs(s, rng, 60)
     n = sight_mod.BASE_SAMPLES + 1
-    pts = sight_mod._samples(a, ra, sight_mod._BASE_COS, sight_mod._BASE_SIN)
-    got = s._points_cut_off(pts, b, rb)
-    want = s._cut_off(pts.reshape(-1, 2), np.zeros(len(a) * n), np.repeat(b, n, axis=0),
-                      np.repeat(rb, n), group=n).reshape(len(a), n)
+    pts = sight_mod.circles.samples(a, ra, sight_mod.circles.BASE_COS, sight_mod.circles.BASE_SIN)
+    got = s.points_cut_off(pts, b, rb)
+    want = s.cut_off(pts.reshape(-1, 2), np.zeros(len(a) * n), np.repeat(b, n, axis=0),
+                     np.repeat(rb, n), group=n).reshape(len(a), n)
     assert got.tolist() == want.tolist()
-    if len(s._edges.x0):
+    if len(s.edges.x0):
         assert want.any()
 
 
@@ -184,11 +184,11 @@ def test_cover_matrix_equals_the_oracle_on_random_layouts(name: str, seed: int) 
 
 def _triangles_plain(job: Any, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
                      d: np.ndarray) -> np.ndarray:
-    """``_CoverJob._triangles`` as it was: one tangent at a time."""
+    """``CoverJob.triangles`` as it was: one tangent at a time."""
     step = 2 * np.pi / sight_mod.RING
     phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
     half = np.arccos(np.clip(r / d, -1.0, 1.0))
-    if sight_mod._fast_rings():
+    if sight_mod.circles.fast_rings():
         verts = None
     else:
         uj, inv = np.unique(j, return_inverse=True)
@@ -201,8 +201,8 @@ def _triangles_plain(job: Any, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: n
         cand = (guess[:, None] + np.arange(-2, 3)[None, :]) % sight_mod.RING
         if verts is None:
             v = np.empty((*cand.shape, 2))
-            v[..., 0] = c[:, 0:1] + r[:, None] * sight_mod._RING_COS[cand]
-            v[..., 1] = c[:, 1:2] + r[:, None] * sight_mod._RING_SIN[cand]
+            v[..., 0] = c[:, 0:1] + r[:, None] * sight_mod.circles.RING_COS[cand]
+            v[..., 1] = c[:, 1:2] + r[:, None] * sight_mod.circles.RING_SIN[cand]
         else:
             v = verts[base + cand]
         wx, wy = v[..., 0] - p[:, None, 0], v[..., 1] - p[:, None, 1]
@@ -214,22 +214,22 @@ def _triangles_plain(job: Any, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: n
 @pytest.mark.parametrize("fast", [True, False])
 def test_cover_triangles_equal_one_tangent_at_a_time(fast: bool,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    if fast and not sight_mod._fast_rings():
+    if fast and not sight_mod.circles.fast_rings():
         pytest.skip("this GEOS builds circles otherwise")
-    monkeypatch.setattr(circles, "_FAST_RINGS", fast)
+    monkeypatch.setattr(circles, "FAST_RINGS", fast)
     rng = np.random.default_rng(21)
     s = _sight("gallowdark-corridors", 0)
     B = rng.uniform(0, 30, (40, 2))
     rb = rng.choice([0.5, R, 1.0], 40)
-    job = sight_mod._CoverJob(s, np.zeros((1, 2)), np.zeros(1), B, rb, np.zeros(40, int),
-                              np.arange(40), np.ones(len(s._cover_parts), dtype=bool))
+    job = sight_mod.cover.CoverJob(s, np.zeros((1, 2)), np.zeros(1), B, rb, np.zeros(40, int),
+                                   np.arange(40), np.ones(len(s.cover_parts), dtype=bool))
     j = rng.integers(0, 40, 500)
     c, r = B[j], job.t_radius[j]
     p = c + rng.normal(0, 6, (500, 2))
     p[:50] = c[:50] + np.array([0.0, 3.0])  # straight above and beside: exact angles
     p[50:100] = c[50:100] + np.array([-4.0, 0.0])
     d = np.hypot(*(p - c).T)
-    got = job._triangles(p, c, r, j, d)
+    got = job.triangles(p, c, r, j, d)
     assert np.array_equal(got, _triangles_plain(job, p, c, r, j, d))
 
 
@@ -320,7 +320,7 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
 
 
 def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) -> np.ndarray:
-    """``fog._ambush_band`` as it was: every point measured."""
+    """``fog.ambush_band`` as it was: every point measured."""
     d = terrain.routes.distances(spotter.at, spotter.radius, pts, fog.COUNTER_RADIUS)
     pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]
     if len(pts) == 0:
@@ -342,11 +342,11 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
     for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2)):
         spotter = SimpleNamespace(at=(float(x), float(y)), radius=R)
         for want in (6.0, 0.3, 40.0):  # the usual band, one next to it, one off the board
-            got = fog._ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
+            got = fog.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
             assert np.array_equal(got, _band_plain(terrain, spotter, pts, want))
             assert len(got) > 0
         few = pts[:: max(1, len(pts) // 5)]  # few points: often none in the band
-        assert np.array_equal(fog._ambush_band(terrain, spotter, few, 6.0),  # type: ignore
+        assert np.array_equal(fog.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
                               _band_plain(terrain, spotter, few, 6.0))
 
 
@@ -375,9 +375,9 @@ def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> Non
         cost = np.asarray(reach.cost, dtype=float)
         players = [SimpleNamespace(at=(float(x), float(y)), radius=R)
                    for x, y in rng.uniform((1, 1), (w - 1, d - 1), (1 + trial, 2))]
-        full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+        full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
         for slack in (0.0, 2.0):
-            got = fog._enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
+            got = fog.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
             measured = np.isfinite(got)
             assert np.array_equal(got[measured], full[measured])
             best = full.min()
@@ -392,8 +392,8 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
     reach = terrain.routes.reachable((15.0, 11.0), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
     pts = np.asarray(reach.points, dtype=float)
     players = [SimpleNamespace(at=(28.0, 11.0), radius=R)]
-    got = fog._enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
-    full = fog._enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+    got = fog.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
+    full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
     measured = np.isfinite(got)
     assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
     assert np.array_equal(got[measured], full[measured])
@@ -402,7 +402,7 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
 
 def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
                    radii: list[float]) -> list[tuple[float, float]]:
-    """``fog._cluster`` as it was: every nearby point measured."""
+    """``fog.cluster_spots`` as it was: every nearby point measured."""
     placed = list(fog.occupied(state))
     out: list[tuple[float, float]] = []
     rmax = max(radii)
@@ -451,7 +451,7 @@ def test_cluster_equals_the_plain_computation(path: Path) -> None:
     pruned = 0
     for at in spots:
         for radii in ([R], [R, R, 0.5, 1.0], [1.0] * 5):
-            got = fog._cluster(terrain, state, at, radii)
+            got = fog.cluster_spots(terrain, state, at, radii)
             assert got == _cluster_plain(terrain, state, at, radii)
             pruned += all(np.hypot(x - at[0], y - at[1]) <= fog.CLUSTER_FIRST for x, y in got)
     assert pruned > 0

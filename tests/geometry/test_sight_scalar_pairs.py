@@ -1,8 +1,8 @@
 """The issue #13 fourth-pass speed-up of sight changes no answer.
 
 Visibility computations of a few base pairs (:data:`solo_ops.geometry.sight.SCALAR_PAIRS`) now
-run their first stages pair by pair in Python floats (``sight._Scalar``, ``sight._clip_one``,
-``Sight._clear_one``, ``Sight._few_visible_pairs``). Each is checked here against a frozen copy
+run their first stages pair by pair in Python floats (``sight.Scalar``, ``sight.clip_one``,
+``Sight.clear_one``, ``Sight._few_visible_pairs``). Each is checked here against a frozen copy
 of the numpy code it replaced (kept in this file) on every shipped board, in both door states
 where there are doors, with random inputs and with points on the blockers' corners and edges,
 exactly on them and 1e-12 / 1e-7 off them (where rounding ties live), and against the slow
@@ -52,8 +52,8 @@ def _clip_hits_old(num: np.ndarray, den: np.ndarray, margin: float
 
 def _hits_all_old(s: Sight, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """``_Pieces.hits_all`` as at f842457, per (segment, piece): (n, pieces) bools."""
-    pc = s._pieces
+    """``Pieces.hits_all`` as at f842457, per (segment, piece): (n, pieces) bools."""
+    pc = s.pieces
     n, k = len(px), pc.count
     num = pc.c[:, None, :] - (pc.nx[:, None, :] * px[None, :, None]
                               + pc.ny[:, None, :] * py[None, :, None])
@@ -65,8 +65,8 @@ def _hits_all_old(s: Sight, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: 
 
 def _cut_off_dense_old(s: Sight, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
                        rb: np.ndarray) -> np.ndarray:
-    """``Sight._cut_off_dense`` as at f842457."""
-    e = s._edges
+    """``Sight.cut_off_dense`` as at f842457."""
+    e = s.edges
     marg = sight_mod.SEPARATE_MARGIN
     ax, ay, bx, by = a[:, 0:1], a[:, 1:2], b[:, 0:1], b[:, 1:2]
     ra1, rb1 = ra[:, None], rb[:, None]
@@ -97,12 +97,12 @@ def _cut_off_dense_old(s: Sight, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
 
 def _visible_pairs_old(s: Sight, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
                        rb: np.ndarray) -> np.ndarray:
-    """``Sight._compute_visible_pairs`` as at f842457 (all numpy, any batch size)."""
+    """``Sight.compute_visible_pairs`` as at f842457 (all numpy, any batch size)."""
     m = len(a)
     vis = np.zeros(m, dtype=bool)
     if m == 0:
         return vis
-    if s._pieces.count == 0:
+    if s.pieces.count == 0:
         vis[:] = True
         return vis
     vis[:] = s.clear(a, b)
@@ -112,14 +112,14 @@ def _visible_pairs_old(s: Sight, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
     todo = todo[~_cut_off_dense_old(s, a[todo], ra[todo], b[todo], rb[todo])]
     if len(todo) == 0:
         return vis
-    cos, sin = sight_mod._BASE_COS, sight_mod._BASE_SIN
-    sa = sight_mod._samples(a[todo], ra[todo], cos, sin)
-    sb = sight_mod._samples(b[todo], rb[todo], cos, sin)
+    cos, sin = sight_mod.circles.BASE_COS, sight_mod.circles.BASE_SIN
+    sa = sight_mod.circles.samples(a[todo], ra[todo], cos, sin)
+    sb = sight_mod.circles.samples(b[todo], rb[todo], cos, sin)
     k = len(todo)
     d = b[todo] - a[todo]
     phi = np.arctan2(d[:, 1], d[:, 0])
     side = np.concatenate([phi + np.pi / 2, phi - np.pi / 2])
-    col = np.rint(side / sight_mod._STEP).astype(np.intp) % sight_mod.BASE_SAMPLES + 1
+    col = np.rint(side / sight_mod.circles.STEP).astype(np.intp) % sight_mod.BASE_SAMPLES + 1
     row = np.tile(np.arange(k), 2)
     ok = s.clear(sa[row, col], sb[row, col])
     seen = np.bincount(row[ok], minlength=k) > 0
@@ -128,8 +128,8 @@ def _visible_pairs_old(s: Sight, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
     if len(todo) == 0:
         return vis
     k = len(todo)
-    cut = s._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
-                            np.concatenate([rb[todo], ra[todo]]))
+    cut = s.points_cut_off(np.concatenate([sa, sb]), np.concatenate([b[todo], a[todo]]),
+                           np.concatenate([rb[todo], ra[todo]]))
     need = ~cut[:k, :, None] & ~cut[k:, None, :]
     pk, pa, pb = np.nonzero(need)
     ok = s.clear(sa[pk, pa], sb[pk, pb])
@@ -144,7 +144,7 @@ JITTER = [0.0, 0.0, 1e-12, -1e-12, 1e-7, -1e-7, 1e-6, 0.01]
 
 def _edge_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
     """Points on the merged blockers' corners and edges, exactly or 1e-12 .. 0.01 off."""
-    e = s._edges
+    e = s.edges
     if len(e.x0) == 0:
         return rng.uniform(0.0, 10.0, (n, 2))
     pick = rng.integers(0, len(e.x0), n)
@@ -155,7 +155,7 @@ def _edge_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
 
 def _piece_points(s: Sight, rng: np.random.Generator, n: int) -> np.ndarray:
     """Corners of the convex pieces (where their sides meet), exactly or just off."""
-    pc = s._pieces
+    pc = s.pieces
     if pc.count == 0:
         return rng.uniform(0.0, 10.0, (n, 2))
     i = rng.integers(0, pc.count, n)
@@ -203,18 +203,18 @@ def _pairs(s: Sight, rng: np.random.Generator, n: int
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_clip_one_equals_the_numpy_clip_for_every_piece(name: str, k: int) -> None:
     s = _sight(name, k)
-    if s._pieces.count == 0:
+    if s.pieces.count == 0:
         pytest.skip("no blockers")
     rng = np.random.default_rng(101 + k + len(name))
     p, q = _segments(s, rng, 180)
     px, py, vx, vy = p[:, 0], p[:, 1], q[:, 0] - p[:, 0], q[:, 1] - p[:, 1]
     inner, outer = _hits_all_old(s, px, py, vx, vy)
-    scalar = s._scalar
+    scalar = s.scalar
     seen = set()
     for n in range(len(p)):
         for i, piece in enumerate(scalar.pieces):
-            got = sight_mod._clip_one(float(px[n]), float(py[n]), float(vx[n]), float(vy[n]),
-                                      piece[4])
+            got = sight_mod.scalar.clip_one(float(px[n]), float(py[n]), float(vx[n]), float(vy[n]),
+                                            piece[4])
             want = (bool(inner[n, i]), bool(outer[n, i]))
             assert got == want, (n, i)
             seen.add(want)
@@ -240,14 +240,14 @@ def test_clip_one_equals_the_numpy_clip_on_any_sides(
     num = c - (nx * px + ny * py)
     den = nx * vx + ny * vy
     inner, outer = _clip_hits_old(num, den, sight_mod.NEAR)
-    got = sight_mod._clip_one(px, py, vx, vy, tuple(sides))
+    got = sight_mod.scalar.clip_one(px, py, vx, vy, tuple(sides))
     assert got == (bool(inner[0]), bool(outer[0]))
 
 
 @pytest.mark.parametrize(("name", "k"), ALL)
 def test_scalar_segment_and_clear_one_equal_the_numpy_path(name: str, k: int) -> None:
     s = _sight(name, k)
-    if s._pieces.count == 0:
+    if s.pieces.count == 0:
         pytest.skip("no blockers")
     rng = np.random.default_rng(202 + k + len(name))
     p, q = _segments(s, rng, 600)
@@ -257,12 +257,12 @@ def test_scalar_segment_and_clear_one_equal_the_numpy_path(name: str, k: int) ->
     kinds = set()
     for n in range(len(p)):
         a = (float(p[n, 0]), float(p[n, 1]), float(q[n, 0]), float(q[n, 1]))
-        assert s._clear_one(*a) == bool(want_clear[n]), n
-        assert s._clear_one(*a) == bool(s.clear(p[n:n + 1], q[n:n + 1])[0])
+        assert s.clear_one(*a) == bool(want_clear[n]), n
+        assert s.clear_one(*a) == bool(s.clear(p[n:n + 1], q[n:n + 1])[0])
         if vx[n] == 0 and vy[n] == 0:
             continue
         want = False if inner[n].any() else (None if outer[n].any() else True)
-        got = s._scalar.segment(*a)
+        got = s.scalar.segment(*a)
         assert got == want, n
         kinds.add(got)
     assert kinds == {True, False, None}
@@ -274,11 +274,11 @@ def test_scalar_cut_off_equals_the_dense_one(name: str, k: int) -> None:
     rng = np.random.default_rng(303 + k + len(name))
     a, ra, b, rb = _pairs(s, rng, 600)
     want = _cut_off_dense_old(s, a, ra, b, rb)
-    got = [s._scalar.cut_off(float(a[i, 0]), float(a[i, 1]), float(ra[i]), float(b[i, 0]),
-                             float(b[i, 1]), float(rb[i])) for i in range(len(a))]
+    got = [s.scalar.cut_off(float(a[i, 0]), float(a[i, 1]), float(ra[i]), float(b[i, 0]),
+                            float(b[i, 1]), float(rb[i])) for i in range(len(a))]
     assert got == want.tolist()
-    assert got == s._cut_off(a, ra, b, rb).tolist()  # the sparse numpy path too
-    if len(s._edges.x0):
+    assert got == s.cut_off(a, ra, b, rb).tolist()  # the sparse numpy path too
+    if len(s.edges.x0):
         assert 0 < sum(got) < len(got)
 
 
@@ -296,14 +296,14 @@ def test_few_pairs_equal_the_numpy_computation(name: str, k: int) -> None:
     lo, size = 0, 1
     while lo < len(a):  # batches of 1 .. SCALAR_PAIRS
         sl = slice(lo, lo + size)
-        got[sl] = s._compute_visible_pairs(a[sl], ra[sl], b[sl], rb[sl])
+        got[sl] = s.compute_visible_pairs(a[sl], ra[sl], b[sl], rb[sl])
         lo += size
         size = size % sight_mod.SCALAR_PAIRS + 1
     assert got.tolist() == want.tolist()
     # ... and through the public query, one pair at a time
     for i in range(0, len(a), 7):
         assert s.visible(a[i], b[i], ra[i], rb[i]) == bool(want[i])
-    if s._pieces.count:
+    if s.pieces.count:
         hidden = want[-len(ha):] if len(ha) else want
         assert want.any() and not want.all()
         assert len(ha) == 0 or (hidden.any() and not hidden.all())

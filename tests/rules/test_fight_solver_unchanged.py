@@ -1,6 +1,6 @@
 """The fight solver's rewrite (issue #13 item 5) plays every fight exactly as before.
 
-``_OldFightSolver`` below is ``kt2024._FightSolver`` as it was at commit 27b8595, kept verbatim
+``_OldFightSolver`` below is ``kt2024.FightSolver`` as it was at commit 27b8595, kept verbatim
 (only its name and one annotation's module are new). The new solver must give the same ``(value,
 move, dealt, taken)`` in every state (so ``resolve_fight``'s steps, the game's logs and the AI's
 choices cannot change), and the exact fight odds must equal the Fraction oracle
@@ -82,7 +82,7 @@ class _OldFightSolver:
 
     def _attacker(self, ac: int, an: int, dc: int, dn: int, aw: int, dw: int, ashock: bool,
                   dshock: bool) -> tuple[int, str | None, int, int]:
-        """The attacker's best move (ties: the order of ``_ACTIONS``)."""
+        """The attacker's best move (ties: the order of ``ACTIONS``)."""
         solve = self.solve
         options = []
         if ac:  # strike with a crit (Shock: discard one of the defender's normals, else a crit)
@@ -153,7 +153,7 @@ class _OldFightSolver:
 
 @lru_cache(maxsize=4)
 def _old_solver(rules: kt2024.FightRules) -> _OldFightSolver:
-    """Stands in for ``kt2024_fight._solver`` (an lru_cache too: the oracle clears it)."""
+    """Stands in for ``kt2024_fight.solvers`` (an lru_cache too: the oracle clears it)."""
     return _OldFightSolver(rules)
 
 
@@ -161,7 +161,7 @@ def _old_solver(rules: kt2024.FightRules) -> _OldFightSolver:
 def old_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     """``kt2024`` plays its fights with the old solver for the duration of the test."""
     _old_solver.cache_clear()
-    monkeypatch.setattr(kt2024_fight, "_solver", _old_solver)
+    monkeypatch.setattr(kt2024_fight, "solvers", _old_solver)
 
 
 def _rules(*names: str) -> tuple:
@@ -173,7 +173,7 @@ def _old_joint(a: AttackSpec, d: AttackSpec, aw: int | None, dw: int | None,
     """The oracle's fight odds, played by the old solver."""
     with monkeypatch.context() as m:
         _old_solver.cache_clear()
-        m.setattr(kt2024_fight, "_solver", _old_solver)
+        m.setattr(kt2024_fight, "solvers", _old_solver)
         old = oracle.fight_2024.__wrapped__(a, d, aw, dw)
     return old.joint, list(old.joint), old.dealt.mean, old.taken.mean
 
@@ -200,7 +200,7 @@ def test_every_state_has_the_old_solvers_value_move_and_totals(
         rules: kt2024.FightRules, most: int, aw: int, dw: int) -> None:
     """Every state up to ``most`` dice of each kind a side (both turns, Shock used or not) with
     these wounds and every smaller wound total: the same (value, move, dealt, taken)."""
-    new, old = kt2024._FightSolver(rules), _OldFightSolver(rules)
+    new, old = kt2024.FightSolver(rules), _OldFightSolver(rules)
     for ac, an, dc, dn in product(range(most + 1), repeat=4):
         for wa, wd in ((aw, dw), (aw, 3), (2, dw), (aw - 1, dw - 1)):
             for turn, ashock, dshock in product((0, 1), (True, False), (True, False)):
@@ -212,7 +212,7 @@ def test_a_deep_state_with_both_shocks_and_brutal_matches_state_by_state() -> No
     """Five dice of each kind a side (more than any shipped weapon retains), both sides with
     Shock, one Brutal, wounds that cap some blows and not others."""
     rules = (3, 4, 4, 5, True, False, True, True)
-    new, old = kt2024._FightSolver(rules), _OldFightSolver(rules)
+    new, old = kt2024.FightSolver(rules), _OldFightSolver(rules)
     for ac, an, dc, dn in product(range(6), repeat=4):
         for wa, wd in ((11, 14), (6, 9), (40, 40)):
             for turn in (0, 1):
@@ -223,7 +223,7 @@ def test_a_deep_state_with_both_shocks_and_brutal_matches_state_by_state() -> No
 def test_a_side_without_dice_strikes_nothing_and_the_other_strikes_all() -> None:
     """Hand-worked: 2 crits of 4 and a normal of 3 against 9 wounds and no dice: 4 + 4 + 3 = 11,
     capped at 9, the crits struck first; the other way round the defender deals min(5, 2)."""
-    solver = kt2024._FightSolver((3, 4, 2, 5, False, False, True, True))
+    solver = kt2024.FightSolver((3, 4, 2, 5, False, False, True, True))
     assert solver.solve(2, 1, 0, 0, 5, 9, 0, True, True) == (9, "strike_crit", 9, 0)
     assert solver.solve(2, 1, 0, 0, 5, 9, 1, True, True) == (9, "strike_crit", 9, 0)
     assert solver.solve(0, 0, 1, 0, 2, 9, 0, True, True) == (-2, "strike_crit", 0, 2)
@@ -237,7 +237,7 @@ def test_only_undecided_states_are_remembered() -> None:
     """The memo holds states where both sides have dice and wounds, wounds at most one above
     what the other side can still deal, Shock's bit only with a crit left to strike with."""
     rules = (3, 4, 4, 5, False, True, True, True)
-    solver = kt2024._FightSolver(rules)
+    solver = kt2024.FightSolver(rules)
     for ac, an, dc, dn in product(range(4), repeat=4):
         solver.solve(ac, an, dc, dn, 12, 13, 0, True, True)
     assert solver.states() > 100
@@ -247,7 +247,7 @@ def test_only_undecided_states_are_remembered() -> None:
             assert aw <= dc * 5 + dn * 4 + 1 and dw <= ac * 4 + an * 3 + 1
             assert not (sh & 1) or ac
             assert not (sh & 2) or dc
-            assert move in kt2024._ACTIONS and value == dealt - taken
+            assert move in kt2024.ACTIONS and value == dealt - taken
 
 
 @settings(max_examples=60, deadline=None)
@@ -264,15 +264,15 @@ def test_resolve_fight_plays_the_old_solvers_steps(
                          flags[1])
     defender = FightSide(sides[2], sides[3], damage[2], damage[3], wounds[1], flags[2],
                          flags[3])
-    kt2024._solver.cache_clear()
+    kt2024.solvers.cache_clear()
     new = kt2024.resolve_fight(attacker, defender)
-    saved = kt2024_fight._solver
+    saved = kt2024_fight.solvers
     try:
         _old_solver.cache_clear()
-        kt2024_fight._solver = _old_solver
+        kt2024_fight.solvers = _old_solver
         old = kt2024.resolve_fight(attacker, defender)
     finally:
-        kt2024_fight._solver = saved
+        kt2024_fight.solvers = saved
     assert new == old
 
 
@@ -316,7 +316,7 @@ def test_kept_fight_solvers_are_bounded_by_their_states_not_their_number() -> No
     states together (the least recently asked about go first), however few or many that is:
     big solvers (dice and wounds at the limits) are dropped, small ones are all kept."""
     budget = 20_000
-    solvers = kt2024_fight._Solvers(budget)
+    solvers = kt2024_fight.Solvers(budget)
     sizes = []
     for crit in range(3, 9):  # six sets of fight rules, each asked about thousands of states
         solver = solvers((3, crit, 2, 4, False, False, True, True))
@@ -329,9 +329,9 @@ def test_kept_fight_solvers_are_bounded_by_their_states_not_their_number() -> No
         assert info.states - solver.states() <= budget  # the others within the budget
     assert min(sizes) > budget / 2  # two or three fit: never all six
     assert solvers.cache_info().currsize <= 3
-    small = kt2024_fight._Solvers(budget)
+    small = kt2024_fight.Solvers(budget)
     for damage in range(1, 21):
         small((damage, damage + 1, 1, 2, False, False, False, False)).solve(
             1, 1, 1, 1, 3, 3, 0, True, True)
     assert small.cache_info().currsize == 20  # tiny solvers: every one kept
-    assert kt2024_fight._solver.budget == kt2024_fight.SOLVER_STATES
+    assert kt2024_fight.solvers.budget == kt2024_fight.SOLVER_STATES

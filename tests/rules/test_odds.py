@@ -427,17 +427,19 @@ def test_fight_with_wounds_beyond_every_blow_equals_uncapped_fight() -> None:
 
 
 def test_remembered_expectations_are_the_exact_odds() -> None:
-    """``attacks._expected_2024`` remembers its answers by what the attack and the defence
-    read: asked again, and after other questions, each answer is still the exact odds of its own
-    spec and defence (injured shooter, wounds left, cover, obscured and Vantage each change it;
-    another weapon object never reads a remembered answer)."""
+    """The Kill Team 2024 expected damage (``attacks.expected_for("kt2024")``) remembers its
+    answers by what the attack and the defence read: asked again, and after other questions,
+    each answer is still the exact odds of its own spec and defence (injured shooter, wounds
+    left, cover, obscured and Vantage each change it; another weapon object never reads a
+    remembered answer)."""
     import dataclasses
 
     gun = Weapon("gun", WeaponType.RAPID, range=24, attacks=4, hit=3, damage=(3, 4),
                  rules=(parse_weapon_rule("lethal=5"),))
     twin = dataclasses.replace(gun, damage=(4, 5))
     prof = Profile("m", 6, 7, 4, 10, 3, 32, weapons=(gun,), bs=3, strength=4)
-    attacks._EXPECTED.clear()
+    attacks.clear_caches()
+    expected = attacks.expected_for("kt2024")
     seen = set()
     for _ in range(2):
         for weapon in (gun, twin):
@@ -447,7 +449,7 @@ def test_remembered_expectations_are_the_exact_odds() -> None:
                                                         (False, True, 0), (False, False, 2)):
                         cover = attacks.ShotCover(True, in_cover, obscured, True, vantage)
                         shooter, target = _Op(prof, 10, injured), _Op(prof, wounds)
-                        got = attacks._expected_2024(weapon, shooter, target, cover)
+                        got = expected(weapon, shooter, target, cover)
                         spec = AttackSpec.from_weapon(weapon, injured=injured,
                                                       accurate_bonus=vantage)
                         want = float(odds.shoot_2024(spec, DefenceSpec(

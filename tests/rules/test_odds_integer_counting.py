@@ -65,7 +65,7 @@ def test_shipped_case_equals_the_fraction_arithmetic(index: int) -> None:
     oracle.clear_caches()
     odds.clear_caches()
     _same_odds(odds.shoot_2024(spec, defence), oracle.shoot_2024(spec, defence))
-    _same_odds(odds._shoot_2024(spec, defence), oracle.shoot_2024(spec, defence))
+    _same_odds(odds.shoot_2024.__wrapped__(spec, defence), oracle.shoot_2024(spec, defence))
     assert odds.attack_dice_2024(spec) == oracle.attack_dice_2024(spec)
     for obscured in (False, True):
         assert odds.retained_2024(spec, obscured) == oracle.retained_2024(spec, obscured)
@@ -100,7 +100,7 @@ DEFENCES = st.builds(DefenceSpec, dice=st.integers(0, 5), save=st.integers(2, 6)
 @given(spec=SPECS, defence=DEFENCES)
 def test_generated_shots_equal_the_fraction_arithmetic(spec: AttackSpec,
                                                        defence: DefenceSpec) -> None:
-    _same_odds(odds._shoot_2024(spec, defence), oracle.shoot_2024(spec, defence))
+    _same_odds(odds.shoot_2024.__wrapped__(spec, defence), oracle.shoot_2024(spec, defence))
 
 
 @settings(max_examples=150, deadline=None)
@@ -119,7 +119,7 @@ def test_many_dice_equal_the_fraction_arithmetic(rules: tuple[str, ...], attacks
                                                  hit: int) -> None:
     spec = AttackSpec(attacks_n, hit, 3, 4, _rules(*rules))
     assert odds.attack_dice_2024.__wrapped__(spec) == oracle.attack_dice_2024(spec)
-    _same_odds(odds._shoot_2024(spec, DefenceSpec(4, 4, 20, cover=True)),
+    _same_odds(odds.shoot_2024.__wrapped__(spec, DefenceSpec(4, 4, 20, cover=True)),
                oracle.shoot_2024(spec, DefenceSpec(4, 4, 20, cover=True)))
 
 
@@ -133,7 +133,8 @@ def test_every_small_hand_of_hits_and_saves_equals_the_fraction_arithmetic(norma
                                                         (False, True), (False, True)):
         spec = AttackSpec(attacks_n, 3, normal, crit, _rules("brutal") if brutal else ())
         defence = DefenceSpec(dice, save, None, cover)
-        _same_odds(odds._shoot_2024(spec, defence), oracle.shoot_2024.__wrapped__(spec, defence))
+        _same_odds(odds.shoot_2024.__wrapped__(spec, defence),
+                   oracle.shoot_2024.__wrapped__(spec, defence))
 
 
 FIGHT_RULES = st.lists(st.sampled_from(["shock", "brutal", "devastating=1", "devastating=3",
@@ -150,14 +151,14 @@ FIGHTERS = st.builds(AttackSpec, attacks=st.integers(0, 5), hit=st.integers(2, 6
 def test_generated_fights_equal_the_fraction_arithmetic(a: AttackSpec, d: AttackSpec,
                                                         aw: int | None, dw: int | None,
                                                         policy: str) -> None:
-    new = odds._fight_2024(a, d, aw, dw, policy)
+    new = odds.fight_2024.__wrapped__(a, d, aw, dw, policy)
     old = oracle.fight_2024.__wrapped__(a, d, aw, dw, policy)
     assert new.joint == old.joint and list(new.joint) == list(old.joint)
 
 
 def test_unknown_fight_policy_is_refused() -> None:
     with pytest.raises(ValueError, match="fight policy"):
-        odds._fight_2024(AttackSpec(1, 3, 1, 2), AttackSpec(1, 3, 1, 2), 5, 5, "nope")
+        odds.fight_2024.__wrapped__(AttackSpec(1, 3, 1, 2), AttackSpec(1, 3, 1, 2), 5, 5, "nope")
 
 
 # -- the pieces, against the rules functions themselves ------------------------------------------
@@ -169,20 +170,20 @@ def test_least_damage_equals_allocate_saves_everywhere_a_crit_is_worth_a_normal(
         for nd in range(5):
             for cd in range(nd, 11):
                 want = kt2024.allocate_saves(crits, normals, cs, ns, nd, cd).damage
-                assert odds._least_damage(crits, normals, cs, ns, nd, cd) == want, (
+                assert odds.least_damage(crits, normals, cs, ns, nd, cd) == want, (
                     crits, normals, cs, ns, nd, cd)
 
 
 def test_most_common_face_table_counts_every_roll() -> None:
-    """``_WAYS[m][f][r]`` against listing all m**f rolls of f failed dice."""
+    """``MOST_COMMON_WAYS[m][f][r]`` against listing all m**f rolls of f failed dice."""
     for m in range(1, 6):
         for f in range(6):
             counts = [0] * (f + 1)
             for faces in product(range(m), repeat=f):
                 counts[max((faces.count(v) for v in range(m)), default=0)] += 1
-            assert list(odds._WAYS[m][f][: f + 1]) == counts
-            assert not any(odds._WAYS[m][f][f + 1:])
-    assert all(sum(odds._WAYS[m][f]) == m**f for m in range(6) for f in range(13))
+            assert list(odds.MOST_COMMON_WAYS[m][f][: f + 1]) == counts
+            assert not any(odds.MOST_COMMON_WAYS[m][f][f + 1:])
+    assert all(sum(odds.MOST_COMMON_WAYS[m][f]) == m**f for m in range(6) for f in range(13))
 
 
 def test_caches_can_be_cleared_and_the_uncached_core_is_the_same() -> None:
@@ -191,8 +192,8 @@ def test_caches_can_be_cleared_and_the_uncached_core_is_the_same() -> None:
     assert odds.shoot_2024.cache_info().currsize >= 1
     odds.clear_caches()
     assert odds.shoot_2024.cache_info().currsize == 0
-    assert kt2024._solver.cache_info().currsize == 0
-    _same_odds(odds._shoot_2024(spec, defence), first)
+    assert kt2024.solvers.cache_info().currsize == 0
+    _same_odds(odds.shoot_2024.__wrapped__(spec, defence), first)
 
 
 # -- the callers use the counted odds --------------------------------------------------------------

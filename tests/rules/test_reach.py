@@ -154,12 +154,13 @@ def test_the_planner_fights_only_in_control_range(case: str, features: Any, a: A
     """AI: a model in control range fights; across a wall it does not fight from where it
     stands (a Door Fight across the closed door is its own action, 002 Volkus "Door Fight
     1AP: When TOUCHING a door, fight enemy within 2" of the OTHER side of the door")."""
-    from solo_ops.ai.planner import _in_control_range, plan_activation
+    from solo_ops.ai.context import in_control_range
+    from solo_ops.ai.planner import plan_activation
 
     game, state = game_with(features, a, b)
     ctx = game.context(state)
     p1 = state.operatives["p1"]
-    assert bool(_in_control_range(ctx, b, R, [p1], {"p1": a})) is expected
+    assert bool(in_control_range(ctx, b, R, [p1], {"p1": a})) is expected
     plan = plan_activation(ctx, state, "u1")
     first = plan.actions[0]
     fights_here = first.kind == "fight" and first.portal is None
@@ -225,11 +226,11 @@ def test_the_players_fight_action_needs_control_range(case: str, features: Any, 
     prompt = SimpleNamespace(kind="act")
     fight = {"type": "fight", "target": "e1", "dealt": 1, "taken": 0}
     if expected:
-        events = actions._fight(game, state, fight, prompt)
+        events = actions.apply(game, state, fight, prompt)
         assert events[0] == {"type": "fight", "operative": "p1", "target": "e1"}
     else:
         with pytest.raises(RuleError, match='e1 is not within 1" of p1'):
-            actions._fight(game, state, fight, prompt)
+            actions.apply(game, state, fight, prompt)
 
 
 @pytest.mark.parametrize(("case", "features", "a", "b", "gap", "expected"), CASES,

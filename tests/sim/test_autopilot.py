@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from solo_ops.ai import shooting as ai_shooting
 from solo_ops.game.engine import new_game, pending
 from solo_ops.game.state import ENEMY, PLAYER
 from solo_ops.io.savegame import game_document, restore, verify
@@ -78,7 +79,6 @@ def test_enemy_attacks_reported_by_the_player_are_answered_with_their_expected_d
 def test_best_shot_is_the_highest_expected_damage_among_valid_shots(tmp_path: Path) -> None:
     """Checked against the planner's own valid-shot test and the exact expectation, for every
     player operative at the first player prompt of a game with enemies in sight."""
-    from solo_ops.ai import planner
 
     scenario = load_scenario(small_scenario(tmp_path, turns=2, engagement=6))
     game, state = new_game(scenario, 8)
@@ -98,7 +98,7 @@ def test_best_shot_is_the_highest_expected_damage_among_valid_shots(tmp_path: Pa
                     for t in state.living(ENEMY):
                         if not t.on_table:
                             continue
-                        ok, cover, _ = planner._valid_shot(ctx, op, op.at, w, t, pos)
+                        ok, cover, _ = ai_shooting.valid_shot(ctx, op, op.at, w, t, pos)
                         if ok:
                             options.append(ctx.odds(w, op, t, cover))
                 shot = autopilot.best_shot(game, state, op)

@@ -78,17 +78,17 @@ def test_pool_worker_freezes_its_objects_once_after_the_first_mission(tmp_path: 
     before = gc.get_freeze_count()
     thresholds = gc.get_threshold()
     try:
-        rating._init_pool_worker(scenario)
+        rating.init_pool_worker(scenario)
         assert gc.get_threshold() == rating.POOL_GC_THRESHOLD
-        first = rating._worker_job(jobs[0])
+        first = rating.worker_job(jobs[0])
         frozen = gc.get_freeze_count()
-        second = rating._worker_job(jobs[1])
+        second = rating.worker_job(jobs[1])
         # once only: the second mission froze nothing more (frozen objects may still be freed)
         assert frozen > before and gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
-        rating._init_worker(scenario)
+        rating.init_worker(scenario)
     assert [first, second] == rating.run(scenario, 2, 7, policy="aggressive", jobs=1)
 
 

@@ -33,7 +33,7 @@ IDS = [f"{k}-{b.name}" for k, b in enumerate(BOARD_LIST)]
 def special_points(routes: R.Routes) -> np.ndarray:
     """Wall corners and nudged graph corners (and 1e-12 around them), points on wall faces and
     1e-12 / 1e-9 either side, points well inside walls, and the 0.5" grid's points."""
-    g = routes._measure
+    g = routes.graph
     r = g.rings
     out = [g.real, g.pos, r.v]
     for nudge in ((1e-12, 0.0), (-1e-12, 0.0), (0.0, 1e-12), (0.0, -1e-12)):
@@ -46,7 +46,7 @@ def special_points(routes: R.Routes) -> np.ndarray:
         mid = r.v + 0.5 * r.f
         for eps in (1e-12, 1e-9):
             out += [mid + eps * normal, mid - eps * normal]  # inside (left) and outside
-    for poly in R.shapes.polygons_of(routes._measure_geom):
+    for poly in R.shapes.polygons_of(routes.walls):
         p = poly.representative_point()
         out.append(np.array([[p.x, p.y]]))
     b = routes.board

@@ -292,5 +292,5 @@ def shipped_fights(count: int = 24) -> list[tuple[AttackSpec, AttackSpec, int, i
 def clear_caches() -> None:
     """Forget every cached result of the copy above and of the fight solver in ``kt2024``."""
     for fn in (_category_dist, attack_dice_2024, save_dice, shoot_2024, fight_2024,
-               kt2024._solver):
+               kt2024.solvers):
         fn.cache_clear()

@@ -1,4 +1,4 @@
-"""Shared by the tests: moved from test_rule_readings.py."""
+"""Walking a game to a phase: the players' remaining activations passed, the engine stepped."""
 
 from __future__ import annotations
 

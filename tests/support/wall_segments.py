@@ -12,8 +12,8 @@ from tests.support.route_boards import R32
 
 
 # -- the references: the computations the fast paths replaced -------------------------------------
-def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
-    """``_blocked``'s dense branch as it was: every quantity for every (segment, edge)."""
+def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R.rings.Rings) -> np.ndarray:
+    """``blocked``'s dense branch as it was: every quantity for every (segment, edge)."""
     S, E = len(P), len(rings)
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
@@ -42,13 +42,14 @@ def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarr
         touch &= (along > R.END) & (along < ld - R.END) & ~out[:, None]
         si, ei = np.nonzero(touch)
         if len(si):
-            enters = R._wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            enters = R.rings.wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
             out[si[enters]] = True
     return out
 
 
-def passing_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``_Discs._passing`` as it was: the gap of every segment to every disc's centre."""
+def passing_ref(discs: R.discs.Discs, P: np.ndarray, Q: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``Discs.passing`` as it was: the gap of every segment to every disc's centre."""
     d = Q - P
     ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
     rel = discs.centres[None, :, :] - P[:, None, :]
@@ -58,26 +59,26 @@ def passing_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarr
     return si, ki
 
 
-def blocks_ref(discs: R._Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    """``_Discs.blocks`` as it was: ``_blocked_own`` on every passing (segment, disc)."""
+def blocks_ref(discs: R.discs.Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``Discs.blocks`` as it was: ``blocked_own`` on every passing (segment, disc)."""
     out = np.zeros(len(P), dtype=bool)
     if len(discs) == 0 or len(P) == 0:
         return out
     si, ki = passing_ref(discs, P, Q)
     if len(si):
         V = discs.verts[ki]
-        cut = R._blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        cut = R.rings.blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
         out[si[cut]] = True
     return out
 
 
-def blocked_ref(P: np.ndarray, Q: np.ndarray, rings: R._Rings) -> np.ndarray:
-    """``_blocked`` as it was, by its definition: the dense form (the old boxed chunks gave
+def blocked_ref(P: np.ndarray, Q: np.ndarray, rings: R.rings.Rings) -> np.ndarray:
+    """``blocked`` as it was, by its definition: the dense form (the old boxed chunks gave
     its answers, segment by segment)."""
     return blocked_dense_ref(P, Q, rings)
 
 
-def graph_blocked_ref(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+def graph_blocked_ref(g: R.graph.Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     out = blocked_ref(P, Q, g.rings)
     if g.discs is not None and len(g.discs) and len(P):
         live = np.flatnonzero(~out)
@@ -88,7 +89,7 @@ def graph_blocked_ref(g: R._Graph, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
 
 def tangent_grid_ref(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray
                      ) -> np.ndarray:
-    """``_tangent_grid`` as it was (fresh temporaries, one expression per quantity)."""
+    """``tangent_grid`` as it was (fresh temporaries, one expression per quantity)."""
     dx = v[None, :, 0] - X[:, None, 0]
     dy = v[None, :, 1] - X[:, None, 1]
     s1 = dx * up[None, :, 1] - dy * up[None, :, 0]
@@ -97,9 +98,9 @@ def tangent_grid_ref(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarra
     return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
 
 
-def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
-                   reach: float = math.inf, within: Any = None) -> R._Graph:
-    """``_Walker.with_discs`` as it was (the bases' corners from their joined rings, every
+def with_discs_ref(walker: R.walker.Walker, discs: R.discs.Discs, centre: Any = None,
+                   reach: float = math.inf, within: Any = None) -> R.graph.Graph:
+    """``Walker.with_discs`` as it was (the bases' corners from their joined rings, every
     static pair's gap to every base), with the reference kernels."""
     g = walker.graph
     nodes = np.arange(len(g.pos))
@@ -120,8 +121,8 @@ def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
             dk = np.hypot(*(discs.centres - c).T) <= reach + discs.radii + 1e-6
             discs = discs.subset(dk)
     if len(discs) == 0:
-        sub = R._Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, g.pi[pair], g.pj[pair],
-                       g.pw[pair], g.soft, units=(g.up, g.un))
+        sub = R.graph.Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, g.pi[pair], g.pj[pair],
+                            g.pw[pair], g.soft, units=(g.up, g.un))
         sub.active = nodes
         return sub
     nodes = nodes[discs.depth(g.pos[nodes]) <= 0]
@@ -140,8 +141,8 @@ def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
     real = np.concatenate([g.real, dreal])
     prv = np.concatenate([g.prv, dprv])
     nxt = np.concatenate([g.nxt, dnxt])
-    up = np.concatenate([g.up, R._unit(dprv - dreal)])
-    un = np.concatenate([g.un, R._unit(dnxt - dreal)])
+    up = np.concatenate([g.up, R.common.unit_vectors(dprv - dreal)])
+    un = np.concatenate([g.un, R.common.unit_vectors(dnxt - dreal)])
     alive = np.zeros(len(pos), dtype=bool)
     alive[nodes] = True
     alive[n0:] = True
@@ -156,15 +157,15 @@ def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
         keep = np.ones(len(pi), dtype=bool)
         keep[np.flatnonzero(near_pair)[cut]] = False
         pi, pj, pw = pi[keep], pj[keep], pw[keep]
-    sub = R._Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
-                   units=(up, un))
+    sub = R.graph.Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
+                        units=(up, un))
     new = np.arange(n0, len(pos))
     others = np.concatenate([nodes, new])
     m = tangent_grid_ref(sub.real[new], sub.real[others], sub.up[others], sub.un[others])
     m &= new[:, None] != others[None, :]
     i, j = np.nonzero(m)
     ai, bj = new[i], others[j]
-    keep = R._tangent_u(sub.real[bj], sub.real[ai], sub.up[ai], sub.un[ai])
+    keep = R.rings.tangent_u(sub.real[bj], sub.real[ai], sub.up[ai], sub.un[ai])
     ai, bj = ai[keep], bj[keep]
     ok = ~graph_blocked_ref(sub, sub.pos[ai], sub.pos[bj])
     ai, bj = ai[ok], bj[ok]
@@ -178,7 +179,7 @@ def with_discs_ref(walker: R._Walker, discs: R._Discs, centre: Any = None,
 
 
 # -- inputs ----------------------------------------------------------------------------------------
-def grazing_segments(rings: R._Rings, rng: np.random.Generator, n: int
+def grazing_segments(rings: R.rings.Rings, rng: np.random.Generator, n: int
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Segments that live where the tolerances matter: through vertices (both ways), along
     edges, from one vertex to another, on the 0.5" grid, and random ones."""
@@ -201,7 +202,7 @@ def disc_blockers(routes: R.Routes, rng: np.random.Generator, n: int) -> list[tu
             for j, (x, y) in enumerate(picks)]
 
 
-def same_graph(a: R._Graph, b: R._Graph) -> None:
+def same_graph(a: R.graph.Graph, b: R.graph.Graph) -> None:
     for name in ("pos", "real", "prv", "nxt", "up", "un", "pi", "pj", "pw", "active"):
         x, y = getattr(a, name), getattr(b, name)
         assert x.dtype == y.dtype and x.shape == y.shape, name

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from solo_ops.core.errors import RuleError
+from solo_ops.view import answers
 from solo_ops.view.answers import parse
 from tests.support.answers import play, table_scenario
 
@@ -211,3 +212,19 @@ def test_the_silent_weapon_is_chosen_under_conceal_and_ids_match_by_prefix() -> 
     got = intent.resolve_ids(game, state, {"type": "shoot", "target": "e1", "weapon": "LAS",
                                            "damage": 2}, prompt)
     assert got["weapon"] == "lasgun"
+
+
+def test_the_typed_answers() -> None:
+    """``counteract OP`` (or the id alone) / ``pass`` at a counteract offer; ``pickup MARKER``
+    (``pick up``), ``placedown [X,Y]`` (``place down``)."""
+    assert answers.parse("counteract kell", "counteract") == {"type": "counteract",
+                                                             "operative": "kell"}
+    assert answers.parse("kell", "counteract") == {"type": "counteract", "operative": "kell"}
+    assert answers.parse("pass", "counteract") == {"type": "counteract", "pass": True}
+    assert answers.parse("damage kell 2", "counteract")["type"] == "damage"
+    assert answers.parse("pickup obj-1", "act") == {"type": "pickup", "marker": "obj-1"}
+    assert answers.parse("pick up obj-1", "act") == {"type": "pickup", "marker": "obj-1"}
+    assert answers.parse("placedown", "act") == {"type": "placedown"}
+    assert answers.parse("place down 10,4", "act") == {"type": "placedown", "to": [10.0, 4.0]}
+    with pytest.raises(RuleError, match="pick up which marker"):
+        answers.parse("pickup", "act")

@@ -62,9 +62,9 @@ def test_centimetres_when_the_players_asked_for_them() -> None:
 
 
 def test_on_guard_and_the_planners_explanation_are_printed_as_written() -> None:
-    """The planner names enemy models by id itself (issue #14; tested at the source in
-    ``tests/game/test_rule_fixes.py``): narration prints its lines as they are, even where a
-    profile name appears, and rewrites nothing."""
+    """The planner names enemy models by id itself (tested at the source in
+    ``tests/game/test_enemy_models_named_by_id.py``): narration prints its lines as they are,
+    even where a profile name appears, and rewrites nothing."""
     t = Table(names={"kell": "Sgt Kell"})
     activation = {
         "type": "enemy_activation", "unit": "u1",

@@ -58,7 +58,7 @@ def test_the_kill_grade_briefing_matches_the_scoring_and_is_labelled() -> None:
         reached = [min(kills for kills in range(0, 13)
                        if scoring.kill_grade(kills, int(n)) >= grade) for grade in range(1, 6)]
         assert thresholds == reached, n
-    assert scoring._counted(3) == ", counted as 5" and scoring._counted(7) == ""
+    assert scoring.counted_note(3) == ", counted as 5" and scoring.counted_note(7) == ""
 
 
 def test_new_prints_points_as_play_does(tmp_path: Path) -> None:

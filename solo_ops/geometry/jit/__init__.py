@@ -110,7 +110,9 @@ def _encode(sig: tuple[Any, ...]) -> list[list[Any]] | None:
     return out
 
 
-def _decode(args: list[list[Any]]) -> tuple[Any, ...]:
+def decode_signature(args: list[list[Any]]) -> tuple[Any, ...]:
+    """A kernel's argument types as :func:`compiled_signatures` records them (plain lists),
+    turned back into numba's types: the signature :func:`preload` compiles."""
     from numba.core import types
 
     def one(t: list[Any]) -> Any:
@@ -140,7 +142,7 @@ def preload(entries: list[dict[str, Any]]) -> int:
             module = importlib.import_module(f"{__name__}.{entry['module']}")
             dispatcher = getattr(module, str(entry["name"]))
             for args in entry["args"]:
-                dispatcher.compile(_decode(args))
+                dispatcher.compile(decode_signature(args))
                 loaded += 1
         except (AttributeError, KeyError, TypeError, ValueError, ImportError):
             continue

@@ -1,4 +1,4 @@
-"""Compiled loops for single distances around walls (`routes.pairs._PairQuery`).
+"""Compiled loops for single distances around walls (`routes.pairs.PairQuery`).
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
 IEEE operations in the same order (see :mod:`solo_ops.geometry.jit`); the numpy routine stays
@@ -34,7 +34,7 @@ def _sign(o: float, tl: float) -> np.int8:
 @njit
 def direct(ya: np.ndarray, yb: np.ndarray, k1: int, k2: int, k3: int, c: float, tl: float,
            succ: np.ndarray, front_tol: np.ndarray) -> int:
-    """The straight-segment test of ``_PairQuery.query`` for points a, b with rows ``ya``,
+    """The straight-segment test of ``PairQuery.query`` for points a, b with rows ``ya``,
     ``yb``: the sign of ``(yb[k2:k3] - ya[k2:k3]) - c`` against ``tl`` at every obstacle
     vertex, and a crossing where an edge's two ends have opposite signs, the edge faces a
     (``ya[k1:k2] > front_tol``) and b is behind it (``yb[k1:k2] < -front_tol``)."""
@@ -55,7 +55,7 @@ def direct(ya: np.ndarray, yb: np.ndarray, k1: int, k2: int, k3: int, c: float, 
 def seen(Y: np.ndarray, X: np.ndarray, n: int, k1: int, k2: int, C: np.ndarray,
          s4: np.ndarray, succ: np.ndarray, pos: np.ndarray, front_tol: np.ndarray,
          tol: float) -> tuple[np.ndarray, np.ndarray, int, bool]:
-    """``_PairQuery._seen``'s dense part for the points ``X`` with rows ``Y``: the corners the
+    """``PairQuery.seen``'s dense part for the points ``X`` with rows ``Y``: the corners the
     points see (ascending, the first point's first) and their straight distances, how many of
     them are the first point's, and whether a seen corner's segment passes exactly through an
     obstacle vertex (then the caller runs the numpy code, which settles that case at the

@@ -1,5 +1,5 @@
-"""Compiled loops for movement and straight lines around walls (``routes.rings._blocked``, the
-wall test of every walk, route and straight distance, and ``routes.rings._blocked_rows``, the bases'
+"""Compiled loops for movement and straight lines around walls (``routes.rings.blocked``, the
+wall test of every walk, route and straight distance, and ``routes.rings.blocked_rows``, the bases'
 own rings).
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
@@ -28,7 +28,8 @@ def _sign(o: float, tl: float) -> int:
 
 @njit
 def _unit(x: float, y: float) -> tuple[float, float]:
-    """``routes.common._unit`` of one vector: divided by its length, or by 1 when that is 0."""
+    """``routes.common.unit_vectors`` of one vector: divided by its length, or by 1 when that
+    is 0."""
     n = np.hypot(x, y)
     if not n > 0:
         n = 1.0
@@ -38,7 +39,7 @@ def _unit(x: float, y: float) -> tuple[float, float]:
 @njit
 def enters(dx: float, dy: float, vx: float, vy: float, px: float, py: float, nx: float,
            ny: float) -> bool:
-    """``routes.rings._wedge_enters`` for one line of direction (dx, dy) through the obstacle vertex
+    """``routes.rings.wedge_enters`` for one line of direction (dx, dy) through the obstacle vertex
     (vx, vy) with neighbours (px, py) before and (nx, ny) after (inside on the left): whether
     it goes into the obstacle there, in either direction."""
     ux, uy = _unit(dx, dy)
@@ -121,10 +122,10 @@ def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndar
 @njit
 def blocked(P: np.ndarray, Q: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray,
             f: np.ndarray, lf: np.ndarray, tol: float, end: float) -> np.ndarray:
-    """``routes.rings._blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
+    """``routes.rings.blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
     of the rings (vertices ``v`` with their neighbours, edge vectors ``f = nxt - v`` and
     lengths ``lf``). Every segment against every edge, as ``_blocked_dense`` (which
-    ``_blocked_boxed`` equals: the pairs it skips cannot cross or touch)."""
+    ``blocked_boxed`` equals: the pairs it skips cannot cross or touch)."""
     out = np.zeros(P.shape[0], np.bool_)
     s1 = np.empty(v.shape[0], np.int8)
     for k in range(P.shape[0]):
@@ -143,7 +144,7 @@ def _ring_scratch(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 def _closed_ring(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray,
                  lf: np.ndarray) -> None:
     """Fill each vertex's neighbours, edge vector (``v[e + 1] - v[e]``) and edge length
-    (``hypot``) of the closed ring ``v`` (n, 2), as ``routes.rings._blocked_rows`` works them
+    (``hypot``) of the closed ring ``v`` (n, 2), as ``routes.rings.blocked_rows`` works them
     out."""
     n = v.shape[0]
     for e in range(n):
@@ -157,7 +158,7 @@ def _closed_ring(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray,
 @njit
 def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: float
                  ) -> np.ndarray:
-    """``routes.rings._blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
+    """``routes.rings.blocked_rows``: (S,) whether each segment ``P[k] -> Q[k]`` goes into its own
     closed ring ``V[k]`` (n vertices, inside on the left), with each edge's vector and length
     worked out as there (``V[k, e + 1] - V[k, e]``, its ``hypot``)."""
     S, n = V.shape[0], V.shape[1]
@@ -172,7 +173,7 @@ def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray, tol: float, end: f
 
 @njit
 def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
-    """``routes.rings._tangent_grid``: (len(X), len(v)) whether the line from each point X[i] to
+    """``routes.rings.tangent_grid``: (len(X), len(v)) whether the line from each point X[i] to
     each corner v[j] leaves both of the corner's neighbours (unit directions ``up``, ``un``)
     on one side, within ``1e-9 * (|dx| + |dy|)``."""
     out = np.empty((X.shape[0], v.shape[0]), np.bool_)
@@ -192,14 +193,14 @@ def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -
 def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
          nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, succ: np.ndarray, s4: np.ndarray,
          has_s4: bool, tol: float, end: float) -> np.ndarray:
-    """``routes.rings._sees``: (len(T),) whether the point x sees each point of T past the rings.
+    """``routes.rings.sees``: (len(T),) whether the point x sees each point of T past the rings.
 
     Only edges facing x (``f_y * (x0 - u_x) - f_x * (x1 - u_y) > tol * lf``) are tested: one
     hides T[k] when its ends are strictly on either side of the sight line and T[k] is beyond
-    its line (``s4[k, e]`` when ``has_s4``, else worked out as ``_sees`` does); with none, a
+    its line (``s4[k, e]`` when ``has_s4``, else worked out as ``sees`` does); with none, a
     facing edge's start or end vertex on the line, strictly between the ends, hides T[k] when
     the line goes into the obstacle there (:func:`enters`). Starts first, then ends, as
-    ``_sees`` tests them (the answer is the same in any order)."""
+    ``sees`` tests them (the answer is the same in any order)."""
     E = v.shape[0]
     front = np.empty(E, np.int64)
     nf = 0
@@ -265,9 +266,9 @@ def sees(x0: float, x1: float, T: np.ndarray, v: np.ndarray, prv: np.ndarray,
 def passing_blocked(P: np.ndarray, Q: np.ndarray, centres: np.ndarray, radii: np.ndarray,
                     x1: np.ndarray, x0: np.ndarray, y1: np.ndarray, y0: np.ndarray,
                     verts: np.ndarray, tol: float, end: float) -> np.ndarray:
-    """``routes.discs._Discs.blocks``: (S,) whether segment ``P[k] -> Q[k]`` goes into any disc
-    polygon (``verts``: (discs, n, 2), counter-clockwise). As ``_Discs._passing`` then
-    ``_blocked_rows``: a disc is tested where the segment's box meets the disc's grown box
+    """``routes.discs.Discs.blocks``: (S,) whether segment ``P[k] -> Q[k]`` goes into any disc
+    polygon (``verts``: (discs, n, 2), counter-clockwise). As ``Discs.passing`` then
+    ``blocked_rows``: a disc is tested where the segment's box meets the disc's grown box
     (``x1, x0, y1, y0``) and the segment comes within ``radii + 1e-6`` of its centre (the
     gap from the closest point, ``t`` clipped to [0, 1]), its ring then as
     :func:`blocked_rows` tests it."""
@@ -309,7 +310,7 @@ def _disc_blocked(px: float, py: float, qx: float, qy: float, centres: np.ndarra
 @njit
 def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
                edges: np.ndarray) -> np.ndarray:
-    """``routes.discs._Discs.pair_depth``: (m,) how deep point ``X[xi[i]]`` is inside disc polygon
+    """``routes.discs.Discs.pair_depth``: (m,) how deep point ``X[xi[i]]`` is inside disc polygon
     ``ki[i]``: the least of ``e_x * (x_y - a_y) - e_y * (x_x - a_x)`` over its edges (unit
     vectors ``e`` from vertices ``a``)."""
     m = xi.shape[0]
@@ -331,7 +332,7 @@ def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
 @njit
 def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np.ndarray,
              limit: float) -> tuple[np.ndarray, np.ndarray]:
-    """``routes.paths._dijkstra`` after its edge sort: shortest distances from the nodes with a
+    """``routes.paths.dijkstra`` after its edge sort: shortest distances from the nodes with a
     finite ``init`` over the edges ``starts[k]..starts[k + 1]`` of each node k (to ``b``,
     weights ``ww``, in that order), and each node's predecessor (-1: from the start). The same
     binary heap of (distance, node) as Python's heapq (numba's is a port of it), so nodes are
@@ -367,7 +368,7 @@ def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np
 @njit
 def near(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, pad: float
          ) -> tuple[np.ndarray, np.ndarray]:
-    """``routes.discs._Discs.near``: the (point, disc) index pairs, in row-major order, where
+    """``routes.discs.Discs.near``: the (point, disc) index pairs, in row-major order, where
     ``dx * dx + dy * dy < (r + pad) ** 2`` (numpy's square of a float is ``x * x``)."""
     n, k = X.shape[0], centres.shape[0]
     lim = np.empty(k)
@@ -402,7 +403,7 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
                 centres: np.ndarray, radii: np.ndarray, x1: np.ndarray, x0: np.ndarray,
                 y1: np.ndarray, y0: np.ndarray, verts: np.ndarray, tol: float, end: float
                 ) -> np.ndarray:
-    """The rounds of ``routes.query._best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
+    """The rounds of ``routes.graph.best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
     point, cheapest first; the index of each point's first link clear of the walls (the rings
     ``v`` ...) and of the bases (``centres`` ..., none when empty), in point order. A link is
     blocked or not on its own, so trying them one by one finds the link the rounds find."""
@@ -432,7 +433,7 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
 @njit
 def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx: np.ndarray,
               tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``routes.rings._crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
+    """``routes.rings.crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
     every proper crossing of ``P->Q`` with ``e0->e1``, segment by segment, edges in order
     (where the boxes, the edges' grown by ``tol``, overlap; ends within ``tol`` times a
     length of the other line do not count)."""
@@ -489,7 +490,7 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
 @njit
 def _tangent(x0: float, x1: float, vx: float, vy: float, upx: float, upy: float, unx: float,
              uny: float) -> bool:
-    """``routes.rings._tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
+    """``routes.rings.tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
     dx = vx - x0
     dy = vy - x1
     s1 = dx * upy - dy * upx
@@ -505,7 +506,7 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
               radii: np.ndarray, x1: np.ndarray, x0: np.ndarray, y1: np.ndarray,
               y0: np.ndarray, verts: np.ndarray, tol: float, end: float
               ) -> tuple[np.ndarray, np.ndarray]:
-    """``routes.graph._Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
+    """``routes.graph.Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
     ``others`` the ``ns`` old corners then ``a`` itself -- tangent both ways (and ``p < q``
     among ``a``), clear of the walls (rings ``v`` ...) and of the bases (``centres`` ...,
     none when empty), in row-major order: the rows (p) and columns (q) of the pairs kept."""
@@ -554,7 +555,7 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
 @njit
 def clear_of(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, inner: np.ndarray,
              verts: np.ndarray, edges: np.ndarray, tol: float) -> np.ndarray:
-    """``routes.discs._Discs.clear_of``: (n,) whether no disc polygon holds point ``X[i]`` deeper
+    """``routes.discs.Discs.clear_of``: (n,) whether no disc polygon holds point ``X[i]`` deeper
     than ``tol``: within a disc's circle (+1e-6, as :func:`near`), deeper than ``tol`` + 1e-6
     short of its inradius ``inner``, else by :func:`pair_depth`'s least edge term."""
     n, k = X.shape[0], centres.shape[0]
@@ -586,8 +587,8 @@ def clear_of(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, inner: np.nd
 
 @njit
 def disc_corner_table(V: np.ndarray, nudge: float) -> tuple[np.ndarray, np.ndarray]:
-    """``_Walker._disc_corners``' arithmetic for the vertex rings ``V`` (m, n, 2) of m disc
-    polygons (``_Rings.corners`` with each vertex's neighbours from ``np.roll``, and the unit
+    """``Walker.disc_corners``' arithmetic for the vertex rings ``V`` (m, n, 2) of m disc
+    polygons (``Rings.corners`` with each vertex's neighbours from ``np.roll``, and the unit
     directions to them): a row per vertex, disc by disc, ``[nudged, v, prv, nxt, unit to prv,
     unit to nxt]`` (12 floats), and whether the vertex is a convex corner (turning left by
     more than 1e-12, with a bisector longer than 1e-9)."""

@@ -54,7 +54,7 @@ def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bo
 
 @njit
 def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``sight.cover._triangle_meets_box``: separating-axis test of triangles (n, 3, 2) against
+    """``sight.cover.triangle_meets_box``: separating-axis test of triangles (n, 3, 2) against
     boxes (n, 4) whose bounding boxes already overlap, along the triangles' outward edge normals:
     (may meet, the answer is clear of rounding ties)."""
     n = tri.shape[0]
@@ -68,7 +68,7 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
 @njit
 def heavy_candidates(tri: np.ndarray, box: np.ndarray, is_box: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The first stage of ``sight.cover._CoverJob._obscured``: every (triangle, feature) pair whose
+    """The first stage of ``sight.cover.CoverJob._obscured``: every (triangle, feature) pair whose
     boxes meet (a NaN box meets none), in row-major order, with :func:`triangle_meets_box`'s
     (may meet, clear of ties) -- the latter only for box-shaped features (``is_box``)."""
     n, nf = tri.shape[0], box.shape[0]
@@ -122,7 +122,7 @@ def _min(a: float, b: float) -> float:
 @njit
 def clip_one(px: float, py: float, vx: float, vy: float, sides: np.ndarray, count: int,
              near: float) -> tuple[bool, bool]:
-    """``sight.scalar._clip_one``: the Cyrus-Beck test of segment ``P + t v`` against one convex
+    """``sight.scalar.clip_one``: the Cyrus-Beck test of segment ``P + t v`` against one convex
     piece (its first ``count`` sides ``(nx, ny, c)``), shrunk and grown by ``near``: (meets the
     shrunk piece, meets the grown one), with the Python floats' operations in their order."""
     enter_i = enter_o = leave_i = leave_o = 0.0
@@ -170,7 +170,7 @@ BLOCKED, CLEAR, UNSURE = 0, 1, 2
 @njit
 def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides: np.ndarray,
             counts: np.ndarray, near: float) -> int:
-    """``sight.scalar._Scalar.segment``: one sight segment against every piece (boxes ``(minx, miny,
+    """``sight.scalar.Scalar.segment``: one sight segment against every piece (boxes ``(minx, miny,
     maxx, maxy)`` already grown, skipped when the segment's box misses them): BLOCKED at the
     first piece whose shrunk version it meets, else UNSURE if it met a grown one, else
     CLEAR."""
@@ -197,7 +197,7 @@ def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides
 @njit
 def cut_off(ax: float, ay: float, ra: float, bx: float, by: float, rb: float,
             edges: np.ndarray, marg: float) -> bool:
-    """``sight.scalar._Scalar.cut_off``: whether a blocker edge separates the two bases (centres a,
+    """``sight.scalar.Scalar.cut_off``: whether a blocker edge separates the two bases (centres a,
     b, radii ra, rb) entirely. ``edges`` rows are ``(minx, maxx, miny, maxy, nx, ny, offset, x0,
     y0, tdx, tdy, length)``; an edge whose box meets the pair's and whose line has the bases
     strictly on either side (by ``marg``) must cross both outer tangent lines strictly inside
@@ -277,7 +277,7 @@ def pieces_hits(px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray,
                 cx32: np.ndarray, cy32: np.ndarray, hx32: np.ndarray, hy32: np.ndarray,
                 nx: np.ndarray, ny: np.ndarray, c: np.ndarray, lo: int, hi: int, near: float,
                 prefilter: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``sight.blockers._Pieces.hits`` (``prefilter``) or ``hits_all`` (pieces ``lo:hi``) as masks:
+    """``sight.blockers.Pieces.hits`` (``prefilter``) or ``hits_all`` (pieces ``lo:hi``) as masks:
     (n,) whether segment ``P + t v`` meets a piece shrunk by ``near``, and whether it meets a
     grown piece whose shrunk version it misses. The float32 prefilter and the Cyrus-Beck
     clipping of ``_clip_hits`` (``np.fmax``/``np.fmin`` reductions skipping NaN, masks as
@@ -345,7 +345,7 @@ def pieces_hits(px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray,
 @njit
 def cut_off_many(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
                  edges: np.ndarray, marg: float) -> np.ndarray:
-    """``Sight._cut_off`` of pairs one by one: :func:`cut_off` of each (m,) pair of bases."""
+    """``Sight.cut_off`` of pairs one by one: :func:`cut_off` of each (m,) pair of bases."""
     m = a.shape[0]
     out = np.zeros(m, np.bool_)
     for i in range(m):
@@ -356,7 +356,7 @@ def cut_off_many(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
 @njit
 def points_cut_off(pts: np.ndarray, c: np.ndarray, r: np.ndarray, edges: np.ndarray,
                    marg: float) -> np.ndarray:
-    """``Sight._points_cut_off``: (k, n) :func:`cut_off` of each point ``pts[g, i]`` (a base
+    """``Sight.points_cut_off``: (k, n) :func:`cut_off` of each point ``pts[g, i]`` (a base
     of radius 0) and the base of radius ``r[g]`` at ``c[g]``."""
     k, n = pts.shape[0], pts.shape[1]
     out = np.zeros((k, n), np.bool_)
@@ -371,7 +371,7 @@ def points_cut_off(pts: np.ndarray, c: np.ndarray, r: np.ndarray, edges: np.ndar
 def cover_triangles(p: np.ndarray, c: np.ndarray, r: np.ndarray, phi: np.ndarray,
                     half: np.ndarray, step: float, ring: int, cos_t: np.ndarray,
                     sin_t: np.ndarray) -> np.ndarray:
-    """``_CoverJob._triangles`` with the base polygons' vertices from the table (``cos_t``,
+    """``CoverJob.triangles`` with the base polygons' vertices from the table (``cos_t``,
     ``sin_t``): from each point ``p[i]`` to the two tangent vertices of the base polygon of
     centre ``c[i]`` and radius ``r[i]``, given numpy's ``phi`` (the angle of p - c) and
     ``half`` (the tangent half-angle). For each tangent (sign +, then -), the vertex guessed
@@ -528,7 +528,7 @@ def _meets_one(t: np.ndarray, i: int, g: int, coords: np.ndarray, rings: np.ndar
 def triangles_meet(t: np.ndarray, gi: np.ndarray, coords: np.ndarray, rings: np.ndarray,
                    polys: np.ndarray, geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``shapely.intersects(geometries[gi[n]], triangle n)`` for triangles ``t`` (n, >=3, 2)
-    and polygonal geometries given as ragged arrays (``sight.regions._ragged``): (meets, sure);
+    and polygonal geometries given as ragged arrays (``sight.regions.ragged``): (meets, sure);
     where a turn is too close to call (a touch, a shared line, a flat triangle) sure is False and
     shapely is to answer."""
     n = t.shape[0]

@@ -43,91 +43,50 @@ bound, the compiled loops' handles, vector helpers), :mod:`~solo_ops.geometry.ro
 :mod:`~solo_ops.geometry.routes.graph` (the visibility graph),
 :mod:`~solo_ops.geometry.routes.walker` (the walking graph per base radius and its searches),
 :mod:`~solo_ops.geometry.routes.pairs` (single distances on the measuring graph) and
-:mod:`~solo_ops.geometry.routes.query` (:class:`Routes`). This package re-exports their names
-(``from solo_ops.geometry.routes import Routes``), but not the tunable sizes and bounds
-(``_MEMO_LIMIT``, ``_DENSE``, ...) nor ``_FAST_DISCS``: those are read from the one module
-that holds them, so a change must be made there.
+:mod:`~solo_ops.geometry.routes.query` (:class:`Routes`). This package re-exports the names
+other rooms use (``from solo_ops.geometry.routes import Routes``: the queries, their results,
+the tolerances and the movement costs); the units it is built of (``rings.Rings``,
+``graph.Graph``, ``walker.Walker``, ``discs.Discs``, ``pairs.PairQuery``, the wall tests) are
+public in their own modules, where their tests find them, as are the tunable sizes and bounds
+(``common.MEMO_LIMIT``, ``rings.DENSE``, ``discs.FAST_DISCS``, ...): those are read from the
+one module that holds them at every use, so a change must be made there.
 """
 
 import shapely
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import jit, shapes
-from solo_ops.geometry.routes.common import (
-    DISC_SEGMENTS,
-    END,
-    EPS,
-    NUDGE,
-    TOL,
-    Point2,
-    _as_points,
-    _cross,
-    _jd,
-    _jm,
-    _radii,
-    _unit,
+from solo_ops.geometry.routes import (
+    common,
+    costs,
+    discs,
+    graph,
+    pairs,
+    paths,
+    query,
+    results,
+    rings,
+    walker,
 )
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, END, EPS, NUDGE, TOL, Point2
 from solo_ops.geometry.routes.costs import (
     ACCESSIBLE_COST,
     DROP_IGNORED,
     MIN_CLIMB,
     OBSTRUCTING_COST,
     OBSTRUCTING_REACH,
-    _Soft,
     climb_cost,
     drop_cost,
 )
-from solo_ops.geometry.routes.discs import (
-    _buffered_discs,
-    _disc_arrays,
-    _disc_coords,
-    _disc_table,
-    _Discs,
-    _fast_discs,
-    _inradii,
-    in_discs,
-)
-from solo_ops.geometry.routes.graph import _build_graph, _Graph
-from solo_ops.geometry.routes.pairs import _PairQuery
-from solo_ops.geometry.routes.paths import _astar, _dijkstra, _floyd
-from solo_ops.geometry.routes.query import Routes, _best_links
+from solo_ops.geometry.routes.discs import in_discs
+from solo_ops.geometry.routes.query import Routes
 from solo_ops.geometry.routes.results import Reach, Route, Walk
-from solo_ops.geometry.routes.rings import (
-    _bbox_pairs,
-    _blocked,
-    _blocked_boxed,
-    _blocked_dense,
-    _blocked_own,
-    _blocked_rows,
-    _crossings,
-    _Rings,
-    _sees,
-    _sees_own,
-    _sees_rows,
-    _side_table,
-    _tangent,
-    _tangent_block,
-    _tangent_grid,
-    _tangent_u,
-    _wedge_enters,
-)
-from solo_ops.geometry.routes.walker import (
-    _on_the_way,
-    _path_hits,
-    _route,
-    _Walker,
-    walk_obstacle_features,
-)
+from solo_ops.geometry.routes.walker import walk_obstacle_features
 
 __all__ = [
     "ACCESSIBLE_COST", "DISC_SEGMENTS", "DROP_IGNORED", "END", "EPS", "MIN_CLIMB", "NUDGE",
     "OBSTRUCTING_COST", "OBSTRUCTING_REACH", "TOL", "Point2", "Polygon", "Reach", "Route",
-    "Routes", "Walk", "_Discs", "_Graph", "_PairQuery", "_Rings", "_Soft", "_Walker",
-    "_as_points", "_astar", "_bbox_pairs", "_best_links", "_blocked", "_blocked_boxed",
-    "_blocked_dense", "_blocked_own", "_blocked_rows", "_buffered_discs", "_build_graph",
-    "_cross", "_crossings", "_dijkstra", "_disc_arrays", "_disc_coords", "_disc_table",
-    "_fast_discs", "_floyd", "_inradii", "_jd", "_jm", "_on_the_way", "_path_hits", "_radii",
-    "_route", "_sees", "_sees_own", "_sees_rows", "_side_table", "_tangent", "_tangent_block",
-    "_tangent_grid", "_tangent_u", "_unit", "_wedge_enters", "climb_cost", "drop_cost",
-    "in_discs", "jit", "shapely", "shapes", "walk_obstacle_features",
+    "Routes", "Walk", "climb_cost", "common", "costs", "discs", "drop_cost", "graph",
+    "in_discs", "jit", "pairs", "paths", "query", "results", "rings", "shapely", "shapes",
+    "walk_obstacle_features", "walker",
 ]

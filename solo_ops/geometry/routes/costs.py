@@ -22,7 +22,7 @@ from shapely.geometry import Polygon
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
-from solo_ops.geometry.routes.rings import _crossings, _Rings
+from solo_ops.geometry.routes.rings import Rings, crossings
 
 ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
 OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
@@ -39,7 +39,7 @@ class _Soft:
 
     polys: list[Polygon]
     amounts: list[float]
-    rings: list[_Rings]
+    rings: list[Rings]
     exits: list[float] = field(default_factory=list)  # paid on leaving (dropping), per poly
     obstructing: list[bool] = field(default_factory=list)  # razor wire's reach, per poly
     ev: np.ndarray = field(init=False, repr=False)  # every footprint's edges, start
@@ -92,7 +92,7 @@ class _Soft:
                     amounts.append(amount)
                     exits.append(leave)
                     obstructing.append(wire)
-        return _Soft(polys, amounts, [_Rings.of([p]) for p in polys], exits, obstructing)
+        return _Soft(polys, amounts, [Rings.of([p]) for p in polys], exits, obstructing)
 
     def start_cost(self, a: Point2) -> float:
         """The obstructing surcharge a move starting at ``a`` pays at once: it starts within
@@ -122,7 +122,7 @@ class _Soft:
         x0, y0, x1, y1 = self.box
         active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
                   & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
-        si, ei, t = _crossings(P, Q, self.ev, self.en, active)
+        si, ei, t = crossings(P, Q, self.ev, self.en, active)
         if len(si) == 0:
             return total
         n = len(self.polys)
@@ -187,7 +187,7 @@ class _Soft:
             x0, y0, x1, y1 = poly.bounds
             if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
                 continue
-            si, _, t = _crossings(P, Q, rings.v, rings.nxt)
+            si, _, t = crossings(P, Q, rings.v, rings.nxt)
             mids: list[tuple[float, float]] = []
             begins: list[float] = []
             for k in range(len(P)):

@@ -1,9 +1,9 @@
-"""Other models' bases: :class:`_Discs` (bases grown by the walker's radius, as the oracle
+"""Other models' bases: :class:`Discs` (bases grown by the walker's radius, as the oracle
 draws them, and the tests against them), how their polygons are drawn (buffered by GEOS, or
-from a table of cosines when that gives GEOS's vertices bit for bit: :func:`_fast_discs`), and
+from a table of cosines when that gives GEOS's vertices bit for bit: :func:`fast_discs`), and
 :func:`in_discs`.
 
-:data:`_FAST_DISCS` (whether the table may be used) is found once per process and lives here:
+:data:`FAST_DISCS` (whether the table may be used) is found once per process and lives here:
 it is read and set in this module only.
 """
 
@@ -20,55 +20,57 @@ from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import DISC_SEGMENTS, END, TOL, _as_points, _jm, _unit
-from solo_ops.geometry.routes.rings import _blocked, _blocked_rows, _Rings, _sees_rows
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, END, TOL, as_points, jm, unit_vectors
+from solo_ops.geometry.routes.rings import Rings, blocked, blocked_rows, sees_rows
 
 
 def _inradii(C: np.ndarray, V: np.ndarray, E: np.ndarray) -> np.ndarray:
     """(k,) how deep each centre ``C[i]`` is inside its polygon ``V[i]`` (unit edges ``E[i]``):
-    :meth:`_Discs.pair_depth` of the centres, row by row the same arithmetic."""
+    :meth:`Discs.pair_depth` of the centres, row by row the same arithmetic."""
     rel = C[:, None, :] - V
     return (E[..., 0] * rel[..., 1] - E[..., 1] * rel[..., 0]).min(axis=1)
 
 
 @dataclass
-class _Discs:
+class Discs:
     """Other models' bases grown by the walker's radius, as the oracle draws them."""
 
     polys: list[Polygon]
     verts: np.ndarray  # (k, 32, 2) counter-clockwise
     centres: np.ndarray
     radii: np.ndarray
-    _ring: dict[int, _Rings] = field(default_factory=dict, repr=False)
+    _ring: dict[int, Rings] = field(default_factory=dict, repr=False)
     edges: np.ndarray | None = field(default=None, repr=False)  # (k, 32, 2) unit edge vectors
-    _inner: np.ndarray | None = field(default=None, repr=False)  # each polygon's inradius
-    _box: tuple[np.ndarray, ...] | None = field(default=None, repr=False)  # _passing's boxes
+    inner: np.ndarray | None = field(default=None, repr=False)  # each polygon's inradius
+    _box: tuple[np.ndarray, ...] | None = field(default=None, repr=False)  # passing's boxes
 
     def __post_init__(self) -> None:
         if self.edges is None:
-            self.edges = _unit(np.roll(self.verts, -1, axis=1) - self.verts)
+            self.edges = unit_vectors(np.roll(self.verts, -1, axis=1) - self.verts)
 
     @staticmethod
-    def of(blockers: Sequence[Any], radius: float) -> _Discs:
+    def of(blockers: Sequence[Any], radius: float) -> Discs:
+        """The bases ``[(x, y, r), ...]`` grown by a walking base's ``radius``, buffered by
+        shapely afresh (what :meth:`Routes.discs` remembers and draws from a table)."""
         arr = np.asarray([tuple(b)[:3] for b in blockers], dtype=float).reshape(-1, 3)
         if len(arr) == 0:
-            return _Discs([], np.zeros((0, 32, 2)), np.zeros((0, 2)), np.zeros(0))
+            return Discs([], np.zeros((0, 32, 2)), np.zeros((0, 2)), np.zeros(0))
         geoms = shapely.buffer(shapely.points(arr[:, :2]), arr[:, 2] + radius,
                                quad_segs=DISC_SEGMENTS)
         polys = [orient(p, 1.0) for p in geoms]
         verts = np.stack([np.asarray(p.exterior.coords)[:-1, :2] for p in polys])
-        return _Discs(polys, verts, arr[:, :2], arr[:, 2] + radius)
+        return Discs(polys, verts, arr[:, :2], arr[:, 2] + radius)
 
     def __len__(self) -> int:
         return len(self.polys)
 
-    def subset(self, keep: Any) -> _Discs:
+    def subset(self, keep: Any) -> Discs:
         """The discs selected by ``keep`` (a mask or indices)."""
         idx = np.arange(len(self))[keep]
         assert self.edges is not None
-        return _Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
-                      self.radii[idx], edges=self.edges[idx],
-                      _inner=None if self._inner is None else self._inner[idx])
+        return Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
+                     self.radii[idx], edges=self.edges[idx],
+                     inner=None if self.inner is None else self.inner[idx])
 
     def near(self, X: np.ndarray, pad: float = 1e-6) -> tuple[np.ndarray, np.ndarray]:
         """(point, disc) index pairs where the point is within a disc's circle (+ ``pad``);
@@ -76,7 +78,7 @@ class _Discs:
         if len(self) == 0 or len(X) == 0:
             return np.zeros(0, int), np.zeros(0, int)
         if jit.ENABLED:
-            found: tuple[np.ndarray, np.ndarray] = _jm.near(X, self.centres, self.radii, pad)
+            found: tuple[np.ndarray, np.ndarray] = jm.near(X, self.centres, self.radii, pad)
             return found
         dx = X[:, None, 0] - self.centres[None, :, 0]
         dy = X[:, None, 1] - self.centres[None, :, 1]
@@ -87,8 +89,8 @@ class _Discs:
         """(m,) how deep point ``X[xi]`` is inside disc polygon ``ki`` (<= 0: outside)."""
         assert self.edges is not None
         if jit.ENABLED and len(xi):
-            return _jm.pair_depth(np.ascontiguousarray(X, dtype=float), xi, ki, self.verts,
-                                  self.edges)
+            return jm.pair_depth(np.ascontiguousarray(X, dtype=float), xi, ki, self.verts,
+                                 self.edges)
         a = self.verts[ki]  # (m, 32, 2)
         e = self.edges[ki]  # each disc's own, the same per row as computed pair by pair
         rel = X[xi, None, :] - a
@@ -111,39 +113,39 @@ class _Discs:
         edge line is at least inradius - distance away), so only the others need the edges."""
         out = np.ones(len(X), dtype=bool)
         if jit.ENABLED and len(self) and len(X):
-            if self._inner is None:
+            if self.inner is None:
                 k = np.arange(len(self))
-                self._inner = self.pair_depth(self.centres, k, k)
+                self.inner = self.pair_depth(self.centres, k, k)
             assert self.edges is not None
-            found: np.ndarray = _jm.clear_of(np.ascontiguousarray(X, dtype=float),
-                                             np.ascontiguousarray(self.centres), self.radii,
-                                             self._inner, self.verts, self.edges, float(tol))
+            found: np.ndarray = jm.clear_of(np.ascontiguousarray(X, dtype=float),
+                                            np.ascontiguousarray(self.centres), self.radii,
+                                            self.inner, self.verts, self.edges, float(tol))
             return found
         xi, ki = self.near(X)
         if len(xi) == 0:
             return out
-        if self._inner is None:
+        if self.inner is None:
             k = np.arange(len(self))
-            self._inner = self.pair_depth(self.centres, k, k)
+            self.inner = self.pair_depth(self.centres, k, k)
         rho = np.hypot(X[xi, 0] - self.centres[ki, 0], X[xi, 1] - self.centres[ki, 1])
-        deep = rho < self._inner[ki] - (tol + 1e-6)
+        deep = rho < self.inner[ki] - (tol + 1e-6)
         out[xi[deep]] = False
         xi, ki = xi[~deep], ki[~deep]
         if len(xi):
             out[xi[self.pair_depth(X, xi, ki) > tol]] = False
         return out
 
-    def rings(self) -> _Rings:
+    def rings(self) -> Rings:
         """Every disc polygon as rings (counter-clockwise, inside on the left)."""
-        return _Rings(self.verts.reshape(-1, 2), np.roll(self.verts, 1, axis=1).reshape(-1, 2),
-                      np.roll(self.verts, -1, axis=1).reshape(-1, 2))
+        return Rings(self.verts.reshape(-1, 2), np.roll(self.verts, 1, axis=1).reshape(-1, 2),
+                     np.roll(self.verts, -1, axis=1).reshape(-1, 2))
 
-    def ring(self, k: int) -> _Rings:
+    def ring(self, k: int) -> Rings:
         """Disc polygon ``k`` as rings (what ``subset([k]).rings()`` gives), built once."""
         r = self._ring.get(k)
         if r is None:
             v = self.verts[k]
-            r = self._ring[k] = _Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
+            r = self._ring[k] = Rings(v, np.roll(v, 1, axis=0), np.roll(v, -1, axis=0))
         return r
 
     def _boxes(self) -> tuple[np.ndarray, ...]:
@@ -156,7 +158,7 @@ class _Discs:
             box = self._box = (c[:, 0] + grow, c[:, 0] - grow, c[:, 1] + grow, c[:, 1] - grow)
         return box
 
-    def _passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def passing(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(segment, disc) pairs where segment ``P->Q`` comes within a disc's circle (+1e-6);
         each polygon lies inside its circle, so no other segment can touch it."""
         # only the pairs whose boxes meet (each disc's grown by 1e-5 more) can be that close:
@@ -181,36 +183,36 @@ class _Discs:
         return si[keep], ki[keep]
 
     def blocks(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`_blocked` against
+        """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`blocked` against
         all of them, testing each disc's edges only with the segments passing near it)."""
         out = np.zeros(len(P), dtype=bool)
         if len(self) == 0 or len(P) == 0:
             return out
         if jit.ENABLED:
             x1, x0, y1, y0 = self._boxes()
-            return _jm.passing_blocked(np.ascontiguousarray(P, dtype=float),
-                                       np.ascontiguousarray(Q, dtype=float),
-                                       np.ascontiguousarray(self.centres),
-                                       self.radii, x1, x0, y1, y0, self.verts, TOL, END)
-        si, ki = self._passing(P, Q)
+            return jm.passing_blocked(np.ascontiguousarray(P, dtype=float),
+                                      np.ascontiguousarray(Q, dtype=float),
+                                      np.ascontiguousarray(self.centres),
+                                      self.radii, x1, x0, y1, y0, self.verts, TOL, END)
+        si, ki = self.passing(P, Q)
         if len(si):
-            out[si[_blocked_rows(P[si], Q[si], self.verts[ki])]] = True
+            out[si[blocked_rows(P[si], Q[si], self.verts[ki])]] = True
         return out
 
     def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
-        """(len(T),) whether a disc polygon hides ``T`` from ``x`` (:func:`_sees` negated,
+        """(len(T),) whether a disc polygon hides ``T`` from ``x`` (:func:`sees` negated,
         disc by disc as :meth:`blocks`)."""
         out = np.zeros(len(T), dtype=bool)
         if len(self) == 0 or len(T) == 0:
             return out
-        si, ki = self._passing(np.repeat(x[None, :], len(T), axis=0), T)
+        si, ki = self.passing(np.repeat(x[None, :], len(T), axis=0), T)
         if len(si):
-            out[si[~_sees_rows(x, T[si], self.verts[ki])]] = True
+            out[si[~sees_rows(x, T[si], self.verts[ki])]] = True
         return out
 
     def cutting(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(m, 2) (segment, disc) pairs where segment ``P->Q`` goes into the disc polygon
-        (:func:`_blocked` against that disc alone)."""
+        (:func:`blocked` against that disc alone)."""
         if len(self) == 0 or len(P) == 0:
             return np.zeros((0, 2), dtype=int)
         d = Q - P
@@ -222,13 +224,13 @@ class _Discs:
         out: list[tuple[int, int]] = []
         for k in np.unique(ki).tolist():
             sel = si[ki == k]
-            cut = _blocked(P[sel], Q[sel], self.subset([k]).rings())
+            cut = blocked(P[sel], Q[sel], self.subset([k]).rings())
             out.extend((int(x), k) for x in sel[cut])
         return np.array(out, dtype=int).reshape(-1, 2)
 
 
-def _buffered_discs(centres: np.ndarray, radii: np.ndarray
-                    ) -> tuple[list[Polygon], list[np.ndarray]]:
+def buffered_discs(centres: np.ndarray, radii: np.ndarray
+                   ) -> tuple[list[Polygon], list[np.ndarray]]:
     """Bases as the oracle draws them: ``shapely.buffer`` of each centre (:data:`DISC_SEGMENTS`
     a quarter), counter-clockwise, and each polygon's vertices (the closing one left out)."""
     geoms = shapely.buffer(shapely.points(centres), radii, quad_segs=DISC_SEGMENTS)
@@ -253,7 +255,7 @@ def _disc_table() -> tuple[np.ndarray, np.ndarray]:
 _DISC_COS, _DISC_SIN = _disc_table()
 
 
-def _disc_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+def disc_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """(k, 4 * DISC_SEGMENTS, 2): the bases' vertices by :func:`_disc_table`."""
     out = np.empty((len(centres), len(_DISC_COS), 2))
     out[:, :, 0] = centres[:, 0:1] + radii[:, None] * _DISC_COS
@@ -261,28 +263,28 @@ def _disc_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     return out
 
 
-_FAST_DISCS: bool | None = None
-"""Whether :func:`_disc_coords` gives :func:`_buffered_discs`'s vertices bit for bit: a fact
+FAST_DISCS: bool | None = None
+"""Whether :func:`disc_coords` gives :func:`buffered_discs`'s vertices bit for bit: a fact
 about the GEOS library in use, found once per process (not game state)."""
 
 
-def _fast_discs() -> bool:
+def fast_discs() -> bool:
     """Whether the bases' vertices may come from the table (checked once, on bases like the
     game's; with a GEOS that builds them differently, they are buffered)."""
-    global _FAST_DISCS
-    if _FAST_DISCS is None:
+    global FAST_DISCS
+    if FAST_DISCS is None:
         rng = np.random.default_rng(20261124)
         centres = np.concatenate([rng.uniform(0, 30, (200, 2)),
                                   np.round(rng.uniform(0, 30, (56, 2)) * 2) / 2])
         radii = np.concatenate([rng.uniform(0.2, 3.0, 200),
                                 np.resize([0.5, 0.63, 16 / 25.4, 1.0, 1.26, 1.5, 2 * 0.63,
                                            0.63 + 16 / 25.4], 56)])
-        _, verts = _buffered_discs(centres, radii)
-        _FAST_DISCS = bool(np.array_equal(_disc_coords(centres, radii), np.stack(verts)))
-    return _FAST_DISCS
+        _, verts = buffered_discs(centres, radii)
+        FAST_DISCS = bool(np.array_equal(disc_coords(centres, radii), np.stack(verts)))
+    return FAST_DISCS
 
 
-def _disc_arrays(discs: _Discs | None) -> tuple[np.ndarray, ...]:
+def _disc_arrays(discs: Discs | None) -> tuple[np.ndarray, ...]:
     """The bases as the compiled loops take them: centres, radii, the grown boxes (x1, x0, y1,
     y0) and the polygons' vertices; empty arrays for no bases."""
     if discs is None or len(discs) == 0:
@@ -294,7 +296,7 @@ def _disc_arrays(discs: _Discs | None) -> tuple[np.ndarray, ...]:
 def in_discs(points: Any, discs: Any) -> np.ndarray:
     """(n,) whether each of ``points`` lies within (distance <= r) one of the discs
     ``[(x, y, r), ...]`` -- the points :meth:`Routes.reachable` keeps with ``near=``."""
-    X = _as_points(points)
+    X = as_points(points)
     D = np.asarray([tuple(d)[:3] for d in discs], dtype=float).reshape(-1, 3)
     out = np.zeros(len(X), dtype=bool)
     for x, y, r in D:

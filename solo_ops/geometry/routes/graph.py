@@ -1,8 +1,10 @@
-"""The reduced visibility graph: :class:`_Graph` (corners, tangent visible pairs, links from
-points) and :func:`_build_graph` (the graph of a set of obstacles within a box).
+"""The reduced visibility graph: :class:`Graph` (corners, tangent visible pairs, links from
+points), :func:`_build_graph` (the graph of a set of obstacles within a box) and
+:func:`best_links` (the corner step of a reach: the end points a walk through a corner reaches
+more cheaply).
 
 A graph's walls are rings (:mod:`~solo_ops.geometry.routes.rings`); a walking graph may carry
-other bases apart from them (:class:`~solo_ops.geometry.routes.discs._Discs`), tested only by
+other bases apart from them (:class:`~solo_ops.geometry.routes.discs.Discs`), tested only by
 the segments that pass near them, and soft terrain (:mod:`~solo_ops.geometry.routes.costs`)
 that adds to each pair's cost.
 """
@@ -16,24 +18,24 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, EPS, TOL, _jm, _unit
+from solo_ops.geometry.routes.common import END, EPS, TOL, jm, unit_vectors
 from solo_ops.geometry.routes.costs import _Soft
-from solo_ops.geometry.routes.discs import _disc_arrays, _Discs
+from solo_ops.geometry.routes.discs import Discs, _disc_arrays
 from solo_ops.geometry.routes.rings import (
-    _blocked,
-    _Rings,
-    _sees,
-    _tangent_grid,
-    _tangent_u,
+    Rings,
+    blocked,
+    sees,
+    tangent_grid,
+    tangent_u,
 )
 
 
 # -- a visibility graph -----------------------------------------------------------------------
 @dataclass
-class _Graph:
+class Graph:
     """Obstacles (as rings), the free box, graph corners and the tangent visible pairs."""
 
-    rings: _Rings  # hard obstacle vertices/edges
+    rings: Rings  # hard obstacle vertices/edges
     box: tuple[float, float, float, float]
     pos: np.ndarray  # (N, 2) nudged corners
     real: np.ndarray  # (N, 2) the corners themselves
@@ -44,8 +46,8 @@ class _Graph:
     pw: np.ndarray  # their cost
     soft: _Soft
     active: np.ndarray | None = None  # the corners in use (None: all)
-    s4: np.ndarray | None = None  # _side_table of the corners (measuring graph only)
-    discs: _Discs | None = None  # other bases, kept apart from ``rings`` (walking graphs)
+    s4: np.ndarray | None = None  # side_table of the corners (measuring graph only)
+    discs: Discs | None = None  # other bases, kept apart from ``rings`` (walking graphs)
     pb: np.ndarray | None = None  # the pairs' cost the other way, pj -> pi (see ``back``)
     up: np.ndarray = field(init=False, repr=False)  # unit directions corner -> prv
     un: np.ndarray = field(init=False, repr=False)  # unit directions corner -> nxt
@@ -56,8 +58,8 @@ class _Graph:
     def __post_init__(self, units: tuple[np.ndarray, np.ndarray] | None) -> None:
         # with_discs gives them (each row is its own corner's, computed once per walker)
         if units is None:
-            self.up = _unit(self.prv - self.real)
-            self.un = _unit(self.nxt - self.real)
+            self.up = unit_vectors(self.prv - self.real)
+            self.un = unit_vectors(self.nxt - self.real)
         else:
             self.up, self.un = units
 
@@ -86,10 +88,11 @@ class _Graph:
         return self._adj
 
     def blocked(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """:func:`_blocked` against the obstacles and the bases: the same answer as against
-        their joined rings (a segment is blocked by one edge or vertex at a time), but a base's
-        edges are only tested by the segments that pass near it."""
-        out = _blocked(P, Q, self.rings)
+        """The rings' :func:`~solo_ops.geometry.routes.rings.blocked` against the obstacles and
+        the bases: the same answer as against their joined rings (a segment is blocked by one
+        edge or vertex at a time), but a base's edges are only tested by the segments that pass
+        near it."""
+        out = blocked(P, Q, self.rings)
         discs = self.discs
         if discs is not None and len(discs) and len(P):
             live = (~out).nonzero()[0]
@@ -98,8 +101,9 @@ class _Graph:
         return out
 
     def sees(self, x: np.ndarray, T: np.ndarray, s4: np.ndarray | None = None) -> np.ndarray:
-        """:func:`_sees` against the obstacles and the bases (see :meth:`blocked`)."""
-        ok = _sees(x, T, self.rings, s4)
+        """The rings' :func:`~solo_ops.geometry.routes.rings.sees` against the obstacles and the
+        bases (see :meth:`blocked`)."""
+        ok = sees(x, T, self.rings, s4)
         discs = self.discs
         if discs is not None and len(discs) and len(T):
             live = ok.nonzero()[0]
@@ -134,7 +138,7 @@ class _Graph:
             else:
                 real, up, un = self.real[nodes], self.up[nodes], self.un[nodes]
                 pos, nj = self.pos[nodes], nodes
-            keep = _tangent_u(x, real, up, un).nonzero()[0]
+            keep = tangent_u(x, real, up, un).nonzero()[0]
             s4 = None
             if self.s4 is not None:
                 s4 = self.s4[nj[keep]]
@@ -145,7 +149,7 @@ class _Graph:
                 w = w + self.soft.cost(np.repeat(x[None, :], len(ok), axis=0), pos[ok])
             return np.zeros(len(nj), dtype=int), nj, w
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
-        xi, k = _tangent_grid(X, self.real[nodes], self.up[nodes], self.un[nodes]).nonzero()
+        xi, k = tangent_grid(X, self.real[nodes], self.up[nodes], self.un[nodes]).nonzero()
         nj = nodes[k]
         if bound is not None and base is not None:
             d = np.hypot(*(X[xi] - self.pos[nj]).T)
@@ -158,11 +162,11 @@ class _Graph:
     def pairs_among(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:
         """Visible bitangent pairs between node sets a and b (i < j when the sets overlap)."""
-        m = _tangent_grid(self.real[a], self.real[b], self.up[b], self.un[b])
+        m = tangent_grid(self.real[a], self.real[b], self.up[b], self.un[b])
         m &= a[:, None] != b[None, :]
         i, j = m.nonzero()
         ai, bj = a[i], b[j]
-        keep = _tangent_u(self.real[bj], self.real[ai], self.up[ai], self.un[ai])
+        keep = tangent_u(self.real[bj], self.real[ai], self.up[ai], self.un[ai])
         ai, bj = ai[keep], bj[keep]
         ok = ~self.blocked(self.pos[ai], self.pos[bj])
         ai, bj = ai[ok], bj[ok]
@@ -173,7 +177,7 @@ class _Graph:
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``pairs_among(new, others)`` with ``others = [nodes, new]`` (``nodes`` below
         ``new[0]``, ``new`` ascending), keeping the pairs with a node of ``nodes`` or ``i < j``
-        -- what :meth:`_Walker.with_discs` adds. The same pairs in the same order, found with
+        -- what :meth:`Walker.with_discs` adds. The same pairs in the same order, found with
         less work: among ``new`` the reverse tangent test is the grid's transpose, and the
         pairs ``i > j`` are dropped before the wall and base tests (each segment's answer and
         cost are its own)."""
@@ -182,12 +186,12 @@ class _Graph:
         ns = len(nodes)
         if jit.ENABLED:  # pair by pair, in the same order
             rings = self.rings
-            p, q = _jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
-                                 rings.prv, rings.nxt, rings.f, rings.lf,
-                                 *_disc_arrays(self.discs), TOL, END)
+            p, q = jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
+                                rings.prv, rings.nxt, rings.f, rings.lf,
+                                *_disc_arrays(self.discs), TOL, END)
             ai, bj = a[p], others[q]
             return ai, bj, self.weight(self.pos[ai], self.pos[bj])
-        m = _tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
+        m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
         block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
@@ -197,8 +201,8 @@ class _Graph:
         if static.any():
             k = static.nonzero()[0]
             keep = np.ones(len(ai), dtype=bool)
-            keep[k] = _tangent_u(self.real[bj[k]], self.real[ai[k]], self.up[ai[k]],
-                                 self.un[ai[k]])
+            keep[k] = tangent_u(self.real[bj[k]], self.real[ai[k]], self.up[ai[k]],
+                                self.un[ai[k]])
             ai, bj = ai[keep], bj[keep]
         ok = ~self.blocked(self.pos[ai], self.pos[bj])
         ai, bj = ai[ok], bj[ok]
@@ -206,12 +210,12 @@ class _Graph:
 
 
 def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],
-                 frame: tuple[float, float, float, float], soft: _Soft) -> _Graph:
+                 frame: tuple[float, float, float, float], soft: _Soft) -> Graph:
     """The reduced visibility graph of ``polys`` (hard) and ``soft`` footprints within the box
     ``frame``; ``inside(X)`` says which points are inside a hard obstacle."""
-    rings = _Rings.of(polys)
+    rings = Rings.of(polys)
     parts = [rings, *soft.rings] if soft else [rings]
-    corner_rings = _Rings.join(*parts) if len(parts) > 1 else rings
+    corner_rings = Rings.join(*parts) if len(parts) > 1 else rings
     convex, nudged = corner_rings.corners()
     pos, real = nudged[convex], corner_rings.v[convex]
     prv, nxt = corner_rings.prv[convex], corner_rings.nxt[convex]
@@ -222,10 +226,78 @@ def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray
     # drop duplicates (soft corners on hard ones)
     _, first = np.unique(np.round(pos, 12), axis=0, return_index=True)
     first = np.sort(first)
-    g = _Graph(rings, frame, pos[first], real[first], prv[first], nxt[first],
-               np.zeros(0, int), np.zeros(0, int), np.zeros(0), soft)
+    g = Graph(rings, frame, pos[first], real[first], prv[first], nxt[first],
+              np.zeros(0, int), np.zeros(0, int), np.zeros(0), soft)
     n = np.arange(len(g.pos))
     ai, bj, w = g.pairs_among(n, n)
     half = ai < bj
     g.pi, g.pj, g.pw = ai[half], bj[half], w[half]
     return g
+
+
+# -- the corner step of a reach ---------------------------------------------------------------
+_ROUNDS = 2  # best-first rounds of corner tests before testing the rest at once
+
+
+def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
+               live: np.ndarray, dist: np.ndarray, move: float
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For :meth:`~solo_ops.geometry.routes.query.Routes.reachable` (which looks it up through
+    its own module at every call): the end points ``C`` that a walk through a corner reaches
+    more cheaply than ``cost`` (the straight walk from ``s``, inf where blocked), the corner
+    and that cost: (point, corner, cost).
+
+    The answer is, per point, the cheapest of its tangent, visible links ``dist[corner] + w``
+    (``w`` the link's cost, within ``move``), ties to the lower corner, when it beats ``cost``
+    by more than 1e-12 -- what ``g.links`` over every pair gave. Faster, same answer: a point
+    the straight walk reaches at its plain length is skipped (a route through a corner is no
+    shorter: the triangle inequality, with the sums' rounding far below 1e-12), links that
+    cannot beat ``cost`` are dropped, and the rest are tested for walls best first, a few
+    rounds of one link per point, then all that are left at once (:func:`blocked` answers
+    each segment alone)."""
+    none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
+    plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
+    todo = (~(clear & (cost <= plain))).nonzero()[0]
+    if len(todo) == 0:
+        return none
+    i, k = tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
+    xi, nj = todo[i], live[k]
+    d = np.hypot(*(C[xi] - g.pos[nj]).T)
+    keep = dist[nj] + d <= move + 1e-9
+    xi, nj, d = xi[keep], nj[keep], d[keep]
+    w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
+    tot = dist[nj] + w
+    keep = tot < cost[xi] - 1e-12
+    xi, nj, tot = xi[keep], nj[keep], tot[keep]
+    if len(xi) == 0:
+        return none
+    order = np.lexsort((tot, xi))
+    xi, nj, tot = xi[order], nj[order], tot[order]
+    if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
+        rings = g.rings
+        k = jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
+                           rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
+                           TOL, END)
+        return xi[k], nj[k], tot[k]
+    head = np.concatenate(([True], xi[1:] != xi[:-1]))
+    starts = head.nonzero()[0]
+    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
+    won = np.zeros(len(xi), dtype=bool)
+    done = np.zeros(len(C), dtype=bool)
+    for r in range(_ROUNDS + 1):
+        test = (rank == r) if r < _ROUNDS else (rank >= r)
+        test &= ~done[xi]
+        k = test.nonzero()[0]
+        if len(k) == 0:
+            if r < _ROUNDS and not (rank > r).any():
+                break
+            continue
+        seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
+        won[seen] = True
+        done[xi[seen]] = True
+    k = won.nonzero()[0]
+    if len(k) == 0:
+        return none
+    first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
+    k = k[first]
+    return xi[k], nj[k], tot[k]

@@ -1,6 +1,6 @@
-"""Single distances on the measuring graph: :class:`_PairQuery`, the graph precomputed so
+"""Single distances on the measuring graph: :class:`PairQuery`, the graph precomputed so
 that one query between two points is a few dense array operations (each point's part
-remembered, at most :data:`_POINT_LIMIT` points, read from this module at every use).
+remembered, at most :data:`POINT_LIMIT` points, read from this module at every use).
 """
 
 from __future__ import annotations
@@ -11,28 +11,28 @@ from typing import Any
 import numpy as np
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, TOL, Point2, _jd, _unit
-from solo_ops.geometry.routes.graph import _Graph
-from solo_ops.geometry.routes.rings import _side_table, _wedge_enters
+from solo_ops.geometry.routes.common import END, TOL, Point2, jd, unit_vectors
+from solo_ops.geometry.routes.graph import Graph
+from solo_ops.geometry.routes.rings import side_table, wedge_enters
 
-_POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
+POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
 
 
-class _PairQuery:
+class PairQuery:
     """The measuring graph precomputed for fast single queries between two points.
 
     Every per-query quantity that is bilinear in the query point is split into a static table
     and a cheap per-query term: ``cross(T - x, U - x) = cross(T, U) - cross(T, x) - cross(x, U)``
     for corners T and obstacle vertices U, so one query is a few dense array operations."""
 
-    def __init__(self, g: _Graph, D: np.ndarray, nxt: np.ndarray) -> None:
+    def __init__(self, g: Graph, D: np.ndarray, nxt: np.ndarray) -> None:
         self.g, self.D, self.nxt = g, D, nxt
         r = g.rings
         T, U = g.pos, r.v
         self.n, self.e = len(T), len(r)
         self.C = T[:, 0:1] * U[None, :, 1] - T[:, 1:2] * U[None, :, 0]  # cross(T, U)
-        self.s4 = _side_table(T, r)
-        tp, tn = _unit(g.prv - g.real), _unit(g.nxt - g.real)
+        self.s4 = side_table(T, r)
+        tp, tn = unit_vectors(g.prv - g.real), unit_vectors(g.nxt - g.real)
         # tangent sides cross(V - x, e) = cross(V, e) - (x_x e_y - x_y e_x), both neighbours
         e = np.concatenate([tp, tn])
         V = np.concatenate([g.real, g.real])
@@ -52,25 +52,25 @@ class _PairQuery:
         # per point: its row of ``X @ M + c`` and, once needed, the corners it sees with their
         # distances. A row does not depend on the other point of the product (one element is
         # one point's dot product), so a remembered row is the float the query would compute.
-        self._points: dict[Point2, list[Any]] = {}
+        self.points: dict[Point2, list[Any]] = {}
         # the corners as Python floats, for the route points (``float(real[k, 0])`` each time)
         self.real_xy: list[list[float]] = g.real.tolist()
 
-    def _point_rows(self, a: Point2, b: Point2
-                    ) -> tuple[list[Any], list[Any], np.ndarray | None]:
+    def point_rows(self, a: Point2, b: Point2
+                   ) -> tuple[list[Any], list[Any], np.ndarray | None]:
         """The remembered records ``[row, seen, inside, front, behind]`` of both points (the
-        last four None until first needed: ``seen`` by :meth:`_seen`, ``inside`` by
+        last four None until first needed: ``seen`` by :meth:`seen`, ``inside`` by
         :meth:`Routes.distance`, ``front``/``behind`` -- the edges the point faces / is
         strictly behind -- by :meth:`query` as the start / the end of a pair), computing the
         rows as the query always has: one ``(2, 2)`` product for the pair. Bounded: emptied
-        when :data:`_POINT_LIMIT` points are kept. The product is returned too when both
+        when :data:`POINT_LIMIT` points are kept. The product is returned too when both
         records are new."""
-        memo = self._points
+        memo = self.points
         ra, rb = memo.get(a), memo.get(b)
         if ra is not None and rb is not None:
             return ra, rb, None
         Y = np.array([a, b]) @ self.M + self.c
-        if len(memo) >= _POINT_LIMIT:
+        if len(memo) >= POINT_LIMIT:
             memo.clear()
         both = ra is None and rb is None
         if ra is None:
@@ -81,8 +81,8 @@ class _PairQuery:
             memo[b] = rb
         return ra, rb, Y if both else None
 
-    def _seen(self, recs: list[list[Any]], pts: list[Point2], Y: np.ndarray | None = None
-              ) -> None:
+    def seen(self, recs: list[list[Any]], pts: list[Point2], Y: np.ndarray | None = None
+             ) -> None:
         """Fill ``seen`` of the records (points ``pts``): the tangent corners each point sees
         (ascending) and their straight distances, the rows of all of them tested at once with
         the arithmetic of the dense query, row by row (``Y``: their rows stacked, if at hand).
@@ -92,8 +92,8 @@ class _PairQuery:
         if Y is None:
             Y = np.stack([rec[0] for rec in recs]) if len(recs) > 1 else recs[0][0][None, :]
         if jit.ENABLED:
-            tt, dn, cut, touch = _jd.seen(Y, np.array(pts), n, k1, k2, self.C, self.s4, r.succ,
-                                          self.g.pos, self.front_tol, TOL)
+            tt, dn, cut, touch = jd.seen(Y, np.array(pts), n, k1, k2, self.C, self.s4, r.succ,
+                                         self.g.pos, self.front_tol, TOL)
             if not touch:  # else a vertex on a seen corner's line: the numpy code settles it
                 if len(recs) == 1:
                     recs[0][1] = [tt, None, dn, None]
@@ -121,7 +121,7 @@ class _PairQuery:
                 on = s1 == 0
                 on &= seen[:, None]
                 if on.any():
-                    seen &= ~self._touch_rows(Xr, Tr, on)
+                    seen &= ~self.touch_rows(Xr, Tr, on)
             kk, tt, dn = kk[seen], tt[seen], dn[seen]
         # [corners, distances as a column and as a row, their rows of D (when first needed);
         # the compiled path leaves the column to be made when the numpy path needs it]
@@ -141,9 +141,9 @@ class _PairQuery:
         The per-point part (the point's row of the product, the corners it sees) is
         remembered per point; the answer is the dense computation's float and corners: the
         best pair is taken among the corners seen in the dense argmin's order (row-major over
-        ascending corners, the first of equal totals). ``rows``: :meth:`_point_rows` of the
+        ascending corners, the first of equal totals). ``rows``: :meth:`point_rows` of the
         pair when the caller has it."""
-        ra, rb, Y = self._point_rows(a, b) if rows is None else rows
+        ra, rb, Y = self.point_rows(a, b) if rows is None else rows
         ya, yb = ra[0], rb[0]
         r = self.g.rings
         k1, k2, k3 = self.cuts
@@ -151,27 +151,27 @@ class _PairQuery:
         dab = math.dist(a, b)
         tl = TOL * (dab + 10.0)
         if jit.ENABLED:
-            state = _jd.direct(ya, yb, k1, k2, k3, b[0] * a[1] - b[1] * a[0], tl, r.succ,
-                               self.front_tol)
-            if state == _jd.CLEAR or (state == _jd.ON_VERTEX
-                                      and self._straight(ra, rb, a, b, tl)):
+            state = jd.direct(ya, yb, k1, k2, k3, b[0] * a[1] - b[1] * a[0], tl, r.succ,
+                              self.front_tol)
+            if state == jd.CLEAR or (state == jd.ON_VERTEX
+                                     and self._straight(ra, rb, a, b, tl)):
                 return dab, []
         elif self._straight(ra, rb, a, b, tl):
             return dab, []
         if self.n == 0:
             return None
         if ra[1] is None and rb[1] is None and ra is not rb:
-            self._seen([ra, rb], [a, b], Y)
+            self.seen([ra, rb], [a, b], Y)
         elif ra[1] is None:
-            self._seen([ra], [a])
+            self.seen([ra], [a])
         elif rb[1] is None:
-            self._seen([rb], [b])
+            self.seen([rb], [b])
         sa, sb = ra[1], rb[1]
         ia, jb = sa[0], sb[0]
         if len(ia) == 0 or len(jb) == 0:
             return None
         if jit.ENABLED:
-            ka, kb, best = _jd.best_pair(ia, sa[2], jb, sb[2], self.D)
+            ka, kb, best = jd.best_pair(ia, sa[2], jb, sb[2], self.D)
         else:
             Da = sa[3]
             if Da is None:
@@ -212,11 +212,11 @@ class _PairQuery:
         hit &= behind
         if np.count_nonzero(hit):
             return False
-        return np.count_nonzero(s1) == len(s1) or not self._touch_enters(
+        return np.count_nonzero(s1) == len(s1) or not self.touch_enters(
             np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any()
 
-    def _touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
-        """(len(S),) :meth:`_touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
+    def touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+        """(len(S),) :meth:`touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""
         r = self.g.rings
         out = np.zeros(len(S), dtype=bool)
         ki, vi = np.nonzero(on)
@@ -225,11 +225,11 @@ class _PairQuery:
         along = ((r.v[vi] - S[ki]) * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
         inner = (along > END) & (along < ld - END)
         ki, vi, d = ki[inner], vi[inner], d[inner]
-        enters = _wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
+        enters = wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
         out[ki[enters]] = True
         return out
 
-    def _touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
+    def touch_enters(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
         """(len(S), len(T)) for segments S[k] -> T[t] with a vertex on them (``on[k, t, v]``):
         whether they go into the obstacle at such a vertex (away from their ends)."""
         r = self.g.rings
@@ -240,6 +240,6 @@ class _PairQuery:
         along = ((r.v[vi] - S[ki]) * d).sum(axis=1) / np.where(ld > 0, ld, 1.0)
         inner = (along > END) & (along < ld - END)
         ki, ti, vi, d = ki[inner], ti[inner], vi[inner], d[inner]
-        enters = _wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
+        enters = wedge_enters(d, r.v[vi], r.prv[vi], r.nxt[vi])
         out[ki[enters], ti[enters]] = True
         return out

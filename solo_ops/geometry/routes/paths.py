@@ -1,7 +1,7 @@
 """Shortest-path searches on the corner graphs: Floyd-Warshall, Dijkstra, A*.
 
 :func:`_floyd` gives the measuring graph's all-pairs distances and successors (once per board),
-:func:`_dijkstra` the distances from a start's links within a move (``reachable``), and
+:func:`dijkstra` the distances from a start's links within a move (``reachable``), and
 :func:`_astar` the cheapest walk to a goal (``walk``).
 """
 
@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import _jm
+from solo_ops.geometry.routes.common import jm
 
 
 def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -32,9 +32,9 @@ def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndar
     return D, nxt
 
 
-def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
-              limit: float = math.inf, back: np.ndarray | None = None
-              ) -> tuple[np.ndarray, np.ndarray]:
+def dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray,
+             limit: float = math.inf, back: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
     """Shortest distances from several sources (``init``: their starting distance, inf for
     none) over the edges ``src``-``dst``, walked either way (``w`` from ``src`` to ``dst``,
     ``back`` the other way, ``w`` when None); ``pred`` is -1 where the node is reached straight
@@ -44,10 +44,10 @@ def _dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.
     a = ends[order]
     both = np.concatenate([w, w if back is None else back])[order]
     if jit.ENABLED:
-        return _jm.dijkstra(n, np.ascontiguousarray(init, dtype=float),
-                            np.searchsorted(a, np.arange(n + 1)),
-                            np.concatenate([dst, src])[order].astype(np.int64),
-                            both.astype(float), float(limit))
+        return jm.dijkstra(n, np.ascontiguousarray(init, dtype=float),
+                           np.searchsorted(a, np.arange(n + 1)),
+                           np.concatenate([dst, src])[order].astype(np.int64),
+                           both.astype(float), float(limit))
     b = np.concatenate([dst, src])[order].tolist()
     ww = both.tolist()
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()
@@ -82,7 +82,7 @@ def _astar(adj: tuple[list[int], list[int], list[float]], src: dict[int, float],
            ) -> tuple[float, list[int]] | None:
     """The cheapest route from a start linked to nodes ``src`` (node: cost) to a goal linked
     from nodes ``goal`` (node: cost) over the undirected graph ``adj`` (see
-    :meth:`_Graph.adjacency`), cheaper than ``bound`` by more than 1e-12: (cost, the nodes in
+    :meth:`Graph.adjacency`), cheaper than ``bound`` by more than 1e-12: (cost, the nodes in
     order), or None. ``h`` is a consistent lower bound of each node's cost to the goal (the
     straight distance), so the search stops as soon as no open node can beat the best."""
     starts, nb, ww = adj

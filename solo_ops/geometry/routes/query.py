@@ -2,10 +2,11 @@
 
 It builds the measuring graph (:mod:`~solo_ops.geometry.routes.graph`, all pairs by
 :func:`~solo_ops.geometry.routes.paths._floyd`, single queries by
-:class:`~solo_ops.geometry.routes.pairs._PairQuery`), keeps a walker per base radius
-(:mod:`~solo_ops.geometry.routes.walker`) and the bounded memos of its answers; and
-:func:`_best_links`, the corner step of :meth:`Routes.reachable` (looked up here at every
-call). :data:`_REACH_LIMIT` is read from this module, the memo bound from
+:class:`~solo_ops.geometry.routes.pairs.PairQuery`), keeps a walker per base radius
+(:mod:`~solo_ops.geometry.routes.walker`) and the bounded memos of its answers.
+:meth:`Routes.reachable` looks its corner step,
+:func:`~solo_ops.geometry.routes.graph.best_links`, up through this module's name at every call
+(a test replaces it here). :data:`REACH_LIMIT` is read from this module, the memo bound from
 :mod:`~solo_ops.geometry.routes.common`.
 """
 
@@ -25,99 +26,31 @@ from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.routes import common
 from solo_ops.geometry.routes.common import (
-    END,
     EPS,
-    TOL,
     Point2,
-    _as_points,
-    _jd,
-    _jm,
     _radii,
-    _unit,
+    as_points,
+    jd,
+    unit_vectors,
 )
 from solo_ops.geometry.routes.costs import _Soft
 from solo_ops.geometry.routes.discs import (
-    _buffered_discs,
-    _disc_arrays,
-    _disc_coords,
-    _Discs,
-    _fast_discs,
+    Discs,
     _inradii,
+    buffered_discs,
+    disc_coords,
+    fast_discs,
     in_discs,
 )
-from solo_ops.geometry.routes.graph import _build_graph, _Graph
-from solo_ops.geometry.routes.pairs import _PairQuery
-from solo_ops.geometry.routes.paths import _dijkstra, _floyd
+from solo_ops.geometry.routes.graph import Graph, _build_graph, best_links
+from solo_ops.geometry.routes.pairs import PairQuery
+from solo_ops.geometry.routes.paths import _floyd, dijkstra
 from solo_ops.geometry.routes.results import Reach, Route, Walk
-from solo_ops.geometry.routes.rings import _blocked, _side_table, _tangent_grid
-from solo_ops.geometry.routes.walker import _on_the_way, _path_hits, _route, _Walker
+from solo_ops.geometry.routes.rings import blocked, side_table
+from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
 
-_REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
+REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
 _DIRECT_RECOMPUTE = 128  # wall edges up to which compiled straight distances skip their memo
-_ROUNDS = 2  # reachable: best-first rounds of corner tests before testing the rest at once
-
-
-def _best_links(g: _Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
-                live: np.ndarray, dist: np.ndarray, move: float
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For :meth:`Routes.reachable`: the end points ``C`` that a walk through a corner reaches
-    more cheaply than ``cost`` (the straight walk from ``s``, inf where blocked), the corner
-    and that cost: (point, corner, cost).
-
-    The answer is, per point, the cheapest of its tangent, visible links ``dist[corner] + w``
-    (``w`` the link's cost, within ``move``), ties to the lower corner, when it beats ``cost``
-    by more than 1e-12 -- what ``g.links`` over every pair gave. Faster, same answer: a point
-    the straight walk reaches at its plain length is skipped (a route through a corner is no
-    shorter: the triangle inequality, with the sums' rounding far below 1e-12), links that
-    cannot beat ``cost`` are dropped, and the rest are tested for walls best first, a few
-    rounds of one link per point, then all that are left at once (:func:`_blocked` answers
-    each segment alone)."""
-    none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
-    plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
-    todo = (~(clear & (cost <= plain))).nonzero()[0]
-    if len(todo) == 0:
-        return none
-    i, k = _tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
-    xi, nj = todo[i], live[k]
-    d = np.hypot(*(C[xi] - g.pos[nj]).T)
-    keep = dist[nj] + d <= move + 1e-9
-    xi, nj, d = xi[keep], nj[keep], d[keep]
-    w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
-    tot = dist[nj] + w
-    keep = tot < cost[xi] - 1e-12
-    xi, nj, tot = xi[keep], nj[keep], tot[keep]
-    if len(xi) == 0:
-        return none
-    order = np.lexsort((tot, xi))
-    xi, nj, tot = xi[order], nj[order], tot[order]
-    if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
-        rings = g.rings
-        k = _jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
-                            rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
-                            TOL, END)
-        return xi[k], nj[k], tot[k]
-    head = np.concatenate(([True], xi[1:] != xi[:-1]))
-    starts = head.nonzero()[0]
-    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
-    won = np.zeros(len(xi), dtype=bool)
-    done = np.zeros(len(C), dtype=bool)
-    for r in range(_ROUNDS + 1):
-        test = (rank == r) if r < _ROUNDS else (rank >= r)
-        test &= ~done[xi]
-        k = test.nonzero()[0]
-        if len(k) == 0:
-            if r < _ROUNDS and not (rank > r).any():
-                break
-            continue
-        seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
-        won[seen] = True
-        done[xi[seen]] = True
-    k = won.nonzero()[0]
-    if len(k) == 0:
-        return none
-    first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
-    k = k[first]
-    return xi[k], nj[k], tot[k]
 
 
 # -- the public object -----------------------------------------------------------------------------
@@ -126,32 +59,43 @@ class Routes:
 
     Building one compiles the measuring graph; walking graphs are compiled per base radius on
     first use. Points are model centres ``(x, y)`` in inches; radii are base radii.
+
+    Beside the questions a game asks (distances, walks, reachable and free points), a Routes
+    shows the parts it answers them with, each a unit of its own that the geometry's tests
+    check against a plain reference and the benchmarks time: :attr:`walls` (the merged
+    measuring blockers) and :attr:`walls_eroded` (the same shrunk by ``EPS``: a point inside
+    them is inside a wall), :attr:`no_walls`, :attr:`graph` (the measuring graph),
+    :attr:`corner_distances` and :attr:`corner_next` (its all-pairs shortest distances and
+    successors), :attr:`pair_query` (single distances on it), :meth:`walker` (the walking graph
+    of one base radius), :meth:`discs` (other models' bases grown for a walk), and the
+    measuring steps :meth:`measurable`, :meth:`to_corners`, :meth:`via_corners` and
+    :meth:`straight`; :meth:`remembered` says how full the memos are.
     """
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.frame = box(0.0, 0.0, board.width, board.depth)
         blockers = shapes.measuring_blockers(board)
-        self._measure_geom = blockers
-        self._measure_eroded = blockers.buffer(-EPS) if not blockers.is_empty else blockers
+        self.walls = blockers
+        self.walls_eroded = blockers.buffer(-EPS) if not blockers.is_empty else blockers
         if not blockers.is_empty:
             shapely.prepare(blockers)
-            shapely.prepare(self._measure_eroded)
-        self._measure = _build_graph(shapes.polygons_of(blockers), self._inside_measure,
-                                     (0.0, 0.0, board.width, board.depth), _Soft([], [], []))
-        g = self._measure
-        g.s4 = _side_table(g.pos, g.rings)
-        self._D, self._next = _floyd(len(g.pos), g.pi, g.pj, g.pw)
-        self._pair = _PairQuery(g, self._D, self._next)
-        self._open = blockers.is_empty
+            shapely.prepare(self.walls_eroded)
+        self.graph = _build_graph(shapes.polygons_of(blockers), self._inside_measure,
+                                  (0.0, 0.0, board.width, board.depth), _Soft([], [], []))
+        g = self.graph
+        g.s4 = side_table(g.pos, g.rings)
+        self.corner_distances, self.corner_next = _floyd(len(g.pos), g.pi, g.pj, g.pw)
+        self.pair_query = PairQuery(g, self.corner_distances, self.corner_next)
+        self.no_walls = blockers.is_empty
         self._soft = _Soft.of(board)
         self._softs: dict[float, _Soft] = {}
         # the surcharge events of the walks advanced lately: one walk is advanced by many
         # movements in a row (placement.along, first_in_the_way), its events found once
         self._walk_events: dict[tuple[tuple[Point2, ...], float],
                                 list[tuple[float, float]]] = {}
-        self._walkers: dict[float, _Walker] = {}
-        self._disc_sets: dict[tuple[tuple[float, float, float], ...], _Discs] = {}
+        self._walkers: dict[float, Walker] = {}
+        self._disc_sets: dict[tuple[tuple[float, float, float], ...], Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
                               tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
@@ -162,13 +106,14 @@ class Routes:
 
     # -- measuring ---------------------------------------------------------------------------------
     def _inside_measure(self, X: np.ndarray) -> np.ndarray:
-        if self._measure_geom.is_empty or len(X) == 0:
+        if self.walls.is_empty or len(X) == 0:
             return np.zeros(len(X), dtype=bool)
-        return shapely.contains_xy(self._measure_geom, X[:, 0], X[:, 1])
+        return shapely.contains_xy(self.walls, X[:, 0], X[:, 1])
 
-    def _free_measure(self, X: np.ndarray) -> np.ndarray:
-        """Points on the board and not inside a wall (each point's answer remembered: the
-        box test and shapely's answer for one point do not depend on the others)."""
+    def measurable(self, X: np.ndarray) -> np.ndarray:
+        """(len(X),) whether each point is on the board and not inside a wall: a point a
+        distance can be measured from (each point's answer remembered: the box test and
+        shapely's answer for one point do not depend on the others)."""
         memo = self._fm_memo
         keys = X.tolist()
         got = [memo.get((x, y)) for x, y in keys]
@@ -176,24 +121,24 @@ class Routes:
             return np.array(got, dtype=bool)
         miss = [k for k, v in enumerate(got) if v is None]
         Xm = X[miss]
-        ok = self._measure.in_box(Xm)
-        if not self._measure_eroded.is_empty and len(Xm):
-            ok &= ~shapely.contains_xy(self._measure_eroded, Xm[:, 0], Xm[:, 1])
-        if len(memo) + len(miss) > common._MEMO_LIMIT:
+        ok = self.graph.in_box(Xm)
+        if not self.walls_eroded.is_empty and len(Xm):
+            ok &= ~shapely.contains_xy(self.walls_eroded, Xm[:, 0], Xm[:, 1])
+        if len(memo) + len(miss) > common.MEMO_LIMIT:
             memo.clear()
         for k, v in zip(miss, ok.tolist(), strict=True):
             got[k] = v
             memo[keys[k][0], keys[k][1]] = v
         return np.array(got, dtype=bool)
 
-    def _to_nodes(self, X: np.ndarray, batch: bool | None = None) -> np.ndarray:
+    def to_corners(self, X: np.ndarray, batch: bool | None = None) -> np.ndarray:
         """(len(X), N) straight distance from each point to each corner it sees (inf if not).
 
         Each point's row is remembered (models are measured from again and again), apart for
         a point asked alone and in a batch (``batch``, by default: more than one point), which
-        :meth:`_Graph.links` tests in two ways that can differ in the last bit at a grazing
+        :meth:`Graph.links` tests in two ways that can differ in the last bit at a grazing
         corner."""
-        g = self._measure
+        g = self.graph
         n = len(g.pos)
         out = np.full((len(X), n), np.inf)
         if len(X) == 0 or n == 0:
@@ -203,7 +148,7 @@ class Routes:
         keys = [(batch, x, y) for x, y in X.tolist()]
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
-            if len(memo) + len(miss) > common._MEMO_LIMIT:
+            if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
             rows = np.full((len(miss), n), np.inf)
@@ -215,10 +160,10 @@ class Routes:
             out[k] = memo[key]
         return out
 
-    def _via(self, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def via_corners(self, A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(len(A), N): the shortest distance from each point to each corner through the graph,
-        and the first corner used (remembered per point as in :meth:`_to_nodes`)."""
-        n = len(self._measure.pos)
+        and the first corner used (remembered per point as in :meth:`to_corners`)."""
+        n = len(self.graph.pos)
         best = np.full((len(A), n), np.inf)
         first = np.full((len(A), n), -1, dtype=int)
         if len(A) == 0 or n == 0:
@@ -228,17 +173,17 @@ class Routes:
         keys = [(batch, x, y) for x, y in A.tolist()]
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
-            if len(memo) + len(miss) > common._MEMO_LIMIT:
+            if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
-            Da = self._to_nodes(A[miss], batch)
+            Da = self.to_corners(A[miss], batch)
             cols = np.arange(n)
             for k, row in zip(miss, Da, strict=True):
                 b_row = np.full(n, np.inf)
                 f_row = np.full(n, -1, dtype=int)
                 idx = np.flatnonzero(np.isfinite(row))
                 if len(idx):
-                    tot = row[idx, None] + self._D[idx]
+                    tot = row[idx, None] + self.corner_distances[idx]
                     arg = tot.argmin(axis=0)
                     b_row = tot[arg, cols]
                     f_row = idx[arg]
@@ -247,26 +192,26 @@ class Routes:
             best[k], first[k] = memo[key]
         return best, first
 
-    def _direct(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    def straight(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf (each
-        pair's answer remembered: :func:`_blocked` answers each segment alone). With the
+        pair's answer remembered: :func:`blocked` answers each segment alone). With the
         compiled loops and few wall edges the pairs are recomputed instead: the kernel tests a
         segment against :data:`_DIRECT_RECOMPUTE` edges in less time than the memo's keys take
         to build (the same floats either way)."""
-        if jit.ENABLED and len(self._measure.rings) <= _DIRECT_RECOMPUTE:
+        if jit.ENABLED and len(self.graph.rings) <= _DIRECT_RECOMPUTE:
             d = np.hypot(*(B - A).T)
-            return np.where(_blocked(A, B, self._measure.rings), np.inf, d)
+            return np.where(blocked(A, B, self.graph.rings), np.inf, d)
         memo = self._direct_memo
         keys = list(zip(A[:, 0].tolist(), A[:, 1].tolist(), B[:, 0].tolist(), B[:, 1].tolist(),
                         strict=True))
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
-            if len(memo) + len(miss) > 4 * common._MEMO_LIMIT:
+            if len(memo) + len(miss) > 4 * common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
             P, Q = A[miss], B[miss]
             d = np.hypot(*(Q - P).T)
-            clear = ~_blocked(P, Q, self._measure.rings)
+            clear = ~blocked(P, Q, self.graph.rings)
             for k, v in zip(miss, np.where(clear, d, np.inf).tolist(), strict=True):
                 memo[keys[k]] = v
         return np.array([memo[key] for key in keys], dtype=float)
@@ -281,17 +226,17 @@ class Routes:
         if not (-EPS <= pa[0] <= w and -EPS <= pa[1] <= d and -EPS <= pb[0] <= w
                 and -EPS <= pb[1] <= d):
             return Route(None, ())
-        if self._open:
+        if self.no_walls:
             return Route(max(0.0, math.dist(pa, pb) - ra - rb), (pa, pb))
-        pair = self._pair
-        rows = pair._point_rows(pa, pb)
+        pair = self.pair_query
+        rows = pair.point_rows(pa, pb)
         rec_a, rec_b = rows[0], rows[1]
         if rec_a[2] is None or rec_b[2] is None:
             if jit.ENABLED:  # by arithmetic far from the walls' edges, else by shapely
                 r = pair.g.rings
-                ia, ib = _jd.inside(pa[0], pa[1], pb[0], pb[1], r.v, r.nxt, 1e3 * EPS)
-            if not jit.ENABLED or ia == _jd.NEAR_EDGE or ib == _jd.NEAR_EDGE:
-                ia, ib = shapely.contains_xy(self._measure_eroded, [pa[0], pb[0]],
+                ia, ib = jd.inside(pa[0], pa[1], pb[0], pb[1], r.v, r.nxt, 1e3 * EPS)
+            if not jit.ENABLED or ia == jd.NEAR_EDGE or ib == jd.NEAR_EDGE:
+                ia, ib = shapely.contains_xy(self.walls_eroded, [pa[0], pb[0]],
                                              [pa[1], pb[1]]).tolist()
             rec_a[2], rec_b[2] = bool(ia), bool(ib)
         if rec_a[2] or rec_b[2]:
@@ -301,7 +246,7 @@ class Routes:
             return Route(None, ())
         if not found[1]:
             return Route(max(0.0, found[0] - ra - rb), (pa, pb))
-        real = pair.real_xy  # the same floats as ``float(self._measure.real[k, 0])``
+        real = pair.real_xy  # the same floats as ``float(self.graph.real[k, 0])``
         pts = (pa, *((real[k][0], real[k][1]) for k in found[1]), pb)
         length = 0.0
         for p, q in itertools.pairwise(pts):
@@ -310,22 +255,22 @@ class Routes:
 
     def distance_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
         """(len(A), len(B)) distances between bases' edges around walls (inf: no route)."""
-        A, B = _as_points(A), _as_points(B)
+        A, B = as_points(A), as_points(B)
         ra, rb = _radii(ra, len(A)), _radii(rb, len(B))
         out = np.full((len(A), len(B)), np.inf)
         if len(A) == 0 or len(B) == 0:
             return out
-        fa, fb = self._free_measure(A), self._free_measure(B)
+        fa, fb = self.measurable(A), self.measurable(B)
         both = fa[:, None] & fb[None, :]
         ai, bj = np.nonzero(both)  # the live pairs in row-major order, as they always were
         cen = np.full((len(A), len(B)), np.inf)
-        cen[ai, bj] = self._direct(A[ai], B[bj])
+        cen[ai, bj] = self.straight(A[ai], B[bj])
         need = ~np.isfinite(cen) & both
-        if need.any() and len(self._measure.pos):
+        if need.any() and len(self.graph.pos):
             rows = np.flatnonzero(need.any(axis=1))
             cols = np.flatnonzero(need.any(axis=0))
-            best, _ = self._via(A[rows])
-            Db = self._to_nodes(B[cols])
+            best, _ = self.via_corners(A[rows])
+            Db = self.to_corners(B[cols])
             via = (best[:, None, :] + Db[None, :, :]).min(axis=2)
             box = np.ix_(rows, cols)
             cen[box] = np.where(need[box], via, cen[box])
@@ -337,36 +282,47 @@ class Routes:
         """(len(B),) distances from one base to many (inf where there is no route)."""
         return self.distance_matrix(np.array([[float(a[0]), float(a[1])]]), ra, B, rb)[0]
 
+    def remembered(self) -> dict[str, int]:
+        """How many entries each of this board's memos holds, by name: what a long game keeps
+        in memory (each memo is emptied when full: :data:`~.common.MEMO_LIMIT` entries)."""
+        return {"measurable points": len(self._fm_memo), "corner rows": len(self._node_memo),
+                "via rows": len(self._via_memo), "straight pairs": len(self._direct_memo),
+                "grown bases": len(self._disc_memo), "sets of bases": len(self._disc_sets),
+                "free points": len(self._free_memo), "walkers": len(self._walkers),
+                "walk events": len(self._walk_events)}
+
     # -- walking -----------------------------------------------------------------------------------
-    def _walker(self, radius: float) -> _Walker:
+    def walker(self, radius: float) -> Walker:
+        """The walking graph of a base of ``radius`` (obstacles grown by it), built on first
+        use and kept for the board's life."""
         key = round(float(radius), 9)
         w = self._walkers.get(key)
         if w is None:
-            w = _Walker(self.board, float(radius), self._soft_for(radius))
+            w = Walker(self.board, float(radius), self._soft_for(radius))
             self._walkers[key] = w
         return w
 
     def fits_many(self, points: Any, radius: float, *, blockers: Any = ()) -> np.ndarray:
         """(n,) whether a base of ``radius`` fits at each point: on the board, clear of terrain
         it cannot stand in and of the other bases ``blockers`` ``[(x, y, r), ...]``."""
-        X = _as_points(points)
+        X = as_points(points)
         if len(X) == 0:
             return np.zeros(0, dtype=bool)
         tol = 1e-6
         w, d = self.board.width, self.board.depth
         ok = ((X[:, 0] >= radius - tol) & (X[:, 0] <= w - radius + tol)
               & (X[:, 1] >= radius - tol) & (X[:, 1] <= d - radius + tol))
-        walker = self._walker(radius)
+        walker = self.walker(radius)
         ok &= ~walker.blocked_at(X)
         blockers = list(blockers)
         if blockers:
-            ok &= self._discs(blockers, radius).clear_of(X, EPS)
+            ok &= self.discs(blockers, radius).clear_of(X, EPS)
         return ok
 
-    def _fits_with(self, X: np.ndarray, radius: float, walker: _Walker, discs: _Discs
+    def _fits_with(self, X: np.ndarray, radius: float, walker: Walker, discs: Discs
                    ) -> np.ndarray:
         """:meth:`fits_many` of points X with the walker and the grown bases already at hand
-        (``self._discs(blockers, radius)``: the same discs, so the same answer)."""
+        (``self.discs(blockers, radius)``: the same discs, so the same answer)."""
         tol = 1e-6
         w, d = self.board.width, self.board.depth
         ok = ((X[:, 0] >= radius - tol) & (X[:, 0] <= w - radius + tol)
@@ -388,7 +344,7 @@ class Routes:
         key = (None if region is None else region.wkb, float(radius), float(spacing))
         got = self._free_memo.get(key)
         if got is None:
-            if len(self._free_memo) >= common._MEMO_LIMIT // 64:
+            if len(self._free_memo) >= common.MEMO_LIMIT // 64:
                 self._free_memo.clear()
             got = self._free_memo[key] = self._free_points(region, radius, spacing)
         return got.copy()
@@ -409,12 +365,12 @@ class Routes:
             return np.zeros((0, 2))
         return pts[self.fits_many(pts, radius)]
 
-    def _discs(self, blockers: Any, radius: float) -> _Discs:
-        """``_Discs.of(blockers, radius)``, each grown base remembered by its exact centre and
+    def discs(self, blockers: Any, radius: float) -> Discs:
+        """``Discs.of(blockers, radius)``, each grown base remembered by its exact centre and
         grown radius (models stand still most of a turn, so the same bases come back)."""
         arr = np.asarray([tuple(b)[:3] for b in blockers], dtype=float).reshape(-1, 3)
         if len(arr) == 0:
-            return _Discs.of([], radius)
+            return Discs.of([], radius)
         grown = arr[:, 2] + radius
         keys = list(zip(arr[:, 0].tolist(), arr[:, 1].tolist(), grown.tolist(), strict=True))
         # the same set of bases comes back (a model's reach asked for a move, then a dash;
@@ -427,48 +383,51 @@ class Routes:
         memo = self._disc_memo
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
-            if len(memo) + len(miss) > common._MEMO_LIMIT:
+            if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
-            if _fast_discs():  # GEOS's vertices from the table, no buffering
-                V = _disc_coords(arr[miss, :2], grown[miss])
+            if fast_discs():  # GEOS's vertices from the table, no buffering
+                V = disc_coords(arr[miss, :2], grown[miss])
                 made = cast(np.ndarray, shapely.polygons(np.concatenate([V, V[:, :1]], axis=1)))
                 polys = list(made)
                 verts = list(V)
             else:
-                polys, verts = _buffered_discs(arr[miss, :2], grown[miss])
+                polys, verts = buffered_discs(arr[miss, :2], grown[miss])
             if len({v.shape for v in verts}) == 1:
                 # the missed bases' edges at once: each row's unit edge is computed from its
                 # own two vertices, so stacking the polygons changes no value
                 V = np.stack(verts)
-                E = _unit(np.roll(V, -1, axis=1) - V)
+                E = unit_vectors(np.roll(V, -1, axis=1) - V)
                 inner = _inradii(arr[miss, :2], V, E).tolist()
                 for j, k in enumerate(miss):
                     memo[keys[k]] = (polys[j], V[j], E[j], inner[j])
             else:
                 for k, poly, v in zip(miss, polys, verts, strict=True):
-                    e = _unit(np.roll(v, -1, axis=0) - v)
+                    e = unit_vectors(np.roll(v, -1, axis=0) - v)
                     memo[keys[k]] = (poly, v, e,
                                      float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
         # each polygon's inradius (clear_of's depth of its centre) comes with it
-        discs = _Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                       grown, edges=np.stack([f[2] for f in found]),
-                       _inner=np.array([f[3] for f in found]))
-        if len(self._disc_sets) >= common._MEMO_LIMIT // 16:
+        discs = Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
+                      grown, edges=np.stack([f[2] for f in found]),
+                      inner=np.array([f[3] for f in found]))
+        if len(self._disc_sets) >= common.MEMO_LIMIT // 16:
             self._disc_sets.clear()
         self._disc_sets[whole] = discs
         return discs
 
-    def _walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
-                    reach: float = math.inf,
-                    within: Callable[[np.ndarray], np.ndarray] | None = None
-                    ) -> tuple[_Walker, _Graph, _Discs]:
-        walker = self._walker(radius)
-        discs = self._discs(list(blockers), walker.radius)
+    def walk_graph(self, radius: float, blockers: Any, centre: Point2 | None = None,
+                   reach: float = math.inf,
+                   within: Callable[[np.ndarray], np.ndarray] | None = None
+                   ) -> tuple[Walker, Graph, Discs]:
+        """The graph a walk of a base of ``radius`` searches: the walker's, with the bases of
+        ``blockers`` near ``centre`` (within ``reach``, and ``within`` when given) added;
+        returned with the walker and the grown bases."""
+        walker = self.walker(radius)
+        discs = self.discs(list(blockers), walker.radius)
         return walker, walker.with_discs(discs, centre, reach, within), discs
 
-    def _free_walk(self, walker: _Walker, g: _Graph, discs: _Discs, X: np.ndarray
+    def _free_walk(self, walker: Walker, g: Graph, discs: Discs, X: np.ndarray
                    ) -> np.ndarray:
         return g.in_box(X) & ~walker.blocked_at(X) & discs.clear_of(X, EPS)
 
@@ -539,15 +498,15 @@ class Routes:
         t = (float(goal[0]), float(goal[1]))
         if s == t:
             return Walk((s, t), 0.0, 0.0, float(radius))
-        walker = self._walker(radius)
-        discs = self._discs(list(blockers), walker.radius)
+        walker = self.walker(radius)
+        discs = self.discs(list(blockers), walker.radius)
         g = walker.graph
         X = np.array([s, t])
         if not self._free_walk(walker, g, discs, X).all():
             return None
         used = np.zeros(len(discs), dtype=bool)
         while True:
-            found = _route(g, s, t)
+            found = shortest_route(g, s, t)
             if found is None:
                 return None
             chain = found[1]
@@ -614,11 +573,11 @@ class Routes:
                tuple(blockers), type(spacing), spacing,
                None if near is None else tuple(tuple(float(v) for v in tuple(d)[:3])
                                                for d in near))
-        walker = self._walker(radius)
+        walker = self.walker(radius)
         memo = walker.reaches
         got = memo.get(key)
         if got is None:
-            if len(memo) >= _REACH_LIMIT:
+            if len(memo) >= REACH_LIMIT:
                 memo.clear()
             got = memo[key] = self._reachable(start, radius, move, blockers, spacing, near)
         # a fresh copy each time (the walks are immutable and built once)
@@ -629,19 +588,19 @@ class Routes:
         """:meth:`reachable` computed afresh."""
         s = (float(start[0]), float(start[1]))
         S = np.array([s])
-        dx, dy = self._walker(radius).grid(move, spacing)
+        dx, dy = self.walker(radius).grid(move, spacing)
         C = np.stack([s[0] + dx, s[1] + dy], axis=1)
         within = None
         if near is not None:
             if len(C):
                 C = C[in_discs(C, near)]
-            within = _on_the_way(s, move, near)
-        walker, g, discs = self._walk_graph(radius, blockers, s, move, within)
+            within = on_the_way(s, move, near)
+        walker, g, discs = self.walk_graph(radius, blockers, s, move, within)
         start_walk = Walk((s,), 0.0, 0.0)
         if len(C):
             same = walker.radius == float(radius)  # else the bases grow by another radius
             C = C[self._fits_with(C, radius, walker,
-                                  discs if same else self._discs(list(blockers), radius))]
+                                  discs if same else self.discs(list(blockers), radius))]
         if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
             return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
         n = len(g.pos)
@@ -649,7 +608,7 @@ class Routes:
         _, sj, sw = g.links(S, active)
         init = np.full(n, np.inf)
         np.minimum.at(init, sj, sw)
-        dist, pred = _dijkstra(n, init, g.pi, g.pj, g.pw, limit=move, back=g.back)
+        dist, pred = dijkstra(n, init, g.pi, g.pj, g.pw, limit=move, back=g.back)
         cost = np.full(len(C), np.inf)
         via = np.full(len(C), -1, dtype=int)
         clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
@@ -657,7 +616,7 @@ class Routes:
             cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
         live = (dist <= move + 1e-9).nonzero()[0]
         if len(live):
-            ci, nj, tot = _best_links(g, C, S[0], clear, cost, live, dist, move)
+            ci, nj, tot = best_links(g, C, S[0], clear, cost, live, dist, move)
             cost[ci] = tot
             via[ci] = nj
         soft = g.soft

@@ -1,14 +1,14 @@
 """Obstacle rings and the segment tests on them: crossing, blocked, seeing, tangent.
 
-:class:`_Rings` holds every vertex of a set of polygons with its neighbours (inside on the
+:class:`Rings` holds every vertex of a set of polygons with its neighbours (inside on the
 left). The tests, vectorised in numpy (or the compiled loops when on):
-:func:`_crossings` (proper crossings of segments with edges), :func:`_blocked` (a segment goes
+:func:`crossings` (proper crossings of segments with edges), :func:`blocked` (a segment goes
 into an obstacle; by a sign table for few segment-edge pairs, :func:`_blocked_dense`, else by
-the boxes of runs of edges, :func:`_blocked_boxed`), :func:`_sees` (a point sees others, only
+the boxes of runs of edges, :func:`blocked_boxed`), :func:`sees` (a point sees others, only
 the edges facing it tested), their forms against each segment's own ring (``_own``, ``_rows``:
 the bases), and :func:`_tangent` (a segment that can be part of a shortest path bending at a
-corner) with its grid form :func:`_tangent_grid`. The sizes :data:`_CHUNK`, :data:`_DENSE`,
-:data:`_RUN` and :data:`_GRID_BLOCK` are read from this module at every call.
+corner) with its grid form :func:`tangent_grid`. The sizes :data:`CHUNK`, :data:`DENSE`,
+:data:`RUN` and :data:`GRID_BLOCK` are read from this module at every call.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, _jm, _unit
+from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, jm, unit_vectors
 
-_CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
-_RUN = 12  # edges per run that _blocked's boxes cover (many pairs)
-_DENSE = 8_000  # segment-edge pairs up to which _blocked tests every pair (else by boxes)
-_GRID_BLOCK = 32_768  # elements of a _tangent_grid block (its temporaries fit the cache)
+CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
+RUN = 12  # edges per run that blocked's boxes cover (many pairs)
+DENSE = 8_000  # segment-edge pairs up to which blocked tests every pair (else by boxes)
+GRID_BLOCK = 32_768  # elements of a tangent_grid block (its temporaries fit the cache)
 
 
 @dataclass
-class _Rings:
+class Rings:
     """Every vertex of a set of polygons with its neighbours, oriented so that the polygon's
     inside is on the left of each edge ``v -> nxt``; ``piece`` says which polygon."""
 
@@ -45,10 +45,10 @@ class _Rings:
 
     succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
     ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
-    # what _blocked and _blocked_boxed derive from the rings alone, on first use (rings are
+    # what blocked and blocked_boxed derive from the rings alone, on first use (rings are
     # never changed once built)
-    _ends: bool | None = field(default=None, init=False, repr=False)
-    _runs: tuple[Any, ...] | None = field(default=None, init=False, repr=False)
+    ends_at_successors: bool | None = field(default=None, init=False, repr=False)
+    runs: tuple[Any, ...] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # rings are stored as consecutive runs of rows
@@ -68,7 +68,9 @@ class _Rings:
         self.hi = np.maximum(self.v, self.nxt) + TOL
 
     @staticmethod
-    def of(polys: Iterable[Polygon]) -> _Rings:
+    def of(polys: Iterable[Polygon]) -> Rings:
+        """The rings of polygons (exteriors and holes, counter-clockwise outside; repeated
+        vertices and rings of fewer than three dropped)."""
         vs, ps, ns = [], [], []
         for poly in polys:
             poly = orient(poly, 1.0)
@@ -84,32 +86,33 @@ class _Rings:
                 ns.append(np.roll(c, -1, axis=0))
         if not vs:
             z = np.zeros((0, 2))
-            return _Rings(z, z, z)
-        return _Rings(np.concatenate(vs), np.concatenate(ps), np.concatenate(ns))
+            return Rings(z, z, z)
+        return Rings(np.concatenate(vs), np.concatenate(ps), np.concatenate(ns))
 
     def __len__(self) -> int:
         return len(self.v)
 
-    def take(self, mask: np.ndarray) -> _Rings:
+    def take(self, mask: np.ndarray) -> Rings:
         """The whole rings that have a vertex selected by ``mask``."""
         keep = np.isin(self.ring, np.unique(self.ring[mask]))
-        return _Rings(self.v[keep], self.prv[keep], self.nxt[keep])
+        return Rings(self.v[keep], self.prv[keep], self.nxt[keep])
 
     @staticmethod
-    def join(*parts: _Rings) -> _Rings:
-        return _Rings(np.concatenate([p.v for p in parts]),
+    def join(*parts: Rings) -> Rings:
+        """One set of rings holding every ring of ``parts`` (walls and bases tested as one)."""
+        return Rings(np.concatenate([p.v for p in parts]),
                       np.concatenate([p.prv for p in parts]),
                       np.concatenate([p.nxt for p in parts]))
 
     def corners(self) -> tuple[np.ndarray, np.ndarray]:
         """(mask of convex vertices, every vertex nudged outward along its bisector)."""
         din, dout = self.v - self.prv, self.nxt - self.v
-        turn = _cross(_unit(din), _unit(dout))
-        nin = _unit(np.stack([din[:, 1], -din[:, 0]], axis=1))
-        nout = _unit(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
+        turn = _cross(unit_vectors(din), unit_vectors(dout))
+        nin = unit_vectors(np.stack([din[:, 1], -din[:, 0]], axis=1))
+        nout = unit_vectors(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
         bis = nin + nout
         ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
-        return (turn > 1e-12) & ok, self.v + NUDGE * _unit(bis)
+        return (turn > 1e-12) & ok, self.v + NUDGE * unit_vectors(bis)
 
 
 def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray,
@@ -121,9 +124,9 @@ def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.n
     return i + start, j
 
 
-def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
-               active: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
+              active: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Proper crossings of segments ``P->Q`` with edges ``e0->e1``: (segment, edge, t along the
     segment). Ends closer than :data:`TOL` to the other line do not count."""
     empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
@@ -133,13 +136,13 @@ def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
     if len(idx) == 0:
         return empty
     if jit.ENABLED:
-        found: tuple[np.ndarray, np.ndarray, np.ndarray] = _jm.crossings(
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = jm.crossings(
             np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
             np.ascontiguousarray(e0, dtype=float), np.ascontiguousarray(e1, dtype=float), idx,
             TOL)
         return found
     lo_e, hi_e = np.minimum(e0, e1) - TOL, np.maximum(e0, e1) + TOL
-    step = max(1, _CHUNK // len(e0))
+    step = max(1, CHUNK // len(e0))
     out_s, out_e, out_t = [], [], []
     for s in range(0, len(idx), step):
         part = idx[s:s + step]
@@ -166,13 +169,13 @@ def _crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
     return np.concatenate(out_s), np.concatenate(out_e), np.concatenate(out_t)
 
 
-def _wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
-                  ) -> np.ndarray:
+def wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                 ) -> np.ndarray:
     """Whether a line with direction ``d`` through obstacle vertex ``v`` (neighbours ``prv``,
     ``nxt``, inside on the left) goes into the obstacle there, in either direction."""
-    d = _unit(d)
-    e1 = _unit(nxt - v)
-    e2 = _unit(prv - v)
+    d = unit_vectors(d)
+    e1 = unit_vectors(nxt - v)
+    e2 = unit_vectors(prv - v)
     convex = _cross(v - prv, nxt - v) >= 0
     tol = 1e-12
     enters = np.zeros(len(d), dtype=bool)
@@ -184,38 +187,38 @@ def _wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
     return enters
 
 
-def _blocked(P: np.ndarray, Q: np.ndarray, rings: _Rings) -> np.ndarray:
+def blocked(P: np.ndarray, Q: np.ndarray, rings: Rings) -> np.ndarray:
     """(S,) True where segment ``P->Q`` goes into the inside of an obstacle. Grazing an edge or
     a corner is allowed; both ends are assumed to be outside the obstacles. A segment is blocked
     when it properly crosses an edge, or passes exactly through a vertex (within :data:`TOL`,
     away from its ends) into the obstacle."""
     S, E = len(P), len(rings)
     if jit.ENABLED and S and E:
-        return _jm.blocked(np.ascontiguousarray(P, dtype=float),
-                           np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
-                           rings.f, rings.lf, TOL, END)
+        return jm.blocked(np.ascontiguousarray(P, dtype=float),
+                          np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
+                          rings.f, rings.lf, TOL, END)
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
     # rings as built end each edge at their successor vertex (the sign tables read the ends'
     # signs there); any other rows are tested with their ends computed, densely
-    ring_ends = rings._ends
+    ring_ends = rings.ends_at_successors
     if ring_ends is None:
-        ring_ends = rings._ends = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
-    dense = S * E <= _DENSE or not ring_ends
-    step = max(1, _CHUNK // E)
+        ring_ends = rings.ends_at_successors = bool(np.array_equal(rings.nxt, rings.v[rings.succ]))
+    dense = S * E <= DENSE or not ring_ends
+    step = max(1, CHUNK // E)
     for s in range(0, S, step):
         part = slice(s, s + step)  # out[part] is a view: the kernels mark it in place
         if dense:
             _blocked_dense(P[part], Q[part], rings, out[part], ring_ends)
         else:
-            _blocked_boxed(P[part], Q[part], rings, out[part])
+            blocked_boxed(P[part], Q[part], rings, out[part])
     return out
 
 
-def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
+def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray,
                    ring_ends: bool = True) -> np.ndarray:
-    """:func:`_blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
+    """:func:`blocked` for few segment-edge pairs: one (S, E) sign table, the rest sparse.
 
     The same arithmetic as the pair-by-pair form, element by element (so the same booleans):
     ``o1`` (which side of the segment's line each vertex is) for every pair; the side of an
@@ -244,7 +247,7 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
         uxk, uyk = ux[si, ei], uy[si, ei]
         fx, fy = rings.f[ei, 0], rings.f[ei, 1]
         o3 = fy * uxk - fx * uyk  # cross(f, P - u)
-        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])  # cross(f, Q - u), as _blocked rounds it
+        o4 = o3 + (fx * d[si, 1] - fy * d[si, 0])  # cross(f, Q - u), as blocked rounds it
         tf = TOL * rings.lf[ei]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[si[hit]] = True
@@ -258,14 +261,14 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray,
         keep = (along > END) & (along < ldk - END) & ~out[si]
         si, ei = si[keep], ei[keep]
         if len(si):
-            enters = _wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
+            enters = wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
             out[si[enters]] = True
     return out
 
 
-def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
-                 ) -> np.ndarray:
-    """(S,) :func:`_blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
+def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                ) -> np.ndarray:
+    """(S,) :func:`blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
     (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])[:, None]
@@ -291,31 +294,31 @@ def _blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, n
         touch &= (along > END) & (along < ld - END) & ~out[:, None]
         si, ei = touch.nonzero()
         if len(si):
-            enters = _wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            enters = wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
             out[si[enters]] = True
     return out
 
 
-def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
-                   ) -> np.ndarray:
+def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
+                  ) -> np.ndarray:
     """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
 
-    Each ring is cut into runs of up to :data:`_RUN` consecutive edges; a segment is tested
+    Each ring is cut into runs of up to :data:`RUN` consecutive edges; a segment is tested
     against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
     within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
     flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
     the next entry's, as in the sign table; the same arithmetic, element by element."""
-    runs = rings._runs
-    if runs is None or runs[0] != _RUN:  # the runs and their boxes depend on the rings alone
+    runs = rings.runs
+    if runs is None or runs[0] != RUN:  # the runs and their boxes depend on the rings alone
         E = len(rings)
         ring_starts = np.flatnonzero(np.concatenate(([True],
                                                      rings.ring[1:] != rings.ring[:-1])))
         offset = np.arange(E) - np.repeat(ring_starts, np.diff(ring_starts, append=E))
-        cs = np.flatnonzero(offset % _RUN == 0)  # run starts (every ring starts one)
+        cs = np.flatnonzero(offset % RUN == 0)  # run starts (every ring starts one)
         cl = np.diff(cs, append=E)
         rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
         rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
-        runs = rings._runs = (_RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
+        runs = rings.runs = (RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
     _, cs, cl, rlo, rhi, last_succ = runs
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
@@ -350,7 +353,7 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
         e = vi[k]
         fx, fy = rings.f[e, 0], rings.f[e, 1]
         o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
-        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as _blocked rounds it
+        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as blocked rounds it
         tf = TOL * rings.lf[e]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[sk[k[hit]]] = True
@@ -364,21 +367,21 @@ def _blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: _Rings, out: np.ndarray
         k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
         if len(k):
             e, sj = vi[k], sk[k]
-            enters = _wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
+            enters = wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
             out[sj[enters]] = True
     return out
 
 
-def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """(S,) :func:`_blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
+def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(S,) :func:`blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
     ``V[k]`` (vertices (S, n, 2), inside on the left; ``prv``/``nxt`` the ring's neighbours),
     computed as :func:`_blocked_dense` does: a sign table of the vertices against each
     segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
     element by element, so the same booleans."""
     if jit.ENABLED and len(P):
-        return _jm.blocked_rows(np.ascontiguousarray(P, dtype=float),
-                                np.ascontiguousarray(Q, dtype=float),
-                                np.ascontiguousarray(V, dtype=float), TOL, END)
+        return jm.blocked_rows(np.ascontiguousarray(P, dtype=float),
+                               np.ascontiguousarray(Q, dtype=float),
+                               np.ascontiguousarray(V, dtype=float), TOL, END)
     n = V.shape[1]
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])
@@ -411,28 +414,28 @@ def _blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
         keep = (along > END) & (along < ldk - END) & ~out[si]
         si, ei = si[keep], ei[keep]
         if len(si):
-            enters = _wedge_enters(d[si], V[si, ei], V[si, (ei - 1) % n], V[si, (ei + 1) % n])
+            enters = wedge_enters(d[si], V[si, ei], V[si, (ei - 1) % n], V[si, (ei + 1) % n])
             out[si[enters]] = True
     return out
 
 
-_NO_SIDES = np.zeros((0, 0), dtype=bool)  # the compiled _sees' stand-in for "no s4 given"
+_NO_SIDES = np.zeros((0, 0), dtype=bool)  # the compiled sees' stand-in for "no s4 given"
 
 
-def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = None
-          ) -> np.ndarray:
-    """(len(T),) whether the point ``x`` sees each point of T (:func:`_blocked` negated).
+def sees(x: np.ndarray, T: np.ndarray, rings: Rings, s4: np.ndarray | None = None
+         ) -> np.ndarray:
+    """(len(T),) whether the point ``x`` sees each point of T (:func:`blocked` negated).
 
     Only edges facing ``x`` are tested: a segment from outside an obstacle into it enters
     through an edge that faces its start. ``s4`` optionally holds the precomputed sides of T
-    against every edge (``_side_table``)."""
+    against every edge (``side_table``)."""
     m = len(T)
     if m == 0 or len(rings) == 0:
         return np.ones(m, dtype=bool)
     if jit.ENABLED:
-        return _jm.sees(float(x[0]), float(x[1]), np.ascontiguousarray(T, dtype=float),
-                        rings.v, rings.prv, rings.nxt, rings.f, rings.lf, rings.succ,
-                        _NO_SIDES if s4 is None else s4, s4 is not None, TOL, END)
+        return jm.sees(float(x[0]), float(x[1]), np.ascontiguousarray(T, dtype=float),
+                       rings.v, rings.prv, rings.nxt, rings.f, rings.lf, rings.succ,
+                       _NO_SIDES if s4 is None else s4, s4 is not None, TOL, END)
     f, u = rings.f, rings.v
     o3 = f[:, 1] * (x[0] - u[:, 0]) - f[:, 0] * (x[1] - u[:, 1])  # -cross(f, x - u)
     front = (o3 > TOL * rings.lf).nonzero()[0]
@@ -465,14 +468,14 @@ def _sees(x: np.ndarray, T: np.ndarray, rings: _Rings, s4: np.ndarray | None = N
         ti, ei = on.nonzero()
         if len(ti):
             v = vert[ei]
-            enters = _wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
+            enters = wedge_enters(d[ti], u[v], rings.prv[v], rings.nxt[v])
             out[ti[enters]] = False
     return out
 
 
-def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
-              ) -> np.ndarray:
-    """(len(T),) :func:`_sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
+def sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+             ) -> np.ndarray:
+    """(len(T),) :func:`sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
     (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
     kept by a mask instead of by index."""
     fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
@@ -504,14 +507,14 @@ def _sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt:
         ti, ei = on.nonzero()
         if len(ti):
             vi = (ei + shift) % n
-            enters = _wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
+            enters = wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
             out[ti[enters]] = False
     return out
 
 
-def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """(len(T),) :func:`_sees_own` of each point ``T[k]`` from ``x`` against its own closed
-    ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`_blocked_rows`
+def sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """(len(T),) :func:`sees_own` of each point ``T[k]`` from ``x`` against its own closed
+    ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`blocked_rows`
     does: the sign table of the vertices against each sight line, the edge terms (facing
     ``x``, ``T[k]`` beyond it) only where an edge's ends straddle the line or a vertex is on
     it. The same arithmetic element by element, the vertex touches in the same order."""
@@ -553,14 +556,14 @@ def _sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
         keep = (along > END) & (along < ld[ti] - END) & out[ti]
         ti, vi = ti[keep], vi[keep]
         if len(ti):
-            enters = _wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
+            enters = wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
             out[ti[enters]] = False
     return out
 
 
-def _side_table(T: np.ndarray, rings: _Rings) -> np.ndarray:
+def side_table(T: np.ndarray, rings: Rings) -> np.ndarray:
     """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
-    ``s4`` of :func:`_sees`)."""
+    ``s4`` of :func:`sees`)."""
     if len(T) == 0 or len(rings) == 0:
         return np.zeros((len(T), len(rings)), dtype=bool)
     f, u = rings.f, rings.v
@@ -573,10 +576,10 @@ def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> 
     """Whether the line from each point X to corner v leaves both of v's neighbours on one side
     (only such segments can be part of a shortest path bending at v). Permissive within a
     small tolerance: an extra candidate costs time, a missing one would cost correctness."""
-    return _tangent_u(X, v, _unit(prv - v), _unit(nxt - v))
+    return tangent_u(X, v, unit_vectors(prv - v), unit_vectors(nxt - v))
 
 
-def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+def tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
     """:func:`_tangent` with the unit directions from v to its neighbours given (graphs keep
     them per corner, so the many-pair tests do not recompute them)."""
     d = v - X
@@ -586,17 +589,17 @@ def _tangent_u(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> 
     return ((s1 >= -tol) & (s2 >= -tol)) | ((s1 <= tol) & (s2 <= tol))
 
 
-def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
-    """(len(X), len(v)): :func:`_tangent_u` of every point of X with every corner v (the same
+def tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
+    """(len(X), len(v)): :func:`tangent_u` of every point of X with every corner v (the same
     arithmetic, broadcast instead of gathered pair by pair), in blocks of rows of about
-    :data:`_GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
+    :data:`GRID_BLOCK` elements (the temporaries stay in the cache: ~3x faster than one
     block at a few hundred by a few hundred)."""
     if jit.ENABLED:
-        return _jm.tangent_grid(np.ascontiguousarray(X, dtype=float),
-                                np.ascontiguousarray(v, dtype=float),
-                                np.ascontiguousarray(up, dtype=float),
-                                np.ascontiguousarray(un, dtype=float))
-    rows = max(1, _GRID_BLOCK // max(len(v), 1))
+        return jm.tangent_grid(np.ascontiguousarray(X, dtype=float),
+                               np.ascontiguousarray(v, dtype=float),
+                               np.ascontiguousarray(up, dtype=float),
+                               np.ascontiguousarray(un, dtype=float))
+    rows = max(1, GRID_BLOCK // max(len(v), 1))
     if len(X) <= rows:
         return _tangent_block(X, v, up, un)
     out = np.empty((len(X), len(v)), dtype=bool)
@@ -606,10 +609,10 @@ def _tangent_grid(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) 
 
 
 def _tangent_block(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) -> np.ndarray:
-    """:func:`_tangent_grid` of one block of rows."""
+    """:func:`tangent_grid` of one block of rows."""
     dx = v[None, :, 0] - X[:, None, 0]
     dy = v[None, :, 1] - X[:, None, 1]
-    # the same operations on the same operands as _tangent_u, in place (fewer temporaries)
+    # the same operations on the same operands as tangent_u, in place (fewer temporaries)
     s1 = dx * up[None, :, 1]
     t = dy * up[None, :, 0]
     s1 -= t

@@ -1,7 +1,7 @@
-"""The walking graph per base radius: :class:`_Walker` (the static obstacles grown by the
+"""The walking graph per base radius: :class:`Walker` (the static obstacles grown by the
 radius, with other bases added per call), what a base cannot walk through
-(:func:`walk_obstacle_features`), and the searches on it: :func:`_route` (A* to a goal),
-:func:`_path_hits` (the bases a route goes into) and :func:`_on_the_way` (the corners a
+(:func:`walk_obstacle_features`), and the searches on it: :func:`shortest_route` (A* to a goal),
+:func:`_path_hits` (the bases a route goes into) and :func:`on_the_way` (the corners a
 ``reachable(..., near=)`` walk can pass).
 """
 
@@ -18,13 +18,13 @@ from shapely.geometry.base import BaseGeometry
 from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.routes import common
-from solo_ops.geometry.routes.common import DISC_SEGMENTS, EPS, NUDGE, Point2, _jm, _unit
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, EPS, NUDGE, Point2, jm, unit_vectors
 from solo_ops.geometry.routes.costs import _Soft
-from solo_ops.geometry.routes.discs import _Discs
-from solo_ops.geometry.routes.graph import _build_graph, _Graph
+from solo_ops.geometry.routes.discs import Discs
+from solo_ops.geometry.routes.graph import Graph, _build_graph
 from solo_ops.geometry.routes.paths import _astar
 from solo_ops.geometry.routes.results import Reach
-from solo_ops.geometry.routes.rings import _Rings
+from solo_ops.geometry.routes.rings import Rings
 
 
 # -- walking obstacles ------------------------------------------------------------------------
@@ -49,7 +49,7 @@ def walk_obstacle_features(board: Board) -> BaseGeometry:
     return shapely.union_all(parts)
 
 
-class _Walker:
+class Walker:
     """The walking graph for one base radius (static obstacles only; bases come per call)."""
 
     def __init__(self, board: Board, radius: float, soft: _Soft) -> None:
@@ -62,7 +62,7 @@ class _Walker:
             shapely.prepare(self.eroded)
         self.box = (radius, radius, board.width - radius, board.depth - radius)
         self.graph = _build_graph(shapes.polygons_of(self.grown), self.inside, self.box, soft)
-        self._taken: dict[bytes, _Rings] = {}
+        self._taken: dict[bytes, Rings] = {}
         rings = self.graph.rings
         self._edge_box = (np.minimum(rings.v, rings.nxt), np.maximum(rings.v, rings.nxt))
         self._corners: dict[tuple[float, float, float], tuple[np.ndarray, np.ndarray]] = {}
@@ -82,7 +82,7 @@ class _Walker:
             dx, dy = np.meshgrid(offs, offs, indexing="ij")
             dx, dy = dx.ravel(), dy.ravel()
             keep = ~((dx == 0) & (dy == 0)) & (np.hypot(dx, dy) <= move)
-            if len(self._grids) >= common._MEMO_LIMIT // 64:
+            if len(self._grids) >= common.MEMO_LIMIT // 64:
                 self._grids.clear()
             got = self._grids[key] = (dx[keep], dy[keep])
         return got
@@ -99,7 +99,7 @@ class _Walker:
             return np.zeros(len(X), dtype=bool)
         return shapely.contains_xy(self.eroded, X[:, 0], X[:, 1])
 
-    def _take(self, mask: np.ndarray) -> _Rings:
+    def _take(self, mask: np.ndarray) -> Rings:
         """``graph.rings.take(mask)``, remembered per set of rings taken (moves near the same
         walls take the same ones)."""
         rings = self.graph.rings
@@ -107,13 +107,13 @@ class _Walker:
         key = which.tobytes()
         got = self._taken.get(key)
         if got is None:
-            if len(self._taken) >= common._MEMO_LIMIT // 16:
+            if len(self._taken) >= common.MEMO_LIMIT // 16:
                 self._taken.clear()
             keep = np.isin(rings.ring, which)
-            got = self._taken[key] = _Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
+            got = self._taken[key] = Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
         return got
 
-    def _disc_corners(self, discs: _Discs) -> tuple[np.ndarray, ...]:
+    def disc_corners(self, discs: Discs) -> tuple[np.ndarray, ...]:
         """The graph corners of the disc polygons, disc by disc in order (what
         ``discs.rings().corners()`` selects, row for row: every quantity is computed per
         vertex from the vertex and its neighbours): (nudged, real, prv, nxt, unit directions
@@ -124,7 +124,7 @@ class _Walker:
                         discs.radii.tolist(), strict=True))
         miss = [k for k, key in enumerate(keys) if key not in memo]
         if miss:
-            if len(memo) + len(miss) > common._MEMO_LIMIT:
+            if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
             # every missed disc at once: each quantity is computed per vertex row from the
@@ -135,15 +135,15 @@ class _Walker:
             # each disc's rows side by side in one (c, 12) array (copies of the same floats),
             # so that a set of discs is joined by two concatenations instead of seven
             if jit.ENABLED:  # the same arithmetic, vertex by vertex
-                table, convex = _jm.disc_corner_table(np.ascontiguousarray(V, dtype=float),
-                                                      NUDGE)
+                table, convex = jm.disc_corner_table(np.ascontiguousarray(V, dtype=float),
+                                                     NUDGE)
                 nudged = table[:, 0:2]
             else:
                 v = V.reshape(-1, 2)
                 prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
                 nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
-                convex, nudged = _Rings(v, prv_all, nxt_all).corners()
-                up_all, un_all = _unit(prv_all - v), _unit(nxt_all - v)
+                convex, nudged = Rings(v, prv_all, nxt_all).corners()
+                up_all, un_all = unit_vectors(prv_all - v), unit_vectors(nxt_all - v)
                 table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
             free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
             for j, k in enumerate(miss):
@@ -155,9 +155,9 @@ class _Walker:
         free = np.concatenate([p[1] for p in parts])
         return (*(table[:, i:i + 2] for i in range(0, 12, 2)), free)
 
-    def with_discs(self, discs: _Discs, centre: Point2 | None = None,
+    def with_discs(self, discs: Discs, centre: Point2 | None = None,
                    reach: float = math.inf,
-                   within: Callable[[np.ndarray], np.ndarray] | None = None) -> _Graph:
+                   within: Callable[[np.ndarray], np.ndarray] | None = None) -> Graph:
         """The graph with other bases added, limited to the circle ``centre``/``reach`` (and
         to the corners where ``within`` says True, when given: node numbers keep their order)."""
         g = self.graph
@@ -180,12 +180,12 @@ class _Walker:
                 discs = discs.subset(dk)
         if len(discs) == 0:
             pi, pj, pw = g.pi[pair], g.pj[pair], g.pw[pair]
-            sub = _Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft,
-                         pb=g.back[pair] if g.soft else None, units=(g.up, g.un))
+            sub = Graph(rings, g.box, g.pos, g.real, g.prv, g.nxt, pi, pj, pw, g.soft,
+                        pb=g.back[pair] if g.soft else None, units=(g.up, g.un))
             sub.active = nodes
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
-        dpos, dreal, dprv, dnxt, dup, dun, free = self._disc_corners(discs)
+        dpos, dreal, dprv, dnxt, dup, dun, free = self.disc_corners(discs)
         # one clear_of for the static and the bases' corners (each point's answer is its own)
         clear = discs.clear_of(np.concatenate([g.pos[nodes], dpos]))
         nodes = nodes[clear[:len(nodes)]]
@@ -223,8 +223,8 @@ class _Walker:
             keep = np.ones(len(pi), dtype=bool)
             keep[drop] = False
             pi, pj, pw, pb = pi[keep], pj[keep], pw[keep], pb[keep]
-        sub = _Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
-                     units=(up, un))
+        sub = Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
+                    units=(up, un))
         new = np.arange(n0, len(pos))
         others = np.concatenate([nodes, new])
         ai, bj, w = sub.pairs_new(nodes, new)
@@ -237,7 +237,7 @@ class _Walker:
         return sub
 
 
-def _route(g: _Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
+def shortest_route(g: Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
     """The cheapest route from ``s`` to ``t`` in the walking graph ``g``: (cost, the corners
     used, empty when it is the straight segment), or None."""
     S, T = np.array([s]), np.array([t])
@@ -270,7 +270,7 @@ def _route(g: _Graph, s: Point2, t: Point2) -> tuple[float, list[int]] | None:
     return direct if found is None else found
 
 
-def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
+def _path_hits(g: Graph, s: Point2, t: Point2, chain: list[int], discs: Discs,
                check: np.ndarray) -> np.ndarray:
     """(len(discs),) which of the discs selected by ``check`` the route ``s``, corners
     ``chain`` of ``g``, ``t`` goes into (a segment cuts it or a corner is inside it)."""
@@ -291,7 +291,7 @@ def _path_hits(g: _Graph, s: Point2, t: Point2, chain: list[int], discs: _Discs,
     return out
 
 
-def _on_the_way(s: Point2, move: float, discs: Any) -> Callable[[np.ndarray], np.ndarray]:
+def on_the_way(s: Point2, move: float, discs: Any) -> Callable[[np.ndarray], np.ndarray]:
     """For ``reachable(..., near=discs)``: the corners a walk from ``s`` costing at most
     ``move`` to a point of a disc can pass, ``|p - s| + |p - c| <= move + r`` for one disc
     ``(c, r)`` (an ellipse), with 1e-6 to spare.

@@ -71,52 +71,47 @@ edges, exact clipping), :mod:`~solo_ops.geometry.sight.scalar`
 sight segments: :meth:`Sight.clear`), :mod:`~solo_ops.geometry.sight.visibility` (base-to-base
 visibility and the single-edge cut-off proofs), :mod:`~solo_ops.geometry.sight.regions` (the
 prepared cover and Heavy terrain, remembered circles and cover regions),
-:mod:`~solo_ops.geometry.sight.cover` (the 2024 cover lines: :class:`_CoverJob`) and
-:mod:`~solo_ops.geometry.sight.query` (:class:`Sight`). This package re-exports their names
-(``from solo_ops.geometry.sight import Sight``), but not the tunables ``DIRECT_PAIRS``
+:mod:`~solo_ops.geometry.sight.cover` (the 2024 cover lines: :class:`CoverJob`) and
+:mod:`~solo_ops.geometry.sight.query` (:class:`Sight`). This package re-exports the names
+other rooms use (``from solo_ops.geometry.sight import Sight``: the queries, their results, the
+sizes and tolerances); the units it is built of (``blockers.Pieces``, ``scalar.Scalar``,
+``cover.CoverJob``, ``circles.samples``, the circle tables) are public in their own modules,
+where their tests find them, as are the tunables ``DIRECT_PAIRS``
 (:mod:`~solo_ops.geometry.sight.blockers`) and ``DIRECT_EDGES``
-(:mod:`~solo_ops.geometry.sight.visibility`) nor the flag ``_FAST_RINGS``
+(:mod:`~solo_ops.geometry.sight.visibility`) and the flag ``FAST_RINGS``
 (:mod:`~solo_ops.geometry.sight.circles`): those are read from the one module that holds them,
-so a change must be made there (as must a replacement of ``_triangle_meets_box``, looked up in
+so a change must be made there (as must a replacement of ``triangle_meets_box``, looked up in
 :mod:`~solo_ops.geometry.sight.cover`).
 """
 
 import shapely
 
+from solo_ops.geometry.sight import (
+    blockers,
+    circles,
+    common,
+    cover,
+    lines,
+    query,
+    regions,
+    results,
+    scalar,
+    visibility,
+)
 from solo_ops.geometry.sight.blockers import (
     MAX_SIDES,
     NEAR,
     PIECE_BLOCK,
     PREFILTER_PAD,
     SEPARATE_MARGIN,
-    _clip_hits,
-    _convex_parts,
-    _Edges,
-    _Pieces,
 )
 from solo_ops.geometry.sight.circles import (
-    _BASE_COS,
-    _BASE_SIN,
-    _COVER_COS,
-    _COVER_SIN,
-    _RING_COS,
-    _RING_SIN,
-    _STEP,
     BASE_SAMPLES,
     COVER_SAMPLES,
     QUAD_SEGS,
     RING,
     SHRINK,
     TINY_BASE,
-    _buffered_rings,
-    _circle_polygons,
-    _circle_rings,
-    _fast_rings,
-    _ring_coords,
-    _ring_table,
-    _rings_match_geos,
-    _samples,
-    _unit_circle,
 )
 from solo_ops.geometry.sight.common import (
     COVER_MEMO_LIMIT,
@@ -124,35 +119,18 @@ from solo_ops.geometry.sight.common import (
     PAIR_MEMO_LIMIT,
     SHAPE_MEMO_LIMIT,
     VIS_MEMO_LIMIT,
-    _area,
-    _as_points,
-    _as_radii,
-    _row_keys,
 )
-from solo_ops.geometry.sight.cover import (
-    _AROUND,
-    _SIGNS,
-    SMALL_COVER_JOB,
-    _CoverJob,
-    _triangle_meets_box,
-    _Triangles,
-)
+from solo_ops.geometry.sight.cover import SMALL_COVER_JOB
 from solo_ops.geometry.sight.lines import CHUNK, SMALL_BATCH
 from solo_ops.geometry.sight.query import Sight
-from solo_ops.geometry.sight.regions import _eroded_parts, _ragged
 from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
-from solo_ops.geometry.sight.scalar import _clip_one, _Scalar
 from solo_ops.geometry.sight.visibility import SCALAR_PAIRS
 
 __all__ = [
     "BASE_SAMPLES", "CHUNK", "COVER_MEMO_LIMIT", "COVER_SAMPLES", "ERODE", "MAX_SIDES", "NEAR",
     "PAIR_MEMO_LIMIT", "PIECE_BLOCK", "PREFILTER_PAD", "QUAD_SEGS", "RING", "SCALAR_PAIRS",
     "SEPARATE_MARGIN", "SHAPE_MEMO_LIMIT", "SHRINK", "SMALL_BATCH", "SMALL_COVER_JOB",
-    "TINY_BASE", "VIS_MEMO_LIMIT", "_AROUND", "_BASE_COS", "_BASE_SIN", "_COVER_COS",
-    "_COVER_SIN", "_RING_COS", "_RING_SIN", "_SIGNS", "_STEP", "CoverMatrix", "CoverResult",
-    "Sight", "_CoverJob", "_Edges", "_Pieces", "_Scalar", "_Triangles", "_area", "_as_points",
-    "_as_radii", "_buffered_rings", "_circle_polygons", "_circle_rings", "_clip_hits",
-    "_clip_one", "_convex_parts", "_eroded_parts", "_fast_rings", "_ragged", "_ring_coords",
-    "_ring_table", "_rings_match_geos", "_row_keys", "_samples", "_triangle_meets_box",
-    "_unit_circle", "shapely",
+    "TINY_BASE", "VIS_MEMO_LIMIT", "CoverMatrix", "CoverResult", "Sight", "blockers",
+    "circles", "common", "cover", "lines", "query", "regions", "results", "scalar", "shapely",
+    "visibility",
 ]

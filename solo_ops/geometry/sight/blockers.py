@@ -1,6 +1,6 @@
 """The sight blockers as convex pieces and as boundary edges, with exact segment clipping.
 
-:class:`_Pieces` splits the merged blockers into convex pieces stored as half-planes, with a
+:class:`Pieces` splits the merged blockers into convex pieces stored as half-planes, with a
 float32 prefilter and Cyrus-Beck clipping (:func:`_clip_hits`) against each piece shrunk and
 grown by :data:`NEAR`; :class:`_Edges` holds the merged blockers' boundary edges for the
 single-edge cut-off proofs of base-to-base visibility
@@ -35,7 +35,7 @@ PIECE_BLOCK = 16
 drop out before the next block."""
 DIRECT_PAIRS = 256
 """Batches of at most this many (segment, piece) pairs skip the prefilter and clip every pair
-exactly (:meth:`_Pieces.hits_all`): fewer numpy calls, the same answers."""
+exactly (:meth:`Pieces.hits_all`): fewer numpy calls, the same answers."""
 
 
 class _Edges:
@@ -82,7 +82,7 @@ def _convex_parts(poly: Polygon, split: bool = True) -> list[Polygon]:
     return [orient(t, 1.0) for t in getattr(tris, "geoms", []) if t.area > 0]
 
 
-class _Pieces:
+class Pieces:
     """The sight blockers as convex pieces (merged shapes that are convex, else each feature's
     footprint, triangulated when it is not convex), each stored as half-planes
     ``nx * x + ny * y <= c`` padded to :data:`MAX_SIDES`, with its bounding box grown by

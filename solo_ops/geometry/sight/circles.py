@@ -4,7 +4,7 @@ Visibility samples each base at its centre and :data:`BASE_SAMPLES` points just 
 edge; cover lines start at the attacker's centre or one of :data:`COVER_SAMPLES` edge points.
 The circle polygons are the reference's (``shapely.buffer`` with :data:`QUAD_SEGS`), their
 vertices computed from a table of cosines when that gives GEOS's points bit for bit
-(:func:`_fast_rings`, checked once per process: :data:`_FAST_RINGS` lives here alone).
+(:func:`fast_rings`, checked once per process: :data:`FAST_RINGS` lives here alone).
 """
 
 from __future__ import annotations
@@ -35,14 +35,15 @@ def _unit_circle(n: int) -> tuple[list[float], list[float]]:
     return [math.cos(a) for a in angles], [math.sin(a) for a in angles]
 
 
-_BASE_COS, _BASE_SIN = _unit_circle(BASE_SAMPLES)
+BASE_COS, BASE_SIN = _unit_circle(BASE_SAMPLES)
+"""The cosines and sines of a base's :data:`BASE_SAMPLES` edge samples (:func:`samples`)."""
 _COVER_COS, _COVER_SIN = _unit_circle(COVER_SAMPLES)
-_STEP = 2 * math.pi / BASE_SAMPLES
+STEP = 2 * math.pi / BASE_SAMPLES
 """The angle between neighbouring edge samples of a base."""
 
 
-def _samples(centres: np.ndarray, radii: np.ndarray, cos: list[float], sin: list[float]
-             ) -> np.ndarray:
+def samples(centres: np.ndarray, radii: np.ndarray, cos: list[float], sin: list[float]
+            ) -> np.ndarray:
     """(n, 1 + len(cos), 2): each disc's centre then its edge samples (the centre repeated when
     the radius is 0, which is harmless: the same segment is tried again)."""
     c = np.asarray(cos)[None, :]
@@ -68,26 +69,28 @@ def _ring_table() -> tuple[np.ndarray, np.ndarray]:
     return cos, sin
 
 
-_RING_COS, _RING_SIN = _ring_table()
+RING_COS, RING_SIN = _ring_table()
+"""The cosines and sines of the :data:`RING` vertices of a circle as GEOS buffers a point
+(:func:`ring_coords` draws bases and 1" zones from them)."""
 
 
-def _ring_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+def ring_coords(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """(n, RING + 1, 2): the closed rings of the circles, by :func:`_ring_table`."""
     out = np.empty((len(centres), RING + 1, 2))
-    out[:, :RING, 0] = centres[:, 0:1] + radii[:, None] * _RING_COS
-    out[:, :RING, 1] = centres[:, 1:2] + radii[:, None] * _RING_SIN
+    out[:, :RING, 0] = centres[:, 0:1] + radii[:, None] * RING_COS
+    out[:, :RING, 1] = centres[:, 1:2] + radii[:, None] * RING_SIN
     out[:, RING] = out[:, 0]
     return out
 
 
-def _buffered_rings(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+def buffered_rings(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """The same rings as GEOS makes them: ``shapely.buffer`` of each centre."""
     discs = shapely.buffer(shapely.points(centres), radii, quad_segs=QUAD_SEGS)
     return cast(np.ndarray, shapely.get_coordinates(discs).reshape(len(centres), RING + 1, 2))
 
 
 def _rings_match_geos() -> bool:
-    """Whether :func:`_ring_coords` gives GEOS's circles bit for bit (checked once on discs
+    """Whether :func:`ring_coords` gives GEOS's circles bit for bit (checked once on discs
     like the game's; with another GEOS that builds them differently, circles are buffered)."""
     rng = np.random.default_rng(20261123)
     centres = np.concatenate([rng.uniform(0, 30, (200, 2)),
@@ -95,11 +98,11 @@ def _rings_match_geos() -> bool:
     radii = np.concatenate([rng.uniform(1e-3, 3.0, 200),
                             np.resize([TINY_BASE, 0.5, 0.63, 16 / 25.4, 1.0, 1.5,
                                        16 / 25.4 + 1.0, 20 / 25.4 + 1.0], 56)])
-    return bool(np.array_equal(_ring_coords(centres, radii), _buffered_rings(centres, radii)))
+    return bool(np.array_equal(ring_coords(centres, radii), buffered_rings(centres, radii)))
 
 
-_FAST_RINGS: bool | None = None
-"""Whether :func:`_ring_coords` may stand for ``shapely.buffer``: a fact about the GEOS
+FAST_RINGS: bool | None = None
+"""Whether :func:`ring_coords` may stand for ``shapely.buffer``: a fact about the GEOS
 library in use, found once per process (not game state)."""
 
 
@@ -107,20 +110,20 @@ def _circle_rings(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """(n, RING + 1, 2): the rings of the 128-sided circle polygons standing for bases and
     1" zones, exactly GEOS's (as the reference buffers them), computed without GEOS when
     :func:`_rings_match_geos`."""
-    if _fast_rings():
-        return _ring_coords(centres, radii)
-    return _buffered_rings(centres, radii)
+    if fast_rings():
+        return ring_coords(centres, radii)
+    return buffered_rings(centres, radii)
 
 
-def _fast_rings() -> bool:
-    """Whether :func:`_ring_coords` may stand for ``shapely.buffer`` (decided on first use)."""
-    global _FAST_RINGS
-    if _FAST_RINGS is None:
-        _FAST_RINGS = _rings_match_geos()
-    return _FAST_RINGS
+def fast_rings() -> bool:
+    """Whether :func:`ring_coords` may stand for ``shapely.buffer`` (decided on first use)."""
+    global FAST_RINGS
+    if FAST_RINGS is None:
+        FAST_RINGS = _rings_match_geos()
+    return FAST_RINGS
 
 
-def _circle_polygons(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
+def circle_polygons(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """Prepared circle polygons with the rings of :func:`_circle_rings`, as an object array."""
     if len(centres) == 0:
         return np.empty(0, dtype=object)

@@ -1,10 +1,10 @@
-"""Cover and obscuring by the 2024 cover lines: :class:`_CoverJob` over visible pairs.
+"""Cover and obscuring by the 2024 cover lines: :class:`CoverJob` over visible pairs.
 
 The hull of a point and a convex target base is the base plus the triangle from the point to
 the base polygon's two tangent vertices (:class:`_Triangles`), so every question becomes "does
 this triangle meet this prepared region" (regions from
 :mod:`~solo_ops.geometry.sight.regions`), asked after box and separating-axis prefilters.
-:func:`_triangle_meets_box` is looked up here at every call: replace it in this module.
+:func:`triangle_meets_box` is looked up here at every call: replace it in this module.
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from solo_ops.geometry import jit
 from solo_ops.geometry.sight.circles import (
     _COVER_COS,
     _COVER_SIN,
-    _RING_COS,
-    _RING_SIN,
     COVER_SAMPLES,
     RING,
+    RING_COS,
+    RING_SIN,
     TINY_BASE,
-    _circle_polygons,
     _circle_rings,
-    _fast_rings,
-    _samples,
+    circle_polygons,
+    fast_rings,
+    samples,
 )
 from solo_ops.geometry.sight.common import _js
 from solo_ops.geometry.sight.regions import _CoverShapes
@@ -36,12 +36,12 @@ from solo_ops.geometry.sight.regions import _CoverShapes
 SMALL_COVER_JOB = 8
 """Cover jobs with at most this many visible pairs try all of the attacker's points at once."""
 _SIGNS = np.array([1.0, -1.0])
-"""The two tangents of a cover-line triangle (see :meth:`_CoverJob._triangles`)."""
+"""The two tangents of a cover-line triangle (see :meth:`CoverJob.triangles`)."""
 _AROUND = np.arange(-2, 3)
 """Offsets of the base polygon's vertices tried around a tangent's guessed vertex."""
 
 
-def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Separating-axis test of triangles (n, 3, 2) against axis-aligned boxes (n, 4) whose
     bounding boxes already overlap, so only the triangles' edge normals are left to try:
     (may meet, the answer is clear of rounding ties). Exact for the box itself."""
@@ -69,7 +69,7 @@ def _triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, n
     return ~apart, clearly | ~tie
 
 
-class _CoverJob:
+class CoverJob:
     """One cover computation over a set of visible (attacker, target) pairs ``(pi[k], pj[k])``.
 
     Regions are per feature: for cover, a cover-giving feature's part within 1" of a target but
@@ -103,7 +103,7 @@ class _CoverJob:
             self._have_a = np.zeros(len(self.A), dtype=bool)
         need = np.unique(i[~self._have_a[i]])
         if len(need):
-            made = _circle_polygons(self.A[need], self.ra[need] + 1.0)
+            made = circle_polygons(self.A[need], self.ra[need] + 1.0)
             self._near_a[need] = made
             self._have_a[need] = True
         return cast(np.ndarray, self._near_a[i])
@@ -134,7 +134,7 @@ class _CoverJob:
 
     def _heavy_near(self) -> np.ndarray:
         """(pairs,) whether any Heavy feature's box meets the box around the pair's bases."""
-        hb = self.s._heavy_box
+        hb = self.s.heavy_box
         if len(hb) == 0:
             return np.zeros(len(self.pi), dtype=bool)
         a, b = self.A[self.pi], self.B[self.pj]
@@ -164,8 +164,8 @@ class _CoverJob:
         # the edge, and the rest only if still needed (a point that leaves the target neither
         # obscured nor in cover is the best there is).
         if len(todo) <= SMALL_COVER_JOB:
-            pts = _samples(self.A[self.pi[todo]], self.ra[self.pi[todo]], _COVER_COS,
-                           _COVER_SIN)
+            pts = samples(self.A[self.pi[todo]], self.ra[self.pi[todo]], _COVER_COS,
+                          _COVER_SIN)
             rep = np.repeat(todo, COVER_SAMPLES + 1)
             obs, cov = self._evaluate(rep, pts.reshape(-1, 2), heavy_near, cover_near)
             key = (2 * obs + cov).astype(np.int8).reshape(len(todo), COVER_SAMPLES + 1)
@@ -173,7 +173,7 @@ class _CoverJob:
             return best >= 2, best % 2 == 1
         obs, cov = self._evaluate(todo, self.A[self.pi[todo]], heavy_near, cover_near)
         best[todo] = 2 * obs + cov
-        edge = _samples(self.A, self.ra, _COVER_COS, _COVER_SIN)[:, 1:]
+        edge = samples(self.A, self.ra, _COVER_COS, _COVER_SIN)[:, 1:]
         quarter = COVER_SAMPLES // 4
         first = np.arange(0, COVER_SAMPLES, quarter)
         for group in (first, np.setdiff1d(np.arange(COVER_SAMPLES), first)):
@@ -203,8 +203,8 @@ class _CoverJob:
         live = np.flatnonzero(outside & (heavy_near[pairs] | cover_near[pairs]))
         if len(live) == 0:
             return obs, cov
-        tri = _Triangles(self._triangles(points[live], c[live], self.t_radius[j[live]],
-                                         j[live], d[live]))
+        tri = _Triangles(self.triangles(points[live], c[live], self.t_radius[j[live]],
+                                        j[live], d[live]))
         hv = np.flatnonzero(heavy_near[pairs[live]])
         if len(hv):
             obs[live[hv]] = self._obscured(tri, hv, pairs[live[hv]])
@@ -224,7 +224,7 @@ class _CoverJob:
             ask = ((lo[:, 0] <= bnd[:, 2]) & (hi[:, 0] >= bnd[:, 0])
                    & (lo[:, 1] <= bnd[:, 3]) & (hi[:, 1] >= bnd[:, 1]))
             near = np.flatnonzero(ask)
-            meets, sure = _triangle_meets_box(corners[near], bnd[near])
+            meets, sure = triangle_meets_box(corners[near], bnd[near])
             ask[near] = meets | ~sure
             hit = np.zeros(len(rep), dtype=bool)
             hit[ask] = shapely.intersects(self.c_regions[idx[ask]], tri.polygons(cv[rep[ask]]))
@@ -241,29 +241,29 @@ class _CoverJob:
         # separating-axis test of each triangle against the feature's box (exact for
         # box-shaped features); shapely for the rest.
         corners = tris.ring[sub, :3]
-        hb = self.s._heavy_box
+        hb = self.s.heavy_box
         if jit.ENABLED:
             ti, fi, meets, sure = _js.heavy_candidates(corners, hb, self.s._heavy_is_box)
         else:
             lo, hi = corners.min(axis=1), corners.max(axis=1)
             ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
                                 & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
-            meets, sure = _triangle_meets_box(corners[ti], hb[fi])
+            meets, sure = triangle_meets_box(corners[ti], hb[fi])
             sure &= self.s._heavy_is_box[fi]
         ask = np.flatnonzero(meets & ~sure)
-        if len(ask) and jit.ENABLED and self.s._heavy_ragged is not None:
+        if len(ask) and jit.ENABLED and self.s.heavy_ragged is not None:
             # the feature's own outline, edge by edge (shapely where a turn is too close)
-            got, known = _js.triangles_meet(corners[ti[ask]], fi[ask], *self.s._heavy_ragged)
+            got, known = _js.triangles_meet(corners[ti[ask]], fi[ask], *self.s.heavy_ragged)
             meets[ask[known]] = got[known]
             ask = ask[~known]
         if len(ask):
-            meets[ask] = shapely.intersects(self.s._heavy_parts[fi[ask]],
+            meets[ask] = shapely.intersects(self.s.heavy_parts[fi[ask]],
                                             tris.polygons(sub[ti[ask]]))
         ti, fi = ti[meets], fi[meets]
         if len(ti) == 0:
             return out
         k = pairs[ti]
-        if jit.ENABLED and self.s._heavy_ragged is not None:
+        if jit.ENABLED and self.s.heavy_ragged is not None:
             # Most triangles meet a feature far from both 1" zones, where the feature less the
             # zones is the feature itself: a point of its outline in the triangle, clearly
             # outside both zones, settles it (with no zone test and no region built); the
@@ -271,22 +271,22 @@ class _CoverJob:
             tj, ai = self.pj[k], self.pi[k]
             zt = np.column_stack([self.B[tj], self.rb[tj] + 1.0])
             za = np.column_stack([self.A[ai], self.ra[ai] + 1.0])
-            seen = _js.obscure_witness(corners[ti], fi, zt, za, *self.s._heavy_ragged)
+            seen = _js.obscure_witness(corners[ti], fi, zt, za, *self.s.heavy_ragged)
             out[ti[seen]] = True
             left = ~out[ti]
             ti, fi, k = ti[left], fi[left], k[left]
             if len(ti) == 0:
                 return out
         # Whether each feature reaches into either 1" zone, once per (pair, feature).
-        nf = len(self.s._heavy_parts)
+        nf = len(self.s.heavy_parts)
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
         uk, uf = uniq // nf, uniq % nf
         tj = self.pj[uk]
-        touch = self.s._zones_touch(self.B[tj], self.rb[tj] + 1.0, uf)
+        touch = self.s.zones_touch(self.B[tj], self.rb[tj] + 1.0, uf)
         ask = np.flatnonzero(~touch)  # the attacker's zone only where the target's misses
         ai = self.pi[uk[ask]]
-        touch[ask] = self.s._zones_touch(self.A[ai], self.ra[ai] + 1.0, uf[ask],
-                                         keep_circles=False)
+        touch[ask] = self.s.zones_touch(self.A[ai], self.ra[ai] + 1.0, uf[ask],
+                                        keep_circles=False)
         clean = ~touch[back.ravel()]
         out[ti[clean]] = True
         rest = np.flatnonzero(~clean & ~out[ti])
@@ -297,7 +297,7 @@ class _CoverJob:
         if missing:
             mk = np.array([m[0] for m in missing], dtype=np.intp)
             mf = np.array([m[1] for m in missing], dtype=np.intp)
-            regions = shapely.difference(self.s._heavy_parts[mf], self.near_t(self.pj[mk]))
+            regions = shapely.difference(self.s.heavy_parts[mf], self.near_t(self.pj[mk]))
             regions = shapely.difference(regions, self.near_a(self.pi[mk]))
             shapely.prepare(regions)
             self._obscure_regions.update(zip(missing, regions, strict=True))
@@ -306,19 +306,19 @@ class _CoverJob:
         out[ti[rest[hit]]] = True
         return out
 
-    def _triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
-                   d: np.ndarray) -> np.ndarray:
+    def triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
+                  d: np.ndarray) -> np.ndarray:
         """Triangles from each point ``p`` to the two tangent vertices of its target's base
         polygon (with the base they make the cover lines' hull): their closed rings
         (n, 4, 2), the point first."""
         step = 2 * math.pi / RING
         phi = np.arctan2(p[:, 1] - c[:, 1], p[:, 0] - c[:, 0])
         half = np.arccos(np.clip(r / d, -1.0, 1.0))
-        if _fast_rings():  # the vertices straight from the table, no polygon needed
+        if fast_rings():  # the vertices straight from the table, no polygon needed
             if jit.ENABLED:  # the same arithmetic vertex by vertex (numpy's angles)
                 return cast(np.ndarray, _js.cover_triangles(
                     np.ascontiguousarray(p), np.ascontiguousarray(c), r, phi, half, step,
-                    RING, _RING_COS, _RING_SIN))
+                    RING, RING_COS, RING_SIN))
             verts = None
         else:
             uj, inv = np.unique(j, return_inverse=True)
@@ -331,9 +331,9 @@ class _CoverJob:
         guess = np.rint(-(phi[:, None] + _SIGNS * half[:, None]) / step).astype(int)  # (n, 2)
         cand = (guess[:, :, None] + _AROUND) % RING  # (n, 2, 5)
         if verts is None:
-            v = np.empty((*cand.shape, 2))  # (n, 2, 5, 2), as _ring_coords computes them
-            v[..., 0] = c[:, 0:1, None] + r[:, None, None] * _RING_COS[cand]
-            v[..., 1] = c[:, 1:2, None] + r[:, None, None] * _RING_SIN[cand]
+            v = np.empty((*cand.shape, 2))  # (n, 2, 5, 2), as ring_coords computes them
+            v[..., 0] = c[:, 0:1, None] + r[:, None, None] * RING_COS[cand]
+            v[..., 1] = c[:, 1:2, None] + r[:, None, None] * RING_SIN[cand]
         else:
             v = verts[base[:, :, None] + cand]  # (n, 2, 5, 2)
         wx, wy = v[..., 0] - p[:, None, None, 0], v[..., 1] - p[:, None, None, 1]

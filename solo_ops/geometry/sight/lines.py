@@ -3,7 +3,7 @@
 A batch of segments runs in chunks of :data:`CHUNK`; each chunk is prefiltered and clipped
 against the blockers' convex pieces (:mod:`~solo_ops.geometry.sight.blockers`), and the rare
 segment the pieces leave unsure (grazing a corner, running along a wall) is decided by shapely
-against the eroded blockers. One segment at a time goes through :class:`_Scalar` instead.
+against the eroded blockers. One segment at a time goes through :class:`Scalar` instead.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry import jit
 from solo_ops.geometry.sight import blockers
-from solo_ops.geometry.sight.blockers import _Edges, _Pieces
+from solo_ops.geometry.sight.blockers import Pieces, _Edges
 from solo_ops.geometry.sight.common import _as_points
-from solo_ops.geometry.sight.scalar import _Scalar
+from solo_ops.geometry.sight.scalar import Scalar
 
 CHUNK = 1024
 """Segments handled per vectorised pass of :meth:`Sight.clear`: small enough that the working
@@ -32,23 +32,23 @@ class _SightLines:
     """Whether sight segments between points are clear of the blockers (the pieces, edges and
     eroded blockers are built by :class:`~solo_ops.geometry.sight.query.Sight`)."""
 
-    _pieces: _Pieces
-    _edges: _Edges
+    pieces: Pieces
+    edges: _Edges
     _block: BaseGeometry
-    _scalar_parts: _Scalar | None
+    _scalar_parts: Scalar | None
 
     @property
-    def _scalar(self) -> _Scalar:
+    def scalar(self) -> Scalar:
         """The pieces and edges as Python floats (built on first use)."""
         if self._scalar_parts is None:
-            self._scalar_parts = _Scalar(self._pieces, self._edges)
+            self._scalar_parts = Scalar(self.pieces, self.edges)
         return self._scalar_parts
 
-    def _clear_one(self, px: float, py: float, qx: float, qy: float) -> bool:
+    def clear_one(self, px: float, py: float, qx: float, qy: float) -> bool:
         """:meth:`clear` of one segment, in Python floats (the same answer)."""
         if px == qx and py == qy:
             return not bool(shapely.contains_xy(self._block, px, py))
-        found = self._scalar.segment(px, py, qx, qy)
+        found = self.scalar.segment(px, py, qx, qy)
         if found is None:
             line = shapely.linestrings([[px, py], [qx, qy]])
             return not bool(shapely.intersects(self._block, line))
@@ -67,7 +67,7 @@ class _SightLines:
             raise ValueError(f"P and Q differ in shape: {p.shape} vs {q.shape}")
         n = len(p)
         out = np.ones(n, dtype=bool)
-        if n == 0 or self._pieces.count == 0:
+        if n == 0 or self.pieces.count == 0:
             return out
         for start in range(0, n, CHUNK):
             stop = min(n, start + CHUNK)
@@ -81,14 +81,14 @@ class _SightLines:
         vx, vy = qx - px, qy - py
         blocks: list[tuple[int, int]] = []
         if jit.ENABLED:
-            blocked, unsure = self._pieces.hit_masks(px, py, vx, vy)
-        elif n * self._pieces.count <= blockers.DIRECT_PAIRS:
-            blocked, unsure = self._pieces.hits_all(px, py, vx, vy)
+            blocked, unsure = self.pieces.hit_masks(px, py, vx, vy)
+        elif n * self.pieces.count <= blockers.DIRECT_PAIRS:
+            blocked, unsure = self.pieces.hits_all(px, py, vx, vy)
             unsure &= ~blocked
         else:
             blocked = np.zeros(n, dtype=bool)
             unsure = np.zeros(n, dtype=bool)
-            blocks = self._pieces.blocks if n > SMALL_BATCH else [(0, self._pieces.count)]
+            blocks = self.pieces.blocks if n > SMALL_BATCH else [(0, self.pieces.count)]
         # Pieces come largest first, in blocks: a segment blocked by an early (large) piece
         # is not tested against the later ones.
         active = np.arange(n)
@@ -100,7 +100,7 @@ class _SightLines:
                 sub = (px[active], py[active], vx[active], vy[active])
             else:
                 sub = (px, py, vx, vy)
-            inner, outer = self._pieces.hits(*sub, lo, hi)
+            inner, outer = self.pieces.hits(*sub, lo, hi)
             blocked[active[inner]] = True
             unsure[active[outer]] = True
         unsure &= ~blocked

@@ -4,7 +4,7 @@
 :meth:`~Sight.clear` (from :class:`~solo_ops.geometry.sight.lines._SightLines`),
 :meth:`~Sight.visible` / :meth:`~Sight.visibility_matrix` (the search of
 :class:`~solo_ops.geometry.sight.visibility._BaseToBase`) and :meth:`~Sight.cover` /
-:meth:`~Sight.cover_matrix` (:class:`~solo_ops.geometry.sight.cover._CoverJob` over the
+:meth:`~Sight.cover_matrix` (:class:`~solo_ops.geometry.sight.cover.CoverJob` over the
 shapes of :class:`~solo_ops.geometry.sight.regions._CoverShapes`), remembering answers per
 exact arguments.
 """
@@ -21,7 +21,7 @@ from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board
-from solo_ops.geometry.sight.blockers import _Edges, _Pieces
+from solo_ops.geometry.sight.blockers import Pieces, _Edges
 from solo_ops.geometry.sight.common import (
     COVER_MEMO_LIMIT,
     ERODE,
@@ -30,11 +30,11 @@ from solo_ops.geometry.sight.common import (
     _as_radii,
     _row_keys,
 )
-from solo_ops.geometry.sight.cover import _CoverJob
+from solo_ops.geometry.sight.cover import CoverJob
 from solo_ops.geometry.sight.partial import _Partial
-from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, _ragged
+from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, ragged
 from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
-from solo_ops.geometry.sight.scalar import _Scalar
+from solo_ops.geometry.sight.scalar import Scalar
 from solo_ops.geometry.sight.visibility import _BaseToBase
 
 
@@ -43,30 +43,38 @@ class Sight(_BaseToBase, _CoverShapes):
 
     Building one splits the blockers into pieces and prepares the terrain shapes once; keep it (the
     :class:`~solo_ops.geometry.terrain.TerrainCache` does) rather than rebuilding per query.
+
+    Beside the questions a game asks, a Sight shows the parts it answers them with, each a unit
+    the geometry's tests check against a plain reference: :attr:`pieces` (the blockers' convex
+    pieces) and :attr:`edges` (their boundary edges), :attr:`scalar` (both in Python floats),
+    :attr:`cover_parts` and :attr:`heavy_parts` (the eroded cover and Heavy features, with
+    :attr:`heavy_box` and :attr:`heavy_ragged`), and the visibility search's stages
+    :meth:`compute_visible_pairs`, :meth:`cut_off`, :meth:`cut_off_dense`,
+    :meth:`points_cut_off`, :meth:`clear_one` and :meth:`zones_touch`.
     """
 
     def __init__(self, board: Board) -> None:
         self.board = board
         blockers = shapes.sight_blockers(board)
-        self._edges = _Edges(blockers)
-        self._pieces = _Pieces(blockers, [f for f in board.features if f.blocks_visibility])
+        self.edges = _Edges(blockers)
+        self.pieces = Pieces(blockers, [f for f in board.features if f.blocks_visibility])
         self._block = (shapely.buffer(blockers, -ERODE) if not blockers.is_empty
                        else shapely.GeometryCollection())
         shapely.prepare(self._block)
         cover_feats = [f for f in board.features if f.gives_cover]
-        self._cover_parts = _eroded_parts(cover_feats)
+        self.cover_parts = _eroded_parts(cover_feats)
         self._cover_light = np.array([f.is_light_only for f in cover_feats], dtype=bool)
-        self._cover_tree = shapely.STRtree(self._cover_parts)
+        self._cover_tree = shapely.STRtree(self.cover_parts)
         heavy = [f for f in board.features if f.obscures]
-        self._heavy_parts = _eroded_parts(heavy)
+        self.heavy_parts = _eroded_parts(heavy)
         # The eroded features' boxes, and which features are exactly their box.
-        self._heavy_box = shapely.bounds(self._heavy_parts).reshape(-1, 4)
-        box_area = ((self._heavy_box[:, 2] - self._heavy_box[:, 0])
-                    * (self._heavy_box[:, 3] - self._heavy_box[:, 1]))
-        area = shapely.area(self._heavy_parts) if len(self._heavy_parts) else np.zeros(0)
+        self.heavy_box = shapely.bounds(self.heavy_parts).reshape(-1, 4)
+        box_area = ((self.heavy_box[:, 2] - self.heavy_box[:, 0])
+                    * (self.heavy_box[:, 3] - self.heavy_box[:, 1]))
+        area = shapely.area(self.heavy_parts) if len(self.heavy_parts) else np.zeros(0)
         self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
         # their outlines as flat arrays, for the compiled triangle test (None: shapely only)
-        self._heavy_ragged = _ragged(self._heavy_parts)
+        self.heavy_ragged = ragged(self.heavy_parts)
         # Single-pair answers by their exact arguments: a Sight never changes, and the engine
         # asks the same pair again and again (spotting after every move, the players' shots,
         # the autopilot), each costing a whole matrix computation of one pair.
@@ -80,7 +88,7 @@ class Sight(_BaseToBase, _CoverShapes):
         # radii, one memo per mode (plain, Seek, Seek Light): the planner, the autopilot and
         # the engine ask the same pairs in different batches and under different names
         self._cover_memo: tuple[dict[bytes, int], ...] = ({}, {}, {})
-        self._scalar_parts: _Scalar | None = None
+        self._scalar_parts: Scalar | None = None
         self._partial: _Partial | None = None  # Kill Team 2018 obstacles (first use)
         self._partial_memo: dict[bytes, bool] = {}
 
@@ -210,13 +218,13 @@ class Sight(_BaseToBase, _CoverShapes):
         miss = [i for i, v in enumerate(found) if v is None]
         if miss:
             if mode == 1:
-                cover_use = np.zeros(len(self._cover_parts), dtype=bool)
+                cover_use = np.zeros(len(self.cover_parts), dtype=bool)
             elif mode == 2:
                 cover_use = ~self._cover_light
             else:
-                cover_use = np.ones(len(self._cover_parts), dtype=bool)
+                cover_use = np.ones(len(self.cover_parts), dtype=bool)
             m = np.array(miss, dtype=np.intp)
-            obs, cov = _CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], cover_use).run()
+            obs, cov = CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], cover_use).run()
             if len(memo) + len(miss) > COVER_MEMO_LIMIT:
                 memo.clear()
             for i, code in zip(miss, (2 * obs.astype(np.int8) + cov).tolist(), strict=True):

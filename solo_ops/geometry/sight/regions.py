@@ -2,8 +2,8 @@
 
 Cover-giving and Heavy features are eroded and prepared once per board
 (:func:`_eroded_parts`; Heavy outlines also as flat arrays for the compiled triangle test,
-:func:`_ragged`). Circle polygons of bases and 1" zones (:meth:`_CoverShapes._circles`),
-whether a 1" zone meets a Heavy feature (:meth:`_CoverShapes._zones_touch`) and each target's
+:func:`ragged`). Circle polygons of bases and 1" zones (:meth:`_CoverShapes._circles`),
+whether a 1" zone meets a Heavy feature (:meth:`_CoverShapes.zones_touch`) and each target's
 cover regions (:meth:`_CoverShapes._cover_regions_of`) are remembered per exact arguments.
 """
 
@@ -16,7 +16,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry.board import Feature
-from solo_ops.geometry.sight.circles import _circle_polygons
+from solo_ops.geometry.sight.circles import circle_polygons
 from solo_ops.geometry.sight.common import (
     ERODE,
     PAIR_MEMO_LIMIT,
@@ -26,7 +26,7 @@ from solo_ops.geometry.sight.common import (
 )
 
 
-def _ragged(geoms: np.ndarray) -> tuple[np.ndarray, ...] | None:
+def ragged(geoms: np.ndarray) -> tuple[np.ndarray, ...] | None:
     """Polygons and multipolygons as the flat arrays :func:`jit.sight.triangles_meet` reads:
     (coordinates, ring starts, each polygon's rings, each geometry's polygons), every offset
     array one longer than what it indexes; None for other geometry types."""
@@ -63,12 +63,12 @@ class _CoverShapes:
     """The prepared cover-giving and Heavy terrain of a board and the remembered circles, zone
     touches and cover regions (all built by :class:`~solo_ops.geometry.sight.query.Sight`)."""
 
-    _cover_parts: np.ndarray
+    cover_parts: np.ndarray
     _cover_tree: shapely.STRtree
-    _heavy_parts: np.ndarray
-    _heavy_box: np.ndarray
+    heavy_parts: np.ndarray
+    heavy_box: np.ndarray
     _heavy_is_box: np.ndarray
-    _heavy_ragged: tuple[np.ndarray, ...] | None
+    heavy_ragged: tuple[np.ndarray, ...] | None
     _circle_memo: dict[bytes, BaseGeometry]
     _touch_memo: dict[tuple[bytes, int], bool]
     _region_memo: dict[bytes, np.ndarray]
@@ -87,7 +87,7 @@ class _CoverShapes:
         miss = [i for i, g in enumerate(found) if g is None]
         if miss:
             idx = np.array(miss, dtype=np.intp)
-            made = _circle_polygons(rows[idx, 0:2], rows[idx, 2])
+            made = circle_polygons(rows[idx, 0:2], rows[idx, 2])
             if len(memo) + len(miss) > SHAPE_MEMO_LIMIT:
                 memo.clear()
             for i, geom in zip(miss, made, strict=True):
@@ -96,8 +96,8 @@ class _CoverShapes:
         out[:] = found
         return out
 
-    def _zones_touch(self, centres: np.ndarray, radii: np.ndarray, feats: np.ndarray,
-                     keep_circles: bool = True) -> np.ndarray:
+    def zones_touch(self, centres: np.ndarray, radii: np.ndarray, feats: np.ndarray,
+                    keep_circles: bool = True) -> np.ndarray:
         """(n,) whether the circle (:meth:`_circles`) of ``centres[k]``, ``radii[k]`` meets
         Heavy feature ``feats[k]``, remembered per exact circle and feature: the same bases'
         1" zones are asked about the same walls again and again (about 80% of the time).
@@ -114,9 +114,9 @@ class _CoverShapes:
         miss = [i for i, v in enumerate(found) if v is None]
         if miss:
             idx = np.array(miss, dtype=np.intp)
-            make = self._circles if keep_circles else _circle_polygons
+            make = self._circles if keep_circles else circle_polygons
             got = shapely.intersects(make(rows[idx, 0:2], rows[idx, 2]),
-                                     self._heavy_parts[feats[idx]])
+                                     self.heavy_parts[feats[idx]])
             out[idx] = got
             if len(memo) + len(miss) > PAIR_MEMO_LIMIT:
                 memo.clear()
@@ -151,10 +151,10 @@ class _CoverShapes:
             zones = np.empty(len(miss), dtype=object)
             near = np.unique(zi)
             zones[near] = self._circles(at[near], reach[near])
-            meets = shapely.intersects(zones[zi], self._cover_parts[fi])
+            meets = shapely.intersects(zones[zi], self.cover_parts[fi])
             zi, fi = zi[meets], fi[meets]
             discs = self._circles(centres[miss[zi]], t_radius[miss[zi]])
-            regions = shapely.difference(shapely.intersection(self._cover_parts[fi], zones[zi]),
+            regions = shapely.difference(shapely.intersection(self.cover_parts[fi], zones[zi]),
                                          discs)
             ok = ~shapely.is_empty(regions)
             zi, regions = zi[ok], regions[ok]

@@ -1,7 +1,7 @@
-"""One sight segment or one base pair at a time, in Python floats: :class:`_Scalar`.
+"""One sight segment or one base pair at a time, in Python floats: :class:`Scalar`.
 
 For a visibility computation of a few pairs the fixed cost of each numpy call outweighs the
-work, so the first stages run pair by pair here (:class:`_Scalar`, :func:`_clip_one`),
+work, so the first stages run pair by pair here (:class:`Scalar`, :func:`clip_one`),
 operation by operation the same floats as the numpy code of
 :mod:`~solo_ops.geometry.sight.blockers` and :mod:`~solo_ops.geometry.sight.visibility` (or
 the compiled loops, when on).
@@ -19,24 +19,24 @@ from solo_ops.geometry.sight.blockers import (
     NEAR,
     PREFILTER_PAD,
     SEPARATE_MARGIN,
+    Pieces,
     _Edges,
-    _Pieces,
 )
 from solo_ops.geometry.sight.common import _js
 
 
-class _Scalar:
+class Scalar:
     """The sight blockers' pieces and edges as Python floats, for questions about one segment
-    or one base pair at a time (:meth:`Sight._compute_visible_pairs` on a few pairs).
+    or one base pair at a time (:meth:`Sight.compute_visible_pairs` on a few pairs).
 
-    Each test is the numpy one of :class:`_Pieces` / :meth:`Sight._cut_off_dense` written out
+    Each test is the numpy one of :class:`Pieces` / :meth:`Sight.cut_off_dense` written out
     operation by operation (the same IEEE additions, products and quotients in the same order,
     so the same floats), pair by pair, with an exact bounding-box skip in front: a segment whose
     box misses a piece's box (grown by :data:`NEAR` twice and by :data:`PREFILTER_PAD`) meets
-    neither the shrunk nor the grown piece, as the float32 prefilter of :meth:`_Pieces.hits`
+    neither the shrunk nor the grown piece, as the float32 prefilter of :meth:`Pieces.hits`
     already relies on."""
 
-    def __init__(self, pieces: _Pieces, edges: _Edges) -> None:
+    def __init__(self, pieces: Pieces, edges: _Edges) -> None:
         pad = PREFILTER_PAD
         self.pieces: list[tuple[float, float, float, float,
                                 tuple[tuple[float, float, float], ...]]] = []
@@ -76,7 +76,7 @@ class _Scalar:
         for minx, miny, maxx, maxy, sides in self.pieces:
             if lox > maxx or hix < minx or loy > maxy or hiy < miny:
                 continue
-            inner, outer = _clip_one(px, py, vx, vy, sides)
+            inner, outer = clip_one(px, py, vx, vy, sides)
             if inner:
                 return False
             unsure = unsure or outer
@@ -84,7 +84,7 @@ class _Scalar:
 
     def cut_off(self, ax: float, ay: float, ra: float, bx: float, by: float, rb: float
                 ) -> bool:
-        """:meth:`Sight._cut_off_dense` of one pair."""
+        """:meth:`Sight.cut_off_dense` of one pair."""
         if jit.ENABLED:
             return bool(_js.cut_off(ax, ay, ra, bx, by, rb, self.edge_rows, SEPARATE_MARGIN))
         marg = SEPARATE_MARGIN
@@ -127,8 +127,8 @@ class _Scalar:
         return False
 
 
-def _clip_one(px: float, py: float, vx: float, vy: float,
-              sides: tuple[tuple[float, float, float], ...]) -> tuple[bool, bool]:
+def clip_one(px: float, py: float, vx: float, vy: float,
+             sides: tuple[tuple[float, float, float], ...]) -> tuple[bool, bool]:
     """:func:`_clip_hits` of one segment ``P + t v`` and one piece given by its sides
     ``(nx, ny, c)``, with margin :data:`NEAR`: (meets the shrunk piece, meets the grown one).
     The same floats as the numpy version: ``enter`` is the largest entering ``t`` (with the

@@ -2,10 +2,10 @@
 
 Two bases see each other when some segment between their sample points is clear. The stages,
 cheapest first (the order changes only the time): the centre-to-centre segment; the proof
-that one blocker edge cuts across the whole hull of both bases (:meth:`_cut_off`); the two
+that one blocker edge cuts across the whole hull of both bases (:meth:`cut_off`); the two
 probes parallel to the centre line; then every sample pair not provably cut
-(:meth:`_points_cut_off`). A few pairs run the first stages in Python floats
-(:data:`SCALAR_PAIRS`, :class:`~solo_ops.geometry.sight.scalar._Scalar`). Answers are
+(:meth:`points_cut_off`). A few pairs run the first stages in Python floats
+(:data:`SCALAR_PAIRS`, :class:`~solo_ops.geometry.sight.scalar.Scalar`). Answers are
 remembered per exact pair. The tunable :data:`DIRECT_EDGES` lives here and is read from here.
 """
 
@@ -19,23 +19,23 @@ import numpy as np
 from solo_ops.geometry import jit
 from solo_ops.geometry.sight.blockers import SEPARATE_MARGIN
 from solo_ops.geometry.sight.circles import (
-    _BASE_COS,
-    _BASE_SIN,
-    _STEP,
+    BASE_COS,
     BASE_SAMPLES,
+    BASE_SIN,
     SHRINK,
-    _samples,
+    STEP,
+    samples,
 )
 from solo_ops.geometry.sight.common import VIS_MEMO_LIMIT, _js, _row_keys
 from solo_ops.geometry.sight.lines import _SightLines
 
 DIRECT_EDGES = 1024
 """Cut-off tests of at most this many (pair, blocker edge) combinations work on every
-combination at once (:meth:`Sight._cut_off_dense`)."""
+combination at once (:meth:`Sight.cut_off_dense`)."""
 SCALAR_PAIRS = 10
 """Visibility computations of at most this many base pairs run their first stages (centre
 segment, single-edge cut-off, the two probes) pair by pair in plain Python floats
-(:class:`_Scalar`): for so few pairs the fixed cost of each numpy call outweighs the work."""
+(:class:`Scalar`): for so few pairs the fixed cost of each numpy call outweighs the work."""
 
 
 class _BaseToBase(_SightLines):
@@ -54,8 +54,8 @@ class _BaseToBase(_SightLines):
         many candidate points, the planner's and the autopilot's questions."""
         m = len(rows)
         a, ra, b, rb = rows[:, 0:2], rows[:, 2], rows[:, 3:5], rows[:, 5]
-        if m == 0 or self._pieces.count == 0:
-            return self._compute_visible_pairs(a, ra, b, rb)
+        if m == 0 or self.pieces.count == 0:
+            return self.compute_visible_pairs(a, ra, b, rb)
         keys = _row_keys(rows)
         memo = self._vis_memo
         known = [memo.get(k) for k in keys]
@@ -63,11 +63,11 @@ class _BaseToBase(_SightLines):
         if not miss:
             return np.array(known, dtype=bool)
         if len(miss) == m:
-            vis = self._compute_visible_pairs(a, ra, b, rb)
+            vis = self.compute_visible_pairs(a, ra, b, rb)
             fresh = vis.tolist()
         else:
             idx = np.array(miss, dtype=np.intp)
-            fresh = self._compute_visible_pairs(a[idx], ra[idx], b[idx], rb[idx]).tolist()
+            fresh = self.compute_visible_pairs(a[idx], ra[idx], b[idx], rb[idx]).tolist()
             for i, v in zip(miss, fresh, strict=True):
                 known[i] = v
             vis = np.array(known, dtype=bool)
@@ -76,14 +76,14 @@ class _BaseToBase(_SightLines):
         memo.update(zip([keys[i] for i in miss], fresh, strict=True))
         return vis
 
-    def _compute_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
-                               rb: np.ndarray) -> np.ndarray:
+    def compute_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
+                              rb: np.ndarray) -> np.ndarray:
         """(m,) visibility of m base pairs given by centres and radii (no memo)."""
         m = len(a)
         vis = np.zeros(m, dtype=bool)
         if m == 0:
             return vis
-        if self._pieces.count == 0:
+        if self.pieces.count == 0:
             vis[:] = True
             return vis
         if m <= SCALAR_PAIRS:
@@ -92,24 +92,24 @@ class _BaseToBase(_SightLines):
         todo = np.flatnonzero(~vis & ((ra > 0) | (rb > 0)))
         if len(todo) == 0:
             return vis
-        todo = todo[~self._cut_off(a[todo], ra[todo], b[todo], rb[todo])]
+        todo = todo[~self.cut_off(a[todo], ra[todo], b[todo], rb[todo])]
         if len(todo) == 0:
             return vis
         return self._probe_and_sample(vis, todo, a, ra, b, rb)
 
     def _few_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
                            rb: np.ndarray) -> np.ndarray:
-        """:meth:`_compute_visible_pairs` of a few pairs: the centre segment, the single-edge
-        cut-off and the two probes pair by pair in Python floats (:class:`_Scalar`), then the
+        """:meth:`compute_visible_pairs` of a few pairs: the centre segment, the single-edge
+        cut-off and the two probes pair by pair in Python floats (:class:`Scalar`), then the
         sample segments of the pairs still open as for many pairs."""
         m = len(a)
         vis = np.zeros(m, dtype=bool)
-        scalar = self._scalar
+        scalar = self.scalar
         open_: list[int] = []
         for i, (ax, ay, r0, bx, by, r1) in enumerate(zip(
                 a[:, 0].tolist(), a[:, 1].tolist(), ra.tolist(), b[:, 0].tolist(),
                 b[:, 1].tolist(), rb.tolist(), strict=True)):
-            if self._clear_one(ax, ay, bx, by):
+            if self.clear_one(ax, ay, bx, by):
                 vis[i] = True
                 continue
             if not (r0 > 0 or r1 > 0) or scalar.cut_off(ax, ay, r0, bx, by, r1):
@@ -118,10 +118,10 @@ class _BaseToBase(_SightLines):
             # _probe_and_sample; the same sample points, in the same floats).
             phi = float(np.arctan2(by - ay, bx - ax))
             for side in (phi + math.pi / 2, phi - math.pi / 2):
-                k = round(side / _STEP) % BASE_SAMPLES  # halves to even, as np.rint
-                cos, sin = _BASE_COS[k], _BASE_SIN[k]
-                if self._clear_one(ax + r0 * cos * SHRINK, ay + r0 * sin * SHRINK,
-                                   bx + r1 * cos * SHRINK, by + r1 * sin * SHRINK):
+                k = round(side / STEP) % BASE_SAMPLES  # halves to even, as np.rint
+                cos, sin = BASE_COS[k], BASE_SIN[k]
+                if self.clear_one(ax + r0 * cos * SHRINK, ay + r0 * sin * SHRINK,
+                                  bx + r1 * cos * SHRINK, by + r1 * sin * SHRINK):
                     vis[i] = True
                     break
             else:
@@ -133,10 +133,10 @@ class _BaseToBase(_SightLines):
 
     def _probe_and_sample(self, vis: np.ndarray, todo: np.ndarray, a: np.ndarray,
                           ra: np.ndarray, b: np.ndarray, rb: np.ndarray) -> np.ndarray:
-        """The last stages of :meth:`_compute_visible_pairs` for pairs ``todo`` (neither seen
+        """The last stages of :meth:`compute_visible_pairs` for pairs ``todo`` (neither seen
         along the centre line nor cut off): the two probes, then every sample segment."""
-        sa = _samples(a[todo], ra[todo], _BASE_COS, _BASE_SIN)
-        sb = _samples(b[todo], rb[todo], _BASE_COS, _BASE_SIN)
+        sa = samples(a[todo], ra[todo], BASE_COS, BASE_SIN)
+        sb = samples(b[todo], rb[todo], BASE_COS, BASE_SIN)
         # Probes first: the two sample segments parallel to the centre line, one on each side
         # (where the end of a wall hides the centres, one of them usually passes it). The
         # answer is whether any sample segment is clear, so the order they are tried in
@@ -145,7 +145,7 @@ class _BaseToBase(_SightLines):
         d = b[todo] - a[todo]
         phi = np.arctan2(d[:, 1], d[:, 0])
         side = np.concatenate([phi + math.pi / 2, phi - math.pi / 2])
-        col = np.rint(side / _STEP).astype(np.intp) % BASE_SAMPLES + 1
+        col = np.rint(side / STEP).astype(np.intp) % BASE_SAMPLES + 1
         row = np.tile(np.arange(k), 2)
         ok = self.clear(sa[row, col], sb[row, col])
         seen = np.bincount(row[ok], minlength=k) > 0
@@ -164,35 +164,35 @@ class _BaseToBase(_SightLines):
         points, skipping those one blocker edge provably cuts); ``sa`` / ``sb`` are the pairs'
         sample points when already made."""
         if sa is None or sb is None:
-            sa = _samples(a, ra, _BASE_COS, _BASE_SIN)
-            sb = _samples(b, rb, _BASE_COS, _BASE_SIN)
+            sa = samples(a, ra, BASE_COS, BASE_SIN)
+            sb = samples(b, rb, BASE_COS, BASE_SIN)
         # Then every sample segment, skipping those one blocker edge provably cuts: from a
         # sample point of one base to the whole of the other base. (Most pairs left here are
         # blind, so a coarse pass first would only add work.)
         k = len(a)
-        cut = self._points_cut_off(np.concatenate([sa, sb]), np.concatenate([b, a]),
-                                   np.concatenate([rb, ra]))
+        cut = self.points_cut_off(np.concatenate([sa, sb]), np.concatenate([b, a]),
+                                  np.concatenate([rb, ra]))
         need = ~cut[:k, :, None] & ~cut[k:, None, :]
         pk, pa, pb = np.nonzero(need)
         ok = self.clear(sa[pk, pa], sb[pk, pb])
         return np.bincount(pk[ok], minlength=k) > 0
 
-    def _cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
-                 group: int = 1) -> np.ndarray:
+    def cut_off(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                group: int = 1) -> np.ndarray:
         """(m,) True where one blocker edge provably crosses every segment between the two
         bases: the bases lie on opposite sides of the edge's line and the edge spans the whole
         hull of the two bases where it meets that line. Rows come in runs of ``group`` that lie
         close together (one pair's sample points), which share a bounding-box prefilter."""
-        e = self._edges
+        e = self.edges
         m = len(a)
         out = np.zeros(m, dtype=bool)
         if len(e.x0) == 0 or m == 0:
             return out
         if jit.ENABLED:  # pair by pair: the box test is only a filter, the numbers the same
-            return cast(np.ndarray, _js.cut_off_many(a, ra, b, rb, self._scalar.edge_rows,
+            return cast(np.ndarray, _js.cut_off_many(a, ra, b, rb, self.scalar.edge_rows,
                                                      SEPARATE_MARGIN))
         if group == 1 and m * len(e.x0) <= DIRECT_EDGES:
-            return self._cut_off_dense(a, ra, b, rb)
+            return self.cut_off_dense(a, ra, b, rb)
         marg = SEPARATE_MARGIN
         # Only edges whose box meets the box around a run's bases can cut them off.
         lo = np.minimum(a - ra[:, None], b - rb[:, None]).reshape(m // group, group, 2).min(1)
@@ -240,12 +240,12 @@ class _BaseToBase(_SightLines):
         out[pi[ok]] = True
         return out
 
-    def _cut_off_dense(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
-                       ) -> np.ndarray:
-        """:meth:`_cut_off` of a few pairs (``group`` 1), worked out for every (pair, edge) at
+    def cut_off_dense(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray
+                      ) -> np.ndarray:
+        """:meth:`cut_off` of a few pairs (``group`` 1), worked out for every (pair, edge) at
         once as (pair, edge) arrays: the same numbers for the pairs the box and side tests
         keep, with fewer numpy calls than picking those pairs out first."""
-        e = self._edges
+        e = self.edges
         marg = SEPARATE_MARGIN
         ax, ay, bx, by = a[:, 0:1], a[:, 1:2], b[:, 0:1], b[:, 1:2]
         ra1, rb1 = ra[:, None], rb[:, None]
@@ -273,18 +273,18 @@ class _BaseToBase(_SightLines):
                 ok &= np.isfinite(t) & (t > marg) & (t < e.length - marg)
         return cast(np.ndarray, ok.any(axis=1))
 
-    def _points_cut_off(self, pts: np.ndarray, c: np.ndarray, r: np.ndarray) -> np.ndarray:
+    def points_cut_off(self, pts: np.ndarray, c: np.ndarray, r: np.ndarray) -> np.ndarray:
         """(k, n) True where one blocker edge provably crosses every segment from the point
-        ``pts[g, i]`` to the whole base of radius ``r[g]`` at ``c[g]``: :meth:`_cut_off` of
+        ``pts[g, i]`` to the whole base of radius ``r[g]`` at ``c[g]``: :meth:`cut_off` of
         each point (radius 0) and its group's base, the same numbers computed once per group
         where they do not depend on the point."""
-        e = self._edges
+        e = self.edges
         k, n = pts.shape[0], pts.shape[1]
         out = np.zeros((k, n), dtype=bool)
         if len(e.x0) == 0 or k == 0:
             return out
-        if jit.ENABLED:  # point by point, as _cut_off of a base of radius 0
-            return cast(np.ndarray, _js.points_cut_off(pts, c, r, self._scalar.edge_rows,
+        if jit.ENABLED:  # point by point, as cut_off of a base of radius 0
+            return cast(np.ndarray, _js.points_cut_off(pts, c, r, self.scalar.edge_rows,
                                                        SEPARATE_MARGIN))
         marg = SEPARATE_MARGIN
         # Only edges whose box meets the box around a group's points and base can cut them off.

@@ -1,0 +1,88 @@
+"""The players' Reactions to an enemy's Kill Team 2018 charge (004): "After you have
+declared a charge, any opponents take it in turn to make Reactions ... A model can React if it
+is the target of a charging model and it is more than 1" from an enemy model. A model can
+either fire Overwatch or Retreat when it Reacts."; Retreat "it can be moved up to 3" ...
+further away from the charging model"; Overwatch "a 6 is always required for a successful hit
+roll". The game asks (prompt ``reaction``), then rolls the charge. Reading: docs/rules.md,
+"Kill Team 2018 (Pariah Nexus): phases and reactions".
+"""
+
+from __future__ import annotations
+
+from solo_ops.game.engine import pending, step
+from tests.support.portal_board import refused, start
+
+
+def _declared(react_at: tuple[float, float] = (5, 11)) -> tuple:
+    """A 2018 game in the movement phase: e1 (4" from a1, in sight) declares a charge at a1."""
+    from solo_ops.ai.planner import Action
+    from solo_ops.game import enemy
+
+    game, state = start({"a1": react_at}, edition="kt2018", enemy_at=(react_at[0] + 5, 11))
+    e1 = state.operatives["e1"]
+    near = (react_at[0] + 2 * 0.492 + 0.5, 11.0)
+    events = enemy.declare_charge(game, state, e1, Action("charge", "e1", start=e1.at,
+                                                           route=(e1.at, near), target="a1"))
+    assert events[0]["type"] == "charge_declared"
+    return game, state
+
+
+def test_a_declared_charge_offers_the_player_overwatch_or_retreat() -> None:
+    """004 "After you have declared a charge, any opponents take it in turn to make Reactions
+    ... A model can React if it is the target of a charging model and it is more than 1" from
+    an enemy model. A model can either fire Overwatch or Retreat when it Reacts." """
+    from solo_ops.view import answers
+
+    game, state = _declared()
+    prompt = pending(game, state)
+    assert prompt.kind == "reaction" and prompt.operative == "a1" and prompt.player == "Ana"
+    assert prompt.options == ["overwatch [with WEAPON] roll", "overwatch damage N",
+                              "retreat X,Y", "no"]
+    # nothing else is accepted first
+    refused(game, state, {"type": "activate", "operative": "a1"}, "first answer the charge")
+    assert answers.parse("no", "reaction") == {"type": "reaction", "react": "none"}
+    assert answers.parse("retreat 3,11", "reaction") == {"type": "reaction",
+                                                         "react": "retreat", "to": [3.0, 11.0]}
+    assert answers.parse("overwatch with lasgun roll", "reaction") == {
+        "type": "reaction", "react": "overwatch", "weapon": "lasgun", "roll": True}
+    assert answers.parse("overwatch damage 1", "reaction") == {
+        "type": "reaction", "react": "overwatch", "damage": 1}
+    # no reaction: the engine rolls the charge (2D6 = 6 + 1) and e1 reaches a1
+    record = step(game, state, {"type": "reaction", "react": "none"})
+    kinds = [e["type"] for e in record["events"]]
+    assert kinds[:2] == ["no_reaction", "charged"] and record["events"][1]["roll"] == 7
+    assert pending(game, state).kind == "activate"
+
+
+def test_retreat_moves_up_to_three_inches_away_and_the_charge_follows() -> None:
+    """004 Retreat: "it can be moved up to 3" by the controlling player. This move must end
+    with the model further away from the charging model ... A model that Retreats cannot React
+    later in the battle round, and cannot shoot later in the battle round"."""
+    game, state = _declared()
+    refused(game, state, {"type": "reaction", "react": "retreat", "to": [1.5, 11]},
+            "a Retreat moves up to 3\"")
+    refused(game, state, {"type": "reaction", "react": "retreat", "to": [6, 11]},
+            "further away from e1")
+    record = step(game, state, {"type": "reaction", "react": "retreat", "to": [2.5, 11]})
+    a1 = state.operatives["a1"]
+    assert a1.at == (2.5, 11.0) and a1.moved_how == "retreat"
+    # e1 (at x 10) charges the new position: 7.5 - 0.98 = 6.5" apart, the 2D6 roll of 7 reaches
+    charged = [e for e in record["events"] if e["type"] in ("charged", "charge_failed")]
+    assert charged[0]["type"] == "charged" and charged[0]["roll"] == 7
+    assert turns_engaged(game, state, "a1")
+    assert a1.fell_back  # it cannot shoot later this battle round
+
+
+def turns_engaged(game: object, state: object, op: str) -> bool:
+    from solo_ops.game import turns
+
+    return turns.engaged_2018(game, state, state.operatives[op])  # type: ignore
+
+
+def test_overwatch_is_a_shot_at_the_charger() -> None:
+    """004 Overwatch: "any attacks made must target the model attempting to charge, and a 6 is
+    always required for a successful hit roll". Reported damage goes to the charger."""
+    game, state = _declared()
+    record = step(game, state, {"type": "reaction", "react": "overwatch", "damage": 0})
+    assert [e["type"] for e in record["events"]][:2] == ["overwatch", "charged"]
+    assert "hits on 6s" in record["events"][0]["note"]

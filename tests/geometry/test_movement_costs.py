@@ -1,0 +1,63 @@
+"""What a move costs beyond its length, by the Kill Team 2024 card (001).
+
+* Climbing and dropping: "MINIMUM climb cost of 2". Measure vertical distance, rounding UP to
+  nearest 1", and subtract from Move stat." and "When dropping, or jumping off, Ignore 2"
+  vertical drop PER activation".
+* Razor wire: "Obstructing Terrain: Any move within 1" of this terrain costs additional 2"."
+
+Walks, their advance along the route and the reachable points all pay them
+(:mod:`solo_ops.geometry.routes.costs`). Reading: docs/rules.md, "Movement: climbing,
+dropping, obstructing terrain, line walls".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solo_ops.geometry.routes import Routes
+from tests.support.wall_boards import board as route_board
+
+
+def test_climbing_and_dropping_by_the_card() -> None:
+    """001 "MINIMUM climb cost of 2". Measure vertical distance, rounding UP to nearest 1", and
+    subtract from Move stat." and "When dropping, or jumping off, Ignore 2" vertical drop PER
+    activation". A 3" gantry (accessible, vantage) across the table at x 5-7: climbing on
+    costs 3", dropping off 3 - 2 = 1"; a 1.2" platform costs the minimum 2" and no drop."""
+    from solo_ops.geometry.routes import climb_cost, drop_cost
+
+    assert [climb_cost(h) for h in (0.5, 1.2, 2.0, 2.1, 3.0)] == [2, 2, 2, 3, 3]
+    assert [drop_cost(h) for h in (1.2, 2.0, 3.0, 4.5)] == [0, 0, 1, 3]
+    gantry = {"traits": ["accessible", "vantage"], "height": 3,
+              "polygon": [[5, 0], [7, 0], [7, 10], [5, 10]]}
+    r = Routes(route_board(20, 10, gantry))
+    on = r.walk((2, 5), (6, 5), 0.5)
+    assert on is not None and on.length == pytest.approx(4.0) and on.cost == pytest.approx(7.0)
+    over = r.walk((2, 5), (10, 5), 0.5)
+    assert over is not None and over.cost == pytest.approx(8.0 + 3.0 + 1.0)
+    # the move stops at the gantry's edge when it cannot pay the climb
+    end, spent = r.advance(over, 5.0)
+    assert end == pytest.approx((5.0, 5.0)) and spent == pytest.approx(3.0)
+    low = {"traits": ["vantage"], "height": 1.2, "polygon": [[5, 0], [7, 0], [7, 10], [5, 10]]}
+    w = Routes(route_board(20, 10, low)).walk((2, 5), (10, 5), 0.5)
+    assert w is not None and w.cost == pytest.approx(8.0 + 2.0)
+
+
+def test_razor_wire_costs_any_move_within_one_inch() -> None:
+    """001 Razor Wire: "Obstructing Terrain: Any move within 1" of this terrain costs
+    additional 2"." A wire along y = 5 from x 4 to 6; bases of radius 0.5. A move ending at
+    y = 6.4 (the base's edge 0.89" from the 0.02" strip) pays 2" (before: only a centre
+    entering the strip paid); along y = 6.6 (1.09" away) it pays nothing; a move starting
+    within 1" of it pays 2" however it leaves."""
+    wire = {"traits": ["obstructing"], "line": [[4, 5], [6, 5]]}
+    r = Routes(route_board(20, 10, wire))
+    near = r.walk((5, 9), (5, 6.4), 0.5)
+    assert near is not None
+    assert near.length == pytest.approx(2.6) and near.cost == pytest.approx(4.6)
+    end, spent = r.advance(near, 3.0)  # it stops where the base comes within 1"
+    assert end == pytest.approx((5, 6.51)) and spent == pytest.approx(2.49)
+    far = r.walk((1, 6.6), (9, 6.6), 0.5)
+    assert far is not None and far.cost == pytest.approx(8.0) and far.length == pytest.approx(8)
+    away = r.walk((5, 6.2), (5, 9.5), 0.5)
+    assert away is not None and away.cost == pytest.approx(3.3 + 2.0)
+    reach_ = r.reachable((5, 6.2), 0.5, 3.0, spacing=0.5)
+    assert all(c == 0.0 or c >= 2.0 for c in reach_.cost)  # 2" paid before the first step
