@@ -53,7 +53,7 @@ from solo_ops.cli.common import (
     resolve_seed,
     seed_option,
 )
-from solo_ops.core.dice import SeededDice
+from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import InputError
 from solo_ops.io import library
 from solo_ops.io.opening import mission_paths
@@ -218,7 +218,7 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
     if result_file is not None:
         result = parse_mission_result(read_document(result_file), str(result_file))
     seed = resolve_seed(seed)
-    dice = SeededDice(seed=seed)
+    dice = dice_for(CURRENT, seed)
     reports: list[MissionReport] = []
 
     def apply(current: Campaign) -> None:
@@ -399,7 +399,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
                     "instead: add --new (its files are moved aside).")
     elif not state.ended:
         out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
-                  f"[/bold] ({game.edition}, seed {game.seed}), set up and waiting.")
+                  f"[/bold] ({game.edition}), set up and waiting.")
         _set_up(game, state, files, out, draw_view)
         if not wait_for_ready(feed, interactive, out, name, number):
             return None
@@ -428,7 +428,7 @@ def _start_mission(current: Campaign, name: str, number: int, files: dict[str, P
     session.go_on = campaign_command(name, files["folder"].parent)
     game, state = table.game, table.state
     out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
-              f"({scenario.edition}, seed {seed})")
+              f"({scenario.edition})")
     for line in notes:
         out.print(f"• {line}", markup=False)
     session.show(state.log[0])

@@ -77,16 +77,24 @@ def json_option(f: Any) -> Any:
                         help="Print one JSON document instead of text.")(f)
 
 
+SEED = click.IntRange(0, (1 << 256) - 1)
+"""A seed on the command line: a whole number from 0 to 2**256 - 1."""
+
+
 def seed_option(f: Any) -> Any:
-    return click.option("--seed", type=int, default=None,
+    return click.option("--seed", type=SEED, default=None,
                         help="Seed for the dice; the same seed gives the same result.")(f)
 
 
 def resolve_seed(seed: int | None) -> int:
-    """The given seed, or a fresh one from the operating system (shown so it can be reused)."""
+    """The given seed, or a fresh one of 128 bits from the operating system
+    (:func:`solo_ops.core.dice.fresh_seed`): beyond any search, so the hidden facts it decides
+    stay hidden. A seed the player chooses is for reproducing a game, not for secrecy."""
+    from solo_ops.core.dice import fresh_seed
+
     if seed is not None:
         return seed
-    return int.from_bytes(os.urandom(4), "big")
+    return fresh_seed()
 
 
 def stdin_is_terminal() -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from solo_ops.cli.common import campaign_command, console, emit_json, resolve_seed
+from solo_ops.cli.common import SEED, campaign_command, console, emit_json, resolve_seed
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
@@ -383,10 +383,11 @@ def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
 @click.argument("scenario", required=False, type=click.Path(path_type=Path))
 @click.option("--resume", "resume", type=click.Path(path_type=Path),
               help="Continue a saved game.")
-@click.option("--seed", type=int, default=None,
-              help="Seed for the dice (default: the scenario's seed, or a new one).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed for the dice (default: the scenario's seed, or a new secret one). A "
+                   "seed you choose reproduces a game; it does not keep it secret.")
 @click.option("--save", "save", type=click.Path(path_type=Path), default=None,
-              help="Where to save (default saves/<scenario>-<seed>.json).")
+              help="Where to save (default saves/<scenario>-<id>.json).")
 @click.option("--new", "new", is_flag=True,
               help="Start SCENARIO afresh even if a game of it with this seed is saved: the "
                    "old save, backup and log are moved aside with a time stamp (not deleted).")
@@ -439,10 +440,9 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
                 session.say(table.game.notice)
             if resume is None:
-                session.say(f"Resuming the unfinished game of {scenario} with seed "
-                            f"{table.game.seed} saved in {p.save} (turn {table.state.turn}). "
-                            "To start afresh instead: add --new (the old files are moved "
-                            "aside).")
+                session.say(f"Resuming the unfinished game of {scenario} saved in {p.save} "
+                            f"(turn {table.state.turn}). To start afresh instead: add --new "
+                            "(the old files are moved aside).")
             else:
                 session.say(f"Resuming {table.game.scenario.name} from {p.save} "
                             f"(turn {table.state.turn}).")
@@ -456,8 +456,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             for note in notes:
                 session.say(note)
             game = table.game
-            session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
-                        f"{p.save}.")
+            session.say(f"{game.scenario.name} — {game.edition}. Saving to {p.save}.")
             session.briefing()
             session.show(table.state.log[0])
         session.run(feed, interactive)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solo_ops.core.dice import CURRENT
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
@@ -48,6 +49,7 @@ from solo_ops.io.savegame import (
     checkpoint_problem,
     compare_log,
     game_id,
+    id_of_game,
     last_base,
     log_header,
     rebase,
@@ -96,12 +98,23 @@ def campaign_mission(save: Path) -> tuple[str, Path, int] | None:
     return name, folder.parent, number
 
 
-def saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
-    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
-    ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
+def saves_for(scenario_path: Path, save: Path | None, seed: int,
+              scenario_document: Any = None) -> tuple[Path, Path]:
+    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<id>.json`` and
+    ``saves/<scenario>-<id>.log.jsonl`` unless ``--save`` says where. ``<id>`` is eight hex
+    digits of the game's id (a checksum of the scenario, the seed and the dice): the same game
+    has the same files, so an unfinished one is found again, and the name never tells the seed
+    (every player may see it: the page says where the game is saved)."""
     if save is None:
-        save = Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
+        ident = game_id(scenario_document, seed, CURRENT)[:8]
+        save = Path("saves") / f"{Path(scenario_path).stem}-{ident}.json"
     return save, log_for(save)
+
+
+def legacy_save(scenario_path: Path, seed: int) -> Path:
+    """Where solo-ops before the keyed dice saved a game of SCENARIO with ``seed`` by
+    default (``saves/<scenario>-<seed>.json``): an unfinished game there is still resumed."""
+    return Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
 
 
 def save_beside(log: Path) -> Path | None:
@@ -306,9 +319,8 @@ def _log_problem(log_path: Path, lines: list[tuple[bytes, dict[str, Any] | None]
         except InputError:
             pass
     entries = [record for _raw, record in lines if record is not None]
-    return compare_log(entries, doc or {"seed": game.seed,
-                                        "game_id": game_id(game.scenario.document, game.seed)},
-                       state)
+    return compare_log(entries, doc or {"seed": game.seed, "dice_scheme": game.dice_scheme,
+                                        "game_id": id_of_game(game)}, state)
 
 
 def _what_differs(record: dict[str, Any] | None, state: State) -> str | None:
@@ -409,7 +421,11 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         seed = fresh_seed(seed)
     if seed is None:
         raise InputError("the scenario has no seed: give --seed", source=str(scenario_path))
-    save_path, log_path = saves_for(scenario_path, save, seed)
+    save_path, log_path = saves_for(scenario_path, save, seed, loaded.document)
+    if save is None and not save_path.exists() and not new \
+            and file_kind(legacy_save(scenario_path, seed)) == "save":
+        save_path = legacy_save(scenario_path, seed)  # saved before the keyed dice
+        log_path = log_for(save_path)
     return Plan(save_path, log_path, save_path.exists() and not new, command,
                 scenario_path=scenario_path, scenario=loaded, seed=seed)
 
@@ -418,7 +434,8 @@ def open_saved(p: Plan) -> tuple[dict[str, Any], Game, State]:
     """Load the save ``p`` resumes, refusing one that holds another game than its scenario."""
     doc, game, state = load_save_doc(p.save)
     if p.scenario is not None and p.seed is not None \
-            and doc.get("game_id") != game_id(p.scenario.document, p.seed):
+            and doc.get("game_id") != game_id(p.scenario.document, p.seed,
+                                              doc.get("dice_scheme")):
         go_on = ("go on with it with `solo-ops play --resume" if p.command == "play"
                  else f"{p.command} it with `solo-ops {p.command} --resume")
         raise InputError(
