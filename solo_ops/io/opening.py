@@ -44,6 +44,7 @@ from solo_ops.io.savegame import (
     LOG_KIND,
     MIGRATIONS,
     SCHEMA_VERSION,
+    SEALED_SINCE,
     base_line,
     chain_difference,
     checkpoint_problem,
@@ -207,18 +208,26 @@ def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> st
 
 
 # -- reading and checking saves and logs ----------------------------------------------------------
+def read_save(path: Path) -> dict[str, Any]:
+    """A game save as written, its seal checked (an edited save is refused in one line naming
+    the first field that changed and the backup), migrated to the current schema."""
+    return load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                     migrations=MIGRATIONS, sealed_since=SEALED_SINCE)
+
+
 def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
-    """Read a save (migrated to the current schema), rebuild its game by replaying it and
-    check the result against what the save recorded. When the history replays into a different
-    game (a newer solo-ops plays a rule differently), the game goes on from the save's
+    """Read a save (its seal checked, :func:`read_save`: a save edited after it was written is
+    refused in one line naming the field, never taken for a version change; migrated to the
+    current schema), rebuild its game by replaying it and check the result against what the
+    save recorded. When the history replays into a different game (a newer solo-ops plays a
+    rule differently — the seal says the save is as written), the game goes on from the save's
     checkpoint (:func:`~solo_ops.io.savegame.rebase`; ``game.notice`` says so for the players)
     — if the checkpoint matches its hash and passes the checks a scenario passes; a save
     without a checkpoint, or whose checkpoint was edited, is refused in one line, naming the
     first step that differs or the field, and left untouched. A checkpoint that does not match
     while the steps replay intact is not needed: the game goes on from the steps (and says
     so)."""
-    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
+    doc = read_save(path)
     try:
         game, state = restore(doc, str(path))
         problem = verify(doc, state)
@@ -355,8 +364,7 @@ def line_words(index: int, lines: list[tuple[bytes, dict[str, Any] | None]]) -> 
 
 def check_log_length(log: Path, save: Path, records: list[dict[str, Any]]) -> None:
     """Refuse a log shorter than the one its save recorded (a truncated log)."""
-    doc = load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
+    doc = read_save(save)
     recorded = doc.get("log")
     size = log.stat().st_size
     if isinstance(recorded, dict) and isinstance(recorded.get("size"), int) \

@@ -50,6 +50,8 @@ import filelock
 
 from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.seal import SEAL_KEY, sealed
+from solo_ops.core.seal import problem as seal_problem
 from solo_ops.io.reading import decode, read_bytes
 
 Document = dict[str, Any]
@@ -242,22 +244,52 @@ def _check_document(document: Any) -> None:
         raise TypeError("a save document needs a kind")
 
 
-def save_json(path: str | Path, document: Mapping[str, Any]) -> None:
-    """Write ``document`` to ``path`` atomically and durably, keeping the old one as ``.bak``.
+def save_json(path: str | Path, document: Mapping[str, Any], *,
+              seal_depth: int | None = None) -> bool:
+    """Write ``document`` to ``path`` atomically and durably, keeping the old one as ``.bak``;
+    with ``seal_depth``, sealed first (:mod:`solo_ops.core.seal`: the reader then knows an
+    edited file). Returns whether anything was written.
 
     Serialises first (so a bad document never touches the disk), then :func:`write_atomic`
     with a backup: the current file is hard-linked to ``<name>.bak`` (through a temporary
-    name, so ``.bak`` too is always complete) before the new one is renamed over it. It does
-    not lock: callers that read, change and write use :func:`update_json` (or hold a lock).
+    name, so ``.bak`` too is always complete) before the new one is renamed over it. A document
+    that is the file's content already is not written again: ``.bak`` stays the version
+    before the last change (a game opened and closed again keeps its step back). It does not
+    lock: callers that read, change and write use :func:`update_json` (or hold a lock).
     """
     _check_document(document)
     path = Path(path)
+    if seal_depth is not None:
+        document = sealed({k: v for k, v in document.items() if k != SEAL_KEY}, seal_depth)
     try:
         text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     except (TypeError, ValueError) as exc:
         raise SaveError(f"{path} cannot be saved: the document is not plain JSON ({exc})") \
             from None
-    write_atomic(path, text.encode("utf-8"), keep_backup=True)
+    data = text.encode("utf-8")
+    if _holds(path, data):
+        return False
+    write_atomic(path, data, keep_backup=True)
+    return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file ``path`` holds exactly ``data`` (read without following a
+    link; any doubt is a no)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _BINARY)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _keep_backup(path: Path) -> None:
@@ -336,11 +368,40 @@ def _restore_hint(path: Path, limit: str = "save") -> str:
     if not bak.exists():
         return "no backup exists"
     try:
-        loads_json(decode(read_bytes(bak, limit), str(bak)))
+        backup = loads_json(decode(read_bytes(bak, limit), str(bak)))
     except (InputError, ValueError):
         return f"the backup {bak} is damaged too"
-    return (f"a backup is at {bak} — restore it with: cp {shlex.quote(str(bak))} "
-            f"{shlex.quote(str(path))}")
+    if isinstance(backup, dict) and SEAL_KEY in backup and seal_problem(backup) is not None:
+        return f"the backup {bak} was edited too"
+    return (f"a backup is at {bak} (the version before the last change) — restore it with: "
+            f"cp {shlex.quote(str(bak))} {shlex.quote(str(path))}")
+
+
+def restore_hint(path: str | Path, limit: str = "save") -> str:
+    """How to get the version of ``path`` before its last change back (its ``.bak``), or why
+    that cannot help, as the end of a one-line error."""
+    return _restore_hint(Path(path), limit)
+
+
+def edited(path: str | Path, field: str, why: str, limit: str = "save") -> InputError:
+    """The one-line error for a file edited after solo-ops wrote it (its seal does not match):
+    names the file, the first field that changed and the backup."""
+    return InputError(f"{why}; {_restore_hint(Path(path), limit)}", source=str(path),
+                      field=field)
+
+
+def check_seal(path: str | Path, document: Mapping[str, Any], required: bool,
+               limit: str = "save") -> None:
+    """Refuse ``document`` (as read from ``path``) when its seal does not match it, or when
+    it has none and ``required`` (a schema written sealed): :func:`edited`."""
+    if SEAL_KEY not in document:
+        if required:
+            raise edited(path, SEAL_KEY, "has no seal: it was edited after it was saved, or "
+                         "not written by solo-ops", limit)
+        return
+    found = seal_problem(document)
+    if found is not None:
+        raise edited(path, found[0], found[1], limit)
 
 
 def damaged(path: str | Path, reason: str, limit: str = "save") -> InputError:
@@ -385,13 +446,16 @@ def load_json(
     current_version: int,
     migrations: Mapping[int, Migration],
     limit: str = "save",
+    sealed_since: int | None = None,
 ) -> Document:
     """Read a document of ``kind``, migrated to ``current_version``.
 
     ``migrations[v]`` turns a version ``v`` document into a version ``v + 1`` one; they are
     applied one after the other. A document from a newer solo-ops is refused (its data might
     mean something this version does not know). The file itself is not rewritten: the next
-    save writes the current version. ``limit``: the kind of file (its size limit).
+    save writes the current version. ``limit``: the kind of file (its size limit). A document
+    with a seal is checked against it as written, before any migration (:func:`check_seal`);
+    one of version ``sealed_since`` or later must have one.
     """
     path = Path(path)
     document = read_json_document(path, limit)
@@ -407,6 +471,7 @@ def load_json(
             field="schema_version")
     if version < 1:
         raise damaged(path, f"schema_version {version} is not a version")
+    check_seal(path, document, sealed_since is not None and version >= sealed_since, limit)
     while version < current_version:
         step = migrations.get(version)
         if step is None:
@@ -563,6 +628,8 @@ def update_json(
     create: Callable[[], Document] | None = None,
     timeout: float = DEFAULT_LOCK_TIMEOUT,
     limit: str = "save",
+    sealed_since: int | None = None,
+    seal_depth: int | None = None,
 ) -> Document:
     """Read-modify-write under the lock: no writer's change is ever lost.
 
@@ -577,10 +644,10 @@ def update_json(
             document = create()
         else:
             document = load_json(path, kind=kind, current_version=current_version,
-                                 migrations=migrations, limit=limit)
+                                 migrations=migrations, limit=limit, sealed_since=sealed_since)
         changed = fn(document)
         result = changed if changed is not None else document
-        save_json(path, result)
+        save_json(path, result, seal_depth=seal_depth)
         return result
 
 

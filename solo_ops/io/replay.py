@@ -33,12 +33,9 @@ from solo_ops.game.definition import Game
 from solo_ops.game.engine import step
 from solo_ops.game.state import State
 from solo_ops.io import opening
-from solo_ops.io.persistence import EventLog, file_digest, load_json
+from solo_ops.io.persistence import EventLog, file_digest
 from solo_ops.io.savegame import (
-    GAME_KIND,
     LOG_KIND,
-    MIGRATIONS,
-    SCHEMA_VERSION,
     base_problem,
     chain_difference,
     effective_records,
@@ -130,8 +127,7 @@ def _legacy(base: Any) -> Any:
 
 # -- against the save ------------------------------------------------------------------------------
 def _load_save(save: Path) -> dict[str, Any]:
-    return load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                     migrations=MIGRATIONS)
+    return opening.read_save(save)
 
 
 def _against_save(log: Path, save: Path, doc: dict[str, Any], lines: list[Line],

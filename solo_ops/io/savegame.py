@@ -52,6 +52,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from solo_ops.core import seal
 from solo_ops.core.dice import SCHEMES, SPLITMIX
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import read_links
@@ -70,6 +71,12 @@ checkpoint and the fingerprints of the steps before it; 5 the header names its d
 (``dice_scheme``; before it, ``splitmix64``). Not bumped by ``links`` (save 4/5): the links
 never go into the log."""
 READABLE_LOG_VERSIONS = (1, 2, 3, 4, 5)
+SEALED_SINCE = 6
+"""The first schema whose saves carry a seal (:mod:`solo_ops.core.seal`): one without it, or
+whose seal does not match, was edited after it was saved."""
+SEAL_DEPTH = 1
+"""How deep a game save's seal names what changed: its top-level fields (``actions``,
+``checkpoint``, ``snapshot``...)."""
 PRINT_DIGITS = 16
 """Hex digits kept of each log line's chain hash in the save (the head is kept whole)."""
 
@@ -141,12 +148,13 @@ def base_steps(game: Game) -> int:
 
 
 def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
-                  chain: LogChain | None = None) -> dict[str, Any]:
-    """The save file's content; ``log`` is the event log's :func:`~solo_ops.io.persistence.
-    file_digest` and ``chain`` its :class:`LogChain` as of this save (``None`` when there is
-    no log)."""
+                  chain: LogChain | None = None, *, sealed: bool = True) -> dict[str, Any]:
+    """The save file's content, sealed (:data:`SEAL_DEPTH`); ``log`` is the event log's
+    :func:`~solo_ops.io.persistence.file_digest` and ``chain`` its :class:`LogChain` as of this
+    save (``None`` when there is no log). ``sealed=False``: the content only, for a replay in
+    memory (an undo) that writes nothing."""
     steps = [step_print(r) for r in state.log]
-    return {
+    doc = {
         "schema_version": SCHEMA_VERSION,
         "kind": GAME_KIND,
         "game_id": id_of_game(game),
@@ -165,6 +173,7 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
         "base": game.base,
         "links": game.links,
     }
+    return seal.sealed(doc, SEAL_DEPTH) if sealed else doc
 
 
 def hashed_checkpoint(state: State, steps: list[str]) -> dict[str, Any]:
