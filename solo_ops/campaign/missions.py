@@ -111,8 +111,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
         "survival_tests": [],
         "report": report,
     }
-    campaign.missions_played = number
-    campaign.history.append(record)
+    campaign.history.append(record)  # the campaign's missions played: now ``number``
     if not pending_tests(campaign):
         report.append("No survival test: nobody was hurt.")
         return MissionReport(number, (), tuple(report), record)

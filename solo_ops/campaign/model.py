@@ -22,11 +22,14 @@ from solo_ops.campaign.storage import (
     _check_history_entry,
     _pending,
     _records,
+    check_mission_numbers,
+    missions_in,
 )
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
+from solo_ops.core.seal import SEAL_KEY
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
 ACTIVE = "active"
@@ -251,17 +254,23 @@ def parse_squad(data: Any, source: str | None) -> Squad:
 # -- the campaign -------------------------------------------------------------------------------
 @dataclass
 class Campaign:
-    """A campaign: its squads, the missions played and their history (one dict per mission)."""
+    """A campaign: its squads and their history (one dict per mission, and one per
+    replacement); the missions played are the history's (:attr:`missions_played`)."""
 
     name: str
     squads: list[Squad]
     settings: CampaignSettings = field(default_factory=CampaignSettings)
-    missions_played: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
     links: dict[str, Any] | None = None
     """The campaign's links at the table (``campaign serve``): one token per player and the
     host's, made once and kept for every mission (:mod:`solo_ops.session.links`)."""
+
+    @property
+    def missions_played(self) -> int:
+        """How many missions were played: the history's last mission record
+        (:func:`~solo_ops.campaign.storage.missions_in`), so the two can never disagree."""
+        return missions_in(self.history)
 
     def squad(self, player: str) -> Squad:
         """The squad of ``player`` (an :class:`InputError` listing the players otherwise)."""
@@ -297,17 +306,22 @@ class Campaign:
     def from_dict(cls, data: Any, source: str | None = None) -> Campaign:
         """A campaign from its (already migrated) save document; errors name the field."""
         c = Fields(data, source).only(("schema_version", "kind", "name", "settings",
-                                       "missions_played", "squads", "history", "links"))
+                                       "missions_played", "squads", "history", "links",
+                                       SEAL_KEY))
         squads = [Squad.from_dict(item, source, join_path("squads", i))
                   for i, item in enumerate(c.sequence("squads"))]
         history = c.sequence("history", [])
         for i, entry in enumerate(history):
             _check_history_entry(entry, source, join_path("history", i))
+        check_mission_numbers(history, source)
+        played = c.integer("missions_played", missions_in(history), minimum=0)
+        if played != missions_in(history):
+            raise c.error("missions_played", f"says {played} missions were played, the "
+                                             f"history records {missions_in(history)}")
         campaign = cls(
             name=c.text("name"),
             squads=squads,
             settings=CampaignSettings.from_dict(c.raw("settings", {}), source),
-            missions_played=c.integer("missions_played", 0, minimum=0),
             history=history,
             links=read_links(c.raw("links", None), source or "campaign"),
         )

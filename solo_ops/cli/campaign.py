@@ -41,6 +41,7 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     load_campaign,
+    save_campaign,
     saves_option,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
@@ -60,7 +61,6 @@ from solo_ops.io.opening import mission_paths
 from solo_ops.io.persistence import (
     campaign_lock,
     game_lock,
-    save_json,
 )
 from solo_ops.io.yamlio import read_document
 
@@ -116,7 +116,7 @@ def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded
         if path.exists():
             raise InputError(f"campaign {name!r} already exists ({path}); choose another name "
                              "or use `solo-ops campaign show`", source="NAME")
-        save_json(path, created.to_dict())
+        save_campaign(path, created)
     if as_json:
         emit_json({"campaign": name, "path": str(path),
                    "squads": [_squad_summary(s) for s in created.squads],

@@ -10,6 +10,7 @@ never half of one. A mission's files live in ``<saves>/<name>-missions/``.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +23,18 @@ from solo_ops.campaign import (
     Campaign,
     MissionReport,
 )
+from solo_ops.campaign.storage import SEAL_DEPTH, SEALED_SINCE
 from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import CURRENT, derived_seed, dice_for
-from solo_ops.core.errors import InputError
-from solo_ops.io.persistence import load_json, update_json, write_text_atomic
+from solo_ops.core.errors import InputError, SaveError, excerpt
+from solo_ops.core.seal import SEAL_KEY
+from solo_ops.io.persistence import (
+    load_json,
+    restore_hint,
+    save_json,
+    update_json,
+    write_text_atomic,
+)
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -39,6 +48,13 @@ _BAD_NAME_CHARS = set('/\\:*?"<>|')
 def saves_option(f: Any) -> Any:
     return click.option("--saves", "saves", type=click.Path(path_type=Path), default=None,
                         help="The folder of campaign saves (default ./campaign_saves).")(f)
+
+
+def shown_name(name: str) -> str:
+    """A campaign's name as a message shows it: as it is, or quoted when it holds what a
+    terminal cannot print (bytes that are not UTF-8 in a file's name)."""
+    return name if name.isprintable() and name.encode("utf-8", "replace").decode() == name \
+        else excerpt(name)
 
 
 def campaign_path(name: str, saves: Path | None) -> Path:
@@ -55,33 +71,57 @@ def campaign_path(name: str, saves: Path | None) -> Path:
     return (saves if saves is not None else DEFAULT_SAVES) / f"{clean}.json"
 
 
+def _read(document: dict[str, Any], path: Path) -> Campaign:
+    """The campaign a save document holds; a save that holds none (a field that no campaign
+    could have: ``missions_played`` against its history, a model's state...) is refused in one
+    line naming the field, with the backup to restore."""
+    try:
+        return Campaign.from_dict(document, str(path))
+    except InputError as exc:
+        raise InputError(f"{exc.message}; {restore_hint(path, 'campaign')}", source=exc.source,
+                         field=exc.field) from None
+
+
 def load_campaign(path: Path, name: str) -> Campaign:
-    """Read a campaign save (migrated); a missing one lists the campaigns there are."""
+    """Read a campaign save (its seal checked, migrated); a missing one lists the campaigns
+    there are. A save written before seals (schema 2 and older) is sealed at once, under the
+    campaign's lock (when it can be written: a read-only folder is only read)."""
     if not path.exists():
         known = sorted(p.stem for p in path.parent.glob("*.json")) if path.parent.is_dir() \
             else []
-        listing = f" (campaigns there: {', '.join(known)})" if known else ""
+        listing = f" (campaigns there: {', '.join(map(shown_name, known))})" if known else ""
         raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
                          "`solo-ops campaign new`", source="NAME")
     document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                         migrations=MIGRATIONS, limit="campaign")
-    return Campaign.from_dict(document, str(path))
+                         migrations=MIGRATIONS, limit="campaign", sealed_since=SEALED_SINCE)
+    campaign = _read(document, path)
+    if SEAL_KEY not in document:  # migrated from before seals: sealed on first load
+        with contextlib.suppress(SaveError):
+            return change_campaign(path, name, lambda _c: None)
+    return campaign
+
+
+def save_campaign(path: Path, campaign: Campaign) -> None:
+    """Write ``campaign`` to ``path``, sealed (the caller holds its lock)."""
+    save_json(path, campaign.to_dict(), seal_depth=SEAL_DEPTH)
 
 
 def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
-    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it: nothing is lost."""
+    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it, sealed: nothing is
+    lost."""
     if not path.exists():
         load_campaign(path, name)  # the clear "no campaign" error
     holder: dict[str, Campaign] = {}
 
     def apply(document: dict[str, Any]) -> dict[str, Any]:
-        campaign = Campaign.from_dict(document, str(path))
+        campaign = _read(document, path)
         fn(campaign)
         holder["campaign"] = campaign
         return campaign.to_dict()
 
     update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                migrations=MIGRATIONS, limit="campaign")
+                migrations=MIGRATIONS, limit="campaign", sealed_since=SEALED_SINCE,
+                seal_depth=SEAL_DEPTH)
     return holder["campaign"]
 
 
