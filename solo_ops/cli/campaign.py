@@ -40,6 +40,7 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
+    finish_last_mission,
     load_campaign,
     save_campaign,
     saves_option,
@@ -336,6 +337,8 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     number = current.missions_played + 1
     files = mission_paths(path, number)
     out = console()
+    for line in finish_last_mission(path, current):
+        out.print(line, markup=False)
     units = units or current.settings.units
     with game_lock(files["save"]):
         _check_not_recorded(path, name, number)
@@ -378,12 +381,11 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     when a mission still being set up is left waiting (no `ready`)."""
     from solo_ops.cli.maps import draw_view
     from solo_ops.cli.play import Session, check_log
-    from solo_ops.io.opening import load_save_doc
-    from solo_ops.session.table import GameTable
+    from solo_ops.session.opening import open_save
 
-    doc, game, state = load_save_doc(files["save"])
-    session = Session(GameTable(game, state, files["save"], files["log"],
-                                reveal=reveal_hidden, units=units), as_json=False)
+    table, doc = open_save(files["save"], files["log"], reveal=reveal_hidden, units=units)
+    game, state = table.game, table.state
+    session = Session(table, as_json=False)
     session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
         out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "

@@ -28,6 +28,7 @@ from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import CURRENT, derived_seed, dice_for
 from solo_ops.core.errors import InputError, SaveError, excerpt
 from solo_ops.core.seal import SEAL_KEY
+from solo_ops.io.opening import mission_paths
 from solo_ops.io.persistence import (
     load_json,
     restore_hint,
@@ -203,3 +204,24 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
     change_campaign(path, name, apply)
     draw_view(game, state, files["map"])
     return reports
+
+
+def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
+    """Complete the end of the last mission recorded when the command that recorded it was
+    cut short before drawing its map (a kill, a power cut): the map is drawn now from the
+    mission's save. Returns what the players should hear (nothing when it was complete)."""
+    number = campaign.missions_played
+    if number < 1:
+        return []
+    files = mission_paths(path, number)
+    if files["map"].exists() or not files["save"].is_file():
+        return []
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.io.opening import load_save
+
+    game, state = load_save(files["save"])
+    if not state.ended:
+        return []
+    draw_view(game, state, files["map"])
+    return [f"The map of mission {number}'s end was never drawn (the command that recorded it "
+            f"was stopped first); it is drawn now: {files['map']}."]

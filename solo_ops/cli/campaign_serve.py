@@ -29,6 +29,7 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
+    finish_last_mission,
     load_campaign,
     saves_option,
 )
@@ -58,7 +59,7 @@ class Desk:
         self._phase = REPORT
         self.ready: set[str] = set()
         self.last: GameTable | None = None  # the last mission recorded here, for its map
-        self.notes: list[str] = []
+        self.notes: list[str] = finish_last_mission(path, self.campaign)
         self._locks = contextlib.ExitStack()
 
     # -- the protocol ---------------------------------------------------------------------------
@@ -114,12 +115,11 @@ class Desk:
             if not self.files["save"].exists():
                 self.mission, self._phase = None, REPORT
                 return
-            from solo_ops.io.opening import LogDisagrees, load_save_doc
-            from solo_ops.session.opening import sync_log
+            from solo_ops.io.opening import LogDisagrees
+            from solo_ops.session.opening import open_save, sync_log
 
-            doc, game, state = load_save_doc(self.files["save"])
-            table = GameTable(game, state, self.files["save"], self.files["log"],
-                              units=self.units)
+            table, doc = open_save(self.files["save"], self.files["log"], units=self.units)
+            state = table.state
             if not state.ended:
                 try:
                     note = sync_log(table, doc)

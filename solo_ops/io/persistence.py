@@ -38,6 +38,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import secrets
 import shlex
 import stat
@@ -161,6 +162,31 @@ def _remove_stale_temps(path: Path) -> None:
         if pid_text.isdigit() and int(pid_text) != os.getpid() and not _pid_alive(int(pid_text)):
             with contextlib.suppress(OSError):
                 os.unlink(path.parent / name)
+
+
+def clean_leftovers(path: str | Path) -> list[Path]:
+    """Remove the temporary files writers of ``path`` left behind when they were killed
+    mid-write (``.<name>.<pid>.<random>.tmp`` and ``.bak.tmp``), whatever their pid: call it
+    while holding the lock on ``path`` (:func:`game_lock`), when no other process writes it.
+    Returns what was removed. (Without the lock, :func:`write_atomic` removes only those of
+    processes that are gone.)"""
+    path = Path(path)
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]{{8}}\.(?:bak\.)?tmp")
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found is None or int(found.group(1)) == os.getpid():
+            continue
+        leftover = path.parent / name
+        with contextlib.suppress(OSError):
+            if not _is_link(leftover):
+                leftover.unlink()
+                removed.append(leftover)
+    return removed
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -640,6 +666,7 @@ def update_json(
     """
     path = Path(path)
     with campaign_lock(path, timeout=timeout):
+        clean_leftovers(path)
         if create is not None and not path.exists():
             document = create()
         else:
