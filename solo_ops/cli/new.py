@@ -24,6 +24,7 @@ from solo_ops.game.engine import new_game
 from solo_ops.game.generator import Candidate, Options, generate
 from solo_ops.geometry.board import parse_board
 from solo_ops.io import library
+from solo_ops.io.opening import refuse_replacing
 from solo_ops.io.persistence import write_text_atomic
 from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import check_squad, parse_scenario
@@ -61,12 +62,15 @@ def _pick(value: str | None, kind: str, out_dir: Path) -> Candidate | None:
     return Candidate(path.stem, os.path.relpath(path.resolve(), out_dir), data)
 
 
-def _scenario_path(out: Path | None, seed: int) -> Path:
+def _scenario_path(out: Path | None, seed: int, force: bool) -> Path:
     """The scenario file to write (default ``encounter-<id>.yaml``, ``<id>`` six hex digits
-    of a hash of the seed: :func:`~solo_ops.core.dice.short_id`), its folder made."""
+    of a hash of the seed: :func:`~solo_ops.core.dice.short_id`), its folder made; an
+    existing file is refused unless ``force`` (nothing is replaced by accident)."""
+    given = out is not None
     out = out or Path(f"encounter-{short_id(seed, 'encounter')}.yaml")
     if out.suffix.lower() not in (".yaml", ".yml", ".json"):
         raise InputError("the scenario file must end in .yaml, .yml or .json", source="--out")
+    refuse_replacing(out, "--out" if given else "new", force=force)
     out.parent.mkdir(parents=True, exist_ok=True)
     return out
 
@@ -186,18 +190,22 @@ def _print_briefing(doc: dict[str, Any], notes: list[str], scenario: Scenario,
               help="The scenario file to write (default encounter-<id>.yaml).")
 @click.option("--picture", type=click.Path(path_type=Path), default=None,
               help="The set-up picture (.png or .svg; default next to the scenario).")
+@click.option("--force", is_flag=True,
+              help="Replace the scenario file (--out) if it exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
                 edition: str | None, engagement: int | None, difficulty: str | None,
                 rate_missions: int, rate_width: float, crit_op: str | None,
                 tac_op: str | None, pariah: str | None, name: str | None, seed: int | None,
-                out: Path | None, picture: Path | None, as_json: bool) -> None:
+                out: Path | None, picture: Path | None, force: bool, as_json: bool) -> None:
     """Generate an encounter: board, enemy, engagement, mission, deployment and fog."""
     from solo_ops.cli.maps import save_picture, view_scene
 
     chosen = seed is not None
     seed = resolve_seed(seed)
-    out = _scenario_path(out, seed)
+    out = _scenario_path(out, seed, force)
+    picture = picture or out.with_suffix(".png")
+    refuse_replacing(picture, "--picture")  # before any work: never over a save or scenario
     out_dir = out.resolve().parent
     boards = _shipped("board")
     rosters = _shipped("roster")
@@ -219,7 +227,6 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     scenario, game, state = _deploy(doc, out, out_dir, seed)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out, _scenario_text(doc, out, seed))
-    picture = picture or out.with_suffix(".png")
     save_picture(view_scene(game, state, title=f"{doc['name']} — set-up"), picture)
     counters = [{"id": c.id, "at": [round(c.at[0], 2), round(c.at[1], 2)]}
                 for c in state.counters.values() if c.active]

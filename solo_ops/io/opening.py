@@ -20,6 +20,7 @@ what the player should hear is returned as sentences for the caller to print.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -148,6 +149,28 @@ def file_kind(path: Path) -> str | None:
     if found is not None and found.group(1).endswith("-campaign"):  # campaign.storage's kind
         return "campaign"
     return "scenario" if _SCENARIO_KEY.search(head) else None
+
+
+PRECIOUS = {"save": "a saved game", "log": "a game's event log", "campaign": "a campaign save",
+            "scenario": "a scenario"}
+"""The files no command replaces by accident (what :func:`file_kind` tells apart)."""
+
+
+def refuse_replacing(path: Path, source: str, *, force: bool | None = None) -> None:
+    """Refuse to write ``path`` when it would replace a file: any file when ``force`` is
+    given and false (the command writes that kind of file and has ``--force``), else a save,
+    event log, campaign or scenario (pictures and tables never replace one). One line naming
+    the file and what it is."""
+    if force or not os.path.lexists(path):
+        return
+    kind = file_kind(path)
+    if force is None and kind not in PRECIOUS:
+        return
+    what = PRECIOUS.get(kind or "", "")
+    hint = ("choose another file or add --force to replace it" if force is not None
+            else "choose another file")
+    raise InputError(f"{path} already exists{f' ({what})' if what else ''}; {hint}",
+                     source=source)
 
 
 def wrong_file(path: Path, wanted: str, command: str) -> InputError | None:
@@ -429,6 +452,8 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         seed = fresh_seed(seed)
     if seed is None:
         raise InputError("the scenario has no seed: give --seed", source=str(scenario_path))
+    if save is not None and os.path.lexists(save) and file_kind(save) != "save":
+        refuse_replacing(save, "--save")
     save_path, log_path = saves_for(scenario_path, save, seed, loaded.document)
     if save is None and not save_path.exists() and not new \
             and file_kind(legacy_save(scenario_path, seed)) == "save":
