@@ -270,7 +270,10 @@ READY_WORDS = ("ready",)
 
 def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: int) -> bool:
     """Read answers until "ready" (True) or "quit" / the end of the answers (False): the
-    mission waits for the table to be set up before its first turning point."""
+    mission waits for the table to be set up before its first turning point (answers from a
+    file count what else they say against their limits: :func:`solo_ops.cli.play.spend`)."""
+    from solo_ops.cli.play import spend
+
     for raw in feed:
         if not interactive:
             out.print(f"> {raw}", markup=False)
@@ -282,6 +285,7 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
             return True
         if word in ("quit", "exit"):
             break
+        spend(feed, "idle")
         out.print("✗ type ready when the table is set up (or quit to stop here)",
                   markup=False)
     out.print(f"Mission {number} is set up and saved; run `solo-ops campaign play {name}` "

@@ -26,6 +26,7 @@ from solo_ops.cli.common import SEED, campaign_command, console, emit_json, reso
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.limits import ANSWERS
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
@@ -131,6 +132,7 @@ class Session:
                 continue
             outcome = self.table.answer(None, line, then=False)
             if outcome.meta is not None:
+                spend(feed, {"undo": "undos", "map": "maps"}.get(outcome.meta, "idle"))
                 if self.meta(line, outcome):
                     return 0
                 continue
@@ -139,8 +141,11 @@ class Session:
                 if agreed is None:
                     return self._out_of_answers()
                 if agreed.declined:
+                    spend(feed, "idle")
                     continue
                 outcome = agreed
+            if not outcome.ok:
+                spend(feed, "idle")
             self.report(outcome, line, interactive)
 
     def report(self, outcome: Outcome, line: str, interactive: bool) -> None:
@@ -163,6 +168,8 @@ class Session:
             return line
         try:
             line = next(feed)
+            while not interactive and (not line.strip() or line.lstrip().startswith("#")):
+                line = next(feed)  # read on: a blank line or a comment asks nothing again
         except StopIteration:
             return None
         if not interactive and not self.as_json:
@@ -348,13 +355,67 @@ class Feed:
         return str(self._session.prompt("» "))
 
 
+class Answers:
+    """Answers no one types (a file, the ``--answer`` options, a pipe), within
+    :data:`~solo_ops.core.limits.ANSWERS`: lines are counted as they are read, and the session
+    counts the answers that play nothing (:meth:`spend`); past a limit the answers stop with
+    one :class:`InputError` line naming the source and the line (the steps before are saved)."""
+
+    def __init__(self, lines: Iterator[str], source: str) -> None:
+        self._lines = lines
+        self.source = source
+        self.read = 0
+        self.spent: dict[str, int] = {"idle": 0, "undos": 0, "maps": 0}
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.read += 1
+        if self.read > ANSWERS.lines:
+            self._stop(f"more than {ANSWERS.lines:,} lines")
+        return line
+
+    def spend(self, kind: str) -> None:
+        """Count one answer of ``kind`` that played nothing (``idle``; ``undos`` and ``maps``
+        count as idle too)."""
+        for key in {"idle", kind}:
+            self.spent[key] += 1
+            if self.spent[key] > getattr(ANSWERS, key):
+                what = {"idle": "answers that play nothing (help, status, refusals...)",
+                        "undos": "undo answers", "maps": "map answers"}[key]
+                self._stop(f"more than {getattr(ANSWERS, key)} {what}")
+
+    def _stop(self, why: str) -> None:
+        raise InputError(f"the answers stop at line {self.read}: they ask for {why}, the most "
+                         "a file of answers may (every step before it is saved)",
+                         source=self.source)
+
+
 def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
     if answer:
-        return iter(answer), False
+        if len(answer) > ANSWERS.lines:
+            raise InputError(f"{len(answer):,} answers; at most {ANSWERS.lines:,}",
+                             source="--answer")
+        return Answers(iter(answer), "--answer"), False
     if answers_file is not None:  # a regular file, bounded, UTF-8 (io.reading)
-        return iter(read_text(answers_file, "answers").splitlines()), False
+        lines = read_text(answers_file, "answers").splitlines()
+        if len(lines) > ANSWERS.lines:
+            raise InputError(f"has {len(lines):,} lines; an answers file has at most "
+                             f"{ANSWERS.lines:,}", source=str(answers_file))
+        return Answers(iter(lines), str(answers_file)), False
     interactive = sys.stdin.isatty()
+    if not interactive:
+        return Answers(Feed(False), "the answers piped in"), False
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
+
+
+def spend(feed: Iterator[str], kind: str) -> None:
+    """Count an answer that played nothing against the feed's limits (:class:`Answers`; a
+    person at the keyboard has none)."""
+    if isinstance(feed, Answers):
+        feed.spend(kind)
 
 
 def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
