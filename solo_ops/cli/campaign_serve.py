@@ -328,7 +328,7 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
             click.echo(note)
         base = base_url(host, sock.getsockname()[1])
         app = create_app(None, local_only=is_loopback(host), hosts=served_names(host),
-                         desk=desk, extra=ROUTES)
+                         desk=desk, extra=ROUTES, port=sock.getsockname()[1])
         assert desk.links is not None
         click.echo(f"Serving {name} on {base}")
         for line in link_lines(base, desk.players, desk.links):

@@ -48,7 +48,7 @@ def served_names(host: str) -> list[str]:
     from solo_ops.web.app import is_loopback
 
     if is_loopback(host):
-        return [host] if host not in ("127.0.0.1", "localhost", "::1") else []
+        return [host] if host.strip().lower() not in ("127.0.0.1", "localhost", "::1") else []
     name = socket.gethostname()
     names = [_lan_address(), name, f"{name}.local"]
     if host not in ("0.0.0.0", "::", ""):
@@ -167,7 +167,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             click.echo(f"A new link for {name}: the old one no longer works.")
         real_port = sock.getsockname()[1]
         base = base_url(host, real_port)
-        app = create_app(table, local_only=local, hosts=served_names(host))
+        app = create_app(table, local_only=local, hosts=served_names(host), port=real_port)
         assert table.game.links is not None
         click.echo(f"Serving {table.game.scenario.name} on {base}")
         for line in link_lines(base, table.players, table.game.links):
