@@ -8,11 +8,13 @@ line on stderr and exit status 2; nothing the player types can produce a traceba
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
 
 from solo_ops import __version__
-from solo_ops.cli.common import SoloOpsGroup
+from solo_ops.cli.common import EXIT_INPUT, SoloOpsGroup, not_text
 
 # Sub-command modules; each defines ``commands``, a list of click commands or groups.
 COMMAND_MODULES = (
@@ -77,6 +79,20 @@ class LazyGroup(SoloOpsGroup):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*LAZY_COMMANDS, *self.commands})
+
+    def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
+        """Run the command line, after refusing an argument that is not UTF-8 text (a name or a
+        path with other bytes in it: solo-ops writes names into saves and shows them, both
+        UTF-8) in one line and exit status 2."""
+        given = list(sys.argv[1:] if args is None else args)
+        for index, arg in enumerate(given):
+            problem = not_text(arg)
+            if problem is not None:
+                click.echo(f"solo-ops: error: argument {index + 1} ({problem}) is not UTF-8 "
+                           "text; solo-ops reads names and paths as UTF-8 (rename the file or "
+                           "choose another name)", err=True)
+                sys.exit(EXIT_INPUT)
+        return super().main(given, *rest, **options)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:

@@ -52,6 +52,21 @@ class SoloOpsGroup(click.Group):
             ctx.exit(70)
 
 
+def not_text(value: object) -> str | None:
+    """None when ``value`` is text that UTF-8 can write, else the value shown safely (its
+    undecodable bytes as ``\\xff``): an argument or a line made of bytes that are not UTF-8
+    reaches Python as lone surrogates, which no file, terminal or JSON document takes."""
+    if not isinstance(value, str):
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogateescape")
+        shown = raw.decode("utf-8", "backslashreplace")
+        return shown if len(shown) <= 60 else shown[:59] + "…"
+    return None
+
+
 def _saved_note() -> str:
     """What an interrupted command left behind, for its last line."""
     from solo_ops.io.persistence import files_changed

@@ -22,7 +22,14 @@ from typing import Any
 
 import click
 
-from solo_ops.cli.common import SEED, campaign_command, console, emit_json, resolve_seed
+from solo_ops.cli.common import (
+    SEED,
+    campaign_command,
+    console,
+    emit_json,
+    not_text,
+    resolve_seed,
+)
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
 from solo_ops.core.errors import InputError, SaveError
@@ -170,6 +177,9 @@ class Session:
             line = next(feed)
             while not interactive and (not line.strip() or line.lstrip().startswith("#")):
                 line = next(feed)  # read on: a blank line or a comment asks nothing again
+            while not_text(line) is not None:  # bytes that are not UTF-8 (a terminal's)
+                self.say(f"✗ {not_text(line)} is not UTF-8 text: type it again")
+                line = next(feed)
         except StopIteration:
             return None
         if not interactive and not self.as_json:
@@ -324,16 +334,25 @@ class Feed:
         self.fancy = fancy  # stdout is a terminal too: prompt_toolkit, else plain input()
         self.words: Any = lambda: list(answers.ACT_WORDS)
         self._session: Any = None
+        self.lines = 0
 
     def __iter__(self) -> Iterator[str]:
         return self
 
     def __next__(self) -> str:
-        if not self.interactive:
-            line = sys.stdin.readline()
-            if not line:
+        if not self.interactive:  # bytes, decoded here: a line that is not UTF-8 is named
+            stream = getattr(sys.stdin, "buffer", None)
+            raw = stream.readline() if stream is not None else sys.stdin.readline()
+            if not raw:
                 raise StopIteration
-            return line.rstrip("\n")
+            self.lines += 1
+            if isinstance(raw, str):
+                return raw.rstrip("\n")
+            try:
+                return raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                raise InputError(f"line {self.lines} is not UTF-8 text",
+                                 source="the answers piped in") from None
         try:
             return self._prompt()
         except (EOFError, KeyboardInterrupt):
