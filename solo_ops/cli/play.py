@@ -32,7 +32,7 @@ from solo_ops.cli.common import (
 )
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
-from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.errors import InputError, SaveError, clip
 from solo_ops.core.limits import ANSWERS
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
@@ -269,8 +269,11 @@ class Session:
                 try:
                     draw_view(self.game, self.state, Path(words[1]), reveal=self.table.reveal)
                     self.say(f"Map drawn to {words[1]}.")
-                except InputError as exc:
+                except (InputError, SaveError) as exc:  # a bad name: the game goes on
                     self.say(f"✗ {exc}")
+                except OSError as exc:  # a name the system refuses (too long, /proc...)
+                    self.say(f"✗ {clip(words[1])}: cannot be drawn there "
+                             f"({exc.strerror or type(exc).__name__}); choose another file")
             return False
         if outcome.refusal == "save":
             self.unsaved.append(outcome.message)
