@@ -324,7 +324,7 @@ def test_campaign_round_trips_through_plain_data() -> None:
                                        default_toughness=4))
     one(c, ModelOutcome("a1", went_down=True), 6)
     data = c.to_dict()
-    assert data["kind"] == "solo-ops-campaign" and data["schema_version"] == 2
+    assert data["kind"] == "solo-ops-campaign" and data["schema_version"] == 3
     again = Campaign.from_dict(data, "save.json")
     assert again.to_dict() == data
 

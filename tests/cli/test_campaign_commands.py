@@ -10,7 +10,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from solo_ops.campaign.storage import SEAL_DEPTH
 from solo_ops.cli import campaign as campaign_module
+from solo_ops.core.seal import sealed
 from solo_ops.io.persistence import backup_path
 from tests.support.paths import SCENARIOS
 
@@ -42,7 +44,7 @@ def test_new_writes_the_save_and_reports_json(runner: CliRunner, tmp_path: Path)
     assert data["path"] == str(saves / "Gallowdark.json")
     assert [s["player"] for s in data["squads"]] == ["Ana", "Ben"]
     save = json.loads((saves / "Gallowdark.json").read_text())
-    assert save["schema_version"] == 2 and save["kind"] == "solo-ops-campaign"
+    assert save["schema_version"] == 3 and save["kind"] == "solo-ops-campaign"
     again = invoke(runner, "new", "Gallowdark", "--squad", VESPER, "--saves", str(saves))
     assert again.exit_code == 2 and "already exists" in again.stderr
 
@@ -230,7 +232,11 @@ def test_valid_json_with_bad_fields_names_the_field(runner: CliRunner, tmp_path:
     data["squads"][0]["models"][0]["state"] = "sleeping"
     path.write_text(json.dumps(data))
     out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
-    assert out.exit_code == 2
+    assert out.exit_code == 2  # the seal finds the edit first
+    assert "squads[0].models[0].state: was edited after it was saved" in out.stderr
+    path.write_text(json.dumps(sealed(data, SEAL_DEPTH)))  # a forger with the source code
+    out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1
     assert "squads[0].models[0].state: unknown value 'sleeping'" in out.stderr
 
 
