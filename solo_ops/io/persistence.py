@@ -38,7 +38,6 @@ import errno
 import hashlib
 import json
 import os
-import re
 import secrets
 import shlex
 import stat
@@ -53,6 +52,7 @@ from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.core.seal import SEAL_KEY, sealed
 from solo_ops.core.seal import problem as seal_problem
+from solo_ops.io.leftovers import clean_leftovers, is_link, remove_stale_temps, temp_prefix
 from solo_ops.io.reading import decode, read_bytes
 
 Document = dict[str, Any]
@@ -101,22 +101,11 @@ def owner_path(path: str | Path) -> Path:
     return path.with_name(path.name + ".lock.pid")
 
 
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def _is_link(path: Path) -> bool:
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
 def refuse_link(path: str | Path) -> None:
     """A :class:`SaveError` when ``path`` is a symbolic link: solo-ops writes regular files only
     and never follows a link it did not create (a planted link could point anywhere)."""
     path = Path(path)
-    if _is_link(path):
+    if is_link(path):
         raise SaveError(f"{path} is a symbolic link; solo-ops writes only regular files and "
                         "does not follow links (remove the link or choose another file)")
 
@@ -136,59 +125,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _pid_alive(pid: int) -> bool:
-    if os.name == "nt":  # pragma: no cover - os.kill(pid, 0) would terminate it on Windows
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - someone else's process
-        return True
-    return True
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Delete temporary files left by writers that were killed mid-save (their pid is gone)."""
-    prefix = _temp_prefix(path)
-    try:
-        names = os.listdir(path.parent)
-    except OSError:  # pragma: no cover
-        return
-    for name in names:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
-            continue
-        pid_text = name[len(prefix):].split(".", 1)[0]
-        if pid_text.isdigit() and int(pid_text) != os.getpid() and not _pid_alive(int(pid_text)):
-            with contextlib.suppress(OSError):
-                os.unlink(path.parent / name)
-
-
-def clean_leftovers(path: str | Path) -> list[Path]:
-    """Remove the temporary files writers of ``path`` left behind when they were killed
-    mid-write (``.<name>.<pid>.<random>.tmp`` and ``.bak.tmp``), whatever their pid: call it
-    while holding the lock on ``path`` (:func:`game_lock`), when no other process writes it.
-    Returns what was removed. (Without the lock, :func:`write_atomic` removes only those of
-    processes that are gone.)"""
-    path = Path(path)
-    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]{{8}}\.(?:bak\.)?tmp")
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return []
-    removed = []
-    for name in names:
-        found = pattern.fullmatch(name)
-        if found is None or int(found.group(1)) == os.getpid():
-            continue
-        leftover = path.parent / name
-        with contextlib.suppress(OSError):
-            if not _is_link(leftover):
-                leftover.unlink()
-                removed.append(leftover)
-    return removed
-
-
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -201,7 +137,7 @@ def _new_temp(path: Path, what: str = "tmp") -> tuple[int, Path]:
     through a link): ``.<name>.<pid>.<random>.<what>``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
     for _ in range(100):
-        tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
+        tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
                              f"{what}")
         try:
             return os.open(tmp, flags, 0o644), tmp
@@ -232,7 +168,7 @@ def write_atomic(path: str | Path, data: bytes, *, keep_backup: bool = False,
     tmp: Path | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temps(path)
+        remove_stale_temps(path)
         fd, tmp = _new_temp(path)
         try:
             _write_all(fd, data)
@@ -321,7 +257,7 @@ def _holds(path: Path, data: bytes) -> bool:
 def _keep_backup(path: Path) -> None:
     """Make ``<name>.bak`` the current version of ``path`` (before it is replaced)."""
     bak = backup_path(path)
-    tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
+    tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
     try:
         os.link(path, tmp)  # ``path`` is not a link (write_atomic refused that)
     except OSError as exc:
@@ -349,7 +285,7 @@ def set_aside(path: str | Path, stamp: str) -> Path | None:
     over an existing file; returns the new name. ``saves/a-7.log.jsonl`` with stamp
     ``20261123-1312`` becomes ``saves/a-7.old-20261123-1312.log.jsonl``."""
     path = Path(path)
-    if not path.exists() and not _is_link(path):
+    if not path.exists() and not is_link(path):
         return None
     name = path.name
     cut = name.find(".", 1)
@@ -357,7 +293,7 @@ def set_aside(path: str | Path, stamp: str) -> Path | None:
     for extra in range(1000):
         suffix = "" if extra == 0 else f"-{extra + 1}"
         target = path.with_name(f"{stem}.old-{stamp}{suffix}{rest}")
-        if target.exists() or _is_link(target):
+        if target.exists() or is_link(target):
             continue
         try:
             os.rename(path, target)
@@ -633,7 +569,7 @@ def _tidy(lock: filelock.BaseFileLock, path: Path, target: Path) -> None:
         return
     for leftover in (owner_path(path), target):
         with contextlib.suppress(OSError):  # Windows: filelock removes its own on release
-            if not _is_link(leftover):
+            if not is_link(leftover):
                 leftover.unlink()
 
 
@@ -714,13 +650,13 @@ class EventLog:
     def append(self, record: Mapping[str, Any]) -> None:
         """Add one record (a JSON object) as a line, flushed and fsynced before returning."""
         data = log_line(record, self.path)
-        if not self.path.exists() and not _is_link(self.path):
+        if not self.path.exists() and not is_link(self.path):
             write_atomic(self.path, data)
             return
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | _NOFOLLOW | _BINARY)
         except OSError as exc:
-            if _is_link(self.path):
+            if is_link(self.path):
                 refuse_link(self.path)
             raise SaveError(f"{self.path} cannot be appended to ({exc.strerror})") from None
         try:
