@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from solo_ops.cli import main
 from solo_ops.cli.campaign_files import campaign_path
 from solo_ops.cli.campaign_serve import Desk
+from solo_ops.core.seal import problem as seal_problem
 from solo_ops.web.app import create_app
 from solo_ops.web.campaign import ROUTES
 from tests.support.api import ApiClient
@@ -175,12 +176,13 @@ def test_a_schema_1_campaign_is_migrated_and_keeps_its_links(tmp_path: Path) -> 
     path = saves / "Vesper.json"
     doc = json.loads(path.read_text())
     doc["schema_version"] = 1
-    del doc["links"]
+    del doc["links"], doc["seal"]  # schema 1 had neither
     path.write_text(json.dumps(doc))
     desk = open_desk(saves)
     desk.close()
     saved = json.loads(path.read_text())
-    assert saved["schema_version"] == 2 and saved["links"] == desk.links
+    assert saved["schema_version"] == 3 and saved["links"] == desk.links
+    assert seal_problem(saved) is None  # sealed on its first load
     assert set(saved["links"]["players"]) == {"Ana", "Ben"}
     again = Desk(path, "Vesper", {})
     again.ensure_links(("Ben",))
