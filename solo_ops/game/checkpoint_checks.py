@@ -229,7 +229,9 @@ def _state(data: dict[str, Any], game: Game, operatives: set[str]) -> None:
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
             raise _error("dice", f"{excerpt(dice)} is not the state of the game's dice") \
                 from None
-        if scheme_of(rebuilt) != game.dice_scheme or getattr(rebuilt, "seed", None) != game.seed:
+        scheme = scheme_of(rebuilt)  # None: a test's scripted dice
+        if scheme is not None and (scheme != game.dice_scheme
+                                   or getattr(rebuilt, "seed", None) != game.seed):
             raise _error("dice", f"{excerpt(dice)} is not the state of the game's dice (its "
                                  f"{game.dice_scheme} dice of the game's seed)")
     log = data.get("log")
