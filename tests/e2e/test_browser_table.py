@@ -244,13 +244,14 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
 # -- a fight die by die ---------------------------------------------------------------------------
 def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path) -> None:
     """Issue 28 item 1 on the page: Tam fights e1 (tests/game/test_fight_choices.py: seed 17, Tam
-    rolls 3 4 5, e1 rolls 1 3 6); the next die's moves are buttons, the engine's advice (block
-    e1's crit with Tam's crit) is the one starred primary button, and tapping it plays it."""
+    rolls 3 4 5, e1 rolls 1 3 6: the game saved on the first dice scheme, served on); the next
+    die's moves are buttons, the engine's advice (block e1's crit with Tam's crit) is the one
+    starred primary button, and tapping it plays it."""
     from playwright.sync_api import expect
 
-    from tests.support.fight_games import scenario_file
+    from tests.support.fight_games import saved_fight
 
-    server = Served(tmp_path, "serve", str(scenario_file(tmp_path)))
+    server = Served(tmp_path, "serve", "--resume", str(saved_fight(tmp_path)))
     try:
         page = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
         errors: list[str] = []
