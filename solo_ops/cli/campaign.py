@@ -285,7 +285,7 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
             return True
         if word in ("quit", "exit"):
             break
-        spend(feed, "idle")
+        spend(feed, "refused")
         out.print("✗ type ready when the table is set up (or quit to stop here)",
                   markup=False)
     out.print(f"Mission {number} is set up and saved; run `solo-ops campaign play {name}` "

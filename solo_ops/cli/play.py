@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -137,9 +138,11 @@ class Session:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
+            started = time.process_time()
             outcome = self.table.answer(None, line, then=False)
             if outcome.meta is not None:
-                spend(feed, {"undo": "undos", "map": "maps"}.get(outcome.meta, "idle"))
+                spend(feed, {"undo": "undos", "map": "maps"}.get(outcome.meta, "meta"),
+                      time.process_time() - started)
                 if self.meta(line, outcome):
                     return 0
                 continue
@@ -148,11 +151,13 @@ class Session:
                 if agreed is None:
                     return self._out_of_answers()
                 if agreed.declined:
-                    spend(feed, "idle")
+                    spend(feed, "refused", time.process_time() - started)
                     continue
                 outcome = agreed
-            if not outcome.ok:
-                spend(feed, "idle")
+            if outcome.ok:
+                played(feed)
+            else:
+                spend(feed, "refused", time.process_time() - started)
             self.report(outcome, line, interactive)
 
     def report(self, outcome: Outcome, line: str, interactive: bool) -> None:
@@ -377,17 +382,24 @@ class Feed:
         return str(self._session.prompt("» "))
 
 
+LIMITED = {"meta": "help, status or save answers", "undos": "undo answers",
+           "maps": "map answers", "in_a_row": "answers in a row that play nothing"}
+"""The answers :class:`Answers` counts, as its limit's line names them."""
+
+
 class Answers:
     """Answers no one types (a file, the ``--answer`` options, a pipe), within
     :data:`~solo_ops.core.limits.ANSWERS`: lines are counted as they are read, and the session
-    counts the answers that play nothing (:meth:`spend`); past a limit the answers stop with
-    one :class:`InputError` line naming the source and the line (the steps before are saved)."""
+    counts the answers that play nothing (:meth:`spend`) and those that play (:meth:`played`);
+    past a limit the answers stop with one :class:`InputError` line naming the source and the
+    line (the steps before are saved)."""
 
     def __init__(self, lines: Iterator[str], source: str) -> None:
         self._lines = lines
         self.source = source
         self.read = 0
-        self.spent: dict[str, int] = {"idle": 0, "undos": 0, "maps": 0}
+        self.spent: dict[str, int] = {"meta": 0, "undos": 0, "maps": 0, "in_a_row": 0}
+        self.idle_cpu = 0.0
 
     def __iter__(self) -> Iterator[str]:
         return self
@@ -399,15 +411,22 @@ class Answers:
             self._stop(f"more than {ANSWERS.lines:,} lines")
         return line
 
-    def spend(self, kind: str) -> None:
-        """Count one answer of ``kind`` that played nothing (``idle``; ``undos`` and ``maps``
-        count as idle too)."""
-        for key in {"idle", kind}:
+    def spend(self, kind: str, cpu: float = 0.0) -> None:
+        """Count one answer that played nothing: ``kind`` is ``meta``, ``undos``, ``maps`` or
+        ``refused`` (a refusal, a declined move); ``cpu`` the seconds of CPU it took."""
+        self.idle_cpu += cpu
+        for key in {"in_a_row", kind} & set(self.spent):
             self.spent[key] += 1
             if self.spent[key] > getattr(ANSWERS, key):
-                what = {"idle": "answers that play nothing (help, status, refusals...)",
-                        "undos": "undo answers", "maps": "map answers"}[key]
-                self._stop(f"more than {getattr(ANSWERS, key)} {what}")
+                self._stop(f"more than {getattr(ANSWERS, key)} {LIMITED[key]}")
+        if self.idle_cpu > ANSWERS.idle_cpu:
+            self._stop(f"answers that play nothing to take more than {ANSWERS.idle_cpu:g} s "
+                       "of CPU")
+
+    def played(self) -> None:
+        """An answer played a step: the answers that played nothing before it are no longer
+        in a row."""
+        self.spent["in_a_row"] = 0
 
     def _stop(self, why: str) -> None:
         raise InputError(f"the answers stop at line {self.read}: they ask for {why}, the most "
@@ -433,11 +452,17 @@ def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
 
 
-def spend(feed: Iterator[str], kind: str) -> None:
+def spend(feed: Iterator[str], kind: str, cpu: float = 0.0) -> None:
     """Count an answer that played nothing against the feed's limits (:class:`Answers`; a
     person at the keyboard has none)."""
     if isinstance(feed, Answers):
-        feed.spend(kind)
+        feed.spend(kind, cpu)
+
+
+def played(feed: Iterator[str]) -> None:
+    """An answer played a step (:meth:`Answers.played`)."""
+    if isinstance(feed, Answers):
+        feed.played()
 
 
 def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,

@@ -144,17 +144,24 @@ class AnswerLimits:
     turning points end it), so the limits are on the lines and on the answers that play
     nothing — meta words, refused answers, declined moves, lines while a mission waits for
     ``ready`` — which could otherwise repeat without end (140,000 ``status`` lines once took
-    295 s of CPU). Past a limit the answers stop in one line (exit 2); every step before it is
-    saved. A person at the keyboard has no limits."""
+    295 s of CPU). A file may spray answers that are refused until one fits (whoever's turn
+    it is), so refusals are limited by how many come in a row and by the CPU they take in all.
+    Past a limit the answers stop in one line (exit 2); every step before it is saved. A
+    person at the keyboard has no limits."""
 
     lines: int = 10_000
     """Lines in all (blank lines and comments too): a whole co-op game needs a few hundred."""
-    idle: int = 300
-    """Answers that play nothing: ``help``, ``status``, ``save``, refusals, declined moves."""
+    meta: int = 300
+    """``help``, ``status`` and ``save`` answers (each shows or writes the whole table)."""
     undos: int = 25
     """``undo`` answers (each replays the game so far)."""
     maps: int = 10
     """``map FILE`` answers (each draws a picture)."""
+    in_a_row: int = 200
+    """Answers in a row that play nothing (refused, declined, meta), before one that plays."""
+    idle_cpu: float = 8.0
+    """Seconds of CPU all the answers that play nothing may take together (the backstop of
+    the counts: a refusal that searches routes costs more than one that names no one)."""
 
 
 ANSWERS = AnswerLimits()
