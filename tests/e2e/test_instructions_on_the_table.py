@@ -130,7 +130,7 @@ def test_carrying_rask_by_relative_answers_only_then_evacuate_rask(tmp_path: Pat
     save = tmp_path / "s.json"
     answers = ["down rask", "status", "kell engage", "move kell into base contact with rask",
                "yes", "carry rask", "kell", "evacuate rask", "yes"]
-    args = ["play", str(scenario), "--save", str(save), "--seed", "1"]  # (no counter near)
+    args = ["play", str(scenario), "--save", str(save), "--seed", "2"]  # (no counter near)
     for a in answers:
         args += ["--answer", a]
     run = cli(*args, cwd=tmp_path)
@@ -236,7 +236,8 @@ def test_a_move_after_one_that_stopped_short_starts_where_the_model_stands(
         original(game, state, record, audit, doors)
 
     monkeypatch.setattr(log_audit, "check_move_costs", spy)
-    audit = table_audit(SCENARIOS / "gallowdark-night-raid.yaml", 11, "aggressive", "kt2024")
+    audit = table_audit(SCENARIOS / "gallowdark-night-raid.yaml", 11, "aggressive", "kt2024",
+                        dice_scheme="splitmix64")  # the game the audit found (an older save's)
     assert audit.costs == [] and audit.overlaps == []
     reposition, dash = seen
     assert reposition["blocked_by"] == "acolyte-8's base is there"
