@@ -92,6 +92,10 @@ class LazyGroup(SoloOpsGroup):
                            "text; solo-ops reads names and paths as UTF-8 (rename the file or "
                            "choose another name)", err=True)
                 sys.exit(EXIT_INPUT)
+            if isinstance(arg, str) and "\x00" in arg:  # no name or path holds one
+                click.echo(f"solo-ops: error: argument {index + 1} holds a NUL character, "
+                           "which no name or path may", err=True)
+                sys.exit(EXIT_INPUT)
         return super().main(given, *rest, **options)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:

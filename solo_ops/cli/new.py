@@ -115,9 +115,9 @@ def _deploy(doc: dict[str, Any], out: Path, out_dir: Path,
                                                         source=str(out), field=key))
     scenario = parse_scenario(inline, str(out))
     game, state = new_game(scenario, seed)
-    for squad in doc["squads"]:
-        for model in squad["models"]:
-            at = state.operatives[model["id"]].at
+    for squad, parsed in zip(doc["squads"], scenario.squads, strict=True):
+        for model, read in zip(squad["models"], parsed.models, strict=True):
+            at = state.operatives[read.id].at  # the id as read (a number written is text)
             assert at is not None  # new_game deploys every squad model
             model["at"] = [round(at[0], 2), round(at[1], 2)]
     return scenario, game, state

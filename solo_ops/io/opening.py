@@ -438,6 +438,9 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
                          source="--new")
     if resume is not None:
+        if not resume.name or resume.is_dir():
+            raise InputError("is a folder, not a saved game: give the save's file",
+                             source=str(resume))
         wrong = wrong_file(resume, "save", command)
         if wrong is not None:
             raise wrong
