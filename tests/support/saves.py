@@ -42,3 +42,17 @@ def default_files(folder: Path, scenario: Path, seed: int | None = None) -> tupl
     """:func:`default_save` and its event log."""
     save = default_save(folder, scenario, seed)
     return save, log_for(save)
+
+
+def saved_game(scenario: Path, seed: int, save: Path, dice_scheme: str) -> Path:
+    """A new game of ``scenario`` with ``seed`` on ``dice_scheme``, set up and saved with its
+    log as ``serve`` and ``play`` start one: the save to go on with through the real commands.
+    ``splitmix64``: the game as a save of the first dice scheme holds it (an older version's
+    save keeps its dice), for tests measured on those faces."""
+    from solo_ops.game.engine import new_game
+    from solo_ops.session.table import GameTable
+
+    game, state = new_game(load_scenario(scenario), seed, dice_scheme=dice_scheme)
+    save.parent.mkdir(parents=True, exist_ok=True)
+    GameTable(game, state, save, log_for(save)).start()
+    return save
