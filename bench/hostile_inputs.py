@@ -424,9 +424,11 @@ def request_parts(rng: random.Random, players: list[str], tokens: list[str]
         "y": rng.choice(NUMBERS),
         "how": rng.choice(["move", "dash", "advance", "fallback", "fall_back", "charge",
                            "normal", "reposition", "x", ""]),
-        "token": rng.choice([*tokens, "", "x" * 100, "bad"]),
-        "what": rng.choice(["setup", "map", "x", ""])}.items() if rng.random() < 0.7}
-    headers = {"host": rng.choice(HOSTS) if rng.random() < 0.4 else "127.0.0.1:8765"}
+        "token": rng.choice(tokens) if rng.random() < 0.8 else rng.choice(["", "x" * 100,
+                                                                           "bad"]),
+        "what": rng.choice(["setup", "map", "x", ""])}.items()
+        if k == "token" or rng.random() < 0.7}
+    headers = {"host": rng.choice(HOSTS) if rng.random() < 0.25 else "127.0.0.1:8765"}
     if rng.random() < 0.2:
         headers["content-type"] = rng.choice(["text/plain", "application/json", "x/y"])
     body: Any = None
