@@ -103,11 +103,11 @@ def problem(document: Mapping[str, Any]) -> tuple[str, str] | None:
     recorded: Mapping[str, Any] = saved["parts"]
     parts: dict[str, str] = now["parts"]
     changed = [p for p, d in parts.items() if recorded.get(p) != d]
-    for path in changed:  # the deepest of the first: a part whose own parts all agree
-        inside = [p for p in changed if p != path and _within(p, path)]
-        if not inside:
-            why = "was added" if path not in recorded else "was edited"
-            return path, f"{why} after it was saved (it does not match the file's seal)"
+    for path in changed:  # containers first: the first part added, or the deepest edited
+        if path not in recorded:
+            return path, "was added after it was saved (it does not match the file's seal)"
+        if not any(p != path and _within(p, path) for p in changed):
+            return path, "was edited after it was saved (it does not match the file's seal)"
     removed = [p for p in recorded if p not in parts]
     if removed:
         return removed[0], "was removed after it was saved (the file's seal has it)"
