@@ -47,13 +47,14 @@ SECURITY_HEADERS = [
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """``text`` as an IP address (IPv6 with or without its brackets), or None."""
-    if text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
+    """``text`` as an IP address (IPv6 with or without its brackets; brackets hold IPv6 only),
+    or None."""
+    bracketed = text.startswith("[") and text.endswith("]")
     try:
-        return ipaddress.ip_address(text)
+        address = ipaddress.ip_address(text[1:-1] if bracketed else text)
     except ValueError:
         return None
+    return None if bracketed and address.version != 6 else address
 
 
 def is_loopback(host: str) -> bool:
