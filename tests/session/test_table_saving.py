@@ -27,7 +27,15 @@ from solo_ops.io import opening
 from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
-from tests.support.api import ANSWERS, SCENARIO, ApiClient, make_table, post, scenario_path
+from tests.support.api import (
+    ANSWERS,
+    SCENARIO,
+    SEED,
+    ApiClient,
+    make_table,
+    post,
+    scenario_path,
+)
 from tests.support.saves import default_files, reseal
 
 ENOSPC_TEXT = os.strerror(errno.ENOSPC)
@@ -280,7 +288,7 @@ def test_opening_refuses_scenario_and_resume_together() -> None:
 def test_the_table_in_centimetres_shows_and_reads_cm(tmp_path: Path) -> None:
     """``serve --units cm``: the table's status and the moves typed at it are centimetres;
     the game saved is the inches game."""
-    game, state = new_game(load_scenario(scenario_path()), 3)
+    game, state = new_game(load_scenario(scenario_path()), SEED)  # make_table's game
     save = tmp_path / "cm.json"
     table = GameTable(game, state, save, opening.log_for(save), units="cm")
     table.start()
