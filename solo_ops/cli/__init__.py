@@ -54,7 +54,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("solo_ops.cli.play", "Play SCENARIO turn by turn (or --resume a save)."),
     "replay": ("solo_ops.cli.play", "Re-run a game from its event LOG to the same final "
                "state, checking every line."),
-    "map": ("solo_ops.cli.maps", "Draw the player's view of a saved game to a picture."),
+    "map": ("solo_ops.cli.maps", "Draw the player's view of a saved game to a picture (or its "
+            "set-up sheet)."),
     "campaign": ("solo_ops.cli.campaign", "Keep a campaign: your squads, their wounds and "
                  "losses, mission after mission."),
     "squad": ("solo_ops.cli.imports",
