@@ -169,8 +169,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
         report.insert(1, "Threat: " + prediction_line(threat) + (
             "" if threat.get("by") == "proposal" else " (the group's choice)"))
     campaign.threat = None
-    campaign.missions_played = number
-    campaign.history.append(record)
+    campaign.history.append(record)  # the campaign's missions played: now ``number``
     if not pending_tests(campaign):
         report.append("No survival test: nobody was hurt.")
         return MissionReport(number, (), tuple(report), record)

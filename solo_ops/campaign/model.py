@@ -25,12 +25,15 @@ from solo_ops.campaign.storage import (
     _injuries,
     _pending,
     _records,
+    check_mission_numbers,
+    missions_in,
 )
 from solo_ops.campaign.threat import check_threat
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
+from solo_ops.core.seal import SEAL_KEY
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
 ACTIVE = "active"
@@ -314,12 +317,12 @@ def parse_squad(data: Any, source: str | None) -> Squad:
 # -- the campaign -------------------------------------------------------------------------------
 @dataclass
 class Campaign:
-    """A campaign: its squads, the missions played and their history (one dict per mission)."""
+    """A campaign: its squads and their history (one dict per mission, and one per
+    replacement); the missions played are the history's (:attr:`missions_played`)."""
 
     name: str
     squads: list[Squad]
     settings: CampaignSettings = field(default_factory=CampaignSettings)
-    missions_played: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     schema_version: int = SCHEMA_VERSION
     links: dict[str, Any] | None = None
@@ -330,6 +333,12 @@ class Campaign:
     for the win chance the group chose, what is played and its prediction
     (:mod:`solo_ops.campaign.threat`); moved into the mission's history record when it is
     recorded."""
+
+    @property
+    def missions_played(self) -> int:
+        """How many missions were played: the history's last mission record
+        (:func:`~solo_ops.campaign.storage.missions_in`), so the two can never disagree."""
+        return missions_in(self.history)
 
     def squad(self, player: str) -> Squad:
         """The squad of ``player`` (an :class:`InputError` listing the players otherwise)."""
@@ -367,7 +376,7 @@ class Campaign:
         """A campaign from its (already migrated) save document; errors name the field."""
         c = Fields(data, source).only(("schema_version", "kind", "name", "settings",
                                        "missions_played", "squads", "history", "links",
-                                       "threat"))
+                                       "threat", SEAL_KEY))
         squads = [Squad.from_dict(item, source, join_path("squads", i))
                   for i, item in enumerate(c.sequence("squads"))]
         history = c.sequence("history", [])
@@ -376,6 +385,11 @@ class Campaign:
             if isinstance(entry, dict) and entry.get("threat") is not None:
                 check_threat(entry["threat"], source, join_path(join_path("history", i),
                                                                 "threat"))
+        check_mission_numbers(history, source)
+        played = c.integer("missions_played", missions_in(history), minimum=0)
+        if played != missions_in(history):
+            raise c.error("missions_played", f"says {played} missions were played, the "
+                                             f"history records {missions_in(history)}")
         threat = c.raw("threat", None)
         if threat is not None:
             threat = check_threat(threat, source, "threat")
@@ -383,7 +397,6 @@ class Campaign:
             name=c.text("name"),
             squads=squads,
             settings=CampaignSettings.from_dict(c.raw("settings", {}), source),
-            missions_played=c.integer("missions_played", 0, minimum=0),
             history=history,
             links=read_links(c.raw("links", None), source or "campaign"),
             threat=threat,

@@ -15,9 +15,17 @@ from typing import Any
 from solo_ops.core.fields import Fields, join_path
 
 CAMPAIGN_KIND = "solo-ops-campaign"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1 had no ``links`` (the table's links, made when the campaign is first served); 2 had no
-``injured_failure`` and ``target_win`` settings, no unhealed wounds, no proposal."""
+``injured_failure`` and ``target_win`` settings, no unhealed wounds, no proposal; 3 had no
+seal. 4 is sealed (:mod:`solo_ops.core.seal`, :data:`SEAL_DEPTH`)."""
+SEALED_SINCE = 4
+"""The first schema written sealed: a save of it without a seal, or whose seal does not match,
+was edited after it was saved and is refused, naming the field."""
+SEAL_DEPTH = 5
+"""How deep the seal names what changed: ``squads[0].models[2].state``,
+``history[3].survival_tests[0].roll``. The seal covers every field a save holds, those a later
+version adds included; the items of a list are chained, so the history is a hash chain."""
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
@@ -39,8 +47,44 @@ def _v2_to_v3(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _v3_to_v4(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 had no seal: the campaign is read as it is (its missions played checked
+    against its history, as every campaign's) and sealed when it is first saved, which its
+    reader does at once (:func:`solo_ops.cli.campaign_files.load_campaign`)."""
+    return doc
+
+
 # schema_version v -> a function turning a version v document into version v + 1
-MIGRATIONS: dict[int, Any] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Any] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+
+
+def missions_in(history: list[Any]) -> int:
+    """How many missions the ``history`` records: the number of its last mission record (a
+    replacement is not a mission; a survival record repeats its mission's number). The
+    campaign's ``missions_played`` is this, never a number kept beside it."""
+    played = 0
+    for entry in history:
+        if isinstance(entry, dict) and "event" not in entry \
+                and isinstance(entry.get("mission"), int) \
+                and not isinstance(entry.get("mission"), bool):
+            played = max(played, entry["mission"])
+    return played
+
+
+def check_mission_numbers(history: list[Any], source: str | None) -> None:
+    """Refuse a history whose missions do not follow one another (1, 2, 3...; a survival
+    record may repeat the mission before it): one line naming the entry."""
+    last = 0
+    for i, entry in enumerate(history):
+        number = entry.get("mission") if isinstance(entry, dict) and "event" not in entry \
+            else None
+        if number is None:
+            continue
+        if number not in (last, last + 1) or number < 1:
+            raise Fields(entry, source, join_path("history", i)).error(
+                "mission", f"mission {number} follows mission {last}: the history's missions "
+                           "go 1, 2, 3...")
+        last = number
 
 
 def _pending(m: Fields) -> dict[str, Any] | None:

@@ -8,11 +8,13 @@ line on stderr and exit status 2; nothing the player types can produce a traceba
 from __future__ import annotations
 
 import importlib
+import sys
+from typing import Any
 
 import click
 
 from solo_ops import __version__
-from solo_ops.cli.common import SoloOpsGroup
+from solo_ops.cli.common import EXIT_INPUT, SoloOpsGroup, not_text
 
 # Sub-command modules; each defines ``commands``, a list of click commands or groups.
 COMMAND_MODULES = (
@@ -52,7 +54,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("solo_ops.cli.play", "Play SCENARIO turn by turn (or --resume a save)."),
     "replay": ("solo_ops.cli.play", "Re-run a game from its event LOG to the same final "
                "state, checking every line."),
-    "map": ("solo_ops.cli.maps", "Draw the player's view of a saved game to a picture."),
+    "map": ("solo_ops.cli.maps", "Draw the player's view of a saved game to a picture (or its "
+            "set-up sheet)."),
     "campaign": ("solo_ops.cli.campaign", "Keep a campaign: your squads, their wounds and "
                  "losses, mission after mission."),
     "squad": ("solo_ops.cli.imports",
@@ -77,6 +80,24 @@ class LazyGroup(SoloOpsGroup):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*LAZY_COMMANDS, *self.commands})
+
+    def main(self, args: Any = None, *rest: Any, **options: Any) -> Any:
+        """Run the command line, after refusing an argument that is not UTF-8 text (a name or a
+        path with other bytes in it: solo-ops writes names into saves and shows them, both
+        UTF-8) in one line and exit status 2."""
+        given = list(sys.argv[1:] if args is None else args)
+        for index, arg in enumerate(given):
+            problem = not_text(arg)
+            if problem is not None:
+                click.echo(f"solo-ops: error: argument {index + 1} ({problem}) is not UTF-8 "
+                           "text; solo-ops reads names and paths as UTF-8 (rename the file or "
+                           "choose another name)", err=True)
+                sys.exit(EXIT_INPUT)
+            if isinstance(arg, str) and "\x00" in arg:  # no name or path holds one
+                click.echo(f"solo-ops: error: argument {index + 1} holds a NUL character, "
+                           "which no name or path may", err=True)
+                sys.exit(EXIT_INPUT)
+        return super().main(given, *rest, **options)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.commands:

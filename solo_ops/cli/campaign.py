@@ -46,9 +46,11 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     discard_unstarted,
+    finish_last_mission,
     keep_threat,
     load_campaign,
     rate_missions_option,
+    save_campaign,
     saves_option,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
@@ -61,14 +63,13 @@ from solo_ops.cli.common import (
     resolve_seed,
     seed_option,
 )
-from solo_ops.core.dice import SeededDice
+from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import InputError
 from solo_ops.io import library
 from solo_ops.io.opening import mission_paths
 from solo_ops.io.persistence import (
     campaign_lock,
     game_lock,
-    save_json,
 )
 from solo_ops.io.yamlio import read_document
 from solo_ops.sim.autopilot import POLICIES as AUTOPILOT_POLICIES
@@ -167,7 +168,7 @@ def campaign_new(name: str, squads: tuple[Path, ...], down_failure: str, wounded
         if path.exists():
             raise InputError(f"campaign {name!r} already exists ({path}); choose another name "
                              "or use `solo-ops campaign show`", source="NAME")
-        save_json(path, created.to_dict())
+        save_campaign(path, created)
     if as_json:
         emit_json({"campaign": name, "path": str(path),
                    "squads": [_squad_summary(s) for s in created.squads],
@@ -271,7 +272,7 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
     if result_file is not None:
         result = parse_mission_result(read_document(result_file), str(result_file))
     seed = resolve_seed(seed)
-    dice = SeededDice(seed=seed)
+    dice = dice_for(CURRENT, seed)
     reports: list[MissionReport] = []
 
     def apply(current: Campaign) -> None:
@@ -327,7 +328,10 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
     mission waits for the table to be set up before its first turning point. With
     ``enemies`` (the mission's threat was proposed), ``level N`` or ``enemy NAME`` is the
     group's choice instead of the proposal: returned as ``{"level": N}`` / ``{"enemy": NAME}``
-    for the mission to be set up again."""
+    for the mission to be set up again. Answers from a file count what else they say against
+    their limits (:func:`solo_ops.cli.play.spend`)."""
+    from solo_ops.cli.play import spend
+
     for raw in feed:
         if not interactive:
             out.print(f"> {raw}", markup=False)
@@ -343,8 +347,10 @@ def wait_for_ready(feed: Any, interactive: bool, out: Any, name: str, number: in
             choice, refusal = _choice(line, enemies)
             if choice is not None:
                 return choice
+            spend(feed, "refused")
             out.print(f"✗ {refusal}", markup=False)
             continue
+        spend(feed, "refused")
         hint = " — or level N / enemy NAME for another threat" if enemies is not None else ""
         out.print(f"✗ type ready when the table is set up (or quit to stop here){hint}",
                   markup=False)
@@ -426,6 +432,8 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     number = current.missions_played + 1
     files = mission_paths(path, number)
     out = console()
+    for line in finish_last_mission(path, current):
+        out.print(line, markup=False)
     units = units or current.settings.units
     if autopilot is not None:
         answers_file, answer = None, ("ready",)
@@ -497,12 +505,11 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     ``asked``: it is set up again)."""
     from solo_ops.cli.maps import draw_view
     from solo_ops.cli.play import Session, check_log
-    from solo_ops.io.opening import load_save_doc
-    from solo_ops.session.table import GameTable
+    from solo_ops.session.opening import open_save
 
-    doc, game, state = load_save_doc(files["save"])
-    session = Session(GameTable(game, state, files["save"], files["log"],
-                                reveal=reveal_hidden, units=units), as_json=False)
+    table, doc = open_save(files["save"], files["log"], reveal=reveal_hidden, units=units)
+    game, state = table.game, table.state
+    session = Session(table, as_json=False)
     session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
         out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
@@ -518,7 +525,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
                     "instead: add --new (its files are moved aside).")
     elif not state.ended:
         out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
-                  f"[/bold] ({game.edition}, seed {game.seed}), set up and waiting.")
+                  f"[/bold] ({game.edition}), set up and waiting.")
         threat = current.threat if current.threat and \
             current.threat.get("mission") == number else None
         _set_up(game, state, files, out, draw_view, threat)
@@ -573,7 +580,7 @@ def _start_mission(current: Campaign, path: Path, name: str, number: int,
         session.go_on = campaign_command(name, files["folder"].parent)
         game, state = table.game, table.state
         out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
-                  f"({scenario.edition}, seed {seed})")
+                  f"({scenario.edition})")
         for line in notes:
             out.print(f"• {line}", markup=False)
         session.show(state.log[0])

@@ -10,6 +10,7 @@ never half of one. A mission's files live in ``<saves>/<name>-missions/``.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +24,20 @@ from solo_ops.campaign import (
     Campaign,
     MissionReport,
 )
+from solo_ops.campaign.storage import SEAL_DEPTH, SEALED_SINCE
 from solo_ops.campaign.threat import percent
 from solo_ops.cli.common import CAMPAIGN_SAVES
-from solo_ops.core.dice import SeededDice
-from solo_ops.core.errors import InputError
-from solo_ops.io.persistence import load_json, update_json, write_text_atomic
+from solo_ops.core.dice import CURRENT, derived_seed, dice_for
+from solo_ops.core.errors import InputError, SaveError, excerpt
+from solo_ops.core.seal import SEAL_KEY
+from solo_ops.io.opening import mission_paths
+from solo_ops.io.persistence import (
+    load_json,
+    restore_hint,
+    save_json,
+    update_json,
+    write_text_atomic,
+)
 
 if TYPE_CHECKING:
     from solo_ops.cli.campaign_threat import ProgressFn
@@ -49,6 +59,11 @@ def rate_missions_option(f: Any) -> Any:
                         default=None,
                         help="The most simulated missions a proposal of the next mission's "
                              "threat plays (default 96: about 30 s of CPU on 2 cores).")(f)
+def shown_name(name: str) -> str:
+    """A campaign's name as a message shows it: as it is, or quoted when it holds what a
+    terminal cannot print (bytes that are not UTF-8 in a file's name)."""
+    return name if name.isprintable() and name.encode("utf-8", "replace").decode() == name \
+        else excerpt(name)
 
 
 def campaign_path(name: str, saves: Path | None) -> Path:
@@ -65,33 +80,57 @@ def campaign_path(name: str, saves: Path | None) -> Path:
     return (saves if saves is not None else DEFAULT_SAVES) / f"{clean}.json"
 
 
+def _read(document: dict[str, Any], path: Path) -> Campaign:
+    """The campaign a save document holds; a save that holds none (a field that no campaign
+    could have: ``missions_played`` against its history, a model's state...) is refused in one
+    line naming the field, with the backup to restore."""
+    try:
+        return Campaign.from_dict(document, str(path))
+    except InputError as exc:
+        raise InputError(f"{exc.message}; {restore_hint(path, 'campaign')}", source=exc.source,
+                         field=exc.field) from None
+
+
 def load_campaign(path: Path, name: str) -> Campaign:
-    """Read a campaign save (migrated); a missing one lists the campaigns there are."""
+    """Read a campaign save (its seal checked, migrated); a missing one lists the campaigns
+    there are. A save written before seals (schema 2 and older) is sealed at once, under the
+    campaign's lock (when it can be written: a read-only folder is only read)."""
     if not path.exists():
         known = sorted(p.stem for p in path.parent.glob("*.json")) if path.parent.is_dir() \
             else []
-        listing = f" (campaigns there: {', '.join(known)})" if known else ""
+        listing = f" (campaigns there: {', '.join(map(shown_name, known))})" if known else ""
         raise InputError(f"no campaign {name!r} in {path.parent}{listing}; start one with "
                          "`solo-ops campaign new`", source="NAME")
     document = load_json(path, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                         migrations=MIGRATIONS, limit="campaign")
-    return Campaign.from_dict(document, str(path))
+                         migrations=MIGRATIONS, limit="campaign", sealed_since=SEALED_SINCE)
+    campaign = _read(document, path)
+    if SEAL_KEY not in document:  # migrated from before seals: sealed on first load
+        with contextlib.suppress(SaveError):
+            return change_campaign(path, name, lambda _c: None)
+    return campaign
+
+
+def save_campaign(path: Path, campaign: Campaign) -> None:
+    """Write ``campaign`` to ``path``, sealed (the caller holds its lock)."""
+    save_json(path, campaign.to_dict(), seal_depth=SEAL_DEPTH)
 
 
 def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
-    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it: nothing is lost."""
+    """Lock, re-read the latest save, apply ``fn(campaign)`` and save it, sealed: nothing is
+    lost."""
     if not path.exists():
         load_campaign(path, name)  # the clear "no campaign" error
     holder: dict[str, Campaign] = {}
 
     def apply(document: dict[str, Any]) -> dict[str, Any]:
-        campaign = Campaign.from_dict(document, str(path))
+        campaign = _read(document, path)
         fn(campaign)
         holder["campaign"] = campaign
         return campaign.to_dict()
 
     update_json(path, apply, kind=CAMPAIGN_KIND, current_version=SCHEMA_VERSION,
-                migrations=MIGRATIONS, limit="campaign")
+                migrations=MIGRATIONS, limit="campaign", sealed_since=SEALED_SINCE,
+                seal_depth=SEAL_DEPTH)
     return holder["campaign"]
 
 
@@ -155,14 +194,15 @@ def _generate_mission(current: Campaign, files: dict[str, Path], number: int, se
         options.engagement = None  # the hook below decides the level
         options.difficulty = f"{percent(target)} to win"
         options.rate = campaign_threat.hook(how, choice.get("previous") if choice else None)
-    doc, notes = generate(boards, rosters, [], options, SeededDice(seed=seed), seed)
+    dice = dice_for(CURRENT, derived_seed(seed, "encounter"))
+    doc, notes = generate(boards, rosters, [], options, dice, seed)
     if how is not None:
         notes = campaign_threat.enemy_note(notes, how, doc)
         how.record["asked"] = {"board": board, "roster": roster, "edition": edition,
                                "engagement": engagement}
     files["folder"].mkdir(parents=True, exist_ok=True)
     header = (f"# Mission {number} of campaign {current.name!r}, generated by `solo-ops "
-              f"campaign play` (seed {seed}).\n")
+              "campaign play`. Its seed decides what the hidden counters hold.\n")
     text = header + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
     write_text_atomic(files["scenario"], text)
     return doc, notes, how.record if how is not None else None
@@ -233,3 +273,24 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
     change_campaign(path, name, apply)
     draw_view(game, state, files["map"])
     return reports
+
+
+def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
+    """Complete the end of the last mission recorded when the command that recorded it was
+    cut short before drawing its map (a kill, a power cut): the map is drawn now from the
+    mission's save. Returns what the players should hear (nothing when it was complete)."""
+    number = campaign.missions_played
+    if number < 1:
+        return []
+    files = mission_paths(path, number)
+    if files["map"].exists() or not files["save"].is_file():
+        return []
+    from solo_ops.cli.maps import draw_view
+    from solo_ops.io.opening import load_save
+
+    game, state = load_save(files["save"])
+    if not state.ended:
+        return []
+    draw_view(game, state, files["map"])
+    return [f"The map of mission {number}'s end was never drawn (the command that recorded it "
+            f"was stopped first); it is drawn now: {files['map']}."]

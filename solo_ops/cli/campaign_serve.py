@@ -29,6 +29,7 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
+    finish_last_mission,
     load_campaign,
     rate_missions_option,
     saves_option,
@@ -59,7 +60,7 @@ class Desk:
         self._phase = REPORT
         self.ready: set[str] = set()
         self.last: GameTable | None = None  # the last mission recorded here, for its map
-        self.notes: list[str] = []
+        self.notes: list[str] = finish_last_mission(path, self.campaign)
         self.rating: dict[str, Any] | None = None  # the threat's rating under way, for pages
         self._locks = contextlib.ExitStack()
 
@@ -120,12 +121,11 @@ class Desk:
             if not self.files["save"].exists():
                 self.mission, self._phase = None, REPORT
                 return
-            from solo_ops.io.opening import LogDisagrees, load_save_doc
-            from solo_ops.session.opening import sync_log
+            from solo_ops.io.opening import LogDisagrees
+            from solo_ops.session.opening import open_save, sync_log
 
-            doc, game, state = load_save_doc(self.files["save"])
-            table = GameTable(game, state, self.files["save"], self.files["log"],
-                              units=self.units)
+            table, doc = open_save(self.files["save"], self.files["log"], units=self.units)
+            state = table.state
             if not state.ended:
                 try:
                     note = sync_log(table, doc)
@@ -455,7 +455,7 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
             click.echo(note)
         base = base_url(host, sock.getsockname()[1])
         app = create_app(None, local_only=is_loopback(host), hosts=served_names(host),
-                         desk=desk, extra=ROUTES, base=base)
+                         desk=desk, extra=ROUTES, base=base, port=sock.getsockname()[1])
         assert desk.links is not None
         click.echo(f"Serving {name} on {base}")
         echo_links(base, desk.players, desk.links)

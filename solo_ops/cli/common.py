@@ -52,6 +52,21 @@ class SoloOpsGroup(click.Group):
             ctx.exit(70)
 
 
+def not_text(value: object) -> str | None:
+    """None when ``value`` is text that UTF-8 can write, else the value shown safely (its
+    undecodable bytes as ``\\xff``): an argument or a line made of bytes that are not UTF-8
+    reaches Python as lone surrogates, which no file, terminal or JSON document takes."""
+    if not isinstance(value, str):
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogateescape")
+        shown = raw.decode("utf-8", "backslashreplace")
+        return shown if len(shown) <= 60 else shown[:59] + "…"
+    return None
+
+
 def _saved_note() -> str:
     """What an interrupted command left behind, for its last line."""
     from solo_ops.io.persistence import files_changed
@@ -77,16 +92,24 @@ def json_option(f: Any) -> Any:
                         help="Print one JSON document instead of text.")(f)
 
 
+SEED = click.IntRange(0, (1 << 256) - 1)
+"""A seed on the command line: a whole number from 0 to 2**256 - 1."""
+
+
 def seed_option(f: Any) -> Any:
-    return click.option("--seed", type=int, default=None,
+    return click.option("--seed", type=SEED, default=None,
                         help="Seed for the dice; the same seed gives the same result.")(f)
 
 
 def resolve_seed(seed: int | None) -> int:
-    """The given seed, or a fresh one from the operating system (shown so it can be reused)."""
+    """The given seed, or a fresh one of 128 bits from the operating system
+    (:func:`solo_ops.core.dice.fresh_seed`): beyond any search, so the hidden facts it decides
+    stay hidden. A seed the player chooses is for reproducing a game, not for secrecy."""
+    from solo_ops.core.dice import fresh_seed
+
     if seed is not None:
         return seed
-    return int.from_bytes(os.urandom(4), "big")
+    return fresh_seed()
 
 
 def stdin_is_terminal() -> bool:

@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from solo_ops.cli.common import console, emit_json, json_option, resolve_seed, seed_option
-from solo_ops.core.dice import SeededDice
+from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.tables import (
     ORDER_FIELDS,
@@ -38,7 +38,7 @@ def orders_group() -> None:
 def orders_roll(troop: str, leadership: int, seed: int | None, as_json: bool) -> None:
     """Roll a unit's order: d6 + Leadership modifier (capped at 6) on its troop table."""
     seed = resolve_seed(seed)
-    dice = SeededDice(seed=seed)
+    dice = dice_for(CURRENT, seed)
     roll = roll_command(dice, leadership, purpose=f"order roll ({troop})")
     order = order_table(troop)[roll.command]
     if as_json:
@@ -90,7 +90,7 @@ def orders_unit(roster_path: Path, models: int, seed: int | None, as_json: bool)
     """Draw enemies from a roster's d6 table, form them into units and roll their order."""
     seed = resolve_seed(seed)
     roster = load_roster(roster_path)
-    dice = SeededDice(seed=seed)
+    dice = dice_for(CURRENT, seed)
     drawn = []
     for i in range(models):
         face = dice.d6(f"roster table, model {i + 1}").face

@@ -16,16 +16,25 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
-from solo_ops.cli.common import campaign_command, console, emit_json, resolve_seed
+from solo_ops.cli.common import (
+    SEED,
+    campaign_command,
+    console,
+    emit_json,
+    not_text,
+    resolve_seed,
+)
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.maps import draw_view
-from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.errors import InputError, SaveError, clip
+from solo_ops.core.limits import ANSWERS
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
@@ -129,8 +138,11 @@ class Session:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
+            started = time.process_time()
             outcome = self.table.answer(None, line, then=False)
             if outcome.meta is not None:
+                spend(feed, {"undo": "undos", "map": "maps"}.get(outcome.meta, "meta"),
+                      time.process_time() - started)
                 if self.meta(line, outcome):
                     return 0
                 continue
@@ -139,8 +151,13 @@ class Session:
                 if agreed is None:
                     return self._out_of_answers()
                 if agreed.declined:
+                    spend(feed, "refused", time.process_time() - started)
                     continue
                 outcome = agreed
+            if outcome.ok:
+                played(feed)
+            else:
+                spend(feed, "refused", time.process_time() - started)
             self.report(outcome, line, interactive)
 
     def report(self, outcome: Outcome, line: str, interactive: bool) -> None:
@@ -163,6 +180,11 @@ class Session:
             return line
         try:
             line = next(feed)
+            while not interactive and (not line.strip() or line.lstrip().startswith("#")):
+                line = next(feed)  # read on: a blank line or a comment asks nothing again
+            while not_text(line) is not None:  # bytes that are not UTF-8 (a terminal's)
+                self.say(f"✗ {not_text(line)} is not UTF-8 text: type it again")
+                line = next(feed)
         except StopIteration:
             return None
         if not interactive and not self.as_json:
@@ -252,8 +274,11 @@ class Session:
                 try:
                     draw_view(self.game, self.state, Path(words[1]), reveal=self.table.reveal)
                     self.say(f"Map drawn to {words[1]}.")
-                except InputError as exc:
+                except (InputError, SaveError) as exc:  # a bad name: the game goes on
                     self.say(f"✗ {exc}")
+                except OSError as exc:  # a name the system refuses (too long, /proc...)
+                    self.say(f"✗ {clip(words[1])}: cannot be drawn there "
+                             f"({exc.strerror or type(exc).__name__}); choose another file")
             return False
         if outcome.refusal == "save":
             self.unsaved.append(outcome.message)
@@ -322,16 +347,25 @@ class Feed:
         self.fancy = fancy  # stdout is a terminal too: prompt_toolkit, else plain input()
         self.words: Any = lambda: list(answers.ACT_WORDS)
         self._session: Any = None
+        self.lines = 0
 
     def __iter__(self) -> Iterator[str]:
         return self
 
     def __next__(self) -> str:
-        if not self.interactive:
-            line = sys.stdin.readline()
-            if not line:
+        if not self.interactive:  # bytes, decoded here: a line that is not UTF-8 is named
+            stream = getattr(sys.stdin, "buffer", None)
+            raw = stream.readline() if stream is not None else sys.stdin.readline()
+            if not raw:
                 raise StopIteration
-            return line.rstrip("\n")
+            self.lines += 1
+            if isinstance(raw, str):
+                return raw.rstrip("\n")
+            try:
+                return raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError:
+                raise InputError(f"line {self.lines} is not UTF-8 text",
+                                 source="the answers piped in") from None
         try:
             return self._prompt()
         except (EOFError, KeyboardInterrupt):
@@ -353,13 +387,87 @@ class Feed:
         return str(self._session.prompt("» "))
 
 
+LIMITED = {"meta": "help, status or save answers", "undos": "undo answers",
+           "maps": "map answers", "in_a_row": "answers in a row that play nothing"}
+"""The answers :class:`Answers` counts, as its limit's line names them."""
+
+
+class Answers:
+    """Answers no one types (a file, the ``--answer`` options, a pipe), within
+    :data:`~solo_ops.core.limits.ANSWERS`: lines are counted as they are read, and the session
+    counts the answers that play nothing (:meth:`spend`) and those that play (:meth:`played`);
+    past a limit the answers stop with one :class:`InputError` line naming the source and the
+    line (the steps before are saved)."""
+
+    def __init__(self, lines: Iterator[str], source: str) -> None:
+        self._lines = lines
+        self.source = source
+        self.read = 0
+        self.spent: dict[str, int] = {"meta": 0, "undos": 0, "maps": 0, "in_a_row": 0}
+        self.idle_cpu = 0.0
+
+    def __iter__(self) -> Iterator[str]:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.read += 1
+        if self.read > ANSWERS.lines:
+            self._stop(f"more than {ANSWERS.lines:,} lines")
+        return line
+
+    def spend(self, kind: str, cpu: float = 0.0) -> None:
+        """Count one answer that played nothing: ``kind`` is ``meta``, ``undos``, ``maps`` or
+        ``refused`` (a refusal, a declined move); ``cpu`` the seconds of CPU it took."""
+        self.idle_cpu += cpu
+        for key in {"in_a_row", kind} & set(self.spent):
+            self.spent[key] += 1
+            if self.spent[key] > getattr(ANSWERS, key):
+                self._stop(f"more than {getattr(ANSWERS, key)} {LIMITED[key]}")
+        if self.idle_cpu > ANSWERS.idle_cpu:
+            self._stop(f"answers that play nothing to take more than {ANSWERS.idle_cpu:g} s "
+                       "of CPU")
+
+    def played(self) -> None:
+        """An answer played a step: the answers that played nothing before it are no longer
+        in a row."""
+        self.spent["in_a_row"] = 0
+
+    def _stop(self, why: str) -> None:
+        raise InputError(f"the answers stop at line {self.read}: they ask for {why}, the most "
+                         "a file of answers may (every step before it is saved)",
+                         source=self.source)
+
+
 def _feed(answers_file: Path | None, answer: tuple[str, ...]) -> tuple[Iterator[str], bool]:
     if answer:
-        return iter(answer), False
+        if len(answer) > ANSWERS.lines:
+            raise InputError(f"{len(answer):,} answers; at most {ANSWERS.lines:,}",
+                             source="--answer")
+        return Answers(iter(answer), "--answer"), False
     if answers_file is not None:  # a regular file, bounded, UTF-8 (io.reading)
-        return iter(read_text(answers_file, "answers").splitlines()), False
+        lines = read_text(answers_file, "answers").splitlines()
+        if len(lines) > ANSWERS.lines:
+            raise InputError(f"has {len(lines):,} lines; an answers file has at most "
+                             f"{ANSWERS.lines:,}", source=str(answers_file))
+        return Answers(iter(lines), str(answers_file)), False
     interactive = sys.stdin.isatty()
+    if not interactive:
+        return Answers(Feed(False), "the answers piped in"), False
     return Feed(interactive, fancy=sys.stdout.isatty()), interactive
+
+
+def spend(feed: Iterator[str], kind: str, cpu: float = 0.0) -> None:
+    """Count an answer that played nothing against the feed's limits (:class:`Answers`; a
+    person at the keyboard has none)."""
+    if isinstance(feed, Answers):
+        feed.spend(kind, cpu)
+
+
+def played(feed: Iterator[str]) -> None:
+    """An answer played a step (:meth:`Answers.played`)."""
+    if isinstance(feed, Answers):
+        feed.played()
 
 
 def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
@@ -388,10 +496,11 @@ def check_log(session: Session, doc: dict[str, Any], *, rebuild: bool,
 @click.argument("scenario", required=False, type=click.Path(path_type=Path))
 @click.option("--resume", "resume", type=click.Path(path_type=Path),
               help="Continue a saved game.")
-@click.option("--seed", type=int, default=None,
-              help="Seed for the dice (default: the scenario's seed, or a new one).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed for the dice (default: the scenario's seed, or a new secret one). A "
+                   "seed you choose reproduces a game; it does not keep it secret.")
 @click.option("--save", "save", type=click.Path(path_type=Path), default=None,
-              help="Where to save (default saves/<scenario>-<seed>.json).")
+              help="Where to save (default saves/<scenario>-<id>.json).")
 @click.option("--new", "new", is_flag=True,
               help="Start SCENARIO afresh even if a game of it with this seed is saved: the "
                    "old save, backup and log are moved aside with a time stamp (not deleted).")
@@ -444,10 +553,9 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
                 session.say(table.game.notice)
             if resume is None:
-                session.say(f"Resuming the unfinished game of {scenario} with seed "
-                            f"{table.game.seed} saved in {p.save} (turn {table.state.turn}). "
-                            "To start afresh instead: add --new (the old files are moved "
-                            "aside).")
+                session.say(f"Resuming the unfinished game of {scenario} saved in {p.save} "
+                            f"(turn {table.state.turn}). To start afresh instead: add --new "
+                            "(the old files are moved aside).")
             else:
                 session.say(f"Resuming {table.game.scenario.name} from {p.save} "
                             f"(turn {table.state.turn}).")
@@ -461,8 +569,7 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
             for note in notes:
                 session.say(note)
             game = table.game
-            session.say(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
-                        f"{p.save}.")
+            session.say(f"{game.scenario.name} — {game.edition}. Saving to {p.save}.")
             session.briefing()
             session.show(table.state.log[0])
         session.run(feed, interactive)

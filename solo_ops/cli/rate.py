@@ -159,6 +159,9 @@ def _chart(doc: dict[str, Any], out: Path, title: str) -> Path:
 
     if out.suffix.lower() not in (".png", ".svg"):
         raise InputError("the picture must end in .png or .svg", source="--picture")
+    from solo_ops.io.opening import refuse_replacing
+
+    refuse_replacing(out, "--picture")
     points = [chart.LevelPoint(row["engagement"], row["win_rate"], *row["win_rate_ci95"])
               for row in doc["by_engagement"]]
     write_atomic(out, chart.render(points, title, out.suffix))
@@ -358,6 +361,9 @@ def _check_out(target: Path, source: str, field: str | None) -> None:
     if target.is_symlink():
         raise InputError(f"{target} is a symbolic link; solo-ops writes only regular files",
                          source=source, field=field)
+    from solo_ops.io.opening import refuse_replacing
+
+    refuse_replacing(target, source)
     if not target.parent.is_dir():
         raise InputError(f"the folder {target.parent} does not exist", source=source,
                          field=field)
@@ -442,6 +448,9 @@ def _write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
     writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
+    from solo_ops.io.opening import refuse_replacing
+
+    refuse_replacing(out, str(out))
     write_text_atomic(out, buf.getvalue())
 
 

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 import click
 
-from solo_ops.cli.common import resolve_seed
+from solo_ops.cli.common import SEED, resolve_seed
 from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
@@ -48,7 +48,7 @@ def served_names(host: str) -> list[str]:
     from solo_ops.web.app import is_loopback
 
     if is_loopback(host):
-        return [host] if host not in ("127.0.0.1", "localhost", "::1") else []
+        return [host] if host.strip().lower() not in ("127.0.0.1", "localhost", "::1") else []
     name = socket.gethostname()
     names = [_lan_address(), name, f"{name}.local"]
     if host not in ("0.0.0.0", "::", ""):
@@ -177,10 +177,11 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.argument("scenario", required=False, type=click.Path(path_type=Path))
 @click.option("--resume", "resume", type=click.Path(path_type=Path),
               help="Serve a saved game.")
-@click.option("--seed", type=int, default=None,
-              help="Seed for the dice (default: the scenario's seed, or a new one).")
+@click.option("--seed", type=SEED, default=None,
+              help="Seed for the dice (default: the scenario's seed, or a new secret one). A "
+                   "seed you choose reproduces a game; it does not keep it secret.")
 @click.option("--save", "save", type=click.Path(path_type=Path), default=None,
-              help="Where to save (default saves/<scenario>-<seed>.json).")
+              help="Where to save (default saves/<scenario>-<id>.json).")
 @click.option("--new", "new", is_flag=True,
               help="Start SCENARIO afresh even if a game of it with this seed is saved (the "
                    "old files are moved aside, not deleted).")
@@ -237,8 +238,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             for note in notes:
                 click.echo(note)
             game = table.game
-            click.echo(f"{game.scenario.name} — {game.edition}, seed {game.seed}. Saving to "
-                       f"{save_path}.")
+            click.echo(f"{game.scenario.name} — {game.edition}. Saving to {save_path}.")
         table.advance()
         table.ensure_links()  # made once, kept in the save: the links outlive the server
         for name in new_links:
@@ -246,7 +246,8 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             click.echo(f"A new link for {name}: the old one no longer works.")
         real_port = sock.getsockname()[1]
         base = base_url(host, real_port)
-        app = create_app(table, local_only=local, hosts=served_names(host), base=base)
+        app = create_app(table, local_only=local, hosts=served_names(host), base=base,
+                         port=real_port)
         assert table.game.links is not None
         click.echo(f"Serving {table.game.scenario.name} on {base}")
         echo_links(base, table.players, table.game.links)

@@ -5,14 +5,30 @@ returns (and appends to :attr:`Dice.log`) a :class:`RollEntry` that says what it
 dice were rolled, the raw faces, the modifiers and the final value, so the game's event log can
 show and replay every roll.
 
-:class:`SeededDice` is a counter-based generator (SplitMix64 over ``seed + n * golden``): its
-whole state is two integers, it saves to plain data and restores to continue identically, and
-its output does not depend on the Python version. :class:`ScriptedDice` plays back faces given
-by a test. :func:`outcomes` lists the equally likely faces of a die, for exact odds.
+The game's dice are counter-based: every 64-bit draw is a function of the seed and the draw's
+number only, so the whole state is two integers, it saves to plain data and restores to
+continue identically, and the output does not depend on the Python version. Two schemes
+(:data:`SCHEMES`; a save records which one its game rolls with):
+
+* ``blake2b`` (:class:`KeyedDice`, every new game): draw ``n`` is a word of BLAKE2b keyed by
+  the seed over ``n``'s block — a keyed hash, so the faces the players see say nothing about
+  the ones they do not (a hidden order), even to someone who tries every seed of a small
+  range: without the key no draw can be told from chance, and a seed drawn from the operating
+  system (:func:`fresh_seed`, 128 bits) is beyond any search.
+* ``splitmix64`` (:class:`SeededDice`, the saves written before it): SplitMix64 over
+  ``seed + n * golden``. Kept so those games replay exactly; it is not secret (its output
+  gives its state away).
+
+:class:`ScriptedDice` plays back faces given by a test. :func:`outcomes` lists the equally
+likely faces of a die, for exact odds.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import secrets
+import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -192,7 +208,9 @@ class Dice:
 
 @dataclass
 class SeededDice(Dice):
-    """The game's dice: SplitMix64 over a counter, so the state is ``(seed, counter)``."""
+    """The dice of the games saved before the keyed dice (scheme ``splitmix64``, save schema 5
+    and older): SplitMix64 over a counter, so the state is ``(seed, counter)``. Its output
+    gives its state away: new games roll :class:`KeyedDice`."""
 
     seed: int = 0
     counter: int = 0
@@ -215,6 +233,111 @@ class SeededDice(Dice):
     def state(self) -> dict[str, Any]:
         """Plain data that :func:`dice_from_state` turns back into an identical source."""
         return {"kind": "seeded", "seed": self.seed, "counter": self.counter, "seq": self.seq}
+
+
+SEED_BITS = 128
+"""The size of a seed drawn from the operating system (:func:`fresh_seed`)."""
+_WORDS = 8
+"""64-bit words in one BLAKE2b output of 64 bytes: one hash serves eight draws."""
+
+
+def fresh_seed() -> int:
+    """A new game's seed when the player names none: :data:`SEED_BITS` bits from the operating
+    system (``secrets``), never the game's own dice or the clock."""
+    return secrets.randbits(SEED_BITS)
+
+
+def derived_seed(seed: int, label: str) -> int:
+    """A seed of its own for a second stream of dice made from ``seed`` (``label`` says what
+    for: the encounter generator's dice, say), 256 bits of a hash of both. The two streams
+    share no draw, so the faces one shows say nothing about the other's, although both come
+    from one seed the player may have chosen."""
+    data = f"{seed}/{label}".encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=32,
+                                          person=b"solo-ops derive").digest(), "big")
+
+
+def short_id(seed: int, label: str) -> str:
+    """Six hex digits naming a file made from ``seed`` (an encounter, a save) without telling
+    the seed: a hash of it, so the same seed names the same file and a seed drawn from the
+    operating system cannot be found from the name."""
+    return f"{derived_seed(seed, 'name/' + label) >> 232:06x}"
+
+
+@functools.lru_cache(maxsize=256)
+def _keyed(seed: int) -> Any:
+    """The BLAKE2b hasher keyed by ``seed`` (any integer: its decimal digits hashed to the
+    32-byte key), before any data; each block copies it. Cached: a simulator's worker rolls
+    for one seed at a time."""
+    key = hashlib.blake2b(str(seed).encode("ascii"), digest_size=32,
+                          person=b"solo-ops seed").digest()
+    return hashlib.blake2b(key=key, digest_size=64, person=b"solo-ops dice")
+
+
+@dataclass
+class KeyedDice(Dice):
+    """The game's dice (scheme ``blake2b``): draw ``n`` (1, 2, …) is word ``(n - 1) % 8`` of
+    BLAKE2b keyed by the seed over block ``(n - 1) // 8`` (8 bytes, little-endian), so the
+    state is ``(seed, counter)`` as :class:`SeededDice`'s, and a roll's faces depend on the
+    seed and the roll's place only. A keyed hash is a pseudo-random function: without the key
+    (the seed), no set of draws says anything about another."""
+
+    seed: int = 0
+    counter: int = 0
+    _block: int = field(default=-1, init=False, repr=False, compare=False)
+    _words: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise TypeError("seed must be an integer")
+
+    def _next64(self) -> int:
+        index = self.counter
+        self.counter += 1
+        block, word = divmod(index, _WORDS)
+        if block != self._block:
+            hasher = _keyed(self.seed).copy()
+            hasher.update(block.to_bytes(8, "little"))
+            self._words = struct.unpack("<8Q", hasher.digest())
+            self._block = block
+        return self._words[word]
+
+    def _face(self, sides: int) -> int:
+        limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % sides + 1
+
+    def state(self) -> dict[str, Any]:
+        """Plain data that :func:`dice_from_state` turns back into an identical source."""
+        return {"kind": "keyed", "seed": self.seed, "counter": self.counter, "seq": self.seq}
+
+
+SPLITMIX = "splitmix64"
+"""The scheme of the saves written before the keyed dice (schema 5 and older)."""
+KEYED = "blake2b"
+"""The scheme of every new game."""
+SCHEMES: dict[str, type[SeededDice] | type[KeyedDice]] = {SPLITMIX: SeededDice,
+                                                            KEYED: KeyedDice}
+"""Each dice scheme a save may name, and the source that rolls it."""
+CURRENT = KEYED
+
+
+def dice_for(scheme: str, seed: int) -> Dice:
+    """The dice of a game of ``scheme`` (:data:`SCHEMES`) and ``seed``, before any roll."""
+    try:
+        return SCHEMES[scheme](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown dice scheme {scheme!r}") from None
+
+
+def scheme_of(dice: Dice | None) -> str | None:
+    """The scheme ``dice`` rolls with (None: scripted dice, or none)."""
+    for name, cls in SCHEMES.items():
+        if type(dice) is cls:
+            return name
+    return None
 
 
 @dataclass
@@ -241,8 +364,9 @@ class ScriptedDice(Dice):
 def dice_from_state(state: dict[str, Any]) -> Dice:
     """Rebuild a dice source from :meth:`Dice.state` output; it continues identically."""
     kind = state.get("kind")
-    if kind == "seeded":
-        dice: Dice = SeededDice(seed=int(state["seed"]), counter=int(state["counter"]))
+    if kind in ("seeded", "keyed"):
+        cls = SeededDice if kind == "seeded" else KeyedDice
+        dice: Dice = cls(seed=int(state["seed"]), counter=int(state["counter"]))
     elif kind == "scripted":
         dice = ScriptedDice(faces=[int(f) for f in state["faces"]],
                             position=int(state["position"]))

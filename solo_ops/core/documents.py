@@ -44,8 +44,11 @@ MAX_SAVED_VALUES = 4_000_000
 :func:`json_parts`): the largest legal game's save after its first turning point holds about
 52,000, its log about 62,000 (``bench/largest_game.py``), so twelve turning points — the most
 a scenario may ask for — stay far below; 4 million empty lists would take the parser 400 MB."""
-MAX_INTEGER = 2**63 - 1
-"""Largest whole number (either sign) a document may hold."""
+MAX_INTEGER = 2**256 - 1
+"""Largest whole number (either sign) a document may hold: 78 digits, so a seed drawn from the
+operating system (128 bits) or chosen up to the command line's bound (256 bits) is written and
+read back in scenarios and saves; every count and characteristic has its own, far smaller
+limit (:mod:`solo_ops.core.limits`)."""
 
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 

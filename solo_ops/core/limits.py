@@ -138,6 +138,37 @@ SCENARIO = ScenarioLimits()
 
 
 @dataclass(frozen=True)
+class AnswerLimits:
+    """How much work answers that no one types may ask (``--answers FILE``, ``--answer``,
+    lines piped in): each answer a game takes is bounded by the game's own length (its
+    turning points end it), so the limits are on the lines and on the answers that play
+    nothing — meta words, refused answers, declined moves, lines while a mission waits for
+    ``ready`` — which could otherwise repeat without end (140,000 ``status`` lines once took
+    295 s of CPU). A file may spray answers that are refused until one fits (whoever's turn
+    it is), so refusals are limited by how many come in a row and by the CPU they take in all.
+    Past a limit the answers stop in one line (exit 2); every step before it is saved. A
+    person at the keyboard has no limits."""
+
+    lines: int = 10_000
+    """Lines in all (blank lines and comments too): a whole co-op game needs a few hundred."""
+    meta: int = 300
+    """``help``, ``status`` and ``save`` answers (each shows or writes the whole table)."""
+    undos: int = 25
+    """``undo`` answers (each replays the game so far)."""
+    maps: int = 10
+    """``map FILE`` answers (each draws a picture)."""
+    in_a_row: int = 200
+    """Answers in a row that play nothing (refused, declined, meta), before one that plays."""
+    idle_cpu: float = 8.0
+    """Seconds of CPU all the answers that play nothing may take together (the backstop of
+    the counts: a refusal that searches routes costs more than one that names no one)."""
+
+
+ANSWERS = AnswerLimits()
+"""The limits of answers read from a file, the options or a pipe."""
+
+
+@dataclass(frozen=True)
 class FileLimit:
     """The largest file of one kind solo-ops reads, and what the kind is called in the error
     line ("a save is at most 16 MiB")."""

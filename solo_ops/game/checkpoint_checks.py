@@ -20,7 +20,7 @@ import typing
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.fsm import STATES
-from solo_ops.core.dice import dice_from_state
+from solo_ops.core.dice import dice_from_state, scheme_of
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.limits import bounds
 from solo_ops.core.model import Profile
@@ -225,10 +225,15 @@ def _state(data: dict[str, Any], game: Game, operatives: set[str]) -> None:
     dice = data.get("dice")
     if dice is not None:
         try:
-            dice_from_state(dice)
+            rebuilt = dice_from_state(dice)
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
             raise _error("dice", f"{excerpt(dice)} is not the state of the game's dice") \
                 from None
+        scheme = scheme_of(rebuilt)  # None: a test's scripted dice
+        if scheme is not None and (scheme != game.dice_scheme
+                                   or getattr(rebuilt, "seed", None) != game.seed):
+            raise _error("dice", f"{excerpt(dice)} is not the state of the game's dice (its "
+                                 f"{game.dice_scheme} dice of the game's seed)")
     log = data.get("log")
     if not isinstance(log, list) or not log or not all(isinstance(a, dict) for a in log):
         raise _error("log", "expected the actions of the steps before it (the set-up first)")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solo_ops.ai.planner import Context
+from solo_ops.core.dice import CURRENT
 from solo_ops.core.effects import Effect
 from solo_ops.game import attacks
 from solo_ops.game.places import terrain_changes
@@ -43,6 +44,9 @@ class Game:
     """The table's links, kept in the save beside the players so they outlive the server:
     ``{"id", "host", "players": {name: token}}`` (:mod:`solo_ops.session.links` makes and
     checks them; None until the game is first served). Play never reads them."""
+    dice_scheme: str = CURRENT
+    """How the game's dice turn its seed into faces (:data:`solo_ops.core.dice.SCHEMES`): every
+    new game rolls the current scheme, a game saved before it keeps the one it was saved with."""
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)

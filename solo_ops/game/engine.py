@@ -21,7 +21,7 @@ from typing import Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
-from solo_ops.core.dice import SeededDice
+from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import RuleError
 from solo_ops.game import (
     actions,
@@ -49,13 +49,14 @@ from solo_ops.rules.orders import form_units, roll_command
 
 
 # -- set-up -------------------------------------------------------------------------------------
-def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = None
-             ) -> tuple[Game, State]:
+def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = None,
+             dice_scheme: str = CURRENT) -> tuple[Game, State]:
     """Set the table: squads, pre-placed enemies and counters, then seed the fog of war. The
     set-up is the game's first log record (its rolls included). ``terrains``: a compiled
     terrain cache of the same board to share (the simulator plays many missions on one board;
-    a terrain never changes, so sharing it changes no answer)."""
-    game = Game(scenario, seed)
+    a terrain never changes, so sharing it changes no answer). ``dice_scheme``: how the seed
+    becomes faces (:data:`solo_ops.core.dice.SCHEMES`; a saved game keeps its own)."""
+    game = Game(scenario, seed, dice_scheme=dice_scheme)
     given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
         if terrains.board is scenario.board:
@@ -64,7 +65,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
             raise ValueError("the shared terrain cache is of another board")
         # (a cache of the scenario's board as drawn, where the killzone reads it otherwise --
         # Volkus doors in 2024, rules.killzones.board_in_play -- is not shared)
-    dice = SeededDice(seed=seed)
+    dice = dice_for(dice_scheme, seed)
     state = State(edition=scenario.edition, dice=dice)
     state.doors = scenario.board.door_state()
     terrain = game.terrain(state)

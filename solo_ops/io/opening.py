@@ -20,12 +20,14 @@ what the player should hear is returned as sentences for the caller to print.
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solo_ops.core.dice import CURRENT
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
@@ -43,11 +45,13 @@ from solo_ops.io.savegame import (
     LOG_KIND,
     MIGRATIONS,
     SCHEMA_VERSION,
+    SEALED_SINCE,
     base_line,
     chain_difference,
     checkpoint_problem,
     compare_log,
     game_id,
+    id_of_game,
     last_base,
     log_header,
     rebase,
@@ -96,12 +100,23 @@ def campaign_mission(save: Path) -> tuple[str, Path, int] | None:
     return name, folder.parent, number
 
 
-def saves_for(scenario_path: Path, save: Path | None, seed: int) -> tuple[Path, Path]:
-    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<seed>.json`` and
-    ``saves/<scenario>-<seed>.log.jsonl`` unless ``--save`` says where."""
+def saves_for(scenario_path: Path, save: Path | None, seed: int,
+              scenario_document: Any = None) -> tuple[Path, Path]:
+    """The save and event log of SCENARIO with ``seed``: ``saves/<scenario>-<id>.json`` and
+    ``saves/<scenario>-<id>.log.jsonl`` unless ``--save`` says where. ``<id>`` is eight hex
+    digits of the game's id (a checksum of the scenario, the seed and the dice): the same game
+    has the same files, so an unfinished one is found again, and the name never tells the seed
+    (every player may see it: the page says where the game is saved)."""
     if save is None:
-        save = Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
+        ident = game_id(scenario_document, seed, CURRENT)[:8]
+        save = Path("saves") / f"{Path(scenario_path).stem}-{ident}.json"
     return save, log_for(save)
+
+
+def legacy_save(scenario_path: Path, seed: int) -> Path:
+    """Where solo-ops before the keyed dice saved a game of SCENARIO with ``seed`` by
+    default (``saves/<scenario>-<seed>.json``): an unfinished game there is still resumed."""
+    return Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
 
 
 def save_beside(log: Path) -> Path | None:
@@ -134,6 +149,28 @@ def file_kind(path: Path) -> str | None:
     if found is not None and found.group(1).endswith("-campaign"):  # campaign.storage's kind
         return "campaign"
     return "scenario" if _SCENARIO_KEY.search(head) else None
+
+
+PRECIOUS = {"save": "a saved game", "log": "a game's event log", "campaign": "a campaign save",
+            "scenario": "a scenario"}
+"""The files no command replaces by accident (what :func:`file_kind` tells apart)."""
+
+
+def refuse_replacing(path: Path, source: str, *, force: bool | None = None) -> None:
+    """Refuse to write ``path`` when it would replace a file: any file when ``force`` is
+    given and false (the command writes that kind of file and has ``--force``), else a save,
+    event log, campaign or scenario (pictures and tables never replace one). One line naming
+    the file and what it is."""
+    if force or not os.path.lexists(path):
+        return
+    kind = file_kind(path)
+    if force is None and kind not in PRECIOUS:
+        return
+    what = PRECIOUS.get(kind or "", "")
+    hint = ("choose another file or add --force to replace it" if force is not None
+            else "choose another file")
+    raise InputError(f"{path} already exists{f' ({what})' if what else ''}; {hint}",
+                     source=source)
 
 
 def wrong_file(path: Path, wanted: str, command: str) -> InputError | None:
@@ -194,18 +231,26 @@ def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> st
 
 
 # -- reading and checking saves and logs ----------------------------------------------------------
+def read_save(path: Path) -> dict[str, Any]:
+    """A game save as written, its seal checked (an edited save is refused in one line naming
+    the first field that changed and the backup), migrated to the current schema."""
+    return load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
+                     migrations=MIGRATIONS, sealed_since=SEALED_SINCE)
+
+
 def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
-    """Read a save (migrated to the current schema), rebuild its game by replaying it and
-    check the result against what the save recorded. When the history replays into a different
-    game (a newer solo-ops plays a rule differently), the game goes on from the save's
+    """Read a save (its seal checked, :func:`read_save`: a save edited after it was written is
+    refused in one line naming the field, never taken for a version change; migrated to the
+    current schema), rebuild its game by replaying it and check the result against what the
+    save recorded. When the history replays into a different game (a newer solo-ops plays a
+    rule differently — the seal says the save is as written), the game goes on from the save's
     checkpoint (:func:`~solo_ops.io.savegame.rebase`; ``game.notice`` says so for the players)
     — if the checkpoint matches its hash and passes the checks a scenario passes; a save
     without a checkpoint, or whose checkpoint was edited, is refused in one line, naming the
     first step that differs or the field, and left untouched. A checkpoint that does not match
     while the steps replay intact is not needed: the game goes on from the steps (and says
     so)."""
-    doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
+    doc = read_save(path)
     try:
         game, state = restore(doc, str(path))
         problem = verify(doc, state)
@@ -306,9 +351,8 @@ def _log_problem(log_path: Path, lines: list[tuple[bytes, dict[str, Any] | None]
         except InputError:
             pass
     entries = [record for _raw, record in lines if record is not None]
-    return compare_log(entries, doc or {"seed": game.seed,
-                                        "game_id": game_id(game.scenario.document, game.seed)},
-                       state)
+    return compare_log(entries, doc or {"seed": game.seed, "dice_scheme": game.dice_scheme,
+                                        "game_id": id_of_game(game)}, state)
 
 
 def _what_differs(record: dict[str, Any] | None, state: State) -> str | None:
@@ -343,8 +387,7 @@ def line_words(index: int, lines: list[tuple[bytes, dict[str, Any] | None]]) -> 
 
 def check_log_length(log: Path, save: Path, records: list[dict[str, Any]]) -> None:
     """Refuse a log shorter than the one its save recorded (a truncated log)."""
-    doc = load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                    migrations=MIGRATIONS)
+    doc = read_save(save)
     recorded = doc.get("log")
     size = log.stat().st_size
     if isinstance(recorded, dict) and isinstance(recorded.get("size"), int) \
@@ -395,6 +438,9 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         raise InputError("--new starts a SCENARIO afresh; it cannot go with --resume",
                          source="--new")
     if resume is not None:
+        if not resume.name or resume.is_dir():
+            raise InputError("is a folder, not a saved game: give the save's file",
+                             source=str(resume))
         wrong = wrong_file(resume, "save", command)
         if wrong is not None:
             raise wrong
@@ -409,7 +455,13 @@ def plan(scenario_path: Path | None, resume: Path | None, seed: int | None, save
         seed = fresh_seed(seed)
     if seed is None:
         raise InputError("the scenario has no seed: give --seed", source=str(scenario_path))
-    save_path, log_path = saves_for(scenario_path, save, seed)
+    if save is not None and os.path.lexists(save) and file_kind(save) != "save":
+        refuse_replacing(save, "--save")
+    save_path, log_path = saves_for(scenario_path, save, seed, loaded.document)
+    if save is None and not save_path.exists() and not new \
+            and file_kind(legacy_save(scenario_path, seed)) == "save":
+        save_path = legacy_save(scenario_path, seed)  # saved before the keyed dice
+        log_path = log_for(save_path)
     return Plan(save_path, log_path, save_path.exists() and not new, command,
                 scenario_path=scenario_path, scenario=loaded, seed=seed)
 
@@ -418,7 +470,8 @@ def open_saved(p: Plan) -> tuple[dict[str, Any], Game, State]:
     """Load the save ``p`` resumes, refusing one that holds another game than its scenario."""
     doc, game, state = load_save_doc(p.save)
     if p.scenario is not None and p.seed is not None \
-            and doc.get("game_id") != game_id(p.scenario.document, p.seed):
+            and doc.get("game_id") != game_id(p.scenario.document, p.seed,
+                                              doc.get("dice_scheme")):
         go_on = ("go on with it with `solo-ops play --resume" if p.command == "play"
                  else f"{p.command} it with `solo-ops {p.command} --resume")
         raise InputError(

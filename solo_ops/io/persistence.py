@@ -50,6 +50,9 @@ import filelock
 
 from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.seal import SEAL_KEY, sealed
+from solo_ops.core.seal import problem as seal_problem
+from solo_ops.io.leftovers import clean_leftovers, is_link, remove_stale_temps, temp_prefix
 from solo_ops.io.reading import decode, read_bytes
 
 Document = dict[str, Any]
@@ -98,22 +101,11 @@ def owner_path(path: str | Path) -> Path:
     return path.with_name(path.name + ".lock.pid")
 
 
-def _temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def _is_link(path: Path) -> bool:
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
 def refuse_link(path: str | Path) -> None:
     """A :class:`SaveError` when ``path`` is a symbolic link: solo-ops writes regular files only
     and never follows a link it did not create (a planted link could point anywhere)."""
     path = Path(path)
-    if _is_link(path):
+    if is_link(path):
         raise SaveError(f"{path} is a symbolic link; solo-ops writes only regular files and "
                         "does not follow links (remove the link or choose another file)")
 
@@ -133,34 +125,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _pid_alive(pid: int) -> bool:
-    if os.name == "nt":  # pragma: no cover - os.kill(pid, 0) would terminate it on Windows
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # pragma: no cover - someone else's process
-        return True
-    return True
-
-
-def _remove_stale_temps(path: Path) -> None:
-    """Delete temporary files left by writers that were killed mid-save (their pid is gone)."""
-    prefix = _temp_prefix(path)
-    try:
-        names = os.listdir(path.parent)
-    except OSError:  # pragma: no cover
-        return
-    for name in names:
-        if not (name.startswith(prefix) and name.endswith(".tmp")):
-            continue
-        pid_text = name[len(prefix):].split(".", 1)[0]
-        if pid_text.isdigit() and int(pid_text) != os.getpid() and not _pid_alive(int(pid_text)):
-            with contextlib.suppress(OSError):
-                os.unlink(path.parent / name)
-
-
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -173,7 +137,7 @@ def _new_temp(path: Path, what: str = "tmp") -> tuple[int, Path]:
     through a link): ``.<name>.<pid>.<random>.<what>``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
     for _ in range(100):
-        tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
+        tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
                              f"{what}")
         try:
             return os.open(tmp, flags, 0o644), tmp
@@ -204,7 +168,7 @@ def write_atomic(path: str | Path, data: bytes, *, keep_backup: bool = False,
     tmp: Path | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        _remove_stale_temps(path)
+        remove_stale_temps(path)
         fd, tmp = _new_temp(path)
         try:
             _write_all(fd, data)
@@ -242,28 +206,58 @@ def _check_document(document: Any) -> None:
         raise TypeError("a save document needs a kind")
 
 
-def save_json(path: str | Path, document: Mapping[str, Any]) -> None:
-    """Write ``document`` to ``path`` atomically and durably, keeping the old one as ``.bak``.
+def save_json(path: str | Path, document: Mapping[str, Any], *,
+              seal_depth: int | None = None) -> bool:
+    """Write ``document`` to ``path`` atomically and durably, keeping the old one as ``.bak``;
+    with ``seal_depth``, sealed first (:mod:`solo_ops.core.seal`: the reader then knows an
+    edited file). Returns whether anything was written.
 
     Serialises first (so a bad document never touches the disk), then :func:`write_atomic`
     with a backup: the current file is hard-linked to ``<name>.bak`` (through a temporary
-    name, so ``.bak`` too is always complete) before the new one is renamed over it. It does
-    not lock: callers that read, change and write use :func:`update_json` (or hold a lock).
+    name, so ``.bak`` too is always complete) before the new one is renamed over it. A document
+    that is the file's content already is not written again: ``.bak`` stays the version
+    before the last change (a game opened and closed again keeps its step back). It does not
+    lock: callers that read, change and write use :func:`update_json` (or hold a lock).
     """
     _check_document(document)
     path = Path(path)
+    if seal_depth is not None:
+        document = sealed({k: v for k, v in document.items() if k != SEAL_KEY}, seal_depth)
     try:
         text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     except (TypeError, ValueError) as exc:
         raise SaveError(f"{path} cannot be saved: the document is not plain JSON ({exc})") \
             from None
-    write_atomic(path, text.encode("utf-8"), keep_backup=True)
+    data = text.encode("utf-8")
+    if _holds(path, data):
+        return False
+    write_atomic(path, data, keep_backup=True)
+    return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether the regular file ``path`` holds exactly ``data`` (read without following a
+    link; any doubt is a no)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _BINARY)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(len(data) + 1) == data
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _keep_backup(path: Path) -> None:
     """Make ``<name>.bak`` the current version of ``path`` (before it is replaced)."""
     bak = backup_path(path)
-    tmp = path.with_name(f"{_temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
+    tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
     try:
         os.link(path, tmp)  # ``path`` is not a link (write_atomic refused that)
     except OSError as exc:
@@ -291,7 +285,7 @@ def set_aside(path: str | Path, stamp: str) -> Path | None:
     over an existing file; returns the new name. ``saves/a-7.log.jsonl`` with stamp
     ``20261123-1312`` becomes ``saves/a-7.old-20261123-1312.log.jsonl``."""
     path = Path(path)
-    if not path.exists() and not _is_link(path):
+    if not path.exists() and not is_link(path):
         return None
     name = path.name
     cut = name.find(".", 1)
@@ -299,7 +293,7 @@ def set_aside(path: str | Path, stamp: str) -> Path | None:
     for extra in range(1000):
         suffix = "" if extra == 0 else f"-{extra + 1}"
         target = path.with_name(f"{stem}.old-{stamp}{suffix}{rest}")
-        if target.exists() or _is_link(target):
+        if target.exists() or is_link(target):
             continue
         try:
             os.rename(path, target)
@@ -336,11 +330,40 @@ def _restore_hint(path: Path, limit: str = "save") -> str:
     if not bak.exists():
         return "no backup exists"
     try:
-        loads_json(decode(read_bytes(bak, limit), str(bak)))
+        backup = loads_json(decode(read_bytes(bak, limit), str(bak)))
     except (InputError, ValueError):
         return f"the backup {bak} is damaged too"
-    return (f"a backup is at {bak} — restore it with: cp {shlex.quote(str(bak))} "
-            f"{shlex.quote(str(path))}")
+    if isinstance(backup, dict) and SEAL_KEY in backup and seal_problem(backup) is not None:
+        return f"the backup {bak} was edited too"
+    return (f"a backup is at {bak} (the version before the last change) — restore it with: "
+            f"cp {shlex.quote(str(bak))} {shlex.quote(str(path))}")
+
+
+def restore_hint(path: str | Path, limit: str = "save") -> str:
+    """How to get the version of ``path`` before its last change back (its ``.bak``), or why
+    that cannot help, as the end of a one-line error."""
+    return _restore_hint(Path(path), limit)
+
+
+def edited(path: str | Path, field: str, why: str, limit: str = "save") -> InputError:
+    """The one-line error for a file edited after solo-ops wrote it (its seal does not match):
+    names the file, the first field that changed and the backup."""
+    return InputError(f"{why}; {_restore_hint(Path(path), limit)}", source=str(path),
+                      field=field)
+
+
+def check_seal(path: str | Path, document: Mapping[str, Any], required: bool,
+               limit: str = "save") -> None:
+    """Refuse ``document`` (as read from ``path``) when its seal does not match it, or when
+    it has none and ``required`` (a schema written sealed): :func:`edited`."""
+    if SEAL_KEY not in document:
+        if required:
+            raise edited(path, SEAL_KEY, "has no seal: it was edited after it was saved, or "
+                         "not written by solo-ops", limit)
+        return
+    found = seal_problem(document)
+    if found is not None:
+        raise edited(path, found[0], found[1], limit)
 
 
 def damaged(path: str | Path, reason: str, limit: str = "save") -> InputError:
@@ -385,13 +408,16 @@ def load_json(
     current_version: int,
     migrations: Mapping[int, Migration],
     limit: str = "save",
+    sealed_since: int | None = None,
 ) -> Document:
     """Read a document of ``kind``, migrated to ``current_version``.
 
     ``migrations[v]`` turns a version ``v`` document into a version ``v + 1`` one; they are
     applied one after the other. A document from a newer solo-ops is refused (its data might
     mean something this version does not know). The file itself is not rewritten: the next
-    save writes the current version. ``limit``: the kind of file (its size limit).
+    save writes the current version. ``limit``: the kind of file (its size limit). A document
+    with a seal is checked against it as written, before any migration (:func:`check_seal`);
+    one of version ``sealed_since`` or later must have one.
     """
     path = Path(path)
     document = read_json_document(path, limit)
@@ -407,6 +433,7 @@ def load_json(
             field="schema_version")
     if version < 1:
         raise damaged(path, f"schema_version {version} is not a version")
+    check_seal(path, document, sealed_since is not None and version >= sealed_since, limit)
     while version < current_version:
         step = migrations.get(version)
         if step is None:
@@ -542,7 +569,7 @@ def _tidy(lock: filelock.BaseFileLock, path: Path, target: Path) -> None:
         return
     for leftover in (owner_path(path), target):
         with contextlib.suppress(OSError):  # Windows: filelock removes its own on release
-            if not _is_link(leftover):
+            if not is_link(leftover):
                 leftover.unlink()
 
 
@@ -563,6 +590,8 @@ def update_json(
     create: Callable[[], Document] | None = None,
     timeout: float = DEFAULT_LOCK_TIMEOUT,
     limit: str = "save",
+    sealed_since: int | None = None,
+    seal_depth: int | None = None,
 ) -> Document:
     """Read-modify-write under the lock: no writer's change is ever lost.
 
@@ -573,14 +602,15 @@ def update_json(
     """
     path = Path(path)
     with campaign_lock(path, timeout=timeout):
+        clean_leftovers(path)
         if create is not None and not path.exists():
             document = create()
         else:
             document = load_json(path, kind=kind, current_version=current_version,
-                                 migrations=migrations, limit=limit)
+                                 migrations=migrations, limit=limit, sealed_since=sealed_since)
         changed = fn(document)
         result = changed if changed is not None else document
-        save_json(path, result)
+        save_json(path, result, seal_depth=seal_depth)
         return result
 
 
@@ -620,13 +650,13 @@ class EventLog:
     def append(self, record: Mapping[str, Any]) -> None:
         """Add one record (a JSON object) as a line, flushed and fsynced before returning."""
         data = log_line(record, self.path)
-        if not self.path.exists() and not _is_link(self.path):
+        if not self.path.exists() and not is_link(self.path):
             write_atomic(self.path, data)
             return
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | _NOFOLLOW | _BINARY)
         except OSError as exc:
-            if _is_link(self.path):
+            if is_link(self.path):
                 refuse_link(self.path)
             raise SaveError(f"{self.path} cannot be appended to ({exc.strerror})") from None
         try:

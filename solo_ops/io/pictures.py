@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from solo_ops.core.errors import InputError
+from solo_ops.io.opening import refuse_replacing
 from solo_ops.io.persistence import write_atomic
 
 
@@ -30,5 +31,6 @@ def save_picture(path: str | Path, draw: Callable[[str], bytes]) -> Path:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"the folder {str(folder)!r} does not exist", source=str(path))
+    refuse_replacing(path, str(path))  # never over a save, log, campaign or scenario
     write_atomic(path, draw(suffix))
     return path

@@ -33,16 +33,13 @@ from solo_ops.game.definition import Game
 from solo_ops.game.engine import step
 from solo_ops.game.state import State
 from solo_ops.io import opening
-from solo_ops.io.persistence import EventLog, file_digest, load_json
+from solo_ops.io.persistence import EventLog, file_digest
 from solo_ops.io.savegame import (
-    GAME_KIND,
     LOG_KIND,
-    MIGRATIONS,
-    SCHEMA_VERSION,
     base_problem,
     chain_difference,
     effective_records,
-    game_id,
+    id_of,
     record_difference,
     restore,
 )
@@ -130,8 +127,7 @@ def _legacy(base: Any) -> Any:
 
 # -- against the save ------------------------------------------------------------------------------
 def _load_save(save: Path) -> dict[str, Any]:
-    return load_json(save, kind=GAME_KIND, current_version=SCHEMA_VERSION,
-                     migrations=MIGRATIONS)
+    return opening.read_save(save)
 
 
 def _against_save(log: Path, save: Path, doc: dict[str, Any], lines: list[Line],
@@ -139,9 +135,7 @@ def _against_save(log: Path, save: Path, doc: dict[str, Any], lines: list[Line],
     """The first line the save does not prove (the header of another game, a line its hash
     chain did not record, a base line it does not hold), and whether it has a chain."""
     found: list[Difference] = []
-    if header.get("seed") != doc.get("seed") or game_id(header.get("scenario"),
-                                                        header.get("seed")) != doc.get(
-            "game_id"):
+    if header.get("seed") != doc.get("seed") or id_of(header) != doc.get("game_id"):
         found.append(Difference(0, None, f"the header is not the game of its save {save} "
                                          "(its scenario or seed differs)"))
     chained = isinstance(doc.get("chain"), dict)
@@ -303,8 +297,7 @@ def check_log(log: Path, save: Path | None) -> Replayed:
     lines = EventLog(log).read_lines(strict=True)
     header = _header(lines, source)
     found: list[Difference] = []
-    if header.get("game_id") is not None and header.get("game_id") != game_id(
-            header.get("scenario"), header.get("seed")):
+    if header.get("game_id") is not None and header.get("game_id") != id_of(header):
         found.append(Difference(0, None, "the header's scenario or seed is not the game its "
                                          "id names (the header was edited)"))
     save = save if save is not None else opening.save_beside(log)

@@ -52,6 +52,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from solo_ops.core import seal
+from solo_ops.core.dice import SCHEMES, SPLITMIX
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import read_links
 from solo_ops.game import checkpoint
@@ -62,12 +64,19 @@ from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
 LOG_KIND = "solo-ops-log"
-SCHEMA_VERSION = 5
-LOG_SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
+LOG_SCHEMA_VERSION = 5
 """The event log header's version: 1–3 as the save's; 4 (issue #31) base lines carry a sealed
-checkpoint and the fingerprints of the steps before it. Not bumped by ``links`` (save 4/5):
-the links never go into the log."""
-READABLE_LOG_VERSIONS = (1, 2, 3, 4)
+checkpoint and the fingerprints of the steps before it; 5 the header names its dice scheme
+(``dice_scheme``; before it, ``splitmix64``). Not bumped by ``links`` (save 4/5): the links
+never go into the log."""
+READABLE_LOG_VERSIONS = (1, 2, 3, 4, 5)
+SEALED_SINCE = 6
+"""The first schema whose saves carry a seal (:mod:`solo_ops.core.seal`): one without it, or
+whose seal does not match, was edited after it was saved."""
+SEAL_DEPTH = 1
+"""How deep a game save's seal names what changed: its top-level fields (``actions``,
+``checkpoint``, ``snapshot``...)."""
 PRINT_DIGITS = 16
 """Hex digits kept of each log line's chain hash in the save (the head is kept whole)."""
 
@@ -77,10 +86,34 @@ def _canonical(data: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
-def game_id(scenario_document: Any, seed: int | None) -> str:
-    """The game's id: 16 hex digits of a checksum of its scenario document and seed, so the
-    same scenario and seed always name the same game (and an edited scenario another one)."""
-    return hashlib.sha256(_canonical([scenario_document, seed])).hexdigest()[:16]
+def game_id(scenario_document: Any, seed: int | None, dice_scheme: Any) -> str:
+    """The game's id: 16 hex digits of a checksum of its scenario document, seed and dice
+    scheme, so the same scenario, seed and dice always name the same game (and an edited
+    scenario another one). A game of the first scheme (``splitmix64``, every save before
+    schema 6) keeps the id it was saved with: its checksum has no scheme in it."""
+    named = [scenario_document, seed] if dice_scheme == SPLITMIX \
+        else [scenario_document, seed, dice_scheme]
+    return hashlib.sha256(_canonical(named)).hexdigest()[:16]
+
+
+def id_of(doc: dict[str, Any]) -> str:
+    """:func:`game_id` of a save document or a log header (its scenario, seed and scheme)."""
+    return game_id(doc.get("scenario"), doc.get("seed"), doc.get("dice_scheme", SPLITMIX))
+
+
+def id_of_game(game: Game) -> str:
+    """:func:`game_id` of a game in memory."""
+    return game_id(game.scenario.document, game.seed, game.dice_scheme)
+
+
+def dice_scheme_of(doc: dict[str, Any], source: str) -> str:
+    """The dice scheme a save or log header names (``splitmix64`` when it names none: written
+    before schema 6), checked against :data:`~solo_ops.core.dice.SCHEMES`."""
+    scheme = doc.get("dice_scheme", SPLITMIX)
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
+        raise InputError(f"{excerpt(scheme)} is not a dice scheme this solo-ops knows "
+                         f"({', '.join(SCHEMES)})", source=source, field="dice_scheme")
+    return scheme
 
 
 def versions() -> dict[str, str]:
@@ -115,16 +148,18 @@ def base_steps(game: Game) -> int:
 
 
 def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
-                  chain: LogChain | None = None) -> dict[str, Any]:
-    """The save file's content; ``log`` is the event log's :func:`~solo_ops.io.persistence.
-    file_digest` and ``chain`` its :class:`LogChain` as of this save (``None`` when there is
-    no log)."""
+                  chain: LogChain | None = None, *, sealed: bool = True) -> dict[str, Any]:
+    """The save file's content, sealed (:data:`SEAL_DEPTH`); ``log`` is the event log's
+    :func:`~solo_ops.io.persistence.file_digest` and ``chain`` its :class:`LogChain` as of this
+    save (``None`` when there is no log). ``sealed=False``: the content only, for a replay in
+    memory (an undo) that writes nothing."""
     steps = [step_print(r) for r in state.log]
-    return {
+    doc = {
         "schema_version": SCHEMA_VERSION,
         "kind": GAME_KIND,
-        "game_id": game_id(game.scenario.document, game.seed),
+        "game_id": id_of_game(game),
         "seed": game.seed,
+        "dice_scheme": game.dice_scheme,
         "versions": versions(),
         "scenario": game.scenario.document,
         "scenario_source": game.scenario.source,
@@ -138,6 +173,7 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
         "base": game.base,
         "links": game.links,
     }
+    return seal.sealed(doc, SEAL_DEPTH) if sealed else doc
 
 
 def hashed_checkpoint(state: State, steps: list[str]) -> dict[str, Any]:
@@ -231,12 +267,12 @@ def chain_difference(saved: Any, lines: list[bytes]) -> tuple[int, str] | None:
 def log_header(game: Game) -> dict[str, Any]:
     """The event log's first line: what game it is (scenario, seed and game id)."""
     return {"schema_version": LOG_SCHEMA_VERSION, "kind": LOG_KIND,
-            "game_id": game_id(game.scenario.document, game.seed), "seed": game.seed,
+            "game_id": id_of_game(game), "seed": game.seed, "dice_scheme": game.dice_scheme,
             "scenario": game.scenario.document, "scenario_source": game.scenario.source}
 
 
 def _v1_to_v2(doc: dict[str, Any]) -> dict[str, Any]:
-    doc.setdefault("game_id", game_id(doc.get("scenario"), doc.get("seed")))
+    doc.setdefault("game_id", game_id(doc.get("scenario"), doc.get("seed"), SPLITMIX))
     for key in ("versions", "steps", "dice", "log"):
         doc.setdefault(key, None)
     return doc
@@ -277,10 +313,18 @@ def _v4_to_v5(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+def _v5_to_v6(doc: dict[str, Any]) -> dict[str, Any]:
+    """Schema 5 and older rolled SplitMix64: the save names that scheme, so it replays with
+    the dice it was played with."""
+    doc.setdefault("dice_scheme", SPLITMIX)
+    return doc
+
+
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2,
                                                                        2: _v2_to_v3,
                                                                        3: _v3_to_v4,
-                                                                       4: _v4_to_v5}
+                                                                       4: _v4_to_v5,
+                                                                       5: _v5_to_v6}
 
 
 def _check_scenario(doc: dict[str, Any], source: str) -> None:
@@ -288,9 +332,9 @@ def _check_scenario(doc: dict[str, Any], source: str) -> None:
     was edited after the game was saved. (Its size and content are checked as any
     scenario's, by :func:`~solo_ops.io.scenario.parse_scenario`.)"""
     saved = doc.get("game_id")
-    if saved is not None and saved != game_id(doc.get("scenario"), doc.get("seed")):
-        raise InputError("the scenario or the seed is not the game the save's id names (it "
-                         "was edited after the game was saved)", source=source,
+    if saved is not None and saved != id_of(doc):
+        raise InputError("the scenario, the seed or the dice scheme is not the game the save's "
+                         "id names (it was edited after the game was saved)", source=source,
                          field="game_id")
 
 
@@ -311,14 +355,16 @@ def restore(doc: dict[str, Any], source: str,
                          field="schema_version")
     if not isinstance(doc.get("seed"), int) or isinstance(doc.get("seed"), bool):
         raise InputError("missing or bad seed", source=source, field="seed")
+    scheme = dice_scheme_of(doc, source)
     if doc.get("kind") == GAME_KIND:  # a log's header is replay's to judge (io.replay)
         _check_scenario(doc, source)
-    if like is not None and like.seed == doc["seed"] \
+    if like is not None and like.seed == doc["seed"] and like.dice_scheme == scheme \
             and like.scenario.document == doc.get("scenario"):
-        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains)
+        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains,
+                               dice_scheme=scheme)
     else:
         scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-        game, state = new_game(scenario, doc["seed"])
+        game, state = new_game(scenario, doc["seed"], dice_scheme=scheme)
     game.links = read_links(doc.get("links"), source)
     base = doc.get("base")
     if base is not None:  # a game going on from a checkpoint (see rebase)
@@ -467,7 +513,9 @@ def compare_log(entries: list[dict[str, Any]], doc: dict[str, Any], state: State
     if header.get("kind") != LOG_KIND:
         return "the first line is not a solo-ops log header"
     if header.get("seed") != doc.get("seed"):
-        return f"the log is of seed {header.get('seed')!r}, the save of {doc.get('seed')!r}"
+        return "the log is of another seed than the save"
+    if header.get("dice_scheme", SPLITMIX) != doc.get("dice_scheme", SPLITMIX):
+        return "the log's dice are not the save's (another dice scheme)"
     if header.get("game_id") is not None and header.get("game_id") != doc.get("game_id"):
         return "the log is of another game (its game id differs)"
     try:
@@ -625,7 +673,7 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
                          "it cannot go on from it: the save was edited (its .bak is the "
                          "version before the last step)", source=source, field="checkpoint")
     scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, _fresh = new_game(scenario, doc["seed"])
+    game, _fresh = new_game(scenario, doc["seed"], dice_scheme=dice_scheme_of(doc, source))
     game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)

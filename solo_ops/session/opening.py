@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.game.engine import new_game
-from solo_ops.io.opening import Plan, catch_up_log, move_aside, open_saved
-from solo_ops.io.persistence import EventLog, file_digest
+from solo_ops.io.opening import Plan, catch_up_log, load_save_doc, move_aside, open_saved
+from solo_ops.io.persistence import EventLog, clean_leftovers, file_digest
 from solo_ops.io.savegame import LogChain
 from solo_ops.io.scenario import Scenario
 from solo_ops.session.table import GameTable
@@ -26,6 +26,8 @@ def start_table(scenario: Scenario, seed: int, save: Path, log: Path, *,
     player should hear about the old files."""
     game, state = new_game(scenario, seed)
     table = GameTable(game, state, save, log, reveal=reveal, units=units)
+    for path in (save, log):  # the caller holds the game's lock: no one else writes them
+        clean_leftovers(path)
     notes = []
     moved = move_aside(save, log) if move_old else []
     if moved:
@@ -39,8 +41,21 @@ def open_table(p: Plan, *, reveal: bool = False, units: str | None = None
                ) -> tuple[GameTable, dict[str, Any]]:
     """The saved game ``p`` resumes at the table (see :func:`open_saved`), with its save
     document (for :func:`sync_log`)."""
+    for path in (p.save, p.log):  # the caller holds the game's lock: no one else writes them
+        clean_leftovers(path)
     doc, game, state = open_saved(p)
     return GameTable(game, state, p.save, p.log, reveal=reveal, units=units), doc
+
+
+def open_save(save: Path, log: Path, *, reveal: bool = False, units: str | None = None
+              ) -> tuple[GameTable, dict[str, Any]]:
+    """The game saved in ``save`` (a campaign's mission) at the table, with its save document:
+    the temporary files a killed writer left beside it removed first (the caller holds the
+    game's lock), then read, replayed and verified (:func:`load_save_doc`)."""
+    for path in (save, log):
+        clean_leftovers(path)
+    doc, game, state = load_save_doc(save)
+    return GameTable(game, state, save, log, reveal=reveal, units=units), doc
 
 
 def sync_log(table: GameTable, doc: dict[str, Any], *, rebuild: bool = False) -> str | None:

@@ -320,7 +320,7 @@ class GameTable:
 
     def _take_back(self) -> None:
         """Rebuild the game in memory from the actions of the last good save (by replay)."""
-        doc = game_document(self.game, self.state)  # the game's own header (as undo uses)
+        doc = game_document(self.game, self.state, sealed=False)  # the game's own header
         game, state = restore(doc, str(self.save), self._saved, like=self.game)
         self._proposal = None
         for n in [n for n in self._lines if n >= len(state.log)]:
@@ -553,7 +553,7 @@ class GameTable:
         """Take back the last answer (and the engine steps after it). With ``player``, only the
         player who gave that answer may (the prompt it answered was theirs)."""
         with self.lock:
-            doc = game_document(self.game, self.state)
+            doc = game_document(self.game, self.state, sealed=False)
             if not can_undo(doc["actions"]):
                 return Outcome(False, "nothing to undo: no answer has been given yet",
                                meta="undo", refusal="rule")

@@ -256,6 +256,10 @@ async def api_place(request: Request) -> Response:
     how = q.get("how", "move")
     if how not in placing.KINDS:
         raise Refused(400, f"how must be one of {', '.join(MOVE_WORDS)}")
+    try:
+        placing.move_kind(how, table.game.edition)
+    except RuleError as exc:  # a move the edition lacks: a bad request, not the game's word
+        raise Refused(400, str(exc)) from None
 
     def run() -> dict[str, Any]:
         with table.lock:

@@ -77,13 +77,14 @@ __all__ = ["BODY_KEYS", "KEEP_ALIVE", "LOOPBACK", "MAX_ANSWER", "MAX_BODY", "SEC
 
 def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Iterable[str] = (),
                desk: Desk | None = None, extra: Iterable[Route] = (),
-               base: str | None = None) -> Any:
+               port: int | None = None, base: str | None = None) -> Any:
     """The ASGI application serving ``table`` (or, with ``desk``, a campaign whose mission is
     ``desk.table``; ``extra`` its routes). ``local_only``: served on this computer only, where a
     request without a token is the host's; beyond it (``local_only=False``) every request but
     the static files carries a player's or the host's token. Requests are answered only when
-    addressed to localhost's names or one of ``hosts`` exactly. ``base``: the URL the players
-    open (the links the host's page shows as QR codes)."""
+    addressed to localhost's names or one of ``hosts`` exactly (the Host header parsed
+    strictly: :func:`~solo_ops.web.guard.parse_host`), and to ``port`` when it is given.
+    ``base``: the URL the players open (the links the host's page shows as QR codes)."""
     server = TableServer(table, Hub(), load_static(), local_only=local_only, desk=desk,
                          base=base)
     routes = [
@@ -104,4 +105,4 @@ def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Itera
     app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
     app.state.server = server
     app.state.hub = server.hub
-    return Guard(app, hosts=allowed_hosts(hosts))
+    return Guard(app, hosts=allowed_hosts(hosts), port=port)

@@ -13,7 +13,9 @@ into one JSON document with one clear ``message``.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
@@ -22,7 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from solo_ops.core.errors import SoloOpsError
+from solo_ops.core.errors import SaveError, SoloOpsError
 
 MAX_BODY = 4096
 """The largest request body accepted, in bytes."""
@@ -44,28 +46,74 @@ SECURITY_HEADERS = [
 ]
 
 
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``text`` as an IP address (IPv6 with or without its brackets; brackets hold IPv6 only),
+    or None."""
+    bracketed = text.startswith("[") and text.endswith("]")
+    try:
+        address = ipaddress.ip_address(text[1:-1] if bracketed else text)
+    except ValueError:
+        return None
+    return None if bracketed and address.version != 6 else address
+
+
 def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a bind address) serves this computer only."""
-    return host in LOOPBACK or host.startswith("127.")
+    """Whether ``host`` (a bind address) serves this computer only: ``localhost`` or a
+    loopback address (``127.0.0.0/8``, ``::1``), decided from the parsed address, never its
+    first characters (``127.0.0.1.example.com`` is a name like any other)."""
+    address = _address(host.strip())
+    return host.strip().lower() == "localhost" or (address is not None and address.is_loopback)
+
+
+_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                   r"(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*")
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:]+)(?::([0-9]{1,5}))?")
+
+
+def canonical_name(name: str) -> str | None:
+    """A host name as the allow-list holds it: an IP address in its one written form (IPv6 in
+    brackets), a DNS name in lower case; None for anything that is neither."""
+    name = name.strip().lower()
+    address = _address(name)
+    if address is not None:
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    if name.startswith("[") or not _NAME.fullmatch(name):
+        return None
+    return name
+
+
+def parse_host(header: str) -> tuple[str, int | None] | None:
+    """A Host header's ``(name, port)`` (the name by :func:`canonical_name`; the port None
+    when it is left out), or None when the header is not exactly a host and an optional
+    port: anything after the name or port (``localhost:80@evil.com``, ``[::1]evil``,
+    ``localhost:8765/evil``), an unclosed bracket, a port that is not a number 1-65535."""
+    found = _HOST.fullmatch(header.strip().lower())
+    if found is None:
+        return None
+    name = canonical_name(found.group(1))
+    if name is None:
+        return None
+    port = found.group(2)
+    if port is None:
+        return name, None
+    if not 1 <= int(port) <= 65535:
+        return None
+    return name, int(port)
 
 
 def allowed_hosts(extra: Iterable[str] = ()) -> frozenset[str]:
-    """The exact names (lower case, IPv6 in brackets, no port) a served game answers to:
-    localhost's and ``extra`` (beyond localhost: the address and names it is served as)."""
-    names = set(LOOPBACK_NAMES)
-    for name in extra:
-        name = name.strip().lower()
-        if name:
-            names.add(f"[{name}]" if ":" in name and not name.startswith("[") else name)
+    """The exact names (:func:`canonical_name`: lower case, an IP address in its one written
+    form, IPv6 in brackets, no port) a served game answers to: localhost's and ``extra``
+    (beyond localhost: the address and names it is served as)."""
+    names = {n for n in (canonical_name(x) for x in (*LOOPBACK_NAMES, *extra)) if n}
     return frozenset(names)
 
 
-def host_name(header: str) -> str:
-    """The name in a Host header, without its port (IPv6 kept in brackets), lower case."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header.split("]", 1)[0] + "]"
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+def host_name(header: str) -> str | None:
+    """The name in a Host header, without its port (:func:`parse_host`), or None when the
+    header is not a host."""
+    parsed = parse_host(header)
+    return None if parsed is None else parsed[0]
 
 
 class Refused(Exception):
@@ -81,15 +129,24 @@ class Guard:
     one of ``hosts`` exactly (:func:`allowed_hosts`): a web page elsewhere cannot reach the
     game through a name of its own that points here."""
 
-    def __init__(self, app: Any, *, hosts: frozenset[str]) -> None:
-        self.app, self.hosts = app, hosts
+    def __init__(self, app: Any, *, hosts: frozenset[str], port: int | None = None) -> None:
+        self.app, self.hosts, self.port = app, hosts, port
+
+    def allows(self, header: str) -> bool:
+        """Whether a request with this Host header is addressed to the game: exactly one of
+        its names, and its port when the header gives one and the game's is known."""
+        parsed = parse_host(header)
+        if parsed is None or parsed[0] not in self.hosts:
+            return False
+        return parsed[1] is None or self.port is None or parsed[1] == self.port
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
-        if host_name(host) not in self.hosts:
+        hosts = [v for k, v in scope.get("headers") or [] if k == b"host"]
+        host = hosts[0].decode("latin-1") if len(hosts) == 1 else ""
+        if not self.allows(host):
             shown = ", ".join(sorted(self.hosts))
             response = JSONResponse({"ok": False, "message": "this game is served only as "
                                      f"{shown}: open it by one of those names"},
@@ -203,9 +260,12 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def game_error(request: Request, exc: Exception) -> Response:
-    """An error the game raised (a :class:`SoloOpsError`): 500 with its message."""
+    """An error the game raised (a :class:`SoloOpsError`) with its message: 503 when the game
+    could not be saved (a full disk: try again later), else 400 (what the request asked is
+    not something the game takes)."""
     message = getattr(exc, "message", None) or str(exc)
-    return JSONResponse({"ok": False, "message": message}, status_code=500)
+    status = 503 if isinstance(exc, SaveError) else 400
+    return JSONResponse({"ok": False, "message": message}, status_code=status)
 
 
 async def crash(request: Request, exc: Exception) -> Response:

@@ -48,9 +48,15 @@ def _centre(o: Operative) -> tuple[float, float]:
     return o.at
 
 
+EDITION_MOVES = {"kt2024": ("reposition", "dash", "fall_back", "charge"),
+                 "kt2018": ("normal", "advance", "fall_back", "charge")}
+"""The kinds of move each edition has (as :func:`solo_ops.rules.reach.move_allowance`)."""
+
+
 def move_kind(word: str, edition: str) -> str:
     """The engine's kind of move for a word the page sends (``move`` is a Reposition in 2024
-    and a normal move in 2018)."""
+    and a normal move in 2018); a :class:`RuleError` for a word the page never sends or a move
+    the edition lacks (a Dash in 2018, an Advance in 2024)."""
     if word not in KINDS:
         raise RuleError(f"how must be one of {', '.join(k for k in KINDS if k != 'fall_back')}")
     kind = KINDS[word] or ("reposition" if edition == "kt2024" else "normal")
@@ -58,6 +64,11 @@ def move_kind(word: str, edition: str) -> str:
         kind = "normal"
     if edition == "kt2024" and kind == "normal":
         kind = "reposition"
+    if kind not in EDITION_MOVES.get(edition, ()):
+        words = [w for w, k in KINDS.items() if k in EDITION_MOVES.get(edition, ())
+                 and w != "fall_back"]
+        raise RuleError(f"a {edition} game has no {word} move (how: move, "
+                        f"{', '.join(dict.fromkeys(words))})")
     return kind
 
 

@@ -59,12 +59,13 @@ def test_2018_fire_at_will_holds_its_ground_to_shoot(tmp_path: Path) -> None:
 def test_a_join_that_rolls_ambush_resolves_where_the_counter_stands(tmp_path: Path) -> None:
     """003 hidden-enemy row 3: "If joins with higher command unit, take on command"; the
     enemy count's Ambush moves the counters "6' away from the player unit that spotted the
-    hidden enemy force". Nobody spotted a joining counter: its models (here an Ambush, seed 5)
-    appear where it stands, beside the unit they join, not beside Ana's sealed-in model."""
+    hidden enemy force". Nobody spotted a joining counter: its models (here an Ambush: seed 9
+    rolls it) appear where it stands, beside the unit they join, not beside Ana's sealed-in
+    model."""
     from tests.support.fog_boards import BOXED, IN_ROOM, ROSTER, SGT
 
     doc = {"name": "join", "edition": "kt2024", "board": BOXED, "roster": ROSTER,
-           "engagement": 0, "seed": 5, "settings": {"turns": 2},
+           "engagement": 0, "seed": 9, "settings": {"turns": 2},
            "squads": [{"player": "Ana", "models": [{"id": "p1", "profile": SGT,
                                                     "at": list(IN_ROOM)}]}],
            "enemies": [{"id": "boss", "command": 5,

@@ -218,7 +218,8 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
         for weapon in ai_shooting.ranged(shooter.profile):
             if ai_shooting.used_up(ctx, shooter, weapon):
                 continue
-            if ai_shooting.is_heavy(weapon) and moved:
+            # 001 Heavy is Kill Team 2024's: a 2018 Heavy weapon fires after a move (-1 to hit)
+            if ctx.edition == "kt2024" and ai_shooting.is_heavy(weapon) and moved:
                 allowed = weapon.rule("heavy")
                 if not (allowed is not None and allowed.value == "dash"
                         and moved_how == "dash"):

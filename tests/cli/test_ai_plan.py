@@ -41,7 +41,7 @@ def test_json_has_the_documented_keys(runner: CliRunner) -> None:
 
 
 def test_explanation_names_roll_order_state_and_distances(runner: CliRunner) -> None:
-    data = _plan(runner, str(VOLKUS), "--unit", "u2", "--seed", "1")
+    data = _plan(runner, str(VOLKUS), "--unit", "u2", "--seed", "2")  # its order roll: a 6
     text = "\n".join(data["explain"])
     assert text.startswith('u2 (Fire Teams, command 6): Move: Hold 12" from enemy')
     assert "Order roll: d6 = 6" in text

@@ -11,7 +11,9 @@ import yaml
 from click.testing import CliRunner
 
 from solo_ops.campaign import SCHEMA_VERSION
+from solo_ops.campaign.storage import SEAL_DEPTH
 from solo_ops.cli import campaign as campaign_module
+from solo_ops.core.seal import sealed
 from solo_ops.io.persistence import backup_path
 from tests.support.paths import SCENARIOS
 
@@ -231,7 +233,11 @@ def test_valid_json_with_bad_fields_names_the_field(runner: CliRunner, tmp_path:
     data["squads"][0]["models"][0]["state"] = "sleeping"
     path.write_text(json.dumps(data))
     out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
-    assert out.exit_code == 2
+    assert out.exit_code == 2  # the seal finds the edit first
+    assert "squads[0].models[0].state: was edited after it was saved" in out.stderr
+    path.write_text(json.dumps(sealed(data, SEAL_DEPTH)))  # a forger with the source code
+    out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1
     assert "squads[0].models[0].state: unknown value 'sleeping'" in out.stderr
 
 

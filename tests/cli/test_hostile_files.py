@@ -141,12 +141,15 @@ def _served_campaign(world: World, folder: Path) -> Path:
     nothing before it opens its mission)."""
     import json
 
+    from solo_ops.campaign.storage import SEAL_DEPTH
+    from solo_ops.core.seal import sealed
     from solo_ops.session.links import new_links
 
     saves = _campaign(world, folder)
     path = saves / "c.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["links"] = new_links(squad["player"] for squad in doc["squads"])
+    sealed(doc, SEAL_DEPTH)  # as serving it sealed it
     path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
     return saves
 

@@ -9,8 +9,16 @@ import pytest
 import yaml
 
 from solo_ops.cli import main
+from solo_ops.core.dice import short_id
 from solo_ops.io.scenario import load_scenario
 from tests.support.paths import SCENARIOS
+from tests.support.saves import default_save
+
+
+def encounter(seed: int) -> str:
+    """The stem of the scenario ``new --seed SEED`` writes by default: ``encounter-<id>``, six
+    hex digits of a hash of the seed (never the seed itself)."""
+    return f"encounter-{short_id(seed, 'encounter')}"
 
 
 def new(runner, folder: Path, monkeypatch, *args: str):  # type: ignore[no-untyped-def]
@@ -28,12 +36,14 @@ def test_same_seed_same_encounter(runner, tmp_path: Path,  # type: ignore[no-unt
     one, files1 = new(runner, tmp_path, monkeypatch, "--seed", "11", "--json")
     two, files2 = new(runner, tmp_path, monkeypatch, "--seed", "11", "--json")
     assert one.exit_code == 0, one.output
-    assert files1 == files2 and "encounter-11.yaml" in files1 and "encounter-11.png" in files1
+    name = encounter(11)
+    assert files1 == files2 and f"{name}.yaml" in files1 and f"{name}.png" in files1
+    assert name != "encounter-11"  # the name never tells the seed
     assert one.stdout == two.stdout
     data = json.loads(one.stdout)
     assert data["seed"] == 11 and len(data["counters"]) == 2 * data["engagement"]
     _other, files3 = new(runner, tmp_path, monkeypatch, "--seed", "12", "--json")
-    assert files3["encounter-12.yaml"] != files1["encounter-11.yaml"]
+    assert files3[f"{encounter(12)}.yaml"] != files1[f"{name}.yaml"]
 
 
 @pytest.mark.parametrize("args", [
@@ -48,8 +58,8 @@ def test_options_are_taken_and_the_file_loads(runner, tmp_path: Path,  # type: i
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(main, ["new", "--seed", "3", *args])
     assert result.exit_code == 0, result.output
-    scenario = load_scenario(Path("encounter-3.yaml"))
-    assert "Start with:  solo-ops play encounter-3.yaml" in result.stdout
+    scenario = load_scenario(Path(f"{encounter(3)}.yaml"))
+    assert f"Start with:  solo-ops play {encounter(3)}.yaml" in result.stdout
     if "--edition" in args:
         assert scenario.edition == "kt2018" and scenario.mission.pariah == "purge"
         assert "Pariah Nexus" in result.stdout
@@ -74,13 +84,15 @@ def test_a_json_out_is_written_as_json_and_plays(runner, tmp_path: Path,  # type
     assert as_yaml.exit_code == 0 and as_json.exit_code == 0, as_json.output
     assert "Start with:  solo-ops play g.json" in as_json.stdout
     doc = json.loads(Path("g.json").read_text(encoding="utf-8"))
-    assert doc == yaml.safe_load(Path("encounter-7.yaml").read_text(encoding="utf-8"))
-    assert load_scenario(Path("g.json")).name == load_scenario(Path("encounter-7.yaml")).name
+    assert doc == yaml.safe_load(Path(f"{encounter(7)}.yaml").read_text(encoding="utf-8"))
+    assert load_scenario(Path("g.json")).name == load_scenario(
+        Path(f"{encounter(7)}.yaml")).name
     played = runner.invoke(main, ["play", "g.json", "--json"], input="")
     assert "malformed" not in played.output
     lines = [json.loads(line) for line in played.stdout.splitlines()]
     assert lines[0]["record"]["action"] == {"type": "setup"}  # the seed is the save's only
-    assert json.loads(Path("saves/g-7.json").read_text(encoding="utf-8"))["seed"] == 7
+    save = default_save(Path(), Path("g.json"))
+    assert json.loads(save.read_text(encoding="utf-8"))["seed"] == 7
     assert any("prompt" in line and line["prompt"]["kind"] for line in lines)
 
 

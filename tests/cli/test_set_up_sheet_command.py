@@ -9,13 +9,14 @@ from pathlib import Path
 from PIL import Image
 
 from tests.support.players import cli, small_scenario
+from tests.support.saves import default_save
 
 
 def test_the_sheet_of_a_saved_game_is_one_a4_page(tmp_path: Path) -> None:
     scenario = small_scenario(tmp_path, engagement=2)
     played = cli("play", str(scenario), "--answer", "status", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
-    save = tmp_path / "saves" / "small-kt2024-5.json"
+    save = default_save(tmp_path, scenario)
     drawn = cli("map", str(save), "--sheet", "--out", "sheet.png", cwd=tmp_path)
     assert drawn.returncode == 0, drawn.stderr
     assert drawn.stdout.strip() == f"Drew {save} (turn 1) to sheet.png."

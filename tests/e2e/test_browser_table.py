@@ -30,6 +30,7 @@ from tests.support.api import scenario_path
 from tests.support.browser import WAIT, Served, eventually, label_boxes, meeting, tap
 from tests.support.paths import SCENARIOS
 from tests.support.phone_page import longest_block
+from tests.support.saves import saved_game
 
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
 
@@ -41,6 +42,9 @@ def browser() -> Any:
     with b.launch() as chromium:
         yield chromium
 SAVE = Path("saves") / "volkus-stronghold-supplement-example-3.json"
+"""The two players' game: the co-op example's seed 3 on the first dice scheme (a save keeps its
+dice), where the enemy shoots first, Kell's tap is 3.6" away and Idris starts in cultist-5's
+control range."""
 
 
 def bases(page: Any) -> list[str]:
@@ -71,7 +75,8 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
                                                                  tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    server = Served(tmp_path, "serve", str(SCENARIO))
+    saved_game(SCENARIO, 3, tmp_path / SAVE, "splitmix64")
+    server = Served(tmp_path, "serve", "--resume", str(SAVE))
     port = server.port
     shots = os.environ.get("SOLO_OPS_SCREENSHOTS")  # a folder: pictures for the guide
     try:
@@ -257,14 +262,15 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
 # -- a fight die by die ---------------------------------------------------------------------------
 def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path) -> None:
     """Issue 28 item 1 on the page: Tam fights e1 (tests/game/test_fight_choices.py: seed 17, Tam
-    rolls 3 4 5, e1 rolls 1 3 6), started by taps (fight, e1, solo-ops rolls); the next die's
-    moves are buttons, the engine's advice (block e1's crit with Tam's crit) is the one starred
-    primary button, and tapping it plays it."""
+    rolls 3 4 5, e1 rolls 1 3 6: the game saved on the first dice scheme, served on), started
+    by taps (fight, e1, solo-ops rolls); the next die's moves are buttons, the engine's advice
+    (block e1's crit with Tam's crit) is the one starred primary button, and tapping it plays
+    it."""
     from playwright.sync_api import expect
 
-    from tests.support.fight_games import scenario_file
+    from tests.support.fight_games import saved_fight
 
-    server = Served(tmp_path, "serve", str(scenario_file(tmp_path)))
+    server = Served(tmp_path, "serve", "--resume", str(saved_fight(tmp_path)))
     try:
         page = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
         errors: list[str] = []

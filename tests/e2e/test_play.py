@@ -22,10 +22,17 @@ from typing import Any
 
 import pytest
 
+from solo_ops.core.dice import short_id
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.scenario import load_scenario
 from tests.support.paths import SCENARIOS
 from tests.support.players import bot_answers, cli, small_scenario, write_answers
+from tests.support.saves import default_files, default_save
+
+
+def files_of(folder: Path, game: dict[str, Any]) -> tuple[Path, Path]:
+    """The save and log ``play`` writes for the small game in ``folder``, by default."""
+    return default_files(folder, game["scenario"])
 
 
 def player_actions(save: Path) -> int:
@@ -52,9 +59,8 @@ def reference(game2024: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
     answers = write_answers(folder, game2024["lines"])
     run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=folder)
     assert run.returncode == 0, run.stderr
-    return {"folder": folder, "run": run,
-            "save": (folder / "saves" / "small-kt2024-5.json").read_bytes(),
-            "log": (folder / "saves" / "small-kt2024-5.log.jsonl").read_bytes()}
+    save, log = files_of(folder, game2024)
+    return {"folder": folder, "run": run, "save": save.read_bytes(), "log": log.read_bytes()}
 
 
 def test_scripted_2024_game_reaches_the_end_with_a_summary(game2024: dict[str, Any],
@@ -63,11 +69,12 @@ def test_scripted_2024_game_reaches_the_end_with_a_summary(game2024: dict[str, A
     assert "Turning point 1" in run.stdout and "Turning point 2" in run.stdout
     assert "Battle over" in run.stdout and "══ Summary ══" in run.stdout
     assert "✗" not in run.stdout  # every scripted answer was accepted
-    doc = json.loads((tmp_path / "saves" / "small-kt2024-5.json").read_text())
+    save, log = files_of(tmp_path, game2024)
+    doc = json.loads(save.read_text())
     assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
     assert doc["snapshot"]["ended"] is True
     # replay re-runs it from the log to the same final state
-    rep = cli("replay", "saves/small-kt2024-5.log.jsonl", "--json", cwd=tmp_path)
+    rep = cli("replay", str(log.relative_to(tmp_path)), "--json", cwd=tmp_path)
     assert rep.returncode == 0, rep.stderr
     out = json.loads(rep.stdout)
     assert out["identical"] is True and out["view"]["ended"] is True
@@ -79,8 +86,8 @@ def test_same_seed_and_answers_give_identical_save_and_log(game2024: dict[str, A
     answers = write_answers(tmp_path, game2024["lines"])
     run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert (tmp_path / "saves" / "small-kt2024-5.json").read_bytes() == reference["save"]
-    assert (tmp_path / "saves" / "small-kt2024-5.log.jsonl").read_bytes() == reference["log"]
+    save, log = files_of(tmp_path, game2024)
+    assert save.read_bytes() == reference["save"] and log.read_bytes() == reference["log"]
     assert run.stdout == reference["run"].stdout
     # every die is in the log
     records = [json.loads(line) for line in reference["log"].decode().splitlines()]
@@ -96,7 +103,7 @@ def test_sigkill_at_random_moments_then_resume_reaches_the_same_end(
 
     folder = tmp_path / "killed"
     folder.mkdir()
-    save = folder / "saves" / "small-kt2024-5.json"
+    save, killed_log = files_of(folder, game2024)
     rng = random.Random(1234)
     env = dict(os.environ, COLUMNS="100")
 
@@ -138,7 +145,7 @@ def test_sigkill_at_random_moments_then_resume_reaches_the_same_end(
     assert final["snapshot"] == ref_save["snapshot"]
     assert final["actions"] == ref_save["actions"]
     # the log was caught up after each kill: the same records as the uninterrupted game
-    assert (folder / "saves" / "small-kt2024-5.log.jsonl").read_bytes() == ref_log
+    assert killed_log.read_bytes() == ref_log
 
 
 def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, Any],
@@ -157,10 +164,10 @@ def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, 
     before, after = run.stdout.split("> undo", 1)
     shown = before.rsplit("> done", 1)[1].split("\n? ")[0]
     assert shown.strip() and shown in after.split("> done", 1)[1]
-    doc = json.loads((tmp_path / "saves" / "small-kt2024-5.json").read_text())
+    save, log = files_of(tmp_path, game2024)
+    doc = json.loads(save.read_text())
     assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
     # the log keeps what happened, marks the undo, and replays to the same end
-    log = tmp_path / "saves" / "small-kt2024-5.log.jsonl"
     assert any(json.loads(line).get("undo") for line in log.read_text().splitlines())
     rep = cli("replay", str(log), "--json", cwd=tmp_path)
     assert rep.returncode == 0, rep.stderr
@@ -196,7 +203,7 @@ def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(
     assert refusals == 6
     for chunk in out.split("✗")[1:]:
         assert "\n? " in chunk
-    assert "Saved to saves/small-kt2024-5.json" in out
+    assert f"Saved to {files_of(Path(), game2024)[0]}" in out
 
 
 def test_play_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
@@ -219,7 +226,7 @@ def test_2018_game_played_to_the_end(tmp_path: Path) -> None:
     assert "Battle round 1" in out and "— Movement phase —" in out
     assert "— Shooting phase —" in out and "— Fight phase —" in out
     assert "Battle over" in out and "Result: " in out and "✗" not in out
-    doc = json.loads((tmp_path / "saves" / "small-kt2018-6.json").read_text())
+    doc = json.loads(default_save(tmp_path, path).read_text())
     assert doc["snapshot"] == json.loads(json.dumps(final))
     assert doc["snapshot"]["ended"] and doc["snapshot"]["result"]["turns"] >= 1
 
@@ -266,7 +273,7 @@ def test_map_of_a_save_shows_no_hidden_facts(game2024: dict[str, Any], tmp_path:
     answers = write_answers(tmp_path, game2024["lines"][:6])
     run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    save = tmp_path / "saves" / "small-kt2024-5.json"
+    save = files_of(tmp_path, game2024)[0]
     m = cli("map", str(save), "--out", "now.svg", "--json", cwd=tmp_path)
     assert m.returncode == 0, m.stderr
     svg = (tmp_path / "now.svg").read_text()
@@ -284,13 +291,15 @@ def test_map_of_a_save_shows_no_hidden_facts(game2024: dict[str, Any], tmp_path:
 def test_new_then_play_as_the_readme_says(tmp_path: Path) -> None:
     new = cli("new", "--seed", "7", "--engagement", "1", cwd=tmp_path)
     assert new.returncode == 0, new.stderr
-    assert "solo-ops play encounter-7.yaml" in new.stdout
-    assert (tmp_path / "encounter-7.png").exists()
-    run = cli("play", "encounter-7.yaml", "--answer", "status", cwd=tmp_path)
+    encounter = f"encounter-{short_id(7, 'encounter')}"  # never the seed in the name
+    assert f"solo-ops play {encounter}.yaml" in new.stdout
+    assert (tmp_path / f"{encounter}.png").exists()
+    run = cli("play", f"{encounter}.yaml", "--answer", "status", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Turn 1" in run.stdout and "No more answers" in run.stdout
-    resumed = cli("play", "--resume", "saves/encounter-7-7.json", "--answer", "help",
-                  cwd=tmp_path)
+    save = default_save(Path(), tmp_path / f"{encounter}.yaml")
+    assert f"Continue with `solo-ops play --resume {save}`" in run.stdout
+    resumed = cli("play", "--resume", str(save), "--answer", "help", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert "Resuming" in resumed.stdout and "activate kell conceal" in resumed.stdout
 
@@ -300,8 +309,7 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
         game2024: dict[str, Any], tmp_path: Path) -> None:
     lines = game2024["lines"]
     scenario = str(game2024["scenario"])
-    save = tmp_path / "saves" / "small-kt2024-5.json"
-    log = tmp_path / "saves" / "small-kt2024-5.log.jsonl"
+    save, log = files_of(tmp_path, game2024)
     first = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[:6])),
                 cwd=tmp_path)
     assert first.returncode == 0, first.stderr
@@ -328,7 +336,7 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
     fresh = cli("play", scenario, "--new", cwd=tmp_path, stdin="")
     assert fresh.returncode == 0, fresh.stderr
     aside = sorted(p.name for p in (tmp_path / "saves").iterdir() if ".old-" in p.name)
-    assert [name.split(".old-")[0] for name in aside] == ["small-kt2024-5"] * 3
+    assert [name.split(".old-")[0] for name in aside] == [save.name.split(".")[0]] * 3
     assert sorted(name.split(".", 2)[2] for name in aside) == ["json", "json.bak", "log.jsonl"]
     moved = {name.split(".", 2)[2]: tmp_path / "saves" / name for name in aside}
     assert moved["log.jsonl"].read_bytes() == log_2
@@ -340,7 +348,7 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
 def test_a_finished_game_is_never_resumed_silently(reference: dict[str, Any],
                                                    game2024: dict[str, Any]) -> None:
     folder = reference["folder"]
-    save = folder / "saves" / "small-kt2024-5.json"
+    save = files_of(folder, game2024)[0]
     before = sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir())
     for args in (["play", str(game2024["scenario"])], ["play", "--resume", str(save)]):
         run = cli(*args, "--answer", "status", cwd=folder)

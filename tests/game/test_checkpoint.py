@@ -22,7 +22,7 @@ from solo_ops.io.savegame import actions_of, can_undo, game_document, undo
 from solo_ops.io.scenario import load_scenario
 from tests.support.paths import SCENARIOS
 from tests.support.players import bot_answers
-from tests.support.saves import reseal
+from tests.support.saves import reseal, seal_save
 
 
 def _actions(name: str, seed: int) -> list[dict[str, Any]]:
@@ -111,6 +111,7 @@ def test_an_action_the_rules_now_refuse_goes_on_from_the_checkpoint(tmp_path: Pa
     path, _, saved = _saved_game(tmp_path)
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["actions"][3] = {"type": "shoot", "operative": "kell", "target": "nobody"}
+    seal_save(doc)  # as the version whose rules took that answer sealed it
     path.write_text(json.dumps(doc), encoding="utf-8")
     _doc, game, state = load_save_doc(path)
     assert game.notice is not None and "replaying action 4 failed" in game.notice
@@ -122,6 +123,7 @@ def test_a_save_without_a_checkpoint_is_refused_clearly(tmp_path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["steps"][5] = "000000000000"
     doc["checkpoint"] = None
+    seal_save(doc)  # a save as written before checkpoints, sealed by what it holds
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(InputError, match="before saves carried a checkpoint"):
         load_save_doc(path)

@@ -7,9 +7,10 @@ dice one at a time (setting ``fight_choices: ask``); the enemy follows the docum
 
 The CLI and web tests use an open 30" x 22" board with no counters (engagement 0): Tam (4
 wounds, knife: 3 attacks, hit 3+, Lethal 5+, damage 3/4) stands in control range of the enemy e1
-(an Immortal: 10 wounds, claw: 3 attacks, hit 3+, Lethal 5+, damage 3/5). With seed 17 the
-players have the initiative; in ``fight e1 roll`` Tam rolls 3 4 5 (one crit, two normals) and e1
-rolls 1 3 6 (one crit, one normal).
+(an Immortal: 10 wounds, claw: 3 attacks, hit 3+, Lethal 5+, damage 3/5). With seed 17 on the
+first dice scheme (tests/support/fight_games.DICE: a saved game keeps its dice) the players have
+the initiative; in ``fight e1 roll`` Tam rolls 3 4 5 (one crit, two normals) and e1 rolls 1 3 6
+(one crit, one normal).
 """
 
 from __future__ import annotations
@@ -32,13 +33,13 @@ from solo_ops.rules.kt2024_fight import FightChoice, FightSide, resolve_fight
 from solo_ops.session.table import GameTable
 from solo_ops.sim import autopilot
 from solo_ops.view.answers import parse
-from tests.support.fight_games import SEED, document, scenario_file
+from tests.support.fight_games import SEED, document, new_fight, saved_fight
 from tests.support.players import cli, small_scenario
 
 
 def at_the_question(**settings: Any) -> tuple[Any, Any]:
     """Seed 17, in process: Tam activated and ``fight e1 roll`` answered."""
-    game, state = new_game(parse_scenario(document(**settings), "fights.json"), SEED)
+    game, state = new_fight(document(**settings))
     while pending(game, state).kind == "engine":
         step(game, state, {"type": "engine"})
     step(game, state, {"type": "activate", "operative": "tam", "stance": "engage"})
@@ -134,7 +135,7 @@ def test_brutal_lets_only_crits_block() -> None:
     normals cannot block, and the question says why."""
     doc = document()
     doc["roster"]["profiles"]["immortal"]["weapons"][0]["rules"] = ["lethal=5", "brutal"]
-    game, state = new_game(parse_scenario(doc, "brutal.json"), SEED)
+    game, state = new_fight(doc, "brutal.json")
     while pending(game, state).kind == "engine":
         step(game, state, {"type": "engine"})
     step(game, state, {"type": "activate", "operative": "tam", "stance": "engage"})
@@ -183,9 +184,8 @@ def test_play_answer_blocks_a_crit_and_resumes_at_the_question(tmp_path: Path) -
     """Through the real command: ``fight e1 roll`` pauses at the question and saves there; the
     game resumed with ``--answer 'block 1'`` ends as the in-process game, and the save's
     actions hold the answer as typed."""
-    path = scenario_file(tmp_path)
-    save = tmp_path / "s.json"
-    first = cli("play", str(path), "--save", str(save), "--answer", "tam engage",
+    save = saved_fight(tmp_path)
+    first = cli("play", "--resume", str(save), "--answer", "tam engage",
                 "--answer", "fight e1 roll", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "★ block 1    block a crit with a crit → you deal 6, take 3" in first.stdout
@@ -223,7 +223,7 @@ def test_the_web_api_takes_the_block_and_shows_the_buttons(tmp_path: Path) -> No
     from solo_ops.web.app import create_app
     from tests.support.api import ApiClient
 
-    game, state = new_game(load_scenario(scenario_file(tmp_path)), SEED)
+    game, state = new_fight(document())
     table = GameTable(game, state, tmp_path / "w.json", tmp_path / "w.log.jsonl")
     table.start()
     table.advance()

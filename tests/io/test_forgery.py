@@ -26,6 +26,7 @@ from click.testing import CliRunner
 from solo_ops.cli import main
 from solo_ops.io.savegame import checkpoint_hash
 from tests.support.players import bot_answers, cli, small_scenario, write_answers
+from tests.support.saves import default_files, seal_save
 
 STEM = "small-kt2024-5"
 SECONDS = 10.0
@@ -53,9 +54,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     run = cli("play", str(scenario), "--answers", str(write_answers(folder, answers)),
               cwd=folder)
     assert run.returncode == 0, run.stderr
-    saves = folder / "saves"
-    return {"save": (saves / f"{STEM}.json").read_bytes(),
-            "log": (saves / f"{STEM}.log.jsonl").read_bytes()}
+    save, log = default_files(folder, scenario)
+    return {"save": save.read_bytes(), "log": log.read_bytes()}
 
 
 def lay_out(played: dict[str, Any], folder: Path, log: bytes | None = None,
@@ -244,7 +244,8 @@ def _forced_rebase(doc: dict[str, Any]) -> None:
 def test_a_checkpoint_edited_with_its_steps_is_refused_and_nothing_changes(
         played: dict[str, Any], tmp_path: Path) -> None:
     """The issue's forgery: one entry of ``steps`` changed and ``operatives[0].wounds = 99``:
-    refused in one line naming the checkpoint; the save and log are untouched."""
+    refused in one line naming the checkpoint (the first field the save's seal finds edited,
+    with the backup to restore); the save and log are untouched."""
     doc = json.loads(played["save"])
     _forced_rebase(doc)
     doc["checkpoint"]["operatives"][0]["wounds"] = 99
@@ -252,7 +253,7 @@ def test_a_checkpoint_edited_with_its_steps_is_refused_and_nothing_changes(
     save, log = lay_out(played, tmp_path, save=forged)
     code, output = _resume(save)
     assert code == 2, output
-    assert f"{save}: checkpoint: it does not match its hash" in output
+    assert f"{save}: checkpoint: was edited after it was saved" in output
     assert output.count("\n") == 1 and "99/" not in output
     assert save.read_bytes() == forged and log.read_bytes() == played["log"]
 
@@ -283,6 +284,7 @@ def test_a_sealed_checkpoint_that_no_game_could_reach_is_refused(
         node = node[key]
     node[where[-1]] = value
     doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
+    seal_save(doc)  # the forger seals the whole save again too
     forged = json.dumps(doc).encode()
     save, log = lay_out(played, tmp_path, save=forged)
     code, output = _resume(save)
@@ -293,28 +295,38 @@ def test_a_sealed_checkpoint_that_no_game_could_reach_is_refused(
 
 def test_a_save_whose_scenario_was_edited_is_refused(played: dict[str, Any],
                                                      tmp_path: Path) -> None:
-    """A wall moved in the save's own scenario (the game id no longer names it) is refused in
-    one line; so is a scenario padded past what any scenario file could hold."""
+    """A wall moved in the save's own scenario is refused in one line: by the save's seal
+    (naming the scenario), and with the seal made again by the game id, which no longer names
+    it."""
     doc = json.loads(played["save"])
     walls = doc["scenario"]["board"]["features"]
     wall = next(f for f in walls if "line" in f or "polygon" in f)
     key = "line" if "line" in wall else "polygon"
     wall[key][0] = [wall[key][0][0] + 0.5, wall[key][0][1]]
-    forged = json.dumps(doc).encode()
-    save, log = lay_out(played, tmp_path, save=forged)
-    code, output = _resume(save)
-    assert code == 2 and output.count("\n") == 1, output
-    assert f"{save}: game_id: the scenario or the seed is not the game the save's id names" \
-        in output
-    assert save.read_bytes() == forged and log.read_bytes() == played["log"]
+    for sealed_again, expected in (
+            (False, "scenario: was edited after it was saved"),
+            (True, "game_id: the scenario, the seed or the dice scheme is not the game the "
+                   "save's id names")):
+        if sealed_again:
+            seal_save(doc)
+        forged = json.dumps(doc).encode()
+        folder = tmp_path / str(sealed_again)
+        folder.mkdir()
+        save, log = lay_out(played, folder, save=forged)
+        code, output = _resume(save)
+        assert code == 2 and output.count("\n") == 1, output
+        assert f"{save}: {expected}" in output
+        assert save.read_bytes() == forged and log.read_bytes() == played["log"]
 
 
 def test_an_edited_checkpoint_with_intact_steps_is_not_needed(played: dict[str, Any],
                                                               tmp_path: Path) -> None:
     """The steps replay into the saved game: the game goes on from them, says the checkpoint
-    was not trusted, and the next save writes it anew."""
+    was not trusted, and the next save writes it anew (a checkpoint edited with the save's seal
+    made again, as a forger with the source could: the checkpoint's own hash finds it)."""
     doc = json.loads(played["save"])
     doc["checkpoint"]["operatives"][0]["wounds"] = 99
+    seal_save(doc)
     save, _log = lay_out(played, tmp_path, save=json.dumps(doc).encode())
     run = CliRunner().invoke(main, ["play", "--resume", str(save), "--answer", "status",
                                     "--answer", "save"])
@@ -350,8 +362,9 @@ def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any
         if not path:
             continue
         parent[path[-1]] = _mutate(node, rng)
-        if case % 2:
+        if case % 2:  # a forger with the source: the checkpoint's hash and the save's seal
             doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
+            seal_save(doc)
         folder = tmp_path / f"c{case}"
         folder.mkdir()
         save, _log = lay_out(played, folder, save=json.dumps(doc).encode())

@@ -21,6 +21,7 @@ import pytest
 from solo_ops.core.errors import SaveError
 from solo_ops.io.persistence import game_lock, lock_owner, lock_path, owner_path
 from tests.support.paths import ROOT, SCENARIOS
+from tests.support.saves import default_save
 
 SCENARIO = SCENARIOS / "gallowdark-night-raid.yaml"
 SQUAD = SCENARIOS / "squads" / "vesper.yaml"
@@ -52,7 +53,7 @@ def kill(proc: subprocess.Popen[str]) -> None:
 def test_a_second_terminal_on_a_game_is_refused_at_once(tmp_path: Path) -> None:
     first = holder("play", str(SCENARIO), "--seed", "11", cwd=tmp_path,
                    until="which operative do you activate")
-    save = Path("saves") / "gallowdark-night-raid-11.json"
+    save = default_save(Path(), SCENARIO, 11)  # relative, as the messages name it
     try:
         for args in (["play", str(SCENARIO), "--seed", "11"],
                      ["play", "--resume", str(save)],

@@ -308,7 +308,8 @@ def test_damaged_file_names_the_backup(tmp_path: Path) -> None:
     line = info.value.line()
     assert "\n" not in line
     assert line.startswith(f"{path} is damaged (not valid JSON")
-    assert f"a backup is at {path}.bak — restore it with: cp {path}.bak {path}" in line
+    assert (f"a backup is at {path}.bak (the version before the last change) — restore it "
+            f"with: cp {path}.bak {path}") in line
     # restoring as told gives the previous version
     path.write_bytes(backup_path(path).read_bytes())
     assert load(path)["n"] == 1

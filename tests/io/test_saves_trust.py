@@ -36,7 +36,7 @@ from solo_ops.io.savegame import (
 )
 from tests.support.paths import FIXTURES, SCENARIOS
 from tests.support.players import bot_answers, cli, small_scenario, write_answers
-from tests.support.saves import reseal
+from tests.support.saves import default_files, reseal, seal_save
 
 SAVES = FIXTURES / "saves"
 SQUAD = SCENARIOS / "squads" / "vesper.yaml"
@@ -58,10 +58,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     run = cli("play", str(scenario), "--answers", str(write_answers(folder, lines[:8])),
               cwd=folder)
     assert run.returncode == 0, run.stderr
-    saves = folder / "saves"
-    return {"scenario": scenario, "lines": lines,
-            "save": (saves / "small-kt2024-5.json").read_bytes(),
-            "log": (saves / "small-kt2024-5.log.jsonl").read_bytes()}
+    save, log = default_files(folder, scenario)
+    return {"scenario": scenario, "lines": lines, "save": save.read_bytes(),
+            "log": log.read_bytes()}
 
 
 def lay_out(played: dict[str, Any], folder: Path, log: bytes | None = None) -> tuple[Path, Path]:
@@ -257,7 +256,8 @@ def test_the_save_knows_its_versions_seed_game_and_log(played: dict[str, Any],
     assert len(doc["steps"]) == len(log_lines(played["log"])) - 1  # one print per step
     header = log_lines(played["log"])[0]
     assert header["seed"] == 5 and header["game_id"] == doc["game_id"]
-    assert doc["game_id"] == game_id(doc["scenario"], 5)
+    assert doc["dice_scheme"] == header["dice_scheme"] == "blake2b"  # every new game's
+    assert doc["game_id"] == game_id(doc["scenario"], 5, "blake2b")
 
 
 def test_a_save_that_replays_into_another_game_goes_on_from_its_checkpoint(
@@ -289,7 +289,7 @@ def test_a_save_without_step_prints_compares_its_snapshot(played: dict[str, Any]
     kell = next(o for o in doc["snapshot"]["operatives"] if o["id"] == "kell")
     real = list(kell["at"])
     kell["at"] = [real[0] + 1, real[1]]
-    save_json(save, doc)
+    save_json(save, seal_save(doc))  # as the old version wrote it, sealed by what it holds
     with pytest.raises(InputError, match=(
             r"the game ends differently \(snapshot\.operatives\[kell\]\.at: saved "
             rf"\[{real[0] + 1}, {real[1]}\], now \[{real[0]}, {real[1]}\]\); it was written by "
@@ -467,7 +467,7 @@ def test_new_out_on_a_full_disk_is_one_line_and_keeps_the_old_file(
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(os, "write", full)
-    result = runner.invoke(main, ["new", "--seed", "7", "--out", "e.yaml"])
+    result = runner.invoke(main, ["new", "--seed", "7", "--out", "e.yaml", "--force"])
     monkeypatch.undo()
     assert result.exit_code == 2
     assert result.stderr == ("solo-ops: error: e.yaml cannot be saved (No space left on "

@@ -11,10 +11,12 @@ from typing import Any
 
 import httpx
 
+from solo_ops.core.dice import CURRENT
 from solo_ops.game.engine import new_game
 from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
 from tests.support.paths import SCENARIOS
+from tests.support.saves import default_save
 
 
 class ApiClient:
@@ -41,32 +43,40 @@ class ApiClient:
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
 
 
-SAVE_NAME = "volkus-stronghold-supplement-example-8.json"
+SEED = 5
+"""The seed of the API tests' game: the keyed dice give the enemy the first activation (three
+steps before Ana is asked), then Ana and Ben as :data:`ANSWERS` has them."""
 
 
 @functools.cache
 def scenario_path() -> Path:
-    """The supplement's co-op example with ``cp_rerolls: never`` (seed 8), in a folder of its
-    own: these tests are about the page and ``play --json``, and the example's first enemy
-    shots would otherwise ask CP re-roll questions first (tests/game/test_cp_rerolls.py's)."""
+    """The supplement's co-op example with ``cp_rerolls: never`` and seed :data:`SEED`, in a
+    folder of its own: these tests are about the page and ``play --json``, and the example's
+    first enemy shots would otherwise ask CP re-roll questions first (those are
+    tests/game/test_cp_rerolls.py's)."""
     text = SCENARIO.read_text(encoding="utf-8")
     for folder in ("boards/", "rosters/", "squads/"):
         text = text.replace(f": {folder}", f": {SCENARIOS}/{folder}")
+    assert "\nseed: 3\n" in text
+    text = text.replace("\nseed: 3\n", f"\nseed: {SEED}\n")
     path = Path(tempfile.mkdtemp(prefix="web-api-")) / SCENARIO.name
-    # seed 8: Ana activates first and the enemy's first moves ask no question of the players
-    # (with the stronghold's doors as Volkus makes them in 2024, seed 3 opens on a fight)
-    text = text.replace("\nseed: 3\n", "\nseed: 8\n")
     path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")
     return path
+
+
+SAVE_NAME = default_save(Path(), scenario_path()).name
+"""Where ``play`` and ``serve`` save the game of :func:`scenario_path` by default."""
 
 
 # Ana activates Kell, moves him (the point a tap on the board gives), ends; Ben activates Corvin.
 ANSWERS = [("Ana", "kell"), ("Ana", "move 10.59,4.98"), ("Ana", "done"), ("Ben", "corvin")]
 
 
-def make_table(folder: Path) -> GameTable:
-    """The supplement's co-op example (Ana and Ben), seed 8, started as ``serve`` starts it."""
-    game, state = new_game(load_scenario(scenario_path()), 8)
+def make_table(folder: Path, *, dice_scheme: str = CURRENT, seed: int = SEED) -> GameTable:
+    """The supplement's co-op example (Ana and Ben), seed :data:`SEED`, started as ``serve``
+    starts it. ``dice_scheme="splitmix64"`` with seed 3: the game a save of the first dice
+    scheme holds (as an older version's save replays), where a test's positions were measured."""
+    game, state = new_game(load_scenario(scenario_path()), seed, dice_scheme=dice_scheme)
     save = folder / "saves" / SAVE_NAME
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()

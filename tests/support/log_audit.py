@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solo_ops.core.dice import CURRENT
 from solo_ops.game.state import ENEMY
 from solo_ops.rules import reach
 from tests.support.paths import SCENARIOS
@@ -266,11 +267,12 @@ def check_behind(game: Any, state: Any, audit: TableAudit, n: int) -> None:
 
 
 def table_audit(path: Path, seed: int, policy: str = "objective", edition: str | None = None,
-                *, behind_every: int = 7) -> TableAudit:
+                *, behind_every: int = 7, dice_scheme: str = CURRENT) -> TableAudit:
     """Play ``path`` with ``seed`` to the end with the autopilot's ``policy`` in ``edition``
     (default: the scenario's own), checking the table after every step (:func:`check_table`),
     every enemy move's cost (:func:`check_move_costs`) and, at every ``behind_every``-th
-    player action prompt, a ``behind`` answer (:func:`check_behind`)."""
+    player action prompt, a ``behind`` answer (:func:`check_behind`). ``dice_scheme``: the
+    dice of a game found before the keyed dice (``splitmix64``), replayed as its save would."""
     import dataclasses
 
     from solo_ops.game.engine import new_game, pending
@@ -280,7 +282,7 @@ def table_audit(path: Path, seed: int, policy: str = "objective", edition: str |
     scenario = load_scenario(path)
     if edition is not None and edition != scenario.edition:
         scenario = dataclasses.replace(scenario, edition=edition)
-    game, state = new_game(scenario, seed)
+    game, state = new_game(scenario, seed, dice_scheme=dice_scheme)
     audit = TableAudit(path.stem, seed, policy, scenario.edition)
     check_table(game, state, audit, 0)
     doors = dict(state.doors)

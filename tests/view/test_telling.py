@@ -81,18 +81,18 @@ def test_an_enemy_guard_interrupt_is_told_before_the_question_it_asks(tmp_path: 
 
 def hidden_only() -> tuple[Any, Any]:
     """Two player operatives, no pre-placed enemy, two hidden counters (engagement 1); seed
-    3 hides both where neither operative sees them, and gives the players the initiative."""
+    29 hides both where neither operative sees them, and gives the enemy the initiative."""
     doc = document(settings={"cp_rerolls": "never"})
     doc["enemies"] = []
     doc["squads"][0]["models"].append(
         {"id": "a2", "profile": copy.deepcopy(doc["squads"][0]["models"][0]["profile"]),
          "at": [2, 2]})
-    game, state = new_game(parse_scenario(doc, "h.yaml"), 3)
+    game, state = new_game(parse_scenario(doc, "h.yaml"), 29)
     return game, state
 
 
 def test_the_enemy_having_nothing_to_activate_is_said_with_why_once_a_turning_point() -> None:
-    """Seed 3 gives the enemy the initiative, but it has nothing to activate: said at the
+    """Seed 29 gives the enemy the initiative, but it has nothing to activate: said at the
     start of the turning point, with why, and not again when the turn would pass to it
     after each of the players' activations."""
     from solo_ops.view.narrate import lines_for

@@ -14,6 +14,7 @@ import pytest
 
 from solo_ops.campaign import SCHEMA_VERSION
 from solo_ops.cli.campaign_serve import Desk
+from solo_ops.core.seal import problem as seal_problem
 from solo_ops.web.app import create_app
 from solo_ops.web.campaign import ROUTES
 from tests.support.api import ApiClient
@@ -138,12 +139,13 @@ def test_a_schema_1_campaign_is_migrated_and_keeps_its_links(tmp_path: Path) -> 
     path = saves / "Vesper.json"
     doc = json.loads(path.read_text())
     doc["schema_version"] = 1
-    del doc["links"]
+    del doc["links"], doc["seal"]  # schema 1 had neither
     path.write_text(json.dumps(doc))
     desk = open_desk(saves)
     desk.close()
     saved = json.loads(path.read_text())
     assert saved["schema_version"] == SCHEMA_VERSION and saved["links"] == desk.links
+    assert seal_problem(saved) is None  # sealed on its first load
     assert set(saved["links"]["players"]) == {"Ana", "Ben"}
     again = Desk(path, "Vesper", {})
     again.ensure_links(("Ben",))

@@ -25,6 +25,9 @@ from tests.support.paths import FIXTURES, SCENARIOS
 from tests.support.small_table import TROOPER
 
 LAN = "http://192.168.1.20:8765"
+REROLL_SEED = 21
+"""The shipped co-op example's seed whose first question is Ben's CP re-roll of a defence die
+(die 1 failed), then another shot's (by the keyed dice)."""
 
 
 def lan_app(table: GameTable) -> ApiClient:
@@ -81,7 +84,7 @@ def test_links_are_kept_in_the_save_and_outlive_a_restart_and_the_terminal(
     assert links is not None and set(links["players"]) == {"Ana", "Ben"}
     assert len({links["host"], *links["players"].values()}) == 3  # three different tokens
     saved = json.loads(table.save.read_text())
-    assert saved["schema_version"] == 5 and saved["links"] == links
+    assert saved["schema_version"] == 6 and saved["links"] == links
     assert "links" not in json.loads(table.log.read_text().splitlines()[0])  # never in the log
     # the terminal plays a step and an undo on the save: the links stay
     folder = table.save.parent.parent
@@ -161,20 +164,20 @@ def test_a_schema_3_save_is_migrated_and_gets_its_links_when_served(tmp_path: Pa
     sync_log(table, doc)  # as `serve` opens a saved game: the log checked, its chain taken up
     assert table.ensure_links()
     after = json.loads(save.read_text())
-    assert after["schema_version"] == 5 and after["links"] == game.links
+    assert after["schema_version"] == 6 and after["links"] == game.links
     assert (after["actions"], after["base"]) == (doc["actions"], doc["base"])  # the same game
     log_lines = (tmp_path / "v3-night-raid-11.log.jsonl").read_bytes().splitlines()
-    assert len(after["chain"]["lines"]) == len(log_lines)  # the schema 5 save proves its log
+    assert len(after["chain"]["lines"]) == len(log_lines)  # the schema 6 save proves its log
 
 
 # -- one answer per step ----------------------------------------------------------------------
 def _tapped_game(folder: Path, taps: int) -> tuple[GameTable, list[int]]:
-    """The supplement's co-op example (seed 3: the enemy shoots first and Ben may re-roll),
+    """The supplement's co-op example (seed 21: the enemy shoots first and Ben may re-roll),
     played through the API by a page tapping every button ``taps`` times: the first re-roll
     offered, then "keep", Ana's "kell" and "done", "keep" again until Ben is asked, then Ana's
     "undo". Returns the table and the status of every reply."""
     game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example."
-                                         "yaml"), 7)  # (its enemy shoots first: re-rolls)
+                                         "yaml"), REROLL_SEED)
     save = folder / "saves" / SAVE_NAME
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()
@@ -294,15 +297,15 @@ def test_the_cp_shown_during_a_reroll_chain_is_what_is_left(tmp_path: Path) -> N
     """A step paused for a CP re-roll runs again from its start after the answer, so the
     state's CP wait for its end; the players see what their answers so far have left."""
     game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example."
-                                         "yaml"), 7)  # (its enemy shoots first: re-rolls)
+                                         "yaml"), REROLL_SEED)
     save = tmp_path / "saves" / SAVE_NAME
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()
     table.advance()
     with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
-        assert "reroll 3" in table.prompt_doc()["options"]
+        assert table.prompt_doc()["options"] == ["reroll 1", "keep"]  # die 1 failed
         assert c.get("/api/view").json()["score"]["cp"]["player"] == 4
-        assert post(c, table.prompt_doc()["player"], "reroll 3").json()["ok"]
+        assert post(c, "Ben", "reroll 1").json()["ok"]
         assert table.prompt_doc()["kind"] == "reroll"  # the next shot's question
         assert table.state.cp["player"] == 4  # the step has not run to its end
         assert c.get("/api/view").json()["score"]["cp"]["player"] == 3

@@ -28,7 +28,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml
 import defusedxml.ElementTree as SafeET
 
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, clip
 from solo_ops.io.importers.common import MAX_FILE_BYTES, MAX_OPERATIVES, RawOperative, RawWeapon
 
 NS = "http://www.battlescribe.net/schema/rosterSchema"
@@ -93,6 +93,9 @@ def parse_xml(data: bytes, source: str) -> Element:
                          field="<!DOCTYPE>") from None
     except defusedxml.DefusedXmlException as exc:
         raise InputError(f"refused: unsafe XML ({exc})", source=source) from None
+    except (LookupError, ValueError) as exc:  # an encoding the reader does not know
+        raise InputError(f"cannot be read as XML in the encoding it declares ({clip(str(exc))})",
+                         source=source, field="<?xml encoding?>") from None
     except ParseError as exc:
         line, column = getattr(exc, "position", (None, None))
         where = f"line {line}, column {column}" if line else None
