@@ -38,6 +38,7 @@ from solo_ops.game.play2018 import may_not_react as may_not_react
 from solo_ops.game.play2018 import no_escape as no_escape
 from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.game.stun import stun
 from solo_ops.geometry import placement
 from solo_ops.rules import killzones, kt2018, kt2024, reach
 
@@ -746,30 +747,6 @@ def count_limited(state: State, op: Operative, weapon: Any) -> list[dict[str, An
     left = kt2024.uses_left(weapon, used)
     return [{"type": "limited_use", "operative": op.id, "weapon": weapon.name, "used": used,
              "left": left}]
-
-
-def stun(state: State, ids: list[str], why: str, *,
-         acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """Stun: each operative loses 1 APL (not cumulative) from now until the end of its next
-    activation. One stunned during its own activation (``acting``, or the active player
-    operative) keeps the penalty through its next one too."""
-    events: list[dict[str, Any]] = []
-    for ident in dict.fromkeys(ids):
-        op = state.operatives.get(ident)
-        if op is None or not op.on_table:
-            continue
-        op.apl_penalty = 1
-        if ident in acting or ident == state.active_operative:
-            op.stun_carries = True
-        events.append({"type": "stunned", "operative": op.id, "why": why,
-                       "apl": max(1, op.profile.apl - op.apl_penalty)})
-    return events
-
-
-def end_activation_stun(op: Operative) -> None:
-    """At the end of ``op``'s activation its Stun ends, unless it was stunned during it."""
-    op.apl_penalty = 1 if op.stun_carries else 0
-    op.stun_carries = False
 
 
 def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:

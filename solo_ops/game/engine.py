@@ -35,6 +35,7 @@ from solo_ops.game import (
     pariah_events,
     reveal,
     scoring,
+    stun,
     turns,
 )
 from solo_ops.game.action_checks import order_may_change
@@ -558,7 +559,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     for m in {*models, *unit.models}:  # (a model that merged away activated too)
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
-        enemy.end_activation_stun(state.operatives[m])
+        stun.end_activation_stun(state.operatives[m])
     events.extend(reveal.check_spotting(game, state))
     state.next_side = PLAYER
     events.extend(turns.balance_sides(game, state))
