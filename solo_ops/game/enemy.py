@@ -30,6 +30,7 @@ from solo_ops.game import (
 )
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
+from solo_ops.game.mines import check_mines
 from solo_ops.game.play2018 import advance_roll, overwatch_hits_on
 from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
@@ -749,19 +750,3 @@ def count_limited(state: State, op: Operative, weapon: Any) -> list[dict[str, An
              "left": left}]
 
 
-def check_mines(game: Game, state: State, op: Operative) -> list[dict[str, Any]]:
-    """Mines: "The first time ANY Operative is within Control Range, inflict D3+3 damage"."""
-    events: list[dict[str, Any]] = []
-    if op.at is None:
-        return events
-    for marker in game.terrain(state).board.markers:
-        if marker.kind != "mines" or marker.id in state.spent_markers:
-            continue
-        if reach.in_control_range(game.terrain(state), op.at, op.radius, marker.at, 0.0):
-            state.spent_markers.append(marker.id)
-            roll = state.dice.d3(f"mines {marker.id}: D3+3 damage to {op.label}",  # type: ignore
-                                 [("mines", 3)])
-            events.append({"type": "mines", "marker": marker.id, "operative": op.id,
-                           "damage": roll.value})
-            events.extend(apply_damage(game, state, op, roll.value, f"mines {marker.id}"))
-    return events

@@ -26,7 +26,7 @@ from solo_ops.game.action_checks import (
     _spend,
     activation,
 )
-from solo_ops.game.enemy import check_mines
+from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach, referee

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.core.errors import RuleError
 from solo_ops.game import pariah, reveal
 from solo_ops.game.action_checks import MOVE_TOLERANCE, _point
-from solo_ops.game.enemy import apply_damage, check_mines
+from solo_ops.game.downed import apply_damage
+from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach
