@@ -465,7 +465,7 @@ def _resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: 
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
                                nearby=devastating_nearby(game, state, weapon, target),
-                               cp=cp_hooks(game), covers=cover_choice.hooks(game), **flags)
+                               cp=cp.hooks(game), covers=cover_choice.hooks(game), **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}
@@ -591,15 +591,8 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
         extra = {"defender_first": True}
     assert state.dice is not None
     return attacks.roll_fight(state.edition, state.dice, op, target,
-                              _fight_helpers(game, state, op, target), cp=cp_hooks(game),
+                              _fight_helpers(game, state, op, target), cp=cp.hooks(game),
                               choices=fight_choices.hooks(game), **extra)
-
-
-def cp_hooks(game: Game) -> attacks.CpHooks | None:
-    """The players' Command Point re-roll choosers for the step under way (set by
-    :func:`solo_ops.game.engine.step`, see :mod:`solo_ops.game.cp`), or None."""
-    chooser = getattr(game, "cp_chooser", None)
-    return None if chooser is None else chooser.hook
 
 
 def _gap(a: Operative, b: Operative) -> float | None:
