@@ -30,8 +30,8 @@ from solo_ops.core.errors import RuleError
 from solo_ops.game import actions, attack_checks
 from solo_ops.game.action_checks import _enemies_in_control
 from solo_ops.game.cp import NeedAnswer
-from solo_ops.game.enemy import count_limited, resolve_player_shot
 from solo_ops.game.events import shown as shown_to_players
+from solo_ops.game.shots import count_limited, resolve_player_shot
 from solo_ops.game.state import PLAYER, Operative, State
 
 if TYPE_CHECKING:

@@ -188,7 +188,7 @@ def weapon_refusals(game: Game, state: State, op: Operative, target: Operative
     """Each of ``op``'s ranged weapons with why it cannot shoot ``target`` now (None: it
     can): used up (Limited), Heavy after a move or not Silent under Conceal (2024), or out
     of range around the walls."""
-    from solo_ops.game.enemy import limited_used_up
+    from solo_ops.game.shots import limited_used_up
     from solo_ops.rules import kt2024
 
     terrain = game.terrain(state)

@@ -251,7 +251,7 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
     if state.edition != "kt2018" or how != "charge" or target is None or target.side != ENEMY:
         return []
     from solo_ops.ai.reactions import overwatch
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
+    from solo_ops.game.shots import resolve_shot, shot_cover
 
     shot = overwatch(game.context(state), state, target.id, op.id)
     if shot is None:
@@ -271,7 +271,7 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
         return [*events, {"type": "attack_pending", "attacker": target.id, "target": op.id,
                           "note": text}]
     cover = shot_cover(game, state, target, weapon, op)
-    return events + _resolve_shot(game, state, target, weapon, op, cover, [], None,
+    return events + resolve_shot(game, state, target, weapon, op, cover, [], None,
                                   acting=frozenset({target.id}), overwatch=True)
 
 

@@ -87,7 +87,7 @@ def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
 def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
                charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
     """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
+    from solo_ops.game.shots import resolve_shot, shot_cover
 
     weapon = _overwatch_weapon(action, me, charger, terrain)
     if not action.get("roll") and action.get("damage") is None:
@@ -100,7 +100,7 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
          "note": f"{me.name} fires Overwatch at {charger.label} (hits on "
                  f"{overwatch_hits_on(game, state, me, charger)})."}]
     if action.get("roll"):
-        events.extend(_resolve_shot(game, state, me, weapon, charger,
+        events.extend(resolve_shot(game, state, me, weapon, charger,
                                     shot_cover(game, state, me, weapon, charger), [], None,
                                     acting=frozenset({me.id}), overwatch=True))
     elif int(action["damage"]):
