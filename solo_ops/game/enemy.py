@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.core.model import Weapon, WeaponType
 from solo_ops.game import (
-    attacks,
     cp,
     enemy_checks,
-    fight_choices,
+    fights,
     pariah,
     placing,
     reveal,
@@ -38,9 +36,8 @@ from solo_ops.game.play2018 import may_not_react as may_not_react
 from solo_ops.game.play2018 import no_escape as no_escape
 from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.game.stun import stun
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2018, reach
+from solo_ops.rules import kt2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -48,21 +45,11 @@ if TYPE_CHECKING:
 
 CONTROL_RANGE = reach.CONTROL_RANGE
 ATTACKS = ("shoot", "charge", "fight")
-_UNARMED = Weapon("unarmed", WeaponType.MELEE)
 MAX_REPLANS = 3  # per model and activation (each re-plan drops a target that left the table)
 
 
 def _r(p: Any) -> list[float] | None:
     return reach.round_point(p)
-
-
-def _in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
-    """Control range (2024) / within 1" (2018) between two on-table operatives, by
-    :mod:`solo_ops.rules.reach` (within 1" around the walls and visible)."""
-    if not (a.on_table and b.on_table):
-        return False
-    assert a.at is not None and b.at is not None
-    return reach.in_control_range(game.terrain(state), a.at, a.radius, b.at, b.radius)
 
 
 def stale(game: Game, state: State, op: Operative, action: Action) -> str | None:
@@ -83,7 +70,7 @@ def stale(game: Game, state: State, op: Operative, action: Action) -> str | None
         terrain = game.terrain(state)
         if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
             return f"{target.label} is no longer visible to {op.label}"
-    if action.kind == "fight" and action.portal is None and not _in_reach(game, state, op,
+    if action.kind == "fight" and action.portal is None and not fights.in_reach(game, state, op,
                                                                          target):
         return (f"{target.label} is not within 1\" of {op.label}" if state.edition == "kt2018"
                 else f"{target.label} is not in {op.label}'s control range")
@@ -157,7 +144,7 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         elif action.kind == "shoot":
             events.extend(shots.enemy_shot(game, state, op, action, acting=acting))
         elif action.kind == "fight":
-            events.extend(_fight(game, state, op, action, acting=acting))
+            events.extend(fights.enemy_fight(game, state, op, action, acting=acting))
         elif action.kind == "operate_hatch":
             events.extend(_operate(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))
@@ -409,41 +396,6 @@ def _operate(game: Game, state: State, op: Operative, action: Action) -> list[di
              "explain": action.note}]
 
 
-def _fight(game: Game, state: State, op: Operative, action: Action, *,
-           acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    target = state.operatives[action.target]  # type: ignore[index]
-    if not target.on_table:
-        return []
-    text = attacks.describe_fight(state.edition, op, target)
-    if action.portal is not None:
-        kind = "Hatchway" if _is_hatch(game, action.portal) else "Door"
-        text = f"{text[:-1]} across {action.portal} ({kind} Fight)."
-    op.fought = True
-    if game.settings.enemy_attacks == "player":
-        state.pending_attacks.append({"kind": "fight", "attacker": op.id, "target": target.id,
-                                      "text": text})
-        return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
-                 "note": text}]
-    result = roll_fight(game, state, op, target)
-    events = [{"type": "fight", "attacker": op.id, "target": target.id,
-               "damage": result.damage, "damage_taken": result.damage_taken,
-               "lines": result.lines, "note": text}, *cp.spent(game)]
-    events += apply_damage(game, state, target, result.damage, f"fought by {op.label}",
-                           outcome=result.outcome)
-    if result.damage_taken and op.on_table:
-        events += apply_damage(game, state, op, result.damage_taken,
-                               f"struck back by {target.label}", outcome=result.outcome_taken)
-    events += stun(state, result.stunned, "Stun", acting=acting)
-    return events
-
-
-def _is_hatch(game: Game, portal: str) -> bool:
-    try:
-        return bool(game.scenario.board.feature(portal).has("hatch"))
-    except (KeyError, AttributeError):
-        return False
-
-
 # -- Guard -----------------------------------------------------------------------------------------
 def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[str, Any]]:
     """After a player operative's first action of its activation: every enemy model On Guard
@@ -465,9 +417,9 @@ def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[st
         events.append({"type": "guard_interrupt", "operative": guard.id, "target": mover.id,
                        "how": how, "note": action.note})
         if how == "fight":
-            events.extend(_fight(game, state, guard, action))
+            events.extend(fights.enemy_fight(game, state, guard, action))
         else:
-            penalty = 1 if _in_reach(game, state, guard, mover) else 0
+            penalty = 1 if fights.in_reach(game, state, guard, mover) else 0
             events.extend(shots.enemy_shot(game, state, guard, action, hit_penalty=penalty))
     return events
 
@@ -479,54 +431,10 @@ def guards_engaged(game: Game, state: State, mover: Operative) -> list[dict[str,
     if not mover.on_table:
         return events
     for guard in sorted(state.living(ENEMY), key=lambda o: o.id):
-        if guard.on_guard and _in_reach(game, state, guard, mover):
+        if guard.on_guard and fights.in_reach(game, state, guard, mover):
             guard.on_guard = False
             events.append({"type": "guard_ended", "operative": guard.id,
                            "why": f"{mover.label} ended an action within its control range"})
     return events
 
 
-def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> Any:
-    """``op`` fights ``target``, rolled with the game's dice — the same for either side: the
-    friends helping each (2018), a broken or trapped side (2018, Pariah Nexus No Escape),
-    the Volkus stronghold's defenders striking first (rules/killzones.py), and a player
-    operative's dice resolved as the players choose (:mod:`solo_ops.game.fight_choices`)."""
-    extra: dict[str, Any] = {}
-    if state.edition == "kt2018":
-        trapped = pariah_nexus(game) and no_escape(game, state, op, target)
-        weapons = op.profile.melee_weapons
-        weapon = weapons[0] if weapons else None
-        effects, defence, _ = pariah.attack_effects(
-            game, state, op, target, weapon or _UNARMED, distance=_gap(op, target),
-            no_escape=trapped)
-        extra = {"broken": broken_2018(state, op.side), "no_escape": trapped,
-                 "effects": effects, "defence": defence}
-    elif killzones.defender_first(game.scenario.board, op.at, op.radius, target.at,
-                                  target.radius):
-        extra = {"defender_first": True}
-    assert state.dice is not None
-    return attacks.roll_fight(state.edition, state.dice, op, target,
-                              _fight_helpers(game, state, op, target), cp=cp.hooks(game),
-                              choices=fight_choices.hooks(game), **extra)
-
-
-def _gap(a: Operative, b: Operative) -> float | None:
-    """The straight gap between two bases on the table (None when either is off it)."""
-    if a.at is None or b.at is None:
-        return None
-    return max(0.0, reach.base_gap(a, b))
-
-
-def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
-    """Other friendly operatives also in control range of the target and of no other enemy."""
-    count = 0
-    foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
-    for friend in state.living(op.side):
-        if friend.id == op.id:
-            continue
-        if not _in_reach(game, state, friend, target):
-            continue
-        if any(_in_reach(game, state, friend, f) for f in foes if f.id != target.id):
-            continue
-        count += 1
-    return count

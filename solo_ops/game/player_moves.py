@@ -272,7 +272,7 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
                           "note": text}]
     cover = shot_cover(game, state, target, weapon, op)
     return events + resolve_shot(game, state, target, weapon, op, cover, [], None,
-                                  acting=frozenset({target.id}), overwatch=True)
+                                 acting=frozenset({target.id}), overwatch=True)
 
 
 def _move_kind(state: State, action: dict[str, Any]) -> str:

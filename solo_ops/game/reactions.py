@@ -101,8 +101,8 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
                  f"{overwatch_hits_on(game, state, me, charger)})."}]
     if action.get("roll"):
         events.extend(resolve_shot(game, state, me, weapon, charger,
-                                    shot_cover(game, state, me, weapon, charger), [], None,
-                                    acting=frozenset({me.id}), overwatch=True))
+                                   shot_cover(game, state, me, weapon, charger), [], None,
+                                   acting=frozenset({me.id}), overwatch=True))
     elif int(action["damage"]):
         events.extend(apply_damage(game, state, charger, int(action["damage"]),
                                    f"Overwatch by {me.name}"))

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def enemy_shot(game: Game, state: State, op: Operative, action: Action, *,
-           hit_penalty: int = 0, acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+               hit_penalty: int = 0, acting: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """An enemy shot, rolled or handed to the player. ``hit_penalty`` worsens the weapon's
     Hit stat (On Guard shooting within control range: -1 to hit). ``acting``: the models whose
     activation this is (see :func:`solo_ops.game.stun.stun`)."""
@@ -61,13 +61,13 @@ def enemy_shot(game: Game, state: State, op: Operative, action: Action, *,
         return [*events, {"type": "attack_pending", "attacker": op.id, "target": target.id,
                           "note": text}]
     return events + resolve_shot(game, state, op, weapon, target, cover, secondary, text,
-                                  acting=acting)
+                                 acting=acting)
 
 
 def resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: Operative,
-                  cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
-                  acting: frozenset[str] = frozenset(), overwatch: bool = False
-                  ) -> list[dict[str, Any]]:
+                 cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
+                 acting: frozenset[str] = frozenset(), overwatch: bool = False
+                 ) -> list[dict[str, Any]]:
     """Roll a shot (either side's) with every weapon rule the game knows, then apply it: damage
     to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
     """
@@ -114,7 +114,7 @@ def resolve_player_shot(game: Game, state: State, op: Operative, weapon: Any,
     cover = shot_cover(game, state, op, weapon, target)
     secondary = secondary_targets(game, state, op, weapon, target, cover)
     return resolve_shot(game, state, op, weapon, target, cover, secondary, None,
-                         acting=frozenset({op.id}))
+                        acting=frozenset({op.id}))
 
 
 # -- weapon rules in play ----------------------------------------------------------------------
