@@ -184,7 +184,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
         note += (f" It starts from {explain.fmt_pt(old)}, where its last move stopped."
                  if moved_on else " It goes round a base now in its way.")
     rolled = advance_roll(game, state, op) if action.kind == "advance" else []
-    limit = _allowance(state, op, action.kind)
+    limit = placing.allowance(state, op, action.kind)
     if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
         limit = op.move_left
     if rolled and limit is not None:
@@ -218,15 +218,6 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                                     walk.points)}]
     return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
                                                                 walk.points)
-
-
-def _allowance(state: State, op: Operative, kind: str) -> float | None:
-    """How far an enemy move of ``kind`` may go (``reach.move_allowance``; a 2018 Advance at
-    its most), or None for a kind without one: a planned route that costs more is cut there."""
-    try:
-        return reach.move_allowance(op, kind, state.edition)
-    except ValueError:
-        return None
 
 
 def reaction_due(game: Game, state: State, op: Operative, action: Action) -> bool:
@@ -360,7 +351,7 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
     to, walk, blocked = placing.placed(game, state, op,
                                        action.route if len(action.route) >= 2
                                        else (old, action.to),
-                                       _allowance(state, op, "charge"))
+                                       placing.allowance(state, op, "charge"))
     moved_short = to is not None and (blocked is not None or math.dist(to, action.to) > 0.005)
     if to is None or (moved_short and target.at is not None and not reach.in_control_range(
             game.terrain(state), to, op.radius, target.at, target.radius)):
