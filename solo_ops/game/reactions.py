@@ -59,7 +59,7 @@ def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
 def _charge_after(game: Game, state: State, entry: dict[str, Any],
                   retreated: bool) -> list[dict[str, Any]]:
     """The charge the Reaction answered, rolled by the engine, then spotting."""
-    from solo_ops.game.enemy import charge_after_reaction
+    from solo_ops.game.charges import charge_after_reaction
 
     out = charge_after_reaction(game, state, entry, retreated)
     return out + reveal.check_spotting(game, state)
