@@ -29,6 +29,7 @@ from solo_ops.game import (
     cover_choice,
     cp,
     enemy,
+    enemy_guard,
     fight_choices,
     fog,
     guard,
@@ -437,18 +438,18 @@ GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "picku
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
                          ) -> list[dict[str, Any]]:
     """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
-    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy.guard_interrupts`); an action
-    that ends in a guard's control range ends its Guard."""
+    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy_guard.guard_interrupts`);
+    an action that ends in a guard's control range ends its Guard."""
     if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
         return []
     op = state.operatives[acting]
     state.activation_actions += 1
     events: list[dict[str, Any]] = guard.after_own_action(state, op, kind)
     if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
-        events.extend(enemy.guard_interrupts(game, state, op))
+        events.extend(enemy_guard.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
             events.extend(actions._end_activation(game, state, op))
-    events.extend(enemy.guards_engaged(game, state, op))
+    events.extend(enemy_guard.guards_engaged(game, state, op))
     return events
 
 
