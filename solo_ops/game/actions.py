@@ -34,7 +34,7 @@ from solo_ops.game.attack_checks import (
     _check_shot_start,
     check_fight,
 )
-from solo_ops.game.enemy import apply_damage
+from solo_ops.game.downed import apply_damage
 from solo_ops.game.fights import roll_fight
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.reactions import _reaction

@@ -1,10 +1,14 @@
-"""Carrying out the enemy's plans, and applying damage to anyone.
+"""Carrying out the enemy's plans.
 
 :func:`apply_plan` applies a :class:`~solo_ops.ai.context.Plan` to the state: moves (with a
-spotting check after each, as the fog of war requires), Kill Team 2018 charge rolls, attacks
-(rolled by the engine, or handed to the player to roll when the game's ``enemy_attacks``
-setting says so), stance and the unit's state-machine triggers, and merging into a leader's or
-rallier's unit. :func:`~solo_ops.game.downed.apply_damage` is the one place wounds are taken away.
+spotting check after each, as the fog of war requires), doors and hatches operated, On Guard,
+stance and the unit's state-machine triggers, and merging into a leader's or rallier's unit;
+a planned action that is stale (:func:`stale`: its target gone) is planned again, and one the
+referee refuses is not carried out. The actions that are rooms of their own are asked there:
+charges (:mod:`solo_ops.game.charges`), shots (:mod:`solo_ops.game.shots`, rolled by the
+engine or handed to the player to roll when the game's ``enemy_attacks`` setting says so),
+fights (:mod:`solo_ops.game.fights`); damage is :mod:`solo_ops.game.downed`'s, mines
+:mod:`solo_ops.game.mines`', the enemy's Guard interrupts :mod:`solo_ops.game.enemy_guard`'s.
 """
 
 from __future__ import annotations
@@ -25,16 +29,9 @@ from solo_ops.game import (
     reveal,
     shots,
 )
-from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
-from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.mines import check_mines
 from solo_ops.game.play2018 import advance_roll
 from solo_ops.game.play2018 import after_move as _after_move
-from solo_ops.game.play2018 import broken_2018 as broken_2018  # (their home: game.play2018)
-from solo_ops.game.play2018 import flags_2018 as flags_2018
-from solo_ops.game.play2018 import may_not_react as may_not_react
-from solo_ops.game.play2018 import no_escape as no_escape
-from solo_ops.game.play2018 import pariah_nexus as pariah_nexus
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules import reach
 
