@@ -36,6 +36,7 @@ from solo_ops.game import (
     pariah_events,
     reveal,
     scoring,
+    spotting,
     stun,
     turns,
 )
@@ -116,7 +117,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         state.counters[spec_c.id] = counter
         # a counter the scenario puts in plain sight is resolved in the first turn, like a
         # seeded one that could not be hidden
-        counter.resolve_first_turn = fog.spotted_by(terrain, state, counter) is not None
+        counter.resolve_first_turn = spotting.spotted_by(terrain, state, counter) is not None
         events.append({"type": "counter_placed", "counter": spec_c.id, "at": _r(spec_c.at),
                        "sector": counter.sector,
                        "resolve_first_turn": counter.resolve_first_turn})

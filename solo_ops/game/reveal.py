@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
 from solo_ops.core.tables import hidden_enemy_table
-from solo_ops.game import fog, placing
+from solo_ops.game import fog, placing, spotting
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -109,7 +109,7 @@ def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
     """Resolve every counter a player model can now see."""
     events: list[dict[str, Any]] = []
     while True:
-        seen = fog.spotters(game.terrain(state), state)
+        seen = spotting.spotters(game.terrain(state), state)
         if not seen:
             return events
         cid = min(seen, key=_natural)
@@ -119,7 +119,7 @@ def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
 def resolve(game: Game, state: State, counter: Counter,
              spotter: Operative | None) -> list[dict[str, Any]]:
     if spotter is None:  # resolved in the first turn: the model that sees it, if any
-        spotter = fog.spotted_by(game.terrain(state), state, counter)
+        spotter = spotting.spotted_by(game.terrain(state), state, counter)
     events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
                                      "by": spotter.id if spotter else None,
                                      "at": _r(counter.at)}]

@@ -15,7 +15,7 @@ from collections import Counter as Tally
 import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
-from solo_ops.game import fog
+from solo_ops.game import fog, spotting
 from solo_ops.game.engine import Game
 from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
@@ -283,7 +283,7 @@ def test_hidden_movement_runs_in_id_order_and_hides_the_plans() -> None:
 def test_a_counter_in_sight_is_spotted_by_the_nearest_model() -> None:
     game, state = make(SPLIT, [(2, 2), (10, 10)], counters=[("c1", (12.0, 8.0), 4),
                                                               ("c2", (20.0, 6.0), 4)])
-    seen = fog.spotters(game.terrain(state), state)
+    seen = spotting.spotters(game.terrain(state), state)
     assert {k: v.id for k, v in seen.items()} == {"c1": "p2"}
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from solo_ops.core.dice import ScriptedDice
-from solo_ops.game import fog
+from solo_ops.game import fog, spotting
 from solo_ops.game.state import Counter
 from tests.support.fog_boards import OPEN, SPLIT, R, make
 
@@ -57,7 +57,7 @@ def test_a_false_alarm_goes_out_of_sight_in_its_new_sector() -> None:
     assert res.outcome == "false_alarm"
     assert counter.sector == 3 and counter.hidden_order == 5
     assert not counter.resolve_first_turn
-    assert fog.spotted_by(game.terrain(state), state, counter) is None
+    assert spotting.spotted_by(game.terrain(state), state, counter) is None
 
 
 def test_a_counter_is_never_placed_inside_a_terrain_feature() -> None:
