@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
 from solo_ops.core.tables import hidden_enemy_table
-from solo_ops.game import fog, placing, spotting
+from solo_ops.game import fog, hidden_moves, placing, spotting
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -33,7 +33,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
         if not counter.active:
             continue
         terrain = game.terrain(state)
-        move = fog.plan_hidden_move(terrain, state, counter, game.settings)
+        move = hidden_moves.plan_hidden_move(terrain, state, counter, game.settings)
         events.append({"type": "hidden_plan", "counter": cid, "code": move.code,
                        "reason": move.reason, "secret": True})
         if move.to is not None:
@@ -60,7 +60,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
     return events
 
 
-def _row_words(game: Game, counter: Counter, move: fog.HiddenMove) -> dict[str, Any]:
+def _row_words(game: Game, counter: Counter, move: hidden_moves.HiddenMove) -> dict[str, Any]:
     """What a counter's move tells the players of why it moved (setting ``counter_rows``):
     the hidden-enemy table's row (its face and printed text) and what the move made for, or
     nothing (``hidden``: the order stays secret until the counter is resolved)."""

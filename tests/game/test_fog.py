@@ -15,7 +15,7 @@ from collections import Counter as Tally
 import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
-from solo_ops.game import fog, spotting
+from solo_ops.game import fog, hidden_moves, spotting
 from solo_ops.game.engine import Game
 from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
@@ -29,8 +29,9 @@ def rolls(state: State) -> list[tuple[str, str, int]]:
     return [(r.purpose, r.dice, r.face) for r in state.dice.log]
 
 
-def plan(game: Game, state: State, cid: str) -> fog.HiddenMove:
-    return fog.plan_hidden_move(game.terrain(state), state, state.counters[cid], game.settings)
+def plan(game: Game, state: State, cid: str) -> hidden_moves.HiddenMove:
+    return hidden_moves.plan_hidden_move(game.terrain(state), state, state.counters[cid],
+                                         game.settings)
 
 
 # -- seeding ---------------------------------------------------------------------------------

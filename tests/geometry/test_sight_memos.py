@@ -14,7 +14,7 @@ ties live):
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
   ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog.ambush_band``
-  (routes measured first where the straight line allows), ``fog.enemy_scores`` (only the
+  (routes measured first where the straight line allows), ``hidden_moves.enemy_scores`` (only the
   points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
   measured first) equal the plain computations.
 """
@@ -31,7 +31,7 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo_ops.game import fog
+from solo_ops.game import fog, hidden_moves
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import Board
@@ -375,9 +375,9 @@ def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> Non
         cost = np.asarray(reach.cost, dtype=float)
         players = [SimpleNamespace(at=(float(x), float(y)), radius=R)
                    for x, y in rng.uniform((1, 1), (w - 1, d - 1), (1 + trial, 2))]
-        full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+        full = hidden_moves.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
         for slack in (0.0, 2.0):
-            got = fog.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
+            got = hidden_moves.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
             measured = np.isfinite(got)
             assert np.array_equal(got[measured], full[measured])
             best = full.min()
@@ -392,8 +392,8 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
     reach = terrain.routes.reachable((15.0, 11.0), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
     pts = np.asarray(reach.points, dtype=float)
     players = [SimpleNamespace(at=(28.0, 11.0), radius=R)]
-    got = fog.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
-    full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+    got = hidden_moves.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
+    full = hidden_moves.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
     measured = np.isfinite(got)
     assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
     assert np.array_equal(got[measured], full[measured])
