@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
 from solo_ops.core.tables import hidden_enemy_table
-from solo_ops.game import fog, hidden_moves, placing, spotting
+from solo_ops.game import fog, hidden_moves, placing, resolution, spotting
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -86,9 +86,9 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
         counter.joined = target
         return [{"type": "counter_joined", "counter": counter.id, "into": target}]
     unit = state.units[target]
-    results = fog.resolve_counter(game.terrain(state), state, counter, None,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition, in_place=True)
+    results = resolution.resolve_counter(game.terrain(state), state, counter, None,
+                                         game.scenario.roster, _dice(state), game.settings,
+                                         edition=state.edition, in_place=True)
     events: list[dict[str, Any]] = []
     for res in results:
         events.extend(res.events)
@@ -133,15 +133,15 @@ def resolve(game: Game, state: State, counter: Counter,
             break
         stacked += more
         hosts |= {c.id for c in more}
-    results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition)
+    results = resolution.resolve_counter(game.terrain(state), state, counter, spotter,
+                                         game.scenario.roster, _dice(state), game.settings,
+                                         edition=state.edition)
     for other in stacked:
         other.joined = None
         other.at = spot
-        results += fog.resolve_counter(game.terrain(state), state, other, spotter,
-                                       game.scenario.roster, _dice(state), game.settings,
-                                       edition=state.edition)
+        results += resolution.resolve_counter(game.terrain(state), state, other, spotter,
+                                              game.scenario.roster, _dice(state), game.settings,
+                                              edition=state.edition)
     for res in results:
         events.extend(res.events)
         for uid in res.units:

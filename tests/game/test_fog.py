@@ -15,7 +15,7 @@ from collections import Counter as Tally
 import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
-from solo_ops.game import fog, hidden_moves, spotting
+from solo_ops.game import fog, hidden_moves, resolution, spotting
 from solo_ops.game.engine import Game
 from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
@@ -457,9 +457,9 @@ def test_enemy_count_follows_the_table_over_many_seeds() -> None:
         state.operatives = {k: v for k, v in state.operatives.items() if k == "p1"}
         state.counter_seq = 1
         dice = SeededDice(seed=seed)
-        res = fog.resolve_counter(terrain, state, state.counters["c1"],
-                                  state.operatives["p1"], game.scenario.roster, dice,
-                                  game.settings, edition="kt2024")
+        res = resolution.resolve_counter(terrain, state, state.counters["c1"],
+                                         state.operatives["p1"], game.scenario.roster, dice,
+                                         game.settings, edition="kt2024")
         first = dice.log[0].face
         outcome = res[0].outcome
         tally[outcome] += 1
