@@ -13,7 +13,7 @@ ties live):
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
-  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog.ambush_band``
+  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``ambush.ambush_band``
   (routes measured first where the straight line allows), ``hidden_moves.enemy_scores`` (only the
   points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
   measured first) equal the plain computations.
@@ -31,7 +31,7 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo_ops.game import fog, hidden_moves
+from solo_ops.game import ambush, fog, hidden_moves
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import Board
@@ -320,7 +320,7 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
 
 
 def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) -> np.ndarray:
-    """``fog.ambush_band`` as it was: every point measured."""
+    """``ambush.ambush_band`` as it was: every point measured."""
     d = terrain.routes.distances(spotter.at, spotter.radius, pts, fog.COUNTER_RADIUS)
     pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]
     if len(pts) == 0:
@@ -342,11 +342,11 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
     for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2)):
         spotter = SimpleNamespace(at=(float(x), float(y)), radius=R)
         for want in (6.0, 0.3, 40.0):  # the usual band, one next to it, one off the board
-            got = fog.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
+            got = ambush.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
             assert np.array_equal(got, _band_plain(terrain, spotter, pts, want))
             assert len(got) > 0
         few = pts[:: max(1, len(pts) // 5)]  # few points: often none in the band
-        assert np.array_equal(fog.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
+        assert np.array_equal(ambush.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
                               _band_plain(terrain, spotter, few, 6.0))
 
 
