@@ -13,7 +13,8 @@ import numpy as np
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.settings import Settings
-from solo_ops.game.fog import CLUSTER_FIRST, MODEL_GAP, occupied
+from solo_ops.game.clusters import CLUSTER_FIRST, MODEL_GAP
+from solo_ops.game.fog import occupied
 from solo_ops.game.state import COUNTER_RADIUS, ENEMY, Operative, State
 from solo_ops.geometry import placement
 

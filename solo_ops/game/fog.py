@@ -1,20 +1,19 @@
-"""Fog of war: hidden counters, their hidden orders and moves, spotting and resolution.
+"""Fog of war: seeding the hidden counters, as the supplement's "FOG OF WAR" section reads
+(``shared/RULES-NOTES.md``).
 
-Everything here follows the supplement's "FOG OF WAR" section as ``shared/RULES-NOTES.md``
-reads it:
+:func:`seed_counters` places 2 x engagement counters: a d6 picks each one's sector; it goes to a
+random point of that sector that no player model can see and where a base fits (a logged die
+picks among the candidate points, :func:`place_in_sector`, :func:`hidden_points`); if there is
+none, to the sector's centre (the nearest free point to it) marked to be resolved in the first
+turn. Each rolls its hidden order (its command) on the hidden-enemy table, a ``secret`` roll.
+:func:`occupied` (the bases already on the table) and :func:`player_observers` serve the rest
+of the fog too.
 
-* :func:`seed_counters` — 2 x engagement counters; a d6 picks each one's sector; it goes to a
-  random point of that sector that no player model can see and where a base fits (a logged die
-  picks among the candidate points); if there is none, to the sector's centre (the nearest free
-  point to it) marked to be resolved in the first turn. Each rolls its hidden order (its
-  command) on the hidden-enemy table.
-* :func:`solo_ops.game.hidden_moves.plan_hidden_move` — the six rows of the hidden-enemy
-  table, pure, using the geometry.
-* :func:`solo_ops.game.spotting.spotted_by` — which player model sees a counter (the moment
-  it does, it is resolved).
-* :func:`solo_ops.game.resolution.resolve_counter` — the enemy-count table: false alarm, 1-4
-  enemies drawn from the roster table, or an ambush (a second counter, both placed 6" from the
-  spotter beside cover that hides them where possible, both resolved re-rolling 1s and 6s).
+The fog's other rooms: hidden moves planned (:mod:`solo_ops.game.hidden_moves`), spotting
+(:mod:`solo_ops.game.spotting`), what a spotted counter turns out to be
+(:mod:`solo_ops.game.resolution`), where an ambush's counters go (:mod:`solo_ops.game.ambush`)
+and where a resolved counter's models stand (:mod:`solo_ops.game.clusters`); the fog during
+play is :mod:`solo_ops.game.reveal`.
 
 Hidden facts (a counter's hidden order, its planned move, the contents of an unresolved
 counter) only ever appear in events marked ``secret``; :mod:`solo_ops.view.player` strips them.
@@ -22,13 +21,11 @@ counter) only ever appear in events marked ``secret``; :mod:`solo_ops.view.playe
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from shapely.geometry import Point
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.settings import Settings
@@ -37,9 +34,6 @@ from solo_ops.geometry import placement, search
 
 if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
-
-
-MODEL_GAP = 0.25  # inches between the bases of models placed for a resolved counter
 
 
 # -- placement -------------------------------------------------------------------------------------
@@ -145,67 +139,3 @@ def occupied(state: State, exclude: str | Sequence[str] | None = None
     return placement.discs(state.bases(exclude))
 
 
-def cluster_spots(terrain: Terrain, state: State, at: tuple[float, float],
-                  radii: list[float]) -> list[tuple[float, float]]:
-    """Free spots for bases of ``radii`` around ``at``: the counter's own spot first, then the
-    nearest free points (deterministic)."""
-    placed: list[tuple[float, float, float]] = list(occupied(state))
-    rmax = max(radii)
-    pts = np.asarray(terrain.routes.free_points(
-        Point(at).buffer(3.0 + rmax * 4), rmax, 0.5), dtype=float).reshape(-1, 2)
-    if terrain.routes.fits(at, rmax):
-        pts = np.concatenate([np.array([at], dtype=float), pts])
-    if len(pts) == 0:
-        pts = np.array([at], dtype=float)
-    # A route is never shorter than the straight line: when the spots chosen among the points
-    # within CLUSTER_FIRST in a straight line all lie nearer than that by route, every point
-    # beyond comes after them in the order, so they are the spots the whole list gives.
-    near = np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1]) <= CLUSTER_FIRST
-    if near.any() and not near.all():
-        out = cluster_pick(terrain, at, radii, pts[near], list(placed), CLUSTER_FIRST - 1e-7)
-        if out is not None:
-            return out
-    out = cluster_pick(terrain, at, radii, pts, placed, math.inf)
-    assert out is not None
-    return out
-
-
-CLUSTER_FIRST = 2.5
-"""Inches (straight line) around a resolved counter whose points :func:`cluster_spots` measures
-first."""
-
-
-def cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],
-                 pts: np.ndarray, placed: list[tuple[float, float, float]], limit: float
-                 ) -> list[tuple[float, float]] | None:
-    """:func:`cluster_spots`'s choice among ``pts``: for each radius the first point, nearest by
-    route (ties: lower x, then y), clear of the bases ``placed`` so far (else ``at``); None
-    when a spot is missing or lies ``limit`` or more from ``at`` by route."""
-    out: list[tuple[float, float]] = []
-    # nearest by route, so no model is put on the far side of a wall from its counter
-    d = np.asarray(terrain.routes.distances(at, 0.0, pts, 0.0), dtype=float)
-    keep = np.isfinite(d)
-    pts, d = pts[keep], d[keep]
-    order = np.lexsort((pts[:, 1], pts[:, 0], np.round(d, 9)))
-    # Python floats (the same doubles as the array's, so the same sums and hypots) make the
-    # point-by-point scan several times cheaper than indexing numpy rows.
-    rows = list(zip(pts[order].tolist(), d[order].tolist(), strict=True))
-    for r in radii:
-        chosen = None
-        need = [(x, y, r + rr + MODEL_GAP - 1e-9) for x, y, rr in placed]
-        for (px, py), dp in rows:
-            if all(math.hypot(px - x, py - y) >= gap for x, y, gap in need):
-                chosen = (px, py)
-                if dp >= limit:
-                    return None
-                break
-        if chosen is None:
-            if limit < math.inf:
-                return None
-            # nowhere near: the nearest point anywhere where the base may stand
-            spot = placement.nearest(terrain, at, r, placed,
-                                     limit=max(terrain.board.width, terrain.board.depth))
-            chosen = (float(at[0]), float(at[1])) if spot is None else spot.at
-        placed.append((chosen[0], chosen[1], r))
-        out.append(chosen)
-    return out

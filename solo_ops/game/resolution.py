@@ -17,8 +17,8 @@ from solo_ops.core.model import Roster
 from solo_ops.core.settings import Settings
 from solo_ops.core.tables import enemy_count_table
 from solo_ops.game.ambush import ambush_spots
+from solo_ops.game.clusters import cluster_spots
 from solo_ops.game.fog import (
-    cluster_spots,
     occupied,
     place_in_sector,
     player_observers,

@@ -15,7 +15,7 @@ from collections import Counter as Tally
 import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
-from solo_ops.game import fog, hidden_moves, resolution, spotting
+from solo_ops.game import clusters, fog, hidden_moves, resolution, spotting
 from solo_ops.game.engine import Game
 from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
@@ -318,7 +318,7 @@ def test_enemy_count_rows_two_to_five(face: int, count: int) -> None:
     spots = [state.operatives[m].at for m in unit.models]
     for i, a in enumerate(spots):
         for b in spots[i + 1:]:
-            assert math.dist(a, b) >= 2 * R + fog.MODEL_GAP - 1e-9
+            assert math.dist(a, b) >= 2 * R + clusters.MODEL_GAP - 1e-9
 
 
 def test_roster_table_troop_type_and_leadership_modifier() -> None:

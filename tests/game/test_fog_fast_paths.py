@@ -6,7 +6,7 @@ side by side with the new one: on every shipped board (both door states where it
 with random inputs, and inside whole autopilot games of every shipped scenario, where every
 call the engine makes is checked as it happens.
 
-* ``fog.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
+* ``clusters.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
   same doubles, so the same hypots and comparisons, so the same spots (or the same refusal).
 * ``spotting.spotters`` remembers its answer per exact inputs on the terrain.
 * ``cp.copy_value`` builds the state's own dataclasses directly and shares tuples of plain values
@@ -27,7 +27,7 @@ from shapely.geometry import Point
 
 from solo_ops.core.errors import InputError
 from solo_ops.core.model import Profile
-from solo_ops.game import cp, deploy, fog, spotting
+from solo_ops.game import clusters, cp, deploy, fog, spotting
 from solo_ops.game.engine import new_game
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -55,7 +55,7 @@ def old_cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[floa
     for r in radii:
         chosen = None
         for p, dp in zip(pts, d, strict=True):
-            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + fog.MODEL_GAP - 1e-9
+            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + clusters.MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
                 if dp >= limit:
@@ -335,10 +335,10 @@ def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
             rng.choice([R, 0.5], size=4), strict=False)]
         if trial % 4 == 1 and len(pts) > 2:  # a disc exactly touching a candidate's base
             p = pts[1]
-            placed.append((float(p[0]) + radii[0] + R + fog.MODEL_GAP - 1e-9, float(p[1]), R))
-        for limit in (math.inf, fog.CLUSTER_FIRST - 1e-7, 0.4):
+            placed.append((float(p[0]) + radii[0] + R + clusters.MODEL_GAP - 1e-9, float(p[1]), R))
+        for limit in (math.inf, clusters.CLUSTER_FIRST - 1e-7, 0.4):
             a, b = list(placed), list(placed)
-            assert fog.cluster_pick(terrain, at, radii, pts, a, limit) == \
+            assert clusters.cluster_pick(terrain, at, radii, pts, a, limit) == \
                 old_cluster_pick(terrain, at, radii, pts, b, limit)
             assert a == b
             checked += 1

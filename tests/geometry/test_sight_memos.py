@@ -14,9 +14,9 @@ ties live):
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
   ``fog.hidden_points`` (cheap tests first, one observer at a time), ``ambush.ambush_band``
-  (routes measured first where the straight line allows), ``hidden_moves.enemy_scores`` (only the
-  points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
-  measured first) equal the plain computations.
+  (routes measured first where the straight line allows), ``hidden_moves.enemy_scores`` (only
+  the points a straight-line bound leaves in contention) and ``clusters.cluster_spots`` (the
+  nearest points measured first) equal the plain computations.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo_ops.game import ambush, fog, hidden_moves
+from solo_ops.game import ambush, clusters, fog, hidden_moves
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import Board
@@ -402,7 +402,7 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
 
 def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
                    radii: list[float]) -> list[tuple[float, float]]:
-    """``fog.cluster_spots`` as it was: every nearby point measured."""
+    """``clusters.cluster_spots`` as it was: every nearby point measured."""
     placed = list(fog.occupied(state))
     out: list[tuple[float, float]] = []
     rmax = max(radii)
@@ -419,7 +419,7 @@ def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
     for r in radii:
         chosen = None
         for p in pts:
-            if all(np.hypot(p[0] - x, p[1] - y) >= r + rr + fog.MODEL_GAP - 1e-9
+            if all(np.hypot(p[0] - x, p[1] - y) >= r + rr + clusters.MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
                 break
@@ -451,9 +451,9 @@ def test_cluster_equals_the_plain_computation(path: Path) -> None:
     pruned = 0
     for at in spots:
         for radii in ([R], [R, R, 0.5, 1.0], [1.0] * 5):
-            got = fog.cluster_spots(terrain, state, at, radii)
+            got = clusters.cluster_spots(terrain, state, at, radii)
             assert got == _cluster_plain(terrain, state, at, radii)
-            pruned += all(np.hypot(x - at[0], y - at[1]) <= fog.CLUSTER_FIRST for x, y in got)
+            pruned += all(np.hypot(x - at[0], y - at[1]) <= clusters.CLUSTER_FIRST for x, y in got)
     assert pruned > 0
 
 
