@@ -1,11 +1,12 @@
 """The fog of war during play: hidden counters move by their hidden orders, and every counter a
 player model can see is resolved into enemies (or a false alarm).
 
-The decisions live in :mod:`solo_ops.game.fog` (pure planning and the supplement's tables);
-this module applies them to the state between actions: after every move (:func:`check_spotting`,
-called by the engine, the players' actions and the enemy's moves) and in the hidden-movement
-step of each turn (:func:`hidden_movement`). Hidden facts only ever go into events marked
-``secret``.
+The decisions live in the fog's rooms (pure planning and the supplement's tables:
+:mod:`solo_ops.game.hidden_moves`, :mod:`solo_ops.game.spotting`,
+:mod:`solo_ops.game.resolution`); this module applies them to the state between actions:
+after every move (:func:`check_spotting`, called by the engine, the players' actions and the
+enemy's moves) and in the hidden-movement step of each turn (:func:`hidden_movement`). Hidden
+facts only ever go into events marked ``secret``.
 """
 
 from __future__ import annotations
