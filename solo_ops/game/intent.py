@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import markers, placing
-from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Operative, State
+from solo_ops.game import placing
+from solo_ops.game.referents import Referent, referents
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
 from solo_ops.geometry import placement, search
 from solo_ops.geometry.placement import Base
@@ -196,59 +197,6 @@ class Proposal:
     then: tuple[dict[str, Any], ...] = ()  # actions made after the move (``evacuate``)
 
 
-@dataclass(frozen=True)
-class _Ref:
-    """A thing on the table a player can name: what it is, where, and its shape."""
-
-    id: str
-    kind: str  # objective | model | feature | counter | edge
-    at: tuple[float, float]
-    radius: float = 0.0
-    shape: Any = None  # features and edges: their shapely geometry
-    side: str | None = None  # models
-
-
-EDGES = ("edge", "north-edge", "east-edge", "south-edge", "west-edge")
-"""The killzone's edges a relative answer can name (``edge``: whichever is cheapest to reach;
-+y is north)."""
-
-
-def _edge_lines(board: Any) -> dict[str, Any]:
-    from shapely.geometry import LineString, MultiLineString
-
-    w, d = float(board.width), float(board.depth)
-    lines = {"north-edge": LineString([(0, d), (w, d)]), "east-edge": LineString([(w, 0), (w, d)]),
-             "south-edge": LineString([(0, 0), (w, 0)]), "west-edge": LineString([(0, 0), (0, d)])}
-    return {"edge": MultiLineString(list(lines.values())), **lines}
-
-
-def referents(game: Game, state: State) -> dict[str, _Ref]:
-    """Everything a relative move can name: objectives, models on the table (downed operatives
-    lying there included), terrain features (doors and hatches, pillars, crates — not the thin
-    walls), hidden counters, and the killzone's edges (:data:`EDGES`), by id."""
-    board = game.terrain(state).board
-    out: dict[str, _Ref] = {}
-    for o in board.objectives:
-        at = markers.position(state, o)  # where it is now (a carried marker: at its carrier)
-        out[o.id] = _Ref(o.id, "objective", (float(at[0]), float(at[1])))
-    for f in board.features:
-        if f.is_line and "wall" in f.traits:
-            continue  # thin walls are many and nothing to go to (pillars and crates are)
-        mid = f.shape.centroid
-        out[f.id] = _Ref(f.id, "feature", (float(mid.x), float(mid.y)), shape=f.shape)
-    for c in state.counters.values():
-        if c.active:
-            out[c.id] = _Ref(c.id, "counter", (float(c.at[0]), float(c.at[1])), COUNTER_RADIUS)
-    for op in state.operatives.values():
-        if op.has_base and op.at is not None:
-            out[op.id] = _Ref(op.id, "model", (float(op.at[0]), float(op.at[1])), op.radius,
-                              side=op.side)
-    for name, line in _edge_lines(board).items():
-        mid = line.centroid
-        out.setdefault(name, _Ref(name, "edge", (float(mid.x), float(mid.y)), shape=line))
-    return out
-
-
 def _blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
     """The other bases as the engine checks the move (every base of the placement rule:
     models standing or downed, counters), labelled for the reasons; enemies' control range
@@ -290,7 +238,7 @@ def _around(shape: Any, distance: float) -> np.ndarray:
     return np.array([(p.x, p.y) for p in pts])
 
 
-def _goals(ref: _Ref, op: Operative, how: str) -> list[np.ndarray]:
+def _goals(ref: Referent, op: Operative, how: str) -> list[np.ndarray]:
     """Where ``op``'s base could stand "at" ``ref``, best group first: on a marker (or on rings
     ever further from it, as near as a base fits); in base contact with a friend (or with the
     target of a charge); just outside an enemy's control range otherwise; next to a feature;
@@ -354,7 +302,7 @@ def _cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndar
 
 
 def _failed_charge_walk(terrain: Terrain, start: tuple[float, float], radius: float,
-                        ref: _Ref, blockers: list[Base], move: float) -> Any:
+                        ref: Referent, blockers: list[Base], move: float) -> Any:
     """A 2018 charge that cannot reach its target (004 "the model can move up to its charge
     distance, as long as that move takes it as close as possible to at least one of the
     targets of its charge, and not within 1" of any enemy models"): the walk of at most
@@ -391,7 +339,7 @@ def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray
     return best
 
 
-def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: _Ref
+def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: Referent
                     ) -> tuple[str, str | None]:
     """The move a relative answer makes and its charge target: base contact with an enemy is
     a charge; a Kill Team 2018 Advance or charge already rolled makes the next move its own
@@ -604,7 +552,7 @@ def _blocked_words(terrain: Terrain, walk: Any, radius: float, blockers: list[Ba
     return f": {why}" if why else ""
 
 
-def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
+def _gap(ref: Referent, end: Sequence[float], radius: float) -> float:
     if ref.kind in ("feature", "edge"):
         from shapely.geometry import Point
 
@@ -614,7 +562,7 @@ def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
     return max(0.0, math.dist(ref.at, end) - radius - ref.radius)
 
 
-def _behind(game: Game, state: State, op: Operative, ref: _Ref, allowance: float,
+def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: float,
             blockers: list[Any]) -> tuple[tuple[float, float], Any]:
     """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where no enemy
     model on the table can see the base, or where it is in cover from each one that can
