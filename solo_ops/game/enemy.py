@@ -196,8 +196,9 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
         note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
                 f"{blocked}.")
     elif math.dist(to, action.to) > 0.005:
-        note = (f"{note} Its route costs more than planned (climbing): it stops at "
-                f"{explain.fmt_pt(to)}, its {explain.inches(limit)} spent.")
+        why = "" if rolled else " Its route costs more than planned (climbing):"
+        note = (f"{note}{why} It stops at {explain.fmt_pt(to)}, its {explain.inches(limit)} "
+                "spent.")
     op.at = to
     op.moved = True
     op.moved_how = action.kind

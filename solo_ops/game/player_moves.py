@@ -394,6 +394,9 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if best is None or walk.cost < best.cost - 1e-9:
             best = walk
     if best is None:
+        if how == "charge" and entered is None:  # the end itself within a non-target's inch
+            entered = next((o for o in foes if math.dist(to, _centre(o))
+                            < op.radius + o.radius + reach.CONTROL_RANGE - 1e-6), None)
         if entered is not None and how == "charge":
             raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
                             f"within 1\" of {entered.label}, which is not a target of the "
