@@ -260,7 +260,7 @@ def test_units_cm_shows_and_reads_centimetres_and_saves_the_same_game(tmp_path: 
     for units, answers in (("in", inches), ("cm", cm)):
         folder = tmp_path / units
         folder.mkdir()
-        args = ["play", str(scenario_path()), "--seed", "3", "--save", str(folder / "g.json"),
+        args = ["play", str(scenario_path()), "--seed", str(SEED), "--save", str(folder / "g.json"),
                 "--units", units]
         for a in answers:
             args += ["--answer", a]

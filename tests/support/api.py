@@ -43,9 +43,11 @@ class ApiClient:
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
 
 
-SEED = 5
-"""The seed of the API tests' game: the keyed dice give the enemy the first activation (three
-steps before Ana is asked), then Ana and Ben as :data:`ANSWERS` has them."""
+SEED = 34
+"""The seed of the API tests' game: the first seed on which the keyed dice, the Volkus doors
+as terrain and the referee let Ana and Ben answer as :data:`ANSWERS` has them with nobody of
+theirs hurt before, the enemy taking the first activation (three steps before Ana is
+asked)."""
 
 
 @functools.cache
@@ -57,7 +59,7 @@ def scenario_path() -> Path:
     text = SCENARIO.read_text(encoding="utf-8")
     for folder in ("boards/", "rosters/", "squads/"):
         text = text.replace(f": {folder}", f": {SCENARIOS}/{folder}")
-    assert "\nseed: 3\n" in text
+    assert "\nseed: 3\n" in text  # (the example's own seed, kept or replaced by SEED)
     text = text.replace("\nseed: 3\n", f"\nseed: {SEED}\n")
     path = Path(tempfile.mkdtemp(prefix="web-api-")) / SCENARIO.name
     path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")

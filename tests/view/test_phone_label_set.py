@@ -66,13 +66,26 @@ def _phone_svg() -> ET.Element:
 def test_the_phone_picture_labels_only_what_the_question_is_about() -> None:
     root = _phone_svg()
     assert sorted(texts_with_class(root, "base-label")) == ["C1", "kell"]
-    assert texts_with_class(root, "portal-label") == ["door-1"]  # the door within reach only
+    # the stronghold's doors are terrain in Kill Team 2024 (002 Volkus: "Doors are Accessible
+    # and Heavy"): no portal to label
+    assert texts_with_class(root, "portal-label") == []
     assert texts_with_class(root, "feature-label") == []  # terrain on a tap
     assert texts_with_class(root, "title") == [] and texts_with_class(root, "legend-text") == []
     # the counters and objectives keep their (short) ids
     assert sorted(texts_with_class(root, "counter-label")) == ["c1", "c2", "c3", "c4", "c5",
                                                                "c6"]
     assert len(texts_with_class(root, "objective-label")) == 5
+
+
+def test_only_the_hatch_within_reach_is_labelled() -> None:
+    """Gallowdark's hatches are portals: of the board's hatches only the one the question is
+    about (within reach) carries its name."""
+    game, state = new_game(load_scenario(SCENARIOS / "gallowdark-night-raid.yaml"), 1)
+    focus = Focus(frozenset(), frozenset({"hatch-2"}))
+    scene = board_view.board_scene(game, state, player_view(game, state), [], phone=focus)
+    root = ET.fromstring(drawing.svg_text(scene))
+    assert texts_with_class(root, "portal-label") == ["hatch-2"]
+    assert len(game.scenario.board.door_state()) > 1  # (the others are not labelled)
 
 
 def test_the_phone_picture_is_the_board_and_its_margins_in_phone_sized_letters() -> None:

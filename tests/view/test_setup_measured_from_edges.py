@@ -51,8 +51,9 @@ def test_the_example_set_up_names_the_enemy_the_counters_and_the_roster() -> Non
     game, state = new_game(load_scenario(EXAMPLE), 3)
     doc = setup_doc(game, state, player_view(game, state))
     sections = {s["key"]: s for s in doc["sections"]}
-    assert list(sections) == ["enemies", "counters", "roster", "zones", "portals", "objectives",
-                              "squads"]
+    # (no portals: the stronghold is a Volkus board, whose doors are "Accessible and Heavy"
+    # terrain in Kill Team 2024 -- 002 Volkus -- not doors to open)
+    assert list(sections) == ["enemies", "counters", "roster", "zones", "objectives", "squads"]
     enemies = {i["name"]: i for i in sections["enemies"]["items"]}
     # the scenario puts marine-1 at (16, 19.5) on a 30" x 22" board
     marine = enemies["marine-1 — Chaos Marine (u1-fire-teams)"]

@@ -25,9 +25,9 @@ from tests.support.paths import FIXTURES, SCENARIOS
 from tests.support.small_table import TROOPER
 
 LAN = "http://192.168.1.20:8765"
-REROLL_SEED = 21
-"""The shipped co-op example's seed whose first question is Ben's CP re-roll of a defence die
-(die 1 failed), then another shot's (by the keyed dice)."""
+REROLL_SEED = 3
+"""The shipped co-op example's seed whose first question is Ana's CP re-roll of a defence die
+(die 1 failed), then another shot's (by the keyed dice, the Volkus doors as terrain)."""
 
 
 def lan_app(table: GameTable) -> ApiClient:
@@ -172,7 +172,8 @@ def test_a_schema_3_save_is_migrated_and_gets_its_links_when_served(tmp_path: Pa
 
 # -- one answer per step ----------------------------------------------------------------------
 def _tapped_game(folder: Path, taps: int) -> tuple[GameTable, list[int]]:
-    """The supplement's co-op example (seed 21: the enemy shoots first and Ben may re-roll),
+    """The supplement's co-op example (:data:`REROLL_SEED`: the enemy shoots first and Ana may
+    re-roll),
     played through the API by a page tapping every button ``taps`` times: the first re-roll
     offered, then "keep", Ana's "kell" and "done", "keep" again until Ben is asked, then Ana's
     "undo". Returns the table and the status of every reply."""
@@ -192,7 +193,7 @@ def _tapped_game(folder: Path, taps: int) -> tuple[GameTable, list[int]]:
 
     with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
         first = table.prompt_doc()
-        assert first["kind"] == "reroll", first  # the enemy shot first: Ben may re-roll
+        assert first["kind"] == "reroll", first  # the enemy shot first: Ana may re-roll
         tap(next(o for o in first["options"] if o.startswith("reroll")))
         while table.prompt_doc()["kind"] == "reroll":
             tap("keep")
@@ -305,7 +306,7 @@ def test_the_cp_shown_during_a_reroll_chain_is_what_is_left(tmp_path: Path) -> N
     with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
         assert table.prompt_doc()["options"] == ["reroll 1", "keep"]  # die 1 failed
         assert c.get("/api/view").json()["score"]["cp"]["player"] == 4
-        assert post(c, "Ben", "reroll 1").json()["ok"]
+        assert post(c, "Ana", "reroll 1").json()["ok"]
         assert table.prompt_doc()["kind"] == "reroll"  # the next shot's question
         assert table.state.cp["player"] == 4  # the step has not run to its end
         assert c.get("/api/view").json()["score"]["cp"]["player"] == 3
