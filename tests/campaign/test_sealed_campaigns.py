@@ -29,7 +29,7 @@ import yaml
 from click.testing import CliRunner
 
 from solo_ops.campaign import Campaign, record_mission, result_from_state
-from solo_ops.campaign.storage import SEAL_DEPTH
+from solo_ops.campaign.storage import SCHEMA_VERSION, SEAL_DEPTH
 from solo_ops.cli import main
 from solo_ops.cli.campaign_files import finish_last_mission, load_campaign
 from solo_ops.core.dice import KeyedDice
@@ -159,7 +159,7 @@ def test_a_schema_2_campaign_is_sealed_on_first_load(played: dict[str, bytes],
     saves = lay_out(played, tmp_path, json.dumps(doc).encode())
     assert invoke("campaign", "show", "C", "--saves", str(saves)).exit_code == 0
     after = json.loads((saves / "C.json").read_text(encoding="utf-8"))
-    assert after["schema_version"] == 3 and "seal" in after
+    assert after["schema_version"] == SCHEMA_VERSION and "seal" in after
     assert json.loads((saves / "C.json.bak").read_text())["schema_version"] == 2  # kept
     after["squads"][0]["models"][0]["state"] = "wounded"
     (saves / "C.json").write_text(json.dumps(after), encoding="utf-8")
