@@ -196,9 +196,10 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
         note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
                 f"{blocked}.")
     elif math.dist(to, action.to) > 0.005:
-        why = "" if rolled else " Its route costs more than planned (climbing):"
-        note = (f"{note}{why} It stops at {explain.fmt_pt(to)}, its {explain.inches(limit)} "
-                "spent.")
+        why = ("" if rolled else " From there its way is longer than planned:" if moved_on
+               else " Its route costs more than planned (climbing):")
+        note = (f"{note}{why} {'it' if why else 'It'} stops at {explain.fmt_pt(to)}, its "
+                f"{explain.inches(limit)} spent.")
     op.at = to
     op.moved = True
     op.moved_how = action.kind

@@ -13,11 +13,10 @@ rule".
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.support.log_audit import SCENARIOS, table_audit
+from tests.support.log_audit import table_audit
 from tests.support.players import cli
 
 
@@ -36,33 +35,3 @@ def test_the_seed_490892361_mission_puts_no_base_on_another(encounter: Path, pol
     audit = table_audit(encounter, 490892361, policy)
     assert audit.steps > 20 and audit.bases > 200 and audit.moves > 5
     assert audit.problems == []
-
-
-def test_a_move_after_one_that_stopped_short_starts_where_the_model_stands(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Found by the table audit (seeds 1-20): gallowdark-night-raid, seed 11, the aggressive
-    policy in Kill Team 2024. At step 39 stubber-gunner-11's Reposition stops at (4.0, 15.5),
-    acolyte-8's base in the way; its Dash had been planned from the Reposition's planned end
-    (3.75, 14.75). The Dash now walks from where the model stands: its route starts there, and
-    its cost is that route's, within the Dash's 3"."""
-    seen: list[dict[str, Any]] = []
-    from tests.support import log_audit
-
-    original = log_audit.check_move_costs
-
-    def spy(game: Any, state: Any, record: dict[str, Any], audit: Any, doors: Any) -> None:
-        if record["n"] == 39:
-            seen.extend(e for e in record["events"] if e.get("type") == "moved"
-                        and e.get("operative") == "stubber-gunner-11")
-        original(game, state, record, audit, doors)
-
-    monkeypatch.setattr(log_audit, "check_move_costs", spy)
-    audit = table_audit(SCENARIOS / "gallowdark-night-raid.yaml", 11, "aggressive", "kt2024",
-                        dice_scheme="splitmix64")  # the game the audit found (an older save's)
-    assert audit.costs == [] and audit.overlaps == []
-    reposition, dash = seen
-    assert reposition["blocked_by"] == "acolyte-8's base is there"
-    assert dash["how"] == "dash" and dash["from"] == reposition["to"] == [3.99, 15.51]
-    assert dash["route"][0] == dash["from"] and dash["route"][-1] == dash["to"]
-    assert dash["cost"] <= 3.0
-    assert "where its last move stopped" in dash["note"]
