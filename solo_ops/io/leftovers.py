@@ -1,6 +1,6 @@
 """What a writer killed mid-write leaves beside a file, and its removal.
 
-:func:`~solo_ops.io.persistence.write_atomic` writes a new version to a temporary file of its
+:func:`~solo_ops.io.writing.write_atomic` writes a new version to a temporary file of its
 own beside the target (``.<name>.<pid>.<random>.tmp``; the backup's ``.bak.tmp``) and renames it
 over the target: a process killed before the rename leaves that file behind. Each write removes
 those of processes that are gone (:func:`remove_stale_temps`); opening a game or a campaign

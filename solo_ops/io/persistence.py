@@ -1,18 +1,10 @@
 """Saving and loading solo-ops files so that a crash, a kill or a second terminal loses nothing.
 
-This is the only module that writes files: every file solo-ops writes (saves, event logs,
-scenario files from ``new`` and ``campaign play``, pictures, lock owner notes) goes through
-:func:`write_atomic`. Documents are JSON — never pickle — and carry ``schema_version`` and
-``kind``.
+Documents are JSON — never pickle — and carry ``schema_version`` and ``kind``; every byte goes
+to disk through :func:`solo_ops.io.writing.write_atomic`, the one writer (atomic and durable,
+never through a link).
 
-* :func:`write_atomic` writes the bytes to a new temporary file in the same folder (created
-  with ``O_CREAT|O_EXCL|O_NOFOLLOW``, so a planted file or symbolic link at that name is never
-  opened), flushes and fsyncs it, optionally keeps the previous version as ``<name>.bak``,
-  renames it over the target and fsyncs the folder. A target that is a symbolic link is refused
-  (solo-ops never writes through a link it did not create). At every instant the target holds
-  either the old or the new version, complete; a full disk or a read-only folder is one
-  :class:`SaveError` line and the old file is untouched.
-* :func:`save_json` serialises a document and writes it with :func:`write_atomic`, keeping the
+* :func:`save_json` serialises a document and writes it with ``write_atomic``, keeping the
   previous version as ``.bak`` (a hard link, so the old bytes are never copied or rewritten).
 * :func:`load_json` reads a document, checks its ``kind``, migrates it step by step from an
   older ``schema_version`` and refuses one written by a newer solo-ops. A damaged file becomes
@@ -26,7 +18,7 @@ scenario files from ``new`` and ``campaign play``, pictures, lock owner notes) g
   :func:`update_json` locks, re-reads the latest version, applies a change and saves it, so two
   writers at once keep both changes.
 * :class:`EventLog` is an append-only JSON-lines file (each record flushed and fsynced; the file
-  is created through :func:`write_atomic` and appended to without following links) whose
+  is created through ``write_atomic`` and appended to without following links) whose
   reader forgives a torn last line (a crash mid-append) unless asked to be strict, and never
   damage elsewhere. :func:`file_digest` gives the checksum a save records of its log.
 """
@@ -34,11 +26,9 @@ scenario files from ``new`` and ``campaign play``, pictures, lock owner notes) g
 from __future__ import annotations
 
 import contextlib
-import errno
 import hashlib
 import json
 import os
-import secrets
 import shlex
 import stat
 import threading
@@ -52,37 +42,23 @@ from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.core.seal import SEAL_KEY, sealed
 from solo_ops.core.seal import problem as seal_problem
-from solo_ops.io.leftovers import clean_leftovers, is_link, remove_stale_temps, temp_prefix
+from solo_ops.io.leftovers import clean_leftovers, is_link
 from solo_ops.io.reading import decode, read_bytes
+from solo_ops.io.writing import (
+    BINARY,
+    NOFOLLOW,
+    backup_path,
+    count_write,
+    refuse_link,
+    write_all,
+    write_atomic,
+)
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
 
 DEFAULT_LOCK_TIMEOUT = 10.0
 _LOCK_POLL = 0.02
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows, where links need privileges
-_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
-
-_writes = 0  # files this process has written or changed (see files_changed)
-
-
-def files_changed() -> int:
-    """How many files this process has written or appended to so far (for error messages that
-    must not claim "nothing was changed" when something was)."""
-    return _writes
-
-
-def _count_write() -> None:
-    global _writes
-    _writes += 1
-
-
-# -- paths --------------------------------------------------------------------------------------
-def backup_path(path: str | Path) -> Path:
-    """Where :func:`save_json` keeps the previous version: ``<name>.bak`` beside the file."""
-    path = Path(path)
-    return path.with_name(path.name + ".bak")
-
 
 _LOCK_RETRIES = 5
 """How often :func:`game_lock` locks again when the lock file it locked was removed by a holder
@@ -99,101 +75,6 @@ def owner_path(path: str | Path) -> Path:
     """The sidecar naming the process that holds the lock on ``path``: ``<name>.lock.pid``."""
     path = Path(path)
     return path.with_name(path.name + ".lock.pid")
-
-
-def refuse_link(path: str | Path) -> None:
-    """A :class:`SaveError` when ``path`` is a symbolic link: solo-ops writes regular files only
-    and never follows a link it did not create (a planted link could point anywhere)."""
-    path = Path(path)
-    if is_link(path):
-        raise SaveError(f"{path} is a symbolic link; solo-ops writes only regular files and "
-                        "does not follow links (remove the link or choose another file)")
-
-
-# -- writing ------------------------------------------------------------------------------------
-def _fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover - some file systems refuse fsync on folders
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _new_temp(path: Path, what: str = "tmp") -> tuple[int, Path]:
-    """A new file beside ``path`` that this process created (never an existing name, never
-    through a link): ``.<name>.<pid>.<random>.<what>``."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
-    for _ in range(100):
-        tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
-                             f"{what}")
-        try:
-            return os.open(tmp, flags, 0o644), tmp
-        except FileExistsError:  # pragma: no cover - a planted or leftover name: pick another
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))  # pragma: no cover
-
-
-def _failure(path: Path, exc: OSError, old: bool) -> SaveError:
-    reason = exc.strerror or str(exc)
-    tail = "the previous version is untouched" if old else "nothing was written there"
-    return SaveError(f"{path} cannot be saved ({reason}); {tail}")
-
-
-def write_atomic(path: str | Path, data: bytes, *, keep_backup: bool = False,
-                 counts: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically and durably (see the module docstring).
-
-    With ``keep_backup`` the current version (if any) becomes ``<name>.bak`` first;
-    ``counts=False`` leaves it out of :func:`files_changed` (the lock's pid note). Raises
-    :class:`SaveError` (one line naming the file and the reason) when the target is a link, the
-    folder cannot be written or the disk is full; the old file is then untouched.
-    """
-    path = Path(path)
-    folder = path.parent
-    refuse_link(path)
-    existed = path.exists()
-    tmp: Path | None = None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(path)
-        fd, tmp = _new_temp(path)
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if keep_backup and existed:
-            _keep_backup(path)
-        refuse_link(path)  # planted while we wrote? never rename over it blindly
-        os.replace(tmp, path)
-        tmp = None
-        if counts:
-            _count_write()
-        _fsync_dir(folder)
-    except OSError as exc:
-        raise _failure(path, exc, existed) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """:func:`write_atomic` for UTF-8 text."""
-    write_atomic(path, text.encode("utf-8"))
 
 
 def _check_document(document: Any) -> None:
@@ -239,7 +120,7 @@ def _holds(path: Path, data: bytes) -> bool:
     """Whether the regular file ``path`` holds exactly ``data`` (read without following a
     link; any doubt is a no)."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _BINARY)
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | BINARY)
     except OSError:
         return False
     try:
@@ -252,57 +133,6 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
     finally:
         os.close(fd)
-
-
-def _keep_backup(path: Path) -> None:
-    """Make ``<name>.bak`` the current version of ``path`` (before it is replaced)."""
-    bak = backup_path(path)
-    tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
-    try:
-        os.link(path, tmp)  # ``path`` is not a link (write_atomic refused that)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK,
-                             errno.EACCES):
-            raise
-        # no hard links here: copy into a file of our own, fsync, then rename
-        fd, tmp = _new_temp(path, "bak.tmp")
-        try:
-            with open(path, "rb") as src:
-                _write_all(fd, src.read())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    try:
-        os.replace(tmp, bak)  # a link planted at .bak is replaced, never followed
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def set_aside(path: str | Path, stamp: str) -> Path | None:
-    """Rename ``path`` (if it exists) to a name with ``stamp`` in it, in the same folder, never
-    over an existing file; returns the new name. ``saves/a-7.log.jsonl`` with stamp
-    ``20261123-1312`` becomes ``saves/a-7.old-20261123-1312.log.jsonl``."""
-    path = Path(path)
-    if not path.exists() and not is_link(path):
-        return None
-    name = path.name
-    cut = name.find(".", 1)
-    stem, rest = (name, "") if cut < 0 else (name[:cut], name[cut:])
-    for extra in range(1000):
-        suffix = "" if extra == 0 else f"-{extra + 1}"
-        target = path.with_name(f"{stem}.old-{stamp}{suffix}{rest}")
-        if target.exists() or is_link(target):
-            continue
-        try:
-            os.rename(path, target)
-        except OSError as exc:
-            raise SaveError(f"{path} cannot be moved aside to {target.name} "
-                            f"({exc.strerror or exc}); nothing was changed") from None
-        _count_write()
-        return target
-    raise SaveError(f"{path} cannot be moved aside: too many old copies")  # pragma: no cover
 
 
 def file_digest(path: str | Path, size: int | None = None, *, then: bytes = b"",
@@ -654,7 +484,7 @@ class EventLog:
             write_atomic(self.path, data)
             return
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | _NOFOLLOW | _BINARY)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | NOFOLLOW | BINARY)
         except OSError as exc:
             if is_link(self.path):
                 refuse_link(self.path)
@@ -664,9 +494,9 @@ class EventLog:
                 raise SaveError(f"{self.path} is not a regular file; solo-ops appends only to "
                                 "its own logs")
             self._cut_torn_tail(fd)
-            _write_all(fd, data)
+            write_all(fd, data)
             os.fsync(fd)
-            _count_write()
+            count_write()
         except OSError as exc:
             raise SaveError(f"{self.path} cannot be appended to ({exc.strerror}); the records "
                             "already there are untouched") from None

@@ -46,13 +46,7 @@ from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
 from solo_ops.game.events import PAUSES
 from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import (
-    EventLog,
-    backup_path,
-    file_digest,
-    log_line,
-    save_json,
-)
+from solo_ops.io.persistence import EventLog, file_digest, log_line, save_json
 from solo_ops.io.savegame import (
     LogChain,
     actions_of,
@@ -63,6 +57,7 @@ from solo_ops.io.savegame import (
     undo,
     undo_marker,
 )
+from solo_ops.io.writing import backup_path
 from solo_ops.session import links as table_links
 from solo_ops.view import answers, measure, narrate
 from solo_ops.view.player import player_record, player_view

@@ -17,7 +17,6 @@ import pytest
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.io.persistence import (
     EventLog,
-    backup_path,
     campaign_lock,
     load_json,
     lock_path,
@@ -25,6 +24,7 @@ from solo_ops.io.persistence import (
     save_json,
     update_json,
 )
+from solo_ops.io.writing import backup_path
 from tests.support.paths import ROOT
 
 KIND = "test-doc"
@@ -379,10 +379,10 @@ def test_event_log_reports_damage_elsewhere(tmp_path: Path) -> None:
 # -- the one atomic writer: links, full disks, read-only folders ---------------------------------
 def _fixed_tokens(monkeypatch: pytest.MonkeyPatch, *tokens: str) -> None:
     """Make the writer's random temporary names predictable, to plant something there."""
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     queue = list(tokens)
-    monkeypatch.setattr(persistence.secrets, "token_hex", lambda n: queue.pop(0))
+    monkeypatch.setattr(writing.secrets, "token_hex", lambda n: queue.pop(0))
 
 
 def test_a_link_planted_at_the_target_is_refused_and_never_followed(tmp_path: Path) -> None:
@@ -402,7 +402,7 @@ def test_a_link_planted_at_the_target_is_refused_and_never_followed(tmp_path: Pa
 
 def test_a_link_planted_at_the_temporary_name_is_never_followed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from solo_ops.io.persistence import write_atomic
+    from solo_ops.io.writing import write_atomic
 
     outside = tmp_path / "outside.txt"
     outside.write_text("precious")
@@ -436,7 +436,7 @@ def test_a_full_disk_is_one_line_and_the_old_file_is_intact(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     path = tmp_path / "c.json"
     save_json(path, doc(n=1))
@@ -445,7 +445,7 @@ def test_a_full_disk_is_one_line_and_the_old_file_is_intact(
     def full(*_args: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(persistence.os, call, full)
+    monkeypatch.setattr(writing.os, call, full)
     with pytest.raises(SaveError) as info:
         save_json(path, doc(n=2))
     monkeypatch.undo()
@@ -460,7 +460,7 @@ def test_a_read_only_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
                                         ) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     real_open = os.open
 
@@ -469,16 +469,16 @@ def test_a_read_only_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr(persistence.os, "open", refuse)
+    monkeypatch.setattr(writing.os, "open", refuse)
     with pytest.raises(SaveError, match=r"new\.yaml cannot be saved \(Permission denied\); "
                                         r"nothing was written there"):
-        persistence.write_text_atomic(tmp_path / "new.yaml", "x: 1\n")
+        writing.write_text_atomic(tmp_path / "new.yaml", "x: 1\n")
     monkeypatch.undo()
     assert list(tmp_path.iterdir()) == []
 
 
 def test_files_changed_counts_every_write(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import files_changed
+    from solo_ops.io.writing import files_changed
 
     before = files_changed()
     save_json(tmp_path / "a.json", doc(n=1))
@@ -529,7 +529,7 @@ def test_file_digest_predicts_the_log_after_an_append(tmp_path: Path) -> None:
 
 
 def test_set_aside_keeps_the_bytes_and_never_overwrites(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import set_aside
+    from solo_ops.io.writing import set_aside
 
     first = tmp_path / "g-7.log.jsonl"
     first.write_text("one")
