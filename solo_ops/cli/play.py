@@ -38,7 +38,7 @@ from solo_ops.core.limits import ANSWERS
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
-from solo_ops.io.persistence import game_lock
+from solo_ops.io.locks import game_lock
 from solo_ops.io.reading import read_text
 from solo_ops.session.opening import open_table, start_table, sync_log
 from solo_ops.session.table import GameTable, Outcome, not_saved

@@ -26,7 +26,7 @@ checksum the log will have), then the record is appended to the
 A write that fails (a full disk) never leaves the game in memory ahead of its save: the files
 are put back as they were, the game is rebuilt from the last good save's actions, and the
 answer is refused with one ``Not saved: …`` line (``refusal="save"``).
-The operating-system lock on the save (:func:`~solo_ops.io.persistence.game_lock`) is taken by
+The operating-system lock on the save (:func:`~solo_ops.io.locks.game_lock`) is taken by
 the command that opens the table, for as long as it runs.
 """
 

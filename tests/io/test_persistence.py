@@ -15,15 +15,8 @@ from typing import Any
 import pytest
 
 from solo_ops.core.errors import InputError, SaveError
-from solo_ops.io.persistence import (
-    EventLog,
-    campaign_lock,
-    load_json,
-    lock_path,
-    read_json_document,
-    save_json,
-    update_json,
-)
+from solo_ops.io.locks import campaign_lock, lock_path
+from solo_ops.io.persistence import EventLog, load_json, read_json_document, save_json, update_json
 from solo_ops.io.writing import backup_path
 from tests.support.paths import ROOT
 
