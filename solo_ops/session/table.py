@@ -21,7 +21,7 @@ session does between the keyboard and the engine, with no printing and no input:
 
 Saving: the save is written with :func:`~solo_ops.io.persistence.save_json` (recording the
 checksum the log will have), then the record is appended to the
-:class:`~solo_ops.io.persistence.EventLog`. So a game played here goes on with
+:class:`~solo_ops.io.event_log.EventLog`. So a game played here goes on with
 ``solo-ops play --resume SAVE`` and the other way round, and ``solo-ops replay`` checks it.
 A write that fails (a full disk) never leaves the game in memory ahead of its save: the files
 are put back as they were, the game is rebuilt from the last good save's actions, and the
@@ -46,7 +46,8 @@ from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
 from solo_ops.game.events import PAUSES
 from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import EventLog, file_digest, log_line, save_json
+from solo_ops.io.event_log import EventLog, file_digest, log_line
+from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import (
     LogChain,
     actions_of,

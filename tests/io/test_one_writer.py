@@ -141,7 +141,8 @@ del os.pread
 import solo_ops.cli
 from pathlib import Path
 from solo_ops.io.locks import game_lock
-from solo_ops.io.persistence import EventLog, save_json, load_json
+from solo_ops.io.event_log import EventLog
+from solo_ops.io.persistence import save_json, load_json
 folder = Path({str(tmp_path)!r})
 with game_lock(folder / "g.json"):
     save_json(folder / "g.json", {{"schema_version": 1, "kind": "k", "n": 1}})

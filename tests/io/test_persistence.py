@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from solo_ops.core.errors import InputError, SaveError
+from solo_ops.io.event_log import EventLog
 from solo_ops.io.locks import campaign_lock, lock_path
-from solo_ops.io.persistence import EventLog, load_json, read_json_document, save_json, update_json
+from solo_ops.io.persistence import load_json, read_json_document, save_json, update_json
 from solo_ops.io.writing import backup_path
 from tests.support.paths import ROOT
 
@@ -493,7 +494,7 @@ def test_the_event_log_never_appends_through_a_link(tmp_path: Path) -> None:
 
 
 def test_strict_reading_refuses_a_torn_last_line(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import TornLog
+    from solo_ops.io.event_log import TornLog
 
     log = EventLog(tmp_path / "e.jsonl")
     log.append({"n": 0})
@@ -507,7 +508,7 @@ def test_strict_reading_refuses_a_torn_last_line(tmp_path: Path) -> None:
 def test_file_digest_predicts_the_log_after_an_append(tmp_path: Path) -> None:
     import hashlib
 
-    from solo_ops.io.persistence import file_digest, log_line
+    from solo_ops.io.event_log import file_digest, log_line
 
     log = EventLog(tmp_path / "e.jsonl")
     log.append({"n": 0})
@@ -540,7 +541,7 @@ def test_a_full_disk_while_appending_keeps_the_records_already_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.event_log as event_log
 
     log = EventLog(tmp_path / "e.jsonl")
     log.create({"n": 0})
@@ -549,7 +550,7 @@ def test_a_full_disk_while_appending_keeps_the_records_already_there(
     def full(*_args: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(persistence.os, "write", full)
+    monkeypatch.setattr(event_log.os, "write", full)
     with pytest.raises(SaveError, match=r"e\.jsonl cannot be appended to \(No space left on "
                                         r"device\); the records already there are untouched"):
         log.append({"n": 2})
