@@ -14,7 +14,8 @@ objectives, doors, terrain, sectors, drop zones, the numbered steps) is placed b
 when it has to sit further out. The board is drawn with ``y = 0`` at the
 bottom (sectors 1-3 along the bottom half), :data:`SCALE` pixels per inch, with a 1" grid,
 an inch ruler on two edges, the six fog-of-war sectors (dashed, numbered), the drop zones,
-terrain coloured by trait, objectives, firing points with their arcs, markers and a legend.
+terrain coloured by trait, objectives, firing points with their arcs, markers and a legend
+(:mod:`solo_ops.view.legend`).
 The look (scale, margins, font, colours, line styles) is :mod:`solo_ops.view.picture_style`'s,
 re-exported here.
 
@@ -32,6 +33,7 @@ from shapely.geometry import LineString, Point, Polygon
 
 from solo_ops.geometry.board import Board, Feature
 from solo_ops.view.labels import Label, Placed, place, text_width
+from solo_ops.view.legend import Entry, board_legend, legend_shapes, legend_swatch
 from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE etc.
     FIRING_POINT_COLOUR,
     FLOOR,
@@ -39,7 +41,6 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     GAP,
     GRID,
     GRID_MAJOR,
-    LEGEND_CHARS,
     LEGEND_WIDTH,
     LINE_WIDTH_IN,
     MARGIN_BOTTOM,
@@ -49,11 +50,9 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     OBJECTIVE_COLOUR,
     OBJECTIVE_RADIUS,
     PATH_STYLES,
-    PORTAL_STYLES,
     SCALE,
     SIDE_COLOURS,
     STEP_COLOUR,
-    TERRAIN_STYLES,
     TEXT,
     ZONE_COLOURS,
     Lettering,
@@ -100,9 +99,9 @@ class Scene:
         return (MARGIN_LEFT + x * self.scale,
                 MARGIN_TOP + (self.board.depth - y) * self.scale)
 
-    def legend_entries(self) -> list[tuple[Style | str, str, str]]:
+    def legend_entries(self) -> list[Entry]:
         """Legend lines: (swatch style or marker kind, text, swatch shape)."""
-        return _board_legend(self.board) + [_legend_swatch(k, t) for k, t in self.legend]
+        return board_legend(self.board) + [legend_swatch(k, t) for k, t in self.legend]
 
     @property
     def size(self) -> tuple[int, int]:
@@ -180,57 +179,6 @@ def add_legend(scene: Scene, entries: Iterable[tuple[str, str]]) -> None:
 
 
 # -- building the primitives -----------------------------------------------------------------
-
-
-def _board_legend(board: Board) -> list[tuple[Style | str, str, str]]:
-    out: list[tuple[Style | str, str, str]] = []
-    seen: set[str] = set()
-    for f in board.features:
-        text, style = terrain_style(f)
-        if text in seen:
-            continue
-        seen.add(text)
-        if f.is_line and "wall" in f.traits and not f.is_portal:
-            style = Style(None, 1.0, style.fill, 1.0, LINE_WIDTH_IN * SCALE)
-        shape = "line" if f.is_portal or f.is_line else "box"
-        out.append((style, text, shape))
-    order = [t for _, t, _ in TERRAIN_STYLES] + [v[0] for v in PORTAL_STYLES.values()]
-    out.sort(key=lambda e: order.index(e[1]) if e[1] in order else len(order))
-    for name, colour in ZONE_COLOURS.items():
-        if name in board.zones:
-            out.append((Style(colour, 0.12, colour, 0.8, 1.5, (6.0, 4.0)),
-                        f"{name} drop zone", "box"))
-    for name in board.zones:
-        if name not in ZONE_COLOURS:
-            out.append((Style("#888888", 0.12, "#888888", 0.8, 1.5, (6.0, 4.0)),
-                        f"{name} drop zone", "box"))
-    if board.objectives:
-        out.append(("objective", "objective marker", "marker"))
-    if any(o.command_node for o in board.objectives):
-        out.append(("command_node", "command node", "marker"))
-    if board.firing_points:
-        out.append((Style(FIRING_POINT_COLOUR, 0.12, FIRING_POINT_COLOUR, 0.9, 1.2, (4.0, 3.0)),
-                    "firing point and arc", "box"))
-    for kind in sorted({m.kind for m in board.markers}):
-        out.append(("marker", f"{abbrev(kind)}: {kind.replace('-', ' ')}", "marker"))
-    out.append((Style(None, 1.0, "#555555", 0.9, 1.2, (8.0, 5.0)), "sector boundary", "line"))
-    return out
-
-
-def _legend_swatch(kind: str, text: str) -> tuple[Style | str, str, str]:
-    if kind in SIDE_COLOURS:
-        return (Style(SIDE_COLOURS[kind], 0.9, "#ffffff", 1.0, 1.5), text, "disc")
-    if kind in ("counter", "downed"):
-        return (kind, text, "marker")
-    if kind in PATH_STYLES:
-        colour, width, dash = PATH_STYLES[kind]
-        return (Style(None, 1.0, colour, 1.0, width, dash), text, "line")
-    if kind in ("objective", "command_node", "marker"):
-        return (kind, text, "marker")
-    for trait, _, style in TERRAIN_STYLES:
-        if trait == kind:
-            return (style, text, "box")
-    return (Style("#cccccc", 1.0, "#888888", 1.0, 1.0), text, "box")
 
 
 def _ring(scene: Scene, coords: Iterable[Sequence[float]]) -> tuple[Point2, ...]:
@@ -663,32 +611,7 @@ def primitives(scene: Scene) -> list[Shape]:
     if scene.lettering.title:
         out += _title_shapes(scene)
     if scene.lettering.legend:
-        out += _legend_shapes(scene, MARGIN_LEFT + bw + GAP, MARGIN_TOP)
+        out += legend_shapes(scene.legend_entries(), MARGIN_LEFT + bw + GAP, MARGIN_TOP)
     return out
 
 
-def _legend_shapes(scene: Scene, lx: float, ly: float) -> list[Shape]:
-    out: list[Shape] = [Shape("text", ((lx, ly + 12),), Style(TEXT), text="Legend", size=13,
-                              bold=True, css="legend-title")]
-    y = ly + 34.0
-    for swatch, text, shape in scene.legend_entries():
-        cx, cy = lx + 12.0, y - 4.0
-        if isinstance(swatch, str):
-            out.extend(marker_shapes(swatch, cx, cy, 7.0, "legend"))
-        elif shape == "line":
-            w = min(swatch.width, 6.0)
-            st = Style(None, 1.0, swatch.stroke, swatch.stroke_opacity, w, swatch.dash)
-            out.append(Shape("polyline", ((lx, cy), (lx + 24.0, cy)), st, css="legend"))
-        elif shape == "disc":
-            out.append(Shape("circle", ((cx, cy),), swatch, radius=7.0, css="legend"))
-        else:
-            pts = ((lx, cy - 7.0), (lx + 24.0, cy - 7.0), (lx + 24.0, cy + 7.0), (lx, cy + 7.0))
-            out.append(Shape("polygon", pts, swatch, css="legend"))
-        out.append(Shape("text", ((lx + 32.0, y),), Style(TEXT), text=_fit(text, LEGEND_CHARS),
-                         size=11, css="legend-text"))
-        y += 20.0
-    return out
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
