@@ -34,17 +34,13 @@ from solo_ops.game.attack_checks import (
     _check_shot_start,
     check_fight,
 )
-from solo_ops.game.enemy import (
-    apply_damage,
-    count_limited,
-    end_activation_stun,
-    resolve_player_shot,
-    roll_fight,
-    stun,
-)
+from solo_ops.game.downed import apply_damage
+from solo_ops.game.fights import roll_fight
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.reactions import _reaction
+from solo_ops.game.shots import count_limited, resolve_player_shot
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.game.stun import end_activation_stun, stun
 from solo_ops.rules import kt2018, portals, reach, referee
 
 if TYPE_CHECKING:

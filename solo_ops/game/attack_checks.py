@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game.action_checks import _enemies_in_control, _spend, activation, holder
-from solo_ops.game.enemy import limited_used_up
+from solo_ops.game.shots import limited_used_up
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import killzones, kt2018, kt2024, reach, referee
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import counteract as ai_counteract
-from solo_ops.game import cp, enemy, enemy_checks, guard, reveal, turns
+from solo_ops.game import cp, enemy, enemy_checks, fights, guard, reveal, shots, turns
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
@@ -47,9 +47,9 @@ def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:
         events.append({"type": "counteract", "side": ENEMY, "operative": op.id,
                        "action": action.to_dict(), "note": action.note})
         if action.kind == "shoot":
-            events.extend(enemy._shoot(game, state, op, action))
+            events.extend(shots.enemy_shot(game, state, op, action))
         elif action.kind == "fight":
-            events.extend(enemy._fight(game, state, op, action))
+            events.extend(fights.enemy_fight(game, state, op, action))
         else:
             events.extend(enemy._move(game, state, op, action))
             events.extend(reveal.check_spotting(game, state))

@@ -8,7 +8,7 @@ dice in a fight the enemy starts, their defence dice against an enemy shot), the
 after seeing the dice, as at the table: the game pauses with a ``reroll`` prompt.
 
 How the pause works. A step that could roll such dice runs with a :class:`Chooser` (set on
-``game.cp_chooser`` for the step; :func:`solo_ops.game.enemy.cp_hooks` hands it to the combat
+``game.cp_chooser`` for the step; :func:`hooks` hands it to the combat
 bridge). The chooser is asked after each roll of a player's dice (after the weapon's own
 re-rolls: Balanced, Ceaseless, Relentless). It asks nothing unless the players have a CP and a
 failed die not yet re-rolled. When it must ask and has no answer yet, it raises
@@ -38,6 +38,7 @@ from solo_ops.game.state import PLAYER, Counter, Operative, State, Unit
 from solo_ops.rules import kt2024
 
 if TYPE_CHECKING:
+    from solo_ops.game.attacks import CpHooks
     from solo_ops.game.definition import Game, Prompt
 
 KEEP = "keep"
@@ -440,3 +441,11 @@ def spend_at_table(game: Game, state: State, action: dict[str, Any], prompt: Any
     why = str(action.get("why") or "spent at the table")
     return [{"type": "cp_spent", "side": PLAYER, "player": prompt.player, "amount": amount,
              "cp": state.cp[PLAYER], "why": why}]
+
+
+def hooks(game: Game) -> CpHooks | None:
+    """The players' Command Point re-roll choosers for the step under way (set by
+    :func:`solo_ops.game.engine.step`, see the module docstring), or None: what the
+    combat bridge (:mod:`solo_ops.game.attacks`) asks after each roll of a player's dice."""
+    chooser = getattr(game, "cp_chooser", None)
+    return None if chooser is None else chooser.hook

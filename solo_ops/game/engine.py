@@ -29,12 +29,15 @@ from solo_ops.game import (
     cover_choice,
     cp,
     enemy,
+    enemy_guard,
     fight_choices,
     fog,
     guard,
     pariah_events,
     reveal,
     scoring,
+    spotting,
+    stun,
     turns,
 )
 from solo_ops.game.action_checks import order_may_change
@@ -114,7 +117,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         state.counters[spec_c.id] = counter
         # a counter the scenario puts in plain sight is resolved in the first turn, like a
         # seeded one that could not be hidden
-        counter.resolve_first_turn = fog.spotted_by(terrain, state, counter) is not None
+        counter.resolve_first_turn = spotting.spotted_by(terrain, state, counter) is not None
         events.append({"type": "counter_placed", "counter": spec_c.id, "at": _r(spec_c.at),
                        "sector": counter.sector,
                        "resolve_first_turn": counter.resolve_first_turn})
@@ -436,18 +439,18 @@ GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "picku
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
                          ) -> list[dict[str, Any]]:
     """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
-    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy.guard_interrupts`); an action
-    that ends in a guard's control range ends its Guard."""
+    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy_guard.guard_interrupts`);
+    an action that ends in a guard's control range ends its Guard."""
     if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
         return []
     op = state.operatives[acting]
     state.activation_actions += 1
     events: list[dict[str, Any]] = guard.after_own_action(state, op, kind)
     if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
-        events.extend(enemy.guard_interrupts(game, state, op))
+        events.extend(enemy_guard.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
             events.extend(actions._end_activation(game, state, op))
-    events.extend(enemy.guards_engaged(game, state, op))
+    events.extend(enemy_guard.guards_engaged(game, state, op))
     return events
 
 
@@ -558,7 +561,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     for m in {*models, *unit.models}:  # (a model that merged away activated too)
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
-        enemy.end_activation_stun(state.operatives[m])
+        stun.end_activation_stun(state.operatives[m])
     events.extend(reveal.check_spotting(game, state))
     state.next_side = PLAYER
     events.extend(turns.balance_sides(game, state))

@@ -17,7 +17,8 @@ interrupt is rolled by the engine (a fight die by die, as the players' fights ar
 Guard; ``no`` keeps it for a later activation. After every enemy action, a Guard in that
 enemy's control range ends; any action of the guard's own ends it
 (:func:`after_own_action`); the next turning point ends it (the engine's turn start). The
-enemy's own Guard is :mod:`solo_ops.ai.guard` and :func:`solo_ops.game.enemy.guard_interrupts`.
+enemy's own Guard is :mod:`solo_ops.ai.guard` and
+:func:`solo_ops.game.enemy_guard.guard_interrupts`.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from solo_ops.core.errors import RuleError
 from solo_ops.game import actions, attack_checks
 from solo_ops.game.action_checks import _enemies_in_control
 from solo_ops.game.cp import NeedAnswer
-from solo_ops.game.enemy import count_limited, resolve_player_shot
 from solo_ops.game.events import shown as shown_to_players
+from solo_ops.game.shots import count_limited, resolve_player_shot
 from solo_ops.game.state import PLAYER, Operative, State
 
 if TYPE_CHECKING:

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import markers, placing
-from solo_ops.game.action_checks import order_may_change
-from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Operative, State
+from solo_ops.game import move_goals, placing
+from solo_ops.game.referents import Referent, referents
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
+from solo_ops.game.weapon_choice import weapon_refusals
 from solo_ops.geometry import placement, search
 from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
@@ -41,12 +42,6 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-CONTACT_GAP = 0.02
-"""Base contact is planned this far apart (inches), so the rounded point never overlaps."""
-CONTROL_MARGIN = 0.05
-"""A move that must stay out of an enemy's control range stops this much further out."""
-RING_STEP = 0.25
-"""Candidate points around a model or a feature are this far apart along the ring (inches)."""
 NEAR_FEATURE = 1.0
 """``behind FEATURE``: the base ends within this of the feature (inches)."""
 
@@ -177,46 +172,6 @@ def _weapon_for_shot(game: Game, state: State, op: Operative, a: dict[str, Any]
     return {}
 
 
-def usable_weapons(game: Game, state: State, op: Operative, target: Operative) -> list[Any]:
-    """``op``'s ranged weapons that could shoot ``target`` now: within range around the walls,
-    not used up (Limited), not Heavy after a move (2024), Silent under Conceal (2024)."""
-    return [w for w, why in weapon_refusals(game, state, op, target) if why is None]
-
-
-def weapon_refusals(game: Game, state: State, op: Operative, target: Operative
-                    ) -> list[tuple[Any, str | None]]:
-    """Each of ``op``'s ranged weapons with why it cannot shoot ``target`` now (None: it
-    can): used up (Limited), Heavy after a move or not Silent under Conceal (2024), or out
-    of range around the walls."""
-    from solo_ops.game.enemy import limited_used_up
-    from solo_ops.rules import kt2024
-
-    terrain = game.terrain(state)
-    out: list[tuple[Any, str | None]] = []
-    distance = None
-    for w in op.profile.ranged_weapons:
-        why = None
-        moved_how = op.moved_how or ("carrying" if op.carrying is not None else None)
-        if limited_used_up(state, op, w):
-            why = f"{w.name} is used up (Limited)"
-        elif state.edition == "kt2024" and not kt2024.may_shoot_after_move(w, moved_how):
-            why = f"{w.name} is Heavy and {op.name} moved ({str(moved_how).replace('_', ' ')})"
-        elif state.edition == "kt2024" and op.stance == "conceal" and not w.has("silent"):
-            why = (f"{op.name} has a Conceal order and {w.name} is not Silent "
-                   + ("(answer 'engage' first to change the order)"
-                      if order_may_change(state, op) else
-                      "(the order was chosen as the activation started)"))
-        elif w.effective_range is not None and op.at is not None and target.at is not None:
-            if distance is None:
-                d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
-                distance = math.inf if d is None else float(d)
-            if distance > w.effective_range + 1e-6:
-                why = (f"{target.id} is {distance:.1f}\" away, beyond {w.name}'s "
-                       f"{w.effective_range:g}\"")
-        out.append((w, why))
-    return out
-
-
 # -- relative moves ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Proposal:
@@ -236,202 +191,7 @@ class Proposal:
     then: tuple[dict[str, Any], ...] = ()  # actions made after the move (``evacuate``)
 
 
-@dataclass(frozen=True)
-class _Ref:
-    """A thing on the table a player can name: what it is, where, and its shape."""
-
-    id: str
-    kind: str  # objective | model | feature | counter | edge
-    at: tuple[float, float]
-    radius: float = 0.0
-    shape: Any = None  # features and edges: their shapely geometry
-    side: str | None = None  # models
-
-
-EDGES = ("edge", "north-edge", "east-edge", "south-edge", "west-edge")
-"""The killzone's edges a relative answer can name (``edge``: whichever is cheapest to reach;
-+y is north)."""
-
-
-def _edge_lines(board: Any) -> dict[str, Any]:
-    from shapely.geometry import LineString, MultiLineString
-
-    w, d = float(board.width), float(board.depth)
-    lines = {"north-edge": LineString([(0, d), (w, d)]), "east-edge": LineString([(w, 0), (w, d)]),
-             "south-edge": LineString([(0, 0), (w, 0)]), "west-edge": LineString([(0, 0), (0, d)])}
-    return {"edge": MultiLineString(list(lines.values())), **lines}
-
-
-def referents(game: Game, state: State) -> dict[str, _Ref]:
-    """Everything a relative move can name: objectives, models on the table (downed operatives
-    lying there included), terrain features (doors and hatches, pillars, crates — not the thin
-    walls), hidden counters, and the killzone's edges (:data:`EDGES`), by id."""
-    board = game.terrain(state).board
-    out: dict[str, _Ref] = {}
-    for o in board.objectives:
-        at = markers.position(state, o)  # where it is now (a carried marker: at its carrier)
-        out[o.id] = _Ref(o.id, "objective", (float(at[0]), float(at[1])))
-    for f in board.features:
-        if f.is_line and "wall" in f.traits:
-            continue  # thin walls are many and nothing to go to (pillars and crates are)
-        mid = f.shape.centroid
-        out[f.id] = _Ref(f.id, "feature", (float(mid.x), float(mid.y)), shape=f.shape)
-    for c in state.counters.values():
-        if c.active:
-            out[c.id] = _Ref(c.id, "counter", (float(c.at[0]), float(c.at[1])), COUNTER_RADIUS)
-    for op in state.operatives.values():
-        if op.has_base and op.at is not None:
-            out[op.id] = _Ref(op.id, "model", (float(op.at[0]), float(op.at[1])), op.radius,
-                              side=op.side)
-    for name, line in _edge_lines(board).items():
-        mid = line.centroid
-        out.setdefault(name, _Ref(name, "edge", (float(mid.x), float(mid.y)), shape=line))
-    return out
-
-
-def _blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
-    """The other bases as the engine checks the move (every base of the placement rule:
-    models standing or downed, counters), labelled for the reasons; enemies' control range
-    blocks every move but a charge (towards its target) and a fall back. A 2018 charge keeps
-    the inch from every enemy but its target (004 "It cannot move within 1" of an enemy model
-    that was not a target of its charge")."""
-    kinds = ("reposition", "dash", "normal", "advance") + (
-        ("charge",) if state.edition == "kt2018" else ())
-    out = []
-    for b, o in _bases_of(state, op):
-        extra = 0.0
-        if o is not None and o.side != op.side and o.on_table and how in kinds \
-                and o.id != target:
-            extra = reach.CONTROL_RANGE + CONTROL_MARGIN
-        zone = (f"{b.label}'s control range" if state.edition == "kt2024"
-                else f"the inch around {b.label}")
-        out.append(Base(b.x, b.y, b.r + extra, zone if extra else b.label, b.ident))
-    return out
-
-
-def _bases_of(state: State, op: Operative) -> list[tuple[Base, Operative | None]]:
-    """Every other base (:meth:`State.bases`, but ``op``'s and what it carries) and the model
-    it is (None for a counter)."""
-    return [(b, state.operatives.get(b.ident))
-            for b in state.bases(exclude=(op.id, op.carrying))]
-
-
-def _ring(centre: Sequence[float], radius: float) -> np.ndarray:
-    n = 8 * max(2, math.ceil(2 * math.pi * radius / RING_STEP / 8))  # due N, E, S, W included
-    ang = np.arange(n) * (2 * math.pi / n)
-    return np.stack([centre[0] + radius * np.cos(ang), centre[1] + radius * np.sin(ang)], axis=1)
-
-
-def _around(shape: Any, distance: float) -> np.ndarray:
-    """Points ``distance`` out from a feature's outline, ``RING_STEP`` apart."""
-    outline = shape.buffer(distance, quad_segs=8).exterior
-    n = max(8, math.ceil(outline.length / RING_STEP))
-    pts = [outline.interpolate(i * outline.length / n) for i in range(n)]
-    return np.array([(p.x, p.y) for p in pts])
-
-
-def _goals(ref: _Ref, op: Operative, how: str) -> list[np.ndarray]:
-    """Where ``op``'s base could stand "at" ``ref``, best group first: on a marker (or on rings
-    ever further from it, as near as a base fits); in base contact with a friend (or with the
-    target of a charge); just outside an enemy's control range otherwise; next to a feature;
-    beside a counter."""
-    r = op.radius
-    if ref.kind == "objective":
-        return [np.array([ref.at]), *(_ring(ref.at, k * RING_STEP) for k in range(1, 9))]
-    if ref.kind == "feature":
-        return [_around(ref.shape, r + CONTACT_GAP)]
-    if ref.kind == "edge":  # within 1" of the edge (ready to evacuate), on the board
-        return [_along_edge(ref.shape, r + reach.CONTROL_RANGE - EDGE_MARGIN)]
-    if ref.kind == "model" and ref.side != op.side and how != "charge":
-        # outside the blocking disc (control range + margin) even after rounding to 0.01"
-        return [_ring(ref.at, r + ref.radius + reach.CONTROL_RANGE + 2 * CONTROL_MARGIN)]
-    return [_ring(ref.at, r + ref.radius + CONTACT_GAP)]
-
-
-EDGE_MARGIN = 0.05
-"""``to edge``: the base ends this much inside the 1" from the edge (rounding of points)."""
-
-
-def _along_edge(shape: Any, inset: float) -> np.ndarray:
-    """Points ``inset`` inches in from the edge line(s) ``shape``, :data:`RING_STEP` apart."""
-    lines = getattr(shape, "geoms", [shape])
-    out = []
-    for line in lines:
-        (x0, y0), (x1, y1) = line.coords[0], line.coords[-1]
-        n = max(2, math.ceil(line.length / RING_STEP))
-        t = np.linspace(0.0, 1.0, n + 1)
-        xs, ys = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
-        if x0 == x1:  # a west or east edge: step inwards along x
-            xs = xs + (inset if x0 == 0 else -inset)
-        else:
-            ys = ys + (inset if y0 == 0 else -inset)
-        out.append(np.stack([xs, ys], axis=1))
-    return np.concatenate(out) if out else np.zeros((0, 2))
-
-
-def _fits(terrain: Terrain, p: Sequence[float], radius: float, blockers: list[Any]) -> bool:
-    """Whether the base may stand at ``p`` (the placement rule) and its walk can end there
-    (clear of the move's blockers: enemies' control ranges)."""
-    return bool(terrain.routes.fits((float(p[0]), float(p[1])), radius, blockers=blockers)) \
-        and placement.clear_of_bases([p], radius, [b for b in blockers])[0]
-
-
-def _rounded(p: Sequence[float]) -> tuple[float, float]:
-    q = reach.round_point(p)
-    assert q is not None
-    return (float(q[0]), float(q[1]))
-
-
-def _cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndarray],
-              radius: float, blockers: list[Any]) -> Any:
-    """The cheapest walk from ``start`` to a goal of the first group that has one the base can
-    reach (see :func:`_cheapest_of`), or None."""
-    for goals in groups:
-        walk = _cheapest_of(terrain, start, goals, radius, blockers)
-        if walk is not None:
-            return walk
-    return None
-
-
-def _failed_charge_walk(terrain: Terrain, start: tuple[float, float], radius: float,
-                        ref: _Ref, blockers: list[Base], move: float) -> Any:
-    """A 2018 charge that cannot reach its target (004 "the model can move up to its charge
-    distance, as long as that move takes it as close as possible to at least one of the
-    targets of its charge, and not within 1" of any enemy models"): the walk of at most
-    ``move`` to the point (0.5" grid) nearest the target around the walls, clear of the inch
-    around every enemy, the target too; None when no point is nearer than the start."""
-    clear = [Base(b.x, b.y, b.r + (reach.CONTROL_RANGE + CONTROL_MARGIN
-                                   if b.ident == ref.id else 0.0), b.label, b.ident)
-             for b in blockers]
-    got = terrain.routes.reachable(start, radius, move, blockers=placement.discs(clear))
-    if len(got.points) < 2:
-        return None
-    gaps = terrain.routes.distances(ref.at, ref.radius, got.points, radius)
-    best = int(np.argmin(gaps))
-    return None if best == 0 or gaps[best] >= gaps[0] - 1e-6 else got.path(best)
-
-
-def _cheapest_of(terrain: Terrain, start: tuple[float, float], goals: np.ndarray, radius: float,
-                 blockers: list[Any]) -> Any:
-    """The cheapest walk from ``start`` to any of ``goals`` where the base fits (tried nearest
-    first by straight line; the first 48 that fit), or None."""
-    order = np.argsort(np.hypot(goals[:, 0] - start[0], goals[:, 1] - start[1]), kind="stable")
-    best = None
-    tried = 0
-    for i in order:
-        g = _rounded(goals[i])
-        if not _fits(terrain, g, radius, blockers):
-            continue
-        tried += 1
-        walk = terrain.routes.walk(start, g, radius, blockers=blockers)
-        if walk is not None and (best is None or walk.cost < best.cost - 1e-9):
-            best = walk
-        if tried >= 48:
-            break
-    return best
-
-
-def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: _Ref
+def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: Referent
                     ) -> tuple[str, str | None]:
     """The move a relative answer makes and its charge target: base contact with an enemy is
     a charge; a Kill Team 2018 Advance or charge already rolled makes the next move its own
@@ -489,18 +249,19 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         raise RuleError(str(exc)) from None
     terrain = game.terrain(state)
     start = (float(op.at[0]), float(op.at[1]))
-    blockers = _blockers(state, op, how, target)
+    blockers = move_goals.move_blockers(state, op, how, target)
     word = how.replace("_", " ")
     _check_free(terrain, state, op, how)
     blocked = None
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers)
     else:
-        walk = _cheapest(terrain, start, _goals(ref, op, how), op.radius, blockers)
+        walk = move_goals.cheapest(terrain, start, move_goals.goal_groups(ref, op, how),
+                                   op.radius, blockers)
         if walk is None and state.edition == "kt2018" and how == "charge" \
                 and relation == "toward":
-            walk = _failed_charge_walk(terrain, start, op.radius, ref, blockers,
-                                       float(action.get("amount") or allowance))
+            walk = move_goals.failed_charge_walk(terrain, start, op.radius, ref, blockers,
+                                                 float(action.get("amount") or allowance))
         if walk is None:
             raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
                             "other models or " + ("enemies' control range" if state.edition ==
@@ -581,7 +342,7 @@ def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposa
     how = str(action.get("how") or "reposition")
     how = {"kt2018": {"reposition": "normal"}, "kt2024": {"normal": "reposition"}}.get(
         state.edition, {}).get(how, how)
-    blockers = _blockers(state, op, how, action.get("target"))
+    blockers = move_goals.move_blockers(state, op, how, action.get("target"))
     walk = terrain.routes.walk(op.at, spot.at, op.radius, blockers=placement.discs(blockers))
     route = walk.points if walk is not None else (op.at, spot.at)
     concrete = {**{k: v for k, v in action.items() if k != "operative"},
@@ -644,7 +405,7 @@ def _blocked_words(terrain: Terrain, walk: Any, radius: float, blockers: list[Ba
     return f": {why}" if why else ""
 
 
-def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
+def _gap(ref: Referent, end: Sequence[float], radius: float) -> float:
     if ref.kind in ("feature", "edge"):
         from shapely.geometry import Point
 
@@ -654,7 +415,7 @@ def _gap(ref: _Ref, end: Sequence[float], radius: float) -> float:
     return max(0.0, math.dist(ref.at, end) - radius - ref.radius)
 
 
-def _behind(game: Game, state: State, op: Operative, ref: _Ref, allowance: float,
+def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: float,
             blockers: list[Any]) -> tuple[tuple[float, float], Any]:
     """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where no enemy
     model on the table can see the base, or where it is in cover from each one that can

@@ -5,7 +5,7 @@ that controls it (1 AP) and placed down again within its control range (1 AP, ne
 activation as the Pick Up). While carried, the marker is at its carrier, which is "carrying,
 contesting, and controlling" it: its side controls that marker (:func:`carrier`, read by
 :func:`solo_ops.game.scoring.objective_control`). A carrier that is incapacitated places it
-down where it fell, for 0 AP (:func:`drop`, called by :func:`solo_ops.game.enemy.take_down`).
+down where it fell, for 0 AP (:func:`drop`, called by :func:`solo_ops.game.downed.take_down`).
 
 Where a marker is lives in the state: ``Operative.marker`` (the carrier's, a string) and
 ``State.markers_at`` (a marker placed down away from its board position), both plain data that

@@ -4,8 +4,9 @@
 :func:`placed` (where a planned move really ends when a base now stands on its route),
 :func:`move_facts` (the fields every move event carries so the players read one distance and
 why it is longer than the straight line), :func:`put_down` (a base put on the table at the
-nearest point where it may stand: a dropped friend) and :func:`counter_reach` (where a hidden
-counter may end its move). Pure: reads the game, changes only what its caller hands it.
+nearest point where it may stand: a dropped friend), :func:`counter_reach` (where a hidden
+counter may end its move) and :func:`allowance` (how far an enemy move may go: the budget
+:func:`placed` is given). Pure: reads the game, changes only what its caller hands it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from solo_ops.game.state import COUNTER_RADIUS, Counter, Operative, State
 from solo_ops.geometry import placement
+from solo_ops.rules import reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -109,3 +111,12 @@ def counter_reach(terrain: Terrain, state: State, counter: Counter, move: float,
     if ok.all():
         return found
     return found.subset(np.flatnonzero(ok))
+
+
+def allowance(state: State, op: Operative, kind: str) -> float | None:
+    """How far an enemy move of ``kind`` may go (``reach.move_allowance``; a 2018 Advance at
+    its most), or None for a kind without one: a planned route that costs more is cut there."""
+    try:
+        return reach.move_allowance(op, kind, state.edition)
+    except ValueError:
+        return None

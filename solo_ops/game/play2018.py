@@ -3,8 +3,8 @@
 Whether the Pariah Nexus ultra-close-confines rules apply (:func:`pariah_nexus`), whether a
 kill team is broken (:func:`broken_2018`), a shot's options for the bridge
 (:func:`flags_2018`: long range, the firing point, the Pariah Nexus effects in force on the
-attack and its target) and No Escape's geometry (:func:`no_escape`). The enemy's shots and
-fights and the players' rolled ones all ask here (:mod:`solo_ops.game.enemy` re-exports them).
+attack and its target) and No Escape's geometry (:func:`no_escape`). The shots and fights of
+either side ask here (:mod:`solo_ops.game.shots`, :mod:`solo_ops.game.fights`).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from solo_ops.game.action_checks import (
     _spend,
     activation,
 )
-from solo_ops.game.enemy import check_mines
+from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach, referee
@@ -251,7 +251,7 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
     if state.edition != "kt2018" or how != "charge" or target is None or target.side != ENEMY:
         return []
     from solo_ops.ai.reactions import overwatch
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
+    from solo_ops.game.shots import resolve_shot, shot_cover
 
     shot = overwatch(game.context(state), state, target.id, op.id)
     if shot is None:
@@ -271,8 +271,8 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
         return [*events, {"type": "attack_pending", "attacker": target.id, "target": op.id,
                           "note": text}]
     cover = shot_cover(game, state, target, weapon, op)
-    return events + _resolve_shot(game, state, target, weapon, op, cover, [], None,
-                                  acting=frozenset({target.id}), overwatch=True)
+    return events + resolve_shot(game, state, target, weapon, op, cover, [], None,
+                                 acting=frozenset({target.id}), overwatch=True)
 
 
 def _move_kind(state: State, action: dict[str, Any]) -> str:
@@ -394,6 +394,9 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if best is None or walk.cost < best.cost - 1e-9:
             best = walk
     if best is None:
+        if how == "charge" and entered is None:  # the end itself within a non-target's inch
+            entered = next((o for o in foes if math.dist(to, _centre(o))
+                            < op.radius + o.radius + reach.CONTROL_RANGE - 1e-6), None)
         if entered is not None and how == "charge":
             raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
                             f"within 1\" of {entered.label}, which is not a target of the "

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.core.errors import RuleError
 from solo_ops.game import pariah, reveal
 from solo_ops.game.action_checks import MOVE_TOLERANCE, _point
-from solo_ops.game.enemy import apply_damage, check_mines
+from solo_ops.game.downed import apply_damage
+from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach
@@ -58,7 +59,7 @@ def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
 def _charge_after(game: Game, state: State, entry: dict[str, Any],
                   retreated: bool) -> list[dict[str, Any]]:
     """The charge the Reaction answered, rolled by the engine, then spotting."""
-    from solo_ops.game.enemy import charge_after_reaction
+    from solo_ops.game.charges import charge_after_reaction
 
     out = charge_after_reaction(game, state, entry, retreated)
     return out + reveal.check_spotting(game, state)
@@ -86,7 +87,7 @@ def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
 def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
                charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
     """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
-    from solo_ops.game.enemy import _resolve_shot, shot_cover
+    from solo_ops.game.shots import resolve_shot, shot_cover
 
     weapon = _overwatch_weapon(action, me, charger, terrain)
     if not action.get("roll") and action.get("damage") is None:
@@ -99,9 +100,9 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
          "note": f"{me.name} fires Overwatch at {charger.label} (hits on "
                  f"{overwatch_hits_on(game, state, me, charger)})."}]
     if action.get("roll"):
-        events.extend(_resolve_shot(game, state, me, weapon, charger,
-                                    shot_cover(game, state, me, weapon, charger), [], None,
-                                    acting=frozenset({me.id}), overwatch=True))
+        events.extend(resolve_shot(game, state, me, weapon, charger,
+                                   shot_cover(game, state, me, weapon, charger), [], None,
+                                   acting=frozenset({me.id}), overwatch=True))
     elif int(action["damage"]):
         events.extend(apply_damage(game, state, charger, int(action["damage"]),
                                    f"Overwatch by {me.name}"))

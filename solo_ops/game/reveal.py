@@ -1,11 +1,12 @@
 """The fog of war during play: hidden counters move by their hidden orders, and every counter a
 player model can see is resolved into enemies (or a false alarm).
 
-The decisions live in :mod:`solo_ops.game.fog` (pure planning and the supplement's tables);
-this module applies them to the state between actions: after every move (:func:`check_spotting`,
-called by the engine, the players' actions and the enemy's moves) and in the hidden-movement
-step of each turn (:func:`hidden_movement`). Hidden facts only ever go into events marked
-``secret``.
+The decisions live in the fog's rooms (pure planning and the supplement's tables:
+:mod:`solo_ops.game.hidden_moves`, :mod:`solo_ops.game.spotting`,
+:mod:`solo_ops.game.resolution`); this module applies them to the state between actions:
+after every move (:func:`check_spotting`, called by the engine, the players' actions and the
+enemy's moves) and in the hidden-movement step of each turn (:func:`hidden_movement`). Hidden
+facts only ever go into events marked ``secret``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
 from solo_ops.core.tables import hidden_enemy_table
-from solo_ops.game import fog, placing
+from solo_ops.game import fog, hidden_moves, placing, resolution, spotting
 from solo_ops.game.state import Counter, Operative, State
 from solo_ops.rules.reach import round_point as _r
 
@@ -33,7 +34,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
         if not counter.active:
             continue
         terrain = game.terrain(state)
-        move = fog.plan_hidden_move(terrain, state, counter, game.settings)
+        move = hidden_moves.plan_hidden_move(terrain, state, counter, game.settings)
         events.append({"type": "hidden_plan", "counter": cid, "code": move.code,
                        "reason": move.reason, "secret": True})
         if move.to is not None:
@@ -60,7 +61,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
     return events
 
 
-def _row_words(game: Game, counter: Counter, move: fog.HiddenMove) -> dict[str, Any]:
+def _row_words(game: Game, counter: Counter, move: hidden_moves.HiddenMove) -> dict[str, Any]:
     """What a counter's move tells the players of why it moved (setting ``counter_rows``):
     the hidden-enemy table's row (its face and printed text) and what the move made for, or
     nothing (``hidden``: the order stays secret until the counter is resolved)."""
@@ -86,9 +87,9 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
         counter.joined = target
         return [{"type": "counter_joined", "counter": counter.id, "into": target}]
     unit = state.units[target]
-    results = fog.resolve_counter(game.terrain(state), state, counter, None,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition, in_place=True)
+    results = resolution.resolve_counter(game.terrain(state), state, counter, None,
+                                         game.scenario.roster, _dice(state), game.settings,
+                                         edition=state.edition, in_place=True)
     events: list[dict[str, Any]] = []
     for res in results:
         events.extend(res.events)
@@ -109,7 +110,7 @@ def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
     """Resolve every counter a player model can now see."""
     events: list[dict[str, Any]] = []
     while True:
-        seen = fog.spotters(game.terrain(state), state)
+        seen = spotting.spotters(game.terrain(state), state)
         if not seen:
             return events
         cid = min(seen, key=_natural)
@@ -119,7 +120,7 @@ def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
 def resolve(game: Game, state: State, counter: Counter,
              spotter: Operative | None) -> list[dict[str, Any]]:
     if spotter is None:  # resolved in the first turn: the model that sees it, if any
-        spotter = fog.spotted_by(game.terrain(state), state, counter)
+        spotter = spotting.spotted_by(game.terrain(state), state, counter)
     events: list[dict[str, Any]] = [{"type": "counter_spotted", "counter": counter.id,
                                      "by": spotter.id if spotter else None,
                                      "at": _r(counter.at)}]
@@ -133,15 +134,15 @@ def resolve(game: Game, state: State, counter: Counter,
             break
         stacked += more
         hosts |= {c.id for c in more}
-    results = fog.resolve_counter(game.terrain(state), state, counter, spotter,
-                                  game.scenario.roster, _dice(state), game.settings,
-                                  edition=state.edition)
+    results = resolution.resolve_counter(game.terrain(state), state, counter, spotter,
+                                         game.scenario.roster, _dice(state), game.settings,
+                                         edition=state.edition)
     for other in stacked:
         other.joined = None
         other.at = spot
-        results += fog.resolve_counter(game.terrain(state), state, other, spotter,
-                                       game.scenario.roster, _dice(state), game.settings,
-                                       edition=state.edition)
+        results += resolution.resolve_counter(game.terrain(state), state, other, spotter,
+                                              game.scenario.roster, _dice(state), game.settings,
+                                              edition=state.edition)
     for res in results:
         events.extend(res.events)
         for uid in res.units:

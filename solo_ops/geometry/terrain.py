@@ -35,7 +35,7 @@ class Terrain:
         self.routes = Routes(board)
         self._floor: dict[tuple[float, float], np.ndarray] = {}
         self.spotting: dict[Any, tuple[tuple[int, int], ...]] = {}
-        """Answers of :func:`solo_ops.game.fog.spotters` on this terrain, keyed by their exact
+        """Answers of :func:`solo_ops.game.spotting.spotters` on this terrain, keyed by their exact
         inputs (the player models' ids, positions and radii, the counters' positions): who
         spots what depends on nothing else. Bounded (cleared when full)."""
         self.planner_answers: dict[tuple[Any, ...], Any] = {}

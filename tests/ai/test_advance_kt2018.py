@@ -30,9 +30,12 @@ def test_a_melee_model_out_of_charge_range_advances(tmp_path: Path) -> None:
     state.dice = ScriptedDice(faces=[3])
     moving = plan_activation(game.context(state), state, "u1", "movement")
     events = enemy.apply_plan(game, state, moving)
+    roll = next(e for e in events if e["type"] == "move_roll")
+    assert roll["how"] == "advance" and roll["roll"] == 3
     moved = next(e for e in events if e["type"] == "moved")
     assert moved["how"] == "advance" and moved["cost"] == 9.0
-    assert "It rolls 3 to Advance: 9.0\" in all." in moved["note"]
+    assert moved["note"].endswith("Its Advance allows 9.0\" in all. It stops at (14.3, 11.0), "
+                                  "its 9.0\" spent.")
     e1 = state.operatives["e1"]
     assert e1.advanced and e1.at == (14.3, 11.0)
     state.phase = "shooting"

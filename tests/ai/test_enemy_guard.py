@@ -110,13 +110,13 @@ def test_guard_ends_at_the_next_turning_point() -> None:
 
 
 def test_guard_ends_when_an_enemy_ends_an_action_in_its_control_range() -> None:
-    from solo_ops.game import enemy
+    from solo_ops.game import enemy_guard
 
     game, state = start([1, 6])
     enemy_goes_first(game, state)
     a1 = state.operatives["a1"]
     a1.at = (18.5, 11)  # 0.5" from e1
-    events = enemy.guards_engaged(game, state, a1)
+    events = enemy_guard.guards_engaged(game, state, a1)
     assert events[0]["type"] == "guard_ended"
     assert state.operatives["e1"].on_guard is False
 
@@ -132,14 +132,14 @@ def test_a_guard_in_control_range_fights_with_its_melee_weapon() -> None:
 
 
 def test_a_guard_without_a_melee_weapon_shoots_in_control_range_at_minus_1_to_hit() -> None:
-    from solo_ops.game import enemy
+    from solo_ops.game import enemy_guard
 
     # the attack die 4 would hit on 4+; at -1 to hit (5+) it misses
     game, state = start([1, 6, 4, 1, 1, 1], knife=False)
     enemy_goes_first(game, state)
     a1 = state.operatives["a1"]
     a1.at = (18.5, 11)
-    events = enemy.guard_interrupts(game, state, a1)
+    events = enemy_guard.guard_interrupts(game, state, a1)
     assert [e["type"] for e in events] == ["guard_interrupt", "attack"]
     assert "-1 to hit" in events[0]["note"] and "-1 to hit" in events[1]["note"]
     assert events[1]["damage"] == 0

@@ -16,7 +16,8 @@ import pytest
 from solo_ops.ai.planner import Plan, activation_order
 from solo_ops.core.dice import ScriptedDice
 from solo_ops.core.tables import order_table
-from solo_ops.game.enemy import apply_plan, take_down
+from solo_ops.game.downed import take_down
+from solo_ops.game.enemy import apply_plan
 from solo_ops.game.engine import new_game
 from tests.support.order_boards import BLADE, BRUTE, GRUNT, kinds, plan, prof, setup
 

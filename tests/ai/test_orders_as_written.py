@@ -262,7 +262,7 @@ def test_ambush_spots_are_hidden_or_in_cover_not_only_obscured() -> None:
     obscured (behind a heavy block more than 1" away) is not taken while a covered one exists
     (a light crate 6" north of the spotter). Thirty seeded draws, every spot checked."""
     from solo_ops.core.dice import SeededDice
-    from solo_ops.game import fog
+    from solo_ops.game import ambush, fog
     from tests.support.fog_boards import OPEN, make
 
     block = {"id": "block", "traits": ["heavy"], "polygon": [[7, 8], [9, 8], [9, 14], [7, 14]]}
@@ -272,7 +272,7 @@ def test_ambush_spots_are_hidden_or_in_cover_not_only_obscured() -> None:
     terrain, spotter = game.terrain(state), state.operatives["p1"]
     obscured_only = 0
     for seed in range(30):
-        for spot in fog.ambush_spots(terrain, state, spotter, game.settings, ["x", "y"],
+        for spot in ambush.ambush_spots(terrain, state, spotter, game.settings, ["x", "y"],
                                      SeededDice(seed=seed)):
             c = terrain.sight.cover(spotter.at, spot, spotter.radius, fog.COUNTER_RADIUS)
             assert not c.visible or c.in_cover, spot

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from solo_ops.core.dice import SeededDice
-from solo_ops.game import fog
+from solo_ops.game import ambush, fog
 from tests.support.fog_boards import make
 
 # a corridor: Corvin (p1) at its west end; a wall 4" south of him hides the band beyond it
@@ -28,7 +28,7 @@ def test_ambush_counters_are_in_the_spotters_sight_and_clear_of_every_player() -
     terrain = game.terrain(state)
     corvin = state.operatives["p1"]
     for seed in range(40):
-        spots = fog.ambush_spots(terrain, state, corvin, game.settings, ["x", "y"],
+        spots = ambush.ambush_spots(terrain, state, corvin, game.settings, ["x", "y"],
                                  SeededDice(seed=seed))
         assert len(spots) == 2
         for spot in spots:
@@ -37,4 +37,4 @@ def test_ambush_counters_are_in_the_spotters_sight_and_clear_of_every_player() -
                                         fog.COUNTER_RADIUS).distance
             assert d is not None and abs(d - 6.0) <= 0.5 + 1e-9
             for p in state.operatives.values():
-                assert math.dist(p.at, spot) - p.radius >= fog.AMBUSH_CLEAR - 1e-9
+                assert math.dist(p.at, spot) - p.radius >= ambush.AMBUSH_CLEAR - 1e-9

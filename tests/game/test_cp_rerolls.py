@@ -716,20 +716,21 @@ def test_a_game_opened_again_at_the_question_tells_what_led_to_it_once(tmp_path:
 
 def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_told(
         tmp_path: Path) -> None:
-    """001: "Re-Roll Attack/Defence Dice for 1CP." -- Bheta-Decima, seed 4, autopilot: u3's
-    activation asks twice (a question on plasma-gunner-3's shot, then a later one in the same
+    """001: "Re-Roll Attack/Defence Dice for 1CP." -- Bheta-Decima, seed 1, autopilot: an
+    enemy activation asks twice (a question on a shot, then a later one in the same
     activation). A player who resumes at the second question is told the whole activation
     from its start (its activation line, every model's plan and the first shot), not only
-    what came after the first question. (Seed 1 played this before issue #29 changed the
-    enemy's sequences.)"""
+    what came after the first question. (The first seed that plays it: the dice and the
+    enemy's sequences decide which.)"""
     from solo_ops.io import library
     from solo_ops.io.scenario import load_scenario
     from solo_ops.session.table import GameTable
     from solo_ops.session.words import narration_table
 
     game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
-        "scenario", "bheta-decima-refinery-strike"))), 4)  # fights by the policy, unasked
+        "scenario", "bheta-decima-refinery-strike"))), 1)  # fights by the policy, unasked
     while True:
+        assert not state.ended, "the game ended before a second question in one activation"
         prompt = pending(game, state)
         if (prompt.kind == "reroll" and len(state.log) > 1 and any(
                 e["type"] == "reroll_offered" for e in state.log[-2]["events"])):

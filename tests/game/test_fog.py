@@ -15,7 +15,7 @@ from collections import Counter as Tally
 import pytest
 
 from solo_ops.core.dice import ScriptedDice, SeededDice
-from solo_ops.game import fog
+from solo_ops.game import clusters, fog, hidden_moves, resolution, spotting
 from solo_ops.game.engine import Game
 from solo_ops.game.reveal import check_spotting, hidden_movement
 from solo_ops.game.state import Counter, State
@@ -29,8 +29,9 @@ def rolls(state: State) -> list[tuple[str, str, int]]:
     return [(r.purpose, r.dice, r.face) for r in state.dice.log]
 
 
-def plan(game: Game, state: State, cid: str) -> fog.HiddenMove:
-    return fog.plan_hidden_move(game.terrain(state), state, state.counters[cid], game.settings)
+def plan(game: Game, state: State, cid: str) -> hidden_moves.HiddenMove:
+    return hidden_moves.plan_hidden_move(game.terrain(state), state, state.counters[cid],
+                                         game.settings)
 
 
 # -- seeding ---------------------------------------------------------------------------------
@@ -283,7 +284,7 @@ def test_hidden_movement_runs_in_id_order_and_hides_the_plans() -> None:
 def test_a_counter_in_sight_is_spotted_by_the_nearest_model() -> None:
     game, state = make(SPLIT, [(2, 2), (10, 10)], counters=[("c1", (12.0, 8.0), 4),
                                                               ("c2", (20.0, 6.0), 4)])
-    seen = fog.spotters(game.terrain(state), state)
+    seen = spotting.spotters(game.terrain(state), state)
     assert {k: v.id for k, v in seen.items()} == {"c1": "p2"}
 
 
@@ -317,7 +318,7 @@ def test_enemy_count_rows_two_to_five(face: int, count: int) -> None:
     spots = [state.operatives[m].at for m in unit.models]
     for i, a in enumerate(spots):
         for b in spots[i + 1:]:
-            assert math.dist(a, b) >= 2 * R + fog.MODEL_GAP - 1e-9
+            assert math.dist(a, b) >= 2 * R + clusters.MODEL_GAP - 1e-9
 
 
 def test_roster_table_troop_type_and_leadership_modifier() -> None:
@@ -456,9 +457,9 @@ def test_enemy_count_follows_the_table_over_many_seeds() -> None:
         state.operatives = {k: v for k, v in state.operatives.items() if k == "p1"}
         state.counter_seq = 1
         dice = SeededDice(seed=seed)
-        res = fog.resolve_counter(terrain, state, state.counters["c1"],
-                                  state.operatives["p1"], game.scenario.roster, dice,
-                                  game.settings, edition="kt2024")
+        res = resolution.resolve_counter(terrain, state, state.counters["c1"],
+                                         state.operatives["p1"], game.scenario.roster, dice,
+                                         game.settings, edition="kt2024")
         first = dice.log[0].face
         outcome = res[0].outcome
         tally[outcome] += 1

@@ -17,7 +17,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 
 from solo_ops.core.dice import ScriptedDice
-from solo_ops.game import fog
+from solo_ops.game import fog, resolution, spotting
 from solo_ops.game.state import Counter
 from tests.support.fog_boards import OPEN, SPLIT, R, make
 
@@ -33,8 +33,9 @@ def test_an_ambush_without_a_spotting_model_still_goes_6_inches_from_a_player_mo
     state.counter_seq = 1
     # ambush; the two positions; c1: 3 -> 2 enemies (grunts), order 2; c2: 2 -> 1 grunt, order 3
     state.dice = ScriptedDice(faces=[6, 1, 1, 3, 1, 1, 2, 2, 1, 3])
-    res = fog.resolve_counter(game.terrain(state), state, counter, None, game.scenario.roster,
-                              state.dice, game.settings, edition="kt2024")
+    res = resolution.resolve_counter(game.terrain(state), state, counter, None,
+                                     game.scenario.roster, state.dice, game.settings,
+                                     edition="kt2024")
     assert [r.outcome for r in res] == ["ambush", "ambush"]
     terrain = game.terrain(state)
     for cid in ("c1", "c2"):
@@ -51,13 +52,13 @@ def test_a_false_alarm_goes_out_of_sight_in_its_new_sector() -> None:
     counter = Counter("c1", (6.0, 9.0), 4, 4)
     state.counters["c1"] = counter
     state.dice = ScriptedDice(faces=[1, 3, 1, 5])  # false alarm, sector 3, first point, order 5
-    (res,) = fog.resolve_counter(game.terrain(state), state, counter, None,
-                                 game.scenario.roster, state.dice, game.settings,
-                                 edition="kt2024")
+    (res,) = resolution.resolve_counter(game.terrain(state), state, counter, None,
+                                        game.scenario.roster, state.dice, game.settings,
+                                        edition="kt2024")
     assert res.outcome == "false_alarm"
     assert counter.sector == 3 and counter.hidden_order == 5
     assert not counter.resolve_first_turn
-    assert fog.spotted_by(game.terrain(state), state, counter) is None
+    assert spotting.spotted_by(game.terrain(state), state, counter) is None
 
 
 def test_a_counter_is_never_placed_inside_a_terrain_feature() -> None:

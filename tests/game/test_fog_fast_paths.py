@@ -6,9 +6,9 @@ side by side with the new one: on every shipped board (both door states where it
 with random inputs, and inside whole autopilot games of every shipped scenario, where every
 call the engine makes is checked as it happens.
 
-* ``fog.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
+* ``clusters.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
   same doubles, so the same hypots and comparisons, so the same spots (or the same refusal).
-* ``fog.spotters`` remembers its answer per exact inputs on the terrain.
+* ``spotting.spotters`` remembers its answer per exact inputs on the terrain.
 * ``cp.copy_value`` builds the state's own dataclasses directly and shares tuples of plain values
   (as :func:`copy.deepcopy` does); ``cp.put_back`` puts plain values back without a call.
 """
@@ -27,7 +27,7 @@ from shapely.geometry import Point
 
 from solo_ops.core.errors import InputError
 from solo_ops.core.model import Profile
-from solo_ops.game import cp, deploy, fog
+from solo_ops.game import clusters, cp, deploy, fog, spotting
 from solo_ops.game.engine import new_game
 from solo_ops.game.state import ENEMY, PLAYER, Counter, Operative, State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
@@ -55,7 +55,7 @@ def old_cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[floa
     for r in radii:
         chosen = None
         for p, dp in zip(pts, d, strict=True):
-            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + fog.MODEL_GAP - 1e-9
+            if all(math.hypot(p[0] - x, p[1] - y) >= r + rr + clusters.MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
                 if dp >= limit:
@@ -234,7 +234,7 @@ def test_games_snapshot_restore_and_spotting_equal_the_old_code(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = load_scenario(path)
     counts = {"snap": 0, "restore": 0, "spot": 0, "seen": 0}
-    new_snapshot, new_spotters = cp.snapshot, fog.spotters
+    new_snapshot, new_spotters = cp.snapshot, spotting.spotters
 
     def spy_snapshot(state: State) -> cp.Snapshot:
         snap = new_snapshot(state)
@@ -280,7 +280,7 @@ def test_games_snapshot_restore_and_spotting_equal_the_old_code(
         return got
 
     monkeypatch.setattr(cp, "snapshot", spy_snapshot)
-    monkeypatch.setattr(fog, "spotters", spy_spotters)
+    monkeypatch.setattr(spotting, "spotters", spy_spotters)
     game, state = new_game(scenario, 1)
     autopilot.play(game, state, "objective")
     assert state.ended
@@ -335,10 +335,10 @@ def test_cluster_pick_equals_the_old_scan(name: str, k: int) -> None:
             rng.choice([R, 0.5], size=4), strict=False)]
         if trial % 4 == 1 and len(pts) > 2:  # a disc exactly touching a candidate's base
             p = pts[1]
-            placed.append((float(p[0]) + radii[0] + R + fog.MODEL_GAP - 1e-9, float(p[1]), R))
-        for limit in (math.inf, fog.CLUSTER_FIRST - 1e-7, 0.4):
+            placed.append((float(p[0]) + radii[0] + R + clusters.MODEL_GAP - 1e-9, float(p[1]), R))
+        for limit in (math.inf, clusters.CLUSTER_FIRST - 1e-7, 0.4):
             a, b = list(placed), list(placed)
-            assert fog.cluster_pick(terrain, at, radii, pts, a, limit) == \
+            assert clusters.cluster_pick(terrain, at, radii, pts, a, limit) == \
                 old_cluster_pick(terrain, at, radii, pts, b, limit)
             assert a == b
             checked += 1
@@ -405,40 +405,40 @@ def test_spotters_equal_the_old_code_on_random_layouts(name: str, k: int) -> Non
         state = _state_with(terrain, rng, floor)
         want = old_spotters(terrain, state)
         for _again in range(2):
-            got = fog.spotters(terrain, state)
+            got = spotting.spotters(terrain, state)
             assert list(got) == list(want) and all(got[c] is want[c] for c in want)
         seen += len(want)
         op = next(iter(state.operatives.values()))
         home = op.at
         op.at = tuple(float(v) for v in floor[rng.integers(len(floor))])  # type: ignore
         moved = old_spotters(terrain, state)
-        got = fog.spotters(terrain, state)
+        got = spotting.spotters(terrain, state)
         assert list(got) == list(moved) and all(got[c] is moved[c] for c in moved)
         op.at = home
-        got = fog.spotters(terrain, state)
+        got = spotting.spotters(terrain, state)
         assert list(got) == list(want) and all(got[c] is want[c] for c in want)
         some = list(state.counters.values())[::2]
         want_some = old_spotters(terrain, state, some)
-        got_some = fog.spotters(terrain, state, some)
+        got_some = spotting.spotters(terrain, state, some)
         assert list(got_some) == list(want_some)
         assert all(got_some[c] is want_some[c] for c in want_some)
     assert seen > 0
 
 
 def test_spotting_memo_is_bounded_and_per_terrain(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fog, "SPOTTING_MEMO", 8)
+    monkeypatch.setattr(spotting, "SPOTTING_MEMO", 8)
     name, k = ALL[0]
     terrain = door_states(name)[k]
     floor = _floor(terrain)
     rng = np.random.default_rng(7)
     state = _state_with(terrain, rng, floor)
     terrain.spotting.clear()
-    fog.spotters(terrain, state)
+    spotting.spotters(terrain, state)
     assert len(terrain.spotting) == 1
     other = TerrainCache(terrain.board).get()
     assert other.spotting == {} and other is not terrain
-    for n in range(fog.SPOTTING_MEMO + 5):
+    for n in range(spotting.SPOTTING_MEMO + 5):
         state.counters["c1"].at = (float(n) * 1e-6, 0.0)
         state.counters["c1"].resolved = False
-        fog.spotters(terrain, state)
-    assert len(terrain.spotting) <= fog.SPOTTING_MEMO
+        spotting.spotters(terrain, state)
+    assert len(terrain.spotting) <= spotting.SPOTTING_MEMO

@@ -16,13 +16,13 @@ from tests.support.portal_board import refused, start
 def _declared(react_at: tuple[float, float] = (5, 11)) -> tuple:
     """A 2018 game in the movement phase: e1 (4" from a1, in sight) declares a charge at a1."""
     from solo_ops.ai.planner import Action
-    from solo_ops.game import enemy
+    from solo_ops.game import charges
 
     game, state = start({"a1": react_at}, edition="kt2018", enemy_at=(react_at[0] + 5, 11))
     e1 = state.operatives["e1"]
     near = (react_at[0] + 2 * 0.492 + 0.5, 11.0)
-    events = enemy.declare_charge(game, state, e1, Action("charge", "e1", start=e1.at,
-                                                           route=(e1.at, near), target="a1"))
+    events = charges.declare_charge(game, state, e1, Action("charge", "e1", start=e1.at,
+                                                             route=(e1.at, near), target="a1"))
     assert events[0]["type"] == "charge_declared"
     return game, state
 

@@ -18,7 +18,7 @@ import pytest
 
 from solo_ops.core.errors import InputError, RuleError
 from solo_ops.game import checkpoint, markers, scoring
-from solo_ops.game.enemy import apply_damage
+from solo_ops.game.downed import apply_damage
 from solo_ops.game.engine import Game, new_game, pending, step
 from solo_ops.game.state import PLAYER, State
 from solo_ops.geometry.board import board_to_data, parse_board

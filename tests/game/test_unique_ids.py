@@ -17,7 +17,7 @@ import pytest
 
 import tests.support.players as e2e
 from solo_ops.core.dice import ScriptedDice
-from solo_ops.game import fog
+from solo_ops.game import resolution
 from solo_ops.game.state import Counter
 from tests.support.fog_boards import OPEN, make
 from tests.support.log_audit import shipped_scenarios
@@ -96,8 +96,9 @@ def test_a_counter_revealed_beside_pre_placed_cultists_gets_new_ids() -> None:
     state.counters["c2"] = counter
     # enemy count 3 ("3	2 Enemies"); roster faces 1, 1 (grunts); order roll 4
     state.dice = ScriptedDice(faces=[3, 1, 1, 4])
-    res = fog.resolve_counter(game.terrain(state), state, counter, None, game.scenario.roster,
-                              state.dice, game.settings, edition="kt2024")
+    res = resolution.resolve_counter(game.terrain(state), state, counter, None,
+                                     game.scenario.roster, state.dice, game.settings,
+                                     edition="kt2024")
     (r,) = res
     assert r.models == ["grunt-4", "grunt-5"]
     assert r.units == ["u6"]

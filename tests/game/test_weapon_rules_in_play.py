@@ -487,20 +487,20 @@ def test_a_stun_during_its_own_activation_lasts_through_the_next_one() -> None:
 
 
 def test_no_escape_needs_a_wall_within_1_inch_behind_the_target() -> None:
-    from solo_ops.game import enemy
+    from solo_ops.game import play2018
 
     wall = {"id": "wall-1", "traits": ["wall"], "line": [[12, 4], [12, 18]]}
     game, state = start([copy.deepcopy(GUN)], edition="kt2018", features=[wall],
                         enemy_at=(9.5, 11), players={"a1": (11, 11)}, faces=[])
     e1, a1 = state.operatives["e1"], state.operatives["a1"]
-    assert enemy.pariah_nexus(game)
-    assert enemy.no_escape(game, state, e1, a1)  # the wall is 0.5" behind a1's base
+    assert play2018.pariah_nexus(game)
+    assert play2018.no_escape(game, state, e1, a1)  # the wall is 0.5" behind a1's base
     a1.at = (11, 20)
     e1.at = (9.5, 20)  # past the wall's end: the line runs free to the edge
-    assert not enemy.no_escape(game, state, e1, a1)
+    assert not play2018.no_escape(game, state, e1, a1)
     game2, _ = start([copy.deepcopy(GUN)], edition="kt2018", mission={"name": "Skirmish"},
                      faces=[])
-    assert not enemy.pariah_nexus(game2)
+    assert not play2018.pariah_nexus(game2)
 
 
 def test_no_escape_adds_one_to_the_injury_roll_of_a_2018_fight() -> None:

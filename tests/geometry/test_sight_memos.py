@@ -13,10 +13,10 @@ ties live):
 * ``TerrainCache.get`` gives the same terrain whatever form a door state is asked in, and
   ``Board.door_state`` is a fresh dict each time.
 * ``fog.off_features`` (one union per terrain, a box prefilter), ``Terrain.floor_points``,
-  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``fog.ambush_band``
-  (routes measured first where the straight line allows), ``fog.enemy_scores`` (only the
-  points a straight-line bound leaves in contention) and ``fog.cluster_spots`` (the nearest points
-  measured first) equal the plain computations.
+  ``fog.hidden_points`` (cheap tests first, one observer at a time), ``ambush.ambush_band``
+  (routes measured first where the straight line allows), ``hidden_moves.enemy_scores`` (only
+  the points a straight-line bound leaves in contention) and ``clusters.cluster_spots`` (the
+  nearest points measured first) equal the plain computations.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solo_ops.game import fog
+from solo_ops.game import ambush, clusters, fog, hidden_moves
 from solo_ops.geometry import search
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import Board
@@ -320,7 +320,7 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
 
 
 def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) -> np.ndarray:
-    """``fog.ambush_band`` as it was: every point measured."""
+    """``ambush.ambush_band`` as it was: every point measured."""
     d = terrain.routes.distances(spotter.at, spotter.radius, pts, fog.COUNTER_RADIUS)
     pts, d = pts[np.isfinite(d)], d[np.isfinite(d)]
     if len(pts) == 0:
@@ -342,11 +342,11 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
     for x, y in rng.uniform((1, 1), (w - 1, d - 1), (3, 2)):
         spotter = SimpleNamespace(at=(float(x), float(y)), radius=R)
         for want in (6.0, 0.3, 40.0):  # the usual band, one next to it, one off the board
-            got = fog.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
+            got = ambush.ambush_band(terrain, spotter, pts, want)  # type: ignore[arg-type]
             assert np.array_equal(got, _band_plain(terrain, spotter, pts, want))
             assert len(got) > 0
         few = pts[:: max(1, len(pts) // 5)]  # few points: often none in the band
-        assert np.array_equal(fog.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
+        assert np.array_equal(ambush.ambush_band(terrain, spotter, few, 6.0),  # type: ignore
                               _band_plain(terrain, spotter, few, 6.0))
 
 
@@ -375,9 +375,9 @@ def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> Non
         cost = np.asarray(reach.cost, dtype=float)
         players = [SimpleNamespace(at=(float(x), float(y)), radius=R)
                    for x, y in rng.uniform((1, 1), (w - 1, d - 1), (1 + trial, 2))]
-        full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+        full = hidden_moves.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
         for slack in (0.0, 2.0):
-            got = fog.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
+            got = hidden_moves.enemy_scores(terrain, pts, players, slack)  # type: ignore[arg-type]
             measured = np.isfinite(got)
             assert np.array_equal(got[measured], full[measured])
             best = full.min()
@@ -392,8 +392,8 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
     reach = terrain.routes.reachable((15.0, 11.0), fog.COUNTER_RADIUS, 6.0, spacing=0.5)
     pts = np.asarray(reach.points, dtype=float)
     players = [SimpleNamespace(at=(28.0, 11.0), radius=R)]
-    got = fog.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
-    full = fog.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
+    got = hidden_moves.enemy_scores(terrain, pts, players, 0.0)  # type: ignore[arg-type]
+    full = hidden_moves.enemy_score_values(terrain, pts, players)  # type: ignore[arg-type]
     measured = np.isfinite(got)
     assert 0 < measured.sum() < len(pts) // 2  # the far side of the reach is never measured
     assert np.array_equal(got[measured], full[measured])
@@ -402,7 +402,7 @@ def test_enemy_scores_leave_far_points_unmeasured_on_an_open_board() -> None:
 
 def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
                    radii: list[float]) -> list[tuple[float, float]]:
-    """``fog.cluster_spots`` as it was: every nearby point measured."""
+    """``clusters.cluster_spots`` as it was: every nearby point measured."""
     placed = list(fog.occupied(state))
     out: list[tuple[float, float]] = []
     rmax = max(radii)
@@ -419,7 +419,7 @@ def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
     for r in radii:
         chosen = None
         for p in pts:
-            if all(np.hypot(p[0] - x, p[1] - y) >= r + rr + fog.MODEL_GAP - 1e-9
+            if all(np.hypot(p[0] - x, p[1] - y) >= r + rr + clusters.MODEL_GAP - 1e-9
                    for x, y, rr in placed):
                 chosen = (float(p[0]), float(p[1]))
                 break
@@ -451,9 +451,9 @@ def test_cluster_equals_the_plain_computation(path: Path) -> None:
     pruned = 0
     for at in spots:
         for radii in ([R], [R, R, 0.5, 1.0], [1.0] * 5):
-            got = fog.cluster_spots(terrain, state, at, radii)
+            got = clusters.cluster_spots(terrain, state, at, radii)
             assert got == _cluster_plain(terrain, state, at, radii)
-            pruned += all(np.hypot(x - at[0], y - at[1]) <= fog.CLUSTER_FIRST for x, y in got)
+            pruned += all(np.hypot(x - at[0], y - at[1]) <= clusters.CLUSTER_FIRST for x, y in got)
     assert pruned > 0
 
 

@@ -203,12 +203,12 @@ def test_a_planned_fight_is_made_only_in_control_range(case: str, features: Any,
 def test_guard_ends_only_in_control_range(case: str, features: Any, a: Any, b: Any,
                                           gap: float, expected: bool) -> None:
     """002 "Operative is ON GUARD until it: ... an enemy ends an action in Control Range"."""
-    from solo_ops.game import enemy
+    from solo_ops.game import enemy_guard
 
     game, state = game_with(features, a, b)
     e1, p1 = state.operatives["e1"], state.operatives["p1"]
     e1.on_guard = True
-    events = enemy.guards_engaged(game, state, p1)
+    events = enemy_guard.guards_engaged(game, state, p1)
     assert (events != []) is expected
     assert e1.on_guard is not expected
 

@@ -36,9 +36,11 @@ def test_a_sample_of_games_has_nothing_flagged(name: str, edition: str, policy: 
 
 
 def _game() -> tuple[Any, Any]:
-    """A Support gunner (heavy bolter, fists) 4" from a trooper, both in the open."""
+    """A Support gunner (heavy bolter, fists) 4" from a trooper, both in the open (the
+    trooper with 30 wounds: the heavy bolter's 5 dice, at most 25 damage, never take it down,
+    whatever the dice)."""
     return setup([("u1", 1, [("e1", prof(weapons=[HEAVY, FISTS]), (5, 11))])],
-                 [("kell", prof(weapons=[GUN]), (9, 11))])
+                 [("kell", {**prof(weapons=[GUN]), "wounds": 30}, (9, 11))])
 
 
 def test_the_players_checks_refuse_a_charge_after_a_heavy_shot() -> None:
