@@ -189,7 +189,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
 
 HOLDER = """
 import sys, time
-from solo_ops.io.persistence import campaign_lock
+from solo_ops.io.locks import campaign_lock
 
 with campaign_lock(sys.argv[1]):
     print("locked", flush=True)
