@@ -54,7 +54,8 @@ from click.testing import CliRunner  # noqa: E402
 
 from solo_ops.cli import main  # noqa: E402
 from solo_ops.core import seal  # noqa: E402
-from solo_ops.io.persistence import EventLog, read_json_document  # noqa: E402
+from solo_ops.io.event_log import EventLog  # noqa: E402
+from solo_ops.io.persistence import read_json_document  # noqa: E402
 
 CPU_LIMIT = 10.0
 SCENARIOS = ROOT / "scenarios"

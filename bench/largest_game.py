@@ -196,7 +196,7 @@ if what == "plan":
 elif what == "turn":
     from solo_ops.core.errors import RuleError
     from solo_ops.game.engine import new_game, pending, step
-    from solo_ops.io.persistence import log_line
+    from solo_ops.io.event_log import log_line
     from solo_ops.io.savegame import game_document, log_header
     from solo_ops.sim import autopilot
     game, state = new_game(scenario, 1)

@@ -66,11 +66,8 @@ from solo_ops.cli.common import (
 from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import InputError
 from solo_ops.io import library
+from solo_ops.io.locks import campaign_lock, game_lock
 from solo_ops.io.opening import mission_paths
-from solo_ops.io.persistence import (
-    campaign_lock,
-    game_lock,
-)
 from solo_ops.io.yamlio import read_document
 from solo_ops.sim.autopilot import POLICIES as AUTOPILOT_POLICIES
 

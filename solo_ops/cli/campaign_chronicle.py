@@ -20,8 +20,8 @@ from solo_ops.cli.campaign_files import campaign_path, load_campaign, saves_opti
 from solo_ops.cli.common import console, emit_json, json_option
 from solo_ops.core.errors import InputError
 from solo_ops.io.opening import mission_paths
-from solo_ops.io.persistence import write_atomic, write_text_atomic
 from solo_ops.io.reading import read_bytes
+from solo_ops.io.writing import write_atomic, write_text_atomic
 
 SUFFIXES = (".html", ".htm", ".md")
 

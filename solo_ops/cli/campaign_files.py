@@ -31,13 +31,8 @@ from solo_ops.core.dice import CURRENT, derived_seed, dice_for
 from solo_ops.core.errors import InputError, SaveError, excerpt
 from solo_ops.core.seal import SEAL_KEY
 from solo_ops.io.opening import mission_paths
-from solo_ops.io.persistence import (
-    load_json,
-    restore_hint,
-    save_json,
-    update_json,
-    write_text_atomic,
-)
+from solo_ops.io.persistence import load_json, restore_hint, save_json, update_json
+from solo_ops.io.writing import write_text_atomic
 
 if TYPE_CHECKING:
     from solo_ops.cli.campaign_threat import ProgressFn
@@ -220,7 +215,7 @@ def discard_unstarted(files: dict[str, Path]) -> None:
     """Remove a mission's files before it is set up again (its threat chosen again): the
     mission was only set up — nothing of the players' is in them, and the same scenario and
     seed make them again."""
-    from solo_ops.io.persistence import backup_path
+    from solo_ops.io.writing import backup_path
 
     for path in (files["save"], backup_path(files["save"]), files["log"], files["setup"]):
         path.unlink(missing_ok=True)

@@ -36,8 +36,8 @@ from solo_ops.cli.campaign_files import (
 )
 from solo_ops.cli.common import resolve_seed, seed_option
 from solo_ops.core.errors import InputError
+from solo_ops.io.locks import game_lock
 from solo_ops.io.opening import mission_paths
-from solo_ops.io.persistence import game_lock
 from solo_ops.session import links as table_links
 from solo_ops.session.table import GameTable
 

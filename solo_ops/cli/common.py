@@ -69,7 +69,7 @@ def not_text(value: object) -> str | None:
 
 def _saved_note() -> str:
     """What an interrupted command left behind, for its last line."""
-    from solo_ops.io.persistence import files_changed
+    from solo_ops.io.writing import files_changed
 
     return ("nothing saved was changed" if files_changed() == 0 else
             "every file written before it is complete: each write is atomic")

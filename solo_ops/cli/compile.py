@@ -99,7 +99,7 @@ def compile_command(background: bool, as_json: bool) -> None:
     in the background, when they find them missing)."""
     from solo_ops.core.errors import SaveError
     from solo_ops.io import compiled
-    from solo_ops.io.persistence import game_lock
+    from solo_ops.io.locks import game_lock
 
     if not jit.AVAILABLE:
         if not background:

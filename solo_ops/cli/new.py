@@ -25,9 +25,9 @@ from solo_ops.game.generator import Candidate, Options, generate
 from solo_ops.geometry.board import parse_board
 from solo_ops.io import library
 from solo_ops.io.opening import refuse_replacing
-from solo_ops.io.persistence import write_text_atomic
 from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import check_squad, parse_scenario
+from solo_ops.io.writing import write_text_atomic
 from solo_ops.io.yamlio import read_document
 from solo_ops.sim.sequential import DEFAULT_WIDTH
 from solo_ops.view import measure

@@ -38,10 +38,11 @@ from solo_ops.core.limits import ANSWERS
 from solo_ops.game.definition import Game
 from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
-from solo_ops.io.persistence import game_lock
+from solo_ops.io.locks import game_lock
 from solo_ops.io.reading import read_text
 from solo_ops.session.opening import open_table, start_table, sync_log
-from solo_ops.session.table import GameTable, Outcome, not_saved
+from solo_ops.session.table import GameTable, Outcome
+from solo_ops.session.words import not_saved
 from solo_ops.view import answers
 from solo_ops.view.player import player_view
 

@@ -154,7 +154,7 @@ def _row(doc: dict[str, Any]) -> str:
 
 
 def _chart(doc: dict[str, Any], out: Path, title: str) -> Path:
-    from solo_ops.io.persistence import write_atomic
+    from solo_ops.io.writing import write_atomic
     from solo_ops.view import chart
 
     if out.suffix.lower() not in (".png", ".svg"):
@@ -442,7 +442,7 @@ def _csv_row(base: Any, case: Any, row: dict[str, Any], policy: str,
 
 def _write_csv(out: Path, rows: list[dict[str, Any]]) -> None:
     """Write the sweep's rows to ``out`` as CSV (atomically)."""
-    from solo_ops.io.persistence import write_text_atomic
+    from solo_ops.io.writing import write_text_atomic
 
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")

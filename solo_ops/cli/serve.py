@@ -28,7 +28,7 @@ from solo_ops.cli.compile import use_at_table
 from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
 from solo_ops.io import opening
-from solo_ops.io.persistence import game_lock
+from solo_ops.io.locks import game_lock
 from solo_ops.session.links import HOST
 from solo_ops.session.opening import open_table, start_table, sync_log
 

@@ -28,8 +28,8 @@ from typing import Any
 
 from solo_ops import __version__
 from solo_ops.core.errors import InputError
-from solo_ops.io.persistence import write_text_atomic
 from solo_ops.io.reading import read_text
+from solo_ops.io.writing import write_text_atomic
 
 SCHEMA = 1
 

@@ -1,6 +1,6 @@
 """What a writer killed mid-write leaves beside a file, and its removal.
 
-:func:`~solo_ops.io.persistence.write_atomic` writes a new version to a temporary file of its
+:func:`~solo_ops.io.writing.write_atomic` writes a new version to a temporary file of its
 own beside the target (``.<name>.<pid>.<random>.tmp``; the backup's ``.bak.tmp``) and renames it
 over the target: a process killed before the rename leaves that file behind. Each write removes
 those of processes that are gone (:func:`remove_stale_temps`); opening a game or a campaign
@@ -64,7 +64,7 @@ def remove_stale_temps(path: Path) -> None:
 def clean_leftovers(path: str | Path) -> list[Path]:
     """Remove the temporary files writers of ``path`` left behind when they were killed
     mid-write (``.<name>.<pid>.<random>.tmp`` and ``.bak.tmp``), whatever their pid: call it
-    while holding the lock on ``path`` (:func:`~solo_ops.io.persistence.game_lock`), when no
+    while holding the lock on ``path`` (:func:`~solo_ops.io.locks.game_lock`), when no
     other process writes it. Returns what was removed."""
     path = Path(path)
     pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)\.[0-9a-f]{{8}}\.(?:bak\.)?tmp")

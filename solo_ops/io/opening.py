@@ -31,14 +31,8 @@ from solo_ops.core.dice import CURRENT
 from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
-from solo_ops.io.persistence import (
-    EventLog,
-    backup_path,
-    file_digest,
-    load_json,
-    read_json_document,
-    set_aside,
-)
+from solo_ops.io.event_log import EventLog, file_digest
+from solo_ops.io.persistence import load_json, read_json_document
 from solo_ops.io.reading import read_head
 from solo_ops.io.savegame import (
     GAME_KIND,
@@ -62,6 +56,7 @@ from solo_ops.io.savegame import (
     verify,
 )
 from solo_ops.io.scenario import Scenario, load_scenario
+from solo_ops.io.writing import backup_path, set_aside
 
 
 class LogDisagrees(InputError):

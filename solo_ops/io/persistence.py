@@ -1,200 +1,47 @@
-"""Saving and loading solo-ops files so that a crash, a kill or a second terminal loses nothing.
+"""Saving and loading JSON documents (saves, campaigns) so that a crash, a kill or a second
+terminal loses nothing.
 
-This is the only module that writes files: every file solo-ops writes (saves, event logs,
-scenario files from ``new`` and ``campaign play``, pictures, lock owner notes) goes through
-:func:`write_atomic`. Documents are JSON — never pickle — and carry ``schema_version`` and
-``kind``.
+Documents are JSON — never pickle — and carry ``schema_version`` and ``kind``; every byte goes
+to disk through :func:`solo_ops.io.writing.write_atomic`, the one writer (atomic and durable,
+never through a link).
 
-* :func:`write_atomic` writes the bytes to a new temporary file in the same folder (created
-  with ``O_CREAT|O_EXCL|O_NOFOLLOW``, so a planted file or symbolic link at that name is never
-  opened), flushes and fsyncs it, optionally keeps the previous version as ``<name>.bak``,
-  renames it over the target and fsyncs the folder. A target that is a symbolic link is refused
-  (solo-ops never writes through a link it did not create). At every instant the target holds
-  either the old or the new version, complete; a full disk or a read-only folder is one
-  :class:`SaveError` line and the old file is untouched.
-* :func:`save_json` serialises a document and writes it with :func:`write_atomic`, keeping the
+* :func:`save_json` serialises a document and writes it with ``write_atomic``, keeping the
   previous version as ``.bak`` (a hard link, so the old bytes are never copied or rewritten).
 * :func:`load_json` reads a document, checks its ``kind``, migrates it step by step from an
   older ``schema_version`` and refuses one written by a newer solo-ops. A damaged file becomes
   one clear line naming the file and offering the ``.bak`` backup.
-* :func:`game_lock` holds an operating-system lock (through the ``filelock`` library, so it
-  works on Linux, macOS and Windows) on ``<name>.lock`` for a whole playing session, and fails
-  at once when another process holds it, naming that process (its pid is written to the
-  sidecar ``<name>.lock.pid``). The operating system releases the lock when the process ends,
-  however it ends, so a killed process never blocks the game. :func:`campaign_lock` is the same
-  lock, but waits a few seconds (for short read-change-write commands);
-  :func:`update_json` locks, re-reads the latest version, applies a change and saves it, so two
-  writers at once keep both changes.
-* :class:`EventLog` is an append-only JSON-lines file (each record flushed and fsynced; the file
-  is created through :func:`write_atomic` and appended to without following links) whose
-  reader forgives a torn last line (a crash mid-append) unless asked to be strict, and never
-  damage elsewhere. :func:`file_digest` gives the checksum a save records of its log.
+* :func:`update_json` locks (:func:`solo_ops.io.locks.campaign_lock`), re-reads the latest
+  version, applies a change and saves it, so two writers at once keep both changes.
+
+Event logs are :mod:`solo_ops.io.event_log`'s.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import hashlib
 import json
 import os
-import secrets
 import shlex
 import stat
-import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-
-import filelock
 
 from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError
 from solo_ops.core.seal import SEAL_KEY, sealed
 from solo_ops.core.seal import problem as seal_problem
-from solo_ops.io.leftovers import clean_leftovers, is_link, remove_stale_temps, temp_prefix
+from solo_ops.io.leftovers import clean_leftovers
+from solo_ops.io.locks import DEFAULT_LOCK_TIMEOUT, campaign_lock
 from solo_ops.io.reading import decode, read_bytes
+from solo_ops.io.writing import (
+    BINARY,
+    NOFOLLOW,
+    backup_path,
+    write_atomic,
+)
 
 Document = dict[str, Any]
 Migration = Callable[[Document], Document]
-
-DEFAULT_LOCK_TIMEOUT = 10.0
-_LOCK_POLL = 0.02
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # absent on Windows, where links need privileges
-_BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
-
-_writes = 0  # files this process has written or changed (see files_changed)
-
-
-def files_changed() -> int:
-    """How many files this process has written or appended to so far (for error messages that
-    must not claim "nothing was changed" when something was)."""
-    return _writes
-
-
-def _count_write() -> None:
-    global _writes
-    _writes += 1
-
-
-# -- paths --------------------------------------------------------------------------------------
-def backup_path(path: str | Path) -> Path:
-    """Where :func:`save_json` keeps the previous version: ``<name>.bak`` beside the file."""
-    path = Path(path)
-    return path.with_name(path.name + ".bak")
-
-
-_LOCK_RETRIES = 5
-"""How often :func:`game_lock` locks again when the lock file it locked was removed by a holder
-finishing meanwhile."""
-
-
-def lock_path(path: str | Path) -> Path:
-    """The file :func:`game_lock` and :func:`campaign_lock` lock: ``<name>.lock``."""
-    path = Path(path)
-    return path.with_name(path.name + ".lock")
-
-
-def owner_path(path: str | Path) -> Path:
-    """The sidecar naming the process that holds the lock on ``path``: ``<name>.lock.pid``."""
-    path = Path(path)
-    return path.with_name(path.name + ".lock.pid")
-
-
-def refuse_link(path: str | Path) -> None:
-    """A :class:`SaveError` when ``path`` is a symbolic link: solo-ops writes regular files only
-    and never follows a link it did not create (a planted link could point anywhere)."""
-    path = Path(path)
-    if is_link(path):
-        raise SaveError(f"{path} is a symbolic link; solo-ops writes only regular files and "
-                        "does not follow links (remove the link or choose another file)")
-
-
-# -- writing ------------------------------------------------------------------------------------
-def _fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover - some file systems refuse fsync on folders
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        view = view[written:]
-
-
-def _new_temp(path: Path, what: str = "tmp") -> tuple[int, Path]:
-    """A new file beside ``path`` that this process created (never an existing name, never
-    through a link): ``.<name>.<pid>.<random>.<what>``."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
-    for _ in range(100):
-        tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}."
-                             f"{what}")
-        try:
-            return os.open(tmp, flags, 0o644), tmp
-        except FileExistsError:  # pragma: no cover - a planted or leftover name: pick another
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))  # pragma: no cover
-
-
-def _failure(path: Path, exc: OSError, old: bool) -> SaveError:
-    reason = exc.strerror or str(exc)
-    tail = "the previous version is untouched" if old else "nothing was written there"
-    return SaveError(f"{path} cannot be saved ({reason}); {tail}")
-
-
-def write_atomic(path: str | Path, data: bytes, *, keep_backup: bool = False,
-                 counts: bool = True) -> None:
-    """Write ``data`` to ``path`` atomically and durably (see the module docstring).
-
-    With ``keep_backup`` the current version (if any) becomes ``<name>.bak`` first;
-    ``counts=False`` leaves it out of :func:`files_changed` (the lock's pid note). Raises
-    :class:`SaveError` (one line naming the file and the reason) when the target is a link, the
-    folder cannot be written or the disk is full; the old file is then untouched.
-    """
-    path = Path(path)
-    folder = path.parent
-    refuse_link(path)
-    existed = path.exists()
-    tmp: Path | None = None
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        remove_stale_temps(path)
-        fd, tmp = _new_temp(path)
-        try:
-            _write_all(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if keep_backup and existed:
-            _keep_backup(path)
-        refuse_link(path)  # planted while we wrote? never rename over it blindly
-        os.replace(tmp, path)
-        tmp = None
-        if counts:
-            _count_write()
-        _fsync_dir(folder)
-    except OSError as exc:
-        raise _failure(path, exc, existed) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def write_text_atomic(path: str | Path, text: str) -> None:
-    """:func:`write_atomic` for UTF-8 text."""
-    write_atomic(path, text.encode("utf-8"))
-
 
 def _check_document(document: Any) -> None:
     if not isinstance(document, Mapping):
@@ -239,7 +86,7 @@ def _holds(path: Path, data: bytes) -> bool:
     """Whether the regular file ``path`` holds exactly ``data`` (read without following a
     link; any doubt is a no)."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _BINARY)
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | BINARY)
     except OSError:
         return False
     try:
@@ -252,76 +99,6 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
     finally:
         os.close(fd)
-
-
-def _keep_backup(path: Path) -> None:
-    """Make ``<name>.bak`` the current version of ``path`` (before it is replaced)."""
-    bak = backup_path(path)
-    tmp = path.with_name(f"{temp_prefix(path)}{os.getpid()}.{secrets.token_hex(4)}.bak.tmp")
-    try:
-        os.link(path, tmp)  # ``path`` is not a link (write_atomic refused that)
-    except OSError as exc:
-        if exc.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EMLINK,
-                             errno.EACCES):
-            raise
-        # no hard links here: copy into a file of our own, fsync, then rename
-        fd, tmp = _new_temp(path, "bak.tmp")
-        try:
-            with open(path, "rb") as src:
-                _write_all(fd, src.read())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    try:
-        os.replace(tmp, bak)  # a link planted at .bak is replaced, never followed
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def set_aside(path: str | Path, stamp: str) -> Path | None:
-    """Rename ``path`` (if it exists) to a name with ``stamp`` in it, in the same folder, never
-    over an existing file; returns the new name. ``saves/a-7.log.jsonl`` with stamp
-    ``20261123-1312`` becomes ``saves/a-7.old-20261123-1312.log.jsonl``."""
-    path = Path(path)
-    if not path.exists() and not is_link(path):
-        return None
-    name = path.name
-    cut = name.find(".", 1)
-    stem, rest = (name, "") if cut < 0 else (name[:cut], name[cut:])
-    for extra in range(1000):
-        suffix = "" if extra == 0 else f"-{extra + 1}"
-        target = path.with_name(f"{stem}.old-{stamp}{suffix}{rest}")
-        if target.exists() or is_link(target):
-            continue
-        try:
-            os.rename(path, target)
-        except OSError as exc:
-            raise SaveError(f"{path} cannot be moved aside to {target.name} "
-                            f"({exc.strerror or exc}); nothing was changed") from None
-        _count_write()
-        return target
-    raise SaveError(f"{path} cannot be moved aside: too many old copies")  # pragma: no cover
-
-
-def file_digest(path: str | Path, size: int | None = None, *, then: bytes = b"",
-                missing_ok: bool = False) -> dict[str, Any]:
-    """``{"size", "sha256"}`` of the first ``size`` bytes of ``path`` (all of it by default):
-    the checksum a save records of its event log. With ``then``, the checksum the file will
-    have once ``then`` is appended by :meth:`EventLog.append` (which first cuts a torn last
-    line), so a save can record it before the append."""
-    path = Path(path)
-    if missing_ok and not os.path.lexists(path):
-        data = b""
-    else:
-        data = read_bytes(path, "log")  # a regular file of at most the log limit
-        data = data if size is None else data[:size]
-    if then:
-        if data and not data.endswith(b"\n"):
-            data = data[: data.rfind(b"\n") + 1]
-        data += then
-    return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -450,136 +227,6 @@ def load_json(
     return document
 
 
-# -- locking ------------------------------------------------------------------------------------
-_held: dict[tuple[str, int], int] = {}
-_held_guard = threading.Lock()
-
-
-def lock_owner(path: str | Path) -> int | None:
-    """The pid recorded by the process that last took the lock on ``path``, if readable."""
-    try:
-        text = decode(read_bytes(owner_path(path), "note"), "").split()
-    except InputError:
-        return None
-    return int(text[0]) if text and text[0].isdigit() else None
-
-
-def _in_use(path: Path) -> str:
-    pid = lock_owner(path)
-    who = f"pid {pid}" if pid is not None else "pid unknown"
-    return f"{path}: in use by another terminal ({who})"
-
-
-@contextlib.contextmanager
-def game_lock(path: str | Path, timeout: float = 0.0) -> Iterator[Path]:
-    """Hold the lock on ``path`` (through ``<name>.lock``) for the ``with`` block.
-
-    Another process holding it makes this fail with :class:`SaveError` "``<path>``: in use by
-    another terminal (pid N)" — at once with the default ``timeout`` of 0 (a playing session),
-    or after waiting ``timeout`` seconds. Re-entrant within one thread. The lock is the
-    operating system's (``flock`` on Unix, ``LockFileEx`` on Windows, through ``filelock``), so
-    it goes away with the process that held it, however it ended; the pid sidecar is only for
-    the message. Neither the lock file nor the sidecar is ever written through a link.
-    """
-    path = Path(path)
-    key = (str(path.resolve()), threading.get_ident())
-    with _held_guard:
-        if key in _held:
-            _held[key] += 1
-            reentered = True
-        else:
-            reentered = False
-    if reentered:
-        try:
-            yield path
-        finally:
-            with _held_guard:
-                _held[key] -= 1
-        return
-    target = lock_path(path)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SaveError(f"{target} cannot be created to lock {path} ({exc.strerror})") \
-            from None
-    refuse_link(target)
-    refuse_link(owner_path(path))
-    lock = filelock.FileLock(str(target), timeout=max(0.0, timeout))
-    try:
-        _acquire(lock, target, timeout)
-    except filelock.Timeout:
-        try:  # filelock reads a lock file it cannot open at all as "held": tell them apart
-            os.close(os.open(target, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
-                             0o644))
-        except OSError as exc:
-            raise SaveError(f"{target} cannot be opened to lock {path} "
-                            f"({exc.strerror or exc})") from None
-        waited = f" (waited {timeout:g}s for {target})" if timeout > 0 else ""
-        raise SaveError(f"{_in_use(path)}{waited}; try again when it has finished") from None
-    except OSError as exc:
-        raise SaveError(f"{target} cannot be opened to lock {path} "
-                        f"({exc.strerror or exc})") from None
-    try:
-        with _held_guard:
-            _held[key] = 1
-        write_atomic(owner_path(path), f"{os.getpid()}\n".encode(), counts=False)
-        yield path
-    finally:
-        with _held_guard:
-            _held.pop(key, None)
-        _tidy(lock, path, target)
-        lock.release()
-
-
-def _lock_fd(lock: filelock.BaseFileLock) -> int | None:
-    """The descriptor ``lock`` holds its operating-system lock on (None: this filelock keeps
-    it where we cannot see it, and the files are then left as they are)."""
-    fd = getattr(getattr(lock, "_context", None), "lock_file_fd", None)
-    return fd if isinstance(fd, int) else None
-
-
-def _locks_the_file_at(lock: filelock.BaseFileLock, target: Path) -> bool | None:
-    """Whether the lock held is on the file now named ``target`` (None: cannot tell)."""
-    fd = _lock_fd(lock)
-    if fd is None:
-        return None
-    try:
-        return os.path.samestat(os.fstat(fd), os.lstat(target))
-    except OSError:
-        return False
-
-
-def _acquire(lock: filelock.BaseFileLock, target: Path, timeout: float) -> None:
-    """Take ``lock`` on ``target``. A holder that finishes cleanly removes the lock file
-    (:func:`_tidy`), so a process that opened the old file before the removal may get the
-    lock of a file no longer there: it lets it go and locks the file now at ``target``."""
-    for _ in range(_LOCK_RETRIES):
-        lock.acquire(timeout=max(0.0, timeout), poll_interval=_LOCK_POLL)
-        if _locks_the_file_at(lock, target) is not False:
-            return
-        lock.release()
-    raise filelock.Timeout(str(target))
-
-
-def _tidy(lock: filelock.BaseFileLock, path: Path, target: Path) -> None:
-    """On a clean exit, while still holding the lock: remove the pid sidecar and the lock file,
-    so nothing is left beside the save. (A process killed leaves them: the operating system
-    has let its lock go, and the next :func:`game_lock` reuses the file.)"""
-    if _locks_the_file_at(lock, target) is not True:
-        return
-    for leftover in (owner_path(path), target):
-        with contextlib.suppress(OSError):  # Windows: filelock removes its own on release
-            if not is_link(leftover):
-                leftover.unlink()
-
-
-def campaign_lock(path: str | Path, timeout: float = DEFAULT_LOCK_TIMEOUT
-                  ) -> contextlib.AbstractContextManager[Path]:
-    """:func:`game_lock` that waits up to ``timeout`` seconds: for commands that lock only to
-    read, change and write (a co-op partner's command is over in a moment)."""
-    return game_lock(path, timeout=timeout)
-
-
 def update_json(
     path: str | Path,
     fn: Callable[[Document], Document | None],
@@ -614,135 +261,3 @@ def update_json(
         return result
 
 
-# -- event logs ---------------------------------------------------------------------------------
-def log_line(record: Mapping[str, Any], where: str | Path = "the event log") -> bytes:
-    """The bytes :meth:`EventLog.append` writes for ``record``: compact JSON and a newline."""
-    if not isinstance(record, Mapping):
-        raise TypeError("an event log record must be a mapping")
-    try:
-        line = json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise SaveError(f"{where}: the record is not plain JSON ({exc})") from None
-    return (line + "\n").encode("utf-8")
-
-
-class TornLog(InputError):
-    """A log whose last line was cut off (a crash or a disk filling up mid-append)."""
-
-
-class EventLog:
-    """An append-only JSON-lines file: one JSON object per line, each made durable on append.
-
-    The file is created by :meth:`create` (or the first :meth:`append`) through
-    :func:`write_atomic`; appends open it without following links. A crash mid-append can
-    leave a torn last line; :meth:`read` skips it (``strict=True`` refuses it instead) and the
-    next :meth:`append` cuts it off before writing, so the log stays well formed. A line that
-    does not parse anywhere else means real damage and is reported with its line number.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-
-    def create(self, first: Mapping[str, Any]) -> None:
-        """Start the log (replacing any file there) with the record ``first``."""
-        write_atomic(self.path, log_line(first, self.path))
-
-    def append(self, record: Mapping[str, Any]) -> None:
-        """Add one record (a JSON object) as a line, flushed and fsynced before returning."""
-        data = log_line(record, self.path)
-        if not self.path.exists() and not is_link(self.path):
-            write_atomic(self.path, data)
-            return
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | _NOFOLLOW | _BINARY)
-        except OSError as exc:
-            if is_link(self.path):
-                refuse_link(self.path)
-            raise SaveError(f"{self.path} cannot be appended to ({exc.strerror})") from None
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise SaveError(f"{self.path} is not a regular file; solo-ops appends only to "
-                                "its own logs")
-            self._cut_torn_tail(fd)
-            _write_all(fd, data)
-            os.fsync(fd)
-            _count_write()
-        except OSError as exc:
-            raise SaveError(f"{self.path} cannot be appended to ({exc.strerror}); the records "
-                            "already there are untouched") from None
-        finally:
-            os.close(fd)
-
-    @staticmethod
-    def _read_at(fd: int, size: int, offset: int) -> bytes:
-        os.lseek(fd, offset, os.SEEK_SET)
-        chunks = []
-        while size > 0:
-            chunk = os.read(fd, size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
-
-    @classmethod
-    def _cut_torn_tail(cls, fd: int) -> None:
-        """Drop a partial last line left by a crash, so the new record starts a fresh line."""
-        size = os.fstat(fd).st_size
-        if size == 0 or cls._read_at(fd, 1, size - 1) == b"\n":
-            return
-        block = 4096
-        end = size
-        while end > 0:
-            start = max(0, end - block)
-            chunk = cls._read_at(fd, end - start, start)
-            cut = chunk.rfind(b"\n")
-            if cut >= 0:
-                os.ftruncate(fd, start + cut + 1)
-                return
-            end = start
-        os.ftruncate(fd, 0)
-
-    def read(self, *, strict: bool = False) -> list[dict[str, Any]]:
-        """Every complete record in order. Errors name the file and the damaged line; with
-        ``strict`` a torn last line is an error (:class:`TornLog`) instead of being skipped."""
-        return [record for _line, record in self.read_lines(strict=strict)
-                if record is not None]
-
-    def read_lines(self, *, strict: bool = False) -> list[tuple[bytes, dict[str, Any] | None]]:
-        """Every line as written (its bytes, the newline included: what the save's hash chain
-        covers) with its record (None for a blank line); a torn last line is left out (or,
-        with ``strict``, refused as :meth:`read` does)."""
-        raw = read_bytes(self.path, "log")  # a regular file of at most the log limit
-        problem = saved_values_problem(raw)
-        if problem is not None:
-            raise InputError(f"is damaged ({problem})", source=str(self.path))
-        lines = raw.split(b"\n")
-        torn_tail = not raw.endswith(b"\n") and bool(raw)  # the last piece lacks its newline
-        out: list[tuple[bytes, dict[str, Any] | None]] = []
-        for number, piece in enumerate(lines, start=1):
-            last = number == len(lines)
-            if last and not torn_tail:
-                break  # the empty piece after the final newline
-            if not piece.strip():
-                out.append((piece + b"\n", None))
-                continue
-            if last and torn_tail and strict:
-                raise TornLog(f"is torn: line {number} is cut off (the game was stopped while "
-                              "writing it, or the file was truncated)", source=str(self.path),
-                              field=f"line {number}")
-            try:
-                record = loads_json(piece.decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                if last and torn_tail:
-                    break  # a crash mid-append: the record was never written
-                reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8"
-                raise InputError(f"is damaged (not JSON: {reason})", source=str(self.path),
-                                 field=f"line {number}") from None
-            if not isinstance(record, dict):
-                if last and torn_tail:
-                    break
-                raise InputError("is damaged (a line is not a JSON object)",
-                                 source=str(self.path), field=f"line {number}")
-            out.append((piece if last and torn_tail else piece + b"\n", record))
-        return out

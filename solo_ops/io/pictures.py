@@ -12,13 +12,13 @@ from pathlib import Path
 
 from solo_ops.core.errors import InputError
 from solo_ops.io.opening import refuse_replacing
-from solo_ops.io.persistence import write_atomic
+from solo_ops.io.writing import write_atomic
 
 
 def save_picture(path: str | Path, draw: Callable[[str], bytes]) -> Path:
     """Write the picture ``draw(suffix)`` draws (``".svg"`` or ``".png"``, by the name's
     suffix; it is drawn only once the name is known to be good) to ``path`` through the
-    project's one atomic writer (:func:`solo_ops.io.persistence.write_atomic`: a temporary file
+    project's one atomic writer (:func:`solo_ops.io.writing.write_atomic`: a temporary file
     of its own beside it, fsynced, renamed over it; never through a link). Any other suffix or a
     missing folder is an :class:`~solo_ops.core.errors.InputError` naming the file; a folder
     that cannot be written or a full disk a :class:`~solo_ops.core.errors.SaveError` (the old

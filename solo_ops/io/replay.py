@@ -33,7 +33,7 @@ from solo_ops.game.definition import Game
 from solo_ops.game.engine import step
 from solo_ops.game.state import State
 from solo_ops.io import opening
-from solo_ops.io.persistence import EventLog, file_digest
+from solo_ops.io.event_log import EventLog, file_digest
 from solo_ops.io.savegame import (
     LOG_KIND,
     base_problem,

@@ -150,7 +150,7 @@ def base_steps(game: Game) -> int:
 def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
                   chain: LogChain | None = None, *, sealed: bool = True) -> dict[str, Any]:
     """The save file's content, sealed (:data:`SEAL_DEPTH`); ``log`` is the event log's
-    :func:`~solo_ops.io.persistence.file_digest` and ``chain`` its :class:`LogChain` as of this
+    :func:`~solo_ops.io.event_log.file_digest` and ``chain`` its :class:`LogChain` as of this
     save (``None`` when there is no log). ``sealed=False``: the content only, for a replay in
     memory (an undo) that writes nothing."""
     steps = [step_print(r) for r in state.log]

@@ -19,14 +19,17 @@ session does between the keyboard and the engine, with no printing and no input:
 * :meth:`GameTable.view` and :meth:`GameTable.shown` give only what the players may see
   (:mod:`solo_ops.view.player`): everything a user interface shows is built from them.
 
+Its sentences (a proposed move, ``status``, the briefing, a refusal to save) are
+:mod:`solo_ops.session.words`'.
+
 Saving: the save is written with :func:`~solo_ops.io.persistence.save_json` (recording the
 checksum the log will have), then the record is appended to the
-:class:`~solo_ops.io.persistence.EventLog`. So a game played here goes on with
+:class:`~solo_ops.io.event_log.EventLog`. So a game played here goes on with
 ``solo-ops play --resume SAVE`` and the other way round, and ``solo-ops replay`` checks it.
 A write that fails (a full disk) never leaves the game in memory ahead of its save: the files
 are put back as they were, the game is rebuilt from the last good save's actions, and the
 answer is refused with one ``Not saved: …`` line (``refusal="save"``).
-The operating-system lock on the save (:func:`~solo_ops.io.persistence.game_lock`) is taken by
+The operating-system lock on the save (:func:`~solo_ops.io.locks.game_lock`) is taken by
 the command that opens the table, for as long as it runs.
 """
 
@@ -35,7 +38,6 @@ from __future__ import annotations
 import copy
 import os
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -45,14 +47,9 @@ from solo_ops.game import actions, intent
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
 from solo_ops.game.events import PAUSES
-from solo_ops.game.state import ENEMY, PLAYER, State
-from solo_ops.io.persistence import (
-    EventLog,
-    backup_path,
-    file_digest,
-    log_line,
-    save_json,
-)
+from solo_ops.game.state import State
+from solo_ops.io.event_log import EventLog, file_digest, log_line
+from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import (
     LogChain,
     actions_of,
@@ -63,8 +60,10 @@ from solo_ops.io.savegame import (
     undo,
     undo_marker,
 )
+from solo_ops.io.writing import backup_path
 from solo_ops.session import links as table_links
-from solo_ops.view import answers, measure, narrate
+from solo_ops.session import words
+from solo_ops.view import answers, narrate
 from solo_ops.view.player import player_record, player_view
 
 YES = ("y", "yes", "ok", "do it")
@@ -107,88 +106,6 @@ class _Proposal:
     player: str | None
     at_step: int
     actions: list[dict[str, Any]]  # the move, then what follows it (``evacuate``)
-
-
-def describe(action: dict[str, Any]) -> str:
-    """A taken-back answer in a few words (as the terminal says it)."""
-    words = [str(action.get("type", "?"))]
-    for key in ("operative", "how", "target", "to", "damage", "amount", "feature"):
-        if action.get(key) is not None:
-            value = action[key]
-            if isinstance(value, list):
-                value = ",".join(f"{v:g}" for v in value)
-            words.append(str(value))
-    return "'" + " ".join(words) + "'"
-
-
-def _move_words(edition: str, how: str, allowance: str, op: Any) -> tuple[str, str]:
-    """A proposed move's verb and what the move allows, in the edition's words: Kill Team
-    2024 ``reposition`` / ``it can reposition 6.0"``; Kill Team 2018 ``make a normal move`` /
-    ``a normal move is up to 6.0"``, ``Advance`` / ``its Advance allows 9.0"`` (004)."""
-    if edition == "kt2024":
-        word = how.replace("_", " ")
-        return word, f"it can {word} {allowance}"
-    rolled = op is not None and (op.advance_roll if how == "advance" else op.charge_roll
-                                 if how == "charge" else None) is not None
-    verb, allows = {
-        "normal": ("make a normal move", f"a normal move is up to {allowance}"),
-        "advance": ("Advance", f"its Advance {'allows' if rolled else 'may reach at most'} "
-                               f"{allowance}"),
-        "charge": ("charge", f"its charge roll {'allows' if rolled else 'may reach at most'} "
-                             f"{allowance}"),
-        "fall_back": ("Fall Back", f"a Fall Back is up to {allowance}"),
-    }.get(how, (how.replace("_", " "), f"up to {allowance}"))
-    return verb, allows
-
-
-def _state_2018(o: dict[str, Any]) -> str:
-    """A Kill Team 2018 model's state in the game's words (its flesh wounds of three boxes,
-    shaken, Readied, Advanced, charged, Fell Back)."""
-    words = []
-    if o.get("flesh_wounds"):
-        words.append(f"flesh wounds {o['flesh_wounds']}/3")
-    for key, word in (("shaken", "shaken"), ("readied", "Readied"), ("advanced", "Advanced"),
-                      ("charged", "charged"), ("fell_back", "Fell Back")):
-        if o.get(key):
-            words.append(word)
-    return ", ".join(words)
-
-
-def names(state: State) -> dict[str, str]:
-    """Display names: the players' operatives by name (enemies are named by id)."""
-    return {o.id: (o.name if o.name != o.id else o.id) for o in state.operatives.values()
-            if o.side == PLAYER}
-
-
-def narration_table(game: Game, state: State) -> narrate.Table:
-    """What narration needs from the game: units, names, the doors and hatches, the enemies."""
-    board = game.scenario.board
-    enemies: dict[str, tuple[str, Sequence[float] | None, str]] = {
-        o.id: (o.name, o.at, o.owner) for o in state.operatives.values() if o.side == ENEMY}
-    return narrate.Table(edition=state.edition, units=game.settings.units,
-                         names=names(state), portals={f.id: f.shape for f in board.portals()},
-                         enemies=enemies)
-
-
-def untold(lines: list[str], told: list[str]) -> list[str]:
-    """``lines`` without those already ``told``: each told line is struck out at its first
-    match after the last one struck (in order; a told line the new words do not have is
-    passed over), so the words of a step run again after a question keep only what is new."""
-    keep = [True] * len(lines)
-    start = 0
-    for line in told:
-        for index in range(start, len(lines)):
-            if lines[index] == line:
-                keep[index] = False
-                start = index + 1
-                break
-    return [line for line, kept in zip(lines, keep, strict=True) if kept]
-
-
-def not_saved(exc: SaveError, what: str) -> str:
-    """The one line a player hears when a step could not be saved."""
-    return (f"Not saved: {exc}. {what} was not recorded; the game is as it was at the "
-            "last save.")
 
 
 class GameTable:
@@ -499,38 +416,11 @@ class GameTable:
     def _failed(self, exc: SaveError, what: str) -> Outcome:
         context = exc.__context__
         number = context.errno if isinstance(context, OSError) else None
-        return Outcome(False, not_saved(exc, what), refusal="save", errno=number)
+        return Outcome(False, words.not_saved(exc, what), refusal="save", errno=number)
 
     def proposal_words(self, found: intent.Proposal) -> str:
-        """A proposed move in words: where it goes, how far from what, and the allowance."""
-        units = self.game.settings.units
-        how, can = _move_words(self.game.edition, str(found.action["how"]),
-                               measure.length(found.allowance, units),
-                               self.state.operatives.get(str(self.state.active_operative)))
-        where = narrate.move_words(found.start, found.to, found.route,
-                                   narration_table(self.game, self.state), found.cost,
-                                   intent.detour_words(self.game, self.state, found))
-        gap = "" if found.gap is None else f", {measure.length(found.gap, units)} from {found.ref}"
-        if found.relation == "contact":
-            gap = f", in base contact with {found.ref}"
-        elif found.relation == "nearest":
-            return (f"At {found.ref} {found.blocked_by}: "
-                    f"{self.state.active_operative} would {how} {where}, the nearest point "
-                    f"where its base fits, {measure.length(found.gap, units)} from {found.ref} "
-                    f"({can}).")
-        elif found.gap is not None and found.gap < 0.05:
-            gap = f", touching {found.ref}"
-        if found.relation == "evacuate":
-            mover = self.state.operatives[str(self.state.active_operative)]
-            friend = self.state.operatives.get(str(mover.carrying))
-            gap = (f", within 1\" of the table edge, then carries "
-                   f"{friend.name if friend else 'its friend'} off the table to safety")
-        if found.blocked_by:
-            gap += f"; it can get no further: {found.blocked_by}"
-        if self.game.edition == "kt2018" and found.action.get("how") == "charge" \
-                and found.gap is not None and found.gap > 1.0 + 1e-6:
-            gap += ": not within 1\", the charge fails"  # 004 Charge Move
-        return f"{self.state.active_operative} would {how} {where}{gap} ({can})."
+        """A proposed move in words (:func:`solo_ops.session.words.proposal_words`)."""
+        return words.proposal_words(self.game, self.state, found)
 
     def _meta(self, player: str | None, line: str, head: str) -> Outcome:
         if head == "help":
@@ -562,8 +452,9 @@ class GameTable:
             game, state = restore(doc, str(self.save), remaining, like=self.game)
             asked = pending(game, state).player
             if player is not None and asked is not None and asked != player:
-                return Outcome(False, f"only {asked} can take back {describe(taken_back)}: it "
-                               f"was {asked}'s answer", meta="undo", refusal="turn")
+                return Outcome(False, f"only {asked} can take back "
+                               f"{words.describe(taken_back)}: it was {asked}'s answer",
+                               meta="undo", refusal="turn")
             self._set(game, state)
             self._proposal = None
             keep = len(self.state.log)
@@ -572,10 +463,10 @@ class GameTable:
             try:
                 self.persist(None, log_entry=undo_marker(keep))
             except SaveError as exc:
-                return Outcome(False, not_saved(exc, "The undo"), meta="undo",
+                return Outcome(False, words.not_saved(exc, "The undo"), meta="undo",
                                refusal="save", errno=self._failed(exc, "").errno)
-            return Outcome(True, f"Undone: {describe(taken_back)} is taken back; you are back "
-                           "before it (dice already shown come out the same again).",
+            return Outcome(True, f"Undone: {words.describe(taken_back)} is taken back; you are "
+                           "back before it (dice already shown come out the same again).",
                            undone_to=keep, meta="undo")
 
     # -- what the players see -------------------------------------------------------------------
@@ -625,8 +516,8 @@ class GameTable:
         """``record`` in words, remembered. A step paused for a question words what the enemy
         did so far (and a fight's dice so far); after the answer the step runs again from its
         start, so its next record says the same lines again: they are not said twice
-        (:func:`untold`), live or when the history is worded again."""
-        lines = untold(self._words(record), self._paused_before(record))
+        (:func:`~solo_ops.session.words.untold`), live or when the history is worded again."""
+        lines = words.untold(self._words(record), self._paused_before(record))
         self._lines[record["n"]] = lines
         return lines
 
@@ -648,59 +539,17 @@ class GameTable:
     def _words(self, record: dict[str, Any]) -> list[str]:
         """``record`` as the players may see it, in words (all of its lines)."""
         return narrate.lines_for(self.shown(record),
-                                 table=narration_table(self.game, self.state))
+                                 table=words.narration_table(self.game, self.state))
 
     def briefing(self) -> list[str]:
-        """The mission in words and the Pariah Nexus effects in force."""
-        mission = self.game.scenario.mission
-        out = list(mission.briefing(self.game.edition))
-        for title, text in mission.effect_texts(self.game.scenario.board.killzone):
-            out.append(f"Effect in force — {title}: {text}")
-        carried = [o.id for o in self.game.scenario.board.objectives if o.portable]
-        if carried and self.game.edition == "kt2024":
-            out.append(f"Markers you can carry: {', '.join(carried)} (Pick Up, 1 AP: "
-                       f"`pickup {carried[0]}` while your operative controls it; Place Down, "
-                       "1 AP: `placedown` within its control range, not in the same "
-                       "activation).")
-        return out
+        """The mission in words and the Pariah Nexus effects in force
+        (:func:`solo_ops.session.words.briefing`)."""
+        return words.briefing(self.game)
 
     def status_lines(self) -> list[str]:
-        """The table as the players may see it, in lines (the terminal's ``status``)."""
-        view = self.view()
-        units = self.game.settings.units
-        when = (f"Battle round {view['turn']} ({view['phase']} phase)"
-                if self.game.edition == "kt2018" else f"Turn {view['turn']} ({view['phase']})")
-        out = [f"{when}; VP you {view['vp'].get('player', 0)}"
-               f" / solo-ops {view['vp'].get('enemy', 0)}"
-               + (f"; CP you {view['cp']['player']}" if "player" in view["cp"] else "")]
-        kt2018 = self.game.edition == "kt2018"
-        for player, ops in view["squads"].items():
-            for o in ops:
-                extra = " DOWN" if o["down"] else ""
-                if kt2018 and o["down"]:
-                    extra = " out of action"
-                if o["down"] and o["at"] is not None:  # issue #27: where its base lies
-                    extra += (f" (carried by {o['carried_by']})" if o.get("carried_by")
-                              else " (lying here: its base stays on the table)")
-                extra += " ON GUARD" if o.get("on_guard") else ""
-                extra += f" carrying {o['marker']}" if o.get("marker") else ""
-                state_words = _state_2018(o) if kt2018 else o["stance"]
-                out.append(f"  {player}: {o['id']} {measure.point(o['at'], units)} "
-                           f"{o['wounds']}/{o['max_wounds']}W {state_words}{extra}".rstrip())
-        for o in view["enemies"]:
-            if o["down"]:
-                continue
-            out.append(f"  enemy {o['id']} ({o['profile']}, {o['owner']}) at "
-                       f"{measure.point(o['at'], units)} {o['wounds']}/{o['max_wounds']}W"
-                       + (" ON GUARD" if o.get("on_guard") else "")
-                       + (f" {_state_2018(o)}".rstrip() if kt2018 else ""))
-        for c in view["counters"]:
-            out.append(f"  counter {c['id']} at {measure.point(c['at'], units)}")
-        doors = {f.id: f for f in self.game.terrain(self.state).board.portals()}
-        if doors:
-            out.append("  doors and hatches: " + ", ".join(
-                f"{i} {'open' if f.open else 'closed'}" for i, f in sorted(doors.items())))
-        return out
+        """The table as the players may see it, in lines (the terminal's ``status``:
+        :func:`solo_ops.session.words.status_lines`)."""
+        return words.status_lines(self.game, self.state, self.view())
 
     def check_player(self, player: Any) -> str:
         """``player`` if it names a player of this game, else an :class:`InputError`."""

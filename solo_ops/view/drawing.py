@@ -18,7 +18,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from solo_ops.view.picture_style import BACKGROUND, FONT, PNG_SUPERSAMPLE, TEXT, Style
-from solo_ops.view.render import Point2, Scene, primitives
+from solo_ops.view.render import Scene, primitives
+from solo_ops.view.shapes import Point2
 
 
 # -- SVG ---------------------------------------------------------------------------------------

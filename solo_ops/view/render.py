@@ -6,14 +6,16 @@ planned moves, shots and charges (:func:`add_path`), hidden counters (:func:`add
 legend lines (:func:`add_legend`). :func:`solo_ops.view.drawing.render_bytes` turns it into
 SVG (text, written directly) or PNG (Pillow, no system graphics library), by the file's suffix.
 
-Both outputs come from one list of drawing primitives in pixel coordinates (:func:`primitives`),
-so the SVG and the PNG always show the same thing; every label in it (model ids, counters,
+Both outputs come from one list of drawing primitives in pixel coordinates (:func:`primitives`;
+the primitive and the symbols several layers share are :mod:`solo_ops.view.shapes`'), so the
+SVG and the PNG always show the same thing; every label in it (model ids, counters,
 objectives, doors, terrain, sectors, drop zones, the numbered steps) is placed by
 :func:`solo_ops.view.labels.place` clear of every other label, base and mark, with a leader line
 when it has to sit further out. The board is drawn with ``y = 0`` at the
 bottom (sectors 1-3 along the bottom half), :data:`SCALE` pixels per inch, with a 1" grid,
 an inch ruler on two edges, the six fog-of-war sectors (dashed, numbered), the drop zones,
-terrain coloured by trait, objectives, firing points with their arcs, markers and a legend.
+terrain coloured by trait, objectives, firing points with their arcs, markers and a legend
+(:mod:`solo_ops.view.legend`).
 The look (scale, margins, font, colours, line styles) is :mod:`solo_ops.view.picture_style`'s,
 re-exported here.
 
@@ -31,65 +33,44 @@ from shapely.geometry import LineString, Point, Polygon
 
 from solo_ops.geometry.board import Board, Feature
 from solo_ops.view.labels import Label, Placed, place, text_width
+from solo_ops.view.legend import Entry, board_legend, legend_shapes, legend_swatch
 from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE etc.
-    COMMAND_NODE_COLOUR,
-    COUNTER_COLOUR,
     FIRING_POINT_COLOUR,
     FLOOR,
     FULL,
     GAP,
     GRID,
     GRID_MAJOR,
-    LEGEND_CHARS,
     LEGEND_WIDTH,
     LINE_WIDTH_IN,
     MARGIN_BOTTOM,
     MARGIN_LEFT,
     MARGIN_RIGHT,
     MARGIN_TOP,
-    MARKER_COLOUR,
     OBJECTIVE_COLOUR,
     OBJECTIVE_RADIUS,
     PATH_STYLES,
-    PORTAL_STYLES,
     SCALE,
     SIDE_COLOURS,
     STEP_COLOUR,
-    TERRAIN_STYLES,
     TEXT,
     ZONE_COLOURS,
     Lettering,
     Style,
 )
-
-Point2 = tuple[float, float]
-_PLAIN = Style()  # a shape's default style: no fill, no stroke
-
-
-# -- primitives ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Shape:
-    """One drawing primitive in pixels: ``kind`` is ``polygon``, ``polyline``, ``circle`` or
-    ``text``; ``points`` its vertices (a circle: its centre); ``radius`` for circles; ``text``,
-    ``size`` (pixels), ``anchor`` (start/middle/end) and ``bold`` for text; ``css`` a class name
-    written into the SVG (tests and stylesheets can find things by it); ``halo`` outlines
-    text in white so it stays legible over terrain; ``pivot`` the point a label belongs to
-    (the centre of its mark), which the page scales it about to keep it legible when the
-    board is zoomed out."""
-
-    kind: str
-    points: tuple[Point2, ...]
-    style: Style = _PLAIN
-    radius: float = 0.0
-    text: str = ""
-    size: float = 12.0
-    anchor: str = "start"
-    bold: bool = False
-    css: str = ""
-    halo: bool = False
-    pivot: Point2 | None = None
+from solo_ops.view.shapes import (
+    DOWN_COLOUR,
+    Point2,
+    Shape,
+    abbrev,
+    arrow,
+    down_shapes,
+    marker_shapes,
+    terrain_style,
+)
 
 
+# -- the scene -------------------------------------------------------------------------------
 @dataclass
 class Scene:
     """A board picture being built: the board, a title, what the caller added on top and the
@@ -118,9 +99,9 @@ class Scene:
         return (MARGIN_LEFT + x * self.scale,
                 MARGIN_TOP + (self.board.depth - y) * self.scale)
 
-    def legend_entries(self) -> list[tuple[Style | str, str, str]]:
+    def legend_entries(self) -> list[Entry]:
         """Legend lines: (swatch style or marker kind, text, swatch shape)."""
-        return _board_legend(self.board) + [_legend_swatch(k, t) for k, t in self.legend]
+        return board_legend(self.board) + [legend_swatch(k, t) for k, t in self.legend]
 
     @property
     def size(self) -> tuple[int, int]:
@@ -198,66 +179,6 @@ def add_legend(scene: Scene, entries: Iterable[tuple[str, str]]) -> None:
 
 
 # -- building the primitives -----------------------------------------------------------------
-def _terrain_style(feature: Feature) -> tuple[str, Style]:
-    if feature.is_portal:
-        kind = "hatch" if "hatch" in feature.traits else "door"
-        text, style = PORTAL_STYLES[(kind, feature.open)]
-        return text, style
-    for trait, text, style in TERRAIN_STYLES:
-        if trait in feature.traits:
-            return text, style
-    return "terrain", Style("#cccccc", 0.8, "#888888", 1.0, 1.0)
-
-
-def _board_legend(board: Board) -> list[tuple[Style | str, str, str]]:
-    out: list[tuple[Style | str, str, str]] = []
-    seen: set[str] = set()
-    for f in board.features:
-        text, style = _terrain_style(f)
-        if text in seen:
-            continue
-        seen.add(text)
-        if f.is_line and "wall" in f.traits and not f.is_portal:
-            style = Style(None, 1.0, style.fill, 1.0, LINE_WIDTH_IN * SCALE)
-        shape = "line" if f.is_portal or f.is_line else "box"
-        out.append((style, text, shape))
-    order = [t for _, t, _ in TERRAIN_STYLES] + [v[0] for v in PORTAL_STYLES.values()]
-    out.sort(key=lambda e: order.index(e[1]) if e[1] in order else len(order))
-    for name, colour in ZONE_COLOURS.items():
-        if name in board.zones:
-            out.append((Style(colour, 0.12, colour, 0.8, 1.5, (6.0, 4.0)),
-                        f"{name} drop zone", "box"))
-    for name in board.zones:
-        if name not in ZONE_COLOURS:
-            out.append((Style("#888888", 0.12, "#888888", 0.8, 1.5, (6.0, 4.0)),
-                        f"{name} drop zone", "box"))
-    if board.objectives:
-        out.append(("objective", "objective marker", "marker"))
-    if any(o.command_node for o in board.objectives):
-        out.append(("command_node", "command node", "marker"))
-    if board.firing_points:
-        out.append((Style(FIRING_POINT_COLOUR, 0.12, FIRING_POINT_COLOUR, 0.9, 1.2, (4.0, 3.0)),
-                    "firing point and arc", "box"))
-    for kind in sorted({m.kind for m in board.markers}):
-        out.append(("marker", f"{_abbrev(kind)}: {kind.replace('-', ' ')}", "marker"))
-    out.append((Style(None, 1.0, "#555555", 0.9, 1.2, (8.0, 5.0)), "sector boundary", "line"))
-    return out
-
-
-def _legend_swatch(kind: str, text: str) -> tuple[Style | str, str, str]:
-    if kind in SIDE_COLOURS:
-        return (Style(SIDE_COLOURS[kind], 0.9, "#ffffff", 1.0, 1.5), text, "disc")
-    if kind in ("counter", "downed"):
-        return (kind, text, "marker")
-    if kind in PATH_STYLES:
-        colour, width, dash = PATH_STYLES[kind]
-        return (Style(None, 1.0, colour, 1.0, width, dash), text, "line")
-    if kind in ("objective", "command_node", "marker"):
-        return (kind, text, "marker")
-    for trait, _, style in TERRAIN_STYLES:
-        if trait == kind:
-            return (style, text, "box")
-    return (Style("#cccccc", 1.0, "#888888", 1.0, 1.0), text, "box")
 
 
 def _ring(scene: Scene, coords: Iterable[Sequence[float]]) -> tuple[Point2, ...]:
@@ -266,37 +187,6 @@ def _ring(scene: Scene, coords: Iterable[Sequence[float]]) -> tuple[Point2, ...]
 
 def _outline(scene: Scene, poly: Polygon) -> tuple[Point2, ...]:
     return _ring(scene, list(poly.exterior.coords)[:-1])
-
-
-def _marker_shapes(kind: str, cx: float, cy: float, r: float, css: str) -> list[Shape]:
-    """A symbol centred on (cx, cy) pixels, ``r`` pixels in radius."""
-    out: list[Shape] = []
-    if kind == "objective" or kind == "command_node":
-        colour = COMMAND_NODE_COLOUR if kind == "command_node" else OBJECTIVE_COLOUR
-        out.append(Shape("circle", ((cx, cy),), Style(colour, 0.95, "#5a4a00", 1.0, 1.5),
-                         radius=r, css=css))
-        out.append(Shape("circle", ((cx, cy),), Style(None, 1.0, "#5a4a00", 1.0, 1.0),
-                         radius=r * 0.45, css=css))
-    elif kind == "counter":
-        out.append(Shape("circle", ((cx, cy),), Style(COUNTER_COLOUR, 0.95, "#7a5200", 1.0, 1.5),
-                         radius=r, css=css))
-        out.append(Shape("text", ((cx, cy + r * 0.42),), Style("#3a2600"), text="?",
-                         size=r * 1.3, anchor="middle", bold=True, css=css))
-    elif kind == "downed":  # a downed operative lying there, as its base is drawn
-        out.extend(_down_shapes(cx, cy, r, "player", css))
-    else:  # a diamond
-        pts = ((cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy))
-        out.append(Shape("polygon", pts, Style(MARKER_COLOUR, 0.9, "#0b5345", 1.0, 1.2),
-                         css=css))
-    return out
-
-
-def _arrow(a: Point2, b: Point2, style: Style, size: float) -> Shape:
-    ang = math.atan2(b[1] - a[1], b[0] - a[0])
-    left = (b[0] - size * math.cos(ang - 0.45), b[1] - size * math.sin(ang - 0.45))
-    right = (b[0] - size * math.cos(ang + 0.45), b[1] - size * math.sin(ang + 0.45))
-    return Shape("polygon", (b, left, right), Style(style.stroke, 1.0, style.stroke, 1.0, 1.0),
-                 css="arrow")
 
 
 def _shorten(points: list[Point2], by: float) -> list[Point2]:
@@ -309,11 +199,6 @@ def _shorten(points: list[Point2], by: float) -> list[Point2]:
     cut = min(by, 0.4 * length)
     t = (length - cut) / length
     return [*points[:-1], (ax + (bx - ax) * t, ay + (by_ - ay) * t)]
-
-
-def _abbrev(kind: str) -> str:
-    words = [w for w in kind.replace("_", "-").split("-") if w]
-    return "".join(w[0] for w in words).upper()[:3] or "?"
 
 
 def _frame(scene: Scene) -> tuple[Point2, ...]:
@@ -396,7 +281,7 @@ def _terrain_area_shapes(scene: Scene, areas: list[Feature]) -> list[Shape]:
     """Terrain areas by layer, a heavy base outlined under a vantage top."""
     out: list[Shape] = []
     for f in sorted(areas, key=_area_rank):
-        _, style = _terrain_style(f)
+        _, style = terrain_style(f)
         area = cast(Polygon, f.shape)  # not a line: a polygon
         out.append(Shape("polygon", _outline(scene, area), style, css="terrain"))
         if "vantage" in f.traits and "heavy" in f.traits:  # heavy base under a vantage top
@@ -410,7 +295,7 @@ def _terrain_line_shapes(scene: Scene, lines: list[Feature], marks: _Marks) -> l
     s = scene.scale
     out: list[Shape] = []
     for f in sorted(lines, key=lambda f: (f.is_portal, f.open)):
-        _, style = _terrain_style(f)
+        _, style = terrain_style(f)
         assert isinstance(f.shape, LineString)
         pts = _ring(scene, f.shape.coords)
         marks.lines.append(pts)
@@ -513,15 +398,15 @@ def _objective_and_marker_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
         kind = "command_node" if o.command_node else "objective"
         label = f"{o.id} (portable)" if o.portable else o.id  # Pick Up / Place Down
         r = OBJECTIVE_RADIUS * s
-        out.extend(_marker_shapes(kind, cx, cy, r, "objective"))
+        out.extend(marker_shapes(kind, cx, cy, r, "objective"))
         marks.discs.append((cx, cy, r))
         marks.labels.append(Label(label, (cx, cy, r), size=scene.lettering.objective,
                                   priority=P_OBJECTIVE, css="objective-label"))
     for m in board.markers:
         cx, cy = scene.px(*m.at)
-        out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, "marker"))
+        out.extend(marker_shapes("marker", cx, cy, 0.3 * s, "marker"))
         marks.discs.append((cx, cy, 0.3 * s))
-        marks.labels.append(Label(_abbrev(m.kind), (cx, cy, 0.3 * s),
+        marks.labels.append(Label(abbrev(m.kind), (cx, cy, 0.3 * s),
                                   size=scene.lettering.marker, bold=True,
                                   priority=P_MARKER, css="marker-label", colour="#0b5345"))
     return out
@@ -533,22 +418,10 @@ def _path_shapes(scene: Scene, pts: list[Point2], pkind: str) -> list[Shape]:
     style = Style(None, 1.0, colour, 0.95, width, pdash)
     ppx = tuple(scene.px(*p) for p in _shorten(pts, 0.65))
     return [Shape("polyline", ppx, style, css=f"path-{pkind}"),
-            _arrow(ppx[-2], ppx[-1], style, 9.0 + width)]
+            arrow(ppx[-2], ppx[-1], style, 9.0 + width)]
 
 
-DOWN_COLOUR = "#9a9a9a"
 TOKEN_COLOURS = {"E": "#e67e22", "C": "#34495e"}  # engage, conceal
-
-
-def _down_shapes(cx: float, cy: float, r: float, side: str, css: str) -> list[Shape]:
-    """A downed model's base (its base still takes room on the table): greyed, a dashed rim in
-    its side's colour, crossed."""
-    k = r * 0.55
-    cross = Style(None, 1.0, "#333333", 1.0, 2.0)
-    return [Shape("circle", ((cx, cy),), Style(DOWN_COLOUR, 0.55, SIDE_COLOURS[side], 1.0, 1.5,
-                                               (3.0, 2.0)), radius=r, css=css),
-            Shape("polyline", ((cx - k, cy - k), (cx + k, cy + k)), cross, css="down"),
-            Shape("polyline", ((cx - k, cy + k), (cx + k, cy - k)), cross, css="down")]
 
 
 def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[Shape]:
@@ -558,7 +431,7 @@ def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[
     s = scene.scale
     cx, cy = scene.px(*at)
     r = radius * s
-    out = (_down_shapes(cx, cy, r, side, f"base {side} down") if down else
+    out = (down_shapes(cx, cy, r, side, f"base {side} down") if down else
            [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
                   radius=r, css=f"base {side}")])
     marks.discs.append((cx, cy, r))
@@ -602,7 +475,7 @@ def _overlay_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
         elif kind == "counter":
             at, label = payload
             cx, cy = scene.px(*at)
-            out.extend(_marker_shapes("counter", cx, cy, 0.5 * s, "counter"))
+            out.extend(marker_shapes("counter", cx, cy, 0.5 * s, "counter"))
             marks.discs.append((cx, cy, 0.5 * s))
             if label:
                 marks.labels.append(Label(label, (cx, cy, 0.5 * s), priority=P_COUNTER,
@@ -640,7 +513,7 @@ def _objective_rims(scene: Scene, counters: list[Point2]) -> list[Shape]:
         out.append(Shape("circle", ((cx, cy),), Style(None, 1.0, OBJECTIVE_COLOUR, 1.0, 1.5),
                          radius=r, css="objective-rim"))
         for c in near:
-            marks += _marker_shapes("counter", *scene.px(*c), 0.5 * scene.scale, "counter")[1:]
+            marks += marker_shapes("counter", *scene.px(*c), 0.5 * scene.scale, "counter")[1:]
     return out + marks
 
 
@@ -738,32 +611,7 @@ def primitives(scene: Scene) -> list[Shape]:
     if scene.lettering.title:
         out += _title_shapes(scene)
     if scene.lettering.legend:
-        out += _legend_shapes(scene, MARGIN_LEFT + bw + GAP, MARGIN_TOP)
+        out += legend_shapes(scene.legend_entries(), MARGIN_LEFT + bw + GAP, MARGIN_TOP)
     return out
 
 
-def _legend_shapes(scene: Scene, lx: float, ly: float) -> list[Shape]:
-    out: list[Shape] = [Shape("text", ((lx, ly + 12),), Style(TEXT), text="Legend", size=13,
-                              bold=True, css="legend-title")]
-    y = ly + 34.0
-    for swatch, text, shape in scene.legend_entries():
-        cx, cy = lx + 12.0, y - 4.0
-        if isinstance(swatch, str):
-            out.extend(_marker_shapes(swatch, cx, cy, 7.0, "legend"))
-        elif shape == "line":
-            w = min(swatch.width, 6.0)
-            st = Style(None, 1.0, swatch.stroke, swatch.stroke_opacity, w, swatch.dash)
-            out.append(Shape("polyline", ((lx, cy), (lx + 24.0, cy)), st, css="legend"))
-        elif shape == "disc":
-            out.append(Shape("circle", ((cx, cy),), swatch, radius=7.0, css="legend"))
-        else:
-            pts = ((lx, cy - 7.0), (lx + 24.0, cy - 7.0), (lx + 24.0, cy + 7.0), (lx, cy + 7.0))
-            out.append(Shape("polygon", pts, swatch, css="legend"))
-        out.append(Shape("text", ((lx + 32.0, y),), Style(TEXT), text=_fit(text, LEGEND_CHARS),
-                         size=11, css="legend-text"))
-        y += 20.0
-    return out
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

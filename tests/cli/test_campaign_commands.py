@@ -14,7 +14,7 @@ from solo_ops.campaign import SCHEMA_VERSION
 from solo_ops.campaign.storage import SEAL_DEPTH
 from solo_ops.cli import campaign as campaign_module
 from solo_ops.core.seal import sealed
-from solo_ops.io.persistence import backup_path
+from solo_ops.io.writing import backup_path
 from tests.support.paths import SCENARIOS
 
 VESPER = str(SCENARIOS / "squads" / "vesper.yaml")

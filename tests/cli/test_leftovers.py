@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from solo_ops.io.persistence import game_lock, lock_path, owner_path
+from solo_ops.io.locks import game_lock, lock_path, owner_path
 from tests.support.paths import SCENARIOS
 from tests.support.players import cli, small_scenario
 
@@ -42,7 +42,8 @@ def test_a_stale_lock_of_a_killed_process_is_reused_then_removed(tmp_path: Path)
 COUNTER = """
 import sys
 from pathlib import Path
-from solo_ops.io.persistence import campaign_lock, write_atomic
+from solo_ops.io.locks import campaign_lock
+from solo_ops.io.writing import write_atomic
 path = Path(sys.argv[1])
 for _ in range(int(sys.argv[2])):
     with campaign_lock(path, timeout=60):

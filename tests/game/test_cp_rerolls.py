@@ -724,7 +724,8 @@ def test_resumed_at_a_second_question_in_one_activation_the_whole_activation_is_
     enemy's sequences decide which.)"""
     from solo_ops.io import library
     from solo_ops.io.scenario import load_scenario
-    from solo_ops.session.table import GameTable, narration_table
+    from solo_ops.session.table import GameTable
+    from solo_ops.session.words import narration_table
 
     game, state = new_game(autopilot.simulated(load_scenario(library.resolve(
         "scenario", "bheta-decima-refinery-strike"))), 1)  # fights by the policy, unasked

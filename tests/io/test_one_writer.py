@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from solo_ops.core.errors import SaveError
-from solo_ops.io.persistence import game_lock, lock_owner, lock_path, owner_path
+from solo_ops.io.locks import game_lock, lock_owner, lock_path, owner_path
 from tests.support.paths import ROOT, SCENARIOS
 from tests.support.saves import default_save
 
@@ -140,7 +140,9 @@ sys.modules["fcntl"] = None  # import fcntl now raises ImportError, as on Window
 del os.pread
 import solo_ops.cli
 from pathlib import Path
-from solo_ops.io.persistence import EventLog, game_lock, save_json, load_json
+from solo_ops.io.locks import game_lock
+from solo_ops.io.event_log import EventLog
+from solo_ops.io.persistence import save_json, load_json
 folder = Path({str(tmp_path)!r})
 with game_lock(folder / "g.json"):
     save_json(folder / "g.json", {{"schema_version": 1, "kind": "k", "n": 1}})

@@ -15,16 +15,10 @@ from typing import Any
 import pytest
 
 from solo_ops.core.errors import InputError, SaveError
-from solo_ops.io.persistence import (
-    EventLog,
-    backup_path,
-    campaign_lock,
-    load_json,
-    lock_path,
-    read_json_document,
-    save_json,
-    update_json,
-)
+from solo_ops.io.event_log import EventLog
+from solo_ops.io.locks import campaign_lock, lock_path
+from solo_ops.io.persistence import load_json, read_json_document, save_json, update_json
+from solo_ops.io.writing import backup_path
 from tests.support.paths import ROOT
 
 KIND = "test-doc"
@@ -195,7 +189,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path: Path) -> None:
 
 HOLDER = """
 import sys, time
-from solo_ops.io.persistence import campaign_lock
+from solo_ops.io.locks import campaign_lock
 
 with campaign_lock(sys.argv[1]):
     print("locked", flush=True)
@@ -379,10 +373,10 @@ def test_event_log_reports_damage_elsewhere(tmp_path: Path) -> None:
 # -- the one atomic writer: links, full disks, read-only folders ---------------------------------
 def _fixed_tokens(monkeypatch: pytest.MonkeyPatch, *tokens: str) -> None:
     """Make the writer's random temporary names predictable, to plant something there."""
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     queue = list(tokens)
-    monkeypatch.setattr(persistence.secrets, "token_hex", lambda n: queue.pop(0))
+    monkeypatch.setattr(writing.secrets, "token_hex", lambda n: queue.pop(0))
 
 
 def test_a_link_planted_at_the_target_is_refused_and_never_followed(tmp_path: Path) -> None:
@@ -402,7 +396,7 @@ def test_a_link_planted_at_the_target_is_refused_and_never_followed(tmp_path: Pa
 
 def test_a_link_planted_at_the_temporary_name_is_never_followed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from solo_ops.io.persistence import write_atomic
+    from solo_ops.io.writing import write_atomic
 
     outside = tmp_path / "outside.txt"
     outside.write_text("precious")
@@ -436,7 +430,7 @@ def test_a_full_disk_is_one_line_and_the_old_file_is_intact(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     path = tmp_path / "c.json"
     save_json(path, doc(n=1))
@@ -445,7 +439,7 @@ def test_a_full_disk_is_one_line_and_the_old_file_is_intact(
     def full(*_args: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(persistence.os, call, full)
+    monkeypatch.setattr(writing.os, call, full)
     with pytest.raises(SaveError) as info:
         save_json(path, doc(n=2))
     monkeypatch.undo()
@@ -460,7 +454,7 @@ def test_a_read_only_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
                                         ) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.writing as writing
 
     real_open = os.open
 
@@ -469,16 +463,16 @@ def test_a_read_only_folder_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
         return real_open(path, flags, *args)
 
-    monkeypatch.setattr(persistence.os, "open", refuse)
+    monkeypatch.setattr(writing.os, "open", refuse)
     with pytest.raises(SaveError, match=r"new\.yaml cannot be saved \(Permission denied\); "
                                         r"nothing was written there"):
-        persistence.write_text_atomic(tmp_path / "new.yaml", "x: 1\n")
+        writing.write_text_atomic(tmp_path / "new.yaml", "x: 1\n")
     monkeypatch.undo()
     assert list(tmp_path.iterdir()) == []
 
 
 def test_files_changed_counts_every_write(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import files_changed
+    from solo_ops.io.writing import files_changed
 
     before = files_changed()
     save_json(tmp_path / "a.json", doc(n=1))
@@ -500,7 +494,7 @@ def test_the_event_log_never_appends_through_a_link(tmp_path: Path) -> None:
 
 
 def test_strict_reading_refuses_a_torn_last_line(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import TornLog
+    from solo_ops.io.event_log import TornLog
 
     log = EventLog(tmp_path / "e.jsonl")
     log.append({"n": 0})
@@ -514,7 +508,7 @@ def test_strict_reading_refuses_a_torn_last_line(tmp_path: Path) -> None:
 def test_file_digest_predicts_the_log_after_an_append(tmp_path: Path) -> None:
     import hashlib
 
-    from solo_ops.io.persistence import file_digest, log_line
+    from solo_ops.io.event_log import file_digest, log_line
 
     log = EventLog(tmp_path / "e.jsonl")
     log.append({"n": 0})
@@ -529,7 +523,7 @@ def test_file_digest_predicts_the_log_after_an_append(tmp_path: Path) -> None:
 
 
 def test_set_aside_keeps_the_bytes_and_never_overwrites(tmp_path: Path) -> None:
-    from solo_ops.io.persistence import set_aside
+    from solo_ops.io.writing import set_aside
 
     first = tmp_path / "g-7.log.jsonl"
     first.write_text("one")
@@ -547,7 +541,7 @@ def test_a_full_disk_while_appending_keeps_the_records_already_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import errno
 
-    import solo_ops.io.persistence as persistence
+    import solo_ops.io.event_log as event_log
 
     log = EventLog(tmp_path / "e.jsonl")
     log.create({"n": 0})
@@ -556,7 +550,7 @@ def test_a_full_disk_while_appending_keeps_the_records_already_there(
     def full(*_args: Any) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(persistence.os, "write", full)
+    monkeypatch.setattr(event_log.os, "write", full)
     with pytest.raises(SaveError, match=r"e\.jsonl cannot be appended to \(No space left on "
                                         r"device\); the records already there are untouched"):
         log.append({"n": 2})

@@ -101,12 +101,12 @@ def test_a_failed_log_append_puts_the_save_back(tmp_path: Path, monkeypatch: pyt
     and the game taken back, so save and log still agree."""
     table = make_table(tmp_path)
     before, steps = files(table), len(table.state.log)
-    from solo_ops.io import persistence
+    from solo_ops.io import event_log
 
-    def append(self: persistence.EventLog, record: object) -> None:
+    def append(self: event_log.EventLog, record: object) -> None:
         raise SaveError(f"{self.path} cannot be appended to ({ENOSPC_TEXT})")
 
-    monkeypatch.setattr(persistence.EventLog, "append", append)
+    monkeypatch.setattr(event_log.EventLog, "append", append)
     outcome = table.answer("Ana", "kell")
     assert outcome.refusal == "save" and "was not recorded" in outcome.message
     assert files(table) == before and len(table.state.log) == steps

@@ -8,7 +8,7 @@
 * :func:`summary_lines` / :func:`summary_json` — what was read, every guessed value and every
   rule kept as text.
 * :func:`write_yaml` — the file, written atomically through the project's one writer
-  (:mod:`solo_ops.io.persistence`): a crash leaves the old file or the new one, never half.
+  (:mod:`solo_ops.io.writing`): a crash leaves the old file or the new one, never half.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import yaml
 
 from solo_ops.core.errors import InputError
 from solo_ops.io.importers.common import Operative, Team
-from solo_ops.io.persistence import write_text_atomic
+from solo_ops.io.writing import write_text_atomic
 
 _TRANSLIT = str.maketrans({"ø": "o", "Ø": "o", "æ": "ae", "Æ": "ae", "œ": "oe", "ß": "ss",
                            "ð": "d", "đ": "d", "ł": "l", "Ł": "l", "þ": "th"})
@@ -317,7 +317,7 @@ def yaml_text(document: dict[str, Any], header: list[str]) -> str:
 
 
 def write_yaml(path: Path, text: str, *, force: bool) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`~solo_ops.io.persistence.write_text_atomic`:
+    """Write ``text`` to ``path`` atomically (:func:`~solo_ops.io.writing.write_text_atomic`:
     a temporary file beside it, fsynced, renamed over it); an existing file is kept unless
     ``force``."""
     path = Path(path)
