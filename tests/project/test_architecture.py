@@ -203,7 +203,7 @@ def test_every_upward_exception_is_used() -> None:
     assert set(UPWARD) <= used, set(UPWARD) - used
 
 
-FILE_LIMIT = 800
+FILE_LIMIT = 700
 FUNCTION_LIMIT = 80
 LONG: dict[str, str] = {}
 """Functions allowed past :data:`FUNCTION_LIMIT` (``path::name``) → why. Empty: none needs it."""
@@ -225,7 +225,8 @@ def _long_functions() -> list[tuple[str, int]]:
 
 def test_no_module_is_a_warehouse() -> None:
     """No module of the package is over :data:`FILE_LIMIT` lines: a newcomer finds a rule in a
-    room named for it (issue #26)."""
+    room named for it. (None needs an exception; one would be named here and in
+    docs/architecture.md with why.)"""
     big = {path.relative_to(ROOT).as_posix(): n for path in sorted(PACKAGE.rglob("*.py"))
            if (n := len(path.read_text(encoding="utf-8").splitlines())) > FILE_LIMIT}
     assert not big, f"modules over {FILE_LIMIT} lines: {big}"
