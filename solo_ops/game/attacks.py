@@ -468,10 +468,16 @@ def _pick_2024(attacker: Any, target: Any, helpers: int
     return best_a, best_d
 
 
+HELPERS_COUNTED = 4
+"""The most fight helpers that change a Hit stat: 001 "IMPROVE hit stat by 1 for every
+friendly ..." stops at 2+ (a 6+ weapon needs four); a fifth helper, or a ninth round a
+target at a high engagement level, changes nothing."""
+
+
 def _fight_spec(weapon: Weapon | None, op: Any, helpers: int) -> kt2024.AttackSpec:
     if weapon is None:
         return kt2024.AttackSpec(0, 6, 0, 0)
-    spec = spec_2024(weapon, op, hit_bonus=helpers)
+    spec = spec_2024(weapon, op, hit_bonus=min(helpers, HELPERS_COUNTED))
     assert spec is not None
     return spec
 
