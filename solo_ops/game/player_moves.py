@@ -100,8 +100,13 @@ def _checked_route(game: Game, state: State, op: Operative, how: str, to: tuple[
     if how == "charge" and (target is None or target.side == op.side or not target.on_table):
         raise RuleError("a charge names an enemy on the table")
     _check_leaving_control_range(state, op, how, in_control)
-    return _route(game.moving_terrain(state, how), op, how, to, others, target, counters,
-                  _limit(state, op, how))
+    try:
+        return _route(game.moving_terrain(state, how), op, how, to, others, target, counters,
+                      _limit(state, op, how))
+    except RuleError:
+        if how in FREE_MOVES:  # no way there when the end is in an enemy's control range: say so
+            _check_move_end(game, state, op, how, to, None, terrain)
+        raise
 
 
 def declared_move(op: Operative, how: str, action: dict[str, Any]

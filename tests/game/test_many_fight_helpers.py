@@ -13,8 +13,8 @@ from solo_ops.game import attacks
 
 def _fighter(name: str, hit: int) -> SimpleNamespace:
     blade = Weapon("blade", WeaponType.MELEE, attacks=2, hit=hit, damage=(3, 4))
-    profile = Profile(name=name, base_mm=25.0, movement=6, leadership=6, toughness=3, wounds=20, save=5, apl=2,
-                      weapons=(blade,))
+    profile = Profile(name=name, base_mm=25.0, movement=6, leadership=6, toughness=3,
+                      wounds=20, save=5, apl=2, weapons=(blade,))
     return SimpleNamespace(id=name, name=name, label=name, profile=profile, wounds=20,
                            injured=False)
 

@@ -45,6 +45,17 @@ def test_a_move_round_the_wall_into_its_control_range_is_refused() -> None:
     the enemy behind the wall was not looked at again)."""
     game, state = wc.game("players", mover_at=wc.BEHIND_A)
     before = json.dumps(state.to_dict(secrets=True)), len(state.log)
-    with pytest.raises(RuleError, match="goes into e1's control range"):
+    with pytest.raises(RuleError, match=r"a move cannot end within an enemy's control range "
+                                        r"\(e1: "):
         step(game, state, {"type": "move", "how": "reposition", "to": list(wc.ROUND_THE_END)})
     assert (json.dumps(state.to_dict(secrets=True)), len(state.log)) == before
+
+
+def test_a_move_to_a_point_in_an_enemys_control_range_says_so() -> None:
+    """A Reposition to (15.7, 9.8), 1.5" south of e1 centre to centre (0.5" base to base) on
+    the open side of the corner, in its sight: no way there keeps out of its 1", and the
+    refusal names the rule the end breaks, not "no route"."""
+    game, state = wc.game("players")
+    with pytest.raises(RuleError, match=r"a move cannot end within an enemy's control range "
+                                        r"\(e1: 001 Reposition"):
+        step(game, state, {"type": "move", "how": "reposition", "to": [15.7, 9.8]})
