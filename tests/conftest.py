@@ -75,6 +75,10 @@ SLOW: dict[str, frozenset[str]] = {
         "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
         "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
+    "tests/io/test_forgery.py": frozenset({
+        "test_two_hundred_forged_logs_never_replay_as_identical",
+        "test_three_hundred_forged_checkpoints_are_input_errors",
+    }),
     "tests/e2e/test_campaign_targets.py": frozenset({
         "test_observed_win_rates_follow_the_targets",
     }),
