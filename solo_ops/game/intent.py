@@ -229,11 +229,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         raise RuleError("activate an operative first")
     op = state.operatives[state.active_operative]
     assert op.at is not None
-    how = str(action.get("how") or "reposition")
-    if state.edition == "kt2018" and how == "reposition":
-        how = "normal"
-    elif state.edition == "kt2024" and how == "normal":
-        how = "reposition"
+    how = _declared(state, op, str(action.get("how") or "reposition"))
     relation = str(action["relation"])
     refs = referents(game, state)
     choices = [k for k, v in refs.items() if k not in (op.id, op.carrying) and not (
@@ -250,7 +246,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     terrain = game.terrain(state)
     start = (float(op.at[0]), float(op.at[1]))
     blockers = move_goals.move_blockers(state, op, how, target)
-    word = how.replace("_", " ")
+    word = reach.move_verb(how)
     _check_free(terrain, state, op, how)
     blocked = None
     if relation == "behind":
@@ -339,13 +335,11 @@ def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposa
     if spot is None:
         raise RuleError(f"{op.name}'s base fits nowhere within 3\" of {want[0]:g},{want[1]:g}: "
                         f"{why}")
-    how = str(action.get("how") or "reposition")
-    how = {"kt2018": {"reposition": "normal"}, "kt2024": {"normal": "reposition"}}.get(
-        state.edition, {}).get(how, how)
+    how = _declared(state, op, str(action.get("how") or "reposition"))
     blockers = move_goals.move_blockers(state, op, how, action.get("target"))
     walk = terrain.routes.walk(op.at, spot.at, op.radius, blockers=placement.discs(blockers))
     route = walk.points if walk is not None else (op.at, spot.at)
-    concrete = {**{k: v for k, v in action.items() if k != "operative"},
+    concrete = {**{k: v for k, v in action.items() if k != "operative"}, "how": how,
                 "to": [spot.at[0], spot.at[1]]}
     try:
         allowance = reach.move_allowance(op, how, state.edition)
@@ -413,6 +407,20 @@ def _gap(ref: Referent, end: Sequence[float], radius: float) -> float:
     if ref.kind == "objective":
         return max(0.0, math.dist(ref.at, end) - radius)
     return max(0.0, math.dist(ref.at, end) - radius - ref.radius)
+
+
+def _declared(state: State, op: Operative, how: str) -> str:
+    """The edition's word for the move ``how`` names ("move" is a 2024 Reposition and a 2018
+    normal move); Kill Team 2018: once the model has declared and rolled an Advance or a
+    charge, its next move is that one (004 "You can then move that model"), as the engine
+    reads it (:func:`solo_ops.game.player_moves.declared_move`)."""
+    if state.edition == "kt2018":
+        if op.charge_target is not None:
+            return "charge"
+        if op.advance_roll is not None:
+            return "advance"
+        return "normal" if how == "reposition" else how
+    return "reposition" if how == "normal" else how
 
 
 def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: float,

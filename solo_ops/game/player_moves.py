@@ -435,7 +435,7 @@ def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float
     cost = float(walk.cost)
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
-                        f"{how.replace('_', ' ')} {max(0.0, limit):.1f}\"")
+                        f"{reach.move_verb(how)} {max(0.0, limit):.1f}\"")
     return cost
 
 

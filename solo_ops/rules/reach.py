@@ -358,3 +358,9 @@ def round_point(p: Sequence[float] | None) -> list[float] | None:
     if p is None:
         return None
     return [round(float(p[0]), POINT_PLACES), round(float(p[1]), POINT_PLACES)]
+
+
+def move_verb(how: str) -> str:
+    """The verb a sentence uses for the move ``how`` ("Kell can move 6.0\""): a 2018 normal
+    move is a move, a Fall Back falls back, the others are their own words."""
+    return {"normal": "move", "fall_back": "fall back"}.get(how, how.replace("_", " "))
