@@ -44,6 +44,10 @@ class Game:
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+    undo_points: Any = field(default=None, init=False, repr=False, compare=False)
+    """The states kept before the players' answers, for undo: an
+    :class:`~solo_ops.game.undo_points.UndoPoints` at the table and when a save is rebuilt for
+    it (``Any``: that module sits above this one), None in the simulator."""
 
     def __post_init__(self) -> None:
         self.terrains = TerrainCache(self.scenario.board)
