@@ -1,5 +1,5 @@
 """The audits of every shipped scenario over seeds 1-20 (the unit suite runs a few:
-``tests/test_log_audit.py``).
+``tests/e2e/test_log_audit.py``).
 
 Run it from the repository root with the project's virtual environment active::
 
@@ -9,13 +9,13 @@ Run it from the repository root with the project's virtual environment active::
     python bench/audit_games.py --only log      # the log audit alone (issue #11)
 
 The log audit (issue #11): each game is played to the end with the e2e tests' scripted player
-and its event log checked by :func:`tests.log_audit.audit_game`: no enemy shoots a model it
+and its event log checked by :func:`tests.support.log_audit.audit_game`: no enemy shoots a model it
 cannot see or one not on the table, no enemy charge or fight reaches a model out of its control
 range or off the table.
 
 The table audit (issue #27): each scenario in both editions (the scenario's own and the other,
 where it plays in both) with each autopilot policy (objective, cautious, aggressive), checked
-after every step by :func:`tests.log_audit.table_audit`: no two bases overlap by more than
+after every step by :func:`tests.support.log_audit.table_audit`: no two bases overlap by more than
 0.01" (standing models, downed operatives still lying there, hidden counters), no base is
 inside terrain no base stands in or off the board, every enemy move's reported cost equals its
 route's cost recomputed from the recorded points (and is no less than the shortest way between
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.log_audit import (  # noqa: E402
+from tests.support.log_audit import (  # noqa: E402
     EDITIONS,
     POLICIES,
     audit_game,

@@ -1,6 +1,6 @@
 """The order-coverage audit of issue #29: every troop type x command 1-6 x distance band x
 edition (108 cells) played on a small board, each checked against the order's words
-(:mod:`tests.order_audit`; the unit suite runs a sample: ``tests/test_order_audit.py``).
+(:mod:`tests.support.order_audit`; the unit suite runs a sample: ``tests/ai/test_order_audit.py``).
 
 Run it from the repository root with the project's virtual environment active::
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solo_ops.core.tables import order_table  # noqa: E402
-from tests.order_audit import cells, play  # noqa: E402
+from tests.support.order_audit import cells, play  # noqa: E402
 
 
 def main() -> int:

@@ -19,7 +19,7 @@ seam between two touching panels otherwise). It knows nothing of the board edge 
 by walls, so pairs where solo-ops finds no route or pyvisgraph's route leaves the board are
 counted apart and not compared; points inside a wall polygon's exterior are not used. Every
 other length must agree to 1e-6. Where they do not, the slow oracle of the tests
-(``tests/geometry_oracle.py``) referees: pairs where it agrees with solo-ops are reported as
+(``tests/support/geometry_oracle.py``) referees: pairs where it agrees with solo-ops are reported as
 pyvisgraph errors (it slips through walls that cross at shallow angles), any other disagreement
 is a mismatch, printed, and the script exits 1.
 
@@ -49,7 +49,7 @@ import itertools
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.routes import Routes
-from tests.geometry_oracle import OracleRoutes
+from tests.support.geometry_oracle import OracleRoutes
 
 TOLERANCE = 1e-6
 BASE_RADIUS = 32 / 25.4 / 2

@@ -7,7 +7,7 @@ How to run (from the repository root)::
     python bench/bench_odds.py --worst 8       # also list the 8 slowest fights, case by case
     python bench/bench_odds.py --before /tmp/before  # fights: also time an older tree's code
 
-The cases are built deterministically from the shipped data (``tests/odds_oracle.py``,
+The cases are built deterministically from the shipped data (``tests/support/odds_oracle.py``,
 ``shipped_cases``/``shipped_fights``): every distinct shipped ranged weapon (rosters and squads,
 Kill Team 2024 characteristics) against the shipped defences (3 defence dice, Save 3+ to 6+,
 the profiles' wounds), in cover or not, obscured or not, then shipped weapons with one more
@@ -44,7 +44,7 @@ from types import ModuleType
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from solo_ops.rules import odds
-from tests import odds_oracle as oracle
+from tests.support import odds_oracle as oracle
 
 MEAN = False
 """Report each case's mean time over its repeats instead of its best (``--mean``)."""

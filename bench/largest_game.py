@@ -12,7 +12,7 @@ the most enemy units sharing the most enemy models (pre-placed in the enemy's ha
 hidden counters and the most mines, on the widest, deepest board with as many four-cornered
 features as the corner limit leaves room for. Its profiles are ordinary ones (the traitor
 cult's and Vesper's sergeant): the size of the game is what is measured here, not the dice (the
-largest legal fight is ``tests/test_fuzz.py``'s and ``bench/bench_odds.py``'s).
+largest legal fight is ``tests/io/test_fuzz_files.py``'s and ``bench/bench_odds.py``'s).
 
 ``--measure`` runs each measured step in a fresh process (so one's memory never counts against
 the next) and prints a table: CPU seconds and peak memory (maximum resident set) of reading the

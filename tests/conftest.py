@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # SOLO_OPS_JIT=1, so that a command run in this process (click's runner) never starts a
 # compile in the background. tests/test_jit*.py compare both paths directly. The commands run
 # as subprocesses get SOLO_OPS_JIT=0 unless it is set: the numpy code, the same answers, with
-# no numba to load or compile in every one of them (tests/test_jit.py and
-# tests/test_compile.py set the switch themselves where they test it).
+# no numba to load or compile in every one of them (tests/geometry/test_jit_switch.py and
+# tests/cli/test_compile.py set the switch themselves where they test it).
 # numba keeps what it compiles where solo-ops's commands keep it (solo_ops.io.compiled), so the
 # tests and the commands they start compile each kernel once between them.
 compiled.configure()
@@ -51,28 +51,30 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
 # The oracle-heavy property tests (each checks the fast code against a slow, obviously correct
 # oracle, a brute force or many seeds) and the fuzzers, marked ``slow`` here rather than in
 # their files so that the list is one place. The README's test command runs them with a quarter
-# of their examples (tests/budget.py); CI runs them again with the full budget
+# of their examples (tests/support/budget.py); CI runs them again with the full budget
 # (``SOLO_OPS_TEST_BUDGET=full python -m pytest -n auto -m slow``, in .ci/run);
 # ``python -m pytest -m "not slow"`` leaves them out while developing.
-# (tests/test_architecture.py checks that every name here is a test in that file.)
+# (tests/project/test_architecture.py checks that every name here is a test in that file.)
 SLOW: dict[str, frozenset[str]] = {
-    "tests/test_routes.py": frozenset({
+    "tests/geometry/test_routes.py": frozenset({
         "test_reachable_with_bases_equals_oracle",
         "test_reachable_start_first_costs_within_move",
         "test_walk_with_bases_equals_oracle",
         "test_walk_equals_oracle",
         "test_distance_equals_oracle",
     }),
-    "tests/test_sight.py": frozenset({"test_matrices_equal_the_oracle"}),
-    "tests/test_search.py": frozenset({"test_nearest_cover_is_the_cheapest_protected_point"}),
-    "tests/test_fog.py": frozenset({
+    "tests/geometry/test_sight.py": frozenset({"test_matrices_equal_the_oracle"}),
+    "tests/geometry/test_search.py": frozenset({
+        "test_nearest_cover_is_the_cheapest_protected_point",
+    }),
+    "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),
-    "tests/test_fuzz.py": frozenset({
+    "tests/io/test_fuzz_files.py": frozenset({
         "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
         "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
-    "tests/test_odds.py": frozenset({
+    "tests/rules/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
         "test_rolled_attacks_converge_on_the_exact_distribution",
     }),

@@ -35,7 +35,7 @@ COMMAND_MODULES = (
 
 # Each command's module and the line ``solo-ops --help`` shows for it, so that the list is
 # printed without importing any command (click's "lazily loading subcommands" pattern); a
-# module is imported only when its command runs. tests/test_cli_lazy.py checks this table
+# module is imported only when its command runs. tests/cli/test_lazy_group.py checks this table
 # against the commands themselves.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "orders": ("solo_ops.cli.orders", "Roll the solo supplement's enemy orders."),

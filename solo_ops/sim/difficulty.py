@@ -11,7 +11,7 @@ known:
 
 1. The levels are climbed from 1 on their first look (16 missions each) while the win rate
    is above the target: it falls as the level rises (more hidden counters, more enemies;
-   ``tests/test_sim_levels.py`` checks level 1 against 6), so the crossing lies where it
+   ``tests/sim/test_levels.py`` checks level 1 against 6), so the crossing lies where it
    first falls to the target or below.
 2. The level at the crossing is compared with the one before it: the answer is certain once
    the ranges of ``|win rate - target|`` their intervals allow are apart; otherwise both are

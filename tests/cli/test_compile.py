@@ -1,0 +1,135 @@
+"""The geometry's compiled loops without a compile wait (issue #32): ``solo-ops compile``, the
+note that they are compiled, and what ``rate``, ``new --difficulty``, ``play`` and ``serve``
+decide from it (``solo_ops.cli.compile.prepare``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba")
+
+from solo_ops.cli import compile as cli_compile
+from solo_ops.geometry import jit
+from solo_ops.io import compiled
+from tests.support.jit_switch import compiled as kernels_on
+from tests.support.paths import ROOT
+
+
+def _env(cache: Path, setting: str = "") -> dict[str, str]:
+    """A command's environment: its own solo-ops cache folder (the note), numba's cache shared
+    with the tests' (so nothing is compiled twice), the switch as given."""
+    return {**os.environ, "SOLO_OPS_CACHE": str(cache), "SOLO_OPS_JIT": setting,
+            "PYTHONPATH": str(ROOT)}
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    monkeypatch.delenv("SOLO_OPS_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert compiled.cache_dir() == tmp_path / "xdg" / "solo-ops"
+    monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path / "mine"))
+    assert compiled.cache_dir() == tmp_path / "mine"
+    assert compiled.marker().parent == tmp_path / "mine"
+    assert compiled.marker().name == f"compiled-{compiled.build_key()}.json"
+    assert not compiled.ready() and compiled.recorded() == []
+
+
+def test_the_build_key_changes_with_the_kernels_source(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path) -> None:
+    """A changed kernel is another build: compiled afresh, never taken for compiled."""
+    sources = compiled._kernel_sources()
+    assert {p.name for p in sources} >= {"distance.py", "movement.py", "sight.py"}
+    before = compiled.build_key()
+    changed = tmp_path / "sight.py"
+    changed.write_bytes(sources[-1].read_bytes() + b"\n# changed\n")
+    monkeypatch.setattr(compiled, "_kernel_sources", lambda: [*sources[:-1], changed])
+    assert compiled.build_key() != before
+
+
+def test_prepare_decides_and_never_waits_for_a_compiler(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    started: list[int] = []
+    loaded: list[Any] = []
+    monkeypatch.setattr(cli_compile, "start_in_background", lambda: started.append(1))
+    monkeypatch.setattr(jit, "preload", lambda entries: loaded.append(entries) or 0)
+    monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path))
+    monkeypatch.setattr(jit, "MODE", "0")
+    assert cli_compile.prepare() is False and not started and not loaded
+    monkeypatch.setattr(jit, "MODE", "auto")
+    assert cli_compile.prepare() is False and started == [1] and not loaded  # not compiled yet
+    entries = [{"module": "distance", "name": "inside", "args": []}]
+    monkeypatch.setattr(compiled, "ready", lambda: True)
+    monkeypatch.setattr(compiled, "recorded", lambda: entries)
+    assert cli_compile.prepare() is True and loaded == [entries] and started == [1]
+    monkeypatch.setattr(jit, "MODE", "1")  # always: compiled on the spot, nothing loaded first
+    assert cli_compile.prepare() is True and len(loaded) == 1 and started == [1]
+
+
+def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
+    """What the note records of a kernel the geometry called decodes to the very signatures
+    numba compiled, and loads back."""
+    from solo_ops.geometry.routes import Routes
+    from solo_ops.io import library
+    from solo_ops.io.scenario import load_scenario
+
+    scenario = load_scenario(library.folder("scenario") / "gallowdark-night-raid.yaml")
+    routes = Routes(scenario.board)
+    with kernels_on(True):  # points no other test asks: the kernels are called here
+        for k in range(5):
+            routes.distance((2.0 + 0.0137 * k, 2.0 + 0.0291 * k), (20.0 - 0.013 * k, 15.0))
+    entries = jit.compiled_signatures()
+    names = {(e["module"], e["name"]) for e in entries}
+    assert ("distance", "direct") in names or ("distance", "seen") in names
+    assert not any(name.startswith("_") for _, name in names)  # helpers are inside kernels
+    json.dumps(entries)  # plain data
+    import importlib
+
+    for entry in entries:
+        kernel = getattr(importlib.import_module(f"solo_ops.geometry.jit.{entry['module']}"),
+                         entry["name"])
+        assert [jit._decode(args) for args in entry["args"]] == list(kernel.signatures)
+    assert jit.preload(entries) == sum(len(e["args"]) for e in entries)
+    assert jit.preload([{"module": "distance", "name": "no_such_kernel", "args": [[]]}]) == 0
+
+
+def test_compile_writes_the_note_and_a_first_rating_compiles_in_the_background(
+        tmp_path: Path) -> None:
+    """``solo-ops compile`` records the kernels; a rating that finds no note plays with the
+    numpy code (the same numbers) and leaves ``solo-ops compile --background`` behind, which
+    writes the note and ends; the next rating loads the kernels."""
+    done = subprocess.run([sys.executable, "-m", "solo_ops", "compile", "--json"],
+                          env=_env(tmp_path / "a"), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    note = json.loads(Path(doc["marker"]).read_text(encoding="utf-8"))
+    assert note["key"] == Path(doc["marker"]).stem.removeprefix("compiled-")
+    assert doc["kernels"] == len(note["kernels"]) >= 20
+    stale = Path(doc["marker"]).with_name("compiled-0000000000000000.json")
+    stale.write_text("{}", encoding="utf-8")  # another build's note: gone once this one is written
+    again = subprocess.run([sys.executable, "-m", "solo_ops", "compile", "--json"],
+                           env=_env(tmp_path / "a"), capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert [p.name for p in (tmp_path / "a").glob("compiled-*.json")] == [Path(doc["marker"]).name]
+    rate = [sys.executable, "-m", "solo_ops", "rate", "gallowdark-night-raid", "--missions",
+            "2", "--jobs", "1", "--json"]
+    fresh = tmp_path / "b"
+    first = subprocess.run(rate, env=_env(fresh), capture_output=True, text=True, timeout=600)
+    assert first.returncode == 0, first.stderr
+    end = time.monotonic() + 300
+    while not list(fresh.glob("compiled-*.json")) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert [p.name for p in fresh.glob("compiled-*.json")] == [Path(doc["marker"]).name]
+    second = subprocess.run(rate, env=_env(fresh), capture_output=True, text=True, timeout=600)
+    assert second.returncode == 0, second.stderr
+    one, two = json.loads(first.stdout), json.loads(second.stdout)
+    one.pop("missions_per_minute")
+    two.pop("missions_per_minute")
+    assert one == two

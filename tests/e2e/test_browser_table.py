@@ -1,0 +1,355 @@
+"""The table view in a real browser (Debian's Chromium through Playwright, one browser for the
+session; see tests/support/browser.py): two players play the supplement's co-op example on a
+phone and a tablet by tapping — every button tapped twice, answered once — the server is killed
+mid-game and started again and the old links answer on, a tap into an enemy's control range
+offers only the fall back, then the game goes on at the terminal. The labels of every shipped
+scenario's set-up and of each enemy activation of a game never meet at a phone's, a tablet's and
+a laptop's size."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.io.scenario import load_scenario
+from solo_ops.sim import autopilot
+from solo_ops.view.player import player_record, player_view
+from solo_ops.web import board
+from tests.support import browser as b
+from tests.support.api import scenario_path
+from tests.support.browser import WAIT, Served, eventually, label_boxes, meeting, tap
+from tests.support.paths import SCENARIOS
+
+SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """One Chromium for every browser test (they all live here): started once, and closed
+    before the next module, whose in-process API clients run event loops of their own."""
+    with b.launch() as chromium:
+        yield chromium
+SAVE = Path("saves") / "volkus-stronghold-supplement-example-3.json"
+
+
+def bases(page: Any) -> list[str]:
+    """The model bases drawn on a page's board (their SVG elements, sorted)."""
+    return sorted(re.findall(r'<circle class="base [^>]*>', page.inner_html("#board svg")))
+
+
+def api_prompt(server: Served) -> dict[str, Any]:
+    return httpx.get(f"{server.url}api/view", timeout=30).json()["prompt"]
+
+
+def keep_tapping(server: Served, pages: dict[str, Any]) -> int:
+    """Tap ``keep`` twice on every CP re-roll question (on the page of the player asked) until
+    another prompt comes; how many questions there were."""
+    from playwright.sync_api import expect
+
+    answered = 0
+    while (asked := api_prompt(server))["kind"] == "reroll":
+        page = pages[asked["player"]]
+        expect(page.locator("#prompt-text")).to_have_text(asked["text"], timeout=WAIT)
+        page.locator("#options button", has_text="keep").dblclick()
+        eventually(lambda asked=asked: api_prompt(server) != asked, "the question is answered")
+        answered += 1
+    return answered
+
+
+def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    server = Served(tmp_path, "serve", str(SCENARIO))
+    port = server.port
+    shots = os.environ.get("SOLO_OPS_SCREENSHOTS")  # a folder: pictures for the guide
+    try:
+        assert set(server.links) == {"Ana", "Ben", "host"} and "token=" in server.links["Ana"]
+        ana = browser.new_context(viewport=b.VIEWPORTS["phone"], device_scale_factor=2,
+                                  has_touch=True).new_page()
+        ben = browser.new_context(viewport=b.VIEWPORTS["tablet"]).new_page()
+        errors: list[str] = []
+        for page in (ana, ben):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        ana.goto(server.links["Ana"])
+        ben.goto(server.links["Ben"])
+        expect(ana.locator("#link")).to_have_text("live", timeout=WAIT)
+        # the enemy shot first: Ben's CP re-roll questions, each "keep" tapped twice
+        rerolls = keep_tapping(server, {"Ana": ana, "Ben": ben})
+        assert rerolls >= 1
+        expect(ana.locator("#prompt-text")).to_have_text("Ana: which operative do you activate?",
+                                                         timeout=WAIT)
+        expect(ben.locator("#waiting")).to_have_text("Waiting for Ana…", timeout=WAIT)
+        expect(ben.locator("#options button")).to_have_count(0)
+        # Ana taps Kell twice, taps the board 2" right and 3" up, taps "move here" twice
+        ana.locator("#options button", has_text="kell").dblclick()
+        expect(ben.locator("#prompt-text")).to_have_text("Ana: what did Sgt Kell do?",
+                                                         timeout=WAIT)
+        geom = httpx.get(f"{server.url}api/view", timeout=30).json()["board"]
+        tap(ana, geom, 16.75, 4.75)
+        expect(ana.locator("#preview-text")).to_have_text(
+            'kell to (16.8, 4.8): 3.6" around the walls; it can move 6.0" — within the move',
+            timeout=WAIT)
+        expect(ana.locator("#board .ghost")).to_have_count(1)
+        ana.locator("#preview-choices button", has_text="move here").dblclick()
+        expect(ben.locator("#narration li").last).to_contain_text("Sgt Kell", timeout=WAIT)
+        ana.locator("#options button", has_text="done").dblclick()
+        eventually(lambda: api_prompt(server)["text"] != "Ana: what did Sgt Kell do?",
+                   "Kell's activation ends")
+        rerolls += keep_tapping(server, {"Ana": ana, "Ben": ben})
+        expect(ben.locator("#prompt-text")).to_have_text("Ben: which operative do you activate?",
+                                                         timeout=WAIT)
+        # the server is killed: the pages say they are reconnecting; started again on the
+        # same port, the old links (their tokens kept in the save) answer on
+        server.stop(kill=True)
+        expect(ana.locator("#link")).to_have_text("reconnecting…", timeout=WAIT)
+        expect(ben.locator("#link")).to_have_text("reconnecting…", timeout=WAIT)
+        server = Served(tmp_path, "serve", "--resume", str(SAVE), port=port)
+        assert (server.links["Ana"], server.links["Ben"]) == (ana.url, ben.url)
+        expect(ben.locator("#link")).to_have_text("live", timeout=WAIT)
+        expect(ana.locator("#link")).to_have_text("live", timeout=WAIT)
+        for page in (ana, ben):  # a complaint made while the server was down is gone
+            expect(page.locator("#message")).not_to_contain_text("cannot be reached",
+                                                                 timeout=WAIT)
+        # Ben activates Idris, within 1" of cultist-5: only the fall back (and a fight) is
+        # offered, and a tap previews only what the rules allow there
+        ben.locator("#options button", has_text="idris").dblclick()
+        expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Scout Idris do?",
+                                                         timeout=WAIT)
+        expect(ben.locator("#move-kinds button")).to_have_text(["fall back"])
+        expect(ben.locator("#options button", has_text="fight")).to_have_count(1)
+        expect(ben.locator("#options button", has_text="shoot")).to_have_count(0)
+        expect(ben.locator("#why-not")).to_contain_text("in control range of cultist-5")
+        tap(ben, geom, 9.5, 6.6)
+        expect(ben.locator("#preview-choices button")).to_have_text(["fall back here",
+                                                                     "Cancel"], timeout=WAIT)
+        expect(ben.locator("#preview-refused")).to_contain_text(
+            "Not here — move: Scout Idris is in control range of cultist-5")
+        if shots:
+            ben.wait_for_timeout(2600)  # the newest narration's highlight fades
+            ben.screenshot(path=f"{shots}/table-view-tablet.png")
+            ana.evaluate("window.scrollTo(0, 0)")
+            ana.screenshot(path=f"{shots}/table-view-phone.png")
+        ben.locator("#preview-choices button", has_text="fall back here").dblclick()
+        expect(ben.locator("#narration li").last).to_contain_text("Scout Idris",
+                                                                  timeout=WAIT)
+        ben.locator("#tools button", has_text="Undo").dblclick()  # one answer taken back
+        expect(ben.locator("#message")).to_contain_text("Undone: 'move idris fall_back",
+                                                        timeout=WAIT)
+        expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Scout Idris do?")
+        ben.fill("#answer", "nobody")
+        ben.locator("#send").click()
+        expect(ben.locator("#message")).to_have_text(
+            "✗ I don't understand 'nobody'; type 'help' for the words I know", timeout=WAIT)
+        ben.locator("#options button", has_text="done").dblclick()
+        expect(ben.locator("#prompt-text")).not_to_have_text("Ben: what did Scout Idris do?",
+                                                             timeout=WAIT)
+        # both pages: the same prompt, narration and board
+        expect(ana.locator("#prompt-text")).to_have_text(
+            ben.locator("#prompt-text").inner_text(), timeout=WAIT)
+        view = httpx.get(f"{server.url}api/view", timeout=30).json()
+        told = sum(1 for item in view["narration"] if item["lines"])
+        for page in (ana, ben):
+            expect(page.locator("#narration li")).to_have_count(told, timeout=WAIT)
+        eventually(lambda: ana.inner_text("#narration") == ben.inner_text("#narration"),
+                   "both pages show the same narration")
+        eventually(lambda: bases(ana) == bases(ben), "both pages show the same board")
+        assert len(bases(ana)) >= 7
+        ana.reload()  # a page reloaded mid-game shows the same table
+        expect(ana.locator("#narration li")).to_have_count(told, timeout=WAIT)
+        eventually(lambda: bases(ana) == bases(ben), "the reloaded page shows the same board")
+        assert errors == []
+        prompt = view["prompt"]
+        busy = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume",
+                               str(SAVE), "--answer", "status"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert busy.returncode == 2 and "in use by another terminal" in busy.stderr
+    finally:
+        server.stop()
+    # the terminal goes on with the game the browser played
+    resumed = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume", str(SAVE),
+                              "--json"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    lines = [json.loads(x) for x in resumed.stdout.splitlines() if x.startswith("{")]
+    assert lines[0] == {"prompt": prompt}
+    doc = json.loads((tmp_path / SAVE).read_text())
+    answers = [a for a in doc["actions"] if a["type"] != "engine"]
+    assert sum(a["type"] == "reroll" for a in answers) == rerolls  # each "keep" taken once
+    assert [(a["type"], a.get("operative")) for a in answers if a["type"] != "reroll"] == [
+        ("activate", "kell"), ("move", "kell"), ("done", "kell"), ("activate", "idris"),
+        ("done", "idris")]
+    assert next(a for a in answers if a["type"] == "move") == {
+        "type": "move", "how": "reposition", "to": [16.75, 4.75], "operative": "kell"}
+    replay = subprocess.run([sys.executable, "-m", "solo_ops", "replay",
+                             str(SAVE.with_suffix(".log.jsonl")), "--json"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0 and json.loads(replay.stdout)["identical"] is True
+
+
+# -- labels -------------------------------------------------------------------------------------
+def _svgs() -> list[tuple[str, str]]:
+    """The boards to check: every shipped scenario's set-up, then the supplement's co-op
+    example (CP re-rolls left aside) after each enemy activation, played by the autopilot."""
+    out = []
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        game, state = new_game(load_scenario(path), 1)
+        out.append((f"{path.stem} set-up", _svg(game, state)))
+    game, state = new_game(load_scenario(scenario_path()), 3)
+    while (prompt := pending(game, state)).kind != "ended":
+        if prompt.kind == "engine":
+            record = step(game, state, {"type": "engine"})
+            if any(e.get("type") == "enemy_activation" for e in record["events"]):
+                out.append((f"activation at step {record['n']}", _svg(game, state)))
+            continue
+        autopilot.answer(game, state, prompt, "objective")
+    return out
+
+
+def _svg(game: Any, state: Any) -> str:
+    return board.board_svg(game, state, player_view(game, state),
+                           [player_record(r) for r in state.log])
+
+
+def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
+    svgs = _svgs()
+    assert len(svgs) >= 7 + 12
+    css = (Path(board.__file__).parent / "static" / "app.css").read_text()
+    checked = 0
+    for name, size in b.VIEWPORTS.items():
+        page = browser.new_page(viewport=size)
+        for what, svg in svgs:
+            page.set_content(f"<html><head><style>{css}</style></head><body><main><section "
+                             f"id='board-card' class='card'><div id='board'>"
+                             f"{svg.split('?>', 1)[1]}</div></section></main></body></html>")
+            page.evaluate("() => { const s = document.querySelector('#board svg'); "
+                          "s.removeAttribute('width'); s.removeAttribute('height'); }")
+            boxes = label_boxes(page)
+            assert len(boxes) >= 10, (name, what)
+            assert meeting(boxes) == [], (name, what)
+            checked += 1
+        page.close()
+    assert checked == 3 * len(svgs)
+
+
+# -- a fight die by die ---------------------------------------------------------------------------
+def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path) -> None:
+    """Issue 28 item 1 on the page: Tam fights e1 (tests/game/test_fight_choices.py: seed 17, Tam
+    rolls 3 4 5, e1 rolls 1 3 6); the next die's moves are buttons, the engine's advice (block
+    e1's crit with Tam's crit) is the one starred primary button, and tapping it plays it."""
+    from playwright.sync_api import expect
+
+    from tests.support.fight_games import scenario_file
+
+    server = Served(tmp_path, "serve", str(scenario_file(tmp_path)))
+    try:
+        page = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.links.get("Ana") or server.links.get("host") or server.url)
+        expect(page.locator("#prompt-text")).to_have_text("Ana: which operative do you activate?",
+                                                          timeout=WAIT)
+        page.locator("#options button", has_text="tam").click()
+        expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
+        page.fill("#answer", "fight e1 roll")
+        page.press("#answer", "Enter")
+        eventually(lambda: api_prompt(server)["kind"] == "fight", "the fight's first question")
+        assert api_prompt(server)["options"] == ["strike 1", "strike 2", "block 1", "block 2",
+                                                 "block 1 2", "auto", "auto all"]
+        buttons = page.locator("#options button")
+        expect(buttons).to_have_text(["strike 1", "strike 2", "★ block 1", "block 2",
+                                      "block 1 2", "auto", "auto all"], timeout=WAIT)
+        expect(page.locator("#options button.primary")).to_have_text(["★ block 1"])
+        page.locator("#options button", has_text="★ block 1").click()
+        expect(page.locator("#narration")).to_contain_text("Tam blocks a crit hit with a crit.",
+                                                           timeout=WAIT)
+        assert errors == []
+    finally:
+        server.stop()
+
+
+# -- a campaign ---------------------------------------------------------------------------------
+def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
+                                                               tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    squads = SCENARIOS / "squads"
+    made = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "new", "Vesper",
+                           "--squad", str(squads / "vesper.yaml"), "--squad",
+                           str(squads / "ashen-blades.yaml"), "--saves", "saves"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    server = Served(tmp_path, "campaign", "serve", "Vesper", "--saves", "saves",
+                    "--engagement", "1", "--seed", "7")
+    try:
+        ana = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
+        ben = browser.new_context(viewport=b.VIEWPORTS["desktop"]).new_page()
+        errors: list[str] = []
+        for page in (ana, ben):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(server.links["Ana" if page is ana else "Ben"])
+        ana.locator("#campaign button", has_text="Set up mission 1").click()
+        for page in (ana, ben):
+            expect(page.locator("#campaign img.campaign-picture")).to_have_count(1,
+                                                                                timeout=WAIT)
+            expect(page.locator("#campaign .ready button")).to_have_count(2)
+        expect(ana.locator("#campaign .ready button", has_text="Ben")).to_be_disabled()
+        ana.locator("#campaign .ready button", has_text="Ana").dblclick()
+        expect(ben.locator("#campaign .ready button", has_text="Ana")).to_have_text(
+            "Ana: ready ✓", timeout=WAIT)
+        ben.locator("#campaign .ready button", has_text="Ben").click()
+        for page in (ana, ben):
+            expect(page.locator("#board svg")).to_have_count(1, timeout=WAIT)
+            expect(page.locator("#campaign")).to_have_attribute("data-phase", "mission")
+        # the mission, answered from the host's link: every operative reports itself down
+        host = server.links["host"].split("token=")[1]
+        while (p := httpx.get(f"{server.url}api/view", params={"token": host},
+                              timeout=30).json()["prompt"])["kind"] != "ended":
+            answer = {"activate": p["options"][0], "act": f"down {p['operative']}",
+                      "reroll": "keep", "counteract": "pass"}.get(p["kind"], "done")
+            reply = httpx.post(f"{server.url}api/answer", json={"answer": answer,
+                                                              "step": p["step"]},
+                               headers={"x-solo-ops-token": host}, timeout=60)
+            assert reply.json()["ok"], reply.json()
+        record = ben.locator("#campaign button", has_text="Roll the survival tests")
+        expect(record).to_have_count(1, timeout=WAIT)
+        expect(ana.locator("#prompt-text")).to_contain_text("The battle is over", timeout=WAIT)
+        record.click()
+        for page in (ana, ben):
+            expect(page.locator("#campaign")).to_have_attribute("data-phase", "report",
+                                                                 timeout=WAIT)
+            expect(page.locator("#survival tr[data-model]")).to_have_count(7)
+            expect(page.locator("#campaign .report p").first).to_contain_text("Mission 1: ")
+        expect(ana.locator("#campaign img.campaign-picture")).to_have_count(1)
+        ana.wait_for_function(  # the after-action map has loaded (not just been asked for)
+            "() => { const img = document.querySelector('#campaign img.campaign-picture');"
+            " return !!img && img.complete && img.naturalWidth > 0; }", timeout=WAIT)
+        assert errors == []
+    finally:
+        server.stop()
+    terminal = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "play", "Vesper",
+                               "--saves", "saves", "--engagement", "1", "--answer", "quit"],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    assert terminal.returncode == 0, terminal.stderr
+    assert "Campaign Vesper — mission 2" in terminal.stdout
+    assert "Mission 2 is set up and saved" in terminal.stdout
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="the browser tests need a browser under "
+                       "CI: no Chromium at"):
+        b.playwright_api(tmp_path / "no-chromium")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="apt-get install -y chromium"):
+        b.playwright_api(tmp_path / "no-chromium")

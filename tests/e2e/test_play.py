@@ -1,0 +1,355 @@
+"""End to end through the real ``solo-ops`` command (a subprocess), driven by answers files.
+
+The answers are produced by a small deterministic "player" (:func:`bot_answers`) that plays the
+game in-process through :mod:`solo_ops.game.engine` — moving, shooting with solo-ops' dice, ending
+activations — and writes down what it typed. Feeding the same lines to ``solo-ops play`` must
+then give the same game: that is the scripting promise. On top of it: determinism byte for
+byte, SIGKILL at random moments then ``--resume``, undo, refusals, co-op prompts, both editions
+to the end, and ``replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.io.scenario import load_scenario
+from tests.support.paths import SCENARIOS
+from tests.support.players import bot_answers, cli, small_scenario, write_answers
+
+
+def player_actions(save: Path) -> int:
+    doc = json.loads(save.read_text(encoding="utf-8"))
+    return sum(1 for a in doc["actions"] if a["type"] != "engine")
+
+
+@pytest.fixture(scope="module")
+def game2024(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A small 2024 game: its scenario, the bot's answers and the final snapshot."""
+    folder = tmp_path_factory.mktemp("g2024")
+    path = small_scenario(folder)
+    rolls: list[int] = []
+    lines, final = bot_answers(path, 5, rolls_after=rolls)
+    return {"folder": folder, "scenario": path, "lines": lines, "final": final,
+            "rolls_after": rolls}
+
+
+@pytest.fixture(scope="module")
+def reference(game2024: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+              ) -> dict[str, Any]:
+    """The small 2024 game played once through ``solo-ops play --answers``, uninterrupted."""
+    folder = tmp_path_factory.mktemp("reference")
+    answers = write_answers(folder, game2024["lines"])
+    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=folder)
+    assert run.returncode == 0, run.stderr
+    return {"folder": folder, "run": run,
+            "save": (folder / "saves" / "small-kt2024-5.json").read_bytes(),
+            "log": (folder / "saves" / "small-kt2024-5.log.jsonl").read_bytes()}
+
+
+def test_scripted_2024_game_reaches_the_end_with_a_summary(game2024: dict[str, Any],
+                                                          reference: dict[str, Any]) -> None:
+    run, tmp_path = reference["run"], reference["folder"]
+    assert "Turning point 1" in run.stdout and "Turning point 2" in run.stdout
+    assert "Battle over" in run.stdout and "══ Summary ══" in run.stdout
+    assert "✗" not in run.stdout  # every scripted answer was accepted
+    doc = json.loads((tmp_path / "saves" / "small-kt2024-5.json").read_text())
+    assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
+    assert doc["snapshot"]["ended"] is True
+    # replay re-runs it from the log to the same final state
+    rep = cli("replay", "saves/small-kt2024-5.log.jsonl", "--json", cwd=tmp_path)
+    assert rep.returncode == 0, rep.stderr
+    out = json.loads(rep.stdout)
+    assert out["identical"] is True and out["view"]["ended"] is True
+
+
+def test_same_seed_and_answers_give_identical_save_and_log(game2024: dict[str, Any],
+                                                          reference: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    answers = write_answers(tmp_path, game2024["lines"])
+    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "saves" / "small-kt2024-5.json").read_bytes() == reference["save"]
+    assert (tmp_path / "saves" / "small-kt2024-5.log.jsonl").read_bytes() == reference["log"]
+    assert run.stdout == reference["run"].stdout
+    # every die is in the log
+    records = [json.loads(line) for line in reference["log"].decode().splitlines()]
+    assert records[0]["kind"] == "solo-ops-log"
+    assert sum(len(r.get("rolls", [])) for r in records[1:]) > 10
+
+
+def test_sigkill_at_random_moments_then_resume_reaches_the_same_end(
+        game2024: dict[str, Any], reference: dict[str, Any], tmp_path: Path) -> None:
+    answers = write_answers(tmp_path, game2024["lines"])
+    ref_save = json.loads(reference["save"])
+    ref_log = reference["log"]
+
+    folder = tmp_path / "killed"
+    folder.mkdir()
+    save = folder / "saves" / "small-kt2024-5.json"
+    rng = random.Random(1234)
+    env = dict(os.environ, COLUMNS="100")
+
+    def steps_saved() -> int:
+        try:
+            return len(json.loads(save.read_text())["actions"])
+        except (OSError, ValueError):
+            return -1
+
+    kills = 0
+    for attempt in range(5):
+        if save.exists():
+            done = player_actions(save)
+            rest = write_answers(tmp_path, game2024["lines"][done:], "rest.txt")
+            args = ["play", "--resume", str(save), "--answers", str(rest)]
+        else:
+            args = ["play", str(game2024["scenario"]), "--answers", str(answers)]
+        proc = subprocess.Popen([sys.executable, "-m", "solo_ops", *args], cwd=folder,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        if attempt < 4:
+            # let it make a few more steps, then kill it at a random moment
+            target = steps_saved() + rng.randint(1, 6)
+            while proc.poll() is None and steps_saved() < target:
+                time.sleep(0.02)
+            time.sleep(rng.uniform(0.0, 0.15))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                kills += 1
+                continue
+        proc.wait(timeout=120)
+        assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+        if json.loads(save.read_text())["snapshot"]["ended"]:
+            break
+    else:  # pragma: no cover - the last run is never killed
+        raise AssertionError("the game did not finish")
+    assert kills >= 2
+    final = json.loads(save.read_text())
+    assert final["snapshot"] == ref_save["snapshot"]
+    assert final["actions"] == ref_save["actions"]
+    # the log was caught up after each kill: the same records as the uninterrupted game
+    assert (folder / "saves" / "small-kt2024-5.log.jsonl").read_bytes() == ref_log
+
+
+def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, Any],
+                                                           tmp_path: Path) -> None:
+    lines = game2024["lines"]
+    # the first answer after which solo-ops rolled dice (an enemy activation, hidden moves or
+    # the next turning point's initiative)
+    k = next(i for i, n in enumerate(game2024["rolls_after"]) if n > 0)
+    assert lines[k] == "done"
+    script = [*lines[:k + 1], "undo", *lines[k:]]
+    answers = write_answers(tmp_path, script)
+    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Undone: 'done" in run.stdout
+    # what followed the answer comes out again, identically, when it is given again
+    before, after = run.stdout.split("> undo", 1)
+    shown = before.rsplit("> done", 1)[1].split("\n? ")[0]
+    assert shown.strip() and shown in after.split("> done", 1)[1]
+    doc = json.loads((tmp_path / "saves" / "small-kt2024-5.json").read_text())
+    assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
+    # the log keeps what happened, marks the undo, and replays to the same end
+    log = tmp_path / "saves" / "small-kt2024-5.log.jsonl"
+    assert any(json.loads(line).get("undo") for line in log.read_text().splitlines())
+    rep = cli("replay", str(log), "--json", cwd=tmp_path)
+    assert rep.returncode == 0, rep.stderr
+    assert json.loads(rep.stdout)["identical"] is True
+    # nothing to undo before the first answer
+    first = cli("play", str(game2024["scenario"]), "--save", "x.json", "--answer", "undo",
+                cwd=tmp_path)
+    assert "✗ nothing to undo" in first.stdout
+
+
+def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(
+        game2024: dict[str, Any], tmp_path: Path) -> None:
+    first = game2024["lines"][0]  # "activate kell engage" (or another operative)
+    # pillar-1 of the Gallowdark corridors is a wall: x 11-12, y 10.6-11.4
+    script = ["fly", "kell away", "move 3,3", first, "move 11.5,11", "shoot", "damage kell lots",
+              "done",
+              "quit"]
+    run = cli("play", str(game2024["scenario"]), "--answers",
+              str(write_answers(tmp_path, script)), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "✗ no operative called 'fly'" in out
+    assert "✗ stance must be engage or conceal, got 'away'" in out
+    assert "✗ first say which operative acts" in out
+    # issue #27: a point inside terrain is answered with the nearest point where the base
+    # fits (here too far for the move: refused, saying both)
+    assert "✗ At 11.5,11 pillar-1 is there; the nearest point where its base fits is " in out
+    assert "but that is 9.8\" of movement around the walls; Sgt Kell can reposition 6.0\"" in out
+    assert "✗ shoot whom?" in out
+    assert "✗ damage must be a whole number" in out
+    # each refusal is followed by the same question again
+    refusals = out.count("✗")
+    assert refusals == 6
+    for chunk in out.split("✗")[1:]:
+        assert "\n? " in chunk
+    assert "Saved to saves/small-kt2024-5.json" in out
+
+
+def test_play_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
+    run = cli("play", "nowhere.yaml", cwd=tmp_path)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and "nowhere.yaml" in run.stderr
+    (tmp_path / "bad.json").write_text("{\"kind\": \"solo-ops-game\"}")
+    run = cli("play", "--resume", "bad.json", cwd=tmp_path)
+    assert run.returncode == 2 and "bad.json" in run.stderr and "Traceback" not in run.stderr
+    run = cli("replay", "bad.json", cwd=tmp_path)
+    assert run.returncode == 2 and "bad.json" in run.stderr
+
+
+def test_2018_game_played_to_the_end(tmp_path: Path) -> None:
+    path = small_scenario(tmp_path, "kt2018", board="translocum-chamber", seed=6)
+    lines, final = bot_answers(path, 6)
+    run = cli("play", str(path), "--answers", str(write_answers(tmp_path, lines)), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "Battle round 1" in out and "— Movement phase —" in out
+    assert "— Shooting phase —" in out and "— Fight phase —" in out
+    assert "Battle over" in out and "Result: " in out and "✗" not in out
+    doc = json.loads((tmp_path / "saves" / "small-kt2018-6.json").read_text())
+    assert doc["snapshot"] == json.loads(json.dumps(final))
+    assert doc["snapshot"]["ended"] and doc["snapshot"]["result"]["turns"] >= 1
+
+
+def test_coop_prompts_name_whose_turn_it_is(tmp_path: Path) -> None:
+    path = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+    game, state = new_game(load_scenario(path), 3)  # CP re-roll questions first: keep
+    keeps: list[str] = []
+    while (prompt := pending(game, state)).kind in ("engine", "reroll"):
+        step(game, state, {"type": "reroll", "keep": True} if prompt.kind == "reroll"
+             else {"type": "engine"})
+        keeps += ["--answer", "keep"] if prompt.kind == "reroll" else []
+    run = cli("play", str(path), "--save", "coop.json", "--json", *keeps, "--answer",
+              "nobody engage", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    prompts = [json.loads(line)["prompt"] for line in run.stdout.splitlines()
+               if line.startswith("{\"prompt\"")]
+    assert prompts and prompts[0]["player"] in ("Ana", "Ben")
+    assert prompts[0]["text"].startswith(prompts[0]["player"] + ":")
+    refused = [json.loads(line) for line in run.stdout.splitlines() if "refused" in line]
+    assert refused and "no operative called 'nobody'" in refused[0]["refused"]
+    # play the two squads' first activations: the prompts alternate between the players
+    game, state = new_game(load_scenario(path), 3)
+    seen = []
+    while len(seen) < 4:
+        prompt = pending(game, state)
+        if prompt.kind == "engine":
+            step(game, state, {"type": "engine"})
+            continue
+        if prompt.kind == "activate":
+            seen.append(prompt.player)
+            step(game, state, {"type": "activate", "operative": prompt.options[0]})
+        elif prompt.kind == "attack":
+            step(game, state, {"type": "attack_damage", "damage": 0})
+        elif prompt.kind == "reroll":
+            step(game, state, {"type": "reroll", "keep": True})
+        else:
+            step(game, state, {"type": "done"})
+    assert seen[:2] in (["Ana", "Ben"], ["Ben", "Ana"])
+    assert seen[2] == seen[0] and seen[3] == seen[1]
+
+
+def test_map_of_a_save_shows_no_hidden_facts(game2024: dict[str, Any], tmp_path: Path) -> None:
+    answers = write_answers(tmp_path, game2024["lines"][:6])
+    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    save = tmp_path / "saves" / "small-kt2024-5.json"
+    m = cli("map", str(save), "--out", "now.svg", "--json", cwd=tmp_path)
+    assert m.returncode == 0, m.stderr
+    svg = (tmp_path / "now.svg").read_text()
+    doc = json.loads(save.read_text())
+    hidden = [c for c in doc["snapshot"]["counters"]]
+    assert json.loads(m.stdout)["counters"] == [{"id": c["id"], "at": c["at"]} for c in hidden]
+    for word in ("hidden_order", "hidden order", "command"):
+        assert word not in svg
+    for c in hidden:
+        assert f"({c['hidden_order']})" not in svg
+    png = cli("map", str(save), "--out", "now.png", cwd=tmp_path)
+    assert png.returncode == 0 and (tmp_path / "now.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_new_then_play_as_the_readme_says(tmp_path: Path) -> None:
+    new = cli("new", "--seed", "7", "--engagement", "1", cwd=tmp_path)
+    assert new.returncode == 0, new.stderr
+    assert "solo-ops play encounter-7.yaml" in new.stdout
+    assert (tmp_path / "encounter-7.png").exists()
+    run = cli("play", "encounter-7.yaml", "--answer", "status", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "Turn 1" in run.stdout and "No more answers" in run.stdout
+    resumed = cli("play", "--resume", "saves/encounter-7-7.json", "--answer", "help",
+                  cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resuming" in resumed.stdout and "activate kell conceal" in resumed.stdout
+
+
+# -- running `play SCENARIO` again never loses a game (issue 11, item 1) ----------------------
+def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
+        game2024: dict[str, Any], tmp_path: Path) -> None:
+    lines = game2024["lines"]
+    scenario = str(game2024["scenario"])
+    save = tmp_path / "saves" / "small-kt2024-5.json"
+    log = tmp_path / "saves" / "small-kt2024-5.log.jsonl"
+    first = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[:6])),
+                cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    save_1, log_1 = save.read_bytes(), log.read_bytes()
+    actions_1 = json.loads(save_1)["actions"]
+    assert player_actions(save) == 6
+
+    # the README's command again, with no answers: the game is resumed, nothing is rewritten
+    again = cli("play", scenario, cwd=tmp_path, stdin="")
+    assert again.returncode == 0, again.stderr
+    assert "Resuming the unfinished game of" in again.stdout and "--new" in again.stdout
+    assert save.read_bytes() == save_1 and log.read_bytes() == log_1
+
+    # and with more answers it goes on from there: the log and the actions only grow
+    more = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[6:9], "b.txt")),
+               cwd=tmp_path)
+    assert more.returncode == 0, more.stderr
+    log_2 = log.read_bytes()
+    actions_2 = json.loads(save.read_bytes())["actions"]
+    assert log_2.startswith(log_1) and len(log_2) > len(log_1)
+    assert actions_2[:len(actions_1)] == actions_1 and player_actions(save) == 9
+
+    # --new moves the old save, backup and log aside, byte for byte, and starts afresh
+    fresh = cli("play", scenario, "--new", cwd=tmp_path, stdin="")
+    assert fresh.returncode == 0, fresh.stderr
+    aside = sorted(p.name for p in (tmp_path / "saves").iterdir() if ".old-" in p.name)
+    assert [name.split(".old-")[0] for name in aside] == ["small-kt2024-5"] * 3
+    assert sorted(name.split(".", 2)[2] for name in aside) == ["json", "json.bak", "log.jsonl"]
+    moved = {name.split(".", 2)[2]: tmp_path / "saves" / name for name in aside}
+    assert moved["log.jsonl"].read_bytes() == log_2
+    assert json.loads(moved["json"].read_bytes())["actions"] == actions_2
+    assert "moved aside" in fresh.stdout
+    assert player_actions(save) == 0
+
+
+def test_a_finished_game_is_never_resumed_silently(reference: dict[str, Any],
+                                                   game2024: dict[str, Any]) -> None:
+    folder = reference["folder"]
+    save = folder / "saves" / "small-kt2024-5.json"
+    before = sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir())
+    for args in (["play", str(game2024["scenario"])], ["play", "--resume", str(save)]):
+        run = cli(*args, "--answer", "status", cwd=folder)
+        assert run.returncode == 0, run.stderr
+        result = json.loads(reference["save"])["snapshot"]["result"]
+        named = save if args[1] == "--resume" else save.relative_to(folder)
+        assert run.stdout.startswith(f"{named} is a finished game: "
+                                     f"{result['outcome'].upper()} after "
+                                     f"{result['turns']} turning points")
+        assert "Nothing was changed. Start another with `solo-ops play" in run.stdout
+        assert "--new" in run.stdout
+    assert sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir()) == before

@@ -1,0 +1,153 @@
+"""Relative answers turned into points (:mod:`solo_ops.game.intent`), on the small hand-made
+board of :mod:`tests.game.test_engine` (30" x 22", a wall along x = 15 from y 4 to 18, obj-1 at
+(4, 11), obj-2 at (26, 11)); bases are 25 mm, radius 25 / 2 / 25.4 = 0.4921". Every expected
+point is worked out by hand in the test's comment."""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from typing import Any
+
+import pytest
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game import intent
+from solo_ops.game.engine import step
+from tests.support.small_table import BOARD, game_at
+
+
+def propose(game: Any, state: Any, text: str) -> intent.Proposal:
+    from solo_ops.view.answers import parse
+
+    return intent.propose(game, state, parse(text, "act"))
+
+
+def test_to_a_marker_within_the_move_ends_on_it() -> None:
+    game, state = game_at()
+    p = propose(game, state, "move to obj-1")
+    # (3, 10) -> (4, 11): straight, sqrt(2)
+    assert p.to == (4.0, 11.0)
+    assert p.cost == pytest.approx(math.sqrt(2), abs=1e-6)
+    assert p.action == {"type": "move", "how": "reposition", "to": [4.0, 11.0]}
+
+
+def test_a_distance_toward_a_marker_goes_that_far_along_the_route() -> None:
+    game, state = game_at()
+    p = propose(game, state, "move 1 toward obj-1")
+    # 1" along (1, 1)/sqrt(2): (3.7071, 10.7071), recorded to 0.01"
+    assert p.to == (3.71, 10.71)
+    step(game, state, p.action)
+    assert state.operatives["a1"].at == (3.71, 10.71)
+
+
+def test_to_a_far_marker_goes_as_far_as_the_move_allows_around_the_wall() -> None:
+    game, state = game_at()
+    p = propose(game, state, "move to obj-2")
+    # the straight line crosses the wall; round its south end (15, 4 - r): the first leg
+    # heads for about (15, 3.51), so 6" along it is (3, 10) + 6 * (12, -6.49) / 13.64
+    assert p.to[0] == pytest.approx(3 + 6 * 12 / math.hypot(12, 6.49), abs=0.06)
+    assert p.to[1] == pytest.approx(10 - 6 * 6.49 / math.hypot(12, 6.49), abs=0.06)
+    assert p.cost == pytest.approx(6.0, abs=0.02)
+
+
+def test_base_contact_with_a_friend_and_a_charge_into_base_contact_with_an_enemy() -> None:
+    game, state = game_at(a2=(6, 10))
+    p = propose(game, state, "move into base contact with a2")
+    # the ring of radius 2r + 0.02 round (6, 10) has a point due west: (6 - 1.00425, 10)
+    assert p.to == (5.0, 10.0) and p.action["how"] == "reposition"
+    assert p.cost == pytest.approx(2.0, abs=1e-6)
+    game, state = game_at(enemy_at=(7, 10))
+    p = propose(game, state, "charge e1")
+    assert p.to == (6.0, 10.0)
+    assert p.action == {"type": "move", "how": "charge", "to": [6.0, 10.0], "target": "e1"}
+    step(game, state, p.action)  # the engine accepts it as a charge
+    assert state.operatives["a1"].at == (6.0, 10.0)
+
+
+def test_a_reposition_from_inside_control_range_is_refused() -> None:
+    game, state = game_at(enemy_at=(4.2, 10))
+    with pytest.raises(RuleError, match="a1 is in control range of e1: it can only fall back"):
+        propose(game, state, "move to obj-1")
+
+
+def test_a_move_to_an_enemy_stops_outside_its_control_range() -> None:
+    game, state = game_at(enemy_at=(10, 10))
+    p = propose(game, state, "move to e1")
+    # west of e1 by 2r + 1" + 0.1" margin: x = 10 - 2.0842 = 7.9158 -> 7.92
+    assert p.to == (7.92, 10.0)
+    step(game, state, p.action)
+    assert state.operatives["a1"].at == (7.92, 10.0)
+
+
+def test_behind_a_crate_is_the_nearest_point_next_to_it_in_cover() -> None:
+    board = copy.deepcopy(BOARD)
+    board["features"].append({"id": "crate-2", "traits": ["light"],
+                              "polygon": [[6, 9], [7, 9], [7, 11], [6, 11]]})
+    game, state = game_at(enemy_at=(12, 10), board=board)
+    p = propose(game, state, "move behind crate-2")
+    # grid points 0.25" apart from (3, 10); within 1" of the crate means x >= 6 - 1 - r =
+    # 4.508, so x = 4.75 at the least; the cheapest is (4.75, 10), 1.75" away, and the
+    # crate lies between it and e1, within 2" of it: light cover
+    assert p.to == (4.75, 10.0)
+    assert p.cost == pytest.approx(1.75, abs=1e-6)
+
+
+def test_refusals_say_why() -> None:
+    game, state = game_at()
+    with pytest.raises(RuleError, match=re.escape("can reposition at most 6.0\", not 7\"")):
+        propose(game, state, "move 7 toward obj-2")
+    with pytest.raises(RuleError, match="'obj' could be obj-1 or obj-2"):
+        propose(game, state, "move to obj")
+    with pytest.raises(RuleError, match="no thing on the table called 'nowhere'"):
+        propose(game, state, "move to nowhere")
+    with pytest.raises(RuleError, match="no terrain feature called 'obj-1'"):
+        propose(game, state, "move behind obj-1")
+    with pytest.raises(RuleError, match="no terrain feature called 'wall-1'"):
+        propose(game, state, "move behind wall-1")  # thin walls are not offered
+    with pytest.raises(RuleError, match=r"base contact with e1 is 2[0-9]\.[0-9]\" away"):
+        propose(game, state, "move into base contact with e1")
+
+
+def test_match_is_case_insensitive_and_takes_unambiguous_prefixes() -> None:
+    choices = ["kell", "kellan-2", "rask", "Vale"]
+    assert intent.match("KELL", choices, "operative") == "kell"
+    assert intent.match("ras", choices, "operative") == "rask"
+    assert intent.match("vale", choices, "operative") == "Vale"
+    with pytest.raises(RuleError, match="'kel' could be kell or kellan-2"):
+        intent.match("kel", choices, "operative")
+    with pytest.raises(RuleError, match=r"no operative called 'x' \(choose from: kell, "
+                                        r"kellan-2, rask, Vale\)"):
+        intent.match("x", choices, "operative")
+
+
+def test_ids_and_the_only_weapon_that_fits_are_filled_in() -> None:
+    game, state = game_at(enemy_at=(10, 10))
+    from solo_ops.game.engine import pending
+
+    prompt = pending(game, state)
+    got = intent.resolve_ids(game, state, {"type": "shoot", "target": "E", "roll": True},
+                             prompt)
+    assert got == {"type": "shoot", "target": "e1", "roll": True, "weapon": "lasgun"}
+    # only enemies are offered as targets
+    with pytest.raises(RuleError, match=r"no enemy on the table called 'a2' \(choose from: "
+                                        r"e1\)"):
+        intent.resolve_ids(game, state, {"type": "shoot", "target": "a2"}, prompt)
+
+
+def test_an_operative_that_is_not_ready_is_named_as_such() -> None:
+    game, state = game_at()
+    from solo_ops.game.engine import pending
+
+    step(game, state, {"type": "done"})  # a1's activation ends; a2 is the one ready
+    while pending(game, state).kind == "engine":  # the enemy's turn
+        step(game, state, {"type": "engine"})
+    prompt = pending(game, state)
+    assert prompt.kind == "activate" and prompt.options == ["a2"]
+    with pytest.raises(RuleError, match=r"a1 cannot act now \(ready: a2\)"):
+        intent.resolve_ids(game, state, {"type": "activate", "operative": "A1"}, prompt)
+    with pytest.raises(RuleError, match=r"no operative called 'zz' \(choose from: a2\)"):
+        intent.resolve_ids(game, state, {"type": "activate", "operative": "zz"}, prompt)
+    assert intent.resolve_ids(game, state, {"type": "activate", "operative": "A"},
+                              prompt)["operative"] == "a2"

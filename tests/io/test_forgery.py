@@ -1,0 +1,411 @@
+"""A log that cannot be forged past ``replay``, a save that cannot be hand-edited into play
+(issue #31, items 2 to 4).
+
+A small game is played through the real command, with an undo in it; then its files are edited
+as a cheat (or a damaged disk) would: a die roll, a base line appended to make ``replay`` start
+after the forgery, a roll inside a step that was later undone, the header's scenario, the set-up,
+an answer; a checkpoint given 99 wounds or a point off the board. ``replay`` names the first
+forged line (exit 1) or refuses the log in one line (exit 2); ``play --resume`` refuses a forged
+checkpoint in one line naming the field and leaves the files as they were. Hundreds of random
+edits later, never an internal error, and with the save beside it never a forged log that
+replays as identical.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from solo_ops.cli import main
+from solo_ops.io.savegame import checkpoint_hash
+from tests.support.players import bot_answers, cli, small_scenario, write_answers
+
+STEM = "small-kt2024-5"
+SECONDS = 10.0
+"""No forged file may take longer than this to be answered (issue #31's fuzz bound)."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A small game through the real command: fifteen answers or more, up to the first from
+    the fifteenth on whose steps rolled dice (a re-roll: undone with it), an undo of it, the
+    answer again, and four more. (Which answer that is depends on the rules: the players'
+    fight and re-roll choices of issue #28 moved it from the fifteenth to the seventeenth.)"""
+    folder = tmp_path_factory.mktemp("forgery")
+    scenario = small_scenario(folder)
+    keep: dict[str, Any] = {}
+    lines, _final = bot_answers(scenario, 5, keep=keep)
+    records = keep["state"].log
+    answered = [i for i, r in enumerate(records) if r["action"]["type"] not in ("engine",
+                                                                               "setup")]
+    assert len(answered) == len(lines)
+    ends = [*answered[1:], len(records)]
+    k = next(k for k in range(14, len(lines) - 4)  # its own step or the engine's after it
+             if any(r.get("rolls") for r in records[answered[k]:ends[k]]))
+    answers = [*lines[:k + 1], "undo", lines[k], *lines[k + 1:k + 5]]
+    run = cli("play", str(scenario), "--answers", str(write_answers(folder, answers)),
+              cwd=folder)
+    assert run.returncode == 0, run.stderr
+    saves = folder / "saves"
+    return {"save": (saves / f"{STEM}.json").read_bytes(),
+            "log": (saves / f"{STEM}.log.jsonl").read_bytes()}
+
+
+def lay_out(played: dict[str, Any], folder: Path, log: bytes | None = None,
+            save: bytes | None = None) -> tuple[Path, Path]:
+    saves = folder / "saves"
+    saves.mkdir(exist_ok=True)
+    save_path, log_path = saves / f"{STEM}.json", saves / f"{STEM}.log.jsonl"
+    save_path.write_bytes(played["save"] if save is None else save)
+    log_path.write_bytes(played["log"] if log is None else log)
+    return save_path, log_path
+
+
+def entries(data: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in data.decode().splitlines()]
+
+
+def written(items: list[dict[str, Any]]) -> bytes:
+    """Log lines as solo-ops writes them (compact JSON, one a line)."""
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for e in items).encode()
+
+
+def undone_lines(items: list[dict[str, Any]]) -> list[int]:
+    """The indexes of the step lines an undo line voids."""
+    in_force: list[int] = []
+    voided: list[int] = []
+    for index, item in enumerate(items):
+        if "action" in item:
+            in_force.append(index)
+        elif item.get("undo"):
+            voided += in_force[item["keep"]:]
+            del in_force[item["keep"]:]
+    return voided
+
+
+def forge_roll(items: list[dict[str, Any]], index: int) -> tuple[list[int], list[int]]:
+    """Change the first die of line ``index``'s first roll by one pip (in place)."""
+    roll = items[index]["rolls"][0]
+    before = list(roll["faces"])
+    roll["faces"] = [before[0] % 6 + 1, *before[1:]]
+    return before, roll["faces"]
+
+
+def replay(log: Path, *extra: str) -> tuple[int, str, str]:
+    run = cli("replay", str(log), *extra, cwd=log.parent)
+    return run.returncode, run.stdout, run.stderr
+
+
+# -- the issue's forgery: a roll, and a base line after it ----------------------------------------
+def test_a_forged_roll_with_a_base_line_appended_is_named(played: dict[str, Any],
+                                                          tmp_path: Path) -> None:
+    """The attack of issue #31: edit a die roll, then append ``{"base": {"checkpoint": <the
+    save's checkpoint>, "steps": <n>}}`` so that replay would start after it. ``replay LOG
+    --save SAVE`` names the forged record, its roll and both dice."""
+    items = entries(played["log"])
+    doc = json.loads(played["save"])
+    index = next(i for i, e in enumerate(items) if i > 1 and e.get("rolls")
+                 and i not in undone_lines(items))
+    before, after = forge_roll(items, index)
+    items.append({"base": {"checkpoint": doc["checkpoint"], "steps": len(doc["steps"])}})
+    save, log = lay_out(played, tmp_path, written(items))
+    code, out, err = replay(log, "--save", str(save))
+    assert code == 1, err
+    n = items[index]["n"]
+    assert f"Step {n} (line {index + 1}) differs from the log: roll 1 (" in out
+    assert f"is {after} in the log, the dice give {before}" in out
+    assert "it is not the line the save recorded" in out
+    assert "identical" not in out
+    code, out, _err = replay(log, "--save", str(save), "--json")
+    found = json.loads(out)
+    assert code == 1 and found["identical"] is False and found["proven"] is False
+    assert found["first_difference"] == n and found["line"] == index + 1
+
+
+def test_a_base_line_alone_is_named_where_it_was_added(played: dict[str, Any],
+                                                       tmp_path: Path) -> None:
+    items = entries(played["log"])
+    doc = json.loads(played["save"])
+    items.append({"base": {"checkpoint": doc["checkpoint"], "steps": len(doc["steps"])}})
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, _err = replay(log)
+    assert code == 1
+    assert f"Line {len(items)} differs from the log: " in out
+
+
+@pytest.mark.parametrize("base", [{"steps": "x"}, {"steps": 3}, {"checkpoint": 1, "steps": 2},
+                                  "x", {"steps": -1, "checkpoint": {}}])
+def test_a_damaged_base_line_is_a_clean_answer(played: dict[str, Any], tmp_path: Path,
+                                               base: Any) -> None:
+    """``{"base": {"steps": "x"}}`` was an internal error (exit 70): with its save it is the
+    line named (exit 1), without one a line saying the save is needed (exit 2)."""
+    items = [*entries(played["log"]), {"base": base}]
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, err = replay(log)
+    assert code == 1 and f"Line {len(items)} differs from the log: " in out, out + err
+    alone = tmp_path / "alone.log.jsonl"
+    shutil.copyfile(log, alone)
+    code, out, err = replay(alone)
+    assert code == 2 and err.count("\n") == 1, out + err
+    assert f"alone.log.jsonl: line {len(items)}: " in err and "internal error" not in err
+
+
+# -- every line is checked -------------------------------------------------------------------------
+def test_a_roll_edited_inside_an_undone_step_is_named(played: dict[str, Any],
+                                                      tmp_path: Path) -> None:
+    items = entries(played["log"])
+    voided = [i for i in undone_lines(items) if items[i].get("rolls")]
+    assert voided, "the undo took back steps that rolled dice"
+    before, after = forge_roll(items, voided[0])
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, _err = replay(log)
+    n = items[voided[0]]["n"]
+    assert code == 1
+    assert f"Step {n} (undone; line {voided[0] + 1}) differs from the log: roll 1 (" in out
+    assert f"is {after} in the log, the dice give {before}" in out
+    alone = tmp_path / "alone.log.jsonl"  # without the save: the dice alone catch it
+    shutil.copyfile(log, alone)
+    code, out, _err = replay(alone)
+    assert code == 1 and f"Step {n} (undone; line {voided[0] + 1}) differs" in out
+
+
+def test_the_set_up_is_checked(played: dict[str, Any], tmp_path: Path) -> None:
+    items = entries(played["log"])
+    assert items[1]["n"] == 0 and items[1]["rolls"]
+    before, after = forge_roll(items, 1)
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, _err = replay(log)
+    assert code == 1
+    assert "Step 0 (line 2) differs from the log: roll 1 (" in out
+    assert f"is {after} in the log, the dice give {before}" in out
+
+
+def test_the_header_scenario_is_checked(played: dict[str, Any], tmp_path: Path) -> None:
+    """A wall moved in the header's board: the header no longer names its game (with or
+    without the save), and the save's game is another."""
+    items = entries(played["log"])
+    features = items[0]["scenario"]["board"]["features"]
+    wall = next(f for f in features if "line" in f or "polygon" in f)
+    key = "line" if "line" in wall else "polygon"
+    wall[key][0] = [wall[key][0][0] + 0.5, wall[key][0][1]]
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, _err = replay(log)
+    assert code == 1 and "Line 1 (the header) differs from the log: " in out
+    alone = tmp_path / "alone.log.jsonl"
+    shutil.copyfile(log, alone)
+    code, out, _err = replay(alone)
+    assert code == 1 and "Line 1 (the header) differs from the log: the header's scenario " \
+        "or seed is not the game its id names" in out
+
+
+def test_an_edited_answer_is_named_at_its_own_step(played: dict[str, Any],
+                                                   tmp_path: Path) -> None:
+    items = entries(played["log"])
+    index = next(i for i, e in enumerate(items) if e.get("action", {}).get("type") == "activate"
+                 and i not in undone_lines(items))
+    action = items[index]["action"]
+    action["stance"] = "conceal" if action.get("stance") == "engage" else "engage"
+    _save, log = lay_out(played, tmp_path, written(items))
+    code, out, _err = replay(log)
+    assert code == 1 and f"Step {items[index]['n']} (line {index + 1}) differs" in out
+
+
+def test_the_untouched_log_is_proven_line_by_line(played: dict[str, Any],
+                                                  tmp_path: Path) -> None:
+    save, log = lay_out(played, tmp_path)
+    code, out, err = replay(log)
+    assert code == 0, err
+    assert "Every step came out identical" in out
+    assert f"Every line is the one its save {save} recorded." in out
+    code, out, _err = replay(log, "--json")
+    assert json.loads(out)["proven"] is True
+
+
+# -- checkpoints that cannot be hand-edited into play ----------------------------------------------
+def _resume(save: Path) -> tuple[int, str]:
+    run = CliRunner().invoke(main, ["play", "--resume", str(save), "--answer", "quit"])
+    return run.exit_code, run.output
+
+
+def _forced_rebase(doc: dict[str, Any]) -> None:
+    """Edit a step's fingerprint: the history no longer replays into the saved game, so the
+    game would have to go on from the checkpoint."""
+    doc["steps"][2] = "000000000000"
+
+
+def test_a_checkpoint_edited_with_its_steps_is_refused_and_nothing_changes(
+        played: dict[str, Any], tmp_path: Path) -> None:
+    """The issue's forgery: one entry of ``steps`` changed and ``operatives[0].wounds = 99``:
+    refused in one line naming the checkpoint; the save and log are untouched."""
+    doc = json.loads(played["save"])
+    _forced_rebase(doc)
+    doc["checkpoint"]["operatives"][0]["wounds"] = 99
+    forged = json.dumps(doc).encode()
+    save, log = lay_out(played, tmp_path, save=forged)
+    code, output = _resume(save)
+    assert code == 2, output
+    assert f"{save}: checkpoint: it does not match its hash" in output
+    assert output.count("\n") == 1 and "99/" not in output
+    assert save.read_bytes() == forged and log.read_bytes() == played["log"]
+
+
+@pytest.mark.parametrize(("where", "value", "expected"), [
+    (("operatives", 0, "wounds"), 99, "checkpoint.operatives[0].wounds: 99 is not 0-8"),
+    (("operatives", 0, "at"), 999, "checkpoint.operatives[0].at: 999 is not a point x, y or "
+                                   "none"),
+    (("operatives", 0, "at"), [999, 1], "checkpoint.operatives[0].at: point 999,1 is off the "
+                                        "board"),
+    (("operatives", 0, "id"), "ghost", "checkpoint.operatives[0].id: 'ghost' is not one of the "
+                                       "players' operatives"),
+    (("units", 0, "fsm"), "flying", "checkpoint.units[0].fsm: 'flying' is not a state"),
+    (("counters", 0, "hidden_order"), 9, "checkpoint.counters[0].hidden_order: 9 is not an "
+                                         "order 1-6"),
+    (("turn",), "x", "checkpoint.turn: 'x' is not a whole number"),
+    (("dice",), {"kind": "loaded"}, "checkpoint.dice: "),
+])
+def test_a_sealed_checkpoint_that_no_game_could_reach_is_refused(
+        played: dict[str, Any], tmp_path: Path, where: tuple[Any, ...], value: Any,
+        expected: str) -> None:
+    """Even with its hash made to match (a forger with the source code), a checkpoint passes
+    the checks a scenario passes before play goes on from it: one line naming the field."""
+    doc = json.loads(played["save"])
+    _forced_rebase(doc)
+    node = doc["checkpoint"]
+    for key in where[:-1]:
+        node = node[key]
+    node[where[-1]] = value
+    doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
+    forged = json.dumps(doc).encode()
+    save, log = lay_out(played, tmp_path, save=forged)
+    code, output = _resume(save)
+    assert code == 2, output
+    assert output.count("\n") == 1 and f"{save}: {expected}" in output, output
+    assert save.read_bytes() == forged and log.read_bytes() == played["log"]
+
+
+def test_a_save_whose_scenario_was_edited_is_refused(played: dict[str, Any],
+                                                     tmp_path: Path) -> None:
+    """A wall moved in the save's own scenario (the game id no longer names it) is refused in
+    one line; so is a scenario padded past what any scenario file could hold."""
+    doc = json.loads(played["save"])
+    walls = doc["scenario"]["board"]["features"]
+    wall = next(f for f in walls if "line" in f or "polygon" in f)
+    key = "line" if "line" in wall else "polygon"
+    wall[key][0] = [wall[key][0][0] + 0.5, wall[key][0][1]]
+    forged = json.dumps(doc).encode()
+    save, log = lay_out(played, tmp_path, save=forged)
+    code, output = _resume(save)
+    assert code == 2 and output.count("\n") == 1, output
+    assert f"{save}: game_id: the scenario or the seed is not the game the save's id names" \
+        in output
+    assert save.read_bytes() == forged and log.read_bytes() == played["log"]
+
+
+def test_an_edited_checkpoint_with_intact_steps_is_not_needed(played: dict[str, Any],
+                                                              tmp_path: Path) -> None:
+    """The steps replay into the saved game: the game goes on from them, says the checkpoint
+    was not trusted, and the next save writes it anew."""
+    doc = json.loads(played["save"])
+    doc["checkpoint"]["operatives"][0]["wounds"] = 99
+    save, _log = lay_out(played, tmp_path, save=json.dumps(doc).encode())
+    run = CliRunner().invoke(main, ["play", "--resume", str(save), "--answer", "status",
+                                    "--answer", "save"])
+    assert run.exit_code == 0, run.output
+    assert "This save's checkpoint cannot be trusted (it does not match its hash" in run.output
+    assert json.loads(save.read_text())["checkpoint"] == json.loads(played["save"])["checkpoint"]
+
+
+# -- hundreds of forgeries: clean answers only -----------------------------------------------------
+def _mutate(value: Any, rng: random.Random) -> Any:
+    return rng.choice([None, True, -1, 0, 7, 99, 10**12, 2.5, "x", "", [], {}, [1, 2],
+                       [999, 999], [-5, 3], {"a": 1}, "idle", "engage", "p1", value])
+
+
+def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any],
+                                                           tmp_path: Path) -> None:
+    """Each a checkpoint with one field changed (sealed again half the time) in a save whose
+    steps force the game onto it: exit 0 (the change is a state a game can be in) or one
+    input error line (exit 2) — never an internal error; and never 99 wounds in play."""
+    rng = random.Random(31)
+    base = json.loads(played["save"])
+    _forced_rebase(base)
+    runner = CliRunner()
+    codes: dict[int, int] = {}
+    for case in range(300):
+        doc = json.loads(json.dumps(base))
+        node: Any = doc["checkpoint"]
+        path: list[Any] = []
+        while isinstance(node, (dict, list)) and node and (not path or rng.random() < 0.7):
+            key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+            path.append(key)
+            parent, node = node, node[key]
+        if not path:
+            continue
+        parent[path[-1]] = _mutate(node, rng)
+        if case % 2:
+            doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
+        folder = tmp_path / f"c{case}"
+        folder.mkdir()
+        save, _log = lay_out(played, folder, save=json.dumps(doc).encode())
+        start = time.perf_counter()
+        run = runner.invoke(main, ["play", "--resume", str(save), "--answer", "status",
+                                   "--answer", "quit"])
+        assert time.perf_counter() - start < SECONDS, (case, path)
+        codes[run.exit_code] = codes.get(run.exit_code, 0) + 1
+        assert run.exit_code in (0, 2), (case, path, run.output[-400:])
+        assert "internal error" not in run.output and "/99W" not in run.output, (case, path)
+    assert codes.get(2, 0) > 150, codes
+
+
+def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any],
+                                                           tmp_path: Path) -> None:
+    """Random edits of one line (a value changed, a line added, removed or repeated, a base
+    line appended): with the save beside it ``replay`` names a line (exit 1) or refuses the
+    log (exit 2) — never "identical", never an internal error."""
+    rng = random.Random(17)
+    items = entries(played["log"])
+    doc = json.loads(played["save"])
+    runner = CliRunner()
+    for case in range(200):
+        forged = json.loads(json.dumps(items))
+        kind = case % 5
+        index = rng.randrange(len(forged))
+        if kind == 0:  # a value inside a line
+            node: Any = forged[index]
+            while isinstance(node, (dict, list)) and node:
+                key = rng.choice(list(node)) if isinstance(node, dict) \
+                    else rng.randrange(len(node))
+                if not isinstance(node[key], (dict, list)) or rng.random() < 0.3:
+                    old = node[key]
+                    node[key] = _mutate(old, rng)
+                    if node[key] == old:
+                        node[key] = [old]
+                    break
+                node = node[key]
+        elif kind == 1:
+            del forged[index]
+        elif kind == 2:
+            forged.insert(index, json.loads(json.dumps(forged[index])))
+        elif kind == 3:
+            forged.append({"base": {"checkpoint": doc["checkpoint"],
+                                    "steps": rng.choice([len(doc["steps"]), 3, "x"])}})
+        else:
+            forged.append({"undo": True, "keep": rng.choice([0, 2, len(doc["steps"]), -1])})
+        folder = tmp_path / f"l{case}"
+        folder.mkdir()
+        _save, log = lay_out(played, folder, written(forged))
+        if log.read_bytes() == played["log"]:
+            continue
+        start = time.perf_counter()
+        run = runner.invoke(main, ["replay", str(log)])
+        assert time.perf_counter() - start < SECONDS, (case, kind, index)
+        assert run.exit_code in (1, 2), (case, kind, index, run.output[-400:])
+        assert "internal error" not in run.output and "identical" not in run.output, case

@@ -1,0 +1,55 @@
+"""Shared by the tests: moved from geometry/test_routes_fast_paths.py."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import yaml
+
+from solo_ops.geometry.board import Board, parse_board
+from tests.support.paths import BOARDS
+
+R32 = 32 / 25.4 / 2
+
+
+def shipped_boards() -> list[Board]:
+    out = []
+    for path in sorted(BOARDS.glob("*.yaml")):
+        with open(path, encoding="utf-8") as fh:
+            out.append(parse_board(yaml.safe_load(fh), str(path)))
+    return out
+
+
+def random_board(seed: int, n: int = 12) -> Board:
+    """Random wall panels, about half continuing from the previous one's end, some on the
+    0.5" grid (so that points of the move grid line up with wall ends)."""
+    rng = np.random.default_rng(seed)
+    features: list[dict[str, Any]] = []
+    prev = None
+    for k in range(n):
+        if prev is not None and rng.random() < 0.5:
+            a = prev
+        else:
+            a = (float(rng.integers(2, 56)) / 2, float(rng.integers(2, 40)) / 2)
+        if rng.random() < 0.5:
+            ang = float(rng.integers(0, 4)) * math.pi / 2
+            length = float(rng.integers(4, 14)) / 2
+        else:
+            ang = float(rng.uniform(0, 2 * math.pi))
+            length = float(rng.uniform(2, 7))
+        b = (min(29.5, max(0.5, a[0] + length * math.cos(ang))),
+             min(21.5, max(0.5, a[1] + length * math.sin(ang))))
+        if math.dist(a, b) < 0.5:
+            continue
+        features.append({"id": f"w{k}", "traits": ["wall"], "line": [list(a), list(b)]})
+        prev = b
+    return parse_board({"name": f"random-{seed}", "width": 30, "depth": 22,
+                        "features": features}, "<random>")
+
+
+BOARD_LIST = [*shipped_boards(), *(random_board(s) for s in range(3))]
+
+
+IDS = [b.name for b in BOARD_LIST]

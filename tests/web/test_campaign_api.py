@@ -1,0 +1,191 @@
+"""A campaign at the table (``campaign serve``, issue #30), through its API in process: set-up
+and ready buttons, the mission, the survival tests, the report, recruits, the next mission —
+with each player's link acting for that player only — and the terminal's ``campaign play``
+taking over mid-way and handing back, on the same files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from solo_ops.cli import main
+from solo_ops.cli.campaign_files import campaign_path
+from solo_ops.cli.campaign_serve import Desk
+from solo_ops.web.app import create_app
+from solo_ops.web.campaign import ROUTES
+from tests.support.api import ApiClient
+from tests.support.paths import SCENARIOS
+
+SQUADS = SCENARIOS / "squads"
+
+
+def new_campaign(folder: Path, name: str = "Vesper") -> Path:
+    """A two-player campaign (Ana: Kill team Vesper, Ben: the Ashen Blades)."""
+    saves = folder / "saves"
+    run = CliRunner().invoke(main, ["campaign", "new", name, "--squad",
+                                    str(SQUADS / "vesper.yaml"), "--squad",
+                                    str(SQUADS / "ashen-blades.yaml"), "--saves", str(saves)])
+    assert run.exit_code == 0, run.output
+    return saves
+
+
+def open_desk(saves: Path, name: str = "Vesper") -> Desk:
+    desk = Desk(campaign_path(name, saves), name, {"engagement": 1, "seed": 7})
+    desk.ensure_links()
+    desk.open()
+    return desk
+
+
+def lan(desk: Desk) -> ApiClient:
+    return ApiClient(create_app(None, desk=desk, extra=ROUTES, local_only=False,
+                                hosts=["192.168.1.20"]), "http://192.168.1.20:8765")
+
+
+def key(desk: Desk, who: str) -> dict[str, str]:
+    links = desk.links
+    assert links is not None
+    return {"x-solo-ops-token": links["host"] if who == "host" else links["players"][who]}
+
+
+def do(c: ApiClient, desk: Desk, who: str, body: dict[str, Any]) -> Any:
+    return c.post("/api/campaign", json=body, headers=key(desk, who))
+
+
+def everyone_down(c: ApiClient, desk: Desk) -> int:
+    """Play the mission out from the host's link: every operative activated reports itself
+    down (the quickest end: the squads wiped out, everyone tested); the answers given."""
+    n = 0
+    while (p := c.get("/api/view", params={"since": 10**6},
+                      headers=key(desk, "host")).json()["prompt"])["kind"] != "ended":
+        answer = {"activate": p["options"][0] if p["options"] else "done",
+                  "act": f"down {p['operative']}", "reroll": "keep", "counteract": "pass",
+                  "reaction": "no"}.get(p["kind"], "done")
+        reply = c.post("/api/answer", json={"answer": answer, "step": p["step"]},
+                       headers=key(desk, "host")).json()
+        assert reply["ok"], (p, reply)
+        n += 1
+        assert n < 100
+    return n
+
+
+def test_a_campaign_mission_from_ready_to_the_report_and_the_next(tmp_path: Path) -> None:
+    saves = new_campaign(tmp_path)
+    desk = open_desk(saves)
+    try:
+        with lan(desk) as c:
+            first = c.get("/api/campaign", headers=key(desk, "Ana")).json()
+            assert first["phase"] == "report" and first["number"] == 1 and first["you"] == "Ana"
+            assert c.get("/api/view", headers=key(desk, "Ana")).status_code == 409
+            assert do(c, desk, "Ben", {"do": "next"}).json()["phase"] == "setup"
+            setup = c.get("/api/campaign", headers=key(desk, "Ben")).json()
+            assert setup["mission"]["ready"] == {"Ana": False, "Ben": False}
+            assert setup["mission"]["name"] == "Vesper: mission 1" and setup["mission"]["briefing"]
+            picture = c.get("/api/campaign/picture.svg", params={"what": "setup"},
+                            headers=key(desk, "Ben"))
+            assert picture.status_code == 200 and b'class="base player' in picture.content
+            # Ben's link readies Ben only; Ana readies herself, and the mission begins
+            refused = do(c, desk, "Ben", {"do": "ready", "player": "Ana"})
+            assert refused.status_code == 403
+            assert do(c, desk, "Ben", {"do": "ready"}).json()["message"] == \
+                "Ready. Waiting for Ana."
+            began = do(c, desk, "Ana", {"do": "ready"}).json()
+            assert began["message"] == "Everyone is ready: mission 1 begins."
+            assert began["phase"] == "mission"
+            assert do(c, desk, "Ana", {"do": "record"}).status_code == 409  # not over yet
+            assert everyone_down(c, desk) >= 7
+            assert c.get("/api/campaign", headers=key(desk, "Ana")).json()["phase"] == "ended"
+            done = do(c, desk, "Ben", {"do": "record"}).json()
+            assert done["phase"] == "report" and done["played"] == 1 and done["number"] == 2
+            report = done["report"]
+            assert report["mission"] == 1 and report["lines"][0].startswith("Mission 1: ")
+            assert {t["model"] for t in report["tests"]} == {
+                "kell", "rask", "vale", "oro", "corvin", "idris", "tam"}
+            assert all(t["went_down"] and 1 <= t["roll"] <= 6 for t in report["tests"])
+            assert c.get("/api/campaign/picture.svg", params={"what": "end"},
+                         headers=key(desk, "Ana")).status_code == 200
+            # the squads page: every model's state and missions played
+            ana = next(s for s in done["squads"] if s["player"] == "Ana")
+            assert all(m["missions"] == 1 for m in ana["models"])
+            fallen = [m["id"] for s in done["squads"] for m in s["models"]
+                      if m["state"] == "fallen"]
+            assert [r["fallen"] for r in done["recruits"]] == fallen
+            assert fallen, "seed 7: some fail their survival test"
+            # a recruit in place of the first fallen, by its own player only
+            owner = next(r["player"] for r in done["recruits"])
+            other = "Ben" if owner == "Ana" else "Ana"
+            body = {"do": "recruit", "fallen": fallen[0], "id": "rookie-1", "name": "Rookie"}
+            assert do(c, desk, other, body).status_code == 403
+            joined = do(c, desk, owner, body).json()
+            assert joined["message"].startswith("Rookie (rookie-1) joins")
+            assert joined["recruits"] == [r for r in done["recruits"]
+                                          if r["fallen"] != fallen[0]]
+    finally:
+        desk.close()
+    # the terminal goes on with the campaign the page played: mission 2, set up from scratch
+    shown = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "show", "Vesper",
+                            "--saves", str(saves), "--json"], capture_output=True, text=True,
+                           timeout=120)
+    assert shown.returncode == 0 and json.loads(shown.stdout)["missions_played"] == 1
+
+
+def test_the_page_and_the_terminal_take_turns_on_a_mission(tmp_path: Path) -> None:
+    """Ready and two steps on the page; the server stops; the terminal plays on; the page
+    opens the mission where the terminal left it, with the same links."""
+    saves = new_campaign(tmp_path)
+    desk = open_desk(saves)
+    with ApiClient(create_app(None, desk=desk, extra=ROUTES), "http://127.0.0.1:8765") as c:
+        c.post("/api/campaign", json={"do": "next"})
+        assert c.post("/api/campaign", json={"do": "ready"}).json()["phase"] == "mission"
+        links = desk.links
+        p = c.get("/api/view").json()["prompt"]
+        assert p["kind"] == "activate"
+        assert c.post("/api/answer", json={"answer": p["options"][0], "step": p["step"]}
+                      ).json()["ok"]
+        steps = c.get("/api/view").json()["steps"]
+    desk.close()
+    save = saves / "Vesper-missions" / "mission-1.save.json"
+    played = json.loads(save.read_text())["actions"]
+    terminal = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "play", "Vesper",
+                               "--saves", str(saves), "--answer", "done", "--answer", "quit"],
+                              capture_output=True, text=True, timeout=120)
+    assert terminal.returncode == 0, terminal.stderr
+    assert "going on with mission 1" in terminal.stdout
+    after = json.loads(save.read_text())["actions"]
+    assert after[:len(played)] == played and len(after) > len(played)
+    again = open_desk(saves)
+    try:
+        assert again.phase == "mission" and again.links == links
+        with ApiClient(create_app(None, desk=again, extra=ROUTES),
+                       "http://127.0.0.1:8765") as c:
+            view = c.get("/api/view").json()
+            assert view["steps"] > steps
+            assert [r["action"] for r in view["records"][1:]] == after
+    finally:
+        again.close()
+
+
+def test_a_schema_1_campaign_is_migrated_and_keeps_its_links(tmp_path: Path) -> None:
+    saves = new_campaign(tmp_path)
+    path = saves / "Vesper.json"
+    doc = json.loads(path.read_text())
+    doc["schema_version"] = 1
+    del doc["links"]
+    path.write_text(json.dumps(doc))
+    desk = open_desk(saves)
+    desk.close()
+    saved = json.loads(path.read_text())
+    assert saved["schema_version"] == 2 and saved["links"] == desk.links
+    assert set(saved["links"]["players"]) == {"Ana", "Ben"}
+    again = Desk(path, "Vesper", {})
+    again.ensure_links(("Ben",))
+    assert again.links is not None and again.links["players"]["Ana"] == \
+        saved["links"]["players"]["Ana"]
+    assert again.links["players"]["Ben"] != saved["links"]["players"]["Ben"]
+    with pytest.raises(Exception, match="no player 'Zed' in campaign 'Vesper'"):
+        again.ensure_links(("Zed",))
