@@ -12,11 +12,11 @@ a state reached by the same actions is the state a replay gives: the points chan
 
 Points are kept where the game is played at the table (:class:`~solo_ops.session.table.
 GameTable`) and where a saved game is rebuilt for it (``restore``, when the table opens it),
-never in the simulator. A point is not kept while the game holds a paused step's plans
-(``game.cp_plans``, the state alone would not carry them); an undo to such a moment replays
-from the point before. Each point is a copy of the state without its records (shared), a few
-tens of kilobytes; a game keeps at most :data:`LIMIT` (the oldest are thinned out, every
-other one, so an undo far back replays a few steps more).
+never in the simulator. A point at a step paused for a CP re-roll also holds the enemy plans the
+game keeps for the step's re-run (``game.cp_plans``; the plans are only ever read through a
+copy, so the point shares them). Each point is a copy of the state without its records
+(shared), a few tens of kilobytes; a game keeps at most :data:`LIMIT` (the oldest are thinned
+out, every other one, so an undo far back replays a few steps more).
 """
 
 from __future__ import annotations
@@ -35,39 +35,47 @@ LIMIT = 400
 of the older half goes."""
 
 
+@dataclass(frozen=True)
+class Point:
+    """A kept state: the steps it holds, a copy of it, and the game's kept plans then."""
+
+    steps: int
+    state: State
+    plans: Any
+
+
 @dataclass
 class UndoPoints:
     """Copies of one game's state, by the number of steps they hold (see the module
     docstring)."""
 
-    points: dict[int, State] = field(default_factory=dict)
+    points: dict[int, Point] = field(default_factory=dict)
 
     def keep(self, game: Game, state: State) -> None:
-        """Keep a copy of ``state`` as it is now (called just before a player answer is
-        applied), unless the game holds a paused step's plans the state does not carry."""
-        if game.cp_plans is not None:
-            return
-        self.points[len(state.log)] = copy_state(state)
+        """Keep a copy of ``state`` as it is now, with the game's kept plans (called just
+        before a player answer is applied)."""
+        steps = len(state.log)
+        self.points[steps] = Point(steps, copy_state(state), game.cp_plans)
         if len(self.points) > LIMIT:
             older = sorted(self.points)[: LIMIT // 2]
-            for steps in older[1::2]:
-                del self.points[steps]
+            for old in older[1::2]:
+                del self.points[old]
 
-    def nearest(self, actions: list[Any], since: int) -> tuple[int, State] | None:
+    def nearest(self, actions: list[Any], since: int) -> Point | None:
         """The kept point nearest the end of ``actions`` whose steps from step ``since`` (the
         first step an action list holds: 1 after set-up, or a checkpoint's length) are the
-        first of ``actions``: ``(how many of them it holds, a fresh copy of its state)``, or
-        None. Points that are not a beginning of ``actions`` are of an undone history: they
-        are forgotten when they lie beyond its end."""
+        first of ``actions``, with a fresh copy of its state (the point can serve again), or
+        None. Points beyond the end of ``actions`` are forgotten (the game goes back before
+        them; one of an undone history would never match again)."""
         end = since + len(actions)
         for steps in sorted(self.points, reverse=True):
             if steps < since:
                 break
-            kept = self.points[steps]
-            if steps <= end and all(record.get("action") == actions[i - since]
-                                    for i, record in enumerate(kept.log[since:steps],
-                                                               start=since)):
-                return steps - since, copy_state(kept)
             if steps > end:
                 del self.points[steps]
+                continue
+            kept = self.points[steps]
+            if all(record.get("action") == actions[i - since]
+                   for i, record in enumerate(kept.state.log[since:steps], start=since)):
+                return Point(steps, copy_state(kept.state), kept.plans)
         return None

@@ -355,7 +355,8 @@ def restore(doc: dict[str, Any], source: str,
         game.base = base
     done = 0
     if start is not None:
-        done, state = start
+        done, state, game.cp_plans = start.steps - max(1, base_steps(game)), start.state, \
+            start.plans
     for i, action in enumerate(todo[done:], start=done):
         if not isinstance(action, dict):
             raise InputError("each action must be a mapping", source=source,
