@@ -182,7 +182,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                "cost": round(cost, 2), "note": note,
                **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                    walk.points)}]
+                                    walk.points, game.words)}]
     return events + check_mines(game, state, op)
 
 
@@ -308,7 +308,8 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
                        "to": _r(op.at), "route": [_r(p) for p in walk.points],
                        "cost": round(float(walk.cost), 2),
                        **({"blocked_by": blocked} if blocked else {}),
-                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
+                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points,
+                                            game.words),
                        "note": f"{op.label} rolls {roll.value} for the charge "
                        f"and {'reaches' if success else 'falls short of'} {target.label}"
                        f"{short}."})
@@ -336,7 +337,7 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
                    "cost": round(cost, 2), "note": action.note,
                    **({"blocked_by": blocked} if blocked else {}),
                    **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                        walk.points)})
+                                        walk.points, game.words)})
     return events + check_mines(game, state, op)
 
 
