@@ -100,7 +100,7 @@ def profiles_of(game: Game) -> tuple[dict[str, Profile], dict[str, Profile]]:
     enemies carry them)."""
     from solo_ops.game.engine import new_game
 
-    _game, initial = new_game(game.scenario, game.seed)
+    _game, initial = new_game(game.scenario, game.seed, terrains=game.terrains)
     by_id = {o.id: o.profile for o in initial.operatives.values()}
     roster = game.scenario.roster
     by_name: dict[str, Profile] = {}

@@ -639,12 +639,14 @@ def reconcile_log(entries: list[dict[str, Any]], state: State
     return same, want[same:]
 
 
-def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], Game, State]:
+def rebase(doc: dict[str, Any], source: str, why: str, *, like: Game | None = None
+           ) -> tuple[dict[str, Any], Game, State]:
     """Go on from the save's checkpoint when its history no longer replays into it (``why``:
     :func:`verify`'s sentence, or the replay's error): the game as it stood when saved, played
     on under this solo-ops's rules. The steps before stay in the event log to read; undo and
     ``replay`` start at the checkpoint. Raises :class:`InputError` when the save has no
-    checkpoint (schema 1 and 2 saves): then the game cannot go on faithfully."""
+    checkpoint (schema 1 and 2 saves): then the game cannot go on faithfully. ``like``: the
+    game the replay rebuilt, whose compiled terrain is used again (a terrain never changes)."""
     data = doc.get("checkpoint")
     if not isinstance(data, dict):
         raise InputError(f"replaying this save gives a different game: {why}. It was written "
@@ -656,8 +658,12 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
         raise InputError(f"{problem}; replaying the save gives a different game ({why}), so "
                          "it cannot go on from it: the save was edited (its .bak is the "
                          "version before the last step)", source=source, field="checkpoint")
-    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, _fresh = new_game(scenario, doc["seed"])
+    if like is not None and like.scenario.document == doc.get("scenario"):
+        game = Game(like.scenario, doc["seed"])  # the state is the checkpoint's: no set-up
+        game.terrains = like.terrains
+    else:
+        scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+        game = Game(scenario, doc["seed"])
     game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)

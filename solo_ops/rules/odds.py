@@ -356,16 +356,8 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         cap = top
     hist = [0] * (cap + 1)
     hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
-    # no crit retained: each save, crit or normal, blocks a normal hit (_least_damage with no
-    # crits), so only how many saves there are matters: the rolls' ways added up by it
-    by_saves: dict[int, int] = {}
-    for cs, ns, w in rolls[0]:
-        by_saves[cs + ns] = by_saves.get(cs + ns, 0) + w
-    normals = [(n, ways) for (c, n), ways in kept.items() if not c]
-    for saves, w in by_saves.items():
-        for n, ways in normals:
-            over = (n - saves) * nd
-            hist[(over if over < cap else cap) if over > 0 else 0] += ways * w
+    _add_no_crit(hist, [(n, ways) for (c, n), ways in kept.items() if not c], rolls[0], nd,
+                 cap)
     crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
     only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
     # _least_damage written out (this loop is the hot path of the AI's expected damage); the
@@ -398,6 +390,21 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
                 hist[damage if damage < cap else cap] += ways * w
     dist = {d: ways for d, ways in enumerate(hist) if ways}
     return dist, den * whole, with_crit, den
+
+
+def _add_no_crit(hist: list[int], normals: list[tuple[int, int]],
+                 roll: list[tuple[int, int, int]], nd: int, cap: int) -> None:
+    """Add to ``hist`` the damage of the attacks that retained no crit (``(normal hits,
+    ways)``) against the defence ``roll``: each save, crit or normal, blocks a normal hit
+    (:func:`_least_damage` with no crits), so only how many saves there are matters, and the
+    roll's ways are added up by it first."""
+    by_saves: dict[int, int] = {}
+    for cs, ns, w in roll:
+        by_saves[cs + ns] = by_saves.get(cs + ns, 0) + w
+    for saves, w in by_saves.items():
+        for n, ways in normals:
+            over = (n - saves) * nd
+            hist[(over if over < cap else cap) if over > 0 else 0] += ways * w
 
 
 _Rolls = list[list[tuple[int, int, int]]]
