@@ -130,8 +130,14 @@ def forge_roll(items: list[dict[str, Any]], index: int) -> tuple[list[int], list
 
 
 def replay(log: Path, *extra: str) -> tuple[int, str, str]:
-    run = cli("replay", str(log), *extra, cwd=log.parent)
-    return run.returncode, run.stdout, run.stderr
+    """``solo-ops replay LOG EXTRA...`` through click's runner (the command line in this
+    process): its exit status, stdout and stderr."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    run = runner.invoke(main, ["replay", str(log), *extra])
+    return run.exit_code, run.stdout, run.stderr
 
 
 # -- the issue's forgery: a roll, and a base line after it ----------------------------------------
