@@ -20,7 +20,7 @@ its own fresh game, and a last table gives the planning CPU of a turn per size a
 
 The game is built through the scenario check (``parse_scenario``), so ``--units`` is at most
 the scenario limit (``ScenarioLimits.enemies``: 20 since issue #31; older figures in
-``docs/performance.md`` went to 40 under the limit of their day).
+``CHANGELOG.md`` went to 40 under the limit of their day).
 """
 
 from __future__ import annotations

@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from solo_ops.geometry import jit
 from solo_ops.io import compiled
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
 
 # The geometry's compiled loops (numba, where installed) are on in the tests' own process, as in
 # the simulator's workers, so every oracle test of the geometry checks them (SOLO_OPS_JIT=0
@@ -32,9 +31,6 @@ if jit.MODE != "0":
     jit.MODE = "1"
 jit.use_in_simulation()
 os.environ.setdefault("SOLO_OPS_JIT", "0")
-SCENARIOS = ROOT / "scenarios"
-ROSTERS = SCENARIOS / "rosters"
-BOARDS = SCENARIOS / "boards"
 
 # Hypothesis: under CI (CI=true, as .ci/run is run) every property test draws the same examples
 # on every run (derandomize) and no example fails for being slow on a busy machine (no
@@ -42,9 +38,12 @@ BOARDS = SCENARIOS / "boards"
 # keeps exploring new examples. HYPOTHESIS_PROFILE=ci (or dev) picks one by hand. This runs
 # before the test modules are imported, so their own @settings(...) inherit the profile's values
 # for whatever they do not set themselves.
+# Neither profile fails a test because drawing its examples was slow: on a machine busy with
+# other work that says nothing about the code (the examples and the checks are the same).
+_NOT_FOR_BUSY_MACHINES = [HealthCheck.too_slow, HealthCheck.data_too_large]
 settings.register_profile("ci", derandomize=True, deadline=None, database=None,
-                          print_blob=True)
-settings.register_profile("dev")
+                          print_blob=True, suppress_health_check=_NOT_FOR_BUSY_MACHINES)
+settings.register_profile("dev", suppress_health_check=_NOT_FOR_BUSY_MACHINES)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE")
                       or ("ci" if os.environ.get("CI", "").lower() == "true" else "dev"))
 

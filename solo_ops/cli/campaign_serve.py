@@ -75,6 +75,10 @@ class Desk:
         """The mission being played or just ended (None while it is set up, between missions)."""
         return self.mission if self._phase in (MISSION, ENDED) else None
 
+    def setup_table(self) -> GameTable | None:
+        """The mission set up, being played or just ended (None between missions)."""
+        return self.mission if self._phase in (SETUP, MISSION, ENDED) else None
+
     @property
     def links(self) -> dict[str, Any] | None:
         return self.campaign.links
@@ -246,6 +250,10 @@ class Desk:
             }
             if mission is not None and self._phase in (SETUP, MISSION, ENDED):
                 game = mission.game
+                doc["title"] = mission_title(c.name, self.number, game.scenario.name)
+                from solo_ops.web.board import geometry
+
+                doc["board"] = geometry(game, mission.state)  # the set-up picture's inches
                 doc["mission"] = {"name": game.scenario.name, "edition": game.edition,
                                   "players": mission.players,
                                   "briefing": mission.briefing(),
@@ -253,8 +261,9 @@ class Desk:
                                   "result": mission.state.result}
             return doc
 
-    def picture(self, what: str) -> str | None:
-        """The set-up picture of the mission being set up, or the map of the last one's end."""
+    def picture(self, what: str, phone: bool = False) -> str | None:
+        """The set-up picture of the mission being set up, or the map of the last one's end;
+        ``phone``: with the phone's label set, every model and door labelled."""
         from solo_ops.view import board_view, drawing
         from solo_ops.view.player import player_record, player_view
 
@@ -266,7 +275,24 @@ class Desk:
             game, state = table.game, table.state
             view = player_view(game, state)
             records = [player_record(r) for r in state.log]
-            return drawing.svg_text(board_view.board_scene(game, state, view, records))
+            focus = None
+            if phone:
+                ids = [o["id"] for ops in view["squads"].values() for o in ops]
+                focus = board_view.Focus(frozenset(ids + [o["id"] for o in view["enemies"]]),
+                                         None)
+            return drawing.svg_text(board_view.board_scene(game, state, view, records,
+                                                           phone=focus))
+
+
+def mission_title(campaign: str, number: int, name: str) -> str:
+    """The campaign page's title for mission ``number`` called ``name``, each said once: a
+    mission named after the campaign (``Duo: mission 1``, as ``campaign play`` names them) is
+    ``Duo — mission 1``."""
+    if name.casefold() in (f"{campaign}: mission {number}".casefold(), campaign.casefold()):
+        return f"{campaign} — mission {number}"
+    if name.casefold().startswith(campaign.casefold()):
+        return name
+    return f"{campaign} — mission {number}: {name}"
 
 
 def squads_doc(c: Campaign) -> list[dict[str, Any]]:
@@ -311,9 +337,14 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
                    edition: str | None, engagement: int | None, units: str | None,
                    new_links: tuple[str, ...], seed: int | None, saves: Path | None) -> None:
     """Serve the campaign as a live web page: every mission and everything between them."""
-    import uvicorn
-
-    from solo_ops.cli.serve import _bind, base_url, link_lines, served_names
+    from solo_ops.cli.serve import (
+        _bind,
+        base_url,
+        echo_links,
+        quiet_stops,
+        run_server,
+        served_names,
+    )
     from solo_ops.web.app import create_app, is_loopback
     from solo_ops.web.campaign import ROUTES
 
@@ -322,22 +353,20 @@ def campaign_serve(name: str, host: str, port: int, board: str | None, roster: s
                              "engagement": engagement, "units": units, "seed": seed})
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), contextlib.closing(desk):
+        quiet_stops()
         desk.ensure_links(new_links)
         desk.open()
         for note in desk.notes:
             click.echo(note)
         base = base_url(host, sock.getsockname()[1])
         app = create_app(None, local_only=is_loopback(host), hosts=served_names(host),
-                         desk=desk, extra=ROUTES)
+                         desk=desk, extra=ROUTES, base=base)
         assert desk.links is not None
         click.echo(f"Serving {name} on {base}")
-        for line in link_lines(base, desk.players, desk.links):
-            click.echo(line)
+        echo_links(base, desk.players, desk.links)
         state = "not set up yet" if desk.phase == REPORT else f"at '{desk.phase}'"
         click.echo(f"Mission {desk.number} is {state}; the campaign is saved to {path} after "
                    f"every step. Stop with Ctrl+C and go on with `solo-ops campaign serve "
                    f"{name}` or `solo-ops campaign play {name}`.")
-        config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1, lifespan="off")
-        uvicorn.Server(config).run(sockets=[sock])
+        run_server(app, sock)
 

@@ -1,5 +1,10 @@
 """``solo-ops map SAVE --out FILE.svg|.png``: the player's view of a game, as a picture.
 
+``--sheet`` draws the printable set-up sheet instead (one A4 page, PNG:
+:func:`solo_ops.view.setup.sheet_png`) — the table laid out with a tape measure, for a group
+without phones: the enemy to put out, every hidden counter, drop zone, door and objective
+measured from two table edges, the roster's table of what a counter may become.
+
 Drawn from :func:`solo_ops.view.player.player_view` only — the table view's picture
 (:mod:`solo_ops.view.board_view`): the board, the players' models, revealed enemies, the
 activation being played (or the last one) numbered from where each action happened, and
@@ -15,6 +20,7 @@ from typing import Any
 import click
 
 from solo_ops.cli.common import emit_json
+from solo_ops.core.errors import InputError
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
 from solo_ops.io import pictures
@@ -54,11 +60,26 @@ def draw_view(game: Game, state: State, out: Path, *, reveal: bool = False) -> N
               help="The picture to write: FILE.svg or FILE.png.")
 @click.option("--reveal-hidden", is_flag=True,
               help="DEBUG: show hidden counters' orders on the map. Spoils the game.")
+@click.option("--sheet", is_flag=True,
+              help="Draw the printable set-up sheet instead (one A4 page, FILE.png): the enemy "
+                   "to put out, every counter and drop zone measured from two table edges.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was drawn as JSON.")
-def map_command(save: Path, out: Path, reveal_hidden: bool, as_json: bool) -> None:
-    """Draw the player's view of a saved game to a picture."""
+def map_command(save: Path, out: Path, reveal_hidden: bool, sheet: bool, as_json: bool) -> None:
+    """Draw the player's view of a saved game to a picture (or its set-up sheet)."""
+    if sheet and out.suffix.lower() != ".png":
+        raise InputError("the set-up sheet is a PNG picture: name it FILE.png",
+                         source=str(out))
+    if sheet and reveal_hidden:
+        raise InputError("the set-up sheet never shows a hidden fact: drop --reveal-hidden",
+                         source="--sheet")
     game, state = load_save(save)
-    draw_view(game, state, out, reveal=reveal_hidden)
+    if sheet:
+        from solo_ops.view.setup import sheet_png
+
+        pictures.save_picture(out, lambda _suffix: sheet_png(game, state,
+                                                             player_view(game, state)))
+    else:
+        draw_view(game, state, out, reveal=reveal_hidden)
     view = player_view(game, state, reveal=reveal_hidden)
     if as_json:
         emit_json({"save": str(save), "out": str(out), "turn": view["turn"],

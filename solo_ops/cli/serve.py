@@ -68,12 +68,94 @@ def base_url(host: str, port: int) -> str:
 
 def link_lines(base: str, players: list[str], links: dict[str, Any]) -> list[str]:
     """The lines that give each player their link, then the host's."""
-    out = [f"  {player}: {base}?{urlencode({'player': player, 'token': links['players'][player]})}"
-           for player in players]
+    from solo_ops.web.join import player_link
+
+    out = [f"  {player}: {player_link(base, player, links)}" for player in players]
     out.append("  The host's link answers for every player (one device passed round the "
                "table):")
     out.append(f"  {HOST}: {base}?{urlencode({'token': links['host']})}")
     return out
+
+
+QR_GAP = 3
+"""Columns between two QR codes printed side by side."""
+
+
+def qr_lines(base: str, players: list[str], links: dict[str, Any], width: int) -> list[str]:
+    """Each player's link as a QR code to scan from the terminal, its name above it, as many
+    side by side as ``width`` columns hold."""
+    from solo_ops.view import qr
+    from solo_ops.web.join import player_link
+
+    codes = [(f"{p} — scan to join", qr.terminal(player_link(base, p, links)).splitlines())
+             for p in players]
+    out: list[str] = []
+    row: list[tuple[str, list[str]]] = []
+    for code in codes:
+        wide = sum(len(c[1][0]) + QR_GAP for c in [*row, code]) - QR_GAP
+        if row and wide > width:
+            out += _side_by_side(row)
+            row = []
+        row.append(code)
+    if row:
+        out += _side_by_side(row)
+    return out
+
+
+def _side_by_side(codes: list[tuple[str, list[str]]]) -> list[str]:
+    """QR codes (each's title, then its lines) next to each other."""
+    gap = " " * QR_GAP
+    size = max(len(lines[0]) for _, lines in codes)
+    out = [gap.join(title[:size].ljust(size) for title, _ in codes).rstrip()]
+    for i in range(max(len(lines) for _, lines in codes)):
+        out.append(gap.join((lines[i] if i < len(lines) else "").ljust(size)
+                            for _, lines in codes).rstrip())
+    return out
+
+
+def echo_links(base: str, players: list[str], links: dict[str, Any]) -> None:
+    """Print each player's QR code (where the terminal can show its blocks), then every
+    link."""
+    import shutil
+    import sys
+
+    try:
+        codes = qr_lines(base, players, links, shutil.get_terminal_size((100, 40)).columns)
+        "\n".join(codes).encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:  # a terminal without the block characters: the links only
+        codes = []
+    for line in codes:
+        click.echo(line)
+    for line in link_lines(base, players, links):
+        click.echo(line)
+
+
+def quiet_stops() -> None:
+    """From now on Ctrl+C or a stop from the system is a clean exit (status 0) that leaves the
+    locks tidily (no leftovers): uvicorn, once it has shut down, raises the signal again."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, _stopped)
+
+
+def run_server(app: Any, sock: socket.socket) -> None:
+    """Serve ``app`` on ``sock`` with uvicorn until Ctrl+C (or a stop from the system), then
+    exit quietly: the pages' event streams are ended first
+    (:meth:`~solo_ops.web.server.Hub.close`), so nothing is left running to be cancelled (no
+    tracebacks), and the signal uvicorn raises again once it has shut down is a clean exit
+    (:func:`quiet_stops`, called by the commands before they print their links)."""
+    import uvicorn
+
+    hub = app.app.state.hub  # the Guard wraps the Starlette app
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            hub.close()
+            await super().shutdown(sockets)
+
+    quiet_stops()
+    config = uvicorn.Config(app, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=1, lifespan="off")
+    Server(config).run(sockets=[sock])
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -117,8 +199,6 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
                   save: Path | None, new: bool, host: str, port: int,
                   units: str | None, new_links: tuple[str, ...]) -> None:
     """Serve SCENARIO (or --resume SAVE) as a live web page for the table."""
-    import uvicorn
-
     from solo_ops.web.app import create_app, is_loopback
 
     p = opening.plan(scenario, resume, seed, save, new, command="serve",
@@ -135,8 +215,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
     sock = _bind(host, port)  # before anything is written: a busy port changes nothing
     with contextlib.closing(sock), game_lock(save_path):
         use_at_table()
-        for stop in (signal.SIGINT, signal.SIGTERM):  # uvicorn raises them again when it has
-            signal.signal(stop, _stopped)  # shut down: leave the lock tidily (no leftovers)
+        quiet_stops()
         if p.resuming:
             table, doc = open_table(p, units=units)
             try:
@@ -167,17 +246,14 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             click.echo(f"A new link for {name}: the old one no longer works.")
         real_port = sock.getsockname()[1]
         base = base_url(host, real_port)
-        app = create_app(table, local_only=local, hosts=served_names(host))
+        app = create_app(table, local_only=local, hosts=served_names(host), base=base)
         assert table.game.links is not None
         click.echo(f"Serving {table.game.scenario.name} on {base}")
-        for line in link_lines(base, table.players, table.game.links):
-            click.echo(line)
+        echo_links(base, table.players, table.game.links)
         click.echo(f"The game is saved to {save_path} after every step; stop with Ctrl+C and "
                    f"go on with `solo-ops serve --resume {save_path}` or `solo-ops play "
                    f"--resume {save_path}`.")
-        config = uvicorn.Config(app, log_level="warning", access_log=False,
-                                timeout_graceful_shutdown=1, lifespan="off")
-        uvicorn.Server(config).run(sockets=[sock])
+        run_server(app, sock)
 
 
 def _stopped(signum: int, frame: object) -> None:

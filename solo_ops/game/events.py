@@ -5,8 +5,9 @@ A step's record holds its events (``{"type": kind, ...}``). The player view
 the emitting code also marked it — and every event of a kind not declared at all, so a new
 kind can never leak a hidden fact before it is declared. Narration
 (:mod:`solo_ops.view.narrate`) gives words to every kind that is not secret or deliberately
-silent. ``tests/game/test_event_kinds.py`` checks that every kind the code emits is declared here, that
-code marking an event secret only does so for secret kinds, and that narration covers the rest.
+silent. ``tests/game/test_event_kinds.py`` checks that every kind the code emits is declared
+here, that code marking an event secret only does so for secret kinds, and that narration
+covers the rest.
 
 Rolls are marked secret where they are rolled (``dice.d6(..., secret=True)``), not here.
 """

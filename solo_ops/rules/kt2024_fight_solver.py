@@ -76,7 +76,8 @@ class _FightSolver:
     The moves are :func:`~solo_ops.rules.kt2024_fight._moves` and
     :func:`~solo_ops.rules.kt2024_fight._apply` written out inline, one closure a move (this is
     the hot loop of the exact odds); ``tests/rules/test_odds.py`` checks the result against a brute
-    force and ``tests/rules/test_fight_solver_unchanged.py`` against the previous solver, state by state.
+    force and ``tests/rules/test_fight_solver_unchanged.py`` against the previous solver, state by
+    state.
     """
 
     def __init__(self, rules: FightRules):

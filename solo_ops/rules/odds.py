@@ -5,9 +5,9 @@ counts, which is exact) and applies the same rule steps the rolled mode uses
 (:mod:`solo_ops.rules.kt2024`, :mod:`solo_ops.rules.kt2018`). Kill Team 2024 outcomes are
 counted as whole numbers over a power of six and turned into :class:`fractions.Fraction` once,
 at the end, so results are exact (the same Fractions as multiplying chances step by step, which
-``tests/rules/test_odds_integer_counting.py`` checks); :meth:`Odds.to_json` turns them into floats. Damage is
-capped at the target's wounds when they are given. Results are cached: the AI asks the same
-question many times while planning; :func:`clear_caches` forgets them all.
+``tests/rules/test_odds_integer_counting.py`` checks); :meth:`Odds.to_json` turns them into
+floats. Damage is capped at the target's wounds when they are given. Results are cached: the
+AI asks the same question many times while planning; :func:`clear_caches` forgets them all.
 """
 
 from __future__ import annotations
@@ -111,8 +111,8 @@ def _marginal(joint: dict[tuple[int, int], Fraction], index: int) -> Dist:
 # Every die has six equally likely faces, so every chance below is a whole number of outcomes
 # over a power of six: the odds count outcomes as integers (one multinomial coefficient times
 # the number of faces of each kind) and make one Fraction per result at the very end. The
-# numbers are exactly those of multiplying Fractions step by step (tests/rules/test_odds_integer_counting.py
-# compares both), about a hundred times faster.
+# numbers are exactly those of multiplying Fractions step by step
+# (tests/rules/test_odds_integer_counting.py compares both), about a hundred times faster.
 
 _MOST_DICE = 12
 """Attack dice a weapon can roll (``core.limits``: attacks 0..12); tables below go this far."""

@@ -17,19 +17,27 @@ Built only from the player view (:func:`solo_ops.view.player.player_view`) and p
   told (the ``reroll_offered`` event's ``so_far``);
 * the title: the turn, the victory points and the players' command points.
 
+On a phone (:class:`Focus`) the picture carries a phone-sized label set instead
+(:data:`~solo_ops.view.picture_style.PHONE`): larger letters, short names (``C5`` for
+``cultist-5``, :func:`short_names`), and only the models the question is about labelled (the
+active operative, its targets, the enemy that just moved: :func:`focus_ids`), only the doors
+and terrain it can reach; the page shows the rest on a tap. No title and no legend: the page
+has its own header, and the map download keeps both.
+
 Every label goes through the one placer (:mod:`solo_ops.view.labels`) and the picture through
 :mod:`solo_ops.view.render`, so the SVG and the PNG show the same thing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import markers
 from solo_ops.view import render
-from solo_ops.view.picture_style import LEGEND_CHARS
+from solo_ops.view.picture_style import LEGEND_CHARS, PHONE
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -96,9 +104,76 @@ def activation(records: list[dict[str, Any]], where: dict[str, tuple[float, floa
     return who, steps
 
 
-def _label(o: dict[str, Any]) -> str:
-    """A model's label: its id, what it carries, its wounds when hurt, or that it is down."""
-    text = o["id"] + (" ⇐" + o["carrying"] if o.get("carrying") else "")
+@dataclass(frozen=True)
+class Focus:
+    """A phone's board: the models labelled (by :func:`focus_ids`) and the doors, hatches and
+    terrain labelled (those the active operative can reach); everything else is drawn
+    unlabelled, named on a tap."""
+
+    models: frozenset[str]
+    features: frozenset[str] | None = frozenset()
+    """The doors, hatches and terrain labelled (None: every door and hatch)."""
+
+
+SHORT = 7
+"""An id this long or shorter is its own short name."""
+
+
+def short_name(ident: str) -> str:
+    """A phone label's name for a model: the id when short (``kell``), else the initials of
+    its words and its number (``cultist-5`` → ``C5``, ``stubber-gunner-12`` → ``SG12``), else
+    its first letters (``sergeant`` → ``sergea…``)."""
+    if len(ident) <= SHORT:
+        return ident
+    words = [w for w in re.split(r"[-_ .]+", ident) if w]
+    if len(words) >= 2 and words[-1].isdigit():
+        return "".join(w[0] for w in words[:-1]).upper() + words[-1]
+    if len(words) >= 2:
+        return "".join(w[0] for w in words).upper()
+    return ident[:SHORT - 1] + "…"
+
+
+def short_names(idents: Iterable[str]) -> dict[str, str]:
+    """Every id's short name (:func:`short_name`), the id itself where two would share one."""
+    ids = sorted(set(idents))
+    short = {i: short_name(i) for i in ids}
+    taken: dict[str, int] = {}
+    for name in short.values():
+        taken[name] = taken.get(name, 0) + 1
+    return {i: (s if taken[s] == 1 and (s == i or s not in short) else i)
+            for i, s in short.items()}
+
+
+def focus_ids(view: dict[str, Any], records: list[dict[str, Any]],
+              targets: Iterable[str] = ()) -> frozenset[str]:
+    """The models a question is about: the operative asked about (the active one), the
+    ``targets`` it has (the page's offers), whoever acted in the activation shown (the enemy
+    that just moved: every model of its unit), and, while the players choose who activates,
+    the operatives they may choose."""
+    pending = view.get("pending") or {}
+    out = set(targets)
+    if pending.get("operative"):
+        out.add(str(pending["operative"]))
+    if pending.get("kind") == "activate":
+        out.update(str(o) for o in pending.get("options", []))
+    where = {o["id"]: (0.0, 0.0) for o in _models(view)}
+    who, steps = activation(records, where)
+    out.update(step.actor for step in steps)
+    if who is not None:
+        out.add(who)
+        out.update(o["id"] for o in view["enemies"] if o.get("owner") == who)
+    known = {o["id"] for o in _models(view)}
+    return frozenset(out & known)
+
+
+def _models(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [o for ops in view["squads"].values() for o in ops] + list(view["enemies"])
+
+
+def _label(o: dict[str, Any], name: str | None = None) -> str:
+    """A model's label: its id (or ``name``), what it carries, its wounds when hurt, or that
+    it is down."""
+    text = (name or o["id"]) + (" ⇐" + o["carrying"] if o.get("carrying") else "")
     text += " ⚑" + o["marker"] if o.get("marker") else ""  # a carried marker
     if o.get("down"):
         return text + " (down)"
@@ -109,9 +184,13 @@ def _label(o: dict[str, Any]) -> str:
 
 
 def _disc(scene: render.Scene, o: dict[str, Any], radius: float, side: str,
-          edition: str) -> None:
+          edition: str, names: dict[str, str] | None) -> None:
+    """A model's base; ``names``: the phone's short names of the models it labels (None:
+    every model labelled by its id)."""
     token = TOKENS.get(str(o.get("stance"))) if edition == "kt2024" else None
-    render.add_disc(scene, tuple(o["at"]), radius, side=side, label=_label(o),
+    label = _label(o) if names is None else _label(o, names[o["id"]]) if o["id"] in names \
+        else None
+    render.add_disc(scene, tuple(o["at"]), radius, side=side, label=label,
                     down=bool(o.get("down")), token=token, spent=bool(o.get("activated")))
 
 
@@ -127,12 +206,19 @@ def title(game: Game, view: dict[str, Any]) -> str:
 
 
 def board_scene(game: Game, state: State, view: dict[str, Any],
-                records: list[dict[str, Any]], *, reveal: bool = False) -> render.Scene:
-    """The players' view drawn (see the module docstring)."""
+                records: list[dict[str, Any]], *, reveal: bool = False,
+                phone: Focus | None = None) -> render.Scene:
+    """The players' view drawn (see the module docstring); ``phone``: with the phone's label
+    set, labelling what it names."""
     terrain = game.terrain(state)
     board = markers.board_now(game, state, terrain.board)  # carried / placed-down markers
     scene = render.board_scene(board, title=title(game, view))
     scene.portal_states = True
+    names = short = None
+    if phone is not None:
+        scene = replace(scene, lettering=PHONE, named=phone.features)
+        short = short_names(o["id"] for o in _models(view))
+        names = {i: short[i] for i in phone.models if i in short}
     radius = {o.id: o.radius for o in state.operatives.values()}
     players = list(view["squads"])
     where: dict[str, tuple[float, float]] = {}
@@ -140,11 +226,11 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
         side = "player" if index == 0 else f"player{min(index, 2) + 1}"
         for o in ops:
             if o["at"] is not None and not o.get("carried_by"):  # (carried: its carrier's ⇐)
-                _disc(scene, o, radius[o["id"]], side, view["edition"])
+                _disc(scene, o, radius[o["id"]], side, view["edition"], names)
                 where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
     for o in view["enemies"]:
         if o["at"] is not None and not o["down"]:  # a downed enemy leaves the killzone
-            _disc(scene, o, radius[o["id"]], "enemy", view["edition"])
+            _disc(scene, o, radius[o["id"]], "enemy", view["edition"], names)
             where[o["id"]] = (float(o["at"][0]), float(o["at"][1]))
     for c in view["counters"]:
         label = c["id"] if not reveal else f"{c['id']} ({c.get('hidden_order')})"
@@ -152,7 +238,8 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     who, steps = activation(records, where)
     for number, step in enumerate(steps, start=1):
         render.add_path(scene, step.points, kind=step.kind)
-        render.add_step(scene, step.points[0], number, step.actor)
+        render.add_step(scene, step.points[0], number,
+                        step.actor if short is None else short.get(step.actor, step.actor))
     entries = [("player", f"{p}'s squad") for p in players[:1]]
     entries += [(f"player{min(i, 1) + 2}", f"{p}'s squad") for i, p in enumerate(players[1:])]
     entries += [("enemy", "revealed enemies"), ("counter", "hidden counter (unknown)")]

@@ -90,15 +90,15 @@ def png(points: Sequence[LevelPoint], title: str) -> bytes:
     """The chart as PNG data (Pillow)."""
     from PIL import Image, ImageDraw
 
-    from solo_ops.view.drawing import _font
+    from solo_ops.view.drawing import font
 
     marks, ticks, plot_w = _layout(points)
     image = Image.new("RGB", (WIDTH, HEIGHT), "white")
     draw = ImageDraw.Draw(image)
-    draw.text((WIDTH / 2, 28), title, fill=AXIS, font=_font(16, True), anchor="ms")
+    draw.text((WIDTH / 2, 28), title, fill=AXIS, font=font(16, True), anchor="ms")
     for ty, label in ticks:
         draw.line([(LEFT, ty), (LEFT + plot_w, ty)], fill=GRID)
-        draw.text((LEFT - 8, ty + 4), label, fill=AXIS, font=_font(12, False), anchor="rs")
+        draw.text((LEFT - 8, ty + 4), label, fill=AXIS, font=font(12, False), anchor="rs")
     base = HEIGHT - BOTTOM
     draw.line([(LEFT, TOP), (LEFT, base), (LEFT + plot_w, base)], fill=AXIS)
     if len(marks) > 1:
@@ -108,11 +108,11 @@ def png(points: Sequence[LevelPoint], title: str) -> bytes:
         for yy in (ylo, yhi):
             draw.line([(mx - 6, yy), (mx + 6, yy)], fill=AXIS, width=2)
         draw.ellipse((mx - 5, my - 5, mx + 5, my + 5), fill=LINE)
-        draw.text((mx, base + 20), str(p.level), fill=AXIS, font=_font(12, False),
+        draw.text((mx, base + 20), str(p.level), fill=AXIS, font=font(12, False),
                   anchor="ms")
     draw.text((LEFT + plot_w / 2, HEIGHT - 15), "engagement level", fill=AXIS,
-              font=_font(13, False), anchor="ms")
-    draw.text((8, TOP - 26), "players win (95% interval)", fill=AXIS, font=_font(12, False))
+              font=font(13, False), anchor="ms")
+    draw.text((8, TOP - 26), "players win (95% interval)", fill=AXIS, font=font(12, False))
     buf = io.BytesIO()
     image.save(buf, format="PNG", optimize=True)
     return buf.getvalue()

@@ -57,6 +57,8 @@ def svg_text(scene: Scene) -> str:
     ]
     for shp in primitives(scene):
         cls = f' class="{escape(shp.css)}"' if shp.css else ""
+        if shp.pivot is not None:  # the page scales a label about it (zoomed out)
+            cls += f' data-pivot="{_num(shp.pivot[0])} {_num(shp.pivot[1])}"'
         if shp.kind == "polygon":
             pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in shp.points)
             lines.append(f'<polygon{cls} points="{pts}" {_svg_style(shp.style)}/>')
@@ -93,7 +95,9 @@ def _rgba(colour: str | None, opacity: float) -> tuple[int, int, int, int] | Non
 _FONT_CACHE: dict[tuple[int, bool], Any] = {}
 
 
-def _font(size: float, bold: bool) -> Any:
+def font(size: float, bold: bool) -> Any:
+    """DejaVu Sans (bold or not) at ``size`` pixels, for Pillow: the PNG pictures' font, or
+    Arial where DejaVu is missing, or Pillow's own."""
     from PIL import ImageFont
 
     key = (max(1, round(size)), bold)
@@ -176,7 +180,7 @@ def png_bytes(scene: Scene) -> bytes:
         elif shp.kind == "text":
             (tx, ty), = scaled(shp.points)
             anchor = {"start": "ls", "middle": "ms", "end": "rs"}[shp.anchor]
-            draw.text((tx, ty), shp.text, font=_font(shp.size * k, shp.bold),
+            draw.text((tx, ty), shp.text, font=font(shp.size * k, shp.bold),
                       fill=_rgba(st.fill or TEXT, st.fill_opacity), anchor=anchor,
                       stroke_width=int(1.5 * k) if shp.halo else 0,
                       stroke_fill=(255, 255, 255, 220) if shp.halo else None)

@@ -82,3 +82,35 @@ PORTAL_STYLES = {  # (kind, open?) -> (legend text, style)
     ("hatch", False): ("hatch (closed)", Style(None, 1.0, "#e07b00", 1.0, 0.22 * SCALE)),
     ("hatch", True): ("hatch (open)", Style(None, 1.0, "#f5b041", 1.0, 2.0, (4.0, 3.0))),
 }
+
+
+@dataclass(frozen=True)
+class Lettering:
+    """A picture's label set: the font size (pixels at 1x) of each kind of label, ``None`` to
+    leave that kind out (the page shows it on a tap), and whether the title and the legend are
+    drawn. :data:`FULL` is the map's and the laptop page's; :data:`PHONE` the phone's, whose
+    labels are sized for the page's default zoom on a phone (at least 24 CSS px to the inch:
+    a 13 px label is then 10.4 CSS px, its box about 12 CSS px tall)."""
+
+    base: float = 11.0
+    counter: float = 10.0
+    objective: float = 10.0
+    portal: float | None = 9.0
+    feature: float | None = 8.0
+    marker: float = 8.0
+    step: float = 10.0
+    badge: float = 8.0       # a step number's round badge (radius)
+    sector: float = 12.0
+    zone: float = 12.0
+    ruler: float = 10.0
+    token: float = 8.0
+    token_half: float = 5.0  # half the side of an order token's square
+    title: bool = True
+    legend: bool = True
+    portal_words: bool = True  # a door's label says "(open)" / "(closed)" (the table view's)
+
+
+FULL = Lettering()
+PHONE = Lettering(base=15.0, counter=14.0, objective=14.0, portal=13.0, feature=None,
+                  marker=13.0, step=14.0, badge=11.0, sector=14.0, zone=14.0, ruler=13.0,
+                  token=11.0, token_half=7.0, title=False, legend=False, portal_words=False)

@@ -36,6 +36,7 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     COUNTER_COLOUR,
     FIRING_POINT_COLOUR,
     FLOOR,
+    FULL,
     GAP,
     GRID,
     GRID_MAJOR,
@@ -57,6 +58,7 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     TERRAIN_STYLES,
     TEXT,
     ZONE_COLOURS,
+    Lettering,
     Style,
 )
 
@@ -71,7 +73,9 @@ class Shape:
     ``text``; ``points`` its vertices (a circle: its centre); ``radius`` for circles; ``text``,
     ``size`` (pixels), ``anchor`` (start/middle/end) and ``bold`` for text; ``css`` a class name
     written into the SVG (tests and stylesheets can find things by it); ``halo`` outlines
-    text in white so it stays legible over terrain."""
+    text in white so it stays legible over terrain; ``pivot`` the point a label belongs to
+    (the centre of its mark), which the page scales it about to keep it legible when the
+    board is zoomed out."""
 
     kind: str
     points: tuple[Point2, ...]
@@ -83,6 +87,7 @@ class Shape:
     bold: bool = False
     css: str = ""
     halo: bool = False
+    pivot: Point2 | None = None
 
 
 @dataclass
@@ -97,6 +102,11 @@ class Scene:
     scale: float = SCALE
     portal_states: bool = False
     """Whether door and hatch labels say ``(open)`` or ``(closed)`` (the table view's)."""
+    lettering: Lettering = FULL
+    """The label set: each kind's size, or left out (:data:`~.picture_style.PHONE`)."""
+    named: frozenset[str] | None = None
+    """When given, only these doors, hatches and terrain areas are labelled (the phone's:
+    what the active operative can reach); the rest are drawn unlabelled."""
 
     # -- geometry of the picture -----------------------------------------------------------
     @property
@@ -116,6 +126,9 @@ class Scene:
     def size(self) -> tuple[int, int]:
         """The picture's size in pixels (width, height)."""
         bw, bh = self.board_px
+        if not self.lettering.legend:
+            return math.ceil(MARGIN_LEFT + bw + MARGIN_RIGHT), math.ceil(MARGIN_TOP + bh
+                                                                         + MARGIN_BOTTOM)
         legend_h = 30.0 + 20.0 * len(self.legend_entries())
         width = MARGIN_LEFT + bw + GAP + LEGEND_WIDTH + MARGIN_RIGHT
         height = MARGIN_TOP + max(bh, legend_h) + MARGIN_BOTTOM
@@ -348,7 +361,8 @@ def _zone_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
                  for y in _steps(miny + 0.6, maxy - 0.6, 0.6) if poly.contains(Point(x, y))]
         spots.sort(key=lambda p: (round(math.hypot(p[0] - c.x, p[1] - c.y), 6), p))
         cx, cy = scene.px(c.x, c.y)
-        marks.labels.append(Label(f"{name} drop zone", (cx, cy, 0.0), size=12, bold=True,
+        marks.labels.append(Label(f"{name} drop zone", (cx, cy, 0.0),
+                                  size=scene.lettering.zone, bold=True,
                                   priority=P_ZONE, css="zone-label", colour=colour,
                                   halo=False, places=[scene.px(*p) for p in spots[:200]]))
     return out
@@ -414,20 +428,24 @@ def _terrain_line_shapes(scene: Scene, lines: list[Feature], marks: _Marks) -> l
 def _terrain_labels(scene: Scene, areas: list[Feature], lines: list[Feature],
                     marks: _Marks) -> None:
     """The ids of the terrain a player may name, and of the doors and hatches (with whether
-    they are open, when the scene says so): one label each, placed."""
+    they are open, when the scene says so): one label each, placed — of those the scene
+    names, when it names some (:attr:`Scene.named`), at the lettering's sizes."""
+    ink = scene.lettering
     for f in areas:  # terrain a player may name ("move kell behind crate-2"), walls aside
-        if "wall" not in f.traits:
+        if "wall" not in f.traits and ink.feature and (scene.named is None
+                                                       or f.id in scene.named):
             c = f.shape.representative_point()
             cx, cy = scene.px(c.x, c.y)
-            marks.labels.append(Label(f.id, (cx, cy, 0.0), size=8, priority=P_FEATURE,
+            marks.labels.append(Label(f.id, (cx, cy, 0.0), size=ink.feature, priority=P_FEATURE,
                                       css="feature-label", colour="#333333"))
     for f in lines:  # doors and hatches carry their ids, as the terminal names them
-        if f.is_portal:
+        if f.is_portal and ink.portal and (scene.named is None or f.id in scene.named):
             mid = f.shape.interpolate(0.5, normalized=True)
             cx, cy = scene.px(mid.x, mid.y)
-            text = f.id + ((" (open)" if f.open else " (closed)") if scene.portal_states
-                           else "")
-            marks.labels.append(Label(text, (cx, cy, 3.0), size=9, bold=scene.portal_states,
+            text = f.id + ((" (open)" if f.open else " (closed)")
+                           if scene.portal_states and ink.portal_words else "")
+            marks.labels.append(Label(text, (cx, cy, 3.0), size=ink.portal,
+                                      bold=scene.portal_states,
                                       priority=P_PORTAL, css="portal-label",
                                       colour="#5a3000" if scene.portal_states else TEXT))
 
@@ -477,9 +495,10 @@ def _sector_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
         spots = [(x, near_edge + inward * d) for d in (0.55, 1.3, 2.1)
                  for x in _steps(minx + 0.55, maxx - 0.55, 0.5)]
         cx, cy = scene.px(minx + 0.55, near_edge + inward * 0.55)
-        marks.labels.append(Label(str(sector), (cx, cy, 0.0), size=12, bold=True,
+        size = scene.lettering.sector
+        marks.labels.append(Label(str(sector), (cx, cy, 0.0), size=size, bold=True,
                                   priority=P_SECTOR, css="sector-label", colour="#333333",
-                                  halo=False, badge=9.0, badge_fill="#ffffff",
+                                  halo=False, badge=size * 0.75, badge_fill="#ffffff",
                                   places=[scene.px(*p) for p in spots]))
     return out
 
@@ -496,13 +515,14 @@ def _objective_and_marker_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
         r = OBJECTIVE_RADIUS * s
         out.extend(_marker_shapes(kind, cx, cy, r, "objective"))
         marks.discs.append((cx, cy, r))
-        marks.labels.append(Label(label, (cx, cy, r), priority=P_OBJECTIVE,
-                                  css="objective-label"))
+        marks.labels.append(Label(label, (cx, cy, r), size=scene.lettering.objective,
+                                  priority=P_OBJECTIVE, css="objective-label"))
     for m in board.markers:
         cx, cy = scene.px(*m.at)
         out.extend(_marker_shapes("marker", cx, cy, 0.3 * s, "marker"))
         marks.discs.append((cx, cy, 0.3 * s))
-        marks.labels.append(Label(_abbrev(m.kind), (cx, cy, 0.3 * s), size=8, bold=True,
+        marks.labels.append(Label(_abbrev(m.kind), (cx, cy, 0.3 * s),
+                                  size=scene.lettering.marker, bold=True,
                                   priority=P_MARKER, css="marker-label", colour="#0b5345"))
     return out
 
@@ -542,18 +562,21 @@ def _disc_shapes(scene: Scene, payload: tuple[Any, ...], marks: _Marks) -> list[
            [Shape("circle", ((cx, cy),), Style(SIDE_COLOURS[side], 0.9, "#ffffff", 1.0, 1.5),
                   radius=r, css=f"base {side}")])
     marks.discs.append((cx, cy, r))
+    ink = scene.lettering
     if token and not down:
-        tx, ty, half = cx - r * 0.72, cy + r * 0.72, 5.0
+        tx, ty, half = cx - r * 0.72, cy + r * 0.72, ink.token_half
         fill = TOKEN_COLOURS.get(token, "#555555")
         out.append(Shape("polygon", ((tx - half, ty - half), (tx + half, ty - half),
                                      (tx + half, ty + half), (tx - half, ty + half)),
                          Style(fill, 0.45 if spent else 1.0, "#ffffff", 1.0, 1.0),
-                         css="order-token" + (" spent" if spent else "")))
-        out.append(Shape("text", ((tx, ty + 3.0),), Style("#ffffff"), text=token, size=8,
-                         anchor="middle", bold=True, css="order-token"))
+                         css="order-token" + (" spent" if spent else ""), pivot=(tx, ty)))
+        out.append(Shape("text", ((tx, ty + ink.token * 0.375),), Style("#ffffff"), text=token,
+                         size=ink.token, anchor="middle", bold=True, css="order-token",
+                         pivot=(tx, ty)))
         marks.discs.append((tx, ty, half * 1.42))
     if label:
-        marks.labels.append(Label(label, (cx, cy, r), size=11, bold=True, priority=P_BASE,
+        marks.labels.append(Label(label, (cx, cy, r), size=ink.base, bold=True,
+                                  priority=P_BASE,
                                   css="base-label", colour=DOWN_COLOUR if down
                                   else SIDE_COLOURS[side]))
     return out
@@ -565,7 +588,12 @@ def _overlay_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
     s = scene.scale
     out: list[Shape] = []
     rank = {"path": 0, "counter": 1, "step": 2, "disc": 3}
+    counters = [p[0] for k, p in scene.overlay if k == "counter"]
+    rims = False
     for kind, payload in sorted(scene.overlay, key=lambda e: rank.get(e[0], 9)):
+        if rank.get(kind, 9) > rank["counter"] and not rims:
+            out += _objective_rims(scene, counters)
+            rims = True
         if kind == "path":
             pts, pkind = payload
             shapes = _path_shapes(scene, pts, pkind)
@@ -578,18 +606,42 @@ def _overlay_shapes(scene: Scene, marks: _Marks) -> list[Shape]:
             marks.discs.append((cx, cy, 0.5 * s))
             if label:
                 marks.labels.append(Label(label, (cx, cy, 0.5 * s), priority=P_COUNTER,
-                                          css="counter-label"))
+                                          size=scene.lettering.counter, css="counter-label"))
         elif kind == "step":
             at, number, text = payload
             cx, cy = scene.px(*at)
-            marks.labels.append(Label(str(number), (cx, cy, 0.0), size=10, bold=True,
+            ink = scene.lettering
+            marks.labels.append(Label(str(number), (cx, cy, 0.0), size=ink.step, bold=True,
                                       priority=P_STEP, css="step-label", colour="#ffffff",
-                                      halo=False, badge=8.0, badge_fill=STEP_COLOUR))
-            marks.labels.append(Label(text, (cx, cy, 11.0), size=10, priority=P_STEP + 1,
+                                      halo=False, badge=ink.badge, badge_fill=STEP_COLOUR))
+            marks.labels.append(Label(text, (cx, cy, ink.badge + 3.0), size=ink.step,
+                                      priority=P_STEP + 1,
                                       css="step-label", colour=STEP_COLOUR))
         elif kind == "disc":
             out.extend(_disc_shapes(scene, payload, marks))
-    return out
+    return out if rims else out + _objective_rims(scene, counters)
+
+
+def _objective_rims(scene: Scene, counters: list[Point2]) -> list[Shape]:
+    """The rim of each objective marker a hidden counter stands on, drawn again over the
+    counter (and under the models), then the counter's "?" over the rim: both stay readable,
+    the counter and where the objective is."""
+    out: list[Shape] = []
+    marks: list[Shape] = []
+    reach = OBJECTIVE_RADIUS + 0.5  # an objective's radius and a counter's
+    r = OBJECTIVE_RADIUS * scene.scale
+    for o in scene.board.objectives:
+        near = [c for c in counters if math.dist(o.at, c) < reach]
+        if not near:
+            continue
+        cx, cy = scene.px(*o.at)
+        out.append(Shape("circle", ((cx, cy),), Style(None, 1.0, "#5a4a00", 1.0, 3.5),
+                         radius=r, css="objective-rim"))
+        out.append(Shape("circle", ((cx, cy),), Style(None, 1.0, OBJECTIVE_COLOUR, 1.0, 1.5),
+                         radius=r, css="objective-rim"))
+        for c in near:
+            marks += _marker_shapes("counter", *scene.px(*c), 0.5 * scene.scale, "counter")[1:]
+    return out + marks
 
 
 def _label_shapes(placed: list[Placed]) -> list[Shape]:
@@ -602,16 +654,19 @@ def _label_shapes(placed: list[Placed]) -> list[Shape]:
     for p in placed:
         lab = p.label
         css = f"label {lab.css}"
+        pivot = (lab.mark[0], lab.mark[1])
         if lab.badge:
             (cx, cy) = p.origin
             out.append(Shape("circle", ((cx, cy),), Style(lab.badge_fill, 0.9, "#555555", 0.9,
-                                                          1.2), radius=lab.badge, css=css))
+                                                          1.2), radius=lab.badge, css=css,
+                             pivot=pivot))
             out.append(Shape("text", ((cx, cy + lab.size * 0.35),), Style(lab.colour),
                              text=lab.text, size=lab.size, anchor="middle", bold=lab.bold,
-                             css=css))
+                             css=css, pivot=pivot))
         else:
             out.append(Shape("text", (p.origin,), Style(lab.colour), text=lab.text,
-                             size=lab.size, bold=lab.bold, css=css, halo=lab.halo))
+                             size=lab.size, bold=lab.bold, css=css, halo=lab.halo,
+                             pivot=pivot))
     return out
 
 
@@ -621,6 +676,7 @@ def _ruler_shapes(scene: Scene) -> list[Shape]:
     s = scene.scale
     _bw, bh = scene.board_px
     x0, y0 = MARGIN_LEFT, MARGIN_TOP
+    size = scene.lettering.ruler
     out: list[Shape] = []
     for i in range(0, math.floor(board.width + 1e-9) + 1):
         px = x0 + i * s
@@ -628,16 +684,17 @@ def _ruler_shapes(scene: Scene) -> list[Shape]:
         out.append(Shape("polyline", ((px, y0 + bh), (px, y0 + bh + tick)),
                          Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
         if i % 2 == 0:
-            out.append(Shape("text", ((px, y0 + bh + 19),), Style(TEXT), text=f'{i}"',
-                             size=10, anchor="middle", css="ruler-label"))
+            out.append(Shape("text", ((px, y0 + bh + 9 + size),), Style(TEXT), text=f'{i}"',
+                             size=size, anchor="middle", css="ruler-label",
+                             pivot=(px, y0 + bh)))
     for j in range(0, math.floor(board.depth + 1e-9) + 1):
         py = y0 + bh - j * s
         tick = 7.0 if j % 2 == 0 else 4.0
         out.append(Shape("polyline", ((x0 - tick, py), (x0, py)),
                          Style(None, 1.0, "#333333", 1.0, 1.0), css="ruler"))
         if j % 2 == 0:
-            out.append(Shape("text", ((x0 - 9, py + 3.5),), Style(TEXT), text=f'{j}"',
-                             size=10, anchor="end", css="ruler-label"))
+            out.append(Shape("text", ((x0 - 9, py + size * 0.35),), Style(TEXT), text=f'{j}"',
+                             size=size, anchor="end", css="ruler-label", pivot=(x0, py)))
     return out
 
 
@@ -678,8 +735,10 @@ def primitives(scene: Scene) -> list[Shape]:
     out.append(Shape("polygon", _frame(scene), Style(None, 1.0, "#333333", 1.0, 2.0),
                      css="frame"))
     out += _ruler_shapes(scene)
-    out += _title_shapes(scene)
-    out += _legend_shapes(scene, MARGIN_LEFT + bw + GAP, MARGIN_TOP)
+    if scene.lettering.title:
+        out += _title_shapes(scene)
+    if scene.lettering.legend:
+        out += _legend_shapes(scene, MARGIN_LEFT + bw + GAP, MARGIN_TOP)
     return out
 
 

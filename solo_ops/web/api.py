@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from solo_ops.core.errors import RuleError
 from solo_ops.session.table import GameTable, Outcome
+from solo_ops.view import cards
 from solo_ops.web import board, placing
 from solo_ops.web.guard import BODY_KEYS, Refused, check_line, read_body
 from solo_ops.web.server import TableServer, server_of
@@ -56,19 +57,56 @@ def models(table: GameTable, view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def now_words(card: dict[str, Any], offered: dict[str, Any], prompt: dict[str, Any]
+              ) -> list[str]:
+    """What a model on a card can do now, from the engine's offers: the active operative's
+    answers; what it may do to an enemy, or why not; whether a friend may still act."""
+    ident, active = card["id"], offered.get("operative")
+    if ident == active:
+        done = [o["label"] for o in offered["offers"] if o.get("word") != "done"]
+        return [f"acting now: it can {', '.join(offered['moves'] + done) or 'end its turn'}"]
+    target = offered["targets"].get(ident)
+    if target is not None and active is not None:
+        out = []
+        if target.get("shoot"):
+            out.append(f"{active} can shoot it ({', '.join(target['shoot'])})")
+        if target.get("fight"):
+            out.append(f"{active} can fight it")
+        if not out and target.get("why"):
+            out.append(f"{active} cannot shoot it: {target['why']}")
+        return out
+    if card["kind"] == "player" and prompt.get("kind") == "activate":
+        return ["may activate now"] if ident in prompt.get("options", []) else []
+    return []
+
+
+def cards_doc(table: GameTable, offered: dict[str, Any], prompt: dict[str, Any]
+              ) -> dict[str, dict[str, Any]]:
+    """Every model card (:func:`solo_ops.view.cards.cards`) with what it can do now."""
+    shown = cards.cards(table.game, table.state, table.view())
+    for card in shown.values():
+        card["now"] = now_words(card, offered, prompt)
+    return shown
+
+
 def view_doc(server: TableServer, player: str | None, since: int) -> dict[str, Any]:
     """``/api/view``'s document for ``player`` (None: the host's page, which answers for
-    whoever is asked): records and narration from step ``since``."""
+    whoever is asked): records and narration from step ``since``; the one-thumb offers for
+    the player asked, the model cards and what the question is about (``focus``)."""
     table = server.table
     with table.lock:
         view = table.view()
         prompt = server.prompt_doc()
         asked = prompt.get("player")
         mine = asked is not None and (player is None or asked == player)
+        offered = server.offers()
         return {
             "prompt": prompt,
             "records": table.records(since),
             "score": score(view),
+            "offers": {k: offered[k] for k in ("offers", "why_not", "moves")} if mine else None,
+            "focus": offered["focus"],
+            "cards": cards_doc(table, offered, prompt),
             "player": player,
             "players": table.players,
             "game": (table.game.links or {}).get("id"),

@@ -14,7 +14,8 @@ host's, which answers for anyone — as a query parameter or an ``X-Solo-Ops-Tok
 * ``GET /api/view?player=NAME[&since=N]`` ``{"prompt", "records", "score"}`` (``prompt`` and each
   record exactly as ``play --json`` prints them) and, for the page, ``player``, ``players``,
   ``waiting_for``, ``your_turn``, ``narration``, ``models``, ``doors``, ``board``, ``briefing``,
-  ``steps``;
+  ``steps``, ``offers`` (the one-thumb answers, :mod:`solo_ops.web.offers`), ``cards`` (each
+  model's card, :mod:`solo_ops.view.cards`), ``focus`` (what the question is about);
 * ``POST /api/answer`` ``{"player", "answer", "step"}`` → ``{"ok", "message", "prompt"}`` (and
   ``confirm`` when a computed move waits for a yes, ``records`` the new steps); ``step`` is the
   prompt's step number: an answer to an older step is refused (409 "already answered");
@@ -23,7 +24,11 @@ host's, which answers for anyone — as a query parameter or an ``X-Solo-Ops-Tok
   an undo as the log writes it (``{"undo": true, "keep": N}``), the end as ``{"result": ...}``;
 * ``GET /api/place?player=NAME&x=X&y=Y[&how=move]`` a tap's snapped point, distance around the
   walls and which moves the game takes there (:mod:`solo_ops.web.placing`);
-* ``GET /board.svg?player=NAME`` and ``GET /board.png?player=NAME`` the board now.
+* ``GET /api/join`` (the host only) every player's link with its QR code;
+* ``GET /api/setup`` the set-up measured from the table's edges, ``GET /setup-sheet.png`` the
+  printable sheet (:mod:`solo_ops.web.setup`);
+* ``GET /board.svg?player=NAME[&layout=phone]`` and ``GET /board.png?player=NAME`` the board
+  now (``layout=phone``: the phone's label set).
 
 Answers are accepted only from the player whose prompt it is (409 otherwise); bodies are at
 most :data:`MAX_BODY` bytes of JSON nested at most three levels (413 beyond, 400 for anything
@@ -59,8 +64,10 @@ from solo_ops.web.guard import (
     allowed_hosts,
     is_loopback,
 )
+from solo_ops.web.join import api_join
 from solo_ops.web.pages import STATIC, drawing, load_static, page, static_file
 from solo_ops.web.server import Desk, Hub, TableServer
+from solo_ops.web.setup import api_setup, setup_sheet
 from solo_ops.web.stream import KEEP_ALIVE, api_events
 
 __all__ = ["BODY_KEYS", "KEEP_ALIVE", "LOOPBACK", "MAX_ANSWER", "MAX_BODY", "SECURITY_HEADERS",
@@ -69,13 +76,16 @@ __all__ = ["BODY_KEYS", "KEEP_ALIVE", "LOOPBACK", "MAX_ANSWER", "MAX_BODY", "SEC
 
 
 def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Iterable[str] = (),
-               desk: Desk | None = None, extra: Iterable[Route] = ()) -> Any:
+               desk: Desk | None = None, extra: Iterable[Route] = (),
+               base: str | None = None) -> Any:
     """The ASGI application serving ``table`` (or, with ``desk``, a campaign whose mission is
     ``desk.table``; ``extra`` its routes). ``local_only``: served on this computer only, where a
     request without a token is the host's; beyond it (``local_only=False``) every request but
     the static files carries a player's or the host's token. Requests are answered only when
-    addressed to localhost's names or one of ``hosts`` exactly."""
-    server = TableServer(table, Hub(), load_static(), local_only=local_only, desk=desk)
+    addressed to localhost's names or one of ``hosts`` exactly. ``base``: the URL the players
+    open (the links the host's page shows as QR codes)."""
+    server = TableServer(table, Hub(), load_static(), local_only=local_only, desk=desk,
+                         base=base)
     routes = [
         Route("/", page),
         Route("/static/{name}", static_file),
@@ -84,6 +94,9 @@ def create_app(table: GameTable | None, *, local_only: bool = True, hosts: Itera
         Route("/api/answer", api_answer, methods=["POST"]),
         Route("/api/events", api_events),
         Route("/api/place", api_place),
+        Route("/api/join", api_join),
+        Route("/api/setup", api_setup),
+        Route("/setup-sheet.png", setup_sheet),
         Route("/board.svg", drawing("svg")),
         Route("/board.png", drawing("png")),
         *extra,

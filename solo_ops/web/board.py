@@ -18,9 +18,11 @@ if TYPE_CHECKING:
     from solo_ops.game.state import State
 
 
-def board_svg(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]]) -> str:
-    """The players' view as an SVG document (see the module docstring)."""
-    return drawing.svg_text(board_view.board_scene(game, state, view, records))
+def board_svg(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]],
+              phone: board_view.Focus | None = None) -> str:
+    """The players' view as an SVG document (see the module docstring); ``phone``: with the
+    phone's label set, labelling what it names."""
+    return drawing.svg_text(board_view.board_scene(game, state, view, records, phone=phone))
 
 
 def board_png(game: Game, state: State, view: dict[str, Any], records: list[dict[str, Any]]

@@ -57,8 +57,9 @@ class CampaignDesk(Desk, Protocol):
         Raises :class:`~solo_ops.web.guard.Refused` when it cannot be done now."""
         ...
 
-    def picture(self, what: str) -> str | None:
-        """The set-up picture (``setup``) or the map of the end (``end``) as SVG, if any."""
+    def picture(self, what: str, phone: bool = False) -> str | None:
+        """The set-up picture (``setup``) or the map of the end (``end``) as SVG, if any;
+        ``phone``: with the phone's label set, every model and door labelled."""
         ...
 
 
@@ -109,15 +110,19 @@ async def api_campaign_do(request: Request) -> Response:
 
 
 async def api_campaign_picture(request: Request) -> Response:
-    """``GET /api/campaign/picture.svg?what=setup|end``: the set-up picture or the map of the
-    end (404 when there is none now)."""
+    """``GET /api/campaign/picture.svg?what=setup|end[&layout=phone]``: the set-up picture or
+    the map of the end (404 when there is none now); ``layout=phone``: with the phone's label
+    set, every model labelled."""
     server = server_of(request)
     desk = desk_of(server)
     server.who(request)
     what = request.query_params.get("what", "setup")
     if what not in ("setup", "end"):
         raise Refused(400, "what must be setup or end")
-    svg = await run_in_threadpool(desk.picture, what)
+    layout = request.query_params.get("layout", "full")
+    if layout not in ("full", "phone"):
+        raise Refused(400, "layout must be full or phone")
+    svg = await run_in_threadpool(desk.picture, what, layout == "phone")
     if svg is None:
         raise Refused(404, f"no {'set-up picture' if what == 'setup' else 'map of the end'} "
                       "now")

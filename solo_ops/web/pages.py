@@ -15,11 +15,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from solo_ops.view.board_view import Focus
 from solo_ops.web import board
 from solo_ops.web.guard import Refused
 from solo_ops.web.server import server_of, tip
 
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+          "board.js": "text/javascript; charset=utf-8",
           "campaign.js": "text/javascript; charset=utf-8",
           "index.html": "text/html; charset=utf-8"}
 
@@ -48,25 +50,35 @@ async def static_file(request: Request) -> Response:
 
 
 def drawing(kind: str) -> Callable[[Request], Awaitable[Response]]:
-    """The route drawing the board now as ``kind`` (``svg`` or ``png``)."""
+    """The route drawing the board now as ``kind`` (``svg`` or ``png``); an SVG with
+    ``layout=phone`` carries the phone's label set (:class:`~solo_ops.view.board_view.Focus`:
+    the models and doors the question is about labelled, in letters sized for a phone)."""
     async def handler(request: Request) -> Response:
         server = server_of(request)
         table = server.table
         server.acting(request, request.query_params.get("player"))
+        layout = request.query_params.get("layout", "full")
+        if layout not in ("full", "phone") or (layout == "phone" and kind != "svg"):
+            raise Refused(400, "layout must be full or phone (phone: board.svg only)")
 
         def run() -> bytes:
             with table.lock:
-                key = (id(table), tip(table), kind)  # every page asks for the same picture
+                key = (id(table), tip(table), f"{kind}-{layout}")  # every page asks for these
                 if key in server.pictures:
                     return server.pictures[key]
                 view = table.view()
                 records = table.records()
                 if kind == "svg":
-                    data = board.board_svg(table.game, table.state, view,
-                                           records).encode("utf-8")
+                    phone = None
+                    if layout == "phone":
+                        found = server.offers()["focus"]
+                        phone = Focus(frozenset(found["ids"]), frozenset(found["features"]))
+                    data = board.board_svg(table.game, table.state, view, records,
+                                           phone).encode("utf-8")
                 else:
                     data = board.board_png(table.game, table.state, view, records)
-                server.pictures.clear()  # only the game as it is now is asked for
+                for old in [k for k in server.pictures if k[:2] != key[:2]]:
+                    del server.pictures[old]  # only the game as it is now is asked for
                 server.pictures[key] = data
                 return data
 

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from solo_ops.io.savegame import step_print
 from solo_ops.session.links import HOST, identify
 from solo_ops.session.table import GameTable
+from solo_ops.web import offers
 from solo_ops.web.guard import Refused, token_of
 
 NO_TOKEN = "this game needs your link's token: open the link the server printed for you"
@@ -33,14 +34,17 @@ class Hub:
     the event id of the game's history after it (:func:`tip`)."""
 
     def __init__(self) -> None:
-        self.queues: set[asyncio.Queue[tuple[str | None, list[str]]]] = set()
+        self.queues: set[asyncio.Queue[tuple[str | None, list[str]] | None]] = set()
+        self.closed = False
 
-    def subscribe(self) -> asyncio.Queue[tuple[str | None, list[str]]]:
-        queue: asyncio.Queue[tuple[str | None, list[str]]] = asyncio.Queue()
+    def subscribe(self) -> asyncio.Queue[tuple[str | None, list[str]] | None]:
+        queue: asyncio.Queue[tuple[str | None, list[str]] | None] = asyncio.Queue()
+        if self.closed:
+            queue.put_nowait(None)
         self.queues.add(queue)
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[tuple[str | None, list[str]]]) -> None:
+    def unsubscribe(self, queue: asyncio.Queue[tuple[str | None, list[str]] | None]) -> None:
         self.queues.discard(queue)
 
     def publish(self, lines: list[str], event_id: str | None = None) -> None:
@@ -48,6 +52,13 @@ class Hub:
         if lines:
             for queue in list(self.queues):
                 queue.put_nowait((event_id, lines))
+
+    def close(self) -> None:
+        """The server is stopping: end every page's stream (each page's browser reconnects
+        by itself when the server is back), so nothing is left running to be cancelled."""
+        self.closed = True
+        for queue in list(self.queues):
+            queue.put_nowait(None)
 
 
 class Desk(Protocol):
@@ -62,6 +73,10 @@ class Desk(Protocol):
 
     @property
     def players(self) -> list[str]: ...
+
+    def setup_table(self) -> GameTable | None:
+        """The mission being set up, played or just ended (None between missions)."""
+        ...
 
 
 def tip(table: GameTable) -> str:
@@ -86,6 +101,11 @@ class TableServer:
     desk: Desk | None = None
     pictures: dict[tuple[int, str, str], bytes] = field(default_factory=dict)
     """The board drawn for the game as it is now (every page asks for the same one)."""
+    offered: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    """The one-thumb offers of the game as it is now (:meth:`offers`)."""
+    base: str | None = None
+    """The URL the players open (printed at start): the host's page shows each player's
+    link on it as a QR code."""
 
     @property
     def table(self) -> GameTable:
@@ -95,6 +115,11 @@ class TableServer:
             raise Refused(409, "no mission is being played now: the campaign page shows what "
                           "comes next")
         return table
+
+    def setup_table(self) -> GameTable | None:
+        """The game whose set-up the page shows: the one at the table, or a campaign's
+        mission while it is set up too."""
+        return self.desk.setup_table() if self.desk is not None else self.game_table
 
     @property
     def playing(self) -> bool:
@@ -154,6 +179,22 @@ class TableServer:
             raise Refused(403, f"this link is {who}'s: it shows the game and answers as {who} "
                           "only")
         return player
+
+    def offers(self) -> dict[str, Any]:
+        """The active operative's one-thumb offers (:func:`solo_ops.web.offers.offers`),
+        worked out once per step of the game for every page, with the question's focus."""
+        table = self.table
+        with table.lock:
+            key = (id(table), tip(table))
+            if key not in self.offered:
+                doc = offers.offers(table)
+                found = offers.focus(table, doc)
+                doc["focus"] = {"ids": sorted(found.models),
+                                "features": sorted(found.features or ()),
+                                "box": offers.focus_box(table, found.models)}
+                self.offered.clear()  # only the game as it is now is asked for
+                self.offered[key] = doc
+            return self.offered[key]
 
     def prompt_doc(self) -> dict[str, Any]:
         """The table's current prompt as ``play --json`` prints it, with its step."""

@@ -8,7 +8,8 @@ history as its event id (:func:`~solo_ops.web.server.tip`), so a page that recon
 (the browser's EventSource, sending ``Last-Event-ID``) is told whether it missed anything: the
 first message of every connection is the prompt with ``resync`` true when the page must fetch
 the game again (a new page, an undo, a restart with steps taken elsewhere, a new mission).
-A campaign's pages also hear when it moves on (``{"campaign": PHASE}``).
+A campaign's pages also hear when it moves on (``{"campaign": PHASE}``). When the server
+stops, every stream ends at once (:meth:`~solo_ops.web.server.Hub.close`).
 """
 
 from __future__ import annotations
@@ -95,10 +96,13 @@ async def api_events(request: Request) -> Response:
             yield f"retry: {RETRY_MS}\n: connected\n{head}data: {_jsonline(first)}\n\n"
             while True:
                 try:
-                    event_id, batch = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
+                    got = await asyncio.wait_for(queue.get(), timeout=KEEP_ALIVE)
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
+                if got is None:  # the server is stopping (Hub.close)
+                    return
+                event_id, batch = got
                 yield events(batch, event_id)
         finally:
             hub.unsubscribe(queue)

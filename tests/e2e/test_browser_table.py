@@ -22,12 +22,14 @@ import pytest
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
+from solo_ops.view.board_view import Focus
 from solo_ops.view.player import player_record, player_view
 from solo_ops.web import board
 from tests.support import browser as b
 from tests.support.api import scenario_path
 from tests.support.browser import WAIT, Served, eventually, label_boxes, meeting, tap
 from tests.support.paths import SCENARIOS
+from tests.support.phone_page import longest_block
 
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
 
@@ -146,6 +148,8 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         expect(ben.locator("#message")).to_contain_text("Undone: 'move idris fall_back",
                                                         timeout=WAIT)
         expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Scout Idris do?")
+        expect(ben.locator("#send")).to_be_enabled(timeout=WAIT)  # the undo has landed
+        ben.locator("#type-box summary").click()  # typing is one tap away, under the answers
         ben.fill("#answer", "nobody")
         ben.locator("#send").click()
         expect(ben.locator("#message")).to_have_text(
@@ -199,30 +203,39 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
 # -- labels -------------------------------------------------------------------------------------
 def _svgs() -> list[tuple[str, str]]:
     """The boards to check: every shipped scenario's set-up, then the supplement's co-op
-    example (CP re-rolls left aside) after each enemy activation, played by the autopilot."""
+    example (CP re-rolls left aside) after each enemy activation, played by the autopilot —
+    each as the map draws it and as a phone's (every model and door labelled, in the phone's
+    larger letters: the most a phone's picture ever labels)."""
     out = []
     for path in sorted(SCENARIOS.glob("*.yaml")):
         game, state = new_game(load_scenario(path), 1)
         out.append((f"{path.stem} set-up", _svg(game, state)))
+        out.append((f"{path.stem} set-up (phone)", _svg(game, state, phone=True)))
     game, state = new_game(load_scenario(scenario_path()), 3)
     while (prompt := pending(game, state)).kind != "ended":
         if prompt.kind == "engine":
             record = step(game, state, {"type": "engine"})
             if any(e.get("type") == "enemy_activation" for e in record["events"]):
                 out.append((f"activation at step {record['n']}", _svg(game, state)))
+                out.append((f"activation at step {record['n']} (phone)",
+                            _svg(game, state, phone=True)))
             continue
         autopilot.answer(game, state, prompt, "objective")
     return out
 
 
-def _svg(game: Any, state: Any) -> str:
-    return board.board_svg(game, state, player_view(game, state),
-                           [player_record(r) for r in state.log])
+def _svg(game: Any, state: Any, phone: bool = False) -> str:
+    view = player_view(game, state)
+    focus = None
+    if phone:
+        every = [o["id"] for ops in view["squads"].values() for o in ops]
+        focus = Focus(frozenset(every + [o["id"] for o in view["enemies"]]), None)
+    return board.board_svg(game, state, view, [player_record(r) for r in state.log], focus)
 
 
 def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
     svgs = _svgs()
-    assert len(svgs) >= 7 + 12
+    assert len(svgs) >= 2 * (7 + 12)
     css = (Path(board.__file__).parent / "static" / "app.css").read_text()
     checked = 0
     for name, size in b.VIEWPORTS.items():
@@ -244,8 +257,9 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
 # -- a fight die by die ---------------------------------------------------------------------------
 def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path) -> None:
     """Issue 28 item 1 on the page: Tam fights e1 (tests/game/test_fight_choices.py: seed 17, Tam
-    rolls 3 4 5, e1 rolls 1 3 6); the next die's moves are buttons, the engine's advice (block
-    e1's crit with Tam's crit) is the one starred primary button, and tapping it plays it."""
+    rolls 3 4 5, e1 rolls 1 3 6), started by taps (fight, e1, solo-ops rolls); the next die's
+    moves are buttons, the engine's advice (block e1's crit with Tam's crit) is the one starred
+    primary button, and tapping it plays it."""
     from playwright.sync_api import expect
 
     from tests.support.fight_games import scenario_file
@@ -260,15 +274,20 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
                                                           timeout=WAIT)
         page.locator("#options button", has_text="tam").click()
         expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
-        page.fill("#answer", "fight e1 roll")
-        page.press("#answer", "Enter")
+        page.locator("#options button[data-word=fight]").click()
+        page.locator("#options button[data-target=e1]").click()
+        page.locator("#options button[data-answer='fight e1 roll']").click()
         eventually(lambda: api_prompt(server)["kind"] == "fight", "the fight's first question")
         assert api_prompt(server)["options"] == ["strike 1", "strike 2", "block 1", "block 2",
                                                  "block 1 2", "auto", "auto all"]
         buttons = page.locator("#options button")
-        expect(buttons).to_have_text(["strike 1", "strike 2", "★ block 1", "block 2",
-                                      "block 1 2", "auto", "auto all"], timeout=WAIT)
-        expect(page.locator("#options button.primary")).to_have_text(["★ block 1"])
+        # each move's button says what it leads to (data.options: dealt and taken)
+        options = api_prompt(server)["data"]["options"]
+        expect(buttons).to_have_text(
+            [f"{'★ ' if o['advised'] else ''}{o['answer']} · deal {o['dealt']}, take "
+             f"{o['taken']}" for o in options] + ["auto", "auto all"], timeout=WAIT)
+        expect(page.locator("#options button.primary")).to_have_count(1)
+        expect(page.locator("#options button.primary")).to_contain_text("★ block 1")
         page.locator("#options button", has_text="★ block 1").click()
         expect(page.locator("#narration")).to_contain_text("Tam blocks a crit hit with a crit.",
                                                            timeout=WAIT)
@@ -278,8 +297,28 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
 
 
 # -- a campaign ---------------------------------------------------------------------------------
-def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
-                                                               tmp_path: Path) -> None:
+def tap_answer(page: Any, prompt: dict[str, Any]) -> None:
+    """Answer ``prompt`` on ``page`` by taps only: the first operative to activate, each
+    active operative reported down (adjust, down…, its id, Send: the quickest end of a
+    mission), keep every die, pass a counteract, else the first answer offered."""
+    if prompt["kind"] == "act":
+        page.locator("#adjust summary").click()
+        page.locator("#adjust-buttons button", has_text="down…").click()
+        page.locator("#chips button", has_text=prompt["operative"]).first.click()
+        page.locator("#send").click()
+        return
+    word = {"reroll": "keep", "counteract": "pass"}.get(prompt["kind"])
+    buttons = page.locator("#options button")
+    (buttons.filter(has_text=word).first if word else buttons.first).click()
+
+
+def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: Any,
+                                                                       tmp_path: Path) -> None:
+    """Two players on phones (390x844) play a campaign's mission by tapping only, from the set-up
+    page (the picture legible, the enemy to put out and every counter measured from two table
+    edges) through the mission (every question's text in blocks of at most 300 characters) to
+    the survival tests and the after-action report (no live score over it); then the terminal
+    goes on with the campaign."""
     from playwright.sync_api import expect
 
     squads = SCENARIOS / "squads"
@@ -291,17 +330,31 @@ def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
     server = Served(tmp_path, "campaign", "serve", "Vesper", "--saves", "saves",
                     "--engagement", "1", "--seed", "7")
     try:
-        ana = browser.new_context(viewport=b.VIEWPORTS["phone"], has_touch=True).new_page()
-        ben = browser.new_context(viewport=b.VIEWPORTS["desktop"]).new_page()
+        pages = {name: browser.new_context(viewport=b.VIEWPORTS["phone"], device_scale_factor=2,
+                                           has_touch=True).new_page() for name in ("Ana", "Ben")}
+        ana, ben = pages["Ana"], pages["Ben"]
         errors: list[str] = []
-        for page in (ana, ben):
+        for name, page in pages.items():
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(server.links["Ana" if page is ana else "Ben"])
+            page.goto(server.links[name])
         ana.locator("#campaign button", has_text="Set up mission 1").click()
         for page in (ana, ben):
-            expect(page.locator("#campaign img.campaign-picture")).to_have_count(1,
-                                                                                timeout=WAIT)
+            expect(page.locator("#campaign h2").first).to_have_text("Vesper — mission 1",
+                                                                    timeout=WAIT)
+            expect(page.locator("#campaign svg.campaign-picture")).to_have_count(1, timeout=WAIT)
+            counters = page.locator("#campaign-setup ul[data-section=counters] li")
+            expect(counters.first).to_contain_text(" from the ", timeout=WAIT)
+            expect(page.locator("#campaign-setup ul[data-section=roster] li").first) \
+                .to_contain_text("Cultist")
+            expect(page.locator("#setup-sheet")).to_have_count(1)
             expect(page.locator("#campaign .ready button")).to_have_count(2)
+        if os.environ.get("SOLO_OPS_SCREENSHOTS"):  # a folder: pictures for the guide
+            ana.wait_for_timeout(500)
+            ana.screenshot(path=f"{os.environ['SOLO_OPS_SCREENSHOTS']}/phone-campaign-setup.png")
+        # the set-up picture's labels are legible on the phone (its own zoom: 24 CSS px an inch)
+        heights = ana.evaluate("() => [...document.querySelectorAll('#campaign svg text')]"
+                               ".map(t => t.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 9, min(heights)
         expect(ana.locator("#campaign .ready button", has_text="Ben")).to_be_disabled()
         ana.locator("#campaign .ready button", has_text="Ana").dblclick()
         expect(ben.locator("#campaign .ready button", has_text="Ana")).to_have_text(
@@ -310,16 +363,18 @@ def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
         for page in (ana, ben):
             expect(page.locator("#board svg")).to_have_count(1, timeout=WAIT)
             expect(page.locator("#campaign")).to_have_attribute("data-phase", "mission")
-        # the mission, answered from the host's link: every operative reports itself down
-        host = server.links["host"].split("token=")[1]
-        while (p := httpx.get(f"{server.url}api/view", params={"token": host},
-                              timeout=30).json()["prompt"])["kind"] != "ended":
-            answer = {"activate": p["options"][0], "act": f"down {p['operative']}",
-                      "reroll": "keep", "counteract": "pass"}.get(p["kind"], "done")
-            reply = httpx.post(f"{server.url}api/answer", json={"answer": answer,
-                                                              "step": p["step"]},
-                               headers={"x-solo-ops-token": host}, timeout=60)
-            assert reply.json()["ok"], reply.json()
+        # the mission, by taps on the phone of the player asked
+        taps = 0
+        while (p := api_prompt(server))["kind"] != "ended":
+            page = pages[p["player"]]
+            expect(page.locator("#prompt-text")).to_have_attribute("data-step", str(p["step"]),
+                                                                   timeout=WAIT)
+            block = longest_block(page)
+            assert len(block[1]) <= 300, block
+            tap_answer(page, p)
+            eventually(lambda p=p: api_prompt(server)["step"] != p["step"], "the answer lands")
+            taps += 1
+            assert taps < 100
         record = ben.locator("#campaign button", has_text="Roll the survival tests")
         expect(record).to_have_count(1, timeout=WAIT)
         expect(ana.locator("#prompt-text")).to_contain_text("The battle is over", timeout=WAIT)
@@ -329,6 +384,8 @@ def test_a_campaign_mission_on_two_pages_then_at_the_terminal(browser: Any,
                                                                  timeout=WAIT)
             expect(page.locator("#survival tr[data-model]")).to_have_count(7)
             expect(page.locator("#campaign .report p").first).to_contain_text("Mission 1: ")
+            expect(page.locator("#score")).to_have_text("")  # no live game's header
+            expect(page.locator("#title")).to_have_text("Vesper")
         expect(ana.locator("#campaign img.campaign-picture")).to_have_count(1)
         ana.wait_for_function(  # the after-action map has loaded (not just been asked for)
             "() => { const img = document.querySelector('#campaign img.campaign-picture');"

@@ -1,7 +1,9 @@
-"""Issue #14 (items 2-10, helper H10's part): each rule fix with the source line it follows.
+"""Rule fixes the rules audit found: each with the source line it follows.
 
 Seeds: ``003`` the solo supplement, ``001``/``002`` the Kill Team 2024 card, ``004`` Kill Team
-2018. Every reading is listed in ``docs/rules.md`` ("Issue #14 readings").
+2018. Every reading is listed in ``docs/rules.md`` under the rule it reads (ids under "Playing a
+mission", the main weapon under "Orders and units", To Cover under "Carrying out the orders",
+the fog's rows under "Fog of war", Guard under "Guard").
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Issue 14, items 8-13: the rules the audit found deviating, each with the source line it
-follows (003 supplement, 001/002 Kill Team 2024 card, 004 Kill Team 2018 Pariah Nexus) and its
-reading in docs/rules.md ("Issue 14: doors, killzones, movement, fights, 2018")."""
+"""Doors, killzones, movement, fights and Kill Team 2018: the rules the audit found deviating,
+each with the source line it follows (003 supplement, 001/002 Kill Team 2024 card, 004 Kill Team
+2018 Pariah Nexus) and its reading in docs/rules.md ("Doors and hatches", "Movement", "Killzones",
+"Kill Team 2018 (Pariah Nexus): phases and reactions")."""
 
 from __future__ import annotations
 

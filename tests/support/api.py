@@ -10,12 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from solo_ops.game.engine import new_game
 from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
-from solo_ops.web.app import create_app
 from tests.support.paths import SCENARIOS
 
 
@@ -71,17 +69,6 @@ def make_table(folder: Path) -> GameTable:
     table.start()
     table.advance()
     return table
-
-
-@pytest.fixture
-def table(tmp_path: Path) -> GameTable:
-    return make_table(tmp_path)
-
-
-@pytest.fixture
-def client(table: GameTable) -> Iterator[ApiClient]:
-    with ApiClient(create_app(table), base_url="http://127.0.0.1:8765") as c:
-        yield c
 
 
 def post(client: ApiClient, player: Any, answer: Any, **kw: Any) -> httpx.Response:

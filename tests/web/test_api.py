@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,24 @@ from tests.support.api import (
     SAVE_NAME,
     SECRET_KEYS,
     ApiClient,
+    make_table,
     post,
     scenario_path,
     secrets_of,
     walk,
 )
 from tests.support.players import bot_answers, small_scenario
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> GameTable:
+    return make_table(tmp_path)
+
+
+@pytest.fixture
+def client(table: GameTable) -> Iterator[ApiClient]:
+    with ApiClient(create_app(table), base_url="http://127.0.0.1:8765") as c:
+        yield c
 
 
 def play_json(folder: Path, answers: list[str]) -> list[dict[str, Any]]:

@@ -1,6 +1,8 @@
 """Nothing a player receives gives the hidden side away (issue #30): a whole co-op game of four
 turning points played through the table view's API, every payload kept — every answer's reply,
-every line of the event stream, the views, the boards, a tap preview, the page and its files —
+every line of the event stream, the views (model cards and one-thumb offers included), the boards
+(the phone's too), a tap preview, the set-up measured from the edges, the host's join links, the
+page and its files —
 and then searched: no seed, no dice state, no secret roll or event, and `fog seed` replayed
 from every number a player received never places the game's hidden counters."""
 
@@ -58,15 +60,21 @@ def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     texts: list[str] = []
     with ApiClient(app, "http://127.0.0.1:8765") as c:
         texts += [c.get("/", params={"player": "Ana"}).text, c.get("/static/app.js").text,
-                  c.get("/static/campaign.js").text, c.get("/api/players").text]
+                  c.get("/static/board.js").text, c.get("/static/campaign.js").text,
+                  c.get("/api/players").text, c.get("/api/join").text]
         for i, line in enumerate(lines):
             player = table.prompt_doc()["player"]
+            if i % 10 == 5:  # the asked player's view: the one-thumb offers and their reasons
+                texts.append(c.get("/api/view", params={"player": player}).text)
             reply = post(c, player, line, params={"player": player})
             assert reply.json()["ok"], (line, reply.json())
             texts.append(reply.text)
             if i % 10 == 0:
                 texts.append(c.get("/api/view", params={"player": "Ben", "since": 0}).text)
                 texts.append(c.get("/board.svg", params={"player": "Ana"}).text)
+                texts.append(c.get("/board.svg", params={"player": "Ben",
+                                                         "layout": "phone"}).text)
+                texts.append(c.get("/api/setup", params={"player": "Ana"}).text)
                 texts.append(c.get("/api/place", params={"player": "Ana", "x": 5,
                                                          "y": 5}).text)
         texts += [c.get("/api/view", params={"player": p}).text for p in ("Ana", "Ben")]

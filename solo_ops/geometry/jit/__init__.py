@@ -2,11 +2,11 @@
 
 The geometry's answers come from numpy array code: a question about a few dozen points is a
 few dozen numpy calls of 1-2 µs each, whatever the size of the arrays, and after four passes
-of optimisation that fixed cost is most of a mission (docs/performance.md, "Issue #13").
+of optimisation that fixed cost is most of a mission (CHANGELOG.md, issue #13's passes).
 The modules of this package hold the same computations written as numba loops, one function
 per numpy routine they replace, each element computed by the same IEEE operations in the same
 order, so the floats and booleans are the numpy code's to the last bit and games do not change
-(``tests/test_jit*.py`` compare both on every shipped board and whole games;
+(``tests/geometry/test_jit_*.py`` compare both on every shipped board and whole games;
 ``bench/log_digests.py --check`` compares every shipped scenario's games).
 
 When they are used (:data:`ENABLED`, read by the geometry at every call):

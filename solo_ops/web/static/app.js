@@ -1,7 +1,9 @@
 // solo-ops table view: the page. Plain JavaScript, no build step.
 // Everything shown comes from the server's player view (api/view, api/events, board.svg).
-// The prompt's options become buttons generically (optionButtons): a new kind of question
-// needs no code here unless it wants a picture of its own.
+// One thumb: the question and its legal answers first, right under the board. The active
+// operative's answers are the server's offers, each already asked of the engine (web/offers.py);
+// any other question's options become buttons generically (optionButtons). The board, its
+// zoom and the model cards are board.js's.
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -15,14 +17,16 @@ const page = {
   prompt: null,      // the current prompt (as play --json prints it, with its step)
   view: null,        // the last api/view document
   moveKind: "move",  // what a tap on the board reports
-  preview: null,     // the tap preview waiting for confirmation
   busy: false,       // a refresh is running
   again: false,
   sending: false,    // an answer is on its way: every button waits
   unreachable: false, // the last refresh found no server (said until one succeeds)
   events: null,      // the live connection
   campaign: false,   // a campaign is served (campaign.js shows its part)
+  shownStep: null,   // the step of the question shown (its extras fold for a new one)
 };
+
+const BLOCK = 300;  // the longest block of text the prompt card shows (characters)
 
 function query(extra) {
   const p = new URLSearchParams(extra || {});
@@ -38,9 +42,46 @@ async function getJSON(url) {
   return doc;
 }
 
+// A long text as blocks of at most BLOCK characters: whole sentences where they fit, a long
+// sentence cut at a space (every word is still shown).
+function blocks(text, limit) {
+  const most = limit || BLOCK;
+  const out = [];
+  let current = "";
+  const pieces = String(text || "").split(/(?<=[.!?;:])\s+|\n/);
+  for (const piece of pieces) {
+    let rest = piece.trim();
+    if (!rest) continue;
+    if (current && current.length + 1 + rest.length <= most) {
+      current += " " + rest;
+      continue;
+    }
+    if (current) out.push(current);
+    while (rest.length > most) {
+      const cut = rest.lastIndexOf(" ", most - 1);
+      const at = cut > most / 2 ? cut : most - 1;
+      out.push(rest.slice(0, at) + (cut > most / 2 ? "" : "…"));
+      rest = rest.slice(at).trim();
+    }
+    current = rest;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+function blockElements(text, tag) {
+  return blocks(text).map((line) => {
+    const el = document.createElement(tag || "div");
+    el.className = "line";
+    el.textContent = line;
+    return el;
+  });
+}
+
 function say(text, bad) {
   const m = $("message");
-  m.textContent = text || "";
+  m.replaceChildren(...String(text || "").split("\n").filter((l) => l.trim())
+    .flatMap((line) => blockElements(line)));
   m.classList.toggle("bad", !!bad);
 }
 
@@ -58,7 +99,8 @@ function button(label, onClick, cls) {
 // names the step of the question it answers: a second tap finds it answered and changes nothing.
 function setSending(on) {
   page.sending = on;
-  for (const el of document.querySelectorAll("#actions button, #actions input, #tools button")) {
+  for (const el of document.querySelectorAll(
+    "#actions button, #actions input, #tools button, #card-actions button")) {
     el.disabled = on;
   }
   document.body.classList.toggle("sending", on);
@@ -67,7 +109,7 @@ function setSending(on) {
 async function send(answer) {
   const text = String(answer).trim();
   if (!text || page.sending) return;
-  hidePreview();
+  window.soloOpsBoard.hidePreview();
   setSending(true);
   const headers = { "Content-Type": "application/json" };
   if (token) headers["X-Solo-Ops-Token"] = token;
@@ -89,10 +131,10 @@ async function send(answer) {
   if (status === 409 && /^already answered/.test(doc.message || "")) {
     say("");  // a second tap: the question was answered, the page catches up
   } else if (doc.confirm) {
-    $("confirm-text").textContent = doc.message;
+    $("confirm-text").replaceChildren(...blockElements(doc.message, "span"));
     $("confirm").hidden = false;
     say("");
-    if (doc.confirm.to) drawGhost(confirmGhost(doc.confirm, doc.route));
+    if (doc.confirm.to) window.soloOpsBoard.confirmGhost(doc.confirm, doc.route);
   } else if (!doc.ok) {
     say(`✗ ${doc.message}`, true);
   } else {
@@ -108,43 +150,61 @@ async function send(answer) {
   setSending(false);
 }
 
-// A computed move waiting for "yes" (move kell to obj-2): its end and route on the board.
-function confirmGhost(action, route) {
-  const m = page.view.models.find((x) => x.id === action.operative);
-  return { at: action.to, radius: m ? m.radius : 0.5, route: route || [], within: true };
+// Start a typed answer (a shot you rolled yourself, a correction): the words so far in the
+// answer box, opened, with the words that can follow as chips.
+function fill(words) {
+  $("type-box").open = true;
+  $("answer").value = words;
+  $("answer").focus();
+  chips();
 }
 
 // -- the prompt --------------------------------------------------------------------------------
 const MOVE_WORDS = { move: "move", dash: "dash", fallback: "fall back", advance: "advance",
                      charge: "charge" };
-
-function allowed(view, word) {
-  // null (or absent): the rules allow it now; text: why not (from the engine)
-  return !(view.open && typeof view.open[word] === "string");
-}
+const PAGE_MOVES = { "move": "move", "dash": "dash", "fall back": "fallback",
+                     "advance": "advance", "charge": "charge" };
 
 function showPrompt(view) {
   const prompt = view.prompt;
   page.prompt = prompt;
   const mine = view.your_turn;
+  const [first, ...more] = blocks(prompt.kind === "ended" ? endText(view) : prompt.text);
   const text = $("prompt-text");
-  text.textContent = prompt.kind === "ended" ? endText(view) : prompt.text;
+  text.textContent = first || "";
+  text.dataset.step = String(prompt.step);
   text.classList.toggle("mine", mine);
+  $("prompt-more").replaceChildren(...more.map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
   const waiting = $("waiting");
   waiting.hidden = !view.waiting_for;
   waiting.textContent = view.waiting_for ? `Waiting for ${view.waiting_for}…` : "";
   $("options").replaceChildren();
-  $("why-not").textContent = "";
+  $("why-not").replaceChildren();
+  $("why").hidden = true;
+  $("adjust").hidden = true;
+  if (page.shownStep !== prompt.step) {  // a new question starts afresh: its extras folded,
+    page.shownStep = prompt.step;        // no card over the board, a tap a plain move
+    page.moveKind = "move";
+    window.soloOpsBoard.hideCard();
+    $("adjust").open = false;
+    $("type-box").open = false;
+    $("why-not").hidden = true;
+    $("why-button").setAttribute("aria-expanded", "false");
+  }
   $("stances").hidden = !(mine && prompt.kind === "activate" && view.edition === "kt2024");
   const kinds = $("move-kinds");
   kinds.replaceChildren();
   kinds.hidden = true;
-  $("typed").hidden = !mine && prompt.kind !== "ended";
+  $("type-box").hidden = !mine && prompt.kind !== "ended";
   if (mine) {
     if (prompt.kind === "activate") activateButtons(prompt);
     else if (prompt.kind === "attack") numberButtons();
-    else if (prompt.kind === "act" || prompt.kind === "counteract") actButtons(view, prompt);
-    else optionButtons(prompt.options, null, advisedOf(prompt));
+    else if (prompt.kind === "act" && view.offers) actButtons(view, prompt);
+    else optionButtons(prompt.options, null, advisedOf(prompt), prompt);
   }
   if (page.sending) setSending(true);
   chips();
@@ -170,50 +230,65 @@ function advisedOf(prompt) {
   return options.filter((o) => o.advised).map((o) => o.answer);
 }
 
+// What an answer leads to, where the prompt says (a fight's die: the damage dealt and taken if
+// both sides then play the engine's way), for its button.
+function outcomeOf(prompt, option) {
+  const options = (prompt.data && prompt.data.options) || [];
+  const o = options.find((x) => x.answer === option);
+  return o && Number.isInteger(o.dealt) ? ` · deal ${o.dealt}, take ${o.taken}` : "";
+}
+
 // Any option without a placeholder is a button that sends it; one with a placeholder
 // (TARGET, X,Y, N...) starts the answer in the text box and offers what can follow.
-function optionButtons(options, skip, advised) {
+function optionButtons(options, skip, advised, prompt) {
   for (const option of options) {
     const word = option.split(" ")[0];
+    const outcome = prompt ? outcomeOf(prompt, option) : "";
     if (skip && skip(word, option)) continue;
     if (advised && advised.includes(option)) {
-      $("options").append(button(`★ ${option}`, () => send(option), "primary"));
+      $("options").append(button(`★ ${option}${outcome}`, () => send(option), "primary"));
     } else if (!/[A-Z]/.test(option)) {
       const primary = !advised?.length &&
         (word === "done" || word === "keep" || word === "auto") ? "primary" : "";
-      $("options").append(button(option, () => send(option), primary));
+      $("options").append(button(option + outcome, () => send(option), primary));
     } else {
-      $("options").append(button(`${word}…`, () => {
-        $("answer").value = `${word} `;
-        $("answer").focus();
-        chips();
-      }));
+      $("options").append(button(`${word}…`, () => fill(`${word} `)));
     }
   }
 }
 
-// Actions for a moment that may never come (a friend to pick up, one to carry off): while the
-// rules do not allow them their buttons are left out without a word, not listed as refused.
-const QUIET = new Set(["carry", "evacuate"]);
+// One offer of the server's (web/offers.py): it sends its answer, opens its choices (a shot's
+// targets, then each weapon) or starts a typed answer.
+function offerButton(offer) {
+  const b = button(offer.label, () => {
+    if (offer.answer) send(offer.answer);
+    else if (offer.fill) fill(offer.fill);
+    else if (offer.choices) openChoices(offer);
+  }, offer.primary ? "primary" : "");
+  if (offer.word) b.dataset.word = offer.word;
+  if (offer.target) b.dataset.target = offer.target;
+  if (offer.answer) b.dataset.answer = offer.answer;
+  return b;
+}
 
+function openChoices(offer) {
+  const box = $("options");
+  const label = document.createElement("span");
+  label.className = "field-label";
+  label.textContent = `${offer.label}:`;
+  box.replaceChildren(button("← back", () => showPrompt(page.view), "back"), label,
+                      ...offer.choices.map(offerButton));
+  if (offer.target) window.soloOpsBoard.showCard(offer.target, true);
+}
+
+// The active operative: the moves a tap on the board makes, the offers, why not (one tap
+// away) and the corrections (under "adjust").
 function actButtons(view, prompt) {
-  const movers = [];
-  const refused = [];
-  optionButtons(prompt.options, (word, option) => {
-    if (!allowed(view, word)) {
-      if (!QUIET.has(word)) refused.push(word);
-      return true;
-    }
-    if (MOVE_WORDS[word] && option.includes("X,Y")) { movers.push(word); return true; }
-    return false;
-  });
-  if (refused.length) {  // grouped by reason: "move, dash: …; shoot: …"
-    const byWhy = new Map();
-    for (const w of refused) byWhy.set(view.open[w], [...(byWhy.get(view.open[w]) || []), w]);
-    $("why-not").textContent = "Not now — " +
-      [...byWhy].map(([why, ws]) => `${ws.map((w) => MOVE_WORDS[w] || w).join(", ")}: ${why}`)
-        .join("; ");
-  }
+  const offered = view.offers;
+  for (const offer of offered.offers) $("options").append(offerButton(offer));
+  whyNot(offered.why_not);
+  adjustButtons(prompt);
+  const movers = offered.moves.map((m) => PAGE_MOVES[m]).filter(Boolean);
   if (!movers.length) return;
   const kinds = $("move-kinds");
   kinds.hidden = false;
@@ -228,6 +303,36 @@ function actButtons(view, prompt) {
     if (word === page.moveKind) b.classList.add("chosen");
     kinds.append(b);
   }
+}
+
+// Why the other actions are not allowed, in the engine's words: one tap away, each reason its
+// own short block (a quoted source line in a block of its own).
+function whyNot(reasons) {
+  if (!reasons.length) return;
+  $("why").hidden = false;
+  const list = $("why-not");
+  for (const r of reasons) {
+    const li = document.createElement("li");
+    const what = document.createElement("strong");
+    what.textContent = `${r.what}: `;
+    const parts = blocks(r.why, BLOCK - r.what.length - 2);
+    li.append(what, parts[0] || "");
+    list.append(li);
+    for (const more of parts.slice(1)) {
+      const next = document.createElement("li");
+      next.className = "more";
+      next.textContent = more;
+      list.append(next);
+    }
+  }
+}
+
+function adjustButtons(prompt) {
+  const words = prompt.options.map((o) => o.split(" ")[0]).filter((w) => w === "damage" ||
+                                                                      w === "down");
+  if (!words.length) return;
+  $("adjust").hidden = false;
+  $("adjust-buttons").replaceChildren(...words.map((w) => button(`${w}…`, () => fill(`${w} `))));
 }
 
 function endText(view) {
@@ -260,7 +365,7 @@ function chips() {
   } else if (head === "door" || head === "hatch") {
     offer = ["open", "close"];
   } else if ((head === "damage" || head === "down") && words.length === 1) {
-    offer = view.models.filter((m) => m.side === "player").map((m) => m.id);
+    offer = view.models.filter((m) => m.at).map((m) => m.id);
   } else if (["damage", "strike", "block", "reroll"].includes(head)) {
     offer = numbers();
   }
@@ -274,205 +379,7 @@ function chips() {
   }
 }
 
-function numbers() { return ["0", "1", "2", "3", "4", "5", "6"]; }
-
-// -- the board ---------------------------------------------------------------------------------
-async function drawBoard() {
-  const r = await fetch(`board.svg?${query()}`, { cache: "no-store" });
-  if (!r.ok) return;
-  const text = await r.text();
-  const holder = $("board");
-  holder.innerHTML = text;
-  const svg = holder.querySelector("svg");
-  if (!svg) return;
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
-  if (window.matchMedia("(max-width: 700px)").matches) {
-    // a phone: the board only, margins trimmed (the legend is in the map download), so it
-    // fills the width; pinch to zoom
-    const g = page.view.board;
-    const x0 = g.origin[0] - 26;
-    const y0 = g.origin[1] - 8;
-    svg.setAttribute("viewBox", `${x0} ${y0} ${g.width * g.scale + 34} ` +
-                     `${g.depth * g.scale + 36}`);
-  }
-  const overlay = document.createElementNS("http://www.w3.org/2000/svg", "g");
-  overlay.id = "overlay";
-  svg.append(overlay);
-  addHandle(svg);
-  svg.addEventListener("pointerdown", onDown);
-  svg.addEventListener("pointermove", onMove);
-  svg.addEventListener("pointerup", onUp);
-  svg.addEventListener("pointercancel", () => { drag = null; });
-  if (page.preview) drawGhost(page.preview);
-}
-
-function toBoard(svg, evt) {
-  const g = page.view.board;
-  const pt = svg.createSVGPoint();
-  pt.x = evt.clientX;
-  pt.y = evt.clientY;
-  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-  const x = (p.x - g.origin[0]) / g.scale;
-  const y = g.depth - (p.y - g.origin[1]) / g.scale;
-  return { x, y, inside: x >= 0 && y >= 0 && x <= g.width && y <= g.depth };
-}
-
-function toPx(x, y) {
-  const g = page.view.board;
-  return [g.origin[0] + x * g.scale, g.origin[1] + (g.depth - y) * g.scale];
-}
-
-function activeModel() {
-  const p = page.prompt;
-  if (!p || !(p.kind === "act" || p.kind === "counteract") || !page.view.your_turn) return null;
-  return page.view.models.find((m) => m.id === p.operative && m.at) || null;
-}
-
-function addHandle(svg) {
-  const m = activeModel();
-  if (!m) return;
-  const [cx, cy] = toPx(m.at[0], m.at[1]);
-  const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-  c.setAttribute("cx", cx);
-  c.setAttribute("cy", cy);
-  c.setAttribute("r", m.radius * page.view.board.scale + 3);
-  c.setAttribute("fill", "none");
-  c.setAttribute("stroke", "#f0b429");
-  c.setAttribute("stroke-width", "3");
-  c.setAttribute("pointer-events", "all");
-  c.setAttribute("class", "drag-handle");
-  svg.append(c);
-}
-
-let drag = null;
-
-function onDown(evt) {
-  if (evt.isPrimary === false) { drag = null; return; }  // a second finger: a pinch
-  const svg = evt.currentTarget;
-  const at = toBoard(svg, evt);
-  const m = activeModel();
-  drag = { x0: evt.clientX, y0: evt.clientY, moved: false, model: null };
-  if (m && Math.hypot(at.x - m.at[0], at.y - m.at[1]) <= m.radius + 0.4) {
-    drag.model = m;
-    svg.setPointerCapture(evt.pointerId);
-    evt.preventDefault();
-  }
-}
-
-function onMove(evt) {
-  if (!drag) return;
-  if (Math.hypot(evt.clientX - drag.x0, evt.clientY - drag.y0) > 6) drag.moved = true;
-  if (drag.model && drag.moved) {
-    const at = toBoard(evt.currentTarget, evt);
-    drawGhost({ at: [at.x, at.y], radius: drag.model.radius, route: [], within: true,
-                dragging: true });
-  }
-}
-
-function onUp(evt) {
-  if (!drag) return;
-  const d = drag;
-  drag = null;
-  if (d.moved && !d.model) return;  // a scroll or a pan, not a tap
-  const at = toBoard(evt.currentTarget, evt);
-  if (!at.inside) return;
-  tapped(at.x, at.y);
-}
-
-async function tapped(x, y) {
-  if (!activeModel() || page.sending) {
-    if (page.view && page.view.your_turn && page.prompt.kind === "activate") {
-      say("Choose which operative acts first (the buttons below the board).");
-    }
-    return;
-  }
-  const how = page.moveKind;
-  let doc;
-  try {
-    doc = await getJSON(`api/place?${query({ x: x.toFixed(2), y: y.toFixed(2), how })}`);
-  } catch (e) {
-    say(`✗ ${e.message}`, true);
-    return;
-  }
-  if (!doc.ok) { say(`✗ ${doc.message}`, true); return; }
-  showPreview(doc);
-}
-
-// The preview offers only the moves the game takes at that point (each checked by the
-// engine, as the answer will be); the others say why not.
-function showPreview(doc) {
-  page.preview = doc;
-  $("preview-text").textContent = doc.text;
-  $("preview").classList.toggle("bad", !doc.within);
-  const box = $("preview-choices");
-  box.replaceChildren();
-  const refused = [];
-  for (const choice of doc.choices || []) {
-    if (choice.ok) {
-      const b = button(`${MOVE_WORDS[choice.how] || choice.how} here`,
-                       () => send(choice.answer), "primary");
-      b.dataset.answer = choice.answer;
-      box.append(b);
-    } else {
-      refused.push(`${MOVE_WORDS[choice.how] || choice.how}: ${choice.why}`);
-    }
-  }
-  box.append(button("Cancel", hidePreview));
-  $("preview-refused").textContent = refused.length && doc.within ? `Not here — ${refused[0]}` +
-    (refused.length > 1 ? ` (and ${refused.length - 1} more)` : "") : "";
-  $("preview").hidden = false;
-  drawGhost(doc);
-}
-
-function drawGhost(p) {
-  const overlay = document.getElementById("overlay");
-  if (!overlay) return;
-  overlay.replaceChildren();
-  const ns = "http://www.w3.org/2000/svg";
-  const colour = p.within ? "#1f9d55" : "#d23b3b";
-  if (p.route && p.route.length > 1) {
-    const line = document.createElementNS(ns, "polyline");
-    line.setAttribute("points", p.route.map((q) => toPx(q[0], q[1]).join(",")).join(" "));
-    line.setAttribute("fill", "none");
-    line.setAttribute("stroke", colour);
-    line.setAttribute("stroke-width", "3");
-    line.setAttribute("stroke-dasharray", "6 4");
-    overlay.append(line);
-  }
-  const [cx, cy] = toPx(p.at[0], p.at[1]);
-  const c = document.createElementNS(ns, "circle");
-  c.setAttribute("cx", cx);
-  c.setAttribute("cy", cy);
-  c.setAttribute("r", p.radius * page.view.board.scale);
-  c.setAttribute("fill", colour);
-  c.setAttribute("fill-opacity", "0.35");
-  c.setAttribute("stroke", colour);
-  c.setAttribute("stroke-width", "2");
-  c.setAttribute("class", "ghost");
-  overlay.append(c);
-  if (!p.dragging && p.distance !== undefined && p.distance !== null) {
-    const t = document.createElementNS(ns, "text");
-    t.setAttribute("x", cx);
-    t.setAttribute("y", cy - p.radius * page.view.board.scale - 6);
-    t.setAttribute("text-anchor", "middle");
-    t.setAttribute("font-size", "15");
-    t.setAttribute("font-weight", "bold");
-    t.setAttribute("fill", colour);
-    t.setAttribute("stroke", "#fff");
-    t.setAttribute("stroke-width", "3");
-    t.setAttribute("paint-order", "stroke");
-    t.textContent = p.measured;  // the server's words: one rounding, the game's units
-    overlay.append(t);
-  }
-}
-
-function hidePreview() {
-  page.preview = null;
-  $("preview").hidden = true;
-  const overlay = document.getElementById("overlay");
-  if (overlay) overlay.replaceChildren();
-}
+function numbers() { return ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]; }
 
 // -- narration and score -------------------------------------------------------------------------
 // Oldest first, as the terminal prints it, so an activation reads top to bottom; the list
@@ -509,6 +416,74 @@ function showScore(view) {
   document.title = `${view.scenario} — solo-ops`;
 }
 
+// -- joining and setting up -----------------------------------------------------------------------
+// The host's page shows each player's link as a QR code (api/join): the players join by
+// pointing a phone's camera at it.
+async function showJoin(box, details) {
+  if (!page.host) return;
+  let doc;
+  try {
+    doc = await getJSON(`api/join?${query()}`);
+  } catch (e) {
+    return;
+  }
+  box.replaceChildren(...doc.players.map((p) => {
+    const fig = document.createElement("figure");
+    fig.className = "qr";
+    fig.dataset.player = p.player;
+    const img = document.createElement("img");
+    img.alt = `QR code of ${p.player}'s link`;
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(p.qr)}`;
+    const cap = document.createElement("figcaption");
+    cap.textContent = p.player;
+    fig.append(img, cap);
+    return fig;
+  }));
+  if (details) {  // open when the host's page opens (the host folds it once everyone joined)
+    details.hidden = false;
+    details.open = true;
+  }
+}
+
+// The set-up (api/setup): the enemy to put out and where every counter and drop zone is,
+// measured from two table edges; the printable sheet.
+async function showSetup(box, what) {
+  let doc;
+  try {
+    doc = await getJSON(`api/setup?${query(what ? { what } : {})}`);
+  } catch (e) {
+    return false;
+  }
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const parts = [];
+  for (const section of doc.sections) {
+    parts.push(el("h3", section.title));
+    if (section.note) parts.push(el("p", section.note, "field-label"));
+    const list = el("ul", undefined, "setup-list");
+    list.dataset.section = section.key;
+    for (const item of section.items) {
+      const li = el("li");
+      li.append(el("strong", item.name));
+      if (item.where) li.append(el("span", ` ${item.where}`, "where"));
+      for (const line of item.lines || []) li.append(el("span", line, "line"));
+      list.append(li);
+    }
+    parts.push(list);
+  }
+  const sheet = el("a", "Printable set-up sheet (PNG)", "button");
+  sheet.href = `setup-sheet.png?${query(what ? { what, download: 1 } : { download: 1 })}`;
+  sheet.id = "setup-sheet";
+  sheet.setAttribute("download", "setup-sheet.png");
+  parts.push(sheet);
+  box.replaceChildren(...parts);
+  return true;
+}
+
 // -- keeping up --------------------------------------------------------------------------------
 let idleWaiters = [];
 
@@ -523,6 +498,7 @@ async function refresh(full) {
   try {
     const since = full ? 0 : page.steps;
     const view = await getJSON(`api/view?${query({ since })}`);
+    const first = !page.view;
     if (full || view.steps < page.steps || !page.view) {
       $("narration").replaceChildren();
       addNarration(view.narration, false);
@@ -539,10 +515,14 @@ async function refresh(full) {
     const changed = !page.view || view.steps !== page.steps || full;
     page.view = view;
     page.steps = view.steps;
-    if (changed) hidePreview();
+    if (changed) window.soloOpsBoard.hidePreview();
     showScore(view);
     showPrompt(view);
-    if (changed) await drawBoard();
+    if (changed) await window.soloOpsBoard.draw(view);
+    if (first) {
+      showJoin($("join-codes"), $("join"));
+      showSetup($("setup"));
+    }
     if (page.unreachable) {  // the server is back: its old complaint goes
       page.unreachable = false;
       say("");
@@ -577,7 +557,8 @@ function linkState(live) {
 
 // The live connection: the browser reconnects by itself, sending the last event id it saw; the
 // first message of every connection says whether the page missed anything (resync). A
-// connection refused outright is tried again every two seconds.
+// connection refused outright (or ended by a server that stops) is tried again every two
+// seconds.
 function listen() {
   const events = new EventSource(`api/events?${query()}`);
   page.events = events;
@@ -620,6 +601,11 @@ async function choose(players) {
   all.href = `?${new URLSearchParams({ host: "1", ...(token ? { token } : {}) })}`;
   all.textContent = "Everyone (one device)";
   $("choices").append(all);
+  const codes = document.createElement("div");
+  codes.className = "qr-codes";
+  codes.id = "choose-codes";
+  $("choose").append(codes);
+  showJoin(codes, null);
 }
 
 async function start() {
@@ -641,20 +627,22 @@ async function start() {
   $("png-link").href = `board.png?${query({ download: 1 })}`;
   $("typed").addEventListener("submit", (e) => { e.preventDefault(); send($("answer").value); });
   $("answer").addEventListener("input", chips);
-  $("zoom").addEventListener("click", () => {
-    const on = $("board").classList.toggle("zoomed");
-    $("zoom").setAttribute("aria-pressed", String(on));
-    $("zoom").textContent = on ? "zoom −" : "zoom +";
+  $("why-button").addEventListener("click", () => {
+    const list = $("why-not");
+    list.hidden = !list.hidden;
+    $("why-button").setAttribute("aria-expanded", String(!list.hidden));
   });
   $("confirm-yes").addEventListener("click", () => send("yes"));
   $("confirm-no").addEventListener("click", () => send("no"));
   for (const b of document.querySelectorAll("[data-say]")) {
     b.addEventListener("click", () => send(b.dataset.say));
   }
+  window.soloOpsBoard.start();
   page.campaign = !!who.campaign;
   if (who.campaign && window.soloOpsCampaign) window.soloOpsCampaign.start(who, page);
   else listen();
 }
 
-window.soloOpsPage = { page, refresh, listen, query, getJSON, say, button, send, setSending };
-start();
+window.soloOpsPage = { page, refresh, listen, query, getJSON, say, button, send, setSending,
+                       blocks, blockElements, showJoin, showSetup, MOVE_WORDS };
+window.addEventListener("DOMContentLoaded", start);

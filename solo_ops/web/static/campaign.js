@@ -1,7 +1,9 @@
 // solo-ops table view: a campaign's part of the page (campaign serve). Plain JavaScript.
-// The set-up picture and briefing with a ready button per player, the mission (the table view
-// itself), recording it (the survival tests), the after-action report with its map, the squads
-// and recruits, the next mission. Everything comes from api/campaign.
+// The set-up (the picture, legible on a phone; the enemy to put out, every counter and drop zone
+// measured from the table's edges; the printable sheet) and briefing with a ready button per
+// player, the mission (the table view itself), recording it (the survival tests), the
+// after-action report with its map, the squads and recruits, the next mission; on the host's
+// page, each player's link as a QR code. Everything comes from api/campaign.
 "use strict";
 
 (function () {
@@ -51,12 +53,37 @@
     m.classList.toggle("bad", !!bad);
   }
 
-  function picture(what) {
-    const img = el("img");
-    img.alt = what === "setup" ? "the mission's set-up" : "the map of the end";
-    img.className = "campaign-picture";
-    img.src = `api/campaign/picture.svg?${core.query({ what, t: Date.now() })}`;
-    return img;
+  const PX_PER_INCH = 24;  // as the board's default zoom: the phone's labels legible
+
+  // The set-up picture or the map of the end: on a phone or tablet the phone's label set,
+  // drawn in the page (inches PX_PER_INCH CSS px wide, scrolled within its box); on a wide
+  // screen the full picture with its legend.
+  function picture(what, board) {
+    const alt = what === "setup" ? "the mission's set-up" : "the map of the end";
+    if (window.innerWidth >= 1000 || !board) {
+      const img = el("img");
+      img.alt = alt;
+      img.className = "campaign-picture";
+      img.src = `api/campaign/picture.svg?${core.query({ what, t: Date.now() })}`;
+      return img;
+    }
+    const box = el("div", null, "campaign-board");
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", alt);
+    fetch(`api/campaign/picture.svg?${core.query({ what, layout: "phone" })}`,
+          { cache: "no-store" }).then((r) => (r.ok ? r.text() : "")).then((text) => {
+      box.innerHTML = text;
+      const svg = box.querySelector("svg");
+      if (!svg) return;
+      const vb = [board.origin[0] - 40, board.origin[1] - 8, board.width * board.scale + 58,
+                  board.depth * board.scale + 36];  // the board and its rulers, as board.js
+      svg.setAttribute("viewBox", vb.join(" "));
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      svg.style.width = `${Math.max(box.clientWidth, vb[2] * PX_PER_INCH / board.scale)}px`;
+      svg.classList.add("campaign-picture");
+    });
+    return box;
   }
 
   function squads(d) {
@@ -164,17 +191,36 @@
     const box = $("campaign");
     box.hidden = false;
     box.replaceChildren();
-    const title = d.mission ? `${d.campaign} — mission ${d.number}: ${d.mission.name}` :
+    const title = d.title ||
       `${d.campaign} — ${d.played} mission${d.played === 1 ? "" : "s"} played`;
     box.append(el("h2", title));
     box.dataset.phase = d.phase;
     const playing = d.phase === "mission" || d.phase === "ended";
     $("board-card").hidden = !playing;
     $("side").hidden = !playing;
+    if (!playing) {  // no game at the table: the header shows the campaign, not a score
+      $("score").textContent = "";
+      $("title").textContent = d.campaign;
+      document.title = `${d.campaign} — solo-ops`;
+    }
+    if (d.you === "host" && !playing) {
+      const codes = el("div", null, "qr-codes");
+      codes.id = "campaign-join";
+      const join = el("details", null, "join");
+      join.open = d.phase === "setup";
+      join.append(el("summary", "Join by QR code"), codes);
+      box.append(join);
+      core.showJoin(codes, null);
+    }
     if (d.phase === "setup") {
-      box.append(el("p", "Set up the table as in the picture, then each player taps ready."));
-      box.append(picture("setup"));
-      const brief = el("div", null, "briefing");
+      box.append(el("p", "Set up the table as below, then each player taps ready."));
+      box.append(picture("setup", d.board));
+      const words = el("div", null, "setup");
+      words.id = "campaign-setup";
+      box.append(words);
+      core.showSetup(words);
+      const brief = el("details", null, "briefing");
+      brief.append(el("summary", "Briefing"));
       for (const line of d.mission.briefing) brief.append(el("p", line));
       box.append(brief);
       const row = el("div", null, "ready");
@@ -193,7 +239,7 @@
                              () => act({ do: "record" }), "primary"));
     } else if (d.phase === "report") {
       for (const part of report(d)) box.append(part);
-      if (d.report) box.append(picture("end"));
+      if (d.report) box.append(picture("end", null));
       for (const part of recruits(d)) box.append(part);
       box.append(core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
                              "primary"));

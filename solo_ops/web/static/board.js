@@ -1,0 +1,477 @@
+// solo-ops table view: the board. Plain JavaScript.
+// The board SVG is the server's (board.svg; on a phone or tablet its phone label set, labelled
+// for the question). It opens on what the question is about (the active operative, its targets,
+// the enemy that just moved: the view's focus), zoomed so the labels are legible (at least
+// PX_PER_INCH CSS px to the inch). Drag pans, two fingers pinch, + / − zoom, ▣ shows the whole
+// board; zoomed out, every label is scaled about its mark so it never gets smaller than
+// MIN_FONT CSS px. A tap on a model shows its card (name, wounds, order, weapons, what it can do
+// now); a tap on the floor places the active operative (the server snaps it to where its base
+// fits and says which moves the game takes there); dragging the active operative does too.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const NS = "http://www.w3.org/2000/svg";
+  const PX_PER_INCH = 24;   // the default zoom: at least this many CSS px to the inch
+  const MIN_FONT = 9;       // no label is drawn smaller than this (CSS px), however zoomed out
+  const MAX_ZOOM = 6;
+  const WIDE = 1000;        // a window this wide shows the full picture (legend and all)
+  let core = null;          // window.soloOpsPage
+  const z = { zoom: 1, fit: 1, vb: null, minFont: null };
+  let preview = null;       // the tap preview waiting for confirmation
+
+  function page() { return core.page; }
+  function phone() { return window.innerWidth < WIDE; }
+  function holder() { return $("board"); }
+  function svgEl() { return holder().querySelector("svg"); }
+
+  // -- drawing -------------------------------------------------------------------------------
+  async function draw(view) {
+    const layout = phone() ? "phone" : "full";
+    const r = await fetch(`board.svg?${core.query({ layout })}`, { cache: "no-store" });
+    if (!r.ok) return;
+    const text = await r.text();
+    const box = holder();
+    const keep = z.vb ? { left: box.scrollLeft, top: box.scrollTop, zoom: z.zoom } : null;
+    box.innerHTML = text;
+    const svg = svgEl();
+    if (!svg) return;
+    svg.removeAttribute("width");
+    svg.removeAttribute("height");
+    const g = view.board;
+    if (layout === "phone") {  // the board only, margins trimmed (the legend is in the map)
+      z.vb = [g.origin[0] - 40, g.origin[1] - 8, g.width * g.scale + 58, g.depth * g.scale + 36];
+      svg.setAttribute("viewBox", z.vb.join(" "));
+    } else {
+      z.vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+    }
+    z.minFont = null;
+    const overlay = document.createElementNS(NS, "g");
+    overlay.id = "overlay";
+    svg.append(overlay);
+    addHandle(svg);
+    const same = keep && z.focusKey === focusKey(view);
+    z.focusKey = focusKey(view);
+    if (same) {  // the same question: the view stays where the player left it
+      zoomTo(keep.zoom);
+      box.scrollLeft = keep.left;
+      box.scrollTop = keep.top;
+    } else {
+      openOnFocus(view);
+    }
+    if (preview) drawGhost(preview);
+  }
+
+  function focusKey(view) {
+    return JSON.stringify([view.prompt.kind, view.prompt.operative, view.focus.ids]);
+  }
+
+  // The zoom that makes an inch PX_PER_INCH CSS px (1: the board fills the width).
+  function legibleZoom() {
+    const g = page().view.board;
+    const width = holder().clientWidth || 1;
+    return Math.min(MAX_ZOOM, Math.max(1, PX_PER_INCH * z.vb[2] / (g.scale * width)));
+  }
+
+  function openOnFocus(view) {
+    zoomTo(legibleZoom());
+    const box = view.focus && view.focus.box;
+    if (box) show((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+    else show(view.board.width / 2, view.board.depth / 2);
+  }
+
+  // Board inches to the SVG's own units, and to CSS px within the board's holder.
+  function toUser(x, y) {
+    const g = page().view.board;
+    return [g.origin[0] + x * g.scale, g.origin[1] + (g.depth - y) * g.scale];
+  }
+
+  function perUnit() {  // CSS px per SVG unit now
+    return svgEl().getBoundingClientRect().width / z.vb[2];
+  }
+
+  // Centre the board point (x, y) inches in the holder, as far as the board allows.
+  function show(x, y) {
+    const box = holder();
+    const [ux, uy] = toUser(x, y);
+    const k = perUnit();
+    box.scrollLeft = (ux - z.vb[0]) * k - box.clientWidth / 2;
+    box.scrollTop = (uy - z.vb[1]) * k - box.clientHeight / 2;
+  }
+
+  // Zoom to ``level`` (1: the board as wide as the holder), keeping the holder point (px, py)
+  // where it is (its centre by default).
+  function zoomTo(level, px, py) {
+    const box = holder();
+    const svg = svgEl();
+    if (!svg) return;
+    const zoom = Math.min(MAX_ZOOM, Math.max(1, level));
+    const cx = px === undefined ? box.clientWidth / 2 : px;
+    const cy = py === undefined ? box.clientHeight / 2 : py;
+    const before = svg.getBoundingClientRect().width || box.clientWidth;
+    const fx = (box.scrollLeft + cx) / before;
+    const fy = (box.scrollTop + cy) / before;
+    z.zoom = zoom;
+    svg.style.width = `${box.clientWidth * zoom}px`;
+    const after = box.clientWidth * zoom;
+    const height = after * z.vb[3] / z.vb[2];
+    const most = window.innerWidth < 600 ? 0.47 : phone() ? 0.62 : 0.8;  // of the window
+    box.style.height = `${Math.min(height, Math.max(200, window.innerHeight * most))}px`;
+    box.scrollLeft = fx * after - cx;
+    box.scrollTop = fy * after - cy;
+    scaleLabels();
+    $("zoom-out").disabled = zoom <= 1;
+    $("zoom-in").disabled = zoom >= MAX_ZOOM;
+  }
+
+  // Zoomed out, each label is scaled about its mark (data-pivot) so its letters stay at least
+  // MIN_FONT CSS px; a step's or sector's round badge follows its number.
+  function scaleLabels() {
+    const svg = svgEl();
+    if (!svg) return;
+    const k = perUnit();
+    if (!k) return;
+    const els = [...svg.querySelectorAll("[data-pivot]")];
+    for (let i = els.length - 1; i >= 0; i--) {
+      const el = els[i];
+      let f;
+      if (el.tagName === "text") {
+        f = Math.max(1, MIN_FONT / (parseFloat(el.getAttribute("font-size")) * k));
+      } else {  // a badge or an order token's square: as its letters (the next element)
+        const next = el.nextElementSibling;
+        f = next && next.dataset.scale ? parseFloat(next.dataset.scale) : 1;
+      }
+      el.dataset.scale = String(f);
+      if (f === 1) {
+        el.removeAttribute("transform");
+        continue;
+      }
+      const [mx, my] = el.dataset.pivot.split(" ").map(Number);
+      el.setAttribute("transform", `translate(${mx * (1 - f)} ${my * (1 - f)}) scale(${f})`);
+    }
+  }
+
+  // -- the active operative and taps ----------------------------------------------------------
+  function activeModel() {
+    const p = page().prompt;
+    const view = page().view;
+    if (!p || p.kind !== "act" || !view.your_turn || !view.offers) return null;
+    if (!view.offers.moves.length) return null;
+    return view.models.find((m) => m.id === p.operative && m.at) || null;
+  }
+
+  function addHandle(svg) {
+    const m = activeModel();
+    if (!m) return;
+    const [cx, cy] = toUser(m.at[0], m.at[1]);
+    const c = document.createElementNS(NS, "circle");
+    c.setAttribute("cx", cx);
+    c.setAttribute("cy", cy);
+    c.setAttribute("r", m.radius * page().view.board.scale + 3);
+    c.setAttribute("fill", "none");
+    c.setAttribute("stroke", "#f0b429");
+    c.setAttribute("stroke-width", "3");
+    c.setAttribute("pointer-events", "all");
+    c.setAttribute("class", "drag-handle");
+    svg.append(c);
+  }
+
+  function toBoard(evt) {
+    const svg = svgEl();
+    const g = page().view.board;
+    const pt = svg.createSVGPoint();
+    pt.x = evt.clientX;
+    pt.y = evt.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const x = (p.x - g.origin[0]) / g.scale;
+    const y = g.depth - (p.y - g.origin[1]) / g.scale;
+    return { x, y, inside: x >= 0 && y >= 0 && x <= g.width && y <= g.depth };
+  }
+
+  // Pointers on the board: one finger (or the mouse) taps, pans or drags the active operative;
+  // two fingers pinch.
+  const pointers = new Map();
+  let gesture = null;
+
+  function onDown(evt) {
+    if (!svgEl() || !page().view) return;
+    pointers.set(evt.pointerId, { x: evt.clientX, y: evt.clientY });
+    holder().setPointerCapture(evt.pointerId);
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const rect = holder().getBoundingClientRect();
+      gesture = { pinch: true, dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: z.zoom,
+                  cx: (a.x + b.x) / 2 - rect.left, cy: (a.y + b.y) / 2 - rect.top };
+      return;
+    }
+    if (pointers.size > 2) return;
+    const at = toBoard(evt);
+    const m = activeModel();
+    gesture = { x0: evt.clientX, y0: evt.clientY, left: holder().scrollLeft,
+                top: holder().scrollTop, moved: false, model: null };
+    if (m && Math.hypot(at.x - m.at[0], at.y - m.at[1]) <= m.radius + 0.4) gesture.model = m;
+    evt.preventDefault();
+  }
+
+  function onMove(evt) {
+    if (!pointers.has(evt.pointerId) || !gesture) return;
+    pointers.set(evt.pointerId, { x: evt.clientX, y: evt.clientY });
+    if (gesture.pinch) {
+      if (pointers.size < 2) return;
+      const [a, b] = [...pointers.values()];
+      zoomTo(gesture.zoom * Math.hypot(a.x - b.x, a.y - b.y) / gesture.dist, gesture.cx,
+             gesture.cy);
+      return;
+    }
+    const dx = evt.clientX - gesture.x0;
+    const dy = evt.clientY - gesture.y0;
+    if (Math.hypot(dx, dy) > 6) gesture.moved = true;
+    if (!gesture.moved) return;
+    if (gesture.model) {
+      const at = toBoard(evt);
+      drawGhost({ at: [at.x, at.y], radius: gesture.model.radius, route: [], within: true,
+                  dragging: true });
+    } else {
+      holder().scrollLeft = gesture.left - dx;
+      holder().scrollTop = gesture.top - dy;
+    }
+  }
+
+  function onUp(evt) {
+    pointers.delete(evt.pointerId);
+    const g = gesture;
+    if (!g) return;
+    if (g.pinch) {
+      if (!pointers.size) gesture = null;
+      return;
+    }
+    gesture = null;
+    if (evt.type === "pointercancel" || (g.moved && !g.model)) return;  // a pan
+    const at = toBoard(evt);
+    if (!at.inside) return;
+    if (!g.moved) {
+      const hit = modelAt(at.x, at.y);
+      if (hit) { showCard(hit.id); return; }
+    }
+    hideCard();
+    tapped(at.x, at.y);
+  }
+
+  function onWheel(evt) {  // a laptop's pinch (ctrl + wheel)
+    if (!evt.ctrlKey || !svgEl()) return;
+    evt.preventDefault();
+    const rect = holder().getBoundingClientRect();
+    zoomTo(z.zoom * Math.exp(-evt.deltaY / 300), evt.clientX - rect.left,
+           evt.clientY - rect.top);
+  }
+
+  // The card a tap at (x, y) inches finds: a model's base first, then a counter, then an
+  // objective marker.
+  function modelAt(x, y) {
+    const cards = Object.values(page().view.cards || {});
+    const rank = { player: 0, enemy: 0, counter: 1, objective: 2 };
+    let best = null;
+    for (const c of cards) {
+      if (!c.xy) continue;
+      const d = Math.hypot(x - c.xy[0], y - c.xy[1]);
+      if (d > c.radius + 0.25) continue;
+      const key = [rank[c.kind] ?? 3, d];
+      if (!best || key[0] < best.key[0] || (key[0] === best.key[0] && key[1] < best.key[1])) {
+        best = { card: c, key };
+      }
+    }
+    return best && best.card;
+  }
+
+  async function tapped(x, y, how) {
+    const view = page().view;
+    if (!activeModel() || page().sending) {
+      if (view && view.your_turn && page().prompt.kind === "activate") {
+        core.say("Choose which operative acts first (the buttons below the board).");
+      }
+      return;
+    }
+    let doc;
+    try {
+      doc = await core.getJSON(`api/place?${core.query({ x: x.toFixed(2), y: y.toFixed(2),
+                                                         how: how || page().moveKind })}`);
+    } catch (e) {
+      core.say(`✗ ${e.message}`, true);
+      return;
+    }
+    if (!doc.ok) { core.say(`✗ ${doc.message}`, true); return; }
+    showPreview(doc);
+  }
+
+  // The preview offers only the moves the game takes at that point (each checked by the
+  // engine, as the answer will be); the others say why not.
+  function showPreview(doc) {
+    preview = doc;
+    const W = core.MOVE_WORDS;
+    $("preview-text").replaceChildren(...core.blockElements(doc.text, "span"));
+    $("preview").classList.toggle("bad", !doc.within);
+    const box = $("preview-choices");
+    box.replaceChildren();
+    const refused = [];
+    for (const choice of doc.choices || []) {
+      if (choice.ok) {
+        const b = core.button(`${W[choice.how] || choice.how} here`,
+                              () => core.send(choice.answer), "primary");
+        b.dataset.answer = choice.answer;
+        box.append(b);
+      } else {
+        refused.push(`${W[choice.how] || choice.how}: ${choice.why}`);
+      }
+    }
+    box.append(core.button("Cancel", hidePreview));
+    $("preview-refused").replaceChildren(...(refused.length && doc.within ?
+      core.blockElements(`Not here — ${refused[0]}` +
+                         (refused.length > 1 ? ` (and ${refused.length - 1} more)` : ""),
+                         "span") : []));
+    $("preview").hidden = false;
+    drawGhost(doc);
+  }
+
+  function drawGhost(p) {
+    const overlay = document.getElementById("overlay");
+    if (!overlay) return;
+    overlay.replaceChildren();
+    const colour = p.within ? "#1f9d55" : "#d23b3b";
+    const scale = page().view.board.scale;
+    if (p.route && p.route.length > 1) {
+      const line = document.createElementNS(NS, "polyline");
+      line.setAttribute("points", p.route.map((q) => toUser(q[0], q[1]).join(",")).join(" "));
+      line.setAttribute("fill", "none");
+      line.setAttribute("stroke", colour);
+      line.setAttribute("stroke-width", "3");
+      line.setAttribute("stroke-dasharray", "6 4");
+      overlay.append(line);
+    }
+    const [cx, cy] = toUser(p.at[0], p.at[1]);
+    const c = document.createElementNS(NS, "circle");
+    c.setAttribute("cx", cx);
+    c.setAttribute("cy", cy);
+    c.setAttribute("r", p.radius * scale);
+    c.setAttribute("fill", colour);
+    c.setAttribute("fill-opacity", "0.35");
+    c.setAttribute("stroke", colour);
+    c.setAttribute("stroke-width", "2");
+    c.setAttribute("class", "ghost");
+    overlay.append(c);
+    if (!p.dragging && p.distance !== undefined && p.distance !== null) {
+      const t = document.createElementNS(NS, "text");
+      const size = Math.max(15, MIN_FONT / perUnit());
+      t.setAttribute("x", cx);
+      t.setAttribute("y", cy - p.radius * scale - 6);
+      t.setAttribute("text-anchor", "middle");
+      t.setAttribute("font-size", String(size));
+      t.setAttribute("font-weight", "bold");
+      t.setAttribute("fill", colour);
+      t.setAttribute("stroke", "#fff");
+      t.setAttribute("stroke-width", "3");
+      t.setAttribute("paint-order", "stroke");
+      t.setAttribute("class", "ghost-label");
+      t.textContent = p.measured;  // the server's words: one rounding, the game's units
+      overlay.append(t);
+    }
+  }
+
+  // A computed move waiting for "yes" (move kell to obj-2): its end and route on the board.
+  function confirmGhost(action, route) {
+    const m = page().view.models.find((x) => x.id === action.operative);
+    drawGhost({ at: action.to, radius: m ? m.radius : 0.5, route: route || [], within: true });
+  }
+
+  function hidePreview() {
+    preview = null;
+    $("preview").hidden = true;
+    const overlay = document.getElementById("overlay");
+    if (overlay) overlay.replaceChildren();
+  }
+
+  // -- model cards ------------------------------------------------------------------------------
+  function showCard(id, quiet) {
+    const view = page().view;
+    const card = view && view.cards && view.cards[id];
+    if (!card) return;
+    const el = (tag, text, cls) => {
+      const e = document.createElement(tag);
+      e.textContent = text;
+      if (cls) e.className = cls;
+      return e;
+    };
+    const body = $("card-body");
+    const title = card.short !== card.id ? `${card.short} · ${card.name} (${card.id})` :
+      `${card.name} (${card.id})`;
+    const facts = [card.kind === "player" ? `${card.player}'s` : card.kind,
+                   card.wounds ? `wounds ${card.wounds}` : null, ...(card.state || [])]
+      .filter(Boolean).join(" · ");
+    body.replaceChildren(el("h3", title), el("p", facts, "facts"));
+    if (card.weapons.length) {
+      const list = el("ul", "", "weapons");
+      for (const w of card.weapons) list.append(el("li", w));
+      body.append(list);
+    }
+    for (const line of card.now || []) body.append(el("p", line, "now"));
+    body.append(el("p", `at ${card.at}`, "where"));
+    const actions = $("card-actions");
+    actions.replaceChildren();
+    if (!quiet) for (const b of cardActions(card)) actions.append(b);
+    actions.append(core.button("Close", hideCard));
+    $("model-card").dataset.id = id;
+    $("model-card").hidden = false;
+  }
+
+  // What the active operative can do to the model on the card: its shots and fight (the
+  // offers' own buttons), a charge or a move up to it (previewed like a tap).
+  function cardActions(card) {
+    const view = page().view;
+    const out = [];
+    const offered = view.your_turn && view.offers ? view.offers.offers : [];
+    for (const offer of offered) {
+      for (const target of offer.choices || []) {
+        if (target.target !== card.id) continue;
+        for (const choice of target.choices || []) {
+          if (!choice.answer) continue;
+          out.push(core.button(`${offer.label}: ${choice.label}`, () => {
+            hideCard();
+            core.send(choice.answer);
+          }, choice.primary ? "primary" : ""));
+        }
+      }
+    }
+    const m = activeModel();
+    if (m && card.id !== m.id && card.xy) {
+      const moves = view.offers.moves;
+      const how = card.kind === "enemy" && moves.includes("charge") ? "charge" : null;
+      const words = how ? "charge it" : `${core.MOVE_WORDS[page().moveKind]} next to it`;
+      out.push(core.button(words, () => {
+        hideCard();
+        tapped(card.xy[0], card.xy[1], how || page().moveKind);
+      }));
+    }
+    return out;
+  }
+
+  function hideCard() {
+    $("model-card").hidden = true;
+  }
+
+  function start() {
+    core = window.soloOpsPage;
+    const box = holder();
+    box.addEventListener("pointerdown", onDown);
+    box.addEventListener("pointermove", onMove);
+    box.addEventListener("pointerup", onUp);
+    box.addEventListener("pointercancel", onUp);
+    box.addEventListener("wheel", onWheel, { passive: false });
+    $("zoom-in").addEventListener("click", () => zoomTo(z.zoom * 1.5));
+    $("zoom-out").addEventListener("click", () => zoomTo(z.zoom / 1.5));
+    $("zoom-fit").addEventListener("click", () => zoomTo(1));
+    $("card-close").addEventListener("click", hideCard);
+    window.addEventListener("resize", () => { if (svgEl()) zoomTo(z.zoom); });
+  }
+
+  window.soloOpsBoard = { start, draw, hidePreview, confirmGhost, drawGhost, show, zoomTo,
+                          showCard, hideCard, legibleZoom, state: z };
+}());
