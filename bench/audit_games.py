@@ -7,6 +7,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/audit_games.py --seeds 1 5     # seeds 1-5
     python bench/audit_games.py --only table    # the table audit alone (issue #27)
     python bench/audit_games.py --only log      # the log audit alone (issue #11)
+    python bench/audit_games.py --only referee  # the referee audit alone
 
 The log audit (issue #11): each game is played to the end with the e2e tests' scripted player
 and its event log checked by :func:`tests.support.log_audit.audit_game`: no enemy shoots a model it
@@ -21,6 +22,11 @@ inside terrain no base stands in or off the board, every enemy move's reported c
 route's cost recomputed from the recorded points (and is no less than the shortest way between
 its ends), and every ``behind`` answer asked along the way ends out of every enemy's sight or in
 cover from it.
+
+The referee audit: each scenario in both editions with each autopilot policy, every enemy
+action put through the players' own checks and every enemy plan checked against its order's
+priority text (:mod:`solo_ops.sim.referee_audit`; flagged: an action a player would be refused
+in its place, an action the referee stopped as it was carried out, a plan against its order).
 
 It prints one line per scenario and audit, every problem found, and the totals; the exit status
 is 1 when anything was found.
@@ -95,10 +101,36 @@ def table(first: int, last: int, problems: list[str]) -> None:
           f"{time.perf_counter() - start:.1f} s", flush=True)
 
 
+def referee(first: int, last: int, problems: list[str]) -> None:
+    from solo_ops.sim.referee_audit import audit_game as referee_game
+
+    games = steps = actions = plans = flagged = 0
+    start = time.process_time()
+    for path in shipped_scenarios():
+        for edition in EDITIONS:
+            t0 = time.process_time()
+            n = s = a = p = f = 0
+            for policy in POLICIES:
+                for seed in range(first, last + 1):
+                    audit = referee_game(path, seed, policy, edition)
+                    n, s, a, p = n + 1, s + audit.steps, a + audit.actions, p + audit.plans
+                    f += len(audit.problems)
+                    problems.extend(audit.problems)
+            games, steps, actions, plans, flagged = (games + n, steps + s, actions + a,
+                                                     plans + p, flagged + f)
+            print(f"referee {path.stem:36s} {edition} games {n:3d}  steps {s:6d}  enemy "
+                  f"actions {a:5d}  plans {p:5d}  flagged {f:3d}  "
+                  f"{time.process_time() - t0:6.1f} s CPU", flush=True)
+    print(f"referee audit: {games} games (seeds {first}-{last}, {len(POLICIES)} policies, "
+          f"{len(EDITIONS)} editions), {steps} steps, {actions} enemy actions and {plans} "
+          f"enemy plans checked: {flagged} flagged, {time.process_time() - start:.1f} s CPU",
+          flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", nargs=2, type=int, default=(1, 20), metavar=("FIRST", "LAST"))
-    parser.add_argument("--only", choices=("log", "table"), default=None)
+    parser.add_argument("--only", choices=("log", "table", "referee"), default=None)
     args = parser.parse_args()
     first, last = args.seeds
     problems: list[str] = []
@@ -106,6 +138,8 @@ def main() -> int:
         log_audit(first, last, problems)
     if args.only in (None, "table"):
         table(first, last, problems)
+    if args.only in (None, "referee"):
+        referee(first, last, problems)
     for line in problems:
         print("  " + line)
     print(f"total: {len(problems)} problems")

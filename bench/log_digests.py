@@ -39,6 +39,7 @@ from solo_ops.geometry import jit  # noqa: E402
 from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
 from solo_ops.io import library  # noqa: E402
 from solo_ops.io.scenario import load_scenario  # noqa: E402
+from solo_ops.rules import killzones  # noqa: E402
 from solo_ops.sim import autopilot  # noqa: E402
 
 
@@ -80,7 +81,7 @@ def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | Non
     jit.use_in_simulation()
     for path in shipped() if paths is None else paths:
         scenario = load_scenario(path)
-        terrains = TerrainCache(scenario.board)
+        terrains = TerrainCache(killzones.board_in_play(scenario.board, scenario.edition))
         if warm:
             game, state = new_game(scenario, 0, terrains=terrains)
             autopilot.play(game, state, policy)

@@ -121,12 +121,15 @@ def _join_ally(ctx: Context, state: State, op: Operative, start: tuple[float, fl
     mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius) for m in theirs]
     kind = "reposition" if edition == "kt2024" else "normal"
     allowance = move_allowance(op, kind, edition)
-    mp = np.array([(x, y) for x, y, _ in mates], dtype=float)
-    mr = np.array([r for _, _, r in mates], dtype=float)
 
     def score(pts: np.ndarray) -> np.ndarray:
-        gap = (np.linalg.norm(pts[:, None, :] - mp[None], axis=2) - op.radius
-               - mr[None]).min(axis=1)
+        """How far each point is from coherency with the ally's nearest model, measured along
+        the routes around walls (003 "Allies": a unit moves "to join" the leader or rallier,
+        so a point beside it across a wall is no nearer)."""
+        gap = np.full(len(pts), np.inf)
+        for x, y, r in mates:
+            d = np.asarray(ctx.terrain.routes.distances((x, y), r, pts, op.radius), dtype=float)
+            gap = np.minimum(gap, d)
         return np.maximum(gap - ctx.settings.coherency, 0.0)
 
     here = np.array([start], dtype=float)

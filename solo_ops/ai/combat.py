@@ -71,6 +71,9 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
         ends &= placement.clear_of_bases(pts, op.radius, bases)
         if not ends.any():
             return None
+        free = ends & placement.clear_of_bases(pts, op.radius, board.reserved)
+        if free.any():  # not the spot a mate's charge already makes for
+            ends = free
         costs = np.asarray(cand.cost, dtype=float)
         k = _pick(costs, costs, pts, ends)
         assert k is not None
@@ -109,8 +112,9 @@ def _charge_option(ctx: Context, op: Operative, start: tuple[float, float], boar
 def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: _Board,
                      enemies: list[Operative], codes: dict[str, str],
                      closest: tuple[float, Operative] | None) -> Action | None:
-    """Fall Back (2 AP): out of control range, as far from the enemy as the move allows."""
-    allowance = move_allowance(op, "reposition", ctx.edition)
+    """Fall Back (2024: 2 AP; 2018: the movement phase's move): out of control range, as far
+    from the enemy as the move allows."""
+    allowance = move_allowance(op, "fall_back", ctx.edition)
     blockers = board.bases(op.id)  # every other base, the downed and counters included
     cand = ctx.terrain.routes.reachable(start, op.radius, allowance, blockers=blockers,
                                         spacing=0.5)
@@ -133,5 +137,6 @@ def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], bo
     walk = cand.path(i)
     return Action("fall_back", op.id, start=start, to=end, route=tuple(walk.points),
                   cost=float(cand.cost[i]),
-                  note=f"{op.label} is not a melee fighter: it falls back (2 AP) to "
-                       f"{fmt_pt(end)}, out of control range.")
+                  note=f"{op.label} is not a melee fighter: it falls back"
+                       f"{' (2 AP)' if ctx.edition == 'kt2024' else ''} to {fmt_pt(end)}, "
+                       "out of control range.")

@@ -46,6 +46,7 @@ class Action:
     note: str = ""
     portal: str | None = None  # operate_hatch: the door/hatch; fight: fought across it
     open: bool | None = None  # operate_hatch: opened (True) or closed (False)
+    rest: bool = False  # a move's rest after a door or hatch it opened on its way (no AP)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "model": self.model}
@@ -65,6 +66,8 @@ class Action:
             data["portal"] = self.portal
         if self.open is not None:
             data["open"] = self.open
+        if self.rest:
+            data["rest"] = True
         return data
 
 
@@ -82,6 +85,9 @@ class Plan:
     stance: str = "engage"
     merge_into: str | None = None
     explain: list[str] = field(default_factory=list)
+    allies: str | None = None
+    """The ally unit this one answers (a rally or grouping with leaders: allies override
+    movement, 003), or None."""
 
     @property
     def state_after(self) -> str:
@@ -180,6 +186,9 @@ class _Board:
         # may overlap them, and walks go round them
         self.fixed: list[tuple[float, float, float]] = [
             (b.x, b.y, b.r) for b in state.bases(exclude=self.pos)]
+        # Kill Team 2018: where the charges declared this activation are planned to end (the
+        # engine rolls them later, in turn): a later charger plans another spot
+        self.reserved: list[tuple[float, float, float]] = []
 
     def enemies_of_ai(self) -> list[Operative]:
         return [o for o in self.state.living(PLAYER) if o.id in self.pos]

@@ -185,3 +185,22 @@ def _protected_all(ctx: Context, points: np.ndarray, radius: float, threats: lis
         return ok
 
     return test
+
+
+def _in_cover_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
+                  pos: dict[str, tuple[float, float]]) -> Any:
+    """A ``test`` for :func:`_pick_where`: candidate k is in cover from (or hidden from) every
+    threat, by :func:`_cover_levels` -- the "To cover" order's own test: obscured alone is not
+    cover (001 In Cover: "within 1" of intervening terrain"; ``solo-ops geom cover`` says the
+    same), so "Use cover if possible" and "To cover" agree."""
+
+    def test(idx: np.ndarray) -> np.ndarray:
+        ok = np.ones(len(idx), dtype=bool)
+        for t in threats:
+            live = np.flatnonzero(ok)
+            if len(live) == 0:
+                break
+            ok[live] = _cover_levels(ctx, points[idx[live]], radius, t, pos) >= IN_COVER
+        return ok
+
+    return test

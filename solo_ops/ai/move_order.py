@@ -39,7 +39,7 @@ from solo_ops.ai.cover import (
     _cover_levels,
     _firing_lines,
     _first_in_cover,
-    _protected_all,
+    _in_cover_all,
 )
 from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
 from solo_ops.game.state import Operative, State, Unit
@@ -159,10 +159,13 @@ class _Scored:
 
 def _move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
                    start: tuple[float, float], kind: str, codes: dict[str, str], board: _Board,
-                   enemies: list[Operative], mates: list[tuple[float, float, float]]
-                   ) -> Action | None:
-    """The end point of one move (reposition, dash or 2018 normal move) by the move order."""
-    allowance = move_allowance(op, kind, ctx.edition)
+                   enemies: list[Operative], mates: list[tuple[float, float, float]],
+                   allowance: float | None = None) -> Action | None:
+    """The end point of one move (reposition, dash or 2018 normal move) by the move order;
+    ``allowance``: the movement left of a move that opened a door or hatch on its way (its
+    rest), else the move's own."""
+    if allowance is None:
+        allowance = move_allowance(op, kind, ctx.edition)
     if allowance <= 0:
         return None
     near = _nearest(ctx, start, op.radius, enemies, board.pos)
@@ -405,7 +408,8 @@ def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
 
 
 def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
-    """"Use cover if possible": the best end point protected from the threat among those scoring
+    """"Use cover if possible": the best end point in cover from (or hidden from) the threat --
+    obscured alone is not cover, as for "To cover" -- among those scoring
     at most ``settings.cover_detour`` worse than ``i`` (in coherency when any is; ``i`` when
     none is protected), and the words for it."""
     ctx, scores, cost, pts = m.ctx, scored.scores, m.cand.cost, m.cand.points
@@ -415,7 +419,7 @@ def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
         ok &= m.base_mask
     # cover matters only where the detour is acceptable; asked best point first
     j = _pick_where(scores, cost, pts, ok,
-                    _protected_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
+                    _in_cover_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
     if j is not None:
         if j != i:
             cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "

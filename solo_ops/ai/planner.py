@@ -81,6 +81,7 @@ from solo_ops.ai.context import (  # noqa: F401
     _nearest,
     _visible,
     _visible_targets,
+    move_allowance,
 )
 from solo_ops.ai.cover import (  # noqa: F401
     IN_COVER,
@@ -103,7 +104,7 @@ from solo_ops.ai.portals import (  # noqa: F401
     _portal_fight,
     _side_of,
 )
-from solo_ops.ai.sequences import choose_sequence
+from solo_ops.ai.sequences import charge_first, choose_sequence
 from solo_ops.ai.shooting import (  # noqa: F401
     _is_heavy,
     _prefetch_covers,
@@ -117,8 +118,10 @@ from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.rules import (
+    kt2018,
     kt2024,
     reach,  # noqa: F401  (tests read planner.reach)
+    referee,
 )
 
 
@@ -150,14 +153,17 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
         return near[0][0] if near else math.inf
 
     models.sort(key=lambda o: (nearest_dist(o), o.id))
+    models = _not_acted(ctx, models, phase, plan)
 
     pull = _ally_pull(ctx, state, unit, board)
     moved_any = False
     acted = False
     guards: list[Operative] = []
+    waiting = {op.id for op in models}  # the models not yet planned (they follow)
     for op in models:
+        waiting.discard(op.id)
         result = _plan_model(ctx, state, unit, op, order, codes, board, enemies, pull, phase,
-                             plan)
+                             plan, following=frozenset(waiting))
         ctx = result["ctx"]  # the rest of the unit walks through a door it opened
         moved_any |= result["moved"]
         acted |= result["attacked"]
@@ -172,6 +178,24 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     elif ctx.edition == "kt2024":
         plan.explain.append("Stance: Engage.")
     return plan
+
+
+def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
+               ) -> list[Operative]:
+    """The models that may still act: a model that joined this unit after acting with its own
+    does not act again (Kill Team 2024: an operative activates once a turning point, 001; Kill
+    Team 2018: a model moves once in the movement phase, 004)."""
+    out = []
+    for op in models:
+        if ctx.edition == "kt2024" and op.activated:
+            plan.explain.append(f"{op.label} has already activated this turning point (with "
+                                "the unit it joined this one from): it does not act again.")
+        elif ctx.edition == "kt2018" and phase == "movement" and op.moved_how is not None:
+            plan.explain.append(f"{op.label} has already moved this battle round (with the "
+                                "unit it joined this one from): it does not move again.")
+        else:
+            out.append(op)
+    return out
 
 
 def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: bool,
@@ -199,20 +223,24 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: _Board, enemies: list[Operative],
                 pull: _Pull | None, phase: str, plan: Plan,
-                spent: Sequence[Action] = ()) -> dict[str, Any]:
+                spent: Sequence[Action] = (), following: frozenset[str] = frozenset()
+                ) -> dict[str, Any]:
     """Plan one model's actions; updates ``board`` positions and ``plan``. The result says
     whether it moved and attacked, the context after it (``ctx``: a new door state when it
     opened a door or hatch) and whether it may go On Guard (``guard``). ``spent``: the actions
     it has already carried out this activation (a re-plan, :func:`replan_model`): their AP are
-    gone and none of them is planned again."""
-    t = _begin_turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent)
+    gone and none of them is planned again. ``following``: the unit's models planned after
+    this one (coherency is the unit's after it has moved: see :func:`_mates`)."""
+    t = _begin_turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent,
+                    following)
     if t.ap <= 0:
         return t.result
     _look_around(t)
     if _locked_in_combat(t) or _phase_2018(t):
         return t.result
     if pull is not None:
-        _answer_allies(t, pull)
+        if not charge_first(t, pull.reason):
+            _answer_allies(t, pull)
         return t.result
     choose_sequence(t)
     t.result["guard"] = _may_guard(t.ctx, op, board.pos[op.id], enemies, board, codes, t.ap,
@@ -222,13 +250,12 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
 
 def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: dict[str, str],
                 board: _Board, enemies: list[Operative], phase: str, plan: Plan,
-                spent: Sequence[Action]) -> _Turn:
+                spent: Sequence[Action], following: frozenset[str] = frozenset()) -> _Turn:
     """The model's turn as it starts: where it stands, its unit's other models, the AP it has
     left after ``spent`` (Kill Team 2024; no limit in 2018) and whether it has moved."""
     edition = ctx.edition
     start = board.pos[op.id]
-    mates = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
-             for m in unit.models if m != op.id and m in board.pos]
+    mates = _mates(ctx, state, unit, op, board, following)
     result: dict[str, Any] = {"moved": False, "attacked": False, "ctx": ctx, "guard": False}
     apl = max(1, op.profile.apl - op.apl_penalty) if edition == "kt2024" else 99
     done = [a.kind for a in spent]
@@ -244,6 +271,28 @@ def _begin_turn(ctx: Context, state: State, unit: Unit, op: Operative, codes: di
                 t.heavy_moves = kt2024.heavy_allowed_moves(weapon)
     t.shot_done |= "shoot" in done
     return t
+
+
+def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: _Board,
+           following: frozenset[str]) -> list[tuple[float, float, float]]:
+    """The unit's other models as coherency discs (centre, radius). Coherency is a property of
+    the unit once it has moved (003: models move "as close ... as they can"): a model planned
+    before this one stands where it was planned to; one planned after it will follow, so its
+    disc is grown by the most it can move this activation (2024: a Reposition and a Dash;
+    2018: its move) -- the lead model is not held back by mates that have not moved yet."""
+    out = []
+    for m in unit.models:
+        if m == op.id or m not in board.pos:
+            continue
+        mate = state.operatives[m]
+        grow = 0.0
+        if m in following:
+            kind = "reposition" if ctx.edition == "kt2024" else "normal"
+            grow = move_allowance(mate, kind, ctx.edition)
+            if ctx.edition == "kt2024" and max(1, mate.profile.apl - mate.apl_penalty) >= 2:
+                grow += move_allowance(mate, "dash", ctx.edition)
+        out.append((board.pos[m][0], board.pos[m][1], mate.radius + grow))
+    return out
 
 
 def _look_around(t: _Turn) -> None:
@@ -272,8 +321,18 @@ def _locked_in_combat(t: _Turn) -> bool:
         return False
     if "fight" in t.done:
         return True  # it fought already this activation
+    # a unit that charged into this fight by its own order: the own_charge_fight setting
+    sought = t.unit.fsm == "charging" and not t.melee_minded
+    stays = t.melee_minded or (sought and t.ctx.settings.own_charge_fight == "stay")
+    if sought and t.phase in ("firefight", "movement"):
+        t.plan.explain.append(
+            f"{t.op.label}'s unit charged into this fight by its own order: "
+            + ("it fights on (setting own_charge_fight: stay)." if stays else
+               "it falls back out of it if it can (setting own_charge_fight: fall_back)."))
+    if t.phase == "movement" and not stays and _fall_back_2018(t):
+        return True
     if t.phase in ("firefight", "fight"):
-        if t.melee_minded or t.phase == "fight":
+        if stays or t.phase == "fight":
             _fight(t, t.engaged[0])
             return True
         if t.phase == "firefight" and t.ap >= 2 and not t.done:
@@ -290,6 +349,27 @@ def _locked_in_combat(t: _Turn) -> bool:
     return True  # 2018 shooting/movement phases: models in combat wait for the fight
 
 
+def _fall_back_2018(t: _Turn) -> bool:
+    """Kill Team 2018, movement phase: a model locked in combat that is not minded to fight
+    falls back (004 "it can either remain stationary or Fall Back"; not when an enemy finished
+    a charge within 1" of it this phase); whether it did. Only under ``own_charge_fight:
+    fall_back`` for a unit that charged by its own order (else 2018 models wait for the
+    fight)."""
+    if t.edition != "kt2018" or not (t.unit.fsm == "charging"
+                                     and t.ctx.settings.own_charge_fight == "fall_back"):
+        return False
+    if not kt2018.may_fall_back(any(e.charged for e in t.engaged)):
+        return False
+    dest = _fall_back_point(t.ctx, t.op, t.start, t.board, t.enemies, t.codes, t.closest)
+    if dest is None:
+        return False
+    t.plan.actions.append(dest)
+    t.board.pos[t.op.id] = dest.to  # type: ignore[assignment]
+    t.plan.explain.append(dest.note)
+    t.result["moved"] = True
+    return True
+
+
 def _phase_2018(t: _Turn) -> bool:
     """A 2018 fight phase (nothing for a model out of combat) or shooting phase (the shot, unless
     it advanced, charged or fell back). True when the phase is one of those."""
@@ -299,7 +379,11 @@ def _phase_2018(t: _Turn) -> bool:
     if t.phase == "shooting":
         shot, _ = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
                               moved_how=op.moved_how)
-        if shot is not None and not (op.advanced or op.charged or op.fell_back):
+        weapon = next((w for w in op.profile.weapons if shot and w.name == shot.weapon), None)
+        # the referee: not after an Advance (but an Assault weapon), a Fall Back or a charge
+        # attempt (004 "once it has done so it cannot shoot later in the battle round")
+        if shot is not None and referee.refusal(t.facts(), "shoot", weapon=weapon,
+                                                check_control=False) is None:
             t.plan.actions.append(shot)
             t.plan.explain.append(shot.note)
             t.result["attacked"] = True
@@ -337,6 +421,8 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
             plan.triggers.append(trigger)
 
     if pull is not None:
+        plan.allies = pull.unit.id
+    if pull is not None and "charge" not in kinds:  # (a charge made first: allies_charge)
         add("group" if pull.trigger == "group" else "rally")
         # merged when every model ends in coherency with the ally
         theirs = [(board.pos[m][0], board.pos[m][1], state.operatives[m].radius)
@@ -356,7 +442,8 @@ def _triggers(plan: Plan, unit: Unit, codes: dict[str, str], pull: _Pull | None,
             add("merged")
         return
     if "fight" in kinds and "charge" not in kinds:
-        add("engaged")
+        if unit.fsm != "charging":  # (a unit fighting on where it charged stays "charging")
+            add("engaged")
         return
     if "charge" in kinds:
         add("charge")

@@ -258,14 +258,14 @@ def _open_the_way(ctx: Context, op: Operative, board: _Board, enemies: list[Oper
             if not verdict.ok:
                 plan.explain.append(f"{op.label} cannot open {portal.id}: {verdict.why}.")
                 return ctx, ap, used, moved, False
-            during = last is not None and portal.has("hatch")
+            during = last is not None  # part of the move under way: its rest follows
             cost = verdict.cost
             if ap < cost:
                 plan.explain.append(f"{op.label} reaches {portal.id} with no AP left to open it "
                                     "(it will next activation).")
                 return ctx, ap, used, moved, False
             ap -= cost
-            how = (f"at the end of its {(last or '').replace('_', ' ')}, 1 AP" if during and cost
+            how = (f"during its {(last or '').replace('_', ' ')}, 1 AP" if during and cost
                    else "1 AP" if cost else "in its move")
             action_word = "Operate Hatch" if portal.has("hatch") else "opens the door"
             note = (f"{op.label} opens {portal.id}: {way.why()} ({action_word}, {how}).")

@@ -36,7 +36,6 @@ from solo_ops.ai.explain import inches
 from solo_ops.ai.portals import _portal_fight
 from solo_ops.ai.turn import (
     MOVE_KINDS,
-    _ap_cost,
     _charge,
     _first_shot,
     _moves_by_order,
@@ -44,8 +43,9 @@ from solo_ops.ai.turn import (
     _shoot_after_moving,
     _shot_from,
     _Turn,
+    refused,
 )
-from solo_ops.rules import kt2024, sequences
+from solo_ops.rules import kt2024, referee, sequences
 
 FIRE_AT_WILL = ("shoot_charge", "shoot_move", "move_shoot", "dash_shoot", "portal_here",
                 "charge", "dash_charge", "portal_move", "move")
@@ -107,6 +107,8 @@ def choose_sequence(t: _Turn) -> None:
             why = REALIZE[name](fork)
         if name == "move_shoot" and why == NO_SHOT_AFTER_MOVE:
             moved = fork
+        if why is None:  # the referee judges it as a player's (rules/referee.py)
+            why = _referee(t, fork)
         if why is None:
             instead = _instead_of_dash_charge(t) if name == "dash_charge" else None
             t.commit(fork)
@@ -116,19 +118,44 @@ def choose_sequence(t: _Turn) -> None:
         tried.append((name, why))
 
 
+def _referee(t: _Turn, fork: _Turn) -> str | None:
+    """Why the referee refuses the sequence ``fork`` planned (an action a player would be
+    refused in its place), or None when it accepts every action."""
+    why = refused(t, fork)
+    return None if why is None else f"the referee refuses it ({why})"
+
+
+def charge_first(t: _Turn, allies: str) -> bool:
+    """A model of a unit answering allies makes the charge its own Charge order allows
+    (setting ``allies_charge: charge``): tried on a fork, kept when it can be played and the
+    referee accepts it (``allies``: the words of the call it answers). Whether it charged."""
+    if t.ctx.settings.allies_charge != "charge":
+        return False
+    fork = t.fork()
+    why = _charge_here(fork)
+    if why is None:
+        why = _referee(t, fork)
+    if why is not None:
+        t.discard()
+        return False
+    t.commit(fork)
+    t.plan.explain.append(allies + ".")
+    t.plan.explain.append(f"{t.op.label} makes the charge its order allows before answering "
+                          "its allies (setting allies_charge: charge): allies decide where a "
+                          "unit moves, not whether it charges.")
+    return True
+
+
 def _fits(t: _Turn, name: str) -> bool:
     """Whether option ``name`` may be played at all: its actions in turn within the AP left
     and the sequence table (Kill Team 2024), after what the model has done."""
     if t.edition != "kt2024":
         return True  # the 2018 phases: one move, then the shooting phase's shot
-    done, ap = list(t.done), t.ap
+    act = t.facts()
     for kind in KINDS[name]:
-        if _ap_cost(kind) > ap or not sequences.allowed(kind, done):
+        if referee.refusal(act, kind, check_control=False) is not None:
             return False
-        if kind in MOVE_KINDS and t.heavy_moves is not None and kind not in t.heavy_moves:
-            return False
-        done.append(kind)
-        ap -= _ap_cost(kind)
+        act = act.after(kind)
     return True
 
 

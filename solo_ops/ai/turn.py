@@ -15,20 +15,27 @@ from typing import Any
 
 import numpy as np
 
-from solo_ops.ai.context import Action, Context, Plan, _Board
+from solo_ops.ai.context import Action, Context, Plan, _Board, _in_control_range, move_allowance
 from solo_ops.ai.move_order import _move_by_order, _order_satisfied
 from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
+from solo_ops.core.model import Weapon
 from solo_ops.game.state import Operative, State, Unit
-from solo_ops.rules import kt2024, sequences
+from solo_ops.rules import kt2024, referee
 
 MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
 SAME_END = 0.05  # a Dash ending this close to a Reposition's end is the same move
 
 
 def _ap_cost(kind: str) -> int:
-    """Kill Team 2024 action points of a planned action (Fall Back 2, the rest 1)."""
-    return 2 if kind == "fall_back" else 1
+    """Kill Team 2024 action points of a planned action (the referee's: Fall Back 2, the rest
+    1)."""
+    return referee.ap_cost(kind)
+
+
+def _referee_kind(action: Action) -> str:
+    """The referee's name of a planned action (opening a door or hatch is ``portal``)."""
+    return "portal" if action.kind == "operate_hatch" else action.kind
 
 
 @dataclass
@@ -36,7 +43,8 @@ class _Turn:
     """One model's activation while the planner plans it: what it stands on and knows, the AP
     it has left, what it has done (``done``: the kinds of its ``spent`` actions and of those
     planned so far) and the answer so far (``result``). ``ctx`` is the door state it now walks
-    in; ``heavy_moves`` the moves a Heavy weapon it fired still allows (None: it fired none)."""
+    in; ``heavy`` the Heavy weapon it fired (None: none) and ``heavy_moves`` the moves it still
+    allows."""
 
     ctx: Context
     state: State
@@ -61,6 +69,7 @@ class _Turn:
     melee_minded: bool = False
     shot_done: bool = False
     heavy_moves: tuple[str, ...] | None = None
+    heavy: Weapon | None = None
 
     def fork(self) -> _Turn:
         """A scratch copy to try a sequence on: its own plan, result and record of what was
@@ -78,6 +87,10 @@ class _Turn:
         self.__dict__.update(fork.__dict__)
         self.plan = plan
         self.board.pos[self.op.id] = fork.here
+        for a in fork.plan.actions:  # a 2018 charge's end spot: the unit's later chargers
+            if a.kind == "charge" and a.to is None and a.route:  # plan another one
+                end = a.route[-1]
+                self.board.reserved.append((float(end[0]), float(end[1]), self.op.radius))
 
     def discard(self) -> None:
         """Forget a fork's moves: the model stands where this turn has it."""
@@ -91,16 +104,26 @@ class _Turn:
                 return action.to
         return self.start
 
+    def facts(self) -> referee.Activation:
+        """What the referee knows of this model now (:class:`solo_ops.rules.referee.Activation`):
+        its AP and actions this activation, a Heavy weapon fired, the 2018 phase and move."""
+        apl = max(1, self.op.profile.apl - self.op.apl_penalty)
+        moved_how = None
+        if self.edition == "kt2018":
+            moved_how = next((k for k in reversed(self.done) if k in referee.MOVES_2018),
+                             self.op.moved_how)
+        return referee.Activation(
+            who=self.op.label, edition=self.edition, apl=apl,
+            ap_used=apl - self.ap if self.edition == "kt2024" else 0, done=tuple(self.done),
+            heavy=self.heavy, moved_how=moved_how, phase=self.phase)
+
     def may(self, kind: str) -> bool:
-        """Whether ``kind`` may come next: AP left, the sequence table (Kill Team 2024) and a
-        Heavy weapon fired (no move after it but the one Heavy (x) names)."""
+        """Whether ``kind`` may come next by the referee (control range aside: see
+        :func:`refused`): AP left, the sequence table (Kill Team 2024) and a Heavy weapon
+        fired (no move after it but the one Heavy (x) names)."""
         if self.edition != "kt2024":
             return True
-        if _ap_cost(kind) > self.ap or not sequences.allowed(kind, self.done):
-            return False
-        if kind in MOVE_KINDS and self.heavy_moves is not None:
-            return kind in self.heavy_moves
-        return True
+        return referee.refusal(self.facts(), kind, check_control=False) is None
 
     def spend(self, kind: str) -> None:
         """Record ``kind`` as done and spend its AP."""
@@ -133,6 +156,7 @@ def _shoot(t: _Turn, shot: Action, lead: str = "") -> None:
     allowed = kt2024.heavy_allowed_moves(weapon) if weapon is not None else None
     if allowed is not None and t.edition == "kt2024":
         t.heavy_moves = allowed
+        t.heavy = weapon
     t.shot_done = True
     t.result["attacked"] = True
     t.spend("shoot")
@@ -160,6 +184,8 @@ def _moves_by_order(t: _Turn, kinds: Sequence[str] | None = None) -> None:
         t.plan.explain.append(f"{t.op.label} remains stationary (its move order).")
         return
     used, walked, opened = _open_the_way_first(t)
+    if opened and walked:
+        _rest_of_move(t, kinds)
     allowed = _move_kinds(t, used, walked, opened)
     _make_moves(t, [k for k in allowed if kinds is None or k in kinds])
 
@@ -170,15 +196,44 @@ def _open_the_way_first(t: _Turn) -> tuple[set[str], bool, bool]:
     used: set[str] = set()
     walked = opened = False
     if t.ap > 0 and t.phase in ("firefight", "movement") and not t.done:
-        ap_before = t.ap
+        before = len(t.plan.actions)
         t.ctx, t.ap, used, walked, opened = _open_the_way(t.ctx, t.op, t.board, t.enemies,
                                                           t.codes, t.ap, t.plan)
-        t.done.extend(sorted(used))
-        if opened and t.edition == "kt2024" and ap_before - t.ap > len(used):
-            t.done.append("portal")
+        # what it did, in order (the referee reads the door as part of the move under way)
+        t.done.extend(_referee_kind(a) for a in t.plan.actions[before:]
+                      if a.model == t.op.id)
         t.result["ctx"] = t.ctx
         t.result["moved"] |= walked
     return used, walked, opened
+
+
+def _rest_of_move(t: _Turn, kinds: Sequence[str] | None) -> None:
+    """The rest of the move that opened a door or hatch on its way: opening it is part of the
+    move (002 Operate Hatch "Can be performed during a Reposition or Dash"; 004 "at any point
+    when an INFANTRY model is making a normal move ... it can open a door"), so the model goes
+    on by its order with the movement that move left (no new action, no AP); not when an
+    enemy now holds it in control range (004 "If that model is now within 1" of any enemy
+    models, it cannot move any further")."""
+    moves = [a for a in t.plan.actions if a.model == t.op.id and a.kind in MOVE_KINDS]
+    if not moves or (kinds is not None and moves[-1].kind not in kinds):
+        return
+    last = moves[-1]
+    if not referee.rest_of_move(t.facts(), last.kind):
+        return
+    left = move_allowance(t.op, last.kind, t.edition) - last.cost
+    here = t.board.pos[t.op.id]
+    if left < 0.05 or _in_control_range(t.ctx, here, t.op.radius, t.enemies, t.board.pos):
+        return
+    mv = _move_by_order(t.ctx, t.state, t.unit, t.op, here, last.kind, t.codes, t.board,
+                        t.enemies, t.mates, allowance=left)
+    if mv is None or mv.to is None:
+        return
+    mv.rest = True
+    mv.note += f" The rest of its {last.kind.replace('_', ' ')}, after the door or hatch."
+    t.plan.actions.append(mv)
+    t.plan.explain.append(mv.note)
+    t.board.pos[t.op.id] = mv.to
+    t.done.append(last.kind)  # the same move goes on: no new action, no AP
 
 
 def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[str]:
@@ -189,7 +244,8 @@ def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[st
     if t.edition == "kt2024":
         kinds = [k for k in ("reposition", "dash") if k not in used and t.may(k)]
     else:
-        kinds = [] if "normal" in used or "normal" in t.done else ["normal"]
+        moved = bool({"normal", "advance"} & (used | set(t.done)))
+        kinds = [] if moved else ["advance" if _advance_pays(t) else "normal"]
     if walked and not opened:
         kinds = []  # still on its way to the door or hatch
     if kinds and t.codes["move"] == "to_cover" and t.unit.fsm == "in_cover":
@@ -198,6 +254,33 @@ def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[st
         t.plan.explain.append(f"{t.op.label} stays where it is: the unit reached cover and "
                               "then remains stationary (To Cover).")
     return kinds
+
+
+ADVANCING_ORDERS = ("towards_closest_enemy", "to_firing_range", "hold_12")
+"""The move orders that only gain from going further (a "To cover" point must be reached)."""
+
+
+def _advance_pays(t: _Turn) -> bool:
+    """Kill Team 2018: whether the model Advances rather than makes a normal move (004: "Add
+    the result to the model's Move characteristic ... A model that Advances cannot charge,
+    React or shoot later that battle round"): its order moves it towards the enemy or a firing
+    range, and the Advance costs it nothing -- no charge (the order's charge, ranked first, was
+    not made) and no shot: none of its weapons but an Assault one (which still fires) reaches
+    the closest enemy after a normal move."""
+    if t.edition != "kt2018" or t.phase != "movement" or t.closest is None:
+        return False
+    if t.codes["move"] not in ADVANCING_ORDERS or t.moved_before or t.engaged:
+        return False
+    dist = t.closest[0]
+    if t.codes["move"] == "hold_12" and dist <= 12.0 + t.op.profile.movement:
+        return False  # a normal move reaches its 12"
+    reach_after = dist - float(t.op.profile.movement)
+    for weapon in t.op.profile.ranged_weapons:
+        if str(weapon.type) == "assault":
+            continue
+        if weapon.effective_range is None or weapon.effective_range + 1e-9 >= reach_after:
+            return False  # the normal move may keep a shot the Advance would lose
+    return True
 
 
 def _make_moves(t: _Turn, kinds: list[str]) -> None:
@@ -212,6 +295,10 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
         if mv is None:
             break
         mv = _dash_instead(t, mv)
+        if mv.kind == "advance":
+            mv.note = mv.note.replace("advances ", "advances up to ", 1) + (
+                " It Advances (its Move and a D6, rolled as it moves): it has no shot to lose "
+                "and no charge to make (004 Advance).")
         t.plan.actions.append(mv)
         t.plan.explain.append(mv.note)
         board.pos[op.id] = mv.to  # type: ignore[assignment]
@@ -281,3 +368,34 @@ def _first_shot(t: _Turn) -> Action | None:
     shot, _ = choose_shot(t.ctx, t.op, t.start, t.enemies, t.board.pos, moved=t.moved_before,
                           moved_how=_heavy_move(t.moves_made()))
     return shot
+
+
+def refused(t: _Turn, fork: _Turn) -> str | None:
+    """The referee's verdict on the actions ``fork`` planned for the model after ``t`` (a
+    player in its place would be refused any of them): each in turn, with the control range
+    measured where the model then stands (on the planner's working positions). The
+    refusal's sentence, or None when every one is legal."""
+    act, here, ctx = t.facts(), t.here, t.ctx
+    for action in fork.plan.actions:
+        if action.model != t.op.id or action.kind == "guard":
+            continue
+        kind = _referee_kind(action)
+        weapon = next((w for w in t.op.profile.weapons if w.name == action.weapon), None)
+        measured = kind in referee.MOVES or kind in ("shoot", "fight")
+        portal_fight = kind == "fight" and action.portal is not None
+        holder = None
+        if measured and not portal_fight:
+            held = _in_control_range(ctx, here, t.op.radius, t.enemies, t.board.pos)
+            holder = held[0].label if held else None
+        if t.edition == "kt2018" and kind == "charge":
+            measured = False  # a 2018 charge may start within 1" (004)
+        why = referee.refusal(act, kind, weapon=weapon, holder=holder,
+                              check_control=measured and not portal_fight)
+        if why is not None:
+            return why
+        act = act.after(kind, weapon)
+        if kind == "portal":
+            ctx = fork.ctx
+        elif action.to is not None and kind != "shoot":
+            here = action.to
+    return None

@@ -99,13 +99,15 @@ def compile_kernels() -> tuple[int, float]:
     from solo_ops.geometry.terrain import TerrainCache
     from solo_ops.io import library
     from solo_ops.io.scenario import load_scenario
+    from solo_ops.rules import killzones
     from solo_ops.sim import rating
 
     jit.use_in_simulation()
     start = time.process_time()
     for name in WARM_SCENARIOS:
         scenario = load_scenario(library.resolve("scenario", name, source="solo-ops compile"))
-        rating.play_one(scenario, 1, "objective", terrains=TerrainCache(scenario.board))
+        rating.play_one(scenario, 1, "objective", terrains=TerrainCache(
+            killzones.board_in_play(scenario.board, scenario.edition)))
     return len(jit.compiled_signatures()), time.process_time() - start
 
 

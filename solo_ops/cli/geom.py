@@ -24,6 +24,7 @@ from solo_ops.core.model import MM_PER_INCH
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.shapes import feature_area
 from solo_ops.geometry.terrain import Terrain
+from solo_ops.rules import killzones
 
 
 def _radius(base_mm: float) -> float:
@@ -55,8 +56,10 @@ def check_point(board: Board, text: str, option: str) -> tuple[float, float]:
     return (x, y)
 
 
-def _load(board_path: Path) -> tuple[Board, Terrain]:
-    board = load_board(board_path)
+def _load(board_path: Path, edition: str = "kt2024") -> tuple[Board, Terrain]:
+    """The board as its killzone makes it in ``edition`` (a Volkus door is Accessible and
+    Heavy terrain in Kill Team 2024: :func:`solo_ops.rules.killzones.board_in_play`)."""
+    board = killzones.board_in_play(load_board(board_path), edition)
     return board, Terrain(board)
 
 
@@ -70,6 +73,10 @@ def geom_group() -> None:
 
 
 _board_arg = click.argument("board", type=click.Path(path_type=Path))
+_edition_opt = click.option("--edition", type=click.Choice(["kt2024", "kt2018"]),
+                            default="kt2024", show_default=True,
+                            help="The edition whose killzone rules read the board (Volkus "
+                                 "doors are Accessible and Heavy terrain in Kill Team 2024).")
 _base_opt = click.option("--base-mm", type=float, default=32.0, show_default=True,
                          help="Base diameter of both models in mm (0 treats them as points).")
 
@@ -79,10 +86,12 @@ _base_opt = click.option("--base-mm", type=float, default=32.0, show_default=Tru
 @click.option("--from", "from_", required=True, help="Observer's centre X,Y (inches).")
 @click.option("--to", "to", required=True, help="Target's centre X,Y (inches).")
 @_base_opt
+@_edition_opt
 @json_option
-def geom_los(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
+def geom_los(board: Path, from_: str, to: str, base_mm: float, edition: str,
+             as_json: bool) -> None:
     """Can a model at --from see a model at --to?"""
-    b, terrain = _load(board)
+    b, terrain = _load(board, edition)
     r = _radius(base_mm)
     a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     visible = bool(terrain.sight.visible(a, t, r, r))
@@ -98,10 +107,12 @@ def geom_los(board: Path, from_: str, to: str, base_mm: float, as_json: bool) ->
 @click.option("--from", "from_", required=True, help="First model's centre X,Y (inches).")
 @click.option("--to", "to", required=True, help="Second model's centre X,Y (inches).")
 @_base_opt
+@_edition_opt
 @json_option
-def geom_distance(board: Path, from_: str, to: str, base_mm: float, as_json: bool) -> None:
+def geom_distance(board: Path, from_: str, to: str, base_mm: float, edition: str,
+                  as_json: bool) -> None:
     """Distance between the two bases' edges, around walls and closed doors."""
-    b, terrain = _load(board)
+    b, terrain = _load(board, edition)
     r = _radius(base_mm)
     a, t = check_point(b, from_, "--from"), check_point(b, to, "--to")
     route = terrain.routes.distance(a, t, r, r)
@@ -125,10 +136,12 @@ def geom_distance(board: Path, from_: str, to: str, base_mm: float, as_json: boo
 @click.option("--attacker", required=True, help="Attacker's centre X,Y (inches).")
 @click.option("--target", required=True, help="Target's centre X,Y (inches).")
 @_base_opt
+@_edition_opt
 @json_option
-def geom_cover(board: Path, attacker: str, target: str, base_mm: float, as_json: bool) -> None:
+def geom_cover(board: Path, attacker: str, target: str, base_mm: float, edition: str,
+               as_json: bool) -> None:
     """Is the target visible, in cover, obscured (Kill Team 2024 definitions)?"""
-    b, terrain = _load(board)
+    b, terrain = _load(board, edition)
     r = _radius(base_mm)
     a = check_point(b, attacker, "--attacker")
     t = check_point(b, target, "--target")

@@ -44,6 +44,19 @@ class Settings:
     carries"): ``main_weapon`` (each model's main weapon: its best ranged weapon other than a
     pistol, melee only when that is its main weapon) or ``every_weapon`` (every weapon listed,
     fists and bayonets included; pistols and grenades only when a unit has nothing else)."""
+    allies_charge: str = "charge"
+    """A unit answering allies (grouping with a leader, a rally) whose own Charge order allows a
+    charge this activation: ``charge`` (each model that can make that charge makes it: 003
+    gives Charge an instruction of its own, and Allies say where a unit moves -- "they will try
+    and move into coherency") or ``join`` (it moves to join and does not charge)."""
+    own_charge_fight: str = "stay"
+    """An enemy unit that charged into a fight by its own order (a Fire Team or Support unit's
+    charge "Within 6"", not a Melee unit's) and is still locked in it at its next
+    activation, in both editions: ``stay`` (it fights on: it sought the fight, and 003 names
+    falling back as something a unit is forced into, "will not move unless forced to by
+    falling back or similar situation") or ``fall_back`` (it falls back out of it when it can,
+    as such a unit does when it was charged: 2024 Fall Back, 2 AP; 2018 in the movement phase,
+    unless an enemy charged it this phase)."""
     # Play
     enemy_attacks: str = "engine"
     """``engine``: solo-ops rolls the enemy's attacks and your defence dice; ``player``: you roll
@@ -94,6 +107,8 @@ _CHOICES = {
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),
     "counter_rows": ("shown", "hidden"),
+    "own_charge_fight": ("stay", "fall_back"),
+    "allies_charge": ("charge", "join"),
 }
 
 

@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import reach, sequences
+from solo_ops.rules import reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
 
 
 CONTROL_RANGE = reach.CONTROL_RANGE
-AP_COST = {"reposition": 1, "dash": 1, "charge": 1, "fall_back": 2, "shoot": 1, "fight": 1,
-           "portal": 1, "pickup": 1, "placedown": 1}
+AP_COST = referee.AP_COST
 MOVE_TOLERANCE = 0.25  # inches of slack when checking a reported move against the allowance
 
 
@@ -69,33 +68,40 @@ def _enemies_in_control(state: State, op: Operative, game: Game,
     return reach.within_reach(game.terrain(state), op, state.living(other), at=at)
 
 
+def activation(state: State, op: Operative) -> referee.Activation:
+    """What the referee (:mod:`solo_ops.rules.referee`) knows of ``op`` now: its activation's
+    AP and actions, the Heavy weapon it shot, a counteract, whom it carries, the 2018 phase
+    and move."""
+    heavy = next((w for w in op.profile.weapons if w.name == op.heavy_shot), None)
+    return referee.Activation(
+        who=op.name, edition=state.edition, apl=max(1, op.profile.apl - op.apl_penalty),
+        ap_used=op.ap_used, done=tuple(op.actions_taken), heavy=heavy, moved_how=op.moved_how,
+        counteracting=state.counteracting, carrying=op.carrying,
+        picked_up="carry" in op.actions_taken, phase=state.phase)
+
+
+def holder(state: State, op: Operative, game: Game) -> str | None:
+    """The id of an enemy holding ``op`` in control range (the referee's ``holder``), or None."""
+    held = _enemies_in_control(state, op, game)
+    return held[0].id if held else None
+
+
 def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) -> None:
-    """Spend the action points of ``what`` (Kill Team 2024), or refuse: the sequence table
-    (:mod:`solo_ops.rules.sequences`: each action once, no Charge after a Reposition, ...)
-    first, then the AP; ``check_only`` only refuses, so an action's AP and place in the
-    activation are checked before anything else about it."""
+    """Spend the action points of ``what`` (Kill Team 2024), or refuse: the referee's AP and
+    sequence table (:func:`solo_ops.rules.referee.spend_refusal`: a counteract's one 1 AP
+    action, each action once, no Charge after a Reposition, ...); ``check_only`` only refuses,
+    so an action's AP and place in the activation are checked before anything else about it."""
     if state.edition != "kt2024":
         return
-    cost = AP_COST.get(what, 1)
-    if state.counteracting:  # 001 Counteract: "perform a 1AP action for free"
-        if cost != 1:
-            raise RuleError(f"a counteract is one 1 AP action: {what.replace('_', ' ')} costs "
-                            f"{cost}")
-        if op.actions_taken:
-            raise RuleError(f"{op.name} has made its counteract action")
-        if not check_only:
-            op.actions_taken.append(what)  # free: no AP spent
-        return
-    apl = max(1, op.profile.apl - op.apl_penalty)
-    refused = sequences.refusal_words(op.name, what, op.actions_taken)
-    if refused is not None:  # the sequence table (rules/sequences.py), shared with the AI
+    act = activation(state, op)
+    refused = referee.spend_refusal(act, what)
+    if refused is not None:
         raise RuleError(refused)
-    if op.ap_used + cost > apl:
-        raise RuleError(f"{op.name} has {apl - op.ap_used} AP left; {what.replace('_', ' ')} "
-                        f"costs {cost}")
     if check_only:
         return
-    op.ap_used += cost
+    # a counteract is free; so is the rest of a move a door or hatch interrupted
+    if not state.counteracting and not referee.rest_of_move(act, what):
+        op.ap_used += referee.ap_cost(what)
     op.actions_taken.append(what)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.core.errors import RuleError
-from solo_ops.game import cp, markers, reveal, scoring, turns
+from solo_ops.game import attack_checks, cp, markers, reveal, scoring, turns
 from solo_ops.game.action_checks import AP_COST as AP_COST
 from solo_ops.game.action_checks import (
     CONTROL_RANGE,
@@ -27,14 +27,21 @@ from solo_ops.game.action_checks import (
     _op,
     _point,
     _spend,
+    activation,
+    holder,
     order_may_change,
+)
+from solo_ops.game.attack_checks import (
+    _check_fight_start,
+    _check_shot_rest,
+    _check_shot_start,
+    check_fight,
 )
 from solo_ops.game.enemy import (
     apply_damage,
     check_mines,
     count_limited,
     end_activation_stun,
-    limited_used_up,
     resolve_player_shot,
     roll_fight,
     stun,
@@ -42,7 +49,7 @@ from solo_ops.game.enemy import (
 from solo_ops.game.player_moves import _move, open_moves
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import killzones, kt2018, kt2024, portals, reach
+from solo_ops.rules import portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -128,35 +135,11 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
     weapon = _chosen_weapon(op, action)
-    _check_assault_after_advance(state, op, weapon)
-    _check_limited(state, op, weapon)
-    heavy = _check_heavy_shot(state, op, weapon)
-    _check_shooter_free(game, state, op, weapon)
-    terrain = game.terrain(state)
-    _check_valid_target(state, terrain, op, target, weapon)
-    _check_range(terrain, op, target, weapon)
+    heavy = _check_shot_rest(game, state, op, target, weapon)
     if action.get("roll") and weapon is None:
         raise RuleError("say which weapon to roll: 'with WEAPON'")
     _spend(state, op, "shoot")
     return _fire(game, state, op, target, weapon, heavy, action)
-
-
-def _check_shot_start(state: State, op: Operative) -> None:
-    """A shot's first checks: the 2018 shooting phase, AP, and :func:`_check_may_shoot`."""
-    if state.edition == "kt2018" and state.phase != "shooting":
-        raise RuleError("models shoot in the shooting phase")
-    _spend(state, op, "shoot", check_only=True)
-    _check_may_shoot(state, op)
-
-
-def _check_may_shoot(state: State, op: Operative) -> None:
-    """No shot after picking up a friend this turn, nor (2018) after a fall back or retreat."""
-    if op.carrying is not None and "carry" in op.actions_taken:
-        raise RuleError(f"{op.name} picked up {op.carrying} this turn: that ended its actions, "
-                        "it cannot shoot")
-    if state.edition == "kt2018" and op.moved_how in ("fall_back", "retreat"):
-        done = "retreated" if op.moved_how == "retreat" else "fell back"
-        raise RuleError(f"{op.name} {done} this battle round: it cannot shoot")
 
 
 def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
@@ -168,86 +151,6 @@ def _chosen_weapon(op: Operative, action: dict[str, Any]) -> Weapon | None:
             names = ", ".join(w.name for w in op.profile.ranged_weapons)
             raise RuleError(f"{op.name} has no weapon {action['weapon']!r} ({names})")
     return weapon
-
-
-def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
-    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon."""
-    if state.edition == "kt2018" and op.moved_how == "advance" and (
-            weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
-        # 004 Assault: "it can only fire Assault weapons" after an Advance
-        assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
-        raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
-                        "weapon" + (f" (say 'with {assault[0]}')" if assault else
-                                    " and has none"))
-
-
-def _check_limited(state: State, op: Operative, weapon: Weapon | None) -> None:
-    """Limited x: a weapon fires at most x times a battle."""
-    if weapon is not None and limited_used_up(state, op, weapon):
-        rule = weapon.rule("limited")
-        raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
-                        f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
-
-
-def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> bool:
-    """Kill Team 2024 Heavy: no Heavy shot in an activation with a move (but its (x) move),
-    nor by a carrier; whether the weapon is Heavy."""
-    heavy = (state.edition == "kt2024" and weapon is not None
-             and kt2024.heavy_allowed_moves(weapon) is not None)
-    if heavy:
-        assert weapon is not None
-        # 001 Heavy: "cannot use this weapon in an activation in which it moved": every move
-        # of this activation counts, and a carrier cannot shoot it at all
-        if op.carrying is not None:
-            raise RuleError(f"{weapon.name} is Heavy: {op.name} is carrying {op.carrying} and "
-                            "cannot shoot it")
-        moves = [a for a in op.actions_taken if a in reach.MOVES_2024]
-        if not moves and op.moved_how is not None:
-            moves = [op.moved_how]
-        for moved_how in moves:
-            if not kt2024.may_shoot_after_move(weapon, moved_how):
-                raise RuleError(f"{weapon.name} is Heavy: {op.name} cannot shoot it in an "
-                                f"activation in which it moved ({moved_how.replace('_', ' ')})")
-    return heavy
-
-
-def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
-    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range."""
-    silent = weapon is not None and weapon.has("silent")
-    if state.edition == "kt2024" and op.stance == "conceal" and not silent:
-        raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
-    if _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} is in control range of an enemy: it cannot shoot")
-
-
-def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
-                        weapon: Weapon | None) -> None:
-    """The target is visible, not refused by the killzone, and (2024) not Concealed in cover."""
-    if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
-        raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
-    assert op.at is not None and target.at is not None
-    refusal = killzones.target_refusal(terrain.board, op.at, target.at)
-    if refusal is not None:
-        raise RuleError(f"{target.id} is not a valid target for {op.name}: {refusal}")
-    if state.edition == "kt2024" and target.stance == "conceal":
-        seek = weapon is not None and weapon.has("seek")
-        seek_light = weapon is not None and weapon.has("seek_light")
-        cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius, seek=seek,
-                                    seek_light=seek_light, edition=state.edition)
-        if cover.in_cover:
-            raise RuleError(f"{target.id} is Concealed and in cover from {op.name}: not a "
-                            "valid target")
-
-
-def _check_range(terrain: Terrain, op: Operative, target: Operative,
-                 weapon: Weapon | None) -> None:
-    """The target is within the weapon's range, measured around the walls."""
-    assert op.at is not None and target.at is not None
-    if weapon is not None and weapon.effective_range is not None:
-        d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
-        if d is None or d > weapon.effective_range + 1e-6:
-            raise RuleError(f"{target.id} is {d if d is None else round(d, 1)}\" away: out "
-                            f"of range of {weapon.name} ({weapon.effective_range:g}\")")
 
 
 def _fire(game: Game, state: State, op: Operative, target: Operative, weapon: Weapon | None,
@@ -293,8 +196,7 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     op = _active(state, action, prompt)
     _check_fight_start(state, op)
     target = _op(state, action.get("target"), "target")
-    if target not in _enemies_in_control(state, op, game):
-        raise RuleError(f"{target.id} is not within 1\" of {op.name}")
+    check_fight(game, state, op, target)
     _spend(state, op, "fight")
     op.fought = True
     if action.get("roll"):  # "fight X roll": solo-ops rolls both sides' dice, as for a shot
@@ -309,13 +211,6 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if taken:
         events.extend(apply_damage(game, state, op, taken, f"fighting {target.label}"))
     return events
-
-
-def _check_fight_start(state: State, op: Operative) -> None:
-    """A fight's first checks: the 2018 fight phase and AP."""
-    if state.edition == "kt2018" and state.phase != "fight":
-        raise RuleError("models fight in the fight phase")
-    _spend(state, op, "fight", check_only=True)
 
 
 def _rolled_fight(game: Game, state: State, op: Operative, target: Operative) -> list[dict]:
@@ -448,8 +343,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         if not verdict.ok:
             raise RuleError(f"{op.name} cannot {'open' if want else 'close'} {feature.id}: "
                             f"{verdict.why}")
-        if verdict.cost:
-            _spend(state, op, "portal")
+        _spend_portal(state, op, verdict.cost)
     else:
         nodes = [o.id for o in board.objectives if o.command_node]
         control = scoring.objective_control(game, state) if nodes else {}
@@ -481,6 +375,16 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
         events[0]["note"] += f" {op.name} is now within 1\" of an enemy: it moves no further."
     events.extend(reveal.check_spotting(game, state))
     return events
+
+
+def _spend_portal(state: State, op: Operative, cost: int) -> None:
+    """The AP of a door or hatch (2024); 2018: free. Either way it is recorded as part of the
+    activation: opened during a move, the rest of that move may follow (the referee's
+    ``rest_of_move``)."""
+    if cost:
+        _spend(state, op, "portal")
+    else:
+        op.actions_taken.append("portal")
 
 
 def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -559,9 +463,9 @@ def _guard(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if op.stance == "conceal":
         raise RuleError(f"{op.name} has a Conceal order: it cannot go On Guard (002 Guard: "
                         "\"Cannot be used ... while Concealed\")")
-    if _enemies_in_control(state, op, game):
-        raise RuleError(f"{op.name} is in control range of an enemy: it cannot go On Guard "
-                        "(002 Guard)")
+    refused = referee.control_refusal(activation(state, op), "guard", holder(state, op, game))
+    if refused is not None:
+        raise RuleError(refused)
     _spend(state, op, "shoot")
     op.shot = True
     op.on_guard = True
@@ -782,7 +686,7 @@ def _may_start_shot(game: Game, state: State, op: Operative) -> None:
     _check_shot_start(state, op)
     refusal = None
     for weapon in op.profile.weapons or [None]:  # type: ignore[list-item]
-        refusal = _refusal(lambda w=weapon: _check_shooter_free(game, state, op, w))
+        refusal = _refusal(lambda w=weapon: attack_checks._check_shooter_free(game, state, op, w))
         if refusal is None:
             return
     raise RuleError(refusal or f"{op.name} has no weapon")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import counteract as ai_counteract
-from solo_ops.game import cp, enemy, guard, reveal, turns
+from solo_ops.game import cp, enemy, enemy_checks, guard, reveal, turns
 from solo_ops.game.state import ENEMY, PLAYER, State
 
 if TYPE_CHECKING:
@@ -33,7 +33,14 @@ def enemy_step(game: Game, state: State) -> list[dict[str, Any]]:
         else None
     events: list[dict[str, Any]] = []
     cp.tell(game, events)  # the counteract is told before a question in its attack
+    refused = None
     if action is not None:
+        refused = enemy_checks.refusal(game, state, state.operatives[action.model], action, (),
+                                       counteracting=True)
+    if action is not None and refused is not None:
+        events.append(enemy_checks.refused_event(state.operatives[action.model], action,
+                                                 refused))
+    elif action is not None:
         op = state.operatives[action.model]
         state.counteracted.append(op.id)
         op.on_guard = False  # Guard ends when it performs any action

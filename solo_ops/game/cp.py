@@ -64,10 +64,13 @@ class NeedAnswer(Exception):
 class NeedReroll(NeedAnswer):
     """Raised inside a step when the players must decide a CP re-roll (caught by the engine)."""
 
-    def __init__(self, op: Operative, offer: kt2024.RerollOffer) -> None:
+    def __init__(self, op: Operative, offer: kt2024.RerollOffer, cp: int | None = None,
+                 untold: int = 0) -> None:
         super().__init__(f"a CP re-roll for {op.id}")
         self.op = op
         self.offer = offer
+        self.cp = cp  # the players' CP as the question is asked (before the step is undone)
+        self.untold = untold  # CP spent in this attack's re-rolls, told after the attack
 
     def pause(self, state: State, action: dict[str, Any], answers: list[Any],
               progress: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -135,7 +138,8 @@ class Chooser:
             if self.state.cp.get(PLAYER, 0) < 1 or not offer.improvable:
                 return None
             if not self.answered():
-                raise NeedReroll(op, offer)
+                raise NeedReroll(op, offer, cp=self.state.cp.get(PLAYER, 0),
+                                 untold=len(self.events))
             answer = self.take()
             if answer == KEEP:
                 return None
@@ -355,9 +359,14 @@ def pause(state: State, action: dict[str, Any], answers: list[Any], need: NeedRe
         "label": offer.title or offer.label, "faces": list(offer.faces),
         "failed": [i + 1 for i in offer.failed], "rerolled": [i + 1 for i in offer.rerolled],
         "needed": offer.needed,
-        "cp": state.cp.get(PLAYER, 0) - sum(1 for a in answers if a != KEEP),  # CP left
+        # the CP left as the question is asked: what the step did before it counts (a
+        # turning point's CP gained, the re-rolls answered), though the step is undone
+        "cp": need.cp if need.cp is not None else (
+            state.cp.get(PLAYER, 0) - sum(1 for a in answers if a != KEEP)),
         "action": copy.deepcopy(action), "answers": list(answers),
     }
+    if need.untold:
+        entry["spent"] = need.untold  # the re-rolls just made: the question counts them
     entry["text"] = _question(op, entry)
     state.pending_attacks.insert(0, entry)
     so_far = [copy.deepcopy(e) for e in progress or [] if shown_to_players(e)]
@@ -380,8 +389,16 @@ def _question(op: Operative, entry: dict[str, Any]) -> str:
     count = len(entry["faces"])
     return (f"{op.owner}: {entry['label']}. {op.label}'s {entry['what']} dice ({stat} "
             f"{entry['needed']}+): {', '.join(shown)}. Spend 1 CP to re-roll one die (you have "
-            f"{entry['cp']} CP)? Answer 'reroll N' (N = the die's place, #1"
+            f"{entry['cp']} CP{_after(entry)})? Answer 'reroll N' (N = the die's place, #1"
             f"{f'-#{count}' if count > 1 else ''}) or 'keep'.")
+
+
+def _after(entry: dict[str, Any]) -> str:
+    """Words for the CP the re-rolls just made in this attack took (told after the attack),
+    so the CP in the question is never a surprise."""
+    spent = int(entry.get("spent", 0))
+    return f", after the {spent} CP of the re-roll{'s' if spent > 1 else ''} just made" \
+        if spent else ""
 
 
 def options(entry: dict[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ import and the game package has no import circle, not even one for the type chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from solo_ops.ai.planner import Context
@@ -17,6 +17,7 @@ from solo_ops.game import attacks
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
 from solo_ops.geometry.terrain import Terrain, TerrainCache
+from solo_ops.rules import killzones
 
 KT2024_PHASES = ("firefight",)
 PRE_BATTLE_CP = 2  # card 001, "2. SELECT OPERATIVES": "Players gain 2CP each."
@@ -47,6 +48,10 @@ class Game:
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
+    referee_watch: Any = field(default=None, init=False, repr=False, compare=False)
+    """An observer told of every enemy plan and action as the referee judges it (the referee
+    audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
+    ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
     undo_points: Any = field(default=None, init=False, repr=False, compare=False)
     """The states kept before the players' answers, for undo: an
@@ -54,6 +59,10 @@ class Game:
     it (``Any``: that module sits above this one), None in the simulator."""
 
     def __post_init__(self) -> None:
+        # the killzone's own reading of its board in this edition (Volkus doors, 2024)
+        board = killzones.board_in_play(self.scenario.board, self.scenario.edition)
+        if board is not self.scenario.board:
+            self.scenario = replace(self.scenario, board=board)
         self.terrains = TerrainCache(self.scenario.board)
 
     @property

@@ -51,8 +51,13 @@ def take_down(state: State, op: Operative, why: str, game: Game | None = None
                 unit.fsm = fsm.fire(unit.fsm, "destroyed")
                 events.append({"type": "unit_destroyed", "unit": unit.id})
                 events.extend(_leader_lost(state, unit))
-            elif fsm.allowed(unit.fsm, "lost_models"):
-                unit.fsm = fsm.fire(unit.fsm, "lost_models")
+            else:
+                if state.renew_leadership(unit):  # the highest Leadership left leads now
+                    events.append({"type": "unit_leadership", "unit": unit.id,
+                                   "leadership": unit.leadership,
+                                   "why": f"{op.label} is out of action"})
+                if fsm.allowed(unit.fsm, "lost_models"):
+                    unit.fsm = fsm.fire(unit.fsm, "lost_models")
     return events
 
 

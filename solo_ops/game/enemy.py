@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import explain, fsm
 from solo_ops.ai.planner import Action, Plan, replan_model
-from solo_ops.game import attacks, cover_choice, cp, fight_choices, placing, reveal
+from solo_ops.game import attacks, cover_choice, cp, enemy_checks, fight_choices, placing, reveal
 from solo_ops.game.downed import apply_damage as apply_damage  # (their home: game.downed)
 from solo_ops.game.downed import take_down as take_down
 from solo_ops.game.missions import KILLZONE_TABLES
@@ -49,9 +49,11 @@ def _in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
 
 def stale(game: Game, state: State, op: Operative, action: Action) -> str | None:
     """Why a planned attack can no longer be made as planned (its target is off the table,
-    out of sight for a shot, out of reach for a fight), or None when it still can."""
-    if action.kind not in ATTACKS or action.target is None:
-        return None
+    out of sight for a shot, out of reach for a fight), or a Fall Back no longer needed (no
+    enemy holds the model in control range any more), or None when it still can."""
+    moved = enemy_checks.stale_move(game, state, op, action)  # a Fall Back, a 2024 Charge
+    if moved is not None or action.kind not in ATTACKS or action.target is None:
+        return moved
     target = state.operatives.get(action.target)
     if target is not None and target.lying:
         return f"{target.label} is down"
@@ -78,6 +80,8 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
     """Apply ``plan`` (see the module docstring); returns the events. ``after_action`` is
     asked after each action of a model still on the table."""
     unit = state.units[plan.unit]
+    if getattr(game, "referee_watch", None) is not None:
+        game.referee_watch.plan(game, state, plan)
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
         "order": plan.order.texts(), "state_before": plan.state_before,
@@ -112,6 +116,11 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
                            "actions": [a.to_dict() for a in new],
                            "explain": list(fresh.explain) if fresh is not None else []})
             queue[:0] = new
+            continue
+        refused = enemy_checks.refusal(game, state, op, action, spent.get(op.id, []))
+        if refused is not None:  # the referee, asked again as the plan is carried out
+            queue = [a for a in queue if a.model != op.id]
+            events.append(enemy_checks.refused_event(op, action, refused))
             continue
         spent.setdefault(op.id, []).append(action)
         if op.on_guard:  # Guard ends when it performs any action
@@ -150,7 +159,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     assert old is not None and action.to is not None
     route: Any = action.route if len(action.route) >= 2 else (old, action.to)
     note = action.note
-    if math.dist(route[0], old) > 0.005:  # an earlier move of this activation stopped short
+    moved_on = math.dist(route[0], old) > 0.005  # an earlier move of it stopped short
+    if moved_on or enemy_checks.route_blocked(game, state, op, route):  # or a base in the way
         route = placing.way_from_here(game, state, op, action.to)
         if route is None:
             return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
@@ -158,8 +168,16 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                      "note": f"{op.label} cannot make its move from {explain.fmt_pt(old)}, "
                              "where its last move stopped: no way around the walls and "
                              "bases."}]
-        note = f"{note} It starts from {explain.fmt_pt(old)}, where its last move stopped."
+        note += (f" It starts from {explain.fmt_pt(old)}, where its last move stopped."
+                 if moved_on else " It goes round a base now in its way.")
     limit = _allowance(state, op, action.kind)
+    if action.rest and op.move_left is not None:  # the rest of a move a door interrupted
+        limit = op.move_left
+    if action.kind == "advance" and state.dice is not None:  # 004 Advance: "add D6""
+        roll = state.dice.roll(f"advance roll: {op.label}", 1, 6)
+        limit = reach.move_allowance(op, "advance", state.edition, roll=float(roll.value))
+        note = f"{note} It rolls {roll.value} to Advance: {explain.inches(limit)} in all."
+        op.advanced = True
     to, walk, blocked = placing.placed(game, state, op, route, limit)
     if to is None:
         return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
@@ -175,6 +193,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     op.at = to
     op.moved = True
     op.moved_how = action.kind
+    op.move_left = None if limit is None else max(0.0, limit - cost)
     if action.kind == "fall_back":
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),

@@ -55,10 +55,14 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     terrain cache of the same board to share (the simulator plays many missions on one board;
     a terrain never changes, so sharing it changes no answer)."""
     game = Game(scenario, seed)
+    given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
-        if terrains.board is not scenario.board:
+        if terrains.board is scenario.board:
+            game.terrains = terrains
+        elif terrains.board is not given.board:
             raise ValueError("the shared terrain cache is of another board")
-        game.terrains = terrains
+        # (a cache of the scenario's board as drawn, where the killzone reads it otherwise --
+        # Volkus doors in 2024, rules.killzones.board_in_play -- is not shared)
     dice = SeededDice(seed=seed)
     state = State(edition=scenario.edition, dice=dice)
     state.doors = scenario.board.door_state()
@@ -330,11 +334,13 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     try:
         events = _apply(game, state, run, prompt) + chooser.events
     except cp.NeedAnswer as need:
+        # the figures the players read while the question waits are the step's so far
+        figures = {"cp": dict(state.cp), "vp": dict(state.vp)}
         cp.restore(state, snap)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
-        record = _record(state, action, [need.pause(state, run, answers, chooser.progress)],
-                         before)
+        paused = need.pause(state, run, answers, chooser.progress)
+        record = _record(state, action, [{**paused, "figures": figures}], before)
         cp.keep_plans(game, state, chooser)
         return record
     except BaseException:
@@ -520,7 +526,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
     events = enemy.apply_plan(game, state, plan, lambda op, first: guard.after_enemy_action(
         game, state, op, first))
     unit.activated = True
-    for m in unit.models:
+    for m in {*models, *unit.models}:  # (a model that merged away activated too)
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         enemy.end_activation_stun(state.operatives[m])

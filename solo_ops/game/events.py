@@ -73,6 +73,8 @@ EVENTS: dict[str, bool] = {
     # the enemy's activations (game.enemy)
     "enemy_activation": OPEN,  # its order, plan and the explanation: all shown by design
     "replanned": OPEN,
+    "enemy_refused": OPEN,  # an enemy action the referee refused (game.enemy_checks)
+    "unit_leadership": OPEN,  # a unit's Leadership worked out again (game.downed)
     "charge_declared": OPEN,
     "charged": OPEN,
     "charge_failed": OPEN,

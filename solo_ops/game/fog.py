@@ -631,6 +631,15 @@ def _ambush_band(terrain: Terrain, spotter: Operative, pts: np.ndarray, want: fl
     return pts[band]
 
 
+def _clear_of_players(state: State, pts: np.ndarray) -> np.ndarray:
+    """Which of ``pts`` are :data:`AMBUSH_CLEAR` or more from every player model's base."""
+    ok = np.ones(len(pts), dtype=bool)
+    for o, at in ((o, o.at) for o in state.operatives.values() if o.side != ENEMY):
+        if o.on_table and at is not None:
+            ok &= np.hypot(pts[:, 0] - at[0], pts[:, 1] - at[1]) - o.radius >= AMBUSH_CLEAR
+    return ok
+
+
 def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: Settings,
                   ids: list[str], dice: Dice) -> list[tuple[float, float]]:
     """Two points 6" from the spotter, beside cover that hides them from it where possible."""
@@ -643,12 +652,16 @@ def _ambush_spots(terrain: Terrain, state: State, spotter: Operative, settings: 
     cand = _ambush_band(terrain, spotter, pts, want)
     if len(cand) == 0:
         return []
+    clear = _clear_of_players(state, cand)
+    cand = cand[clear] if clear.any() else cand
     cm = terrain.sight.cover_matrix(np.array([spotter.at]), spotter.radius, cand,
                                     COUNTER_RADIUS)
-    # "next to a hidden position if possible": hidden from the spotter or in cover from it
-    # (obscured alone is not cover, issue #14; issue #29)
-    prot = (~np.asarray(cm.visible) | np.asarray(cm.in_cover))[0]
-    pool = cand[prot] if prot.any() else cand
+    # 003 "to 6' away from the player unit that spotted the hidden enemy force within line of
+    # sight, next to a hidden position if possible": in the spotter's sight, in cover from it
+    # where possible (obscured alone is not cover, issue #14), never behind a wall
+    seen = np.asarray(cm.visible)[0]
+    covered = seen & np.asarray(cm.in_cover)[0]
+    pool = cand[covered] if covered.any() else cand[seen] if seen.any() else cand
     chosen: list[tuple[float, float]] = []
     for k in range(2):
         if len(pool) == 0:
@@ -746,6 +759,9 @@ def _cluster(terrain: Terrain, state: State, at: tuple[float, float],
 CLUSTER_FIRST = 2.5
 """Inches (straight line) around a resolved counter whose points :func:`_cluster` measures
 first."""
+AMBUSH_CLEAR = CLUSTER_FIRST + 1.5
+"""Inches from an ambush counter to every player model's base: its models, revealed within
+:data:`CLUSTER_FIRST` of it, land in no player's control range (a surprise, not a melee)."""
 
 
 def _cluster_pick(terrain: Terrain, at: tuple[float, float], radii: list[float],

@@ -27,7 +27,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import actions
+from solo_ops.game import actions, attack_checks
 from solo_ops.game.action_checks import _enemies_in_control
 from solo_ops.game.cp import NeedAnswer
 from solo_ops.game.enemy import count_limited, resolve_player_shot
@@ -95,9 +95,9 @@ def _can_shoot(game: Game, state: State, guard: Operative, enemy: Operative,
     counts)."""
     terrain = game.terrain(state)
     try:
-        actions._check_limited(state, guard, weapon)
-        actions._check_valid_target(state, terrain, guard, enemy, weapon)
-        actions._check_range(terrain, guard, enemy, weapon)
+        attack_checks._check_limited(state, guard, weapon)
+        attack_checks._check_valid_target(state, terrain, guard, enemy, weapon)
+        attack_checks._check_range(terrain, guard, enemy, weapon)
     except RuleError:
         return False
     return weapon.attacks is not None and weapon.hit is not None

@@ -137,7 +137,7 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
                                       and a.get("target") is not None):
         a["target"] = match(a.get("target"), enemies, "enemy on the table")
     if kind == "carry":
-        downed = [o.id for o in _friends(state, active) if o.down and o.at is not None]
+        downed = [o.id for o in _friends(state, active) if o.lying]  # (not one carried)
         a["target"] = match(a.get("target"), downed, "downed friend")
     if kind == "shoot":
         a.update(_weapon_for_shot(game, state, active, a))

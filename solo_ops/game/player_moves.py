@@ -24,11 +24,12 @@ from solo_ops.game.action_checks import (
     _op,
     _point,
     _spend,
+    activation,
 )
 from solo_ops.game.enemy import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import kt2018, kt2024, reach
+from solo_ops.rules import kt2018, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -36,8 +37,7 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-FREE_MOVES = ("reposition", "dash", "normal", "advance")
-"""The moves an enemy's control range stops (a charge and a fall back are made into it)."""
+FREE_MOVES = referee.FREE_MOVES
 
 
 def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
@@ -45,26 +45,46 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
     charge) against every rule below, in order, then apply it."""
     op = _active(state, action, prompt)
     how = _move_kind(state, action)
-    _check_move_timing(state, op)
+    _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
     _check_heavy_move(state, op, how)
     to = _point(action.get("to"))
+    target = _charge_target(state, op, how, action)
+    walk, cost = check_move(game, state, op, how, to, target)
+    op.move_left = max(0.0, _limit(state, op, how) - cost)
+    _spend(state, op, how)
+    if state.edition == "kt2018":
+        op.actions_taken.append(how)  # (2018: a door opened on its way lets the rest follow)
+    reacted = _enemy_reaction(game, state, op, how, target)
+    if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
+        return reacted
+    return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+
+
+def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
+               target: Operative | None = None) -> tuple[Walk, float]:
+    """Refuse (``RuleError``) a move of ``op`` to ``to`` (``how``: the edition's move; a
+    charge at ``target``) that a player's would be refused now: the 2018 movement phase, AP and
+    the sequence table, Heavy, where the base may stand, control range, a route around walls
+    and bases (enemy control ranges blocking a free move), the allowance, where a charge or
+    fall back ends. Its walk and cost when legal; changes nothing (the referee audit asks it
+    of the enemy, whose actions are in ``op.ap_used`` / ``op.actions_taken``)."""
+    _check_move_timing(state, op, how)
+    _spend(state, op, how, check_only=True)
+    _check_heavy_move(state, op, how)
     terrain = game.terrain(state)
     others = [o for o in state.operatives.values() if o.has_base and o.id != op.id
               and o.id != op.carrying]
     counters = [b for b in state.bases() if b.ident in state.counters]
     _check_base_fits(terrain, state, op, to)
     in_control = _enemies_in_control(state, op, game)
-    target = _charge_target(state, op, how, action)
+    if how == "charge" and (target is None or target.side == op.side or not target.on_table):
+        raise RuleError("a charge names an enemy on the table")
     _check_leaving_control_range(state, op, how, in_control)
     walk = _route(terrain, op, how, to, others, in_control, target, counters)
     cost = _check_allowance(state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, terrain)
-    _spend(state, op, how)
-    reacted = _enemy_reaction(game, state, op, how, target)
-    if not op.on_table:  # slain by the Overwatch: "no further Reactions", and no charge
-        return reacted
-    return reacted + _apply_move(game, state, op, how, to, cost, walk, target)
+    return walk, cost
 
 
 def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
@@ -110,27 +130,20 @@ def _move_kind(state: State, action: dict[str, Any]) -> str:
     return how
 
 
-def _check_move_timing(state: State, op: Operative) -> None:
-    """Kill Team 2018: a model moves in the movement phase, once a battle round."""
-    if state.edition == "kt2018" and state.phase != "movement":
-        raise RuleError("models move in the movement phase")
-    if state.edition == "kt2018" and op.moved_how is not None:
-        done = op.moved_how.replace("_", " ")
-        raise RuleError(f"{op.name} has already moved this battle round ({done}): a model "
-                        "moves once in the movement phase")
+def _check_move_timing(state: State, op: Operative, how: str = "normal") -> None:
+    """Kill Team 2018: a model moves in the movement phase, once a battle round (the
+    referee's :func:`solo_ops.rules.referee.timing_refusal_2018`)."""
+    refused = referee.timing_refusal_2018(activation(state, op), how)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _check_heavy_move(state: State, op: Operative, how: str) -> None:
-    """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move)."""
-    if state.edition == "kt2024" and op.heavy_shot is not None:
-        # 001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only
-        # (x) is allowed (e.g. Heavy (Dash only))"
-        heavy = next(w for w in op.profile.weapons if w.name == op.heavy_shot)
-        allowed = kt2024.heavy_allowed_moves(heavy) or ()
-        if how not in allowed:
-            but = f" (only a {' or '.join(allowed).replace('_', ' ')})" if allowed else ""
-            raise RuleError(f"{heavy.name} is Heavy: {op.name} shot it this activation and "
-                            f"cannot move after it{but}")
+    """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move), by the
+    referee (:func:`solo_ops.rules.referee.heavy_move_refusal`)."""
+    refused = referee.heavy_move_refusal(activation(state, op), how)
+    if refused is not None:
+        raise RuleError(refused)
 
 
 def _check_base_fits(terrain: Terrain, state: State, op: Operative,
@@ -160,14 +173,10 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
     """Within an enemy's control range only a fall back (or 2018 charge) starts; a fall
     back needs one; 2018: no fall back from a charger. (Which 2024 moves may follow which is
     the sequence table's, asked by ``_spend``.)"""
-    if how in FREE_MOVES and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it can only "
-                        "fall back or fight")
-    if state.edition == "kt2024" and how == "charge" and in_control:
-        raise RuleError(f"{op.name} is in control range of {in_control[0].id}: it cannot "
-                        "charge (Charge is a Reposition, which cannot start there)")
-    if how == "fall_back" and not in_control:
-        raise RuleError(f"{op.name} is not in control range of an enemy: no need to fall back")
+    refused = referee.control_refusal(activation(state, op), how,
+                                      in_control[0].id if in_control else None)
+    if refused is not None:
+        raise RuleError(refused)
     if state.edition == "kt2018" and how == "fall_back" and not kt2018.may_fall_back(
             any(e.charged for e in in_control)):
         charger = next(e for e in in_control if e.charged)
@@ -186,7 +195,7 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     blockers = []
     for o in others:
         extra = 0.0
-        if o.side != op.side and how in FREE_MOVES and not (
+        if o.side != op.side and o.on_table and how in FREE_MOVES and not (
                 reach.base_gap(op, o) <= CONTROL_RANGE + 1e-9 and o not in in_control):
             # (an enemy within 1" but out of sight, behind a wall, has no hold on op)
             extra = CONTROL_RANGE
@@ -202,11 +211,22 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     return walk
 
 
-def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
-    """The walk's length is within the move's allowance (2" for a counteract); its cost."""
+def _limit(state: State, op: Operative, how: str) -> float:
+    """How far this move of ``op`` may go: the move's allowance (a carrier's 4" a turn
+    included; 2" for a counteract), or what the move under way left when a door or hatch was
+    opened on its way (the referee's :func:`~solo_ops.rules.referee.rest_of_move`)."""
     limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
+    if referee.rest_of_move(activation(state, op), how) and op.move_left is not None:
+        limit = min(limit, op.move_left)
     if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
         limit = min(limit, COUNTERACT_MOVE)
+    return limit
+
+
+def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
+    """The walk's length is within the move's allowance (2" for a counteract; what is left
+    of a move a door or hatch interrupted); its cost."""
+    limit = _limit(state, op, how)
     cost = float(walk.cost)
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
@@ -286,7 +306,7 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
     out: dict[str, str | None] = {}
     for how in kinds:
         try:
-            _check_move_timing(state, op)
+            _check_move_timing(state, op, how)
             _spend(state, op, how, check_only=True)
             _check_heavy_move(state, op, how)
             _check_leaving_control_range(state, op, how, in_control)

@@ -64,6 +64,8 @@ class Operative:
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
     heavy_shot: str | None = None  # the Heavy weapon it shot this activation (no move after)
+    move_left: float | None = None  # the movement its last move left (a door or hatch opened
+    #                                 on the way: the rest of that move may follow, referee)
     marker: str | None = None  # the objective marker it carries (2024 Pick Up; not `carrying`)
 
     @property
@@ -299,6 +301,17 @@ class State:
         return [base + w[w.index("-"):] if "-" in w else f"{base}-{k + 1}"
                 for k, w in enumerate(wanted)]
 
+    def renew_leadership(self, unit: Unit) -> bool:
+        """Work ``unit``'s Leadership out again from the models it has now (its highest living
+        model's: 003 "Leaders are simply units with higher leadership"), after a merge, a split
+        or a death; whether it changed."""
+        living = [self.operatives[m].profile.leadership for m in unit.models
+                  if not self.operatives[m].down]
+        if not living:
+            return False
+        before, unit.leadership = unit.leadership, max(living)
+        return unit.leadership != before
+
     def merge_unit(self, joined: Unit, into: Unit) -> dict[str, Any]:
         """The one way a unit merges into another (a rally, grouping with a leader, a hidden
         counter's enemies joining a revealed unit): its models join ``into`` and take its
@@ -310,7 +323,7 @@ class State:
             op.owner = into.id
             op.on_guard = False
             into.models.append(m)
-        into.leadership = max(self.operatives[m].profile.leadership for m in into.models)
+        self.renew_leadership(into)
         joined.merged_into = into.id
         joined.models = []
         return {"type": "merged", "unit": joined.id, "into": into.id, "command": into.command}

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.game.action_checks import activation
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import reach
+from solo_ops.rules import reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -137,6 +138,8 @@ def counteract_candidates(game: Game, state: State, side: str) -> list[Operative
     for op in state.living(side):
         if not op.activated or op.stance != "engage" or op.id in state.counteracted:
             continue
+        if referee.carry_refusal(activation(state, op), "counteract") is not None:
+            continue  # 003 Carrying: picking a friend up "ends all actions for this turn"
         if side == ENEMY:
             unit = state.units.get(op.owner)
             if unit is None or not unit.active or unit.fsm == "hidden":

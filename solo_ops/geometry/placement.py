@@ -253,6 +253,28 @@ def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
     return None
 
 
+GRAZE = 0.01
+"""Inches a walk may graze another base without walking through it (:func:`first_contact`):
+a walk round a base follows its many-sided disc, a hair inside the circle."""
+
+
+def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
+                  others: Sequence[Any]) -> float | None:
+    """How far along ``walk`` (within ``budget`` inches, tried every :data:`STEP`) a base of
+    ``radius`` first runs into one of ``others`` by more than :data:`GRAZE`, or None when it
+    passes them all: a base is never walked through, however free the end is."""
+    top = min(float(budget), float(walk.cost))
+    if not others or top <= 0:
+        return None
+    steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
+    pts = np.array([terrain.routes.advance(walk, m)[0] for m in steps], dtype=float)
+    arr = np.asarray(discs(list(others)), dtype=float)
+    gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
+           - radius - arr[None, :, 2])
+    hit = np.flatnonzero((gap < -GRAZE).any(axis=1))
+    return None if not len(hit) else steps[int(hit[0])]
+
+
 def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
                      others: Sequence[Any]) -> Base | None:
     """The first of ``others`` (labelled bases) that a base walking ``walk`` would run into

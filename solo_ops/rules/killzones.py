@@ -23,16 +23,38 @@ other effect).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import LineString, Point
 
+_IN_PLAY: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
 BHETA_DECIMA = "bheta-decima"
 VOLKUS = "volkus"
 HAZARD_LIMIT = 4.0  # inches of the line over hazardous areas that make a target not valid
 STRONGHOLD_LETHAL = 5  # Volkus: Lethal 5+ against targets wholly within the stronghold
+
+
+def board_in_play(board: Any, edition: str) -> Any:
+    """The board as the killzone's rules make it in ``edition``: Kill Team 2024 on Volkus,
+    "Doors are Accessible and Heavy" (002 Volkus) -- a door is no wall and is never opened:
+    it is a Heavy feature a model moves through for Accessible's 1" (001 "Accessible - Costs
+    1" to move through"); every other board (and Kill Team 2018, where a door is opened in the
+    movement phase, 004) is the board itself. The same object for the same board (a compiled
+    terrain cache is shared by it)."""
+    if edition != "kt2024" or getattr(board, "killzone", None) != VOLKUS:
+        return board
+    made = _IN_PLAY.get(board)
+    if made is None:
+        features = tuple(
+            replace(f, traits=frozenset({"accessible", "heavy"}), open=False,
+                    label=f.label or "door")
+            if f.is_portal and not f.has("hatch") else f for f in board.features)
+        made = _IN_PLAY[board] = replace(board, features=features)
+    return made
 
 
 def _vantage_under(board: Any, at: Sequence[float]) -> list[Any]:

@@ -37,6 +37,7 @@ from solo_ops.game.engine import new_game
 from solo_ops.game.scenario import Scenario
 from solo_ops.geometry import jit
 from solo_ops.geometry.terrain import TerrainCache
+from solo_ops.rules import killzones
 from solo_ops.sim import autopilot
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
@@ -98,7 +99,7 @@ def _init_worker(scenario: Scenario, kernels: bool = True) -> None:
     unless ``kernels`` is False (the caller found them not compiled yet)."""
     jit.use_in_simulation(kernels)
     _WORKER["scenario"] = scenario
-    _WORKER["terrains"] = TerrainCache(scenario.board)
+    _WORKER["terrains"] = TerrainCache(killzones.board_in_play(scenario.board, scenario.edition))
     _WORKER["levels"] = {}
     _WORKER["freeze"] = False
 

@@ -326,6 +326,9 @@ WORDS: dict[str, Words] = {
     "charged": _charged,
     "charge_failed": _charged,
     "replanned": _replanned,
+    "enemy_refused": _one(lambda e, t: f"  ✋ {e['note']}"),
+    "unit_leadership": _one(lambda e, t: f"  {e['unit']}'s Leadership is now "
+                            f"{e['leadership']} ({e['why']}: its highest model's leads)."),
     "attack": _attack,
     "fight": _fight,
     "secondary_hit": _one(lambda e, t: f"  ✸ {t.n(e['operative'])} is hit too: {e['why']}, "

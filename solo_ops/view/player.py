@@ -68,6 +68,12 @@ def _told_so_far(state: State, view: dict[str, Any]) -> None:
     offered = [e for e in state.log[-1]["events"] if e.get("type") in events.PAUSES]
     if not offered:
         return
+    figures = offered[-1].get("figures")
+    if isinstance(figures, dict):  # CP and VP as the step had them when it paused
+        for key in ("cp", "vp"):
+            if isinstance(figures.get(key), dict):
+                view[key] = {**view[key], **{k: v for k, v in figures[key].items()
+                                             if k in view[key]}}
     if isinstance(offered[-1].get("cp"), int) and PLAYER in view["cp"]:
         view["cp"][PLAYER] = offered[-1]["cp"]  # the CP the answers so far have spent
     models = {m["id"]: m for m in view["enemies"]}

@@ -47,10 +47,12 @@ def test_a_unit_sealed_in_a_room_opens_the_hatch_and_walks_out() -> None:
     assert game.terrain(state).routes.distance((22.5, 19.5), (22.5, 8), 0.5, 0.5).distance \
         is None
     p = plan(game, state, "u1")
-    # 002 "Operate Hatch 1AP": a Reposition (1 AP), then the hatch (1 AP): APL 2 is spent, the
-    # model walks out next activation (issue 14 item 8: the players' rule, rules/portals.py)
-    assert kinds(p) == ["reposition", "operate_hatch"]
-    move, operate = p.actions
+    # 002 "Operate Hatch 1AP ... Can be performed during a Reposition or Dash": a Reposition
+    # (1 AP), the hatch on its way (1 AP), then the rest of the Reposition (no AP): APL 2 is
+    # spent (the players' rule, rules/portals.py and rules/referee.py)
+    assert kinds(p) == ["reposition", "operate_hatch", "reposition"]
+    move, operate, rest = p.actions
+    assert rest.rest and rest.start == move.to and rest.cost <= 6.0 - move.cost + 1e-9
     # to the middle of the hatch, 0.3" from it (within its 1" control range)
     assert move.to == pytest.approx((22.5, 17.8))
     assert operate.portal == "hatch-1" and operate.open is True
@@ -66,7 +68,7 @@ def test_a_unit_sealed_in_a_room_opens_the_hatch_and_walks_out() -> None:
                        "side": "enemy", "note": "The enemy e1 opens hatch-1.",
                        "explain": operate.note}]
     assert state.doors["hatch-1"] is True
-    assert state.operatives["e1"].at == pytest.approx(move.to)
+    assert state.operatives["e1"].at == pytest.approx(rest.to)
     assert game.terrain(state).routes.distance(move.to, (22.5, 8), 0.5, 0.5).distance \
         is not None
 
@@ -99,9 +101,9 @@ def test_the_rest_of_the_unit_uses_the_door_its_mate_opened() -> None:
     p = plan(game, state, "u1")
     assert len(ops(p, "operate_hatch")) == 1
     e2_moves = [a for a in p.moves() if a.model == "e2"]
-    # e2 plans with the hatch open: it heads for p1 by the route through it (e1 stands in the
-    # hatchway now, so it stops behind it)
-    assert e2_moves and "It ends 9.0\" from p1" in e2_moves[-1].note
+    # e2 plans with the hatch open: it heads for p1 by the route through it (e1 went on
+    # through the hatchway with the rest of its Reposition, so e2 passes it too)
+    assert e2_moves and e2_moves[-1].to[1] < 17.0
     assert not any(line.startswith("e2 makes for") for line in p.explain)
 
 
@@ -153,8 +155,8 @@ def test_a_closed_door_is_opened_for_1_ap_even_after_a_move() -> None:
     game, state = setup([("u1", 3, [("e1", BRUTE, (22.5, 19.5))])],
                         [("p1", GRUNT, (22.5, 8))], room)
     p = plan(game, state, "u1")
-    assert kinds(p) == ["reposition", "operate_hatch"]
-    assert "(opens the door, 1 AP)" in p.actions[1].note
+    assert kinds(p) == ["reposition", "operate_hatch", "reposition"]
+    assert "(opens the door, during its reposition, 1 AP)" in p.actions[1].note
     apply_plan(game, state, p)
     assert state.doors["door-1"] is True
 

@@ -551,6 +551,7 @@ def test_kt2018_charge_reaches_a_target_whose_centre_is_shut_in_by_another_enemy
     # the engine moves the charger along that route by the 2D6 roll: 4 + 3 = 7" > 4" needed
     state.counters.clear()  # no hidden counter to spot on the way
     state.dice = ScriptedDice(faces=[4, 3])
+    state.phase = "movement"  # (as the engine's: a charge is made in the movement phase)
     events = apply_plan(game, state, p)
     # 004: the target may React first (issue 14 item 12); p1 does not, and the charge is rolled
     assert [e["type"] for e in events if e["type"].startswith("charge")] == ["charge_declared"]

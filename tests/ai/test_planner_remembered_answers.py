@@ -25,6 +25,7 @@ with the new fast paths switched off, which must give the same plans and logs, w
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -174,8 +175,12 @@ def test_prefetched_cover_answers_are_each_threats_own(path: Any) -> None:
                                   or "volkus" in p.stem], ids=lambda p: p.stem)
 def test_remembered_portal_gaps_are_shapelys(path: Any) -> None:
     """``_feature_gap`` (remembered per terrain, portal and exact point) is
-    ``_gap_to_feature`` to the last bit, asked first or again, for every door and hatch."""
-    game, state = _game(path)
+    ``_gap_to_feature`` to the last bit, asked first or again, for every door and hatch
+    (Volkus in Kill Team 2018: in 2024 its doors are Accessible and Heavy terrain, no door)."""
+    scenario = load_scenario(path)
+    if "volkus" in path.stem:
+        scenario = dataclasses.replace(scenario, edition="kt2018")
+    game, state = new_game(scenario, 1)
     ctx = game.context(state)
     portals = list(ctx.terrain.board.portals())
     assert portals

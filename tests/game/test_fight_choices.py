@@ -295,9 +295,9 @@ def test_the_autopilot_answers_through_the_policy_as_fight_choices_auto_plays(
     step that paused, then the answer's, which holds what the step did), and simulated
     scenarios never pause for a fight."""
     scenario = load_scenario(small_scenario(tmp_path, turns=2, engagement=3))
-    game, state = new_game(scenario, 4)
+    game, state = new_game(scenario, 12)
     autopilot.play(game, state, "aggressive")
-    sim_game, sim_state = new_game(autopilot.simulated(scenario), 4)
+    sim_game, sim_state = new_game(autopilot.simulated(scenario), 12)
     autopilot.play(sim_game, sim_state, "aggressive")
     paused = sum(1 for r in state.log if r["action"]["type"] == "fight_choice")
     assert paused > 0

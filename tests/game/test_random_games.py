@@ -363,9 +363,10 @@ def play(path_name: str, seed: int) -> dict[str, int]:
     ("gallowdark-night-raid.yaml", 1),  # Kill Team 2024, hatches
     ("gallowdark-night-raid.yaml", 6),
     # (seeds whose random squad lives long enough to move ten times and attack twice; the
-    # placement rule of issue #27 changed which those are: volkus 3 and crypt 2 no longer)
-    ("volkus-manufactorum-sweep.yaml", 1),  # Kill Team 2024, doors
-    ("volkus-manufactorum-sweep.yaml", 5),
+    # placement rule of issue #27 changed which those are: volkus 3 and crypt 2 no longer; the
+    # one referee and the rules it enforces on the enemy: volkus 5 no longer)
+    ("volkus-manufactorum-sweep.yaml", 1),  # Kill Team 2024 (its doors are terrain there)
+    ("volkus-manufactorum-sweep.yaml", 8),
     ("crypt-objective-ultima.yaml", 5),  # Kill Team 2018, doors
     ("crypt-objective-ultima.yaml", 6),
 ])

@@ -359,7 +359,8 @@ function chips() {
   } else if (head === "fight") {
     offer = words.length === 2 ? ["roll", "dealt"] : ["taken", ...numbers()];
   } else if (head === "carry" && words.length === 1) {
-    offer = view.models.filter((m) => m.side === "player" && m.down && m.at).map((m) => m.id);
+    offer = view.models.filter((m) => m.side === "player" && m.down && m.at && !m.carried_by)
+      .map((m) => m.id);
   } else if ((head === "door" || head === "hatch") && words.length === 1) {
     offer = Object.keys(view.doors || {});
   } else if (head === "door" || head === "hatch") {

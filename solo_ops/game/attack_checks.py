@@ -1,0 +1,154 @@
+"""The checks of the Shoot and Fight actions, the same for either side.
+
+:func:`check_shot` and :func:`check_fight` refuse (``RuleError``) what a player would be refused
+now: the 2018 phases, AP and the sequence table, Heavy, carrying, Conceal, control range, a
+valid target, range, Limited -- the AP, sequence, Heavy, control range and carrying answers are
+the referee's (:mod:`solo_ops.rules.referee`). :mod:`solo_ops.game.actions` asks them of a
+player's shot or fight before it applies it; the referee audit (:mod:`solo_ops.sim.referee_audit`)
+asks them of every enemy shot and fight. They change nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game.action_checks import _enemies_in_control, _spend, activation, holder
+from solo_ops.game.enemy import limited_used_up
+from solo_ops.game.state import Operative, State
+from solo_ops.rules import killzones, kt2024, referee
+
+if TYPE_CHECKING:
+    from solo_ops.core.model import Weapon
+    from solo_ops.game.definition import Game
+    from solo_ops.geometry.terrain import Terrain
+
+
+def _check_shot_rest(game: Game, state: State, op: Operative, target: Operative,
+                     weapon: Weapon | None) -> bool:
+    """A shot's checks once its target and weapon are known; whether the weapon is Heavy."""
+    _check_assault_after_advance(state, op, weapon)
+    _check_limited(state, op, weapon)
+    heavy = _check_heavy_shot(state, op, weapon)
+    _check_shooter_free(game, state, op, weapon)
+    terrain = game.terrain(state)
+    _check_valid_target(state, terrain, op, target, weapon)
+    _check_range(terrain, op, target, weapon)
+    return heavy
+
+
+def check_shot(game: Game, state: State, op: Operative, target: Operative,
+               weapon: Weapon | None) -> None:
+    """Refuse (``RuleError``) a shot of ``op`` at ``target`` with ``weapon`` that a player's
+    would be refused now: every check of the players' Shoot action, in its order, on ``op``
+    as it stands (its activation's AP and actions in ``op.ap_used`` / ``op.actions_taken``),
+    whichever side it is on. Changes nothing (the referee audit asks it of the enemy)."""
+    _check_shot_start(state, op)
+    if target.side == op.side or not target.on_table:
+        raise RuleError(f"{target.id} is not an enemy on the table")
+    _check_shot_rest(game, state, op, target, weapon)
+
+
+def check_fight(game: Game, state: State, op: Operative, target: Operative) -> None:
+    """Refuse (``RuleError``) a fight of ``op`` against ``target`` that a player's would be
+    refused now (the players' Fight action's checks; changes nothing)."""
+    _check_fight_start(state, op)
+    if target not in _enemies_in_control(state, op, game):
+        raise RuleError(f"{target.id} is not within 1\" of {op.name}")
+
+
+def _check_shot_start(state: State, op: Operative) -> None:
+    """A shot's first checks: the 2018 shooting phase, AP, and :func:`_check_may_shoot`."""
+    if state.edition == "kt2018" and state.phase != "shooting":
+        raise RuleError("models shoot in the shooting phase")
+    _spend(state, op, "shoot", check_only=True)
+    _check_may_shoot(state, op)
+
+
+def _check_may_shoot(state: State, op: Operative) -> None:
+    """No shot after picking up a friend this turn, nor (2018) after a fall back, retreat or
+    charge (the referee's :func:`~solo_ops.rules.referee.carry_refusal` and 2018 timing)."""
+    act = activation(state, op)
+    refused = referee.carry_refusal(act, "shoot")
+    if refused is None and act.moved_how != "advance":  # (an Advance: the weapon decides)
+        refused = referee.timing_refusal_2018(act, "shoot")
+    if refused is not None:
+        raise RuleError(refused)
+
+
+def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | None) -> None:
+    """Kill Team 2018 Assault: after an Advance a model fires only an Assault weapon (004
+    Assault: "it can only fire Assault weapons"; the referee's 2018 timing)."""
+    if state.edition == "kt2018" and op.moved_how == "advance" and referee.timing_refusal_2018(
+            activation(state, op), "shoot", weapon) is not None:
+        assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
+        raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
+                        "weapon" + (f" (say 'with {assault[0]}')" if assault else
+                                    " and has none"))
+
+
+def _check_limited(state: State, op: Operative, weapon: Weapon | None) -> None:
+    """Limited x: a weapon fires at most x times a battle."""
+    if weapon is not None and limited_used_up(state, op, weapon):
+        rule = weapon.rule("limited")
+        raise RuleError(f"{op.name} has used {weapon.name} {rule.value if rule else 0} "
+                        f"time(s) already: it is Limited {rule.value if rule else 0} per battle")
+
+
+def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> bool:
+    """Kill Team 2024 Heavy: no Heavy shot in an activation with a move (but its (x) move),
+    nor by a carrier (the referee's :func:`~solo_ops.rules.referee.heavy_shot_refusal`);
+    whether the weapon is Heavy."""
+    refused = referee.heavy_shot_refusal(activation(state, op), weapon)
+    if refused is not None:
+        raise RuleError(refused)
+    return (state.edition == "kt2024" and weapon is not None
+            and kt2024.heavy_allowed_moves(weapon) is not None)
+
+
+def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
+    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
+    (the referee's :func:`~solo_ops.rules.referee.control_refusal`)."""
+    silent = weapon is not None and weapon.has("silent")
+    if state.edition == "kt2024" and op.stance == "conceal" and not silent:
+        raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
+    refused = referee.control_refusal(activation(state, op), "shoot", holder(state, op, game))
+    if refused is not None:
+        raise RuleError(refused)
+
+
+def _check_valid_target(state: State, terrain: Terrain, op: Operative, target: Operative,
+                        weapon: Weapon | None) -> None:
+    """The target is visible, not refused by the killzone, and (2024) not Concealed in cover."""
+    if not terrain.sight.visible(op.at, target.at, op.radius, target.radius):
+        raise RuleError(f"{target.id} is not visible to {op.name} (sight is blocked)")
+    assert op.at is not None and target.at is not None
+    refusal = killzones.target_refusal(terrain.board, op.at, target.at)
+    if refusal is not None:
+        raise RuleError(f"{target.id} is not a valid target for {op.name}: {refusal}")
+    if state.edition == "kt2024" and target.stance == "conceal":
+        seek = weapon is not None and weapon.has("seek")
+        seek_light = weapon is not None and weapon.has("seek_light")
+        cover = terrain.sight.cover(op.at, target.at, op.radius, target.radius, seek=seek,
+                                    seek_light=seek_light, edition=state.edition)
+        if cover.in_cover:
+            raise RuleError(f"{target.id} is Concealed and in cover from {op.name}: not a "
+                            "valid target")
+
+
+def _check_range(terrain: Terrain, op: Operative, target: Operative,
+                 weapon: Weapon | None) -> None:
+    """The target is within the weapon's range, measured around the walls."""
+    assert op.at is not None and target.at is not None
+    if weapon is not None and weapon.effective_range is not None:
+        d = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
+        if d is None or d > weapon.effective_range + 1e-6:
+            raise RuleError(f"{target.id} is {d if d is None else round(d, 1)}\" away: out "
+                            f"of range of {weapon.name} ({weapon.effective_range:g}\")")
+
+
+def _check_fight_start(state: State, op: Operative) -> None:
+    """A fight's first checks: the 2018 fight phase and AP."""
+    if state.edition == "kt2018" and state.phase != "fight":
+        raise RuleError("models fight in the fight phase")
+    _spend(state, op, "fight", check_only=True)

@@ -1,0 +1,119 @@
+"""The one referee (``rules/referee.py``): whether an action is legal now, for either side,
+judged on plain data. Each test quotes the line it holds the referee to."""
+
+from __future__ import annotations
+
+from solo_ops.core.model import Weapon, WeaponType, parse_weapon_rule
+from solo_ops.rules import referee
+from solo_ops.rules.referee import Activation
+
+
+def weapon(name: str, *rules: str, kind: WeaponType = WeaponType.HEAVY) -> Weapon:
+    return Weapon(name=name, type=kind, attacks=4, hit=4, damage=(3, 4),
+                  rules=tuple(parse_weapon_rule(r) for r in rules))
+
+
+BOLTER = weapon("heavy bolter", "heavy")
+DASH_ONLY = weapon("stubber", "heavy=dash")
+GUN = weapon("gun", kind=WeaponType.RAPID)
+AT_START = Activation(who="e1", edition="kt2024", apl=2)
+
+
+def test_heavy_forbids_every_move_after_the_shot_a_charge_included() -> None:
+    """001 Heavy: "cannot ... move after using this weapon. If the rule is Heavy (x), only (x)
+    is allowed (e.g. Heavy (Dash only))"."""
+    shot = AT_START.after("shoot", BOLTER)
+    assert shot.heavy is BOLTER and shot.ap_used == 1
+    for move in ("reposition", "dash", "charge", "fall_back"):
+        assert referee.heavy_move_refusal(shot, move) == (
+            "heavy bolter is Heavy: e1 shot it this activation and cannot move after it")
+    dash_only = AT_START.after("shoot", DASH_ONLY)
+    assert referee.refusal(dash_only, "dash", holder=None) is None
+    assert referee.refusal(dash_only, "charge", holder=None) == (
+        "stubber is Heavy: e1 shot it this activation and cannot move after it (only a dash)")
+    assert referee.refusal(AT_START.after("shoot", GUN), "charge", holder=None) is None
+
+
+def test_heavy_shot_after_a_move() -> None:
+    """001 Heavy: "cannot use this weapon in an activation in which it moved"; a carrier
+    always counts as having moved (003 Carrying)."""
+    moved = AT_START.after("reposition")
+    assert referee.heavy_shot_refusal(moved, BOLTER) == (
+        "heavy bolter is Heavy: e1 cannot shoot it in an activation in which it moved "
+        "(reposition)")
+    assert referee.heavy_shot_refusal(AT_START.after("dash"), DASH_ONLY) is None
+    carrier = Activation(who="Kell", edition="kt2024", carrying="vale")
+    assert referee.heavy_shot_refusal(carrier, BOLTER) == (
+        "heavy bolter is Heavy: Kell is carrying vale and cannot shoot it")
+
+
+def test_ap_and_the_sequence_table() -> None:
+    """001: "Pick Order and do valid actions up to APL"; Fall Back costs 2; the sequence table
+    (``rules/sequences.py``) refuses a Charge after a Reposition."""
+    assert referee.refusal(AT_START.after("reposition"), "charge", holder=None) == (
+        "e1 cannot Charge after a Reposition in the same activation (sequence rule "
+        "'charge-after-reposition-or-fall-back': no Charge after a Reposition or Fall Back; "
+        "001 Charge: \"See \"Reposition\" but add 2\" to the \"movement characteristic\"\" "
+        "(Kill Team 2024: not in an activation with a Reposition or Fall Back; a Dash before "
+        "a Charge is allowed))")
+    spent = AT_START.after("shoot", GUN).after("dash")
+    assert spent.ap_left == 0
+    assert referee.spend_refusal(spent, "fight") == "e1 has 0 AP left; fight costs 1"
+    assert referee.spend_refusal(AT_START.after("shoot", GUN), "fall_back") == (
+        "e1 has 1 AP left; fall back costs 2")
+
+
+def test_control_range() -> None:
+    """001 Reposition: "cannot perform this action while in Control Range of an enemy"; Fall
+    Back: "the Operative can move within Control Range"; Shoot "Cannot be performed ... while
+    within Control Range of an [enemy]"; a 2024 Charge is a Reposition."""
+    assert referee.refusal(AT_START, "reposition", holder="kell") == (
+        "e1 is in control range of kell: it can only fall back or fight")
+    assert referee.refusal(AT_START, "charge", holder="kell") == (
+        "e1 is in control range of kell: it cannot charge (Charge is a Reposition, which "
+        "cannot start there)")
+    assert referee.refusal(AT_START, "shoot", weapon=GUN, holder="kell") == (
+        "e1 is in control range of an enemy: it cannot shoot")
+    assert referee.refusal(AT_START, "fall_back", holder=None) == (
+        "e1 is not in control range of an enemy: no need to fall back")
+    assert referee.refusal(AT_START, "fall_back", holder="kell") is None
+    kt2018 = Activation(who="e1", edition="kt2018", phase="movement")
+    assert referee.refusal(kt2018, "charge", holder="kell") is None  # 004: a 2018 charge
+
+
+def test_a_counteract_is_one_1ap_action() -> None:
+    """001 Counteract: "perform a 1AP action for free"."""
+    counter = Activation(who="e1", edition="kt2024", counteracting=True)
+    assert referee.spend_refusal(counter, "fall_back") == (
+        "a counteract is one 1 AP action: fall back costs 2")
+    after = counter.after("shoot", GUN)
+    assert after.ap_used == 0
+    assert referee.spend_refusal(after, "dash") == "e1 has made its counteract action"
+
+
+def test_picking_up_a_friend_ends_all_actions_for_the_turn() -> None:
+    """003 Carrying: "this ends all actions for this turn"."""
+    carrier = Activation(who="Kell", edition="kt2024", carrying="vale", picked_up=True)
+    assert referee.refusal(carrier, "shoot", weapon=GUN, holder=None) == (
+        "Kell picked up vale this turn: that ended its actions, it cannot shoot")
+    assert referee.refusal(carrier, "dash", holder=None) == (
+        "Kell picked up vale this turn: that ended all its actions for this turn (003 "
+        "Carrying)")
+
+
+def test_2018_one_move_and_no_shot_after_a_charge_or_an_advance() -> None:
+    """004: "A model can only make one charge attempt in each Movement phase, and once it has
+    done so it cannot shoot later in the battle round"; "A model that Advances cannot charge,
+    React or shoot later that battle round" (an Assault weapon still fires)."""
+    moved = Activation(who="e1", edition="kt2018", phase="movement").after("normal")
+    assert referee.refusal(moved, "advance", holder=None) == (
+        "e1 has already moved this battle round (normal): a model moves once in the movement "
+        "phase")
+    charged = Activation(who="e1", edition="kt2018", phase="shooting", moved_how="charge")
+    assert referee.refusal(charged, "shoot", weapon=GUN, check_control=False) == (
+        "e1 charged this battle round: it cannot shoot (004)")
+    advanced = Activation(who="e1", edition="kt2018", phase="shooting", moved_how="advance")
+    assert referee.refusal(advanced, "shoot", weapon=GUN, check_control=False) == (
+        "e1 advanced this battle round: it can only fire an Assault weapon")
+    assault = weapon("assault gun", kind=WeaponType.ASSAULT)
+    assert referee.refusal(advanced, "shoot", weapon=assault, check_control=False) is None
