@@ -198,8 +198,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
                "to": _r(to), "route": [_r(p) for p in walk.points],
-               "cost": round(cost, 2), "note": note,
-               **({"blocked_by": blocked} if blocked else {}),
+               "cost": round(cost, 2), "note": note, **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                     walk.points, game.words)}]
     return events + check_mines(game, state, op)
