@@ -154,6 +154,9 @@ class Context:
     # callable(doors: {portal id: open?}) -> Terrain for that door state (the game's
     # TerrainCache); without it the planner never plans opening a door or hatch
     terrain_for: Any = None
+    words: bool = True
+    """Whether a plan's notes say what costs geometry to find out and only a reader needs (what
+    blocks a way): off in the simulator (``Game.words``)."""
 
     def with_open(self, portal: str) -> Context:
         """This context after ``portal`` is opened (the terrain of the new door state)."""

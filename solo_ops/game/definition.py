@@ -41,6 +41,10 @@ class Game:
     """The table's links, kept in the save beside the players so they outlive the server:
     ``{"id", "host", "players": {name: token}}`` (:mod:`solo_ops.session.links` makes and
     checks them; None until the game is first served). Play never reads them."""
+    words: bool = field(default=True, compare=False)
+    """Whether events carry the words only the players read that cost geometry to find (why a
+    move detours, what blocks an enemy's way): off in the simulator's missions, which nobody
+    reads (:func:`solo_ops.sim.rating.play_one`); the game is the same either way."""
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
@@ -49,6 +53,10 @@ class Game:
     audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
     ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
     """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+    undo_points: Any = field(default=None, init=False, repr=False, compare=False)
+    """The states kept before the players' answers, for undo: an
+    :class:`~solo_ops.game.undo_points.UndoPoints` at the table and when a save is rebuilt for
+    it (``Any``: that module sits above this one), None in the simulator."""
 
     def __post_init__(self) -> None:
         # the killzone's own reading of its board in this edition (Volkus doors, 2024)
@@ -72,7 +80,8 @@ class Game:
         """The planner's view of the table for ``state``: its terrain, settings, edition and
         the exact shot odds of the edition."""
         return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get)
+                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get,
+                       words=self.words)
 
 
 @dataclass

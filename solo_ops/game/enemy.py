@@ -198,10 +198,9 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
         op.fell_back = True
     events = [{"type": "moved", "operative": op.id, "how": action.kind, "from": _r(old),
                "to": _r(to), "route": [_r(p) for p in walk.points],
-               "cost": round(cost, 2), "note": note,
-               **({"blocked_by": blocked} if blocked else {}),
+               "cost": round(cost, 2), "note": note, **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                    walk.points)}]
+                                    walk.points, game.words)}]
     return events + check_mines(game, state, op)
 
 
@@ -327,7 +326,8 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
                        "to": _r(op.at), "route": [_r(p) for p in walk.points],
                        "cost": round(float(walk.cost), 2),
                        **({"blocked_by": blocked} if blocked else {}),
-                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
+                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points,
+                                            game.words),
                        "note": f"{op.label} rolls {roll.value} for the charge "
                        f"and {'reaches' if success else 'falls short of'} {target.label}"
                        f"{short}."})
@@ -355,7 +355,7 @@ def _charge(game: Game, state: State, op: Operative, action: Action) -> list[dic
                    "cost": round(cost, 2), "note": action.note,
                    **({"blocked_by": blocked} if blocked else {}),
                    **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                        walk.points)})
+                                        walk.points, game.words)})
     return events + check_mines(game, state, op)
 
 

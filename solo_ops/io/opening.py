@@ -206,8 +206,10 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
     so)."""
     doc = load_json(path, kind=GAME_KIND, current_version=SCHEMA_VERSION,
                     migrations=MIGRATIONS)
+    rebuilt: Game | None = None  # its compiled terrain, if the game goes on from the checkpoint
     try:
         game, state = restore(doc, str(path))
+        rebuilt = game
         problem = verify(doc, state)
     except InputError as exc:
         if not str(exc.field or "").startswith("actions["):
@@ -220,7 +222,7 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
                            "replay intact, so the game goes on from them and the checkpoint "
                            "is written anew at the next save.")
         return doc, game, state
-    doc, game, state = rebase(doc, str(path), problem)
+    doc, game, state = rebase(doc, str(path), problem, like=rebuilt)
     game.notice = (f"This save's history plays differently now ({problem}). The game goes "
                    "on from where it stood when it was saved, under this version's rules; "
                    "undo cannot go back before this point, and the steps before stay in the "
