@@ -8,6 +8,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/log_digests.py --seeds 1 6 --scenario volkus-stronghold-supplement-example
     python bench/log_digests.py --seeds 1 6 --warm   # time missions after an untimed one each
     python bench/log_digests.py --game-only --out /tmp/before-game.json  # not the words
+    python bench/log_digests.py --game-only --quiet --check /tmp/before-game.json  # as rate
 
 Every shipped scenario is played to the end by the autopilot for each seed, and the game's
 whole log (every action, event and die roll, as JSON with sorted keys) is hashed with SHA-256.
@@ -69,13 +70,14 @@ def shipped(only: Sequence[str] = ()) -> list[Path]:
 
 
 def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | None = None,
-                 warm: bool = False) -> Iterator[tuple[str, State, float]]:
+                 warm: bool = False, quiet: bool = False) -> Iterator[tuple[str, State, float]]:
     """Play the scenarios ``paths`` (default: every shipped one) to the end with the
     autopilot, seeds ``first``..``last``, one TerrainCache per scenario as in ``rate``:
     ``("scenario/seed/policy", final state, CPU seconds of set-up and play)``. The geometry's
     compiled loops are on, as in ``rate`` (``SOLO_OPS_JIT=0``: the numpy code). ``warm``: first
     play seed 0 of each scenario untimed (the kernels loaded, the terrain's caches filled), as a
-    long ``rate`` run's missions find them."""
+    long ``rate`` run's missions find them. ``quiet``: without the words only players read, as
+    the simulator's missions (``Game.words`` off)."""
     jit.use_in_simulation()
     for path in shipped() if paths is None else paths:
         scenario = load_scenario(path)
@@ -86,6 +88,7 @@ def play_shipped(first: int, last: int, policy: str, paths: Sequence[Path] | Non
         for seed in range(first, last + 1):
             t0 = time.process_time()
             game, state = new_game(scenario, seed, terrains=terrains)
+            game.words = not quiet
             autopilot.play(game, state, policy)
             yield f"{path.stem}/{seed}/{policy}", state, time.process_time() - t0
 
@@ -103,6 +106,9 @@ def main() -> int:
                              "caches filled)")
     parser.add_argument("--game-only", action="store_true",
                         help="hash the answers, dice and final state, not the events' words")
+    parser.add_argument("--quiet", action="store_true",
+                        help="play as the simulator's missions are played: without the words "
+                             "only players read (Game.words off; check with --game-only)")
     args = parser.parse_args()
     first, last = args.seeds
     digests: dict[str, str] = {}
@@ -111,7 +117,8 @@ def main() -> int:
         paths = shipped(args.scenario)
     except ValueError as exc:
         parser.error(str(exc))
-    for key, state, spent in play_shipped(first, last, args.policy, paths, args.warm):
+    for key, state, spent in play_shipped(first, last, args.policy, paths, args.warm,
+                                          args.quiet):
         cpu += spent
         digests[key] = game_digest_of(state) if args.game_only else digest_of(state.log)
         print(f"{key:50s} {len(state.log):5d} steps {spent:6.2f} s CPU  "

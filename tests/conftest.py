@@ -71,13 +71,16 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),
+    "tests/cli/test_hostile_files.py": frozenset({
+        "test_a_command_in_a_process_of_its_own_refuses_a_hostile_file",
+    }),
+    "tests/io/test_forgery.py": frozenset({
+        "test_three_hundred_forged_checkpoints_are_input_errors",
+        "test_two_hundred_forged_logs_never_replay_as_identical",
+    }),
     "tests/io/test_fuzz_files.py": frozenset({
         "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
         "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
-    }),
-    "tests/io/test_forgery.py": frozenset({
-        "test_two_hundred_forged_logs_never_replay_as_identical",
-        "test_three_hundred_forged_checkpoints_are_input_errors",
     }),
     "tests/e2e/test_campaign_targets.py": frozenset({
         "test_observed_win_rates_follow_the_targets",

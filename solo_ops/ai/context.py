@@ -158,6 +158,9 @@ class Context:
     # rules.kt2018.combat_shot_refusal); empty: the rule is not asked
     sides: Mapping[str, str] = field(default_factory=dict)
     radii: Mapping[str, float] = field(default_factory=dict)  # each model's base radius
+    words: bool = True
+    """Whether a plan's notes say what costs geometry to find out and only a reader needs (what
+    blocks a way): off in the simulator (``Game.words``)."""
 
     def with_open(self, portal: str) -> Context:
         """This context after ``portal`` is opened (the terrain of the new door state)."""

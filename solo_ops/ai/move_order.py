@@ -508,8 +508,8 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
                     "closest enemy by route (none is in sight there)."))
     elif move_code == "towards_closest_enemy":
         dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
-        extra = f" It ends {inches(dd)} from {threat.label}." + _blocked_words(
-            ctx, op, start, kind, spent, board, threat)
+        extra = f" It ends {inches(dd)} from {threat.label}." + (_blocked_words(
+            ctx, op, start, kind, spent, board, threat) if ctx.words else "")
     note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")
     return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)

@@ -147,7 +147,8 @@ def enemy_charge(game: Game, state: State, op: Operative, action: Action
                        "to": _r(op.at), "route": [_r(p) for p in walk.points],
                        "cost": round(float(walk.cost), 2),
                        **({"blocked_by": blocked} if blocked else {}),
-                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points),
+                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points,
+                                           game.words),
                        "note": f"{op.label} rolls {rolled} for the charge ({dice_words}) "
                        f"and {'reaches' if success else 'falls short of'} {target.label}"
                        f"{short}."})
@@ -176,5 +177,5 @@ def enemy_charge(game: Game, state: State, op: Operative, action: Action
                    "cost": round(cost, 2), "note": action.note,
                    **({"blocked_by": blocked} if blocked else {}),
                    **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                        walk.points)})
+                                        walk.points, game.words)})
     return events + check_mines(game, state, op)

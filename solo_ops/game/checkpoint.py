@@ -36,10 +36,14 @@ _SEALS = ("hash", "unhashed")
 not state."""
 
 
-def _plain(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields as JSON-ready data (points as lists, profiles by name)."""
+def _plain(obj: Any, leave: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A dataclass's fields as JSON-ready data (points as lists, profiles by name); those named
+    in ``leave`` are None, in their place, for the caller to fill (not copied for nothing)."""
     out: dict[str, Any] = {}
     for f in dataclasses.fields(obj):
+        if f.name in leave:
+            out[f.name] = None
+            continue
         value = getattr(obj, f.name)
         if isinstance(value, Profile):
             value = value.name
@@ -62,7 +66,7 @@ def _copy(value: Any) -> Any:
 
 def dump(state: State) -> dict[str, Any]:
     """Everything about ``state``, as plain JSON-ready data (see the module docstring)."""
-    data = _plain(state)
+    data = _plain(state, leave=("log", "operatives", "units", "counters", "dice"))
     data["log"] = [_copy(record["action"]) for record in state.log]
     data["operatives"] = [_plain(o) for o in state.operatives.values()]
     data["units"] = [_plain(u) for u in state.units.values()]
@@ -96,7 +100,8 @@ def profiles_of(game: Game) -> tuple[dict[str, Profile], dict[str, Profile]]:
     enemies carry them)."""
     from solo_ops.game.engine import new_game
 
-    _game, initial = new_game(game.scenario, game.seed, dice_scheme=game.dice_scheme)
+    _game, initial = new_game(game.scenario, game.seed, dice_scheme=game.dice_scheme,
+                              terrains=game.terrains)
     by_id = {o.id: o.profile for o in initial.operatives.values()}
     roster = game.scenario.roster
     by_name: dict[str, Profile] = {}

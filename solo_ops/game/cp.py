@@ -251,6 +251,24 @@ def snapshot(state: State) -> Snapshot:
     return Snapshot(values, len(state.log), dice)
 
 
+def copy_state(state: State) -> State:
+    """A new state that plays on exactly as ``state`` would, sharing nothing that play
+    changes: its fields copied as :func:`snapshot` copies them (profiles shared), its log and
+    its dice's log new lists of the same records and rolls (a record or roll is never changed
+    once written, so sharing them changes no game). An undo goes back to one of these
+    (:mod:`solo_ops.game.undo_points`)."""
+    new = copy.copy(state)
+    for f in dataclasses.fields(state):
+        if f.name not in ("log", "dice"):
+            setattr(new, f.name, copy_value(getattr(state, f.name)))
+    new.log = list(state.log)
+    if state.dice is not None:
+        dice = new.dice = copy.copy(state.dice)
+        for key, value in vars(state.dice).items():
+            setattr(dice, key, list(value) if key == "log" else copy_value(value))
+    return new
+
+
 _PLAIN = frozenset({str, int, float, bool, type(None), Profile})
 
 _OWN = frozenset({Operative, Unit, Counter})

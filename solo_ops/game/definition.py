@@ -47,6 +47,10 @@ class Game:
     dice_scheme: str = CURRENT
     """How the game's dice turn its seed into faces (:data:`solo_ops.core.dice.SCHEMES`): every
     new game rolls the current scheme, a game saved before it keeps the one it was saved with."""
+    words: bool = field(default=True, compare=False)
+    """Whether events carry the words only the players read that cost geometry to find (why a
+    move detours, what blocks an enemy's way): off in the simulator's missions, which nobody
+    reads (:func:`solo_ops.sim.rating.play_one`); the game is the same either way."""
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
@@ -59,6 +63,10 @@ class Game:
     """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
     (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies
     them."""
+    undo_points: Any = field(default=None, init=False, repr=False, compare=False)
+    """The states kept before the players' answers, for undo: an
+    :class:`~solo_ops.game.undo_points.UndoPoints` at the table and when a save is rebuilt for
+    it (``Any``: that module sits above this one), None in the simulator."""
 
     def __post_init__(self) -> None:
         # the killzone's own reading of its board in this edition (Volkus doors, 2024)
@@ -106,7 +114,7 @@ class Game:
                     sides[o.id], radii[o.id] = o.side, o.radius
         return Context(self.terrain(state), self.settings, self.edition,
                        odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get,
-                       sides=sides, radii=radii)
+                       sides=sides, radii=radii, words=self.words)
 
 
 @dataclass

@@ -210,10 +210,9 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     events = [*rolled, {"type": "moved", "operative": op.id, "how": action.kind,
                         "from": _r(old),
                "to": _r(to), "route": [_r(p) for p in walk.points],
-               "cost": round(cost, 2), "note": note,
-               **({"blocked_by": blocked} if blocked else {}),
+               "cost": round(cost, 2), "note": note, **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
-                                    walk.points)}]
+                                    walk.points, game.words)}]
     return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
                                                                 walk.points)
 

@@ -72,13 +72,14 @@ def way_from_here(game: Game, state: State, op: Operative, to: Any
     return None if walk is None else [(float(p[0]), float(p[1])) for p in walk.points]
 
 
-def move_facts(terrain: Terrain, state: State, mover: str, radius: float, route: Any
-               ) -> dict[str, Any]:
+def move_facts(terrain: Terrain, state: State, mover: str, radius: float, route: Any,
+               words: bool = True) -> dict[str, Any]:
     """``{"detour": "around crate-2"}`` when a move along ``route`` costs more than the straight
     line between its ends (:func:`solo_ops.geometry.placement.detour`), else ``{}``: for the
-    move's event, so the line the players read says why."""
+    move's event, so the line the players read says why. Not ``words`` (``Game.words``: a
+    simulated mission nobody reads): ``{}``."""
     pts = [p for p in route or () if p is not None]
-    if len(pts) < 2:
+    if len(pts) < 2 or not words:
         return {}
     why = placement.detour(terrain, pts, radius, state.bases(exclude=mover))
     return {"detour": why} if why else {}

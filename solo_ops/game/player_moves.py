@@ -485,7 +485,8 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
         "to": reach.round_point(to), "cost": round(cost, 2),
         "route": [reach.round_point(p) for p in walk.points],
         **({"target": target.id} if target else {}),
-        **placing.move_facts(game.terrain(state), state, op.id, op.radius, walk.points),
+        **placing.move_facts(game.terrain(state), state, op.id, op.radius, walk.points,
+                             game.words),
     }]
     if target is not None and target.side == ENEMY:
         events.extend(_charged_unit_state(state, op, target))

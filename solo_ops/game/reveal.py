@@ -46,7 +46,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
                            "at": _r(move.to), "route": [_r(p) for p in move.route],
                            "cost": round(float(walk.cost), 2),
                            **placing.move_facts(terrain, state, cid, fog.COUNTER_RADIUS,
-                                                move.route),
+                                                move.route, game.words),
                            **_row_words(game, counter, move)})
         if move.settled:
             counter.settled = True

@@ -246,8 +246,10 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
     while the steps replay intact is not needed: the game goes on from the steps (and says
     so)."""
     doc = read_save(path)
+    rebuilt: Game | None = None  # its compiled terrain, if the game goes on from the checkpoint
     try:
         game, state = restore(doc, str(path))
+        rebuilt = game
         problem = verify(doc, state)
     except InputError as exc:
         if not str(exc.field or "").startswith("actions["):
@@ -260,7 +262,7 @@ def load_save_doc(path: Path) -> tuple[dict[str, Any], Game, State]:
                            "replay intact, so the game goes on from them and the checkpoint "
                            "is written anew at the next save.")
         return doc, game, state
-    doc, game, state = rebase(doc, str(path), problem)
+    doc, game, state = rebase(doc, str(path), problem, like=rebuilt)
     game.notice = (f"This save's history plays differently now ({problem}). The game goes "
                    "on from where it stood when it was saved, under this version's rules; "
                    "undo cannot go back before this point, and the steps before stay in the "

@@ -17,7 +17,9 @@ save recorded, naming the first step that differs, so a resumed game is never si
 different game (a newer solo-ops or numpy/shapely could compute a move differently).
 :func:`undo` drops the last player answer (and the engine steps after it): replaying the rest
 gives the state before that answer, and the dice already shown come out again in the same
-order, never re-drawn.
+order, never re-drawn. At the table, :func:`restore` starts from the state kept just before that
+answer (:mod:`~solo_ops.game.undo_points`) rather than from set-up: the same actions make the
+same state, so it is the game the replay gives, without the replay's CPU.
 
 The event log is JSON lines: a header (scenario, seed and game id), then one record per step.
 :func:`compare_log` checks a log against the game a save rebuilds.
@@ -60,6 +62,7 @@ from solo_ops.game import checkpoint
 from solo_ops.game.definition import Game
 from solo_ops.game.engine import new_game, step
 from solo_ops.game.state import State
+from solo_ops.game.undo_points import UndoPoints
 from solo_ops.io.scenario import parse_scenario
 
 GAME_KIND = "solo-ops-game"
@@ -174,6 +177,16 @@ def game_document(game: Game, state: State, log: dict[str, Any] | None = None,
         "links": game.links,
     }
     return seal.sealed(doc, SEAL_DEPTH) if sealed else doc
+
+
+def game_header(game: Game) -> dict[str, Any]:
+    """What :func:`restore` reads of a save besides its actions, for a game in memory (an undo,
+    a step taken back): :func:`game_document` without the state's parts, which cost a copy and
+    a hash of the whole game."""
+    return {"schema_version": SCHEMA_VERSION, "kind": GAME_KIND,
+            "game_id": id_of_game(game), "seed": game.seed, "dice_scheme": game.dice_scheme,
+            "scenario": game.scenario.document, "scenario_source": game.scenario.source,
+            "base": game.base, "links": game.links}
 
 
 def hashed_checkpoint(state: State, steps: list[str]) -> dict[str, Any]:
@@ -344,7 +357,10 @@ def restore(doc: dict[str, Any], source: str,
     """Rebuild a game from a save document (or a log header) by replaying its actions.
     ``like``: a game of the same scenario and seed already in memory (an undo), whose parsed
     scenario and compiled terrain are used again instead of being built anew (a terrain never
-    changes, so the game replayed is the same)."""
+    changes, so the game replayed is the same), and whose kept states
+    (:mod:`~solo_ops.game.undo_points`) let the replay start at the latest one the actions
+    pass through. The game rebuilt keeps a state before each player answer it replays, for the
+    next undo."""
     if not isinstance(doc, dict) or doc.get("kind") not in (GAME_KIND, LOG_KIND):
         raise InputError("not a solo-ops game save", source=source)
     version = doc.get("schema_version")
@@ -358,25 +374,41 @@ def restore(doc: dict[str, Any], source: str,
     scheme = dice_scheme_of(doc, source)
     if doc.get("kind") == GAME_KIND:  # a log's header is replay's to judge (io.replay)
         _check_scenario(doc, source)
+    todo = doc.get("actions", []) if actions is None else actions
+    if not isinstance(todo, list):
+        raise InputError("actions must be a list", source=source, field="actions")
+    base = doc.get("base")
+    points, start = UndoPoints(), None
     if like is not None and like.seed == doc["seed"] and like.dice_scheme == scheme \
             and like.scenario.document == doc.get("scenario"):
-        game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains,
-                               dice_scheme=scheme)
+        if isinstance(like.undo_points, UndoPoints) and base == like.base:
+            points = like.undo_points
+            start = points.nearest(todo, max(1, base_steps(like)))
+        if start is not None:  # its terrain shared, as new_game shares it
+            game = Game(like.scenario, like.seed, dice_scheme=scheme)
+            game.terrains = like.terrains
+        else:
+            game, state = new_game(like.scenario, doc["seed"], terrains=like.terrains,
+                                   dice_scheme=scheme)
     else:
         scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
         game, state = new_game(scenario, doc["seed"], dice_scheme=scheme)
     game.links = read_links(doc.get("links"), source)
-    base = doc.get("base")
+    game.undo_points = points
     if base is not None:  # a game going on from a checkpoint (see rebase)
-        state = _from_base(base, game, source)
+        if start is None:
+            state = _from_base(base, game, source)
         game.base = base
-    todo = doc.get("actions", []) if actions is None else actions
-    if not isinstance(todo, list):
-        raise InputError("actions must be a list", source=source, field="actions")
-    for i, action in enumerate(todo):
+    done = 0
+    if start is not None:
+        done, state, game.cp_plans = start.steps - max(1, base_steps(game)), start.state, \
+            start.plans
+    for i, action in enumerate(todo[done:], start=done):
         if not isinstance(action, dict):
             raise InputError("each action must be a mapping", source=source,
                              field=f"actions[{i}]")
+        if action.get("type") != "engine":
+            points.keep(game, state)
         try:
             step(game, state, action)
         except Exception as exc:  # a damaged or edited save: say where it broke
@@ -655,12 +687,14 @@ def reconcile_log(entries: list[dict[str, Any]], state: State
     return same, want[same:]
 
 
-def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], Game, State]:
+def rebase(doc: dict[str, Any], source: str, why: str, *, like: Game | None = None
+           ) -> tuple[dict[str, Any], Game, State]:
     """Go on from the save's checkpoint when its history no longer replays into it (``why``:
     :func:`verify`'s sentence, or the replay's error): the game as it stood when saved, played
     on under this solo-ops's rules. The steps before stay in the event log to read; undo and
     ``replay`` start at the checkpoint. Raises :class:`InputError` when the save has no
-    checkpoint (schema 1 and 2 saves): then the game cannot go on faithfully."""
+    checkpoint (schema 1 and 2 saves): then the game cannot go on faithfully. ``like``: the
+    game the replay rebuilt, whose compiled terrain is used again (a terrain never changes)."""
     data = doc.get("checkpoint")
     if not isinstance(data, dict):
         raise InputError(f"replaying this save gives a different game: {why}. It was written "
@@ -672,8 +706,13 @@ def rebase(doc: dict[str, Any], source: str, why: str) -> tuple[dict[str, Any], 
         raise InputError(f"{problem}; replaying the save gives a different game ({why}), so "
                          "it cannot go on from it: the save was edited (its .bak is the "
                          "version before the last step)", source=source, field="checkpoint")
-    scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
-    game, _fresh = new_game(scenario, doc["seed"], dice_scheme=dice_scheme_of(doc, source))
+    scheme = dice_scheme_of(doc, source)
+    if like is not None and like.scenario.document == doc.get("scenario"):
+        game = Game(like.scenario, doc["seed"], dice_scheme=scheme)  # the state is the
+        game.terrains = like.terrains                                # checkpoint's: no set-up
+    else:
+        scenario = parse_scenario(doc.get("scenario"), doc.get("scenario_source") or source)
+        game = Game(scenario, doc["seed"], dice_scheme=scheme)
     game.links = read_links(doc.get("links"), source)
     try:
         state = checkpoint.load(data, game)

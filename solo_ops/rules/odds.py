@@ -154,28 +154,41 @@ faces put ``r`` dice on the most common face (what Ceaseless re-rolls; see
 :func:`_most_common_ways`)."""
 
 
+def _multinomials(most: int) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+    """For each number of dice up to ``most``: every ``(c, n, f, count! / (c! n! f!))`` with
+    ``c + n + f`` the dice, ``c`` then ``n`` ascending (the ways to split them into crits,
+    normals and fails, before the faces of each kind are counted)."""
+    fact = tuple(factorial(i) for i in range(most + 1))
+    return tuple(tuple((c, n, count - c - n,
+                        fact[count] // (fact[c] * fact[n] * fact[count - c - n]))
+                       for c in range(count + 1) for n in range(count - c + 1))
+                 for count in range(most + 1))
+
+
+_SPLITS = _multinomials(2 * _MOST_DICE + 1)
+""":func:`_multinomials` of every pool a weapon or a defence rolls (``core.limits``)."""
+
+
+def _rule_names(spec: AttackSpec) -> frozenset[str]:
+    """The names of ``spec``'s rules (worked out once per attack: every step asks)."""
+    return frozenset(rule.name for rule in spec.rules)
+
+
 def _kinds(count: int, wc: int, wn: int, wf: int) -> list[tuple[int, int, int, int]]:
     """``(crits, normals, fails, ways)`` of ``count`` dice whose faces are ``wc`` crits, ``wn``
     normals and ``wf`` fails (ways out of ``(wc + wn + wf) ** count``); outcomes with no way
     are left out, as the Fraction version left out zero chances."""
-    fact = _FACT
-    top = fact[count]
-    out = []
-    for c in range(count + 1):
-        a = top // fact[c] * wc**c
-        if not a:
-            continue
-        for n in range(count - c + 1):
-            f = count - c - n
-            ways = a // (fact[n] * fact[f]) * wn**n * wf**f
-            if ways:
-                out.append((c, n, f, ways))
-    return out
+    splits = _SPLITS[count] if count < len(_SPLITS) else _multinomials(count)[count]
+    span = range(count + 1)
+    pc, pn, pf = [wc**i for i in span], [wn**i for i in span], [wf**i for i in span]
+    return [(c, n, f, ways) for c, n, f, k in splits if (ways := k * pc[c] * pn[n] * pf[f])]
 
 
-def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], int]:
+def _attack_counts(spec: AttackSpec, names: frozenset[str] | None = None
+                   ) -> tuple[dict[tuple[int, int, int], int], int]:
     """``(crits, normal hits, fails) -> ways`` after Accurate and the re-roll policy, before
-    :func:`kt2024_dice.after_roll`, and the number all the ways are out of (a power of six)."""
+    :func:`kt2024_dice.after_roll`, and the number all the ways are out of (a power of six).
+    ``names``: the names of the spec's rules, when the caller has them (:func:`_rule_names`)."""
     accurate = min(spec.accurate, spec.attacks)
     rolled = spec.attacks - accurate
     crit_at = spec.crit_needed
@@ -183,16 +196,14 @@ def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], i
     kn = max(0, crit_at - spec.hit_needed)
     kf = 6 - kc - kn
     out: dict[tuple[int, int, int], int] = {}
-    names = {rule.name for rule in spec.rules}
+    names = _rule_names(spec) if names is None else names
     if "relentless" in names:  # every failed die re-rolled once: 36 ways a die
-        for c, n, f, ways in _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf):
-            out[(c, n + accurate, f)] = ways
-        return out, 36**rolled
+        return {(c, n + accurate, f): ways for c, n, f, ways
+                in _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf)}, 36**rolled
     ceaseless, balanced = "ceaseless" in names, "balanced" in names
     if not (ceaseless or balanced):
-        for c, n, f, ways in _kinds(rolled, kc, kn, kf):
-            out[(c, n + accurate, f)] = ways
-        return out, 6**rolled
+        return {(c, n + accurate, f): ways for c, n, f, ways
+                in _kinds(rolled, kc, kn, kf)}, 6**rolled
     # Ceaseless re-rolls the r dice of the most common failed face, then Balanced one failed
     # die not yet re-rolled. Everything is a polynomial in x (a crit) and y (a normal hit),
     # packed into one integer with a slot of ``bits`` bits for each x**c * y**n (Kronecker
@@ -235,12 +246,12 @@ def _attack_counts(spec: AttackSpec) -> tuple[dict[tuple[int, int, int], int], i
     return out, total
 
 
-def _retained_counts(spec: AttackSpec, obscured: bool
+def _retained_counts(spec: AttackSpec, obscured: bool, names: frozenset[str] | None = None
                      ) -> tuple[dict[tuple[int, int, int], int], int]:
     """``(crits, normals, fails) -> ways`` after :func:`kt2024_dice.after_roll` (its steps written
     out here, in its order: Obscured, Punishing, Rending, Severe), and the denominator."""
-    counts, den = _attack_counts(spec)
-    names = {rule.name for rule in spec.rules}
+    names = _rule_names(spec) if names is None else names
+    counts, den = _attack_counts(spec, names)
     punishing, rending, severe = "punishing" in names, "rending" in names, "severe" in names
     if not (obscured or punishing or rending or severe):
         return counts, den
@@ -291,10 +302,13 @@ def retained_2024(spec: AttackSpec, obscured: bool = False) -> dict[Retained, Fr
     return {Retained(c, n, f): Fraction(ways, den) for (c, n, f), ways in counts.items()}
 
 
-def _save_counts(count: int, save: int, scale: int = 1) -> list[tuple[int, int, int]]:
+def _save_counts(count: int, save: int, scale: int = 1, free: int = 0
+                 ) -> list[tuple[int, int, int]]:
     """``(crit saves, normal saves, ways)`` of ``count`` defence dice (6 a crit save,
-    ``save``+ a normal one, :func:`kt2024_dice.classify_save`), each ways times ``scale``."""
-    return [(c, n, ways * scale) for c, n, _f, ways in _kinds(count, 1, 6 - save, save - 1)]
+    ``save``+ a normal one, :func:`kt2024_dice.classify_save`), each ways times ``scale``, with
+    ``free`` normal saves more (retained unrolled: cover)."""
+    return [(c, n + free, ways * scale)
+            for c, n, _f, ways in _kinds(count, 1, 6 - save, save - 1)]
 
 
 @lru_cache(maxsize=256)
@@ -311,7 +325,8 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     does (the least damage), worked out directly when a crit does at least a normal hit's
     damage (crit saves on crits first, then the normal saves: pairs on crits while a pair is
     worth more, see :func:`least_damage`), else by that function itself."""
-    counts, den = _retained_counts(spec, defence.obscured)
+    names = _rule_names(spec)
+    counts, den = _retained_counts(spec, defence.obscured, names)
     kept: dict[tuple[int, int], int] = {}
     with_crit = 0
     for (c, n, _f), ways in counts.items():
@@ -319,7 +334,6 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         if c:
             with_crit += ways
     dice = defence.dice
-    names = {rule.name for rule in spec.rules}
     pierce = spec.value("piercing") if "piercing" in names else 0
     cuts = (pierce, max(pierce, spec.value("piercing_crits"))
             if "piercing_crits" in names else pierce)
@@ -346,13 +360,16 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
         cap = top
     hist = [0] * (cap + 1)
     hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
-    no_crit = [(c, n, ways, 0) for (c, n), ways in kept.items() if not c]
+    _add_no_crit(hist, [(n, ways) for (c, n), ways in kept.items() if not c], rolls[0], nd,
+                 cap)
     crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
     only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
     # least_damage written out (this loop is the hot path of the AI's expected damage); the
     # defence dice collected depend on whether a crit was retained (Piercing Crits), and a
     # crits-only attack may leave the cover save useless (then every die is rolled)
-    for items, roll in ((no_crit, rolls[0]), (crits, rolls[1]), (only, plain[1])):
+    for items, roll in ((crits, rolls[1]), (only, plain[1])):
+        if not items:
+            continue
         for cs, ns, w in roll:
             half = ns >> 1
             saves = cs + ns
@@ -379,14 +396,30 @@ def _shot_counts(spec: AttackSpec, defence: DefenceSpec
     return dist, den * whole, with_crit, den
 
 
+def _add_no_crit(hist: list[int], normals: list[tuple[int, int]],
+                 roll: list[tuple[int, int, int]], nd: int, cap: int) -> None:
+    """Add to ``hist`` the damage of the attacks that retained no crit (``(normal hits,
+    ways)``) against the defence ``roll``: each save, crit or normal, blocks a normal hit
+    (:func:`least_damage` with no crits), so only how many saves there are matters, and the
+    roll's ways are added up by it first."""
+    by_saves: dict[int, int] = {}
+    for cs, ns, w in roll:
+        by_saves[cs + ns] = by_saves.get(cs + ns, 0) + w
+    for saves, w in by_saves.items():
+        for n, ways in normals:
+            over = (n - saves) * nd
+            hist[(over if over < cap else cap) if over > 0 else 0] += ways * w
+
+
 _Rolls = list[list[tuple[int, int, int]]]
 
 
 def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, saturate: bool
                    ) -> tuple[_Rolls, _Rolls, list[bool]]:
     """Per Piercing cut (no crit retained, a crit retained): the ``(crit saves, normal saves,
-    ways)`` with the cover save retained unrolled, the same with every collected die rolled,
-    and whether a crits-only attack leaves the cover save useless (as
+    ways)`` with the cover save retained unrolled, the same with every collected die rolled
+    (worked out only where the next answer says it is read; else the first list again), and
+    whether a crits-only attack leaves the cover save useless (as
     :func:`kt2024_dice.cover_saves` and :func:`kt2024_dice.cover_useless` read it: with Brutal
     it is never retained; against crits alone it is rolled when no pair can form)."""
     dice, save = defence.dice, defence.save
@@ -402,12 +435,11 @@ def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, sa
         collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
         free = 1 if defence.cover and not saturate and collected > 0 and not brutal else 0
         rolled = collected - free  # one normal save retained unrolled
-        rolls.append([(cs, ns + free, ways)
-                      for cs, ns, ways in _save_counts(rolled, save, 6 ** (dice - rolled))])
-        plain.append(rolls[-1] if not free else [
-            (cs, ns, ways) for cs, ns, ways in _save_counts(collected, save,
-                                                            6 ** (dice - collected))])
+        rolls.append(_save_counts(rolled, save, 6 ** (dice - rolled), free))
         useless.append(bool(free) and (collected == 1 or save >= 6))
+        # every collected die rolled: read only where the cover save is useless
+        plain.append(_save_counts(collected, save, 6 ** (dice - collected)) if useless[-1]
+                     else rolls[-1])
     return rolls, plain, useless
 
 

@@ -48,13 +48,16 @@ from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
 from solo_ops.game.events import PAUSES
 from solo_ops.game.state import State
+from solo_ops.game.undo_points import UndoPoints
 from solo_ops.io.event_log import EventLog, file_digest, log_line
 from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import (
     LogChain,
     actions_of,
+    base_steps,
     can_undo,
     game_document,
+    game_header,
     log_header,
     restore,
     undo,
@@ -237,8 +240,8 @@ class GameTable:
 
     def _take_back(self) -> None:
         """Rebuild the game in memory from the actions of the last good save (by replay)."""
-        doc = game_document(self.game, self.state, sealed=False)  # the game's own header
-        game, state = restore(doc, str(self.save), self._saved, like=self.game)
+        game, state = restore(game_header(self.game), str(self.save), self._saved,
+                              like=self.game)
         self._proposal = None
         for n in [n for n in self._lines if n >= len(state.log)]:
             del self._lines[n]
@@ -393,6 +396,7 @@ class GameTable:
         saved and logged, then run the engine on to the next prompt."""
         records: list[dict[str, Any]] = []
         for action in actions:
+            self._keep_point()
             try:
                 record = step(self.game, self.state, action)
             except RuleError as exc:
@@ -412,6 +416,13 @@ class GameTable:
             failed.ok, failed.records = True, records
             return failed
         return Outcome(True, "", records)
+
+    def _keep_point(self) -> None:
+        """Keep the state as it is before a player's answer (:mod:`solo_ops.game.undo_points`):
+        an undo goes back here without replaying the game."""
+        if not isinstance(self.game.undo_points, UndoPoints):
+            self.game.undo_points = UndoPoints()
+        self.game.undo_points.keep(self.game, self.state)
 
     def _failed(self, exc: SaveError, what: str) -> Outcome:
         context = exc.__context__
@@ -443,13 +454,14 @@ class GameTable:
         """Take back the last answer (and the engine steps after it). With ``player``, only the
         player who gave that answer may (the prompt it answered was theirs)."""
         with self.lock:
-            doc = game_document(self.game, self.state, sealed=False)
-            if not can_undo(doc["actions"]):
+            done = actions_of(self.state, base_steps(self.game))
+            if not can_undo(done):
                 return Outcome(False, "nothing to undo: no answer has been given yet",
                                meta="undo", refusal="rule")
-            remaining = undo(doc["actions"])
-            taken_back = doc["actions"][len(remaining)]
-            game, state = restore(doc, str(self.save), remaining, like=self.game)
+            remaining = undo(done)
+            taken_back = done[len(remaining)]
+            game, state = restore(game_header(self.game), str(self.save), remaining,
+                                  like=self.game)
             asked = pending(game, state).player
             if player is not None and asked is not None and asked != player:
                 return Outcome(False, f"only {asked} can take back "

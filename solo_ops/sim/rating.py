@@ -78,6 +78,7 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
     """Play one whole mission of ``scenario`` with ``seed`` by the autopilot (its fights by
     the engine's policy: :func:`~solo_ops.sim.autopilot.simulated`)."""
     game, state = new_game(autopilot.simulated(scenario), seed, terrains=terrains)
+    game.words = False  # nobody reads a simulated mission: only its result is kept
     autopilot.play(game, state, policy)
     result = state.result or {}
     vp = result.get("vp", {})

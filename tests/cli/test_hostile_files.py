@@ -11,10 +11,18 @@ process, its memory capped at 1.5 GB and its CPU time at 10 s, with that path re
 
 Each must answer with one line on stderr naming the file and exit 2 — never hang, never read
 for long, never an internal error — and leave every file it was not asked to write untouched.
+
+Every command meets every kind of hostile file by default, the commands of one kind run one
+after another in one capped process (:mod:`tests.support.command_batch`: the same command line
+through click's runner, each command's CPU measured and a hang named), which spares a fresh
+interpreter and its imports for each of the 124; one command a kind also runs as a
+``python -m solo_ops`` process of its own. With ``SOLO_OPS_TEST_BUDGET=full`` (CI's slow run)
+every command of every kind runs in a process of its own, as before.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -29,7 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.paths import SCENARIOS
+from tests.support.budget import FULL
+from tests.support.paths import ROOT, SCENARIOS
 
 SQUAD = SCENARIOS / "squads" / "vesper.yaml"
 SCENARIO = SCENARIOS / "gallowdark-night-raid.yaml"
@@ -225,32 +234,101 @@ CASES: dict[str, Case] = {
 }
 
 
-def _run_case(world: World, name: str, kind: str) -> str | None:
-    """Run one command on one hostile file; what is wrong, or None."""
-    folder = world.root / f"{kind}-{name.replace(' ', '_').replace('/', '_')}"
+@dataclass
+class Prepared:
+    """One command set up to meet one hostile file: its arguments, the hostile file, and the
+    bytes of every other file in its folder (which must stay as they were)."""
+
+    name: str
+    kind: str
+    args: list[str]
+    hostile: Path
+    before: dict[Path, bytes]
+
+
+def _prepare(world: World, name: str, kind: str, how: str) -> Prepared:
+    """A fresh folder for command ``name`` on a hostile file of ``kind`` (``how``: the way it
+    is run, so that each way has folders of its own)."""
+    folder = world.root / f"{how}-{kind}-{name.replace(' ', '_').replace('/', '_')}"
     folder.mkdir()
     args, hostile = CASES[name](world, folder)
     _make(world, kind, hostile)
     before = {p: p.read_bytes() for p in folder.rglob("*")
               if p.is_file() and not p.is_symlink() and p != hostile}
-    code, _out, err, seconds = _solo_ops(args, world.root)
-    where = f"{name} on {kind}: exit {code} in {seconds:.1f} s: {err.strip()[-300:]!r}"
+    return Prepared(name, kind, args, hostile, before)
+
+
+def _judge(case: Prepared, code: int, err: str, seconds: float) -> str | None:
+    """What is wrong with the command's answer, or None."""
+    where = f"{case.name} on {case.kind}: exit {code} in {seconds:.1f} s: {err.strip()[-300:]!r}"
     if code != 2 or err.count("\n") != 1 or "internal error" in err:
         return where
-    expected = "not well-formed XML" if kind == "latin1" and hostile.suffix == ".ros" \
-        else EXPECTED[kind]  # the XML parser names the line and column of the bad byte
-    if expected not in err or hostile.name not in err:
-        return f"{where} (expected {expected!r} and {hostile.name!r})"
-    changed = [p.name for p, data in before.items() if p.read_bytes() != data]
+    expected = "not well-formed XML" if case.kind == "latin1" and case.hostile.suffix == ".ros" \
+        else EXPECTED[case.kind]  # the XML parser names the line and column of the bad byte
+    if expected not in err or case.hostile.name not in err:
+        return f"{where} (expected {expected!r} and {case.hostile.name!r})"
+    changed = [p.name for p, data in case.before.items() if p.read_bytes() != data]
     if changed:
         return f"{where}: changed {changed}"
     return None
 
 
+def _run_case(world: World, name: str, kind: str) -> str | None:
+    """Run one command on one hostile file in a process of its own; what is wrong, or None."""
+    case = _prepare(world, name, kind, "own")
+    code, _out, err, seconds = _solo_ops(case.args, world.root)
+    return _judge(case, code, err, seconds)
+
+
+def _run_batch(world: World, kind: str) -> list[str]:
+    """Every command on a hostile file of ``kind``, one after another in one process capped as
+    each command's own was (:data:`MEMORY`; :data:`SECONDS` of CPU each, measured command by
+    command; a command waiting :data:`HANG` seconds ends it): what is wrong."""
+    cases = [_prepare(world, name, kind, "batch") for name in CASES]
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        most = int(SECONDS * len(cases))
+        resource.setrlimit(resource.RLIMIT_CPU, (most, most + 1))
+
+    done = subprocess.run([sys.executable, "-m", "tests.support.command_batch", str(HANG)],
+                          cwd=world.root, capture_output=True, text=True, preexec_fn=cap,
+                          input=json.dumps([[c.name, c.args] for c in cases]),
+                          env={**os.environ, "SOLO_OPS_DEBUG": "",
+                               "PYTHONPATH": str(ROOT) + os.pathsep
+                               + os.environ.get("PYTHONPATH", "")},
+                          timeout=HANG * 2 + 30 * len(cases))
+    answers = {line["name"]: line for line in map(json.loads, done.stdout.splitlines())}
+    problems = []
+    for case in cases:
+        got = answers.get(case.name)
+        if got is None:
+            problems.append(f"{case.name} on {kind}: no answer (hung, over the limits or "
+                            f"crashed: exit {done.returncode}): {done.stderr.strip()[-600:]!r}")
+            break  # the commands after it never ran
+        if got["cpu"] > SECONDS:
+            problems.append(f"{case.name} on {kind}: {got['cpu']:.1f} s of CPU")
+        problem = _judge(case, got["code"], got["stderr"], got["wall"])
+        if problem:
+            problems.append(problem)
+    return problems
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_command_refuses_a_hostile_file_at_once(world: World, kind: str) -> None:
+    assert _run_batch(world, kind) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_command_in_a_process_of_its_own_refuses_a_hostile_file(world: World,
+                                                                   kind: str) -> None:
+    """As ``solo-ops`` runs at the terminal, a process for the one command: by default one
+    command a kind (a different reader each), with the full budget every command."""
+    names = list(CASES)
+    if not FULL:
+        names = [names[(KINDS.index(kind) * 8 + 1) % len(names)]]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        problems = list(pool.map(lambda name: _run_case(world, name, kind), CASES))
+        problems = list(pool.map(lambda name: _run_case(world, name, kind), names))
     assert [p for p in problems if p] == []
 
 

@@ -9,6 +9,15 @@ forged line (exit 1) or refuses the log in one line (exit 2); ``play --resume`` 
 checkpoint in one line naming the field and leaves the files as they were. Hundreds of random
 edits later, never an internal error, and with the save beside it never a forged log that
 replays as identical.
+
+The fuzzing is in two parts. By default (the README's test command) every field of a checkpoint
+is forged once, sealed again so that the checks must refuse it, and every kind of log edit is
+made once at each kind of line (the header, the set-up, a step with dice, a step an undo voided,
+the undo line, the last step): the same properties on chosen cases, each a command run
+in-process. The checkpoints are forged in a save a few answers into the game (resuming it
+replays eight steps, not thirty-four), which holds every part a checkpoint has. A handful of
+random edits follow; ``SOLO_OPS_TEST_BUDGET=full`` (CI's slow run) makes them the three hundred
+checkpoints and two hundred logs of the longer game, as before.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from click.testing import CliRunner
 
 from solo_ops.cli import main
 from solo_ops.io.savegame import checkpoint_hash
-from tests.support.budget import examples
+from tests.support.budget import FULL, examples
 from tests.support.players import bot_answers, cli, small_scenario, write_answers
 from tests.support.saves import default_files, seal_save
 
@@ -54,6 +63,25 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     answers = [*lines[:k + 1], "undo", lines[k], *lines[k + 1:k + 5]]
     run = cli("play", str(scenario), "--answers", str(write_answers(folder, answers)),
               cwd=folder)
+    assert run.returncode == 0, run.stderr
+    save, log = default_files(folder, scenario)
+    return {"save": save.read_bytes(), "log": log.read_bytes()}
+
+
+SHORT_ANSWERS = 6
+"""How many answers into the game the checkpoints are forged (eight steps: the set-up, the
+answers and the engine's steps between them; the enemy has activated and the fog has moved)."""
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The same small game through the real command, stopped after :data:`SHORT_ANSWERS`
+    answers: its save and log."""
+    folder = tmp_path_factory.mktemp("forgery-short")
+    scenario = small_scenario(folder)
+    lines, _final = bot_answers(scenario, 5)
+    run = cli("play", str(scenario), "--answers",
+              str(write_answers(folder, lines[:SHORT_ANSWERS])), cwd=folder)
     assert run.returncode == 0, run.stderr
     save, log = default_files(folder, scenario)
     return {"save": save.read_bytes(), "log": log.read_bytes()}
@@ -101,8 +129,14 @@ def forge_roll(items: list[dict[str, Any]], index: int) -> tuple[list[int], list
 
 
 def replay(log: Path, *extra: str) -> tuple[int, str, str]:
-    run = cli("replay", str(log), *extra, cwd=log.parent)
-    return run.returncode, run.stdout, run.stderr
+    """``solo-ops replay LOG EXTRA...`` through click's runner (the command line in this
+    process): its exit status, stdout and stderr."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    run = runner.invoke(main, ["replay", str(log), *extra])
+    return run.exit_code, run.stdout, run.stderr
 
 
 # -- the issue's forgery: a roll, and a base line after it ----------------------------------------
@@ -337,22 +371,89 @@ def test_an_edited_checkpoint_with_intact_steps_is_not_needed(played: dict[str, 
 
 
 # -- hundreds of forgeries: clean answers only -----------------------------------------------------
+VALUES = (None, True, -1, 0, 7, 99, 10**12, 2.5, "x", "", [], {}, [1, 2], [999, 999], [-5, 3],
+          {"a": 1}, "idle", "engage", "p1")
+"""What a forger writes in place of a value: every JSON type, out-of-range numbers, points off
+the board, words of the game's own vocabulary."""
+
+
 def _mutate(value: Any, rng: random.Random) -> Any:
-    return rng.choice([None, True, -1, 0, 7, 99, 10**12, 2.5, "x", "", [], {}, [1, 2],
-                       [999, 999], [-5, 3], {"a": 1}, "idle", "engage", "p1", value])
+    return rng.choice([*VALUES, value])
+
+
+def _resumes_cleanly(played: dict[str, Any], folder: Path, doc: dict[str, Any],
+                     runner: CliRunner, what: Any) -> int:
+    """Resume the save ``doc`` (its checkpoint forged, its steps forcing the game onto it) in
+    ``folder``: exit 0 (the forged value is a state a game can be in) or one input error line
+    (exit 2), within :data:`SECONDS`, never an internal error and never 99 wounds in play.
+    Returns the exit status."""
+    folder.mkdir()
+    save, _log = lay_out(played, folder, save=json.dumps(doc).encode())
+    start = time.perf_counter()
+    run = runner.invoke(main, ["play", "--resume", str(save), "--answer", "status",
+                               "--answer", "quit"])
+    assert time.perf_counter() - start < SECONDS, what
+    assert run.exit_code in (0, 2), (what, run.output[-400:])
+    assert "internal error" not in run.output and "/99W" not in run.output, what
+    return run.exit_code
+
+
+def checkpoint_fields(data: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Every field of a checkpoint, as a path: each of the state's, and each of the first
+    operative's, unit's and counter's (the lists of them are alike), the dice's own."""
+    paths: list[tuple[Any, ...]] = [(key,) for key in data if key != "hash"]
+    for group in ("operatives", "units", "counters"):
+        if data.get(group):
+            paths += [(group, 0, key) for key in data[group][0]]
+    if isinstance(data.get("dice"), dict):
+        paths += [("dice", key) for key in data["dice"]]
+    return paths
+
+
+def test_every_field_of_a_checkpoint_forged_is_a_state_or_an_input_error(
+        short: dict[str, Any], tmp_path: Path) -> None:
+    """Each field of the checkpoint in turn (:func:`checkpoint_fields`) given a value of
+    another kind (:data:`VALUES`, in turn), the checkpoint sealed again (a forger with the
+    source code: the checks, not the hash, must refuse it), then the first few unsealed (the
+    hash refuses them): never an internal error, and most are refused."""
+    base = json.loads(short["save"])
+    _forced_rebase(base)
+    paths = checkpoint_fields(base["checkpoint"])
+    assert len(paths) > 60 and ("operatives", 0, "wounds") in paths
+    runner = CliRunner()
+    codes: dict[int, int] = {}
+    for case, path in enumerate([*paths, *paths[:4]]):
+        doc = json.loads(json.dumps(base))
+        node: Any = doc["checkpoint"]
+        for key in path[:-1]:
+            node = node[key]
+        old = node[path[-1]]
+        value = VALUES[case % len(VALUES)]
+        node[path[-1]] = value if value != old else [old]
+        if case < len(paths):  # a forger with the source: the hash and the save's seal
+            doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
+            seal_save(doc)
+        code = _resumes_cleanly(short, tmp_path / f"f{case}", doc, runner, path)
+        codes[code] = codes.get(code, 0) + 1
+    assert codes.get(2, 0) > len(paths) // 2, codes
 
 
 def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any],
+                                                           short: dict[str, Any],
                                                            tmp_path: Path) -> None:
-    """Each a checkpoint with one field changed (sealed again half the time) in a save whose
-    steps force the game onto it: exit 0 (the change is a state a game can be in) or one
-    input error line (exit 2) — never an internal error; and never 99 wounds in play."""
+    """Each a checkpoint with one random field changed (sealed again half the time) in a save
+    whose steps force the game onto it: exit 0 (the change is a state a game can be in) or
+    one input error line (exit 2) — never an internal error; and never 99 wounds in play.
+    Three hundred in the longer game with the full budget; a few in the short one by
+    default (the fields one by one are the test above)."""
     rng = random.Random(31)
-    base = json.loads(played["save"])
+    game = played if FULL else short
+    base = json.loads(game["save"])
     _forced_rebase(base)
     runner = CliRunner()
     codes: dict[int, int] = {}
-    for case in range(examples(300)):  # (the first 75 by default: tests/support/budget.py)
+    cases = examples(300, share=20)
+    for case in range(cases):
         doc = json.loads(json.dumps(base))
         node: Any = doc["checkpoint"]
         path: list[Any] = []
@@ -366,44 +467,96 @@ def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any
         if case % 2:  # a forger with the source: the checkpoint's hash and the save's seal
             doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
             seal_save(doc)
-        folder = tmp_path / f"c{case}"
-        folder.mkdir()
-        save, _log = lay_out(played, folder, save=json.dumps(doc).encode())
-        start = time.perf_counter()
-        run = runner.invoke(main, ["play", "--resume", str(save), "--answer", "status",
-                                   "--answer", "quit"])
-        assert time.perf_counter() - start < SECONDS, (case, path)
-        codes[run.exit_code] = codes.get(run.exit_code, 0) + 1
-        assert run.exit_code in (0, 2), (case, path, run.output[-400:])
-        assert "internal error" not in run.output and "/99W" not in run.output, (case, path)
-    assert codes.get(2, 0) > examples(300) // 2, codes
+        code = _resumes_cleanly(game, tmp_path / f"c{case}", doc, runner, (case, path))
+        codes[code] = codes.get(code, 0) + 1
+    assert codes.get(2, 0) > cases // 2, codes
+
+
+def _replays_as_forged(played: dict[str, Any], folder: Path, forged: list[dict[str, Any]],
+                       runner: CliRunner, what: Any) -> None:
+    """``replay`` of the log ``forged`` with the save beside it, in ``folder``: it names a
+    line (exit 1) or refuses the log (exit 2) within :data:`SECONDS` — never "identical",
+    never an internal error (an edit that leaves the log as it was is not a forgery)."""
+    folder.mkdir()
+    _save, log = lay_out(played, folder, written(forged))
+    if log.read_bytes() == played["log"]:
+        return
+    start = time.perf_counter()
+    run = runner.invoke(main, ["replay", str(log)])
+    assert time.perf_counter() - start < SECONDS, what
+    assert run.exit_code in (1, 2), (what, run.output[-400:])
+    assert "internal error" not in run.output and "identical" not in run.output, what
+
+
+def _edit_value(line: Any, rng: random.Random) -> None:
+    """Change one value inside a log line (in place), walking down from its top at random."""
+    node: Any = line
+    while isinstance(node, (dict, list)) and node:
+        key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        if not isinstance(node[key], (dict, list)) or rng.random() < 0.3:
+            old = node[key]
+            node[key] = _mutate(old, rng)
+            if node[key] == old:
+                node[key] = [old]
+            return
+        node = node[key]
+
+
+def test_every_kind_of_log_edit_at_every_kind_of_line_is_named(played: dict[str, Any],
+                                                              tmp_path: Path) -> None:
+    """Each edit (a value changed, the line removed, the line repeated) at each kind of line
+    (the header, the set-up, a step that rolled dice, a step an undo voided, the undo line,
+    the last step), and a base line or an undo line appended: with the save beside it
+    ``replay`` names a line (exit 1) or refuses the log (exit 2), never "identical"."""
+    items = entries(played["log"])
+    doc = json.loads(played["save"])
+    voided = undone_lines(items)
+    lines = {"header": 0, "set-up": 1,
+             "a step with dice": next(i for i, e in enumerate(items) if i > 1 and e.get("rolls")
+                                      and i not in voided),
+             "an undone step": voided[0],
+             "the undo line": next(i for i, e in enumerate(items) if e.get("undo")),
+             "the last step": len(items) - 1}
+    rng = random.Random(17)
+    runner = CliRunner()
+    case = 0
+    for where, index in lines.items():
+        for edit in ("value", "removed", "repeated"):
+            forged = json.loads(json.dumps(items))
+            if edit == "value":
+                _edit_value(forged[index], rng)
+            elif edit == "removed":
+                del forged[index]
+            else:
+                forged.insert(index, json.loads(json.dumps(forged[index])))
+            case += 1
+            _replays_as_forged(played, tmp_path / f"e{case}", forged, runner, (where, edit))
+    for steps in (len(doc["steps"]), 3, "x"):
+        case += 1
+        forged = [*items, {"base": {"checkpoint": doc["checkpoint"], "steps": steps}}]
+        _replays_as_forged(played, tmp_path / f"e{case}", forged, runner, ("base", steps))
+    for keep in (0, 2, len(doc["steps"]), -1):
+        case += 1
+        forged = [*items, {"undo": True, "keep": keep}]
+        _replays_as_forged(played, tmp_path / f"e{case}", forged, runner, ("undo", keep))
 
 
 def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any],
                                                            tmp_path: Path) -> None:
     """Random edits of one line (a value changed, a line added, removed or repeated, a base
     line appended): with the save beside it ``replay`` names a line (exit 1) or refuses the
-    log (exit 2) — never "identical", never an internal error."""
+    log (exit 2) — never "identical", never an internal error. Two hundred with the full
+    budget; a few by default (every kind at every kind of line is the test above)."""
     rng = random.Random(17)
     items = entries(played["log"])
     doc = json.loads(played["save"])
     runner = CliRunner()
-    for case in range(examples(200)):  # (the first 50 by default: tests/support/budget.py)
+    for case in range(examples(200, share=20)):
         forged = json.loads(json.dumps(items))
         kind = case % 5
         index = rng.randrange(len(forged))
         if kind == 0:  # a value inside a line
-            node: Any = forged[index]
-            while isinstance(node, (dict, list)) and node:
-                key = rng.choice(list(node)) if isinstance(node, dict) \
-                    else rng.randrange(len(node))
-                if not isinstance(node[key], (dict, list)) or rng.random() < 0.3:
-                    old = node[key]
-                    node[key] = _mutate(old, rng)
-                    if node[key] == old:
-                        node[key] = [old]
-                    break
-                node = node[key]
+            _edit_value(forged[index], rng)
         elif kind == 1:
             del forged[index]
         elif kind == 2:
@@ -413,13 +566,4 @@ def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any
                                     "steps": rng.choice([len(doc["steps"]), 3, "x"])}})
         else:
             forged.append({"undo": True, "keep": rng.choice([0, 2, len(doc["steps"]), -1])})
-        folder = tmp_path / f"l{case}"
-        folder.mkdir()
-        _save, log = lay_out(played, folder, written(forged))
-        if log.read_bytes() == played["log"]:
-            continue
-        start = time.perf_counter()
-        run = runner.invoke(main, ["replay", str(log)])
-        assert time.perf_counter() - start < SECONDS, (case, kind, index)
-        assert run.exit_code in (1, 2), (case, kind, index, run.output[-400:])
-        assert "internal error" not in run.output and "identical" not in run.output, case
+        _replays_as_forged(played, tmp_path / f"l{case}", forged, runner, (case, kind, index))
