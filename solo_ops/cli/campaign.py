@@ -41,12 +41,12 @@ from solo_ops.cli import campaign_threat
 from solo_ops.cli.campaign_chronicle import campaign_chronicle
 from solo_ops.cli.campaign_files import (
     _check_not_recorded,
-    _generate_mission,
     _record_played_mission,
     campaign_path,
     change_campaign,
     discard_unstarted,
     finish_last_mission,
+    generate_mission,
     keep_threat,
     load_campaign,
     rate_missions_option,
@@ -565,7 +565,7 @@ def _start_mission(current: Campaign, path: Path, name: str, number: int,
         choice["previous"] = current.threat
         discard_unstarted(files)
     while True:
-        _doc, notes, threat = _generate_mission(
+        _doc, notes, threat = generate_mission(
             current, files, number, seed, asked["board"], asked["roster"], asked["edition"],
             asked["engagement"], show=True, choice=choice, budget=asked.get("budget"),
             path=path)

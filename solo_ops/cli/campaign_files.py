@@ -129,12 +129,12 @@ def change_campaign(path: Path, name: str, fn: Any) -> Campaign:
     return holder["campaign"]
 
 
-def _generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
-                      board: str | None, roster: str | None, edition: str | None,
-                      engagement: int | None, *, show: bool = False,
-                      progress: ProgressFn | None = None, choice: dict[str, Any] | None = None,
-                      budget: int | None = None, path: Path | None = None
-                      ) -> tuple[dict[str, Any], list[str], dict[str, Any] | None]:
+def generate_mission(current: Campaign, files: dict[str, Path], number: int, seed: int,
+                     board: str | None, roster: str | None, edition: str | None,
+                     engagement: int | None, *, show: bool = False,
+                     progress: ProgressFn | None = None, choice: dict[str, Any] | None = None,
+                     budget: int | None = None, path: Path | None = None
+                     ) -> tuple[dict[str, Any], list[str], dict[str, Any] | None]:
     """A scenario document for the campaign's next mission (board and roster inline, so the
     mission folder is complete on its own), written to ``files["scenario"]``, with its threat
     record: the enemy and level proposed for the campaign's target win chance (or the group's

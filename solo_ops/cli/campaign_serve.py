@@ -25,11 +25,11 @@ import click
 from solo_ops.campaign import FALLEN, SquadModel, calibration, replace_model
 from solo_ops.campaign.model import Campaign
 from solo_ops.cli.campaign_files import (
-    _generate_mission,
     _record_played_mission,
     campaign_path,
     change_campaign,
     finish_last_mission,
+    generate_mission,
     load_campaign,
     rate_missions_option,
     saves_option,
@@ -219,7 +219,7 @@ class Desk:
         o = {**self.options, **((self.campaign.threat or {}).get("asked") or {})} \
             if choice is not None else self.options
         seed = resolve_seed(o.get("seed") if seed is None else seed)
-        _doc, notes, threat = _generate_mission(
+        _doc, notes, threat = generate_mission(
             self.campaign, self.files, self.number, seed, o.get("board"), o.get("roster"),
             o.get("edition"), o.get("engagement"), progress=progress, choice=choice,
             budget=self.options.get("budget"), path=self.path)

@@ -219,14 +219,16 @@ class SeededDice(Dice):
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TypeError("seed must be an integer")
 
-    def _next64(self) -> int:
+    def next64(self) -> int:
+        """The generator's next 64-bit word (SplitMix64's output: the reference values test
+        it); each face is drawn from these."""
         self.counter += 1
         return _splitmix64((self.seed + self.counter * _GOLDEN) & _MASK)
 
     def _face(self, sides: int) -> int:
         limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
         while True:
-            x = self._next64()
+            x = self.next64()
             if x < limit:
                 return x % sides + 1
 
@@ -291,7 +293,9 @@ class KeyedDice(Dice):
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TypeError("seed must be an integer")
 
-    def _next64(self) -> int:
+    def next64(self) -> int:
+        """The next 64-bit word of the keyed stream (BLAKE2b keyed by the seed over the word's
+        place); each face is drawn from these."""
         index = self.counter
         self.counter += 1
         block, word = divmod(index, _WORDS)
@@ -305,7 +309,7 @@ class KeyedDice(Dice):
     def _face(self, sides: int) -> int:
         limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
         while True:
-            x = self._next64()
+            x = self.next64()
             if x < limit:
                 return x % sides + 1
 

@@ -110,6 +110,6 @@ def test_outcomes_are_exact() -> None:
 def test_generator_is_reference_splitmix64() -> None:
     # The published SplitMix64 outputs for seed 0 (Vigna's reference implementation).
     dice = SeededDice(seed=0)
-    assert [dice._next64() for _ in range(3)] == [
+    assert [dice.next64() for _ in range(3)] == [
         0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F,
     ]

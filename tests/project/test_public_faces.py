@@ -41,12 +41,7 @@ SCANNED = ("tests", "bench")
 ALLOWED: dict[tuple[str, str], str] = {}
 """``(file, private name)`` → why that file must reach that private name. Empty: none needs it."""
 
-_DICE = ("core.dice and the campaign's files are being changed for hidden seeds (issue #41): "
-         "their tests move to public faces once that has landed")
-PENDING: dict[str, str] = {
-    "tests/core/test_dice.py": _DICE,
-    "tests/sim/test_difficulty.py": _DICE,
-}
+PENDING: dict[str, str] = {}
 """Files whose references wait for another branch's rewrite of the code they reach into, each
 with why; to be emptied, not grown (:func:`test_every_pending_file_still_waits`)."""
 

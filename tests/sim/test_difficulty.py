@@ -178,8 +178,8 @@ def test_campaign_difficulty_is_saved_and_rates_the_next_mission(
     from solo_ops.io.opening import mission_paths
 
     files = mission_paths(saves / "Rated.json", 1)
-    doc, notes, threat = cli_campaign._generate_mission(current, files, 1, 5,
-                                                        "gallowdark-cloister", None, None, None)
+    doc, notes, threat = cli_campaign.generate_mission(current, files, 1, 5,
+                                                       "gallowdark-cloister", None, None, None)
     # 'hard' aims at 40% (the proposal of solo_ops.sim.proposal): from level 3 (37.5%, below
     # 40%) down to level 2 (50%): the crossing; 3 is nearer by win rate (|37.5-40| < |50-40|)
     assert asked == [3, 2] and doc["engagement"] == 3
