@@ -31,6 +31,8 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 _IN_PLAY: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+_MADE: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The boards :func:`board_in_play` made (each is its own board in play)."""
 
 BHETA_DECIMA = "bheta-decima"
 VOLKUS = "volkus"
@@ -47,6 +49,8 @@ def board_in_play(board: Any, edition: str) -> Any:
     terrain cache is shared by it)."""
     if edition != "kt2024" or getattr(board, "killzone", None) != VOLKUS:
         return board
+    if board in _MADE:  # a board already in play is itself in play (the same object)
+        return board
     made = _IN_PLAY.get(board)
     if made is None:
         features = tuple(
@@ -54,6 +58,7 @@ def board_in_play(board: Any, edition: str) -> Any:
                     label=f.label or "door")
             if f.is_portal and not f.has("hatch") else f for f in board.features)
         made = _IN_PLAY[board] = replace(board, features=features)
+        _MADE.add(made)
     return made
 
 
