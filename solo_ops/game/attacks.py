@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.model import DiceExpr, Weapon, WeaponType
-from solo_ops.rules import killzones, kt2018, kt2024, odds
+from solo_ops.rules import killzones, kt2018, kt2024, odds, odds_2018
 
 if TYPE_CHECKING:
     from solo_ops.game.state import State
@@ -251,7 +251,7 @@ def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> flo
     attack = attack_2018(weapon, shooter, target, cover)
     if attack is None:
         return 0.0
-    return float(odds.attack_2018(attack, target_2018(target)).mean)
+    return float(odds_2018.attack_2018(attack, target_2018(target)).mean)
 
 
 def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: Any,

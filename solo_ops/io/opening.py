@@ -32,6 +32,7 @@ from solo_ops.core.errors import InputError, excerpt
 from solo_ops.game.definition import Game
 from solo_ops.game.state import State
 from solo_ops.io.event_log import EventLog, file_digest
+from solo_ops.io.log_chain import chain_difference
 from solo_ops.io.persistence import load_json, read_json_document
 from solo_ops.io.reading import read_head
 from solo_ops.io.savegame import (
@@ -41,7 +42,6 @@ from solo_ops.io.savegame import (
     SCHEMA_VERSION,
     SEALED_SINCE,
     base_line,
-    chain_difference,
     checkpoint_problem,
     compare_log,
     game_id,

@@ -6,7 +6,7 @@ from a checkpoint). :func:`check_log` proves every line two ways:
 
 * **Against the save** (``--save``, or the save beside the log): the header names the save's
   game (its scenario and seed, by the game id); every line is the one the save's hash chain
-  recorded (:func:`~solo_ops.io.savegame.chain_difference` — the header, the set-up, every step,
+  recorded (:func:`~solo_ops.io.log_chain.chain_difference` — the header, the set-up, every step,
   the undone ones too, every undo and base line; a save from before the chain is checked by its
   log checksum); a base line is accepted only where the save itself went on from that checkpoint
   (the same base, its checkpoint matching its hash).
@@ -34,10 +34,10 @@ from solo_ops.game.engine import step
 from solo_ops.game.state import State
 from solo_ops.io import opening
 from solo_ops.io.event_log import EventLog, file_digest
+from solo_ops.io.log_chain import chain_difference
 from solo_ops.io.savegame import (
     LOG_KIND,
     base_problem,
-    chain_difference,
     effective_records,
     id_of,
     record_difference,

@@ -13,8 +13,8 @@ from typing import Any
 from solo_ops.game.engine import new_game
 from solo_ops.io.event_log import EventLog, file_digest
 from solo_ops.io.leftovers import clean_leftovers
+from solo_ops.io.log_chain import LogChain
 from solo_ops.io.opening import Plan, catch_up_log, load_save_doc, move_aside, open_saved
-from solo_ops.io.savegame import LogChain
 from solo_ops.io.scenario import Scenario
 from solo_ops.session.table import GameTable
 

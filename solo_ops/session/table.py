@@ -50,9 +50,9 @@ from solo_ops.game.events import PAUSES
 from solo_ops.game.state import State
 from solo_ops.game.undo_points import UndoPoints
 from solo_ops.io.event_log import EventLog, file_digest, log_line
+from solo_ops.io.log_chain import LogChain
 from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import (
-    LogChain,
     actions_of,
     base_steps,
     can_undo,

@@ -24,11 +24,11 @@ from solo_ops.cli.common import SoloOpsGroup
 from solo_ops.core.errors import InputError
 from solo_ops.game import checkpoint
 from solo_ops.io.event_log import EventLog, file_digest
+from solo_ops.io.log_chain import chain_difference
 from solo_ops.io.opening import load_save_doc
 from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import (
     SCHEMA_VERSION,
-    chain_difference,
     compare_log,
     effective_records,
     game_id,

@@ -7,7 +7,8 @@
 * Firing points: "if any part of its base is on a firing point ... If that line lies within
   the firing arc ... add 1 to the hit roll for that attack."
 
-The rules are :mod:`solo_ops.rules.kt2018` and the odds :func:`solo_ops.rules.odds.attack_2018`.
+The rules are :mod:`solo_ops.rules.kt2018` and the odds
+:func:`solo_ops.rules.odds_2018.attack_2018`.
 Reading: docs/rules.md, "Kill Team 2018 (Pariah Nexus): phases and reactions".
 """
 
@@ -30,7 +31,7 @@ def test_heavy_assault_and_firing_point_hit_modifiers() -> None:
     points: "it is said to be benefiting from that firing point: add 1 to the hit roll".
     BS 4+: 3/6 to hit; -1 needs 5+ (2/6); +1 needs 3+ (4/6)."""
     from solo_ops.rules import kt2018
-    from solo_ops.rules.odds import attack_2018
+    from solo_ops.rules.odds_2018 import attack_2018
 
     target = kt2018.Target2018(toughness=4, save=7, wounds=1)
     p_hit = {name: attack_2018(_attack(**kw), target).extras["p_hit"]  # type: ignore[arg-type]

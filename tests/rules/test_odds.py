@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from solo_ops.core.dice import SeededDice
 from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType, parse_weapon_rule
 from solo_ops.game import attacks
-from solo_ops.rules import kt2018, kt2024, odds
+from solo_ops.rules import kt2018, kt2024, odds, odds_2018
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
 
 # -- an independent, obviously-correct enumerator ------------------------------------------------
@@ -137,19 +137,19 @@ def test_2018_hand_calculation() -> None:
     a = kt2018.Attack2018(shots=DiceExpr(0, 0, 2), skill=3, strength=4, ap=-1)
     t = kt2018.Target2018(toughness=4, save=4, wounds=2)
     p = Fraction(2, 3) * Fraction(1, 2) * Fraction(2, 3)
-    result = odds.attack_2018(a, t)
+    result = odds_2018.attack_2018(a, t)
     assert result.distribution == {0: (1 - p) ** 2, 1: 2 * p * (1 - p), 2: p * p}
     assert result.extras["p_out_of_action"] == p * p * Fraction(1, 2)
 
 
 def test_2018_random_damage_and_concentrated_radius() -> None:
-    assert odds.dice_expr_2018(DiceExpr(1, 3, 0)) == {1: Fraction(1, 3), 2: Fraction(1, 3),
+    assert odds_2018.dice_expr_2018(DiceExpr(1, 3, 0)) == {1: Fraction(1, 3), 2: Fraction(1, 3),
                                                       3: Fraction(1, 3)}
     # D3 with an extra die, the lowest discarded: P(1) = 1/9
-    assert odds.dice_expr_2018(DiceExpr(1, 3, 0), extra_die=True)[1] == Fraction(1, 9)
+    assert odds_2018.dice_expr_2018(DiceExpr(1, 3, 0), extra_die=True)[1] == Fraction(1, 9)
     a = kt2018.Attack2018(shots=DiceExpr(1, 3, 0), skill=2, strength=8,
                           damage=DiceExpr(1, 6, 0))
-    result = odds.attack_2018(a, kt2018.Target2018(toughness=3, save=7, wounds=4))
+    result = odds_2018.attack_2018(a, kt2018.Target2018(toughness=3, save=7, wounds=4))
     assert sum(result.distribution.values()) == 1 and max(result.distribution) == 4
 
 
@@ -158,11 +158,11 @@ def test_2018_injury_odds() -> None:
     flesh wound and all of the Flesh Wound boxes on their datacard are marked, it is taken
     out of action instead": +1 per flesh wound; with 2 of 3 boxes marked a 1 (1+2 = 3) still
     marks the third; with all 3 marked nothing is a flesh wound any more."""
-    assert odds.injury_2018(0) == {"flesh_wound": Fraction(1, 2),
+    assert odds_2018.injury_2018(0) == {"flesh_wound": Fraction(1, 2),
                                    "out_of_action": Fraction(1, 2)}
-    assert odds.injury_2018(1)["out_of_action"] == Fraction(2, 3)
-    assert odds.injury_2018(2)["out_of_action"] == Fraction(5, 6)
-    assert odds.injury_2018(3)["out_of_action"] == 1
+    assert odds_2018.injury_2018(1)["out_of_action"] == Fraction(2, 3)
+    assert odds_2018.injury_2018(2)["out_of_action"] == Fraction(5, 6)
+    assert odds_2018.injury_2018(3)["out_of_action"] == 1
 
 
 # -- rolled mode agrees with the exact odds -----------------------------------------------------
@@ -208,7 +208,7 @@ def test_rolled_2018_matches_exact_mean() -> None:
         dice = SeededDice(seed=seed)
         samples.append(kt2018.roll_attack(dice, a, t).damage)
         assert all(e.purpose for e in dice.log)
-    assert _within(samples, float(odds.attack_2018(a, t).mean))
+    assert _within(samples, float(odds_2018.attack_2018(a, t).mean))
 
 
 # -- the bridge's expected damage ---------------------------------------------------------------
