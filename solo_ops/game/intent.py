@@ -259,10 +259,11 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
             walk = move_goals.failed_charge_walk(terrain, start, op.radius, ref, blockers,
                                                  float(action.get("amount") or allowance))
         if walk is None:
-            raise RuleError(f"{op.id} has no way to {ref.id}: walls, closed doors or hatches, "
-                            "other models or " + ("enemies' control range" if state.edition ==
-                                                  "kt2024" else "the inch around enemies")
-                            + " are in the way")
+            raise RuleError(f"{op.id} has no way to {ref.id}: " + (
+                "walls, closed doors or hatches, other models or enemies' control range"
+                if state.edition == "kt2024" else
+                "walls, closed doors, other models or the inch around enemies")
+                + " are in the way")
         if relation == "contact" and walk.cost > allowance + 1e-6:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")

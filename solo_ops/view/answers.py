@@ -631,7 +631,8 @@ def parse(text: str, prompt_kind: str, units: str = "in", edition: str = "kt2024
         return answer
     if prompt_kind == "activate" and head in ACT_WORDS:
         if edition == "kt2018":
-            raise RuleError(f"first say which model acts, e.g. 'corvin'; then '{text.strip()}'")
+            raise RuleError(f"first say which model acts (its id, one of the choices offered); "
+                            f"then '{text.strip()}'")
         raise RuleError(f"first say which operative acts, e.g. 'activate kell engage' (or "
                         f"'kell engage'); then '{text.strip()}'")
     if prompt_kind == "activate" and head not in ("activate", "door", "hatch", "damage", "down"):
