@@ -85,6 +85,16 @@ def stale_move(game: Game, state: State, op: Operative, action: Action) -> str |
     if action.kind == "fall_back" and op.at is not None and not reach.within_reach(
             game.terrain(state), op, foes):
         return f"no enemy holds {op.label} in control range any more"
+    if action.kind in referee.FREE_MOVES and action.to is not None and op.at is not None:
+        # a model that moved after the plan was made now holds its end (001 Reposition
+        # "cannot finish the move within Control Range of an enemy"; 004 normal move and
+        # Advance: not within 1" of an enemy model)
+        held = reach.within_reach(game.terrain(state), op, foes, at=action.to)
+        if held:
+            return (f"{held[0].label} now stands within 1\" of where its move was to end"
+                    if state.edition == "kt2018"
+                    else f"{held[0].label} now holds where its move was to end in control "
+                         "range")
     if action.kind != "charge" or action.to is None or op.at is None or action.target is None:
         return None
     target = state.operatives.get(action.target)
