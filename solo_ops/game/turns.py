@@ -213,7 +213,7 @@ def enemy_idle(state: State, game: Game | None = None) -> list[dict[str, Any]]:
     a turning point (battle round: once a phase) for each reason. Kill Team 2018 says it in
     its own words: the players' Readied models shoot first (Ready, Fire!), models that
     charged fight first (Hammer of Wrath), no enemy model is within 1" of the players' to
-    fight, or every enemy unit has moved, shot or fought this phase."""
+    fight, or every enemy unit has moved, or had its turn to shoot or fight, this phase."""
     units = [u for u in state.active_units() if state.unit_models(u)]
     shown = [u for u in units if u.fsm != "hidden"]
     hidden = [c for c in state.counters.values() if c.active]
@@ -236,7 +236,9 @@ def enemy_idle(state: State, game: Game | None = None) -> list[dict[str, Any]]:
     elif waiting and state.edition == "kt2018" and state.phase == "shooting":
         why = "no enemy model can shoot"
     else:
-        done = {"movement": "moved", "shooting": "shot", "fight": "fought"}.get(
+        # (2018: a unit that Advanced or charged has had its turn to shoot without shooting)
+        done = {"movement": "moved", "shooting": "had its turn to shoot",
+                "fight": "had its turn to fight"}.get(
             state.phase, "activated") if state.edition == "kt2018" else "activated"
         why = f"every enemy unit on the table has {done} this {period}"
         if hidden:
