@@ -361,7 +361,7 @@ def test_what_a_file_is_and_the_kernels_note_are_read_through_the_opener(
     monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path / "cache"))
     note = compiled.marker()
     _make(world, kind, note)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU: a busy machine does not stretch it
     assert file_kind(path) is None
     assert compiled.recorded() == []
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
