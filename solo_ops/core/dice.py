@@ -31,7 +31,7 @@ import secrets
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from solo_ops.core.errors import SoloOpsError
 
@@ -207,23 +207,22 @@ class Dice:
 
 
 @dataclass
-class SeededDice(Dice):
-    """The dice of the games saved before the keyed dice (scheme ``splitmix64``, save schema 5
-    and older): SplitMix64 over a counter, so the state is ``(seed, counter)``. Its output
-    gives its state away: new games roll :class:`KeyedDice`."""
+class WordDice(Dice):
+    """Dice drawn from a seeded stream of 64-bit words over a counter (each scheme's
+    :meth:`next64`), so the state is ``(seed, counter)``: a face is a word, the biased tail of
+    the words rejected."""
 
     seed: int = 0
     counter: int = 0
+    KIND: ClassVar[str] = ""
+    """The name :func:`dice_from_state` knows the scheme by."""
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TypeError("seed must be an integer")
 
-    def next64(self) -> int:
-        """The generator's next 64-bit word (SplitMix64's output: the reference values test
-        it); each face is drawn from these."""
-        self.counter += 1
-        return _splitmix64((self.seed + self.counter * _GOLDEN) & _MASK)
+    def next64(self) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def _face(self, sides: int) -> int:
         limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
@@ -234,7 +233,22 @@ class SeededDice(Dice):
 
     def state(self) -> dict[str, Any]:
         """Plain data that :func:`dice_from_state` turns back into an identical source."""
-        return {"kind": "seeded", "seed": self.seed, "counter": self.counter, "seq": self.seq}
+        return {"kind": self.KIND, "seed": self.seed, "counter": self.counter, "seq": self.seq}
+
+
+@dataclass
+class SeededDice(WordDice):
+    """The dice of the games saved before the keyed dice (scheme ``splitmix64``, save schema 5
+    and older): SplitMix64 over a counter, so the state is ``(seed, counter)``. Its output
+    gives its state away: new games roll :class:`KeyedDice`."""
+
+    KIND: ClassVar[str] = "seeded"
+
+    def next64(self) -> int:
+        """The generator's next 64-bit word (SplitMix64's output: the reference values test
+        it); each face is drawn from these."""
+        self.counter += 1
+        return _splitmix64((self.seed + self.counter * _GOLDEN) & _MASK)
 
 
 SEED_BITS = 128
@@ -277,21 +291,16 @@ def _keyed(seed: int) -> Any:
 
 
 @dataclass
-class KeyedDice(Dice):
+class KeyedDice(WordDice):
     """The game's dice (scheme ``blake2b``): draw ``n`` (1, 2, …) is word ``(n - 1) % 8`` of
     BLAKE2b keyed by the seed over block ``(n - 1) // 8`` (8 bytes, little-endian), so the
     state is ``(seed, counter)`` as :class:`SeededDice`'s, and a roll's faces depend on the
     seed and the roll's place only. A keyed hash is a pseudo-random function: without the key
     (the seed), no set of draws says anything about another."""
 
-    seed: int = 0
-    counter: int = 0
+    KIND: ClassVar[str] = "keyed"
     _block: int = field(default=-1, init=False, repr=False, compare=False)
     _words: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise TypeError("seed must be an integer")
 
     def next64(self) -> int:
         """The next 64-bit word of the keyed stream (BLAKE2b keyed by the seed over the word's
@@ -305,17 +314,6 @@ class KeyedDice(Dice):
             self._words = struct.unpack("<8Q", hasher.digest())
             self._block = block
         return self._words[word]
-
-    def _face(self, sides: int) -> int:
-        limit = ((1 << 64) // sides) * sides  # reject the biased tail: faces stay uniform
-        while True:
-            x = self.next64()
-            if x < limit:
-                return x % sides + 1
-
-    def state(self) -> dict[str, Any]:
-        """Plain data that :func:`dice_from_state` turns back into an identical source."""
-        return {"kind": "keyed", "seed": self.seed, "counter": self.counter, "seq": self.seq}
 
 
 SPLITMIX = "splitmix64"
