@@ -422,13 +422,24 @@ def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
                    _in_cover_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
     if j is not None:
         if j != i:
-            cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
-                          f"of progress, within the {ctx.settings.cover_detour:g}\" it "
-                          "accepts).")
+            cover_note = cover_detour_words(float(scores[j] - scores[i]),
+                                            ctx.settings.cover_detour)
         else:
             cover_note = " The best point is already in cover."
         i = j
     return i, cover_note
+
+
+def cover_detour_words(loss: float, accepts: float) -> str:
+    """The explanation's words for a point in cover taken instead of the best point ("Use
+    cover if possible", :func:`_cover_detour`): what it costs the order (``loss``, inches of
+    score worse than the best point) within the ``accepts`` inches it allows. A loss that
+    rounds to nothing (0.0", or a point scoring a hair better: the best point was the
+    nearest of several holding as well) is said as no cost, never as a cost of -0.0"."""
+    if loss < 0.05:
+        return " It takes a point in cover, which serves its order as well as the best point."
+    return (f" It uses cover on the way (costs {loss:.1f}\" of progress, within the "
+            f"{accepts:g}\" it accepts).")
 
 
 def stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
