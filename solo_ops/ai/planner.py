@@ -59,7 +59,7 @@ from solo_ops.ai.context import (
     visible_targets,
 )
 from solo_ops.ai.cover import IN_COVER, cover_levels
-from solo_ops.ai.explain import fmt_pt, inches
+from solo_ops.ai.explain import engaged_words, fmt_pt, inches
 from solo_ops.ai.guard import _may_guard
 from solo_ops.ai.sequences import charge_first, choose_sequence
 from solo_ops.ai.shooting import choose_shot, ranged
@@ -80,10 +80,10 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     plan.explain.append(
         f"{unit.id} ({TroopType(unit.troop).title}, command {unit.command}): "
         f"{order.words()}.")
-    plan.explain.append(f"State: {unit.fsm.replace('_', ' ')}.")
     board = WorkingBoard(state)
     models = state.unit_models(unit)
     enemies = board.enemies_of_ai()
+    plan.explain.append(state_words(ctx, unit, models, enemies, board))
     if not models:
         return plan
     if not enemies:
@@ -122,6 +122,32 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     elif ctx.edition == "kt2024":
         plan.explain.append("Stance: Engage.")
     return plan
+
+
+def state_words(ctx: Context, unit: Unit, models: Sequence[Operative],
+                enemies: Sequence[Operative], board: WorkingBoard) -> str:
+    """The explanation's "State:" line: the unit's state as the table shows it now, not as
+    its last activation left it. A unit with a model within 1" (Kill Team 2024: in control
+    range) of an enemy is in melee, whatever its state machine last recorded (a player's
+    charge, a revealed counter placed in contact); one whose state machine still says "in
+    melee" (or "falling back") with no enemy that near -- the player's model Fell Back, or
+    was taken out -- is out of melee. Words only: the state machine is not changed here."""
+    recorded = unit.fsm.replace("_", " ")
+    for op in models:
+        if op.id not in board.pos:
+            continue
+        near = in_control_range(ctx, board.pos[op.id], op.radius, list(enemies), board.pos)
+        if near:
+            where = f"{op.label} is {engaged_words(ctx.edition)} {near[0].label}"
+            if revealed_in_contact(unit, op):
+                where = f"revealed from counter {unit.origin}, where {where}"
+            if unit.fsm == "charging":
+                return f"State: charging, in melee ({where})."
+            return f"State: in melee ({where})."
+    if unit.fsm in ("in_melee", "falling_back"):
+        return (f"State: out of melee (no enemy is {engaged_words(ctx.edition)} any of its "
+                "models any more).")
+    return f"State: {recorded}."
 
 
 def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
@@ -274,12 +300,17 @@ def _locked_in_combat(t: _Turn) -> bool:
             f"{t.op.label}'s unit charged into this fight by its own order: "
             + ("it fights on (setting own_charge_fight: stay)." if stays else
                "it falls back out of it if it can (setting own_charge_fight: fall_back)."))
+    if t.phase in ("firefight", "movement") and revealed_in_contact(t.unit, t.op):
+        t.plan.explain.append(
+            f"{t.op.label} was revealed from counter {t.unit.origin} "
+            f"{engaged_words(t.ctx.edition)} {t.engaged[0].label}: it starts in melee.")
     if t.phase == "movement" and not stays and _fall_back_2018(t):
         return True
     if t.phase in ("firefight", "fight"):
         if stays or t.phase == "fight":
-            _fight(t, t.engaged[0])
+            _fight(t, t.engaged[0], _stays_why(t) if stays else " (the Fight phase)")
             return True
+        why = " (not a melee fighter, but it has not the 2 AP left to fall back)"
         if t.phase == "firefight" and t.ap >= 2 and not t.done:
             dest = _fall_back_point(t.ctx, t.op, t.start, t.board, t.enemies, t.codes,
                                     t.closest)
@@ -289,11 +320,56 @@ def _locked_in_combat(t: _Turn) -> bool:
                 t.plan.explain.append(dest.note)
                 t.result["moved"] = True
                 return True
-        _fight(t, t.engaged[0])
+            why = " (not a melee fighter, but it has nowhere to fall back to)"
+        _fight(t, t.engaged[0], why)
         return True
     if t.phase == "shooting":
         return False  # 2018: a Pistol may fire from combat (``_phase_2018``, combat_refusal)
+    t.plan.explain.append(_stays_in_combat_words(t, stays, sought))
     return True  # the 2018 movement phase: models in combat wait for the fight
+
+
+def revealed_in_contact(unit: Unit, op: Operative) -> bool:
+    """Whether ``op``'s unit was revealed from a counter within 1" (2024: in control range)
+    of a player's model and has not acted since (the caller has found it engaged): its state
+    is still the "idle" a counter's reveal gives it and the model has not moved. Only a
+    reveal puts an enemy there without a charge (a charge, either way, makes it "charging" or
+    "in melee")."""
+    return unit.origin is not None and unit.fsm == "idle" and not op.moved
+
+
+def _stays_why(t: _Turn) -> str:
+    """Why a model within reach of an enemy stays in the fight: its order (003: Melee
+    troops, a charge order of Yes) or the ``own_charge_fight: stay`` setting."""
+    if t.unit.troop == TroopType.MELEE.value:
+        return " (a Melee unit)"
+    if t.codes["charge"] == "yes":
+        return " (its charge order is Yes)"
+    return " (its unit sought this fight: own_charge_fight: stay)"
+
+
+def _stays_in_combat_words(t: _Turn, stays: bool, sought: bool) -> str:
+    """Kill Team 2018, movement phase: why a model within 1" of an enemy stays where it is
+    (004 Falling Back: "if that model started the Movement phase within 1" of an enemy model,
+    it cannot make a normal move. Instead, it can either remain stationary or Fall Back"; "A
+    model cannot Fall Back if an enemy model finished a charge move within 1" of it in the
+    same phase")."""
+    foe = t.engaged[0]
+    head = (f"{t.op.label} is within 1\" of {foe.label}: it cannot make a normal move (004: "
+            "it \"can either remain stationary or Fall Back\").")
+    if t.melee_minded:
+        why = ("a Melee unit fights" if t.unit.troop == TroopType.MELEE.value
+               else "its charge order (Yes) fights")
+    elif sought and stays:
+        why = "its unit sought this fight (own_charge_fight: stay)"
+    elif sought and not kt2018.may_fall_back(any(e.charged for e in t.engaged)):
+        why = f"{foe.label} charged it this phase, so it cannot Fall Back"
+    elif sought:
+        why = "it has nowhere to Fall Back to (more than 1\" from every enemy)"
+    else:
+        why = ("the enemy's models Fall Back only out of a fight their own charge started, "
+               "under own_charge_fight: fall_back")
+    return f"{head} It remains stationary, to fight in the Fight phase: {why}."
 
 
 def _fall_back_2018(t: _Turn) -> bool:
