@@ -330,7 +330,8 @@ WORDS: dict[str, Words] = {
     "turn_start": _turn_start,
     "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
                        f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
-    "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
+    "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}, "
+                           f"solo-ops {e['cp'].get('enemy', 0)}."),
     "reroll_offered": _so_far,
     "fight_offered": _fight_so_far,
     "guard_offered": _so_far,
