@@ -433,6 +433,8 @@ def _words(t: _Turn, actions: list[Action]) -> str:
         label = sequences.action_words(a.kind) if a.kind != "operate_hatch" else "Operate Hatch"
         if a.kind == "normal":
             label = "move"
+        if a.kind == "advance":
+            label = "Advance up to"  # its D6 is rolled as it moves (the engine retells it)
         if a.kind in MOVE_KINDS and a.to is not None:
             label += f" {inches(a.cost)}"
         elif a.kind == "charge":

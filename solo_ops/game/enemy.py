@@ -30,7 +30,7 @@ from solo_ops.game import (
     shots,
 )
 from solo_ops.game.mines import check_mines
-from solo_ops.game.play2018 import advance_roll
+from solo_ops.game.play2018 import advance_roll, retell_advance
 from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules import reach
@@ -129,7 +129,10 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         if op.on_guard:  # Guard ends when it performs any action
             op.on_guard = False
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
-            events.extend(_move(game, state, op, action))
+            moved = _move(game, state, op, action)
+            if action.kind == "advance":  # its words with the distance rolled
+                retell_advance(events[0], action, op, moved)
+            events.extend(moved)
             events.extend(reveal.check_spotting(game, state))
         elif action.kind == "charge" and charges.reaction_due(game, state, op, action):
             events.extend(charges.declare_charge(game, state, op, action))
