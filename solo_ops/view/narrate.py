@@ -36,6 +36,8 @@ MOVE_VERBS_2018 = {**MOVE_VERBS, "fall_back": "Falls Back", "normal": "makes a n
 "Retreat")."""
 ENEMY_MOVE_KIND = {"dash": "dash", "fall_back": "fall back", "advance": "advance"}
 """Enemy moves other than a plain move say what kind they are, after the end point."""
+ENEMY_MOVE_KIND_2018 = {"fall_back": "Fall Back", "advance": "Advance"}
+"""Kill Team 2018's names of those moves, as 004 writes them."""
 
 
 @dataclass
@@ -186,7 +188,8 @@ def _moved(e: dict[str, Any], t: Table) -> list[str]:
                        e.get("detour"))
     stop = f" It stops short: {e['blocked_by']}." if e.get("blocked_by") else ""
     if "note" in e:  # the enemy's move: do it at the table
-        kind = ENEMY_MOVE_KIND.get(e.get("how", ""), "")
+        kinds = ENEMY_MOVE_KIND_2018 if t.edition == "kt2018" else ENEMY_MOVE_KIND
+        kind = kinds.get(e.get("how", ""), "")
         return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}.{stop}"]
     verbs = MOVE_VERBS_2018 if t.edition == "kt2018" else MOVE_VERBS
     verb = verbs.get(e["how"], e["how"].replace("_", " ") + "s")
