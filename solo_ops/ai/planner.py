@@ -62,7 +62,7 @@ from solo_ops.ai.cover import IN_COVER, cover_levels
 from solo_ops.ai.explain import engaged_words, fmt_pt, inches
 from solo_ops.ai.guard import _may_guard
 from solo_ops.ai.sequences import charge_first, choose_sequence
-from solo_ops.ai.shooting import choose_shot, ranged
+from solo_ops.ai.shooting import choose_shot, combat_refusal, ranged
 from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
@@ -147,6 +147,9 @@ def state_words(ctx: Context, unit: Unit, models: Sequence[Operative],
     if unit.fsm in ("in_melee", "falling_back"):
         return (f"State: out of melee (no enemy is {engaged_words(ctx.edition)} any of its "
                 "models any more).")
+    if unit.fsm == "charging":
+        return (f"State: charging, not in melee (no enemy is {engaged_words(ctx.edition)} "
+                "any of its models).")
     return f"State: {recorded}."
 
 
@@ -409,8 +412,7 @@ def _phase_2018(t: _Turn) -> bool:
         shot, notes = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
                                   moved_how=op.moved_how)
         if shot is None:
-            t.plan.explain.extend(notes or [f"{op.label} has no enemy to shoot: none in sight "
-                                            "and range that it may target."])
+            t.plan.explain.extend(notes or [_no_shot_words(t)])
             return True
         weapon = next((w for w in op.profile.weapons if w.name == shot.weapon), None)
         # the referee: not after an Advance (but an Assault weapon), a Fall Back or a charge
@@ -424,6 +426,23 @@ def _phase_2018(t: _Turn) -> bool:
         t.result["attacked"] = True
         return True
     return False
+
+
+def _no_shot_words(t: _Turn) -> str:
+    """Why a 2018 model has no shot: the closest enemy in sight that a weapon reaches is barred
+    by the rules of shooting from and into combat (the 2018 Core Manual: "Models cannot
+    target enemy models that are within 1" of friendly models"; :func:`combat_refusal`),
+    or none is in sight and range. Words only."""
+    op = t.op
+    for dist, enemy in t.near_visible:
+        for weapon in ranged(op.profile):
+            if weapon.effective_range is not None and weapon.effective_range + 1e-9 < dist:
+                continue
+            why = combat_refusal(t.ctx, op, t.start, weapon, enemy, t.board.pos)
+            if why is not None:
+                return f"{op.label} does not shoot {enemy.label}: {why}."
+        break  # the closest in sight decides (the shot the planner would take)
+    return f"{op.label} has no enemy to shoot: none in sight and range that it may target."
 
 
 def _answer_allies(t: _Turn, pull: _Pull) -> None:

@@ -49,3 +49,15 @@ def test_a_unit_within_1_inch_of_an_enemy_is_in_melee() -> None:
     step(game, state, {"type": "done"})
     enemy_moves_next(game, state)
     assert activation_explain(state)[1] == "State: in melee (e1 is within 1\" of a1)."
+
+
+def test_a_charging_unit_with_no_enemy_near_is_not_in_melee() -> None:
+    """e1's unit charged (its state machine says "charging") but no enemy is within 1" of it
+    (a1 stands 4" away): the line says so rather than a bare "charging"."""
+    game, state = start({"a1": (10, 11)}, edition="kt2018", enemy_at=(14, 11))
+    state.units["u1"].fsm = "charging"
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    enemy_moves_next(game, state)
+    assert activation_explain(state)[1] == ("State: charging, not in melee (no enemy is "
+                                            "within 1\" of any of its models).")
