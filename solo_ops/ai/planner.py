@@ -400,7 +400,9 @@ def _phase_2018(t: _Turn) -> bool:
     """A 2018 fight phase (nothing for a model out of combat) or shooting phase (the shot, unless
     it advanced, charged or fell back). True when the phase is one of those."""
     op = t.op
-    if t.phase == "fight":
+    if t.phase == "fight":  # (a model within 1" of an enemy fought: _locked_in_combat)
+        t.plan.explain.append(f"{op.label} is not within 1\" of an enemy model: it does not "
+                              "fight this phase.")
         return True
     if t.phase == "shooting":
         barred = kt2018.shooting_barred(

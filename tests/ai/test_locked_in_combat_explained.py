@@ -91,3 +91,18 @@ def test_an_enemy_revealed_in_contact_says_so(edition: str, near: str, does: str
                           "0.3\" around the walls.")
     assert explain[first + 1:first + 3] == [
         f"brute-1 was revealed from counter c1 {near} kell: it starts in melee.", does]
+
+
+def test_a_2018_model_out_of_combat_in_the_fight_phase_says_so() -> None:
+    """The Fight phase: e1 (0.5" from a1) fights; e2 of the same unit, 8" away, says it does
+    not fight rather than nothing."""
+    from solo_ops.ai.planner import plan_activation
+    from tests.support.pariah_table import RADIUS as BASE
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, a1=(10, 11), a2=(1, 20), e1=(10 + 2 * BASE + 0.5, 11),
+                               e2=(19, 11))
+    state.phase = "fight"
+    explain = plan_activation(game.context(state), state, "u1", "fight").explain
+    assert "e1 is within 1\" of a1 and fights (a Melee unit)." in explain
+    assert "e2 is not within 1\" of an enemy model: it does not fight this phase." in explain
