@@ -114,7 +114,8 @@ def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = 
     through hatch-9 to (5.8, 17.8)``: one distance per move, the movement it costs (the
     route's length around walls and bases, climbs and drops added; the route's length when
     the cost is not known); where the straight line between its ends is shorter by 0.05" or
-    more, the straight line in brackets with why (``detour``: the event's words, from
+    more and reads shorter as shown (never "5.9\" straight, 5.9\" by the route"), the straight
+    line in brackets with why (``detour``: the event's words, from
     :func:`solo_ops.geometry.placement.detour`)."""
     if start is None:
         return f"to {t.pt(end)}{_via(route, t)}"
@@ -126,7 +127,8 @@ def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = 
     if way:
         parts.append(way)
     straight = math.dist(start, end) if end is not None else None
-    if d is not None and straight is not None and d - straight >= 0.05:
+    if (d is not None and straight is not None and d - straight >= 0.05
+            and t.dist(straight) != t.dist(d)):
         why = f"by the route {detour}" if detour else "by the route"
         parts.append(f"({t.dist(straight)} straight, {t.dist(d)} {why})")
     return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}"

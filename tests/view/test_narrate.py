@@ -128,3 +128,15 @@ def test_the_engines_why_is_printed_with_the_id_it_carries() -> None:
         "  ✸ neophyte-2 fights Sgt Kell: deals 4, takes 0.",
         "    neophyte-2: Attack dice (4+, crit 6+): 6 1.",
         "  Sgt Kell loses 4 wound(s) (4 left) — fought by neophyte-2."]
+
+
+def test_a_detour_that_rounds_to_the_straight_line_is_not_bracketed() -> None:
+    """From (25.1, 14.4) to (23.1, 8.9): 5.85" straight, 5.93" by the route round a base --
+    0.08" longer, but both read 5.9": the line gives the one distance, without "(5.9"
+    straight, 5.9" by the route ...)" (issue #11's brackets are for a way that reads longer)."""
+    move = {"type": "moved", "operative": "cultist-7", "how": "normal",
+            "from": [25.1, 14.4], "to": [23.1, 8.9],
+            "route": [[25.1, 14.4], [24.3, 10.8], [23.1, 8.9]], "cost": 5.93,
+            "detour": "around berserker-3's base", "note": "..."}
+    assert lines_for(record(move), table=Table(edition="kt2018")) == [
+        '  → cultist-7: from (25.1, 14.4) 5.9" south to (23.1, 8.9), via (24.3, 10.8).']
