@@ -334,7 +334,9 @@ def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
 WORDS: dict[str, Words] = {
     "turn_start": _turn_start,
     "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
-                       f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
+                       f"{e['player_roll']}, solo-ops {e['enemy_roll']}"
+                       + (": a tie, so it passes to the other side)."
+                          if e["player_roll"] == e["enemy_roll"] else ").")),
     "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}, "
                            f"solo-ops {e['cp'].get('enemy', 0)}."),
     "reroll_offered": _so_far,
