@@ -273,7 +273,8 @@ def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: A
 
 def describe_fight(edition: str, attacker: Any, target: Any) -> str:
     """What the player rolls for an enemy's fight when they roll the enemy's attacks."""
-    weapon = attacker.profile.melee_weapons[0] if attacker.profile.melee_weapons else None
+    weapons = melee_weapons(attacker.profile, edition)
+    weapon = weapons[0] if weapons else None
     if weapon is None:
         return f"{_name(attacker)} fights {_name(target)} bare-handed."
     return f"{_name(attacker)} fights {_name(target)} with {weapon.name}."
@@ -440,7 +441,12 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
             result.stunned.append(str(other.id))
 
 
-def _melee_weapons(profile: Any, edition: str) -> list[Weapon]:
+def melee_weapons(profile: Any, edition: str) -> list[Weapon]:
+    """The melee weapons ``profile`` fights with under ``edition``: under Kill Team 2024 those
+    with their 2024 characteristics; under 2018 its own, else the close combat weapon
+    (:func:`solo_ops.rules.kt2018.melee_weapons`)."""
+    if edition == "kt2018":
+        return list(kt2018.melee_weapons(profile))
     weapons = list(getattr(profile, "melee_weapons", ()))
     if edition == "kt2024":
         return [w for w in weapons if w.attacks is not None and w.hit is not None
@@ -453,8 +459,8 @@ def _pick_2024(attacker: Any, target: Any, helpers: int
     """Each side's melee weapon: the attacker takes the one with the best mean of damage dealt
     minus taken against the defender's first weapon; the defender then answers with the one
     best for it. A side without a melee weapon rolls no dice."""
-    mine = _melee_weapons(_profile(attacker), "kt2024")
-    theirs = _melee_weapons(_profile(target), "kt2024")
+    mine = melee_weapons(_profile(attacker), "kt2024")
+    theirs = melee_weapons(_profile(target), "kt2024")
     if not mine:
         return None, (theirs[0] if theirs else None)
 
@@ -510,8 +516,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     """
     result = FightResult()
     if edition == "kt2018":
-        weapons = _melee_weapons(_profile(attacker), edition)
-        weapon = weapons[0] if weapons else Weapon("unarmed", WeaponType.MELEE)
+        weapon = melee_weapons(_profile(attacker), edition)[0]
         attack = attack_2018(weapon, attacker, target, broken=broken, no_escape=no_escape,
                              effects=effects)
         if attack is None:

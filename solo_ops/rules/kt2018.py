@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from solo_ops.core.dice import Dice, RollEntry
 from solo_ops.core.errors import InputError, excerpt
-from solo_ops.core.model import DiceExpr
+from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType
 
 ONE = DiceExpr(0, 0, 1)
 """A fixed 1 (the default damage)."""
@@ -33,6 +33,26 @@ ONE = DiceExpr(0, 0, 1)
 FLESH_WOUND_BOXES = 3
 """The Flesh Wound boxes of a datacard (three). A model whose boxes are all marked is out of
 action on its next flesh wound (004 Flesh Wound)."""
+
+
+CLOSE_COMBAT_WEAPON = Weapon("close combat weapon", WeaponType.MELEE, strength=None, ap=0,
+                             damage_2018=ONE)
+"""The Kill Team 2018 Core Manual's close combat weapon (not in 004): "Range Melee, Type Melee,
+S User, AP 0, D 1" -- what a model with no melee weapon on its datasheet fights with, so every
+model can charge and fight (``strength=None``: the bearer's Strength). docs/rules.md, "Kill
+Team 2018"."""
+
+
+def melee_weapons(profile: Profile, edition: str = "kt2018") -> tuple[Weapon, ...]:
+    """The melee weapons a model fights with: its own; in Kill Team 2018, a model with none
+    fights with the :data:`CLOSE_COMBAT_WEAPON`. Kill Team 2024 has no such default (a model
+    without a melee weapon rolls no dice in a fight), so ``edition="kt2024"`` gives the
+    profile's own only. Not a weapon of the profile: the troop type (rules.orders) never
+    counts it."""
+    own = profile.melee_weapons
+    if own or edition != "kt2018":
+        return own
+    return (CLOSE_COMBAT_WEAPON,)
 
 
 def _check(value: object, name: str, low: int, high: int) -> None:
