@@ -198,7 +198,7 @@ def _expected_pending(game: Game, state: State, prompt: Prompt) -> int:
             return 0
         cover = game.terrain(state).sight.cover(attacker.at, target.at, attacker.radius,
                                                 target.radius, edition=state.edition)
-        odds = attacks.expected_for(state.edition)
+        odds = attacks.expected_for(state.edition, game.settings.rapid_fire)
         return round(odds(weapon, attacker, target, cover)) if odds else 0
     return round(_fight_balance(state, attacker, target)[0])
 
