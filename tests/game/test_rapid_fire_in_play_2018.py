@@ -12,8 +12,7 @@ from solo_ops.core.dice import ScriptedDice
 from solo_ops.game.engine import Game, new_game, step
 from solo_ops.game.state import State
 from solo_ops.io.scenario import parse_scenario
-from tests.support.pariah_table import (
-    RADIUS, TROOPER, board, engine_until_players, events, rolls)
+from tests.support.pariah_table import RADIUS, TROOPER, board, engine_until_players, events, rolls
 
 MISSES = [6, 1] + [2] * 40  # the players win the initiative; then every hit roll misses
 
