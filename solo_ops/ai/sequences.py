@@ -225,7 +225,7 @@ def _move_keep_shot(f: _Turn) -> str | None:
         return ("moving by its order would lose its shot" if before is not None
                 else "no valid target in range, moving or not")
     weapon = next((w for w in f.op.profile.ranged_weapons if w.name == shot.weapon), None)
-    if moved and weapon is not None and weapon.type.value == "heavy":
+    if moved and weapon is not None and weapon.kt2018_type == "heavy":
         return f"moving would cost its {weapon.name} (Heavy) -1 to hit"
     if not moved:
         return NA  # no move to make: staying put to shoot is the next option

@@ -286,7 +286,7 @@ def _advance_pays(t: _Turn) -> bool:
         return False  # a normal move reaches its 12"
     reach_after = dist - float(t.op.profile.movement)
     for weapon in t.op.profile.ranged_weapons:
-        if str(weapon.type) == "assault":
+        if weapon.kt2018_type == "assault":
             continue
         if weapon.effective_range is None or weapon.effective_range + 1e-9 >= reach_after:
             return False  # the normal move may keep a shot the Advance would lose
