@@ -15,51 +15,22 @@ from typing import Any
 
 import pytest
 
-from solo_ops.core.dice import ScriptedDice
 from solo_ops.core.model import Weapon
 from solo_ops.game import attacks
-from solo_ops.game.engine import Game, new_game, step
-from solo_ops.game.state import State
+from solo_ops.game.engine import step
 from solo_ops.io.roster import load_roster
-from solo_ops.io.scenario import parse_scenario
 from solo_ops.io.yamlio import read_document
 from solo_ops.rules import kt2018
-from tests.support.pariah_table import RADIUS, TROOPER, board, engine_until_players, rolls
+from tests.support.pariah_table import rolls, shooting_phase
 from tests.support.paths import ROSTERS
-
-MISSES = [6, 1] + [2] * 40  # the players win the initiative; then every hit roll misses
 
 
 def _shipped(roster: str, profile: str) -> dict[str, Any]:
     return copy.deepcopy(read_document(ROSTERS / f"{roster}.yaml")["profiles"][profile])
 
 
-def _start(shooter: dict[str, Any], gap: float) -> tuple[Game, State]:
-    """a1 (a shipped profile) and e1 (a trooper) ``gap`` apart, base to base, on a clear line;
-    the shooting phase of the first battle round, the players to act."""
-    a1_radius = shooter["base_mm"] / 25.4 / 2
-    doc: dict[str, Any] = {
-        "name": "types", "edition": "kt2018", "board": board(),
-        "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
-                   "table": {i: "trooper" for i in range(1, 7)}},
-        "engagement": 1, "seed": 1,
-        "mission": {"name": "Objective Ultima", "pariah": "objective-ultima"},
-        "squads": [{"player": "Ana", "models": [
-            {"id": "a1", "profile": shooter, "at": [3, 14]},
-            {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
-        "enemies": [{"id": "u1", "command": 1, "models": [
-            {"id": "e1", "profile": "trooper", "at": [3 + a1_radius + RADIUS + gap, 14]}]}],
-        "settings": {"turns": 2}}
-    game, state = new_game(parse_scenario(doc, "types.yaml"), 1)
-    state.counters.clear()
-    state.dice = ScriptedDice(faces=list(MISSES))
-    engine_until_players(game, state)
-    state.phase = "shooting"
-    return game, state
-
-
 def _hit_rolls(shooter: dict[str, Any], weapon: str, gap: float) -> int:
-    game, state = _start(shooter, gap)
+    game, state = shooting_phase(shooter, gap)
     since = len(state.log)
     step(game, state, {"type": "activate", "operative": "a1"})
     step(game, state, {"type": "shoot", "target": "e1", "weapon": weapon, "roll": True})
