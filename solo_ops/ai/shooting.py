@@ -174,7 +174,9 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                         continue
                     expected = 0.0
                     if ctx.odds is not None:
-                        expected = float(ctx.odds(weapon, shooter, target, cover))
+                        # at the range from ``point`` (2018: long range, Rapid Fire)
+                        expected = float(ctx.odds(weapon, shooter, target, cover,
+                                                  distance=dist))
                     key = (round(dist, 6), -expected, target.id, weapon, target, cover)
                     if best is None or key[:3] < best[:3]:
                         best = key
