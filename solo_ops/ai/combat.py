@@ -17,7 +17,7 @@ from solo_ops.ai.context import CONTROL_RANGE, Action, Context, WorkingBoard, mo
 from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
-from solo_ops.rules import reach
+from solo_ops.rules import kt2018, reach
 
 CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
 KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can cover
@@ -49,7 +49,7 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
     dist, target = near_visible[0]
     if dist > limit + 1e-9:
         return None
-    if not op.profile.melee_weapons and codes["charge"] != "yes":
+    if not kt2018.melee_weapons(op.profile, edition) and codes["charge"] != "yes":
         return None
     tp = board.pos[target.id]
     allowance = move_allowance(op, "charge", edition)

@@ -65,7 +65,8 @@ def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
     return {"broken": broken_2018(state, op.side), "long_range": long_range,
             "close_quarters": confines, "concentrated_radius": confines,
             "firing_point": point, "effects": effects, "defence": defence,
-            "obscured_by": obscured_by, "overwatch": overwatch}
+            "obscured_by": obscured_by, "overwatch": overwatch,
+            "rapid_fire": game.settings.rapid_fire}
 
 
 def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:
