@@ -34,7 +34,8 @@ class _Candidates:
 
 def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
                      board: WorkingBoard, *, avoid_enemies: bool = True, spacing: float = 0.5,
-                     near: Sequence[tuple[float, float, float]] | None = None) -> _Candidates:
+                     near: Sequence[tuple[float, float, float]] | None = None,
+                     kind: str | None = None) -> _Candidates:
     """Where ``op`` can end a move (the start first). With ``avoid_enemies`` the walk keeps out
     of the enemies' control ranges (001 Reposition: "Cannot move within Control Range of an
     enemy ... cannot finish the move within Control Range of an enemy") by the one rule both
@@ -48,7 +49,14 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
     costs and walks, in the same order. When a cut control range has to be tested the full
     set is found instead (its control test measures the points near that enemy in one batch,
     which must be the batch of the full set): a caller gets either the points of its discs or
-    all of them, and must work with both (``_Candidates.whole`` says which)."""
+    all of them, and must work with both (``_Candidates.whole`` says which).
+
+    ``kind``: the move, walked on the terrain an effect in force gives it (:meth:`Context.
+    for_move`: a 2018 Advance through walls), its end points still where a base may stand on
+    the table as it is (004 Dimensional Destabilisation "but cannot end the move within the
+    wall")."""
+    stand = ctx
+    ctx = ctx.for_move(kind)
     foes = [(p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
             if oid != op.id and avoid_enemies and board.state.operatives[oid].side != op.side]
     keep = reach.keep_out(ctx.terrain, start, op.radius, foes, reach=allowance)
@@ -81,6 +89,8 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
     whole = near is None
     # the placement rule on the exact circles (the walking discs are polygons inside them)
     drop = ~placement.clear_of_bases(pts, op.radius, board.bases(op.id))
+    if ctx is not stand and len(pts) > 1:  # through a wall, never ending within it
+        drop |= ~placement.legal(stand.terrain, pts, op.radius)
     if keep.cut and len(pts) > 1:
         for k in sorted(keep.cut):
             x, y, r = keep.enemies[k]

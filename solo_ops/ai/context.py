@@ -166,6 +166,20 @@ class Context:
     words: bool = True
     """Whether a plan's notes say what costs geometry to find out and only a reader needs (what
     blocks a way): off in the simulator (``Game.words``)."""
+    moving: Any = None
+    """callable(kind) -> the Terrain a move of that kind walks on when an effect in force
+    changes it (Kill Team 2018: an Advance through walls under Dimensional Destabilisation,
+    never over a starslave conduit under Hazardous Conduit Flares:
+    ``Game.moving_terrain``); None: every move walks on :attr:`terrain`."""
+
+    def for_move(self, kind: str | None) -> Context:
+        """This context with the terrain a move of ``kind`` walks on (itself when no effect in
+        force changes it): its routes and reach; where a base may end is still asked of
+        :attr:`terrain` (004 "but cannot end the move within the wall")."""
+        if self.moving is None or kind is None:
+            return self
+        walking = self.moving(kind)
+        return self if walking is self.terrain else replace(self, terrain=walking, moving=None)
 
     def with_open(self, portal: str) -> Context:
         """This context after ``portal`` is opened (the terrain of the new door state)."""

@@ -175,7 +175,7 @@ def move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     threat = closest[1] if closest is not None else near[0][1]
     if stays_put(ctx, op, start, codes, board, enemies, mates, threat):
         return None  # (the answer below, found without the end points)
-    cand = candidate_points(ctx, op, start, allowance, board)
+    cand = candidate_points(ctx, op, start, allowance, board, kind=kind)
     if len(cand.points) <= 1:
         return None
     base_mask, slack = _coherence_and_slack(ctx, op, cand.points, codes, mates)

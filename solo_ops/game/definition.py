@@ -115,7 +115,9 @@ class Game:
         return Context(self.terrain(state), self.settings, self.edition,
                        odds=attacks.expected_for(self.edition, self.settings.rapid_fire),
                        terrain_for=self.terrains.get,
-                       sides=sides, radii=radii, words=self.words)
+                       sides=sides, radii=radii, words=self.words,
+                       moving=(lambda kind: self.moving_terrain(state, kind))
+                       if self.effects else None)
 
 
 @dataclass

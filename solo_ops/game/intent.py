@@ -244,20 +244,21 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         allowance = reach.move_allowance(op, how, state.edition)
     except ValueError as exc:
         raise RuleError(str(exc)) from None
-    terrain = game.terrain(state)
+    terrain = game.terrain(state)  # where the base may stand and what holds it
+    walking = game.moving_terrain(state, how)  # the routes this move takes (an effect in force)
     start = (float(op.at[0]), float(op.at[1]))
     blockers = move_goals.move_blockers(state, op, how, target)
     word = reach.move_verb(how)
     _check_free(terrain, state, op, how)
     blocked = None
     if relation == "behind":
-        end, walk = _behind(game, state, op, ref, allowance, blockers)
+        end, walk = _behind(game, state, op, ref, allowance, blockers, how)
     else:
-        walk = move_goals.cheapest(terrain, start, move_goals.goal_groups(ref, op, how),
+        walk = move_goals.cheapest(walking, start, move_goals.goal_groups(ref, op, how),
                                    op.radius, blockers)
         if walk is None and state.edition == "kt2018" and how == "charge" \
                 and relation == "toward":
-            walk = move_goals.failed_charge_walk(terrain, start, op.radius, ref, blockers,
+            walk = move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers,
                                                  float(action.get("amount") or allowance))
         if walk is None:
             raise RuleError(f"{op.id} has no way to {ref.id}: " + (
@@ -279,13 +280,13 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
             budget = amount
         # as far along the walk as the move allows and the base may stand (the placement
         # rule); what stopped it is said when a base stands in the way
-        stop = placement.along(terrain, walk, budget, op.radius, blockers)
+        stop = placement.along(walking, walk, budget, op.radius, blockers, stand=terrain)
         if stop is None:
             raise RuleError(f"{op.id} cannot get any closer to {ref.id} with this move"
                             + _blocked_words(terrain, walk, op.radius, blockers))
         end = stop.at
         blocked = stop.blocked_by
-        walk = terrain.routes.walk(start, end, op.radius, blockers=blockers)
+        walk = walking.routes.walk(start, end, op.radius, blockers=blockers)
         if walk is None:  # pragma: no cover - the end point lies on a found route
             raise RuleError(f"{op.id} has no route to that point")
     if math.dist(start, end) < 1e-6:
@@ -339,7 +340,8 @@ def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposa
                         f"{why}")
     how = _declared(state, op, str(action.get("how") or "reposition"))
     blockers = move_goals.move_blockers(state, op, how, action.get("target"))
-    walk = terrain.routes.walk(op.at, spot.at, op.radius, blockers=placement.discs(blockers))
+    walk = game.moving_terrain(state, how).routes.walk(op.at, spot.at, op.radius,
+                                                       blockers=placement.discs(blockers))
     route = walk.points if walk is not None else (op.at, spot.at)
     concrete = {**{k: v for k, v in action.items() if k != "operative"}, "how": how,
                 "to": [spot.at[0], spot.at[1]]}
@@ -388,7 +390,8 @@ def detour_words(game: Game, state: State, found: Proposal) -> str | None:
     mover = state.active_operative or ""
     op = state.operatives.get(mover)
     radius = op.radius if op is not None else 0.0
-    return placing.move_facts(game.terrain(state), state, mover, radius,
+    how = str(found.action.get("how") or "reposition")
+    return placing.move_facts(game.moving_terrain(state, how), state, mover, radius,
                               found.route).get("detour")
 
 
@@ -426,17 +429,19 @@ def _declared(state: State, op: Operative, how: str) -> str:
 
 
 def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: float,
-            blockers: list[Any]) -> tuple[tuple[float, float], Any]:
+            blockers: list[Any], how: str) -> tuple[tuple[float, float], Any]:
     """The cheapest reachable point within :data:`NEAR_FEATURE` of the feature where no enemy
     model on the table can see the base, or where it is in cover from each one that can
     (:func:`behind_ok`; obscured alone is not enough: issue #27). With no enemy on the table:
     the cheapest point next to it. Ties: lower x, then lower y. When there is none, the
-    refusal names the enemy that still sees the best point and from where."""
+    refusal names the enemy that still sees the best point and from where. The routes are
+    those of the move ``how`` (:meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
     from shapely.geometry import Point
 
     terrain = game.terrain(state)
+    walking = game.moving_terrain(state, how)
     assert op.at is not None
-    reachable = terrain.routes.reachable((float(op.at[0]), float(op.at[1])), op.radius,
+    reachable = walking.routes.reachable((float(op.at[0]), float(op.at[1])), op.radius,
                                          allowance, blockers=placement.discs(blockers),
                                          spacing=0.25)
     pts = np.round(np.asarray(reachable.points, dtype=float).reshape(-1, 2), 2)
@@ -460,7 +465,7 @@ def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: f
             f"({first[0]:.1f}, {first[1]:.1f}), in the open")
     best = int(order[int(np.argmax(ok))])
     end = (float(pts[best, 0]), float(pts[best, 1]))
-    walk = terrain.routes.walk((float(op.at[0]), float(op.at[1])), end, op.radius,
+    walk = walking.routes.walk((float(op.at[0]), float(op.at[1])), end, op.radius,
                                blockers=placement.discs(blockers))
     if walk is None:  # pragma: no cover - a reachable grid point has a walk
         raise RuleError(f"{op.id} has no route behind {ref.id}")

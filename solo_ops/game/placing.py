@@ -38,7 +38,8 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     its end is. ``(None, None, why)`` when it cannot move at all. ``how``: the kind of move,
     when it changes what it may cross (a 2018 Advance under the Pariah Nexus effects:
     :meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
-    terrain = game.terrain(state) if how is None else game.moving_terrain(state, how)
+    stand = game.terrain(state)  # where a base may end (never within a wall it went through)
+    terrain = stand if how is None else game.moving_terrain(state, how)
     walk = terrain.routes.walk_through(route, op.radius)
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)
@@ -46,24 +47,25 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     contact = placement.first_contact(terrain, walk, want, op.radius, others)
     if contact is not None:
         want = min(want, contact)  # (along backs off from there to a point it may stand)
-    elif want >= walk.cost - 1e-9 and placement.is_legal(terrain, end, op.radius, others):
+    elif want >= walk.cost - 1e-9 and placement.is_legal(stand, end, op.radius, others):
         return (float(end[0]), float(end[1])), walk, None
-    stop = placement.along(terrain, walk, want, op.radius, others)
+    stop = placement.along(terrain, walk, want, op.radius, others, stand=stand)
     if stop is None:
         first = walk.points[1] if len(walk.points) > 1 else end
-        return None, None, placement.why_not(terrain, first, op.radius, others) or "no room"
+        return None, None, placement.why_not(stand, first, op.radius, others) or "no room"
     return stop.at, stop.walk, stop.blocked_by
 
 
-def way_from_here(game: Game, state: State, op: Operative, to: Any
+def way_from_here(game: Game, state: State, op: Operative, to: Any, how: str | None = None
                   ) -> list[tuple[float, float]] | None:
     """The way from where ``op`` stands to ``to`` around the walls and every other base, or
     None: for a planned move whose route starts where an earlier move of the same activation
     was to end, when that move stopped short (a base in the way). When the bases close every
     way (or stand on the end), the way around the walls alone: :func:`placed` then stops the
-    move at the first base in it."""
+    move at the first base in it. ``how``: the kind of move, on the terrain it crosses
+    (:meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
     assert op.at is not None
-    terrain = game.terrain(state)
+    terrain = game.terrain(state) if how is None else game.moving_terrain(state, how)
     end = (float(to[0]), float(to[1]))
     walk = terrain.routes.walk(op.at, end, op.radius,
                                blockers=placement.discs(state.bases(exclude=op.id)))

@@ -222,12 +222,16 @@ class Stop:
 
 
 def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
-          others: Sequence[Any] = (), *, floor: bool = False) -> Stop | None:
+          others: Sequence[Any] = (), *, floor: bool = False,
+          stand: Terrain | None = None) -> Stop | None:
     """The farthest legal point along ``walk`` that ``budget`` inches of movement reach (the
     walk's end when it is legal and within the budget), backing off :data:`STEP` at a time, on
     the record's grid; None when no legal point but the start is left. ``blocked_by`` says what
-    stands at the first point given up (a base, a feature) when the move was shortened."""
+    stands at the first point given up (a base, a feature) when the move was shortened.
+    ``stand``: the terrain where the base must stand when it differs from the one the walk
+    crosses (a Kill Team 2018 Advance through walls "cannot end the move within the wall")."""
     routes = terrain.routes
+    terrain = terrain if stand is None else stand
     start = (float(walk.points[0][0]), float(walk.points[0][1]))
     top = min(float(budget), float(walk.cost))
     n = math.floor(top / STEP + 1e-9)

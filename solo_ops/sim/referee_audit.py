@@ -169,14 +169,15 @@ def _placed(game: Game, state: State, op: Operative, action: Action
     assert action.to is not None and op.at is not None
     route: Any = action.route if len(action.route) >= 2 else (op.at, action.to)
     if math.dist(route[0], op.at) > 0.005 or enemy_checks.route_blocked(game, state, op, route):
-        route = placing.way_from_here(game, state, op, action.to)  # as the engine goes on
+        # as the engine goes on
+        route = placing.way_from_here(game, state, op, action.to, action.kind)
         if route is None:
             return None
     try:
         limit: float | None = reach.move_allowance(op, action.kind, state.edition)
     except ValueError:
         limit = None
-    to, _, _ = placing.placed(game, state, op, route, limit)
+    to, _, _ = placing.placed(game, state, op, route, limit, how=action.kind)
     return to
 
 

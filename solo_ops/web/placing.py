@@ -142,8 +142,8 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
     kind, target = chosen["kind"], chosen["target"]
     try:  # the engine's own walk for this move (None: no way around walls and bases)
         counters = [b for b in state.bases() if b.ident in state.counters]
-        walk: Walk | None = _route(game.terrain(state), op, kind, spot, others, target,
-                                   counters)
+        walk: Walk | None = _route(game.moving_terrain(state, kind), op, kind, spot, others,
+                                   target, counters)
     except RuleError:
         walk = None
     allowance = reach.move_allowance(op, kind, state.edition)
