@@ -30,7 +30,7 @@ from solo_ops.game import (
     shots,
 )
 from solo_ops.game.mines import check_mines
-from solo_ops.game.play2018 import advance_roll, retell_advance
+from solo_ops.game.play2018 import advance_roll, retell_advance, unrolled_explain
 from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules import reach
@@ -88,7 +88,8 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
     events: list[dict[str, Any]] = [{
         "type": "enemy_activation", "unit": unit.id, "command": unit.command,
         "order": plan.order.texts(), "state_before": plan.state_before,
-        "explain": list(plan.explain), "plan": plan.to_dict(),
+        "explain": unrolled_explain(plan.explain, plan.actions, state.operatives),
+        "plan": plan.to_dict(),
     }]
     cp.tell(game, events)  # a question in this step tells what was done before it first
     acting = frozenset(unit.models)  # a Stun on these outlasts this activation
@@ -180,7 +181,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
     note = action.note
     moved_on = math.dist(route[0], old) > 0.005  # an earlier move of it stopped short
     if moved_on or enemy_checks.route_blocked(game, state, op, route):  # or a base in the way
-        route = placing.way_from_here(game, state, op, action.to)
+        route = placing.way_from_here(game, state, op, action.to, action.kind)
         if route is None:
             return [{"type": "move_blocked", "operative": op.id, "how": action.kind,
                      "blocked_by": "no way around the walls and bases",

@@ -140,19 +140,59 @@ def advance_roll(game: Game, state: State, op: Operative) -> list[dict[str, Any]
                      f"{op.profile.movement:g}\" + {op.advance_roll}\" = {limit:g}\"."}]
 
 
+def advance_to_roll(action: Action, op: Operative) -> str:
+    """An enemy model's planned Advance in words before its roll is made: where it heads and
+    why, no distance claimed (004 Advancing: "make an Advance roll by rolling a D6. Add the
+    result to the model's Move characteristic"): what is shown when the game pauses for a
+    player's question before the roll (an Overwatch at another model's charge) promises
+    nothing the dice have not given. :func:`retell_advance` replaces it once rolled."""
+    assert action.told is not None
+    reason, _, why = action.told
+    where = f", headed for {fmt_pt(action.to)}" if action.to is not None else ""
+    return (f"{op.label} is to Advance {reason}{where}: its Advance roll (Move "
+            f"{op.profile.movement:g}\" + D6) is made as it moves.{why}")
+
+
+def advance_sequence_words(line: str, action: Action) -> str:
+    """A sequence line of the plan with its "Advance up to N\"" said as to be rolled."""
+    return line.replace(f"Advance up to {inches(action.cost)}", "Advance (to be rolled)", 1)
+
+
+def unrolled_explain(explain: list[str], actions: list[Action],
+                     operatives: dict[str, Operative]) -> list[str]:
+    """The plan's explanation as the activation first tells it: each Advance (its roll not
+    yet made) said by :func:`advance_to_roll`, its sequence line by
+    :func:`advance_sequence_words`; every other line as planned."""
+    out = list(explain)
+    for action in actions:
+        if action.kind != "advance" or action.told is None or action.note not in out:
+            continue
+        op = operatives[action.model]
+        out[out.index(action.note)] = advance_to_roll(action, op)
+        for i, line in enumerate(out):
+            if line.startswith(f"{op.label}'s sequence: "):
+                out[i] = advance_sequence_words(line, action)
+                break
+    return out
+
+
 def retell_advance(activation: dict[str, Any], action: Action, op: Operative,
                    moved: list[dict[str, Any]]) -> None:
     """Tell an enemy model's Advance again in its activation's explanation once the roll is
     made (004 Advancing: "make an Advance roll by rolling a D6. Add the result to the model's
-    Move characteristic for that Movement phase"): the plan could only say "up to" the most a
-    D6 gives, so its line (and the sequence's "Advance up to ...") are replaced by the
+    Move characteristic for that Movement phase"): the activation first says it is to be
+    rolled (:func:`unrolled_explain`), so its line (and the sequence's "Advance (to be
+    rolled)") are replaced by the
     distance it moved, the allowance the roll gave and -- where it reached the planned end --
     what it finds there, its figures "of its N\"" the rolled allowance. Words only: the
     move was made as planned, within the roll (:func:`solo_ops.game.enemy._move`)."""
     end = next((e for e in moved if e.get("type") == "moved"), None)
     explain = activation.get("explain")
-    if (action.told is None or end is None or op.advance_roll is None
-            or not isinstance(explain, list) or action.note not in explain):
+    if action.told is None or end is None or op.advance_roll is None \
+            or not isinstance(explain, list):
+        return
+    told = advance_to_roll(action, op)
+    if told not in explain:
         return
     reason, tail, why = action.told
     limit = reach.move_allowance(op, "advance", "kt2018")
@@ -165,8 +205,8 @@ def retell_advance(activation: dict[str, Any], action: Action, op: Operative,
         words += tail.replace(f"of its {inches(most)}", f"of its {inches(limit)}")
     elif action.to is not None:
         words += f" The roll stops it short of {fmt_pt(action.to)}, where it was headed."
-    explain[explain.index(action.note)] = words + why
-    planned = f"Advance up to {inches(action.cost)}"
+    explain[explain.index(told)] = words + why
+    planned = "Advance (to be rolled)"
     for i, line in enumerate(explain):
         if line.startswith(f"{op.label}'s sequence: ") and planned in line:
             explain[i] = line.replace(planned, f"Advance {inches(end['cost'])}", 1)
