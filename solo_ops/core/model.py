@@ -223,6 +223,9 @@ class Weapon:
     ap: int = 0
     damage_2018: DiceExpr | None = None
     shots: DiceExpr | None = None
+    # Kill Team 2018 weapon abilities by name (``rules.kt2018.WEAPON_ABILITIES_2018``: gauss);
+    # ``rules`` above are Kill Team 2024's and never played in a 2018 game
+    abilities_2018: tuple[str, ...] = ()
 
     @property
     def is_melee(self) -> bool:

@@ -193,6 +193,8 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         assault_advanced=kt2018.assault_advanced(kind, bool(getattr(shooter, "advanced", False))),
         firing_point=firing_point and not melee,
         rapid_fire=not melee and kt2018.rapid_fire_doubles(kind, long_range, rapid_fire),
+        wound_ap=kt2018.wound_ap_of(weapon.abilities_2018),
+        wound_ap_why=next((a.capitalize() for a in weapon.abilities_2018), None),
         **(effects or {}))
 
 

@@ -26,6 +26,7 @@ from solo_ops.core.model import (
 )
 from solo_ops.io import library
 from solo_ops.io.yamlio import read_document
+from solo_ops.rules.kt2018 import WEAPON_ABILITIES_2018
 
 DEFAULT_LEADERSHIP = 7
 DEFAULT_TOUGHNESS = 3
@@ -38,7 +39,7 @@ PROFILE_KEYS = (
 EDITIONS = ("kt2024", "kt2018")
 WEAPON_KEYS = (
     "name", "type", "range", "attacks", "hit", "damage", "rules", "strength", "ap",
-    "damage_2018", "shots", "range_2018", "type_2018", "notes",
+    "damage_2018", "shots", "range_2018", "type_2018", "abilities_2018", "notes",
 )
 
 
@@ -90,7 +91,24 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
         shots=shots,
         range_2018=rng_2018,
         type_2018=type_2018,
+        abilities_2018=_abilities_2018(w),
     )
+
+
+def _abilities_2018(w: Fields) -> tuple[str, ...]:
+    """A weapon's Kill Team 2018 abilities (``abilities_2018``: names from
+    :data:`solo_ops.rules.kt2018.WEAPON_ABILITIES_2018`, each once)."""
+    out: list[str] = []
+    for i, text in enumerate(w.sequence("abilities_2018", [])):
+        name = str(text).strip().lower()
+        if name not in WEAPON_ABILITIES_2018:
+            raise w.error(join_path("abilities_2018", i),
+                          f"unknown Kill Team 2018 weapon ability {excerpt(text)} (known: "
+                          + ", ".join(sorted(WEAPON_ABILITIES_2018)) + ")")
+        if name in out:
+            raise w.error(join_path("abilities_2018", i), f"{name} is given twice")
+        out.append(name)
+    return tuple(out)
 
 
 def _type_2018(w: Fields, wtype: WeaponType) -> WeaponType | None:

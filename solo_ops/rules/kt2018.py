@@ -61,6 +61,26 @@ def _check(value: object, name: str, low: int, high: int) -> None:
                          source=name)
 
 
+WEAPON_ABILITIES_2018: dict[str, dict[str, int]] = {
+    # Kill Team 2018 Core Manual, Necron datasheets (gauss flayer, gauss blaster; not in 004):
+    # "Gauss: each wound roll of 6+ is resolved with AP -4"
+    "gauss": {"wound_roll": 6, "ap": -4},
+}
+"""The Kill Team 2018 weapon abilities the engine plays, as data: each a wound roll from
+which the hit is resolved with another AP (``Weapon.abilities_2018`` names them; a roster's
+unknown name is refused on loading)."""
+
+
+def wound_ap_of(abilities: Iterable[str]) -> tuple[int, int] | None:
+    """``(wound roll, AP)`` of the first of ``abilities`` that changes AP on a high wound
+    roll (:data:`WEAPON_ABILITIES_2018`), or None: :attr:`Attack2018.wound_ap`."""
+    for name in abilities:
+        rule = WEAPON_ABILITIES_2018.get(name)
+        if rule is not None and "wound_roll" in rule:
+            return int(rule["wound_roll"]), int(rule["ap"])
+    return None
+
+
 @dataclass(frozen=True)
 class Attack2018:
     """One model's attack with one weapon, and the conditions that modify it.
@@ -107,6 +127,10 @@ class Attack2018:
     injury_reroll_why: str | None = None
     overwatch_hits_on: int = 6
     overwatch_why: str | None = None
+    # a weapon ability (Gauss): a wound roll of ``wound_ap[0]``+ (after modifiers) resolves
+    # the hit with AP ``wound_ap[1]`` (:func:`wound_ap_of`)
+    wound_ap: tuple[int, int] | None = None
+    wound_ap_why: str | None = None  # the ability's name, for the words ("Gauss")
 
     def __post_init__(self) -> None:
         _check(self.skill, "skill", 2, 7)
@@ -234,35 +258,53 @@ def wounds(face: int, attack: Attack2018, target: Target2018) -> bool:
         attack.effective_strength, target.toughness)
 
 
-def save_needed(attack: Attack2018, target: Target2018) -> tuple[int, str]:
-    """The roll the save needs and which save it is: the armour save worsened by AP, or the
-    invulnerable save (never modified by AP) when that is better. Ties: armour."""
-    armour = target.save + abs(attack.ap)
+def shot_ap(attack: Attack2018, wound_face: int | None = None) -> int:
+    """The AP a hit is resolved with: the weapon's, or its ability's when the wound roll
+    (``wound_face`` and the wound modifiers) reaches it (Gauss: "each wound roll of 6+ is
+    resolved with AP -4")."""
+    if attack.wound_ap is None or wound_face is None:
+        return attack.ap
+    roll, ap = attack.wound_ap
+    total = wound_face + sum(a for _, a in attack.wound_modifiers)
+    return ap if total >= roll and abs(ap) > abs(attack.ap) else attack.ap
+
+
+def save_needed(attack: Attack2018, target: Target2018, wound_face: int | None = None
+                ) -> tuple[int, str]:
+    """The roll the save needs and which save it is: the armour save worsened by AP (the
+    hit's: :func:`shot_ap` of its wound roll ``wound_face``), or the invulnerable save (never
+    modified by AP) when that is better. Ties: armour."""
+    armour = target.save + abs(shot_ap(attack, wound_face))
     if target.invulnerable is not None and target.invulnerable < armour:
         return target.invulnerable, "invulnerable"
     return armour, "armour"
 
 
-def save_words(attack: Attack2018, target: Target2018) -> str | None:
+def save_words(attack: Attack2018, target: Target2018, wound_face: int | None = None
+               ) -> str | None:
     """The save in words (``armour 4+``, ``invulnerable 5+``), or None when no save can be
     made: the armour save worsened past 6+ by AP (a 6+ save against AP -3 needs 9 on a D6)
     with no invulnerable save, or no save at all (Save 7: none). :func:`no_save_words` says
     why."""
-    need, kind = save_needed(attack, target)
+    need, kind = save_needed(attack, target, wound_face)
     return f"{kind} {need}+" if need <= 6 else None
 
 
-def no_save_words(attack: Attack2018, target: Target2018) -> str:
+def no_save_words(attack: Attack2018, target: Target2018, wound_face: int | None = None
+                  ) -> str:
     """Why a target has no save against ``attack`` (:func:`save_words` is None): ``no save
     (AP -3 against armour 6+)`` or ``no save``."""
-    if target.save <= 6 and attack.ap:
-        return f"no save (AP {-abs(attack.ap)} against armour {target.save}+)"
+    ap = shot_ap(attack, wound_face)
+    if target.save <= 6 and ap:
+        return f"no save (AP {-abs(ap)} against armour {target.save}+)"
     return "no save"
 
 
-def saves(face: int, attack: Attack2018, target: Target2018) -> bool:
-    """Save roll: the face must reach :func:`save_needed`; a 1 always fails."""
-    need, _ = save_needed(attack, target)
+def saves(face: int, attack: Attack2018, target: Target2018, wound_face: int | None = None
+          ) -> bool:
+    """Save roll: the face must reach :func:`save_needed` (of the hit's wound roll
+    ``wound_face``); a 1 always fails."""
+    need, _ = save_needed(attack, target, wound_face)
     return face != 1 and face >= need
 
 
@@ -400,6 +442,12 @@ def _roll_words(entry: RollEntry) -> str:
     return f"{entry.face} ({mods}) = {entry.value}"
 
 
+def _gauss_words(attack: Attack2018, wound_face: int) -> str:
+    """`` (Gauss: AP -4)`` when the wound roll gives the hit its ability's AP, else ``""``."""
+    ap = shot_ap(attack, wound_face)
+    return f" ({attack.wound_ap_why or 'its ability'}: AP {-abs(ap)})" if ap != attack.ap else ""
+
+
 def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str = "attack"
                 ) -> Roll2018:
     """Resolve ``attack`` shot by shot (melee: attack by attack) through ``dice``, every roll
@@ -419,7 +467,6 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
     if attack.effect_strength:
         lines.append("Strength " + ", ".join(f"{a:+d} ({r})" for r, a in attack.effect_strength)
                      + f" = {attack.effective_strength}.")
-    save_text, no_save = save_words(attack, target), no_save_words(attack, target)
     # Overwatch: "a 6 is always required ... irrespective of ... any modifiers" (none shown)
     mods = [] if attack.overwatch else attack.hit_modifiers
     word = "Attack" if attack.melee else "Shot"
@@ -441,12 +488,14 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
                          f"(needs {wound_target(attack.effective_strength, target.toughness)}+)"
                          ".")
             continue
-        hit_words += f", wound roll {_roll_words(wound)} wounds"
+        hit_words += f", wound roll {_roll_words(wound)} wounds" + _gauss_words(attack,
+                                                                               wound.face)
+        save_text = save_words(attack, target, wound.face)
         if save_text is None:  # no die is rolled for a save that cannot be made
-            unsaved = f"{hit_words}, {no_save}"
+            unsaved = f"{hit_words}, {no_save_words(attack, target, wound.face)}"
         else:
             save = dice.d6(f"{label}: save roll {n} ({save_text})")
-            if saves(save.face, attack, target):
+            if saves(save.face, attack, target, wound.face):
                 lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({save_text}).")
                 continue
             unsaved = f"{hit_words}, save {save.face} fails ({save_text})"

@@ -37,6 +37,33 @@ def _chance(test: Any, reroll: frozenset[int] = frozenset()) -> Fraction:
     return once + again * once
 
 
+def _final_faces(test: Any, reroll: frozenset[int]) -> dict[int, Fraction]:
+    """The chance of each face a D6 ends on when a face in ``reroll`` that fails ``test`` is
+    rolled once more."""
+    out = {face: Fraction(1, 6) for face in range(1, 7)}
+    for face in range(1, 7):
+        if face in reroll and not test(face):
+            out[face] -= Fraction(1, 6)
+            for again in range(1, 7):
+                out[again] += Fraction(1, 36)
+    return out
+
+
+def _wounded_unsaved(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Fraction:
+    """The chance a hit wounds and is not saved, the save asked by each wound roll's face
+    (a weapon ability such as Gauss resolves a high wound roll with another AP:
+    :func:`solo_ops.rules.kt2018.shot_ap`)."""
+    def wounds(face: int) -> bool:
+        return kt2018.wounds(face, attack, target)
+
+    total = Fraction(0)
+    for face, chance in _final_faces(wounds, attack.wound_reroll).items():
+        if wounds(face):
+            total += chance * (1 - _chance(lambda f, w=face: kt2018.saves(f, attack, target,
+                                                                           w)))
+    return total
+
+
 @lru_cache(maxsize=4096)
 def attack_2018(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Odds:
     """Exact damage distribution of one Kill Team 2018 attack (all its shots), capped at the
@@ -46,7 +73,7 @@ def attack_2018(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Odds:
     p_hit = _chance(lambda f: kt2018.hits(f, attack))
     p_wound = _chance(lambda f: kt2018.wounds(f, attack, target), attack.wound_reroll)
     p_fail_save = 1 - _chance(lambda f: kt2018.saves(f, attack, target))
-    p = p_hit * p_wound * p_fail_save
+    p = p_hit * _wounded_unsaved(attack, target)
     per_shot: Dist = {0: 1 - p}
     for dmg, q in dice_expr_2018(attack.damage).items():
         add_probability(per_shot, dmg, p * q)

@@ -30,14 +30,18 @@ TYPE_WORDS_2018 = {"rapid": "Rapid Fire", "assault": "Assault", "heavy": "Heavy"
                    "pistol": "Pistol", "grenade": "Grenade"}
 """A Kill Team 2018 weapon type as a datasheet writes it, before its number of shots."""
 
+ABILITY_WORDS_2018 = {"gauss": "Gauss (a wound roll of 6+ is resolved with AP -4)"}
+"""A Kill Team 2018 weapon ability as a card says it (``Weapon.abilities_2018``)."""
+
 
 def weapon_words(w: Weapon, edition: str, units: str = "in") -> str:
     """One weapon in a line, by the edition's characteristics: ``autogun: 4 attacks, hits on
     4+, damage 2/3`` (2024) or ``autogun (Rapid Fire 1, 24"): S3 AP0 D1`` (2018: its 2018
     type and shots, ``Weapon.kt2018_type``; a ``special`` weapon with no 2018 type says
-    ``special``)."""
-    rules = ", ".join(r.text() for r in w.rules)
+    ``special``), never the Kill Team 2024 weapon rules (Lethal, Brutal ...) a 2018 game does
+    not play: its own abilities (``Weapon.abilities_2018``: Gauss) instead."""
     if edition == "kt2018":
+        rules = ", ".join(ABILITY_WORDS_2018.get(a, a) for a in w.abilities_2018)
         reach = "" if w.is_melee or w.range is None else f', {measure.length(w.range, units)}'
         strength = w.strength if w.strength is not None else "user"
         damage = w.damage_2018.text() if w.damage_2018 is not None else "1"
@@ -46,6 +50,7 @@ def weapon_words(w: Weapon, edition: str, units: str = "in") -> str:
             kind = f"{TYPE_WORDS_2018[kind]} {w.shots.text() if w.shots is not None else 1}"
         text = f"{w.name} ({kind}{reach}): S{strength} AP{w.ap} D{damage}"
     else:
+        rules = ", ".join(r.text() for r in w.rules)
         parts = [f"{w.attacks} attacks" if w.attacks is not None else "",
                  f"hits on {w.hit}+" if w.hit is not None else "",
                  f"damage {w.damage[0]}/{w.damage[1]}" if w.damage is not None else ""]

@@ -26,6 +26,11 @@ ONLY_2024 = re.compile(
     r"\bcounteract\b|\bCounteract\b|\bOn Guard\b|\bTac Op\b|\bCrit Op\b|\bKill Op\b|"
     r"can normal|would normal|Shot \d+: .*\(melee\)|Enemies destroyed|squad is down|"
     r"\b[a-z0-9-]+ down[,.]|"
+    # the Kill Team 2024 weapon rules as a card writes them (WeaponRule.text): a 2018 weapon
+    # shows its 2018 profile and abilities only
+    r"\b(?:accurate|blast|devastating|lethal|limited|piercing|torrent)=|"
+    r"\b(?:brutal|balanced|ceaseless|relentless|rending|saturate|seek_light|punishing|"
+    r"severe|piercing_crits)\b|; heavy\b|"
     # wrong in either edition: the supplement's ' for inches (not a quoted answer's
     # 'move 10,4'), a negative zero, the 2024 names of 2018 moves
     r"(?<![\d,.])\d+'(?![a-zA-Z])|-0\.0\b|\(advance\)|\(fall back\)")
@@ -34,8 +39,9 @@ ONLY_2024 = re.compile(
 def scenario(folder: Path) -> Path:
     """Two of the players' models against two enemy models across a small table, one battle
     round (a whole game, kept cheap), Auto-reactive Foundations and Internal Pressure Shift in
-    force."""
-    melee = {**copy.deepcopy(BRUTE), "weapons": [{"name": "choppa", "type": "melee"}]}
+    force. The boys' choppa carries a Kill Team 2024 rule (Brutal) the output must never show."""
+    melee = {**copy.deepcopy(BRUTE), "weapons": [{"name": "choppa", "type": "melee",
+                                                   "rules": ["brutal"]}]}
     doc = {"name": "words test", "edition": "kt2018", "board": board(),
            "roster": {"name": "r", "profiles": {"brute": copy.deepcopy(BRUTE),
                                                  "boy": melee},

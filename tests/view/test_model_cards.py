@@ -4,6 +4,7 @@ characteristics, where a tap finds it; a hidden counter's card says nothing of w
 from __future__ import annotations
 
 import json
+import re
 
 from solo_ops.game.engine import new_game
 from solo_ops.io.scenario import load_scenario
@@ -12,6 +13,10 @@ from solo_ops.view.player import player_view
 from tests.support.paths import SCENARIOS
 
 EXAMPLE = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+RULES_2024 = re.compile(r"\b(?:accurate|blast|devastating|lethal|limited|piercing|torrent)=|"
+                        r"\b(?:brutal|balanced|ceaseless|relentless|rending|saturate|"
+                        r"seek_light|punishing|severe|piercing_crits)\b|; heavy\b")
+"""The Kill Team 2024 weapon rules as a card writes them (``WeaponRule.text``)."""
 
 
 def test_weapons_read_by_the_edition_s_characteristics() -> None:
@@ -34,7 +39,35 @@ def test_weapons_read_by_the_edition_s_characteristics() -> None:
     assert weapon_words(autogun_2018, "kt2018", "cm") == (
         "autogun (Rapid Fire 1, 61.0 cm): S3 AP0 D1")
     axe_2018 = berserker.for_edition("kt2018").weapons[0]
-    assert weapon_words(axe_2018, "kt2018") == "chainaxe (melee): S6 AP-1 D1; brutal"
+    assert weapon_words(axe_2018, "kt2018") == "chainaxe (melee): S6 AP-1 D1"
+
+
+def test_a_2018_card_shows_the_2018_profile_and_abilities_never_2024_rules() -> None:
+    """rosters/necron-patrol.yaml: the synaptic disintegrator {type_2018: rapid, range_2018:
+    24, rules: [heavy, devastating=3, seek_light], strength: 4, ap: 0, shots: 1}; the gauss
+    flayer {ap: 0, abilities_2018: [gauss], rules: [lethal=5]} (Gauss, the Kill Team 2018
+    Core Manual: "each wound roll of 6+ is resolved with AP -4"). Every card and set-up line
+    of the Crypt of Cynosure game is free of the Kill Team 2024 rule words."""
+    from solo_ops.view.setup import setup_doc
+
+    game = load_scenario(SCENARIOS / "crypt-auto-reactive-foundations.yaml")
+    roster = game.roster
+    assert roster is not None
+    mark = roster.profiles["deathmark"].for_edition("kt2018")
+    warrior = roster.profiles["warrior"].for_edition("kt2018")
+    assert weapon_words(mark.weapons[0], "kt2018") == (
+        'synaptic disintegrator (Rapid Fire 1, 24.0"): S4 AP0 D1')
+    assert weapon_words(warrior.weapons[0], "kt2018") == (
+        'gauss flayer (Rapid Fire 1, 24.0"): S4 AP0 D1; Gauss (a wound roll of 6+ is '
+        'resolved with AP -4)')
+    g, state = new_game(game, 15)
+    view = player_view(g, state)
+    for o in state.operatives.values():  # every model as a card would show it
+        for w in o.profile.weapons:
+            assert not RULES_2024.search(weapon_words(w, "kt2018")), w.name
+    lines = json.dumps(setup_doc(g, state, view))
+    assert not RULES_2024.search(lines)
+    assert "Gauss" in lines and "synaptic disintegrator (Rapid Fire 1" in lines
 
 
 def test_a_card_for_every_model_counter_and_objective_the_players_see() -> None:
