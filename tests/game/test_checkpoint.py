@@ -23,7 +23,7 @@ from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import actions_of, can_undo, game_document, undo
 from solo_ops.io.scenario import load_scenario
 from tests.support.paths import SCENARIOS
-from tests.support.players import bot_answers
+from tests.support.players import bot_answers, cli_here
 from tests.support.saves import reseal, seal_save
 
 
@@ -150,14 +150,13 @@ def test_a_save_without_a_checkpoint_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_replay_starts_at_the_checkpoint_a_game_went_on_from(tmp_path: Path) -> None:
-    """Through the real command: a save whose history plays differently goes on from its
-    checkpoint; its log gets a base line, and ``replay`` checks every step after it."""
+    """Through the real command (run in this process): a save whose history plays differently
+    goes on from its checkpoint; its log gets a base line, and ``replay`` checks every step
+    after it."""
     import subprocess
-    import sys
 
     def solo(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=300)
+        return cli_here(*args, cwd=tmp_path)
 
     lines = _lines("gallowdark-night-raid.yaml", 5)
     first = [a for line in lines[:12] for a in ("--answer", line)]
