@@ -34,6 +34,13 @@ def charge_disc(op: Operative, tp: tuple[float, float], target: Operative
     return (float(tp[0]), float(tp[1]), r)
 
 
+def charge_order_words(code: str) -> str:
+    """A charge order's code as the order table reads (``within_6`` -> ``Within 6"``,
+    ``yes`` -> ``Yes``), never ``'within 6'``, whose closing quote reads as feet."""
+    words = code.replace("_", " ").capitalize()
+    return words + "\"" if words[-1:].isdigit() else words
+
+
 def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
                   edition: str) -> Action | None:
@@ -81,8 +88,8 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
                       target=target.id,
                       note=f"{op.label} declares a charge on {target.label} "
-                           f"({inches(dist)} away; charge order "
-                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls its "
+                           f"({inches(dist)} away; charge order: "
+                           f"{charge_order_words(codes['charge'])}): the engine rolls its "
                            "charge roll.")
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range

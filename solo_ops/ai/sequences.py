@@ -225,7 +225,7 @@ def _move_keep_shot(f: _Turn) -> str | None:
         return ("moving by its order would lose its shot" if before is not None
                 else "no valid target in range, moving or not")
     weapon = next((w for w in f.op.profile.ranged_weapons if w.name == shot.weapon), None)
-    if moved and weapon is not None and weapon.type.value == "heavy":
+    if moved and weapon is not None and weapon.kt2018_type == "heavy":
         return f"moving would cost its {weapon.name} (Heavy) -1 to hit"
     if not moved:
         return NA  # no move to make: staying put to shoot is the next option
@@ -433,6 +433,8 @@ def _words(t: _Turn, actions: list[Action]) -> str:
         label = sequences.action_words(a.kind) if a.kind != "operate_hatch" else "Operate Hatch"
         if a.kind == "normal":
             label = "move"
+        if a.kind == "advance":
+            label = "Advance up to"  # its D6 is rolled as it moves (the engine retells it)
         if a.kind in MOVE_KINDS and a.to is not None:
             label += f" {inches(a.cost)}"
         elif a.kind == "charge":

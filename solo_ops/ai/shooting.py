@@ -121,7 +121,7 @@ def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], wea
         mine = gaps.get(target.id)
         closest = mine is not None and all(g is None or g >= mine - 1e-9 for g in gaps.values())
     return kt2018.combat_shot_refusal(
-        getattr(ctx.settings, "combat_shooting", "core"), pistol=weapon.type == "pistol",
+        getattr(ctx.settings, "combat_shooting", "core"), pistol=weapon.kt2018_type == "pistol",
         shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
 
 
@@ -152,7 +152,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         if ctx.edition == "kt2024" and moved and not kt2024.may_shoot_after_move(
                 weapon, moved_how or "reposition"):
             continue
-        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.type, moved_how):
+        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.kt2018_type, moved_how):
             continue  # 004 Assault: after an Advance "it can only fire Assault weapons"
         weapons.append(weapon)
     # The closest valid target wins (the expected damage only breaks ties of distance), so the

@@ -179,20 +179,20 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         gap = _gap(shooter, target)
         long_range = bool(not melee and weapon.range and gap is not None
                           and gap > weapon.range / 2)
+    kind = weapon.kt2018_type  # the 2018 type (``type_2018``), not the troop-type category
     return kt2018.Attack2018(
         shots=shots, skill=min(7, max(2, int(skill))), strength=int(strength), ap=weapon.ap,
         damage=weapon.damage_2018 or kt2018.ONE, melee=melee,
-        grenade=weapon.type is WeaponType.GRENADE, long_range=long_range,
+        grenade=kind is WeaponType.GRENADE, long_range=long_range,
         obscured=bool(getattr(cover, "obscured", False)) and not melee,
         flesh_wounds=int(getattr(shooter, "flesh_wounds", 0)), broken=broken,
         overwatch=overwatch, close_quarters=close_quarters,
         concentrated_radius=concentrated_radius, no_escape=no_escape and melee,
         # 004 Heavy / Assault hit modifiers and firing points (issue 14 item 12)
-        heavy_moved=kt2018.heavy_moved(weapon.type, getattr(shooter, "moved_how", None)),
-        assault_advanced=kt2018.assault_advanced(weapon.type,
-                                                 bool(getattr(shooter, "advanced", False))),
+        heavy_moved=kt2018.heavy_moved(kind, getattr(shooter, "moved_how", None)),
+        assault_advanced=kt2018.assault_advanced(kind, bool(getattr(shooter, "advanced", False))),
         firing_point=firing_point and not melee,
-        rapid_fire=not melee and kt2018.rapid_fire_doubles(weapon.type, long_range, rapid_fire),
+        rapid_fire=not melee and kt2018.rapid_fire_doubles(kind, long_range, rapid_fire),
         **(effects or {}))
 
 

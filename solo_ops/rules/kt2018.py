@@ -243,6 +243,23 @@ def save_needed(attack: Attack2018, target: Target2018) -> tuple[int, str]:
     return armour, "armour"
 
 
+def save_words(attack: Attack2018, target: Target2018) -> str | None:
+    """The save in words (``armour 4+``, ``invulnerable 5+``), or None when no save can be
+    made: the armour save worsened past 6+ by AP (a 6+ save against AP -3 needs 9 on a D6)
+    with no invulnerable save, or no save at all (Save 7: none). :func:`no_save_words` says
+    why."""
+    need, kind = save_needed(attack, target)
+    return f"{kind} {need}+" if need <= 6 else None
+
+
+def no_save_words(attack: Attack2018, target: Target2018) -> str:
+    """Why a target has no save against ``attack`` (:func:`save_words` is None): ``no save
+    (AP -3 against armour 6+)`` or ``no save``."""
+    if target.save <= 6 and attack.ap:
+        return f"no save (AP {-abs(attack.ap)} against armour {target.save}+)"
+    return "no save"
+
+
 def saves(face: int, attack: Attack2018, target: Target2018) -> bool:
     """Save roll: the face must reach :func:`save_needed`; a 1 always fails."""
     need, _ = save_needed(attack, target)
@@ -402,7 +419,7 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
     if attack.effect_strength:
         lines.append("Strength " + ", ".join(f"{a:+d} ({r})" for r, a in attack.effect_strength)
                      + f" = {attack.effective_strength}.")
-    need, kind = save_needed(attack, target)
+    save_text, no_save = save_words(attack, target), no_save_words(attack, target)
     # Overwatch: "a 6 is always required ... irrespective of ... any modifiers" (none shown)
     mods = [] if attack.overwatch else attack.hit_modifiers
     word = "Attack" if attack.melee else "Shot"
@@ -425,17 +442,20 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
                          ".")
             continue
         hit_words += f", wound roll {_roll_words(wound)} wounds"
-        save = dice.d6(f"{label}: save roll {n} ({kind} {need}+)")
-        if saves(save.face, attack, target):
-            lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({kind} {need}+).")
-            continue
+        if save_text is None:  # no die is rolled for a save that cannot be made
+            unsaved = f"{hit_words}, {no_save}"
+        else:
+            save = dice.d6(f"{label}: save roll {n} ({save_text})")
+            if saves(save.face, attack, target):
+                lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({save_text}).")
+                continue
+            unsaved = f"{hit_words}, save {save.face} fails ({save_text})"
         amount, dmg_text = roll_dice_expr(dice, attack.damage, f"{label}: damage {n}")
         amount = min(amount, left)
         left -= amount
         dealt += amount
-        lines.append(f"{word} {n}: {hit_words}, save {save.face} fails ({kind} {need}+); "
-                     f"{amount} damage" + (f" ({dmg_text})." if attack.damage.is_random
-                                           else "."))
+        lines.append(f"{word} {n}: {unsaved}; {amount} damage"
+                     + (f" ({dmg_text})." if attack.damage.is_random else "."))
         if left <= 0:
             outcome, value = roll_injury(dice, target.flesh_wounds, attack.injury_modifiers,
                                          f"{label}: injury roll", reroll=attack.injury_reroll,

@@ -5,40 +5,15 @@ lasgun (Rapid Fire 1, 24") 9" away, one at 16", and one anywhere under ``as_writ
 
 from __future__ import annotations
 
-import copy
-from typing import Any
-
-from solo_ops.core.dice import ScriptedDice
-from solo_ops.game.engine import Game, new_game, step
+from solo_ops.game.engine import Game, step
 from solo_ops.game.state import State
-from solo_ops.io.scenario import parse_scenario
-from tests.support.pariah_table import RADIUS, TROOPER, board, engine_until_players, events, rolls
-
-MISSES = [6, 1] + [2] * 40  # the players win the initiative; then every hit roll misses
+from tests.support.pariah_table import TROOPER, engine_until_players, events, rolls, shooting_phase
 
 
 def _start(gap: float, rule: str) -> tuple[Game, State]:
     """a1 and e1 (both troopers: a lasgun, a laspistol, a knife) ``gap`` apart, base to base,
-    on a clear line (y 14); e1's unit a Fire Team that stays and fires at will (command 1)."""
-    e1_x = 3 + 2 * RADIUS + gap
-    doc: dict[str, Any] = {
-        "name": "rapid", "edition": "kt2018", "board": board(),
-        "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
-                   "table": {i: "trooper" for i in range(1, 7)}},
-        "engagement": 1, "seed": 1,
-        "mission": {"name": "Objective Ultima", "pariah": "objective-ultima"},
-        "squads": [{"player": "Ana", "models": [
-            {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [3, 14]},
-            {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
-        "enemies": [{"id": "u1", "command": 1, "models": [
-            {"id": "e1", "profile": "trooper", "at": [e1_x, 14]}]}],
-        "settings": {"turns": 2, "rapid_fire": rule}}
-    game, state = new_game(parse_scenario(doc, "rapid.yaml"), 1)
-    state.counters.clear()
-    state.dice = ScriptedDice(faces=list(MISSES))
-    engine_until_players(game, state)
-    state.phase = "shooting"
-    return game, state
+    on a clear line; e1's unit a Fire Team that stays and fires at will (command 1)."""
+    return shooting_phase(TROOPER, gap, {"rapid_fire": rule})
 
 
 def _hit_rolls(state: State, since: int, label: str) -> int:
