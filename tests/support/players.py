@@ -160,8 +160,9 @@ def cli_here(*args: str, cwd: Path, stdin: str | None = None
     with contextlib.chdir(cwd):
         run = runner.invoke(solo_ops_main, list(args), input=stdin, env={"COLUMNS": "100"})
     stderr = run.stderr
-    if run.exc_info is not None and not isinstance(run.exception, SystemExit):
-        stderr += "".join(traceback.format_exception(*run.exc_info))  # what Python would say
+    if run.exception is not None and not isinstance(run.exception, SystemExit):
+        assert run.exc_info is not None  # an internal error: what Python would have printed
+        stderr += "".join(traceback.format_exception(*run.exc_info))
     return subprocess.CompletedProcess(["solo-ops", *args], run.exit_code, run.stdout, stderr)
 
 
