@@ -83,6 +83,10 @@ SLOW: dict[str, frozenset[str]] = {
         "test_fuzz_boards", "test_fuzz_rosters", "test_fuzz_squads", "test_fuzz_scenarios",
         "test_fuzz_saves", "test_fuzz_campaign_saves", "test_fuzz_logs",
     }),
+    "tests/e2e/test_log_audit.py": frozenset({
+        "test_no_enemy_attacks_what_it_cannot_see_or_what_is_gone",
+        "test_no_base_on_another_in_terrain_or_off_the_board_and_every_cost_its_routes",
+    }),
     "tests/e2e/test_campaign_targets.py": frozenset({
         "test_observed_win_rates_follow_the_targets",
     }),

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from solo_ops.cli import main
 from solo_ops.io.roster import parse_roster
 from tests.support.paths import SCENARIOS
-from tests.support.players import cli
+from tests.support.players import cli_here
 from tests.support.scenario_files import (
     BRUTE,
     GUNNER,
@@ -73,7 +73,7 @@ def test_a_join_that_rolls_ambush_resolves_where_the_counter_stands(tmp_path: Pa
            "counters": [{"id": "c1", "at": [10, 10], "hidden_order": 3}]}
     path = tmp_path / "join.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    run = cli("play", str(path), "--save", "s.json", *["--answer", "p1 conceal",
+    run = cli_here("play", str(path), "--save", "s.json", *["--answer", "p1 conceal",
               "--answer", "done"] * 2, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     save = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
@@ -223,7 +223,7 @@ def test_a_charged_2018_enemy_fires_overwatch(tmp_path: Path) -> None:
     path = scenario(tmp_path, [("u1", 6, [("e1", TROOPER, (10, 10))])],
                     [("kell", TROOPER, (3, 10))], edition="kt2018",
                     settings={"turns": 1})
-    run = cli("play", str(path), "--save", "s.json", "--answer", "kell",
+    run = cli_here("play", str(path), "--save", "s.json", "--answer", "kell",
               "--answer", "charge e1 8.9,10", "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     out = run.stdout

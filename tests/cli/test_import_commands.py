@@ -17,6 +17,7 @@ from solo_ops.io.roster import load_roster
 from solo_ops.io.scenario import load_scenario
 from solo_ops.io.yamlio import read_document
 from tests.support.paths import FIXTURES
+from tests.support.players import cli_here
 
 IMPORTS = FIXTURES / "import"
 ROSZ = IMPORTS / "vesper-2024.rosz"
@@ -139,14 +140,15 @@ def _solo_ops(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_end_to_end_import_then_play(tmp_path: Path) -> None:
-    """A player imports a 2024 .rosz and a KTDash JSON and plays a generated encounter."""
-    squad = _solo_ops("squad", "import", str(ROSZ), "--player", "Ana", "--out", "vesper.yaml",
-                      cwd=tmp_path)
+    """A player imports a 2024 .rosz and a KTDash JSON and plays a generated encounter (the
+    commands run in this process: the bad files below go through real processes)."""
+    squad = cli_here("squad", "import", str(ROSZ), "--player", "Ana", "--out", "vesper.yaml",
+                     cwd=tmp_path)
     assert squad.returncode == 0, squad.stderr
-    roster = _solo_ops("roster", "import", str(KTDASH), "--out", "ashen.yaml", cwd=tmp_path)
+    roster = cli_here("roster", "import", str(KTDASH), "--out", "ashen.yaml", cwd=tmp_path)
     assert roster.returncode == 0, roster.stderr
-    new = _solo_ops("new", "--squad", "vesper.yaml", "--roster", "ashen.yaml", "--seed", "3",
-                    "--out", "encounter.yaml", cwd=tmp_path)
+    new = cli_here("new", "--squad", "vesper.yaml", "--roster", "ashen.yaml", "--seed", "3",
+                   "--out", "encounter.yaml", cwd=tmp_path)
     assert new.returncode == 0, new.stderr
     assert "Enemy: Ashen Choir (test roster)." in new.stdout
     scenario = load_scenario(tmp_path / "encounter.yaml")
@@ -160,7 +162,7 @@ def test_end_to_end_import_then_play(tmp_path: Path) -> None:
         step(game, state, {"type": "reroll", "keep": True} if prompt.kind == "reroll"
              else {"type": "engine"})
         keeps += ["--answer", "keep"] if prompt.kind == "reroll" else []
-    play = _solo_ops("play", "encounter.yaml", *keeps, "--answer", "quit", cwd=tmp_path)
+    play = cli_here("play", "encounter.yaml", *keeps, "--answer", "quit", cwd=tmp_path)
     assert play.returncode == 0, play.stderr
     assert "ready: sgt-kell-voss, ada-quill, lancer-trooper, brunhilde" in play.stdout
     assert "Traceback" not in play.stderr

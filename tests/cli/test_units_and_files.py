@@ -15,7 +15,7 @@ import pytest
 from solo_ops.core.errors import RuleError
 from solo_ops.view.answers import parse
 from tests.support.answers import play, table_scenario
-from tests.support.players import cli, small_scenario
+from tests.support.players import cli_here, small_scenario
 
 
 @pytest.mark.parametrize(("typed", "units", "inches"), [
@@ -61,22 +61,22 @@ def test_play_takes_a_distance_with_inches_and_centimetres(tmp_path: Path) -> No
 def test_a_scenario_given_to_resume_and_a_save_given_as_a_scenario(tmp_path: Path) -> None:
     scenario = small_scenario(tmp_path)
     save = tmp_path / "saves" / "x.json"
-    made = cli("play", str(scenario), "--save", str(save), "--answer", "quit", cwd=tmp_path)
+    made = cli_here("play", str(scenario), "--save", str(save), "--answer", "quit", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    wrong = cli("play", "--resume", str(scenario), cwd=tmp_path)
+    wrong = cli_here("play", "--resume", str(scenario), cwd=tmp_path)
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1
     assert (f"{scenario}: is a scenario, not a save: start a game of it with `solo-ops play "
             f"{scenario}`") in wrong.stderr
-    wrong = cli("play", str(save), cwd=tmp_path)
+    wrong = cli_here("play", str(save), cwd=tmp_path)
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1
     assert (f"{save}: is a saved game, not a scenario: go on with it with `solo-ops play "
             f"--resume {save}`") in wrong.stderr
     log = save.with_name("x.log.jsonl")
-    wrong = cli("play", "--resume", str(log), cwd=tmp_path)
+    wrong = cli_here("play", "--resume", str(log), cwd=tmp_path)
     assert wrong.returncode == 2
     assert (f"is an event log, not a save: check it with `solo-ops replay {log}`; go on with "
             f"its game with `solo-ops play --resume {save}`") in wrong.stderr
     # nothing was harmed: the save still resumes
     assert json.loads(save.read_text(encoding="utf-8"))["kind"] == "solo-ops-game"
-    again = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    again = cli_here("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert again.returncode == 0, again.stderr

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.support.paths import ROOT
+from tests.support.players import cli_here
 
 SQUADS = [ROOT / "scenarios" / "squads" / "vesper.yaml",
           ROOT / "scenarios" / "squads" / "ashen-blades.yaml"]
@@ -16,8 +16,10 @@ IDS = ["kell", "rask", "vale", "oro", "corvin", "idris", "tam"]
 
 
 def solo_ops(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=cwd, text=True,
-                          capture_output=True, timeout=600, check=False)
+    """``solo-ops ARGS`` in ``cwd``: the command group itself, run in this process (what the
+    commands do is under test, not their processes; tests/e2e/test_play.py starts real
+    processes)."""
+    return cli_here(*args, cwd=cwd)
 
 
 def answers_file(folder: Path) -> Path:

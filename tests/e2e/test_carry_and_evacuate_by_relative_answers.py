@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.players import cli
+from tests.support.players import cli_here
 
 SQUAD = {"player": "Ana", "models": [
     {"id": "kell", "name": "Sgt Kell", "at": [3.5, 10]},
@@ -44,7 +44,7 @@ def test_carrying_rask_by_relative_answers_only_then_evacuate_rask(tmp_path: Pat
     args = ["play", str(scenario), "--save", str(save), "--seed", "2"]  # (no counter near)
     for a in answers:
         args += ["--answer", a]
-    run = cli(*args, cwd=tmp_path)
+    run = cli_here(*args, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     out = run.stdout
     # status lists the downed operative where he lies

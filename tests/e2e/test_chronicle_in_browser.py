@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +17,13 @@ import yaml
 
 from tests.support import browser as b
 from tests.support.paths import SCENARIOS
+from tests.support.players import cli_here
 
 
 def solo_ops(folder: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=folder, text=True,
-                          capture_output=True, timeout=600, check=False)
+    """``solo-ops ARGS`` in ``folder``, run in this process (the commands' work is under test,
+    not their processes: each spared an interpreter's start); its output."""
+    done = cli_here(*args, cwd=folder)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -129,7 +129,5 @@ def test_the_chronicle_as_markdown_keeps_its_pictures_beside_it(played: Path) ->
     assert "![The end of mission 3](story-mission-3.png)" in text
     assert (played / "story-mission-1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "| Sgt Kell (Ana) | 3 |" in text
-    bad = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "chronicle", "Vesper",
-                          "--out", "story.pdf"], cwd=played, text=True, capture_output=True,
-                         timeout=120, check=False)
+    bad = cli_here("campaign", "chronicle", "Vesper", "--out", "story.pdf", cwd=played)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and ".html or .md" in bad.stderr

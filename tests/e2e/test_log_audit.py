@@ -11,6 +11,12 @@ both editions (docs/performance.md).
 
 The checkers themselves are tested first on hand-made states and logs, so a clean audit means
 something.
+
+Both audits are ``slow`` tests on the budget (tests/conftest.py, tests/support/budget.py): the
+README's test command plays seeds 1-2 of every shipped scenario for the attacks, and one of
+the two policies of each scenario for the table (alternating down the list, so both policies
+and both editions are played, on every board); ``SOLO_OPS_TEST_BUDGET=full`` (CI's slow pass)
+plays seeds 1-4 and both policies of each, as before.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.budget import FULL
 from tests.support.log_audit import (
     Audit,
     TableAudit,
@@ -72,7 +79,11 @@ def test_the_checker_finds_a_charge_ending_across_a_wall() -> None:
         "t seed 1 step 7: e1 charges p1 to [15.6, 10.5], out of its control range"]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+SEEDS = (1, 2, 3, 4) if FULL else (1, 2)
+"""The seeds of each shipped scenario the attack audit plays (see the module docstring)."""
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("path", shipped_scenarios(), ids=lambda p: p.stem)
 def test_no_enemy_attacks_what_it_cannot_see_or_what_is_gone(path: Path, seed: int) -> None:
     audit = audit_game(path, seed)
@@ -112,9 +123,14 @@ def test_the_table_checker_finds_a_move_whose_cost_is_not_its_routes() -> None:
                            'costs 5.00"']
 
 
+POLICIES = (("objective", None), ("aggressive", "other"))
+"""The table audit's policies, each with the edition it plays (``other``: the scenario's
+other edition)."""
+
+
 @pytest.mark.parametrize(("path", "policy", "edition"), [
-    (p, policy, edition) for p in shipped_scenarios()
-    for policy, edition in (("objective", None), ("aggressive", "other"))],
+    (p, policy, edition) for k, p in enumerate(shipped_scenarios())
+    for policy, edition in (POLICIES if FULL else POLICIES[k % 2:k % 2 + 1])],
     ids=lambda v: v.stem if isinstance(v, Path) else str(v))
 def test_no_base_on_another_in_terrain_or_off_the_board_and_every_cost_its_routes(
         path: Path, policy: str, edition: str | None) -> None:

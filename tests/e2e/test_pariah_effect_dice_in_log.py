@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.paths import SCENARIOS
-from tests.support.players import cli, write_answers
+from tests.support.players import cli_here, write_answers
 
 SCENARIO = SCENARIOS / "crypt-auto-reactive-foundations.yaml"
 
@@ -30,7 +30,7 @@ def _rolls(log: Path) -> list[dict[str, Any]]:
 
 
 def test_advance_and_charge_rolls_in_the_log_discard_the_highest_die(tmp_path: Path) -> None:
-    run = cli("play", str(SCENARIO), "--answers", str(write_answers(tmp_path, ANSWERS)),
+    run = cli_here("play", str(SCENARIO), "--answers", str(write_answers(tmp_path, ANSWERS)),
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "✗" not in run.stdout  # every answer was taken

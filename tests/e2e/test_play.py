@@ -1,4 +1,7 @@
-"""End to end through the real ``solo-ops`` command (a subprocess), driven by answers files.
+"""End to end through the real ``solo-ops`` command, driven by answers files: a subprocess
+where the process itself is under test (the scripted game, byte for byte again, SIGKILL, the
+errors' exit status, the README's commands), the command group run in this process through
+click's runner elsewhere (``cli_here``: the same command, spared an interpreter's start).
 
 The answers are produced by a small deterministic "player" (:func:`bot_answers`) that plays the
 game in-process through :mod:`solo_ops.game.engine` — moving, shooting with solo-ops' dice, ending
@@ -27,7 +30,7 @@ from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
 from tests.support.paths import SCENARIOS
-from tests.support.players import bot_answers, cli, small_scenario, write_answers
+from tests.support.players import bot_answers, cli, cli_here, small_scenario, write_answers
 from tests.support.saves import default_files, default_save
 
 
@@ -158,7 +161,7 @@ def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, 
     assert lines[k] == "done"
     script = [*lines[:k + 1], "undo", *lines[k:]]
     answers = write_answers(tmp_path, script)
-    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    run = cli_here("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Undone: 'done" in run.stdout
     # what followed the answer comes out again, identically, when it is given again
@@ -170,11 +173,11 @@ def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, 
     assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
     # the log keeps what happened, marks the undo, and replays to the same end
     assert any(json.loads(line).get("undo") for line in log.read_text().splitlines())
-    rep = cli("replay", str(log), "--json", cwd=tmp_path)
+    rep = cli_here("replay", str(log), "--json", cwd=tmp_path)
     assert rep.returncode == 0, rep.stderr
     assert json.loads(rep.stdout)["identical"] is True
     # nothing to undo before the first answer
-    first = cli("play", str(game2024["scenario"]), "--save", "x.json", "--answer", "undo",
+    first = cli_here("play", str(game2024["scenario"]), "--save", "x.json", "--answer", "undo",
                 cwd=tmp_path)
     assert "✗ nothing to undo" in first.stdout
 
@@ -186,7 +189,7 @@ def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(
     script = ["fly", "kell away", "move 3,3", first, "move 11.5,11", "shoot", "damage kell lots",
               "done",
               "quit"]
-    run = cli("play", str(game2024["scenario"]), "--answers",
+    run = cli_here("play", str(game2024["scenario"]), "--answers",
               str(write_answers(tmp_path, script)), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     out = run.stdout
@@ -221,7 +224,8 @@ def test_play_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
 def test_2018_game_played_to_the_end(tmp_path: Path) -> None:
     path = small_scenario(tmp_path, "kt2018", board="translocum-chamber", seed=6)
     lines, final = bot_answers(path, 6)
-    run = cli("play", str(path), "--answers", str(write_answers(tmp_path, lines)), cwd=tmp_path)
+    run = cli_here("play", str(path), "--answers", str(write_answers(tmp_path, lines)),
+                   cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     out = run.stdout
     assert "Battle round 1" in out and "— Movement phase —" in out
@@ -251,7 +255,7 @@ def test_coop_prompts_name_whose_turn_it_is(tmp_path: Path) -> None:
     # the enemy's first activation ends in a fight, whose dice are asked first)
     seed = next(s for s in range(1, 60) if opening(s)[1] == "activate")
     keeps = opening(seed)[0]
-    run = cli("play", str(path), "--seed", str(seed), "--save", "coop.json", "--json", *keeps,
+    run = cli_here("play", str(path), "--seed", str(seed), "--save", "coop.json", "--json", *keeps,
               "--answer", "nobody engage", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     prompts = [json.loads(line)["prompt"] for line in run.stdout.splitlines()
@@ -281,10 +285,10 @@ def test_coop_prompts_name_whose_turn_it_is(tmp_path: Path) -> None:
 
 def test_map_of_a_save_shows_no_hidden_facts(game2024: dict[str, Any], tmp_path: Path) -> None:
     answers = write_answers(tmp_path, game2024["lines"][:6])
-    run = cli("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    run = cli_here("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     save = files_of(tmp_path, game2024)[0]
-    m = cli("map", str(save), "--out", "now.svg", "--json", cwd=tmp_path)
+    m = cli_here("map", str(save), "--out", "now.svg", "--json", cwd=tmp_path)
     assert m.returncode == 0, m.stderr
     svg = (tmp_path / "now.svg").read_text()
     doc = json.loads(save.read_text())
@@ -294,7 +298,7 @@ def test_map_of_a_save_shows_no_hidden_facts(game2024: dict[str, Any], tmp_path:
         assert word not in svg
     for c in hidden:
         assert f"({c['hidden_order']})" not in svg
-    png = cli("map", str(save), "--out", "now.png", cwd=tmp_path)
+    png = cli_here("map", str(save), "--out", "now.png", cwd=tmp_path)
     assert png.returncode == 0 and (tmp_path / "now.png").read_bytes()[:4] == b"\x89PNG"
 
 
@@ -320,7 +324,7 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
     lines = game2024["lines"]
     scenario = str(game2024["scenario"])
     save, log = files_of(tmp_path, game2024)
-    first = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[:6])),
+    first = cli_here("play", scenario, "--answers", str(write_answers(tmp_path, lines[:6])),
                 cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     save_1, log_1 = save.read_bytes(), log.read_bytes()
@@ -328,14 +332,14 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
     assert player_actions(save) == 6
 
     # the README's command again, with no answers: the game is resumed, nothing is rewritten
-    again = cli("play", scenario, cwd=tmp_path, stdin="")
+    again = cli_here("play", scenario, cwd=tmp_path, stdin="")
     assert again.returncode == 0, again.stderr
     assert "Resuming the unfinished game of" in again.stdout and "--new" in again.stdout
     assert save.read_bytes() == save_1 and log.read_bytes() == log_1
 
     # and with more answers it goes on from there: the log and the actions only grow
-    more = cli("play", scenario, "--answers", str(write_answers(tmp_path, lines[6:9], "b.txt")),
-               cwd=tmp_path)
+    more = cli_here("play", scenario, "--answers",
+                    str(write_answers(tmp_path, lines[6:9], "b.txt")), cwd=tmp_path)
     assert more.returncode == 0, more.stderr
     log_2 = log.read_bytes()
     actions_2 = json.loads(save.read_bytes())["actions"]
@@ -343,7 +347,7 @@ def test_playing_the_same_scenario_again_resumes_and_never_shortens_the_game(
     assert actions_2[:len(actions_1)] == actions_1 and player_actions(save) == 9
 
     # --new moves the old save, backup and log aside, byte for byte, and starts afresh
-    fresh = cli("play", scenario, "--new", cwd=tmp_path, stdin="")
+    fresh = cli_here("play", scenario, "--new", cwd=tmp_path, stdin="")
     assert fresh.returncode == 0, fresh.stderr
     aside = sorted(p.name for p in (tmp_path / "saves").iterdir() if ".old-" in p.name)
     assert [name.split(".old-")[0] for name in aside] == [save.name.split(".")[0]] * 3
@@ -361,7 +365,7 @@ def test_a_finished_game_is_never_resumed_silently(reference: dict[str, Any],
     save = files_of(folder, game2024)[0]
     before = sorted((p.name, p.read_bytes()) for p in (folder / "saves").iterdir())
     for args in (["play", str(game2024["scenario"])], ["play", "--resume", str(save)]):
-        run = cli(*args, "--answer", "status", cwd=folder)
+        run = cli_here(*args, "--answer", "status", cwd=folder)
         assert run.returncode == 0, run.stderr
         result = json.loads(reference["save"])["snapshot"]["result"]
         named = save if args[1] == "--resume" else save.relative_to(folder)

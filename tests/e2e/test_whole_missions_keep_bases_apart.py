@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.log_audit import table_audit
-from tests.support.players import cli
+from tests.support.players import cli_here
 
 
 @pytest.fixture(scope="module")
 def encounter(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("enc")
-    run = cli("new", "--seed", "490892361", "--out", str(folder / "enc.yaml"), "--picture",
+    run = cli_here("new", "--seed", "490892361", "--out", str(folder / "enc.yaml"), "--picture",
               str(folder / "enc.png"), cwd=folder)
     assert run.returncode == 0, run.stderr
     return folder / "enc.yaml"

@@ -7,6 +7,8 @@ as JSON, read back and played on with the same remaining actions must give the s
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -21,15 +23,28 @@ from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import actions_of, can_undo, game_document, undo
 from solo_ops.io.scenario import load_scenario
 from tests.support.paths import SCENARIOS
-from tests.support.players import bot_answers
+from tests.support.players import bot_answers, cli_here
 from tests.support.saves import reseal, seal_save
 
 
-def _actions(name: str, seed: int) -> list[dict[str, Any]]:
-    """The actions of a whole game of ``name`` played by the scripted player."""
+@functools.cache
+def _played(name: str, seed: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """The answers typed and the actions of a whole game of ``name`` played by the scripted
+    player: played once for the module (the night raid's game serves four tests); the callers
+    get copies (:func:`_actions`, :func:`_lines`)."""
     kept: dict[str, Any] = {}
-    bot_answers(SCENARIOS / name, seed, keep=kept)
-    return actions_of(kept["state"])
+    lines, _final = bot_answers(SCENARIOS / name, seed, keep=kept)
+    return lines, actions_of(kept["state"])
+
+
+def _actions(name: str, seed: int) -> list[dict[str, Any]]:
+    """The actions of a whole game of ``name`` played by the scripted player (a copy)."""
+    return copy.deepcopy(_played(name, seed)[1])
+
+
+def _lines(name: str, seed: int) -> list[str]:
+    """The answers the scripted player typed in that game (a copy)."""
+    return list(_played(name, seed)[0])
 
 
 @pytest.mark.parametrize(("name", "seed"), [("gallowdark-night-raid.yaml", 5),
@@ -38,21 +53,26 @@ def test_going_on_from_a_checkpoint_is_the_same_game(name: str, seed: int) -> No
     scenario = load_scenario(SCENARIOS / name)
     actions = _actions(name, seed)
     assert len(actions) > 30
+    cuts = sorted({1, 7, len(actions) // 3, len(actions) // 2, len(actions) - 2})
+    # the uncut game, played once: the checkpoint at each cut is written as the game passes it
+    # (as a save written then would hold it), with the actions logged so far
     game, whole = new_game(scenario, seed)
-    for action in actions:
+    at_cut: dict[int, tuple[dict[str, Any], list[Any]]] = {}
+    for index, action in enumerate(actions):
+        if index in cuts:
+            at_cut[index] = (json.loads(json.dumps(checkpoint.dump(whole), allow_nan=False)),
+                             [copy.deepcopy(r["action"]) for r in whole.log])
         step(game, whole, action)
-    assert whole.ended
-    for cut in sorted({1, 7, len(actions) // 3, len(actions) // 2, len(actions) - 2}):
-        game, state = new_game(scenario, seed)
-        for action in actions[:cut]:
-            step(game, state, action)
-        written = json.loads(json.dumps(checkpoint.dump(state), allow_nan=False))
-        again = checkpoint.load(written, game)
+    assert whole.ended and sorted(at_cut) == cuts
+    for cut in cuts:
+        written, logged = at_cut[cut]
+        game, _ = new_game(scenario, seed)
+        again = checkpoint.load(copy.deepcopy(written), game)
         assert checkpoint.dump(again) == written, cut
-        assert [r["action"] for r in again.log] == [r["action"] for r in state.log]
+        assert [r["action"] for r in again.log] == logged
         for action in actions[cut:]:
             step(game, again, action)
-        done = len(state.log)  # the steps after the cut: every event and every die the same
+        done = len(logged)  # the steps after the cut: every event and every die the same
         assert again.log[done:] == whole.log[done:], cut
         assert checkpoint.dump(again) == checkpoint.dump(whole), cut
 
@@ -130,16 +150,15 @@ def test_a_save_without_a_checkpoint_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_replay_starts_at_the_checkpoint_a_game_went_on_from(tmp_path: Path) -> None:
-    """Through the real command: a save whose history plays differently goes on from its
-    checkpoint; its log gets a base line, and ``replay`` checks every step after it."""
+    """Through the real command (run in this process): a save whose history plays differently
+    goes on from its checkpoint; its log gets a base line, and ``replay`` checks every step
+    after it."""
     import subprocess
-    import sys
 
     def solo(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=300)
+        return cli_here(*args, cwd=tmp_path)
 
-    lines, _final = bot_answers(SCENARIOS / "gallowdark-night-raid.yaml", 5)
+    lines = _lines("gallowdark-night-raid.yaml", 5)
     first = [a for line in lines[:12] for a in ("--answer", line)]
     done = solo("play", "gallowdark-night-raid", "--seed", "5", "--save", "g.json", *first,
                 "--answer", "quit")

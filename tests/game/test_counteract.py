@@ -32,7 +32,7 @@ from tests.support.ops_table import (
     start,
     write_scenario,
 )
-from tests.support.players import cli
+from tests.support.players import cli, cli_here
 
 
 def test_counteract_is_offered_to_expended_engage_operatives_with_the_enemy_still_ready(
@@ -251,7 +251,8 @@ def test_the_autopilot_counteracts_with_a_shot_else_passes() -> None:
 def test_counteract_end_to_end(tmp_path: Path) -> None:
     """Through the real ``solo-ops play``: a1 acts, u1 acts, the offer comes (u2, u3 ready):
     ``counteract a1`` then a 2" move; a 3" move is refused first. The same answers give the
-    same save and log byte for byte."""
+    same save and log byte for byte (played again in the test's own process: another
+    interpreter, with its own hash seed, all the same)."""
     doc = scenario_doc({"a1": (3, 10)}, units=3)
     seed = players_first_seed(doc)
     scenario = write_scenario(tmp_path, doc, seed)
@@ -263,7 +264,7 @@ def test_counteract_end_to_end(tmp_path: Path) -> None:
         args = ["play", str(scenario), "--seed", str(seed), "--save", str(folder / "s.json")]
         for line in lines:
             args += ["--answer", line]
-        run = cli(*args, cwd=folder)
+        run = (cli if run_dir == "one" else cli_here)(*args, cwd=folder)
         assert run.returncode == 0, run.stderr
         outputs.append((run.stdout, (folder / "s.json").read_bytes()))
     out, save = outputs[0]

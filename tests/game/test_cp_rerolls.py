@@ -36,7 +36,7 @@ from solo_ops.view.answers import parse
 from solo_ops.view.narrate import lines_for
 from solo_ops.view.player import player_record
 from tests.support.cp_games import GUN, document
-from tests.support.players import cli, small_scenario, write_answers
+from tests.support.players import cli_here, small_scenario, write_answers
 
 
 def start(faces: list[int], **options: Any) -> tuple[Game, State]:
@@ -527,7 +527,9 @@ def test_a_seeded_game_answered_keep_is_the_game_with_the_setting_never(tmp_path
 def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
     """``solo-ops play`` with ``--answers`` and then ``--resume ... --answer reroll N``: the game
     pauses at the question (001 "Re-Roll Attack/Defence Dice for 1CP"), saves there, and the
-    answer given after resuming ends in the same game as the in-process one."""
+    answer given after resuming ends in the same game as the in-process one. (The command
+    runs in this process, through click's runner: the test is about the answers, not the
+    process.)"""
     from solo_ops.io.scenario import load_scenario
 
     path = small_scenario(tmp_path, seed=1)  # its first re-roll question: at the 9th answer
@@ -568,7 +570,8 @@ def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
     assert state.ended and first_reroll is not None
     assert lines[first_reroll].startswith("reroll ")
     head = write_answers(tmp_path, lines[:first_reroll], "head.txt")
-    run = cli("play", str(path), "--save", "g.json", "--answers", str(head), cwd=tmp_path)
+    run = cli_here("play", str(path), "--save", "g.json", "--answers", str(head),
+                   cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Spend 1 CP to re-roll one die" in run.stdout
     assert "answers: reroll" in run.stdout
@@ -580,10 +583,10 @@ def test_play_answers_a_reroll_end_to_end(tmp_path: Path) -> None:
     for line in rest[:answered]:
         args += ["--answer", line]
     more = write_answers(tmp_path, rest[answered:], "rest.txt")
-    run = cli(*args, cwd=tmp_path)
+    run = cli_here(*args, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "CP re-roll of" in run.stdout and "You spend 1 CP" in run.stdout
-    run = cli("play", "--resume", "g.json", "--answers", str(more), cwd=tmp_path)
+    run = cli_here("play", "--resume", "g.json", "--answers", str(more), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     saved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
     assert saved["snapshot"] == state.to_dict(secrets=True)

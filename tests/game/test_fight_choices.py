@@ -34,7 +34,7 @@ from solo_ops.session.table import GameTable
 from solo_ops.sim import autopilot
 from solo_ops.view.answers import parse
 from tests.support.fight_games import SEED, document, new_fight, saved_fight
-from tests.support.players import cli, small_scenario
+from tests.support.players import cli_here, small_scenario
 
 
 def at_the_question(**settings: Any) -> tuple[Any, Any]:
@@ -181,17 +181,17 @@ def test_a_fight_the_enemy_starts_asks_after_its_explained_first_die() -> None:
 
 # -- saved, undone, replayed ----------------------------------------------------------------------
 def test_play_answer_blocks_a_crit_and_resumes_at_the_question(tmp_path: Path) -> None:
-    """Through the real command: ``fight e1 roll`` pauses at the question and saves there; the
-    game resumed with ``--answer 'block 1'`` ends as the in-process game, and the save's
-    actions hold the answer as typed."""
+    """Through the real command (run in this process): ``fight e1 roll`` pauses at the
+    question and saves there; the game resumed with ``--answer 'block 1'`` ends as the
+    in-process game, and the save's actions hold the answer as typed."""
     save = saved_fight(tmp_path)
-    first = cli("play", "--resume", str(save), "--answer", "tam engage",
-                "--answer", "fight e1 roll", cwd=tmp_path)
+    first = cli_here("play", "--resume", str(save), "--answer", "tam engage",
+                     "--answer", "fight e1 roll", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "★ block 1    block a crit with a crit → you deal 6, take 3" in first.stdout
     assert "Tam: Attack dice (3+, crit 5+): 3 4 5." in first.stdout
-    second = cli("play", "--resume", str(save), "--answer", "block 1", "--answer", "quit",
-                 cwd=tmp_path)
+    second = cli_here("play", "--resume", str(save), "--answer", "block 1", "--answer", "quit",
+                      cwd=tmp_path)
     assert second.returncode == 0, second.stderr
     assert "Tam blocks a crit hit with a crit." in second.stdout
     assert "e1 loses 6 wound(s) (4 left)" in second.stdout

@@ -31,7 +31,7 @@ from tests.support.ops_table import (
     start,
     write_scenario,
 )
-from tests.support.players import cli, write_answers
+from tests.support.players import cli_here, write_answers
 
 OBJ = {"id": "obj-1", "at": [10, 11], "portable": True}
 
@@ -192,7 +192,7 @@ def test_pick_up_and_place_down_end_to_end(tmp_path: Path) -> None:
     lines = ["a1 engage", "pickup obj-1", "move 10,17", "pass", "pass",
              "a1 engage", "placedown 10,18", "done"]
     answers_file = write_answers(tmp_path, lines)
-    run = cli("play", str(scenario), "--seed", str(seed), "--save", str(tmp_path / "s.json"),
+    run = cli_here("play", str(scenario), "--seed", str(seed), "--save", str(tmp_path / "s.json"),
               "--answers", str(answers_file), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "a1 picks up obj-1: it carries, contests and controls it." in run.stdout

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.support.players import cli
+from tests.support.players import cli_here
 
 
 def test_a_scenario_that_puts_a_model_on_another_is_refused_in_one_line(tmp_path: Path
@@ -25,7 +25,7 @@ def test_a_scenario_that_puts_a_model_on_another_is_refused_in_one_line(tmp_path
                {"id": "e1", "profile": "trooper", "at": [27, 11]}]}]}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    run = cli("play", str(path), "--save", str(tmp_path / "s.json"), "--answer", "quit",
+    run = cli_here("play", str(path), "--save", str(tmp_path / "s.json"), "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode != 0
     # 2r = 0.984": the nearest free point on the 0.05" grid through 3.5 is 4.0

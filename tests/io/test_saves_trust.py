@@ -7,6 +7,10 @@ save and rebuilds a disagreeing log from the save on request, moving the old one
 `replay` refuses torn and truncated logs and names an edited die roll. Saves written by older
 versions (tests/support/fixtures/saves/) still load. `campaign play` resumes a mission in progress,
 moves it aside with --new, and waits for "ready" before the first turning point.
+
+The commands run in this process, through click's runner (``cli_here``): what they do with the
+files is under test here, not their processes (tests/e2e/test_play.py and
+tests/io/test_one_writer.py start real ones).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from solo_ops.io.savegame import (
     versions,
 )
 from tests.support.paths import FIXTURES, SCENARIOS
-from tests.support.players import bot_answers, cli, small_scenario, write_answers
+from tests.support.players import bot_answers, cli_here, small_scenario, write_answers
 from tests.support.saves import default_files, reseal, seal_save
 
 SAVES = FIXTURES / "saves"
@@ -56,7 +60,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     folder = tmp_path_factory.mktemp("played")
     scenario = small_scenario(folder)
     lines, _final = bot_answers(scenario, 5)
-    run = cli("play", str(scenario), "--answers", str(write_answers(folder, lines[:8])),
+    run = cli_here("play", str(scenario), "--answers", str(write_answers(folder, lines[:8])),
               cwd=folder)
     assert run.returncode == 0, run.stderr
     save, log = default_files(folder, scenario)
@@ -112,7 +116,7 @@ def test_the_schema_1_fixture_is_refused_clearly_and_left_untouched(tmp_path: Pa
 def test_resuming_the_schema_1_fixture_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     save, log = copy_fixture(tmp_path, "v1-night-raid-11")
     old_save, old_log = save.read_bytes(), log.read_bytes()
-    run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    run = cli_here("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert "before saves carried a checkpoint" in run.stderr
     assert save.read_bytes() == old_save and log.read_bytes() == old_log
@@ -144,7 +148,7 @@ def test_the_schema_3_fixture_loads_and_goes_on(tmp_path: Path) -> None:
         assert compare_log(EventLog(log).read(), doc, state) is None
     else:  # a later version plays it differently: it goes on from where it stood
         assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
-    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+    run = cli_here("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Resuming Night raid on the corridors" in run.stdout
@@ -163,7 +167,7 @@ def replays_alike(log: Path, save: Path, state: Any, cwd: Path) -> dict[str, Any
     rebuilt = json.loads(json.dumps(state.log))
     assert [(r["action"], r.get("rolls")) for r in logged] \
         == [(r["action"], r.get("rolls")) for r in rebuilt]
-    run = cli("replay", str(log), "--save", str(save), "--json", cwd=cwd)
+    run = cli_here("replay", str(log), "--save", str(save), "--json", cwd=cwd)
     doc = json.loads(run.stdout)
     if doc["identical"]:
         assert run.returncode == 0, run.stdout + run.stderr
@@ -192,7 +196,7 @@ def test_the_schema_4_chain_fixture_loads_and_its_log_is_proven(tmp_path: Path) 
         assert state.to_dict(secrets=True) == raw["snapshot"]
         replayed = replays_alike(log, save, state, tmp_path)
         assert replayed["proven"] == replayed["identical"]
-    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+    run = cli_here("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     again = json.loads(save.read_text())
@@ -225,7 +229,7 @@ def test_the_schema_4_links_fixture_loads_keeps_its_links_and_takes_up_a_chain(
         assert replays_alike(log, save, state, tmp_path)["proven"] is False  # no chain yet
     else:  # a later version plays it differently: it goes on from where it stood
         assert as_fields_of(checkpoint.dump(state), raw["checkpoint"]) == raw["checkpoint"]
-    run = cli("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
+    run = cli_here("play", "--resume", str(save), "--answer", "status", "--answer", "quit",
               cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     again = json.loads(save.read_text())
@@ -274,7 +278,7 @@ def test_a_save_that_replays_into_another_game_goes_on_from_its_checkpoint(
     assert f"step 4 ({action['type']}" in game.notice and "comes out differently now" in (
         game.notice)
     assert {**checkpoint.dump(state), "hash": doc["checkpoint"]["hash"]} == doc["checkpoint"]
-    run = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    run = cli_here("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "history plays differently now (step 4 (" in run.stdout
     assert json.loads(save.read_text())["base"]["steps"] == len(state.log)
@@ -303,7 +307,7 @@ def test_an_edited_die_roll_in_the_log_is_found_and_the_log_rebuilt_on_request(
         played: dict[str, Any], tmp_path: Path) -> None:
     edited, n, before, after = with_edited_roll(played["log"])
     save, log = lay_out(played, tmp_path, edited)
-    run = cli("play", "--resume", str(save.relative_to(tmp_path)), cwd=tmp_path, stdin="")
+    run = cli_here("play", "--resume", str(save.relative_to(tmp_path)), cwd=tmp_path, stdin="")
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert (f"the event log {log.relative_to(tmp_path)} disagrees with the save: line {n + 2} "
             f"(step {n}): roll 1 (" in run.stderr)
@@ -312,7 +316,7 @@ def test_an_edited_die_roll_in_the_log_is_found_and_the_log_rebuilt_on_request(
     assert "--rebuild-log" in run.stderr
     assert log.read_bytes() == edited and save.read_bytes() == played["save"]
 
-    fixed = cli("play", "--resume", str(save.relative_to(tmp_path)), "--rebuild-log",
+    fixed = cli_here("play", "--resume", str(save.relative_to(tmp_path)), "--rebuild-log",
                 cwd=tmp_path, stdin="")
     assert fixed.returncode == 0, fixed.stderr
     assert "moved aside to" in fixed.stdout and "rebuilt from the save" in fixed.stdout
@@ -327,7 +331,7 @@ def test_a_log_one_step_behind_is_caught_up_silently(played: dict[str, Any],
                                                      tmp_path: Path) -> None:
     lines = played["log"].splitlines(keepends=True)
     save, log = lay_out(played, tmp_path, b"".join(lines[:-1]))  # killed before the append
-    run = cli("play", "--resume", str(save), cwd=tmp_path, stdin="")
+    run = cli_here("play", "--resume", str(save), cwd=tmp_path, stdin="")
     assert run.returncode == 0, run.stderr
     assert log.read_bytes() == played["log"]
     assert save.read_bytes() == played["save"]
@@ -337,7 +341,7 @@ def test_a_log_one_step_behind_is_caught_up_silently(played: dict[str, Any],
 def test_replay_names_an_edited_die_roll(played: dict[str, Any], tmp_path: Path) -> None:
     edited, n, before, after = with_edited_roll(played["log"])
     _save, log = lay_out(played, tmp_path, edited)
-    run = cli("replay", str(log), cwd=tmp_path)
+    run = cli_here("replay", str(log), cwd=tmp_path)
     assert run.returncode == 1
     assert f"Step {n} (line {n + 2}) differs from the log: roll 1 (" in run.stdout
     assert f"is {after} in the log, the dice give {before}" in run.stdout
@@ -347,7 +351,7 @@ def test_replay_names_an_edited_die_roll(played: dict[str, Any], tmp_path: Path)
 def test_replay_of_the_untouched_log_is_identical(played: dict[str, Any], tmp_path: Path
                                                   ) -> None:
     _save, log = lay_out(played, tmp_path)
-    run = cli("replay", str(log), cwd=tmp_path)
+    run = cli_here("replay", str(log), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Every step came out identical" in run.stdout
 
@@ -363,7 +367,7 @@ def test_replay_refuses_a_torn_or_truncated_log(played: dict[str, Any], tmp_path
     else:
         data, expected = b"".join(lines[:3] + lines[4:]), "step 2 is missing"
     _save, log = lay_out(played, tmp_path, data)
-    run = cli("replay", str(log), cwd=tmp_path)
+    run = cli_here("replay", str(log), cwd=tmp_path)
     assert run.returncode == 2, run.stdout
     assert run.stderr.count("\n") == 1 and expected in run.stderr
     assert "identical" not in run.stdout
@@ -389,7 +393,7 @@ def test_an_internal_error_after_a_write_does_not_claim_nothing_changed(tmp_path
 
 # -- campaign play: resume, --new and "ready" ---------------------------------------------------
 def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Path) -> None:
-    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
+    made = cli_here("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
                cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     folder = tmp_path / "campaign_saves" / "Solo-missions"
@@ -397,7 +401,7 @@ def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Pa
     start = ("campaign", "play", "Solo", "--seed", "3", "--board", "gallowdark-corridors",
              "--engagement", "1")
 
-    waiting = cli(*start, "--answer", "kell", cwd=tmp_path)  # not "ready": it keeps waiting
+    waiting = cli_here(*start, "--answer", "kell", cwd=tmp_path)  # not "ready": it keeps waiting
     assert waiting.returncode == 0, waiting.stderr
     assert f"Set-up picture: {Path('campaign_saves/Solo-missions/mission-1-setup.png')}" \
         in waiting.stdout
@@ -405,7 +409,7 @@ def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Pa
     assert (folder / "mission-1-setup.png").read_bytes()[:4] == b"\x89PNG"
     assert [a for a in json.loads(save.read_text())["actions"]] == []
 
-    first = cli("campaign", "play", "Solo", "--answer", "ready", "--answer", "kell",
+    first = cli_here("campaign", "play", "Solo", "--answer", "ready", "--answer", "kell",
                 "--answer", "done", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "set up and waiting" in first.stdout  # the briefing again, before the first turn
@@ -413,19 +417,19 @@ def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Pa
     actions_1 = json.loads(save_1)["actions"]
     assert [a["type"] for a in actions_1 if a["type"] != "engine"] == ["activate", "done"]
 
-    again = cli("campaign", "play", "Solo", cwd=tmp_path, stdin="")
+    again = cli_here("campaign", "play", "Solo", cwd=tmp_path, stdin="")
     assert again.returncode == 0, again.stderr
     assert "going on with mission 1" in again.stdout and "--new" in again.stdout
     assert save.read_bytes() == save_1 and log.read_bytes() == log_1
 
-    more = cli("campaign", "play", "Solo", "--answer", "rask", "--answer", "done",
+    more = cli_here("campaign", "play", "Solo", "--answer", "rask", "--answer", "done",
                cwd=tmp_path)
     assert more.returncode == 0, more.stderr
     log_2 = log.read_bytes()
     assert log_2.startswith(log_1) and len(log_2) > len(log_1)
     assert json.loads(save.read_text())["actions"][:len(actions_1)] == actions_1
 
-    fresh = cli("campaign", "play", "Solo", "--new", "--seed", "4", cwd=tmp_path, stdin="")
+    fresh = cli_here("campaign", "play", "Solo", "--new", "--seed", "4", cwd=tmp_path, stdin="")
     assert fresh.returncode == 0, fresh.stderr
     assert "moved aside" in fresh.stdout and "Set-up picture" in fresh.stdout
     aside = sorted(p.name for p in folder.iterdir() if ".old-" in p.name)
@@ -436,7 +440,7 @@ def test_campaign_play_again_resumes_and_never_shortens_the_mission(tmp_path: Pa
 
 
 def test_a_link_planted_at_the_mission_file_is_refused(tmp_path: Path) -> None:
-    made = cli("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
+    made = cli_here("campaign", "new", "Solo", "--squad", str(SQUAD), "--target-win", "off",
                cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     outside = tmp_path / "outside.yaml"
@@ -444,7 +448,7 @@ def test_a_link_planted_at_the_mission_file_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "campaign_saves" / "Solo-missions"
     folder.mkdir()
     (folder / "mission-1.yaml").symlink_to(outside)
-    run = cli("campaign", "play", "Solo", "--seed", "3", "--answer", "quit", cwd=tmp_path)
+    run = cli_here("campaign", "play", "Solo", "--seed", "3", "--answer", "quit", cwd=tmp_path)
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert "mission-1.yaml is a symbolic link" in run.stderr
     assert outside.read_text() == "precious: true\n"
@@ -482,7 +486,7 @@ def test_replay_of_the_schema_1_fixture_log_names_where_it_parts(tmp_path: Path)
     ``replay`` checks the set-up too (issue #31), it names step 0 and the first die that
     differs there, rather than the answer that no longer plays (action 7)."""
     _save, log = copy_fixture(tmp_path, "v1-night-raid-11")
-    run = cli("replay", str(log), cwd=tmp_path)
+    run = cli_here("replay", str(log), cwd=tmp_path)
     assert run.returncode == 1, run.stderr + run.stdout
     assert "Step 0 (line 2) differs from the log: roll 2 (placement of c1 in sector 4) is " \
         "[10] in the log, the dice give [16]" in run.stdout
@@ -492,7 +496,7 @@ def test_a_missing_log_is_rebuilt_from_the_save(played: dict[str, Any], tmp_path
                                                 ) -> None:
     save, log = lay_out(played, tmp_path)
     log.unlink()
-    run = cli("play", "--resume", str(save), cwd=tmp_path, stdin="")
+    run = cli_here("play", "--resume", str(save), cwd=tmp_path, stdin="")
     assert run.returncode == 0, run.stderr
     assert f"The event log {log} was missing; it was rebuilt from the save." in run.stdout
     assert log.read_bytes() == played["log"]

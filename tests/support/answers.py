@@ -31,12 +31,12 @@ def table_scenario(folder: Path, enemy_at: tuple[float, float] = (27, 11),
 
 
 def play(folder: Path, scenario: Path, *answers: str) -> tuple[str, dict]:
-    from tests.support.players import cli
+    from tests.support.players import cli_here
 
     args = ["play", str(scenario), "--save", str(folder / "s.json")]
     for a in answers:
         args += ["--answer", a]
-    run = cli(*args, cwd=folder)
+    run = cli_here(*args, cwd=folder)
     assert run.returncode == 0, run.stderr
     save = json.loads((folder / "s.json").read_text(encoding="utf-8"))
     return run.stdout, save

@@ -15,7 +15,7 @@ from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec, FightSide, resolve_fi
 from solo_ops.rules.kt2024_rolled import roll_shot
 from solo_ops.view import measure
 from solo_ops.view.narrate import WORDS, Table
-from tests.support.players import cli
+from tests.support.players import cli_here
 
 
 def test_damage_capped_at_the_wounds_left_says_so() -> None:
@@ -63,7 +63,7 @@ def test_the_kill_grade_briefing_matches_the_scoring_and_is_labelled() -> None:
 
 def test_new_prints_points_as_play_does(tmp_path: Path) -> None:
     """``new`` and ``play`` print a point the same way (view.measure: a tenth, one rule)."""
-    made = cli("new", "--seed", "7", "--out", str(tmp_path / "e.yaml"), cwd=tmp_path)
+    made = cli_here("new", "--seed", "7", "--out", str(tmp_path / "e.yaml"), cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     import yaml
 
