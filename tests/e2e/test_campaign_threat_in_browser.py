@@ -75,15 +75,15 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         page.locator("#campaign button", has_text="Set up mission 2").click()
         threat = page.locator("#threat")
         expect(threat).to_contain_text("Proposed: ", timeout=b.WAIT)
-        expect(threat).to_contain_text("at level 3: you win 50% [")
-        expect(threat).to_contain_text("aiming at 50% to win")
+        expect(threat).to_contain_text("at level 3: you win 50% (95% interval ")
+        expect(threat).to_contain_text("rated on 96 simulated missions); target 50%.")
         assert threat.bounding_box()["width"] <= 390
         level = page.locator("#threat select[name=level]")
         expect(level.locator("option:checked")).to_have_text("level 3 (50%)")
         level.select_option("2")
         page.locator("#threat button", has_text="Play this instead").click()
         expect(threat).to_contain_text("The group's choice: ", timeout=b.WAIT)
-        expect(threat).to_contain_text("at level 2: you win 63% [")
+        expect(threat).to_contain_text("at level 2: you win 63% (95% interval ")
         expect(page.locator("#campaign .ready button")).to_have_count(1)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(tmp_path / "threat.png"), full_page=True)
