@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from solo_ops.geometry import jit
 from solo_ops.io import compiled
+from tests.support.budget import FULL
 from tests.support.paths import ROOT
 
 # The geometry's compiled loops (numba, where installed) are on in the tests' own process, as in
@@ -92,16 +93,29 @@ SLOW: dict[str, frozenset[str]] = {
 }
 
 
+# The statistical tests whose claim needs their whole sample (a quarter of it would prove
+# nothing) and whose cost does not shrink with the budget: they run once, in CI's full-budget
+# slow pass, rather than twice (the README's command skips them and says where they run).
+FULL_ONLY: dict[str, frozenset[str]] = {
+    "tests/sim/test_levels.py": frozenset({"test_level_1_is_easier_than_level_6"}),
+}
+_FULL_ONLY_REASON = ("a statistical test that needs its whole sample: it runs with the full "
+                     "budget (SOLO_OPS_TEST_BUDGET=full python -m pytest -m slow, as CI does)")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests named in :data:`SLOW` as ``slow``."""
+    """Mark the tests named in :data:`SLOW` and :data:`FULL_ONLY` as ``slow``; skip the
+    :data:`FULL_ONLY` ones unless the budget is full."""
     for item in items:
         try:
             path = item.path.resolve().relative_to(ROOT).as_posix()
         except ValueError:
             continue
         name = getattr(item, "originalname", item.name)
-        if name in SLOW.get(path, ()):
+        if name in SLOW.get(path, ()) or name in FULL_ONLY.get(path, ()):
             item.add_marker(pytest.mark.slow)
+        if name in FULL_ONLY.get(path, ()) and not FULL:
+            item.add_marker(pytest.mark.skip(reason=_FULL_ONLY_REASON))
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from solo_ops.ai.context import CONTROL_RANGE, Action, Context, WorkingBoard, mo
 from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
-from solo_ops.rules import reach
+from solo_ops.rules import kt2018, reach
 
 CHARGE_END_MARGIN = 0.05  # a charge ends this far inside control range (rounding of points)
 KT2018_CHARGE_REACH = reach.KT2018_CHARGE_MAX  # the most a 2D6 charge roll can cover
@@ -34,6 +34,13 @@ def charge_disc(op: Operative, tp: tuple[float, float], target: Operative
     return (float(tp[0]), float(tp[1]), r)
 
 
+def charge_order_words(code: str) -> str:
+    """A charge order's code as the order table reads (``within_6`` -> ``Within 6"``,
+    ``yes`` -> ``Yes``), never ``'within 6'``, whose closing quote reads as feet."""
+    words = code.replace("_", " ").capitalize()
+    return words + "\"" if words[-1:].isdigit() else words
+
+
 def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
                   edition: str) -> Action | None:
@@ -42,7 +49,7 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
     dist, target = near_visible[0]
     if dist > limit + 1e-9:
         return None
-    if not op.profile.melee_weapons and codes["charge"] != "yes":
+    if not kt2018.melee_weapons(op.profile, edition) and codes["charge"] != "yes":
         return None
     tp = board.pos[target.id]
     allowance = move_allowance(op, "charge", edition)
@@ -81,8 +88,8 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
         return Action("charge", op.id, start=start, to=None, route=tuple(walk.points),
                       target=target.id,
                       note=f"{op.label} declares a charge on {target.label} "
-                           f"({inches(dist)} away; charge order "
-                           f"'{codes['charge'].replace('_', ' ')}'): the engine rolls its "
+                           f"({inches(dist)} away; charge order: "
+                           f"{charge_order_words(codes['charge'])}): the engine rolls its "
                            "charge roll.")
     if dist > allowance + CONTROL_RANGE + 1e-9:
         return None  # even a straight charge could not reach its control range

@@ -47,6 +47,11 @@ class Action:
     portal: str | None = None  # operate_hatch: the door/hatch; fight: fought across it
     open: bool | None = None  # operate_hatch: opened (True) or closed (False)
     rest: bool = False  # a move's rest after a door or hatch it opened on its way (no AP)
+    told: tuple[str, str, str] | None = None
+    """A Kill Team 2018 Advance's words in parts, for the engine to tell the move again once
+    its roll is known (:func:`solo_ops.game.play2018.retell_advance`): the order's reason
+    ("towards kell (the closest enemy with line of sight)"), what the planned end finds ("
+    It ends 5.7\" from kell.") and why it Advances. Words only: not in :meth:`to_dict`."""
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "model": self.model}

@@ -398,13 +398,16 @@ def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
     score = float(_hold_score(got[:1], seen[:1], want, m.codes["move"] == "to_firing_range")[0])
     if score > best + HOLD_TOLERANCE or float(scored.scores[0]) - score < MIN_GAIN:
         return None
-    note = (f"{m.op.label} {_verb(m.kind)} {inches(walk.cost)} {scored.reason}, straight "
-            f"{'towards' if sign > 0 else 'away from'} {enemy.label}, to {fmt_pt(end)}. It "
-            f"ends {inches(float(got[0]))} from {m.enemies[int(at[0])].label}, the closest "
-            f"enemy {'it can see there' if seen[0] else 'by route (none is in sight there)'}.")
+    reason = (f"{scored.reason}, straight {'towards' if sign > 0 else 'away from'} "
+              f"{enemy.label}")
+    tail = (f" It ends {inches(float(got[0]))} from {m.enemies[int(at[0])].label}, the "
+            "closest enemy "
+            f"{'it can see there' if seen[0] else 'by route (none is in sight there)'}.")
+    note = f"{m.op.label} {_verb(m.kind)} {inches(walk.cost)} {reason}, to {fmt_pt(end)}.{tail}"
     return Action(m.kind, m.op.id, start=m.start, to=end,
                   route=tuple((float(x), float(y)) for x, y in walk.points),
-                  cost=float(walk.cost), note=note)
+                  cost=float(walk.cost), note=note,
+                  told=(reason, tail, "") if m.kind == "advance" else None)
 
 
 def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
@@ -422,13 +425,24 @@ def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
                    _in_cover_all(ctx, pts, m.op.radius, [scored.threat], m.board.pos))
     if j is not None:
         if j != i:
-            cover_note = (f" It uses cover on the way (costs {scores[j] - scores[i]:.1f}\" "
-                          f"of progress, within the {ctx.settings.cover_detour:g}\" it "
-                          "accepts).")
+            cover_note = cover_detour_words(float(scores[j] - scores[i]),
+                                            ctx.settings.cover_detour)
         else:
             cover_note = " The best point is already in cover."
         i = j
     return i, cover_note
+
+
+def cover_detour_words(loss: float, accepts: float) -> str:
+    """The explanation's words for a point in cover taken instead of the best point ("Use
+    cover if possible", :func:`_cover_detour`): what it costs the order (``loss``, inches of
+    score worse than the best point) within the ``accepts`` inches it allows. A loss that
+    rounds to nothing (0.0", or a point scoring a hair better: the best point was the
+    nearest of several holding as well) is said as no cost, never as a cost of -0.0"."""
+    if loss < 0.05:
+        return " It takes a point in cover, which serves its order as well as the best point."
+    return (f" It uses cover on the way (costs {loss:.1f}\" of progress, within the "
+            f"{accepts:g}\" it accepts).")
 
 
 def stays_put(ctx: Context, op: Operative, start: tuple[float, float], codes: dict[str, str],
@@ -512,4 +526,5 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
             ctx, op, start, kind, spent, board, threat) if ctx.words else "")
     note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")
-    return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note)
+    return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note,
+                  told=(reason, extra + cover_note, "") if kind == "advance" else None)

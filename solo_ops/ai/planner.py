@@ -59,10 +59,10 @@ from solo_ops.ai.context import (
     visible_targets,
 )
 from solo_ops.ai.cover import IN_COVER, cover_levels
-from solo_ops.ai.explain import fmt_pt, inches
+from solo_ops.ai.explain import engaged_words, fmt_pt, inches
 from solo_ops.ai.guard import _may_guard
 from solo_ops.ai.sequences import charge_first, choose_sequence
-from solo_ops.ai.shooting import choose_shot, ranged
+from solo_ops.ai.shooting import choose_shot, combat_refusal, ranged
 from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
@@ -80,10 +80,10 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     plan.explain.append(
         f"{unit.id} ({TroopType(unit.troop).title}, command {unit.command}): "
         f"{order.words()}.")
-    plan.explain.append(f"State: {unit.fsm.replace('_', ' ')}.")
     board = WorkingBoard(state)
     models = state.unit_models(unit)
     enemies = board.enemies_of_ai()
+    plan.explain.append(state_words(ctx, unit, models, enemies, board))
     if not models:
         return plan
     if not enemies:
@@ -122,6 +122,35 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     elif ctx.edition == "kt2024":
         plan.explain.append("Stance: Engage.")
     return plan
+
+
+def state_words(ctx: Context, unit: Unit, models: Sequence[Operative],
+                enemies: Sequence[Operative], board: WorkingBoard) -> str:
+    """The explanation's "State:" line: the unit's state as the table shows it now, not as
+    its last activation left it. A unit with a model within 1" (Kill Team 2024: in control
+    range) of an enemy is in melee, whatever its state machine last recorded (a player's
+    charge, a revealed counter placed in contact); one whose state machine still says "in
+    melee" (or "falling back") with no enemy that near -- the player's model Fell Back, or
+    was taken out -- is out of melee. Words only: the state machine is not changed here."""
+    recorded = unit.fsm.replace("_", " ")
+    for op in models:
+        if op.id not in board.pos:
+            continue
+        near = in_control_range(ctx, board.pos[op.id], op.radius, list(enemies), board.pos)
+        if near:
+            where = f"{op.label} is {engaged_words(ctx.edition)} {near[0].label}"
+            if revealed_in_contact(unit, op):
+                where = f"revealed from counter {unit.origin}, where {where}"
+            if unit.fsm == "charging":
+                return f"State: charging, in melee ({where})."
+            return f"State: in melee ({where})."
+    if unit.fsm in ("in_melee", "falling_back"):
+        return (f"State: out of melee (no enemy is {engaged_words(ctx.edition)} any of its "
+                "models any more).")
+    if unit.fsm == "charging":
+        return (f"State: charging, not in melee (no enemy is {engaged_words(ctx.edition)} "
+                "any of its models).")
+    return f"State: {recorded}."
 
 
 def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
@@ -274,12 +303,17 @@ def _locked_in_combat(t: _Turn) -> bool:
             f"{t.op.label}'s unit charged into this fight by its own order: "
             + ("it fights on (setting own_charge_fight: stay)." if stays else
                "it falls back out of it if it can (setting own_charge_fight: fall_back)."))
+    if t.phase in ("firefight", "movement") and revealed_in_contact(t.unit, t.op):
+        t.plan.explain.append(
+            f"{t.op.label} was revealed from counter {t.unit.origin} "
+            f"{engaged_words(t.ctx.edition)} {t.engaged[0].label}: it starts in melee.")
     if t.phase == "movement" and not stays and _fall_back_2018(t):
         return True
     if t.phase in ("firefight", "fight"):
         if stays or t.phase == "fight":
-            _fight(t, t.engaged[0])
+            _fight(t, t.engaged[0], _stays_why(t) if stays else " (the Fight phase)")
             return True
+        why = " (not a melee fighter, but it has not the 2 AP left to fall back)"
         if t.phase == "firefight" and t.ap >= 2 and not t.done:
             dest = _fall_back_point(t.ctx, t.op, t.start, t.board, t.enemies, t.codes,
                                     t.closest)
@@ -289,11 +323,56 @@ def _locked_in_combat(t: _Turn) -> bool:
                 t.plan.explain.append(dest.note)
                 t.result["moved"] = True
                 return True
-        _fight(t, t.engaged[0])
+            why = " (not a melee fighter, but it has nowhere to fall back to)"
+        _fight(t, t.engaged[0], why)
         return True
     if t.phase == "shooting":
         return False  # 2018: a Pistol may fire from combat (``_phase_2018``, combat_refusal)
+    t.plan.explain.append(_stays_in_combat_words(t, stays, sought))
     return True  # the 2018 movement phase: models in combat wait for the fight
+
+
+def revealed_in_contact(unit: Unit, op: Operative) -> bool:
+    """Whether ``op``'s unit was revealed from a counter within 1" (2024: in control range)
+    of a player's model and has not acted since (the caller has found it engaged): its state
+    is still the "idle" a counter's reveal gives it and the model has not moved. Only a
+    reveal puts an enemy there without a charge (a charge, either way, makes it "charging" or
+    "in melee")."""
+    return unit.origin is not None and unit.fsm == "idle" and not op.moved
+
+
+def _stays_why(t: _Turn) -> str:
+    """Why a model within reach of an enemy stays in the fight: its order (003: Melee
+    troops, a charge order of Yes) or the ``own_charge_fight: stay`` setting."""
+    if t.unit.troop == TroopType.MELEE.value:
+        return " (a Melee unit)"
+    if t.codes["charge"] == "yes":
+        return " (its charge order is Yes)"
+    return " (its unit sought this fight: own_charge_fight: stay)"
+
+
+def _stays_in_combat_words(t: _Turn, stays: bool, sought: bool) -> str:
+    """Kill Team 2018, movement phase: why a model within 1" of an enemy stays where it is
+    (004 Falling Back: "if that model started the Movement phase within 1" of an enemy model,
+    it cannot make a normal move. Instead, it can either remain stationary or Fall Back"; "A
+    model cannot Fall Back if an enemy model finished a charge move within 1" of it in the
+    same phase")."""
+    foe = t.engaged[0]
+    head = (f"{t.op.label} is within 1\" of {foe.label}: it cannot make a normal move (004: "
+            "it \"can either remain stationary or Fall Back\").")
+    if t.melee_minded:
+        why = ("a Melee unit fights" if t.unit.troop == TroopType.MELEE.value
+               else "its charge order (Yes) fights")
+    elif sought and stays:
+        why = "its unit sought this fight (own_charge_fight: stay)"
+    elif sought and not kt2018.may_fall_back(any(e.charged for e in t.engaged)):
+        why = f"{foe.label} charged it this phase, so it cannot Fall Back"
+    elif sought:
+        why = "it has nowhere to Fall Back to (more than 1\" from every enemy)"
+    else:
+        why = ("the enemy's models Fall Back only out of a fight their own charge started, "
+               "under own_charge_fight: fall_back")
+    return f"{head} It remains stationary, to fight in the Fight phase: {why}."
 
 
 def _fall_back_2018(t: _Turn) -> bool:
@@ -321,20 +400,21 @@ def _phase_2018(t: _Turn) -> bool:
     """A 2018 fight phase (nothing for a model out of combat) or shooting phase (the shot, unless
     it advanced, charged or fell back). True when the phase is one of those."""
     op = t.op
-    if t.phase == "fight":
+    if t.phase == "fight":  # (a model within 1" of an enemy fought: _locked_in_combat)
+        t.plan.explain.append(f"{op.label} is not within 1\" of an enemy model: it does not "
+                              "fight this phase.")
         return True
     if t.phase == "shooting":
         barred = kt2018.shooting_barred(
             moved_how="fall_back" if op.fell_back else op.moved_how, advanced=op.advanced,
-            charged=op.charged, assault=any(w.type == "assault" for w in ranged(op.profile)))
+            charged=op.charged, assault=any(w.kt2018_type == "assault" for w in ranged(op.profile)))
         if barred is not None:
             t.plan.explain.append(f"{op.label} {barred}.")
             return True
         shot, notes = choose_shot(t.ctx, op, t.start, t.enemies, t.board.pos, moved=op.moved,
                                   moved_how=op.moved_how)
         if shot is None:
-            t.plan.explain.extend(notes or [f"{op.label} has no enemy to shoot: none in sight "
-                                            "and range that it may target."])
+            t.plan.explain.extend(notes or [_no_shot_words(t)])
             return True
         weapon = next((w for w in op.profile.weapons if w.name == shot.weapon), None)
         # the referee: not after an Advance (but an Assault weapon), a Fall Back or a charge
@@ -348,6 +428,23 @@ def _phase_2018(t: _Turn) -> bool:
         t.result["attacked"] = True
         return True
     return False
+
+
+def _no_shot_words(t: _Turn) -> str:
+    """Why a 2018 model has no shot: the closest enemy in sight that a weapon reaches is barred
+    by the rules of shooting from and into combat (the 2018 Core Manual: "Models cannot
+    target enemy models that are within 1" of friendly models"; :func:`combat_refusal`),
+    or none is in sight and range. Words only."""
+    op = t.op
+    for dist, enemy in t.near_visible:
+        for weapon in ranged(op.profile):
+            if weapon.effective_range is not None and weapon.effective_range + 1e-9 < dist:
+                continue
+            why = combat_refusal(t.ctx, op, t.start, weapon, enemy, t.board.pos)
+            if why is not None:
+                return f"{op.label} does not shoot {enemy.label}: {why}."
+        break  # the closest in sight decides (the shot the planner would take)
+    return f"{op.label} has no enemy to shoot: none in sight and range that it may target."
 
 
 def _answer_allies(t: _Turn, pull: _Pull) -> None:

@@ -45,7 +45,7 @@ from solo_ops.ai.turn import (
     _Turn,
     refused,
 )
-from solo_ops.rules import kt2024, referee, sequences
+from solo_ops.rules import kt2018, kt2024, referee, sequences
 
 FIRE_AT_WILL = ("shoot_charge", "shoot_move", "move_shoot", "dash_shoot", "portal_here",
                 "charge", "dash_charge", "portal_move", "move")
@@ -225,7 +225,7 @@ def _move_keep_shot(f: _Turn) -> str | None:
         return ("moving by its order would lose its shot" if before is not None
                 else "no valid target in range, moving or not")
     weapon = next((w for w in f.op.profile.ranged_weapons if w.name == shot.weapon), None)
-    if moved and weapon is not None and weapon.type.value == "heavy":
+    if moved and weapon is not None and weapon.kt2018_type == "heavy":
         return f"moving would cost its {weapon.name} (Heavy) -1 to hit"
     if not moved:
         return NA  # no move to make: staying put to shoot is the next option
@@ -290,7 +290,7 @@ def _charge_limits(f: _Turn) -> str | None:
     if dist > limit + 1e-9:
         return (f"{target.label}, the closest enemy in sight, is {inches(dist)} away: its order "
                 f"charges only within {inches(limit)}")
-    if not f.op.profile.melee_weapons and f.codes["charge"] != "yes":
+    if not kt2018.melee_weapons(f.op.profile, f.edition) and f.codes["charge"] != "yes":
         return "it has no melee weapon"
     return None
 
@@ -433,6 +433,8 @@ def _words(t: _Turn, actions: list[Action]) -> str:
         label = sequences.action_words(a.kind) if a.kind != "operate_hatch" else "Operate Hatch"
         if a.kind == "normal":
             label = "move"
+        if a.kind == "advance":
+            label = "Advance up to"  # its D6 is rolled as it moves (the engine retells it)
         if a.kind in MOVE_KINDS and a.to is not None:
             label += f" {inches(a.cost)}"
         elif a.kind == "charge":

@@ -121,7 +121,7 @@ def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], wea
         mine = gaps.get(target.id)
         closest = mine is not None and all(g is None or g >= mine - 1e-9 for g in gaps.values())
     return kt2018.combat_shot_refusal(
-        getattr(ctx.settings, "combat_shooting", "core"), pistol=weapon.type == "pistol",
+        getattr(ctx.settings, "combat_shooting", "core"), pistol=weapon.kt2018_type == "pistol",
         shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
 
 
@@ -152,7 +152,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
         if ctx.edition == "kt2024" and moved and not kt2024.may_shoot_after_move(
                 weapon, moved_how or "reposition"):
             continue
-        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.type, moved_how):
+        if ctx.edition == "kt2018" and not kt2018.may_fire_after(weapon.kt2018_type, moved_how):
             continue  # 004 Assault: after an Advance "it can only fire Assault weapons"
         weapons.append(weapon)
     # The closest valid target wins (the expected damage only breaks ties of distance), so the
@@ -174,7 +174,9 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                         continue
                     expected = 0.0
                     if ctx.odds is not None:
-                        expected = float(ctx.odds(weapon, shooter, target, cover))
+                        # at the range from ``point`` (2018: long range, Rapid Fire)
+                        expected = float(ctx.odds(weapon, shooter, target, cover,
+                                                  distance=dist))
                     key = (round(dist, 6), -expected, target.id, weapon, target, cover)
                     if best is None or key[:3] < best[:3]:
                         best = key

@@ -29,7 +29,7 @@ from solo_ops.ai.portals import _open_the_way
 from solo_ops.ai.shooting import choose_shot
 from solo_ops.core.model import Weapon
 from solo_ops.game.state import Operative, State, Unit
-from solo_ops.rules import kt2024, referee
+from solo_ops.rules import kt2018, kt2024, referee
 
 MOVE_KINDS = ("reposition", "dash", "charge", "fall_back", "normal", "advance")
 SAME_END = 0.05  # a Dash ending this close to a Reposition's end is the same move
@@ -144,14 +144,16 @@ class _Turn:
                 if a.model == self.op.id and a.kind in MOVE_KINDS]
 
 
-def _fight(t: _Turn, target: Operative) -> None:
-    """The model fights ``target`` (1 AP)."""
+def _fight(t: _Turn, target: Operative, why: str = "") -> None:
+    """The model fights ``target`` (1 AP); ``why``, the reason said after "and fights"
+    (" (a Melee unit)")."""
     op = t.op
-    weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
+    weapons = kt2018.melee_weapons(op.profile, t.ctx.edition)
+    weapon = weapons[0].name if weapons else None
     t.plan.actions.append(Action("fight", op.id, target=target.id, weapon=weapon,
                                  note=f"{op.label} fights {target.label}."))
     t.plan.explain.append(f"{op.label} is {engaged_words(t.ctx.edition)} {target.label} and "
-                          "fights.")
+                          f"fights{why}.")
     t.result["attacked"] = True
     t.spend("fight")
 
@@ -285,7 +287,7 @@ def _advance_pays(t: _Turn) -> bool:
         return False  # a normal move reaches its 12"
     reach_after = dist - float(t.op.profile.movement)
     for weapon in t.op.profile.ranged_weapons:
-        if str(weapon.type) == "assault":
+        if weapon.kt2018_type == "assault":
             continue
         if weapon.effective_range is None or weapon.effective_range + 1e-9 >= reach_after:
             return False  # the normal move may keep a shot the Advance would lose
@@ -305,9 +307,12 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
             break
         mv = _dash_instead(t, mv)
         if mv.kind == "advance":
+            why = " It has no shot to lose and no charge to make (004 Advance)."
             mv.note = mv.note.replace("advances ", "advances up to ", 1) + (
                 " It Advances (its Move and a D6, rolled as it moves): it has no shot to lose "
                 "and no charge to make (004 Advance).")
+            if mv.told is not None:
+                mv.told = (mv.told[0], mv.told[1], why)
         t.plan.actions.append(mv)
         t.plan.explain.append(mv.note)
         board.pos[op.id] = mv.to  # type: ignore[assignment]

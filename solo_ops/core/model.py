@@ -23,7 +23,8 @@ MM_PER_INCH = 25.4
 class WeaponType(StrEnum):
     """The weapon types a roster names; the first four and ``assault`` decide a unit's troop
     type (assault counts as rapid fire). ``assault`` is a Kill Team 2018 Assault weapon (fired
-    after an Advance at -1 to hit, 004); under 2024 it plays as any ranged weapon."""
+    after an Advance at -1 to hit, 004); under 2024 it plays as any ranged weapon. A weapon's
+    Kill Team 2018 type is one of :data:`TYPES_2018` (``Weapon.kt2018_type``)."""
 
     RAPID = "rapid"
     MELEE = "melee"
@@ -32,6 +33,12 @@ class WeaponType(StrEnum):
     PISTOL = "pistol"
     GRENADE = "grenade"
     ASSAULT = "assault"
+
+
+TYPES_2018 = (WeaponType.RAPID, WeaponType.ASSAULT, WeaponType.HEAVY, WeaponType.PISTOL,
+              WeaponType.GRENADE)
+"""The ranged weapon types of Kill Team 2018 a roster's ``type_2018`` may name (the Core
+Manual's Rapid Fire, Assault, Heavy, Pistol and Grenade; 004 names Heavy and Assault)."""
 
 
 # Weapon rules of the Kill Team 2024 card, by the names ``--rule`` and rosters use, with the
@@ -202,6 +209,10 @@ class Weapon:
     # Kill Team 2018's range when it differs (a Kill Team 2024 weapon reaches any visible
     # target unless it has Range x, 001): the profile's kt2018 variant plays it as ``range``
     range_2018: float | None = None
+    # Kill Team 2018's weapon type when it differs from ``type``, which stays the solo
+    # supplement's troop-type category (003): the plasma gun is ``special`` there and Rapid
+    # Fire 1 in 2018. Read through :attr:`kt2018_type`
+    type_2018: WeaponType | None = None
     # Kill Team 2024
     attacks: int | None = None
     hit: int | None = None
@@ -216,6 +227,14 @@ class Weapon:
     @property
     def is_melee(self) -> bool:
         return self.type is WeaponType.MELEE
+
+    @property
+    def kt2018_type(self) -> WeaponType:
+        """The type Kill Team 2018's rules read (Rapid Fire, Assault, Heavy, Pistol, Grenade;
+        melee): ``type_2018`` when the roster gives one, else ``type``. A ``special`` weapon
+        without one has no 2018 type rule (neither doubled, nor -1 after a move, nor fired
+        after an Advance). The troop type (``rules.orders``) reads ``type`` alone."""
+        return self.type_2018 if self.type_2018 is not None else self.type
 
     def rule(self, name: str) -> WeaponRule | None:
         """The rule called ``name`` on this weapon, if it has one."""

@@ -95,6 +95,11 @@ class Settings:
     Pistol, at the closest enemy model; no model may target an enemy within 1" of one of its
     friends, but that Pistol) or ``anywhere`` (any visible enemy may be shot; a model within 1"
     of an enemy does not shoot at all, Pistols included)."""
+    rapid_fire: str = "double"
+    """Kill Team 2018 Rapid Fire weapons (``type: rapid``), for both sides: ``double`` (the
+    Kill Team 2018 Core Manual's rule, not in 004: a Rapid Fire weapon makes twice its number
+    of attacks at a target within half its range) or ``as_written`` (004 only: the profile's
+    number of attacks at any range)."""
     units: str = "in"
     """How the terminal shows and reads distances and points: ``in`` (inches, the engine's own
     unit) or ``cm`` (centimetres, 2.54 to the inch); see :mod:`solo_ops.view.measure`."""
@@ -114,6 +119,7 @@ _CHOICES = {
     "counteract": ("both", "players", "off"),
     "counter_rows": ("shown", "hidden"),
     "combat_shooting": ("core", "anywhere"),
+    "rapid_fire": ("double", "as_written"),
     "own_charge_fight": ("stay", "fall_back"),
     "allies_charge": ("charge", "join"),
 }

@@ -82,7 +82,7 @@ def _check_assault_after_advance(state: State, op: Operative, weapon: Weapon | N
     Assault: "it can only fire Assault weapons"; the referee's 2018 timing)."""
     if state.edition == "kt2018" and op.moved_how == "advance" and referee.timing_refusal_2018(
             activation(state, op), "shoot", weapon) is not None:
-        assault = [w.name for w in op.profile.ranged_weapons if w.type == "assault"]
+        assault = [w.name for w in op.profile.ranged_weapons if w.kt2018_type == "assault"]
         raise RuleError(f"{op.name} advanced this battle round: it can only fire an Assault "
                         "weapon" + (f" (say 'with {assault[0]}')" if assault else
                                     " and has none"))
@@ -117,9 +117,9 @@ def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon 
         raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
     if state.edition == "kt2018":
         core = game.settings.combat_shooting == "core"
-        pistols = [w for w in op.profile.ranged_weapons if w.type == "pistol"]
+        pistols = [w for w in op.profile.ranged_weapons if w.kt2018_type == "pistol"]
         if core and ((weapon is None and pistols) or (weapon is not None
-                                                      and weapon.type == "pistol")):
+                                                      and weapon.kt2018_type == "pistol")):
             return  # a Pistol may be fired from within 1" (the target is checked with it)
         if _enemies_in_control(state, op, game):
             raise RuleError(f"{op.name} is within 1\" of an enemy model: it cannot shoot"
@@ -150,7 +150,7 @@ def _check_combat_shot(game: Game, state: State, op: Operative, weapon: Weapon |
         closest = all(reach.route_gap(terrain, op.at, op.radius, f.at, f.radius) >= gap - 1e-9
                       for f in foes if f.at is not None)
     why = kt2018.combat_shot_refusal(
-        game.settings.combat_shooting, pistol=weapon is not None and weapon.type == "pistol",
+        game.settings.combat_shooting, pistol=weapon is not None and weapon.kt2018_type == "pistol",
         shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
     if why is not None:
         raise RuleError(f"{op.name} cannot shoot {target.label}: {why}")

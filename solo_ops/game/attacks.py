@@ -153,8 +153,8 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
                 broken: bool = False, overwatch: bool = False,
                 long_range: bool | None = None, close_quarters: bool = True,
                 concentrated_radius: bool = True, no_escape: bool = False,
-                firing_point: bool = False, effects: Mapping[str, Any] | None = None
-                ) -> kt2018.Attack2018 | None:
+                firing_point: bool = False, effects: Mapping[str, Any] | None = None,
+                rapid_fire: str = "double") -> kt2018.Attack2018 | None:
     """The 2018 attack of ``shooter`` with ``weapon`` (None if a characteristic is missing).
 
     Long range is worked out from the bases' distance when not given (it only matters when
@@ -162,7 +162,9 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
     the Pariah Nexus ultra-close-confines rules (the engine turns them off outside Pariah
     Nexus games and decides "trapped" for No Escape from geometry). ``effects``: the fields
     the Pariah Nexus effects in force give the attack (:func:`solo_ops.game.pariah.attack_effects`:
-    named modifiers, re-rolls, Strength, Overwatch's hit)."""
+    named modifiers, re-rolls, Strength, Overwatch's hit). ``rapid_fire``: the setting of that
+    name (a Rapid Fire weapon within half range doubles its attacks under ``double``,
+    :func:`solo_ops.rules.kt2018.rapid_fire_doubles`)."""
     profile = _profile(shooter)
     melee = weapon.is_melee
     skill = profile.ws if melee else profile.bs
@@ -177,19 +179,21 @@ def attack_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any = None, *,
         gap = _gap(shooter, target)
         long_range = bool(not melee and weapon.range and gap is not None
                           and gap > weapon.range / 2)
+    kind = weapon.kt2018_type  # the 2018 type (``type_2018``), not the troop-type category
     return kt2018.Attack2018(
         shots=shots, skill=min(7, max(2, int(skill))), strength=int(strength), ap=weapon.ap,
         damage=weapon.damage_2018 or kt2018.ONE, melee=melee,
-        grenade=weapon.type is WeaponType.GRENADE, long_range=long_range,
+        grenade=kind is WeaponType.GRENADE, long_range=long_range,
         obscured=bool(getattr(cover, "obscured", False)) and not melee,
         flesh_wounds=int(getattr(shooter, "flesh_wounds", 0)), broken=broken,
         overwatch=overwatch, close_quarters=close_quarters,
         concentrated_radius=concentrated_radius, no_escape=no_escape and melee,
         # 004 Heavy / Assault hit modifiers and firing points (issue 14 item 12)
-        heavy_moved=kt2018.heavy_moved(weapon.type, getattr(shooter, "moved_how", None)),
-        assault_advanced=kt2018.assault_advanced(weapon.type,
-                                                 bool(getattr(shooter, "advanced", False))),
-        firing_point=firing_point and not melee, **(effects or {}))
+        heavy_moved=kt2018.heavy_moved(kind, getattr(shooter, "moved_how", None)),
+        assault_advanced=kt2018.assault_advanced(kind, bool(getattr(shooter, "advanced", False))),
+        firing_point=firing_point and not melee,
+        rapid_fire=not melee and kt2018.rapid_fire_doubles(kind, long_range, rapid_fire),
+        **(effects or {}))
 
 
 def target_2018(target: Any, defence: Mapping[str, Any] | None = None) -> kt2018.Target2018:
@@ -204,14 +208,17 @@ def target_2018(target: Any, defence: Mapping[str, Any] | None = None) -> kt2018
         flesh_wounds=int(getattr(target, "flesh_wounds", 0)), **given)
 
 
-def expected_for(edition: str) -> Any:
-    """A callable ``(weapon, shooter, target, cover) -> expected damage`` (None if the edition
-    is unknown). The expectation is exact (:mod:`solo_ops.rules.odds`), capped at the target's
-    wounds left; 0.0 when a characteristic is missing."""
+def expected_for(edition: str, rapid_fire: str = "double") -> Any:
+    """A callable ``(weapon, shooter, target, cover, distance=None) -> expected damage`` (None
+    if the edition is unknown). The expectation is exact (:mod:`solo_ops.rules.odds`), capped
+    at the target's wounds left; 0.0 when a characteristic is missing. ``distance`` (Kill Team
+    2018): the range the shot is taken at, from where the shooter will stand (its base's
+    straight distance to the target's when not given), for long range and Rapid Fire;
+    ``rapid_fire`` the setting of that name (Kill Team 2018)."""
     if edition == "kt2024":
         return _expected_2024
     if edition == "kt2018":
-        return _expected_2018
+        return _EXPECTED_2018[rapid_fire]
     return None
 
 
@@ -229,7 +236,8 @@ def clear_caches() -> None:
     _EXPECTED.clear()
 
 
-def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
+def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any,
+                   distance: float | None = None) -> float:
     profile = _profile(target)
     key = (id(weapon), bool(getattr(shooter, "injured", False)),
            getattr(cover, "vantage_accurate", 0), getattr(profile, "defence_dice", 3),
@@ -247,11 +255,26 @@ def _expected_2024(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> flo
     return value
 
 
-def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any) -> float:
-    attack = attack_2018(weapon, shooter, target, cover)
+def _expected_2018(weapon: Weapon, shooter: Any, target: Any, cover: Any,
+                   distance: float | None = None, *, rapid_fire: str = "double") -> float:
+    long_range = None
+    if distance is not None and not weapon.is_melee and weapon.range:
+        long_range = distance > weapon.range / 2 + 1e-9
+    attack = attack_2018(weapon, shooter, target, cover, long_range=long_range,
+                         rapid_fire=rapid_fire)
     if attack is None:
         return 0.0
     return float(odds_2018.attack_2018(attack, target_2018(target)).mean)
+
+
+def _expected_2018_as_written(weapon: Weapon, shooter: Any, target: Any, cover: Any,
+                              distance: float | None = None) -> float:
+    return _expected_2018(weapon, shooter, target, cover, distance, rapid_fire="as_written")
+
+
+_EXPECTED_2018: dict[str, Callable[..., float]] = {
+    "double": _expected_2018, "as_written": _expected_2018_as_written}
+""":func:`expected_for`'s Kill Team 2018 answer by the ``rapid_fire`` setting."""
 
 
 def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: Any,
@@ -273,7 +296,8 @@ def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: A
 
 def describe_fight(edition: str, attacker: Any, target: Any) -> str:
     """What the player rolls for an enemy's fight when they roll the enemy's attacks."""
-    weapon = attacker.profile.melee_weapons[0] if attacker.profile.melee_weapons else None
+    weapons = melee_weapons(attacker.profile, edition)
+    weapon = weapons[0] if weapons else None
     if weapon is None:
         return f"{_name(attacker)} fights {_name(target)} bare-handed."
     return f"{_name(attacker)} fights {_name(target)} with {weapon.name}."
@@ -293,7 +317,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               covers: CoverHooks | None = None, firing_point: str | None = None,
               effects: Mapping[str, Any] | None = None,
               defence: Mapping[str, Any] | None = None,
-              obscured_by: str | None = None) -> AttackResult:
+              obscured_by: str | None = None, rapid_fire: str = "double") -> AttackResult:
     """Roll a shot through the game's dice.
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
@@ -312,7 +336,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     ``firing_point`` the firing point the shooter benefits from (worked out when not given);
     ``effects`` and ``defence`` the Pariah Nexus effects in force on the attack and the
     target (:func:`solo_ops.game.pariah.attack_effects`), ``obscured_by`` an effect that makes
-    the target count as obscured (Shifting Shadows).
+    the target count as obscured (Shifting Shadows); ``rapid_fire`` the setting of that name.
     """
     if edition == "kt2018":
         return _roll_shot_2018(edition, dice, shooter, weapon, target, cover, terrain,
@@ -320,7 +344,7 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
                                close_quarters=close_quarters,
                                concentrated_radius=concentrated_radius,
                                firing_point=firing_point, effects=effects, defence=defence,
-                               obscured_by=obscured_by)
+                               obscured_by=obscured_by, rapid_fire=rapid_fire)
     return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
                            secondary=secondary, nearby=nearby, cp=cp, covers=covers)
 
@@ -341,7 +365,7 @@ def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
                     concentrated_radius: bool, firing_point: str | None = None,
                     effects: Mapping[str, Any] | None = None,
                     defence: Mapping[str, Any] | None = None,
-                    obscured_by: str | None = None) -> AttackResult:
+                    obscured_by: str | None = None, rapid_fire: str = "double") -> AttackResult:
     """Kill Team 2018 shooting: one attack (with a firing point's modifier and the Pariah
     Nexus effects in force) and its roll."""
     result = AttackResult()
@@ -354,7 +378,8 @@ def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
                          overwatch=overwatch, long_range=long_range,
                          close_quarters=close_quarters,
                          concentrated_radius=concentrated_radius,
-                         firing_point=point is not None, effects=effects)
+                         firing_point=point is not None, effects=effects,
+                         rapid_fire=rapid_fire)
     if attack is None:
         result.lines.append(_missing(edition, shooter, weapon))
         return result
@@ -440,7 +465,12 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
             result.stunned.append(str(other.id))
 
 
-def _melee_weapons(profile: Any, edition: str) -> list[Weapon]:
+def melee_weapons(profile: Any, edition: str) -> list[Weapon]:
+    """The melee weapons ``profile`` fights with under ``edition``: under Kill Team 2024 those
+    with their 2024 characteristics; under 2018 its own, else the close combat weapon
+    (:func:`solo_ops.rules.kt2018.melee_weapons`)."""
+    if edition == "kt2018":
+        return list(kt2018.melee_weapons(profile))
     weapons = list(getattr(profile, "melee_weapons", ()))
     if edition == "kt2024":
         return [w for w in weapons if w.attacks is not None and w.hit is not None
@@ -453,8 +483,8 @@ def _pick_2024(attacker: Any, target: Any, helpers: int
     """Each side's melee weapon: the attacker takes the one with the best mean of damage dealt
     minus taken against the defender's first weapon; the defender then answers with the one
     best for it. A side without a melee weapon rolls no dice."""
-    mine = _melee_weapons(_profile(attacker), "kt2024")
-    theirs = _melee_weapons(_profile(target), "kt2024")
+    mine = melee_weapons(_profile(attacker), "kt2024")
+    theirs = melee_weapons(_profile(target), "kt2024")
     if not mine:
         return None, (theirs[0] if theirs else None)
 
@@ -510,8 +540,7 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     """
     result = FightResult()
     if edition == "kt2018":
-        weapons = _melee_weapons(_profile(attacker), edition)
-        weapon = weapons[0] if weapons else Weapon("unarmed", WeaponType.MELEE)
+        weapon = melee_weapons(_profile(attacker), edition)[0]
         attack = attack_2018(weapon, attacker, target, broken=broken, no_escape=no_escape,
                              effects=effects)
         if attack is None:

@@ -113,7 +113,8 @@ class Game:
                 if o.on_table:
                     sides[o.id], radii[o.id] = o.side, o.radius
         return Context(self.terrain(state), self.settings, self.edition,
-                       odds=attacks.expected_for(self.edition), terrain_for=self.terrains.get,
+                       odds=attacks.expected_for(self.edition, self.settings.rapid_fire),
+                       terrain_for=self.terrains.get,
                        sides=sides, radii=radii, words=self.words)
 
 

@@ -30,7 +30,7 @@ from solo_ops.game import (
     shots,
 )
 from solo_ops.game.mines import check_mines
-from solo_ops.game.play2018 import advance_roll
+from solo_ops.game.play2018 import advance_roll, retell_advance
 from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.rules import reach
@@ -129,7 +129,7 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         if op.on_guard:  # Guard ends when it performs any action
             op.on_guard = False
         if action.kind in ("reposition", "dash", "normal", "fall_back", "advance"):
-            events.extend(_move(game, state, op, action))
+            events.extend(_move_told(game, state, op, action, events[0]))
             events.extend(reveal.check_spotting(game, state))
         elif action.kind == "charge" and charges.reaction_due(game, state, op, action):
             events.extend(charges.declare_charge(game, state, op, action))
@@ -156,6 +156,16 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
         events.append(state.merge_unit(unit, state.units[plan.merge_into]))
     events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm})
     return events
+
+
+def _move_told(game: Game, state: State, op: Operative, action: Action,
+               activation: dict[str, Any]) -> list[dict[str, Any]]:
+    """:func:`_move`; a 2018 Advance is then told again in ``activation``'s explanation with
+    the distance its roll gave (:func:`solo_ops.game.play2018.retell_advance`)."""
+    moved = _move(game, state, op, action)
+    if action.kind == "advance":
+        retell_advance(activation, action, op, moved)
+    return moved
 
 
 def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:

@@ -10,20 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from solo_ops.core.model import Weapon, WeaponType
 from solo_ops.game import attacks, cp, fight_choices, pariah
 from solo_ops.game.downed import apply_damage
 from solo_ops.game.play2018 import broken_2018, no_escape, pariah_nexus
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.stun import stun
-from solo_ops.rules import killzones, reach
+from solo_ops.rules import killzones, kt2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.ai.planner import Action
     from solo_ops.game.definition import Game
-
-
-_UNARMED = Weapon("unarmed", WeaponType.MELEE)
 
 
 def in_reach(game: Game, state: State, a: Operative, b: Operative) -> bool:
@@ -81,10 +77,9 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
     extra: dict[str, Any] = {}
     if state.edition == "kt2018":
         trapped = pariah_nexus(game) and no_escape(game, state, op, target)
-        weapons = op.profile.melee_weapons
-        weapon = weapons[0] if weapons else None
+        weapon = kt2018.melee_weapons(op.profile)[0]  # (the close combat weapon if none)
         effects, defence, _ = pariah.attack_effects(
-            game, state, op, target, weapon or _UNARMED, distance=_gap(op, target),
+            game, state, op, target, weapon, distance=_gap(op, target),
             no_escape=trapped)
         extra = {"broken": broken_2018(state, op.side), "no_escape": trapped,
                  "effects": effects, "defence": defence}

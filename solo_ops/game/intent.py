@@ -35,7 +35,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
 from solo_ops.geometry import placement, search
 from solo_ops.geometry.placement import Base
-from solo_ops.rules import reach
+from solo_ops.rules import kt2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -143,7 +143,8 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
     if kind == "shoot":
         a.update(_weapon_for_shot(game, state, active, a))
     if kind == "fight" and a.get("weapon"):
-        a["weapon"] = match(a["weapon"], [w.name for w in active.profile.melee_weapons],
+        a["weapon"] = match(a["weapon"],
+                            [w.name for w in kt2018.melee_weapons(active.profile, state.edition)],
                             f"melee weapon of {active.id}")
     return a
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.context import Action
+from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game import attacks, pariah
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, Operative, State
@@ -63,7 +65,8 @@ def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
     return {"broken": broken_2018(state, op.side), "long_range": long_range,
             "close_quarters": confines, "concentrated_radius": confines,
             "firing_point": point, "effects": effects, "defence": defence,
-            "obscured_by": obscured_by, "overwatch": overwatch}
+            "obscured_by": obscured_by, "overwatch": overwatch,
+            "rapid_fire": game.settings.rapid_fire}
 
 
 def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:
@@ -130,8 +133,44 @@ def advance_roll(game: Game, state: State, op: Operative) -> list[dict[str, Any]
         return []
     op.advance_roll, words = pariah.advance_roll(game, state, op)
     op.advanced = True
+    limit = reach.move_allowance(op, "advance", state.edition)
     return [{"type": "move_roll", "operative": op.id, "how": "advance", "roll": op.advance_roll,
-             "dice": words, "note": f"{op.label}'s Advance roll: {words}."}]
+             "dice": words,
+             "note": f"{op.label}'s Advance roll: {words}: it may move up to "
+                     f"{op.profile.movement:g}\" + {op.advance_roll}\" = {limit:g}\"."}]
+
+
+def retell_advance(activation: dict[str, Any], action: Action, op: Operative,
+                   moved: list[dict[str, Any]]) -> None:
+    """Tell an enemy model's Advance again in its activation's explanation once the roll is
+    made (004 Advancing: "make an Advance roll by rolling a D6. Add the result to the model's
+    Move characteristic for that Movement phase"): the plan could only say "up to" the most a
+    D6 gives, so its line (and the sequence's "Advance up to ...") are replaced by the
+    distance it moved, the allowance the roll gave and -- where it reached the planned end --
+    what it finds there, its figures "of its N\"" the rolled allowance. Words only: the
+    move was made as planned, within the roll (:func:`solo_ops.game.enemy._move`)."""
+    end = next((e for e in moved if e.get("type") == "moved"), None)
+    explain = activation.get("explain")
+    if (action.told is None or end is None or op.advance_roll is None
+            or not isinstance(explain, list) or action.note not in explain):
+        return
+    reason, tail, why = action.told
+    limit = reach.move_allowance(op, "advance", "kt2018")
+    most = reach.move_allowance(op, "advance", "kt2018", roll=reach.KT2018_ADVANCE_MAX)
+    to = tuple(end["to"])
+    words = (f"{op.label} Advances {inches(end['cost'])} {reason}, to {fmt_pt(to)}: its "
+             f"Advance roll allows {inches(limit)} (Move {op.profile.movement:g}\" + "
+             f"{op.advance_roll}\").")
+    if action.to is not None and math.dist(to, action.to) <= 0.05:
+        words += tail.replace(f"of its {inches(most)}", f"of its {inches(limit)}")
+    elif action.to is not None:
+        words += f" The roll stops it short of {fmt_pt(action.to)}, where it was headed."
+    explain[explain.index(action.note)] = words + why
+    planned = f"Advance up to {inches(action.cost)}"
+    for i, line in enumerate(explain):
+        if line.startswith(f"{op.label}'s sequence: ") and planned in line:
+            explain[i] = line.replace(planned, f"Advance {inches(end['cost'])}", 1)
+            break
 
 
 def after_move(game: Game, state: State, op: Operative, how: str, route: Any

@@ -70,7 +70,7 @@ def _row_words(game: Game, counter: Counter, move: hidden_moves.HiddenMove) -> d
     row = hidden_enemy_table()[counter.hidden_order]
     # another counter's command is its own secret: the reason names whom, never its order
     why = re.sub(r"\s*\(command \d+\)", "", move.reason)
-    text = row.text.split(". ")[0].rstrip(".")  # the row's first sentence
+    text = row.shown.split(". ")[0].rstrip(".")  # the row's first sentence, its typos mended
     return {"row": counter.hidden_order, "row_text": text, "why": why}
 
 

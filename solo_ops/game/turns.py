@@ -51,7 +51,7 @@ def may_shoot_2018(op: Operative) -> bool:
     or a charge attempt; after an Advance only with an Assault weapon)."""
     return kt2018.shooting_barred(
         moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-        assault=any(w.type == "assault" for w in op.profile.ranged_weapons)) is None
+        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons)) is None
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:

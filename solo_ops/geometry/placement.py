@@ -234,10 +234,8 @@ def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
     moves = [top] + [top - k * STEP for k in range(1, n + 1) if top - k * STEP > 1e-9]
     if not moves or top <= 1e-9:
         return None
-    ends = []
-    for m in moves:
-        p, _ = routes.advance(walk, m)
-        ends.append((round(float(p[0]), PLACES), round(float(p[1]), PLACES)))
+    ends = [(round(float(p[0]), PLACES), round(float(p[1]), PLACES))
+            for p, _ in routes.advance_many(walk, moves)]
     ok = legal(terrain, ends, radius, others, floor=floor)
     hits = np.flatnonzero(ok)
     for i in hits:
@@ -267,7 +265,7 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     if not others or top <= 0:
         return None
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
-    pts = np.array([terrain.routes.advance(walk, m)[0] for m in steps], dtype=float)
+    pts = np.array([p for p, _ in terrain.routes.advance_many(walk, steps)], dtype=float)
     arr = np.asarray(discs(list(others)), dtype=float)
     gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
            - radius - arr[None, :, 2])
@@ -285,7 +283,7 @@ def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
     if not b or top <= 0:
         return None
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
-    pts = np.array([terrain.routes.advance(walk, m)[0] for m in steps], dtype=float)
+    pts = np.array([p for p, _ in terrain.routes.advance_many(walk, steps)], dtype=float)
     arr = np.asarray(discs(b), dtype=float)
     gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
            - radius - arr[None, :, 2])

@@ -15,7 +15,15 @@ from typing import Any, TypedDict
 from solo_ops.core.errors import InputError, clip, excerpt
 from solo_ops.core.fields import Fields, join_path
 from solo_ops.core.limits import LIMITS, bounds
-from solo_ops.core.model import DiceExpr, Profile, Roster, Weapon, WeaponType, parse_weapon_rule
+from solo_ops.core.model import (
+    TYPES_2018,
+    DiceExpr,
+    Profile,
+    Roster,
+    Weapon,
+    WeaponType,
+    parse_weapon_rule,
+)
 from solo_ops.io import library
 from solo_ops.io.yamlio import read_document
 
@@ -30,7 +38,7 @@ PROFILE_KEYS = (
 EDITIONS = ("kt2024", "kt2018")
 WEAPON_KEYS = (
     "name", "type", "range", "attacks", "hit", "damage", "rules", "strength", "ap",
-    "damage_2018", "shots", "range_2018", "notes",
+    "damage_2018", "shots", "range_2018", "type_2018", "notes",
 )
 
 
@@ -46,6 +54,7 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
     for key, value in (("range", rng), ("range_2018", rng_2018)):
         if wtype is WeaponType.MELEE and value is not None:
             raise w.error(key, "a melee weapon has no range")
+    type_2018 = _type_2018(w, wtype)
     rules = []
     for i, text in enumerate(w.sequence("rules", [])):
         try:
@@ -80,7 +89,18 @@ def parse_weapon(data: Any, source: str | None, path: str) -> Weapon:
         damage_2018=damage_2018,
         shots=shots,
         range_2018=rng_2018,
+        type_2018=type_2018,
     )
+
+
+def _type_2018(w: Fields, wtype: WeaponType) -> WeaponType | None:
+    """A ranged weapon's Kill Team 2018 type, when the roster gives one (``type_2018``: rapid,
+    assault, heavy, pistol or grenade; ``type`` stays the supplement's troop-type category)."""
+    if not w.has("type_2018"):
+        return None
+    if wtype is WeaponType.MELEE:
+        raise w.error("type_2018", "a melee weapon has no Kill Team 2018 ranged type")
+    return WeaponType(w.choice("type_2018", [t.value for t in TYPES_2018]))
 
 
 def _whole(name: str, minimum: int | None = None) -> dict[str, int]:

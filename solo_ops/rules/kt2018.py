@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from solo_ops.core.dice import Dice, RollEntry
 from solo_ops.core.errors import InputError, excerpt
-from solo_ops.core.model import DiceExpr
+from solo_ops.core.model import DiceExpr, Profile, Weapon, WeaponType
 
 ONE = DiceExpr(0, 0, 1)
 """A fixed 1 (the default damage)."""
@@ -33,6 +33,26 @@ ONE = DiceExpr(0, 0, 1)
 FLESH_WOUND_BOXES = 3
 """The Flesh Wound boxes of a datacard (three). A model whose boxes are all marked is out of
 action on its next flesh wound (004 Flesh Wound)."""
+
+
+CLOSE_COMBAT_WEAPON = Weapon("close combat weapon", WeaponType.MELEE, strength=None, ap=0,
+                             damage_2018=ONE)
+"""The Kill Team 2018 Core Manual's close combat weapon (not in 004): "Range Melee, Type Melee,
+S User, AP 0, D 1" -- what a model with no melee weapon on its datasheet fights with, so every
+model can charge and fight (``strength=None``: the bearer's Strength). docs/rules.md, "Kill
+Team 2018"."""
+
+
+def melee_weapons(profile: Profile, edition: str = "kt2018") -> tuple[Weapon, ...]:
+    """The melee weapons a model fights with: its own; in Kill Team 2018, a model with none
+    fights with the :data:`CLOSE_COMBAT_WEAPON`. Kill Team 2024 has no such default (a model
+    without a melee weapon rolls no dice in a fight), so ``edition="kt2024"`` gives the
+    profile's own only. Not a weapon of the profile: the troop type (rules.orders) never
+    counts it."""
+    own = profile.melee_weapons
+    if own or edition != "kt2018":
+        return own
+    return (CLOSE_COMBAT_WEAPON,)
 
 
 def _check(value: object, name: str, low: int, high: int) -> None:
@@ -75,6 +95,7 @@ class Attack2018:
     no_escape: bool = False
     heavy_moved: bool = False  # a Heavy weapon, its bearer moved in the Movement phase
     assault_advanced: bool = False  # an Assault weapon, its bearer Advanced
+    rapid_fire: bool = False  # a Rapid Fire weapon at a target within half range: 2x attacks
     firing_point: bool = False  # the shooter benefits from a firing point
     effect_hit: tuple[tuple[str, int], ...] = ()
     effect_wound: tuple[tuple[str, int], ...] = ()
@@ -137,6 +158,12 @@ class Attack2018:
         from its Strength characteristic"; Intramural Energies "add 1 to the Strength
         characteristic of that attack"), never below 1."""
         return max(1, self.strength + sum(a for _, a in self.effect_strength))
+
+    @property
+    def shots_factor(self) -> int:
+        """What the number of attacks rolled is multiplied by: 2 for a Rapid Fire weapon
+        within half range (:func:`rapid_fire_doubles`), else 1."""
+        return 2 if self.rapid_fire and not self.melee else 1
 
     @property
     def concentrated(self) -> bool:
@@ -214,6 +241,23 @@ def save_needed(attack: Attack2018, target: Target2018) -> tuple[int, str]:
     if target.invulnerable is not None and target.invulnerable < armour:
         return target.invulnerable, "invulnerable"
     return armour, "armour"
+
+
+def save_words(attack: Attack2018, target: Target2018) -> str | None:
+    """The save in words (``armour 4+``, ``invulnerable 5+``), or None when no save can be
+    made: the armour save worsened past 6+ by AP (a 6+ save against AP -3 needs 9 on a D6)
+    with no invulnerable save, or no save at all (Save 7: none). :func:`no_save_words` says
+    why."""
+    need, kind = save_needed(attack, target)
+    return f"{kind} {need}+" if need <= 6 else None
+
+
+def no_save_words(attack: Attack2018, target: Target2018) -> str:
+    """Why a target has no save against ``attack`` (:func:`save_words` is None): ``no save
+    (AP -3 against armour 6+)`` or ``no save``."""
+    if target.save <= 6 and attack.ap:
+        return f"no save (AP {-abs(attack.ap)} against armour {target.save}+)"
+    return "no save"
 
 
 def saves(face: int, attack: Attack2018, target: Target2018) -> bool:
@@ -366,12 +410,16 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
     if attack.shots.is_random:
         lines.append(f"Attacks: {text}" + (" (Concentrated Radius)." if attack.concentrated
                                            else "."))
+    if attack.shots_factor > 1:
+        lines.append(f"Rapid Fire, the target within half range: {shots} x 2 = "
+                     f"{shots * 2} shots.")
+        shots *= 2
     if target.invulnerable_why:
         lines.append(f"{'; '.join(target.invulnerable_why)}.")
     if attack.effect_strength:
         lines.append("Strength " + ", ".join(f"{a:+d} ({r})" for r, a in attack.effect_strength)
                      + f" = {attack.effective_strength}.")
-    need, kind = save_needed(attack, target)
+    save_text, no_save = save_words(attack, target), no_save_words(attack, target)
     # Overwatch: "a 6 is always required ... irrespective of ... any modifiers" (none shown)
     mods = [] if attack.overwatch else attack.hit_modifiers
     word = "Attack" if attack.melee else "Shot"
@@ -394,17 +442,20 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
                          ".")
             continue
         hit_words += f", wound roll {_roll_words(wound)} wounds"
-        save = dice.d6(f"{label}: save roll {n} ({kind} {need}+)")
-        if saves(save.face, attack, target):
-            lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({kind} {need}+).")
-            continue
+        if save_text is None:  # no die is rolled for a save that cannot be made
+            unsaved = f"{hit_words}, {no_save}"
+        else:
+            save = dice.d6(f"{label}: save roll {n} ({save_text})")
+            if saves(save.face, attack, target):
+                lines.append(f"{word} {n}: {hit_words}, saved on a {save.face} ({save_text}).")
+                continue
+            unsaved = f"{hit_words}, save {save.face} fails ({save_text})"
         amount, dmg_text = roll_dice_expr(dice, attack.damage, f"{label}: damage {n}")
         amount = min(amount, left)
         left -= amount
         dealt += amount
-        lines.append(f"{word} {n}: {hit_words}, save {save.face} fails ({kind} {need}+); "
-                     f"{amount} damage" + (f" ({dmg_text})." if attack.damage.is_random
-                                           else "."))
+        lines.append(f"{word} {n}: {unsaved}; {amount} damage"
+                     + (f" ({dmg_text})." if attack.damage.is_random else "."))
         if left <= 0:
             outcome, value = roll_injury(dice, target.flesh_wounds, attack.injury_modifiers,
                                          f"{label}: injury roll", reroll=attack.injury_reroll,
@@ -423,6 +474,22 @@ def roll_attack(dice: Dice, attack: Attack2018, target: Target2018, label: str =
 # -- the battle round's rules (004) ----------------------------------------------------------------
 MOVED_2018 = ("normal", "advance", "fall_back", "charge", "retreat")
 """The 2018 moves that count as having moved in the Movement phase (Heavy's -1)."""
+
+
+RAPID_FIRE_RULES = ("double", "as_written")
+"""The readings of Rapid Fire (the setting ``rapid_fire``): the Core Manual's ``double`` and
+004's ``as_written``."""
+
+
+def rapid_fire_doubles(weapon_type: str, long_range: bool, rule: str = "double") -> bool:
+    """Whether a shot makes twice its number of attacks: a Rapid Fire weapon (``rapid``) at a
+    target within half its range (not at long range: 004 "A target is at long range if it is
+    more than half the weapon's Range characteristic away"), under the Kill Team 2018 Core
+    Manual's Rapid Fire ("A model firing a Rapid Fire weapon doubles the number of attacks it
+    makes if its target is within half the weapon's maximum range"; not in 004, so
+    ``rule="as_written"`` never doubles). Close Quarters takes away only long range's hit
+    modifier, so it does not change this."""
+    return rule == "double" and str(weapon_type) == "rapid" and not long_range
 
 
 def heavy_moved(weapon_type: str, moved_how: str | None) -> bool:

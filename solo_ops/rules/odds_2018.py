@@ -54,7 +54,7 @@ def attack_2018(attack: kt2018.Attack2018, target: kt2018.Target2018) -> Odds:
     dist: Dist = {}
     for shots, ps in dice_expr_2018(attack.shots, attack.concentrated).items():
         total: Dist = {0: Fraction(1)}
-        for _ in range(max(0, shots)):
+        for _ in range(max(0, shots) * attack.shots_factor):
             nxt: Dist = {}
             for have, a in total.items():
                 if have >= cap:

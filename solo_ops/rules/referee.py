@@ -243,7 +243,7 @@ def timing_refusal_2018(act: Activation, kind: str, weapon: Weapon | None = None
         if act.moved_how == "charge":
             return f"{act.who} charged this battle round: it cannot shoot (004)"
         if act.moved_how == "advance" and (
-                weapon is None or not kt2018.may_fire_after(weapon.type, "advance")):
+                weapon is None or not kt2018.may_fire_after(weapon.kt2018_type, "advance")):
             return (f"{act.who} advanced this battle round: it can only fire an Assault weapon")
     if kind == "fight" and act.phase != "fight":
         return "models fight in the fight phase"

@@ -159,7 +159,8 @@ def status_lines(game: Game, state: State, view: dict[str, Any]) -> list[str]:
             if game.edition == "kt2018" else f"Turn {view['turn']} ({view['phase']})")
     out = [f"{when}; VP you {view['vp'].get('player', 0)}"
            f" / solo-ops {view['vp'].get('enemy', 0)}"
-           + (f"; CP you {view['cp']['player']}" if "player" in view["cp"] else "")]
+           + (f"; CP you {view['cp'].get('player', 0)} / solo-ops {view['cp'].get('enemy', 0)}"
+              if view["cp"] else "")]
     kt2018 = game.edition == "kt2018"
     for player, ops in view["squads"].items():
         for o in ops:

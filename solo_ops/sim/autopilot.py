@@ -198,7 +198,7 @@ def _expected_pending(game: Game, state: State, prompt: Prompt) -> int:
             return 0
         cover = game.terrain(state).sight.cover(attacker.at, target.at, attacker.radius,
                                                 target.radius, edition=state.edition)
-        odds = attacks.expected_for(state.edition)
+        odds = attacks.expected_for(state.edition, game.settings.rapid_fire)
         return round(odds(weapon, attacker, target, cover)) if odds else 0
     return round(_fight_balance(state, attacker, target)[0])
 
@@ -231,7 +231,7 @@ def best_shot(game: Game, state: State, op: Operative, at: tuple[float, float] |
 def _fight_balance(state: State, op: Operative, target: Operative) -> tuple[float, float]:
     """(expected damage dealt, expected damage taken) in a fight of ``op`` on ``target``."""
     if state.edition != "kt2024":
-        weapons = attacks._melee_weapons(op.profile, state.edition)
+        weapons = attacks.melee_weapons(op.profile, state.edition)
         return (1.0 if weapons else 0.0), 0.5
     mine, theirs = attacks._pick_2024(op, target, 0)
     if mine is None:
@@ -448,7 +448,7 @@ def _charge(game: Game, state: State, op: Operative, policy: str, shot: Shot | N
             ) -> dict[str, Any] | None:
     """A charge on the nearest visible enemy when the policy wants it and the move reaches."""
     enemies = _enemies(state)
-    if not enemies or not op.profile.melee_weapons:
+    if not enemies or not attacks.melee_weapons(op.profile, state.edition):
         return None
     assert op.at is not None
     ctx = _ctx(game, state)

@@ -195,13 +195,15 @@ def _disc(scene: render.Scene, o: dict[str, Any], radius: float, side: str,
 
 
 def title(game: Game, view: dict[str, Any]) -> str:
-    """The picture's title: the scenario, the turn, the VP and the players' CP."""
+    """The picture's title: the scenario, the turn, the VP and both sides' CP (the enemy's
+    too: the players know what it holds, as at a table)."""
     turn = "turning point" if view["edition"] == "kt2024" else "battle round"
     vp = view["vp"]
     text = (f"{view['scenario']} — {turn} {view['turn']} · VP you {vp.get('player', 0)} / "
             f"solo-ops {vp.get('enemy', 0)}")
-    if "player" in view["cp"]:
-        text += f" · CP {view['cp']['player']}"
+    if view["cp"]:
+        text += (f" · CP you {view['cp'].get('player', 0)} / solo-ops "
+                 f"{view['cp'].get('enemy', 0)}")
     return text
 
 

@@ -26,15 +26,25 @@ COUNTER_RADIUS = 0.5
 """A hidden counter's radius in inches, as the pictures draw it."""
 
 
+TYPE_WORDS_2018 = {"rapid": "Rapid Fire", "assault": "Assault", "heavy": "Heavy",
+                   "pistol": "Pistol", "grenade": "Grenade"}
+"""A Kill Team 2018 weapon type as a datasheet writes it, before its number of shots."""
+
+
 def weapon_words(w: Weapon, edition: str, units: str = "in") -> str:
     """One weapon in a line, by the edition's characteristics: ``autogun: 4 attacks, hits on
-    4+, damage 2/3`` (2024) or ``autogun (rapid, 24"): S3 AP0 D1`` (2018)."""
+    4+, damage 2/3`` (2024) or ``autogun (Rapid Fire 1, 24"): S3 AP0 D1`` (2018: its 2018
+    type and shots, ``Weapon.kt2018_type``; a ``special`` weapon with no 2018 type says
+    ``special``)."""
     rules = ", ".join(r.text() for r in w.rules)
     if edition == "kt2018":
         reach = "" if w.is_melee or w.range is None else f', {measure.length(w.range, units)}'
         strength = w.strength if w.strength is not None else "user"
         damage = w.damage_2018.text() if w.damage_2018 is not None else "1"
-        text = f"{w.name} ({w.type.value}{reach}): S{strength} AP{w.ap} D{damage}"
+        kind = w.kt2018_type.value
+        if kind in TYPE_WORDS_2018:
+            kind = f"{TYPE_WORDS_2018[kind]} {w.shots.text() if w.shots is not None else 1}"
+        text = f"{w.name} ({kind}{reach}): S{strength} AP{w.ap} D{damage}"
     else:
         parts = [f"{w.attacks} attacks" if w.attacks is not None else "",
                  f"hits on {w.hit}+" if w.hit is not None else "",

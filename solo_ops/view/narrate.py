@@ -36,6 +36,8 @@ MOVE_VERBS_2018 = {**MOVE_VERBS, "fall_back": "Falls Back", "normal": "makes a n
 "Retreat")."""
 ENEMY_MOVE_KIND = {"dash": "dash", "fall_back": "fall back", "advance": "advance"}
 """Enemy moves other than a plain move say what kind they are, after the end point."""
+ENEMY_MOVE_KIND_2018 = {"fall_back": "Fall Back", "advance": "Advance"}
+"""Kill Team 2018's names of those moves, as 004 writes them."""
 
 
 @dataclass
@@ -112,7 +114,8 @@ def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = 
     through hatch-9 to (5.8, 17.8)``: one distance per move, the movement it costs (the
     route's length around walls and bases, climbs and drops added; the route's length when
     the cost is not known); where the straight line between its ends is shorter by 0.05" or
-    more, the straight line in brackets with why (``detour``: the event's words, from
+    more and reads shorter as shown (never "5.9\" straight, 5.9\" by the route"), the straight
+    line in brackets with why (``detour``: the event's words, from
     :func:`solo_ops.geometry.placement.detour`)."""
     if start is None:
         return f"to {t.pt(end)}{_via(route, t)}"
@@ -124,7 +127,8 @@ def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = 
     if way:
         parts.append(way)
     straight = math.dist(start, end) if end is not None else None
-    if d is not None and straight is not None and d - straight >= 0.05:
+    if (d is not None and straight is not None and d - straight >= 0.05
+            and t.dist(straight) != t.dist(d)):
         why = f"by the route {detour}" if detour else "by the route"
         parts.append(f"({t.dist(straight)} straight, {t.dist(d)} {why})")
     return " ".join(parts) + f"{_through(route, t)} to {t.pt(end)}{_via(route, t)}"
@@ -186,7 +190,8 @@ def _moved(e: dict[str, Any], t: Table) -> list[str]:
                        e.get("detour"))
     stop = f" It stops short: {e['blocked_by']}." if e.get("blocked_by") else ""
     if "note" in e:  # the enemy's move: do it at the table
-        kind = ENEMY_MOVE_KIND.get(e.get("how", ""), "")
+        kinds = ENEMY_MOVE_KIND_2018 if t.edition == "kt2018" else ENEMY_MOVE_KIND
+        kind = kinds.get(e.get("how", ""), "")
         return [f"  → {t.n(e['operative'])}: {where}{f' ({kind})' if kind else ''}.{stop}"]
     verbs = MOVE_VERBS_2018 if t.edition == "kt2018" else MOVE_VERBS
     verb = verbs.get(e["how"], e["how"].replace("_", " ") + "s")
@@ -329,8 +334,11 @@ def _one(text: Callable[[dict[str, Any], Table], str]) -> Words:
 WORDS: dict[str, Words] = {
     "turn_start": _turn_start,
     "initiative": _one(lambda e, t: f"Initiative: {SIDE[e['side']]} (you rolled "
-                       f"{e['player_roll']}, solo-ops {e['enemy_roll']})."),
-    "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}."),
+                       f"{e['player_roll']}, solo-ops {e['enemy_roll']}"
+                       + (": a tie, so it passes to the other side)."
+                          if e["player_roll"] == e["enemy_roll"] else ").")),
+    "command_points": _one(lambda e, t: f"Command points: you {e['cp'].get('player', 0)}, "
+                           f"solo-ops {e['cp'].get('enemy', 0)}."),
     "reroll_offered": _so_far,
     "fight_offered": _fight_so_far,
     "guard_offered": _so_far,

@@ -106,7 +106,8 @@ def setup_doc(game: Game, state: State, view: dict[str, Any]) -> dict[str, Any]:
                        if rolled == list(range(rolled[0], rolled[-1] + 1))
                        else ", ".join(map(str, rolled)))
             items.append(_item(f"{numbers}: {profile.name}",
-                               f"wounds {profile.wounds}, save {profile.save}+",
+                               f"wounds {profile.wounds}, "
+                               + ("no save" if profile.save > 6 else f"save {profile.save}+"),
                                [weapon_words(w, edition, units) for w in profile.weapons]))
         sections.append({"key": "roster", "title": f"What a counter may become ({roster.name}, "
                                                    "the d6 roster table)",

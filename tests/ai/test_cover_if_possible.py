@@ -51,3 +51,22 @@ def test_without_the_crate_it_claims_no_cover(tmp_path: Path) -> None:
     answer = json.loads(result.stdout)
     assert (answer["visible"], answer["in_cover"], answer["obscured"]) == (True, False, True)
     assert "cover" not in text(plan).lower().replace("cover: use if possible", "")
+
+
+def test_a_point_in_cover_that_costs_nothing_is_not_said_to_cost(tmp_path: Path) -> None:
+    """Hold 12" (Fire Teams command 5, Use if possible) from a trooper at (22, 11): a crate at
+    x 9.4-9.8, y 12-13.5 gives cover on the 12" ring. The point in cover it takes, (9.0,
+    12.0), holds 12" as well as the nearest holding point (both 12.0" off, within the 0.1"
+    every holding point shares), so the detour costs its order nothing: the words say so
+    instead of "costs 0.0" of progress" (or -0.0")."""
+    crate = {"id": "crate", "traits": ["light"],
+             "polygon": [[9.4, 12.0], [9.8, 12.0], [9.8, 13.5], [9.4, 13.5]]}
+    path = scenario(tmp_path, [("u1", 5, [("e1", prof(SHORT_GUN, KNIFE), (4, 11))])],
+                    [("kell", TROOPER, (22, 11))], features=(crate,))
+    plan = ai_plan(path)
+    assert plan["actions"][0]["to"] == [9.0, 12.0]
+    words = text(plan)
+    assert "It ends 12.0\" from kell" in words
+    assert ("It takes a point in cover, which serves its order as well as the best point."
+            in words)
+    assert "0.0\" of progress" not in words

@@ -228,7 +228,8 @@ def _full_search(monkeypatch: pytest.MonkeyPatch) -> None:
                 ok, cover, dist = ai_shooting.valid_shot(ctx, shooter, point, weapon, target, pos)
                 if not ok:
                     continue
-                expected = float(ctx.odds(weapon, shooter, target, cover)) if ctx.odds else 0.0
+                expected = (float(ctx.odds(weapon, shooter, target, cover, distance=dist))
+                            if ctx.odds else 0.0)
                 key = (round(dist, 6), -expected, target.id)
                 if best is None or key < best[0]:
                     best = (key, weapon.name)

@@ -179,6 +179,6 @@ def test_a_counters_move_names_its_row_unless_the_players_keep_it_hidden(tmp_pat
              and line.startswith("Counter ")]
     assert len(lines) == len(moved)
     for line, (cid, row) in zip(lines, moved, strict=True):
-        first = hidden_enemy_table()[row].text.split(". ")[0].rstrip(".")
+        first = hidden_enemy_table()[row].shown.split(". ")[0].rstrip(".")  # typos mended
         assert line.startswith(f"Counter {cid} moves from ")
         assert f'hidden-enemy table row {row} ("{first}")' in line, line

@@ -92,6 +92,10 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         ana.goto(server.links["Ana"])
         ben.goto(server.links["Ben"])
         expect(ana.locator("#link")).to_have_text("live", timeout=WAIT)
+        # the score line: both sides' CP (the enemy's lie open, as at a table)
+        expect(ana.locator("#score")).to_have_text(
+            re.compile(r"^Turning point 1 · VP you 0 / solo-ops 0 · CP you \d+ / solo-ops \d+$"),
+            timeout=WAIT)
         # the enemy shot first: Ben's CP re-roll questions, each "keep" tapped twice
         rerolls = keep_tapping(server, {"Ana": ana, "Ben": ben})
         assert rerolls >= 1

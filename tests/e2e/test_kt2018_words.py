@@ -25,7 +25,10 @@ ONLY_2024 = re.compile(
     r"\bAPL\b|\bAP\b|turning point|\bDash\b|\bdash\b|incapacitated|hit roll -\d|"
     r"\bcounteract\b|\bCounteract\b|\bOn Guard\b|\bTac Op\b|\bCrit Op\b|\bKill Op\b|"
     r"can normal|would normal|Shot \d+: .*\(melee\)|Enemies destroyed|squad is down|"
-    r"\b[a-z0-9-]+ down[,.]")
+    r"\b[a-z0-9-]+ down[,.]|"
+    # wrong in either edition: the supplement's ' for inches (not a quoted answer's
+    # 'move 10,4'), a negative zero, the 2024 names of 2018 moves
+    r"(?<![\d,.])\d+'(?![a-zA-Z])|-0\.0\b|\(advance\)|\(fall back\)")
 
 
 def scenario(folder: Path) -> Path:

@@ -313,8 +313,7 @@ def test_the_enemy_fires_its_pistol_from_combat_in_the_shooting_phase() -> None:
             assert rolls(state, since)[0]["purpose"] == "e1 shoots a1 (laspistol): hit roll 1"
         else:
             assert attacks == [] and rolls(state, since) == []
-            assert explain[-1] == ("e1 has no enemy to shoot: none in sight and range that it "
-                                   "may target.")
+            assert explain[-1] == "e1 does not shoot a1: it is within 1\" of an enemy model."
 
 
 def test_a_model_that_charged_does_not_shoot_and_says_why() -> None:

@@ -61,3 +61,22 @@ def test_razor_wire_costs_any_move_within_one_inch() -> None:
     assert away is not None and away.cost == pytest.approx(3.3 + 2.0)
     reach_ = r.reachable((5, 6.2), 0.5, 3.0, spacing=0.5)
     assert all(c == 0.0 or c >= 2.0 for c in reach_.cost)  # 2" paid before the first step
+
+
+def test_advance_many_answers_each_move_as_advance_does() -> None:
+    """``Routes.advance_many`` (one walk, many movements: the placement rule's steps back)
+    gives each movement exactly what ``advance`` gives it alone, surcharges included. The
+    wire along y = 5 from x 4 to 6, a walk starting 1.2" from it (its base within 1"): 001
+    "Any move within 1" of this terrain costs additional 2"", so a movement under 2" stays at
+    the start having spent nothing, 2.5" walk 0.5" and 3" walk 1"."""
+    wire = {"traits": ["obstructing"], "line": [[4, 5], [6, 5]]}
+    away = Routes(route_board(20, 10, wire)).walk((5, 6.2), (5, 9.5), 0.5)
+    assert away is not None
+    moves = [0.5, 1.99, 2.5, 3.0, 5.3, 9.0]
+    many = Routes(route_board(20, 10, wire)).advance_many(away, moves)
+    alone = [Routes(route_board(20, 10, wire)).advance(away, m) for m in moves]
+    assert many == alone
+    assert many[0] == ((5.0, 6.2), 0.0) and many[1] == ((5.0, 6.2), 0.0)
+    assert many[2][0] == pytest.approx((5.0, 6.7)) and many[2][1] == 2.5
+    assert many[3][0] == pytest.approx((5.0, 7.2))
+    assert many[5][0] == (5.0, 9.5) and many[5][1] == pytest.approx(5.3)

@@ -94,6 +94,37 @@ def start(effects: dict[str, int], *, a1: tuple[float, float] = (3, 10),
     return game, state
 
 
+MISSES = [6, 1] + [2] * 40
+"""The players win the initiative (6 against 1); then every hit roll misses (2s)."""
+
+
+def shooting_phase(shooter: dict[str, Any], gap: float,
+                   settings: dict[str, Any] | None = None) -> tuple[Game, State]:
+    """a1 (profile ``shooter``) and e1 (a trooper) ``gap`` apart, base to base, on a clear line
+    (y 14), a2 far off; e1's unit a Fire Team that stays and fires at will (command 1). The dice
+    are :data:`MISSES`; the game is at the first battle round's shooting phase, the players'
+    turn (the enemy's with ``state.next_side = "enemy"``)."""
+    a1_radius = float(shooter.get("base_mm", 25)) / 25.4 / 2
+    doc: dict[str, Any] = {
+        "name": "shooting", "edition": "kt2018", "board": board(),
+        "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
+                   "table": {i: "trooper" for i in range(1, 7)}},
+        "engagement": 1, "seed": 1,
+        "mission": {"name": "Objective Ultima", "pariah": "objective-ultima"},
+        "squads": [{"player": "Ana", "models": [
+            {"id": "a1", "profile": copy.deepcopy(shooter), "at": [3, 14]},
+            {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
+        "enemies": [{"id": "u1", "command": 1, "models": [
+            {"id": "e1", "profile": "trooper", "at": [3 + a1_radius + RADIUS + gap, 14]}]}],
+        "settings": {"turns": 2, **(settings or {})}}
+    game, state = new_game(parse_scenario(doc, "shooting.yaml"), 1)
+    state.counters.clear()
+    state.dice = ScriptedDice(faces=list(MISSES))
+    engine_until_players(game, state)
+    state.phase = "shooting"
+    return game, state
+
+
 def engine_until_players(game: Game, state: State) -> None:
     """Engine steps until the players are asked something."""
     while pending(game, state).kind == "engine":

@@ -29,8 +29,10 @@ def test_weapons_read_by_the_edition_s_characteristics() -> None:
     assert weapon_words(berserker.weapons[1], "kt2024") == (
         'bolt pistol (ranged): 4 attacks, hits on 3+, damage 3/4, range 8.0"')
     autogun_2018 = cultist.for_edition("kt2018").weapons[0]
-    assert weapon_words(autogun_2018, "kt2018") == 'autogun (rapid, 24.0"): S3 AP0 D1'
-    assert weapon_words(autogun_2018, "kt2018", "cm") == "autogun (rapid, 61.0 cm): S3 AP0 D1"
+    assert weapon_words(autogun_2018, "kt2018") == (
+        'autogun (Rapid Fire 1, 24.0"): S3 AP0 D1')
+    assert weapon_words(autogun_2018, "kt2018", "cm") == (
+        "autogun (Rapid Fire 1, 61.0 cm): S3 AP0 D1")
     axe_2018 = berserker.for_edition("kt2018").weapons[0]
     assert weapon_words(axe_2018, "kt2018") == "chainaxe (melee): S6 AP-1 D1; brutal"
 

@@ -128,3 +128,28 @@ def test_the_engines_why_is_printed_with_the_id_it_carries() -> None:
         "  ✸ neophyte-2 fights Sgt Kell: deals 4, takes 0.",
         "    neophyte-2: Attack dice (4+, crit 6+): 6 1.",
         "  Sgt Kell loses 4 wound(s) (4 left) — fought by neophyte-2."]
+
+
+def test_a_detour_that_rounds_to_the_straight_line_is_not_bracketed() -> None:
+    """From (25.1, 14.4) to (23.1, 8.9): 5.85" straight, 5.93" by the route round a base --
+    0.08" longer, but both read 5.9": the line gives the one distance, without "(5.9"
+    straight, 5.9" by the route ...)" (issue #11's brackets are for a way that reads longer)."""
+    move = {"type": "moved", "operative": "cultist-7", "how": "normal",
+            "from": [25.1, 14.4], "to": [23.1, 8.9],
+            "route": [[25.1, 14.4], [24.3, 10.8], [23.1, 8.9]], "cost": 5.93,
+            "detour": "around berserker-3's base", "note": "..."}
+    assert lines_for(record(move), table=Table(edition="kt2018")) == [
+        '  → cultist-7: from (25.1, 14.4) 5.9" south to (23.1, 8.9), via (24.3, 10.8).']
+
+
+def test_a_tied_initiative_roll_says_why_one_side_has_it() -> None:
+    """After the first turn a tied roll-off is not rolled again: the initiative alternates
+    (001 "Determine Initiative: From the second TP onwards, players roll for initiative. On a
+    tie, alternate from the previous TP."); the line says so instead of "you rolled 4,
+    solo-ops 4" alone."""
+    tie = {"type": "initiative", "side": "enemy", "player_roll": 4, "enemy_roll": 4}
+    assert lines_for(record(tie), edition="kt2018") == [
+        "Initiative: solo-ops (you rolled 4, solo-ops 4: a tie, so it passes to the other "
+        "side)."]
+    won = dict(tie, side="player", enemy_roll=2)
+    assert lines_for(record(won)) == ["Initiative: you (you rolled 4, solo-ops 2)."]

@@ -310,4 +310,5 @@ def test_the_cp_shown_during_a_reroll_chain_is_what_is_left(tmp_path: Path) -> N
         assert table.prompt_doc()["kind"] == "reroll"  # the next shot's question
         assert table.state.cp["player"] == 4  # the step has not run to its end
         assert c.get("/api/view").json()["score"]["cp"]["player"] == 3
-        assert "· CP 3</title>" in c.get("/board.svg").text
+        assert "· CP you 3 / solo-ops 3</title>" in c.get("/board.svg").text  # 001: 3 with the
+        # initiative, 4 without (the players had 4)

@@ -525,34 +525,28 @@ class Routes:
         count, see the module notes: each entry and exit where :meth:`_Soft.events` puts it,
         the same surcharges the walk's cost adds up), and the movement spent. A surcharge
         that the movement left cannot pay stops the walk where it would be paid."""
+        return self.advance_many(walk, (move,))[0]
+
+    def advance_many(self, walk: Walk, moves: Sequence[float]) -> list[tuple[Point2, float]]:
+        """:meth:`advance` for each of ``moves`` along one ``walk``, with the walk's
+        surcharges looked up once (the placement rule backs a move off a step at a time, and
+        ``first_contact`` tries every step of a walk): each answer is :meth:`advance`'s, by
+        the same arithmetic."""
         pts = walk.points
-        left = float(move)
         soft = self._soft_for(walk.radius)
         events: list[tuple[float, float]] = []
+        first = 0.0
         if soft and walk.length > 0:
             first = soft.start_cost(pts[0])
-            if first > left:
-                return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
-            left -= first
             key = (tuple((float(p[0]), float(p[1])) for p in pts), float(walk.radius))
             if key not in self._walk_events:
                 if len(self._walk_events) >= WALK_EVENTS_KEPT:
                     self._walk_events.clear()
                 self._walk_events[key] = soft.events(pts)
             events = self._walk_events[key]
-        gone = 0.0  # distance walked along the walk
-        for at, amount in events:
-            if at - gone > left:
-                break
-            left -= at - gone
-            gone = at
-            if amount > left:
-                return (_point_along(pts, gone), move - left)
-            left -= amount
-        if walk.length - gone >= left:
-            return (_point_along(pts, gone + left), move)
-        left -= walk.length - gone
-        return (pts[-1], move - left)
+        costed = bool(soft and walk.length > 0)
+        return [_advance_one(pts, walk.length, float(move), move, costed, first, events)
+                for move in moves]
 
     def reachable(self, start: Any, radius: float, move: float, *, blockers: Any = (),
                   spacing: float = 0.5, near: Any = None) -> Reach:
@@ -646,6 +640,31 @@ class Routes:
 
 WALK_EVENTS_KEPT = 256
 """How many walks' surcharge events :meth:`Routes.advance` keeps (then it starts afresh)."""
+
+
+def _advance_one(pts: Sequence[Point2], length: float, left: float, move: float,
+                 costed: bool, first: float, events: list[tuple[float, float]]
+                 ) -> tuple[Point2, float]:
+    """:meth:`Routes.advance` of one ``move`` (``left``: it as a float) along the walk
+    ``pts`` of ``length``, given its start surcharge ``first`` and surcharge ``events``
+    (``costed``: the walk has surcharges to count)."""
+    if costed:
+        if first > left:
+            return (pts[0], 0.0)  # it cannot pay to move within reach of razor wire
+        left -= first
+    gone = 0.0  # distance walked along the walk
+    for at, amount in events:
+        if at - gone > left:
+            break
+        left -= at - gone
+        gone = at
+        if amount > left:
+            return (_point_along(pts, gone), move - left)
+        left -= amount
+    if length - gone >= left:
+        return (_point_along(pts, gone + left), move)
+    left -= length - gone
+    return (pts[-1], move - left)
 
 
 def _point_along(pts: Sequence[Point2], distance: float) -> Point2:

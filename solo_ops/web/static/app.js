@@ -410,7 +410,8 @@ function addNarration(items, fresh) {
 function showScore(view) {
   const s = view.score;
   const turn = view.edition === "kt2024" ? "Turning point" : "Battle round";
-  const cp = s.cp && s.cp.player !== undefined ? ` · CP ${s.cp.player}` : "";
+  const cp = s.cp && (s.cp.player !== undefined || s.cp.enemy !== undefined)
+    ? ` · CP you ${s.cp.player || 0} / solo-ops ${s.cp.enemy || 0}` : "";
   $("score").textContent = `${turn} ${s.turn} · VP you ${s.vp.player || 0} / solo-ops ` +
     `${s.vp.enemy || 0}${cp}`;
   $("title").textContent = view.scenario;
