@@ -69,7 +69,7 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         expect(kell.locator(".facts")).to_have_text("W 5/8 · 1 mission · 0 kills · 1 injury")
         expect(page.locator("#squads li[data-model=rask] .facts")).to_have_text(
             "W 7 · 1 mission · 0 kills")
-        assert kell.bounding_box()["width"] <= 390
+        assert b.laid_out_box(page, kell)["width"] <= 390
         expect(page.locator("#chronicle-link")).to_have_attribute(
             "href", "api/campaign/chronicle.html")
         page.locator("#campaign button", has_text="Set up mission 2").click()
@@ -77,7 +77,7 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         expect(threat).to_contain_text("Proposed: ", timeout=b.WAIT)
         expect(threat).to_contain_text("at level 3: you win 50% (95% interval ")
         expect(threat).to_contain_text("rated on 96 simulated missions); target 50%.")
-        assert threat.bounding_box()["width"] <= 390
+        assert b.laid_out_box(page, threat)["width"] <= 390
         level = page.locator("#threat select[name=level]")
         expect(level.locator("option:checked")).to_have_text("level 3 (50%)")
         level.select_option("2")
