@@ -53,7 +53,8 @@ sys.path.insert(0, str(ROOT))
 
 from solo_ops.sim.rating import mission_seed, wilson  # noqa: E402
 
-RATED = re.compile(r"rated in ([0-9.]+) s of CPU \((\d+) simulated missions\)")
+RATED = re.compile(r"the rating played (?P<missions>\d+) simulated missions in all, over \d+ "
+                   r"candidates?, in (?P<cpu>[0-9.]+) s of CPU")
 
 
 def cpu() -> float:
@@ -125,8 +126,8 @@ def play_campaign(folder: Path, target: float, k: int, missions: int, seed: int,
                      "outcome": record.get("outcome"), "enemy": threat.get("enemy"),
                      "level": threat.get("level"), "predicted": predicted.get("win_rate"),
                      "interval": predicted.get("interval"),
-                     "proposal_cpu": float(found.group(1)) if found else None,
-                     "simulated": int(found.group(2)) if found else None,
+                     "proposal_cpu": float(found["cpu"]) if found else None,
+                     "simulated": int(found["missions"]) if found else None,
                      "able": sum(1 for s in shown["squads"] for x in s["models"]
                                  if x["state"] not in ("fallen", "recovering"))})
         if recruits:
@@ -183,11 +184,11 @@ def per_board(squads: list[str], target: float, seed: int, budget: int | None) -
             p = threat["predicted"]
             rated = ", ".join(f"{r['enemy']} {r['level']} ({100 * r['win_rate']:.0f}%)"
                               for r in threat["rated"])
-            cpus.append(float(found.group(1)) if found else math.nan)
+            cpus.append(float(found["cpu"]) if found else math.nan)
             print(f"| {board.name} | {threat['enemy']} level {threat['level']} | "
                   f"{100 * p['win_rate']:.0f}% [{100 * p['interval'][0]:.0f}-"
                   f"{100 * p['interval'][1]:.0f}%] ({p['missions']}) | {rated} | "
-                  f"{found.group(2) if found else '?'} | {cpus[-1]:.1f} |", flush=True)
+                  f"{found['missions'] if found else '?'} | {cpus[-1]:.1f} |", flush=True)
     print(f"proposal CPU: median {statistics.median(cpus):.1f} s, most {max(cpus):.1f} s")
 
 

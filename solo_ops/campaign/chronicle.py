@@ -1,15 +1,16 @@
 """The campaign's chronicle: its story, mission by mission, as a page a group reads, shares or
 prints after an evening (``solo-ops campaign chronicle``; the campaign page links it).
 
-For each mission: its title and result, the threat (enemy, level, the win chance aimed at and
-predicted), the briefing, the map of the end, who fought, who went down and who fell, who was
-carried out, the survival rolls, and the recruits that joined after it; then each model's
-record (missions, kills, wounds lost, times down, injuries, its state now) and how well the
-predictions held. :func:`story` gathers it from the campaign save (and the extras the caller
-reads from the mission files: the briefing of an older mission, the picture of its end);
-:func:`html` and :func:`markdown` write it. HTML: one file, CSS inline, pictures embedded, a
-column that reads on a phone, and a print stylesheet (no buttons or colours to waste ink, no
-section cut across a page). Markdown: the pictures are files beside it (named by the caller).
+For each mission: its title and result, the threat (enemy, level, the win chance predicted with
+its interval, the target: :func:`~solo_ops.campaign.threat.prediction_line`), the briefing, the
+map of the end, who fought, who went down and who fell, who was carried out, the survival rolls,
+and the recruits that joined after it; then each model's record (missions, kills, wounds lost,
+times down, injuries, its state now) and how well the predictions held. :func:`story` gathers
+it from the campaign save (and the extras the caller reads from the mission files: the briefing
+of an older mission, the picture of its end); :func:`html` and :func:`markdown` write it.
+HTML: one file, CSS inline, pictures embedded, a column that reads on a phone, and a print
+stylesheet (no buttons or colours to waste ink, no section cut across a page). Markdown: the
+pictures are files beside it (named by the caller).
 
 Pure: it writes no file and reads none; the caller hands in the pictures' bytes.
 """
@@ -31,7 +32,7 @@ from solo_ops.campaign.model import (
     SquadModel,
 )
 from solo_ops.campaign.survival import result_words
-from solo_ops.campaign.threat import calibration, percent
+from solo_ops.campaign.threat import calibration, percent, prediction_line
 
 OUTCOME_WORDS = {"win": "Victory", "loss": "Defeat", "draw": "Draw"}
 
@@ -166,12 +167,7 @@ def _mission(campaign: Campaign, entry: dict[str, Any], extra: Extras | None) ->
     threat = entry.get("threat")
     threat_text = None
     if threat:
-        p = threat.get("predicted")
-        threat_text = f"Aimed at {percent(threat['target'])} to win"
-        if p:
-            lo, hi = p["interval"]
-            threat_text += (f"; the simulations predicted {percent(p['win_rate'])} "
-                            f"[{percent(lo)[:-1]}–{percent(hi)}]")
+        threat_text = prediction_line(threat)
         if threat.get("by") == "group":
             threat_text += " (the group chose this threat over the proposal)"
     briefing = list(entry.get("briefing") or (extra.briefing if extra else ()))

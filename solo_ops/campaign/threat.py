@@ -80,15 +80,32 @@ def percent(chance: float) -> str:
 
 
 def prediction_line(threat: dict[str, Any]) -> str:
-    """``Ork mob at level 2: you win 52% [40-64%] (64 simulated missions; target 50%)``."""
+    """The one statement of a mission's threat, the same in the terminal, on the page and in
+    the chronicle: the enemy and level played, the win chance the rating gave them with its 95%
+    interval and the simulated missions of theirs it rests on, and the group's target apart::
+
+        ork-mob at level 2: you win 55% (95% interval 43-67%, rated on 64 simulated missions);
+        target 50%
+
+    The missions are the chosen candidate's own: a proposal may rate others too (every
+    candidate's missions are in ``played``; :func:`rating_cost` says so)."""
     p = threat.get("predicted")
     head = f"{threat['enemy']} at level {threat['level']}"
     target = f"target {percent(threat['target'])}"
     if not p:
-        return f"{head}: not rated ({target})"
+        return f"{head}: not rated; {target}"
     lo, hi = p["interval"]
-    return (f"{head}: you win {percent(p['win_rate'])} [{percent(lo)[:-1]}-{percent(hi)}] "
-            f"({p['missions']} simulated missions; {target})")
+    return (f"{head}: you win {percent(p['win_rate'])} (95% interval {percent(lo)[:-1]}-"
+            f"{percent(hi)}, rated on {p['missions']} simulated missions); {target}")
+
+
+def rating_cost(played: int, candidates: int, seconds: float) -> str:
+    """What a proposal's rating cost in all, said apart from the prediction (whose missions are
+    the chosen candidate's only): ``the rating played 96 simulated missions in all, over 3
+    candidates, in 27.7 s of CPU``."""
+    over = f"over {candidates} candidates" if candidates != 1 else "over 1 candidate"
+    return (f"the rating played {played} simulated missions in all, {over}, in "
+            f"{seconds:.1f} s of CPU")
 
 
 @dataclass(frozen=True)

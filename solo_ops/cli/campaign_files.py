@@ -25,7 +25,6 @@ from solo_ops.campaign import (
     MissionReport,
 )
 from solo_ops.campaign.storage import SEAL_DEPTH, SEALED_SINCE
-from solo_ops.campaign.threat import percent
 from solo_ops.cli.common import CAMPAIGN_SAVES
 from solo_ops.core.dice import CURRENT, derived_seed, dice_for
 from solo_ops.core.errors import InputError, SaveError, excerpt
@@ -187,7 +186,7 @@ def generate_mission(current: Campaign, files: dict[str, Path], number: int, see
         if choice is not None:
             how.enemy, how.level = choice.get("enemy"), choice.get("level")
         options.engagement = None  # the hook below decides the level
-        options.difficulty = f"{percent(target)} to win"
+        options.difficulty = ""  # rated; the threat's line says its target (not a word)
         options.rate = campaign_threat.hook(how, choice.get("previous") if choice else None)
     dice = dice_for(CURRENT, derived_seed(seed, "encounter"))
     doc, notes = generate(boards, rosters, [], options, dice, seed)

@@ -75,6 +75,7 @@ class Threatening:
     record: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     played: int = 0
+    candidates: int = 0
     rolled: str = ""
 
 
@@ -98,6 +99,7 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
                                  levels=levels, progress=report)
     how.seconds += cpu_seconds() - before
     how.played += found.played
+    how.candidates += len(found.rated)
     if found.interrupted:
         import click
 
@@ -139,19 +141,23 @@ def _rating(rated: Any) -> dict[str, Any]:
 
 
 def _line(how: Threatening) -> str:
-    from solo_ops.campaign.threat import prediction_line
+    """The briefing's words: who chose the threat, :func:`~solo_ops.campaign.threat.
+    prediction_line`, whether its win chance is known to ± 8 points, and what the rating cost
+    in all (:func:`~solo_ops.campaign.threat.rating_cost`)."""
+    from solo_ops.campaign.threat import prediction_line, rating_cost
     from solo_ops.sim.sequential import DEFAULT_WIDTH
 
     record = how.record
     predicted = record["predicted"]
     known = predicted is not None and \
         (predicted["interval"][1] - predicted["interval"][0]) / 2 <= DEFAULT_WIDTH + 1e-9
-    note = "" if known else " — not yet known to ± 8 points when the budget ran out"
+    note = "" if known else "; its win chance not yet known to ± 8 points when the rating's " \
+        "budget ran out"
     who = "proposed" if record["by"] == "proposal" else "the group's choice"
     if not how.played:
         return f"{who}: {prediction_line(record)}{note} (rated when it was proposed)"
-    return (f"{who}: {prediction_line(record)}{note}; rated in {how.seconds:.1f} s of CPU "
-            f"({how.played} simulated missions)")
+    return (f"{who}: {prediction_line(record)}{note}; "
+            f"{rating_cost(how.played, how.candidates, how.seconds)}")
 
 
 def override(how: Threatening, doc: dict[str, Any], previous: dict[str, Any]

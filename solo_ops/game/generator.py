@@ -55,7 +55,9 @@ class Options:
     tac_op: str | None = None
     pariah: str | None = None
     name: str | None = None
-    difficulty: str | None = None  # easy | normal | hard | brutal: the level is rated
+    # easy | normal | hard | brutal: the level is rated, the word shown beside it; "" rated,
+    # nothing beside it (a campaign's threat: the rating's line says what it aimed at)
+    difficulty: str | None = None
     # rate(scenario document) -> (engagement level, briefing line): the difficulty's rating
     rate: Callable[[dict[str, Any]], tuple[int, str]] | None = None
 
@@ -121,8 +123,8 @@ def generate(boards: list[Candidate], rosters: list[Candidate], default_squads: 
         assert options.rate is not None
         level, line = options.rate(doc)
         doc["engagement"] = level
-        notes.insert(2, f"Engagement level {level} ({options.difficulty}): {2 * level} hidden "
-                        f"counters; {line}.")
+        label = f" ({options.difficulty})" if options.difficulty else ""
+        notes.insert(2, f"Engagement level {level}{label}: {2 * level} hidden counters; {line}.")
     return doc, notes
 
 

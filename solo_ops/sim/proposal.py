@@ -45,8 +45,10 @@ POLICY = "objective"
 START = 3
 """The level the search starts from when no mission was proposed before (D3+1's middle)."""
 BUDGET = 96
-"""The most simulated missions a proposal plays, in all: what fits in 30 s of CPU on 2 cores
-with the shipped squads and boards (measured: docs/performance.md, "Campaign proposals")."""
+"""The most simulated missions a proposal plays, in all, chosen as what fits in 30 s of CPU on 2
+cores; every proposal plays all of them (± 8 points needs more missions at the win rates a
+target asks for), which costs 29-74 s of CPU with the co-op squads on 2026-11-29
+(docs/performance.md, "A campaign's proposal")."""
 
 
 def schedule(budget: int) -> list[int]:

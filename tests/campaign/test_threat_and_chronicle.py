@@ -65,8 +65,9 @@ def test_percent_rounds_halves_up() -> None:
     assert [percent(x) for x in (0.625, 0.125, 0.5, 0.004, 0.995)] == [
         "63%", "13%", "50%", "0%", "100%"]
     assert prediction_line(threat(1, 0.625)) == (
-        "ork-mob at level 2: you win 63% [10-90%] (64 simulated missions; target 50%)")
-    assert prediction_line(threat(1, None)) == "ork-mob at level 2: not rated (target 50%)"
+        "ork-mob at level 2: you win 63% (95% interval 10-90%, rated on 64 simulated "
+        "missions); target 50%")
+    assert prediction_line(threat(1, None)) == "ork-mob at level 2: not rated; target 50%"
 
 
 @pytest.mark.parametrize(("path", "value", "message"), [
@@ -121,7 +122,8 @@ def test_the_story_of_two_missions() -> None:
     assert first.fought == ["<b>Kell</b> (Ana)", "Rask (Ana)"]
     assert first.down == ["Rask (Ana)"] and first.carried == ["Rask (Ana) — off the table"]
     assert first.fell == [] and [t["result"] for t in first.tests] == ["healed", "healed"]
-    assert first.threat == "Aimed at 50% to win; the simulations predicted 60% [10–90%]"
+    assert first.threat == ("ork-mob at level 2: you win 60% (95% interval 10-90%, rated on "
+                            "64 simulated missions); target 50%")
     assert second.fell == ["Rask (Ana)"] and second.briefing == ["Hold the line."]
     assert second.threat is None and second.picture == b"\x89PNG fake"
     assert told.predictions.startswith("Predictions: 1 mission(s), 0.6 win(s) expected, 1 won")

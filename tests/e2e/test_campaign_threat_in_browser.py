@@ -69,21 +69,21 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         expect(kell.locator(".facts")).to_have_text("W 5/8 · 1 mission · 0 kills · 1 injury")
         expect(page.locator("#squads li[data-model=rask] .facts")).to_have_text(
             "W 7 · 1 mission · 0 kills")
-        assert kell.bounding_box()["width"] <= 390
+        assert b.laid_out_box(page, kell)["width"] <= 390
         expect(page.locator("#chronicle-link")).to_have_attribute(
             "href", "api/campaign/chronicle.html")
         page.locator("#campaign button", has_text="Set up mission 2").click()
         threat = page.locator("#threat")
         expect(threat).to_contain_text("Proposed: ", timeout=b.WAIT)
-        expect(threat).to_contain_text("at level 3: you win 50% [")
-        expect(threat).to_contain_text("aiming at 50% to win")
-        assert threat.bounding_box()["width"] <= 390
+        expect(threat).to_contain_text("at level 3: you win 50% (95% interval ")
+        expect(threat).to_contain_text("rated on 96 simulated missions); target 50%.")
+        assert b.laid_out_box(page, threat)["width"] <= 390
         level = page.locator("#threat select[name=level]")
         expect(level.locator("option:checked")).to_have_text("level 3 (50%)")
         level.select_option("2")
         page.locator("#threat button", has_text="Play this instead").click()
         expect(threat).to_contain_text("The group's choice: ", timeout=b.WAIT)
-        expect(threat).to_contain_text("at level 2: you win 63% [")
+        expect(threat).to_contain_text("at level 2: you win 63% (95% interval ")
         expect(page.locator("#campaign .ready button")).to_have_count(1)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(tmp_path / "threat.png"), full_page=True)

@@ -102,31 +102,18 @@ def _asked(server: Served, player: str) -> dict[str, Any]:
     return httpx.get(f"{server.url}api/view", params={"player": player}, timeout=30).json()
 
 
-def _box(page: Any, locator: Any) -> Any:
-    """``locator``'s bounding box once it is laid out: the page redraws its answers when the
-    table's event stream says something (a button found visible may be replaced by its
-    redrawn twin before its box is read), so it is read again until there is one (at most
-    :data:`WAIT` ms)."""
-    for _ in range(max(1, WAIT // 100)):
-        box = locator.bounding_box()
-        if box is not None:
-            return box
-        page.wait_for_timeout(100)
-    return None
-
-
 def _first_screen(page: Any) -> None:
     """The question and its first answer are on the first screen (the page scrolled to its
     top), and no visible block of the prompt card holds more than 300 characters."""
     page.evaluate("() => window.scrollTo(0, 0)")
     height = page.viewport_size["height"]
-    question = _box(page, page.locator("#prompt-text"))
+    question = b.laid_out_box(page, page.locator("#prompt-text"))
     assert question is not None and question["y"] + question["height"] <= height
     from playwright.sync_api import expect
 
     first = page.locator("#options button, #move-kinds button").first
     expect(first).to_be_visible(timeout=WAIT)
-    answer = _box(page, first)
+    answer = b.laid_out_box(page, first)
     assert answer is not None and answer["y"] + answer["height"] <= height, (
         answer, page.locator("#prompt-card").inner_text()[:600])
     block = longest_block(page)

@@ -184,5 +184,6 @@ def test_campaign_difficulty_is_saved_and_rates_the_next_mission(
     # 40%) down to level 2 (50%): the crossing; 3 is nearer by win rate (|37.5-40| < |50-40|)
     assert asked == [3, 2] and doc["engagement"] == 3
     assert threat is not None and threat["target"] == 0.4 and threat["level"] == 3
-    assert any("Engagement level 3 (40% to win)" in line for line in notes)
+    assert any(line.startswith("Engagement level 3: 6 hidden counters; proposed: ") and
+               "target 40%" in line for line in notes)
     assert yaml.safe_load(files["scenario"].read_text().split("\n", 1)[1])["engagement"] == 3

@@ -143,6 +143,19 @@ def drag(page: Any, geom: dict[str, Any], start: tuple[float, float],
     page.mouse.up()
 
 
+def laid_out_box(page: Any, locator: Any) -> Any:
+    """``locator``'s bounding box once it is laid out: a page redraws parts of itself when
+    its event stream says something (an element found visible may be replaced by its redrawn
+    twin before its box is read), so it is read again until there is one (at most
+    :data:`WAIT` ms); None if there never is."""
+    for _ in range(max(1, WAIT // 100)):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(100)
+    return None
+
+
 def label_boxes(page: Any) -> list[tuple[str, float, float, float, float]]:
     """Every placed label's box on the page's board, as the browser drew it (``getBBox``)."""
     return [tuple(b) for b in page.evaluate(

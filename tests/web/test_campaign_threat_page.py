@@ -78,9 +78,9 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             assert threat["predicted"]["win_rate"] == 0.5
             lo, hi = threat["predicted"]["interval"]
             assert 0.3 < lo < 0.5 < hi < 0.7 and threat["predicted"]["missions"] == 96
-            assert threat["line"].endswith("at level 3: you win 50% "
-                                           f"[{100 * lo:.0f}-{100 * hi:.0f}%] (96 simulated "
-                                           "missions; target 50%)")
+            assert threat["line"].endswith(
+                f"at level 3: you win 50% (95% interval {100 * lo:.0f}-{100 * hi:.0f}%, rated "
+                "on 96 simulated missions); target 50%")
             rating = [json.loads(line) for _id, lines in _drain(stream) for line in lines
                       if '"rating"' in line]
             assert rating and rating[-1]["done"] == 96 and rating[-1]["most"] == 96

@@ -190,7 +190,7 @@
     const box = el("div", null, "threat");
     box.id = "threat";
     const who = t.by === "proposal" ? "Proposed" : "The group's choice";
-    box.append(el("p", `${who}: ${t.line} — aiming at ${Math.round(100 * t.target)}% to win.`));
+    box.append(el("p", `${who}: ${t.line}.`));  // the target is in the line
     const form = el("form", null, "row choose-threat");
     const enemy = el("select");
     enemy.name = "enemy";
