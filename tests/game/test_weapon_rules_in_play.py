@@ -391,13 +391,15 @@ def test_kt2018_pariah_nexus_close_quarters_drops_long_range() -> None:
 
 def test_kt2018_broken_kill_team_is_minus_one_to_hit() -> None:
     game, state = start([copy.deepcopy(GUN)], edition="kt2018", enemy_at=(20, 11),
-                        players={"a1": (10, 10)}, faces=[6, 1, 4])
+                        players={"a1": (10, 10)}, faces=[6, 1, 4, 4])
+    # (the autogun is Rapid Fire and a1 is within half its range: two hit rolls, both 4 - 1)
     _add_enemy(game, state, "e2", (25, 5))
     _add_enemy(game, state, "e3", (25, 17))
     state.operatives["e2"].down = state.operatives["e3"].down = True
     record = _shooting_2018(game, state)
-    hit = next(r for r in record["rolls"] if "hit roll" in r["purpose"])
-    assert hit["modifiers"] == [["kill team broken", -1]]
+    hits = [r for r in record["rolls"] if "hit roll" in r["purpose"]]
+    assert len(hits) == 2
+    assert all(hit["modifiers"] == [["kill team broken", -1]] for hit in hits)
     assert all_dice_used(state)
 
 
