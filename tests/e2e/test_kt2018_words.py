@@ -4,7 +4,8 @@ One vocabulary per edition (issue: "idris would normal from … (it can normal 6
 "control range" and "conceal" in ``status``, "Shot 1" for melee, "hit roll -1 misses", a
 ``help`` of 2024 answers): the game is played once at a table to find a 2018 player's typed
 answers (:mod:`tests.support.typed_2018`), then through ``solo-ops play --answers FILE``, and
-every line the command prints is read for a word only Kill Team 2024 has. 004's own words
+every line the command prints is read for a word only Kill Team 2024 has ("AP" as action
+points; a weapon's "AP -3", 2018's armour penetration, is its own). 004's own words
 (Advance, charge roll, Readied, Battle round, phases) are there.
 """
 
@@ -22,7 +23,7 @@ from tests.support.typed_2018 import answers_for
 
 ONLY_2024 = re.compile(
     r"\bReposition|\breposition|control range|\bConceal\b|\bconceal\b|\bEngage\b|\bengage\b|"
-    r"\bAPL\b|\bAP\b|turning point|\bDash\b|\bdash\b|incapacitated|hit roll -\d|"
+    r"\bAPL\b|\bAP\b(?!\s?[-+]?\d)|turning point|\bDash\b|\bdash\b|incapacitated|hit roll -\d|"
     r"\bcounteract\b|\bCounteract\b|\bOn Guard\b|\bTac Op\b|\bCrit Op\b|\bKill Op\b|"
     r"can normal|would normal|Shot \d+: .*\(melee\)|Enemies destroyed|squad is down|"
     r"\b[a-z0-9-]+ down[,.]|"
