@@ -131,8 +131,12 @@ def state_words(ctx: Context, unit: Unit, models: Sequence[Operative],
     range) of an enemy is in melee, whatever its state machine last recorded (a player's
     charge, a revealed counter placed in contact); one whose state machine still says "in
     melee" (or "falling back") with no enemy that near -- the player's model Fell Back, or
-    was taken out -- is out of melee. Words only: the state machine is not changed here."""
+    was taken out -- is out of melee. Words only: the state machine is not changed here, and
+    the simulator, which reads no words (``ctx.words`` off), gets the recorded state without
+    asking the table."""
     recorded = unit.fsm.replace("_", " ")
+    if not ctx.words:
+        return f"State: {recorded}."
     for op in models:
         if op.id not in board.pos:
             continue
@@ -434,8 +438,10 @@ def _no_shot_words(t: _Turn) -> str:
     """Why a 2018 model has no shot: the closest enemy in sight that a weapon reaches is barred
     by the rules of shooting from and into combat (the 2018 Core Manual: "Models cannot
     target enemy models that are within 1" of friendly models"; :func:`combat_refusal`),
-    or none is in sight and range. Words only."""
+    or none is in sight and range. Words only (none asked of the table in the simulator)."""
     op = t.op
+    if not t.ctx.words:
+        return f"{op.label} has no enemy to shoot."
     for dist, enemy in t.near_visible:
         for weapon in ranged(op.profile):
             if weapon.effective_range is not None and weapon.effective_range + 1e-9 < dist:
