@@ -28,7 +28,14 @@ from solo_ops.view.player import player_record, player_view
 from solo_ops.web import board
 from tests.support import browser as b
 from tests.support.api import scenario_path
-from tests.support.browser import WAIT, Served, eventually, label_boxes, meeting, tap
+from tests.support.browser import (
+    WAIT,
+    Served,
+    eventually,
+    label_boxes_by_board,
+    meeting,
+    tap,
+)
 from tests.support.paths import SCENARIOS
 from tests.support.phone_page import longest_block
 from tests.support.saves import saved_game
@@ -250,14 +257,19 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
     css = (Path(board.__file__).parent / "static" / "app.css").read_text()
     checked = 0
     for name, size in b.VIEWPORTS.items():
+        # every board on one page at this size, each in a board card of its own as the table
+        # view lays it out (the same width as alone: the cards share the page's one column),
+        # its labels measured apart from the other boards'
         page = browser.new_page(viewport=size)
-        for what, svg in svgs:
-            page.set_content(f"<html><head><style>{css}</style></head><body><main><section "
-                             f"id='board-card' class='card'><div id='board'>"
-                             f"{svg.split('?>', 1)[1]}</div></section></main></body></html>")
-            page.evaluate("() => { const s = document.querySelector('#board svg'); "
-                          "s.removeAttribute('width'); s.removeAttribute('height'); }")
-            boxes = label_boxes(page)
+        cards = "".join(f"<section id='board-card' class='card'><div id='board'>"
+                        f"{svg.split('?>', 1)[1]}</div></section>" for _what, svg in svgs)
+        page.set_content(f"<html><head><style>{css}</style></head><body><main>{cards}</main>"
+                         f"</body></html>")
+        page.evaluate("() => document.querySelectorAll('#board svg').forEach(s => { "
+                      "s.removeAttribute('width'); s.removeAttribute('height'); })")
+        every = label_boxes_by_board(page)
+        assert len(every) == len(svgs), name
+        for (what, _svg), boxes in zip(svgs, every, strict=True):
             assert len(boxes) >= 10, (name, what)
             assert meeting(boxes) == [], (name, what)
             checked += 1
