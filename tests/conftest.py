@@ -73,6 +73,8 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/geometry/test_search.py": frozenset({
         "test_nearest_cover_is_the_cheapest_protected_point",
     }),
+    "tests/game/test_fog_fast_paths.py": frozenset({
+        "test_games_snapshot_restore_and_spotting_equal_the_old_code"}),
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),
