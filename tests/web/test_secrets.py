@@ -86,7 +86,16 @@ def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"texts": texts, "table": table, "set_up": set_up, "scenario": path}
 
 
-def test_no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, Any]) -> None:
+def test_nothing_a_player_received_gives_the_hidden_side_away(received: dict[str, Any]) -> None:
+    """Both checks on the one game played (one test, so that the game is played once in the
+    README's run even when its tests would have gone to two workers)."""
+    no_payload_holds_the_seed_dice_state_or_a_secret(received)
+    fog_seed_from_every_number_a_player_received_places_nothing(received)
+
+
+def no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, Any]) -> None:
+    """No text or JSON a player received holds the seed (decimal or hex), a dice state, a
+    secret roll's or event's words, or a secret key."""
     table: GameTable = received["table"]
     texts: list[str] = received["texts"]
     assert any(e.get("secret") for r in table.state.log for e in r["events"])
@@ -104,7 +113,7 @@ def test_no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, An
     assert isinstance(first["game"], str) and first["game"] == table.game.links["id"]
 
 
-def test_fog_seed_from_every_number_a_player_received_places_nothing(
+def fog_seed_from_every_number_a_player_received_places_nothing(
         received: dict[str, Any]) -> None:
     """What `solo-ops fog seed SCENARIO --seed N` does, for every N a page was sent: none of
     them places the hidden counters (and their orders) of the game played."""
