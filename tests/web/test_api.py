@@ -19,9 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from solo_ops.game.engine import new_game, pending
+from solo_ops.game.engine import pending
 from solo_ops.io.opening import load_save
-from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import MAX_BODY, create_app
 from tests.support.api import (
@@ -35,7 +34,6 @@ from tests.support.api import (
     secrets_of,
     walk,
 )
-from tests.support.players import bot_answers, small_scenario
 
 
 @pytest.fixture
@@ -153,31 +151,9 @@ def test_a_relative_move_is_proposed_then_made_on_yes_as_at_the_terminal(
     assert table.records() == records
 
 
-def test_a_coop_game_played_to_the_end_through_the_api(tmp_path: Path) -> None:
-    """The e2e tests' scripted player, answering through the API as whichever player is asked:
-    the same game to the end as in process, then every answer is refused."""
-    path = small_scenario(tmp_path, coop=True)
-    lines, final = bot_answers(path, 5)
-    game, state = new_game(load_scenario(path), 5)
-    save = tmp_path / "saves" / "small.json"
-    table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
-    table.start()
-    table.advance()
-    asked: set[str] = set()
-    with ApiClient(create_app(table), "http://localhost:8765") as c:
-        for line in lines:
-            player = c.get("/api/view", params={"player": "Ana", "since": 10**6}).json()[
-                "prompt"]["player"]
-            asked.add(player)
-            reply = post(c, player, line).json()
-            assert reply["ok"], (line, reply)
-        view = c.get("/api/view", params={"player": "Ben"}).json()
-        assert view["prompt"]["kind"] == "ended" and view["score"]["ended"] is True
-        assert view["score"]["result"] == final["result"]
-        over = post(c, "Ana", "done")
-        assert over.status_code == 409 and over.json()["message"] == "The battle is over."
-    assert asked == {"Ana", "Ben"}
-    assert json.loads(save.read_text())["snapshot"] == json.loads(json.dumps(final))
+# A co-op game played to the end through the API by the e2e tests' scripted player, as
+# whichever player is asked (the same game as in process, then every answer refused), is the
+# game tests/web/test_secrets.py plays: its four turning points are checked there, once.
 
 
 # -- refusals: one clear message, the game unchanged -------------------------------------------
