@@ -190,15 +190,20 @@ class _Soft:
             si, _, t = crossings(P, Q, rings.v, rings.nxt)
             mids: list[tuple[float, float]] = []
             begins: list[float] = []
-            for k in range(len(P)):
-                cut = np.sort(np.r_[0.0, t[si == k], 1.0])
+            # each leg's crossings (the same floats, as Python floats: the same arithmetic)
+            cuts: dict[int, list[float]] = {}
+            for k, tk in zip(si.tolist(), t.tolist(), strict=True):
+                cuts.setdefault(k, []).append(tk)
+            for k, ((px, py), (qx, qy), at, length) in enumerate(zip(
+                    P.tolist(), Q.tolist(), offsets.tolist(), lengths.tolist(), strict=True)):
+                got = cuts.get(k)
+                cut = _WHOLE if got is None else sorted([0.0, *got, 1.0])
                 for ta, tb in itertools.pairwise(cut):
                     if tb - ta <= 1e-12:
                         continue
                     tm = (ta + tb) / 2
-                    mids.append((P[k, 0] + (Q[k, 0] - P[k, 0]) * tm,
-                                 P[k, 1] + (Q[k, 1] - P[k, 1]) * tm))
-                    begins.append(float(offsets[k] + lengths[k] * ta))
+                    mids.append((px + (qx - px) * tm, py + (qy - py) * tm))
+                    begins.append(at + length * ta)
             if not mids:
                 continue
             inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
@@ -208,6 +213,10 @@ class _Soft:
                 elif was and not now:
                     out.append((begins[j + 1], float(leave)))
         return sorted(out)
+
+
+_WHOLE = (0.0, 1.0)
+"""The cut of a leg that crosses no outline of a footprint: the leg itself."""
 
 
 def climb_cost(height: float) -> float:
