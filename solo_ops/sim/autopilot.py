@@ -252,20 +252,29 @@ def _activations(game: Game, state: State, prompt: Prompt, policy: str
     goals: list[tuple[float, float]] = [e.at for e in enemies if e.at is not None]
     goals += [c.at for c in state.active_counters()]
 
+    shots: dict[str, Shot | None] = {}
+
     def key(op: Operative) -> tuple[float, float, float, str]:
         assert op.at is not None
-        shot = best_shot(game, state, op) if enemies else None
+        shot = shots[op.id] = best_shot(game, state, op) if enemies else None
         downed = 0.0 if op.carrying or any(
             math.dist(op.at, d.at) <= 6.0 for d in _downed_friends(state, op)  # type: ignore
         ) else 1.0
         near = min((math.dist(op.at, g) for g in goals if g is not None), default=0.0)
         return (-(shot.expected if shot else 0.0), downed, near, op.id)
 
+    def shot_of(op: Operative) -> Shot | None:
+        # the first offer is made on the state the ordering saw: its shot as found there
+        # (an offer the rules refuse is followed by one asked afresh)
+        return shots.pop(op.id) if first else best_shot(game, state, op)
+
+    first = True
     for op in sorted(ready, key=key):
         stance = "engage"
         if state.edition == "kt2024" and (policy == "cautious" or (
-                policy == "objective" and best_shot(game, state, op) is None)):
+                policy == "objective" and shot_of(op) is None)):
             stance = "conceal"
+        first = False
         yield {"type": "activate", "operative": op.id, "stance": stance}
 
 
