@@ -22,13 +22,14 @@ Pure: nothing here prints or opens a file; progress is reported through a callba
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -117,6 +118,20 @@ POOL_GC_THRESHOLD = (10_000, 50, 1_000)
 (700, 10, 10)): a mission makes and drops hundreds of thousands of small objects, few of them in
 cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission against 0.8%
 this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Missions played in this process (``jobs`` 1) collect garbage as a pool's workers do
+    (:data:`POOL_GC_THRESHOLD`) while they play; the process's own thresholds come back
+    after (a server or a campaign that rates goes on as it was). Only when collections run
+    changes, never what a game does."""
+    before = gc.get_threshold()
+    gc.set_threshold(*POOL_GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def init_pool_worker(scenario: Scenario, kernels: bool = True,
@@ -269,9 +284,10 @@ class Runner:
             if not self._here:
                 init_worker(self.scenario, self.kernels, self.variants)
                 self._here = True
-            for k, job in enumerate(todo):
-                out[k] = worker_job(job)
-                report(k + 1)
+            with fewer_collections():
+                for k, job in enumerate(todo):
+                    out[k] = worker_job(job)
+                    report(k + 1)
         else:
             pool = self._local_pool()
             done = 0
