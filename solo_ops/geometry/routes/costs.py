@@ -178,8 +178,10 @@ class _Soft:
             return []
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
-        lengths = np.hypot(*(Q - P).T)
-        offsets = np.r_[0.0, np.cumsum(lengths)[:-1]]
+        lengths = np.hypot(*(Q - P).T).tolist()
+        # where each leg starts along the walk: the running sum numpy's cumsum makes (one
+        # addition after another, the same floats)
+        offsets = [0.0, *itertools.accumulate(lengths[:-1])]
         out: list[tuple[float, float]] = []
         for poly, core, amount, leave, rings in zip(self.polys, self.cores(touching),
                                                     self.amounts, self.exits, self.rings,
@@ -195,7 +197,7 @@ class _Soft:
             for k, tk in zip(si.tolist(), t.tolist(), strict=True):
                 cuts.setdefault(k, []).append(tk)
             for k, ((px, py), (qx, qy), at, length) in enumerate(zip(
-                    P.tolist(), Q.tolist(), offsets.tolist(), lengths.tolist(), strict=True)):
+                    P.tolist(), Q.tolist(), offsets, lengths, strict=True)):
                 got = cuts.get(k)
                 cut = _WHOLE if got is None else sorted([0.0, *got, 1.0])
                 for ta, tb in itertools.pairwise(cut):
