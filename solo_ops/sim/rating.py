@@ -22,14 +22,13 @@ Pure: nothing here prints or opens a file; progress is reported through a callba
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import hashlib
 import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -113,25 +112,12 @@ def init_worker(scenario: Scenario, kernels: bool = True,
     _WORKER["freeze"] = False
 
 
-POOL_GC_THRESHOLD = (10_000, 50, 1_000)
+POOL_GC_THRESHOLD = autopilot.GC_THRESHOLD
 """The garbage collector's thresholds in a local pool's worker processes (Python's default is
 (700, 10, 10)): a mission makes and drops hundreds of thousands of small objects, few of them in
 cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission against 0.8%
-this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
-
-
-@contextlib.contextmanager
-def fewer_collections() -> Iterator[None]:
-    """Missions played in this process (``jobs`` 1) collect garbage as a pool's workers do
-    (:data:`POOL_GC_THRESHOLD`) while they play; the process's own thresholds come back
-    after (a server or a campaign that rates goes on as it was). Only when collections run
-    changes, never what a game does."""
-    before = gc.get_threshold()
-    gc.set_threshold(*POOL_GC_THRESHOLD)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
+this way (``docs/performance.md``). Only when collections run changes, never what a game does.
+The autopilot plays every game with them (:func:`~solo_ops.sim.autopilot.fewer_collections`)."""
 
 
 def init_pool_worker(scenario: Scenario, kernels: bool = True,
@@ -284,7 +270,7 @@ class Runner:
             if not self._here:
                 init_worker(self.scenario, self.kernels, self.variants)
                 self._here = True
-            with fewer_collections():
+            with autopilot.fewer_collections():  # set-up between missions too
                 for k, job in enumerate(todo):
                     out[k] = worker_job(job)
                     report(k + 1)
