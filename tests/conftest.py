@@ -64,6 +64,10 @@ SLOW: dict[str, frozenset[str]] = {
         "test_distance_equals_oracle",
     }),
     "tests/geometry/test_sight.py": frozenset({"test_matrices_equal_the_oracle"}),
+    "tests/geometry/test_jit_switch.py": frozenset({
+        "test_a_whole_game_is_the_same_with_and_without_the_kernels"}),
+    "tests/ai/test_planner_remembered_answers.py": frozenset({
+        "test_missions_are_the_same_without_this_rounds_fast_paths"}),
     "tests/geometry/test_obscured_kt2018.py": frozenset({
         "test_obscured_equals_the_sampling_oracle"}),
     "tests/geometry/test_search.py": frozenset({
