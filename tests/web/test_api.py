@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -34,6 +32,7 @@ from tests.support.api import (
     secrets_of,
     walk,
 )
+from tests.support.players import cli_here
 
 
 @pytest.fixture
@@ -48,12 +47,13 @@ def client(table: GameTable) -> Iterator[ApiClient]:
 
 
 def play_json(folder: Path, answers: list[str]) -> list[dict[str, Any]]:
-    """``solo-ops play --json`` with these answers: every JSON line it prints."""
+    """``solo-ops play --json`` with these answers: every JSON line it prints (the command run
+    in this process: what it prints is under test here, not its process)."""
     folder.mkdir(parents=True, exist_ok=True)
-    args = [sys.executable, "-m", "solo_ops", "play", str(scenario_path()), "--json"]
+    args = ["play", str(scenario_path()), "--json"]
     for a in answers:
         args += ["--answer", a]
-    run = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=120)
+    run = cli_here(*args, cwd=folder)
     assert run.returncode == 0, run.stderr
     return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
 
