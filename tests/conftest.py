@@ -4,6 +4,7 @@ profiles (derandomized under CI) and the ``slow`` marker on the oracle-heavy tes
 from __future__ import annotations
 
 import copy
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from solo_ops.geometry import jit
 from solo_ops.io import compiled
+from solo_ops.sim.rating import POOL_GC_THRESHOLD
 from tests.support.budget import FULL
 from tests.support.paths import ROOT
 
@@ -32,6 +34,13 @@ if jit.MODE != "0":
     jit.MODE = "1"
 jit.use_in_simulation()
 os.environ.setdefault("SOLO_OPS_JIT", "0")
+
+# The tests' processes collect garbage as the simulator's workers do (rating.POOL_GC_THRESHOLD):
+# the tests make and drop millions of small objects, few in cycles, and collecting the youngest
+# every 700 allocations cost a few percent of the suite's CPU. Only when collections run
+# changes, never what a test checks (tests/sim/test_collections_in_process.py pins that a game
+# plays the same either way).
+gc.set_threshold(*POOL_GC_THRESHOLD)
 
 # Hypothesis: under CI (CI=true, as .ci/run is run) every property test draws the same examples
 # on every run (derandomize) and no example fails for being slow on a busy machine (no
