@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from solo_ops.cli import main
 from tests.support.paths import SCENARIOS
-from tests.support.players import cli, small_scenario
+from tests.support.players import cli, cli_here, small_scenario
 
 
 def run_bytes(*args: bytes, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
@@ -81,17 +81,25 @@ def test_a_piped_answer_that_is_not_utf8_is_named_by_its_line(tmp_path: Path) ->
     assert (tmp_path / "g.json").exists()  # kell's activation is saved
 
 
-@pytest.mark.parametrize("name", ["a" * 300 + ".png", "/proc/x.png", "/nowhere/x.png",
-                                  "x.txt", "saves"])
-def test_map_at_the_prompt_refuses_a_bad_name_and_the_game_goes_on(tmp_path: Path,
-                                                                   name: str) -> None:
+BAD_MAP_NAMES = ["a" * 300 + ".png", "/proc/x.png", "/nowhere/x.png", "x.txt", "saves"]
+"""Names ``map`` must refuse at the prompt: too long for the system, a place nothing can be
+written, a folder that does not exist, a kind it cannot draw, no kind at all."""
+
+
+def test_map_at_the_prompt_refuses_a_bad_name_and_the_game_goes_on(tmp_path: Path) -> None:
+    """Each bad name typed in turn in one game (run in this process: the command, not its
+    process, is under test): each refused in one line naming it, in the order typed, no
+    traceback, and the game answers ``status`` after the last."""
     scenario = small_scenario(tmp_path)
-    run = cli("play", str(scenario), "--save", "g.json", "--answer", f"map {name}",
-              "--answer", "status", cwd=tmp_path)
+    maps = [arg for name in BAD_MAP_NAMES for arg in ("--answer", f"map {name}")]
+    run = cli_here("play", str(scenario), "--save", "g.json", *maps, "--answer", "status",
+                   cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     refusals = [line for line in run.stdout.splitlines() if line.startswith("✗")]
-    assert len(refusals) == 1 and "Traceback" not in run.stderr
-    assert "Turn 1 (firefight)" in run.stdout.split(refusals[0], 1)[1]  # status came after
-    if len(name) > 200:
-        assert refusals[0] == (f"✗ {name[:59]}…: cannot be drawn there (File name too long); "
-                               "choose another file")
+    assert len(refusals) == len(BAD_MAP_NAMES) and "Traceback" not in run.stderr, refusals
+    assert refusals[0] == (f"✗ {BAD_MAP_NAMES[0][:59]}…: cannot be drawn there (File name too "
+                           "long); choose another file")
+    for name, refusal in zip(BAD_MAP_NAMES[1:], refusals[1:], strict=True):
+        assert refusal.startswith(f"✗ {name}") and len(refusal) < 120, refusal
+    assert "Turn 1 (firefight)" in run.stdout.split(refusals[-1], 1)[1]  # status came after
+    assert not any(tmp_path.glob("*.png")) and not (tmp_path / "x.txt").exists()
