@@ -1,8 +1,9 @@
 """A checkpoint is the whole state: going on from it is the same game as going on by replay.
 
 The independent method is replay itself: a game cut at several points, checkpointed, written
-as JSON, read back and played on with the same remaining actions must give the same records
-(every event and every die) and the same final state as the game that was never cut.
+as JSON, read back and played on with the same actions must give the same records (every event
+and every die) and the same state as the game that was never cut: at the next cut (the same
+checkpoint written there) and, from the last cut, at the end.
 """
 
 from __future__ import annotations
@@ -64,17 +65,27 @@ def test_going_on_from_a_checkpoint_is_the_same_game(name: str, seed: int) -> No
                              [copy.deepcopy(r["action"]) for r in whole.log])
         step(game, whole, action)
     assert whole.ended and sorted(at_cut) == cuts
-    for cut in cuts:
+    # each cut's checkpoint, read back, played on to the next cut (the last to the end): every
+    # event and every die of the stretch the same, and the checkpoint written there the same as
+    # the uncut game's, which the next stretch goes on from (so the stretches chain into the
+    # whole game, each step played once more rather than once for every cut before it)
+    ends = [*cuts[1:], len(actions)]
+    for cut, end in zip(cuts, ends, strict=True):
         written, logged = at_cut[cut]
         game, _ = new_game(scenario, seed)
         again = checkpoint.load(copy.deepcopy(written), game)
         assert checkpoint.dump(again) == written, cut
         assert [r["action"] for r in again.log] == logged
-        for action in actions[cut:]:
+        for action in actions[cut:end]:
             step(game, again, action)
-        done = len(logged)  # the steps after the cut: every event and every die the same
-        assert again.log[done:] == whole.log[done:], cut
-        assert checkpoint.dump(again) == checkpoint.dump(whole), cut
+        done = len(logged)
+        if end < len(actions):
+            assert checkpoint.dump(again) == at_cut[end][0], (cut, end)
+            assert [r["action"] for r in again.log] == at_cut[end][1], (cut, end)
+            assert again.log[done:] == whole.log[done:len(again.log)], (cut, end)
+        else:
+            assert again.ended and again.log[done:] == whole.log[done:], cut
+            assert checkpoint.dump(again) == checkpoint.dump(whole), cut
 
 
 def test_a_damaged_checkpoint_is_an_input_error() -> None:
