@@ -21,6 +21,7 @@ from solo_ops.geometry import jit
 from solo_ops.io import compiled
 from tests.support.jit_switch import compiled as kernels_on
 from tests.support.paths import ROOT
+from tests.support.players import small_scenario
 
 
 def _env(cache: Path, setting: str = "") -> dict[str, str]:
@@ -118,8 +119,11 @@ def test_compile_writes_the_note_and_a_first_rating_compiles_in_the_background(
     assert doc["kernels"] == len(note["kernels"]) >= 20
     assert Path(doc["marker"]).parent == tmp_path / "a" and not stale.exists()
     assert [p.name for p in (tmp_path / "a").glob("compiled-*.json")] == [Path(doc["marker"]).name]
-    rate = [sys.executable, "-m", "solo_ops", "rate", "gallowdark-night-raid", "--missions",
-            "2", "--jobs", "1", "--json"]
+    # a small one-turning-point game: the note and the background compile are under test here
+    # (the kernels' numbers against the numpy code's, whole games: tests/geometry/test_jit_switch)
+    small = small_scenario(tmp_path, turns=1)
+    rate = [sys.executable, "-m", "solo_ops", "rate", str(small), "--missions", "2", "--jobs",
+            "1", "--json"]
     fresh = tmp_path / "b"
     first = subprocess.run(rate, env=_env(fresh), capture_output=True, text=True, timeout=600)
     assert first.returncode == 0, first.stderr
