@@ -59,7 +59,18 @@ forged log of the played game has two answers fewer to replay)."""
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def bot_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[Any]]:
+    """The scripted player's whole small game, played once in-process for both games below
+    (the played one and the short one take their answers from it): its typed answers and its
+    log's records."""
+    keep: dict[str, Any] = {}
+    lines, _final = bot_answers(small_scenario(tmp_path_factory.mktemp("bot")), 5, keep=keep)
+    return lines, keep["state"].log
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory,
+           bot_game: tuple[list[str], list[Any]]) -> dict[str, Any]:
     """A small game through the real command: the answers up to the first from
     :data:`UNDONE_FROM` on whose steps rolled dice (a re-roll: undone with it), an undo of it,
     the answer again, and :data:`AFTER_THE_UNDO` more. (Which answer that is depends on the
@@ -67,9 +78,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     the seventeenth.)"""
     folder = tmp_path_factory.mktemp("forgery")
     scenario = small_scenario(folder)
-    keep: dict[str, Any] = {}
-    lines, _final = bot_answers(scenario, 5, keep=keep)
-    records = keep["state"].log
+    lines, records = bot_game
     answered = [i for i, r in enumerate(records) if r["action"]["type"] not in ("engine",
                                                                                "setup")]
     assert len(answered) == len(lines)
@@ -90,12 +99,13 @@ answers and the engine's steps between them; the enemy has activated and the fog
 
 
 @pytest.fixture(scope="module")
-def short(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def short(tmp_path_factory: pytest.TempPathFactory,
+          bot_game: tuple[list[str], list[Any]]) -> dict[str, Any]:
     """The same small game through the real command, stopped after :data:`SHORT_ANSWERS`
     answers: its save and log."""
     folder = tmp_path_factory.mktemp("forgery-short")
     scenario = small_scenario(folder)
-    lines, _final = bot_answers(scenario, 5)
+    lines = bot_game[0]
     run = cli_here("play", str(scenario), "--answers",
                    str(write_answers(folder, lines[:SHORT_ANSWERS])), cwd=folder)
     assert run.returncode == 0, run.stderr
