@@ -110,13 +110,20 @@ class Rings:
 
     def corners(self) -> tuple[np.ndarray, np.ndarray]:
         """(mask of convex vertices, every vertex nudged outward along its bisector)."""
-        din, dout = self.v - self.prv, self.nxt - self.v
-        turn = _cross(unit_vectors(din), unit_vectors(dout))
-        nin = unit_vectors(np.stack([din[:, 1], -din[:, 0]], axis=1))
-        nout = unit_vectors(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
-        bis = nin + nout
-        ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
-        return (turn > 1e-12) & ok, self.v + NUDGE * unit_vectors(bis)
+        return corners_of(self.v, self.prv, self.nxt)
+
+
+def corners_of(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Rings.corners` of vertices ``v`` with their neighbours, without building the
+    rings (each row's answer is worked from that row alone)."""
+    din, dout = v - prv, nxt - v
+    turn = _cross(unit_vectors(din), unit_vectors(dout))
+    nin = unit_vectors(np.stack([din[:, 1], -din[:, 0]], axis=1))
+    nout = unit_vectors(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
+    bis = nin + nout
+    ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
+    return (turn > 1e-12) & ok, v + NUDGE * unit_vectors(bis)
 
 
 def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray,
