@@ -4,6 +4,7 @@ profiles (derandomized under CI) and the ``slow`` marker on the oracle-heavy tes
 from __future__ import annotations
 
 import copy
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from solo_ops.geometry import jit
 from solo_ops.io import compiled
+from solo_ops.sim.rating import POOL_GC_THRESHOLD
 from tests.support.budget import FULL
 from tests.support.paths import ROOT
 
@@ -32,6 +34,13 @@ if jit.MODE != "0":
     jit.MODE = "1"
 jit.use_in_simulation()
 os.environ.setdefault("SOLO_OPS_JIT", "0")
+
+# The tests' processes collect garbage as the simulator's workers do (rating.POOL_GC_THRESHOLD):
+# the tests make and drop millions of small objects, few in cycles, and collecting the youngest
+# every 700 allocations cost a few percent of the suite's CPU. Only when collections run
+# changes, never what a test checks (tests/sim/test_collections_in_process.py pins that a game
+# plays the same either way).
+gc.set_threshold(*POOL_GC_THRESHOLD)
 
 # Hypothesis: under CI (CI=true, as .ci/run is run) every property test draws the same examples
 # on every run (derandomize) and no example fails for being slow on a busy machine (no
@@ -64,11 +73,17 @@ SLOW: dict[str, frozenset[str]] = {
         "test_distance_equals_oracle",
     }),
     "tests/geometry/test_sight.py": frozenset({"test_matrices_equal_the_oracle"}),
+    "tests/geometry/test_jit_switch.py": frozenset({
+        "test_a_whole_game_is_the_same_with_and_without_the_kernels"}),
+    "tests/ai/test_planner_remembered_answers.py": frozenset({
+        "test_missions_are_the_same_without_this_rounds_fast_paths"}),
     "tests/geometry/test_obscured_kt2018.py": frozenset({
         "test_obscured_equals_the_sampling_oracle"}),
     "tests/geometry/test_search.py": frozenset({
         "test_nearest_cover_is_the_cheapest_protected_point",
     }),
+    "tests/game/test_fog_fast_paths.py": frozenset({
+        "test_games_snapshot_restore_and_spotting_equal_the_old_code"}),
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),

@@ -81,10 +81,20 @@ def clear_of_bases(points: Any, radius: float, others: Sequence[Any], *,
     pts = _points(points)
     if not len(others) or not len(pts):
         return np.ones(len(pts), dtype=bool)
-    b = np.asarray(discs(others), dtype=float)
+    every = np.asarray(discs(others), dtype=float)
+    # a base farther than the two radii and an inch (and the touch) from a block's box along
+    # x or y is clear of every point of it (its gap exceeds that inch): only the others are
+    # measured, by the same arithmetic (a non-finite box measures them all)
+    far = radius + every[:, 2] + 1.0 + abs(touch)
     keep = np.empty(len(pts), dtype=bool)
     for start in range(0, len(pts), CLEAR_ROWS):
         block = pts[start:start + CLEAR_ROWS]
+        lo, hi = block.min(axis=0).tolist(), block.max(axis=0).tolist()
+        if math.isfinite(lo[0] + lo[1] + hi[0] + hi[1]):
+            b = every[(every[:, 0] >= lo[0] - far) & (every[:, 0] <= hi[0] + far)
+                      & (every[:, 1] >= lo[1] - far) & (every[:, 1] <= hi[1] + far)]
+        else:
+            b = every
         gap = (np.hypot(block[:, None, 0] - b[None, :, 0], block[:, None, 1] - b[None, :, 1])
                - radius - b[None, :, 2])
         keep[start:start + len(block)] = (gap >= -touch).all(axis=1)

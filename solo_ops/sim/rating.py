@@ -112,11 +112,12 @@ def init_worker(scenario: Scenario, kernels: bool = True,
     _WORKER["freeze"] = False
 
 
-POOL_GC_THRESHOLD = (10_000, 50, 1_000)
+POOL_GC_THRESHOLD = autopilot.GC_THRESHOLD
 """The garbage collector's thresholds in a local pool's worker processes (Python's default is
 (700, 10, 10)): a mission makes and drops hundreds of thousands of small objects, few of them in
 cycles, and collecting the youngest ones every 700 cost about 1.6% of a mission against 0.8%
-this way (``docs/performance.md``). Only when collections run changes, never what a game does."""
+this way (``docs/performance.md``). Only when collections run changes, never what a game does.
+The autopilot plays every game with them (:func:`~solo_ops.sim.autopilot.fewer_collections`)."""
 
 
 def init_pool_worker(scenario: Scenario, kernels: bool = True,
@@ -269,9 +270,10 @@ class Runner:
             if not self._here:
                 init_worker(self.scenario, self.kernels, self.variants)
                 self._here = True
-            for k, job in enumerate(todo):
-                out[k] = worker_job(job)
-                report(k + 1)
+            with autopilot.fewer_collections():  # set-up between missions too
+                for k, job in enumerate(todo):
+                    out[k] = worker_job(job)
+                    report(k + 1)
         else:
             pool = self._local_pool()
             done = 0

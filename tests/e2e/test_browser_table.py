@@ -28,9 +28,17 @@ from solo_ops.view.player import player_record, player_view
 from solo_ops.web import board
 from tests.support import browser as b
 from tests.support.api import scenario_path
-from tests.support.browser import WAIT, Served, eventually, label_boxes, meeting, tap
+from tests.support.browser import (
+    WAIT,
+    Served,
+    eventually,
+    label_boxes_by_board,
+    meeting,
+    tap,
+)
 from tests.support.paths import SCENARIOS
 from tests.support.phone_page import longest_block
+from tests.support.players import cli_here
 from tests.support.saves import saved_game
 
 SCENARIO = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
@@ -191,9 +199,8 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
     finally:
         server.stop()
     # the terminal goes on with the game the browser played
-    resumed = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume", str(SAVE),
-                              "--json"], cwd=tmp_path, capture_output=True, text=True,
-                             timeout=120)
+    # (in this process: what the command does is under test here, not its process)
+    resumed = cli_here("play", "--resume", str(SAVE), "--json", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     lines = [json.loads(x) for x in resumed.stdout.splitlines() if x.startswith("{")]
     assert lines[0] == {"prompt": prompt}
@@ -205,9 +212,7 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         ("done", "idris")]
     assert next(a for a in answers if a["type"] == "move") == {
         "type": "move", "how": "reposition", "to": [16.75, 4.75], "operative": "kell"}
-    replay = subprocess.run([sys.executable, "-m", "solo_ops", "replay",
-                             str(SAVE.with_suffix(".log.jsonl")), "--json"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120)
+    replay = cli_here("replay", str(SAVE.with_suffix(".log.jsonl")), "--json", cwd=tmp_path)
     assert replay.returncode == 0 and json.loads(replay.stdout)["identical"] is True
 
 
@@ -250,14 +255,19 @@ def test_labels_never_meet_at_three_sizes(browser: Any) -> None:
     css = (Path(board.__file__).parent / "static" / "app.css").read_text()
     checked = 0
     for name, size in b.VIEWPORTS.items():
+        # every board on one page at this size, each in a board card of its own as the table
+        # view lays it out (the same width as alone: the cards share the page's one column),
+        # its labels measured apart from the other boards'
         page = browser.new_page(viewport=size)
-        for what, svg in svgs:
-            page.set_content(f"<html><head><style>{css}</style></head><body><main><section "
-                             f"id='board-card' class='card'><div id='board'>"
-                             f"{svg.split('?>', 1)[1]}</div></section></main></body></html>")
-            page.evaluate("() => { const s = document.querySelector('#board svg'); "
-                          "s.removeAttribute('width'); s.removeAttribute('height'); }")
-            boxes = label_boxes(page)
+        cards = "".join(f"<section id='board-card' class='card'><div id='board'>"
+                        f"{svg.split('?>', 1)[1]}</div></section>" for _what, svg in svgs)
+        page.set_content(f"<html><head><style>{css}</style></head><body><main>{cards}</main>"
+                         f"</body></html>")
+        page.evaluate("() => document.querySelectorAll('#board svg').forEach(s => { "
+                      "s.removeAttribute('width'); s.removeAttribute('height'); })")
+        every = label_boxes_by_board(page)
+        assert len(every) == len(svgs), name
+        for (what, _svg), boxes in zip(svgs, every, strict=True):
             assert len(boxes) >= 10, (name, what)
             assert meeting(boxes) == [], (name, what)
             checked += 1
@@ -334,11 +344,9 @@ def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: 
     from playwright.sync_api import expect
 
     squads = SCENARIOS / "squads"
-    made = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "new", "Vesper",
-                           "--squad", str(squads / "vesper.yaml"), "--squad",
-                           str(squads / "ashen-blades.yaml"), "--saves", "saves",
-                           "--target-win", "off"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    made = cli_here("campaign", "new", "Vesper", "--squad", str(squads / "vesper.yaml"),
+                    "--squad", str(squads / "ashen-blades.yaml"), "--saves", "saves",
+                    "--target-win", "off", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     server = Served(tmp_path, "campaign", "serve", "Vesper", "--saves", "saves",
                     "--engagement", "1", "--seed", "7")
@@ -406,9 +414,8 @@ def test_a_campaign_mission_on_two_phones_by_taps_then_at_the_terminal(browser: 
         assert errors == []
     finally:
         server.stop()
-    terminal = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "play", "Vesper",
-                               "--saves", "saves", "--engagement", "1", "--answer", "quit"],
-                              cwd=tmp_path, capture_output=True, text=True, timeout=180)
+    terminal = cli_here("campaign", "play", "Vesper", "--saves", "saves", "--engagement", "1",
+                        "--answer", "quit", cwd=tmp_path)
     assert terminal.returncode == 0, terminal.stderr
     assert "Campaign Vesper — mission 2" in terminal.stdout
     assert "Mission 2 is set up and saved" in terminal.stdout

@@ -3,8 +3,8 @@ of the code they replaced.
 
 Each test keeps a frozen copy of the replaced function (as it stood at f842457) and runs it
 side by side with the new one: on every shipped board (both door states where it has doors)
-with random inputs, and inside whole autopilot games of every shipped scenario, where every
-call the engine makes is checked as it happens.
+with random inputs, and inside whole autopilot games of three shipped scenarios (every one with
+``SOLO_OPS_TEST_BUDGET=full``), where every call the engine makes is checked as it happens.
 
 * ``clusters.cluster_pick`` and ``deploy.deploy`` scan Python floats instead of numpy rows: the
   same doubles, so the same hypots and comparisons, so the same spots (or the same refusal).
@@ -34,12 +34,20 @@ from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.io import library
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
+from tests.support.budget import FULL
 from tests.support.shipped_terrains import ALL, door_states
 
 R = fog.COUNTER_RADIUS
 
 
 SCENARIO_FILES = sorted(library.folder("scenario").glob("*.yaml"))
+PLAYED = SCENARIO_FILES if FULL else [
+    library.folder("scenario") / f"{name}.yaml"
+    for name in ("bheta-decima-refinery-strike", "crypt-objective-ultima", "gallowdark-night-raid")]
+"""The shipped scenarios whose whole game is checked call by call: every one with the full
+budget (CI's slow pass, ``SOLO_OPS_TEST_BUDGET=full``), else three: a Bheta-Decima board and the
+Gallowdark night raid's doors and hatches (Kill Team 2024, the raid at engagement 3) and the Kill
+Team 2018 crypt, each still with spotting checks that see a counter."""
 
 
 # -- frozen copies of the replaced code (f842457) ------------------------------------------------
@@ -229,7 +237,7 @@ def _disturb(state: State, rng: np.random.Generator) -> None:
 
 
 # -- whole games of every shipped scenario, every call checked ------------------------------------
-@pytest.mark.parametrize("path", SCENARIO_FILES, ids=[p.stem for p in SCENARIO_FILES])
+@pytest.mark.parametrize("path", PLAYED, ids=[p.stem for p in PLAYED])
 def test_games_snapshot_restore_and_spotting_equal_the_old_code(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     scenario = load_scenario(path)

@@ -1,7 +1,8 @@
-"""One writer per game: two real processes on one game, the second refused at once.
+"""One writer per game: a real holder process on one game, a second terminal refused at once.
 
 A holder process plays a game (or a campaign mission) and waits at its first prompt with its
-stdin open; a second `solo-ops` on the same game must then end with exit status 2 and the line
+stdin open; a second `solo-ops` on the same game (run in the test's own process: another
+process than the holder's) must then end with exit status 2 and the line
 "<save>: in use by another terminal (pid N)" naming the holder — while the holder still holds
 the game, so it did not wait for it. Killing the holder (kill -9) frees the game: the operating
 system's lock goes with the process.
@@ -21,6 +22,7 @@ import pytest
 from solo_ops.core.errors import SaveError
 from solo_ops.io.locks import game_lock, lock_owner, lock_path, owner_path
 from tests.support.paths import ROOT, SCENARIOS
+from tests.support.players import cli_here
 from tests.support.saves import default_save
 
 SCENARIO = SCENARIOS / "gallowdark-night-raid.yaml"
@@ -28,8 +30,11 @@ SQUAD = SCENARIOS / "squads" / "vesper.yaml"
 
 
 def solo_ops(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "solo_ops", *args], cwd=cwd, text=True,
-                          capture_output=True, timeout=300, check=False)
+    """The second terminal: ``solo-ops ARGS`` in this process (click's runner, its errors one
+    stderr line and exit status 2 as at the terminal). The lock is the operating system's, held
+    by the holder's process, so this process is as much "another terminal" as a new one would
+    be, without a fresh interpreter for each attempt."""
+    return cli_here(*args, cwd=cwd)
 
 
 def holder(*args: str, cwd: Path, until: str) -> subprocess.Popen[str]:

@@ -163,6 +163,14 @@ def label_boxes(page: Any) -> list[tuple[str, float, float, float, float]]:
              const b = t.getBBox(); return [t.textContent, b.x, b.y, b.width, b.height]; })""")]
 
 
+def label_boxes_by_board(page: Any) -> list[list[tuple[str, float, float, float, float]]]:
+    """:func:`label_boxes` of each board on a page of several (``#board svg``, in order)."""
+    return [[tuple(b) for b in boxes] for boxes in page.evaluate(
+        """() => [...document.querySelectorAll('#board svg')].map(s =>
+             [...s.querySelectorAll('text.label')].map(t => {
+               const b = t.getBBox(); return [t.textContent, b.x, b.y, b.width, b.height]; }))""")]
+
+
 def meeting(boxes: list[tuple[str, float, float, float, float]]) -> list[tuple[str, str]]:
     """The pairs of label boxes that intersect."""
     out = []

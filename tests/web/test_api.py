@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,9 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from solo_ops.game.engine import new_game, pending
+from solo_ops.game.engine import pending
 from solo_ops.io.opening import load_save
-from solo_ops.io.scenario import load_scenario
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import MAX_BODY, create_app
 from tests.support.api import (
@@ -35,7 +32,7 @@ from tests.support.api import (
     secrets_of,
     walk,
 )
-from tests.support.players import bot_answers, small_scenario
+from tests.support.players import cli_here
 
 
 @pytest.fixture
@@ -50,12 +47,13 @@ def client(table: GameTable) -> Iterator[ApiClient]:
 
 
 def play_json(folder: Path, answers: list[str]) -> list[dict[str, Any]]:
-    """``solo-ops play --json`` with these answers: every JSON line it prints."""
+    """``solo-ops play --json`` with these answers: every JSON line it prints (the command run
+    in this process: what it prints is under test here, not its process)."""
     folder.mkdir(parents=True, exist_ok=True)
-    args = [sys.executable, "-m", "solo_ops", "play", str(scenario_path()), "--json"]
+    args = ["play", str(scenario_path()), "--json"]
     for a in answers:
         args += ["--answer", a]
-    run = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=120)
+    run = cli_here(*args, cwd=folder)
     assert run.returncode == 0, run.stderr
     return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
 
@@ -153,31 +151,9 @@ def test_a_relative_move_is_proposed_then_made_on_yes_as_at_the_terminal(
     assert table.records() == records
 
 
-def test_a_coop_game_played_to_the_end_through_the_api(tmp_path: Path) -> None:
-    """The e2e tests' scripted player, answering through the API as whichever player is asked:
-    the same game to the end as in process, then every answer is refused."""
-    path = small_scenario(tmp_path, coop=True)
-    lines, final = bot_answers(path, 5)
-    game, state = new_game(load_scenario(path), 5)
-    save = tmp_path / "saves" / "small.json"
-    table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
-    table.start()
-    table.advance()
-    asked: set[str] = set()
-    with ApiClient(create_app(table), "http://localhost:8765") as c:
-        for line in lines:
-            player = c.get("/api/view", params={"player": "Ana", "since": 10**6}).json()[
-                "prompt"]["player"]
-            asked.add(player)
-            reply = post(c, player, line).json()
-            assert reply["ok"], (line, reply)
-        view = c.get("/api/view", params={"player": "Ben"}).json()
-        assert view["prompt"]["kind"] == "ended" and view["score"]["ended"] is True
-        assert view["score"]["result"] == final["result"]
-        over = post(c, "Ana", "done")
-        assert over.status_code == 409 and over.json()["message"] == "The battle is over."
-    assert asked == {"Ana", "Ben"}
-    assert json.loads(save.read_text())["snapshot"] == json.loads(json.dumps(final))
+# A co-op game played to the end through the API by the e2e tests' scripted player, as
+# whichever player is asked (the same game as in process, then every answer refused), is the
+# game tests/web/test_secrets.py plays: its four turning points are checked there, once.
 
 
 # -- refusals: one clear message, the game unchanged -------------------------------------------

@@ -6,8 +6,6 @@ taking over mid-way and handing back, on the same files."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ from solo_ops.web.app import create_app
 from solo_ops.web.campaign import ROUTES
 from tests.support.api import ApiClient
 from tests.support.campaign_desk import do, key, lan, new_campaign, open_desk
+from tests.support.players import cli_here
 
 
 def everyone_down(c: ApiClient, desk: Desk) -> int:
@@ -92,9 +91,8 @@ def test_a_campaign_mission_from_ready_to_the_report_and_the_next(tmp_path: Path
     finally:
         desk.close()
     # the terminal goes on with the campaign the page played: mission 2, set up from scratch
-    shown = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "show", "Vesper",
-                            "--saves", str(saves), "--json"], capture_output=True, text=True,
-                           timeout=120)
+    shown = cli_here("campaign", "show", "Vesper", "--saves", str(saves), "--json",
+                     cwd=tmp_path)  # in this process: the campaign file is under test
     assert shown.returncode == 0 and json.loads(shown.stdout)["missions_played"] == 1
 
 
@@ -115,9 +113,8 @@ def test_the_page_and_the_terminal_take_turns_on_a_mission(tmp_path: Path) -> No
     desk.close()
     save = saves / "Vesper-missions" / "mission-1.save.json"
     played = json.loads(save.read_text())["actions"]
-    terminal = subprocess.run([sys.executable, "-m", "solo_ops", "campaign", "play", "Vesper",
-                               "--saves", str(saves), "--answer", "done", "--answer", "quit"],
-                              capture_output=True, text=True, timeout=120)
+    terminal = cli_here("campaign", "play", "Vesper", "--saves", str(saves), "--answer", "done",
+                        "--answer", "quit", cwd=tmp_path)  # the terminal, in this process
     assert terminal.returncode == 0, terminal.stderr
     assert "going on with mission 1" in terminal.stdout
     after = json.loads(save.read_text())["actions"]

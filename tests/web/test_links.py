@@ -22,6 +22,7 @@ from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
 from tests.support.api import SAVE_NAME, ApiClient, make_table, post
 from tests.support.paths import FIXTURES, SCENARIOS
+from tests.support.players import cli_here
 from tests.support.small_table import TROOPER
 
 LAN = "http://192.168.1.20:8765"
@@ -88,10 +89,8 @@ def test_links_are_kept_in_the_save_and_outlive_a_restart_and_the_terminal(
     assert "links" not in json.loads(table.log.read_text().splitlines()[0])  # never in the log
     # the terminal plays a step and an undo on the save: the links stay
     folder = table.save.parent.parent
-    run = subprocess.run([sys.executable, "-m", "solo_ops", "play", "--resume",
-                          str(table.save), "--answer", "kell", "--answer", "done",
-                          "--answer", "undo"], cwd=folder, capture_output=True, text=True,
-                         timeout=120)
+    run = cli_here("play", "--resume", str(table.save), "--answer", "kell", "--answer", "done",
+                   "--answer", "undo", cwd=folder)  # in this process: the save is under test
     assert run.returncode == 0, run.stderr
     doc, game, _state = load_save_doc(table.save)
     assert doc["links"] == links and game.links == links

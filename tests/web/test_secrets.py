@@ -44,10 +44,12 @@ def _counters(state: Any) -> list[tuple[str, int, tuple[float, float]]]:
 
 @pytest.fixture(scope="module")
 def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """A four-turning-point co-op game played through the API: what the players received."""
+    """A four-turning-point co-op game played through the API: what the players received.
+    It is also the API's whole co-op game: the same game to the end as in process, both
+    players asked, every answer after the end refused."""
     folder = tmp_path_factory.mktemp("secrets")
     path = small_scenario(folder, coop=True, turns=4, engagement=2, seed=SEED)
-    lines, _final = bot_answers(path, SEED)
+    lines, final = bot_answers(path, SEED)
     game, state = new_game(load_scenario(path), SEED)
     set_up = _counters(state)
     save = folder / "saves" / "game.json"
@@ -62,8 +64,10 @@ def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         texts += [c.get("/", params={"player": "Ana"}).text, c.get("/static/app.js").text,
                   c.get("/static/board.js").text, c.get("/static/campaign.js").text,
                   c.get("/api/players").text, c.get("/api/join").text]
+        asked: set[str] = set()
         for i, line in enumerate(lines):
             player = table.prompt_doc()["player"]
+            asked.add(player)
             if i % 10 == 5:  # the asked player's view: the one-thumb offers and their reasons
                 texts.append(c.get("/api/view", params={"player": player}).text)
             reply = post(c, player, line, params={"player": player})
@@ -80,13 +84,32 @@ def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         texts += [c.get("/api/view", params={"player": p}).text for p in ("Ana", "Ben")]
         texts += [c.get("/board.svg").text, post(c, "Ana", "status").text,
                   post(c, "Ana", "help").text]
+        # the scripted player's game, answered through the API as whichever player was asked,
+        # is the game played in process to the end; then every answer is refused
+        view = c.get("/api/view", params={"player": "Ben"}).json()
+        assert view["prompt"]["kind"] == "ended" and view["score"]["ended"] is True
+        assert view["score"]["result"] == final["result"]
+        over = post(c, "Ana", "done")
+        assert over.status_code == 409 and over.json()["message"] == "The battle is over."
+        texts.append(over.text)
+    assert asked == {"Ana", "Ben"}
+    assert json.loads(save.read_text())["snapshot"] == json.loads(json.dumps(final))
     while not stream.empty():
         texts.extend(stream.get_nowait()[1])
     assert table.state.ended and table.state.turn == 4, "the game must last 4 turning points"
     return {"texts": texts, "table": table, "set_up": set_up, "scenario": path}
 
 
-def test_no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, Any]) -> None:
+def test_nothing_a_player_received_gives_the_hidden_side_away(received: dict[str, Any]) -> None:
+    """Both checks on the one game played (one test, so that the game is played once in the
+    README's run even when its tests would have gone to two workers)."""
+    no_payload_holds_the_seed_dice_state_or_a_secret(received)
+    fog_seed_from_every_number_a_player_received_places_nothing(received)
+
+
+def no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, Any]) -> None:
+    """No text or JSON a player received holds the seed (decimal or hex), a dice state, a
+    secret roll's or event's words, or a secret key."""
     table: GameTable = received["table"]
     texts: list[str] = received["texts"]
     assert any(e.get("secret") for r in table.state.log for e in r["events"])
@@ -104,7 +127,7 @@ def test_no_payload_holds_the_seed_dice_state_or_a_secret(received: dict[str, An
     assert isinstance(first["game"], str) and first["game"] == table.game.links["id"]
 
 
-def test_fog_seed_from_every_number_a_player_received_places_nothing(
+def fog_seed_from_every_number_a_player_received_places_nothing(
         received: dict[str, Any]) -> None:
     """What `solo-ops fog seed SCENARIO --seed N` does, for every N a page was sent: none of
     them places the hidden counters (and their orders) of the game played."""

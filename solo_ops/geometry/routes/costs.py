@@ -178,8 +178,10 @@ class _Soft:
             return []
         P, Q = np.array(pts[:-1], float), np.array(pts[1:], float)
         lo, hi = np.minimum(P, Q).min(axis=0), np.maximum(P, Q).max(axis=0)
-        lengths = np.hypot(*(Q - P).T)
-        offsets = np.r_[0.0, np.cumsum(lengths)[:-1]]
+        lengths = np.hypot(*(Q - P).T).tolist()
+        # where each leg starts along the walk: the running sum numpy's cumsum makes (one
+        # addition after another, the same floats)
+        offsets = [0.0, *itertools.accumulate(lengths[:-1])]
         out: list[tuple[float, float]] = []
         for poly, core, amount, leave, rings in zip(self.polys, self.cores(touching),
                                                     self.amounts, self.exits, self.rings,
@@ -190,15 +192,20 @@ class _Soft:
             si, _, t = crossings(P, Q, rings.v, rings.nxt)
             mids: list[tuple[float, float]] = []
             begins: list[float] = []
-            for k in range(len(P)):
-                cut = np.sort(np.r_[0.0, t[si == k], 1.0])
+            # each leg's crossings (the same floats, as Python floats: the same arithmetic)
+            cuts: dict[int, list[float]] = {}
+            for k, tk in zip(si.tolist(), t.tolist(), strict=True):
+                cuts.setdefault(k, []).append(tk)
+            for k, ((px, py), (qx, qy), at, length) in enumerate(zip(
+                    P.tolist(), Q.tolist(), offsets, lengths, strict=True)):
+                got = cuts.get(k)
+                cut = _WHOLE if got is None else sorted([0.0, *got, 1.0])
                 for ta, tb in itertools.pairwise(cut):
                     if tb - ta <= 1e-12:
                         continue
                     tm = (ta + tb) / 2
-                    mids.append((P[k, 0] + (Q[k, 0] - P[k, 0]) * tm,
-                                 P[k, 1] + (Q[k, 1] - P[k, 1]) * tm))
-                    begins.append(float(offsets[k] + lengths[k] * ta))
+                    mids.append((px + (qx - px) * tm, py + (qy - py) * tm))
+                    begins.append(at + length * ta)
             if not mids:
                 continue
             inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
@@ -208,6 +215,10 @@ class _Soft:
                 elif was and not now:
                     out.append((begins[j + 1], float(leave)))
         return sorted(out)
+
+
+_WHOLE = (0.0, 1.0)
+"""The cut of a leg that crosses no outline of a footprint: the leg itself."""
 
 
 def climb_cost(height: float) -> float:

@@ -410,8 +410,9 @@ class Routes:
                                      float(_inradii(arr[k:k + 1, :2], v[None], e[None])[0]))
         found = [memo[key] for key in keys]
         # each polygon's inradius (clear_of's depth of its centre) comes with it
-        discs = Discs([f[0] for f in found], np.stack([f[1] for f in found]), arr[:, :2],
-                      grown, edges=np.stack([f[2] for f in found]),
+        # (np.array of equal-shaped arrays stacks them as np.stack does, in one call)
+        discs = Discs([f[0] for f in found], np.array([f[1] for f in found]), arr[:, :2],
+                      grown, edges=np.array([f[2] for f in found]),
                       inner=np.array([f[3] for f in found]))
         if len(self._disc_sets) >= common.MEMO_LIMIT // 16:
             self._disc_sets.clear()

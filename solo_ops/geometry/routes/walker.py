@@ -103,13 +103,16 @@ class Walker:
         """``graph.rings.take(mask)``, remembered per set of rings taken (moves near the same
         walls take the same ones)."""
         rings = self.graph.rings
-        which = np.unique(rings.ring[mask])
-        key = which.tobytes()
+        # the rings taken, marked (ring numbers run 0, 1, ... along the vertices): the sorted
+        # ring numbers np.unique would give, without its sort
+        seen = np.zeros(int(rings.ring[-1]) + 1 if len(rings.ring) else 0, dtype=bool)
+        seen[rings.ring[mask]] = True
+        key = np.flatnonzero(seen).tobytes()
         got = self._taken.get(key)
         if got is None:
             if len(self._taken) >= common.MEMO_LIMIT // 16:
                 self._taken.clear()
-            keep = np.isin(rings.ring, which)
+            keep = seen[rings.ring]
             got = self._taken[key] = Rings(rings.v[keep], rings.prv[keep], rings.nxt[keep])
         return got
 
