@@ -23,7 +23,13 @@ from solo_ops.view import measure, narrate
 
 
 def describe(action: dict[str, Any]) -> str:
-    """A taken-back answer in a few words (as the terminal says it)."""
+    """A taken-back answer in a few words (as the terminal says it): the answer to a question
+    asked in the middle of a step as the player types it (``'keep'``, ``'reroll 2'``,
+    ``'block 1 2'``, ``'auto all'``, ``'no'``, ``'roll'``), any other by its kind and what it
+    names (``'move vale to 12,4'``)."""
+    typed = _typed_answer(action)
+    if typed is not None:
+        return f"'{typed}'"
     words = [str(action.get("type", "?"))]
     for key in ("operative", "how", "target", "to", "damage", "amount", "feature"):
         if action.get(key) is not None:
@@ -32,6 +38,29 @@ def describe(action: dict[str, Any]) -> str:
                 value = ",".join(f"{v:g}" for v in value)
             words.append(str(value))
     return "'" + " ".join(words) + "'"
+
+
+def _typed_answer(action: dict[str, Any]) -> str | None:
+    """A mid-step question's answer (a CP re-roll, a fight's die, a Guard interrupt, a
+    useless cover save) as :mod:`solo_ops.view.answers` reads it from the player, or None
+    for any other answer."""
+    kind = action.get("type")
+    if kind == "reroll":
+        return "keep" if action.get("keep") else f"reroll {action.get('die')}"
+    if kind == "fight_choice":
+        if action.get("move") == "auto":
+            return "auto all" if action.get("all") else "auto"
+        against = action.get("against")
+        return f"{action.get('move')} {action.get('die')}" + (
+            f" {against}" if against is not None else "")
+    if kind == "guard_choice":
+        how = str(action.get("how"))
+        target, weapon = action.get("target"), action.get("weapon")
+        return " ".join([how, *([str(target)] if target else []),
+                         *(["with", str(weapon)] if weapon else [])])
+    if kind == "cover_choice":
+        return "keep" if action.get("keep") else "roll"
+    return None
 
 
 def _move_words(edition: str, how: str, allowance: str, op: Any) -> tuple[str, str]:

@@ -205,15 +205,18 @@ class PairQuery:
         behind = rb[4]
         if behind is None:
             behind = rb[4] = yb[k1:k2] < self.neg_front_tol
-        o1 = yb[k2:k3] - ya[k2:k3] - (b[0] * a[1] - b[1] * a[0])  # cross(b - a, U - a)
-        s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-        hit = s1 * s1[r.succ] == -1
-        hit &= front
-        hit &= behind
-        if np.count_nonzero(hit):
-            return False
-        return np.count_nonzero(s1) == len(s1) or not self.touch_enters(
-            np.array([a]), np.array([b]), (s1 == 0)[None, None, :]).any()
+        o1 = yb[k2:k3] - ya[k2:k3]
+        o1 -= b[0] * a[1] - b[1] * a[0]  # cross(b - a, U - a), the same floats
+        # an edge hides b when it faces a, b is behind it and its ends are strictly on either
+        # side of the line: the side test only for the few edges facing a with b behind
+        fb = (front & behind).nonzero()[0]
+        if len(fb):
+            o, os = o1[fb], o1[r.succ[fb]]
+            if (((o > tl) & (os < -tl)) | ((o < -tl) & (os > tl))).any():
+                return False
+        on = np.abs(o1) <= tl  # a vertex on the line: neither > tl nor < -tl
+        return not on.any() or not self.touch_enters(
+            np.array([a]), np.array([b]), on[None, None, :]).any()
 
     def touch_rows(self, S: np.ndarray, T: np.ndarray, on: np.ndarray) -> np.ndarray:
         """(len(S),) :meth:`touch_enters` of segments ``S[k] -> T[k]`` (``on[k, v]``)."""

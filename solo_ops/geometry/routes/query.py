@@ -50,7 +50,7 @@ from solo_ops.geometry.routes.rings import blocked, side_table
 from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
 
 REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
-_DIRECT_RECOMPUTE = 128  # wall edges up to which compiled straight distances skip their memo
+_DIRECT_RECOMPUTE = 128  # wall edges up to which straight distances skip their memo
 
 
 # -- the public object -----------------------------------------------------------------------------
@@ -194,11 +194,13 @@ class Routes:
 
     def straight(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         """(len(A),) straight distances where A[k]->B[k] crosses no wall, else inf (each
-        pair's answer remembered: :func:`blocked` answers each segment alone). With the
-        compiled loops and few wall edges the pairs are recomputed instead: the kernel tests a
-        segment against :data:`_DIRECT_RECOMPUTE` edges in less time than the memo's keys take
-        to build (the same floats either way)."""
-        if jit.ENABLED and len(self.graph.rings) <= _DIRECT_RECOMPUTE:
+        pair's answer remembered: :func:`blocked` answers each segment alone). With few wall
+        edges the pairs are recomputed instead: a segment is tested against
+        :data:`_DIRECT_RECOMPUTE` edges in less time than the memo's keys take to build, by the
+        compiled loops and by the numpy code alike (the same floats either way; numpy: 0.30-0.34
+        s of CPU against 0.51-0.55 s with the memo over nine missions on the co-op stronghold
+        and two Crypt boards)."""
+        if len(self.graph.rings) <= _DIRECT_RECOMPUTE:
             d = np.hypot(*(B - A).T)
             return np.where(blocked(A, B, self.graph.rings), np.inf, d)
         memo = self._direct_memo

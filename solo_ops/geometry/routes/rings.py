@@ -42,6 +42,8 @@ class Rings:
     lf: np.ndarray = field(init=False, repr=False)  # their lengths
     lo: np.ndarray = field(init=False, repr=False)  # edge boxes (grown by TOL)
     hi: np.ndarray = field(init=False, repr=False)
+    vx: np.ndarray = field(init=False, repr=False)  # the vertices' x and y, each contiguous
+    vy: np.ndarray = field(init=False, repr=False)  # (the sign table's rows read them fast)
 
     succ: np.ndarray = field(init=False, repr=False)  # row of each vertex's successor
     ring: np.ndarray = field(init=False, repr=False)  # which ring each vertex is on
@@ -66,6 +68,8 @@ class Rings:
         self.lf = np.hypot(self.f[:, 0], self.f[:, 1])
         self.lo = np.minimum(self.v, self.nxt) - TOL
         self.hi = np.maximum(self.v, self.nxt) + TOL
+        self.vx = np.ascontiguousarray(self.v[:, 0])
+        self.vy = np.ascontiguousarray(self.v[:, 1])
 
     @staticmethod
     def of(polys: Iterable[Polygon]) -> Rings:
@@ -106,13 +110,20 @@ class Rings:
 
     def corners(self) -> tuple[np.ndarray, np.ndarray]:
         """(mask of convex vertices, every vertex nudged outward along its bisector)."""
-        din, dout = self.v - self.prv, self.nxt - self.v
-        turn = _cross(unit_vectors(din), unit_vectors(dout))
-        nin = unit_vectors(np.stack([din[:, 1], -din[:, 0]], axis=1))
-        nout = unit_vectors(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
-        bis = nin + nout
-        ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
-        return (turn > 1e-12) & ok, self.v + NUDGE * unit_vectors(bis)
+        return corners_of(self.v, self.prv, self.nxt)
+
+
+def corners_of(v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Rings.corners` of vertices ``v`` with their neighbours, without building the
+    rings (each row's answer is worked from that row alone)."""
+    din, dout = v - prv, nxt - v
+    turn = _cross(unit_vectors(din), unit_vectors(dout))
+    nin = unit_vectors(np.stack([din[:, 1], -din[:, 0]], axis=1))
+    nout = unit_vectors(np.stack([dout[:, 1], -dout[:, 0]], axis=1))
+    bis = nin + nout
+    ok = np.hypot(bis[:, 0], bis[:, 1]) > 1e-9
+    return (turn > 1e-12) & ok, v + NUDGE * unit_vectors(bis)
 
 
 def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.ndarray,
@@ -225,24 +236,26 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray,
     edge's end is its successor vertex's ``o1`` when ``nxt`` is that vertex (``ring_ends``,
     else computed as ``o1`` is); ``o3``/``o4`` (which side of the edge's line the segment's ends
     are) only for the pairs whose vertices straddle the line, and the touch test only for the
-    pairs with a vertex within :data:`TOL` of it."""
+    pairs with a vertex within :data:`TOL` of it (none looked for when no vertex is)."""
     u, w = rings.v, rings.nxt
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])
     dx, dy = d[:, 0:1], d[:, 1:2]
-    ux = u[None, :, 0] - P[:, 0:1]
-    uy = u[None, :, 1] - P[:, 1:2]
-    o1 = dx * uy - dy * ux
+    ux = rings.vx - P[:, 0:1]  # u[None, :, 0] - P[:, 0:1], read from contiguous columns
+    uy = rings.vy - P[:, 1:2]
+    o1 = dx * uy
+    o1 -= dy * ux  # dx * uy - dy * ux, in place (the same floats)
     tl = (TOL * ld)[:, None]
     s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
     if ring_ends:  # nxt[e] is v[succ[e]]: o2 is o1 of the successor
-        s2 = s1[:, rings.succ]
+        s2 = s1.take(rings.succ, axis=1)
     else:
         wx = w[None, :, 0] - P[:, 0:1]
         wy = w[None, :, 1] - P[:, 1:2]
         o2 = dx * wy - dy * wx
         s2 = (o2 > tl).view(np.int8) - (o2 < -tl).view(np.int8)
-    si, ei = (s1 * s2 == -1).nonzero()
+    s2 *= s1  # -1 where the edge's ends are strictly on either side
+    si, ei = (s2 == -1).nonzero()
     if len(si):
         uxk, uyk = ux[si, ei], uy[si, ei]
         fx, fy = rings.f[ei, 0], rings.f[ei, 1]
@@ -251,6 +264,8 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray,
         tf = TOL * rings.lf[ei]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
         out[si[hit]] = True
+    if np.count_nonzero(s1) == s1.size:
+        return out
     si, ei = (s1 == 0).nonzero()
     if len(si):
         ldk = ld[si]

@@ -24,7 +24,7 @@ from solo_ops.geometry.routes.discs import Discs
 from solo_ops.geometry.routes.graph import Graph, _build_graph
 from solo_ops.geometry.routes.paths import _astar
 from solo_ops.geometry.routes.results import Reach
-from solo_ops.geometry.routes.rings import Rings
+from solo_ops.geometry.routes.rings import Rings, corners_of
 
 
 # -- walking obstacles ------------------------------------------------------------------------
@@ -145,7 +145,7 @@ class Walker:
                 v = V.reshape(-1, 2)
                 prv_all = np.roll(V, 1, axis=1).reshape(-1, 2)
                 nxt_all = np.roll(V, -1, axis=1).reshape(-1, 2)
-                convex, nudged = Rings(v, prv_all, nxt_all).corners()
+                convex, nudged = corners_of(v, prv_all, nxt_all)  # no rings built
                 up_all, un_all = unit_vectors(prv_all - v), unit_vectors(nxt_all - v)
                 table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
             free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
