@@ -168,20 +168,33 @@ def firing_lines(ctx: Context, points: np.ndarray, radius: float, reach: float,
     return good.sum(axis=1)
 
 
+PROTECTED_BATCH = 8
+"""Threats whose cover answers :func:`protected_all` fetches in its first batch (then 16, 32,
+...): every threat of a small game in one batch."""
+
+
 def protected_all(ctx: Context, points: np.ndarray, radius: float, threats: list[Operative],
                   pos: dict[str, tuple[float, float]]) -> Any:
     """A ``test`` for :func:`pick_where`: candidate k is protected (:func:`protected`) from
-    every threat; each threat is asked only about the candidates all earlier ones passed."""
+    every threat; each threat is asked only about the candidates all earlier ones passed.
+    The threats' answers are fetched in batches of :data:`PROTECTED_BATCH`, then twice as
+    many, and so on, each about the candidates still protected (a few threats: one batch; a
+    large game's many: most candidates are ruled out by the first ones, and the rest are
+    never asked about them). Only the time changes: each pair's answer is its own."""
 
     def test(idx: np.ndarray) -> np.ndarray:
         ok = np.ones(len(idx), dtype=bool)
-        if len(threats) > 1:
-            prefetch_cover_answers(ctx, threats, points[idx], radius, pos)
-        for t in threats:
-            live = np.flatnonzero(ok)
-            if len(live) == 0:
-                break
-            ok[live] = protected(ctx, points[idx[live]], radius, [t], pos)[0]
+        start, size = 0, PROTECTED_BATCH
+        while start < len(threats) and ok.any():
+            group = threats[start:start + size]
+            if len(group) > 1:
+                prefetch_cover_answers(ctx, group, points[idx[ok]], radius, pos)
+            for t in group:
+                live = np.flatnonzero(ok)
+                if len(live) == 0:
+                    break
+                ok[live] = protected(ctx, points[idx[live]], radius, [t], pos)[0]
+            start, size = start + size, 2 * size
         return ok
 
     return test

@@ -103,17 +103,19 @@ def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], wea
     terrain, radius = ctx.terrain, float(shooter.radius)
     radii = ctx.radii
 
-    def within(a: Sequence[float], ra: float, ident: str) -> bool:
-        b = pos[ident]
-        rb = float(radii.get(ident, shooter.radius))
-        return reach.engaged_2018(terrain, a, ra, b, rb)
+    def any_within(a: Sequence[float], ra: float, idents: list[str]) -> bool:
+        # within 1" of any of them: measured only where the bases' boxes come that close
+        xy = np.array([pos[i] for i in idents], dtype=float).reshape(-1, 2)
+        rb = np.array([radii.get(i, shooter.radius) for i in idents], dtype=float)
+        return any(reach.engaged_2018(terrain, a, ra, pos[idents[k]], float(rb[k]))
+                   for k in reach.maybe_within(a, ra, xy, rb, reach.CONTROL_RANGE))
 
     foes = [i for i, side in ctx.sides.items() if side != shooter.side and i in pos]
     friends = [i for i, side in ctx.sides.items()
                if side == shooter.side and i in pos and i != shooter.id]
-    engaged = any(within(point, radius, i) for i in foes)
+    engaged = any_within(point, radius, foes)
     tp, tr = pos[target.id], float(target.radius)
-    guarded = any(within(tp, tr, i) for i in friends)
+    guarded = any_within(tp, tr, friends)
     closest = True
     if engaged:
         gaps = {i: _route_distance(ctx, point, pos[i], radius, float(radii.get(i, radius)))

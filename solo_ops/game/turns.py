@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from solo_ops.game import pariah
 from solo_ops.game.action_checks import activation
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
@@ -121,10 +123,13 @@ def engaged_2018(game: Game, state: State, op: Operative) -> bool:
     :func:`solo_ops.rules.reach.engaged_2018`."""
     if op.at is None:
         return False
-    terrain = game.terrain(state)
-    return any(reach.engaged_2018(terrain, op.at, op.radius, other.at, other.radius)
-               for other in state.living(ENEMY if op.side == PLAYER else PLAYER)
-               if other.at is not None)
+    terrain, here, radius = game.terrain(state), op.at, op.radius
+    others = [o for o in state.living(ENEMY if op.side == PLAYER else PLAYER)
+              if o.at is not None]
+    xy = np.array([o.at for o in others], dtype=float).reshape(-1, 2)
+    radii = np.array([o.radius for o in others], dtype=float)
+    return any(reach.engaged_2018(terrain, here, radius, others[k].at, others[k].radius)
+               for k in reach.maybe_within(here, radius, xy, radii, reach.CONTROL_RANGE))
 
 
 def next_player(game: Game, state: State) -> str | None:

@@ -132,6 +132,21 @@ def within(terrain: Terrain, a_at: Sequence[float], a_radius: float, b_at: Seque
     return bool(terrain.sight.visible(a_at, b_at, a_radius, b_radius))
 
 
+def maybe_within(a_at: Sequence[float], a_radius: float, xy: np.ndarray, radii: np.ndarray,
+                 distance: float) -> np.ndarray:
+    """The indices of the bases (centres ``xy`` (n, 2), ``radii`` (n,)) that may be within
+    ``distance`` of ``a``'s, in one pass over them all: the only ones :func:`within` need
+    measure. A base is ruled out when its centre is farther from ``a``'s along x or along y
+    alone than the distance and the two radii (a straight line, and so a route, is never
+    shorter than either), with a millionth of an inch of slack so that rounding never rules
+    out a pair :func:`within` would accept."""
+    if len(xy) == 0:
+        return np.zeros(0, dtype=np.intp)
+    reach = distance + TOLERANCE + a_radius + radii + 1e-6
+    return np.flatnonzero((np.abs(xy[:, 0] - a_at[0]) <= reach)
+                          & (np.abs(xy[:, 1] - a_at[1]) <= reach))
+
+
 def engaged_2018(terrain: Terrain, a_at: Sequence[float], a_radius: float,
                  b_at: Sequence[float], b_radius: float) -> bool:
     """Kill Team 2018 "within 1"" with walls: the same test as :func:`in_control_range`."""

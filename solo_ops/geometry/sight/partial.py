@@ -179,7 +179,12 @@ class _Partial:
         index = self.tree.query(corridor, predicate="intersects")
         shapes_near = list(self.pieces[index])
         obstacles = [self.vertices[int(i)] for i in index]
+        left_x, low_y, right_x, high_y = shapely.bounds(corridor).tolist()
         for x, y, r in others:
+            reach = float(r) + 1e-6  # a base whose box is clear of the corridor's box is
+            if (x + reach < left_x or x - reach > right_x  # clear of the corridor: the
+                    or y + reach < low_y or y - reach > high_y):  # exact test only for the rest
+                continue
             ring = _ring(float(x), float(y), max(0.0, r - ERODE), MODEL_SIDES, outside=False)
             poly = Polygon(ring)
             if shapely.intersects(poly, corridor):
