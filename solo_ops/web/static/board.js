@@ -3,8 +3,9 @@
 // for the question). It opens on what the question is about (the active operative, its targets,
 // the enemy that just moved: the view's focus), zoomed so the labels are legible (at least
 // PX_PER_INCH CSS px to the inch). Drag pans, two fingers pinch, + / − zoom, ▣ shows the whole
-// board; zoomed out, every label is scaled about its mark so it never gets smaller than
-// MIN_FONT CSS px. A tap on a model shows its card (name, wounds, order, weapons, what it can do
+// board (the buttons sit in their own strip under the board: they never hide what it shows);
+// zoomed out, every label is scaled about its mark so it never gets smaller than MIN_FONT CSS
+// px. A tap on a model shows its card (name, wounds, order, weapons, what it can do
 // now); a tap on the floor places the active operative (the server snaps it to where its base
 // fits and says which moves the game takes there); dragging the active operative does too.
 "use strict";
@@ -115,8 +116,10 @@
     svg.style.width = `${box.clientWidth * zoom}px`;
     const after = box.clientWidth * zoom;
     const height = after * z.vb[3] / z.vb[2];
-    const most = window.innerWidth < 600 ? 0.47 : phone() ? 0.62 : 0.8;  // of the window
-    box.style.height = `${Math.min(height, Math.max(200, window.innerHeight * most))}px`;
+    // the board and the zoom strip under it take at most this share of the window
+    const most = window.innerWidth < 600 ? 0.47 : phone() ? 0.62 : 0.8;
+    const strip = $("zoom-bar").parentElement.offsetHeight;
+    box.style.height = `${Math.min(height, Math.max(200, window.innerHeight * most - strip))}px`;
     box.scrollLeft = fx * after - cx;
     box.scrollTop = fy * after - cy;
     scaleLabels();
