@@ -15,6 +15,7 @@
   const NS = "http://www.w3.org/2000/svg";
   const PX_PER_INCH = 24;   // the default zoom: at least this many CSS px to the inch
   const MIN_FONT = 9;       // no label is drawn smaller than this (CSS px), however zoomed out
+  const FOCUS_MARGIN = 1.5;  // inches of board kept round the focus box in the opening view
   const MAX_ZOOM = 6;
   const WIDE = 1000;        // a window this wide shows the full picture (legend and all)
   let core = null;          // window.soloOpsPage
@@ -74,11 +75,23 @@
     return Math.min(MAX_ZOOM, Math.max(1, PX_PER_INCH * z.vb[2] / (g.scale * width)));
   }
 
+  // The view opens on what the question is about (the focus box) at the legible zoom, zoomed
+  // out as far as needed for the whole box (with FOCUS_MARGIN inches round it) to be on screen,
+  // never below the whole board's width: a shooter and its target are both in the first view.
   function openOnFocus(view) {
     zoomTo(legibleZoom());
     const box = view.focus && view.focus.box;
-    if (box) show((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
-    else show(view.board.width / 2, view.board.depth / 2);
+    if (!box) {
+      show(view.board.width / 2, view.board.depth / 2);
+      return;
+    }
+    const holderBox = holder();
+    const inch = perUnit() * view.board.scale;  // CSS px to the inch now
+    const needW = (box[2] - box[0] + 2 * FOCUS_MARGIN) * inch;
+    const needH = (box[3] - box[1] + 2 * FOCUS_MARGIN) * inch;
+    const shrink = Math.min(1, holderBox.clientWidth / needW, holderBox.clientHeight / needH);
+    if (shrink < 1) zoomTo(z.zoom * shrink);
+    show((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
   }
 
   // Board inches to the SVG's own units, and to CSS px within the board's holder.
