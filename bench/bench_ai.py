@@ -5,6 +5,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_ai.py                 # 20 units, 3 turns, seed 1
     python bench/bench_ai.py --units 20 --turns 5 --seed 2
     python bench/bench_ai.py --units 5 10 20  # one run per size: does a turn grow linearly?
+    SOLO_OPS_JIT=1 python bench/bench_ai.py --cold  # compiled loops loaded at first call
 
 The scenario is the shipped ``gallowdark-night-raid.yaml`` (board ``gallowdark-corridors``, the
 genestealer cult roster, Ana's squad) with its hidden counters removed and ``--units``
@@ -17,6 +18,12 @@ and the planning CPU time (``time.process_time``: fair on a busy machine) per un
 The first turn is run on a fresh game and includes building the walking graphs; the figures
 are given for it and for the later turns separately. With several ``--units`` sizes each gets
 its own fresh game, and a last table gives the planning CPU of a turn per size and per unit.
+
+With the compiled loops on (``SOLO_OPS_JIT=1``), the kernels are loaded from the compile cache
+before the first turn, as ``play`` and ``serve`` do before their first answer
+(``solo_ops.cli.compile.prepare``), and that loading is printed on its own line: it is paid once
+per process, not per turn (loaded at their first call instead, they added about 100 ms of CPU
+to the first turn). ``--cold`` leaves them to load at their first call, inside the first turn.
 
 The game is built through the scenario check (``parse_scenario``), so ``--units`` is at most
 the scenario limit (``ScenarioLimits.enemies``: 20 since issue #31; older figures in
@@ -43,6 +50,26 @@ from solo_ops.game.engine import new_game  # noqa: E402
 from solo_ops.io.scenario import parse_scenario, scenario_document  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "gallowdark-night-raid.yaml"
+
+
+def load_kernels() -> None:
+    """Load the compiled loops recorded by ``solo-ops compile`` into this process, as ``play``
+    and ``serve`` do before their first answer, and print what it cost (nothing to do with
+    the numpy code; kernels not recorded yet load or compile at their first call)."""
+    from solo_ops.geometry import jit
+    from solo_ops.io import compiled
+
+    if not jit.ENABLED:
+        return
+    compiled.configure()
+    if not compiled.ready():
+        print("compiled loops not recorded by `solo-ops compile` yet: they load (or compile) "
+              "at their first call, inside the first turn")
+        return
+    c0 = time.process_time()
+    n = jit.preload(compiled.recorded())
+    print(f"compiled loops loaded before the first turn (as at the table): {n} kernels, "
+          f"{(time.process_time() - c0) * 1000:.0f} ms CPU once")
 
 
 def build(units: int, seed: int) -> tuple[Any, Any]:
@@ -143,7 +170,12 @@ def main() -> None:
                              "scenario limit, solo_ops/core/limits.py)")
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cold", action="store_true",
+                        help="compiled loops: load them at their first call, inside the first "
+                             "turn, instead of before it as at the table")
     args = parser.parse_args()
+    if not args.cold:
+        load_kernels()
     sizes = {units: run(units, args.turns, args.seed) for units in args.units}
     if len(sizes) > 1:
         print("planning CPU per turn (ms), by the number of units placed:")

@@ -12,7 +12,10 @@ dropping, obstructing terrain, line walls".
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solo_ops.geometry.routes import Routes
 from tests.support.wall_boards import board as route_board
@@ -80,3 +83,21 @@ def test_advance_many_answers_each_move_as_advance_does() -> None:
     assert many[2][0] == pytest.approx((5.0, 6.7)) and many[2][1] == 2.5
     assert many[3][0] == pytest.approx((5.0, 7.2))
     assert many[5][0] == (5.0, 9.5) and many[5][1] == pytest.approx(5.3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.floats(0.0, 1.0)), min_size=1, max_size=40))
+def test_crossing_groups_are_numpys_unique_and_minimum(pairs: list[tuple[int, float]]) -> None:
+    """The surcharge's grouping of crossings by (segment, footprint) gives what
+    ``np.unique(..., return_inverse=True, return_counts=True)`` with ``np.minimum.at`` gave
+    (the code before it), exactly: keys ascending, the count and the first crossing of each."""
+    from solo_ops.geometry.routes.costs import crossing_groups
+
+    key = np.array([k for k, _ in pairs], dtype=np.int64)
+    t = np.array([x for _, x in pairs])
+    keys, inv, counts = np.unique(key, return_inverse=True, return_counts=True)
+    first = np.full(len(keys), np.inf)
+    np.minimum.at(first, inv, t)
+    got = crossing_groups(key, t)
+    assert np.array_equal(got[0], keys) and np.array_equal(got[1], counts)
+    assert np.array_equal(got[2], first)

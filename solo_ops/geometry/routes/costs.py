@@ -33,6 +33,19 @@ TOUCHING = 1e-7  # inches: a walk this close to a footprint's outline is beside 
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
+def crossing_groups(key: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                 np.ndarray]:
+    """Group crossings by ``key`` (segment x footprint): the distinct keys ascending, how many
+    crossings each has and the least ``t`` (where along the segment) of each -- what
+    ``np.unique(key, return_inverse=True, return_counts=True)`` and ``np.minimum.at`` gave,
+    with one sort and one ``reduceat`` (a minimum is exact in any order: the same floats)."""
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    starts = np.flatnonzero(np.concatenate([[True], ks[1:] != ks[:-1]]))
+    counts = np.diff(np.append(starts, len(ks)))
+    return ks[starts], counts, np.minimum.reduceat(t[order], starts)
+
+
 @dataclass
 class _Soft:
     """Footprints that cost extra movement to enter (accessible, obstructing)."""
@@ -126,14 +139,10 @@ class _Soft:
         if len(si) == 0:
             return total
         n = len(self.polys)
-        keys, inv, k = np.unique(si * n + self.owner[ei], return_inverse=True,
-                                 return_counts=True)
+        keys, k, first = crossing_groups(si * n + self.owner[ei], t)
         seg, pid = np.divmod(keys, n)
-        first = np.full(len(keys), np.inf)
-        np.minimum.at(first, inv, t)  # each (segment, footprint)'s first crossing
         mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
-        amounts = np.asarray(self.amounts, dtype=float)
-        leaving = np.asarray(self.exits, dtype=float)
+        amounts, leaving = self._charges
         cores = self.cores()
         out = np.zeros(len(keys), dtype=int)
         for j in np.unique(pid).tolist():
@@ -142,6 +151,11 @@ class _Soft:
             out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
         np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
         return total
+
+    @cached_property
+    def _charges(self) -> tuple[np.ndarray, np.ndarray]:
+        """The entry and exit costs of each footprint as arrays (built once, not per call)."""
+        return np.asarray(self.amounts, dtype=float), np.asarray(self.exits, dtype=float)
 
     @cached_property
     def _cores(self) -> dict[float, list[Any]]:
