@@ -39,10 +39,10 @@ def prepare(*, start_compiling: bool = True) -> bool:
     if not jit.AVAILABLE or jit.MODE == "0":
         return False
     compiled.configure()
-    if jit.MODE == "1":
-        return True
-    if compiled.ready():
+    if compiled.ready():  # loaded now, before the first answer, in either mode
         jit.preload(compiled.recorded())
+        return True
+    if jit.MODE == "1":  # always on: each kernel compiled (or loaded) at its first call
         return True
     if start_compiling:
         start_in_background()

@@ -70,8 +70,10 @@ def test_prepare_decides_and_never_waits_for_a_compiler(monkeypatch: pytest.Monk
     monkeypatch.setattr(compiled, "ready", lambda: True)
     monkeypatch.setattr(compiled, "recorded", lambda: entries)
     assert cli_compile.prepare() is True and loaded == [entries] and started == [1]
-    monkeypatch.setattr(jit, "MODE", "1")  # always: compiled on the spot, nothing loaded first
-    assert cli_compile.prepare() is True and len(loaded) == 1 and started == [1]
+    monkeypatch.setattr(jit, "MODE", "1")  # always on: the recorded kernels loaded first too
+    assert cli_compile.prepare() is True and loaded == [entries, entries] and started == [1]
+    monkeypatch.setattr(compiled, "ready", lambda: False)  # none recorded: compiled on the spot
+    assert cli_compile.prepare() is True and len(loaded) == 2 and started == [1]
 
 
 def test_the_recorded_kernels_load_back_with_the_same_types() -> None:

@@ -140,9 +140,13 @@ class Pieces:
         """The compiled loop's (blocked, unsure) of every segment against every piece, as
         :meth:`hits_all` (few pairs, no prefilter) or :meth:`hits` block after block (many)
         leave them: (n,) meets a shrunk piece, and meets a grown one but no shrunk one. A
-        segment's answers are its own, so the blocks' order changes nothing."""
+        segment's answers are its own, so the blocks' order changes nothing. The segments
+        are passed contiguous (the same values), so that the loop has one compiled form, the
+        one ``solo-ops compile`` records and loads before a game (a strided column would need
+        another, loaded from disk in the middle of a turn)."""
+        c = np.ascontiguousarray
         return cast(tuple[np.ndarray, np.ndarray], _js.pieces_hits(
-            px, py, vx, vy, *self.flat32, self.nx, self.ny, self.c, 0, self.count, NEAR,
+            c(px), c(py), c(vx), c(vy), *self.flat32, self.nx, self.ny, self.c, 0, self.count, NEAR,
             len(px) * self.count > DIRECT_PAIRS))
 
     def hits(self, px: np.ndarray, py: np.ndarray, vx: np.ndarray, vy: np.ndarray, lo: int,
