@@ -104,11 +104,8 @@ def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], wea
     radii = ctx.radii
 
     def any_within(a: Sequence[float], ra: float, idents: list[str]) -> bool:
-        # within 1" of any of them: measured only where the bases' boxes come that close
-        xy = np.array([pos[i] for i in idents], dtype=float).reshape(-1, 2)
-        rb = np.array([radii.get(i, shooter.radius) for i in idents], dtype=float)
-        return any(reach.engaged_2018(terrain, a, ra, pos[idents[k]], float(rb[k]))
-                   for k in reach.maybe_within(a, ra, xy, rb, reach.CONTROL_RANGE))
+        return reach.engaged_with_any(terrain, a, ra, [pos[i] for i in idents],
+                                      [radii.get(i, shooter.radius) for i in idents])
 
     foes = [i for i, side in ctx.sides.items() if side != shooter.side and i in pos]
     friends = [i for i, side in ctx.sides.items()

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from solo_ops.game import pariah
 from solo_ops.game.action_checks import activation
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
@@ -123,13 +121,10 @@ def engaged_2018(game: Game, state: State, op: Operative) -> bool:
     :func:`solo_ops.rules.reach.engaged_2018`."""
     if op.at is None:
         return False
-    terrain, here, radius = game.terrain(state), op.at, op.radius
-    others = [o for o in state.living(ENEMY if op.side == PLAYER else PLAYER)
-              if o.at is not None]
-    xy = np.array([o.at for o in others], dtype=float).reshape(-1, 2)
-    radii = np.array([o.radius for o in others], dtype=float)
-    return any(reach.engaged_2018(terrain, here, radius, others[k].at, others[k].radius)
-               for k in reach.maybe_within(here, radius, xy, radii, reach.CONTROL_RANGE))
+    bases = [(o.at, o.radius) for o in state.living(ENEMY if op.side == PLAYER else PLAYER)
+             if o.at is not None]
+    return reach.engaged_with_any(game.terrain(state), op.at, op.radius,
+                                  [at for at, _ in bases], [r for _, r in bases])
 
 
 def next_player(game: Game, state: State) -> str | None:

@@ -153,6 +153,18 @@ def engaged_2018(terrain: Terrain, a_at: Sequence[float], a_radius: float,
     return in_control_range(terrain, a_at, a_radius, b_at, b_radius)
 
 
+def engaged_with_any(terrain: Terrain, a_at: Sequence[float], a_radius: float,
+                     centres: Sequence[Sequence[float]], radii: Sequence[float]) -> bool:
+    """Kill Team 2018: whether the base at ``a_at`` is within 1" (:func:`engaged_2018`, never
+    through a wall) of any of the bases at ``centres`` with ``radii``, measuring only those
+    :func:`maybe_within` cannot rule out (a large game's engagement and combat-shooting
+    checks: most bases are far away)."""
+    xy = np.array(centres, dtype=float).reshape(-1, 2)
+    rb = np.array(radii, dtype=float).reshape(-1)
+    return any(engaged_2018(terrain, a_at, a_radius, centres[k], float(radii[k]))
+               for k in maybe_within(a_at, a_radius, xy, rb, CONTROL_RANGE))
+
+
 def within_reach(terrain: Terrain, op: Based, others: Iterable[B],
                  at: Sequence[float] | None = None) -> list[B]:
     """The on-table bases of ``others`` (never ``op`` itself) in control range of ``op``

@@ -43,3 +43,24 @@ def test_by_hand() -> None:
     assert math.isclose(reach.straight_gap((0, 0), 0.5, (1.9, 1.9), 0.5),
                         math.hypot(1.9, 1.9) - 1.0)
     assert reach.maybe_within((0.0, 0.0), 0.5, np.zeros((0, 2)), np.zeros(0), 1.0).tolist() == []
+
+
+def test_engaged_with_any_is_any_pair_engaged() -> None:
+    """``engaged_with_any`` (a 2018 engagement or combat-shooting check over many bases) says
+    the same as :func:`reach.engaged_2018` asked of every base in turn, through a wall too:
+    hand-placed bases across the thin wall at x 15 (0.2" gap, but the route round its end is
+    about 12"), one on open ground 0.2" away, and far ones the box test rules out."""
+    from solo_ops.geometry.board import parse_board
+    from solo_ops.geometry.terrain import Terrain
+    from tests.support.reach_games import THIN
+
+    t = Terrain(parse_board({"name": "T", "width": 30, "depth": 22, "features": [THIN]}, "t"))
+    r = 0.5
+    here = (14.4, 10.0)
+    across = [(15.6, 10.0), (15.6, 9.0), (25.0, 20.0), (2.0, 2.0)]
+    assert not reach.engaged_with_any(t, here, r, across, [r] * len(across))
+    assert not any(reach.engaged_2018(t, here, r, b, r) for b in across)
+    beside = [*across, (14.4, 11.2)]  # 1.2" centre to centre, same side: 0.2" gap
+    assert reach.engaged_with_any(t, here, r, beside, [r] * len(beside))
+    assert reach.engaged_2018(t, here, r, beside[-1], r)
+    assert not reach.engaged_with_any(t, here, r, [], [])
