@@ -217,6 +217,7 @@ def _clip_hits(num: np.ndarray, den: np.ndarray, margin: float
         r *= upper
         leave = np.fmin.reduce(r, axis=1)
         leave += 1.0
-    outside = np.logical_or.reduce(flat & (m < 0), axis=1)
-    meets = (enter <= leave) & ~outside
+    meets = enter <= leave
+    if flat.any():  # (rare: a segment parallel to a side)
+        meets &= ~np.logical_or.reduce(flat & (m < 0), axis=1)
     return meets[0], meets[1]

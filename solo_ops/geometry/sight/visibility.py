@@ -293,46 +293,43 @@ class _BaseToBase(_SightLines):
         near = ((lo[:, 0:1] <= e.maxx) & (hi[:, 0:1] >= e.minx)
                 & (lo[:, 1:2] <= e.maxy) & (hi[:, 1:2] >= e.miny))
         gi, ei = np.nonzero(near)
-        if len(gi) == 0:
+        # The base's centre must lie clear of the edge's line (by its radius) for any point of
+        # the group to be split from it: a test per (group, edge), before the points.
+        sb = c[gi, 0] * e.nx[ei] + c[gi, 1] * e.ny[ei] - e.offset[ei]
+        r1 = r[gi] + marg
+        below, above = sb < -r1, sb > r1
+        keep = np.flatnonzero(below | above)
+        if len(keep) == 0:
             return out
-        # Signed distances of each point and of its base's centre from each edge's line.
-        enx, eny, eoff = e.nx[ei], e.ny[ei], e.offset[ei]
-        sb = (c[gi, 0] * enx + c[gi, 1] * eny - eoff)[:, None]
-        p = pts[gi]
-        sa = p[:, :, 0] * enx[:, None] + p[:, :, 1] * eny[:, None] - eoff[:, None]
-        r1 = (r[gi] + marg)[:, None]
-        split = ((sa > marg) & (sb < -r1)) | ((sa < -marg) & (sb > r1))
-        qi, ii = np.nonzero(split)
-        if len(qi) == 0:
-            return out
-        pi = gi[qi] * n + ii  # flat index of the point
-        ei = ei[qi]
-        # The two tangents from each point to its base, once per point (a point meets many
-        # edges), then each edge is met with them.
-        flat = pts.reshape(k * n, 2)
-        need = np.zeros(k * n, dtype=bool)
-        need[pi] = True
-        rows = np.flatnonzero(need)
-        back = (np.cumsum(need) - 1)[pi]
-        g = rows // n
-        ax, ay, bx, by = flat[rows, 0], flat[rows, 1], c[g, 0], c[g, 1]
-        r1 = r[g]
-        dx, dy = bx - ax, by - ay
-        dist = np.hypot(dx, dy)
-        ux, uy = dx / dist, dy / dist
-        alpha = r1 / dist
-        beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
-        ex0, ey0 = e.x0[ei], e.y0[ei]
-        tdx, tdy = e.tdx[ei], e.tdy[ei]
-        ok = np.ones(len(pi), dtype=bool)
-        for sign in (1.0, -1.0):
-            mx = alpha * ux - sign * beta * uy
-            my = alpha * uy + sign * beta * ux
-            kk = mx * ax + my * ay
-            mx, my, kk = mx[back], my[back], kk[back]
-            denom = mx * tdx + my * tdy
-            with np.errstate(divide="ignore", invalid="ignore"):
+        gi, ei, below, above = gi[keep], ei[keep], below[keep], above[keep]
+        # (point, group-edge) arrays (points across, so that numpy's inner loops run along
+        # the long axis): each point's signed distance from the edge's line, then whether the
+        # edge crosses both tangents from the point to its base strictly inside itself (the
+        # tangents worked out once per point, their columns taken per edge).
+        px, py = np.ascontiguousarray(pts.T[0]), np.ascontiguousarray(pts.T[1])
+        sa = px[:, gi] * e.nx[ei] + py[:, gi] * e.ny[ei] - e.offset[ei]
+        ok = ((sa > marg) & below) | ((sa < -marg) & above)
+        with np.errstate(divide="ignore", invalid="ignore"):  # a point on the centre: NaNs
+            dx, dy = c[:, 0] - px, c[:, 1] - py
+            dist = np.hypot(dx, dy)
+            ux, uy = dx / dist, dy / dist
+            alpha = r / dist
+            beta = np.sqrt(np.maximum(0.0, 1.0 - alpha * alpha))
+            ex0, ey0, tdx, tdy = e.x0[ei], e.y0[ei], e.tdx[ei], e.tdy[ei]
+            top = e.length[ei] - marg
+            for sign in (1.0, -1.0):
+                mx = alpha * ux - sign * beta * uy
+                my = alpha * uy + sign * beta * ux
+                kk = mx * px + my * py
+                mx, my, kk = mx[:, gi], my[:, gi], kk[:, gi]
+                denom = mx * tdx + my * tdy
                 t = (kk - (mx * ex0 + my * ey0)) / denom
-            ok &= np.isfinite(t) & (t > marg) & (t < e.length[ei] - marg)
-        out.reshape(k * n)[pi[ok]] = True
+                # (an infinite or NaN t fails one comparison or both)
+                ok &= t > marg
+                ok &= t < top
+        # a point is cut off when one of its group's edges cuts it (gi comes sorted)
+        counts = np.bincount(gi, minlength=k)
+        groups = np.flatnonzero(counts)
+        first = np.cumsum(counts[groups]) - counts[groups]
+        out[groups] = np.logical_or.reduceat(ok, first, axis=1).T
         return out
