@@ -205,10 +205,6 @@ def both_targets(folder: Path, files: dict[str, Path], k: int) -> list[tuple[boo
             for lo, hi in zip(low, high, strict=True)]
 
 
-def _both_targets_forked(job: tuple[Path, dict[str, Path], int]) -> list[tuple[bool, bool]]:
-    return both_targets(*job)
-
-
 @pytest.mark.skipif(not FULL, reason="six five-mission campaigns per target, about 9 min of "
                     "CPU: CI's slow pass runs it (SOLO_OPS_TEST_BUDGET=full)")
 def test_observed_win_rates_follow_the_targets(tmp_path: Path) -> None:
@@ -225,7 +221,7 @@ def test_observed_win_rates_follow_the_targets(tmp_path: Path) -> None:
     for folder, _, _ in jobs:
         folder.mkdir()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        played = pool.map(_both_targets_forked, jobs, chunksize=1)
+        played = pool.starmap(both_targets, jobs, chunksize=1)
     for pairs in played:
         for won_lo, won_hi in pairs:
             favour += won_hi and not won_lo
