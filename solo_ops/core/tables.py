@@ -239,6 +239,13 @@ def order_table(troop: TroopType | str) -> OrderTable:
     return parse_order_table(data, source, vocabulary())
 
 
+def order_tables() -> dict[TroopType, OrderTable]:
+    """Every shipped order table, read now (each is read once per process): a game reads
+    them when it is made (:func:`solo_ops.game.engine.new_game`), so that the enemy's first
+    turn at the table does not pause to parse them."""
+    return {troop: order_table(troop) for troop in TroopType}
+
+
 @cache
 def simple_table(name: str) -> SimpleTable:
     """A shipped coded table by file name: ``hidden-enemy``, ``enemy-count``, ..."""

@@ -23,6 +23,7 @@ from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import CURRENT, dice_for
 from solo_ops.core.errors import RuleError
+from solo_ops.core.tables import order_tables
 from solo_ops.game import (
     actions,
     counteract,
@@ -60,6 +61,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     a terrain never changes, so sharing it changes no answer). ``dice_scheme``: how the seed
     becomes faces (:data:`solo_ops.core.dice.SCHEMES`; a saved game keeps its own)."""
     game = Game(scenario, seed, dice_scheme=dice_scheme)
+    order_tables()  # read once per process here, not inside the enemy's first turn
     given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
         if terrains.board is scenario.board:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry.board import Board
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.sight import Sight
 
 SOLID_TRAITS = frozenset({"heavy", "light", "blocking", "wall", "pitfall"})
 """Traits that make a polygon feature ground no base may stand on (:attr:`Terrain.solids`)."""
@@ -28,10 +31,8 @@ class Terrain:
 
     def __init__(self, board: Board) -> None:
         from solo_ops.geometry.routes import Routes
-        from solo_ops.geometry.sight import Sight
 
         self.board = board
-        self.sight = Sight(board)
         self.routes = Routes(board)
         self._floor: dict[tuple[float, float], np.ndarray] = {}
         self.spotting: dict[Any, tuple[tuple[int, int], ...]] = {}
@@ -41,6 +42,15 @@ class Terrain:
         self.planner_answers: dict[tuple[Any, ...], Any] = {}
         """The enemy planner's answers to its repeated point questions on this terrain
         (:func:`solo_ops.ai.context.answer_memo`). Bounded (replaced when full)."""
+
+    @cached_property
+    def sight(self) -> Sight:
+        """The compiled sight queries of this door state, built at the first question: a
+        terrain asked only for routes (the planner's open-doors terrain, which asks where a
+        route would go with every door open) never builds them."""
+        from solo_ops.geometry.sight import Sight
+
+        return Sight(self.board)
 
     @cached_property
     def solids(self) -> BaseGeometry | None:

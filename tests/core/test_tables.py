@@ -204,3 +204,19 @@ def test_simple_table_rejects_missing_and_extra_faces() -> None:
     rows += "  6: {code: c6, text: t6}\n  0: {code: c0, text: t0}\n"
     with pytest.raises(InputError, match="extra face"):
         parse_simple_table(parse_yaml_text(doc(rows), "s.yaml"), "s.yaml")
+
+
+def test_a_new_game_reads_every_order_table_before_the_enemy_plans() -> None:
+    """The order tables are read when a game is made (once per process), so the enemy's first
+    turn never pauses to parse them; what is read is the tables themselves."""
+    from solo_ops.core.tables import order_tables
+    from solo_ops.game.engine import new_game
+    from tests.support.small_table import scenario
+
+    order_table.cache_clear()
+    new_game(scenario(), 1)
+    assert order_table.cache_info().currsize == len(TroopType)
+    tables = order_tables()
+    assert set(tables) == set(TroopType)
+    for troop, table in tables.items():
+        assert table is order_table(troop)
