@@ -63,6 +63,9 @@ class Game:
     """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
     (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies
     them."""
+    change_memo: dict[Any, frozenset[tuple[str, str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+    """:meth:`terrain`'s features changed, by what they depend on (``_changes``)."""
     undo_points: Any = field(default=None, init=False, repr=False, compare=False)
     """The states kept before the players' answers, for undo: an
     :class:`~solo_ops.game.undo_points.UndoPoints` at the table and when a save is rebuilt for
@@ -91,8 +94,7 @@ class Game:
         movement: :func:`solo_ops.game.pariah.terrain_changes`)."""
         if not self.effects and not state.removed_features:
             return self.terrains.get(state.doors)
-        return self.terrains.get(state.doors, terrain_changes(self.effects,
-                                                              self.scenario.board, state))
+        return self.terrains.get(state.doors, self._changes(state))
 
     def moving_terrain(self, state: State, how: str) -> Terrain:
         """The terrain a move of kind ``how`` is made on: :meth:`terrain`, with the features an
@@ -100,8 +102,21 @@ class Game:
         Conduit Flares)."""
         if not self.effects or how != "advance":
             return self.terrain(state)
-        return self.terrains.get(state.doors, terrain_changes(self.effects,
-                                                              self.scenario.board, state, how))
+        return self.terrains.get(state.doors, self._changes(state, how))
+
+    def _changes(self, state: State, how: str | None = None) -> frozenset[tuple[str, str]]:
+        """:func:`~solo_ops.game.places.terrain_changes` of this game's effects and board,
+        remembered by what it reads of ``state``: the features removed and the battle round's
+        effect rolls (each as the effects' conditions compare it, as text)."""
+        key = (frozenset(state.removed_features),
+               tuple(sorted((k, str(v)) for k, v in state.round_effects.items())), how)
+        got = self.change_memo.get(key)
+        if got is None:
+            got = terrain_changes(self.effects, self.scenario.board, state, how)
+            if len(self.change_memo) >= 256:
+                self.change_memo.clear()
+            self.change_memo[key] = got
+        return got
 
     def context(self, state: State) -> Context:
         """The planner's view of the table for ``state``: its terrain, settings, edition and

@@ -48,9 +48,31 @@ def in_force(game: Game) -> tuple[Effect, ...]:
 def near_ids(game: Game, state: State, at: Sequence[float], radius: float, place: Place,
              among: Iterable[str] | None = None) -> list[str]:
     """The ids of what ``place`` names that a base of ``radius`` at ``at`` is within (or
-    over) as the place says; ``among`` limits them (the spatial lacerators selected)."""
+    over) as the place says; ``among`` limits them (the spatial lacerators selected). The
+    answer depends only on the terrain as it stands and these inputs, so each is remembered
+    on the terrain (the 2018 turn order asks it of every model at every step)."""
     terrain = game.terrain(state)
-    centre = Point(float(at[0]), float(at[1]))
+    key = (float(at[0]), float(at[1]), float(radius), place,
+           None if among is None else tuple(sorted(among)))
+    memo = terrain.place_answers
+    got = memo.get(key)
+    if got is None:
+        got = _near_ids(game, terrain, key[0], key[1], key[2], place, among)
+        if len(memo) >= PLACE_MEMO_LIMIT:
+            memo.clear()
+        memo[key] = got
+    return list(got)
+
+
+PLACE_MEMO_LIMIT = 4096
+"""Answers of :func:`near_ids` a terrain keeps (then it starts afresh)."""
+
+
+def _near_ids(game: Game, terrain: Any, x: float, y: float, radius: float, place: Place,
+              among: Iterable[str] | None) -> tuple[str, ...]:
+    """:func:`near_ids` worked out."""
+    at = (x, y)
+    centre = Point(x, y)
     wanted = None if among is None else set(among)
     found = []
     for ident, shape, is_point in place_shapes(game.scenario.board, place):
@@ -67,12 +89,12 @@ def near_ids(game: Game, state: State, at: Sequence[float], radius: float, place
         if gap > TOLERANCE and place.trait != "wall":
             # around the walls: to a point marker, or to the footprint's nearest point
             spot = shape if is_point else shapely.ops.nearest_points(shape, centre)[0]
-            x, y = spot.coords[0]
-            d = terrain.routes.distance(at, (x, y), radius, 0.0).distance
+            sx, sy = spot.coords[0]
+            d = terrain.routes.distance(at, (sx, sy), radius, 0.0).distance
             if d is None or d > limit + TOLERANCE:
                 continue
         found.append(ident)
-    return found
+    return tuple(found)
 
 
 def stands(game: Game, state: State, op: Operative | None, place: Place,

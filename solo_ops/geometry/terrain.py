@@ -42,6 +42,10 @@ class Terrain:
         self.planner_answers: dict[tuple[Any, ...], Any] = {}
         """The enemy planner's answers to its repeated point questions on this terrain
         (:func:`solo_ops.ai.context.answer_memo`). Bounded (replaced when full)."""
+        self.place_answers: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        """Answers of :func:`solo_ops.game.pariah.near_ids` on this terrain (which places a
+        base stands within or over), keyed by their exact inputs: the base's centre and
+        radius, the place and the ids it is limited to. Bounded (cleared when full)."""
 
     @cached_property
     def sight(self) -> Sight:

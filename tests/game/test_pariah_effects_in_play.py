@@ -257,6 +257,13 @@ def test_temporal_accelerator_puts_models_near_an_objective_in_ready_fire() -> N
     state.phase = "shooting"
     assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
     assert turns.enemy_ready(game, state) == []
+    # the answer follows the model (remembered per exact place, never per model): a1 walked
+    # away from the marker no longer acts first; back beside it, it does again
+    state.operatives["a1"].at = (12.0, 12.5)
+    assert "a1" not in {o.id for o in turns.player_ready(game, state, "Ana")
+                        if turns.goes_first(game, state, o)}
+    state.operatives["a1"].at = (5, 12.5)
+    assert [o.id for o in turns.player_ready(game, state, "Ana")] == ["a1"]
 
 
 def test_a_pistol_fires_from_combat_and_no_one_shoots_into_it() -> None:
