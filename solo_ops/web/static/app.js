@@ -24,6 +24,7 @@ const page = {
   events: null,      // the live connection
   campaign: false,   // a campaign is served (campaign.js shows its part)
   shownStep: null,   // the step of the question shown (its extras fold for a new one)
+  shownKey: null,    // what the question's controls were drawn from (kept while it is the same)
 };
 
 const BLOCK = 300;  // the longest block of text the prompt card shows (characters)
@@ -108,7 +109,11 @@ function setSending(on) {
 
 async function send(answer) {
   const text = String(answer).trim();
-  if (!text || page.sending) return;
+  if (!text) return;
+  if (page.sending) {  // a control made while an answer was on its way: said, never lost quietly
+    say(`Not sent: "${text}" — the last answer was still on its way. Tap it again now.`, true);
+    return;
+  }
   window.soloOpsBoard.hidePreview();
   setSending(true);
   const headers = { "Content-Type": "application/json" };
@@ -165,10 +170,19 @@ const MOVE_WORDS = { move: "move", dash: "dash", fallback: "fall back", advance:
 const PAGE_MOVES = { "move": "move", "dash": "dash", "fall back": "fallback",
                      "advance": "advance", "charge": "charge" };
 
-function showPrompt(view) {
+// A refresh that brings the same question (the live connection's records and prompt, an
+// answer's own refresh) leaves its controls as they are: a button rebuilt under a finger between
+// its press and its release takes no tap, and a shot's open choices stay open. ``force``: draw
+// them again all the same (back from the choices).
+function showPrompt(view, force) {
   const prompt = view.prompt;
   page.prompt = prompt;
   const mine = view.your_turn;
+  if (!force && promptKey(view) === page.shownKey) {
+    chips();
+    if (page.sending) setSending(true);
+    return;
+  }
   const [first, ...more] = blocks(prompt.kind === "ended" ? endText(view) : prompt.text);
   const text = $("prompt-text");
   text.textContent = first || "";
@@ -206,8 +220,17 @@ function showPrompt(view) {
     else if (prompt.kind === "act" && view.offers) actButtons(view, prompt);
     else optionButtons(prompt.options, null, advisedOf(prompt), prompt);
   }
-  if (page.sending) setSending(true);
   chips();
+  if (page.sending) setSending(true);
+  page.shownKey = promptKey(view);
+}
+
+// What a question's controls are drawn from: the question, its offers, whose turn, the move a
+// tap on the board makes (and the score, in the words of the end).
+function promptKey(view) {
+  return JSON.stringify([view.prompt, view.offers, view.your_turn, view.waiting_for,
+                         view.edition, page.moveKind,
+                         view.prompt.kind === "ended" ? view.score : null]);
 }
 
 function activateButtons(prompt) {
@@ -276,7 +299,7 @@ function openChoices(offer) {
   const label = document.createElement("span");
   label.className = "field-label";
   label.textContent = `${offer.label}:`;
-  box.replaceChildren(button("← back", () => showPrompt(page.view), "back"), label,
+  box.replaceChildren(button("← back", () => showPrompt(page.view, true), "back"), label,
                       ...offer.choices.map(offerButton));
   if (offer.target) window.soloOpsBoard.showCard(offer.target, true);
 }
@@ -342,12 +365,25 @@ function endText(view) {
     `VP, solo-ops ${vp.enemy || 0} VP.`;
 }
 
-// Words to tap after the first word of an answer (ids on the table, numbers, keywords).
+// Words to tap after the first word of an answer (ids on the table, numbers, keywords); the
+// same words are left as they are (a refresh never rebuilds a chip under a finger).
 function chips() {
   const box = $("chips");
-  box.replaceChildren();
+  const words = chipWords();
+  if (box.dataset.words === words.join(" ") && box.children.length === words.length) return;
+  box.dataset.words = words.join(" ");
+  box.replaceChildren(...words.map((word) => button(word, () => {
+    const input = $("answer");
+    input.value = input.value.replace(/\s*$/, " ") + word + " ";
+    input.focus();
+    chips();
+  })));
+  if (page.sending) for (const b of box.children) b.disabled = true;
+}
+
+function chipWords() {
   const view = page.view;
-  if (!view || !view.your_turn) return;
+  if (!view || !view.your_turn) return [];
   const words = $("answer").value.trim().split(/\s+/);
   const head = (words[0] || "").toLowerCase();
   const models = view.models.filter((m) => m.at && !m.down);
@@ -370,14 +406,7 @@ function chips() {
   } else if (["damage", "strike", "block", "reroll"].includes(head)) {
     offer = numbers();
   }
-  for (const word of offer) {
-    box.append(button(word, () => {
-      const input = $("answer");
-      input.value = input.value.replace(/\s*$/, " ") + word + " ";
-      input.focus();
-      chips();
-    }));
-  }
+  return offer;
 }
 
 function numbers() { return ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]; }

@@ -434,6 +434,7 @@
     actions.replaceChildren();
     if (!quiet) for (const b of cardActions(card)) actions.append(b);
     actions.append(core.button("Close", hideCard));
+    if (page().sending) core.setSending(true);  // its answers wait for the one on its way
     $("model-card").dataset.id = id;
     $("model-card").hidden = false;
   }
