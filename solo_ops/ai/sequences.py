@@ -97,7 +97,7 @@ def choose_sequence(t: _Turn) -> None:
     played (tried on a fork of ``t``, the others left unplanned), and the words for it."""
     rank = [n for n in RANKS[(t.edition, _shoot_key(t))] if _fits(t, n)]
     tried: list[tuple[str, str]] = []
-    moved: _Turn | None = None  # move_shoot's fork with no shot: the same as "move"
+    moved: _Turn | None = None  # move_shoot's fork rejected after its move: the same as "move"
     for name in rank:
         fork = t.fork()
         if name == "move" and moved is not None:
@@ -105,8 +105,9 @@ def choose_sequence(t: _Turn) -> None:
             t.board.pos[t.op.id] = fork.here
         else:
             why = REALIZE[name](fork)
-        if name == "move_shoot" and why == NO_SHOT_AFTER_MOVE:
-            moved = fork
+        if name == "move_shoot" and (why == NO_SHOT_AFTER_MOVE
+                                     or (t.edition == "kt2018" and why is not None)):
+            moved = fork  # (2018: every rejection of _move_keep_shot follows its whole move)
         if why is None:  # the referee judges it as a player's (rules/referee.py)
             why = _referee(t, fork)
         if why is None:
