@@ -25,6 +25,7 @@ behind the target) hides nothing of it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import cast
@@ -53,12 +54,22 @@ AREA_TOLERANCE = 1e-9
 seams of touching shadows)."""
 
 
+@functools.cache
+def _unit_ring(sides: int) -> tuple[np.ndarray, np.ndarray]:
+    """The cosines and sines of a regular ``sides``-gon's vertex angles (worked out once)."""
+    k = np.arange(sides) * (2 * math.pi / sides)
+    cos, sin = np.cos(k), np.sin(k)
+    cos.setflags(write=False)
+    sin.setflags(write=False)
+    return cos, sin
+
+
 def _ring(x: float, y: float, r: float, sides: int, outside: bool) -> np.ndarray:
     """A regular polygon's vertices about ``(x, y)``: circumscribed about the circle of
     radius ``r`` when ``outside``, else inscribed."""
-    k = np.arange(sides) * (2 * math.pi / sides)
+    cos, sin = _unit_ring(sides)
     scale = r / math.cos(math.pi / sides) if outside else r
-    return np.stack([x + scale * np.cos(k), y + scale * np.sin(k)], axis=1)
+    return np.stack([x + scale * cos, y + scale * sin], axis=1)
 
 
 def hull(points: np.ndarray) -> BaseGeometry:
