@@ -27,6 +27,10 @@ PRE_BATTLE_CP = 2  # card 001, "2. SELECT OPERATIVES": "Players gain 2CP each."
 KT2018_PHASES = ("movement", "shooting", "fight")
 
 
+CHANGE_MEMO_LIMIT = 256
+"""The sets of changed features a game keeps (:meth:`Game._changes`; then it starts afresh)."""
+
+
 @dataclass
 class Game:
     """The static half of a game: the scenario and the compiled terrain for each door state."""
@@ -113,7 +117,7 @@ class Game:
         got = self.change_memo.get(key)
         if got is None:
             got = terrain_changes(self.effects, self.scenario.board, state, how)
-            if len(self.change_memo) >= 256:
+            if len(self.change_memo) >= CHANGE_MEMO_LIMIT:
                 self.change_memo.clear()
             self.change_memo[key] = got
         return got
