@@ -8,8 +8,10 @@ two touching panels. Each obstacle group is cached per board (boards are immutab
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
+from typing import Any, TypeVar, cast
+from weakref import WeakKeyDictionary
 
 import shapely
 from shapely.geometry import LineString, MultiPolygon, Polygon
@@ -20,15 +22,36 @@ from solo_ops.geometry.board import Board, Feature
 WALL_THICKNESS = 0.02  # inches: how wide a ``line:`` feature is drawn
 
 
+T = TypeVar("T")
+
 MEASURE_THICKNESS = 2e-6  # inches: a ``line:`` feature for measuring (zero, in effect)
+
+
+_PER_FEATURE: WeakKeyDictionary[Feature, dict[Hashable, Any]] = WeakKeyDictionary()
+
+
+def per_feature(feature: Feature, key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, remembered for as long as ``feature`` lives under ``key``: what is worked
+    out from one feature alone (its strip, its surcharged footprints). A board with a door
+    opened, or a Kill Team 2018 effect's change, keeps every other feature object as it was
+    (:meth:`Board.with_open`), so its terrain reuses their shapes instead of buffering them
+    again. Features are immutable and compared by identity."""
+    memo = _PER_FEATURE.get(feature)
+    if memo is None:
+        memo = _PER_FEATURE[feature] = {}
+    if key not in memo:
+        memo[key] = make()
+    return cast(T, memo[key])
 
 
 def feature_area(feature: Feature, thickness: float = WALL_THICKNESS) -> Polygon:
     """The feature's footprint as a polygon (thin features become a strip ``thickness``
-    wide)."""
-    if isinstance(feature.shape, LineString):
-        return feature.shape.buffer(thickness / 2.0, cap_style="square", join_style="mitre")
-    return feature.shape
+    wide, made once per feature and thickness: :func:`per_feature`)."""
+    shape = feature.shape
+    if isinstance(shape, LineString):
+        return per_feature(feature, ("strip", thickness), lambda: shape.buffer(
+            thickness / 2.0, cap_style="square", join_style="mitre"))
+    return shape
 
 
 def merged(features: list[Feature], thickness: float = WALL_THICKNESS) -> BaseGeometry:

@@ -284,6 +284,49 @@ def test_dijkstra_settles_nodes_as_heapq_does(data: Any) -> None:
     assert got[1].dtype == want[1].dtype
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_floyd_equals_numpy(data: Any) -> None:
+    """All-pairs distances and next nodes, compiled and numpy, on random graphs with repeated
+    edges, equal weights and sums that tie (0.1 + 0.2 against 0.3: the 1e-12 margin decides)
+    and nodes no edge reaches."""
+    n = data.draw(st.integers(1, 12))
+    m = data.draw(st.integers(0, 30))
+    weight = st.sampled_from([1.0, 2.0, 0.5, 0.1, 0.2, 0.3, 0.1 + 0.2, 1e-13, 3.0, 0.0])
+    i = np.array([data.draw(st.integers(0, n - 1)) for _ in range(m)], dtype=int)
+    j = np.array([data.draw(st.integers(0, n - 1)) for _ in range(m)], dtype=int)
+    w = np.array([data.draw(weight) for _ in range(m)], dtype=float)
+    with compiled(True):
+        got = R.paths._floyd(n, i, j, w)
+    with compiled(False):
+        want = R.paths._floyd(n, i, j, w)
+    assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+    assert got[1].dtype == want[1].dtype
+
+
+def test_floyd_hand_graph() -> None:
+    """A path 0-1-2 (1 and 2 inches) and a direct 0-2 of 3.5: 0 to 2 goes by 1 (3 inches, next
+    node 1); the isolated node 3 stays at inf with its own index as next; both ways agree."""
+    i, j, w = np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([1.0, 2.0, 3.5])
+    for on in (True, False):
+        with compiled(on):
+            D, nxt = R.paths._floyd(4, i, j, w)
+        assert D[0, 2] == D[2, 0] == 3.0 and nxt[0, 2] == 1 and nxt[2, 0] == 1
+        assert D[0, 1] == 1.0 and nxt[0, 1] == 1
+        assert np.isinf(D[3, :3]).all() and D[3, 3] == 0.0 and list(nxt[3]) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_floyd_on_shipped_boards(k: int) -> None:
+    """The measuring graph's corner distances of every test board, compiled and numpy."""
+    g = R.Routes(BOARD_LIST[k]).graph
+    with compiled(True):
+        got = R.paths._floyd(len(g.pos), g.pi, g.pj, g.pw)
+    with compiled(False):
+        want = R.paths._floyd(len(g.pos), g.pi, g.pj, g.pw)
+    assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
+
+
 @pytest.mark.parametrize("k", [2, 3, 5, 10], ids=[IDS[i] for i in (2, 3, 5, 10)])
 def test_reachable_with_bases_equals_numpy(k: int) -> None:
     """Whole ``reachable`` answers (points, costs and every walk) with other bases on the

@@ -330,6 +330,32 @@ def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
 
 
 @njit
+def floyd(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``routes.paths._floyd`` after its start (``D``: the direct distances, 0 on the diagonal,
+    changed in place): the all-pairs shortest distances and each pair's next node. Row and
+    column k cannot change while k is the corner passed through (the diagonal stays 0 and
+    distances are not negative), so updating in place reads what numpy's whole-array step
+    reads; the same sum and the same ``alt < D - 1e-12`` test, pair by pair."""
+    n = D.shape[0]
+    nxt = np.empty((n, n), np.int64)
+    for i in range(n):
+        for j in range(n):
+            nxt[i, j] = j
+    for k in range(n):
+        for i in range(n):
+            dik = D[i, k]
+            if dik == np.inf:
+                continue  # inf + anything is never below D - 1e-12
+            nik = nxt[i, k]
+            for j in range(n):
+                alt = dik + D[k, j]
+                if alt < D[i, j] - 1e-12:
+                    D[i, j] = alt
+                    nxt[i, j] = nik
+    return D, nxt
+
+
+@njit
 def dijkstra(n: int, init: np.ndarray, starts: np.ndarray, b: np.ndarray, ww: np.ndarray,
              limit: float) -> tuple[np.ndarray, np.ndarray]:
     """``routes.paths.dijkstra`` after its edge sort: shortest distances from the nodes with a

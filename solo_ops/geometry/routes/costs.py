@@ -8,6 +8,7 @@ vantage feature with a height its climb and drop (see the package notes).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import shapes
-from solo_ops.geometry.board import Board
+from solo_ops.geometry.board import Board, Feature
 from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
 from solo_ops.geometry.routes.rings import Rings, crossings
 
@@ -44,6 +45,29 @@ def crossing_groups(key: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndar
     starts = np.flatnonzero(np.concatenate([[True], ks[1:] != ks[:-1]]))
     counts = np.diff(np.append(starts, len(ks)))
     return ks[starts], counts, np.minimum.reduceat(t[order], starts)
+
+
+def _soft_parts(f: Feature, radius: float
+                ) -> list[tuple[Polygon, float, float, bool, Rings]]:
+    """One feature's part of :meth:`_Soft.of`: each surcharged footprint with its amount,
+    its cost on leaving, whether it is razor wire's reach, and its rings (worked from the
+    feature alone, so kept with it: :func:`~solo_ops.geometry.shapes.per_feature`)."""
+    out: list[tuple[Polygon, float, float, bool, Rings]] = []
+    t = f.effective_traits
+    height = float(f.height or 0.0) if ("vantage" in t and not f.is_line) else 0.0
+    entry = climb_cost(height) if height > 0 else (ACCESSIBLE_COST if "accessible" in t else 0.0)
+    for amount, leave, grow, wire in (
+            (entry, drop_cost(height), 0.0, False),
+            (OBSTRUCTING_COST if "obstructing" in t else 0.0, 0.0,
+             OBSTRUCTING_REACH + radius, True)):
+        if amount <= 0 and leave <= 0:
+            continue
+        area = shapes.feature_area(f)
+        if grow > 0:
+            area = area.buffer(grow, DISC_SEGMENTS)
+        for poly in shapes.polygons_of(area):
+            out.append((poly, amount, leave, wire, Rings.of([poly])))
+    return out
 
 
 @dataclass
@@ -82,30 +106,11 @@ class _Soft:
         the base's edge within 1" of it), and a ``vantage`` feature with a ``height`` climbed
         onto and dropped from (:func:`climb_cost`, :func:`drop_cost`) instead of its
         accessible 1"."""
-        polys: list[Polygon] = []
-        amounts: list[float] = []
-        exits: list[float] = []
-        obstructing: list[bool] = []
-        for f in board.features:
-            t = f.effective_traits
-            height = float(f.height or 0.0) if ("vantage" in t and not f.is_line) else 0.0
-            entry = climb_cost(height) if height > 0 else (
-                ACCESSIBLE_COST if "accessible" in t else 0.0)
-            for amount, leave, grow, wire in (
-                    (entry, drop_cost(height), 0.0, False),
-                    (OBSTRUCTING_COST if "obstructing" in t else 0.0, 0.0,
-                     OBSTRUCTING_REACH + radius, True)):
-                if amount <= 0 and leave <= 0:
-                    continue
-                area = shapes.feature_area(f)
-                if grow > 0:
-                    area = area.buffer(grow, DISC_SEGMENTS)
-                for poly in shapes.polygons_of(area):
-                    polys.append(poly)
-                    amounts.append(amount)
-                    exits.append(leave)
-                    obstructing.append(wire)
-        return _Soft(polys, amounts, [Rings.of([p]) for p in polys], exits, obstructing)
+        parts = [part for f in board.features
+                 for part in shapes.per_feature(f, ("soft", radius),
+                                                functools.partial(_soft_parts, f, radius))]
+        return _Soft([p[0] for p in parts], [p[1] for p in parts], [p[4] for p in parts],
+                     [p[2] for p in parts], [p[3] for p in parts])
 
     def start_cost(self, a: Point2) -> float:
         """The obstructing surcharge a move starting at ``a`` pays at once: it starts within

@@ -22,6 +22,8 @@ def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndar
     np.fill_diagonal(D, 0.0)
     np.minimum.at(D, (i, j), w)
     np.minimum.at(D, (j, i), w)
+    if jit.ENABLED:
+        return jm.floyd(D)
     nxt = np.tile(np.arange(n), (n, 1))
     for k in range(n):
         alt = D[:, k:k + 1] + D[k:k + 1, :]
