@@ -22,6 +22,14 @@ if TYPE_CHECKING:
     from solo_ops.game.definition import Game
 
 
+SUPREMACY_CAP = 9
+"""Kill Team 2018 Pariah Nexus: at most 9 VP from Supremacy (004)."""
+
+SUPREMACY_A_ROUND = 3
+"""The most Supremacy points a side scores in a battle round: an objective held, more held
+than the opponent, a model of theirs taken out of action (:func:`score_turn`)."""
+
+
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
     assert op.at is not None
     return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
@@ -108,9 +116,9 @@ def score_turn(game: Game, state: State) -> list[dict[str, Any]]:
                 other == ENEMY and state.active_counters())
             if state.incapacitated_this_turn.get(other, 0) > 0 or wiped_out:
                 pts += 1
-            cap = 9
             gained[side] += _add(state, side, "supremacy", pts,
-                                 f"Supremacy, battle round {state.turn}", events, cap)
+                                 f"Supremacy, battle round {state.turn}", events,
+                                 SUPREMACY_CAP)
         lines.append(f"Supremacy: objectives held {held[PLAYER]} to {held[ENEMY]}.")
     elif state.turn >= 2:
         for side, other in ((PLAYER, ENEMY), (ENEMY, PLAYER)):
@@ -234,6 +242,54 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
     }
     events.append({"type": "battle_end", **state.result})
     return events
+
+
+def most_still_scored(game: Game, state: State, side: str) -> int:
+    """An upper bound on the VP ``side`` can still score from now to the end of the battle:
+    the turns not yet scored (the current one included) at each op's most a turn, within
+    what its cap leaves, and the end of the battle's bonuses (the Kill Op's kill grade, the
+    player's primary op half again on the most it can reach). What the battle actually gives
+    is never more, whatever happens (models lost, objectives, dice)."""
+    mission = game.scenario.mission
+    left = max(0, game.settings.turns - state.turn + 1)
+    have = state.op_vp
+    if state.edition == "kt2018" or mission.pariah:
+        return min(SUPREMACY_A_ROUND * left, max(0, SUPREMACY_CAP - have.get(
+            f"{side}:supremacy", 0)))
+    scored = sum(1 for t in range(state.turn, game.settings.turns + 1) if t >= 2)
+    most: dict[str, int] = {}
+    if mission.crit_op in ("seize-ground", "hold-the-line"):
+        most["crit"] = 2 * scored  # seize-ground: min(2, held); hold-the-line: 1 + 1
+    if mission.kill_op:
+        most["kill"] = scored + 1  # 1 a turn, and the kill grade's 1 at the end
+    if side == PLAYER and mission.tac_op:
+        most["tac"] = scored
+    most = {op: max(0, min(n, OP_CAP - have.get(f"{side}:{op}", 0))) for op, n in most.items()}
+    total = sum(most.values())
+    if side == PLAYER:  # the primary op's bonus grows with its VP: at most on the most it gets
+        primary = have.get(f"{PLAYER}:{mission.primary}", 0)
+        total += primary_bonus(primary + most.get(mission.primary, 0)) - primary_bonus(primary)
+    return total
+
+
+def decided(game: Game, state: State) -> str | None:
+    """The players' outcome ("win" or "loss") when no play left in the battle can change it:
+    one side already has more VP than the other can reach with everything it can still score
+    (:func:`most_still_scored`; the player's primary op bonus on the VP it has is certain).
+    None while either could still happen (or a draw). What a simulated mission needs when only
+    its outcome is counted (a rating's win rate): the rest of the battle is not played."""
+    if state.result:
+        return str(state.result["outcome"]) if state.result.get("outcome") in (
+            "win", "loss") else None
+    mission = game.scenario.mission
+    player, enemy = state.vp.get(PLAYER, 0), state.vp.get(ENEMY, 0)
+    if state.edition == "kt2024" and not mission.pariah:
+        player += primary_bonus(state.op_vp.get(f"{PLAYER}:{mission.primary}", 0))
+    if player > enemy + most_still_scored(game, state, ENEMY):
+        return "win"
+    if enemy > player + most_still_scored(game, state, PLAYER):
+        return "loss"
+    return None
 
 
 def morale_2018(game: Game, state: State) -> list[dict[str, Any]]:

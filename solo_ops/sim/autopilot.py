@@ -637,16 +637,20 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def play(game: Game, state: State, policy: str = "objective", limit: int = 20_000) -> State:
+def play(game: Game, state: State, policy: str = "objective", limit: int = 20_000, *,
+         until_decided: bool = False) -> State:
     """Play the game to its end: every prompt answered by the autopilot (or the engine),
     through :func:`answer`, with fewer garbage collections (:func:`fewer_collections`).
-    Returns ``state`` (ended)."""
+    Returns ``state`` (ended). ``until_decided``: stop as soon as the outcome is certain
+    (:func:`solo_ops.game.scoring.decided`), the battle not ended (what a rating that counts
+    only the outcome needs)."""
     from solo_ops.game.engine import pending
+    from solo_ops.game.scoring import decided
 
     with fewer_collections():
         for _ in range(limit):
             prompt = pending(game, state)
-            if prompt.kind == "ended":
+            if prompt.kind == "ended" or (until_decided and decided(game, state)):
                 return state
             answer(game, state, prompt, policy)
     raise RuntimeError(f"the game did not end within {limit} steps")

@@ -44,7 +44,9 @@ POLICY = "objective"
 
 @dataclass(frozen=True)
 class Rated:
-    """The level chosen, its summary (:func:`rating.summarise`) and every level rated."""
+    """The level chosen, its summary (:func:`rating.summarise`) and every level rated. Only
+    the win, draw and loss figures are whole missions': a rated mission stops once its outcome
+    is certain (``outcome_only``), so its VP, losses and turns are those of that moment."""
 
     word: str
     level: int
@@ -76,7 +78,7 @@ def choose_level(scenario: Scenario, word: str, *, missions: int, seed: int, job
     if word not in TARGETS:
         raise ValueError(f"unknown difficulty {word!r} ({', '.join(TARGETS)})")
     target = TARGETS[word]
-    with rating.Runner(scenario, jobs=jobs, kernels=kernels) as runner:
+    with rating.Runner(scenario, jobs=jobs, kernels=kernels, outcome_only=True) as runner:
         run = sequential.Looks(runner, seed, POLICY, missions, width, progress, LEVELS,
                                planned=2 * missions)
         best = _search(run, target)

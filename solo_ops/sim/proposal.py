@@ -127,7 +127,8 @@ def propose(variants: dict[str, Scenario], order: Sequence[str], target: float, 
     if not order or any(name not in variants for name in order):
         raise ValueError("every enemy in the order needs its scenario")
     first = variants[order[0]]
-    with rating.Runner(first, jobs=jobs, kernels=kernels, variants=variants) as runner:
+    with rating.Runner(first, jobs=jobs, kernels=kernels, variants=variants,
+                       outcome_only=True) as runner:
         run = sequential.Looks(runner, seed, POLICY, budget, width, progress, levels=(),
                                planned=budget)
         run.schedule = schedule(budget)

@@ -35,6 +35,8 @@ from typing import Any
 
 from solo_ops.game.engine import new_game
 from solo_ops.game.scenario import Scenario
+from solo_ops.game.scoring import decided
+from solo_ops.game.state import PLAYER
 from solo_ops.geometry import jit
 from solo_ops.geometry.terrain import TerrainCache
 from solo_ops.rules import killzones
@@ -74,18 +76,24 @@ def with_engagement(scenario: Scenario, engagement: int | None) -> Scenario:
 
 
 def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
-             terrains: TerrainCache | None = None) -> MissionResult:
+             terrains: TerrainCache | None = None, outcome_only: bool = False
+             ) -> MissionResult:
     """Play one whole mission of ``scenario`` with ``seed`` by the autopilot (its fights by
-    the engine's policy: :func:`~solo_ops.sim.autopilot.simulated`)."""
+    the engine's policy: :func:`~solo_ops.sim.autopilot.simulated`). ``outcome_only``: stop
+    once its outcome is certain (:func:`~solo_ops.game.scoring.decided`): the outcome is the
+    whole mission's, the VP, losses and turns those of that moment (for ratings that count
+    wins alone: a campaign's proposal, ``new --difficulty``)."""
     game, state = new_game(autopilot.simulated(scenario), seed, terrains=terrains)
     game.words = False  # nobody reads a simulated mission: only its result is kept
-    autopilot.play(game, state, policy)
+    autopilot.play(game, state, policy, until_decided=outcome_only)
     result = state.result or {}
-    vp = result.get("vp", {})
+    early = decided(game, state) if outcome_only and not state.ended else None
+    vp = result.get("vp", state.vp)
     return MissionResult(index=index, seed=seed, engagement=scenario.engagement,
-                         outcome=str(result.get("outcome", "draw")),
+                         outcome=early or str(result.get("outcome", "draw")),
                          vp_player=int(vp.get("player", 0)), vp_enemy=int(vp.get("enemy", 0)),
-                         losses=int(result.get("squad_lost", 0)),
+                         losses=int(result.get("squad_lost",
+                                               state.incapacitated_total.get(PLAYER, 0))),
                          turns=int(result.get("turns", state.turn)), steps=len(state.log))
 
 
@@ -98,13 +106,15 @@ _WORKER: dict[str, Any] = {}
 
 
 def init_worker(scenario: Scenario, kernels: bool = True,
-                 variants: dict[str, Scenario] | None = None) -> None:
+                 variants: dict[str, Scenario] | None = None, outcome_only: bool = False
+                 ) -> None:
     """A worker's start: the scenario (and its ``variants``: other enemies on the same board,
     a job naming one as ``(name, level)``), one terrain cache for its board, and the
     geometry's compiled loops (the same answers, more missions a minute; see
     solo_ops.geometry.jit) unless ``kernels`` is False (the caller found them not compiled
-    yet)."""
+    yet); ``outcome_only``: its missions stop once their outcome is certain (:func:`play_one`)."""
     jit.use_in_simulation(kernels)
+    _WORKER["outcome_only"] = outcome_only
     _WORKER["scenario"] = scenario
     _WORKER["variants"] = variants or {}
     _WORKER["terrains"] = TerrainCache(killzones.board_in_play(scenario.board, scenario.edition))
@@ -121,14 +131,15 @@ The autopilot plays every game with them (:func:`~solo_ops.sim.autopilot.fewer_c
 
 
 def init_pool_worker(scenario: Scenario, kernels: bool = True,
-                      variants: dict[str, Scenario] | None = None) -> None:
+                      variants: dict[str, Scenario] | None = None,
+                      outcome_only: bool = False) -> None:
     """A worker process of a local pool: :func:`init_worker`, fewer garbage collections
     (:data:`POOL_GC_THRESHOLD`), and its long-lived objects (modules, the compiled loops, the
     terrain's structures once the first mission has built them) taken out of the garbage
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
-    init_worker(scenario, kernels, variants)
+    init_worker(scenario, kernels, variants, outcome_only)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
 
@@ -144,7 +155,8 @@ def worker_job(job: Job) -> MissionResult:
         else:
             scenario = with_engagement(_WORKER["scenario"], engagement)
         levels[engagement] = scenario
-    result = play_one(scenario, seed, policy, index=index, terrains=_WORKER["terrains"])
+    result = play_one(scenario, seed, policy, index=index, terrains=_WORKER["terrains"],
+                      outcome_only=_WORKER.get("outcome_only", False))
     if _WORKER["freeze"]:  # once, after the first mission (the garbage of it collected first)
         _WORKER["freeze"] = False
         gc.collect()
@@ -185,8 +197,6 @@ def run(scenario: Scenario, missions: int, seed: int, *, policy: str = "objectiv
         return runner.play(todo, progress)
 
 
-
-
 class Runner:
     """The processes that play missions of one scenario, kept for several batches (a sequential
     rating asks for more missions after each look at the results).
@@ -199,10 +209,12 @@ class Runner:
     whether the local missions use the geometry's compiled loops (the caller's decision,
     ``solo_ops.cli.compile.prepare``; the answers are the same either way). ``variants``: other
     scenarios on the same board object (another enemy), played by a job whose level is
-    ``(name, level)``; local only (no ``executor``)."""
+    ``(name, level)``; local only (no ``executor``). ``outcome_only``: each local mission
+    stops once its outcome is certain (:func:`play_one`; a rating that counts wins alone)."""
 
     def __init__(self, scenario: Scenario, *, jobs: int = 1, executor: Any = None,
-                 kernels: bool = True, variants: dict[str, Scenario] | None = None) -> None:
+                 kernels: bool = True, variants: dict[str, Scenario] | None = None,
+                 outcome_only: bool = False) -> None:
         if variants and executor is not None:
             raise ValueError("variants are played locally only")
         for name, variant in (variants or {}).items():
@@ -211,6 +223,7 @@ class Runner:
         self.scenario = scenario
         self.variants = dict(variants or {})
         self.kernels = kernels
+        self.outcome_only = outcome_only
         self.jobs = max(1, jobs)
         self.executor = executor
         self._pool: Any = None
@@ -268,7 +281,7 @@ class Runner:
                       for k, job in enumerate(todo)}, out, report)
         elif self.jobs <= 1:
             if not self._here:
-                init_worker(self.scenario, self.kernels, self.variants)
+                init_worker(self.scenario, self.kernels, self.variants, self.outcome_only)
                 self._here = True
             with autopilot.fewer_collections():  # set-up between missions too
                 for k, job in enumerate(todo):
@@ -293,7 +306,8 @@ class Runner:
             ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux")
                                               and "fork" in methods else None)
             self._pool = ctx.Pool(self.jobs, initializer=init_pool_worker,
-                                  initargs=(self.scenario, self.kernels, self.variants))
+                                  initargs=(self.scenario, self.kernels, self.variants,
+                                            self.outcome_only))
         return self._pool
 
 
