@@ -231,10 +231,15 @@ def vocabulary() -> dict[str, dict[str, Instruction]]:
     return parse_vocabulary(*_read_data("vocabulary"))
 
 
-@cache
 def order_table(troop: TroopType | str) -> OrderTable:
-    """The shipped order table for ``troop`` (``melee``, ``fire-teams`` or ``support``)."""
-    troop = TroopType(troop)
+    """The shipped order table for ``troop`` (``melee``, ``fire-teams`` or ``support``), read
+    once per process whether it is asked by name or by :class:`TroopType` (one cache, keyed by
+    the troop type: a unit's troop is kept as its name)."""
+    return _order_table(TroopType(troop))
+
+
+@cache
+def _order_table(troop: TroopType) -> OrderTable:
     data, source = _read_data(troop.value)
     return parse_order_table(data, source, vocabulary())
 

@@ -47,7 +47,7 @@ from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Counter, Operative, State, Unit
 from solo_ops.geometry import placement
-from solo_ops.geometry.terrain import Terrain, TerrainCache
+from solo_ops.geometry.terrain import Terrain, TerrainCache, library_facts
 from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
 
@@ -62,6 +62,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     becomes faces (:data:`solo_ops.core.dice.SCHEMES`; a saved game keeps its own)."""
     game = Game(scenario, seed, dice_scheme=dice_scheme)
     order_tables()  # read once per process here, not inside the enemy's first turn
+    library_facts()  # the same: found once per process
     given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
         if terrains.board is scenario.board:

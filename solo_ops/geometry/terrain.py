@@ -26,6 +26,20 @@ SOLID_TRAITS = frozenset({"heavy", "light", "blocking", "wall", "pitfall"})
 """Traits that make a polygon feature ground no base may stand on (:attr:`Terrain.solids`)."""
 
 
+def library_facts() -> tuple[bool, bool]:
+    """Find now (once per process) what the geometry needs to know about the GEOS library in
+    use: whether a base's polygon (:func:`~solo_ops.geometry.routes.discs.fast_discs`) and a
+    circle's ring (:func:`~solo_ops.geometry.sight.circles.fast_rings`) may come from the
+    table of cosines instead of being buffered. Each is a check on a few hundred discs, with
+    shapely's first buffering in the process, about 15 ms of CPU together; a game asks it when
+    it is made (:func:`solo_ops.game.engine.new_game`), so that the enemy's first turn at the
+    table does not pause for it. The answers are the same whenever they are found."""
+    from solo_ops.geometry.routes.discs import fast_discs
+    from solo_ops.geometry.sight.circles import fast_rings
+
+    return fast_discs(), fast_rings()
+
+
 class Terrain:
     """Sight and routes for one board (one state of its doors and hatches)."""
 
