@@ -53,6 +53,15 @@ from solo_ops.rules.orders import form_units, roll_command
 
 
 # -- set-up -------------------------------------------------------------------------------------
+def read_ahead() -> None:
+    """What every game needs once per process, found when a game is made so that the enemy's
+    first turn at the table never pauses for it: the order tables
+    (:func:`~solo_ops.core.tables.order_tables`) and the facts about the GEOS library in use
+    (:func:`~solo_ops.geometry.terrain.library_facts`)."""
+    order_tables()
+    library_facts()
+
+
 def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = None,
              dice_scheme: str = CURRENT) -> tuple[Game, State]:
     """Set the table: squads, pre-placed enemies and counters, then seed the fog of war. The
@@ -61,8 +70,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     a terrain never changes, so sharing it changes no answer). ``dice_scheme``: how the seed
     becomes faces (:data:`solo_ops.core.dice.SCHEMES`; a saved game keeps its own)."""
     game = Game(scenario, seed, dice_scheme=dice_scheme)
-    order_tables()  # read once per process here, not inside the enemy's first turn
-    library_facts()  # the same: found once per process
+    read_ahead()
     given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
         if terrains.board is scenario.board:

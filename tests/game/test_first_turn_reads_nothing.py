@@ -18,21 +18,23 @@ from tests.support.paths import SCENARIOS
 
 def test_the_enemys_first_turn_reads_no_table_and_probes_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    tables._order_table.cache_clear()
     monkeypatch.setattr(discs, "FAST_DISCS", None)
     monkeypatch.setattr(circles, "FAST_RINGS", None)
-    game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example.yaml"), 3)
+    game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example.yaml"),
+                           3)
     assert discs.FAST_DISCS is not None and circles.FAST_RINGS is not None
 
-    def no_reading(name: str) -> None:
-        raise AssertionError(f"the table {name} was read during the enemy's turn")
+    def no_reading(*args: object) -> None:
+        raise AssertionError("a table was parsed during the enemy's turn")
 
-    def no_probe() -> bool:
+    def no_probe(*args: object) -> None:
         raise AssertionError("the GEOS probe ran during the enemy's turn")
 
-    monkeypatch.setattr(tables, "_read_data", no_reading)
-    monkeypatch.setattr(circles, "_rings_match_geos", no_probe)
-    monkeypatch.setattr(discs, "buffered_discs", lambda *a: no_probe())
+    monkeypatch.setattr(tables, "parse_yaml_text", no_reading)
+    if discs.FAST_DISCS:  # (else buffering the bases is the way, not a probe)
+        monkeypatch.setattr(discs, "buffered_discs", no_probe)
+    if circles.FAST_RINGS:
+        monkeypatch.setattr(circles, "buffered_rings", no_probe)
     ctx = game.context(state)
     planned = 0
     for unit in state.active_units():  # every unit, by its troop's name (a str)
@@ -43,3 +45,12 @@ def test_the_enemys_first_turn_reads_no_table_and_probes_nothing(
         planned += 1
         assert plan.unit == unit.id
     assert planned > 0
+
+
+def test_an_order_table_asked_by_name_is_the_one_asked_by_troop_type() -> None:
+    """One cache: the table a unit asks by its troop's name is the very object a new game read
+    by troop type (before, each was parsed and kept apart)."""
+    read = tables.order_tables()
+    for troop, table in read.items():
+        assert tables.order_table(troop.value) is table
+        assert tables.order_table(str(troop.value)) is table

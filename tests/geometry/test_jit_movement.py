@@ -297,9 +297,9 @@ def test_floyd_equals_numpy(data: Any) -> None:
     j = np.array([data.draw(st.integers(0, n - 1)) for _ in range(m)], dtype=int)
     w = np.array([data.draw(weight) for _ in range(m)], dtype=float)
     with compiled(True):
-        got = R.paths._floyd(n, i, j, w)
+        got = R.paths.floyd(n, i, j, w)
     with compiled(False):
-        want = R.paths._floyd(n, i, j, w)
+        want = R.paths.floyd(n, i, j, w)
     assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
     assert got[1].dtype == want[1].dtype
 
@@ -310,7 +310,7 @@ def test_floyd_hand_graph() -> None:
     i, j, w = np.array([0, 1, 0]), np.array([1, 2, 2]), np.array([1.0, 2.0, 3.5])
     for on in (True, False):
         with compiled(on):
-            D, nxt = R.paths._floyd(4, i, j, w)
+            D, nxt = R.paths.floyd(4, i, j, w)
         assert D[0, 2] == D[2, 0] == 3.0 and nxt[0, 2] == 1 and nxt[2, 0] == 1
         assert D[0, 1] == 1.0 and nxt[0, 1] == 1
         assert np.isinf(D[3, :3]).all() and D[3, 3] == 0.0 and list(nxt[3]) == [0, 1, 2, 3]
@@ -321,9 +321,9 @@ def test_floyd_on_shipped_boards(k: int) -> None:
     """The measuring graph's corner distances of every test board, compiled and numpy."""
     g = R.Routes(BOARD_LIST[k]).graph
     with compiled(True):
-        got = R.paths._floyd(len(g.pos), g.pi, g.pj, g.pw)
+        got = R.paths.floyd(len(g.pos), g.pi, g.pj, g.pw)
     with compiled(False):
-        want = R.paths._floyd(len(g.pos), g.pi, g.pj, g.pw)
+        want = R.paths.floyd(len(g.pos), g.pi, g.pj, g.pw)
     assert got[0].tobytes() == want[0].tobytes() and got[1].tobytes() == want[1].tobytes()
 
 

@@ -331,7 +331,7 @@ def pair_depth(X: np.ndarray, xi: np.ndarray, ki: np.ndarray, verts: np.ndarray,
 
 @njit
 def floyd(D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``routes.paths._floyd`` after its start (``D``: the direct distances, 0 on the diagonal,
+    """``routes.paths.floyd`` after its start (``D``: the direct distances, 0 on the diagonal,
     changed in place): the all-pairs shortest distances and each pair's next node. Row and
     column k cannot change while k is the corner passed through (the diagonal stays 0 and
     distances are not negative), so updating in place reads what numpy's whole-array step

@@ -47,7 +47,7 @@ def crossing_groups(key: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndar
     return ks[starts], counts, np.minimum.reduceat(t[order], starts)
 
 
-def _soft_parts(f: Feature, radius: float
+def surcharged_parts(f: Feature, radius: float
                 ) -> list[tuple[Polygon, float, float, bool, Rings]]:
     """One feature's part of :meth:`_Soft.of`: each surcharged footprint with its amount,
     its cost on leaving, whether it is razor wire's reach, and its rings (worked from the
@@ -108,7 +108,7 @@ class _Soft:
         accessible 1"."""
         parts = [part for f in board.features
                  for part in shapes.per_feature(f, ("soft", radius),
-                                                functools.partial(_soft_parts, f, radius))]
+                                                functools.partial(surcharged_parts, f, radius))]
         return _Soft([p[0] for p in parts], [p[1] for p in parts], [p[4] for p in parts],
                      [p[2] for p in parts], [p[3] for p in parts])
 

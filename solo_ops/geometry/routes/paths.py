@@ -1,6 +1,6 @@
 """Shortest-path searches on the corner graphs: Floyd-Warshall, Dijkstra, A*.
 
-:func:`_floyd` gives the measuring graph's all-pairs distances and successors (once per board),
+:func:`floyd` gives the measuring graph's all-pairs distances and successors (once per board),
 :func:`dijkstra` the distances from a start's links within a move (``reachable``), and
 :func:`_astar` the cheapest walk to a goal (``walk``).
 """
@@ -16,7 +16,7 @@ from solo_ops.geometry import jit
 from solo_ops.geometry.routes.common import jm
 
 
-def _floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def floyd(n: int, i: np.ndarray, j: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """All-pairs shortest distances and successors (``nxt[i, j]``: the node after i towards j)."""
     D = np.full((n, n), np.inf)
     np.fill_diagonal(D, 0.0)

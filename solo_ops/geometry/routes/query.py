@@ -1,7 +1,7 @@
 """The public object: :class:`Routes`, distances around walls and walking paths on one board.
 
 It builds the measuring graph (:mod:`~solo_ops.geometry.routes.graph`, all pairs by
-:func:`~solo_ops.geometry.routes.paths._floyd`, single queries by
+:func:`~solo_ops.geometry.routes.paths.floyd`, single queries by
 :class:`~solo_ops.geometry.routes.pairs.PairQuery`), keeps a walker per base radius
 (:mod:`~solo_ops.geometry.routes.walker`) and the bounded memos of its answers.
 :meth:`Routes.reachable` looks its corner step,
@@ -44,7 +44,7 @@ from solo_ops.geometry.routes.discs import (
 )
 from solo_ops.geometry.routes.graph import Graph, _build_graph, best_links
 from solo_ops.geometry.routes.pairs import PairQuery
-from solo_ops.geometry.routes.paths import _floyd, dijkstra
+from solo_ops.geometry.routes.paths import dijkstra, floyd
 from solo_ops.geometry.routes.results import Reach, Route, Walk
 from solo_ops.geometry.routes.rings import blocked, side_table
 from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
@@ -85,7 +85,7 @@ class Routes:
                                   (0.0, 0.0, board.width, board.depth), _Soft([], [], []))
         g = self.graph
         g.s4 = side_table(g.pos, g.rings)
-        self.corner_distances, self.corner_next = _floyd(len(g.pos), g.pi, g.pj, g.pw)
+        self.corner_distances, self.corner_next = floyd(len(g.pos), g.pi, g.pj, g.pw)
         self.pair_query = PairQuery(g, self.corner_distances, self.corner_next)
         self.no_walls = blockers.is_empty
         self._soft = _Soft.of(board)
