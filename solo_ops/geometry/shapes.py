@@ -19,10 +19,10 @@ from shapely.geometry.base import BaseGeometry
 
 from solo_ops.geometry.board import Board, Feature
 
+T = TypeVar("T")
+
 WALL_THICKNESS = 0.02  # inches: how wide a ``line:`` feature is drawn
 
-
-T = TypeVar("T")
 
 MEASURE_THICKNESS = 2e-6  # inches: a ``line:`` feature for measuring (zero, in effect)
 

@@ -48,7 +48,7 @@ def crossing_groups(key: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def surcharged_parts(f: Feature, radius: float
-                ) -> list[tuple[Polygon, float, float, bool, Rings]]:
+                     ) -> list[tuple[Polygon, float, float, bool, Rings]]:
     """One feature's part of :meth:`_Soft.of`: each surcharged footprint with its amount,
     its cost on leaving, whether it is razor wire's reach, and its rings (worked from the
     feature alone, so kept with it: :func:`~solo_ops.geometry.shapes.per_feature`)."""
