@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 from solo_ops.game import scoring
-from solo_ops.game.engine import new_game, pending
-from solo_ops.game.state import ENEMY, PLAYER
+from solo_ops.game.engine import Game, new_game, pending
+from solo_ops.game.state import ENEMY, PLAYER, State
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
 from tests.support.budget import examples
@@ -27,7 +27,8 @@ CRYPT = "crypt-objective-ultima"  # 2018 Pariah Nexus: Supremacy
 TRANSLOCUM = "translocum-secure-the-facility"  # 2018: decided before the end in seeds 0 and 2
 
 
-def _game(name: str, seed: int = 1):  # type: ignore[no-untyped-def]
+def _game(name: str, seed: int = 1) -> tuple[Game, State]:
+    """A fresh game of the shipped scenario ``name`` as the simulator plays it."""
     return new_game(autopilot.simulated(load_scenario(SCENARIOS / f"{name}.yaml")), seed)
 
 
