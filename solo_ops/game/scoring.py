@@ -29,6 +29,11 @@ SUPREMACY_A_ROUND = 3
 """The most Supremacy points a side scores in a battle round: an objective held, more held
 than the opponent, a model of theirs taken out of action (:func:`score_turn`)."""
 
+MOST_A_TURN: dict[str, int] = {"seize-ground": 2, "hold-the-line": 2, "recon-sweep": 1,
+                               "hold-the-centre": 1, "break-the-enemy": 1}
+"""The most VP each Crit Op and Tac Op scores in a turning point (:func:`score_turn`), for
+:func:`most_still_scored`; an op not listed counts as its whole cap a turn."""
+
 
 def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
     assert op.at is not None
@@ -258,12 +263,12 @@ def most_still_scored(game: Game, state: State, side: str) -> int:
             f"{side}:supremacy", 0)))
     scored = sum(1 for t in range(state.turn, game.settings.turns + 1) if t >= 2)
     most: dict[str, int] = {}
-    if mission.crit_op in ("seize-ground", "hold-the-line"):
-        most["crit"] = 2 * scored  # seize-ground: min(2, held); hold-the-line: 1 + 1
+    if mission.crit_op:
+        most["crit"] = MOST_A_TURN.get(mission.crit_op, OP_CAP) * scored
     if mission.kill_op:
         most["kill"] = scored + 1  # 1 a turn, and the kill grade's 1 at the end
     if side == PLAYER and mission.tac_op:
-        most["tac"] = scored
+        most["tac"] = MOST_A_TURN.get(mission.tac_op, OP_CAP) * scored
     most = {op: max(0, min(n, OP_CAP - have.get(f"{side}:{op}", 0))) for op, n in most.items()}
     total = sum(most.values())
     if side == PLAYER:  # the primary op's bonus grows with its VP: at most on the most it gets

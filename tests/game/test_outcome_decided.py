@@ -50,6 +50,16 @@ def test_the_2024_bound_by_hand() -> None:
     assert scoring.most_still_scored(game, state, PLAYER) == 6
 
 
+def test_every_op_has_its_most_a_turn() -> None:
+    """Each shipped Crit Op and Tac Op has its most a turning point written down, so the bound
+    stays tight (an op left out would count as its whole cap a turn: still a bound, looser)."""
+    from solo_ops.game.missions import CRIT_OPS, TAC_OPS
+
+    assert set(CRIT_OPS) | set(TAC_OPS) == set(scoring.MOST_A_TURN)
+    assert all(scoring.MOST_A_TURN[op] == 2 for op in CRIT_OPS)
+    assert all(scoring.MOST_A_TURN[op] == 1 for op in TAC_OPS)
+
+
 def test_the_2018_supremacy_bound_by_hand() -> None:
     game, state = _game(CRYPT)
     assert state.edition == "kt2018" and game.settings.turns == 4
