@@ -107,6 +107,9 @@ def test_a_decided_outcome_is_the_one_the_battle_ends_with(name: str) -> None:
                 autopilot.answer(game, state, prompt, "objective")
         final = state.result
         assert final is not None
+        # an ended battle: its own outcome when it has a winner
+        assert scoring.decided(game, state) == (
+            final["outcome"] if final["outcome"] in ("win", "loss") else None)
         end = final["vp"]
         first = None
         for k, (vp_p, vp_e, most_p, most_e, said) in enumerate(marks):
