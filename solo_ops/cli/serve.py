@@ -130,19 +130,38 @@ def echo_links(base: str, players: list[str], links: dict[str, Any]) -> None:
         click.echo(line)
 
 
+_asked: list[int] = []
+"""The stops (signals) this process was asked for since :func:`quiet_stops`: kept even when the
+exit the stop raises is lost, which happens when the signal is handled inside a finalizer
+(``__del__``, a weakref callback), where Python only prints "Exception ignored"."""
+
+_serving: list[Any] = []
+"""The uvicorn server while :func:`run_server` runs it: a stop then ends it at its next tick
+rather than raising."""
+
+
 def quiet_stops() -> None:
     """From now on Ctrl+C or a stop from the system is a clean exit (status 0) that leaves the
-    locks tidily (no leftovers): uvicorn, once it has shut down, raises the signal again."""
+    locks tidily (no leftovers). Before the server runs, a stop exits at once; once it runs
+    (and for the signal uvicorn raises again once it has shut down), a stop asks it to shut
+    down, and :func:`run_server` returns. A stop whose exit was lost (handled inside a
+    finalizer) is remembered, so the server is not started, or shuts down, all the same."""
+    _asked.clear()
     for stop in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop, _stopped)
 
 
+def stop_asked() -> bool:
+    """Whether a stop came since :func:`quiet_stops` (even one whose exit was lost)."""
+    return bool(_asked)
+
+
 def run_server(app: Any, sock: socket.socket) -> None:
     """Serve ``app`` on ``sock`` with uvicorn until Ctrl+C (or a stop from the system), then
-    exit quietly: the pages' event streams are ended first
+    return: the pages' event streams are ended first
     (:meth:`~solo_ops.web.server.Hub.close`), so nothing is left running to be cancelled (no
-    tracebacks), and the signal uvicorn raises again once it has shut down is a clean exit
-    (:func:`quiet_stops`, called by the commands before they print their links)."""
+    tracebacks). A stop that came before (:func:`stop_asked`: the commands call
+    :func:`quiet_stops` before they print their links) means it is not served at all."""
     import uvicorn
 
     hub = app.app.state.hub  # the Guard wraps the Starlette app
@@ -152,10 +171,15 @@ def run_server(app: Any, sock: socket.socket) -> None:
             hub.close()
             await super().shutdown(sockets)
 
-    quiet_stops()
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1, lifespan="off")
-    Server(config).run(sockets=[sock])
+    server = Server(config)
+    _serving.append(server)  # from here a stop (ours or uvicorn's handler) ends it at a tick
+    try:
+        if not stop_asked():
+            server.run(sockets=[sock])
+    finally:
+        _serving.remove(server)
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -257,8 +281,13 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
         run_server(app, sock)
 
 
-def _stopped(signum: int, frame: object) -> None:
-    """Ctrl+C or a stop from the system after the server shut down: a clean exit."""
+def _stopped(signum: int, frame: Any) -> None:
+    """Ctrl+C or a stop from the system: remembered (:func:`stop_asked`), then the server is
+    asked to shut down if it runs, else this process exits cleanly."""
+    _asked.append(signum)
+    if _serving:
+        _serving[-1].handle_exit(signum, frame)
+        return
     raise SystemExit(0)
 
 
