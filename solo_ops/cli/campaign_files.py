@@ -52,7 +52,10 @@ def rate_missions_option(f: Any) -> Any:
     return click.option("--rate-missions", "rate_missions", type=click.IntRange(16, 2000),
                         default=None,
                         help="The most simulated missions a proposal of the next mission's "
-                             "threat plays (default 96: about 30 s of CPU on 2 cores).")(f)
+                             "threat plays (default 64: 30 s of CPU or less on 2 cores; more "
+                             "is finer and slower).")(f)
+
+
 def shown_name(name: str) -> str:
     """A campaign's name as a message shows it: as it is, or quoted when it holds what a
     terminal cannot print (bytes that are not UTF-8 in a file's name)."""

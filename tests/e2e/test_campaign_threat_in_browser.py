@@ -76,7 +76,7 @@ def test_the_phone_sees_the_proposal_chooses_a_level_and_kell_hurt(served: str,
         threat = page.locator("#threat")
         expect(threat).to_contain_text("Proposed: ", timeout=b.WAIT)
         expect(threat).to_contain_text("at level 3: you win 50% (95% interval ")
-        expect(threat).to_contain_text("rated on 96 simulated missions); target 50%.")
+        expect(threat).to_contain_text("rated on 64 simulated missions); target 50%.")
         assert b.laid_out_box(page, threat)["width"] <= 390
         level = page.locator("#threat select[name=level]")
         expect(level.locator("option:checked")).to_have_text("level 3 (50%)")

@@ -70,24 +70,24 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             assert (kell["state"], kell["starts_with"], kell["wounds"]) == ("injured", 5, 8)
             assert kell["condition"] == "injured: starts the next mission with 5 of 8 wounds"
             assert before["chronicle"] == "chronicle.html"
-            # set up mission 2: proposed from level 3 (50% exactly: kept, measured to 96)
+            # set up mission 2: proposed from level 3 (50% exactly: kept, measured to 64)
             setup = c.post("/api/campaign", json={"do": "next"}).json()
             assert setup["phase"] == "setup"
             threat = setup["threat"]
             assert (threat["level"], threat["by"], threat["target"]) == (3, "proposal", 0.5)
             assert threat["predicted"]["win_rate"] == 0.5
             lo, hi = threat["predicted"]["interval"]
-            assert 0.3 < lo < 0.5 < hi < 0.7 and threat["predicted"]["missions"] == 96
+            assert 0.3 < lo < 0.5 < hi < 0.7 and threat["predicted"]["missions"] == 64
             assert threat["line"].endswith(
                 f"at level 3: you win 50% (95% interval {100 * lo:.0f}-{100 * hi:.0f}%, rated "
-                "on 96 simulated missions); target 50%")
+                "on 64 simulated missions); target 50%")
             rating = [json.loads(line) for _id, lines in _drain(stream) for line in lines
                       if '"rating"' in line]
-            assert rating and rating[-1]["done"] == 96 and rating[-1]["most"] == 96
+            assert rating and rating[-1]["done"] == 64 and rating[-1]["most"] == 64
             # the first batch (16 missions) done, a page opened during the second is told so
             # (the intervals so far come with the next batch's missions)
             assert seen[0] == {"campaign": "Vesper", "phase": "rating", "you": "Ben",
-                               "players": ["Ana"], "rating": {"done": 16, "most": 96,
+                               "players": ["Ana"], "rating": {"done": 16, "most": 64,
                                                               "text": ""}}
             board = setup["mission"]["name"]
             # the group plays level 2 instead: the same mission (board, seed), rated now
