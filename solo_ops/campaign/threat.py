@@ -14,7 +14,7 @@ recorded, with the actual result beside it. A threat record::
      "enemy": "ork-mob", "level": 2, "by": "proposal",      # what is played; "group": overridden
      "predicted": {"win_rate": 0.52, "interval": [0.4, 0.64], "missions": 64},  # or null
      "rated": [{"enemy", "level", "wins", "missions", "win_rate", "interval"}, ...],
-     "played": 96,
+     "played": 64,
      "asked": {"board": null, "roster": null, "edition": null, "engagement": null}}
 
 (``asked``: what the group asked of the mission's generation — ``campaign play --board`` and
@@ -101,8 +101,8 @@ def prediction_line(threat: dict[str, Any]) -> str:
 
 def rating_cost(played: int, candidates: int, seconds: float) -> str:
     """What a proposal's rating cost in all, said apart from the prediction (whose missions are
-    the chosen candidate's only): ``the rating played 96 simulated missions in all, over 3
-    candidates, in 27.7 s of CPU``."""
+    the chosen candidate's only): ``the rating played 64 simulated missions in all, over 2
+    candidates, in 19.6 s of CPU``."""
     over = f"over {candidates} candidates" if candidates != 1 else "over 1 candidate"
     return (f"the rating played {played} simulated missions in all, {over}, in "
             f"{seconds:.1f} s of CPU")

@@ -153,7 +153,7 @@ def test_the_interval_shown_holds_about_95_percent_of_the_time(
     candidates or not. The plain 95% interval of the candidate chosen must hold its true win
     rate about 95% of the time: at least 93% (at a true 95%, fewer than 0.1% of such runs fall
     below; the search's looks choosing the candidate cost some coverage, the correction over
-    the looks that made it 98.5% is gone), at most 97% (no needlessly wide intervals). And the
+    the looks that made it 98.7% is gone), at most 97% (no needlessly wide intervals). And the
     choice must be good: the true win rate of the chosen is on average within 10 points of
     the best candidate's distance to the target (a search that kept the starting level of the
     first enemy would be 20 points off: checked below on the same draws)."""
