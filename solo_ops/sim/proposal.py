@@ -33,8 +33,8 @@ the one rule that stops on an interval (± 8 points) is met only at win rates ne
 the budget. Measured by a Monte Carlo of this very search over random win rates (a logistic
 in the level per enemy, random targets and starting levels, missions common to the levels or
 independent: ``tests/sim/test_proposal.py``), the interval reported for the candidate chosen
-holds its true win rate about 95% of the time (95.3% of the test's 2,000 proposals); the
-correction over the looks made it 98.7%, with intervals a fifth to a quarter wider (the same
+holds its true win rate about 95% of the time (94.8% of the test's 2,000 proposals); the
+correction over the looks made it 98.4%, with intervals a fifth to a quarter wider (the same
 width would take about 1.5 times the missions).
 
 Deterministic: what is played and proposed depends only on the candidates, the target, the

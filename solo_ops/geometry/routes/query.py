@@ -588,12 +588,14 @@ class Routes:
         dx, dy = self.walker(radius).grid(move, spacing)
         C = np.stack([s[0] + dx, s[1] + dy], axis=1)
         within = None
+        start_walk = Walk((s,), 0.0, 0.0)
         if near is not None:
             if len(C):
                 C = C[in_discs(C, near)]
+            if len(C) == 0:  # no grid point in the discs asked: the start alone, as below
+                return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
             within = on_the_way(s, move, near)
         walker, g, discs = self.walk_graph(radius, blockers, s, move, within)
-        start_walk = Walk((s,), 0.0, 0.0)
         if len(C):
             same = walker.radius == float(radius)  # else the bases grow by another radius
             C = C[self._fits_with(C, radius, walker,
