@@ -41,12 +41,12 @@ def test_propose_choose_play_and_show(runner: CliRunner, tmp_path: Path,
     assert first.exit_code == 0, first.output
     out = first.stdout
     # from level 3 (50%: on the target) the dice's enemy is kept, measured to the budget
-    assert ("Proposed: ork-mob at level 3: you win 50% (95% interval 38-62%, rated on 96 "
+    assert ("Proposed: ork-mob at level 3: you win 50% (95% interval 38-62%, rated on 64 "
             "simulated missions); target 50%.") in out
     assert "for another threat type level N (1-6) or enemy NAME" in out
     assert "✗ level 9: the engagement levels are 1 to 6" in out
-    assert ("The group's choice: ork-mob at level 2: you win 63% (95% interval 50-74%, "
-            "rated on 96 simulated missions); target 50%.") in out
+    assert ("The group's choice: ork-mob at level 2: you win 63% (95% interval 50-73%, "
+            "rated on 64 simulated missions); target 50%.") in out
     assert out.count("Sgt Kell (kell) starts hurt: 5 of 8 wounds (a wound not healed).") == 2
     assert out.count("kell (1.8, 10.8) (hurt: 5/8 wounds)") == 2
     threat = load_campaign(path, "Vesper").threat
@@ -58,7 +58,7 @@ def test_propose_choose_play_and_show(runner: CliRunner, tmp_path: Path,
     second = runner.invoke(main, [*play, "--autopilot", "objective"])
     assert second.exit_code == 0, second.output
     assert "The autopilot (objective) played the mission out" in second.stdout
-    assert ("Threat: ork-mob at level 2: you win 63% (95% interval 50-74%, rated on 96 "
+    assert ("Threat: ork-mob at level 2: you win 63% (95% interval 50-73%, rated on 64 "
             "simulated missions); target 50% (the group's choice)") in second.stdout
     assert "Sgt Kell (kell, Ana) " in second.stdout  # tested again: went in hurt
     assert "(went in hurt: 3 wound(s) not healed)" in second.stdout
@@ -73,6 +73,6 @@ def test_propose_choose_play_and_show(runner: CliRunner, tmp_path: Path,
     assert calibration["won"] == (1 if record["outcome"] == "win" else 0)
     assert calibration["brier"] == pytest.approx((0.625 - calibration["won"]) ** 2, abs=1e-4)
     text = runner.invoke(main, ["campaign", "show", "Vesper", "--saves", str(saves)]).stdout
-    assert (f"threat: ork-mob at level 2: you win 63% (95% interval 50-74%, rated on 96 "
+    assert (f"threat: ork-mob at level 2: you win 63% (95% interval 50-73%, rated on 64 "
             f"simulated missions); target 50% — result: {record['outcome']}") in text
     assert "Predictions: 1 mission(s), 0.6 win(s) expected" in text

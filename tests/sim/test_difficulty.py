@@ -17,6 +17,7 @@ from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import difficulty, rating, sequential
 from tests.support.paths import SCENARIOS
 from tests.support.players import small_scenario
+from tests.support.proposals import FakeRunner
 
 
 def fake_runs(monkeypatch: pytest.MonkeyPatch, rates: dict[int, float]) -> list[int]:
@@ -25,29 +26,13 @@ def fake_runs(monkeypatch: pytest.MonkeyPatch, rates: dict[int, float]) -> list[
     exactly that win rate. Returns the levels rated, in the order first asked."""
     asked: list[int] = []
 
-    class Runner:
-        def __init__(self, scenario: Any, **_: Any) -> None:
-            pass
+    def win(key: Any, i: int) -> bool:
+        level = key[1] if isinstance(key, tuple) else key  # (enemy, level): a proposal
+        if level not in asked:
+            asked.append(level)
+        return i % 8 < round(8 * rates[level])
 
-        def __enter__(self) -> Runner:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def play(self, todo: Any, progress: Any = None, finished: Any = None
-                 ) -> list[rating.MissionResult]:
-            out = []
-            for key, i, seed, _ in todo:
-                level = key[1] if isinstance(key, tuple) else key  # (enemy, level): a proposal
-                if level not in asked:
-                    asked.append(level)
-                win = i % 8 < round(8 * rates[level])
-                out.append(rating.MissionResult(i, seed, level, "win" if win else "loss", 0,
-                                                0, 0, 4, 9))
-            return out
-
-    monkeypatch.setattr(rating, "Runner", Runner)
+    monkeypatch.setattr(rating, "Runner", FakeRunner(win))
     return asked
 
 

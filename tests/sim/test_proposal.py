@@ -18,7 +18,7 @@ from solo_ops.io.yamlio import read_document
 from solo_ops.sim import proposal, rating
 from tests.support.paths import SCENARIOS
 from tests.support.players import small_scenario
-from tests.support.proposals import fake_missions
+from tests.support.proposals import FakeRunner, fake_missions
 
 
 def by_level(enemy: str, rates: list[float]) -> dict[tuple[str, int], float]:
@@ -115,33 +115,17 @@ def test_the_same_inputs_make_the_same_proposal(monkeypatch: pytest.MonkeyPatch)
                                                          round(one.chosen.hi, 4)]
 
 
-class _Chance:
+def chance(rates: dict[tuple[str, int], float], coupled: bool,
+           rng: random.Random) -> FakeRunner:
     """A rating whose missions are won by chance: candidate ``key`` wins mission ``i`` when
     ``u < rates[key]``, ``u`` drawn once per mission index (``coupled``: the same ``u`` for
     every candidate, as common seeds make the real missions alike) or per mission."""
+    drawn: dict[int, float] = {}
 
-    def __init__(self, rates: dict[tuple[str, int], float], coupled: bool,
-                 rng: random.Random) -> None:
-        self.rates, self.coupled, self.rng = rates, coupled, rng
-        self.u: dict[int, float] = {}
-
-    def __call__(self, scenario: Any, **_: Any) -> _Chance:
-        return self
-
-    def __enter__(self) -> _Chance:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def play(self, todo: Any, progress: Any = None, finished: Any = None
-             ) -> list[rating.MissionResult]:
-        out = []
-        for key, i, seed, _ in todo:
-            u = self.u.setdefault(i, self.rng.random()) if self.coupled else self.rng.random()
-            out.append(rating.MissionResult(i, seed, key[1], "win" if u < self.rates[key]
-                                            else "loss", 0, 0, 0, 4, 9))
-        return out
+    def win(key: tuple[str, int], i: int) -> bool:
+        u = drawn.setdefault(i, rng.random()) if coupled else rng.random()
+        return u < rates[key]
+    return FakeRunner(win)
 
 
 def test_the_interval_shown_holds_about_95_percent_of_the_time(
@@ -168,8 +152,8 @@ def test_the_interval_shown_holds_about_95_percent_of_the_time(
                                        ("c", draws.uniform(-1.5, 1.5)))
                  for level in proposal.LEVELS}
         start = draws.randint(1, 6)
-        monkeypatch.setattr(rating, "Runner", _Chance(rates, draws.random() < 0.5,
-                                                      random.Random(draws.random())))
+        monkeypatch.setattr(rating, "Runner", chance(rates, draws.random() < 0.5,
+                                                     random.Random(draws.random())))
         found = proposal.propose(variants("a", "b", "c"), ["a", "b", "c"], target, seed=1,
                                  start=start)
         true = rates[(found.chosen.enemy, found.chosen.level)]

@@ -1,6 +1,7 @@
-"""Proposals without playing missions: the rating's missions replaced by fixed results per
-candidate, so a test of the search, the campaign's threat or the page's proposal sees exact win
-rates at once (tests/sim/test_proposal.py works each choice out by hand)."""
+"""Proposals without playing missions: the rating's missions replaced by results decided by
+each candidate's win rate, so a test of the search, the campaign's threat or the page's
+proposal sees known win rates at once (tests/sim/test_proposal.py works each choice out by
+hand, and measures the search's intervals by Monte Carlo)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,39 @@ from typing import Any
 import pytest
 
 from solo_ops.sim import rating
+
+
+class FakeRunner:
+    """Stands in for :class:`~solo_ops.sim.rating.Runner` (patched over it, so that
+    ``rating.Runner(scenario, ...)`` gives this object): mission ``i`` of candidate ``key`` is
+    won when ``win(key, i)`` says so; the key's level (an ``(enemy, level)`` pair's, or the key
+    itself) is the result's engagement. ``on_batch(todo)`` is called as each batch starts."""
+
+    def __init__(self, win: Callable[[Any, int], bool],
+                 on_batch: Callable[[Any], None] | None = None) -> None:
+        self.win, self.on_batch = win, on_batch
+
+    def __call__(self, scenario: Any, **_: Any) -> FakeRunner:
+        return self
+
+    def __enter__(self) -> FakeRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+    def play(self, todo: Any, progress: Any = None, finished: Any = None
+             ) -> list[rating.MissionResult]:
+        if self.on_batch is not None:
+            self.on_batch(todo)
+        out = []
+        for key, i, seed, _ in todo:
+            level = key[1] if isinstance(key, tuple) else key
+            out.append(rating.MissionResult(i, seed, level, "win" if self.win(key, i) else
+                                            "loss", 0, 0, 0, 4, 9))
+        if progress is not None:
+            progress(len(todo), len(todo))
+        return out
 
 
 def fake_missions(monkeypatch: pytest.MonkeyPatch,
@@ -23,30 +57,12 @@ def fake_missions(monkeypatch: pytest.MonkeyPatch,
     rate_of = rates if callable(rates) else lambda enemy, level: rates[(enemy, level)]
     batches: list[tuple[str, int, int]] = []
 
-    class Runner:
-        def __init__(self, scenario: Any, **_: Any) -> None:
-            pass
+    def batch(todo: Any) -> None:
+        if during is not None:
+            during()
+        (enemy, level), *_rest = todo[0]
+        batches.append((enemy, level, len(todo)))
 
-        def __enter__(self) -> Runner:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def play(self, todo: Any, progress: Any = None, finished: Any = None
-                 ) -> list[rating.MissionResult]:
-            if during is not None:
-                during()
-            out = []
-            for (enemy, level), i, seed, _ in todo:
-                win = i % 8 < round(8 * rate_of(enemy, level))
-                out.append(rating.MissionResult(i, seed, level, "win" if win else "loss", 0,
-                                                0, 0, 4, 9))
-            (enemy, level), *_rest = todo[0]
-            batches.append((enemy, level, len(todo)))
-            if progress is not None:
-                progress(len(todo), len(todo))
-            return out
-
-    monkeypatch.setattr(rating, "Runner", Runner)
+    monkeypatch.setattr(rating, "Runner", FakeRunner(
+        lambda key, i: i % 8 < round(8 * rate_of(*key)), batch))
     return batches
