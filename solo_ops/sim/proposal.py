@@ -58,8 +58,9 @@ START = 3
 BUDGET = 64
 """The most simulated missions a proposal plays, in all: at 0.3-0.5 s a mission (the co-op
 squads at levels 1-3), 64 fit the issue's 30 s of CPU on 2 cores for most proposals; higher
-levels cost more a mission (docs/performance.md, "A campaign's proposal"). Near a 50% win chance the budget runs out
-before ± 8 points (about 150 missions); the interval shown is then ± 12 points or more.
+levels cost more a mission (docs/performance.md, "A campaign's proposal"). Near a 50% win
+chance the budget runs out before ± 8 points (about 150 missions); the interval shown is then
+± 12 points or more.
 ``--rate-missions`` (``campaign play`` and ``campaign serve``) gives a group that prefers a
 finer rating, and a slightly better choice, a larger budget."""
 
