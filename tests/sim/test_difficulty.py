@@ -98,25 +98,12 @@ def test_a_crossing_found_elsewhere_moves_the_search(monkeypatch: pytest.MonkeyP
 
     asked: list[int] = []
 
-    class Runner:
-        def __init__(self, scenario: Any, **_: Any) -> None:
-            pass
+    def win(level: int, i: int) -> bool:
+        if level not in asked:
+            asked.append(level)
+        return run_rates(level, i)
 
-        def __enter__(self) -> Runner:
-            return self
-
-        def __exit__(self, *exc: object) -> None:
-            pass
-
-        def play(self, todo: Any, progress: Any = None, finished: Any = None
-                 ) -> list[rating.MissionResult]:
-            for level, *_ in todo:
-                if level not in asked:
-                    asked.append(level)
-            return [rating.MissionResult(i, seed, level, "win" if run_rates(level, i) else
-                                         "loss", 0, 0, 0, 4, 9) for level, i, seed, _ in todo]
-
-    monkeypatch.setattr(rating, "Runner", Runner)
+    monkeypatch.setattr(rating, "Runner", FakeRunner(win))
     found = difficulty.choose_level(load_scenario(small_scenario(tmp_path)), "hard",
                                     missions=96, seed=1)
     assert asked == [1, 2, 3, 4]
