@@ -149,6 +149,18 @@ def _pt(p: tuple[float, float] | None) -> list[float] | None:
 
 # -- context: what the planner needs from the engine -----------------------------------------------
 @dataclass
+class Tally:
+    """The work a game has computed so far, counted where it is spent: ``plans``, the models
+    whose actions the enemy's planner chose among its sequences
+    (:func:`~solo_ops.ai.sequences.choose_sequence`, for an activation, a hidden counter's
+    plan or a re-plan alike). With the steps played, what a simulated mission cost, counted
+    the same on every machine (a campaign's proposal budgets by it:
+    :func:`solo_ops.sim.proposal.mission_cost`)."""
+
+    plans: int = 0
+
+
+@dataclass
 class Context:
     """The game facts the planner reads (terrain for the current doors, settings, odds)."""
 
@@ -163,6 +175,9 @@ class Context:
     # rules.kt2018.combat_shot_refusal); empty: the rule is not asked
     sides: Mapping[str, str] = field(default_factory=dict)
     radii: Mapping[str, float] = field(default_factory=dict)  # each model's base radius
+    tally: Tally | None = None
+    """Where the planner counts the models it plans (the game's :class:`Tally`); None: not
+    counted."""
     words: bool = True
     """Whether a plan's notes say what costs geometry to find out and only a reader needs (what
     blocks a way): off in the simulator (``Game.words``)."""

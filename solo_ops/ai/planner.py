@@ -219,6 +219,8 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
         if not charge_first(t, pull.reason):
             _answer_allies(t, pull)
         return t.result
+    if ctx.tally is not None:
+        ctx.tally.plans += 1
     choose_sequence(t)
     t.result["guard"] = _may_guard(t.ctx, op, board.pos[op.id], enemies, board, codes, t.ap,
                                    t.shot_done)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from solo_ops.ai.context import Tally
 from solo_ops.ai.planner import Context
 from solo_ops.core.dice import CURRENT
 from solo_ops.core.effects import Effect
@@ -55,6 +56,9 @@ class Game:
     """Whether events carry the words only the players read that cost geometry to find (why a
     move detours, what blocks an enemy's way): off in the simulator's missions, which nobody
     reads (:func:`solo_ops.sim.rating.play_one`); the game is the same either way."""
+    tally: Tally = field(default_factory=Tally, init=False, repr=False, compare=False)
+    """The work this game's enemy planner has done (the models it planned): with the steps,
+    a simulated mission's cost, counted the same on every machine; play never reads it."""
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
@@ -134,7 +138,7 @@ class Game:
         return Context(self.terrain(state), self.settings, self.edition,
                        odds=attacks.expected_for(self.edition, self.settings.rapid_fire),
                        terrain_for=self.terrains.get,
-                       sides=sides, radii=radii, words=self.words,
+                       sides=sides, radii=radii, words=self.words, tally=self.tally,
                        moving=(lambda kind: self.moving_terrain(state, kind))
                        if self.effects else None)
 

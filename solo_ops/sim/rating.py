@@ -58,6 +58,7 @@ class MissionResult:
     losses: int  # player operatives incapacitated / out of action
     turns: int
     steps: int
+    plans: int = 0  # the models the enemy's planner planned (Game.tally): what it cost
 
 
 def mission_seed(seed: int, index: int) -> int:
@@ -94,7 +95,8 @@ def play_one(scenario: Scenario, seed: int, policy: str, *, index: int = 0,
                          vp_player=int(vp.get("player", 0)), vp_enemy=int(vp.get("enemy", 0)),
                          losses=int(result.get("squad_lost",
                                                state.incapacitated_total.get(PLAYER, 0))),
-                         turns=int(result.get("turns", state.turn)), steps=len(state.log))
+                         turns=int(result.get("turns", state.turn)), steps=len(state.log),
+                         plans=game.tally.plans)
 
 
 # -- workers -------------------------------------------------------------------------------------

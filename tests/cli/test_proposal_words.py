@@ -4,12 +4,13 @@ the group's target apart — and, only in the briefing, what the whole rating co
 candidate's missions). A play-tester read "(64 simulated missions …)" beside "(96 simulated
 missions)" and "Engagement level 2 (50% to win)" over a proposal rated 55%.
 
-The proposal here rates two levels (the rating's missions are fixed results:
+The proposal here rates three levels (the rating's missions are fixed results:
 tests/support/proposals.py), so the chosen one rests on fewer missions than were played. At a
-40% target, from level 3 (50%): one level harder, level 4 (37.5%) crosses the target; the two are
-compared (16 missions each, then 32: their intervals still overlap) and level 4 is nearer
-(2.5 points against 10). The budget (64) is then spent: level 4 rests on its 32 missions, 12
-wins, whose Wilson interval at z = 1.96 (the proposal's plain 95%) is 22.9-54.7%."""
+40% target, from level 3 (6 of 12): one level harder, level 4 (5 of 12) is still above the
+target, level 5 (3 of 12) crosses it; levels 4 and 5 are compared (12 missions each, then 24:
+their intervals still overlap) and level 4 is nearer (9 of 24, 2.5 points against 15). Its
+look of 48 then gets the 4 missions left of the budget (64): level 4 rests on 28 missions,
+11 wins, whose Wilson interval at z = 1.96 (the proposal's plain 95%) is 23.6-57.6%."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from tests.support.paths import SCENARIOS
 from tests.support.proposals import fake_missions
 
 RATES = {1: 0.875, 2: 0.625, 3: 0.5, 4: 0.375, 5: 0.25, 6: 0.125}
-STATEMENT = ("ork-mob at level 4: you win 38% (95% interval 23-55%, rated on 32 simulated "
+STATEMENT = ("ork-mob at level 4: you win 39% (95% interval 24-58%, rated on 28 simulated "
              "missions); target 40%")
 
 
@@ -41,14 +42,15 @@ def test_the_proposal_is_one_statement_everywhere(runner: CliRunner, tmp_path: P
                                   "gallowdark-corridors", "--roster", "ork-mob",
                                   "--autopilot", "objective", *saves])
     assert played.exit_code == 0, played.output
-    assert [(level, n) for _, level, n in batches] == [(3, 16), (4, 16), (3, 16), (4, 16)]
+    assert [(level, n) for _, level, n in batches] == [(3, 12), (4, 12), (5, 12), (4, 12),
+                                                       (5, 12), (4, 4)]
     out = played.stdout
     # the briefing: the level and its counters, the statement, what the rating cost in all
     briefing = next(line for line in out.splitlines() if "Engagement level" in line)
     assert briefing.startswith(f"• Engagement level 4: 8 hidden counters; proposed: "
                                f"{STATEMENT}; its win chance not yet known to ± 8 points when "
                                "the rating's budget ran out; the rating played 64 simulated "
-                               "missions in all, over 2 candidates, in ")
+                               "missions in all, over 3 candidates, in ")
     assert briefing.endswith(" s of CPU.")
     assert "to win)" not in out
     assert f"Proposed: {STATEMENT}." in out  # the set-up
@@ -57,7 +59,7 @@ def test_the_proposal_is_one_statement_everywhere(runner: CliRunner, tmp_path: P
     assert f"threat: {STATEMENT} — result: " in shown
     record = json.loads(runner.invoke(main, ["campaign", "show", "Vesper", "--json",
                                              *saves]).stdout)["history"][-1]
-    assert record["threat"]["predicted"]["missions"] == 32 and record["threat"]["played"] == 64
+    assert record["threat"]["predicted"]["missions"] == 28 and record["threat"]["played"] == 64
     assert threat_doc(record["threat"])["line"] == STATEMENT  # the page's set-up card
     chronicle = tmp_path / "chronicle.md"
     told = runner.invoke(main, ["campaign", "chronicle", "Vesper", "--out", str(chronicle),

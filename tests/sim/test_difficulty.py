@@ -17,20 +17,21 @@ from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import difficulty, rating, sequential
 from tests.support.paths import SCENARIOS
 from tests.support.players import small_scenario
-from tests.support.proposals import FakeRunner
+from tests.support.proposals import FakeRunner, wins
 
 
 def fake_runs(monkeypatch: pytest.MonkeyPatch, rates: dict[int, float]) -> list[int]:
-    """Replace the missions by fixed results per level: of every 8 missions of a level (by
-    index), the first ``round(8 * rate)`` are wins, so every look (16, 24, 32, 48 ...) sees
-    exactly that win rate. Returns the levels rated, in the order first asked."""
+    """Replace the missions by fixed results per level, spread evenly (the first ``n``
+    missions of a level hold ``wins(n, rate)`` wins: tests/support/proposals.py), so every
+    look (16, 24, 32, 48 ... of ``new --difficulty``, 12, 24, 48 ... of a proposal) sees its
+    rate as nearly as its missions allow. Returns the levels rated, in the order first asked."""
     asked: list[int] = []
 
     def win(key: Any, i: int) -> bool:
         level = key[1] if isinstance(key, tuple) else key  # (enemy, level): a proposal
         if level not in asked:
             asked.append(level)
-        return i % 8 < round(8 * rates[level])
+        return wins(i + 1, rates[level]) > wins(i, rates[level])
 
     monkeypatch.setattr(rating, "Runner", FakeRunner(win))
     return asked
@@ -152,8 +153,9 @@ def test_campaign_difficulty_is_saved_and_rates_the_next_mission(
     files = mission_paths(saves / "Rated.json", 1)
     doc, notes, threat = cli_campaign.generate_mission(current, files, 1, 5,
                                                        "gallowdark-cloister", None, None, None)
-    # 'hard' aims at 40% (the proposal of solo_ops.sim.proposal): from level 3 (37.5%, below
-    # 40%) down to level 2 (50%): the crossing; 3 is nearer by win rate (|37.5-40| < |50-40|)
+    # 'hard' aims at 40% (the proposal of solo_ops.sim.proposal): from level 3 (4 of 12,
+    # below 40%) down to level 2 (6 of 12): the crossing; after 24 missions each 3 is nearer
+    # by win rate (8 of 24: |33.3-40| < |50-40|)
     assert asked == [3, 2] and doc["engagement"] == 3
     assert threat is not None and threat["target"] == 0.4 and threat["level"] == 3
     assert any(line.startswith("Engagement level 3: 6 hidden counters; proposed: ") and

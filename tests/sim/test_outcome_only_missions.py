@@ -41,6 +41,8 @@ def test_outcome_only_results_do_not_depend_on_the_workers() -> None:
     with rating.Runner(scenario, jobs=2, outcome_only=True) as two:
         b = two.play(todo)
     assert a == b
+    # the work each mission counted (a proposal's budget) too: the same in any worker
+    assert all(r.plans > 0 and r.steps > 0 for r in a)
     with rating.Runner(scenario, jobs=2) as whole:  # the pool's workers were told: they stopped
         c = whole.play(todo)
     assert [r.outcome for r in c] == [r.outcome for r in a]

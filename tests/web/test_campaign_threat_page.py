@@ -84,10 +84,10 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             rating = [json.loads(line) for _id, lines in _drain(stream) for line in lines
                       if '"rating"' in line]
             assert rating and rating[-1]["done"] == 64 and rating[-1]["most"] == 64
-            # the first batch (16 missions) done, a page opened during the second is told so
+            # the first batch (12 missions) done, a page opened during the second is told so
             # (the intervals so far come with the next batch's missions)
             assert seen[0] == {"campaign": "Vesper", "phase": "rating", "you": "Ben",
-                               "players": ["Ana"], "rating": {"done": 16, "most": 64,
+                               "players": ["Ana"], "rating": {"done": 12, "most": 64,
                                                               "text": ""}}
             board = setup["mission"]["name"]
             # the group plays level 2 instead: the same mission (board, seed), rated now
@@ -95,7 +95,7 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             assert chosen["threat"]["level"] == 2 and chosen["threat"]["by"] == "group"
             assert chosen["threat"]["predicted"]["win_rate"] == 0.625
             assert chosen["mission"]["name"] == board
-            assert [b[1:] for b in batches[-1:]] == [(2, 32)]  # its last look
+            assert [b[1:] for b in batches[-1:]] == [(2, 16)]  # its last look: 48 to 64
             # and back to the proposal: rated already, nothing played
             played = len(batches)
             back = c.post("/api/campaign", json={"do": "next", "level": 3}).json()
