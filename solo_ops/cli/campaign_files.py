@@ -52,9 +52,9 @@ def rate_missions_option(f: Any) -> Any:
     return click.option("--rate-missions", "rate_missions", type=click.IntRange(16, 2000),
                         default=None,
                         help="The most simulated missions a proposal of the next mission's "
-                             "threat plays, and its work in proportion (default 64: at most "
-                             "about 30 s of CPU on 2 cores, fewer missions where they cost "
-                             "more; more missions are finer and slower).")(f)
+                             "threat plays, and its work in proportion (default 64: about "
+                             "15-25 s of CPU on 2 cores, fewer missions where they cost more; "
+                             "more missions are finer and slower).")(f)
 
 
 def shown_name(name: str) -> str:
