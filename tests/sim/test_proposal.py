@@ -1,7 +1,8 @@
 """The next campaign mission's threat (solo_ops.sim.proposal): the search over enemies and
-levels, its budget and its stopping rule, on missions whose results are fixed by level (so every
-look sees an exact win rate and each expected choice is worked out by hand below); and one real
-mission of a variant, played as its own scenario."""
+levels, its budgets of missions and of work and its stopping rule, on missions whose results
+are fixed by level (so every look sees its win rate as nearly as its missions allow, and each
+expected choice is worked out by hand below); and one real mission of a variant, played as its
+own scenario."""
 
 from __future__ import annotations
 
