@@ -305,12 +305,11 @@ class _Search:
                 start = leap
         return self.walk(enemy, start)
 
-    def walk(self, enemy: str, start: int) -> tuple[str, int] | None:
-        """From ``start``, one level at a time toward the target until the win rate crosses
-        it or a level bound is reached; then the nearer of the two levels at the crossing."""
+    def walk(self, enemy: str, start: int) -> tuple[str, int]:
+        """From ``start`` (rated already), one level at a time toward the target until the
+        win rate crosses it or a level bound is reached; then the nearer of the two levels at
+        the crossing."""
         level = start
-        if not self.first((enemy, level)):
-            return None
         step = 1 if self.rate((enemy, level)) > self.target else -1
         before = None
         while level + step in self.levels:
