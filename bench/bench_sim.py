@@ -7,15 +7,17 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_sim.py --missions 2 --shares --skip-rate --skip-startup
 
 It prints, for each shipped scenario, the CPU time of whole missions played in one process by
-the autopilot (``time.process_time``: fair on a busy machine; the scenario parsed once and the
-compiled terrain shared, as ``solo-ops rate`` does), the missions a minute that makes per core,
-then the wall time and missions a minute of one ``rate`` run over ``--jobs`` worker processes
-(``--rate-missions`` missions of ``--rate-scenario``), and the CPU time of ``solo-ops --help``
-and ``solo-ops orders roll ...`` (the best of five, from ``resource.getrusage`` of the child
-process) next to ``python -c pass``. With ``--shares`` the missions' CPU is also split into the
-enemy planner's part (planning activations, re-plans, On Guard reactions, the activation
-order), the player autopilot's (choosing its answers) and the rest (the engine applying them:
-rolls, spotting, the fog's hidden moves, scoring; and loading the game).
+the autopilot (``time.process_time``: fair on a busy machine; the scenario parsed once, the
+terrain shared and the geometry's compiled loops on, as ``solo-ops rate`` plays them; with
+``--numpy`` on the numpy code a first run plays before they are compiled), the missions a
+minute that makes per core, then the wall time and missions a minute of one ``rate`` run over
+``--jobs`` worker processes (``--rate-missions`` missions of ``--rate-scenario``), and the CPU
+time of ``solo-ops --help`` and ``solo-ops orders roll ...`` (the best of five, from
+``resource.getrusage`` of the child process) next to ``python -c pass``. With ``--shares`` the
+missions' CPU is also split into the enemy planner's part (planning activations, re-plans, On
+Guard reactions, the activation order), the player autopilot's (choosing its answers) and the
+rest (the engine applying them: rolls, spotting, the fog's hidden moves, scoring; and loading
+the game).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from solo_ops.geometry import jit  # noqa: E402
 from solo_ops.geometry.terrain import TerrainCache  # noqa: E402
 from solo_ops.io import library  # noqa: E402
 from solo_ops.io.scenario import load_scenario  # noqa: E402
@@ -91,7 +94,7 @@ class Shares:
         module.answers = answers  # type: ignore[attr-defined]
 
     def __enter__(self) -> Shares:
-        from solo_ops.ai import planner
+        from solo_ops.ai import guard
         from solo_ops.game import enemy, engine
         from solo_ops.sim import autopilot
 
@@ -100,7 +103,8 @@ class Shares:
         self._wrap(engine, "first_to_activate" if hasattr(engine, "first_to_activate")
                    else "activation_order", "planner")
         self._wrap(enemy, "replan_model", "planner")
-        self._wrap(planner, "guard_reaction", "planner")
+        # an On Guard model's reaction: game.enemy_guard imports it from ai.guard at each call
+        self._wrap(guard, "guard_reaction", "planner")
         self._wrap_answers(autopilot)
         return self
 
@@ -123,7 +127,12 @@ def main() -> None:
     parser.add_argument("--skip-rate", action="store_true", help="no `rate` run")
     parser.add_argument("--skip-startup", action="store_true",
                         help="no single-pair sight and start-up figures")
+    parser.add_argument("--numpy", action="store_true",
+                        help="play on the numpy geometry (a first run's), not the compiled loops")
     args = parser.parse_args()
+    # the compiled loops, as a `rate` worker plays (solo-ops compile first, or the first
+    # mission compiles them); --numpy: the code a first run plays before they exist
+    jit.use_in_simulation(not args.numpy)
 
     if not args.skip_missions:
         print(f"Whole missions, one process, policy {args.policy}, {args.missions} each "
