@@ -112,6 +112,23 @@ SLOW: dict[str, frozenset[str]] = {
 }
 
 
+# Slow tests whose work is the same at every budget (fixed seeds and cases, no examples drawn
+# from tests/support/budget.py): the README's command has run them exactly as the full budget
+# would, so CI's full-budget slow pass leaves them out (``-m "slow and not
+# same_at_every_budget"``, in .ci/run) rather than run them twice.
+SAME_AT_EVERY_BUDGET: dict[str, frozenset[str]] = {
+    "tests/geometry/test_search.py": frozenset({
+        "test_nearest_cover_is_the_cheapest_protected_point"}),
+    "tests/game/test_fog.py": frozenset({
+        "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds"}),
+    "tests/game/test_random_games.py": frozenset({
+        "test_random_legal_answers_keep_the_invariants_to_the_end"}),
+    "tests/rules/test_odds.py": frozenset({
+        "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
+        "test_rolled_attacks_converge_on_the_exact_distribution"}),
+}
+
+
 # The statistical tests whose claim needs their whole sample (a quarter of it would prove
 # nothing) and whose cost does not shrink with the budget: they run once, in CI's full-budget
 # slow pass, rather than twice (the README's command skips them and says where they run).
@@ -123,8 +140,9 @@ _FULL_ONLY_REASON = ("a statistical test that needs its whole sample: it runs wi
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests named in :data:`SLOW` and :data:`FULL_ONLY` as ``slow``; skip the
-    :data:`FULL_ONLY` ones unless the budget is full."""
+    """Mark the tests named in :data:`SLOW` and :data:`FULL_ONLY` as ``slow`` (and those of
+    :data:`SAME_AT_EVERY_BUDGET` as ``same_at_every_budget``); skip the :data:`FULL_ONLY` ones
+    unless the budget is full."""
     for item in items:
         try:
             path = item.path.resolve().relative_to(ROOT).as_posix()
@@ -133,6 +151,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         name = getattr(item, "originalname", item.name)
         if name in SLOW.get(path, ()) or name in FULL_ONLY.get(path, ()):
             item.add_marker(pytest.mark.slow)
+        if name in SAME_AT_EVERY_BUDGET.get(path, ()):
+            item.add_marker(pytest.mark.same_at_every_budget)
         if name in FULL_ONLY.get(path, ()) and not FULL:
             item.add_marker(pytest.mark.skip(reason=_FULL_ONLY_REASON))
 

@@ -256,14 +256,26 @@ def test_every_module_is_in_the_architecture_document() -> None:
 
 def test_every_slow_test_named_in_conftest_exists() -> None:
     """A renamed test would silently lose its ``slow`` marker: each name must be a test."""
-    from tests.conftest import FULL_ONLY, SLOW
+    from tests.conftest import FULL_ONLY, SAME_AT_EVERY_BUDGET, SLOW
 
     missing = []
-    for rel, names in [*SLOW.items(), *FULL_ONLY.items()]:
+    for rel, names in [*SLOW.items(), *FULL_ONLY.items(), *SAME_AT_EVERY_BUDGET.items()]:
         tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
         defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         missing += [f"{rel}::{name}" for name in sorted(names - defined)]
     assert not missing, "named slow in tests/conftest.py but not defined: " + ", ".join(missing)
+
+
+def test_tests_left_out_of_the_full_budget_pass_cannot_read_the_budget() -> None:
+    """CI's full-budget slow pass leaves out the tests of ``SAME_AT_EVERY_BUDGET`` (the README's
+    command ran them the same): none of their files may import tests/support/budget.py, or a
+    budget added to one of them later would never be run in full."""
+    from tests.conftest import SAME_AT_EVERY_BUDGET
+
+    readers = [rel for rel in SAME_AT_EVERY_BUDGET
+               if "tests.support.budget" in (ROOT / rel).read_text(encoding="utf-8")]
+    assert not readers, "read the test budget but are left out of the full pass: " + \
+        ", ".join(readers)
 
 
 # -- the tests mirror the package ------------------------------------------------------------------
