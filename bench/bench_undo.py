@@ -2,7 +2,7 @@
 
 How to run (from the repository root, the project's virtual environment active)::
 
-    python bench/bench_undo.py                               # the stronghold, seed 1
+    python bench/bench_undo.py                               # the stronghold, seed 7
     python bench/bench_undo.py --seed 3 --undos 8
     python bench/bench_undo.py --scenario gallowdark-night-raid --policy cautious
 
@@ -14,8 +14,12 @@ open_table`, the event log rebuilt beside it), and ``--undos`` undos are made in
 (:meth:`~solo_ops.session.table.GameTable.undo`: each takes back one more answer, saving the
 game and writing the undo line, as a player's ``undo`` does). Each undo's CPU time
 (``time.process_time``: the machine is shared, so wall time would measure the neighbours) is
-printed, and per turning point the median and the largest. The geometry's compiled loops are
-used as at the table: when ``solo-ops compile`` has compiled them.
+printed, and per turning point the median and the largest. A turning point in which the players
+were asked nothing (their squad was out) has no line: the default seed, 7, is a game of the
+co-op stronghold whose players are still asked at turning point 4 (issue #39 measures undo
+there; seed 1, the default before, has the squad out in the first turning point now). The
+geometry's compiled loops are used as at the table: when ``solo-ops compile`` has compiled
+them.
 
 A undone game must be the game a replay from the start gives: after the undos, the table's
 state and log are compared with the same actions replayed from set-up (exit 1 on a
@@ -91,7 +95,7 @@ def canonical(state: State) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenario", default="volkus-stronghold-supplement-example")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--policy", default="objective")
     parser.add_argument("--undos", type=int, default=5)
     args = parser.parse_args()
