@@ -8,12 +8,13 @@ the same seed (common random numbers) — so they differ only in what was propos
 statistical test pairs them: a pair of missions whose results differ (one won, the other not)
 favours the 70% target or the 30% one; if the target changed nothing, either would be as likely
 (the exact one-sided sign test, McNemar's), and the test passes only when the 70% side's share is
-significant at 1%. It needs many missions (10 min of CPU on a fast machine, over 20 on the
-standard one: more than the rest of CI's slow pass), so it is marked slow and runs only as a
-long statistical run (``SOLO_OPS_TEST_BUDGET=stats``: by hand, and before a change to the
-proposals or the campaign's consequences is merged; tests/support/budget.py); the quick version
-plays one short campaign per target on every run and checks the proposals themselves: ordered,
-each mission played one of the games its prediction sampled, and said in the same words.
+significant at 1%. It needs many missions (10 min of CPU on a fast machine, about 14 on the
+slower one of 2026-11-30: more than the rest of CI's slow pass), so it is marked slow and runs
+only as a long statistical run (``SOLO_OPS_TEST_BUDGET=stats``: by hand, and before a change to
+the proposals or the campaign's consequences is merged; tests/support/budget.py); the quick
+version plays one short campaign per target on every run and checks the proposals themselves:
+ordered, each mission played one of the games its prediction sampled, and said in the same
+words.
 
 The proposals rate their candidates in this process (:func:`one_process`), not in a pool of
 worker processes forked for each proposal: the same missions and the same numbers whatever the
@@ -212,7 +213,7 @@ def both_targets(folder: Path, files: dict[str, Path], k: int) -> list[tuple[boo
             for lo, hi in zip(low, high, strict=True)]
 
 
-@pytest.mark.skipif(not STATS, reason="six five-mission campaigns per target, 10-20 min of CPU: "
+@pytest.mark.skipif(not STATS, reason="six five-mission campaigns per target, 10-14 min of CPU: "
                     "a long statistical run (SOLO_OPS_TEST_BUDGET=stats python -m pytest "
                     "tests/e2e/test_campaign_targets.py)")
 def test_observed_win_rates_follow_the_targets(tmp_path: Path) -> None:
