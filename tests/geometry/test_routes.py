@@ -451,6 +451,38 @@ def test_walk_with_bases_equals_oracle(data: Any) -> None:
             assert line.distance(Point(x, y)) >= (br + radius) * math.cos(math.pi / 32) - 1e-6
 
 
+@pytest.mark.parametrize(("walls", "start", "goal", "base", "length"), [
+    # a wall above the start, the base to its right: the way under the base, between it and
+    # the table's edge, is exactly the walker's width (the base's grown disc, 1.5 - 1.0, and
+    # the edge's limit for a centre, 0.5, meet at y = 0.5); the oracle walks it
+    ([((1, 2), (1.5, 2.54)), ((2.1, 3.05), (6.6, 7.5))], (1.0, 1.0), (4.0, 1.0), (3.0, 1.5),
+     3.206412),
+    # the way round the wall on the left is exactly as wide (0.5 to 0.5): shut; under the base
+    # and up its right side is the only way
+    ([((1, 2), (1, 3))], (1.0, 1.0), (1.0, 4.0), (2.0, 1.5), 5.970559),
+])
+def test_a_base_touching_the_edge_leaves_a_way_exactly_as_wide_as_the_walker(
+        walls: list[Any], start: tuple[float, float], goal: tuple[float, float],
+        base: tuple[float, float], length: float) -> None:
+    """Found by the property test below (CI's full budget, 2026-11-30): a base whose grown
+    disc touches the edge of the walker's box had its corner there, nudged a hair outside,
+    dropped from the walking graph, so the walk went the long way round or found none. The
+    length is the oracle's (to 6 places), and the walk keeps its corner on the edge."""
+    from solo_ops.geometry.routes.discs import Discs
+    from solo_ops.geometry.routes.walker import shortest_route
+
+    b = board(W, D, *[wall(p, q) for p, q in walls])
+    bases = [(*base, 0.5)]
+    mine = Routes(b).walk(start, goal, 0.5, blockers=bases)
+    theirs = OracleRoutes(b).walk(start, goal, 0.5, blockers=bases)
+    whole = shortest_route(Routes(b).walker(0.5).with_discs(Discs.of(bases, 0.5)), start, goal)
+    assert mine is not None and theirs is not None and whole is not None
+    assert mine.length == pytest.approx(length, abs=1e-6)
+    assert mine.length == pytest.approx(theirs.length, abs=1e-9)
+    assert whole[0] == pytest.approx(length, abs=1e-6)
+    assert (base[0], 0.5) in mine.points  # the base's lowest corner, on the edge of the box
+
+
 @settings(max_examples=examples(6), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())

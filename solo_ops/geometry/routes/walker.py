@@ -121,7 +121,11 @@ class Walker:
         ``discs.rings().corners()`` selects, row for row: every quantity is computed per
         vertex from the vertex and its neighbours): (nudged, real, prv, nxt, unit directions
         to prv and nxt, whether the nudged corner is in the box and outside the static
-        obstacles). Each disc's rows are remembered by its exact centre and grown radius."""
+        obstacles). In the box within ``common.EPS``, as a walk's own ends are: a base whose
+        grown disc touches the edge of the box has a corner on it, nudged a hair outside, and
+        the way between that base and the table's edge is exactly the walker's width (the
+        oracle of the tests walks it). Each disc's rows are remembered by its exact centre and
+        grown radius."""
         memo = self._corners
         keys = list(zip(discs.centres[:, 0].tolist(), discs.centres[:, 1].tolist(),
                         discs.radii.tolist(), strict=True))
@@ -148,7 +152,7 @@ class Walker:
                 convex, nudged = corners_of(v, prv_all, nxt_all)  # no rings built
                 up_all, un_all = unit_vectors(prv_all - v), unit_vectors(nxt_all - v)
                 table = np.concatenate([nudged, v, prv_all, nxt_all, up_all, un_all], axis=1)
-            free_all = self.graph.in_box(nudged, 0.0) & ~self.inside(nudged)
+            free_all = self.graph.in_box(nudged, common.EPS) & ~self.inside(nudged)
             for j, k in enumerate(miss):
                 rows = slice(j * n, (j + 1) * n)
                 c = convex[rows]
