@@ -473,9 +473,10 @@ def test_a_base_touching_the_edge_leaves_a_way_exactly_as_wide_as_the_walker(
 
     b = board(W, D, *[wall(p, q) for p, q in walls])
     bases = [(*base, 0.5)]
-    mine = Routes(b).walk(start, goal, 0.5, blockers=bases)
+    routes = Routes(b)
+    mine = routes.walk(start, goal, 0.5, blockers=bases)
     theirs = OracleRoutes(b).walk(start, goal, 0.5, blockers=bases)
-    whole = shortest_route(Routes(b).walker(0.5).with_discs(Discs.of(bases, 0.5)), start, goal)
+    whole = shortest_route(routes.walker(0.5).with_discs(Discs.of(bases, 0.5)), start, goal)
     assert mine is not None and theirs is not None and whole is not None
     assert mine.length == pytest.approx(length, abs=1e-6)
     assert mine.length == pytest.approx(theirs.length, abs=1e-9)
