@@ -465,14 +465,24 @@ def test_every_field_of_a_checkpoint_forged_is_a_state_or_an_input_error(
     assert codes.get(2, 0) > len(paths) // 2, codes
 
 
+PARTS = 7 if FULL else 1
+"""The parts the full budget's forgeries are cut into (each a test of its own, so that CI's
+workers share them out: one test of three minutes left a core idle for most of it). Every
+part draws the same random forgeries in the same order and checks every ``PARTS``-th of
+them, from its own: together they are the whole run's cases, each checked as before. Seven,
+an odd number prime to the five kinds of log edit, so that each part has forgeries of every
+kind, sealed and not."""
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any],
                                                            short: dict[str, Any],
-                                                           tmp_path: Path) -> None:
+                                                           tmp_path: Path, part: int) -> None:
     """Each a checkpoint with one random field changed (sealed again half the time) in a save
     whose steps force the game onto it: exit 0 (the change is a state a game can be in) or
     one input error line (exit 2) — never an internal error; and never 99 wounds in play.
-    Three hundred in the longer game with the full budget; a few in the short one by
-    default (the fields one by one are the test above)."""
+    Three hundred in the longer game with the full budget (in :data:`PARTS` parts); a few in
+    the short one by default (the fields one by one are the test above)."""
     rng = random.Random(31)
     game = played if FULL else short
     base = json.loads(game["save"])
@@ -491,12 +501,14 @@ def test_three_hundred_forged_checkpoints_are_input_errors(played: dict[str, Any
         if not path:
             continue
         parent[path[-1]] = _mutate(node, rng)
+        if case % PARTS != part:
+            continue  # another part's (drawn all the same: the draws after it are the same)
         if case % 2:  # a forger with the source: the checkpoint's hash and the save's seal
             doc["checkpoint"]["hash"] = checkpoint_hash(doc["checkpoint"], doc["steps"])
             seal_save(doc)
         code = _resumes_cleanly(game, tmp_path / f"c{case}", doc, runner, (case, path))
         codes[code] = codes.get(code, 0) + 1
-    assert codes.get(2, 0) > cases // 2, codes
+    assert codes.get(2, 0) > sum(codes.values()) // 2, codes
 
 
 def _replays_as_forged(played: dict[str, Any], folder: Path, forged: list[dict[str, Any]],
@@ -568,13 +580,14 @@ def test_every_kind_of_log_edit_at_every_kind_of_line_is_named(played: dict[str,
         _replays_as_forged(played, tmp_path / f"e{case}", forged, runner, ("undo", keep))
 
 
+@pytest.mark.parametrize("part", range(PARTS))
 def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any],
-                                                           tmp_path: Path) -> None:
+                                                           tmp_path: Path, part: int) -> None:
     """Random edits of one line (a value changed, a line added, removed or repeated, a base
     line appended): with the save beside it ``replay`` names a line (exit 1) or refuses the
     log (exit 2) — never "identical", never an internal error. Two hundred with the full
-    budget; five by default, one of each kind (every kind at every kind of line is the test
-    above)."""
+    budget (in :data:`PARTS` parts); five by default, one of each kind (every kind at every
+    kind of line is the test above)."""
     rng = random.Random(17)
     items = entries(played["log"])
     doc = json.loads(played["save"])
@@ -594,4 +607,6 @@ def test_two_hundred_forged_logs_never_replay_as_identical(played: dict[str, Any
                                     "steps": rng.choice([len(doc["steps"]), 3, "x"])}})
         else:
             forged.append({"undo": True, "keep": rng.choice([0, 2, len(doc["steps"]), -1])})
-        _replays_as_forged(played, tmp_path / f"l{case}", forged, runner, (case, kind, index))
+        if case % PARTS == part:  # (every part draws every case: the same draws after it)
+            _replays_as_forged(played, tmp_path / f"l{case}", forged, runner,
+                               (case, kind, index))
