@@ -7,8 +7,9 @@ The heavy tests are the property tests that check fast code against a slow oracl
 fuzzers: each example or case is checked exactly as before, only fewer are drawn by default.
 Hypothesis under CI is derandomized, so every run draws the same examples either way.
 
-The long statistical runs (:data:`STATS`) are the whole-campaign samples that take 10 to 14
-minutes of CPU on the standard machine (six campaigns a target through the real
+The long statistical runs (:data:`STATS`) are the whole-campaign samples that take about 10
+minutes of CPU on the standard machine and 14 on the slower one of 2026-11-30 (six campaigns a
+target through the real
 ``campaign play``: ``tests/e2e/test_campaign_targets.py``): run by hand, and before a change to
 what they measure is merged; their quick versions run on every run."""
 
