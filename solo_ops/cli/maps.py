@@ -30,14 +30,15 @@ from solo_ops.view.player import player_record, player_view
 
 
 def view_scene(game: Game, state: State, *, reveal: bool = False,
-               title: str | None = None) -> Any:
+               title: str | None = None, title_tail: str = "") -> Any:
     """The scene of the player's view (:func:`solo_ops.view.board_view.board_scene`, the
-    table view's own picture)."""
+    table view's own picture); ``title`` and ``title_tail`` (the part never cut) replace its
+    title, the game's turn and score."""
     view = player_view(game, state, reveal=reveal)
     records = [player_record(r, reveal=reveal) for r in state.log]
     scene = board_view.board_scene(game, state, view, records, reveal=reveal)
     if title is not None:
-        scene.title = title
+        scene.title, scene.title_tail = title, title_tail
     return scene
 
 

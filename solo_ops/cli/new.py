@@ -227,7 +227,8 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     scenario, game, state = _deploy(doc, out, out_dir, seed)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out, _scenario_text(doc, out, seed))
-    save_picture(view_scene(game, state, title=f"{doc['name']} — set-up"), picture)
+    save_picture(view_scene(game, state, title=str(doc["name"]), title_tail=" — set-up"),
+                 picture)
     counters = [{"id": c.id, "at": [round(c.at[0], 2), round(c.at[1], 2)]}
                 for c in state.counters.values() if c.active]
     if as_json:

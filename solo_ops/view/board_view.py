@@ -197,14 +197,19 @@ def _disc(scene: render.Scene, o: dict[str, Any], radius: float, side: str,
 def title(game: Game, view: dict[str, Any]) -> str:
     """The picture's title: the scenario, the turn, the VP and both sides' CP (the enemy's
     too: the players know what it holds, as at a table)."""
+    return "".join(title_parts(view))
+
+
+def title_parts(view: dict[str, Any]) -> tuple[str, str]:
+    """:func:`title` as the scenario's name and the rest (the status a picture never cuts)."""
     turn = "turning point" if view["edition"] == "kt2024" else "battle round"
     vp = view["vp"]
-    text = (f"{view['scenario']} — {turn} {view['turn']} · VP you {vp.get('player', 0)} / "
+    tail = (f" — {turn} {view['turn']} · VP you {vp.get('player', 0)} / "
             f"solo-ops {vp.get('enemy', 0)}")
     if view["cp"]:
-        text += (f" · CP you {view['cp'].get('player', 0)} / solo-ops "
+        tail += (f" · CP you {view['cp'].get('player', 0)} / solo-ops "
                  f"{view['cp'].get('enemy', 0)}")
-    return text
+    return str(view["scenario"]), tail
 
 
 def board_scene(game: Game, state: State, view: dict[str, Any],
@@ -214,7 +219,8 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
     set, labelling what it names."""
     terrain = game.terrain(state)
     board = markers.board_now(game, state, terrain.board)  # carried / placed-down markers
-    scene = render.board_scene(board, title=title(game, view))
+    head, tail = title_parts(view)
+    scene = render.board_scene(board, title=head, title_tail=tail)
     scene.portal_states = True
     names = short = None
     if phone is not None:

@@ -53,7 +53,7 @@ def svg_text(scene: Scene) -> str:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT}">',
-        f"<title>{escape(scene.title)}</title>",
+        f"<title>{escape(scene.title + scene.title_tail)}</title>",
         f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
     ]
     for shp in primitives(scene):

@@ -99,6 +99,36 @@ def text_width(text: str, size: float, bold: bool) -> float:
 
 
 @lru_cache(maxsize=16)
+def cut_to_width(text: str, size: float, bold: bool, width: float) -> str:
+    """``text`` as it is where it fits in ``width`` pixels (:func:`text_width`), else its
+    longest start that fits with an ellipsis after it."""
+    if text_width(text, size, bold) <= width:
+        return text
+    lo, hi = 0, len(text)  # text[:lo] + "…" fits (or lo is 0)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", size, bold) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def fit_to_width(text: str, size: float, bold: bool, width: float, smallest: float,
+                 tail: str = "") -> tuple[str, float]:
+    """``text + tail`` and the largest size from ``size`` down to ``smallest`` (by half
+    pixels) at which it fits in ``width`` pixels; at ``smallest`` and still too wide, ``text``
+    is cut (:func:`cut_to_width`) and ``tail`` kept whole. A title is drawn smaller before it
+    loses words, and loses its name's end before its status."""
+    fitted = size
+    while fitted > smallest and text_width(text + tail, fitted, bold) > width:
+        fitted = max(smallest, fitted - 0.5)
+    if text_width(text + tail, fitted, bold) <= width:
+        return text + tail, fitted
+    room = max(0.0, width - text_width(tail, fitted, bold))
+    return cut_to_width(text, fitted, bold, room) + tail, fitted
+
+
 def _font(size: int, bold: bool) -> Any:
     from PIL import ImageFont
 

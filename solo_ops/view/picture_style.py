@@ -18,6 +18,9 @@ LEGEND_WIDTH = 230.0
 LEGEND_CHARS = 30
 """The longest legend line drawn whole (a longer one ends in an ellipsis)."""
 MARGIN_RIGHT = 14.0
+TITLE_SIZE, TITLE_SMALLEST = 17.0, 12.0
+"""A board picture's title: its font size, and the smallest it is drawn to fit a long name
+across the picture (a longer one ends in an ellipsis)."""
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 BACKGROUND = "#ffffff"

@@ -32,7 +32,7 @@ from typing import Any, cast
 from shapely.geometry import LineString, Point, Polygon
 
 from solo_ops.geometry.board import Board, Feature
-from solo_ops.view.labels import Label, Placed, place, text_width
+from solo_ops.view.labels import Label, Placed, fit_to_width, place, text_width
 from solo_ops.view.legend import Entry, board_legend, legend_shapes, legend_swatch
 from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE etc.
     FIRING_POINT_COLOUR,
@@ -54,6 +54,8 @@ from solo_ops.view.picture_style import (  # the look, re-exported: render.SCALE
     SIDE_COLOURS,
     STEP_COLOUR,
     TEXT,
+    TITLE_SIZE,
+    TITLE_SMALLEST,
     ZONE_COLOURS,
     Lettering,
     Style,
@@ -79,6 +81,9 @@ class Scene:
     board: Board
     title: str
     overlay: list[tuple[str, Any]] = field(default_factory=list)
+    title_tail: str = ""
+    """Drawn after the title and never cut where a long title must be (a game's turn, VP and
+    CP after the scenario's name)."""
     legend: list[tuple[str, str]] = field(default_factory=list)
     scale: float = SCALE
     portal_states: bool = False
@@ -131,10 +136,10 @@ P_STEP, P_BASE, P_COUNTER, P_OBJECTIVE, P_MARKER, P_PORTAL, P_FEATURE, P_SECTOR,
     10, 20, 25, 30, 35, 40, 60, 70, 80)
 
 
-def board_scene(board: Board, title: str | None = None) -> Scene:
+def board_scene(board: Board, title: str | None = None, title_tail: str = "") -> Scene:
     """A scene showing ``board`` (terrain, sectors, zones, objectives, firing points, markers,
     grid and legend), titled ``title`` (the board's name by default)."""
-    return Scene(board=board, title=title or board.name)
+    return Scene(board=board, title=title or board.name, title_tail=title_tail)
 
 
 def add_disc(scene: Scene, at: Sequence[float], radius: float, side: str = "player",
@@ -580,9 +585,13 @@ def _title_shapes(scene: Scene) -> list[Shape]:
     subtitle = f'{board.width:g}" x {board.depth:g}"'
     if board.killzone:
         subtitle += f" · {board.killzone}"
-    room = bw - text_width(scene.title, 17, True) - text_width(subtitle, 11, False) - 16
+    # within the picture: a long title is drawn smaller, then its name is cut (never its tail)
+    title, size = fit_to_width(scene.title, TITLE_SIZE, True,
+                               scene.size[0] - x0 - MARGIN_RIGHT, TITLE_SMALLEST,
+                               tail=scene.title_tail)
+    room = bw - text_width(title, size, True) - text_width(subtitle, 11, False) - 16
     sx, anchor = (x0 + bw, "end") if room > 0 else (x0 + bw + GAP, "start")
-    return [Shape("text", ((x0, 24.0),), Style(TEXT), text=scene.title, size=17, bold=True,
+    return [Shape("text", ((x0, 24.0),), Style(TEXT), text=title, size=size, bold=True,
                   css="title"),
             Shape("text", ((sx, 24.0 if room > 0 else 40.0),), Style("#666666"),
                   text=subtitle, size=11, anchor=anchor, css="subtitle")]

@@ -23,6 +23,7 @@ from shapely.geometry import Polygon
 
 from solo_ops.view import board_view, drawing, measure
 from solo_ops.view.cards import weapon_words
+from solo_ops.view.labels import fit_to_width
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -166,7 +167,10 @@ def sheet_png(game: Game, state: State, view: dict[str, Any]) -> bytes:
     picture = drawn.resize((width, round(drawn.height * k)), Image.Resampling.LANCZOS)
     page = Image.new("RGB", PAGE, "#ffffff")
     draw = ImageDraw.Draw(page)
-    draw.text((MARGIN, MARGIN - 10), doc["title"], font=drawing.font(30, True), fill="#222222")
+    name = game.scenario.name  # a long name smaller, then cut; never the "— set-up" after it
+    title, title_size = fit_to_width(name, 30, True, width, 18, tail=doc["title"][len(name):])
+    draw.text((MARGIN, MARGIN - 10), title, font=drawing.font(title_size, True),
+              fill="#222222")
     top = MARGIN + 40
     page.paste(picture, (MARGIN, top))
     top += picture.height + 20
