@@ -151,7 +151,8 @@ def _mission(board: Candidate, edition: str, options: Options, dice: Dice,
             row = table[dice.d6("encounter: Pariah Nexus mission").face]
         else:
             row = next(r for r in table.rows.values() if r.code == code)
-        notes.append(f"Mission: {row.title} — {row.text}")
+        # the name only: the mission's text is the briefing's (printed after these notes)
+        notes.append(f"Mission: {row.title}{' (rolled)' if code is None else ''}.")
         effects: dict[str, int] = {}
         features = board.data.get("features", [])
         traits = {t for f in features for t in f.get("traits", [])}
@@ -181,6 +182,6 @@ def _mission(board: Candidate, edition: str, options: Options, dice: Dice,
     tac = options.tac_op or dice.choice("encounter: tac op", sorted(TAC_OPS))
     primary = dice.choice("encounter: primary op", list(PRIMARY))
     name = {"seize-ground": "Seize Ground", "hold-the-line": "Hold the Line"}[crit]
-    notes.append(f"Mission: {name}. Crit Op {crit}: {CRIT_OPS[crit]}")
-    notes.append(f"Tac Op {tac}: {TAC_OPS[tac]} Primary op: {primary}.")
+    # the ops by name: their texts are the briefing's (printed after these notes)
+    notes.append(f"Mission: {name}: Crit Op {crit}, Tac Op {tac}, primary op {primary}.")
     return {"name": name, "crit_op": crit, "tac_op": tac, "kill_op": True, "primary": primary}

@@ -107,3 +107,21 @@ def test_bad_options_are_one_line_errors(runner, tmp_path: Path,  # type: ignore
     result = runner.invoke(main, ["new", "--seed", "1", *args])
     assert result.exit_code == 2
     assert field in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("edition", ["kt2024", "kt2018"])
+def test_the_briefing_gives_each_mission_text_once(runner, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                   monkeypatch, edition: str) -> None:
+    """What was rolled is named in the notes; the mission's rules are the briefing's, printed
+    once (the notes used to repeat the crit op, the tac op or the Pariah Nexus mission's
+    whole text just above it)."""
+    result, _files = new(runner, tmp_path, monkeypatch, "--seed", "21", "--edition", edition,
+                        "--out", "x.yaml")
+    assert result.exit_code == 0, result.output
+    scenario = load_scenario(tmp_path / "run-0" / "x.yaml")
+    briefing = scenario.mission.briefing(edition)[1:]
+    assert briefing and all(result.output.count(line) == 1 for line in briefing)
+    # each rule's own words (a line's end: the notes named it otherwise) once in all
+    assert all(result.output.count(line[-60:]) == 1 for line in briefing)
+    (named,) = [line for line in result.output.splitlines() if line.startswith("• Mission: ")]
+    assert scenario.mission.name in named
