@@ -56,8 +56,10 @@ def show(kinds: list[str], as_json: bool) -> None:
     if len(kinds) > 1:
         table.add_column("kind")
     table.add_column("name", no_wrap=True, style="bold")
-    table.add_column("title")
-    table.add_column("details")
+    # a word too long for a narrow terminal's column is folded, never cut: the details name
+    # the board a scenario is played on, a name to type
+    table.add_column("title", overflow="fold")
+    table.add_column("details", overflow="fold")
     for row in rows:
         cells = [row["name"], row["title"], row["details"]]
         table.add_row(*([row["kind"], *cells] if len(kinds) > 1 else cells))
@@ -77,15 +79,27 @@ def list_command(kind: str) -> click.Command:
 
 
 @click.command("list")
-@click.argument("kind", required=False,
-                type=click.Choice(["scenarios", "boards", "rosters", "squads"]))
+@click.argument("kind", required=False, metavar="[scenarios|boards|rosters|squads]",
+                callback=lambda _ctx, _param, value: _kind(value))
 @json_option
 def list_all(kind: str | None, as_json: bool) -> None:
     """List the shipped scenarios, boards, rosters and squads (or one KIND of them)."""
-    kinds = [kind[:-1]] if kind else list(library.KINDS)
+    kinds = [kind] if kind else list(library.KINDS)
     if not all(k in library.KINDS for k in kinds):
         raise InputError(f"unknown kind {kind!r}", source="KIND")
     show(kinds, as_json)
+
+
+def _kind(value: str | None) -> str | None:
+    """The library kind a ``list`` argument names, plural or singular (``boards``, ``board``)."""
+    if value is None:
+        return None
+    word = value.strip().lower()
+    kind = word[:-1] if word.endswith("s") else word
+    if kind not in library.KINDS:
+        raise click.BadParameter(f"{value!r} is not one of 'scenarios', 'boards', 'rosters', "
+                                 "'squads'")
+    return kind
 
 
 commands = [list_all]

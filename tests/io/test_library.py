@@ -115,6 +115,31 @@ def test_list_commands(runner) -> None:
     assert {r["kind"] for r in json.loads(result.stdout)["shipped"]} == {"board"}
 
 
+def test_list_takes_a_kind_singular_or_plural_and_names_a_wrong_one(runner) -> None:  # type: ignore[no-untyped-def]
+    plural = runner.invoke(main, ["list", "boards", "--json"])
+    assert plural.exit_code == 0, plural.output
+    for word in ("board", "Boards"):
+        again = runner.invoke(main, ["list", word, "--json"])
+        assert again.exit_code == 0 and again.stdout == plural.stdout
+    wrong = runner.invoke(main, ["list", "scenaros"])
+    assert wrong.exit_code == 2 and wrong.stdout == ""
+    assert "'scenaros' is not one of 'scenarios', 'boards', 'rosters', 'squads'" in wrong.stderr
+    assert "Traceback" not in wrong.stderr and wrong.stderr.count("\n") == 1
+
+
+def test_a_narrow_terminal_folds_the_table_never_cuts_a_name(runner) -> None:  # type: ignore[no-untyped-def]
+    """At 60 columns a scenario's board name no longer fits its column: it is folded over
+    two lines, all its letters there (it used to end in "…")."""
+    result = runner.invoke(main, ["list", "scenarios"], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    cells = "".join(line.split("│")[3].strip() for line in result.stdout.splitlines()
+                    if line.count("│") == 4)
+    for row in json.loads(runner.invoke(main, ["list", "scenarios", "--json"]).stdout)[
+            "shipped"]:
+        assert row["details"].replace(" ", "") in cells.replace(" ", "")
+
+
 def test_the_wheel_carries_the_data_and_plays_from_an_empty_folder(tmp_path: Path) -> None:
     """Build the wheel as pip would, install it (without the editable checkout) into a folder,
     and from an empty folder generate an encounter and start playing it."""
