@@ -17,6 +17,10 @@ from solo_ops.core.errors import SoloOpsError, clip
 EXIT_INPUT = 2
 
 
+_NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+"""What click (8.2 and later) raises for a group called without its command: the help."""
+
+
 class SoloOpsGroup(click.Group):
     """A click group that turns solo-ops errors into one stderr line and exit status 2."""
 
@@ -29,6 +33,9 @@ class SoloOpsGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("solo-ops: interrupted", err=True)
             ctx.exit(130)
+        except _NO_ARGS_IS_HELP as exc:  # a group alone (`solo-ops tables`): its help, as
+            exc.show()                    # `solo-ops` alone gives (click >= 8.2: status 2)
+            ctx.exit(EXIT_INPUT)
         except click.UsageError as exc:  # a bad option or argument: one line, not a page
             where = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
             click.echo(f"solo-ops: error: {exc.format_message()}{where}", err=True)

@@ -40,3 +40,15 @@ def test_help_imports_no_command_and_none_of_the_heavy_libraries() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
     assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_group_alone_prints_its_help_as_the_bare_command_does(runner: CliRunner) -> None:
+    """``solo-ops tables`` (a group without its command) prints the group's help, as
+    ``solo-ops`` alone prints the whole list: not the help folded into an "error:" line."""
+    bare = runner.invoke(main, [])
+    for group in ("tables", "campaign", "board"):
+        alone = runner.invoke(main, [group])
+        helped = runner.invoke(main, [group, "--help"])
+        assert alone.exit_code == bare.exit_code  # click >= 8.2 says 2 for both
+        assert alone.output.strip() == helped.output.strip(), group
+        assert "error" not in alone.output
