@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solo_ops.view.labels import text_width
+from solo_ops.view.labels import cut_to_width, text_width
 
 WIDTH, HEIGHT = 640, 400
 LEFT, RIGHT, TOP, BOTTOM = 70, 30, 64, 60
@@ -61,15 +61,7 @@ def title_lines(title: str) -> list[str]:
     lines = [*lines, current] if current else lines
     if len(lines) > TITLE_LINES:
         lines = [*lines[:TITLE_LINES - 1], " ".join(lines[TITLE_LINES - 1:])]
-    out = []
-    for line in lines:
-        if fits(line):
-            out.append(line)
-            continue
-        while line and not fits(line + "…"):
-            line = line[:-1]
-        out.append(line.rstrip() + "…")
-    return out or [""]
+    return [cut_to_width(line, TITLE_SIZE, True, room) for line in lines] or [""]
 
 
 def _top(lines: Sequence[str]) -> int:

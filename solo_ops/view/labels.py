@@ -98,7 +98,6 @@ def text_width(text: str, size: float, bold: bool) -> float:
     return float(font.getlength(text)) / 4.0
 
 
-@lru_cache(maxsize=16)
 def cut_to_width(text: str, size: float, bold: bool, width: float) -> str:
     """``text`` as it is where it fits in ``width`` pixels (:func:`text_width`), else its
     longest start that fits with an ellipsis after it."""
@@ -129,6 +128,7 @@ def fit_to_width(text: str, size: float, bold: bool, width: float, smallest: flo
     return cut_to_width(text, fitted, bold, room) + tail, fitted
 
 
+@lru_cache(maxsize=16)
 def _font(size: int, bold: bool) -> Any:
     from PIL import ImageFont
 
