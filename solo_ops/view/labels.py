@@ -114,14 +114,15 @@ def cut_to_width(text: str, size: float, bold: bool, width: float) -> str:
 
 
 def fit_to_width(text: str, size: float, bold: bool, width: float, smallest: float,
-                 tail: str = "") -> tuple[str, float]:
-    """``text + tail`` and the largest size from ``size`` down to ``smallest`` (by half
-    pixels) at which it fits in ``width`` pixels; at ``smallest`` and still too wide, ``text``
-    is cut (:func:`cut_to_width`) and ``tail`` kept whole. A title is drawn smaller before it
-    loses words, and loses its name's end before its status."""
+                 tail: str = "", step: float = 0.5) -> tuple[str, float]:
+    """``text + tail`` and the largest size from ``size`` down to ``smallest`` (by ``step``
+    pixels: half pixels where the picture is drawn at twice its size, whole ones where a
+    font is drawn as it is) at which it fits in ``width`` pixels; at ``smallest`` and still
+    too wide, ``text`` is cut (:func:`cut_to_width`) and ``tail`` kept whole. A title is drawn
+    smaller before it loses words, and loses its name's end before its status."""
     fitted = size
     while fitted > smallest and text_width(text + tail, fitted, bold) > width:
-        fitted = max(smallest, fitted - 0.5)
+        fitted = max(smallest, fitted - step)
     if text_width(text + tail, fitted, bold) <= width:
         return text + tail, fitted
     room = max(0.0, width - text_width(tail, fitted, bold))

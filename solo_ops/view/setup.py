@@ -168,7 +168,8 @@ def sheet_png(game: Game, state: State, view: dict[str, Any]) -> bytes:
     page = Image.new("RGB", PAGE, "#ffffff")
     draw = ImageDraw.Draw(page)
     name = game.scenario.name  # a long name smaller, then cut; never the "— set-up" after it
-    title, title_size = fit_to_width(name, 30, True, width, 18, tail=doc["title"][len(name):])
+    title, title_size = fit_to_width(name, 30, True, width, 18, tail=doc["title"][len(name):],
+                                     step=1)
     draw.text((MARGIN, MARGIN - 10), title, font=drawing.font(title_size, True),
               fill="#222222")
     top = MARGIN + 40
