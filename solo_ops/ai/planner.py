@@ -200,16 +200,18 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
 def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Order,
                 codes: dict[str, str], board: WorkingBoard, enemies: list[Operative],
                 pull: _Pull | None, phase: str, plan: Plan,
-                spent: Sequence[Action] = (), following: frozenset[str] = frozenset()
-                ) -> dict[str, Any]:
+                spent: Sequence[Action] = (), following: frozenset[str] = frozenset(),
+                stance: str | None = None) -> dict[str, Any]:
     """Plan one model's actions; updates ``board`` positions and ``plan``. The result says
     whether it moved and attacked, the context after it (``ctx``: a new door state when it
     opened a door or hatch) and whether it may go On Guard (``guard``). ``spent``: the actions
     it has already carried out this activation (a re-plan, :func:`replan_model`): their AP are
     gone and none of them is planned again. ``following``: the unit's models planned after
-    this one (coherency is the unit's after it has moved: see :func:`_mates`)."""
+    this one (coherency is the unit's after it has moved: see :func:`_mates`). ``stance``:
+    the order already chosen for the activation (a re-plan), which the referee holds it to."""
     t = _begin_turn(ctx, state, unit, op, codes, board, enemies, phase, plan, spent,
                     following)
+    t.stance = stance
     if t.ap <= 0:
         return t.result
     _look_around(t)
@@ -565,7 +567,8 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
         plan.explain.append(f"{op.label} has no enemy left to act against.")
         return plan
     result = _plan_model(ctx, state, unit, op, order, order.codes(), board, enemies, None,
-                         phase, plan, spent=spent)
+                         phase, plan, spent=spent,
+                         stance=op.stance if state.edition == "kt2024" else None)
     if result["guard"] and op.stance == "engage" and not any(
             a.kind in ("shoot", "fight", "charge") for a in plan.actions):
         note = (f"{op.label} goes On Guard (Guard, 1 AP): no enemy in sight and range.")

@@ -78,6 +78,9 @@ class _Turn:
     shot_done: bool = False
     heavy_moves: tuple[str, ...] | None = None
     heavy: Weapon | None = None
+    stance: str | None = None
+    """The Kill Team 2024 order when it is already chosen (a re-plan part-way through the
+    activation); None while the plan chooses it."""
 
     def fork(self) -> _Turn:
         """A scratch copy to try a sequence on: its own plan, result and record of what was
@@ -123,7 +126,7 @@ class _Turn:
         return referee.Activation(
             who=self.op.label, edition=self.edition, apl=apl,
             ap_used=apl - self.ap if self.edition == "kt2024" else 0, done=tuple(self.done),
-            heavy=self.heavy, moved_how=moved_how, phase=self.phase)
+            heavy=self.heavy, moved_how=moved_how, phase=self.phase, stance=self.stance)
 
     def may(self, kind: str) -> bool:
         """Whether ``kind`` may come next by the referee (control range aside: see

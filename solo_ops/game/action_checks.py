@@ -70,14 +70,15 @@ def _enemies_in_control(state: State, op: Operative, game: Game,
 
 def activation(state: State, op: Operative) -> referee.Activation:
     """What the referee (:mod:`solo_ops.rules.referee`) knows of ``op`` now: its activation's
-    AP and actions, the Heavy weapon it shot, a counteract, whom it carries, the 2018 phase
-    and move."""
+    AP and actions, the Heavy weapon it shot, a counteract, whom it carries, its 2024 order,
+    the 2018 phase and move."""
     heavy = next((w for w in op.profile.weapons if w.name == op.heavy_shot), None)
     return referee.Activation(
         who=op.name, edition=state.edition, apl=max(1, op.profile.apl - op.apl_penalty),
         ap_used=op.ap_used, done=tuple(op.actions_taken), heavy=heavy, moved_how=op.moved_how,
         counteracting=state.counteracting, carrying=op.carrying,
-        picked_up="carry" in op.actions_taken, phase=state.phase)
+        picked_up="carry" in op.actions_taken, phase=state.phase,
+        stance=op.stance if state.edition == "kt2024" else None)
 
 
 def holder(state: State, op: Operative, game: Game) -> str | None:

@@ -31,13 +31,14 @@ def referee_kind(action: Action) -> str:
 def activation(state: State, op: Operative, spent: Sequence[Action],
                counteracting: bool = False) -> referee.Activation:
     """What the referee knows of the enemy model ``op``: the actions ``spent`` this activation
-    (before the one being judged), its APL after a Stun, the Heavy weapon it shot; the 2018
-    phase and how it moved this battle round."""
+    (before the one being judged), its APL after a Stun, the Heavy weapon it shot, its 2024
+    order as it stands; the 2018 phase and how it moved this battle round."""
     apl = max(1, op.profile.apl - op.apl_penalty)
     act = referee.Activation(who=op.label, edition=state.edition, apl=apl,
                              counteracting=counteracting, carrying=op.carrying,
                              phase=state.phase,
-                             moved_how=op.moved_how if state.edition == "kt2018" else None)
+                             moved_how=op.moved_how if state.edition == "kt2018" else None,
+                             stance=op.stance if state.edition == "kt2024" else None)
     for done in spent:
         if state.edition == "kt2018" and done.kind not in ("operate_hatch", *referee.MOVES):
             continue  # 2018: a move and a door opened on its way are what matter

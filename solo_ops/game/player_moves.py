@@ -50,6 +50,7 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         how, action = declared_move(op, how, action)
     _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
+    _check_order(state, op, how)
     _check_heavy_move(state, op, how)
     if state.edition == "kt2018" and how in ("advance", "charge") and action.get("to") is None:
         return _declare(game, state, op, how, action)
@@ -73,12 +74,14 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
                target: Operative | None = None) -> tuple[Walk, float]:
     """Refuse (``RuleError``) a move of ``op`` to ``to`` (``how``: the edition's move; a
     charge at ``target``) that a player's would be refused now: the 2018 movement phase, AP and
-    the sequence table, Heavy, where the base may stand, control range, a route around walls
-    and bases (enemy control ranges blocking a free move), the allowance, where a charge or
-    fall back ends. Its walk and cost when legal; changes nothing (the referee audit asks it
-    of the enemy, whose actions are in ``op.ap_used`` / ``op.actions_taken``)."""
+    the sequence table, the 2024 order, Heavy, where the base may stand, control range, a
+    route around walls and bases (enemy control ranges blocking a free move), the allowance,
+    where a charge or fall back ends. Its walk and cost when legal; changes nothing (the
+    referee audit asks it of the enemy, whose actions are in ``op.ap_used`` /
+    ``op.actions_taken``)."""
     _check_move_timing(state, op, how)
     _spend(state, op, how, check_only=True)
+    _check_order(state, op, how)
     _check_heavy_move(state, op, how)
     walk = _checked_route(game, state, op, how, to, target)
     cost = _check_allowance(state, op, how, walk)
@@ -311,6 +314,14 @@ def _check_move_timing(state: State, op: Operative, how: str = "normal") -> None
         raise RuleError(refused)
 
 
+def _check_order(state: State, op: Operative, how: str) -> None:
+    """Kill Team 2024: no Charge on a Conceal order, by the referee
+    (:func:`solo_ops.rules.referee.order_refusal`)."""
+    refused = referee.order_refusal(activation(state, op), how)
+    if refused is not None:
+        raise RuleError(refused)
+
+
 def _check_heavy_move(state: State, op: Operative, how: str) -> None:
     """Kill Team 2024 Heavy: no move after shooting a Heavy weapon (but its (x) move), by the
     referee (:func:`solo_ops.rules.referee.heavy_move_refusal`)."""
@@ -514,8 +525,9 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
     """The active operative's moves (the edition's four) and, for each, why it cannot be
     made now — ``None`` when it can, wherever it then ends (that is checked when the move is
     reported). These are the very checks :func:`_move` runs before it looks at the
-    destination, in its order: the 2018 movement phase, AP, a Heavy weapon shot, and an
-    enemy's control range (within one, only a fall back — or a 2018 charge — starts)."""
+    destination: the 2018 movement phase, AP, a Heavy weapon shot, an enemy's control range
+    (within one, only a fall back — or a 2018 charge — starts) and the 2024 order (no charge
+    on Conceal)."""
     kinds = {"kt2024": ("reposition", "dash", "charge", "fall_back"),
              "kt2018": ("normal", "advance", "charge", "fall_back")}[state.edition]
     if state.active_operative is None:
@@ -533,6 +545,7 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
             _spend(state, op, how, check_only=True)
             _check_heavy_move(state, op, how)
             _check_leaving_control_range(state, op, how, in_control)
+            _check_order(state, op, how)  # after control range: within one, that is why
         except RuleError as exc:
             out[how] = str(exc)
         else:

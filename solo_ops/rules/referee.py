@@ -20,6 +20,9 @@ control range, if any). Each refusal is one sentence naming the rule and its sou
 * control range (001: a Reposition or Dash cannot start in an enemy's control range, a Charge
   neither (it is a Reposition), a Fall Back needs one; "Cannot Shoot while within Control Range
   of an enemy"; 002 Guard "Cannot be used in Control Range with enemies");
+* the order (Kill Team 2024): on a Conceal order no Charge (it needs an Engage order; 001's
+  own Charge line is cut short, so docs/rules.md gives the reading) and no Shoot unless Silent
+  (001 Shoot "Cannot be performed with a conceal order");
 * carrying (003 Carrying: "this ends all actions for this turn");
 * doors and hatches on the way: opening one is part of the move (002 Operate Hatch "Can be
   performed during a Reposition or Dash"; 004 "at any point when an INFANTRY model is making a
@@ -73,7 +76,9 @@ class Activation:
     activation, if any), ``moved_how`` (a move made before these actions: a carrier always
     counts as having moved), ``counteracting``. Both editions: ``carrying`` (the friend it
     carries) and ``picked_up`` (it picked that friend up this turn). Kill Team 2018:
-    ``phase`` and ``moved_how`` (how it moved this battle round)."""
+    ``phase`` and ``moved_how`` (how it moved this battle round). ``stance``: the Kill Team
+    2024 order (``engage`` or ``conceal``), or None while it is not chosen yet (the planner
+    chooses it from the actions it picks)."""
 
     who: str
     edition: str
@@ -86,6 +91,7 @@ class Activation:
     carrying: str | None = None
     picked_up: bool = False
     phase: str = "firefight"
+    stance: str | None = None
 
     def after(self, kind: str, weapon: Weapon | None = None) -> Activation:
         """The activation once ``kind`` is done (with ``weapon`` for a shot): its AP spent,
@@ -138,6 +144,22 @@ def spend_refusal(act: Activation, kind: str) -> str | None:
         return refused
     if act.ap_used + cost > max(1, act.apl):
         return f"{act.who} has {act.ap_left} AP left; {_words(kind)} costs {cost}"
+    return None
+
+
+def order_refusal(act: Activation, kind: str, weapon: Weapon | None = None) -> str | None:
+    """Kill Team 2024 on a Conceal order: no Charge (the Charge action needs an Engage order;
+    docs/rules.md has the reading, 001's Charge line breaking off after "add 2" to the
+    movement characteristic AND the") and no Shoot unless the weapon is Silent (001 Shoot
+    "Cannot be performed with a conceal order"; Silent "Operative can Shoot while it has a
+    Conceal order")."""
+    if act.edition != "kt2024" or act.stance != "conceal":
+        return None
+    if kind == "charge":
+        return (f"{act.who} has a Conceal order: it cannot charge (a Charge needs an Engage "
+                "order)")
+    if kind == "shoot" and weapon is not None and not kt2024.may_shoot_while_concealed(weapon):
+        return f"{act.who} has a Conceal order: it cannot shoot (unless Silent)"
     return None
 
 
@@ -253,11 +275,12 @@ def timing_refusal_2018(act: Activation, kind: str, weapon: Weapon | None = None
 def refusal(act: Activation, kind: str, *, weapon: Weapon | None = None,
             holder: str | None = None, check_control: bool = True) -> str | None:
     """Why ``kind`` (with ``weapon`` for a shot) may not be done now, or None when it may:
-    carrying, the 2018 timing, AP and the sequence table, Heavy, then control range
+    carrying, the 2018 timing, AP and the sequence table, the order, Heavy, then control range
     (``holder``; ``check_control`` False when the caller judges a portal fight or has not
     measured it)."""
     for why in (carry_refusal(act, kind), timing_refusal_2018(act, kind, weapon),
-                spend_refusal(act, kind), heavy_move_refusal(act, kind),
+                spend_refusal(act, kind), order_refusal(act, kind, weapon),
+                heavy_move_refusal(act, kind),
                 heavy_shot_refusal(act, weapon) if kind == "shoot" else None,
                 control_refusal(act, kind, holder) if check_control else None):
         if why is not None:

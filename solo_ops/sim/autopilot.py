@@ -301,7 +301,8 @@ def _act_2024(game: Game, state: State, op: Operative, policy: str
     if shot is not None and "shoot" not in taken:
         yield {"type": "shoot", "operative": op.id, "target": shot.target,
                "weapon": shot.weapon, "roll": True}
-    if sequences.allowed("charge", taken):  # the sequence table the rules check
+    # the sequence table and the order the rules check (a Charge needs an Engage order)
+    if sequences.allowed("charge", taken) and op.stance == "engage":
         charge = _charge(game, state, op, policy, shot)
         if charge is not None:
             yield charge

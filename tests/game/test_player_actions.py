@@ -75,6 +75,25 @@ def test_charge_must_end_in_control_range_and_counts_the_extra_2_inches() -> Non
             "cannot Fall Back after a Charge .*'fall-back-after-reposition-or-charge'")
 
 
+def test_a_conceal_order_refuses_a_charge_at_the_table_and_in_the_offers() -> None:
+    """Kill Team 2024: a Charge needs an Engage order (docs/rules.md), for the players as for
+    the enemy (one referee). The table's offers say why before the charge is tried; the order
+    can still be changed before the first action."""
+    from solo_ops.game.player_moves import open_moves
+
+    game, state = active(enemy_at=(10.5, 10), stance="conceal")
+    why = "a1 has a Conceal order: it cannot charge \\(a Charge needs an Engage order\\)"
+    refused(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [9.3, 10]},
+            why)
+    offers = open_moves(game, state)
+    assert offers["charge"] is not None and "Conceal order" in offers["charge"]
+    assert offers["reposition"] is None and offers["dash"] is None
+    step(game, state, {"type": "order", "stance": "engage"})
+    assert open_moves(game, state)["charge"] is None
+    step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [9.3, 10]})
+    assert state.operatives["a1"].charged
+
+
 def test_fight_and_damage_reports() -> None:
     game, state = active(enemy_at=(4.1, 10))
     refused(game, state, {"type": "move", "how": "reposition", "to": [3, 8]},

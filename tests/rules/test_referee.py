@@ -127,3 +127,26 @@ def test_2018_one_move_and_no_shot_after_a_charge_or_an_advance() -> None:
         "e1 advanced this battle round: it can only fire an Assault weapon")
     assault = weapon("assault gun", kind=WeaponType.ASSAULT)
     assert referee.refusal(advanced, "shoot", weapon=assault, check_control=False) is None
+
+
+def test_a_conceal_order_forbids_a_charge_and_a_shot_unless_silent() -> None:
+    """Kill Team 2024: the Charge action needs an Engage order (001's Charge line is cut
+    short: docs/rules.md gives the reading); 001 Shoot "Cannot be performed with a conceal
+    order"; Silent "Operative can Shoot while it has a Conceal order". An order not yet chosen
+    (the planner's, None) refuses nothing; Kill Team 2018 has no orders."""
+    hidden = Activation(who="Tam", edition="kt2024", stance="conceal")
+    assert referee.refusal(hidden, "charge", holder=None) == (
+        "Tam has a Conceal order: it cannot charge (a Charge needs an Engage order)")
+    assert referee.refusal(hidden, "shoot", weapon=GUN, holder=None) == (
+        "Tam has a Conceal order: it cannot shoot (unless Silent)")
+    assert referee.refusal(hidden, "shoot", weapon=weapon("needle", "silent"),
+                           holder=None) is None
+    for kind in ("reposition", "dash"):
+        assert referee.refusal(hidden, kind, holder=None) is None
+    assert referee.refusal(hidden, "fight", holder="e1") is None  # no order needed to fight
+    for stance in ("engage", None):
+        act = Activation(who="Tam", edition="kt2024", stance=stance)
+        assert referee.refusal(act, "charge", holder=None) is None
+        assert referee.refusal(act, "shoot", weapon=GUN, holder=None) is None
+    old = Activation(who="Tam", edition="kt2018", stance="conceal", phase="movement")
+    assert referee.order_refusal(old, "charge") is None
