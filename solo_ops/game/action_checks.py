@@ -93,6 +93,8 @@ def _spend(state: State, op: Operative, what: str, *, check_only: bool = False) 
     action, each action once, no Charge after a Reposition, ...); ``check_only`` only refuses,
     so an action's AP and place in the activation are checked before anything else about it."""
     if state.edition != "kt2024":
+        if what in ("shoot", "fight") and not check_only:
+            op.actions_taken.append(what)  # 2018: once a phase (the referee's timing)
         return
     act = activation(state, op)
     refused = referee.spend_refusal(act, what)

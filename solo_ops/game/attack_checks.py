@@ -190,4 +190,7 @@ def _check_fight_start(state: State, op: Operative) -> None:
     """A fight's first checks: the 2018 fight phase and AP."""
     if state.edition == "kt2018" and state.phase != "fight":
         raise RuleError("models fight in the fight phase")
+    refused = referee.timing_refusal_2018(activation(state, op), "fight")  # once a phase
+    if refused is not None:
+        raise RuleError(refused)
     _spend(state, op, "fight", check_only=True)

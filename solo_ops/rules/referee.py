@@ -245,9 +245,11 @@ def carry_refusal(act: Activation, kind: str) -> str | None:
 
 
 def timing_refusal_2018(act: Activation, kind: str, weapon: Weapon | None = None) -> str | None:
-    """Kill Team 2018: a model moves once, in the movement phase; it fires in the shooting
-    phase, not after Falling Back or Retreating, after an Advance only an Assault weapon, and
-    not after a charge; it fights in the fight phase."""
+    """Kill Team 2018: a model moves once, in the movement phase; it fires once, in the
+    shooting phase, not after Falling Back or Retreating, after an Advance only an Assault
+    weapon, and not after a charge; it fights once, in the fight phase (``done``: its shot or
+    fight this phase, an Overwatch not counted: 004 "pick a model ... to shoot", "chosen to
+    fight")."""
     if act.edition != "kt2018":
         return None
     if kind in MOVES_2018:
@@ -256,6 +258,10 @@ def timing_refusal_2018(act: Activation, kind: str, weapon: Weapon | None = None
         if act.moved_how is not None and not rest_of_move(act, kind):
             return (f"{act.who} has already moved this battle round ({_words(act.moved_how)}): "
                     "a model moves once in the movement phase")
+    if kind in ("shoot", "fight") and kind in act.done:  # 004: each model is chosen once
+        return (f"{act.who} has already {'shot' if kind == 'shoot' else 'fought'} in this "
+                f"{'shooting' if kind == 'shoot' else 'fight'} phase: a model "
+                f"{kind}s once a phase (004)")
     if kind == "shoot":
         if act.phase != "shooting":
             return "models shoot in the shooting phase"

@@ -150,3 +150,19 @@ def test_a_conceal_order_forbids_a_charge_and_a_shot_unless_silent() -> None:
         assert referee.refusal(act, "shoot", weapon=GUN, holder=None) is None
     old = Activation(who="Tam", edition="kt2018", stance="conceal", phase="movement")
     assert referee.order_refusal(old, "charge") is None
+
+
+def test_2018_a_model_shoots_once_in_the_shooting_phase_and_fights_once_in_the_fight_phase(
+        ) -> None:
+    """004: a model is picked to shoot, and chosen to fight, once a phase; what it did this
+    phase is its activation's ``done`` (an Overwatch, fired in another phase, is not)."""
+    shooting = Activation(who="Idris", edition="kt2018", phase="shooting")
+    assert referee.refusal(shooting, "shoot", weapon=GUN, check_control=False) is None
+    assert referee.refusal(shooting.after("shoot", GUN), "shoot", weapon=GUN,
+                           check_control=False) == (
+        "Idris has already shot in this shooting phase: a model shoots once a phase (004)")
+    fighting = Activation(who="Corvin", edition="kt2018", phase="fight", done=("fight",))
+    assert referee.timing_refusal_2018(fighting, "fight") == (
+        "Corvin has already fought in this fight phase: a model fights once a phase (004)")
+    twice = Activation(who="e1", edition="kt2024", done=("shoot",))  # 2024: the sequence table
+    assert referee.timing_refusal_2018(twice, "shoot") is None
