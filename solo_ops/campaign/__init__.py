@@ -24,7 +24,7 @@ from solo_ops.campaign.carrying import (
     drop_carried,
     start_carry,
 )
-from solo_ops.campaign.missions import record_mission, scenario_squads
+from solo_ops.campaign.missions import check_wounds_lost, record_mission, scenario_squads
 from solo_ops.campaign.model import (
     ACTIVE,
     DIFFICULTIES,
@@ -113,6 +113,7 @@ __all__ = [
     "carried_to_safety",
     "carry_move_allowance",
     "carry_move_limit",
+    "check_wounds_lost",
     "counts_as_moved",
     "drop_carried",
     "kills_in",

@@ -79,6 +79,24 @@ def _resolve_outcomes(campaign: Campaign, result: MissionResult,
     return outcomes
 
 
+def check_wounds_lost(campaign: Campaign, result: MissionResult, source: str | None) -> None:
+    """Refuse a result file's ``wounds_lost`` above what the model can lose: its Wounds, in the
+    edition that gives it more (a result file does not say which edition the mission was
+    played in). A played game's count is the game's own (a Kill Team 2018 flesh wound leaves
+    a model at 1 wound to lose again), so only result files are checked."""
+    for i, o in enumerate(result.models):
+        try:
+            _, model = campaign.find(o.id)
+        except KeyError:
+            continue  # named in record_mission's own check
+        profile = model.parsed_profile(source, f"models[{i}].profile")
+        most = max(profile.for_edition(edition).wounds for edition in ("kt2024", "kt2018"))
+        if o.wounds_lost > most:
+            raise InputError(f"{model.name} ({o.id}) has {most} wounds: it cannot have lost "
+                             f"{o.wounds_lost}", source=source,
+                             field=f"models[{i}].wounds_lost")
+
+
 def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title: str,
             all_destroyed: bool) -> str:
     """A model that played the mission: its count, and its survival test made pending when it

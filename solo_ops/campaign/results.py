@@ -129,17 +129,22 @@ def result_from_state(state: State, *, mission: str | None = None,
     """The :class:`MissionResult` of an ended game (:class:`solo_ops.game.state.State`).
 
     Reads every player-side operative's ``wounds_lost``, ``went_down``/``down``,
-    ``carried_by`` (still carried: carried to safety) and ``carried_to_safety`` (carried off
-    the table, or marked at the end), and ``state.result`` for the outcome, VP and whether
-    every enemy was destroyed. Operative ids must be the campaign's model ids.
+    ``carried_by`` (still carried: carried to safety) and ``carried_to_safety`` (marked at the
+    end), the ``evacuated`` events (carried off the table), and ``state.result`` for the
+    outcome, VP and whether every enemy was destroyed. Operative ids must be the campaign's
+    model ids.
     """
     outcomes = []
     kills = kills_in(state)
+    evacuated = {event.get("carried") for record in state.log
+                 for event in record.get("events", ()) if event.get("type") == "evacuated"}
     for op in state.operatives.values():
         if getattr(op, "side", None) != "player":
             continue
         down = bool(getattr(op, "went_down", False) or getattr(op, "down", False))
-        still_carried = getattr(op, "carried_by", None) is not None
+        # carried off the table (``evacuate``: its carrier keeps it, off the table too), or
+        # still carried at the end
+        still_carried = getattr(op, "carried_by", None) is not None and op.id not in evacuated
         off = bool(getattr(op, "carried_to_safety", False)) and not still_carried
         outcomes.append(ModelOutcome(
             id=op.id, wounds_lost=int(getattr(op, "wounds_lost", 0) or 0), went_down=down,

@@ -24,6 +24,7 @@ from solo_ops.campaign import (
     CampaignSettings,
     MissionReport,
     calibration,
+    check_wounds_lost,
     new_campaign,
     parse_mission_result,
     parse_squad,
@@ -52,6 +53,7 @@ from solo_ops.cli.campaign_files import (
     rate_missions_option,
     save_campaign,
     saves_option,
+    shown_name,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
 from solo_ops.cli.common import (
@@ -275,6 +277,8 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
     def apply(current: Campaign) -> None:
         dice.log.clear()
         if result is not None:
+            _check_no_mission_set_up(path, name, current.missions_played + 1)
+            check_wounds_lost(current, result, str(result_file))
             reports.append(record_mission(current, result, dice, source=str(result_file)))
         else:
             reports.append(run_survival_tests(current, dice))
@@ -290,6 +294,19 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
     for line in report.lines:
         out.print(line, markup=False)
     out.print(f"[dim]seed {seed}; saved to {path}[/dim]")
+
+
+def _check_no_mission_set_up(path: Path, name: str, number: int) -> None:
+    """Refuse a result file for mission ``number`` while ``campaign play`` has that mission set
+    up (or in play): recording over it would throw its game away when it ends. A result file
+    is for a mission played without solo-ops."""
+    save = mission_paths(path, number)["save"]
+    if save.exists():
+        raise InputError(
+            f"mission {number} of campaign {shown_name(name)} is set up to be played with "
+            f"solo-ops ({save}): go on with `solo-ops campaign play {shown_name(name)}`; a "
+            "result file records a mission played without solo-ops (to record one instead, "
+            "move that mission's files aside first)", source="--mission-result")
 
 
 @campaign.command("replace")

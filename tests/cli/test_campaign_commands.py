@@ -142,6 +142,26 @@ def test_survival_bad_result_file(runner: CliRunner, tmp_path: Path) -> None:
     assert shown["missions_played"] == 0  # nothing was written
 
 
+def test_a_result_file_cannot_lose_more_wounds_than_a_model_has(runner: CliRunner,
+                                                                  tmp_path: Path) -> None:
+    """Sgt Kell has 8 wounds: a result file saying he lost 99 is one line naming the field,
+    and nothing is written (it used to be taken, the notes then disagreeing with the wounds he
+    starts with); all 8 are taken."""
+    start(runner, tmp_path)
+    before = (tmp_path / "Gallowdark.json").read_bytes()
+    bad = write(tmp_path / "bad.yaml", {"models": [{"id": "kell", "wounds_lost": 99}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", bad, "--seed", "1",
+                 "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1
+    assert ("bad.yaml: models[0].wounds_lost: Sgt Kell (kell) has 8 wounds: it cannot have "
+            "lost 99") in out.stderr
+    assert (tmp_path / "Gallowdark.json").read_bytes() == before
+    most = write(tmp_path / "most.yaml", {"models": [{"id": "kell", "wounds_lost": 8}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", most, "--seed", "1",
+                 "--saves", str(tmp_path), "--json")
+    assert out.exit_code == 0, out.output
+
+
 def _kill(runner: CliRunner, saves: Path, model: str) -> None:
     """Make ``model`` fall: went down, rolling a 6 (the seed is searched for a 6)."""
     result_file = write(saves / f"fall-{model}.yaml", {"models": [{"id": model, "down": True}]})
@@ -283,3 +303,40 @@ def test_difficulty_and_target_win_are_one_choice(runner: CliRunner, tmp_path: P
     assert out.exit_code == 2 and "not both" in out.stderr
     data = start(runner, tmp_path, "--difficulty", "hard")
     assert data["settings"]["difficulty"] == "hard" and data["settings"]["target_win"] is None
+
+
+def test_a_result_file_is_refused_while_the_mission_is_set_up_with_solo_ops(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """A mission ``campaign play`` has set up (or is playing) is not recorded over by a result
+    file: its game would be thrown away when it ends ("Mission 1 was already recorded", no
+    survival test for what happened). One line, exit 2, the campaign save untouched; once the
+    mission's files are moved aside, the result file is recorded."""
+    from solo_ops.cli import main
+
+    made = invoke(runner, "new", "Duo", "--squad", VESPER, "--target-win", "off",
+                  "--saves", str(tmp_path))
+    assert made.exit_code == 0, made.output
+    played = runner.invoke(main, ["campaign", "play", "Duo", "--seed", "3", "--board",
+                                  "gallowdark-corridors", "--engagement", "1", "--saves",
+                                  str(tmp_path), "--answer", "quit"])
+    assert played.exit_code == 0, played.output
+    save = tmp_path / "Duo-missions" / "mission-1.save.json"
+    assert save.is_file()
+    campaign = tmp_path / "Duo.json"
+    before = campaign.read_bytes()
+    result_file = write(tmp_path / "result.yaml", {"mission": "Paper raid", "outcome": "win"})
+    out = invoke(runner, "survival", "Duo", "--mission-result", result_file, "--seed", "1",
+                 "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert (f"mission 1 of campaign Duo is set up to be played with solo-ops ({save}): go on "
+            "with `solo-ops campaign play Duo`") in out.stderr
+    assert campaign.read_bytes() == before
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for path in save.parent.glob("mission-1*"):
+        path.rename(aside / path.name)
+    out = invoke(runner, "survival", "Duo", "--mission-result", result_file, "--seed", "1",
+                 "--saves", str(tmp_path), "--json")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["mission"] == 1

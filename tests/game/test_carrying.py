@@ -132,6 +132,24 @@ def test_still_carried_at_the_end_counts_as_carried_to_safety_and_adds_one() -> 
     assert ("carried to safety" in " ".join(r for r, _ in test.bonuses))
 
 
+def test_a_friend_carried_off_the_table_is_recorded_carried_off_not_still_carried() -> None:
+    """``evacuate``: the carrier takes its friend off the table (003 Carrying) and keeps it;
+    the campaign records the friend as carried off the table, not as still carried at the end
+    (a tester saw the history say ``carried_off: false`` after "carries ... off the table")."""
+    game, state = game_with_downed_friend(turns=2)
+    carry_a2(game, state)
+    finish_turn(game, state)
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    step(game, state, {"type": "move", "operative": "a1", "to": [1.0, 10]})
+    step(game, state, {"type": "evacuate", "operative": "a1"})
+    assert state.operatives["a2"].carried_to_safety and state.operatives["a2"].at is None
+    finish_turn(game, state)
+    assert state.ended
+    outcome = {o.id: o for o in result_from_state(state).models}["a2"]
+    assert outcome.went_down and outcome.carried_off and not outcome.carried
+    assert outcome.carried_to_safety  # the survival test's +1 is the same either way
+
+
 def test_the_table_view_offers_carry_and_evacuate_only_when_the_rules_allow() -> None:
     """``open_actions`` (what the page offers): ``carry`` once a downed friend lies on the
     table and the operative carries nothing; ``evacuate`` only while it carries a friend."""
