@@ -310,6 +310,15 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
              f"{o['taken']}" for o in options] + ["auto", "auto all"], timeout=WAIT)
         expect(page.locator("#options button.primary")).to_have_count(1)
         expect(page.locator("#options button.primary")).to_contain_text("★ block 1")
+        # each line of the question (each side's dice, each choice) starts a block of its own,
+        # not run together into one paragraph
+        lines = [" ".join(line.split()) for line in api_prompt(server)["text"].split("\n")
+                 if line.strip()]  # (as the page shows them: spaces run together)
+        shown = [page.locator("#prompt-text").inner_text(),
+                 *page.locator("#prompt-more p").all_inner_texts()]
+        assert len(lines) > 2
+        for line in lines:
+            assert any(block.startswith(line[:40]) for block in shown), (line, shown)
         page.locator("#options button", has_text="★ block 1").click()
         expect(page.locator("#narration")).to_contain_text("Tam blocks a crit hit with a crit.",
                                                            timeout=WAIT)

@@ -44,29 +44,31 @@ async function getJSON(url) {
 }
 
 // A long text as blocks of at most BLOCK characters: whole sentences where they fit, a long
-// sentence cut at a space (every word is still shown).
+// sentence cut at a space (every word is still shown). A line break in the text always starts
+// a new block (a fight's question gives each side's dice and each choice a line of its own).
 function blocks(text, limit) {
   const most = limit || BLOCK;
   const out = [];
-  let current = "";
-  const pieces = String(text || "").split(/(?<=[.!?;:])\s+|\n/);
-  for (const piece of pieces) {
-    let rest = piece.trim();
-    if (!rest) continue;
-    if (current && current.length + 1 + rest.length <= most) {
-      current += " " + rest;
-      continue;
+  for (const line of String(text || "").split("\n")) {
+    let current = "";
+    for (const piece of line.split(/(?<=[.!?;:])\s+/)) {
+      let rest = piece.trim();
+      if (!rest) continue;
+      if (current && current.length + 1 + rest.length <= most) {
+        current += " " + rest;
+        continue;
+      }
+      if (current) out.push(current);
+      while (rest.length > most) {
+        const cut = rest.lastIndexOf(" ", most - 1);
+        const at = cut > most / 2 ? cut : most - 1;
+        out.push(rest.slice(0, at) + (cut > most / 2 ? "" : "…"));
+        rest = rest.slice(at).trim();
+      }
+      current = rest;
     }
     if (current) out.push(current);
-    while (rest.length > most) {
-      const cut = rest.lastIndexOf(" ", most - 1);
-      const at = cut > most / 2 ? cut : most - 1;
-      out.push(rest.slice(0, at) + (cut > most / 2 ? "" : "…"));
-      rest = rest.slice(at).trim();
-    }
-    current = rest;
   }
-  if (current) out.push(current);
   return out;
 }
 
