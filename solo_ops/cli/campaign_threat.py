@@ -77,6 +77,8 @@ class Threatening:
     played: int = 0
     candidates: int = 0
     rolled: str = ""
+    interrupted: bool = False
+    """The rating was stopped (Ctrl-C): the best found so far is proposed."""
 
 
 def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
@@ -103,6 +105,7 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
     if found.interrupted:
         import click
 
+        how.interrupted = True
         click.echo(f"Rating stopped by Ctrl-C after {found.played} missions: the best so far "
                    "is proposed.", err=True)
     return found
@@ -151,8 +154,9 @@ def _line(how: Threatening) -> str:
     predicted = record["predicted"]
     known = predicted is not None and \
         (predicted["interval"][1] - predicted["interval"][0]) / 2 <= DEFAULT_WIDTH + 1e-9
-    note = "" if known else "; its win chance not yet known to ± 8 points when the rating's " \
-        "budget ran out"
+    stopped = " was stopped (Ctrl-C)" if how.interrupted else "'s budget ran out"
+    note = "" if known else ("; its win chance not yet known to ± 8 points when the rating"
+                             f"{stopped}")
     who = "proposed" if record["by"] == "proposal" else "the group's choice"
     if not how.played:
         return f"{who}: {prediction_line(record)}{note} (rated when it was proposed)"

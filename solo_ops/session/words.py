@@ -32,6 +32,8 @@ def describe(action: dict[str, Any]) -> str:
         return f"'{typed}'"
     words = [str(action.get("type", "?"))]
     for key in ("operative", "how", "target", "to", "damage", "amount", "feature"):
+        if key == "how" and action.get(key) == "reposition":
+            continue  # `move X,Y`'s own kind, as typed (a 2018 normal move is stored so too)
         if action.get(key) is not None:
             value = action[key]
             if isinstance(value, list):

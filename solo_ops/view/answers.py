@@ -106,9 +106,10 @@ along the long edge, y the short one; +y is north, up on every map):
                                            solo-ops rolls 2D6, then 'move X,Y' or 'move into
                                            base contact with u3-a' within the roll; short of 1"
                                            the charge fails: move closer, not within 1")
-                          charge u3-a 12,6   fallback 8,3 (within 1" of an enemy, which has not
-                                           charged it)     ready (Readied instead of moving: it
-                                           shoots first, in Ready, Fire!)
+                          charge u3-a 12,6   (declare, roll, and move there if the roll allows)
+                          fallback 8,3    (within 1" of an enemy, which has not charged it)
+                          ready           (Readied instead of moving: it shoots first, in
+                                           Ready, Fire!)
                           move 4 toward obj-2   move to obj-2   move behind crate-2 (solo-ops
                           works out the point, shows it and asks yes / no)
                           door d1 open    (within 1", making a normal move or Falling Back)

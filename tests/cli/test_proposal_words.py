@@ -66,3 +66,33 @@ def test_the_proposal_is_one_statement_everywhere(runner: CliRunner, tmp_path: P
                                 *saves])
     assert told.exit_code == 0, told.output
     assert f"*{STATEMENT}.*" in chronicle.read_text()
+
+
+def test_a_rating_stopped_by_ctrl_c_says_so_not_that_its_budget_ran_out(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during a proposal: the best so far is proposed, and the briefing (kept in the
+    save, shown again by `campaign show` and the chronicle) says the rating was stopped, not
+    that its budget ran out (a tester stopped one after 12 missions and read the latter)."""
+    looks: list[int] = []
+
+    def stop_at_the_second_look() -> None:
+        looks.append(1)
+        if len(looks) == 2:
+            raise KeyboardInterrupt
+
+    fake_missions(monkeypatch, lambda enemy, level: RATES[level],
+                  during=stop_at_the_second_look)
+    saves = ["--saves", str(tmp_path / "saves")]
+    made = runner.invoke(main, ["campaign", "new", "Vesper", "--squad",
+                                str(SCENARIOS / "squads" / "vesper.yaml"), "--target-win",
+                                "40%", *saves])
+    assert made.exit_code == 0, made.output
+    played = runner.invoke(main, ["campaign", "play", "Vesper", "--seed", "7", "--board",
+                                  "gallowdark-corridors", "--roster", "ork-mob",
+                                  "--answer", "quit", *saves])
+    assert played.exit_code == 0, played.output
+    assert "Rating stopped by Ctrl-C after 12 missions" in played.stderr
+    briefing = next(line for line in played.stdout.splitlines() if "Engagement level" in line)
+    assert ("its win chance not yet known to ± 8 points when the rating was stopped (Ctrl-C)"
+            in briefing)
+    assert "budget ran out" not in played.stdout

@@ -39,5 +39,8 @@ def test_a_mid_step_answer_is_named_as_typed(kind: str, text: str, said: str) ->
 
 def test_other_answers_keep_their_kind_and_names() -> None:
     assert describe({"type": "done", "operative": "kell"}) == "'done kell'"
+    # a plain move as typed: no 2024 word in a 2018 game (its normal move is stored so too)
     assert describe({"type": "move", "operative": "vale", "how": "reposition",
-                     "to": [12.0, 4.5]}) == "'move vale reposition 12,4.5'"
+                     "to": [12.0, 4.5]}) == "'move vale 12,4.5'"
+    assert describe({"type": "move", "operative": "vale", "how": "dash",
+                     "to": [12.0, 4.5]}) == "'move vale dash 12,4.5'"
