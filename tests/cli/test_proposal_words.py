@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -30,18 +31,24 @@ STATEMENT = ("ork-mob at level 4: you win 39% (95% interval 24-58%, rated on 28 
              "missions); target 40%")
 
 
-def test_the_proposal_is_one_statement_everywhere(runner: CliRunner, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    batches = fake_missions(monkeypatch, lambda enemy, level: RATES[level])
-    saves = ["--saves", str(tmp_path / "saves")]
+def _first_mission(runner: CliRunner, saves: list[str], *how: str) -> Any:
+    """Campaign Vesper (a 40% target) and its first mission, an ork mob proposed on the
+    corridors: ``how`` it is played (the autopilot, or answers)."""
     made = runner.invoke(main, ["campaign", "new", "Vesper", "--squad",
                                 str(SCENARIOS / "squads" / "vesper.yaml"), "--target-win",
                                 "40%", *saves])
     assert made.exit_code == 0, made.output
     played = runner.invoke(main, ["campaign", "play", "Vesper", "--seed", "7", "--board",
-                                  "gallowdark-corridors", "--roster", "ork-mob",
-                                  "--autopilot", "objective", *saves])
+                                  "gallowdark-corridors", "--roster", "ork-mob", *how, *saves])
     assert played.exit_code == 0, played.output
+    return played
+
+
+def test_the_proposal_is_one_statement_everywhere(runner: CliRunner, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    batches = fake_missions(monkeypatch, lambda enemy, level: RATES[level])
+    saves = ["--saves", str(tmp_path / "saves")]
+    played = _first_mission(runner, saves, "--autopilot", "objective")
     assert [(level, n) for _, level, n in batches] == [(3, 12), (4, 12), (5, 12), (4, 12),
                                                        (5, 12), (4, 4)]
     out = played.stdout
@@ -82,15 +89,7 @@ def test_a_rating_stopped_by_ctrl_c_says_so_not_that_its_budget_ran_out(
 
     fake_missions(monkeypatch, lambda enemy, level: RATES[level],
                   during=stop_at_the_second_look)
-    saves = ["--saves", str(tmp_path / "saves")]
-    made = runner.invoke(main, ["campaign", "new", "Vesper", "--squad",
-                                str(SCENARIOS / "squads" / "vesper.yaml"), "--target-win",
-                                "40%", *saves])
-    assert made.exit_code == 0, made.output
-    played = runner.invoke(main, ["campaign", "play", "Vesper", "--seed", "7", "--board",
-                                  "gallowdark-corridors", "--roster", "ork-mob",
-                                  "--answer", "quit", *saves])
-    assert played.exit_code == 0, played.output
+    played = _first_mission(runner, ["--saves", str(tmp_path / "saves")], "--answer", "quit")
     assert "Rating stopped by Ctrl-C after 12 missions" in played.stderr
     briefing = next(line for line in played.stdout.splitlines() if "Engagement level" in line)
     assert ("its win chance not yet known to ± 8 points when the rating was stopped (Ctrl-C)"
