@@ -254,8 +254,10 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     if relation == "behind":
         end, walk = _behind(game, state, op, ref, allowance, blockers, how)
     else:
-        walk = move_goals.cheapest(walking, start, move_goals.goal_groups(ref, op, how),
-                                   op.radius, blockers)
+        groups = move_goals.goal_groups(ref, op, how)
+        if how == "charge" and target is not None:
+            groups = _charge_ends(game, state, op, target, groups)
+        walk = move_goals.cheapest(walking, start, groups, op.radius, blockers)
         if walk is None and state.edition == "kt2018" and how == "charge" \
                 and relation == "toward":
             walk = move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers,
@@ -299,6 +301,23 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     return Proposal(concrete, start, end, float(walk.cost),
                     tuple((float(x), float(y)) for x, y in walk.points), ref.id, relation,
                     _gap(ref, end, op.radius), allowance, blocked)
+
+
+def _charge_ends(game: Game, state: State, op: Operative, target: str,
+                 groups: list[Any]) -> list[Any]:
+    """The goals of a charge from which its target is in control range, by the engine's own
+    test of where a charge ends (visible and within 1": a model up on a vantage is out of
+    sight from the ground beside it); refused in one line when there is none."""
+    from solo_ops.game.action_checks import _enemies_in_control
+
+    foe = state.operatives[target]
+    kept = [g[np.array([foe in _enemies_in_control(state, op, game, at=(float(x), float(y)))
+                        for x, y in g], dtype=bool)] if len(g) else g for g in groups]
+    if not any(len(g) for g in kept):
+        raise RuleError(f"no point in base contact with {target} has it in sight (a charge "
+                        "ends within 1\" of its target and in its sight; it may stand up on "
+                        "terrain, behind something heavy)")
+    return kept
 
 
 def proposal_for(game: Game, state: State, action: dict[str, Any]) -> Proposal | None:

@@ -151,3 +151,25 @@ def test_an_operative_that_is_not_ready_is_named_as_such() -> None:
         intent.resolve_ids(game, state, {"type": "activate", "operative": "zz"}, prompt)
     assert intent.resolve_ids(game, state, {"type": "activate", "operative": "A"},
                               prompt)["operative"] == "a2"
+
+
+DECK = {**copy.deepcopy(BOARD), "features": [
+    *copy.deepcopy(BOARD["features"]),
+    {"id": "deck-1", "traits": ["heavy", "blocking", "accessible", "vantage"], "height": 4,
+     "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]]}]}
+"""The test table with a raised deck (heavy, blocking, climbable, 4" high) at x 8-12, y 8-12."""
+
+
+def test_a_charge_is_proposed_only_to_an_end_the_engine_takes() -> None:
+    """A charge's proposed end is one from which its target is in control range (visible and
+    within 1"), the engine's own test at the end of a charge: an enemy up on the deck is out of
+    sight from every point in base contact, so "charge e1" is refused in one line saying why
+    (it used to propose ground beside the deck, which the engine then refused with "from
+    there it is 0.0\\" around the walls"). An enemy on the floor: the proposal is taken."""
+    game, state = game_at(enemy_at=(10, 10), board=copy.deepcopy(DECK))
+    with pytest.raises(RuleError, match=r"no point in base contact with e1 has it in sight"):
+        propose(game, state, "charge e1")
+    game, state = game_at(enemy_at=(7, 5), board=copy.deepcopy(DECK))
+    p = propose(game, state, "charge e1")
+    step(game, state, p.action)
+    assert state.operatives["a1"].charged and state.operatives["a1"].at == p.to
