@@ -108,13 +108,14 @@ def _check_heavy_shot(state: State, op: Operative, weapon: Weapon | None) -> boo
 
 
 def _check_shooter_free(game: Game, state: State, op: Operative, weapon: Weapon | None) -> None:
-    """No shot on a Conceal order (2024, unless Silent) nor from an enemy's control range
-    (the referee's :func:`~solo_ops.rules.referee.control_refusal`); Kill Team 2018: within 1"
+    """No shot on a Conceal order (2024, unless Silent: the referee's
+    :func:`~solo_ops.rules.referee.order_refusal`) nor from an enemy's control range (its
+    :func:`~solo_ops.rules.referee.control_refusal`); Kill Team 2018: within 1"
     of an enemy only a Pistol, by the ``combat_shooting`` reading (:func:`_check_combat_shot`
     then checks its target)."""
-    silent = weapon is not None and weapon.has("silent")
-    if state.edition == "kt2024" and op.stance == "conceal" and not silent:
-        raise RuleError(f"{op.name} has a Conceal order: it cannot shoot (unless Silent)")
+    refused = referee.order_refusal(activation(state, op), "shoot", weapon)  # Conceal, Silent
+    if refused is not None:
+        raise RuleError(refused)
     if state.edition == "kt2018":
         core = game.settings.combat_shooting == "core"
         pistols = [w for w in op.profile.ranged_weapons if w.kt2018_type == "pistol"]

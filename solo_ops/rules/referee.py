@@ -150,15 +150,15 @@ def spend_refusal(act: Activation, kind: str) -> str | None:
 def order_refusal(act: Activation, kind: str, weapon: Weapon | None = None) -> str | None:
     """Kill Team 2024 on a Conceal order: no Charge (the Charge action needs an Engage order;
     docs/rules.md has the reading, 001's Charge line breaking off after "add 2" to the
-    movement characteristic AND the") and no Shoot unless the weapon is Silent (001 Shoot
+    movement characteristic AND the") and no Shoot unless the weapon named is Silent (001 Shoot
     "Cannot be performed with a conceal order"; Silent "Operative can Shoot while it has a
-    Conceal order")."""
+    Conceal order"). The players' shot asks this too (:mod:`solo_ops.game.attack_checks`)."""
     if act.edition != "kt2024" or act.stance != "conceal":
         return None
     if kind == "charge":
         return (f"{act.who} has a Conceal order: it cannot charge (a Charge needs an Engage "
                 "order)")
-    if kind == "shoot" and weapon is not None and not kt2024.may_shoot_while_concealed(weapon):
+    if kind == "shoot" and not (weapon is not None and kt2024.may_shoot_while_concealed(weapon)):
         return f"{act.who} has a Conceal order: it cannot shoot (unless Silent)"
     return None
 
