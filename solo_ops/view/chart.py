@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solo_ops.view.labels import cut_to_width, text_width
+from solo_ops.view.labels import cut_to_width, text_width, wrap_words
 
 WIDTH, HEIGHT = 640, 400
 LEFT, RIGHT, TOP, BOTTOM = 70, 30, 64, 60
@@ -49,16 +49,7 @@ def title_lines(title: str) -> list[str]:
         head, tail = title[:at + 1], title[at + 2:]
         if TITLE_LINES >= 2 and fits(head) and fits(tail):
             return [head, tail]
-    lines: list[str] = []
-    current = ""
-    for word in title.split():
-        trial = f"{current} {word}".strip()
-        if current and not fits(trial):
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    lines = [*lines, current] if current else lines
+    lines = wrap_words(title, fits)
     if len(lines) > TITLE_LINES:
         lines = [*lines[:TITLE_LINES - 1], " ".join(lines[TITLE_LINES - 1:])]
     return [cut_to_width(line, TITLE_SIZE, True, room) for line in lines] or [""]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -96,6 +96,21 @@ def text_width(text: str, size: float, bold: bool) -> float:
     if font is None:
         return len(text) * size * (0.68 if bold else 0.62)
     return float(font.getlength(text)) / 4.0
+
+
+def wrap_words(text: str, fits: Callable[[str], bool]) -> list[str]:
+    """``text`` broken at spaces into lines, each as long as ``fits`` allows (a word too long
+    for a line alone stands alone): the sheet's columns and the chart's title."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}".strip()
+        if current and not fits(trial):
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    return [*lines, current] if current else lines
 
 
 def cut_to_width(text: str, size: float, bold: bool, width: float) -> str:

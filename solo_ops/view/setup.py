@@ -23,7 +23,7 @@ from shapely.geometry import Polygon
 
 from solo_ops.view import board_view, drawing, measure
 from solo_ops.view.cards import weapon_words
-from solo_ops.view.labels import fit_to_width
+from solo_ops.view.labels import fit_to_width, wrap_words
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -224,13 +224,4 @@ def _lay_out(lines: list[tuple[str, str]], size: int, columns: int, width: int, 
 
 def _wrap(text: str, font: Any, width: int) -> list[str]:
     """``text`` broken at spaces into lines at most ``width`` pixels wide in ``font``."""
-    lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        trial = f"{current} {word}".strip()
-        if current and font.getlength(trial) > width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    return [*lines, current] if current else lines
+    return wrap_words(text, lambda line: font.getlength(line) <= width)
