@@ -306,8 +306,9 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
 def _charge_ends(game: Game, state: State, op: Operative, target: str,
                  groups: list[Any]) -> list[Any]:
     """The goals of a charge from which its target is in control range, by the engine's own
-    test of where a charge ends (visible and within 1": a model up on a vantage is out of
-    sight from the ground beside it); refused in one line when there is none."""
+    test of where a charge ends (visible and within 1": a wall's corner or a solid block can
+    hide the target from every point in base contact); refused in one line when there is
+    none."""
     from solo_ops.game.action_checks import _enemies_in_control
 
     foe = state.operatives[target]
@@ -315,8 +316,8 @@ def _charge_ends(game: Game, state: State, op: Operative, target: str,
                         for x, y in g], dtype=bool)] if len(g) else g for g in groups]
     if not any(len(g) for g in kept):
         raise RuleError(f"no point in base contact with {target} has it in sight (a charge "
-                        "ends within 1\" of its target and in its sight; it may stand up on "
-                        "terrain, behind something heavy)")
+                        "ends within 1\" of its target and in its sight; a wall or solid "
+                        "terrain hides it from there)")
     return kept
 
 

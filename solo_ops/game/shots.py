@@ -143,16 +143,17 @@ def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
 
 
 def vantage_height(board: Any, at: Any) -> float:
-    """The height of the highest ``vantage`` feature (with a ``height``) whose footprint holds
-    the point ``at`` (a base's centre), or 0.0 on the floor."""
-    from shapely.geometry import Point
+    """The height of the highest ``vantage`` feature (with a ``height``) the model whose centre
+    is at ``at`` stands up on (:func:`~solo_ops.geometry.shapes.stands_on`: a centre on the
+    outline is on the floor beside it, as its climb was never paid), or 0.0 on the floor."""
+    from solo_ops.geometry import shapes
 
     if at is None:
         return 0.0
-    point = Point(float(at[0]), float(at[1]))
     best = 0.0
     for f in board.features:
-        if f.has("vantage") and f.height and not f.is_line and f.shape.covers(point):
+        if f.has("vantage") and f.height and not f.is_line \
+                and shapes.stands_on(f, float(at[0]), float(at[1])):
             best = max(best, float(f.height))
     return best
 

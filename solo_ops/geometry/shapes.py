@@ -44,6 +44,27 @@ def per_feature(feature: Feature, key: Hashable, make: Callable[[], T]) -> T:
     return cast(T, memo[key])
 
 
+OUTLINE = 1e-7
+"""Inches: a point this close inside a footprint's outline is on the outline, beside the
+footprint rather than in it. A model's centre there stands on the floor beside a raised
+feature: the walk that brought it there paid no climb, and the next walk into the feature pays
+it (:class:`~solo_ops.geometry.routes.costs._Soft`); it is not up on the feature for sight or
+Vantage (:func:`stands_on`)."""
+
+
+def interior(feature: Feature) -> Polygon:
+    """The feature's footprint shrunk by :data:`OUTLINE` (made once per feature)."""
+    return per_feature(feature, ("interior", OUTLINE),
+                       lambda: feature_area(feature).buffer(-OUTLINE))
+
+
+def stands_on(feature: Feature, x: float, y: float) -> bool:
+    """Whether a model whose centre is at (``x``, ``y``) stands in ``feature``'s footprint
+    (up on it, for a raised one): the centre inside it by more than :data:`OUTLINE`, the
+    reading of movement's climb (a centre on the outline paid none)."""
+    return bool(shapely.contains_xy(interior(feature), float(x), float(y)))
+
+
 def feature_area(feature: Feature, thickness: float = WALL_THICKNESS) -> Polygon:
     """The feature's footprint as a polygon (thin features become a strip ``thickness``
     wide, made once per feature and thickness: :func:`per_feature`)."""

@@ -13,7 +13,7 @@ Operatives are on Vantage." Read with the straight line between the two models' 
 length inside ``hazardous`` footprints, and whether it crosses the footprint of a gantry (a
 ``vantage`` + ``accessible`` feature that is not ``heavy`` or ``blocking``: the card's
 thermometric condensers are Heavy) other than the ones the two models stand on. A model is on
-vantage when its centre is on a ``vantage`` feature with a ``height``.
+vantage when its centre is inside a ``vantage`` feature with a ``height`` (not on its outline).
 
 Volkus (002): "Add Lethal 5+ to Blast, Torrent, Devastating weapons when targets wholly within
 the STRONGHOLD. Defenders inside the stronghold resolve first when FIGHTING enemies outside."
@@ -29,6 +29,8 @@ from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import LineString, Point
+
+from solo_ops.geometry import shapes
 
 _IN_PLAY: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 _MADE: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -63,10 +65,12 @@ def board_in_play(board: Any, edition: str) -> Any:
 
 
 def _vantage_under(board: Any, at: Sequence[float]) -> list[Any]:
-    """The ``vantage`` features with a height under a model's centre."""
-    p = Point(float(at[0]), float(at[1]))
+    """The ``vantage`` features with a height a model whose centre is at ``at`` stands up on
+    (:func:`~solo_ops.geometry.shapes.stands_on`: not on the outline, where its climb was
+    never paid)."""
+    x, y = float(at[0]), float(at[1])
     return [f for f in board.features if f.has("vantage") and f.height and not f.is_line
-            and f.shape.covers(p)]
+            and shapes.stands_on(f, x, y)]
 
 
 def _is_gantry(feature: Any) -> bool:

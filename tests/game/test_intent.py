@@ -15,6 +15,7 @@ import pytest
 from solo_ops.core.errors import RuleError
 from solo_ops.game import intent
 from solo_ops.game.engine import step
+from solo_ops.rules.reach import in_control_range
 from tests.support.small_table import BOARD, game_at
 
 
@@ -162,13 +163,18 @@ DECK = {**copy.deepcopy(BOARD), "features": [
 
 def test_a_charge_is_proposed_only_to_an_end_the_engine_takes() -> None:
     """A charge's proposed end is one from which its target is in control range (visible and
-    within 1"), the engine's own test at the end of a charge: an enemy up on the deck is out of
-    sight from every point in base contact, so "charge e1" is refused in one line saying why
-    (it used to propose ground beside the deck, which the engine then refused with "from
-    there it is 0.0\\" around the walls"). An enemy on the floor: the proposal is taken."""
-    game, state = game_at(enemy_at=(10, 10), board=copy.deepcopy(DECK))
-    with pytest.raises(RuleError, match=r"no point in base contact with e1 has it in sight"):
-        propose(game, state, "charge e1")
+    within 1"), the engine's own test at the end of a charge. An enemy up on the deck is seen
+    from the ground beside it (the deck it stands on does not hide it), so the charge is
+    proposed and taken; before, the deck hid it and the proposal went to ground the engine
+    then refused with "from there it is 0.0\" around the walls". An enemy on the floor: the
+    proposal is taken too."""
+    game, state = game_at(enemy_at=(8.6, 10), board=copy.deepcopy(DECK))  # at the deck's edge
+    p = propose(game, state, "charge e1")
+    assert p.to[0] < 8.0  # on the ground beside the deck
+    step(game, state, p.action)
+    assert state.operatives["a1"].charged and state.operatives["a1"].at == p.to
+    assert in_control_range(game.terrain(state), p.to, state.operatives["a1"].radius,
+                            (8.6, 10), state.operatives["e1"].radius)
     game, state = game_at(enemy_at=(7, 5), board=copy.deepcopy(DECK))
     p = propose(game, state, "charge e1")
     step(game, state, p.action)

@@ -45,6 +45,44 @@ def test_climbing_and_dropping_by_the_card() -> None:
     assert w is not None and w.cost == pytest.approx(8.0 + 2.0)
 
 
+GANTRY = {"traits": ["accessible", "vantage"], "height": 3,
+          "polygon": [[5, 0], [7, 0], [7, 10], [5, 10]]}
+"""A 3" gantry across the table at x 5-7: 3" to climb on, 1" to drop off."""
+SLOPE = {"traits": ["heavy", "accessible", "vantage"], "height": 4,
+         "polygon": [[12, 1], [17, 6], [12, 6]]}
+"""A 4" block with a diagonal side from (12, 1) to (17, 6): 4" to climb on, 2" to drop off."""
+
+
+@pytest.mark.parametrize(("floor", "edge", "top", "climb", "drop"), [
+    ((2.0, 5.0), (5.0, 5.0), (6.0, 5.0), 3.0, 1.0),  # the gantry's side, on the 0.01" grid
+    ((15.5, 3.0), (14.5, 3.5), (13.5, 4.5), 4.0, 2.0),  # the block's diagonal side
+])
+def test_a_walk_split_on_an_outline_pays_its_climb_and_drop_once(
+        floor: tuple[float, float], edge: tuple[float, float], top: tuple[float, float],
+        climb: float, drop: float) -> None:
+    """A model standing on a footprint's outline is beside it, on the floor: the walk that
+    brought it there paid no climb, so the next walk up pays it; a walk from the top that
+    ends on the outline pays the drop. Before, a move stopped on the outline (as ``advance``
+    stops a move that cannot pay the climb) and the next went up for nothing, and the same
+    on the way down: a climb split in two cost nothing at all."""
+    r = Routes(route_board(20, 10, GANTRY, SLOPE))
+
+    def surcharge(*pts: tuple[float, float]) -> float:
+        walk = r.walk_through(list(pts), 0.5)
+        return walk.cost - walk.length
+
+    assert surcharge(floor, edge) == 0.0 and surcharge(edge, floor) == 0.0
+    assert surcharge(edge, top) == pytest.approx(climb)
+    assert surcharge(top, edge) == pytest.approx(drop)
+    assert surcharge(floor, edge, top) == pytest.approx(climb)  # the whole walk, the same
+    assert surcharge(top, edge, floor) == pytest.approx(drop)
+    planned = r.walk(edge, top, 0.5)  # the walking graph prices it the same
+    assert planned is not None and planned.cost == pytest.approx(planned.length + climb)
+    reach = r.reachable(edge, 0.5, 2.0)  # 2": not enough to climb from the outline
+    assert not any(abs(x - top[0]) < 1e-9 and abs(y - top[1]) < 1e-9
+                   for x, y in reach.points.tolist())
+
+
 def test_razor_wire_costs_any_move_within_one_inch() -> None:
     """001 Razor Wire: "Obstructing Terrain: Any move within 1" of this terrain costs
     additional 2"." A wire along y = 5 from x 4 to 6; bases of radius 0.5. A move ending at

@@ -300,9 +300,13 @@ def test_few_pairs_equal_the_numpy_computation(name: str, k: int) -> None:
         lo += size
         size = size % sight_mod.SCALAR_PAIRS + 1
     assert got.tolist() == want.tolist()
-    # ... and through the public query, one pair at a time
+    # ... and through the public query, one pair at a time (a model up on a perch is seen
+    # without it: tests/geometry/test_sight_perches.py)
+    perched = (np.zeros(len(a), dtype=bool) if s.perches is None
+               else s.perches.under(a).any(axis=1) | s.perches.under(b).any(axis=1))
     for i in range(0, len(a), 7):
-        assert s.visible(a[i], b[i], ra[i], rb[i]) == bool(want[i])
+        if not perched[i]:
+            assert s.visible(a[i], b[i], ra[i], rb[i]) == bool(want[i])
     if s.pieces.count:
         hidden = want[-len(ha):] if len(ha) else want
         assert want.any() and not want.all()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import networkx as nx
@@ -69,7 +69,26 @@ class OracleSight:
                          else not self.block.contains(Point(a)) for a, b in zip(p, q,
                                                                                  strict=True)])
 
+    def stood_on(self, a: Any, b: Any) -> OracleSight:
+        """The oracle for the pair at ``a`` and ``b``: without the features either centre is up
+        on (inside, not on the outline, of a footprint with ``vantage`` and a height that
+        blocks, obscures or gives cover: the terrain a model stands on does not hide it), else
+        this one."""
+        under = [f for f in self.board.features
+                 if not f.is_line and f.height and "vantage" in f.effective_traits
+                 and f.effective_traits & {"blocking", "heavy", "light"}
+                 and (f.shape.buffer(-1e-7).contains(Point(a))
+                      or f.shape.buffer(-1e-7).contains(Point(b)))]
+        if not under:
+            return self
+        gone = [id(f) for f in under]
+        return OracleSight(replace(self.board, features=tuple(
+            f for f in self.board.features if id(f) not in gone)))
+
     def visible(self, a: Any, b: Any, ra: float = 0.0, rb: float = 0.0) -> bool:
+        pair = self.stood_on(a, b)
+        if pair is not self:
+            return pair.visible(a, b, ra, rb)
         for p in _disc_points(a, ra):
             for q in _disc_points(b, rb):
                 if self.clear(np.array([p]), np.array([q]))[0]:
@@ -85,6 +104,10 @@ class OracleSight:
 
     def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
               seek: bool = False, seek_light: bool = False, edition: str = "kt2024") -> Any:
+        pair = self.stood_on(attacker, target)
+        if pair is not self:
+            return pair.cover(attacker, target, ra, rb, seek=seek, seek_light=seek_light,
+                              edition=edition)
         if not self.visible(attacker, target, ra, rb):
             return CoverResult(False, False, False, False)
         tdisc = Point(target).buffer(max(rb, 1e-6), 32)

@@ -30,7 +30,7 @@ OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
 MIN_CLIMB = 2  # inches: the least a climb costs (001)
 DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
 OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
-TOUCHING = 1e-7  # inches: a walk this close to a footprint's outline is beside it, not in it
+TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
@@ -125,37 +125,87 @@ class _Soft:
         return bool(self.polys)
 
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-        """(S,) the surcharge for walking each segment ``P->Q``: per footprint it crosses,
-        the entries times its entry cost and the exits times its exit cost. Whether the
-        segment starts inside is read in the middle of its first piece (before its first
-        crossing), as :meth:`path_cost` reads a whole walk: a segment starting on an outline
-        (a model standing in an open hatchway) is where it is going, so a walk costs the same
-        leg by leg as along its whole route (issue #27)."""
+        """(S,) the surcharge for walking each segment ``P->Q``: per footprint, the entries
+        into it times its entry cost and the exits times its exit cost. The segment's pieces
+        between crossings are read in their middles, and its two ends where they stand: an end
+        on a footprint's outline (within :data:`TOUCHING` inside it) is beside it, so a
+        segment from there into the footprint enters it and one from inside ending there
+        leaves it (:meth:`end_changes`), as :meth:`events` reads a whole walk. A walk split at
+        a point of an outline costs what it costs whole: its climb is paid once, on the leg
+        that goes in (issue #27)."""
         total = np.zeros(len(P))
         if len(P) == 0 or len(self.ev) == 0:
             return total
-        # a segment that crosses no edge of a footprint pays nothing for it: test all the
-        # footprints' edges at once, then count the crossings per (segment, footprint)
+        # a segment that crosses no edge of a footprint pays nothing for it unless an end
+        # stands on its outline: test all the footprints' edges at once, then count the
+        # crossings per (segment, footprint)
         lo, hi = np.minimum(P, Q), np.maximum(P, Q)
         x0, y0, x1, y1 = self.box
         active = ((hi[:, 0] >= x0 - TOL) & (lo[:, 0] <= x1 + TOL)
                   & (hi[:, 1] >= y0 - TOL) & (lo[:, 1] <= y1 + TOL))
         si, ei, t = crossings(P, Q, self.ev, self.en, active)
-        if len(si) == 0:
-            return total
         n = len(self.polys)
-        keys, k, first = crossing_groups(si * n + self.owner[ei], t)
-        seg, pid = np.divmod(keys, n)
-        mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
         amounts, leaving = self._charges
-        cores = self.cores()
-        out = np.zeros(len(keys), dtype=int)
-        for j in np.unique(pid).tolist():
-            sel = pid == j
-            inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
-            out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
-        np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid])
+        if len(si):
+            keys, k, first = crossing_groups(si * n + self.owner[ei], t)
+            seg, pid = np.divmod(keys, n)
+            mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
+            cores = self.cores()
+            out = np.zeros(len(keys), dtype=int)
+            extra = np.zeros(len(keys))
+            for j in np.unique(pid).tolist():
+                sel = pid == j
+                inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
+                out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+                # an end on the outline is beside the footprint: the first piece inside
+                # entered it there, the last piece inside (k even: as the first) leaves it
+                last_inside = inside == (k[sel] % 2 == 0)
+                extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
+                    + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
+            np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
+            crossed = keys
+        else:
+            crossed = np.zeros(0, dtype=int)
+        if active.any():
+            self.end_changes(P, Q, active, crossed, total)
         return total
+
+    def on_edge(self, j: int, pts: np.ndarray) -> np.ndarray:
+        """Whether each point is on footprint ``j``'s outline: in the footprint but not more
+        than :data:`TOUCHING` inside it (a model's centre there stands beside it)."""
+        if len(pts) == 0:
+            return np.zeros(0, dtype=bool)
+        return (shapely.intersects_xy(self.polys[j], pts[:, 0], pts[:, 1])
+                & ~shapely.contains_xy(self.cores()[j], pts[:, 0], pts[:, 1]))
+
+    def end_changes(self, P: np.ndarray, Q: np.ndarray, active: np.ndarray,
+                    crossed: np.ndarray, total: np.ndarray) -> None:
+        """Add to ``total`` what :meth:`cost` owes for the segments that cross no outline of
+        a footprint but start or end on it (:meth:`on_edge`; rare: a model standing where a
+        route's corner was rounded to the table's 0.01" grid). Such an end is beside the
+        footprint: a segment from it that runs inside enters, one from inside that ends on it
+        leaves. ``crossed``: the (segment * footprints + footprint) pairs :meth:`cost`
+        counted by their crossings."""
+        n = len(self.polys)
+        cores = self.cores()
+        for j, poly in enumerate(self.polys):
+            bx0, by0, bx1, by1 = poly.bounds
+            near = active & (((P[:, 0] >= bx0 - TOL) & (P[:, 0] <= bx1 + TOL)
+                              & (P[:, 1] >= by0 - TOL) & (P[:, 1] <= by1 + TOL))
+                             | ((Q[:, 0] >= bx0 - TOL) & (Q[:, 0] <= bx1 + TOL)
+                                & (Q[:, 1] >= by0 - TOL) & (Q[:, 1] <= by1 + TOL)))
+            idx = np.flatnonzero(near)
+            if len(idx) == 0:
+                continue
+            p_edge, q_edge = self.on_edge(j, P[idx]), self.on_edge(j, Q[idx])
+            keep = (p_edge | q_edge) & ~np.isin(idx * n + j, crossed)
+            if not keep.any():
+                continue
+            m = (P[idx[keep]] + Q[idx[keep]]) / 2.0
+            inside = shapely.contains_xy(cores[j], m[:, 0], m[:, 1])
+            owed = (p_edge[keep] & inside) * self.amounts[j] \
+                + (q_edge[keep] & inside) * self.exits[j]
+            np.add.at(total, idx[keep], owed)
 
     @cached_property
     def _charges(self) -> tuple[np.ndarray, np.ndarray]:
@@ -227,12 +277,18 @@ class _Soft:
                     begins.append(at + length * ta)
             if not mids:
                 continue
-            inside = shapely.contains_xy(core, *np.array(mids).T).tolist()
+            # the walk's two ends where they stand (an end on the outline is beside the
+            # footprint, :meth:`cost`), its pieces between them
+            ends = np.array([pts[0], pts[-1]], dtype=float)
+            at_ends = shapely.contains_xy(core, ends[:, 0], ends[:, 1]).tolist()
+            inside = [at_ends[0], *shapely.contains_xy(core, *np.array(mids).T).tolist(),
+                      at_ends[1]]
+            where = [0.0, *begins, offsets[-1] + lengths[-1]]
             for j, (was, now) in enumerate(itertools.pairwise(inside)):
                 if now and not was:
-                    out.append((begins[j + 1], float(amount)))
+                    out.append((where[j + 1], float(amount)))
                 elif was and not now:
-                    out.append((begins[j + 1], float(leave)))
+                    out.append((where[j + 1], float(leave)))
         return sorted(out)
 
 

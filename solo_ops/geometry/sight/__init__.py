@@ -18,6 +18,11 @@ Meaning (``shared/RULES-NOTES.md``, "Geometry"; the slow reference is
   base itself) and the bases are more than 2" apart; it is *obscured* when Heavy terrain crosses
   the cover lines more than 1" from both bases. The attacker picks the point that suits it best:
   least obscured first, then least in cover.
+* A model up on a *perch* (a ``vantage`` feature with a height that blocks, obscures or gives
+  cover) is not hidden by it: the lines from or to that model are answered by the sight of the
+  board without that feature (:mod:`~solo_ops.geometry.sight.perches`,
+  :meth:`Sight.without`). :meth:`Sight.clear` asks about points, not models, and counts every
+  feature.
 
 How it is fast:
 
@@ -71,6 +76,8 @@ edges, exact clipping), :mod:`~solo_ops.geometry.sight.scalar`
 sight segments: :meth:`Sight.clear`), :mod:`~solo_ops.geometry.sight.visibility` (base-to-base
 visibility and the single-edge cut-off proofs), :mod:`~solo_ops.geometry.sight.regions` (the
 prepared cover and Heavy terrain, remembered circles and cover regions),
+:mod:`~solo_ops.geometry.sight.perches` (the terrain models stand on, and the groups of pairs
+answered without it),
 :mod:`~solo_ops.geometry.sight.cover` (the 2024 cover lines: :class:`CoverJob`) and
 :mod:`~solo_ops.geometry.sight.query` (:class:`Sight`). This package re-exports the names
 other rooms use (``from solo_ops.geometry.sight import Sight``: the queries, their results, the
@@ -92,6 +99,7 @@ from solo_ops.geometry.sight import (
     common,
     cover,
     lines,
+    perches,
     query,
     regions,
     results,
@@ -131,6 +139,6 @@ __all__ = [
     "PAIR_MEMO_LIMIT", "PIECE_BLOCK", "PREFILTER_PAD", "QUAD_SEGS", "RING", "SCALAR_PAIRS",
     "SEPARATE_MARGIN", "SHAPE_MEMO_LIMIT", "SHRINK", "SMALL_BATCH", "SMALL_COVER_JOB",
     "TINY_BASE", "VIS_MEMO_LIMIT", "CoverMatrix", "CoverResult", "Sight", "blockers",
-    "circles", "common", "cover", "lines", "query", "regions", "results", "scalar", "shapely",
-    "visibility",
+    "circles", "common", "cover", "lines", "perches", "query", "regions", "results", "scalar",
+    "shapely", "visibility",
 ]

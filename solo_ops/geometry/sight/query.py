@@ -32,6 +32,7 @@ from solo_ops.geometry.sight.common import (
 )
 from solo_ops.geometry.sight.cover import CoverJob
 from solo_ops.geometry.sight.partial import _Partial
+from solo_ops.geometry.sight.perches import Perches, is_perch, scatter
 from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, ragged
 from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
 from solo_ops.geometry.sight.scalar import Scalar
@@ -91,6 +92,34 @@ class Sight(_BaseToBase, _CoverShapes):
         self._scalar_parts: Scalar | None = None
         self._partial: _Partial | None = None  # Kill Team 2018 obstacles (first use)
         self._partial_memo: dict[bytes, bool] = {}
+        found = [f for f in board.features if is_perch(f)]
+        self.perches = Perches(found) if found else None
+        """The terrain models stand on top of (:mod:`~solo_ops.geometry.sight.perches`), or
+        None: a board without any answers every question as it is."""
+        self._without: dict[tuple[int, ...], Sight] = {}
+
+    def without(self, left_out: tuple[int, ...]) -> Sight:
+        """The sight of this board with the perches ``left_out`` (indices into
+        :attr:`perches`) taken off: how the lines from or to a model standing on them are
+        read. Built at the first question and kept; ``()`` is this sight itself."""
+        if not left_out:
+            return self
+        found = self._without.get(left_out)
+        if found is None:
+            assert self.perches is not None
+            gone = {id(self.perches.features[k]) for k in left_out}
+            board = replace(self.board, features=tuple(
+                f for f in self.board.features if id(f) not in gone))
+            found = self._without[left_out] = Sight(board)
+        return found
+
+    def _pair_sight(self, a: Any, b: Any) -> Sight:
+        """The sight that answers for the pair of models at ``a`` and ``b`` (this one, or one
+        without the perches either stands on)."""
+        if self.perches is None:
+            return self
+        on = self.perches.under(np.array([a, b], dtype=float)).any(axis=0)
+        return self.without(tuple(int(k) for k in np.nonzero(on)[0]))
 
     # -- Kill Team 2018 ------------------------------------------------------------------------
     @property
@@ -110,7 +139,8 @@ class Sight(_BaseToBase, _CoverShapes):
         found = self._pair_memo.get(key)
         if found is None:
             vis = self.visible(attacker, target, ra, rb)
-            hidden = vis and self.partial.obscured(attacker, ra, target, rb, others)
+            partial = self._pair_sight(attacker, target).partial
+            hidden = vis and partial.obscured(attacker, ra, target, rb, others)
             found = self._remember(key, CoverResult(vis, hidden, hidden, vis))
         return replace(found)
 
@@ -147,10 +177,24 @@ class Sight(_BaseToBase, _CoverShapes):
         return bool(found)
 
     def visibility_matrix(self, A: Any, ra: Any, B: Any, rb: Any) -> np.ndarray:
-        """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays."""
+        """(len(A), len(B)) bool: :meth:`visible` for every pair; radii scalars or arrays.
+        A pair with a model up on a perch is answered without that perch."""
         A, B = _as_points(A), _as_points(B)
+        ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
+        groups = self.perches.groups(A, B) if self.perches is not None else None
+        if groups is None:
+            return self._visibility_plain(A, ra_, B, rb_)
+        out = np.zeros((len(A), len(B)), dtype=bool)
+        for left_out, rows, cols, sel in groups:
+            part = self.without(left_out)._visibility_plain(A[rows], ra_[rows], B[cols],
+                                                            rb_[cols])
+            scatter(out, rows, cols, sel, part)
+        return out
+
+    def _visibility_plain(self, A: np.ndarray, ra_: np.ndarray, B: np.ndarray,
+                          rb_: np.ndarray) -> np.ndarray:
+        """:meth:`visibility_matrix` with every feature of this board counted."""
         na, nb = len(A), len(B)
-        ra_, rb_ = _as_radii(ra, na), _as_radii(rb, nb)
         # One row (ax, ay, ra, bx, by, rb) per pair, row-major over (A, B).
         rows = np.empty((na, nb, 6))
         rows[:, :, 0:2] = A[:, None, :]
@@ -190,11 +234,28 @@ class Sight(_BaseToBase, _CoverShapes):
                      seek: bool = False, seek_light: bool = False) -> CoverMatrix:
         """:meth:`cover` from every attacker in ``A`` (rows) to every target in ``B`` (columns);
         radii are scalars or arrays. ``edition="kt2018"``: the 2018 "obscured" by the
-        terrain (see :meth:`cover`), ``in_cover`` the same."""
+        terrain (see :meth:`cover`), ``in_cover`` the same. A pair with a model up on a perch
+        is answered without that perch."""
         A, B = _as_points(A), _as_points(B)
         ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
+        groups = self.perches.groups(A, B) if self.perches is not None else None
+        if groups is None:
+            return self._cover_plain(A, ra_, B, rb_, edition, seek, seek_light)
         shape = (len(A), len(B))
-        vis = self.visibility_matrix(A, ra_, B, rb_)
+        out = CoverMatrix(np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool),
+                          np.zeros(shape, dtype=bool))
+        for left_out, rows, cols, sel in groups:
+            part = self.without(left_out)._cover_plain(A[rows], ra_[rows], B[cols], rb_[cols],
+                                                       edition, seek, seek_light)
+            for name in ("visible", "in_cover", "obscured"):
+                scatter(getattr(out, name), rows, cols, sel, getattr(part, name))
+        return out
+
+    def _cover_plain(self, A: np.ndarray, ra_: np.ndarray, B: np.ndarray, rb_: np.ndarray,
+                     edition: str, seek: bool, seek_light: bool) -> CoverMatrix:
+        """:meth:`cover_matrix` with every feature of this board counted."""
+        shape = (len(A), len(B))
+        vis = self._visibility_plain(A, ra_, B, rb_)
         in_cover = np.zeros(shape, dtype=bool)
         obscured = np.zeros(shape, dtype=bool)
         pi, pj = np.nonzero(vis)
