@@ -541,9 +541,13 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         events.extend(pariah_events.round_start(game, state))
     # counters that could not be hidden at set-up are resolved now
     if state.turn == 1:
+        resolved = False
         for counter in list(state.counters.values()):
             if counter.active and counter.resolve_first_turn:
                 events.extend(reveal.resolve(game, state, counter, None))
+                resolved = True
+        if resolved:  # a false alarm among them sent back into a player model's sight
+            events.extend(reveal.check_spotting(game, state))
     if game.settings.hidden_moves_when == "start_of_turn":
         events.extend(reveal.hidden_movement(game, state))
     state.phase = KT2024_PHASES[0] if state.edition == "kt2024" else KT2018_PHASES[0]

@@ -95,6 +95,25 @@ def test_first_turn_counter_is_resolved_at_the_start_of_turn_one() -> None:
     assert state.units["u1"].command == 5 and state.units["u1"].fsm == "idle"
 
 
+def test_a_first_turn_false_alarm_sent_back_into_sight_is_spotted_again_at_once() -> None:
+    """The false alarm's new sector has no point out of sight (an open table): the counter
+    goes to the sector's centre, where the player model sees it, so it is spotted and resolved
+    again at once (docs/rules.md), not left in sight until the next move anywhere."""
+    game, state = make(OPEN, [(2, 2)], counters=[("c1", (12.0, 3.0), 4)])
+    state.counters["c1"].resolve_first_turn = True
+    # initiative 4 v 2; enemy count 1 (false alarm), sector 3, hidden order 2; spotted again:
+    # enemy count 3 (2 enemies), roster 1, 1, order roll 5
+    state.dice = ScriptedDice(faces=[4, 2, 1, 3, 2, 3, 1, 1, 5])
+    from solo_ops.game.engine import step
+
+    record = step(game, state, {"type": "engine"})
+    kinds = [(e["type"], e.get("at")) for e in record["events"]
+             if e["type"] in ("counter_spotted", "false_alarm", "counter_revealed")]
+    assert kinds == [("counter_spotted", [12.0, 3.0]), ("false_alarm", [30.0, 5.0]),
+                     ("counter_spotted", [30.0, 5.0]), ("counter_revealed", None)]
+    assert state.counters["c1"].resolved and spotting.spotters(game.terrain(state), state) == {}
+
+
 # -- the hidden-enemy table --------------------------------------------------------------------
 def test_row_1_remains_stationary() -> None:
     game, state = make(OPEN, [(5, 10)], counters=[("c1", (20.0, 10.0), 1)])
