@@ -84,7 +84,7 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
     _check_order(state, op, how)
     _check_heavy_move(state, op, how)
     walk = _checked_route(game, state, op, how, to, target)
-    cost = _check_allowance(state, op, how, walk)
+    cost = _check_allowance(game, state, op, how, walk)
     _check_move_end(game, state, op, how, to, target, game.terrain(state))
     return walk, cost
 
@@ -136,7 +136,7 @@ def _rolled_move(game: Game, state: State, op: Operative, how: str, to: tuple[fl
     events: list[dict[str, Any]] = []
     fresh = (op.advance_roll if how == "advance" else op.charge_roll) is None
     if fresh:
-        _check_allowance(state, op, how, walk)  # the most any roll allows
+        _check_allowance(game, state, op, how, walk)  # the most any roll allows
         events = _declared_and_rolled(game, state, op, how, target)
         if not op.on_table:  # slain by the Overwatch: no charge
             return events
@@ -221,7 +221,7 @@ def _rolled_refusal(game: Game, state: State, op: Operative, how: str,
     cost = float(walk.cost)
     word = "charge roll" if how == "charge" else "Advance"
     if cost > limit + MOVE_TOLERANCE:
-        return (f"{to[0]:g},{to[1]:g} is {cost:.1f}\" of movement around the walls; "
+        return (f"{to[0]:g},{to[1]:g} is {_movement(game, state, op, walk)}; "
                 f"the {word} allows {limit:g}\"")
     if how != "charge" or target is None:
         return None
@@ -439,15 +439,26 @@ def _limit(state: State, op: Operative, how: str) -> float:
     return limit
 
 
-def _check_allowance(state: State, op: Operative, how: str, walk: Walk) -> float:
+def _check_allowance(game: Game, state: State, op: Operative, how: str, walk: Walk) -> float:
     """The walk's length is within the move's allowance (2" for a counteract; what is left
     of a move a door or hatch interrupted); its cost."""
     limit = _limit(state, op, how)
     cost = float(walk.cost)
     if cost > limit + MOVE_TOLERANCE:
-        raise RuleError(f"that is {cost:.1f}\" of movement around the walls; {op.name} can "
+        raise RuleError(f"that is {_movement(game, state, op, walk)}; {op.name} can "
                         f"{reach.move_verb(how)} {max(0.0, limit):.1f}\"")
     return cost
+
+
+def _movement(game: Game, state: State, op: Operative, walk: Walk) -> str:
+    """A refused move's cost in the players' words: ``9.1" of movement around the walls``,
+    or, when terrain adds to it, what for (``9.1" of movement: 5.1" walked, climbing onto
+    condenser-1``: :func:`~solo_ops.geometry.placement.detour`'s words)."""
+    cost = float(walk.cost)
+    if cost - float(walk.length) < placement.DETOUR_SHOWN:
+        return f"{cost:.1f}\" of movement around the walls"
+    why = placement.detour(game.terrain(state), walk.points, op.radius) or "through terrain"
+    return f"{cost:.1f}\" of movement: {float(walk.length):.1f}\" walked, {why}"
 
 
 def _check_move_end(game: Game, state: State, op: Operative, how: str,

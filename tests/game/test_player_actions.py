@@ -3,12 +3,14 @@ untouched; accepted actions change exactly what they say."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from solo_ops.core.dice import ScriptedDice
 from solo_ops.game.engine import pending, step
 from solo_ops.game.state import ENEMY
-from tests.support.small_table import active, refused, start
+from tests.support.small_table import BOARD, active, refused, start
 
 
 def test_a_point_inside_a_wall_or_off_the_board_is_refused() -> None:
@@ -36,6 +38,19 @@ def test_a_move_is_measured_around_the_walls() -> None:
     step(game, state, {"type": "move", "how": "dash", "to": [12, 10]})
     # APL 2 spent
     refused(game, state, {"type": "shoot", "target": "e1"}, "has 0 AP left")
+
+
+def test_a_refused_move_says_what_the_terrain_adds() -> None:
+    """A move that climbs says so: the players read how much was walked and what the rest
+    paid for, not "around the walls" (a board without a wall in the way). A 4" deck at x 8-12:
+    from (3, 10) to its top at (10, 10) is 7" walked and 4" of climb."""
+    board = {**copy.deepcopy(BOARD), "features": [
+        {"id": "deck-1", "traits": ["heavy", "accessible", "vantage"], "height": 4,
+         "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]]}]}
+    game, state = active(enemy_at=(27, 2), board=board)
+    refused(game, state, {"type": "move", "how": "reposition", "to": [10, 10]},
+            "that is 11.0\" of movement: 7.0\" walked, climbing onto deck-1; a1 can "
+            "reposition 6.0\"")
 
 
 def test_shooting_checks_order_sight_and_range_then_applies_damage() -> None:
