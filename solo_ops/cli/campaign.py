@@ -71,6 +71,7 @@ from solo_ops.io import library
 from solo_ops.io.locks import campaign_lock, game_lock
 from solo_ops.io.opening import mission_paths
 from solo_ops.io.yamlio import read_document
+from solo_ops.rules.editions import turn_name
 from solo_ops.sim.autopilot import POLICIES as AUTOPILOT_POLICIES
 
 if TYPE_CHECKING:
@@ -535,8 +536,8 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     started = any(a.get("type") != "engine" for a in doc.get("actions", []))
     if not state.ended and started:
         session.say(f"Campaign {name}: going on with mission {number} "
-                    f"({game.scenario.name}, turn {state.turn}). To start it afresh "
-                    "instead: add --new (its files are moved aside).")
+                    f"({game.scenario.name}, {turn_name(state.edition)} {state.turn}). To start "
+                    "it afresh instead: add --new (its files are moved aside).")
     elif not state.ended:
         out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
                   f"[/bold] ({game.edition}), set up and waiting.")

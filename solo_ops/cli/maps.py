@@ -25,6 +25,7 @@ from solo_ops.game.definition import Game
 from solo_ops.game.state import State
 from solo_ops.io import pictures
 from solo_ops.io.opening import load_save
+from solo_ops.rules.editions import turn_name
 from solo_ops.view import board_view, drawing
 from solo_ops.view.player import player_record, player_view
 
@@ -86,7 +87,7 @@ def map_command(save: Path, out: Path, reveal_hidden: bool, sheet: bool, as_json
         emit_json({"save": str(save), "out": str(out), "turn": view["turn"],
                    "counters": view["counters"], "enemies": len(view["enemies"])})
     else:
-        click.echo(f"Drew {save} (turn {view['turn']}) to {out}.")
+        click.echo(f"Drew {save} ({turn_name(view['edition'])} {view['turn']}) to {out}.")
 
 
 commands = [map_command]

@@ -40,6 +40,7 @@ from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
 from solo_ops.io.locks import game_lock
 from solo_ops.io.reading import read_text
+from solo_ops.rules.editions import turn_name, turns_phrase
 from solo_ops.session.opening import open_table, start_table, sync_log
 from solo_ops.session.table import GameTable, Outcome
 from solo_ops.session.words import not_saved
@@ -306,12 +307,11 @@ class Session:
                                                        reveal=self.table.reveal)}))
             return
         vp = result.get("vp") or {}
-        turns = "turning point" if self.state.edition == "kt2024" else "battle round"
         n = result.get("turns", self.state.turn)
         self.say("")
         self.say("══ Summary ══")
-        self.say(f"Result: {str(result.get('outcome', '?')).upper()} after {n} {turns}"
-                 f"{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
+        self.say(f"Result: {str(result.get('outcome', '?')).upper()} after "
+                 f"{turns_phrase(n, self.state.edition)} — you {vp.get('player', 0)} VP, solo-ops "
                  f"{vp.get('enemy', 0)} VP.")
         kt2018 = self.state.edition == "kt2018"  # 004 "taken out of action"
         down = "out of action" if kt2018 else "down"
@@ -555,11 +555,12 @@ def play_command(scenario: Path | None, resume: Path | None, seed: int | None,
                 session.say(table.game.notice)
             if resume is None:
                 session.say(f"Resuming the unfinished game of {scenario} saved in {p.save} "
-                            f"(turn {table.state.turn}). To start afresh instead: add --new "
+                            f"({turn_name(table.state.edition)} {table.state.turn}). To start "
+                            "afresh instead: add --new "
                             "(the old files are moved aside).")
             else:
                 session.say(f"Resuming {table.game.scenario.name} from {p.save} "
-                            f"(turn {table.state.turn}).")
+                            f"({turn_name(table.state.edition)} {table.state.turn}).")
             for line in table.paused_story():  # at a re-roll question: what led to it
                 session.say(line)
         else:

@@ -29,6 +29,7 @@ from solo_ops.cli.play import UNITS
 from solo_ops.core.errors import InputError
 from solo_ops.io import opening
 from solo_ops.io.locks import game_lock
+from solo_ops.rules.editions import turn_name
 from solo_ops.session.links import HOST
 from solo_ops.session.opening import open_table, start_table, sync_log
 
@@ -254,7 +255,7 @@ def serve_command(scenario: Path | None, resume: Path | None, seed: int | None,
             if table.game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
                 click.echo(table.game.notice)
             click.echo(f"Resuming {table.game.scenario.name} from {save_path} "
-                       f"(turn {table.state.turn}).")
+                       f"({turn_name(table.state.edition)} {table.state.turn}).")
         else:
             assert p.scenario is not None and p.seed is not None
             table, notes = start_table(p.scenario, p.seed, save_path, p.log,

@@ -57,6 +57,7 @@ from solo_ops.io.savegame import (
 )
 from solo_ops.io.scenario import Scenario, load_scenario
 from solo_ops.io.writing import backup_path, set_aside
+from solo_ops.rules.editions import turns_phrase
 
 
 class LogDisagrees(InputError):
@@ -218,11 +219,11 @@ def finished_line(save: Path, snapshot: dict[str, Any], how_to_start: str) -> st
     """What a finished game's save says when someone tries to play it again."""
     result = snapshot.get("result") or {}
     vp = result.get("vp") or {}
-    turns = "turning point" if snapshot.get("edition") == "kt2024" else "battle round"
     n = result.get("turns", snapshot.get("turn"))
-    return (f"{save} is a finished game: {str(result.get('outcome', '?')).upper()} after {n} "
-            f"{turns}{'s' if n != 1 else ''} — you {vp.get('player', 0)} VP, solo-ops "
-            f"{vp.get('enemy', 0)} VP. Nothing was changed. {how_to_start}")
+    played = turns_phrase(int(n or 0), snapshot.get("edition"))
+    return (f"{save} is a finished game: {str(result.get('outcome', '?')).upper()} after "
+            f"{played} — you {vp.get('player', 0)} VP, solo-ops {vp.get('enemy', 0)} VP. "
+            f"Nothing was changed. {how_to_start}")
 
 
 # -- reading and checking saves and logs ----------------------------------------------------------

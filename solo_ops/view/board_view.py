@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import markers
+from solo_ops.rules.editions import turn_name
 from solo_ops.view import render
 from solo_ops.view.picture_style import LEGEND_CHARS, PHONE
 
@@ -202,7 +203,7 @@ def title(game: Game, view: dict[str, Any]) -> str:
 
 def title_parts(view: dict[str, Any]) -> tuple[str, str]:
     """:func:`title` as the scenario's name and the rest (the status a picture never cuts)."""
-    turn = "turning point" if view["edition"] == "kt2024" else "battle round"
+    turn = turn_name(view["edition"])
     vp = view["vp"]
     tail = (f" — {turn} {view['turn']} · VP you {vp.get('player', 0)} / "
             f"solo-ops {vp.get('enemy', 0)}")

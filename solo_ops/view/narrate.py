@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo_ops.rules.editions import turn_name
 from solo_ops.view import measure
 
 SIDE = {"player": "you", "enemy": "solo-ops"}
@@ -261,7 +262,7 @@ def _replanned(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _score(e: dict[str, Any], t: Table) -> list[str]:
-    when = "battle round" if t.edition == "kt2018" else "turning point"
+    when = turn_name(t.edition)
     return [f"Score after {when} {e['turn']}: you {e['vp']['player']} VP, solo-ops "
             f"{e['vp']['enemy']} VP.", *(f"  {line}" for line in e.get("lines", []))]
 

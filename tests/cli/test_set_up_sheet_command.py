@@ -20,7 +20,7 @@ def test_the_sheet_of_a_saved_game_is_one_a4_page(tmp_path: Path) -> None:
     save = default_save(tmp_path, scenario)
     drawn = cli_here("map", str(save), "--sheet", "--out", "sheet.png", cwd=tmp_path)
     assert drawn.returncode == 0, drawn.stderr
-    assert drawn.stdout.strip() == f"Drew {save} (turn 1) to sheet.png."
+    assert drawn.stdout.strip() == f"Drew {save} (turning point 1) to sheet.png."
     with Image.open(io.BytesIO((tmp_path / "sheet.png").read_bytes())) as page:
         assert page.size == (1240, 1754)
     wrong = cli_here("map", str(save), "--sheet", "--out", "sheet.svg", cwd=tmp_path)
