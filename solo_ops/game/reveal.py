@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai import fsm
 from solo_ops.core.dice import Dice
+from solo_ops.core.names import natural_key
 from solo_ops.core.tables import hidden_enemy_table
 from solo_ops.game import fog, hidden_moves, placing, resolution, spotting
 from solo_ops.game.state import Counter, Operative, State
@@ -29,7 +30,7 @@ def hidden_movement(game: Game, state: State) -> list[dict[str, Any]]:
     """Every unresolved counter moves by its hidden order, in id order (so the order of moves
     reveals nothing), each followed by a spotting check."""
     events: list[dict[str, Any]] = []
-    for cid in sorted(state.counters, key=_natural):
+    for cid in sorted(state.counters, key=natural_key):
         counter = state.counters[cid]
         if not counter.active:
             continue
@@ -74,12 +75,6 @@ def _row_words(game: Game, counter: Counter, move: hidden_moves.HiddenMove) -> d
     return {"row": counter.hidden_order, "row_text": text, "why": why}
 
 
-def _natural(key: str) -> tuple[str, int]:
-    head = key.rstrip("0123456789")
-    tail = key[len(head):]
-    return (head, int(tail) if tail else 0)
-
-
 def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[str, Any]]:
     """Hidden-enemy row 3: the counter joins a higher-command counter (it travels with it and
     is resolved with it) or a revealed unit (its enemies join that unit and take its order)."""
@@ -113,7 +108,7 @@ def check_spotting(game: Game, state: State) -> list[dict[str, Any]]:
         seen = spotting.spotters(game.terrain(state), state)
         if not seen:
             return events
-        cid = min(seen, key=_natural)
+        cid = min(seen, key=natural_key)
         events.extend(resolve(game, state, state.counters[cid], seen[cid]))
 
 

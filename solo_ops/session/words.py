@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solo_ops.core.errors import SaveError
+from solo_ops.core.names import natural_key
 from solo_ops.game import intent
 from solo_ops.game.definition import Game
 from solo_ops.game.state import ENEMY, PLAYER, State
@@ -218,5 +219,6 @@ def status_lines(game: Game, state: State, view: dict[str, Any]) -> list[str]:
     doors = {f.id: f for f in game.terrain(state).board.portals()}
     if doors:
         out.append("  doors and hatches: " + ", ".join(
-            f"{i} {'open' if f.open else 'closed'}" for i, f in sorted(doors.items())))
+            f"{i} {'open' if f.open else 'closed'}"
+            for i, f in sorted(doors.items(), key=lambda item: natural_key(item[0]))))
     return out
