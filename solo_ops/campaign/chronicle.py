@@ -205,7 +205,10 @@ def _heading(m: Mission) -> str:
     if m.vp:
         sides = sorted(m.vp.items(), key=lambda kv: (kv[0] != "player", kv[0]))
         vp = " (VP " + ", ".join(f"{k} {v}" for k, v in sides) + ")"
-    return f"Mission {m.number}: {m.title}" + (f" — {result}{vp}" if result else vp)
+    head = f"Mission {m.number}"
+    if m.title != head:  # an unnamed mission is titled by its number alone
+        head += f": {m.title}"
+    return head + (f" — {result}{vp}" if result else vp)
 
 
 CSS = """

@@ -146,7 +146,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
     number = campaign.missions_played + 1
     fought = [m.id for s in campaign.squads for m in s.models if m.can_play]
     title = result.mission or f"Mission {number}"
-    head = f"Mission {number}: {title}"
+    head = f"Mission {number}: {title}" if result.mission else title  # never "Mission 2: Mission 2"
     if result.outcome:
         head += f" — {result.outcome}"
     if result.vp:

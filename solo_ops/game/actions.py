@@ -295,7 +295,8 @@ def _evacuate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     friend.at = None
     op.at = None
     events = [{"type": "evacuated", "operative": op.id, "carried": friend.id,
-               "note": f"{op.name} carries {friend.name} off the table to safety."}]
+               "note": f"{op.name} carries {friend.name} off the table to safety; both "
+                       "leave the table for the rest of the mission."}]
     return events + _end_activation(game, state, op)
 
 

@@ -20,6 +20,7 @@ from solo_ops.campaign import (
     carried_to_safety,
     carry_move_allowance,
     carry_move_limit,
+    chronicle,
     counts_as_moved,
     drop_carried,
     new_campaign,
@@ -264,6 +265,16 @@ def test_record_mission_history_and_report() -> None:
     record = c.history[0]
     assert record["mission"] == 1 and record["survival_tests"][0]["passed"] is True
     assert record["survival_tests"][0]["dice"]["faces"] == [5]
+
+
+def test_an_unnamed_mission_is_called_by_its_number_once() -> None:
+    """A result file without a mission name: "Mission 1 — win", never "Mission 1: Mission 1",
+    in the report and in the chronicle."""
+    c = make_campaign()
+    report = record_mission(c, MissionResult(outcome="win"), ScriptedDice())
+    assert report.lines[0] == "Mission 1 — win"
+    told = chronicle.markdown(chronicle.story(c))
+    assert "## Mission 1 — " in told and "Mission 1: Mission 1" not in told
 
 
 def test_record_mission_refuses_unknown_or_fallen_models_and_changes_nothing() -> None:

@@ -61,6 +61,7 @@ def test_carrying_rask_by_relative_answers_only_then_evacuate_rask(tmp_path: Pat
     assert "within 1\" of the table edge, then carries Gunner Rask off the table" in out
     assert acts[2]["type"] == "move" and acts[2]["to"] == [1.44, 10.0]
     assert acts[3] == {"type": "evacuate", "operative": "kell"}
-    assert "Sgt Kell carries Gunner Rask off the table to safety." in out
+    assert ("Sgt Kell carries Gunner Rask off the table to safety; both leave the table for "
+            "the rest of the mission.") in out
     snap = {o["id"]: o for o in doc["snapshot"]["operatives"]}
     assert snap["rask"]["carried_to_safety"] and snap["kell"]["at"] is None

@@ -124,7 +124,8 @@ def test_evacuate_carries_the_friend_off_the_table_to_safety() -> None:
     assert [e["type"] for e in record["events"]][:2] == ["evacuated", "activation_end"]
     assert record["events"][0] == {
         "type": "evacuated", "operative": "a1", "carried": "a2",
-        "note": "a1 carries a2 off the table to safety."}
+        "note": "a1 carries a2 off the table to safety; both leave the table for the rest of "
+                "the mission."}
     assert state.active_operative is None
 
 
