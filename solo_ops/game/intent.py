@@ -291,6 +291,12 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         walk = walking.routes.walk(start, end, op.radius, blockers=blockers)
         if walk is None:  # pragma: no cover - the end point lies on a found route
             raise RuleError(f"{op.id} has no route to that point")
+        if relation in ("to", "toward") and how != "charge":
+            nearer = _nearer_end(walking, terrain, start, end, op.radius, ref, budget,
+                                 blockers)
+            if nearer is not None:
+                end, walk = nearer
+                blocked = None
     if math.dist(start, end) < 1e-6:
         raise RuleError(f"{op.id} is already there: no move needed")
     concrete = {"type": "move", "how": how, "to": [end[0], end[1]]}
@@ -301,6 +307,46 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     return Proposal(concrete, start, end, float(walk.cost),
                     tuple((float(x), float(y)) for x, y in walk.points), ref.id, relation,
                     _gap(ref, end, op.radius), allowance, blocked)
+
+
+NEARER_BY = 0.05
+"""Inches: how much nearer its target a reachable point must be than the end along the walk
+for :func:`_nearer_end` to propose it instead (less is lost in the tenth the players read)."""
+
+
+def _nearer_end(walking: Terrain, terrain: Terrain, start: tuple[float, float],
+                end: tuple[float, float], radius: float, ref: Referent, budget: float,
+                blockers: list[Any]) -> tuple[tuple[float, float], Any] | None:
+    """When the walk towards ``ref`` gets no nearer it (``end``, the farthest point along it
+    the move reaches, is not :data:`NEARER_BY` nearer than the start, as the move's terrain
+    measures), the point this move reaches (``budget`` inches; where the base may stand)
+    nearest ``ref``, with its walk; None when the walk is the way or nothing is nearer. When
+    friends close the way, the cheapest walk can wind far round through another room, its
+    first inches leading away: "move to obj-4" must end as near obj-4 as the move gets,
+    never farther than where it started. The nearest point of the reachable grid (the
+    cheapest walk among equals)."""
+    if ref.kind in ("feature", "edge"):
+        return None
+    got = walking.routes.reachable(start, radius, budget, blockers=placement.discs(blockers))
+    if len(got.points) < 2:
+        return None
+    pts = np.asarray(got.points, dtype=float)  # the start first
+    # how far each is from the referent as the move's terrain measures (around the walls it
+    # goes round, not round the other bases: they are what closed the way)
+    ref_radius = 0.0 if ref.kind == "objective" else float(ref.radius)
+    gaps = np.asarray(walking.routes.distances(ref.at, ref_radius, np.vstack([pts, [end]]),
+                                               radius), dtype=float)
+    if gaps[-1] < gaps[0] - NEARER_BY:  # the walk gets nearer: it is the way
+        return None
+    ok = placement.legal(terrain, pts, radius, blockers) & np.isfinite(gaps[:-1])
+    ok[0] = False  # the start: no move
+    if not ok.any():
+        return None
+    order = np.lexsort((np.asarray(got.cost, dtype=float), np.where(ok, gaps[:-1], np.inf)))
+    best = int(order[0])
+    if gaps[best] > min(gaps[0], gaps[-1]) - NEARER_BY:
+        return None
+    return (float(pts[best, 0]), float(pts[best, 1])), got.path(best)
 
 
 def _charge_ends(game: Game, state: State, op: Operative, target: str,

@@ -14,7 +14,9 @@ import pytest
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import intent
-from solo_ops.game.engine import step
+from solo_ops.game.engine import new_game, pending, step
+from solo_ops.io import library
+from solo_ops.io.scenario import load_scenario
 from solo_ops.rules.reach import in_control_range
 from tests.support.small_table import BOARD, game_at
 
@@ -179,3 +181,23 @@ def test_a_charge_is_proposed_only_to_an_end_the_engine_takes() -> None:
     p = propose(game, state, "charge e1")
     step(game, state, p.action)
     assert state.operatives["a1"].charged and state.operatives["a1"].at == p.to
+
+
+def test_move_to_ends_as_near_as_the_move_gets_when_friends_close_the_way() -> None:
+    """Night raid, seed 3: Kell and Rask stand between Vale and obj-4, closing the gap
+    between them and the corridor's walls, so the cheapest walk to obj-4 winds north through
+    another room and its first 6" lead away (it proposed (4.2, 15.2), 5.0" from obj-4, from
+    3.9"). "move vale to obj-4" now ends as near obj-4 as the move gets, beside Kell."""
+    game, state = new_game(load_scenario(library.resolve("scenario", "gallowdark-night-raid")), 3)
+    while pending(game, state).kind == "engine":
+        step(game, state, {"type": "engine"})
+    state.operatives["kell"].at, state.operatives["rask"].at = (7.0, 10.3), (5.75, 11.7)
+    step(game, state, {"type": "activate", "operative": "vale"})
+    terrain = game.terrain(state)
+    vale = state.operatives["vale"]
+    before = terrain.routes.distances((8.0, 11.0), 0.0, [vale.at], vale.radius)[0]
+    p = propose(game, state, "move vale to obj-4")
+    after = terrain.routes.distances((8.0, 11.0), 0.0, [p.to], vale.radius)[0]
+    assert p.cost <= 6.0 + 1e-6 and after < before - 1.0
+    step(game, state, p.action)
+    assert state.operatives["vale"].at == p.to
