@@ -280,3 +280,56 @@ def test_the_host_s_page_shows_each_player_s_link_as_a_qr_code(browser: Any,
         assert ana.locator("#join").is_hidden() and ana.locator("figure.qr").count() == 0
     finally:
         server.stop()
+
+
+SMALL_PHONE = {"width": 360, "height": 640}
+"""The smallest phone the group plays on (a tester's 360x640)."""
+
+
+def test_a_small_phone_keeps_whose_page_it_is_and_each_answer_on_the_screen(
+        browser: Any, tmp_path: Path) -> None:
+    """At 360x640: the header names the player beside a long scenario name; a tap on the floor
+    opens the move's preview with its "move here" on the screen (it used to open below it);
+    after the answer, the next question shows the board again below the sticky header; and
+    the order chosen for one activation is not carried to the next activation's buttons."""
+    server = Served(tmp_path, "serve", str(_one_turning_point(tmp_path)))
+    try:
+        page = browser.new_context(viewport=SMALL_PHONE, device_scale_factor=2,
+                                   has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.links["Ana"])
+        page.locator("#prompt-text[data-step]").wait_for(timeout=WAIT)
+        who = page.locator("#who").bounding_box()
+        assert page.locator("#who").inner_text() == "· Ana"
+        assert who is not None and who["x"] + who["width"] <= SMALL_PHONE["width"]
+        prompt = _asked(server, "Ana")["prompt"]
+        assert prompt["kind"] == "activate" and prompt["player"] == "Ana", prompt
+        page.locator("#stances input[value=engage]").check()
+        page.locator("#options button").first.click()
+        from playwright.sync_api import expect
+
+        eventually(lambda: _asked(server, "Ana")["prompt"]["kind"] == "act", "an act question")
+        page.wait_for_function("() => !window.soloOpsPage.page.sending", timeout=WAIT)
+        view = _asked(server, "Ana")
+        tap_board(page, *_floor_near(view, view["prompt"]["operative"]))
+        here = page.locator("#preview-choices button[data-answer]").first
+        expect(here).to_be_visible(timeout=WAIT)
+        page.wait_for_timeout(300)  # the page's own scroll, if any, has happened
+        box = here.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= SMALL_PHONE["height"], box
+        step = view["prompt"]["step"]
+        here.click()
+        expect(page.locator("#prompt-text")).not_to_have_attribute("data-step", str(step),
+                                                                   timeout=WAIT)
+        page.wait_for_function("() => !window.soloOpsPage.page.sending", timeout=WAIT)
+        header = page.locator("#top").bounding_box()
+        board = page.locator("#board-card").bounding_box()
+        assert header is not None and board is not None
+        assert board["y"] >= header["y"] + header["height"] - 1, (board, header)
+        # the order chosen for the last activation is not carried to the next activation's
+        # buttons: each new question starts from "as it is"
+        assert page.locator("#stances input[value='']").is_checked()
+        assert errors == []
+    finally:
+        server.stop()

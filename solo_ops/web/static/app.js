@@ -88,6 +88,19 @@ function say(text, bad) {
   m.classList.toggle("bad", !!bad);
 }
 
+// Scroll the page the least that brings ``el`` wholly into the window (below the sticky
+// header): a confirm button or a question's answer that opened below a small phone's screen.
+function keepInView(el) {
+  if (!el || el.hidden) return;
+  const box = el.getBoundingClientRect();
+  const top = $("top").getBoundingClientRect().bottom;
+  if (box.bottom > window.innerHeight) {
+    window.scrollBy(0, Math.min(box.bottom - window.innerHeight + 8, box.top - top - 8));
+  } else if (box.top < top) {
+    window.scrollBy(0, box.top - top - 8);
+  }
+}
+
 function button(label, onClick, cls) {
   const b = document.createElement("button");
   b.type = "button";
@@ -142,6 +155,7 @@ async function send(answer) {
     $("confirm").hidden = false;
     say("");
     if (doc.confirm.to) window.soloOpsBoard.confirmGhost(doc.confirm, doc.route);
+    keepInView($("confirm"));
   } else if (!doc.ok) {
     say(`✗ ${doc.message}`, true);
   } else {
@@ -202,9 +216,11 @@ function showPrompt(view, force) {
   $("why-not").replaceChildren();
   $("why").hidden = true;
   $("adjust").hidden = true;
-  if (page.shownStep !== prompt.step) {  // a new question starts afresh: its extras folded,
-    page.shownStep = prompt.step;        // no card over the board, a tap a plain move
+  const fresh = page.shownStep !== prompt.step;
+  if (fresh) {  // a new question starts afresh: its extras folded, no card over the board, a
+    page.shownStep = prompt.step;  // tap a plain move, the order "as it is" again
     page.moveKind = "move";
+    document.querySelector("input[name=stance][value='']").checked = true;
     window.soloOpsBoard.hideCard();
     $("adjust").open = false;
     $("type-box").open = false;
@@ -225,6 +241,16 @@ function showPrompt(view, force) {
   chips();
   if (page.sending) setSending(true);
   page.shownKey = promptKey(view);
+  if (fresh && mine) showQuestion();
+}
+
+// A new question for this phone: the board back in view below the sticky header (a confirm
+// may have scrolled it up), then the first answer button, if it opened below the screen.
+function showQuestion() {
+  const board = $("board-card").getBoundingClientRect();
+  const top = $("top").getBoundingClientRect().bottom;
+  if (board.top < top) window.scrollBy(0, board.top - top - 4);
+  keepInView(document.querySelector("#options button, #move-kinds button"));
 }
 
 // What a question's controls are drawn from: the question, its offers, whose turn, the move a
@@ -677,5 +703,6 @@ async function start() {
 }
 
 window.soloOpsPage = { page, refresh, listen, query, getJSON, say, button, send, setSending,
+                       keepInView,
                        blocks, blockElements, showJoin, showSetup, MOVE_WORDS };
 window.addEventListener("DOMContentLoaded", start);

@@ -340,12 +340,14 @@
       }
     }
     box.append(core.button("Cancel", hidePreview));
+    const others = refused.length - 1;  // the other moves refused there (not inches)
     $("preview-refused").replaceChildren(...(refused.length && doc.within ?
       core.blockElements(`Not here — ${refused[0]}` +
-                         (refused.length > 1 ? ` (and ${refused.length - 1} more)` : ""),
-                         "span") : []));
+                         (others > 0 ? ` (${others} other move${others > 1 ? "s" : ""} ` +
+                          "refused here too)" : ""), "span") : []));
     $("preview").hidden = false;
     drawGhost(doc);
+    core.keepInView($("preview"));  // its buttons on a small phone's screen
   }
 
   function drawGhost(p) {
