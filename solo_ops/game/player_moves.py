@@ -557,8 +557,16 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
             _check_heavy_move(state, op, how)
             _check_leaving_control_range(state, op, how, in_control)
             _check_order(state, op, how)  # after control range: within one, that is why
+            if how == "charge" and not _foes_on_table(state, op):
+                raise RuleError("there is no enemy on the table to charge")
         except RuleError as exc:
             out[how] = str(exc)
         else:
             out[how] = None
     return out
+
+
+def _foes_on_table(state: State, op: Operative) -> bool:
+    """Whether any model of the other side stands on the table (a charge needs a target;
+    hidden counters are not models)."""
+    return any(o.side != op.side and o.on_table for o in state.operatives.values())

@@ -193,3 +193,16 @@ def test_kt2024_no_charge_from_control_range() -> None:
     game, state = active(enemy_at=(4.5, 10))  # 0.52" from a1: in its control range
     refused(game, state, {"type": "move", "how": "charge", "operative": "a1", "target": "e1",
                           "to": [3.5, 11]}, "cannot charge")
+
+
+def test_charge_is_not_open_with_no_enemy_on_the_table() -> None:
+    """The page offers only what the game takes now: with every enemy still a hidden counter
+    (none standing on the table) a charge is refused before a point is tapped, with the
+    reason the tap gave; once an enemy stands there, it is open again."""
+    from solo_ops.game.actions import open_actions
+
+    game, state = active(enemy_at=(27, 11))
+    state.operatives["e1"].at = None  # off the table: nobody to charge
+    assert open_actions(game, state)["charge"] == "there is no enemy on the table to charge"
+    state.operatives["e1"].at = (27.0, 11.0)
+    assert open_actions(game, state)["charge"] is None
