@@ -64,8 +64,12 @@
     if (preview) drawGhost(preview);
   }
 
+  // What the view opens on; the same key keeps the player's own pan and zoom. The active
+  // operative's place is part of it: after its move (a typed one too) the view follows it.
   function focusKey(view) {
-    return JSON.stringify([view.prompt.kind, view.prompt.operative, view.focus.ids]);
+    const op = (view.models || []).find((m) => m.id === view.prompt.operative);
+    return JSON.stringify([view.prompt.kind, view.prompt.operative, view.focus.ids,
+                           op ? op.at : null]);
   }
 
   // The zoom that makes an inch PX_PER_INCH CSS px (1: the board fills the width).
