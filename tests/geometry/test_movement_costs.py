@@ -37,9 +37,15 @@ def test_climbing_and_dropping_by_the_card() -> None:
     assert on is not None and on.length == pytest.approx(4.0) and on.cost == pytest.approx(7.0)
     over = r.walk((2, 5), (10, 5), 0.5)
     assert over is not None and over.cost == pytest.approx(8.0 + 3.0 + 1.0)
-    # the move stops at the gantry's edge when it cannot pay the climb
+    # the move stops just short of the gantry's edge (0.05", on the floor, whatever the
+    # rounding) when it cannot pay the climb
     end, spent = r.advance(over, 5.0)
-    assert end == pytest.approx((5.0, 5.0)) and spent == pytest.approx(3.0)
+    assert end == pytest.approx((4.95, 5.0)) and spent == pytest.approx(2.95)
+    # ... and a move off the top that cannot pay the drop stops just short of it, on the top
+    down = r.walk((6, 5), (2, 5), 0.5)
+    assert down is not None and down.cost == pytest.approx(4.0 + 1.0)
+    end, spent = r.advance(down, 1.5)
+    assert end == pytest.approx((5.05, 5.0)) and spent == pytest.approx(0.95)
     low = {"traits": ["vantage"], "height": 1.2, "polygon": [[5, 0], [7, 0], [7, 10], [5, 10]]}
     w = Routes(route_board(20, 10, low)).walk((2, 5), (10, 5), 0.5)
     assert w is not None and w.cost == pytest.approx(8.0 + 2.0)
@@ -94,8 +100,8 @@ def test_razor_wire_costs_any_move_within_one_inch() -> None:
     near = r.walk((5, 9), (5, 6.4), 0.5)
     assert near is not None
     assert near.length == pytest.approx(2.6) and near.cost == pytest.approx(4.6)
-    end, spent = r.advance(near, 3.0)  # it stops where the base comes within 1"
-    assert end == pytest.approx((5, 6.51)) and spent == pytest.approx(2.49)
+    end, spent = r.advance(near, 3.0)  # it stops just short of where the base comes within 1"
+    assert end == pytest.approx((5, 6.56)) and spent == pytest.approx(2.44)  # 0.05" short
     far = r.walk((1, 6.6), (9, 6.6), 0.5)
     assert far is not None and far.cost == pytest.approx(8.0) and far.length == pytest.approx(8)
     away = r.walk((5, 6.2), (5, 9.5), 0.5)

@@ -19,6 +19,7 @@ from shapely.geometry import LineString, Point, box
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import Board
 from solo_ops.geometry.routes import Reach, Route, Routes, Walk
+from solo_ops.geometry.routes.query import STOP_SHORT
 from tests.support.budget import examples
 from tests.support.geometry_oracle import OracleRoutes
 from tests.support.wall_boards import board, wall
@@ -166,14 +167,16 @@ def test_advance_pays_an_open_hatchway_met_at_a_bend_of_the_route() -> None:
     its length and 1". ``advance`` pays that 1" where the walk's cost counts it (it did not:
     a relative move ``move 6 toward`` past a hatchway was then refused as 7" of movement).
     Straight through from (8, 7): the strip starts at x = 10 - HALF, 2 - HALF" along; 3" of
-    movement reach x = 10 (2 - HALF walked, 1" paid, HALF walked); 2.5" stop before it."""
+    movement reach x = 10 (2 - HALF walked, 1" paid, HALF walked); 2.5" stop 0.05" before it
+    (``STOP_SHORT``: the stop stays on the floor whatever the rounding)."""
     hatchway = {"traits": ["hatch"], "line": [[10, 6], [10, 8]], "open": True}
     r = Routes(board(20, 14, wall((10, 0), (10, 6)), hatchway, wall((10, 8), (10, 14))))
     straight = r.walk_through([(8.0, 7.0), (12.0, 7.0)], 0.5)
     assert straight.cost == pytest.approx(5.0)
     assert r.advance(straight, 3.0) == (pytest.approx((10.0, 7.0)), 3.0)
-    end, spent = r.advance(straight, 2.5)
-    assert end == pytest.approx((10 - HALF, 7.0)) and spent == pytest.approx(2 - HALF)
+    end, spent = r.advance(straight, 2.5)  # 0.05" short of the strip, on its near side
+    assert end == pytest.approx((10 - HALF - STOP_SHORT, 7.0))
+    assert spent == pytest.approx(2 - HALF - STOP_SHORT)
     bent = r.walk((8.0, 3.0), (12.0, 11.0), 0.5)
     assert bent is not None and bent.cost == pytest.approx(bent.length + 1.0)
     for move in np.linspace(0.5, bent.cost + 1.0, 40):
@@ -236,9 +239,10 @@ def test_accessible_and_obstructing_surcharges() -> None:
     assert w is not None
     assert w.length == pytest.approx(6.0)
     assert w.cost == pytest.approx(7.0)
-    # the move stops where it cannot pay to enter
+    # the move stops (0.05" short) where it cannot pay to enter
     end, spent = r.advance(w, 3.5)
-    assert end == pytest.approx((5 - HALF, 5.0)) and spent == pytest.approx(3 - HALF)
+    assert end == pytest.approx((5 - HALF - STOP_SHORT, 5.0))
+    assert spent == pytest.approx(3 - HALF - STOP_SHORT)
     end, spent = r.advance(w, 5.0)
     assert end == pytest.approx((6.0, 5.0)) and spent == pytest.approx(5.0)
     # obstructing: +2" for a move whose base comes within 1" of it (the patch grown by

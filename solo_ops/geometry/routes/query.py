@@ -527,7 +527,10 @@ class Routes:
         """The farthest point along ``walk`` that ``move`` inches of movement reach (costs
         count, see the module notes: each entry and exit where :meth:`_Soft.events` puts it,
         the same surcharges the walk's cost adds up), and the movement spent. A surcharge
-        that the movement left cannot pay stops the walk where it would be paid."""
+        that the movement left cannot pay stops the walk :data:`STOP_SHORT` before the
+        outline where it would be paid, on the side it has paid for (the floor short of a
+        climb, the top short of a drop): a model on the outline is beside the footprint, and
+        a point rounded to the record's 0.01" grid stays on its side."""
         return self.advance_many(walk, (move,))[0]
 
     def advance_many(self, walk: Walk, moves: Sequence[float]) -> list[tuple[Point2, float]]:
@@ -647,6 +650,11 @@ WALK_EVENTS_KEPT = 256
 """How many walks' surcharge events :meth:`Routes.advance` keeps (then it starts afresh)."""
 
 
+STOP_SHORT = 0.05
+"""Inches: how far before the outline a walk stops when it cannot pay to cross it
+(:meth:`Routes.advance`): more than the 0.01" grid's rounding, so the stop stays on its side."""
+
+
 def _advance_one(pts: Sequence[Point2], length: float, left: float, move: float,
                  costed: bool, first: float, events: list[tuple[float, float]]
                  ) -> tuple[Point2, float]:
@@ -663,8 +671,9 @@ def _advance_one(pts: Sequence[Point2], length: float, left: float, move: float,
             break
         left -= at - gone
         gone = at
-        if amount > left:
-            return (_point_along(pts, gone), move - left)
+        if amount > left:  # stop short of the outline, on the side paid for
+            back = min(STOP_SHORT, gone)
+            return (_point_along(pts, gone - back), move - left - back)
         left -= amount
     if length - gone >= left:
         return (_point_along(pts, gone + left), move)
