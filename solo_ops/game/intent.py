@@ -271,15 +271,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
         if relation == "contact" and walk.cost > allowance + 1e-6:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"")
-        budget = allowance
-        if relation == "toward" and action.get("amount") is not None:
-            amount = float(action.get("amount") or 0.0)
-            if amount <= 0:
-                raise RuleError("how far? e.g. 'move 3 toward obj-1'")
-            if amount > allowance + 1e-6:
-                raise RuleError(f"{op.id} can {word} at most {allowance:.1f}\", not "
-                                f"{amount:g}\"")
-            budget = amount
+        budget = _budget(op, action, relation, allowance, word)
         # as far along the walk as the move allows and the base may stand (the placement
         # rule); what stopped it is said when a base stands in the way
         stop = placement.along(walking, walk, budget, op.radius, blockers, stand=terrain)
@@ -307,6 +299,20 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     return Proposal(concrete, start, end, float(walk.cost),
                     tuple((float(x), float(y)) for x, y in walk.points), ref.id, relation,
                     _gap(ref, end, op.radius), allowance, blocked)
+
+
+def _budget(op: Operative, action: dict[str, Any], relation: str, allowance: float,
+            word: str) -> float:
+    """How far a relative move goes: ``move N toward REF``'s N (within the allowance), else
+    the move's whole allowance."""
+    if relation != "toward" or action.get("amount") is None:
+        return allowance
+    amount = float(action.get("amount") or 0.0)
+    if amount <= 0:
+        raise RuleError("how far? e.g. 'move 3 toward obj-1'")
+    if amount > allowance + 1e-6:
+        raise RuleError(f"{op.id} can {word} at most {allowance:.1f}\", not {amount:g}\"")
+    return amount
 
 
 NEARER_BY = 0.05

@@ -50,9 +50,10 @@ def browser() -> Any:
     before the next module, whose in-process API clients run event loops of their own."""
     with b.launch() as chromium:
         yield chromium
-SAVE = Path("saves") / "volkus-stronghold-supplement-example-218.json"
-"""The two players' game: the co-op example's seed 218 (the keyed dice), where the enemy shoots
-first, Kell's tap is 3.6" away and Idris is in cultist-12's control range when Ben is asked."""
+TWO_PLAYERS_SEED = 368
+SAVE = Path("saves") / f"volkus-stronghold-supplement-example-{TWO_PLAYERS_SEED}.json"
+"""The two players' game: the co-op example's seed 368 (the keyed dice), where the enemy shoots
+first, Kell's tap is 3.8" away and Idris is in cultist-7's control range when Ben is asked."""
 
 
 def bases(page: Any) -> list[str]:
@@ -83,9 +84,9 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
                                                                  tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    # seed 218 (the keyed dice): the enemy shoots first (a CP re-roll question), and when Ben
-    # is asked Idris stands within 1" of cultist-12 and cultist-13, which came to it
-    saved_game(SCENARIO, 218, tmp_path / SAVE, CURRENT)
+    # seed 368 (the keyed dice): the enemy shoots first (a CP re-roll question), and when Ben
+    # is asked Idris stands within 1" of cultist-7, which came to it
+    saved_game(SCENARIO, TWO_PLAYERS_SEED, tmp_path / SAVE, CURRENT)
     server = Served(tmp_path, "serve", "--resume", str(SAVE))
     port = server.port
     shots = os.environ.get("SOLO_OPS_SCREENSHOTS")  # a folder: pictures for the guide
@@ -116,9 +117,9 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         expect(ben.locator("#prompt-text")).to_have_text("Ana: what did Sgt Kell do?",
                                                          timeout=WAIT)
         geom = httpx.get(f"{server.url}api/view", timeout=30).json()["board"]
-        tap(ana, geom, 16.75, 4.75)
+        tap(ana, geom, 17.75, 1.75)
         expect(ana.locator("#preview-text")).to_have_text(
-            'kell to (16.8, 4.8): 3.6" around the walls; it can move 6.0" — within the move',
+            'kell to (17.8, 1.8): 3.8" around the walls; it can move 6.0" — within the move',
             timeout=WAIT)
         expect(ana.locator("#board .ghost")).to_have_count(1)
         ana.locator("#preview-choices button", has_text="move here").dblclick()
@@ -141,7 +142,7 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         for page in (ana, ben):  # a complaint made while the server was down is gone
             expect(page.locator("#message")).not_to_contain_text("cannot be reached",
                                                                  timeout=WAIT)
-        # Ben activates Idris, within 1" of cultist-12: only the fall back (and a fight) is
+        # Ben activates Idris, within 1" of cultist-7: only the fall back (and a fight) is
         # offered, and a tap previews only what the rules allow there
         ben.locator("#options button", has_text="idris").dblclick()
         expect(ben.locator("#prompt-text")).to_have_text("Ben: what did Scout Idris do?",
@@ -149,12 +150,12 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         expect(ben.locator("#move-kinds button")).to_have_text(["fall back"])
         expect(ben.locator("#options button", has_text="fight")).to_have_count(1)
         expect(ben.locator("#options button", has_text="shoot")).to_have_count(0)
-        expect(ben.locator("#why-not")).to_contain_text("in control range of cultist-12")
+        expect(ben.locator("#why-not")).to_contain_text("in control range of cultist-7")
         tap(ben, geom, 9.5, 6.6)
         expect(ben.locator("#preview-choices button")).to_have_text(["fall back here",
                                                                      "Cancel"], timeout=WAIT)
         expect(ben.locator("#preview-refused")).to_contain_text(
-            "Not here — move: Scout Idris is in control range of cultist-12")
+            "Not here — move: Scout Idris is in control range of cultist-7")
         if shots:
             ben.wait_for_timeout(2600)  # the newest narration's highlight fades
             ben.screenshot(path=f"{shots}/table-view-tablet.png")
@@ -211,7 +212,7 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         ("activate", "kell"), ("move", "kell"), ("done", "kell"), ("activate", "idris"),
         ("done", "idris")]
     assert next(a for a in answers if a["type"] == "move") == {
-        "type": "move", "how": "reposition", "to": [16.75, 4.75], "operative": "kell"}
+        "type": "move", "how": "reposition", "to": [17.75, 1.75], "operative": "kell"}
     replay = cli_here("replay", str(SAVE.with_suffix(".log.jsonl")), "--json", cwd=tmp_path)
     assert replay.returncode == 0 and json.loads(replay.stdout)["identical"] is True
 

@@ -80,10 +80,15 @@ def test_an_enemy_guard_interrupt_is_told_before_the_question_it_asks(tmp_path: 
 
 
 def hidden_only() -> tuple[Any, Any]:
-    """Two player operatives, no pre-placed enemy, two hidden counters (engagement 1); seed
-    29 hides both where neither operative sees them, and gives the enemy the initiative."""
+    """Two player operatives, no pre-placed enemy, two hidden counters (engagement 1), a
+    blocking screen across the table at x 18-19 to hide them behind; seed 29 hides both
+    where neither operative sees them, and gives the enemy the initiative. (On the open table
+    no counter can hide: each is resolved in the first turn, and a false alarm sent back into
+    sight is resolved again at once.)"""
     doc = document(settings={"cp_rerolls": "never"})
     doc["enemies"] = []
+    doc["board"]["features"] = [{"id": "screen", "traits": ["blocking"],
+                                 "polygon": [[18, 0], [19, 0], [19, 22], [18, 22]]}]
     doc["squads"][0]["models"].append(
         {"id": "a2", "profile": copy.deepcopy(doc["squads"][0]["models"][0]["profile"]),
          "at": [2, 2]})
