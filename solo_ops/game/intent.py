@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import move_goals, placing
+from solo_ops.game import move_goals, placing, turns
 from solo_ops.game.referents import Referent, referents
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
@@ -99,7 +99,9 @@ def resolve_ids(game: Game, state: State, action: dict[str, Any], prompt: Any) -
                 named = match(a.get("operative"), players, "operative")
             except RuleError:
                 raise not_ready from None
-            raise RuleError(f"{named} cannot act now (ready: {', '.join(ready)})") from None
+            why = turns.why_not_ready(game, state, state.operatives[named])
+            raise RuleError(f"{named} cannot act now" + (f": {why}" if why else "")
+                            + f" (ready: {', '.join(ready)})") from None
         return a
     if kind in ("damage", "down"):
         a["operative"] = match(a.get("operative"), players, "operative of yours")
@@ -269,8 +271,10 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
                 "walls, closed doors, other models or the inch around enemies")
                 + " are in the way")
         if relation == "contact" and walk.cost > allowance + 1e-6:
+            hint = (f" (a charge need only end within 1\" of {ref.id}: 'move to {ref.id}' "
+                    "goes as near as it can)" if how == "charge" else "")
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
-                            f"walls; {op.id} can {word} {allowance:.1f}\"")
+                            f"walls; {op.id} can {word} {allowance:.1f}\"{hint}")
         budget = _budget(op, action, relation, allowance, word)
         # as far along the walk as the move allows and the base may stand (the placement
         # rule); what stopped it is said when a base stands in the way

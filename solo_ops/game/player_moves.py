@@ -478,6 +478,8 @@ def _check_move_end(game: Game, state: State, op: Operative, how: str,
                         else "a fall back must end outside every enemy's control range")
     if how in FREE_MOVES:
         held = _enemies_in_control(state, op, game, at=to)
+        if held and state.edition == "kt2018":
+            raise RuleError(f"a move cannot end within 1\" of an enemy model ({held[0].id})")
         if held:
             raise RuleError(f"a move cannot end within an enemy's control range ({held[0].id}: "
                             "001 Reposition \"cannot finish the move within Control Range of an "

@@ -31,6 +31,32 @@ def player_ready(game: Game, state: State, player: str) -> list[Operative]:
     return out
 
 
+def why_not_ready(game: Game, state: State, op: Operative) -> str | None:
+    """Why the player operative ``op`` is not among :func:`player_ready`'s now, in the players'
+    words (the rule it follows), or None when it is: out of action, already acted, Shaken,
+    nothing to fight or shoot with in this 2018 phase, or another model goes first."""
+    period = "turning point" if state.edition == "kt2024" else "phase"
+    if not op.on_table:
+        return "it is out of action" if op.down else "it is not on the table"
+    if op.activated:
+        return f"it has already acted this {period}"
+    if state.edition == "kt2018" and op.shaken:
+        return "it is Shaken (a failed Nerve test): it does not act"
+    if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(game, state, op):
+        return "no enemy model is within 1\" of it to fight"
+    if state.edition == "kt2018" and state.phase == "shooting":
+        barred = kt2018.shooting_barred(
+            moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
+            assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
+        if barred is not None:
+            return f"it {barred}"
+    first = first_2018(game, state)
+    if first is not None and not goes_first(game, state, op):
+        return ("Readied models shoot first (Ready, Fire!)" if first == "readied"
+                else "models that charged fight first (Hammer of Wrath)")
+    return None
+
+
 def goes_first(game: Game, state: State, op: Operative) -> bool:
     """Kill Team 2018: whether ``op`` acts "before all other models" in this phase: it
     charged this battle round (fight phase, 004 Hammer of Wrath), it is Readied (shooting

@@ -640,8 +640,10 @@ def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
 def may_retreat(moved_how: str | None) -> str | None:
     """Why a model that may React cannot Retreat, or None: 004 Retreat "A target model cannot
     Retreat if it has already made a move of any kind (or attempted to charge) in this phase"
-    (a normal move included: it may still fire Overwatch)."""
-    if moved_how is not None:
+    (a normal move included: it may still fire Overwatch). A Readied model has not moved:
+    004 Readying is "instead of making a normal move"; the Retreat then ends its Ready ("If
+    the model moves for any reason, it is no longer Readied")."""
+    if moved_how is not None and moved_how != "ready":
         return f"it has moved this phase ({moved_how.replace('_', ' ')})"
     return None
 

@@ -148,7 +148,8 @@ def test_an_operative_that_is_not_ready_is_named_as_such() -> None:
         step(game, state, {"type": "engine"})
     prompt = pending(game, state)
     assert prompt.kind == "activate" and prompt.options == ["a2"]
-    with pytest.raises(RuleError, match=r"a1 cannot act now \(ready: a2\)"):
+    with pytest.raises(RuleError, match=r"a1 cannot act now: it has already acted this "
+                                        r"turning point \(ready: a2\)"):
         intent.resolve_ids(game, state, {"type": "activate", "operative": "A1"}, prompt)
     with pytest.raises(RuleError, match=r"no operative called 'zz' \(choose from: a2\)"):
         intent.resolve_ids(game, state, {"type": "activate", "operative": "zz"}, prompt)

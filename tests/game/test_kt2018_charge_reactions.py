@@ -9,16 +9,23 @@ roll". The game asks (prompt ``reaction``), then rolls the charge. Reading: docs
 
 from __future__ import annotations
 
+import pytest
+
+from solo_ops.core.errors import RuleError
 from solo_ops.game.engine import pending, step
 from tests.support.portal_board import refused, start
 
 
-def _declared(react_at: tuple[float, float] = (5, 11)) -> tuple:
-    """A 2018 game in the movement phase: e1 (4" from a1, in sight) declares a charge at a1."""
+def _declared(react_at: tuple[float, float] = (5, 11), *, readied: bool = False) -> tuple:
+    """A 2018 game in the movement phase: e1 (4" from a1, in sight) declares a charge at a1
+    (``readied``: a1 was Readied first, as the `ready` answer leaves it)."""
     from solo_ops.ai.planner import Action
     from solo_ops.game import charges
 
     game, state = start({"a1": react_at}, edition="kt2018", enemy_at=(react_at[0] + 5, 11))
+    if readied:
+        a1 = state.operatives["a1"]
+        a1.moved_how, a1.readied = "ready", True
     e1 = state.operatives["e1"]
     near = (react_at[0] + 2 * 0.492 + 0.5, 11.0)
     events = charges.declare_charge(game, state, e1, Action("charge", "e1", start=e1.at,
@@ -73,6 +80,19 @@ def test_retreat_moves_up_to_three_inches_away_and_the_charge_follows() -> None:
     assert a1.fell_back  # it cannot shoot later this battle round
 
 
+def test_a_readied_model_may_still_retreat_and_loses_its_ready() -> None:
+    """004 Readying: "instead of making a normal move ... you can Ready them": a Readied model
+    has not moved, so it may Retreat ("cannot Retreat if it has already made a move of any
+    kind"); the Retreat ends its Ready ("If the model moves for any reason, it is no longer
+    Readied"). It was refused: "cannot Retreat: it has moved this phase (ready)"."""
+    game, state = _declared(readied=True)
+    a1 = state.operatives["a1"]
+    prompt = pending(game, state)
+    assert prompt.kind == "reaction" and "retreat X,Y" in prompt.options
+    step(game, state, {"type": "reaction", "react": "retreat", "to": [2.5, 11]})
+    assert a1.at == (2.5, 11.0) and a1.moved_how == "retreat" and not a1.readied
+
+
 def turns_engaged(game: object, state: object, op: str) -> bool:
     from solo_ops.game import turns
 
@@ -86,3 +106,32 @@ def test_overwatch_is_a_shot_at_the_charger() -> None:
     record = step(game, state, {"type": "reaction", "react": "overwatch", "damage": 0})
     assert [e["type"] for e in record["events"]][:2] == ["overwatch", "charged"]
     assert "hits on 6s" in record["events"][0]["note"]
+
+
+def test_a_normal_move_ending_within_an_inch_of_an_enemy_is_refused_in_2018_words() -> None:
+    """A Kill Team 2018 refusal speaks 2018 (within 1" of an enemy model), not 2024's control
+    range and Reposition card."""
+    from tests.support.small_table import active
+    from tests.support.small_table import refused as refused_here
+
+    game, state = active(enemy_at=(8, 10), edition="kt2018")
+    refused_here(game, state, {"type": "move", "how": "normal", "to": [6.5, 10]},
+                 "a move cannot end within 1\" of an enemy model \\(e1\\)$")
+
+
+def test_a_model_that_cannot_shoot_is_named_with_why() -> None:
+    """In the 2018 shooting phase a model that Advanced without an Assault weapon is not among
+    those who may act; answering its name says why (004 Advance: "A model that Advances cannot
+    charge, React or shoot later that battle round"), not only "cannot act now"."""
+    from solo_ops.game import intent
+    from tests.support.small_table import start as small_start
+
+    game, state = small_start("kt2018", faces=[6, 1])
+    step(game, state, {"type": "engine"})
+    a1 = state.operatives["a1"]
+    a1.moved_how, a1.advanced = "advance", True
+    state.phase = "shooting"
+    prompt = pending(game, state)
+    with pytest.raises(RuleError, match=r"a1 cannot act now: it Advanced this battle round "
+                                        r"without an Assault weapon: it cannot shoot"):
+        intent.resolve_ids(game, state, {"type": "activate", "operative": "a1"}, prompt)

@@ -269,7 +269,11 @@ def test_who_may_react_retreat_and_be_readied() -> None:
     assert kt2018.may_react(engaged=False, moved_how="retreat") == ("it Retreated this battle "
                                                                     "round")
     assert kt2018.may_react(engaged=False, moved_how="charge") is not None
-    assert kt2018.may_retreat(None) is None and kt2018.may_retreat("ready") is not None
+    assert kt2018.may_retreat(None) is None
+    # Readying is "instead of making a normal move": not a move, so it may still Retreat
+    # (and the Retreat ends the Ready: "If the model moves for any reason, it is no longer
+    # Readied")
+    assert kt2018.may_retreat("ready") is None
     assert kt2018.may_retreat("normal") == "it has moved this phase (normal)"
     assert kt2018.may_ready(engaged=True, moved=False) == "it is within 1\" of an enemy model"
     assert kt2018.may_ready(engaged=False, moved=False) is None
