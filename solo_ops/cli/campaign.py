@@ -50,6 +50,7 @@ from solo_ops.cli.campaign_files import (
     generate_mission,
     keep_threat,
     load_campaign,
+    mission_facts,
     rate_missions_option,
     save_campaign,
     saves_option,
@@ -310,6 +311,19 @@ def _check_no_mission_set_up(path: Path, name: str, number: int) -> None:
             "move that mission's files aside first)", source="--mission-result")
 
 
+def _check_no_mission_for_recruit(path: Path, name: str, number: int) -> None:
+    """Refuse a recruit while ``campaign play`` has mission ``number`` set up (or in play):
+    its squads were deployed without the recruit, so the mission, when recorded, would count
+    a model that never stood on the table as having fought it."""
+    save = mission_paths(path, number)["save"]
+    if save.exists():
+        raise InputError(
+            f"mission {number} of campaign {shown_name(name)} is set up with the squads as "
+            f"they were ({save}): the recruit joins once it is recorded (go on with `solo-ops "
+            f"campaign play {shown_name(name)}`), or move that mission's files aside to set it "
+            "up again with the recruit", source="--with")
+
+
 @campaign.command("replace")
 @click.argument("name")
 @click.option("--player", required=True, help="Whose squad.")
@@ -323,8 +337,12 @@ def campaign_replace(name: str, player: str, model_id: str, new_file: Path,
     """Replace a fallen model with a new recruit (the fallen stays in the history)."""
     path = campaign_path(name, saves)
     newcomer = parse_squad_model(read_document(new_file), str(new_file), "")
-    change_campaign(path, name,
-                    lambda c: replace_model(c, player, model_id, newcomer, source=str(new_file)))
+
+    def apply(c: Campaign) -> None:
+        _check_no_mission_for_recruit(path, name, c.missions_played + 1)
+        replace_model(c, player, model_id, newcomer, source=str(new_file))
+
+    change_campaign(path, name, apply)
     if as_json:
         emit_json({"campaign": name, "path": str(path), "player": player,
                    "fallen": model_id, "new": newcomer.to_dict()})
@@ -524,10 +542,11 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
 
     table, doc = open_save(files["save"], files["log"], reveal=reveal_hidden, units=units)
     game, state = table.game, table.state
+    title = mission_facts(game)["title"]  # the chronicle's: the mission and its board
     session = Session(table, as_json=False)
     session.go_on = campaign_command(name, files["folder"].parent)
     if state.ended:
-        out.print(f"Mission {number} ({game.scenario.name}) ended but was not recorded "
+        out.print(f"Mission {number} ({title}) ended but was not recorded "
                   "yet; recording it now.", markup=False)
     else:
         check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
@@ -536,10 +555,10 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     started = any(a.get("type") != "engine" for a in doc.get("actions", []))
     if not state.ended and started:
         session.say(f"Campaign {name}: going on with mission {number} "
-                    f"({game.scenario.name}, {turn_name(state.edition)} {state.turn}). To start "
-                    "it afresh instead: add --new (its files are moved aside).")
+                    f"({title}, {turn_name(state.edition)} {state.turn}). To start it afresh "
+                    "instead: add --new (its files are moved aside).")
     elif not state.ended:
-        out.print(f"[bold]Campaign {name} — mission {number}: {game.scenario.name}"
+        out.print(f"[bold]Campaign {name} — mission {number}: {title}"
                   f"[/bold] ({game.edition}), set up and waiting.")
         threat = current.threat if current.threat and \
             current.threat.get("mission") == number else None

@@ -254,8 +254,7 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
     # The mission is over: record it (survival dice continue the game's own dice stream).
     assert state.dice is not None
     dice = dice_from_state(state.dice.state())
-    result = result_from_state(state, mission=game.scenario.name,
-                               narrative=[f"Played on {game.scenario.board.name}."])
+    result = result_from_state(state, mission=mission_facts(game)["title"])
     reports: list[MissionReport] = []
 
     def apply(latest: Campaign) -> None:

@@ -585,6 +585,20 @@ def _through_campaign(mission: tuple[str, Path, int], save: Path, answers_file: 
     event log, and the mission recorded in the campaign when it ends)."""
     name, folder, number = mission
     go_on = campaign_command(name, folder)
+    from solo_ops.cli.campaign_files import load_campaign
+
+    recorded = load_campaign(folder / f"{name}.json", name).missions_played
+    if number <= recorded:  # that mission is over: nothing to go on with, nothing set up
+        show = go_on.replace(" play ", " show ", 1)
+        line = (f"{save} is mission {number} of campaign {name}, which has ended and is "
+                f"recorded; nothing was changed (`{show}` tells the campaign so far, "
+                f"`{go_on}` goes on to mission {recorded + 1})")
+        if as_json:
+            click.echo(_json_line({"finished": True, "save": str(save), "campaign": name,
+                                   "mission": number}, ensure_ascii=False))
+        else:
+            click.echo(line)
+        return
     if as_json:
         raise InputError(f"is mission {number} of campaign {name}: go on with it with "
                          f"`{go_on}` (--json is not offered there)", source=str(save))

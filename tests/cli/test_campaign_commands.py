@@ -205,6 +205,41 @@ def test_replace_a_fallen_model(runner: CliRunner, tmp_path: Path) -> None:
     assert twice.exit_code == 2 and "not fallen" in twice.stderr
 
 
+def test_a_recruit_waits_while_a_mission_is_set_up(runner: CliRunner, tmp_path: Path) -> None:
+    """A recruit added while ``campaign play`` had mission 2 set up was recorded as having
+    fought it (the squads had been deployed without it). Now it is refused in one line, exit
+    2, the campaign save untouched; once that mission's files are moved aside, it joins."""
+    from solo_ops.cli import main
+
+    start(runner, tmp_path)
+    _kill(runner, tmp_path, "vale")
+    played = runner.invoke(main, ["campaign", "play", "Gallowdark", "--seed", "3", "--board",
+                                  "gallowdark-corridors", "--engagement", "1", "--saves",
+                                  str(tmp_path), "--answer", "quit"])
+    assert played.exit_code == 0, played.output
+    save = tmp_path / "Gallowdark-missions" / "mission-2.save.json"
+    assert save.is_file()
+    campaign = tmp_path / "Gallowdark.json"
+    before = campaign.read_bytes()
+    recruit = write(tmp_path / "recruit.yaml", {
+        "id": "nix", "name": "Trooper Nix",
+        "profile": {"movement": 6, "toughness": 3, "wounds": 7, "save": 5,
+                    "weapons": [{"name": "lasgun", "type": "rapid", "range": 24}]}})
+    out = invoke(runner, "replace", "Gallowdark", "--player", "Ana", "--model", "vale",
+                 "--with", recruit, "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stdout == "" and out.stderr.count("\n") == 1
+    assert (f"mission 2 of campaign Gallowdark is set up with the squads as they were "
+            f"({save}): the recruit joins once it is recorded") in out.stderr
+    assert campaign.read_bytes() == before
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for path in save.parent.glob("mission-2*"):
+        path.rename(aside / path.name)
+    out = invoke(runner, "replace", "Gallowdark", "--player", "Ana", "--model", "vale",
+                 "--with", recruit, "--saves", str(tmp_path))
+    assert out.exit_code == 0, out.output
+
+
 def test_bad_squad_file_is_one_line_exit_2(runner: CliRunner, tmp_path: Path) -> None:
     bad = write(tmp_path / "bad-squad.yaml", {
         "player": "Cy", "models": [{"id": "x", "profile": {"movement": 6, "save": 4}}]})
@@ -340,3 +375,15 @@ def test_a_result_file_is_refused_while_the_mission_is_set_up_with_solo_ops(
                  "--saves", str(tmp_path), "--json")
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["mission"] == 1
+    # `play --resume` on that mission's save (now recorded) says so, and sets nothing up
+    for path in aside.glob("mission-1*"):
+        path.rename(save.parent / path.name)
+    recorded = campaign.read_bytes()
+    resumed = runner.invoke(main, ["play", "--resume", str(save)])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout.strip() == (
+        f"{save} is mission 1 of campaign Duo, which has ended and is recorded; nothing was "
+        f"changed (`solo-ops campaign show Duo --saves {tmp_path}` tells the campaign so far, "
+        f"`solo-ops campaign play Duo --saves {tmp_path}` goes on to mission 2)")
+    assert campaign.read_bytes() == recorded
+    assert not (save.parent / "mission-2.save.json").exists()

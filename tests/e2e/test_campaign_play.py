@@ -62,6 +62,11 @@ def test_three_mission_coop_campaign(tmp_path: Path) -> None:
     assert data["missions_played"] == 3
     assert len(data["history"]) == 3
     assert [h["mission"] for h in data["history"]] == [1, 2, 3]
+    # each mission is called what the chronicle calls it (its mission on its board), once:
+    # never "Mission 1: Vesper: mission 1"
+    for h in data["history"]:
+        assert h["name"] == h["title"] and " on " in h["title"], h
+        assert not h["name"].startswith("Vesper: mission"), h
     # a fourth `play` starts mission 4, it does not replay mission 3
     assert not (tmp_path / "campaign_saves" / "Vesper-missions" / "mission-4.yaml").exists()
 
