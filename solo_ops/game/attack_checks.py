@@ -146,14 +146,19 @@ def _check_combat_shot(game: Game, state: State, op: Operative, weapon: Weapon |
     guarded = any(f.id != op.id and f.at is not None and reach.engaged_2018(
         terrain, target.at, target.radius, f.at, f.radius) for f in state.living(op.side))
     closest = True
+    nearest = None
     if engaged:
         gap = reach.route_gap(terrain, op.at, op.radius, target.at, target.radius)
-        closest = all(reach.route_gap(terrain, op.at, op.radius, f.at, f.radius) >= gap - 1e-9
-                      for f in foes if f.at is not None)
+        gaps = [(reach.route_gap(terrain, op.at, op.radius, f.at, f.radius), f.label)
+                for f in foes if f.at is not None]
+        closest = all(g >= gap - 1e-9 for g, _ in gaps)
+        nearest = min(gaps)[1] if gaps else None
     why = kt2018.combat_shot_refusal(
         game.settings.combat_shooting, pistol=weapon is not None and weapon.kt2018_type == "pistol",
         shooter_engaged=engaged, target_engaged_with_friend=guarded, target_closest=closest)
     if why is not None:
+        if not closest and nearest is not None and why.endswith("the closest enemy model"):
+            why += f" ({nearest})"  # which one that is, for the players
         raise RuleError(f"{op.name} cannot shoot {target.label}: {why}")
 
 

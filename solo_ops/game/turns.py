@@ -258,7 +258,7 @@ def enemy_idle(state: State, game: Game | None = None) -> list[dict[str, Any]]:
     elif waiting and first == "charged":
         why = "the models that charged fight first, in Hammer of Wrath"
     elif waiting and state.edition == "kt2018" and state.phase == "fight":
-        why = "no enemy model is within 1\" of one of yours to fight"
+        why = "no enemy model that has yet to fight is within 1\" of one of yours"
     elif waiting and state.edition == "kt2018" and state.phase == "shooting":
         why = "no enemy model can shoot"
     else:

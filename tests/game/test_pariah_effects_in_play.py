@@ -300,6 +300,19 @@ def test_a_pistol_fires_from_combat_and_no_one_shoots_into_it() -> None:
                 step(game, state, into)
 
 
+def test_a_pistol_at_another_than_the_closest_names_the_closest() -> None:
+    """A Pistol fired from within 1" of an enemy "must target the closest enemy model": the
+    refusal names it, so the player need not guess which one that is."""
+    game, state = start({}, faces=[6, 1] + [3] * 40, a1=(10, 10), a2=(3, 10),
+                        e1=(10 + 2 * RADIUS + 0.3, 10), e2=(10, 13.5))
+    engine_until_players(game, state)
+    state.phase = "shooting"
+    step(game, state, {"type": "activate", "operative": "a1"})
+    with pytest.raises(RuleError, match=r"a Pistol fired from within 1\" of an enemy must "
+                                        r"target the closest enemy model \(e1\)$"):
+        step(game, state, {"type": "shoot", "target": "e2", "weapon": "laspistol", "roll": True})
+
+
 def test_the_enemy_fires_its_pistol_from_combat_in_the_shooting_phase() -> None:
     """Both sides read the setting: with ``core`` (2018 Core Manual, Pistol: "can [make
     shooting attacks] even if there are enemy models within 1" of the firing model, but it
