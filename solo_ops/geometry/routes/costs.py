@@ -146,6 +146,8 @@ class _Soft:
         si, ei, t = crossings(P, Q, self.ev, self.en, active)
         n = len(self.polys)
         amounts, leaving = self._charges
+        # ends on an outline (rare): one test of every end against every outline at once
+        p_band, q_band = self.in_band(P, active), self.in_band(Q, active)
         if len(si):
             keys, k, first = crossing_groups(si * n + self.owner[ei], t)
             seg, pid = np.divmod(keys, n)
@@ -159,16 +161,35 @@ class _Soft:
                 out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
                 # an end on the outline is beside the footprint: the first piece inside
                 # entered it there, the last piece inside (k even: as the first) leaves it
-                last_inside = inside == (k[sel] % 2 == 0)
-                extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
-                    + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
+                if p_band[seg[sel]].any() or q_band[seg[sel]].any():
+                    last_inside = inside == (k[sel] % 2 == 0)
+                    extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
+                        + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
             np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
             crossed = keys
         else:
             crossed = np.zeros(0, dtype=int)
-        if active.any():
-            self.end_changes(P, Q, active, crossed, total)
+        if p_band.any() or q_band.any():
+            self.end_changes(P, Q, p_band | q_band, crossed, total)
         return total
+
+    @cached_property
+    def _band(self) -> Any:
+        """Every footprint's outline strip (in it but not :data:`TOUCHING` inside it), joined
+        and prepared: where an end of a walk stands beside a footprint."""
+        band = shapely.union_all([poly.difference(core)
+                                  for poly, core in zip(self.polys, self.cores(), strict=True)])
+        shapely.prepare(band)
+        return band
+
+    def in_band(self, pts: np.ndarray, active: np.ndarray) -> np.ndarray:
+        """Whether each point (of the ``active`` segments) stands on some footprint's outline
+        (:meth:`on_edge` of any footprint), in one test."""
+        out = np.zeros(len(pts), dtype=bool)
+        idx = np.flatnonzero(active)
+        if len(idx):
+            out[idx] = shapely.intersects_xy(self._band, pts[idx, 0], pts[idx, 1])
+        return out
 
     def on_edge(self, j: int, pts: np.ndarray) -> np.ndarray:
         """Whether each point is on footprint ``j``'s outline: in the footprint but not more
@@ -178,19 +199,20 @@ class _Soft:
         return (shapely.intersects_xy(self.polys[j], pts[:, 0], pts[:, 1])
                 & ~shapely.contains_xy(self.cores()[j], pts[:, 0], pts[:, 1]))
 
-    def end_changes(self, P: np.ndarray, Q: np.ndarray, active: np.ndarray,
+    def end_changes(self, P: np.ndarray, Q: np.ndarray, banded: np.ndarray,
                     crossed: np.ndarray, total: np.ndarray) -> None:
         """Add to ``total`` what :meth:`cost` owes for the segments that cross no outline of
         a footprint but start or end on it (:meth:`on_edge`; rare: a model standing where a
         route's corner was rounded to the table's 0.01" grid). Such an end is beside the
         footprint: a segment from it that runs inside enters, one from inside that ends on it
-        leaves. ``crossed``: the (segment * footprints + footprint) pairs :meth:`cost`
-        counted by their crossings."""
+        leaves. ``banded``: the segments with an end on some outline (:meth:`in_band`);
+        ``crossed``: the (segment * footprints + footprint) pairs :meth:`cost` counted by
+        their crossings."""
         n = len(self.polys)
         cores = self.cores()
         for j, poly in enumerate(self.polys):
             bx0, by0, bx1, by1 = poly.bounds
-            near = active & (((P[:, 0] >= bx0 - TOL) & (P[:, 0] <= bx1 + TOL)
+            near = banded & (((P[:, 0] >= bx0 - TOL) & (P[:, 0] <= bx1 + TOL)
                               & (P[:, 1] >= by0 - TOL) & (P[:, 1] <= by1 + TOL))
                              | ((Q[:, 0] >= bx0 - TOL) & (Q[:, 0] <= bx1 + TOL)
                                 & (Q[:, 1] >= by0 - TOL) & (Q[:, 1] <= by1 + TOL)))

@@ -46,6 +46,8 @@ class Perches:
         self.shapes = np.array([shapes.interior(f) for f in features], dtype=object)
         shapely.prepare(self.shapes)
         self.boxes = shapely.bounds(self.shapes).reshape(-1, 4)
+        self.box = np.r_[self.boxes[:, :2].min(axis=0), self.boxes[:, 2:].max(axis=0)]
+        """All the perches' box: most points are nowhere near one."""
 
     def under(self, points: np.ndarray) -> np.ndarray:
         """(n, perches) bool: whether each point (a model's centre) is up on each perch:
@@ -54,6 +56,10 @@ class Perches:
         beside it, as movement reads it: it paid no climb)."""
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
         out = np.zeros((len(pts), len(self.features)), dtype=bool)
+        x0, y0, x1, y1 = self.box
+        if not ((pts[:, 0] >= x0) & (pts[:, 0] <= x1) & (pts[:, 1] >= y0)
+                & (pts[:, 1] <= y1)).any():
+            return out
         for k, box in enumerate(self.boxes):
             near = ((pts[:, 0] >= box[0]) & (pts[:, 0] <= box[2])
                     & (pts[:, 1] >= box[1]) & (pts[:, 1] <= box[3]))
