@@ -235,8 +235,10 @@ def run_survival_tests(campaign: Campaign, dice: Dice) -> MissionReport:
     """
     waiting = pending_tests(campaign)
     if not waiting:
-        raise InputError(f"campaign {campaign.name!r} has no survival test to roll (give a "
-                         "mission result)", source="--mission-result")
+        raise InputError(f"campaign {campaign.name!r} has no survival test waiting to be "
+                         "rolled: they are rolled when a mission is recorded (`campaign play` "
+                         "records a played one; `--mission-result FILE` one played on paper)",
+                         source="survival")
     record = campaign.history[-1] if campaign.history else None
     if record is None or record.get("mission") != campaign.missions_played:
         record = {"mission": campaign.missions_played, "name": None, "survival_tests": [],
@@ -264,8 +266,9 @@ def run_survival_tests(campaign: Campaign, dice: Dice) -> MissionReport:
                      f"{test.describe()}.")
     fallen = [t.name for t in tests if t.result == "fallen"]
     if fallen:
-        lines.append(f"Fallen: {', '.join(fallen)}. They stay in the campaign history; "
-                     "replace them with `solo-ops campaign replace`.")
+        they, them = ("They stay", "them") if len(fallen) > 1 else ("It stays", "it")
+        lines.append(f"Fallen: {', '.join(fallen)}. {they} in the campaign history; "
+                     f"replace {them} with `solo-ops campaign replace`.")
     record.setdefault("survival_tests", []).extend(t.to_dict() for t in tests)
     record.setdefault("report", []).extend(lines)
     return MissionReport(int(record["mission"]), tuple(tests), tuple(record["report"]),

@@ -137,6 +137,19 @@ def test_down_failure_fallen_keeps_the_model() -> None:
     assert c.find("a3")[1].missions == 1
 
 
+def test_the_report_says_it_of_one_fallen_model_and_they_of_more() -> None:
+    c = make_campaign()
+    report = record_mission(c, MissionResult(models=(ModelOutcome("a3", went_down=True),)),
+                            ScriptedDice(faces=[4]))
+    assert report.lines[-1].endswith(". It stays in the campaign history; replace it with "
+                                     "`solo-ops campaign replace`.")
+    report = record_mission(c, MissionResult(models=(ModelOutcome("a1", went_down=True),
+                                                     ModelOutcome("a2", went_down=True))),
+                            ScriptedDice(faces=[4, 5]))
+    assert report.lines[-1].endswith(". They stay in the campaign history; replace them "
+                                     "with `solo-ops campaign replace`.")
+
+
 def test_down_failure_injured_setting() -> None:
     c = make_campaign(CampaignSettings(down_failure="injured", wounded_failure="injury"))
     test = one(c, ModelOutcome("a3", went_down=True), 6)

@@ -126,7 +126,11 @@ def test_survival_text_and_nothing_pending(runner: CliRunner, tmp_path: Path) ->
     assert out.exit_code == 0, out.output
     assert "Mission 1" in out.stdout and "Gunner Rask" in out.stdout and "seed 1" in out.stdout
     none = invoke(runner, "survival", "Gallowdark", "--saves", str(tmp_path))
-    assert none.exit_code == 2 and "no survival test to roll" in none.stderr
+    assert none.exit_code == 2 and none.stderr.count("\n") == 1
+    # it names no option that was not given
+    assert "survival: campaign 'Gallowdark' has no survival test waiting to be rolled: they " \
+        "are rolled when a mission is recorded" in none.stderr
+    assert "--mission-result:" not in none.stderr
 
 
 def test_survival_bad_result_file(runner: CliRunner, tmp_path: Path) -> None:
