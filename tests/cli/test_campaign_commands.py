@@ -209,20 +209,28 @@ def test_replace_a_fallen_model(runner: CliRunner, tmp_path: Path) -> None:
     assert twice.exit_code == 2 and "not fallen" in twice.stderr
 
 
+def _set_up_next(runner: CliRunner, saves: Path, name: str, number: int) -> Path:
+    """``campaign play NAME`` sets up mission ``number`` (seed 3, the corridors, engagement 1)
+    and is left waiting at "ready" (quit): the mission's save."""
+    from solo_ops.cli import main
+
+    played = runner.invoke(main, ["campaign", "play", name, "--seed", "3", "--board",
+                                  "gallowdark-corridors", "--engagement", "1", "--saves",
+                                  str(saves), "--answer", "quit"])
+    assert played.exit_code == 0, played.output
+    save = saves / f"{name}-missions" / f"mission-{number}.save.json"
+    assert save.is_file()
+    return save
+
+
 def test_a_recruit_waits_while_a_mission_is_set_up(runner: CliRunner, tmp_path: Path) -> None:
     """A recruit added while ``campaign play`` had mission 2 set up was recorded as having
     fought it (the squads had been deployed without it). Now it is refused in one line, exit
     2, the campaign save untouched; once that mission's files are moved aside, it joins."""
-    from solo_ops.cli import main
 
     start(runner, tmp_path)
     _kill(runner, tmp_path, "vale")
-    played = runner.invoke(main, ["campaign", "play", "Gallowdark", "--seed", "3", "--board",
-                                  "gallowdark-corridors", "--engagement", "1", "--saves",
-                                  str(tmp_path), "--answer", "quit"])
-    assert played.exit_code == 0, played.output
-    save = tmp_path / "Gallowdark-missions" / "mission-2.save.json"
-    assert save.is_file()
+    save = _set_up_next(runner, tmp_path, "Gallowdark", 2)
     campaign = tmp_path / "Gallowdark.json"
     before = campaign.read_bytes()
     recruit = write(tmp_path / "recruit.yaml", {
@@ -355,12 +363,7 @@ def test_a_result_file_is_refused_while_the_mission_is_set_up_with_solo_ops(
     made = invoke(runner, "new", "Duo", "--squad", VESPER, "--target-win", "off",
                   "--saves", str(tmp_path))
     assert made.exit_code == 0, made.output
-    played = runner.invoke(main, ["campaign", "play", "Duo", "--seed", "3", "--board",
-                                  "gallowdark-corridors", "--engagement", "1", "--saves",
-                                  str(tmp_path), "--answer", "quit"])
-    assert played.exit_code == 0, played.output
-    save = tmp_path / "Duo-missions" / "mission-1.save.json"
-    assert save.is_file()
+    save = _set_up_next(runner, tmp_path, "Duo", 1)
     campaign = tmp_path / "Duo.json"
     before = campaign.read_bytes()
     result_file = write(tmp_path / "result.yaml", {"mission": "Paper raid", "outcome": "win"})
