@@ -1,8 +1,10 @@
 """What each edition calls its turns, for every sentence that names one.
 
 Kill Team 2024 plays in *turning points* (001), Kill Team 2018 in *battle rounds* (004). Pure
-words, no game: the engine's events, the terminal, the pictures and the saves' messages all
-read it here, so a 2018 game never says "turn 3" or "turning point 3".
+words, no game: the terminal's and the server's lines, the pictures' titles, the narration's
+scores and the saves' messages read it here, so a 2018 game says "battle round 3", never
+"turn 3" or "turning point 3". (The dice's purposes in the log keep their "turn N": a log's
+words are part of its replay.)
 """
 
 from __future__ import annotations
