@@ -613,8 +613,8 @@ def _start_mission(current: Campaign, path: Path, name: str, number: int,
         session = Session(table, as_json=False)
         session.go_on = campaign_command(name, files["folder"].parent)
         game, state = table.game, table.state
-        out.print(f"[bold]Campaign {name} — mission {number}: {scenario.name}[/bold] "
-                  f"({scenario.edition})")
+        out.print(f"[bold]Campaign {name} — mission {number}: {mission_facts(game)['title']}"
+                  f"[/bold] ({scenario.edition})")
         for line in notes:
             out.print(f"• {line}", markup=False)
         session.show(state.log[0])
