@@ -256,7 +256,7 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
            for ops in view["squads"].values() for o in ops):
         entries.append(("downed", "out of action: its base stays" if view["edition"] == "kt2018"
                         else "downed: its base stays"))
-    if who is not None:
+    if who is not None and steps:  # (an activation with nothing drawn names no steps)
         tail = ": steps in order"  # the numbered circles: who acts, each step's number
         room = LEGEND_CHARS - len(tail)
         name = who if len(who) <= room else who[:room - 1] + "…"
