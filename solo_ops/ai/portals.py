@@ -175,7 +175,9 @@ def no_shortcut(ctx: Context, op: Operative, start: tuple[float, float], board: 
 def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way: _Way,
                     kind: str, board: WorkingBoard) -> Action | None:
     """One move (``kind``) towards a point beside ``way.portal`` on the model's side, within
-    its control range; as far as the move allows when it is farther."""
+    its control range; as far as the move allows when it is farther (on the terrain that
+    kind of move walks: a Dash climbs nothing)."""
+    ctx = ctx.for_move(kind)
     allowance = move_allowance(op, kind, ctx.edition)
     if allowance <= 0:
         return None

@@ -323,7 +323,7 @@ def _dash_charge(f: _Turn) -> str | None:
     if dist > reach + 1e-9:
         return (f"{target.label} is {inches(dist)} away: a Dash and a Charge reach "
                 f"{inches(reach)}")
-    cand = candidate_points(f.ctx, f.op, f.start, dash, f.board)
+    cand = candidate_points(f.ctx, f.op, f.start, dash, f.board, kind="dash")
     if len(cand.points) < 2:
         return "it has no room to Dash"
     tp = f.board.pos[target.id]

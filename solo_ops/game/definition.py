@@ -20,6 +20,7 @@ from solo_ops.game import attacks
 from solo_ops.game.places import terrain_changes
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import State
+from solo_ops.geometry.board import NO_CLIMB
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.rules import killzones
 
@@ -71,6 +72,10 @@ class Game:
     """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
     (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies
     them."""
+    no_climb: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+    """Kill Team 2024: the board's changes for a Dash, which "cannot be used to climb" (001):
+    every ``vantage`` feature with a height made one no move climbs onto (:meth:`moving_terrain`;
+    none in a 2018 game)."""
     change_memo: dict[Any, frozenset[tuple[str, str]]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
     """:meth:`terrain`'s features changed, by what they depend on (``_changes``)."""
@@ -87,6 +92,11 @@ class Game:
         self.terrains = TerrainCache(self.scenario.board)
         self.effects = (tuple(self.scenario.mission.in_force(self.scenario.board.killzone))
                         if self.scenario.edition == "kt2018" else ())
+        # Kill Team 2024: a Dash "cannot be used to climb" (001): its board climbs nothing
+        self.no_climb = frozenset(
+            (f.id, NO_CLIMB) for f in self.scenario.board.features
+            if self.scenario.edition == "kt2024" and f.has("vantage") and f.height
+            and not f.is_line)
 
     @property
     def settings(self) -> Any:
@@ -107,7 +117,12 @@ class Game:
     def moving_terrain(self, state: State, how: str) -> Terrain:
         """The terrain a move of kind ``how`` is made on: :meth:`terrain`, with the features an
         Advance may move through or may not cross (004 Dimensional Destabilisation, Hazardous
-        Conduit Flares)."""
+        Conduit Flares), or (Kill Team 2024) that a Dash may not climb onto (001 Dash "cannot be
+        used to climb": ``no_climb``)."""
+        if how == "dash" and self.no_climb:
+            return self.terrains.get(state.doors, self._changes(state) | self.no_climb
+                                     if self.effects or state.removed_features
+                                     else self.no_climb)
         if not self.effects or how != "advance":
             return self.terrain(state)
         return self.terrains.get(state.doors, self._changes(state, how))
@@ -140,7 +155,7 @@ class Game:
                        terrain_for=self.terrains.get,
                        sides=sides, radii=radii, words=self.words, tally=self.tally,
                        moving=(lambda kind: self.moving_terrain(state, kind))
-                       if self.effects else None)
+                       if self.effects or self.no_climb else None)
 
 
 @dataclass

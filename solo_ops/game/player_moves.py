@@ -29,6 +29,7 @@ from solo_ops.game.action_checks import (
 from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
+from solo_ops.geometry.routes.costs import UNCLIMBABLE
 from solo_ops.rules import kt2018, reach, referee
 
 if TYPE_CHECKING:
@@ -444,6 +445,10 @@ def _check_allowance(game: Game, state: State, op: Operative, how: str, walk: Wa
     of a move a door or hatch interrupted); its cost."""
     limit = _limit(state, op, how)
     cost = float(walk.cost)
+    if cost >= UNCLIMBABLE:  # a Dash's way there climbs (its board climbs nothing)
+        why = placement.detour(game.terrain(state), walk.points, op.radius) or "climbing"
+        raise RuleError(f"a Dash cannot be used to climb (001 Dash), and there it would be "
+                        f"{why.split(', ')[-1]}")
     if cost > limit + MOVE_TOLERANCE:
         raise RuleError(f"that is {_movement(game, state, op, walk)}; {op.name} can "
                         f"{reach.move_verb(how)} {max(0.0, limit):.1f}\"")

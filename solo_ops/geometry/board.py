@@ -34,6 +34,10 @@ EDGE_TOLERANCE = 1e-6
 BOARD_KEYS = ("name", "width", "depth", "features", "zones", "objectives", "firing_points",
               "markers", "killzone", "notes")
 FEATURE_KEYS = ("id", "traits", "polygon", "line", "height", "open", "label", "notes")
+NO_CLIMB = "no-climb"
+"""A trait only a move's own board gives (never a board file): no move climbs onto the
+feature (001 Dash "cannot be used to climb"); walking on it from where the model stands on it,
+and dropping off it, are as before."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,14 +202,19 @@ class Board:
         Transponder "remove one Ultra-close Confines terrain feature"; Dimensional
         Destabilisation: walls an Advance moves through), ``(id, "pitfall")`` makes it block
         movement only, as a pitfall does (Power Flux's active petrific divisors, Hazardous
-        Conduit Flares' starslave conduits for an Advance)."""
+        Conduit Flares' starslave conduits for an Advance), ``(id, "no-climb")`` lets no move
+        climb onto it (a Kill Team 2024 Dash: :data:`NO_CLIMB`)."""
         changes = tuple(changes)
         if not changes:
             return self
         removed = {fid for fid, how in changes if how == "remove"}
-        barred = {fid for fid, how in changes if how == "pitfall"}
+        added = {"pitfall": "pitfall", "no-climb": NO_CLIMB}
+        extra: dict[str, set[str]] = {}
+        for fid, how in changes:
+            if how in added:
+                extra.setdefault(fid, set()).add(added[how])
         features = tuple(
-            replace(f, traits=f.traits | {"pitfall"}) if f.id in barred else f
+            replace(f, traits=f.traits | extra[f.id]) if f.id in extra else f
             for f in self.features if f.id not in removed)
         return replace(self, features=features)
 

@@ -206,3 +206,19 @@ def test_charge_is_not_open_with_no_enemy_on_the_table() -> None:
     assert open_actions(game, state)["charge"] == "there is no enemy on the table to charge"
     state.operatives["e1"].at = (27.0, 11.0)
     assert open_actions(game, state)["charge"] is None
+
+
+def test_a_dash_cannot_climb_and_goes_round_when_it_can() -> None:
+    """001 Dash: "cannot be used to climb". A 4" deck at x 8-12 (heavy, climbable): a1, at
+    its foot, may not Dash onto it (a Reposition may, paying the climb). One rule for both
+    sides: the enemy's Dash walks the same board (``Game.moving_terrain``)."""
+    board = {**copy.deepcopy(BOARD), "features": [
+        {"id": "deck-1", "traits": ["heavy", "accessible", "vantage"], "height": 4,
+         "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]]}]}
+    game, state = active(enemy_at=(27, 2), board=board)
+    state.operatives["a1"].at = (7.4, 10.0)
+    refused(game, state, {"type": "move", "how": "dash", "to": [8.6, 10]},
+            "a Dash cannot be used to climb \\(001 Dash\\), and there it would be climbing "
+            "onto deck-1")
+    step(game, state, {"type": "move", "how": "reposition", "to": [8.6, 10]})  # 1.2" + 4"
+    assert state.operatives["a1"].at == (8.6, 10.0)

@@ -145,3 +145,23 @@ def test_crossing_groups_are_numpys_unique_and_minimum(pairs: list[tuple[int, fl
     got = crossing_groups(key, t)
     assert np.array_equal(got[0], keys) and np.array_equal(got[1], counts)
     assert np.array_equal(got[2], first)
+
+
+def test_a_dash_s_board_climbs_nothing_but_walks_the_top_and_drops() -> None:
+    """001 Dash: "cannot be used to climb". The board a Dash walks on (``(id, "no-climb")``,
+    :data:`~solo_ops.geometry.board.NO_CLIMB`) prices a climb beyond any move, so the walk
+    goes round or is refused; walking along the top and dropping off cost as before."""
+    from solo_ops.geometry.routes.costs import UNCLIMBABLE
+
+    b = route_board(20, 10, GANTRY)
+    dash = Routes(b.with_changes([("f0", "no-climb")]))
+
+    def surcharge(r: Routes, *pts: tuple[float, float]) -> float:
+        walk = r.walk_through(list(pts), 0.5)
+        return walk.cost - walk.length
+
+    assert surcharge(Routes(b), (4.0, 5.0), (6.0, 5.0)) == pytest.approx(3.0)
+    assert surcharge(dash, (4.0, 5.0), (6.0, 5.0)) >= UNCLIMBABLE
+    assert surcharge(dash, (5.0, 5.0), (6.0, 5.0)) >= UNCLIMBABLE  # from the outline too
+    assert surcharge(dash, (6.0, 2.0), (6.0, 8.0)) == 0.0  # along the top
+    assert surcharge(dash, (6.0, 5.0), (8.0, 5.0)) == pytest.approx(1.0)  # the drop

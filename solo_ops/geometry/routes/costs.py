@@ -21,7 +21,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import shapes
-from solo_ops.geometry.board import Board, Feature
+from solo_ops.geometry.board import NO_CLIMB, Board, Feature
 from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
 from solo_ops.geometry.routes.rings import Rings, crossings
 
@@ -30,6 +30,9 @@ OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
 MIN_CLIMB = 2  # inches: the least a climb costs (001)
 DROP_IGNORED = 2  # inches of a drop that cost nothing (001)
 OBSTRUCTING_REACH = 1.0  # inches: a move whose base comes this close to it pays (001 razor wire)
+UNCLIMBABLE = 1000.0
+"""Inches: the climb onto a feature no move may climb (a Dash's board, :data:`NO_CLIMB`),
+more than any move's allowance, so a walk goes round it or is refused."""
 TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
 
 
@@ -56,6 +59,8 @@ def surcharged_parts(f: Feature, radius: float
     t = f.effective_traits
     height = float(f.height or 0.0) if ("vantage" in t and not f.is_line) else 0.0
     entry = climb_cost(height) if height > 0 else (ACCESSIBLE_COST if "accessible" in t else 0.0)
+    if height > 0 and NO_CLIMB in t:  # a Dash: no climbing (more than any move allows)
+        entry = UNCLIMBABLE
     for amount, leave, grow, wire in (
             (entry, drop_cost(height), 0.0, False),
             (OBSTRUCTING_COST if "obstructing" in t else 0.0, 0.0,
