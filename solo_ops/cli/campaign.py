@@ -298,12 +298,18 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
     out.print(f"[dim]seed {seed}; saved to {path}[/dim]")
 
 
+def _set_up_save(path: Path, number: int) -> Path | None:
+    """The save of mission ``number`` when ``campaign play`` has it set up (or in play)."""
+    save = mission_paths(path, number)["save"]
+    return save if save.exists() else None
+
+
 def _check_no_mission_set_up(path: Path, name: str, number: int) -> None:
     """Refuse a result file for mission ``number`` while ``campaign play`` has that mission set
     up (or in play): recording over it would throw its game away when it ends. A result file
     is for a mission played without solo-ops."""
-    save = mission_paths(path, number)["save"]
-    if save.exists():
+    save = _set_up_save(path, number)
+    if save is not None:
         raise InputError(
             f"mission {number} of campaign {shown_name(name)} is set up to be played with "
             f"solo-ops ({save}): go on with `solo-ops campaign play {shown_name(name)}`; a "
@@ -315,8 +321,8 @@ def _check_no_mission_for_recruit(path: Path, name: str, number: int) -> None:
     """Refuse a recruit while ``campaign play`` has mission ``number`` set up (or in play):
     its squads were deployed without the recruit, so the mission, when recorded, would count
     a model that never stood on the table as having fought it."""
-    save = mission_paths(path, number)["save"]
-    if save.exists():
+    save = _set_up_save(path, number)
+    if save is not None:
         raise InputError(
             f"mission {number} of campaign {shown_name(name)} is set up with the squads as "
             f"they were ({save}): the recruit joins once it is recorded (go on with `solo-ops "

@@ -45,9 +45,7 @@ def why_not_ready(game: Game, state: State, op: Operative) -> str | None:
     if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(game, state, op):
         return "no enemy model is within 1\" of it to fight"
     if state.edition == "kt2018" and state.phase == "shooting":
-        barred = kt2018.shooting_barred(
-            moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-            assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
+        barred = shooting_barred_2018(op)
         if barred is not None:
             return f"it {barred}"
     first = first_2018(game, state)
@@ -75,9 +73,15 @@ def goes_first(game: Game, state: State, op: Operative) -> bool:
 def may_shoot_2018(op: Operative) -> bool:
     """Whether ``op`` may shoot at all this battle round (004: not after a Fall Back, a Retreat
     or a charge attempt; after an Advance only with an Assault weapon)."""
+    return shooting_barred_2018(op) is None
+
+
+def shooting_barred_2018(op: Operative) -> str | None:
+    """Why ``op`` may not shoot at all this battle round, or None
+    (:func:`solo_ops.rules.kt2018.shooting_barred` of its moves and weapons)."""
     return kt2018.shooting_barred(
         moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons)) is None
+        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:
