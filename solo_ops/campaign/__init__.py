@@ -59,6 +59,7 @@ from solo_ops.campaign.results import (
     kills_in,
     parse_mission_result,
     result_from_state,
+    result_key,
 )
 from solo_ops.campaign.storage import CAMPAIGN_KIND, MIGRATIONS, SCHEMA_VERSION
 from solo_ops.campaign.survival import (
@@ -126,6 +127,7 @@ __all__ = [
     "record_mission",
     "replace_model",
     "result_from_state",
+    "result_key",
     "result_words",
     "run_survival_tests",
     "scenario_squads",

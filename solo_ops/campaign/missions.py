@@ -121,8 +121,23 @@ def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title:
             f"({model.unhealed_wounds} wound(s)): a survival test to heal it.")
 
 
+def _check_not_recorded(campaign: Campaign, key: str | None, again: bool,
+                        source: str | None) -> None:
+    """Refuse a result file already recorded for an earlier mission (same ``key``)."""
+    if key is None or again:
+        return
+    for entry in campaign.history:
+        if entry.get("result_key") == key:
+            raise InputError(
+                f"this result was already recorded as mission {entry.get('mission')} "
+                f"({entry.get('name')}): recording it again would count that mission twice "
+                "(if the group played another mission with exactly this result, add --again)",
+                source=source)
+
+
 def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None, *,
-                   source: str | None = None) -> MissionReport:
+                   source: str | None = None, key: str | None = None,
+                   again: bool = False) -> MissionReport:
     """Apply a mission's result: histories, survival tests and an after-action report.
 
     The game loop calls it with :func:`result_from_state` of the ended game; the CLI with a
@@ -135,7 +150,13 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
     (:meth:`SquadModel.heal`); fallen models stay in their squads. ``campaign`` changes
     in place, and not at all if the result names an unknown or fallen model or tests from an
     earlier mission are still pending (``source`` names the result in those errors).
+
+    ``key`` (:func:`~solo_ops.campaign.results.result_key`, given for a result file) is kept
+    in the history entry; a result whose key an earlier mission already has is refused (it
+    would count that mission twice) unless ``again`` says the group really played another
+    mission with exactly that result.
     """
+    _check_not_recorded(campaign, key, again, source)
     waiting = pending_tests(campaign)
     if waiting:
         names = ", ".join(m.id for _, m in waiting)
@@ -181,6 +202,8 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
         "survival_tests": [],
         "report": report,
     }
+    if key is not None:
+        record["result_key"] = key
     threat = campaign.threat
     if threat is not None and threat.get("mission") == number:
         record["threat"] = threat

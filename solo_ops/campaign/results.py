@@ -8,8 +8,10 @@ end-of-mission game state into the :class:`MissionResult` that
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.fields import Fields, join_path
@@ -122,6 +124,15 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
         vp=vp,
         narrative=tuple(narrative),
     )
+
+
+def result_key(result: MissionResult) -> str:
+    """A short digest of what a result file says (its parsed content, so a re-indented copy
+    of the same file has the same key): kept in the mission's history entry so that the same
+    result is not recorded twice by mistake (:func:`~solo_ops.campaign.missions.record_mission`).
+    """
+    text = json.dumps(asdict(result), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def result_from_state(state: State, *, mission: str | None = None,

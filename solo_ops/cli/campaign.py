@@ -33,6 +33,7 @@ from solo_ops.campaign import (
     prediction_line,
     record_mission,
     replace_model,
+    result_key,
     result_words,
     run_survival_tests,
 )
@@ -262,10 +263,13 @@ def _injury_text(injury: dict[str, Any]) -> str:
 @click.option("--mission-result", "result_file", type=click.Path(path_type=Path), default=None,
               help="A mission result file (docs/campaign-notes.md); without it, roll the "
                    "tests still pending.")
+@click.option("--again", is_flag=True,
+              help="Record a result file even though an earlier mission has exactly the same "
+                   "result (without it, that is refused as the same mission recorded twice).")
 @seed_option
 @saves_option
 @json_option
-def campaign_survival(name: str, result_file: Path | None, seed: int | None,
+def campaign_survival(name: str, result_file: Path | None, again: bool, seed: int | None,
                       saves: Path | None, as_json: bool) -> None:
     """Record a mission result and roll the squad's survival tests."""
     path = campaign_path(name, saves)
@@ -281,7 +285,8 @@ def campaign_survival(name: str, result_file: Path | None, seed: int | None,
         if result is not None:
             _check_no_mission_set_up(path, name, current.missions_played + 1)
             check_wounds_lost(current, result, str(result_file))
-            reports.append(record_mission(current, result, dice, source=str(result_file)))
+            reports.append(record_mission(current, result, dice, source=str(result_file),
+                                          key=result_key(result), again=again))
         else:
             reports.append(run_survival_tests(current, dice))
 

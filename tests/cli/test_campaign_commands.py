@@ -184,6 +184,45 @@ def _kill(runner: CliRunner, saves: Path, model: str) -> None:
     raise AssertionError("no seed rolled a failure")
 
 
+def test_the_same_result_file_is_not_recorded_twice(runner: CliRunner, tmp_path: Path) -> None:
+    """Running ``survival --mission-result`` again with the same file (thinking the first run
+    failed, say) would count the mission twice: it is refused, naming the earlier mission, and
+    the save is left as it was; ``--again`` records it when the group really played another
+    mission with exactly that result."""
+    start(runner, tmp_path)
+    first = {"mission": "Night raid", "outcome": "win", "models": [{"id": "rask",
+                                                                    "wounds_lost": 1}]}
+    result_file = write(tmp_path / "r.yaml", first)
+    assert invoke(runner, "survival", "Gallowdark", "--mission-result", result_file,
+                  "--seed", "1", "--saves", str(tmp_path)).exit_code == 0
+    save = tmp_path / "Gallowdark.json"
+    before = save.read_bytes()
+    # the same content written differently (keys in another order, flow style) is the same
+    reordered = tmp_path / "copy.yaml"
+    reordered.write_text("models: [{wounds_lost: 1, id: rask}]\noutcome: win\n"
+                         "mission: Night raid\n")
+    for path in (result_file, str(reordered)):
+        out = invoke(runner, "survival", "Gallowdark", "--mission-result", path,
+                     "--seed", "2", "--saves", str(tmp_path))
+        assert out.exit_code == 2
+        assert out.stderr.count("\n") == 1
+        assert "already recorded as mission 1 (Night raid)" in out.stderr
+        assert "--again" in out.stderr and path in out.stderr
+        assert save.read_bytes() == before
+    # a different result is a new mission
+    other = write(tmp_path / "other.yaml", {**first, "outcome": "loss"})
+    assert invoke(runner, "survival", "Gallowdark", "--mission-result", other,
+                  "--seed", "3", "--saves", str(tmp_path)).exit_code == 0
+    again = invoke(runner, "survival", "Gallowdark", "--mission-result", result_file,
+                   "--again", "--seed", "4", "--saves", str(tmp_path), "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["mission"] == 3
+    shown = json.loads(invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path),
+                              "--json").stdout)
+    assert [h.get("outcome") for h in shown["history"] if "mission" in h] == [
+        "win", "loss", "win"]
+
+
 def test_replace_a_fallen_model(runner: CliRunner, tmp_path: Path) -> None:
     start(runner, tmp_path)
     _kill(runner, tmp_path, "vale")
