@@ -48,7 +48,7 @@ from solo_ops.io import library
 from solo_ops.io.opening import plan
 from solo_ops.io.persistence import save_json
 from solo_ops.io.savegame import actions_of, game_document
-from solo_ops.io.scenario import load_scenario
+from solo_ops.io.scenario import parse_scenario, scenario_document
 from solo_ops.session.opening import open_table, sync_log
 from solo_ops.sim import autopilot
 
@@ -101,7 +101,9 @@ def main() -> int:
     args = parser.parse_args()
     jit.use_in_simulation(prepare(start_compiling=False))  # as at the table (use_at_table)
     path = library.resolve("scenario", args.scenario, source="--scenario")
-    scenario = load_scenario(path)
+    doc = scenario_document(path)  # undo: any, to take back answers after the dice
+    doc["settings"] = {**(doc.get("settings") or {}), "undo": "any"}
+    scenario = parse_scenario(doc, str(path))
     actions, turns = played(scenario, args.seed, args.policy)
     print(f"{args.scenario} seed {args.seed}: {len(actions)} actions, "
           f"turning points {sorted(set(turns) - {0})}")

@@ -41,12 +41,13 @@ ROUND = [("Ana", "kell"), ("Ana", "done"), ("Ana", "undo"), ("Ana", "undo")]
 
 
 def scenario_copy(folder: Path) -> Path:
-    """The co-op example with ``cp_rerolls: never``, its files found where they ship."""
+    """The co-op example with ``cp_rerolls: never`` and ``undo: any`` (the round's undo takes
+    back Ana's "done" after the enemy rolled), its files found where they ship."""
     text = SCENARIO.read_text(encoding="utf-8")
     for sub in ("boards/", "rosters/", "squads/"):
         text = text.replace(f": {sub}", f": {SCENARIO.parent}/{sub}")
     path = folder / SCENARIO.name
-    path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")
+    path.write_text(text + "settings: {cp_rerolls: never, undo: any}\n", encoding="utf-8")
     return path
 
 

@@ -121,6 +121,27 @@ def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title:
             f"({model.unhealed_wounds} wound(s)): a survival test to heal it.")
 
 
+def _history_record(result: MissionResult, number: int, title: str, fought: list[str],
+                    report: list[str], key: str | None) -> dict[str, Any]:
+    """The campaign history's entry for a mission recorded (``report`` shared: the report's
+    lines still to come are added to it)."""
+    record: dict[str, Any] = {
+        "mission": number, "name": title, "outcome": result.outcome,
+        "vp": dict(result.vp) if result.vp else None,
+        "all_enemies_destroyed": result.all_enemies_destroyed,
+        "narrative": list(result.narrative),
+        "models": [{"id": o.id, "wounds_lost": o.wounds_lost, "down": o.went_down,
+                    "carried": o.carried, "carried_off": o.carried_off, "kills": o.kills}
+                   for o in result.models],
+        "fought": fought,
+        "survival_tests": [],
+        "report": report,
+    }
+    if key is not None:
+        record["result_key"] = key
+    return record
+
+
 def _check_not_recorded(campaign: Campaign, key: str | None, again: bool,
                         source: str | None) -> None:
     """Refuse a result file already recorded for an earlier mission (same ``key``)."""
@@ -190,20 +211,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
             lines.append(_played(model, outcomes.get(model.id), number, title,
                                  result.all_enemies_destroyed))
     report: list[str] = list(lines)
-    record: dict[str, Any] = {
-        "mission": number, "name": title, "outcome": result.outcome,
-        "vp": dict(result.vp) if result.vp else None,
-        "all_enemies_destroyed": result.all_enemies_destroyed,
-        "narrative": list(result.narrative),
-        "models": [{"id": o.id, "wounds_lost": o.wounds_lost, "down": o.went_down,
-                    "carried": o.carried, "carried_off": o.carried_off, "kills": o.kills}
-                   for o in result.models],
-        "fought": fought,
-        "survival_tests": [],
-        "report": report,
-    }
-    if key is not None:
-        record["result_key"] = key
+    record = _history_record(result, number, title, fought, report, key)
     threat = campaign.threat
     if threat is not None and threat.get("mission") == number:
         record["threat"] = threat

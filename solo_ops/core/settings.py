@@ -100,6 +100,13 @@ class Settings:
     Kill Team 2018 Core Manual's rule, not in 004: a Rapid Fire weapon makes twice its number
     of attacks at a target within half its range) or ``as_written`` (004 only: the profile's
     number of attacks at any range)."""
+    undo: str = "before_dice"
+    """What ``undo`` may take back: ``before_dice`` (the players' last answer while nothing
+    was rolled or revealed after it: once dice are rolled or a counter is seen, it stands, as
+    at a table with a human opponent -- otherwise a look inside a counter, or at the next
+    dice, could be taken back and played round) or ``any`` (any answer: the game is replayed
+    without it, and the dice already shown come out again in the same order, whatever they
+    are then rolled for)."""
     units: str = "in"
     """How the terminal shows and reads distances and points: ``in`` (inches, the engine's own
     unit) or ``cm`` (centimetres, 2.54 to the inch); see :mod:`solo_ops.view.measure`."""
@@ -115,6 +122,7 @@ _CHOICES = {
     "fight_choices": ("ask", "auto"),
     "cover_saves": ("ask", "auto"),
     "units": ("in", "cm"),
+    "undo": ("before_dice", "any"),
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),
     "counter_rows": ("shown", "hidden"),

@@ -63,11 +63,17 @@ class Game:
     cp_chooser: Any = field(default=None, init=False, repr=False, compare=False)
     """The players' CP re-roll chooser while a step runs (:mod:`solo_ops.game.cp`), else None."""
     cp_plans: Any = field(default=None, init=False, repr=False, compare=False)
+    """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
+    pause_shown: dict[int, int] = field(default_factory=dict, init=False, repr=False,
+                                        compare=False)
+    """For each step paused for the players' answer (by its record's ``n``), how many dice the
+    game had rolled when the question was asked: the dice the question shows, though the
+    paused step is put back (the engine's ``step``). Never saved: a replay of the step sets it
+    again. What an undo may take back reads it (:func:`~solo_ops.game.undo_points.barrier`)."""
     referee_watch: Any = field(default=None, init=False, repr=False, compare=False)
     """An observer told of every enemy plan and action as the referee judges it (the referee
     audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
     ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
-    """Enemy plans of a step paused for a CP re-roll, for its re-run (``cp.keep_plans``)."""
     effects: tuple[Effect, ...] = field(init=False, repr=False, compare=False)
     """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
     (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies

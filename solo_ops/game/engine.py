@@ -375,7 +375,9 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     except cp.NeedAnswer as need:
         # the figures the players read while the question waits are the step's so far
         figures = {"cp": dict(state.cp), "vp": dict(state.vp)}
+        shown = state.dice.seq if state.dice is not None else 0
         cp.restore(state, snap)
+        game.pause_shown[len(state.log)] = shown  # the dice the question shows (for undo)
         if run is not action:
             state.pending_attacks.pop(0)  # the question answered: asked anew below
         paused = need.pause(state, run, answers, chooser.progress)

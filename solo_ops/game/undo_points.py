@@ -25,10 +25,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.game.cp import copy_state
+from solo_ops.game.events import PAUSES
 from solo_ops.game.state import State
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
+
+REVEALING = frozenset({"counter_spotted", "counter_revealed", "false_alarm"})
+"""Event types that show the players something hidden: a step with one stands like a roll."""
 
 LIMIT = 400
 """The most points a game keeps (a few tens of megabytes at most): past it, every other point
@@ -79,3 +83,48 @@ class UndoPoints:
                    for i, record in enumerate(kept.state.log[since:steps], start=since)):
                 return Point(steps, copy_state(kept.state), kept.plans)
         return None
+
+
+def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]]
+            ) -> str | None:
+    """Why the steps ``taken`` (those an undo would take back, oldest first; ``before``: the
+    steps before them) cannot be taken back under the ``before_dice`` reading of the ``undo``
+    setting, or None. They can when the players have seen nothing new since the answer taken
+    back: no die rolled beyond those already shown (at a question, the dice the paused step
+    showed, :attr:`Game.pause_shown`), no counter seen, no new question.
+
+    A counter-based dice source gives the n-th roll the same face whatever it is rolled for,
+    so an answer taken back after dice were shown would let the players see the next dice, or
+    a counter's contents, and then play round them.
+    """
+    shown = max((r["seq"] for record in before for r in record.get("rolls") or ()), default=0)
+    if before and _question(before[-1]):
+        shown = max(shown, game.pause_shown.get(int(before[-1]["n"]), shown))
+    known = {e.get("counter") for record in before for e in _events(record)
+             if e.get("type") in REVEALING}
+    for record in taken:
+        for event in _events(record):
+            if event.get("type") in REVEALING and event.get("counter") not in known:
+                return f"counter {event.get('counter')} has been seen since"
+        new = [r for r in record.get("rolls") or () if r["seq"] > shown]
+        if new:
+            open_ = [r for r in new if not r.get("secret")]
+            return ("dice have been rolled since"
+                    + (f" ({open_[0].get('purpose')})" if open_ else ""))
+        if _question(record) and game.pause_shown.get(int(record["n"]), shown + 1) > shown:
+            return "dice have been shown since"
+    return None
+
+
+def _events(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record's events with those a paused step showed so far (``so_far``)."""
+    out: list[dict[str, Any]] = []
+    for event in record.get("events") or ():
+        out.append(event)
+        out.extend(event.get("so_far") or ())
+    return out
+
+
+def _question(record: dict[str, Any]) -> bool:
+    """Whether the step paused for the players' answer."""
+    return any(e.get("type") in PAUSES for e in record.get("events") or ())

@@ -335,6 +335,8 @@ def restore(doc: dict[str, Any], source: str,
         game, state = new_game(scenario, doc["seed"], dice_scheme=scheme)
     game.links = read_links(doc.get("links"), source)
     game.undo_points = points
+    if like is not None and points is like.undo_points:
+        game.pause_shown = like.pause_shown  # the steps kept were paused as they were then
     if base is not None:  # a game going on from a checkpoint (see rebase)
         if start is None:
             state = _from_base(base, game, source)

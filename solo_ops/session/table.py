@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.errors import InputError, RuleError, SaveError
-from solo_ops.game import actions, intent
+from solo_ops.game import actions, intent, undo_points
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.engine import pending, step
 from solo_ops.game.events import PAUSES
@@ -460,6 +460,15 @@ class GameTable:
                                meta="undo", refusal="rule")
             remaining = undo(done)
             taken_back = done[len(remaining)]
+            first = max(1, base_steps(self.game)) + len(remaining)
+            barrier = (undo_points.barrier(self.game, self.state.log[:first],
+                                           self.state.log[first:])
+                       if self.game.settings.undo == "before_dice" else None)
+            if barrier is not None:
+                return Outcome(False, f"{words.describe(taken_back)} cannot be taken back: "
+                               f"{barrier}, and what the table has seen stands (the "
+                               "scenario's setting undo: any allows it)",
+                               meta="undo", refusal="rule")
             game, state = restore(game_header(self.game), str(self.save), remaining,
                                   like=self.game)
             asked = pending(game, state).player
@@ -477,9 +486,10 @@ class GameTable:
             except SaveError as exc:
                 return Outcome(False, words.not_saved(exc, "The undo"), meta="undo",
                                refusal="save", errno=self._failed(exc, "").errno)
+            tail = (" (dice already shown come out the same again)."
+                    if self.game.settings.undo == "any" else ".")
             return Outcome(True, f"Undone: {words.describe(taken_back)} is taken back; you are "
-                           "back before it (dice already shown come out the same again).",
-                           undone_to=keep, meta="undo")
+                           f"back before it{tail}", undone_to=keep, meta="undo")
 
     # -- what the players see -------------------------------------------------------------------
     def view(self) -> dict[str, Any]:

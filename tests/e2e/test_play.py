@@ -154,21 +154,24 @@ def test_sigkill_at_random_moments_then_resume_reaches_the_same_end(
 
 def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, Any],
                                                            tmp_path: Path) -> None:
+    """With ``undo: any`` an answer after which dice were shown can be taken back: the game
+    is replayed without it and, given again, it plays out identically."""
     lines = game2024["lines"]
+    scenario = small_scenario(tmp_path, settings="undo: any")  # the same game
     # the first answer after which solo-ops rolled dice (an enemy activation, hidden moves or
     # the next turning point's initiative)
     k = next(i for i, n in enumerate(game2024["rolls_after"]) if n > 0)
     assert lines[k] == "done"
     script = [*lines[:k + 1], "undo", *lines[k:]]
     answers = write_answers(tmp_path, script)
-    run = cli_here("play", str(game2024["scenario"]), "--answers", str(answers), cwd=tmp_path)
+    run = cli_here("play", str(scenario), "--answers", str(answers), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "Undone: 'done" in run.stdout
     # what followed the answer comes out again, identically, when it is given again
     before, after = run.stdout.split("> undo", 1)
     shown = before.rsplit("> done", 1)[1].split("\n? ")[0]
     assert shown.strip() and shown in after.split("> done", 1)[1]
-    save, log = files_of(tmp_path, game2024)
+    save, log = default_files(tmp_path, scenario)
     doc = json.loads(save.read_text())
     assert doc["snapshot"] == json.loads(json.dumps(game2024["final"]))
     # the log keeps what happened, marks the undo, and replays to the same end
@@ -177,9 +180,46 @@ def test_undo_takes_back_the_last_answer_and_keeps_the_dice(game2024: dict[str, 
     assert rep.returncode == 0, rep.stderr
     assert json.loads(rep.stdout)["identical"] is True
     # nothing to undo before the first answer
-    first = cli_here("play", str(game2024["scenario"]), "--save", "x.json", "--answer", "undo",
-                cwd=tmp_path)
+    first = cli_here("play", str(scenario), "--save", "x.json", "--answer", "undo",
+                     cwd=tmp_path)
     assert "✗ nothing to undo" in first.stdout
+
+
+def test_what_the_table_has_seen_stands(game2024: dict[str, Any], tmp_path: Path) -> None:
+    """By default (``undo: before_dice``) an answer after which solo-ops rolled dice cannot
+    be taken back (the next dice, or a counter's contents, would be known and played round):
+    the undo is refused in one line naming the roll, nothing changes and the game goes on to
+    the same end; an answer with nothing rolled since is taken back."""
+    lines = game2024["lines"]
+    k = next(i for i, n in enumerate(game2024["rolls_after"]) if n > 0)
+    script = [*lines[:k + 1], "undo", *lines[k + 1:]]
+    run = cli_here("play", str(game2024["scenario"]), "--answers",
+                   str(write_answers(tmp_path, script)), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    save, log = files_of(tmp_path, game2024)
+    assert json.loads(save.read_text())["snapshot"] == json.loads(
+        json.dumps(game2024["final"]))
+    records = [r for r in map(json.loads, log.read_text().splitlines()) if "action" in r]
+    assert not any("undo" in r for r in map(json.loads, log.read_text().splitlines()))
+    answered = [i for i, r in enumerate(records) if r["action"]["type"] not in ("engine",
+                                                                               "setup")]
+    # the first step after the answer that rolled: a counter it revealed is named first,
+    # else its first roll in the open
+    shown = next(r for r in records[answered[k] + 1:answered[k + 1]] if r["rolls"])
+    seen = [e["counter"] for e in shown["events"] if e["type"] in (
+        "counter_spotted", "counter_revealed", "false_alarm")]
+    first_roll = next(r["purpose"] for r in shown["rolls"] if not r.get("secret"))
+    why = (f"counter {seen[0]} has been seen since" if seen
+           else f"dice have been rolled since ({first_roll})")
+    refused = [line for line in run.stdout.splitlines() if "cannot be taken back" in line]
+    assert refused == [f"✗ 'done {records[answered[k]]['action']['operative']}' cannot be "
+                       f"taken back: {why}, and what the table has seen stands (the "
+                       "scenario's setting undo: any allows it)"], run.stdout
+    # the first answer (an activation: nothing rolled) is taken back
+    taken = cli_here("play", str(game2024["scenario"]), "--save", "y.json", "--answer",
+                     lines[0], "--answer", "undo", cwd=tmp_path)
+    assert lines[0] == "activate kell engage"
+    assert "Undone: 'activate kell' is taken back; you are back before it." in taken.stdout
 
 
 def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(

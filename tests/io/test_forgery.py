@@ -77,7 +77,7 @@ def played(tmp_path_factory: pytest.TempPathFactory,
     rules: the players' fight and re-roll choices of issue #28 moved it from the fifteenth to
     the seventeenth.)"""
     folder = tmp_path_factory.mktemp("forgery")
-    scenario = small_scenario(folder)
+    scenario = small_scenario(folder, settings="undo: any")  # an undo after dice were shown
     lines, records = bot_game
     answered = [i for i, r in enumerate(records) if r["action"]["type"] not in ("engine",
                                                                                "setup")]

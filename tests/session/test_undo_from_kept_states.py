@@ -34,8 +34,9 @@ from tests.support.cp_games import document
 def small_table(folder: Path) -> GameTable:
     """One trooper against one gunner on an open board, four turning points, both tough
     enough to last them, CP re-rolls asked (the game pauses mid-step for them): some thirty
-    steps."""
-    doc = document(settings={"turns": 4})
+    steps. Any answer may be undone (``undo: any``): these tests are about how an undo goes
+    back, not which answers it may take back."""
+    doc = document(settings={"turns": 4, "undo": "any"})
     for profile in (doc["squads"][0]["models"][0]["profile"],
                     doc["enemies"][0]["models"][0]["profile"], doc["roster"]["profiles"]["gunner"]):
         profile["wounds"] = 60

@@ -26,16 +26,19 @@ SQUADS = SCENARIOS / "squads"
 # -- small scenarios (fast games) ------------------------------------------------------------------
 def small_scenario(folder: Path, edition: str = "kt2024", *, turns: int = 2,
                    engagement: int = 1, coop: bool = False, seed: int = 5,
-                   board: str = "gallowdark-corridors", extra: str = "") -> Path:
-    """A small game on a shipped board: one engagement level, two turns."""
+                   board: str = "gallowdark-corridors", extra: str = "",
+                   settings: str = "") -> Path:
+    """A small game on a shipped board: one engagement level, two turns (``settings``: more
+    of them, as YAML flow items: ``"undo: any"``)."""
     squads = f"  - {{file: {SQUADS / 'vesper.yaml'}}}\n"
     if coop:
         squads += f"  - {{file: {SQUADS / 'ashen-blades.yaml'}}}\n"
     mission = ("{name: Test, pariah: objective-ultima}" if edition == "kt2018"
                else "{name: Test, crit_op: seize-ground, tac_op: recon-sweep}")
+    more = f", {settings}" if settings else ""
     text = (f"name: Small test\nedition: {edition}\nboard: {BOARDS / (board + '.yaml')}\n"
             f"roster: {ROSTERS / 'traitor-cult.yaml'}\nengagement: {engagement}\nseed: {seed}\n"
-            f"mission: {mission}\nsettings: {{turns: {turns}}}\nsquads:\n{squads}{extra}")
+            f"mission: {mission}\nsettings: {{turns: {turns}{more}}}\nsquads:\n{squads}{extra}")
     path = folder / f"small-{edition}{'-coop' if coop else ''}.yaml"
     path.write_text(text, encoding="utf-8")
     return path

@@ -111,21 +111,39 @@ def test_only_the_player_asked_may_answer_and_nothing_changes(client: ApiClient,
 
 def test_undo_takes_back_only_your_own_answer(client: ApiClient, table: GameTable) -> None:
     assert post(client, "Ana", "kell").json()["ok"]
-    assert post(client, "Ana", "done").json()["ok"]
     steps = len(table.state.log)
-    assert pending(table.game, table.state).player == "Ben"
     refused = post(client, "Ben", "undo")
     assert refused.status_code == 409
-    assert refused.json()["message"] == ("only Ana can take back 'done kell': it was Ana's "
-                                         "answer")
+    assert refused.json()["message"] == ("only Ana can take back 'activate kell': it was "
+                                         "Ana's answer")
     assert len(table.state.log) == steps
     taken = post(client, "Ana", "undo").json()
-    assert taken["ok"] and taken["message"].startswith("Undone: 'done kell' is taken back")
-    assert taken["prompt"]["text"] == "Ana: what did Sgt Kell do?"
+    assert taken["ok"] and taken["message"] == ("Undone: 'activate kell' is taken back; you "
+                                                "are back before it.")
+    assert taken["prompt"]["text"] == "Ana: which operative do you activate?"
     log = [json.loads(line) for line in table.log.read_text().splitlines()]
-    assert log[-1] == {"undo": True, "keep": 4}  # setup, 2 engine steps and kell stay
+    assert log[-1] == {"undo": True, "keep": 3}  # setup and 2 engine steps stay
     game, state = load_save(table.save)  # the save resumes at the same place
     assert {**pending(game, state).to_dict(), "step": len(state.log)} == taken["prompt"]
+
+
+def test_an_answer_the_enemy_rolled_after_stands(client: ApiClient, table: GameTable) -> None:
+    """Once the enemy has rolled after Ana's "done" (its activation), her answer stands
+    (``undo: before_dice``): the page is told why in one line, and nothing changes."""
+    assert post(client, "Ana", "kell").json()["ok"]
+    assert post(client, "Ana", "done").json()["ok"]
+    assert pending(table.game, table.state).player == "Ben"
+    rolled = [r for record in table.state.log[4:] for r in record["rolls"]
+              if not r.get("secret")]
+    assert rolled, "the enemy rolled after Ana's done"
+    before = (table.save.read_bytes(), table.log.read_bytes())
+    refused = post(client, "Ana", "undo")
+    assert refused.status_code == 200 and refused.json()["ok"] is False  # a rule's refusal
+    assert refused.json()["message"] == (
+        f"'done kell' cannot be taken back: dice have been rolled since "
+        f"({rolled[0]['purpose']}), and what the table has seen stands (the scenario's "
+        "setting undo: any allows it)")
+    assert (table.save.read_bytes(), table.log.read_bytes()) == before
 
 
 def test_a_relative_move_is_proposed_then_made_on_yes_as_at_the_terminal(

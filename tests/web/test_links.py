@@ -16,7 +16,7 @@ import pytest
 from solo_ops.core.dice import ScriptedDice
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.opening import load_save_doc
-from solo_ops.io.scenario import load_scenario, parse_scenario
+from solo_ops.io.scenario import load_scenario, parse_scenario, scenario_document
 from solo_ops.session.opening import sync_log
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
@@ -175,9 +175,12 @@ def _tapped_game(folder: Path, taps: int) -> tuple[GameTable, list[int]]:
     re-roll),
     played through the API by a page tapping every button ``taps`` times: the first re-roll
     offered, then "keep", Ana's "kell" and "done", "keep" again until Ben is asked, then Ana's
-    "undo". Returns the table and the status of every reply."""
-    game, state = new_game(load_scenario(SCENARIOS / "volkus-stronghold-supplement-example."
-                                         "yaml"), REROLL_SEED)
+    "undo" (of her "done", after which the enemy rolled: ``undo: any`` lets it be taken back).
+    Returns the table and the status of every reply."""
+    path = SCENARIOS / "volkus-stronghold-supplement-example.yaml"
+    doc = scenario_document(path)
+    doc["settings"] = {**(doc.get("settings") or {}), "undo": "any"}
+    game, state = new_game(parse_scenario(doc, str(path)), REROLL_SEED)
     save = folder / "saves" / SAVE_NAME
     table = GameTable(game, state, save, save.with_suffix(".log.jsonl"))
     table.start()

@@ -1,0 +1,90 @@
+"""What ``undo`` may take back (the ``undo`` setting, ``before_dice`` by default): a players'
+answer while nothing has been rolled, shown or revealed since it. The dice source is
+counter-based (the n-th roll has the same face whatever it is for), so an answer taken back
+after dice were shown would let the players see the next dice, or a counter's contents, and
+play round them (:func:`solo_ops.game.undo_points.barrier`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solo_ops.io.scenario import load_scenario, parse_scenario
+from solo_ops.session.opening import start_table
+from solo_ops.session.table import GameTable
+from tests.support.cp_games import document
+from tests.support.paths import SCENARIOS
+
+STANDS = ", and what the table has seen stands (the scenario's setting undo: any allows it)"
+
+
+def cp_table(folder: Path, **settings: str) -> GameTable:
+    """One trooper (a1, Ana's) against one gunner (e1), CP re-rolls asked."""
+    doc = document(settings={"turns": 2, **settings})
+    table, _notes = start_table(parse_scenario(doc, str(folder / "cp.yaml")), 1,
+                                folder / "g.json", folder / "g.jsonl")
+    table.advance()
+    return table
+
+
+def test_a_question_that_showed_dice_stands(tmp_path: Path) -> None:
+    """A shot whose dice the CP re-roll question shows cannot be taken back (the same dice
+    would come out for another shot); "keep" cannot once the defence dice are rolled after
+    it. Nothing changes: the question and the save stay as they were."""
+    table = cp_table(tmp_path)
+    assert table.answer("Ana", "activate a1 engage").ok
+    assert table.answer("Ana", "shoot e1 roll").ok
+    assert table.prompt().kind == "reroll"
+    # the question's step rolled the attack dice (put back while the question waits)
+    assert table.state.log[-1]["rolls"] == [] and table.game.pause_shown[3] > 0
+    saved = table.save.read_bytes()
+    refused = table.undo("Ana")
+    assert not refused.ok and refused.refusal == "rule"
+    assert refused.message == ("'shoot a1 e1' cannot be taken back: dice have been shown "
+                               f"since{STANDS}")
+    assert table.prompt().kind == "reroll" and table.save.read_bytes() == saved
+    assert table.answer("Ana", "keep").ok
+    defence = [r["purpose"] for r in table.state.log[-1]["rolls"]
+               if r["seq"] > table.game.pause_shown[3]]
+    assert defence and "defence dice" in defence[0]
+    refused = table.undo("Ana")
+    assert refused.message == ("'keep' cannot be taken back: dice have been rolled since "
+                               f"({defence[0]}){STANDS}")
+
+
+def test_an_answer_with_nothing_rolled_since_is_taken_back(tmp_path: Path) -> None:
+    table = cp_table(tmp_path)
+    asked = table.prompt().text
+    assert table.answer("Ana", "activate a1 engage").ok
+    taken = table.undo("Ana")
+    assert taken.ok and taken.message == ("Undone: 'activate a1' is taken back; you are back "
+                                          "before it.")
+    assert table.prompt().text == asked
+
+
+def test_undo_any_takes_back_an_answer_after_dice(tmp_path: Path) -> None:
+    """``undo: any``: the shot is taken back (and, given again, the same dice come out)."""
+    table = cp_table(tmp_path, undo="any")
+    assert table.answer("Ana", "activate a1 engage").ok
+    assert table.answer("Ana", "shoot e1 roll").ok
+    question = table.prompt().text
+    taken = table.undo("Ana")
+    assert taken.ok and taken.message.endswith("(dice already shown come out the same again).")
+    assert table.answer("Ana", "shoot e1 roll").ok
+    assert table.prompt().text == question
+
+
+def test_a_counter_seen_stands(tmp_path: Path) -> None:
+    """Kell's dash spots counters c1 and c2 on the night raid (seed 3): what they hold is
+    known, so the dash stands; the move before it (nothing seen) is taken back."""
+    scenario = load_scenario(SCENARIOS / "gallowdark-night-raid.yaml")
+    table, _notes = start_table(scenario, 3, tmp_path / "n.json", tmp_path / "n.jsonl")
+    table.advance()
+    for answer in ("kell", "move 4.16,16.23"):
+        assert table.answer("Ana", answer).ok
+    assert table.undo("Ana").ok  # the move: nothing was seen
+    for answer in ("move 4.16,16.23", "dash 4.5,18"):
+        assert table.answer("Ana", answer).ok
+    assert {c for c in table.state.counters if table.state.counters[c].resolved} >= {"c1", "c2"}
+    refused = table.undo("Ana")
+    assert refused.message == ("'move kell dash 4.5,18' cannot be taken back: counter c1 has "
+                               f"been seen since{STANDS}")
