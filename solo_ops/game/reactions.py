@@ -62,7 +62,36 @@ def _charge_after(game: Game, state: State, entry: dict[str, Any],
     from solo_ops.game.charges import charge_after_reaction
 
     out = charge_after_reaction(game, state, entry, retreated)
-    return out + reveal.check_spotting(game, state)
+    out += reveal.check_spotting(game, state)
+    return out + _unanswerable(game, state)
+
+
+def _unanswerable(game: Game, state: State) -> list[dict[str, Any]]:
+    """The charges declared with this one (a unit's models declare theirs together) whose
+    target can no longer React: an earlier charge brought an enemy within 1" of it, or it
+    Retreated (004 "A model can React if it is the target of a charging model and it is more
+    than 1" from an enemy model"; "A model that Retreats cannot React later in the battle
+    round"). They are rolled now, each with the reason, rather than asked."""
+    from solo_ops.game.charges import charge_after_reaction
+    from solo_ops.game.play2018 import may_not_react
+
+    events: list[dict[str, Any]] = []
+    while state.pending_attacks and state.pending_attacks[0].get("kind") == "reaction":
+        entry = state.pending_attacks[0]
+        target = state.operatives[entry["target"]]
+        if not state.operatives[entry["attacker"]].on_table:  # "no further Reactions"
+            state.pending_attacks.pop(0)
+            continue
+        why = (may_not_react(game, state, target) if target.on_table and target.at is not None
+               else None)
+        if why is None and target.on_table:
+            break
+        state.pending_attacks.pop(0)
+        if why is not None:
+            events.append({"type": "cannot_react", "operative": target.id, "why": why})
+        events += charge_after_reaction(game, state, entry, False)
+        events += reveal.check_spotting(game, state)
+    return events
 
 
 def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,

@@ -61,6 +61,31 @@ def test_a_declared_charge_offers_the_player_overwatch_or_retreat() -> None:
     assert pending(game, state).kind == "activate"
 
 
+def test_a_target_an_earlier_charge_reached_is_not_asked_to_react_again() -> None:
+    """Two models of a unit declare their charges at a1 together. Once the first has reached
+    it, a1 is within 1" of an enemy and cannot React to the second (004 "A model can React if
+    it is the target of a charging model and it is more than 1" from an enemy model"): that
+    charge is rolled at once, with the reason, and the players are not asked."""
+    from solo_ops.ai.planner import Action
+    from solo_ops.core.dice import ScriptedDice
+    from solo_ops.game import charges
+
+    game, state = start({"a1": (5, 11)}, edition="kt2018", enemy_at=(10, 11),
+                        more_enemies={"e2": (10, 13)})
+    for eid, near in (("e1", (6.5, 11.0)), ("e2", (5.0, 12.5))):
+        op = state.operatives[eid]
+        charges.declare_charge(game, state, op, Action("charge", eid, start=op.at,
+                                                       route=(op.at, near), target="a1"))
+    assert [e["attacker"] for e in state.pending_attacks] == ["e1", "e2"]
+    state.dice = ScriptedDice(faces=[6, 6, 6, 6])  # both charges roll 12
+    record = step(game, state, {"type": "reaction", "react": "none"})
+    told = [(e["type"], e.get("operative"), e.get("why")) for e in record["events"]
+            if e["type"] in ("no_reaction", "charged", "cannot_react")]
+    assert told == [("no_reaction", "a1", None), ("charged", "e1", None),
+                    ("cannot_react", "a1", 'a1 is within 1" of e1'), ("charged", "e2", None)]
+    assert state.pending_attacks == [] and pending(game, state).kind == "activate"
+
+
 def test_retreat_moves_up_to_three_inches_away_and_the_charge_follows() -> None:
     """004 Retreat: "it can be moved up to 3" by the controlling player. This move must end
     with the model further away from the charging model ... A model that Retreats cannot React
