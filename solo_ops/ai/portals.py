@@ -34,15 +34,12 @@ from solo_ops.geometry import placement
 from solo_ops.rules import portals, reach
 
 PORTAL_SHORTCUT = 6.0  # a closed door/hatch is opened when it saves at least this much route
-PORTAL_TOUCH = 0.1  # a base within this of a door or hatch touches it
-PORTAL_FIGHT_REACH = 2.0  # Door / Hatchway Fight: an enemy within 2" of the other side
+PORTAL_TOUCH = portals.TOUCH  # a base within this of a door or hatch touches it
+PORTAL_FIGHT_REACH = portals.FIGHT_REACH  # Door / Hatchway Fight: within 2" of the other side
 
 
-def gap_to_feature(feature: Any, point: Sequence[float], radius: float) -> float:
-    """Distance from a base's edge to a feature (straight line)."""
-    from shapely.geometry import Point
-
-    return float(feature.shape.distance(Point(float(point[0]), float(point[1])))) - radius
+gap_to_feature = portals.gap_to
+side_of = portals.side_of
 
 
 def feature_gap(ctx: Context, feature: Any, point: Sequence[float], radius: float) -> float:
@@ -55,13 +52,6 @@ def feature_gap(ctx: Context, feature: Any, point: Sequence[float], radius: floa
     if raw is None:
         raw = memo[key] = gap_to_feature(feature, point, 0.0)
     return raw - radius  # type: ignore[no-any-return]
-
-
-def side_of(feature: Any, point: Sequence[float]) -> int:
-    """Which side of a line door/hatch ``point`` is on (+1 / -1; 0 on the line)."""
-    (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
-    cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
-    return 0 if abs(cross) < 1e-9 else (1 if cross > 0 else -1)
 
 
 def beside(feature: Any, side: int, radius: float, off: float) -> tuple[float, float] | None:
@@ -347,11 +337,12 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
                           route=tuple(walk.points), cost=cost,
                           note=f"{op.label} repositions {inches(cost)} to {fmt_pt(spot)}, "
                                f"touching {portal.id}.")
-        same_side = [e for e in in_control_range(ctx, spot, op.radius, enemies, board.pos)
-                     if portal.has("door") or side_of(portal, board.pos[e.id]) == mine]
-        if same_side:
+        if portals.fight_across(  # the rule a player's fight is judged by
+                ctx.terrain, portal, spot, op.radius, board.pos[target.id], target.radius,
+                [(board.pos[e.id], e.radius) for e in enemies],
+                gap=feature_gap(ctx, portal, spot, op.radius), target_gap=gap_t) is not None:
             continue
-        name = "Hatchway Fight" if portal.has("hatch") else "Door Fight"
+        name = portals.fight_name(portal)
         weapon = op.profile.melee_weapons[0].name if op.profile.melee_weapons else None
         fight = Action("fight", op.id, target=target.id, weapon=weapon, portal=portal.id,
                        note=f"{op.label} fights {target.label} across {portal.id} ({name}, 1 AP: "

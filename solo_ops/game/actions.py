@@ -199,12 +199,13 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     op = _active(state, action, prompt)
     _check_fight_start(state, op)
     target = _op(state, action.get("target"), "target")
-    check_fight(game, state, op, target)
+    across = check_fight(game, state, op, target)
     _spend(state, op, "fight")
     op.fought = True
     if action.get("roll"):  # "fight X roll": solo-ops rolls both sides' dice, as for a shot
-        return _rolled_fight(game, state, op, target)
-    events: list[dict[str, Any]] = [{"type": "fight", "operative": op.id, "target": target.id}]
+        return _across(game, across, _rolled_fight(game, state, op, target))
+    events: list[dict[str, Any]] = _across(game, across, [
+        {"type": "fight", "operative": op.id, "target": target.id}])
     dealt = int(action.get("dealt", 0) or 0)
     taken = int(action.get("taken", 0) or 0)
     if dealt < 0 or taken < 0:
@@ -213,6 +214,15 @@ def _fight(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         events.extend(apply_damage(game, state, target, dealt, f"fought by {op.name}"))
     if taken:
         events.extend(apply_damage(game, state, op, taken, f"fighting {target.label}"))
+    return events
+
+
+def _across(game: Game, portal: str | None, events: list[dict[str, Any]]
+            ) -> list[dict[str, Any]]:
+    """A fight's events, the first saying which door or hatch it was fought across."""
+    if portal is not None and events and events[0].get("type") == "fight":
+        name = portals.fight_name(game.scenario.board.feature(portal))
+        events[0] = {**events[0], "across": portal, "note": f"across {portal} ({name})"}
     return events
 
 

@@ -16,7 +16,7 @@ from solo_ops.core.errors import RuleError
 from solo_ops.game.action_checks import _enemies_in_control, _spend, activation, holder
 from solo_ops.game.shots import limited_used_up
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.rules import killzones, kt2018, kt2024, reach, referee
+from solo_ops.rules import killzones, kt2018, kt2024, portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -50,12 +50,43 @@ def check_shot(game: Game, state: State, op: Operative, target: Operative,
     _check_shot_rest(game, state, op, target, weapon)
 
 
-def check_fight(game: Game, state: State, op: Operative, target: Operative) -> None:
+def check_fight(game: Game, state: State, op: Operative, target: Operative,
+                portal: str | None = None) -> str | None:
     """Refuse (``RuleError``) a fight of ``op`` against ``target`` that a player's would be
-    refused now (the players' Fight action's checks; changes nothing)."""
+    refused now (the players' Fight action's checks; changes nothing). Returns None for a
+    fight within control range, or the door or hatch it is fought across (Kill Team 2024 Door
+    Fight / Hatchway Fight, :func:`solo_ops.rules.portals.fight_across`; ``portal``: only
+    across that one)."""
     _check_fight_start(state, op)
-    if target not in _enemies_in_control(state, op, game):
-        raise RuleError(f"{target.id} is not within 1\" of {op.name}")
+    if portal is None and target in _enemies_in_control(state, op, game):
+        return None
+    across, why = _fight_across(game, state, op, target, portal)
+    if across is not None:
+        return across
+    raise RuleError(f"{target.id} is not within 1\" of {op.name}" + (f" ({why})" if why else ""))
+
+
+def _fight_across(game: Game, state: State, op: Operative, target: Operative,
+                  only: str | None) -> tuple[str | None, str | None]:
+    """The door or hatch ``op`` may fight ``target`` across (Door / Hatchway Fight, Kill Team
+    2024), or None with why not across the one it touches (None when it touches none)."""
+    if state.edition != "kt2024" or op.at is None or target.at is None or not target.on_table:
+        return None, None
+    terrain = game.terrain(state)
+    foes = [(e.at, e.radius) for e in state.living(ENEMY if op.side == PLAYER else PLAYER)
+            if e.at is not None and not e.down]
+    why = None
+    for feature in terrain.board.portals():
+        if (only is not None and feature.id != only) or not portals.two_sided(feature):
+            continue
+        if portals.gap_to(feature, op.at, op.radius) > portals.TOUCH + 1e-9:
+            continue
+        refused = portals.fight_across(terrain, feature, op.at, op.radius, target.at,
+                                       target.radius, foes)
+        if refused is None:
+            return feature.id, None
+        why = why or f"{portals.fight_name(feature)} across {feature.id}: {refused}"
+    return None, why
 
 
 def _check_shot_start(state: State, op: Operative) -> None:

@@ -64,8 +64,27 @@ def refusal(game: Game, state: State, op: Operative, action: Action, spent: Sequ
         foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
         held = reach.within_reach(game.terrain(state), op, foes)
         holder = held[0].label if held else None
-    return referee.refusal(activation(state, op, spent, counteracting), kind, weapon=weapon,
-                           holder=holder, check_control=measured)
+    why = referee.refusal(activation(state, op, spent, counteracting), kind, weapon=weapon,
+                          holder=holder, check_control=measured)
+    if why is None and kind == "fight" and action.portal is not None:
+        why = _across_refusal(game, state, op, action)
+    return why
+
+
+def _across_refusal(game: Game, state: State, op: Operative, action: Action) -> str | None:
+    """Why a planned Door / Hatchway Fight may not be made now: the rule a player's fight
+    across the door is judged by (:func:`solo_ops.game.attack_checks.check_fight`)."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game.attack_checks import check_fight
+
+    target = state.operatives.get(action.target or "")
+    if target is None:
+        return "its target is gone"
+    try:
+        check_fight(game, state, op, target, portal=action.portal)
+    except RuleError as refused:
+        return str(refused)
+    return None
 
 
 def refused_event(op: Operative, action: Action, why: str) -> dict[str, Any]:

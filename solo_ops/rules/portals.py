@@ -13,6 +13,13 @@ operated by the same rule (the card gives them no action of their own). The acti
 whenever it is done; "during a Reposition or Dash" is timing (the model may stop part-way,
 operate the hatch and walk on), not a discount.
 
+Door Fight (002 Volkus) / Hatchway Fight (002 Gallowdark), Kill Team 2024: "When TOUCHING a
+door [an open hatchway], fight enemy within 2" of the OTHER side of the door. Counts as a fight
+action. Cannot be performed if already in Control Range of enemy Operatives [on the same side
+of the Hatch as the active Operative]." The players' ``fight`` answer
+(:func:`solo_ops.game.attack_checks.check_fight`) and the AI's
+(:func:`solo_ops.ai.portals._portal_fight`) both ask :func:`fight_across`.
+
 Kill Team 2018 (004 "Doors"): "In the Movement phase, at any point when an INFANTRY model is
 making a normal move or Falling Back, it can open a door that is within 1" of it." No action
 points; only opening; only in the movement phase by a model that makes (or may still make) a
@@ -24,12 +31,22 @@ that is a Command Node, you can open one door on the battlefield."): see
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from solo_ops.rules import reach
+
+if TYPE_CHECKING:
+    from solo_ops.geometry.terrain import Terrain
 
 CONTROL_RANGE = 1.0  # inches: "within Control Range" (2024) / "within 1"" (2018)
 OPERATE_AP = 1  # Kill Team 2024 Operate Hatch (and a door) costs 1 AP
 ACCESS_OVERRIDE_CP = 1  # Kill Team 2018 Access Override tactic: 1 command point
 ACCESS_OVERRIDE_FROM_ROUND = 2  # 004 "Starting from the second battle round"
+FIGHT_REACH = 2.0  # Door / Hatchway Fight: an enemy within 2" of the other side
+TOUCH = 0.1  # a base within this of a door or hatch touches it
 
 
 @dataclass(frozen=True)
@@ -103,3 +120,61 @@ def access_override(edition: str, *, phase: str, turn: int, players_left_to_move
         return Verdict(False, 0, f"Access Override costs {ACCESS_OVERRIDE_CP} CP (you have "
                                  f"{cp})")
     return Verdict(True, ACCESS_OVERRIDE_CP)
+
+
+def gap_to(feature: Any, point: Sequence[float], radius: float) -> float:
+    """Distance from a base's edge (``radius`` 0: its centre) to a door or hatch, straight."""
+    from shapely.geometry import Point
+
+    return float(feature.shape.distance(Point(float(point[0]), float(point[1])))) - radius
+
+
+def side_of(feature: Any, point: Sequence[float]) -> int:
+    """Which side of a line door/hatch ``point`` is on (+1 / -1; 0 on the line)."""
+    (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
+    cross = (x1 - x0) * (point[1] - y0) - (y1 - y0) * (point[0] - x0)
+    return 0 if abs(cross) < 1e-9 else (1 if cross > 0 else -1)
+
+
+def two_sided(feature: Any) -> bool:
+    """A door or hatch drawn as a line (a polygon one has no sides to fight across)."""
+    from shapely.geometry import LineString
+
+    if not isinstance(feature.shape, LineString):
+        return False
+    (x0, y0), (x1, y1) = feature.shape.coords[0], feature.shape.coords[-1]
+    return math.hypot(x1 - x0, y1 - y0) >= 1e-9
+
+
+def fight_name(feature: Any) -> str:
+    """``Hatchway Fight`` or ``Door Fight``."""
+    return "Hatchway Fight" if feature.has("hatch") else "Door Fight"
+
+
+def fight_across(terrain: Terrain, portal: Any, at: Sequence[float], radius: float,
+                 target_at: Sequence[float], target_radius: float,
+                 foes: Iterable[tuple[Sequence[float], float]], *,
+                 gap: float | None = None, target_gap: float | None = None) -> str | None:
+    """Why a model at ``at`` may not fight the base at ``target_at`` across ``portal`` by
+    Door Fight / Hatchway Fight (None: it may): it touches the door (an open hatchway), the
+    target is within 2" of its other side, and no enemy (``foes``: every enemy base, centre
+    and radius) holds it in control range -- for a hatchway, none on its own side. ``gap`` /
+    ``target_gap``: the bases' gaps to the portal when already measured."""
+    name = fight_name(portal)
+    if portal.has("hatch") and not portal.open:
+        return f"{portal.id} is closed: a {name} is across an open hatchway"
+    if not two_sided(portal):
+        return f"{portal.id} has no two sides to fight across"
+    mine = side_of(portal, at)
+    gap = gap_to(portal, at, radius) if gap is None else gap
+    if mine == 0 or gap > TOUCH + 1e-9:
+        return f"a {name} is made touching {portal.id} ({max(gap, 0.0):.1f}\" from it)"
+    target_gap = gap_to(portal, target_at, target_radius) if target_gap is None else target_gap
+    if side_of(portal, target_at) in (0, mine) or target_gap > FIGHT_REACH + 1e-9:
+        return f"the target must be within {FIGHT_REACH:g}\" of the other side of {portal.id}"
+    for foe_at, foe_radius in foes:
+        if (portal.has("door") or side_of(portal, foe_at) == mine) and reach.in_control_range(
+                terrain, at, radius, foe_at, foe_radius):
+            return ("not while an enemy holds it in control range" + (
+                "" if portal.has("door") else f" on its side of {portal.id}"))
+    return None

@@ -149,8 +149,8 @@ def _check(game: Game, state: State, op: Operative, action: Action) -> None:
     elif action.kind == "shoot" and target is not None:
         weapon = next((w for w in op.profile.weapons if w.name == action.weapon), None)
         attack_checks.check_shot(game, state, op, target, weapon)
-    elif action.kind == "fight" and target is not None and action.portal is None:
-        attack_checks.check_fight(game, state, op, target)
+    elif action.kind == "fight" and target is not None:  # across a door: Door Fight
+        attack_checks.check_fight(game, state, op, target, portal=action.portal)
     elif action.kind in ("fight", "operate_hatch", "guard"):
         kind = {"fight": "fight", "operate_hatch": "portal"}.get(action.kind, "guard")
         why = referee.spend_refusal(activation(state, op), kind)

@@ -244,14 +244,17 @@ def _attack(e: dict[str, Any], t: Table) -> list[str]:
 
 
 def _fight(e: dict[str, Any], t: Table) -> list[str]:
+    across = f" {e['note']}" if e.get("across") else ""  # a Door / Hatchway Fight
     if "attacker" not in e:  # the player's report of a fight: the damage events follow
-        return []
+        return [f"  ✸ {t.n(e['operative'])} fights {t.n(e['target'])}{across}."] if across \
+            else []
     if t.edition == "kt2018":  # 2018: the attacker's attacks only (the target strikes back
         # when it is chosen to fight)
         return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}: {e['damage']} damage.",
                 *(f"    {line}" for line in e.get("lines", []))]
-    return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}: deals {e['damage']}, takes "
-            f"{e['damage_taken']}.", *(f"    {line}" for line in e.get("lines", []))]
+    return [f"  ✸ {t.n(e['attacker'])} fights {t.n(e['target'])}{across}: deals "
+            f"{e['damage']}, takes {e['damage_taken']}.",
+            *(f"    {line}" for line in e.get("lines", []))]
 
 
 def _replanned(e: dict[str, Any], t: Table) -> list[str]:

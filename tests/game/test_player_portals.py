@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from solo_ops.core.errors import RuleError
 from solo_ops.game.engine import Game, pending, step
 from solo_ops.game.state import State
 from tests.support.portal_board import RADIUS, refused, start
@@ -180,3 +181,76 @@ def test_ready_is_refused_after_a_move_outside_the_movement_phase_and_in_2024() 
     game, state = start({"a1": (3, 10)})
     step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
     refused(game, state, {"type": "ready"}, "'ready' is a Kill Team 2018 movement-phase choice")
+
+
+# -- Door Fight and Hatchway Fight: one rule for both sides (Kill Team 2024) --------------------
+TOUCHING = 15 - RADIUS - 0.05  # a base whose edge is 0.05" from the door (within 0.1": touching)
+
+
+@pytest.mark.parametrize(("kind", "name"), [("hatch", "Hatchway Fight"), ("door", "Door Fight")])
+def test_a_player_fights_across_the_door_it_touches(kind: str, name: str) -> None:
+    """002 Volkus "Door Fight 1AP: When TOUCHING a door, fight enemy within 2" of the OTHER
+    side of the door"; Gallowdark "Hatchway Fight 1AP: When TOUCHING an open hatchway, fight
+    enemy within 2" of the OTHER side of the hatch". e1 stands 1.5" beyond: 1.55" from a1's
+    base, out of its control range, so only the door's own fight reaches it; the fight is
+    told as across the door."""
+    game, state = start({"a1": (TOUCHING, 11)}, kind=kind, portal_open=kind == "hatch",
+                        enemy_at=(15 + RADIUS + 1.5, 11))
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    record = step(game, state, {"type": "fight", "target": "e1", "dealt": 2, "taken": 1})
+    fight = record["events"][0]
+    assert fight["type"] == "fight" and fight["across"] == "portal-1"
+    assert fight["note"] == f"across portal-1 ({name})"
+    assert state.operatives["e1"].wounds == 6 and state.operatives["a1"].wounds == 7
+    assert state.operatives["a1"].ap_used == 1
+
+
+@pytest.mark.parametrize(("kind", "portal_open", "a1", "e1", "why"), [
+    ("hatch", False, (TOUCHING, 11), (15 + RADIUS + 1.5, 11),
+     "portal-1 is closed: a Hatchway Fight is across an open hatchway"),
+    ("hatch", True, (TOUCHING, 11), (15 + RADIUS + 2.2, 11),
+     'the target must be within 2" of the other side of portal-1'),
+    ("door", False, (TOUCHING, 11), (15 + RADIUS + 2.2, 11),
+     'the target must be within 2" of the other side of portal-1'),
+])
+def test_a_fight_across_is_refused_where_the_rule_is_not_met(
+        kind: str, portal_open: bool, a1: tuple[float, float], e1: tuple[float, float],
+        why: str) -> None:
+    game, state = start({"a1": a1}, kind=kind, portal_open=portal_open, enemy_at=e1)
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    name = "Hatchway Fight" if kind == "hatch" else "Door Fight"
+    refused(game, state, {"type": "fight", "target": "e1", "dealt": 2},
+            f'e1 is not within 1" of a1 \\({name} across portal-1: {why}\\)')
+
+
+def test_not_touching_the_door_is_a_plain_refusal() -> None:
+    game, state = start({"a1": (TOUCHING - 0.5, 11)}, kind="hatch", portal_open=True,
+                        enemy_at=(15 + RADIUS + 1.5, 11))
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    refused(game, state, {"type": "fight", "target": "e1", "dealt": 2},
+            'e1 is not within 1" of a1$')
+
+
+def test_the_enemy_fights_across_the_hatch_where_a_player_may() -> None:
+    """The mirror: e1 touches the open hatch with a1 1.5" beyond. The players' check accepts
+    e1's Hatchway Fight, and the referee that judges every enemy action as it is carried out
+    (``enemy_checks.refusal``, the AI's ``_portal_fight`` asks the same rule,
+    :func:`solo_ops.rules.portals.fight_across`) lets it through; with the hatch closed both
+    refuse it."""
+    from solo_ops.ai.planner import Action
+    from solo_ops.game import enemy_checks
+    from solo_ops.game.attack_checks import check_fight
+
+    for portal_open in (True, False):
+        game, state = start({"a1": (15 - RADIUS - 1.5, 11)}, kind="hatch",
+                            portal_open=portal_open, enemy_at=(15 + RADIUS + 0.05, 11))
+        e1, a1 = state.operatives["e1"], state.operatives["a1"]
+        fight = Action("fight", "e1", target="a1", weapon=None, portal="portal-1")
+        why = enemy_checks.refusal(game, state, e1, fight, [])
+        if portal_open:
+            assert check_fight(game, state, e1, a1) == "portal-1" and why is None
+        else:
+            assert why == ('a1 is not within 1" of Trooper (Hatchway Fight across portal-1: '
+                           "portal-1 is closed: a Hatchway Fight is across an open hatchway)")
+            with pytest.raises(RuleError, match="portal-1 is closed"):
+                check_fight(game, state, e1, a1)
