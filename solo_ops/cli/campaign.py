@@ -476,8 +476,14 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
     number = current.missions_played + 1
     files = mission_paths(path, number)
     out = console()
-    for line in finish_last_mission(path, current):
+    told = finish_last_mission(path, current)
+    for line in told:
         out.print(line, markup=False)
+    if told:  # the last mission's end, never shown: the players read it before the next
+        out.print(f"Run `solo-ops campaign play {shown_name(name)}` again for mission "
+                  f"{number} (recruit first with `campaign replace` if you need to).",
+                  markup=False)
+        return
     units = units or current.settings.units
     if autopilot is not None:
         answers_file, answer = None, ("ready",)
@@ -485,6 +491,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         _check_not_recorded(path, name, number)
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
+            _check_not_ended(files["save"], name, number)
             _move_mission_aside(files, out)
         asked = {"board": board, "roster": roster, "edition": edition,
                  "engagement": engagement, "budget": rate_missions}
@@ -528,6 +535,23 @@ def _autoplay(table: Any, policy: str, out: Any) -> None:
     result = table.state.result or {}
     out.print(f"The autopilot ({policy}) played the mission out in {steps} steps: "
               f"{result.get('outcome', 'no result')}.", markup=False)
+
+
+def _check_not_ended(save: Path, name: str, number: int) -> None:
+    """``--new`` never throws away a mission that has ended but is not recorded yet: its
+    result (who went down, the survival tests it calls for) would be lost."""
+    import json
+
+    try:  # a damaged save is moved aside as before: nothing can be recorded from it
+        doc = json.loads(save.read_bytes())
+    except (OSError, ValueError):
+        return
+    snapshot = doc.get("snapshot") if isinstance(doc, dict) else None
+    if isinstance(snapshot, dict) and snapshot.get("ended") is True:
+        raise InputError(
+            f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
+            f"yet: run `solo-ops campaign play {shown_name(name)}` without --new to record it "
+            "(--new would throw its result away)", source="--new")
 
 
 def _move_mission_aside(files: dict[str, Path], out: Any) -> None:

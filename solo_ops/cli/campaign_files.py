@@ -275,7 +275,8 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
 def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
     """Complete the end of the last mission recorded when the command that recorded it was
     cut short before drawing its map (a kill, a power cut): the map is drawn now from the
-    mission's save. Returns what the players should hear (nothing when it was complete)."""
+    mission's save. Returns what the players should hear (nothing when it was complete): that,
+    and the after-action report they never saw (the command stopped before printing it)."""
     number = campaign.missions_played
     if number < 1:
         return []
@@ -289,5 +290,10 @@ def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
     if not state.ended:
         return []
     draw_view(game, state, files["map"])
+    record = next((e for e in reversed(campaign.history) if e.get("mission") == number
+                   and not e.get("event")), None)
+    report = [str(line) for line in (record or {}).get("report", [])]
     return [f"The map of mission {number}'s end was never drawn (the command that recorded it "
-            f"was stopped first); it is drawn now: {files['map']}."]
+            f"was stopped first); it is drawn now: {files['map']}.",
+            *([f"The after-action report of mission {number}, recorded then but not shown:",
+               *(f"  {line}" for line in report)] if report else [])]

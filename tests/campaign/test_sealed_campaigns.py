@@ -28,7 +28,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from solo_ops.campaign import Campaign, record_mission, result_from_state
+from solo_ops.campaign import record_mission, result_from_state
 from solo_ops.campaign.storage import SCHEMA_VERSION, SEAL_DEPTH
 from solo_ops.cli import main
 from solo_ops.cli.campaign_files import finish_last_mission, load_campaign
@@ -251,10 +251,10 @@ def test_a_campaign_killed_while_it_records_is_the_old_or_the_new_one(tmp_path: 
 
 
 # -- a mission's end completed on the next open ---------------------------------------------------
-def test_a_mission_recorded_without_its_map_gets_it_on_the_next_open(tmp_path: Path) -> None:
-    """The command that recorded mission 1 was stopped before it drew the map of the end:
-    the next ``campaign play`` (or ``serve``) draws it from the mission's save, says so, and
-    then goes on with mission 2."""
+def _ended_mission(tmp_path: Path, record: bool) -> tuple[Path, dict[str, Path]]:
+    """Campaign C (saves in ``tmp_path/saves``) whose mission 1 was played to its end by the
+    autopilot and saved; with ``record`` also recorded (the map of its end never drawn: the
+    command was stopped between the two)."""
     saves = tmp_path / "saves"
     assert invoke("campaign", "new", "C", "--squad", str(VESPER), "--saves",
                   str(saves)).exit_code == 0
@@ -265,15 +265,59 @@ def test_a_mission_recorded_without_its_map_gets_it_on_the_next_open(tmp_path: P
     autopilot.play(game, state)
     table = GameTable(game, state, files["save"], files["log"])
     table.start()  # the mission's save, ended
-    campaign = load_campaign(path, "C")
-    record_mission(campaign, result_from_state(state, mission="m"), KeyedDice(seed=1))
-    from solo_ops.cli.campaign_files import save_campaign
+    if record:
+        from solo_ops.cli.campaign_files import save_campaign
 
-    save_campaign(path, campaign)  # recorded; the map never drawn
+        campaign = load_campaign(path, "C")
+        record_mission(campaign, result_from_state(state, mission="m"), KeyedDice(seed=1))
+        save_campaign(path, campaign)  # recorded; the map never drawn
+    return path, files
+
+
+def test_a_mission_recorded_without_its_map_gets_it_on_the_next_open(tmp_path: Path) -> None:
+    """The command that recorded mission 1 was stopped before it drew the map of the end (and
+    so before it printed the after-action report): the next ``campaign play`` (or ``serve``)
+    draws the map from the mission's save and shows the report the players never saw, then
+    stops there (as the command that recorded it would have: recruits come between
+    missions)."""
+    path, files = _ended_mission(tmp_path, record=True)
     assert not files["map"].exists()
+    report = load_campaign(path, "C").history[-1]["report"]
+    assert report and report[0].startswith("Mission 1: m")
     said = finish_last_mission(path, load_campaign(path, "C"))
     assert said == [f"The map of mission 1's end was never drawn (the command that recorded "
-                    f"it was stopped first); it is drawn now: {files['map']}."]
+                    f"it was stopped first); it is drawn now: {files['map']}.",
+                    "The after-action report of mission 1, recorded then but not shown:",
+                    *(f"  {line}" for line in report)]
     assert files["map"].read_bytes()[:4] == b"\x89PNG"
     assert finish_last_mission(path, load_campaign(path, "C")) == []  # once
-    assert isinstance(campaign, Campaign) and campaign.missions_played == 1
+    assert load_campaign(path, "C").missions_played == 1
+
+
+def test_the_next_play_shows_the_report_never_shown_and_stops(tmp_path: Path) -> None:
+    path, _files = _ended_mission(tmp_path, record=True)
+    run = invoke("campaign", "play", "C", "--saves", str(path.parent), "--answer", "quit")
+    assert run.exit_code == 0, run.output
+    assert "The after-action report of mission 1, recorded then but not shown:" in run.stdout
+    assert "Run `solo-ops campaign play C` again for mission 2" in run.stdout
+    assert not mission_paths(path, 2)["scenario"].exists()  # mission 2 not set up yet
+
+
+def test_new_never_throws_away_an_ended_mission_not_recorded(tmp_path: Path) -> None:
+    """``campaign play --new`` moves a mission in progress aside; one that has ended but is
+    not recorded yet (the command was stopped before recording it) is refused in one line,
+    its files untouched: without --new it is recorded."""
+    path, files = _ended_mission(tmp_path, record=False)
+    before = files["save"].read_bytes()
+    run = invoke("campaign", "play", "C", "--new", "--saves", str(path.parent))
+    assert run.exit_code == 2
+    assert run.stderr.strip() == (
+        "solo-ops: error: --new: mission 1 of campaign C has ended but is not recorded yet: "
+        "run `solo-ops campaign play C` without --new to record it (--new would throw its "
+        "result away)")
+    assert files["save"].read_bytes() == before
+    assert load_campaign(path, "C").missions_played == 0
+    recorded = invoke("campaign", "play", "C", "--saves", str(path.parent))
+    assert recorded.exit_code == 0, recorded.output
+    assert "ended but was not recorded yet; recording it now" in recorded.stdout
+    assert load_campaign(path, "C").missions_played == 1
