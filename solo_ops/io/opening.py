@@ -307,6 +307,9 @@ def catch_up_log(log_path: Path, game: Game, state: State, doc: dict[str, Any] |
     except InputError as exc:
         problem = f"the log is damaged ({exc.line()})"
     entries = [record for _raw, record in lines if record is not None]
+    if problem is None and not entries:  # emptied (or cut inside its header): nothing to keep
+        _write_log(log, game, state)
+        return f"The event log {log_path} was empty; it was rebuilt from the save."
     if problem is None:
         problem = _log_problem(log_path, lines, doc, game, state)
     if problem is not None:

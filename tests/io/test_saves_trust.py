@@ -502,6 +502,21 @@ def test_a_missing_log_is_rebuilt_from_the_save(played: dict[str, Any], tmp_path
     assert log.read_bytes() == played["log"]
 
 
+@pytest.mark.parametrize("left", [b"", b'{"schema_version":5,"kind":"solo-'])
+def test_an_emptied_log_is_rebuilt_with_its_header(played: dict[str, Any], tmp_path: Path,
+                                                   left: bytes) -> None:
+    """A log emptied (or cut inside its header line) has nothing to keep: it is written anew
+    from the save, header first, and said so; it is not caught up by appending the steps to
+    nothing (a log without a header, which ``replay`` cannot read)."""
+    save, log = lay_out(played, tmp_path)
+    log.write_bytes(left)
+    run = cli_here("play", "--resume", str(save), cwd=tmp_path, stdin="")
+    assert run.returncode == 0, run.stderr
+    assert f"The event log {log} was empty; it was rebuilt from the save." in run.stdout
+    assert log.read_bytes() == played["log"]
+    assert cli_here("replay", str(log), cwd=tmp_path).returncode == 0
+
+
 def test_a_step_whose_events_are_worded_otherwise_is_named_event_and_field() -> None:
     """``replay`` of a log written by an earlier version: the same answer and dice, an event
     worded otherwise -- the first event that differs is named with its type and the fields
