@@ -40,12 +40,12 @@ from solo_ops.game.state import PLAYER, State
 from solo_ops.io import opening
 from solo_ops.io.locks import game_lock
 from solo_ops.io.reading import read_text
-from solo_ops.rules.editions import turn_name, turns_phrase
+from solo_ops.rules.editions import turn_name
 from solo_ops.session.opening import open_table, start_table, sync_log
 from solo_ops.session.table import GameTable, Outcome
 from solo_ops.session.words import not_saved
 from solo_ops.view import answers
-from solo_ops.view.player import player_view
+from solo_ops.view.player import player_view, summary_lines
 
 HELP = answers.PLAYER_HELP
 UNITS = click.Choice(["in", "cm"])
@@ -306,34 +306,10 @@ class Session:
                                    "view": player_view(self.game, self.state,
                                                        reveal=self.table.reveal)}))
             return
-        vp = result.get("vp") or {}
-        n = result.get("turns", self.state.turn)
         self.say("")
         self.say("══ Summary ══")
-        self.say(f"Result: {str(result.get('outcome', '?')).upper()} after "
-                 f"{turns_phrase(n, self.state.edition)} — you {vp.get('player', 0)} VP, solo-ops "
-                 f"{vp.get('enemy', 0)} VP.")
-        kt2018 = self.state.edition == "kt2018"  # 004 "taken out of action"
-        down = "out of action" if kt2018 else "down"
-        self.say(f"{'Enemies taken out of action' if kt2018 else 'Enemies destroyed'}: "
-                 f"{result.get('enemies_destroyed', 0)}"
-                 f"{' (every enemy is gone)' if result.get('all_enemies_destroyed') else ''}; "
-                 f"hidden counters never found: {result.get('unresolved_counters', 0)}.")
-        whole = " (the whole kill team is out of action)" if kt2018 else \
-            " (the whole squad is down)"
-        self.say(f"Your losses: {result.get('squad_lost', 0)}"
-                 f"{whole if result.get('squad_wiped_out') else ''}.")
-        view = player_view(self.game, self.state, reveal=self.table.reveal)
-        for player, ops in view["squads"].items():
-            states = []
-            for o in ops:
-                if o.get("carried_to_safety"):
-                    states.append(f"{o['id']} carried to safety")
-                elif o["down"]:
-                    states.append(f"{o['id']} {down}")
-                else:
-                    states.append(f"{o['id']} {o['wounds']}/{o['max_wounds']}W")
-            self.say(f"  {player}: {', '.join(states)}.")
+        for line in summary_lines(player_view(self.game, self.state, reveal=self.table.reveal)):
+            self.say(line)
         self.say(f"Saved to {self.save}; the event log is {self.log}.")
 
 

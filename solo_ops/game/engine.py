@@ -209,6 +209,21 @@ def _record(state: State, action: dict[str, Any], events: list[dict[str, Any]],
     return record
 
 
+def _reactions(target: Operative, entry: dict[str, Any]) -> list[str]:
+    """The answers to a 2018 charge's Reaction question: Overwatch rolled by solo-ops with
+    each ranged weapon (``overwatch roll`` when there is one), or its damage rolled by the
+    player; a Retreat when the model may; none. Each is an answer a button can send as it is
+    (the referee judges the weapon's sight and range when it is given)."""
+    guns = [w.name for w in target.profile.ranged_weapons]
+    options = (["overwatch roll"] if len(guns) == 1 else
+               [f"overwatch with {name} roll" for name in guns])
+    if guns:
+        options.append("overwatch damage N")
+    if entry.get("retreat"):
+        options.append("retreat X,Y")
+    return [*options, "no"]
+
+
 # -- what next ----------------------------------------------------------------------------------
 PAUSED: dict[str, tuple[str, Callable[[dict[str, Any]], list[str]]]] = {
     "reroll": ("reroll", cp.options),  # a CP re-roll of the players' dice (game.cp)
@@ -237,10 +252,8 @@ def pending(game: Game, state: State) -> Prompt:
         # Kill Team 2018: the target of a declared charge reacts (actions._reaction)
         entry = state.pending_attacks[0]
         target = state.operatives[entry["target"]]
-        options = ["overwatch [with WEAPON] roll", "overwatch damage N", "no"]
-        if entry.get("retreat"):
-            options.insert(2, "retreat X,Y")
-        return Prompt("reaction", PLAYER, target.owner, target.id, entry["text"], options,
+        return Prompt("reaction", PLAYER, target.owner, target.id,
+                      f"{target.owner}: {entry['text']}", _reactions(target, entry),
                       data=entry)
     if state.pending_attacks:
         attack = state.pending_attacks[0]

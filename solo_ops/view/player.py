@@ -112,3 +112,39 @@ def player_record(record: dict[str, Any], *, reveal: bool = False) -> dict[str, 
         "events": [e for e in record["events"] if events.shown(e)],
         "rolls": [r for r in record["rolls"] if not r.get("secret")],
     }
+
+
+def summary_lines(view: dict[str, Any]) -> list[str]:
+    """The end of a battle in words, from the players' view of the ended game
+    (:func:`player_view`): the result, the enemies taken down, the counters never found, the
+    players' losses and each squad's models. The terminal's summary and the web page's end
+    screen say the same."""
+    from solo_ops.rules.editions import turns_phrase
+
+    result = view.get("result") or {}
+    edition = view.get("edition", "kt2024")
+    vp = result.get("vp") or {}
+    kt2018 = edition == "kt2018"  # 004 "taken out of action"
+    down = "out of action" if kt2018 else "down"
+    lines = [
+        f"Result: {str(result.get('outcome', '?')).upper()} after "
+        f"{turns_phrase(result.get('turns', view.get('turn', 0)), edition)} — you "
+        f"{vp.get('player', 0)} VP, solo-ops {vp.get('enemy', 0)} VP.",
+        f"{'Enemies taken out of action' if kt2018 else 'Enemies destroyed'}: "
+        f"{result.get('enemies_destroyed', 0)}"
+        f"{' (every enemy is gone)' if result.get('all_enemies_destroyed') else ''}; "
+        f"hidden counters never found: {result.get('unresolved_counters', 0)}."]
+    whole = " (the whole kill team is out of action)" if kt2018 else " (the whole squad is down)"
+    lines.append(f"Your losses: {result.get('squad_lost', 0)}"
+                 f"{whole if result.get('squad_wiped_out') else ''}.")
+    for player, ops in view["squads"].items():
+        states = []
+        for o in ops:
+            if o.get("carried_to_safety"):
+                states.append(f"{o['id']} carried to safety")
+            elif o["down"]:
+                states.append(f"{o['id']} {down}")
+            else:
+                states.append(f"{o['id']} {o['wounds']}/{o['max_wounds']}W")
+        lines.append(f"  {player}: {', '.join(states)}.")
+    return lines

@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from solo_ops.core.errors import RuleError
 from solo_ops.session.table import GameTable, Outcome
 from solo_ops.view import cards
+from solo_ops.view.player import summary_lines
 from solo_ops.web import board, placing
 from solo_ops.web.guard import BODY_KEYS, Refused, check_line, read_body
 from solo_ops.web.server import TableServer, server_of
@@ -104,6 +105,7 @@ def view_doc(server: TableServer, player: str | None, since: int) -> dict[str, A
             "prompt": prompt,
             "records": table.records(since),
             "score": score(view),
+            "summary": summary_lines(view) if view["ended"] else [],
             "offers": {k: offered[k] for k in ("offers", "why_not", "moves")} if mine else None,
             "focus": offered["focus"],
             "cards": cards_doc(table, offered, prompt),

@@ -43,8 +43,10 @@ def test_a_declared_charge_offers_the_player_overwatch_or_retreat() -> None:
     game, state = _declared()
     prompt = pending(game, state)
     assert prompt.kind == "reaction" and prompt.operative == "a1" and prompt.player == "Ana"
-    assert prompt.options == ["overwatch [with WEAPON] roll", "overwatch damage N",
-                              "retreat X,Y", "no"]
+    # each a button's answer as it is (one ranged weapon: "overwatch roll"), the question
+    # named for its player as every other is
+    assert prompt.options == ["overwatch roll", "overwatch damage N", "retreat X,Y", "no"]
+    assert prompt.text.startswith("Ana: e1 declares a charge at a1: react with Overwatch")
     # nothing else is accepted first
     refused(game, state, {"type": "activate", "operative": "a1"}, "first answer the charge")
     assert answers.parse("no", "reaction") == {"type": "reaction", "react": "none"}
@@ -59,6 +61,29 @@ def test_a_declared_charge_offers_the_player_overwatch_or_retreat() -> None:
     kinds = [e["type"] for e in record["events"]]
     assert kinds[:2] == ["no_reaction", "charged"] and record["events"][1]["roll"] == 7
     assert pending(game, state).kind == "activate"
+
+
+def test_each_ranged_weapon_is_an_overwatch_answer_a_button_sends() -> None:
+    """A model with two ranged weapons is offered Overwatch with each, named as the answer
+    the phone's button sends (a weapon named in capitals is no placeholder), and the answer is
+    taken as it is."""
+    from dataclasses import replace
+
+    from solo_ops.view import answers
+
+    game, state = _declared()
+    a1 = state.operatives["a1"]
+    gun = a1.profile.ranged_weapons[0]
+    a1.profile = replace(a1.profile, weapons=(*a1.profile.weapons,
+                                              replace(gun, name="Hot-shot lasgun")))
+    prompt = pending(game, state)
+    assert prompt.options == ["overwatch with lasgun roll", "overwatch with Hot-shot lasgun roll",
+                              "overwatch damage N", "retreat X,Y", "no"]
+    action = answers.parse(prompt.options[1], "reaction")
+    assert action == {"type": "reaction", "react": "overwatch", "weapon": "Hot-shot lasgun",
+                      "roll": True}
+    record = step(game, state, action)
+    assert record["events"][0]["weapon"] == "Hot-shot lasgun"
 
 
 def test_a_target_an_earlier_charge_reached_is_not_asked_to_react_again() -> None:

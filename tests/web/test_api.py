@@ -431,3 +431,35 @@ def test_every_page_gets_each_record_as_play_json_prints_it(table: GameTable) ->
         assert stream[1] == {"record": kell[0]}
         assert stream[2] == {"prompt": reply["prompt"]}
         assert stream[1]["record"] == table.records()[3]
+
+
+def test_the_end_screen_says_what_the_terminal_summary_says(tmp_path: Path) -> None:
+    """At the end the view carries the summary the terminal prints (the result, the enemies
+    destroyed, the counters never found, the losses, each squad's models), from the game's
+    own result; before the end it is empty."""
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+    from tests.support.players import small_scenario
+
+    game, state = new_game(load_scenario(small_scenario(tmp_path, coop=True)), 3)
+    table = GameTable(game, state, tmp_path / "e.json", tmp_path / "e.log.jsonl")
+    table.start()
+    with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
+        assert c.get("/api/view", params={"player": "Ana"}).json()["summary"] == []
+    autopilot.play(game, state)
+    result = state.result
+    assert result is not None
+    with ApiClient(create_app(table), "http://127.0.0.1:8765") as c:
+        summary = c.get("/api/view", params={"player": "Ana"}).json()["summary"]
+    assert summary[0].startswith(f"Result: {result['outcome'].upper()} after 2 turning "
+                                 f"points — you {result['vp']['player']} VP, solo-ops "
+                                 f"{result['vp']['enemy']} VP.")
+    assert summary[1] == (f"Enemies destroyed: {result['enemies_destroyed']}"
+                          + (" (every enemy is gone)" if result["all_enemies_destroyed"]
+                             else "")
+                          + f"; hidden counters never found: {result['unresolved_counters']}.")
+    assert summary[2].startswith(f"Your losses: {result['squad_lost']}")
+    for line, player in zip(summary[3:], ("Ana", "Ben"), strict=True):
+        ids = [o.id for o in state.operatives.values() if o.owner == player]
+        assert line.startswith(f"  {player}: ") and all(i in line for i in ids)

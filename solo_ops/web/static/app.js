@@ -290,7 +290,10 @@ function outcomeOf(prompt, option) {
 }
 
 // Any option without a placeholder is a button that sends it; one with a placeholder
-// (TARGET, X,Y, N...) starts the answer in the text box and offers what can follow.
+// (TARGET, X,Y, N...: a word in capitals) starts the answer in the text box and offers what
+// can follow. A weapon's or a model's name ("overwatch with Heavy bolter roll") is no
+// placeholder.
+const PLACEHOLDER = /(^|[\s[])(?:[A-Z][A-Z0-9_]*|X,Y)(?=[\s\]|]|$)/;
 function optionButtons(options, skip, advised, prompt) {
   for (const option of options) {
     const word = option.split(" ")[0];
@@ -298,12 +301,13 @@ function optionButtons(options, skip, advised, prompt) {
     if (skip && skip(word, option)) continue;
     if (advised && advised.includes(option)) {
       $("options").append(button(`★ ${option}${outcome}`, () => send(option), "primary"));
-    } else if (!/[A-Z]/.test(option)) {
+    } else if (!PLACEHOLDER.test(option)) {
       const primary = !advised?.length &&
         (word === "done" || word === "keep" || word === "auto") ? "primary" : "";
       $("options").append(button(option + outcome, () => send(option), primary));
-    } else {
-      $("options").append(button(`${word}…`, () => fill(`${word} `)));
+    } else {  // the words before its first placeholder: "overwatch damage …"
+      const start = option.slice(0, option.search(PLACEHOLDER)).trim() || word;
+      $("options").append(button(`${start} …`, () => fill(`${start} `)));
     }
   }
 }
@@ -386,11 +390,14 @@ function adjustButtons(prompt) {
   $("adjust-buttons").replaceChildren(...words.map((w) => button(`${w}…`, () => fill(`${w} `))));
 }
 
+// The end: the battle's result, then the summary the terminal prints (one line each: what
+// was destroyed, the counters never found, the losses, every squad's models).
 function endText(view) {
   const r = view.score.result || {};
   const vp = r.vp || view.score.vp || {};
-  return `The battle is over: ${String(r.outcome || "").toUpperCase()} — you ${vp.player || 0} ` +
-    `VP, solo-ops ${vp.enemy || 0} VP.`;
+  return [`The battle is over: ${String(r.outcome || "").toUpperCase()} — you ` +
+          `${vp.player || 0} VP, solo-ops ${vp.enemy || 0} VP.`,
+          ...(view.summary || []).slice(1).map((line) => line.trim())].join("\n");
 }
 
 // Words to tap after the first word of an answer (ids on the table, numbers, keywords); the
