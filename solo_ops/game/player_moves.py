@@ -132,12 +132,16 @@ def _rolled_move(game: Game, state: State, op: Operative, how: str, to: tuple[fl
     """A Kill Team 2018 Advance or charge: first declared and rolled by the engine with the
     effects in force on the roll (:func:`solo_ops.game.pariah.advance_roll`,
     :func:`~solo_ops.game.pariah.charge_roll`; a charge after the enemy's Reaction), then
-    moved as far as the roll allows. A point the roll does not reach is not refused once the
-    dice are down: the roll stands and the next answer says where the model goes."""
+    moved as far as the roll allows. A charge's point must be where it would end, within 1" of
+    its target (refused before any die is rolled); a point the roll does not reach is not
+    refused once the dice are down: the roll stands and the next answer says where the model
+    goes (as close as it can get, if the charge fails)."""
     events: list[dict[str, Any]] = []
     fresh = (op.advance_roll if how == "advance" else op.charge_roll) is None
     if fresh:
         _check_allowance(game, state, op, how, walk)  # the most any roll allows
+        if how == "charge":  # declared to reach its target: the point is where it would end
+            _check_move_end(game, state, op, how, to, target, game.terrain(state))
         events = _declared_and_rolled(game, state, op, how, target)
         if not op.on_table:  # slain by the Overwatch: no charge
             return events

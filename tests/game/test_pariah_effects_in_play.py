@@ -65,6 +65,24 @@ def test_a_players_charge_is_declared_rolled_then_moved_and_can_fail() -> None:
     assert state.operatives["a1"].moved_how == "charge"
 
 
+def test_a_charge_to_a_point_is_refused_where_it_could_not_end() -> None:
+    """``charge e1 X,Y`` names where the charge would end: a point not within 1" of e1 is
+    refused before any die is rolled (the phone offers "charge here" only where a charge can
+    end), as an enemy's charge is planned to end within 1" of its target."""
+    game, state = start({}, faces=[6, 1, 4, 5], e1=(12, 10))
+    _activate(game, state)
+    state.operatives["e1"].advanced = True
+    before = (len(state.log), state.dice.seq if state.dice else 0)
+    with pytest.raises(RuleError, match="a charge must end within 1\" of e1 and in its sight: "
+                                        "from there it is 5.0\" around the walls"):
+        step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [6, 10]})
+    assert (len(state.log), state.dice.seq if state.dice else 0) == before
+    assert state.operatives["a1"].charge_roll is None
+    step(game, state, {"type": "move", "how": "charge", "target": "e1",
+                       "to": [12 - 2 * RADIUS - 0.5, 10]})
+    assert state.operatives["a1"].charged
+
+
 def test_a_successful_charge_ends_within_1_inch() -> None:
     """004: "To make a successful charge roll, the model must finish its move within 1" of at
     least one of the target models. A model that does so is said to have charged"."""
