@@ -556,9 +556,10 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
         return dict.fromkeys(kinds, "no operative is active")
     op = state.operatives[state.active_operative]
     declared = declared_move(op, "", {})[0]
-    if declared:  # a rolled Advance or charge: only its move is left
-        return {how: None if how == declared else f"{op.name} has declared a "
-                f"{declared.replace('_', ' ')}: its move follows the roll" for how in kinds}
+    if declared and not op.moved:  # a rolled Advance or charge: only its move is left
+        word = "an Advance" if declared == "advance" else "a charge"
+        return {how: None if how == declared else f"{op.name} has declared {word}: its move "
+                "follows the roll" for how in kinds}
     in_control = _enemies_in_control(state, op, game) if op.on_table else []
     out: dict[str, str | None] = {}
     for how in kinds:

@@ -41,6 +41,23 @@ def test_an_advance_roll_is_rolled_with_the_effects_and_bounds_the_move() -> Non
     assert moved["how"] == "advance" and state.operatives["a1"].advanced
 
 
+def test_after_the_rolled_advance_is_made_no_move_is_offered() -> None:
+    """Once the declared Advance has been moved, the model has made its move of the battle
+    round: no move kind is open to it (the phone offered "advance" again, each tap refused
+    "already moved"). Before the move, only the Advance is, with the reason in words."""
+    from solo_ops.game.player_moves import open_moves
+
+    game, state = start({}, faces=[6, 1, 2, 5])
+    _activate(game, state)
+    step(game, state, {"type": "move", "how": "advance"})
+    before = open_moves(game, state)
+    assert before["advance"] is None
+    assert before["normal"] == "a1 has declared an Advance: its move follows the roll"
+    step(game, state, {"type": "move", "to": [10.5, 10]})
+    after = open_moves(game, state)
+    assert all(why is not None for why in after.values()), after
+
+
 def test_a_players_charge_is_declared_rolled_then_moved_and_can_fail() -> None:
     """004 Charge Move: "make a charge roll by rolling 2D6. The charging model can move up to
     this number of inches ... If the model cannot finish its move while following these
