@@ -94,6 +94,7 @@ def apply_damage(game: Game, state: State, op: Operative, amount: int, why: str,
         mods, faces, reroll_why = pariah.injury_effects(game, state, op)
         outcome = attacks.injury_2018(state.dice, op, mods, reroll=faces,
                                       reroll_why=reroll_why)
+        events[-1]["injury"] = state.dice.log[-1].value  # rolled here: the players see it
     if state.edition == "kt2018" and outcome == "flesh_wound":
         # 004 Flesh Wound: "Mark one of the empty Flesh Wound boxes ... If a model suffers a
         # flesh wound and all of the Flesh Wound boxes on their datacard are marked, it is

@@ -392,7 +392,8 @@ WORDS: dict[str, Words] = {
     "attack_pending": _one(lambda e, t: f"  ✸ {e['note']}"),
     "shot_cancelled": _one(lambda e, t: f"  {e['note']}"),
     "damage": _one(lambda e, t: f"  {t.n(e['operative'])} loses {e['amount']} wound(s) "
-                   f"({e['wounds']} left) — {e['why']}."),
+                   f"({e['wounds']} left) — {e['why']}."
+                   + (f" Injury roll {e['injury']}." if "injury" in e else "")),
     "flesh_wound": _one(lambda e, t: f"  {t.n(e['operative'])} suffers a flesh wound: "
                         f"{e['flesh_wounds']} of its {e.get('boxes', 3)} Flesh Wound boxes "
                         "marked, 1 wound left."),

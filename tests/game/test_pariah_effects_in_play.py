@@ -5,6 +5,7 @@ scripted (tests/support/pariah_table.py: the initiative roll-off first)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -90,8 +91,9 @@ def test_a_charge_to_a_point_is_refused_where_it_could_not_end() -> None:
     _activate(game, state)
     state.operatives["e1"].advanced = True
     before = (len(state.log), state.dice.seq if state.dice else 0)
-    with pytest.raises(RuleError, match="a charge must end within 1\" of e1 and in its sight: "
-                                        "from there it is 5.0\" around the walls"):
+    with pytest.raises(RuleError, match=re.escape(
+            'a charge must end within 1" of e1 and in its sight: from there it is 5.0" around '
+            "the walls")):
         step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [6, 10]})
     assert (len(state.log), state.dice.seq if state.dice else 0) == before
     assert state.operatives["a1"].charge_roll is None
@@ -471,3 +473,19 @@ def test_structural_transponder_removes_a_feature_for_every_later_question() -> 
     (effect,) = game.effects
     assert pariah_events.structural_transponder(game, state, effect)
     assert "crate-1" not in state.pending_attacks[-1]["ids"]
+
+
+def test_damage_the_players_report_shows_the_injury_roll_it_calls_for() -> None:
+    """2018: damage the players rolled themselves and report (``damage e1 1``) takes e1's
+    last wound, and the Injury roll solo-ops makes for it is told (it was logged, but the
+    players never saw it): 004 "the player whose model caused the [damage] makes an Injury
+    roll"."""
+    from solo_ops.view.narrate import lines_for
+
+    game, state = start({}, faces=[6, 1, 5, 5, 5])
+    record = step(game, state, {"type": "damage", "operative": "e1", "amount": 1})
+    hurt = next(e for e in record["events"] if e["type"] == "damage")
+    injury = next(r for r in record["rolls"] if r["purpose"].startswith("injury roll"))
+    assert hurt["injury"] == injury["value"]
+    said = lines_for(record, edition="kt2018")
+    assert any(line.endswith(f"Injury roll {injury['value']}.") for line in said), said
