@@ -59,7 +59,13 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
     ctx = ctx.for_move(kind)
     foes = [(p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
             if oid != op.id and avoid_enemies and board.state.operatives[oid].side != op.side]
-    keep = reach.keep_out(ctx.terrain, start, op.radius, foes, reach=allowance)
+    engaged: frozenset[int] = frozenset()
+    if foes and reach.passes_engaged(ctx.edition, ctx.settings.engaged_control_range):
+        engaged = reach.engaged_enemies(ctx.terrain, foes, [
+            (p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
+            if oid != op.id and board.state.operatives[oid].side == op.side])
+    keep = reach.keep_out(ctx.terrain, start, op.radius, foes, reach=allowance,
+                          engaged=engaged)
 
     def blockers(round_cut: bool) -> list[tuple[float, float, float]]:
         out = []
@@ -75,7 +81,7 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
             out.append((p[0], p[1], other.radius + extra))
         return out + board.fixed  # the downed and the counters (the placement rule)
 
-    if keep.cut:
+    if keep.cut or keep.engaged:  # their control ranges are tested at every end point
         near = None
     found = reachable(ctx, start, op.radius, allowance, blockers(True), spacing, near)
     if keep.loose:
@@ -91,8 +97,8 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
     drop = ~placement.clear_of_bases(pts, op.radius, board.bases(op.id))
     if ctx is not stand and len(pts) > 1:  # through a wall, never ending within it
         drop |= ~placement.legal(stand.terrain, pts, op.radius)
-    if keep.cut and len(pts) > 1:
-        for k in sorted(keep.cut):
+    if (keep.cut or keep.engaged) and len(pts) > 1:  # never ending in a control range
+        for k in sorted(keep.cut | keep.engaged):
             x, y, r = keep.enemies[k]
             drop |= reach.control_mask(ctx.terrain, pts, op.radius, (x, y), r)
     if len(pts) > 1 and drop[1:].any():

@@ -100,6 +100,12 @@ class Settings:
     Kill Team 2018 Core Manual's rule, not in 004: a Rapid Fire weapon makes twice its number
     of attacks at a target within half its range) or ``as_written`` (004 only: the profile's
     number of attacks at any range)."""
+    engaged_control_range: str = "pass"
+    """Kill Team 2024 Reposition and Dash, for both sides (001 Reposition "Cannot move within
+    Control Range of an enemy unless they are already in Control Range of a friendly and cannot
+    finish the move within Control Range of an enemy"): ``pass`` (a move may pass through the
+    control range of an enemy a friendly operative already holds in its own, never ending in
+    it) or ``block`` (every enemy's control range blocks the way, the older reading)."""
     undo: str = "before_dice"
     """What ``undo`` may take back: ``before_dice`` (the players' last answer while nothing
     was rolled or revealed after it: once dice are rolled or a counter is seen, it stands, as
@@ -123,6 +129,7 @@ _CHOICES = {
     "cover_saves": ("ask", "auto"),
     "units": ("in", "cm"),
     "undo": ("before_dice", "any"),
+    "engaged_control_range": ("pass", "block"),
     "troop_count": ("main_weapon", "every_weapon"),
     "counteract": ("both", "players", "off"),
     "counter_rows": ("shown", "hidden"),

@@ -227,21 +227,25 @@ class KeepOut:
     way that never needs the test, but for the *loose* ones) or through them (tested against
     every cut enemy); a move may take either. *Loose*: the cut enemies whose disc the mover
     starts in (within 1" as the crow flies, not in control range): no walk can go round
-    their disc, so every walk is tested against them. (The card's "unless they are already in
-    Control Range of a friendly" is not read: an engaged enemy's control range still blocks,
-    as it always has here, for both sides.)
+    their disc, so every walk is tested against them. The card's "unless they are already in
+    Control Range of a friendly" is ``engaged`` (Kill Team 2024, the ``engaged_control_range``
+    setting's ``pass``; ``block`` leaves it empty, the older reading).
 
     ``enemies``: every enemy base ``(x, y, radius)`` in the caller's order; ``cut`` and
-    ``loose``: indices into it."""
+    ``loose``: indices into it. ``engaged``: the enemies already in control range of a
+    friendly operative of the mover's (:func:`engaged_enemies`): a walk may pass through their
+    control range (their bases still block); the move may not *finish* in it, which the
+    caller keeps to (the players' end check, the AI's end points)."""
 
     enemies: tuple[tuple[float, float, float], ...]
     cut: frozenset[int]
     loose: frozenset[int]
+    engaged: frozenset[int] = frozenset()
 
     def grown(self, k: int, *, round_cut: bool) -> float:
         """How much enemy ``k``'s base is grown as a blocker of the walk: 1" (its control
         range) unless the walk goes through it and is tested (0)."""
-        if k in self.loose or (k in self.cut and not round_cut):
+        if k in self.loose or k in self.engaged or (k in self.cut and not round_cut):
             return 0.0
         return CONTROL_RANGE
 
@@ -295,15 +299,20 @@ class KeepOut:
 
 
 def keep_out(terrain: Terrain, start: Sequence[float], radius: float,
-             enemies: Iterable[Sequence[float]], reach: float = math.inf) -> KeepOut:
+             enemies: Iterable[Sequence[float]], reach: float = math.inf,
+             engaged: Iterable[int] = ()) -> KeepOut:
     """:class:`KeepOut` for a base of ``radius`` moving at most ``reach`` inches from
     ``start`` among ``enemies`` (their bases ``(x, y, radius)``). An enemy whose disc the move
     cannot reach, or whose disc holds the start in its control range (no free move starts
-    there), is left round as a disc."""
+    there), is left round as a disc; one of ``engaged`` (indices: see :class:`KeepOut`) is
+    passed through."""
     bases = tuple((float(e[0]), float(e[1]), float(e[2])) for e in enemies)
+    passed = frozenset(engaged)
     cut: set[int] = set()
     loose: set[int] = set()
     for k, (x, y, r) in enumerate(bases):
+        if k in passed:
+            continue
         gap = straight_gap(start, radius, (x, y), r)
         if gap > reach + CONTROL_RANGE + TOLERANCE:
             continue
@@ -314,7 +323,32 @@ def keep_out(terrain: Terrain, start: Sequence[float], radius: float,
                 continue
             loose.add(k)
         cut.add(k)
-    return KeepOut(bases, frozenset(cut), frozenset(loose))
+    return KeepOut(bases, frozenset(cut), frozenset(loose), passed)
+
+
+def passes_engaged(edition: str, setting: str) -> bool:
+    """Whether a free move may pass through the control range of an enemy a friendly already
+    holds (:func:`engaged_enemies`): Kill Team 2024 Reposition and Dash under the
+    ``engaged_control_range`` setting's ``pass``; never in Kill Team 2018 (004 "a model
+    cannot be moved within 1\" of any enemy models")."""
+    return edition == "kt2024" and setting == "pass"
+
+
+def engaged_enemies(terrain: Terrain, enemies: Sequence[Sequence[float]],
+                    friends: Iterable[Sequence[float]]) -> frozenset[int]:
+    """The enemies (indices into ``enemies``, bases ``(x, y, radius)``) already in control
+    range of one of ``friends`` (the mover's friendly operatives on the table, itself left
+    out): 001 Reposition "Cannot move within Control Range of an enemy unless they are already
+    in Control Range of a friendly"."""
+    mates = [(float(f[0]), float(f[1]), float(f[2])) for f in friends]
+    out = set()
+    for k, e in enumerate(enemies):
+        for x, y, r in mates:
+            if straight_gap((x, y), r, (e[0], e[1]), e[2]) <= CONTROL_RANGE + TOLERANCE and \
+                    in_control_range(terrain, (x, y), r, (e[0], e[1]), e[2]):
+                out.add(k)
+                break
+    return frozenset(out)
 
 
 def walk_samples(points: Any, step: float = WALK_STEP) -> np.ndarray:

@@ -228,6 +228,10 @@ def test_the_players_fight_action_needs_control_range(case: str, features: Any, 
     if expected:
         events = actions.apply(game, state, fight, prompt)
         assert events[0] == {"type": "fight", "operative": "p1", "target": "e1"}
+    elif case == "closed doorway":  # not in control range, but touching the door: Door Fight
+        events = actions.apply(game, state, fight, prompt)  # (002 Volkus, both sides)
+        assert events[0]["across"] == "door-1" and events[0]["note"] == "across door-1 (Door " \
+            "Fight)"
     else:
         with pytest.raises(RuleError, match='e1 is not within 1" of p1'):
             actions.apply(game, state, fight, prompt)

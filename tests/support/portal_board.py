@@ -42,10 +42,11 @@ def board(kind: str, portal_open: bool) -> dict[str, Any]:
 def start(models: dict[str, tuple[float, float]], *, kind: str = "door",
           portal_open: bool = False, edition: str = "kt2024", turns: int = 2,
           enemy_at: tuple[float, float] = (28, 2),
-          more_enemies: dict[str, tuple[float, float]] | None = None) -> tuple[Game, State]:
+          more_enemies: dict[str, tuple[float, float]] | None = None,
+          settings: dict[str, Any] | None = None) -> tuple[Game, State]:
     """A game at the players' first activation (the players won the initiative): the
     players' ``models``, the enemy trooper e1 at ``enemy_at`` (and ``more_enemies`` in its
-    unit)."""
+    unit), ``settings`` beside the turns."""
     doc = {"name": "portal test", "edition": edition, "board": board(kind, portal_open),
            "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
                       "table": {i: "trooper" for i in range(1, 7)}},
@@ -57,7 +58,7 @@ def start(models: dict[str, tuple[float, float]], *, kind: str = "door",
                {"id": "e1", "profile": "trooper", "at": list(enemy_at)},
                *({"id": mid, "profile": "trooper", "at": list(at)}
                  for mid, at in (more_enemies or {}).items())]}],
-           "settings": {"turns": turns}}
+           "settings": {"turns": turns, **(settings or {})}}
     game, state = new_game(parse_scenario(doc, "portal.yaml"), 1)
     state.dice = ScriptedDice(faces=[6, 1] * 4)
     step(game, state, {"type": "engine"})
