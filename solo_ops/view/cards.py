@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.game.markers import board_now
+from solo_ops.rules import kt2018
 from solo_ops.view import measure
 from solo_ops.view.board_view import short_names
 from solo_ops.view.picture_style import OBJECTIVE_RADIUS
@@ -71,6 +72,8 @@ def _state_words(o: dict[str, Any], edition: str) -> list[str]:
         out.append(f"{order} order" + (", activated" if o.get("activated") else ", ready"))
     elif o.get("activated"):
         out.append("activated this battle round")
+    if o.get("flesh_wounds") and not o.get("down"):  # Kill Team 2018: boxes marked
+        out.append(f"flesh wounds {o['flesh_wounds']}/{kt2018.FLESH_WOUND_BOXES}")
     for key, words in (("on_guard", "On Guard"), ("stunned", "stunned (-1 APL)"),
                        ("injured", "injured"), ("shaken", "shaken"),
                        ("carried_to_safety", "carried to safety")):

@@ -58,8 +58,8 @@ def models(table: GameTable, view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def now_words(card: dict[str, Any], offered: dict[str, Any], prompt: dict[str, Any]
-              ) -> list[str]:
+def now_words(card: dict[str, Any], offered: dict[str, Any], prompt: dict[str, Any],
+              edition: str = "kt2024") -> list[str]:
     """What a model on a card can do now, from the engine's offers: the active operative's
     answers; what it may do to an enemy, or why not; whether a friend may still act."""
     ident, active = card["id"], offered.get("operative")
@@ -77,7 +77,8 @@ def now_words(card: dict[str, Any], offered: dict[str, Any], prompt: dict[str, A
             out.append(f"{active} cannot shoot it: {target['why']}")
         return out
     if card["kind"] == "player" and prompt.get("kind") == "activate":
-        return ["may activate now"] if ident in prompt.get("options", []) else []
+        word = "may act now" if edition == "kt2018" else "may activate now"  # 2018: phases
+        return [word] if ident in prompt.get("options", []) else []
     return []
 
 
@@ -86,7 +87,7 @@ def cards_doc(table: GameTable, offered: dict[str, Any], prompt: dict[str, Any]
     """Every model card (:func:`solo_ops.view.cards.cards`) with what it can do now."""
     shown = cards.cards(table.game, table.state, table.view())
     for card in shown.values():
-        card["now"] = now_words(card, offered, prompt)
+        card["now"] = now_words(card, offered, prompt, table.state.edition)
     return shown
 
 

@@ -88,3 +88,16 @@ def test_a_card_for_every_model_counter_and_objective_the_players_see() -> None:
         assert card["state"] == ["what it holds is found when one of your operatives sees it"]
         assert card["weapons"] == [] and card["name"] == "hidden counter"
     assert "hidden_order" not in json.dumps(shown)
+
+
+def test_a_2018_card_counts_the_flesh_wound_boxes_marked() -> None:
+    """A 2018 model's card says how many of its Flesh Wound boxes are marked (the terminal's
+    status says "flesh wounds 1/3"; the card said "wounds 1/1" alone)."""
+    game, state = new_game(load_scenario(SCENARIOS / "crypt-objective-ultima.yaml"), 3)
+    op = next(o for o in state.operatives.values() if o.side == "player")
+    op.flesh_wounds = 2
+    card = cards(game, state, player_view(game, state))[op.id]
+    assert "flesh wounds 2/3" in card["state"]
+    op.flesh_wounds = 0
+    card = cards(game, state, player_view(game, state))[op.id]
+    assert not any(w.startswith("flesh wounds") for w in card["state"])

@@ -158,6 +158,7 @@ async function send(answer) {
     keepInView($("confirm"));
   } else if (!doc.ok) {
     say(`✗ ${doc.message}`, true);
+    keepInView($("message"));  // the refusal where the phone is (a small screen hid it)
   } else {
     say(doc.message || "");
     $("answer").value = "";
