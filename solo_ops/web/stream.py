@@ -42,7 +42,9 @@ def updates(server: TableServer, outcome: Outcome) -> tuple[list[str], str | Non
     table = server.table
     lines = []
     if outcome.undone_to is not None:
-        lines.append(_jsonline({"undo": True, "keep": outcome.undone_to}))
+        # as the log writes it, with what was taken back for the other pages to say
+        lines.append(_jsonline({"undo": True, "keep": outcome.undone_to,
+                                "said": outcome.message}))
     for record in outcome.records:
         lines.append(_jsonline({"record": table.shown(record)}))
     if not lines:

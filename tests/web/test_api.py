@@ -463,3 +463,18 @@ def test_the_end_screen_says_what_the_terminal_summary_says(tmp_path: Path) -> N
     for line, player in zip(summary[3:], ("Ana", "Ben"), strict=True):
         ids = [o.id for o in state.operatives.values() if o.owner == player]
         assert line.startswith(f"  {player}: ") and all(i in line for i in ids)
+
+
+def test_every_page_hears_what_an_undo_took_back(table: GameTable) -> None:
+    """The event stream's undo line (as the log writes it) carries the undo's words, so the
+    other players' pages say what was taken back instead of the question just vanishing."""
+    from solo_ops.web.server import Hub, TableServer
+    from solo_ops.web.stream import updates
+
+    server = TableServer(table, Hub(), {})
+    assert table.answer("Ana", "kell").ok
+    lines, _tip = updates(server, table.undo("Ana"))
+    assert json.loads(lines[0]) == {
+        "undo": True, "keep": 3,
+        "said": "Undone: 'activate kell' is taken back; you are back before it."}
+    assert json.loads(lines[-1])["prompt"]["text"] == "Ana: which operative do you activate?"

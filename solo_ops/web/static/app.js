@@ -642,6 +642,7 @@ function listen() {
       window.soloOpsCampaign.changed(doc);
       return;
     }
+    if (doc.undo && doc.said) say(doc.said);  // every page hears what was taken back
     if (doc.resync || doc.undo) { refresh(true); return; }
     if (doc.result && window.soloOpsCampaign && page.campaign) window.soloOpsCampaign.changed();
     if (doc.record || doc.result) refresh(false);
