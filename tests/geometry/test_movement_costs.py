@@ -165,35 +165,3 @@ def test_a_dash_s_board_climbs_nothing_but_walks_the_top_and_drops() -> None:
     assert surcharge(dash, (5.0, 5.0), (6.0, 5.0)) >= UNCLIMBABLE  # from the outline too
     assert surcharge(dash, (6.0, 2.0), (6.0, 8.0)) == 0.0  # along the top
     assert surcharge(dash, (6.0, 5.0), (8.0, 5.0)) == pytest.approx(1.0)  # the drop
-
-
-TOWER = {"traits": ["accessible", "heavy", "vantage"], "height": 4,
-         "polygon": [[20, 4], [23, 4], [23, 7], [20, 7]]}
-"""Volkus manufactorum's tower-1: a 3" x 3" 4" tower, 4" to climb on, 2" to drop off."""
-
-
-ROUND = float(np.hypot(4.5, 1.5) * 2)
-"""(24.5, 2.5) to (18.5, 8.5) round the tower's corner (20, 4): 4.74" + 4.74" on the floor."""
-
-
-@pytest.mark.parametrize(("start", "end", "cost"), [
-    ((24.5, 1.5), (21.5, 6.5), float(np.hypot(3, 5)) + 4.0),  # in through the corner (23, 4)
-    ((24.5, 2.5), (18.5, 8.5), ROUND),  # not across through (23, 4) and (20, 7): 8.49 + 4 + 2
-    ((24.5, 2.5), (23.5, 3.5), float(np.hypot(1, 1))),  # towards the corner, short of it
-    ((23.5, 3.0), (24.0, 4.0), float(np.hypot(0.5, 1))),  # grazing nothing
-])
-def test_a_leg_through_a_corner_pays_the_climb(start: tuple[float, float],
-                                               end: tuple[float, float], cost: float) -> None:
-    """A straight leg through an outline's corner crosses neither edge properly; it used to
-    go in (or across) free. The referee audit caught an enemy's 2018 normal move onto the
-    manufactorum's tower for its 5.8" length, the players' check costing it 9.8". The
-    reachable points (the planner's search) and a walk cost it the same, by hand: a climb
-    onto a 4" tower is 4", the drop off 2"; straight across through two corners (14.49") is
-    dearer than round one (9.49")."""
-    r = Routes(route_board(30, 12, TOWER))
-    walk = r.walk(start, end, 0.5)
-    assert walk is not None and walk.cost == pytest.approx(cost)
-    found = r.reachable(start, 0.5, 12.0, spacing=0.5)
-    i = int(np.argmin(np.hypot(found.points[:, 0] - end[0], found.points[:, 1] - end[1])))
-    assert tuple(found.points[i]) == pytest.approx(end)
-    assert found.cost[i] == pytest.approx(cost)

@@ -35,15 +35,6 @@ UNCLIMBABLE = 1000.0
 more than any move's allowance, so a walk goes round it or is refused."""
 TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
 
-NUDGE = np.array([1.2345679e-7, 2.7182818e-7])
-"""Inches: the footprints' outlines as the crossing tests read them are moved by this, far
-less than :data:`TOUCHING` and the table's 0.01" grid. A leg through a corner of an outline
-crosses neither edge properly (the tests leave out a line's end on the other line), so it
-went in or out unseen: a walk straight to a point 0.5" inside a tower through its corner
-paid no climb, a walk through two opposite corners crossed it free. Moved off the points a
-walk's legs run through (grid points, corners: exact lattice numbers), every corner is passed
-on one side or the other, and the pieces between crossings are read as before."""
-
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
 def crossing_groups(key: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray,
@@ -103,8 +94,8 @@ class _Soft:
         self.obstructing = self.obstructing or [False] * len(self.polys)
         parts = [r for r in self.rings if len(r)]
         if parts:
-            self.ev = np.concatenate([r.v for r in self.rings]) + NUDGE
-            self.en = np.concatenate([r.nxt for r in self.rings]) + NUDGE
+            self.ev = np.concatenate([r.v for r in self.rings])
+            self.en = np.concatenate([r.nxt for r in self.rings])
             self.owner = np.repeat(np.arange(len(self.rings)), [len(r) for r in self.rings])
             self.box = np.r_[self.ev.min(axis=0), self.ev.max(axis=0)]
         else:
@@ -294,7 +285,7 @@ class _Soft:
             x0, y0, x1, y1 = poly.bounds
             if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
                 continue
-            si, _, t = crossings(P, Q, rings.v + NUDGE, rings.nxt + NUDGE)
+            si, _, t = crossings(P, Q, rings.v, rings.nxt)
             mids: list[tuple[float, float]] = []
             begins: list[float] = []
             # each leg's crossings (the same floats, as Python floats: the same arithmetic)
