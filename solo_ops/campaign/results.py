@@ -128,10 +128,12 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
 
 def result_key(result: MissionResult) -> str:
     """A short digest of what a result file says (its parsed content, so a re-indented copy
-    of the same file has the same key): kept in the mission's history entry so that the same
-    result is not recorded twice by mistake (:func:`~solo_ops.campaign.missions.record_mission`).
-    """
-    text = json.dumps(asdict(result), sort_keys=True, separators=(",", ":"))
+    of the same file, or one listing its models in another order, has the same key): kept in
+    the mission's history entry so that the same result is not recorded twice by mistake
+    (:func:`~solo_ops.campaign.missions.record_mission`)."""
+    data = asdict(result)
+    data["models"] = sorted(data["models"], key=lambda m: m["id"])  # the order means nothing
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 

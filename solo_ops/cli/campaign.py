@@ -46,6 +46,7 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
+    check_not_ended,
     discard_unstarted,
     finish_last_mission,
     generate_mission,
@@ -491,7 +492,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         _check_not_recorded(path, name, number)
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
-            _check_not_ended(files["save"], name, number)
+            check_not_ended(files["save"], name, number)
             _move_mission_aside(files, out)
         asked = {"board": board, "roster": roster, "edition": edition,
                  "engagement": engagement, "budget": rate_missions}
@@ -535,23 +536,6 @@ def _autoplay(table: Any, policy: str, out: Any) -> None:
     result = table.state.result or {}
     out.print(f"The autopilot ({policy}) played the mission out in {steps} steps: "
               f"{result.get('outcome', 'no result')}.", markup=False)
-
-
-def _check_not_ended(save: Path, name: str, number: int) -> None:
-    """``--new`` never throws away a mission that has ended but is not recorded yet: its
-    result (who went down, the survival tests it calls for) would be lost."""
-    import json
-
-    try:  # a damaged save is moved aside as before: nothing can be recorded from it
-        doc = json.loads(save.read_bytes())
-    except (OSError, ValueError):
-        return
-    snapshot = doc.get("snapshot") if isinstance(doc, dict) else None
-    if isinstance(snapshot, dict) and snapshot.get("ended") is True:
-        raise InputError(
-            f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
-            f"yet: run `solo-ops campaign play {shown_name(name)}` without --new to record it "
-            "(--new would throw its result away)", source="--new")
 
 
 def _move_mission_aside(files: dict[str, Path], out: Any) -> None:

@@ -297,3 +297,20 @@ def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
             f"was stopped first); it is drawn now: {files['map']}.",
             *([f"The after-action report of mission {number}, recorded then but not shown:",
                *(f"  {line}" for line in report)] if report else [])]
+
+
+def check_not_ended(save: Path, name: str, number: int) -> None:
+    """``--new`` never throws away a mission that has ended but is not recorded yet: its
+    result (who went down, the survival tests it calls for) would be lost."""
+    import json
+
+    try:  # a damaged save is moved aside as before: nothing can be recorded from it
+        doc = json.loads(save.read_bytes())
+    except (OSError, ValueError):
+        return
+    snapshot = doc.get("snapshot") if isinstance(doc, dict) else None
+    if isinstance(snapshot, dict) and snapshot.get("ended") is True:
+        raise InputError(
+            f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
+            f"yet: run `solo-ops campaign play {shown_name(name)}` without --new to record it "
+            "(--new would throw its result away)", source="--new")

@@ -150,11 +150,22 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
             events.append({"type": "on_guard", "operative": op.id, "note": action.note})
         if after_action is not None and op.on_table:
             events.extend(after_action(op, len(spent[op.id]) == 1))
+    return events + _after_plan(game, state, plan, unit)
+
+
+def _after_plan(game: Game, state: State, plan: Plan, unit: Any) -> list[dict[str, Any]]:
+    """The end of a unit's activation: its order's triggers, a merge, the 2018 charges
+    still waiting whose target a later charger reached (rolled now), its state."""
+    events: list[dict[str, Any]] = []
     for trigger in plan.triggers:
         if unit.active and fsm.allowed(unit.fsm, trigger):
             unit.fsm = fsm.fire(unit.fsm, trigger)
     if plan.merge_into and unit.active is False and unit.fsm == "merged":
         events.append(state.merge_unit(unit, state.units[plan.merge_into]))
+    if state.edition == "kt2018" and state.pending_attacks:
+        from solo_ops.game.reactions import settle
+
+        events.extend(settle(game, state))
     events.append({"type": "unit_state", "unit": unit.id, "state": unit.fsm})
     return events
 

@@ -38,24 +38,42 @@ RING_STEP = 0.25
 """Candidate points around a model or a feature are this far apart along the ring (inches)."""
 
 
-def move_blockers(state: State, op: Operative, how: str, target: str | None) -> list[Base]:
+def move_blockers(state: State, op: Operative, how: str, target: str | None,
+                  terrain: Terrain | None = None, pass_engaged: bool = False) -> list[Base]:
     """The other bases as the engine checks the move (every base of the placement rule:
     models standing or downed, counters), labelled for the reasons; enemies' control range
     blocks every move but a charge (towards its target) and a fall back. A 2018 charge keeps
     the inch from every enemy but its target (004 "It cannot move within 1" of an enemy model
-    that was not a target of its charge")."""
+    that was not a target of its charge"). With ``pass_engaged`` (and ``terrain``), an enemy
+    a friendly already holds in control range does not block with its own (001 Reposition,
+    :func:`solo_ops.rules.reach.engaged_enemies`), as the engine's check of the move reads
+    it."""
     kinds = ("reposition", "dash", "normal", "advance") + (
         ("charge",) if state.edition == "kt2018" else ())
+    free = _engaged_ids(state, op, terrain) if pass_engaged and terrain is not None and how in (
+        "reposition", "dash") else frozenset()
     out = []
     for b, o in _bases_of(state, op):
         extra = 0.0
         if o is not None and o.side != op.side and o.on_table and how in kinds \
-                and o.id != target:
+                and o.id != target and o.id not in free:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
         zone = (f"{b.label}'s control range" if state.edition == "kt2024"
                 else f"the inch around {b.label}")
         out.append(Base(b.x, b.y, b.r + extra, zone if extra else b.label, b.ident))
     return out
+
+
+def _engaged_ids(state: State, op: Operative, terrain: Terrain) -> frozenset[str]:
+    """The enemies of ``op`` already in control range of one of its friends."""
+    foes = [o for o in state.operatives.values() if o.side != op.side and o.on_table
+            and o.at is not None and not o.down]
+    friends = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
+               if o.side == op.side and o.id != op.id and o.on_table and o.at is not None
+               and not o.down]
+    held = reach.engaged_enemies(terrain, [(o.at[0], o.at[1], o.radius) for o in foes
+                                           if o.at is not None], friends)
+    return frozenset(foes[k].id for k in held)
 
 
 def _bases_of(state: State, op: Operative) -> list[tuple[Base, Operative | None]]:

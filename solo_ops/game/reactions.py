@@ -89,9 +89,28 @@ def _unanswerable(game: Game, state: State) -> list[dict[str, Any]]:
         state.pending_attacks.pop(0)
         if why is not None:
             events.append({"type": "cannot_react", "operative": target.id, "why": why})
-        events += charge_after_reaction(game, state, entry, False)
+        events += charge_after_reaction(game, state, entry, _moved_away(state, entry))
         events += reveal.check_spotting(game, state)
     return events
+
+
+def settle(game: Game, state: State) -> list[dict[str, Any]]:
+    """The charges waiting for a Reaction whose target can no longer React, rolled now (see
+    :func:`_unanswerable`): asked when an enemy activation ends, since a later model of the
+    unit may have reached the first waiting charge's target already."""
+    return _unanswerable(game, state)
+
+
+def _moved_away(state: State, entry: dict[str, Any]) -> bool:
+    """Whether the charge's planned route no longer ends within 1" of its target (it
+    Retreated): the charge then goes by a new route, as after the target's own Retreat."""
+    route: list[Any] = list(entry.get("route") or [])
+    target = state.operatives[entry["target"]]
+    charger = state.operatives[entry["attacker"]]
+    if len(route) < 2 or target.at is None:
+        return True
+    gap = math.dist(route[-1], target.at) - charger.radius - target.radius
+    return gap > reach.CONTROL_RANGE + 1e-6
 
 
 def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,

@@ -97,7 +97,8 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
     so an answer taken back after dice were shown would let the players see the next dice, or
     a counter's contents, and then play round them.
     """
-    shown = max((r["seq"] for record in before for r in record.get("rolls") or ()), default=0)
+    shown = max((r["seq"] for record in before for r in record.get("rolls") or ()),
+                default=_checkpoint_dice(game))  # a checkpoint's steps keep no rolls
     if before and _question(before[-1]):
         shown = max(shown, game.pause_shown.get(int(before[-1]["n"]), shown))
     known = {e.get("counter") for record in before for e in _events(record)
@@ -114,6 +115,12 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
         if _question(record) and game.pause_shown.get(int(record["n"]), shown + 1) > shown:
             return "dice have been shown since"
     return None
+
+
+def _checkpoint_dice(game: Game) -> int:
+    """How many dice a game going on from a checkpoint had rolled at it (0 from set-up)."""
+    checkpoint = (game.base or {}).get("checkpoint") or {}
+    return int((checkpoint.get("dice") or {}).get("seq", 0))
 
 
 def _events(record: dict[str, Any]) -> list[dict[str, Any]]:

@@ -201,6 +201,11 @@ def test_the_same_result_file_is_not_recorded_twice(runner: CliRunner, tmp_path:
     reordered = tmp_path / "copy.yaml"
     reordered.write_text("models: [{wounds_lost: 1, id: rask}]\noutcome: win\n"
                          "mission: Night raid\n")
+    from solo_ops.campaign import parse_mission_result, result_key
+
+    two = [{"id": "rask", "wounds_lost": 1}, {"id": "kell", "down": True}]
+    assert result_key(parse_mission_result({"models": two}, None)) == result_key(
+        parse_mission_result({"models": two[::-1]}, None))  # the models in another order
     for path in (result_file, str(reordered)):
         out = invoke(runner, "survival", "Gallowdark", "--mission-result", path,
                      "--seed", "2", "--saves", str(tmp_path))

@@ -111,6 +111,29 @@ def test_a_target_an_earlier_charge_reached_is_not_asked_to_react_again() -> Non
     assert state.pending_attacks == [] and pending(game, state).kind == "activate"
 
 
+def test_a_second_charge_at_a_model_that_retreated_goes_by_a_new_route() -> None:
+    """a1 Retreats from the first of two charges declared at it: it cannot React to the
+    second (004 "A model that Retreats cannot React later in the battle round"), which is
+    rolled at once -- by a new route to where a1 now stands, not the one planned to where it
+    stood (that one would end out of reach: "falls short")."""
+    from solo_ops.ai.planner import Action
+    from solo_ops.core.dice import ScriptedDice
+    from solo_ops.game import charges
+
+    game, state = start({"a1": (5, 11)}, edition="kt2018", enemy_at=(10, 11),
+                        more_enemies={"e2": (10, 13)})
+    for eid, near in (("e1", (6.5, 11.0)), ("e2", (5.5, 12.4))):
+        op = state.operatives[eid]
+        charges.declare_charge(game, state, op, Action("charge", eid, start=op.at,
+                                                       route=(op.at, near), target="a1"))
+    state.dice = ScriptedDice(faces=[6, 6, 6, 6])
+    record = step(game, state, {"type": "reaction", "react": "retreat", "to": [2.5, 11]})
+    told = [(e["type"], e.get("operative")) for e in record["events"]
+            if e["type"] in ("charged", "charge_failed", "cannot_react")]
+    assert told == [("charged", "e1"), ("cannot_react", "a1"), ("charged", "e2")]
+    assert turns_engaged(game, state, "a1")
+
+
 def test_retreat_moves_up_to_three_inches_away_and_the_charge_follows() -> None:
     """004 Retreat: "it can be moved up to 3" by the controlling player. This move must end
     with the model further away from the charging model ... A model that Retreats cannot React

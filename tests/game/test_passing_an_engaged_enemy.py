@@ -76,3 +76,20 @@ def test_the_enemy_passes_where_a_player_may(setting: str) -> None:
         assert gaps[east] > 0.25  # not reached: the way round costs more than 6"
     held = np.hypot(found.points[:, 0] - ENGAGED_AT[0], found.points[:, 1] - ENGAGED_AT[1])
     assert (held > 2 * 0.492 + 1.0 - 1e-6).all()
+
+
+def test_a_relative_move_plans_round_the_same_bases() -> None:
+    """A relative move (``move to X``, ``move behind X``...) plans its walk round the bases
+    ``move_goals.move_blockers`` gives: under ``pass`` the engaged enemy's base is not grown
+    by its control range (the point move's rule), the other enemy's is; under ``block``
+    both are."""
+    from solo_ops.game import move_goals
+
+    for setting, grown in (("pass", {"e2"}), ("block", {"e1", "e2"})):
+        game, state = start({"a1": FRIEND_AT, "a2": FROM}, enemy_at=ENGAGED_AT,
+                            more_enemies={"e2": (20.0, 20.0)},
+                            settings={"engaged_control_range": setting})
+        a2 = state.operatives["a2"]
+        bases = move_goals.move_blockers(state, a2, "reposition", None, game.terrain(state),
+                                         setting == "pass")
+        assert {b.ident for b in bases if b.r > a2.radius + 0.5} == grown

@@ -223,6 +223,18 @@ def test_a_fight_across_is_refused_where_the_rule_is_not_met(
             f'e1 is not within 1" of a1 \\({name} across portal-1: {why}\\)')
 
 
+def test_no_hatchway_fight_while_an_enemy_on_its_side_holds_it() -> None:
+    """Gallowdark: "Cannot be performed if already in Control Range of enemy Operatives on
+    the same side of the Hatch as the active Operative" -- e2 stands beside a1, on its side."""
+    game, state = start({"a1": (TOUCHING, 11)}, kind="hatch", portal_open=True,
+                        enemy_at=(15 + RADIUS + 1.5, 11),
+                        more_enemies={"e2": (TOUCHING - 2 * RADIUS - 0.3, 11)})
+    step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
+    refused(game, state, {"type": "fight", "target": "e1", "dealt": 2},
+            'e1 is not within 1" of a1 \\(Hatchway Fight across portal-1: not while an enemy '
+            "holds it in control range on its side of portal-1\\)")
+
+
 def test_not_touching_the_door_is_a_plain_refusal() -> None:
     game, state = start({"a1": (TOUCHING - 0.5, 11)}, kind="hatch", portal_open=True,
                         enemy_at=(15 + RADIUS + 1.5, 11))

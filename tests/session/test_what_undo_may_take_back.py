@@ -88,3 +88,20 @@ def test_a_counter_seen_stands(tmp_path: Path) -> None:
     refused = table.undo("Ana")
     assert refused.message == ("'move kell dash 4.5,18' cannot be taken back: counter c1 has "
                                f"been seen since{STANDS}")
+
+
+def test_a_game_gone_on_from_a_checkpoint_counts_the_dice_it_had_rolled() -> None:
+    """A checkpoint's steps keep no rolls (``game.checkpoint``): the dice rolled before it are
+    read from its dice state, so a roll made before the checkpoint is not taken for one made
+    since the answer."""
+    from types import SimpleNamespace
+
+    from solo_ops.game.undo_points import barrier
+
+    before = [{"n": 0, "rolls": [], "events": []}, {"n": 1, "rolls": [], "events": []}]
+    replayed = [{"n": 2, "rolls": [{"seq": 6, "purpose": "an old roll"}], "events": []}]
+    at_checkpoint = SimpleNamespace(base={"checkpoint": {"dice": {"seq": 7}}}, pause_shown={})
+    assert barrier(at_checkpoint, before, replayed) is None  # type: ignore[arg-type]
+    from_set_up = SimpleNamespace(base=None, pause_shown={})
+    assert barrier(from_set_up, before, replayed) == (  # type: ignore[arg-type]
+        "dice have been rolled since (an old roll)")
