@@ -86,23 +86,30 @@ def test_each_ranged_weapon_is_an_overwatch_answer_a_button_sends() -> None:
     assert record["events"][0]["weapon"] == "Hot-shot lasgun"
 
 
-def test_a_target_an_earlier_charge_reached_is_not_asked_to_react_again() -> None:
-    """Two models of a unit declare their charges at a1 together. Once the first has reached
-    it, a1 is within 1" of an enemy and cannot React to the second (004 "A model can React if
-    it is the target of a charging model and it is more than 1" from an enemy model"): that
-    charge is rolled at once, with the reason, and the players are not asked."""
+def _two_charges(e2_end: tuple[float, float]) -> tuple:
+    """e1 (at 10, 11) and e2 (at 10, 13), one unit, declare charges at a1 (at 5, 11) together,
+    e1's planned to end at (6.5, 11), e2's at ``e2_end``; the dice roll 12 for both."""
     from solo_ops.ai.planner import Action
     from solo_ops.core.dice import ScriptedDice
     from solo_ops.game import charges
 
     game, state = start({"a1": (5, 11)}, edition="kt2018", enemy_at=(10, 11),
                         more_enemies={"e2": (10, 13)})
-    for eid, near in (("e1", (6.5, 11.0)), ("e2", (5.0, 12.5))):
+    for eid, near in (("e1", (6.5, 11.0)), ("e2", e2_end)):
         op = state.operatives[eid]
         charges.declare_charge(game, state, op, Action("charge", eid, start=op.at,
                                                        route=(op.at, near), target="a1"))
+    state.dice = ScriptedDice(faces=[6, 6, 6, 6])
+    return game, state
+
+
+def test_a_target_an_earlier_charge_reached_is_not_asked_to_react_again() -> None:
+    """Two models of a unit declare their charges at a1 together. Once the first has reached
+    it, a1 is within 1" of an enemy and cannot React to the second (004 "A model can React if
+    it is the target of a charging model and it is more than 1" from an enemy model"): that
+    charge is rolled at once, with the reason, and the players are not asked."""
+    game, state = _two_charges((5.0, 12.5))
     assert [e["attacker"] for e in state.pending_attacks] == ["e1", "e2"]
-    state.dice = ScriptedDice(faces=[6, 6, 6, 6])  # both charges roll 12
     record = step(game, state, {"type": "reaction", "react": "none"})
     told = [(e["type"], e.get("operative"), e.get("why")) for e in record["events"]
             if e["type"] in ("no_reaction", "charged", "cannot_react")]
@@ -116,17 +123,7 @@ def test_a_second_charge_at_a_model_that_retreated_goes_by_a_new_route() -> None
     second (004 "A model that Retreats cannot React later in the battle round"), which is
     rolled at once -- by a new route to where a1 now stands, not the one planned to where it
     stood (that one would end out of reach: "falls short")."""
-    from solo_ops.ai.planner import Action
-    from solo_ops.core.dice import ScriptedDice
-    from solo_ops.game import charges
-
-    game, state = start({"a1": (5, 11)}, edition="kt2018", enemy_at=(10, 11),
-                        more_enemies={"e2": (10, 13)})
-    for eid, near in (("e1", (6.5, 11.0)), ("e2", (5.5, 12.4))):
-        op = state.operatives[eid]
-        charges.declare_charge(game, state, op, Action("charge", eid, start=op.at,
-                                                       route=(op.at, near), target="a1"))
-    state.dice = ScriptedDice(faces=[6, 6, 6, 6])
+    game, state = _two_charges((5.5, 12.4))
     record = step(game, state, {"type": "reaction", "react": "retreat", "to": [2.5, 11]})
     told = [(e["type"], e.get("operative")) for e in record["events"]
             if e["type"] in ("charged", "charge_failed", "cannot_react")]
