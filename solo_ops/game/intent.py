@@ -249,8 +249,8 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     terrain = game.terrain(state)  # where the base may stand and what holds it
     walking = game.moving_terrain(state, how)  # the routes this move takes (an effect in force)
     start = (float(op.at[0]), float(op.at[1]))
-    blockers = move_goals.move_blockers(state, op, how, target, terrain,
-                                        _passes(game, state))
+    blockers = move_goals.move_blockers(state, op, how, target,
+                                        move_goals.engaged_foes(game, state, op, how))
     word = reach.move_verb(how)
     _check_free(terrain, state, op, how)
     blocked = None
@@ -416,8 +416,8 @@ def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposa
         raise RuleError(f"{op.name}'s base fits nowhere within 3\" of {want[0]:g},{want[1]:g}: "
                         f"{why}")
     how = _declared(state, op, str(action.get("how") or "reposition"))
-    blockers = move_goals.move_blockers(state, op, how, action.get("target"), terrain,
-                                        _passes(game, state))
+    blockers = move_goals.move_blockers(state, op, how, action.get("target"),
+                                        move_goals.engaged_foes(game, state, op, how))
     walk = game.moving_terrain(state, how).routes.walk(op.at, spot.at, op.radius,
                                                        blockers=placement.discs(blockers))
     route = walk.points if walk is not None else (op.at, spot.at)
@@ -571,9 +571,3 @@ def _seen_by(terrain: Terrain, point: Any, radius: float, threats: Sequence[Oper
         if not behind_ok(terrain, [point], radius, [e])[0]:
             out.append(f"{e.label} at ({e.at[0]:.1f}, {e.at[1]:.1f})")
     return " and ".join(out) if out else "an enemy"
-
-
-def _passes(game: Game, state: State) -> bool:
-    """Whether free moves pass through engaged enemies' control range in this game (the
-    ``engaged_control_range`` setting, :func:`solo_ops.rules.reach.passes_engaged`)."""
-    return reach.passes_engaged(state.edition, game.settings.engaged_control_range)

@@ -23,6 +23,7 @@ from solo_ops.geometry.placement import Base
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
+    from solo_ops.game.definition import Game
     from solo_ops.geometry.terrain import Terrain
 
 
@@ -39,24 +40,20 @@ RING_STEP = 0.25
 
 
 def move_blockers(state: State, op: Operative, how: str, target: str | None,
-                  terrain: Terrain | None = None, pass_engaged: bool = False) -> list[Base]:
+                  engaged: frozenset[str] = frozenset()) -> list[Base]:
     """The other bases as the engine checks the move (every base of the placement rule:
     models standing or downed, counters), labelled for the reasons; enemies' control range
     blocks every move but a charge (towards its target) and a fall back. A 2018 charge keeps
     the inch from every enemy but its target (004 "It cannot move within 1" of an enemy model
-    that was not a target of its charge"). With ``pass_engaged`` (and ``terrain``), an enemy
-    a friendly already holds in control range does not block with its own (001 Reposition,
-    :func:`solo_ops.rules.reach.engaged_enemies`), as the engine's check of the move reads
-    it."""
+    that was not a target of its charge"). The ``engaged`` enemies (:func:`engaged_foes`)
+    block with their bases only, as the engine's check of the move reads them."""
     kinds = ("reposition", "dash", "normal", "advance") + (
         ("charge",) if state.edition == "kt2018" else ())
-    free = _engaged_ids(state, op, terrain) if pass_engaged and terrain is not None and how in (
-        "reposition", "dash") else frozenset()
     out = []
     for b, o in _bases_of(state, op):
         extra = 0.0
         if o is not None and o.side != op.side and o.on_table and how in kinds \
-                and o.id != target and o.id not in free:
+                and o.id != target and o.id not in engaged:
             extra = reach.CONTROL_RANGE + CONTROL_MARGIN
         zone = (f"{b.label}'s control range" if state.edition == "kt2024"
                 else f"the inch around {b.label}")
@@ -64,15 +61,27 @@ def move_blockers(state: State, op: Operative, how: str, target: str | None,
     return out
 
 
-def _engaged_ids(state: State, op: Operative, terrain: Terrain) -> frozenset[str]:
-    """The enemies of ``op`` already in control range of one of its friends."""
+def engaged_foes(game: Game, state: State, op: Operative, how: str) -> frozenset[str]:
+    """The enemies of ``op`` whose control range its move ``how`` may pass through: those a
+    friendly already holds in control range, for a Kill Team 2024 Reposition or Dash under the
+    ``engaged_control_range`` setting's ``pass`` (001 Reposition "unless they are already in
+    Control Range of a friendly"; :func:`solo_ops.rules.reach.engaged_enemies`). The one
+    answer the players' point moves (``player_moves._route``), their relative moves and the
+    page's previews read; the enemy's planner asks the same rule
+    (:func:`solo_ops.ai.candidates.candidate_points`)."""
+    if how not in ("reposition", "dash") or not reach.passes_engaged(
+            state.edition, game.settings.engaged_control_range):
+        return frozenset()
     foes = [o for o in state.operatives.values() if o.side != op.side and o.on_table
             and o.at is not None and not o.down]
     friends = [(o.at[0], o.at[1], o.radius) for o in state.operatives.values()
                if o.side == op.side and o.id != op.id and o.on_table and o.at is not None
                and not o.down]
-    held = reach.engaged_enemies(terrain, [(o.at[0], o.at[1], o.radius) for o in foes
-                                           if o.at is not None], friends)
+    if not foes or not friends:
+        return frozenset()
+    held = reach.engaged_enemies(game.terrain(state), [(o.at[0], o.at[1], o.radius)
+                                                       for o in foes if o.at is not None],
+                                 friends)
     return frozenset(foes[k].id for k in held)
 
 

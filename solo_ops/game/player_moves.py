@@ -27,6 +27,7 @@ from solo_ops.game.action_checks import (
     activation,
 )
 from solo_ops.game.mines import check_mines
+from solo_ops.game.move_goals import engaged_foes
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.geometry.routes.costs import UNCLIMBABLE
@@ -90,12 +91,6 @@ def check_move(game: Game, state: State, op: Operative, how: str, to: tuple[floa
     return walk, cost
 
 
-def passes_engaged(game: Game, state: State) -> bool:
-    """Whether this game's free moves pass through an engaged enemy's control range
-    (:func:`solo_ops.rules.reach.passes_engaged`, the ``engaged_control_range`` setting)."""
-    return reach.passes_engaged(state.edition, game.settings.engaged_control_range)
-
-
 def _checked_route(game: Game, state: State, op: Operative, how: str, to: tuple[float, float],
                    target: Operative | None) -> Walk:
     """The checks of a move up to its route: where the base may stand, a charge's target,
@@ -112,7 +107,7 @@ def _checked_route(game: Game, state: State, op: Operative, how: str, to: tuple[
     _check_leaving_control_range(state, op, how, in_control)
     try:
         return _route(game.moving_terrain(state, how), op, how, to, others, target, counters,
-                      _limit(state, op, how), pass_engaged=passes_engaged(game, state))
+                      _limit(state, op, how), engaged=engaged_foes(game, state, op, how))
     except RuleError:
         if how in FREE_MOVES:  # no way there when the end is in an enemy's control range: say so
             _check_move_end(game, state, op, how, to, None, terrain)
@@ -382,7 +377,7 @@ def _check_leaving_control_range(state: State, op: Operative, how: str,
 
 def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
            others: list[Operative], target: Operative | None, counters: Sequence[Any] = (),
-           limit: float = math.inf, *, pass_engaged: bool = False) -> Walk:
+           limit: float = math.inf, *, engaged: frozenset[str] = frozenset()) -> Walk:
     """The walk there around walls and other bases -- models standing or downed, counters --
     or refuse. A free move (Reposition, Dash, 2018 normal move and Advance) keeps out of every
     enemy's control range on its way, by the one rule both sides walk by
@@ -398,10 +393,8 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     foes = [o for o in others if o.side != op.side and o.on_table and keeps_clear
             and (target is None or o.id != target.id)]
     bases = [(*_centre(o), o.radius) for o in foes]
-    engaged = reach.engaged_enemies(terrain, bases, [
-        (*_centre(o), o.radius) for o in others if o.side == op.side and o.on_table
-        and not o.down]) if pass_engaged and bases and how in FREE_MOVES else frozenset()
-    keep = reach.keep_out(terrain, op.at, op.radius, bases, reach=limit, engaged=engaged)
+    keep = reach.keep_out(terrain, op.at, op.radius, bases, reach=limit,
+                          engaged=[k for k, o in enumerate(foes) if o.id in engaged])
     best = None
     entered = None
     for round_cut in ((True, False) if keep.through else (True,)):

@@ -63,15 +63,17 @@ def _charge_after(game: Game, state: State, entry: dict[str, Any],
 
     out = charge_after_reaction(game, state, entry, retreated)
     out += reveal.check_spotting(game, state)
-    return out + _unanswerable(game, state)
+    return out + settle(game, state)
 
 
-def _unanswerable(game: Game, state: State) -> list[dict[str, Any]]:
+def settle(game: Game, state: State) -> list[dict[str, Any]]:
     """The charges declared with this one (a unit's models declare theirs together) whose
     target can no longer React: an earlier charge brought an enemy within 1" of it, or it
     Retreated (004 "A model can React if it is the target of a charging model and it is more
     than 1" from an enemy model"; "A model that Retreats cannot React later in the battle
-    round"). They are rolled now, each with the reason, rather than asked."""
+    round"). They are rolled now, each with the reason, rather than asked: after each
+    answer, and when an enemy activation ends (a later model of the unit may have reached
+    the first waiting charge's target already)."""
     from solo_ops.game.charges import charge_after_reaction
     from solo_ops.game.play2018 import may_not_react
 
@@ -92,13 +94,6 @@ def _unanswerable(game: Game, state: State) -> list[dict[str, Any]]:
         events += charge_after_reaction(game, state, entry, _moved_away(state, entry))
         events += reveal.check_spotting(game, state)
     return events
-
-
-def settle(game: Game, state: State) -> list[dict[str, Any]]:
-    """The charges waiting for a Reaction whose target can no longer React, rolled now (see
-    :func:`_unanswerable`): asked when an enemy activation ends, since a later model of the
-    unit may have reached the first waiting charge's target already."""
-    return _unanswerable(game, state)
 
 
 def _moved_away(state: State, entry: dict[str, Any]) -> bool:

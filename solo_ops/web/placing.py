@@ -21,7 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game.player_moves import _route, passes_engaged
+from solo_ops.game.move_goals import engaged_foes
+from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import reach
@@ -143,7 +144,7 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
     try:  # the engine's own walk for this move (None: no way around walls and bases)
         counters = [b for b in state.bases() if b.ident in state.counters]
         walk: Walk | None = _route(game.moving_terrain(state, kind), op, kind, spot, others,
-                                   target, counters, pass_engaged=passes_engaged(game, state))
+                                   target, counters, engaged=engaged_foes(game, state, op, kind))
     except RuleError:
         walk = None
     allowance = reach.move_allowance(op, kind, state.edition)

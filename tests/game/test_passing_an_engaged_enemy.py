@@ -90,6 +90,7 @@ def test_a_relative_move_plans_round_the_same_bases() -> None:
                             more_enemies={"e2": (20.0, 20.0)},
                             settings={"engaged_control_range": setting})
         a2 = state.operatives["a2"]
-        bases = move_goals.move_blockers(state, a2, "reposition", None, game.terrain(state),
-                                         setting == "pass")
+        held = move_goals.engaged_foes(game, state, a2, "reposition")
+        assert held == ({"e1"} if setting == "pass" else set())
+        bases = move_goals.move_blockers(state, a2, "reposition", None, held)
         assert {b.ident for b in bases if b.r > a2.radius + 0.5} == grown
