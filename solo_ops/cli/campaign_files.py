@@ -302,13 +302,13 @@ def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
 def check_not_ended(save: Path, name: str, number: int) -> None:
     """``--new`` never throws away a mission that has ended but is not recorded yet: its
     result (who went down, the survival tests it calls for) would be lost."""
-    import json
+    from solo_ops.io.persistence import read_json_document
 
     try:  # a damaged save is moved aside as before: nothing can be recorded from it
-        doc = json.loads(save.read_bytes())
-    except (OSError, ValueError):
+        doc = read_json_document(save)
+    except InputError:
         return
-    snapshot = doc.get("snapshot") if isinstance(doc, dict) else None
+    snapshot = doc.get("snapshot")
     if isinstance(snapshot, dict) and snapshot.get("ended") is True:
         raise InputError(
             f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
