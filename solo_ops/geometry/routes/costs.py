@@ -23,7 +23,7 @@ from shapely.geometry import Polygon
 from solo_ops.geometry import shapes
 from solo_ops.geometry.board import NO_CLIMB, Board, Feature
 from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
-from solo_ops.geometry.routes.rings import Rings, crossings
+from solo_ops.geometry.routes.rings import Rings, crossings, touches
 
 ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
 OBSTRUCTING_COST = 2.0  # inches added for entering an obstructing feature
@@ -151,6 +151,15 @@ class _Soft:
         si, ei, t = crossings(P, Q, self.ev, self.en, active)
         n = len(self.polys)
         amounts, leaving = self._charges
+        # a segment through a footprint's corner (rare) is read piece by piece for it
+        vs, vv, vt = touches(P, Q, self.ev, active, TOUCHING)
+        touched = np.unique(vs * n + self.owner[vv])
+        if len(touched):
+            ck = si * n + self.owner[ei]
+            sel = np.isin(ck, touched)
+            self.by_pieces(P, Q, touched, np.concatenate([ck[sel], vs * n + self.owner[vv]]),
+                           np.concatenate([t[sel], vt]), total)
+            si, ei, t = si[~sel], ei[~sel], t[~sel]
         # ends on an outline (rare): one test of every end against every outline at once
         p_band, q_band = self.in_band(P, active), self.in_band(Q, active)
         if len(si):
@@ -171,12 +180,37 @@ class _Soft:
                     extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
                         + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
             np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
-            crossed = keys
+            crossed = np.concatenate([keys, touched])
         else:
-            crossed = np.zeros(0, dtype=int)
+            crossed = touched
         if p_band.any() or q_band.any():
             self.end_changes(P, Q, p_band | q_band, crossed, total)
         return total
+
+    def by_pieces(self, P: np.ndarray, Q: np.ndarray, keys: np.ndarray, cut_keys: np.ndarray,
+                  cut_t: np.ndarray, total: np.ndarray) -> None:
+        """Add to ``total`` what :meth:`cost` owes for the (segment * footprints + footprint)
+        pairs ``keys``, each read piece by piece between its cuts (``cut_t`` where
+        ``cut_keys`` names it: its crossings and the corners it passes, :func:`touches`):
+        each end where it stands, each piece at its middle, every step from outside to inside
+        an entry and back an exit, as :meth:`events` reads a walk. A segment through a
+        corner may go in there, or only graze it: the count of crossings cannot tell."""
+        n = len(self.polys)
+        cores = self.cores()
+        for key in keys.tolist():
+            seg, j = divmod(key, n)
+            (px, py), (qx, qy) = P[seg].tolist(), Q[seg].tolist()
+            cut = sorted([0.0, *cut_t[cut_keys == key].tolist(), 1.0])
+            pts = [(px, py)]
+            for ta, tb in itertools.pairwise(cut):
+                if tb - ta > 1e-12:
+                    tm = (ta + tb) / 2
+                    pts.append((px + (qx - px) * tm, py + (qy - py) * tm))
+            pts.append((qx, qy))
+            inside = shapely.contains_xy(cores[j], *np.array(pts).T).tolist()
+            steps = list(itertools.pairwise(inside))
+            total[seg] += (sum(now and not was for was, now in steps) * self.amounts[j]
+                           + sum(was and not now for was, now in steps) * self.exits[j])
 
     @cached_property
     def _band(self) -> Any:
@@ -286,6 +320,8 @@ class _Soft:
             if x1 < lo[0] - TOL or x0 > hi[0] + TOL or y1 < lo[1] - TOL or y0 > hi[1] + TOL:
                 continue
             si, _, t = crossings(P, Q, rings.v, rings.nxt)
+            vs, _, vt = touches(P, Q, rings.v, None, touching)
+            si, t = np.concatenate([si, vs]), np.concatenate([t, vt])
             mids: list[tuple[float, float]] = []
             begins: list[float] = []
             # each leg's crossings (the same floats, as Python floats: the same arithmetic)

@@ -180,6 +180,43 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
     return np.concatenate(out_s), np.concatenate(out_e), np.concatenate(out_t)
 
 
+def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, active: np.ndarray | None = None,
+            near: float = TOL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices ``v`` that segments ``P->Q`` pass through: (segment, vertex, t along the
+    segment) of each vertex within ``near`` of a segment and more than ``near`` from both its
+    ends. :func:`crossings` leaves such a pass out (the two edges meeting there each have an
+    end on the segment), so a leg that goes into a footprint through its corner crosses no
+    edge of it; whoever reads a segment piece by piece cuts it there too."""
+    empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
+    if len(P) == 0 or len(v) == 0:
+        return empty
+    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
+    if len(idx) == 0:
+        return empty
+    out_s, out_v, out_t = [], [], []
+    step = max(1, CHUNK // len(v))
+    for s in range(0, len(idx), step):
+        part = idx[s:s + step]
+        p, q = P[part], Q[part]
+        si, vi = _bbox_pairs(np.minimum(p, q) - near, np.maximum(p, q) + near, v, v)
+        if len(si) == 0:
+            continue
+        si = part[si]
+        a, d = P[si], Q[si] - P[si]
+        w = v[vi] - a
+        ld = np.hypot(d[:, 0], d[:, 1])
+        along = (w[:, 0] * d[:, 0] + w[:, 1] * d[:, 1]) / np.where(ld > 0, ld, 1.0)
+        hit = ((np.abs(_cross(d, w)) <= near * ld) & (along > near) & (along < ld - near)
+               & (ld > 2 * near))
+        if hit.any():
+            out_s.append(si[hit])
+            out_v.append(vi[hit])
+            out_t.append(along[hit] / ld[hit])
+    if not out_s:
+        return empty
+    return np.concatenate(out_s), np.concatenate(out_v), np.concatenate(out_t)
+
+
 def wedge_enters(d: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray
                  ) -> np.ndarray:
     """Whether a line with direction ``d`` through obstacle vertex ``v`` (neighbours ``prv``,
