@@ -431,6 +431,38 @@ def test_crossings_equal_numpy(k: int) -> None:
 
 
 @pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+def test_corner_touches_equal_numpy(k: int) -> None:
+    """``routes.rings.touches`` (the corners a segment passes through, where a leg onto soft
+    terrain through its corner is cut), compiled and numpy, against each board's walls and
+    soft footprints, for the hard segments (through corners, along faces, 1e-12 off) and
+    random ones, with and without an ``active`` mask, at the walls' and the outlines'
+    tolerances."""
+    board = BOARD_LIST[k]
+    walker = R.Routes(board).walker(32 / 25.4 / 2)
+    rng = np.random.default_rng(190 + k)
+    sets = [(walker.graph.rings.v, walker.graph.rings.nxt)]
+    if walker.graph.soft:
+        sets.append((walker.graph.soft.ev, walker.graph.soft.en))
+    total = 0
+    for e0, e1 in sets:
+        if len(e0) == 0:
+            continue
+        P, Q = hard_segments(R.rings.Rings(e0, np.roll(e0, 1, axis=0), e1), rng, 60)
+        P = np.concatenate([P, rng.uniform(0, 1, (200, 2)) * [board.width, board.depth]])
+        Q = np.concatenate([Q, rng.uniform(0, 1, (200, 2)) * [board.width, board.depth]])
+        for active, near in ((None, R.common.TOL), (rng.random(len(P)) < 0.5, 1e-7)):
+            with compiled(True):
+                got = R.rings.touches(P, Q, e0, active, near)
+            with compiled(False):
+                want = R.rings.touches(P, Q, e0, active, near)
+            for a, b in zip(got, want, strict=True):
+                assert a.tobytes() == b.astype(a.dtype).tobytes()
+            total += len(want[0])
+    if len(walker.graph.rings.v):
+        assert total > 0
+
+
+@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
 def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
     """``Walker.with_discs`` (the walking graph with other bases added: their corners, the
     pairs they cut, the pairs their corners make -- ``Graph.pairs_new``), compiled and numpy:

@@ -514,6 +514,51 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
 
 
 @njit
+def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, idx: np.ndarray, near: float
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``routes.rings.touches`` of the segments ``idx``: (segment, vertex, t along the
+    segment) of every vertex within ``near`` of a segment and more than ``near`` from both its
+    ends, segment by segment, vertices in order (within the segment's box grown by
+    ``near``)."""
+    nv = v.shape[0]
+    cap = 16
+    out_s = np.empty(cap, np.int64)
+    out_v = np.empty(cap, np.int64)
+    out_t = np.empty(cap)
+    m = 0
+    for s in idx:
+        ax, ay, bx, by = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
+        lox, hix = min(ax, bx) - near, max(ax, bx) + near
+        loy, hiy = min(ay, by) - near, max(ay, by) + near
+        dx, dy = bx - ax, by - ay
+        ld = np.hypot(dx, dy)
+        if not ld > 2 * near:
+            continue
+        for k in range(nv):
+            vx, vy = v[k, 0], v[k, 1]
+            if not (lox <= vx and hix >= vx and loy <= vy and hiy >= vy):
+                continue
+            wx, wy = vx - ax, vy - ay
+            along = (wx * dx + wy * dy) / ld
+            if not (abs(dx * wy - dy * wx) <= near * ld and along > near and along < ld - near):
+                continue
+            if m == cap:
+                cap *= 2
+                grow_s = np.empty(cap, np.int64)
+                grow_v = np.empty(cap, np.int64)
+                grow_t = np.empty(cap)
+                grow_s[:m] = out_s
+                grow_v[:m] = out_v
+                grow_t[:m] = out_t
+                out_s, out_v, out_t = grow_s, grow_v, grow_t
+            out_s[m] = s
+            out_v[m] = k
+            out_t[m] = along / ld
+            m += 1
+    return out_s[:m], out_v[:m], out_t[:m]
+
+
+@njit
 def _tangent(x0: float, x1: float, vx: float, vy: float, upx: float, upy: float, unx: float,
              uny: float) -> bool:
     """``routes.rings.tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""

@@ -193,6 +193,11 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, active: np.ndarray | No
     idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
     if len(idx) == 0:
         return empty
+    if jit.ENABLED:
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = jm.touches(
+            np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
+            np.ascontiguousarray(v, dtype=float), idx, near)
+        return found
     out_s, out_v, out_t = [], [], []
     step = max(1, CHUNK // len(v))
     for s in range(0, len(idx), step):
