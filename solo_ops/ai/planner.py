@@ -215,7 +215,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if t.ap <= 0:
         return t.result
     _look_around(t)
-    if _locked_in_combat(t) or _phase_2018(t):
+    if _locked_in_combat(t) or _started_in_combat(t) or _phase_2018(t):
         return t.result
     if pull is not None:
         if not charge_first(t, pull.reason):
@@ -338,6 +338,21 @@ def _locked_in_combat(t: _Turn) -> bool:
         return False  # 2018: a Pistol may fire from combat (``_phase_2018``, combat_refusal)
     t.plan.explain.append(_stays_in_combat_words(t, stays, sought))
     return True  # the 2018 movement phase: models in combat wait for the fight
+
+
+def _started_in_combat(t: _Turn) -> bool:
+    """Kill Team 2018, movement phase: a model that began the phase within 1" of an enemy that
+    has since Fallen Back or fallen stays where it is (004 Falling Back: it "can either remain
+    stationary or Fall Back"; staying keeps its shot, a Fall Back would cost it). True when
+    the model is done."""
+    foe = t.state.started_within(t.op) if t.phase == "movement" else None
+    if foe is None or t.engaged:
+        return False
+    t.plan.explain.append(
+        f"{t.op.label} started the movement phase within 1\" of {foe}: it cannot make a normal "
+        "move, Advance or charge (004: it \"can either remain stationary or Fall Back\"). It "
+        "remains stationary, free to shoot in the shooting phase (a Fall Back would forbid it).")
+    return True
 
 
 def revealed_in_contact(unit: Unit, op: Operative) -> bool:

@@ -126,7 +126,8 @@ class _Turn:
         return referee.Activation(
             who=self.op.label, edition=self.edition, apl=apl,
             ap_used=apl - self.ap if self.edition == "kt2024" else 0, done=tuple(self.done),
-            heavy=self.heavy, moved_how=moved_how, phase=self.phase, stance=self.stance)
+            heavy=self.heavy, moved_how=moved_how, phase=self.phase, stance=self.stance,
+            started_within=self.state.started_within(self.op))
 
     def may(self, kind: str) -> bool:
         """Whether ``kind`` may come next by the referee (control range aside: see

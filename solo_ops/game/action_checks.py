@@ -78,7 +78,9 @@ def activation(state: State, op: Operative) -> referee.Activation:
         ap_used=op.ap_used, done=tuple(op.actions_taken), heavy=heavy, moved_how=op.moved_how,
         counteracting=state.counteracting, carrying=op.carrying,
         picked_up="carry" in op.actions_taken, phase=state.phase,
-        stance=op.stance if state.edition == "kt2024" else None)
+        stance=op.stance if state.edition == "kt2024" else None,
+        started_within=state.started_within(op))
+
 
 
 def holder(state: State, op: Operative, game: Game) -> str | None:

@@ -454,8 +454,10 @@ def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     op = _active(state, action, prompt)
     if state.edition != "kt2018" or state.phase != "movement":
         raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
+    declared = ("advance" if op.advance_roll is not None
+                else "charge" if op.charge_roll is not None or op.charge_target else None)
     why = kt2018.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
-                           moved=op.moved or op.moved_how is not None)
+                           moved=op.moved or op.moved_how is not None, declared=declared)
     if why is not None:
         raise RuleError(f"{op.name} cannot be Readied: {why}")
     op.readied = True

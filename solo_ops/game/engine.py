@@ -35,6 +35,7 @@ from solo_ops.game import (
     fog,
     guard,
     pariah_events,
+    play2018,
     reveal,
     scoring,
     spotting,
@@ -554,21 +555,30 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
                            "why": "the Command Node"})
     if state.edition == "kt2018":  # 004 "At the start of each battle round" (the effects)
         events.extend(pariah_events.round_start(game, state))
-    # counters that could not be hidden at set-up are resolved now
     if state.turn == 1:
-        resolved = False
-        for counter in list(state.counters.values()):
-            if counter.active and counter.resolve_first_turn:
-                events.extend(reveal.resolve(game, state, counter, None))
-                resolved = True
-        if resolved:  # a false alarm among them sent back into a player model's sight
-            events.extend(reveal.check_spotting(game, state))
+        events.extend(_resolve_unhidden(game, state))
     if game.settings.hidden_moves_when == "start_of_turn":
         events.extend(reveal.hidden_movement(game, state))
     state.phase = KT2024_PHASES[0] if state.edition == "kt2024" else KT2018_PHASES[0]
+    if state.edition == "kt2018":
+        play2018.mark_started_within(game, state)
     state.next_side = state.initiative
     events.append({"type": "phase", "phase": state.phase, "turn": state.turn})
     events.extend(turns.balance_sides(game, state))
+    return events
+
+
+def _resolve_unhidden(game: Game, state: State) -> list[dict[str, Any]]:
+    """The first turn's start: the counters that could not be hidden at set-up are resolved
+    (and a false alarm among them sent back into a player model's sight is spotted again)."""
+    events: list[dict[str, Any]] = []
+    resolved = False
+    for counter in list(state.counters.values()):
+        if counter.active and counter.resolve_first_turn:
+            events.extend(reveal.resolve(game, state, counter, None))
+            resolved = True
+    if resolved:
+        events.extend(reveal.check_spotting(game, state))
     return events
 
 

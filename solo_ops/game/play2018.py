@@ -16,7 +16,7 @@ from solo_ops.ai.context import Action
 from solo_ops.ai.explain import fmt_pt, inches
 from solo_ops.game import attacks, pariah
 from solo_ops.game.missions import KILLZONE_TABLES
-from solo_ops.game.state import ENEMY, Operative, State
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach
 
 if TYPE_CHECKING:
@@ -67,6 +67,19 @@ def flags_2018(game: Game, state: State, op: Operative, weapon: Any,
             "firing_point": point, "effects": effects, "defence": defence,
             "obscured_by": obscured_by, "overwatch": overwatch,
             "rapid_fire": game.settings.rapid_fire}
+
+
+def mark_started_within(game: Game, state: State) -> None:
+    """At the start of the movement phase, note on every model on the table the enemy it
+    stands within 1" of (None: none), for the phase: 004 Falling Back "When you pick a model to
+    move, if that model started the Movement phase within 1" of an enemy model, it cannot make a
+    normal move. Instead, it can either remain stationary or Fall Back" -- even once that enemy
+    has Fallen Back or fallen (the referee's ``started_within``)."""
+    terrain = game.terrain(state)
+    for op in state.operatives.values():
+        foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
+        held = reach.within_reach(terrain, op, foes) if op.on_table else []
+        op.started_within = held[0].id if held else None
 
 
 def no_escape(game: Game, state: State, attacker: Operative, target: Operative) -> bool:

@@ -61,6 +61,8 @@ class Operative:
     advance_roll: int | None = None  # Kill Team 2018: its Advance roll this movement phase
     charge_roll: int | None = None  # Kill Team 2018: its charge roll this movement phase
     charge_target: str | None = None  # Kill Team 2018: the target of its declared charge
+    started_within: str | None = None  # Kill Team 2018: the enemy it stood within 1" of when
+    # the movement phase began (004 Falling Back: it may only remain stationary or Fall Back)
     turn_move: float = 0.0  # inches moved this turn (a carrier may move at most 4")
     actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
     limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
@@ -341,6 +343,15 @@ class State:
         joined.merged_into = into.id
         joined.models = []
         return {"type": "merged", "unit": joined.id, "into": into.id, "command": into.command}
+
+    def started_within(self, op: Operative) -> str | None:
+        """Kill Team 2018, movement phase: the label of the enemy ``op`` stood within 1" of as
+        the phase began (:attr:`Operative.started_within`; the referee's ``started_within``),
+        or None."""
+        if self.edition != "kt2018" or self.phase != "movement" or op.started_within is None:
+            return None
+        foe = self.operatives.get(op.started_within)
+        return foe.label if foe is not None else op.started_within
 
     def to_dict(self, *, secrets: bool = False) -> dict[str, Any]:
         """A snapshot. Without ``secrets`` counters show only id and position."""

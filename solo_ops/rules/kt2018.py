@@ -648,14 +648,18 @@ def may_retreat(moved_how: str | None) -> str | None:
     return None
 
 
-def may_ready(*, engaged: bool, moved: bool) -> str | None:
+def may_ready(*, engaged: bool, moved: bool, declared: str | None = None) -> str | None:
     """Why a model cannot be Readied, or None: 004 Readying "instead of making a normal move
     (including pivoting the model) you can Ready them, unless they are within 1" of an enemy
-    model"; Falling Back "it cannot ... be Readied in that phase"."""
+    model"; Falling Back "it cannot ... be Readied in that phase". ``declared``: an Advance or
+    a charge declared (and rolled) but not moved yet, each also instead of a normal move."""
     if engaged:
         return "it is within 1\" of an enemy model"
     if moved:
         return "it has moved this phase: Readying is instead of a normal move"
+    if declared is not None:
+        return (f"it has declared {'an Advance' if declared == 'advance' else 'a charge'} this "
+                "phase: Readying is instead of a normal move, as that is")
     return None
 
 

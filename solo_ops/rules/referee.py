@@ -76,7 +76,9 @@ class Activation:
     activation, if any), ``moved_how`` (a move made before these actions: a carrier always
     counts as having moved), ``counteracting``. Both editions: ``carrying`` (the friend it
     carries) and ``picked_up`` (it picked that friend up this turn). Kill Team 2018:
-    ``phase`` and ``moved_how`` (how it moved this battle round). ``stance``: the Kill Team
+    ``phase``, ``moved_how`` (how it moved this battle round) and ``started_within`` (the
+    enemy it stood within 1" of as the movement phase began, in the movement phase; None:
+    none). ``stance``: the Kill Team
     2024 order (``engage`` or ``conceal``), or None while it is not chosen yet (the planner
     chooses it from the actions it picks)."""
 
@@ -92,6 +94,7 @@ class Activation:
     picked_up: bool = False
     phase: str = "firefight"
     stance: str | None = None
+    started_within: str | None = None
 
     def after(self, kind: str, weapon: Weapon | None = None) -> Activation:
         """The activation once ``kind`` is done (with ``weapon`` for a shot): its AP spent,
@@ -220,13 +223,33 @@ def control_refusal(act: Activation, kind: str, holder: str | None) -> str | Non
     return None
 
 
+def started_within_refusal(act: Activation, kind: str) -> str | None:
+    """Kill Team 2018: a model that began the movement phase within 1" of an enemy model
+    (``started_within``, noted as the phase began) makes no normal move, Advance or charge
+    that phase, even once that enemy has Fallen Back or fallen (004 Falling Back). Asked
+    whether or not the caller measured control range (a 2018 charge is not measured)."""
+    if (act.edition == "kt2018" and act.started_within is not None
+            and kind in (*FREE_MOVES, "charge")):
+        return (f"{act.who} started the movement phase within 1\" of {act.started_within}: it "
+                "can only stay where it is or Fall Back (004 \"if that model started the "
+                "Movement phase within 1\" of an enemy model, it cannot make a normal move. "
+                "Instead, it can either remain stationary or Fall Back\")")
+    return None
+
+
 def _within_refusal_2018(act: Activation, kind: str, holder: str | None) -> str | None:
-    """:func:`control_refusal` for Kill Team 2018 (004 Falling Back, the Fight phase)."""
+    """:func:`control_refusal` for Kill Team 2018 (004 Falling Back, the Fight phase). A model
+    that began the movement phase within 1" of an enemy (``started_within``) only remains
+    stationary or Falls Back, even when that enemy is gone; one within 1" now (charged, or an
+    enemy revealed there) makes no normal move, Advance or charge either."""
+    why = started_within_refusal(act, kind)
+    if why is not None:
+        return why
     if kind in (*FREE_MOVES, "charge") and holder is not None:
         return (f"{act.who} is within 1\" of {holder}: it can only stay where it is or Fall "
-                "Back (004 \"if that model started the Movement phase within 1\" of an enemy "
-                "model ... it can either remain stationary or Fall Back\")")
-    if kind == "fall_back" and holder is None:
+                "Back (a normal move, an Advance or a charge never starts within 1\" of an "
+                "enemy model)")
+    if kind == "fall_back" and holder is None and act.started_within is None:
         return f"{act.who} is not within 1\" of an enemy: no need to fall back"
     if kind == "fight" and holder is None:
         return f"{act.who} has no enemy within 1\" to fight"
@@ -285,6 +308,7 @@ def refusal(act: Activation, kind: str, *, weapon: Weapon | None = None,
     (``holder``; ``check_control`` False when the caller judges a portal fight or has not
     measured it)."""
     for why in (carry_refusal(act, kind), timing_refusal_2018(act, kind, weapon),
+                started_within_refusal(act, kind),
                 spend_refusal(act, kind), order_refusal(act, kind, weapon),
                 heavy_move_refusal(act, kind),
                 heavy_shot_refusal(act, weapon) if kind == "shoot" else None,

@@ -81,14 +81,23 @@ def test_control_range() -> None:
     # within 1" of an enemy model, it cannot make a normal move. Instead, it can either remain
     # stationary or Fall Back" (no charge either)
     kt2018 = Activation(who="e1", edition="kt2018", phase="movement")
-    within = ('e1 is within 1" of kell: it can only stay where it is or Fall Back (004 "if that '
-              'model started the Movement phase within 1" of an enemy model ... it can either '
-              'remain stationary or Fall Back")')
+    within = ('e1 is within 1" of kell: it can only stay where it is or Fall Back (a normal '
+              'move, an Advance or a charge never starts within 1" of an enemy model)')
     assert referee.refusal(kt2018, "charge", holder="kell") == within
     assert referee.refusal(kt2018, "normal", holder="kell") == within
     assert referee.refusal(kt2018, "fall_back", holder="kell") is None
     assert referee.refusal(kt2018, "fall_back", holder=None) == (
         'e1 is not within 1" of an enemy: no need to fall back')
+    # ... and one that began the phase there, wherever that enemy is now: asked whether or
+    # not control range was measured (a 2018 charge is not)
+    started = Activation(who="e1", edition="kt2018", phase="movement", started_within="kell")
+    rule = ('e1 started the movement phase within 1" of kell: it can only stay where it is or '
+            'Fall Back (004 "if that model started the Movement phase within 1" of an enemy '
+            'model, it cannot make a normal move. Instead, it can either remain stationary or '
+            'Fall Back")')
+    for kind in ("normal", "advance", "charge"):
+        assert referee.refusal(started, kind, holder=None, check_control=False) == rule
+    assert referee.refusal(started, "fall_back", holder=None) is None
 
 
 def test_a_counteract_is_one_1ap_action() -> None:
