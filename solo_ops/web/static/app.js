@@ -618,6 +618,7 @@ function linkState(live) {
     say("");
   }
   const badge = $("link");
+  badge.classList.remove("idle");
   badge.classList.toggle("off", !live);
   badge.textContent = live ? "live" : "reconnecting…";
 }
@@ -651,10 +652,22 @@ function listen() {
   };
 }
 
+// The header's badge when the page holds no live connection on purpose (no game shown yet):
+// what to do, never a "connecting…" that would never end.
+function linkIdle(text) {
+  const badge = $("link");
+  badge.classList.remove("off");
+  badge.classList.add("idle");
+  badge.textContent = text;
+}
+
+// The bare address on the serving computer with several players: each picks who they are
+// (or opens the link the host gives them); nothing is shown or connected until then.
 async function choose(players) {
   $("side").hidden = true;
   $("board-card").hidden = true;
   $("choose").hidden = false;
+  linkIdle("not joined yet");
   for (const name of players) {
     const p = new URLSearchParams({ player: name });
     if (token) p.set("token", token);
@@ -681,7 +694,9 @@ async function start() {
   try {
     who = await getJSON(`api/players?${query()}`);
   } catch (e) {
-    $("prompt-text").textContent = e.message;
+    linkIdle("not connected");
+    $("prompt-text").textContent = `${e.message} — reload the page, or ask the host for ` +
+      "your link.";
     return;
   }
   if (!page.me && who.you !== "host") page.me = who.you;  // a player's own link
