@@ -86,6 +86,20 @@ function say(text, bad) {
   m.replaceChildren(...String(text || "").split("\n").filter((l) => l.trim())
     .flatMap((line) => blockElements(line)));
   m.classList.toggle("bad", !!bad);
+  m.classList.remove("help");
+}
+
+// Help (the server's, api.page_help): what to tap, in the page's own letters, with the typed
+// answers folded under it as the terminal lists them.
+function showHelp(typed) {
+  const m = $("message");
+  m.classList.add("help");
+  const box = document.createElement("details");
+  box.className = "typed-help";
+  const title = document.createElement("summary");
+  title.textContent = "typed answers";
+  box.append(title, ...String(typed || "").split("\n").flatMap((l) => blockElements(l)));
+  m.append(box);
 }
 
 // Scroll the page the least that brings ``el`` wholly into the window (below the sticky
@@ -164,6 +178,7 @@ async function send(answer) {
     $("answer").value = "";
     chips();
   }
+  if (doc.meta === "help") showHelp(doc.typed);
   if (doc.meta === "map") $("svg-link").focus();
   // the controls wake only on the newest question: a refresh already under way (started by the
   // live connection before this answer landed) is followed by another, and waited for
