@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from solo_ops.core.errors import RuleError
 from solo_ops.session.table import GameTable, Outcome
-from solo_ops.view import cards
+from solo_ops.view import answers, cards
 from solo_ops.view.player import summary_lines
 from solo_ops.web import board, placing
 from solo_ops.web.guard import BODY_KEYS, Refused, check_line, read_body
@@ -32,6 +32,54 @@ from solo_ops.web.stream import publish
 
 MAX_ANSWER = 500
 """The longest answer accepted, in characters."""
+
+PAGE_HELP = (
+    "On this page you answer by tapping: the question is under the board, and its buttons "
+    "are the answers the game takes now, each already checked by the game.",
+    "{who}",
+    "Moving: pick the kind of move under \"tap the board to:\", then tap the board where the "
+    "model ends, or drag the model in the yellow ring. The page shows the route and the "
+    "distance, and a button for each move the game takes there (\"move here\"); Cancel sends "
+    "nothing.",
+    "Shooting and fighting: shoot lists only the enemies in sight and range, then each weapon "
+    "that can fire: \"solo-ops rolls\" rolls for you, \"I rolled it…\" takes the damage your "
+    "own dice did. fight lists the enemies within reach.",
+    "{done} \"why not?\" says why the other actions are not offered; \"adjust\" holds the "
+    "corrections (damage…, down…) for when the table and the game disagree.",
+    "Other questions (a re-roll, a fight's next die, a cover save, a Reaction) show their "
+    "answers as buttons. A blue button is the usual answer; ★ marks the engine's advice. A "
+    "button ending in … starts the answer in the answer box: finish it with the word buttons "
+    "under the box and tap Send.",
+    "The board: tap a model for its card (wounds, weapons, what it can do now). Drag to pan, "
+    "pinch or + / − to zoom, ▣ shows the whole board.",
+    "Undo takes back your last answer; Status lists the table as you may see it; Map (SVG) and "
+    "Map (PNG) download the board.",
+    "Typing instead: open \"type an answer\" and write the answer in words (done, shoot ID "
+    "roll, move ID to obj-2, where ID is a model's id); the buttons under the box add the ids "
+    "and words that can follow. Every typed answer is listed under \"typed answers\" below.",
+)
+"""The page's help (``help``, the Help button): what to tap, each kind of button, and that
+typing is there too; ``{who}`` and ``{done}`` are the edition's (:func:`page_help`)."""
+
+PAGE_WORDS = {
+    "kt2024": ("Who acts: tap an operative's button (pick engage or conceal first to change "
+               "its order, or leave it as it is).", "done ends the activation."),
+    "kt2018": ("Who acts: tap the button of the model that acts in this phase.",
+               "done ends the model's turn in this phase."),
+}
+
+
+def page_help(edition: str) -> str:
+    """The page's help (:data:`PAGE_HELP`) in ``edition``'s words, one paragraph a line."""
+    who, done = PAGE_WORDS.get(edition, PAGE_WORDS["kt2024"])
+    return "\n".join(line.format(who=who, done=done) for line in PAGE_HELP)
+
+
+def typed_help(edition: str) -> str:
+    """The typed answers, as the terminal's ``help`` lists them, less what only the terminal
+    has (its keys, ``map FILE``, ``quit``): the page's words for the answer box."""
+    words = answers.help_text(edition).split("\nAt any prompt:")[0]
+    return words + "\nAt any prompt: help, status, undo (as the buttons of the same names)."
 
 
 
@@ -194,9 +242,12 @@ async def answer_body(request: Request, server: TableServer
 
 
 def answer_message(table: GameTable, outcome: Outcome) -> str:
-    """The reply's message: the outcome's, or what the page says for ``map`` and ``quit``."""
+    """The reply's message: the outcome's, or what the page says for ``help`` (what to tap:
+    :func:`page_help`), ``map`` and ``quit``."""
     message = outcome.message
-    if outcome.meta == "map":
+    if outcome.meta == "help":
+        message = page_help(table.game.edition)
+    elif outcome.meta == "map":
         message = "Download the map: board.svg or board.png (links under the board)."
     elif outcome.meta in ("quit", "exit") and outcome.ok:
         message = (f"The game is saved after every step ({table.save.name}). Close the page "
@@ -232,6 +283,8 @@ async def api_answer(request: Request) -> Response:
         doc["records"] = [table.shown(r) for r in outcome.records]
     if outcome.meta:
         doc["meta"] = outcome.meta
+    if outcome.meta == "help":
+        doc["typed"] = typed_help(table.game.edition)
     status = answer_status(outcome)
     return JSONResponse(doc, status_code=status)
 

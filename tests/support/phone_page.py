@@ -49,6 +49,14 @@ BLOCKS = """() => {
 }"""
 """Every visible element of the prompt card with text of its own: (its id or tag, the text)."""
 
+LABEL_BOXES = """() => [...document.querySelectorAll(
+    '#board svg text.label, #board svg text.order-token')].map((t) => {
+  const r = t.getBoundingClientRect();
+  return [t.textContent, t.classList.contains('label'), r.left, r.top, r.right, r.bottom];
+})"""
+"""Every label's and order token's text on the board, as the browser drew it (its transform
+included): (its words, whether it is a label, left, top, right, bottom in CSS px)."""
+
 SETTLED = """() => { const s = document.querySelector('#board svg');
   return !!s && !!s.style.width && !!window.soloOpsPage.page.view; }"""
 """Whether the page has drawn its board and zoomed it (board.js sets the SVG's width)."""
@@ -119,6 +127,29 @@ def qr_codes(page: Any) -> int:
 def label_heights(page: Any) -> list[tuple[str, float]]:
     """The board's texts in view and their heights (CSS px)."""
     return [(str(t), float(h)) for t, h in page.evaluate(LABELS)]
+
+
+def label_boxes(page: Any) -> list[tuple[str, bool, float, float, float, float]]:
+    """The board's labels and order tokens as drawn (:data:`LABEL_BOXES`)."""
+    return [(str(t), bool(lab), float(x0), float(y0), float(x1), float(y1))
+            for t, lab, x0, y0, x1, y1 in page.evaluate(LABEL_BOXES)]
+
+
+def overlapping_labels(page: Any, tolerance: float = 0.5) -> list[tuple[str, str]]:
+    """The pairs of the board's texts that a player sees on top of each other: two labels,
+    or a label and an order token, whose drawn boxes overlap by more than ``tolerance`` CSS px
+    both ways (the order tokens are their models' marks, drawn where the model is: two of them
+    are not labels to keep apart)."""
+    boxes = [b for b in label_boxes(page) if b[4] > b[2] and b[5] > b[3]]
+    out = []
+    for i, (a, a_label, ax0, ay0, ax1, ay1) in enumerate(boxes):
+        for b, b_label, bx0, by0, bx1, by1 in boxes[i + 1:]:
+            if not (a_label or b_label):
+                continue
+            if (min(ax1, bx1) - max(ax0, bx0) > tolerance
+                    and min(ay1, by1) - max(ay0, by0) > tolerance):
+                out.append((a, b))
+    return out
 
 
 def legible_share(heights: list[tuple[str, float]], least: float = 9.0) -> float:

@@ -86,6 +86,20 @@ function say(text, bad) {
   m.replaceChildren(...String(text || "").split("\n").filter((l) => l.trim())
     .flatMap((line) => blockElements(line)));
   m.classList.toggle("bad", !!bad);
+  m.classList.remove("help");
+}
+
+// Help (the server's, api.page_help): what to tap, in the page's own letters, with the typed
+// answers folded under it as the terminal lists them.
+function showHelp(typed) {
+  const m = $("message");
+  m.classList.add("help");
+  const box = document.createElement("details");
+  box.className = "typed-help";
+  const title = document.createElement("summary");
+  title.textContent = "typed answers";
+  box.append(title, ...String(typed || "").split("\n").flatMap((l) => blockElements(l)));
+  m.append(box);
 }
 
 // Scroll the page the least that brings ``el`` wholly into the window (below the sticky
@@ -164,6 +178,7 @@ async function send(answer) {
     $("answer").value = "";
     chips();
   }
+  if (doc.meta === "help") showHelp(doc.typed);
   if (doc.meta === "map") $("svg-link").focus();
   // the controls wake only on the newest question: a refresh already under way (started by the
   // live connection before this answer landed) is followed by another, and waited for
@@ -618,6 +633,7 @@ function linkState(live) {
     say("");
   }
   const badge = $("link");
+  badge.classList.remove("idle");
   badge.classList.toggle("off", !live);
   badge.textContent = live ? "live" : "reconnecting…";
 }
@@ -651,10 +667,22 @@ function listen() {
   };
 }
 
+// The header's badge when the page holds no live connection on purpose (no game shown yet):
+// what to do, never a "connecting…" that would never end.
+function linkIdle(text) {
+  const badge = $("link");
+  badge.classList.remove("off");
+  badge.classList.add("idle");
+  badge.textContent = text;
+}
+
+// The bare address on the serving computer with several players: each picks who they are
+// (or opens the link the host gives them); nothing is shown or connected until then.
 async function choose(players) {
   $("side").hidden = true;
   $("board-card").hidden = true;
   $("choose").hidden = false;
+  linkIdle("not joined yet");
   for (const name of players) {
     const p = new URLSearchParams({ player: name });
     if (token) p.set("token", token);
@@ -681,7 +709,9 @@ async function start() {
   try {
     who = await getJSON(`api/players?${query()}`);
   } catch (e) {
-    $("prompt-text").textContent = e.message;
+    linkIdle("not connected");
+    $("prompt-text").textContent = `${e.message} — reload the page, or ask the host for ` +
+      "your link.";
     return;
   }
   if (!page.me && who.you !== "host") page.me = who.you;  // a player's own link

@@ -169,6 +169,162 @@
       const [mx, my] = el.dataset.pivot.split(" ").map(Number);
       el.setAttribute("transform", `translate(${mx * (1 - f)} ${my * (1 - f)}) scale(${f})`);
     }
+    keepApart(svg, k);
+  }
+
+  // -- labels kept apart -----------------------------------------------------------------------
+  // The server places every label clear of the others at its own size; zoomed out, each grows
+  // about its own mark (scaleLabels), so the labels of marks close together (two models in base
+  // contact, an activation's numbered steps) would grow onto each other. Each label, in the
+  // server's order (the most useful first), keeps its place where its grown box is clear of the
+  // labels kept before it, the order tokens, the rulers' numbers, the other marks and the
+  // board's edge; else it moves to the nearest clear place around its mark, ring by ring
+  // further out, with a leader line back to the mark. Nothing is dropped or shrunk.
+  const PAD = 1.5;  // SVG units of clear space round a label's text (the server's, labels.py)
+  const EPS = 0.5;
+  const APART_RINGS = [0, 4, 9, 15, 22, 30, 40, 52, 66, 82, 100, 124, 150];  // CSS px
+  const boxes = new WeakMap();  // each element's own box (SVG units), read once per drawing
+
+  function ownBox(el) {
+    if (!boxes.has(el)) {
+      const b = el.getBBox();
+      boxes.set(el, [b.x, b.y, b.x + b.width, b.y + b.height]);
+    }
+    return boxes.get(el);
+  }
+
+  // The labels (a step's badge with its number), the fixed boxes (order tokens, the rulers'
+  // numbers) and the marks' discs of a drawing, in the drawing's order.
+  function labelParts(svg) {
+    const labels = [];
+    const fixed = [];
+    let held = null;  // a badge's circle or a token's square: its text comes next
+    for (const el of svg.querySelectorAll("[data-pivot]")) {
+      if (el.tagName !== "text") { held = el; continue; }
+      const els = held ? [held, el] : [el];
+      held = null;
+      const [mx, my] = el.dataset.pivot.split(" ").map(Number);
+      const f = parseFloat(el.dataset.scale || "1");
+      const own = els.map(ownBox).reduce((a, b) => [Math.min(a[0], b[0]), Math.min(a[1], b[1]),
+                                                     Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
+      const pad = el.classList.contains("label") ? PAD * f : 0;  // the server's clear space
+      const box = own.map((v, i) => (i % 2 ? my : mx) + (v - (i % 2 ? my : mx)) * f +
+                                    (i < 2 ? -pad : pad));
+      const part = { els, mx, my, f, box };
+      if (el.classList.contains("label")) labels.push(part);
+      else fixed.push(box);
+    }
+    const discs = [...svg.querySelectorAll("circle.base, circle.counter, circle.objective")]
+      .map((c) => ["cx", "cy", "r"].map((a) => parseFloat(c.getAttribute(a))));
+    const ends = [...svg.querySelectorAll("polyline.leader")]  // where the server's lines end
+      .map((l) => l.getAttribute("points").trim().split(/\s+/).pop().split(",").map(Number));
+    for (const part of labels) {  // a label the server placed away from its mark has a line
+      const b = ownBox(part.els[part.els.length - 1]);
+      part.led = ends.some(([x, y]) => x > b[0] - 3 && x < b[2] + 3 && y > b[1] - 3 &&
+                                       y < b[3] + 3);
+    }
+    return { labels, fixed, discs };
+  }
+
+  // Whether two boxes overlap by more than EPS (the browser's text boxes and the server's
+  // measure of them differ by a fraction of a unit).
+  function meets(a, b) {
+    return a[0] < b[2] - EPS && b[0] < a[2] - EPS && a[1] < b[3] - EPS && b[1] < a[3] - EPS;
+  }
+
+  function coversDisc(box, d) {
+    const nx = Math.min(Math.max(d[0], box[0]), box[2]) - d[0];
+    const ny = Math.min(Math.max(d[1], box[1]), box[3]) - d[1];
+    return nx * nx + ny * ny < d[2] * d[2];
+  }
+
+  function keepApart(svg, k) {
+    const { labels, fixed, discs } = labelParts(svg);
+    const kept = [...fixed];
+    const g = page().view.board;  // the board's own rectangle (the rulers are outside it)
+    const bounds = [g.origin[0], g.origin[1], g.origin[0] + g.width * g.scale,
+                    g.origin[1] + g.depth * g.scale];
+    let changed = false;
+    const leaders = [];
+    for (const part of labels) {
+      const own = discs.find((d) => Math.abs(d[0] - part.mx) < 0.5 &&
+                                    Math.abs(d[1] - part.my) < 0.5);
+      const clear = (box, strict) => !kept.some((b) => meets(box, b)) && (!strict || (
+        box[0] >= bounds[0] && box[1] >= bounds[1] && box[2] <= bounds[2] &&
+        box[3] <= bounds[3] &&
+        !discs.some((d) => d !== own && coversDisc(box, d))));
+      let box = part.box;
+      if (!clear(box, part.f > 1)) box = nearestClear(part, own, k, clear) || box;
+      const dx = box[0] - part.box[0];
+      const dy = box[1] - part.box[1];
+      for (const el of part.els) {
+        const scaled = el.getAttribute("transform") || "";
+        const moved = dx || dy ? `translate(${dx} ${dy}) ` : "";
+        if (moved) el.setAttribute("transform", moved + scaled);
+      }
+      changed = changed || part.f > 1 || dx !== 0 || dy !== 0;
+      kept.push(box);
+      const zone = part.els[0].classList.contains("zone-label");  // its place is in its zone
+      if (!zone && (part.led || dx || dy)) leaders.push([part, own, box]);
+    }
+    drawLeaders(svg, changed ? leaders : null, k);
+  }
+
+  // The nearest clear place for a label around its mark: ring by ring outwards, on each ring
+  // the side it was on first.
+  function nearestClear(part, own, k, clear) {
+    const w = part.box[2] - part.box[0];
+    const h = part.box[3] - part.box[1];
+    const r = own ? own[2] : 0;
+    const at = Math.atan2((part.box[1] + part.box[3]) / 2 - part.my,
+                          (part.box[0] + part.box[2]) / 2 - part.mx);
+    const turns = [];
+    for (let i = 0; i < 16; i++) turns.push(at + (i % 2 ? 1 : -1) * Math.ceil(i / 2) * Math.PI / 8);
+    for (const ring of APART_RINGS) {
+      const reach = r + (2 + ring) / k;
+      for (const a of turns) {
+        const ux = Math.cos(a);
+        const uy = Math.sin(a);
+        const cx = part.mx + ux * reach + (Math.abs(ux) < 1e-6 ? 0 : Math.sign(ux) * w / 2);
+        const cy = part.my + uy * reach + (Math.abs(uy) < 1e-6 ? 0 : Math.sign(uy) * h / 2);
+        const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+        if (clear(box, true)) return box;
+      }
+    }
+    return null;
+  }
+
+  // The server's leader lines fit its own layout only: once a label grew or moved, each label
+  // away from its mark gets a line of the page's own (and the server's are hidden).
+  function drawLeaders(svg, placed, k) {
+    for (const old of svg.querySelectorAll("polyline.leader")) {
+      old.style.display = placed ? "none" : "";
+    }
+    let group = svg.querySelector("g.leaders-apart");
+    if (!group) {
+      group = document.createElementNS(NS, "g");
+      group.setAttribute("class", "leaders-apart");
+      const first = svg.querySelector(".label");
+      if (first) svg.insertBefore(group, first); else svg.append(group);
+    }
+    group.replaceChildren();
+    for (const [part, own, box] of placed || []) {
+      const r = own ? own[2] : 0;
+      const nx = Math.min(Math.max(part.mx, box[0]), box[2]);
+      const ny = Math.min(Math.max(part.my, box[1]), box[3]);
+      const d = Math.hypot(nx - part.mx, ny - part.my);
+      if (d <= r + 4 / k) continue;
+      const line = document.createElementNS(NS, "line");
+      line.setAttribute("x1", part.mx + (nx - part.mx) * r / d);
+      line.setAttribute("y1", part.my + (ny - part.my) * r / d);
+      line.setAttribute("x2", nx);
+      line.setAttribute("y2", ny);
+      line.setAttribute("stroke", "#555555");
+      line.setAttribute("stroke-width", "1");
+      line.setAttribute("vector-effect", "non-scaling-stroke");
+      line.setAttribute("class", "leader-apart");
+      group.append(line);
+    }
   }
 
   // -- the active operative and taps ----------------------------------------------------------
