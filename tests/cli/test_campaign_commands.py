@@ -337,6 +337,23 @@ def test_damaged_save_names_the_file_and_backup(runner: CliRunner, tmp_path: Pat
     assert restored["missions_played"] == 0  # the backup is the version before the last save
 
 
+def test_a_schema_version_written_as_text_is_named(runner: CliRunner, tmp_path: Path) -> None:
+    """A campaign save whose ``schema_version`` is the text ``"4"`` is refused in one line
+    saying so (it used to say "no schema_version", as if the key were missing); the file is
+    left as it was."""
+    start(runner, tmp_path)
+    path = tmp_path / "Gallowdark.json"
+    data = json.loads(path.read_text())
+    data["schema_version"] = str(data["schema_version"])
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr == (f"solo-ops: error: {path} is damaged (schema_version must be a whole "
+                          f"number, got '{SCHEMA_VERSION}'); no backup exists\n")
+    assert path.read_bytes() == before
+
+
 def test_valid_json_with_bad_fields_names_the_field(runner: CliRunner, tmp_path: Path) -> None:
     start(runner, tmp_path)
     path = tmp_path / "Gallowdark.json"
