@@ -24,7 +24,13 @@ from solo_ops.campaign.carrying import (
     drop_carried,
     start_carry,
 )
-from solo_ops.campaign.missions import check_wounds_lost, record_mission, scenario_squads
+from solo_ops.campaign.missions import (
+    check_wounds_lost,
+    mission_mismatch,
+    mission_title,
+    record_mission,
+    scenario_squads,
+)
 from solo_ops.campaign.model import (
     ACTIVE,
     DIFFICULTIES,
@@ -118,6 +124,8 @@ __all__ = [
     "counts_as_moved",
     "drop_carried",
     "kills_in",
+    "mission_mismatch",
+    "mission_title",
     "new_campaign",
     "parse_mission_result",
     "parse_squad",

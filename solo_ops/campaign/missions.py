@@ -16,7 +16,7 @@ from solo_ops.campaign.results import MissionResult, ModelOutcome, _harm_text
 from solo_ops.campaign.survival import MissionReport, pending_tests, run_survival_tests
 from solo_ops.campaign.threat import prediction_line
 from solo_ops.core.dice import Dice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 
 
 def scenario_squads(campaign: Campaign) -> list[dict[str, Any]]:
@@ -46,6 +46,51 @@ def recover_when_nobody_plays(campaign: Campaign) -> list[str]:
                 model.note(None, f"recovered: nobody else could play mission {number}")
                 names.append(model.name)
     return names
+
+
+def mission_title(campaign: Campaign, number: int) -> str:
+    """The name of the scenario of mission ``number`` of ``campaign`` (``Vesper: mission 2``):
+    what ``campaign play`` and ``campaign serve`` name it, and how its save is known as this
+    campaign's (:func:`mission_mismatch`)."""
+    return f"{campaign.name}: mission {number}"
+
+
+def mission_mismatch(campaign: Campaign, number: int, title: Any, squads: Any,
+                     seed: Any) -> str | None:
+    """Why a game (its scenario's ``title`` and ``squads`` entries, its ``seed``) is not
+    mission ``number`` of ``campaign``, in words, or None when it is: the mission is named
+    after the campaign and its number (:func:`mission_title`), its squads are the models of
+    this campaign that can play (:func:`scenario_squads`: the players and their model ids),
+    and, when the campaign keeps the threat it set this mission up with, its seed is that
+    threat's. A save copied in from another campaign's folder fails the first, or the second
+    when the two campaigns share a name."""
+    if title != mission_title(campaign, number):
+        return (f"its game is {excerpt(title)}, not {mission_title(campaign, number)!r} (a "
+                "save from another campaign, or from another mission)")
+    mine = {s["player"]: sorted(m["id"] for m in s["models"])
+            for s in scenario_squads(campaign)}
+    theirs: dict[str, list[str]] = {}
+    for squad in squads if isinstance(squads, list) else []:
+        if isinstance(squad, dict):
+            models = squad.get("models")
+            theirs[str(squad.get("player"))] = sorted(
+                str(m.get("id")) for m in (models if isinstance(models, list) else [])
+                if isinstance(m, dict))
+    if theirs != mine:
+        return (f"its squads ({_squads_words(theirs)}) are not the models of campaign "
+                f"{campaign.name!r} that can play ({_squads_words(mine)}): a save from "
+                "another campaign")
+    threat = campaign.threat
+    if threat is not None and threat.get("mission") == number \
+            and isinstance(threat.get("seed"), int) and threat["seed"] != seed:
+        return ("its seed is not the one the campaign set this mission up with (a save from "
+                "another campaign of the same name and squads)")
+    return None
+
+
+def _squads_words(squads: dict[str, list[str]]) -> str:
+    return "; ".join(f"{player}: {', '.join(ids)}" for player, ids in squads.items()) \
+        or "none"
 
 
 def _entry(model: SquadModel) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     check_not_ended,
+    check_own_mission,
     discard_unstarted,
     finish_last_mission,
     generate_mission,
@@ -560,6 +561,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     from solo_ops.session.opening import open_save
 
     table, doc = open_save(files["save"], files["log"], reveal=reveal_hidden, units=units)
+    check_own_mission(current, number, files["save"], doc)  # not one from another campaign
     game, state = table.game, table.state
     title = mission_facts(game)["title"]  # the chronicle's: the mission and its board
     session = Session(table, as_json=False)
