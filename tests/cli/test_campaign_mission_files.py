@@ -3,6 +3,7 @@ another campaign is refused, and ``replay`` finds a mission's save beside its ev
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -58,3 +59,31 @@ def test_a_mission_save_from_another_campaign_is_refused(played: Path, tmp_path:
     assert {p: p.read_bytes() for p in kept} == kept
     assert sorted(p.name for p in folder.iterdir()) == [
         "mission-1.log.jsonl", "mission-1.save.json", "mission-1.yaml"]
+
+
+def test_replay_finds_a_missions_save_beside_its_log(played: Path) -> None:
+    """``replay mission-1.log.jsonl`` in a campaign's mission folder checks the log against
+    ``mission-1.save.json`` beside it, as a game's log is checked against ``x.json`` (it used
+    to find no save there and prove nothing)."""
+    folder = played / "Alpha-missions"
+    log, save = folder / "mission-1.log.jsonl", folder / "mission-1.save.json"
+    out = CliRunner().invoke(main, ["replay", str(log), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert (data["checked_against"], data["proven"], data["identical"]) == (str(save), True, True)
+    text = CliRunner().invoke(main, ["replay", str(log)])
+    assert text.exit_code == 0, text.output
+    assert f"Every line is the one its save {save} recorded.\n" in text.stdout
+
+
+def test_replay_without_the_missions_save_says_where_it_looked(played: Path,
+                                                                tmp_path: Path) -> None:
+    """With the save gone, the log is still replayed against the rules, and the line says
+    which saves beside it were looked for."""
+    log = tmp_path / "mission-1.log.jsonl"
+    shutil.copy(played / "Alpha-missions" / "mission-1.log.jsonl", log)
+    out = CliRunner().invoke(main, ["replay", str(log)])
+    assert out.exit_code == 0, out.output
+    assert ("(No save beside the log (mission-1.json or mission-1.save.json) to check it "
+            "against: the dice and the rules agree with it, but only the save proves it is the "
+            "log written at the table, whole; --save SAVE names it.)\n") in out.stdout
