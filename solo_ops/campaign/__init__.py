@@ -26,6 +26,7 @@ from solo_ops.campaign.carrying import (
 )
 from solo_ops.campaign.missions import (
     check_wounds_lost,
+    downed_lost_all,
     mission_mismatch,
     mission_title,
     record_mission,
@@ -122,6 +123,7 @@ __all__ = [
     "carry_move_limit",
     "check_wounds_lost",
     "counts_as_moved",
+    "downed_lost_all",
     "drop_carried",
     "kills_in",
     "mission_mismatch",

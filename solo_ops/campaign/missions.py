@@ -9,6 +9,7 @@ played mission — each model's history, the survival tests (through
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
 from solo_ops.campaign.model import FALLEN, INJURED, RECOVERING, WOUNDED, Campaign, SquadModel
@@ -140,6 +141,26 @@ def check_wounds_lost(campaign: Campaign, result: MissionResult, source: str | N
             raise InputError(f"{model.name} ({o.id}) has {most} wounds: it cannot have lost "
                              f"{o.wounds_lost}", source=source,
                              field=f"models[{i}].wounds_lost")
+
+
+def downed_lost_all(campaign: Campaign, result: MissionResult) -> MissionResult:
+    """``result`` with every model that went down and whose loss was not given (a result
+    file's ``down: true`` without ``wounds_lost``) counted as losing every wound it went into
+    the mission with: its Wounds, less a wound not healed (at least 1) — what a played game
+    records for a model taken down (docs/rules.md "Campaign"). Models the campaign does not
+    know are left for :func:`record_mission` to refuse."""
+    outcomes = []
+    for o in result.models:
+        try:
+            _, model = campaign.find(o.id)
+        except KeyError:
+            outcomes.append(o)
+            continue
+        if o.went_down and o.wounds_lost == 0:
+            most = model.parsed_profile().wounds
+            o = replace(o, wounds_lost=max(1, most - model.starting_wounds_lost()))
+        outcomes.append(o)
+    return replace(result, models=tuple(outcomes))
 
 
 def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title: str,

@@ -25,6 +25,7 @@ from solo_ops.campaign import (
     MissionReport,
     calibration,
     check_wounds_lost,
+    downed_lost_all,
     new_campaign,
     parse_mission_result,
     parse_squad,
@@ -275,9 +276,10 @@ def campaign_survival(name: str, result_file: Path | None, again: bool, seed: in
                       saves: Path | None, as_json: bool) -> None:
     """Record a mission result and roll the squad's survival tests."""
     path = campaign_path(name, saves)
-    result = None
+    result, key = None, None
     if result_file is not None:
         result = parse_mission_result(read_document(result_file), str(result_file))
+        key = result_key(result)  # of the file as written (a result recorded before keeps it)
     seed = resolve_seed(seed)
     dice = dice_for(CURRENT, seed)
     reports: list[MissionReport] = []
@@ -287,8 +289,8 @@ def campaign_survival(name: str, result_file: Path | None, again: bool, seed: in
         if result is not None:
             _check_no_mission_set_up(path, name, current.missions_played + 1)
             check_wounds_lost(current, result, str(result_file))
-            reports.append(record_mission(current, result, dice, source=str(result_file),
-                                          key=result_key(result), again=again))
+            reports.append(record_mission(current, downed_lost_all(current, result), dice,
+                                          source=str(result_file), key=key, again=again))
         else:
             reports.append(run_survival_tests(current, dice))
 

@@ -20,7 +20,9 @@ from solo_ops.campaign import (
     CampaignSettings,
     MissionResult,
     ModelOutcome,
+    downed_lost_all,
     new_campaign,
+    parse_mission_result,
     parse_squad,
     record_mission,
     scenario_squads,
@@ -187,3 +189,28 @@ def test_the_recovering_come_back_when_nobody_else_can_play() -> None:
     assert [m.state for m in c.squads[0].models] == [ACTIVE, ACTIVE]
     assert starting_wounds(c) == {"a1": 7, "a2": 7}
     assert c.find("a1")[1].history[-1]["text"] == "recovered: nobody else could play mission 3"
+
+
+def test_a_model_down_without_wounds_lost_lost_all_it_went_in_with() -> None:
+    """A result file's ``down: true`` without ``wounds_lost``: every wound the model went into
+    the mission with — Kell, starting hurt with 2 of 7, lost 2; the whole Rask 7 (what the
+    game records for a model taken down); an unknown id is left for ``record_mission`` to
+    refuse. ``down: true`` with ``wounds_lost: 0`` is refused naming the field."""
+    c = campaign()
+    mission(c, [6], ModelOutcome("a1", wounds_lost=5))  # fails: starts mission 2 with 2 of 7
+    result = parse_mission_result({"models": [{"id": "a1", "down": True},
+                                              {"id": "a2", "down": True},
+                                              {"id": "zz", "down": True}]}, "r.yaml")
+    assert [(o.id, o.wounds_lost) for o in result.models] == [("a1", 0), ("a2", 0), ("zz", 0)]
+    filled = downed_lost_all(c, result)
+    assert [(o.id, o.wounds_lost) for o in filled.models] == [("a1", 2), ("a2", 7), ("zz", 0)]
+    given = parse_mission_result({"models": [{"id": "a2", "down": True, "wounds_lost": 3}]},
+                                 "r.yaml")
+    assert downed_lost_all(c, given).models[0].wounds_lost == 3
+    with pytest.raises(InputError) as info:
+        parse_mission_result({"models": [{"id": "a1", "down": True, "wounds_lost": 0}]},
+                             "r.yaml")
+    assert info.value.line() == (
+        "r.yaml: models[0].wounds_lost: is 0, but the model went down (down: true), which "
+        "takes every wound it had: give the wounds it lost, or leave wounds_lost out (all it "
+        "went in with)")
