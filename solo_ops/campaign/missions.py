@@ -12,7 +12,15 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from solo_ops.campaign.model import FALLEN, INJURED, RECOVERING, WOUNDED, Campaign, SquadModel
+from solo_ops.campaign.model import (
+    FALLEN,
+    INJURED,
+    RECOVERING,
+    WOUNDED,
+    Campaign,
+    SquadModel,
+    wounds_left,
+)
 from solo_ops.campaign.results import MissionResult, ModelOutcome, _harm_text
 from solo_ops.campaign.survival import MissionReport, pending_tests, run_survival_tests
 from solo_ops.campaign.threat import prediction_line
@@ -183,8 +191,9 @@ def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title:
     model.state = WOUNDED
     if harmed:
         return f"  {model.name} ({model.id}): {_harm_text(outcome)}."
-    return (f"  {model.name} ({model.id}): unharmed, but its wound is not healed "
-            f"({model.unhealed_wounds} wound(s)): a survival test to heal it.")
+    left = wounds_left(model.unhealed_wounds, model.parsed_profile().wounds)
+    return (f"  {model.name} ({model.id}): unharmed, but it went in hurt, with {left} (a "
+            "wound not healed): a survival test to heal it.")
 
 
 def _history_record(result: MissionResult, number: int, title: str, fought: list[str],
