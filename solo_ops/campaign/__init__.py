@@ -24,7 +24,14 @@ from solo_ops.campaign.carrying import (
     drop_carried,
     start_carry,
 )
-from solo_ops.campaign.missions import check_wounds_lost, record_mission, scenario_squads
+from solo_ops.campaign.missions import (
+    check_wounds_lost,
+    downed_lost_all,
+    mission_mismatch,
+    mission_title,
+    record_mission,
+    scenario_squads,
+)
 from solo_ops.campaign.model import (
     ACTIVE,
     DIFFICULTIES,
@@ -116,8 +123,11 @@ __all__ = [
     "carry_move_limit",
     "check_wounds_lost",
     "counts_as_moved",
+    "downed_lost_all",
     "drop_carried",
     "kills_in",
+    "mission_mismatch",
+    "mission_title",
     "new_campaign",
     "parse_mission_result",
     "parse_squad",

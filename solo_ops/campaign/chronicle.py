@@ -30,6 +30,7 @@ from solo_ops.campaign.model import (
     WOUNDED,
     Campaign,
     SquadModel,
+    wounds_left,
 )
 from solo_ops.campaign.survival import result_words
 from solo_ops.campaign.threat import calibration, percent, prediction_line
@@ -88,11 +89,8 @@ def state_words(model: SquadModel) -> str:
     if model.state == RECOVERING:
         return "recovering: misses the next mission"
     if model.state == INJURED and model.unhealed_wounds:
-        most = model.profile.get("wounds")
-        if isinstance(most, int):
-            return (f"injured: starts the next mission with {max(1, most - model.unhealed_wounds)}"
-                    f" of {most} wounds")
-        return f"injured: {model.unhealed_wounds} wound(s) not healed"
+        left = wounds_left(model.unhealed_wounds, model.parsed_profile().wounds)
+        return f"injured: starts the next mission with {left}"
     if model.state == INJURED:
         return f"injured ×{len(model.lasting_injuries)} (lasting)"
     return "fit" if model.state == ACTIVE else model.state

@@ -9,14 +9,23 @@ played mission — each model's history, the survival tests (through
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from typing import Any
 
-from solo_ops.campaign.model import FALLEN, INJURED, RECOVERING, WOUNDED, Campaign, SquadModel
+from solo_ops.campaign.model import (
+    FALLEN,
+    INJURED,
+    RECOVERING,
+    WOUNDED,
+    Campaign,
+    SquadModel,
+    wounds_left,
+)
 from solo_ops.campaign.results import MissionResult, ModelOutcome, _harm_text
 from solo_ops.campaign.survival import MissionReport, pending_tests, run_survival_tests
 from solo_ops.campaign.threat import prediction_line
 from solo_ops.core.dice import Dice
-from solo_ops.core.errors import InputError
+from solo_ops.core.errors import InputError, excerpt
 
 
 def scenario_squads(campaign: Campaign) -> list[dict[str, Any]]:
@@ -46,6 +55,51 @@ def recover_when_nobody_plays(campaign: Campaign) -> list[str]:
                 model.note(None, f"recovered: nobody else could play mission {number}")
                 names.append(model.name)
     return names
+
+
+def mission_title(campaign: Campaign, number: int) -> str:
+    """The name of the scenario of mission ``number`` of ``campaign`` (``Vesper: mission 2``):
+    what ``campaign play`` and ``campaign serve`` name it, and how its save is known as this
+    campaign's (:func:`mission_mismatch`)."""
+    return f"{campaign.name}: mission {number}"
+
+
+def mission_mismatch(campaign: Campaign, number: int, title: Any, squads: Any,
+                     seed: Any) -> str | None:
+    """Why a game (its scenario's ``title`` and ``squads`` entries, its ``seed``) is not
+    mission ``number`` of ``campaign``, in words, or None when it is: the mission is named
+    after the campaign and its number (:func:`mission_title`), its squads are the models of
+    this campaign that can play (:func:`scenario_squads`: the players and their model ids),
+    and, when the campaign keeps the threat it set this mission up with, its seed is that
+    threat's. A save copied in from another campaign's folder fails the first, or the second
+    when the two campaigns share a name."""
+    if title != mission_title(campaign, number):
+        return (f"its game is {excerpt(title)}, not {mission_title(campaign, number)!r} (a "
+                "save from another campaign, or from another mission)")
+    mine = {s["player"]: sorted(m["id"] for m in s["models"])
+            for s in scenario_squads(campaign)}
+    theirs: dict[str, list[str]] = {}
+    for squad in squads if isinstance(squads, list) else []:
+        if isinstance(squad, dict):
+            models = squad.get("models")
+            theirs[str(squad.get("player"))] = sorted(
+                str(m.get("id")) for m in (models if isinstance(models, list) else [])
+                if isinstance(m, dict))
+    if theirs != mine:
+        return (f"its squads ({_squads_words(theirs)}) are not the models of campaign "
+                f"{campaign.name!r} that can play ({_squads_words(mine)}): a save from "
+                "another campaign")
+    threat = campaign.threat
+    if threat is not None and threat.get("mission") == number \
+            and isinstance(threat.get("seed"), int) and threat["seed"] != seed:
+        return ("its seed is not the one the campaign set this mission up with (a save from "
+                "another campaign of the same name and squads)")
+    return None
+
+
+def _squads_words(squads: dict[str, list[str]]) -> str:
+    return "; ".join(f"{player}: {', '.join(ids)}" for player, ids in squads.items()) \
+        or "none"
 
 
 def _entry(model: SquadModel) -> dict[str, Any]:
@@ -97,6 +151,26 @@ def check_wounds_lost(campaign: Campaign, result: MissionResult, source: str | N
                              field=f"models[{i}].wounds_lost")
 
 
+def downed_lost_all(campaign: Campaign, result: MissionResult) -> MissionResult:
+    """``result`` with every model that went down and whose loss was not given (a result
+    file's ``down: true`` without ``wounds_lost``) counted as losing every wound it went into
+    the mission with: its Wounds, less a wound not healed (at least 1) — what a played game
+    records for a model taken down (docs/rules.md "Campaign"). Models the campaign does not
+    know are left for :func:`record_mission` to refuse."""
+    outcomes = []
+    for o in result.models:
+        try:
+            _, model = campaign.find(o.id)
+        except KeyError:
+            outcomes.append(o)
+            continue
+        if o.went_down and o.wounds_lost == 0:
+            most = model.parsed_profile().wounds
+            o = replace(o, wounds_lost=max(1, most - model.starting_wounds_lost()))
+        outcomes.append(o)
+    return replace(result, models=tuple(outcomes))
+
+
 def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title: str,
             all_destroyed: bool) -> str:
     """A model that played the mission: its count, and its survival test made pending when it
@@ -117,8 +191,9 @@ def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title:
     model.state = WOUNDED
     if harmed:
         return f"  {model.name} ({model.id}): {_harm_text(outcome)}."
-    return (f"  {model.name} ({model.id}): unharmed, but its wound is not healed "
-            f"({model.unhealed_wounds} wound(s)): a survival test to heal it.")
+    left = wounds_left(model.unhealed_wounds, model.parsed_profile().wounds)
+    return (f"  {model.name} ({model.id}): unharmed, but it went in hurt, with {left} (a "
+            "wound not healed): a survival test to heal it.")
 
 
 def _history_record(result: MissionResult, number: int, title: str, fought: list[str],

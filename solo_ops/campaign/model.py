@@ -54,6 +54,13 @@ SQUAD_KEYS = ("player", "name", "models", "notes")
 MODEL_KEYS = ("id", "name", "profile", "notes")
 
 
+def wounds_left(lost: int, most: int) -> str:
+    """The wounds a model of ``most`` Wounds has left after losing ``lost`` and not healing
+    them, as every line about a wound not healed says it: ``1 of 8 wounds`` (at least 1
+    left: the game starts it so, ``PlacedModel.starting_wounds``)."""
+    return f"{max(1, most - lost)} of {most} wounds"
+
+
 # -- settings -----------------------------------------------------------------------------------
 UNITS = ("in", "cm")
 """The ``units`` a campaign may set (as a scenario's ``units`` setting)."""

@@ -86,6 +86,11 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
           - {id: gunner, down: true, carried: true}      # still carried at the end
           - {id: vox, player: Ana, down: true, carried_off: true}   # carried off the table
         narrative: ["The vox-caster was recovered."]
+
+    A model that went down without ``wounds_lost`` lost every wound it went into the mission
+    with (:func:`~solo_ops.campaign.missions.downed_lost_all`, which needs the campaign);
+    ``down: true`` with ``wounds_lost: 0`` says two things that cannot both be true and is
+    refused naming the field.
     """
     r = Fields(data, source).only(RESULT_KEYS)
     models = []
@@ -103,9 +108,14 @@ def parse_mission_result(data: Any, source: str | None) -> MissionResult:
         if (carried or carried_off) and not down:
             raise m.error("carried_off" if carried_off else "carried",
                           "only a model that went down can be carried (add down: true)")
+        lost = m.integer("wounds_lost", 0, minimum=0)
+        if down and lost == 0 and m.has("wounds_lost"):
+            raise m.error("wounds_lost", "is 0, but the model went down (down: true), which "
+                                         "takes every wound it had: give the wounds it lost, "
+                                         "or leave wounds_lost out (all it went in with)")
         models.append(ModelOutcome(
-            id=mid, wounds_lost=m.integer("wounds_lost", 0, minimum=0), went_down=down,
-            carried=carried, carried_off=carried_off, player=m.text("player", None),
+            id=mid, wounds_lost=lost, went_down=down, carried=carried,
+            carried_off=carried_off, player=m.text("player", None),
             kills=m.integer("kills", 0, minimum=0)))
     vp = None
     if r.has("vp"):

@@ -37,6 +37,7 @@ from solo_ops.campaign.model import (
     CampaignSettings,
     Squad,
     SquadModel,
+    wounds_left,
 )
 from solo_ops.campaign.results import ModelOutcome, _harm_text
 from solo_ops.core.dice import Dice, RollEntry
@@ -106,7 +107,7 @@ def result_words(test: dict[str, Any]) -> str:
     as the history keeps it)."""
     result = test.get("result")
     unhealed, most = int(test.get("unhealed", 0) or 0), int(test.get("max_wounds", 0) or 0)
-    left = f"{max(1, most - unhealed)} of {most} wounds" if most else "fewer wounds"
+    left = wounds_left(unhealed, most) if most else "fewer wounds"
     if result == "injury" and unhealed:
         return f"the wound is not healed: it starts the next mission with {left}"
     return {"healed": "healed", "fallen": "FALLEN", "injury": "a lasting injury",
@@ -153,7 +154,7 @@ def survival_test(model: SquadModel, player: str, outcome: ModelOutcome,
         toughness=toughness, bonuses=bonuses, target=target, roll=entry.value, passed=passed,
         result=result, dice=entry, injured=injured, unhealed=missing if keeps else 0,
         max_wounds=most)
-    how = _how(outcome, injured, unhealed)
+    how = _how(outcome, injured, unhealed, most)
     _apply(model, test, mission, how)
     return test
 
@@ -168,12 +169,13 @@ def _failure(outcome: ModelOutcome, settings: CampaignSettings, injured: bool) -
     return "shaken off" if settings.wounded_failure == "none" else "injury"
 
 
-def _how(outcome: ModelOutcome, injured: bool, unhealed: int) -> str:
+def _how(outcome: ModelOutcome, injured: bool, unhealed: int, most: int) -> str:
     """What happened to it, for its history: ``lost 2 wound(s)``, ``went down``, ``played
-    hurt (2 wounds not healed)``."""
+    unharmed (went in hurt, with 5 of 7 wounds)`` (``unhealed`` of its ``most`` Wounds not
+    healed when it went in)."""
     how = _harm_text(outcome) if outcome.harmed else "played unharmed"
     if injured and unhealed:
-        how += f" (went in hurt: {unhealed} wound(s) not healed)"
+        how += f" (went in hurt, with {wounds_left(unhealed, most)})"
     elif injured:
         how += " (went in injured)"
     return how
@@ -194,9 +196,9 @@ def _apply(model: SquadModel, test: SurvivalTest, mission: int, how: str) -> Non
             if test.wounds_lost else "played hurt"
         again = " again while injured" if test.injured else ""
         injury: dict[str, Any] = {"mission": mission}
-        if test.unhealed:
+        if test.unhealed:  # in the words of the survival test's line
             injury["note"] = (f"{what} and failed its survival test{again}: "
-                              f"{test.unhealed} wound(s) not healed")
+                              f"{result_words(test.to_dict())}")
             injury["wounds"] = test.unhealed
         else:
             injury["note"] = f"lasting injury: {what} and failed its survival test{again}"
@@ -261,8 +263,8 @@ def run_survival_tests(campaign: Campaign, dice: Dice) -> MissionReport:
                              unhealed=int(pending.get("unhealed", 0)))
         model.pending = None
         tests.append(test)
-        lines.append(f"  {model.name} ({model.id}, {squad.player}) "
-                     f"{_how(outcome, test.injured, int(pending.get('unhealed', 0)))}: "
+        how = _how(outcome, test.injured, int(pending.get("unhealed", 0)), test.max_wounds)
+        lines.append(f"  {model.name} ({model.id}, {squad.player}) {how}: "
                      f"{test.describe()}.")
     fallen = [t.name for t in tests if t.result == "fallen"]
     if fallen:

@@ -25,6 +25,7 @@ from solo_ops.campaign import (
     MissionReport,
     calibration,
     check_wounds_lost,
+    downed_lost_all,
     new_campaign,
     parse_mission_result,
     parse_squad,
@@ -47,6 +48,7 @@ from solo_ops.cli.campaign_files import (
     campaign_path,
     change_campaign,
     check_not_ended,
+    check_own_mission,
     discard_unstarted,
     finish_last_mission,
     generate_mission,
@@ -274,9 +276,10 @@ def campaign_survival(name: str, result_file: Path | None, again: bool, seed: in
                       saves: Path | None, as_json: bool) -> None:
     """Record a mission result and roll the squad's survival tests."""
     path = campaign_path(name, saves)
-    result = None
+    result, key = None, None
     if result_file is not None:
         result = parse_mission_result(read_document(result_file), str(result_file))
+        key = result_key(result)  # of the file as written (a result recorded before keeps it)
     seed = resolve_seed(seed)
     dice = dice_for(CURRENT, seed)
     reports: list[MissionReport] = []
@@ -286,8 +289,8 @@ def campaign_survival(name: str, result_file: Path | None, again: bool, seed: in
         if result is not None:
             _check_no_mission_set_up(path, name, current.missions_played + 1)
             check_wounds_lost(current, result, str(result_file))
-            reports.append(record_mission(current, result, dice, source=str(result_file),
-                                          key=result_key(result), again=again))
+            reports.append(record_mission(current, downed_lost_all(current, result), dice,
+                                          source=str(result_file), key=key, again=again))
         else:
             reports.append(run_survival_tests(current, dice))
 
@@ -560,6 +563,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
     from solo_ops.session.opening import open_save
 
     table, doc = open_save(files["save"], files["log"], reveal=reveal_hidden, units=units)
+    check_own_mission(current, number, files["save"], doc)  # not one from another campaign
     game, state = table.game, table.state
     title = mission_facts(game)["title"]  # the chronicle's: the mission and its board
     session = Session(table, as_json=False)

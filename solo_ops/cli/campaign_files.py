@@ -151,7 +151,7 @@ def generate_mission(current: Campaign, files: dict[str, Path], number: int, see
     import yaml
 
     from solo_ops.campaign import scenario_squads
-    from solo_ops.campaign.missions import recover_when_nobody_plays
+    from solo_ops.campaign.missions import mission_title, recover_when_nobody_plays
     from solo_ops.cli import campaign_threat
     from solo_ops.cli.new import _pick, _shipped
     from solo_ops.game.generator import Candidate, Options, generate
@@ -176,7 +176,7 @@ def generate_mission(current: Campaign, files: dict[str, Path], number: int, see
         roster=None if picked_roster is None else Candidate(picked_roster.name, "",
                                                             picked_roster.data),
         squads=[Candidate(s["player"], "", s) for s in squads],
-        engagement=engagement, name=f"{current.name}: mission {number}")
+        engagement=engagement, name=mission_title(current, number))
     target = campaign_threat.target_of(current.settings)
     how = None
     if target is not None:
@@ -235,6 +235,25 @@ def mission_facts(game: Game) -> dict[str, Any]:
             "briefing": list(scenario.mission.briefing(game.edition)[1:])}
 
 
+def check_own_mission(campaign: Campaign, number: int, save: Path,
+                      doc: dict[str, Any]) -> None:
+    """Refuse a mission save (``doc``: as read from ``save``, or a game's ``scenario`` and
+    ``seed``) that is not mission ``number`` of ``campaign`` — one copied in from another
+    campaign's folder (:func:`~solo_ops.campaign.missions.mission_mismatch`): one line naming
+    the save; nothing is played on, recorded or written."""
+    from solo_ops.campaign.missions import mission_mismatch
+
+    found = doc.get("scenario")
+    scenario: dict[str, Any] = found if isinstance(found, dict) else {}
+    problem = mission_mismatch(campaign, number, scenario.get("name"),
+                               scenario.get("squads"), doc.get("seed"))
+    if problem is not None:
+        raise InputError(
+            f"is not mission {number} of campaign {shown_name(campaign.name)}: {problem}; "
+            "nothing was recorded — put it back in its own campaign's folder, or move it "
+            f"aside to set mission {number} up anew", source=str(save))
+
+
 def _check_not_recorded(path: Path, name: str, number: int) -> None:
     """Refuse a mission another terminal has just recorded (read again under the lock)."""
     if load_campaign(path, name).missions_played + 1 != number:
@@ -260,6 +279,8 @@ def _record_played_mission(path: Path, name: str, number: int, files: dict[str, 
     def apply(latest: Campaign) -> None:
         if latest.missions_played >= number:  # another terminal recorded it already
             return
+        check_own_mission(latest, number, files["save"],
+                          {"scenario": game.scenario.document, "seed": game.seed})
         dice.log.clear()
         reports.append(record_mission(latest, result, dice, source=str(files["save"])))
         record = next(e for e in reversed(latest.history) if e.get("mission") == number

@@ -28,6 +28,7 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
+    check_own_mission,
     finish_last_mission,
     generate_mission,
     load_campaign,
@@ -125,6 +126,7 @@ class Desk:
             from solo_ops.session.opening import open_save, sync_log
 
             table, doc = open_save(self.files["save"], self.files["log"], units=self.units)
+            check_own_mission(self.campaign, self.number, self.files["save"], doc)
             state = table.state
             if not state.ended:
                 try:

@@ -626,9 +626,11 @@ def replay_command(log: Path, save: Path | None, as_json: bool) -> None:
                 out.print(f"Every line is the one its save {done.save} recorded.",
                           markup=False)
             elif done.save is None:
-                out.print("(No save beside the log to check it against: the dice and the "
-                          "rules agree with it, but only the save proves it is the log "
-                          "written at the table, whole.)", markup=False)
+                looked = " or ".join(p.name for p in opening.saves_beside(log))
+                out.print(f"(No save beside the log{f' ({looked})' if looked else ''} to "
+                          "check it against: the dice and the rules agree with it, but only "
+                          "the save proves it is the log written at the table, whole; "
+                          "--save SAVE names it.)", markup=False)
         else:
             out.print(f"{where} differs from the log: {diff.detail}", markup=False)
         if state.result:

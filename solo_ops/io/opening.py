@@ -115,12 +115,21 @@ def legacy_save(scenario_path: Path, seed: int) -> Path:
     return Path("saves") / f"{Path(scenario_path).stem}-{seed}.json"
 
 
-def save_beside(log: Path) -> Path | None:
-    """The save a log belongs to, by name: ``x.log.jsonl`` → ``x.json`` (if it exists)."""
+def saves_beside(log: Path) -> list[Path]:
+    """Where the save a log belongs to would be, by name, in the log's folder: ``x.log.jsonl``
+    → ``x.json`` (a game's, :func:`saves_for`), then ``x.save.json`` (a campaign mission's,
+    :func:`mission_paths`: ``mission-N.log.jsonl`` beside ``mission-N.save.json``); none for
+    a file not named as a log."""
     if not log.name.endswith(".log.jsonl"):
-        return None
-    save = log.with_name(log.name[: -len(".log.jsonl")] + ".json")
-    return save if save.is_file() else None
+        return []
+    stem = log.name[: -len(".log.jsonl")]
+    return [log.with_name(f"{stem}.json"), log.with_name(f"{stem}.save.json")]
+
+
+def save_beside(log: Path) -> Path | None:
+    """The save a log belongs to (the first of :func:`saves_beside` that is a file), or
+    None."""
+    return next((save for save in saves_beside(log) if save.is_file()), None)
 
 
 HEAD_BYTES = 8192

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from solo_ops.core.documents import loads_json, saved_values_problem
-from solo_ops.core.errors import InputError, SaveError
+from solo_ops.core.errors import InputError, SaveError, excerpt
 from solo_ops.core.seal import SEAL_KEY, sealed
 from solo_ops.core.seal import problem as seal_problem
 from solo_ops.io.leftovers import clean_leftovers
@@ -169,13 +169,33 @@ def read_json_document(path: str | Path, limit: str = "save") -> Document:
         raise damaged(path, f"not valid JSON at line {exc.lineno}: {exc.msg}", limit) \
             from None
     if not isinstance(document, dict):
-        raise damaged(path, "not a JSON object")
-    version = document.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise damaged(path, "no schema_version")
-    if not isinstance(document.get("kind"), str):
-        raise damaged(path, "no kind")
+        raise damaged(path, "not a JSON object", limit)
+    problem = _head_problem(document)
+    if problem is not None:
+        raise damaged(path, problem, limit)
     return document
+
+
+def _head_problem(document: Mapping[str, Any]) -> str | None:
+    """What is wrong with a document's ``schema_version`` and ``kind``, in words (None when
+    nothing is): missing, or there but not a whole number / not text — the value quoted, so a
+    ``"4"`` typed with quotes is told from a missing key."""
+    if "schema_version" not in document:
+        return "no schema_version"
+    version = document["schema_version"]
+    if isinstance(version, bool) or not isinstance(version, int):
+        return f"schema_version must be a whole number, got {_shown(version)}"
+    if "kind" not in document:
+        return "no kind"
+    if not isinstance(document["kind"], str):
+        return f"kind must be text, got {_shown(document['kind'])}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A value as the file wrote it, for an error line: ``'4'`` (text), ``4.5``, ``null``,
+    ``true``."""
+    return json.dumps(value) if value is None or isinstance(value, bool) else excerpt(value)
 
 
 def load_json(

@@ -169,9 +169,9 @@ def test_down_failure_injured_carries_every_wound_but_one() -> None:
     assert (test.result, test.unhealed, test.max_wounds) == ("injury", 7, 7)
     model = c.find("a3")[1]
     assert model.state == INJURED and model.unhealed_wounds == 7
-    assert model.injuries == [{"mission": 1, "wounds": 7, "note": "went down and failed its "
-                                                                  "survival test: 7 wound(s) "
-                                                                  "not healed"}]
+    assert model.injuries == [{"mission": 1, "wounds": 7, "note": (
+        "went down and failed its survival test: the wound is not healed: it starts the next "
+        "mission with 1 of 7 wounds")}]  # the survival line's words, never "7 not healed"
     assert test.describe().endswith("the wound is not healed: it starts the next mission "
                                     "with 1 of 7 wounds")
 

@@ -252,16 +252,19 @@ def test_a_campaign_killed_while_it_records_is_the_old_or_the_new_one(tmp_path: 
 
 # -- a mission's end completed on the next open ---------------------------------------------------
 def _ended_mission(tmp_path: Path, record: bool) -> tuple[Path, dict[str, Path]]:
-    """Campaign C (saves in ``tmp_path/saves``) whose mission 1 was played to its end by the
-    autopilot and saved; with ``record`` also recorded (the map of its end never drawn: the
-    command was stopped between the two)."""
+    """Campaign C (saves in ``tmp_path/saves``) whose mission 1 (a small game of its squad,
+    named as its mission 1) was played to its end by the autopilot and saved; with ``record``
+    also recorded (the map of its end never drawn: the command was stopped between the
+    two)."""
     saves = tmp_path / "saves"
     assert invoke("campaign", "new", "C", "--squad", str(VESPER), "--saves",
                   str(saves)).exit_code == 0
     path = saves / "C.json"
     files = mission_paths(path, 1)
     files["folder"].mkdir(parents=True)
-    game, state = new_game(load_scenario(small_scenario(tmp_path, turns=1)), 3)
+    scenario = small_scenario(tmp_path, turns=1)  # named as campaign C's mission 1 is named
+    scenario.write_text(scenario.read_text().replace("name: Small test", "name: 'C: mission 1'"))
+    game, state = new_game(load_scenario(scenario), 3)
     autopilot.play(game, state)
     table = GameTable(game, state, files["save"], files["log"])
     table.start()  # the mission's save, ended

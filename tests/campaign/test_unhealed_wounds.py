@@ -20,7 +20,9 @@ from solo_ops.campaign import (
     CampaignSettings,
     MissionResult,
     ModelOutcome,
+    downed_lost_all,
     new_campaign,
+    parse_mission_result,
     parse_squad,
     record_mission,
     scenario_squads,
@@ -97,8 +99,12 @@ def test_the_wound_is_tested_again_after_the_next_mission_even_unhurt() -> None:
     kell = c.find("a1")[1]
     assert kell.state == ACTIVE and kell.unhealed_wounds == 0 and kell.missions == 2
     assert kell.injuries == [{"mission": 1, "wounds": 2, "healed": 2, "note": (
-        "lost 2 wound(s) and failed its survival test: 2 wound(s) not healed")}]
-    assert any("its wound is not healed (2 wound(s))" in line for line in report.lines)
+        "lost 2 wound(s) and failed its survival test: the wound is not healed: it starts the "
+        "next mission with 5 of 7 wounds")}]
+    assert report.lines[2] == ("  Kell (a1): unharmed, but it went in hurt, with 5 of 7 "
+                               "wounds (a wound not healed): a survival test to heal it.")
+    assert report.lines[-1] == ("  Kell (a1, Ana) played unharmed (went in hurt, with 5 of 7 "
+                                "wounds): rolled 2 against Toughness 3 or less: healed.")
     assert starting_wounds(c)["a1"] == 7
 
 
@@ -187,3 +193,49 @@ def test_the_recovering_come_back_when_nobody_else_can_play() -> None:
     assert [m.state for m in c.squads[0].models] == [ACTIVE, ACTIVE]
     assert starting_wounds(c) == {"a1": 7, "a2": 7}
     assert c.find("a1")[1].history[-1]["text"] == "recovered: nobody else could play mission 3"
+
+
+def test_a_model_down_without_wounds_lost_lost_all_it_went_in_with() -> None:
+    """A result file's ``down: true`` without ``wounds_lost``: every wound the model went into
+    the mission with — Kell, starting hurt with 2 of 7, lost 2; the whole Rask 7 (what the
+    game records for a model taken down); an unknown id is left for ``record_mission`` to
+    refuse. ``down: true`` with ``wounds_lost: 0`` is refused naming the field."""
+    c = campaign()
+    mission(c, [6], ModelOutcome("a1", wounds_lost=5))  # fails: starts mission 2 with 2 of 7
+    result = parse_mission_result({"models": [{"id": "a1", "down": True},
+                                              {"id": "a2", "down": True},
+                                              {"id": "zz", "down": True}]}, "r.yaml")
+    assert [(o.id, o.wounds_lost) for o in result.models] == [("a1", 0), ("a2", 0), ("zz", 0)]
+    filled = downed_lost_all(c, result)
+    assert [(o.id, o.wounds_lost) for o in filled.models] == [("a1", 2), ("a2", 7), ("zz", 0)]
+    given = parse_mission_result({"models": [{"id": "a2", "down": True, "wounds_lost": 3}]},
+                                 "r.yaml")
+    assert downed_lost_all(c, given).models[0].wounds_lost == 3
+    with pytest.raises(InputError) as info:
+        parse_mission_result({"models": [{"id": "a1", "down": True, "wounds_lost": 0}]},
+                             "r.yaml")
+    assert info.value.line() == (
+        "r.yaml: models[0].wounds_lost: is 0, but the model went down (down: true), which "
+        "takes every wound it had: give the wounds it lost, or leave wounds_lost out (all it "
+        "went in with)")
+
+
+def test_every_line_about_a_wound_not_healed_says_the_wounds_it_starts_with() -> None:
+    """Kell (7 wounds) went down and failed under ``down_failure: injured``: his state, his
+    injury, his survival line and the next mission's report all say he has 1 of 7 wounds, in
+    the same words — never "7 wound(s) not healed" beside "1 of 7" (the injury and the report
+    used to count the wounds missing, the state the wounds left)."""
+    c = campaign(CampaignSettings(down_failure="injured"))
+    first = mission(c, [6], ModelOutcome("a1", went_down=True))
+    kell = c.find("a1")[1]
+    said = "the wound is not healed: it starts the next mission with 1 of 7 wounds"
+    assert state_words(kell) == "injured: starts the next mission with 1 of 7 wounds"
+    assert kell.injuries[0]["note"] == f"went down and failed its survival test: {said}"
+    assert first.lines[-1] == ("  Kell (a1, Ana) went down: rolled 6 against Toughness 3 or "
+                               f"less: {said}.")
+    second = mission(c, [1])
+    assert second.lines[2] == ("  Kell (a1): unharmed, but it went in hurt, with 1 of 7 wounds "
+                               "(a wound not healed): a survival test to heal it.")
+    assert second.lines[-1] == ("  Kell (a1, Ana) played unharmed (went in hurt, with 1 of 7 "
+                                "wounds): rolled 1 against Toughness 3 or less: healed.")
+    assert not any("wound(s) not healed" in line for line in (*first.lines, *second.lines))

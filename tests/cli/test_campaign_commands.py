@@ -166,6 +166,42 @@ def test_a_result_file_cannot_lose_more_wounds_than_a_model_has(runner: CliRunne
     assert out.exit_code == 0, out.output
 
 
+def test_a_model_down_without_wounds_lost_lost_them_all(runner: CliRunner,
+                                                        tmp_path: Path) -> None:
+    """``{id: kell, down: true}`` records Sgt Kell (8 wounds) as having lost all 8, as a played
+    game records a model taken down (it used to record 0: the chronicle's "wounds lost" then
+    said he lost none); a loss given with it is kept."""
+    start(runner, tmp_path)
+    result_file = write(tmp_path / "r.yaml", {"models": [{"id": "kell", "down": True},
+                                                         {"id": "rask", "down": True,
+                                                          "wounds_lost": 5}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", result_file, "--seed",
+                 "1", "--saves", str(tmp_path), "--json")
+    assert out.exit_code == 0, out.output
+    assert [(t["model"], t["wounds_lost"]) for t in json.loads(out.stdout)["tests"]] == [
+        ("kell", 8), ("rask", 5)]
+    shown = json.loads(invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path),
+                              "--json").stdout)
+    assert [(m["id"], m["wounds_lost"], m["down"]) for m in shown["history"][0]["models"]] == [
+        ("kell", 8, True), ("rask", 5, True)]
+
+
+def test_down_with_no_wounds_lost_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    """``down: true`` with ``wounds_lost: 0`` cannot both be true: one line naming the file and
+    the field, exit 2, the campaign save untouched."""
+    start(runner, tmp_path)
+    before = (tmp_path / "Gallowdark.json").read_bytes()
+    bad = write(tmp_path / "bad.yaml", {"models": [{"id": "kell", "down": True,
+                                                    "wounds_lost": 0}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", bad, "--seed", "1",
+                 "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr == (f"solo-ops: error: {bad}: models[0].wounds_lost: is 0, but the model "
+                          "went down (down: true), which takes every wound it had: give the "
+                          "wounds it lost, or leave wounds_lost out (all it went in with)\n")
+    assert (tmp_path / "Gallowdark.json").read_bytes() == before
+
+
 def _kill(runner: CliRunner, saves: Path, model: str) -> None:
     """Make ``model`` fall: went down, rolling a 6 (the seed is searched for a 6)."""
     result_file = write(saves / f"fall-{model}.yaml", {"models": [{"id": model, "down": True}]})
@@ -335,6 +371,23 @@ def test_damaged_save_names_the_file_and_backup(runner: CliRunner, tmp_path: Pat
     restored = json.loads(invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path),
                                  "--json").stdout)
     assert restored["missions_played"] == 0  # the backup is the version before the last save
+
+
+def test_a_schema_version_written_as_text_is_named(runner: CliRunner, tmp_path: Path) -> None:
+    """A campaign save whose ``schema_version`` is the text ``"4"`` is refused in one line
+    saying so (it used to say "no schema_version", as if the key were missing); the file is
+    left as it was."""
+    start(runner, tmp_path)
+    path = tmp_path / "Gallowdark.json"
+    data = json.loads(path.read_text())
+    data["schema_version"] = str(data["schema_version"])
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    out = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr == (f"solo-ops: error: {path} is damaged (schema_version must be a whole "
+                          f"number, got '{SCHEMA_VERSION}'); no backup exists\n")
+    assert path.read_bytes() == before
 
 
 def test_valid_json_with_bad_fields_names_the_field(runner: CliRunner, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_propose_choose_play_and_show(runner: CliRunner, tmp_path: Path,
     assert ("Threat: ork-mob at level 2: you win 63% (95% interval 50-73%, rated on 64 "
             "simulated missions); target 50% (the group's choice)") in second.stdout
     assert "Sgt Kell (kell, Ana) " in second.stdout  # tested again: went in hurt
-    assert "(went in hurt: 3 wound(s) not healed)" in second.stdout
+    assert "(went in hurt, with 5 of 8 wounds)" in second.stdout
     shown = json.loads(runner.invoke(main, ["campaign", "show", "Vesper", "--saves",
                                             str(saves), "--json"]).stdout)
     record = shown["history"][-1]

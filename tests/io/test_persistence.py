@@ -314,6 +314,15 @@ def test_damaged_file_names_the_backup(tmp_path: Path) -> None:
     ("[1, 2]", "not a JSON object"),
     ('{"kind": "test-doc"}', "no schema_version"),
     ('{"schema_version": 1}', "no kind"),
+    ('{"schema_version": "4", "kind": "test-doc"}',
+     "schema_version must be a whole number, got '4'"),
+    ('{"schema_version": 4.5, "kind": "test-doc"}',
+     "schema_version must be a whole number, got 4.5"),
+    ('{"schema_version": null, "kind": "test-doc"}',
+     "schema_version must be a whole number, got null"),
+    ('{"schema_version": true, "kind": "test-doc"}',
+     "schema_version must be a whole number, got true"),
+    ('{"schema_version": 1, "kind": 7}', "kind must be text, got 7"),
 ])
 def test_damage_reasons(tmp_path: Path, content: str, reason: str) -> None:
     path = tmp_path / "c.json"
