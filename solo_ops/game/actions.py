@@ -457,7 +457,8 @@ def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     declared = ("advance" if op.advance_roll is not None
                 else "charge" if op.charge_roll is not None or op.charge_target else None)
     why = kt2018.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
-                           moved=op.moved or op.moved_how is not None, declared=declared)
+                           moved=op.moved or op.moved_how is not None, declared=declared,
+                           started_within=state.started_within(op))
     if why is not None:
         raise RuleError(f"{op.name} cannot be Readied: {why}")
     op.readied = True

@@ -35,7 +35,7 @@ from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
 from solo_ops.geometry import placement, search
 from solo_ops.geometry.placement import Base
-from solo_ops.rules import kt2018, reach
+from solo_ops.rules import kt2018, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
@@ -213,15 +213,19 @@ def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: R
 
 
 def _check_free(terrain: Terrain, state: State, op: Operative, how: str) -> None:
-    """A plain move (not a charge or a fall back) is refused to a model held by an enemy."""
-    if how not in ("reposition", "dash", "normal", "advance"):
-        return
-    held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
-    if held:
-        raise RuleError(f"{op.id} is {reach.within_words(state.edition)} {held[0].id}: it "
-                        "can only fall back or fight" if state.edition == "kt2024" else
-                        f"{op.id} is within 1\" of {held[0].id}: it can only stay where it "
-                        "is or Fall Back")
+    """The referee's refusals a relative move meets before anything is measured, in the words
+    of the same move to a point: Kill Team 2018's timing (moves in the movement phase, once) and
+    a model that began the movement phase within 1" of an enemy; a plain move (not a charge or
+    a fall back) from where an enemy holds the model."""
+    from solo_ops.game.action_checks import activation
+
+    act = activation(state, op)
+    why = referee.timing_refusal_2018(act, how) or referee.started_within_refusal(act, how)
+    if why is None and how in referee.FREE_MOVES:
+        held = reach.within_reach(terrain, op, _enemies_on_table(state, op.side))
+        why = referee.control_refusal(act, how, held[0].label) if held else None
+    if why is not None:
+        raise RuleError(why)
 
 
 def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:

@@ -648,13 +648,20 @@ def may_retreat(moved_how: str | None) -> str | None:
     return None
 
 
-def may_ready(*, engaged: bool, moved: bool, declared: str | None = None) -> str | None:
+def may_ready(*, engaged: bool, moved: bool, declared: str | None = None,
+              started_within: str | None = None) -> str | None:
     """Why a model cannot be Readied, or None: 004 Readying "instead of making a normal move
     (including pivoting the model) you can Ready them, unless they are within 1" of an enemy
     model"; Falling Back "it cannot ... be Readied in that phase". ``declared``: an Advance or
-    a charge declared (and rolled) but not moved yet, each also instead of a normal move."""
+    a charge declared (and rolled) but not moved yet, each also instead of a normal move.
+    ``started_within``: the enemy it stood within 1" of as the movement phase began (004
+    Falling Back: such a model "cannot make a normal move. Instead, it can either remain
+    stationary or Fall Back": there is no normal move for a Ready to replace)."""
     if engaged:
         return "it is within 1\" of an enemy model"
+    if started_within is not None:
+        return (f"it started the movement phase within 1\" of {started_within}: it can only "
+                "remain stationary or Fall Back (004), and Readying is instead of a normal move")
     if moved:
         return "it has moved this phase: Readying is instead of a normal move"
     if declared is not None:

@@ -11,6 +11,8 @@ Reading: docs/rules.md, "Kill Team 2018 (Pariah Nexus): phases and reactions".
 
 from __future__ import annotations
 
+import pytest
+
 from solo_ops.game.engine import pending, step
 from tests.support.portal_board import refused, start
 
@@ -30,6 +32,8 @@ def test_a_players_model_that_started_within_one_inch_only_stays_or_falls_back()
     refused(game, state, {"type": "move", "to": [8, 11]}, why)
     refused(game, state, {"type": "move", "how": "advance", "to": [8, 11]}, why)
     refused(game, state, {"type": "move", "how": "charge", "target": "e1"}, why)
+    refused(game, state, {"type": "ready"}, "a1 cannot be Readied: it started the movement "
+            "phase within 1\" of e1: it can only remain stationary or Fall Back")
     step(game, state, {"type": "move", "how": "fall_back", "to": [6, 11]})
     assert a1.at == (6.0, 11.0) and a1.moved_how == "fall_back"
 
@@ -74,3 +78,23 @@ def test_an_advance_declared_is_no_ready() -> None:
     step(game, state, {"type": "move", "how": "advance"})
     refused(game, state, {"type": "ready"},
             "a1 cannot be Readied: it has declared an Advance this phase")
+
+
+def test_a_relative_move_meets_the_same_refusals_first() -> None:
+    """A relative move ("move 2 toward e1", "move into base contact with ...") is refused
+    for the same reasons as a move to a point, before anything is measured: a model that
+    began the phase within 1" of e1, and, in the shooting phase, any move (before, the tester
+    read "kell can move at most 6.0", not 7"" and "kell can charge 12.0"" in the shooting
+    phase, as if the move were only too long)."""
+    from solo_ops.core.errors import RuleError
+    from solo_ops.game import intent
+
+    game, state = start({"a1": (10, 11)}, edition="kt2018", enemy_at=(10 + GAP, 11))
+    state.operatives["e1"].at = (20.0, 11.0)
+    step(game, state, {"type": "activate", "operative": "a1"})
+    ask = {"type": "move", "relation": "toward", "ref": "e1", "amount": 2}
+    with pytest.raises(RuleError, match="a1 started the movement phase within 1\" of e1"):
+        intent.propose(game, state, ask)
+    state.phase = "shooting"
+    with pytest.raises(RuleError, match="models move in the movement phase"):
+        intent.propose(game, state, ask)
