@@ -653,10 +653,9 @@ def may_ready(*, engaged: bool, moved: bool, declared: str | None = None,
     """Why a model cannot be Readied, or None: 004 Readying "instead of making a normal move
     (including pivoting the model) you can Ready them, unless they are within 1" of an enemy
     model"; Falling Back "it cannot ... be Readied in that phase". ``declared``: an Advance or
-    a charge declared (and rolled) but not moved yet, each also instead of a normal move.
-    ``started_within``: the enemy it stood within 1" of as the movement phase began (004
-    Falling Back: such a model "cannot make a normal move. Instead, it can either remain
-    stationary or Fall Back": there is no normal move for a Ready to replace)."""
+    a charge declared (and rolled) but not moved yet, each also instead of a normal move;
+    ``started_within``: the enemy it stood within 1" of as the phase began (004 Falling Back:
+    it "cannot make a normal move", so there is none for a Ready to replace)."""
     if engaged:
         return "it is within 1\" of an enemy model"
     if started_within is not None:

@@ -457,6 +457,21 @@ def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
 
 
 @njit
+def _doubled(a: np.ndarray, b: np.ndarray, t: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The three growing outputs of :func:`crossings` and :func:`touches` (two index arrays
+    and the ``t`` along the segment), full: copied into arrays twice as long."""
+    n = len(a)
+    a2 = np.empty(2 * n, np.int64)
+    b2 = np.empty(2 * n, np.int64)
+    t2 = np.empty(2 * n)
+    a2[:n] = a
+    b2[:n] = b
+    t2[:n] = t
+    return a2, b2, t2
+
+
+@njit
 def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx: np.ndarray,
               tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``routes.rings.crossings`` of the segments ``idx``: (segment, edge, t along the segment) of
@@ -470,10 +485,9 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
         for c in range(2):
             lo[e, c] = min(e0[e, c], e1[e, c]) - tol
             hi[e, c] = max(e0[e, c], e1[e, c]) + tol
-    cap = 16
-    out_s = np.empty(cap, np.int64)
-    out_e = np.empty(cap, np.int64)
-    out_t = np.empty(cap)
+    out_s = np.empty(16, np.int64)
+    out_e = np.empty(16, np.int64)
+    out_t = np.empty(16)
     m = 0
     for s in idx:
         ax, ay, bx, by = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
@@ -497,15 +511,8 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray, idx:
             if not (((o1 > tl and o2 < -tl) or (o1 < -tl and o2 > tl))
                     and ((o3 > tf and o4 < -tf) or (o3 < -tf and o4 > tf))):
                 continue
-            if m == cap:
-                cap *= 2
-                grow_s = np.empty(cap, np.int64)
-                grow_e = np.empty(cap, np.int64)
-                grow_t = np.empty(cap)
-                grow_s[:m] = out_s
-                grow_e[:m] = out_e
-                grow_t[:m] = out_t
-                out_s, out_e, out_t = grow_s, grow_e, grow_t
+            if m == len(out_s):
+                out_s, out_e, out_t = _doubled(out_s, out_e, out_t)
             out_s[m] = s
             out_e[m] = e
             out_t[m] = o3 / (o3 - o4)
@@ -521,10 +528,9 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, idx: np.ndarray, near: 
     ends, segment by segment, vertices in order (within the segment's box grown by
     ``near``)."""
     nv = v.shape[0]
-    cap = 16
-    out_s = np.empty(cap, np.int64)
-    out_v = np.empty(cap, np.int64)
-    out_t = np.empty(cap)
+    out_s = np.empty(16, np.int64)
+    out_v = np.empty(16, np.int64)
+    out_t = np.empty(16)
     m = 0
     for s in idx:
         ax, ay, bx, by = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
@@ -542,15 +548,8 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, idx: np.ndarray, near: 
             along = (wx * dx + wy * dy) / ld
             if not (abs(dx * wy - dy * wx) <= near * ld and along > near and along < ld - near):
                 continue
-            if m == cap:
-                cap *= 2
-                grow_s = np.empty(cap, np.int64)
-                grow_v = np.empty(cap, np.int64)
-                grow_t = np.empty(cap)
-                grow_s[:m] = out_s
-                grow_v[:m] = out_v
-                grow_t[:m] = out_t
-                out_s, out_v, out_t = grow_s, grow_v, grow_t
+            if m == len(out_s):
+                out_s, out_v, out_t = _doubled(out_s, out_v, out_t)
             out_s[m] = s
             out_v[m] = k
             out_t[m] = along / ld
