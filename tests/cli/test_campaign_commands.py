@@ -306,9 +306,10 @@ def _set_up_next(runner: CliRunner, saves: Path, name: str, number: int) -> Path
 def test_a_recruit_waits_while_a_mission_is_set_up(runner: CliRunner, tmp_path: Path) -> None:
     """A recruit added while ``campaign play`` had mission 2 set up was recorded as having
     fought it (the squads had been deployed without it). Now it is refused in one line, exit
-    2, the campaign save untouched; once that mission's files are moved aside, it joins."""
+    2, the campaign save untouched; once that mission's files are moved aside, it joins.
+    (No target win chance: the mission is set up without a proposal's simulated missions.)"""
 
-    start(runner, tmp_path)
+    start(runner, tmp_path, "--target-win", "off")
     _kill(runner, tmp_path, "vale")
     save = _set_up_next(runner, tmp_path, "Gallowdark", 2)
     campaign = tmp_path / "Gallowdark.json"
