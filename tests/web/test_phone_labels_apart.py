@@ -70,3 +70,35 @@ def test_labels_of_close_marks_do_not_overlap_on_a_phone(browser: Any) -> None:
     finally:
         if server is not None:
             server.close()
+
+
+def test_a_pinch_keeps_the_labels_apart_once_it_rests(browser: Any) -> None:
+    """A pinch zooms many times a second; the labels are kept apart once the fingers rest
+    (the search among them is not made at every step of it), and then none overlaps, as at
+    a button's zoom. The moments of the first test, on the 390 px phone, pinched in from its
+    opening zoom towards the whole board, where the grown labels of close marks would meet."""
+    from tests.support.phone_page import pinch, zoom
+
+    page = browser.new_context(viewport=PHONES["390x844"], device_scale_factor=2,
+                               has_touch=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    server = None
+    try:
+        chosen = [SCENARIOS / "bheta-decima-refinery-strike.yaml"]
+        found = {}
+        for what, game, state in moments(chosen, scenario_path(), 3, limit=2):
+            server = server or PageServer(game, state)
+            server.serve(game, state)
+            open_page(page, f"{server.url}?host=1")
+            opening = zoom(page)
+            pinch(page, 0.3)
+            assert zoom(page) < opening
+            page.wait_for_timeout(400)  # the gesture rests (150 ms), and a frame is drawn
+            found[what] = overlapping_labels(page)
+            assert legible_share(label_heights(page)) >= 0.9
+        assert len(found) == 3 and {k: v for k, v in found.items() if v} == {}
+        assert errors == []
+    finally:
+        if server is not None:
+            server.close()

@@ -118,8 +118,9 @@
   }
 
   // Zoom to ``level`` (1: the board as wide as the holder), keeping the holder point (px, py)
-  // where it is (its centre by default).
-  function zoomTo(level, px, py) {
+  // where it is (its centre by default). ``gesture``: a step of a pinch or a wheel, which
+  // keeps the labels apart once the fingers rest (scaleLabels).
+  function zoomTo(level, px, py, gesture = false) {
     const box = holder();
     const svg = svgEl();
     if (!svg) return;
@@ -139,14 +140,18 @@
     box.style.height = `${Math.min(height, Math.max(200, window.innerHeight * most - strip))}px`;
     box.scrollLeft = fx * after - cx;
     box.scrollTop = fy * after - cy;
-    scaleLabels();
+    scaleLabels(gesture);
     $("zoom-out").disabled = zoom <= 1;
     $("zoom-in").disabled = zoom >= MAX_ZOOM;
   }
 
   // Zoomed out, each label is scaled about its mark (data-pivot) so its letters stay at least
-  // MIN_FONT CSS px; a step's or sector's round badge follows its number.
-  function scaleLabels() {
+  // MIN_FONT CSS px; a step's or sector's round badge follows its number. Then the labels are
+  // kept apart (keepApart): at once, or ``gesture`` (a pinch or wheel step) once it rests.
+  const APART_REST = 150;  // ms without a zoom step: the gesture rests
+  let apartLater = null;
+
+  function scaleLabels(gesture = false) {
     const svg = svgEl();
     if (!svg) return;
     const k = perUnit();
@@ -169,7 +174,20 @@
       const [mx, my] = el.dataset.pivot.split(" ").map(Number);
       el.setAttribute("transform", `translate(${mx * (1 - f)} ${my * (1 - f)}) scale(${f})`);
     }
-    keepApart(svg, k);
+    clearTimeout(apartLater);
+    if (!gesture) {
+      keepApart(svg, k);
+      return;
+    }
+    // a pinch or a wheel moves many times a second: the labels are kept apart (a search
+    // among them, each against the others) once it rests, not at every step of it, and its
+    // leader lines are taken away meanwhile (they point where the labels were)
+    drawLeaders(svg, null, k);
+    apartLater = setTimeout(() => {
+      const now = svgEl();
+      const kk = now && perUnit();
+      if (kk) keepApart(now, kk);
+    }, APART_REST);
   }
 
   // -- labels kept apart -----------------------------------------------------------------------
@@ -396,7 +414,7 @@
       if (pointers.size < 2) return;
       const [a, b] = [...pointers.values()];
       zoomTo(gesture.zoom * Math.hypot(a.x - b.x, a.y - b.y) / gesture.dist, gesture.cx,
-             gesture.cy);
+             gesture.cy, true);
       return;
     }
     const dx = evt.clientX - gesture.x0;
@@ -438,7 +456,7 @@
     evt.preventDefault();
     const rect = holder().getBoundingClientRect();
     zoomTo(z.zoom * Math.exp(-evt.deltaY / 300), evt.clientX - rect.left,
-           evt.clientY - rect.top);
+           evt.clientY - rect.top, true);
   }
 
   // The card a tap at (x, y) inches finds: a model's base first, then a counter, then an
