@@ -57,7 +57,7 @@ def apply(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         "portal": _portal, "ready": _ready, "done": _done, "attack_damage": _attack_damage,
         "reaction": _reaction, "cp": cp.spend_at_table,
         "counteract": _counteract, "pickup": _pickup, "placedown": _placedown,
-        "guard": _guard, "order": _order, "effect": _effect,
+        "guard": _guard, "order": _order, "effect": _effect, "hold_fire": _hold_fire,
     }
     handler = handlers.get(str(kind))
     if handler is None:
@@ -110,6 +110,22 @@ def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     kept = {"kept": True} if stance is None and state.edition == "kt2024" else {}
     return [{"type": "activated", "operative": op.id, "player": op.owner, "stance": op.stance,
              **kept}]
+
+
+def _hold_fire(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
+    """Kill Team 2018, ``pass`` at "which of your models shoots now?": the asked player's
+    models not picked yet hold their fire this shooting phase (004 Ready, Fire!: players
+    "choose a ... model from their kill team to shoot with ..., or pass"), in one answer
+    rather than each picked and ``done``; the turn goes on as after an activation."""
+    if prompt.kind != "activate" or state.edition != "kt2018" or state.phase != "shooting":
+        raise RuleError("'pass' answers \"which of your models shoots now?\" in a Kill Team "
+                        "2018 shooting phase: the models not picked yet hold their fire")
+    held = list(prompt.options)
+    for mid in held:
+        state.operatives[mid].activated = True  # they have had their turn to shoot
+    events: list[dict[str, Any]] = [{"type": "held_fire", "player": prompt.player,
+                                     "operatives": held}]
+    return events + turns.after_player_activation(game, state)
 
 
 def _order(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:

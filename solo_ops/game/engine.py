@@ -276,7 +276,10 @@ def pending(game: Game, state: State) -> Prompt:
         player = turns.next_player(game, state)
         if player is not None:
             ready = [o.id for o in turns.player_ready(game, state, player)]
-            return Prompt("activate", PLAYER, player, None, _which(state, player), ready)
+            hold = ({"pass": "pass"} if state.edition == "kt2018" and state.phase == "shooting"
+                    else {})
+            return Prompt("activate", PLAYER, player, None, _which(state, player), ready,
+                          data=hold)
         counter = turns.counteract_player(game, state)
         if counter is not None:
             return _counteract_prompt(*counter)

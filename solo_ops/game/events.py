@@ -68,6 +68,7 @@ EVENTS: dict[str, bool] = {
     "no_reaction": OPEN,
     "counteract": OPEN,  # Kill Team 2024 Counteract, either side (game.actions, game.counteract)
     "counteract_pass": OPEN,
+    "held_fire": OPEN,  # Kill Team 2018: a player's models not picked yet hold their fire
     "pick_up": OPEN,  # Pick Up / Place Down of objective markers (game.markers)
     "place_down": OPEN,
     # the enemy's activations (game.enemy)

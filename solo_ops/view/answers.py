@@ -118,6 +118,7 @@ along the long edge, y the short one; +y is north, up on every map):
                           retreat 10,4 (up to 3", away from the charger)   no
   shooting phase:         shoot u3-a roll        (solo-ops rolls it, with every effect in force)
                           shoot u3-a with boltgun damage 3   (you rolled it: 3 damage)
+                          pass   (asked which model shoots: the rest hold their fire)
   fight phase:            fight u3-a roll        fight u3-a dealt 2   (you rolled it)
   a Pariah Nexus effect asks (a spatial lacerator, the circuit, a roll-off won ...):
                           translocate 10,4   place 10,4   move 10,4   choose lacerator-1
@@ -630,6 +631,8 @@ def parse(text: str, prompt_kind: str, units: str = "in", edition: str = "kt2024
     answer = _prompt_answer(head, words, rest, prompt_kind, units)
     if answer is not None:
         return answer
+    if prompt_kind == "activate" and edition == "kt2018" and head == "pass" and not rest:
+        return {"type": "hold_fire"}  # the models not picked yet hold their fire this phase
     if prompt_kind == "activate" and head in ACT_WORDS:
         if edition == "kt2018":
             raise RuleError(f"first say which model acts (its id, one of the choices offered); "

@@ -442,6 +442,9 @@ WORDS: dict[str, Words] = {
     "cannot_react": _one(lambda e, t: f"  {e['why']}: no Reaction."),
     "move_roll": _one(lambda e, t: f"  🎲 {e['note']}"),
     "readied": _one(lambda e, t: e.get("note") or f"{t.n(e['operative'])} is Readied."),
+    "held_fire": _one(lambda e, t: f"{e['player']} passes: "
+                      + ", ".join(t.n(o) for o in e["operatives"])
+                      + " hold their fire this shooting phase."),
     "effect_roll": _one(lambda e, t: f"  ◆ {e['note']}"),
     "effect_pick": _one(lambda e, t: f"  ◆ {e['note']}"),
     "effect_hazard": _hazard,

@@ -64,7 +64,8 @@ typing is there too; ``{who}`` and ``{done}`` are the edition's (:func:`page_hel
 PAGE_WORDS = {
     "kt2024": ("Who acts: tap an operative's button (pick engage or conceal first to change "
                "its order, or leave it as it is).", "done ends the activation."),
-    "kt2018": ("Who acts: tap the button of the model that acts in this phase.",
+    "kt2018": ("Who acts: tap the button of the model that acts in this phase; in the "
+               "shooting phase, \"pass: the rest hold fire\" ends your part of it at once.",
                "done ends the model's turn in this phase."),
 }
 

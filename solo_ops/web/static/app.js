@@ -284,6 +284,10 @@ function activateButtons(prompt) {
       send(stance ? `${op} ${stance}` : op);
     }, "primary"));
   }
+  // a 2018 shooting phase: the models not picked yet hold their fire, in one tap
+  if (prompt.data && prompt.data.pass) {
+    $("options").append(button("pass: the rest hold fire", () => send(prompt.data.pass)));
+  }
 }
 
 function numberButtons() {
