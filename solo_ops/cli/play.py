@@ -258,7 +258,9 @@ class Session:
         if again:
             return  # asked again after a refusal or a meta answer: the options were just shown
         if prompt.options and prompt.kind == "activate":
-            self.say(f"  ready: {', '.join(prompt.options)}")
+            passing = ("   (or pass: the rest hold their fire)" if prompt.data.get("pass")
+                       else "")
+            self.say(f"  ready: {', '.join(prompt.options)}{passing}")
         elif prompt.options and prompt.kind not in self._hinted:
             self._hinted.add(prompt.kind)  # the answer hint once per kind of prompt
             self.say(f"  answers: {' | '.join(prompt.options)}   (help, status, map FILE, "

@@ -444,7 +444,8 @@ WORDS: dict[str, Words] = {
     "readied": _one(lambda e, t: e.get("note") or f"{t.n(e['operative'])} is Readied."),
     "held_fire": _one(lambda e, t: f"{e['player']} passes: "
                       + ", ".join(t.n(o) for o in e["operatives"])
-                      + " hold their fire this shooting phase."),
+                      + (" holds its" if len(e["operatives"]) == 1 else " hold their")
+                      + " fire this shooting phase."),
     "effect_roll": _one(lambda e, t: f"  ◆ {e['note']}"),
     "effect_pick": _one(lambda e, t: f"  ◆ {e['note']}"),
     "effect_hazard": _hazard,

@@ -38,6 +38,9 @@ def test_pass_holds_the_rest_fire_in_one_answer() -> None:
     assert held == {"type": "held_fire", "player": "Ana", "operatives": rest}
     assert narrate.lines_for({"events": [held]}, edition="kt2018") == [
         f"Ana passes: {', '.join(rest)} hold their fire this shooting phase."]
+    one = {**held, "operatives": rest[:1]}
+    assert narrate.lines_for({"events": [one]}, edition="kt2018") == [
+        f"Ana passes: {rest[0]} holds its fire this shooting phase."]
     assert turns.player_ready(game, state, "Ana") == []
     assert all(state.operatives[m].activated and not state.operatives[m].shot for m in rest)
 
