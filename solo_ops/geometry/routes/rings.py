@@ -135,17 +135,28 @@ def _bbox_pairs(lo_a: np.ndarray, hi_a: np.ndarray, lo_b: np.ndarray, hi_b: np.n
     return i + start, j
 
 
+def _asked(P: np.ndarray, against: np.ndarray, active: np.ndarray | None) -> np.ndarray | None:
+    """The segments :func:`crossings` and :func:`touches` look at (all, or the ``active``
+    ones), or None when there is nothing to look at (no segment, nothing ``against``)."""
+    if len(P) == 0 or len(against) == 0:
+        return None
+    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
+    return idx if len(idx) else None
+
+
+def _none_found() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`crossings` and :func:`touches` give when they find nothing."""
+    return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+
+
 def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
               active: np.ndarray | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Proper crossings of segments ``P->Q`` with edges ``e0->e1``: (segment, edge, t along the
     segment). Ends closer than :data:`TOL` to the other line do not count."""
-    empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
-    if len(P) == 0 or len(e0) == 0:
-        return empty
-    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
-    if len(idx) == 0:
-        return empty
+    idx = _asked(P, e0, active)
+    if idx is None:
+        return _none_found()
     if jit.ENABLED:
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = jm.crossings(
             np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
@@ -176,7 +187,7 @@ def crossings(P: np.ndarray, Q: np.ndarray, e0: np.ndarray, e1: np.ndarray,
             out_e.append(ei[hit])
             out_t.append(o3[hit] / (o3[hit] - o4[hit]))
     if not out_s:
-        return empty
+        return _none_found()
     return np.concatenate(out_s), np.concatenate(out_e), np.concatenate(out_t)
 
 
@@ -187,12 +198,9 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, active: np.ndarray | No
     ends. :func:`crossings` leaves such a pass out (the two edges meeting there each have an
     end on the segment), so a leg that goes into a footprint through its corner crosses no
     edge of it; whoever reads a segment piece by piece cuts it there too."""
-    empty = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
-    if len(P) == 0 or len(v) == 0:
-        return empty
-    idx = np.arange(len(P)) if active is None else np.flatnonzero(active)
-    if len(idx) == 0:
-        return empty
+    idx = _asked(P, v, active)
+    if idx is None:
+        return _none_found()
     if jit.ENABLED:
         found: tuple[np.ndarray, np.ndarray, np.ndarray] = jm.touches(
             np.ascontiguousarray(P, dtype=float), np.ascontiguousarray(Q, dtype=float),
@@ -218,7 +226,7 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, active: np.ndarray | No
             out_v.append(vi[hit])
             out_t.append(along[hit] / ld[hit])
     if not out_s:
-        return empty
+        return _none_found()
     return np.concatenate(out_s), np.concatenate(out_v), np.concatenate(out_t)
 
 
