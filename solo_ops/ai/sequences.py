@@ -403,6 +403,9 @@ _NOT_APPLYING = ("portal_here", "portal_move", "dash_shoot")
 
 def _priority(t: _Turn, lower: str) -> str:
     """Why the order ranks an option that could be played below the one chosen."""
+    if t.edition == "kt2018" and lower == "stay_shoot":  # both shoot, in the shooting phase
+        return ("it shoots in the shooting phase either way, so it makes its order's move "
+                "first")
     words = PRIORITY[_shoot_key(t)]
     if t.edition == "kt2018" and lower == "charge":
         words += " (004: a model that charged cannot shoot later in the battle round)"

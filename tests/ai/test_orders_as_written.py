@@ -55,6 +55,20 @@ def test_2018_fire_at_will_holds_its_ground_to_shoot(tmp_path: Path) -> None:
     assert kinds(now) == ["shoot", "charge"]
 
 
+def test_2018_fire_at_will_that_moves_says_why_it_did_not_stay(tmp_path: Path) -> None:
+    """A 2018 Fire Teams unit on command 6 (a move order, fire at will) 8" from a trooper
+    moves, then shoots in the shooting phase; staying put to shoot is rejected in words that
+    agree with "Fire at will": it shoots either way, so it moves first. Before, the reason was
+    "fire at will: firing takes priority over moving", beside a plan that moved (a tester's
+    "contradictory" explanation)."""
+    setup = ([("u1", 6, [("e1", TROOPER, (5, 11))])], [("kell", TROOPER, (13, 11))])
+    moving = ai_plan(scenario(tmp_path, *setup, edition="kt2018"), phase="movement")
+    assert ("Rejected: stay put to shoot: its order ranks move, then Shoot above it (it shoots "
+            "in the shooting phase either way, so it makes its order's move first).") in text(
+        moving)
+    assert "firing takes priority over moving" not in text(moving)
+
+
 # -- item 2 ----------------------------------------------------------------------------------
 def test_a_join_that_rolls_ambush_resolves_where_the_counter_stands(tmp_path: Path) -> None:
     """003 hidden-enemy row 3: "If joins with higher command unit, take on command"; the
