@@ -72,6 +72,22 @@ def test_labels_of_close_marks_do_not_overlap_on_a_phone(browser: Any) -> None:
             server.close()
 
 
+def _once_at_rest(page: Any) -> list[tuple[str, str]]:
+    """The overlapping labels once the page has kept them apart after a gesture: asked again
+    (a tenth of a second between asks) until there is none or the page's wait runs out, so a
+    busy machine that fires the page's timer late waits longer instead of failing; a page
+    that never keeps them apart still fails, at the end of the wait."""
+    from tests.support.browser import WAIT
+
+    found = overlapping_labels(page)
+    for _ in range(WAIT // 100):
+        if not found:
+            break
+        page.wait_for_timeout(100)
+        found = overlapping_labels(page)
+    return found
+
+
 def test_a_pinch_keeps_the_labels_apart_once_it_rests(browser: Any) -> None:
     """A pinch zooms many times a second; the labels are kept apart once the fingers rest
     (the search among them is not made at every step of it), and then none overlaps, as at
@@ -94,8 +110,7 @@ def test_a_pinch_keeps_the_labels_apart_once_it_rests(browser: Any) -> None:
             opening = zoom(page)
             pinch(page, 0.3)
             assert zoom(page) < opening
-            page.wait_for_timeout(400)  # the gesture rests (150 ms), and a frame is drawn
-            found[what] = overlapping_labels(page)
+            found[what] = _once_at_rest(page)
             assert legible_share(label_heights(page)) >= 0.9
         assert len(found) == 3 and {k: v for k, v in found.items() if v} == {}
         assert errors == []
