@@ -153,7 +153,7 @@ class _Soft:
         amounts, leaving = self._charges
         # a segment through a footprint's corner (rare) is read piece by piece for it
         vs, vv, vt = touches(P, Q, self.ev, active, TOUCHING)
-        touched = np.unique(vs * n + self.owner[vv])
+        touched = np.unique(vs * n + self.owner[vv]) if len(vs) else _NO_KEYS
         if len(touched):
             ck = si * n + self.owner[ei]
             sel = np.isin(ck, touched)
@@ -354,6 +354,10 @@ class _Soft:
                     out.append((where[j + 1], float(leave)))
         return sorted(out)
 
+
+_NO_KEYS = np.zeros(0, dtype=np.int64)
+"""No (segment, footprint) pair: what :meth:`_Soft.cost` reads piece by piece when no segment
+passes a corner (the usual case, so no ``np.unique`` of nothing)."""
 
 _WHOLE = (0.0, 1.0)
 """The cut of a leg that crosses no outline of a footprint: the leg itself."""
