@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,7 +63,9 @@ def scenario_path() -> Path:
         text = text.replace(f": {folder}", f": {SCENARIOS}/{folder}")
     assert "\nseed: 3\n" in text  # (the example's own seed, kept or replaced by SEED)
     text = text.replace("\nseed: 3\n", f"\nseed: {SEED}\n")
-    path = Path(tempfile.mkdtemp(prefix="web-api-")) / SCENARIO.name
+    folder = Path(tempfile.mkdtemp(prefix="web-api-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)  # (left in /tmp before)
+    path = folder / SCENARIO.name
     path.write_text(text + "settings: {cp_rerolls: never}\n", encoding="utf-8")
     return path
 

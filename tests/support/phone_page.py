@@ -11,6 +11,7 @@ the prompt card (:data:`BLOCKS`).
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 import threading
 import time
@@ -103,6 +104,7 @@ class PageServer:
         self.server.should_exit = True
         self.app.app.state.hub.close()
         self.thread.join(timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)  # (the served games' saves)
 
     def __enter__(self) -> PageServer:
         return self
