@@ -95,7 +95,7 @@ class Game:
         board = killzones.board_in_play(self.scenario.board, self.scenario.edition)
         if board is not self.scenario.board:
             self.scenario = replace(self.scenario, board=board)
-        self.terrains = TerrainCache(self.scenario.board)
+        self.terrains = TerrainCache.shared(self.scenario.board)  # (one per board a thread)
         self.effects = (tuple(self.scenario.mission.in_force(self.scenario.board.killzone))
                         if self.scenario.edition == "kt2018" else ())
         # Kill Team 2024: a Dash "cannot be used to climb" (001): its board climbs nothing

@@ -74,9 +74,9 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     read_ahead()
     given, scenario = scenario, game.scenario  # its board as the killzone makes it
     if terrains is not None:
-        if terrains.board is scenario.board:
+        if terrains.board.identity == scenario.board.identity:
             game.terrains = terrains
-        elif terrains.board is not given.board:
+        elif terrains.board.identity != given.board.identity:
             raise ValueError("the shared terrain cache is of another board")
         # (a cache of the scenario's board as drawn, where the killzone reads it otherwise --
         # Volkus doors in 2024, rules.killzones.board_in_play -- is not shared)

@@ -13,12 +13,13 @@ halves along y; 1-3 left to right in the half nearer y = 0, 4-6 in the other hal
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.validation import explain_validity
 
 from solo_ops.core.errors import InputError, excerpt
@@ -166,6 +167,13 @@ class Board:
     @cached_property
     def outline(self) -> Polygon:
         return box(0.0, 0.0, self.width, self.depth)
+
+    @cached_property
+    def identity(self) -> tuple[Any, ...]:
+        """Everything the board is made of, exactly (its shapes as WKB), as one hashable
+        value: two boards with the same identity are the same board, whichever file or object
+        they came from (:meth:`~solo_ops.geometry.terrain.TerrainCache.shared` keys on it)."""
+        return cast(tuple[Any, ...], _exact(self))
 
     def feature(self, feature_id: str) -> Feature:
         for f in self.features:
@@ -456,6 +464,23 @@ def board_to_data(board: Board) -> dict[str, Any]:
     if board.markers:
         data["markers"] = [{"id": m.id, "kind": m.kind, "at": list(m.at)} for m in board.markers]
     return data
+
+
+def _exact(value: Any) -> Any:
+    """:attr:`Board.identity` of one value: a dataclass by its fields, a shape by its WKB, a
+    mapping by its sorted items, a set sorted, a list as a tuple."""
+    if isinstance(value, BaseGeometry):
+        return shapely.to_wkb(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__,
+                *(_exact(getattr(value, f.name)) for f in fields(value)))
+    if isinstance(value, Mapping):
+        return ("{}", *sorted((str(k), _exact(v)) for k, v in value.items()))
+    if isinstance(value, (set, frozenset)):
+        return ("set", *sorted(_exact(v) for v in value))
+    if isinstance(value, (list, tuple)):
+        return ("()", *(_exact(v) for v in value))
+    return value
 
 
 def union_of(shapes: Iterable[Any]) -> Any:

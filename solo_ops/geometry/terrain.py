@@ -9,6 +9,8 @@ state of a board.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
@@ -154,8 +156,38 @@ class Terrain:
         return found
 
 
+SHARED_BOARDS = 8
+"""How many boards' terrain caches :meth:`TerrainCache.shared` keeps in each thread (the
+least recently asked is let go first)."""
+_SHARED = threading.local()
+
+
 class TerrainCache:
-    """One :class:`Terrain` per door state of a base board, built on first use."""
+    """One :class:`Terrain` per door state of a base board, built on first use.
+
+    :meth:`shared` gives every game made on the same board in one thread the same cache (a
+    test run, a served table's replays, a campaign's missions): a terrain never changes and
+    its answers never depend on what was asked before, so sharing changes no answer
+    (``tests/game/test_shared_terrain.py``), only the time its compiled geometry and its
+    remembered answers take to build again."""
+
+    @classmethod
+    def shared(cls, board: Board) -> TerrainCache:
+        """The cache this thread keeps for boards made like ``board`` (a new one the first
+        time). Per thread, because a terrain's memos are not guarded for two threads at
+        once."""
+        caches: OrderedDict[tuple[Any, ...], TerrainCache] | None = getattr(
+            _SHARED, "caches", None)
+        if caches is None:
+            caches = _SHARED.caches = OrderedDict()
+        key = board.identity
+        found = caches.get(key)
+        if found is None:
+            found = caches[key] = cls(board)
+            while len(caches) > SHARED_BOARDS:
+                caches.popitem(last=False)
+        caches.move_to_end(key)
+        return found
 
     def __init__(self, board: Board) -> None:
         self.board = board
