@@ -288,8 +288,8 @@ def parse_yaml_text(text: str, source: str) -> Any:
         if loader is not None:
             loader.dispose()
     check_plain_data(data, source)
-    if loader is not None and loader.aliases == 0 and isinstance(data, (dict, list)):
-        # (not with aliases: a copy would not share what they share)
+    if (loader is not None and loader.aliases == 0 and len(text) <= PARSED_CHARS
+            and isinstance(data, (dict, list))):  # (aliases: a copy would not share)
         if len(_PARSED) >= PARSED_LIMIT:
             _PARSED.clear()
         _PARSED[text] = plain_copy(data)
@@ -297,8 +297,11 @@ def parse_yaml_text(text: str, source: str) -> Any:
 
 
 PARSED_LIMIT = 256
-"""Most documents :func:`parse_yaml_text` remembers (by their text; each at most
-:data:`MAX_FILE_BYTES`): forgotten all at once when full."""
+"""Most documents :func:`parse_yaml_text` remembers (by their text): forgotten all at once
+when full."""
+PARSED_CHARS = 64 * 1024
+"""Longest text :func:`parse_yaml_text` remembers (the largest shipped file is under 6 KiB):
+with :data:`PARSED_LIMIT`, at most 16 MiB of text however many large files are read."""
 _PARSED: dict[str, Any] = {}
 """Text -> its data, as parsed and checked (a copy nobody else holds): the same file read
 again (a scenario's board and rosters at every command a test or a campaign's proposal runs
