@@ -154,7 +154,7 @@ def png(points: Sequence[LevelPoint], title: str) -> bytes:
               font=font(13, False), anchor="ms")
     draw.text((8, top - 26), "players win (95% interval)", fill=AXIS, font=font(12, False))
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
+    image.save(buf, format="PNG")  # (zlib level 6: optimize=True cost 0.09 s of 0.33 for 2% less)
     return buf.getvalue()
 
 

@@ -187,7 +187,7 @@ def png_bytes(scene: Scene) -> bytes:
                       stroke_fill=(255, 255, 255, 220) if shp.halo else None)
     image = image.resize((width, height), Image.Resampling.LANCZOS)
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=True)
+    image.save(buf, format="PNG")  # (zlib level 6: optimize=True cost 0.09 s of 0.33 for 2% less)
     return buf.getvalue()
 
 
