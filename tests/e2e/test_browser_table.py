@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from solo_ops.core.dice import CURRENT
@@ -31,6 +30,7 @@ from tests.support.api import scenario_path
 from tests.support.browser import (
     WAIT,
     Served,
+    api_get,
     eventually,
     label_boxes_by_board,
     meeting,
@@ -62,7 +62,7 @@ def bases(page: Any) -> list[str]:
 
 
 def api_prompt(server: Served) -> dict[str, Any]:
-    return httpx.get(f"{server.url}api/view", timeout=30).json()["prompt"]
+    return api_get(f"{server.url}api/view").json()["prompt"]
 
 
 def keep_tapping(server: Served, pages: dict[str, Any]) -> int:
@@ -116,7 +116,7 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         ana.locator("#options button", has_text="kell").dblclick()
         expect(ben.locator("#prompt-text")).to_have_text("Ana: what did Sgt Kell do?",
                                                          timeout=WAIT)
-        geom = httpx.get(f"{server.url}api/view", timeout=30).json()["board"]
+        geom = api_get(f"{server.url}api/view").json()["board"]
         tap(ana, geom, 17.75, 1.75)
         expect(ana.locator("#preview-text")).to_have_text(
             'kell to (17.8, 1.8): 3.8" around the walls; it can move 6.0" — within the move',
@@ -180,7 +180,7 @@ def test_two_players_tap_twice_restart_and_go_on_at_the_terminal(browser: Any,
         # both pages: the same prompt, narration and board
         expect(ana.locator("#prompt-text")).to_have_text(
             ben.locator("#prompt-text").inner_text(), timeout=WAIT)
-        view = httpx.get(f"{server.url}api/view", timeout=30).json()
+        view = api_get(f"{server.url}api/view").json()
         told = sum(1 for item in view["narration"] if item["lines"])
         for page in (ana, ben):
             expect(page.locator("#narration li")).to_have_count(told, timeout=WAIT)

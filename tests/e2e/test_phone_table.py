@@ -13,12 +13,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.support import browser as b
 from tests.support.api import scenario_path
-from tests.support.browser import WAIT, Served, eventually
+from tests.support.browser import WAIT, Served, api_get, eventually
 from tests.support.paths import SCENARIOS
 from tests.support.phone_page import (
     PageServer,
@@ -104,7 +103,7 @@ def test_the_board_s_labels_are_legible_and_it_opens_on_the_question(browser: An
 
 
 def _asked(server: Served, player: str) -> dict[str, Any]:
-    return httpx.get(f"{server.url}api/view", params={"player": player}, timeout=30).json()
+    return api_get(f"{server.url}api/view", player=player).json()
 
 
 def _first_screen(page: Any) -> None:
@@ -218,7 +217,7 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
         done: dict[str, set[str]] = {"moved": set(), "shot": set(), "carded": set()}
         kinds: list[str] = []
         for _ in range(200):
-            prompt = httpx.get(f"{server.url}api/view", timeout=30).json()["prompt"]
+            prompt = api_get(f"{server.url}api/view").json()["prompt"]
             if prompt["kind"] == "ended":
                 break
             player = prompt["player"]
@@ -243,7 +242,7 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
                 word = {"reroll": "keep", "counteract": "pass"}.get(prompt["kind"])
                 buttons = page.locator("#options button")
                 (buttons.filter(has_text=word).first if word else buttons.first).click()
-            eventually(lambda p=prompt: httpx.get(f"{server.url}api/view", timeout=30)
+            eventually(lambda p=prompt: api_get(f"{server.url}api/view")
                        .json()["prompt"] != p, f"the tap is answered: {prompt['text']}")
         else:
             raise AssertionError("the turning point did not end")

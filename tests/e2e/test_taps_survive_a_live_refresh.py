@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from solo_ops.game.engine import new_game, pending, step
 from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import autopilot
 from tests.support import browser as b
-from tests.support.browser import WAIT, eventually
+from tests.support.browser import WAIT, api_get, eventually
 from tests.support.paths import SCENARIOS
 from tests.support.phone_page import PageServer, open_page
 
@@ -54,7 +53,7 @@ def phone(browser: Any) -> Iterator[Any]:
 
 
 def the_step(server: PageServer) -> int:
-    return int(httpx.get(f"{server.url}api/view", timeout=30).json()["prompt"]["step"])
+    return int(api_get(f"{server.url}api/view").json()["prompt"]["step"])
 
 
 def press_refresh_lift(page: Any, locator: Any) -> None:

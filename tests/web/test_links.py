@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
 from solo_ops.core.dice import ScriptedDice
@@ -21,6 +20,7 @@ from solo_ops.session.opening import sync_log
 from solo_ops.session.table import GameTable
 from solo_ops.web.app import create_app
 from tests.support.api import SAVE_NAME, ApiClient, make_table, post
+from tests.support.browser import api_get
 from tests.support.paths import FIXTURES, SCENARIOS
 from tests.support.players import cli_here
 from tests.support.small_table import TROOPER
@@ -132,7 +132,7 @@ def test_serve_prints_the_saved_links_and_new_link_reissues_one(tmp_path: Path) 
                     break
             else:
                 raise AssertionError(proc.stderr.read())  # type: ignore[union-attr]
-            view = httpx.get(found["Ana"].replace("/?", "/api/view?"), timeout=30)
+            view = api_get(found["Ana"].replace("/?", "/api/view?"))
             assert view.status_code == 200 and view.json()["player"] == "Ana"
         finally:
             proc.terminate()
