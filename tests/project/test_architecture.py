@@ -29,6 +29,7 @@ from pathlib import Path
 import networkx as nx
 
 from tests.support.paths import ROOT
+from tests.support.sources import parsed
 
 PACKAGE = ROOT / "solo_ops"
 
@@ -68,7 +69,7 @@ def import_graph() -> nx.DiGraph:
     for name, path in modules.items():
         graph.add_node(name)
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        for node in _import_nodes(parsed(path)):
             targets: list[str | None] = []
             if isinstance(node, ast.Import):
                 targets = [_resolve(alias.name, modules) for alias in node.names]
@@ -213,7 +214,7 @@ def _long_functions() -> list[tuple[str, int]]:
     """``(path::name, lines)`` of every function of the package longer than the limit."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 lines = (node.end_lineno or node.lineno) - node.lineno + 1
@@ -260,7 +261,7 @@ def test_every_slow_test_named_in_conftest_exists() -> None:
 
     missing = []
     for rel, names in [*SLOW.items(), *FULL_ONLY.items(), *SAME_AT_EVERY_BUDGET.items()]:
-        tree = ast.parse((ROOT / rel).read_text(encoding="utf-8"))
+        tree = parsed(ROOT / rel)
         defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         missing += [f"{rel}::{name}" for name in sorted(names - defined)]
     assert not missing, "named slow in tests/conftest.py but not defined: " + ", ".join(missing)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tests.support.paths import ROOT
+from tests.support.sources import parsed
 
 PACKAGE = ROOT / "solo_ops"
 SCANNED = ("tests", "bench")
@@ -61,7 +62,7 @@ def _package_private_names() -> set[str]:
     and attributes assigned on an object (``self._cache = ...``)."""
     names: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 names.add(node.name)
@@ -106,7 +107,7 @@ def _root_name(node: ast.expr) -> str | None:
 def references(path: Path, private: set[str]) -> Iterator[Reference]:
     """Every reference of one file to a private name of solo_ops (see the module's docstring)."""
     source = path.read_text(encoding="utf-8")
-    tree = ast.parse(source, str(path))
+    tree = parsed(path)
     rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
     bound = _solo_ops_bindings(tree)
 
