@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 
 # -- placement -------------------------------------------------------------------------------------
+HIDDEN_MEMO_LIMIT = 256
+"""The answers :func:`hidden_points` keeps on a terrain (then it starts afresh)."""
+
+
 def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float, float, float]],
                   radius: float, spacing: float,
                   avoid: Sequence[tuple[float, float, float]] = ()) -> np.ndarray:
@@ -45,21 +49,47 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float
     and whose base lies clear of every terrain feature's footprint (:func:`off_features`).
 
     The same points, in the same order, as ``off_features(search.hidden_points(...))``: every
-    test keeps or drops each point on its own, so the cheap ones run first and the sight test
-    only asks about the points they leave, one observer at a time (a point one observer sees
-    is not asked of the next)."""
-    pts = search.hidden_points(terrain, region, (), radius, spacing, avoid)
+    test keeps or drops each point on its own, so the points no observer sees are found once
+    for a region and a set of observers (:func:`_unseen`, remembered on the terrain: the same
+    squads deploy the same way mission after mission, and a replay sets the game up again),
+    and the ``avoid`` discs (the bases and the counters already placed) are taken out of them
+    as :func:`~solo_ops.geometry.search.hidden_points` takes them out of its grid."""
+    pts = _unseen(terrain, region, observers, radius, spacing)
+    if avoid and len(pts):
+        a = np.asarray(avoid, dtype=float).reshape(-1, 3)
+        gap = np.linalg.norm(pts[:, None] - a[None, :, :2], axis=2) - radius - a[None, :, 2]
+        pts = pts[(gap >= 0.0).all(axis=1)]
+    return pts
+
+
+def _unseen(terrain: Terrain, region: Any, observers: Sequence[tuple[float, float, float]],
+            radius: float, spacing: float) -> np.ndarray:
+    """The points of ``region`` where a base of ``radius`` fits, off the features, that no
+    observer sees: asked one observer at a time (a point one observer sees is not asked of the
+    next), remembered on the terrain by the exact inputs (read-only)."""
+    key = (None if region is None else region.wkb,
+           tuple((float(x), float(y), float(r)) for x, y, r in observers),
+           float(radius), float(spacing))
+    memo = terrain.hidden_answers
+    found = memo.get(key)
+    if found is not None:
+        return found
+    pts = search.hidden_points(terrain, region, (), radius, spacing)
     pts = off_features(terrain, pts, radius)
-    if len(pts) == 0 or not observers:
-        return pts
-    live = np.arange(len(pts))
-    for x, y, r in observers:
-        seen = terrain.sight.visibility_matrix(np.array([(x, y)], dtype=float), float(r),
-                                               pts[live], radius)[0]
-        live = live[~seen]
-        if len(live) == 0:
-            break
-    return pts[live]
+    if len(pts) and observers:
+        live = np.arange(len(pts))
+        for x, y, r in observers:
+            seen = terrain.sight.visibility_matrix(np.array([(x, y)], dtype=float), float(r),
+                                                   pts[live], radius)[0]
+            live = live[~seen]
+            if len(live) == 0:
+                break
+        pts = pts[live]
+    pts.setflags(write=False)
+    if len(memo) >= HIDDEN_MEMO_LIMIT:
+        memo.clear()
+    memo[key] = pts
+    return pts
 
 
 def off_features(terrain: Terrain, pts: np.ndarray, radius: float) -> np.ndarray:

@@ -58,6 +58,10 @@ class Terrain:
         self.planner_answers: dict[tuple[Any, ...], Any] = {}
         """The enemy planner's answers to its repeated point questions on this terrain
         (:func:`solo_ops.ai.context.answer_memo`). Bounded (replaced when full)."""
+        self.hidden_answers: dict[tuple[Any, ...], np.ndarray] = {}
+        """Answers of :func:`solo_ops.game.fog.hidden_points` on this terrain before the bases
+        and counters are taken out (the points of a region no observer sees), keyed by their
+        exact inputs. Bounded (cleared when full)."""
         self.place_answers: dict[tuple[Any, ...], tuple[str, ...]] = {}
         """Answers of :func:`solo_ops.game.pariah.near_ids` on this terrain (which places a
         base stands within or over), keyed by their exact inputs: the base's centre and

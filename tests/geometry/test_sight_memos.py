@@ -309,6 +309,11 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
             terrain, search.hidden_points(terrain, region, observers, fog.COUNTER_RADIUS, 1.0,
                                           avoid), fog.COUNTER_RADIUS)
         assert np.array_equal(got, want)  # the same points in the same order (dice pick them)
+        for fewer in (avoid[1:], avoid[:1], []):  # the same observers again (remembered)
+            again = fog.hidden_points(terrain, region, observers, fog.COUNTER_RADIUS, 1.0, fewer)
+            assert np.array_equal(again, _off_features_plain(terrain, search.hidden_points(
+                terrain, region, observers, fog.COUNTER_RADIUS, 1.0, fewer),
+                fog.COUNTER_RADIUS))
         hidden_somewhere |= len(got) > 0
         free = fog.hidden_points(terrain, region, [], fog.COUNTER_RADIUS, 1.0)
         assert np.array_equal(free, _off_features_plain(
