@@ -74,6 +74,11 @@ class _StrictLoader(yaml.SafeLoader):
         """How many ``*alias`` references the document used."""
         return self._aliases
 
+    @property
+    def nodes(self) -> int:
+        """How many values the document holds (its scalars, lists and mappings)."""
+        return self._nodes
+
     def _refuse(self, problem: str) -> yaml.composer.ComposerError:
         mark = self.peek_event().start_mark if self.check_event() else None
         return yaml.composer.ComposerError(None, None, problem, mark)
@@ -288,20 +293,28 @@ def parse_yaml_text(text: str, source: str) -> Any:
         if loader is not None:
             loader.dispose()
     check_plain_data(data, source)
-    if (loader is not None and loader.aliases == 0 and len(text) <= PARSED_CHARS
+    if (loader is not None and loader.aliases == 0 and loader.nodes <= PARSED_NODES
             and isinstance(data, (dict, list))):  # (aliases: a copy would not share)
-        if len(_PARSED) >= PARSED_LIMIT:
+        global _parsed_nodes
+        if len(_PARSED) >= PARSED_LIMIT or _parsed_nodes + loader.nodes > PARSED_ALL_NODES:
             _PARSED.clear()
+            _parsed_nodes = 0
         _PARSED[text] = plain_copy(data)
+        _parsed_nodes += loader.nodes
     return data
 
 
 PARSED_LIMIT = 256
 """Most documents :func:`parse_yaml_text` remembers (by their text): forgotten all at once
-when full."""
-PARSED_CHARS = 64 * 1024
-"""Longest text :func:`parse_yaml_text` remembers (the largest shipped file is under 6 KiB):
-with :data:`PARSED_LIMIT`, at most 16 MiB of text however many large files are read."""
+when full, or when they would hold more than :data:`PARSED_ALL_NODES` values."""
+PARSED_NODES = 5_000
+"""Most values of a document :func:`parse_yaml_text` remembers (the largest shipped file holds
+under 2,000): a longer one is parsed afresh every time."""
+PARSED_ALL_NODES = 100_000
+"""Most values the remembered documents hold together (about 10-20 MB of Python objects with
+their texts, whatever the files: a value is counted, not a character)."""
+_parsed_nodes = 0
+"""The values the documents in :data:`_PARSED` hold together."""
 _PARSED: dict[str, Any] = {}
 """Text -> its data, as parsed and checked (a copy nobody else holds): the same file read
 again (a scenario's board and rosters at every command a test or a campaign's proposal runs

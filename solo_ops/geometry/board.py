@@ -468,14 +468,15 @@ def board_to_data(board: Board) -> dict[str, Any]:
 
 def _exact(value: Any) -> Any:
     """:attr:`Board.identity` of one value: a dataclass by its fields, a shape by its WKB, a
-    mapping by its sorted items, a set sorted, a list as a tuple."""
+    mapping by its items in their order (the zones are listed and drawn in it), a set sorted,
+    a list as a tuple."""
     if isinstance(value, BaseGeometry):
         return shapely.to_wkb(value)
     if is_dataclass(value) and not isinstance(value, type):
         return (type(value).__name__,
                 *(_exact(getattr(value, f.name)) for f in fields(value)))
     if isinstance(value, Mapping):
-        return ("{}", *sorted((str(k), _exact(v)) for k, v in value.items()))
+        return ("{}", *((str(k), _exact(v)) for k, v in value.items()))
     if isinstance(value, (set, frozenset)):
         return ("set", *sorted(_exact(v) for v in value))
     if isinstance(value, (list, tuple)):

@@ -164,6 +164,11 @@ SHARED_BOARDS = 8
 """How many boards' terrain caches :meth:`TerrainCache.shared` keeps in each thread (the
 least recently asked is let go first)."""
 _SHARED = threading.local()
+TERRAINS_KEPT = 48
+"""Most terrains (door states and feature changes) one :class:`TerrainCache` keeps; then it
+starts afresh. A shared cache outlives the games that filled it (a served campaign's missions on
+one board), and each game reaches other door states (a Gallowdark game opens a few of its 12
+portals: a dozen states, each light terrain about 165 KB)."""
 
 
 class TerrainCache:
@@ -178,8 +183,11 @@ class TerrainCache:
     @classmethod
     def shared(cls, board: Board) -> TerrainCache:
         """The cache this thread keeps for boards made like ``board`` (a new one the first
-        time). Per thread, because a terrain's memos are not guarded for two threads at
-        once."""
+        time). Per thread, so that games made in two threads at once (a test beside the page
+        server it started) do not fill one terrain's memos together. A game made in one thread
+        and played in another (a served table) still asks its terrain from both, as it did
+        when each game had its own: the memos are single dictionary reads and writes, which
+        two threads can race to do the same work twice, never to a wrong answer."""
         caches: OrderedDict[tuple[Any, ...], TerrainCache] | None = getattr(
             _SHARED, "caches", None)
         if caches is None:
@@ -209,6 +217,9 @@ class TerrainCache:
         asked = (tuple(sorted(doors.items())) if doors else (), changes)
         terrain = self._asked.get(asked)
         if terrain is None:
+            if len(self._cache) >= TERRAINS_KEPT:  # (a shared cache outlives its games)
+                self._cache.clear()
+                self._asked.clear()
             terrain = self._asked[asked] = self._build(doors, changes)
         return terrain
 

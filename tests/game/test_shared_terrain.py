@@ -42,9 +42,15 @@ def test_a_board_changed_anywhere_is_another_board() -> None:
     taller = replace(board, features=(replace(wall, height=(wall.height or 0) + 1),
                                       *board.features[1:]))
     renamed = replace(board, name=board.name + " (copy)")
+    zones_reversed = replace(board, zones=dict(reversed(list(board.zones.items()))))
+    objective = board.objectives[0]
+    moved = replace(board, objectives=(replace(objective, at=(objective.at[0] + 0.5,
+                                                              objective.at[1])),
+                                       *board.objectives[1:]))
     assert load_scenario(SWEEP).board.identity == board.identity
-    assert taller.identity != board.identity
-    assert renamed.identity != board.identity
+    assert len(board.zones) > 1 and list(zones_reversed.zones) != list(board.zones)
+    for other in (taller, renamed, zones_reversed, moved):  # (zones are listed in their order)
+        assert other.identity != board.identity
     assert TerrainCache.shared(taller) is not TerrainCache.shared(board)
 
 

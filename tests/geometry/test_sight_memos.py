@@ -314,6 +314,16 @@ def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
             assert np.array_equal(again, _off_features_plain(terrain, search.hidden_points(
                 terrain, region, observers, fog.COUNTER_RADIUS, 1.0, fewer),
                 fog.COUNTER_RADIUS))
+        moved = [(x + 1.0, y, r) for x, y, r in observers]  # each input its own answer
+        for seen_by, radius, spacing in ((observers[:1], fog.COUNTER_RADIUS, 1.0),
+                                         (moved, fog.COUNTER_RADIUS, 1.0),
+                                         ([(x, y, 2 * r) for x, y, r in observers],
+                                          fog.COUNTER_RADIUS, 1.0),
+                                         (observers, 0.5, 1.0), (observers, fog.COUNTER_RADIUS,
+                                                                 0.5)):
+            got_now = fog.hidden_points(terrain, region, seen_by, radius, spacing, avoid)
+            assert np.array_equal(got_now, _off_features_plain(terrain, search.hidden_points(
+                terrain, region, seen_by, radius, spacing, avoid), radius))
         hidden_somewhere |= len(got) > 0
         free = fog.hidden_points(terrain, region, [], fog.COUNTER_RADIUS, 1.0)
         assert np.array_equal(free, _off_features_plain(

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solo_ops.core.documents import PARSED_CHARS, parse_yaml_text
+from solo_ops.core.documents import PARSED_NODES, parse_yaml_text
 from solo_ops.core.errors import InputError
 from solo_ops.io.yamlio import read_document
 from tests.support.paths import BOARDS
@@ -68,9 +68,9 @@ def test_any_plain_document_reads_the_same_every_time(data: object) -> None:
 
 
 def test_a_long_document_reads_the_same_every_time_and_each_read_is_its_own() -> None:
-    """Beyond the texts remembered (``PARSED_CHARS``: 64 KiB), parsed afresh every time."""
+    """Beyond the documents remembered (``PARSED_NODES`` values), parsed afresh every time."""
     text = yaml.safe_dump({"rows": [[i, f"row {i}"] for i in range(8000)]})
-    assert len(text) > PARSED_CHARS
+    assert 8000 * 3 > PARSED_NODES
     first = parse_yaml_text(text, "long.yaml")
     first["rows"].clear()
     second = parse_yaml_text(text, "long.yaml")
