@@ -53,13 +53,10 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[tuple[float
     for a region and a set of observers (:func:`_unseen`, remembered on the terrain: the same
     squads deploy the same way mission after mission, and a replay sets the game up again),
     and the ``avoid`` discs (the bases and the counters already placed) are taken out of them
-    as :func:`~solo_ops.geometry.search.hidden_points` takes them out of its grid."""
-    pts = _unseen(terrain, region, observers, radius, spacing)
-    if avoid and len(pts):
-        a = np.asarray(avoid, dtype=float).reshape(-1, 3)
-        gap = np.linalg.norm(pts[:, None] - a[None, :, :2], axis=2) - radius - a[None, :, 2]
-        pts = pts[(gap >= 0.0).all(axis=1)]
-    return pts
+    by the same test as :func:`~solo_ops.geometry.search.hidden_points`
+    (:func:`~solo_ops.geometry.search.clear_of_discs`)."""
+    return search.clear_of_discs(_unseen(terrain, region, observers, radius, spacing), radius,
+                                 avoid)
 
 
 def _unseen(terrain: Terrain, region: Any, observers: Sequence[tuple[float, float, float]],

@@ -131,6 +131,16 @@ def firing_positions(terrain: Terrain, start: Any, radius: float, targets: Seque
             for k in order[:limit]]
 
 
+def clear_of_discs(pts: np.ndarray, radius: float, discs: Sequence[Disc]) -> np.ndarray:
+    """The points of ``pts`` where a base of ``radius`` overlaps none of ``discs`` (touching
+    one is clear), in their order: each point kept or dropped on its own."""
+    if not discs or len(pts) == 0:
+        return pts
+    a, ar = _split(discs)
+    gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - radius - ar[None]
+    return pts[(gap >= 0.0).all(axis=1)]
+
+
 def hidden_points(terrain: Terrain, region: Any, observers: Sequence[Disc], radius: float,
                   spacing: float, avoid: Sequence[Disc] = ()) -> np.ndarray:
     """Points of ``region`` (a shapely polygon, None for the whole board) on a ``spacing``
@@ -139,10 +149,7 @@ def hidden_points(terrain: Terrain, region: Any, observers: Sequence[Disc], radi
     pts = np.asarray(terrain.routes.free_points(region, radius, spacing), dtype=float)
     if len(pts) == 0:
         return pts.reshape(0, 2)
-    if avoid:
-        a, ar = _split(avoid)
-        gap = np.linalg.norm(pts[:, None] - a[None], axis=2) - radius - ar[None]
-        pts = pts[(gap >= 0.0).all(axis=1)]
+    pts = clear_of_discs(pts, radius, avoid)
     if len(pts) == 0 or not observers:
         return pts
     obs, obs_r = _split(observers)
