@@ -39,10 +39,28 @@ def reaction_due(game: Game, state: State, op: Operative, action: Action) -> boo
 
 def declare_charge(game: Game, state: State, op: Operative, action: Action
                    ) -> list[dict[str, Any]]:
-    """Declare a 2018 charge and wait for the target's Reaction (Overwatch, Retreat or none):
-    the charge roll is made when the player has answered (``actions._reaction`` calls
-    :func:`charge_after_reaction`). A Retreat is offered unless the target has moved this
-    phase (:func:`solo_ops.rules.kt2018.may_retreat`), as far as the effects allow."""
+    """Declare a 2018 charge at a target that may React (Overwatch, Retreat or none) and
+    leave the question waiting in ``state.pending_attacks``, with no step to run again: the
+    charge is rolled when the player has answered (``actions._reaction`` calls
+    :func:`charge_after_reaction`). A question saves made before the Reaction was asked in
+    its step hold; the engine's steps ask it there and then
+    (:func:`solo_ops.game.reactions.asked_in_step`)."""
+    state.pending_attacks.append(reaction_entry(game, state, op, action))
+    return [declared(state, op, action)]
+
+
+def declared(state: State, op: Operative, action: Action) -> dict[str, Any]:
+    """The ``charge_declared`` event of ``op``'s charge ``action``."""
+    target = state.operatives[action.target]  # type: ignore[index]
+    return {"type": "charge_declared", "operative": op.id, "target": target.id,
+            "note": f"{op.label} declares a charge at {target.name}."}
+
+
+def reaction_entry(game: Game, state: State, op: Operative, action: Action) -> dict[str, Any]:
+    """The question a declared charge asks its target's player: the ``reaction`` entry of
+    ``state.pending_attacks`` (charger, target, the words, whether a Retreat is offered, the
+    planned route and the charge's note). A Retreat is offered unless the target has moved
+    this phase (:func:`solo_ops.rules.kt2018.may_retreat`), as far as the effects allow."""
     target = state.operatives[action.target]  # type: ignore[index]
     may_retreat = kt2018.may_retreat(target.moved_how) is None
     far, _ = pariah.retreat_distance(game, state, target)
@@ -52,12 +70,9 @@ def declare_charge(game: Game, state: State, op: Operative, action: Action
             + (f", Retreat ('retreat X,Y', up to {far:g}\" away from it)" if may_retreat
                else "")
             + " or 'no'?")
-    state.pending_attacks.append({
-        "kind": "reaction", "attacker": op.id, "target": target.id, "text": text,
-        "retreat": may_retreat, "route": [list(p) for p in action.route],
-        "note": action.note})
-    return [{"type": "charge_declared", "operative": op.id, "target": target.id,
-             "note": f"{op.label} declares a charge at {target.name}."}]
+    return {"kind": "reaction", "attacker": op.id, "target": target.id, "text": text,
+            "retreat": may_retreat, "route": [list(p) for p in action.route],
+            "note": action.note}
 
 
 def no_reaction(game: Game, state: State, action: Action) -> list[dict[str, Any]]:

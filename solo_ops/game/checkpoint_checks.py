@@ -270,6 +270,12 @@ def _pending(data: dict[str, Any], operatives: set[str]) -> None:
         for key in ("operative", "attacker", "target"):
             if key in fields:
                 _in(entry[key], operatives, f"{where}.{key}", "an operative of the checkpoint")
+        if entry["kind"] == "reaction" and "action" in entry:  # asked in its step
+            if not _fits(entry.get("answers"), list[Any]):
+                raise _error(f"{where}.answers", f"{excerpt(entry.get('answers'))} is not "
+                                                 f"{_type_words(list[Any])}")
+            if entry["action"] not in actions:
+                raise _error(f"{where}.action", "is not the action of a step before it")
         if entry["kind"] == "reroll" and entry["action"] not in actions:
             raise _error(f"{where}.action", "is not the action of a step before it")
         if entry["kind"] == "reroll" and not all(1 <= f <= 6 for f in entry["faces"]):

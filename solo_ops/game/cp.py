@@ -204,11 +204,14 @@ def kept_plans(game: Game, state: State) -> dict[str, Any]:
 
 
 def armed(game: Game, state: State, action: dict[str, Any]) -> bool:
-    """Whether ``action`` runs with a chooser: Kill Team 2024 (the 2018 sources have no CP
-    re-roll, and their fights no strike or block), an action that can roll the players' dice,
-    and something to ask: a CP re-roll (the setting asks and the players have a CP), their
-    fights' moves (``fight_choices: ask``), a useless cover save (``cover_saves: ask``) or a
-    Guard interrupt (an operative On Guard)."""
+    """Whether ``action`` runs with a chooser. Kill Team 2024: an action that can roll the
+    players' dice, and something to ask: a CP re-roll (the setting asks and the players have
+    a CP), their fights' moves (``fight_choices: ask``), a useless cover save (``cover_saves:
+    ask``) or a Guard interrupt (an operative On Guard). Kill Team 2018 (no CP re-roll, and
+    no strike or block in its fights): the engine's steps of the movement phase, whose enemy
+    charges ask their targets' Reactions (:func:`solo_ops.game.reactions.asked_in_step`)."""
+    if state.edition == "kt2018":
+        return action.get("type") == "engine" and state.phase == "movement"
     if state.edition != "kt2024" or str(action.get("type")) in QUIET:
         return False
     return (rerolls_asked(game, state) or game.settings.fight_choices == "ask"
@@ -223,10 +226,13 @@ def rerolls_asked(game: Game, state: State) -> bool:
 
 def chooser_for(game: Game, state: State, answers: list[Any], plans: dict[str, Any]
                 ) -> Chooser:
-    """The chooser of a step (see :func:`armed`), replaying ``answers``."""
-    return Chooser(state, answers, plans=plans, rerolls=game.settings.cp_rerolls == "ask",
-                   fights=game.settings.fight_choices == "ask",
-                   covers=game.settings.cover_saves == "ask")
+    """The chooser of a step (see :func:`armed`), replaying ``answers``: CP re-rolls, fight
+    moves and useless cover saves are asked in Kill Team 2024 only."""
+    kt2024_step = state.edition == "kt2024"
+    return Chooser(state, answers, plans=plans,
+                   rerolls=kt2024_step and game.settings.cp_rerolls == "ask",
+                   fights=kt2024_step and game.settings.fight_choices == "ask",
+                   covers=kt2024_step and game.settings.cover_saves == "ask")
 
 
 # -- putting the state back -------------------------------------------------------------------

@@ -5,7 +5,8 @@ spotting check after each, as the fog of war requires), doors and hatches operat
 stance and the unit's state-machine triggers, and merging into a leader's or rallier's unit;
 a planned action that is stale (:func:`stale`: its target gone) is planned again, and one the
 referee refuses is not carried out. The actions that are rooms of their own are asked there:
-charges (:mod:`solo_ops.game.charges`), shots (:mod:`solo_ops.game.shots`, rolled by the
+charges (:mod:`solo_ops.game.charges`; a Kill Team 2018 charge's Reaction is asked in the step,
+:func:`solo_ops.game.reactions.asked_in_step`), shots (:mod:`solo_ops.game.shots`, rolled by the
 engine or handed to the player to roll when the game's ``enemy_attacks`` setting says so),
 fights (:mod:`solo_ops.game.fights`); damage is :mod:`solo_ops.game.downed`'s, mines
 :mod:`solo_ops.game.mines`', the enemy's Guard interrupts :mod:`solo_ops.game.enemy_guard`'s.
@@ -26,6 +27,7 @@ from solo_ops.game import (
     fights,
     pariah,
     placing,
+    reactions,
     reveal,
     shots,
 )
@@ -133,7 +135,10 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
             events.extend(_move_told(game, state, op, action, events[0]))
             events.extend(reveal.check_spotting(game, state))
         elif action.kind == "charge" and charges.reaction_due(game, state, op, action):
-            events.extend(charges.declare_charge(game, state, op, action))
+            # asked in this step (rolled before the next model acts), else left waiting
+            events.extend(reactions.asked_in_step(game, state, op, action)
+                          if getattr(game, "cp_chooser", None) is not None
+                          else charges.declare_charge(game, state, op, action))
         elif action.kind == "charge":
             events.extend(charges.no_reaction(game, state, action))
             events.extend(charges.enemy_charge(game, state, op, action))

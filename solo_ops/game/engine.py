@@ -36,6 +36,7 @@ from solo_ops.game import (
     guard,
     pariah_events,
     play2018,
+    reactions,
     reveal,
     scoring,
     spotting,
@@ -351,11 +352,22 @@ def _counteract_options() -> list[str]:
 QUESTIONS = {"reroll": ("reroll", cp.take_answer),
              "fight": ("fight_choice", fight_choices.take_answer),
              "guard": ("guard_choice", guard.take_answer),
-             "cover": ("cover_choice", cover_choice.take_answer)}
+             "cover": ("cover_choice", cover_choice.take_answer),
+             "reaction": ("reaction", reactions.take_answer)}
 """Questions asked in the middle of a step (prompt kind -> the answer's action type and the
 function that takes it): a CP re-roll (:mod:`solo_ops.game.cp`), a fight's die
 (:mod:`solo_ops.game.fight_choices`), a Guard interrupt (:mod:`solo_ops.game.guard`), a
-cover save that could block nothing (:mod:`solo_ops.game.cover_choice`)."""
+cover save that could block nothing (:mod:`solo_ops.game.cover_choice`), a Kill Team 2018
+Reaction to the enemy's charge (:mod:`solo_ops.game.reactions`; one left waiting by a save
+from before it was asked in its step is answered as an action: :func:`_mid_step`)."""
+
+
+def _mid_step(prompt: Prompt) -> bool:
+    """Whether ``prompt`` is a question asked in the middle of a step (its answer runs the
+    step again): a kind of :data:`QUESTIONS`, but a Reaction waiting with no step kept."""
+    if prompt.kind == "reaction":
+        return reactions.in_step(prompt.data or {})
+    return prompt.kind in QUESTIONS
 
 
 def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
@@ -376,7 +388,10 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     before = dice.seq
     prompt = pending(game, state)
     answer_types = {kind for kind, _ in QUESTIONS.values()}
-    if prompt.kind not in QUESTIONS and action.get("type") not in answer_types:
+    # a Reaction waiting with no step kept is answered as an action
+    waiting = prompt.kind == "reaction" and not _mid_step(prompt)
+    if not _mid_step(prompt) and (action.get("type") not in answer_types
+                                  or (waiting and action.get("type") == "reaction")):
         if not cp.armed(game, state, action):
             return _record(state, action, _apply(game, state, action, prompt), before)
         answers: list[Any] = []

@@ -17,10 +17,12 @@ from __future__ import annotations
 SECRET = True
 OPEN = False
 
-PAUSES = frozenset({"reroll_offered", "fight_offered", "guard_offered", "cover_offered"})
+PAUSES = frozenset({"reroll_offered", "fight_offered", "guard_offered", "cover_offered",
+                    "reaction_offered"})
 """The events of a step paused for a question to the players (a CP re-roll, a fight's die, a
-Guard interrupt): the step runs again from its start after the answer, and each holds in
-``so_far`` what the enemy did in it before the question."""
+Guard interrupt, a useless cover save, a Kill Team 2018 Reaction): the step runs again from
+its start after the answer, and each holds in ``so_far`` what the enemy did in it before the
+question."""
 
 EVENTS: dict[str, bool] = {
     # set-up and turn structure (game.engine, game.turns)
@@ -34,6 +36,7 @@ EVENTS: dict[str, bool] = {
     "fight_offered": OPEN,  # a step paused for a player's next die in a fight (fight_choices)
     "guard_offered": OPEN,  # a step paused for a player's Guard interrupt (game.guard)
     "cover_offered": OPEN,  # a step paused for a player's useless cover save (cover_choice)
+    "reaction_offered": OPEN,  # a step paused for a 2018 Reaction to a charge (reactions)
     "turn_start": OPEN,
     "enemy_idle": OPEN,  # the turn would go to the enemy, which has nothing to activate (why)
     "phase": OPEN,

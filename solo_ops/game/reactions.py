@@ -1,20 +1,28 @@
 """Kill Team 2018: the players' Reactions to an enemy's declared charge.
 
 004 React: "After you have declared a charge, any opponents take it in turn to make Reactions
-... A model can either fire Overwatch or Retreat when it Reacts." Each is checked rule by rule
-before anything changes, as every action of :mod:`solo_ops.game.actions` (which dispatches
-``reaction`` here); then the engine rolls the charge.
+... A model can either fire Overwatch or Retreat when it Reacts." The question is asked in the
+enemy's step that declares the charge (:func:`asked_in_step`, the pause of
+:mod:`solo_ops.game.cp`), so the charge is rolled and moved before the next model of its unit
+acts; the answer (:func:`take_answer`) runs that step again. Each Reaction is checked rule by
+rule before anything changes (:func:`respond`); then the engine rolls the charge. A question
+left waiting by a save from before is answered as an action (:mod:`solo_ops.game.actions`
+dispatches ``reaction`` to :func:`_reaction`).
 """
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import pariah, reveal
 from solo_ops.game.action_checks import MOVE_TOLERANCE, _point
+from solo_ops.game.cp import NeedAnswer
 from solo_ops.game.downed import apply_damage
+from solo_ops.game.events import shown as shown_to_players
 from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
@@ -22,7 +30,7 @@ from solo_ops.rules import kt2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
-    from solo_ops.game.definition import Game
+    from solo_ops.game.definition import Game, Prompt
     from solo_ops.geometry.routes import Walk
     from solo_ops.geometry.terrain import Terrain
 
@@ -31,29 +39,116 @@ RETREAT = 3.0  # inches: a Retreat moves up to 3" (004; rules.pariah.retreat_dis
 
 
 def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
-    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
-    it Reacts"): ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the
-    player rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more
-    than 1" from every other enemy model; not after a move this phase) or ``none``. Then the
-    engine rolls the charge."""
+    """A Reaction answered to a charge waiting in ``state.pending_attacks`` with no step to
+    run again (a save made before the Reaction was asked in its step, or a direct
+    :func:`solo_ops.game.charges.declare_charge`): :func:`respond`, the question taken off
+    once the answer is found good."""
     entry = state.pending_attacks[0]
+    return respond(game, state, entry, action, lambda: state.pending_attacks.pop(0))
+
+
+def respond(game: Game, state: State, entry: dict[str, Any], answer: dict[str, Any],
+            taken: Callable[[], Any]) -> list[dict[str, Any]]:
+    """Kill Team 2018 charge Reactions (004 "A model can either fire Overwatch or Retreat when
+    it Reacts") to the charge ``entry`` (:func:`solo_ops.game.charges.reaction_entry`):
+    ``react`` is ``overwatch`` (``roll`` with ``weapon``, or the ``damage`` the player
+    rolled), ``retreat`` (``to``: up to 3", ending further from the charger and more than 1"
+    from every other enemy model; not after a move this phase) or ``none``. Each is checked
+    before anything changes (then ``taken()``); then the engine rolls the charge."""
     charger = state.operatives[entry["attacker"]]
     me = state.operatives[entry["target"]]
-    react = str(action.get("react", "none"))
+    react = str(answer.get("react", "none"))
     terrain = game.terrain(state)
     events: list[dict[str, Any]] = []
     assert me.at is not None and charger.at is not None
     if react == "overwatch":
-        events.extend(_overwatch(game, state, action, me, charger, terrain))
+        events.extend(_overwatch(game, state, answer, me, charger, terrain, taken))
         return events + _charge_after(game, state, entry, False)
     if react == "retreat":
-        events.extend(_retreat(game, state, action, entry, me, charger, terrain))
+        events.extend(_retreat(game, state, answer, entry, me, charger, terrain, taken))
         return events + _charge_after(game, state, entry, True)
     if react != "none":
-        raise RuleError("react with 'overwatch ...', 'retreat X,Y' or 'no'")
-    state.pending_attacks.pop(0)
+        raise RuleError(REACT_WORDS)
+    taken()
     events.append({"type": "no_reaction", "operative": me.id, "target": charger.id})
     return events + _charge_after(game, state, entry, False)
+
+
+REACT_WORDS = "react with 'overwatch ...', 'retreat X,Y' or 'no'"
+
+
+# -- asked in the step that declares the charge ----------------------------------------------------
+def asked_in_step(game: Game, state: State, op: Operative, action: Any) -> list[dict[str, Any]]:
+    """A charge declared in a step that can pause (the engine's chooser): its target's
+    Reaction is asked there and then (:class:`NeedReaction`, the pause every mid-step question
+    uses, :mod:`solo_ops.game.cp`), and with the answer the charge is rolled and moved before
+    the next model of the unit acts. 004 picks one model at a time to move ("When you pick a
+    model to move"), and its charge "After all Reactions have been resolved": a player's
+    charge is rolled before their next model moves, and so is the enemy's."""
+    from solo_ops.game.charges import declared, reaction_entry
+
+    chooser = game.cp_chooser
+    entry = reaction_entry(game, state, op, action)
+    if not chooser.answered():
+        raise NeedReaction(entry, state.operatives[entry["target"]].owner,
+                           declared(state, op, action))
+    answer = chooser.take()
+    return [declared(state, op, action), *respond(game, state, entry, answer, lambda: None)]
+
+
+class NeedReaction(NeedAnswer):
+    """Raised inside an enemy activation when a Kill Team 2018 charge's target may React."""
+
+    def __init__(self, entry: dict[str, Any], player: str | None,
+                 declared: dict[str, Any]) -> None:
+        super().__init__(f"a Reaction of {entry['target']}")
+        self.entry, self.player, self.declared = entry, player, declared
+
+    def pause(self, state: State, action: dict[str, Any], answers: list[Any],
+              progress: list[dict[str, Any]] | None) -> dict[str, Any]:
+        """Record the question (see :mod:`solo_ops.game.cp`) with the step and its answers so
+        far; returns ``reaction_offered``: the charge declared, with what the enemy did so far
+        in the step (``so_far``), told before the question."""
+        entry = {**copy.deepcopy(self.entry), "action": copy.deepcopy(action),
+                 "answers": copy.deepcopy(answers)}
+        state.pending_attacks.insert(0, entry)
+        so_far = [copy.deepcopy(e) for e in progress or [] if shown_to_players(e)]
+        return {"type": "reaction_offered", "player": self.player,
+                "operative": self.entry["target"], "attacker": self.entry["attacker"],
+                "note": self.declared["note"], **({"so_far": so_far} if so_far else {})}
+
+
+def take_answer(state: State, action: dict[str, Any], prompt: Prompt
+                ) -> tuple[dict[str, Any], list[Any]]:
+    """Take a ``reaction`` answer to a charge asked in its step (:func:`asked_in_step`): its
+    form checked here, the rest (the weapon sees and reaches the charger, the Retreat's
+    point) as the step runs again with it, which leaves the question waiting when the rules
+    refuse it. Returns the paused step's action and its answers with this one."""
+    if prompt.kind != "reaction":
+        raise RuleError("no charge is waiting for a Reaction")
+    entry = state.pending_attacks[0]
+    if action.get("type") != "reaction":
+        raise RuleError(f"first answer the charge: {prompt.text}")
+    react = action.get("react", "none")
+    if react not in ("overwatch", "retreat", "none"):
+        raise RuleError(REACT_WORDS)
+    if react == "retreat":
+        _point(action.get("to"))
+    damage = action.get("damage")
+    if react == "overwatch" and not action.get("roll") and damage is None:
+        raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
+    if damage is not None and (not isinstance(damage, int) or isinstance(damage, bool)
+                               or damage < 0):
+        raise RuleError(f"damage must be a whole number, 0 or more (not {damage!r})")
+    answer = {k: copy.deepcopy(v) for k, v in action.items() if k != "type"}
+    state.pending_attacks.pop(0)
+    return copy.deepcopy(entry["action"]), [*entry["answers"], answer]
+
+
+def in_step(entry: dict[str, Any]) -> bool:
+    """Whether the ``reaction`` question ``entry`` was asked in its step (it runs again with
+    the answer), not left waiting by a save from before that (answered as an action)."""
+    return "action" in entry
 
 
 def _charge_after(game: Game, state: State, entry: dict[str, Any],
@@ -128,14 +223,15 @@ def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
 
 
 def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
-               charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+               charger: Operative, terrain: Terrain, taken: Callable[[], Any]
+               ) -> list[dict[str, Any]]:
     """Overwatch (hits on 6s): rolled by solo-ops, or the damage the player rolled."""
     from solo_ops.game.shots import resolve_shot, shot_cover
 
     weapon = _overwatch_weapon(action, me, charger, terrain)
     if not action.get("roll") and action.get("damage") is None:
         raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
-    state.pending_attacks.pop(0)
+    taken()
     from solo_ops.game.play2018 import overwatch_hits_on
 
     events: list[dict[str, Any]] = [
@@ -185,11 +281,12 @@ def _check_retreat(game: Game, state: State, action: dict[str, Any], entry: dict
 
 
 def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
-             me: Operative, charger: Operative, terrain: Terrain) -> list[dict[str, Any]]:
+             me: Operative, charger: Operative, terrain: Terrain, taken: Callable[[], Any]
+             ) -> list[dict[str, Any]]:
     """Retreat: the checked move, then mines and spotting (the model may not shoot or React
     again this battle round)."""
     to, walk = _check_retreat(game, state, action, entry, me, charger, terrain)
-    state.pending_attacks.pop(0)
+    taken()
     old = me.at
     me.at = to
     me.moved = True

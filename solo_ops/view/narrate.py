@@ -347,6 +347,7 @@ WORDS: dict[str, Words] = {
     "fight_offered": _fight_so_far,
     "guard_offered": _so_far,
     "cover_offered": _so_far,
+    "reaction_offered": lambda e, t: [*_so_far(e, t), f"⚔ {e['note']}"],
     "cp_spent": _one(lambda e, t: f"  You spend {e['amount']} CP ({e['why']}): {e['cp']} CP "
                      "left."),
     "phase": lambda e, t: [] if e.get("phase") == "firefight"

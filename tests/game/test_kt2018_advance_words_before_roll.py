@@ -38,12 +38,18 @@ def test_the_plan_is_first_told_with_the_advance_to_be_rolled() -> None:
 
 
 def test_once_rolled_the_advance_is_told_with_its_distance() -> None:
-    """The roll of 3 allows 6" + 3" = 9": the same activation's words then say it."""
+    """The roll of 3 allows 6" + 3" = 9": the same activation's words then say it. e1 acts
+    first: its charge asks a1's Reaction before e2 moves (the step pauses with the Advance
+    still to be rolled), and the answer runs the activation again to its end."""
     game, state = _game()
-    record = step(game, state, {"type": "engine"})
+    paused = step(game, state, {"type": "engine"})["events"]
+    assert [e["type"] for e in paused] == ["reaction_offered"]
+    assert pending(game, state).kind == "reaction"
+    told = next(e for e in paused[0]["so_far"] if e["type"] == "enemy_activation")["explain"]
+    assert "e2's sequence: Advance (to be rolled)." in told
+    record = step(game, state, {"type": "reaction", "react": "none"})
     explain = next(e for e in record["events"] if e["type"] == "enemy_activation")["explain"]
     line = next(t for t in explain if t.startswith("e2 Advances"))
     assert line.startswith("e2 Advances 9.0\" towards a1")
     assert "its Advance roll allows 9.0\" (Move 6\" + 3\")" in line
     assert "e2's sequence: Advance 9.0\"." in explain
-    assert pending(game, state).kind == "reaction"

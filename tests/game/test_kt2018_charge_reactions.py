@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game.engine import pending, step
+from solo_ops.game.engine import new_game, pending, step
 from tests.support.portal_board import refused, start
 
 
@@ -205,3 +205,122 @@ def test_a_model_that_cannot_shoot_is_named_with_why() -> None:
     with pytest.raises(RuleError, match=r"a1 cannot act now: it Advanced this battle round "
                                         r"without an Assault weapon: it cannot shoot"):
         intent.resolve_ids(game, state, {"type": "activate", "operative": "a1"}, prompt)
+
+
+# -- asked in the step that declares the charge ----------------------------------------------------
+def _charge_then_advance() -> tuple:
+    """tests/support/pariah_table: the enemy wins the initiative; its Melee unit has e1 7"
+    from a1 (it charges, first) and e2 25.9" away (it Advances, after); every later die a 3.
+    At the enemy's first activation of the movement phase."""
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, faces=[1, 6] + [3] * 40, a1=(3, 10), e1=(11, 10),
+                               e2=(28, 20), command=5)
+    step(game, state, {"type": "engine"})  # the battle round starts
+    return game, state
+
+
+def _charge_words(record: dict) -> list[tuple[str, str]]:
+    return [(e["type"], e["operative"]) for e in record["events"]
+            if e["type"] in ("charge_declared", "no_reaction", "charged", "charge_failed",
+                             "moved")]
+
+
+def test_a_charge_is_rolled_before_the_next_model_of_its_unit_moves() -> None:
+    """004 picks one model at a time to move ("When you pick a model to move"), and a charge
+    is rolled "After all Reactions have been resolved": e1's charge asks a1 in the step that
+    declares it, before e2 (its unit-mate) moves, and once answered it is rolled and moved
+    before e2 Advances. (The enemy's unit-mates once moved first, into the charger's path.)"""
+    game, state = _charge_then_advance()
+    e2_at = state.operatives["e2"].at
+    paused = step(game, state, {"type": "engine"})["events"]
+    assert [e["type"] for e in paused] == ["reaction_offered"]
+    assert paused[0]["operative"] == "a1" and paused[0]["attacker"] == "e1"
+    assert not any(e["type"] == "moved" for e in paused[0]["so_far"])
+    assert state.operatives["e2"].at == e2_at  # the step waits for the answer, undone
+    prompt = pending(game, state)
+    assert prompt.kind == "reaction" and prompt.operative == "a1"
+    assert prompt.options[-2:] == ["retreat X,Y", "no"]
+    record = step(game, state, {"type": "reaction", "react": "none"})
+    # the charge roll is the first roll after the answer: 3 + 3 = 6 of the 7.0" it needs
+    # less the inch of reach, so e1 falls short; then e2 Advances (6" + 3)
+    assert _charge_words(record) == [("charge_declared", "e1"), ("no_reaction", "a1"),
+                                     ("charge_failed", "e1"), ("moved", "e2")]
+    failed = next(e for e in record["events"] if e["type"] == "charge_failed")
+    assert failed["roll"] == 6
+    assert pending(game, state).kind != "reaction"
+
+
+def test_a_reaction_the_rules_refuse_leaves_the_question_waiting() -> None:
+    """A Retreat towards the charger is refused as the step runs again with it: nothing
+    changes, the same question waits, and a good answer then goes on."""
+    game, state = _charge_then_advance()
+    step(game, state, {"type": "engine"})
+    refused(game, state, {"type": "reaction", "react": "retreat", "to": [5, 10]},
+            "further away from e1")
+    refused(game, state, {"type": "reaction", "react": "wave"}, "react with 'overwatch")
+    refused(game, state, {"type": "activate", "operative": "a2"}, "first answer the charge")
+    refused(game, state, {"type": "reaction", "react": "overwatch", "damage": -1},
+            "damage must be a whole number")
+    record = step(game, state, {"type": "reaction", "react": "retreat", "to": [1.5, 10]})
+    # a1 Retreats to 9.5" from e1 (8.5" apart): the charge roll of 6 falls short
+    assert _charge_words(record)[:3] == [("charge_declared", "e1"), ("moved", "a1"),
+                                         ("charge_failed", "e1")]
+    assert state.operatives["a1"].at == (1.5, 10.0)
+
+
+def test_a_reaction_asked_in_its_step_is_saved_and_resumed() -> None:
+    """A save made while the question waits resumes to the same state and question, and its
+    answer plays on the same (seeded dice: the save keeps them)."""
+    from solo_ops.io.savegame import game_document
+    from solo_ops.io.savegame import restore as restore_save
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+
+    game, state = new_game(autopilot.simulated(load_scenario("crypt-objective-ultima")), 2)
+    for _ in range(2000):
+        prompt = pending(game, state)
+        if prompt.kind in ("reaction", "ended"):
+            break
+        autopilot.answer(game, state, prompt)
+    assert prompt.kind == "reaction" and "action" in state.pending_attacks[0]
+    doc = game_document(game, state)
+    again_game, again = restore_save(doc, "g")
+    assert again.to_dict(secrets=True) == state.to_dict(secrets=True)
+    assert pending(again_game, again).text == prompt.text
+    answer = {"type": "reaction", "react": "none"}
+    assert step(again_game, again, answer) == step(game, state, answer)
+
+
+def test_a_reaction_left_waiting_by_an_older_save_is_answered_from_its_checkpoint() -> None:
+    """A save made before the Reaction was asked in its step holds the question in its state,
+    with no step to run again (``declare_charge`` without the engine's chooser makes one):
+    its checkpoint loads with the question (the checks accept it) and the answer rolls the
+    charge as it did."""
+    from solo_ops.game import checkpoint
+
+    game, state = _declared()
+    assert "action" not in state.pending_attacks[0]
+    again = checkpoint.load(checkpoint.dump(state), game)
+    assert pending(game, again).kind == "reaction"
+    record = step(game, again, {"type": "reaction", "react": "none"})
+    assert [e["type"] for e in record["events"]][:2] == ["no_reaction", "charged"]
+
+
+def test_a_checkpoint_whose_reaction_names_no_step_of_its_log_is_refused() -> None:
+    """A question asked in its step runs that step again: a checkpoint whose waiting Reaction
+    names an action that is not one of its steps is not one the game could have made."""
+    from solo_ops.core.errors import InputError
+    from solo_ops.game import checkpoint
+
+    game, state = _charge_then_advance()
+    step(game, state, {"type": "engine"})
+    data = checkpoint.dump(state)
+    assert checkpoint.load(data, game).pending_attacks[0]["action"] == {"type": "engine"}
+    data["pending_attacks"][0]["action"] = {"type": "engine", "extra": 1}
+    with pytest.raises(InputError, match=r"pending_attacks\[0\]\.action"):
+        checkpoint.load(data, game)
+    data["pending_attacks"][0]["action"] = {"type": "engine"}
+    data["pending_attacks"][0]["answers"] = "none"
+    with pytest.raises(InputError, match=r"pending_attacks\[0\]\.answers"):
+        checkpoint.load(data, game)
