@@ -38,7 +38,7 @@ def _clip_hits_old(num: np.ndarray, den: np.ndarray, margin: float
     upper = (den > 0).astype(float)
     flat = den == 0
     m = num[None] + np.array([-margin, margin])[:, None, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         r = m / den
         enter = np.fmax.reduce(r * lower, axis=1)
         r -= 1.0
