@@ -21,6 +21,7 @@ from solo_ops.web.guard import Refused
 from solo_ops.web.server import server_of, tip
 
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+          "setup.js": "text/javascript; charset=utf-8",
           "board.js": "text/javascript; charset=utf-8",
           "campaign.js": "text/javascript; charset=utf-8",
           "index.html": "text/html; charset=utf-8"}

@@ -339,6 +339,7 @@ def test_no_endpoint_shows_a_hidden_fact(client: ApiClient, table: GameTable) ->
         texts[f"svg {player}"] = client.get("/board.svg", params={"player": player}).text
     texts["page"] = client.get("/", params={"player": "Ana"}).text
     texts["script"] = client.get("/static/app.js").text
+    texts["setup script"] = client.get("/static/setup.js").text
     texts["style"] = client.get("/static/app.css").text
     texts["players"] = client.get("/api/players").text
     texts["status"] = post(client, "Ben", "status").text

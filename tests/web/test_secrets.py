@@ -63,6 +63,7 @@ def received(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     with ApiClient(app, "http://127.0.0.1:8765") as c:
         texts += [c.get("/", params={"player": "Ana"}).text, c.get("/static/app.js").text,
                   c.get("/static/board.js").text, c.get("/static/campaign.js").text,
+                  c.get("/static/setup.js").text,
                   c.get("/api/players").text, c.get("/api/join").text]
         asked: set[str] = set()
         for i, line in enumerate(lines):
