@@ -284,6 +284,17 @@ def test_a_reaction_asked_in_its_step_is_saved_and_resumed() -> None:
             break
         autopilot.answer(game, state, prompt)
     assert prompt.kind == "reaction" and "action" in state.pending_attacks[0]
+    # the players' view shows the models where the step's moves before the question put them
+    # (the step itself waits, undone, for the answer)
+    from solo_ops.view.player import player_view
+
+    so_far = state.log[-1]["events"][0]["so_far"]
+    moved = [e for e in so_far if e["type"] == "moved"]
+    assert moved, "the seed's pause comes after a unit-mate's move"
+    shown = {m["id"]: m["at"] for m in player_view(game, state)["enemies"]}
+    for e in moved:
+        assert shown[e["operative"]] == [round(float(v), 3) for v in e["to"]]
+        assert state.operatives[e["operative"]].at != tuple(e["to"])
     doc = game_document(game, state)
     again_game, again = restore_save(doc, "g")
     assert again.to_dict(secrets=True) == state.to_dict(secrets=True)
