@@ -271,9 +271,9 @@ def _pending(data: dict[str, Any], operatives: set[str]) -> None:
             if key in fields:
                 _in(entry[key], operatives, f"{where}.{key}", "an operative of the checkpoint")
         if entry["kind"] == "reaction" and "action" in entry:  # asked in its step
-            if not _fits(entry.get("answers"), list[Any]):
+            if not _fits(entry.get("answers"), list[dict[str, Any]]):
                 raise _error(f"{where}.answers", f"{excerpt(entry.get('answers'))} is not "
-                                                 f"{_type_words(list[Any])}")
+                                                 f"{_type_words(list[dict[str, Any]])}")
             if entry["action"] not in actions:
                 raise _error(f"{where}.action", "is not the action of a step before it")
         if entry["kind"] == "reroll" and entry["action"] not in actions:

@@ -73,7 +73,9 @@ class Game:
     referee_watch: Any = field(default=None, init=False, repr=False, compare=False)
     """An observer told of every enemy plan and action as the referee judges it (the referee
     audit, :mod:`solo_ops.sim.referee_audit`), else None: ``plan(game, state, plan)`` and
-    ``action(game, state, op, action, spent, counteracting)``. Play never sets it."""
+    ``action(game, state, op, action, spent, counteracting)``, and around each step that may
+    pause ``begin()`` and ``undone()`` (the step paused or was refused: it runs again and
+    tells it all again). Play never sets it."""
     effects: tuple[Effect, ...] = field(init=False, repr=False, compare=False)
     """The Pariah Nexus effects in force (Kill Team 2018; none in a 2024 game): the mission's
     (:meth:`~solo_ops.game.missions.Mission.in_force`), as :mod:`solo_ops.game.pariah` applies

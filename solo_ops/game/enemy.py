@@ -160,7 +160,8 @@ def apply_plan(game: Game, state: State, plan: Plan, after_action: AfterAction |
 
 def _after_plan(game: Game, state: State, plan: Plan, unit: Any) -> list[dict[str, Any]]:
     """The end of a unit's activation: its order's triggers, a merge, the 2018 charges
-    still waiting whose target a later charger reached (rolled now), its state."""
+    still waiting (a save's from before the Reaction was asked in its step) whose target a
+    later charger reached (rolled now), its state."""
     events: list[dict[str, Any]] = []
     for trigger in plan.triggers:
         if unit.active and fsm.allowed(unit.fsm, trigger):

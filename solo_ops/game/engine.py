@@ -375,9 +375,11 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
 
     Raises :class:`~solo_ops.core.errors.RuleError` (state untouched) when the rules refuse it.
     A step that may ask the players something on the way (a CP re-roll of the dice it rolls
-    for them, their next move in a fight: :data:`QUESTIONS`) runs with a chooser and may pause
-    with that question instead (:mod:`solo_ops.game.cp`): its record then holds only the
-    question's event (``reroll_offered``, ``fight_offered``), and the answer (``{"type":
+    for them, their next move in a fight, a Guard interrupt, a useless cover save, a 2018
+    Reaction to an enemy's charge: :data:`QUESTIONS`) runs with a chooser and may pause with
+    that question instead (:mod:`solo_ops.game.cp`): its record then holds only the
+    question's event (``reroll_offered``, ``fight_offered``, ``reaction_offered``, …), and the
+    answer (``{"type":
     "reroll", "die": N}``, ``{"type": "fight_choice", "move": "block", "die": N}``, …) runs it
     again.
     """
@@ -388,10 +390,10 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
     before = dice.seq
     prompt = pending(game, state)
     answer_types = {kind for kind, _ in QUESTIONS.values()}
-    # a Reaction waiting with no step kept is answered as an action
-    waiting = prompt.kind == "reaction" and not _mid_step(prompt)
+    # a Reaction's answer with no Reaction asked in its step is an action (one a save left
+    # waiting, or refused by the prompt waiting in its own words)
     if not _mid_step(prompt) and (action.get("type") not in answer_types
-                                  or (waiting and action.get("type") == "reaction")):
+                                  or action.get("type") == "reaction"):
         if not cp.armed(game, state, action):
             return _record(state, action, _apply(game, state, action, prompt), before)
         answers: list[Any] = []
@@ -402,9 +404,14 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
         prompt = pending(game, state)
     plans = cp.kept_plans(game, state) if run is not action else {}
     game.cp_chooser = chooser = cp.chooser_for(game, state, answers, plans)
+    watch = getattr(game, "referee_watch", None)  # an audit's (it counts each step once)
+    if watch is not None:
+        watch.begin()
     try:
         events = _apply(game, state, run, prompt) + chooser.events
     except cp.NeedAnswer as need:
+        if watch is not None:
+            watch.undone()
         # the figures the players read while the question waits are the step's so far
         figures = {"cp": dict(state.cp), "vp": dict(state.vp)}
         shown = state.dice.seq if state.dice is not None else 0
@@ -418,6 +425,8 @@ def step(game: Game, state: State, action: dict[str, Any]) -> dict[str, Any]:
         return record
     except BaseException:
         cp.restore(state, snap)  # a refusal leaves the state untouched
+        if watch is not None:
+            watch.undone()
         raise
     finally:
         game.cp_chooser = None

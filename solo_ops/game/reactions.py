@@ -137,10 +137,14 @@ def take_answer(state: State, action: dict[str, Any], prompt: Prompt
     damage = action.get("damage")
     if react == "overwatch" and not action.get("roll") and damage is None:
         raise RuleError("say 'overwatch roll' or 'overwatch damage N'")
+    if isinstance(damage, str) and damage.strip().isdigit():
+        damage = int(damage)  # as the answer's words give it
     if damage is not None and (not isinstance(damage, int) or isinstance(damage, bool)
                                or damage < 0):
         raise RuleError(f"damage must be a whole number, 0 or more (not {damage!r})")
     answer = {k: copy.deepcopy(v) for k, v in action.items() if k != "type"}
+    if damage is not None:
+        answer["damage"] = damage
     state.pending_attacks.pop(0)
     return copy.deepcopy(entry["action"]), [*entry["answers"], answer]
 
@@ -162,13 +166,14 @@ def _charge_after(game: Game, state: State, entry: dict[str, Any],
 
 
 def settle(game: Game, state: State) -> list[dict[str, Any]]:
-    """The charges declared with this one (a unit's models declare theirs together) whose
-    target can no longer React: an earlier charge brought an enemy within 1" of it, or it
-    Retreated (004 "A model can React if it is the target of a charging model and it is more
-    than 1" from an enemy model"; "A model that Retreats cannot React later in the battle
-    round"). They are rolled now, each with the reason, rather than asked: after each
-    answer, and when an enemy activation ends (a later model of the unit may have reached
-    the first waiting charge's target already)."""
+    """The charges left waiting with this one (by a save made before the Reaction was asked
+    in its step, when a unit's models declared theirs together) whose target can no longer
+    React: an earlier charge brought an enemy within 1" of it, or it Retreated (004 "A model
+    can React if it is the target of a charging model and it is more than 1" from an enemy
+    model"; "A model that Retreats cannot React later in the battle round"). They are rolled
+    now, each with the reason, rather than asked: after each answer, and when an enemy
+    activation ends (a later model of the unit may have reached the first waiting charge's
+    target already). A charge asked in its step never waits: nothing is left to settle."""
     from solo_ops.game.charges import charge_after_reaction
     from solo_ops.game.play2018 import may_not_react
 

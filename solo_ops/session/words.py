@@ -45,8 +45,8 @@ def describe(action: dict[str, Any]) -> str:
 
 def _typed_answer(action: dict[str, Any]) -> str | None:
     """A mid-step question's answer (a CP re-roll, a fight's die, a Guard interrupt, a
-    useless cover save) as :mod:`solo_ops.view.answers` reads it from the player, or None
-    for any other answer."""
+    useless cover save, a 2018 Reaction) as :mod:`solo_ops.view.answers` reads it from the
+    player, or None for any other answer."""
     kind = action.get("type")
     if kind == "reroll":
         return "keep" if action.get("keep") else f"reroll {action.get('die')}"
@@ -63,7 +63,24 @@ def _typed_answer(action: dict[str, Any]) -> str | None:
                          *(["with", str(weapon)] if weapon else [])])
     if kind == "cover_choice":
         return "keep" if action.get("keep") else "roll"
+    if kind == "reaction":  # Kill Team 2018
+        return _reaction_words(action)
     return None
+
+
+def _reaction_words(action: dict[str, Any]) -> str:
+    """A 2018 Reaction as the player types it: ``no``, ``retreat X,Y``, ``overwatch [with
+    WEAPON] roll`` or ``overwatch damage N``."""
+    react = action.get("react")
+    if react == "retreat":
+        to = action.get("to") or ()
+        return "retreat " + ",".join(f"{float(v):g}" for v in to)
+    if react == "overwatch":
+        weapon = action.get("weapon")
+        with_ = f" with {weapon}" if weapon else ""
+        return (f"overwatch{with_} roll" if action.get("roll")
+                else f"overwatch{with_} damage {action.get('damage')}")
+    return "no"
 
 
 def _move_words(edition: str, how: str, allowance: str, op: Any) -> tuple[str, str]:

@@ -70,6 +70,17 @@ class _Watch:
 
     def __init__(self, audit: RefereeAudit) -> None:
         self.audit = audit
+        self._mark = (0, 0, 0)
+
+    def begin(self) -> None:
+        """A step starts (the engine tells): what was counted so far is marked."""
+        self._mark = (self.audit.plans, self.audit.actions, len(self.audit.problems))
+
+    def undone(self) -> None:
+        """The step was undone (it paused for a question, or was refused): what it counted
+        goes, since the step runs again with the answer and tells everything again."""
+        self.audit.plans, self.audit.actions, kept = self._mark
+        del self.audit.problems[kept:]
 
     def plan(self, game: Game, state: State, plan: Plan) -> None:
         self.audit.plans += 1

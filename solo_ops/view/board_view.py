@@ -13,8 +13,9 @@ Built only from the player view (:func:`solo_ops.view.player.player_view`) and p
 * the activation being played, or the last one played: each move, charge, shot and fight of it
   numbered in order and drawn from where it happened (a shot from where the shooter stood
   when it fired, not where it stands now), the models' ids beside the numbers. While a step
-  waits for a CP re-roll answer it is the activation of that step, as far as the players were
-  told (the ``reroll_offered`` event's ``so_far``);
+  waits for the players' answer (a CP re-roll, a Guard, a 2018 Reaction: the pauses of
+  :data:`~solo_ops.game.events.PAUSES`) it is the activation of that step, as far as the
+  players were told (the pause event's ``so_far``);
 * the title: the turn, the victory points and the players' command points.
 
 On a phone (:class:`Focus`) the picture carries a phone-sized label set instead
@@ -36,6 +37,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import markers
+from solo_ops.game.events import PAUSES
 from solo_ops.rules.editions import turn_name
 from solo_ops.view import render
 from solo_ops.view.picture_style import LEGEND_CHARS, PHONE
@@ -64,7 +66,7 @@ def _events(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """Every shown event in order, a paused step's ``so_far`` in place of its question."""
     for record in records:
         for event in record.get("events", []):
-            if event.get("type") == "reroll_offered":
+            if event.get("type") in PAUSES:
                 yield from event.get("so_far", [])
             else:
                 yield event

@@ -88,6 +88,8 @@ def _told_so_far(state: State, view: dict[str, Any]) -> None:
             model["at"] = [round(float(to[0]), 3), round(float(to[1]), 3)]
         if event.get("type") == "damage" and isinstance(event.get("wounds"), int):
             model["wounds"] = event["wounds"]
+        if event.get("type") == "flesh_wound" and isinstance(event.get("flesh_wounds"), int):
+            model["wounds"], model["flesh_wounds"] = 1, event["flesh_wounds"]  # (2018)
         if event.get("type") == "down":
             model["wounds"], model["down"] = 0, True
 

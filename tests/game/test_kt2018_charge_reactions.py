@@ -332,6 +332,35 @@ def test_a_checkpoint_whose_reaction_names_no_step_of_its_log_is_refused() -> No
     with pytest.raises(InputError, match=r"pending_attacks\[0\]\.action"):
         checkpoint.load(data, game)
     data["pending_attacks"][0]["action"] = {"type": "engine"}
-    data["pending_attacks"][0]["answers"] = "none"
-    with pytest.raises(InputError, match=r"pending_attacks\[0\]\.answers"):
-        checkpoint.load(data, game)
+    for answers in ("none", [5]):  # the answers so far are the players' answers: mappings
+        data["pending_attacks"][0]["answers"] = answers
+        with pytest.raises(InputError, match=r"pending_attacks\[0\]\.answers"):
+            checkpoint.load(data, game)
+
+
+def test_while_a_reaction_waits_the_board_shows_the_activation_so_far() -> None:
+    """The page's board and zoom at a Reaction's pause: the activation under way (its unit,
+    the charger and its mates in focus beside the target), and a flesh wound the step dealt
+    before the question on the model that took it (the state itself is the one before the
+    step). e1's charge at a1 is answered with Overwatch damage 1 (a flesh wound: 004 Injury);
+    the step goes on to e2's charge at a1 and asks again."""
+    from solo_ops.view import board_view
+    from solo_ops.view.player import player_record, player_view
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, faces=[1, 6] + [3] * 80, a1=(3, 10), e1=(11, 10),
+                               e2=(10, 16), command=5)
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "engine"})
+    records = [player_record(r) for r in state.log]
+    view = player_view(game, state)
+    assert view["pending"]["operative"] == "a1"
+    assert sorted(board_view.focus_ids(view, records)) == ["a1", "e1", "e2"]
+    assert board_view.activation(records, {})[0] == "u1"
+    paused = step(game, state, {"type": "reaction", "react": "overwatch", "damage": 1})
+    assert paused["events"][0]["type"] == "reaction_offered"
+    assert paused["events"][0]["attacker"] == "e2"
+    assert any(e["type"] == "flesh_wound" for e in paused["events"][0]["so_far"])
+    assert state.operatives["e1"].flesh_wounds == 0  # the step waits, undone
+    e1 = next(m for m in player_view(game, state)["enemies"] if m["id"] == "e1")
+    assert (e1["wounds"], e1["flesh_wounds"]) == (1, 1)

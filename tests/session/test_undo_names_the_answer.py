@@ -27,6 +27,11 @@ TYPED = [
     ("guard", "fight u1-a", "'fight u1-a'"),
     ("cover", "roll", "'roll'"),
     ("cover", "keep", "'keep'"),
+    ("reaction", "no", "'no'"),
+    ("reaction", "retreat 3,11.5", "'retreat 3,11.5'"),
+    ("reaction", "overwatch roll", "'overwatch roll'"),
+    ("reaction", "overwatch with lasgun roll", "'overwatch with lasgun roll'"),
+    ("reaction", "overwatch damage 2", "'overwatch damage 2'"),
 ]
 
 

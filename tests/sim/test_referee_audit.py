@@ -90,3 +90,22 @@ def test_the_engine_refuses_what_the_referee_refuses() -> None:
     assert [(e["operative"], e["action"]) for e in refused] == [("e1", "charge")]
     assert refused[0]["why"].endswith("cannot move after it")
     assert state.operatives["e1"].at == (5, 11)
+
+
+def test_a_step_that_pauses_is_audited_once() -> None:
+    """A step paused for the players' answer (here Kill Team 2018 Reactions to the enemy's
+    charges) runs again with it: the audit counts each enemy plan once, as many as the
+    activations the same game (same seed and answers, no audit) records."""
+    from solo_ops.game.engine import new_game, pending
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+
+    path = SCENARIOS / "crypt-objective-ultima.yaml"
+    audit = audit_game(path, 2)
+    game, state = new_game(load_scenario(path), 2)
+    autopilot.play(game, state)
+    kinds = [e["type"] for r in state.log for e in r["events"]]
+    assert kinds.count("reaction_offered") >= 1
+    assert pending(game, state).kind == "ended"
+    assert audit.plans == kinds.count("enemy_activation")
+    assert audit.problems == []
