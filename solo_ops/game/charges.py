@@ -135,40 +135,7 @@ def enemy_charge(game: Game, state: State, op: Operative, action: Action
                  "note": f"{op.label} stood on a petrific divisor when it activated: it cannot "
                          "move, nor charge, this battle round (Power Flux)."}]
     if action.to is None:
-        # Kill Team 2018: roll 2D6 (with the Pariah Nexus effects on the charge roll) and move
-        # along the planned route as far as the roll allows
-        rolled, dice_words = pariah.charge_roll(game, state, op, [target])
-        terrain = game.terrain(state)
-        # the planned route ends within 1" of the target and keeps out of 1" of every other
-        # enemy; the model goes along it as far as the roll allows
-        start = op.at
-        assert start is not None
-        route = tuple(action.route) if len(action.route) >= 2 else (start, start)
-        # as far along it as the roll allows and its base may stand (the placement rule)
-        end, walk, blocked = placing.placed(game, state, op, route, float(rolled))
-        if end is None:
-            end, walk = start, terrain.routes.walk_through((start, start), op.radius)
-        old = op.at
-        op.at = (float(end[0]), float(end[1]))
-        success = target.on_table and reach.engaged_2018(
-            terrain, op.at, op.radius, target.at, target.radius)  # type: ignore[arg-type]
-        op.charged = success
-        op.moved = True
-        op.moved_how = "charge"
-        short = f" ({blocked})" if blocked and not success else ""
-        events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
-                       "target": target.id, "roll": rolled, "dice": dice_words,
-                       "from": _r(old),
-                       "to": _r(op.at), "route": [_r(p) for p in walk.points],
-                       "cost": round(float(walk.cost), 2),
-                       **({"blocked_by": blocked} if blocked else {}),
-                       **placing.move_facts(terrain, state, op.id, op.radius, walk.points,
-                                           game.words),
-                       "note": f"{op.label} rolls {rolled} for the charge ({dice_words}) "
-                       f"and {'reaches' if success else 'falls short of'} {target.label}"
-                       f"{short}."})
-        return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
-                                                                    walk.points)
+        return _rolled_charge(game, state, op, target, action)
     old = op.at
     assert old is not None and action.to is not None
     to, walk, blocked = placing.placed(game, state, op,
@@ -194,3 +161,80 @@ def enemy_charge(game: Game, state: State, op: Operative, action: Action
                    **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                         walk.points, game.words)})
     return events + check_mines(game, state, op)
+
+
+def _rolled_charge(game: Game, state: State, op: Operative, target: Operative, action: Action
+                   ) -> list[dict[str, Any]]:
+    """A Kill Team 2018 charge: roll 2D6 (with the Pariah Nexus effects on the charge roll)
+    and move along the planned route as far as the roll allows; when a base now stands on
+    that way (a unit-mate's charge, rolled first, ended there) and the roll does not reach
+    along it, along the way the charge would be planned now, if that one reaches (004 "the
+    model must finish its move within 1\" of at least one of the target models": the way
+    is the player's choice as the model moves)."""
+    events: list[dict[str, Any]] = []
+    rolled, dice_words = pariah.charge_roll(game, state, op, [target])
+    terrain = game.terrain(state)
+    # the planned route ends within 1" of the target and keeps out of 1" of every other
+    # enemy; the model goes along it as far as the roll allows
+    start = op.at
+    assert start is not None
+    route = tuple(action.route) if len(action.route) >= 2 else (start, start)
+    # as far along it as the roll allows and its base may stand (the placement rule)
+    end, walk, blocked = placing.placed(game, state, op, route, float(rolled))
+    if end is None:
+        end, walk = start, terrain.routes.walk_through((start, start), op.radius)
+
+    def reaches(at: Any) -> bool:
+        return target.on_table and reach.engaged_2018(
+            terrain, at, op.radius, target.at, target.radius)  # type: ignore[arg-type]
+
+    success = reaches(end)
+    rerouted = None
+    if blocked is not None and not success:  # a base on the planned way: the way now
+        around = _way_now(game, state, op, target)
+        if around is not None:
+            there, walk_there, _ = placing.placed(game, state, op, around, float(rolled))
+            if there is not None and reaches(there):
+                rerouted, end, walk, success = blocked, there, walk_there, True
+                blocked = None
+    old = op.at
+    op.at = (float(end[0]), float(end[1]))
+    op.charged = success
+    op.moved = True
+    op.moved_how = "charge"
+    short = f" ({blocked})" if blocked and not success else ""
+    events.append({"type": "charged" if success else "charge_failed", "operative": op.id,
+                   "target": target.id, "roll": rolled, "dice": dice_words,
+                   "from": _r(old),
+                   "to": _r(op.at), "route": [_r(p) for p in walk.points],
+                   "cost": round(float(walk.cost), 2),
+                   **({"blocked_by": blocked} if blocked else {}),
+                   **placing.move_facts(terrain, state, op.id, op.radius, walk.points,
+                                       game.words),
+                   **({"rerouted": rerouted} if rerouted else {}),
+                   "note": f"{op.label} rolls {rolled} for the charge ({dice_words}) "
+                   f"and {'reaches' if success else 'falls short of'} {target.label}"
+                   f"{short}"
+                   + (f" by another way (the planned one: {rerouted})" if rerouted else "")
+                   + "."})
+    return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
+                                                                walk.points)
+
+
+def _way_now(game: Game, state: State, op: Operative, target: Operative
+             ) -> tuple[tuple[float, float], ...] | None:
+    """The way a 2018 charge of ``op`` at ``target`` would be planned now (the AI's, as it
+    plans every charge: to the cheapest spot within 1\" of the target that keeps out of 1\"
+    of every other enemy model, around every base as they stand), or None."""
+    from solo_ops.ai.combat import charge_option
+    from solo_ops.ai.context import WorkingBoard
+
+    if op.at is None or target.at is None:
+        return None
+    terrain = game.terrain(state)
+    gap = terrain.routes.distance(op.at, target.at, op.radius, target.radius).distance
+    if gap is None or not math.isfinite(gap):
+        return None
+    planned = charge_option(game.context(state), op, op.at, WorkingBoard(state),
+                            [(float(gap), target)], {"charge": "yes"}, "kt2018")
+    return None if planned is None else tuple(planned.route)

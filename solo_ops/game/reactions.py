@@ -299,6 +299,7 @@ def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, 
     me.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
     # Readied"
     me.fell_back = True  # "cannot React later in the battle round, and cannot shoot"
+    me.activated = True  # its move of the movement phase: it is not picked to move again
     events: list[dict[str, Any]] = [
         {"type": "moved", "operative": me.id, "how": "retreat",
          "from": reach.round_point(old), "to": reach.round_point(to),

@@ -38,6 +38,9 @@ def why_not_ready(game: Game, state: State, op: Operative) -> str | None:
     period = "turning point" if state.edition == "kt2024" else "phase"
     if not op.on_table:
         return "it is out of action" if op.down else "it is not on the table"
+    if op.activated and state.edition == "kt2018" and op.moved_how == "retreat" \
+            and state.phase == "movement":
+        return "it Retreated this phase: that was its move"
     if op.activated:
         return f"it has already acted this {period}"
     if state.edition == "kt2018" and op.shaken:

@@ -91,7 +91,9 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
     steps before them) cannot be taken back under the ``before_dice`` reading of the ``undo``
     setting, or None. They can when the players have seen nothing new since the answer taken
     back: no die rolled beyond those already shown (at a question, the dice the paused step
-    showed, :attr:`Game.pause_shown`), no counter seen, no new question.
+    showed, :attr:`Game.pause_shown`), no counter seen, no new question (a step that paused
+    for one told the players what the enemy did in it before the question: a Guard
+    interrupt's, a Kill Team 2018 Reaction's).
 
     A counter-based dice source gives the n-th roll the same face whatever it is rolled for,
     so an answer taken back after dice were shown would let the players see the next dice, or
@@ -112,8 +114,10 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
             open_ = [r for r in new if not r.get("secret")]
             return ("dice have been rolled since"
                     + (f" ({open_[0].get('purpose')})" if open_ else ""))
-        if _question(record) and game.pause_shown.get(int(record["n"]), shown + 1) > shown:
-            return "dice have been shown since"
+        if _question(record):  # the step paused: its question, and what it told before it
+            if game.pause_shown.get(int(record["n"]), shown + 1) > shown:
+                return "dice have been shown since"
+            return "a question has been asked since (what the enemy did before it was told)"
     return None
 
 

@@ -364,3 +364,42 @@ def test_while_a_reaction_waits_the_board_shows_the_activation_so_far() -> None:
     assert state.operatives["e1"].flesh_wounds == 0  # the step waits, undone
     e1 = next(m for m in player_view(game, state)["enemies"] if m["id"] == "e1")
     assert (e1["wounds"], e1["flesh_wounds"]) == (1, 1)
+
+
+def test_a_charge_whose_planned_way_a_mate_now_blocks_goes_another_way() -> None:
+    """e2's charge was planned to end where e1's charge, rolled first, now ends: its roll of
+    12 reaches a1 by another way, ending within 1" of it and clear of every base (004 "the
+    model must finish its move within 1" of at least one of the target models"; a
+    play-tester saw such a charge "fall short" with the target open on two sides)."""
+    from solo_ops.rules import reach
+
+    game, state = _two_charges((6.5, 11.0))
+    record = step(game, state, {"type": "reaction", "react": "none"})
+    e2 = next(e for e in record["events"] if e["type"] in ("charged", "charge_failed")
+              and e["operative"] == "e2")
+    assert e2["type"] == "charged" and e2["rerouted"] == "e1's base is there"
+    assert e2["note"].endswith("reaches a1 by another way (the planned one: e1's base is "
+                               "there).")
+    ops = state.operatives
+    assert reach.engaged_2018(game.terrain(state), ops["e2"].at, ops["e2"].radius,
+                              ops["a1"].at, ops["a1"].radius)
+    gap = ((ops["e2"].at[0] - ops["e1"].at[0]) ** 2 + (ops["e2"].at[1] - ops["e1"].at[1]) ** 2
+           ) ** 0.5
+    assert gap >= ops["e1"].radius + ops["e2"].radius - 1e-6  # never on e1's base
+
+
+def test_a_model_that_retreated_is_not_offered_to_move_again() -> None:
+    """A Retreat is the model's move of the movement phase (it cannot Retreat after moving,
+    and cannot move after it): the players are not offered it to move afterwards, and picking
+    it says why (picking it was a free pass that kept the others' Retreats)."""
+    from solo_ops.game import turns
+
+    game, state = _charge_then_advance()
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "reaction", "react": "retreat", "to": [1.5, 10]})
+    a1 = state.operatives["a1"]
+    assert a1 not in turns.player_ready(game, state, "Ana")
+    assert turns.why_not_ready(game, state, a1) == "it Retreated this phase: that was its move"
+    prompt = pending(game, state)
+    assert prompt.kind == "activate" and prompt.options == ["a2"]
+    refused(game, state, {"type": "activate", "operative": "a1"}, "cannot act now")

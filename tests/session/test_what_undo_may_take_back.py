@@ -105,3 +105,27 @@ def test_a_game_gone_on_from_a_checkpoint_counts_the_dice_it_had_rolled() -> Non
     from_set_up = SimpleNamespace(base=None, pause_shown={})
     assert barrier(from_set_up, before, replayed) == (  # type: ignore[arg-type]
         "dice have been rolled since (an old roll)")
+
+
+def test_an_answer_the_enemy_has_acted_on_with_a_question_stands(tmp_path: Path) -> None:
+    """Kill Team 2018: after the players' answer the enemy's e1 declares a charge at a1 and
+    the game asks a1's Reaction. No die has been rolled since, but the players have seen the
+    enemy act on the answer (its activation, the charge): the answer stands, as a question's
+    step after it always makes it stand (a Guard interrupt's too)."""
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, faces=[6, 1] + [3] * 40, a1=(3, 10), e1=(11, 10),
+                               command=5)
+    table = GameTable(game, state, tmp_path / "p.json", tmp_path / "p.jsonl")
+    table.start()
+    table.advance()
+    for answer in ("a2", "done"):
+        assert table.answer("Ana", answer).ok
+    assert table.prompt().kind == "reaction"
+    assert not table.state.log[-1]["rolls"]  # nothing rolled before the question
+    saved = table.save.read_bytes()
+    refused = table.undo("Ana")
+    assert not refused.ok and refused.refusal == "rule"
+    assert refused.message == ("'done a2' cannot be taken back: a question has been asked "
+                               "since (what the enemy did before it was told)" + STANDS)
+    assert table.prompt().kind == "reaction" and table.save.read_bytes() == saved
