@@ -76,14 +76,16 @@ def reaction_entry(game: Game, state: State, op: Operative, action: Action) -> d
 
 
 def no_reaction(game: Game, state: State, action: Action) -> list[dict[str, Any]]:
-    """A 2018 charge rolled at once at a player model that cannot React: why it cannot."""
+    """A 2018 charge rolled at once at a player model that cannot React: the charge declared
+    (told as every declared charge is) and why its target cannot React."""
     target = state.operatives.get(action.target or "")
     if (state.edition != "kt2018" or action.to is not None or target is None
             or target.side != PLAYER or not target.on_table):
         return []
+    told = [declared(state, state.operatives[action.model], action)]
     why = may_not_react(game, state, target)
-    return [] if why is None else [{"type": "cannot_react", "operative": target.id,
-                                    "why": why}]
+    return told if why is None else [*told, {"type": "cannot_react", "operative": target.id,
+                                             "why": why}]
 
 
 def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],

@@ -72,6 +72,10 @@ def _events(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
                 yield event
 
 
+MOVING = ("moved", "charged", "charge_failed")
+"""The events that move a model (a 2018 charge that falls short moves it as far as it rolled)."""
+
+
 def activation(records: list[dict[str, Any]], where: dict[str, tuple[float, float]]
                ) -> tuple[str | None, list[Step]]:
     """The activation being played (or the last one played) in ``records`` (player records):
@@ -86,17 +90,17 @@ def activation(records: list[dict[str, Any]], where: dict[str, tuple[float, floa
     tail = events[start:]
     pos = dict(where)
     for e in reversed(tail):  # back to where each model stood when the activation began
-        if e.get("type") in ("moved", "charged") and e.get("from") is not None:
+        if e.get("type") in MOVING and e.get("from") is not None:
             pos[e["operative"]] = (float(e["from"][0]), float(e["from"][1]))
     steps: list[Step] = []
     for e in tail:
         kind = e.get("type")
-        if kind in ("moved", "charged") and e.get("to") is not None:
+        if kind in MOVING and e.get("to") is not None:
             route = e.get("route") or [e.get("from"), e["to"]]
             points = tuple((float(p[0]), float(p[1])) for p in route if p is not None)
-            if len(points) >= 2:
-                steps.append(Step("charge" if kind == "charged" or e.get("how") == "charge"
-                                  else "move", points, e["operative"]))
+            if len(set(points)) >= 2:  # (a charge that failed where it stood moved nowhere)
+                steps.append(Step("move" if kind == "moved" and e.get("how") != "charge"
+                                  else "charge", points, e["operative"]))
             pos[e["operative"]] = (float(e["to"][0]), float(e["to"][1]))
         elif kind in ("attack", "shot", "fight"):
             actor = e.get("attacker") or e.get("operative")

@@ -272,8 +272,8 @@ def _score(e: dict[str, Any], t: Table) -> list[str]:
 
 def _idle(e: dict[str, Any], t: Table) -> list[str]:
     if t.edition == "kt2018":
-        return [f"solo-ops has no model to act with now: {e['why']}. Your turn again."]
-    return [f"solo-ops has nothing to activate: {e['why']}. Your turn again."]
+        return [f"solo-ops has no model to act with now: {e['why']}. Over to you."]
+    return [f"solo-ops has nothing to activate: {e['why']}. Over to you."]
 
 
 def _nerve(e: dict[str, Any], t: Table) -> list[str]:

@@ -403,3 +403,18 @@ def test_a_model_that_retreated_is_not_offered_to_move_again() -> None:
     prompt = pending(game, state)
     assert prompt.kind == "activate" and prompt.options == ["a2"]
     refused(game, state, {"type": "activate", "operative": "a1"}, "cannot act now")
+
+
+def test_a_charge_at_a_model_that_cannot_react_is_declared_too() -> None:
+    """A charge at a model that may not React (it Advanced this battle round: 004 "A model
+    that Advances cannot charge, React or shoot later that battle round") is rolled at once,
+    but told as every charge is: declared, then why there is no Reaction, then the roll."""
+    game, state = _charge_then_advance()
+    a1 = state.operatives["a1"]
+    a1.moved_how, a1.advanced = "advance", True
+    record = step(game, state, {"type": "engine"})
+    told = [(e["type"], e["operative"]) for e in record["events"]
+            if e["type"] in ("charge_declared", "cannot_react", "charged", "charge_failed")]
+    assert told[:2] == [("charge_declared", "e1"), ("cannot_react", "a1")]
+    assert told[2][1] == "e1"
+    assert pending(game, state).kind != "reaction"

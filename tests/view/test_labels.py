@@ -90,3 +90,29 @@ def test_the_activation_is_drawn_from_where_each_action_happened() -> None:
     assert who == "u3" and [s.kind for s in steps] == ["shot"]
     player = {"n": 4, "events": [{"type": "activated", "operative": "kell"}]}
     assert activation([earlier, now, player], where) == ("kell", [])
+
+
+def test_a_charge_that_fell_short_is_drawn_as_far_as_it_went() -> None:
+    """A Kill Team 2018 charge that falls short moves the model as far as it rolled: it is
+    drawn (a charge step) and later steps start from where it stopped; a charge that failed
+    where the model stood (a 2024 charge that cannot end in control range) draws nothing. A
+    step paused for a 2018 Reaction shows its activation so far."""
+    where = {"cultist-5": (14.1, 2.7), "rask": (16.8, 1.8), "marine-6": (16.0, 3.4)}
+    now = {"n": 5, "events": [
+        {"type": "enemy_activation", "unit": "u4"},
+        {"type": "charged", "operative": "marine-6", "target": "rask", "from": [20, 6],
+         "to": [16.0, 3.4], "route": [[20, 6], [16.0, 3.4]]},
+        {"type": "charge_failed", "operative": "cultist-5", "target": "rask",
+         "from": [12, 3], "to": [14.1, 2.7], "route": [[12, 3], [14.1, 2.7]]},
+        {"type": "charge_failed", "operative": "marine-6", "target": "rask",
+         "from": [16.0, 3.4], "to": [16.0, 3.4]},
+        {"type": "attack", "attacker": "cultist-5", "target": "rask"}]}
+    who, steps = activation([now], where)
+    assert who == "u4"
+    assert [(s.kind, s.actor, s.points) for s in steps] == [
+        ("charge", "marine-6", ((20.0, 6.0), (16.0, 3.4))),
+        ("charge", "cultist-5", ((12.0, 3.0), (14.1, 2.7))),
+        ("shot", "cultist-5", ((14.1, 2.7), (16.8, 1.8)))]
+    paused = {"n": 5, "events": [{"type": "reaction_offered", "so_far": now["events"][:2]}]}
+    who, steps = activation([paused], {**where, "marine-6": (20.0, 6.0)})
+    assert who == "u4" and [(s.kind, s.actor) for s in steps] == [("charge", "marine-6")]

@@ -111,7 +111,7 @@ def test_the_enemy_having_nothing_to_activate_is_said_with_why_once_a_turning_po
            "revealed when your operatives see them)")
     start = state.log[-1]
     assert {"type": "enemy_idle", "why": why} in start["events"]
-    assert f"solo-ops has nothing to activate: {why}. Your turn again." in lines_for(start)
+    assert f"solo-ops has nothing to activate: {why}. Over to you." in lines_for(start)
     for op in ("a1", "a2"):
         step(game, state, {"type": "activate", "operative": op, "stance": "conceal"})
         record = step(game, state, {"type": "done", "operative": op})
