@@ -393,7 +393,11 @@ def _explain(t: _Turn, name: str, rank: list[str], tried: list[tuple[str, str]],
         t.plan.explain.append(instead)
     elif not told:
         below = [n for n in rank[rank.index(name) + 1:] if n not in _NOT_APPLYING]
-        if below:
+        # a charge its order would not make anyway is told with that reason, not the rank
+        limits = _charge_limits(t) if below and below[0] in ("charge", "dash_charge") else None
+        if limits is not None:
+            t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: {limits}.")
+        elif below:
             t.plan.explain.append(f"Rejected: {WORDS[below[0]]}: its order ranks {WORDS[name]} "
                                   f"above it ({_priority(t, below[0])}).")
 

@@ -55,6 +55,19 @@ def test_2018_fire_at_will_holds_its_ground_to_shoot(tmp_path: Path) -> None:
     assert kinds(now) == ["shoot", "charge"]
 
 
+def test_2018_a_charge_out_of_its_orders_reach_is_rejected_for_that(tmp_path: Path) -> None:
+    """The same unit 8" from the trooper: its charge order (within 6") would not charge
+    anyway, so the charge is rejected for that, not for a rank that never came into it (a
+    play-tester read "its order ranks stay put to shoot above it" as the reason)."""
+    setup = ([("u1", 1, [("e1", TROOPER, (5, 11))])], [("kell", TROOPER, (14, 11))])
+    moving = ai_plan(scenario(tmp_path, *setup, edition="kt2018"), phase="movement")
+    assert "e1's sequence: stay put, then Shoot in the shooting phase." in text(moving)
+    rejected = [line for line in text(moving).splitlines() if line.startswith("Rejected")]
+    assert len(rejected) == 1 and rejected[0].startswith("Rejected: Charge: ")
+    assert rejected[0].endswith("away: its order charges only within 6.0\".")
+    assert "ranks" not in rejected[0]
+
+
 def test_2018_fire_at_will_that_moves_says_why_it_did_not_stay(tmp_path: Path) -> None:
     """A 2018 Fire Teams unit on command 6 (a move order, fire at will) 8" from a trooper
     moves, then shoots in the shooting phase; staying put to shoot is rejected in words that
