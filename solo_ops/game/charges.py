@@ -98,7 +98,9 @@ def charge_after_reaction(game: Game, state: State, entry: dict[str, Any],
     if not op.on_table or not target.on_table or op.at is None or target.at is None:
         return []
     route = tuple(tuple(p) for p in entry.get("route") or ())
-    if retreated or len(route) < 2:
+    if retreated or len(route) < 2:  # the way it would be planned now (clear of 1" of the
+        route = _way_now(game, state, op, target) or ()  # other enemy models), else:
+    if len(route) < 2:
         terrain = game.terrain(state)
         others = placement.discs(state.bases(exclude=(op.id, target.id)))
         walk = terrain.routes.walk(op.at, target.at, op.radius, blockers=others)

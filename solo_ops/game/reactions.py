@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
-from solo_ops.game import pariah, reveal
+from solo_ops.game import pariah, reveal, turns
 from solo_ops.game.action_checks import MOVE_TOLERANCE, _point
 from solo_ops.game.cp import NeedAnswer
 from solo_ops.game.downed import apply_damage
@@ -44,7 +44,10 @@ def _reaction(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     :func:`solo_ops.game.charges.declare_charge`): :func:`respond`, the question taken off
     once the answer is found good."""
     entry = state.pending_attacks[0]
-    return respond(game, state, entry, action, lambda: state.pending_attacks.pop(0))
+    events = respond(game, state, entry, action, lambda: state.pending_attacks.pop(0))
+    # a Retreat made the model's move (it is done for the phase): the side to act may have
+    # nothing left to move, as after any activation
+    return events + turns.balance_sides(game, state)
 
 
 def respond(game: Game, state: State, entry: dict[str, Any], answer: dict[str, Any],

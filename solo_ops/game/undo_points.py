@@ -105,7 +105,7 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
         shown = max(shown, game.pause_shown.get(int(before[-1]["n"]), shown))
     known = {e.get("counter") for record in before for e in _events(record)
              if e.get("type") in REVEALING}
-    for record in taken:
+    for i, record in enumerate(taken):
         for event in _events(record):
             if event.get("type") in REVEALING and event.get("counter") not in known:
                 return f"counter {event.get('counter')} has been seen since"
@@ -117,8 +117,19 @@ def barrier(game: Game, before: list[dict[str, Any]], taken: list[dict[str, Any]
         if _question(record):  # the step paused: its question, and what it told before it
             if game.pause_shown.get(int(record["n"]), shown + 1) > shown:
                 return "dice have been shown since"
-            return "a question has been asked since (what the enemy did before it was told)"
+            # the answer to a question runs its step again: asked again with nothing more
+            # told (a fight's next die), it stands only when the pause told something new
+            again = i == 0 and bool(before) and _question(before[-1])
+            if _told(record) > (_told(before[-1]) if again else 0):
+                return ("a question has been asked since (what the enemy did before it was "
+                        "told)")
     return None
+
+
+def _told(record: dict[str, Any]) -> int:
+    """How many events a paused step's question told before it (its ``so_far``)."""
+    return sum(len(e.get("so_far") or ()) for e in record.get("events") or ()
+               if e.get("type") in PAUSES)
 
 
 def _checkpoint_dice(game: Game) -> int:

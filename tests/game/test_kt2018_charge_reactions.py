@@ -418,3 +418,40 @@ def test_a_charge_at_a_model_that_cannot_react_is_declared_too() -> None:
     assert told[:2] == [("charge_declared", "e1"), ("cannot_react", "a1")]
     assert told[2][1] == "e1"
     assert pending(game, state).kind != "reaction"
+
+
+def test_after_a_retreat_the_charge_keeps_out_of_an_inch_of_the_other_models() -> None:
+    """a1 Retreats from e1's charge past a2: the charge goes by a new way to where a1 now
+    stands, ending within 1" of a1 and not within 1" of a2, which it did not charge (004 "It
+    cannot move within 1" of an enemy model that was not a target of its charge"). The new
+    way once went straight at a1 around the bases only, and ended within 1" of a2 too."""
+    from solo_ops.rules import reach
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, faces=[1, 6] + [4] * 40, a1=(8, 10), a2=(7, 11.6),
+                               e1=(11.5, 10), e2=(28, 20), command=5)
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "engine"})
+    assert pending(game, state).kind == "reaction"
+    record = step(game, state, {"type": "reaction", "react": "retreat", "to": [5.5, 9.6]})
+    charge = next(e for e in record["events"] if e.get("operative") == "e1"
+                  and e["type"] in ("charged", "charge_failed"))
+    assert charge["type"] == "charged" and charge["roll"] == 8
+    ops, terrain = state.operatives, game.terrain(state)
+    e1 = ops["e1"]
+    assert reach.engaged_2018(terrain, e1.at, e1.radius, ops["a1"].at, ops["a1"].radius)
+    assert not reach.engaged_2018(terrain, e1.at, e1.radius, ops["a2"].at, ops["a2"].radius)
+
+
+def test_a_retreat_left_waiting_by_an_older_save_hands_the_turn_on() -> None:
+    """A Reaction answered as an action (a save from before it was asked in its step): a1's
+    Retreat is its move, and a1 was the players' last model to move, so the turn goes to the
+    enemy (its unit e1 has not activated) rather than the phase ending without it."""
+    from solo_ops.game import turns
+
+    game, state = _declared()
+    assert state.phase == "movement" and not state.units["u1"].activated
+    step(game, state, {"type": "reaction", "react": "retreat", "to": [2.5, 11]})
+    assert not turns.player_ready(game, state, "Ana")
+    assert state.next_side == "enemy" and state.phase == "movement"
+    assert pending(game, state).kind == "engine"

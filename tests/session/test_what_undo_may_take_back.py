@@ -129,3 +129,30 @@ def test_an_answer_the_enemy_has_acted_on_with_a_question_stands(tmp_path: Path)
     assert refused.message == ("'done a2' cannot be taken back: a question has been asked "
                                "since (what the enemy did before it was told)" + STANDS)
     assert table.prompt().kind == "reaction" and table.save.read_bytes() == saved
+
+
+def test_a_fights_strike_is_taken_back_when_the_next_die_is_asked(tmp_path: Path) -> None:
+    """A fight's strike asked die by die: the answer runs the fight's step again, which asks
+    the next die with nothing more told and no die rolled (the fight's dice were shown at
+    the first question), so the strike can be taken back -- a question asked since stands
+    only when it told the players something new."""
+    from solo_ops.game.engine import new_game, pending, step
+    from tests.support.fight_games import DICE
+    from tests.support.fight_games import document as fight_document
+
+    doc = fight_document()
+    doc["seed"] = 51
+    game, state = new_game(parse_scenario(doc, "fights.json"), 51, dice_scheme=DICE)
+    while pending(game, state).kind == "engine":
+        step(game, state, {"type": "engine"})
+    table = GameTable(game, state, tmp_path / "f.json", tmp_path / "f.jsonl")
+    table.start()
+    for answer in ("tam engage", "fight e1 roll"):
+        assert table.answer("Ana", answer).ok
+    asked = table.prompt()
+    assert asked.kind == "fight"
+    assert table.answer("Ana", asked.options[0]).ok
+    assert table.prompt().kind == "fight"  # the next die
+    taken = table.undo("Ana")
+    assert taken.ok, taken.message
+    assert table.prompt().text == asked.text
