@@ -11,6 +11,8 @@ import itertools
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.combat import charge_option
+from solo_ops.ai.context import WorkingBoard
 from solo_ops.ai.planner import Action
 from solo_ops.game import pariah, placing
 from solo_ops.game.mines import check_mines
@@ -230,9 +232,6 @@ def _way_now(game: Game, state: State, op: Operative, target: Operative
     """The way a 2018 charge of ``op`` at ``target`` would be planned now (the AI's, as it
     plans every charge: to the cheapest spot within 1\" of the target that keeps out of 1\"
     of every other enemy model, around every base as they stand), or None."""
-    from solo_ops.ai.combat import charge_option
-    from solo_ops.ai.context import WorkingBoard
-
     if op.at is None or target.at is None:
         return None
     terrain = game.terrain(state)
