@@ -276,6 +276,11 @@ def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: Working
     return out
 
 
+BENDS = 0.05
+"""Inches: how much longer than the straight line the way to the closest enemy must be to be
+told as "around the walls" (the words of the open ground are "away")."""
+
+
 def _look_around(t: _Turn) -> None:
     """The closest enemy (with line of sight, else by route), said in the explanation; the
     enemies whose control range it is in; whether it is minded to fight in melee."""
@@ -288,8 +293,13 @@ def _look_around(t: _Turn) -> None:
     if t.closest is not None:
         seen = ("with line of sight" if t.near_visible
                 else "(none is in sight: the nearest by route)")
+        far, foe = t.closest
+        # "around the walls" only where the way bends: in the open it is simply away (both
+        # distances from base edge to base edge)
+        straight = math.dist(t.start, board.pos[foe.id]) - op.radius - foe.radius
+        way = "around the walls" if far > straight + BENDS else "away"
         t.plan.explain.append(f"{op.label} at {fmt_pt(t.start)}: closest enemy {seen} is "
-                              f"{t.closest[1].label}, {inches(t.closest[0])} around the walls.")
+                              f"{foe.label}, {inches(far)} {way}.")
     t.engaged = in_control_range(t.ctx, t.start, op.radius, enemies, board.pos)
     t.melee_minded = t.unit.troop == TroopType.MELEE.value or t.codes["charge"] == "yes"
 

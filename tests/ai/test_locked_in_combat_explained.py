@@ -88,7 +88,7 @@ def test_an_enemy_revealed_in_contact_says_so(edition: str, near: str, does: str
     assert explain[1] == (f"State: in melee (revealed from counter c1, where brute-1 is {near} "
                           "kell).")
     first = explain.index("brute-1 at (10.8, 11.0): closest enemy with line of sight is kell, "
-                          "0.3\" around the walls.")
+                          "0.3\" away.")
     assert explain[first + 1:first + 3] == [
         f"brute-1 was revealed from counter c1 {near} kell: it starts in melee.", does]
 

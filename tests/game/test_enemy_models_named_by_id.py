@@ -46,7 +46,7 @@ def test_the_planner_and_the_dice_lines_name_enemy_models_by_id() -> None:
     record = step(game, state, {"type": "engine"})
     (activation,) = [e for e in record["events"] if e["type"] == "enemy_activation"]
     assert activation["explain"][2] == ("gunner-1 at (15.0, 10.0): closest enemy with line of "
-                                        "sight is Sgt Kell, 9.0\" around the walls.")
+                                        "sight is Sgt Kell, 9.0\" away.")
     assert not any("Gunner" in line for line in activation["explain"])
     shots = [e for e in record["events"] if e["type"] == "attack"]
     assert [e["note"].split(" with ")[0] for e in shots] == ["gunner-1 shoots Sgt Kell",
