@@ -4,6 +4,7 @@ explanation a player reads, and one-line errors."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -46,7 +47,9 @@ def test_explanation_names_roll_order_state_and_distances(runner: CliRunner) -> 
     assert text.startswith('u2 (Fire Teams, command 6): Move: Hold 12" from enemy')
     assert "Order roll: d6 = 6" in text
     assert "State: idle." in text
-    assert "around the walls" in text
+    # each model's closest enemy with its distance, base to base ("around the walls" only
+    # where the way bends: tests/ai/test_closest_enemy_words.py)
+    assert re.search(r'closest enemy with line of sight is Sgt Kell, 8\.3" away\.', text)
     assert data["state"] == "holding_range"
 
 
