@@ -68,10 +68,14 @@ def test_nearest_cover_is_the_cheapest_protected_point(terrain: Terrain,
     spot = nearest_cover(terrain, start, R, threat, 6.0, spacing=0.5)
     assert spot is not None
     reach = terrain.routes.reachable(start, R, 6.0, spacing=0.5)
-    prot = [not oracle.sight.visible(threat[0][:2], tuple(p), threat[0][2], R)
-            or oracle.sight.cover(threat[0][:2], tuple(p), threat[0][2], R).in_cover
-            or oracle.sight.cover(threat[0][:2], tuple(p), threat[0][2], R).obscured
-            for p in reach.points]
+
+    def protected(p: tuple[float, float]) -> bool:
+        if not oracle.sight.visible(threat[0][:2], p, threat[0][2], R):
+            return True
+        seen = oracle.sight.cover(threat[0][:2], p, threat[0][2], R)
+        return seen.in_cover or seen.obscured
+
+    prot = [protected(tuple(p)) for p in reach.points]
     best = min(c for c, ok in zip(reach.cost, prot, strict=True) if ok)
     assert spot.cost == pytest.approx(best, abs=1e-9)
     assert oracle.sight.cover(threat[0][:2], spot.at, R, R).in_cover or \

@@ -2,7 +2,8 @@
 
 It answers the same questions as :class:`solo_ops.geometry.sight.Sight` and
 :class:`solo_ops.geometry.routes.Routes` with the plainest possible method — shapely
-predicates one segment at a time, a visibility graph rebuilt for every query, dense sampling
+predicates one segment at a time, a visibility graph of the obstacles' corners (built once
+per set of obstacles) with each query's ends joined to it afresh, dense sampling
 of bases — so the fast engine can be checked against it, and so the game loop can be tested
 on boards small enough for it.
 """
@@ -62,6 +63,9 @@ class OracleSight:
         self.block = _eroded(shapes.sight_blockers(board))
         self.cover_feats = [f for f in board.features if f.gives_cover]
         self.heavy = [f for f in board.features if f.obscures]
+        # each feature's area shrunk by EPS, the same shape at every question
+        self._solid = {id(f): _eroded(f.shape if not f.is_line else shapes.feature_area(f))
+                       for f in board.features}
 
     def clear(self, p: Any, q: Any) -> np.ndarray:
         p, q = np.atleast_2d(p), np.atleast_2d(q)
@@ -118,11 +122,11 @@ class OracleSight:
         for p in _disc_points(attacker, ra, 16):
             hull = unary_union([Point(p), tdisc]).convex_hull
             obscured = any(
-                not (_eroded(f.shape if not f.is_line else shapes.feature_area(f))
+                not (self._solid[id(f)]
                      .intersection(hull).difference(near_t).difference(near_a)).is_empty
                 for f in self.heavy)
             in_cover = gap > 2.0 and not seek and any(
-                not (_eroded(f.shape if not f.is_line else shapes.feature_area(f))
+                not (self._solid[id(f)]
                      .intersection(hull).intersection(near_t).difference(tdisc)).is_empty
                 for f in self.cover_feats if not (seek_light and f.is_light_only))
             key = (obscured, in_cover)
@@ -168,12 +172,24 @@ class Reach:
         return self.walks[i]
 
 
-def _shortest(obstacle: Any, free: Polygon, a: tuple[float, float], b: tuple[float, float]
-              ) -> tuple[float, list[tuple[float, float]]] | None:
-    """Shortest path from a to b inside ``free`` avoiding ``obstacle`` (visibility graph)."""
+_STATIC_KEPT = 32
+"""How many obstacle sets' visibility graphs :func:`_static_graph` keeps."""
+
+_static: dict[tuple[bytes, bytes], tuple[Any, Any, list[tuple[float, float]], nx.Graph]] = {}
+
+
+def _static_graph(obstacle: Any, free: Polygon
+                  ) -> tuple[Any, Any, list[tuple[float, float]], nx.Graph]:
+    """The obstacles' part of the visibility graph, which every query on them shares: (the
+    eroded obstacles, the free area grown by EPS, the corners, the graph among the corners,
+    nodes numbered from 2 as in :func:`_shortest`), built once per set of obstacles."""
+    key = (obstacle.wkb, free.wkb)
+    got = _static.get(key)
+    if got is not None:
+        return got
     block = _eroded(obstacle) if not obstacle.is_empty else obstacle
     inner = free.buffer(EPS)
-    nodes = [tuple(a), tuple(b)]
+    nodes: list[tuple[float, float]] = []
     polys = shapes.polygons_of(obstacle) if not obstacle.is_empty else []
     for poly in polys:
         for ring in [poly.exterior, *poly.interiors]:
@@ -182,15 +198,39 @@ def _shortest(obstacle: Any, free: Polygon, a: tuple[float, float], b: tuple[flo
     for x, y in list(free.exterior.coords)[:-1]:
         nodes.append((x, y))
     g = nx.Graph()
+    g.add_nodes_from(range(2, len(nodes) + 2))
     for i, p in enumerate(nodes):
         for j in range(i + 1, len(nodes)):
-            q = nodes[j]
-            if p == q:
-                g.add_edge(i, j, weight=0.0)
-                continue
-            seg = LineString([p, q])
-            if (block.is_empty or not block.intersects(seg)) and inner.covers(seg):
-                g.add_edge(i, j, weight=math.dist(p, q))
+            _link(g, block, inner, i + 2, p, j + 2, nodes[j])
+    if len(_static) >= _STATIC_KEPT:
+        _static.clear()
+    got = _static[key] = (block, inner, nodes, g)
+    return got
+
+
+def _link(g: nx.Graph, block: Any, inner: Any, i: int, p: tuple[float, float], j: int,
+          q: tuple[float, float]) -> None:
+    """Join nodes ``i`` at ``p`` and ``j`` at ``q`` when the segment between them keeps out of
+    the obstacles and inside the free area (the same point: joined at no cost)."""
+    if p == q:
+        g.add_edge(i, j, weight=0.0)
+        return
+    seg = LineString([p, q])
+    if (block.is_empty or not block.intersects(seg)) and inner.covers(seg):
+        g.add_edge(i, j, weight=math.dist(p, q))
+
+
+def _shortest(obstacle: Any, free: Polygon, a: tuple[float, float], b: tuple[float, float]
+              ) -> tuple[float, list[tuple[float, float]]] | None:
+    """Shortest path from a to b inside ``free`` avoiding ``obstacle`` (visibility graph: the
+    obstacles' corners joined once, a and b joined to them and to each other, segment by
+    segment, at every query)."""
+    block, inner, corners, static = _static_graph(obstacle, free)
+    nodes = [tuple(a), tuple(b), *corners]
+    g = static.copy()
+    for i in (0, 1):
+        for j in range(i + 1, len(nodes)):
+            _link(g, block, inner, i, nodes[i], j, nodes[j])
     try:
         length, path = nx.single_source_dijkstra(g, 0, 1, weight="weight")
     except (nx.NetworkXNoPath, nx.NodeNotFound):
@@ -224,6 +264,15 @@ class OracleRoutes:
         return np.array([self.distances(tuple(a), x, B, rb) for a, x in zip(A, ra, strict=True)])
 
     def _walk_obstacle(self, radius: float, blockers: Any) -> Any:
+        """What a base of ``radius`` cannot walk into, the bases ``blockers`` included (the
+        same shapes for the same arguments: kept per instance)."""
+        key = (float(radius), tuple(tuple(float(v) for v in b) for b in blockers))
+        memo = self.__dict__.setdefault("_obstacles", {})
+        if key not in memo:
+            memo[key] = self._walk_obstacle_afresh(radius, blockers)
+        return memo[key]
+
+    def _walk_obstacle_afresh(self, radius: float, blockers: Any) -> Any:
         parts = [shapes.movement_blockers(self.board)]
         haz = [f.shape for f in self.board.features if "hazardous" in f.effective_traits]
         solid = [shapes.feature_area(f) for f in self.board.features
