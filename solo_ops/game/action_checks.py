@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.rules import reach, referee
@@ -115,3 +116,15 @@ def order_may_change(state: State, op: Operative) -> bool:
     acted yet (001: an activation is "Pick Order and do valid actions up to APL"); a
     counteract is not an activation."""
     return not (op.ap_used or op.actions_taken or state.counteracting)
+
+
+def move_limit(state: State, op: Operative, how: str) -> float:
+    """How far this move of ``op`` may go: the move's allowance (a carrier's 4" a turn
+    included; 2" for a counteract), or what the move under way left when a door or hatch was
+    opened on its way (the referee's :func:`~solo_ops.rules.referee.rest_of_move`)."""
+    limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
+    if referee.rest_of_move(activation(state, op), how) and op.move_left is not None:
+        limit = min(limit, op.move_left)
+    if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
+        limit = min(limit, COUNTERACT_MOVE)
+    return limit

@@ -30,6 +30,7 @@ import numpy as np
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import move_goals, placing, turns
+from solo_ops.game.action_checks import move_limit
 from solo_ops.game.referents import Referent, referents
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
@@ -247,7 +248,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     ref = refs[match(action.get("ref"), choices, what)]
     how, target = _how_and_target(state, op, how, relation, ref)
     try:
-        allowance = reach.move_allowance(op, how, state.edition)
+        allowance = move_limit(state, op, how)  # 2" for a counteract, ...
     except ValueError as exc:
         raise RuleError(str(exc)) from None
     terrain = game.terrain(state)  # where the base may stand and what holds it
@@ -428,7 +429,7 @@ def propose_nearest(game: Game, state: State, action: dict[str, Any]) -> Proposa
     concrete = {**{k: v for k, v in action.items() if k != "operative"}, "how": how,
                 "to": [spot.at[0], spot.at[1]]}
     try:
-        allowance = reach.move_allowance(op, how, state.edition)
+        allowance = move_limit(state, op, how)  # 2" for a counteract, ...
     except ValueError as exc:
         raise RuleError(str(exc)) from None
     return Proposal(concrete, (float(op.at[0]), float(op.at[1])), spot.at,

@@ -13,7 +13,6 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from solo_ops.ai.counteract import COUNTERACT_MOVE
 from solo_ops.core.errors import RuleError
 from solo_ops.game import pariah, pariah_events, placing, reveal
 from solo_ops.game.action_checks import (
@@ -25,6 +24,7 @@ from solo_ops.game.action_checks import (
     _point,
     _spend,
     activation,
+    move_limit,
 )
 from solo_ops.game.mines import check_mines
 from solo_ops.game.move_goals import engaged_foes
@@ -62,7 +62,7 @@ def _move(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list
         return _rolled_move(game, state, op, how, to, _checked_route(game, state, op, how, to,
                                                                      target), target)
     walk, cost = check_move(game, state, op, how, to, target)
-    op.move_left = max(0.0, _limit(state, op, how) - cost)
+    op.move_left = max(0.0, move_limit(state, op, how) - cost)
     _spend(state, op, how)
     if state.edition == "kt2018":
         op.actions_taken.append(how)  # (2018: a door opened on its way lets the rest follow)
@@ -107,7 +107,7 @@ def _checked_route(game: Game, state: State, op: Operative, how: str, to: tuple[
     _check_leaving_control_range(state, op, how, in_control)
     try:
         return _route(game.moving_terrain(state, how), op, how, to, others, target, counters,
-                      _limit(state, op, how), engaged=engaged_foes(game, state, op, how))
+                      move_limit(state, op, how), engaged=engaged_foes(game, state, op, how))
     except RuleError:
         if how in FREE_MOVES:  # no way there when the end is in an enemy's control range: say so
             _check_move_end(game, state, op, how, to, None, terrain)
@@ -434,22 +434,10 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     return best
 
 
-def _limit(state: State, op: Operative, how: str) -> float:
-    """How far this move of ``op`` may go: the move's allowance (a carrier's 4" a turn
-    included; 2" for a counteract), or what the move under way left when a door or hatch was
-    opened on its way (the referee's :func:`~solo_ops.rules.referee.rest_of_move`)."""
-    limit = reach.move_allowance(op, how, state.edition)  # a carrier's 4" a turn included
-    if referee.rest_of_move(activation(state, op), how) and op.move_left is not None:
-        limit = min(limit, op.move_left)
-    if state.counteracting:  # 001 "Cannot move greater than 2" while counteracting."
-        limit = min(limit, COUNTERACT_MOVE)
-    return limit
-
-
 def _check_allowance(game: Game, state: State, op: Operative, how: str, walk: Walk) -> float:
     """The walk's length is within the move's allowance (2" for a counteract; what is left
     of a move a door or hatch interrupted); its cost."""
-    limit = _limit(state, op, how)
+    limit = move_limit(state, op, how)
     cost = float(walk.cost)
     if cost >= UNCLIMBABLE:  # a Dash's way there climbs (its board climbs nothing)
         why = placement.detour(game.terrain(state), walk.points, op.radius) or "climbing"

@@ -10,7 +10,7 @@ engine's step (:meth:`~solo_ops.session.table.GameTable.refusal_of`: control ran
 charge, where a base may stand, the allowance — every rule the move meets), so the page offers
 only the moves the game takes there, and says why not for the others. The walk drawn is the
 engine's own (:func:`solo_ops.game.player_moves._route`) and its length is compared with the
-move's allowance (:func:`solo_ops.rules.reach.move_allowance`) for the words.
+move's limit (:func:`solo_ops.game.player_moves.move_limit`) for the words.
 Pure: reads the game and the state, changes neither.
 """
 
@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game.move_goals import engaged_foes
-from solo_ops.game.player_moves import _route
+from solo_ops.game.player_moves import _route, move_limit
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import reach
 from solo_ops.view import measure
 
 if TYPE_CHECKING:
@@ -147,7 +146,9 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
                                    target, counters, engaged=engaged_foes(game, state, op, kind))
     except RuleError:
         walk = None
-    allowance = reach.move_allowance(op, kind, state.edition)
+    # the engine's own limit: the move's allowance, 2" for a counteract, what a door or
+    # hatch left of a move it interrupted
+    allowance = move_limit(state, op, kind)
     cost = None if walk is None else float(walk.cost)
     return {"operative": op.id, "how": kind, "at": [round(spot[0], 2), round(spot[1], 2)],
             "distance": None if cost is None else round(cost, 2),
