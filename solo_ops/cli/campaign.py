@@ -54,6 +54,7 @@ from solo_ops.cli.campaign_files import (
     generate_mission,
     keep_threat,
     load_campaign,
+    mission_begun,
     mission_facts,
     rate_missions_option,
     save_campaign,
@@ -575,7 +576,7 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
         check_log(session, doc, rebuild=rebuild_log, interactive=interactive)
         if game.notice:  # it goes on from its checkpoint (io.opening.load_save_doc)
             session.say(game.notice)
-    started = any(a.get("type") != "engine" for a in doc.get("actions", []))
+    started = mission_begun(doc, state)
     if not state.ended and started:
         session.say(f"Campaign {name}: going on with mission {number} "
                     f"({title}, {turn_name(state.edition)} {state.turn}). To start it afresh "

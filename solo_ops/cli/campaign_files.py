@@ -214,6 +214,14 @@ def keep_threat(path: Path, name: str, threat: dict[str, Any] | None) -> Campaig
     return change_campaign(path, name, apply)
 
 
+def mission_begun(doc: dict[str, Any], state: State) -> bool:
+    """Whether a campaign mission's save (``doc``, opened as ``state``) holds anything played:
+    a step of either side. A turning point's first steps are the engine's (the initiative, an
+    enemy that moves first), so a mission quit at its first question has begun: it goes on,
+    and is never set up again (:func:`discard_unstarted` would throw the steps away)."""
+    return bool(doc.get("actions")) or len(state.log) > 1 or state.turn > 0
+
+
 def discard_unstarted(files: dict[str, Path]) -> None:
     """Remove a mission's files before it is set up again (its threat chosen again): the
     mission was only set up — nothing of the players' is in them, and the same scenario and

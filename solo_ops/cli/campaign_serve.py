@@ -32,6 +32,7 @@ from solo_ops.cli.campaign_files import (
     finish_last_mission,
     generate_mission,
     load_campaign,
+    mission_begun,
     rate_missions_option,
     saves_option,
 )
@@ -138,7 +139,7 @@ class Desk:
                 if note:
                     self.notes.append(note)
             self.mission = table
-            started = any(a.get("type") != "engine" for a in doc.get("actions", []))
+            started = mission_begun(doc, state)
             self._phase = ENDED if state.ended else MISSION if started else SETUP
             if self._phase == MISSION:
                 table.advance()

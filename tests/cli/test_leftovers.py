@@ -75,12 +75,12 @@ def test_a_campaign_mission_has_one_resume_command_and_one_log(tmp_path: Path) -
     assert "play --resume" not in first.stdout and first.stdout.count("campaign play Duo") == 1
     folder = tmp_path / "campaign_saves" / "Duo-missions"
     save = folder / "mission-1.save.json"
-    again = cli("play", "--resume", str(save), "--answer", "ready", "--answer", "quit",
-                cwd=tmp_path)
+    again = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert (f"{save} is mission 1 of campaign Duo: going on through the campaign "
             "(`solo-ops campaign play Duo`)") in again.stdout
-    assert "Campaign Duo — mission 1" in again.stdout
+    # begun at `ready` (the engine's first steps are saved): it goes on, never set up again
+    assert "Campaign Duo: going on with mission 1" in again.stdout
     assert "Continue with `solo-ops campaign play Duo`." in again.stdout
     assert sorted(p.name for p in folder.iterdir() if "log" in p.name) == ["mission-1.log.jsonl"]
     assert not any(p.name.endswith(".lock") or p.name.endswith(".pid")
