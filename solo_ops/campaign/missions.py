@@ -136,8 +136,9 @@ def _resolve_outcomes(campaign: Campaign, result: MissionResult,
 def check_wounds_lost(campaign: Campaign, result: MissionResult, source: str | None) -> None:
     """Refuse a result file's ``wounds_lost`` above what the model can lose: its Wounds, in the
     edition that gives it more (a result file does not say which edition the mission was
-    played in). A played game's count is the game's own (a Kill Team 2018 flesh wound leaves
-    a model at 1 wound to lose again), so only result files are checked."""
+    played in), less the wounds not healed it went in without. A played game's count is the
+    game's own (a Kill Team 2018 flesh wound leaves a model at 1 wound to lose again), so only
+    result files are checked."""
     for i, o in enumerate(result.models):
         try:
             _, model = campaign.find(o.id)
@@ -145,9 +146,14 @@ def check_wounds_lost(campaign: Campaign, result: MissionResult, source: str | N
             continue  # named in record_mission's own check
         profile = model.parsed_profile(source, f"models[{i}].profile")
         most = max(profile.for_edition(edition).wounds for edition in ("kt2024", "kt2018"))
-        if o.wounds_lost > most:
-            raise InputError(f"{model.name} ({o.id}) has {most} wounds: it cannot have lost "
-                             f"{o.wounds_lost}", source=source,
+        # a model that went in hurt had only what its wound not healed left it (at least 1,
+        # as the game leaves it: downed_lost_all counts a fall the same way)
+        had = max(1, most - model.starting_wounds_lost())
+        if o.wounds_lost > had:
+            went_in = ("" if had == most
+                       else f", and went in hurt with {had} of them (a wound not healed)")
+            raise InputError(f"{model.name} ({o.id}) has {most} wounds{went_in}: it cannot "
+                             f"have lost {o.wounds_lost}", source=source,
                              field=f"models[{i}].wounds_lost")
 
 

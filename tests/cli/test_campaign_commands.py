@@ -166,6 +166,39 @@ def test_a_result_file_cannot_lose_more_wounds_than_a_model_has(runner: CliRunne
     assert out.exit_code == 0, out.output
 
 
+def test_a_model_that_went_in_hurt_cannot_lose_more_than_it_had(runner: CliRunner,
+                                                                 tmp_path: Path) -> None:
+    """Sgt Kell (8 wounds) keeps 3 wounds not healed from mission 1 and goes into mission 2
+    with 5: a result file saying he lost 7 there is one line naming the field (it used to be
+    sealed into his history: "lost 7 wound(s) (went in hurt, with 5 of 8 wounds)"), and
+    nothing is written; 5 are taken."""
+    from solo_ops.campaign import MissionResult, ModelOutcome, record_mission
+    from solo_ops.cli.campaign_files import campaign_path, change_campaign
+    from solo_ops.core.dice import ScriptedDice
+
+    start(runner, tmp_path)
+    path = campaign_path("Gallowdark", tmp_path)
+    change_campaign(path, "Gallowdark", lambda c: record_mission(  # a 6: not healed
+        c, MissionResult(models=(ModelOutcome("kell", wounds_lost=3),), outcome="win"),
+        ScriptedDice(faces=[6])))
+    shown = json.loads(invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path),
+                              "--json").stdout)
+    kell = next(m for s in shown["squads"] for m in s["models"] if m["id"] == "kell")
+    assert kell["state"] == "injured"
+    before = path.read_bytes()
+    bad = write(tmp_path / "bad.yaml", {"models": [{"id": "kell", "wounds_lost": 7}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", bad, "--seed", "1",
+                 "--saves", str(tmp_path))
+    assert out.exit_code == 2 and out.stderr.count("\n") == 1
+    assert ("bad.yaml: models[0].wounds_lost: Sgt Kell (kell) has 8 wounds, and went in hurt "
+            "with 5 of them (a wound not healed): it cannot have lost 7") in out.stderr
+    assert path.read_bytes() == before
+    most = write(tmp_path / "most.yaml", {"models": [{"id": "kell", "wounds_lost": 5}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", most, "--seed", "1",
+                 "--saves", str(tmp_path), "--json")
+    assert out.exit_code == 0, out.output
+
+
 def test_a_model_down_without_wounds_lost_lost_them_all(runner: CliRunner,
                                                         tmp_path: Path) -> None:
     """``{id: kell, down: true}`` records Sgt Kell (8 wounds) as having lost all 8, as a played
