@@ -161,6 +161,9 @@ def parse_profile(data: Any, source: str | None, path: str, name: str) -> Profil
     the shared values when the game is played under that edition (``Profile.for_edition``).
     """
     p = Fields(data, source, path).only((*PROFILE_KEYS, *EDITIONS))
+    # the shared values first, so that a bad one is named where it is written (each edition's
+    # profile below reads it again, merged under that edition's path)
+    base = _parse_plain_profile(p, name)
     variants = {}
     for edition in EDITIONS:
         if p.has(edition):
@@ -170,7 +173,6 @@ def parse_profile(data: Any, source: str | None, path: str, name: str) -> Profil
             variants[edition] = _parse_plain_profile(
                 Fields(merged, source, join_path(path, edition)), name
             )
-    base = _parse_plain_profile(p, name)
     kt2018 = variants.get("kt2018", base)
     if any(w.range_2018 is not None for w in kt2018.weapons):
         variants["kt2018"] = _ranges_2018(kt2018)

@@ -97,6 +97,24 @@ def test_bad_roster_names_file_and_field(change: tuple[str, str], field: str, me
     assert err.value.line().startswith(f"r.yaml: {field}: ")
 
 
+@pytest.mark.parametrize("value", ["-1", "0", "13"])
+def test_a_shared_value_is_named_where_it_is_written_beside_edition_overrides(
+        value: str) -> None:
+    """A profile with a ``kt2018:`` mapping: a bad Toughness written among the shared values
+    is named there (``profiles.grunt.toughness``), not under the edition the file does not
+    write it in (a play-tester read ``profiles.grunt.kt2018.toughness``)."""
+    text = GOOD.replace("    save: 5\n", f"    save: 5\n    toughness: {value}\n"
+                                          "    kt2018: {wounds: 1}\n")
+    with pytest.raises(InputError) as err:
+        load_text(text)
+    assert err.value.field == "profiles.grunt.toughness"
+    # a bad value under the edition is still named there
+    text = GOOD.replace("    save: 5\n", f"    save: 5\n    kt2018: {{toughness: {value}}}\n")
+    with pytest.raises(InputError) as err:
+        load_text(text)
+    assert err.value.field == "profiles.grunt.kt2018.toughness"
+
+
 def test_malformed_yaml_names_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "broken.yaml"
     bad.write_text("name: x\nprofiles: [unclosed\n")
