@@ -375,9 +375,11 @@ def _shoot_after_moving(t: _Turn, lead: str | None = None) -> None:
     if t.edition == "kt2024" and not t.shot_done and t.may("shoot"):
         shot = _shot_from(t, t.board.pos[t.op.id])
         if shot is not None:
-            if lead is None:
-                lead = ("Unhindered move: it moved first, then fires. "
-                        if t.codes["shoot"].startswith("unhindered") else "")
+            if lead is None and t.codes["shoot"].startswith("unhindered"):
+                lead = ("Unhindered move: it moved first, then fires. " if t.moves_made()
+                        else "Unhindered move: its move comes first, but it stays where it "
+                             "is (its order's move took it nowhere), then fires. ")
+            lead = lead or ""
             _shoot(t, shot, lead)
 
 

@@ -563,3 +563,15 @@ def test_kt2018_charge_reaches_a_target_whose_centre_is_shut_in_by_another_enemy
     events = record["events"]
     assert [e["type"] for e in events if e["type"].startswith("charge")] == ["charged"]
     assert math.dist(state.operatives["e1"].at, (10, 11)) - 1.0 <= 1.0 + 1e-6
+
+
+def test_unhindered_move_that_stays_put_does_not_say_it_moved() -> None:
+    # Fire Teams row 4 (hold 12", unhindered move): p1 is already 12" away (13" centre to
+    # centre, less the two 0.5" bases), so the order's move takes it nowhere and it shoots
+    # from where it stands. A play-tester read "it moved first, then fires" of such a model.
+    game, state = setup([("u1", 4, [("e1", GRUNT, (9, 11))])], [("p1", GRUNT, (22, 11))])
+    p = plan(game, state, "u1")
+    assert kinds(p) == ["shoot"]
+    shot = next(line for line in p.explain if "e1 shoots p1" in line)
+    assert "moved first" not in shot
+    assert shot.startswith("Unhindered move: its move comes first, but it stays where it is")
