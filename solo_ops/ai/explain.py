@@ -13,10 +13,15 @@ from typing import Any
 
 from solo_ops.ai.cover import COVER_AND_OBSCURED, HIDDEN, IN_COVER
 from solo_ops.game.state import Operative
+from solo_ops.rules import reach
 
 
 def fmt_pt(p: Sequence[float]) -> str:
-    return f"({p[0]:.1f}, {p[1]:.1f})"
+    """A point to a tenth, as every other line shows it: first rounded to the 0.01" the record
+    keeps (``reach.round_point``), so a planned (8.06, 10.9537) reads (8.1, 10.9) here as in
+    the table's instruction and ``status``, which print the recorded (8.06, 10.95)."""
+    x, y = reach.round_point(p) or (0.0, 0.0)
+    return f"({x:.1f}, {y:.1f})"
 
 
 def inches(d: float | None) -> str:

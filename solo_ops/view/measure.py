@@ -8,7 +8,9 @@ engine; a game whose ``settings: {units: cm}`` says so is shown (and typed) in c
 The rounding rule: to the nearest tenth of the unit shown, as Python's ``format(v, ".1f")``
 does it (the exact binary value decides; an exact half such as 10.25 goes to the even tenth,
 10.2) — the same rule the AI planner's explanations use, so a point reads the same in the
-planner's "why" and in the move line. Directions use the board's axes: +y (up in every picture)
+planner's "why" and in the move line. A point is first rounded to the 0.01" the record keeps
+(``reach.round_point``): the engine's state may hold the planned 10.9537 where the event
+records 10.95, and both read 10.9. Directions use the board's axes: +y (up in every picture)
 is north, +x is east.
 """
 
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+from solo_ops.rules import reach
 
 CM_PER_INCH = 2.54
 UNITS = ("in", "cm")
@@ -43,7 +47,8 @@ def point(p: Sequence[float] | None, units: str = "in") -> str:
     if p is None:
         return "off the table"
     k = _scale(units)
-    return f"({tenth(float(p[0]) * k)}, {tenth(float(p[1]) * k)})"
+    x, y = reach.round_point(p) or (0.0, 0.0)  # the recorded point, as the record keeps it
+    return f"({tenth(x * k)}, {tenth(y * k)})"
 
 
 def length(d: float | None, units: str = "in") -> str:

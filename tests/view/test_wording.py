@@ -72,3 +72,21 @@ def test_new_prints_points_as_play_does(tmp_path: Path) -> None:
     for ident, at in places.items():
         assert f"{ident} at {measure.point(at)}" in made.stdout
     assert not re.search(r"\(\d+\.\d\d", made.stdout)  # no point to two decimals
+
+
+def test_a_planned_point_reads_as_its_recorded_point_everywhere() -> None:
+    """The planner may plan (8.06, 10.9537); the event records (8.06, 10.95). The planner's
+    explanation, the move line and ``status`` all read (8.1, 10.9): each rounds to the
+    record's 0.01" first (a play-tester saw (8.1, 11.0) in the explanation and status and
+    (8.1, 10.9) in the move line the models are put by)."""
+    from solo_ops.ai.explain import fmt_pt
+    from solo_ops.rules.reach import round_point
+
+    planned = (8.06, 10.9537)
+    recorded = round_point(planned)
+    assert recorded == [8.06, 10.95]
+    shown = {fmt_pt(planned), fmt_pt(recorded), measure.point(planned),
+             measure.point(recorded)}
+    assert shown == {"(8.1, 10.9)"}
+    # an exact half at the record's grid goes as format(v, ".1f") says (the binary value)
+    assert measure.point((10.25, 0.349999)) == fmt_pt((10.25, 0.349999)) == "(10.2, 0.3)"
