@@ -12,7 +12,9 @@ Built only from the player view (:func:`solo_ops.view.player.player_view`) and p
 * doors and hatches with their ids and whether they are open;
 * the activation being played, or the last one played: each move, charge, shot and fight of it
   numbered in order and drawn from where it happened (a shot from where the shooter stood
-  when it fired, not where it stands now), the models' ids beside the numbers. While a step
+  when it fired, not where it stands now, and along a line it sees by: ``Sight.sight_line``,
+  the centres' line when it is clear, else a clear line between the two bases, never one
+  through a wall), the models' ids beside the numbers. While a step
   waits for the players' answer (a CP re-roll, a Guard, a 2018 Reaction: the pauses of
   :data:`~solo_ops.game.events.PAUSES`) it is the activation of that step, as far as the
   players were told (the pause event's ``so_far``);
@@ -60,6 +62,8 @@ class Step:
     kind: str
     points: tuple[tuple[float, float], ...]
     actor: str
+    target: str | None = None
+    """Whom a shot or a fight was at (None for a move)."""
 
 
 def _events(records: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -107,7 +111,7 @@ def activation(records: list[dict[str, Any]], where: dict[str, tuple[float, floa
             target = e.get("target")
             if actor in pos and target in pos and pos[actor] != pos[target]:
                 steps.append(Step("fight" if kind == "fight" else "shot",
-                                  (pos[actor], pos[target]), str(actor)))
+                                  (pos[actor], pos[target]), str(actor), str(target)))
     return who, steps
 
 
@@ -252,7 +256,12 @@ def board_scene(game: Game, state: State, view: dict[str, Any],
         render.add_counter(scene, tuple(c["at"]), label=label)
     who, steps = activation(records, where)
     for number, step in enumerate(steps, start=1):
-        render.add_path(scene, step.points, kind=step.kind)
+        points = step.points
+        if step.kind == "shot" and step.target in radius:  # along a line it sees by
+            line = terrain.sight.sight_line(points[0], points[-1], radius[step.actor],
+                                            radius[step.target])
+            points = line if line is not None else points
+        render.add_path(scene, points, kind=step.kind)
         render.add_step(scene, step.points[0], number,
                         step.actor if short is None else short.get(step.actor, step.actor))
     entries = [("player", f"{p}'s squad") for p in players[:1]]
