@@ -195,7 +195,6 @@ def test_answers(text: str, kind: str, action: dict[str, Any]) -> None:
         ("hatch h1 maybe", "act", "h1 open"),
         ("dance", "act", "don't understand"),
         ("-2", "attack", "cannot be negative"),
-        ("sgt berserk", "activate", "stance must be"),
     ],
 )
 def test_nonsense_answers_are_refused_with_a_reason(text: str, kind: str, message: str) -> None:

@@ -114,7 +114,6 @@ def test_centimetres_are_typed_and_come_out_in_inches() -> None:
     ("done", "activate", "first say which operative acts"),
     ("activate", "activate", "which operative?"),
     ("kell engage now", "activate", "too many words"),
-    ("kell away", "activate", "stance must be engage or conceal, got 'away'"),
     ("lots", "attack", "damage must be a whole number"),
     ("damage", "attack", "how much damage?"),
 ])
@@ -228,3 +227,18 @@ def test_the_typed_answers() -> None:
     assert answers.parse("place down 10,4", "act") == {"type": "placedown", "to": [10.0, 4.0]}
     with pytest.raises(RuleError, match="pick up which marker"):
         answers.parse("pickup", "act")
+
+
+def test_at_the_activation_question_an_unknown_operative_is_said_before_the_stance(
+        tmp_path: Path) -> None:
+    """``asdf qwer``: the operative is unknown, and that is what the player hears (it said
+    "stance must be engage or conceal, got 'qwer'", which left the name unremarked: a
+    play-tester's report); ``a1 away`` names the stance; ``a1 CONCEAL`` is taken."""
+    assert parse("asdf qwer", "activate") == {"type": "activate", "operative": "asdf",
+                                               "stance": "qwer"}
+    out, save = play(tmp_path, table_scenario(tmp_path), "asdf qwer", "a1 away",
+                     "a1 CONCEAL", "quit")
+    assert "✗ no operative called 'asdf'" in out
+    assert "stance must be engage or conceal, got 'qwer'" not in out
+    assert "✗ stance must be engage or conceal, got 'away'" in out
+    assert {"type": "activate", "operative": "a1", "stance": "conceal"} in save["actions"]
