@@ -28,6 +28,7 @@ import math
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, replace
@@ -132,6 +133,30 @@ this way (``docs/performance.md``). Only when collections run changes, never wha
 The autopilot plays every game with them (:func:`~solo_ops.sim.autopilot.fewer_collections`)."""
 
 
+ORPHAN_CHECK = 0.5
+"""Seconds between a pool worker's looks at whether the command that started it still lives."""
+
+
+def end_with_parent() -> None:
+    """Make this pool worker end (``os._exit``) once the command that started the pool is gone
+    -- a ``kill -9`` of ``rate`` or ``campaign play`` -- rather than play on alone and print a
+    broken pipe's traceback into the terminal when it reports its mission. A daemon thread
+    looks every :data:`ORPHAN_CHECK` seconds whether the worker's parent is still its parent
+    (an orphan is adopted by another process); a worker that finishes a mission also looks
+    before it reports (``_indexed_job``)."""
+    import threading
+
+    parent = _WORKER["parent"] = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(ORPHAN_CHECK)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="solo-ops-orphan-watch", daemon=True).start()
+
+
 def init_pool_worker(scenario: Scenario, kernels: bool = True,
                       variants: dict[str, Scenario] | None = None,
                       outcome_only: bool = False) -> None:
@@ -141,6 +166,7 @@ def init_pool_worker(scenario: Scenario, kernels: bool = True,
     collector's scans (``gc.freeze``): they live as long as the process, and rescanning them in
     every full collection cost about 2% of a mission."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's: it ends the pool
+    end_with_parent()
     init_worker(scenario, kernels, variants, outcome_only)
     gc.set_threshold(*POOL_GC_THRESHOLD)
     _WORKER["freeze"] = True
@@ -316,7 +342,10 @@ class Runner:
 def _indexed_job(item: tuple[int, Job]) -> tuple[int, MissionResult]:
     """A pool task: one mission, returned with its place in the batch."""
     k, job = item
-    return k, worker_job(job)
+    result = worker_job(job)
+    if _WORKER.get("parent", os.getppid()) != os.getppid():  # the command is gone (a kill
+        os._exit(0)  # -9): no one to report to, and the pipe would print a broken traceback
+    return k, result
 
 
 def _is_dask(executor: Any) -> bool:
