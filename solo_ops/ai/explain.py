@@ -20,8 +20,9 @@ def fmt_pt(p: Sequence[float]) -> str:
     """A point to a tenth, as every other line shows it: first rounded to the 0.01" the record
     keeps (``reach.round_point``), so a planned (8.06, 10.9537) reads (8.1, 10.9) here as in
     the table's instruction and ``status``, which print the recorded (8.06, 10.95)."""
-    x, y = reach.round_point(p) or (0.0, 0.0)
-    return f"({x:.1f}, {y:.1f})"
+    rounded = reach.round_point(p)
+    assert rounded is not None, "a point to show"
+    return f"({rounded[0]:.1f}, {rounded[1]:.1f})"
 
 
 def inches(d: float | None) -> str:

@@ -578,6 +578,9 @@ def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, fe
             session.say(game.notice)
     started = mission_begun(doc, state)
     if not state.ended and started:
+        begun = (f"mission {number} has begun, so its threat stands; to set it up afresh "
+                 f"with another, quit and add --new (its files are moved aside)")
+        session.refused_words = {"level": begun, "enemy": begun}
         session.say(f"Campaign {name}: going on with mission {number} "
                     f"({title}, {turn_name(state.edition)} {state.turn}). To start it afresh "
                     "instead: add --new (its files are moved aside).")

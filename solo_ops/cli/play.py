@@ -72,6 +72,9 @@ class Session:
         self.unsaved: list[str] = []  # why each answer that could not be saved was refused
         self.go_on = f"solo-ops play --resume {table.save}"
         """The one command that goes on with this game (a campaign's mission: its own)."""
+        self.refused_words: dict[str, str] = {}
+        """What to say instead when an answer starting with one of these words is refused: a
+        campaign's ``level`` / ``enemy`` typed once its mission has begun."""
 
     @property
     def game(self) -> Game:
@@ -171,7 +174,9 @@ class Session:
         if outcome.refusal == "save":
             self.unsaved.append(outcome.message)
         if not outcome.ok:
-            self.say(f"✗ {outcome.message}")
+            words = line.split()
+            hint = self.refused_words.get(words[0].lower()) if words else None
+            self.say(f"✗ {hint or outcome.message}")
             if not interactive and self.as_json:
                 click.echo(_json_line({"refused": outcome.message, "answer": line}))
 
@@ -291,7 +296,9 @@ class Session:
             self.say(f"{done} {self.save}. Continue with `{self.go_on}`.")
             return True
         if not outcome.ok:
-            self.say(f"✗ {outcome.message}")
+            words = line.split()
+            hint = self.refused_words.get(words[0].lower()) if words else None
+            self.say(f"✗ {hint or outcome.message}")
             return False
         for text in outcome.message.split("\n"):
             self.say(text)

@@ -143,10 +143,18 @@ def end_with_parent() -> None:
     broken pipe's traceback into the terminal when it reports its mission. A daemon thread
     looks every :data:`ORPHAN_CHECK` seconds whether the worker's parent is still its parent
     (an orphan is adopted by another process); a worker that finishes a mission also looks
-    before it reports (``_indexed_job``)."""
+    before it reports (``_indexed_job``). Only in a process started by ``multiprocessing``
+    (the initializer called in the command's own process watches nothing); a worker whose
+    command died while the pool started ends at once."""
+    import multiprocessing
     import threading
 
-    parent = _WORKER["parent"] = os.getppid()
+    started_by = multiprocessing.parent_process()
+    if started_by is None or started_by.pid is None:
+        return
+    parent = _WORKER["parent"] = started_by.pid
+    if os.getppid() != parent:
+        os._exit(0)
 
     def watch() -> None:
         while True:

@@ -12,12 +12,12 @@ Built only from the player view (:func:`solo_ops.view.player.player_view`) and p
 * doors and hatches with their ids and whether they are open;
 * the activation being played, or the last one played: each move, charge, shot and fight of it
   numbered in order and drawn from where it happened (a shot from where the shooter stood
-  when it fired, not where it stands now, and along a line it sees by: ``Sight.sight_line``,
-  the centres' line when it is clear, else a clear line between the two bases, never one
-  through a wall), the models' ids beside the numbers. While a step
-  waits for the players' answer (a CP re-roll, a Guard, a 2018 Reaction: the pauses of
-  :data:`~solo_ops.game.events.PAUSES`) it is the activation of that step, as far as the
-  players were told (the pause event's ``so_far``);
+  when it fired, not where it stands now, and along a line it sees by where the two bases
+  still see each other on the table as it is: ``Sight.sight_line``, the centres' line when it
+  is clear, else a clear line between the two bases), the models' ids beside the numbers.
+  While a step waits for the players' answer (a CP re-roll, a Guard, a 2018 Reaction: the
+  pauses of :data:`~solo_ops.game.events.PAUSES`) it is the activation of that step, as far
+  as the players were told (the pause event's ``so_far``);
 * the title: the turn, the victory points and the players' command points.
 
 On a phone (:class:`Focus`) the picture carries a phone-sized label set instead

@@ -47,7 +47,7 @@ def point(p: Sequence[float] | None, units: str = "in") -> str:
     if p is None:
         return "off the table"
     k = _scale(units)
-    x, y = reach.round_point(p) or (0.0, 0.0)  # the recorded point, as the record keeps it
+    x, y = (float(v) for v in (reach.round_point(p) or p))  # as the record keeps it
     return f"({tenth(x * k)}, {tenth(y * k)})"
 
 

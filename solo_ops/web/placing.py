@@ -10,7 +10,7 @@ engine's step (:meth:`~solo_ops.session.table.GameTable.refusal_of`: control ran
 charge, where a base may stand, the allowance — every rule the move meets), so the page offers
 only the moves the game takes there, and says why not for the others. The walk drawn is the
 engine's own (:func:`solo_ops.game.player_moves._route`) and its length is compared with the
-move's limit (:func:`solo_ops.game.player_moves.move_limit`) for the words.
+move's limit (:func:`solo_ops.game.action_checks.move_limit`) for the words.
 Pure: reads the game and the state, changes neither.
 """
 
@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
+from solo_ops.game.action_checks import move_limit
 from solo_ops.game.move_goals import engaged_foes
-from solo_ops.game.player_moves import _route, move_limit
+from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.view import measure

@@ -67,3 +67,14 @@ def test_a_wall_between_is_around_the_walls_and_farther_than_the_straight_line()
     round_end = math.dist(GUNNER_AT, (10, 18)) + math.dist((10, 18), KELL_AT)
     radius = tg.GUNNER["base_mm"] / 2 / 25.4
     assert straight - 2 * radius + 1 < _inches(line) <= round_end - 2 * radius + 0.5
+
+
+def test_a_way_that_bends_by_less_than_the_bases_is_still_around_the_walls() -> None:
+    """The wall ends at y = 11, 1" above the line between the centres: the way round its end
+    is 2 * hypot(5, 1) = 10.198" centre to centre, 0.198" longer than the straight line (less
+    than the two bases' 0.984" together, so the straight line is measured base to base too)."""
+    wall = {"id": "w", "traits": ["wall"], "line": [[10, 2], [10, 11]]}
+    line = _first_line([wall])
+    radius = tg.GUNNER["base_mm"] / 2 / 25.4
+    round_end = 2 * math.hypot(5, 1) - 2 * radius
+    assert line.endswith(f"is Sgt Kell, {round_end:.1f}\" around the walls.")

@@ -575,3 +575,9 @@ def test_unhindered_move_that_stays_put_does_not_say_it_moved() -> None:
     shot = next(line for line in p.explain if "e1 shoots p1" in line)
     assert "moved first" not in shot
     assert shot.startswith("Unhindered move: its move comes first, but it stays where it is")
+    # one that does move says so: 16" away, it steps up to 12" first
+    game, state = setup([("u1", 4, [("e1", GRUNT, (5, 11))])], [("p1", GRUNT, (22, 11))])
+    p = plan(game, state, "u1")
+    assert kinds(p) == ["reposition", "shoot"]
+    shot = next(line for line in p.explain if "e1 shoots p1" in line)
+    assert shot.startswith("Unhindered move: it moved first, then fires. ")

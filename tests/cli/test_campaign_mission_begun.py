@@ -38,6 +38,10 @@ def test_a_mission_quit_at_its_first_question_goes_on_and_keeps_its_files(
     assert "Campaign Vesper: going on with mission 1" in second.stdout
     assert "set up and waiting" not in second.stdout
     assert "The group's choice" not in second.stdout
+    # `level 1` is answered for what it is, not as an operative's name
+    assert ("✗ mission 1 has begun, so its threat stands; to set it up afresh with another, "
+            "quit and add --new (its files are moved aside)") in second.stdout
+    assert "no operative called 'level'" not in second.stdout
     # nothing played was thrown away: the same steps, the log as it was
     assert json.loads(save.read_text(encoding="utf-8"))["actions"] == played
     assert log.read_bytes() == log_before
