@@ -297,6 +297,22 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
                                                           timeout=WAIT)
         page.locator("#options button", has_text="tam").click()
         expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
+        # the answer box's chips follow the words typed: a number only where one goes, nothing
+        # once the answer is whole (they offered "roll", "damage", "with" after the damage)
+        chips, numbers = page.locator("#chips button"), [str(n) for n in range(11)]
+        for typed, then in [("shoot e1 ", ["roll", "damage", "with"]),
+                            ("shoot e1 with gun ", ["roll", "damage"]),
+                            ("shoot e1 with gun damage ", numbers),
+                            ("shoot e1 with gun damage 3 ", []), ("shoot e1 roll ", []),
+                            ("fight e1 ", ["roll", "dealt"]), ("fight e1 dealt ", numbers),
+                            ("fight e1 dealt 2 ", ["taken"]),
+                            ("fight e1 dealt 2 taken ", numbers), ("fight e1 roll ", [])]:
+            page.evaluate("(w) => fill(w)", typed)
+            if then:
+                expect(chips).to_have_text(then, timeout=WAIT)
+            else:
+                expect(chips).to_have_count(0, timeout=WAIT)
+        page.evaluate("() => { fill(''); document.getElementById('type-box').open = false; }")
         page.locator("#options button[data-word=fight]").click()
         page.locator("#options button[data-target=e1]").click()
         page.locator("#options button[data-answer='fight e1 roll']").click()

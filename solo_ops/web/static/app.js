@@ -445,10 +445,8 @@ function chipWords() {
   let offer = [];
   if (["shoot", "fight", "charge"].includes(head) && words.length === 1) {
     offer = models.filter((m) => m.side === "enemy").map((m) => m.id);
-  } else if (head === "shoot") {
-    offer = ["roll", "damage", "with", ...numbers()];
-  } else if (head === "fight") {
-    offer = words.length === 2 ? ["roll", "dealt"] : ["taken", ...numbers()];
+  } else if (head === "shoot" || head === "fight") {
+    offer = nextWords(head, words.slice(2).map((w) => w.toLowerCase()));
   } else if (head === "carry" && words.length === 1) {
     offer = view.models.filter((m) => m.side === "player" && m.down && m.at && !m.carried_by)
       .map((m) => m.id);
@@ -462,6 +460,19 @@ function chipWords() {
     offer = numbers();
   }
   return offer;
+}
+
+// What may follow "shoot X ..." or "fight X ..." (``said``: the words after the target): a
+// number after "damage", "dealt" or "taken"; nothing once the dice are asked for ("roll") or
+// the damage given; else the words still open ("with" a weapon, then "roll" or "damage";
+// "dealt" N, then "taken" N).
+function nextWords(head, said) {
+  const last = said[said.length - 1];
+  if (["damage", "dealt", "taken"].includes(last)) return numbers();
+  if (said.includes("roll") || said.includes("damage") || said.includes("taken")) return [];
+  if (head === "fight") return said.includes("dealt") ? ["taken"] : ["roll", "dealt"];
+  if (last === "with") return [];  // the weapon's name: the offers' buttons name them
+  return said.includes("with") ? ["roll", "damage"] : ["roll", "damage", "with"];
 }
 
 function numbers() { return ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]; }
