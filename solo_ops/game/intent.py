@@ -264,35 +264,33 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     else:
         groups = move_goals.goal_groups(ref, op, how)
         if how == "charge" and target is not None:
+            if relation != "contact":  # within 1" will do where base contact cannot be had
+                groups = [*groups, *move_goals.charge_rings(ref, op)]
             groups = _charge_ends(game, state, op, target, groups)
         walk = move_goals.cheapest(walking, start, groups, op.radius, blockers)
         if walk is None and state.edition == "kt2018" and how == "charge" \
                 and relation == "toward":
             walk = move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers,
                                                  float(action.get("amount") or allowance))
+        hint = (f" (a charge need only end within 1\" of {ref.id}: 'move to {ref.id}' "
+                "goes as near as it can)" if how == "charge" and relation == "contact" else "")
         if walk is None:
-            raise RuleError(f"{op.id} has no way to {ref.id}: " + (
-                "walls, closed doors or hatches, other models or enemies' control range"
-                if state.edition == "kt2024" else
-                "walls, closed doors, other models or the inch around enemies")
-                + " are in the way")
+            raise RuleError(f"{op.id} has no way {'into base contact with' if hint else 'to'} "
+                            f"{ref.id}: " + (
+                                "walls, closed doors or hatches, other models or enemies' "
+                                "control range" if state.edition == "kt2024" else
+                                "walls, closed doors, other models or the inch around "
+                                "enemies") + " are in the way" + hint)
         if relation == "contact" and walk.cost > allowance + 1e-6:
-            hint = (f" (a charge need only end within 1\" of {ref.id}: 'move to {ref.id}' "
-                    "goes as near as it can)" if how == "charge" else "")
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"{hint}")
         budget = _budget(op, action, relation, allowance, word)
-        # as far along the walk as the move allows and the base may stand (the placement
-        # rule); what stopped it is said when a base stands in the way
-        stop = placement.along(walking, walk, budget, op.radius, blockers, stand=terrain)
-        if stop is None:
-            raise RuleError(f"{op.id} cannot get any closer to {ref.id} with this move"
-                            + _blocked_words(terrain, walk, op.radius, blockers))
-        end = stop.at
-        blocked = stop.blocked_by
-        walk = walking.routes.walk(start, end, op.radius, blockers=blockers)
-        if walk is None:  # pragma: no cover - the end point lies on a found route
-            raise RuleError(f"{op.id} has no route to that point")
+        short = _short_charge(game, state, op, ref, walk, budget, blockers, relation,
+                              groups) if how == "charge" else None
+        if short is not None:
+            walk, end = short, (float(short.points[-1][0]), float(short.points[-1][1]))
+        else:
+            end, walk, blocked = _along(game, state, op, ref, walk, budget, blockers, how)
         if relation in ("to", "toward") and how != "charge":
             nearer = _nearer_end(walking, terrain, start, end, op.radius, ref, budget,
                                  blockers)
@@ -309,6 +307,44 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     return Proposal(concrete, start, end, float(walk.cost),
                     tuple((float(x), float(y)) for x, y in walk.points), ref.id, relation,
                     _gap(ref, end, op.radius), allowance, blocked)
+
+
+def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: Any,
+                  budget: float, blockers: list[Base], relation: str,
+                  groups: list[Any]) -> Any:
+    """``move to X`` / ``move N toward X`` of a charge whose move cannot reach along ``walk``
+    (the way to the nearest group of ends, ``groups``): the cheapest walk to the first group
+    of ends the move does reach (a charge ends within 1" of its target, not necessarily in
+    base contact), else, in Kill Team 2018, 004 "as long as that move takes it as close as
+    possible to at least one of the targets of its charge" -- the nearest point around the
+    walls within the roll (:func:`move_goals.failed_charge_walk`), which the roll's length
+    along the way in (a way that bends round the inch about other enemies) need not be. None
+    when ``walk`` is within the move, or it is not one of those answers."""
+    if relation not in ("to", "toward") or walk.cost <= budget + 1e-6:
+        return None
+    assert op.at is not None
+    walking = game.moving_terrain(state, "charge")
+    start = (float(op.at[0]), float(op.at[1]))
+    within = move_goals.cheapest(walking, start, groups, op.radius, blockers, most=budget)
+    if within is not None or state.edition != "kt2018":
+        return within
+    return move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers, budget)
+
+
+def _along(game: Game, state: State, op: Operative, ref: Referent, walk: Any, budget: float,
+           blockers: list[Base], how: str) -> tuple[tuple[float, float], Any, str | None]:
+    """As far along ``walk`` as ``budget`` allows and the base may stand (the placement rule):
+    the end, the walk to it and what stopped it when a base stands in the way."""
+    terrain, walking = game.terrain(state), game.moving_terrain(state, how)
+    assert op.at is not None
+    stop = placement.along(walking, walk, budget, op.radius, blockers, stand=terrain)
+    if stop is None:
+        raise RuleError(f"{op.id} cannot get any closer to {ref.id} with this move"
+                        + _blocked_words(terrain, walk, op.radius, blockers))
+    walk = walking.routes.walk(op.at, stop.at, op.radius, blockers=blockers)
+    if walk is None:  # pragma: no cover - the end point lies on a found route
+        raise RuleError(f"{op.id} has no route to that point")
+    return stop.at, walk, stop.blocked_by
 
 
 def _budget(op: Operative, action: dict[str, Any], relation: str, allowance: float,

@@ -124,6 +124,15 @@ def goal_groups(ref: Referent, op: Operative, how: str) -> list[np.ndarray]:
     return [_ring(ref.at, r + ref.radius + CONTACT_GAP)]
 
 
+def charge_rings(ref: Referent, op: Operative) -> list[np.ndarray]:
+    """Where a charge at ``ref`` may also end when base contact cannot be had: rings further
+    out, every quarter inch, to just inside the inch (001 and 004: a charge ends within its
+    target's control range, 1", not necessarily in base contact) -- nearest first."""
+    r = op.radius + ref.radius
+    out = [r + d for d in (0.25, 0.5, 0.75)]
+    return [_ring(ref.at, d) for d in (*out, r + reach.CONTROL_RANGE - 2 * CONTROL_MARGIN)]
+
+
 EDGE_MARGIN = 0.05
 """``to edge``: the base ends this much inside the 1" from the edge (rounding of points)."""
 
@@ -159,12 +168,12 @@ def _rounded(p: Sequence[float]) -> tuple[float, float]:
 
 
 def cheapest(terrain: Terrain, start: tuple[float, float], groups: list[np.ndarray],
-              radius: float, blockers: list[Any]) -> Any:
+              radius: float, blockers: list[Any], most: float = math.inf) -> Any:
     """The cheapest walk from ``start`` to a goal of the first group that has one the base can
-    reach (see :func:`_cheapest_of`), or None."""
+    reach (see :func:`_cheapest_of`) at a cost of at most ``most``, or None."""
     for goals in groups:
         walk = _cheapest_of(terrain, start, goals, radius, blockers)
-        if walk is not None:
+        if walk is not None and walk.cost <= most + 1e-6:
             return walk
     return None
 

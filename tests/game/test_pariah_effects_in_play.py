@@ -154,7 +154,7 @@ def test_a_charge_that_cannot_reach_moves_as_close_as_it_may() -> None:
     _activate(game, state)
     state.operatives["e1"].advanced = state.operatives["e2"].advanced = True  # no Reaction
     step(game, state, {"type": "move", "how": "charge", "target": "e1"})
-    with pytest.raises(RuleError, match="has no way to e1"):
+    with pytest.raises(RuleError, match="has no way into base contact with e1"):
         intent.propose(game, state, {"type": "move", "how": "charge", "relation": "contact",
                                      "ref": "e1"})
     proposal = intent.propose(game, state, {"type": "move", "how": "charge",
