@@ -120,10 +120,15 @@ def declared_move(op: Operative, how: str, action: dict[str, Any]
     next move is that Advance or charge (at the charge's target), whatever word it is
     reported with (004 "declare that it will Advance ... make an Advance roll ... You can then
     move that model"; "make a charge roll ... The charging model can move up to this
-    number of inches")."""
+    number of inches"); a charge after an Advance is refused for what it is (004 "A model
+    that Advances cannot charge")."""
     if op.charge_target is not None:
         return "charge", {**action, "how": "charge", "target": op.charge_target}
     if op.advance_roll is not None:
+        if how == "charge":  # said as such, not as "it has rolled already"
+            raise RuleError(f"{op.name} has declared an Advance this phase: a model that "
+                            "Advances cannot charge (004); say where its Advance goes "
+                            "('move X,Y', 'move 4 toward ...')")
         return "advance", {**action, "how": "advance"}
     return how, action
 

@@ -665,7 +665,7 @@ def may_ready(*, engaged: bool, moved: bool, declared: str | None = None,
         return "it has moved this phase: Readying is instead of a normal move"
     if declared is not None:
         return (f"it has declared {'an Advance' if declared == 'advance' else 'a charge'} this "
-                "phase: Readying is instead of a normal move, as that is")
+                "phase: Readying is instead of a normal move, as that is too")
     return None
 
 

@@ -83,3 +83,21 @@ def test_base_contact_out_of_reach_points_to_the_words_that_charge(tmp_path: Pat
             "within 1\" of chaos-marine-3: 'move to chaos-marine-3' goes as near as it can)"
             ) in out
     assert "Sgt Kell charges from (14.0, 4.5)" in out
+
+
+def test_a_charge_after_an_advance_is_refused_for_what_it_is(tmp_path: Path) -> None:
+    """Vale declares an Advance (rolled), then a charge: 004 "A model that Advances cannot
+    charge" is the reason given (it said "has rolled already: say where it goes"); a Ready is
+    refused in a whole sentence."""
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(["kell", "move 15,7", "done", "overwatch roll", "rask",
+                                  "ready", "vale", "advance", "charge cultist-2", "ready",
+                                  "quit"]) + "\n")
+    run = cli_here("play", "translocum-secure-the-facility", "--seed", "11", "--save",
+                   str(tmp_path / "s.json"), "--answers", str(answers), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert ("✗ Trooper Vale has declared an Advance this phase: a model that Advances cannot "
+            "charge (004); say where its Advance goes ('move X,Y', 'move 4 toward ...')"
+            ) in run.stdout
+    assert ("✗ Trooper Vale cannot be Readied: it has declared an Advance this phase: Readying "
+            "is instead of a normal move, as that is too\n") in run.stdout

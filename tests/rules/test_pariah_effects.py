@@ -277,6 +277,10 @@ def test_who_may_react_retreat_and_be_readied() -> None:
     assert kt2018.may_retreat("normal") == "it has moved this phase (normal)"
     assert kt2018.may_ready(engaged=True, moved=False) == "it is within 1\" of an enemy model"
     assert kt2018.may_ready(engaged=False, moved=False) is None
+    # a declared Advance is instead of the normal move too: the sentence says so whole
+    assert kt2018.may_ready(engaged=False, moved=False, declared="advance") == (
+        "it has declared an Advance this phase: Readying is instead of a normal move, as that "
+        "is too")
 
 
 def test_shooting_from_and_into_combat() -> None:
