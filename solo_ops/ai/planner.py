@@ -391,15 +391,21 @@ def _stays_in_combat_words(t: _Turn, stays: bool, sought: bool) -> str:
     model cannot Fall Back if an enemy model finished a charge move within 1" of it in the
     same phase")."""
     foe = t.engaged[0]
+    charger = next((e for e in t.engaged if e.charged), None)
     head = (f"{t.op.label} is within 1\" of {foe.label}: it cannot make a normal move (004: "
             "it \"can either remain stationary or Fall Back\").")
+    if charger is not None:  # not the rule of a model that began the phase there
+        head = (f"{t.op.label} is within 1\" of {foe.label}: {charger.label} charged it this "
+                "phase, so it can neither move nor Fall Back (004 \"A model cannot Fall Back "
+                "if an enemy model finished a charge move within 1\" of it in the same "
+                "phase\").")
     if t.melee_minded:
         why = ("a Melee unit fights" if t.unit.troop == TroopType.MELEE.value
                else "its charge order (Yes) fights")
     elif sought and stays:
         why = "its unit sought this fight (own_charge_fight: stay)"
-    elif sought and not kt2018.may_fall_back(any(e.charged for e in t.engaged)):
-        why = f"{foe.label} charged it this phase, so it cannot Fall Back"
+    elif sought and charger is not None:
+        why = "its unit sought this fight and may not Fall Back from it"
     elif sought:
         why = "it has nowhere to Fall Back to (more than 1\" from every enemy)"
     else:

@@ -246,9 +246,9 @@ def _within_refusal_2018(act: Activation, kind: str, holder: str | None) -> str 
     if why is not None:
         return why
     if kind in (*FREE_MOVES, "charge") and holder is not None:
-        return (f"{act.who} is within 1\" of {holder}: it can only stay where it is or Fall "
-                "Back (a normal move, an Advance or a charge never starts within 1\" of an "
-                "enemy model)")
+        return (f"{act.who} is within 1\" of {holder}: it can only stay where it is, or Fall "
+                "Back unless it was charged this phase (a normal move, an Advance or a charge "
+                "never starts within 1\" of an enemy model)")
     if kind == "fall_back" and holder is None and act.started_within is None:
         return f"{act.who} is not within 1\" of an enemy: no need to fall back"
     if kind == "fight" and holder is None:

@@ -50,6 +50,26 @@ def test_a_2018_model_within_1_inch_says_why_it_stays() -> None:
             "own_charge_fight: fall_back.") in explain
 
 
+def test_a_2018_model_charged_this_phase_quotes_the_rule_that_holds_it() -> None:
+    """The same e1, but a1 charged it this phase: it is held by 004's "A model cannot Fall
+    Back if an enemy model finished a charge move within 1" of it in the same phase", not by
+    the rule of a model that began the phase within 1" (which lets it Fall Back: a tester read
+    that quoted of a model that could not)."""
+    game, state = start({"a1": (10, 11)}, edition="kt2018",
+                        enemy_at=(10 + 2 * RADIUS + 0.5, 11))
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "done"})
+    state.operatives["a1"].charged = True  # (its charge ended there this phase)
+    engine_steps(game, state)
+    explain = [line for record in state.log for e in record["events"]
+               if e["type"] == "enemy_activation" for line in e["explain"]]
+    assert ("e1 is within 1\" of a1: a1 charged it this phase, so it can neither move nor Fall "
+            "Back (004 \"A model cannot Fall Back if an enemy model finished a charge move "
+            "within 1\" of it in the same phase\"). It remains stationary, to fight in the "
+            "Fight phase: ") in "\n".join(explain)
+    assert not any("can either remain stationary or Fall Back" in line for line in explain)
+
+
 def revealed_game(edition: str) -> tuple[Any, Any]:
     """kell walks round the end of a wall (x 10, y 6-14) to (11.4, 12.2), 0.34" from a hidden
     counter at (10.8, 11) that the wall hid from it: three brutes (a Melee unit, command 5 by

@@ -67,7 +67,8 @@ def test_a_model_within_one_inch_now_is_not_said_to_have_started_there() -> None
     state.operatives["e1"].at = (10 + GAP, 11.0)
     step(game, state, {"type": "activate", "operative": "a1"})
     refused(game, state, {"type": "move", "to": [8, 11]},
-            "a1 is within 1\" of e1: it can only stay where it is or Fall Back \\(a normal move")
+            "a1 is within 1\" of e1: it can only stay where it is, or Fall Back unless it "
+            "was charged this phase \\(a normal move")
 
 
 def test_an_advance_declared_is_no_ready() -> None:

@@ -81,8 +81,9 @@ def test_control_range() -> None:
     # within 1" of an enemy model, it cannot make a normal move. Instead, it can either remain
     # stationary or Fall Back" (no charge either)
     kt2018 = Activation(who="e1", edition="kt2018", phase="movement")
-    within = ('e1 is within 1" of kell: it can only stay where it is or Fall Back (a normal '
-              'move, an Advance or a charge never starts within 1" of an enemy model)')
+    within = ('e1 is within 1" of kell: it can only stay where it is, or Fall Back unless it '
+              'was charged this phase (a normal move, an Advance or a charge never starts '
+              'within 1" of an enemy model)')
     assert referee.refusal(kt2018, "charge", holder="kell") == within
     assert referee.refusal(kt2018, "normal", holder="kell") == within
     assert referee.refusal(kt2018, "fall_back", holder="kell") is None
