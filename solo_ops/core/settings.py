@@ -49,6 +49,12 @@ class Settings:
     charge this activation: ``charge`` (each model that can make that charge makes it: 003
     gives Charge an instruction of its own, and Allies say where a unit moves -- "they will try
     and move into coherency") or ``join`` (it moves to join and does not charge)."""
+    firing_line_cover: str = "seek"
+    """A unit on "To Cover with firing line" that reached cover (state ``in_cover``): ``seek``
+    (at each activation it moves again to the cover with the best field of fire, 003 "the
+    unit will move to a location that allows them the best possible field of unhindered
+    fire", which changes as the enemy moves) or ``stay`` (it remains stationary there, as
+    "To Cover: Unit will move to the nearest cover and then remain stationary")."""
     own_charge_fight: str = "stay"
     """An enemy unit that charged into a fight by its own order (a Fire Team or Support unit's
     charge "Within 6"", not a Melee unit's) and is still locked in it at its next
@@ -136,6 +142,7 @@ _CHOICES = {
     "combat_shooting": ("core", "anywhere"),
     "rapid_fire": ("double", "as_written"),
     "own_charge_fight": ("stay", "fall_back"),
+    "firing_line_cover": ("seek", "stay"),
     "allies_charge": ("charge", "join"),
 }
 

@@ -234,6 +234,28 @@ def test_to_cover_with_firing_line_prefers_protected_points_with_targets() -> No
     assert c.visible and not c.obscured
 
 
+@pytest.mark.parametrize("setting", ["seek", "stay"])
+def test_to_cover_with_firing_line_in_cover_seeks_again_or_stays_by_the_setting(
+        setting: str) -> None:
+    """The same unit, already in cover (state ``in_cover``): by default it looks again for the
+    best firing line (the field of fire changes as the enemy moves) and says so; under
+    ``firing_line_cover: stay`` it remains stationary, as To Cover does (a play-tester read
+    "State: in cover." then a move and asked which)."""
+    game, state = setup([("u1", 3, [("e1", GRUNT, (10, 6))])],
+                        [("p1", GRUNT, (25, 11)), ("p2", GRUNT, (2, 21))], features=(WALL,),
+                        settings={"firing_line_cover": setting})
+    state.units["u1"].fsm = "in_cover"
+    p = plan(game, state, "u1")
+    if setting == "seek":
+        assert p.moves(), "it moves to the best firing line again"
+        assert ("e1's unit reached cover; To Cover with firing line looks again for the best "
+                "field of unhindered fire (setting firing_line_cover: seek).") in p.explain
+    else:
+        assert p.moves() == []
+        assert ("e1 stays where it is: the unit reached cover and then remains stationary "
+                "(To Cover with firing line, setting firing_line_cover: stay).") in p.explain
+
+
 # -- Cover -----------------------------------------------------------------------------------------
 BARRICADE = {"id": "b1", "traits": ["heavy"], "polygon": [[9.5, 12.2], [10.5, 12.2],
                                                          [10.5, 14.5], [9.5, 14.5]]}
