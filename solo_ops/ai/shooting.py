@@ -132,6 +132,23 @@ def used_up(ctx: Context, shooter: Operative, weapon: Weapon) -> bool:
     return getattr(shooter, "limited_uses", {}).get(weapon.name, 0) >= int(rule.value)
 
 
+def _models_hiding(ctx: Context, shooter: Operative, point: tuple[float, float],
+                   target: Operative, pos: dict[str, tuple[float, float]], cover: Any) -> Any:
+    """Kill Team 2018: the chosen shot's cover with the other models counted too (004 "Other
+    models (even friendly models) ... may hide a target"), as the engine's dice count it
+    (``game.shots.shot_cover``); the terrain's alone was used to choose among the targets.
+    ``cover`` itself elsewhere, or when it is already obscured."""
+    if ctx.edition != "kt2018" or cover is None or cover.obscured or not cover.visible:
+        return cover
+    others = [(p[0], p[1], ctx.radii[oid]) for oid, p in pos.items()
+              if oid not in (shooter.id, target.id) and oid in ctx.radii]
+    if not others:
+        return cover
+    seen = ctx.terrain.sight.cover(point, pos[target.id], shooter.radius, target.radius,
+                                   edition="kt2018", others=others)
+    return seen if seen.obscured else cover
+
+
 def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                 targets: list[Operative], pos: dict[str, tuple[float, float]],
                 *, moved: bool, moved_how: str | None
@@ -184,6 +201,11 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     if best is None:
         return None, notes
     dist, neg_exp, _, weapon, target, cover = best
+    seen = _models_hiding(ctx, shooter, point, target, pos, cover)
+    if seen is not cover:  # 2018: other models obscure it, as the dice will count
+        cover = seen
+        if ctx.odds is not None:
+            neg_exp = -float(ctx.odds(weapon, shooter, target, cover, distance=dist))
     action = Action("shoot", shooter.id, target=target.id, weapon=weapon.name,
                     expected=-neg_exp if ctx.odds is not None else None)
     state = []

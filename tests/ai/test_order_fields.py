@@ -19,7 +19,7 @@ from solo_ops.core.tables import order_table
 from solo_ops.game.downed import take_down
 from solo_ops.game.enemy import apply_plan
 from solo_ops.game.engine import new_game
-from tests.support.order_boards import BLADE, BRUTE, GRUNT, kinds, plan, prof, setup
+from tests.support.order_boards import BLADE, BRUTE, GRUNT, GUN, kinds, plan, prof, setup
 
 CANNON = {"name": "cannon", "type": "heavy", "range": 18, "attacks": 5, "hit": 4,
           "damage": [4, 5], "rules": ["heavy"]}
@@ -603,3 +603,30 @@ def test_unhindered_move_that_stays_put_does_not_say_it_moved() -> None:
     assert kinds(p) == ["reposition", "shoot"]
     shot = next(line for line in p.explain if "e1 shoots p1" in line)
     assert shot.startswith("Unhindered move: it moved first, then fires. ")
+
+
+def test_kt2018_a_model_between_obscures_the_planned_shot_as_the_dice_count_it() -> None:
+    """004 "Other models (even friendly models) ... may hide a target": e2 of e1's own unit
+    stands on the line to p1 on open ground. The shooting plan says the target is obscured and
+    prices the shot with the -1 the engine's dice will apply (a play-tester read "expected
+    damage 0.31" over a roll at "-1 obscured")."""
+    from solo_ops.geometry.sight import CoverResult
+
+    trooper = {**prof(weapons=[{**GUN, "strength": 3, "damage_2018": 1}]), "ws": 4, "bs": 4,
+               "strength": 3, "attacks": 1}
+    game, state = setup([("u1", 4, [("e1", trooper, (5, 11)), ("e2", trooper, (10, 11))])],
+                        [("p1", trooper, (17, 11))], edition="kt2018")
+    shoot = plan(game, state, "u1", "shooting")
+    first = next(a for a in shoot.actions if a.model == "e1" and a.kind == "shoot")
+    assert first.target == "p1"
+    assert "(obscured)" in first.note
+    ctx = game.context(state)
+    ops = state.operatives
+    gun = ops["e1"].profile.weapons[0]
+    plain = ctx.odds(gun, ops["e1"], ops["p1"], CoverResult(True, False, False, True),
+                     distance=11.0)
+    hidden = ctx.odds(gun, ops["e1"], ops["p1"], CoverResult(True, True, True, True),
+                      distance=11.0)
+    assert 0 < hidden < plain
+    assert first.expected is not None
+    assert abs(first.expected - hidden) < abs(first.expected - plain)
