@@ -76,6 +76,12 @@ class Session:
         """What to say instead when an answer starting with one of these words is refused: a
         campaign's ``level`` / ``enemy`` typed once its mission has begun."""
 
+    def refusal_words(self, line: str, message: str) -> str:
+        """What the player hears when ``line`` is refused with ``message``: the message, or
+        what :attr:`refused_words` says for the line's first word."""
+        words = line.split()
+        return (self.refused_words.get(words[0].lower()) if words else None) or message
+
     @property
     def game(self) -> Game:
         return self.table.game
@@ -174,9 +180,7 @@ class Session:
         if outcome.refusal == "save":
             self.unsaved.append(outcome.message)
         if not outcome.ok:
-            words = line.split()
-            hint = self.refused_words.get(words[0].lower()) if words else None
-            self.say(f"✗ {hint or outcome.message}")
+            self.say(f"✗ {self.refusal_words(line, outcome.message)}")
             if not interactive and self.as_json:
                 click.echo(_json_line({"refused": outcome.message, "answer": line}))
 
@@ -296,9 +300,7 @@ class Session:
             self.say(f"{done} {self.save}. Continue with `{self.go_on}`.")
             return True
         if not outcome.ok:
-            words = line.split()
-            hint = self.refused_words.get(words[0].lower()) if words else None
-            self.say(f"✗ {hint or outcome.message}")
+            self.say(f"✗ {self.refusal_words(line, outcome.message)}")
             return False
         for text in outcome.message.split("\n"):
             self.say(text)
