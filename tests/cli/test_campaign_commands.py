@@ -152,17 +152,25 @@ def test_a_result_file_cannot_lose_more_wounds_than_a_model_has(runner: CliRunne
     and nothing is written (it used to be taken, the notes then disagreeing with the wounds he
     starts with); all 8 are taken."""
     start(runner, tmp_path)
-    before = (tmp_path / "Gallowdark.json").read_bytes()
-    bad = write(tmp_path / "bad.yaml", {"models": [{"id": "kell", "wounds_lost": 99}]})
+    _kell_refused_then_taken(runner, tmp_path, 99, "Sgt Kell (kell) has 8 wounds: it cannot "
+                             "have lost 99", 8)
+
+
+def _kell_refused_then_taken(runner: CliRunner, saves: Path, lost: int, why: str,
+                             most: int) -> None:
+    """A result file saying Sgt Kell lost ``lost`` wounds is one line (``why``, naming the
+    field) and writes nothing; one saying ``most`` is taken."""
+    path = saves / "Gallowdark.json"
+    before = path.read_bytes()
+    bad = write(saves / "bad.yaml", {"models": [{"id": "kell", "wounds_lost": lost}]})
     out = invoke(runner, "survival", "Gallowdark", "--mission-result", bad, "--seed", "1",
-                 "--saves", str(tmp_path))
+                 "--saves", str(saves))
     assert out.exit_code == 2 and out.stderr.count("\n") == 1
-    assert ("bad.yaml: models[0].wounds_lost: Sgt Kell (kell) has 8 wounds: it cannot have "
-            "lost 99") in out.stderr
-    assert (tmp_path / "Gallowdark.json").read_bytes() == before
-    most = write(tmp_path / "most.yaml", {"models": [{"id": "kell", "wounds_lost": 8}]})
-    out = invoke(runner, "survival", "Gallowdark", "--mission-result", most, "--seed", "1",
-                 "--saves", str(tmp_path), "--json")
+    assert f"bad.yaml: models[0].wounds_lost: {why}" in out.stderr
+    assert path.read_bytes() == before
+    taken = write(saves / "most.yaml", {"models": [{"id": "kell", "wounds_lost": most}]})
+    out = invoke(runner, "survival", "Gallowdark", "--mission-result", taken, "--seed", "1",
+                 "--saves", str(saves), "--json")
     assert out.exit_code == 0, out.output
 
 
@@ -185,18 +193,10 @@ def test_a_model_that_went_in_hurt_cannot_lose_more_than_it_had(runner: CliRunne
                               "--json").stdout)
     kell = next(m for s in shown["squads"] for m in s["models"] if m["id"] == "kell")
     assert kell["state"] == "injured"
-    before = path.read_bytes()
-    bad = write(tmp_path / "bad.yaml", {"models": [{"id": "kell", "wounds_lost": 7}]})
-    out = invoke(runner, "survival", "Gallowdark", "--mission-result", bad, "--seed", "1",
-                 "--saves", str(tmp_path))
-    assert out.exit_code == 2 and out.stderr.count("\n") == 1
-    assert ("bad.yaml: models[0].wounds_lost: Sgt Kell (kell) has 8 wounds, and went in hurt "
-            "with 5 of them (a wound not healed): it cannot have lost 7") in out.stderr
-    assert path.read_bytes() == before
-    most = write(tmp_path / "most.yaml", {"models": [{"id": "kell", "wounds_lost": 5}]})
-    out = invoke(runner, "survival", "Gallowdark", "--mission-result", most, "--seed", "1",
-                 "--saves", str(tmp_path), "--json")
-    assert out.exit_code == 0, out.output
+    assert path == tmp_path / "Gallowdark.json"
+    _kell_refused_then_taken(runner, tmp_path, 7, "Sgt Kell (kell) has 8 wounds, and went in "
+                             "hurt with 5 of them (a wound not healed): it cannot have lost 7",
+                             5)
 
 
 def test_a_model_down_without_wounds_lost_lost_them_all(runner: CliRunner,
