@@ -30,7 +30,7 @@ import numpy as np
 
 from solo_ops.core.errors import RuleError
 from solo_ops.game import move_goals, placing, turns
-from solo_ops.game.action_checks import move_limit
+from solo_ops.game.action_checks import _enemies_in_control, move_limit
 from solo_ops.game.referents import Referent, referents
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.weapon_choice import weapon_refusals
@@ -328,7 +328,20 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     within = move_goals.cheapest(walking, start, groups, op.radius, blockers, most=budget)
     if within is not None or state.edition != "kt2018":
         return within
-    return move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers, budget)
+    try:  # the roll's length along the way in: it may still end within the inch
+        end, along, _ = _along(game, state, op, ref, walk, budget, blockers, "charge")
+    except RuleError:
+        along = None
+    target = state.operatives.get(ref.id)
+    if along is not None and target in _enemies_in_control(state, op, game, at=end):
+        return along
+    short = move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers, budget)
+    if short is None or along is None:
+        return short or along
+    terrain = game.terrain(state)  # the nearer of the two ends, as the engine measures
+    gaps = [reach.route_gap(terrain, w.points[-1], op.radius, ref.at, ref.radius)
+            for w in (short, along)]
+    return short if gaps[0] <= gaps[1] else along
 
 
 def _along(game: Game, state: State, op: Operative, ref: Referent, walk: Any, budget: float,
@@ -407,13 +420,11 @@ def _charge_ends(game: Game, state: State, op: Operative, target: str,
     test of where a charge ends (visible and within 1": a wall's corner or a solid block can
     hide the target from every point in base contact); refused in one line when there is
     none."""
-    from solo_ops.game.action_checks import _enemies_in_control
-
     foe = state.operatives[target]
     kept = [g[np.array([foe in _enemies_in_control(state, op, game, at=(float(x), float(y)))
                         for x, y in g], dtype=bool)] if len(g) else g for g in groups]
     if not any(len(g) for g in kept):
-        raise RuleError(f"no point in base contact with {target} has it in sight (a charge "
+        raise RuleError(f"no point within 1\" of {target} has it in sight (a charge "
                         "ends within 1\" of its target and in its sight; a wall or solid "
                         "terrain hides it from there)")
     return kept

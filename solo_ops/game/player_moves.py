@@ -125,7 +125,7 @@ def declared_move(op: Operative, how: str, action: dict[str, Any]
     if op.charge_target is not None:
         return "charge", {**action, "how": "charge", "target": op.charge_target}
     if op.advance_roll is not None:
-        if how == "charge":  # said as such, not as "it has rolled already"
+        if how == "charge" and not op.moved:  # said as such, not as "it has rolled already"
             raise RuleError(f"{op.name} has declared an Advance this phase: a model that "
                             "Advances cannot charge (004); say where its Advance goes "
                             "('move X,Y', 'move 4 toward ...')")

@@ -630,3 +630,10 @@ def test_kt2018_a_model_between_obscures_the_planned_shot_as_the_dice_count_it()
     assert 0 < hidden < plain
     assert first.expected is not None
     assert abs(first.expected - hidden) < abs(first.expected - plain)
+    # e2 2" off the line hides nothing: the same target, unobscured, at the plain odds
+    game, state = setup([("u1", 4, [("e1", trooper, (5, 11)), ("e2", trooper, (10, 13))])],
+                        [("p1", trooper, (17, 11))], edition="kt2018")
+    shoot = plan(game, state, "u1", "shooting")
+    first = next(a for a in shoot.actions if a.model == "e1" and a.kind == "shoot")
+    assert first.target == "p1" and "obscured" not in first.note
+    assert first.expected is not None and abs(first.expected - plain) < 1e-9

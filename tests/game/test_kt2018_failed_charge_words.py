@@ -11,9 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from solo_ops.core.errors import RuleError
+from solo_ops.game import intent
+from solo_ops.game.engine import step
 from solo_ops.io.opening import load_save
 from solo_ops.rules import reach
 from tests.support.players import cli_here
+from tests.support.portal_board import RADIUS, start
 
 ANSWERS = ["kell", "move 15,7", "done", "overwatch roll", "rask", "ready", "vale", "advance",
            "done", "oro", "move 21,6", "done", "rask", "shoot chaos-marine-3 roll", "done",
@@ -101,3 +107,30 @@ def test_a_charge_after_an_advance_is_refused_for_what_it_is(tmp_path: Path) -> 
             ) in run.stdout
     assert ("✗ Trooper Vale cannot be Readied: it has declared an Advance this phase: Readying "
             "is instead of a normal move, as that is too\n") in run.stdout
+
+
+def test_a_roll_that_ends_just_inside_the_inch_charges_home() -> None:
+    """Open ground, e1 7.97" away base to base, a charge roll of 7: base contact and the rings
+    of ends (out to 0.9") are beyond the roll, but its length along the way in ends 0.97"
+    from e1: within the inch, so ``move to e1`` charges there (the first version of the
+    rings went to the failed charge's point 1.47" away instead: a reviewer's case)."""
+    game, state = start({"a1": (2, 15)}, edition="kt2018", enemy_at=(2 + 2 * RADIUS + 7.97, 15))
+    step(game, state, {"type": "activate", "operative": "a1"})
+    record = step(game, state, {"type": "move", "how": "charge", "target": "e1"})
+    assert any("charge roll: 2D6: 6, 1 = 7" in str(e.get("note")) for e in record["events"])
+    found = intent.propose(game, state, {"type": "move", "how": "charge", "relation": "to",
+                                         "ref": "e1"})
+    assert found.to == (9.0, 15.0) and found.gap is not None and found.gap < 1.0
+    step(game, state, found.action)
+    assert state.operatives["a1"].charged
+
+
+def test_a_charge_after_the_advance_was_moved_is_refused_as_a_second_move() -> None:
+    """Once the Advance has been moved, a charge is a second move of the phase, and the
+    refusal says so (not "say where its Advance goes", which it already did)."""
+    game, state = start({"a1": (3, 10)}, edition="kt2018", enemy_at=(12, 10))
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "move", "how": "advance"})
+    step(game, state, {"type": "move", "to": [5, 10]})
+    with pytest.raises(RuleError, match="a1 has already moved this battle round \\(advance\\)"):
+        step(game, state, {"type": "move", "how": "charge", "target": "e1"})
