@@ -264,26 +264,27 @@ def _move_kinds(t: _Turn, used: set[str], walked: bool, opened: bool) -> list[st
     if walked and not opened:
         kinds = []  # still on its way to the door or hatch
     if kinds and t.unit.fsm == "in_cover" and t.codes["move"] in ("to_cover",
-                                                                   "to_cover_firing_line"):
-        _in_cover_already(t, kinds)
+                                                                   "to_cover_firing_line") \
+            and _stays_in_cover(t):
+        kinds = []
     return kinds
 
 
-def _in_cover_already(t: _Turn, kinds: list[str]) -> None:
+def _stays_in_cover(t: _Turn) -> bool:
     """A To Cover unit that reached cover: "To Cover: Unit will move to the nearest cover and
-    then remain stationary" (``kinds`` emptied); a "To Cover with firing line" one seeks the
-    best firing line again unless ``firing_line_cover: stay``. Said either way."""
+    then remain stationary"; a "To Cover with firing line" one seeks the best firing line
+    again unless ``firing_line_cover: stay``. Whether it stays, said either way."""
     firing = t.codes["move"] == "to_cover_firing_line"
     if firing and t.ctx.settings.firing_line_cover == "seek":
         t.plan.explain.append(f"{t.op.label}'s unit reached cover; To Cover with firing line "
                               "looks again for the best field of unhindered fire (setting "
                               "firing_line_cover: seek).")
-        return
-    kinds.clear()
+        return False
     t.plan.explain.append(f"{t.op.label} stays where it is: the unit reached cover and then "
                           "remains stationary (" + ("To Cover with firing line, setting "
                                                     "firing_line_cover: stay" if firing
                                                     else "To Cover") + ").")
+    return True
 
 
 ADVANCING_ORDERS = ("towards_closest_enemy", "to_firing_range", "hold_12")
