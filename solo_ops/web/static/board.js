@@ -43,6 +43,7 @@
     const g = view.board;
     if (layout === "phone") {  // the board only, margins trimmed (the legend is in the map)
       z.vb = [g.origin[0] - 40, g.origin[1] - 8, g.width * g.scale + 58, g.depth * g.scale + 36];
+      takeInRulers(svg);
       svg.setAttribute("viewBox", z.vb.join(" "));
     } else {
       z.vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
@@ -62,6 +63,33 @@
       openOnFocus(view);
     }
     if (preview) drawGhost(preview);
+  }
+
+  // The phone's trimmed margins hold the rulers' numbers at their own size; the whole board
+  // shown (▣), each grows about its tick to MIN_FONT CSS px (scaleLabels) and "22"" or "30""
+  // would be cut at the picture's edge. The view box takes in their grown boxes at that zoom
+  // (a wider box shows the board smaller, so they grow a little more: a few rounds settle it).
+  function takeInRulers(svg) {
+    const width = holder().clientWidth;
+    if (!width) return;
+    const rulers = [...svg.querySelectorAll("text.ruler-label[data-pivot]")].map((el) => {
+      const b = el.getBBox();
+      return [parseFloat(el.getAttribute("font-size")), el.dataset.pivot.split(" ").map(Number),
+              [b.x, b.y, b.x + b.width, b.y + b.height]];
+    });
+    const GAP = 2;  // SVG units kept between a number and the picture's edge
+    for (let round = 0; round < 4; round++) {
+      const k = width / z.vb[2];  // CSS px per SVG unit, the whole board shown
+      let [x0, y0, x1, y1] = [z.vb[0], z.vb[1], z.vb[0] + z.vb[2], z.vb[1] + z.vb[3]];
+      for (const [size, [mx, my], b] of rulers) {
+        const f = Math.max(1, MIN_FONT / (size * k));
+        x0 = Math.min(x0, mx + (b[0] - mx) * f - GAP);
+        y0 = Math.min(y0, my + (b[1] - my) * f - GAP);
+        x1 = Math.max(x1, mx + (b[2] - mx) * f + GAP);
+        y1 = Math.max(y1, my + (b[3] - my) * f + GAP);
+      }
+      z.vb = [x0, y0, x1 - x0, y1 - y0];
+    }
   }
 
   // What the view opens on; the same key keeps the player's own pan and zoom. The active
