@@ -285,8 +285,8 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
             raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
                             f"walls; {op.id} can {word} {allowance:.1f}\"{hint}")
         budget = _budget(op, action, relation, allowance, word)
-        short = _short_charge(game, state, op, ref, walk, budget, blockers, relation,
-                              groups) if how == "charge" else None
+        short = _short_charge(game, state, op, ref, walk, (budget, allowance), blockers,
+                              relation, groups) if how == "charge" else None
         if short is not None:
             walk, end = short, (float(short.points[-1][0]), float(short.points[-1][1]))
         else:
@@ -310,7 +310,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
 
 
 def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: Any,
-                  budget: float, blockers: list[Base], relation: str,
+                  moves: tuple[float, float], blockers: list[Base], relation: str,
                   groups: list[Any]) -> Any:
     """``move to X`` / ``move N toward X`` of a charge whose move cannot reach along ``walk``
     (the way to the nearest group of ends, ``groups``): the cheapest walk to the first group
@@ -319,13 +319,24 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     possible to at least one of the targets of its charge" -- the nearest point around the
     walls within the roll (:func:`move_goals.failed_charge_walk`), which the roll's length
     along the way in (a way that bends round the inch about other enemies) need not be. None
-    when ``walk`` is within the move, or it is not one of those answers."""
+    when ``walk`` is within the move, or it is not one of those answers. ``moves``: the move
+    asked for and the charge's allowance. In Kill Team 2024 a charge that reaches no end
+    within 1" is refused here, in those words, rather than proposing the move's end along the
+    way, which the game would then refuse (a Charge must end in its target's control range)."""
+    budget, allowance = moves
     if relation not in ("to", "toward") or walk.cost <= budget + 1e-6:
         return None
     assert op.at is not None
     walking = game.moving_terrain(state, "charge")
     start = (float(op.at[0]), float(op.at[1]))
     within = move_goals.cheapest(walking, start, groups, op.radius, blockers, most=budget)
+    if within is None and state.edition == "kt2024":
+        ends = [move_goals.cheapest(walking, start, [g], op.radius, blockers) for g in groups]
+        nearest = min(float(w.cost) for w in [walk, *ends] if w is not None)
+        asked = (f"the {budget:.1f}\" asked (it can charge {allowance:.1f}\")"
+                 if budget < allowance - 1e-6 else f"its Charge of {allowance:.1f}\"")
+        raise RuleError(f"a charge must end within 1\" of {ref.id}: the nearest such end is "
+                        f"a {nearest:.1f}\" move away, beyond {asked}")
     if within is not None or state.edition != "kt2018":
         return within
     try:  # the roll's length along the way in: it may still end within the inch
