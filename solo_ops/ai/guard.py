@@ -9,7 +9,8 @@ action where it can shoot or fight it.
 from __future__ import annotations
 
 from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range
-from solo_ops.ai.shooting import choose_shot
+from solo_ops.ai.shooting import choose_shot, valid_shot
+from solo_ops.core.names import join_names
 from solo_ops.game.state import Operative, State
 
 GALLOWDARK = "gallowdark"  # the killzone whose actions include Guard (card 002)
@@ -50,20 +51,43 @@ def guard_reaction(ctx: Context, state: State, guard_id: str, target_id: str
 
 def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
                enemies: list[Operative], board: WorkingBoard, codes: dict[str, str],
-               ap: int, shot_done: bool) -> bool:
+               ap: int, shot_done: bool) -> str | None:
     """Guard (Gallowdark, 1 AP, a Shoot action): the order lets it shoot (fire at will, or an
     unhindered move after its move), it has AP left and a ranged weapon, no shot this
     activation and no valid target from where it ends, and no enemy in its control range.
-    Guard is one of the Gallowdark killzone's actions: on any other board it is not offered."""
+    Guard is one of the Gallowdark killzone's actions: on any other board it is not offered.
+    Why it has nothing to shoot (:func:`no_target_words`) when it may go On Guard, else None."""
     if ctx.edition != "kt2024" or ap <= 0 or shot_done:
-        return False
+        return None
     if ctx.terrain.board.killzone != GALLOWDARK:
-        return False
+        return None
     if codes["shoot"] not in ("fire_at_will", "unhindered_move"):
-        return False
+        return None
     if not op.profile.ranged_weapons:
-        return False
+        return None
     if in_control_range(ctx, at, op.radius, enemies, board.pos):
-        return False
+        return None
     shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
-    return shot is None
+    return no_target_words(ctx, op, at, enemies, board) if shot is None else None
+
+
+def no_target_words(ctx: Context, op: Operative, at: tuple[float, float],
+                    enemies: list[Operative], board: WorkingBoard) -> str:
+    """Why ``op`` has no valid target from ``at``, in a few true words: none in sight and
+    range, or those it sees in range are not valid targets (Kill Team 2024: on a Conceal order
+    and in cover; else the board's own rule, such as Bheta-Decima's)."""
+    seen: dict[str, bool] = {}
+    for weapon in op.profile.ranged_weapons:
+        for target in enemies:
+            _, cover, _ = valid_shot(ctx, op, at, weapon, target, board.pos)
+            if cover is not None and cover.visible:
+                seen[target.label] = seen.get(target.label, False) or bool(
+                    target.stance == "conceal" and cover.in_cover)
+    if not seen:
+        return "no enemy in sight and range"
+    hidden = [name for name, concealed in seen.items() if concealed]
+    if len(hidden) == len(seen):
+        verb = "is" if len(hidden) == 1 else "are"
+        return (f"no valid target: {join_names(hidden)} {verb} on a Conceal order and in "
+                "cover")
+    return f"no valid target: {join_names(list(seen))} may not be shot from there"

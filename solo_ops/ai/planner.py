@@ -102,7 +102,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
     pull = _ally_pull(ctx, state, unit, board)
     moved_any = False
     acted = False
-    guards: list[Operative] = []
+    guards: list[tuple[Operative, str]] = []  # each with why it has nothing to shoot
     waiting = {op.id for op in models}  # the models not yet planned (they follow)
     for op in models:
         waiting.discard(op.id)
@@ -112,7 +112,7 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
         moved_any |= result["moved"]
         acted |= result["attacked"]
         if result["guard"]:
-            guards.append(op)
+            guards.append((op, result["guard"]))
     # stance, state machine triggers
     _stance_and_guards(ctx, plan, codes, acted, moved_any, guards)
     _triggers(plan, unit, codes, pull, board, ctx, state)
@@ -176,10 +176,11 @@ def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
 
 
 def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: bool,
-                       moved_any: bool, guards: list[Operative]) -> None:
+                       moved_any: bool, guards: list[tuple[Operative, str]]) -> None:
     """The unit's stance (Kill Team 2024: Conceal when a cover or stationary order made no
     attack, unless it fires at will and moved; Engage when it stands and watches On Guard),
-    and the On Guard actions of ``guards`` when it engages."""
+    and the On Guard actions of ``guards`` (each with why it has nothing to shoot) when it
+    engages."""
     plan.stance = "engage"
     if ctx.edition == "kt2024" and not acted and codes["move"] in (
             "to_cover", "to_cover_firing_line", "remain_stationary") and not any(
@@ -189,8 +190,8 @@ def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: b
         if codes["move"] == "remain_stationary" and guards:
             plan.stance = "engage"  # it stands and watches: On Guard needs Engage
     if plan.stance == "engage":
-        for op in guards:
-            note = (f"{op.label} goes On Guard (Guard, 1 AP): no enemy in sight and range; it "
+        for op, why in guards:
+            note = (f"{op.label} goes On Guard (Guard, 1 AP): {why}; it "
                     "will shoot (or fight) the first enemy operative that ends an action where "
                     "it can, until it acts again or the next turning point.")
             plan.actions.append(Action("guard", op.id, note=note))
@@ -602,7 +603,7 @@ def replan_model(ctx: Context, state: State, unit_id: str, model_id: str, phase:
                          stance=op.stance if state.edition == "kt2024" else None)
     if result["guard"] and op.stance == "engage" and not any(
             a.kind in ("shoot", "fight", "charge") for a in plan.actions):
-        note = (f"{op.label} goes On Guard (Guard, 1 AP): no enemy in sight and range.")
+        note = f"{op.label} goes On Guard (Guard, 1 AP): {result['guard']}."
         plan.actions.append(Action("guard", op.id, note=note))
         plan.explain.append(note)
     return plan

@@ -138,6 +138,8 @@ def charge_first(t: _Turn, allies: str) -> bool:
         why = _referee(t, fork)
     if why is not None:
         t.discard()
+        t.plan.explain.append(f"{t.op.label} does not charge before answering its allies "
+                              f"(setting allies_charge: charge): {why}.")
         return False
     t.commit(fork)
     t.plan.explain.append(allies + ".")

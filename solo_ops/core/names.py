@@ -1,4 +1,5 @@
-"""The order players expect of numbered names: ``hatch-2`` before ``hatch-10``.
+"""Names as players expect them: numbered names in order (``hatch-2`` before ``hatch-10``),
+and several names listed as a sentence lists them.
 
 A name's trailing number is compared as a number, the rest as text, so ids written by hand
 (``c1`` .. ``c12``, ``door-1`` .. ``door-11``) come out in the order they were counted. The
@@ -8,9 +9,18 @@ game: the key never changes for a name already in use.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def natural_key(name: str) -> tuple[str, int]:
     """(the name without its trailing digits, those digits as a number, 0 when none)."""
     head = name.rstrip("0123456789")
     tail = name[len(head):]
     return (head, int(tail) if tail else 0)
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
+    if len(names) <= 2:
+        return " and ".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]

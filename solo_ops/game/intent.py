@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from solo_ops.core.errors import RuleError
+from solo_ops.core.names import join_names
 from solo_ops.game import move_goals, placing, turns
 from solo_ops.game.action_checks import _enemies_in_control, move_limit
 from solo_ops.game.referents import Referent, referents
@@ -599,10 +600,12 @@ def _behind(game: Game, state: State, op: Operative, ref: Referent, allowance: f
     ok = behind_ok(terrain, pts[order], op.radius, threats)
     if not ok.any():
         first = pts[order[0]]
-        seers = _seen_by(terrain, first, op.radius, threats)
+        seen = _seen_by(terrain, first, op.radius, threats)
+        seers = join_names(seen) if seen else "an enemy"
         raise RuleError(
             f"no point next to {ref.id} within {op.id}'s {allowance:.1f}\" move is hidden from "
-            f"or in cover from every enemy on the table: {seers} still sees the nearest one, "
+            f"or in cover from every enemy on the table: {seers} still "
+            f"{'see' if len(seen) > 1 else 'sees'} the nearest one, "
             f"({first[0]:.1f}, {first[1]:.1f}), in the open")
     best = int(order[int(np.argmax(ok))])
     end = (float(pts[best, 0]), float(pts[best, 1]))
@@ -626,11 +629,12 @@ def behind_ok(terrain: Terrain, points: Any, radius: float, threats: Sequence[Op
                       .all(axis=0))
 
 
-def _seen_by(terrain: Terrain, point: Any, radius: float, threats: Sequence[Operative]) -> str:
-    """``immortal-2 at (21.0, 6.5)``: the enemies that see ``point`` without cover."""
+def _seen_by(terrain: Terrain, point: Any, radius: float, threats: Sequence[Operative]
+             ) -> list[str]:
+    """``["immortal-2 at (21.0, 6.5)"]``: the enemies that see ``point`` without cover."""
     out = []
     for e in threats:
         assert e.at is not None
         if not behind_ok(terrain, [point], radius, [e])[0]:
             out.append(f"{e.label} at ({e.at[0]:.1f}, {e.at[1]:.1f})")
-    return " and ".join(out) if out else "an enemy"
+    return out

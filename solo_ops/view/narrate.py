@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from solo_ops.core.names import join_names
 from solo_ops.rules.editions import turn_name
 from solo_ops.view import measure
 
@@ -105,8 +106,7 @@ def _through(route: Any, t: Table) -> str:
     if not crossed:
         return ""
     ids = [ident for _, ident in sorted(crossed)]
-    return " through " + (" and ".join(ids) if len(ids) <= 2
-                          else ", ".join(ids[:-1]) + " and " + ids[-1])
+    return " through " + join_names(ids)
 
 
 def move_words(start: Any, end: Any, route: Any, t: Table, cost: float | None = None,
