@@ -55,6 +55,13 @@ class Settings:
     unit will move to a location that allows them the best possible field of unhindered
     fire", which changes as the enemy moves) or ``stay`` (it remains stationary there, as
     "To Cover: Unit will move to the nearest cover and then remain stationary")."""
+    fight_assist: str = "both"
+    """Kill Team 2024 fight helpers (001 "IMPROVE hit stat by 1 for every friendly also within
+    Control Range of the target AND no other enemy"), for both sides: ``both`` (the attacker
+    and the defender are each assisted by their own friends in control range of the operative
+    they fight and of no other enemy, as the Kill Team 2024 core rules assist whoever fights or
+    retaliates) or ``attacker`` (only the operative that fights is assisted, the card's words
+    read from its side alone)."""
     own_charge_fight: str = "stay"
     """An enemy unit that charged into a fight by its own order (a Fire Team or Support unit's
     charge "Within 6"", not a Melee unit's) and is still locked in it at its next
@@ -144,6 +151,7 @@ _CHOICES = {
     "own_charge_fight": ("stay", "fall_back"),
     "firing_line_cover": ("seek", "stay"),
     "allies_charge": ("charge", "join"),
+    "fight_assist": ("both", "attacker"),
 }
 
 

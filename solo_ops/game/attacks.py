@@ -480,7 +480,7 @@ def melee_weapons(profile: Any, edition: str) -> list[Weapon]:
     return weapons
 
 
-def _pick_2024(attacker: Any, target: Any, helpers: int
+def _pick_2024(attacker: Any, target: Any, helpers: int | tuple[int, int]
                ) -> tuple[Weapon | None, Weapon | None]:
     """Each side's melee weapon: the attacker takes the one with the best mean of damage dealt
     minus taken against the defender's first weapon; the defender then answers with the one
@@ -515,20 +515,30 @@ def _fight_spec(weapon: Weapon | None, op: Any, helpers: int) -> kt2024.AttackSp
 
 
 def _fight_odds(a: Weapon | None, d: Weapon | None, attacker: Any, target: Any,
-                helpers: int) -> odds.FightOdds:
-    return odds.fight_2024(_fight_spec(a, attacker, helpers), _fight_spec(d, target, 0),
+                helpers: int | tuple[int, int]) -> odds.FightOdds:
+    """The fight's odds with each side's weapon and helpers (``helpers``: the attacker's, or
+    the attacker's and the defender's)."""
+    mine, theirs = _sides(helpers)
+    return odds.fight_2024(_fight_spec(a, attacker, mine), _fight_spec(d, target, theirs),
                            getattr(attacker, "wounds", None), getattr(target, "wounds", None))
 
 
-def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: int, *,
+def _sides(helpers: int | tuple[int, int]) -> tuple[int, int]:
+    """(the attacker's helpers, the defender's) of a count for the attacker alone or a pair."""
+    return (helpers, 0) if isinstance(helpers, int) else helpers
+
+
+def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any,
+               helpers: int | tuple[int, int], *,
                broken: bool = False, no_escape: bool = False, defender_first: bool = False,
                cp: CpHooks | None = None, choices: FightHooks | None = None,
                effects: Mapping[str, Any] | None = None,
                defence: Mapping[str, Any] | None = None) -> FightResult:
     """Roll a fight through the game's dice.
 
-    Kill Team 2024: both sides roll attack dice with their melee weapon (the attacker's Hit
-    stat improved by 1 per ``helpers``), then strike and block in turn under the policy of
+    Kill Team 2024: both sides roll attack dice with their melee weapon (each Hit stat
+    improved by 1 per helper: ``helpers``, the attacker's count, or the attacker's and the
+    defender's), then strike and block in turn under the policy of
     :func:`solo_ops.rules.kt2024_fight.resolve_fight`. Kill Team 2018: the attacker makes its melee
     attacks; the target strikes back when it is chosen to fight, so nothing is taken here.
     ``broken`` (the attacker's kill team: -1 to hit) and ``no_escape`` (Pariah Nexus: +1 to
@@ -555,12 +565,14 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any, helpers: in
     if a_weapon is None:
         result.lines.append(_missing(edition, attacker, "melee weapon"))
         return result
-    a_spec, d_spec = _fight_spec(a_weapon, attacker, helpers), _fight_spec(d_weapon, target, 0)
+    mine, theirs = _sides(helpers)
+    a_spec, d_spec = _fight_spec(a_weapon, attacker, mine), _fight_spec(d_weapon, target, theirs)
     hook, choose = cp or _no_cp, choices or _no_choice
     names = (_name(attacker), _name(target))
-    if helpers:
-        result.lines.append(f"{names[0]} has {helpers} friendly helper(s): hit "
-                            f"{a_spec.hit_needed}+.")
+    for name, count, spec in ((names[0], mine, a_spec), (names[1], theirs, d_spec)):
+        if count and spec.attacks:
+            result.lines.append(f"{name} has {count} friendly helper(s): hit "
+                                f"{spec.hit_needed}+.")
     if defender_first:
         result.lines.append(f"{names[1]} is inside the stronghold: it resolves first.")
         fought = kt2024.roll_fight(dice, d_spec, a_spec, getattr(target, "wounds", None),

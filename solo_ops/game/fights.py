@@ -87,9 +87,11 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
                                   target.radius):
         extra = {"defender_first": True}
     assert state.dice is not None
-    return attacks.roll_fight(state.edition, state.dice, op, target,
-                              _fight_helpers(game, state, op, target), cp=cp.hooks(game),
-                              choices=fight_choices.hooks(game), **extra)
+    helped = (_fight_helpers(game, state, target, op)
+              if game.settings.fight_assist == "both" else 0)  # the defender's
+    helpers = (_fight_helpers(game, state, op, target), helped)
+    return attacks.roll_fight(state.edition, state.dice, op, target, helpers,
+                              cp=cp.hooks(game), choices=fight_choices.hooks(game), **extra)
 
 
 def _gap(a: Operative, b: Operative) -> float | None:
@@ -100,7 +102,9 @@ def _gap(a: Operative, b: Operative) -> float | None:
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
-    """Other friendly operatives also in control range of the target and of no other enemy."""
+    """``op``'s helpers in a fight with ``target`` (Kill Team 2024, 001): its other friendly
+    operatives also in control range of ``target`` and of no other enemy. Asked for the
+    attacker, and for the defender with the two swapped (setting ``fight_assist``)."""
     count = 0
     foes = state.living(PLAYER if op.side == ENEMY else ENEMY)
     for friend in state.living(op.side):
