@@ -181,6 +181,9 @@ def _attack_json(spec: AttackSpec) -> dict[str, Any]:
               help="A defender's weapon rule; repeat.")
 @click.option("--defender-wounds", type=WHOLE, default=None, help="The defender's wounds left.")
 @click.option("--defender-injured", is_flag=True, help="The defender is injured.")
+@click.option("--defender-helpers", type=WHOLE, default=0, show_default=True,
+              help="The defender's friendlies also in the attacker's control range (+1 to hit "
+                   "each; setting fight_assist).")
 @click.option("--policy", type=click.Choice(FIGHT_POLICIES), default="best", show_default=True,
               help="How both sides resolve their dice: best = each side strikes or blocks to "
                    "maximise damage dealt minus damage taken (the engine's and the AI's "
@@ -189,28 +192,30 @@ def _attack_json(spec: AttackSpec) -> dict[str, Any]:
 def fight(attacks: int, hit: int, damage: str, rules: tuple[str, ...], wounds: int | None,
           injured: bool, helpers: int, defender_attacks: int, defender_hit: int,
           defender_damage: str, defender_rules: tuple[str, ...], defender_wounds: int | None,
-          defender_injured: bool, policy: str, as_json: bool) -> None:
+          defender_injured: bool, defender_helpers: int, policy: str, as_json: bool) -> None:
     """The exact distribution of damage dealt and taken in one fight.
 
     The odds assume a blocking policy (--policy): by default both sides play to maximise
     damage dealt minus damage taken; --policy strike is the simpler reading in which both
     sides always strike."""
     low, high = bounds("helpers")
-    if not low <= helpers <= high:
-        raise InputError(f"must be {low} to {high}, got {helpers}", source="--helpers")
+    for count, name in ((helpers, "--helpers"), (defender_helpers, "--defender-helpers")):
+        if not low <= count <= high:
+            raise InputError(f"must be {low} to {high}, got {count}", source=name)
     low, high = bounds("wounds")
     for value, name in ((wounds, "--wounds"), (defender_wounds, "--defender-wounds")):
         if value is not None and not low <= value <= high:
             raise InputError(f"must be {low} to {high}, got {value}", source=name)
     attacker = _spec(attacks, hit, damage, rules, injured, hit_bonus=helpers)
     defender = _spec(defender_attacks, defender_hit, defender_damage, defender_rules,
-                     defender_injured, prefix="--defender-")
+                     defender_injured, prefix="--defender-", hit_bonus=defender_helpers)
     odds = fight_2024(attacker, defender, wounds, defender_wounds, policy)
     if as_json:
         data = odds.to_json()
         data["policy"] = policy
         data["attacker"] = {**_attack_json(attacker), "wounds": wounds, "helpers": helpers}
-        data["defender"] = {**_attack_json(defender), "wounds": defender_wounds}
+        data["defender"] = {**_attack_json(defender), "wounds": defender_wounds,
+                            "helpers": defender_helpers}
         emit_json(data)
         return
     out = console()

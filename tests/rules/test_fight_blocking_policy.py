@@ -71,3 +71,22 @@ def test_combat_fight_states_and_offers_the_policy(runner) -> None:  # type: ign
     assert data["taken"]["mean"] == pytest.approx(5 / 3)
     bad = runner.invoke(main, [*args, "--policy", "block"])
     assert bad.exit_code == 2
+
+
+def test_the_defender_s_helpers_on_the_command_line(runner) -> None:  # type: ignore[no-untyped-def]
+    """``--defender-helpers 1`` improves the defender's Hit by one (setting ``fight_assist``):
+    a 4+ defender with one helper fights exactly as a 3+ one, both distributions the same."""
+    import json
+
+    from solo_ops.cli import main
+
+    base = ["combat", "fight", "--attacks", "3", "--hit", "4", "--damage", "2/3",
+            "--defender-attacks", "3", "--defender-damage", "2/3", "--json"]
+    helped = json.loads(runner.invoke(main, [*base, "--defender-hit", "4",
+                                             "--defender-helpers", "1"]).output)
+    better = json.loads(runner.invoke(main, [*base, "--defender-hit", "3"]).output)
+    assert helped["defender"]["hit_needed"] == 3 and helped["defender"]["helpers"] == 1
+    for side in ("dealt", "taken"):
+        assert helped[side] == better[side]
+    bad = runner.invoke(main, [*base, "--defender-hit", "4", "--defender-helpers", "7"])
+    assert bad.exit_code == 2 and "--defender-helpers: must be 0 to 6, got 7" in bad.output
