@@ -242,8 +242,13 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     relation = str(action["relation"])
     refs = referents(game, state)
     choices = [k for k, v in refs.items() if k not in (op.id, op.carrying) and not (
-        relation == "behind" and v.kind != "feature") and not (
+        relation == "behind" and v.kind not in ("feature", "wall")) and not (
+        relation != "behind" and v.kind == "wall") and not (
         how == "charge" and (v.kind != "model" or v.side == op.side))]
+    named = refs.get(str(action.get("ref")))
+    if named is not None and named.kind == "wall" and relation != "behind":
+        raise RuleError(f"{named.id} is a wall: it is named to get behind it ('move behind "
+                        f"{named.id}'), not to go to")
     what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
                                              else "thing on the table")
     ref = refs[match(action.get("ref"), choices, what)]

@@ -1,7 +1,8 @@
 """What a relative answer can name on the table (``move toward obj-1``, ``contact kell``,
 ``behind crate-2``, ``to edge``): objectives where they are now, models on the table (downed
-operatives lying there included), terrain features but thin walls, hidden counters, and the
-killzone's edges (:data:`EDGES`), each a :class:`Referent` by id (:func:`referents`).
+operatives lying there included), terrain features (thin walls only to get behind), hidden
+counters, and the killzone's edges (:data:`EDGES`), each a :class:`Referent` by id
+(:func:`referents`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ class Referent:
     """A thing on the table a player can name: what it is, where, and its shape."""
 
     id: str
-    kind: str  # objective | model | feature | counter | edge
+    kind: str  # objective | model | feature | wall | counter | edge
     at: tuple[float, float]
     radius: float = 0.0
     shape: Any = None  # features and edges: their shapely geometry
@@ -44,18 +45,19 @@ def _edge_lines(board: Any) -> dict[str, Any]:
 
 def referents(game: Game, state: State) -> dict[str, Referent]:
     """Everything a relative move can name: objectives, models on the table (downed operatives
-    lying there included), terrain features (doors and hatches, pillars, crates — not the thin
-    walls), hidden counters, and the killzone's edges (:data:`EDGES`), by id."""
+    lying there included), terrain features (doors and hatches, pillars, crates; the thin walls
+    as ``wall``, only to get behind), hidden counters, and the killzone's edges
+    (:data:`EDGES`), by id."""
     board = game.terrain(state).board
     out: dict[str, Referent] = {}
     for o in board.objectives:
         at = markers.position(state, o)  # where it is now (a carried marker: at its carrier)
         out[o.id] = Referent(o.id, "objective", (float(at[0]), float(at[1])))
     for f in board.features:
-        if f.is_line and "wall" in f.traits:
-            continue  # thin walls are many and nothing to go to (pillars and crates are)
         mid = f.shape.centroid
-        out[f.id] = Referent(f.id, "feature", (float(mid.x), float(mid.y)), shape=f.shape)
+        # a thin wall is only something to get behind (the route lines name it), not to go to
+        kind = "wall" if f.is_line and "wall" in f.traits else "feature"
+        out[f.id] = Referent(f.id, kind, (float(mid.x), float(mid.y)), shape=f.shape)
     for c in state.counters.values():
         if c.active:
             out[c.id] = Referent(c.id, "counter", (float(c.at[0]), float(c.at[1])), COUNTER_RADIUS)

@@ -73,3 +73,38 @@ def test_behind_with_no_such_point_is_refused_naming_who_sees_and_from_where() -
         intent.propose(game, state, {"type": "move", "how": "reposition", "relation": "behind",
                                      "ref": "grass-1"})
     assert "e1 at (12.0, 10.0)" in str(refused.value)
+
+
+def test_behind_a_thin_wall_as_the_route_lines_name_it() -> None:
+    """A route line names the walls it goes round ("by the route around wall-15"), and a
+    player then types ``move behind wall-15``: a thin wall is something to get behind (it was
+    refused, "no terrain feature called 'wall-15'"). The small table: wall-1 along x = 15 from
+    y 4 to 18, e1 at (27, 11) east of it, a1 at (12, 10): the nearest grid point (0.25" steps
+    from a1) within 1" of the wall, 15 - x - 0.4921 <= 1, is x = 13.75, 1.75" away, out of
+    e1's sight behind the wall."""
+    from tests.support.small_table import game_at
+
+    game, state = game_at()
+    state.operatives["a1"].at = (12.0, 10.0)
+    p = intent.propose(game, state, _parsed("move behind wall-1"))
+    assert p.to == (13.75, 10.0) and p.cost == pytest.approx(1.75)
+    terrain = game.terrain(state)
+    assert not terrain.sight.visible(p.to, state.operatives["e1"].at, state.operatives["a1"].radius,
+                                     state.operatives["e1"].radius)
+
+
+def test_a_thin_wall_is_not_somewhere_to_go() -> None:
+    from tests.support.small_table import game_at
+
+    game, state = game_at()
+    for words in ("move to wall-1", "move 2 toward wall-1"):
+        with pytest.raises(RuleError, match=re.escape(
+                "wall-1 is a wall: it is named to get behind it ('move behind wall-1'), not to "
+                "go to")):
+            intent.propose(game, state, _parsed(words))
+
+
+def _parsed(words: str) -> dict[str, Any]:
+    from solo_ops.view.answers import parse
+
+    return parse(words, "act")
