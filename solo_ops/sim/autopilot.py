@@ -13,7 +13,9 @@ the engine through the game's dice, ``shoot ... roll`` / ``fight ... roll``) and
 :func:`answers` gives the actions it would take now, best first; the driver
 (:func:`play`) steps the first the rules accept (a refused action leaves the game exactly as
 it was). The last candidate is always one the rules accept (``done``, an activation, an
-``engine`` step), so a game always moves on.
+``engine`` step), so a game always moves on. A Kill Team 2024 move the rules refuse to start now
+whatever its end (:func:`~solo_ops.game.player_moves.open_moves`: AP, the sequence table, a Heavy
+weapon shot, the order) is not offered, nor its end point looked for.
 
 The policy, per activation (Kill Team 2024; 2018 by phase, see below):
 
