@@ -13,7 +13,9 @@ the engine through the game's dice, ``shoot ... roll`` / ``fight ... roll``) and
 :func:`answers` gives the actions it would take now, best first; the driver
 (:func:`play`) steps the first the rules accept (a refused action leaves the game exactly as
 it was). The last candidate is always one the rules accept (``done``, an activation, an
-``engine`` step), so a game always moves on.
+``engine`` step), so a game always moves on. A Kill Team 2024 move the rules refuse to start now
+whatever its end (:func:`~solo_ops.game.player_moves.open_moves`: AP, the sequence table, a Heavy
+weapon shot, the order) is not offered, nor its end point looked for.
 
 The policy, per activation (Kill Team 2024; 2018 by phase, see below):
 
@@ -75,7 +77,7 @@ from solo_ops.ai import combat as ai_combat
 from solo_ops.ai import context as ai_context
 from solo_ops.ai import cover as ai_cover
 from solo_ops.ai import shooting as ai_shooting
-from solo_ops.game import attacks, markers
+from solo_ops.game import attacks, markers, player_moves
 from solo_ops.game.definition import Game, Prompt
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
@@ -288,27 +290,33 @@ def _act_2024(game: Game, state: State, op: Operative, policy: str
     if op.carrying is not None:
         yield from _carry_home(game, state, op, ("reposition", "dash"))
         return
-    yield from _carry_friend(game, state, op, "reposition" if not moved else "dash")
+    # the moves the rules refuse to start now (AP, the sequence table, a Heavy weapon shot, the
+    # order) are not worked out: their end points would only be refused
+    may = {how: why is None for how, why in player_moves.open_moves(game, state).items()}
+    friend_move = "reposition" if not moved else "dash"
+    yield from _carry_friend(game, state, op, friend_move, may_move=may[friend_move])
     held = _in_control(game, state, op)
     if held:
         yield from _fight_or_flee(game, state, op, held, policy,
                                   can_flee="fall_back" not in taken)
         return
     shot = best_shot(game, state, op) if op.stance == "engage" or _silent(op) else None
-    if policy == "cautious" and not moved and shot is not None:
+    if policy == "cautious" and not moved and shot is not None and may["reposition"]:
         # cover first, then the shot if still there
         yield from _moves(game, state, op, policy, "reposition", want_shot=True)
     if shot is not None and "shoot" not in taken:
         yield {"type": "shoot", "operative": op.id, "target": shot.target,
                "weapon": shot.weapon, "roll": True}
     # the sequence table and the order the rules check (a Charge needs an Engage order)
-    if sequences.allowed("charge", taken) and op.stance == "engage":
+    if sequences.allowed("charge", taken) and op.stance == "engage" and may["charge"]:
         charge = _charge(game, state, op, policy, shot)
         if charge is not None:
             yield charge
     if not moved:
-        yield from _moves(game, state, op, policy, "reposition")
-    elif "dash" not in taken and policy in ("objective", "aggressive") and shot is None:
+        if may["reposition"]:
+            yield from _moves(game, state, op, policy, "reposition")
+    elif "dash" not in taken and policy in ("objective", "aggressive") and shot is None \
+            and may["dash"]:
         yield from _moves(game, state, op, policy, "dash")
 
 
@@ -372,9 +380,10 @@ def _carry_home(game: Game, state: State, op: Operative, hows: tuple[str, ...]
             yield _move(op, how, pts[k])
 
 
-def _carry_friend(game: Game, state: State, op: Operative, how: str
+def _carry_friend(game: Game, state: State, op: Operative, how: str, *, may_move: bool = True
                   ) -> Iterator[dict[str, Any]]:
-    """Pick up a downed friend within control range, or move next to one within reach."""
+    """Pick up a downed friend within control range, or move next to one within reach
+    (``may_move`` False: the rules refuse the move now, so only a pick-up is offered)."""
     if op.carrying is not None or (state.edition == "kt2018" and state.phase != "movement"):
         return
     friends = _downed_friends(state, op)
@@ -386,7 +395,7 @@ def _carry_friend(game: Game, state: State, op: Operative, how: str
         assert friend.at is not None
         if reach.in_control_range(terrain, op.at, op.radius, friend.at, friend.radius):
             yield {"type": "carry", "operative": op.id, "target": friend.id}
-    if how in op.actions_taken or (op.moved and state.edition == "kt2018"):
+    if not may_move or how in op.actions_taken or (op.moved and state.edition == "kt2018"):
         return
     allowance = reach.move_allowance(op, how, state.edition)
     ctx = _ctx(game, state)

@@ -123,3 +123,30 @@ def test_an_unknown_policy_is_refused(tmp_path: Path) -> None:
     game, state = new_game(scenario, 1)
     with pytest.raises(ValueError, match="unknown policy"):
         list(autopilot.answers(game, state, pending(game, state), "reckless"))
+
+
+def test_no_move_is_offered_that_the_rules_refuse_to_start() -> None:
+    """After a Heavy shot, with no AP left or once the sequence table forbids it, the autopilot
+    offers no move of that kind (Kill Team 2024): the rules would refuse it wherever it ended,
+    so its end points are never worked out (``player_moves.open_moves`` decides)."""
+    from solo_ops.game.player_moves import open_moves
+    from solo_ops.io import library
+
+    scenario = load_scenario(library.folder("scenario")
+                             / "volkus-stronghold-supplement-example.yaml")
+    game, state = new_game(autopilot.simulated(scenario), 1)
+    game.words = False
+    after_heavy = 0
+    for _ in range(2000):
+        prompt = pending(game, state)
+        if prompt.kind == "ended":
+            break
+        if prompt.kind == "act" and not state.counteracting:
+            opened = open_moves(game, state)
+            for action in autopilot.answers(game, state, prompt, "objective"):
+                if action["type"] == "move":
+                    assert opened[action["how"]] is None, (action, opened[action["how"]])
+            op = state.operatives[str(prompt.operative)]
+            after_heavy += op.heavy_shot is not None and not op.moved
+        autopilot.answer(game, state, prompt, "objective")
+    assert state.ended and after_heavy > 0
