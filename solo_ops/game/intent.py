@@ -192,7 +192,7 @@ class Proposal:
     relation: str
     gap: float | None  # base (or centre, for a marker) to the thing named, straight, inches
     allowance: float
-    blocked_by: str | None = None  # what stopped the move short (a base in the way)
+    blocked_by: str | None = None  # what stopped it short: a base in the way, a climb unpaid
     then: tuple[dict[str, Any], ...] = ()  # actions made after the move (``evacuate``)
 
 
@@ -364,7 +364,8 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
 def _along(game: Game, state: State, op: Operative, ref: Referent, walk: Any, budget: float,
            blockers: list[Base], how: str) -> tuple[tuple[float, float], Any, str | None]:
     """As far along ``walk`` as ``budget`` allows and the base may stand (the placement rule):
-    the end, the walk to it and what stopped it when a base stands in the way."""
+    the end, the walk to it and what stopped it: a base in the way, or a climb (a crossing,
+    razor wire) the movement left cannot pay."""
     terrain, walking = game.terrain(state), game.moving_terrain(state, how)
     assert op.at is not None
     stop = placement.along(walking, walk, budget, op.radius, blockers, stand=terrain)
@@ -374,7 +375,7 @@ def _along(game: Game, state: State, op: Operative, ref: Referent, walk: Any, bu
     walk = walking.routes.walk(op.at, stop.at, op.radius, blockers=blockers)
     if walk is None:  # pragma: no cover - the end point lies on a found route
         raise RuleError(f"{op.id} has no route to that point")
-    return stop.at, walk, stop.blocked_by
+    return stop.at, walk, stop.blocked_by or stop.unpaid
 
 
 def _budget(op: Operative, action: dict[str, Any], relation: str, allowance: float,

@@ -229,6 +229,7 @@ class Stop:
     at: tuple[float, float]
     walk: Walk
     blocked_by: str | None
+    unpaid: str | None = None  # the movement left could not pay the next surcharge (a climb)
 
 
 def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
@@ -248,8 +249,8 @@ def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
     moves = [top] + [top - k * STEP for k in range(1, n + 1) if top - k * STEP > 1e-9]
     if not moves or top <= 1e-9:
         return None
-    ends = [(round(float(p[0]), PLACES), round(float(p[1]), PLACES))
-            for p, _ in routes.advance_many(walk, moves)]
+    advanced = routes.advance_many(walk, moves)
+    ends = [(round(float(p[0]), PLACES), round(float(p[1]), PLACES)) for p, _ in advanced]
     ok = legal(terrain, ends, radius, others, floor=floor)
     hits = np.flatnonzero(ok)
     for i in hits:
@@ -261,8 +262,30 @@ def along(terrain: Terrain, walk: Walk, budget: float, radius: float,
         if int(i) > 0 or (top < float(walk.cost) - 1e-9 and not ok[0]):
             blocked = why_not(terrain, ends[int(i) - 1] if int(i) > 0 else ends[0], radius,
                               others, floor=floor)
+        elif advanced[0][1] < top - 1e-6 and top < float(walk.cost) - 1e-9:
+            # it stopped before a surcharge: said, but nothing stands in its way
+            return Stop(end, part, None, _unpaid(terrain, walk, end, radius))
         return Stop(end, part, blocked)
     return None
+
+
+def _unpaid(terrain: Terrain, walk: Walk, end: tuple[float, float], radius: float) -> str:
+    """Why a walk stopped at ``end`` with movement left (:meth:`Routes.advance`: the next
+    surcharge costs more than is left): the climb, crossing or razor wire just ahead."""
+    from shapely.geometry import LineString, Point
+
+    line = LineString(walk.points)
+    ahead = line.interpolate(min(line.length, line.project(Point(end)) + 0.25))
+    for f in terrain.board.features:
+        t = f.effective_traits
+        if not t & {"accessible", "vantage", "obstructing"}:
+            continue
+        reach = 1.0 + radius if "obstructing" in t else 0.0
+        if ahead.distance(f.shape) <= reach + 1e-9:
+            what = ("the 1\" of " if "obstructing" in t else
+                    "climbing onto " if f.height else "crossing ") + f.id
+            return f"{what} costs more than the movement left"
+    return "the terrain ahead costs more than the movement left"
 
 
 GRAZE = 0.01
