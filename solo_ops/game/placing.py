@@ -6,7 +6,10 @@
 why it is longer than the straight line), :func:`put_down` (a base put on the table at the
 nearest point where it may stand: a dropped friend), :func:`counter_reach` (where a hidden
 counter may end its move) and :func:`allowance` (how far an enemy move may go: the budget
-:func:`placed` is given). Pure: reads the game, changes only what its caller hands it.
+:func:`placed` is given). Pure: reads the game, changes only what its caller hands it; the
+walks along planned routes and where a base first runs into another on them are remembered by
+their exact inputs (:func:`walk_along`, :func:`first_contact`), as a move is asked whether a
+base now stands on its way and then placed.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 WALKS_KEPT = 256
 """Answers :func:`walk_along` and :func:`first_contact` keep each (cleared when full)."""
 _walks: dict[tuple[Any, ...], Walk] = {}
-_contacts: dict[tuple[Any, ...], float | None] = {}
+_contacts: dict[tuple[Any, ...], tuple[float | None]] = {}
 
 
 def walk_along(terrain: Terrain, route: Any, radius: float) -> Walk:
@@ -55,12 +58,13 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     by :func:`~solo_ops.game.enemy_checks.route_blocked` and :func:`placed`."""
     key = (terrain, walk.points, walk.length, walk.cost, walk.radius, float(budget),
            float(radius), tuple(placement.discs(others)))
-    if key in _contacts:
-        return _contacts[key]
-    if len(_contacts) >= WALKS_KEPT:
-        _contacts.clear()
-    found = _contacts[key] = placement.first_contact(terrain, walk, budget, radius, others)
-    return found
+    found = _contacts.get(key)  # (one lookup: another thread may empty it meanwhile)
+    if found is None:
+        if len(_contacts) >= WALKS_KEPT:
+            _contacts.clear()
+        found = _contacts[key] = (placement.first_contact(terrain, walk, budget, radius,
+                                                          others),)
+    return found[0]
 
 
 def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None,
