@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.game import placing
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
-from solo_ops.geometry import placement
 from solo_ops.rules import reach, referee
 
 if TYPE_CHECKING:
@@ -137,6 +136,7 @@ def route_blocked(game: Game, state: State, op: Operative, route: Any) -> bool:
     after the plan was made): the move then goes round it to the planned end
     (:func:`solo_ops.game.placing.way_from_here`), as a player's would have to -- no base is
     walked through (:func:`solo_ops.geometry.placement.first_contact`)."""
-    walk = game.terrain(state).routes.walk_through(tuple(route), op.radius)
-    return placement.first_contact(game.terrain(state), walk, float(walk.cost), op.radius,
-                                   state.bases(exclude=op.id)) is not None
+    terrain = game.terrain(state)
+    walk = placing.walk_along(terrain, route, op.radius)
+    return placing.first_contact(terrain, walk, float(walk.cost), op.radius,
+                                 state.bases(exclude=op.id)) is not None

@@ -6,7 +6,10 @@
 why it is longer than the straight line), :func:`put_down` (a base put on the table at the
 nearest point where it may stand: a dropped friend), :func:`counter_reach` (where a hidden
 counter may end its move) and :func:`allowance` (how far an enemy move may go: the budget
-:func:`placed` is given). Pure: reads the game, changes only what its caller hands it.
+:func:`placed` is given). Pure: reads the game, changes only what its caller hands it; the
+walks along planned routes and where a base first runs into another on them are remembered by
+their exact inputs (:func:`walk_along`, :func:`first_contact`), as a move is asked whether a
+base now stands on its way and then placed.
 """
 
 from __future__ import annotations
@@ -21,7 +24,47 @@ from solo_ops.rules import reach
 
 if TYPE_CHECKING:
     from solo_ops.game.definition import Game
+    from solo_ops.geometry.routes import Walk
     from solo_ops.geometry.terrain import Terrain
+
+
+WALKS_KEPT = 256
+"""Answers :func:`walk_along` and :func:`first_contact` keep each (cleared when full)."""
+_walks: dict[tuple[Any, ...], Walk] = {}
+_contacts: dict[tuple[Any, ...], tuple[float | None]] = {}
+
+
+def walk_along(terrain: Terrain, route: Any, radius: float) -> Walk:
+    """``terrain.routes.walk_through(route, radius)``, remembered by its exact inputs (the
+    terrain itself, the route's points, the radius): a planned move's walk is asked again as
+    it is carried out -- whether a base now stands on it
+    (:func:`solo_ops.game.enemy_checks.route_blocked`), then where it ends (:func:`placed`),
+    and a Kill Team 2024 charge's once more when it is made. The same walk is handed back
+    (it is frozen)."""
+    key = (terrain, tuple((float(p[0]), float(p[1])) for p in route), float(radius))
+    walk = _walks.get(key)
+    if walk is None:
+        if len(_walks) >= WALKS_KEPT:
+            _walks.clear()
+        walk = _walks[key] = terrain.routes.walk_through(route, radius)
+    return walk
+
+
+def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
+                  others: Any) -> float | None:
+    """:func:`solo_ops.geometry.placement.first_contact`, remembered by its exact inputs (the
+    terrain, the walk's points, length, cost and radius, the budget, the base's radius and the
+    other bases' discs: it reads nothing else), asked of the same walk among the same bases
+    by :func:`~solo_ops.game.enemy_checks.route_blocked` and :func:`placed`."""
+    key = (terrain, walk.points, walk.length, walk.cost, walk.radius, float(budget),
+           float(radius), tuple(placement.discs(others)))
+    found = _contacts.get(key)  # (one lookup: another thread may empty it meanwhile)
+    if found is None:
+        if len(_contacts) >= WALKS_KEPT:
+            _contacts.clear()
+        found = _contacts[key] = (placement.first_contact(terrain, walk, budget, radius,
+                                                          others),)
+    return found[0]
 
 
 def placed(game: Game, state: State, op: Operative, route: Any, budget: float | None = None,
@@ -40,11 +83,11 @@ def placed(game: Game, state: State, op: Operative, route: Any, budget: float | 
     :meth:`~solo_ops.game.definition.Game.moving_terrain`)."""
     stand = game.terrain(state)  # where a base may end (never within a wall it went through)
     terrain = stand if how is None else game.moving_terrain(state, how)
-    walk = terrain.routes.walk_through(route, op.radius)
+    walk = walk_along(terrain, route, op.radius)
     want = walk.cost if budget is None else min(float(budget), walk.cost)
     others = state.bases(exclude=op.id)
     end = walk.points[-1]
-    contact = placement.first_contact(terrain, walk, want, op.radius, others)
+    contact = first_contact(terrain, walk, want, op.radius, others)
     if contact is not None:
         want = min(want, contact)  # (along backs off from there to a point it may stand)
     elif want >= walk.cost - 1e-9 and placement.is_legal(stand, end, op.radius, others):
