@@ -28,42 +28,49 @@ if TYPE_CHECKING:
     from solo_ops.geometry.terrain import Terrain
 
 
-WALKS_KEPT = 256
-"""Answers :func:`walk_along` and :func:`first_contact` keep each (cleared when full)."""
-_walks: dict[tuple[Any, ...], Walk] = {}
-_contacts: dict[tuple[Any, ...], tuple[float | None]] = {}
+WALKS_KEPT = 512
+"""Answers :func:`walk_along` and :func:`first_contact` keep on a terrain (cleared when
+full)."""
+
+
+def _memo(terrain: Terrain) -> dict[tuple[Any, ...], Any]:
+    """The terrain's memory of walks and contacts (``Terrain.walk_answers``: it lives and dies
+    with the terrain); a stand-in terrain without one gets a fresh dict, no memory."""
+    memo: dict[tuple[Any, ...], Any] | None = getattr(terrain, "walk_answers", None)
+    if memo is None:
+        return {}
+    if len(memo) >= WALKS_KEPT:
+        memo.clear()
+    return memo
 
 
 def walk_along(terrain: Terrain, route: Any, radius: float) -> Walk:
-    """``terrain.routes.walk_through(route, radius)``, remembered by its exact inputs (the
-    terrain itself, the route's points, the radius): a planned move's walk is asked again as
-    it is carried out -- whether a base now stands on it
+    """``terrain.routes.walk_through(route, radius)``, remembered on the terrain by its exact
+    inputs (the route's points, the radius): a planned move's walk is asked again as it is
+    carried out -- whether a base now stands on it
     (:func:`solo_ops.game.enemy_checks.route_blocked`), then where it ends (:func:`placed`),
     and a Kill Team 2024 charge's once more when it is made. The same walk is handed back
     (it is frozen)."""
-    key = (terrain, tuple((float(p[0]), float(p[1])) for p in route), float(radius))
-    walk = _walks.get(key)
+    key = ("walk", tuple((float(p[0]), float(p[1])) for p in route), float(radius))
+    memo = _memo(terrain)
+    walk = memo.get(key)
     if walk is None:
-        if len(_walks) >= WALKS_KEPT:
-            _walks.clear()
-        walk = _walks[key] = terrain.routes.walk_through(route, radius)
+        walk = memo[key] = terrain.routes.walk_through(route, radius)
     return walk
 
 
 def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
                   others: Any) -> float | None:
-    """:func:`solo_ops.geometry.placement.first_contact`, remembered by its exact inputs (the
-    terrain, the walk's points, length, cost and radius, the budget, the base's radius and the
-    other bases' discs: it reads nothing else), asked of the same walk among the same bases
-    by :func:`~solo_ops.game.enemy_checks.route_blocked` and :func:`placed`."""
-    key = (terrain, walk.points, walk.length, walk.cost, walk.radius, float(budget),
+    """:func:`solo_ops.geometry.placement.first_contact`, remembered on the terrain by its
+    exact inputs (the walk's points, length, cost and radius, the budget, the base's radius
+    and the other bases' discs: it reads nothing else), asked of the same walk among the same
+    bases by :func:`~solo_ops.game.enemy_checks.route_blocked` and :func:`placed`."""
+    key = ("contact", walk.points, walk.length, walk.cost, walk.radius, float(budget),
            float(radius), tuple(placement.discs(others)))
-    found = _contacts.get(key)  # (one lookup: another thread may empty it meanwhile)
+    memo = _memo(terrain)
+    found = memo.get(key)
     if found is None:
-        if len(_contacts) >= WALKS_KEPT:
-            _contacts.clear()
-        found = _contacts[key] = (placement.first_contact(terrain, walk, budget, radius,
-                                                          others),)
+        found = memo[key] = (placement.first_contact(terrain, walk, budget, radius, others),)
     return found[0]
 
 

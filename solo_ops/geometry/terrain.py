@@ -62,6 +62,11 @@ class Terrain:
         """Answers of :func:`solo_ops.game.fog.hidden_points` on this terrain before the bases
         and counters are taken out (the points of a region no observer sees), keyed by their
         exact inputs. Bounded (cleared when full)."""
+        self.walk_answers: dict[tuple[Any, ...], Any] = {}
+        """Answers of :func:`solo_ops.game.placing.walk_along` and
+        :func:`solo_ops.game.placing.first_contact` on this terrain (a planned move's walk and
+        where a base first runs into another on it), keyed by their exact inputs. Bounded
+        (cleared when full)."""
         self.place_answers: dict[tuple[Any, ...], tuple[str, ...]] = {}
         """Answers of :func:`solo_ops.game.pariah.near_ids` on this terrain (which places a
         base stands within or over), keyed by their exact inputs: the base's centre and

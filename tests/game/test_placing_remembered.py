@@ -1,6 +1,6 @@
 """The walks and first contacts :mod:`solo_ops.game.placing` remembers are the geometry's own
 answers for the same inputs: a base moved, another radius or budget, another terrain is asked
-afresh, and the memory stays bounded."""
+afresh, and the memory, kept on the terrain (it dies with it), stays bounded."""
 
 from __future__ import annotations
 
@@ -44,5 +44,5 @@ def test_the_memory_is_bounded() -> None:
     for k in range(placing.WALKS_KEPT + 5):
         walk = placing.walk_along(terrain, ((2.0, 11.0), (3.0 + k / 100, 11.0)), 0.5)
         placing.first_contact(terrain, walk, walk.cost, 0.5, [Base(8.0, 11.0, 0.5)])
-    assert len(placing._walks) <= placing.WALKS_KEPT
-    assert len(placing._contacts) <= placing.WALKS_KEPT
+    assert len(terrain.walk_answers) <= placing.WALKS_KEPT
+    assert len(_terrain().walk_answers) == 0  # each terrain its own: none kept elsewhere
