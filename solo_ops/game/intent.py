@@ -196,6 +196,24 @@ class Proposal:
     then: tuple[dict[str, Any], ...] = ()  # actions made after the move (``evacuate``)
 
 
+def _named(refs: dict[str, Referent], op: Operative, name: Any, relation: str, how: str
+           ) -> Referent:
+    """What a relative answer names, among what it may name: a terrain feature or a thin wall
+    to get behind; an enemy model to charge; anything else but the mover (and the friend it
+    carries) to go to. A wall named to go to is refused in words: it is only to get behind."""
+    choices = [k for k, v in refs.items() if k not in (op.id, op.carrying) and not (
+        relation == "behind" and v.kind not in ("feature", "wall")) and not (
+        relation != "behind" and v.kind == "wall") and not (
+        how == "charge" and (v.kind != "model" or v.side == op.side))]
+    named = refs.get(str(name))
+    if named is not None and named.kind == "wall" and relation != "behind":
+        raise RuleError(f"{named.id} is a wall: it is named to get behind it ('move behind "
+                        f"{named.id}'), not to go to")
+    what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
+                                             else "thing on the table")
+    return refs[match(name, choices, what)]
+
+
 def _how_and_target(state: State, op: Operative, how: str, relation: str, ref: Referent
                     ) -> tuple[str, str | None]:
     """The move a relative answer makes and its charge target: base contact with an enemy is
@@ -240,18 +258,7 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
     assert op.at is not None
     how = _declared(state, op, str(action.get("how") or "reposition"))
     relation = str(action["relation"])
-    refs = referents(game, state)
-    choices = [k for k, v in refs.items() if k not in (op.id, op.carrying) and not (
-        relation == "behind" and v.kind not in ("feature", "wall")) and not (
-        relation != "behind" and v.kind == "wall") and not (
-        how == "charge" and (v.kind != "model" or v.side == op.side))]
-    named = refs.get(str(action.get("ref")))
-    if named is not None and named.kind == "wall" and relation != "behind":
-        raise RuleError(f"{named.id} is a wall: it is named to get behind it ('move behind "
-                        f"{named.id}'), not to go to")
-    what = {"behind": "terrain feature"}.get(relation, "enemy on the table" if how == "charge"
-                                             else "thing on the table")
-    ref = refs[match(action.get("ref"), choices, what)]
+    ref = _named(referents(game, state), op, action.get("ref"), relation, how)
     how, target = _how_and_target(state, op, how, relation, ref)
     try:
         allowance = move_limit(state, op, how)  # 2" for a counteract, ...
