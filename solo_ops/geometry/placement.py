@@ -276,16 +276,9 @@ def _unpaid(terrain: Terrain, walk: Walk, end: tuple[float, float], radius: floa
 
     line = LineString(walk.points)
     ahead = line.interpolate(min(line.length, line.project(Point(end)) + 0.25))
-    for f in terrain.board.features:
-        t = f.effective_traits
-        if not t & {"accessible", "vantage", "obstructing"}:
-            continue
-        reach = 1.0 + radius if "obstructing" in t else 0.0
-        if ahead.distance(f.shape) <= reach + 1e-9:
-            what = ("the 1\" of " if "obstructing" in t else
-                    "climbing onto " if f.height else "crossing ") + f.id
-            return f"{what} costs more than the movement left"
-    return "the terrain ahead costs more than the movement left"
+    found = _surcharged_near(terrain, ahead, radius)
+    what = found[0] if found else "the terrain ahead"
+    return f"{what} costs more than the movement left"
 
 
 GRAZE = 0.01
@@ -363,19 +356,26 @@ def detour(terrain: Terrain, points: Sequence[Any], radius: float,
     if words:
         out.append("around " + " and ".join(words[:3]))
     if walk.cost - walk.length >= DETOUR_SHOWN:
-        line = LineString(pts)
-        extra = []
-        for f in terrain.board.features:
-            t = f.effective_traits
-            if not t & {"accessible", "vantage", "obstructing"}:
-                continue
-            reach = 1.0 + radius if "obstructing" in t else 0.0
-            if line.distance(f.shape) <= reach + 1e-9:
-                verb = ("through the 1\" of " if "obstructing" in t else
-                        "climbing onto " if f.height else "crossing ")
-                extra.append(verb + f.id)
+        extra = _surcharged_near(terrain, LineString(pts), radius)
         out.append(" and ".join(extra[:3]) if extra else "through terrain")
     return ", ".join(out) if out else None
+
+
+def _surcharged_near(terrain: Terrain, shape: Any, radius: float) -> list[str]:
+    """The surcharged features a base of ``radius`` along ``shape`` (a route, a point) pays
+    for, in words: ``through the 1" of razor-3``, ``climbing onto gantry-1``, ``crossing
+    hatch-10`` (an open hatchway's 1")."""
+    out = []
+    for f in terrain.board.features:
+        t = f.effective_traits
+        if not t & {"accessible", "vantage", "obstructing"}:
+            continue
+        reach = 1.0 + radius if "obstructing" in t else 0.0
+        if shape.distance(f.shape) <= reach + 1e-9:
+            verb = ("through the 1\" of " if "obstructing" in t else
+                    "climbing onto " if f.height else "crossing ")
+            out.append(verb + f.id)
+    return out
 
 
 def _round_what(terrain: Terrain, p: tuple[float, float], radius: float,

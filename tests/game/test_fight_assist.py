@@ -18,31 +18,23 @@ from typing import Any
 
 import pytest
 
-from solo_ops.core.dice import ScriptedDice
 from solo_ops.game import fights
-from solo_ops.game.engine import new_game, step
-from solo_ops.io.scenario import parse_scenario
-from tests.support.small_table import BOARD, TROOPER
+from solo_ops.game.engine import step
+from tests.support.small_table import TROOPER, start
 
 
 def _game(assist: str | None, faces: list[int]) -> tuple[Any, Any]:
     settings: dict[str, Any] = {"turns": 2, "cp_rerolls": "never", "fight_choices": "auto"}
     if assist is not None:
         settings["fight_assist"] = assist
-    doc = {"name": "assist", "edition": "kt2024", "board": copy.deepcopy(BOARD),
-           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
-                      "table": {i: "trooper" for i in range(1, 7)}},
-           "engagement": 1, "seed": 1,
-           "squads": [{"player": "Ana", "models": [
-               {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [3, 10]},
-               {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
-           "enemies": [{"id": "u1", "command": 5, "models": [
-               {"id": "e1", "profile": "trooper", "at": [4, 10]},
-               {"id": "e2", "profile": "trooper", "at": [3, 11.1]}]}],
-           "settings": settings}
-    game, state = new_game(parse_scenario(doc, "assist.yaml"), 1)
-    state.counters.clear()
-    state.dice = ScriptedDice(faces=[6, 1, *faces])  # initiative 6 v 1: the players first
+    # initiative 6 v 1: the players first
+    game, state = start("kt2024", faces=[6, 1, *faces], settings=settings, squads=[
+        {"player": "Ana", "models": [
+            {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [3, 10]},
+            {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
+        enemies=[{"id": "u1", "command": 5, "models": [
+            {"id": "e1", "profile": "trooper", "at": [4, 10]},
+            {"id": "e2", "profile": "trooper", "at": [3, 11.1]}]}])
     step(game, state, {"type": "engine"})
     step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
     return game, state

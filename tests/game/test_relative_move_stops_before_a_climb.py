@@ -15,13 +15,11 @@ from typing import Any
 
 import pytest
 
-from solo_ops.core.dice import ScriptedDice
 from solo_ops.game import intent
-from solo_ops.game.engine import new_game, step
-from solo_ops.io.scenario import parse_scenario
+from solo_ops.game.engine import step
 from solo_ops.session.words import proposal_words
 from solo_ops.view.answers import parse
-from tests.support.small_table import BOARD, TROOPER
+from tests.support.small_table import BOARD, start
 
 DECK = {"id": "deck-1", "traits": ["vantage", "light"], "height": 3,
         "polygon": [[5, 6], [8, 6], [8, 14], [5, 14]]}
@@ -31,19 +29,8 @@ def _game() -> tuple[Any, Any]:
     board = copy.deepcopy(BOARD)
     board["features"].append(copy.deepcopy(DECK))
     board["objectives"] = [{"id": "obj-1", "at": [10, 10]}, {"id": "obj-2", "at": [26, 11]}]
-    doc = {"name": "climb", "edition": "kt2024", "board": board,
-           "roster": {"name": "r", "profiles": {"trooper": copy.deepcopy(TROOPER)},
-                      "table": {i: "trooper" for i in range(1, 7)}},
-           "engagement": 1, "seed": 1,
-           "squads": [{"player": "Ana", "models": [
-               {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [3, 10]},
-               {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [1, 20]}]}],
-           "enemies": [{"id": "u1", "command": 5, "models": [
-               {"id": "e1", "profile": "trooper", "at": [27, 11]}]}],
-           "settings": {"turns": 2, "cp_rerolls": "never"}}
-    game, state = new_game(parse_scenario(doc, "climb.yaml"), 1)
-    state.counters.clear()
-    state.dice = ScriptedDice(faces=[6, 1])
+    game, state = start("kt2024", faces=[6, 1], board=board)  # the players first
+    state.operatives["a2"].at = (1.0, 20.0)
     step(game, state, {"type": "engine"})
     step(game, state, {"type": "activate", "operative": "a1", "stance": "engage"})
     return game, state
