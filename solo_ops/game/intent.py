@@ -560,7 +560,9 @@ def _blocked_words(terrain: Terrain, walk: Any, radius: float, blockers: list[Ba
 
 
 def _gap(ref: Referent, end: Sequence[float], radius: float) -> float:
-    if ref.kind in ("feature", "edge"):
+    """How far the base at ``end`` is from what was named: a feature's, a wall's or an edge's
+    nearest point, a marker's centre, another model's base."""
+    if ref.kind in ("feature", "wall", "edge"):
         from shapely.geometry import Point
 
         return max(0.0, float(ref.shape.distance(Point(end[0], end[1]))) - radius)

@@ -88,6 +88,7 @@ def test_behind_a_thin_wall_as_the_route_lines_name_it() -> None:
     state.operatives["a1"].at = (12.0, 10.0)
     p = intent.propose(game, state, _parsed("move behind wall-1"))
     assert p.to == (13.75, 10.0) and p.cost == pytest.approx(1.75)
+    assert p.gap == pytest.approx(15 - 13.75 - state.operatives["a1"].radius)  # to the wall
     terrain = game.terrain(state)
     assert not terrain.sight.visible(p.to, state.operatives["e1"].at, state.operatives["a1"].radius,
                                      state.operatives["e1"].radius)
