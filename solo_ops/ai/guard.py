@@ -68,7 +68,11 @@ def _may_guard(ctx: Context, op: Operative, at: tuple[float, float],
     if in_control_range(ctx, at, op.radius, enemies, board.pos):
         return None
     shot, _ = choose_shot(ctx, op, at, enemies, board.pos, moved=False, moved_how=None)
-    return no_target_words(ctx, op, at, enemies, board) if shot is None else None
+    if shot is not None:
+        return None
+    if not ctx.words:  # nobody reads a simulated mission's words
+        return "no valid target"
+    return no_target_words(ctx, op, at, enemies, board)
 
 
 def no_target_words(ctx: Context, op: Operative, at: tuple[float, float],
