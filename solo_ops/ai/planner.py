@@ -66,7 +66,7 @@ from solo_ops.ai.shooting import choose_shot, combat_refusal, ranged
 from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
-from solo_ops.rules import kt2018, kt2024, referee
+from solo_ops.rules import kt2018, kt2024, reach, referee
 
 
 # -- the planner -----------------------------------------------------------------------------------
@@ -277,11 +277,6 @@ def _mates(ctx: Context, state: State, unit: Unit, op: Operative, board: Working
     return out
 
 
-BENDS = 0.05
-"""Inches: how much longer than the straight line the way to the closest enemy must be to be
-told as "around the walls" (the words of the open ground are "away")."""
-
-
 def _look_around(t: _Turn) -> None:
     """The closest enemy (with line of sight, else by route), said in the explanation; the
     enemies whose control range it is in; whether it is minded to fight in melee."""
@@ -298,7 +293,7 @@ def _look_around(t: _Turn) -> None:
         # "around the walls" only where the way bends: in the open it is simply away (both
         # distances from base edge to base edge)
         straight = math.dist(t.start, board.pos[foe.id]) - op.radius - foe.radius
-        way = "around the walls" if far > straight + BENDS else "away"
+        way = reach.way_words(far, straight)
         t.plan.explain.append(f"{op.label} at {fmt_pt(t.start)}: closest enemy {seen} is "
                               f"{foe.label}, {inches(far)} {way}.")
     t.engaged = in_control_range(t.ctx, t.start, op.radius, enemies, board.pos)

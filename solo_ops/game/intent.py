@@ -295,8 +295,9 @@ def propose(game: Game, state: State, action: dict[str, Any]) -> Proposal:
                                 "walls, closed doors, other models or the inch around "
                                 "enemies") + " are in the way" + hint)
         if relation == "contact" and walk.cost > allowance + 1e-6:
-            raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" away around the "
-                            f"walls; {op.id} can {word} {allowance:.1f}\"{hint}")
+            way = reach.way_words(float(walk.length), math.dist(walk.points[0], walk.points[-1]))
+            raise RuleError(f"base contact with {ref.id} is {walk.cost:.1f}\" {way}; {op.id} "
+                            f"can {word} {allowance:.1f}\"{hint}")
         budget = _budget(op, action, relation, allowance, word)
         short = _short_charge(game, state, op, ref, walk, (budget, allowance), blockers,
                               relation, groups) if how == "charge" else None

@@ -258,8 +258,9 @@ def _check_charge_range(game: Game, state: State, op: Operative, target: Operati
     assert op.at is not None and target.at is not None
     gap = reach.route_gap(game.terrain(state), op.at, op.radius, target.at, target.radius)
     if gap > reach.KT2018_CHARGE_MAX + 1e-6:
-        raise RuleError(f"{target.label} is {gap:.1f}\" away around the walls: a charge is "
-                        f"declared at an enemy within {reach.KT2018_CHARGE_MAX:g}\"")
+        way = reach.way_words(gap, reach.base_gap(op, target))
+        raise RuleError(f"{target.label} is {gap:.1f}\" {way}: a charge is declared at an "
+                        f"enemy within {reach.KT2018_CHARGE_MAX:g}\"")
 
 
 def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
@@ -455,12 +456,14 @@ def _check_allowance(game: Game, state: State, op: Operative, how: str, walk: Wa
 
 
 def _movement(game: Game, state: State, op: Operative, walk: Walk) -> str:
-    """A refused move's cost in the players' words: ``9.1" of movement around the walls``,
+    """A refused move's cost in the players' words: ``9.1" of movement around the walls`` (or
+    just ``of movement`` on open ground),
     or, when terrain adds to it, what for (``9.1" of movement: 5.1" walked, climbing onto
     condenser-1``: :func:`~solo_ops.geometry.placement.detour`'s words)."""
     cost = float(walk.cost)
     if cost - float(walk.length) < placement.DETOUR_SHOWN:
-        return f"{cost:.1f}\" of movement around the walls"
+        around = reach.bends(float(walk.length), math.dist(walk.points[0], walk.points[-1]))
+        return f"{cost:.1f}\" of movement" + (" around the walls" if around else "")
     why = placement.detour(game.terrain(state), walk.points, op.radius) or "through terrain"
     return f"{cost:.1f}\" of movement: {float(walk.length):.1f}\" walked, {why}"
 
@@ -474,8 +477,9 @@ def _check_move_end(game: Game, state: State, op: Operative, how: str,
     if target is not None and target not in _enemies_in_control(state, op, game, at=to):
         assert target.at is not None
         gap = reach.route_gap(terrain, to, op.radius, target.at, target.radius)
+        way = reach.way_words(gap, reach.straight_gap(to, op.radius, target.at, target.radius))
         raise RuleError(f"a charge must end within 1\" of {target.id} and in its sight: from "
-                        f"there it is {gap:.1f}\" around the walls")
+                        f"there it is {gap:.1f}\" {way}")
     if how == "fall_back" and _enemies_in_control(state, op, game, at=to):
         raise RuleError("a Fall Back must end more than 1\" from every enemy model"
                         if state.edition == "kt2018"

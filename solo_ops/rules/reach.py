@@ -107,6 +107,22 @@ def straight_gap(a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
     return math.hypot(a_at[0] - b_at[0], a_at[1] - b_at[1]) - a_radius - b_radius
 
 
+BENDS = 0.05
+"""Inches: how much longer than the straight line a way must be to be told as "around the
+walls" (the words of the open ground are "away")."""
+
+
+def bends(walked: float, straight: float) -> bool:
+    """Whether a way of ``walked`` inches, ``straight`` as the crow flies, goes round something
+    (and may be said to go "around the walls"): longer by more than :data:`BENDS`."""
+    return walked > straight + BENDS
+
+
+def way_words(walked: float, straight: float) -> str:
+    """"around the walls" for a way that bends (:func:`bends`), else "away"."""
+    return "around the walls" if bends(walked, straight) else "away"
+
+
 def route_gap(terrain: Terrain, a_at: Sequence[float], a_radius: float, b_at: Sequence[float],
               b_radius: float) -> float:
     """The base-to-base distance around walls and closed doors (inf when there is none)."""

@@ -26,6 +26,7 @@ from solo_ops.game.move_goals import engaged_foes
 from solo_ops.game.player_moves import _route
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
+from solo_ops.rules import reach
 from solo_ops.view import measure
 
 if TYPE_CHECKING:
@@ -165,7 +166,8 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
 
 def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[float, float],
            chosen: dict[str, Any], shown: dict[str, Any], taken: str | None) -> str:
-    """The preview in a sentence: where, how far around the walls, and the game's verdict;
+    """The preview in a sentence: where, how far ("around the walls" where the way bends), and
+    the game's verdict;
     ``taken``: what stands at the point tapped, when the base was moved off it."""
     units = game.settings.units
     kind = chosen["kind"]
@@ -175,8 +177,10 @@ def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[fl
         text = (f"{op.id} cannot get to {measure.point(spot, units)}: no route around the walls "
                 "and other models")
     else:
-        text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)} around "
-                f"the walls; it can {verb} {measure.length(shown['allowance'], units)} — "
+        assert op.at is not None
+        way = reach.way_words(float(cost), math.dist(op.at, spot))
+        text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)} {way}; "
+                f"it can {verb} {measure.length(shown['allowance'], units)} — "
                 + ("within the move" if chosen["ok"] else f"refused: {chosen['why']}"))
     if math.dist(spot, asked) > 0.005:
         text += (f" (moved to the nearest point where the base fits: {taken})" if taken

@@ -239,7 +239,8 @@ def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(
     # issue #27: a point inside terrain is answered with the nearest point where the base
     # fits (here too far for the move: refused, saying both)
     assert "✗ At 11.5,11 pillar-1 is there; the nearest point where its base fits is " in out
-    assert "but that is 9.8\" of movement around the walls; Sgt Kell can reposition 6.0\"" in out
+    # (a straight way on open ground: no "around the walls")
+    assert "but that is 9.8\" of movement; Sgt Kell can reposition 6.0\"" in out
     assert "✗ shoot whom?" in out
     assert "✗ damage must be a whole number" in out
     # each refusal is followed by the same question again

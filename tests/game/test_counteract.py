@@ -92,7 +92,7 @@ def test_a_counteract_is_one_free_1ap_action_moving_at_most_2_inches() -> None:
     refused(game, state, {"type": "move", "how": "fall_back", "to": [8, 10]},
             "a counteract is one 1 AP action: fall back costs 2")
     refused(game, state, {"type": "move", "how": "reposition", "to": [9.5, 10]},
-            "that is 2.5\" of movement around the walls; a1 can reposition 2.0\"")
+            "that is 2.5\" of movement; a1 can reposition 2.0\"")
     refused(game, state, {"type": "move", "how": "dash", "to": [9.5, 10]},
             "a1 can dash 2.0\"")
     record = step(game, state, {"type": "move", "how": "reposition", "to": [9, 10]})

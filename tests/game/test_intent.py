@@ -109,7 +109,8 @@ def test_refusals_say_why() -> None:
         propose(game, state, "move behind obj-1")
     with pytest.raises(RuleError, match="wall-1 is out of reach: no point within 1\" of it"):
         propose(game, state, "move behind wall-1")  # a thin wall 12" off: beyond the move
-    with pytest.raises(RuleError, match=r"base contact with e1 is 2[0-9]\.[0-9]\" away"):
+    with pytest.raises(RuleError,
+                       match=r"base contact with e1 is 2[0-9]\.[0-9]\" around the walls"):
         propose(game, state, "move into base contact with e1")
 
 

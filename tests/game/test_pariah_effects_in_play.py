@@ -92,8 +92,7 @@ def test_a_charge_to_a_point_is_refused_where_it_could_not_end() -> None:
     state.operatives["e1"].advanced = True
     before = (len(state.log), state.dice.seq if state.dice else 0)
     with pytest.raises(RuleError, match=re.escape(
-            'a charge must end within 1" of e1 and in its sight: from there it is 5.0" around '
-            "the walls")):
+            'a charge must end within 1" of e1 and in its sight: from there it is 5.0" away')):
         step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [6, 10]})
     assert (len(state.log), state.dice.seq if state.dice else 0) == before
     assert state.operatives["a1"].charge_roll is None

@@ -25,9 +25,10 @@ def test_a_point_inside_a_wall_or_off_the_board_is_refused() -> None:
 
 def test_a_move_is_measured_around_the_walls() -> None:
     game, state = active(enemy_at=(27, 2))
-    # 9" straight, but the wall (x 15, y 4-18) is not in the way: still too far
+    # 9" straight, and the wall (x 15, y 4-18) is not in the way: too far, on open ground
+    # (no "around the walls": the way does not bend)
     refused(game, state, {"type": "move", "how": "reposition", "to": [12, 10]},
-            "that is 9.0\" of movement around the walls; a1 can reposition 6.0\"")
+            "that is 9.0\" of movement; a1 can reposition 6.0\"")
     step(game, state, {"type": "move", "how": "reposition", "to": [9, 10]})
     moved = state.log[-1]["events"][0]
     assert moved["type"] == "moved" and moved["cost"] == pytest.approx(6.0, abs=0.01)

@@ -37,8 +37,8 @@ def test_the_preview_of_a_counteract_move_says_2_inches(tmp_path: Path) -> None:
     assert far["measured"] == "2.5\" of 2.0\""
     assert far["within"] is False
     assert "it can reposition" not in far["text"]
-    assert far["text"].startswith("a1 to (9.5, 10.0): 2.5\" around the walls; it can move 2.0\" "
-                                  "— refused: that is 2.5\" of movement around the walls; a1 can "
+    assert far["text"].startswith("a1 to (9.5, 10.0): 2.5\" away; it can move 2.0\" "
+                                  "— refused: that is 2.5\" of movement; a1 can "
                                   "reposition 2.0\"")
     # 2" is taken, and said to be within the move
     near = placing.preview(table.game, table.state, 9.0, 10.0, "move",

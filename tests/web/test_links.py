@@ -287,8 +287,8 @@ def test_in_an_enemys_control_range_only_fall_back_and_fight_are_offered(
             ("move", False), ("dash", False), ("charge", False), ("fallback", True)]
         assert tap["choices"][0]["why"] == control
         assert tap["answer"] == "fallback 6,10" and tap["within"] is True
-        assert tap["text"] == ('idris to (6.0, 10.0): 3.0" around the walls; it can fall back '
-                               '6.0" — within the move')
+        assert tap["text"] == ('idris to (6.0, 10.0): 3.0" away; it can fall back 6.0" — '
+                               'within the move')
         refused = post(c, "Ben", tap["choices"][0]["answer"]).json()
         assert refused == {"ok": False, "message": control, "prompt": table.prompt_doc()}
         made = post(c, "Ben", tap["answer"]).json()
