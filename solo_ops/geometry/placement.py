@@ -301,13 +301,70 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     top = min(float(budget), float(walk.cost))
     if not others or top <= 0:
         return None
+    arr = np.asarray(discs(list(others)), dtype=float)
+    if math.isfinite(top) and not _may_touch(walk, top, radius, arr):
+        return None
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
     pts = np.array([p for p, _ in terrain.routes.advance_many(walk, steps)], dtype=float)
-    arr = np.asarray(discs(list(others)), dtype=float)
     gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
            - radius - arr[None, :, 2])
     hit = np.flatnonzero((gap < -GRAZE).any(axis=1))
     return None if not len(hit) else steps[int(hit[0])]
+
+
+def _may_touch(walk: Walk, top: float, radius: float, arr: np.ndarray) -> bool:
+    """Whether a base of ``radius`` walking the first ``top`` inches of movement of ``walk``
+    could come within :data:`GRAZE` of overlapping one of the discs ``arr`` ``(n, 3)``:
+    :func:`first_contact`'s prefilter, False only when none can (then every point it would try
+    is clear of them all, and its answer is None).
+
+    Every point :meth:`Routes.advance` gives for a move of at most ``top`` lies on a leg of the
+    walk that starts less than ``top`` along it (the start; a point at most the move along the
+    walk, every surcharge being positive; the end, when the walk is no longer than the move,
+    and then every leg is taken). A disc farther from all those legs than the two radii and
+    :data:`GRAZE` is clear of each such point by far more than any rounding (a hit needs less
+    than the radii *less* GRAZE): the discs outside the legs' box grown by that much are
+    passed over at once, the others measured to each leg. Anything not finite proves
+    nothing (True)."""
+    upto = top + 1e-6 if float(walk.length) > top else math.inf
+    legs: list[tuple[float, float, float, float]] = []
+    gone = 0.0
+    prev: tuple[float, float] | None = None
+    for q in walk.points:
+        x, y = float(q[0]), float(q[1])
+        if prev is not None:
+            if gone > upto:
+                break
+            legs.append((prev[0], prev[1], x, y))
+            gone += math.hypot(x - prev[0], y - prev[1])
+        if not math.isfinite(x + y + gone):
+            return True
+        prev = (x, y)
+    if prev is None:
+        return True
+    if not legs:
+        legs.append((prev[0], prev[1], prev[0], prev[1]))
+    lox = min(min(g[0], g[2]) for g in legs)
+    hix = max(max(g[0], g[2]) for g in legs)
+    loy = min(min(g[1], g[3]) for g in legs)
+    hiy = max(max(g[1], g[3]) for g in legs)
+    grown = radius + arr[:, 2] + GRAZE
+    far = ((arr[:, 0] < lox - grown) | (arr[:, 0] > hix + grown)
+           | (arr[:, 1] < loy - grown) | (arr[:, 1] > hiy + grown))
+    for k in np.flatnonzero(~far).tolist():
+        cx, cy, reach = float(arr[k, 0]), float(arr[k, 1]), float(grown[k])
+        for ax, ay, bx, by in legs:
+            if not _leg_gap(cx, cy, ax, ay, bx, by) > reach:
+                return True
+    return False
+
+
+def _leg_gap(cx: float, cy: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The distance from ``(cx, cy)`` to the segment from ``(ax, ay)`` to ``(bx, by)``."""
+    dx, dy = bx - ax, by - ay
+    len2 = dx * dx + dy * dy
+    t = 0.0 if len2 == 0 else min(1.0, max(0.0, ((cx - ax) * dx + (cy - ay) * dy) / len2))
+    return math.hypot(cx - ax - t * dx, cy - ay - t * dy)
 
 
 def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
