@@ -204,20 +204,52 @@ def nearest(terrain: Terrain, want: Sequence[float], radius: float,
     if is_legal(terrain, first, radius, others, floor=floor) and (
             keep is None or bool(np.asarray(keep(np.array([first])))[0])):
         return Spot(first, math.dist(first, (float(want[0]), float(want[1]))))
+    bases = np.asarray(discs(others), dtype=float).reshape(-1, 3)
     inner = 0.0
     for reach in (*[w for w in WINDOWS if w < limit], limit):
-        pts = _grid(first, reach, STEP)
-        d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
-        pts = pts[d > inner - 1e-9]
-        ok = legal(terrain, pts, radius, others, floor=floor)
-        idx = np.flatnonzero(ok)
-        if len(idx) and keep is not None:
-            idx = idx[np.asarray(keep(pts[idx]), dtype=bool)]
-        if len(idx):
-            p = pts[int(idx[0])]
-            at = (float(p[0]), float(p[1]))
-            return Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
+        if not _covered(first, reach, radius, bases):
+            pts = _grid(first, reach, STEP)
+            d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
+            p = _first_legal(terrain, pts[d > inner - 1e-9], radius, others, floor, keep)
+            if p is not None:
+                at = (float(p[0]), float(p[1]))
+                return Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
         inner = reach
+    return None
+
+
+def _covered(centre: tuple[float, float], reach: float, radius: float, bases: np.ndarray
+             ) -> bool:
+    """Whether one of ``bases`` ``(n, 3)`` overlaps a base of ``radius`` at every point within
+    ``reach`` of ``centre`` (and a hundredth more, for the rounding to the record's grid): no
+    point of :func:`nearest`'s window there can be legal (a carrier's base over the friend it
+    dropped), so the window is passed over, as it would have been after trying it all."""
+    if not len(bases):
+        return False
+    near = np.hypot(bases[:, 0] - centre[0], bases[:, 1] - centre[1]) + reach + 0.01
+    return bool((near < radius + bases[:, 2] - TOUCH).any())
+
+
+NEAREST_ROWS = 256
+"""Points :func:`nearest` first tests at once, nearest first (then twice as many at a time):
+a legal point is usually among the first of a window."""
+
+
+def _first_legal(terrain: Terrain, pts: np.ndarray, radius: float, others: Sequence[Any],
+                 floor: bool, keep: Any) -> np.ndarray | None:
+    """The first of ``pts`` that is :func:`legal` and passes ``keep``, or None: tried in
+    blocks in order, stopping at the first block that holds one. Whether a point is legal
+    (and kept) is its own answer, whatever else is asked with it, so this is the first of
+    those the whole array would give."""
+    start, size = 0, NEAREST_ROWS
+    while start < len(pts):
+        block = pts[start:start + size]
+        idx = np.flatnonzero(legal(terrain, block, radius, others, floor=floor))
+        if len(idx) and keep is not None:
+            idx = idx[np.asarray(keep(block[idx]), dtype=bool)]
+        if len(idx):
+            return block[int(idx[0])]
+        start, size = start + size, size * 2
     return None
 
 

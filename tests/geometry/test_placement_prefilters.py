@@ -117,3 +117,66 @@ def test_prefilter_proves_nothing_from_nan() -> None:
     assert placement._may_touch(walk, 7.0, R, np.array([(math.nan, 1.0, 0.5)]))
     odd = Walk(((1.0, 1.0), (math.nan, 1.0)), 7.0, 7.0, R)
     assert placement._may_touch(odd, 7.0, R, np.array([(5, 9.0, 0.5)]))
+
+
+def nearest_by_whole_windows(terrain: Terrain, want: Any, radius: float, others: Any = (), *,
+                             floor: bool = False, limit: float = 6.0,
+                             keep: Any = None) -> placement.Spot | None:
+    """``nearest`` as it was: every window tried whole."""
+    first = (round(float(want[0]), placement.PLACES), round(float(want[1]), placement.PLACES))
+    if placement.is_legal(terrain, first, radius, others, floor=floor) and (
+            keep is None or bool(np.asarray(keep(np.array([first])))[0])):
+        return placement.Spot(first, math.dist(first, (float(want[0]), float(want[1]))))
+    inner = 0.0
+    for reach in (*[w for w in placement.WINDOWS if w < limit], limit):
+        pts = placement._grid(first, reach, STEP)
+        d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
+        pts = pts[d > inner - 1e-9]
+        ok = placement.legal(terrain, pts, radius, others, floor=floor)
+        idx = np.flatnonzero(ok)
+        if len(idx) and keep is not None:
+            idx = idx[np.asarray(keep(pts[idx]), dtype=bool)]
+        if len(idx):
+            p = pts[int(idx[0])]
+            at = (float(p[0]), float(p[1]))
+            return placement.Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
+        inner = reach
+    return None
+
+
+def _east_of(x: float) -> Any:
+    """A pure ``keep``: points east of ``x``."""
+    return lambda pts: np.asarray(pts, dtype=float).reshape(-1, 2)[:, 0] > x
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(st.floats(-1.0, 21.0), st.floats(-1.0, 15.0)),
+       st.sampled_from([0.3, R, 0.63, 1.0]), st.lists(disc, max_size=8),
+       st.sampled_from([0.0, 0.3, R, 0.63, 1.0]), st.booleans(),
+       st.sampled_from([0.5, 1.0, 2.0, 3.0, 6.0, 8.0]), st.one_of(st.none(), coord))
+def test_nearest_matches_whole_windows(want: tuple, radius: float, others: list,
+                                       carrier: float, floor: bool, limit: float,
+                                       east: float | None) -> None:
+    """Random points, bases (a carrier's over the wanted point or none), floors, limits and
+    further tests: the same spot, float for float."""
+    bases = [*others, (want[0], want[1], carrier)] if carrier else others
+    keep = None if east is None else _east_of(east)
+    assert placement.nearest(TERRAIN, want, radius, bases, floor=floor, limit=limit,
+                             keep=keep) == \
+        nearest_by_whole_windows(TERRAIN, want, radius, bases, floor=floor, limit=limit,
+                                 keep=keep)
+
+
+def test_nearest_under_a_carrier_by_hand() -> None:
+    """A 25 mm carrier over the 32 mm friend it dropped at (7, 7): the first window is
+    covered (R + 0.63 > 1.01), the friend goes to the nearest grid point at least R + 0.63
+    (less TOUCH) away: 0.05 * sqrt(505) (19^2 + 12^2 = 21^2 + 8^2 = 505; 504 is no sum of two
+    squares), the lowest x of those, (-1.05, -0.4) from it, then the lower y."""
+    carrier = np.array([(7.0, 7.0, R)])
+    assert placement._covered((7.0, 7.0), 1.0, 0.63, carrier)
+    assert not placement._covered((7.0, 7.0), 3.0, 0.63, carrier)
+    spot = placement.nearest(TERRAIN, (7.0, 7.0), 0.63, [(7.0, 7.0, R, "carrier")])
+    assert spot is not None
+    assert spot.at == (5.95, 6.6)
+    assert spot.moved == math.dist((5.95, 6.6), (7.0, 7.0))
+    assert abs(spot.moved - 0.05 * math.sqrt(505)) < 1e-9
