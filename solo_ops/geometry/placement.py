@@ -204,20 +204,52 @@ def nearest(terrain: Terrain, want: Sequence[float], radius: float,
     if is_legal(terrain, first, radius, others, floor=floor) and (
             keep is None or bool(np.asarray(keep(np.array([first])))[0])):
         return Spot(first, math.dist(first, (float(want[0]), float(want[1]))))
+    bases = np.asarray(discs(others), dtype=float).reshape(-1, 3)
     inner = 0.0
     for reach in (*[w for w in WINDOWS if w < limit], limit):
-        pts = _grid(first, reach, STEP)
-        d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
-        pts = pts[d > inner - 1e-9]
-        ok = legal(terrain, pts, radius, others, floor=floor)
-        idx = np.flatnonzero(ok)
-        if len(idx) and keep is not None:
-            idx = idx[np.asarray(keep(pts[idx]), dtype=bool)]
-        if len(idx):
-            p = pts[int(idx[0])]
-            at = (float(p[0]), float(p[1]))
-            return Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
+        if not _covered(first, reach, radius, bases):
+            pts = _grid(first, reach, STEP)
+            d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
+            p = _first_legal(terrain, pts[d > inner - 1e-9], radius, others, floor, keep)
+            if p is not None:
+                at = (float(p[0]), float(p[1]))
+                return Spot(at, math.dist(at, (float(want[0]), float(want[1]))))
         inner = reach
+    return None
+
+
+def _covered(centre: tuple[float, float], reach: float, radius: float, bases: np.ndarray
+             ) -> bool:
+    """Whether one of ``bases`` ``(n, 3)`` overlaps a base of ``radius`` at every point within
+    ``reach`` of ``centre`` (and a hundredth more, for the rounding to the record's grid): no
+    point of :func:`nearest`'s window there can be legal (a carrier's base over the friend it
+    dropped), so the window is passed over, as it would have been after trying it all."""
+    if not len(bases):
+        return False
+    near = np.hypot(bases[:, 0] - centre[0], bases[:, 1] - centre[1]) + reach + 0.01
+    return bool((near < radius + bases[:, 2] - TOUCH).any())
+
+
+NEAREST_ROWS = 256
+"""Points :func:`nearest` first tests at once, nearest first (then twice as many at a time):
+a legal point is usually among the first of a window."""
+
+
+def _first_legal(terrain: Terrain, pts: np.ndarray, radius: float, others: Sequence[Any],
+                 floor: bool, keep: Any) -> np.ndarray | None:
+    """The first of ``pts`` that is :func:`legal` and passes ``keep``, or None: tried in
+    blocks in order, stopping at the first block that holds one. Whether a point is legal
+    (and kept) is its own answer, whatever else is asked with it, so this is the first of
+    those the whole array would give."""
+    start, size = 0, NEAREST_ROWS
+    while start < len(pts):
+        block = pts[start:start + size]
+        idx = np.flatnonzero(legal(terrain, block, radius, others, floor=floor))
+        if len(idx) and keep is not None:
+            idx = idx[np.asarray(keep(block[idx]), dtype=bool)]
+        if len(idx):
+            return block[int(idx[0])]
+        start, size = start + size, size * 2
     return None
 
 
@@ -294,13 +326,70 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     top = min(float(budget), float(walk.cost))
     if not others or top <= 0:
         return None
+    arr = np.asarray(discs(list(others)), dtype=float)
+    if math.isfinite(top) and not _may_touch(walk, top, radius, arr):
+        return None
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
     pts = np.array([p for p, _ in terrain.routes.advance_many(walk, steps)], dtype=float)
-    arr = np.asarray(discs(list(others)), dtype=float)
     gap = (np.hypot(pts[:, None, 0] - arr[None, :, 0], pts[:, None, 1] - arr[None, :, 1])
            - radius - arr[None, :, 2])
     hit = np.flatnonzero((gap < -GRAZE).any(axis=1))
     return None if not len(hit) else steps[int(hit[0])]
+
+
+def _may_touch(walk: Walk, top: float, radius: float, arr: np.ndarray) -> bool:
+    """Whether a base of ``radius`` walking the first ``top`` inches of movement of ``walk``
+    could come within :data:`GRAZE` of overlapping one of the discs ``arr`` ``(n, 3)``:
+    :func:`first_contact`'s prefilter, False only when none can (then every point it would try
+    is clear of them all, and its answer is None).
+
+    Every point :meth:`Routes.advance` gives for a move of at most ``top`` lies on a leg of the
+    walk that starts less than ``top`` along it (the start; a point at most the move along the
+    walk, every surcharge being positive; the end, when the walk is no longer than the move,
+    and then every leg is taken). A disc farther from all those legs than the two radii and
+    :data:`GRAZE` is clear of each such point by far more than any rounding (a hit needs less
+    than the radii *less* GRAZE): the discs outside the legs' box grown by that much are
+    passed over at once, the others measured to each leg. Anything not finite proves
+    nothing (True)."""
+    upto = top + 1e-6 if float(walk.length) > top else math.inf
+    legs: list[tuple[float, float, float, float]] = []
+    gone = 0.0
+    prev: tuple[float, float] | None = None
+    for q in walk.points:
+        x, y = float(q[0]), float(q[1])
+        if prev is not None:
+            if gone > upto:
+                break
+            legs.append((prev[0], prev[1], x, y))
+            gone += math.hypot(x - prev[0], y - prev[1])
+        if not math.isfinite(x + y + gone):
+            return True
+        prev = (x, y)
+    if prev is None:
+        return True
+    if not legs:
+        legs.append((prev[0], prev[1], prev[0], prev[1]))
+    lox = min(min(g[0], g[2]) for g in legs)
+    hix = max(max(g[0], g[2]) for g in legs)
+    loy = min(min(g[1], g[3]) for g in legs)
+    hiy = max(max(g[1], g[3]) for g in legs)
+    grown = radius + arr[:, 2] + GRAZE
+    far = ((arr[:, 0] < lox - grown) | (arr[:, 0] > hix + grown)
+           | (arr[:, 1] < loy - grown) | (arr[:, 1] > hiy + grown))
+    for k in np.flatnonzero(~far).tolist():
+        cx, cy, reach = float(arr[k, 0]), float(arr[k, 1]), float(grown[k])
+        for ax, ay, bx, by in legs:
+            if not _leg_gap(cx, cy, ax, ay, bx, by) > reach:
+                return True
+    return False
+
+
+def _leg_gap(cx: float, cy: float, ax: float, ay: float, bx: float, by: float) -> float:
+    """The distance from ``(cx, cy)`` to the segment from ``(ax, ay)`` to ``(bx, by)``."""
+    dx, dy = bx - ax, by - ay
+    len2 = dx * dx + dy * dy
+    t = 0.0 if len2 == 0 else min(1.0, max(0.0, ((cx - ax) * dx + (cy - ay) * dy) / len2))
+    return math.hypot(cx - ax - t * dx, cy - ay - t * dy)
 
 
 def first_in_the_way(terrain: Terrain, walk: Walk, budget: float, radius: float,
