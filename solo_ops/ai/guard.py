@@ -8,7 +8,7 @@ action where it can shoot or fight it.
 
 from __future__ import annotations
 
-from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range
+from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range, visible_targets
 from solo_ops.ai.shooting import choose_shot, valid_shot
 from solo_ops.core.names import join_names
 from solo_ops.game.state import Operative, State
@@ -81,8 +81,9 @@ def no_target_words(ctx: Context, op: Operative, at: tuple[float, float],
     range, or those it sees in range are not valid targets (Kill Team 2024: on a Conceal order
     and in cover; else the board's own rule, such as Bheta-Decima's)."""
     seen: dict[str, bool] = {}
+    in_sight = visible_targets(ctx, at, op.radius, enemies, board.pos)  # (one batch, cached)
     for weapon in op.profile.ranged_weapons:
-        for target in enemies:
+        for target in in_sight:
             _, cover, _ = valid_shot(ctx, op, at, weapon, target, board.pos)
             if cover is not None and cover.visible:
                 seen[target.label] = seen.get(target.label, False) or bool(
