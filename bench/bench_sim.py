@@ -5,6 +5,7 @@ Run it from the repository root with the project's virtual environment active::
     python bench/bench_sim.py                       # 3 missions of each shipped scenario
     python bench/bench_sim.py --missions 5 --policy cautious --rate-missions 40 --jobs 2
     python bench/bench_sim.py --missions 2 --shares --skip-rate --skip-startup
+    python bench/bench_sim.py --missions 8 --scenario gallowdark-night-raid --skip-rate
 
 It prints, for each shipped scenario, the CPU time of whole missions played in one process by
 the autopilot (``time.process_time``: fair on a busy machine; the scenario parsed once, the
@@ -118,6 +119,8 @@ def main() -> None:
     parser.add_argument("--missions", type=int, default=3, help="missions per scenario")
     parser.add_argument("--policy", default="objective")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scenario", action="append", default=[],
+                        help="only this shipped scenario (repeat for several; default: all)")
     parser.add_argument("--rate-scenario", default="gallowdark-night-raid")
     parser.add_argument("--rate-missions", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=2)
@@ -140,6 +143,8 @@ def main() -> None:
         every: list[float] = []
         shares = Shares()
         for shipped in library.shipped("scenario"):
+            if args.scenario and shipped.name not in args.scenario:
+                continue
             scenario = load_scenario(shipped.path)
             terrains = TerrainCache(scenario.board)
             times = []
