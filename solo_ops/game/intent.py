@@ -334,10 +334,10 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     walls within the roll (:func:`move_goals.failed_charge_walk`), which the roll's length
     along the way in (a way that bends round the inch about other enemies) need not be. None
     when ``walk`` is within the move, or it is not one of those answers. ``moves``: the move
-    asked for and the charge's allowance. In Kill Team 2024 a charge that reaches no end
-    within 1" is refused here, in those words, rather than proposing the move's end along the
-    way, which the game would then refuse (a Charge must end in its target's control range)."""
-    budget, allowance = moves
+    asked for and the charge's allowance. Kill Team 2024: :func:`_charge_2024_short` (the
+    move along the way when it ends within 1" after all, else a refusal in words rather than
+    a point the game would then refuse: a Charge must end in its target's control range)."""
+    budget = moves[0]
     if relation not in ("to", "toward") or walk.cost <= budget + 1e-6:
         return None
     assert op.at is not None
@@ -345,12 +345,7 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     start = (float(op.at[0]), float(op.at[1]))
     within = move_goals.cheapest(walking, start, groups, op.radius, blockers, most=budget)
     if within is None and state.edition == "kt2024":
-        ends = [move_goals.cheapest(walking, start, [g], op.radius, blockers) for g in groups]
-        nearest = min(float(w.cost) for w in [walk, *ends] if w is not None)
-        asked = (f"the {budget:.1f}\" asked (it can charge {allowance:.1f}\")"
-                 if budget < allowance - 1e-6 else f"its Charge of {allowance:.1f}\"")
-        raise RuleError(f"a charge must end within 1\" of {ref.id}: the nearest such end is "
-                        f"a {nearest:.1f}\" move away, beyond {asked}")
+        return _charge_2024_short(game, state, op, ref, walk, moves, blockers)
     if within is not None or state.edition != "kt2018":
         return within
     try:  # the roll's length along the way in: it may still end within the inch
@@ -367,6 +362,34 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     gaps = [reach.route_gap(terrain, w.points[-1], op.radius, ref.at, ref.radius)
             for w in (short, along)]
     return short if gaps[0] <= gaps[1] else along
+
+
+def _charge_2024_short(game: Game, state: State, op: Operative, ref: Referent, walk: Any,
+                       moves: tuple[float, float], blockers: list[Base]) -> Any:
+    """A Kill Team 2024 charge by words whose move reaches none of the proposed ends (to just
+    inside the inch, :func:`move_goals.charge_rings`): the move's length along the way in when
+    that ends within 1" of the target after all (between the last ring and the inch), else a
+    refusal in words, with how far a point 0.9" from the target is (to a hundredth where its
+    tenth would read as within the move it is beyond)."""
+    budget, allowance = moves
+    try:
+        end, along, _ = _along(game, state, op, ref, walk, budget, blockers, "charge")
+    except RuleError:
+        along = None
+    target = state.operatives.get(ref.id)
+    if along is not None and target in _enemies_in_control(state, op, game, at=end):
+        return along
+    assert op.at is not None
+    widest = move_goals.charge_rings(ref, op)[-1:]
+    ring = move_goals.cheapest(game.moving_terrain(state, "charge"),
+                               (float(op.at[0]), float(op.at[1])), widest, op.radius, blockers)
+    far = float((ring or walk).cost)  # (to a hundredth where a tenth would read as in reach)
+    shown = f"{far:.1f}" if round(far, 1) > round(budget, 1) else f"{far:.2f}"
+    inside = reach.CONTROL_RANGE - 2 * move_goals.CONTROL_MARGIN
+    asked = (f"the {budget:.1f}\" asked (it can charge {allowance:.1f}\")"
+             if budget < allowance - 1e-6 else f"its Charge of {allowance:.1f}\"")
+    raise RuleError(f"a charge must end within 1\" of {ref.id}: even {inside:.1f}\" from it is a "
+                    f"{shown}\" move away, beyond {asked}")
 
 
 def _along(game: Game, state: State, op: Operative, ref: Referent, walk: Any, budget: float,

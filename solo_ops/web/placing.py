@@ -153,6 +153,7 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
     allowance = move_limit(state, op, kind)
     cost = None if walk is None else float(walk.cost)
     return {"operative": op.id, "how": kind, "at": [round(spot[0], 2), round(spot[1], 2)],
+            "way": "" if walk is None else _way(game, state, op, walk),
             "distance": None if cost is None else round(cost, 2),
             "allowance": round(allowance, 2), "within": bool(chosen["ok"]),
             "refused": chosen["why"],
@@ -162,6 +163,18 @@ def _measured(game: Game, state: State, op: Operative, others: list[Operative],
                                               for p in walk.points],
             "radius": op.radius, "answer": chosen["answer"],
             **({"target": target.id} if target is not None else {})}
+
+
+def _way(game: Game, state: State, op: Operative, walk: Walk) -> str:
+    """How the preview says the walk's cost: `` around the walls`` where the way bends,
+    `` away`` on open ground, and where terrain adds to it, what for (`` of movement: 3.0"
+    walked, climbing onto deck-1``, as a refused move says it)."""
+    units = game.settings.units
+    length, cost = float(walk.length), float(walk.cost)
+    if cost - length >= placement.DETOUR_SHOWN:
+        why = placement.detour(game.terrain(state), walk.points, op.radius) or "through terrain"
+        return f" of movement: {measure.length(length, units)} walked, {why}"
+    return " " + reach.way_words(length, math.dist(walk.points[0], walk.points[-1]))
 
 
 def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[float, float],
@@ -177,10 +190,8 @@ def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[fl
         text = (f"{op.id} cannot get to {measure.point(spot, units)}: no route around the walls "
                 "and other models")
     else:
-        assert op.at is not None
-        way = reach.way_words(float(cost), math.dist(op.at, spot))
-        text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)} {way}; "
-                f"it can {verb} {measure.length(shown['allowance'], units)} — "
+        text = (f"{op.id} to {measure.point(spot, units)}: {measure.length(cost, units)}"
+                f"{shown['way']}; it can {verb} {measure.length(shown['allowance'], units)} — "
                 + ("within the move" if chosen["ok"] else f"refused: {chosen['why']}"))
     if math.dist(spot, asked) > 0.005:
         text += (f" (moved to the nearest point where the base fits: {taken})" if taken
