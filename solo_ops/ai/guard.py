@@ -9,7 +9,7 @@ action where it can shoot or fight it.
 from __future__ import annotations
 
 from solo_ops.ai.context import Action, Context, WorkingBoard, in_control_range, visible_targets
-from solo_ops.ai.shooting import choose_shot, valid_shot
+from solo_ops.ai.shooting import choose_shot, ranged, used_up, valid_shot
 from solo_ops.core.names import join_names
 from solo_ops.game.state import Operative, State
 
@@ -80,19 +80,24 @@ def no_target_words(ctx: Context, op: Operative, at: tuple[float, float],
     """Why ``op`` has no valid target from ``at``, in a few true words: none in sight and
     range, or those it sees in range are not valid targets (Kill Team 2024: on a Conceal order
     and in cover; else the board's own rule, such as Bheta-Decima's)."""
-    seen: dict[str, bool] = {}
+    weapons = [w for w in ranged(op.profile) if not used_up(ctx, op, w)]
+    if not weapons:
+        return "no weapon left to fire (Limited, used up)"
+    seen: dict[str, tuple[str, bool]] = {}  # id: (label, concealed in cover)
     in_sight = visible_targets(ctx, at, op.radius, enemies, board.pos)  # (one batch, cached)
-    for weapon in op.profile.ranged_weapons:
+    for weapon in weapons:
         for target in in_sight:
             _, cover, _ = valid_shot(ctx, op, at, weapon, target, board.pos)
             if cover is not None and cover.visible:
-                seen[target.label] = seen.get(target.label, False) or bool(
-                    target.stance == "conceal" and cover.in_cover)
+                was = seen.get(target.id, (target.label, False))[1]
+                seen[target.id] = (target.label, was or bool(
+                    target.stance == "conceal" and cover.in_cover))
     if not seen:
         return "no enemy in sight and range"
-    hidden = [name for name, concealed in seen.items() if concealed]
+    hidden = [label for label, concealed in seen.values() if concealed]
     if len(hidden) == len(seen):
         verb = "is" if len(hidden) == 1 else "are"
         return (f"no valid target: {join_names(hidden)} {verb} on a Conceal order and in "
                 "cover")
-    return f"no valid target: {join_names(list(seen))} may not be shot from there"
+    return f"no valid target: {join_names([label for label, _ in seen.values()])} may not be " \
+        "shot from there"
