@@ -45,6 +45,8 @@ def enemy_fight(game: Game, state: State, op: Operative, action: Action, *,
         text = f"{text[:-1]} across {action.portal} ({kind} Fight)."
     op.fought = True
     if game.settings.enemy_attacks == "player":
+        if state.edition == "kt2024":  # the helpers the players' own roll must count
+            text += _helpers_words(game, state, op, target)
         state.pending_attacks.append({"kind": "fight", "attacker": op.id, "target": target.id,
                                       "text": text})
         return [{"type": "attack_pending", "attacker": op.id, "target": target.id,
@@ -60,6 +62,17 @@ def enemy_fight(game: Game, state: State, op: Operative, action: Action, *,
                                f"struck back by {target.label}", outcome=result.outcome_taken)
     events += stun(state, result.stunned, "Stun", acting=acting)
     return events
+
+
+def _helpers_words(game: Game, state: State, op: Operative, target: Operative) -> str:
+    """For a fight the players roll by hand: each side's helpers (001: +1 to hit each, to 2+
+    at best), as :func:`roll_fight` counts them; empty when neither side has one."""
+    mine = _fight_helpers(game, state, op, target)
+    theirs = (_fight_helpers(game, state, target, op)
+              if game.settings.fight_assist == "both" else 0)
+    said = [f"{who.label} hits 1 better for each of {n} friendly helper(s)"
+            for who, n in ((op, mine), (target, theirs)) if n]
+    return (" " + "; ".join(said) + ".") if said else ""
 
 
 def _is_hatch(game: Game, portal: str) -> bool:

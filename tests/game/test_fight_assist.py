@@ -18,13 +18,15 @@ from typing import Any
 
 import pytest
 
+from solo_ops.ai.context import Action
 from solo_ops.game import fights
 from solo_ops.game.engine import step
 from tests.support.small_table import TROOPER, start
 
 
-def _game(assist: str | None, faces: list[int]) -> tuple[Any, Any]:
-    settings: dict[str, Any] = {"turns": 2, "cp_rerolls": "never", "fight_choices": "auto"}
+def _game(assist: str | None, faces: list[int], **more: str) -> tuple[Any, Any]:
+    settings: dict[str, Any] = {"turns": 2, "cp_rerolls": "never", "fight_choices": "auto",
+                                **more}
     if assist is not None:
         settings["fight_assist"] = assist
     # initiative 6 v 1: the players first
@@ -80,3 +82,16 @@ def test_the_players_defender_is_assisted_in_the_enemy_s_fight() -> None:
     result = fights.roll_fight(game, state, e1, a1)
     assert "a1 has 1 friendly helper(s): hit 3+." in result.lines
     assert (result.damage, result.damage_taken) == (0, 6)
+
+
+def test_a_fight_the_players_roll_by_hand_names_both_sides_helpers() -> None:
+    # enemy_attacks: player: the text the players roll from counts the helpers as the engine
+    # would. e1 fights a1: e2 (0.116" from a1, far from a2) helps e1; a2 at (5, 10.3) helps a1
+    game, state = _game(None, [], enemy_attacks="player")
+    state.operatives["a2"].at = (5.0, 10.3)
+    e1 = state.operatives["e1"]
+    events = fights.enemy_fight(game, state, e1, Action("fight", "e1", target="a1"))
+    assert events[0]["type"] == "attack_pending"
+    assert events[0]["note"].endswith(
+        "e1 hits 1 better for each of 1 friendly helper(s); a1 hits 1 better for each of 1 "
+        "friendly helper(s).")
