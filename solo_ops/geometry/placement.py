@@ -179,7 +179,7 @@ class Spot:
     moved: float  # straight-line distance from the wanted point (0: the wanted point itself)
 
 
-def _grid(centre: tuple[float, float], reach: float, step: float) -> np.ndarray:
+def window_grid(centre: tuple[float, float], reach: float, step: float) -> np.ndarray:
     """Points of a ``step`` grid through ``centre`` within ``reach`` of it, rounded to the
     record's grid, nearest first (ties: lower x, then lower y)."""
     n = math.ceil(reach / step)
@@ -207,8 +207,8 @@ def nearest(terrain: Terrain, want: Sequence[float], radius: float,
     bases = np.asarray(discs(others), dtype=float).reshape(-1, 3)
     inner = 0.0
     for reach in (*[w for w in WINDOWS if w < limit], limit):
-        if not _covered(first, reach, radius, bases):
-            pts = _grid(first, reach, STEP)
+        if not window_covered(first, reach, radius, bases):
+            pts = window_grid(first, reach, STEP)
             d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
             p = _first_legal(terrain, pts[d > inner - 1e-9], radius, others, floor, keep)
             if p is not None:
@@ -218,8 +218,8 @@ def nearest(terrain: Terrain, want: Sequence[float], radius: float,
     return None
 
 
-def _covered(centre: tuple[float, float], reach: float, radius: float, bases: np.ndarray
-             ) -> bool:
+def window_covered(centre: tuple[float, float], reach: float, radius: float,
+                   bases: np.ndarray) -> bool:
     """Whether one of ``bases`` ``(n, 3)`` overlaps a base of ``radius`` at every point within
     ``reach`` of ``centre`` (and a hundredth more, for the rounding to the record's grid): no
     point of :func:`nearest`'s window there can be legal (a carrier's base over the friend it
@@ -327,7 +327,7 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     if not others or top <= 0:
         return None
     arr = np.asarray(discs(list(others)), dtype=float)
-    if math.isfinite(top) and not _may_touch(walk, top, radius, arr):
+    if math.isfinite(top) and not may_touch(walk, top, radius, arr):
         return None
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
     pts = np.array([p for p, _ in terrain.routes.advance_many(walk, steps)], dtype=float)
@@ -337,7 +337,7 @@ def first_contact(terrain: Terrain, walk: Walk, budget: float, radius: float,
     return None if not len(hit) else steps[int(hit[0])]
 
 
-def _may_touch(walk: Walk, top: float, radius: float, arr: np.ndarray) -> bool:
+def may_touch(walk: Walk, top: float, radius: float, arr: np.ndarray) -> bool:
     """Whether a base of ``radius`` walking the first ``top`` inches of movement of ``walk``
     could come within :data:`GRAZE` of overlapping one of the discs ``arr`` ``(n, 3)``:
     :func:`first_contact`'s prefilter, False only when none can (then every point it would try

@@ -1,7 +1,7 @@
 """The placement rule's shortcuts against the computations they stand in for.
 
 :func:`placement.first_contact` first asks whether any base can come near the walk's legs at
-all (:func:`placement._may_touch`) and answers None at once when none can; the answers must be
+all (:func:`placement.may_touch`) and answers None at once when none can; the answers must be
 the ones trying every step gives, exactly. The reference below is the old code, verbatim.
 """
 
@@ -89,7 +89,7 @@ def test_prefilter_only_passes_walks_clear_by_far(pts: list, others: list, top: 
     walk = TERRAIN.routes.walk_through(pts, R)
     top = min(top, walk.cost)
     arr = np.asarray(placement.discs(others), dtype=float)
-    if top <= 0 or placement._may_touch(walk, top, R, arr):
+    if top <= 0 or placement.may_touch(walk, top, R, arr):
         return
     steps = [k * STEP for k in range(1, math.floor(top / STEP + 1e-9) + 1)] or [top]
     at = np.array([p for p, _ in TERRAIN.routes.advance_many(walk, steps)], dtype=float)
@@ -106,17 +106,17 @@ def test_first_contact_by_hand() -> None:
     walk = TERRAIN.routes.walk_through([(1, 1), (8, 1)], R)
     assert placement.first_contact(TERRAIN, walk, 7, R, [(5, 1.5, 0.5)]) == 64 * STEP
     assert placement.first_contact(TERRAIN, walk, 7, R, [(5, 3.0, 0.5)]) is None
-    assert not placement._may_touch(walk, 7.0, R, np.array([(5, 3.0, 0.5)]))
+    assert not placement.may_touch(walk, 7.0, R, np.array([(5, 3.0, 0.5)]))
     assert placement.first_contact(TERRAIN, walk, 2.5, R, [(5, 1.5, 0.5)]) is None
-    assert placement._may_touch(walk, 7.0, R, np.array([(5, 2.0, 0.5)]))
+    assert placement.may_touch(walk, 7.0, R, np.array([(5, 2.0, 0.5)]))
 
 
 def test_prefilter_proves_nothing_from_nan() -> None:
     """A base or walk that is not finite is left to the full test."""
     walk = TERRAIN.routes.walk_through([(1, 1), (8, 1)], R)
-    assert placement._may_touch(walk, 7.0, R, np.array([(math.nan, 1.0, 0.5)]))
+    assert placement.may_touch(walk, 7.0, R, np.array([(math.nan, 1.0, 0.5)]))
     odd = Walk(((1.0, 1.0), (math.nan, 1.0)), 7.0, 7.0, R)
-    assert placement._may_touch(odd, 7.0, R, np.array([(5, 9.0, 0.5)]))
+    assert placement.may_touch(odd, 7.0, R, np.array([(5, 9.0, 0.5)]))
 
 
 def nearest_by_whole_windows(terrain: Terrain, want: Any, radius: float, others: Any = (), *,
@@ -129,7 +129,7 @@ def nearest_by_whole_windows(terrain: Terrain, want: Any, radius: float, others:
         return placement.Spot(first, math.dist(first, (float(want[0]), float(want[1]))))
     inner = 0.0
     for reach in (*[w for w in placement.WINDOWS if w < limit], limit):
-        pts = placement._grid(first, reach, STEP)
+        pts = placement.window_grid(first, reach, STEP)
         d = np.hypot(pts[:, 0] - first[0], pts[:, 1] - first[1])
         pts = pts[d > inner - 1e-9]
         ok = placement.legal(terrain, pts, radius, others, floor=floor)
@@ -173,8 +173,8 @@ def test_nearest_under_a_carrier_by_hand() -> None:
     (less TOUCH) away: 0.05 * sqrt(505) (19^2 + 12^2 = 21^2 + 8^2 = 505; 504 is no sum of two
     squares), the lowest x of those, (-1.05, -0.4) from it, then the lower y."""
     carrier = np.array([(7.0, 7.0, R)])
-    assert placement._covered((7.0, 7.0), 1.0, 0.63, carrier)
-    assert not placement._covered((7.0, 7.0), 3.0, 0.63, carrier)
+    assert placement.window_covered((7.0, 7.0), 1.0, 0.63, carrier)
+    assert not placement.window_covered((7.0, 7.0), 3.0, 0.63, carrier)
     spot = placement.nearest(TERRAIN, (7.0, 7.0), 0.63, [(7.0, 7.0, R, "carrier")])
     assert spot is not None
     assert spot.at == (5.95, 6.6)
