@@ -348,12 +348,8 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
         return _charge_2024_short(game, state, op, ref, walk, moves, blockers)
     if within is not None or state.edition != "kt2018":
         return within
-    try:  # the roll's length along the way in: it may still end within the inch
-        end, along, _ = _along(game, state, op, ref, walk, budget, blockers, "charge")
-    except RuleError:
-        along = None
-    target = state.operatives.get(ref.id)
-    if along is not None and target in _enemies_in_control(state, op, game, at=end):
+    along, reaches = _charge_along(game, state, op, ref, walk, budget, blockers)
+    if reaches:
         return along
     short = move_goals.failed_charge_walk(walking, start, op.radius, ref, blockers, budget)
     if short is None or along is None:
@@ -364,6 +360,18 @@ def _short_charge(game: Game, state: State, op: Operative, ref: Referent, walk: 
     return short if gaps[0] <= gaps[1] else along
 
 
+def _charge_along(game: Game, state: State, op: Operative, ref: Referent, walk: Any,
+                  budget: float, blockers: list[Base]) -> tuple[Any, bool]:
+    """A charge's move ``budget`` long along the way in (None when it cannot move at all) and
+    whether it ends within 1" of the target (in its control range) after all."""
+    try:
+        end, along, _ = _along(game, state, op, ref, walk, budget, blockers, "charge")
+    except RuleError:
+        return None, False
+    target = state.operatives.get(ref.id)
+    return along, target in _enemies_in_control(state, op, game, at=end)
+
+
 def _charge_2024_short(game: Game, state: State, op: Operative, ref: Referent, walk: Any,
                        moves: tuple[float, float], blockers: list[Base]) -> Any:
     """A Kill Team 2024 charge by words whose move reaches none of the proposed ends (to just
@@ -372,12 +380,8 @@ def _charge_2024_short(game: Game, state: State, op: Operative, ref: Referent, w
     refusal in words, with how far a point 0.9" from the target is (to a hundredth where its
     tenth would read as within the move it is beyond)."""
     budget, allowance = moves
-    try:
-        end, along, _ = _along(game, state, op, ref, walk, budget, blockers, "charge")
-    except RuleError:
-        along = None
-    target = state.operatives.get(ref.id)
-    if along is not None and target in _enemies_in_control(state, op, game, at=end):
+    along, reaches = _charge_along(game, state, op, ref, walk, budget, blockers)
+    if reaches:
         return along
     assert op.at is not None
     widest = move_goals.charge_rings(ref, op)[-1:]
