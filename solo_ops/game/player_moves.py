@@ -10,7 +10,7 @@ enemy unit's state machine hear of it. :mod:`solo_ops.game.actions` dispatches `
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
@@ -457,15 +457,27 @@ def _check_allowance(game: Game, state: State, op: Operative, how: str, walk: Wa
 
 def _movement(game: Game, state: State, op: Operative, walk: Walk) -> str:
     """A refused move's cost in the players' words: ``9.1" of movement around the walls`` (or
-    just ``of movement`` on open ground),
-    or, when terrain adds to it, what for (``9.1" of movement: 5.1" walked, climbing onto
-    condenser-1``: :func:`~solo_ops.geometry.placement.detour`'s words)."""
+    just ``of movement`` on open ground), or, when terrain adds to it, what for (``9.1" of
+    movement: 5.1" walked, climbing onto condenser-1``: :func:`terrain_added`)."""
     cost = float(walk.cost)
-    if cost - float(walk.length) < placement.DETOUR_SHOWN:
-        around = reach.bends(float(walk.length), math.dist(walk.points[0], walk.points[-1]))
-        return f"{cost:.1f}\" of movement" + (" around the walls" if around else "")
+    added = terrain_added(game, state, op, walk)
+    if added is not None:
+        return f"{cost:.1f}\" of movement: {added}"
+    around = reach.bends(float(walk.length), math.dist(walk.points[0], walk.points[-1]))
+    return f"{cost:.1f}\" of movement" + (" around the walls" if around else "")
+
+
+def terrain_added(game: Game, state: State, op: Operative, walk: Walk,
+                  show: Callable[[float], str] = lambda d: f"{d:.1f}\"") -> str | None:
+    """What terrain adds to ``walk``'s cost, in words (``5.1" walked, climbing onto
+    condenser-1``: the length walked, by ``show``, and
+    :func:`~solo_ops.geometry.placement.detour`'s words), or None when it adds less than
+    :data:`~solo_ops.geometry.placement.DETOUR_SHOWN`: a refused move and the page's
+    preview say it alike."""
+    if float(walk.cost) - float(walk.length) < placement.DETOUR_SHOWN:
+        return None
     why = placement.detour(game.terrain(state), walk.points, op.radius) or "through terrain"
-    return f"{cost:.1f}\" of movement: {float(walk.length):.1f}\" walked, {why}"
+    return f"{show(float(walk.length))} walked, {why}"
 
 
 def _check_move_end(game: Game, state: State, op: Operative, how: str,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from solo_ops.core.errors import RuleError
 from solo_ops.game.action_checks import move_limit
 from solo_ops.game.move_goals import engaged_foes
-from solo_ops.game.player_moves import _route
+from solo_ops.game.player_moves import _route, terrain_added
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import reach
@@ -169,12 +169,11 @@ def _way(game: Game, state: State, op: Operative, walk: Walk) -> str:
     """How the preview says the walk's cost: `` around the walls`` where the way bends,
     `` away`` on open ground, and where terrain adds to it, what for (`` of movement: 3.0"
     walked, climbing onto deck-1``, as a refused move says it)."""
-    units = game.settings.units
-    length, cost = float(walk.length), float(walk.cost)
-    if cost - length >= placement.DETOUR_SHOWN:
-        why = placement.detour(game.terrain(state), walk.points, op.radius) or "through terrain"
-        return f" of movement: {measure.length(length, units)} walked, {why}"
-    return " " + reach.way_words(length, math.dist(walk.points[0], walk.points[-1]))
+    added = terrain_added(game, state, op, walk,
+                          lambda d: measure.length(d, game.settings.units))
+    if added is not None:
+        return f" of movement: {added}"
+    return " " + reach.way_words(float(walk.length), math.dist(walk.points[0], walk.points[-1]))
 
 
 def _words(game: Game, op: Operative, spot: tuple[float, float], asked: tuple[float, float],
