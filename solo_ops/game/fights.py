@@ -67,9 +67,7 @@ def enemy_fight(game: Game, state: State, op: Operative, action: Action, *,
 def _helpers_words(game: Game, state: State, op: Operative, target: Operative) -> str:
     """For a fight the players roll by hand: each side's helpers (001: +1 to hit each, to 2+
     at best), as :func:`roll_fight` counts them; empty when neither side has one."""
-    mine = _fight_helpers(game, state, op, target)
-    theirs = (_fight_helpers(game, state, target, op)
-              if game.settings.fight_assist == "both" else 0)
+    mine, theirs = _helpers(game, state, op, target)
     said = [f"{who.label} hits 1 better for each of {n} friendly helper(s)"
             for who, n in ((op, mine), (target, theirs)) if n]
     return (" " + "; ".join(said) + ".") if said else ""
@@ -100,10 +98,8 @@ def roll_fight(game: Game, state: State, op: Operative, target: Operative) -> An
                                   target.radius):
         extra = {"defender_first": True}
     assert state.dice is not None
-    helped = (_fight_helpers(game, state, target, op)
-              if game.settings.fight_assist == "both" else 0)  # the defender's
-    helpers = (_fight_helpers(game, state, op, target), helped)
-    return attacks.roll_fight(state.edition, state.dice, op, target, helpers,
+    return attacks.roll_fight(state.edition, state.dice, op, target,
+                              _helpers(game, state, op, target),
                               cp=cp.hooks(game), choices=fight_choices.hooks(game), **extra)
 
 
@@ -112,6 +108,14 @@ def _gap(a: Operative, b: Operative) -> float | None:
     if a.at is None or b.at is None:
         return None
     return max(0.0, reach.base_gap(a, b))
+
+
+def _helpers(game: Game, state: State, op: Operative, target: Operative) -> tuple[int, int]:
+    """(the attacker's helpers, the defender's) in ``op``'s fight with ``target``: the
+    defender's only under setting ``fight_assist: both``."""
+    helped = (_fight_helpers(game, state, target, op)
+              if game.settings.fight_assist == "both" else 0)
+    return _fight_helpers(game, state, op, target), helped
 
 
 def _fight_helpers(game: Game, state: State, op: Operative, target: Operative) -> int:
