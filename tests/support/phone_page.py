@@ -113,6 +113,19 @@ class PageServer:
         self.close()
 
 
+def touch_pages(browser: Any, viewports: dict[str, dict[str, int]]
+                ) -> tuple[dict[str, Any], list[str]]:
+    """A touch page at twice the pixel density for each of ``viewports`` (name: size), and
+    the list every page's script errors are added to."""
+    pages = {name: browser.new_context(viewport=vp, device_scale_factor=2,
+                                       has_touch=True).new_page()
+             for name, vp in viewports.items()}
+    errors: list[str] = []
+    for page in pages.values():
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    return pages, errors
+
+
 def open_page(page: Any, url: str) -> None:
     """Open the page at ``url`` and wait until its board is drawn at its opening zoom."""
     page.goto(url)

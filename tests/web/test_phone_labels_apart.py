@@ -23,6 +23,7 @@ from tests.support.phone_page import (
     moments,
     open_page,
     overlapping_labels,
+    touch_pages,
 )
 
 PHONES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640}}
@@ -40,12 +41,7 @@ def _drawn_labels(page: Any) -> int:
 
 
 def test_labels_of_close_marks_do_not_overlap_on_a_phone(browser: Any) -> None:
-    pages = {name: browser.new_context(viewport=vp, device_scale_factor=2,
-                                       has_touch=True).new_page()
-             for name, vp in PHONES.items()}
-    errors: list[str] = []
-    for page in pages.values():
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    pages, errors = touch_pages(browser, PHONES)
     server = None
     found: dict[tuple[str, str, str], list[tuple[str, str]]] = {}
     try:

@@ -16,7 +16,7 @@ import pytest
 from tests.support import browser as b
 from tests.support.api import scenario_path
 from tests.support.paths import SCENARIOS
-from tests.support.phone_page import PageServer, moments, open_page, zoom
+from tests.support.phone_page import PageServer, moments, open_page, touch_pages, zoom
 
 SIZES = {"390x844": {"width": 390, "height": 844}, "360x640": {"width": 360, "height": 640},
          "768x1024": {"width": 768, "height": 1024}}
@@ -57,11 +57,7 @@ def _corner(page: Any, where: str) -> None:
 
 
 def test_no_ruler_number_is_cut_at_the_board_edge(browser: Any) -> None:
-    pages = {name: browser.new_context(viewport=vp, device_scale_factor=2,
-                                       has_touch=True).new_page() for name, vp in SIZES.items()}
-    errors: list[str] = []
-    for page in pages.values():
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    pages, errors = touch_pages(browser, SIZES)
     server = None
     cut: dict[tuple[str, str, str], list[str]] = {}
     try:
