@@ -13,12 +13,15 @@ all.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import factorial
 from typing import Any
 
+from solo_ops.core.limits import bounds
 from solo_ops.rules import kt2024
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec, Retained
 
@@ -172,36 +175,89 @@ def _rule_names(spec: AttackSpec) -> frozenset[str]:
     return frozenset(rule.name for rule in spec.rules)
 
 
-def _kinds(count: int, wc: int, wn: int, wf: int) -> list[tuple[int, int, int, int]]:
-    """``(crits, normals, fails, ways)`` of ``count`` dice whose faces are ``wc`` crits, ``wn``
-    normals and ``wf`` fails (ways out of ``(wc + wn + wf) ** count``); outcomes with no way
-    are left out, as the Fraction version left out zero chances."""
+_Hits = tuple[tuple[int, int, int], ...] | list[tuple[int, int, int]]
+"""``(crits, normals, ways)`` of a pool of dice, one entry per distinct ``(crits, normals)``
+(the failed dice are the rest), crits then normals ascending where a table made them."""
+
+
+def _kinds(count: int, wc: int, wn: int, wf: int) -> tuple[tuple[int, int, int], ...]:
+    """``(crits, normals, ways)`` of ``count`` dice whose faces are ``wc`` crits, ``wn``
+    normals and ``wf`` fails (ways out of ``(wc + wn + wf) ** count``), crits then normals
+    ascending; outcomes with no way are left out, as the Fraction version left out zero
+    chances."""
     splits = _SPLITS[count] if count < len(_SPLITS) else _multinomials(count)[count]
     span = range(count + 1)
     pc, pn, pf = [wc**i for i in span], [wn**i for i in span], [wf**i for i in span]
-    return [(c, n, f, ways) for c, n, f, k in splits if (ways := k * pc[c] * pn[n] * pf[f])]
+    return tuple((c, n, ways) for c, n, f, k in splits if (ways := k * pc[c] * pn[n] * pf[f]))
 
 
-def _attack_counts(spec: AttackSpec, names: frozenset[str] | None = None
-                   ) -> tuple[dict[tuple[int, int, int], int], int]:
-    """``(crits, normal hits, fails) -> ways`` after Accurate and the re-roll policy, before
-    :func:`kt2024_dice.after_roll`, and the number all the ways are out of (a power of six).
-    ``names``: the names of the spec's rules, when the caller has them (:func:`_rule_names`)."""
-    accurate = min(spec.accurate, spec.attacks)
+_ROLLED = {faces: tuple(_kinds(count, *faces) for count in range(_MOST_DICE + 1))
+           for faces in ((7 - crit_at, kn, crit_at - 1 - kn)
+                         for crit_at in range(2, 7) for kn in range(crit_at - 1))}
+"""``_ROLLED[(crit faces, normal faces, failing faces)][count]``: the :data:`_Hits` of
+``count`` attack dice with no re-roll, out of ``6 ** count``, for every kind of attack die
+(crits from Lethal's ``crit_at``+, 2+..6+; normal hits from the Hit stat below it; a 1 always
+fails: :func:`kt2024_dice.classify`): the same for every attack, built once when the module is
+imported (5,005 outcomes)."""
+
+_SAVES = {save: tuple(_kinds(count, 1, 6 - save, save - 1)
+                      for count in range(bounds("defence_dice")[1] + 1))
+          for save in range(bounds("save")[0], bounds("save")[1] + 1)}
+"""``_SAVES[save][count]``: ``(crit saves, normal saves, ways)`` of ``count`` defence dice
+(``core.limits``: 0..12) with Save ``save``+ (2+..6+: a 6 a crit save, ``save``+ a normal
+one, :func:`kt2024_dice.classify_save`), out of ``6 ** count``; built at import."""
+
+
+def _by_saves(rolls: tuple[tuple[int, int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """``(saves, ways)`` of defence ``rolls``, crit and normal saves together (all an attack
+    that retained no crit needs to know: each save blocks a normal hit)."""
+    out: dict[int, int] = {}
+    for cs, ns, ways in rolls:
+        out[cs + ns] = out.get(cs + ns, 0) + ways
+    return tuple(out.items())
+
+
+_SAVE_TOTALS = {save: tuple(_by_saves(roll) for roll in rolls) for save, rolls in _SAVES.items()}
+"""``_SAVE_TOTALS[save][count]``: :func:`_by_saves` of ``_SAVES[save][count]``; built at
+import."""
+
+_SLOTS = tuple(tuple((c, n, c + n * (rolled + 1)) for c in range(rolled + 1)
+                     for n in range(rolled - c + 1)) for rolled in range(_MOST_DICE + 1))
+"""``_SLOTS[rolled]``: ``(crits, normals, slot)`` of every outcome of ``rolled`` dice in the
+Kronecker packing of :func:`_rolled_counts` (``x**c y**n`` in slot ``c + n * (rolled + 1)``)."""
+
+_SLOT_CODES = tuple(next((code for code in "BHILQ" if array(code).itemsize >= size), "")
+                    for size in range(9))
+"""``_SLOT_CODES[bytes]``: the :mod:`array` type code of the smallest unsigned machine integer
+with at least that many bytes (none past 8), to read a packed integer's slots at once."""
+
+_HOT_MEANS = {hit: Fraction(sum(kt2024.hot_damage(face, hit) for face in range(1, 7)), 6)
+              for hit in range(bounds("hit")[0], bounds("hit")[1] + 1)}
+"""Hot's mean self-damage for each Hit stat an attack can have (``core.limits``: 2+..6+)."""
+
+
+def _rolled_counts(spec: AttackSpec, names: frozenset[str], one_kind: bool = False
+                   ) -> tuple[_Hits, int, int]:
+    """The :data:`_Hits` of the rolled attack dice after the re-roll policy, the number all the
+    ways are out of (a power of six), and Accurate's dice (retained as normal hits unrolled, not
+    in the hits). ``names``: the names of the spec's rules (:func:`_rule_names`). ``one_kind``:
+    count every hit as a crit (the re-rolls only read the failed dice), for Obscured, after
+    which only the number of hits matters. Without a re-roll the hits are a table's
+    (:data:`_ROLLED`): read them, never change them."""
+    accurate = spec.accurate if "accurate" in names or spec.accurate_bonus else 0
+    accurate = min(accurate, spec.attacks)
     rolled = spec.attacks - accurate
-    crit_at = spec.crit_needed
+    crit_at = spec.crit_needed if "lethal" in names else 6
     kc = 7 - crit_at  # faces crit_at..6 (kt2024_dice.classify: a 1 always fails)
     kn = max(0, crit_at - spec.hit_needed)
     kf = 6 - kc - kn
-    out: dict[tuple[int, int, int], int] = {}
-    names = _rule_names(spec) if names is None else names
+    if one_kind:
+        kc, kn = kc + kn, 0
     if "relentless" in names:  # every failed die re-rolled once: 36 ways a die
-        return {(c, n + accurate, f): ways for c, n, f, ways
-                in _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf)}, 36**rolled
+        return _kinds(rolled, kc * (6 + kf), kn * (6 + kf), kf * kf), 36**rolled, accurate
     ceaseless, balanced = "ceaseless" in names, "balanced" in names
     if not (ceaseless or balanced):
-        return {(c, n + accurate, f): ways for c, n, f, ways
-                in _kinds(rolled, kc, kn, kf)}, 6**rolled
+        return _ROLLED[(kc, kn, kf)][rolled], 6**rolled, accurate
     # Ceaseless re-rolls the r dice of the most common failed face, then Balanced one failed
     # die not yet re-rolled. Everything is a polynomial in x (a crit) and y (a normal hit),
     # packed into one integer with a slot of ``bits`` bits for each x**c * y**n (Kronecker
@@ -213,6 +269,9 @@ def _attack_counts(spec: AttackSpec, names: frozenset[str] | None = None
     most = (rolled if ceaseless else 0) + (1 if balanced else 0)
     total = 6 ** (rolled + most)
     size = (total.bit_length() + 8) // 8  # bytes a slot: no slot ever holds more than total
+    code = _SLOT_CODES[size] if size < len(_SLOT_CODES) else ""
+    if code:  # slots read as one machine array (its whole number of bytes a slot)
+        size = array(code).itemsize
     bits = 8 * size
     stride = rolled + 1  # x**c y**n sits in slot c + n * stride (c + n <= rolled)
     hits = (kc << bits) + (kn << (bits * stride))
@@ -225,7 +284,8 @@ def _attack_counts(spec: AttackSpec, names: frozenset[str] | None = None
     for f in range(rolled + 1):
         first = fact[rolled] // (fact[f] * fact[rolled - f]) * powers[rolled - f]
         if ceaseless and f:
-            for r, w in enumerate(ways_f[f]):
+            for r in range(1, f + 1):  # at least one die on the most common face, at most f
+                w = ways_f[f][r]
                 if w:
                     groups[r + (1 if balanced and f > r else 0)] += first * w
         else:
@@ -235,49 +295,49 @@ def _attack_counts(spec: AttackSpec, names: frozenset[str] | None = None
     for k in range(most - 1, -1, -1):
         acc = acc * die + groups[k] * 6 ** (most - k)
     raw = acc.to_bytes(size * stride * stride, "little")
-    for c in range(rolled + 1):
-        for n in range(rolled - c + 1):
-            at = size * (c + n * stride)
-            ways = int.from_bytes(raw[at:at + size], "little")
-            if ways:
-                out[(c, n + accurate, rolled - c - n)] = ways
-    return out, total
+    if code:
+        slots = array(code, raw)
+        if sys.byteorder == "big":
+            slots.byteswap()
+        out = [(c, n, ways) for c, n, at in _SLOTS[rolled] if (ways := slots[at])]
+    else:
+        out = [(c, n, ways) for c, n, at in _SLOTS[rolled]
+               if (ways := int.from_bytes(raw[size * at:size * (at + 1)], "little"))]
+    return out, total, accurate
 
 
 def _retained_counts(spec: AttackSpec, obscured: bool, names: frozenset[str] | None = None
-                     ) -> tuple[dict[tuple[int, int, int], int], int]:
-    """``(crits, normals, fails) -> ways`` after :func:`kt2024_dice.after_roll` (its steps written
-    out here, in its order: Obscured, Punishing, Rending, Severe), and the denominator."""
+                     ) -> tuple[_Hits, int]:
+    """The :data:`_Hits` of the attack dice after Accurate and :func:`kt2024_dice.after_roll`
+    (its steps written out here, in its order: Obscured, Punishing, Rending, Severe), and the
+    denominator. A table's hits when nothing changes them: read them, never change them."""
     names = _rule_names(spec) if names is None else names
-    counts, den = _attack_counts(spec, names)
+    if obscured:  # every crit a normal hit, then one normal hit discarded: no crit is retained
+        hits, den, accurate = _rolled_counts(spec, names, one_kind=True)
+        normals: dict[int, int] = {}
+        for h, _n, ways in hits:
+            n = h + accurate - 1 if h + accurate else 0
+            normals[n] = normals.get(n, 0) + ways
+        return [(0, n, ways) for n, ways in normals.items()], den
+    hits, den, accurate = _rolled_counts(spec, names)
     punishing, rending, severe = "punishing" in names, "rending" in names, "severe" in names
-    if not (obscured or punishing or rending or severe):
-        return counts, den
-    out: dict[tuple[int, int, int], int] = {}
-    for (c, n, f), ways in counts.items():
-        if obscured:
-            n += c
-            c = 0
-            if n:
-                n -= 1
-                f += 1
-        else:
-            if punishing and c and f:
-                f -= 1
-                n += 1
-            if rending and c and n:
-                n -= 1
-                c += 1
-            if severe and not c and n:
-                n -= 1
-                c += 1
-        key = (c, n, f)
+    if not (punishing or rending or severe):
+        return (hits if not accurate else [(c, n + accurate, ways) for c, n, ways in hits]), den
+    attacks = spec.attacks  # the failed dice: attacks - crits - normals
+    out: dict[tuple[int, int], int] = {}
+    for c, n, ways in hits:
+        n += accurate
+        if punishing and c and c + n < attacks:
+            n += 1
+        if rending and c and n:
+            n -= 1
+            c += 1
+        if severe and not c and n:
+            n -= 1
+            c += 1
+        key = (c, n)
         out[key] = out.get(key, 0) + ways
-    return out, den
-
-
-def _fractions(counts: dict[Any, int], den: int) -> dict[Any, Fraction]:
-    return {key: Fraction(ways, den) for key, ways in counts.items()}
+    return [(c, n, ways) for (c, n), ways in out.items()], den
 
 
 def add_probability(into: dict[Any, Fraction], key: Any, p: Fraction) -> None:
@@ -292,154 +352,156 @@ def add_probability(into: dict[Any, Fraction], key: Any, p: Fraction) -> None:
 def attack_dice_2024(spec: AttackSpec) -> dict[tuple[int, int, int], Fraction]:
     """Exact distribution of (crits, normal hits, fails) after Accurate and the re-roll
     policy, before :func:`kt2024_dice.after_roll`."""
-    return _fractions(*_attack_counts(spec))
+    hits, den, accurate = _rolled_counts(spec, _rule_names(spec))
+    rolled = spec.attacks - accurate
+    return {(c, n + accurate, rolled - c - n): Fraction(ways, den) for c, n, ways in hits}
 
 
 def retained_2024(spec: AttackSpec, obscured: bool = False) -> dict[Retained, Fraction]:
     """Exact distribution of the retained dice after :func:`kt2024_dice.after_roll`."""
-    counts, den = _retained_counts(spec, obscured)
-    return {Retained(c, n, f): Fraction(ways, den) for (c, n, f), ways in counts.items()}
-
-
-def _save_counts(count: int, save: int, scale: int = 1, free: int = 0
-                 ) -> list[tuple[int, int, int]]:
-    """``(crit saves, normal saves, ways)`` of ``count`` defence dice (6 a crit save,
-    ``save``+ a normal one, :func:`kt2024_dice.classify_save`), each ways times ``scale``, with
-    ``free`` normal saves more (retained unrolled: cover)."""
-    return [(c, n + free, ways * scale)
-            for c, n, _f, ways in _kinds(count, 1, 6 - save, save - 1)]
+    hits, den = _retained_counts(spec, obscured)
+    return {Retained(c, n, spec.attacks - c - n): Fraction(ways, den) for c, n, ways in hits}
 
 
 @lru_cache(maxsize=256)
 def save_dice(count: int, save: int) -> dict[tuple[int, int], Fraction]:
     """Exact distribution of (crit saves, normal saves) on ``count`` defence dice."""
     den = 6**count
-    return {(c, n): Fraction(ways, den) for c, n, ways in _save_counts(count, save)}
+    return {(c, n): Fraction(ways, den) for c, n, ways in _kinds(count, 1, 6 - save, save - 1)}
+
+
+_Roll = list[tuple[int, int, int]]
+"""``(crit saves, normal saves, ways)`` of the defence, out of ``6 ** dice``."""
+
+
+def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, saturate: bool
+                   ) -> tuple[int, int, int, _Roll, _Roll | None]:
+    """How the defence rolls: the Save its dice read with (Brutal: only crit saves block, as
+    with a Save of 6+); the dice rolled and the normal saves retained unrolled when no crit is
+    retained (Piercing removes ``cuts[0]`` dice); the :data:`_Roll` when a crit is retained
+    (Piercing Crits: ``cuts[1]``); and when a crits-only attack leaves the cover save useless
+    (:func:`kt2024_dice.cover_useless`: no pair can form), the roll of every collected die
+    instead, else None. In cover one collected die is a normal save retained unrolled
+    (:func:`kt2024_dice.cover_saves`: none with Saturate or Brutal, or when no die is left)."""
+    save = 6 if brutal else defence.save
+    rolled: list[int] = []
+    free: list[int] = []
+    for cut in cuts:  # kt2024_dice.defence_dice_count
+        collected = max(0, defence.dice - cut)
+        free.append(1 if defence.cover and not saturate and collected > 0 and not brutal else 0)
+        rolled.append(collected - free[-1])
+    scale = 6 ** (defence.dice - rolled[1])
+    rolls = [(cs, ns + free[1], w * scale) for cs, ns, w in _SAVES[save][rolled[1]]]
+    every = None
+    if free[1] and (rolled[1] == 0 or defence.save >= 6):
+        every = [(cs, ns, w * scale // 6) for cs, ns, w in _SAVES[save][rolled[1] + 1]]
+    return save, rolled[0], free[0], rolls, every
 
 
 def _shot_counts(spec: AttackSpec, defence: DefenceSpec
                  ) -> tuple[dict[int, int], int, int, int]:
-    """The counting core of :func:`shoot_2024`: ``(damage -> ways, denominator, ways with a
-    crit retained, its denominator)``. Saves are allocated as :func:`kt2024_dice.allocate_saves`
-    does (the least damage), worked out directly when a crit does at least a normal hit's
-    damage (crit saves on crits first, then the normal saves: pairs on crits while a pair is
-    worth more, see :func:`least_damage`), else by that function itself."""
+    """The counting core of :func:`shoot_2024`: ``(damage -> ways, ascending; denominator; ways
+    with a crit retained; its denominator)``. Saves are allocated as
+    :func:`kt2024_dice.allocate_saves` does (the least damage), worked out directly when a crit
+    does at least a normal hit's damage (crit saves on crits first, then the normal saves:
+    pairs on crits while a pair is worth more, see :func:`least_damage`), else by that function
+    itself. The defence dice collected depend on whether a crit was retained
+    (:func:`_defence_rolls`)."""
     names = _rule_names(spec)
-    counts, den = _retained_counts(spec, defence.obscured, names)
-    kept: dict[tuple[int, int], int] = {}
-    with_crit = 0
-    for (c, n, _f), ways in counts.items():
-        kept[(c, n)] = kept.get((c, n), 0) + ways
-        if c:
-            with_crit += ways
-    dice = defence.dice
+    hits, den = _retained_counts(spec, defence.obscured, names)
     pierce = spec.value("piercing") if "piercing" in names else 0
     cuts = (pierce, max(pierce, spec.value("piercing_crits"))
             if "piercing_crits" in names else pierce)
     brutal = "brutal" in names
-    rolls, plain, useless = _defence_rolls(defence, cuts, brutal, "saturate" in names)
+    save, rolled0, free0, rolls1, every = _defence_rolls(defence, cuts, brutal,
+                                                         "saturate" in names)
+    only_roll = rolls1 if every is None else every  # what a crits-only attack meets
+    dice = defence.dice
     nd, cd = spec.normal, spec.crit
     dev = spec.devastating if "devastating" in names else 0
     cap = NO_CAP if defence.wounds is None else defence.wounds
-    dist: dict[int, int] = {}
     whole = 6**dice
+    with_crit = 0
     if cd < nd:  # rare: let kt2024_dice.allocate_saves itself find the least damage
-        for (c, n), ways in kept.items():
-            roll = plain[1] if c and not n and useless[1] else rolls[1 if c else 0]
-            for cs, ns, w in (roll if c or n else [(0, 0, whole)]):
+        scale0 = 6 ** (dice - rolled0)
+        rolls0 = [(cs, ns + free0, w * scale0) for cs, ns, w in _SAVES[save][rolled0]]
+        dist: dict[int, int] = {}
+        for c, n, ways in hits:
+            with_crit += ways if c else 0
+            roll = only_roll if c and not n else rolls1 if c else rolls0 if n else [(0, 0, whole)]
+            for cs, ns, w in roll:
                 damage = dev * c + kt2024.allocate_saves(c, n, cs, ns, nd, cd, brutal).damage
                 damage = damage if damage < cap else cap
                 dist[damage] = dist.get(damage, 0) + ways * w
-        return dist, den * whole, with_crit, den
-    if brutal:  # only crit saves block
-        rolls = [[(cs, 0, w) for cs, _ns, w in roll] for roll in rolls]
-    double = cd >= 2 * nd
-    top = max((dev + cd) * c + nd * n for c, n in kept)  # the damage if nothing is blocked
+        return dict(sorted(dist.items())), den * whole, with_crit, den
+    top = (dev + cd) * spec.attacks  # no more damage than every die a crit, none blocked
     if cap > top:
         cap = top
     hist = [0] * (cap + 1)
-    hist[0] = kept.pop((0, 0), 0) * whole  # no hit: no damage, whatever the saves
-    _add_no_crit(hist, [(n, ways) for (c, n), ways in kept.items() if not c], rolls[0], nd,
-                 cap)
-    crits = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and (n or not useless[1])]
-    only = [(c, n, ways, dev * c) for (c, n), ways in kept.items() if c and not n and useless[1]]
-    # least_damage written out (this loop is the hot path of the AI's expected damage); the
-    # defence dice collected depend on whether a crit was retained (Piercing Crits), and a
-    # crits-only attack may leave the cover save useless (then every die is rolled)
-    for items, roll in ((crits, rolls[1]), (only, plain[1])):
-        if not items:
-            continue
-        for cs, ns, w in roll:
-            half = ns >> 1
-            saves = cs + ns
-            for c, n, ways, base in items:
-                if c <= cs:  # every crit blocked by a crit save, no crit left for pairs
-                    over = c + n - saves
-                    damage = base + over * nd if over > 0 else base
+    normals: list[tuple[int, int]] = []  # (normal hits, ways) of the attacks with no crit
+    crits: list[tuple[int, int, int, int]] = []  # (crits, normals, ways, Devastating's damage)
+    only: list[tuple[int, int, int, int]] = []  # the same with no normal hit, if it differs
+    for c, n, ways in hits:
+        if c:
+            with_crit += ways
+            (only if every is not None and not n else crits).append((c, n, ways, dev * c))
+        elif n:
+            normals.append((n, ways))
+        else:
+            hist[0] = ways * whole  # no hit: no damage, whatever the saves
+    if normals:
+        _add_no_crit(hist, normals, _SAVE_TOTALS[save][rolled0], free0,
+                     6 ** (dice - rolled0), nd, cap)
+    for items, roll in ((crits, rolls1), (only, only_roll)):
+        if items:
+            _add_crits(hist, items, roll, nd, cd, cap)
+    return {d: ways for d, ways in enumerate(hist) if ways}, den * whole, with_crit, den
+
+
+def _add_crits(hist: list[int], items: list[tuple[int, int, int, int]], roll: _Roll, nd: int,
+               cd: int, cap: int) -> None:
+    """Add to ``hist`` the damage of the attacks that retained a crit (``(crits, normals,
+    ways, Devastating's damage)``) against the defence ``roll``, ``cd >= nd``: :func:`least_damage`
+    written out (this loop is the hot path of the AI's expected damage)."""
+    double = cd >= 2 * nd
+    for cs, ns, w in roll:
+        half = ns >> 1
+        saves = cs + ns
+        for c, n, ways, base in items:
+            if c <= cs:  # every crit blocked by a crit save, no crit left for pairs
+                over = c + n - saves
+                damage = base + over * nd if over > 0 else base
+            else:
+                cr = c - cs
+                if ns:
+                    pairs = half if half < cr else cr
+                    if not double:
+                        enough = (ns - n + 1) >> 1
+                        if enough < pairs:
+                            pairs = enough if enough > 0 else 0
+                    singles = ns - 2 * pairs
+                    if singles > n:
+                        singles = n
+                    damage = base + (cr - pairs) * cd + (n - singles) * nd
                 else:
-                    cr = c - cs
-                    if ns:
-                        pairs = half if half < cr else cr
-                        if not double:
-                            enough = (ns - n + 1) >> 1
-                            if enough < pairs:
-                                pairs = enough if enough > 0 else 0
-                        singles = ns - 2 * pairs
-                        if singles > n:
-                            singles = n
-                        damage = base + (cr - pairs) * cd + (n - singles) * nd
-                    else:
-                        damage = base + cr * cd + n * nd
-                hist[damage if damage < cap else cap] += ways * w
-    dist = {d: ways for d, ways in enumerate(hist) if ways}
-    return dist, den * whole, with_crit, den
+                    damage = base + cr * cd + n * nd
+            hist[damage if damage < cap else cap] += ways * w
 
 
 def _add_no_crit(hist: list[int], normals: list[tuple[int, int]],
-                 roll: list[tuple[int, int, int]], nd: int, cap: int) -> None:
+                 totals: tuple[tuple[int, int], ...], free: int, scale: int, nd: int,
+                 cap: int) -> None:
     """Add to ``hist`` the damage of the attacks that retained no crit (``(normal hits,
-    ways)``) against the defence ``roll``: each save, crit or normal, blocks a normal hit
-    (:func:`least_damage` with no crits), so only how many saves there are matters, and the
-    roll's ways are added up by it first."""
-    by_saves: dict[int, int] = {}
-    for cs, ns, w in roll:
-        by_saves[cs + ns] = by_saves.get(cs + ns, 0) + w
-    for saves, w in by_saves.items():
+    ways)``) against the defence's ``(saves rolled, ways)`` (:data:`_SAVE_TOTALS`), with ``free``
+    saves retained unrolled and every ways times ``scale``: each save, crit or normal, blocks a
+    normal hit (:func:`least_damage` with no crits), so only how many saves there are
+    matters."""
+    for saves, w in totals:
+        saves += free
+        w *= scale
         for n, ways in normals:
             over = (n - saves) * nd
             hist[(over if over < cap else cap) if over > 0 else 0] += ways * w
-
-
-_Rolls = list[list[tuple[int, int, int]]]
-
-
-def _defence_rolls(defence: DefenceSpec, cuts: tuple[int, int], brutal: bool, saturate: bool
-                   ) -> tuple[_Rolls, _Rolls, list[bool]]:
-    """Per Piercing cut (no crit retained, a crit retained): the ``(crit saves, normal saves,
-    ways)`` with the cover save retained unrolled, the same with every collected die rolled
-    (worked out only where the next answer says it is read; else the first list again), and
-    whether a crits-only attack leaves the cover save useless (as
-    :func:`kt2024_dice.cover_saves` and :func:`kt2024_dice.cover_useless` read it: with Brutal
-    it is never retained; against crits alone it is rolled when no pair can form)."""
-    dice, save = defence.dice, defence.save
-    rolls: _Rolls = []
-    plain: _Rolls = []
-    useless: list[bool] = []
-    for cut in cuts:
-        if rolls and cut == cuts[0]:
-            rolls.append(rolls[0])
-            plain.append(plain[0])
-            useless.append(useless[0])
-            break
-        collected = max(0, dice - cut)  # kt2024_dice.defence_dice_count
-        free = 1 if defence.cover and not saturate and collected > 0 and not brutal else 0
-        rolled = collected - free  # one normal save retained unrolled
-        rolls.append(_save_counts(rolled, save, 6 ** (dice - rolled), free))
-        useless.append(bool(free) and (collected == 1 or save >= 6))
-        # every collected die rolled: read only where the cover save is useless
-        plain.append(_save_counts(collected, save, 6 ** (dice - collected)) if useless[-1]
-                     else rolls[-1])
-    return rolls, plain, useless
 
 
 def least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, nd: int,
@@ -472,13 +534,13 @@ def least_damage(crits: int, normals: int, crit_saves: int, normal_saves: int, n
 def _shoot_2024(spec: AttackSpec, defence: DefenceSpec) -> Odds:
     """:func:`shoot_2024` without its cache."""
     dist_ways, den, crit_ways, crit_den = _shot_counts(spec, defence)
-    dist = {d: Fraction(ways, den) for d, ways in sorted(dist_ways.items())}
+    dist = {d: Fraction(ways, den) for d, ways in dist_ways.items()}
     extras: dict[str, Fraction] = {"p_crit": Fraction(crit_ways, crit_den)}
     if defence.wounds is not None:
-        extras["p_incapacitated"] = dist.get(defence.wounds, Fraction(0))
+        down = dist.get(defence.wounds)
+        extras["p_incapacitated"] = Fraction(0) if down is None else down
     if spec.has("hot"):
-        extras["hot_mean"] = Fraction(sum(kt2024.hot_damage(face, spec.hit)
-                                          for face in range(1, 7)), 6)
+        extras["hot_mean"] = _HOT_MEANS[spec.hit]
     mean = Fraction(sum(d * ways for d, ways in dist_ways.items()), den)
     return Odds(dist, extras, mean)
 
@@ -562,14 +624,6 @@ def fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int 
     return _fight_2024(attacker, defender, attacker_wounds, defender_wounds, policy)
 
 
-def _by_dice(counts: dict[tuple[int, int, int], int]) -> list[tuple[int, int, int]]:
-    """``(crits, normals, ways)``: failed dice play no part in a fight."""
-    out: dict[tuple[int, int], int] = {}
-    for (c, n, _f), ways in counts.items():
-        out[(c, n)] = out.get((c, n), 0) + ways
-    return [(c, n, ways) for (c, n), ways in out.items()]
-
-
 def _fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int | None,
                 defender_wounds: int | None, policy: str = "best") -> FightOdds:
     """:func:`fight_2024` without its cache: the retained dice of each side are counted
@@ -580,9 +634,8 @@ def _fight_2024(attacker: AttackSpec, defender: AttackSpec, attacker_wounds: int
     if policy not in FIGHT_POLICIES:
         raise ValueError(f"fight policy must be one of {', '.join(FIGHT_POLICIES)}, "
                          f"got {policy!r}")
-    counts_a, den_a = _retained_counts(attacker, False)
-    counts_d, den_d = _retained_counts(defender, False)
-    sides_a, sides_d = _by_dice(counts_a), _by_dice(counts_d)
+    sides_a, den_a = _retained_counts(attacker, False)  # failed dice play no part in a fight
+    sides_d, den_d = _retained_counts(defender, False)
     joint: dict[tuple[int, int], int] = {}
     if policy == "strike":
         for ca, na, p in sides_a:
