@@ -34,6 +34,10 @@ UNCLIMBABLE = 1000.0
 """Inches: the climb onto a feature no move may climb (a Dash's board, :data:`NO_CLIMB`),
 more than any move's allowance, so a walk goes round it or is refused."""
 TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
+FOOTPRINT_MARGIN = 1e-6
+"""Inches: how much each footprint's box is grown for :meth:`_Soft.near_footprints`, more
+than :data:`TOUCHING` and the crossing test's ``TOL``: a segment whose box stays farther from
+every footprint's crosses, passes and ends on no outline."""
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
@@ -88,6 +92,7 @@ class _Soft:
     en: np.ndarray = field(init=False, repr=False)  # and end
     owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
     box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
+    boxes: np.ndarray = field(init=False, repr=False)  # (F, 4) each footprint's, grown
 
     def __post_init__(self) -> None:
         self.exits = self.exits or [0.0] * len(self.polys)
@@ -102,6 +107,11 @@ class _Soft:
             self.ev = self.en = np.zeros((0, 2))
             self.owner = np.zeros(0, dtype=int)
             self.box = np.zeros(4)
+        # each footprint's box grown by FOOTPRINT_MARGIN (an empty ring's meets nothing)
+        self.boxes = np.array([[*(r.v.min(axis=0) - FOOTPRINT_MARGIN),
+                                *(r.v.max(axis=0) + FOOTPRINT_MARGIN)] if len(r)
+                               else [np.inf, np.inf, -np.inf, -np.inf] for r in self.rings],
+                              dtype=float).reshape(-1, 4)
 
     @staticmethod
     def of(board: Board, radius: float = 0.0) -> _Soft:
@@ -129,7 +139,36 @@ class _Soft:
     def __bool__(self) -> bool:
         return bool(self.polys)
 
+    def near_footprints(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) whether segment ``P->Q``'s box meets some footprint's box grown by
+        :data:`FOOTPRINT_MARGIN`: the segments that may cross, pass a corner of or end on a
+        footprint's outline. Every other one costs nothing (:meth:`cost_near` adds nothing to
+        its 0.0)."""
+        b = self.boxes
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        m = hi[:, None, 0] >= b[None, :, 0]
+        m &= lo[:, None, 0] <= b[None, :, 2]
+        m &= hi[:, None, 1] >= b[None, :, 1]
+        m &= lo[:, None, 1] <= b[None, :, 3]
+        return m.any(axis=1)
+
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) :meth:`cost_near` of the segments ``P->Q``, worked out only for those near a
+        footprint (:meth:`near_footprints`; most legs of a walking graph are far from every
+        one): each segment's surcharge is its own, whatever others are asked with it, and
+        the others' is 0.0, so the answer is :meth:`cost_near`'s, float for float."""
+        if len(P) == 0 or len(self.ev) == 0:
+            return np.zeros(len(P))
+        near = self.near_footprints(P, Q)
+        if near.all():
+            return self.cost_near(P, Q)
+        total = np.zeros(len(P))
+        idx = np.flatnonzero(near)
+        if len(idx):
+            total[idx] = self.cost_near(P[idx], Q[idx])
+        return total
+
+    def cost_near(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) the surcharge for walking each segment ``P->Q``: per footprint, the entries
         into it times its entry cost and the exits times its exit cost. The segment's pieces
         between crossings are read in their middles, and its two ends where they stand: an end

@@ -173,14 +173,33 @@ class Graph:
         return ai, bj, self.weight(self.pos[ai], self.pos[bj])
 
 
+    def weight_both(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`weight` of each segment ``P->Q`` and of the way back ``Q->P`` (what
+        :meth:`Walker.with_discs` wants of its new pairs), the surcharges of both found by
+        one ``soft.cost`` call: each segment's surcharge is its own, and each length is
+        computed as :meth:`weight` computes it, so both are :meth:`weight`'s floats."""
+        w = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1])
+        wb = np.hypot(P[:, 0] - Q[:, 0], P[:, 1] - Q[:, 1])
+        if not self.soft:
+            return w, wb
+        c = self.soft.cost(np.concatenate([P, Q]), np.concatenate([Q, P]))
+        return w + c[:len(P)], wb + c[len(P):]
+
     def pairs_new(self, nodes: np.ndarray, new: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``pairs_among(new, others)`` with ``others = [nodes, new]`` (``nodes`` below
         ``new[0]``, ``new`` ascending), keeping the pairs with a node of ``nodes`` or ``i < j``
-        -- what :meth:`Walker.with_discs` adds. The same pairs in the same order, found with
-        less work: among ``new`` the reverse tangent test is the grid's transpose, and the
-        pairs ``i > j`` are dropped before the wall and base tests (each segment's answer and
-        cost are its own)."""
+        -- what :meth:`Walker.with_discs` adds: :meth:`pairs_new_index` and the pairs'
+        costs."""
+        ai, bj = self.pairs_new_index(nodes, new)
+        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+
+    def pairs_new_index(self, nodes: np.ndarray, new: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of :meth:`pairs_new` without their costs. The same pairs in the same
+        order as ``pairs_among``, found with less work: among ``new`` the reverse tangent test
+        is the grid's transpose, and the pairs ``i > j`` are dropped before the wall and base
+        tests (each segment's answer is its own)."""
         a = new
         others = np.concatenate([nodes, new])
         ns = len(nodes)
@@ -189,8 +208,7 @@ class Graph:
             p, q = jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
                                 rings.prv, rings.nxt, rings.f, rings.lf,
                                 *_disc_arrays(self.discs), TOL, END)
-            ai, bj = a[p], others[q]
-            return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+            return a[p], others[q]
         m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
@@ -205,8 +223,7 @@ class Graph:
                                 self.un[ai[k]])
             ai, bj = ai[keep], bj[keep]
         ok = ~self.blocked(self.pos[ai], self.pos[bj])
-        ai, bj = ai[ok], bj[ok]
-        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+        return ai[ok], bj[ok]
 
 
 def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],

@@ -234,12 +234,15 @@ class Walker:
                     units=(up, un))
         new = np.arange(n0, len(pos))
         others = np.concatenate([nodes, new])
-        ai, bj, w = sub.pairs_new(nodes, new)
+        ai, bj = sub.pairs_new_index(nodes, new)
         sub.pi = np.concatenate([pi, ai])
         sub.pj = np.concatenate([pj, bj])
+        if g.soft:  # the new pairs' cost both ways (climbs and drops differ)
+            w, wb = sub.weight_both(sub.pos[ai], sub.pos[bj])
+            sub.pb = np.concatenate([pb, wb])
+        else:
+            w = sub.weight(sub.pos[ai], sub.pos[bj])
         sub.pw = np.concatenate([pw, w])
-        if g.soft:  # the new pairs' cost the other way (climbs and drops differ)
-            sub.pb = np.concatenate([pb, sub.weight(sub.pos[bj], sub.pos[ai])])
         sub.active = others
         return sub
 
