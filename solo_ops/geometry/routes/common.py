@@ -20,6 +20,7 @@ from solo_ops.geometry import jit
 # the compiled loops (numba), loaded when first used; the numpy code is the reference
 jd = jit.kernels("distance")
 jm = jit.kernels("movement")
+jb = jit.kernels("bases")
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle

@@ -280,7 +280,10 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     i, k = tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
     xi, nj = todo[i], live[k]
     d = np.hypot(*(C[xi] - g.pos[nj]).T)
-    keep = dist[nj] + d <= move + 1e-9
+    plain_tot = dist[nj] + d
+    keep = plain_tot <= move + 1e-9
+    if g.soft:  # a surcharge only adds (d + s >= d): a link its length alone cannot make
+        keep &= plain_tot < cost[xi] - 1e-12  # beat the straight walk is dropped below anyway
     xi, nj, d = xi[keep], nj[keep], d[keep]
     w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
     tot = dist[nj] + w

@@ -16,7 +16,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import shapely
@@ -97,7 +97,7 @@ class Routes:
         self._walkers: dict[float, Walker] = {}
         self._disc_sets: dict[tuple[tuple[float, float, float], ...], Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
-                              tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
+                              tuple[Polygon | None, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
@@ -388,13 +388,14 @@ class Routes:
             if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
-            if fast_discs():  # GEOS's vertices from the table, no buffering
-                V = disc_coords(arr[miss, :2], grown[miss])
-                made = cast(np.ndarray, shapely.polygons(np.concatenate([V, V[:, :1]], axis=1)))
-                polys = list(made)
+            polys: list[Polygon | None]
+            if fast_discs():  # GEOS's vertices from the table, no buffering: the polygons
+                V = disc_coords(arr[miss, :2], grown[miss])  # are made when asked for
+                polys = [None] * len(miss)
                 verts = list(V)
             else:
-                polys, verts = buffered_discs(arr[miss, :2], grown[miss])
+                made, verts = buffered_discs(arr[miss, :2], grown[miss])
+                polys = list(made)
             if len({v.shape for v in verts}) == 1:
                 # the missed bases' edges at once: each row's unit edge is computed from its
                 # own two vertices, so stacking the polygons changes no value
