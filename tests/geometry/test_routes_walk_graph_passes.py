@@ -1,11 +1,13 @@
 """The cheaper walking graphs of issue 39 give exactly the old answers.
 
 ``_Soft.cost`` works out the surcharge only of the segments whose box meets a footprint's
-(:meth:`near_footprints`), the others costing 0.0; ``Graph.weight_both`` finds a pair's cost
-both ways with one surcharge call. Each is checked against the computation it replaced, float
-for float, on every shipped board with surcharged terrain: segments between the walking
-graph's corners (which lie on the footprints' outlines), random points and points on the
-footprints' edges, asked all at once and one by one.
+(:meth:`near_footprints`), the others costing 0.0, and asks shapely about every first piece
+and every end at once (``cost_near``); ``Graph.weight_both`` finds a pair's cost both ways
+with one surcharge call; ``query.start_costs`` finds the start's links and straight walks
+with one. Each is checked against the computation it replaced (a frozen copy below), float for
+float, on every shipped board with surcharged terrain: segments between the walking graph's
+corners (which lie on the footprints' outlines), random points and points on the footprints'
+edges, asked all at once and one by one.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+import shapely
 
 from solo_ops.geometry import routes as R
+from solo_ops.geometry.routes.query import start_costs
 from tests.support.route_boards import BOARD_LIST, IDS, R32
 
 SOFT_BOARDS = [b for b in BOARD_LIST if R.Routes(b).walker(R32).graph.soft]
@@ -35,6 +39,69 @@ def segments(routes: R.Routes, rng: np.random.Generator, n: int) -> tuple[np.nda
     P = pool[rng.integers(0, len(pool), n)]
     Q = pool[rng.integers(0, len(pool), n)]
     return P, Q
+
+
+def cost_ref(soft: Any, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """``_Soft.cost`` as it was before issue 39 (every segment, a shapely call per footprint
+    and per end), frozen."""
+    total = np.zeros(len(P))
+    if len(P) == 0 or len(soft.ev) == 0:
+        return total
+    lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+    x0, y0, x1, y1 = soft.box
+    tol = R.TOL
+    active = ((hi[:, 0] >= x0 - tol) & (lo[:, 0] <= x1 + tol)
+              & (hi[:, 1] >= y0 - tol) & (lo[:, 1] <= y1 + tol))
+    si, ei, t = R.rings.crossings(P, Q, soft.ev, soft.en, active)
+    n = len(soft.polys)
+    amounts, leaving = np.asarray(soft.amounts, float), np.asarray(soft.exits, float)
+    vs, vv, vt = R.rings.touches(P, Q, soft.ev, active, R.costs.TOUCHING)
+    touched = np.unique(vs * n + soft.owner[vv]) if len(vs) else np.zeros(0, np.int64)
+    if len(touched):
+        ck = si * n + soft.owner[ei]
+        sel = np.isin(ck, touched)
+        soft.by_pieces(P, Q, touched, np.concatenate([ck[sel], vs * n + soft.owner[vv]]),
+                       np.concatenate([t[sel], vt]), total)
+        si, ei, t = si[~sel], ei[~sel], t[~sel]
+    p_band, q_band = soft.in_band(P, active), soft.in_band(Q, active)
+    if len(si):
+        keys, k, first = R.costs.crossing_groups(si * n + soft.owner[ei], t)
+        seg, pid = np.divmod(keys, n)
+        mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
+        cores = soft.cores()
+        out = np.zeros(len(keys), dtype=int)
+        extra = np.zeros(len(keys))
+        for j in np.unique(pid).tolist():
+            sel = pid == j
+            inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
+            out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+            if p_band[seg[sel]].any() or q_band[seg[sel]].any():
+                last_inside = inside == (k[sel] % 2 == 0)
+                extra[sel] = (soft.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
+                    + (soft.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
+        np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
+        crossed = np.concatenate([keys, touched])
+    else:
+        crossed = touched
+    if p_band.any() or q_band.any():
+        soft.end_changes(P, Q, p_band | q_band, crossed, total)
+    return total
+
+
+@pytest.mark.parametrize("board", SOFT_BOARDS, ids=[b.name for b in SOFT_BOARDS])
+def test_soft_cost_as_before(board: Any) -> None:
+    routes = R.Routes(board)
+    rng = np.random.default_rng(40)
+    for radius in (R32, 1.0):
+        soft = routes.walker(radius).graph.soft
+        P, Q = segments(routes, rng, 3000)
+        # ends on the outlines and corners exactly (the band and the piece-by-piece cases)
+        on = soft.ev[rng.integers(0, len(soft.ev), 300)]
+        P = np.concatenate([P, on, soft.ev])
+        Q = np.concatenate([Q, on[::-1] + 0.5, soft.en + (soft.en - soft.ev)])
+        want = cost_ref(soft, P, Q)
+        assert soft.cost_near(P, Q).tobytes() == want.tobytes()
+        assert soft.cost(P, Q).tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("board", SOFT_BOARDS, ids=[b.name for b in SOFT_BOARDS])
@@ -96,3 +163,28 @@ def test_pairs_new_is_its_index_and_the_costs(board: Any) -> None:
     ai2, bj2 = sub.pairs_new_index(nodes, new)
     assert np.array_equal(ai, ai2) and np.array_equal(bj, bj2)
     assert w.tobytes() == sub.weight(sub.pos[ai], sub.pos[bj]).tobytes()
+
+
+@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+def test_start_costs_are_the_links_and_straight_walks(board: Any) -> None:
+    routes = R.Routes(board)
+    walker = routes.walker(R32)
+    rng = np.random.default_rng(11)
+    g0 = walker.graph
+    for _ in range(6):
+        s = g0.pos[rng.integers(0, len(g0.pos))] + rng.uniform(-1, 1, 2)
+        start = (float(s[0]), float(s[1]))
+        bases = [(float(s[0] + rng.uniform(-5, 5)), float(s[1] + rng.uniform(-5, 5)), 0.5)
+                 for _ in range(6)]
+        _, g, _ = routes.walk_graph(R32, bases, start, 6.0)
+        S = np.array([start])
+        dx, dy = walker.grid(6.0, 0.5)
+        C = np.stack([start[0] + dx, start[1] + dy], axis=1)
+        sj, sw, clear, cost = start_costs(g, S, C)
+        active = np.arange(len(g.pos)) if g.active is None else g.active
+        _, wj, ww = g.links(S, active)
+        assert np.array_equal(sj, wj) and sw.tobytes() == ww.tobytes()
+        want_clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
+        want = np.full(len(C), np.inf)
+        want[want_clear] = g.weight(np.repeat(S, int(want_clear.sum()), axis=0), C[want_clear])
+        assert np.array_equal(clear, want_clear) and cost.tobytes() == want.tobytes()

@@ -21,6 +21,7 @@ from solo_ops.geometry import jit
 jd = jit.kernels("distance")
 jm = jit.kernels("movement")
 jb = jit.kernels("bases")
+jw = jit.kernels("walls")
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle

@@ -200,24 +200,24 @@ class _Soft:
                            np.concatenate([t[sel], vt]), total)
             si, ei, t = si[~sel], ei[~sel], t[~sel]
         # ends on an outline (rare): one test of every end against every outline at once
-        p_band, q_band = self.in_band(P, active), self.in_band(Q, active)
+        banded = self.in_band(np.concatenate([P, Q]), np.concatenate([active, active]))
+        p_band, q_band = banded[:len(P)], banded[len(P):]
         if len(si):
             keys, k, first = crossing_groups(si * n + self.owner[ei], t)
             seg, pid = np.divmod(keys, n)
             mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
-            cores = self.cores()
-            out = np.zeros(len(keys), dtype=int)
+            # each first piece's middle in its own footprint's core, all in one call
+            inside_all = shapely.contains_xy(self.core_array()[pid], mid[:, 0], mid[:, 1])
+            out = (k + np.where(inside_all, 0, 1)) // 2
             extra = np.zeros(len(keys))
-            for j in np.unique(pid).tolist():
+            for j in np.unique(pid[p_band[seg] | q_band[seg]]).tolist():
                 sel = pid == j
-                inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
-                out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+                inside = inside_all[sel]
                 # an end on the outline is beside the footprint: the first piece inside
                 # entered it there, the last piece inside (k even: as the first) leaves it
-                if p_band[seg[sel]].any() or q_band[seg[sel]].any():
-                    last_inside = inside == (k[sel] % 2 == 0)
-                    extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
-                        + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
+                last_inside = inside == (k[sel] % 2 == 0)
+                extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
+                    + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
             np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
             crossed = np.concatenate([keys, touched])
         else:
@@ -315,6 +315,17 @@ class _Soft:
     @cached_property
     def _cores(self) -> dict[float, list[Any]]:
         return {}
+
+    @cached_property
+    def _core_array(self) -> np.ndarray:
+        arr = np.empty(len(self.polys), dtype=object)
+        arr[:] = self.cores()
+        return arr
+
+    def core_array(self) -> np.ndarray:
+        """:meth:`cores` (at :data:`TOUCHING`) as an object array, built once: one geometry
+        per footprint, for the tests that ask each point about its own footprint at once."""
+        return self._core_array
 
     def cores(self, touching: float = TOUCHING) -> list[Any]:
         """Each footprint shrunk by ``touching`` (:data:`TOUCHING`): a piece of a walk that

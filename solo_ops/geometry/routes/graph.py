@@ -18,12 +18,13 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, EPS, TOL, jm, unit_vectors
+from solo_ops.geometry.routes.common import END, EPS, TOL, jw, unit_vectors
 from solo_ops.geometry.routes.costs import _Soft
 from solo_ops.geometry.routes.discs import Discs, _disc_arrays
 from solo_ops.geometry.routes.rings import (
     Rings,
     blocked,
+    run_boxes,
     sees,
     tangent_grid,
     tangent_u,
@@ -122,12 +123,14 @@ class Graph:
 
     def links(self, X: np.ndarray, nodes: np.ndarray | None = None,
               bound: np.ndarray | None = None, base: np.ndarray | None = None,
-              batch: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              batch: bool = False, costed: bool = True
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Visible tangent links from points X to graph corners: (point, node, cost).
         ``nodes`` restricts the corners; with ``bound`` (per point) and ``base`` (per node),
         links with ``base[node] + |X - corner| > bound[point]`` are dropped. One point is
         tested by :meth:`sees`, several (or one with ``batch``) by :meth:`blocked`; each
-        point's links are the same whatever other points come with it."""
+        point's links are the same whatever other points come with it. ``costed`` False (one
+        point): each link's length without its surcharge (the caller adds it)."""
         if len(X) == 0 or len(self.pos) == 0 or (nodes is not None and len(nodes) == 0):
             return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
         if len(X) == 1 and bound is None and not batch:
@@ -145,7 +148,7 @@ class Graph:
             ok = keep[self.sees(x, pos[keep], s4)]
             nj = nj[ok]
             w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
-            if self.soft:
+            if self.soft and costed:
                 w = w + self.soft.cost(np.repeat(x[None, :], len(ok), axis=0), pos[ok])
             return np.zeros(len(nj), dtype=int), nj, w
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
@@ -205,8 +208,9 @@ class Graph:
         ns = len(nodes)
         if jit.ENABLED:  # pair by pair, in the same order
             rings = self.rings
-            p, q = jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
-                                rings.prv, rings.nxt, rings.f, rings.lf,
+            _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+            p, q = jw.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
+                                rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                                 *_disc_arrays(self.discs), TOL, END)
             return a[p], others[q]
         m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
@@ -295,9 +299,10 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
         rings = g.rings
-        k = jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
-                           rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
-                           TOL, END)
+        _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+        k = jw.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
+                           rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
+                           *_disc_arrays(g.discs), TOL, END)
         return xi[k], nj[k], tot[k]
     head = np.concatenate(([True], xi[1:] != xi[:-1]))
     starts = head.nonzero()[0]

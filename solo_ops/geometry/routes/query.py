@@ -607,16 +607,11 @@ class Routes:
         if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
             return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
         n = len(g.pos)
-        active = np.arange(n) if g.active is None else g.active
-        _, sj, sw = g.links(S, active)
+        sj, sw, clear, cost = start_costs(g, S, C)
         init = np.full(n, np.inf)
         np.minimum.at(init, sj, sw)
         dist, pred = dijkstra(n, init, g.pi, g.pj, g.pw, limit=move, back=g.back)
-        cost = np.full(len(C), np.inf)
         via = np.full(len(C), -1, dtype=int)
-        clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
-        if clear.any():
-            cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
         live = (dist <= move + 1e-9).nonzero()[0]
         if len(live):
             ci, nj, tot = best_links(g, C, S[0], clear, cost, live, dist, move)
@@ -645,6 +640,29 @@ class Routes:
             return self._make_walk(pts, walker.radius)
 
         return Reach(points, costs, walk_of)
+
+
+def start_costs(g: Graph, S: np.ndarray, C: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The start's part of :meth:`Routes.reachable` in the walking graph ``g``: its links to
+    the corners in use (corner, cost: ``g.links``), whether the straight walk to each end
+    point ``C`` is clear, and that walk's cost (inf where it is not). The surcharges of the
+    links and of the clear straight walks are found by one ``soft.cost`` call (each segment's
+    surcharge is its own), added to the lengths as ``g.links`` and ``g.weight`` add them."""
+    active = np.arange(len(g.pos)) if g.active is None else g.active
+    _, sj, sw = g.links(S, active, costed=False)
+    cost = np.full(len(C), np.inf)
+    clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
+    ends = C[clear]
+    P = np.repeat(S, len(ends), axis=0)
+    straight = np.hypot(ends[:, 0] - P[:, 0], ends[:, 1] - P[:, 1])
+    if g.soft and len(sj) + len(ends):
+        extra = g.soft.cost(np.repeat(S, len(sj) + len(ends), axis=0),
+                            np.concatenate([g.pos[sj], ends]))
+        sw = sw + extra[:len(sj)]
+        straight = straight + extra[len(sj):]
+    cost[clear] = straight
+    return sj, sw, clear, cost
 
 
 WALK_EVENTS_KEPT = 256
