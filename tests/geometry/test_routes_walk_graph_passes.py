@@ -3,7 +3,7 @@
 ``_Soft.cost`` works out the surcharge only of the segments whose box meets a footprint's
 (:meth:`near_footprints`), the others costing 0.0, and asks shapely about every first piece
 and every end at once (``cost_near``); ``Graph.weight_both`` finds a pair's cost both ways
-with one surcharge call; ``query.start_costs`` finds the start's links and straight walks
+with one surcharge call; ``graph.start_costs`` finds the start's links and straight walks
 with one. Each is checked against the computation it replaced (a frozen copy below), float for
 float, on every shipped board with surcharged terrain: segments between the walking graph's
 corners (which lie on the footprints' outlines), random points and points on the footprints'
@@ -19,7 +19,7 @@ import pytest
 import shapely
 
 from solo_ops.geometry import routes as R
-from solo_ops.geometry.routes.query import start_costs
+from solo_ops.geometry.routes.graph import start_costs
 from tests.support.route_boards import BOARD_LIST, IDS, R32
 
 SOFT_BOARDS = [b for b in BOARD_LIST if R.Routes(b).walker(R32).graph.soft]

@@ -230,6 +230,17 @@ class Graph:
         return ai[ok], bj[ok]
 
 
+def side_table(T: np.ndarray, rings: Rings) -> np.ndarray:
+    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
+    ``s4`` of :func:`sees`)."""
+    if len(T) == 0 or len(rings) == 0:
+        return np.zeros((len(T), len(rings)), dtype=bool)
+    f, u = rings.f, rings.v
+    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
+    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
+    return o4 > TOL * rings.lf[None, :]
+
+
 def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],
                  frame: tuple[float, float, float, float], soft: _Soft) -> Graph:
     """The reduced visibility graph of ``polys`` (hard) and ``soft`` footprints within the box
@@ -326,3 +337,26 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
     k = k[first]
     return xi[k], nj[k], tot[k]
+
+
+def start_costs(g: Graph, S: np.ndarray, C: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The start's part of :meth:`Routes.reachable` in the walking graph ``g``: its links to
+    the corners in use (corner, cost: ``g.links``), whether the straight walk to each end
+    point ``C`` is clear, and that walk's cost (inf where it is not). The surcharges of the
+    links and of the clear straight walks are found by one ``soft.cost`` call (each segment's
+    surcharge is its own), added to the lengths as ``g.links`` and ``g.weight`` add them."""
+    active = np.arange(len(g.pos)) if g.active is None else g.active
+    _, sj, sw = g.links(S, active, costed=False)
+    cost = np.full(len(C), np.inf)
+    clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
+    ends = C[clear]
+    P = np.repeat(S, len(ends), axis=0)
+    straight = np.hypot(ends[:, 0] - P[:, 0], ends[:, 1] - P[:, 1])
+    if g.soft and len(sj) + len(ends):
+        extra = g.soft.cost(np.repeat(S, len(sj) + len(ends), axis=0),
+                            np.concatenate([g.pos[sj], ends]))
+        sw = sw + extra[:len(sj)]
+        straight = straight + extra[len(sj):]
+    cost[clear] = straight
+    return sj, sw, clear, cost

@@ -29,6 +29,7 @@ from solo_ops.geometry.routes.common import (
     EPS,
     Point2,
     _radii,
+    _triples,
     as_points,
     jd,
     unit_vectors,
@@ -42,11 +43,17 @@ from solo_ops.geometry.routes.discs import (
     fast_discs,
     in_discs,
 )
-from solo_ops.geometry.routes.graph import Graph, _build_graph, best_links
+from solo_ops.geometry.routes.graph import (
+    Graph,
+    _build_graph,
+    best_links,
+    side_table,
+    start_costs,
+)
 from solo_ops.geometry.routes.pairs import PairQuery
 from solo_ops.geometry.routes.paths import dijkstra, floyd
 from solo_ops.geometry.routes.results import Reach, Route, Walk
-from solo_ops.geometry.routes.rings import blocked, side_table
+from solo_ops.geometry.routes.rings import blocked
 from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
 
 REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
@@ -569,11 +576,10 @@ class Routes:
         the links to corners are decided point by point), so leaving the others out changes
         nothing but the time (a charge wants the ~1" around its target, not the whole 12"
         circle)."""
-        blockers = [tuple(float(v) for v in tuple(b)[:3]) for b in blockers]
+        blockers = _triples(blockers)
         key = (float(radius), float(start[0]), float(start[1]), type(move), move,
                tuple(blockers), type(spacing), spacing,
-               None if near is None else tuple(tuple(float(v) for v in tuple(d)[:3])
-                                               for d in near))
+               None if near is None else tuple(_triples(near)))
         walker = self.walker(radius)
         memo = walker.reaches
         got = memo.get(key)
@@ -640,29 +646,6 @@ class Routes:
             return self._make_walk(pts, walker.radius)
 
         return Reach(points, costs, walk_of)
-
-
-def start_costs(g: Graph, S: np.ndarray, C: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The start's part of :meth:`Routes.reachable` in the walking graph ``g``: its links to
-    the corners in use (corner, cost: ``g.links``), whether the straight walk to each end
-    point ``C`` is clear, and that walk's cost (inf where it is not). The surcharges of the
-    links and of the clear straight walks are found by one ``soft.cost`` call (each segment's
-    surcharge is its own), added to the lengths as ``g.links`` and ``g.weight`` add them."""
-    active = np.arange(len(g.pos)) if g.active is None else g.active
-    _, sj, sw = g.links(S, active, costed=False)
-    cost = np.full(len(C), np.inf)
-    clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
-    ends = C[clear]
-    P = np.repeat(S, len(ends), axis=0)
-    straight = np.hypot(ends[:, 0] - P[:, 0], ends[:, 1] - P[:, 1])
-    if g.soft and len(sj) + len(ends):
-        extra = g.soft.cost(np.repeat(S, len(sj) + len(ends), axis=0),
-                            np.concatenate([g.pos[sj], ends]))
-        sw = sw + extra[:len(sj)]
-        straight = straight + extra[len(sj):]
-    cost[clear] = straight
-    return sj, sw, clear, cost
 
 
 WALK_EVENTS_KEPT = 256

@@ -255,10 +255,9 @@ def blocked(P: np.ndarray, Q: np.ndarray, rings: Rings) -> np.ndarray:
     away from its ends) into the obstacle."""
     S, E = len(P), len(rings)
     if jit.ENABLED and S and E:  # segment by segment, edge runs far from it passed over
-        _, cs, cl, rlo, rhi, _ = run_boxes(rings)
         return jw.blocked(np.ascontiguousarray(P, dtype=float),
                           np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
-                          rings.f, rings.lf, cs, cl, rlo, rhi, TOL, END)
+                          rings.f, rings.lf, *run_boxes(rings)[1:5], TOL, END)
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
@@ -366,10 +365,8 @@ def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nx
 
 
 def run_boxes(rings: Rings) -> tuple[Any, ...]:
-    """The rings' runs of up to :data:`RUN` consecutive edges (every ring starts one) and
-    their boxes, worked out once per rings (they depend on the rings alone): ``(RUN, starts,
-    lengths, box lows, box highs, the successor of each run's last vertex)``, each box the
-    run's edges' boxes (grown by :data:`TOL`) grown by 1e-9 more."""
+    """The rings' runs of up to :data:`RUN` edges (every ring starts one), once per rings:
+    ``(RUN, starts, lengths, box lows, box highs, each run's last vertex's successor)``."""
     runs = rings.runs
     if runs is None or runs[0] != RUN:
         E = len(rings)
@@ -502,7 +499,7 @@ def sees(x: np.ndarray, T: np.ndarray, rings: Rings, s4: np.ndarray | None = Non
 
     Only edges facing ``x`` are tested: a segment from outside an obstacle into it enters
     through an edge that faces its start. ``s4`` optionally holds the precomputed sides of T
-    against every edge (``side_table``)."""
+    against every edge (``graph.side_table``)."""
     m = len(T)
     if m == 0 or len(rings) == 0:
         return np.ones(m, dtype=bool)
@@ -633,17 +630,6 @@ def sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
             enters = wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
             out[ti[enters]] = False
     return out
-
-
-def side_table(T: np.ndarray, rings: Rings) -> np.ndarray:
-    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
-    ``s4`` of :func:`sees`)."""
-    if len(T) == 0 or len(rings) == 0:
-        return np.zeros((len(T), len(rings)), dtype=bool)
-    f, u = rings.f, rings.v
-    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
-    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
-    return o4 > TOL * rings.lf[None, :]
 
 
 def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> np.ndarray:
