@@ -20,6 +20,7 @@ import shapely
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.routes.graph import start_costs
+from tests.support.jit_switch import compiled
 from tests.support.route_boards import BOARD_LIST, IDS, R32
 
 SOFT_BOARDS = [b for b in BOARD_LIST if R.Routes(b).walker(R32).graph.soft]
@@ -188,3 +189,32 @@ def test_start_costs_are_the_links_and_straight_walks(board: Any) -> None:
         want = np.full(len(C), np.inf)
         want[want_clear] = g.weight(np.repeat(S, int(want_clear.sum()), axis=0), C[want_clear])
         assert np.array_equal(clear, want_clear) and cost.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("board", SOFT_BOARDS, ids=[b.name for b in SOFT_BOARDS])
+def test_soft_cost_with_the_compiled_outline_test_as_before(board: Any) -> None:
+    # the compiled prefilter (segments within 1e-6 of an outline) keeps every segment that
+    # costs something: the answers are the frozen copy's, compiled or not; and it keeps no
+    # more than the footprints' boxes do
+    pytest.importorskip("numba")
+    routes = R.Routes(board)
+    rng = np.random.default_rng(41)
+    soft = routes.walker(R32).graph.soft
+    P, Q = segments(routes, rng, 3000)
+    on = soft.ev[rng.integers(0, len(soft.ev), 300)]
+    # along edges, from corners, a hair off the outlines, and wholly inside footprints
+    t = rng.uniform(0, 1, (300, 1))
+    e = rng.integers(0, len(soft.ev), 300)
+    along = soft.ev[e] + (soft.en[e] - soft.ev[e]) * t
+    P = np.concatenate([P, on, soft.ev, along, along + 1e-7, along - 2e-6])
+    Q = np.concatenate([Q, on[::-1] + 0.5, soft.en + (soft.en - soft.ev), along[::-1],
+                        along + 1e-7 + 0.3, along - 2e-6 + 0.01])
+    want = cost_ref(soft, P, Q)
+    with compiled(True):
+        got = soft.cost(P, Q)
+        close = soft.near_outlines(P, Q)
+    with compiled(False):
+        plain = soft.cost(P, Q)
+    assert got.tobytes() == want.tobytes() and plain.tobytes() == want.tobytes()
+    assert not (close & ~soft.near_footprints(P, Q)).any()
+    assert (want[~close] == 0.0).all() and (~close).any() and (want[close] == 0).any()

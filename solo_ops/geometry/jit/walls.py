@@ -196,3 +196,67 @@ def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: 
             out_q[m] = q
             m += 1
     return out_p[:m], out_q[:m]
+
+
+@njit
+def _seg_dist_le(px: float, py: float, qx: float, qy: float, ax: float, ay: float, bx: float,
+                 by: float, margin: float) -> bool:
+    """Whether the segments p -> q and a -> b may come within ``margin`` of each other: an end
+    of one within ``margin`` of the other (or a degenerate one), or the two crossing by their
+    ends' sides (taken loosely: a side within rounding counts both ways). Never False for
+    segments closer than ``margin`` less the arithmetic's rounding."""
+    for k in range(4):
+        if k == 0:
+            x, y, sx, sy, ex, ey = px, py, ax, ay, bx, by
+        elif k == 1:
+            x, y, sx, sy, ex, ey = qx, qy, ax, ay, bx, by
+        elif k == 2:
+            x, y, sx, sy, ex, ey = ax, ay, px, py, qx, qy
+        else:
+            x, y, sx, sy, ex, ey = bx, by, px, py, qx, qy
+        dx, dy = ex - sx, ey - sy
+        l2 = dx * dx + dy * dy
+        t = 0.0
+        if l2 > 0:
+            t = ((x - sx) * dx + (y - sy) * dy) / l2
+            t = min(max(t, 0.0), 1.0)
+        if np.hypot(x - (sx + t * dx), y - (sy + t * dy)) <= margin:
+            return True
+    dx, dy = qx - px, qy - py
+    fx, fy = bx - ax, by - ay
+    o1 = dx * (ay - py) - dy * (ax - px)
+    o2 = dx * (by - py) - dy * (bx - px)
+    o3 = fx * (py - ay) - fy * (px - ax)
+    o4 = fx * (qy - ay) - fy * (qx - ax)
+    return o1 * o2 <= 0 and o3 * o4 <= 0
+
+
+@njit
+def soft_near(P: np.ndarray, Q: np.ndarray, ev: np.ndarray, en: np.ndarray,
+              starts: np.ndarray, boxes: np.ndarray, margin: float) -> np.ndarray:
+    """For ``routes.costs._Soft.cost``: (S,) whether segment ``P[k] -> Q[k]`` may come within
+    ``margin`` of an edge ``ev -> en`` of a surcharged footprint (footprint f's edges are
+    ``starts[f] .. starts[f + 1] - 1``, its box grown by ``margin`` ``boxes[f]``). A segment
+    farther than that from every outline crosses none, passes no corner and has no end on one,
+    so it costs nothing (the footprints' boxes first, then their edges)."""
+    S = P.shape[0]
+    out = np.zeros(S, np.bool_)
+    for s in range(S):
+        px, py, qx, qy = P[s, 0], P[s, 1], Q[s, 0], Q[s, 1]
+        lox, hix = min(px, qx), max(px, qx)
+        loy, hiy = min(py, qy), max(py, qy)
+        for f in range(boxes.shape[0]):
+            if not (hix >= boxes[f, 0] and lox <= boxes[f, 2] and hiy >= boxes[f, 1]
+                    and loy <= boxes[f, 3]):
+                continue
+            for e in range(starts[f], starts[f + 1]):
+                ax, ay, bx, by = ev[e, 0], ev[e, 1], en[e, 0], en[e, 1]
+                if (max(ax, bx) < lox - margin or min(ax, bx) > hix + margin
+                        or max(ay, by) < loy - margin or min(ay, by) > hiy + margin):
+                    continue
+                if _seg_dist_le(px, py, qx, qy, ax, ay, bx, by, margin):
+                    out[s] = True
+                    break
+            if out[s]:
+                break
+    return out

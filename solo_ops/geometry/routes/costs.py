@@ -20,9 +20,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from solo_ops.geometry import shapes
+from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import NO_CLIMB, Board, Feature
-from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2, jw
 from solo_ops.geometry.routes.rings import Rings, crossings, touches
 
 ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
@@ -93,6 +93,7 @@ class _Soft:
     owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
     box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
     boxes: np.ndarray = field(init=False, repr=False)  # (F, 4) each footprint's, grown
+    edge_starts: np.ndarray = field(init=False, repr=False)  # (F + 1,) its edges in ev
 
     def __post_init__(self) -> None:
         self.exits = self.exits or [0.0] * len(self.polys)
@@ -107,6 +108,9 @@ class _Soft:
             self.ev = self.en = np.zeros((0, 2))
             self.owner = np.zeros(0, dtype=int)
             self.box = np.zeros(4)
+        # where each footprint's edges start in ev (they come footprint by footprint)
+        self.edge_starts = np.concatenate([[0], np.cumsum([len(r) for r in self.rings])]
+                                          ).astype(np.int64)
         # each footprint's box grown by FOOTPRINT_MARGIN (an empty ring's meets nothing)
         self.boxes = np.array([[*(r.v.min(axis=0) - FOOTPRINT_MARGIN),
                                 *(r.v.max(axis=0) + FOOTPRINT_MARGIN)] if len(r)
@@ -152,14 +156,28 @@ class _Soft:
         m &= lo[:, None, 1] <= b[None, :, 3]
         return m.any(axis=1)
 
+    def near_outlines(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) whether segment ``P->Q`` may come within :data:`FOOTPRINT_MARGIN` of a
+        footprint's outline: with the compiled loops, by each edge near its box (a segment
+        farther from every outline crosses none, passes no corner and has no end on one, so
+        :meth:`cost_near` adds nothing to its 0.0, even inside a footprint); else
+        :meth:`near_footprints`."""
+        if not jit.ENABLED:
+            return self.near_footprints(P, Q)
+        found: np.ndarray = jw.soft_near(np.ascontiguousarray(P, dtype=float),
+                                         np.ascontiguousarray(Q, dtype=float), self.ev,
+                                         self.en, self.edge_starts, self.boxes,
+                                         FOOTPRINT_MARGIN)
+        return found
+
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) :meth:`cost_near` of the segments ``P->Q``, worked out only for those near a
-        footprint (:meth:`near_footprints`; most legs of a walking graph are far from every
-        one): each segment's surcharge is its own, whatever others are asked with it, and
-        the others' is 0.0, so the answer is :meth:`cost_near`'s, float for float."""
+        footprint's outline (:meth:`near_outlines`; most legs of a walking graph are far from
+        every one): each segment's surcharge is its own, whatever others are asked with it,
+        and the others' is 0.0, so the answer is :meth:`cost_near`'s, float for float."""
         if len(P) == 0 or len(self.ev) == 0:
             return np.zeros(len(P))
-        near = self.near_footprints(P, Q)
+        near = self.near_outlines(P, Q)
         if near.all():
             return self.cost_near(P, Q)
         total = np.zeros(len(P))
