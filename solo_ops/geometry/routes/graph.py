@@ -188,6 +188,21 @@ class Graph:
         c = self.soft.cost(np.concatenate([P, Q]), np.concatenate([Q, P]))
         return w + c[:len(P)], wb + c[len(P):]
 
+    def add_pairs_new(self, nodes: np.ndarray, new: np.ndarray, pb: np.ndarray) -> None:
+        """Add to this graph's pairs (whose costs the other way are ``pb``) the pairs
+        :meth:`Walker.with_discs` gains (:meth:`pairs_new_index` of ``nodes`` and ``new``),
+        with their costs both ways; the corners in use become ``nodes`` then ``new``."""
+        ai, bj = self.pairs_new_index(nodes, new)
+        self.pi = np.concatenate([self.pi, ai])
+        self.pj = np.concatenate([self.pj, bj])
+        if self.soft:  # the new pairs' cost both ways (climbs and drops differ)
+            w, wb = self.weight_both(self.pos[ai], self.pos[bj])
+            self.pb = np.concatenate([pb, wb])
+        else:
+            w = self.weight(self.pos[ai], self.pos[bj])
+        self.pw = np.concatenate([self.pw, w])
+        self.active = np.concatenate([nodes, new])
+
     def pairs_new(self, nodes: np.ndarray, new: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``pairs_among(new, others)`` with ``others = [nodes, new]`` (``nodes`` below

@@ -236,18 +236,7 @@ class Walker:
             pi, pj, pw, pb = pi[keep], pj[keep], pw[keep], pb[keep]
         sub = Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
                     units=(up, un))
-        new = np.arange(n0, len(pos))
-        others = np.concatenate([nodes, new])
-        ai, bj = sub.pairs_new_index(nodes, new)
-        sub.pi = np.concatenate([pi, ai])
-        sub.pj = np.concatenate([pj, bj])
-        if g.soft:  # the new pairs' cost both ways (climbs and drops differ)
-            w, wb = sub.weight_both(sub.pos[ai], sub.pos[bj])
-            sub.pb = np.concatenate([pb, wb])
-        else:
-            w = sub.weight(sub.pos[ai], sub.pos[bj])
-        sub.pw = np.concatenate([pw, w])
-        sub.active = others
+        sub.add_pairs_new(nodes, np.arange(n0, len(pos)), pb)
         return sub
 
 
