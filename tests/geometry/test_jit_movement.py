@@ -191,7 +191,7 @@ def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
         with compiled(False):
             want = R.rings.tangent_grid(A, g.real, g.up, g.un)
         assert got.tobytes() == want.tobytes() and want.any() and not want.all()
-    s4 = R.rings.side_table(g.pos, g.rings)
+    s4 = R.graph.side_table(g.pos, g.rings)
     seen = hidden = 0
     for x in X[::3]:
         for T, table in ((g.pos, s4), (g.pos, None), (X, None)):

@@ -157,9 +157,10 @@ def hides_ref(discs: R.discs.Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
     return out
 
 
-def links_one_ref(g: R.graph.Graph, x: np.ndarray, nodes: np.ndarray | None
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``Graph.links`` of one point as it was (its soft cost from a broadcast copy)."""
+def links_one_ref(g: R.graph.Graph, x: np.ndarray, nodes: np.ndarray | None,
+                  costed: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``Graph.links`` of one point as it was (its soft cost from a broadcast copy; none with
+    ``costed`` False, as ``Routes.reachable`` asks since issue 39: it adds them itself)."""
     if nodes is None:
         real, up, un, pos = g.real, g.up, g.un, g.pos
         nj = np.arange(len(pos))
@@ -171,7 +172,7 @@ def links_one_ref(g: R.graph.Graph, x: np.ndarray, nodes: np.ndarray | None
     ok = keep[g.sees(x, pos[keep], s4)]
     nj = nj[ok]
     w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
-    if g.soft:
+    if g.soft and costed:
         w = w + g.soft.cost(np.broadcast_to(x, (len(ok), 2)).copy(), pos[ok])
     return np.zeros(len(nj), dtype=int), nj, w
 
@@ -416,11 +417,12 @@ def old_routes(monkeypatch: Any) -> None:
 
     def links(self: R.graph.Graph, X: np.ndarray, nodes: np.ndarray | None = None,
               bound: np.ndarray | None = None, base: np.ndarray | None = None,
-              batch: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              batch: bool = False, costed: bool = True
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if (len(X) == 1 and bound is None and not batch and len(self.pos)
                 and (nodes is None or len(nodes))):
-            return links_one_ref(self, X[0], nodes)
-        return plain_links(self, X, nodes, bound, base, batch)
+            return links_one_ref(self, X[0], nodes, costed)
+        return plain_links(self, X, nodes, bound, base, batch, costed)
 
     monkeypatch.setattr(R.walker.Walker, "with_discs", with_discs_ref)
     monkeypatch.setattr(R.walker.Walker, "grid", grid_offsets_ref)

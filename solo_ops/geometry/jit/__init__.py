@@ -68,7 +68,7 @@ def use_in_simulation(on: bool = True) -> None:
     ENABLED = AVAILABLE and MODE != "0" and (on or MODE == "1")
 
 
-MODULES = ("distance", "movement", "sight")
+MODULES = ("bases", "distance", "movement", "sight", "walls")
 """The kernel modules of this package."""
 
 

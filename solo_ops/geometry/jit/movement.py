@@ -1,6 +1,7 @@
-"""Compiled loops for movement and straight lines around walls (``routes.rings.blocked``, the
-wall test of every walk, route and straight distance, and ``routes.rings.blocked_rows``, the bases'
-own rings).
+"""Compiled loops for movement around walls and bases: the one-segment wall test
+(:func:`_one`, which :mod:`~solo_ops.geometry.jit.walls` takes run by run for
+``routes.rings.blocked``), ``routes.rings.blocked_rows`` (the bases' own rings), sight from a
+point, the searches and the bases' tests.
 
 Each function reproduces one numpy routine of the geometry element by element, with the same
 IEEE operations in the same order (see :mod:`solo_ops.geometry.jit`); the numpy routine stays
@@ -117,20 +118,6 @@ def _one(px: float, py: float, qx: float, qy: float, v: np.ndarray, prv: np.ndar
                 dx, dy, v[e, 0], v[e, 1], prv[e, 0], prv[e, 1], nxt[e, 0], nxt[e, 1]):
             return True
     return False
-
-
-@njit
-def blocked(P: np.ndarray, Q: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray,
-            f: np.ndarray, lf: np.ndarray, tol: float, end: float) -> np.ndarray:
-    """``routes.rings.blocked``: (S,) whether each segment ``P[k] -> Q[k]`` goes into an obstacle
-    of the rings (vertices ``v`` with their neighbours, edge vectors ``f = nxt - v`` and
-    lengths ``lf``). Every segment against every edge, as ``_blocked_dense`` (which
-    ``blocked_boxed`` equals: the pairs it skips cannot cross or touch)."""
-    out = np.zeros(P.shape[0], np.bool_)
-    s1 = np.empty(v.shape[0], np.int8)
-    for k in range(P.shape[0]):
-        out[k] = _one(P[k, 0], P[k, 1], Q[k, 0], Q[k, 1], v, prv, nxt, f, lf, s1, tol, end)
-    return out
 
 
 @njit
@@ -424,39 +411,6 @@ def near(X: np.ndarray, centres: np.ndarray, radii: np.ndarray, pad: float
 
 
 @njit
-def first_clear(xi: np.ndarray, nj: np.ndarray, C: np.ndarray, pos: np.ndarray,
-                v: np.ndarray, prv: np.ndarray, nxt: np.ndarray, f: np.ndarray, lf: np.ndarray,
-                centres: np.ndarray, radii: np.ndarray, x1: np.ndarray, x0: np.ndarray,
-                y1: np.ndarray, y0: np.ndarray, verts: np.ndarray, tol: float, end: float
-                ) -> np.ndarray:
-    """The rounds of ``routes.graph.best_links``: links ``C[xi[k]] -> pos[nj[k]]`` come grouped by
-    point, cheapest first; the index of each point's first link clear of the walls (the rings
-    ``v`` ...) and of the bases (``centres`` ..., none when empty), in point order. A link is
-    blocked or not on its own, so trying them one by one finds the link the rounds find."""
-    m = xi.shape[0]
-    out = np.empty(m, np.int64)
-    found = 0
-    ws1 = np.empty(v.shape[0], np.int8)
-    s1, dprv, dnxt, df, dlf = _ring_scratch(verts.shape[1])
-    done = -1
-    for k in range(m):
-        i = xi[k]
-        if i == done:
-            continue
-        cx, cy = C[i, 0], C[i, 1]
-        px, py = pos[nj[k], 0], pos[nj[k], 1]
-        if v.shape[0] and _one(cx, cy, px, py, v, prv, nxt, f, lf, ws1, tol, end):
-            continue
-        if centres.shape[0] and _disc_blocked(cx, cy, px, py, centres, radii, x1, x0, y1, y0,
-                                              verts, tol, end, s1, dprv, dnxt, df, dlf):
-            continue
-        out[found] = k
-        found += 1
-        done = i
-    return out[:found]
-
-
-@njit
 def _doubled(a: np.ndarray, b: np.ndarray, t: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The three growing outputs of :func:`crossings` and :func:`touches` (two index arrays
@@ -555,71 +509,6 @@ def touches(P: np.ndarray, Q: np.ndarray, v: np.ndarray, idx: np.ndarray, near: 
             out_t[m] = along / ld
             m += 1
     return out_s[:m], out_v[:m], out_t[:m]
-
-
-@njit
-def _tangent(x0: float, x1: float, vx: float, vy: float, upx: float, upy: float, unx: float,
-             uny: float) -> bool:
-    """``routes.rings.tangent_u`` of one point and one corner (as :func:`tangent_grid`)."""
-    dx = vx - x0
-    dy = vy - x1
-    s1 = dx * upy - dy * upx
-    s2 = dx * uny - dy * unx
-    tol = (abs(dx) + abs(dy)) * 1e-9
-    return (s1 >= -tol and s2 >= -tol) or (s1 <= tol and s2 <= tol)
-
-
-@njit
-def pairs_new(a: np.ndarray, others: np.ndarray, ns: int, real: np.ndarray, up: np.ndarray,
-              un: np.ndarray, pos: np.ndarray, v: np.ndarray, prv: np.ndarray,
-              nxt: np.ndarray, f: np.ndarray, lf: np.ndarray, centres: np.ndarray,
-              radii: np.ndarray, x1: np.ndarray, x0: np.ndarray, y1: np.ndarray,
-              y0: np.ndarray, verts: np.ndarray, tol: float, end: float
-              ) -> tuple[np.ndarray, np.ndarray]:
-    """``routes.graph.Graph.pairs_new`` up to the costs: the pairs (``a[p]``, ``others[q]``) --
-    ``others`` the ``ns`` old corners then ``a`` itself -- tangent both ways (and ``p < q``
-    among ``a``), clear of the walls (rings ``v`` ...) and of the bases (``centres`` ...,
-    none when empty), in row-major order: the rows (p) and columns (q) of the pairs kept."""
-    na, no = a.shape[0], others.shape[0]
-    cap = 64
-    out_p = np.empty(cap, np.int64)
-    out_q = np.empty(cap, np.int64)
-    m = 0
-    ws1 = np.empty(v.shape[0], np.int8)
-    s1, dprv, dnxt, df, dlf = _ring_scratch(verts.shape[1])
-    for p in range(na):
-        i = a[p]
-        rx, ry = real[i, 0], real[i, 1]
-        for q in range(no):
-            if q >= ns and q - ns <= p:
-                continue  # among the new corners only i < j
-            j = others[q]
-            # tangent at the new corner first: a base polygon's corner is tangent to about
-            # one direction in eight, a wall's to one in two (both must hold: the same pairs)
-            if not _tangent(real[j, 0], real[j, 1], rx, ry, up[i, 0], up[i, 1], un[i, 0],
-                            un[i, 1]):
-                continue
-            if not _tangent(rx, ry, real[j, 0], real[j, 1], up[j, 0], up[j, 1], un[j, 0],
-                            un[j, 1]):
-                continue
-            px, py, qx, qy = pos[i, 0], pos[i, 1], pos[j, 0], pos[j, 1]
-            if v.shape[0] and _one(px, py, qx, qy, v, prv, nxt, f, lf, ws1, tol, end):
-                continue
-            if centres.shape[0] and _disc_blocked(px, py, qx, qy, centres, radii, x1, x0, y1,
-                                                  y0, verts, tol, end, s1, dprv, dnxt, df,
-                                                  dlf):
-                continue
-            if m == cap:
-                cap *= 2
-                grow_p = np.empty(cap, np.int64)
-                grow_q = np.empty(cap, np.int64)
-                grow_p[:m] = out_p
-                grow_q[:m] = out_q
-                out_p, out_q = grow_p, grow_q
-            out_p[m] = p
-            out_q[m] = q
-            m += 1
-    return out_p[:m], out_q[:m]
 
 
 @njit

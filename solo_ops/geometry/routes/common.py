@@ -20,6 +20,8 @@ from solo_ops.geometry import jit
 # the compiled loops (numba), loaded when first used; the numpy code is the reference
 jd = jit.kernels("distance")
 jm = jit.kernels("movement")
+jb = jit.kernels("bases")
+jw = jit.kernels("walls")
 
 EPS = 1e-7  # inches: a point this deep inside an obstacle still counts as touching it
 NUDGE = 1e-9  # inches: how far graph corners are moved off their obstacle
@@ -61,3 +63,14 @@ def as_points(points: Any) -> np.ndarray:
     if arr.size == 0:
         return np.zeros((0, 2))
     return np.atleast_2d(arr)[:, :2]
+
+
+def _triples(discs: Any) -> list[tuple[float, ...]]:
+    """Each of ``discs`` ``[(x, y, r, ...), ...]`` as the tuple of its first three numbers as
+    floats (``tuple(float(v) for v in tuple(d)[:3])``, without a generator per disc)."""
+    out: list[tuple[float, ...]] = []
+    for d in discs:
+        t = tuple(d)
+        out.append((float(t[0]), float(t[1]), float(t[2])) if len(t) >= 3
+                   else tuple(float(v) for v in t))
+    return out

@@ -20,9 +20,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from solo_ops.geometry import shapes
+from solo_ops.geometry import jit, shapes
 from solo_ops.geometry.board import NO_CLIMB, Board, Feature
-from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2
+from solo_ops.geometry.routes.common import DISC_SEGMENTS, TOL, Point2, jw
 from solo_ops.geometry.routes.rings import Rings, crossings, touches
 
 ACCESSIBLE_COST = 1.0  # inches added for entering an accessible feature
@@ -34,6 +34,10 @@ UNCLIMBABLE = 1000.0
 """Inches: the climb onto a feature no move may climb (a Dash's board, :data:`NO_CLIMB`),
 more than any move's allowance, so a walk goes round it or is refused."""
 TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
+FOOTPRINT_MARGIN = 1e-6
+"""Inches: how much each footprint's box is grown for :meth:`_Soft.near_footprints`, more
+than :data:`TOUCHING` and the crossing test's ``TOL``: a segment whose box stays farther from
+every footprint's crosses, passes and ends on no outline."""
 
 
 # -- soft terrain: movement surcharges -------------------------------------------------------------
@@ -88,6 +92,8 @@ class _Soft:
     en: np.ndarray = field(init=False, repr=False)  # and end
     owner: np.ndarray = field(init=False, repr=False)  # the footprint of each edge
     box: np.ndarray = field(init=False, repr=False)  # (4,) bounds of all footprints
+    boxes: np.ndarray = field(init=False, repr=False)  # (F, 4) each footprint's, grown
+    edge_starts: np.ndarray = field(init=False, repr=False)  # (F + 1,) its edges in ev
 
     def __post_init__(self) -> None:
         self.exits = self.exits or [0.0] * len(self.polys)
@@ -102,6 +108,14 @@ class _Soft:
             self.ev = self.en = np.zeros((0, 2))
             self.owner = np.zeros(0, dtype=int)
             self.box = np.zeros(4)
+        # where each footprint's edges start in ev (they come footprint by footprint)
+        self.edge_starts = np.concatenate([[0], np.cumsum([len(r) for r in self.rings])]
+                                          ).astype(np.int64)
+        # each footprint's box grown by FOOTPRINT_MARGIN (an empty ring's meets nothing)
+        self.boxes = np.array([[*(r.v.min(axis=0) - FOOTPRINT_MARGIN),
+                                *(r.v.max(axis=0) + FOOTPRINT_MARGIN)] if len(r)
+                               else [np.inf, np.inf, -np.inf, -np.inf] for r in self.rings],
+                              dtype=float).reshape(-1, 4)
 
     @staticmethod
     def of(board: Board, radius: float = 0.0) -> _Soft:
@@ -129,7 +143,50 @@ class _Soft:
     def __bool__(self) -> bool:
         return bool(self.polys)
 
+    def near_footprints(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) whether segment ``P->Q``'s box meets some footprint's box grown by
+        :data:`FOOTPRINT_MARGIN`: the segments that may cross, pass a corner of or end on a
+        footprint's outline. Every other one costs nothing (:meth:`cost_near` adds nothing to
+        its 0.0)."""
+        b = self.boxes
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        m = hi[:, None, 0] >= b[None, :, 0]
+        m &= lo[:, None, 0] <= b[None, :, 2]
+        m &= hi[:, None, 1] >= b[None, :, 1]
+        m &= lo[:, None, 1] <= b[None, :, 3]
+        return m.any(axis=1)
+
+    def near_outlines(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) whether segment ``P->Q`` may come within :data:`FOOTPRINT_MARGIN` of a
+        footprint's outline: with the compiled loops, by each edge near its box (a segment
+        farther from every outline crosses none, passes no corner and has no end on one, so
+        :meth:`cost_near` adds nothing to its 0.0, even inside a footprint); else
+        :meth:`near_footprints`."""
+        if not jit.ENABLED:
+            return self.near_footprints(P, Q)
+        found: np.ndarray = jw.soft_near(np.ascontiguousarray(P, dtype=float),
+                                         np.ascontiguousarray(Q, dtype=float), self.ev,
+                                         self.en, self.edge_starts, self.boxes,
+                                         FOOTPRINT_MARGIN)
+        return found
+
     def cost(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+        """(S,) :meth:`cost_near` of the segments ``P->Q``, worked out only for those near a
+        footprint's outline (:meth:`near_outlines`; most legs of a walking graph are far from
+        every one): each segment's surcharge is its own, whatever others are asked with it,
+        and the others' is 0.0, so the answer is :meth:`cost_near`'s, float for float."""
+        if len(P) == 0 or len(self.ev) == 0:
+            return np.zeros(len(P))
+        near = self.near_outlines(P, Q)
+        if near.all():
+            return self.cost_near(P, Q)
+        total = np.zeros(len(P))
+        idx = np.flatnonzero(near)
+        if len(idx):
+            total[idx] = self.cost_near(P[idx], Q[idx])
+        return total
+
+    def cost_near(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) the surcharge for walking each segment ``P->Q``: per footprint, the entries
         into it times its entry cost and the exits times its exit cost. The segment's pieces
         between crossings are read in their middles, and its two ends where they stand: an end
@@ -161,24 +218,24 @@ class _Soft:
                            np.concatenate([t[sel], vt]), total)
             si, ei, t = si[~sel], ei[~sel], t[~sel]
         # ends on an outline (rare): one test of every end against every outline at once
-        p_band, q_band = self.in_band(P, active), self.in_band(Q, active)
+        banded = self.in_band(np.concatenate([P, Q]), np.concatenate([active, active]))
+        p_band, q_band = banded[:len(P)], banded[len(P):]
         if len(si):
             keys, k, first = crossing_groups(si * n + self.owner[ei], t)
             seg, pid = np.divmod(keys, n)
             mid = P[seg] + (Q[seg] - P[seg]) * (first / 2.0)[:, None]
-            cores = self.cores()
-            out = np.zeros(len(keys), dtype=int)
+            # each first piece's middle in its own footprint's core, all in one call
+            inside_all = shapely.contains_xy(self.core_array()[pid], mid[:, 0], mid[:, 1])
+            out = (k + np.where(inside_all, 0, 1)) // 2
             extra = np.zeros(len(keys))
-            for j in np.unique(pid).tolist():
+            for j in np.unique(pid[p_band[seg] | q_band[seg]]).tolist():
                 sel = pid == j
-                inside = shapely.contains_xy(cores[j], mid[sel, 0], mid[sel, 1])
-                out[sel] = (k[sel] + np.where(inside, 0, 1)) // 2
+                inside = inside_all[sel]
                 # an end on the outline is beside the footprint: the first piece inside
                 # entered it there, the last piece inside (k even: as the first) leaves it
-                if p_band[seg[sel]].any() or q_band[seg[sel]].any():
-                    last_inside = inside == (k[sel] % 2 == 0)
-                    extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
-                        + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
+                last_inside = inside == (k[sel] % 2 == 0)
+                extra[sel] = (self.on_edge(j, P[seg[sel]]) & inside) * amounts[j] \
+                    + (self.on_edge(j, Q[seg[sel]]) & last_inside) * leaving[j]
             np.add.at(total, seg, out * amounts[pid] + (k - out) * leaving[pid] + extra)
             crossed = np.concatenate([keys, touched])
         else:
@@ -276,6 +333,17 @@ class _Soft:
     @cached_property
     def _cores(self) -> dict[float, list[Any]]:
         return {}
+
+    @cached_property
+    def _core_array(self) -> np.ndarray:
+        arr = np.empty(len(self.polys), dtype=object)
+        arr[:] = self.cores()
+        return arr
+
+    def core_array(self) -> np.ndarray:
+        """:meth:`cores` (at :data:`TOUCHING`) as an object array, built once: one geometry
+        per footprint, for the tests that ask each point about its own footprint at once."""
+        return self._core_array
 
     def cores(self, touching: float = TOUCHING) -> list[Any]:
         """Each footprint shrunk by ``touching`` (:data:`TOUCHING`): a piece of a walk that

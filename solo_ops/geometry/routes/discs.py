@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -20,7 +20,15 @@ from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import DISC_SEGMENTS, END, TOL, as_points, jm, unit_vectors
+from solo_ops.geometry.routes.common import (
+    DISC_SEGMENTS,
+    END,
+    TOL,
+    as_points,
+    jb,
+    jm,
+    unit_vectors,
+)
 from solo_ops.geometry.routes.rings import Rings, blocked, blocked_rows, sees_rows
 
 
@@ -35,7 +43,7 @@ def _inradii(C: np.ndarray, V: np.ndarray, E: np.ndarray) -> np.ndarray:
 class Discs:
     """Other models' bases grown by the walker's radius, as the oracle draws them."""
 
-    polys: list[Polygon]
+    shapes: list[Polygon | None]  # each disc's polygon, None where not made yet (polys)
     verts: np.ndarray  # (k, 32, 2) counter-clockwise
     centres: np.ndarray
     radii: np.ndarray
@@ -59,16 +67,28 @@ class Discs:
                                quad_segs=DISC_SEGMENTS)
         polys = [orient(p, 1.0) for p in geoms]
         verts = np.stack([np.asarray(p.exterior.coords)[:-1, :2] for p in polys])
-        return Discs(polys, verts, arr[:, :2], arr[:, 2] + radius)
+        return Discs(list[Polygon | None](polys), verts, arr[:, :2], arr[:, 2] + radius)
 
     def __len__(self) -> int:
-        return len(self.polys)
+        return len(self.shapes)
+
+    @property
+    def polys(self) -> list[Polygon]:
+        """The disc polygons, each made from its vertices (closed) where it was not given: a
+        walk needs only the vertices, so :meth:`Routes.discs` leaves them to be asked for."""
+        missing = [k for k, p in enumerate(self.shapes) if p is None]
+        if missing:
+            V = self.verts[missing]
+            made = cast(np.ndarray, shapely.polygons(np.concatenate([V, V[:, :1]], axis=1)))
+            for k, poly in zip(missing, made, strict=True):
+                self.shapes[k] = poly
+        return cast(list[Polygon], self.shapes)
 
     def subset(self, keep: Any) -> Discs:
         """The discs selected by ``keep`` (a mask or indices)."""
         idx = np.arange(len(self))[keep]
         assert self.edges is not None
-        return Discs([self.polys[k] for k in idx], self.verts[idx], self.centres[idx],
+        return Discs([self.shapes[k] for k in idx], self.verts[idx], self.centres[idx],
                      self.radii[idx], edges=self.edges[idx],
                      inner=None if self.inner is None else self.inner[idx])
 
@@ -205,6 +225,13 @@ class Discs:
         out = np.zeros(len(T), dtype=bool)
         if len(self) == 0 or len(T) == 0:
             return out
+        if jit.ENABLED:  # disc by disc, sight line by sight line, the same arithmetic
+            x1, x0, y1, y0 = self._boxes()
+            found: np.ndarray = jb.hides(float(x[0]), float(x[1]),
+                                         np.ascontiguousarray(T, dtype=float),
+                                         np.ascontiguousarray(self.centres), self.radii, x1, x0,
+                                         y1, y0, self.verts, TOL, END)
+            return found
         si, ki = self.passing(np.repeat(x[None, :], len(T), axis=0), T)
         if len(si):
             out[si[~sees_rows(x, T[si], self.verts[ki])]] = True

@@ -18,12 +18,13 @@ import numpy as np
 from shapely.geometry import Polygon
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, EPS, TOL, jm, unit_vectors
+from solo_ops.geometry.routes.common import END, EPS, TOL, jw, unit_vectors
 from solo_ops.geometry.routes.costs import _Soft
 from solo_ops.geometry.routes.discs import Discs, _disc_arrays
 from solo_ops.geometry.routes.rings import (
     Rings,
     blocked,
+    run_boxes,
     sees,
     tangent_grid,
     tangent_u,
@@ -122,12 +123,14 @@ class Graph:
 
     def links(self, X: np.ndarray, nodes: np.ndarray | None = None,
               bound: np.ndarray | None = None, base: np.ndarray | None = None,
-              batch: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              batch: bool = False, costed: bool = True
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Visible tangent links from points X to graph corners: (point, node, cost).
         ``nodes`` restricts the corners; with ``bound`` (per point) and ``base`` (per node),
         links with ``base[node] + |X - corner| > bound[point]`` are dropped. One point is
         tested by :meth:`sees`, several (or one with ``batch``) by :meth:`blocked`; each
-        point's links are the same whatever other points come with it."""
+        point's links are the same whatever other points come with it. ``costed`` False (one
+        point): each link's length without its surcharge (the caller adds it)."""
         if len(X) == 0 or len(self.pos) == 0 or (nodes is not None and len(nodes) == 0):
             return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
         if len(X) == 1 and bound is None and not batch:
@@ -145,7 +148,7 @@ class Graph:
             ok = keep[self.sees(x, pos[keep], s4)]
             nj = nj[ok]
             w = np.hypot(pos[ok, 0] - x[0], pos[ok, 1] - x[1])
-            if self.soft:
+            if self.soft and costed:
                 w = w + self.soft.cost(np.repeat(x[None, :], len(ok), axis=0), pos[ok])
             return np.zeros(len(nj), dtype=int), nj, w
         nodes = np.arange(len(self.pos)) if nodes is None else nodes
@@ -173,24 +176,58 @@ class Graph:
         return ai, bj, self.weight(self.pos[ai], self.pos[bj])
 
 
+    def weight_both(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`weight` of each segment ``P->Q`` and of the way back ``Q->P`` (what
+        :meth:`Walker.with_discs` wants of its new pairs), the surcharges of both found by
+        one ``soft.cost`` call: each segment's surcharge is its own, and each length is
+        computed as :meth:`weight` computes it, so both are :meth:`weight`'s floats."""
+        w = np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1])
+        wb = np.hypot(P[:, 0] - Q[:, 0], P[:, 1] - Q[:, 1])
+        if not self.soft:
+            return w, wb
+        c = self.soft.cost(np.concatenate([P, Q]), np.concatenate([Q, P]))
+        return w + c[:len(P)], wb + c[len(P):]
+
+    def add_pairs_new(self, nodes: np.ndarray, new: np.ndarray, pb: np.ndarray) -> None:
+        """Add to this graph's pairs (whose costs the other way are ``pb``) the pairs
+        :meth:`Walker.with_discs` gains (:meth:`pairs_new_index` of ``nodes`` and ``new``),
+        with their costs both ways; the corners in use become ``nodes`` then ``new``."""
+        ai, bj = self.pairs_new_index(nodes, new)
+        self.pi = np.concatenate([self.pi, ai])
+        self.pj = np.concatenate([self.pj, bj])
+        if self.soft:  # the new pairs' cost both ways (climbs and drops differ)
+            w, wb = self.weight_both(self.pos[ai], self.pos[bj])
+            self.pb = np.concatenate([pb, wb])
+        else:
+            w = self.weight(self.pos[ai], self.pos[bj])
+        self.pw = np.concatenate([self.pw, w])
+        self.active = np.concatenate([nodes, new])
+
     def pairs_new(self, nodes: np.ndarray, new: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``pairs_among(new, others)`` with ``others = [nodes, new]`` (``nodes`` below
         ``new[0]``, ``new`` ascending), keeping the pairs with a node of ``nodes`` or ``i < j``
-        -- what :meth:`Walker.with_discs` adds. The same pairs in the same order, found with
-        less work: among ``new`` the reverse tangent test is the grid's transpose, and the
-        pairs ``i > j`` are dropped before the wall and base tests (each segment's answer and
-        cost are its own)."""
+        -- what :meth:`Walker.with_discs` adds: :meth:`pairs_new_index` and the pairs'
+        costs."""
+        ai, bj = self.pairs_new_index(nodes, new)
+        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+
+    def pairs_new_index(self, nodes: np.ndarray, new: np.ndarray
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of :meth:`pairs_new` without their costs. The same pairs in the same
+        order as ``pairs_among``, found with less work: among ``new`` the reverse tangent test
+        is the grid's transpose, and the pairs ``i > j`` are dropped before the wall and base
+        tests (each segment's answer is its own)."""
         a = new
         others = np.concatenate([nodes, new])
         ns = len(nodes)
         if jit.ENABLED:  # pair by pair, in the same order
             rings = self.rings
-            p, q = jm.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
-                                rings.prv, rings.nxt, rings.f, rings.lf,
+            _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+            p, q = jw.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
+                                rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                                 *_disc_arrays(self.discs), TOL, END)
-            ai, bj = a[p], others[q]
-            return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+            return a[p], others[q]
         m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
@@ -205,8 +242,18 @@ class Graph:
                                 self.un[ai[k]])
             ai, bj = ai[keep], bj[keep]
         ok = ~self.blocked(self.pos[ai], self.pos[bj])
-        ai, bj = ai[ok], bj[ok]
-        return ai, bj, self.weight(self.pos[ai], self.pos[bj])
+        return ai[ok], bj[ok]
+
+
+def side_table(T: np.ndarray, rings: Rings) -> np.ndarray:
+    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
+    ``s4`` of :func:`sees`)."""
+    if len(T) == 0 or len(rings) == 0:
+        return np.zeros((len(T), len(rings)), dtype=bool)
+    f, u = rings.f, rings.v
+    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
+    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
+    return o4 > TOL * rings.lf[None, :]
 
 
 def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray],
@@ -263,7 +310,10 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     i, k = tangent_grid(C[todo], g.real[live], g.up[live], g.un[live]).nonzero()
     xi, nj = todo[i], live[k]
     d = np.hypot(*(C[xi] - g.pos[nj]).T)
-    keep = dist[nj] + d <= move + 1e-9
+    plain_tot = dist[nj] + d
+    keep = plain_tot <= move + 1e-9
+    if g.soft:  # a surcharge only adds (d + s >= d): a link its length alone cannot make
+        keep &= plain_tot < cost[xi] - 1e-12  # beat the straight walk is dropped below anyway
     xi, nj, d = xi[keep], nj[keep], d[keep]
     w = d + g.soft.cost(g.pos[nj], C[xi]) if g.soft else d  # walked corner -> end point
     tot = dist[nj] + w
@@ -275,9 +325,10 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
         rings = g.rings
-        k = jm.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
-                           rings.prv, rings.nxt, rings.f, rings.lf, *_disc_arrays(g.discs),
-                           TOL, END)
+        _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+        k = jw.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
+                           rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
+                           *_disc_arrays(g.discs), TOL, END)
         return xi[k], nj[k], tot[k]
     head = np.concatenate(([True], xi[1:] != xi[:-1]))
     starts = head.nonzero()[0]
@@ -301,3 +352,26 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))
     k = k[first]
     return xi[k], nj[k], tot[k]
+
+
+def start_costs(g: Graph, S: np.ndarray, C: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The start's part of :meth:`Routes.reachable` in the walking graph ``g``: its links to
+    the corners in use (corner, cost: ``g.links``), whether the straight walk to each end
+    point ``C`` is clear, and that walk's cost (inf where it is not). The surcharges of the
+    links and of the clear straight walks are found by one ``soft.cost`` call (each segment's
+    surcharge is its own), added to the lengths as ``g.links`` and ``g.weight`` add them."""
+    active = np.arange(len(g.pos)) if g.active is None else g.active
+    _, sj, sw = g.links(S, active, costed=False)
+    cost = np.full(len(C), np.inf)
+    clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
+    ends = C[clear]
+    P = np.repeat(S, len(ends), axis=0)
+    straight = np.hypot(ends[:, 0] - P[:, 0], ends[:, 1] - P[:, 1])
+    if g.soft and len(sj) + len(ends):
+        extra = g.soft.cost(np.repeat(S, len(sj) + len(ends), axis=0),
+                            np.concatenate([g.pos[sj], ends]))
+        sw = sw + extra[:len(sj)]
+        straight = straight + extra[len(sj):]
+    cost[clear] = straight
+    return sj, sw, clear, cost

@@ -12,8 +12,8 @@ import numpy as np
 
 from solo_ops.geometry import jit
 from solo_ops.geometry.routes.common import END, TOL, Point2, jd, unit_vectors
-from solo_ops.geometry.routes.graph import Graph
-from solo_ops.geometry.routes.rings import side_table, wedge_enters
+from solo_ops.geometry.routes.graph import Graph, side_table
+from solo_ops.geometry.routes.rings import wedge_enters
 
 POINT_LIMIT = 512  # points whose measuring rows a Routes keeps for single distances (bound)
 

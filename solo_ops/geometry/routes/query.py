@@ -16,7 +16,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import shapely
@@ -29,6 +29,7 @@ from solo_ops.geometry.routes.common import (
     EPS,
     Point2,
     _radii,
+    _triples,
     as_points,
     jd,
     unit_vectors,
@@ -42,11 +43,17 @@ from solo_ops.geometry.routes.discs import (
     fast_discs,
     in_discs,
 )
-from solo_ops.geometry.routes.graph import Graph, _build_graph, best_links
+from solo_ops.geometry.routes.graph import (
+    Graph,
+    _build_graph,
+    best_links,
+    side_table,
+    start_costs,
+)
 from solo_ops.geometry.routes.pairs import PairQuery
 from solo_ops.geometry.routes.paths import dijkstra, floyd
 from solo_ops.geometry.routes.results import Reach, Route, Walk
-from solo_ops.geometry.routes.rings import blocked, side_table
+from solo_ops.geometry.routes.rings import blocked
 from solo_ops.geometry.routes.walker import Walker, _path_hits, on_the_way, shortest_route
 
 REACH_LIMIT = 64  # reachable answers remembered per walker (each holds its graph)
@@ -97,7 +104,7 @@ class Routes:
         self._walkers: dict[float, Walker] = {}
         self._disc_sets: dict[tuple[tuple[float, float, float], ...], Discs] = {}
         self._disc_memo: dict[tuple[float, float, float],
-                              tuple[Polygon, np.ndarray, np.ndarray, float]] = {}
+                              tuple[Polygon | None, np.ndarray, np.ndarray, float]] = {}
         self._node_memo: dict[tuple[bool, float, float], np.ndarray] = {}
         self._direct_memo: dict[tuple[float, float, float, float], float] = {}
         self._free_memo: dict[tuple[bytes | None, float, float], np.ndarray] = {}
@@ -388,13 +395,14 @@ class Routes:
             if len(memo) + len(miss) > common.MEMO_LIMIT:
                 memo.clear()
                 miss = list(range(len(keys)))
-            if fast_discs():  # GEOS's vertices from the table, no buffering
-                V = disc_coords(arr[miss, :2], grown[miss])
-                made = cast(np.ndarray, shapely.polygons(np.concatenate([V, V[:, :1]], axis=1)))
-                polys = list(made)
+            polys: list[Polygon | None]
+            if fast_discs():  # GEOS's vertices from the table, no buffering: the polygons
+                V = disc_coords(arr[miss, :2], grown[miss])  # are made when asked for
+                polys = [None] * len(miss)
                 verts = list(V)
             else:
-                polys, verts = buffered_discs(arr[miss, :2], grown[miss])
+                made, verts = buffered_discs(arr[miss, :2], grown[miss])
+                polys = list(made)
             if len({v.shape for v in verts}) == 1:
                 # the missed bases' edges at once: each row's unit edge is computed from its
                 # own two vertices, so stacking the polygons changes no value
@@ -568,11 +576,10 @@ class Routes:
         the links to corners are decided point by point), so leaving the others out changes
         nothing but the time (a charge wants the ~1" around its target, not the whole 12"
         circle)."""
-        blockers = [tuple(float(v) for v in tuple(b)[:3]) for b in blockers]
+        blockers = _triples(blockers)
         key = (float(radius), float(start[0]), float(start[1]), type(move), move,
                tuple(blockers), type(spacing), spacing,
-               None if near is None else tuple(tuple(float(v) for v in tuple(d)[:3])
-                                               for d in near))
+               None if near is None else tuple(_triples(near)))
         walker = self.walker(radius)
         memo = walker.reaches
         got = memo.get(key)
@@ -606,16 +613,11 @@ class Routes:
         if len(C) == 0 or not self._free_walk(walker, g, discs, S)[0]:
             return Reach(np.array([s], float), np.zeros(1), lambda i: start_walk)
         n = len(g.pos)
-        active = np.arange(n) if g.active is None else g.active
-        _, sj, sw = g.links(S, active)
+        sj, sw, clear, cost = start_costs(g, S, C)
         init = np.full(n, np.inf)
         np.minimum.at(init, sj, sw)
         dist, pred = dijkstra(n, init, g.pi, g.pj, g.pw, limit=move, back=g.back)
-        cost = np.full(len(C), np.inf)
         via = np.full(len(C), -1, dtype=int)
-        clear = ~g.blocked(np.repeat(S, len(C), axis=0), C)
-        if clear.any():
-            cost[clear] = g.weight(np.repeat(S, int(clear.sum()), axis=0), C[clear])
         live = (dist <= move + 1e-9).nonzero()[0]
         if len(live):
             ci, nj, tot = best_links(g, C, S[0], clear, cost, live, dist, move)

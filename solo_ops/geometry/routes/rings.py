@@ -22,7 +22,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, jm, unit_vectors
+from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, jm, jw, unit_vectors
 
 CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 RUN = 12  # edges per run that blocked's boxes cover (many pairs)
@@ -254,10 +254,10 @@ def blocked(P: np.ndarray, Q: np.ndarray, rings: Rings) -> np.ndarray:
     when it properly crosses an edge, or passes exactly through a vertex (within :data:`TOL`,
     away from its ends) into the obstacle."""
     S, E = len(P), len(rings)
-    if jit.ENABLED and S and E:
-        return jm.blocked(np.ascontiguousarray(P, dtype=float),
+    if jit.ENABLED and S and E:  # segment by segment, edge runs far from it passed over
+        return jw.blocked(np.ascontiguousarray(P, dtype=float),
                           np.ascontiguousarray(Q, dtype=float), rings.v, rings.prv, rings.nxt,
-                          rings.f, rings.lf, TOL, END)
+                          rings.f, rings.lf, *run_boxes(rings)[1:5], TOL, END)
     out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
         return out
@@ -364,17 +364,11 @@ def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nx
     return out
 
 
-def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
-                  ) -> np.ndarray:
-    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
-
-    Each ring is cut into runs of up to :data:`RUN` consecutive edges; a segment is tested
-    against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
-    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
-    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
-    the next entry's, as in the sign table; the same arithmetic, element by element."""
+def run_boxes(rings: Rings) -> tuple[Any, ...]:
+    """The rings' runs of up to :data:`RUN` edges (every ring starts one), once per rings:
+    ``(RUN, starts, lengths, box lows, box highs, each run's last vertex's successor)``."""
     runs = rings.runs
-    if runs is None or runs[0] != RUN:  # the runs and their boxes depend on the rings alone
+    if runs is None or runs[0] != RUN:
         E = len(rings)
         ring_starts = np.flatnonzero(np.concatenate(([True],
                                                      rings.ring[1:] != rings.ring[:-1])))
@@ -384,7 +378,19 @@ def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
         rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
         rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
         runs = rings.runs = (RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
-    _, cs, cl, rlo, rhi, last_succ = runs
+    return runs
+
+
+def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
+                  ) -> np.ndarray:
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
+
+    Each ring is cut into runs of up to :data:`RUN` consecutive edges; a segment is tested
+    against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
+    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
+    the next entry's, as in the sign table; the same arithmetic, element by element."""
+    _, cs, cl, rlo, rhi, last_succ = run_boxes(rings)
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
     m &= hi[:, None, 0] >= rlo[None, :, 0]
@@ -493,7 +499,7 @@ def sees(x: np.ndarray, T: np.ndarray, rings: Rings, s4: np.ndarray | None = Non
 
     Only edges facing ``x`` are tested: a segment from outside an obstacle into it enters
     through an edge that faces its start. ``s4`` optionally holds the precomputed sides of T
-    against every edge (``side_table``)."""
+    against every edge (``graph.side_table``)."""
     m = len(T)
     if m == 0 or len(rings) == 0:
         return np.ones(m, dtype=bool)
@@ -624,17 +630,6 @@ def sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
             enters = wedge_enters(d[ti], V[ti, vi], V[ti, (vi - 1) % n], V[ti, (vi + 1) % n])
             out[ti[enters]] = False
     return out
-
-
-def side_table(T: np.ndarray, rings: Rings) -> np.ndarray:
-    """(len(T), E) whether each point lies strictly inside the half-plane of each edge (the
-    ``s4`` of :func:`sees`)."""
-    if len(T) == 0 or len(rings) == 0:
-        return np.zeros((len(T), len(rings)), dtype=bool)
-    f, u = rings.f, rings.v
-    c = f[:, 0] * u[:, 1] - f[:, 1] * u[:, 0]
-    o4 = T[:, 1:2] * f[None, :, 0] - T[:, 0:1] * f[None, :, 1] - c[None, :]
-    return o4 > TOL * rings.lf[None, :]
 
 
 def _tangent(X: np.ndarray, v: np.ndarray, prv: np.ndarray, nxt: np.ndarray) -> np.ndarray:

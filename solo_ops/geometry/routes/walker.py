@@ -193,14 +193,18 @@ class Walker:
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
         dpos, dreal, dprv, dnxt, dup, dun, free = self.disc_corners(discs)
-        # one clear_of for the static and the bases' corners (each point's answer is its own)
-        clear = discs.clear_of(np.concatenate([g.pos[nodes], dpos]))
-        nodes = nodes[clear[:len(nodes)]]
-        dkeep = free & clear[len(clear) - len(dpos):]
+        dkeep = free  # a fresh array
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:
-                dkeep &= within(dpos)
+                idx = dkeep.nonzero()[0]
+                dkeep[idx] = within(dpos[idx])
+        # one clear_of for the static corners and the bases' corners still kept (each point's
+        # answer is its own, so leaving the others out changes none)
+        ns = len(nodes)
+        clear = discs.clear_of(np.concatenate([g.pos[nodes], dpos[dkeep]]))
+        nodes = nodes[clear[:ns]]
+        dkeep[dkeep] = clear[ns:]
         n0 = len(g.pos)
         pos = np.concatenate([g.pos, dpos[dkeep]])
         real = np.concatenate([g.real, dreal[dkeep]])
@@ -232,15 +236,7 @@ class Walker:
             pi, pj, pw, pb = pi[keep], pj[keep], pw[keep], pb[keep]
         sub = Graph(rings, g.box, pos, real, prv, nxt, pi, pj, pw, g.soft, discs=discs,
                     units=(up, un))
-        new = np.arange(n0, len(pos))
-        others = np.concatenate([nodes, new])
-        ai, bj, w = sub.pairs_new(nodes, new)
-        sub.pi = np.concatenate([pi, ai])
-        sub.pj = np.concatenate([pj, bj])
-        sub.pw = np.concatenate([pw, w])
-        if g.soft:  # the new pairs' cost the other way (climbs and drops differ)
-            sub.pb = np.concatenate([pb, sub.weight(sub.pos[bj], sub.pos[ai])])
-        sub.active = others
+        sub.add_pairs_new(nodes, np.arange(n0, len(pos)), pb)
         return sub
 
 
