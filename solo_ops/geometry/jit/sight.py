@@ -602,3 +602,88 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
     for i in range(n):
         out[i] = _witness_one(t, i, gi[i], zt, za, coords, rings, polys, geoms)
     return out
+
+
+@njit
+def _sample(x: float, y: float, r: float, cos: np.ndarray, sin: np.ndarray, shrink: float,
+            out: np.ndarray) -> None:
+    """``sight.circles.samples`` of one base into ``out`` (1 + len(cos), 2): the centre, then
+    the edge samples ``x + r * cos * shrink``, the same floats."""
+    out[0, 0], out[0, 1] = x, y
+    for k in range(cos.shape[0]):
+        out[k + 1, 0] = x + r * cos[k] * shrink
+        out[k + 1, 1] = y + r * sin[k] * shrink
+
+
+@njit
+def _seg(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides: np.ndarray,
+         counts: np.ndarray, near: float) -> int:
+    """:func:`segment`, a zero-length segment UNSURE (shapely's point test decides it)."""
+    if px == qx and py == qy:
+        return UNSURE
+    return segment(px, py, qx, qy, boxes, sides, counts, near)
+
+
+@njit
+def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                  phi: np.ndarray, boxes: np.ndarray, sides: np.ndarray, counts: np.ndarray,
+                  near: float, edges: np.ndarray, marg: float, cos: np.ndarray,
+                  sin: np.ndarray, shrink: float, step: float) -> np.ndarray:
+    """``Sight.compute_visible_pairs`` pair by pair, every stage in one loop: 1 visible, 0
+    not, -1 some segment was too close to call and none was surely clear (the numpy code, with
+    shapely, is to answer that pair). The stages and segments are the numpy code's: the
+    centres' segment (:func:`segment`); none when both radii are 0 or :func:`cut_off`; the two
+    probes (``phi`` is numpy's angle from a to b); every pair of sample points neither of which
+    :func:`cut_off` separates from the other base. A pair's answer is whether some tried
+    segment is clear, so trying on past a doubtful one changes no answer."""
+    m = a.shape[0]
+    ns = cos.shape[0]
+    out = np.zeros(m, np.int8)
+    sa = np.empty((ns + 1, 2))
+    sb = np.empty((ns + 1, 2))
+    cut_a = np.empty(ns + 1, np.bool_)
+    cut_b = np.empty(ns + 1, np.bool_)
+    half_pi = np.pi / 2
+    for i in range(m):
+        ax, ay, r0, bx, by, r1 = a[i, 0], a[i, 1], ra[i], b[i, 0], b[i, 1], rb[i]
+        got = _seg(ax, ay, bx, by, boxes, sides, counts, near)
+        if got == CLEAR:
+            out[i] = 1
+            continue
+        if got == UNSURE:
+            out[i] = -1
+            continue
+        if not (r0 > 0 or r1 > 0) or cut_off(ax, ay, r0, bx, by, r1, edges, marg):
+            continue
+        _sample(ax, ay, r0, cos, sin, shrink, sa)
+        _sample(bx, by, r1, cos, sin, shrink, sb)
+        unsure = False
+        for s in range(2):
+            side = phi[i] + half_pi if s == 0 else phi[i] - half_pi
+            k = int(np.rint(side / step)) % ns + 1
+            got = _seg(sa[k, 0], sa[k, 1], sb[k, 0], sb[k, 1], boxes, sides, counts, near)
+            if got == CLEAR:
+                out[i] = 1
+                break
+            unsure = unsure or got == UNSURE
+        if out[i] == 1:
+            continue
+        for k in range(ns + 1):
+            cut_a[k] = cut_off(sa[k, 0], sa[k, 1], 0.0, bx, by, r1, edges, marg)
+            cut_b[k] = cut_off(sb[k, 0], sb[k, 1], 0.0, ax, ay, r0, edges, marg)
+        for p in range(ns + 1):
+            if cut_a[p]:
+                continue
+            for q in range(ns + 1):
+                if cut_b[q]:
+                    continue
+                got = _seg(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], boxes, sides, counts, near)
+                if got == CLEAR:
+                    out[i] = 1
+                    break
+                unsure = unsure or got == UNSURE
+            if out[i] == 1:
+                break
+        if out[i] == 0 and unsure:
+            out[i] = -1
+    return out
