@@ -335,7 +335,10 @@ def test_heavy_candidates_equal_numpy() -> None:
     box = np.concatenate([lo, lo + np.round(rng.uniform(0.25, 3, (25, 2)) * 4) / 4], axis=1)
     box[3] = np.nan
     is_box = rng.random(25) < 0.5
-    ti, fi, meets, sure = js.heavy_candidates(tri, box, is_box)
+    zones = np.zeros((len(tri), 3))
+    ti, fi, meets, sure, seen = js.heavy_candidates(tri, box, is_box, zones, zones,
+                                                    *S.cover.NO_OUTLINES, False)
+    assert not seen.any()  # no outlines: no witness sought
     lo_, hi_ = tri.min(axis=1), tri.max(axis=1)
     wt, wf = np.nonzero((lo_[:, 0:1] <= box[:, 2]) & (hi_[:, 0:1] >= box[:, 0])
                         & (lo_[:, 1:2] <= box[:, 3]) & (hi_[:, 1:2] >= box[:, 1]))

@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 
+from shapely import bounds as shapely_bounds
+
 from solo_ops.geometry.sight import Sight
 from tests.support.jit_switch import compiled
 from tests.support.shipped_terrains import ALL, door_states
@@ -84,3 +86,75 @@ def test_hypothesis_compiled_visible_pairs_equal_numpy(data: st.DataObject) -> N
     rb = np.array([data.draw(radius) for _ in range(n)])
     got, stages, want = _both(s, pts[:, :2], ra, pts[:, 2:], rb)
     assert got.tobytes() == stages.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize(("name", "k"), ALL)
+def test_heavy_candidates_with_outlines_equal_the_stages(name: str, k: int) -> None:
+    """``heavy_candidates`` with the Heavy features' outlines (the pairs a box test leaves
+    unsure settled edge by edge, the triangles with an obscuring witness marked) equals its
+    stages run one after another: the box tests alone, ``triangles_meet`` on the pairs left
+    unsure, ``obscure_witness`` on every pair that surely meets."""
+    from solo_ops.geometry.jit import sight as js
+    from solo_ops.geometry.sight import cover
+
+    s = Sight(door_states(name)[k].board)
+    if len(s.heavy_parts) == 0 or s.heavy_ragged is None:
+        pytest.skip("no Heavy terrain")
+    rng = np.random.default_rng(90 + k)
+    n = 600
+    b = s.heavy_box[rng.integers(0, len(s.heavy_parts), n)]
+    tc = rng.uniform(b[:, 0:2] - 1.5, b[:, 2:4] + 1.5)
+    ac = tc + rng.normal(0, 5.0, (n, 2))
+    rt, ra = rng.choice([0.5, 0.63, 1.0], n), rng.choice([0.5, 0.63, 1.0], n)
+    side = np.stack([-(ac - tc)[:, 1], (ac - tc)[:, 0]], axis=1)
+    side /= np.maximum(np.hypot(*side.T), 1e-9)[:, None]
+    tri = np.stack([ac, tc + rt[:, None] * side, tc - rt[:, None] * side], axis=1)
+    tri[: n // 4] = np.round(tri[: n // 4] * 8) / 8  # grid ties with the outlines
+    tri = np.ascontiguousarray(tri)
+    zt, za = np.column_stack([tc, rt + 1.0]), np.column_stack([ac, ra + 1.0])
+    box, is_box = s.heavy_box, s.heavy_is_box
+    ti, fi, meets, sure, seen = js.heavy_candidates(tri, box, is_box, zt, za,
+                                                    *s.heavy_ragged, True)
+    wt, wf, wm, ws, _ = js.heavy_candidates(tri, box, is_box, zt, za, *cover.NO_OUTLINES,
+                                            False)
+    ask = np.flatnonzero(wm & ~ws)
+    got, known = js.triangles_meet(tri[wt[ask]], wf[ask], *s.heavy_ragged)
+    wm[ask[known]] = got[known]
+    ws[ask[known]] = True
+    assert ti.tobytes() == wt.tobytes() and fi.tobytes() == wf.tobytes()
+    assert meets.tobytes() == wm.tobytes() and sure.tobytes() == ws.tobytes()
+    sure_met = np.flatnonzero(wm & ws)
+    found = js.obscure_witness(tri[wt[sure_met]], wf[sure_met], zt[wt[sure_met]],
+                               za[wt[sure_met]], *s.heavy_ragged)
+    want = np.zeros(n, dtype=bool)
+    want[wt[sure_met[found]]] = True
+    assert seen.tobytes() == want.tobytes()
+    assert want.any() and (wm & ~ws).sum() < len(wm)
+
+
+@pytest.mark.parametrize(("name", "k"), ALL[::2])
+def test_cover_matrices_of_few_pairs_equal_numpy(name: str, k: int) -> None:
+    """Cover answers of one attacker against a few targets at a time (the jobs a mission
+    asks most, where the compiled box tests and Heavy stages replace the numpy code), near
+    the Heavy and cover-giving terrain, with the loops on and off (separate Sights)."""
+    terrain = door_states(name)[k].board
+    probe = Sight(terrain)
+    feats = np.concatenate([probe.heavy_box, shapely_bounds(probe.cover_parts)])
+    feats = feats[np.isfinite(feats).all(axis=1)]
+    if len(feats) == 0:
+        pytest.skip("no terrain")
+    out = []
+    for on in (True, False):
+        s = Sight(terrain)
+        rng_ = np.random.default_rng(120 + k)
+        answers = []
+        for _ in range(25):
+            f = feats[rng_.integers(0, len(feats))]
+            A = rng_.uniform(f[0:2] - 6, f[2:4] + 6, (1, 2))
+            B = rng_.uniform(f[0:2] - 1.2, f[2:4] + 1.2, (int(rng_.integers(1, 6)), 2))
+            with compiled(on):
+                cm = s.cover_matrix(A, R, B, rng_.choice([R, 0.5, 1.0]))
+            answers.append(np.concatenate([cm.visible, cm.in_cover, cm.obscured]))
+        out.append(np.concatenate(answers, axis=1))
+    assert out[0].tobytes() == out[1].tobytes()
+    assert out[1].any()

@@ -50,9 +50,10 @@ class Sight(_BaseToBase, _CoverShapes):
     the geometry's tests check against a plain reference: :attr:`pieces` (the blockers' convex
     pieces) and :attr:`edges` (their boundary edges), :attr:`scalar` (both in Python floats),
     :attr:`cover_parts` and :attr:`heavy_parts` (the eroded cover and Heavy features, with
-    :attr:`heavy_box` and :attr:`heavy_ragged`), and the visibility search's stages
-    :meth:`compute_visible_pairs`, :meth:`cut_off`, :meth:`cut_off_dense`,
-    :meth:`points_cut_off`, :meth:`clear_one` and :meth:`zones_touch`.
+    :attr:`heavy_box`, :attr:`heavy_is_box` and :attr:`heavy_ragged`), and the visibility
+    search's stages :meth:`compute_visible_pairs` (:meth:`numpy_visible_pairs` without the
+    compiled loop), :meth:`cut_off`, :meth:`cut_off_dense`, :meth:`points_cut_off`,
+    :meth:`clear_one` and :meth:`zones_touch`.
     """
 
     def __init__(self, board: Board) -> None:
@@ -74,7 +75,7 @@ class Sight(_BaseToBase, _CoverShapes):
         box_area = ((self.heavy_box[:, 2] - self.heavy_box[:, 0])
                     * (self.heavy_box[:, 3] - self.heavy_box[:, 1]))
         area = shapely.area(self.heavy_parts) if len(self.heavy_parts) else np.zeros(0)
-        self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+        self.heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
         # their outlines as flat arrays, for the compiled triangle test (None: shapely only)
         self.heavy_ragged = ragged(self.heavy_parts)
         # Single-pair answers by their exact arguments: a Sight never changes, and the engine
