@@ -172,7 +172,9 @@ def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides
     """``sight.scalar.Scalar.segment``: one sight segment against every piece (boxes ``(minx, miny,
     maxx, maxy)`` already grown, skipped when the segment's box misses them): BLOCKED at the
     first piece whose shrunk version it meets, else UNSURE if it met a grown one, else
-    CLEAR."""
+    CLEAR (UNSURE for a zero-length segment: shapely's point test decides it)."""
+    if px == qx and py == qy:
+        return UNSURE
     vx, vy = qx - px, qy - py
     if px <= qx:
         lox, hix = px, qx
@@ -605,15 +607,6 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
 
 
 @njit
-def _seg(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides: np.ndarray,
-         counts: np.ndarray, near: float) -> int:
-    """:func:`segment`, a zero-length segment UNSURE (shapely's point test decides it)."""
-    if px == qx and py == qy:
-        return UNSURE
-    return segment(px, py, qx, qy, boxes, sides, counts, near)
-
-
-@njit
 def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
                   phi: np.ndarray, boxes: np.ndarray, sides: np.ndarray, counts: np.ndarray,
                   near: float, edges: np.ndarray, marg: float, cos: np.ndarray,
@@ -627,15 +620,24 @@ def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
     out = np.zeros(m, np.int8)
     sa, sb = np.empty((ns + 1, 2)), np.empty((ns + 1, 2))
     cut_a, cut_b = np.empty(ns + 1, np.bool_), np.empty(ns + 1, np.bool_)
+    pb, ps, pc = np.empty_like(boxes), np.empty_like(sides), np.empty_like(counts)
     half_pi = np.pi / 2
     for i in range(m):
         ax, ay, r0, bx, by, r1 = a[i, 0], a[i, 1], ra[i], b[i, 0], b[i, 1], rb[i]
-        got = _seg(ax, ay, bx, by, boxes, sides, counts, near)
+        got = segment(ax, ay, bx, by, boxes, sides, counts, near)
         if got != BLOCKED:
             out[i] = 1 if got == CLEAR else -1
             continue
         if not (r0 > 0 or r1 > 0) or cut_off(ax, ay, r0, bx, by, r1, edges, marg):
             continue
+        lox, hix = _min(ax - r0, bx - r1), _max(ax + r0, bx + r1)  # the pieces near the pair:
+        loy, hiy = _min(ay - r0, by - r1), _max(ay + r0, by + r1)  # no others meet a segment
+        n = 0
+        for k in range(boxes.shape[0]):
+            if not (lox > boxes[k, 2] or hix < boxes[k, 0] or loy > boxes[k, 3]
+                    or hiy < boxes[k, 1]):
+                pb[n], ps[n], pc[n] = boxes[k], sides[k], counts[k]
+                n += 1
         sa[0, 0], sa[0, 1], sb[0, 0], sb[0, 1] = ax, ay, bx, by
         for k in range(ns):  # sight.circles.samples: the same floats
             sa[k + 1, 0], sa[k + 1, 1] = ax + r0 * cos[k] * shrink, ay + r0 * sin[k] * shrink
@@ -644,7 +646,7 @@ def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
         for s in range(2):
             side = phi[i] + half_pi if s == 0 else phi[i] - half_pi
             k = int(np.rint(side / step)) % ns + 1
-            got = _seg(sa[k, 0], sa[k, 1], sb[k, 0], sb[k, 1], boxes, sides, counts, near)
+            got = segment(sa[k, 0], sa[k, 1], sb[k, 0], sb[k, 1], pb[:n], ps[:n], pc[:n], near)
             if got == CLEAR:
                 out[i] = 1
                 break
@@ -660,7 +662,8 @@ def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
             for q in range(ns + 1):
                 if cut_b[q]:
                     continue
-                got = _seg(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], boxes, sides, counts, near)
+                got = segment(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], pb[:n], ps[:n], pc[:n],
+                              near)
                 if got == CLEAR:
                     out[i] = 1
                     break

@@ -46,19 +46,21 @@ class _BaseToBase(_SightLines):
 
     _vis_memo: dict[bytes, bool]
 
-    def _visible_rows(self, rows: np.ndarray) -> np.ndarray:
+    def _visible_rows(self, rows: np.ndarray, keys: list[bytes] | None = None) -> np.ndarray:
         """(m,) visibility of m base pairs given by centres and radii, remembered per pair.
 
         A pair's answer depends only on its own centres and radii (never on the other pairs of
         the batch), so answers are kept per :class:`Sight` keyed by the exact bits of the six
         numbers, and only the pairs not seen before are computed. The engine asks the same
         pairs again and again: spotting after every move, the cover of the same targets from
-        many candidate points, the planner's and the autopilot's questions."""
+        many candidate points, the planner's and the autopilot's questions. ``keys``: the rows'
+        :func:`_row_keys` when the caller has them already."""
         m = len(rows)
         a, ra, b, rb = rows[:, 0:2], rows[:, 2], rows[:, 3:5], rows[:, 5]
         if m == 0 or self.pieces.count == 0:
             return self.compute_visible_pairs(a, ra, b, rb)
-        keys = _row_keys(rows)
+        if keys is None:
+            keys = _row_keys(rows)
         memo = self._vis_memo
         known = [memo.get(k) for k in keys]
         miss = [i for i, v in enumerate(known) if v is None]
