@@ -26,7 +26,7 @@ def _sign(x: float) -> float:
 
 @njit
 def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bool]:
-    """:func:`triangle_meets_box` of triangle ``tri[i]`` and box ``box[k]``."""
+    """``sight.cover.triangle_meets_box`` of triangle ``tri[i]`` and box ``box[k]``."""
     cx, cy = (box[k, 0] + box[k, 2]) / 2, (box[k, 1] + box[k, 3]) / 2
     hx, hy = (box[k, 2] - box[k, 0]) / 2, (box[k, 3] - box[k, 1]) / 2
     v0x, v0y = tri[i, 0, 0], tri[i, 0, 1]
@@ -48,19 +48,6 @@ def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bo
 
 
 @njit
-def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``sight.cover.triangle_meets_box``: separating-axis test of triangles (n, 3, 2) against
-    boxes (n, 4) whose bounding boxes already overlap, along the triangles' outward edge normals:
-    (may meet, the answer is clear of rounding ties)."""
-    n = tri.shape[0]
-    meets = np.empty(n, np.bool_)
-    sure = np.empty(n, np.bool_)
-    for i in range(n):
-        meets[i], sure[i] = _tri_box(tri, i, box, i)
-    return meets, sure
-
-
-@njit
 def _grow(a: np.ndarray) -> np.ndarray:
     """``a`` (full) in an array twice as long."""
     out = np.empty(2 * a.shape[0], a.dtype)
@@ -74,7 +61,7 @@ def heavy_candidates(tri: np.ndarray, box: np.ndarray, is_box: np.ndarray, zt: n
                      geoms: np.ndarray, outlines: bool
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The first stages of ``sight.cover.CoverJob._obscured``: every (triangle, feature) pair whose
-    boxes meet (a NaN box meets none), in row-major order, with :func:`triangle_meets_box`'s
+    boxes meet (a NaN box meets none), in row-major order, with ``triangle_meets_box``'s
     (may meet, clear of ties) -- the latter only for box-shaped features (``is_box``); with
     ``outlines`` (the features' ragged arrays) what :func:`triangles_meet` settles of the rest,
     and (n,) whether a triangle has an :func:`obscure_witness` (zones ``zt``, ``za`` per
@@ -621,6 +608,7 @@ def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
     sa, sb = np.empty((ns + 1, 2)), np.empty((ns + 1, 2))
     cut_a, cut_b = np.empty(ns + 1, np.bool_), np.empty(ns + 1, np.bool_)
     pb, ps, pc = np.empty_like(boxes), np.empty_like(sides), np.empty_like(counts)
+    qb, qs, qc = np.empty_like(boxes), np.empty_like(sides), np.empty_like(counts)
     half_pi = np.pi / 2
     for i in range(m):
         ax, ay, r0, bx, by, r1 = a[i, 0], a[i, 1], ra[i], b[i, 0], b[i, 1], rb[i]
@@ -659,11 +647,18 @@ def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
         for p in range(ns + 1):
             if cut_a[p]:
                 continue
+            lox, hix = _min(sa[p, 0], bx - r1), _max(sa[p, 0], bx + r1)  # near p's segments
+            loy, hiy = _min(sa[p, 1], by - r1), _max(sa[p, 1], by + r1)
+            n2 = 0
+            for k in range(n):
+                if not (lox > pb[k, 2] or hix < pb[k, 0] or loy > pb[k, 3] or hiy < pb[k, 1]):
+                    qb[n2], qs[n2], qc[n2] = pb[k], ps[k], pc[k]
+                    n2 += 1
             for q in range(ns + 1):
                 if cut_b[q]:
                     continue
-                got = segment(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], pb[:n], ps[:n], pc[:n],
-                              near)
+                got = segment(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], qb[:n2], qs[:n2],
+                              qc[:n2], near)
                 if got == CLEAR:
                     out[i] = 1
                     break

@@ -48,10 +48,6 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
     """Separating-axis test of triangles (n, 3, 2) against axis-aligned boxes (n, 4) whose
     bounding boxes already overlap, so only the triangles' edge normals are left to try:
     (may meet, the answer is clear of rounding ties). Exact for the box itself."""
-    if jit.ENABLED and len(tri):
-        out: tuple[np.ndarray, np.ndarray] = _js.triangle_meets_box(
-            np.ascontiguousarray(tri, dtype=float), np.ascontiguousarray(box, dtype=float))
-        return out
     cx, cy = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
     hx, hy = (box[:, 2] - box[:, 0]) / 2, (box[:, 3] - box[:, 1]) / 2
     v0, v1, v2 = tri[:, 0], tri[:, 1], tri[:, 2]
