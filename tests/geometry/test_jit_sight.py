@@ -22,11 +22,20 @@ from tests.support.shipped_terrains import ALL, door_states
 
 
 def both(tri: np.ndarray, box: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    with compiled(True):
-        got = S.cover.triangle_meets_box(tri, box)
+    """The compiled separating-axis test of each triangle against its own box (as
+    ``heavy_candidates`` answers it, every box box-shaped, for the pairs whose boxes meet) and
+    ``cover.triangle_meets_box`` of the same pairs."""
+    from solo_ops.geometry.jit import sight as js
+
+    n = len(tri)
+    zones = np.zeros((n, 3))
+    ti, fi, meets, sure, _ = js.heavy_candidates(
+        np.ascontiguousarray(tri, dtype=float), np.ascontiguousarray(box, dtype=float),
+        np.ones(n, dtype=bool), zones, zones, *S.cover.NO_OUTLINES, False)
+    own = ti == fi
     with compiled(False):
-        want = S.cover.triangle_meets_box(tri, box)
-    return got, want
+        want = S.cover.triangle_meets_box(tri[ti[own]], box[ti[own]])
+    return (meets[own], sure[own]), want
 
 
 def test_triangles_against_boxes_equal_numpy() -> None:
@@ -335,7 +344,10 @@ def test_heavy_candidates_equal_numpy() -> None:
     box = np.concatenate([lo, lo + np.round(rng.uniform(0.25, 3, (25, 2)) * 4) / 4], axis=1)
     box[3] = np.nan
     is_box = rng.random(25) < 0.5
-    ti, fi, meets, sure = js.heavy_candidates(tri, box, is_box)
+    zones = np.zeros((len(tri), 3))
+    ti, fi, meets, sure, seen = js.heavy_candidates(tri, box, is_box, zones, zones,
+                                                    *S.cover.NO_OUTLINES, False)
+    assert not seen.any()  # no outlines: no witness sought
     lo_, hi_ = tri.min(axis=1), tri.max(axis=1)
     wt, wf = np.nonzero((lo_[:, 0:1] <= box[:, 2]) & (hi_[:, 0:1] >= box[:, 0])
                         & (lo_[:, 1:2] <= box[:, 3]) & (hi_[:, 1:2] >= box[:, 1]))

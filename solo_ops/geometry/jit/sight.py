@@ -26,7 +26,7 @@ def _sign(x: float) -> float:
 
 @njit
 def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bool]:
-    """:func:`triangle_meets_box` of triangle ``tri[i]`` and box ``box[k]``."""
+    """``sight.cover.triangle_meets_box`` of triangle ``tri[i]`` and box ``box[k]``."""
     cx, cy = (box[k, 0] + box[k, 2]) / 2, (box[k, 1] + box[k, 3]) / 2
     hx, hy = (box[k, 2] - box[k, 0]) / 2, (box[k, 3] - box[k, 1]) / 2
     v0x, v0y = tri[i, 0, 0], tri[i, 0, 1]
@@ -37,12 +37,7 @@ def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bo
     clearly = False
     tie = turn == 0
     for e in range(3):
-        if e == 0:
-            ax, ay, bx, by = v0x, v0y, v1x, v1y
-        elif e == 1:
-            ax, ay, bx, by = v1x, v1y, v2x, v2y
-        else:
-            ax, ay, bx, by = v2x, v2y, v0x, v0y
+        ax, ay, bx, by = _tri_edge(e, v0x, v0y, v1x, v1y, v2x, v2y)
         ex, ey = (bx - ax) * turn, (by - ay) * turn
         gap = (ey * (cx - ax) - ex * (cy - ay)) - (abs(ey) * hx + abs(ex) * hy)
         scale = np.hypot(ex, ey) * 1e-9
@@ -53,58 +48,49 @@ def _tri_box(tri: np.ndarray, i: int, box: np.ndarray, k: int) -> tuple[bool, bo
 
 
 @njit
-def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``sight.cover.triangle_meets_box``: separating-axis test of triangles (n, 3, 2) against
-    boxes (n, 4) whose bounding boxes already overlap, along the triangles' outward edge normals:
-    (may meet, the answer is clear of rounding ties)."""
-    n = tri.shape[0]
-    meets = np.empty(n, np.bool_)
-    sure = np.empty(n, np.bool_)
-    for i in range(n):
-        meets[i], sure[i] = _tri_box(tri, i, box, i)
-    return meets, sure
+def _grow(a: np.ndarray) -> np.ndarray:
+    """``a`` (full) in an array twice as long."""
+    out = np.empty(2 * a.shape[0], a.dtype)
+    out[:a.shape[0]] = a
+    return out
 
 
 @njit
-def heavy_candidates(tri: np.ndarray, box: np.ndarray, is_box: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The first stage of ``sight.cover.CoverJob._obscured``: every (triangle, feature) pair whose
-    boxes meet (a NaN box meets none), in row-major order, with :func:`triangle_meets_box`'s
-    (may meet, clear of ties) -- the latter only for box-shaped features (``is_box``)."""
-    n, nf = tri.shape[0], box.shape[0]
-    cap = 64
-    ti = np.empty(cap, np.int64)
-    fi = np.empty(cap, np.int64)
-    meets = np.empty(cap, np.bool_)
-    sure = np.empty(cap, np.bool_)
+def heavy_candidates(tri: np.ndarray, box: np.ndarray, is_box: np.ndarray, zt: np.ndarray,
+                     za: np.ndarray, coords: np.ndarray, rings: np.ndarray, polys: np.ndarray,
+                     geoms: np.ndarray, outlines: bool
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The first stages of ``sight.cover.CoverJob._obscured``: every (triangle, feature) pair whose
+    boxes meet (a NaN box meets none), in row-major order, with ``triangle_meets_box``'s
+    (may meet, clear of ties) -- the latter only for box-shaped features (``is_box``); with
+    ``outlines`` (the features' ragged arrays) what :func:`triangles_meet` settles of the rest,
+    and (n,) whether a triangle has an :func:`obscure_witness` (zones ``zt``, ``za`` per
+    triangle) with a feature it surely meets."""
+    ti, fi = np.empty(64, np.int64), np.empty(64, np.int64)
+    meets, sure = np.empty(64, np.bool_), np.empty(64, np.bool_)
+    seen = np.zeros(tri.shape[0], np.bool_)
     m = 0
-    for i in range(n):
+    for i in range(tri.shape[0]):
         lox = min(tri[i, 0, 0], tri[i, 1, 0], tri[i, 2, 0])
         hix = max(tri[i, 0, 0], tri[i, 1, 0], tri[i, 2, 0])
         loy = min(tri[i, 0, 1], tri[i, 1, 1], tri[i, 2, 1])
         hiy = max(tri[i, 0, 1], tri[i, 1, 1], tri[i, 2, 1])
-        for k in range(nf):
+        for k in range(box.shape[0]):
             if not (lox <= box[k, 2] and hix >= box[k, 0] and loy <= box[k, 3]
                     and hiy >= box[k, 1]):
                 continue
-            if m == cap:
-                cap *= 2
-                g1 = np.empty(cap, np.int64)
-                g2 = np.empty(cap, np.int64)
-                g3 = np.empty(cap, np.bool_)
-                g4 = np.empty(cap, np.bool_)
-                g1[:m] = ti
-                g2[:m] = fi
-                g3[:m] = meets
-                g4[:m] = sure
-                ti, fi, meets, sure = g1, g2, g3, g4
+            if m == ti.shape[0]:
+                ti, fi, meets, sure = _grow(ti), _grow(fi), _grow(meets), _grow(sure)
             mt, st = _tri_box(tri, i, box, k)
-            ti[m] = i
-            fi[m] = k
-            meets[m] = mt
-            sure[m] = st and is_box[k]
+            st = st and is_box[k]
+            if outlines and mt and not st:
+                got = _meets_one(tri, i, k, coords, rings, polys, geoms)
+                mt, st = got != 0, got >= 0
+            if outlines and mt and st and not seen[i]:
+                seen[i] = _witness_one(tri, i, k, zt, za, coords, rings, polys, geoms)
+            ti[m], fi[m], meets[m], sure[m] = i, k, mt, st
             m += 1
-    return ti[:m], fi[:m], meets[:m], sure[:m]
+    return ti[:m], fi[:m], meets[:m], sure[:m], seen
 
 
 @njit
@@ -173,7 +159,9 @@ def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides
     """``sight.scalar.Scalar.segment``: one sight segment against every piece (boxes ``(minx, miny,
     maxx, maxy)`` already grown, skipped when the segment's box misses them): BLOCKED at the
     first piece whose shrunk version it meets, else UNSURE if it met a grown one, else
-    CLEAR."""
+    CLEAR (UNSURE for a zero-length segment: shapely's point test decides it)."""
+    if px == qx and py == qy:
+        return UNSURE
     vx, vy = qx - px, qy - py
     if px <= qx:
         lox, hix = px, qx
@@ -195,59 +183,60 @@ def segment(px: float, py: float, qx: float, qy: float, boxes: np.ndarray, sides
 
 
 @njit
+def _tangent(alpha: float, beta: float, ux: float, uy: float, ax: float, ay: float, ra: float,
+             sign: float) -> tuple[float, float, float]:
+    """The outer common tangent of :func:`cut_off`'s two bases on side ``sign``: (mx, my, k),
+    ``m.x >= k`` on the hull's side."""
+    mx = alpha * ux - sign * beta * uy
+    my = alpha * uy + sign * beta * ux
+    return mx, my, mx * ax + my * ay - ra
+
+
+@njit
+def _inside(mx: float, my: float, k: float, e: np.ndarray, i: int, marg: float) -> bool:
+    """Whether edge ``e[i]`` crosses the line ``m.x = k`` strictly inside itself (by ``marg``)."""
+    denom = mx * e[i, 9] + my * e[i, 10]
+    if denom == 0.0:
+        return False
+    t = (k - (mx * e[i, 7] + my * e[i, 8])) / denom
+    return bool(np.isfinite(t) and t > marg and t < e[i, 11] - marg)
+
+
+@njit
 def cut_off(ax: float, ay: float, ra: float, bx: float, by: float, rb: float,
             edges: np.ndarray, marg: float) -> bool:
     """``sight.scalar.Scalar.cut_off``: whether a blocker edge separates the two bases (centres a,
     b, radii ra, rb) entirely. ``edges`` rows are ``(minx, maxx, miny, maxy, nx, ny, offset, x0,
     y0, tdx, tdy, length)``; an edge whose box meets the pair's and whose line has the bases
     strictly on either side (by ``marg``) must cross both outer tangent lines strictly inside
-    itself. The Python floats' operations, in their order."""
+    itself. The Python floats' operations, in their order (the tangents worked out at the first
+    such edge: the same numbers, and no answer depends on the order the edges are tried in)."""
     lo_x, lo_y = _min(ax - ra, bx - rb), _min(ay - ra, by - rb)
     hi_x, hi_y = _max(ax + ra, bx + rb), _max(ay + ra, by + rb)
     r0, r1 = ra + marg, rb + marg
-    n = edges.shape[0]
-    found = np.empty(n, np.int64)
-    nf = 0
-    for i in range(n):
-        if lo_x <= edges[i, 1] and hi_x >= edges[i, 0] and lo_y <= edges[i, 3] \
-                and hi_y >= edges[i, 2]:
-            nx, ny, off = edges[i, 4], edges[i, 5], edges[i, 6]
-            sa = ax * nx + ay * ny - off
-            sb = bx * nx + by * ny - off
-            if (sa > r0 and sb < -r1) or (sa < -r0 and sb > r1):
-                found[nf] = i
-                nf += 1
-    if nf == 0:
-        return False
-    dx, dy = bx - ax, by - ay
-    dist = np.hypot(dx, dy)
-    if dist == 0.0:
-        return False
-    ux, uy = dx / dist, dy / dist
-    alpha = (rb - ra) / dist
-    beta = np.sqrt(_max(0.0, 1.0 - alpha * alpha))
-    lines = np.empty((2, 3))
-    for s in range(2):
-        sign = 1.0 if s == 0 else -1.0
-        mx = alpha * ux - sign * beta * uy
-        my = alpha * uy + sign * beta * ux
-        lines[s, 0], lines[s, 1], lines[s, 2] = mx, my, mx * ax + my * ay - ra
-    for f in range(nf):
-        i = found[f]
-        x0, y0, tdx, tdy, length = edges[i, 7], edges[i, 8], edges[i, 9], edges[i, 10], \
-            edges[i, 11]
-        crosses_both = True
-        for s in range(2):
-            mx, my, k = lines[s, 0], lines[s, 1], lines[s, 2]
-            denom = mx * tdx + my * tdy
-            if denom == 0.0:
-                crosses_both = False
-                break
-            t = (k - (mx * x0 + my * y0)) / denom
-            if not (np.isfinite(t) and t > marg and t < length - marg):
-                crosses_both = False
-                break
-        if crosses_both:
+    have = False
+    m0x = m0y = k0 = m1x = m1y = k1 = 0.0
+    for i in range(edges.shape[0]):
+        if not (lo_x <= edges[i, 1] and hi_x >= edges[i, 0] and lo_y <= edges[i, 3]
+                and hi_y >= edges[i, 2]):
+            continue
+        nx, ny, off = edges[i, 4], edges[i, 5], edges[i, 6]
+        sa = ax * nx + ay * ny - off
+        sb = bx * nx + by * ny - off
+        if not ((sa > r0 and sb < -r1) or (sa < -r0 and sb > r1)):
+            continue
+        if not have:
+            dx, dy = bx - ax, by - ay
+            dist = np.hypot(dx, dy)
+            if dist == 0.0:
+                return False
+            ux, uy = dx / dist, dy / dist
+            alpha = (rb - ra) / dist
+            beta = np.sqrt(_max(0.0, 1.0 - alpha * alpha))
+            m0x, m0y, k0 = _tangent(alpha, beta, ux, uy, ax, ay, ra, 1.0)
+            m1x, m1y, k1 = _tangent(alpha, beta, ux, uy, ax, ay, ra, -1.0)
+            have = True
+        if _inside(m0x, m0y, k0, edges, i, marg) and _inside(m1x, m1y, k1, edges, i, marg):
             return True
     return False
 
@@ -602,3 +591,104 @@ def obscure_witness(t: np.ndarray, gi: np.ndarray, zt: np.ndarray, za: np.ndarra
     for i in range(n):
         out[i] = _witness_one(t, i, gi[i], zt, za, coords, rings, polys, geoms)
     return out
+
+
+@njit
+def visible_pairs(a: np.ndarray, ra: np.ndarray, b: np.ndarray, rb: np.ndarray,
+                  phi: np.ndarray, boxes: np.ndarray, sides: np.ndarray, counts: np.ndarray,
+                  near: float, edges: np.ndarray, marg: float, cos: np.ndarray,
+                  sin: np.ndarray, shrink: float, step: float) -> np.ndarray:
+    """``Sight.compute_visible_pairs`` pair by pair, all its stages (the centres' segment; none
+    when both radii are 0 or :func:`cut_off`; the two probes, ``phi`` numpy's angle a -> b;
+    every sample segment whose ends :func:`cut_off` leaves): 1 visible, 0 not, -1 a segment
+    too close to call and none surely clear (for the numpy code and shapely to answer)."""
+    m = a.shape[0]
+    ns = cos.shape[0]
+    out = np.zeros(m, np.int8)
+    sa, sb = np.empty((ns + 1, 2)), np.empty((ns + 1, 2))
+    cut_a, cut_b = np.empty(ns + 1, np.bool_), np.empty(ns + 1, np.bool_)
+    pb, ps, pc = np.empty_like(boxes), np.empty_like(sides), np.empty_like(counts)
+    qb, qs, qc = np.empty_like(boxes), np.empty_like(sides), np.empty_like(counts)
+    half_pi = np.pi / 2
+    for i in range(m):
+        ax, ay, r0, bx, by, r1 = a[i, 0], a[i, 1], ra[i], b[i, 0], b[i, 1], rb[i]
+        got = segment(ax, ay, bx, by, boxes, sides, counts, near)
+        if got != BLOCKED:
+            out[i] = 1 if got == CLEAR else -1
+            continue
+        if not (r0 > 0 or r1 > 0) or cut_off(ax, ay, r0, bx, by, r1, edges, marg):
+            continue
+        lox, hix = _min(ax - r0, bx - r1), _max(ax + r0, bx + r1)  # the pieces near the pair:
+        loy, hiy = _min(ay - r0, by - r1), _max(ay + r0, by + r1)  # no others meet a segment
+        n = 0
+        for k in range(boxes.shape[0]):
+            if not (lox > boxes[k, 2] or hix < boxes[k, 0] or loy > boxes[k, 3]
+                    or hiy < boxes[k, 1]):
+                pb[n], ps[n], pc[n] = boxes[k], sides[k], counts[k]
+                n += 1
+        sa[0, 0], sa[0, 1], sb[0, 0], sb[0, 1] = ax, ay, bx, by
+        for k in range(ns):  # sight.circles.samples: the same floats
+            sa[k + 1, 0], sa[k + 1, 1] = ax + r0 * cos[k] * shrink, ay + r0 * sin[k] * shrink
+            sb[k + 1, 0], sb[k + 1, 1] = bx + r1 * cos[k] * shrink, by + r1 * sin[k] * shrink
+        unsure = False
+        for s in range(2):
+            side = phi[i] + half_pi if s == 0 else phi[i] - half_pi
+            k = int(np.rint(side / step)) % ns + 1
+            got = segment(sa[k, 0], sa[k, 1], sb[k, 0], sb[k, 1], pb[:n], ps[:n], pc[:n], near)
+            if got == CLEAR:
+                out[i] = 1
+                break
+            unsure = unsure or got == UNSURE
+        if out[i] == 1:
+            continue
+        for k in range(ns + 1):
+            cut_a[k] = cut_off(sa[k, 0], sa[k, 1], 0.0, bx, by, r1, edges, marg)
+            cut_b[k] = cut_off(sb[k, 0], sb[k, 1], 0.0, ax, ay, r0, edges, marg)
+        for p in range(ns + 1):
+            if cut_a[p]:
+                continue
+            lox, hix = _min(sa[p, 0], bx - r1), _max(sa[p, 0], bx + r1)  # near p's segments
+            loy, hiy = _min(sa[p, 1], by - r1), _max(sa[p, 1], by + r1)
+            n2 = 0
+            for k in range(n):
+                if not (lox > pb[k, 2] or hix < pb[k, 0] or loy > pb[k, 3] or hiy < pb[k, 1]):
+                    qb[n2], qs[n2], qc[n2] = pb[k], ps[k], pc[k]
+                    n2 += 1
+            for q in range(ns + 1):
+                if cut_b[q]:
+                    continue
+                got = segment(sa[p, 0], sa[p, 1], sb[q, 0], sb[q, 1], qb[:n2], qs[:n2],
+                              qc[:n2], near)
+                if got == CLEAR:
+                    out[i] = 1
+                    break
+                unsure = unsure or got == UNSURE
+            if out[i] == 1:
+                break
+        if out[i] == 0 and unsure:
+            out[i] = -1
+    return out
+
+
+@njit
+def cover_candidates(ring: np.ndarray, rows: np.ndarray, jj: np.ndarray, start: np.ndarray,
+                     bnd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``CoverJob._evaluate``'s box tests of triangles ``ring[rows[i]]`` against the regions
+    ``start[jj[i]]:start[jj[i] + 1]`` (boxes ``bnd``): the pairs (i, region), in order, whose
+    boxes meet (none for a NaN corner) and that :func:`_tri_box` cannot show apart."""
+    total = (start[jj + 1] - start[jj]).sum()
+    rep, idx = np.empty(total, np.int64), np.empty(total, np.int64)
+    m = 0
+    for i in range(rows.shape[0]):
+        t = rows[i]
+        xs, ys = ring[t, :3, 0], ring[t, :3, 1]
+        if np.isnan(xs).any() or np.isnan(ys).any():
+            continue
+        lox, hix, loy, hiy = xs.min(), xs.max(), ys.min(), ys.max()
+        for r in range(start[jj[i]], start[jj[i] + 1]):
+            if lox <= bnd[r, 2] and hix >= bnd[r, 0] and loy <= bnd[r, 3] and hiy >= bnd[r, 1]:
+                meets, sure = _tri_box(ring, t, bnd, r)
+                if meets or not sure:
+                    rep[m], idx[m] = i, r
+                    m += 1
+    return rep[:m], idx[:m]

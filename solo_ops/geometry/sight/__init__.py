@@ -44,7 +44,10 @@ How it is fast:
   the centres, one of them usually passes it), and only then all the sample pairs, skipping
   those a single edge provably cuts (from one sample point to the whole other base; the
   numbers that depend only on the other base are worked out once per pair). The answer is
-  "some sample segment is clear", so the order changes only the time.
+  "some sample segment is clear", so the order changes only the time. With the compiled loops
+  on, a pair's whole search is one loop (``jit.sight.visible_pairs``: the same stages and
+  segments, each sample segment tried against the blocker pieces near it only); a pair with a
+  segment too close to call and none surely clear goes the numpy way, shapely deciding.
 * A pair's answer depends on its own centres and radii alone, so a :class:`Sight` remembers it
   (keyed by the exact bits of the six numbers; bounded): the engine asks the same pairs again
   and again (spotting after every move, the same targets from many candidate points).

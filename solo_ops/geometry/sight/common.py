@@ -37,10 +37,17 @@ SHAPE_MEMO_LIMIT = 2048
 it grows past this: some 10-20 MB at most); a mission's models stand at a few hundred places."""
 
 
+_VOIDS: dict[int, np.dtype[np.void]] = {}
+"""The void dtype of each row width in bytes :func:`_row_keys` has met (made once each)."""
+
+
 def _row_keys(rows: np.ndarray) -> list[bytes]:
     """The exact bits of each row of a C-contiguous float64 array, as dictionary keys."""
     width = rows.shape[1] * rows.itemsize
-    return cast(list[bytes], rows.view(np.dtype((np.void, width))).ravel().tolist())
+    void = _VOIDS.get(width)
+    if void is None:
+        void = _VOIDS[width] = np.dtype((np.void, width))
+    return cast(list[bytes], rows.view(void).ravel().tolist())
 
 
 def _as_points(points: Any) -> np.ndarray:

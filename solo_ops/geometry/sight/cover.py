@@ -37,6 +37,9 @@ SMALL_COVER_JOB = 8
 """Cover jobs with at most this many visible pairs try all of the attacker's points at once."""
 _SIGNS = np.array([1.0, -1.0])
 """The two tangents of a cover-line triangle (see :meth:`CoverJob.triangles`)."""
+NO_OUTLINES = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                np.zeros(1, dtype=np.int64))
+"""Empty ragged arrays, for the compiled loop of a board whose Heavy outlines it cannot read."""
 _AROUND = np.arange(-2, 3)
 """Offsets of the base polygon's vertices tried around a tangent's guessed vertex."""
 
@@ -45,10 +48,6 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
     """Separating-axis test of triangles (n, 3, 2) against axis-aligned boxes (n, 4) whose
     bounding boxes already overlap, so only the triangles' edge normals are left to try:
     (may meet, the answer is clear of rounding ties). Exact for the box itself."""
-    if jit.ENABLED and len(tri):
-        out: tuple[np.ndarray, np.ndarray] = _js.triangle_meets_box(
-            np.ascontiguousarray(tri, dtype=float), np.ascontiguousarray(box, dtype=float))
-        return out
     cx, cy = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
     hx, hy = (box[:, 2] - box[:, 0]) / 2, (box[:, 3] - box[:, 1]) / 2
     v0, v1, v2 = tri[:, 0], tri[:, 1], tri[:, 2]
@@ -211,6 +210,12 @@ class CoverJob:
         cv = np.flatnonzero(cover_near[pairs[live]])
         if len(cv):
             jj = j[live[cv]]
+            if jit.ENABLED:  # the same box tests, pair by pair in one call
+                rep, idx = _js.cover_candidates(tri.ring, cv, jj, self.c_start, self.c_bounds)
+                if len(rep):
+                    hit = shapely.intersects(self.c_regions[idx], tri.polygons(cv[rep]))
+                    cov[live[cv]] = np.bincount(rep[hit], minlength=len(cv)) > 0
+                return obs, cov
             counts = self.c_start[jj + 1] - self.c_start[jj]
             rep = np.repeat(np.arange(len(cv)), counts)
             idx = np.repeat(self.c_start[jj] - np.cumsum(counts) + counts, counts)
@@ -241,42 +246,23 @@ class CoverJob:
         # separating-axis test of each triangle against the feature's box (exact for
         # box-shaped features); shapely for the rest.
         corners = tris.ring[sub, :3]
-        hb = self.s.heavy_box
         if jit.ENABLED:
-            ti, fi, meets, sure = _js.heavy_candidates(corners, hb, self.s._heavy_is_box)
+            ti, fi, k = self._heavy_met(tris, sub, pairs, corners, out)
         else:
+            hb = self.s.heavy_box
             lo, hi = corners.min(axis=1), corners.max(axis=1)
             ti, fi = np.nonzero((lo[:, 0:1] <= hb[:, 2]) & (hi[:, 0:1] >= hb[:, 0])
                                 & (lo[:, 1:2] <= hb[:, 3]) & (hi[:, 1:2] >= hb[:, 1]))
             meets, sure = triangle_meets_box(corners[ti], hb[fi])
-            sure &= self.s._heavy_is_box[fi]
-        ask = np.flatnonzero(meets & ~sure)
-        if len(ask) and jit.ENABLED and self.s.heavy_ragged is not None:
-            # the feature's own outline, edge by edge (shapely where a turn is too close)
-            got, known = _js.triangles_meet(corners[ti[ask]], fi[ask], *self.s.heavy_ragged)
-            meets[ask[known]] = got[known]
-            ask = ask[~known]
-        if len(ask):
-            meets[ask] = shapely.intersects(self.s.heavy_parts[fi[ask]],
-                                            tris.polygons(sub[ti[ask]]))
-        ti, fi = ti[meets], fi[meets]
+            sure &= self.s.heavy_is_box[fi]
+            ask = np.flatnonzero(meets & ~sure)
+            if len(ask):
+                meets[ask] = shapely.intersects(self.s.heavy_parts[fi[ask]],
+                                                tris.polygons(sub[ti[ask]]))
+            ti, fi = ti[meets], fi[meets]
+            k = pairs[ti]
         if len(ti) == 0:
             return out
-        k = pairs[ti]
-        if jit.ENABLED and self.s.heavy_ragged is not None:
-            # Most triangles meet a feature far from both 1" zones, where the feature less the
-            # zones is the feature itself: a point of its outline in the triangle, clearly
-            # outside both zones, settles it (with no zone test and no region built); the
-            # rest are decided below as without it.
-            tj, ai = self.pj[k], self.pi[k]
-            zt = np.column_stack([self.B[tj], self.rb[tj] + 1.0])
-            za = np.column_stack([self.A[ai], self.ra[ai] + 1.0])
-            seen = _js.obscure_witness(corners[ti], fi, zt, za, *self.s.heavy_ragged)
-            out[ti[seen]] = True
-            left = ~out[ti]
-            ti, fi, k = ti[left], fi[left], k[left]
-            if len(ti) == 0:
-                return out
         # Whether each feature reaches into either 1" zone, once per (pair, feature).
         nf = len(self.s.heavy_parts)
         uniq, back = np.unique(k * nf + fi, return_inverse=True)
@@ -305,6 +291,36 @@ class CoverJob:
         hit = shapely.intersects(regions, tris.polygons(sub[ti[rest]]))
         out[ti[rest[hit]]] = True
         return out
+
+    def _heavy_met(self, tris: _Triangles, sub: np.ndarray, pairs: np.ndarray,
+                   corners: np.ndarray, out: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first stages of :meth:`_obscured` by the compiled loop: the (triangle, feature,
+        pair) of each Heavy feature a triangle meets, less the triangles ``out`` marks as
+        obscured already. With the features' outlines, most are settled edge by edge, and most
+        triangles meeting a feature far from both 1" zones, where the feature less the zones
+        is the feature itself, by a point of its outline in the triangle clearly outside both
+        zones (with no zone test and no region built); shapely decides the rest."""
+        tj, ai = self.pj[pairs], self.pi[pairs]
+        zt = np.column_stack([self.B[tj], self.rb[tj] + 1.0])
+        za = np.column_stack([self.A[ai], self.ra[ai] + 1.0])
+        rag = self.s.heavy_ragged
+        ti, fi, meets, sure, seen = _js.heavy_candidates(
+            corners, self.s.heavy_box, self.s.heavy_is_box, zt, za,
+            *(NO_OUTLINES if rag is None else rag), rag is not None)
+        ask = np.flatnonzero(meets & ~sure)
+        if len(ask):
+            meets[ask] = shapely.intersects(self.s.heavy_parts[fi[ask]],
+                                            tris.polygons(sub[ti[ask]]))
+            met = ask[meets[ask]]
+            if len(met) and rag is not None:  # the witness of a triangle shapely settled
+                found = _js.obscure_witness(corners[ti[met]], fi[met], zt[ti[met]],
+                                            za[ti[met]], *rag)
+                seen[ti[met[found]]] = True
+        out[seen] = True
+        keep = meets & ~seen[ti]
+        ti, fi = ti[keep], fi[keep]
+        return ti, fi, pairs[ti]
 
     def triangles(self, p: np.ndarray, c: np.ndarray, r: np.ndarray, j: np.ndarray,
                   d: np.ndarray) -> np.ndarray:

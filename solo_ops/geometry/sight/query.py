@@ -40,6 +40,17 @@ from solo_ops.geometry.sight.scalar import Scalar
 from solo_ops.geometry.sight.visibility import _BaseToBase
 
 
+def _pair_rows(A: np.ndarray, ra_: np.ndarray, B: np.ndarray, rb_: np.ndarray) -> np.ndarray:
+    """One row (ax, ay, ra, bx, by, rb) per pair of ``A`` and ``B``, row-major over (A, B)."""
+    na, nb = len(A), len(B)
+    rows = np.empty((na, nb, 6))
+    rows[:, :, 0:2] = A[:, None, :]
+    rows[:, :, 2] = ra_[:, None]
+    rows[:, :, 3:5] = B[None, :, :]
+    rows[:, :, 5] = rb_[None, :]
+    return rows.reshape(na * nb, 6)
+
+
 class Sight(_BaseToBase, _CoverShapes):
     """Compiled sight queries for one board (one state of its doors and hatches).
 
@@ -50,9 +61,10 @@ class Sight(_BaseToBase, _CoverShapes):
     the geometry's tests check against a plain reference: :attr:`pieces` (the blockers' convex
     pieces) and :attr:`edges` (their boundary edges), :attr:`scalar` (both in Python floats),
     :attr:`cover_parts` and :attr:`heavy_parts` (the eroded cover and Heavy features, with
-    :attr:`heavy_box` and :attr:`heavy_ragged`), and the visibility search's stages
-    :meth:`compute_visible_pairs`, :meth:`cut_off`, :meth:`cut_off_dense`,
-    :meth:`points_cut_off`, :meth:`clear_one` and :meth:`zones_touch`.
+    :attr:`heavy_box`, :attr:`heavy_is_box` and :attr:`heavy_ragged`), and the visibility
+    search's stages :meth:`compute_visible_pairs` (:meth:`numpy_visible_pairs` without the
+    compiled loop), :meth:`cut_off`, :meth:`cut_off_dense`, :meth:`points_cut_off`,
+    :meth:`clear_one` and :meth:`zones_touch`.
     """
 
     def __init__(self, board: Board) -> None:
@@ -67,6 +79,9 @@ class Sight(_BaseToBase, _CoverShapes):
         self.cover_parts = _eroded_parts(cover_feats)
         self._cover_light = np.array([f.is_light_only for f in cover_feats], dtype=bool)
         self._cover_tree = shapely.STRtree(self.cover_parts)
+        # the cover-giving features in use, per mode (plain, Seek, Seek Light)
+        self._cover_use = (np.ones(len(cover_feats), dtype=bool),
+                           np.zeros(len(cover_feats), dtype=bool), ~self._cover_light)
         heavy = [f for f in board.features if f.obscures]
         self.heavy_parts = _eroded_parts(heavy)
         # The eroded features' boxes, and which features are exactly their box.
@@ -74,7 +89,7 @@ class Sight(_BaseToBase, _CoverShapes):
         box_area = ((self.heavy_box[:, 2] - self.heavy_box[:, 0])
                     * (self.heavy_box[:, 3] - self.heavy_box[:, 1]))
         area = shapely.area(self.heavy_parts) if len(self.heavy_parts) else np.zeros(0)
-        self._heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
+        self.heavy_is_box = np.abs(box_area - area) <= 1e-9 * np.maximum(box_area, 1e-12)
         # their outlines as flat arrays, for the compiled triangle test (None: shapely only)
         self.heavy_ragged = ragged(self.heavy_parts)
         # Single-pair answers by their exact arguments: a Sight never changes, and the engine
@@ -220,14 +235,7 @@ class Sight(_BaseToBase, _CoverShapes):
     def _visibility_plain(self, A: np.ndarray, ra_: np.ndarray, B: np.ndarray,
                           rb_: np.ndarray) -> np.ndarray:
         """:meth:`visibility_matrix` with every feature of this board counted."""
-        na, nb = len(A), len(B)
-        # One row (ax, ay, ra, bx, by, rb) per pair, row-major over (A, B).
-        rows = np.empty((na, nb, 6))
-        rows[:, :, 0:2] = A[:, None, :]
-        rows[:, :, 2] = ra_[:, None]
-        rows[:, :, 3:5] = B[None, :, :]
-        rows[:, :, 5] = rb_[None, :]
-        return self._visible_rows(rows.reshape(na * nb, 6)).reshape(na, nb)
+        return self._visible_rows(_pair_rows(A, ra_, B, rb_)).reshape(len(A), len(B))
 
     # -- cover ------------------------------------------------------------------------------
     def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
@@ -281,7 +289,11 @@ class Sight(_BaseToBase, _CoverShapes):
                      edition: str, seek: bool, seek_light: bool) -> CoverMatrix:
         """:meth:`cover_matrix` with every feature of this board counted."""
         shape = (len(A), len(B))
-        vis = self._visibility_plain(A, ra_, B, rb_)
+        # One row (ax, ay, ra, bx, by, rb) per pair, and its exact bits: the key of both the
+        # visibility and the cover answers of the pair.
+        rows = _pair_rows(A, ra_, B, rb_)
+        every = _row_keys(rows) if len(rows) and self.pieces.count else None
+        vis = self._visible_rows(rows, every).reshape(shape)
         in_cover = np.zeros(shape, dtype=bool)
         obscured = np.zeros(shape, dtype=bool)
         pi, pj = np.nonzero(vis)
@@ -294,24 +306,18 @@ class Sight(_BaseToBase, _CoverShapes):
         # A pair's answer depends on its own centres and radii only (never on the other pairs
         # of a job), so the pairs answered before are read back and only the rest computed.
         mode = 1 if seek else 2 if seek_light else 0
-        rows = np.empty((len(pi), 6))
-        rows[:, 0:2] = A[pi]
-        rows[:, 2] = ra_[pi]
-        rows[:, 3:5] = B[pj]
-        rows[:, 5] = rb_[pj]
-        keys = _row_keys(rows)
+        if every is None:
+            keys = _row_keys(rows[pi * len(B) + pj])
+        elif len(pi) == len(every):
+            keys = every
+        else:
+            keys = [every[f] for f in (pi * len(B) + pj).tolist()]
         memo = self._cover_memo[mode]
         found = [memo.get(k) for k in keys]
         miss = [i for i, v in enumerate(found) if v is None]
         if miss:
-            if mode == 1:
-                cover_use = np.zeros(len(self.cover_parts), dtype=bool)
-            elif mode == 2:
-                cover_use = ~self._cover_light
-            else:
-                cover_use = np.ones(len(self.cover_parts), dtype=bool)
             m = np.array(miss, dtype=np.intp)
-            obs, cov = CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], cover_use).run()
+            obs, cov = CoverJob(self, A, ra_, B, rb_, pi[m], pj[m], self._cover_use[mode]).run()
             if len(memo) + len(miss) > COVER_MEMO_LIMIT:
                 memo.clear()
             for i, code in zip(miss, (2 * obs.astype(np.int8) + cov).tolist(), strict=True):

@@ -67,7 +67,7 @@ class _CoverShapes:
     _cover_tree: shapely.STRtree
     heavy_parts: np.ndarray
     heavy_box: np.ndarray
-    _heavy_is_box: np.ndarray
+    heavy_is_box: np.ndarray
     heavy_ragged: tuple[np.ndarray, ...] | None
     _circle_memo: dict[bytes, BaseGeometry]
     _touch_memo: dict[tuple[bytes, int], bool]

@@ -17,7 +17,7 @@ from typing import cast
 import numpy as np
 
 from solo_ops.geometry import jit
-from solo_ops.geometry.sight.blockers import SEPARATE_MARGIN
+from solo_ops.geometry.sight.blockers import NEAR, SEPARATE_MARGIN
 from solo_ops.geometry.sight.circles import (
     BASE_COS,
     BASE_SAMPLES,
@@ -32,6 +32,8 @@ from solo_ops.geometry.sight.lines import _SightLines
 DIRECT_EDGES = 1024
 """Cut-off tests of at most this many (pair, blocker edge) combinations work on every
 combination at once (:meth:`Sight.cut_off_dense`)."""
+_BASE_COS, _BASE_SIN = np.array(BASE_COS), np.array(BASE_SIN)
+"""The base samples' cosines and sines as arrays, for the compiled loop."""
 SCALAR_PAIRS = 10
 """Visibility computations of at most this many base pairs run their first stages (centre
 segment, single-edge cut-off, the two probes) pair by pair in plain Python floats
@@ -44,19 +46,21 @@ class _BaseToBase(_SightLines):
 
     _vis_memo: dict[bytes, bool]
 
-    def _visible_rows(self, rows: np.ndarray) -> np.ndarray:
+    def _visible_rows(self, rows: np.ndarray, keys: list[bytes] | None = None) -> np.ndarray:
         """(m,) visibility of m base pairs given by centres and radii, remembered per pair.
 
         A pair's answer depends only on its own centres and radii (never on the other pairs of
         the batch), so answers are kept per :class:`Sight` keyed by the exact bits of the six
         numbers, and only the pairs not seen before are computed. The engine asks the same
         pairs again and again: spotting after every move, the cover of the same targets from
-        many candidate points, the planner's and the autopilot's questions."""
+        many candidate points, the planner's and the autopilot's questions. ``keys``: the rows'
+        :func:`_row_keys` when the caller has them already."""
         m = len(rows)
         a, ra, b, rb = rows[:, 0:2], rows[:, 2], rows[:, 3:5], rows[:, 5]
         if m == 0 or self.pieces.count == 0:
             return self.compute_visible_pairs(a, ra, b, rb)
-        keys = _row_keys(rows)
+        if keys is None:
+            keys = _row_keys(rows)
         memo = self._vis_memo
         known = [memo.get(k) for k in keys]
         miss = [i for i, v in enumerate(known) if v is None]
@@ -86,9 +90,37 @@ class _BaseToBase(_SightLines):
         if self.pieces.count == 0:
             vis[:] = True
             return vis
-        if m <= SCALAR_PAIRS:
+        if jit.ENABLED:
+            return self._compiled_visible_pairs(a, ra, b, rb)
+        return self.numpy_visible_pairs(a, ra, b, rb)
+
+    def _compiled_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
+                                rb: np.ndarray) -> np.ndarray:
+        """:meth:`compute_visible_pairs` by the compiled loop (every stage of a pair in one
+        call: the same segments, the same tests); the rare pair with a segment too close to call
+        and none surely clear goes the numpy way, shapely deciding."""
+        sc = self.scalar
+        a, b = np.ascontiguousarray(a, dtype=float), np.ascontiguousarray(b, dtype=float)
+        ra, rb = np.ascontiguousarray(ra, dtype=float), np.ascontiguousarray(rb, dtype=float)
+        with np.errstate(invalid="ignore"):
+            phi = np.arctan2(b[:, 1] - a[:, 1], b[:, 0] - a[:, 0])  # numpy's angles
+        code = _js.visible_pairs(a, ra, b, rb, phi, sc.boxes, sc.sides, sc.counts, NEAR,
+                                 sc.edge_rows, SEPARATE_MARGIN, _BASE_COS, _BASE_SIN, SHRINK,
+                                 STEP)
+        vis = code == 1
+        left = np.flatnonzero(code < 0)
+        if len(left):
+            vis[left] = self.numpy_visible_pairs(a[left], ra[left], b[left], rb[left])
+        return vis
+
+    def numpy_visible_pairs(self, a: np.ndarray, ra: np.ndarray, b: np.ndarray,
+                             rb: np.ndarray) -> np.ndarray:
+        """:meth:`compute_visible_pairs` by the numpy stages (the centre segments, the
+        cut-offs, the probes, every sample segment; the other kernels when on): what the
+        compiled loop is checked against, and how it answers a pair it cannot settle."""
+        if len(a) <= SCALAR_PAIRS:
             return self._few_visible_pairs(a, ra, b, rb)
-        vis[:] = self.clear(a, b)
+        vis = self.clear(a, b)
         todo = np.flatnonzero(~vis & ((ra > 0) | (rb > 0)))
         if len(todo) == 0:
             return vis
