@@ -122,6 +122,7 @@ SLOW: dict[str, frozenset[str]] = {
     }),
     "tests/e2e/test_campaign_targets.py": frozenset({
         "test_observed_win_rates_follow_the_targets",
+        "test_the_proposals_aim_at_each_target",
     }),
     "tests/rules/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
