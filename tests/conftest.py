@@ -60,6 +60,36 @@ os.environ.setdefault("SOLO_OPS_JIT", "0")
 # plays the same either way).
 gc.set_threshold(*POOL_GC_THRESHOLD)
 
+# A process forked from a test's process (a rating's pool of workers, a campaign's forked
+# players) does not scan the test process's objects: they are moved out of the collector's
+# reach just before the fork (``gc.freeze``) and back just after it in the test's process
+# (``gc.unfreeze``), as Python's documentation advises for a fork without exec. An xdist
+# worker holds the objects of hundreds of tests by the time it forks, and each forked worker's
+# first full collection (a pool worker's ``gc.collect`` before its ``gc.freeze``) walked them
+# all and copied every page it touched: 2-3 times the forked workers' CPU of the same test run
+# alone (19.5 s against 6.6 s for tests/sim/test_outcome_only_missions.py's pools, 2026-12-01).
+# What the forked process plays and says is the same (tests/sim/test_collections_in_process.py
+# pins that collections never change a game); only what its collections walk changes.
+_FROZEN_FOR_FORK: list[bool] = []
+
+
+def _freeze_before_fork() -> None:
+    """Before a fork: freeze this process's objects unless something froze them already."""
+    mine = gc.get_freeze_count() == 0
+    if mine:
+        gc.freeze()
+    _FROZEN_FOR_FORK.append(mine)
+
+
+def _unfreeze_after_fork() -> None:
+    """After the fork, in this process: undo :func:`_freeze_before_fork`."""
+    if _FROZEN_FOR_FORK.pop():
+        gc.unfreeze()
+
+
+os.register_at_fork(before=_freeze_before_fork, after_in_parent=_unfreeze_after_fork,
+                    after_in_child=_FROZEN_FOR_FORK.clear)
+
 # Hypothesis: under CI (CI=true, as .ci/run is run) every property test draws the same examples
 # on every run (derandomize) and no example fails for being slow on a busy machine (no
 # deadline), so a property test cannot flake there; on a developer's machine the default profile
