@@ -170,8 +170,6 @@ SAME_AT_EVERY_BUDGET: dict[str, frozenset[str]] = {
         "test_nearest_cover_is_the_cheapest_protected_point"}),
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds"}),
-    "tests/game/test_random_games.py": frozenset({
-        "test_random_legal_answers_keep_the_invariants_to_the_end"}),
     "tests/rules/test_odds.py": frozenset({
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
         "test_rolled_attacks_converge_on_the_exact_distribution"}),
