@@ -158,6 +158,11 @@ SLOW: dict[str, frozenset[str]] = {
         "test_brute_force_four_attacks_3up_3_4_against_three_dice_3up",
         "test_rolled_attacks_converge_on_the_exact_distribution",
     }),
+    "tests/rules/test_odds_integer_counting.py": frozenset({
+        "test_generated_shots_equal_the_fraction_arithmetic",
+        "test_generated_dice_equal_the_fraction_arithmetic",
+        "test_generated_fights_equal_the_fraction_arithmetic",
+    }),
 }
 
 
