@@ -135,6 +135,8 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),
+    "tests/game/test_outcome_decided.py": frozenset({
+        "test_a_decided_outcome_is_the_one_the_battle_ends_with"}),
     "tests/cli/test_hostile_files.py": frozenset({
         "test_a_command_in_a_process_of_its_own_refuses_a_hostile_file",
     }),
