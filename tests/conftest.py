@@ -196,11 +196,16 @@ _FULL_ONLY_REASON = ("a statistical test that needs its whole sample: it runs wi
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests named in :data:`SLOW` and :data:`FULL_ONLY` as ``slow`` (and those of
     :data:`SAME_AT_EVERY_BUDGET` as ``same_at_every_budget``); skip the :data:`FULL_ONLY` ones
-    unless the budget is full."""
+    unless the budget is full. (Each test file's path is resolved once, not once per test.)"""
+    paths: dict[Path, str | None] = {}
     for item in items:
-        try:
-            path = item.path.resolve().relative_to(ROOT).as_posix()
-        except ValueError:
+        if item.path not in paths:
+            try:
+                paths[item.path] = item.path.resolve().relative_to(ROOT).as_posix()
+            except ValueError:
+                paths[item.path] = None
+        path = paths[item.path]
+        if path is None:
             continue
         name = getattr(item, "originalname", item.name)
         if name in SLOW.get(path, ()) or name in FULL_ONLY.get(path, ()):
