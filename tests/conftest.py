@@ -140,6 +140,8 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/cli/test_hostile_files.py": frozenset({
         "test_a_command_in_a_process_of_its_own_refuses_a_hostile_file",
     }),
+    "tests/io/test_persistence.py": frozenset({
+        "test_sigkill_at_random_moments_never_damages_the_save"}),
     "tests/io/test_forgery.py": frozenset({
         "test_three_hundred_forged_checkpoints_are_input_errors",
         "test_two_hundred_forged_logs_never_replay_as_identical",
