@@ -39,6 +39,7 @@ import pytest
 
 from tests.support.budget import FULL
 from tests.support.paths import ROOT, SCENARIOS
+from tests.support.players import cli_here
 
 SQUAD = SCENARIOS / "squads" / "vesper.yaml"
 SCENARIO = SCENARIOS / "gallowdark-night-raid.yaml"
@@ -93,15 +94,17 @@ def _solo_ops(args: list[str], cwd: Path) -> tuple[int, str, str, float]:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    """The good files, made by the commands run in this process (``cli_here``): the files are
+    what is needed here, the hostile ones are met by the processes under test."""
     root = tmp_path_factory.mktemp("hostile")
     save = root / "game.json"
-    code, _out, err, _t = _solo_ops(["play", str(SCENARIO), "--seed", "3", "--save", str(save),
-                                     "--answer", "quit"], root)
-    assert code == 0, err
+    made = cli_here("play", str(SCENARIO), "--seed", "3", "--save", str(save), "--answer",
+                    "quit", cwd=root)
+    assert made.returncode == 0, made.stderr
     campaign = root / "campaign"
-    code, _out, err, _t = _solo_ops(["campaign", "new", "c", "--squad", str(SQUAD), "--saves",
-                                     str(campaign), "--target-win", "off"], root)
-    assert code == 0, err
+    made = cli_here("campaign", "new", "c", "--squad", str(SQUAD), "--saves", str(campaign),
+                    "--target-win", "off", cwd=root)
+    assert made.returncode == 0, made.stderr
     big = root / "big.bin"
     with big.open("wb") as handle:
         handle.truncate(BIG)  # 30 MB of zero bytes (sparse: nothing is written)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from solo_ops.io.locks import game_lock, lock_path, owner_path
 from tests.support.paths import SCENARIOS
-from tests.support.players import cli, small_scenario
+from tests.support.players import cli, cli_here, small_scenario
 
 SQUAD = SCENARIOS / "squads" / "vesper.yaml"
 
@@ -65,17 +65,21 @@ def test_the_lock_still_excludes_while_holders_come_and_go(tmp_path: Path) -> No
 
 
 def test_a_campaign_mission_has_one_resume_command_and_one_log(tmp_path: Path) -> None:
-    made = cli("campaign", "new", "Duo", "--squad", str(SQUAD), "--target-win", "off",
-               cwd=tmp_path)
+    """The three commands run in this process (``cli_here``: the same command group, spared
+    three interpreters' start); what a real process leaves at its exit is
+    :func:`test_a_clean_exit_leaves_only_the_save_its_backup_and_its_log`'s."""
+    made = cli_here("campaign", "new", "Duo", "--squad", str(SQUAD), "--target-win", "off",
+                    cwd=tmp_path)
     assert made.returncode == 0, made.stderr
-    first = cli("campaign", "play", "Duo", "--seed", "3", "--board", "gallowdark-corridors",
-                "--engagement", "1", "--answer", "ready", "--answer", "quit", cwd=tmp_path)
+    first = cli_here("campaign", "play", "Duo", "--seed", "3", "--board", "gallowdark-corridors",
+                     "--engagement", "1", "--answer", "ready", "--answer", "quit",
+                     cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     assert "Continue with `solo-ops campaign play Duo`." in first.stdout
     assert "play --resume" not in first.stdout and first.stdout.count("campaign play Duo") == 1
     folder = tmp_path / "campaign_saves" / "Duo-missions"
     save = folder / "mission-1.save.json"
-    again = cli("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
+    again = cli_here("play", "--resume", str(save), "--answer", "quit", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert (f"{save} is mission 1 of campaign Duo: going on through the campaign "
             "(`solo-ops campaign play Duo`)") in again.stdout

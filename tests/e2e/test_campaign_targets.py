@@ -14,7 +14,8 @@ only as a long statistical run (``SOLO_OPS_TEST_BUDGET=stats``: by hand, and bef
 the proposals or the campaign's consequences is merged; tests/support/budget.py); the quick
 version plays one short campaign per target on every run and checks the proposals themselves:
 ordered, each mission played one of the games its prediction sampled, and said in the same
-words.
+words (its proposals rated on two first looks by default, on the slow test's budget of three
+with the full budget: it is a ``slow`` test too, run again in CI's full-budget slow pass).
 
 The proposals rate their candidates in this process (:func:`one_process`), not in a pool of
 worker processes forked for each proposal: the same missions and the same numbers whatever the
@@ -63,7 +64,7 @@ from solo_ops.io.scenario import load_scenario
 from solo_ops.sim import proposal, rating
 from solo_ops.sim.autopilot import simulated
 from solo_ops.sim.rating import mission_seed, play_one
-from tests.support.budget import STATS
+from tests.support.budget import FULL, STATS
 from tests.support.small_table import BOARD, TROOPER
 
 CAMPAIGNS = 6
@@ -71,6 +72,11 @@ CAMPAIGNS = 6
 to 0 and eight 18 to 1 for the 70% target (p < 0.001 either way), so six keep the 1% test's
 power at three quarters of the CPU (it runs in CI's slow pass, in one test)."""
 BUDGET = "36"  # the proposals' budget: three levels' first looks (12 each)
+QUICK_BUDGET = BUDGET if FULL else "24"
+"""The quick test's proposals' budget: two first looks by default (each proposal walks from
+level 3 to level 2 and rates both on 12 missions: the same walk, choice, record and words as
+at 36, a third of the missions), the slow test's 36 with the full budget (CI's slow pass),
+where a candidate is also looked at again on 24 missions."""
 SEED = 38
 
 
@@ -102,8 +108,9 @@ def table(folder: Path) -> dict[str, Path]:
 
 
 def campaign(folder: Path, files: dict[str, Path], target: str, k: int,
-             missions: int) -> list[dict[str, Any]]:
-    """Campaign ``k`` at ``target``: each mission's history record (threat and result)."""
+             missions: int, budget: str = BUDGET) -> list[dict[str, Any]]:
+    """Campaign ``k`` at ``target``, its proposals rated within ``budget`` missions: each
+    mission's history record (threat and result)."""
     runner = CliRunner()
     name = f"t{target.rstrip('%')}-{k}"
     saves = ["--saves", str(folder / "saves")]
@@ -115,7 +122,7 @@ def campaign(folder: Path, files: dict[str, Path], target: str, k: int,
     for m in range(1, missions + 1):
         played = runner.invoke(main, [
             "campaign", "play", name, "--autopilot", "objective", "--board",
-            str(files["board"]), "--roster", str(files["roster"]), "--rate-missions", BUDGET,
+            str(files["board"]), "--roster", str(files["roster"]), "--rate-missions", budget,
             "--seed", str(mission_seed(SEED, 100 * k + m)), *saves])
         assert played.exit_code == 0, played.output
         said.append(played.stdout)
@@ -146,16 +153,19 @@ def test_the_proposals_aim_at_each_target(tmp_path: Path) -> None:
     games its prediction sampled (:func:`replayed_by_the_rating`): the same squads, hurt as
     they stood after the first mission for the second, the same level, board, settings and
     policy. (The second mission at 70% would prove nothing the 30% one does not: the slow
-    test plays five a campaign at each target.)"""
+    test plays five a campaign at each target.) The proposals' budget is
+    :data:`QUICK_BUDGET`: two first looks by default, where both targets' first proposals rate
+    levels 3 and 2 on the same 12 missions each and choose apart (25% and 75% on this table);
+    36, as the slow test's, with the full budget."""
     files = table(tmp_path)
-    low = campaign(tmp_path, files, "30%", 0, 2)
-    high = campaign(tmp_path, files, "70%", 0, 1)
+    low = campaign(tmp_path, files, "30%", 0, 2, QUICK_BUDGET)
+    high = campaign(tmp_path, files, "70%", 0, 1, QUICK_BUDGET)
     for records, target, played in ((low, 0.3, [1, 2]), (high, 0.7, [1])):
         assert [r["mission"] for r in records] == played
         for r in records:
             assert r["threat"]["target"] == target and r["outcome"] in ("win", "loss", "draw")
-            # a whole first look at least: the budget (36) is three, and on this table 36
-            # missions cost less than the work it allows (about 8 of 11.5 s)
+            # a whole first look at least: the budget (24 or 36) is two or three, and on this
+            # table 36 missions cost less than the work it allows (about 8 of 11.5 s)
             assert r["threat"]["predicted"]["missions"] >= proposal.FIRST_LOOK
     lo, hi = low[0], high[0]
     assert hi["threat"]["predicted"]["win_rate"] > lo["threat"]["predicted"]["win_rate"]

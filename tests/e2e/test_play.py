@@ -252,13 +252,15 @@ def test_nonsense_and_a_point_inside_a_wall_are_refused_and_asked_again(
 
 
 def test_play_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
+    """The first error as the process exits with it; the two others run in this process
+    (``cli_here``: the same command group, its internal errors' tracebacks kept in stderr)."""
     run = cli("play", "nowhere.yaml", cwd=tmp_path)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and "nowhere.yaml" in run.stderr
     (tmp_path / "bad.json").write_text("{\"kind\": \"solo-ops-game\"}")
-    run = cli("play", "--resume", "bad.json", cwd=tmp_path)
+    run = cli_here("play", "--resume", "bad.json", cwd=tmp_path)
     assert run.returncode == 2 and "bad.json" in run.stderr and "Traceback" not in run.stderr
-    run = cli("replay", "bad.json", cwd=tmp_path)
+    run = cli_here("replay", "bad.json", cwd=tmp_path)
     assert run.returncode == 2 and "bad.json" in run.stderr
 
 

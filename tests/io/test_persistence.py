@@ -19,6 +19,7 @@ from solo_ops.io.event_log import EventLog
 from solo_ops.io.locks import campaign_lock, lock_path
 from solo_ops.io.persistence import load_json, read_json_document, save_json, update_json
 from solo_ops.io.writing import backup_path
+from tests.support.budget import examples
 from tests.support.paths import ROOT
 
 KIND = "test-doc"
@@ -118,9 +119,10 @@ def crash_doc(n: int) -> dict[str, Any]:
     return {"schema_version": 1, "kind": "crash", "n": n, "pad": [n] * (n % 700 + 50)}
 
 
-KILLS = 30
+KILLS = examples(30)
 """kill -9 events the crash test makes: a count, never a rate (the test takes as long as the
-machine needs for them)."""
+machine needs for them). 30 with the full budget (CI's slow pass), 7 by default: each kill
+falls at a random moment of a writer saving in a loop, and each is checked the same way."""
 
 
 def test_sigkill_at_random_moments_never_damages_the_save(tmp_path: Path) -> None:

@@ -4,7 +4,13 @@ The oracle (``tests/support/odds_oracle.py``) is the shooting and fight code of
 ``solo_ops/rules/odds.py`` as it was before outcomes were counted as integers over powers of
 six, kept verbatim. Every comparison below is Fraction equality (and the same key order), on the
 51 shipped-style cases that ``bench/bench_odds.py`` times, on generated specs, and through the
-callers (``combat shoot`` and ``combat fight`` on the command line, the AI's expected damage)."""
+callers (``combat shoot`` and ``combat fight`` on the command line, the AI's expected damage).
+
+The three generated tests are ``slow`` tests on the budget (tests/support/budget.py): a quarter
+of their examples by default (75 shots, 37 dice and 30 fights, drawn from the same strategies
+over every dice rule), all of them with the full budget (CI's slow pass); the fixed grids and
+the shipped cases, which cover each dice rule, the crit-to-normal ratios and every small hand,
+run whole every time."""
 
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ from solo_ops.game import attacks
 from solo_ops.rules import kt2024, odds
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec
 from tests.support import odds_oracle as oracle
+from tests.support.budget import examples
 
 DICE_RULES = ("accurate=1", "accurate=2", "balanced", "ceaseless", "relentless", "lethal=5",
               "lethal=4", "rending", "punishing", "severe", "brutal", "piercing=1",
@@ -96,14 +103,14 @@ DEFENCES = st.builds(DefenceSpec, dice=st.integers(0, 5), save=st.integers(2, 6)
                      obscured=st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(spec=SPECS, defence=DEFENCES)
 def test_generated_shots_equal_the_fraction_arithmetic(spec: AttackSpec,
                                                        defence: DefenceSpec) -> None:
     _same_odds(odds.shoot_2024.__wrapped__(spec, defence), oracle.shoot_2024(spec, defence))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(spec=SPECS, obscured=st.booleans(), count=st.integers(0, 6), save=st.integers(2, 6))
 def test_generated_dice_equal_the_fraction_arithmetic(spec: AttackSpec, obscured: bool,
                                                       count: int, save: int) -> None:
@@ -145,7 +152,7 @@ FIGHTERS = st.builds(AttackSpec, attacks=st.integers(0, 5), hit=st.integers(2, 6
                      normal=st.integers(0, 6), crit=st.integers(0, 7), rules=FIGHT_RULES)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(a=FIGHTERS, d=FIGHTERS, aw=st.one_of(st.none(), st.integers(1, 16)),
        dw=st.one_of(st.none(), st.integers(1, 16)), policy=st.sampled_from(["best", "strike"]))
 def test_generated_fights_equal_the_fraction_arithmetic(a: AttackSpec, d: AttackSpec,

@@ -145,9 +145,8 @@ def test_serve_prints_the_saved_links_and_new_link_reissues_one(tmp_path: Path) 
     assert reissued["Ben"] != first["Ben"]  # and the others' are as they were saved
     assert {k: v for k, v in reissued.items() if k != "Ben"} == {
         k: v for k, v in first.items() if k != "Ben"}
-    bad = subprocess.run([sys.executable, "-m", "solo_ops", "serve", str(scenario), "--port",
-                          "0", "--new-link", "Zed"], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=120)
+    # the refusal, before any server starts: the command run in this process
+    bad = cli_here("serve", str(scenario), "--port", "0", "--new-link", "Zed", cwd=tmp_path)
     assert bad.returncode == 2 and "no player 'Zed' in this game" in bad.stderr
     assert "Traceback" not in bad.stderr
 
