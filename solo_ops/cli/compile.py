@@ -20,8 +20,10 @@ import os
 import subprocess
 import sys
 import time
+from typing import Any
 
 import click
+import numpy as np
 
 from solo_ops.cli.common import emit_json, json_option
 from solo_ops.geometry import jit
@@ -106,9 +108,22 @@ def compile_kernels() -> tuple[int, float]:
     start = time.process_time()
     for name in WARM_SCENARIOS:
         scenario = load_scenario(library.resolve("scenario", name, source="solo-ops compile"))
-        rating.play_one(scenario, 1, "objective", terrains=TerrainCache(
-            killzones.board_in_play(scenario.board, scenario.edition)))
+        terrains = TerrainCache(killzones.board_in_play(scenario.board, scenario.edition))
+        rating.play_one(scenario, 1, "objective", terrains=terrains)
+        warm_sight_stages(terrains.get().sight,
+                          scenario.board.width, scenario.board.depth)
     return len(jit.compiled_signatures()), time.process_time() - start
+
+
+def warm_sight_stages(sight: Any, width: float, depth: float) -> None:
+    """Ask ``sight`` the visibility of a fixed spread of base pairs by its stage-by-stage
+    search (``numpy_visible_pairs``, with the kernels on), which a game reaches only for a pair
+    too close to call: so that its kernels (the cut-offs, the blocker pieces' test) are
+    compiled here too, and no game waits for them at its first such pair."""
+    k = np.arange(48, dtype=float)
+    a = np.column_stack([(k * 7.3) % width, (k * 3.1) % depth])
+    b = np.column_stack([(k * 5.7 + 3.0) % width, (k * 4.3 + 2.0) % depth])
+    sight.numpy_visible_pairs(a, np.full(48, 0.5), b, np.full(48, 0.6))
 
 
 @click.command("compile")

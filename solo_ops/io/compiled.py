@@ -5,7 +5,8 @@ install (some 15-20 s of CPU for all of them) and keeps the machine code on disk
 command waits for that (issue #32), solo-ops keeps it in the user's own cache folder, which the
 user can always write and clear (:func:`cache_dir`: ``$SOLO_OPS_CACHE``, else
 ``$XDG_CACHE_HOME/solo-ops``, else ``~/.cache/solo-ops``; on Windows ``%LOCALAPPDATA%``), with
-numba's files under ``numba/`` (``NUMBA_CACHE_DIR``, unless the environment sets it), and
+numba's files under ``numba/<build key>/`` (``NUMBA_CACHE_DIR``, unless the environment sets
+it: :func:`numba_dir`), and
 notes there, once ``solo-ops compile`` has compiled them, which kernels exist for this build
 (:func:`marker`: a JSON file named by :func:`build_key`, the digest of the kernels' source,
 numba's version, Python's and the machine's, so a new solo-ops or numba is compiled afresh).
@@ -22,6 +23,7 @@ import importlib.util
 import json
 import os
 import platform
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,15 +48,24 @@ def cache_dir() -> Path:
 
 def numba_dir() -> Path:
     """Where numba keeps the compiled kernels: ``NUMBA_CACHE_DIR`` if set, else
-    ``<cache_dir>/numba``."""
-    return Path(os.environ.get("NUMBA_CACHE_DIR") or cache_dir() / "numba")
+    ``<cache_dir>/numba/<build key>``: a folder of this build's own. numba checks a cached
+    kernel only against its own source file, never against the functions and constants it
+    takes from another module (``jit.walls`` and ``jit.bases`` use ``jit.movement``'s), so a
+    cache shared between builds could load a kernel compiled from older code; the build key
+    digests every kernel file (:func:`build_key`)."""
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or numba_root() / build_key())
+
+
+def numba_root() -> Path:
+    """The folder of every build's numba folder (:func:`numba_dir`): ``<cache_dir>/numba``."""
+    return cache_dir() / "numba"
 
 
 def configure() -> None:
     """Point numba's cache at :func:`numba_dir` for this process and the processes it starts
     (before numba is imported; numba reads ``NUMBA_CACHE_DIR`` once, at import)."""
     if "numba" not in sys.modules:
-        os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_dir() / "numba"))
+        os.environ.setdefault("NUMBA_CACHE_DIR", str(numba_dir()))
 
 
 def kernel_sources() -> list[Path]:
@@ -118,7 +129,31 @@ def record(kernels: list[dict[str, Any]], seconds: float) -> Path:
     for old in path.parent.glob("compiled-*.json"):
         if old != path:
             old.unlink(missing_ok=True)
+    _remove_other_builds()
     return path
+
+
+def _remove_other_builds() -> None:
+    """Remove the numba folders of other builds (:func:`numba_dir`), now stale; numba's own
+    files of an older solo-ops, kept straight under ``numba/``, go too. Nothing is removed
+    where ``NUMBA_CACHE_DIR`` names numba's folder (the user's own choice)."""
+    if os.environ.get("NUMBA_CACHE_DIR") not in (None, "", str(numba_root() / build_key())):
+        return
+    root, key = numba_root(), build_key()
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name == key:
+            continue
+        try:
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def lock_target() -> Path:

@@ -55,6 +55,40 @@ def test_the_build_key_changes_with_the_kernels_source(monkeypatch: pytest.Monke
     assert compiled.build_key() != before
 
 
+def test_each_build_keeps_numba_s_files_apart_and_the_newest_note_clears_the_others(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """numba checks a cached kernel only against its own file, not the kernels of another
+    module it calls (``jit.walls`` calls ``jit.movement``'s): each build compiles into a folder
+    of its own, and the note of a new build removes the other builds' folders (and the files
+    of an older solo-ops straight under ``numba/``); a folder the user chose is left alone."""
+    monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    key = compiled.build_key()
+    assert compiled.numba_dir() == tmp_path / "numba" / key == compiled.numba_root() / key
+    sources = compiled.kernel_sources()
+    changed = tmp_path / "movement.py"
+    changed.write_bytes(sources[0].read_bytes() + b"\n# changed\n")
+    with monkeypatch.context() as m:
+        m.setattr(compiled, "kernel_sources", lambda: [changed, *sources[1:]])
+        other = compiled.numba_dir()
+    assert other.parent == tmp_path / "numba" and other.name != key
+    (other / "sub").mkdir(parents=True)
+    (other / "sub" / "k.nbi").write_text("x")
+    (tmp_path / "numba" / "old.nbi").write_text("x")  # an older solo-ops's flat layout
+    (tmp_path / "numba" / key).mkdir()
+    (tmp_path / "numba" / key / "mine.nbi").write_text("x")
+    compiled.record([], 1.0)
+    assert sorted(p.name for p in (tmp_path / "numba").iterdir()) == [key]
+    assert (tmp_path / "numba" / key / "mine.nbi").is_file() and compiled.ready()
+    chosen = tmp_path / "chosen"
+    (chosen / "x").mkdir(parents=True)
+    (tmp_path / "numba" / "stale").mkdir()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(chosen))
+    assert compiled.numba_dir() == chosen
+    compiled.record([], 1.0)
+    assert (tmp_path / "numba" / "stale").is_dir() and (chosen / "x").is_dir()
+
+
 def test_prepare_decides_and_never_waits_for_a_compiler(monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: Path) -> None:
     started: list[int] = []
@@ -119,6 +153,10 @@ def test_compile_writes_the_note_and_a_first_rating_compiles_in_the_background(
     note = json.loads(Path(doc["marker"]).read_text(encoding="utf-8"))
     assert note["key"] == Path(doc["marker"]).stem.removeprefix("compiled-")
     assert doc["kernels"] == len(note["kernels"]) >= 20
+    # the sight stages a game reaches only for a pair too close to call are compiled too
+    # (cli.compile.warm_sight_stages): no game waits for them at its first such pair
+    names = {(k["module"], k["name"]) for k in note["kernels"]}
+    assert {("sight", "points_cut_off"), ("sight", "pieces_hits")} <= names
     assert Path(doc["marker"]).parent == tmp_path / "a" and not stale.exists()
     assert [p.name for p in (tmp_path / "a").glob("compiled-*.json")] == [Path(doc["marker"]).name]
     # a small one-turning-point game: the note and the background compile are under test here

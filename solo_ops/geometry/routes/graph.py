@@ -129,8 +129,8 @@ class Graph:
         ``nodes`` restricts the corners; with ``bound`` (per point) and ``base`` (per node),
         links with ``base[node] + |X - corner| > bound[point]`` are dropped. One point is
         tested by :meth:`sees`, several (or one with ``batch``) by :meth:`blocked`; each
-        point's links are the same whatever other points come with it. ``costed`` False (one
-        point): each link's length without its surcharge (the caller adds it)."""
+        point's links are the same whatever other points come with it. ``costed`` False: each
+        link's length without its surcharge (the caller adds it)."""
         if len(X) == 0 or len(self.pos) == 0 or (nodes is not None and len(nodes) == 0):
             return np.zeros(0, int), np.zeros(0, int), np.zeros(0)
         if len(X) == 1 and bound is None and not batch:
@@ -160,7 +160,10 @@ class Graph:
             xi, nj = xi[keep], nj[keep]
         ok = ~self.blocked(X[xi], self.pos[nj])
         xi, nj = xi[ok], nj[ok]
-        return xi, nj, self.weight(X[xi], self.pos[nj])
+        P, Q = X[xi], self.pos[nj]
+        if costed:
+            return xi, nj, self.weight(P, Q)
+        return xi, nj, np.hypot(Q[:, 0] - P[:, 0], Q[:, 1] - P[:, 1])
 
     def pairs_among(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                 np.ndarray]:

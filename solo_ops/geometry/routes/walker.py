@@ -193,7 +193,7 @@ class Walker:
             return sub
         # bases: drop corners inside them, add theirs, drop pairs they cut
         dpos, dreal, dprv, dnxt, dup, dun, free = self.disc_corners(discs)
-        dkeep = free  # a fresh array
+        dkeep = free.copy()  # changed below: never a remembered row of disc_corners
         if centre is not None and math.isfinite(reach):
             dkeep &= np.hypot(*(dpos - np.asarray(centre, float)).T) <= reach + 1e-9
             if within is not None:

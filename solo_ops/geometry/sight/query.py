@@ -82,6 +82,8 @@ class Sight(_BaseToBase, _CoverShapes):
         # the cover-giving features in use, per mode (plain, Seek, Seek Light)
         self._cover_use = (np.ones(len(cover_feats), dtype=bool),
                            np.zeros(len(cover_feats), dtype=bool), ~self._cover_light)
+        for use in self._cover_use:  # shared by every cover job of this Sight: read only
+            use.setflags(write=False)
         heavy = [f for f in board.features if f.obscures]
         self.heavy_parts = _eroded_parts(heavy)
         # The eroded features' boxes, and which features are exactly their box.
