@@ -35,7 +35,8 @@ UNCLIMBABLE = 1000.0
 more than any move's allowance, so a walk goes round it or is refused."""
 TOUCHING = shapes.OUTLINE  # inches: a walk this close to a footprint's outline is beside it
 FOOTPRINT_MARGIN = 1e-6
-"""Inches: how much each footprint's box is grown for :meth:`_Soft.near_footprints`, more
+"""Inches: how much each footprint's box is grown for :meth:`_Soft.near_footprints` (and the
+outline margin of the compiled ``jit.walls.soft_near``), more
 than :data:`TOUCHING` and the crossing test's ``TOL``: a segment whose box stays farther from
 every footprint's crosses, passes and ends on no outline."""
 

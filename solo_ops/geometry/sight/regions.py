@@ -27,7 +27,8 @@ from solo_ops.geometry.sight.common import (
 
 
 def ragged(geoms: np.ndarray) -> tuple[np.ndarray, ...] | None:
-    """Polygons and multipolygons as the flat arrays :func:`jit.sight.triangles_meet` reads:
+    """Polygons and multipolygons as the flat arrays the compiled outline tests read
+    (:func:`jit.sight.heavy_candidates`, :func:`jit.sight.obscure_witness`):
     (coordinates, ring starts, each polygon's rings, each geometry's polygons), every offset
     array one longer than what it indexes; None for other geometry types."""
     if len(geoms) == 0:
