@@ -84,7 +84,9 @@ class Threatening:
 def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
           levels: tuple[int, ...]) -> Any:
     """:func:`~solo_ops.sim.proposal.propose` over ``order`` at ``levels`` with a progress bar
-    (a terminal) or ``how.progress`` (the page)."""
+    (a terminal) or ``how.progress`` (the page). The kernels when compiled; else their
+    compile starts once this command has ended, or at once under a page's server (which runs
+    on: its next rating has them)."""
     from solo_ops.cli.compile import prepare
     from solo_ops.cli.rate import progress_bar
     from solo_ops.sim import proposal, rating
@@ -96,7 +98,8 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
     with progress_bar(how.show and sys.stderr.isatty(), label) as bar:
         report = bar or how.progress
         found = proposal.propose(variants, order, how.target, seed=how.seed,
-                                 jobs=rating.default_jobs(), kernels=prepare(),
+                                 jobs=rating.default_jobs(),
+                                 kernels=prepare(after_this_command=how.progress is None),
                                  budget=how.budget or proposal.BUDGET, start=how.start,
                                  levels=levels, progress=report)
     how.seconds += cpu_seconds() - before

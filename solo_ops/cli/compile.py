@@ -11,7 +11,10 @@ where they are kept). :func:`prepare`:
   process (a rating's worker processes are forked from it and start with them loaded); not
   yet: the numpy code this time, and ``solo-ops compile --background`` is started (detached,
   at the lowest priority, one at a time), so that the next command has them. No command
-  waits for a compiler.
+  waits for a compiler. A batch of missions (``rate``, ``new --difficulty``, a campaign's
+  threat) keeps every core busy: its compile waits until that command has ended
+  (``--after PID``), so that it takes nothing from it; a game at the table (``play``,
+  ``serve``), mostly waiting for its players, has its compile at once.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -33,9 +37,10 @@ WARM_SCENARIOS = ("volkus-stronghold-supplement-example", "crypt-objective-ultim
 and a 2018 board; the co-op stronghold asks every question the geometry has)."""
 
 
-def prepare(*, start_compiling: bool = True) -> bool:
+def prepare(*, start_compiling: bool = True, after_this_command: bool = True) -> bool:
     """Whether this command's missions (or game) use the kernels; loads them when they are
-    compiled, else starts compiling them in the background (see the module docstring)."""
+    compiled, else starts compiling them in the background (see the module docstring): once
+    this command has ended when ``after_this_command`` (a batch of missions), else at once."""
     from solo_ops.io import compiled
 
     if not jit.AVAILABLE or jit.MODE == "0":
@@ -47,7 +52,7 @@ def prepare(*, start_compiling: bool = True) -> bool:
     if jit.MODE == "1":  # always on: each kernel compiled (or loaded) at its first call
         return True
     if start_compiling:
-        start_in_background()
+        start_in_background(after_this_command=after_this_command)
     return False
 
 
@@ -55,22 +60,39 @@ def use_at_table() -> None:
     """A game at the table (``play``, ``serve``): the kernels when compiled (loaded now, before
     the first answer: about half a second of CPU once, for distances two to three times
     faster all game), else the numpy code while they compile in the background."""
-    jit.use_in_simulation(prepare())
+    jit.use_in_simulation(prepare(after_this_command=False))
 
 
-def start_in_background() -> None:
+def start_in_background(*, after_this_command: bool = False) -> subprocess.Popen[bytes] | None:
     """Start ``solo-ops compile --background`` detached from this command (its own session:
-    Ctrl-C here does not reach it; nothing printed); it exits at once if another holds the
-    lock."""
+    Ctrl-C here does not reach it; nothing printed), waiting until this command has ended
+    first when ``after_this_command``; it exits at once if another holds the lock or the
+    kernels are compiled by then. The process, or None where none could be started."""
     flags = {"start_new_session": True} if os.name == "posix" else {
         "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
         | getattr(subprocess, "DETACHED_PROCESS", 0)}
+    command = [sys.executable, "-m", "solo_ops", "compile", "--background"]
+    if after_this_command:
+        command += ["--after", str(os.getpid())]
     try:
-        subprocess.Popen([sys.executable, "-m", "solo_ops", "compile", "--background"],
-                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, close_fds=True, **flags)
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, close_fds=True, **flags)
     except OSError:  # no compiler this time: the numpy code gives the same answers
-        pass
+        return None
+
+
+def wait_for_parent(parent: int, *, poll: float = 0.25,
+                    parent_now: Callable[[], int] = os.getppid,
+                    sleep: Callable[[float], None] = time.sleep) -> None:
+    """Wait until the process that started this one (pid ``parent``) has ended: where a
+    process that loses its parent gets another (POSIX: init or a subreaper), until
+    ``parent_now()`` is another pid (at once if it already is: the command ended first).
+    Elsewhere (Windows keeps the old pid) it returns at once: the compile then runs beside
+    the command, at the lowest priority (:func:`yield_the_cpu`)."""
+    if os.name != "posix":
+        return
+    while parent_now() == parent:
+        sleep(poll)
 
 
 def yield_the_cpu() -> None:
@@ -129,9 +151,12 @@ def warm_sight_stages(sight: Any, width: float, depth: float) -> None:
 @click.command("compile")
 @click.option("--background", is_flag=True,
               help="As started by a command that found the kernels not compiled: the lowest "
-                   "priority, silent, and nothing to do if another compile runs.")
+                   "priority, silent, and nothing to do if another compile runs or has run.")
+@click.option("--after", "after", type=int, default=None, hidden=True, metavar="PID",
+              help="With --background: start once the command that started this one (process "
+                   "PID) has ended (a batch of missions, which uses every core).")
 @json_option
-def compile_command(background: bool, as_json: bool) -> None:
+def compile_command(background: bool, after: int | None, as_json: bool) -> None:
     """Compile the geometry's loops now (once per install; rate and new do it by themselves,
     in the background, when they find them missing)."""
     from solo_ops.core.errors import SaveError
@@ -145,9 +170,13 @@ def compile_command(background: bool, as_json: bool) -> None:
         return
     if background:
         yield_the_cpu()
+        if after is not None:
+            wait_for_parent(after)
     compiled.configure()
     try:
         with game_lock(compiled.lock_target()):
+            if background and compiled.ready():  # compiled meanwhile (another command's)
+                return
             kernels, seconds = compile_kernels()
             path = compiled.record(jit.compiled_signatures(), seconds)
     except SaveError:

@@ -91,23 +91,88 @@ def test_each_build_keeps_numba_s_files_apart_and_the_newest_note_clears_the_oth
 
 def test_prepare_decides_and_never_waits_for_a_compiler(monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: Path) -> None:
-    started: list[int] = []
+    started: list[bool] = []  # each compile started: whether it waits for the command's end
     loaded: list[Any] = []
-    monkeypatch.setattr(cli_compile, "start_in_background", lambda: started.append(1))
+    monkeypatch.setattr(cli_compile, "start_in_background",
+                        lambda **how: started.append(how["after_this_command"]))
     monkeypatch.setattr(jit, "preload", lambda entries: loaded.append(entries) or 0)
     monkeypatch.setenv("SOLO_OPS_CACHE", str(tmp_path))
     monkeypatch.setattr(jit, "MODE", "0")
     assert cli_compile.prepare() is False and not started and not loaded
     monkeypatch.setattr(jit, "MODE", "auto")
-    assert cli_compile.prepare() is False and started == [1] and not loaded  # not compiled yet
+    # not compiled yet: a batch's compile waits for the batch's end, a table's starts at once
+    assert cli_compile.prepare() is False and started == [True] and not loaded
+    monkeypatch.setattr(jit, "ENABLED", jit.ENABLED)  # put back after the table's switch
+    cli_compile.use_at_table()
+    assert started == [True, False] and not jit.ENABLED and not loaded
     entries = [{"module": "distance", "name": "inside", "args": []}]
     monkeypatch.setattr(compiled, "ready", lambda: True)
     monkeypatch.setattr(compiled, "recorded", lambda: entries)
-    assert cli_compile.prepare() is True and loaded == [entries] and started == [1]
+    assert cli_compile.prepare() is True and loaded == [entries] and len(started) == 2
     monkeypatch.setattr(jit, "MODE", "1")  # always on: the recorded kernels loaded first too
-    assert cli_compile.prepare() is True and loaded == [entries, entries] and started == [1]
+    assert cli_compile.prepare() is True and loaded == [entries, entries] and len(started) == 2
     monkeypatch.setattr(compiled, "ready", lambda: False)  # none recorded: compiled on the spot
-    assert cli_compile.prepare() is True and len(loaded) == 2 and started == [1]
+    assert cli_compile.prepare() is True and len(loaded) == 2 and len(started) == 2
+
+
+def test_a_compile_after_a_command_waits_while_that_command_is_its_parent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``wait_for_parent``: it polls until the process that started it is no longer its
+    parent (the command ended: the compile was handed to init), and not at all when it already
+    is not."""
+    if os.name != "posix":
+        pytest.skip("only where an orphan gets another parent")
+    parents = iter([41, 41, 41, 1])
+    naps: list[float] = []
+    cli_compile.wait_for_parent(41, poll=0.5, parent_now=lambda: next(parents),
+                                sleep=naps.append)
+    assert naps == [0.5, 0.5, 0.5]
+    naps.clear()
+    cli_compile.wait_for_parent(41, parent_now=lambda: 1, sleep=naps.append)
+    assert naps == []
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """A process's user and system CPU so far, in clock ticks (Linux ``/proc``), or None once
+    it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[11]) + int(fields[12])
+
+
+def test_a_batch_s_compile_idles_until_the_batch_has_ended(tmp_path: Path) -> None:
+    """The compile a batch of missions starts (``after_this_command``) takes neither the lock
+    nor the CPU while that command runs: once it has settled (its CPU unchanged for a second)
+    it has written nothing; the command ends, and the compile takes the lock."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs Linux's /proc to watch the compile")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import sys\nfrom solo_ops.cli.compile import start_in_background"
+         "\nprint(start_in_background(after_this_command=True).pid, flush=True)"
+         "\nsys.stdin.read()"],
+        env=_env(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None and parent.stdin is not None
+    child = int(parent.stdout.readline())
+    end, last = time.monotonic() + 120, _cpu_ticks(child)
+    while time.monotonic() < end:
+        time.sleep(1.0)
+        now = _cpu_ticks(child)
+        if now is None or now == last:
+            break
+        last = now
+    assert last is not None and _cpu_ticks(child) is not None  # still there, waiting
+    assert not list(tmp_path.glob("compile*")) and not list(tmp_path.glob("compiled-*.json"))
+    parent.stdin.close()
+    assert parent.wait(timeout=60) == 0
+    end = time.monotonic() + 120  # the command ended: the compile takes the lock and starts
+    while not list(tmp_path.glob("compile.lock")) and time.monotonic() < end:
+        time.sleep(0.1)
+    try:
+        assert list(tmp_path.glob("compile.lock"))
+    finally:  # what it then compiles is under test above (a first rating's compile)
+        os.kill(child, 9)
 
 
 def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
