@@ -140,12 +140,20 @@ def compile_kernels() -> tuple[int, float]:
 def warm_sight_stages(sight: Any, width: float, depth: float) -> None:
     """Ask ``sight`` the visibility of a fixed spread of base pairs by its stage-by-stage
     search (``numpy_visible_pairs``, with the kernels on), which a game reaches only for a pair
-    too close to call: so that its kernels (the cut-offs, the blocker pieces' test) are
-    compiled here too, and no game waits for them at its first such pair."""
+    too close to call, and the witness of a Heavy feature in a cover triangle
+    (``obscure_witness``), which it reaches only after shapely has found them to meet: so that
+    those kernels (the cut-offs, the blocker pieces' test, the witness) are compiled here too,
+    with the types the game gives them, and no game waits for them at its first such
+    question."""
     k = np.arange(48, dtype=float)
     a = np.column_stack([(k * 7.3) % width, (k * 3.1) % depth])
     b = np.column_stack([(k * 5.7 + 3.0) % width, (k * 4.3 + 2.0) % depth])
     sight.numpy_visible_pairs(a, np.full(48, 0.5), b, np.full(48, 0.6))
+    if sight.heavy_ragged is not None:  # a Heavy triangle's witness, after shapely met it
+        triangle = np.array([[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]])  # (n, 3, 2), as the cover
+        zone = np.array([[-9.0, -9.0, 1.0]])  # (n, 3): x, y, r of a 1" zone
+        jit.kernels("sight").obscure_witness(triangle, np.zeros(1, dtype=np.int64), zone,
+                                             zone.copy(), *sight.heavy_ragged)
 
 
 @click.command("compile")
@@ -165,7 +173,7 @@ def compile_command(background: bool, after: int | None, as_json: bool) -> None:
 
     if not jit.AVAILABLE:
         if not background:
-            click.echo("numba is not installed here: nothing to compile (the numpy code gives "
+            click.echo(f"{jit.why_unavailable()}: nothing to compile (the numpy code gives "
                        "the same answers)")
         return
     if background:

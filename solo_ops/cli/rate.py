@@ -258,7 +258,7 @@ def _print_rated(doc: dict[str, Any], loaded: Any, levels: list[int], policy: st
     if drawn is not None:
         con.print(f"Picture: {drawn}", markup=False)
     if not jit.AVAILABLE:
-        con.print("(numba is not installed here: the same numbers, from the geometry's slower "
+        con.print(f"({jit.why_unavailable()}: the same numbers, from the geometry's slower "
                   "numpy code; see the guide's 'Compiled geometry')", markup=False)
 
 

@@ -221,7 +221,8 @@ def test_compile_writes_the_note_and_a_first_rating_compiles_in_the_background(
     # the sight stages a game reaches only for a pair too close to call are compiled too
     # (cli.compile.warm_sight_stages): no game waits for them at its first such pair
     names = {(k["module"], k["name"]) for k in note["kernels"]}
-    assert {("sight", "points_cut_off"), ("sight", "pieces_hits")} <= names
+    assert {("sight", "points_cut_off"), ("sight", "pieces_hits"),
+            ("sight", "obscure_witness")} <= names
     assert Path(doc["marker"]).parent == tmp_path / "a" and not stale.exists()
     assert [p.name for p in (tmp_path / "a").glob("compiled-*.json")] == [Path(doc["marker"]).name]
     # a small one-turning-point game: the note and the background compile are under test here

@@ -150,8 +150,9 @@ def test_the_real_command_with_two_jobs(tmp_path: Path) -> None:
 
 def test_without_numba_the_table_says_so_and_the_numbers_are_the_same(
         tmp_path: Path, monkeypatch: Any) -> None:
-    """Where numba is not installed (no wheels for the machine), ``rate`` gives the same numbers
-    from the numpy code and says, after its table, why it is slower; with numba it says
+    """Where numba is not installed (no wheels for the machine) or its own switch
+    ``NUMBA_DISABLE_JIT`` is set, ``rate`` gives the same numbers from the numpy code and
+    says, after its table, which and why it is slower; with numba it says
     nothing of it, and ``--json`` prints only its document either way."""
     from solo_ops.geometry import jit
 
@@ -163,9 +164,14 @@ def test_without_numba_the_table_says_so_and_the_numbers_are_the_same(
     assert "numba" not in with_numba
     monkeypatch.setattr(jit, "AVAILABLE", False)
     monkeypatch.setattr(jit, "ENABLED", False)
+    monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
     code, without, err = run(*args)
     assert code == 0, err
     assert without.splitlines()[-1].startswith("(numba is not installed here")
+    monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")  # numba's own switch: said as such
+    code, switched, err = run(*args)
+    assert code == 0, err
+    assert switched.splitlines()[-1].startswith("(NUMBA_DISABLE_JIT is set here: the same")
     rows = [line for line in without.splitlines() if line.startswith("  engagement")]
     assert rows and rows == [line for line in with_numba.splitlines()
                              if line.startswith("  engagement")]

@@ -56,6 +56,16 @@ def _available() -> bool:
 
 
 AVAILABLE: bool = _available()
+
+
+def why_unavailable() -> str:
+    """Why the kernels cannot be used here, in a player's words (for a command's note when
+    :data:`AVAILABLE` is false): numba's own switch set, or numba not installed."""
+    if os.environ.get("NUMBA_DISABLE_JIT", "0").strip() not in ("", "0"):
+        return "NUMBA_DISABLE_JIT is set here"
+    return "numba is not installed here"
+
+
 ENABLED: bool = AVAILABLE and MODE == "1"
 
 
