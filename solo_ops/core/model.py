@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from solo_ops.core.errors import excerpt
@@ -285,9 +286,11 @@ class Profile:
         """This profile as played under ``edition`` (its ``kt2024:``/``kt2018:`` overrides)."""
         return self.variants.get(edition, self)
 
-    @property
+    @cached_property
     def base_radius(self) -> float:
-        """The base's radius in inches (bases are discs of ``base_mm`` diameter)."""
+        """The base's radius in inches (bases are discs of ``base_mm`` diameter): worked out
+        once a profile (it is frozen), as the planner asks it of every model many times a
+        turn."""
         return self.base_mm / MM_PER_INCH / 2.0
 
     @property

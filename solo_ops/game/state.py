@@ -271,10 +271,16 @@ class State:
         ``counter c6``."""
         skip = {exclude} if isinstance(exclude, str) else {e for e in exclude or () if e}
         fallen = "out-of-action" if self.edition == "kt2018" else "downed"  # the edition's word
-        out = [Base(o.at[0], o.at[1], o.radius, o.label if o.on_table else f"{fallen} {o.label}",
-                    o.id)
-               for o in self.operatives.values()
-               if o.has_base and o.at is not None and o.id not in skip]
+        out = []
+        for o in self.operatives.values():  # has_base, on_table and lying read in one pass
+            at = o.at
+            if at is None or o.id in skip:
+                continue
+            if not o.down:  # standing: on_table
+                out.append(Base(at[0], at[1], o.profile.base_radius, o.label, o.id))
+            elif o.lying:
+                out.append(Base(at[0], at[1], o.profile.base_radius, f"{fallen} {o.label}",
+                                o.id))
         out += [Base(c.at[0], c.at[1], COUNTER_RADIUS, f"counter {c.id}", c.id)
                 for c in self.counters.values() if c.active and c.id not in skip]
         return out
