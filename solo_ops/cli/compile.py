@@ -2,7 +2,7 @@
 plays missions (or a game at the table) takes about them (:func:`prepare`).
 
 The kernels (:mod:`solo_ops.geometry.jit`) give the numpy code's answers bit for bit, faster;
-compiling them costs some 15-20 s of CPU once per install (:mod:`solo_ops.io.compiled` says
+compiling them costs some 35-45 s of CPU once per install (:mod:`solo_ops.io.compiled` says
 where they are kept). :func:`prepare`:
 
 - ``SOLO_OPS_JIT=0`` or no numba: the numpy code;

@@ -14,7 +14,7 @@ When they are used (:data:`ENABLED`, read by the geometry at every call):
 - in the simulator's missions (``solo-ops rate``, ``new --difficulty``, a campaign's
   difficulty) and at the table (``play``, ``serve``) once they are compiled:
   :func:`use_in_simulation`, as the command decides (``solo_ops.cli.compile.prepare``).
-  Compiling them costs 16-22 s of CPU once per install and is done in the background (``solo-ops
+  Compiling them costs 35-45 s of CPU once per install and is done in the background (``solo-ops
   compile``) while the first commands use the numpy code; loading numba and the compiled code
   then costs about half a second once per command (:func:`preload`: a rating's worker
   processes are forked with it loaded). One-off commands keep the numpy code;
