@@ -25,11 +25,13 @@ from solo_ops.geometry import routes as R
 from tests.support.route_boards import BOARD_LIST, IDS, R32
 from tests.support.wall_segments import (
     blocked_dense_ref,
+    blocked_own,
     blocks_ref,
     disc_blockers,
     grazing_segments,
     passing_ref,
     same_graph,
+    sees_own,
     tangent_grid_ref,
     with_discs_ref,
 )
@@ -43,7 +45,7 @@ def hides_ref(discs: R.discs.Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
     si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
     if len(si):
         V = discs.verts[ki]
-        seen = R.rings.sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        seen = sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
         out[si[~seen]] = True
     return out
 
@@ -145,7 +147,7 @@ def test_base_polygons_block_as_before(board: Any) -> None:
     rsi, rki = passing_ref(discs, P, Q)
     assert si.tobytes() == rsi.tobytes() and ki.tobytes() == rki.tobytes()
     V3 = discs.verts[rki]
-    own = R.rings.blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+    own = blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
     assert np.array_equal(R.rings.blocked_rows(P[rsi], Q[rsi], V3), own)
     assert np.array_equal(discs.blocks(P, Q), blocks_ref(discs, P, Q))
     assert discs.blocks(P, Q).any()
@@ -156,7 +158,7 @@ def test_base_polygons_block_as_before(board: Any) -> None:
         assert np.array_equal(got, hides_ref(discs, x, T))
         si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
         V3 = discs.verts[ki]
-        own = R.rings.sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+        own = sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
         assert np.array_equal(R.rings.sees_rows(x, T[si], V3), own)
         assert got.any() and not got.all()
 
@@ -283,10 +285,10 @@ def test_own_ring_kernels_on_random_star_polygons(n: int, seed: int, grid: bool)
     T = np.concatenate([through[:, 0], V[:, 1], rng.uniform(0, 10, (6, 2)), V[:, 0] + 1e-12])
     rows = np.tile(V, (4, 1, 1))
     prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
-    assert np.array_equal(R.rings.sees_rows(x, T, rows), R.rings.sees_own(x, T, rows, prv, nxt))
+    assert np.array_equal(R.rings.sees_rows(x, T, rows), sees_own(x, T, rows, prv, nxt))
     P = np.concatenate([np.broadcast_to(x, (12, 2)), V[:, 2], through[:, 1]])
     Q = np.concatenate([through[:, 0], through[:, 1], V[:, 3] + 1e-12, V[:, 0]])
     rows = np.concatenate([V, V, V, V])
     prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
     assert np.array_equal(R.rings.blocked_rows(P, Q, rows),
-                          R.rings.blocked_own(P, Q, rows, prv, nxt))
+                          blocked_own(P, Q, rows, prv, nxt))

@@ -226,7 +226,7 @@ class Graph:
         ns = len(nodes)
         if jit.ENABLED:  # pair by pair, in the same order
             rings = self.rings
-            _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+            cs, cl, rlo, rhi = run_boxes(rings)[1:5]
             p, q = jw.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
                                 rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                                 *_disc_arrays(self.discs), TOL, END)
@@ -328,7 +328,7 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
         rings = g.rings
-        _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+        cs, cl, rlo, rhi = run_boxes(rings)[1:5]
         k = jw.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
                            rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                            *_disc_arrays(g.discs), TOL, END)
