@@ -234,7 +234,8 @@ class Graph:
         m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
-        block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
+        r = np.arange(len(a))
+        block &= r[:, None] < r  # i < j (and i != j): np.triu's mask, in one comparison
         i, j = m.nonzero()
         ai, bj = a[i], others[j]
         static = j < ns
