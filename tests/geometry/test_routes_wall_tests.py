@@ -82,7 +82,9 @@ def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> Non
         monkeypatch.setattr(R.rings, "DENSE", 0)  # every size by the boxes of runs of edges
         for run in (1, 5, 12, 1000):  # single edges ... whole rings
             monkeypatch.setattr(R.rings, "RUN", run)
-            assert np.array_equal(R.rings.blocked(P, Q, rings), want)
+            for sat in (0, 10**9):  # the runs' boxes by line always, never
+                monkeypatch.setattr(R.rings, "SAT_PAIRS", sat)
+                assert np.array_equal(R.rings.blocked(P, Q, rings), want)
         monkeypatch.setattr(R.rings, "CHUNK", 7 * len(rings))
         assert np.array_equal(R.rings.blocked(P, Q, rings), want)
         monkeypatch.undo()
@@ -124,12 +126,13 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
     P, Q = grazing_segments(rings, rng, 8)
     want = blocked_dense_ref(P, Q, rings)
     assert np.array_equal(R.rings.blocked(P, Q, rings), want)
-    saved = R.rings.DENSE
+    saved = R.rings.DENSE, R.rings.SAT_PAIRS
     try:
         R.rings.DENSE = 0  # the ring-box branch
-        assert np.array_equal(R.rings.blocked(P, Q, rings), want)
+        for R.rings.SAT_PAIRS in (0, 10**9):  # with the runs' boxes by line, without
+            assert np.array_equal(R.rings.blocked(P, Q, rings), want)
     finally:
-        R.rings.DENSE = saved
+        R.rings.DENSE, R.rings.SAT_PAIRS = saved
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)

@@ -8,7 +8,7 @@ the boxes of runs of edges, :func:`blocked_boxed`), :func:`sees` (a point sees o
 the edges facing it tested), their forms against each segment's own ring (``_rows``: the
 bases), and :func:`_tangent` (a segment that can be part of a shortest path bending at a
 corner) with its grid form :func:`tangent_grid`. The sizes :data:`CHUNK`, :data:`DENSE`,
-:data:`RUN` and :data:`GRID_BLOCK` are read from this module at every call.
+:data:`RUN`, :data:`SAT_PAIRS` and :data:`GRID_BLOCK` are read from this module at every call.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, jm, jw, uni
 CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 RUN = 12  # edges per run that blocked's boxes cover (many pairs)
 DENSE = 8_000  # segment-edge pairs up to which blocked tests every pair (else by boxes)
+SAT_PAIRS = 800  # (segment, run) pairs above which blocked_boxed tests the runs' boxes by line
 GRID_BLOCK = 32_768  # elements of a tangent_grid block (its temporaries fit the cache)
 
 
@@ -365,16 +366,17 @@ def _run_rows(rings: Rings, cs: np.ndarray, cl: np.ndarray, last: np.ndarray
 
 def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
                   ) -> np.ndarray:
-    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only, and
-    whose run's box the segment's line passes through.
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only (and,
+    of many, those whose run's box the segment's line passes through).
 
     Each ring is cut into runs of up to :data:`RUN` consecutive edges; a segment is tested
     against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
-    within :data:`TOL` of it: the boxes are grown by 1e-9 more) and whose box its line passes
-    through (the same edges and vertices lie in it; a separating-axis test, padded far beyond
-    its rounding). Each (segment, run) pair is a row of the run's vertices then the end of its
-    last edge (:func:`_run_rows`), so an edge's end sign is the next entry's, as in the sign
-    table; the same arithmetic, element by element."""
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more) and, when there are more than
+    :data:`SAT_PAIRS` such pairs, whose box its line passes through (the same edges and
+    vertices lie in it; a separating-axis test, padded far beyond its rounding: for fewer
+    pairs the test costs more than it spares). Each (segment, run) pair is a row of the run's
+    vertices then the end of its last edge (:func:`_run_rows`), so an edge's end sign is the
+    next entry's, as in the sign table; the same arithmetic, element by element."""
     _, _, _, rlo, rhi, _, vrow, starts, vxrow, vyrow, centre, half = run_boxes(rings)
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
@@ -388,13 +390,14 @@ def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
     dxs, dys = d[:, 0], d[:, 1]
     px, py = P[:, 0].take(si), P[:, 1].take(si)
     dx, dy = dxs.take(si), dys.take(si)
-    ax, ay = np.abs(dx), np.abs(dy)
-    side = np.abs(dx * (centre[:, 1].take(ri) - py) - dy * (centre[:, 0].take(ri) - px))
-    keep = side <= ay * half[:, 0].take(ri) + ax * half[:, 1].take(ri) + 1e-9 * (1 + ax + ay)
-    if not keep.all():
-        si, ri, px, py, dx, dy = si[keep], ri[keep], px[keep], py[keep], dx[keep], dy[keep]
-        if len(si) == 0:
-            return out
+    if len(si) > SAT_PAIRS:
+        ax, ay = np.abs(dx), np.abs(dy)
+        side = np.abs(dx * (centre[:, 1].take(ri) - py) - dy * (centre[:, 0].take(ri) - px))
+        keep = side <= ay * half[:, 0].take(ri) + ax * half[:, 1].take(ri) + 1e-9 * (1 + ax + ay)
+        if not keep.all():
+            si, ri, px, py, dx, dy = si[keep], ri[keep], px[keep], py[keep], dx[keep], dy[keep]
+            if len(si) == 0:
+                return out
     ld = np.hypot(dxs, dys)
     ux = vxrow[ri]
     ux -= px[:, None]
