@@ -136,7 +136,7 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
-def test_base_polygons_block_as_before(board: Any) -> None:
+def test_base_polygons_block_as_before(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(7)
     discs = routes.discs(disc_blockers(routes, rng, 8), R32)
@@ -152,8 +152,11 @@ def test_base_polygons_block_as_before(board: Any) -> None:
     V3 = discs.verts[rki]
     own = blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
     assert np.array_equal(R.rings.blocked_rows(P[rsi], Q[rsi], V3), own)
-    assert np.array_equal(discs.blocks(P, Q), blocks_ref(discs, P, Q))
-    assert discs.blocks(P, Q).any()
+    want = blocks_ref(discs, P, Q)
+    for gaps in (0, 10**9):  # the pairs by their boxes, then by the gaps or not
+        monkeypatch.setattr(R.discs, "GAP_PAIRS", gaps)
+        assert np.array_equal(discs.blocks(P, Q), want)
+    assert want.any()
     # sight lines from one point: from a vertex, from beside one, from afar
     for x in (P[0], V[3], V[5] + np.array([1e-12, 0.0]), P[-1], Q[7]):
         T = np.concatenate([Q, V, V + 1e-12])
