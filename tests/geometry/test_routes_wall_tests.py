@@ -25,11 +25,13 @@ from solo_ops.geometry import routes as R
 from tests.support.route_boards import BOARD_LIST, IDS, R32
 from tests.support.wall_segments import (
     blocked_dense_ref,
+    blocked_own,
     blocks_ref,
     disc_blockers,
     grazing_segments,
     passing_ref,
     same_graph,
+    sees_own,
     tangent_grid_ref,
     with_discs_ref,
 )
@@ -43,7 +45,7 @@ def hides_ref(discs: R.discs.Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
     si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
     if len(si):
         V = discs.verts[ki]
-        seen = R.rings.sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        seen = sees_own(x, T[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
         out[si[~seen]] = True
     return out
 
@@ -80,7 +82,9 @@ def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> Non
         monkeypatch.setattr(R.rings, "DENSE", 0)  # every size by the boxes of runs of edges
         for run in (1, 5, 12, 1000):  # single edges ... whole rings
             monkeypatch.setattr(R.rings, "RUN", run)
-            assert np.array_equal(R.rings.blocked(P, Q, rings), want)
+            for sat in (0, 10**9):  # the runs' boxes by line always, never
+                monkeypatch.setattr(R.rings, "SAT_PAIRS", sat)
+                assert np.array_equal(R.rings.blocked(P, Q, rings), want)
         monkeypatch.setattr(R.rings, "CHUNK", 7 * len(rings))
         assert np.array_equal(R.rings.blocked(P, Q, rings), want)
         monkeypatch.undo()
@@ -122,16 +126,17 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
     P, Q = grazing_segments(rings, rng, 8)
     want = blocked_dense_ref(P, Q, rings)
     assert np.array_equal(R.rings.blocked(P, Q, rings), want)
-    saved = R.rings.DENSE
+    saved = R.rings.DENSE, R.rings.SAT_PAIRS
     try:
         R.rings.DENSE = 0  # the ring-box branch
-        assert np.array_equal(R.rings.blocked(P, Q, rings), want)
+        for R.rings.SAT_PAIRS in (0, 10**9):  # with the runs' boxes by line, without
+            assert np.array_equal(R.rings.blocked(P, Q, rings), want)
     finally:
-        R.rings.DENSE = saved
+        R.rings.DENSE, R.rings.SAT_PAIRS = saved
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
-def test_base_polygons_block_as_before(board: Any) -> None:
+def test_base_polygons_block_as_before(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(7)
     discs = routes.discs(disc_blockers(routes, rng, 8), R32)
@@ -145,10 +150,13 @@ def test_base_polygons_block_as_before(board: Any) -> None:
     rsi, rki = passing_ref(discs, P, Q)
     assert si.tobytes() == rsi.tobytes() and ki.tobytes() == rki.tobytes()
     V3 = discs.verts[rki]
-    own = R.rings.blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+    own = blocked_own(P[rsi], Q[rsi], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
     assert np.array_equal(R.rings.blocked_rows(P[rsi], Q[rsi], V3), own)
-    assert np.array_equal(discs.blocks(P, Q), blocks_ref(discs, P, Q))
-    assert discs.blocks(P, Q).any()
+    want = blocks_ref(discs, P, Q)
+    for gaps in (0, 10**9):  # the pairs by their boxes, then by the gaps or not
+        monkeypatch.setattr(R.discs, "GAP_PAIRS", gaps)
+        assert np.array_equal(discs.blocks(P, Q), want)
+    assert want.any()
     # sight lines from one point: from a vertex, from beside one, from afar
     for x in (P[0], V[3], V[5] + np.array([1e-12, 0.0]), P[-1], Q[7]):
         T = np.concatenate([Q, V, V + 1e-12])
@@ -156,7 +164,7 @@ def test_base_polygons_block_as_before(board: Any) -> None:
         assert np.array_equal(got, hides_ref(discs, x, T))
         si, ki = passing_ref(discs, np.broadcast_to(x, T.shape), T)
         V3 = discs.verts[ki]
-        own = R.rings.sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
+        own = sees_own(x, T[si], V3, np.roll(V3, 1, axis=1), np.roll(V3, -1, axis=1))
         assert np.array_equal(R.rings.sees_rows(x, T[si], V3), own)
         assert got.any() and not got.all()
 
@@ -283,10 +291,10 @@ def test_own_ring_kernels_on_random_star_polygons(n: int, seed: int, grid: bool)
     T = np.concatenate([through[:, 0], V[:, 1], rng.uniform(0, 10, (6, 2)), V[:, 0] + 1e-12])
     rows = np.tile(V, (4, 1, 1))
     prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
-    assert np.array_equal(R.rings.sees_rows(x, T, rows), R.rings.sees_own(x, T, rows, prv, nxt))
+    assert np.array_equal(R.rings.sees_rows(x, T, rows), sees_own(x, T, rows, prv, nxt))
     P = np.concatenate([np.broadcast_to(x, (12, 2)), V[:, 2], through[:, 1]])
     Q = np.concatenate([through[:, 0], through[:, 1], V[:, 3] + 1e-12, V[:, 0]])
     rows = np.concatenate([V, V, V, V])
     prv, nxt = np.roll(rows, 1, axis=1), np.roll(rows, -1, axis=1)
     assert np.array_equal(R.rings.blocked_rows(P, Q, rows),
-                          R.rings.blocked_own(P, Q, rows, prv, nxt))
+                          blocked_own(P, Q, rows, prv, nxt))

@@ -47,6 +47,79 @@ def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R.rings.Rings) -> np.
     return out
 
 
+# (the own-ring forms the rows forms replaced, moved here from the rings module)
+def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+                ) -> np.ndarray:
+    """(S,) ``blocked`` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
+    (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
+    d = Q - P
+    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    ux = V[..., 0] - P[:, 0:1]
+    uy = V[..., 1] - P[:, 1:2]
+    wx = nxt[..., 0] - P[:, 0:1]
+    wy = nxt[..., 1] - P[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    tl = R.TOL * ld
+    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
+    f = nxt - V
+    fx, fy = f[..., 0], f[..., 1]
+    o3 = fy * ux - fx * uy
+    o4 = o3 + (fx * dy - fy * dx)
+    tf = R.TOL * np.hypot(fx, fy)
+    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
+    out = hit.any(axis=1)
+    touch = np.abs(o1) < tl
+    if touch.any():
+        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
+        touch &= (along > R.END) & (along < ld - R.END) & ~out[:, None]
+        si, ei = touch.nonzero()
+        if len(si):
+            enters = R.rings.wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            out[si[enters]] = True
+    return out
+
+
+def sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
+             ) -> np.ndarray:
+    """(len(T),) ``sees`` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
+    (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
+    kept by a mask instead of by index."""
+    fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
+    lf = np.hypot(fx, fy)
+    o3 = fy * (x[0] - V[..., 0]) - fx * (x[1] - V[..., 1])
+    front = o3 > R.TOL * lf
+    ux, uy = V[..., 0] - x[0], V[..., 1] - x[1]
+    wx, wy = nxt[..., 0] - x[0], nxt[..., 1] - x[1]
+    d = T - x
+    ld = np.hypot(d[:, 0], d[:, 1])
+    tl = (R.TOL * ld)[:, None]
+    dx, dy = d[:, 0:1], d[:, 1:2]
+    o1 = dx * uy - dy * ux
+    o2 = dx * wy - dy * wx
+    p1, n1 = o1 > tl, o1 < -tl
+    p2, n2 = o2 > tl, o2 < -tl
+    c = fx * V[..., 1] - fy * V[..., 0]
+    o4 = T[:, 1:2] * fx - T[:, 0:1] * fy - c
+    beyond = o4 > R.TOL * lf
+    hit = ((p1 & n2) | (n1 & p2)) & beyond & front
+    out = ~hit.any(axis=1)
+    n = V.shape[1]
+    for on, rx, ry, shift in ((~(p1 | n1), ux, uy, 0), (~(p2 | n2), wx, wy, 1)):
+        on &= front
+        if not on.any():
+            continue
+        along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
+        on &= (along > R.END) & (along < ld[:, None] - R.END) & out[:, None]
+        ti, ei = on.nonzero()
+        if len(ti):
+            vi = (ei + shift) % n
+            enters = R.rings.wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
+            out[ti[enters]] = False
+    return out
+
+
 def passing_ref(discs: R.discs.Discs, P: np.ndarray, Q: np.ndarray
                 ) -> tuple[np.ndarray, np.ndarray]:
     """``Discs.passing`` as it was: the gap of every segment to every disc's centre."""
@@ -67,7 +140,7 @@ def blocks_ref(discs: R.discs.Discs, P: np.ndarray, Q: np.ndarray) -> np.ndarray
     si, ki = passing_ref(discs, P, Q)
     if len(si):
         V = discs.verts[ki]
-        cut = R.rings.blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
+        cut = blocked_own(P[si], Q[si], V, np.roll(V, 1, axis=1), np.roll(V, -1, axis=1))
         out[si[cut]] = True
     return out
 

@@ -31,6 +31,12 @@ from solo_ops.geometry.routes.common import (
 )
 from solo_ops.geometry.routes.rings import Rings, blocked, blocked_rows, sees_rows
 
+GAP_PAIRS = 200
+"""(segment, disc) pairs by their boxes above which numpy's :meth:`Discs.blocks` keeps only
+those whose segment comes within the disc's circle before testing the polygons (for fewer,
+the gaps' numpy calls cost more than the rows they drop). Read from this module at every
+call."""
+
 
 def _inradii(C: np.ndarray, V: np.ndarray, E: np.ndarray) -> np.ndarray:
     """(k,) how deep each centre ``C[i]`` is inside its polygon ``V[i]`` (unit edges ``E[i]``):
@@ -183,28 +189,43 @@ class Discs:
         each polygon lies inside its circle, so no other segment can touch it."""
         # only the pairs whose boxes meet (each disc's grown by 1e-5 more) can be that close:
         # the gap is then computed for them alone, pair by pair as for all of them at once
-        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
-        c = self.centres
-        x1, x0, y1, y0 = self._boxes()
-        m = lo[:, None, 0] <= x1
-        m &= hi[:, None, 0] >= x0
-        m &= lo[:, None, 1] <= y1
-        m &= hi[:, None, 1] >= y0
-        si, ki = m.nonzero()
+        si, ki = self.boxed(P, Q)
         if len(si) == 0:
             return si, ki
-        d = Q - P
-        ld2 = np.maximum((d * d).sum(axis=1), 1e-300)
-        dk = d[si]
-        rel = c[ki] - P[si]
-        t = np.clip((rel * dk).sum(axis=1) / ld2[si], 0.0, 1.0)
-        gap = np.hypot(rel[:, 0] - dk[:, 0] * t, rel[:, 1] - dk[:, 1] * t)
-        keep = gap < self.radii[ki] + 1e-6
+        keep = self.within(P, Q, si, ki)
         return si[keep], ki[keep]
+
+    def within(self, P: np.ndarray, Q: np.ndarray, si: np.ndarray, ki: np.ndarray
+               ) -> np.ndarray:
+        """Whether segment ``P[si]->Q[si]`` comes within the circle of disc ``ki`` (+1e-6),
+        pair by pair: :meth:`passing`'s gap."""
+        # the columns one by one (fewer numpy calls than the row sums and np.clip): the same
+        # products and sums, so the same gaps (a zero's sign, all they could change, cannot
+        # change a gap)
+        c = self.centres
+        px, py = P[:, 0].take(si), P[:, 1].take(si)
+        dx, dy = Q[:, 0].take(si) - px, Q[:, 1].take(si) - py
+        ld2 = dx * dx
+        ld2 += dy * dy
+        np.maximum(ld2, 1e-300, out=ld2)
+        rx, ry = c[:, 0].take(ki) - px, c[:, 1].take(ki) - py
+        t = rx * dx
+        t += ry * dy
+        t /= ld2
+        np.maximum(t, 0.0, out=t)
+        np.minimum(t, 1.0, out=t)
+        dx *= t
+        dy *= t
+        gap = np.hypot(rx - dx, ry - dy)
+        return cast(np.ndarray, gap < self.radii.take(ki) + 1e-6)
 
     def blocks(self, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
         """(S,) whether segment ``P->Q`` goes into any disc polygon (:func:`blocked` against
-        all of them, testing each disc's edges only with the segments passing near it)."""
+        all of them, testing each disc's edges only with the segments passing near it). In
+        numpy, near is by the boxes (:meth:`boxed`), and by the circles (:meth:`within`) only
+        for more than :data:`GAP_PAIRS` pairs: the pairs :meth:`passing` would drop are more
+        than 1e-6 from the polygon, which none of them goes into, and for a few testing them
+        costs less than the gaps would (a few rows against a dozen numpy calls)."""
         out = np.zeros(len(P), dtype=bool)
         if len(self) == 0 or len(P) == 0:
             return out
@@ -214,10 +235,24 @@ class Discs:
                                       np.ascontiguousarray(Q, dtype=float),
                                       np.ascontiguousarray(self.centres),
                                       self.radii, x1, x0, y1, y0, self.verts, TOL, END)
-        si, ki = self.passing(P, Q)
+        si, ki = self.boxed(P, Q)
+        if len(si) > GAP_PAIRS:  # many: the gaps first
+            keep = self.within(P, Q, si, ki)
+            si, ki = si[keep], ki[keep]
         if len(si):
             out[si[blocked_rows(P[si], Q[si], self.verts[ki])]] = True
         return out
+
+    def boxed(self, P: np.ndarray, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(segment, disc) pairs where segment ``P->Q``'s box meets the disc's (grown by 1e-5
+        more than its radius): every pair :meth:`passing` gives, and some more."""
+        lo, hi = np.minimum(P, Q), np.maximum(P, Q)
+        x1, x0, y1, y0 = self._boxes()
+        m = lo[:, None, 0] <= x1
+        m &= hi[:, None, 0] >= x0
+        m &= lo[:, None, 1] <= y1
+        m &= hi[:, None, 1] >= y0
+        return m.nonzero()
 
     def hides(self, x: np.ndarray, T: np.ndarray) -> np.ndarray:
         """(len(T),) whether a disc polygon hides ``T`` from ``x`` (:func:`sees` negated,
@@ -232,7 +267,9 @@ class Discs:
                                          np.ascontiguousarray(self.centres), self.radii, x1, x0,
                                          y1, y0, self.verts, TOL, END)
             return found
-        si, ki = self.passing(np.repeat(x[None, :], len(T), axis=0), T)
+        # near by the boxes, as blocks: a sight line more than 1e-6 from a polygon crosses
+        # none of its edges and passes none of its vertices
+        si, ki = self.boxed(np.repeat(x[None, :], len(T), axis=0), T)
         if len(si):
             out[si[~sees_rows(x, T[si], self.verts[ki])]] = True
         return out

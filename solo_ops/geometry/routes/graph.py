@@ -226,7 +226,7 @@ class Graph:
         ns = len(nodes)
         if jit.ENABLED:  # pair by pair, in the same order
             rings = self.rings
-            _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+            cs, cl, rlo, rhi = run_boxes(rings)[1:5]
             p, q = jw.pairs_new(a, others, ns, self.real, self.up, self.un, self.pos, rings.v,
                                 rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                                 *_disc_arrays(self.discs), TOL, END)
@@ -234,7 +234,8 @@ class Graph:
         m = tangent_grid(self.real[a], self.real[others], self.up[others], self.un[others])
         block = m[:, ns:]
         np.logical_and(block, block.T, out=block)  # both ways tangent (a square block)
-        block &= np.triu(np.ones(block.shape, dtype=bool), 1)  # i < j (and i != j)
+        r = np.arange(len(a))
+        block &= r[:, None] < r  # i < j (and i != j): np.triu's mask, in one comparison
         i, j = m.nonzero()
         ai, bj = a[i], others[j]
         static = j < ns
@@ -286,7 +287,6 @@ def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray
 
 
 # -- the corner step of a reach ---------------------------------------------------------------
-_ROUNDS = 2  # best-first rounds of corner tests before testing the rest at once
 
 
 def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
@@ -302,9 +302,10 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     by more than 1e-12 -- what ``g.links`` over every pair gave. Faster, same answer: a point
     the straight walk reaches at its plain length is skipped (a route through a corner is no
     shorter: the triangle inequality, with the sums' rounding far below 1e-12), links that
-    cannot beat ``cost`` are dropped, and the rest are tested for walls best first, a few
-    rounds of one link per point, then all that are left at once (:func:`blocked` answers
-    each segment alone)."""
+    cannot beat ``cost`` are dropped, and the rest are tested for walls (the compiled loops
+    link by link, each point's cheapest first until one is clear; numpy all at once, one call
+    costing less than rounds of a link per point: :func:`blocked` answers each segment
+    alone), each point's first clear link in order its answer."""
     none = (np.zeros(0, int), np.zeros(0, int), np.zeros(0))
     plain = np.hypot(C[:, 0] - s[0], C[:, 1] - s[1])
     todo = (~(clear & (cost <= plain))).nonzero()[0]
@@ -328,28 +329,12 @@ def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: 
     xi, nj, tot = xi[order], nj[order], tot[order]
     if jit.ENABLED:  # link by link, each point's cheapest first until one is clear
         rings = g.rings
-        _, cs, cl, rlo, rhi, _ = run_boxes(rings)
+        cs, cl, rlo, rhi = run_boxes(rings)[1:5]
         k = jw.first_clear(xi, nj, np.ascontiguousarray(C, dtype=float), g.pos, rings.v,
                            rings.prv, rings.nxt, rings.f, rings.lf, cs, cl, rlo, rhi,
                            *_disc_arrays(g.discs), TOL, END)
         return xi[k], nj[k], tot[k]
-    head = np.concatenate(([True], xi[1:] != xi[:-1]))
-    starts = head.nonzero()[0]
-    rank = np.arange(len(xi)) - np.repeat(starts, np.diff(starts, append=len(xi)))
-    won = np.zeros(len(xi), dtype=bool)
-    done = np.zeros(len(C), dtype=bool)
-    for r in range(_ROUNDS + 1):
-        test = (rank == r) if r < _ROUNDS else (rank >= r)
-        test &= ~done[xi]
-        k = test.nonzero()[0]
-        if len(k) == 0:
-            if r < _ROUNDS and not (rank > r).any():
-                break
-            continue
-        seen = k[~g.blocked(C[xi[k]], g.pos[nj[k]])]
-        won[seen] = True
-        done[xi[seen]] = True
-    k = won.nonzero()[0]
+    k = (~g.blocked(C[xi], g.pos[nj])).nonzero()[0]
     if len(k) == 0:
         return none
     first = np.concatenate(([True], xi[k][1:] != xi[k][:-1]))

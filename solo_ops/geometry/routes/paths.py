@@ -55,23 +55,22 @@ def dijkstra(n: int, init: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.n
     starts = np.searchsorted(a, np.arange(n + 1)).tolist()
     dist = [math.inf] * n
     pred = [-1] * n
-    heap = []
-    for k in np.isfinite(init).nonzero()[0].tolist():
-        dist[k] = float(init[k])
-        heap.append((dist[k], k))
+    ks = np.isfinite(init).nonzero()[0].tolist()
+    heap = list(zip(init[ks].tolist(), ks, strict=True))
+    for dk, k in heap:
+        dist[k] = dk
     heapq.heapify(heap)
-    done = [False] * n
     pop, push = heapq.heappop, heapq.heappush
+    # A node's entry is stale when its distance has dropped since (pushes only ever lower it,
+    # by more than 1e-12, so each node has one current entry, popped once); a node farther
+    # than the limit is not expanded.
     while heap:
         dk, k = pop(heap)
-        if done[k] or dk > dist[k]:
+        if dk > dist[k] or dk > limit:
             continue
-        done[k] = True
-        if dk > limit:
-            continue
-        lo, hi = starts[k], starts[k + 1]
-        for m, wm in zip(b[lo:hi], ww[lo:hi], strict=True):  # the edges in order, as before
-            nd = dk + wm
+        for e in range(starts[k], starts[k + 1]):  # the edges in order, as before
+            m = b[e]
+            nd = dk + ww[e]
             if nd < dist[m] - 1e-12:
                 dist[m] = nd
                 pred[m] = k

@@ -5,10 +5,10 @@ left). The tests, vectorised in numpy (or the compiled loops when on):
 :func:`crossings` (proper crossings of segments with edges), :func:`blocked` (a segment goes
 into an obstacle; by a sign table for few segment-edge pairs, :func:`_blocked_dense`, else by
 the boxes of runs of edges, :func:`blocked_boxed`), :func:`sees` (a point sees others, only
-the edges facing it tested), their forms against each segment's own ring (``_own``, ``_rows``:
-the bases), and :func:`_tangent` (a segment that can be part of a shortest path bending at a
+the edges facing it tested), their forms against each segment's own ring (``_rows``: the
+bases), and :func:`_tangent` (a segment that can be part of a shortest path bending at a
 corner) with its grid form :func:`tangent_grid`. The sizes :data:`CHUNK`, :data:`DENSE`,
-:data:`RUN` and :data:`GRID_BLOCK` are read from this module at every call.
+:data:`RUN`, :data:`SAT_PAIRS` and :data:`GRID_BLOCK` are read from this module at every call.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from solo_ops.geometry.routes.common import END, NUDGE, TOL, _cross, jm, jw, uni
 CHUNK = 2_000_000  # segment-edge pairs examined at once (memory bound)
 RUN = 12  # edges per run that blocked's boxes cover (many pairs)
 DENSE = 8_000  # segment-edge pairs up to which blocked tests every pair (else by boxes)
+SAT_PAIRS = 800  # (segment, run) pairs above which blocked_boxed tests the runs' boxes by line
 GRID_BLOCK = 32_768  # elements of a tangent_grid block (its temporaries fit the cache)
 
 
@@ -331,42 +332,11 @@ def _blocked_dense(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray,
     return out
 
 
-def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
-                ) -> np.ndarray:
-    """(S,) :func:`blocked` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
-    (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
-    d = Q - P
-    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
-    dx, dy = d[:, 0:1], d[:, 1:2]
-    ux = V[..., 0] - P[:, 0:1]
-    uy = V[..., 1] - P[:, 1:2]
-    wx = nxt[..., 0] - P[:, 0:1]
-    wy = nxt[..., 1] - P[:, 1:2]
-    o1 = dx * uy - dy * ux
-    o2 = dx * wy - dy * wx
-    tl = TOL * ld
-    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
-    f = nxt - V
-    fx, fy = f[..., 0], f[..., 1]
-    o3 = fy * ux - fx * uy
-    o4 = o3 + (fx * dy - fy * dx)
-    tf = TOL * np.hypot(fx, fy)
-    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
-    out = hit.any(axis=1)
-    touch = np.abs(o1) < tl
-    if touch.any():
-        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
-        touch &= (along > END) & (along < ld - END) & ~out[:, None]
-        si, ei = touch.nonzero()
-        if len(si):
-            enters = wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
-            out[si[enters]] = True
-    return out
-
-
 def run_boxes(rings: Rings) -> tuple[Any, ...]:
     """The rings' runs of up to :data:`RUN` edges (every ring starts one), once per rings:
-    ``(RUN, starts, lengths, box lows, box highs, each run's last vertex's successor)``."""
+    ``(RUN, starts, lengths, box lows, box highs, each run's last vertex's successor)``, then
+    what :func:`blocked_boxed` reads per run: its entries (:func:`_run_rows`), and its box's
+    centre and half extents."""
     runs = rings.runs
     if runs is None or runs[0] != RUN:
         E = len(rings)
@@ -377,20 +347,37 @@ def run_boxes(rings: Rings) -> tuple[Any, ...]:
         cl = np.diff(cs, append=E)
         rlo = np.minimum.reduceat(rings.lo, cs, axis=0) - 1e-9
         rhi = np.maximum.reduceat(rings.hi, cs, axis=0) + 1e-9
-        runs = rings.runs = (RUN, cs, cl, rlo, rhi, rings.succ[cs + cl - 1])
+        last = rings.succ[cs + cl - 1]
+        runs = rings.runs = (RUN, cs, cl, rlo, rhi, last,
+                             *_run_rows(rings, cs, cl, last), (rlo + rhi) / 2, (rhi - rlo) / 2)
     return runs
+
+
+def _run_rows(rings: Rings, cs: np.ndarray, cl: np.ndarray, last: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each run as a row of ``RUN + 1`` entries: the rows of its edges' starts, then its last
+    edge's end, repeated to fill the row (a pad starts no edge: the end against itself never
+    straddles a line); whether each entry starts an edge; the entries' x and y."""
+    col = np.arange(RUN + 1)
+    starts = col[None, :] < cl[:, None]
+    vi = np.where(starts, cs[:, None] + col[None, :], last[:, None])
+    return vi, starts, rings.vx[vi], rings.vy[vi]
 
 
 def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
                   ) -> np.ndarray:
-    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only.
+    """:func:`_blocked_dense` on the (segment, run of edges) pairs whose boxes meet only (and,
+    of many, those whose run's box the segment's line passes through).
 
     Each ring is cut into runs of up to :data:`RUN` consecutive edges; a segment is tested
     against the runs whose box meets its own (a crossed edge's box does, and so does a vertex
-    within :data:`TOL` of it: the boxes are grown by 1e-9 more). Each (segment, run) pair is
-    flattened into the run's vertices plus the end of its last edge, so an edge's end sign is
-    the next entry's, as in the sign table; the same arithmetic, element by element."""
-    _, cs, cl, rlo, rhi, last_succ = run_boxes(rings)
+    within :data:`TOL` of it: the boxes are grown by 1e-9 more) and, when there are more than
+    :data:`SAT_PAIRS` such pairs, whose box its line passes through (the same edges and
+    vertices lie in it; a separating-axis test, padded far beyond its rounding: for fewer
+    pairs the test costs more than it spares). Each (segment, run) pair is a row of the run's
+    vertices then the end of its last edge (:func:`_run_rows`), so an edge's end sign is the
+    next entry's, as in the sign table; the same arithmetic, element by element."""
+    _, _, _, rlo, rhi, _, vrow, starts, vxrow, vyrow, centre, half = run_boxes(rings)
     lo, hi = np.minimum(P, Q), np.maximum(P, Q)
     m = lo[:, None, 0] <= rhi[None, :, 0]
     m &= hi[:, None, 0] >= rlo[None, :, 0]
@@ -399,52 +386,59 @@ def blocked_boxed(P: np.ndarray, Q: np.ndarray, rings: Rings, out: np.ndarray
     si, ri = m.nonzero()
     if len(si) == 0:
         return out
-    lens = cl[ri] + 1  # the run's edges' starts and its last edge's end
-    ends = np.cumsum(lens)
-    first = ends - lens
-    last = ends - 1
-    vi = np.arange(int(ends[-1])) - np.repeat(first - cs[ri], lens)
-    vi[last] = last_succ[ri]  # rings.succ[cs[ri] + cl[ri] - 1]
-    sk = np.repeat(si, lens)
     d = Q - P
-    ld = np.hypot(d[:, 0], d[:, 1])
-    ux = rings.v[:, 0].take(vi)
-    ux -= P[:, 0].take(sk)
-    uy = rings.v[:, 1].take(vi)
-    uy -= P[:, 1].take(sk)
-    dx, dy = d[:, 0].take(sk), d[:, 1].take(sk)
+    dxs, dys = d[:, 0], d[:, 1]
+    px, py = P[:, 0].take(si), P[:, 1].take(si)
+    dx, dy = dxs.take(si), dys.take(si)
+    if len(si) > SAT_PAIRS:
+        ax, ay = np.abs(dx), np.abs(dy)
+        side = np.abs(dx * (centre[:, 1].take(ri) - py) - dy * (centre[:, 0].take(ri) - px))
+        keep = side <= ay * half[:, 0].take(ri) + ax * half[:, 1].take(ri) + 1e-9 * (1 + ax + ay)
+        if not keep.all():
+            si, ri, px, py, dx, dy = si[keep], ri[keep], px[keep], py[keep], dx[keep], dy[keep]
+            if len(si) == 0:
+                return out
+    ld = np.hypot(dxs, dys)
+    ux = vxrow[ri]
+    ux -= px[:, None]
+    uy = vyrow[ri]
+    uy -= py[:, None]
+    dx, dy = dx[:, None], dy[:, None]
     o1 = dx * uy
     o1 -= dy * ux
-    tl = (TOL * ld).take(sk)
+    tl = (TOL * ld).take(si)[:, None]
     s1 = (o1 > tl).view(np.int8) - (o1 < -tl).view(np.int8)
-    straddle = s1[:-1] * s1[1:] == -1  # an edge's start and end on either side
-    straddle[last[:-1]] = False  # a run's last entry starts no edge
-    k = straddle.nonzero()[0]
+    straddle = s1[:, :-1] * s1[:, 1:] == -1  # an edge's start and end on either side
+    k, c = straddle.nonzero()
     if len(k):
-        e = vi[k]
+        e = vrow[ri[k], c]
         fx, fy = rings.f[e, 0], rings.f[e, 1]
-        o3 = fy * ux[k] - fx * uy[k]  # cross(f, P - u)
-        o4 = o3 + (fx * dy[k] - fy * dx[k])  # cross(f, Q - u), as blocked rounds it
+        o3 = fy * ux[k, c] - fx * uy[k, c]  # cross(f, P - u)
+        o4 = o3 + (fx * dy[k, 0] - fy * dx[k, 0])  # cross(f, Q - u), as blocked rounds it
         tf = TOL * rings.lf[e]
         hit = ((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf))
-        out[sk[k[hit]]] = True
-    on = s1 == 0
-    on[last] = False
-    k = on.nonzero()[0]
+        out[si[k[hit]]] = True
+    if np.count_nonzero(s1) == s1.size:
+        return out
+    k, c = (s1 == 0).nonzero()
     if len(k):
-        k = k[np.abs(o1[k]) < tl[k]]
-        ldk = ld[sk[k]]
-        along = (ux[k] * dx[k] + uy[k] * dy[k]) / np.where(ldk > 0, ldk, 1.0)
-        k = k[(along > END) & (along < ldk - END) & ~out[sk[k]]]
-        if len(k):
-            e, sj = vi[k], sk[k]
+        keep = starts[ri[k], c]  # the entries that start an edge (each vertex once)
+        k, c = k[keep], c[keep]
+        keep = np.abs(o1[k, c]) < tl[k, 0]
+        k, c = k[keep], c[keep]
+        sj = si[k]
+        ldk = ld[sj]
+        along = (ux[k, c] * dx[k, 0] + uy[k, c] * dy[k, 0]) / np.where(ldk > 0, ldk, 1.0)
+        keep = (along > END) & (along < ldk - END) & ~out[sj]
+        if keep.any():
+            e, sj = vrow[ri[k[keep]], c[keep]], sj[keep]
             enters = wedge_enters(d[sj], rings.v[e], rings.prv[e], rings.nxt[e])
             out[sj[enters]] = True
     return out
 
 
 def blocked_rows(P: np.ndarray, Q: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """(S,) :func:`blocked_own` of each segment ``P[k]->Q[k]`` against its own closed ring
+    """(S,) :func:`blocked` of each segment ``P[k]->Q[k]`` against its own closed ring
     ``V[k]`` (vertices (S, n, 2), inside on the left; ``prv``/``nxt`` the ring's neighbours),
     computed as :func:`_blocked_dense` does: a sign table of the vertices against each
     segment's line, the edge tests only where an edge's ends straddle it. The same arithmetic
@@ -544,47 +538,8 @@ def sees(x: np.ndarray, T: np.ndarray, rings: Rings, s4: np.ndarray | None = Non
     return out
 
 
-def sees_own(x: np.ndarray, T: np.ndarray, V: np.ndarray, prv: np.ndarray, nxt: np.ndarray
-             ) -> np.ndarray:
-    """(len(T),) :func:`sees` of each point ``T[k]`` from ``x`` against its own ring ``V[k]``
-    (vertices (m, n, 2), with their neighbours): the same arithmetic, the edges facing ``x``
-    kept by a mask instead of by index."""
-    fx, fy = nxt[..., 0] - V[..., 0], nxt[..., 1] - V[..., 1]
-    lf = np.hypot(fx, fy)
-    o3 = fy * (x[0] - V[..., 0]) - fx * (x[1] - V[..., 1])
-    front = o3 > TOL * lf
-    ux, uy = V[..., 0] - x[0], V[..., 1] - x[1]
-    wx, wy = nxt[..., 0] - x[0], nxt[..., 1] - x[1]
-    d = T - x
-    ld = np.hypot(d[:, 0], d[:, 1])
-    tl = (TOL * ld)[:, None]
-    dx, dy = d[:, 0:1], d[:, 1:2]
-    o1 = dx * uy - dy * ux
-    o2 = dx * wy - dy * wx
-    p1, n1 = o1 > tl, o1 < -tl
-    p2, n2 = o2 > tl, o2 < -tl
-    c = fx * V[..., 1] - fy * V[..., 0]
-    o4 = T[:, 1:2] * fx - T[:, 0:1] * fy - c
-    beyond = o4 > TOL * lf
-    hit = ((p1 & n2) | (n1 & p2)) & beyond & front
-    out = ~hit.any(axis=1)
-    n = V.shape[1]
-    for on, rx, ry, shift in ((~(p1 | n1), ux, uy, 0), (~(p2 | n2), wx, wy, 1)):
-        on &= front
-        if not on.any():
-            continue
-        along = (dx * rx + dy * ry) / np.where(ld > 0, ld, 1.0)[:, None]
-        on &= (along > END) & (along < ld[:, None] - END) & out[:, None]
-        ti, ei = on.nonzero()
-        if len(ti):
-            vi = (ei + shift) % n
-            enters = wedge_enters(d[ti], V[ti, vi], prv[ti, vi], nxt[ti, vi])
-            out[ti[enters]] = False
-    return out
-
-
 def sees_rows(x: np.ndarray, T: np.ndarray, V: np.ndarray) -> np.ndarray:
-    """(len(T),) :func:`sees_own` of each point ``T[k]`` from ``x`` against its own closed
+    """(len(T),) :func:`sees` of each point ``T[k]`` from ``x`` against its own closed
     ring ``V[k]`` (``prv``/``nxt`` the ring's neighbours), computed as :func:`blocked_rows`
     does: the sign table of the vertices against each sight line, the edge terms (facing
     ``x``, ``T[k]`` beyond it) only where an edge's ends straddle the line or a vertex is on

@@ -40,6 +40,8 @@ _SIGNS = np.array([1.0, -1.0])
 NO_OUTLINES = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
                 np.zeros(1, dtype=np.int64))
 """Empty ragged arrays, for the compiled loop of a board whose Heavy outlines it cannot read."""
+_NEXT = np.array([1, 2, 0])
+"""Each triangle corner's successor (the edges of :func:`triangle_meets_box`)."""
 _AROUND = np.arange(-2, 3)
 """Offsets of the base polygon's vertices tried around a tangent's guessed vertex."""
 
@@ -53,18 +55,18 @@ def triangle_meets_box(tri: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np
     v0, v1, v2 = tri[:, 0], tri[:, 1], tri[:, 2]
     turn = np.sign((v1[:, 0] - v0[:, 0]) * (v2[:, 1] - v0[:, 1])
                    - (v1[:, 1] - v0[:, 1]) * (v2[:, 0] - v0[:, 0]))
-    apart = np.zeros(len(tri), dtype=bool)  # some axis separates them
-    clearly = np.zeros(len(tri), dtype=bool)  # ... by a clear margin
-    tie = turn == 0  # some axis is too close to call (or the triangle is flat)
-    for a, b in ((v0, v1), (v1, v2), (v2, v0)):
-        ex, ey = (b[:, 0] - a[:, 0]) * turn, (b[:, 1] - a[:, 1]) * turn
-        # Distance (times the edge length) from the edge, along its outward normal (ey, -ex),
-        # to the nearest corner of the box.
-        gap = ey * (cx - a[:, 0]) - ex * (cy - a[:, 1]) - (np.abs(ey) * hx + np.abs(ex) * hy)
-        scale = np.hypot(ex, ey) * 1e-9
-        apart |= gap > 0
-        clearly |= gap > scale
-        tie |= np.abs(gap) <= scale
+    # The three edges a -> b at once, (n, 3): (v0, v1), (v1, v2), (v2, v0).
+    a, b = tri[:, :3], tri[:, _NEXT]
+    t = turn[:, None]
+    ex, ey = (b[..., 0] - a[..., 0]) * t, (b[..., 1] - a[..., 1]) * t
+    # Distance (times the edge length) from each edge, along its outward normal (ey, -ex),
+    # to the nearest corner of the box.
+    gap = (ey * (cx[:, None] - a[..., 0]) - ex * (cy[:, None] - a[..., 1])
+           - (np.abs(ey) * hx[:, None] + np.abs(ex) * hy[:, None]))
+    scale = np.hypot(ex, ey) * 1e-9
+    apart = (gap > 0).any(axis=1)  # some axis separates them
+    clearly = (gap > scale).any(axis=1)  # ... by a clear margin
+    tie = (turn == 0) | (np.abs(gap) <= scale).any(axis=1)  # some axis too close to call
     return ~apart, clearly | ~tie
 
 
