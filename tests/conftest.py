@@ -315,6 +315,10 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/game/test_fight_choices.py": frozenset({
         "test_every_option_leads_where_it_says_and_the_advice_is_the_policy",
     }),
+    # Browser checks whose default run is one representative moment of several.
+    "tests/web/test_phone_rulers_in_view.py": frozenset({
+        "test_no_ruler_number_is_cut_at_the_board_edge",
+    }),
 }
 
 
