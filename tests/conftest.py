@@ -124,7 +124,11 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/geometry/test_jit_switch.py": frozenset({
         "test_a_whole_game_is_the_same_with_and_without_the_kernels"}),
     "tests/ai/test_planner_remembered_answers.py": frozenset({
-        "test_missions_are_the_same_without_this_rounds_fast_paths"}),
+        "test_missions_are_the_same_without_this_rounds_fast_paths",
+        "test_remembered_reach_is_the_fresh_answer",
+        "test_carry_discs_choose_as_all_end_points",
+        "test_prefetched_cover_answers_are_each_threats_own",
+    }),
     "tests/geometry/test_obscured_kt2018.py": frozenset({
         "test_obscured_equals_the_sampling_oracle"}),
     "tests/geometry/test_search.py": frozenset({
@@ -258,6 +262,7 @@ SLOW: dict[str, frozenset[str]] = {
         "test_ambush_band_equals_the_plain_computation",
         "test_floor_points_are_the_free_points_off_the_features",
         "test_enemy_scores_measure_every_point_that_matters",
+        "test_cluster_equals_the_plain_computation",
     }),
     "tests/geometry/test_sight_scalar_pairs.py": frozenset({
         "test_clip_one_equals_the_numpy_clip_for_every_piece",

@@ -9,7 +9,7 @@ from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from solo_ops.io.yamlio import read_document
 from tests.support.budget import FULL
-from tests.support.paths import BOARDS
+from tests.support.paths import BOARDS, SCENARIOS
 
 BOARD_FILES = sorted(BOARDS.glob("*.yaml"))
 BOARDS_LOADED: dict[str, Board] = {p.stem: parse_board(read_document(p), str(p))
@@ -49,3 +49,13 @@ CHECKED = ALL if FULL else [(name, k) for name, k in ALL if name in SAMPLED]
 def is_sampled(board: Board) -> bool:
     """Whether ``board`` is one of the :data:`SAMPLED` shipped boards (by its file's name)."""
     return board.source is not None and Path(board.source).stem in SAMPLED
+
+
+SCENARIO_FILES = sorted(SCENARIOS.glob("*.yaml"))
+"""The shipped scenarios, in name order."""
+
+CHECKED_SCENARIOS = SCENARIO_FILES if FULL else [
+    p for p in SCENARIO_FILES if Path(str(read_document(p)["board"])).stem in SAMPLED]
+"""The scenarios the per-scenario ``slow`` oracle tests play: all with the full budget, else
+those on the :data:`SAMPLED` boards (Bheta-Decima's, both Crypt scenarios (Kill Team 2018),
+Gallowdark's night raid and the Volkus supplement's example)."""
