@@ -124,14 +124,22 @@ SLOW: dict[str, frozenset[str]] = {
     "tests/geometry/test_jit_switch.py": frozenset({
         "test_a_whole_game_is_the_same_with_and_without_the_kernels"}),
     "tests/ai/test_planner_remembered_answers.py": frozenset({
-        "test_missions_are_the_same_without_this_rounds_fast_paths"}),
+        "test_missions_are_the_same_without_this_rounds_fast_paths",
+        "test_remembered_reach_is_the_fresh_answer",
+        "test_carry_discs_choose_as_all_end_points",
+        "test_prefetched_cover_answers_are_each_threats_own",
+    }),
     "tests/geometry/test_obscured_kt2018.py": frozenset({
         "test_obscured_equals_the_sampling_oracle"}),
     "tests/geometry/test_search.py": frozenset({
         "test_nearest_cover_is_the_cheapest_protected_point",
     }),
     "tests/game/test_fog_fast_paths.py": frozenset({
-        "test_games_snapshot_restore_and_spotting_equal_the_old_code"}),
+        "test_games_snapshot_restore_and_spotting_equal_the_old_code",
+        "test_cluster_pick_equals_the_old_scan",
+        "test_deploy_equals_the_old_scan",
+        "test_spotters_equal_the_old_code_on_random_layouts",
+    }),
     "tests/game/test_fog.py": frozenset({
         "test_sectors_are_uniform_and_counters_are_hidden_over_many_seeds",
     }),
@@ -154,6 +162,116 @@ SLOW: dict[str, frozenset[str]] = {
         "test_no_enemy_attacks_what_it_cannot_see_or_what_is_gone",
         "test_no_base_on_another_in_terrain_or_off_the_board_and_every_cost_its_routes",
     }),
+    # The per-board oracle tests of the geometry: the shipped boards of
+    # tests/support/shipped_terrains.py's SAMPLED (every trait the shipped boards use, the boards
+    # with doors in both door states) and one or two random boards by default, every board with
+    # the full budget (the shipped terrains' CHECKED, the board lists' CHECKED_LIST / CHECKED_K).
+    "tests/geometry/test_jit_distance.py": frozenset({
+        "test_compiled_distances_equal_numpy_distances",
+        "test_segments_through_vertices_take_the_numpy_path_and_agree",
+        "test_seen_kernel_equals_numpy_seen",
+        "test_best_pair_is_numpys_argmin",
+        "test_hypothesis_points_agree",
+    }),
+    "tests/geometry/test_jit_movement.py": frozenset({
+        "test_blocked_equals_numpy_on_every_board",
+        "test_tangents_and_sight_lines_equal_numpy",
+        "test_floyd_on_shipped_boards",
+        "test_best_links_equal_numpy",
+        "test_crossings_equal_numpy",
+        "test_corner_touches_equal_numpy",
+        "test_walking_graph_with_bases_equals_numpy",
+        "test_disc_corners_equal_numpy",
+        "test_dijkstra_settles_nodes_as_heapq_does",
+        "test_hypothesis_segments_on_a_board",
+        "test_floyd_equals_numpy",
+        "test_enters_equals_wedge_enters",
+    }),
+    "tests/geometry/test_jit_sight.py": frozenset({
+        "test_cover_answers_equal_numpy",
+        "test_segments_against_pieces_equal_python",
+        "test_cut_off_equals_python",
+        "test_segment_masks_equal_numpy",
+        "test_cut_off_arrays_equal_numpy",
+        "test_triangles_meet_heavy_features_as_shapely_says",
+        "test_obscuring_witnesses_are_shapely_answers",
+        "test_hypothesis_segment_masks_equal_numpy",
+        "test_hypothesis_triangles_equal_numpy",
+        "test_hypothesis_grid_triangles_meet_as_shapely_says",
+        "test_clip_one_equals_python",
+        "test_hypothesis_cover_triangles_equal_numpy",
+    }),
+    "tests/geometry/test_jit_sight_visible_pairs.py": frozenset({
+        "test_compiled_visible_pairs_equal_numpy",
+        "test_heavy_candidates_with_outlines_equal_the_stages",
+        "test_hypothesis_compiled_visible_pairs_equal_numpy",
+    }),
+    "tests/geometry/test_routes_distance_memo.py": frozenset({
+        "test_distance_equals_the_old_distance",
+        "test_inside_walls_and_off_the_board_are_still_none",
+        "test_distance_matrix_equals_the_old_matrix",
+        "test_hypothesis_points_equal_the_old_distance",
+    }),
+    "tests/geometry/test_routes_fast_paths.py": frozenset({
+        "test_pair_query_equals_the_dense_query",
+        "test_reachable_equals_testing_every_link",
+        "test_remembered_links_give_the_same_distance_matrix",
+    }),
+    "tests/geometry/test_routes_single_distance.py": frozenset({
+        "test_distance_equals_the_frozen_distance",
+        "test_every_corner_against_every_corner",
+        "test_hypothesis_points_equal_the_frozen_distance",
+    }),
+    "tests/geometry/test_routes_walk_graph_passes.py": frozenset({
+        "test_pairs_new_is_its_index_and_the_costs",
+        "test_start_costs_are_the_links_and_straight_walks",
+    }),
+    "tests/geometry/test_routes_walker_tables.py": frozenset({
+        "test_disc_corners_are_the_old_rows",
+        "test_blocked_with_remembered_runs_as_before",
+        "test_grown_bases_as_before",
+        "test_with_discs_with_one_clear_of_builds_the_same_graph",
+        "test_hides_and_passing_as_before",
+        "test_links_of_one_point_as_before",
+        "test_reachable_and_walk_among_crowds_as_before",
+        "test_grid_points_as_before",
+    }),
+    "tests/geometry/test_routes_wall_tests.py": frozenset({
+        "test_blocked_equals_the_dense_reference",
+        "test_base_polygons_block_as_before",
+        "test_with_discs_builds_the_same_graph",
+        "test_with_discs_builds_the_same_graph_among_crowded_bases",
+        "test_blocked_on_random_polygons",
+        "test_own_ring_kernels_on_random_star_polygons",
+    }),
+    "tests/geometry/test_sight_fast_paths.py": frozenset({
+        "test_cover_region_prefilter_changes_no_answer",
+        "test_remembered_zone_touches_are_shapely_answers",
+        "test_remembered_cover_pairs_are_a_fresh_sights_answers",
+        "test_visibility_does_not_depend_on_what_was_asked_before",
+        "test_cover_does_not_depend_on_what_was_asked_before",
+        "test_buffered_circles_give_the_same_answers",
+    }),
+    "tests/geometry/test_sight_memos.py": frozenset({
+        "test_small_batches_clip_like_the_prefiltered_path",
+        "test_dense_cut_off_equals_the_sparse_one",
+        "test_points_cut_off_equals_cut_off_of_each_point",
+        "test_visibility_and_cover_equal_the_oracle_on_every_board",
+        "test_off_features_equals_the_plain_computation",
+        "test_hidden_points_equal_the_plain_computation",
+        "test_ambush_band_equals_the_plain_computation",
+        "test_floor_points_are_the_free_points_off_the_features",
+        "test_enemy_scores_measure_every_point_that_matters",
+        "test_cluster_equals_the_plain_computation",
+    }),
+    "tests/geometry/test_sight_scalar_pairs.py": frozenset({
+        "test_clip_one_equals_the_numpy_clip_for_every_piece",
+        "test_scalar_segment_and_clear_one_equal_the_numpy_path",
+        "test_scalar_cut_off_equals_the_dense_one",
+        "test_few_pairs_equal_the_numpy_computation",
+        "test_few_pairs_equal_the_oracle",
+        "test_clip_one_equals_the_numpy_clip_on_any_sides",
+    }),
     "tests/e2e/test_campaign_targets.py": frozenset({
         "test_observed_win_rates_follow_the_targets",
         "test_the_proposals_aim_at_each_target",
@@ -166,6 +284,45 @@ SLOW: dict[str, frozenset[str]] = {
         "test_generated_shots_equal_the_fraction_arithmetic",
         "test_generated_dice_equal_the_fraction_arithmetic",
         "test_generated_fights_equal_the_fraction_arithmetic",
+    }),
+    # Property tests of fast code against an oracle, scaled with examples(): a quarter of their
+    # examples by default, every one with the full budget.
+    "tests/geometry/test_routes_near.py": frozenset({
+        "test_near_equals_full_call_filtered",
+    }),
+    "tests/geometry/test_sight_pair_memo.py": frozenset({
+        "test_visible_is_the_matrix_answer_first_and_again",
+    }),
+    "tests/geometry/test_placement_prefilters.py": frozenset({
+        "test_nearest_matches_whole_windows",
+        "test_first_contact_matches_every_step",
+        "test_prefilter_only_passes_walks_clear_by_far",
+        "test_first_contact_matches_on_found_walks",
+    }),
+    "tests/ai/test_planner_fast_paths.py": frozenset({
+        "test_lazy_scores_choose_as_the_exact_scores",
+        "test_pick_where_equals_pick_of_the_whole_mask",
+    }),
+    "tests/rules/test_fight_solver_unchanged.py": frozenset({
+        "test_generated_fights_equal_the_oracle_played_by_the_old_solver",
+        "test_every_state_has_the_old_solvers_value_move_and_totals",
+    }),
+    "tests/geometry/test_placement.py": frozenset({
+        "test_random_bases_placed_by_the_rule_never_overlap_and_the_nearest_point_is_nearest",
+    }),
+    "tests/view/test_labels.py": frozenset({
+        "test_placed_labels_never_meet_and_cover_no_other_mark",
+    }),
+    "tests/io/test_import_properties.py": frozenset({
+        "test_battlescribe_2024_values_come_back_exactly",
+        "test_ktdash_values_come_back_exactly",
+    }),
+    "tests/game/test_fight_choices.py": frozenset({
+        "test_every_option_leads_where_it_says_and_the_advice_is_the_policy",
+    }),
+    # Browser checks whose default run is one representative moment of several.
+    "tests/web/test_phone_rulers_in_view.py": frozenset({
+        "test_no_ruler_number_is_cut_at_the_board_edge",
     }),
 }
 

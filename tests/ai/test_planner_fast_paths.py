@@ -27,6 +27,7 @@ from solo_ops.ai import context as ai_context
 from solo_ops.ai import cover as ai_cover
 from solo_ops.ai import shooting as ai_shooting
 from solo_ops.game.engine import new_game
+from tests.support.budget import examples
 from tests.support.paths import SCENARIOS
 from tests.support.planner_patches import RAID, patch_ai, raid, turns
 
@@ -48,7 +49,7 @@ def candidate_points(draw: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     return scores, cost, pts, mask
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(candidate_points(), st.integers(0, 2**32 - 1), st.booleans(), st.integers(1, 20))
 def test_pick_where_equals_pick_of_the_whole_mask(case: Any, seed: int, masked: bool,
                                                   chunk: int) -> None:
@@ -69,7 +70,7 @@ def test_pick_where_equals_pick_of_the_whole_mask(case: Any, seed: int, masked: 
         assert max(order.index(k) for k in asked) < order.index(full) + max(chunk, 1) * 2 ** 6
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(candidate_points(), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.5, 2.0]),
        st.booleans())
 def test_lazy_scores_choose_as_the_exact_scores(case: Any, seed: int, slack: float,

@@ -44,6 +44,7 @@ from solo_ops.sim import autopilot
 from tests.support.budget import FULL
 from tests.support.paths import SCENARIOS
 from tests.support.planner_patches import patch_ai, raid, turns
+from tests.support.shipped_terrains import CHECKED_SCENARIOS
 
 SHIPPED = sorted(SCENARIOS.glob("*.yaml"))
 
@@ -65,7 +66,7 @@ def _scatter(game: Any, state: Any, seed: int) -> None:
 
 
 # -- the helpers against the full computation ---------------------------------------------------
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CHECKED_SCENARIOS, ids=lambda p: p.stem)
 def test_remembered_reach_is_the_fresh_answer(path: Any) -> None:
     game, state = _game(path)
     ctx = game.context(state)
@@ -88,7 +89,7 @@ def test_remembered_reach_is_the_fresh_answer(path: Any) -> None:
         first.points[0, 0] = -1.0  # shared: nobody may change it
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CHECKED_SCENARIOS, ids=lambda p: p.stem)
 def test_carry_discs_choose_as_all_end_points(path: Any) -> None:
     """The end point next to a downed friend found among the end points in the discs is the
     one found among all end points (random positions; 1" and 0.5" grids)."""
@@ -154,7 +155,7 @@ def test_no_shortcut_only_where_no_door_is_opened(path: Any, monkeypatch: Any) -
     assert said > 0
 
 
-@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CHECKED_SCENARIOS, ids=lambda p: p.stem)
 def test_prefetched_cover_answers_are_each_threats_own(path: Any) -> None:
     """``protected`` and ``cover_levels`` of several threats, one batch for all of them,
     equal each threat's own ``cover_matrix`` answers (random points and threats)."""

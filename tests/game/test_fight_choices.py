@@ -33,6 +33,7 @@ from solo_ops.rules.kt2024_fight import FightChoice, FightSide, resolve_fight
 from solo_ops.session.table import GameTable
 from solo_ops.sim import autopilot
 from solo_ops.view.answers import parse
+from tests.support.budget import examples
 from tests.support.fight_games import SEED, document, new_fight, saved_fight
 from tests.support.players import cli_here, small_scenario
 
@@ -250,7 +251,7 @@ SIDE = st.builds(FightSide, st.integers(0, 3), st.integers(0, 3), st.integers(1,
                  st.integers(1, 6), st.integers(1, 9), st.booleans(), st.booleans())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(SIDE, SIDE, st.integers(0, 1))
 def test_every_option_leads_where_it_says_and_the_advice_is_the_policy(
         attacker: FightSide, defender: FightSide, side: int) -> None:

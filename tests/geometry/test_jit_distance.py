@@ -27,7 +27,8 @@ pytest.importorskip("numba")
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.jit import distance as jd
-from tests.support.distance_boards import BOARD_LIST, IDS, special_points
+from tests.support.budget import examples
+from tests.support.distance_boards import BOARD_LIST, CHECKED_IDS, CHECKED_K, special_points
 from tests.support.jit_switch import compiled
 
 _ROUTES: dict[int, tuple[R.Routes, R.Routes]] = {}
@@ -78,7 +79,7 @@ def ask_both(k: int, pairs: list[tuple[Any, Any, float, float]]) -> tuple[int, i
     return found, bent
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_compiled_distances_equal_numpy_distances(k: int) -> None:
     board = BOARD_LIST[k]
     fast, _ = routes_for(k)
@@ -122,7 +123,7 @@ def _through_vertices(routes: R.Routes, rng: np.random.Generator, n: int) -> lis
     return [p for p in out if all(0 <= c[0] <= b.width and 0 <= c[1] <= b.depth for c in p[:2])]
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_segments_through_vertices_take_the_numpy_path_and_agree(k: int) -> None:
     fast, _ = routes_for(k)
     if fast.no_walls:
@@ -151,7 +152,7 @@ def test_the_fallbacks_were_exercised() -> None:
     assert _SEEN["seen"] > 0 and _SEEN["seen-touch"] > 0, _SEEN
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_seen_kernel_equals_numpy_seen(k: int) -> None:
     """The corners each point sees and their distances, record by record."""
     fast, _ = routes_for(k)
@@ -177,7 +178,7 @@ def test_seen_kernel_equals_numpy_seen(k: int) -> None:
             assert g[1][2].dtype == w[1][2].dtype == np.float64
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_best_pair_is_numpys_argmin(data: Any) -> None:
     """Row-major, the first of equal totals, inf where no route: numpy's ``argmin``."""
@@ -195,7 +196,7 @@ def test_best_pair_is_numpys_argmin(data: Any) -> None:
     assert best == tot.flat[k] or (math.isinf(best) and math.isinf(tot.flat[k]))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_points_agree(data: Any) -> None:
     k = data.draw(st.integers(0, len(BOARD_LIST) - 1), label="board")

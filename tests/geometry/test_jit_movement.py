@@ -24,7 +24,8 @@ pytest.importorskip("numba")
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.jit import movement as jm
-from tests.support.distance_boards import BOARD_LIST, IDS
+from tests.support.budget import examples
+from tests.support.distance_boards import BOARD_LIST, CHECKED_IDS, CHECKED_K, IDS
 from tests.support.jit_switch import compiled
 
 
@@ -61,7 +62,7 @@ def hard_segments(rings: R.rings.Rings, rng: np.random.Generator, n: int) -> tup
     return np.concatenate(out_p), np.concatenate(out_q)
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_blocked_equals_numpy_on_every_board(k: int) -> None:
     routes = R.Routes(BOARD_LIST[k])
     rings = routes.graph.rings
@@ -140,7 +141,7 @@ def test_blocked_rows_equals_numpy() -> None:
     assert blocked > 100
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_enters_equals_wedge_enters(data: Any) -> None:
     """One line through one obstacle vertex, against ``routes.wedge_enters``."""
@@ -151,7 +152,7 @@ def test_enters_equals_wedge_enters(data: Any) -> None:
     assert jm.enters(d[0], d[1], v[0], v[1], prv[0], prv[1], nxt[0], nxt[1]) == want
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_segments_on_a_board(data: Any) -> None:
     k = data.draw(st.integers(0, len(BOARD_LIST) - 1), label="board")
@@ -172,7 +173,7 @@ def test_hypothesis_segments_on_a_board(data: Any) -> None:
     assert got.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_tangents_and_sight_lines_equal_numpy(k: int) -> None:
     """``tangent_grid`` (which corners a route may bend at) and ``sees`` (which points a
     point sees, with the side table and without), from random points, wall corners, graph
@@ -262,7 +263,7 @@ def test_bases_block_as_numpy_says() -> None:
     assert 0.05 * total < blocked < 0.95 * total
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_dijkstra_settles_nodes_as_heapq_does(data: Any) -> None:
     """Distances and predecessors, compiled and Python (heapq), on random graphs with equal
@@ -284,7 +285,7 @@ def test_dijkstra_settles_nodes_as_heapq_does(data: Any) -> None:
     assert got[1].dtype == want[1].dtype
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_floyd_equals_numpy(data: Any) -> None:
     """All-pairs distances and next nodes, compiled and numpy, on random graphs with repeated
@@ -316,7 +317,7 @@ def test_floyd_hand_graph() -> None:
         assert np.isinf(D[3, :3]).all() and D[3, 3] == 0.0 and list(nxt[3]) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_floyd_on_shipped_boards(k: int) -> None:
     """The measuring graph's corner distances of every test board, compiled and numpy."""
     g = R.Routes(BOARD_LIST[k]).graph
@@ -351,7 +352,7 @@ def test_reachable_with_bases_equals_numpy(k: int) -> None:
         assert [w.points for w in got.walks] == [w.points for w in want.walks]
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_best_links_equal_numpy(k: int) -> None:
     """``routes.graph.best_links`` (each end point's cheapest clear link through a corner), compiled
     and numpy, with every end point open to links (straight walks all blocked, no cost to
@@ -396,7 +397,7 @@ def test_best_links_equal_numpy(k: int) -> None:
         assert 0 < found < tried  # some points reached through a corner, some not
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_crossings_equal_numpy(k: int) -> None:
     """``routes.crossings`` (where segments properly cross edges, and how far along: the
     surcharge of soft terrain and where a walk enters it), compiled and numpy, against each
@@ -430,7 +431,7 @@ def test_crossings_equal_numpy(k: int) -> None:
         assert total > 0
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_corner_touches_equal_numpy(k: int) -> None:
     """``routes.rings.touches`` (the corners a segment passes through, where a leg onto soft
     terrain through its corner is cut), compiled and numpy, against each board's walls and
@@ -462,7 +463,7 @@ def test_corner_touches_equal_numpy(k: int) -> None:
         assert total > 0
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
     """``Walker.with_discs`` (the walking graph with other bases added: their corners, the
     pairs they cut, the pairs their corners make -- ``Graph.pairs_new``), compiled and numpy:
@@ -494,7 +495,7 @@ def test_walking_graph_with_bases_equals_numpy(k: int) -> None:
     assert pairs > 0
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_disc_corners_equal_numpy(k: int) -> None:
     """``Walker.disc_corners`` (the other bases' polygon corners: nudged, real, neighbours,
     unit directions, whether each is free) compiled and numpy, from separate walkers (nothing

@@ -17,8 +17,9 @@ pytest.importorskip("numba")
 
 from solo_ops.geometry import sight as S
 from solo_ops.geometry.sight import blockers
+from tests.support.budget import examples
 from tests.support.jit_switch import compiled
-from tests.support.shipped_terrains import ALL, door_states
+from tests.support.shipped_terrains import CHECKED, door_states
 
 
 def both(tri: np.ndarray, box: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
@@ -57,7 +58,7 @@ def test_triangles_against_boxes_equal_numpy() -> None:
     assert wm.any() and not wm.all() and ws.any() and not ws.all()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_triangles_equal_numpy(data: Any) -> None:
     coord = st.sampled_from([0.0, 1.0, 2.0, 0.5, -1.0, 3.0, 1e-12, 1.0 + 1e-9, 0.1 + 0.2])
@@ -69,7 +70,7 @@ def test_hypothesis_triangles_equal_numpy(data: Any) -> None:
     assert gm.tobytes() == wm.tobytes() and gs.tobytes() == ws.tobytes()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_cover_answers_equal_numpy(name: str, k: int) -> None:
     """Obscured and in-cover answers of many attacker / target pairs on a shipped terrain,
     with the kernel and without (separate Sight objects: nothing remembered is shared)."""
@@ -90,7 +91,7 @@ def test_cover_answers_equal_numpy(name: str, k: int) -> None:
     assert want.visible.any()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_segments_against_pieces_equal_python(name: str, k: int) -> None:
     """``Scalar.segment`` (a sight segment against every blocker piece: blocked, clear or
     for shapely), compiled and in Python floats, for random segments and ones from and
@@ -128,7 +129,7 @@ def test_segments_against_pieces_equal_python(name: str, k: int) -> None:
         assert answers[True] > 0 and answers[False] > 0 and answers[None] > 0, answers
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_clip_one_equals_python(data: Any) -> None:
     """One segment against one piece's sides, parallel sides and all, against the Python."""
@@ -143,7 +144,7 @@ def test_clip_one_equals_python(data: Any) -> None:
     assert js.clip_one(px, py, vx, vy, arr, n, S.NEAR) == S.scalar.clip_one(px, py, vx, vy, sides)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_cut_off_equals_python(name: str, k: int) -> None:
     """``Scalar.cut_off`` (a wall edge that separates two bases entirely), compiled and in
     Python floats, for random pairs of bases and pairs on either side of each wall edge."""
@@ -212,7 +213,7 @@ def _segments_near_pieces(pieces: Any, board: Any, rng: np.random.Generator) -> 
     return np.array(segs, dtype=float)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_segment_masks_equal_numpy(name: str, k: int) -> None:
     """``Pieces.hit_masks`` (every sight segment against every blocker piece: blocked, too
     close to call) compiled and by the numpy code, for a few segments at a time (no
@@ -243,7 +244,7 @@ def test_segment_masks_equal_numpy(name: str, k: int) -> None:
     assert out[0].tobytes() == out[1].tobytes()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_segment_masks_equal_numpy(data: Any) -> None:
     """Segments against made-up pieces (parallel sides, zero directions, sides through the
@@ -283,7 +284,7 @@ def test_hypothesis_segment_masks_equal_numpy(data: Any) -> None:
         assert got[1].tobytes() == (unsure & ~blocked).tobytes()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_cut_off_arrays_equal_numpy(name: str, k: int) -> None:
     """``Sight.cut_off`` (pairs of bases, a few and many at once) and
     ``Sight.points_cut_off`` (sample points to a whole base), compiled pair by pair and by the
@@ -398,7 +399,7 @@ def test_cover_triangles_equal_numpy() -> None:
     assert got.tobytes() == want.tobytes()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.floats(-40, 40), st.floats(-40, 40), st.floats(1e-6, 3.0),
                           st.floats(1e-9, 30.0), st.floats(-7.0, 7.0)), min_size=1, max_size=6))
 def test_hypothesis_cover_triangles_equal_numpy(rows: list[tuple[float, ...]]) -> None:
@@ -466,7 +467,7 @@ def test_triangles_meet_outlines_as_shapely_says() -> None:
         assert s_[0] and bool(m[0]) is w
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_triangles_meet_heavy_features_as_shapely_says(name: str, k: int) -> None:
     """On every shipped terrain, triangles about its Heavy features' (eroded) outlines: the
     compiled answer is shapely's wherever it is sure, and it is sure for most."""
@@ -479,7 +480,7 @@ def test_triangles_meet_heavy_features_as_shapely_says(name: str, k: int) -> Non
     assert sure.mean() > 0.6 and want[sure].any() and not want[sure].all()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.integers(-2, 6), st.integers(-2, 6)), min_size=3, max_size=3),
        st.sampled_from([0, 1, 2]))
 def test_hypothesis_grid_triangles_meet_as_shapely_says(pts: list[tuple[int, int]],
@@ -501,7 +502,7 @@ def test_ragged_refuses_what_is_not_polygonal() -> None:
     assert S.regions.ragged(lines) is None and S.regions.ragged(np.empty(0, dtype=object)) is None
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_obscuring_witnesses_are_shapely_answers(name: str, k: int) -> None:
     """``obscure_witness``: wherever it finds a point of a Heavy feature's outline in a cover
     line's triangle clearly outside both 1" zones, shapely finds the triangle meeting the

@@ -20,8 +20,9 @@ pytest.importorskip("numba")
 from shapely import bounds as shapely_bounds
 
 from solo_ops.geometry.sight import Sight
+from tests.support.budget import examples
 from tests.support.jit_switch import compiled
-from tests.support.shipped_terrains import ALL, door_states
+from tests.support.shipped_terrains import ALL, CHECKED, door_states
 from tests.support.sight_pairs import R, hidden_pairs
 
 
@@ -57,7 +58,7 @@ def _both(s: Sight, A: np.ndarray, ra: np.ndarray, B: np.ndarray, rb: np.ndarray
     return got, stages, want
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_compiled_visible_pairs_equal_numpy(name: str, k: int) -> None:
     s = Sight(door_states(name)[k].board)
     A, ra, B, rb = _pairs(s, 39 + k)
@@ -73,7 +74,7 @@ def test_compiled_visible_pairs_equal_numpy(name: str, k: int) -> None:
 _SHIPPED = [door_states(name)[k].sight for name, k in ALL[::3]]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_compiled_visible_pairs_equal_numpy(data: st.DataObject) -> None:
     s = data.draw(st.sampled_from(_SHIPPED))
@@ -88,7 +89,7 @@ def test_hypothesis_compiled_visible_pairs_equal_numpy(data: st.DataObject) -> N
     assert got.tobytes() == stages.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_heavy_candidates_with_outlines_equal_the_stages(name: str, k: int) -> None:
     """``heavy_candidates`` with the Heavy features' outlines (the pairs a box test leaves
     unsure settled edge by edge, the triangles with an obscuring witness marked) equals its

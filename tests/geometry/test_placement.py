@@ -23,6 +23,7 @@ from solo_ops.geometry.placement import Base
 from solo_ops.geometry.routes.common import DISC_SEGMENTS
 from solo_ops.geometry.routes.walker import walk_obstacle_features
 from solo_ops.geometry.terrain import Terrain
+from tests.support.budget import examples
 
 BOARD = parse_board({
     "name": "placement test", "width": 20, "depth": 14,
@@ -62,7 +63,7 @@ points = st.tuples(st.floats(0.0, 20.0, allow_nan=False), st.floats(0.0, 14.0, a
 radii = st.sampled_from([R, 32 / 25.4 / 2, 40 / 25.4 / 2])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(points, radii), min_size=1, max_size=8), points, radii)
 def test_random_bases_placed_by_the_rule_never_overlap_and_the_nearest_point_is_nearest(
         wanted: list[tuple[tuple[float, float], float]], ask: tuple[float, float],

@@ -19,6 +19,7 @@ from solo_ops.geometry.board import parse_board
 from solo_ops.geometry.placement import GRAZE, STEP
 from solo_ops.geometry.routes import Walk
 from solo_ops.geometry.terrain import Terrain
+from tests.support.budget import examples
 
 BOARD = parse_board({
     "name": "prefilter test", "width": 20, "depth": 14,
@@ -56,7 +57,7 @@ disc = st.tuples(coord, st.floats(0.5, 13.5, allow_nan=False),
                  st.sampled_from([0.3, R, 0.63, 1.0]))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(point, min_size=1, max_size=5), st.lists(disc, min_size=0, max_size=8),
        st.floats(0.0, 30.0, allow_nan=False), st.sampled_from([0.3, R, 0.63]))
 def test_first_contact_matches_every_step(pts: list, others: list, budget: float,
@@ -68,7 +69,7 @@ def test_first_contact_matches_every_step(pts: list, others: list, budget: float
         contact_by_every_step(TERRAIN, walk, budget, radius, others)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(point, point, st.lists(disc, min_size=1, max_size=6), st.floats(0.0, 25.0))
 def test_first_contact_matches_on_found_walks(a: tuple, b: tuple, others: list,
                                               budget: float) -> None:
@@ -80,7 +81,7 @@ def test_first_contact_matches_on_found_walks(a: tuple, b: tuple, others: list,
         contact_by_every_step(TERRAIN, walk, budget, R, others)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(point, min_size=1, max_size=5), st.lists(disc, min_size=1, max_size=8),
        st.floats(0.0, 30.0, allow_nan=False))
 def test_prefilter_only_passes_walks_clear_by_far(pts: list, others: list, top: float) -> None:
@@ -149,7 +150,7 @@ def _east_of(x: float) -> Any:
     return lambda pts: np.asarray(pts, dtype=float).reshape(-1, 2)[:, 0] > x
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.tuples(st.floats(-1.0, 21.0), st.floats(-1.0, 15.0)),
        st.sampled_from([0.3, R, 0.63, 1.0]), st.lists(disc, max_size=8),
        st.sampled_from([0.0, 0.3, R, 0.63, 1.0]), st.booleans(),

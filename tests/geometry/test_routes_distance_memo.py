@@ -24,10 +24,18 @@ from hypothesis import strategies as st
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.board import Board
+from tests.support.budget import FULL, examples
 from tests.support.route_boards import random_board, shipped_boards
+from tests.support.shipped_terrains import is_sampled
 
 BOARD_LIST = [*shipped_boards(), *(random_board(s) for s in (0, 4, 9))]
 IDS = [b.name for b in BOARD_LIST]
+CHECKED_LIST = BOARD_LIST if FULL else [b for b in BOARD_LIST
+                                        if is_sampled(b) or b.name == "random-0"]
+"""The boards the per-board tests check (``slow``): all with the full budget, else those of
+:func:`~tests.support.shipped_terrains.is_sampled` (every trait of the shipped boards) and the
+first random board."""
+CHECKED_IDS = [b.name for b in CHECKED_LIST]
 _ROUTES: dict[tuple[str, int], R.Routes] = {}
 
 
@@ -164,7 +172,7 @@ def check_pairs(board: Board, pairs: list[tuple[Any, Any, float, float]]) -> int
 
 
 # -- the tests ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_distance_equals_the_old_distance(board: Board) -> None:
     routes = routes_for(board, 0)
     rng = np.random.default_rng(12)
@@ -185,7 +193,7 @@ def test_distance_equals_the_old_distance(board: Board) -> None:
     assert found > len(pairs) // 4
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_inside_walls_and_off_the_board_are_still_none(board: Board) -> None:
     routes = routes_for(board, 0)
     inside = [(p.x, p.y) for p in (poly.representative_point()
@@ -201,7 +209,7 @@ def test_inside_walls_and_off_the_board_are_still_none(board: Board) -> None:
         assert routes.distance(free, p).distance is None  # remembered as inside both ways
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_points_equal_the_old_distance(data: Any) -> None:
     board = data.draw(st.sampled_from(BOARD_LIST), label="board")
@@ -298,7 +306,7 @@ def old_distance_matrix(routes: R.Routes, A: Any, ra: Any, B: Any, rb: Any) -> n
     return np.maximum(0.0, cen - ra[:, None] - rb[None, :])
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_distance_matrix_equals_the_old_matrix(board: Board) -> None:
     """Remembered free-point answers and the live pairs by ``nonzero``: the same matrices,
     asked in changing groups (points remembered from earlier calls mixed with new ones, points

@@ -17,7 +17,14 @@ import pytest
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.board import Board
-from tests.support.route_boards import BOARD_LIST, IDS, R32, shipped_boards
+from tests.support.route_boards import (
+    BOARD_LIST,
+    CHECKED_IDS,
+    CHECKED_LIST,
+    IDS,
+    R32,
+    shipped_boards,
+)
 
 
 def free_points(routes: R.Routes, rng: np.random.Generator, n: int, grid: bool = False
@@ -118,7 +125,7 @@ def tangent_pairs(X: np.ndarray, v: np.ndarray, up: np.ndarray, un: np.ndarray) 
 
 
 # -- the tests ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_pair_query_equals_the_dense_query(board: Board) -> None:
     routes = R.Routes(board)
     if routes.no_walls:
@@ -132,7 +139,7 @@ def test_pair_query_equals_the_dense_query(board: Board) -> None:
         assert routes.pair_query.query(pa, pb) == query_dense(routes.pair_query, pa, pb)
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_reachable_equals_testing_every_link(board: Board, monkeypatch: Any) -> None:
     rng = np.random.default_rng(5)
     fast = R.Routes(board)
@@ -204,7 +211,7 @@ def test_a_remembered_set_of_bases_is_the_same_object_only_for_the_same_bases() 
         assert got.radii.tobytes() == want.radii.tobytes()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_remembered_links_give_the_same_distance_matrix(board: Board) -> None:
     rng = np.random.default_rng(9)
     probe = R.Routes(board)

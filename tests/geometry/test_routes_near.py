@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.board import Board
+from tests.support.budget import examples
 from tests.support.route_boards import R32, random_board, shipped_boards
 
 BOARD_LIST = shipped_boards() + [random_board(s) for s in (3, 11)]
@@ -75,7 +76,7 @@ def check_same(board: Board, data: Any) -> None:
 
 
 @pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_near_equals_full_call_filtered(board: Board, data: Any) -> None:

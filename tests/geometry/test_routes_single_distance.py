@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solo_ops.geometry import routes as R
-from tests.support.distance_boards import BOARD_LIST, IDS, special_points
+from tests.support.budget import examples
+from tests.support.distance_boards import BOARD_LIST, CHECKED_IDS, CHECKED_K, special_points
 
 P2 = tuple[float, float]
 
@@ -330,7 +331,7 @@ def check_pairs(k: int, pairs: list[tuple[Any, Any, float, float]]) -> tuple[int
 
 
 # -- the tests ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_distance_equals_the_frozen_distance(k: int) -> None:
     board = BOARD_LIST[k]
     routes = pair_for(k)[0]
@@ -354,7 +355,7 @@ def test_distance_equals_the_frozen_distance(k: int) -> None:
         assert found > len(pairs) // 4 and bent > 10
 
 
-@pytest.mark.parametrize("k", range(len(BOARD_LIST)), ids=IDS)
+@pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_every_corner_against_every_corner(k: int) -> None:
     """Exactly at wall corners and at the graph's nudged corners (the touch tests' cases)."""
     routes = pair_for(k)[0]
@@ -369,7 +370,7 @@ def test_every_corner_against_every_corner(k: int) -> None:
     assert found > 0
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_hypothesis_points_equal_the_frozen_distance(data: Any) -> None:
     k = data.draw(st.integers(0, len(BOARD_LIST) - 1), label="board")

@@ -21,7 +21,7 @@ import shapely
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.routes.graph import start_costs
 from tests.support.jit_switch import compiled
-from tests.support.route_boards import BOARD_LIST, IDS, R32
+from tests.support.route_boards import BOARD_LIST, CHECKED_IDS, CHECKED_LIST, R32
 
 SOFT_BOARDS = [b for b in BOARD_LIST if R.Routes(b).walker(R32).graph.soft]
 
@@ -144,7 +144,7 @@ def test_weight_both_without_surcharges() -> None:
     assert wb.tobytes() == g.weight(Q, P).tobytes()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_pairs_new_is_its_index_and_the_costs(board: Any) -> None:
     routes = R.Routes(board)
     walker = routes.walker(R32)
@@ -166,7 +166,7 @@ def test_pairs_new_is_its_index_and_the_costs(board: Any) -> None:
     assert w.tobytes() == sub.weight(sub.pos[ai], sub.pos[bj]).tobytes()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_start_costs_are_the_links_and_straight_walks(board: Any) -> None:
     routes = R.Routes(board)
     walker = routes.walker(R32)

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from shapely.geometry.polygon import orient
 
 from solo_ops.geometry import routes as R
-from tests.support.route_boards import BOARD_LIST, IDS, R32
+from tests.support.budget import examples
+from tests.support.route_boards import BOARD_LIST, CHECKED_IDS, CHECKED_LIST, R32
 from tests.support.wall_segments import (
     blocked_dense_ref,
     disc_blockers,
@@ -232,7 +233,7 @@ def crowded(routes: R.Routes, rng: np.random.Generator, count: int
 
 
 # -- the tests ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_disc_corners_are_the_old_rows(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(31)
@@ -253,7 +254,7 @@ def test_disc_corners_are_the_old_rows(board: Any, monkeypatch: Any) -> None:
     same_arrays(walker.disc_corners(discs), disc_corners_ref(walker, discs, {}))
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_blocked_with_remembered_runs_as_before(board: Any, monkeypatch: Any) -> None:
     # the same rings asked again and again (the runs and the ends' check remembered on them),
     # with the run length changed between calls (remembered per length)
@@ -298,7 +299,7 @@ def test_blocked_remembers_whether_edges_end_at_successors(monkeypatch: pytest.M
             assert got.tobytes() == blocked_dense_ref(P, Q, rings).tobytes()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_grown_bases_as_before(board: Any) -> None:
     # several bases missed at once (their edges computed together), some remembered, mixed
     # base sizes, one moved by a hair; the polygons, vertices and edges as computed alone
@@ -334,7 +335,7 @@ def test_grown_bases_as_before(board: Any) -> None:
                 assert got.clear_of(X, tol).tobytes() == ref_clear(want, X, tol).tobytes()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_with_discs_with_one_clear_of_builds_the_same_graph(board: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(32)
@@ -349,7 +350,7 @@ def test_with_discs_with_one_clear_of_builds_the_same_graph(board: Any) -> None:
             same_graph(walker.with_discs(discs, *args), with_discs_ref(walker, discs, *args))
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_hides_and_passing_as_before(board: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(33)
@@ -368,7 +369,7 @@ def test_hides_and_passing_as_before(board: Any) -> None:
         assert hid.any() and not hid.all()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_links_of_one_point_as_before(board: Any) -> None:
     # every radius's walking graph with bases (razor wire's surcharge where the board has it)
     # and the measuring graph (its side table)
@@ -386,7 +387,7 @@ def test_links_of_one_point_as_before(board: Any) -> None:
         same_arrays(g.links(x[None, :]), links_one_ref(g, x, None))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.sampled_from([0, 0.0, 1, 2.0, 3, 3.0, 5.5, 6, 6.0, 1.9291682264050913, 7.25, 12.0,
                         18]),
        st.sampled_from([0.5, 1.0, 0.25, 0.3, 1]),
@@ -431,7 +432,7 @@ def old_routes(monkeypatch: Any) -> None:
     monkeypatch.setattr(R.graph.Graph, "links", links)
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_reachable_and_walk_among_crowds_as_before(board: Any, monkeypatch: Any) -> None:
     # end to end: points, costs and walks (and walk's paths) float for float, from a fresh
     # Routes with this pass's fast paths and from one with their frozen copies

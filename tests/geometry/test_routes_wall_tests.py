@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solo_ops.geometry import routes as R
-from tests.support.route_boards import BOARD_LIST, IDS, R32
+from tests.support.budget import examples
+from tests.support.route_boards import BOARD_LIST, CHECKED_IDS, CHECKED_LIST, IDS, R32
 from tests.support.wall_segments import (
     blocked_dense_ref,
     blocked_own,
@@ -65,7 +66,7 @@ def hides_ref(discs: R.discs.Discs, x: np.ndarray, T: np.ndarray) -> np.ndarray:
 
 
 # -- the tests ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_blocked_equals_the_dense_reference(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(12)
@@ -110,7 +111,7 @@ def test_blocked_reads_edge_ends_only_from_matching_successors(monkeypatch: Any)
             assert got.any() and not got.all()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(3, 9), st.integers(0, 2**32 - 1), st.booleans())
 def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
     rng = np.random.default_rng(seed)
@@ -135,7 +136,7 @@ def test_blocked_on_random_polygons(n: int, seed: int, grid: bool) -> None:
         R.rings.DENSE, R.rings.SAT_PAIRS = saved
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_base_polygons_block_as_before(board: Any, monkeypatch: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(7)
@@ -169,7 +170,7 @@ def test_base_polygons_block_as_before(board: Any, monkeypatch: Any) -> None:
         assert got.any() and not got.all()
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_with_discs_builds_the_same_graph(board: Any) -> None:
     routes = R.Routes(board)
     rng = np.random.default_rng(8)
@@ -189,7 +190,7 @@ def test_with_discs_builds_the_same_graph(board: Any) -> None:
         same_graph(walker.with_discs(used), with_discs_ref(walker, used))
 
 
-@pytest.mark.parametrize("board", BOARD_LIST, ids=IDS)
+@pytest.mark.parametrize("board", CHECKED_LIST, ids=CHECKED_IDS)
 def test_with_discs_builds_the_same_graph_among_crowded_bases(board: Any, monkeypatch: Any
                                                                ) -> None:
     # 10 to 40 bases packed round the start (touching, overlapping, against walls): the
@@ -275,7 +276,7 @@ def test_remembered_reaches_are_bounded(monkeypatch: Any) -> None:
             assert len(routes.walker(R32).reaches) <= 2
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(4, 12), st.integers(0, 2**32 - 1), st.booleans())
 def test_own_ring_kernels_on_random_star_polygons(n: int, seed: int, grid: bool) -> None:
     # star-shaped rings (reflex vertices too), counter-clockwise, each row its own ring;

@@ -22,9 +22,10 @@ from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.board import parse_board
 from solo_ops.geometry.sight import Sight, circles, cover
 from solo_ops.io.yamlio import read_document
+from tests.support.budget import examples
 from tests.support.geometry_oracle import OracleSight
 from tests.support.paths import BOARDS
-from tests.support.shipped_terrains import ALL, door_states
+from tests.support.shipped_terrains import CHECKED, door_states
 
 R = 32 / 25.4 / 2  # a 32 mm base
 _PATH = BOARDS / "gallowdark-corridors.yaml"
@@ -35,7 +36,7 @@ coord_x = st.floats(0.5, BOARD.width - 0.5, allow_nan=False).map(lambda v: round
 coord_y = st.floats(0.5, BOARD.depth - 0.5, allow_nan=False).map(lambda v: round(v, 2))
 point = st.tuples(coord_x, coord_y)
 radius = st.sampled_from([0.0, 0.5, R, 1.0])
-PROPS = settings(max_examples=40, deadline=None, derandomize=True,
+PROPS = settings(max_examples=examples(40), deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -140,7 +141,7 @@ def test_hidden_centres_equal_the_oracle(seed: int) -> None:
             slow.visible, slow.in_cover, slow.obscured)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """A cover line's triangle clearly apart from a cover region's bounding box is not asked
@@ -169,7 +170,7 @@ def test_cover_region_prefilter_changes_no_answer(name: str, k: int,
         assert fast.in_cover.any() and not fast.in_cover[fast.visible].all()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
     """``Sight.zones_touch`` (does a base's 1" zone meet a Heavy feature, remembered per exact
     circle and feature) gives shapely's answer for every circle and feature, asked fresh, asked
@@ -196,7 +197,7 @@ def test_remembered_zone_touches_are_shapely_answers(name: str, k: int) -> None:
         assert got.tobytes() == want.tobytes()
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_remembered_cover_pairs_are_a_fresh_sights_answers(name: str, k: int) -> None:
     """``Sight._cover_memo`` (each visible pair's cover answer per mode, by its exact centres
     and radii): on every shipped terrain, one Sight asked in the three modes (plain, Seek,

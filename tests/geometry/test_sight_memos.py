@@ -38,8 +38,7 @@ from solo_ops.geometry.board import Board
 from solo_ops.geometry.sight import Sight, blockers, circles, visibility
 from solo_ops.geometry.terrain import Terrain, TerrainCache
 from tests.support.geometry_oracle import OracleSight
-from tests.support.paths import BOARDS
-from tests.support.shipped_terrains import ALL, BOARDS_LOADED, door_states
+from tests.support.shipped_terrains import BOARDS_LOADED, CHECKED, CHECKED_SCENARIOS, door_states
 from tests.support.sight_pairs import R, hidden_pairs
 
 
@@ -71,7 +70,7 @@ def _segments(s: Sight, rng: np.random.Generator, n: int) -> tuple[np.ndarray, n
     return p, q
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_small_batches_clip_like_the_prefiltered_path(name: str, k: int,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     s = _sight(name, k)
@@ -108,7 +107,7 @@ def _pairs(s: Sight, rng: np.random.Generator, n: int
     return a, ra, b, rb
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_dense_cut_off_equals_the_sparse_one(name: str, k: int,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     s = _sight(name, k)
@@ -126,7 +125,7 @@ def test_dense_cut_off_equals_the_sparse_one(name: str, k: int,
         assert 0 < cut < len(a)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_points_cut_off_equals_cut_off_of_each_point(name: str, k: int) -> None:
     s = _sight(name, k)
     rng = np.random.default_rng(11 + k)
@@ -143,7 +142,7 @@ def test_points_cut_off_equals_cut_off_of_each_point(name: str, k: int) -> None:
 
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_visibility_and_cover_equal_the_oracle_on_every_board(name: str, k: int) -> None:
     s = Sight(_sight(name, k).board)  # fresh: nothing remembered
     rng = np.random.default_rng(3 + k)
@@ -276,7 +275,7 @@ def _off_features_plain(terrain: Terrain, pts: np.ndarray, radius: float) -> np.
     return pts[np.asarray(gap) >= radius - 1e-9]
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_off_features_equals_the_plain_computation(name: str, k: int) -> None:
     terrain = door_states(name)[k]
     rng = np.random.default_rng(5 + k)
@@ -294,7 +293,7 @@ def test_off_features_equals_the_plain_computation(name: str, k: int) -> None:
     assert 0 < len(fog.off_features(terrain, grid, fog.COUNTER_RADIUS)) < len(grid)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_hidden_points_equal_the_plain_computation(name: str, k: int) -> None:
     terrain = door_states(name)[k]
     rng = np.random.default_rng(9 + k)
@@ -347,7 +346,7 @@ def _band_plain(terrain: Terrain, spotter: Any, pts: np.ndarray, want: float) ->
     return pts[band]
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
     terrain = door_states(name)[k]
     rng = np.random.default_rng(13 + k)
@@ -365,7 +364,7 @@ def test_ambush_band_equals_the_plain_computation(name: str, k: int) -> None:
                               _band_plain(terrain, spotter, few, 6.0))
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) -> None:
     terrain = Terrain(door_states(name)[k].board)  # fresh: nothing remembered
     for radius, spacing in ((fog.COUNTER_RADIUS, 0.5), (1.0, 1.0)):
@@ -378,7 +377,7 @@ def test_floor_points_are_the_free_points_off_the_features(name: str, k: int) ->
             got[0, 0] = -1.0  # ... and read-only, so no caller can spoil it
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_enemy_scores_measure_every_point_that_matters(name: str, k: int) -> None:
     terrain = door_states(name)[k]
     rng = np.random.default_rng(17 + k)
@@ -449,10 +448,7 @@ def _cluster_plain(terrain: Terrain, state: Any, at: tuple[float, float],
     return out
 
 
-SCENARIO_FILES = sorted((BOARDS.parent).glob("*.yaml"))
-
-
-@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", CHECKED_SCENARIOS, ids=lambda p: p.stem)
 def test_cluster_equals_the_plain_computation(path: Path) -> None:
     from solo_ops.game.engine import new_game
     from solo_ops.io.scenario import load_scenario

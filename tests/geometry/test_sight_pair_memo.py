@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from solo_ops.geometry.board import parse_board
 from solo_ops.geometry.sight import Sight
 from solo_ops.io.yamlio import read_document
+from tests.support.budget import examples
 from tests.support.paths import BOARDS
 
 _PATH = BOARDS / "gallowdark-corridors.yaml"
@@ -20,7 +21,7 @@ point = st.tuples(coord_x, coord_y)
 radius = st.sampled_from([0.0, 0.5, 0.63, 1.0])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(point, point, radius, radius)
 def test_visible_is_the_matrix_answer_first_and_again(a: tuple[float, float],
                                                       b: tuple[float, float], ra: float,

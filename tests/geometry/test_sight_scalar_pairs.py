@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from solo_ops.geometry import sight as sight_mod
 from solo_ops.geometry.sight import Sight
+from tests.support.budget import examples
 from tests.support.geometry_oracle import OracleSight
-from tests.support.shipped_terrains import ALL, door_states
+from tests.support.shipped_terrains import CHECKED, door_states
 from tests.support.sight_pairs import R, hidden_pairs
 
 
@@ -200,7 +201,7 @@ def _pairs(s: Sight, rng: np.random.Generator, n: int
 
 # -- the tests ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_clip_one_equals_the_numpy_clip_for_every_piece(name: str, k: int) -> None:
     s = _sight(name, k)
     if s.pieces.count == 0:
@@ -221,7 +222,7 @@ def test_clip_one_equals_the_numpy_clip_for_every_piece(name: str, k: int) -> No
     assert {(True, True), (False, True), (False, False)} <= seen
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from([-1.0, 0.0, 1.0, 0.6, -0.8]),
                           st.sampled_from([-1.0, 0.0, 1.0, 0.8, 0.6]),
                           st.floats(-3.0, 3.0, allow_nan=False)), min_size=1, max_size=4),
@@ -244,7 +245,7 @@ def test_clip_one_equals_the_numpy_clip_on_any_sides(
     assert got == (bool(inner[0]), bool(outer[0]))
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_scalar_segment_and_clear_one_equal_the_numpy_path(name: str, k: int) -> None:
     s = _sight(name, k)
     if s.pieces.count == 0:
@@ -268,7 +269,7 @@ def test_scalar_segment_and_clear_one_equal_the_numpy_path(name: str, k: int) ->
     assert kinds == {True, False, None}
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_scalar_cut_off_equals_the_dense_one(name: str, k: int) -> None:
     s = _sight(name, k)
     rng = np.random.default_rng(303 + k + len(name))
@@ -282,7 +283,7 @@ def test_scalar_cut_off_equals_the_dense_one(name: str, k: int) -> None:
         assert 0 < sum(got) < len(got)
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_few_pairs_equal_the_numpy_computation(name: str, k: int) -> None:
     s = Sight(_sight(name, k).board)  # fresh: nothing remembered
     rng = np.random.default_rng(404 + k + len(name))
@@ -313,7 +314,7 @@ def test_few_pairs_equal_the_numpy_computation(name: str, k: int) -> None:
         assert len(ha) == 0 or (hidden.any() and not hidden.all())
 
 
-@pytest.mark.parametrize(("name", "k"), ALL)
+@pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_few_pairs_equal_the_oracle(name: str, k: int) -> None:
     s = Sight(_sight(name, k).board)
     rng = np.random.default_rng(505 + k)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from solo_ops.io.importers import LeadershipPolicy, parse_team
 from solo_ops.io.importers.output import roster_document, squad_document
 from solo_ops.io.roster import parse_roster
+from tests.support.budget import examples
 
 # (text as the file writes it, rule as solo-ops writes it)
 RULES = [("Range 8\"", "range=8"), ("Lethal 5+", "lethal=5"), ("Piercing 1", "piercing=1"),
@@ -108,13 +109,13 @@ def _check(ops: list[dict], data: bytes, source: str) -> None:
     squad_document(team, "Ana")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(teams)
 def test_battlescribe_2024_values_come_back_exactly(ops: list[dict]) -> None:
     _check(ops, _ros(ops), "r.ros")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(teams)
 def test_ktdash_values_come_back_exactly(ops: list[dict]) -> None:
     _check(ops, _ktdash(ops), "r.json")

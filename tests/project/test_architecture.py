@@ -22,6 +22,7 @@ every module is named in ``docs/architecture.md``.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,8 +63,11 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
     return ".".join(parts) or None
 
 
+@functools.cache
 def import_graph() -> nx.DiGraph:
-    """The graph of solo_ops modules: an edge for each module that one imports."""
+    """The graph of solo_ops modules: an edge for each module that one imports. Built once in
+    a process and frozen (``nx.freeze``: an edge added by mistake raises), as the four tests
+    that read it only read it."""
     modules = _modules()
     graph = nx.DiGraph()
     for name, path in modules.items():
@@ -85,7 +89,7 @@ def import_graph() -> nx.DiGraph:
             for target in targets:
                 if target and target != name:
                     graph.add_edge(name, target)
-    return graph
+    return nx.freeze(graph)
 
 
 def _layer(module: str) -> str:
@@ -210,8 +214,10 @@ LONG: dict[str, str] = {}
 """Functions allowed past :data:`FUNCTION_LIMIT` (``path::name``) → why. Empty: none needs it."""
 
 
-def _long_functions() -> list[tuple[str, int]]:
-    """``(path::name, lines)`` of every function of the package longer than the limit."""
+@functools.cache
+def _long_functions() -> tuple[tuple[str, int], ...]:
+    """``(path::name, lines)`` of every function of the package longer than the limit (walked
+    once in a process)."""
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = parsed(path)
@@ -221,7 +227,7 @@ def _long_functions() -> list[tuple[str, int]]:
                 if lines > FUNCTION_LIMIT:
                     rel = path.relative_to(ROOT).as_posix()
                     found.append((f"{rel}::{node.name}", lines))
-    return found
+    return tuple(found)
 
 
 def test_no_module_is_a_warehouse() -> None:

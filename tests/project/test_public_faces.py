@@ -28,6 +28,7 @@ Dunder names (``__init__``) are nobody's secret and never count.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,10 +154,13 @@ def _scanned_files() -> list[Path]:
                   if p != Path(__file__))
 
 
-def all_references() -> list[Reference]:
-    """Every reference of the tests and bench scripts to a solo_ops private name."""
+@functools.cache
+def all_references() -> tuple[Reference, ...]:
+    """Every reference of the tests and bench scripts to a solo_ops private name: scanned once
+    in a process (the three tests below read the same scan; the files do not change while the
+    tests run)."""
     private = _package_private_names()
-    return [r for path in _scanned_files() for r in references(path, private)]
+    return tuple(r for path in _scanned_files() for r in references(path, private))
 
 
 def test_the_scanner_finds_each_kind_of_reference(tmp_path: Path) -> None:

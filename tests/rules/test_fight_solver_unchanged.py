@@ -22,6 +22,7 @@ from solo_ops.core.model import parse_weapon_rule
 from solo_ops.rules import kt2024, kt2024_fight, odds
 from solo_ops.rules.kt2024 import AttackSpec, FightSide
 from tests.support import odds_oracle as oracle
+from tests.support.budget import examples
 
 
 class _OldFightSolver:
@@ -191,7 +192,7 @@ WOUNDS = (-1, 0, 1, 2, 3, 4, 5, 6, 7, 9, 12, 17, kt2024.NO_WOUNDS_CAP)
 """Wounds left to try in every state: out already, every small number a blow can cap, large."""
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rules=st.tuples(st.integers(0, 6), st.integers(0, 8), st.integers(0, 6),
                        st.integers(0, 8), st.booleans(), st.booleans(), st.booleans(),
                        st.booleans()),
@@ -302,7 +303,7 @@ def fighters(draw: st.DrawFn) -> AttackSpec:
                       draw(st.integers(normal, 8)), draw(FIGHT_RULES))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(a=fighters(), d=fighters(), aw=st.one_of(st.none(), st.integers(1, 16)),
        dw=st.one_of(st.none(), st.integers(1, 16)))
 def test_generated_fights_equal_the_oracle_played_by_the_old_solver(

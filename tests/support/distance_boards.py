@@ -8,8 +8,10 @@ import numpy as np
 
 from solo_ops.geometry import routes as R
 from solo_ops.geometry.board import Board
+from tests.support.budget import FULL
 from tests.support.paths import ROOT
 from tests.support.route_boards import random_board, shipped_boards
+from tests.support.shipped_terrains import is_sampled
 
 
 def _bench_boards() -> list[Board]:
@@ -27,6 +29,17 @@ BOARD_LIST = [*shipped_boards(), *(random_board(s) for s in (0, 4, 9)), *_bench_
 
 
 IDS = [f"{k}-{b.name}" for k, b in enumerate(BOARD_LIST)]
+
+_SHIPPED = len(BOARD_LIST) - 6
+_DEFAULT = [k for k, b in enumerate(BOARD_LIST) if k < _SHIPPED and is_sampled(b)] + [
+    _SHIPPED, _SHIPPED + 3, _SHIPPED + 4]
+CHECKED_K = list(range(len(BOARD_LIST))) if FULL else _DEFAULT
+"""The indices of the boards the per-board ``slow`` tests check: all of :data:`BOARD_LIST`
+with the full budget, else the shipped boards of
+:data:`~tests.support.shipped_terrains.SAMPLED` (every trait the shipped boards use), the first
+random board, and the benchmark's corridor board and first random board."""
+
+CHECKED_IDS = [IDS[k] for k in CHECKED_K]
 
 
 # -- points worth asking about -----------------------------------------------------------------

@@ -9,7 +9,9 @@ import numpy as np
 
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.io.yamlio import read_document
+from tests.support.budget import FULL
 from tests.support.paths import BOARDS
+from tests.support.shipped_terrains import is_sampled
 
 R32 = 32 / 25.4 / 2
 
@@ -53,3 +55,12 @@ BOARD_LIST = [*shipped_boards(), *(random_board(s) for s in range(3))]
 
 
 IDS = [b.name for b in BOARD_LIST]
+
+
+CHECKED_LIST = BOARD_LIST if FULL else [b for b in BOARD_LIST
+                                        if is_sampled(b) or b.name == "random-0"]
+"""The boards the per-board ``slow`` tests check: :data:`BOARD_LIST` with the full budget,
+else the shipped boards of :data:`~tests.support.shipped_terrains.SAMPLED` (every trait the
+shipped boards use) and the first random board (wall panels at any angle, some meeting)."""
+
+CHECKED_IDS = [b.name for b in CHECKED_LIST]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from solo_ops.view import labels
 from solo_ops.view.board_view import activation
 from solo_ops.view.labels import Label, boxes_meet, place
+from tests.support.budget import examples
 
 BOUNDS = (0.0, 0.0, 600.0, 400.0)
 discs_st = st.lists(st.tuples(st.floats(20, 580), st.floats(20, 380), st.floats(6, 20)),
@@ -26,7 +27,7 @@ def _disc_meets_box(d: tuple[float, float, float], box: tuple[float, float, floa
     return math.hypot(nx - cx, ny - cy) < r - 1e-9
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(discs=discs_st, names=st.lists(words, min_size=40, max_size=40),
        sizes=st.lists(st.sampled_from([8.0, 10.0, 11.0, 12.0]), min_size=40, max_size=40),
        lines=st.lists(st.lists(st.tuples(st.floats(0, 600), st.floats(0, 400)), min_size=2,
