@@ -297,6 +297,9 @@ def test_a_fight_die_by_die_with_the_advised_button(browser: Any, tmp_path: Path
                                                           timeout=WAIT)
         page.locator("#options button", has_text="tam").click()
         expect(page.locator("#prompt-text")).to_have_text("Ana: what did Tam do?", timeout=WAIT)
+        # the tap's answer has landed (the live connection can show the next question first;
+        # the box is disabled until then, and its landing empties the box: typed only after)
+        expect(page.locator("#answer")).to_be_enabled(timeout=WAIT)
         # the answer box's chips follow the words typed: a number only where one goes, nothing
         # once the answer is whole (they offered "roll", "damage", "with" after the damage)
         chips, numbers = page.locator("#chips button"), [str(n) for n in range(11)]
