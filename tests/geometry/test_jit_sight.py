@@ -129,6 +129,21 @@ def test_segments_against_pieces_equal_python(name: str, k: int) -> None:
         assert answers[True] > 0 and answers[False] > 0 and answers[None] > 0, answers
 
 
+@pytest.mark.parametrize("seg", [(0.0, 0.0, 0.0, 5e-324), (5.0, 0.0, 5e-324, 0.0),
+                                 (0.0, 0.0, 5e-324, 0.0), (0.5, 0.0, -1e-320, 1e-320)])
+def test_clip_one_equals_python_on_segments_all_but_parallel(seg: tuple[float, ...]) -> None:
+    """A segment of a subnormal length (a side's t infinite): the kernel's answer is the
+    Python's, against one side and against a box."""
+    from solo_ops.geometry.jit import sight as js
+
+    for sides in (((-1.0, -1.0, 0.0),),
+                  ((1.0, 0.0, 1.0), (-1.0, 0.0, 1.0), (0.0, 1.0, 1.0), (0.0, -1.0, 1.0))):
+        arr = np.zeros((S.MAX_SIDES, 3))
+        arr[:len(sides)] = sides
+        assert (js.clip_one(*seg, arr, len(sides), S.NEAR)
+                == S.scalar.clip_one(*seg, sides)), (seg, sides)
+
+
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_clip_one_equals_python(data: Any) -> None:

@@ -245,6 +245,35 @@ def test_clip_one_equals_the_numpy_clip_on_any_sides(
     assert got == (bool(inner[0]), bool(outer[0]))
 
 
+ALL_BUT_PARALLEL = [  # segments of a subnormal length: a side's t is infinite, and r * 0 NaN
+    (((-1.0, -1.0, 0.0),), (0.0, 0.0, 0.0, 5e-324)),  # hypothesis's find: one side, from on it
+    (((1.0, 0.0, 1.0), (-1.0, 0.0, 1.0), (0.0, 1.0, 1.0), (0.0, -1.0, 1.0)),
+     (0.0, 0.0, 5e-324, 0.0)),  # inside a box
+    (((1.0, 0.0, 1.0), (-1.0, 0.0, 1.0), (0.0, 1.0, 1.0), (0.0, -1.0, 1.0)),
+     (5.0, 0.0, 5e-324, 0.0)),  # beside it
+    (((1.0, 0.0, 1.0), (-1.0, 0.0, 1.0)), (0.5, 0.0, -1e-320, 1e-320)),
+]
+"""Degenerate segments where the numpy clip's masked-out terms become NaN rather than 0."""
+
+
+@pytest.mark.parametrize(("sides", "seg"), ALL_BUT_PARALLEL)
+def test_clip_one_equals_the_numpy_clip_on_segments_all_but_parallel(
+        sides: tuple[tuple[float, float, float], ...], seg: tuple[float, ...]) -> None:
+    """A segment of a subnormal length makes a side's ``t`` infinite, and the numpy clip's
+    masked-out term (``inf * 0``) NaN, which its reductions skip: the scalar clip gives the
+    numpy clip's answers there too (so the paths never part, whatever the segment)."""
+    pad = [(0.0, 0.0, 1.0)] * (4 - len(sides))
+    nx = np.array([sd[0] for sd in [*sides, *pad]])[:, None]
+    ny = np.array([sd[1] for sd in [*sides, *pad]])[:, None]
+    c = np.array([sd[2] for sd in [*sides, *pad]])[:, None]
+    px, py, vx, vy = seg
+    with np.errstate(over="ignore"):
+        num = c - (nx * px + ny * py)
+        den = nx * vx + ny * vy
+        inner, outer = _clip_hits_old(num, den, sight_mod.NEAR)
+    assert sight_mod.scalar.clip_one(px, py, vx, vy, sides) == (bool(inner[0]), bool(outer[0]))
+
+
 @pytest.mark.parametrize(("name", "k"), CHECKED)
 def test_scalar_segment_and_clear_one_equal_the_numpy_path(name: str, k: int) -> None:
     s = _sight(name, k)

@@ -111,8 +111,9 @@ def clip_one(px: float, py: float, vx: float, vy: float, sides: np.ndarray, coun
     """``sight.scalar.clip_one``: the Cyrus-Beck test of segment ``P + t v`` against one convex
     piece (its first ``count`` sides ``(nx, ny, c)``), shrunk and grown by ``near``: (meets the
     shrunk piece, meets the grown one), with the Python floats' operations in their order."""
-    enter_i = enter_o = leave_i = leave_o = 0.0
-    lower = upper = out_i = out_o = False
+    ei = eo = li = lo = 0.0  # enter and leave - 1, inner and outer
+    hei = heo = hli = hlo = False  # whether each has a term yet
+    out_i = out_o = False
     for s in range(count):
         nx, ny, c = sides[s, 0], sides[s, 1], sides[s, 2]
         num = c - (nx * px + ny * py)
@@ -120,33 +121,29 @@ def clip_one(px: float, py: float, vx: float, vy: float, sides: np.ndarray, coun
         mi, mo = num + -near, num + near
         if den < 0.0:
             ri, ro = mi / den, mo / den
-            if lower:
-                enter_i, enter_o = _max(enter_i, ri), _max(enter_o, ro)
-            else:
-                enter_i, enter_o, lower = ri, ro, True
+            if not hei or ri > ei:
+                ei, hei = ri, True
+            if not heo or ro > eo:
+                eo, heo = ro, True
+            if np.isfinite(ri) and (not hli or 0.0 < li):
+                li, hli = 0.0, True
+            if np.isfinite(ro) and (not hlo or 0.0 < lo):
+                lo, hlo = 0.0, True
         elif den > 0.0:
             ri, ro = mi / den - 1.0, mo / den - 1.0
-            if upper:
-                leave_i, leave_o = _min(leave_i, ri), _min(leave_o, ro)
-            else:
-                leave_i, leave_o, upper = ri, ro, True
+            if not hli or ri < li:
+                li, hli = ri, True
+            if not hlo or ro < lo:
+                lo, hlo = ro, True
+            if np.isfinite(ri) and (not hei or 0.0 > ei):
+                ei, hei = 0.0, True
+            if np.isfinite(ro) and (not heo or 0.0 > eo):
+                eo, heo = 0.0, True
         else:
             out_i = out_i or mi < 0.0
             out_o = out_o or mo < 0.0
-    if not (lower or upper):
-        return False, False
-    if upper:
-        if lower:
-            enter_i, enter_o = _max(enter_i, 0.0), _max(enter_o, 0.0)
-        else:
-            enter_i, enter_o = 0.0, 0.0
-    if lower:
-        if upper:
-            leave_i, leave_o = _min(leave_i, 0.0), _min(leave_o, 0.0)
-        else:
-            leave_i, leave_o = 0.0, 0.0
-    leave_i, leave_o = leave_i + 1.0, leave_o + 1.0
-    return enter_i <= leave_i and not out_i, enter_o <= leave_o and not out_o
+    return (hei and hli and ei <= li + 1.0 and not out_i,
+            heo and hlo and eo <= lo + 1.0 and not out_o)
 
 
 BLOCKED, CLEAR, UNSURE = 0, 1, 2

@@ -131,37 +131,42 @@ def clip_one(px: float, py: float, vx: float, vy: float,
              sides: tuple[tuple[float, float, float], ...]) -> tuple[bool, bool]:
     """:func:`_clip_hits` of one segment ``P + t v`` and one piece given by its sides
     ``(nx, ny, c)``, with margin :data:`NEAR`: (meets the shrunk piece, meets the grown one).
-    The same floats as the numpy version: ``enter`` is the largest entering ``t`` (with the
-    bound 0 present when some side is left through), ``leave`` the smallest leaving ``t - 1``
-    (with 0 present when some side is entered through) plus 1; parallel sides only exclude."""
-    enter_i = enter_o = leave_i = leave_o = 0.0
-    lower = upper = out_i = out_o = False
+    The same floats as the numpy version: ``enter`` is the largest entering ``t``, ``leave``
+    the smallest leaving ``t - 1``, plus 1; each side the segment leaves through adds the bound
+    0 to ``enter`` and each it enters through the bound 0 to ``leave`` (the numpy version's
+    masked-out terms, ``r * 0``) where its ``t`` is finite (an infinite one, from a side all
+    but parallel, masks to NaN, which the reductions skip); parallel sides only exclude, and
+    a reduction with no term (all NaN) meets nothing."""
+    ei = eo = li = lo = 0.0  # enter and leave - 1, inner and outer
+    hei = heo = hli = hlo = False  # whether each has a term yet
+    out_i = out_o = False
+    isfinite = math.isfinite
     for nx, ny, c in sides:
         num = c - (nx * px + ny * py)
         den = nx * vx + ny * vy
         mi, mo = num + -NEAR, num + NEAR
         if den < 0.0:
             ri, ro = mi / den, mo / den
-            if lower:
-                enter_i, enter_o = max(enter_i, ri), max(enter_o, ro)
-            else:
-                enter_i, enter_o, lower = ri, ro, True
+            if not hei or ri > ei:
+                ei, hei = ri, True
+            if not heo or ro > eo:
+                eo, heo = ro, True
+            if isfinite(ri) and (not hli or 0.0 < li):
+                li, hli = 0.0, True
+            if isfinite(ro) and (not hlo or 0.0 < lo):
+                lo, hlo = 0.0, True
         elif den > 0.0:
             ri, ro = mi / den - 1.0, mo / den - 1.0
-            if upper:
-                leave_i, leave_o = min(leave_i, ri), min(leave_o, ro)
-            else:
-                leave_i, leave_o, upper = ri, ro, True
+            if not hli or ri < li:
+                li, hli = ri, True
+            if not hlo or ro < lo:
+                lo, hlo = ro, True
+            if isfinite(ri) and (not hei or 0.0 > ei):
+                ei, hei = 0.0, True
+            if isfinite(ro) and (not heo or 0.0 > eo):
+                eo, heo = 0.0, True
         else:
             out_i = out_i or mi < 0.0
             out_o = out_o or mo < 0.0
-    if not (lower or upper):  # every side parallel: the numpy reductions are NaN
-        return False, False
-    # The 0 bounds, present as the numpy version's masked-out terms: 0 <= t from each side
-    # left through, t - 1 <= 0 from each side entered through.
-    if upper:
-        enter_i, enter_o = (max(enter_i, 0.0), max(enter_o, 0.0)) if lower else (0.0, 0.0)
-    if lower:
-        leave_i, leave_o = (min(leave_i, 0.0), min(leave_o, 0.0)) if upper else (0.0, 0.0)
-    leave_i, leave_o = leave_i + 1.0, leave_o + 1.0
-    return enter_i <= leave_i and not out_i, enter_o <= leave_o and not out_o
+    return (hei and hli and ei <= li + 1.0 and not out_i,
+            heo and hlo and eo <= lo + 1.0 and not out_o)
