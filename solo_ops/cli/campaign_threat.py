@@ -85,8 +85,8 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
           levels: tuple[int, ...]) -> Any:
     """:func:`~solo_ops.sim.proposal.propose` over ``order`` at ``levels`` with a progress bar
     (a terminal) or ``how.progress`` (the page). The kernels when compiled; else their
-    compile starts once this command has ended, or at once under a page's server (which runs
-    on: its next rating has them)."""
+    compile starts at once, at the lowest priority: the command goes on (``campaign play``
+    plays the mission at the table, a page's server runs on), and its next rating has them."""
     from solo_ops.cli.compile import prepare
     from solo_ops.cli.rate import progress_bar
     from solo_ops.sim import proposal, rating
@@ -99,7 +99,7 @@ def _rate(how: Threatening, doc: dict[str, Any], order: list[str],
         report = bar or how.progress
         found = proposal.propose(variants, order, how.target, seed=how.seed,
                                  jobs=rating.default_jobs(),
-                                 kernels=prepare(after_this_command=how.progress is None),
+                                 kernels=prepare(after_this_command=False),
                                  budget=how.budget or proposal.BUDGET, start=how.start,
                                  levels=levels, progress=report)
     how.seconds += cpu_seconds() - before

@@ -11,10 +11,11 @@ where they are kept). :func:`prepare`:
   process (a rating's worker processes are forked from it and start with them loaded); not
   yet: the numpy code this time, and ``solo-ops compile --background`` is started (detached,
   at the lowest priority, one at a time), so that the next command has them. No command
-  waits for a compiler. A batch of missions (``rate``, ``new --difficulty``, a campaign's
-  threat) keeps every core busy: its compile waits until that command has ended
-  (``--after PID``), so that it takes nothing from it; a game at the table (``play``,
-  ``serve``), mostly waiting for its players, has its compile at once.
+  waits for a compiler. A batch of missions (``rate``, ``new --difficulty``) keeps every core
+  busy: its compile waits until that command has ended (``--after PID``), so that it takes
+  nothing from it; a game at the table (``play``, ``serve``), mostly waiting for its players,
+  and a campaign's threat (its command goes on to the table, or its server runs on) have
+  their compile at once. One background compile at most is started by a process.
 """
 
 from __future__ import annotations
@@ -63,22 +64,34 @@ def use_at_table() -> None:
     jit.use_in_simulation(prepare(after_this_command=False))
 
 
+_STARTED: list[subprocess.Popen[bytes]] = []
+"""The background compile this process started, if any (one at most: a command that rates
+several scenarios or levels asks :func:`prepare` again for each)."""
+
+
 def start_in_background(*, after_this_command: bool = False) -> subprocess.Popen[bytes] | None:
     """Start ``solo-ops compile --background`` detached from this command (its own session:
     Ctrl-C here does not reach it; nothing printed), waiting until this command has ended
     first when ``after_this_command``; it exits at once if another holds the lock or the
-    kernels are compiled by then. The process, or None where none could be started."""
+    kernels are compiled by then. Windows has no ``nice``: the process is started in the idle
+    priority class there. The process (the one already started, on a second call), or None
+    where none could be started."""
+    if _STARTED:
+        return _STARTED[0]
     flags = {"start_new_session": True} if os.name == "posix" else {
         "creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)
-        | getattr(subprocess, "DETACHED_PROCESS", 0)}
+        | getattr(subprocess, "DETACHED_PROCESS", 0)
+        | getattr(subprocess, "IDLE_PRIORITY_CLASS", 0)}
     command = [sys.executable, "-m", "solo_ops", "compile", "--background"]
     if after_this_command:
         command += ["--after", str(os.getpid())]
     try:
-        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, close_fds=True, **flags)
+        _STARTED.append(subprocess.Popen(command, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                         close_fds=True, **flags))
     except OSError:  # no compiler this time: the numpy code gives the same answers
         return None
+    return _STARTED[0]
 
 
 def wait_for_parent(parent: int, *, poll: float = 0.25,
@@ -88,7 +101,7 @@ def wait_for_parent(parent: int, *, poll: float = 0.25,
     process that loses its parent gets another (POSIX: init or a subreaper), until
     ``parent_now()`` is another pid (at once if it already is: the command ended first).
     Elsewhere (Windows keeps the old pid) it returns at once: the compile then runs beside
-    the command, at the lowest priority (:func:`yield_the_cpu`)."""
+    the command, in the idle priority class (:func:`start_in_background`)."""
     if os.name != "posix":
         return
     while parent_now() == parent:
@@ -171,6 +184,8 @@ def compile_command(background: bool, after: int | None, as_json: bool) -> None:
     from solo_ops.io import compiled
     from solo_ops.io.locks import game_lock
 
+    if after is not None and not background:
+        raise click.UsageError("--after goes with --background (a compile a command started)")
     if not jit.AVAILABLE:
         if not background:
             click.echo(f"{jit.why_unavailable()}: nothing to compile (the numpy code gives "

@@ -132,47 +132,76 @@ def test_a_compile_after_a_command_waits_while_that_command_is_its_parent(
     assert naps == []
 
 
-def _cpu_ticks(pid: int) -> int | None:
-    """A process's user and system CPU so far, in clock ticks (Linux ``/proc``), or None once
-    it has ended."""
+def _cpu_ticks(pid: int) -> tuple[str, int] | None:
+    """A process's state (``S`` sleeping, ``R`` running or runnable, ...) and its user and
+    system CPU so far in clock ticks (Linux ``/proc``), or None once it has ended."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return int(fields[11]) + int(fields[12])
+    return fields[0], int(fields[11]) + int(fields[12])
+
+
+def _settled(pid: int, limit: float) -> tuple[str, int] | None:
+    """Wait until process ``pid`` sleeps with its CPU unchanged for a second (within ``limit``
+    seconds): its state and CPU then, or None once it has ended. A process starved of CPU is
+    runnable (``R``), not asleep, so a starved compile is never taken for a waiting one."""
+    end, last = time.monotonic() + limit, _cpu_ticks(pid)
+    while time.monotonic() < end and last is not None:
+        time.sleep(1.0)
+        now = _cpu_ticks(pid)
+        if now is None or (now == last and now[0] == "S"):
+            return now
+        last = now
+    return last
 
 
 def test_a_batch_s_compile_idles_until_the_batch_has_ended(tmp_path: Path) -> None:
-    """The compile a batch of missions starts (``after_this_command``) takes neither the lock
-    nor the CPU while that command runs: once it has settled (its CPU unchanged for a second)
-    it has written nothing; the command ends, and the compile takes the lock."""
+    """The compile a batch of missions starts (``after_this_command``; once a process, however
+    often asked) is told the command's pid and takes neither the lock nor the CPU while that
+    command runs: once it has settled (asleep, its CPU unchanged for a second) it has written
+    nothing; the command ends, and the compile takes the lock."""
     if not Path("/proc/self/stat").exists():
         pytest.skip("needs Linux's /proc to watch the compile")
     parent = subprocess.Popen(
         [sys.executable, "-c", "import sys\nfrom solo_ops.cli.compile import start_in_background"
-         "\nprint(start_in_background(after_this_command=True).pid, flush=True)"
-         "\nsys.stdin.read()"],
+         "\nfirst = start_in_background(after_this_command=True)"
+         "\nagain = start_in_background(after_this_command=True)"
+         "\nprint(first.pid, again.pid, flush=True)\nsys.stdin.read()"],
         env=_env(tmp_path), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert parent.stdout is not None and parent.stdin is not None
-    child = int(parent.stdout.readline())
-    end, last = time.monotonic() + 120, _cpu_ticks(child)
-    while time.monotonic() < end:
-        time.sleep(1.0)
-        now = _cpu_ticks(child)
-        if now is None or now == last:
-            break
-        last = now
-    assert last is not None and _cpu_ticks(child) is not None  # still there, waiting
-    assert not list(tmp_path.glob("compile*")) and not list(tmp_path.glob("compiled-*.json"))
-    parent.stdin.close()
-    assert parent.wait(timeout=60) == 0
-    end = time.monotonic() + 120  # the command ended: the compile takes the lock and starts
-    while not list(tmp_path.glob("compile.lock")) and time.monotonic() < end:
-        time.sleep(0.1)
+    child = -1
     try:
+        child, again = (int(pid) for pid in parent.stdout.readline().split())
+        assert again == child  # one background compile a process
+        command = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+        assert command[-4:-1] == [b"--background", b"--after", str(parent.pid).encode()]
+        settled = _settled(child, 120)
+        assert settled is not None and settled[0] == "S"  # still there, asleep: waiting
+        assert not list(tmp_path.glob("compile*")) and not list(tmp_path.glob("compiled-*"))
+        parent.stdin.close()
+        assert parent.wait(timeout=60) == 0
+        end = time.monotonic() + 120  # the command ended: the compile takes the lock and starts
+        while not list(tmp_path.glob("compile.lock")) and time.monotonic() < end:
+            time.sleep(0.1)
         assert list(tmp_path.glob("compile.lock"))
     finally:  # what it then compiles is under test above (a first rating's compile)
-        os.kill(child, 9)
+        parent.kill()
+        if child > 0:
+            try:
+                os.kill(child, 9)
+            except ProcessLookupError:
+                pass
+
+
+def test_after_goes_with_background_only() -> None:
+    """``--after PID`` names the command a background compile waits for: alone, a usage
+    error in one line, nothing compiled."""
+    done = subprocess.run([sys.executable, "-m", "solo_ops", "compile", "--after", "1"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and "--after goes with --background" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_the_recorded_kernels_load_back_with_the_same_types() -> None:
