@@ -319,7 +319,8 @@ def test_floyd_hand_graph() -> None:
 
 @pytest.mark.parametrize("k", CHECKED_K, ids=CHECKED_IDS)
 def test_floyd_on_shipped_boards(k: int) -> None:
-    """The measuring graph's corner distances of every test board, compiled and numpy."""
+    """The measuring graph's corner distances of each board checked (every test board with
+    the full budget), compiled and numpy."""
     g = R.Routes(BOARD_LIST[k]).graph
     with compiled(True):
         got = R.paths.floyd(len(g.pos), g.pi, g.pj, g.pw)

@@ -25,12 +25,13 @@ def _bench_boards() -> list[Board]:
     return [mod.corridor_board(), mod.random_board(rng), mod.random_board(rng)]
 
 
-BOARD_LIST = [*shipped_boards(), *(random_board(s) for s in (0, 4, 9)), *_bench_boards()]
+_SHIPPED_BOARDS = shipped_boards()
+BOARD_LIST = [*_SHIPPED_BOARDS, *(random_board(s) for s in (0, 4, 9)), *_bench_boards()]
 
 
 IDS = [f"{k}-{b.name}" for k, b in enumerate(BOARD_LIST)]
 
-_SHIPPED = len(BOARD_LIST) - 6
+_SHIPPED = len(_SHIPPED_BOARDS)  # then the three random boards, then the benchmark's three
 _DEFAULT = [k for k, b in enumerate(BOARD_LIST) if k < _SHIPPED and is_sampled(b)] + [
     _SHIPPED, _SHIPPED + 3, _SHIPPED + 4]
 CHECKED_K = list(range(len(BOARD_LIST))) if FULL else _DEFAULT

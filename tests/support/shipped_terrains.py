@@ -45,7 +45,6 @@ CHECKED = ALL if FULL else [(name, k) for name, k in ALL if name in SAMPLED]
 """:data:`ALL` with the full budget, else the :data:`SAMPLED` boards' pairs."""
 
 
-
 def is_sampled(board: Board) -> bool:
     """Whether ``board`` is one of the :data:`SAMPLED` shipped boards (by its file's name)."""
     return board.source is not None and Path(board.source).stem in SAMPLED

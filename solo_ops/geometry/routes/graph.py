@@ -287,8 +287,6 @@ def _build_graph(polys: list[Polygon], inside: Callable[[np.ndarray], np.ndarray
 
 
 # -- the corner step of a reach ---------------------------------------------------------------
-
-
 def best_links(g: Graph, C: np.ndarray, s: np.ndarray, clear: np.ndarray, cost: np.ndarray,
                live: np.ndarray, dist: np.ndarray, move: float
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
