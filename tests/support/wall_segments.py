@@ -15,36 +15,11 @@ from tests.support.route_boards import R32
 def blocked_dense_ref(P: np.ndarray, Q: np.ndarray, rings: R.rings.Rings) -> np.ndarray:
     """``blocked``'s dense branch as it was: every quantity for every (segment, edge)."""
     S, E = len(P), len(rings)
-    out = np.zeros(S, dtype=bool)
     if S == 0 or E == 0:
-        return out
-    u, w = rings.v, rings.nxt
-    d = Q - P
-    ld = np.hypot(d[:, 0], d[:, 1])[:, None]
-    dx, dy = d[:, 0:1], d[:, 1:2]
-    ux = u[None, :, 0] - P[:, 0:1]
-    uy = u[None, :, 1] - P[:, 1:2]
-    wx = w[None, :, 0] - P[:, 0:1]
-    wy = w[None, :, 1] - P[:, 1:2]
-    o1 = dx * uy - dy * ux
-    o2 = dx * wy - dy * wx
-    tl = R.TOL * ld
-    side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
-    fx, fy = rings.f[None, :, 0], rings.f[None, :, 1]
-    o3 = fy * ux - fx * uy
-    o4 = o3 + (fx * dy - fy * dx)
-    tf = R.TOL * rings.lf[None, :]
-    hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
-    out = hit.any(axis=1)
-    touch = np.abs(o1) < tl
-    if touch.any():
-        along = (ux * dx + uy * dy) / np.where(ld > 0, ld, 1.0)
-        touch &= (along > R.END) & (along < ld - R.END) & ~out[:, None]
-        si, ei = np.nonzero(touch)
-        if len(si):
-            enters = R.rings.wedge_enters(d[si], u[ei], rings.prv[ei], w[ei])
-            out[si[enters]] = True
-    return out
+        return np.zeros(S, dtype=bool)
+    return _blocked_grid(P, Q, np.broadcast_to(rings.v, (S, E, 2)),
+                         np.broadcast_to(rings.prv, (S, E, 2)),
+                         np.broadcast_to(rings.nxt, (S, E, 2)), rings.f[None], rings.lf[None, :])
 
 
 # (the own-ring forms the rows forms replaced, moved here from the rings module)
@@ -52,22 +27,31 @@ def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nx
                 ) -> np.ndarray:
     """(S,) ``blocked`` of each segment ``P[k]->Q[k]`` against its own ring ``V[k]``
     (vertices (S, n, 2), with their neighbours): the same arithmetic, edge by edge."""
+    f = nxt - V
+    return _blocked_grid(P, Q, V, prv, nxt, f, np.hypot(f[..., 0], f[..., 1]))
+
+
+def _blocked_grid(P: np.ndarray, Q: np.ndarray, U: np.ndarray, prv: np.ndarray, W: np.ndarray,
+                  f: np.ndarray, lf: np.ndarray) -> np.ndarray:
+    """(S,) whether segment ``P[k]->Q[k]`` goes into the rings whose edges run from ``U[k]``
+    to ``W[k]`` (vertices (S, n, 2), before them ``prv``; edge vectors ``f`` and lengths
+    ``lf``, broadcast against them): a proper crossing of an edge, or a vertex on the segment
+    where it goes into the obstacle -- every quantity for every (segment, edge)."""
     d = Q - P
     ld = np.hypot(d[:, 0], d[:, 1])[:, None]
     dx, dy = d[:, 0:1], d[:, 1:2]
-    ux = V[..., 0] - P[:, 0:1]
-    uy = V[..., 1] - P[:, 1:2]
-    wx = nxt[..., 0] - P[:, 0:1]
-    wy = nxt[..., 1] - P[:, 1:2]
+    ux = U[..., 0] - P[:, 0:1]
+    uy = U[..., 1] - P[:, 1:2]
+    wx = W[..., 0] - P[:, 0:1]
+    wy = W[..., 1] - P[:, 1:2]
     o1 = dx * uy - dy * ux
     o2 = dx * wy - dy * wx
     tl = R.TOL * ld
     side = ((o1 > tl) & (o2 < -tl)) | ((o1 < -tl) & (o2 > tl))
-    f = nxt - V
     fx, fy = f[..., 0], f[..., 1]
     o3 = fy * ux - fx * uy
     o4 = o3 + (fx * dy - fy * dx)
-    tf = R.TOL * np.hypot(fx, fy)
+    tf = R.TOL * lf
     hit = side & (((o3 > tf) & (o4 < -tf)) | ((o3 < -tf) & (o4 > tf)))
     out = hit.any(axis=1)
     touch = np.abs(o1) < tl
@@ -76,7 +60,7 @@ def blocked_own(P: np.ndarray, Q: np.ndarray, V: np.ndarray, prv: np.ndarray, nx
         touch &= (along > R.END) & (along < ld - R.END) & ~out[:, None]
         si, ei = touch.nonzero()
         if len(si):
-            enters = R.rings.wedge_enters(d[si], V[si, ei], prv[si, ei], nxt[si, ei])
+            enters = R.rings.wedge_enters(d[si], U[si, ei], prv[si, ei], W[si, ei])
             out[si[enters]] = True
     return out
 
