@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +250,58 @@ def test_a_whole_turning_point_on_two_phones_by_taps_only(browser: Any, tmp_path
         # the turning point ended, played by taps: moves placed on the board, shots taken
         assert kinds.count("activate") >= 5 and len(done["moved"]) >= 4 and done["shot"], \
             (kinds, done)
+        assert errors == []
+    finally:
+        server.stop()
+
+
+# The page's answers held back (the server answers at once; the page hears it only on
+# ``window.heldAnswers.release()``): a slow network or a busy phone, made certain.
+HOLD_ANSWERS = """() => {
+  const real = window.fetch;
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  window.heldAnswers = { release };
+  window.fetch = async (url, opts) => {
+    const reply = await real(url, opts);
+    if (String(url).includes("api/answer")) await gate;
+    return reply;
+  };
+}"""
+
+
+def test_a_tap_on_the_board_while_the_last_answer_lands_is_placed_after_it(
+        browser: Any, tmp_path: Path) -> None:
+    """A player taps an operative, its board comes (the live connection is quicker than the
+    answer's own reply) and the player taps where it goes: the tap is held while the answer is
+    on its way and previewed once it lands, never dropped without a word."""
+    from playwright.sync_api import expect
+
+    server = Served(tmp_path, "serve", str(_one_turning_point(tmp_path)))
+    try:
+        prompt = api_get(f"{server.url}api/view").json()["prompt"]
+        assert prompt["kind"] == "activate", prompt
+        player = prompt["player"]
+        page = browser.new_context(viewport=b.VIEWPORTS["phone"], device_scale_factor=2,
+                                   has_touch=True).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.links[player])
+        expect(page.locator("#link")).to_have_text("live", timeout=WAIT)
+        expect(page.locator("#options button").first).to_be_enabled(timeout=WAIT)
+        page.evaluate(HOLD_ANSWERS)
+        page.locator("#options button").first.click()
+        # the next question's board is drawn while the answer's reply is still held
+        page.wait_for_function("() => document.querySelectorAll('#board .drag-handle').length"
+                               " === 1 && window.soloOpsPage.page.sending", timeout=WAIT)
+        asked = _asked(server, player)
+        ident = asked["prompt"]["operative"]
+        tap_board(page, *_floor_near(asked, ident))
+        assert page.locator("#preview").is_hidden()  # held: the answer has not landed
+        page.evaluate("() => window.heldAnswers.release()")
+        expect(page.locator("#preview")).to_be_visible(timeout=WAIT)
+        expect(page.locator("#preview-text")).to_have_text(re.compile(rf"^{ident} to \("),
+                                                           timeout=WAIT)
         assert errors == []
     finally:
         server.stop()

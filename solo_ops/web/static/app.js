@@ -158,6 +158,7 @@ async function send(answer) {
     doc = await r.json();
   } catch (e) {
     setSending(false);
+    window.soloOpsBoard.afterSending(true);
     say(`✗ the server cannot be reached (${e.message}); the page reconnects by itself`, true);
     return;
   }
@@ -185,6 +186,7 @@ async function send(answer) {
   await refresh();
   await whenIdle();
   setSending(false);
+  window.soloOpsBoard.afterSending();
 }
 
 // Start a typed answer (a shot you rolled yourself, a correction): the words so far in the

@@ -21,6 +21,7 @@
   let core = null;          // window.soloOpsPage
   const z = { zoom: 1, fit: 1, vb: null, minFont: null };
   let preview = null;       // the tap preview waiting for confirmation
+  let heldTap = null;       // a board tap made while an answer was on its way: placed after it
 
   function page() { return core.page; }
   function phone() { return window.innerWidth < WIDE; }
@@ -507,7 +508,11 @@
 
   async function tapped(x, y, how) {
     const view = page().view;
-    if (!activeModel() || page().sending) {
+    if (activeModel() && page().sending) {  // this question's board, its answer still landing:
+      heldTap = { x, y, how, step: page().prompt.step };  // placed once it has, never lost
+      return;
+    }
+    if (!activeModel()) {
       if (view && view.your_turn && page().prompt.kind === "activate") {
         core.say("Choose which operative acts first (the buttons below the board).");
       }
@@ -606,6 +611,21 @@
     drawGhost({ at: action.to, radius: m ? m.radius : 0.5, route: route || [], within: true });
   }
 
+  // The answer on its way has landed: a tap held meanwhile is placed now if its question is
+  // still the one asked, and said otherwise (never lost quietly). ``failed``: the answer never
+  // reached the server, whose message says so; the tap goes with it.
+  function afterSending(failed) {
+    const held = heldTap;
+    heldTap = null;
+    if (!held || failed) return;
+    if (activeModel() && page().prompt.step === held.step) {
+      tapped(held.x, held.y, held.how);
+    } else {
+      core.say("Not placed: the question changed while the last answer was on its way. " +
+               "Tap the board again.", true);
+    }
+  }
+
   function hidePreview() {
     preview = null;
     $("preview").hidden = true;
@@ -698,5 +718,5 @@
   }
 
   window.soloOpsBoard = { start, draw, hidePreview, confirmGhost, drawGhost, show, zoomTo,
-                          showCard, hideCard, legibleZoom, state: z };
+                          showCard, hideCard, legibleZoom, afterSending, state: z };
 }());
