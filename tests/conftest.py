@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import gc
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -426,3 +427,18 @@ def _module_constants_unchanged(request: pytest.FixtureRequest) -> Iterator[None
                      if vars(module).get(name, value) != value)
     assert not changed, (f"{request.node.nodeid} changed the module constant(s) "
                          f"{', '.join(changed)}: copy them before editing")
+
+
+@pytest.fixture(autouse=True)
+def _stop_handlers_restored() -> Iterator[None]:
+    """Put back the test worker's Ctrl+C and SIGTERM handlers after each test. A command run
+    in this process that gets as far as ``serve``'s :func:`~solo_ops.cli.serve.quiet_stops`
+    (tests/web/test_links.py's refused ``--new-link``) installs the server's: left in place,
+    a stop meant for the worker would later raise ``SystemExit`` inside whatever test or
+    finalizer runs then (it did, inside hypothesis's garbage-collection hook, at the end of a
+    run: "Exception ignored ... SystemExit: 0")."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for s, handler in before.items():
+        if handler is not None and signal.getsignal(s) is not handler:
+            signal.signal(s, handler)
