@@ -17,6 +17,16 @@ The YAML loader is PyYAML's safe loader with these changes:
 
 Every failure becomes an :class:`~solo_ops.core.errors.InputError` naming the file and, when
 known, the line or the field.
+
+Two loaders read the text (:data:`LOADERS`): first the strict loader over libyaml's C scanner
+and parser (PyYAML's wheels carry it; about three times faster: a shipped scenario with its
+board, roster and squad in 52-57 ms of CPU against 150), then, for any text the first refuses,
+the pure-Python one, whose error is the one named. Both compose, check and build the data with
+the same Python code, so a text both read gives the same data (tests/io/test_yaml_two_readers.py:
+every shipped file, random data in every style PyYAML writes, randomly broken texts). libyaml
+reads a few texts PyYAML's own scanner refuses (about 1 in 100 shipped texts broken at random:
+a tab inside a plain value, ``?`` inside a flow mapping's key); those are read, and whatever
+they hold is then checked like any other document.
 """
 
 from __future__ import annotations
@@ -53,17 +63,17 @@ limit (:mod:`solo_ops.core.limits`)."""
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """A safe loader that refuses duplicate keys and bounds nesting, aliases and size."""
+class _Strict:
+    """What makes a loader strict (mixed into both loaders below, before PyYAML's classes):
+    no dates, the bounds on nesting, aliases and size, and the counts they keep."""
 
     # (the stubs declare an instance variable; PyYAML reads it from the class)
-    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {  # type: ignore[misc]
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
 
-    def __init__(self, stream: str):
-        super().__init__(stream)
+    def _start_counts(self) -> None:
         self._depth = 0
         self._nodes = 0
         self._aliases = 0
@@ -80,29 +90,29 @@ class _StrictLoader(yaml.SafeLoader):
         return self._nodes
 
     def _refuse(self, problem: str) -> yaml.composer.ComposerError:
-        mark = self.peek_event().start_mark if self.check_event() else None
+        mark = self.peek_event().start_mark if self.check_event() else None  # type: ignore[attr-defined]
         return yaml.composer.ComposerError(None, None, problem, mark)
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
+        if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             self._aliases += 1
             if self._aliases > MAX_ALIASES:
                 raise self._refuse(f"more than {MAX_ALIASES} aliases")
-            anchor = self.peek_event().anchor
+            anchor = self.peek_event().anchor  # type: ignore[attr-defined]
             if anchor in self._composing:
                 raise self._refuse(f"alias *{clip(anchor)} is used inside itself")
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[misc]
         self._nodes += 1
         if self._nodes > MAX_NODES:
             raise self._refuse(f"more than {MAX_NODES} values")
         self._depth += 1
         if self._depth > MAX_DEPTH:
             raise self._refuse(f"nested more than {MAX_DEPTH} levels deep")
-        anchor = getattr(self.peek_event(), "anchor", None)
+        anchor = getattr(self.peek_event(), "anchor", None)  # type: ignore[attr-defined]
         if anchor is not None:
             self._composing.add(anchor)
         try:
-            return super().compose_node(parent, index)
+            return super().compose_node(parent, index)  # type: ignore[misc]
         finally:
             self._depth -= 1
             if anchor is not None:
@@ -110,7 +120,40 @@ class _StrictLoader(yaml.SafeLoader):
 
     def construct_document(self, node: Any) -> Any:
         _check_expanded_size(node)
-        return super().construct_document(node)
+        return super().construct_document(node)  # type: ignore[misc]
+
+
+class _StrictLoader(_Strict, yaml.SafeLoader):
+    """PyYAML's safe loader, all in Python, made strict: the reference, and what every
+    document :class:`_LibyamlLoader` does not read is read with (its errors are the ones
+    players see)."""
+
+    def __init__(self, stream: str):
+        yaml.SafeLoader.__init__(self, stream)
+        self._start_counts()
+
+
+_CParser: Any
+try:  # PyYAML built with libyaml (its wheels are)
+    from yaml.cyaml import CParser as _CParser  # type: ignore[attr-defined]
+except ImportError:
+    _CParser = None
+
+
+if _CParser is not None:
+    class _LibyamlLoader(_Strict, yaml.composer.Composer, _CParser,  # type: ignore[misc]
+                         yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
+        """The same loader with libyaml's C scanner and parser underneath (the events only:
+        the nodes are composed, checked, resolved and built by the same Python code as
+        :class:`_StrictLoader`'s), about three times faster. Used first by
+        :func:`parse_yaml_text`; anything it refuses is read again by the pure loader."""
+
+        def __init__(self, stream: str):
+            _CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+            self._start_counts()
 
 
 def _check_expanded_size(root: Any) -> None:
@@ -143,7 +186,7 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: set[Any] = set()
     for key_node, _value in node.value:
         key = loader.construct_object(key_node, deep=deep)
@@ -162,9 +205,12 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     return loader.construct_mapping(node, deep=deep)
 
 
-_StrictLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping
-)
+LOADERS: list[Any] = [_StrictLoader] if _CParser is None else [_LibyamlLoader, _StrictLoader]
+"""The loaders :func:`parse_yaml_text` tries in turn: libyaml's first when PyYAML was built
+with it, then the pure one, whose answer stands when the first one refuses a text (the same
+data for every text both read; the tests hold both to it)."""
+for _loader in LOADERS:
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def check_plain_data(data: Any, source: str | None, max_nodes: int | None = MAX_NODES) -> Any:
@@ -271,7 +317,13 @@ def parse_yaml_text(text: str, source: str) -> Any:
     known = _PARSED.get(text)
     if known is not None:
         return plain_copy(known)
-    loader: _StrictLoader | None = None
+    fast = _fast_load(text)
+    if fast is not None:
+        data, loader = fast
+        check_plain_data(data, source)
+        _remember(text, data, loader)
+        return data
+    loader = None
     try:
         loader = _StrictLoader(text)  # (its reader refuses a control character at once)
         data = loader.get_single_data()
@@ -293,15 +345,39 @@ def parse_yaml_text(text: str, source: str) -> Any:
         if loader is not None:
             loader.dispose()
     check_plain_data(data, source)
-    if (loader is not None and loader.aliases == 0 and loader.nodes <= PARSED_NODES
-            and isinstance(data, (dict, list))):  # (aliases: a copy would not share)
-        global _parsed_nodes
-        if len(_PARSED) >= PARSED_LIMIT or _parsed_nodes + loader.nodes > PARSED_ALL_NODES:
-            _PARSED.clear()
-            _parsed_nodes = 0
-        _PARSED[text] = plain_copy(data)
-        _parsed_nodes += loader.nodes
+    _remember(text, data, loader)
     return data
+
+
+def _fast_load(text: str) -> tuple[Any, Any] | None:
+    """``(data, loader)`` read by the loaders before the last of :data:`LOADERS` (libyaml's),
+    or None when there are none or they refuse the text: whatever they refuse, the pure
+    loader reads again, so that its error is the one named (their own words differ)."""
+    for loader_class in LOADERS[:-1]:
+        loader = None
+        try:
+            loader = loader_class(text)
+            return loader.get_single_data(), loader
+        except Exception:  # any refusal: the pure loader reads it again and says why
+            continue
+        finally:
+            if loader is not None:
+                loader.dispose()
+    return None
+
+
+def _remember(text: str, data: Any, loader: Any) -> None:
+    """Keep ``data`` as ``text``'s in :data:`_PARSED` (a copy; not a document with aliases,
+    whose copy would not share what they share, nor a long one)."""
+    global _parsed_nodes
+    if (loader is None or loader.aliases != 0 or loader.nodes > PARSED_NODES
+            or not isinstance(data, (dict, list))):
+        return
+    if len(_PARSED) >= PARSED_LIMIT or _parsed_nodes + loader.nodes > PARSED_ALL_NODES:
+        _PARSED.clear()
+        _parsed_nodes = 0
+    _PARSED[text] = plain_copy(data)
+    _parsed_nodes += loader.nodes
 
 
 PARSED_LIMIT = 256
