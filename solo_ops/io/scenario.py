@@ -84,11 +84,41 @@ def _check_counts(doc: Fields) -> None:
                                    f"most {SCENARIO.enemy_models}")
 
 
+def indented_size_bound(data: Any) -> int:
+    """An upper bound of ``len(json.dumps(data, indent=2, ensure_ascii=False))`` from the
+    compact text json's C encoder writes at once (with the same ``": "`` after keys): the
+    indented text is that text plus, before each element and each non-empty container's
+    closing bracket, a newline and at most two spaces a level of :func:`nesting`; an element
+    follows a ``,``, a ``[`` or a ``{``, and a container opens with one (counted in strings
+    too: more, never fewer)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ": "))
+    opens = text.count("[") + text.count("{")
+    return len(text) + (text.count(",") + 2 * opens) * (1 + 2 * nesting(data))
+
+
+def nesting(data: Any) -> int:
+    """How many lists and mappings deep ``data`` goes (0 for a plain value): level by level,
+    without recursion."""
+    deepest = 0
+    level = [data] if isinstance(data, _CONTAINERS) else []
+    while level:
+        deepest += 1
+        level = [v for value in level
+                 for v in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(v, _CONTAINERS)]
+    return deepest
+
+
+_CONTAINERS = (dict, list, tuple)  # what json writes as an object or an array
+
+
 def _check_saved_size(data: Any, source: str | None) -> None:
     """Refuse a scenario too large to be saved and read back: a save holds it whole, as
     indented JSON, and a save is at most the ``save`` limit of :data:`~solo_ops.core.limits.
     FILES` (see :attr:`~solo_ops.core.limits.ScenarioLimits.saved_bytes`)."""
     try:
+        if indented_size_bound(data) <= SCENARIO.saved_bytes:
+            return  # (every shipped scenario: 10-25 KiB)
         size = len(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False))
     except (TypeError, ValueError):
         return  # not plain data: the field checks below say where

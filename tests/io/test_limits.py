@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solo_ops.cli import main
 from solo_ops.cli.common import emit_json
@@ -20,9 +22,10 @@ from solo_ops.core import documents
 from solo_ops.core.errors import EXCERPT_CHARS, InputError, excerpt
 from solo_ops.core.limits import BOARD, LIMITS, SCENARIO
 from solo_ops.io.roster import load_roster
-from solo_ops.io.scenario import load_scenario
+from solo_ops.io.scenario import indented_size_bound, load_scenario, nesting
 from solo_ops.io.yamlio import read_document
 from solo_ops.rules.kt2024 import AttackSpec
+from tests.support.budget import examples
 from tests.support.paths import BOARDS, ROSTERS, SCENARIOS
 
 BOARD_TEXT = (BOARDS / "crypt-of-cynosure.yaml").read_text(encoding="utf-8")
@@ -328,3 +331,31 @@ def test_a_scenario_too_large_to_save_is_refused_when_read(tmp_path: Path) -> No
     data["notes"] = [[["x"] * 20] * 20] * 1500  # 600,000 short values: compact but deep
     with pytest.raises(InputError, match=rf"as a save holds it; at most {SCENARIO.saved_bytes}"):
         parse_scenario(data, "big.yaml")
+
+
+JSONABLE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=st.sampled_from(list('ab,[]{}" \\\né')), max_size=6),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(data=JSONABLE)
+def test_the_saved_size_bound_is_never_below_the_indented_size(data: object) -> None:
+    """The scenario check's quick bound (json's compact C text and the nesting) never under
+    the size the save writes: a scenario under the bound needs no indented text at all."""
+    exact = len(json.dumps(data, indent=2, ensure_ascii=False))
+    assert indented_size_bound(data) >= exact
+
+
+def test_the_bound_and_the_nesting_by_hand() -> None:
+    # {"a": [1,2]} is 12 characters compact; 1 comma, 2 brackets open, 2 levels deep:
+    # 12 + (1 + 2 * 2) * (1 + 2 * 2) = 37, against 29 indented
+    assert len(json.dumps({"a": [1, 2]}, indent=2)) == 29
+    assert indented_size_bound({"a": [1, 2]}) == 37
+    assert [nesting(v) for v in (3, [], {"a": [1, {"b": []}]}, [[[[]]]])] == [0, 1, 4, 4]
+    shipped = load_scenario(SCENARIOS / "volkus-stronghold-supplement-example.yaml").document
+    assert indented_size_bound(shipped) < SCENARIO.saved_bytes // 4  # far below: no exact text
