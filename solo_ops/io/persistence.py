@@ -30,6 +30,7 @@ from solo_ops.core.documents import loads_json, saved_values_problem
 from solo_ops.core.errors import InputError, SaveError, excerpt
 from solo_ops.core.seal import SEAL_KEY, sealed
 from solo_ops.core.seal import problem as seal_problem
+from solo_ops.io.json_text import indented_json
 from solo_ops.io.leftovers import clean_leftovers
 from solo_ops.io.locks import DEFAULT_LOCK_TIMEOUT, campaign_lock
 from solo_ops.io.reading import decode, read_bytes
@@ -71,7 +72,7 @@ def save_json(path: str | Path, document: Mapping[str, Any], *,
     if seal_depth is not None:
         document = sealed({k: v for k, v in document.items() if k != SEAL_KEY}, seal_depth)
     try:
-        text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        text = indented_json(document) + "\n"  # json.dumps(document, indent=2, ...)
     except (TypeError, ValueError) as exc:
         raise SaveError(f"{path} cannot be saved: the document is not plain JSON ({exc})") \
             from None
