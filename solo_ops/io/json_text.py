@@ -22,11 +22,16 @@ _MEMO: dict[str, str] = {}
 _memo_chars = 0
 
 
+def _dumps(value: Any) -> str:
+    """json's own indented text, as a save writes it (and the answer for anything unusual)."""
+    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+
+
 def _indented(value: Any) -> str:
-    """``json.dumps(value, indent=2, ...)`` as the value of a top-level key: every line after
-    its first indented two more spaces (json writes a nested value so, and no string holds a
-    raw newline: json escapes it)."""
-    return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False).replace("\n", "\n  ")
+    """:func:`_dumps` of ``value`` as the value of a top-level key: every line after its first
+    indented two more spaces (json writes a nested value so, and no string holds a raw
+    newline: json escapes it)."""
+    return _dumps(value).replace("\n", "\n  ")
 
 
 def _value_text(value: Any) -> str:
@@ -55,10 +60,10 @@ def indented_json(document: Mapping[str, Any]) -> str:
     Anything else (a key that is not text, a value json refuses) is left to ``json.dumps``
     itself, so the error is json's own."""
     if type(document) is not dict or not document or any(type(k) is not str for k in document):
-        return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+        return _dumps(document)
     try:
         items = [f"{json.dumps(key, ensure_ascii=False)}: {_value_text(value)}"
                  for key, value in document.items()]
     except (TypeError, ValueError, RecursionError):
-        return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+        return _dumps(document)
     return "{\n  " + ",\n  ".join(items) + "\n}"
