@@ -98,6 +98,20 @@ def test_the_best_point_of_the_firers_base_decides() -> None:
     assert Sight(board(block)).cover(FIRER, TARGET, R, R, edition="kt2018").obscured
 
 
+def test_a_point_firer_is_its_centre_s_view_of_the_target() -> None:
+    """A firer with no base (radius 0) sees from its centre only: obscured exactly when the
+    triangle from it to its tangent points on the target's circle meets terrain. Here it
+    stands against a crate's face (x 15-16) with the target's disc (centre (17, 11), radius 1)
+    up and to the right: the left tangent is the line x = 16 itself, on the crate's face and
+    clear of it, so the whole disc shows (this once came out obscured: the base-area test
+    cannot tell a clear point from a hidden one). A target further left, its view cut by the
+    crate, is obscured."""
+    s = Sight(board({"traits": ["heavy"], "polygon": box(15.0, 9.8, 16.0, 10.6)}))
+    assert not s.cover((16.0, 10.0), (17.0, 11.0), 0.0, 1.0, edition="kt2018").obscured
+    assert not s.partial.obscured((16.0, 10.0), 0.0, (17.0, 11.0), 1.0)
+    assert s.cover((16.0, 10.0), (14.5, 12.0), 0.0, 1.0, edition="kt2018").obscured
+
+
 def test_geom_cover_answers_for_either_edition(runner: Any, tmp_path: Any) -> None:
     """``geom cover --edition kt2018|kt2024`` (INTERFACES "Added this round": "answers by that
     edition's cover and obscured rules ... JSON keys unchanged"); without it a Pariah Nexus

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from solo_ops.geometry.board import parse_board
@@ -35,6 +35,7 @@ def test_visible_is_the_matrix_answer_first_and_again(a: tuple[float, float],
 @settings(max_examples=80, deadline=None)
 @given(point, point, radius, radius, st.booleans(), st.booleans(),
        st.sampled_from(["kt2024", "kt2018"]))
+@example((16.0, 10.0), (17.0, 11.0), 0.0, 1.0, False, False, "kt2018")  # a point firer on a face
 def test_cover_is_the_matrix_answer_first_and_again(a: tuple[float, float],
                                                     b: tuple[float, float], ra: float,
                                                     rb: float, seek: bool, seek_light: bool,

@@ -15,7 +15,9 @@ convex obstacle ``O`` and the target's disc ``D``, the points ``P`` whose view o
 ``D`` (the penumbra and umbra of ``D`` seen as a light). The target is obscured when the
 firer's base lies wholly inside the union of these shadows: an exact test (the target's disc is
 a true circle; the firer's base is its circumscribed 128-gon, so a firer with any clear point
-outside the shadows is never called obscured by the polygon's error), answered with shapely 2
+outside the shadows is never called obscured by the polygon's error; a firer of no size to
+speak of, :data:`POINT_FIRER`, is its centre, which sees the whole disc when no obstacle meets
+the triangle from it to its tangent points on the circle), answered with shapely 2
 over the few obstacle pieces that meet the hull of the two bases (an STRtree query).
 
 Obstacles are convex pieces (a feature's footprint, triangulated when it is not convex) shrunk
@@ -52,6 +54,10 @@ centre and 16 about its edge."""
 AREA_TOLERANCE = 1e-9
 """Square inches of the firer's base left outside the shadows that still count as none (the
 seams of touching shadows)."""
+POINT_FIRER = 1e-4
+"""A firer's base radius (inches) at or below which the firer is a point, its centre its one
+point of view: the whole of so small a base is hardly more than :data:`AREA_TOLERANCE`, so the
+area left outside the shadows could not tell a clear base from an obscured one."""
 
 
 @functools.cache
@@ -78,6 +84,19 @@ def hull(points: np.ndarray) -> BaseGeometry:
     handed over as one line string -- one coordinate sequence -- rather than as a multipoint
     of n point geometries: the same hull, bit for bit, three times faster."""
     return cast(BaseGeometry, shapely.convex_hull(shapely.linestrings(points)))
+
+
+def _view_of_disc(px: float, py: float, cx: float, cy: float, r: float) -> BaseGeometry:
+    """What the point ``(px, py)`` must see of the disc (``(cx, cy)``, ``r``) to see all of it,
+    apart from the disc itself: the triangle from the point to its two tangent points on the
+    circle (empty when the point is on or in the disc). The point sees the whole disc when no
+    obstacle clear of the disc meets this triangle."""
+    d = math.hypot(px - cx, py - cy)
+    if d <= r:
+        return Polygon()
+    phi, half = math.atan2(py - cy, px - cx), math.acos(r / d)
+    return Polygon([(px, py), (cx + r * math.cos(phi + half), cy + r * math.sin(phi + half)),
+                    (cx + r * math.cos(phi - half), cy + r * math.sin(phi - half))])
 
 
 def shadow(piece: np.ndarray, centre: Sequence[float], radius: float) -> BaseGeometry | None:
@@ -217,6 +236,9 @@ class _Partial:
         centre = shapely.points(bx, by)
         if (shapely.distance(np.array(shapes_near, dtype=object), centre) <= rb).any():
             return True  # an obstacle overlaps the target's base: part of it is hidden from all
+        if ra <= POINT_FIRER:
+            return bool(shapely.intersects(_view_of_disc(ax, ay, bx, by, max(rb, 1e-9)),
+                                           np.array(shapes_near, dtype=object)).any())
         firer = Polygon(firer_ring)
         shadows = [_shadow(piece, bx, by, rb) for piece in obstacles]
         if any(shapely.contains(cast_, firer) for cast_ in shadows):
