@@ -112,6 +112,23 @@ def test_a_point_firer_is_its_centre_s_view_of_the_target() -> None:
     assert s.cover((16.0, 10.0), (14.5, 12.0), 0.0, 1.0, edition="kt2018").obscured
 
 
+def test_a_wall_over_the_far_rim_of_the_target_obscures_it_in_a_batch_too() -> None:
+    """A wall whose corner comes 0.994" from the centre of a 1" base, behind it and 12 degrees
+    off the line of fire, overlaps the base: part of it is hidden from every point of view
+    (obscured). The batch's corridor once missed it (its round end drawn through points on a
+    circle 1.01" wide comes within 0.9907" there) and called the pair clear; both answers
+    agree now."""
+    s = Sight(board({"traits": ["wall"], "line": [[8.0, 14.0], [8.0, 16.0]]}))
+    firer, target = (1.3, 14.6), (7.0, 13.9)
+    assert s.cover(firer, target, 0.25, 1.0, edition="kt2018").obscured
+    assert bool(s.cover_matrix([firer], 0.25, [target], 1.0, edition="kt2018").obscured[0, 0])
+    # the same wall 0.02" further off the rim hides nothing of the base
+    clear = Sight(board({"traits": ["wall"], "line": [[8.02, 14.0], [8.02, 16.0]]}))
+    assert not clear.cover(firer, target, 0.25, 1.0, edition="kt2018").obscured
+    assert not clear.cover_matrix([firer], 0.25, [target], 1.0,
+                                  edition="kt2018").obscured[0, 0]
+
+
 def test_geom_cover_answers_for_either_edition(runner: Any, tmp_path: Any) -> None:
     """``geom cover --edition kt2018|kt2024`` (INTERFACES "Added this round": "answers by that
     edition's cover and obscured rules ... JSON keys unchanged"); without it a Pariah Nexus

@@ -54,6 +54,14 @@ centre and 16 about its edge."""
 AREA_TOLERANCE = 1e-9
 """Square inches of the firer's base left outside the shadows that still count as none (the
 seams of touching shadows)."""
+CORRIDOR_QUAD_SEGS = 4
+"""Segments a quarter circle of a batch's corridor ends (:meth:`_Partial.obscured_many`)."""
+CORRIDOR_GROWTH = 1.01 / math.cos(math.pi / (4 * CORRIDOR_QUAD_SEGS))
+"""How much wider than the larger base a batch's corridor is drawn: GEOS draws its round ends
+through points on the circle, so a chord of the polygon comes within ``cos(pi / 16)`` of the
+radius; grown by this much, the corridor holds both bases whole, 1% to spare (at 1.01 alone a
+wall over the far rim of the target's base was missed: the pair called not obscured that
+:meth:`_Partial.obscured` calls obscured)."""
 POINT_FIRER = 1e-4
 """A firer's base radius (inches) at or below which the firer is a point, its centre its one
 point of view: the whole of so small a base is hardly more than :data:`AREA_TOLERANCE`, so the
@@ -165,8 +173,8 @@ class _Partial:
         if len(rows) == 0 or len(self.pieces) == 0:
             return out
         lines = shapely.linestrings(np.stack([rows[:, 0:2], rows[:, 3:5]], axis=1))
-        near = shapely.buffer(lines, np.maximum(rows[:, 2], rows[:, 5]) * 1.01 + 1e-6,
-                              quad_segs=4)
+        near = shapely.buffer(lines, np.maximum(rows[:, 2], rows[:, 5]) * CORRIDOR_GROWTH
+                              + 1e-6, quad_segs=CORRIDOR_QUAD_SEGS)
         pair, piece = self.tree.query(near, predicate="intersects")
         if len(pair) == 0:
             return out
