@@ -131,7 +131,8 @@ SLOW: dict[str, frozenset[str]] = {
         "test_prefetched_cover_answers_are_each_threats_own",
     }),
     "tests/geometry/test_obscured_kt2018.py": frozenset({
-        "test_obscured_equals_the_sampling_oracle"}),
+        "test_obscured_equals_the_sampling_oracle",
+        "test_the_batch_is_the_pairs_one_by_one_on_every_shipped_board"}),
     "tests/geometry/test_search.py": frozenset({
         "test_nearest_cover_is_the_cheapest_protected_point",
     }),
