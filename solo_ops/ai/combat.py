@@ -14,7 +14,7 @@ import numpy as np
 
 from solo_ops.ai.candidates import pick, reachable
 from solo_ops.ai.context import CONTROL_RANGE, Action, Context, WorkingBoard, move_allowance
-from solo_ops.ai.explain import fmt_pt, inches
+from solo_ops.ai.explain import cost_inches, fmt_pt, inches
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach
@@ -114,7 +114,7 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
     return Action("charge", op.id, start=start, to=end, route=route, cost=spent,
                   target=target.id,
                   note=f"{op.label} charges {target.label}, {inches(dist)} away: {why}; the "
-                       f"charge move of {inches(spent)} reaches it.")
+                       f"charge move of {cost_inches(spent)} reaches it.")
 
 
 def _fall_back_point(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,

@@ -31,6 +31,14 @@ def inches(d: float | None) -> str:
     return f'{d:.1f}"'
 
 
+def cost_inches(d: float | None) -> str:
+    """A move's cost as its event records it (to the 0.01" the record keeps, as
+    :func:`fmt_pt` shows a point) and so as the line that tells the table to make the move
+    shows it: a planned 4.9497" move reads 5.0" in its explanation as in that line (from the
+    recorded 4.95), never 4.9" in one and 5.0" in the next."""
+    return inches(None if d is None else round(d, 2))
+
+
 def _verb(kind: str) -> str:
     return {"reposition": "repositions", "dash": "dashes", "normal": "moves",
             "advance": "advances", "fall_back": "falls back", "charge": "charges"}.get(kind,

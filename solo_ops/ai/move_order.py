@@ -41,7 +41,7 @@ from solo_ops.ai.cover import (
     cover_levels,
     firing_lines,
 )
-from solo_ops.ai.explain import _cover_words, _verb, fmt_pt, inches
+from solo_ops.ai.explain import _cover_words, _verb, cost_inches, fmt_pt, inches
 from solo_ops.game.state import Operative, State, Unit
 from solo_ops.geometry import placement
 
@@ -326,7 +326,7 @@ def _towards_far_cover(m: _Move) -> Action | None:
                 return None
             end, spent, route = stop.at, stop.walk.cost, stop.walk.points
             return Action(kind, op.id, start=start, to=end, route=route, cost=spent,
-                          note=f"{op.label} {_verb(kind)} {inches(spent)} to "
+                          note=f"{op.label} {_verb(kind)} {cost_inches(spent)} to "
                                f"{fmt_pt(end)}, heading for cover from {threat.label} "
                                f"at {fmt_pt(far.points[j])} (out of reach this move).")
     return None
@@ -403,7 +403,8 @@ def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
     tail = (f" It ends {inches(float(got[0]))} from {m.enemies[int(at[0])].label}, the "
             "closest enemy "
             f"{'it can see there' if seen[0] else 'by route (none is in sight there)'}.")
-    note = f"{m.op.label} {_verb(m.kind)} {inches(walk.cost)} {reason}, to {fmt_pt(end)}.{tail}"
+    note = (f"{m.op.label} {_verb(m.kind)} {cost_inches(walk.cost)} {reason}, to "
+            f"{fmt_pt(end)}.{tail}")
     return Action(m.kind, m.op.id, start=m.start, to=end,
                   route=tuple((float(x), float(y)) for x, y in walk.points),
                   cost=float(walk.cost), note=note,
@@ -496,7 +497,7 @@ def _blocked_words(ctx: Context, op: Operative, start: tuple[float, float], kind
     if hit is None:
         return ""
     return (f" Its way to {goal.label} is blocked by {hit.label}'s base at "
-            f"{fmt_pt((hit.x, hit.y))}: it moves {inches(spent)} of its {inches(allowance)}.")
+            f"{fmt_pt((hit.x, hit.y))}: it moves {cost_inches(spent)} of its {inches(allowance)}.")
 
 
 def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: str,
@@ -524,7 +525,7 @@ def _finish_move(ctx: Context, op: Operative, start: tuple[float, float], kind: 
         dd = _route_distance(ctx, end, board.pos[threat.id], op.radius, threat.radius)
         extra = f" It ends {inches(dd)} from {threat.label}." + (_blocked_words(
             ctx, op, start, kind, spent, board, threat) if ctx.words else "")
-    note = (f"{op.label} {_verb(kind)} {inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
+    note = (f"{op.label} {_verb(kind)} {cost_inches(spent)} {reason}, to {fmt_pt(end)}.{extra}"
             f"{cover_note}")
     return Action(kind, op.id, start=start, to=end, route=route, cost=spent, note=note,
                   told=(reason, extra + cover_note, "") if kind == "advance" else None)

@@ -28,7 +28,7 @@ from solo_ops.ai.context import (
     move_allowance,
     nearest_targets,
 )
-from solo_ops.ai.explain import _portal_word, _verb, fmt_pt, inches
+from solo_ops.ai.explain import _portal_word, _verb, cost_inches, fmt_pt, inches
 from solo_ops.game.state import Operative
 from solo_ops.geometry import placement
 from solo_ops.rules import portals, reach
@@ -205,7 +205,7 @@ def _move_to_portal(ctx: Context, op: Operative, here: tuple[float, float], way:
         return None
     reach = "to" if gap_to_feature(way.portal, end, op.radius) <= CONTROL_RANGE else "towards"
     return Action(kind, op.id, start=here, to=end, route=stop.walk.points, cost=float(spent),
-                  note=f"{op.label} {_verb(kind)} {inches(float(spent))} {reach} "
+                  note=f"{op.label} {_verb(kind)} {cost_inches(float(spent))} {reach} "
                        f"{way.portal.id} to open it, to {fmt_pt(end)}.")
 
 
@@ -335,7 +335,7 @@ def _portal_fight(ctx: Context, op: Operative, here: tuple[float, float], board:
             spot, cost = spot_c, float(walk.cost)
             move = Action("reposition", op.id, start=here, to=spot,
                           route=tuple(walk.points), cost=cost,
-                          note=f"{op.label} repositions {inches(cost)} to {fmt_pt(spot)}, "
+                          note=f"{op.label} repositions {cost_inches(cost)} to {fmt_pt(spot)}, "
                                f"touching {portal.id}.")
         if portals.fight_across(  # the rule a player's fight is judged by
                 ctx.terrain, portal, spot, op.radius, board.pos[target.id], target.radius,

@@ -32,7 +32,7 @@ import numpy as np
 from solo_ops.ai.candidates import candidate_points
 from solo_ops.ai.combat import CHARGE_LIMIT, KT2018_CHARGE_REACH, charge_option
 from solo_ops.ai.context import CONTROL_RANGE, Action, move_allowance
-from solo_ops.ai.explain import inches
+from solo_ops.ai.explain import cost_inches, inches
 from solo_ops.ai.portals import _portal_fight
 from solo_ops.ai.turn import (
     MOVE_KINDS,
@@ -351,7 +351,7 @@ def _dash_to(f: _Turn, end: tuple[float, float], route: tuple, cost: float, who:
     """The Dash of a Dash, then Charge."""
     dash = Action("dash", f.op.id, start=f.start, to=end,
                   route=tuple((float(x), float(y)) for x, y in route), cost=cost,
-                  note=f"{f.op.label} dashes {inches(cost)} towards {who}, to bring it within "
+                  note=f"{f.op.label} dashes {cost_inches(cost)} towards {who}, to bring it within "
                        "reach of a Charge.")
     f.plan.actions.append(dash)
     f.plan.explain.append(dash.note)
@@ -446,7 +446,7 @@ def _words(t: _Turn, actions: list[Action]) -> str:
         if a.kind == "advance":
             label = "Advance up to"  # its D6 is rolled as it moves (the engine retells it)
         if a.kind in MOVE_KINDS and a.to is not None:
-            label += f" {inches(a.cost)}"
+            label += f" {cost_inches(a.cost)}"
         elif a.kind == "charge":
             label = "declare a charge"
         if a.target is not None and a.kind in ("shoot", "fight", "charge"):

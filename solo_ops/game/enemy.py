@@ -221,7 +221,7 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                                   "rule)."}]
     cost = float(walk.cost)  # what its route costs, climbs and drops added (issue #27)
     if blocked is not None:
-        note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.inches(cost)}: "
+        note = (f"{note} It stops at {explain.fmt_pt(to)} after {explain.cost_inches(cost)}: "
                 f"{blocked}.")
     elif math.dist(to, action.to) > 0.005:
         why = ("" if rolled else " From there its way is longer than planned:" if moved_on

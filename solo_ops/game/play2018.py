@@ -13,7 +13,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.ai.context import Action
-from solo_ops.ai.explain import fmt_pt, inches
+from solo_ops.ai.explain import cost_inches, fmt_pt, inches
 from solo_ops.game import attacks, pariah
 from solo_ops.game.missions import KILLZONE_TABLES
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
@@ -168,7 +168,7 @@ def advance_to_roll(action: Action, op: Operative) -> str:
 
 def advance_sequence_words(line: str, action: Action) -> str:
     """A sequence line of the plan with its "Advance up to N\"" said as to be rolled."""
-    return line.replace(f"Advance up to {inches(action.cost)}", "Advance (to be rolled)", 1)
+    return line.replace(f"Advance up to {cost_inches(action.cost)}", "Advance (to be rolled)", 1)
 
 
 def unrolled_explain(explain: list[str], actions: list[Action],

@@ -6,6 +6,7 @@ tests/project/test_docs_commands.py.)
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from solo_ops.game import missions, scoring
 from solo_ops.rules.kt2024 import AttackSpec, DefenceSpec, FightSide, resolve_fight, step_line
 from solo_ops.rules.kt2024_rolled import roll_shot
 from solo_ops.view import measure
-from solo_ops.view.narrate import WORDS, Table
+from solo_ops.view.narrate import WORDS, Table, lines_for
 from tests.support.players import cli_here
 
 
@@ -72,6 +73,49 @@ def test_new_prints_points_as_play_does(tmp_path: Path) -> None:
     for ident, at in places.items():
         assert f"{ident} at {measure.point(at)}" in made.stdout
     assert not re.search(r"\(\d+\.\d\d", made.stdout)  # no point to two decimals
+
+
+def test_a_planned_move_reads_as_its_recorded_cost_everywhere() -> None:
+    """The planner's deathmark-4 moved from (5.0, 5.5) to (8.5, 2.0): 4.9497", recorded as a
+    cost of 4.95. Its explanation said "moves 4.9"" and the next line, the one the table moves
+    it by, "5.0"" (a 2018 play-test, 2026-12-02). A move's cost is said as the record keeps
+    it, to 0.01" first, as a point is: 5.0" in both. Other distances (how far an enemy is) are
+    not recorded and read as measured."""
+    from solo_ops.ai.explain import cost_inches, inches
+
+    planned = math.dist((5.0, 5.5), (8.5, 2.0))
+    assert round(planned, 4) == 4.9497 and round(planned, 2) == 4.95
+    assert cost_inches(planned) == cost_inches(4.95) == measure.length(4.95) == '5.0"'
+    assert inches(planned) == '4.9"'
+    assert cost_inches(None) == cost_inches(math.inf) == "no route"
+
+
+def test_every_enemy_move_s_explanation_gives_the_cost_its_table_line_gives() -> None:
+    """In whole games of both editions, each enemy move's planned words ("moves 4.9" to
+    ...") and the line the table moves it by ("→ deathmark-4: from ... 5.0" ...") give the
+    same movement: the planner's cost said as its event records it."""
+    from solo_ops.game.engine import new_game
+    from solo_ops.io.scenario import load_scenario
+    from solo_ops.sim import autopilot
+    from tests.support.paths import SCENARIOS
+
+    said = re.compile(r"^\S+ (?:moves|repositions|dashes|advances|falls back|Advances) "
+                      r"(\d+\.\d)\"")
+    checked = 0
+    for name, seed in (("crypt-objective-ultima", 33), ("gallowdark-night-raid", 501)):
+        game, state = new_game(load_scenario(SCENARIOS / f"{name}.yaml"), seed)
+        autopilot.play(game, state, "objective")
+        for record in state.log:
+            for e in record.get("events", []):
+                if e.get("type") != "moved" or "note" not in e:
+                    continue
+                m = said.match(e["note"])
+                if m is None or "stops" in e["note"]:
+                    continue
+                line = " ".join(lines_for({"events": [e]}, edition=game.scenario.edition))
+                assert f" {m.group(1)}\" " in line, (e["note"], line)
+                checked += 1
+    assert checked >= 10
 
 
 def test_a_planned_point_reads_as_its_recorded_point_everywhere() -> None:
