@@ -25,10 +25,9 @@ from hypothesis import strategies as st
 from solo_ops.cli import main
 from solo_ops.geometry.board import Board, parse_board
 from solo_ops.geometry.sight import Sight
-from solo_ops.io.yamlio import read_document
 from tests.support.budget import examples
 from tests.support.geometry_oracle import obscured_2018
-from tests.support.paths import BOARDS
+from tests.support.route_boards import shipped_boards
 
 R = 32 / 25.4 / 2  # a 32 mm base
 
@@ -211,14 +210,13 @@ def test_the_matrix_is_the_pairs_one_by_one() -> None:
     assert math.isclose(float(cm.in_cover.sum()), float(cm.obscured.sum()))
 
 
+SHIPPED = {b.name: b for b in shipped_boards()}
+
+
 @functools.cache
 def shipped_sight(name: str) -> Sight:
     """A shipped board's sight, built once for the run."""
-    path = BOARDS / f"{name}.yaml"
-    return Sight(parse_board(read_document(path), str(path)))
-
-
-SHIPPED = sorted(p.stem for p in BOARDS.glob("*.yaml"))
+    return Sight(SHIPPED[name])
 
 
 def _near_rims(s: Sight, rng: np.random.Generator, radii: np.ndarray) -> np.ndarray:
@@ -235,7 +233,7 @@ def _near_rims(s: Sight, rng: np.random.Generator, radii: np.ndarray) -> np.ndar
 
 
 @settings(max_examples=examples(60), deadline=None)
-@given(st.sampled_from(SHIPPED), st.integers(0, 2**32 - 1), st.booleans())
+@given(st.sampled_from(list(SHIPPED)), st.integers(0, 2**32 - 1), st.booleans())
 def test_the_batch_is_the_pairs_one_by_one_on_every_shipped_board(name: str, seed: int,
                                                                    on_grid: bool) -> None:
     """The batch (corridor query, witnesses, exact test) against the exact test of each pair

@@ -94,17 +94,23 @@ def hull(points: np.ndarray) -> BaseGeometry:
     return cast(BaseGeometry, shapely.convex_hull(shapely.linestrings(points)))
 
 
-def _view_of_disc(px: float, py: float, cx: float, cy: float, r: float) -> BaseGeometry:
-    """What the point ``(px, py)`` must see of the disc (``(cx, cy)``, ``r``) to see all of it,
-    apart from the disc itself: the triangle from the point to its two tangent points on the
-    circle (empty when the point is on or in the disc). The point sees the whole disc when no
-    obstacle clear of the disc meets this triangle."""
-    d = math.hypot(px - cx, py - cy)
-    if d <= r:
-        return Polygon()
-    phi, half = math.atan2(py - cy, px - cx), math.acos(r / d)
-    return Polygon([(px, py), (cx + r * math.cos(phi + half), cy + r * math.sin(phi + half)),
-                    (cx + r * math.cos(phi - half), cy + r * math.sin(phi - half))])
+def _view_triangles(px: np.ndarray | float, py: np.ndarray | float, cx: np.ndarray | float,
+                    cy: np.ndarray | float, r: np.ndarray | float) -> np.ndarray:
+    """What each point ``(px, py)`` must see of its disc (``(cx, cy)``, ``r``; arrays that
+    broadcast together) to see all of it, apart from the disc itself: the closed triangle
+    from the point to its two tangent points on the circle, ``(..., 4, 2)``. A point sees the
+    whole disc when no obstacle clear of the disc meets its triangle (degenerate, a segment to
+    the centre, for a point on or in the disc)."""
+    px, py, cx, cy, r = np.broadcast_arrays(px, py, cx, cy, r)
+    d = np.hypot(px - cx, py - cy)
+    phi = np.arctan2(py - cy, px - cx)
+    half = np.arccos(np.clip(r / np.maximum(d, 1e-12), -1.0, 1.0))
+    ring = np.empty((*px.shape, 4, 2))
+    ring[..., 0, 0], ring[..., 0, 1] = px, py
+    ring[..., 1, 0], ring[..., 1, 1] = cx + r * np.cos(phi + half), cy + r * np.sin(phi + half)
+    ring[..., 2, 0], ring[..., 2, 1] = cx + r * np.cos(phi - half), cy + r * np.sin(phi - half)
+    ring[..., 3, :] = ring[..., 0, :]
+    return ring
 
 
 def shadow(piece: np.ndarray, centre: Sequence[float], radius: float) -> BaseGeometry | None:
@@ -199,14 +205,7 @@ class _Partial:
         px = np.concatenate([rows[:, 0:1], rows[:, 0:1] + inner * np.cos(ang)], axis=1)
         py = np.concatenate([rows[:, 1:2], rows[:, 1:2] + inner * np.sin(ang)], axis=1)
         cx, cy, r = rows[:, 3:4], rows[:, 4:5], np.maximum(rows[:, 5:6], 1e-9)
-        d = np.hypot(px - cx, py - cy)
-        phi = np.arctan2(py - cy, px - cx)
-        half = np.arccos(np.clip(r / np.maximum(d, 1e-12), -1.0, 1.0))
-        ring = np.empty((n, WITNESSES, 4, 2))
-        ring[..., 0, 0], ring[..., 0, 1] = px, py
-        ring[..., 1, 0], ring[..., 1, 1] = cx + r * np.cos(phi + half), cy + r * np.sin(phi + half)
-        ring[..., 2, 0], ring[..., 2, 1] = cx + r * np.cos(phi - half), cy + r * np.sin(phi - half)
-        ring[..., 3, :] = ring[..., 0, :]
+        ring = _view_triangles(px, py, cx, cy, r)
         tris = shapely.polygons(ring.reshape(-1, 4, 2))
         hit = np.zeros(n * WITNESSES, dtype=bool)
         hit[self.tree.query(tris, predicate="intersects")[0]] = True
@@ -244,9 +243,10 @@ class _Partial:
         centre = shapely.points(bx, by)
         if (shapely.distance(np.array(shapes_near, dtype=object), centre) <= rb).any():
             return True  # an obstacle overlaps the target's base: part of it is hidden from all
-        if ra <= POINT_FIRER:
-            return bool(shapely.intersects(_view_of_disc(ax, ay, bx, by, max(rb, 1e-9)),
-                                           np.array(shapes_near, dtype=object)).any())
+        if ra <= POINT_FIRER:  # its centre is its one point of view (no obstacle overlaps
+            # the target's base: those hide it from every point, above)
+            tri = shapely.polygons(_view_triangles(ax, ay, bx, by, max(rb, 1e-9)))
+            return bool(shapely.intersects(tri, np.array(shapes_near, dtype=object)).any())
         firer = Polygon(firer_ring)
         shadows = [_shadow(piece, bx, by, rb) for piece in obstacles]
         if any(shapely.contains(cast_, firer) for cast_ in shadows):
