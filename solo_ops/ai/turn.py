@@ -321,6 +321,8 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
     for kind in kinds:
         if not t.may(kind):
             continue
+        if _shot_beats_another_move(t):
+            break
         mv = move_by_order(t.ctx, t.state, t.unit, op, board.pos[op.id], kind, t.codes, board,
                            t.enemies, t.mates)
         if mv is None:
@@ -340,9 +342,17 @@ def _make_moves(t: _Turn, kinds: list[str]) -> None:
         t.spend(mv.kind)
         if _order_satisfied(t.ctx, op, board, t.enemies, t.codes):
             break
-        # a shot now beats a second move when the order wants to shoot
-        if t.edition == "kt2024" and t.may("shoot") and _shot_from(t, mv.to) is not None:
-            break
+
+
+def _shot_beats_another_move(t: _Turn) -> bool:
+    """Kill Team 2024: whether the model, having moved this activation (a move planned here,
+    or one carried out before a re-plan: a target of its shot went down, say), takes the shot
+    it now has rather than a second move. 003 Unhindered move "will fire at the closest enemy
+    within range if also allowing its self to complete the other action unhindered": the
+    order's move is made, so the shot comes before a further Dash (fire at will shot first
+    where it could)."""
+    return (t.edition == "kt2024" and bool(t.moves_made()) and t.may("shoot")
+            and _shot_from(t, t.board.pos[t.op.id]) is not None)
 
 
 def _dash_instead(t: _Turn, mv: Action) -> Action:

@@ -202,6 +202,8 @@ def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
     judged = calibration(current.history)
     if as_json:
         data = current.to_dict()
+        if data.get("threat"):  # the next mission's seed would place its every hidden counter
+            data["threat"] = {k: v for k, v in data["threat"].items() if k != "seed"}
         data["path"] = str(path)
         data["pending_survival_tests"] = [m.id for _, m in pending_tests(current)]
         data["calibration"] = judged.to_dict()

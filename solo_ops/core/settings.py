@@ -25,6 +25,11 @@ class Settings:
     """Hidden-enemy row 6: lower-command counters within this distance move towards the rallier."""
     hidden_join_radius: float = 3.0
     """Hidden-enemy rows 3 and 6: a counter this close to the higher-command one joins it."""
+    joined_counters: str = "one_unit"
+    """Hidden-enemy row 3, a counter that joined a higher-command counter, when their stack is
+    resolved: ``one_unit`` (its enemies join the host's unit and take its order, as joining a
+    revealed unit does) or ``apart`` (each counter becomes units of its own, with orders of
+    their own)."""
     ambush_distance: float = 6.0
     """Enemy-count row 6: both counters are placed this far from the spotting model."""
     counter_spacing: float = 1.0
@@ -136,6 +141,7 @@ class Settings:
 
 _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
+    "joined_counters": ("one_unit", "apart"),
     "enemy_attacks": ("engine", "player"),
     "cp_rerolls": ("ask", "never"),
     "fight_choices": ("ask", "auto"),

@@ -96,6 +96,12 @@ def _join(game: Game, state: State, counter: Counter, target: str) -> list[dict[
     return events
 
 
+def _first_unit(results: list[resolution.Resolution]) -> str | None:
+    """The first unit a counter's resolutions made (its own before an ambush partner's), or
+    None (a false alarm)."""
+    return next((uid for res in results for uid in res.units), None)
+
+
 def _dice(state: State) -> Dice:
     assert state.dice is not None
     return state.dice
@@ -132,16 +138,28 @@ def resolve(game: Game, state: State, counter: Counter,
     results = resolution.resolve_counter(game.terrain(state), state, counter, spotter,
                                          game.scenario.roster, _dice(state), game.settings,
                                          edition=state.edition)
+    # Row 3: a counter that joined another is one unit with it (setting joined_counters): its
+    # enemies join the unit of the counter it joined (of that one's host when it was a false
+    # alarm), else they are a unit of their own, which the counters joined to it then join.
+    together = game.settings.joined_counters != "apart"
+    unit_of: dict[str, str | None] = {counter.id: _first_unit(results)}
+    told: list[tuple[resolution.Resolution, str | None]] = [(res, None) for res in results]
     for other in stacked:
+        into = unit_of[other.joined] if together and other.joined else None
         other.joined = None
         other.at = spot
-        results += resolution.resolve_counter(game.terrain(state), state, other, spotter,
-                                              game.scenario.roster, _dice(state), game.settings,
-                                              edition=state.edition)
-    for res in results:
+        found = resolution.resolve_counter(game.terrain(state), state, other, spotter,
+                                           game.scenario.roster, _dice(state), game.settings,
+                                           edition=state.edition)
+        unit_of[other.id] = into or _first_unit(found)
+        told += [(res, into) for res in found]
+    for res, into in told:
         events.extend(res.events)
         for uid in res.units:
             unit = state.units[uid]
             unit.fsm = fsm.fire(unit.fsm, "spotted")
             # a unit revealed during the turn has not acted yet: it activates this turn
+            if into is not None:
+                unit.fsm = fsm.fire(unit.fsm, "merged")
+                events.append(state.merge_unit(unit, state.units[into]))
     return events

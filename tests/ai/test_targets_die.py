@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from solo_ops.ai.planner import plan_activation
+from solo_ops.ai.context import Action
+from solo_ops.ai.planner import plan_activation, replan_model
 from solo_ops.core.dice import ScriptedDice
 from solo_ops.game.enemy import apply_plan
 from tests.support.order_boards import BRUTE, GRUNT, setup
@@ -77,3 +78,31 @@ def test_with_no_other_target_the_order_takes_over() -> None:
     assert attacks_on(events, "p2") == []
     e2 = state.operatives["e2"]
     assert e2.at is not None and e2.at[0] > 10  # it moved east, towards p2
+
+
+def test_a_model_that_has_moved_shoots_after_a_re_plan_rather_than_dash() -> None:
+    # Fire Teams command 4: Hold 12" from enemy, Unhindered Move. e1 has made its Reposition
+    # (1 AP left) when the target of its planned shot went down; p2 stands 18" away in the
+    # open: still beyond the order's 12", well within the gun's 24". 003 Unhindered move "will
+    # fire at the closest enemy within range if also allowing its self to complete the other
+    # action unhindered": its order's move is made, so its last AP is the shot, not a Dash of
+    # 3" that leaves none to shoot with (found in a play-test: seed 7 of the stronghold).
+    game, state = setup([("u1", 4, [("e1", GRUNT, (10, 11))])],
+                        [("p2", GRUNT, (28, 11))])
+    state.counters.clear()
+    spent = [Action("reposition", "e1", start=(4.0, 11.0), to=(10.0, 11.0), cost=6.0)]
+    plan = replan_model(game.context(state), state, "u1", "e1", "firefight", spent)
+    assert [(a.kind, a.target) for a in plan.actions] == [("shoot", "p2")]
+    assert "Unhindered move: it moved first, then fires." in " ".join(plan.explain)
+
+
+def test_the_same_model_fresh_makes_its_order_s_move_then_shoots() -> None:
+    # The same order, model and target from where e1 started (24" from p2), nothing spent:
+    # the order's move first (a Reposition of 6" towards p2's 12"), then the shot from its
+    # end; the Dash that would bring it 3" nearer is not made.
+    game, state = setup([("u1", 4, [("e1", GRUNT, (4, 11))])],
+                        [("p2", GRUNT, (28, 11))])
+    state.counters.clear()
+    plan = plan_activation(game.context(state), state, "u1")
+    assert [(a.kind, a.target) for a in plan.actions] == [("reposition", None),
+                                                          ("shoot", "p2")]

@@ -54,6 +54,12 @@ def test_propose_choose_play_and_show(runner: CliRunner, tmp_path: Path,
         2, 2, "group")
     assert threat["proposed"]["level"] == 3 and threat["asked"]["board"] == \
         "gallowdark-corridors"
+    # the save keeps the set-up mission's seed; what players are shown never holds it (with
+    # the mission file it would place every hidden counter and roll every die to come)
+    assert threat["seed"] == 7
+    live = json.loads(runner.invoke(main, ["campaign", "show", "Vesper", "--saves",
+                                           str(saves), "--json"]).stdout)["threat"]
+    assert "seed" not in live and (live["mission"], live["level"]) == (2, 2)
     # the table set up and waiting: the autopilot accepts it and plays it out
     second = runner.invoke(main, [*play, "--autopilot", "objective"])
     assert second.exit_code == 0, second.output

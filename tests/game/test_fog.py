@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter as Tally
+from typing import Any
 
 import pytest
 
@@ -425,6 +426,41 @@ def test_stacked_counters_resolve_where_the_host_was_even_after_a_false_alarm() 
     assert state.counters["c2"].resolved and state.counters["c3"].resolved
     first = state.operatives[state.units["u2"].models[0]]
     assert first.at == (12.0, 3.0)  # where c1 was spotted, not where the false alarm sent it
+    # c1 has no unit to join: c2's grunt is a unit of its own, which c3 (joined to c2) joins
+    assert state.units["u2"].models == ["grunt-2", "grunt-3"]
+    assert state.units["u3"].merged_into == "u2" and state.units["u3"].models == []
+
+
+def _stack_of_three(setting: str) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """c3 joined c2, which joined c1 (hidden-enemy row 3), spotted together. Dice: c1 rolls
+    2 enemies (face 3; grunts, order 5), c2 and c3 1 enemy each (grunt; orders 2 and 3)."""
+    game, state = make(SPLIT, [(2, 2)], counters=[("c1", (12.0, 3.0), 5),
+                                                  ("c2", (13.0, 5.0), 3),
+                                                  ("c3", (13.0, 5.0), 2)],
+                       settings={"joined_counters": setting})
+    state.counters["c2"].joined = "c1"
+    state.counters["c3"].joined = "c2"
+    state.dice = ScriptedDice(faces=[3, 1, 1, 5, 2, 1, 2, 2, 1, 3])
+    return game, state, check_spotting(game, state)
+
+
+def test_a_counter_that_joined_a_counter_is_one_unit_with_it_once_spotted() -> None:
+    # 003 hidden enemy row 3: "If joins with higher command unit, take on command then begin
+    # acting on the new command": the stack is one unit, on the host's order (command 5).
+    _, state, events = _stack_of_three("one_unit")
+    u1 = state.units["u1"]
+    assert u1.models == ["grunt-2", "grunt-3", "grunt-4", "grunt-5"] and u1.command == 5
+    assert all(state.operatives[m].owner == "u1" for m in u1.models)
+    assert [(e["unit"], e["into"], e["command"]) for e in events if e["type"] == "merged"] == [
+        ("u2", "u1", 5), ("u3", "u1", 5)]
+    assert state.units["u2"].models == [] and state.units["u3"].models == []
+
+
+def test_joined_counters_apart_keeps_each_counter_s_own_unit_and_order() -> None:
+    _, state, events = _stack_of_three("apart")
+    assert [(u.models, u.command) for u in state.units.values()] == [
+        (["grunt-2", "grunt-3"], 5), (["grunt-4"], 2), (["grunt-5"], 3)]
+    assert not [e for e in events if e["type"] == "merged"]
 
 
 # -- statistics over many seeds ----------------------------------------------------------------
