@@ -215,6 +215,10 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     t.stance = stance
     if t.ap <= 0:
         return t.result
+    idle = referee.shaken_refusal(t.facts())  # 2018: a shaken model does nothing at all
+    if idle is not None:
+        t.plan.explain.append(f"{idle}.")
+        return t.result
     _look_around(t)
     if _locked_in_combat(t) or _started_in_combat(t) or _phase_2018(t):
         return t.result

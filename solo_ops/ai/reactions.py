@@ -20,25 +20,26 @@ from __future__ import annotations
 from solo_ops.ai.context import Action, Context
 from solo_ops.ai.shooting import choose_shot
 from solo_ops.game.state import PLAYER, State
-from solo_ops.rules import kt2018, reach
+from solo_ops.rules import kt2018, reach, referee
 
 
 def may_react(ctx: Context, state: State, model_id: str) -> str | None:
-    """Why the enemy model ``model_id`` cannot React now (None: it can): the rule both sides
-    ask (:func:`solo_ops.rules.kt2018.may_react`: within 1" of a player model, or it Advanced,
-    Fell Back, Retreated or attempted a charge). The Pariah Nexus effects that forbid a
-    Reaction (Chronovorric Field) are asked by the caller, which knows them
-    (:func:`solo_ops.game.pariah.react_refusal`)."""
+    """Why the enemy model ``model_id`` cannot React now (None: it can): the rules both sides
+    ask (:func:`solo_ops.rules.referee.shaken_words` and :func:`solo_ops.rules.kt2018.may_react`:
+    it is shaken, it is within 1" of a player model, or it Advanced, Fell Back, Retreated or
+    attempted a charge). The Pariah Nexus effects that forbid a Reaction (Chronovorric Field)
+    are asked by the caller, which knows them (:func:`solo_ops.game.pariah.react_refusal`)."""
     model = state.operatives[model_id]
     if model.at is None or not model.on_table:
         return f"{model.label} is not on the table"
     near = next((o for o in state.living(PLAYER) if o.at is not None and reach.engaged_2018(
         ctx.terrain, model.at, model.radius, o.at, o.radius)), None)
-    why = kt2018.may_react(engaged=near is not None, moved_how=model.moved_how,
-                           advanced=model.advanced, charged=model.charged)
+    why = referee.shaken_words(state.edition, model.shaken) or kt2018.may_react(
+        engaged=near is not None, moved_how=model.moved_how, advanced=model.advanced,
+        charged=model.charged)
     if why is None:
         return None
-    if near is not None:
+    if near is not None and not model.shaken:
         return f"{model.label} is within 1\" of {near.name}: it cannot React"
     return f"{model.label} cannot React: {why}"
 

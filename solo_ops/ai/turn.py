@@ -127,7 +127,7 @@ class _Turn:
             who=self.op.label, edition=self.edition, apl=apl,
             ap_used=apl - self.ap if self.edition == "kt2024" else 0, done=tuple(self.done),
             heavy=self.heavy, moved_how=moved_how, phase=self.phase, stance=self.stance,
-            started_within=self.state.started_within(self.op))
+            started_within=self.state.started_within(self.op), shaken=self.op.shaken)
 
     def may(self, kind: str) -> bool:
         """Whether ``kind`` may come next by the referee (control range aside: see

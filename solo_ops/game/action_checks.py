@@ -80,7 +80,7 @@ def activation(state: State, op: Operative) -> referee.Activation:
         counteracting=state.counteracting, carrying=op.carrying,
         picked_up="carry" in op.actions_taken, phase=state.phase,
         stance=op.stance if state.edition == "kt2024" else None,
-        started_within=state.started_within(op))
+        started_within=state.started_within(op), shaken=op.shaken)
 
 
 

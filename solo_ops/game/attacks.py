@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.dice import Dice
 from solo_ops.core.model import DiceExpr, Weapon, WeaponType
-from solo_ops.rules import killzones, kt2018, kt2024, odds, odds_2018
+from solo_ops.rules import killzones, kt2018, kt2024, odds, odds_2018, reach
 
 if TYPE_CHECKING:
     from solo_ops.game.state import State
@@ -614,20 +614,30 @@ def injury_2018(dice: Dice, op: Any, extra: Sequence[tuple[str, int]] = (), *,
     return outcome
 
 
+NERVE_FRIENDS = 2.0
+"""Inches: the other unshaken friendly models within this of a model testing its nerve take 1
+from the roll each (004 Nerve Tests)."""
+
+
 def nerve_test_2018(dice: Dice, state: State, op: Any,
-                    extra: Sequence[tuple[str, int]] = ()) -> tuple[bool, Any]:
+                    extra: Sequence[tuple[str, int]] = (), *,
+                    terrain: Terrain | None = None) -> tuple[bool, Any]:
     """Roll a Nerve test for ``op``: D6, +1 per other friendly model shaken or out of action,
-    -1 per other unshaken friendly model within 2", plus ``extra`` (the effects in force:
-    004 Fear Matrix); failed if over Leadership, always passed on an unmodified 1. Returns
-    (passed, the logged roll)."""
+    -1 per other unshaken friendly model within 2" (measured around the walls of ``terrain``:
+    004 "Distances cannot be measured through these walls"; None: open ground), plus
+    ``extra`` (the effects in force: 004 Fear Matrix); failed if over Leadership, always
+    passed on an unmodified 1. Returns (passed, the logged roll)."""
     friends = [o for o in state.side(op.side) if o is not op]
     gone = sum(1 for o in friends if o.down or o.shaken)
     near = 0
     for o in friends:
-        if o.down or o.shaken or getattr(o, "at", None) is None:
+        at = getattr(o, "at", None)
+        if o.down or o.shaken or at is None:
             continue
         gap = _gap(op, o)
-        if gap is not None and gap <= 2.0 + 1e-9:
+        if gap is not None and gap <= NERVE_FRIENDS + 1e-9 and terrain is not None:
+            gap = reach.route_gap(terrain, op.at, op.radius, at, o.radius)
+        if gap is not None and gap <= NERVE_FRIENDS + 1e-9:
             near += 1
     entry = dice.d6(f"Nerve test: {_name(op)}", kt2018.nerve_modifiers(gone, near, extra))
     leadership = int(_profile(op).leadership)

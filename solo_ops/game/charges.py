@@ -1,8 +1,9 @@
 """The enemy's charges in play: a planned charge carried out (:func:`enemy_charge`: the 2024
 Charge move, or the Kill Team 2018 charge roll and the move along the planned route as far as
-it allows), and in Kill Team 2018 the charge declared first (:func:`declare_charge`) when its
-target may React (:func:`reaction_due`; why it may not, :func:`no_reaction`), then rolled once
-the players have answered (:func:`charge_after_reaction`).
+it allows; one that falls short as close to its target as it can), and in Kill Team 2018 the
+charge declared first (:func:`declare_charge`) when its target may React
+(:func:`reaction_due`; why it may not, :func:`no_reaction`), then rolled once the players have
+answered (:func:`charge_after_reaction`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from solo_ops.game import pariah, placing
 from solo_ops.game.mines import check_mines
 from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.play2018 import may_not_react, overwatch_hits_on
-from solo_ops.game.state import PLAYER, Operative, State
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
 from solo_ops.rules import kt2018, reach
 from solo_ops.rules.reach import round_point as _r
@@ -203,6 +204,8 @@ def _rolled_charge(game: Game, state: State, op: Operative, target: Operative, a
             if there is not None and reaches(there):
                 rerouted, end, walk, success = blocked, there, walk_there, True
                 blocked = None
+    if not success:  # 004: "as close as possible" to its target, not within 1" of an enemy
+        end, walk = _as_close_as_possible(game, state, op, target, float(rolled), end, walk)
     old = op.at
     op.at = (float(end[0]), float(end[1]))
     op.charged = success
@@ -225,6 +228,50 @@ def _rolled_charge(game: Game, state: State, op: Operative, target: Operative, a
                    + "."})
     return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
                                                                 walk.points)
+
+
+FAILED_CHARGE_GRID = 0.25
+"""Inches: the spacing of the points a failed 2018 charge may end on, besides the end of its
+planned route (:func:`_as_close_as_possible`)."""
+
+
+def _as_close_as_possible(game: Game, state: State, op: Operative, target: Operative,
+                          rolled: float, end: Any, walk: Any) -> tuple[Any, Any]:
+    """Where a Kill Team 2018 charge that falls short ends, and the walk there. 004 Charge
+    Move: "If the charge roll is insufficient ... the model can move up to its charge
+    distance, as long as that move takes it as close as possible to at least one of the
+    targets of its charge, and not within 1" of any enemy models" -- the players' check
+    (:mod:`solo_ops.game.player_moves`) holds their models to "closer", measured around the
+    walls. Of the points the roll's movement reaches around every base without coming
+    within 1" of an enemy model (the target included: the charge failed), on a
+    :data:`FAILED_CHARGE_GRID` grid, and the end of the planned route (``end``, ``walk``),
+    the one nearest the target around the walls (the cheaper of two as near); where it
+    stands when none is nearer (it does not move)."""
+    terrain = game.terrain(state)
+    assert op.at is not None and target.at is not None
+    start = (float(op.at[0]), float(op.at[1]))
+    enemies = [o for o in state.living(PLAYER if op.side != PLAYER else ENEMY)
+               if o.at is not None]
+    keep_out = [(x, y, float(o.radius) + reach.CONTROL_RANGE)
+                for o in enemies for x, y in [o.at or (0.0, 0.0)]]
+    others = [b[:3] for b in state.bases(exclude=(op.id, *(o.id for o in enemies)))]
+    got = terrain.routes.reachable(start, op.radius, rolled, blockers=others + keep_out,
+                                   spacing=FAILED_CHARGE_GRID)
+    points = [tuple(map(float, p)) for p in got.points[1:]]
+    costs = [float(c) for c in got.cost[1:]]
+    walks: list[Any] = [lambda i=i: got.walk_of(i + 1) for i in range(len(points))]
+    if math.dist(end, start) > 1e-9 and not reach.within_reach(terrain, op, enemies, at=end):
+        points.append((float(end[0]), float(end[1])))
+        costs.append(float(walk.cost))
+        walks.append(lambda: walk)
+    before = reach.route_gap(terrain, start, op.radius, target.at, target.radius)
+    if not points:
+        return start, terrain.routes.walk_through((start, start), op.radius)
+    gaps = terrain.routes.distances(target.at, target.radius, points, op.radius)
+    best = min(range(len(points)), key=lambda i: (round(float(gaps[i]), 6), costs[i], i))
+    if not float(gaps[best]) < before - 1e-6:
+        return start, terrain.routes.walk_through((start, start), op.radius)
+    return points[best], walks[best]()
 
 
 def _way_now(game: Game, state: State, op: Operative, target: Operative

@@ -38,7 +38,7 @@ def activation(state: State, op: Operative, spent: Sequence[Action],
                              phase=state.phase,
                              moved_how=op.moved_how if state.edition == "kt2018" else None,
                              stance=op.stance if state.edition == "kt2024" else None,
-                             started_within=state.started_within(op))
+                             started_within=state.started_within(op), shaken=op.shaken)
     for done in spent:
         if state.edition == "kt2018" and done.kind not in ("operate_hatch", *referee.MOVES):
             continue  # 2018: a move and a door opened on its way are what matter

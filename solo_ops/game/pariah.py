@@ -30,7 +30,7 @@ from solo_ops.core.effects import Effect, Place
 from solo_ops.game.places import place_shapes as place_shapes
 from solo_ops.game.places import terrain_changes as terrain_changes
 from solo_ops.game.state import Operative, State
-from solo_ops.rules import kt2018, pariah
+from solo_ops.rules import kt2018, pariah, referee
 from solo_ops.rules.pariah import Situation
 
 if TYPE_CHECKING:
@@ -211,8 +211,9 @@ def react_refusal(game: Game, state: State, op: Operative, engaged: bool) -> str
     effects = in_force(game)
     if effects:
         forbidden = pariah.react_forbidden(effects, situation(game, state, model=op))
-    return kt2018.may_react(engaged=engaged, moved_how=op.moved_how, advanced=op.advanced,
-                            charged=op.charged, forbidden_by=forbidden)
+    return referee.shaken_words(state.edition, op.shaken) or kt2018.may_react(
+        engaged=engaged, moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
+        forbidden_by=forbidden)
 
 
 def retreat_distance(game: Game, state: State, op: Operative) -> tuple[float, str | None]:

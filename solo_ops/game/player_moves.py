@@ -270,9 +270,13 @@ def _enemy_reaction(game: Game, state: State, op: Operative, how: str,
     player with the enemy's other attacks (setting ``enemy_attacks: player``)."""
     if state.edition != "kt2018" or how != "charge" or target is None or target.side != ENEMY:
         return []
-    from solo_ops.ai.reactions import overwatch
+    from solo_ops.ai.reactions import may_react, overwatch
     from solo_ops.game.shots import resolve_shot, shot_cover
 
+    why = may_react(game.context(state), state, target.id)
+    if why is not None:  # the game says why, as for the players' models (docs/rules.md)
+        return [{"type": "cannot_react", "operative": target.id,
+                 "why": why.removesuffix(": it cannot React")}]
     shot = overwatch(game.context(state), state, target.id, op.id)
     if shot is None:
         return []

@@ -318,7 +318,8 @@ def morale_2018(game: Game, state: State) -> list[dict[str, Any]]:
                 continue
             assert state.dice is not None
             passed, entry = attacks.nerve_test_2018(state.dice, state, op,
-                                                    pariah.nerve_modifiers(game, state, op))
+                                                    pariah.nerve_modifiers(game, state, op),
+                                                    terrain=game.terrain(state))
             if not passed:
                 op.shaken = True
             events.append({"type": "nerve_test", "operative": op.id, "roll": entry.value,

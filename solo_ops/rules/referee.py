@@ -30,7 +30,8 @@ control range, if any). Each refusal is one sentence naming the rule and its sou
   new action (:func:`rest_of_move`; its allowance is what the move left, the caller's);
 * Kill Team 2018: a model moves once in the movement phase (004); it fires in the shooting
   phase, not after Falling Back, after an Advance only an Assault weapon, and not after a
-  charge (004 "cannot shoot ... if it charged").
+  charge (004 "cannot shoot ... if it charged"); a shaken model does nothing at all (004
+  Nerve Tests "cannot do anything until it is no longer shaken").
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ class Activation:
     carries) and ``picked_up`` (it picked that friend up this turn). Kill Team 2018:
     ``phase``, ``moved_how`` (how it moved this battle round) and ``started_within`` (the
     enemy it stood within 1" of as the movement phase began, in the movement phase; None:
-    none). ``stance``: the Kill Team
+    none) and ``shaken`` (a failed Nerve test, until the next morale phase). ``stance``: the
+    Kill Team
     2024 order (``engage`` or ``conceal``), or None while it is not chosen yet (the planner
     chooses it from the actions it picks)."""
 
@@ -95,6 +97,7 @@ class Activation:
     phase: str = "firefight"
     stance: str | None = None
     started_within: str | None = None
+    shaken: bool = False
 
     def after(self, kind: str, weapon: Weapon | None = None) -> Activation:
         """The activation once ``kind`` is done (with ``weapon`` for a shot): its AP spent,
@@ -256,6 +259,26 @@ def _within_refusal_2018(act: Activation, kind: str, holder: str | None) -> str 
     return None
 
 
+SHAKEN = ("is shaken (a failed Nerve test): it cannot do anything until it is no longer "
+          "shaken (004 Nerve Tests)")
+"""Why a shaken model does nothing, after its name: no action, no Reaction (Kill Team 2018)."""
+
+
+def shaken_refusal(act: Activation) -> str | None:
+    """Kill Team 2018 Nerve Tests: a shaken model "cannot do anything until it is no longer
+    shaken" (004): no action of any kind, nor a Reaction (:func:`shaken_words`)."""
+    if act.edition == "kt2018" and act.shaken:
+        return f"{act.who} {SHAKEN}"
+    return None
+
+
+def shaken_words(edition: str, shaken: bool) -> str | None:
+    """Why a charged model cannot React because it is shaken (Kill Team 2018), in the words of
+    :func:`solo_ops.rules.kt2018.may_react`'s reasons ("it is shaken ..."), or None. Both
+    sides' Reactions ask it first."""
+    return f"it {SHAKEN}" if edition == "kt2018" and shaken else None
+
+
 def carry_refusal(act: Activation, kind: str) -> str | None:
     """003 Carrying: picking a friend up "ends all actions for this turn"."""
     if act.picked_up and act.carrying is not None:
@@ -307,7 +330,8 @@ def refusal(act: Activation, kind: str, *, weapon: Weapon | None = None,
     carrying, the 2018 timing, AP and the sequence table, the order, Heavy, then control range
     (``holder``; ``check_control`` False when the caller judges a portal fight or has not
     measured it)."""
-    for why in (carry_refusal(act, kind), timing_refusal_2018(act, kind, weapon),
+    for why in (shaken_refusal(act), carry_refusal(act, kind),
+                timing_refusal_2018(act, kind, weapon),
                 started_within_refusal(act, kind),
                 spend_refusal(act, kind), order_refusal(act, kind, weapon),
                 heavy_move_refusal(act, kind),

@@ -70,7 +70,9 @@ def test_a_players_charge_is_declared_rolled_then_moved_and_can_fail() -> None:
     _activate(game, state)
     state.operatives["e1"].advanced = True  # it cannot React (004 Advancing)
     record = step(game, state, {"type": "move", "how": "charge", "target": "e1"})
-    assert [e["type"] for e in record["events"]] == ["charge_declared", "move_roll"]
+    assert [e["type"] for e in record["events"]] == ["charge_declared", "cannot_react",
+                                                     "move_roll"]
+    assert record["events"][1]["why"] == "e1 cannot React: it Advanced this battle round"
     assert state.operatives["a1"].charge_roll == 3
     with pytest.raises(RuleError, match="the charge roll allows 3\""):
         step(game, state, {"type": "move", "to": [10.3, 10]})  # within 1" of e1: 6.3" away

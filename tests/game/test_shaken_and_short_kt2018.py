@@ -1,0 +1,134 @@
+"""Kill Team 2018, rules that bind both sides alike (004). Nerve Tests: "If the result of the
+Nerve test exceeds the model's Leadership characteristic, the test is failed. The model is
+shaken, and cannot do anything until it is no longer shaken"; the roll takes 1 for "Each other
+friendly model (other than shaken models) within 2" of the model", measured as every 2018
+distance is: "Distances cannot be measured through these walls". Charge Move: a charge that
+falls short moves "as close as possible to at least one of the targets of its charge".
+
+The board is the portal table (tests/support/portal_board.py): 30" x 22", a wall along x = 15
+with a closed door at y 10-12, 25.4 mm bases (radius 0.5"). The players' a1 and the enemy's
+e1 are troopers with a 24" gun (Fire Teams command 1: remain stationary, fire at will).
+"""
+
+from __future__ import annotations
+
+from solo_ops.ai import reactions
+from solo_ops.ai.planner import Action, plan_activation
+from solo_ops.core.dice import ScriptedDice
+from solo_ops.game import attacks, charges
+from solo_ops.game.engine import step
+from solo_ops.rules import referee
+from tests.support.portal_board import start
+
+SHAKEN = "cannot do anything until it is no longer shaken (004 Nerve Tests)"
+
+
+def _game(enemy_at: tuple[float, float] = (12, 11)) -> tuple:
+    """a1 at (4, 11) and e1 8" east of it in the open, in the movement phase."""
+    return start({"a1": (4, 11)}, edition="kt2018", enemy_at=enemy_at)
+
+
+def test_a_shaken_enemy_model_does_nothing_in_any_phase() -> None:
+    game, state = _game()
+    e1 = state.operatives["e1"]
+    state.phase = "shooting"
+    steady = plan_activation(game.context(state), state, "u1", "shooting")
+    assert [(a.kind, a.target) for a in steady.actions] == [("shoot", "a1")]
+    e1.shaken = True
+    for phase in ("movement", "shooting", "fight"):
+        state.phase = phase
+        plan = plan_activation(game.context(state), state, "u1", phase)
+        assert plan.actions == [], phase
+        assert f"e1 is shaken (a failed Nerve test): it {SHAKEN}." in plan.explain
+
+
+def test_a_shaken_enemy_model_fires_no_overwatch_at_a_charger() -> None:
+    game, state = _game()
+    ctx = game.context(state)
+    assert reactions.overwatch(ctx, state, "e1", "a1") is not None  # steady: it would fire
+    state.operatives["e1"].shaken = True
+    assert reactions.overwatch(ctx, state, "e1", "a1") is None
+    assert reactions.may_react(ctx, state, "e1") == f"e1 cannot React: it is shaken (a failed " \
+                                                     f"Nerve test): it {SHAKEN}"
+
+
+def test_a_shaken_player_model_is_not_asked_to_react_to_a_charge() -> None:
+    game, state = _game(enemy_at=(9, 11))
+    e1 = state.operatives["e1"]
+    charge = Action("charge", "e1", start=e1.at, route=(e1.at, (5.5, 11.0)), target="a1")
+    assert charges.reaction_due(game, state, e1, charge)  # steady: a1 is asked
+    state.operatives["a1"].shaken = True
+    assert not charges.reaction_due(game, state, e1, charge)
+    told = charges.no_reaction(game, state, charge)
+    assert [e["type"] for e in told] == ["charge_declared", "cannot_react"]
+    assert told[1]["why"] == f"a1 cannot React: it is shaken (a failed Nerve test): it {SHAKEN}"
+
+
+def test_the_referee_refuses_a_shaken_model_every_action() -> None:
+    for kind, phase in (("normal", "movement"), ("advance", "movement"), ("charge", "movement"),
+                        ("fall_back", "movement"), ("shoot", "shooting"), ("fight", "fight")):
+        act = referee.Activation(who="Vale", edition="kt2018", phase=phase, shaken=True)
+        assert referee.refusal(act, kind, check_control=False) == (
+            f"Vale is shaken (a failed Nerve test): it {SHAKEN}")
+        steady = referee.Activation(who="Vale", edition="kt2018", phase=phase)
+        assert "shaken" not in str(referee.refusal(steady, kind, check_control=False))
+    # Kill Team 2024 has no Nerve tests: the flag means nothing there
+    act = referee.Activation(who="Vale", edition="kt2024", shaken=True)
+    assert referee.refusal(act, "reposition", check_control=False) is None
+
+
+def test_a_friend_behind_a_wall_does_not_steady_a_nerve_test() -> None:
+    # a1 and a2 stand 0.4" apart, edge to edge, on either side of the wall, the door shut:
+    # no way round, so a2 is not within 2" of a1 (the straight line would say 0.4")
+    game, state = start({"a1": (14.3, 17), "a2": (15.7, 17)}, edition="kt2018")
+    terrain = game.terrain(state)
+    a1 = state.operatives["a1"]
+    dice = ScriptedDice(faces=[4, 4])
+    _, walled = attacks.nerve_test_2018(dice, state, a1, terrain=terrain)
+    assert walled.modifiers == () and walled.value == 4
+    # on open ground (no terrain given) the same two would be within 2": the -1 applies
+    _, open_ground = attacks.nerve_test_2018(dice, state, a1)
+    assert open_ground.modifiers == (('friends within 2"', -1),) and open_ground.value == 3
+
+
+def test_a_friend_on_the_same_side_of_the_wall_steadies_it() -> None:
+    game, state = start({"a1": (14.3, 17), "a2": (14.3, 18.8)}, edition="kt2018")
+    a1 = state.operatives["a1"]
+    _, entry = attacks.nerve_test_2018(ScriptedDice(faces=[4]), state, a1,
+                                       terrain=game.terrain(state))
+    assert entry.modifiers == (('friends within 2"', -1),) and entry.value == 3
+
+
+
+def test_a_failed_charge_ends_as_close_as_possible_not_along_a_detour() -> None:
+    """004 Charge Move: "the model can move up to its charge distance, as long as that move
+    takes it as close as possible to at least one of the targets of its charge". e1 at (12, 11)
+    charges a1 at (4, 11) along a route planned through (12, 15) (a base stood in the straight
+    way when it was planned; it is gone now), and rolls 3 of the 7" it needs: it moves 3"
+    straight at a1, to (9, 11), 4" from it edge to edge -- not 3" north along the detour,
+    which would end 7.5" away, farther than it started (7")."""
+    game, state = _game(enemy_at=(12, 11))
+    e1 = state.operatives["e1"]
+    state.phase = "movement"
+    state.dice = ScriptedDice(faces=[1, 2])
+    plan = Action("charge", "e1", start=e1.at, route=((12.0, 11.0), (12.0, 15.0), (5.5, 11.0)),
+                  target="a1")
+    events = charges.enemy_charge(game, state, e1, plan)
+    failed = next(e for e in events if e["type"] == "charge_failed")
+    assert failed["roll"] == 3 and failed["to"] == [9.0, 11.0] and failed["cost"] == 3.0
+    assert e1.at == (9.0, 11.0) and e1.moved_how == "charge" and not e1.charged
+
+
+
+def test_a_players_charge_at_an_enemy_that_cannot_react_says_why() -> None:
+    """docs/rules.md, who may React: "a model that cannot React is charged at once and the
+    game says why" -- for the enemy's models too (here: shaken, so no Overwatch)."""
+    game, state = _game(enemy_at=(9, 11))
+    state.operatives["e1"].shaken = True
+    step(game, state, {"type": "activate", "operative": "a1"})
+    state.dice = ScriptedDice(faces=[6, 6])
+    record = step(game, state, {"type": "move", "how": "charge", "target": "e1"})
+    assert [e["type"] for e in record["events"]] == ["charge_declared", "cannot_react",
+                                                     "move_roll"]
+    assert record["events"][1]["why"] == f"e1 cannot React: it is shaken (a failed Nerve " \
+                                         f"test): it {SHAKEN}"
