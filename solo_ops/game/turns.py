@@ -44,7 +44,7 @@ def why_not_ready(game: Game, state: State, op: Operative) -> str | None:
     if op.activated:
         return f"it has already acted this {period}"
     if state.edition == "kt2018" and op.shaken:
-        return "it is Shaken (a failed Nerve test): it does not act"
+        return f"it {referee.SHAKEN}"
     if state.edition == "kt2018" and state.phase == "fight" and not engaged_2018(game, state, op):
         return "no enemy model is within 1\" of it to fight"
     if state.edition == "kt2018" and state.phase == "shooting":

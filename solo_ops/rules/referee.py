@@ -77,12 +77,11 @@ class Activation:
     activation, if any), ``moved_how`` (a move made before these actions: a carrier always
     counts as having moved), ``counteracting``. Both editions: ``carrying`` (the friend it
     carries) and ``picked_up`` (it picked that friend up this turn). Kill Team 2018:
-    ``phase``, ``moved_how`` (how it moved this battle round) and ``started_within`` (the
-    enemy it stood within 1" of as the movement phase began, in the movement phase; None:
-    none) and ``shaken`` (a failed Nerve test, until the next morale phase). ``stance``: the
-    Kill Team
-    2024 order (``engage`` or ``conceal``), or None while it is not chosen yet (the planner
-    chooses it from the actions it picks)."""
+    ``phase``, ``moved_how`` (how it moved this battle round), ``started_within`` (the enemy
+    it stood within 1" of as the movement phase began, in the movement phase; None: none) and
+    ``shaken`` (a failed Nerve test or an effect, until the next morale phase). ``stance``:
+    the Kill Team 2024 order (``engage`` or ``conceal``), or None while it is not chosen yet
+    (the planner chooses it from the actions it picks)."""
 
     who: str
     edition: str
@@ -259,8 +258,8 @@ def _within_refusal_2018(act: Activation, kind: str, holder: str | None) -> str 
     return None
 
 
-SHAKEN = ("is shaken (a failed Nerve test): it cannot do anything until it is no longer "
-          "shaken (004 Nerve Tests)")
+SHAKEN = ("is shaken: it cannot do anything until it is no longer shaken (004 Nerve "
+          "Tests)")
 """Why a shaken model does nothing, after its name: no action, no Reaction (Kill Team 2018)."""
 
 

@@ -20,7 +20,7 @@ from solo_ops.game.engine import step
 from solo_ops.rules import referee
 from tests.support.portal_board import start
 
-SHAKEN = "cannot do anything until it is no longer shaken (004 Nerve Tests)"
+SHAKEN = "is shaken: it cannot do anything until it is no longer shaken (004 Nerve Tests)"
 
 
 def _game(enemy_at: tuple[float, float] = (12, 11)) -> tuple:
@@ -39,7 +39,7 @@ def test_a_shaken_enemy_model_does_nothing_in_any_phase() -> None:
         state.phase = phase
         plan = plan_activation(game.context(state), state, "u1", phase)
         assert plan.actions == [], phase
-        assert f"e1 is shaken (a failed Nerve test): it {SHAKEN}." in plan.explain
+        assert f"e1 {SHAKEN}." in plan.explain
 
 
 def test_a_shaken_enemy_model_fires_no_overwatch_at_a_charger() -> None:
@@ -48,8 +48,7 @@ def test_a_shaken_enemy_model_fires_no_overwatch_at_a_charger() -> None:
     assert reactions.overwatch(ctx, state, "e1", "a1") is not None  # steady: it would fire
     state.operatives["e1"].shaken = True
     assert reactions.overwatch(ctx, state, "e1", "a1") is None
-    assert reactions.may_react(ctx, state, "e1") == f"e1 cannot React: it is shaken (a failed " \
-                                                     f"Nerve test): it {SHAKEN}"
+    assert reactions.may_react(ctx, state, "e1") == f"e1 cannot React: it {SHAKEN}"
 
 
 def test_a_shaken_player_model_is_not_asked_to_react_to_a_charge() -> None:
@@ -61,7 +60,7 @@ def test_a_shaken_player_model_is_not_asked_to_react_to_a_charge() -> None:
     assert not charges.reaction_due(game, state, e1, charge)
     told = charges.no_reaction(game, state, charge)
     assert [e["type"] for e in told] == ["charge_declared", "cannot_react"]
-    assert told[1]["why"] == f"a1 cannot React: it is shaken (a failed Nerve test): it {SHAKEN}"
+    assert told[1]["why"] == f"a1 cannot React: it {SHAKEN}"
 
 
 def test_the_referee_refuses_a_shaken_model_every_action() -> None:
@@ -69,7 +68,7 @@ def test_the_referee_refuses_a_shaken_model_every_action() -> None:
                         ("fall_back", "movement"), ("shoot", "shooting"), ("fight", "fight")):
         act = referee.Activation(who="Vale", edition="kt2018", phase=phase, shaken=True)
         assert referee.refusal(act, kind, check_control=False) == (
-            f"Vale is shaken (a failed Nerve test): it {SHAKEN}")
+            f"Vale {SHAKEN}")
         steady = referee.Activation(who="Vale", edition="kt2018", phase=phase)
         assert "shaken" not in str(referee.refusal(steady, kind, check_control=False))
     # Kill Team 2024 has no Nerve tests: the flag means nothing there
@@ -130,5 +129,4 @@ def test_a_players_charge_at_an_enemy_that_cannot_react_says_why() -> None:
     record = step(game, state, {"type": "move", "how": "charge", "target": "e1"})
     assert [e["type"] for e in record["events"]] == ["charge_declared", "cannot_react",
                                                      "move_roll"]
-    assert record["events"][1]["why"] == f"e1 cannot React: it is shaken (a failed Nerve " \
-                                         f"test): it {SHAKEN}"
+    assert record["events"][1]["why"] == f"e1 cannot React: it {SHAKEN}"
