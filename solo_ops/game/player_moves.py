@@ -571,7 +571,8 @@ def open_moves(game: Game, state: State) -> dict[str, str | None]:
         return dict.fromkeys(kinds, "no operative is active")
     op = state.operatives[state.active_operative]
     declared = declared_move(op, "", {})[0]
-    if declared and not op.moved:  # a rolled Advance or charge: only its move is left
+    # a rolled Advance or charge: only its move is left, in the movement phase it was rolled in
+    if declared and not op.moved and state.phase == "movement":
         word = "an Advance" if declared == "advance" else "a charge"
         return {how: None if how == declared else f"{op.name} has declared {word}: its move "
                 "follows the roll" for how in kinds}

@@ -134,7 +134,10 @@ def _shots(table: GameTable, first: str | None
             choices.append(_offer(f"{name}: I rolled it…",
                                   fill=f"shoot {foe.id} with {name} damage "))
         out.append(_offer(f"{_named(short, foe.id)}{away}", target=foe.id, choices=choices))
+    # the reason itself when every enemy is refused for one (a Heavy weapon after a move, say)
+    reasons = {targets[foe.id]["why"] for foe in foes}
     why = None if out else (
+        str(next(iter(reasons))) if len(reasons) == 1 and None not in reasons else
         "no enemy is in sight and range" + ("" if not foes else
                                             ": tap an enemy on the board to see why"))
     return out, why, targets

@@ -72,6 +72,11 @@ def api_get(url: str, **params: str) -> httpx.Response:
     return _http().get(url, params=params or None)
 
 
+def api_post(url: str, body: dict[str, Any]) -> httpx.Response:
+    """POST the JSON ``body`` to ``url`` (a served page's API: an answer from another phone)."""
+    return _http().post(url, json=body)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -159,6 +159,7 @@ async function send(answer) {
   } catch (e) {
     setSending(false);
     window.soloOpsBoard.afterSending(true);
+    page.unreachable = true;  // said until the server is back (refresh, linkState)
     say(`✗ the server cannot be reached (${e.message}); the page reconnects by itself`, true);
     return;
   }
@@ -544,6 +545,9 @@ async function refresh(full) {
       addNarration(view.narration, true);
     }
     const changed = !page.view || view.steps !== page.steps || full;
+    if (changed && !first && !page.unreachable && $("message").classList.contains("bad")) {
+      say("");  // a refusal belongs to the question it answered: the game has moved on
+    }
     page.view = view;
     page.steps = view.steps;
     if (changed) window.soloOpsBoard.hidePreview();
