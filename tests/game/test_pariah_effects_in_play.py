@@ -59,6 +59,22 @@ def test_after_the_rolled_advance_is_made_no_move_is_offered() -> None:
     assert all(why is not None for why in after.values()), after
 
 
+def test_a_charge_declared_and_not_moved_offers_no_move_in_the_fight_phase() -> None:
+    """A charge declared and rolled in the movement phase but never moved (the model ended
+    its activation there) is no move to make later: in the fight phase every move is refused
+    for the phase, as the answer itself is (the phone offered "charge", each tap refused)."""
+    from solo_ops.game.player_moves import open_moves
+
+    game, state = start({}, faces=[6, 1, 1, 2], e1=(12, 10))
+    _activate(game, state)
+    state.operatives["e1"].advanced = True  # it cannot React (004 Advancing)
+    step(game, state, {"type": "move", "how": "charge", "target": "e1"})
+    assert open_moves(game, state)["charge"] is None  # its move follows the roll
+    state.phase = "fight"
+    offered = open_moves(game, state)
+    assert set(offered.values()) == {"models move in the movement phase"}, offered
+
+
 def test_a_players_charge_is_declared_rolled_then_moved_and_can_fail() -> None:
     """004 Charge Move: "make a charge roll by rolling 2D6. The charging model can move up to
     this number of inches ... If the model cannot finish its move while following these
