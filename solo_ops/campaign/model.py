@@ -33,6 +33,7 @@ from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
+from solo_ops.core.names import reserved_player
 from solo_ops.core.seal import SEAL_KEY
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
@@ -304,6 +305,8 @@ def parse_squad(data: Any, source: str | None) -> Squad:
     """
     s = Fields(data, source).only(SQUAD_KEYS)
     player = s.text("player")
+    if reserved_player(player):
+        raise s.error("player", str(reserved_player(player)))
     items = s.sequence("models")
     if not items:
         raise s.error("models", "a squad needs at least one model")

@@ -13,16 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-import shapely
 
 from solo_ops.cli.board import load_board
 from solo_ops.cli.common import emit_json, json_option
-from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.errors import InputError
 from solo_ops.core.fields import parse_point_text
 from solo_ops.core.limits import LIMITS
 from solo_ops.core.model import MM_PER_INCH
-from solo_ops.geometry.board import Board
-from solo_ops.geometry.shapes import feature_area
+from solo_ops.geometry.board import Board, terrain_at, terrain_words
 from solo_ops.geometry.terrain import Terrain
 from solo_ops.rules import killzones
 
@@ -43,16 +41,9 @@ def check_point(board: Board, text: str, option: str) -> tuple[float, float]:
     if not board.on_board(x, y):
         raise InputError(f"point {x:g},{y:g} is off the {board.width:g} x {board.depth:g} "
                          "board", source=option)
-    for feature in board.features:
-        if not feature.blocks_movement:
-            continue
-        area = feature_area(feature)
-        if shapely.contains_xy(area.buffer(-1e-9), x, y):
-            kind = "pitfall" if "pitfall" in feature.effective_traits else (
-                "closed " + ("hatch" if feature.has("hatch") else "door")
-                if feature.closed_portal else "wall")
-            raise InputError(f"point {x:g},{y:g} is inside {kind} {excerpt(feature.id)}",
-                             source=option)
+    solid = terrain_at(board.features, x, y)
+    if solid is not None:
+        raise InputError(f"point {x:g},{y:g} is inside {terrain_words(solid)}", source=option)
     return (x, y)
 
 

@@ -23,7 +23,7 @@ from solo_ops.core.tables import simple_table
 from solo_ops.game.engine import new_game
 from solo_ops.game.generator import Candidate, Options, generate
 from solo_ops.geometry.board import parse_board
-from solo_ops.io import library
+from solo_ops.io import library, pictures
 from solo_ops.io.opening import refuse_replacing
 from solo_ops.io.roster import parse_roster
 from solo_ops.io.scenario import check_squad, parse_scenario
@@ -206,6 +206,7 @@ def new_command(board: str | None, roster: str | None, squads: tuple[str, ...],
     out = _scenario_path(out, seed, force)
     picture = picture or out.with_suffix(".png")
     refuse_replacing(picture, "--picture")  # before any work: never over a save or scenario
+    pictures.check_picture_path(picture, folder_made_later=picture.parent == out.parent)
     out_dir = out.resolve().parent
     boards = _shipped("board")
     rosters = _shipped("roster")

@@ -24,3 +24,15 @@ def join_names(names: Sequence[str]) -> str:
     if len(names) <= 2:
         return " and ".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+HOST = "host"
+"""The name a served game gives its host's link (:mod:`solo_ops.session.links`): no player may
+be called so, whatever the case, or that player's link would answer for everyone."""
+
+
+def reserved_player(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (it is the host's), or None when it can."""
+    if name.strip().casefold() == HOST:
+        return f"'{name}' is the name of the host's link in a served game; choose another name"
+    return None

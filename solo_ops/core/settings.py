@@ -161,6 +161,14 @@ _CHOICES = {
 }
 
 
+MAX_DISTANCE = 100.0
+"""Inches: the longest a distance setting may be (a table is at most 60" a side,
+:data:`solo_ops.core.limits.BOARD`): a hidden move of 100000" once asked for a grid of a
+terabyte, and the save could never be resumed."""
+MIN_DISTANCE = {"counter_spacing": 0.1}
+"""The shortest some distance settings may be (a grid's spacing of 0 would never end)."""
+
+
 def parse_settings(data: Any, source: str | None, path: str = "settings") -> Settings:
     """Read a ``settings:`` mapping; unknown names and bad values name the setting."""
     if data is None:
@@ -177,8 +185,9 @@ def parse_settings(data: Any, source: str | None, path: str = "settings") -> Set
             values[name] = doc.boolean(name)
         elif isinstance(default, int):
             values[name] = doc.integer(name, minimum=1, maximum=12)
-        elif isinstance(default, float):
-            values[name] = doc.number(name, minimum=0)
+        elif isinstance(default, float):  # inches: none longer than a table goes
+            values[name] = doc.number(name, minimum=MIN_DISTANCE.get(name, 0.0),
+                                      maximum=MAX_DISTANCE)
         else:  # pragma: no cover - every setting has one of the types above
             raise InputError("unsupported setting", source=source, field=f"{path}.{name}")
     return replace(Settings(), **values)

@@ -18,7 +18,7 @@ from shapely import affinity
 from shapely.geometry import Polygon, box
 
 from solo_ops.core.fields import Fields, check_number, join_path
-from solo_ops.geometry.board import Board, Feature, Marker
+from solo_ops.geometry.board import Board, Feature, Marker, terrain_at, terrain_words
 
 # kind -> (traits, default size [length, width] in inches) for equipment that is terrain
 TERRAIN_EQUIPMENT: dict[str, tuple[frozenset[str], tuple[float, float]]] = {
@@ -77,7 +77,8 @@ def parse_equipment(items: list[Any], source: str | None, board: Board) -> list[
             size_path = join_path(where, "size")
             size = (check_number(pts[0], source, join_path(size_path, 0), positive=True),
                     check_number(pts[1], source, join_path(size_path, 1), positive=True))
-        entry = EquipmentItem(eid, kind, at, e.number("angle", 0.0), size, e.text("owner", None))
+        angle = e.number("angle", 0.0, minimum=-360, maximum=360)
+        entry = EquipmentItem(eid, kind, at, angle, size, e.text("owner", None))
         if entry.is_terrain:
             shape = entry.footprint()
             minx, miny, maxx, maxy = shape.bounds
@@ -85,6 +86,8 @@ def parse_equipment(items: list[Any], source: str | None, board: Board) -> list[
                 raise e.error("at", f"{kind} at {at[0]:g},{at[1]:g} does not fit on the board")
         elif not board.on_board(*at):
             raise e.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
+        elif (solid := terrain_at(board.features, *at)) is not None:
+            raise e.error("at", f"point {at[0]:g},{at[1]:g} is inside {terrain_words(solid)}")
         result.append(entry)
     return result
 

@@ -24,6 +24,7 @@ from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, Ids, join_path
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Roster
+from solo_ops.core.names import reserved_player
 from solo_ops.core.settings import parse_settings
 from solo_ops.game.equipment import apply_equipment, parse_equipment
 from solo_ops.game.missions import parse_mission
@@ -148,6 +149,8 @@ def _squads(doc: Fields, roster: Roster | None, board: Board, edition: str,
         if not models:
             raise s.error("models", "a squad needs at least one model")
         player = s.text("player")
+        if reserved_player(player):
+            raise s.error("player", str(reserved_player(player)))
         if player in [q.player for q in squads]:
             raise s.error("player", f"two squads for player {excerpt(player)}")
         squads.append(SquadSpec(player, s.text("name", f"{player}'s squad"), tuple(models)))
@@ -280,7 +283,9 @@ def check_squad(data: Any, source: str | None) -> None:
     ``name``, an inline ``profile`` and optionally ``at``), so a mistake in it names the squad
     file, before a scenario or an encounter is built from it."""
     s = Fields(data, source).only(SQUAD_FILE_KEYS)
-    s.text("player", None)
+    player = s.text("player", None)
+    if player is not None and reserved_player(player):
+        raise s.error("player", str(reserved_player(player)))
     s.text("name", None)
     models = s.sequence("models")
     if not models:

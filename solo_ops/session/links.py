@@ -23,8 +23,11 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
-HOST = "host"
-"""What :func:`identify` answers for the host's token."""
+from solo_ops.core import names
+
+HOST = names.HOST
+"""What :func:`identify` answers for the host's token (no player may be called so:
+:func:`solo_ops.core.names.reserved_player`)."""
 TOKEN_BYTES = 12
 """Random bytes in a token (16 characters of URL-safe text)."""
 

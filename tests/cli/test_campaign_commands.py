@@ -380,6 +380,13 @@ def test_bad_squad_file_is_one_line_exit_2(runner: CliRunner, tmp_path: Path) ->
     clash = invoke(runner, "new", "C", "--squad", VESPER, "--squad", VESPER, "--saves",
                    str(tmp_path))
     assert clash.exit_code == 2 and "two squads for player 'Ana'" in clash.stderr
+    host = write(tmp_path / "host-squad.yaml", {
+        "player": "host", "models": [{"id": "x", "profile": {"movement": 6, "save": 4,
+                                                            "wounds": 8}}]})
+    taken = invoke(runner, "new", "C", "--squad", host, "--saves", str(tmp_path))
+    assert taken.exit_code == 2 and taken.stderr.strip().splitlines() == [
+        f"solo-ops: error: {host}: player: 'host' is the name of the host's link in a served "
+        "game; choose another name"]
 
 
 def test_bad_campaign_name(runner: CliRunner, tmp_path: Path) -> None:

@@ -100,13 +100,16 @@ def test_a_json_out_is_written_as_json_and_plays(runner, tmp_path: Path,  # type
     (["--crit-op", "nope"], "--crit-op"),
     (["--mission", "nope"], "--mission"),
     (["--board", "nope"], "--board"),
+    (["--picture", "e7.gif"], "e7.gif: cannot draw to a .gif file"),
+    (["--picture", "nowhere/e7.png"], "the folder 'nowhere' does not exist"),
 ])
 def test_bad_options_are_one_line_errors(runner, tmp_path: Path,  # type: ignore[no-untyped-def]
                                          args: list[str], field: str, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    result = runner.invoke(main, ["new", "--seed", "1", *args])
+    result = runner.invoke(main, ["new", "--seed", "1", "--out", "e7.yaml", *args])
     assert result.exit_code == 2
     assert field in result.stderr and result.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # nothing half made: the same command can be mended
 
 
 @pytest.mark.parametrize("edition", ["kt2024", "kt2018"])

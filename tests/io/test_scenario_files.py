@@ -87,6 +87,18 @@ def test_enemies_and_counters() -> None:
         ({"equipment": [{"kind": "light-barricade", "at": [0.5, 0.5]}]}, "equipment[0].at",
          "does not fit"),
         ({"colour": "red"}, "colour", "unknown key"),
+        # found by a tester: each crashed, hung or misled a served game
+        ({"squads": [{"player": "Host", "models": [{"id": "sgt", "profile": SGT,
+                                                     "at": [3, 3]}]}]},
+         "squads[0].player", "the name of the host's link"),
+        ({"settings": {"hidden_move": 100000}}, "settings.hidden_move", "at most 100"),
+        ({"settings": {"counter_spacing": 0}}, "settings.counter_spacing", "at least 0.1"),
+        ({"equipment": [{"kind": "light-barricade", "at": [15, 5], "angle": 1e308}]},
+         "equipment[0].angle", "at most 360"),
+        ({"equipment": [{"kind": "mines", "at": [10, 5]}]}, "equipment[0].at",
+         "inside wall 'w1'"),
+        ({"board": {**BOARD, "objectives": [{"id": "o1", "at": [10, 5]}]}},
+         "board.objectives[0].at", "inside wall 'w1'"),
     ],
 )
 def test_bad_scenarios_name_the_field(changes: dict[str, Any], field: str, message: str) -> None:
