@@ -19,6 +19,7 @@ from solo_ops.cli.common import SoloOpsGroup, console, emit_json, json_option
 from solo_ops.cli.library import list_command
 from solo_ops.core.errors import InputError
 from solo_ops.geometry.board import Board, parse_board
+from solo_ops.geometry.shapes import check_points
 from solo_ops.io import library
 from solo_ops.io.yamlio import read_document
 from solo_ops.view import render
@@ -32,7 +33,9 @@ def load_board(path: Path) -> Board:
     if not isinstance(data, dict):
         raise InputError("expected a board mapping (name, width, depth, features...)",
                          source=str(path))
-    return parse_board(data, str(path))
+    board = parse_board(data, str(path))
+    check_points(board, str(path))
+    return board
 
 
 def trait_counts(board: Board) -> dict[str, int]:

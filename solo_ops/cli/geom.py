@@ -20,7 +20,8 @@ from solo_ops.core.errors import InputError
 from solo_ops.core.fields import parse_point_text
 from solo_ops.core.limits import LIMITS
 from solo_ops.core.model import MM_PER_INCH
-from solo_ops.geometry.board import Board, terrain_at, terrain_words
+from solo_ops.geometry.board import Board
+from solo_ops.geometry.shapes import terrain_at, terrain_words
 from solo_ops.geometry.terrain import Terrain
 from solo_ops.rules import killzones
 

@@ -18,7 +18,8 @@ from shapely import affinity
 from shapely.geometry import Polygon, box
 
 from solo_ops.core.fields import Fields, check_number, join_path
-from solo_ops.geometry.board import Board, Feature, Marker, terrain_at, terrain_words
+from solo_ops.geometry.board import Board, Feature, Marker
+from solo_ops.geometry.shapes import terrain_at, terrain_words
 
 # kind -> (traits, default size [length, width] in inches) for equipment that is terrain
 TERRAIN_EQUIPMENT: dict[str, tuple[frozenset[str], tuple[float, float]]] = {

@@ -388,9 +388,6 @@ def parse_board(data: Any, source: str | None, path: str = "") -> Board:
         at = o.point("at")
         if not (0 <= at[0] <= width and 0 <= at[1] <= depth):
             raise o.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
-        solid = terrain_at(features, *at)
-        if solid is not None:  # no model could ever stand on it
-            raise o.error("at", f"point {at[0]:g},{at[1]:g} is inside {terrain_words(solid)}")
         claim(oid, where)
         objectives.append(
             Objective(oid, at, o.text("label", None), o.boolean("command_node", False),
@@ -414,9 +411,6 @@ def parse_board(data: Any, source: str | None, path: str = "") -> Board:
         at = m.point("at")
         if not (0 <= at[0] <= width and 0 <= at[1] <= depth):
             raise m.error("at", f"point {at[0]:g},{at[1]:g} is off the board")
-        solid = terrain_at(features, *at)
-        if solid is not None:
-            raise m.error("at", f"point {at[0]:g},{at[1]:g} is inside {terrain_words(solid)}")
         claim(mid, where)
         markers.append(Marker(mid, m.text("kind"), at))
     return Board(
@@ -501,25 +495,3 @@ def union_of(shapes: Iterable[Any]) -> Any:
 def point(x: float, y: float) -> Point:
     return Point(x, y)
 
-
-def terrain_at(features: Iterable[Feature], x: float, y: float) -> Feature | None:
-    """The first of ``features`` no model can stand in (a wall, a closed door or hatch, a
-    pitfall, impassable terrain: :attr:`Feature.blocks_movement`) that holds the point
-    (``x``, ``y``) strictly inside its footprint, or None: a point no model reaches (an
-    objective, a marker, a ``geom`` question's point) is refused there."""
-    from solo_ops.geometry.shapes import feature_area
-
-    for feature in features:
-        if feature.blocks_movement and shapely.contains_xy(
-                feature_area(feature).buffer(-1e-9), float(x), float(y)):
-            return feature
-    return None
-
-
-def terrain_words(feature: Feature) -> str:
-    """What :func:`terrain_at` found, as a player names it: ``wall w2``, ``closed door d1``,
-    ``pitfall p3``."""
-    kind = "pitfall" if "pitfall" in feature.effective_traits else (
-        "closed " + ("hatch" if feature.has("hatch") else "door")
-        if feature.closed_portal else "wall")
-    return f"{kind} {excerpt(feature.id)}"

@@ -8,7 +8,7 @@ two touching panels. Each obstacle group is cached per board (boards are immutab
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from functools import lru_cache
 from typing import Any, TypeVar, cast
 from weakref import WeakKeyDictionary
@@ -17,6 +17,8 @@ import shapely
 from shapely.geometry import LineString, MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from solo_ops.core.errors import InputError, excerpt
+from solo_ops.core.fields import join_path
 from solo_ops.geometry.board import Board, Feature
 
 T = TypeVar("T")
@@ -118,3 +120,40 @@ def measuring_blockers(board: Board) -> BaseGeometry:
 def movement_blockers(board: Board) -> BaseGeometry:
     """Everything a model cannot walk through: walls, closed doors and hatches, pitfalls."""
     return merged(_select(board, lambda f: f.blocks_movement))
+
+
+def terrain_at(features: Iterable[Feature], x: float, y: float) -> Feature | None:
+    """The first of ``features`` no model can stand in (a wall, a closed door or hatch, a
+    pitfall, impassable terrain: :attr:`Feature.blocks_movement`) that holds the point
+    (``x``, ``y``) strictly inside its footprint, or None: a point no model reaches (an
+    objective, a marker, a ``geom`` question's point) is refused there."""
+    for feature in features:
+        if feature.blocks_movement and shapely.contains_xy(
+                feature_area(feature).buffer(-1e-9), float(x), float(y)):
+            return feature
+    return None
+
+
+def terrain_words(feature: Feature) -> str:
+    """What :func:`terrain_at` found, as a player names it: ``wall 'w2'``, ``closed door 'd1'``,
+    ``pitfall 'p3'``."""
+    kind = "pitfall" if "pitfall" in feature.effective_traits else (
+        "closed " + ("hatch" if feature.has("hatch") else "door")
+        if feature.closed_portal else "wall")
+    return f"{kind} {excerpt(feature.id)}"
+
+
+def check_points(board: Board, source: str | None, path: str = "") -> None:
+    """Refuse a board whose objective or marker stands inside terrain no model can stand in
+    (:func:`terrain_at`): no model could ever reach it. The error names the field, as
+    :func:`~solo_ops.geometry.board.parse_board`'s do; both board readers (a board file, a
+    scenario's board) ask it once the board is built."""
+    points = {"objectives": [o.at for o in board.objectives],
+              "markers": [m.at for m in board.markers]}
+    for name, ats in points.items():
+        for i, at in enumerate(ats):
+            solid = terrain_at(board.features, *at)
+            if solid is not None:
+                raise InputError(f"point {at[0]:g},{at[1]:g} is inside "
+                                 f"{terrain_words(solid)}", source=source,
+                                 field=join_path(join_path(join_path(path, name), i), "at"))

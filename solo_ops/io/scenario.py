@@ -30,6 +30,7 @@ from solo_ops.game.equipment import apply_equipment, parse_equipment
 from solo_ops.game.missions import parse_mission
 from solo_ops.game.scenario import CounterSpec, EnemySpec, PlacedModel, Scenario, SquadSpec
 from solo_ops.geometry.board import Board, parse_board
+from solo_ops.geometry.shapes import check_points
 from solo_ops.io import library
 from solo_ops.io.roster import check_ranges_2018, parse_roster, profile_or_reference
 from solo_ops.io.yamlio import read_document
@@ -167,6 +168,7 @@ def parse_scenario(data: Any, source: str | None) -> Scenario:
     if not isinstance(board_data, dict):
         raise doc.error("board", "expected a board file path or an inline board")
     board = parse_board(board_data, source, "board")
+    check_points(board, source, "board")
     roster = parse_roster(doc.raw("roster"), source, "roster") if doc.has("roster") else None
     equipment = parse_equipment(doc.sequence("equipment", []), source, board)
     board = apply_equipment(board, equipment)

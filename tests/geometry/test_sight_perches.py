@@ -63,10 +63,34 @@ def test_a_model_on_a_perch_is_not_obscured_or_in_cover_by_it() -> None:
         == (False, True)
     assert (perched.cover(TOP, WEST, R, R).obscured, beside.cover(TOP, WEST, R, R).obscured) \
         == (False, True)
-    light = Sight(board(block(["light", "accessible", "vantage"])))
+    # (2" high: its top is not "over 2"" above the floor, so Vantage gives no cover either)
+    light = Sight(board(block(["light", "accessible", "vantage"], height=2.0)))
     plain_light = Sight(board(block(["light"])))
     assert (light.cover(WEST, TOP, R, R).in_cover, plain_light.cover(WEST, TOP, R, R).in_cover) \
         == (False, True)
+
+
+DECK = ["accessible", "vantage"]  # a gantry's deck: hides nothing, models stand up on it
+
+
+@pytest.mark.parametrize(("height", "shooter", "seek", "in_cover"), [
+    (4.0, WEST, False, True),  # 4" up, 7" away: "Provides Cover from shooters over 2" below"
+    (3.0, WEST, False, True),
+    (2.0, WEST, False, False),  # 2" up is not over 2"
+    (4.0, (7.0, 10.0), False, False),  # 2.0" apart, base to base: no cover within 2"
+    (4.0, (6.9, 10.0), False, True),  # 2.1" apart
+    (4.0, (11.0, 10.0), False, False),  # the shooter up on the same deck
+    (4.0, WEST, True, False),  # Seek: "VISIBLE Operatives cannot use terrain for Cover"
+])
+def test_vantage_gives_cover_from_shooters_over_2_inches_below(
+        height: float, shooter: tuple[float, float], seek: bool, in_cover: bool) -> None:
+    s = Sight(board(block(DECK, height=height)))
+    seen = s.cover(shooter, TOP, R, R, seek=seek)
+    assert seen.visible and seen.in_cover is in_cover and not seen.obscured
+    cm = s.cover_matrix([shooter, FAR_NORTH], R, [TOP, EAST], R, seek=seek)
+    assert cm.in_cover[0, 0] == in_cover and not cm.in_cover[:, 1].any()  # the floor: none
+    assert not s.cover(TOP, shooter, R, R).in_cover  # shooting down: no cover from it
+    assert not s.cover(shooter, TOP, R, R, edition="kt2018").in_cover  # 2024's rule only
 
 
 def test_only_the_perch_under_a_model_is_left_out() -> None:

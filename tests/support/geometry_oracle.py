@@ -108,10 +108,31 @@ class OracleSight:
 
     def cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
               seek: bool = False, seek_light: bool = False, edition: str = "kt2024") -> Any:
+        """The terrain's cover (:meth:`_terrain_cover`), and Kill Team 2024 Vantage's: a target
+        standing more than 2" higher than the shooter, more than 2" away, is in cover (no
+        Seek)."""
+        found = self._terrain_cover(attacker, target, ra, rb, seek=seek, seek_light=seek_light,
+                                    edition=edition)
+        if (edition == "kt2024" and not seek and found.visible and not found.in_cover
+                and math.dist(attacker, target) - ra - rb > 2.0
+                and self.height(target) - self.height(attacker) > 2.0):
+            return CoverResult(True, True, found.obscured, True)
+        return found
+
+    def height(self, at: Any) -> float:
+        """How high a centre at ``at`` stands: the highest polygon ``vantage`` feature with a
+        height whose footprint holds it by more than 1e-7" (0 on the floor)."""
+        return max((float(f.height) for f in self.board.features
+                    if not f.is_line and f.height and "vantage" in f.effective_traits
+                    and f.shape.buffer(-1e-7).contains(Point(at))), default=0.0)
+
+    def _terrain_cover(self, attacker: Any, target: Any, ra: float = 0.0, rb: float = 0.0, *,
+                       seek: bool = False, seek_light: bool = False,
+                       edition: str = "kt2024") -> Any:
         pair = self.stood_on(attacker, target)
         if pair is not self:
-            return pair.cover(attacker, target, ra, rb, seek=seek, seek_light=seek_light,
-                              edition=edition)
+            return pair._terrain_cover(attacker, target, ra, rb, seek=seek,
+                                       seek_light=seek_light, edition=edition)
         if not self.visible(attacker, target, ra, rb):
             return CoverResult(False, False, False, False)
         tdisc = Point(target).buffer(max(rb, 1e-6), 32)

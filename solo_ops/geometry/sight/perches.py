@@ -98,3 +98,41 @@ def scatter(out: Any, rows: np.ndarray, cols: np.ndarray, sel: np.ndarray, part:
     block = out[np.ix_(rows, cols)]
     block[sel] = part[sel]
     out[np.ix_(rows, cols)] = block
+
+
+VANTAGE_COVER = 2.0
+"""Inches: a model up on ``vantage`` terrain is in cover from shooters more than this far below
+it (001/002 Vantage "Provides Cover from shooters over 2" below"; Kill Team 2024)."""
+
+
+def is_deck(feature: Feature) -> bool:
+    """Whether a model can stand up on ``feature`` at a height: a polygon ``vantage`` feature
+    with a ``height`` (a gantry's deck, a condenser's top; movement climbs onto it)."""
+    return not feature.is_line and bool(feature.height) and feature.has("vantage")
+
+
+class Decks:
+    """The vantage terrain of one board models stand up on (:func:`is_deck`), and how high
+    each point (a model's centre) stands: for the cover Vantage gives from below."""
+
+    def __init__(self, features: list[Feature]) -> None:
+        self.heights = np.array([float(f.height or 0.0) for f in features])
+        self.shapes = np.array([shapes.interior(f) for f in features], dtype=object)
+        shapely.prepare(self.shapes)
+
+    def height_at(self, points: np.ndarray) -> np.ndarray:
+        """(n,) the height of the highest deck each point stands up on (inside its footprint
+        by more than :data:`~solo_ops.geometry.shapes.OUTLINE`, as movement's climb and
+        :func:`solo_ops.game.shots.vantage_height` read it), 0 on the floor."""
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        out = np.zeros(len(pts))
+        for k, shape in enumerate(self.shapes):
+            up = shapely.contains_xy(shape, pts[:, 0], pts[:, 1])
+            out = np.where(up, np.maximum(out, self.heights[k]), out)
+        return out
+
+    def from_below(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
+        """(len(A), len(B)) bool: whether each target of ``B`` stands more than
+        :data:`VANTAGE_COVER` above each shooter of ``A``."""
+        return (self.height_at(B)[None, :] - self.height_at(A)[:, None]
+                > VANTAGE_COVER + 1e-9)

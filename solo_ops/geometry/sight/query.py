@@ -33,7 +33,7 @@ from solo_ops.geometry.sight.common import (
 )
 from solo_ops.geometry.sight.cover import CoverJob
 from solo_ops.geometry.sight.partial import _Partial
-from solo_ops.geometry.sight.perches import Perches, is_perch, scatter
+from solo_ops.geometry.sight.perches import Decks, Perches, is_deck, is_perch, scatter
 from solo_ops.geometry.sight.regions import _CoverShapes, _eroded_parts, ragged
 from solo_ops.geometry.sight.results import CoverMatrix, CoverResult
 from solo_ops.geometry.sight.scalar import Scalar
@@ -112,6 +112,9 @@ class Sight(_BaseToBase, _CoverShapes):
         self._partial_memo: dict[bytes, bool] = {}
         found = [f for f in board.features if is_perch(f)]
         self.perches = Perches(found) if found else None
+        decks = [f for f in board.features if is_deck(f)]
+        self.decks = Decks(decks) if decks else None
+        """The vantage terrain models stand up on, for Vantage's cover from below, or None."""
         """The terrain models stand on top of (:mod:`~solo_ops.geometry.sight.perches`), or
         None: a board without any answers every question as it is."""
         self._without: dict[tuple[int, ...], Sight] = {}
@@ -276,15 +279,23 @@ class Sight(_BaseToBase, _CoverShapes):
         ra_, rb_ = _as_radii(ra, len(A)), _as_radii(rb, len(B))
         groups = self.perches.groups(A, B) if self.perches is not None else None
         if groups is None:
-            return self._cover_plain(A, ra_, B, rb_, edition, seek, seek_light)
-        shape = (len(A), len(B))
-        out = CoverMatrix(np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool),
-                          np.zeros(shape, dtype=bool))
-        for left_out, rows, cols, sel in groups:
-            part = self.without(left_out)._cover_plain(A[rows], ra_[rows], B[cols], rb_[cols],
-                                                       edition, seek, seek_light)
-            for name in ("visible", "in_cover", "obscured"):
-                scatter(getattr(out, name), rows, cols, sel, getattr(part, name))
+            out = self._cover_plain(A, ra_, B, rb_, edition, seek, seek_light)
+        else:
+            shape = (len(A), len(B))
+            out = CoverMatrix(np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool),
+                              np.zeros(shape, dtype=bool))
+            for left_out, rows, cols, sel in groups:
+                part = self.without(left_out)._cover_plain(A[rows], ra_[rows], B[cols],
+                                                           rb_[cols], edition, seek, seek_light)
+                for name in ("visible", "in_cover", "obscured"):
+                    scatter(getattr(out, name), rows, cols, sel, getattr(part, name))
+        # Kill Team 2024 Vantage: "Provides Cover from shooters over 2" below", as all cover
+        # only from a shooter more than 2" away (Seek: "VISIBLE Operatives cannot use terrain
+        # for Cover")
+        if edition == "kt2024" and not seek and self.decks is not None and out.visible.any():
+            gap = (np.hypot(A[:, None, 0] - B[None, :, 0], A[:, None, 1] - B[None, :, 1])
+                   - ra_[:, None] - rb_[None, :])
+            out.in_cover |= out.visible & (gap > 2.0) & self.decks.from_below(A, B)
         return out
 
     def _cover_plain(self, A: np.ndarray, ra_: np.ndarray, B: np.ndarray, rb_: np.ndarray,
