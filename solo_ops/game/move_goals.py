@@ -63,13 +63,14 @@ def move_blockers(state: State, op: Operative, how: str, target: str | None,
 
 def engaged_foes(game: Game, state: State, op: Operative, how: str) -> frozenset[str]:
     """The enemies of ``op`` whose control range its move ``how`` may pass through: those a
-    friendly already holds in control range, for a Kill Team 2024 Reposition or Dash under the
-    ``engaged_control_range`` setting's ``pass`` (001 Reposition "unless they are already in
-    Control Range of a friendly"; :func:`solo_ops.rules.reach.engaged_enemies`). The one
+    friendly already holds in control range, for a Kill Team 2024 Reposition, Dash or Charge
+    under the ``engaged_control_range`` setting's ``pass`` (001 Reposition "unless they are
+    already in Control Range of a friendly"; Charge "IF that enemy Operative is not in Control
+    Range of a friendly Operative"; :func:`solo_ops.rules.reach.engaged_enemies`). The one
     answer the players' point moves (``player_moves._route``), their relative moves and the
     page's previews read; the enemy's planner asks the same rule
     (:func:`solo_ops.ai.candidates.candidate_points`)."""
-    if how not in ("reposition", "dash") or not reach.passes_engaged(
+    if how not in ("reposition", "dash", "charge") or not reach.passes_engaged(
             state.edition, game.settings.engaged_control_range):
         return frozenset()
     foes = [o for o in state.operatives.values() if o.side != op.side and o.on_table

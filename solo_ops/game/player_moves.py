@@ -394,12 +394,16 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
     (:func:`solo_ops.rules.reach.keep_out`): round an enemy's 1" where nothing cuts it,
     through the part of it a wall puts out of control range (each such walk tested point by
     point); the cheaper walk that keeps out is the move's. A Kill Team 2018 charge keeps out of
-    the 1" of every enemy but its target by the same rule. Other charges and fall backs walk
+    the 1" of every enemy but its target by the same rule, and so does a Kill Team 2024 charge
+    (but for an enemy a friendly holds: it may be passed, as a free move may). Fall backs walk
     past the enemies' bases alone (their ends are checked by :func:`_check_move_end`)."""
     assert op.at is not None
-    # a 2018 charge "cannot move within 1" of an enemy model that was not a target of its
-    # charge" (004 Charge Move): it keeps out of the others' inch by the same rule
-    keeps_clear = how in FREE_MOVES or (how == "charge" and op.charge_target is not None)
+    # a charge keeps out of every enemy's control range but its target's by the same rule:
+    # 2018 "cannot move within 1" of an enemy model that was not a target of its charge" (004
+    # Charge Move); 2024 "MUST finish the move within Control Range of the first enemy
+    # Operative that it enters the Control Range of IF that enemy Operative is not in Control
+    # Range of a friendly Operative" (001 Charge): one held by a friendly may be passed
+    keeps_clear = how in FREE_MOVES or how == "charge"
     foes = [o for o in others if o.side != op.side and o.on_table and keeps_clear
             and (target is None or o.id != target.id)]
     bases = [(*_centre(o), o.radius) for o in foes]
@@ -430,11 +434,17 @@ def _route(terrain: Terrain, op: Operative, how: str, to: tuple[float, float],
         if how == "charge" and entered is None:  # the end itself within a non-target's inch
             entered = next((o for o in foes if math.dist(to, _centre(o))
                             < op.radius + o.radius + reach.CONTROL_RANGE - 1e-6), None)
-        if entered is not None and how == "charge":
+        if entered is not None and how == "charge" and op.charge_target is not None:
             raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
                             f"within 1\" of {entered.label}, which is not a target of the "
                             "charge (004 \"It cannot move within 1\" of an enemy model that was "
                             "not a target of its charge\")")
+        if entered is not None and how == "charge":
+            raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
+                            f"into {entered.label}'s control range, which it would have to end "
+                            "in: charge it instead (001 Charge \"MUST finish the move within "
+                            "Control Range of the first enemy Operative that it enters the "
+                            "Control Range of\")")
         if entered is not None:
             raise RuleError(f"{op.name} cannot reach {to[0]:g},{to[1]:g}: its way there goes "
                             f"into {entered.id}'s control range (001 Reposition \"Cannot move "
