@@ -565,6 +565,10 @@ def roll_fight(edition: str, dice: Dice, attacker: Any, target: Any,
     if a_weapon is None:
         result.lines.append(_missing(edition, attacker, "melee weapon"))
         return result
+    if getattr(target, "no_retaliation", False) and d_weapon is not None:
+        d_weapon = None  # 001 Gallowdark On Guard: it shot in control range this activation
+        result.lines.append(f"{_name(target)} cannot retaliate: it shot On Guard within "
+                            "control range this activation (001 Gallowdark On Guard).")
     mine, theirs = _sides(helpers)
     a_spec, d_spec = _fight_spec(a_weapon, attacker, mine), _fight_spec(d_weapon, target, theirs)
     hook, choose = cp or _no_cp, choices or _no_choice

@@ -39,6 +39,9 @@ def guard_interrupts(game: Game, state: State, mover: Operative) -> list[dict[st
             events.extend(fights.enemy_fight(game, state, guard, action))
         else:
             penalty = 1 if fights.in_reach(game, state, guard, mover) else 0
+            # "After a Shoot in Control Range, this Operative cannot retaliate to Fights for
+            # the remaining enemy activation" (001 Gallowdark On Guard): the players' one
+            guard.no_retaliation = bool(penalty)
             events.extend(shots.enemy_shot(game, state, guard, action, hit_penalty=penalty))
     return events
 

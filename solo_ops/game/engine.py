@@ -629,6 +629,8 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         stun.end_activation_stun(state.operatives[m])
+    for other in state.operatives.values():  # Guard shots in control range bar them no more
+        other.no_retaliation = False
     events.extend(reveal.check_spotting(game, state))
     state.next_side = PLAYER
     events.extend(turns.balance_sides(game, state))

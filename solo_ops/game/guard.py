@@ -151,6 +151,9 @@ def interrupt(game: Game, state: State, guard: Operative, enemy: Operative,
         return events + actions._rolled_fight(game, state, guard, enemy)
     if penalty and weapon.hit is not None:
         weapon = replace(weapon, hit=min(6, weapon.hit + penalty))
+    # "After a Shoot in Control Range, this Operative cannot retaliate to Fights for the
+    # remaining enemy activation" (001 Gallowdark On Guard)
+    guard.no_retaliation = bool(penalty)
     guard.shot = True
     events.extend(count_limited(state, guard, weapon))
     events.extend(resolve_player_shot(game, state, guard, weapon, enemy))

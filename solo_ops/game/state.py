@@ -68,6 +68,8 @@ class Operative:
     limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation
+    no_retaliation: bool = False  # it shot On Guard within control range: it cannot retaliate
+    #                              to fights until that enemy activation ends (Gallowdark)
     heavy_shot: str | None = None  # the Heavy weapon it shot this activation (no move after)
     move_left: float | None = None  # the movement its last move left (a door or hatch opened
     #                                 on the way: the rest of that move may follow, referee)

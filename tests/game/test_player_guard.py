@@ -133,6 +133,38 @@ def test_the_guard_interrupt_shot_in_control_range_is_minus_one_to_hit() -> None
     assert attack["damage"] == 6  # four normal hits of 3, no save made: capped at 6 wounds
 
 
+def test_after_a_guard_shot_in_control_range_it_cannot_retaliate_to_fights() -> None:
+    """001 Gallowdark On Guard: "After a Shoot in Control Range, this Operative cannot retaliate
+    to Fights for the remaining enemy activation". Vale shoots e1 On Guard 0.9" away (-1 to
+    hit: 1 1 1 1 all miss), then e1 fights it in the same activation: Vale rolls no dice, and
+    e1's knife (3 dice: 4 4 4) strikes three times for 3. Without the bar Vale rolls its own."""
+    from solo_ops.game import attacks, guard
+
+    game, state = on_guard([1, 1, 1, 1, 4, 4, 4, 4, 4, 4, 4, 4, 4], command=4)
+    vale, e1 = state.operatives["a1"], state.operatives["e1"]
+    e1.at = (4.9, 11.0)
+    can = guard.offer(game, state, vale, e1)
+    guard.interrupt(game, state, vale, e1, can, {"how": "shoot", "weapon": "autogun"})
+    assert vale.no_retaliation
+    fought = attacks.roll_fight("kt2024", state.dice, e1, vale, 0)
+    assert fought.lines[0] == ("Vale cannot retaliate: it shot On Guard within control range "
+                               "this activation (001 Gallowdark On Guard).")
+    assert "Vale: retained 0 crits, 0 normal hits." in fought.lines
+    assert (fought.damage, fought.damage_taken) == (9, 0)
+    vale.no_retaliation = False
+    again = attacks.roll_fight("kt2024", state.dice, e1, vale, 0)
+    assert "Vale: Attack dice (4+, crit 6+): 4 4 4." in again.lines
+
+
+def test_the_bar_on_retaliating_ends_with_the_enemy_activation() -> None:
+    game, state = on_guard([6, 6, 6, 6, 1, 1, 1])
+    state.operatives["a1"].no_retaliation = True  # (as a Guard shot in control range leaves)
+    step(game, state, {"type": "engine"})
+    assert state.operatives["a1"].no_retaliation  # the enemy's activation goes on
+    step(game, state, parse("no", "guard"))
+    assert not state.operatives["a1"].no_retaliation  # it has ended
+
+
 def test_the_guard_is_declared_only_where_the_card_allows() -> None:
     """002: only on Gallowdark, not Concealed, not in an enemy's control range; and it is a
     Shoot action: no shot after it in the same activation."""
