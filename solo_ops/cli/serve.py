@@ -189,6 +189,10 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+    except socket.gaierror as exc:  # the name itself: no such host here
+        sock.close()
+        raise InputError(f"cannot serve on {host!r} ({exc.strerror or exc}): give a name or "
+                         "address of this computer", source="--host") from None
     except OSError as exc:
         sock.close()
         raise InputError(f"cannot serve on {host}:{port} ({exc.strerror or exc}); try another "

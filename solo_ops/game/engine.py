@@ -22,7 +22,7 @@ from typing import Any
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import CURRENT, dice_for
-from solo_ops.core.errors import RuleError
+from solo_ops.core.errors import InputError, RuleError
 from solo_ops.core.tables import order_tables
 from solo_ops.game import (
     actions,
@@ -96,19 +96,22 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         for m in squad.models:
             profile = m.profile.for_edition(scenario.edition)
             at = m.at if m.at is not None else where[m.id]
-            _check_spot(terrain, state, m.id, at, profile.base_radius)
+            _check_spot(terrain, state, m.id, at, profile.base_radius,
+                        where=(scenario.source, f"squads[{index}].models[{squad.models.index(m)}]"
+                               ".at") if m.at is not None else None)
             if m.at is None:
                 taken.append((at[0], at[1], profile.base_radius))
             state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
                                                m.starting_wounds(profile.wounds))
         events.append({"type": "squad_deployed", "player": squad.player,
                        "models": [_deployed(state.operatives[m.id]) for m in squad.models]})
-    for spec in scenario.enemies:
+    for u, spec in enumerate(scenario.enemies):
         models = []
-        for m in spec.models:
+        for k, m in enumerate(spec.models):
             profile = m.profile.for_edition(scenario.edition)
             assert m.at is not None
-            _check_spot(terrain, state, m.id, m.at, profile.base_radius)
+            _check_spot(terrain, state, m.id, m.at, profile.base_radius,
+                        where=(scenario.source, f"enemies[{u}].models[{k}].at"))
             state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
                                                profile.wounds, stance="engage")
             models.append((m.id, profile))
@@ -122,10 +125,11 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         events.append({"type": "enemy_placed", "unit": spec.id, "command": command,
                        "units": [state.units[u].to_dict() for u in state.units
                                  if u == spec.id or u.startswith(f"{spec.id}-")]})
-    for spec_c in scenario.counters:
+    for c, spec_c in enumerate(scenario.counters):
         order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}",
                                                       secret=True).face
-        _check_spot(terrain, state, spec_c.id, spec_c.at, COUNTER_RADIUS, floor=True)
+        _check_spot(terrain, state, spec_c.id, spec_c.at, COUNTER_RADIUS, floor=True,
+                    where=(scenario.source, f"counters[{c}].at"))
         counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
         state.counters[spec_c.id] = counter
         # a counter the scenario puts in plain sight is resolved in the first turn, like a
@@ -176,11 +180,14 @@ def _max_suffix(items: dict[str, Any], prefix: str) -> int:
 
 
 def _check_spot(terrain: Terrain, state: State, mid: str, at: tuple[float, float],
-                radius: float, *, floor: bool = False) -> None:
+                radius: float, *, floor: bool = False,
+                where: tuple[str | None, str] | None = None) -> None:
     """A base the scenario places may stand there by the placement rule (on the board, not in
     terrain, on no base placed before it); refused naming what is there and the nearest point
-    where it fits (issue #27)."""
+    where it fits (issue #27), and ``where`` the scenario wrote it (its file and field)."""
     refused = placement.refusal(terrain, at, radius, state.bases(), mid, floor=floor)
+    if refused is not None and where is not None:
+        raise InputError(refused, source=where[0], field=where[1])
     if refused is not None:
         raise RuleError(refused)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.support.browser import Served
 from tests.support.paths import SCENARIOS
-from tests.support.players import small_scenario
+from tests.support.players import cli_here, small_scenario
 from tests.support.qr import decode_terminal
 
 
@@ -86,3 +86,15 @@ def test_the_codes_stand_side_by_side_as_the_terminal_s_width_allows() -> None:
     expected = [f"{base}?player={p}&token={links['players'][p]}" for p in ("Ana", "Ben", "Cy")]
     assert decode_terminal(wide) == expected
     assert sorted(decode_terminal(narrow)) == expected  # (Cy's code under Ana's)
+
+
+def test_a_host_name_that_is_no_host_here_is_blamed_on_host(tmp_path: Path) -> None:
+    """`--host` naming no computer is that option's fault, not the port's (a tester was told
+    to try another --port)."""
+    run = cli_here("serve", "gallowdark-night-raid", "--host", "not a host", "--port", "18769",
+                   "--save", str(tmp_path / "g.json"), cwd=tmp_path)
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("solo-ops: error: --host: cannot serve on "
+                                                   "'not a host'")
+    assert not (tmp_path / "g.json").exists()

@@ -1,5 +1,6 @@
 """A scenario whose set-up puts a model's base on another's is refused before play, in one
-line naming the model, the place and the nearest free point, and nothing is saved (exit
+line naming the file and field, the model, the place and the nearest free point, and nothing
+is saved (exit
 non-zero). Reading: docs/rules.md, "Bases on the table: the one placement rule".
 """
 
@@ -30,6 +31,6 @@ def test_a_scenario_that_puts_a_model_on_another_is_refused_in_one_line(tmp_path
     assert run.returncode != 0
     # 2r = 0.984": the nearest free point on the 0.05" grid through 3.5 is 4.0
     assert run.stderr.strip().splitlines() == [
-        "solo-ops: error: a2's base does not fit at 3.5,10: a1's base is there; the nearest "
-        "point where it fits is 4,10"]
+        f"solo-ops: error: {path}: squads[0].models[1].at: a2's base does not fit at 3.5,10: "
+        "a1's base is there; the nearest point where it fits is 4,10"]
     assert not (tmp_path / "s.json").exists()
