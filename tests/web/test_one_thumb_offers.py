@@ -20,11 +20,15 @@ from tests.support.small_table import BOARD, TROOPER
 
 
 def _table(folder: Path, *, stance: str = "engage", killzone: str | None = None,
-           objectives: list[dict[str, Any]] | None = None) -> GameTable:
+           objectives: list[dict[str, Any]] | None = None,
+           gun_rules: list[str] | None = None) -> GameTable:
     """The small table (a 30" x 22" board, wall-1 from (15, 4) to (15, 18)): a1 at (3, 20)
     active with ``stance``; e1 at (10, 19), 7" away in sight; e2 at (29, 21), visible past the
-    wall's end but 26" away (the lasgun reaches 24")."""
+    wall's end but 26" away (the lasgun reaches 24"; ``gun_rules``: a1's lasgun's rules)."""
     board = copy.deepcopy(BOARD)
+    mine = copy.deepcopy(TROOPER)
+    if gun_rules is not None:
+        mine["weapons"][0]["rules"] = gun_rules
     if killzone:
         board["killzone"] = killzone
     if objectives is not None:
@@ -34,7 +38,7 @@ def _table(folder: Path, *, stance: str = "engage", killzone: str | None = None,
                       "table": {i: "trooper" for i in range(1, 7)}},
            "engagement": 1, "seed": 1,
            "squads": [{"player": "Ana", "models": [
-               {"id": "a1", "profile": copy.deepcopy(TROOPER), "at": [3, 20]},
+               {"id": "a1", "profile": mine, "at": [3, 20]},
                {"id": "a2", "profile": copy.deepcopy(TROOPER), "at": [2, 2]}]}],
            "enemies": [{"id": "u1", "command": 5, "models": [
                {"id": "e1", "profile": "trooper", "at": [10, 19]},
@@ -81,6 +85,19 @@ def test_only_targets_in_sight_and_range_are_offered(tmp_path: Path) -> None:
     assert "done" in answers and "shoot e1 with lasgun roll" in answers
     for answer in answers:
         assert table.refusal_of(answer) is None, answer
+
+
+def test_when_every_enemy_is_refused_for_one_reason_that_reason_is_given(
+        tmp_path: Path) -> None:
+    """A Heavy lasgun after a move: every enemy is refused for it, and "why not?" says so (it
+    said "no enemy is in sight and range", a phone tester saw, with two enemies in sight)."""
+    table = _table(tmp_path, gun_rules=["heavy"])
+    assert table.answer(None, "move 4,20", then=False).ok
+    offered = offers(table)
+    why = next(w["why"] for w in offered["why_not"] if w["what"] == "shoot")
+    assert why.startswith("lasgun is Heavy: a1 cannot shoot it in an activation in which it "
+                          "moved"), why
+    assert {t["why"] for t in offered["targets"].values()} == {why}
 
 
 def test_under_a_conceal_order_no_shot_is_offered_and_the_reason_is_one_tap_away(
