@@ -9,6 +9,7 @@ played mission — each model's history, the survival tests (through
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -102,6 +103,35 @@ def _squads_words(squads: dict[str, list[str]]) -> str:
         or "none"
 
 
+def share_of_wounds(lost: int, have: int, into: int) -> int:
+    """``lost`` wounds of ``have`` as the same share of ``into`` wounds: what is left, rounded
+    to the nearest (halves up) and at least 1 while some was left. A campaign counts a wound in
+    its profile's own Wounds (Kill Team 2024's), a Kill Team 2018 game in the 2018 ones (Sgt
+    Kell: 8 and 2): 3 of 8 lost go in as 1 of 2 lost, 1 of 2 lost comes back as 4 of 8."""
+    if lost <= 0 or have == into or have <= 0:
+        return max(0, lost)
+    left = have - lost
+    if left <= 0:
+        return into
+    return into - max(1, math.floor(left * into / have + 0.5))
+
+
+def fit_to_edition(campaign: Campaign, squads: list[dict[str, Any]], edition: str) -> None:
+    """The ``wounds_lost`` of the scenario ``squads`` (:func:`scenario_squads`) in the Wounds of
+    the edition the mission is played in (:func:`share_of_wounds`), in place: a model 5 of 8
+    wounds into a Kill Team 2018 game of 2 Wounds goes in with 1 (the game refuses more
+    wounds lost than a model has)."""
+    for squad in squads:
+        for entry in squad.get("models", []):
+            lost = int(entry.get("wounds_lost", 0) or 0)
+            if not lost:
+                continue
+            _, model = campaign.find(str(entry["id"]))
+            profile = model.parsed_profile()
+            fitted = share_of_wounds(lost, profile.wounds, profile.for_edition(edition).wounds)
+            entry["wounds_lost"] = fitted
+
+
 def _entry(model: SquadModel) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": model.id, "name": model.name,
                              "profile": copy.deepcopy(model.profile)}
@@ -129,6 +159,9 @@ def _resolve_outcomes(campaign: Campaign, result: MissionResult,
                 "mission)"
             raise InputError(f"{model.name} ({o.id}) {why} and cannot have played",
                              source=source, field=f"{where}.id")
+        if o.wounds_of is not None:  # a game's count: in the campaign's Wounds from here on
+            o = replace(o, wounds_lost=share_of_wounds(
+                o.wounds_lost, o.wounds_of, model.parsed_profile().wounds), wounds_of=None)
         outcomes[o.id] = o
     return outcomes
 
@@ -265,6 +298,12 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
         raise InputError(f"survival tests from mission {campaign.missions_played} are still "
                          f"to roll ({names}): roll them before recording another mission",
                          source=source)
+    if not any(s.playable() for s in campaign.squads):  # as `campaign play` sets one up
+        if not any(m.state == RECOVERING for s in campaign.squads for m in s.models):
+            raise InputError(f"campaign {campaign.name!r} has no model left who can play, so no "
+                             "mission can have been played: replace the fallen with "
+                             "`solo-ops campaign replace`", source=source)
+        recover_when_nobody_plays(campaign)  # the mission they rest through is nobody's
     outcomes = _resolve_outcomes(campaign, result, source)
     number = campaign.missions_played + 1
     fought = [m.id for s in campaign.squads for m in s.models if m.can_play]

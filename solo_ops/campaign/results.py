@@ -41,6 +41,9 @@ class ModelOutcome:
     carried_off: bool = False
     player: str | None = None
     kills: int = 0
+    wounds_of: int | None = None
+    """The Wounds it had in the game that counted ``wounds_lost`` when they are not its
+    profile's own (a Kill Team 2018 game: :func:`result_from_state`); None in a result file."""
 
     @property
     def harmed(self) -> bool:
@@ -142,6 +145,9 @@ def result_key(result: MissionResult) -> str:
     the mission's history entry so that the same result is not recorded twice by mistake
     (:func:`~solo_ops.campaign.missions.record_mission`)."""
     data = asdict(result)
+    for model in data["models"]:  # (a result file has none: its keys stay as they were)
+        if model.get("wounds_of") is None:
+            model.pop("wounds_of", None)
     data["models"] = sorted(data["models"], key=lambda m: m["id"])  # the order means nothing
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
@@ -172,7 +178,8 @@ def result_from_state(state: State, *, mission: str | None = None,
         outcomes.append(ModelOutcome(
             id=op.id, wounds_lost=int(getattr(op, "wounds_lost", 0) or 0), went_down=down,
             carried=down and still_carried, carried_off=down and off,
-            player=getattr(op, "owner", None), kills=kills.get(op.id, 0)))
+            player=getattr(op, "owner", None), kills=kills.get(op.id, 0),
+            wounds_of=int(op.profile.wounds)))
     result = getattr(state, "result", None) or {}
     vp = result.get("vp")
     return MissionResult(

@@ -121,7 +121,7 @@ def campaign() -> None:
 @click.option("--down-failure", type=click.Choice(DOWN_FAILURES), default="fallen",
               show_default=True,
               help="A model that went down and fails its survival test is lost (fallen) or "
-                   "keeps a lasting injury (injured).")
+                   "hurt as a wounded one is, every wound lost (injured; see --wounded-failure).")
 @click.option("--wounded-failure", type=click.Choice(WOUNDED_FAILURES), default="carry",
               show_default=True,
               help="A model only wounded that fails its survival test: its wound is not healed "

@@ -151,7 +151,11 @@ def generate_mission(current: Campaign, files: dict[str, Path], number: int, see
     import yaml
 
     from solo_ops.campaign import scenario_squads
-    from solo_ops.campaign.missions import mission_title, recover_when_nobody_plays
+    from solo_ops.campaign.missions import (
+        fit_to_edition,
+        mission_title,
+        recover_when_nobody_plays,
+    )
     from solo_ops.cli import campaign_threat
     from solo_ops.cli.new import _pick, _shipped
     from solo_ops.game.generator import Candidate, Options, generate
@@ -194,6 +198,7 @@ def generate_mission(current: Campaign, files: dict[str, Path], number: int, see
         options.rate = campaign_threat.hook(how, choice.get("previous") if choice else None)
     dice = dice_for(CURRENT, derived_seed(seed, "encounter"))
     doc, notes = generate(boards, rosters, [], options, dice, seed)
+    fit_to_edition(current, doc["squads"], str(doc["edition"]))  # a wound in that game's Wounds
     if how is not None:
         notes = campaign_threat.enemy_note(notes, how, doc)
         how.record["asked"] = {"board": board, "roster": roster, "edition": edition,

@@ -22,7 +22,7 @@ from typing import Any
 from solo_ops.ai.guard import GALLOWDARK
 from solo_ops.ai.planner import first_to_activate, plan_activation
 from solo_ops.core.dice import CURRENT, dice_for
-from solo_ops.core.errors import InputError, RuleError
+from solo_ops.core.errors import RuleError
 from solo_ops.core.tables import order_tables
 from solo_ops.game import (
     actions,
@@ -39,17 +39,16 @@ from solo_ops.game import (
     reactions,
     reveal,
     scoring,
-    spotting,
     stun,
     turns,
 )
+from solo_ops.game import deploy as setting
 from solo_ops.game.action_checks import order_may_change
 from solo_ops.game.definition import KT2018_PHASES, KT2024_PHASES, PRE_BATTLE_CP, Game, Prompt
 from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
-from solo_ops.game.state import COUNTER_RADIUS, ENEMY, PLAYER, Counter, Operative, State, Unit
-from solo_ops.geometry import placement
-from solo_ops.geometry.terrain import Terrain, TerrainCache, library_facts
+from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
+from solo_ops.geometry.terrain import TerrainCache, library_facts
 from solo_ops.rules import reach
 from solo_ops.rules.orders import form_units, roll_command
 
@@ -86,7 +85,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     state.doors = scenario.board.door_state()
     terrain = game.terrain(state)
     events: list[dict[str, Any]] = []
-    taken = _placed_by_scenario(scenario)
+    taken = setting.placed_by_scenario(scenario)
     for index, squad in enumerate(scenario.squads):
         missing = [m for m in squad.models if m.at is None]
         spots = deploy(terrain, zone_for(scenario.board, index),
@@ -96,7 +95,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         for m in squad.models:
             profile = m.profile.for_edition(scenario.edition)
             at = m.at if m.at is not None else where[m.id]
-            _check_spot(terrain, state, m.id, at, profile.base_radius,
+            setting.check_spot(terrain, state, m.id, at, profile.base_radius,
                         where=(scenario.source, f"squads[{index}].models[{squad.models.index(m)}]"
                                ".at") if m.at is not None else None)
             if m.at is None:
@@ -104,13 +103,13 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
             state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
                                                m.starting_wounds(profile.wounds))
         events.append({"type": "squad_deployed", "player": squad.player,
-                       "models": [_deployed(state.operatives[m.id]) for m in squad.models]})
+                       "models": [setting.deployed(state.operatives[m.id]) for m in squad.models]})
     for u, spec in enumerate(scenario.enemies):
         models = []
         for k, m in enumerate(spec.models):
             profile = m.profile.for_edition(scenario.edition)
             assert m.at is not None
-            _check_spot(terrain, state, m.id, m.at, profile.base_radius,
+            setting.check_spot(terrain, state, m.id, m.at, profile.base_radius,
                         where=(scenario.source, f"enemies[{u}].models[{k}].at"))
             state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
                                                profile.wounds, stance="engage")
@@ -125,21 +124,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
         events.append({"type": "enemy_placed", "unit": spec.id, "command": command,
                        "units": [state.units[u].to_dict() for u in state.units
                                  if u == spec.id or u.startswith(f"{spec.id}-")]})
-    for c, spec_c in enumerate(scenario.counters):
-        order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}",
-                                                      secret=True).face
-        _check_spot(terrain, state, spec_c.id, spec_c.at, COUNTER_RADIUS, floor=True,
-                    where=(scenario.source, f"counters[{c}].at"))
-        counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
-        state.counters[spec_c.id] = counter
-        # a counter the scenario puts in plain sight is resolved in the first turn, like a
-        # seeded one that could not be hidden
-        counter.resolve_first_turn = spotting.spotted_by(terrain, state, counter) is not None
-        events.append({"type": "counter_placed", "counter": spec_c.id, "at": _r(spec_c.at),
-                       "sector": counter.sector,
-                       "resolve_first_turn": counter.resolve_first_turn})
-        events.append({"type": "hidden_order", "counter": spec_c.id, "hidden_order": order,
-                       "secret": True})
+    events.extend(setting.place_counters(scenario, terrain, state, dice))
     state.counter_seq = _max_suffix(state.counters, "c")
     events.extend(fog.seed_counters(terrain, state, scenario.engagement, dice,
                                     scenario.settings))
@@ -150,46 +135,12 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
     return game, state
 
 
-def _deployed(op: Operative) -> dict[str, Any]:
-    """A deployed squad model in the ``squad_deployed`` event: its id and place, and its
-    wounds when it starts hurt (a campaign's wound not healed)."""
-    out: dict[str, Any] = {"id": op.id, "at": _r(op.at)}
-    if op.wounds < op.profile.wounds:
-        out["wounds"] = op.wounds
-        out["max_wounds"] = op.profile.wounds
-    return out
-
-
-def _placed_by_scenario(scenario: Scenario) -> list[tuple[float, float, float]]:
-    """The bases the scenario itself places (squad models with a position, enemies,
-    counters): the deployment of the rest keeps clear of them all (the placement rule)."""
-    ed = scenario.edition
-    taken = [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
-             for squad in scenario.squads for m in squad.models if m.at is not None]
-    taken += [(m.at[0], m.at[1], m.profile.for_edition(ed).base_radius)
-              for spec in scenario.enemies for m in spec.models if m.at is not None]
-    return taken + [(c.at[0], c.at[1], COUNTER_RADIUS) for c in scenario.counters]
-
-
 def _max_suffix(items: dict[str, Any], prefix: str) -> int:
     best = 0
     for key in items:
         if key.startswith(prefix) and key[len(prefix):].isdigit():
             best = max(best, int(key[len(prefix):]))
     return best
-
-
-def _check_spot(terrain: Terrain, state: State, mid: str, at: tuple[float, float],
-                radius: float, *, floor: bool = False,
-                where: tuple[str | None, str] | None = None) -> None:
-    """A base the scenario places may stand there by the placement rule (on the board, not in
-    terrain, on no base placed before it); refused naming what is there and the nearest point
-    where it fits (issue #27), and ``where`` the scenario wrote it (its file and field)."""
-    refused = placement.refusal(terrain, at, radius, state.bases(), mid, floor=floor)
-    if refused is not None and where is not None:
-        raise InputError(refused, source=where[0], field=where[1])
-    if refused is not None:
-        raise RuleError(refused)
 
 
 def _add_units(state: State, base_id: str, formed: list[Any]) -> list[str]:
@@ -554,14 +505,16 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
     state.counteracted = []  # Counteract: "Only once per Operative per TP"
     state.idle_told = []  # the enemy's having nothing to activate is told again
     state.override_used = False  # Access Override: once a battle round
-    # initiative: a roll-off (ties re-rolled in the first turn, else initiative alternates)
+    # initiative: a roll-off, ties re-rolled (2024: in the first turn only, later a tie passes
+    # the initiative on; 2018 Roll-offs "if the second and subsequent rolls are also tied,
+    # keep on rolling until a winner is determined")
     while True:
         p = dice.d6(f"initiative roll-off (players), turn {state.turn}").face
         e = dice.d6(f"initiative roll-off (solo-ops), turn {state.turn}").face
         if p != e:
             state.initiative = PLAYER if p > e else ENEMY
             break
-        if state.turn > 1 and state.initiative is not None:
+        if state.turn > 1 and state.initiative is not None and state.edition == "kt2024":
             state.initiative = ENEMY if state.initiative == PLAYER else PLAYER
             break
     events.append({"type": "initiative", "side": state.initiative, "player_roll": p,

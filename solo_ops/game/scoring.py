@@ -228,12 +228,13 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
         if op.carried_by is not None and not op.carried_to_safety:
             op.carried_to_safety = True  # still carried at the end: carried to safety
     all_destroyed = not enemies_left and not counters_left
+    tie_break = None
     if state.vp[PLAYER] > state.vp[ENEMY]:
         outcome = "win"
     elif state.vp[PLAYER] < state.vp[ENEMY]:
         outcome = "loss"
     else:
-        outcome = "draw"
+        outcome, tie_break = _tie_broken(game, state)
     # A wiped-out kill team still scores what it scored: the battle ends and VP decide
     # (docs/rules.md, "Playing a mission").
     wiped_out = not players_left and not any(o.carried_to_safety for o in state.side(PLAYER))
@@ -245,8 +246,25 @@ def end_battle(game: Game, state: State) -> list[dict[str, Any]]:
         "unresolved_counters": len(counters_left),
         "squad_wiped_out": wiped_out,
     }
+    if tie_break is not None:
+        state.result["tie_break"] = tie_break
     events.append({"type": "battle_end", **state.result})
     return events
+
+
+def _tie_broken(game: Game, state: State) -> tuple[str, str | None]:
+    """The outcome of a battle tied on VP, and how the tie was broken (None: a draw). Kill
+    Team 2018, every matched play mission (004): "If there is a tie, whichever player controls
+    the most objective markers at the end of the battle is the winner. If there is still a
+    tie, the game is a draw." Kill Team 2024 missions have no tie-break: a draw."""
+    if state.edition != "kt2018":
+        return "draw", None
+    control = objective_control(game, state)
+    mine = sum(1 for v in control.values() if v == PLAYER)
+    theirs = sum(1 for v in control.values() if v == ENEMY)
+    if mine == theirs:
+        return "draw", None
+    return ("win" if mine > theirs else "loss"), f"objective markers held {mine} to {theirs}"
 
 
 def most_still_scored(game: Game, state: State, side: str) -> int:

@@ -415,7 +415,9 @@ WORDS: dict[str, Words] = {
     "score": _score,
     "vp": _one(lambda e, t: f"  +{e['points']} VP to {SIDE[e['side']]}: {e['why']}."),
     "battle_end": _one(lambda e, t: f"══ Battle over: {e['outcome'].upper()} — you "
-                       f"{e['vp']['player']} VP, solo-ops {e['vp']['enemy']} VP ══"),
+                       f"{e['vp']['player']} VP, solo-ops {e['vp']['enemy']} VP"
+                       + (f"; tied on VP, broken by the {e['tie_break']}" if e.get("tie_break")
+                          else "") + " ══"),
     "nerve_test": _nerve,
     "broken": _one(lambda e, t: f"{SIDE[e['side']].title()}: the kill team is broken."),
     "on_guard": _one(lambda e, t: (

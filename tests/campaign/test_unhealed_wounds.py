@@ -195,6 +195,29 @@ def test_the_recovering_come_back_when_nobody_else_can_play() -> None:
     assert c.find("a1")[1].history[-1]["text"] == "recovered: nobody else could play mission 3"
 
 
+def test_a_result_recorded_while_only_the_recovering_are_left_is_theirs() -> None:
+    """The same two recovering, and a result file for mission 3 (which `campaign play` would
+    have set up with them, whole): they recover first and are the ones who played it, never
+    "rested through" a mission nobody played."""
+    c = campaign()
+    mission(c, [5, 5], ModelOutcome("a1", wounds_lost=2), ModelOutcome("a2", wounds_lost=1))
+    mission(c, [6, 6], ModelOutcome("a1", wounds_lost=1), ModelOutcome("a2", wounds_lost=1))
+    report = mission(c, [], ModelOutcome("a1"))  # unharmed, both: nobody is tested
+    assert not report.tests and c.missions_played == 3
+    assert [(m.state, m.missions) for m in c.squads[0].models] == [(ACTIVE, 3), (ACTIVE, 3)]
+    assert c.history[-1]["fought"] == ["a1", "a2"]
+
+
+def test_a_result_with_nobody_left_to_play_is_refused() -> None:
+    c = campaign()
+    mission(c, [6, 6], ModelOutcome("a1", went_down=True), ModelOutcome("a2", went_down=True))
+    assert [m.state for m in c.squads[0].models] == [FALLEN, FALLEN]
+    with pytest.raises(InputError, match="has no model left who can play, so no mission can "
+                                         "have been played"):
+        record_mission(c, MissionResult(mission="Empty"), ScriptedDice(faces=[]))
+    assert c.missions_played == 1
+
+
 def test_a_model_down_without_wounds_lost_lost_all_it_went_in_with() -> None:
     """A result file's ``down: true`` without ``wounds_lost``: every wound the model went into
     the mission with — Kell, starting hurt with 2 of 7, lost 2; the whole Rask 7 (what the
@@ -239,3 +262,40 @@ def test_every_line_about_a_wound_not_healed_says_the_wounds_it_starts_with() ->
     assert second.lines[-1] == ("  Kell (a1, Ana) played unharmed (went in hurt, with 1 of 7 "
                                 "wounds): rolled 1 against Toughness 3 or less: healed.")
     assert not any("wound(s) not healed" in line for line in (*first.lines, *second.lines))
+
+
+@pytest.mark.parametrize(("lost", "have", "into", "expected"), [
+    (3, 8, 2, 1),  # 5 of 8 left: 1.25 of 2, 1 left
+    (7, 8, 2, 1),  # 1 of 8 left: at least 1 of 2
+    (1, 8, 2, 0),  # 7 of 8 left: 1.75, rounded to 2: whole
+    (8, 8, 2, 2),  # none left
+    (1, 2, 8, 4),  # back: 1 of 2 left is 4 of 8
+    (1, 2, 12, 6),
+    (3, 7, 7, 3),  # the same Wounds: as it is
+])
+def test_a_wound_is_the_same_share_of_another_edition_s_wounds(
+        lost: int, have: int, into: int, expected: int) -> None:
+    from solo_ops.campaign.missions import share_of_wounds
+
+    assert share_of_wounds(lost, have, into) == expected
+
+
+def test_a_kill_team_2018_game_counts_a_wound_in_its_own_wounds_both_ways() -> None:
+    """Kell has 7 Wounds, and 2 in Kill Team 2018 (its ``kt2018:`` override). Going in with
+    3 of 7 lost, a 2018 game gives it 1 of 2 (the game refused a 3 before: "wounds_lost: must
+    be at most 2"); a 2018 game's 1 of 2 lost comes back to the campaign as 3 of 7 lost
+    (3.5 of 7 left, rounded to 4)."""
+    from solo_ops.campaign.missions import fit_to_edition
+
+    c = campaign()
+    for model in c.squads[0].models:
+        model.profile["kt2018"] = {"wounds": 2}
+    mission(c, [4], ModelOutcome("a1", wounds_lost=3))  # failed: 4 of 7 into the next
+    squads = scenario_squads(c)
+    fit_to_edition(c, squads, "kt2018")
+    assert squads[0]["models"][0]["wounds_lost"] == 1
+    fresh = campaign()
+    for model in fresh.squads[0].models:
+        model.profile["kt2018"] = {"wounds": 2}
+    [test] = mission(fresh, [4], ModelOutcome("a1", wounds_lost=1, wounds_of=2)).tests
+    assert (test.wounds_lost, test.unhealed, test.max_wounds) == (3, 3, 7)

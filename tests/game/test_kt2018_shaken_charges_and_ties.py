@@ -3,7 +3,8 @@ Nerve test exceeds the model's Leadership characteristic, the test is failed. Th
 shaken, and cannot do anything until it is no longer shaken"; the roll takes 1 for "Each other
 friendly model (other than shaken models) within 2" of the model", measured as every 2018
 distance is: "Distances cannot be measured through these walls". Charge Move: a charge that
-falls short moves "as close as possible to at least one of the targets of its charge".
+falls short moves "as close as possible to at least one of the targets of its charge". Ties:
+roll-offs are rolled again, and a battle tied on VP goes to the side holding more markers.
 
 The board is the portal table (tests/support/portal_board.py): 30" x 22", a wall along x = 15
 with a closed door at y 10-12, 25.4 mm bases (radius 0.5"). The players' a1 and the enemy's
@@ -16,7 +17,7 @@ from solo_ops.ai import reactions
 from solo_ops.ai.planner import Action, plan_activation
 from solo_ops.core.dice import ScriptedDice
 from solo_ops.game import attacks, charges
-from solo_ops.game.engine import step
+from solo_ops.game.engine import pending, step
 from solo_ops.rules import referee
 from tests.support.portal_board import start
 
@@ -130,3 +131,45 @@ def test_a_players_charge_at_an_enemy_that_cannot_react_says_why() -> None:
     assert [e["type"] for e in record["events"]] == ["charge_declared", "cannot_react",
                                                      "move_roll"]
     assert record["events"][1]["why"] == f"e1 cannot React: it {SHAKEN}"
+
+
+def test_a_tied_initiative_roll_off_is_rolled_again_every_battle_round() -> None:
+    """004 Roll-offs: "In the case of a tie, those players re-roll their dice – if the second
+    and subsequent rolls are also tied, keep on rolling until a winner is determined": in
+    battle round 2 too (Kill Team 2024 passes the initiative on a later tie). The players hold
+    it from round 1 (6 to 1); round 2 rolls 3 to 3, then 5 to 2: still the players'."""
+    from tests.support.pariah_table import engine_until_players
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, faces=[6, 1] + [2] * 60)
+    engine_until_players(game, state)
+    assert (state.turn, state.initiative) == (1, "player")
+    for op in state.operatives.values():  # round 1 played out: its fight phase ends it
+        op.activated = True
+    state.phase = "fight"
+    state.dice = ScriptedDice(faces=[3, 3, 5, 2] + [2] * 60)
+    told: list[dict] = []
+    while not told and pending(game, state).kind == "engine":
+        told = [e for e in step(game, state, {"type": "engine"})["events"]
+                if e["type"] == "initiative"]
+    assert told == [{"type": "initiative", "side": "player", "player_roll": 5,
+                     "enemy_roll": 2}]
+    assert [r.face for r in state.dice.log if "initiative" in r.purpose] == [3, 3, 5, 2]
+
+
+def test_a_tie_on_victory_points_goes_to_the_side_holding_more_objectives() -> None:
+    """004, every matched play mission: "If there is a tie, whichever player controls the most
+    objective markers at the end of the battle is the winner. If there is still a tie, the
+    game is a draw." a1 stands within 2" of the one marker (the Command Node at (5, 11))."""
+    from solo_ops.game import scoring
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({})
+    state.vp = {"player": 3, "enemy": 3}
+    assert scoring.objective_control(game, state) == {"obj-1": "player"}
+    end = next(e for e in scoring.end_battle(game, state) if e["type"] == "battle_end")
+    assert (end["outcome"], end["tie_break"]) == ("win", "objective markers held 1 to 0")
+    game, state = pariah_start({}, a1=(20, 20))  # nobody holds it: a draw
+    state.vp = {"player": 3, "enemy": 3}
+    end = next(e for e in scoring.end_battle(game, state) if e["type"] == "battle_end")
+    assert end["outcome"] == "draw" and "tie_break" not in end
