@@ -17,16 +17,20 @@ round (``docs/rules.md``).
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from solo_ops.ai.context import Action, Context
 from solo_ops.ai.shooting import choose_shot
 from solo_ops.game.state import PLAYER, State
-from solo_ops.rules import kt2018, reach, referee
+from solo_ops.rules import kt2018_reactions, reach, referee
 
 
 def may_react(ctx: Context, state: State, model_id: str) -> str | None:
     """Why the enemy model ``model_id`` cannot React now (None: it can): the rules both sides
-    ask (:func:`solo_ops.rules.referee.shaken_words` and :func:`solo_ops.rules.kt2018.may_react`:
-    it is shaken, it is within 1" of a player model, or it Advanced, Fell Back, Retreated or
+    ask (:func:`solo_ops.rules.referee.shaken_words` and
+    :func:`solo_ops.rules.kt2018_reactions.may_react`: it is shaken, it is within 1" of a
+    player model, or it Advanced (without an Assault weapon), Fell Back, Retreated or
     attempted a charge). The Pariah Nexus effects that forbid a Reaction (Chronovorric Field)
     are asked by the caller, which knows them (:func:`solo_ops.game.pariah.react_refusal`)."""
     model = state.operatives[model_id]
@@ -34,9 +38,9 @@ def may_react(ctx: Context, state: State, model_id: str) -> str | None:
         return f"{model.label} is not on the table"
     near = next((o for o in state.living(PLAYER) if o.at is not None and reach.engaged_2018(
         ctx.terrain, model.at, model.radius, o.at, o.radius)), None)
-    why = referee.shaken_words(state.edition, model.shaken) or kt2018.may_react(
+    why = referee.shaken_words(state.edition, model.shaken) or kt2018_reactions.may_react(
         engaged=near is not None, moved_how=model.moved_how, advanced=model.advanced,
-        charged=model.charged)
+        charged=model.charged, assault=_has_assault(model))
     if why is None:
         return None
     if near is not None and not model.shaken:
@@ -54,9 +58,21 @@ def overwatch(ctx: Context, state: State, model_id: str, charger_id: str) -> Act
     if charger.at is None or model.at is None:
         return None
     pos = {o.id: o.at for o in state.operatives.values() if o.on_table and o.at is not None}
-    shot, _ = choose_shot(ctx, model, model.at, [charger], pos, moved=False, moved_how=None)
+    shooter = model
+    if model.advanced:  # 004 Assault: "it can only fire Assault weapons"
+        allowed = kt2018_reactions.overwatch_weapons(list(model.profile.ranged_weapons),
+                                                     advanced=True)
+        shooter = replace(model, profile=replace(model.profile, weapons=tuple(
+            w for w in model.profile.weapons if w.is_melee or w in allowed)))
+    shot, _ = choose_shot(ctx, shooter, model.at, [charger], pos, moved=False, moved_how=None)
     if shot is None:
         return None
     shot.note = (f"{model.label} reacts to the charge: Overwatch at {charger.label} with "
                  f"{shot.weapon} (hits only on 6s).")
     return shot
+
+
+def _has_assault(model: Any) -> bool:
+    """Whether ``model`` carries an Assault weapon (004 Assault: it may React with it after an
+    Advance)."""
+    return any(w.kt2018_type == "assault" for w in model.profile.ranged_weapons)

@@ -41,7 +41,7 @@ from solo_ops.game.reactions import _reaction
 from solo_ops.game.shots import count_limited, resolve_player_shot
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.stun import end_activation_stun, stun
-from solo_ops.rules import kt2018, portals, reach, referee
+from solo_ops.rules import kt2018_reactions, portals, reach, referee
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -472,7 +472,7 @@ def _ready(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
         raise RuleError("'ready' is a Kill Team 2018 movement-phase choice")
     declared = ("advance" if op.advance_roll is not None
                 else "charge" if op.charge_roll is not None or op.charge_target else None)
-    why = kt2018.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
+    why = kt2018_reactions.may_ready(engaged=bool(_enemies_in_control(state, op, game)),
                            moved=op.moved or op.moved_how is not None, declared=declared,
                            started_within=state.started_within(op))
     if why is not None:

@@ -21,7 +21,7 @@ from solo_ops.game.play2018 import after_move as _after_move
 from solo_ops.game.play2018 import may_not_react, overwatch_hits_on
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import kt2018, reach
+from solo_ops.rules import kt2018_reactions, reach
 from solo_ops.rules.reach import round_point as _r
 
 if TYPE_CHECKING:
@@ -63,9 +63,10 @@ def reaction_entry(game: Game, state: State, op: Operative, action: Action) -> d
     """The question a declared charge asks its target's player: the ``reaction`` entry of
     ``state.pending_attacks`` (charger, target, the words, whether a Retreat is offered, the
     planned route and the charge's note). A Retreat is offered unless the target has moved
-    this phase (:func:`solo_ops.rules.kt2018.may_retreat`), as far as the effects allow."""
+    this phase (:func:`solo_ops.rules.kt2018_reactions.may_retreat`), as far as the effects
+    allow."""
     target = state.operatives[action.target]  # type: ignore[index]
-    may_retreat = kt2018.may_retreat(target.moved_how) is None
+    may_retreat = kt2018_reactions.may_retreat(target.moved_how) is None
     far, _ = pariah.retreat_distance(game, state, target)
     hits_on = overwatch_hits_on(game, state, target, op)
     text = (f"{op.label} declares a charge at {target.name}: react with Overwatch "

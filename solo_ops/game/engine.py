@@ -49,7 +49,7 @@ from solo_ops.game.deploy import deploy, zone_for
 from solo_ops.game.scenario import Scenario
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State, Unit
 from solo_ops.geometry.terrain import TerrainCache, library_facts
-from solo_ops.rules import reach
+from solo_ops.rules import kt2018_reactions, reach
 from solo_ops.rules.orders import form_units, roll_command
 
 
@@ -174,7 +174,8 @@ def _reactions(target: Operative, entry: dict[str, Any]) -> list[str]:
     each ranged weapon (``overwatch roll`` when there is one), or its damage rolled by the
     player; a Retreat when the model may; none. Each is an answer a button can send as it is
     (the referee judges the weapon's sight and range when it is given)."""
-    guns = [w.name for w in target.profile.ranged_weapons]
+    guns = [w.name for w in kt2018_reactions.overwatch_weapons(
+        list(target.profile.ranged_weapons), advanced=target.advanced)]  # 004 Assault
     options = (["overwatch roll"] if len(guns) == 1 else
                [f"overwatch with {name} roll" for name in guns])
     if guns:

@@ -30,7 +30,7 @@ from solo_ops.core.effects import Effect, Place
 from solo_ops.game.places import place_shapes as place_shapes
 from solo_ops.game.places import terrain_changes as terrain_changes
 from solo_ops.game.state import Operative, State
-from solo_ops.rules import kt2018, pariah, referee
+from solo_ops.rules import kt2018, kt2018_reactions, pariah, referee
 from solo_ops.rules.pariah import Situation
 
 if TYPE_CHECKING:
@@ -206,14 +206,15 @@ def charge_roll(game: Game, state: State, op: Operative, targets: Sequence[Opera
 def react_refusal(game: Game, state: State, op: Operative, engaged: bool) -> str | None:
     """Why ``op``, the target of a charge, cannot React now (004 React, Advancing, Falling
     Back, Retreat, Charge Move and the effects in force:
-    :func:`solo_ops.rules.kt2018.may_react`), or None. Both sides ask it."""
+    :func:`solo_ops.rules.kt2018_reactions.may_react`), or None. Both sides ask it."""
     forbidden = None
     effects = in_force(game)
     if effects:
         forbidden = pariah.react_forbidden(effects, situation(game, state, model=op))
-    return referee.shaken_words(state.edition, op.shaken) or kt2018.may_react(
+    return referee.shaken_words(state.edition, op.shaken) or kt2018_reactions.may_react(
         engaged=engaged, moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-        forbidden_by=forbidden)
+        forbidden_by=forbidden,
+        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
 
 
 def retreat_distance(game: Game, state: State, op: Operative) -> tuple[float, str | None]:

@@ -26,7 +26,7 @@ from solo_ops.game.events import shown as shown_to_players
 from solo_ops.game.mines import check_mines
 from solo_ops.game.state import ENEMY, Operative, State
 from solo_ops.geometry import placement
-from solo_ops.rules import kt2018, reach
+from solo_ops.rules import kt2018_reactions, reach
 
 if TYPE_CHECKING:
     from solo_ops.core.model import Weapon
@@ -216,9 +216,13 @@ def _overwatch_weapon(action: dict[str, Any], me: Operative, charger: Operative,
     """Overwatch: a ranged weapon of the target's that sees the charger and reaches it."""
     assert me.at is not None and charger.at is not None
     name = action.get("weapon")
-    guns = me.profile.ranged_weapons
+    guns = kt2018_reactions.overwatch_weapons(list(me.profile.ranged_weapons),
+                                              advanced=me.advanced)
     weapon = next((w for w in guns if w.name == name), None) if name else \
         (guns[0] if guns else None)
+    if weapon is None and me.advanced and any(w.name == name for w in me.profile.weapons):
+        raise RuleError(f"{me.name} {kt2018_reactions.ASSAULT_ONLY.removeprefix('it ')} (004 "
+                        "Assault)")
     if weapon is None:
         raise RuleError(f"{me.name} has no ranged weapon {name!r}" if name else
                         f"{me.name} has no ranged weapon to fire Overwatch")
@@ -259,12 +263,13 @@ def _overwatch(game: Game, state: State, action: dict[str, Any], me: Operative,
 def _check_retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, Any],
                    me: Operative, charger: Operative, terrain: Terrain
                    ) -> tuple[tuple[float, float], Walk]:
-    """Retreat (004): not after a move this phase (:func:`solo_ops.rules.kt2018.may_retreat`);
-    up to 3" (4" under Power Surges' intense lighting) to a place the base fits, further from
+    """Retreat (004): not after a move this phase
+    (:func:`solo_ops.rules.kt2018_reactions.may_retreat`); up to 3" (4" under Power Surges'
+    intense lighting) to a place the base fits, further from
     the charger and more than 1" from every other enemy; the point and the walk."""
     assert me.at is not None and charger.at is not None
     if not entry.get("retreat"):
-        why = kt2018.may_retreat(me.moved_how) or "it has moved this phase"
+        why = kt2018_reactions.may_retreat(me.moved_how) or "it has moved this phase"
         raise RuleError(f"{me.name} cannot Retreat: {why} (004 \"A target model cannot "
                         "Retreat if it has already made a move of any kind (or attempted to "
                         "charge) in this phase\")")

@@ -610,65 +610,6 @@ def on_firing_point(firing_points: Iterable[object], shooter_at: tuple[float, fl
     return None
 
 
-def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
-              charged: bool = False, forbidden_by: str | None = None) -> str | None:
-    """Why a model that is the target of a charge cannot React now, or None when it may.
-
-    004 React: "A model can React if it is the target of a charging model and it is more than
-    1" from an enemy model" (``engaged``: within 1" of one). Advancing: "A model that Advances
-    cannot charge, React or shoot later that battle round." Falling Back: "If a model Falls
-    Back, it cannot Advance, charge, React or be Readied in that phase." Retreat: "A model
-    that Retreats cannot React later in the battle round." Charge Move: a model that attempted
-    a charge "cannot shoot later in the battle round" (Overwatch is a shooting attack) and
-    "cannot Retreat if it has ... attempted to charge". ``forbidden_by``: a Pariah Nexus
-    effect (Chronovorric Field, :func:`solo_ops.rules.pariah.react_forbidden`)."""
-    if engaged:
-        return "it is within 1\" of an enemy model"
-    if advanced or moved_how == "advance":
-        return "it Advanced this battle round"
-    if moved_how == "fall_back":
-        return "it Fell Back this phase"
-    if moved_how == "retreat":
-        return "it Retreated this battle round"
-    if charged or moved_how == "charge":
-        return "it attempted a charge this battle round"
-    if forbidden_by:
-        return f"{forbidden_by} (it cannot React)"
-    return None
-
-
-def may_retreat(moved_how: str | None) -> str | None:
-    """Why a model that may React cannot Retreat, or None: 004 Retreat "A target model cannot
-    Retreat if it has already made a move of any kind (or attempted to charge) in this phase"
-    (a normal move included: it may still fire Overwatch). A Readied model has not moved:
-    004 Readying is "instead of making a normal move"; the Retreat then ends its Ready ("If
-    the model moves for any reason, it is no longer Readied")."""
-    if moved_how is not None and moved_how != "ready":
-        return f"it has moved this phase ({moved_how.replace('_', ' ')})"
-    return None
-
-
-def may_ready(*, engaged: bool, moved: bool, declared: str | None = None,
-              started_within: str | None = None) -> str | None:
-    """Why a model cannot be Readied, or None: 004 Readying "instead of making a normal move
-    (including pivoting the model) you can Ready them, unless they are within 1" of an enemy
-    model"; Falling Back "it cannot ... be Readied in that phase". ``declared``: an Advance or
-    a charge declared (and rolled) but not moved yet, each also instead of a normal move;
-    ``started_within``: the enemy it stood within 1" of as the phase began (004 Falling Back:
-    it "cannot make a normal move", so there is none for a Ready to replace)."""
-    if engaged:
-        return "it is within 1\" of an enemy model"
-    if started_within is not None:
-        return (f"it started the movement phase within 1\" of {started_within}: it can only "
-                "remain stationary or Fall Back (004), and Readying is instead of a normal move")
-    if moved:
-        return "it has moved this phase: Readying is instead of a normal move"
-    if declared is not None:
-        return (f"it has declared {'an Advance' if declared == 'advance' else 'a charge'} this "
-                "phase: Readying is instead of a normal move, as that is too")
-    return None
-
-
 COMBAT_SHOOTING = ("core", "anywhere")
 """The readings of shooting from and into combat (setting ``combat_shooting``): ``core``, the
 2018 Kill Team Core Manual's (not in 004; the reading 2018 players use), or ``anywhere``, the

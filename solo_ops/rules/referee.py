@@ -273,7 +273,7 @@ def shaken_refusal(act: Activation) -> str | None:
 
 def shaken_words(edition: str, shaken: bool) -> str | None:
     """Why a charged model cannot React because it is shaken (Kill Team 2018), in the words of
-    :func:`solo_ops.rules.kt2018.may_react`'s reasons ("it is shaken ..."), or None. Both
+    :func:`solo_ops.rules.kt2018_reactions.may_react`'s reasons ("it is shaken ..."), or None. Both
     sides' Reactions ask it first."""
     return f"it {SHAKEN}" if edition == "kt2018" and shaken else None
 

@@ -13,9 +13,13 @@ e1 are troopers with a 24" gun (Fire Teams command 1: remain stationary, fire at
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from solo_ops.ai import reactions
 from solo_ops.ai.planner import Action, plan_activation
 from solo_ops.core.dice import ScriptedDice
+from solo_ops.core.errors import RuleError
 from solo_ops.game import attacks, charges
 from solo_ops.game.engine import pending, step
 from solo_ops.rules import referee
@@ -173,3 +177,45 @@ def test_a_tie_on_victory_points_goes_to_the_side_holding_more_objectives() -> N
     state.vp = {"player": 3, "enemy": 3}
     end = next(e for e in scoring.end_battle(game, state) if e["type"] == "battle_end")
     assert end["outcome"] == "draw" and "tie_break" not in end
+
+
+def _assault(op: Any, assault: bool) -> None:
+    """Give ``op`` a second gun, a bolt pistol… an Assault "shoota" beside its lasgun."""
+    gun = op.profile.ranged_weapons[0]
+    extra = replace(gun, name="shoota", type_2018="assault" if assault else "rapid")
+    op.profile = replace(op.profile, weapons=(*op.profile.weapons, extra))
+
+
+def test_an_advanced_model_with_an_assault_weapon_may_fire_overwatch_with_it_only() -> None:
+    """004 Assault: "You can choose to shoot with a model with an Assault weapon in the
+    Shooting phase (or React with that model to fire Overwatch) even if it Advanced earlier in
+    that battle round. If it does so, it can only fire Assault weapons". a1 Advanced; e1
+    declares a charge at it: it is asked, with its shoota alone and no Retreat (a move)."""
+    game, state = _game(enemy_at=(9, 11))
+    a1, e1 = state.operatives["a1"], state.operatives["e1"]
+    a1.advanced, a1.moved_how = True, "advance"
+    charge = Action("charge", "e1", start=e1.at, route=(e1.at, (5.5, 11.0)), target="a1")
+    assert not charges.reaction_due(game, state, e1, charge)  # a lasgun only: no Reaction
+    _assault(a1, True)
+    assert charges.reaction_due(game, state, e1, charge)
+    charges.declare_charge(game, state, e1, charge)
+    assert pending(game, state).options == ["overwatch roll", "overwatch damage N", "no"]
+    refusal = None
+    try:
+        step(game, state, {"type": "reaction", "react": "overwatch", "weapon": "lasgun",
+                           "roll": True})
+    except RuleError as refused:
+        refusal = str(refused)
+    assert refusal == ("a1 Advanced this battle round: it fires Overwatch with an Assault "
+                       "weapon only (004 Assault)")
+
+
+def test_an_advanced_enemy_fires_overwatch_with_an_assault_weapon_only() -> None:
+    game, state = _game()
+    e1 = state.operatives["e1"]
+    e1.advanced, e1.moved_how = True, "advance"
+    ctx = game.context(state)
+    assert reactions.overwatch(ctx, state, "e1", "a1") is None  # its lasgun: no Reaction
+    _assault(e1, True)
+    shot = reactions.overwatch(game.context(state), state, "e1", "a1")
+    assert shot is not None and shot.weapon == "shoota"

@@ -15,6 +15,7 @@ from solo_ops.core.model import DiceExpr
 from solo_ops.core.tables import simple_table
 from solo_ops.game.missions import KILLZONE_TABLES, PN_EFFECT_TABLES
 from solo_ops.rules import kt2018, pariah
+from solo_ops.rules.kt2018_reactions import may_react, may_ready, may_retreat
 from solo_ops.rules.pariah import Situation
 
 TABLES = sorted({t for t in PN_EFFECT_TABLES.values() if t} | set(KILLZONE_TABLES.values()))
@@ -217,7 +218,7 @@ def test_shifting_shadows_chronovorric_field_fear_matrix_temporal_accelerator() 
         is None
     react = [effect("chronovorric-field")]
     assert pariah.react_forbidden(react, Situation(where=where(("model", "induction-diodes"))))
-    assert kt2018.may_react(engaged=False, moved_how=None, forbidden_by="Chronovorric Field") \
+    assert may_react(engaged=False, moved_how=None, forbidden_by="Chronovorric Field") \
         == "Chronovorric Field (it cannot React)"
     fear = [effect("fear-matrix")]
     assert pariah.modifiers(fear, "nerve_test", Situation(
@@ -260,25 +261,25 @@ def test_who_may_react_retreat_and_be_readied() -> None:
     has already made a move of any kind (or attempted to charge) in this phase ... A model that
     Retreats cannot React later in the battle round." Readying: "instead of making a normal
     move ... you can Ready them, unless they are within 1" of an enemy model"."""
-    assert kt2018.may_react(engaged=False, moved_how=None) is None
-    assert kt2018.may_react(engaged=False, moved_how="normal") is None  # Overwatch still
-    assert kt2018.may_react(engaged=True, moved_how=None) == "it is within 1\" of an enemy model"
-    assert kt2018.may_react(engaged=False, moved_how="advance") == "it Advanced this battle round"
-    assert kt2018.may_react(engaged=False, moved_how=None, advanced=True) is not None
-    assert kt2018.may_react(engaged=False, moved_how="fall_back") == "it Fell Back this phase"
-    assert kt2018.may_react(engaged=False, moved_how="retreat") == ("it Retreated this battle "
+    assert may_react(engaged=False, moved_how=None) is None
+    assert may_react(engaged=False, moved_how="normal") is None  # Overwatch still
+    assert may_react(engaged=True, moved_how=None) == "it is within 1\" of an enemy model"
+    assert may_react(engaged=False, moved_how="advance") == "it Advanced this battle round"
+    assert may_react(engaged=False, moved_how=None, advanced=True) is not None
+    assert may_react(engaged=False, moved_how="fall_back") == "it Fell Back this phase"
+    assert may_react(engaged=False, moved_how="retreat") == ("it Retreated this battle "
                                                                     "round")
-    assert kt2018.may_react(engaged=False, moved_how="charge") is not None
-    assert kt2018.may_retreat(None) is None
+    assert may_react(engaged=False, moved_how="charge") is not None
+    assert may_retreat(None) is None
     # Readying is "instead of making a normal move": not a move, so it may still Retreat
     # (and the Retreat ends the Ready: "If the model moves for any reason, it is no longer
     # Readied")
-    assert kt2018.may_retreat("ready") is None
-    assert kt2018.may_retreat("normal") == "it has moved this phase (normal)"
-    assert kt2018.may_ready(engaged=True, moved=False) == "it is within 1\" of an enemy model"
-    assert kt2018.may_ready(engaged=False, moved=False) is None
+    assert may_retreat("ready") is None
+    assert may_retreat("normal") == "it has moved this phase (normal)"
+    assert may_ready(engaged=True, moved=False) == "it is within 1\" of an enemy model"
+    assert may_ready(engaged=False, moved=False) is None
     # a declared Advance is instead of the normal move too: the sentence says so whole
-    assert kt2018.may_ready(engaged=False, moved=False, declared="advance") == (
+    assert may_ready(engaged=False, moved=False, declared="advance") == (
         "it has declared an Advance this phase: Readying is instead of a normal move, as that "
         "is too")
 
