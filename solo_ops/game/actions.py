@@ -563,6 +563,12 @@ def _guard(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
 
 def _done(game: Game, state: State, action: dict[str, Any], prompt: Any) -> list[dict]:
     op = _active(state, action, prompt)
+    if (state.edition == "kt2018" and state.phase == "fight" and op.charged
+            and not (op.fought or "fight" in op.actions_taken)
+            and turns.engaged_2018(game, state, op)):
+        raise RuleError(f"{op.name} charged this battle round and can fight: it fights now "
+                        "(004 Hammer of Wrath \"A player cannot choose to pass if they have a "
+                        "model that charged that can fight\")")
     return _end_activation(game, state, op)
 
 

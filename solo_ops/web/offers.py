@@ -81,9 +81,23 @@ def offers(table: GameTable) -> dict[str, Any]:
         elif fight_why:
             why.append({"what": "fight", "why": fight_why})
         reach = _plain_offers(table, prompt.options, out, why)
-        out.append(_offer("done", "done", word="done", primary=True))
+        done_why = _done_refused(table)
+        if done_why is None:
+            out.append(_offer("done", "done", word="done", primary=True))
+        else:  # (a 2018 model that charged and can fight: it must)
+            why.append({"what": "done", "why": done_why})
         return {"offers": out, "why_not": why, "targets": targets, "reach": reach,
                 "moves": moves, "operative": op.id}
+
+
+def _done_refused(table: GameTable) -> str | None:
+    """Why ``done`` is not an answer now, or None: only a Kill Team 2018 model that charged
+    and can still fight is refused it (Hammer of Wrath), so only then is it asked."""
+    state = table.state
+    op = state.operatives.get(str(state.active_operative))
+    if state.edition != "kt2018" or state.phase != "fight" or op is None or not op.charged:
+        return None
+    return table.refusal_of("done")
 
 
 def _enemies(table: GameTable) -> list[Any]:

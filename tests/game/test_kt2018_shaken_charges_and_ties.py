@@ -219,3 +219,34 @@ def test_an_advanced_enemy_fires_overwatch_with_an_assault_weapon_only() -> None
     _assault(e1, True)
     shot = reactions.overwatch(game.context(state), state, "e1", "a1")
     assert shot is not None and shot.weapon == "shoota"
+
+
+def test_a_model_that_charged_and_can_fight_may_not_pass(tmp_path: Any) -> None:
+    """004 Hammer of Wrath: "A player cannot choose to pass if they have a model that charged
+    that can fight": a1 charges e1 (12 rolled), and in the fight phase `done` before its fight
+    is refused; the phone offers no "done" then, and says why."""
+    from solo_ops.session.table import GameTable
+    from solo_ops.web.offers import offers
+
+    game, state = _game(enemy_at=(9, 11))
+    state.operatives["e1"].advanced = True  # (it cannot React: the charge is rolled at once)
+    step(game, state, {"type": "activate", "operative": "a1"})
+    state.dice = ScriptedDice(faces=[6, 6] + [1] * 80)
+    step(game, state, {"type": "move", "how": "charge", "target": "e1", "to": [7.9, 11.0]})
+    step(game, state, {"type": "done", "operative": "a1"})
+    while state.phase != "fight" or pending(game, state).kind != "activate":
+        step(game, state, {"type": "engine"})
+    assert pending(game, state).options == ["a1"]  # Hammer of Wrath: the charger first
+    step(game, state, {"type": "activate", "operative": "a1"})
+    refusal = None
+    try:
+        step(game, state, {"type": "done", "operative": "a1"})
+    except RuleError as refused:
+        refusal = str(refused)
+    assert refusal is not None and refusal.startswith("a1 charged this battle round and can "
+                                                      "fight: it fights now")
+    table = GameTable(game, state, tmp_path / "s.json", tmp_path / "s.log.jsonl")
+    offered = offers(table)
+    assert not any(o.get("word") == "done" for o in offered["offers"])
+    assert {"what": "done", "why": refusal} in offered["why_not"]
+    assert any(o.get("word") == "fight" for o in offered["offers"])
