@@ -456,7 +456,8 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
         assert rule is not None
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
-        extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, cover, other) or spec,
+        # (its own Vantage Accurate and obscuring for a Torrent target, as its own cover)
+        extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, use_cover, other) or spec,
                                  defence_2024(other, use_cover), extra_label,
                                  attack_cp=hook(shooter), defence_cp=hook(other),
                                  cover_choice=choose(other))

@@ -168,7 +168,7 @@ def enemy_charge(game: Game, state: State, op: Operative, action: Action
                    **({"blocked_by": blocked} if blocked else {}),
                    **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                         walk.points, game.words)})
-    return events + check_mines(game, state, op)
+    return events + check_mines(game, state, op, walk.points)
 
 
 def _rolled_charge(game: Game, state: State, op: Operative, target: Operative, action: Action
@@ -227,8 +227,8 @@ def _rolled_charge(game: Game, state: State, op: Operative, target: Operative, a
                    f"{short}"
                    + (f" by another way (the planned one: {rerouted})" if rerouted else "")
                    + "."})
-    return events + check_mines(game, state, op) + _after_move(game, state, op, "charge",
-                                                                walk.points)
+    return (events + check_mines(game, state, op, walk.points)
+            + _after_move(game, state, op, "charge", walk.points))
 
 
 FAILED_CHARGE_GRID = 0.25

@@ -241,8 +241,8 @@ def _move(game: Game, state: State, op: Operative, action: Action) -> list[dict[
                "cost": round(cost, 2), "note": note, **({"blocked_by": blocked} if blocked else {}),
                **placing.move_facts(game.terrain(state), state, op.id, op.radius,
                                     walk.points, game.words)}]
-    return events + check_mines(game, state, op) + _after_move(game, state, op, action.kind,
-                                                                walk.points)
+    return (events + check_mines(game, state, op, walk.points)
+            + _after_move(game, state, op, action.kind, walk.points))
 
 
 def _operate(game: Game, state: State, op: Operative, action: Action) -> list[dict[str, Any]]:

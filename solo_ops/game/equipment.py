@@ -1,9 +1,11 @@
 """The Kill Team 2024 card's universal equipment, set up in a scenario, as board terrain.
 
 Barricades, razor wire and ladders become terrain features (so sight, cover and routes
-respect them at once); mines, the ammo cache and the comms device become markers that the game
-loop watches. Sizes are not on the card: the defaults below are typical of the physical kits
-and can be overridden with ``size: [length, width]``.
+respect them at once); mines, the ammo cache and the comms device become markers (mines go
+off under the first operative to come near: :mod:`solo_ops.game.mines`; nothing reads the
+other two yet: docs/rules.md lists what of the equipment is not played). Sizes are not on
+the card: the defaults below are typical of the physical kits and can be overridden with
+``size: [length, width]``.
 
 Scenario entry: ``{kind: light-barricade, at: [x, y], angle: 30, owner: Ana}`` (``angle`` in
 degrees from the x axis; ``id`` optional).

@@ -548,7 +548,7 @@ def _apply_move(game: Game, state: State, op: Operative, how: str, to: tuple[flo
     }]
     if target is not None and target.side == ENEMY:
         events.extend(_charged_unit_state(state, op, target))
-    events.extend(check_mines(game, state, op))
+    events.extend(check_mines(game, state, op, walk.points))
     events.extend(reveal.check_spotting(game, state))
     if state.edition == "kt2018":  # a spatial lacerator's offer, Arcing Tesla Fields (004)
         events.extend(pariah_events.after_move(game, state, op, how, walk.points))

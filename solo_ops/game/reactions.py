@@ -313,6 +313,6 @@ def _retreat(game: Game, state: State, action: dict[str, Any], entry: dict[str, 
          "from": reach.round_point(old), "to": reach.round_point(to),
          "cost": round(float(walk.cost), 2),
          "route": [reach.round_point(p) for p in walk.points]}]
-    events.extend(check_mines(game, state, me))
+    events.extend(check_mines(game, state, me, walk.points))
     events.extend(reveal.check_spotting(game, state))
     return events

@@ -35,9 +35,14 @@ MOST_A_TURN: dict[str, int] = {"seize-ground": 2, "hold-the-line": 2, "recon-swe
 :func:`most_still_scored`; an op not listed counts as its whole cap a turn."""
 
 
-def _within(op: Operative, point: tuple[float, float], distance: float) -> bool:
+def _within(game: Game, state: State, op: Operative, point: tuple[float, float],
+            distance: float) -> bool:
+    """Whether ``op``'s base is within ``distance`` of ``point``, measured as every distance is:
+    around the walls (RULES-NOTES; Gallowdark "Distances not measured through walls")."""
     assert op.at is not None
-    return math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius <= distance + 1e-9
+    if math.hypot(op.at[0] - point[0], op.at[1] - point[1]) - op.radius > distance + 1e-9:
+        return False  # a route is never shorter than the straight line
+    return reach.route_gap(game.terrain(state), op.at, op.radius, point, 0.0) <= distance + 1e-9
 
 
 def _controls(game: Game, state: State, op: Operative, point: tuple[float, float],
@@ -160,8 +165,8 @@ def _tac_points(game: Game, state: State, tac: str | None) -> int:
                        for o in players))
     if tac == "hold-the-centre":
         centre = (board.width / 2, board.depth / 2)
-        mine = any(_within(o, centre, 3.0) for o in players)
-        theirs = any(_within(o, centre, 3.0) for o in enemies)
+        mine = any(_within(game, state, o, centre, 3.0) for o in players)
+        theirs = any(_within(game, state, o, centre, 3.0) for o in enemies)
         return int(mine and not theirs)
     if tac == "break-the-enemy":
         return int(state.incapacitated_this_turn.get(ENEMY, 0) >= 2)

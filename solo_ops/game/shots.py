@@ -17,7 +17,7 @@ from solo_ops.game.downed import apply_damage
 from solo_ops.game.play2018 import flags_2018
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.stun import stun
-from solo_ops.rules import kt2024
+from solo_ops.rules import killzones, kt2024
 
 if TYPE_CHECKING:
     from solo_ops.ai.planner import Action
@@ -171,8 +171,8 @@ def secondary_targets(game: Game, state: State, shooter: Operative, weapon: Any,
     Distances are measured as the killzone measures (around walls: ``routes.distance``).
     Blast: the shooter's enemies within x of the primary target and visible to it (Conceal
     ignored), each taking the primary's cover. Torrent: every other valid target of the
-    shooter (visible, in range, not Concealed in cover) within x of the primary, each with its
-    own cover from the shooter (solo-ops shoots them all)."""
+    shooter (visible, in range, not Concealed in cover, not refused by the killzone) within x
+    of the primary, each with its own cover from the shooter (solo-ops shoots them all)."""
     rule = kt2024.secondary_rule(weapon)
     if state.edition != "kt2024" or rule is None or target.at is None:
         return []
@@ -196,7 +196,10 @@ def secondary_targets(game: Game, state: State, shooter: Operative, weapon: Any,
                                             other.radius).distance
             valid = (other_cover.visible and reach is not None
                      and kt2024.in_range(weapon, reach)
-                     and not (other.stance == "conceal" and other_cover.in_cover))
+                     and not (other.stance == "conceal" and other_cover.in_cover)
+                     # the killzone's own test (Bheta-Decima's hazardous ground, gantries)
+                     and shooter.at is not None and other.at is not None
+                     and killzones.target_refusal(terrain.board, shooter.at, other.at) is None)
         candidate = kt2024.Candidate(other.id, d, visible_to_primary, valid)
         if kt2024.secondary_targets(weapon, [candidate]):
             found.append((d, other.id, other, other_cover))

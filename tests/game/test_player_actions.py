@@ -144,6 +144,17 @@ def test_mines_go_off_under_the_first_operative() -> None:
     assert [r["dice"] for r in state.log[-1]["rolls"]] == ["d3"]
 
 
+def test_mines_go_off_under_an_operative_that_walks_past_them() -> None:
+    """002 Mines: "The first time ANY Operative is within Control Range": on its way too. a1
+    repositions from (3, 10) straight over the mine at (6, 10) to (9, 10), 2.5" beyond it."""
+    game, state = active(equipment=[{"kind": "mines", "at": [6, 10]}])
+    state.dice = ScriptedDice(faces=[2])
+    step(game, state, {"type": "move", "how": "reposition", "to": [9, 10]})
+    mine = next(e for e in state.log[-1]["events"] if e["type"] == "mines")
+    assert mine["damage"] == 5 and state.operatives["a1"].wounds == 3
+    assert state.spent_markers == [mine["marker"]]
+
+
 def test_a_concealed_enemy_in_cover_is_not_a_valid_target() -> None:
     # a light barricade standing north-south at x = 9, 0.75" in front of e1 (10, 10): e1 is in
     # cover from a1 (3, 10), 7" away

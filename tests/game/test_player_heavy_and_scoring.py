@@ -122,3 +122,23 @@ def test_turn_scoring_names_each_source() -> None:
     assert (PLAYER, "kill", 1, "Kill Op, turning point 2") in vp
     score = next(e for e in events if e["type"] == "score")
     assert score["gained"][PLAYER] == sum(p for s, _, p, _ in vp if s == PLAYER)
+
+
+def test_hold_the_centre_is_measured_around_the_walls() -> None:
+    """Tac Op hold-the-centre: an enemy 2" from the centre in a straight line but 17.7" by the
+    way round a wall (Gallowdark "Distances not measured through walls") does not deny it:
+    a1 at (13, 11), 1.5" from the centre (15, 11), scores its 1 VP."""
+    import copy
+
+    from tests.support.small_table import BOARD, start
+
+    board = copy.deepcopy(BOARD)
+    board["killzone"] = "gallowdark"
+    board["features"] = [{"id": "wall-1", "traits": ["wall"], "line": [[16.5, 2], [16.5, 20]]}]
+    game, state = start(board=board, enemy_at=(17.5, 11),
+                        mission={"crit_op": "seize-ground", "tac_op": "hold-the-centre"})
+    state.operatives["a1"].at = (13.0, 11.0)
+    state.turn = 2
+    tac = [e for e in scoring.score_turn(game, state)
+           if e["type"] == "vp" and e["why"].startswith("Tac Op hold-the-centre")]
+    assert [e["points"] for e in tac] == [1]
