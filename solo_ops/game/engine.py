@@ -634,10 +634,11 @@ def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
     if game.settings.hidden_moves_when == "end_of_turn":
         events.extend(reveal.hidden_movement(game, state))
     events.extend(scoring.score_turn(game, state))
-    if state.turn >= game.settings.turns or (state.edition == "kt2018"
-                                              and _one_side_gone(state)):
+    if state.turn >= game.settings.turns:
         # Kill Team 2024 (card 001, "7. BATTLE END"): "After 4 TPs, even if a Team is
-        # incapacitated" -- the enemy goes on scoring the turning points left
+        # incapacitated"; Kill Team 2018 (004, every matched play mission): "The battle
+        # automatically ends at the end of battle round 4" -- the enemy goes on scoring the
+        # turning points or battle rounds left
         events.extend(scoring.end_battle(game, state))
         state.ended = True
         state.phase = "ended"
@@ -645,9 +646,5 @@ def _end_turn(game: Game, state: State) -> list[dict[str, Any]]:
     events.extend(_start_turn(game, state))
     return events
 
-
-def _one_side_gone(state: State) -> bool:
-    players_left = any(o.on_table for o in state.side(PLAYER))
-    return not players_left
 
 

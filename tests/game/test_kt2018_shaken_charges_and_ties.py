@@ -250,3 +250,24 @@ def test_a_model_that_charged_and_can_fight_may_not_pass(tmp_path: Any) -> None:
     assert not any(o.get("word") == "done" for o in offered["offers"])
     assert {"what": "done", "why": refusal} in offered["why_not"]
     assert any(o.get("word") == "fight" for o in offered["offers"])
+
+
+def test_a_battle_goes_on_to_round_4_after_the_players_are_wiped_out() -> None:
+    """004, every matched play mission: "The battle automatically ends at the end of battle
+    round 4." The players lead 4 to 1 when their two models are taken out of action in round
+    1; the enemy goes on scoring Supremacy each round ("all of their opponent's models are out
+    of action": 1 VP a round at least) and the battle ends after round 4, not after round 1."""
+    from tests.support.pariah_table import engine_until_players
+    from tests.support.pariah_table import start as pariah_start
+
+    game, state = pariah_start({}, settings={"turns": 4})
+    engine_until_players(game, state)
+    state.vp = {"player": 4, "enemy": 1}
+    for mid in ("a1", "a2"):
+        state.operatives[mid].down = True
+        state.operatives[mid].at = None
+    while not state.ended:
+        assert pending(game, state).kind == "engine"  # nobody left to ask
+        step(game, state, {"type": "engine"})
+    assert state.result is not None and state.result["turns"] == 4
+    assert state.vp["enemy"] >= 1 + 4  # a Supremacy point in each of the four rounds
