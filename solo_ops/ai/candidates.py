@@ -32,6 +32,25 @@ class _Candidates:
     whole: bool = True  # every end point (False: only those in the discs asked for)
 
 
+def held_by_friends(ctx: Context, op: Operative, board: WorkingBoard) -> frozenset[str]:
+    """The ids of the enemies of ``op`` a friendly of its holds in control range, which a Kill
+    Team 2024 Reposition, Dash or Charge may pass (001 Reposition "unless they are already in
+    Control Range of a friendly"; Charge "IF that enemy Operative is not in Control Range of a
+    friendly Operative"; setting ``engaged_control_range``): the rule the players' moves follow,
+    :func:`solo_ops.game.move_goals.engaged_foes`."""
+    if not reach.passes_engaged(ctx.edition, ctx.settings.engaged_control_range):
+        return frozenset()
+    ops = board.state.operatives
+    foes = [oid for oid in board.pos if oid != op.id and ops[oid].side != op.side]
+    friends = [(p[0], p[1], ops[oid].radius) for oid, p in board.pos.items()
+               if oid != op.id and ops[oid].side == op.side]
+    if not foes or not friends:
+        return frozenset()
+    held = reach.engaged_enemies(ctx.terrain, [(board.pos[f][0], board.pos[f][1],
+                                                ops[f].radius) for f in foes], friends)
+    return frozenset(foes[k] for k in held)
+
+
 def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], allowance: float,
                      board: WorkingBoard, *, avoid_enemies: bool = True, spacing: float = 0.5,
                      near: Sequence[tuple[float, float, float]] | None = None,
@@ -57,13 +76,12 @@ def candidate_points(ctx: Context, op: Operative, start: tuple[float, float], al
     wall")."""
     stand = ctx
     ctx = ctx.for_move(kind)
-    foes = [(p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
-            if oid != op.id and avoid_enemies and board.state.operatives[oid].side != op.side]
-    engaged: frozenset[int] = frozenset()
-    if foes and reach.passes_engaged(ctx.edition, ctx.settings.engaged_control_range):
-        engaged = reach.engaged_enemies(ctx.terrain, foes, [
-            (p[0], p[1], board.state.operatives[oid].radius) for oid, p in board.pos.items()
-            if oid != op.id and board.state.operatives[oid].side == op.side])
+    foe_ids = [oid for oid in board.pos
+               if oid != op.id and avoid_enemies and board.state.operatives[oid].side != op.side]
+    foes = [(board.pos[oid][0], board.pos[oid][1], board.state.operatives[oid].radius)
+            for oid in foe_ids]
+    held = held_by_friends(ctx, op, board) if foes else frozenset()
+    engaged = frozenset(k for k, oid in enumerate(foe_ids) if oid in held)
     keep = reach.keep_out(ctx.terrain, start, op.radius, foes, reach=allowance,
                           engaged=engaged)
 

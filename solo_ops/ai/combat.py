@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from solo_ops.ai.candidates import pick, reachable
+from solo_ops.ai.candidates import held_by_friends, pick, reachable
 from solo_ops.ai.context import CONTROL_RANGE, Action, Context, WorkingBoard, move_allowance
 from solo_ops.ai.explain import cost_inches, fmt_pt, inches
 from solo_ops.game.state import Operative
@@ -41,24 +41,6 @@ def charge_order_words(code: str) -> str:
     return words + "\"" if words[-1:].isdigit() else words
 
 
-def _held_by_friends(ctx: Context, op: Operative, board: WorkingBoard) -> frozenset[str]:
-    """The enemies of ``op`` a friendly of its holds in control range, which a Kill Team 2024
-    charge may pass (001 Charge "IF that enemy Operative is not in Control Range of a friendly
-    Operative"; setting ``engaged_control_range``: the rule the players' charges follow,
-    :func:`solo_ops.game.move_goals.engaged_foes`)."""
-    if not reach.passes_engaged(ctx.edition, ctx.settings.engaged_control_range):
-        return frozenset()
-    ops = board.state.operatives
-    foes = [oid for oid in board.pos if oid != op.id and ops[oid].side != op.side]
-    friends = [(p[0], p[1], ops[oid].radius) for oid, p in board.pos.items()
-               if oid != op.id and ops[oid].side == op.side]
-    if not foes or not friends:
-        return frozenset()
-    held = reach.engaged_enemies(ctx.terrain, [(board.pos[f][0], board.pos[f][1],
-                                                ops[f].radius) for f in foes], friends)
-    return frozenset(foes[k] for k in held)
-
-
 def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board: WorkingBoard,
                   near_visible: list[tuple[float, Operative]], codes: dict[str, str],
                   edition: str) -> Action | None:
@@ -72,7 +54,7 @@ def charge_option(ctx: Context, op: Operative, start: tuple[float, float], board
     tp = board.pos[target.id]
     allowance = move_allowance(op, "charge", edition)
     blockers = []
-    held = _held_by_friends(ctx, op, board)
+    held = held_by_friends(ctx, op, board)
     for oid, p in board.pos.items():
         if oid in (op.id, target.id):
             continue

@@ -446,7 +446,7 @@ def _phase_2018(t: _Turn) -> bool:
     if t.phase == "shooting":
         barred = kt2018.shooting_barred(
             moved_how="fall_back" if op.fell_back else op.moved_how, advanced=op.advanced,
-            charged=op.charged, assault=any(w.kt2018_type == "assault" for w in ranged(op.profile)))
+            charged=op.charged, assault=op.profile.has_assault)
         if barred is not None:
             t.plan.explain.append(f"{op.label} {barred}.")
             return True

@@ -18,7 +18,6 @@ round (``docs/rules.md``).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from solo_ops.ai.context import Action, Context
 from solo_ops.ai.shooting import choose_shot
@@ -40,7 +39,7 @@ def may_react(ctx: Context, state: State, model_id: str) -> str | None:
         ctx.terrain, model.at, model.radius, o.at, o.radius)), None)
     why = referee.shaken_words(state.edition, model.shaken) or kt2018_reactions.may_react(
         engaged=near is not None, moved_how=model.moved_how, advanced=model.advanced,
-        charged=model.charged, assault=_has_assault(model))
+        charged=model.charged, assault=model.profile.has_assault)
     if why is None:
         return None
     if near is not None and not model.shaken:
@@ -71,8 +70,3 @@ def overwatch(ctx: Context, state: State, model_id: str, charger_id: str) -> Act
                  f"{shot.weapon} (hits only on 6s).")
     return shot
 
-
-def _has_assault(model: Any) -> bool:
-    """Whether ``model`` carries an Assault weapon (004 Assault: it may React with it after an
-    Advance)."""
-    return any(w.kt2018_type == "assault" for w in model.profile.ranged_weapons)

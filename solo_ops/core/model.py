@@ -308,6 +308,12 @@ class Profile:
         return tuple(w for w in self.weapons if not w.is_melee)
 
     @property
+    def has_assault(self) -> bool:
+        """Whether it carries a Kill Team 2018 Assault weapon (004 Assault: it still shoots,
+        or fires Overwatch, after an Advance)."""
+        return any(w.kt2018_type == "assault" for w in self.ranged_weapons)
+
+    @property
     def melee_weapons(self) -> tuple[Weapon, ...]:
         return tuple(w for w in self.weapons if w.is_melee)
 

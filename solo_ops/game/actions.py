@@ -581,8 +581,7 @@ def _end_activation(game: Game, state: State, op: Operative) -> list[dict[str, A
         elif op.advance_roll is not None:
             op.moved_how = "advance"
     state.active_operative = None
-    for other in state.operatives.values():  # its enemies' Guard shots bar them no longer
-        other.no_retaliation = False
+    state.activation_over()
     events: list[dict[str, Any]] = [{"type": "activation_end", "operative": op.id}]
     if state.counteracting:  # a counteract is not an activation: a Stun runs on
         state.counteracting = False

@@ -74,7 +74,7 @@ def deploy(terrain: Terrain, zone: Polygon, radii: list[float],
 
 # -- the bases a scenario places itself (new_game's set-up) -----------------------------------
 def place_counters(scenario: Scenario, terrain: Terrain, state: State, dice: Any
-                    ) -> list[dict[str, Any]]:
+                   ) -> list[dict[str, Any]]:
     """The counters the scenario places, each with its hidden order (rolled in secret when the
     scenario gives none); one it puts in plain sight is resolved in the first turn, like a
     seeded one that could not be hidden."""
@@ -83,11 +83,12 @@ def place_counters(scenario: Scenario, terrain: Terrain, state: State, dice: Any
         order = spec_c.hidden_order or dice.d6(f"hidden order for counter {spec_c.id}",
                                                       secret=True).face
         check_spot(terrain, state, spec_c.id, spec_c.at, COUNTER_RADIUS, floor=True,
-                    where=(scenario.source, f"counters[{c}].at"))
+                   where=(scenario.source, f"counters[{c}].at"))
         counter = Counter(spec_c.id, spec_c.at, order, scenario.board.sector_of(*spec_c.at))
         state.counters[spec_c.id] = counter
         counter.resolve_first_turn = spotting.spotted_by(terrain, state, counter) is not None
-        events.append({"type": "counter_placed", "counter": spec_c.id, "at": round_point(spec_c.at),
+        events.append({"type": "counter_placed", "counter": spec_c.id,
+                       "at": round_point(spec_c.at),
                        "sector": counter.sector,
                        "resolve_first_turn": counter.resolve_first_turn})
         events.append({"type": "hidden_order", "counter": spec_c.id, "hidden_order": order,
@@ -117,8 +118,8 @@ def placed_by_scenario(scenario: Scenario) -> list[tuple[float, float, float]]:
 
 
 def check_spot(terrain: Terrain, state: State, mid: str, at: tuple[float, float],
-                radius: float, *, floor: bool = False,
-                where: tuple[str | None, str] | None = None) -> None:
+               radius: float, *, floor: bool = False,
+               where: tuple[str | None, str] | None = None) -> None:
     """A base the scenario places may stand there by the placement rule (on the board, not in
     terrain, on no base placed before it); refused naming what is there and the nearest point
     where it fits (issue #27), and ``where`` the scenario wrote it (its file and field)."""

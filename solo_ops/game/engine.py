@@ -92,12 +92,12 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
                        [m.profile.for_edition(scenario.edition).base_radius for m in missing],
                        taken) if missing else []
         where = dict(zip([m.id for m in missing], spots, strict=True))
-        for m in squad.models:
+        for k, m in enumerate(squad.models):
             profile = m.profile.for_edition(scenario.edition)
             at = m.at if m.at is not None else where[m.id]
             setting.check_spot(terrain, state, m.id, at, profile.base_radius,
-                        where=(scenario.source, f"squads[{index}].models[{squad.models.index(m)}]"
-                               ".at") if m.at is not None else None)
+                               where=None if m.at is None else
+                               (scenario.source, f"squads[{index}].models[{k}].at"))
             if m.at is None:
                 taken.append((at[0], at[1], profile.base_radius))
             state.operatives[m.id] = Operative(m.id, m.name, PLAYER, squad.player, profile, at,
@@ -110,7 +110,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
             profile = m.profile.for_edition(scenario.edition)
             assert m.at is not None
             setting.check_spot(terrain, state, m.id, m.at, profile.base_radius,
-                        where=(scenario.source, f"enemies[{u}].models[{k}].at"))
+                               where=(scenario.source, f"enemies[{u}].models[{k}].at"))
             state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
                                                profile.wounds, stance="engage")
             models.append((m.id, profile))
@@ -590,8 +590,7 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         state.operatives[m].activated = True
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         stun.end_activation_stun(state.operatives[m])
-    for other in state.operatives.values():  # Guard shots in control range bar them no more
-        other.no_retaliation = False
+    state.activation_over()
     events.extend(reveal.check_spotting(game, state))
     state.next_side = PLAYER
     events.extend(turns.balance_sides(game, state))

@@ -214,7 +214,7 @@ def react_refusal(game: Game, state: State, op: Operative, engaged: bool) -> str
     return referee.shaken_words(state.edition, op.shaken) or kt2018_reactions.may_react(
         engaged=engaged, moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
         forbidden_by=forbidden,
-        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
+        assault=op.profile.has_assault)
 
 
 def retreat_distance(game: Game, state: State, op: Operative) -> tuple[float, str | None]:

@@ -12,11 +12,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from solo_ops.game import attacks, cover_choice, cp
 from solo_ops.game.downed import apply_damage
 from solo_ops.game.play2018 import flags_2018
 from solo_ops.game.state import ENEMY, PLAYER, Operative, State
 from solo_ops.game.stun import stun
+from solo_ops.geometry.sight.perches import is_deck
 from solo_ops.rules import killzones, kt2024
 
 if TYPE_CHECKING:
@@ -136,9 +139,12 @@ def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
     cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
                                 edition=state.edition, others=others)
     accurate = 0
+    decks = terrain.sight.decks  # (how high each stands: the cover from below reads it too)
     if (state.edition == "kt2024" and cover.visible and target.stance == "engage"
-            and vantage_height(terrain.board, target.at) == 0.0):
-        accurate = kt2024.vantage_accurate(vantage_height(terrain.board, shooter.at))
+            and decks is not None and shooter.at is not None and target.at is not None):
+        up = decks.height_at(np.array([shooter.at, target.at], dtype=float))
+        if up[1] == 0.0:
+            accurate = kt2024.vantage_accurate(float(up[0]))
     return attacks.ShotCover.of(cover, accurate)
 
 
@@ -152,9 +158,8 @@ def vantage_height(board: Any, at: Any) -> float:
         return 0.0
     best = 0.0
     for f in board.features:
-        if f.has("vantage") and f.height and not f.is_line \
-                and shapes.stands_on(f, float(at[0]), float(at[1])):
-            best = max(best, float(f.height))
+        if is_deck(f) and shapes.stands_on(f, float(at[0]), float(at[1])):
+            best = max(best, float(f.height or 0.0))
     return best
 
 

@@ -352,6 +352,13 @@ class State:
         joined.models = []
         return {"type": "merged", "unit": joined.id, "into": into.id, "command": into.command}
 
+    def activation_over(self) -> None:
+        """An activation has ended: the Guard shots made within control range during it bar
+        their shooters from retaliating no longer (001 Gallowdark On Guard "for the remaining
+        enemy activation")."""
+        for op in self.operatives.values():
+            op.no_retaliation = False
+
     def started_within(self, op: Operative) -> str | None:
         """Kill Team 2018, movement phase: the label of the enemy ``op`` stood within 1" of as
         the phase began (:attr:`Operative.started_within`; the referee's ``started_within``),

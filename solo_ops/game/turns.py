@@ -84,7 +84,7 @@ def shooting_barred_2018(op: Operative) -> str | None:
     (:func:`solo_ops.rules.kt2018.shooting_barred` of its moves and weapons)."""
     return kt2018.shooting_barred(
         moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-        assault=any(w.kt2018_type == "assault" for w in op.profile.ranged_weapons))
+        assault=op.profile.has_assault)
 
 
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:

@@ -31,10 +31,8 @@ def browser() -> Any:
 
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=b.VIEWPORTS["phone"], device_scale_factor=2,
-                                  has_touch=True)
-    yield context.new_page()
-    context.close()
+    with b.phone_page(browser) as page:
+        yield page
 
 
 def at_first_reroll() -> tuple[Any, Any]:

@@ -46,10 +46,8 @@ def game_at(kind: str) -> tuple[Any, Any]:
 
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=b.VIEWPORTS["phone"], device_scale_factor=2,
-                                  has_touch=True)
-    yield context.new_page()
-    context.close()
+    with b.phone_page(browser) as page:
+        yield page
 
 
 def the_step(server: PageServer) -> int:

@@ -59,6 +59,17 @@ def launch() -> Iterator[Any]:
             browser.close()
 
 
+@contextmanager
+def phone_page(browser: Any) -> Iterator[Any]:
+    """A page on a phone: a fresh 390x844 touch context at twice the pixels, closed after."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], device_scale_factor=2,
+                                  has_touch=True)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @functools.cache
 def _http() -> httpx.Client:
     """One HTTP client for the run, with no connection kept open (a served page's server stops
