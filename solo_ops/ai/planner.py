@@ -70,9 +70,12 @@ from solo_ops.rules import kt2018, kt2024, reach, referee
 
 
 # -- the planner -----------------------------------------------------------------------------------
-def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "firefight") -> Plan:
+def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "firefight", *,
+                    only: frozenset[str] | None = None) -> Plan:
     """Plan one activation of ``unit_id`` (Kill Team 2024) or its part of a 2018 ``phase``
-    (``movement``, ``shooting`` or ``fight``)."""
+    (``movement``, ``shooting`` or ``fight``). ``only``: the ids of the unit's models that act
+    now (:func:`solo_ops.game.turns.acting_models`: in a 2018 phase, the models that go
+    first, or those that have not yet acted); None: all of them."""
     unit = state.units[unit_id]
     order = order_table(unit.troop)[unit.command]
     plan = Plan(unit.id, unit.command, unit.troop, order, unit.fsm)
@@ -98,6 +101,8 @@ def plan_activation(ctx: Context, state: State, unit_id: str, phase: str = "fire
 
     models.sort(key=lambda o: (nearest_dist(o), o.id))
     models = _not_acted(ctx, models, phase, plan)
+    if only is not None:
+        models = _acting(models, only, phase, plan)
 
     pull = _ally_pull(ctx, state, unit, board)
     moved_any = False
@@ -173,6 +178,23 @@ def _not_acted(ctx: Context, models: list[Operative], phase: str, plan: Plan
         else:
             out.append(op)
     return out
+
+
+def _acting(models: list[Operative], only: frozenset[str], phase: str, plan: Plan
+            ) -> list[Operative]:
+    """The models of ``only`` (Kill Team 2018: the unit's models that act now), each other
+    one told why it waits or does not act in this ``phase``."""
+    verb = "fight" if phase == "fight" else "shoot"
+    for op in models:
+        if op.id in only:
+            continue
+        if op.activated:
+            plan.explain.append(f"{op.label} has already had its turn to {verb} this phase.")
+        elif any(m.id in only for m in models):
+            first = ("the models that charged fight first (Hammer of Wrath)" if phase == "fight"
+                     else "Readied models shoot first (Ready, Fire!)")
+            plan.explain.append(f"{op.label} waits: {first}; it acts later this phase.")
+    return [op for op in models if op.id in only]
 
 
 def _stance_and_guards(ctx: Context, plan: Plan, codes: dict[str, str], acted: bool,

@@ -235,10 +235,13 @@ def _played(model: SquadModel, outcome: ModelOutcome | None, number: int, title:
             "wound not healed): a survival test to heal it.")
 
 
-def _history_record(result: MissionResult, number: int, title: str, fought: list[str],
-                    report: list[str], key: str | None) -> dict[str, Any]:
+def _history_record(result: MissionResult, outcomes: dict[str, ModelOutcome], number: int,
+                    title: str, fought: list[str], report: list[str], key: str | None
+                    ) -> dict[str, Any]:
     """The campaign history's entry for a mission recorded (``report`` shared: the report's
-    lines still to come are added to it)."""
+    lines still to come are added to it); each model's wounds as ``outcomes`` count them, in
+    the campaign's own Wounds (a Kill Team 2018 game's count converted), as the report and
+    the survival tests do."""
     record: dict[str, Any] = {
         "mission": number, "name": title, "outcome": result.outcome,
         "vp": dict(result.vp) if result.vp else None,
@@ -246,7 +249,7 @@ def _history_record(result: MissionResult, number: int, title: str, fought: list
         "narrative": list(result.narrative),
         "models": [{"id": o.id, "wounds_lost": o.wounds_lost, "down": o.went_down,
                     "carried": o.carried, "carried_off": o.carried_off, "kills": o.kills}
-                   for o in result.models],
+                   for o in (outcomes.get(r.id, r) for r in result.models)],
         "fought": fought,
         "survival_tests": [],
         "report": report,
@@ -331,7 +334,7 @@ def record_mission(campaign: Campaign, result: MissionResult, dice: Dice | None,
             lines.append(_played(model, outcomes.get(model.id), number, title,
                                  result.all_enemies_destroyed))
     report: list[str] = list(lines)
-    record = _history_record(result, number, title, fought, report, key)
+    record = _history_record(result, outcomes, number, title, fought, report, key)
     threat = campaign.threat
     if threat is not None and threat.get("mission") == number:
         record["threat"] = threat

@@ -33,7 +33,7 @@ from solo_ops.core.errors import InputError, excerpt
 from solo_ops.core.fields import Fields, join_path, read_links
 from solo_ops.core.limits import SCENARIO
 from solo_ops.core.model import Profile
-from solo_ops.core.names import reserved_player
+from solo_ops.core.names import id_key, id_problem, reserved_player
 from solo_ops.core.seal import SEAL_KEY
 from solo_ops.io.roster import DEFAULT_TOUGHNESS, parse_profile
 
@@ -258,6 +258,9 @@ def parse_squad_model(data: Any, source: str | None, path: str) -> SquadModel:
     """A squad file's model entry ``{id, name, profile}`` (profile keys as in a roster)."""
     m = Fields(data, source, path).only(MODEL_KEYS)
     model_id = m.text("id")
+    problem = id_problem(model_id)
+    if problem is not None:
+        raise m.error("id", problem)
     profile_data = m.mapping("profile")
     profile = parse_profile(profile_data.data, source, profile_data.path, model_id)
     del profile  # checked; the save keeps the profile as written
@@ -317,9 +320,9 @@ def parse_squad(data: Any, source: str | None) -> Squad:
     for i, item in enumerate(items):
         where = join_path("models", i)
         model = parse_squad_model(item, source, where)
-        if any(m.id == model.id for m in models):
-            raise InputError(f"duplicate model id {excerpt(model.id)}", source=source,
-                             field=join_path(where, "id"))
+        if any(id_key(m.id) == id_key(model.id) for m in models):
+            raise InputError(f"duplicate model id {excerpt(model.id)} (ids match ignoring "
+                             "case)", source=source, field=join_path(where, "id"))
         models.append(model)
     return Squad(player=player, name=s.text("name", f"{player}'s squad"), models=models)
 
@@ -422,13 +425,13 @@ def _check_unique_ids(campaign: Campaign, source: str | None) -> None:
             raise InputError(f"two squads for player {s.player!r}", source=source,
                              field=join_path(join_path("squads", i), "player"))
         for j, m in enumerate(s.models):
-            if m.id in seen:
+            if id_key(m.id) in seen:
                 raise InputError(
-                    f"model id {m.id!r} is already used in {seen[m.id]}'s squad (ids must be "
-                    "unique across the campaign: the game table holds every squad)",
-                    source=source,
+                    f"model id {m.id!r} is already used in {seen[id_key(m.id)]}'s squad (ids "
+                    "must be unique across the campaign, ignoring case: the game table holds "
+                    "every squad)", source=source,
                     field=join_path(join_path(join_path("squads", i), "models"), j) + ".id")
-            seen[m.id] = s.player
+            seen[id_key(m.id)] = s.player
 
 
 def new_campaign(name: str, squads: Iterable[Squad],
@@ -460,12 +463,12 @@ def add_squad(campaign: Campaign, squad: Squad, source: str | None = None) -> No
         if s.player == squad.player:
             raise InputError(f"two squads for player {squad.player!r}", source=source,
                              field="player")
-    taken = set(campaign.model_ids())
+    taken = {id_key(i): i for i in campaign.model_ids()}
     for j, m in enumerate(squad.models):
-        if m.id in taken:
-            owner = campaign.find(m.id)[0].player
+        if id_key(m.id) in taken:
+            owner = campaign.find(taken[id_key(m.id)])[0].player
             raise InputError(f"model id {m.id!r} is already used in {owner}'s squad (ids must "
-                             "be unique across the campaign)", source=source,
+                             "be unique across the campaign, ignoring case)", source=source,
                              field=f"models[{j}].id")
     campaign.squads.append(squad)
 

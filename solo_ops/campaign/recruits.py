@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solo_ops.campaign.model import ACTIVE, FALLEN, Campaign, SquadModel
 from solo_ops.core.errors import InputError
+from solo_ops.core.names import id_key, id_problem
 
 
 def replace_model(campaign: Campaign, player: str, fallen_id: str, new_model: SquadModel,
@@ -27,9 +28,14 @@ def replace_model(campaign: Campaign, player: str, fallen_id: str, new_model: Sq
     if fallen.replaced_by:
         raise InputError(f"{fallen.name} ({fallen_id}) was already replaced by "
                          f"{fallen.replaced_by}", source="--model")
-    if new_model.id in campaign.model_ids():
-        raise InputError(f"model id {new_model.id!r} is already used in the campaign (ids "
-                         "stay taken, even by the fallen)", source=source, field="id")
+    problem = id_problem(new_model.id)
+    if problem is not None:
+        raise InputError(problem, source=source, field="id")
+    used = next((i for i in campaign.model_ids() if id_key(i) == id_key(new_model.id)), None)
+    if used is not None:
+        same = "" if used == new_model.id else f" as {used!r}: ids match ignoring case"
+        raise InputError(f"model id {new_model.id!r} is already used in the campaign{same} "
+                         "(ids stay taken, even by the fallen)", source=source, field="id")
     after = campaign.missions_played or None
     new_model.replaces = fallen_id
     new_model.state = ACTIVE

@@ -196,9 +196,11 @@ def _apply(model: SquadModel, test: SurvivalTest, mission: int, how: str) -> Non
             if test.wounds_lost else "played hurt"
         again = " again while injured" if test.injured else ""
         injury: dict[str, Any] = {"mission": mission}
-        if test.unhealed:  # in the words of the survival test's line
-            injury["note"] = (f"{what} and failed its survival test{again}: "
-                              f"{result_words(test.to_dict())}")
+        if test.unhealed:  # in the words of the survival test's line (its "failed again
+            # while injured" already said here)
+            words = ("it misses the next mission to recover" if test.result == "recovering"
+                     else result_words(test.to_dict()))
+            injury["note"] = f"{what} and failed its survival test{again}: {words}"
             injury["wounds"] = test.unhealed
         else:
             injury["note"] = f"lasting injury: {what} and failed its survival test{again}"

@@ -72,17 +72,25 @@ def ai_plan(scenario: Path, unit_id: str, phase: str | None, seed: int | None,
 
 
 def _order_roll_line(state: State, unit_id: str) -> str | None:
-    """The order roll behind the unit's command, as the set-up logged it (split parts keep the
-    roll of the unit they came from); None when the scenario fixed the command."""
-    base = unit_id.split("-")[0]
+    """The order roll behind the unit's command, as the set-up or its counter's reveal logged
+    it (split parts keep the roll of the unit they came from: ``cult-squad-melee`` that of
+    ``cult-squad``); "capped at 6" only when the roll and its modifier passed 6. A unit of
+    the scenario with a command given: fixed."""
+    unit = state.units[unit_id]
+    suffix = f"-{unit.troop}"
+    whole = unit_id[:-len(suffix)] if unit_id.endswith(suffix) else unit_id
+    purposes = {f"order roll for {unit_id}", f"order roll for {whole}"}
+    if unit.origin is not None:
+        purposes.add(f"order roll for counter {unit.origin}")
     for record in state.log:
         for roll in record.get("rolls", []):
-            if roll.get("purpose") in (f"order roll for {unit_id}", f"order roll for {base}"):
+            if roll.get("purpose") in purposes:
                 mods = roll.get("modifiers") or []
                 mod_text = "".join(f" {amount:+d} ({why})" for why, amount in mods)
+                total = int(roll["faces"][0]) + sum(int(amount) for _, amount in mods)
+                capped = " (capped at 6)" if total > 6 else ""
                 return (f"Order roll: d6 = {roll['faces'][0]}{mod_text}, command "
-                        f"{roll['value']} (capped at 6).")
-    unit = state.units[unit_id]
+                        f"{roll['value']}{capped}.")
     return f"Command {unit.command}: fixed by the scenario (no order roll)."
 
 

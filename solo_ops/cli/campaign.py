@@ -47,19 +47,21 @@ from solo_ops.cli.campaign_files import (
     _record_played_mission,
     campaign_path,
     change_campaign,
-    check_not_ended,
     check_own_mission,
     discard_unstarted,
     finish_last_mission,
     generate_mission,
+    ignored,
     keep_threat,
     load_campaign,
     mission_begun,
     mission_facts,
+    move_mission_aside,
     rate_missions_option,
     save_campaign,
     saves_option,
     shown_name,
+    without_secrets,
 )
 from solo_ops.cli.campaign_serve import campaign_serve
 from solo_ops.cli.common import (
@@ -201,9 +203,7 @@ def campaign_show(name: str, saves: Path | None, as_json: bool) -> None:
     current = load_campaign(path, name)
     judged = calibration(current.history)
     if as_json:
-        data = current.to_dict()
-        if data.get("threat"):  # the next mission's seed would place its every hidden counter
-            data["threat"] = {k: v for k, v in data["threat"].items() if k != "seed"}
+        data = without_secrets(current.to_dict())
         data["path"] = str(path)
         data["pending_survival_tests"] = [m.id for _, m in pending_tests(current)]
         data["calibration"] = judged.to_dict()
@@ -498,12 +498,13 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         _check_not_recorded(path, name, number)
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
-            check_not_ended(files["save"], name, number)
-            _move_mission_aside(files, out)
+            move_mission_aside(files, name, number, out)
         asked = {"board": board, "roster": roster, "edition": edition,
                  "engagement": engagement, "budget": rate_missions}
         choice = None
         if files["save"].exists():
+            ignored(out, number, {"--board": board, "--roster": roster, "--edition": edition,
+                                  "--engagement": engagement, "--seed": seed})
             opened = _resume_mission(name, number, files, out, feed, interactive, units,
                                      reveal_hidden, rebuild_log, current)
             if isinstance(opened, dict):  # the group chose another threat: set up again
@@ -542,15 +543,6 @@ def _autoplay(table: Any, policy: str, out: Any) -> None:
     result = table.state.result or {}
     out.print(f"The autopilot ({policy}) played the mission out in {steps} steps: "
               f"{result.get('outcome', 'no result')}.", markup=False)
-
-
-def _move_mission_aside(files: dict[str, Path], out: Any) -> None:
-    """``--new``: move the mission in progress aside (time-stamped, not deleted)."""
-    from solo_ops.io.opening import move_aside
-
-    moved = move_aside(files["save"], files["log"], files["scenario"], files["setup"])
-    out.print("The mission in progress was moved aside: "
-              + ", ".join(str(p) for p in moved) + ".", markup=False)
 
 
 def _resume_mission(name: str, number: int, files: dict[str, Path], out: Any, feed: Any,

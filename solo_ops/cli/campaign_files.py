@@ -333,9 +333,47 @@ def finish_last_mission(path: Path, campaign: Campaign) -> list[str]:
                *(f"  {line}" for line in report)] if report else [])]
 
 
+def without_secrets(doc: dict[str, Any]) -> dict[str, Any]:
+    """A campaign's save document as ``campaign show --json`` gives it: without the seed of the
+    mission set up next (it would place every hidden counter) and without the page's link
+    tokens (each answers for a player, the host's for everyone): ``links`` says only whether
+    the host has one and which players do."""
+    data = dict(doc)
+    if data.get("threat"):
+        data["threat"] = {k: v for k, v in data["threat"].items() if k != "seed"}
+    if data.get("links"):
+        links = data["links"]
+        data["links"] = {"id": links.get("id"), "host": bool(links.get("host")),
+                         "players": sorted(links.get("players") or {})}
+    return data
+
+
+def ignored(out: Any, number: int, given: dict[str, Any]) -> None:
+    """Say that the set-up options ``given`` (option -> value, None when not given) do not
+    change mission ``number``, which is in progress: it goes on as it was set up."""
+    named = [option for option, value in given.items() if value is not None]
+    if named:
+        out.print(f"Mission {number} is in progress and goes on as it was set up: "
+                  f"{', '.join(named)} {'is' if len(named) == 1 else 'are'} for a new mission "
+                  "(ignored; --new starts it afresh while nobody is hurt).", markup=False)
+
+
+def move_mission_aside(files: dict[str, Path], name: str, number: int, out: Any) -> None:
+    """``--new``: move the mission in progress aside (time-stamped, not deleted), unless
+    :func:`check_not_ended` refuses."""
+    from solo_ops.io.opening import move_aside
+
+    check_not_ended(files["save"], name, number)
+    moved = move_aside(files["save"], files["log"], files["scenario"], files["setup"])
+    out.print("The mission in progress was moved aside: "
+              + ", ".join(str(p) for p in moved) + ".", markup=False)
+
+
 def check_not_ended(save: Path, name: str, number: int) -> None:
-    """``--new`` never throws away a mission that has ended but is not recorded yet: its
-    result (who went down, the survival tests it calls for) would be lost."""
+    """``--new`` never throws away a mission that has ended but is not recorded yet, nor one
+    in progress that has already hurt a player's model: its result (who went down, the
+    survival tests it calls for) would be lost, and a group could start a mission again until
+    it went their way. A mission nobody was hurt in may start afresh."""
     from solo_ops.io.persistence import read_json_document
 
     try:  # a damaged save is moved aside as before: nothing can be recorded from it
@@ -348,3 +386,37 @@ def check_not_ended(save: Path, name: str, number: int) -> None:
             f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
             f"yet: run `solo-ops campaign play {shown_name(name)}` without --new to record it "
             "(--new would throw its result away)", source="--new")
+    hurt = _hurt_so_far(doc)
+    if hurt:
+        raise InputError(
+            f"mission {number} of campaign {shown_name(name)} has already cost the squads "
+            f"wounds ({', '.join(hurt)}): 003 asks a survival test of each of them, so --new "
+            f"would throw that away; play it on with `solo-ops campaign play {shown_name(name)}`",
+            source="--new")
+
+
+def _hurt_so_far(doc: dict[str, Any]) -> list[str]:
+    """The players' models a mission save shows hurt since it began (down, or fewer wounds
+    than the mission gave them), in words ("Medic Oro down"); empty for a save it cannot
+    read that far (a damaged save is moved aside as before)."""
+    snapshot, scenario = doc.get("snapshot"), doc.get("scenario")
+    if not isinstance(snapshot, dict) or not isinstance(scenario, dict):
+        return []
+    start: dict[str, int] = {}
+    for squad in scenario.get("squads") or []:
+        for m in (squad.get("models") or []) if isinstance(squad, dict) else []:
+            if isinstance(m, dict) and isinstance(m.get("id"), str):
+                lost = m.get("wounds_lost")
+                start[m["id"]] = lost if isinstance(lost, int) else 0
+    out = []
+    for op in snapshot.get("operatives") or []:
+        if not isinstance(op, dict) or op.get("side") != "player" or op.get("id") not in start:
+            continue
+        wounds, most = op.get("wounds"), op.get("max_wounds")
+        name = str(op.get("name") or op["id"])
+        if op.get("down") is True:
+            out.append(f"{name} down")
+        elif isinstance(wounds, int) and isinstance(most, int) and \
+                most - wounds > start[op["id"]]:
+            out.append(f"{name} lost {most - wounds - start[op['id']]} wound(s)")
+    return out

@@ -173,6 +173,9 @@ class Desk:
                 if do == "next" and self._phase == SETUP and \
                         ("enemy" in body or "level" in body):
                     return self._choose(body, rated)
+                if do == "next" and ("enemy" in body or "level" in body):
+                    raise Refused(409, "another threat (enemy, level) is chosen once the next "
+                                  "mission is set up and proposed: set it up first")
                 if do == "next":
                     return self._next(rated)
                 return self._recruit(player, body)
@@ -307,6 +310,11 @@ class Desk:
             }
             if c.threat is not None and c.threat.get("mission") == self.number:
                 doc["threat"] = threat_doc(c.threat)
+            if self._phase == REPORT and self.last is not None:
+                from solo_ops.web.board import geometry
+
+                # the map of the end's inches: a phone draws it at its own size, scrolled
+                doc["end_board"] = geometry(self.last.game, self.last.state)
             if mission is not None and self._phase in (SETUP, MISSION, ENDED):
                 game = mission.game
                 doc["title"] = mission_title(c.name, self.number, game.scenario.name)
@@ -405,7 +413,9 @@ def last_report(c: Campaign) -> dict[str, Any] | None:
         if "survival_tests" in entry or entry.get("event") in (None, "mission"):
             if "report" not in entry:
                 continue
-            return {"mission": entry.get("mission"), "lines": list(entry.get("report", [])),
+            lines = [line.replace("with `solo-ops campaign replace`", "under Recruits below")
+                     for line in entry.get("report", [])]  # (the page's own recruit form)
+            return {"mission": entry.get("mission"), "lines": lines,
                     "tests": list(entry.get("survival_tests", []))}
     return None
 

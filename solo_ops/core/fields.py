@@ -158,14 +158,24 @@ class Ids:
 
     def __init__(self, source: str | None) -> None:
         self.source = source
-        self.seen: dict[str, str] = {}
+        self.seen: dict[str, tuple[str, str]] = {}  # id_key -> (the id as written, where)
 
     def claim(self, identifier: str, where: str) -> None:
-        """Record ``identifier`` as used at ``where``; refuse it if it is already used."""
-        if identifier in self.seen:
-            raise InputError(f"duplicate id {excerpt(identifier)} (also used at "
-                             f"{self.seen[identifier]})", source=self.source, field=where)
-        self.seen[identifier] = where
+        """Record ``identifier`` as used at ``where``; refuse it if it is already used (ids
+        are compared ignoring case, as answers match them: :func:`~solo_ops.core.names.id_key`)
+        or is no single word (:func:`~solo_ops.core.names.id_problem`)."""
+        from solo_ops.core.names import id_key, id_problem
+
+        problem = id_problem(identifier)
+        if problem is not None:
+            raise InputError(problem, source=self.source, field=where)
+        key = id_key(identifier)
+        if key in self.seen:
+            first, used = self.seen[key]
+            also = "" if first == identifier else f" as {excerpt(first)}; ids match ignoring case"
+            raise InputError(f"duplicate id {excerpt(identifier)} (also used at {used}{also})",
+                             source=self.source, field=where)
+        self.seen[key] = (identifier, where)
 
 
 def type_name(value: Any) -> str:

@@ -26,6 +26,24 @@ def join_names(names: Sequence[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def id_problem(identifier: str) -> str | None:
+    """Why ``identifier`` cannot be the id of a model, unit or feature, or None when it can:
+    an answer names things by id word by word (``move kell 3 toward obj-2``), so an id is one
+    word, with no space and no comma (a comma joins a point's two numbers)."""
+    if not identifier.strip():
+        return "an id cannot be empty"
+    if any(ch.isspace() for ch in identifier) or "," in identifier:
+        return (f"id {identifier!r} must be one word, without spaces or commas (answers name "
+                "things by id, word by word)")
+    return None
+
+
+def id_key(identifier: str) -> str:
+    """The form two ids are compared in: answers match ids ignoring case, so ``KELL`` and
+    ``kell`` are the same id (docs/rules.md) and may not both be used."""
+    return identifier.casefold()
+
+
 HOST = "host"
 """The name a served game gives its host's link (:mod:`solo_ops.session.links`): no player may
 be called so, whatever the case, or that player's link would answer for everyone."""

@@ -30,6 +30,11 @@ class Settings:
     resolved: ``one_unit`` (its enemies join the host's unit and take its order, as joining a
     revealed unit does) or ``apart`` (each counter becomes units of its own, with orders of
     their own)."""
+    revealed_order: str = "conceal"
+    """Kill Team 2024: the order of the enemy models a counter reveals, until they first
+    activate: ``conceal`` (as every operative is set up, 001 "Alternate setting up operatives
+    in 3rds (round up), all concealed": a concealed model in cover is no valid target) or
+    ``engage`` (they arrive shooting, open to the players' shots)."""
     ambush_distance: float = 6.0
     """Enemy-count row 6: both counters are placed this far from the spotting model."""
     counter_spacing: float = 1.0
@@ -142,6 +147,7 @@ class Settings:
 _CHOICES = {
     "hidden_moves_when": ("end_of_turn", "start_of_turn"),
     "joined_counters": ("one_unit", "apart"),
+    "revealed_order": ("conceal", "engage"),
     "enemy_attacks": ("engine", "player"),
     "cp_rerolls": ("ask", "never"),
     "fight_choices": ("ask", "auto"),

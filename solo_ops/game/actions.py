@@ -33,6 +33,7 @@ from solo_ops.game.attack_checks import (
     _check_shot_rest,
     _check_shot_start,
     check_fight,
+    unnamed_weapon,
 )
 from solo_ops.game.downed import apply_damage
 from solo_ops.game.fights import roll_fight
@@ -104,6 +105,7 @@ def _activate(game: Game, state: State, action: dict[str, Any], prompt: Any) -> 
     op.activated = True
     op.ap_used = 0
     op.actions_taken = []
+    op.portals_operated = []
     op.heavy_shot = None
     op.moved = op.carrying is not None  # a carrier always counts as having moved
     state.active_player = op.owner
@@ -154,6 +156,8 @@ def _shoot(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     if target.side == op.side or not target.on_table:
         raise RuleError(f"{target.id} is not an enemy on the table")
     weapon = _chosen_weapon(op, action)
+    if weapon is None:
+        weapon = unnamed_weapon(game, state, op, target)
     heavy = _check_shot_rest(game, state, op, target, weapon)
     if action.get("roll") and weapon is None:
         raise RuleError("say which weapon to roll: 'with WEAPON'")
@@ -299,6 +303,7 @@ def _carry(game: Game, state: State, action: dict[str, Any], prompt: Any) -> lis
     friend.at = op.at
     op.ap_used = max(op.profile.apl, op.ap_used)  # picking him up ends all actions this turn
     op.actions_taken.append("carry")
+    op.picked_up = True  # (2018: for the shooting and fight phases of this battle round too)
     events = [{"type": "carry", "operative": op.id, "carried": friend.id,
                "note": f"{op.name} picks up {friend.name}: its actions end this turn; it moves "
                        "at most 4\" a turn and always counts as having moved."}]
@@ -355,6 +360,10 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                    if e.at is not None]
         guarded = any(feature.shape.distance(Point(_centre(e))) - e.radius
                       <= CONTROL_RANGE + 1e-9 for e in enemies)
+        once = feature.id  # 2024: each door or hatch once an activation (docs/rules.md)
+        if state.edition == "kt2024" and once in op.portals_operated:
+            raise RuleError(f"{op.name} has already operated {feature.id} this activation (each "
+                            f"{word} once an activation)")
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
                             + ("1\"" if state.edition == "kt2018" else "control range (1\")"))
@@ -374,6 +383,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
             raise RuleError(f"{op.name} cannot {'open' if want else 'close'} {feature.id}: "
                             f"{verdict.why}")
         _spend_portal(state, op, verdict.cost)
+        op.portals_operated.append(once)
     else:
         again = state.override_used  # under Access Control: the same override, no CP more
         blocked = _access_override(game, state, feature, want)
@@ -508,6 +518,7 @@ def _counteract(game: Game, state: State, action: dict[str, Any], prompt: Any) -
     state.counteracting = True
     state.counteracted.append(op.id)
     op.actions_taken = []
+    op.portals_operated = []
     op.heavy_shot = None
     op.moved_how = None
     op.moved = op.carrying is not None  # a carrier always counts as having moved

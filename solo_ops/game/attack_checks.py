@@ -38,6 +38,33 @@ def _check_shot_rest(game: Game, state: State, op: Operative, target: Operative,
     return heavy
 
 
+def unnamed_weapon(game: Game, state: State, op: Operative, target: Operative
+                   ) -> Weapon | None:
+    """The weapon of a shot that names none: refused when no ranged weapon of ``op`` could
+    make it (each weapon's own check: range, Heavy, Limited, ...); the one that can when only
+    one can; None when several can and none of them is Heavy or Limited (a reported shot's
+    damage needs no more), else the player must name it (its use is recorded)."""
+    fits: list[Weapon] = []
+    first: RuleError | None = None
+    for w in op.profile.ranged_weapons:
+        try:
+            _check_shot_rest(game, state, op, target, w)
+        except RuleError as exc:
+            first = first or exc
+            continue
+        fits.append(w)
+    if not fits:
+        if first is None:
+            raise RuleError(f"{op.name} has no ranged weapon to shoot with")
+        raise RuleError(f"no weapon of {op.name} can make this shot: {first}")
+    if len(fits) == 1:
+        return fits[0]
+    if any(w.has("heavy") or w.has("limited") for w in fits):
+        names = " or ".join(w.name for w in fits)
+        raise RuleError(f"say which weapon shoots ('with WEAPON'): {names} can")
+    return None
+
+
 def check_shot(game: Game, state: State, op: Operative, target: Operative,
                weapon: Weapon | None) -> None:
     """Refuse (``RuleError``) a shot of ``op`` at ``target`` with ``weapon`` that a player's

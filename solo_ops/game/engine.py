@@ -104,6 +104,7 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
                                                m.starting_wounds(profile.wounds))
         events.append({"type": "squad_deployed", "player": squad.player,
                        "models": [setting.deployed(state.operatives[m.id]) for m in squad.models]})
+    set_up_order = "conceal" if scenario.edition == "kt2024" else "engage"
     for u, spec in enumerate(scenario.enemies):
         models = []
         for k, m in enumerate(spec.models):
@@ -111,8 +112,9 @@ def new_game(scenario: Scenario, seed: int, *, terrains: TerrainCache | None = N
             assert m.at is not None
             setting.check_spot(terrain, state, m.id, m.at, profile.base_radius,
                                where=(scenario.source, f"enemies[{u}].models[{k}].at"))
+            # 001 set-up: "all concealed" (2018 has no orders: the field is unread there)
             state.operatives[m.id] = Operative(m.id, m.name, ENEMY, spec.id, profile, m.at,
-                                               profile.wounds, stance="engage")
+                                               profile.wounds, stance=set_up_order)
             models.append((m.id, profile))
         leadership = max(p.leadership for _, p in models)
         if spec.command is None:
@@ -452,14 +454,17 @@ GUARD_WATCHED = ("move", "shoot", "fight", "portal", "carry", "evacuate", "picku
 def _after_player_action(game: Game, state: State, kind: str, acting: str | None
                          ) -> list[dict[str, Any]]:
     """Gallowdark Guard (Kill Team 2024): after the active player operative's first action,
-    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy_guard.guard_interrupts`);
-    an action that ends in a guard's control range ends its Guard."""
+    enemy models On Guard may interrupt (:func:`solo_ops.game.enemy_guard.guard_interrupts`)
+    -- not after a counteract's action, which is no activation (001 "interrupt an enemy
+    activation"; the players' Guard waits out the enemy's counteracts alike); an action that
+    ends in a guard's control range ends its Guard."""
     if state.edition != "kt2024" or acting is None or kind not in GUARD_WATCHED:
         return []
     op = state.operatives[acting]
     state.activation_actions += 1
     events: list[dict[str, Any]] = guard.after_own_action(state, op, kind)
-    if state.activation_actions == 1 and any(o.on_guard for o in state.living(ENEMY)):
+    if (state.activation_actions == 1 and not state.counteracting
+            and any(o.on_guard for o in state.living(ENEMY))):
         events.extend(enemy_guard.guard_interrupts(game, state, op))
         if op.down and state.active_operative == op.id:
             events.extend(actions._end_activation(game, state, op))
@@ -491,11 +496,13 @@ def _start_turn(game: Game, state: State) -> list[dict[str, Any]]:
         op.heavy_shot = None
         op.ap_used = 0
         op.advanced = False
+        op.picked_up = False
         op.readied = False
         op.advance_roll = op.charge_roll = None
         op.charge_target = None
         op.turn_move = 0.0
         op.actions_taken = []
+        op.portals_operated = []
         if op.on_guard:  # Guard ends at the next turning point
             op.on_guard = False
             events.append({"type": "guard_ended", "operative": op.id,
@@ -581,13 +588,16 @@ def _enemy_activation(game: Game, state: State) -> list[dict[str, Any]]:
         state.next_side = PLAYER if turns.next_player(game, state) is not None else None
         return turns.enemy_idle(state, game) if state.next_side == PLAYER else []
     unit = ready[0]
-    plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase))
+    only = turns.acting_models(game, state, unit)  # (2018: those that go first, or the rest)
+    plan = cp.plan(game, unit.id, lambda: plan_activation(ctx, state, unit.id, state.phase,
+                                                          only=only))
     models = list(unit.models)
     events = enemy.apply_plan(game, state, plan, lambda op, first: guard.after_enemy_action(
         game, state, op, first))
-    unit.activated = True
-    for m in {*models, *unit.models}:  # (a model that merged away activated too)
+    acted = {*models, *unit.models} if only is None else only  # (a model that merged away too)
+    for m in acted:
         state.operatives[m].activated = True
+    unit.activated = only is None or not turns.still_to_act(game, state, unit)
     for m in models:  # the end of their activation: a Stun from before it ends (2024)
         stun.end_activation_stun(state.operatives[m])
     state.activation_over()

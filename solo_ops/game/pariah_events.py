@@ -269,6 +269,7 @@ def _set_up_near(game: Game, state: State, effect: Effect, op: Operative, dest: 
         return [event]
     old = op.at
     op.at = spot
+    op.readied = False  # 004 Readying: "If the model moves for any reason"
     event.update({"from": reach.round_point(old), "to": reach.round_point(spot),
                   "note": f"{effect.title}: {op.label} is carried {d3} tablet(s) round to "
                           f"{dest}: set it up at ({spot[0]:.1f}, {spot[1]:.1f})."})
@@ -492,8 +493,9 @@ def _translocation(game: Game, state: State, effect: Effect, change: Change,
 
 def _landing(game: Game, state: State, op: Operative, at: Sequence[float], within: float,
              clear: float) -> tuple[float, float] | None:
-    """The free point nearest the lacerator ``at`` for ``op`` within ``within`` of it and more
-    than ``clear`` from every enemy model (its base's edge)."""
+    """The free point nearest the lacerator ``at`` for ``op``, its base within ``within`` of
+    it and more than ``clear`` from every enemy model (measured, as every 2018 distance, from
+    the base's edge)."""
     foes = [o for o in state.living(ENEMY if op.side == PLAYER else PLAYER) if o.at]
 
     def clear_of_foes(points: Any) -> Any:
@@ -508,8 +510,10 @@ def _landing(game: Game, state: State, op: Operative, at: Sequence[float], withi
         return ok
 
     spot = placement.nearest(game.terrain(state), at, op.radius, state.bases(exclude=op.id),
-                             limit=within, keep=clear_of_foes)
-    return None if spot is None else spot.at
+                             limit=within + op.radius, keep=clear_of_foes)
+    if spot is None or math.dist(spot.at, at) - op.radius > within + 1e-6:
+        return None
+    return spot.at
 
 
 def _enemy_translocates(game: Game, state: State, effect: Effect, op: Operative,
@@ -533,6 +537,7 @@ def _enemy_translocates(game: Game, state: State, effect: Effect, op: Operative,
     if heads and closest(spot) < closest(op.at) - 1e-6:
         old = op.at
         op.at = spot
+        op.readied = False  # 004 Readying: "If the model moves for any reason"
         return [{"type": "effect_move", "effect": effect.title, "operative": op.id,
                  "from": reach.round_point(old), "to": reach.round_point(spot),
                  "to_marker": other,
@@ -568,6 +573,8 @@ def take_answer(game: Game, state: State, action: dict[str, Any]) -> list[dict[s
     old = op.at
     op.at = to
     op.moved = True if what == "teleport" else op.moved
+    op.readied = False  # 004 Readying: "If the model moves for any reason, it is no longer
+    # Readied" (a model set up elsewhere has moved too)
     from solo_ops.game import reveal
 
     return [{"type": "effect_move", "effect": entry["effect"], "operative": op.id,
@@ -581,8 +588,8 @@ def take_answer(game: Game, state: State, action: dict[str, Any]) -> list[dict[s
 def _check_spot(game: Game, state: State, entry: dict[str, Any], op: Operative,
                 to: tuple[float, float]) -> None:
     """Where a player's model is set up or moved by an effect is checked: the placement
-    rule, within the distance of the centre (or of the model, for a move), clear of enemies
-    where the rule says so."""
+    rule, its base within the distance of the marker's centre (or of the model, for a move),
+    clear of enemies where the rule says so."""
     terrain = game.terrain(state)
     refused = placement.refusal(terrain, to, op.radius, state.bases(exclude=op.id), op.name)
     if refused is not None:
@@ -598,7 +605,7 @@ def _check_spot(game: Game, state: State, entry: dict[str, Any], op: Operative,
                             + ")")
         return
     centre = entry["centre"]
-    gap = math.dist(to, centre) - (op.radius if entry["what"] == "set_up" else 0.0)
+    gap = math.dist(to, centre) - op.radius  # to the base's edge, as every 2018 distance
     if gap > within + 1e-6:
         raise RuleError(f"that is {gap:.1f}\" from the marker: set it up within {within:g}\"")
     if entry["what"] == "translocate":

@@ -81,7 +81,7 @@ def resolve_counter(terrain: Terrain, state: State, counter: Counter, spotter: O
         return _ambush(terrain, state, counter, spotter, roster, dice, settings, events,
                        edition=edition, in_place=in_place)
     res = _reveal(terrain, state, counter, row.enemies, roster, dice, edition=edition,
-                  troop_count=settings.troop_count)
+                  settings=settings)
     res.events[:0] = events
     return [res]
 
@@ -117,7 +117,7 @@ def _ambush(terrain: Terrain, state: State, counter: Counter, spotter: Operative
     for c in (counter, second):
         face, evs = roll_enemy_count(dice, c)
         res = _reveal(terrain, state, c, enemy_count_table()[face].enemies, roster, dice,
-                      edition=edition, troop_count=settings.troop_count)
+                      edition=edition, settings=settings)
         res.events[:0] = ([*events, *evs] if first else evs)
         res.outcome = "ambush"
         first = False
@@ -135,9 +135,11 @@ def _nearest_player(state: State, at: tuple[float, float]) -> Operative | None:
 
 
 def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster: Roster | None,
-            dice: Dice, *, edition: str, troop_count: str = "main_weapon") -> Resolution:
-    """Turn a counter into ``count`` models from the roster table, formed into units
-    (``troop_count``: the setting of that name)."""
+            dice: Dice, *, edition: str, settings: Settings) -> Resolution:
+    """Turn a counter into ``count`` models from the roster table, formed into units (by the
+    settings ``troop_count``), on the order ``revealed_order`` until they activate (Kill Team
+    2024; 2018 has no orders)."""
+    order = settings.revealed_order if edition == "kt2024" else "engage"
     counter.resolved = True
     res = Resolution(counter.id, "enemies")
     if roster is None or count <= 0:
@@ -154,11 +156,11 @@ def _reveal(terrain: Terrain, state: State, counter: Counter, count: int, roster
         mid = state.new_model_id(key)
         models.append((mid, profile))
         state.operatives[mid] = Operative(mid, profile.name, ENEMY, "", profile, at,
-                                          profile.wounds, stance="engage")
+                                          profile.wounds, stance=order)
         res.models.append(mid)
     leadership = max(p.leadership for _, p in models)
     roll = roll_command(dice, leadership, purpose=f"order roll for counter {counter.id}")
-    formed = form_units(models, roll.command, troop_count)
+    formed = form_units(models, roll.command, settings.troop_count)
     base = counter.id.replace("c", "u", 1)
     wanted = [base] if len(formed) == 1 else [f"{base}-{u.troop.value}" for u in formed]
     for uid, unit in zip(state.new_unit_ids(wanted), formed, strict=True):

@@ -47,14 +47,18 @@ def _within(game: Game, state: State, op: Operative, point: tuple[float, float],
 
 def _controls(game: Game, state: State, op: Operative, point: tuple[float, float],
               distance: float) -> bool:
-    """Whether ``op`` is close enough to an objective marker to count towards controlling it:
-    within ``distance`` of its base around the walls and visible
-    (:func:`solo_ops.rules.reach.within`; a marker behind a wall is not controlled from the
-    other side)."""
+    """Whether ``op`` is close enough to an objective marker to count towards controlling it.
+
+    Kill Team 2024: in control range, within ``distance`` of the 40 mm marker's edge around
+    the walls and visible (:func:`solo_ops.rules.reach.within`; issue 14 item 10). Kill Team
+    2018: within ``distance`` of the marker's centre, measured around the walls and nothing
+    more (004 "totals the Wounds characteristic of models from their kill team within 2" of
+    that objective marker": seeing it is not asked)."""
     assert op.at is not None
-    # 2024: control range to the 40 mm marker's edge (issue 14 item 10); 2018: its centre
-    marker = reach.MARKER_RADIUS if state.edition == "kt2024" else 0.0
-    return reach.within(game.terrain(state), op.at, op.radius, point, marker, distance)
+    if state.edition == "kt2018":
+        return _within(game, state, op, point, distance)
+    return reach.within(game.terrain(state), op.at, op.radius, point, reach.MARKER_RADIUS,
+                        distance)
 
 
 def objective_control(game: Game, state: State) -> dict[str, str | None]:

@@ -52,6 +52,8 @@ class Operative:
     carrying: str | None = None  # id of the downed friend it carries
     carried_by: str | None = None
     carried_to_safety: bool = False
+    picked_up: bool = False  # it picked a downed friend up this turn (003 Carrying: "this
+    #                          ends all actions for this turn"; a 2018 battle round's phases)
     wounds_lost: int = 0  # over the whole mission (for survival tests)
     went_down: bool = False
     flesh_wounds: int = 0  # Kill Team 2018
@@ -65,6 +67,8 @@ class Operative:
     # the movement phase began (004 Falling Back: it may only remain stationary or Fall Back)
     turn_move: float = 0.0  # inches moved this turn (a carrier may move at most 4")
     actions_taken: list[str] = field(default_factory=list)  # this activation (2024)
+    portals_operated: list[str] = field(default_factory=list)  # the doors and hatches it
+    #                                  opened or closed this activation (2024: each once)
     limited_uses: dict[str, int] = field(default_factory=dict)  # Limited x: uses per weapon
     mines_triggered: bool = False
     on_guard: bool = False  # Gallowdark Guard (2024): may interrupt an enemy activation

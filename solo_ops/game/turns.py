@@ -51,6 +51,8 @@ def why_not_ready(game: Game, state: State, op: Operative) -> str | None:
         barred = shooting_barred_2018(op)
         if barred is not None:
             return f"it {barred}"
+    if state.edition == "kt2018" and (carried := _carry_barred(state, op)) is not None:
+        return carried
     first = first_2018(game, state)
     if first is not None and not goes_first(game, state, op):
         return ("Readied models shoot first (Ready, Fire!)" if first == "readied"
@@ -87,6 +89,17 @@ def shooting_barred_2018(op: Operative) -> str | None:
         assault=op.profile.has_assault)
 
 
+def _carry_barred(state: State, op: Operative) -> str | None:
+    """Kill Team 2018, the shooting and fight phases: why ``op`` has no turn in them, having
+    picked a friend up this battle round (the referee's
+    :func:`~solo_ops.rules.referee.carry_refusal`: 003 "this ends all actions for this turn so
+    the model can not shoot or charge this turn"), or None."""
+    if state.phase not in ("shooting", "fight"):
+        return None
+    kind = "shoot" if state.phase == "shooting" else "fight"
+    return referee.carry_refusal(activation(state, op), kind)
+
+
 def _player_base(game: Game, state: State, player: str) -> list[Operative]:
     out = []
     for op in state.side(PLAYER):
@@ -99,6 +112,8 @@ def _player_base(game: Game, state: State, player: str) -> list[Operative]:
             continue
         if state.edition == "kt2018" and state.phase == "shooting" and not may_shoot_2018(op):
             continue  # it Fell Back, Retreated, charged or Advanced: nothing to do here
+        if state.edition == "kt2018" and _carry_barred(state, op) is not None:
+            continue  # it picked a friend up this battle round: its actions are over
         out.append(op)
     return out
 
@@ -112,7 +127,7 @@ def _enemy_base(game: Game, state: State) -> list[Unit]:
         if not models:
             continue
         if state.edition == "kt2018" and state.phase == "fight":
-            if not any(engaged_2018(game, state, m) for m in models):
+            if not any(_may_act_2018(game, state, m) for m in models):
                 continue
         ready.append(unit)
     return ready
@@ -140,13 +155,41 @@ def first_2018(game: Game, state: State) -> str | None:
 
 def _unit_first(game: Game, state: State, unit: Unit) -> bool:
     """An enemy unit acts first when one of its models does (:func:`goes_first`; in the
-    fight phase one engaged): it then acts with all its models, as a unit does."""
-    for m in state.unit_models(unit):
-        if state.phase == "fight" and not engaged_2018(game, state, m):
-            continue
-        if goes_first(game, state, m):
-            return True
-    return False
+    fight phase one engaged): it then acts with those models alone (:func:`acting_models`)."""
+    return any(_may_act_2018(game, state, m) and goes_first(game, state, m)
+               for m in state.unit_models(unit))
+
+
+def _may_act_2018(game: Game, state: State, op: Operative) -> bool:
+    """Whether the enemy model ``op`` still has its turn in this Kill Team 2018 shooting or
+    fight phase: it has not yet had it, and (fight) it is within 1" of a player's model. A
+    model barred from shooting has its turn too: its unit's plan says why it holds fire."""
+    if op.activated:
+        return False
+    return state.phase != "fight" or engaged_2018(game, state, op)
+
+
+def acting_models(game: Game, state: State, unit: Unit) -> frozenset[str] | None:
+    """Kill Team 2018, the shooting and fight phases: the ids of the models of the enemy
+    ``unit`` that act in its activation now. While models go first (004 Hammer of Wrath
+    "Models that charged in this battle round fight before all other models", Ready, Fire!,
+    Temporal Accelerator) only those of its models that do; the others wait for the rest of
+    the phase, when the unit activates again with the models that have not yet acted. None
+    (every model of the unit) in Kill Team 2024 and the movement phase."""
+    if state.edition != "kt2018" or state.phase not in ("fight", "shooting"):
+        return None
+    models = [m for m in state.unit_models(unit) if _may_act_2018(game, state, m)]
+    if first_2018(game, state) is not None:
+        models = [m for m in models if goes_first(game, state, m)]
+    return frozenset(m.id for m in models)
+
+
+def still_to_act(game: Game, state: State, unit: Unit) -> bool:
+    """Kill Team 2018: whether a model of the enemy ``unit`` may still act later in this
+    shooting or fight phase (its models that went first have acted, the others wait)."""
+    if state.edition != "kt2018" or state.phase not in ("fight", "shooting"):
+        return False
+    return any(_may_act_2018(game, state, m) for m in state.unit_models(unit))
 
 
 def engaged_2018(game: Game, state: State, op: Operative) -> bool:
@@ -174,7 +217,7 @@ def next_player(game: Game, state: State) -> str | None:
 
 def enemy_ready(game: Game, state: State) -> list[Unit]:
     """The enemy units that may activate now (Kill Team 2018: see :func:`first_2018`; a unit
-    acting first for one of its models acts with all of them)."""
+    acting first for some of its models acts with those: :func:`acting_models`)."""
     ready = _enemy_base(game, state)
     if first_2018(game, state) is not None:
         ready = [u for u in ready if _unit_first(game, state, u)]

@@ -541,10 +541,12 @@ def rapid_fire_doubles(weapon_type: str, long_range: bool, rule: str = "double")
     return rule == "double" and str(weapon_type) == "rapid" and not long_range
 
 
-def heavy_moved(weapon_type: str, moved_how: str | None) -> bool:
+def heavy_moved(weapon_type: str, moved_how: str | None, carrying: bool = False) -> bool:
     """004 Heavy: "If a model with a Heavy weapon moved in the preceding Movement phase, you
-    must subtract 1 from any hit rolls made when firing that weapon this battle round." """
-    return str(weapon_type) == "heavy" and moved_how in MOVED_2018
+    must subtract 1 from any hit rolls made when firing that weapon this battle round." A
+    model ``carrying`` a downed friend has always moved (003 Carrying: it "always counts as
+    having moved for terms of shooting")."""
+    return str(weapon_type) == "heavy" and (moved_how in MOVED_2018 or carrying)
 
 
 def assault_advanced(weapon_type: str, advanced: bool) -> bool:

@@ -120,16 +120,24 @@ def invulnerable(effects: Iterable[Effect], sit: Situation, own: int | None
     value = own
     why: list[str] = []
     found = in_force(effects, "save", sit)
-    for e, c in found:
+    for e, c in found:  # the saves given first: an improvement improves what the model has
         given = c.get("invulnerable")
-        if given == "none":
+        if given in (None, "none") or c.get("improve"):
             continue
-        if own is not None and c.get("improve"):
-            better = max(int(c.get("best", 2)), own - int(c.get("improve")))
+        if value is None or int(given) < value:
+            value = int(given)
+            why.append(f"{e.title}: {given}+ invulnerable save")
+    already = value
+    for e, c in found:
+        if not c.get("improve"):
+            continue
+        if already is not None:  # "If it already has an invulnerable save, improve that save"
+            better = max(int(c.get("best", 2)), already - int(c.get("improve")))
             if value is None or better < value:
                 value = better
                 why.append(f"{e.title}: invulnerable save improved to {better}+")
-        elif given is not None and (value is None or int(given) < value):
+        elif (given := c.get("invulnerable")) not in (None, "none") and (
+                value is None or int(given) < value):
             value = int(given)
             why.append(f"{e.title}: {given}+ invulnerable save")
     for e, c in found:

@@ -281,11 +281,12 @@ def shaken_words(edition: str, shaken: bool) -> str | None:
 def carry_refusal(act: Activation, kind: str) -> str | None:
     """003 Carrying: picking a friend up "ends all actions for this turn"."""
     if act.picked_up and act.carrying is not None:
+        period = "battle round" if act.edition == "kt2018" else "turn"
         if kind == "shoot":
-            return (f"{act.who} picked up {act.carrying} this turn: that ended its actions, "
+            return (f"{act.who} picked up {act.carrying} this {period}: that ended its actions, "
                     "it cannot shoot")
-        return (f"{act.who} picked up {act.carrying} this turn: that ended all its actions "
-                "for this turn (003 Carrying)")
+        return (f"{act.who} picked up {act.carrying} this {period}: that ended all its actions "
+                f"for this {period} (003 Carrying)")
     return None
 
 

@@ -90,6 +90,7 @@ def test_a_model_that_has_moved_shoots_after_a_re_plan_rather_than_dash() -> Non
     game, state = setup([("u1", 4, [("e1", GRUNT, (10, 11))])],
                         [("p2", GRUNT, (28, 11))])
     state.counters.clear()
+    state.operatives["e1"].stance = "engage"  # its activation's order, chosen as it began
     spent = [Action("reposition", "e1", start=(4.0, 11.0), to=(10.0, 11.0), cost=6.0)]
     plan = replan_model(game.context(state), state, "u1", "e1", "firefight", spent)
     assert [(a.kind, a.target) for a in plan.actions] == [("shoot", "p2")]

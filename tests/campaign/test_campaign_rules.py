@@ -346,6 +346,19 @@ def test_replace_model_errors() -> None:
     with pytest.raises(InputError) as info:
         replace_model(c, "Ana", "a1", taken, source="new.yaml")
     assert info.value.line().startswith("new.yaml: id: model id 'b1' is already used")
+    # answers match ids ignoring case: a recruit 'B1' beside b1 could never be named (the
+    # page's recruit form builds its model directly, so replace_model checks the id itself)
+    from solo_ops.campaign.model import SquadModel
+
+    upper = SquadModel(id="B1", name="B1", profile=profile())
+    with pytest.raises(InputError) as info:
+        replace_model(c, "Ana", "a1", upper, source="recruit")
+    assert info.value.line() == ("recruit: id: model id 'B1' is already used in the campaign "
+                                 "as 'b1': ids match ignoring case (ids stay taken, even by "
+                                 "the fallen)")
+    spaced = SquadModel(id="a b", name="a b", profile=profile())
+    with pytest.raises(InputError, match="id 'a b' must be one word"):
+        replace_model(c, "Ana", "a1", spaced, source="recruit")
 
 
 # -- squads, saves, results ---------------------------------------------------------------------
@@ -394,6 +407,13 @@ def test_model_ids_must_be_unique_across_squads() -> None:
     with pytest.raises(InputError) as info:
         new_campaign("C", [ana, ben], sources=["ana.yaml", "ben.yaml"])
     assert info.value.line().startswith("ben.yaml: models[0].id: model id 'x' is already used")
+    shouted = parse_squad(squad_doc("Ben", ["X"]), "ben.yaml")
+    with pytest.raises(InputError, match="model id 'X' is already used in Ana's squad"):
+        new_campaign("C", [ana, shouted], sources=["ana.yaml", "ben.yaml"])
+    with pytest.raises(InputError, match=r"models\[1\].id: duplicate model id 'A1'"):
+        parse_squad(squad_doc("Ana", ["a1", "A1"]), "vesper.yaml")
+    with pytest.raises(InputError, match=r"models\[0\].id: id 'x 1' must be one word"):
+        parse_squad(squad_doc("Ana", ["x 1"]), "vesper.yaml")
     with pytest.raises(InputError, match="two squads for player"):
         new_campaign("C", [ana, parse_squad(squad_doc("Ana", ["y"]), "a2.yaml")])
 

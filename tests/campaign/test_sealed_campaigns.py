@@ -277,6 +277,42 @@ def _ended_mission(tmp_path: Path, record: bool) -> tuple[Path, dict[str, Path]]
     return path, files
 
 
+def test_new_never_throws_away_a_mission_that_has_hurt_the_squad(tmp_path: Path) -> None:
+    """003 asks a survival test of every model that suffered a wound, so ``--new`` may not
+    throw away a mission in progress once a squad model has gone down or lost wounds (a group
+    could otherwise start again until a mission went their way): refused in one line naming
+    who, the files untouched. Before anyone was hurt, --new moves the mission aside."""
+    from solo_ops.game.engine import step
+
+    saves = tmp_path / "saves"
+    assert invoke("campaign", "new", "C", "--squad", str(VESPER), "--saves",
+                  str(saves)).exit_code == 0
+    path = saves / "C.json"
+    files = mission_paths(path, 1)
+    files["folder"].mkdir(parents=True)
+    scenario = small_scenario(tmp_path, turns=2)
+    scenario.write_text(scenario.read_text().replace("name: Small test", "name: 'C: mission 1'"))
+    game, state = new_game(load_scenario(scenario), 3)
+    step(game, state, {"type": "engine"})
+    table = GameTable(game, state, files["save"], files["log"])
+    table.start()
+    unhurt = invoke("campaign", "play", "C", "--new", "--saves", str(saves), "--answer", "quit")
+    assert unhurt.exit_code == 0, unhurt.output
+    assert "moved aside" in unhurt.stdout
+    game, state = new_game(load_scenario(scenario), 3)
+    step(game, state, {"type": "engine"})
+    step(game, state, {"type": "down", "operative": "oro"})
+    GameTable(game, state, files["save"], files["log"]).start()
+    before = files["save"].read_bytes()
+    run = invoke("campaign", "play", "C", "--new", "--saves", str(saves))
+    assert run.exit_code == 2
+    assert run.stderr.strip() == (
+        "solo-ops: error: --new: mission 1 of campaign C has already cost the squads wounds "
+        "(Medic Oro down): 003 asks a survival test of each of them, so --new would throw "
+        "that away; play it on with `solo-ops campaign play C`")
+    assert files["save"].read_bytes() == before
+
+
 def test_a_mission_recorded_without_its_map_gets_it_on_the_next_open(tmp_path: Path) -> None:
     """The command that recorded mission 1 was stopped before it drew the map of the end (and
     so before it printed the after-action report): the next ``campaign play`` (or ``serve``)

@@ -117,6 +117,8 @@ def test_a_second_failure_while_injured_misses_the_next_mission() -> None:
     assert kell.state == RECOVERING and not kell.can_play
     assert [m["id"] for m in scenario_squads(c)[0]["models"]] == ["a2"]  # it stays home
     assert state_words(kell) == "recovering: misses the next mission"
+    assert kell.injuries[-1]["note"] == ("lost 1 wound(s) and failed its survival test again "
+                                         "while injured: it misses the next mission to recover")
     with pytest.raises(InputError, match="is recovering"):
         record_mission(c, MissionResult(models=(ModelOutcome("a1", wounds_lost=1),)),
                        ScriptedDice())
@@ -299,3 +301,7 @@ def test_a_kill_team_2018_game_counts_a_wound_in_its_own_wounds_both_ways() -> N
         model.profile["kt2018"] = {"wounds": 2}
     [test] = mission(fresh, [4], ModelOutcome("a1", wounds_lost=1, wounds_of=2)).tests
     assert (test.wounds_lost, test.unhealed, test.max_wounds) == (3, 3, 7)
+    # the history counts as the report and the test do, in the campaign's Wounds (the
+    # chronicle adds these up), never the 2018 game's 1
+    [entry] = [m for m in fresh.history[-1]["models"] if m["id"] == "a1"]
+    assert entry["wounds_lost"] == 3

@@ -103,3 +103,29 @@ def test_every_shipped_scenario_plans_every_unit(runner: CliRunner, scenario: Pa
         data = _plan(runner, str(scenario), "--unit", uid, "--seed", "3")
         assert data["unit"] == uid
         assert data["explain"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_split_parts_order_roll_is_its_units_and_capped_only_past_6(
+        runner: CliRunner, tmp_path: Path, seed: int) -> None:
+    """The example's u1, named ``cult-squad`` here and its command left to the dice, splits
+    into cult-squad-fire-teams and cult-squad-melee: each part names the order roll logged for
+    cult-squad (never "fixed by the scenario"), and "capped at 6" only when the d6 and the
+    Leadership modifier passed 6."""
+    shutil.copytree(SCENARIOS, tmp_path / "s")
+    path = tmp_path / "s" / VOLKUS.name
+    doc = yaml.safe_load(path.read_text())
+    u1 = next(u for u in doc["enemies"] if u["id"] == "u1")
+    u1.pop("command", None)
+    u1["id"] = "cult-squad"
+    path.write_text(yaml.safe_dump(doc))
+    _, state = new_game(load_scenario(path), seed)
+    roll = next(r for record in state.log for r in record["rolls"]
+                if r["purpose"] == "order roll for cult-squad")
+    total = roll["faces"][0] + sum(amount for _, amount in roll["modifiers"] or [])
+    mods = "".join(f" {amount:+d} ({why})" for why, amount in roll["modifiers"] or [])
+    expected = (f"Order roll: d6 = {roll['faces'][0]}{mods}, command {min(6, total)}"
+                + (" (capped at 6)." if total > 6 else "."))
+    for part in ("cult-squad-fire-teams", "cult-squad-melee"):
+        data = _plan(runner, str(path), "--unit", part, "--seed", str(seed))
+        assert data["explain"][1] == expected

@@ -74,6 +74,25 @@ def test_show_text_and_json(runner: CliRunner, tmp_path: Path) -> None:
     assert data["history"] == [] and data["pending_survival_tests"] == []
 
 
+def test_show_json_names_who_has_a_link_and_gives_no_token(runner: CliRunner,
+                                                           tmp_path: Path) -> None:
+    """The campaign page's tokens answer for a player (the host's for everyone): `show --json`
+    says whether the host has one and which players do, never the tokens themselves."""
+    from solo_ops.cli.campaign_files import load_campaign, save_campaign
+    from solo_ops.session.links import new_links
+
+    start(runner, tmp_path)
+    path = tmp_path / "Gallowdark.json"
+    campaign = load_campaign(path, "Gallowdark")
+    campaign.links = new_links(["Ana", "Ben"])
+    save_campaign(path, campaign)
+    shown = invoke(runner, "show", "Gallowdark", "--saves", str(tmp_path), "--json").stdout
+    assert json.loads(shown)["links"] == {"id": campaign.links["id"], "host": True,
+                                          "players": ["Ana", "Ben"]}
+    tokens = [campaign.links["host"], *campaign.links["players"].values()]
+    assert not any(token in shown for token in tokens)
+
+
 def test_show_unknown_campaign(runner: CliRunner, tmp_path: Path) -> None:
     start(runner, tmp_path)
     result = invoke(runner, "show", "Nope", "--saves", str(tmp_path))
@@ -334,6 +353,26 @@ def _set_up_next(runner: CliRunner, saves: Path, name: str, number: int) -> Path
     save = saves / f"{name}-missions" / f"mission-{number}.save.json"
     assert save.is_file()
     return save
+
+
+def test_set_up_options_on_a_mission_in_progress_are_said_to_be_ignored(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The mission in progress goes on as it was set up: options that would set up another
+    (--edition, --engagement, --seed ...) are named as ignored, not silently dropped."""
+    from solo_ops.cli import main
+
+    start(runner, tmp_path, "--target-win", "off")
+    _set_up_next(runner, tmp_path, "Gallowdark", 1)
+    again = runner.invoke(main, ["campaign", "play", "Gallowdark", "--saves", str(tmp_path),
+                                 "--edition", "kt2018", "--engagement", "2", "--answer",
+                                 "quit"])
+    assert again.exit_code == 0, again.output
+    assert ("Mission 1 is in progress and goes on as it was set up: --edition, --engagement "
+            "are for a new mission (ignored; --new starts it afresh while nobody is hurt)."
+            ) in again.stdout
+    quiet = runner.invoke(main, ["campaign", "play", "Gallowdark", "--saves", str(tmp_path),
+                                 "--answer", "quit"])
+    assert "goes on as it was set up" not in quiet.stdout
 
 
 def test_a_recruit_waits_while_a_mission_is_set_up(runner: CliRunner, tmp_path: Path) -> None:

@@ -44,9 +44,9 @@ def test_operate_hatch_costs_one_ap_even_during_a_move() -> None:
     step(game, state, {"type": "portal", "feature": "portal-1", "open": True})
     a1 = state.operatives["a1"]
     assert a1.ap_used == 2 and a1.actions_taken == ["reposition", "portal"]
-    # with no AP left the hatch cannot be closed again
+    # nor is it closed again: each hatch once an activation (and no AP is left for it)
     refused(game, state, {"type": "portal", "feature": "portal-1", "open": False},
-            "0 AP left")
+            r"already operated portal-1 this activation \(each hatch once an activation\)")
 
 
 def test_a_hatch_guarded_by_an_enemy_cannot_be_operated() -> None:

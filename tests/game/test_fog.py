@@ -568,3 +568,23 @@ def test_a_move_towards_distant_cover_shows_only_the_part_walked() -> None:
     walked = sum(math.dist(a, b) for a, b in zip(move.route, move.route[1:], strict=False))
     assert walked == pytest.approx(6.0, abs=1e-6)
     assert move.route[-1] == move.to
+
+
+@pytest.mark.parametrize(("setting", "edition", "order"), [
+    ("conceal", "kt2024", "conceal"), ("engage", "kt2024", "engage"),
+    ("conceal", "kt2018", "engage")])
+def test_revealed_models_stand_on_the_order_the_setting_gives(setting: str, edition: str,
+                                                              order: str) -> None:
+    """001 set-up: "all concealed"; models a counter reveals stand on ``revealed_order``
+    until they first activate (2018 has no orders: the field is left as it was)."""
+    from dataclasses import replace
+
+    game, state = make(SPLIT, [(2, 2)])
+    settings = replace(game.settings, revealed_order=setting)
+    state.counters = {"c1": Counter("c1", (12.0, 3.0), 2, 2)}
+    dice = ScriptedDice(faces=[4, 1, 1, 1, 3])  # three enemies, roster faces, the order roll
+    [res] = resolution.resolve_counter(game.terrain(state), state, state.counters["c1"],
+                                       state.operatives["p1"], game.scenario.roster, dice,
+                                       settings, edition=edition)
+    assert len(res.models) == 3
+    assert {state.operatives[m].stance for m in res.models} == {order}

@@ -36,3 +36,26 @@ def test_objective_control_is_to_the_markers_edge() -> None:
                    {"id": "e1", "profile": "trooper", "at": [28, 2]}]}]}
         game, state = new_game(parse_scenario(doc, "t.yaml"), 1)
         assert scoring.objective_control(game, state) == {"obj-1": held}
+
+
+def test_kill_team_2018_control_asks_no_sight_of_the_marker(monkeypatch) -> None:
+    """004: "each player totals the Wounds characteristic of models from their kill team within
+    2" of that objective marker" -- within 2" around the walls, with no word of seeing it (that
+    is Kill Team 2024's control range). obj-2 at (15.3, 7.0) lies past the end of the closed
+    door (x 15, y 6-8) of the Pariah table: a1 at (14.3, 8.4) cannot see it, but the route
+    round the door's end is 1.36" from its base, so a1 controls it; at (12.5, 8.6), 3.12" by the
+    route, not."""
+    from solo_ops.game import scoring
+    from solo_ops.rules import reach
+    from tests.support import pariah_table
+
+    b = pariah_table.board()
+    b["objectives"].append({"id": "obj-2", "at": [15.3, 7.0]})
+    monkeypatch.setattr(pariah_table, "board", lambda killzone="translocum-chamber": b)
+    for a1, held in (((14.3, 8.4), "player"), ((12.5, 8.6), None)):
+        game, state = pariah_table.start({}, a1=a1)
+        terrain, op = game.terrain(state), state.operatives["a1"]
+        assert not terrain.sight.visible(op.at, (15.3, 7.0), op.radius, 0.0)
+        gap = reach.route_gap(terrain, op.at, op.radius, (15.3, 7.0), 0.0)
+        assert (gap <= 2.0) == (held is not None)
+        assert scoring.objective_control(game, state)["obj-2"] == held

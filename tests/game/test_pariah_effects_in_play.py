@@ -275,6 +275,20 @@ def test_a_spatial_lacerator_is_offered_to_the_players_after_their_move() -> Non
     assert pending(game, state).kind == "act"
 
 
+def test_a_lacerators_3_inches_are_measured_to_the_models_base() -> None:
+    """The 3" of Spatial Lacerators are measured to the base, as every 2018 distance: the
+    centre 3.4" from lacerator-2 at (26, 4) leaves the base's edge 3.4 - 0.49 = 2.91" away,
+    within 3"; the centre 3.6" away (the edge 3.11") is refused."""
+    game, state = start({"environment": 5}, faces=[6, 1, 1, 1], a1=(3, 8))
+    _activate(game, state)
+    state.round_effects["lacerators"] = ["lacerator-1", "lacerator-2"]
+    step(game, state, {"type": "move", "to": [4, 5.3]})
+    with pytest.raises(RuleError, match=r"that is 3\.1\" from the marker"):
+        step(game, state, {"type": "effect", "choice": "translocate", "to": [26, 7.6]})
+    step(game, state, {"type": "effect", "choice": "translocate", "to": [26, 7.4]})
+    assert state.operatives["a1"].at == (26.0, 7.4)
+
+
 def test_power_flux_bars_the_divisors_to_every_move() -> None:
     """004 Power Flux: "on a 4+ the petrific divisors activate. Until the end of the battle
     round, models cannot move on or through the petrific divisors." Across the divisor is 4";
@@ -470,6 +484,22 @@ def test_erratic_teleportation_is_asked_at_the_end_of_the_movement_phase() -> No
         "Erratic Teleportation Node: a1 moves to (7.0, 12.5).")
     engine_until_players(game, state)
     assert state.phase == "shooting"
+
+
+def test_a_readied_model_teleported_is_readied_no_more() -> None:
+    """004 Readying: "If the model moves for any reason, it is no longer Readied – remove
+    this token." a1 Readies by obj-1, then Erratic Teleportation Node moves it: it does not
+    shoot first in Ready, Fire!"""
+    game, state = start({"objective": 4}, faces=[6, 1, 5, 2] + [3] * 20, a1=(5, 12.5))
+    engine_until_players(game, state)
+    step(game, state, {"type": "activate", "operative": "a1"})
+    step(game, state, {"type": "ready"})
+    assert state.operatives["a1"].readied
+    _to_movement_end(game, state)
+    assert (pending(game, state).kind, state.phase) == ("effect", "movement")
+    step(game, state, {"type": "effect", "choice": "move", "to": [7, 12.5]})
+    assert state.operatives["a1"].at == (7.0, 12.5)
+    assert not state.operatives["a1"].readied
 
 
 def test_structural_transponder_removes_a_feature_for_every_later_question() -> None:

@@ -190,6 +190,37 @@ def test_a_heavy_weapon_cannot_shoot_after_a_move() -> None:
             "is Heavy")
 
 
+def test_a_shot_that_names_no_weapon_is_checked_with_the_weapons_there_are() -> None:
+    """A shot reported without its weapon is judged as the enemy's always is: by the weapons
+    that could make it. Heavy after a move or out of range, no weapon can: refused, saying
+    why; a model with no ranged weapon cannot shoot at all; the one weapon that can is the
+    shot's weapon (a Heavy one then bars moving after it)."""
+    from dataclasses import replace
+
+    from solo_ops.core.model import parse_weapon_rule
+
+    game, state = active(enemy_at=(10, 10))
+    a1 = state.operatives["a1"]
+    ranged = next(w for w in a1.profile.weapons if w.name == "lasgun")
+    heavy = tuple(replace(w, rules=(parse_weapon_rule("heavy"),)) if w is ranged else w
+                  for w in a1.profile.weapons)
+    a1.profile = replace(a1.profile, weapons=heavy)
+    step(game, state, {"type": "move", "operative": "a1", "to": [4, 10]})
+    refused(game, state, {"type": "shoot", "target": "e1", "damage": 3},
+            "no weapon of a1 can make this shot: lasgun is Heavy")
+    game, state = active(enemy_at=(10, 10))
+    a1 = state.operatives["a1"]
+    a1.profile = replace(a1.profile, weapons=tuple(w for w in a1.profile.weapons
+                                                   if w.is_melee))
+    refused(game, state, {"type": "shoot", "target": "e1", "damage": 3},
+            "a1 has no ranged weapon to shoot with")
+    game, state = active(enemy_at=(10, 10))
+    a1 = state.operatives["a1"]
+    a1.profile = replace(a1.profile, weapons=heavy)
+    step(game, state, {"type": "shoot", "target": "e1", "damage": 3})
+    assert a1.heavy_shot == "lasgun" and state.operatives["e1"].wounds == 5
+
+
 def test_control_range_does_not_reach_through_a_wall() -> None:
     # a1 and e1 stand 1.2" apart (centres), either side of the wall at x = 15: within 1" as
     # the crow flies, but neither can see the other, so neither is in the other's control range

@@ -99,6 +99,12 @@ def test_enemies_and_counters() -> None:
          "inside wall 'w1'"),
         ({"board": {**BOARD, "objectives": [{"id": "o1", "at": [10, 5]}]}},
          "board.objectives[0].at", "inside wall 'w1'"),
+        # answers match ids ignoring case and word by word: such ids could never be named
+        ({"counters": [{"id": "SGT", "at": [20, 20]}]}, "counters[0]",
+         "duplicate id 'SGT' (also used at squads[0].models[0] as 'sgt'; ids match ignoring "
+         "case)"),
+        ({"counters": [{"id": "c 1", "at": [20, 20]}]}, "counters[0]",
+         "id 'c 1' must be one word"),
     ],
 )
 def test_bad_scenarios_name_the_field(changes: dict[str, Any], field: str, message: str) -> None:

@@ -176,6 +176,11 @@ def test_invulnerable_saves_given_improved_and_taken_away() -> None:
     near = Situation(weapon="ranged", where=where(("target", "objective")))
     assert pariah.invulnerable(meta, near, 5)[0] == 4
     assert pariah.invulnerable(meta, Situation(weapon="melee", where=near.where), 5)[0] == 5
+    on_and_near = Situation(weapon="ranged", where=where(
+        ("target", "circuit-of-entropic-anguish"), ("target", "objective")))
+    for both_tables in ([*energy, *meta], [*meta, *energy]):  # "already has": the 4+ given
+        assert pariah.invulnerable(both_tables, on_and_near, None)[0] == 3  # improved to 3+
+    assert pariah.invulnerable([*energy, *meta], on_and_near, 6)[0] == 3
     leak = [effect("biophasic-leak"), *meta]
     both = Situation(weapon="ranged", where=where(("target", "objective"),
                                                   ("target", "induction-diodes")))

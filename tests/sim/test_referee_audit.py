@@ -47,6 +47,7 @@ def test_the_players_checks_refuse_a_charge_after_a_heavy_shot() -> None:
     """001 Heavy: "cannot ... move after using this weapon": the audit asks the players'
     check of the charge as the enemy would make it, after its shot."""
     game, state = _game()
+    state.operatives["e1"].stance = "engage"  # (set up concealed: its plan engages, 001)
     shot = Action("shoot", "e1", target="kell", weapon="heavy bolter")
     charge = Action("charge", "e1", start=(5, 11), to=(7.9, 11), route=((5, 11), (7.9, 11)),
                     target="kell")

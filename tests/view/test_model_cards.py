@@ -76,7 +76,7 @@ def test_a_card_for_every_model_counter_and_objective_the_players_see() -> None:
     marine = shown["marine-1"]
     assert {k: marine[k] for k in ("short", "name", "kind", "wounds", "state", "at", "xy")} == {
         "short": "M1", "name": "Chaos Marine", "kind": "enemy", "wounds": "14/14",
-        "state": ["Engage order, ready"], "at": "(16.0, 19.5)", "xy": [16.0, 19.5]}
+        "state": ["Conceal order, ready"], "at": "(16.0, 19.5)", "xy": [16.0, 19.5]}
     assert marine["radius"] == state.operatives["marine-1"].radius
     kell = shown["kell"]
     assert kell["kind"] == "player" and kell["player"] == "Ana" and kell["name"] == "Sgt Kell"

@@ -70,6 +70,9 @@ def test_the_page_proposes_lets_the_group_choose_and_starts_kell_hurt(
             assert (kell["state"], kell["starts_with"], kell["wounds"]) == ("injured", 5, 8)
             assert kell["condition"] == "injured: starts the next mission with 5 of 8 wounds"
             assert before["chronicle"] == "chronicle.html"
+            # another threat is chosen once the mission is proposed, never silently dropped
+            early = c.post("/api/campaign", json={"do": "next", "level": 1, "enemy": "x"})
+            assert early.status_code == 409 and "set it up first" in early.json()["message"]
             # set up mission 2: proposed from level 3 (50% exactly: kept, measured to 64)
             setup = c.post("/api/campaign", json={"do": "next"}).json()
             assert setup["phase"] == "setup"

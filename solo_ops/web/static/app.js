@@ -150,6 +150,10 @@ async function send(answer) {
   const body = { answer: text };
   if (page.me) body.player = page.me;
   if (page.prompt && Number.isInteger(page.prompt.step)) body.step = page.prompt.step;
+  const again = body.step !== undefined && page.sentStep === body.step;  // a second tap
+  page.sentStep = body.step;
+  const before = page.steps;  // the records this answer adds come from here on
+  let late = "";
   let doc;
   let status = 0;
   try {
@@ -161,11 +165,18 @@ async function send(answer) {
     window.soloOpsBoard.afterSending(true);
     page.unreachable = true;  // said until the server is back (refresh, linkState)
     say(`✗ the server cannot be reached (${e.message}); the page reconnects by itself`, true);
+    retryLater();
     return;
   }
   $("confirm").hidden = true;
   if (status === 409 && /^already answered/.test(doc.message || "")) {
-    say("");  // a second tap: the question was answered, the page catches up
+    // a second tap: the question was answered, the page catches up; a first one: another
+    // phone answered it first, and this answer was not taken
+    say("");
+    if (!again) {  // said once the page has caught up (its refresh clears what came before)
+      late = `Not sent: "${text}" — this question was answered first from another phone; ` +
+        "the page shows the game as it is now.";
+    }
   } else if (doc.confirm) {
     $("confirm-text").replaceChildren(...blockElements(doc.message, "span"));
     $("confirm").hidden = false;
@@ -186,8 +197,21 @@ async function send(answer) {
   // live connection before this answer landed) is followed by another, and waited for
   await refresh();
   await whenIdle();
+  if (late) say(late, true);
+  else if (doc.ok && !doc.message && !doc.confirm && !doc.meta) sayOutcome(before);
   setSending(false);
   window.soloOpsBoard.afterSending();
+}
+
+// What an answer did, by the buttons: the first lines of the record it added (a shot's
+// dice and damage), which the narration lower down the page also keeps.
+function sayOutcome(before) {
+  const item = document.querySelector(`#narration li[data-n="${before}"]`);
+  if (!item) return;
+  const lines = [...item.querySelectorAll(".line")].map((l) => l.textContent.trim())
+    .filter((l) => l);
+  if (!lines.length) return;
+  say(lines.slice(0, 3).join("\n") + (lines.length > 3 ? "\n…" : ""));
 }
 
 // Start a typed answer (a shot you rolled yourself, a correction): the words so far in the
@@ -561,11 +585,13 @@ async function refresh(full) {
     if (page.unreachable) {  // the server is back: its old complaint goes
       page.unreachable = false;
       say("");
+      if (page.events && page.events.readyState === EventSource.OPEN) linkState(true);
     }
   } catch (e) {
     page.unreachable = e instanceof TypeError;  // fetch itself failed: no server
     say(page.unreachable ? "✗ the server cannot be reached; the page reconnects by itself"
       : `✗ ${e.message}`, true);
+    if (page.unreachable) retryLater();
   } finally {
     page.busy = false;
     if (page.again) {
@@ -578,6 +604,18 @@ async function refresh(full) {
       for (const resolve of waiting) resolve();
     }
   }
+}
+
+// A view that could not be fetched (the network dropped while the live connection held) is
+// fetched again every two seconds until it comes, the badge saying "reconnecting…" meanwhile:
+// the live connection may have nothing new to say that would bring it.
+function retryLater() {
+  const badge = $("link");
+  badge.classList.remove("idle");
+  badge.classList.add("off");
+  badge.textContent = "reconnecting…";
+  if (page.retry) return;
+  page.retry = setTimeout(() => { page.retry = null; refresh(); }, 2000);
 }
 
 function linkState(live) {

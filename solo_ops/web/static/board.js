@@ -512,6 +512,11 @@
       heldTap = { x, y, how, step: page().prompt.step };  // placed once it has, never lost
       return;
     }
+    const retreating = retreatModel();
+    if (retreating) {  // a 2018 Reaction's Retreat: the point tapped, the game judges it
+      showRetreat(x, y, retreating);
+      return;
+    }
     if (!activeModel()) {
       if (view && view.your_turn && page().prompt.kind === "activate") {
         core.say("Choose which operative acts first (the buttons below the board).");
@@ -528,6 +533,30 @@
     }
     if (!doc.ok) { core.say(`✗ ${doc.message}`, true); return; }
     showPreview(doc);
+  }
+
+  // The model a Kill Team 2018 charge's Reaction may Retreat (the question offers
+  // 'retreat X,Y' to this phone's player), or null.
+  function retreatModel() {
+    const p = page().prompt;
+    const view = page().view;
+    if (!p || p.kind !== "reaction" || !view || !view.your_turn) return null;
+    if (!(p.options || []).some((o) => /^retreat/.test(o)) && !/'retreat X,Y'/.test(p.text)) {
+      return null;
+    }
+    return view.models.find((m) => m.id === p.operative && m.at) || null;
+  }
+
+  // A Retreat to the point tapped, offered as the answer it makes (the game checks it when
+  // sent: how far, clear of the charger, not through walls), its end drawn on the board.
+  function showRetreat(x, y, m) {
+    const at = [Number(x.toFixed(1)), Number(y.toFixed(1))];
+    const answer = `retreat ${at[0]}in,${at[1]}in`;  // (the board's inches, whatever the
+    const far = Math.hypot(at[0] - m.at[0], at[1] - m.at[1]);  // game's units setting)
+    showPreview({ text: `${m.id} retreats to the point tapped, ${far.toFixed(1)}" away as the ` +
+                        "crow flies (the game measures the way round).",
+                  within: true, at, radius: m.radius, route: [m.at, at],
+                  choices: [{ ok: true, how: "retreat", answer }] });
   }
 
   // The preview offers only the moves the game takes at that point (each checked by the

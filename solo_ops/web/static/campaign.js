@@ -313,7 +313,7 @@
                              () => act({ do: "record" }), "primary"));
     } else if (d.phase === "report") {
       for (const part of report(d)) box.append(part);
-      if (d.report) box.append(picture("end", null));
+      if (d.report) box.append(picture("end", d.end_board || null));
       for (const part of recruits(d)) box.append(part);
       const next = core.button(`Set up mission ${d.number}`, () => act({ do: "next" }),
                                "primary");
