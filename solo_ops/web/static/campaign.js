@@ -287,6 +287,12 @@
     }
     if (d.phase === "setup") {
       box.append(el("p", "Set up the table as below, then each player taps ready."));
+      const jump = core.button("The ready buttons ↓", () => {  // a long page on a phone:
+        const at = box.querySelector(".ready");               // they are at its foot
+        if (at) at.scrollIntoView({ behavior: "smooth", block: "center" });
+      });
+      jump.classList.add("quiet");
+      box.append(jump);
       for (const part of threat(d)) box.append(part);
       box.append(picture("setup", d.board));
       const words = el("div", null, "setup");
