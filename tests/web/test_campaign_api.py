@@ -72,6 +72,13 @@ def test_a_campaign_mission_from_ready_to_the_report_and_the_next(tmp_path: Path
             assert all(t["went_down"] and 1 <= t["roll"] <= 6 for t in report["tests"])
             assert c.get("/api/campaign/picture.svg", params={"what": "end"},
                          headers=key(desk, "Ana")).status_code == 200
+            # the map of the end in its inches (a phone draws it at its own size) and the
+            # report's way to a recruit is the page's own form, not a terminal command
+            assert set(done["end_board"]) >= {"origin", "scale", "width", "depth"}
+            said = " ".join(report["lines"])
+            assert "solo-ops campaign replace" not in said
+            assert "replace them under Recruits below" in said or \
+                "replace it under Recruits below" in said
             # the squads page: every model's state and missions played
             ana = next(s for s in done["squads"] if s["player"] == "Ana")
             assert all(m["missions"] == 1 for m in ana["models"])
