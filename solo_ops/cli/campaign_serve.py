@@ -122,6 +122,8 @@ class Desk:
             self.ready = set()
             if not self.files["save"].exists():
                 self.mission, self._phase = None, REPORT
+                if self.last is None and self.number > 1:  # (a server started between
+                    self.last = _ended_table(mission_paths(self.path, self.number - 1))
                 return
             from solo_ops.io.opening import LogDisagrees
             from solo_ops.session.opening import open_save, sync_log
@@ -405,6 +407,20 @@ def threat_doc(threat: dict[str, Any]) -> dict[str, Any]:
             "proposed": threat.get("proposed"), "line": prediction_line(threat),
             "enemies": enemies, "levels": [1, 2, 3, 4, 5, 6],
             "rated": threat.get("rated", [])}
+
+
+def _ended_table(files: dict[str, Path]) -> GameTable | None:
+    """The last mission's table as its save left it, for the report's map of the end; None
+    when it cannot be read (the report is shown without its map)."""
+    from solo_ops.session.opening import open_save
+
+    if not files["save"].exists():
+        return None
+    try:
+        table, _doc = open_save(files["save"], files["log"])
+    except (InputError, OSError):
+        return None
+    return table if table.state.ended else None
 
 
 def last_report(c: Campaign) -> dict[str, Any] | None:

@@ -97,6 +97,15 @@ def test_a_campaign_mission_from_ready_to_the_report_and_the_next(tmp_path: Path
                                           if r["fallen"] != fallen[0]]
     finally:
         desk.close()
+    again = open_desk(saves)  # the server started again between missions: the report's map
+    try:                      # of the end is drawn from mission 1's save
+        with lan(again) as c:
+            shown = c.get("/api/campaign", headers=key(again, "Ana")).json()
+            assert shown["phase"] == "report" and "end_board" in shown
+            assert c.get("/api/campaign/picture.svg", params={"what": "end"},
+                         headers=key(again, "Ana")).status_code == 200
+    finally:
+        again.close()
     # the terminal goes on with the campaign the page played: mission 2, set up from scratch
     shown = cli_here("campaign", "show", "Vesper", "--saves", str(saves), "--json",
                      cwd=tmp_path)  # in this process: the campaign file is under test
