@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -92,7 +93,34 @@ def valid_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     if ctx.edition == "kt2018" and ctx.sides and combat_refusal(
             ctx, shooter, point, weapon, target, pos) is not None:
         return False, cover, dist
+    if ctx.edition == "kt2024":
+        cover = _dice_cover(ctx, shooter, point, weapon, target, tp, cover)
     return True, cover, dist
+
+
+def _dice_cover(ctx: Context, shooter: Operative, point: tuple[float, float], weapon: Weapon,
+                target: Operative, tp: tuple[float, float], cover: Any) -> Any:
+    """Kill Team 2024: the cover of a valid shot as the dice will read it
+    (:func:`solo_ops.game.shots.shot_cover`): Seek only lets a Concealed target be targeted
+    ("any Cover saves can still be retained", 002), so the save is valued with the cover
+    Seek ignored; Vantage's Accurate is added (:func:`solo_ops.rules.kt2024.vantage_accuracy`)."""
+    if weapon.has("seek") or weapon.has("seek_light"):
+        cover = _cover(ctx, point, tp, shooter.radius, target.radius, seek=False,
+                       seek_light=False)
+    accurate = kt2024.vantage_accuracy(ctx.terrain.sight.decks, point, tp,
+                                       target.stance == "engage") if cover.visible else 0
+    return replace(cover, vantage_accurate=accurate) if accurate else cover
+
+
+def _expected(ctx: Context, weapon: Weapon, shooter: Operative, target: Operative, cover: Any,
+              dist: float, at: tuple[float, float]) -> float:
+    """The shot's expected damage by the exact odds the dice follow (``ctx.odds``): Kill Team
+    2024 with the Volkus stronghold's Lethal 5+ when the target at ``at`` is wholly within it
+    (:func:`solo_ops.rules.killzones.stronghold_weapon`, as the engine arms the weapon)."""
+    assert ctx.odds is not None
+    armed = weapon if ctx.edition != "kt2024" else killzones.stronghold_weapon(
+        ctx.terrain.board, weapon, at, float(target.radius))
+    return float(ctx.odds(armed, shooter, target, cover, distance=dist))
 
 
 def combat_refusal(ctx: Context, shooter: Operative, point: Sequence[float], weapon: Weapon,
@@ -191,8 +219,8 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
                     expected = 0.0
                     if ctx.odds is not None:
                         # at the range from ``point`` (2018: long range, Rapid Fire)
-                        expected = float(ctx.odds(weapon, shooter, target, cover,
-                                                  distance=dist))
+                        expected = _expected(ctx, weapon, shooter, target, cover, dist,
+                                             pos[target.id])
                     key = (round(dist, 6), -expected, target.id, weapon, target, cover)
                     if best is None or key[:3] < best[:3]:
                         best = key
@@ -205,7 +233,7 @@ def choose_shot(ctx: Context, shooter: Operative, point: tuple[float, float],
     if seen is not cover:  # 2018: other models obscure it, as the dice will count
         cover = seen
         if ctx.odds is not None:
-            neg_exp = -float(ctx.odds(weapon, shooter, target, cover, distance=dist))
+            neg_exp = -_expected(ctx, weapon, shooter, target, cover, dist, pos[target.id])
     action = Action("shoot", shooter.id, target=target.id, weapon=weapon.name,
                     expected=-neg_exp if ctx.odds is not None else None)
     state = []

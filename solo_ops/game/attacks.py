@@ -281,18 +281,26 @@ _EXPECTED_2018: dict[str, Callable[..., float]] = {
 
 
 def describe_shot(edition: str, shooter: Any, weapon: Any, target: Any, cover: Any,
-                  terrain: Terrain) -> str:
-    """What the player rolls for an enemy shot when they roll the enemy's attacks."""
+                  terrain: Terrain, *, hit_penalty: int = 0) -> str:
+    """What the player rolls for an enemy shot when they roll the enemy's attacks: Kill Team
+    2024 at the Hit stat the engine's dice would use (injured -1, On Guard's ``hit_penalty``)
+    with Vantage's Accurate and the stronghold's Lethal 5+, as :func:`roll_shot` plays them."""
     state = []
     if getattr(cover, "in_cover", False):
         state.append("in cover")
     if getattr(cover, "obscured", False):
         state.append("obscured")
     cond = f" ({', '.join(state)})" if state else ""
-    if edition == "kt2024" and weapon.attacks:
-        rules = ", ".join(r.text() for r in weapon.rules)
+    spec = _spec_at(getattr(terrain, "board", None), weapon, shooter, cover, target,
+                    -hit_penalty) if edition == "kt2024" else None
+    if spec is not None and weapon.attacks:
+        armed = [r.text() for r in spec.rules]
+        if spec.accurate_bonus:
+            armed.append(f"Accurate {spec.accurate_bonus} from Vantage")
+        rules = ", ".join(armed)
+        injured = " (injured: -1)" if getattr(shooter, "injured", False) else ""
         return (f"{_name(shooter)} shoots {_name(target)}{cond} with {weapon.name}: "
-                f"{weapon.attacks} attack dice hitting on {weapon.hit}+, damage "
+                f"{weapon.attacks} attack dice hitting on {spec.hit_needed}+{injured}, damage "
                 f"{weapon.damage[0]}/{weapon.damage[1]}{'; ' + rules if rules else ''}.")
     return f"{_name(shooter)} shoots {_name(target)}{cond} with {weapon.name}."
 
@@ -320,7 +328,8 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
               covers: CoverHooks | None = None, firing_point: str | None = None,
               effects: Mapping[str, Any] | None = None,
               defence: Mapping[str, Any] | None = None,
-              obscured_by: str | None = None, rapid_fire: str = "double") -> AttackResult:
+              obscured_by: str | None = None, rapid_fire: str = "double",
+              hit_penalty: int = 0) -> AttackResult:
     """Roll a shot through the game's dice.
 
     ``cp`` (Kill Team 2024) gives an operative's Command Point re-roll chooser (None for a
@@ -332,9 +341,11 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
     Kill Team 2024: ``secondary`` lists Blast / Torrent extra targets as ``(operative,
     cover)`` (Blast targets take the primary's cover and obscured, as the card says), each
     shot in turn after the primary; ``nearby`` lists the operatives visible to the primary
-    target, for the distance form of Devastating; Hot is rolled once at the end.
-    Kill Team 2018: ``broken`` (the shooter's kill team), ``overwatch`` (hits only on 6s) and
-    ``long_range`` (worked out from the bases if not given) modify the hit roll;
+    target, for the distance form of Devastating; Hot is rolled once at the end, against the
+    weapon's own Hit stat; ``hit_penalty`` worsens the attack dice's (On Guard, -1 to hit
+    within control range). Kill Team 2018: ``broken`` (the shooter's kill team),
+    ``overwatch`` (hits only on 6s) and ``long_range`` (worked out from the bases if not
+    given) modify the hit roll;
     ``close_quarters`` and ``concentrated_radius`` are the Pariah Nexus rules (on by default);
     ``firing_point`` the firing point the shooter benefits from (worked out when not given);
     ``effects`` and ``defence`` the Pariah Nexus effects in force on the attack and the
@@ -349,7 +360,8 @@ def roll_shot(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: An
                                firing_point=firing_point, effects=effects, defence=defence,
                                obscured_by=obscured_by, rapid_fire=rapid_fire)
     return _roll_shot_2024(edition, dice, shooter, weapon, target, cover, terrain,
-                           secondary=secondary, nearby=nearby, cp=cp, covers=covers)
+                           secondary=secondary, nearby=nearby, cp=cp, covers=covers,
+                           hit_penalty=hit_penalty)
 
 
 def firing_point_2018(terrain: Terrain, shooter: Any, target: Any) -> str | None:
@@ -392,23 +404,23 @@ def _roll_shot_2018(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
 
 
 def _spec_at(board: Any, weapon: Weapon, shooter: Any, cover: Any,
-             aim: Any) -> kt2024.AttackSpec | None:
+             aim: Any, hit_bonus: int = 0) -> kt2024.AttackSpec | None:
     """The shooter's attack spec against ``aim`` (Volkus stronghold Lethal 5+ included)."""
     # Volkus: Lethal 5+ for Blast / Torrent / Devastating into the stronghold (killzones)
     armed = weapon if board is None else killzones.stronghold_weapon(
         board, weapon, getattr(aim, "at", None), float(getattr(aim, "radius", 0.0)))
-    return spec_2024(armed, shooter, cover)
+    return spec_2024(armed, shooter, cover, hit_bonus)
 
 
 def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, target: Any,
                     cover: Any, terrain: Terrain, *, secondary: Sequence[tuple[Any, Any]],
                     nearby: Sequence[Any], cp: CpHooks | None,
-                    covers: CoverHooks | None = None) -> AttackResult:
+                    covers: CoverHooks | None = None, hit_penalty: int = 0) -> AttackResult:
     """Kill Team 2024 shooting: the primary target, Devastating's splash, the Blast /
     Torrent targets, then Hot."""
     result = AttackResult()
     board = getattr(terrain, "board", None)
-    spec = _spec_at(board, weapon, shooter, cover, target)
+    spec = _spec_at(board, weapon, shooter, cover, target, -hit_penalty)
     if spec is None:
         result.lines.append(_missing(edition, shooter, weapon))
         return result
@@ -423,7 +435,7 @@ def _roll_shot_2024(edition: str, dice: Dice, shooter: Any, weapon: Weapon, targ
         result.stunned.append(str(getattr(target, "id", _name(target))))
     _devastating_splash(result, weapon, target, nearby, shot.crits)
     _secondary_shots(result, dice, board, shooter, weapon, cover, spec, secondary, hook,
-                     choose)
+                     choose, -hit_penalty)
     if weapon.has("hot"):
         result.self_damage, text = kt2024.roll_hot(dice, weapon.hit or 6, label)
         result.lines.append(text)
@@ -450,7 +462,7 @@ def _devastating_splash(result: AttackResult, weapon: Weapon, target: Any,
 def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
                      weapon: Weapon, cover: Any, spec: kt2024.AttackSpec,
                      secondary: Sequence[tuple[Any, Any]], hook: CpHooks,
-                     choose: CoverHooks = _no_cover_choice) -> None:
+                     choose: CoverHooks = _no_cover_choice, hit_bonus: int = 0) -> None:
     """Blast / Torrent: each extra target shot in turn (Blast in the primary's cover)."""
     rule = kt2024.secondary_rule(weapon)
     for other, other_cover in secondary if rule is not None else ():
@@ -458,7 +470,8 @@ def _secondary_shots(result: AttackResult, dice: Dice, board: Any, shooter: Any,
         use_cover = cover if rule.cover_from_primary else other_cover
         extra_label = f"{_name(shooter)} shoots {_name(other)} ({weapon.name}, {rule.kind})"
         # (its own Vantage Accurate and obscuring for a Torrent target, as its own cover)
-        extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, use_cover, other) or spec,
+        extra = kt2024.roll_shot(dice, _spec_at(board, weapon, shooter, use_cover, other,
+                                                hit_bonus) or spec,
                                  defence_2024(other, use_cover), extra_label,
                                  attack_cp=hook(shooter), defence_cp=hook(other),
                                  cover_choice=choose(other))

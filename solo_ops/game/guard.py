@@ -24,7 +24,6 @@ enemy's own Guard is :mod:`solo_ops.ai.guard` and
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from solo_ops.core.errors import RuleError
@@ -149,14 +148,12 @@ def interrupt(game: Game, state: State, guard: Operative, enemy: Operative,
     if weapon is None:
         guard.fought = True
         return events + actions._rolled_fight(game, state, guard, enemy)
-    if penalty and weapon.hit is not None:
-        weapon = replace(weapon, hit=min(6, weapon.hit + penalty))
     # "After a Shoot in Control Range, this Operative cannot retaliate to Fights for the
     # remaining enemy activation" (001 Gallowdark On Guard)
     guard.no_retaliation = bool(penalty)
     guard.shot = True
     events.extend(count_limited(state, guard, weapon))
-    events.extend(resolve_player_shot(game, state, guard, weapon, enemy))
+    events.extend(resolve_player_shot(game, state, guard, weapon, enemy, hit_penalty=penalty))
     return events + actions._react_to_shot(state, enemy)
 
 

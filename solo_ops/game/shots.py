@@ -9,10 +9,7 @@ splash, :func:`devastating_nearby`), Limited uses (:func:`limited_used_up`,
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from solo_ops.game import attacks, cover_choice, cp
 from solo_ops.game.downed import apply_damage
@@ -39,14 +36,13 @@ def enemy_shot(game: Game, state: State, op: Operative, action: Action, *,
     if limited_used_up(state, op, weapon):
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
                  "note": f"{op.label}'s {weapon.name} is used up (Limited)."}]
-    if hit_penalty and weapon.hit is not None:
-        weapon = replace(weapon, hit=min(6, weapon.hit + hit_penalty))
     terrain = game.terrain(state)
     cover = shot_cover(game, state, op, weapon, target)
     if not cover.visible:
         return [{"type": "shot_cancelled", "operative": op.id, "target": target.id,
                  "note": f"{target.label} is no longer visible to {op.label}."}]
-    text = attacks.describe_shot(state.edition, op, weapon, target, cover, terrain)
+    text = attacks.describe_shot(state.edition, op, weapon, target, cover, terrain,
+                                 hit_penalty=hit_penalty)
     if hit_penalty:
         text += f" (-{hit_penalty} to hit: On Guard, shooting within control range)"
     op.shot = True
@@ -64,16 +60,17 @@ def enemy_shot(game: Game, state: State, op: Operative, action: Action, *,
         return [*events, {"type": "attack_pending", "attacker": op.id, "target": target.id,
                           "note": text}]
     return events + resolve_shot(game, state, op, weapon, target, cover, secondary, text,
-                                 acting=acting)
+                                 acting=acting, hit_penalty=hit_penalty)
 
 
 def resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: Operative,
                  cover: Any, secondary: list[tuple[Operative, Any]], note: str | None, *,
-                 acting: frozenset[str] = frozenset(), overwatch: bool = False
-                 ) -> list[dict[str, Any]]:
+                 acting: frozenset[str] = frozenset(), overwatch: bool = False,
+                 hit_penalty: int = 0) -> list[dict[str, Any]]:
     """Roll a shot (either side's) with every weapon rule the game knows, then apply it: damage
     to the target, to Blast / Torrent targets and Devastating splash, Hot to the shooter, Stun.
-    """
+    ``hit_penalty`` worsens the Hit stat of the attack dice (On Guard within control range),
+    not the one Hot is judged by (002 Hot: "the weapon's Hit stat")."""
     terrain = game.terrain(state)
     flags = flags_2018(game, state, op, weapon, target, overwatch=overwatch)
     if overwatch and not flags:
@@ -82,7 +79,8 @@ def resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: O
     result = attacks.roll_shot(state.edition, state.dice, op, weapon, target, cover, terrain,
                                secondary=secondary,
                                nearby=devastating_nearby(game, state, weapon, target),
-                               cp=cp.hooks(game), covers=cover_choice.hooks(game), **flags)
+                               cp=cp.hooks(game), covers=cover_choice.hooks(game),
+                               hit_penalty=hit_penalty, **flags)
     event: dict[str, Any] = {"type": "attack", "attacker": op.id, "target": target.id,
                              "weapon": weapon.name, "damage": result.damage,
                              "lines": result.lines}
@@ -112,12 +110,13 @@ def resolve_shot(game: Game, state: State, op: Operative, weapon: Any, target: O
 
 
 def resolve_player_shot(game: Game, state: State, op: Operative, weapon: Any,
-                        target: Operative) -> list[dict[str, Any]]:
-    """The player asked solo-ops to roll their shot (``op`` is the active operative)."""
+                        target: Operative, hit_penalty: int = 0) -> list[dict[str, Any]]:
+    """The player asked solo-ops to roll their shot (``op`` is the active operative; a Guard
+    interrupt within control range has ``hit_penalty`` 1)."""
     cover = shot_cover(game, state, op, weapon, target)
     secondary = secondary_targets(game, state, op, weapon, target, cover)
     return resolve_shot(game, state, op, weapon, target, cover, secondary, None,
-                        acting=frozenset({op.id}))
+                        acting=frozenset({op.id}), hit_penalty=hit_penalty)
 
 
 # -- weapon rules in play ----------------------------------------------------------------------
@@ -139,12 +138,10 @@ def shot_cover(game: Game, state: State, shooter: Operative, weapon: Any,
     cover = terrain.sight.cover(shooter.at, target.at, shooter.radius, target.radius,
                                 edition=state.edition, others=others)
     accurate = 0
-    decks = terrain.sight.decks  # (how high each stands: the cover from below reads it too)
-    if (state.edition == "kt2024" and cover.visible and target.stance == "engage"
-            and decks is not None and shooter.at is not None and target.at is not None):
-        up = decks.height_at(np.array([shooter.at, target.at], dtype=float))
-        if up[1] == 0.0:
-            accurate = kt2024.vantage_accurate(float(up[0]))
+    if (state.edition == "kt2024" and cover.visible and shooter.at is not None
+            and target.at is not None):  # (how high each stands: Sight.decks, which the
+        accurate = kt2024.vantage_accuracy(  # cover from below reads too)
+            terrain.sight.decks, shooter.at, target.at, target.stance == "engage")
     return attacks.ShotCover.of(cover, accurate)
 
 

@@ -101,6 +101,7 @@ from solo_ops.rules.kt2024_targeting import (
     secondary_targets,
     uses_left,
     valid_target,
+    vantage_accuracy,
     vantage_accurate,
 )
 
@@ -116,5 +117,5 @@ __all__ = [
     "in_range", "may_shoot_after_move", "may_shoot_while_concealed", "policy_reason",
     "resolve_fight", "roll_attack_dice", "roll_fight", "roll_hot", "roll_shot", "secondary_rule",
     "secondary_targets", "shot_damage", "solvers", "step_line", "uses_left", "valid_target",
-    "vantage_accurate",
+    "vantage_accuracy", "vantage_accurate",
 ]

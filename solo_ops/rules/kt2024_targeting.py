@@ -6,8 +6,11 @@ Vantage, answered as data the engine and the AI ask before and after an attack.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from solo_ops.core.model import Weapon
 
@@ -134,3 +137,17 @@ def vantage_accurate(height_above: float) -> int:
     if height_above >= 2:
         return 1
     return 0
+
+
+def vantage_accuracy(decks: Any, shooter_at: Sequence[float], target_at: Sequence[float],
+                     engaged: bool) -> int:
+    """Vantage's Accurate for a shot from ``shooter_at`` at a target at ``target_at`` (001/002
+    Vantage: "Engaged targets ... Accurate 1 if 2" above Accurate 2 if 4" above"): the
+    shooter's height above the floor when the target stands on the floor on an Engage order
+    (``engaged``), by the board's ``decks`` (a :class:`~solo_ops.geometry.perches.Decks`, None
+    without heights); 0 otherwise. The one reading of it, for the dice and the enemy's
+    planner alike."""
+    if not engaged or decks is None:
+        return 0
+    up = decks.height_at(np.array([shooter_at, target_at], dtype=float))
+    return vantage_accurate(float(up[0])) if up[1] == 0.0 else 0

@@ -517,3 +517,75 @@ def test_no_escape_adds_one_to_the_injury_roll_of_a_2018_fight() -> None:
     injury = state.dice.log[-1]
     assert "injury roll" in injury.purpose and injury.modifiers == (("No Escape", 1),)
     assert all_dice_used(state)
+
+
+# -- the enemy's planner values a shot as the dice will roll it (found by a rules tester) --------
+LIGHT_CRATE = {"id": "crate", "traits": ["light"],
+               "polygon": [[11.2, 9], [11.6, 9], [11.6, 13], [11.2, 13]]}
+DECK_4 = {"id": "deck", "traits": ["light", "accessible", "vantage"], "height": 4,
+          "polygon": [[18, 9], [22, 9], [22, 13], [18, 13]]}
+
+
+def _planned_expectation(record: dict[str, Any]) -> str:
+    [line] = [x for x in events(record, "enemy_activation")[0]["explain"] if "expected" in x]
+    return line.rsplit("expected damage ", 1)[1]
+
+
+@pytest.mark.parametrize("rules", [(), ("seek",)])
+def test_seek_leaves_the_cover_save_in_the_planners_odds(rules: tuple[str, ...]) -> None:
+    """002 Seek: "any Cover saves can still be retained": e1's planned shot at a1 behind a
+    light crate is valued with a1's cover save whether or not the gun has Seek (2.75, the
+    exact mean of 4 dice at 4+, 3/4 damage against 3 saves at 5+ with one retained), as the
+    engine's dice keep it."""
+    game, state = start([weapon("gun", *rules)], features=[LIGHT_CRATE], players={"a1": (10, 11)},
+                        faces=[1, 6, 5, 5, 1, 1, 1, 1])
+    state.operatives["a1"].stance = "engage"
+    record = enemy_first(game, state)
+    assert _planned_expectation(record) == "2.75."
+    assert "Cover: one normal save retained without rolling." in events(record, "attack")[0][
+        "lines"]
+
+
+def test_vantage_accurate_is_in_the_planners_odds_and_the_players_roll() -> None:
+    """001 Vantage: an Engaged target on the floor is shot with Accurate 2 from 4" above. e1 on
+    a 4" deck plans its shot at a1 at 6.03 (the exact mean with Accurate 2; 3.93 without); when
+    the players roll the enemy's dice, they are told so."""
+    game, state = start([weapon("gun")], features=[DECK_4], players={"a1": (10, 11)},
+                        faces=[1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+    state.operatives["a1"].stance = "engage"
+    assert _planned_expectation(enemy_first(game, state)) == "6.03."
+    game, state = start([weapon("gun")], features=[DECK_4], players={"a1": (10, 11)},
+                        faces=[1, 6], settings={"turns": 2, "cp_rerolls": "never",
+                                                "enemy_attacks": "player"})
+    state.operatives["a1"].stance = "engage"
+    [pending] = events(enemy_first(game, state), "attack_pending")
+    assert pending["note"] == ("e1 shoots a1 with gun: 4 attack dice hitting on 4+, damage 3/4; "
+                               "Accurate 2 from Vantage.")
+
+
+def test_the_players_roll_an_injured_enemys_shot_at_its_worse_hit() -> None:
+    """001 "Wounds below 50% = -1 to hit": e1 at 3 of 10 wounds hits on 5+, as the engine's
+    dice would, and the players rolling for it are told so."""
+    game, state = start([weapon("gun")], players={"a1": (10, 11)}, faces=[1, 6],
+                        settings={"turns": 2, "cp_rerolls": "never", "enemy_attacks": "player"})
+    state.operatives["a1"].stance = "engage"
+    state.operatives["e1"].wounds = 3
+    [pending] = events(enemy_first(game, state), "attack_pending")
+    assert pending["note"] == ("e1 shoots a1 with gun: 4 attack dice hitting on 5+ (injured: "
+                               "-1), damage 3/4.")
+
+
+def test_hot_is_judged_by_the_weapons_own_hit_on_guard_within_control_range() -> None:
+    """002 Hot: "Rolls less than the weapon's Hit stat" -- the weapon's own 4+, not the 5+ the
+    On Guard shot in control range rolls its attack dice at: a Hot roll of 4 does nothing."""
+    from solo_ops.ai.planner import Action
+    from solo_ops.game import shots
+
+    game, state = start([weapon("plasma", "hot")], faces=[1, 1, 1, 1, 4])
+    e1 = state.operatives["e1"]
+    shot = shots.enemy_shot(game, state, e1, Action("shoot", "e1", target="a1", weapon="plasma"),
+                            hit_penalty=1)
+    [attack] = [e for e in shot if e["type"] == "attack"]
+    assert "Attack dice (5+, crit 6+): 1 1 1 1." in attack["lines"]
+    assert attack["lines"][-1] == "Hot: rolled 4, no damage."
+    assert e1.wounds == e1.profile.wounds
