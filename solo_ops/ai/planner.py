@@ -190,10 +190,16 @@ def _acting(models: list[Operative], only: frozenset[str], phase: str, plan: Pla
             continue
         if op.activated:
             plan.explain.append(f"{op.label} has already had its turn to {verb} this phase.")
+        elif any(m.id in only for m in models) and phase == "fight":
+            plan.explain.append(
+                f"{op.label} did not charge: the models that charged (and those a Pariah Nexus "
+                "effect puts there) fight first, in Hammer of Wrath; it fights later this phase "
+                "if a player's model is within 1\" of it then.")
         elif any(m.id in only for m in models):
-            first = ("the models that charged fight first (Hammer of Wrath)" if phase == "fight"
-                     else "Readied models shoot first (Ready, Fire!)")
-            plan.explain.append(f"{op.label} waits: {first}; it acts later this phase.")
+            plan.explain.append(
+                f"{op.label} waits: the models a Pariah Nexus effect puts in Ready, Fire! "
+                "(Temporal Accelerator: within 2\" of an objective marker) shoot first; it "
+                "has its turn to shoot later this phase.")
     return [op for op in models if op.id in only]
 
 

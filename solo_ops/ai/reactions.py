@@ -39,7 +39,7 @@ def may_react(ctx: Context, state: State, model_id: str) -> str | None:
         ctx.terrain, model.at, model.radius, o.at, o.radius)), None)
     why = referee.shaken_words(state.edition, model.shaken) or kt2018_reactions.may_react(
         engaged=near is not None, moved_how=model.moved_how, advanced=model.advanced,
-        charged=model.charged, assault=model.profile.has_assault)
+        charged=model.charged, assault=model.profile.has_assault, picked_up=model.picked_up)
     if why is None:
         return None
     if near is not None and not model.shaken:

@@ -56,7 +56,7 @@ from solo_ops.campaign.model import (
     parse_squad,
     parse_squad_model,
 )
-from solo_ops.campaign.recruits import replace_model
+from solo_ops.campaign.recruits import rename_model, replace_model
 from solo_ops.campaign.results import (
     OUTCOME_KEYS,
     OUTCOMES,
@@ -135,7 +135,7 @@ __all__ = [
     "pending_tests",
     "prediction_line",
     "record_mission",
-    "replace_model",
+    "rename_model", "replace_model",
     "result_from_state",
     "result_key",
     "result_words",

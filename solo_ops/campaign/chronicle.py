@@ -133,7 +133,7 @@ def story(campaign: Campaign, extras: dict[int, Extras] | None = None) -> Story:
                  f"{s.wounded_failure}, injured again → {s.injured_failure}.")
     out = Story(campaign.name, intro)
     for entry in campaign.history:
-        if entry.get("event") == "replacement" and out.missions:
+        if entry.get("event") in ("replacement", "rename") and out.missions:
             out.missions[-1].after.extend(entry.get("report", []) or
                                           [f"{entry.get('new')} replaced {entry.get('fallen')}"])
             continue

@@ -419,19 +419,40 @@ class Campaign:
 
 
 def _check_unique_ids(campaign: Campaign, source: str | None) -> None:
+    """A saved campaign's ids are unique as written (a campaign saved before ids were compared
+    ignoring case still loads: :func:`unnameable` finds such ids before a mission is played,
+    and ``campaign rename`` mends them)."""
     seen: dict[str, str] = {}
     for i, s in enumerate(campaign.squads):
         if s.player in [q.player for q in campaign.squads[:i]]:
             raise InputError(f"two squads for player {s.player!r}", source=source,
                              field=join_path(join_path("squads", i), "player"))
         for j, m in enumerate(s.models):
-            if id_key(m.id) in seen:
+            if m.id in seen:
                 raise InputError(
-                    f"model id {m.id!r} is already used in {seen[id_key(m.id)]}'s squad (ids "
-                    "must be unique across the campaign, ignoring case: the game table holds "
-                    "every squad)", source=source,
+                    f"model id {m.id!r} is already used in {seen[m.id]}'s squad (ids must be "
+                    "unique across the campaign: the game table holds every squad)",
+                    source=source,
                     field=join_path(join_path(join_path("squads", i), "models"), j) + ".id")
-            seen[id_key(m.id)] = s.player
+            seen[m.id] = s.player
+
+
+def unnameable(campaign: Campaign) -> list[tuple[str, str]]:
+    """The ids of the campaign's models that an answer could not name, each with why: not one
+    word (:func:`~solo_ops.core.names.id_problem`) or the same as another's ignoring case
+    (answers match ids so). Only a campaign saved before these were refused has any; a
+    mission cannot be played with them (``campaign rename`` gives such a model a new id)."""
+    out: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    for m in (m for s in campaign.squads for m in s.models):
+        problem = id_problem(m.id)
+        if problem is not None:
+            out.append((m.id, problem))
+        elif id_key(m.id) in seen:
+            out.append((m.id, f"id {m.id!r} is {seen[id_key(m.id)]!r} to an answer (ids are "
+                              "matched ignoring case)"))
+        seen.setdefault(id_key(m.id), m.id)
+    return out
 
 
 def new_campaign(name: str, squads: Iterable[Squad],

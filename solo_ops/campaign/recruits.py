@@ -1,6 +1,9 @@
-"""Recruits: a new model in place of a fallen one (:func:`replace_model`)."""
+"""Recruits: a new model in place of a fallen one (:func:`replace_model`); a new id for a model
+(:func:`rename_model`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from solo_ops.campaign.model import ACTIVE, FALLEN, Campaign, SquadModel
 from solo_ops.core.errors import InputError
@@ -49,3 +52,56 @@ def replace_model(campaign: Campaign, player: str, fallen_id: str, new_model: Sq
                                         f"{squad.name} in place of {fallen.name}."]})
     return new_model
 
+
+
+def rename_model(campaign: Campaign, old: str, new: str, *, source: str | None = None
+                 ) -> SquadModel:
+    """Give the model ``old`` the id ``new``, everywhere the campaign names it: its squad, the
+    recruits it replaced or that replaced it, and every mission of the history (who fought,
+    their wounds, their survival tests, replacements). The reports' words stay as written.
+    ``new`` must be one word and new to the campaign, ignoring case (the model's own id
+    aside: ``Kell`` may become ``kell``)."""
+    try:
+        _squad, model = campaign.find(old)
+    except KeyError:
+        raise InputError(f"no model {old!r} in campaign {campaign.name!r} (models: "
+                         f"{', '.join(campaign.model_ids())})", source=source) from None
+    problem = id_problem(new)
+    if problem is not None:
+        raise InputError(problem, source=source)
+    used = next((i for i in campaign.model_ids()
+                 if i != old and id_key(i) == id_key(new)), None)
+    if used is not None:
+        raise InputError(f"model id {new!r} is already used in the campaign"
+                         + ("" if used == new else f" as {used!r}: ids match ignoring case"),
+                         source=source)
+    for m in (m for s in campaign.squads for m in s.models):
+        m.replaces = new if m.replaces == old else m.replaces
+        m.replaced_by = new if m.replaced_by == old else m.replaced_by
+    model.id = new
+    for entry in campaign.history:
+        _rename_in(entry, old, new)
+    campaign.history.append({"event": "rename", "after_mission": campaign.missions_played,
+                             "old": old, "new": new,
+                             "report": [f"{model.name} ({old}) is {new} from now on."]})
+    return model
+
+
+_ID_KEYS = ("id", "model", "fallen", "new", "replaces", "replaced_by")
+"""The keys of a history entry (and of the records in it) that hold a model's id."""
+
+
+def _rename_in(value: Any, old: str, new: str) -> None:
+    """Put ``new`` for the model id ``old`` in a history entry, in place: under the keys of
+    :data:`_ID_KEYS` and in the lists of ids (``fought``), at any depth; words stay."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _ID_KEYS and item == old:
+                value[key] = new
+            elif key == "fought" and isinstance(item, list):
+                value[key] = [new if i == old else i for i in item]
+            else:
+                _rename_in(item, old, new)
+    elif isinstance(value, list):
+        for item in value:
+            _rename_in(item, old, new)

@@ -63,6 +63,7 @@ from solo_ops.cli.campaign_files import (
     shown_name,
     without_secrets,
 )
+from solo_ops.cli.campaign_rename import campaign_rename, check_nameable
 from solo_ops.cli.campaign_serve import campaign_serve
 from solo_ops.cli.common import (
     SoloOpsGroup,
@@ -499,6 +500,7 @@ def campaign_play(name: str, board: str | None, roster: str | None, edition: str
         feed, interactive = _feed(answers_file, answer)
         if new and (files["save"].exists() or files["log"].exists()):
             move_mission_aside(files, name, number, out)
+        check_nameable(current, path)  # (a campaign saved with an id no answer can name)
         asked = {"board": board, "roster": roster, "edition": edition,
                  "engagement": engagement, "budget": rate_missions}
         choice = None
@@ -688,5 +690,6 @@ def _set_up(game: Game, state: State, files: dict[str, Path], out: Any, draw_vie
 
 campaign.add_command(campaign_serve)  # `campaign serve`: the campaign as the table view's page
 campaign.add_command(campaign_chronicle)  # `campaign chronicle`: the story, to read or print
+campaign.add_command(campaign_rename)  # `campaign rename`: a new id for a squad model
 
 commands = [campaign]

@@ -386,7 +386,7 @@ def check_not_ended(save: Path, name: str, number: int) -> None:
             f"mission {number} of campaign {shown_name(name)} has ended but is not recorded "
             f"yet: run `solo-ops campaign play {shown_name(name)}` without --new to record it "
             "(--new would throw its result away)", source="--new")
-    hurt = _hurt_so_far(doc)
+    hurt = hurt_so_far(doc)
     if hurt:
         raise InputError(
             f"mission {number} of campaign {shown_name(name)} has already cost the squads "
@@ -395,10 +395,31 @@ def check_not_ended(save: Path, name: str, number: int) -> None:
             source="--new")
 
 
-def _hurt_so_far(doc: dict[str, Any]) -> list[str]:
-    """The players' models a mission save shows hurt since it began (down, or fewer wounds
-    than the mission gave them), in words ("Medic Oro down"); empty for a save it cannot
-    read that far (a damaged save is moved aside as before)."""
+def hurt_so_far(doc: dict[str, Any]) -> list[str]:
+    """The players' models a mission save shows hurt since it began, in words ("Medic Oro
+    down"): by its checkpoint (every model's wounds lost and going down over the mission, a
+    Kill Team 2018 flesh wound included, which leaves a model its 1 wound); by its snapshot
+    (down, or fewer wounds than the mission gave them) for a save without one; empty for a
+    save it cannot read that far (a damaged save is moved aside as before)."""
+    checkpoint = doc.get("checkpoint")
+    if isinstance(checkpoint, dict) and isinstance(checkpoint.get("operatives"), list):
+        out = []
+        for op in checkpoint["operatives"]:
+            if not isinstance(op, dict) or op.get("side") != "player":
+                continue
+            name = str(op.get("name") or op.get("id"))
+            lost = op.get("wounds_lost")
+            if op.get("went_down") is True or op.get("down") is True:
+                out.append(f"{name} down")
+            elif isinstance(lost, int) and lost > 0:
+                out.append(f"{name} lost {lost} wound(s)")
+        return out
+    return _hurt_in_snapshot(doc)
+
+
+def _hurt_in_snapshot(doc: dict[str, Any]) -> list[str]:
+    """:func:`hurt_so_far` for a save without a checkpoint: down, or fewer wounds than the
+    mission's scenario gave them."""
     snapshot, scenario = doc.get("snapshot"), doc.get("scenario")
     if not isinstance(snapshot, dict) or not isinstance(scenario, dict):
         return []

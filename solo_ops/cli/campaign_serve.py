@@ -36,6 +36,7 @@ from solo_ops.cli.campaign_files import (
     rate_missions_option,
     saves_option,
 )
+from solo_ops.cli.campaign_rename import check_nameable
 from solo_ops.cli.common import resolve_seed, seed_option
 from solo_ops.core.errors import InputError
 from solo_ops.io.locks import game_lock
@@ -120,6 +121,7 @@ class Desk:
             self._locks = contextlib.ExitStack()
             self._locks.enter_context(game_lock(self.files["save"]))
             self.ready = set()
+            check_nameable(self.campaign, self.path)
             if not self.files["save"].exists():
                 self.mission, self._phase = None, REPORT
                 if self.last is None and self.number > 1:  # (a server started between

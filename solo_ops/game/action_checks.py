@@ -78,7 +78,8 @@ def activation(state: State, op: Operative) -> referee.Activation:
         who=op.name, edition=state.edition, apl=max(1, op.profile.apl - op.apl_penalty),
         ap_used=op.ap_used, done=tuple(op.actions_taken), heavy=heavy, moved_how=op.moved_how,
         counteracting=state.counteracting, carrying=op.carrying,
-        picked_up="carry" in op.actions_taken or op.picked_up, phase=state.phase,
+        picked_up="carry" in op.actions_taken or op.picked_up,
+        portals=tuple(op.portals_operated), phase=state.phase,
         stance=op.stance if state.edition == "kt2024" else None,
         started_within=state.started_within(op), shaken=op.shaken)
 

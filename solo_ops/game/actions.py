@@ -360,10 +360,9 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
                    if e.at is not None]
         guarded = any(feature.shape.distance(Point(_centre(e))) - e.radius
                       <= CONTROL_RANGE + 1e-9 for e in enemies)
-        once = feature.id  # 2024: each door or hatch once an activation (docs/rules.md)
-        if state.edition == "kt2024" and once in op.portals_operated:
-            raise RuleError(f"{op.name} has already operated {feature.id} this activation (each "
-                            f"{word} once an activation)")
+        operated = referee.portal_again_refusal(activation(state, op), feature.id, word)
+        if operated is not None:
+            raise RuleError(operated)
         if gap > CONTROL_RANGE + 1e-6:
             raise RuleError(f"{feature.id} is {gap:.1f}\" from {op.name}: it must be within "
                             + ("1\"" if state.edition == "kt2018" else "control range (1\")"))
@@ -383,7 +382,7 @@ def _portal(game: Game, state: State, action: dict[str, Any], prompt: Any) -> li
             raise RuleError(f"{op.name} cannot {'open' if want else 'close'} {feature.id}: "
                             f"{verdict.why}")
         _spend_portal(state, op, verdict.cost)
-        op.portals_operated.append(once)
+        op.portals_operated.append(feature.id)
     else:
         again = state.override_used  # under Access Control: the same override, no CP more
         blocked = _access_override(game, state, feature, want)

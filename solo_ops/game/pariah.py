@@ -213,8 +213,7 @@ def react_refusal(game: Game, state: State, op: Operative, engaged: bool) -> str
         forbidden = pariah.react_forbidden(effects, situation(game, state, model=op))
     return referee.shaken_words(state.edition, op.shaken) or kt2018_reactions.may_react(
         engaged=engaged, moved_how=op.moved_how, advanced=op.advanced, charged=op.charged,
-        forbidden_by=forbidden,
-        assault=op.profile.has_assault)
+        forbidden_by=forbidden, assault=op.profile.has_assault, picked_up=op.picked_up)
 
 
 def retreat_distance(game: Game, state: State, op: Operative) -> tuple[float, str | None]:

@@ -15,7 +15,7 @@ with that model to fire Overwatch ... it can only fire Assault weapons")."""
 
 def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
               charged: bool = False, forbidden_by: str | None = None,
-              assault: bool = False) -> str | None:
+              assault: bool = False, picked_up: bool = False) -> str | None:
     """Why a model that is the target of a charge cannot React now, or None when it may.
 
     004 React: "A model can React if it is the target of a charging model and it is more than
@@ -28,7 +28,10 @@ def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
     effect (Chronovorric Field, :func:`solo_ops.rules.pariah.react_forbidden`). ``assault``:
     it has an Assault weapon, which 004 Assault lets it fire as Overwatch "even if it Advanced
     earlier in that battle round" (the Overwatch then fires Assault weapons only:
-    :func:`overwatch_weapons`; a Retreat is a move, which :func:`may_retreat` refuses)."""
+    :func:`overwatch_weapons`; a Retreat is a move, which :func:`may_retreat` refuses).
+    ``picked_up``: it picked a downed friend up this battle round, which "ends all actions for
+    this turn so the model can not shoot or charge this turn" (003 Carrying): no Overwatch (a
+    shooting attack) and no Retreat."""
     if engaged:
         return "it is within 1\" of an enemy model"
     if (advanced or moved_how == "advance") and not assault:
@@ -39,6 +42,8 @@ def may_react(*, engaged: bool, moved_how: str | None, advanced: bool = False,
         return "it Retreated this battle round"
     if charged or moved_how == "charge":
         return "it attempted a charge this battle round"
+    if picked_up:
+        return "it picked a friend up this battle round: that ended its actions (003 Carrying)"
     if forbidden_by:
         return f"{forbidden_by} (it cannot React)"
     return None

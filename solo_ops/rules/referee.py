@@ -93,6 +93,7 @@ class Activation:
     counteracting: bool = False
     carrying: str | None = None
     picked_up: bool = False
+    portals: tuple[str, ...] = ()  # the doors and hatches it operated this activation (2024)
     phase: str = "firefight"
     stance: str | None = None
     started_within: str | None = None
@@ -276,6 +277,16 @@ def shaken_words(edition: str, shaken: bool) -> str | None:
     :func:`solo_ops.rules.kt2018_reactions.may_react`'s reasons ("it is shaken ..."), or None. Both
     sides' Reactions ask it first."""
     return f"it {SHAKEN}" if edition == "kt2018" and shaken else None
+
+
+def portal_again_refusal(act: Activation, feature: str, word: str = "door") -> str | None:
+    """Kill Team 2024: each door or hatch once an activation (the sequence table's
+    once-per-activation row, docs/rules.md): opening one and closing it again in the same
+    activation is refused, for both sides (``word``: "door" or "hatch")."""
+    if act.edition == "kt2024" and feature in act.portals:
+        return (f"{act.who} has already operated {feature} this activation (each {word} once "
+                "an activation)")
+    return None
 
 
 def carry_refusal(act: Activation, kind: str) -> str | None:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 REPEATABLE = frozenset({"portal"})
 """Actions an operative may perform more than once an activation (001 "Pass - Can be repeated
-within an activation"; a door or hatch is operated once for each portal, 002)."""
+within an activation"; a door or hatch is operated once for each portal, 002: the same one
+twice is refused by :func:`solo_ops.rules.referee.portal_again_refusal`)."""
 
 
 @dataclass(frozen=True)

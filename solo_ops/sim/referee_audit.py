@@ -102,7 +102,7 @@ def players_refusal(game: Game, state: State, op: Operative, action: Action,
     ``spent`` (None: a player would be let do it). The operative's activation fields are set
     for the checks and put back after them."""
     saved = (op.ap_used, list(op.actions_taken), op.heavy_shot, op.moved_how,
-             state.counteracting, state.active_operative)
+             state.counteracting, state.active_operative, list(op.portals_operated))
     try:
         _as_player_would_be(state, op, spent, counteracting)
         _check(game, state, op, action)
@@ -110,7 +110,7 @@ def players_refusal(game: Game, state: State, op: Operative, action: Action,
         return str(exc)
     finally:
         (op.ap_used, op.actions_taken, op.heavy_shot, op.moved_how, state.counteracting,
-         state.active_operative) = saved
+         state.active_operative, op.portals_operated) = saved
     return None
 
 
@@ -126,6 +126,7 @@ def _as_player_would_be(state: State, op: Operative, spent: Sequence[Action],
                             if a.kind == "operate_hatch" or a.kind in referee.MOVES_2018]
         return
     op.ap_used, op.actions_taken, op.heavy_shot, op.moved_how = 0, [], None, None
+    op.portals_operated = [a.portal for a in spent if a.kind == "operate_hatch" and a.portal]
     for done in spent:
         kind = "portal" if done.kind == "operate_hatch" else done.kind
         if kind in ("guard",):
@@ -165,6 +166,8 @@ def _check(game: Game, state: State, op: Operative, action: Action) -> None:
     elif action.kind in ("fight", "operate_hatch", "guard"):
         kind = {"fight": "fight", "operate_hatch": "portal"}.get(action.kind, "guard")
         why = referee.spend_refusal(activation(state, op), kind)
+        if why is None and action.kind == "operate_hatch" and action.portal is not None:
+            why = referee.portal_again_refusal(activation(state, op), action.portal)
     if why is not None:
         raise RuleError(why)
 

@@ -360,3 +360,19 @@ def test_new_never_throws_away_an_ended_mission_not_recorded(tmp_path: Path) -> 
     assert recorded.exit_code == 0, recorded.output
     assert "ended but was not recorded yet; recording it now" in recorded.stdout
     assert load_campaign(path, "C").missions_played == 1
+
+
+def test_a_flesh_wound_is_a_hurt_that_new_may_not_throw_away() -> None:
+    """A Kill Team 2018 flesh wound leaves a model its 1 wound, so its wounds alone do not
+    show it; the save's checkpoint counts the wounds lost over the mission, which do."""
+    from solo_ops.cli.campaign_files import hurt_so_far
+    from solo_ops.game import checkpoint
+    from solo_ops.game.downed import apply_damage
+
+    game, state = new_game(load_scenario(SCENARIOS / "crypt-objective-ultima.yaml"), 1)
+    rask = state.operatives["rask"]
+    assert hurt_so_far({"checkpoint": checkpoint.dump(state)}) == []
+    apply_damage(game, state, rask, 1, "a test", outcome="flesh_wound")
+    assert rask.wounds == rask.profile.wounds and not rask.down  # back on its 1 wound
+    assert hurt_so_far({"checkpoint": checkpoint.dump(state)}) == [
+        "Gunner Rask lost 1 wound(s)"]

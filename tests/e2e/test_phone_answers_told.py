@@ -89,6 +89,8 @@ def test_an_answer_another_phone_gave_first_says_it_was_not_sent(phone: Any) -> 
     with PageServer(game, state) as server:
         open_page(phone, f"{server.url}?host=1")
         asked = phone.evaluate("() => window.soloOpsPage.page.prompt.step")
+        phone.evaluate("() => window.soloOpsPage.send('retreat 25,20')")  # refused: too far
+        eventually(lambda: message(phone).startswith("✗"), "the refusal said")
         step(game, state, {"type": "reaction", "react": "none"})  # another phone, first
         phone.evaluate(f"() => {{ window.soloOpsPage.page.prompt.step = {asked}; }}")
         phone.evaluate("() => window.soloOpsPage.send('no')")

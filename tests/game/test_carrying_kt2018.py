@@ -100,3 +100,36 @@ def test_a_carrier_that_stood_still_still_fires_heavy_at_minus_one() -> None:
     result = step(game, state, {"type": "shoot", "operative": "a1", "target": "e1",
                                 "weapon": "heavy bolter", "roll": True})
     assert result["rolls"][0]["modifiers"] == [["Heavy, moved", -1]]
+
+
+def test_a_carrier_cannot_react_in_the_battle_round_it_picked_up() -> None:
+    """Overwatch is a shooting attack and a Retreat a move: a model whose pick-up "ends all
+    actions for this turn" may do neither, so a charge at it that battle round asks nothing
+    and says why."""
+    game, state = _game()
+    brute = {**_profile(LASGUN), "weapons": [{"name": "knife", "type": "melee", "attacks": 3,
+                                               "hit": 4, "damage": [2, 3]}]}
+    from dataclasses import replace
+
+    from solo_ops.io.roster import parse_profile
+
+    e1 = state.operatives["e1"]
+    e1.profile = replace(parse_profile(brute, "t.yaml", "e1", "t").for_edition("kt2018"),
+                         name=e1.profile.name)
+    e1.at = (12.0, 10.0)
+    unit = state.units[e1.owner]
+    unit.troop, unit.command = "melee", 5  # Towards closest enemy, charge: Yes
+    asked = []
+    for _ in range(20):
+        if state.turn != 1 or state.phase != "movement":
+            break
+        prompt = pending(game, state)
+        if prompt.kind == "reaction":
+            asked.append(prompt.text)
+            break
+        step(game, state, {"type": "engine"} if prompt.kind == "engine" else {"type": "done"})
+    assert asked == []
+    [why] = [e["why"] for record in state.log for e in record["events"]
+             if e["type"] == "cannot_react"]
+    assert why == ("a1 cannot React: it picked a friend up this battle round: that ended its "
+                   "actions (003 Carrying)")

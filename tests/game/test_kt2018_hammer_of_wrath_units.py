@@ -48,8 +48,9 @@ def test_only_the_enemy_model_that_charged_fights_before_the_players_charger() -
     first = events(state, "enemy_activation", since)
     assert len(first) == 1 and first[0]["unit"] == "u1"
     assert {e["attacker"] for e in events(state, "fight", since)} == {"e1"}
-    assert "e2 waits: the models that charged fight first (Hammer of Wrath); it acts later " \
-           "this phase." in first[0]["explain"]
+    assert ("e2 did not charge: the models that charged (and those a Pariah Nexus effect puts "
+            "there) fight first, in Hammer of Wrath; it fights later this phase if a player's "
+            "model is within 1\" of it then.") in first[0]["explain"]
     assert not state.units["u1"].activated and not state.operatives["e2"].activated
     prompt = pending(game, state)
     assert prompt.kind == "activate" and prompt.options == ["a1"]  # a2 did not charge

@@ -150,8 +150,9 @@ async function send(answer) {
   const body = { answer: text };
   if (page.me) body.player = page.me;
   if (page.prompt && Number.isInteger(page.prompt.step)) body.step = page.prompt.step;
-  const again = body.step !== undefined && page.sentStep === body.step;  // a second tap
-  page.sentStep = body.step;
+  // a second tap: this page's answer to this very step was taken already (a refused answer or
+  // a proposal to confirm leaves the step open, so another phone may still answer it first)
+  const again = body.step !== undefined && page.takenStep === body.step;
   const before = page.steps;  // the records this answer adds come from here on
   let late = "";
   let doc;
@@ -169,6 +170,7 @@ async function send(answer) {
     return;
   }
   $("confirm").hidden = true;
+  if (doc.ok && !doc.confirm && !doc.meta) page.takenStep = body.step;
   if (status === 409 && /^already answered/.test(doc.message || "")) {
     // a second tap: the question was answered, the page catches up; a first one: another
     // phone answered it first, and this answer was not taken
