@@ -187,6 +187,37 @@ def move_by_order(ctx: Context, state: State, unit: Unit, op: Operative,
     return _choose_end(move, scored)
 
 
+def no_move_reason(ctx: Context, state: State, unit: Unit, op: Operative,
+                   start: tuple[float, float], kind: str, codes: dict[str, str],
+                   board: WorkingBoard, enemies: list[Operative],
+                   mates: list[tuple[float, float, float]]) -> str | None:
+    """Why :func:`move_by_order` makes no move of ``kind`` from ``start``, in the words the
+    plan tells the players (its early answers in the same order); None when the order never
+    moves (Remain stationary) or no enemy is on the table (said elsewhere)."""
+    if codes["move"] == "remain_stationary":
+        return None
+    if move_allowance(op, kind, ctx.edition) <= 0:
+        return "it has no movement to make"
+    near = nearest_targets(ctx, start, op.radius, enemies, board.pos)
+    if not near:
+        return None
+    closest = _closest_enemy(ctx, op, start, enemies, board)
+    threat = closest[1] if closest is not None else near[0][1]
+    if stays_put(ctx, op, start, codes, board, enemies, mates, threat):
+        if codes["move"] in ("hold_12", "to_firing_range"):
+            want = _hold_distance(ctx, op, codes)
+            return (f"it already stands as its order wants ({inches(want)} from the closest "
+                    "enemy)" if math.isfinite(want) else
+                    "it already sees an enemy in its weapons' range, as its order wants")
+        return f"it is already in cover from {threat.label}, as its order wants"
+    cand = candidate_points(ctx, op, start, move_allowance(op, kind, ctx.edition), board,
+                            kind=kind)
+    if len(cand.points) <= 1:
+        return ("it has no room to move: every point within its move is taken by a wall, "
+                "terrain or another model's base")
+    return "no point its move reaches serves its order better than where it stands"
+
+
 def _coherence_and_slack(ctx: Context, op: Operative, pts: np.ndarray, codes: dict[str, str],
                          mates: list[tuple[float, float, float]]
                          ) -> tuple[np.ndarray | None, float]:
@@ -414,11 +445,14 @@ def _straight_hold(m: _Move, scored: _Scored, best: float) -> Action | None:
 def _cover_detour(m: _Move, scored: _Scored, i: int) -> tuple[int, str]:
     """"Use cover if possible": the best end point in cover from (or hidden from) the threat --
     obscured alone is not cover, as for "To cover" -- among those scoring
-    at most ``settings.cover_detour`` worse than ``i`` (in coherency when any is; ``i`` when
-    none is protected), and the words for it."""
+    at most ``settings.cover_detour`` worse than ``i`` and still serving the order better
+    than staying put by ``MIN_GAIN`` (003 "move to cover while still moving in the general
+    direction of its movement orders": a detour never ends the move farther from what the
+    order wants than its start), in coherency when any is; ``i`` when none is protected; and
+    the words for it."""
     ctx, scores, cost, pts = m.ctx, scored.scores, m.cand.cost, m.cand.points
     cover_note = ""
-    ok = scores <= scores[i] + ctx.settings.cover_detour
+    ok = (scores <= scores[i] + ctx.settings.cover_detour) & (scores <= scores[0] - MIN_GAIN)
     if m.base_mask is not None:
         ok &= m.base_mask
     # cover matters only where the detour is acceptable; asked best point first

@@ -61,7 +61,7 @@ from solo_ops.ai.context import (
 from solo_ops.ai.cover import IN_COVER, cover_levels
 from solo_ops.ai.explain import engaged_words, fmt_pt, inches
 from solo_ops.ai.guard import _may_guard
-from solo_ops.ai.sequences import charge_first, choose_sequence
+from solo_ops.ai.sequences import charge_first, choose_sequence, fire_before_allies
 from solo_ops.ai.shooting import choose_shot, combat_refusal, ranged
 from solo_ops.ai.turn import MOVE_KINDS, _ap_cost, _fight, _Turn
 from solo_ops.core.tables import Order, TroopType, order_table
@@ -251,6 +251,7 @@ def _plan_model(ctx: Context, state: State, unit: Unit, op: Operative, order: Or
     if _locked_in_combat(t) or _started_in_combat(t) or _phase_2018(t):
         return t.result
     if pull is not None:
+        fire_before_allies(t)
         if not charge_first(t, pull.reason):
             _answer_allies(t, pull)
         return t.result
@@ -518,8 +519,19 @@ def _no_shot_words(t: _Turn) -> str:
 
 def _answer_allies(t: _Turn, pull: _Pull) -> None:
     """2. Allies override movement: move to join the ally (rally or group with leaders), then
-    shoot (Kill Team 2024) if AP are left."""
+    shoot (Kill Team 2024) if AP are left -- unless it fired first (Fire at will:
+    :func:`~solo_ops.ai.sequences.fire_before_allies`), when it joins with the AP left and a
+    Heavy weapon fired keeps it where it is (001 Heavy)."""
     op, board = t.op, t.board
+    if t.shot_done:
+        if t.heavy_moves is not None and "reposition" not in t.heavy_moves:
+            t.plan.explain.append(f"{op.label} fired a Heavy weapon, so it does not move to "
+                                  "join its allies.")
+        elif t.ap > 0 and _join_ally(t.ctx, t.state, op, t.start, board, pull, t.plan,
+                                     t.edition):
+            t.result["moved"] = True
+            t.ap -= 1
+        return
     moved = _join_ally(t.ctx, t.state, op, t.start, board, pull, t.plan, t.edition)
     if moved:
         t.result["moved"] = True

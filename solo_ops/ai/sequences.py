@@ -33,6 +33,7 @@ from solo_ops.ai.candidates import candidate_points
 from solo_ops.ai.combat import CHARGE_LIMIT, KT2018_CHARGE_REACH, charge_option
 from solo_ops.ai.context import CONTROL_RANGE, Action, move_allowance
 from solo_ops.ai.explain import cost_inches, inches
+from solo_ops.ai.move_order import no_move_reason
 from solo_ops.ai.portals import _portal_fight
 from solo_ops.ai.turn import (
     MOVE_KINDS,
@@ -124,6 +125,21 @@ def _referee(t: _Turn, fork: _Turn) -> str | None:
     refused in its place), or None when it accepts every action."""
     why = refused(t, fork)
     return None if why is None else f"the referee refuses it ({why})"
+
+
+def fire_before_allies(t: _Turn) -> bool:
+    """Kill Team 2024, a Fire at will model answering allies: its shot from where it stands
+    comes first (003 "Fire at Will: ... Firing will take priority over movement and
+    charging"; allies say where a unit moves, not whether it fires); tried on a fork, kept
+    when the referee accepts it. Whether it shot."""
+    if t.edition != "kt2024" or t.codes["shoot"] != "fire_at_will" or t.shot_done:
+        return False
+    fork = t.fork()
+    if _shoot_first(fork) is not None or _referee(t, fork) is not None:
+        t.discard()
+        return False
+    t.commit(fork)
+    return True
 
 
 def charge_first(t: _Turn, allies: str) -> bool:
@@ -387,6 +403,12 @@ def _explain(t: _Turn, name: str, rank: list[str], tried: list[tuple[str, str]],
         words = ("stay put" if words == "no action" else words) + (
             ", then Shoot in the shooting phase")
     t.plan.explain.append(f"{t.op.label}'s sequence: {words}.")
+    if not mine and t.ctx.words and t.phase in ("firefight", "movement"):
+        kind = "normal" if t.edition == "kt2018" else "reposition"
+        still = no_move_reason(t.ctx, t.state, t.unit, t.op, t.board.pos[t.op.id], kind,
+                               t.codes, t.board, t.enemies, t.mates)
+        if still is not None:
+            t.plan.explain.append(f"{t.op.label} does not move: {still}.")
     told = [(other, why) for other, why in tried if why != NA]
     if told:
         other, why = told[0]

@@ -70,3 +70,18 @@ def test_a_point_in_cover_that_costs_nothing_is_not_said_to_cost(tmp_path: Path)
     assert ("It takes a point in cover, which serves its order as well as the best point."
             in words)
     assert "0.0\" of progress" not in words
+
+
+def test_the_cover_detour_never_ends_farther_from_what_the_order_wants(tmp_path: Path) -> None:
+    """003 "move to cover while still moving in the general direction of its movement orders":
+    e1 (Hold 12", Use if possible) stands 11.0" from kell; the only cover within its 2" of
+    detour lies behind a crate on kell's side, 10.8" from him -- farther from the 12" than
+    where it stands. It takes the point that holds 12" instead (it took the crate before)."""
+    crate = {"id": "crate", "traits": ["light"],
+             "polygon": [[19.8, 11.6], [20.2, 11.6], [20.2, 13.0], [19.8, 13.0]]}
+    path = scenario(tmp_path, [("u1", 5, [("e1", prof(SHORT_GUN), (22, 11))])],
+                    [("kell", TROOPER, (10, 11))], features=(crate,))
+    plan = ai_plan(path)
+    assert [(a["kind"], a["to"]) for a in plan["actions"]] == [("reposition", [23.0, 11.0])]
+    assert "It ends 12.0\" from kell, the closest enemy it can see there." in text(plan)
+    assert "uses cover on the way" not in text(plan)
