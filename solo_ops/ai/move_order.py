@@ -192,8 +192,9 @@ def no_move_reason(ctx: Context, state: State, unit: Unit, op: Operative,
                    board: WorkingBoard, enemies: list[Operative],
                    mates: list[tuple[float, float, float]]) -> str | None:
     """Why :func:`move_by_order` makes no move of ``kind`` from ``start``, in the words the
-    plan tells the players (its early answers in the same order); None when the order never
-    moves (Remain stationary) or no enemy is on the table (said elsewhere)."""
+    plan tells the players: no room, or no point serving the order better (the same words
+    with the planner's fast paths on or off); None when the order never moves (Remain
+    stationary) or no enemy is on the table (said elsewhere)."""
     if codes["move"] == "remain_stationary":
         return None
     if move_allowance(op, kind, ctx.edition) <= 0:
@@ -201,15 +202,6 @@ def no_move_reason(ctx: Context, state: State, unit: Unit, op: Operative,
     near = nearest_targets(ctx, start, op.radius, enemies, board.pos)
     if not near:
         return None
-    closest = _closest_enemy(ctx, op, start, enemies, board)
-    threat = closest[1] if closest is not None else near[0][1]
-    if stays_put(ctx, op, start, codes, board, enemies, mates, threat):
-        if codes["move"] in ("hold_12", "to_firing_range"):
-            want = _hold_distance(ctx, op, codes)
-            return (f"it already stands as its order wants ({inches(want)} from the closest "
-                    "enemy)" if math.isfinite(want) else
-                    "it already sees an enemy in its weapons' range, as its order wants")
-        return f"it is already in cover from {threat.label}, as its order wants"
     cand = candidate_points(ctx, op, start, move_allowance(op, kind, ctx.edition), board,
                             kind=kind)
     if len(cand.points) <= 1:

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.support.scenario_files import GUN, TROOPER, ai_plan, prof, scenario, text
 
 
-def test_a_model_already_holding_its_distance_says_so(tmp_path: Path) -> None:
+def test_a_model_already_holding_its_distance_says_no_point_serves_better(tmp_path: Path) -> None:
     """Fire Teams command 4 (Hold 12" from enemy): e1's base 12.0" from kell's (the centres
     13.0" apart, two 25.4 mm bases), its gun's 8" short of him: it holds where it is and has
     nothing to do."""
@@ -18,8 +18,8 @@ def test_a_model_already_holding_its_distance_says_so(tmp_path: Path) -> None:
                     [("kell", TROOPER, (10, 11))])
     plan = ai_plan(path)
     assert plan["actions"] == []
-    assert ("e1 does not move: it already stands as its order wants (12.0\" from the closest "
-            "enemy).") in text(plan)
+    assert ("e1 does not move: no point its move reaches serves its order better than where "
+            "it stands.") in text(plan)
 
 
 def test_a_model_walled_in_says_it_has_no_room(tmp_path: Path) -> None:
